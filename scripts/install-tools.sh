@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs the tools Berth's build and tests need, skipping any already present.
+# Everything comes from the package registries (rustup, crates.io, Debian, npm):
+# prebuilt-binary downloads are not reachable on our machines (see ../shared/TOOLCHAIN.md).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tools="$root/.tools"
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132.0.0
+
+need_chromium=${BERTH_NEED_CHROMIUM:-1}
+
+say() { printf '[install-tools] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$need_chromium" = 1 ]; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v brotli >/dev/null; then
+    say "installing chromium, chromium-driver and brotli from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq chromium chromium-driver brotli >/dev/null
+  fi
+fi
+
+if ! command -v trunk >/dev/null || ! trunk --version | grep -q "$TRUNK_VERSION"; then
+  say "installing trunk $TRUNK_VERSION (takes about 11 minutes on 2 cores)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+if ! command -v wasm-bindgen >/dev/null || ! wasm-bindgen --version | grep -q "$WASM_BINDGEN_VERSION"; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  # Not --locked: its lockfile names a crate version the registry no longer serves.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x "$tools/node_modules/.bin/wasm-opt" ]; then
+  say "installing wasm-opt (npm binaryen $BINARYEN_VERSION); Debian's binaryen 108 breaks Leptos builds"
+  mkdir -p "$tools"
+  npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION" >/dev/null
+fi
+say "tools ready"

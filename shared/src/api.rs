@@ -1,0 +1,31 @@
+//! Wire types of the HTTP API (`/api/v1`), shared by the server and the console.
+
+use crate::validate::Report;
+use serde::{Deserialize, Serialize};
+
+/// The body of every 4xx and 5xx answer.
+///
+/// `code` is stable (`spec.invalid`, `body.too_large`, `internal`); `issues` lists
+/// field findings when the request had any.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// Stable error code.
+    pub code: String,
+    /// What went wrong and what to do, in English.
+    pub message: String,
+    /// Findings by field, when the error is about the spec.
+    #[serde(default, skip_serializing_if = "Report::is_empty")]
+    pub issues: Report,
+}
+
+/// `GET /healthz`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    /// Always `ok` when the server answers.
+    pub status: String,
+    /// Server version.
+    pub version: String,
+}
+
+/// `POST /api/v1/validate` answers with a [`crate::Check`]: the findings and the plan.
+pub type ValidateResponse = crate::Check;

@@ -1,0 +1,400 @@
+//! The catalog: everything the create form chooses from (SPEC.md section 1).
+//!
+//! The server serves one per user ([`Catalog::for_user`]); the form never hard-codes a
+//! choice. Pool ids are unique across the whole catalog, because quotas name a pool.
+
+use crate::resources::Resources;
+use crate::task::{IdleStability, ImageSource, InstanceType, ResourceKind, Tag};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Who is asking: the validator checks membership, quota and persistent env for them,
+/// and the platform injects these into every pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct User {
+    /// Login name (`X_USER_NAME`).
+    pub name: String,
+    /// Organisation (`X_ORG_NAME`).
+    pub org: String,
+    /// Tenant id (`X_TENANT_ID`).
+    pub tenant_id: String,
+}
+
+/// Everything the form can choose from, and the numbers quota math needs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Catalog {
+    /// Regions with their clusters.
+    pub regions: Vec<Region>,
+    /// Project groups and their members.
+    pub project_groups: Vec<ProjectGroup>,
+    /// The tenant's maintained tags and whether tags are checked against them.
+    pub tags: TagPolicy,
+    /// Users' persistent env vars [持久环境变量].
+    pub persistent_env: Vec<PersistentEnvVar>,
+    /// IANA time-zone names the form offers.
+    pub time_zones: Vec<String>,
+    /// Image-pull retries when the task does not set its own.
+    pub image_pull_retries_default: i64,
+    /// Quota per user, resource kind, pool and spec.
+    pub quotas: Vec<Quota>,
+}
+
+/// A region [区域].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Region {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Clusters in the region.
+    pub clusters: Vec<Cluster>,
+}
+
+/// A cluster [集群]: choosing one filters pools, specs, images, volumes, datasets, models.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Cluster {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Resource pools.
+    pub pools: Vec<Pool>,
+    /// Instance specs sold in this cluster.
+    pub specs: Vec<InstanceSpec>,
+    /// Images usable here.
+    pub images: Vec<Image>,
+    /// Volumes.
+    pub volumes: Vec<Volume>,
+    /// Datasets.
+    pub datasets: Vec<DataItem>,
+    /// Models.
+    pub models: Vec<DataItem>,
+    /// Idle capacity per spec [闲时数量/闲时资源碎片].
+    pub idle: Vec<IdleOffer>,
+}
+
+/// Whether a pool is shared by tenants or dedicated to one [共享/专属].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sharing {
+    /// Shared by tenants.
+    #[default]
+    Shared,
+    /// Dedicated to this tenant.
+    Dedicated,
+}
+
+/// A resource pool [资源池].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Pool {
+    /// Stable id, unique across the catalog.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Shared or dedicated.
+    pub sharing: Sharing,
+    /// Resource kinds this pool serves.
+    pub kinds: Vec<ResourceKind>,
+    /// Nodes with their capacity.
+    pub nodes: Vec<Node>,
+}
+
+impl Pool {
+    /// Free capacity summed over all nodes: a reference, not a reservation.
+    pub fn available(&self) -> Resources {
+        self.nodes.iter().fold(Resources::ZERO, |sum, n| {
+            sum.checked_add(n.free)
+                .unwrap_or(Resources::new(u64::MAX, u64::MAX, u64::MAX))
+        })
+    }
+
+    /// Free capacity summed over the nodes that can host `spec`.
+    pub fn available_for(&self, spec: &InstanceSpec) -> Resources {
+        self.nodes
+            .iter()
+            .filter(|n| n.hosts(spec))
+            .fold(Resources::ZERO, |sum, n| {
+                sum.checked_add(n.free)
+                    .unwrap_or(Resources::new(u64::MAX, u64::MAX, u64::MAX))
+            })
+    }
+}
+
+/// One machine in a pool.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Node {
+    /// Node name.
+    pub name: String,
+    /// GPU model, or none for a CPU node.
+    pub gpu_model: Option<String>,
+    /// Capacity.
+    pub total: Resources,
+    /// Capacity not taken by running pods.
+    pub free: Resources,
+    /// Kubernetes node labels.
+    pub labels: BTreeMap<String, String>,
+}
+
+impl Node {
+    /// Whether a replica of `spec` may run here: the GPU model (or its absence) matches.
+    pub fn hosts(&self, spec: &InstanceSpec) -> bool {
+        self.gpu_model == spec.gpu_model
+    }
+}
+
+/// An instance spec [实例规格]: what one unit contains.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InstanceSpec {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// GPU or CPU.
+    pub instance_type: InstanceType,
+    /// GPU model, none for CPU specs.
+    pub gpu_model: Option<String>,
+    /// Resources in one unit.
+    pub per_unit: Resources,
+    /// Most units one node can host [单节点实例规格数 upper bound].
+    pub max_units_per_node: u32,
+}
+
+/// A catalog image [镜像].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Image {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Built-in or custom.
+    pub source: ImageSource,
+    /// Full image reference.
+    pub address: String,
+    /// Capabilities: `ray`, `ray-dashboard`, framework tags such as `pytorch`.
+    pub capabilities: Vec<String>,
+}
+
+impl Image {
+    /// Whether the image declares a capability.
+    pub fn has(&self, capability: &str) -> bool {
+        self.capabilities.iter().any(|c| c == capability)
+    }
+}
+
+/// Volume access mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AccessMode {
+    /// Read-write by one node at a time.
+    #[default]
+    #[serde(rename = "rwo")]
+    ReadWriteOnce,
+    /// Read-write by many nodes.
+    #[serde(rename = "rwx")]
+    ReadWriteMany,
+}
+
+/// A volume [存储].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Volume {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// RWO or RWX.
+    pub access_mode: AccessMode,
+    /// Capacity in GiB.
+    pub capacity_gib: u64,
+}
+
+/// A dataset [数据集] or model [模型], mounted read-only.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DataItem {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Version label.
+    pub version: String,
+}
+
+/// A project group [项目组].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProjectGroup {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// User names of the members.
+    pub members: Vec<String>,
+}
+
+/// Tag rules of the tenant [标签验证].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TagPolicy {
+    /// When on, every tag must be one of `maintained`.
+    pub validation: bool,
+    /// Tags the administrators maintain.
+    pub maintained: Vec<Tag>,
+}
+
+/// A user's persistent env var, added to every task they run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PersistentEnvVar {
+    /// Owner.
+    pub user: String,
+    /// Variable name.
+    pub name: String,
+    /// Value; masked for anyone but the owner when `hidden`.
+    pub value: String,
+    /// Stored as a secret.
+    pub hidden: bool,
+}
+
+/// Quota for one user, resource kind, pool and spec [配额].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Quota {
+    /// User name.
+    pub user: String,
+    /// Resource kind (reserved or on-demand; the others use no quota).
+    pub kind: Option<ResourceKind>,
+    /// Pool id.
+    pub pool: String,
+    /// Spec id.
+    pub spec: String,
+    /// The most the user may hold at once.
+    pub limit: Resources,
+    /// What the user's tasks hold now.
+    pub used: Resources,
+}
+
+/// Idle capacity of one spec [闲时数量].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdleOffer {
+    /// Spec id.
+    pub spec: String,
+    /// How stable this idle capacity is.
+    pub stability: IdleStability,
+    /// Idle units in all.
+    pub quantity: u32,
+    /// How the idle units are spread over nodes [闲时资源碎片].
+    #[serde(default)]
+    pub fragments: Vec<IdleFragment>,
+}
+
+/// `nodes` nodes that each have `units` idle units of a spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdleFragment {
+    /// How many nodes look like this.
+    pub nodes: u32,
+    /// Idle units on each of them.
+    pub units: u32,
+}
+
+impl Catalog {
+    /// Reads a catalog from JSON.
+    ///
+    /// # Errors
+    ///
+    /// The JSON error, naming the line and column.
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The region with this id.
+    pub fn region(&self, id: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.id == id)
+    }
+
+    /// The cluster with this id in this region.
+    pub fn cluster(&self, region: &str, cluster: &str) -> Option<&Cluster> {
+        self.region(region)?
+            .clusters
+            .iter()
+            .find(|c| c.id == cluster)
+    }
+
+    /// The quota row for this user, kind, pool and spec.
+    pub fn quota(&self, user: &str, kind: ResourceKind, pool: &str, spec: &str) -> Option<&Quota> {
+        self.quotas
+            .iter()
+            .find(|q| q.user == user && q.kind == Some(kind) && q.pool == pool && q.spec == spec)
+    }
+
+    /// The user's persistent env vars.
+    pub fn persistent_env_of<'a>(
+        &'a self,
+        user: &'a str,
+    ) -> impl Iterator<Item = &'a PersistentEnvVar> + 'a {
+        self.persistent_env.iter().filter(move |v| v.user == user)
+    }
+
+    /// What `user` may see: their groups, their quotas, their persistent env vars.
+    pub fn for_user(&self, user: &User) -> Catalog {
+        let mut view = self.clone();
+        view.project_groups
+            .retain(|g| g.members.iter().any(|m| *m == user.name));
+        view.quotas.retain(|q| q.user == user.name);
+        view.persistent_env.retain(|v| v.user == user.name);
+        view
+    }
+}
+
+impl Cluster {
+    /// The pool with this id.
+    pub fn pool(&self, id: &str) -> Option<&Pool> {
+        self.pools.iter().find(|p| p.id == id)
+    }
+
+    /// The first pool that serves `kind`: where on-demand, spot and idle tasks go when
+    /// the user picks no pool.
+    pub fn default_pool_for(&self, kind: ResourceKind) -> Option<&Pool> {
+        self.pools.iter().find(|p| p.kinds.contains(&kind))
+    }
+
+    /// The spec with this id.
+    pub fn spec(&self, id: &str) -> Option<&InstanceSpec> {
+        self.specs.iter().find(|s| s.id == id)
+    }
+
+    /// The image with this id from this source.
+    pub fn image(&self, source: ImageSource, id: &str) -> Option<&Image> {
+        self.images
+            .iter()
+            .find(|i| i.source == source && i.id == id)
+    }
+
+    /// The volume with this id.
+    pub fn volume(&self, id: &str) -> Option<&Volume> {
+        self.volumes.iter().find(|v| v.id == id)
+    }
+
+    /// The idle offer for a spec.
+    pub fn idle_for(&self, spec: &str) -> Option<&IdleOffer> {
+        self.idle.iter().find(|o| o.spec == spec)
+    }
+
+    /// Specs of this instance type that some node of `pool` can host: what the form offers.
+    pub fn specs_in<'a>(
+        &'a self,
+        pool: &'a Pool,
+        instance_type: InstanceType,
+    ) -> impl Iterator<Item = &'a InstanceSpec> + 'a {
+        self.specs.iter().filter(move |s| {
+            s.instance_type == instance_type && pool.nodes.iter().any(|n| n.hosts(s))
+        })
+    }
+}

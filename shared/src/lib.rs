@@ -1,0 +1,162 @@
+//! Berth's domain: the task spec, the catalog, validation, quota and gang-fit math.
+//!
+//! Compiled natively for the server and to wasm32 for the console, so both run the same
+//! rules. It does no I/O, reads no clock, spawns no thread and draws no random number:
+//! callers pass in what it needs. It must not depend on leptos, axum, kube or tokio.
+//!
+//! # Overview
+//!
+//! - [`TaskSpec`]: what the user fills in; also the state of a half-filled form.
+//! - [`Catalog`]: what the form chooses from, with capacity and quota numbers.
+//! - [`check`]: every finding ([`Report`]) and the [`Plan`] for a spec; [`validated`]
+//!   turns an error-free spec into a [`Validated`] one.
+//! - [`quota`]: demand, remaining quota and gang-fit placement.
+//! - [`api`]: request and response bodies of the HTTP API.
+//!
+//! # Usage
+//!
+//! ```
+//! use shared::{TaskSpec, check, demo};
+//! let spec: TaskSpec = TaskSpec::from_json(demo::PYTORCH_EXAMPLE)?;
+//! let result = check(&spec, &demo::catalog(), &demo::user());
+//! assert!(!result.issues.has_errors(), "{}", result.issues);
+//! assert!(result.plan.is_some());
+//! Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Crate features
+//!
+//! - `demo`: the demo catalog and example specs ([`demo`]).
+//!
+//! # Validation codes
+//!
+//! Every rule has its own frozen code. `value.*` codes are about a field's shape and
+//! apply to any field; the path says which.
+//!
+//! | code | severity | rule |
+//! | --- | --- | --- |
+//! | `value.invalid` | error | A value has the wrong type or shape for its field. |
+//! | `value.required` | error | A required field is empty. |
+//! | `spec.version.unsupported` | error | The spec's `version` is not one this build reads. |
+//! | `basic.region.unknown` | error | The region is not in the catalog. |
+//! | `basic.cluster.unknown` | error | The cluster is not in the chosen region. |
+//! | `basic.project_group.not_member` | error | The user is not a member of the project group, or it does not exist. |
+//! | `basic.name_prefix.invalid_chars` | error | The name prefix has characters other than lowercase letters, digits and `-`. |
+//! | `basic.name_prefix.bad_start` | error | The name prefix does not start with a lowercase letter. |
+//! | `basic.name_prefix.bad_end` | error | The name prefix does not end with a letter or digit. |
+//! | `basic.name_prefix.too_long` | error | The name prefix is too long for the names the operator derives from it. |
+//! | `basic.time_zone.unknown` | error | The time zone is not in the catalog's list. |
+//! | `basic.tags.too_many` | error | More tags than allowed. |
+//! | `basic.tags.key.invalid` | error | A tag key is not label-like. |
+//! | `basic.tags.value.invalid` | error | A tag value is not label-like. |
+//! | `basic.tags.duplicate` | error | The same tag key twice. |
+//! | `basic.tags.not_maintained` | error | Tag validation is on and the tag is not maintained. |
+//! | `image.unknown` | error | The catalog image does not exist in this cluster. |
+//! | `image.address.invalid` | error | The image address does not parse as an image reference. |
+//! | `image.ray.missing` | error | A RayJob with a catalog image that has no Ray runtime. |
+//! | `image.ray.unverified` | warning | A RayJob with a free image address: Ray cannot be verified. |
+//! | `image.ray_dashboard.missing` | info | A RayJob image without the dashboard dependencies. |
+//! | `env.name.invalid` | error | Env var name is not `[A-Za-z_][A-Za-z0-9_]*`. |
+//! | `env.name.reserved_prefix` | error | Env var name starts with `KUBERNETES_`. |
+//! | `env.name.duplicate` | error | The same env var name twice. |
+//! | `env.name.platform_injected` | warning | A name the platform injects; the platform's value wins. |
+//! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
+//! | `env.value.too_long` | error | One value is over the per-value limit. |
+//! | `env.values.too_long` | error | All values together are over the limit. |
+//! | `storage.volume.unknown` | error | The volume is not in this cluster. |
+//! | `storage.duplicate` | error | The same volume at the same path twice. |
+//! | `datasets.unknown` | error | The dataset is not in this cluster. |
+//! | `models.unknown` | error | The model is not in this cluster. |
+//! | `mount.path.not_absolute` | error | Mount path is not absolute. |
+//! | `mount.path.not_normalized` | error | Mount path has `..`, `.`, `//` or a trailing `/`. |
+//! | `mount.path.root` | error | Mount path is `/`. |
+//! | `mount.path.conflict` | error | Two mounts at one path. |
+//! | `mount.path.nested` | warning | One mount inside another. |
+//! | `mount.path.system` | error | Mount at or under `/proc`, `/sys` or `/dev`. |
+//! | `mount.path.shadows_image` | warning | Mount hides the image's own files. |
+//! | `mount.path.outside_recommended` | info | Mount outside `/volume` and `/mnt`. |
+//! | `mount.path.ray_reserved` | error | Mount at `/tmp/ray` while RayJob shared storage takes it. |
+//! | `command.too_long` | error | Command over the length limit. |
+//! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
+//! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count. |
+//! | `command.distributed_env_unused` | warning | A multi-replica PyTorchJob whose command uses none of the injected variables. |
+//! | `compute.pool.unknown` | error | The pool is not in this cluster. |
+//! | `compute.pool.kind_mismatch` | error | The pool does not serve the chosen resource kind. |
+//! | `compute.pool.none_for_kind` | error | No pool of this cluster serves the resource kind. |
+//! | `compute.spot.unavailable` | error | Spot: no spec of this type is available in the current filter. |
+//! | `compute.idle.priority_not_allowed` | error | Idle resources take no priority. |
+//! | `compute.idle.guarantee_not_allowed` | error | Idle resources take no guarantee. |
+//! | `compute.workers.out_of_range` | error | Workers outside 0–1,024. |
+//! | `compute.spec.unknown` | error | The spec is not in this cluster. |
+//! | `compute.spec.type_mismatch` | error | The spec is not of the chosen instance type. |
+//! | `compute.spec.not_in_pool` | error | No node of the pool can host the spec. |
+//! | `compute.specs.duplicate` | error | The same spec twice in the priority list. |
+//! | `compute.specs.mixed_gpu_models` | warning | The priority list mixes GPU models. |
+//! | `compute.units_per_node.out_of_range` | error | Units per node outside 1 and the spec's maximum. |
+//! | `compute.demand.overflow` | error | The demand overflows the arithmetic. |
+//! | `compute.quota.none` | error | No quota at all for this kind, pool and spec. |
+//! | `compute.quota.exceeded` | error | Demand above the remaining quota in one dimension. |
+//! | `compute.pool.availability_exceeded` | warning | Demand above the pool's free amount: the task will queue. |
+//! | `compute.gang.will_queue` | warning | Not all replicas can be placed now: the task will queue. |
+//! | `compute.gang.never_fits` | error | The replicas can never be placed at once. |
+//! | `advanced.fault_tolerance.max_retries.out_of_range` | error | Max retries outside 1–100. |
+//! | `advanced.monitoring.port.out_of_range` | error | Metrics port outside 1–65535. |
+//! | `advanced.monitoring.port.master` | error | Metrics port is the master port. |
+//! | `advanced.monitoring.port.ssh` | error | Metrics port 22 while pod SSH is on. |
+//! | `advanced.monitoring.path.invalid` | error | Metrics path does not start with `/`. |
+//! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |
+//! | `advanced.ssh.single_pod` | info | SSH on a task with one pod. |
+//! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
+//! | `advanced.alerts.target.email` | error | Email target is not an email address. |
+//! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
+//! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
+//! | `ray.runtime_env.not_mapping` | error | Runtime env is not a mapping. |
+//! | `ray.runtime_env.unknown_key` | warning | Runtime env has a key Ray does not know. |
+//! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings. |
+//! | `ray.runtime_env.pip_and_conda` | error | `pip` and `conda` together. |
+//! | `ray.shared_storage.not_rwx` | error | The shared-storage volume is not RWX. |
+//! | `ray.debug.keep_secs.out_of_range` | error | Debug keep time outside 1–86,400 seconds. |
+//! | `ray.autoscaling.range` | error | Autoscaling needs min ≤ workers ≤ max. |
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod catalog;
+#[cfg(any(feature = "demo", test))]
+pub mod demo;
+pub mod injected;
+pub mod quota;
+pub mod resources;
+pub mod task;
+pub mod validate;
+
+pub use catalog::{Catalog, User};
+pub use quota::{Fit, Outcome, Plan};
+pub use resources::{Dimension, Resources};
+pub use task::{TaskSpec, TaskType, Validated};
+pub use validate::{
+    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, validate, validated,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::IssueCode;
+
+    #[test]
+    fn every_code_is_documented_in_the_crate_table() {
+        let docs = include_str!("lib.rs");
+        for code in IssueCode::ALL {
+            assert!(
+                docs.contains(&format!("//! | `{code}` |")),
+                "{code} is missing from the table in lib.rs"
+            );
+        }
+    }
+
+    #[test]
+    fn codes_are_unique() {
+        let mut codes = IssueCode::ALL.to_vec();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), IssueCode::ALL.len());
+    }
+}

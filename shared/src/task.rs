@@ -1,0 +1,640 @@
+//! The task spec: everything a user fills in on the create form (SPEC.md sections 2–6).
+//!
+//! A [`TaskSpec`] is also the form's state while it is half filled: required text may be
+//! empty and choices may be unset, because an empty required field is a validation
+//! finding, not a parse failure. Only [`crate::validate::validate`] turns a spec into a
+//! [`Validated`] one, which is what the server stores and schedules.
+//!
+//! # JSON shape
+//!
+//! Every field has a default, so `{"version": 1}` is a (very incomplete) spec. Names are
+//! snake_case, enums travel as snake_case strings. `examples/` in this crate holds a
+//! complete PyTorchJob and a complete RayJob.
+
+use serde::{Deserialize, Serialize};
+use std::ops::Deref;
+
+/// The spec format this crate reads and writes.
+pub const SPEC_VERSION: u32 = 1;
+
+/// A training task as the user describes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TaskSpec {
+    /// Format version; must be [`SPEC_VERSION`].
+    pub version: u32,
+    /// Basic information [基本信息].
+    pub basic: Basic,
+    /// Image, env vars, mounts and command [环境信息].
+    pub environment: Environment,
+    /// Resource kind, replicas and instance specs [计算资源].
+    pub compute: Compute,
+    /// Fault tolerance, monitoring, SSH, alerts [高级选项].
+    pub advanced: Advanced,
+    /// RayJob-only settings; ignored and dropped for a PyTorchJob.
+    pub ray: RaySettings,
+}
+
+impl Default for TaskSpec {
+    fn default() -> Self {
+        TaskSpec {
+            version: SPEC_VERSION,
+            basic: Basic::default(),
+            environment: Environment::default(),
+            compute: Compute::default(),
+            advanced: Advanced::default(),
+            ray: RaySettings::default(),
+        }
+    }
+}
+
+impl TaskSpec {
+    /// The task type, when chosen.
+    pub fn task_type(&self) -> Option<TaskType> {
+        self.basic.task_type
+    }
+
+    /// Whether this is a RayJob.
+    pub fn is_ray(&self) -> bool {
+        self.basic.task_type == Some(TaskType::RayJob)
+    }
+
+    /// Worker count the scheduler must place: the autoscaling maximum when a RayJob
+    /// autoscales (SPEC.md section 4: "a Ray autoscaling job counts its maximum workers").
+    pub fn scheduled_workers(&self) -> u32 {
+        if self.is_ray() && self.ray.autoscaling.enabled {
+            self.ray.autoscaling.max_workers
+        } else {
+            self.compute.workers
+        }
+    }
+
+    /// Pods that need an instance spec: the master or head plus the workers.
+    pub fn replicas(&self) -> u64 {
+        1 + u64::from(self.scheduled_workers())
+    }
+
+    /// The head's own spec, when a RayJob sets one different from the workers'.
+    pub fn distinct_head_spec(&self) -> Option<&str> {
+        let head = self
+            .compute
+            .head_spec
+            .as_deref()
+            .filter(|h| !h.is_empty())?;
+        (self.is_ray() && self.compute.specs.first().map(String::as_str) != Some(head))
+            .then_some(head)
+    }
+
+    /// This spec with the other task type's fields dropped (SPEC.md section 2: switching
+    /// the type keeps shared fields and drops the other type's).
+    pub fn normalized(mut self) -> Self {
+        if !self.is_ray() {
+            self.ray = RaySettings::default();
+            self.compute.head_spec = None;
+        }
+        self
+    }
+
+    /// A copy safe to show to someone other than the owner: hidden env values are masked.
+    pub fn masked(&self) -> Self {
+        let mut copy = self.clone();
+        for var in copy.environment.env.iter_mut().filter(|v| v.hidden) {
+            var.value = HIDDEN_VALUE_MASK.to_owned();
+        }
+        copy
+    }
+
+    /// Reads a spec from JSON, naming the field whose value has the wrong shape.
+    ///
+    /// # Errors
+    ///
+    /// A [`crate::Report`] with one `value.invalid` finding at the failing field, or at
+    /// the whole spec when the text is not JSON.
+    pub fn from_json(text: &str) -> Result<Self, crate::Report> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut de).map_err(|err| crate::validate::shape_report(&err))
+    }
+
+    /// Reads a spec from a JSON value (see [`TaskSpec::from_json`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`TaskSpec::from_json`].
+    pub fn from_value(value: serde_json::Value) -> Result<Self, crate::Report> {
+        serde_path_to_error::deserialize(value).map_err(|err| crate::validate::shape_report(&err))
+    }
+}
+
+/// What a hidden env value is replaced with wherever it is shown to someone else.
+pub const HIDDEN_VALUE_MASK: &str = "******";
+
+/// The two kinds of distributed task Berth runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaskType {
+    /// Kubeflow PyTorchJob: a master and workers, with the distributed env injected.
+    #[serde(rename = "pytorch_job")]
+    PyTorchJob,
+    /// KubeRay RayJob: a head, workers and a submitter pod.
+    #[serde(rename = "ray_job")]
+    RayJob,
+}
+
+impl TaskType {
+    /// The Kubernetes kind name, as users know it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskType::PyTorchJob => "PyTorchJob",
+            TaskType::RayJob => "RayJob",
+        }
+    }
+}
+
+/// Basic information [基本信息].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Basic {
+    /// Region id [区域].
+    pub region: String,
+    /// Cluster id within the region [集群].
+    pub cluster: String,
+    /// Project group id [项目组].
+    pub project_group: String,
+    /// Name prefix [名称前缀]; the final name appends `-` and 5 random characters.
+    pub name_prefix: String,
+    /// Task type [任务类型].
+    pub task_type: Option<TaskType>,
+    /// Visible to the whole project group [在项目组内公开].
+    pub visible_in_group: bool,
+    /// IANA time-zone name [时区].
+    pub time_zone: String,
+    /// Tags [标签].
+    pub tags: Vec<Tag>,
+}
+
+/// A `key: value` tag on a task.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tag {
+    /// Label-like key.
+    pub key: String,
+    /// Label-like value; may be empty.
+    pub value: String,
+}
+
+/// Environment [环境信息].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Environment {
+    /// Image [镜像].
+    pub image: ImageChoice,
+    /// Env vars for this task [环境变量].
+    pub env: Vec<EnvVar>,
+    /// Volumes and their mount paths [存储].
+    pub storage: Vec<Mount>,
+    /// Datasets, mounted read-only [数据集].
+    pub datasets: Vec<Mount>,
+    /// Models, mounted read-only [模型].
+    pub models: Vec<Mount>,
+    /// Command run with `bash -c` [命令]; for a RayJob, the Ray entrypoint.
+    pub command: String,
+}
+
+/// Where the image comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageSource {
+    /// A platform image from the catalog [内置].
+    #[default]
+    BuiltIn,
+    /// A tenant image from the catalog [自定义].
+    Custom,
+    /// A free image reference typed by the user [镜像地址].
+    Address,
+}
+
+/// The chosen image: a catalog id, or an address when `source` is `address`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ImageChoice {
+    /// Which list the image comes from.
+    pub source: ImageSource,
+    /// The catalog image id, or the image reference for [`ImageSource::Address`].
+    pub value: String,
+}
+
+/// One env var of the task.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EnvVar {
+    /// Variable name.
+    pub name: String,
+    /// Variable value.
+    pub value: String,
+    /// Stored as a secret and shown masked to anyone but the owner [隐藏].
+    pub hidden: bool,
+}
+
+/// A catalog item (volume, dataset or model) mounted at a path in every pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Mount {
+    /// Catalog id of the volume, dataset or model.
+    pub id: String,
+    /// Absolute mount path in the container.
+    pub path: String,
+}
+
+/// How the task gets its resources [资源类型].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKind {
+    /// Reserved instances, paid in advance [预留实例].
+    Reserved,
+    /// On-demand instances [按量实例].
+    OnDemand,
+    /// Spot instances: cheap, may be interrupted, no quota.
+    Spot,
+    /// Idle capacity: cheap, may be preempted, no quota [闲时资源].
+    Idle,
+}
+
+impl ResourceKind {
+    /// Whether this kind is counted against the user's quota (SPEC.md section 4).
+    pub fn uses_quota(self) -> bool {
+        matches!(self, ResourceKind::Reserved | ResourceKind::OnDemand)
+    }
+}
+
+/// GPU or CPU instances [实例类型].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstanceType {
+    /// Specs with accelerators.
+    #[default]
+    Gpu,
+    /// CPU-only specs.
+    Cpu,
+}
+
+/// Idle stability level [闲时稳定性等级]: how long idle capacity is expected to stay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdleStability {
+    /// May be reclaimed at any time.
+    Low,
+    /// Usually stays for hours.
+    Medium,
+    /// Usually stays for a day or more.
+    High,
+}
+
+/// Resource priority [资源优先级]; queue order is priority, then submit time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Priority {
+    /// Yields to everything else.
+    Low,
+    /// The default.
+    Normal,
+    /// Goes first in the queue.
+    High,
+}
+
+/// Compute [计算资源].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Compute {
+    /// Resource kind [资源类型].
+    pub kind: Option<ResourceKind>,
+    /// Resource pool id [资源池]; required for reserved, else the cluster's pool for the kind.
+    pub pool: Option<String>,
+    /// Reserved only: also run on idle capacity [接受闲时资源].
+    pub accept_idle: bool,
+    /// Reserved with idle accepted: prefer idle capacity [优先闲时].
+    pub prefer_idle: bool,
+    /// Idle stability level [闲时稳定性等级]; required for idle and for accepted idle.
+    pub idle_stability: Option<IdleStability>,
+    /// Resource priority [资源优先级]; must be unset for idle.
+    pub priority: Option<Priority>,
+    /// Resource guarantee [资源保障]; must be unset for idle.
+    pub guarantee: Option<bool>,
+    /// Worker replicas besides the master or head [工作节点]; 0 runs on one machine.
+    pub workers: u32,
+    /// GPU or CPU specs [实例类型].
+    pub instance_type: InstanceType,
+    /// Instance spec ids in priority order, highest first [实例规格].
+    pub specs: Vec<String>,
+    /// Units of the spec one replica takes [单节点实例规格数].
+    pub units_per_node: u32,
+    /// RayJob only: the head's own spec [Head 实例规格]; default the workers' spec.
+    pub head_spec: Option<String>,
+}
+
+impl Default for Compute {
+    fn default() -> Self {
+        Compute {
+            kind: None,
+            pool: None,
+            accept_idle: false,
+            prefer_idle: false,
+            idle_stability: None,
+            priority: None,
+            guarantee: None,
+            workers: 0,
+            instance_type: InstanceType::Gpu,
+            specs: Vec::new(),
+            units_per_node: 1,
+            head_spec: None,
+        }
+    }
+}
+
+/// Advanced options [高级选项].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Advanced {
+    /// Automatic fault tolerance [启用自动容错].
+    pub fault_tolerance: FaultTolerance,
+    /// Custom metrics dashboard [监控看板].
+    pub monitoring: Monitoring,
+    /// Image-pull failures tolerated [镜像拉取容错]; `None` takes the catalog default.
+    pub image_pull_retries: Option<i64>,
+    /// Password-less SSH between pods [Pod 间免密登录].
+    pub ssh: bool,
+    /// Alert subscriptions [告警订阅].
+    pub alerts: Vec<Alert>,
+}
+
+/// Automatic fault tolerance settings; `max_retries` is kept while switched off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FaultTolerance {
+    /// Retry failed attempts.
+    pub enabled: bool,
+    /// Attempts after the first, 1–100.
+    pub max_retries: u32,
+}
+
+impl Default for FaultTolerance {
+    fn default() -> Self {
+        FaultTolerance {
+            enabled: false,
+            max_retries: 3,
+        }
+    }
+}
+
+/// Monitoring settings; kept while switched off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Monitoring {
+    /// Scrape the task's metrics.
+    pub enabled: bool,
+    /// Port the training code serves metrics on.
+    pub port: u32,
+    /// HTTP path of the metrics, starting with `/`.
+    pub path: String,
+}
+
+impl Default for Monitoring {
+    fn default() -> Self {
+        Monitoring {
+            enabled: false,
+            port: 9090,
+            path: "/metrics".to_owned(),
+        }
+    }
+}
+
+/// What an alert subscription fires on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlertEvent {
+    /// The task failed.
+    Failed,
+    /// The task succeeded.
+    Succeeded,
+    /// The task was stopped.
+    Stopped,
+    /// An attempt failed and the task is retrying.
+    Retried,
+    /// Queued longer than `threshold` minutes.
+    QueuedLongerThan,
+    /// Running longer than `threshold` hours.
+    RunningLongerThan,
+}
+
+impl AlertEvent {
+    /// Whether the event needs a threshold.
+    pub fn needs_threshold(self) -> bool {
+        matches!(
+            self,
+            AlertEvent::QueuedLongerThan | AlertEvent::RunningLongerThan
+        )
+    }
+}
+
+/// Where an alert is delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlertChannel {
+    /// An email address.
+    #[default]
+    Email,
+    /// An https URL that receives a POST.
+    Webhook,
+}
+
+/// One alert subscription [告警订阅].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Alert {
+    /// What fires it.
+    pub event: AlertEvent,
+    /// Minutes (queued) or hours (running) for the threshold events.
+    pub threshold: Option<u32>,
+    /// How it is delivered.
+    pub channel: AlertChannel,
+    /// Email address or https URL.
+    pub target: String,
+}
+
+impl Default for Alert {
+    fn default() -> Self {
+        Alert {
+            event: AlertEvent::Failed,
+            threshold: None,
+            channel: AlertChannel::Email,
+            target: String::new(),
+        }
+    }
+}
+
+/// RayJob-only settings (SPEC.md section 6).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RaySettings {
+    /// Ray runtime env as YAML [Runtime Env]; empty for none.
+    pub runtime_env: String,
+    /// A volume shared by every pod at `/tmp/ray` [挂载共享存储].
+    pub shared_storage: SharedStorage,
+    /// Keep the Ray cluster after the job ends [Debug 模式].
+    pub debug: DebugMode,
+    /// Ray autoscaling [自动扩缩容].
+    pub autoscaling: Autoscaling,
+}
+
+/// The mount path RayJob shared storage takes.
+pub const RAY_SHARED_STORAGE_PATH: &str = "/tmp/ray";
+
+/// RayJob shared storage.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SharedStorage {
+    /// Mount the volume at `/tmp/ray`.
+    pub enabled: bool,
+    /// The volume id; must be RWX.
+    pub volume: String,
+    /// Delete this task's data on the volume when it ends [任务退出后清理共享存储数据].
+    pub clean_on_exit: bool,
+}
+
+/// RayJob debug mode.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DebugMode {
+    /// Keep the cluster after the job ends.
+    pub enabled: bool,
+    /// How long to keep it, 1–86,400 seconds [集群保存时间].
+    pub keep_secs: u32,
+}
+
+impl Default for DebugMode {
+    fn default() -> Self {
+        DebugMode {
+            enabled: false,
+            keep_secs: 600,
+        }
+    }
+}
+
+/// Ray upscaling mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UpscalingMode {
+    /// Ray's default pace.
+    #[default]
+    Default,
+    /// Scale up as fast as possible.
+    Aggressive,
+    /// Scale up slowly.
+    Conservative,
+}
+
+/// RayJob autoscaling.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Autoscaling {
+    /// Let Ray change the worker count.
+    pub enabled: bool,
+    /// Fewest workers [缩容下限].
+    pub min_workers: u32,
+    /// Most workers [扩容上限]; quota and gang fit count this many.
+    pub max_workers: u32,
+    /// Seconds a worker stays idle before it is removed [回收时间].
+    pub idle_timeout_secs: u32,
+    /// Upscaling mode [扩容模式].
+    pub upscaling_mode: UpscalingMode,
+}
+
+impl Default for Autoscaling {
+    fn default() -> Self {
+        Autoscaling {
+            enabled: false,
+            min_workers: 0,
+            max_workers: 0,
+            idle_timeout_secs: 60,
+            upscaling_mode: UpscalingMode::Default,
+        }
+    }
+}
+
+/// A spec that passed validation with no errors; only [`crate::validate`] makes one.
+///
+/// The store and scheduler take this type, so code that skips validation does not compile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validated<T>(T);
+
+impl<T> Validated<T> {
+    pub(crate) fn new(inner: T) -> Self {
+        Validated(inner)
+    }
+
+    /// The validated value.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Validated<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_object_is_a_default_spec() {
+        let spec = TaskSpec::from_json("{}").expect("defaults fill every field");
+        assert_eq!(spec, TaskSpec::default());
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_field() {
+        let report = TaskSpec::from_json(r#"{"compute": {"workers": "two"}}"#).unwrap_err();
+        assert_eq!(report.issues()[0].path.to_string(), "compute.workers");
+        assert_eq!(report.issues()[0].code.code(), "value.invalid");
+    }
+
+    #[test]
+    fn an_unknown_field_is_named() {
+        let report = TaskSpec::from_json(r#"{"basic": {"nmae_prefix": "x"}}"#).unwrap_err();
+        assert_eq!(report.issues()[0].path.to_string(), "basic.nmae_prefix");
+    }
+
+    #[test]
+    fn switching_to_pytorch_drops_ray_fields() {
+        let mut spec = TaskSpec::default();
+        spec.basic.task_type = Some(TaskType::PyTorchJob);
+        spec.ray.runtime_env = "pip: [torch]".into();
+        spec.compute.head_spec = Some("h".into());
+        let spec = spec.normalized();
+        assert_eq!(spec.ray, RaySettings::default());
+        assert_eq!(spec.compute.head_spec, None);
+    }
+
+    #[test]
+    fn masking_hides_only_hidden_values() {
+        let mut spec = TaskSpec::default();
+        spec.environment.env = vec![
+            EnvVar {
+                name: "A".into(),
+                value: "open".into(),
+                hidden: false,
+            },
+            EnvVar {
+                name: "B".into(),
+                value: "secret".into(),
+                hidden: true,
+            },
+        ];
+        let masked = spec.masked();
+        assert_eq!(masked.environment.env[0].value, "open");
+        assert_eq!(masked.environment.env[1].value, HIDDEN_VALUE_MASK);
+    }
+}

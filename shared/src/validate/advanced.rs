@@ -1,0 +1,92 @@
+//! Advanced option rules (SPEC.md section 5).
+
+use super::{Cx, FieldPath, IssueCode, Report, require};
+use crate::injected::MASTER_PORT;
+use crate::task::AlertChannel;
+
+pub(super) fn check(cx: &Cx, report: &mut Report) {
+    let advanced = &cx.spec.advanced;
+    let at = |keys: &[&'static str]| {
+        let mut path = FieldPath::of(&["advanced"]);
+        for key in keys {
+            path = path.key(key);
+        }
+        path
+    };
+    if advanced.fault_tolerance.enabled
+        && !(1..=100).contains(&advanced.fault_tolerance.max_retries)
+    {
+        report.push(
+            at(&["fault_tolerance", "max_retries"]),
+            IssueCode::MaxRetriesOutOfRange,
+        );
+    }
+    let monitoring = &advanced.monitoring;
+    if monitoring.enabled {
+        let port = at(&["monitoring", "port"]);
+        if !(1..=65535).contains(&monitoring.port) {
+            report.push(port, IssueCode::MonitoringPortOutOfRange);
+        } else if monitoring.port == MASTER_PORT {
+            report.push(
+                port,
+                IssueCode::MonitoringPortIsMaster { port: MASTER_PORT },
+            );
+        } else if monitoring.port == 22 && advanced.ssh {
+            report.push(port, IssueCode::MonitoringPortIsSsh);
+        }
+        if !monitoring.path.starts_with('/') {
+            report.push(
+                at(&["monitoring", "path"]),
+                IssueCode::MonitoringPathInvalid,
+            );
+        }
+    }
+    if advanced.image_pull_retries.is_some_and(|n| n < -1) {
+        report.push(
+            at(&["image_pull_retries"]),
+            IssueCode::ImagePullRetriesOutOfRange,
+        );
+    }
+    if advanced.ssh && cx.spec.replicas() == 1 {
+        report.push(at(&["ssh"]), IssueCode::SshSinglePod);
+    }
+    for (i, alert) in advanced.alerts.iter().enumerate() {
+        let item = at(&["alerts"]).index(i);
+        if alert.event.needs_threshold() && alert.threshold.unwrap_or(0) == 0 {
+            report.push(item.key("threshold"), IssueCode::AlertThresholdInvalid);
+        }
+        let target = item.key("target");
+        if !require(report, target.clone(), &alert.target) {
+            continue;
+        }
+        match alert.channel {
+            AlertChannel::Email if !email_address::EmailAddress::is_valid(&alert.target) => {
+                report.push(target, IssueCode::AlertEmailInvalid)
+            }
+            AlertChannel::Webhook if !is_https_url(&alert.target) => {
+                report.push(target, IssueCode::AlertUrlInvalid)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn is_https_url(text: &str) -> bool {
+    fluent_uri::Uri::parse(text).is_ok_and(|uri| {
+        uri.scheme().as_str().eq_ignore_ascii_case("https")
+            && uri.authority().is_some_and(|a| !a.host().is_empty())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_https_url;
+
+    #[test]
+    fn webhooks_must_be_https_with_a_host() {
+        assert!(is_https_url("https://hooks.example.com/berth?x=1"));
+        assert!(!is_https_url("http://hooks.example.com"));
+        assert!(!is_https_url("https://"));
+        assert!(!is_https_url("hooks.example.com"));
+    }
+}

@@ -1,0 +1,115 @@
+//! Command rules and the torchrun lint (SPEC.md section 3).
+
+use super::syntax::mentions;
+use super::{Cx, FieldPath, IssueCode, Report, require};
+use crate::injected::PYTORCH_DISTRIBUTED;
+use crate::task::TaskType;
+
+/// Longest command, in bytes.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+
+pub(super) fn check(cx: &Cx, report: &mut Report) {
+    let command = &cx.spec.environment.command;
+    let path = FieldPath::of(&["environment", "command"]);
+    if !require(report, path.clone(), command) {
+        return;
+    }
+    if command.len() > MAX_COMMAND_BYTES {
+        report.push(
+            path,
+            IssueCode::CommandTooLong {
+                max_bytes: MAX_COMMAND_BYTES,
+            },
+        );
+        return;
+    }
+    if cx.spec.basic.task_type != Some(TaskType::PyTorchJob) {
+        return;
+    }
+    let replicas = cx.spec.replicas();
+    if command.contains("torchrun") || command.contains("torch.distributed.run") {
+        if let Some(gpus) = gpus_per_replica(cx).filter(|&g| g > 0) {
+            if let Some(written) =
+                flag(command, &["--nproc_per_node", "--nproc-per-node"]).filter(|&n| n != gpus)
+            {
+                report.push(
+                    path.clone(),
+                    IssueCode::CommandNprocMismatch { written, gpus },
+                );
+            }
+        }
+        if let Some(written) = flag(command, &["--nnodes"]).filter(|&n| n != replicas) {
+            report.push(
+                path.clone(),
+                IssueCode::CommandNnodesMismatch { written, replicas },
+            );
+        }
+    }
+    if replicas > 1
+        && !PYTORCH_DISTRIBUTED
+            .iter()
+            .any(|name| mentions(command, name))
+        && !command.contains("PET_")
+    {
+        report.push(path, IssueCode::CommandDistributedEnvUnused);
+    }
+}
+
+/// GPUs one replica gets with the first spec of the priority list.
+fn gpus_per_replica(cx: &Cx) -> Option<u64> {
+    let spec = cx.cluster?.spec(cx.spec.compute.specs.first()?)?;
+    spec.per_unit
+        .gpu
+        .checked_mul(u64::from(cx.spec.compute.units_per_node))
+}
+
+/// The literal number given to one of `names` (`--flag 8` or `--flag=8`); `None` when
+/// the flag is absent or its value is not a number (`"$WORLD_SIZE"`, `1:4`, `auto`).
+fn flag(command: &str, names: &[&str]) -> Option<u64> {
+    let mut words = command
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
+    while let Some(word) = words.next() {
+        for name in names {
+            if word == *name {
+                return words
+                    .next()?
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .parse()
+                    .ok();
+            }
+            if let Some(value) = word
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('='))
+            {
+                return value.trim_matches(|c| c == '"' || c == '\'').parse().ok();
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flag;
+
+    #[test]
+    fn reads_literal_flag_values_in_both_spellings() {
+        assert_eq!(
+            flag("torchrun --nproc_per_node 8 x.py", &["--nproc_per_node"]),
+            Some(8)
+        );
+        assert_eq!(
+            flag(
+                "torchrun --nproc_per_node=\"4\" x.py",
+                &["--nproc_per_node"]
+            ),
+            Some(4)
+        );
+        assert_eq!(
+            flag("torchrun --nnodes \"$WORLD_SIZE\"", &["--nnodes"]),
+            None
+        );
+        assert_eq!(flag("torchrun x.py", &["--nnodes"]), None);
+    }
+}

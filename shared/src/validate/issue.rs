@@ -1,0 +1,186 @@
+//! Findings: [`Issue`] (path, code, severity, messages) and the [`Report`] that lists them.
+
+use super::code::IssueCode;
+use super::path::FieldPath;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How much a finding matters (SPEC.md: errors block submission).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Blocks submission; the server answers 422.
+    Error,
+    /// Shown next to the field; the task may still be submitted.
+    Warning,
+    /// A hint.
+    Info,
+}
+
+impl Severity {
+    /// CSS-friendly name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// A finding's text in both console languages.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Messages {
+    /// English.
+    pub en: String,
+    /// Simplified Chinese.
+    pub zh: String,
+}
+
+/// The console's languages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    #[serde(rename = "en")]
+    En,
+    /// Simplified Chinese.
+    #[serde(rename = "zh-CN")]
+    Zh,
+}
+
+/// One finding: where, which rule, how bad, and what to do, in both languages.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Issue {
+    /// Field the finding is about; empty for the whole spec.
+    pub path: FieldPath,
+    /// The rule and its parameters; on the wire `code` plus `params`.
+    #[serde(flatten)]
+    pub code: IssueCode,
+    /// Error, warning or info; fixed per code.
+    pub severity: Severity,
+    /// Rendered from the code and its parameters.
+    pub message: Messages,
+}
+
+impl Issue {
+    /// A finding at `path` for `code`, with its severity and messages filled in.
+    pub fn new(path: FieldPath, code: IssueCode) -> Self {
+        let message = Messages {
+            en: code.message(Lang::En),
+            zh: code.message(Lang::Zh),
+        };
+        Issue {
+            path,
+            severity: code.severity(),
+            code,
+            message,
+        }
+    }
+
+    /// The message in one language.
+    pub fn text(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.message.en,
+            Lang::Zh => &self.message.zh,
+        }
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_root() {
+            write!(f, "{} [{}]", self.message.en, self.code.code())
+        } else {
+            write!(
+                f,
+                "{}: {} [{}]",
+                self.path,
+                self.message.en,
+                self.code.code()
+            )
+        }
+    }
+}
+
+/// Every finding for one spec, in rule order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Report(Vec<Issue>);
+
+impl Report {
+    /// No findings.
+    pub fn new() -> Self {
+        Report(Vec::new())
+    }
+
+    /// Adds a finding at `path`.
+    pub fn push(&mut self, path: FieldPath, code: IssueCode) {
+        self.0.push(Issue::new(path, code));
+    }
+
+    /// Adds every finding of another report.
+    pub fn extend(&mut self, other: Report) {
+        self.0.extend(other.0);
+    }
+
+    /// All findings.
+    pub fn issues(&self) -> &[Issue] {
+        &self.0
+    }
+
+    /// Whether any finding blocks submission.
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(|i| i.severity == Severity::Error)
+    }
+
+    /// Whether there are no findings at all.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Findings at exactly this path.
+    pub fn at<'a>(&'a self, path: &'a FieldPath) -> impl Iterator<Item = &'a Issue> + 'a {
+        self.0.iter().filter(move |i| i.path == *path)
+    }
+
+    /// Findings at this path or beneath it.
+    pub fn under<'a>(&'a self, path: &'a FieldPath) -> impl Iterator<Item = &'a Issue> + 'a {
+        self.0.iter().filter(move |i| i.path.starts_with(path))
+    }
+
+    /// Blocking findings.
+    pub fn errors(&self) -> impl Iterator<Item = &Issue> {
+        self.0.iter().filter(|i| i.severity == Severity::Error)
+    }
+
+    /// Warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Issue> {
+        self.0.iter().filter(|i| i.severity == Severity::Warning)
+    }
+
+    /// The stable codes, in order: what tests and the corpus compare.
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.0.iter().map(|i| i.code.code()).collect()
+    }
+}
+
+impl IntoIterator for Report {
+    type Item = Issue;
+    type IntoIter = std::vec::IntoIter<Issue>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for issue in &self.0 {
+            writeln!(f, "{issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Report {}

@@ -1,0 +1,133 @@
+//! Validation: one entry point, [`check`], that both the console and the server call.
+//!
+//! Rules live in one file per form section. Each returns findings in rule order and
+//! never stops at the first one. Compute findings are derived from the same
+//! [`Plan`](crate::quota::Plan) the console shows, so they always agree.
+
+mod advanced;
+mod basic;
+mod code;
+mod command;
+mod compute;
+mod environment;
+mod issue;
+mod mounts;
+mod path;
+mod ray;
+mod syntax;
+
+pub use code::IssueCode;
+pub use issue::{Issue, Lang, Messages, Report, Severity};
+pub use path::{FieldPath, Segment};
+pub use syntax::max_name_prefix_len;
+
+use crate::catalog::{Catalog, Cluster, User};
+use crate::quota::Plan;
+use crate::task::{SPEC_VERSION, TaskSpec, Validated};
+use serde::{Deserialize, Serialize};
+
+/// What the validator knows while it checks one spec.
+pub(crate) struct Cx<'a> {
+    pub spec: &'a TaskSpec,
+    pub catalog: &'a Catalog,
+    pub user: &'a User,
+    /// The chosen cluster, once region and cluster resolve.
+    pub cluster: Option<&'a Cluster>,
+}
+
+/// The report and the plan for one spec: what the form and `POST /validate` show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Every finding.
+    pub issues: Report,
+    /// Whether and where the task would start; absent while the compute section is
+    /// too incomplete to work out.
+    pub plan: Option<Plan>,
+}
+
+/// Checks `spec` against `catalog` for `user`: every rule of SPEC.md sections 2–6, and
+/// the quota and gang-fit plan of section 4.
+pub fn check(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Check {
+    let cx = Cx {
+        spec,
+        catalog,
+        user,
+        cluster: catalog.cluster(&spec.basic.region, &spec.basic.cluster),
+    };
+    let mut report = Report::new();
+    if spec.version != SPEC_VERSION {
+        report.push(
+            FieldPath::of(&["version"]),
+            IssueCode::SpecVersionUnsupported {
+                found: spec.version,
+                supported: SPEC_VERSION,
+            },
+        );
+    }
+    basic::check(&cx, &mut report);
+    environment::check(&cx, &mut report);
+    mounts::check(&cx, &mut report);
+    command::check(&cx, &mut report);
+    let plan = compute::check(&cx, &mut report);
+    advanced::check(&cx, &mut report);
+    ray::check(&cx, &mut report);
+    Check {
+        issues: report,
+        plan,
+    }
+}
+
+/// The findings for `spec` (see [`check`]).
+pub fn validate(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Report {
+    check(spec, catalog, user).issues
+}
+
+/// The spec, normalised and marked valid, when it has no errors.
+///
+/// # Errors
+///
+/// The whole report when any finding is an error.
+pub fn validated(
+    spec: TaskSpec,
+    catalog: &Catalog,
+    user: &User,
+) -> Result<(Validated<TaskSpec>, Check), Report> {
+    let spec = spec.normalized();
+    let result = check(&spec, catalog, user);
+    if result.issues.has_errors() {
+        return Err(result.issues);
+    }
+    Ok((Validated::new(spec), result))
+}
+
+/// A report for a spec whose JSON has the wrong shape, naming the failing field.
+pub(crate) fn shape_report(err: &serde_path_to_error::Error<serde_json::Error>) -> Report {
+    let mut path = FieldPath::root();
+    for segment in err.path().iter() {
+        path = match segment {
+            serde_path_to_error::Segment::Seq { index } => path.index(*index),
+            serde_path_to_error::Segment::Map { key } => path.name(key),
+            serde_path_to_error::Segment::Enum { variant } => path.name(variant),
+            serde_path_to_error::Segment::Unknown => path,
+        };
+    }
+    let detail = err.inner().to_string();
+    let detail = detail
+        .split(" at line ")
+        .next()
+        .unwrap_or(&detail)
+        .to_owned();
+    let mut report = Report::new();
+    report.push(path, IssueCode::ValueInvalid { detail });
+    report
+}
+
+/// Whether a required text field is blank; pushes `value.required` when it is.
+pub(crate) fn require(report: &mut Report, path: FieldPath, value: &str) -> bool {
+    if value.trim().is_empty() {
+        report.push(path, IssueCode::ValueRequired);
+        false
+    } else {
+        true
+    }
+}

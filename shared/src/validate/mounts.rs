@@ -1,0 +1,121 @@
+//! Storage, dataset and model mounts, and the mount-path rules they share (SPEC.md section 3).
+
+use super::syntax::{is_normalized, is_within};
+use super::{Cx, FieldPath, IssueCode, Report, require};
+use crate::task::{Mount, RAY_SHARED_STORAGE_PATH};
+
+/// Mounting over these breaks the container.
+const SYSTEM_DIRS: [&str; 3] = ["/proc", "/sys", "/dev"];
+/// Mounting over these hides the image's own files.
+const IMAGE_DIRS: [&str; 6] = ["/opt", "/workspace", "/usr", "/bin", "/lib", "/etc"];
+/// Where mounts are recommended.
+const RECOMMENDED_DIRS: [&str; 2] = ["/volume", "/mnt"];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    Storage,
+    Dataset,
+    Model,
+}
+
+pub(super) fn check(cx: &Cx, report: &mut Report) {
+    let env = &cx.spec.environment;
+    let lists: [(Source, &'static str, &[Mount]); 3] = [
+        (Source::Storage, "storage", &env.storage),
+        (Source::Dataset, "datasets", &env.datasets),
+        (Source::Model, "models", &env.models),
+    ];
+    let ray_storage = cx.spec.is_ray() && cx.spec.ray.shared_storage.enabled;
+    // Mounts with a usable path, for the pairwise checks.
+    let mut placed: Vec<(Source, FieldPath, &Mount)> = Vec::new();
+    for (source, key, mounts) in lists {
+        for (i, mount) in mounts.iter().enumerate() {
+            let at = FieldPath::of(&["environment", key]).index(i);
+            if require(report, at.key("id"), &mount.id) {
+                if let Some(cluster) = cx.cluster {
+                    let known = match source {
+                        Source::Storage => cluster.volume(&mount.id).is_some(),
+                        Source::Dataset => cluster.datasets.iter().any(|d| d.id == mount.id),
+                        Source::Model => cluster.models.iter().any(|m| m.id == mount.id),
+                    };
+                    if !known {
+                        let code = match source {
+                            Source::Storage => IssueCode::VolumeUnknown,
+                            Source::Dataset => IssueCode::DatasetUnknown,
+                            Source::Model => IssueCode::ModelUnknown,
+                        };
+                        report.push(at.key("id"), code);
+                    }
+                }
+            }
+            if path_ok(report, at.key("path"), &mount.path, ray_storage) {
+                placed.push((source, at, mount));
+            }
+        }
+    }
+    for (j, (source, at, mount)) in placed.iter().enumerate() {
+        for (earlier_source, earlier_at, earlier) in &placed[..j] {
+            if earlier.path == mount.path {
+                let code = if *source == Source::Storage
+                    && *earlier_source == Source::Storage
+                    && earlier.id == mount.id
+                {
+                    IssueCode::StorageDuplicate
+                } else {
+                    IssueCode::MountPathConflict {
+                        other: earlier_at.to_string(),
+                    }
+                };
+                report.push(at.key("path"), code);
+                break;
+            }
+        }
+        for (_, _, other) in &placed {
+            if other.path != mount.path && is_within(&mount.path, &other.path) {
+                report.push(
+                    at.key("path"),
+                    IssueCode::MountPathNested {
+                        parent: other.path.clone(),
+                    },
+                );
+                break;
+            }
+        }
+    }
+}
+
+/// Single-path rules; true when the path is well formed enough to compare with others.
+fn path_ok(report: &mut Report, at: FieldPath, path: &str, ray_storage: bool) -> bool {
+    if !require(report, at.clone(), path) {
+        return false;
+    }
+    if !path.starts_with('/') {
+        report.push(at, IssueCode::MountPathNotAbsolute);
+        return false;
+    }
+    if path == "/" {
+        report.push(at, IssueCode::MountPathRoot);
+        return false;
+    }
+    if !is_normalized(path) {
+        report.push(at, IssueCode::MountPathNotNormalized);
+        return false;
+    }
+    if SYSTEM_DIRS.iter().any(|d| is_within(path, d)) {
+        report.push(at, IssueCode::MountPathSystem);
+        return false;
+    }
+    if ray_storage && is_within(path, RAY_SHARED_STORAGE_PATH) {
+        report.push(at.clone(), IssueCode::MountPathRayReserved);
+    } else if let Some(dir) = IMAGE_DIRS.iter().find(|d| is_within(path, d)) {
+        report.push(
+            at.clone(),
+            IssueCode::MountPathShadowsImage {
+                dir: (*dir).to_owned(),
+            },
+        );
+    } else if !RECOMMENDED_DIRS.iter().any(|d| is_within(path, d)) {
+        report.push(at.clone(), IssueCode::MountPathOutsideRecommended);
+    }
+    true
+}

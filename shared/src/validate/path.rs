@@ -1,0 +1,129 @@
+//! Field paths: where in the spec a finding points, printed as `env[2].name`.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+
+/// One step of a [`FieldPath`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Segment {
+    /// A struct field (a static name, or one read from the wire).
+    Key(Cow<'static, str>),
+    /// A list index.
+    Index(usize),
+}
+
+/// An ordered path into the spec; empty means the whole spec.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FieldPath(Vec<Segment>);
+
+impl FieldPath {
+    /// The whole spec.
+    pub fn root() -> Self {
+        FieldPath(Vec::new())
+    }
+
+    /// A path made of keys, such as `["compute", "workers"]`.
+    pub fn of(keys: &[&'static str]) -> Self {
+        FieldPath(
+            keys.iter()
+                .map(|k| Segment::Key(Cow::Borrowed(k)))
+                .collect(),
+        )
+    }
+
+    /// This path with a key appended.
+    pub fn key(&self, key: &'static str) -> Self {
+        self.with(Segment::Key(Cow::Borrowed(key)))
+    }
+
+    /// This path with a list index appended.
+    pub fn index(&self, index: usize) -> Self {
+        self.with(Segment::Index(index))
+    }
+
+    /// This path with a key known only at run time appended.
+    pub fn name(&self, name: &str) -> Self {
+        self.with(Segment::Key(Cow::Owned(name.to_owned())))
+    }
+
+    /// This path with any segment appended.
+    pub fn with(&self, segment: Segment) -> Self {
+        let mut segments = self.0.clone();
+        segments.push(segment);
+        FieldPath(segments)
+    }
+
+    /// Whether `self` is `prefix` or lies beneath it.
+    pub fn starts_with(&self, prefix: &FieldPath) -> bool {
+        self.0.starts_with(&prefix.0)
+    }
+
+    /// Whether this is the whole spec.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Parses the printed form back (`env[2].name`).
+    pub fn parse(text: &str) -> Self {
+        let mut segments = Vec::new();
+        for part in text.split('.').filter(|p| !p.is_empty()) {
+            let (name, rest) = part.split_once('[').map_or((part, ""), |(n, r)| (n, r));
+            if !name.is_empty() {
+                segments.push(Segment::Key(Cow::Owned(name.to_owned())));
+            }
+            for index in rest.split('[').filter(|s| !s.is_empty()) {
+                if let Ok(i) = index.trim_end_matches(']').parse() {
+                    segments.push(Segment::Index(i));
+                }
+            }
+        }
+        FieldPath(segments)
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, segment) in self.0.iter().enumerate() {
+            match segment {
+                Segment::Key(k) if i == 0 => f.write_str(k)?,
+                Segment::Key(k) => write!(f, ".{k}")?,
+                Segment::Index(n) => write!(f, "[{n}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for FieldPath {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldPath {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Ok(FieldPath::parse(&text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_and_parses_indexes() {
+        let path = FieldPath::of(&["environment", "env"]).index(2).key("name");
+        assert_eq!(path.to_string(), "environment.env[2].name");
+        assert_eq!(FieldPath::parse("environment.env[2].name"), path);
+        assert_eq!(FieldPath::root().to_string(), "");
+    }
+
+    #[test]
+    fn prefixes_are_whole_segments() {
+        let env = FieldPath::of(&["environment", "env"]);
+        assert!(env.index(0).key("name").starts_with(&env));
+        assert!(!FieldPath::of(&["environment"]).starts_with(&env));
+    }
+}

@@ -1,0 +1,160 @@
+//! Small syntax rules from Kubernetes (k8s/RULES.md sections 1–3), as plain functions.
+
+use crate::task::TaskType;
+
+/// Characters Berth appends to a name prefix: `-` and a 5-character random suffix.
+pub const NAME_SUFFIX_LEN: usize = 6;
+
+/// KubeRay's limit on a RayJob name (k8s/RULES.md 1.2).
+pub const RAYJOB_NAME_MAX: usize = 47;
+
+/// Longest DNS-1035 label, which Service names must be.
+pub const DNS_LABEL_MAX: usize = 63;
+
+/// The longest name prefix that keeps every derived Kubernetes name valid.
+///
+/// A PyTorchJob gets a Service per replica, `<name>-master-0` and `<name>-worker-<i>` for
+/// `i < workers`, each at most 63 characters; a RayJob name is at most 47.
+pub fn max_name_prefix_len(task_type: TaskType, workers: u32) -> usize {
+    let name_max = match task_type {
+        TaskType::RayJob => RAYJOB_NAME_MAX,
+        TaskType::PyTorchJob => {
+            let master = "-master-0".len();
+            let worker = match workers {
+                0 => 0,
+                w => "-worker-".len() + (w - 1).to_string().len(),
+            };
+            DNS_LABEL_MAX - master.max(worker)
+        }
+    };
+    name_max - NAME_SUFFIX_LEN
+}
+
+fn is_label_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+}
+
+fn label_like(s: &str, max: usize) -> bool {
+    s.len() <= max
+        && s.chars().all(is_label_char)
+        && s.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && s.ends_with(|c: char| c.is_ascii_alphanumeric())
+}
+
+/// A DNS-1123 subdomain: lowercase labels joined by dots, at most 253 characters.
+fn is_dns_subdomain(s: &str) -> bool {
+    s.len() <= 253
+        && s.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= DNS_LABEL_MAX
+                && label
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
+/// A Kubernetes label key: `[prefix/]name` (k8s/RULES.md 2.1).
+pub fn is_label_key(key: &str) -> bool {
+    match key.split_once('/') {
+        Some((prefix, name)) => {
+            is_dns_subdomain(prefix) && !name.is_empty() && label_like(name, DNS_LABEL_MAX)
+        }
+        None => !key.is_empty() && label_like(key, DNS_LABEL_MAX),
+    }
+}
+
+/// A Kubernetes label value: empty, or label-like up to 63 characters (k8s/RULES.md 2.2).
+pub fn is_label_value(value: &str) -> bool {
+    value.is_empty() || label_like(value, DNS_LABEL_MAX)
+}
+
+/// `^[A-Za-z_][A-Za-z0-9_]*$`: a name a POSIX shell can export (k8s/RULES.md 3.2).
+pub fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether `path` is `dir` or lies beneath it.
+pub fn is_within(path: &str, dir: &str) -> bool {
+    path == dir || (path.starts_with(dir) && path.as_bytes().get(dir.len()) == Some(&b'/'))
+}
+
+/// Whether an absolute path is normalised: no `//`, no `.` or `..` segment, no trailing `/`.
+pub fn is_normalized(path: &str) -> bool {
+    !path.ends_with('/')
+        && path[1..]
+            .split('/')
+            .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+}
+
+/// Whether `text` mentions `name` as a whole word (not as part of `LOCAL_RANK`).
+pub fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    text.match_indices(name).any(|(i, _)| {
+        !word(text[..i].chars().next_back()) && !word(text[i + name.len()..].chars().next())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pytorch_prefix_shrinks_with_replica_digits() {
+        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 0), 48);
+        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 10), 48);
+        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 11), 47);
+        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 1024), 45);
+        assert_eq!(max_name_prefix_len(TaskType::RayJob, 3), 41);
+    }
+
+    #[test]
+    fn the_longest_worker_service_name_is_a_dns_label() {
+        for workers in [1u32, 9, 10, 11, 100, 101, 1000, 1024] {
+            let prefix = "a".repeat(max_name_prefix_len(TaskType::PyTorchJob, workers));
+            let service = format!("{prefix}-abcde-worker-{}", workers - 1);
+            // Exactly 63: one more prefix character would break the Service name.
+            assert_eq!(service.len(), DNS_LABEL_MAX, "{service}");
+        }
+    }
+
+    #[test]
+    fn label_syntax() {
+        assert!(is_label_key("team"));
+        assert!(is_label_key("example.com/team"));
+        assert!(!is_label_key("-team"));
+        assert!(!is_label_key("/team"));
+        assert!(!is_label_key(&"k".repeat(64)));
+        assert!(is_label_value(""));
+        assert!(!is_label_value("团队"));
+    }
+
+    #[test]
+    fn env_names_are_shell_identifiers() {
+        assert!(is_env_name("_A1"));
+        assert!(!is_env_name("1A"));
+        assert!(!is_env_name("A-B"));
+        assert!(!is_env_name(""));
+    }
+
+    #[test]
+    fn paths() {
+        assert!(is_within("/opt/x", "/opt"));
+        assert!(!is_within("/optx", "/opt"));
+        assert!(is_normalized("/volume/a"));
+        assert!(!is_normalized("/volume//a"));
+        assert!(!is_normalized("/volume/../a"));
+        assert!(!is_normalized("/volume/"));
+    }
+
+    #[test]
+    fn mentions_whole_words_only() {
+        assert!(mentions("--node_rank \"$RANK\"", "RANK"));
+        assert!(!mentions("echo $LOCAL_RANK", "RANK"));
+    }
+}
