@@ -16,6 +16,100 @@ pub const PYTORCH_EXAMPLE: &str = include_str!("../examples/pytorch.json");
 /// A complete RayJob that passes every rule on the demo catalog.
 pub const RAY_EXAMPLE: &str = include_str!("../examples/ray.json");
 
+/// One example of the shared corpus (`tests/corpus/`): a spec and the exact codes
+/// the demo user gets for it on the demo catalog.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The corpus file it comes from.
+    pub file: &'static str,
+    /// What it shows.
+    pub name: String,
+    /// The spec as JSON (it may have the wrong shape on purpose).
+    pub spec: serde_json::Value,
+    /// The codes it must produce, sorted.
+    pub codes: Vec<String>,
+}
+
+const CORPUS: [(&str, &str); 6] = [
+    ("basic", include_str!("../../tests/corpus/basic.json")),
+    (
+        "environment",
+        include_str!("../../tests/corpus/environment.json"),
+    ),
+    ("mounts", include_str!("../../tests/corpus/mounts.json")),
+    ("compute", include_str!("../../tests/corpus/compute.json")),
+    ("advanced", include_str!("../../tests/corpus/advanced.json")),
+    ("ray", include_str!("../../tests/corpus/ray.json")),
+];
+
+/// Every corpus case, with its patch applied.
+///
+/// # Panics
+///
+/// When a corpus file is not valid JSON of the documented shape: the corpus ships
+/// with the crate, so that is a bug in the corpus.
+pub fn corpus() -> Vec<Case> {
+    #[derive(serde::Deserialize)]
+    struct Raw {
+        name: String,
+        base: String,
+        patch: serde_json::Value,
+        codes: Vec<String>,
+    }
+    let mut cases = Vec::new();
+    for (file, text) in CORPUS {
+        let raws: Vec<Raw> = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("corpus file {file} is invalid: {e}"));
+        for raw in raws {
+            let mut spec: serde_json::Value = match raw.base.as_str() {
+                "pytorch" => serde_json::from_str(PYTORCH_EXAMPLE).expect("the example is JSON"),
+                "ray" => serde_json::from_str(RAY_EXAMPLE).expect("the example is JSON"),
+                _ => serde_json::json!({}),
+            };
+            json_patch::merge(&mut spec, &expand_lengths(raw.patch));
+            let mut codes = raw.codes;
+            codes.sort();
+            cases.push(Case {
+                file,
+                name: raw.name,
+                spec,
+                codes,
+            });
+        }
+    }
+    cases
+}
+
+/// `"@N"` in a patch stands for N characters `x`, so length limits fit in the corpus.
+fn expand_lengths(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => match s.strip_prefix('@').and_then(|n| n.parse::<usize>().ok()) {
+            Some(n) => Value::String("x".repeat(n)),
+            None => Value::String(s),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(expand_lengths).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, expand_lengths(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// The codes `check` gives for a corpus case's spec, sorted; a spec of the wrong shape
+/// gives its shape findings.
+pub fn codes_for(spec: &serde_json::Value) -> Vec<String> {
+    let report = match crate::TaskSpec::from_value(spec.clone()) {
+        Ok(spec) => crate::check(&spec, &catalog(), &user()).issues,
+        Err(report) => report,
+    };
+    let mut codes: Vec<String> = report.codes().into_iter().map(str::to_owned).collect();
+    codes.sort();
+    codes
+}
+
 /// The demo user: `alice`, member of `nlp` and `vision`.
 pub fn user() -> User {
     User {
@@ -286,13 +380,23 @@ pub fn catalog() -> Catalog {
                 }
             }),
         }],
-        specs: vec![spec(
-            "l40s-1g",
-            "L40S ×1 · 16 vCPU · 120 GiB",
-            L40S,
-            Resources::new(1, 16, 120),
-            4,
-        )],
+        // The 8-card spec is sold here, but this pool has 4-card nodes only.
+        specs: vec![
+            spec(
+                "l40s-1g",
+                "L40S ×1 · 16 vCPU · 120 GiB",
+                L40S,
+                Resources::new(1, 16, 120),
+                4,
+            ),
+            spec(
+                "l40s-8g",
+                "L40S ×8 · 128 vCPU · 960 GiB",
+                L40S,
+                Resources::new(8, 128, 960),
+                1,
+            ),
+        ],
         images: images(),
         volumes: volumes(),
         datasets: datasets(),
@@ -453,13 +557,6 @@ pub fn catalog() -> Catalog {
                 "cpu-8c",
                 Resources::new(0, 256, 1024),
                 Resources::new(0, 32, 128),
-            ),
-            quota(
-                ResourceKind::Reserved,
-                "sh-a-shared",
-                "cpu-8c",
-                Resources::new(0, 64, 256),
-                Resources::new(0, 0, 0),
             ),
             quota(
                 ResourceKind::OnDemand,

@@ -1,0 +1,21 @@
+//! `GET /api/v1/catalog`: the catalog as the current user may see it.
+
+use crate::AppState;
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use shared::Catalog;
+
+/// Catalog routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/catalog", get(show))
+}
+
+async fn show(State(state): State<AppState>) -> Json<Catalog> {
+    let mut view = state.catalog.for_user(&state.user());
+    // Hidden persistent values are secrets: the form needs only their names.
+    for var in view.persistent_env.iter_mut().filter(|v| v.hidden) {
+        var.value = shared::task::HIDDEN_VALUE_MASK.to_owned();
+    }
+    Json(view)
+}

@@ -1,0 +1,18 @@
+//! `GET /healthz`.
+
+use crate::AppState;
+use axum::routing::get;
+use axum::{Json, Router};
+use shared::api::Health;
+
+/// Health routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/healthz", get(show))
+}
+
+async fn show() -> Json<Health> {
+    Json(Health {
+        status: "ok".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+    })
+}

@@ -1,0 +1,25 @@
+//! `POST /api/v1/validate`: the findings and the plan for a posted spec.
+//!
+//! The same `shared::check` the console runs, on the server's catalog; a spec with
+//! fields of the wrong shape is answered 422 with those fields named.
+
+use super::ApiJson;
+use crate::{ApiError, AppState};
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use shared::api::ValidateResponse;
+use shared::{TaskSpec, check};
+
+/// Validation routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/validate", post(validate))
+}
+
+async fn validate(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<serde_json::Value>,
+) -> Result<Json<ValidateResponse>, ApiError> {
+    let spec = TaskSpec::from_value(body).map_err(ApiError::Spec)?;
+    Ok(Json(check(&spec, &state.catalog, &state.user())))
+}
