@@ -29,3 +29,12 @@ pub struct Health {
 
 /// `POST /api/v1/validate` answers with a [`crate::Check`]: the findings and the plan.
 pub type ValidateResponse = crate::Check;
+
+/// `GET /api/v1/catalog`: the catalog as the user may see it, and who they are.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogResponse {
+    /// The signed-in user.
+    pub user: crate::User,
+    /// Their view of the catalog (see [`crate::Catalog::for_user`]).
+    pub catalog: crate::Catalog,
+}

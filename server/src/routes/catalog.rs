@@ -4,18 +4,22 @@ use crate::AppState;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use shared::Catalog;
+use shared::api::CatalogResponse;
 
 /// Catalog routes.
 pub fn router() -> Router<AppState> {
     Router::new().route("/catalog", get(show))
 }
 
-async fn show(State(state): State<AppState>) -> Json<Catalog> {
-    let mut view = state.catalog.for_user(&state.user());
+async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
+    let user = state.user();
+    let mut view = state.catalog.for_user(&user);
     // Hidden persistent values are secrets: the form needs only their names.
     for var in view.persistent_env.iter_mut().filter(|v| v.hidden) {
         var.value = shared::task::HIDDEN_VALUE_MASK.to_owned();
     }
-    Json(view)
+    Json(CatalogResponse {
+        user,
+        catalog: view,
+    })
 }

@@ -25,9 +25,7 @@ fn image(cx: &Cx, report: &mut Report) {
     let ray = cx.spec.is_ray();
     match choice.source {
         ImageSource::Address => {
-            if docker_image::DockerImage::parse(choice.value.trim()).is_err()
-                || choice.value.trim() != choice.value
-            {
+            if !super::image_ref::is_image_reference(&choice.value) {
                 report.push(path, IssueCode::ImageAddressInvalid);
             } else if ray {
                 report.push(path, IssueCode::ImageRayUnverified);

@@ -10,6 +10,7 @@ mod code;
 mod command;
 mod compute;
 mod environment;
+mod image_ref;
 mod issue;
 mod mounts;
 mod path;

@@ -1,0 +1,7 @@
+//! Reusable widgets, embeddable in other portals.
+
+mod plan;
+mod report;
+
+pub use plan::PlanView;
+pub use report::ReportView;

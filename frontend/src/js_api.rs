@@ -1,0 +1,60 @@
+//! The validator exported to JavaScript, so other portals can embed Berth's rules.
+//!
+//! ```js
+//! const check = window.wasmBindings.validateTask(spec, catalog, user);
+//! // { issues: [{ path, code, params, severity, message: { en, zh } }], plan }
+//! ```
+//!
+//! Inputs and outputs are plain JSON-shaped values (the same shapes as the HTTP API).
+
+use serde::Serialize;
+use shared::{Catalog, TaskSpec, User};
+use wasm_bindgen::prelude::*;
+
+fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsValue::from_str(&format!("{what} is not valid: {e}")))
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Reads a spec; a wrong shape becomes a check with the shape findings, as on the server.
+fn spec_or_report(spec: JsValue) -> Result<Result<TaskSpec, shared::Report>, JsValue> {
+    let json: serde_json::Value = from_js(spec, "spec")?;
+    Ok(TaskSpec::from_value(json))
+}
+
+/// `validateTask(spec, catalog, user)`: the findings and the plan, as `POST /api/v1/validate` answers.
+///
+/// # Errors
+///
+/// A string when the catalog or user is not of the documented shape.
+#[wasm_bindgen(js_name = validateTask)]
+pub fn validate_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<JsValue, JsValue> {
+    let catalog: Catalog = from_js(catalog, "catalog")?;
+    let user: User = from_js(user, "user")?;
+    let check = match spec_or_report(spec)? {
+        Ok(spec) => shared::check(&spec, &catalog, &user),
+        Err(issues) => shared::Check { issues, plan: None },
+    };
+    to_js(&check)
+}
+
+/// `planTask(spec, catalog, user)`: only the plan, or `null` while the spec is too incomplete.
+///
+/// # Errors
+///
+/// A string when the catalog or user is not of the documented shape.
+#[wasm_bindgen(js_name = planTask)]
+pub fn plan_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<JsValue, JsValue> {
+    let catalog: Catalog = from_js(catalog, "catalog")?;
+    let user: User = from_js(user, "user")?;
+    match spec_or_report(spec)? {
+        Ok(spec) => to_js(&shared::check(&spec, &catalog, &user).plan),
+        Err(_) => Ok(JsValue::NULL),
+    }
+}

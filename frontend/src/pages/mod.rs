@@ -1,0 +1,3 @@
+//! One module per route.
+
+pub mod task_new;

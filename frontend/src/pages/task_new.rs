@@ -1,0 +1,82 @@
+//! The task editor: the spec as JSON, checked as you type with the same rules the server
+//! runs, beside the scheduling preview. (The full form builds on this page.)
+
+use crate::api;
+use crate::components::{PlanView, ReportView};
+use crate::i18n::{UiLang, t};
+use leptos::prelude::*;
+use shared::{Catalog, Check, TaskSpec, User};
+
+/// Spec editor with live findings and plan.
+#[component]
+pub fn TaskEditor(
+    /// The catalog to check against.
+    catalog: Catalog,
+    /// Who is editing.
+    user: User,
+    /// The starting spec, as JSON; default the PyTorchJob example.
+    #[prop(optional, into)]
+    initial: Option<String>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let text = RwSignal::new(initial.unwrap_or_else(|| shared::demo::PYTORCH_EXAMPLE.to_owned()));
+    let check = Memo::new(move |_| match TaskSpec::from_json(&text.get()) {
+        Ok(spec) => shared::check(&spec, &catalog, &user),
+        Err(issues) => Check { issues, plan: None },
+    });
+    let server = Action::new_local(|spec: &String| api::validate(spec.clone()));
+    let server_note = move || {
+        let l = lang.get();
+        server.value().get().map(|result| match result {
+            Ok(answer) if answer == check.get() => t(
+                l,
+                "The server agrees with this check.",
+                "服务端校验结果与此一致。",
+            )
+            .to_owned(),
+            Ok(answer) => match l {
+                shared::Lang::En => format!(
+                    "The server found {} findings; this page shows {}.",
+                    answer.issues.issues().len(),
+                    check.get().issues.issues().len()
+                ),
+                shared::Lang::Zh => format!(
+                    "服务端发现 {} 项，本页显示 {} 项。",
+                    answer.issues.issues().len(),
+                    check.get().issues.issues().len()
+                ),
+            },
+            Err(err) => err.to_string(),
+        })
+    };
+    view! {
+        <div class="editor">
+            <section class="source">
+                <div class="toolbar">
+                    <button on:click=move |_| text.set(shared::demo::PYTORCH_EXAMPLE.to_owned()) data-testid="load-pytorch">
+                        {move || t(lang.get(), "PyTorchJob example", "PyTorchJob 示例")}
+                    </button>
+                    <button on:click=move |_| text.set(shared::demo::RAY_EXAMPLE.to_owned()) data-testid="load-ray">
+                        {move || t(lang.get(), "RayJob example", "RayJob 示例")}
+                    </button>
+                    <button on:click=move |_| { server.dispatch(text.get_untracked()); } data-testid="check-server">
+                        {move || t(lang.get(), "Check on the server", "在服务端校验")}
+                    </button>
+                </div>
+                <label for="spec-json">{move || t(lang.get(), "Task spec (JSON)", "任务规格（JSON）")}</label>
+                <textarea
+                    id="spec-json"
+                    data-testid="spec"
+                    spellcheck="false"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                ></textarea>
+                <p class="server-note" data-testid="server-note" aria-live="polite">{server_note}</p>
+            </section>
+            <section class="results">
+                <PlanView plan=Signal::derive(move || check.get().plan) />
+                <ReportView report=Signal::derive(move || check.get().issues) />
+            </section>
+        </div>
+    }
+}
