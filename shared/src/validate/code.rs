@@ -4,6 +4,7 @@
 //! them under the field, and the API pairs them with the path.
 
 use super::issue::{Lang, Severity};
+use super::shape::{Expected, Found};
 use crate::quota::{NeverReason, QueueReason};
 use crate::resources::Dimension;
 use crate::task::InstanceType;
@@ -39,7 +40,7 @@ macro_rules! issue_codes {
 
 issue_codes! {
     /// A value has the wrong type or shape for its field.
-    ValueInvalid { /** What the parser expected. */ detail: String } = "value.invalid", Error;
+    ValueInvalid { /** What the field should hold. */ expected: Expected, /** What it held. */ found: Option<Found> } = "value.invalid", Error;
     /// A required field is empty.
     ValueRequired = "value.required", Error;
     /// The spec's `version` is not one this build reads.
@@ -226,9 +227,9 @@ impl IssueCode {
         use IssueCode::*;
         let s = |en: &str, zh: &str| (en.to_owned(), zh.to_owned());
         match self {
-            ValueInvalid { detail } => (
-                format!("has the wrong type: {detail}"),
-                format!("格式不正确：{detail}"),
+            ValueInvalid { expected, found } => (
+                super::shape::message(expected, found, Lang::En),
+                super::shape::message(expected, found, Lang::Zh),
             ),
             ValueRequired => s("is required", "必填"),
             SpecVersionUnsupported { found, supported } => (

@@ -15,11 +15,14 @@ mod issue;
 mod mounts;
 mod path;
 mod ray;
+mod shape;
 mod syntax;
 
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, Messages, Report, Severity};
 pub use path::{FieldPath, Segment};
+pub(crate) use shape::shape_report;
+pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 
 use crate::catalog::{Catalog, Cluster, User};
@@ -99,28 +102,6 @@ pub fn validated(
         return Err(result.issues);
     }
     Ok((Validated::new(spec), result))
-}
-
-/// A report for a spec whose JSON has the wrong shape, naming the failing field.
-pub(crate) fn shape_report(err: &serde_path_to_error::Error<serde_json::Error>) -> Report {
-    let mut path = FieldPath::root();
-    for segment in err.path().iter() {
-        path = match segment {
-            serde_path_to_error::Segment::Seq { index } => path.index(*index),
-            serde_path_to_error::Segment::Map { key } => path.name(key),
-            serde_path_to_error::Segment::Enum { variant } => path.name(variant),
-            serde_path_to_error::Segment::Unknown => path,
-        };
-    }
-    let detail = err.inner().to_string();
-    let detail = detail
-        .split(" at line ")
-        .next()
-        .unwrap_or(&detail)
-        .to_owned();
-    let mut report = Report::new();
-    report.push(path, IssueCode::ValueInvalid { detail });
-    report
 }
 
 /// Whether a required text field is blank; pushes `value.required` when it is.

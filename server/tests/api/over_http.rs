@@ -1,0 +1,81 @@
+//! The real `berth` binary on a free port, over real HTTP.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running server that is killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_berth"))
+            .env("BERTH_ADDR", "127.0.0.1:0")
+            .env("BERTH_DIST", std::env::temp_dir())
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the berth binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let line = BufReader::new(stdout)
+            .lines()
+            .next()
+            .expect("berth prints its URL")
+            .expect("stdout is readable");
+        let url = line
+            .rsplit(' ')
+            .next()
+            .expect("the line ends with the URL")
+            .trim_end_matches('/')
+            .to_owned();
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_server_answers_every_corpus_case_exactly_as_the_crate_does() {
+    let server = Server::start();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let catalog = shared::demo::catalog();
+    let user = shared::demo::user();
+    let cases = shared::demo::corpus();
+    assert!(cases.len() > 50, "the corpus is loaded");
+    for case in cases {
+        let mut response = agent
+            .post(&format!("{}/api/v1/validate", server.url))
+            .header("content-type", "application/json")
+            .send(case.spec.to_string())
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response
+            .body_mut()
+            .read_to_string()
+            .expect("the answer is readable");
+        let body: serde_json::Value = serde_json::from_str(&text).expect("the answer is JSON");
+        let expected = match shared::TaskSpec::from_value(case.spec.clone()) {
+            Ok(spec) => (
+                200,
+                serde_json::to_value(shared::check(&spec, &catalog, &user)).unwrap(),
+            ),
+            Err(issues) => (422, serde_json::to_value(&issues).unwrap()),
+        };
+        let answered = if status == 200 {
+            body
+        } else {
+            body["issues"].clone()
+        };
+        assert_eq!((status, answered), expected, "{}: {}", case.file, case.name);
+    }
+}

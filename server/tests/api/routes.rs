@@ -1,0 +1,124 @@
+//! Every route through the router, without a socket.
+
+use super::demo_app;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+async fn call(request: Request<Body>) -> (StatusCode, Value) {
+    let response = demo_app()
+        .oneshot(request)
+        .await
+        .expect("the router answers");
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("the body is readable")
+        .to_bytes();
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, body)
+}
+
+fn post(path: &str, body: impl Into<Body>) -> Request<Body> {
+    Request::post(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .expect("a valid request")
+}
+
+#[tokio::test]
+async fn healthz_answers_ok() {
+    let (status, body) = call(Request::get("/healthz").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["status"], "ok");
+}
+
+#[tokio::test]
+async fn catalog_shows_only_the_users_view_and_masks_hidden_values() {
+    let (status, body) = call(Request::get("/api/v1/catalog").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["user"]["name"], "alice");
+    let groups: Vec<&str> = body["catalog"]["project_groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(groups, ["nlp", "vision"], "alice must not see bob's groups");
+    let env = body["catalog"]["persistent_env"].as_array().unwrap();
+    let secret = env
+        .iter()
+        .find(|v| v["name"] == "WANDB_API_KEY")
+        .expect("alice's hidden variable is listed");
+    assert_eq!(secret["value"], "******");
+    assert!(body.to_string().find("wandb-demo-secret").is_none());
+}
+
+#[tokio::test]
+async fn validate_answers_findings_and_plan() {
+    let (status, body) = call(post("/api/v1/validate", shared::demo::PYTORCH_EXAMPLE)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["issues"], json!([]));
+    assert_eq!(body["plan"]["outcome"]["outcome"], "now");
+}
+
+#[tokio::test]
+async fn a_spec_of_the_wrong_shape_is_422_with_the_field_named() {
+    let (status, body) = call(post(
+        "/api/v1/validate",
+        r#"{"compute": {"workers": "two"}}"#,
+    ))
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Pinned: the console parses this body.
+    assert_eq!(
+        body,
+        json!({
+            "code": "spec.invalid",
+            "message": "the spec has fields of the wrong shape",
+            "issues": [{
+                "path": "compute.workers",
+                "code": "value.invalid",
+                "params": { "expected": { "kind": "whole_number" }, "found": { "kind": "text", "value": "two" } },
+                "severity": "error",
+                "message": {
+                    "en": "has the wrong type: expected a whole number, found the text \"two\"",
+                    "zh": "格式不正确：应为整数，实际为文本 \"two\""
+                }
+            }]
+        })
+    );
+}
+
+#[tokio::test]
+async fn malformed_json_is_400_in_our_shape() {
+    let (status, body) = call(post("/api/v1/validate", "{not json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["code"], "body.invalid_json");
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_refused() {
+    let big = format!(
+        "{{\"environment\": {{\"command\": \"{}\"}}}}",
+        "x".repeat(server::MAX_BODY_BYTES)
+    );
+    let (status, body) = call(post("/api/v1/validate", big)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(body["code"], "body.too_large");
+}
+
+#[tokio::test]
+async fn unknown_paths_fall_back_to_the_console() {
+    let (status, body) = call(Request::get("/tasks/new").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        body.as_str()
+            .is_some_and(|html| html.contains("<title>Berth</title>"))
+    );
+}

@@ -1,0 +1,266 @@
+//! Findings for JSON of the wrong shape, in plain words in both languages.
+//!
+//! serde's errors read "invalid type: string \"two\", expected u32"; users should read
+//! "expected a whole number, found the text \"two\"" under the field it is about.
+
+use super::{FieldPath, IssueCode, Lang, Report};
+use serde::{Deserialize, Serialize};
+
+/// What a field of the wrong shape should hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Expected {
+    /// A whole number, 0 or more.
+    WholeNumber,
+    /// A whole number that may be negative.
+    Integer,
+    /// Any number.
+    Number,
+    /// A string.
+    Text,
+    /// `true` or `false`.
+    Boolean,
+    /// A JSON array.
+    List,
+    /// A JSON object.
+    Object,
+    /// One of a fixed set of strings.
+    OneOf {
+        /// The allowed values.
+        options: Vec<String>,
+    },
+    /// The key is not a field here.
+    KnownField {
+        /// The fields that exist here.
+        options: Vec<String>,
+    },
+    /// The text is not JSON at all.
+    Json {
+        /// The parser's words.
+        detail: String,
+    },
+    /// Anything else serde can expect, in its own words.
+    Other {
+        /// serde's description.
+        detail: String,
+    },
+}
+
+/// What the field held instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Found {
+    /// A string.
+    Text(String),
+    /// A number.
+    Number(String),
+    /// A boolean.
+    Boolean(String),
+    /// An array.
+    List,
+    /// An object.
+    Object,
+    /// `null`.
+    Null,
+}
+
+/// A report for a spec whose JSON has the wrong shape, naming the failing field.
+pub(crate) fn shape_report(err: &serde_path_to_error::Error<serde_json::Error>) -> Report {
+    let mut path = FieldPath::root();
+    for segment in err.path().iter() {
+        path = match segment {
+            serde_path_to_error::Segment::Seq { index } => path.index(*index),
+            serde_path_to_error::Segment::Map { key } => path.name(key),
+            serde_path_to_error::Segment::Enum { variant } => path.name(variant),
+            serde_path_to_error::Segment::Unknown => path,
+        };
+    }
+    let (expected, found) = describe(err.inner());
+    let mut report = Report::new();
+    report.push(path, IssueCode::ValueInvalid { expected, found });
+    report
+}
+
+fn describe(err: &serde_json::Error) -> (Expected, Option<Found>) {
+    let text = err.to_string();
+    let text = text.split(" at line ").next().unwrap_or(&text).to_owned();
+    if err.is_syntax() || err.is_eof() {
+        return (Expected::Json { detail: text }, None);
+    }
+    if let Some(rest) = text.strip_prefix("unknown field ") {
+        return (
+            Expected::KnownField {
+                options: backticked(after_expected(rest)),
+            },
+            None,
+        );
+    }
+    if let Some(rest) = text.strip_prefix("unknown variant ") {
+        let value = backticked(rest).into_iter().next().unwrap_or_default();
+        return (
+            Expected::OneOf {
+                options: backticked(after_expected(rest)),
+            },
+            Some(Found::Text(value)),
+        );
+    }
+    let rest = text
+        .strip_prefix("invalid type: ")
+        .or_else(|| text.strip_prefix("invalid value: "));
+    let Some((unexpected, expected)) = rest.and_then(|r| r.split_once(", expected ")) else {
+        return (Expected::Other { detail: text }, None);
+    };
+    let found = found(unexpected);
+    let expected = match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" => Expected::WholeNumber,
+        "i8" | "i16" | "i32" | "i64" | "isize" => Expected::Integer,
+        "f32" | "f64" => Expected::Number,
+        "a string" => Expected::Text,
+        "a boolean" => Expected::Boolean,
+        "a sequence" => Expected::List,
+        e if e.starts_with("struct ") || e == "a map" => Expected::Object,
+        e => Expected::Other {
+            detail: e.to_owned(),
+        },
+    };
+    (expected, found)
+}
+
+fn after_expected(text: &str) -> &str {
+    text.split_once("expected ").map_or("", |(_, r)| r)
+}
+
+fn backticked(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn found(unexpected: &str) -> Option<Found> {
+    let quoted = |s: &str| s.trim_matches(|c| c == '`' || c == '"').to_owned();
+    if let Some(s) = unexpected.strip_prefix("string ") {
+        Some(Found::Text(quoted(s)))
+    } else if let Some(s) = unexpected
+        .strip_prefix("integer ")
+        .or_else(|| unexpected.strip_prefix("floating point "))
+    {
+        Some(Found::Number(quoted(s)))
+    } else if let Some(s) = unexpected.strip_prefix("boolean ") {
+        Some(Found::Boolean(quoted(s)))
+    } else {
+        match unexpected {
+            "sequence" => Some(Found::List),
+            "map" => Some(Found::Object),
+            "null" | "unit value" => Some(Found::Null),
+            _ => None,
+        }
+    }
+}
+
+/// The message for a shape finding.
+pub(super) fn message(expected: &Expected, found: &Option<Found>, lang: Lang) -> String {
+    let list = |o: &[String]| o.join(", ");
+    let want = match (expected, lang) {
+        (Expected::KnownField { options }, Lang::En) => {
+            return format!("is not a known field; fields here: {}", list(options));
+        }
+        (Expected::KnownField { options }, Lang::Zh) => {
+            return format!("不是可识别的字段，可用字段：{}", list(options));
+        }
+        (Expected::Json { detail }, Lang::En) => return format!("is not valid JSON: {detail}"),
+        (Expected::Json { detail }, Lang::Zh) => return format!("不是有效的 JSON：{detail}"),
+        (Expected::WholeNumber, Lang::En) => "a whole number".to_owned(),
+        (Expected::WholeNumber, Lang::Zh) => "整数".to_owned(),
+        (Expected::Integer, Lang::En) => "a whole number (may be negative)".to_owned(),
+        (Expected::Integer, Lang::Zh) => "整数（可为负数）".to_owned(),
+        (Expected::Number, Lang::En) => "a number".to_owned(),
+        (Expected::Number, Lang::Zh) => "数字".to_owned(),
+        (Expected::Text, Lang::En) => "text".to_owned(),
+        (Expected::Text, Lang::Zh) => "文本".to_owned(),
+        (Expected::Boolean, Lang::En) => "true or false".to_owned(),
+        (Expected::Boolean, Lang::Zh) => "true 或 false".to_owned(),
+        (Expected::List, Lang::En) => "a list".to_owned(),
+        (Expected::List, Lang::Zh) => "列表".to_owned(),
+        (Expected::Object, Lang::En) => "an object".to_owned(),
+        (Expected::Object, Lang::Zh) => "对象".to_owned(),
+        (Expected::OneOf { options }, Lang::En) => format!("one of: {}", list(options)),
+        (Expected::OneOf { options }, Lang::Zh) => format!("以下之一：{}", list(options)),
+        (Expected::Other { detail }, _) => detail.clone(),
+    };
+    let got = found.as_ref().map(|f| match (f, lang) {
+        (Found::Text(v), Lang::En) => format!("the text \"{v}\""),
+        (Found::Text(v), Lang::Zh) => format!("文本 \"{v}\""),
+        (Found::Number(v), Lang::En) => format!("the number {v}"),
+        (Found::Number(v), Lang::Zh) => format!("数字 {v}"),
+        (Found::Boolean(v), _) => v.clone(),
+        (Found::List, Lang::En) => "a list".to_owned(),
+        (Found::List, Lang::Zh) => "列表".to_owned(),
+        (Found::Object, Lang::En) => "an object".to_owned(),
+        (Found::Object, Lang::Zh) => "对象".to_owned(),
+        (Found::Null, _) => "null".to_owned(),
+    });
+    match (got, lang) {
+        (Some(got), Lang::En) => format!("has the wrong type: expected {want}, found {got}"),
+        (Some(got), Lang::Zh) => format!("格式不正确：应为{want}，实际为{got}"),
+        (None, Lang::En) => format!("has the wrong type: expected {want}"),
+        (None, Lang::Zh) => format!("格式不正确：应为{want}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::TaskSpec;
+
+    fn first(json: &str) -> crate::Issue {
+        TaskSpec::from_json(json).unwrap_err().issues()[0].clone()
+    }
+
+    #[test]
+    fn wrong_types_read_plainly_in_both_languages() {
+        let issue = first(r#"{"compute": {"workers": "two"}}"#);
+        assert_eq!(issue.path.to_string(), "compute.workers");
+        assert_eq!(
+            issue.message.en,
+            "has the wrong type: expected a whole number, found the text \"two\""
+        );
+        assert_eq!(issue.message.zh, "格式不正确：应为整数，实际为文本 \"two\"");
+    }
+
+    #[test]
+    fn unknown_choices_list_the_options() {
+        let issue = first(r#"{"compute": {"kind": "cheap"}}"#);
+        assert_eq!(issue.path.to_string(), "compute.kind");
+        assert!(
+            issue
+                .message
+                .en
+                .contains("one of: reserved, on_demand, spot, idle"),
+            "{}",
+            issue.message.en
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_named_with_the_fields_that_exist() {
+        let issue = first(r#"{"basic": {"nmae_prefix": "x"}}"#);
+        assert_eq!(issue.path.to_string(), "basic.nmae_prefix");
+        assert!(
+            issue.message.en.contains("name_prefix"),
+            "{}",
+            issue.message.en
+        );
+    }
+
+    #[test]
+    fn broken_json_is_reported_where_parsing_stopped() {
+        let issue = first("{\"basic\": ");
+        assert_eq!(issue.path.to_string(), "basic");
+        assert!(
+            issue.message.en.starts_with("is not valid JSON"),
+            "{}",
+            issue.message.en
+        );
+    }
+}
