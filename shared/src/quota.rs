@@ -952,7 +952,7 @@ impl NeverReason {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::catalog::User;

@@ -63,3 +63,63 @@ fn passing_cases_exist_for_every_section() {
         );
     }
 }
+
+/// Every finding (path, code, severity) and the plan, per case: what both builds must give.
+fn outcomes() -> serde_json::Value {
+    let catalog = shared::demo::catalog();
+    let user = shared::demo::user();
+    let rows: Vec<serde_json::Value> = corpus()
+        .into_iter()
+        .map(|case| {
+            let check = match shared::TaskSpec::from_value(case.spec) {
+                Ok(spec) => shared::check(&spec, &catalog, &user),
+                Err(issues) => shared::Check { issues, plan: None },
+            };
+            let issues: Vec<String> = check
+                .issues
+                .issues()
+                .iter()
+                .map(|i| format!("{} {} {}", i.path, i.code.code(), i.severity.as_str()))
+                .collect();
+            serde_json::json!({ "case": format!("{}: {}", case.file, case.name), "issues": issues, "plan": check.plan })
+        })
+        .collect();
+    serde_json::Value::Array(rows)
+}
+
+const GOLDEN: &str = include_str!("../../tests/corpus/outcomes.golden.json");
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn findings_and_plans_match_the_golden_file() {
+    let got = outcomes();
+    #[cfg(not(target_arch = "wasm32"))]
+    if std::env::var_os("BERTH_BLESS").is_some() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/corpus/outcomes.golden.json"
+        );
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(&got).expect("serialises") + "\n",
+        )
+        .expect("golden file is writable");
+        return;
+    }
+    let golden: serde_json::Value = serde_json::from_str(GOLDEN).expect("the golden file is JSON");
+    let (got, golden) = (
+        got.as_array().expect("rows"),
+        golden.as_array().expect("rows"),
+    );
+    assert_eq!(
+        got.len(),
+        golden.len(),
+        "case count differs; rerun natively with BERTH_BLESS=1 after reviewing the change"
+    );
+    for (g, want) in got.iter().zip(golden) {
+        assert_eq!(
+            g, want,
+            "rerun natively with BERTH_BLESS=1 once the difference is intended"
+        );
+    }
+}
