@@ -11,7 +11,18 @@ use serde::Serialize;
 use shared::{Catalog, TaskSpec, User};
 use wasm_bindgen::prelude::*;
 
+/// Reads a plain JSON-shaped object. Anything else (a `Map`, an array) is refused:
+/// every catalog field has a default, so reading one leniently would check against an
+/// empty catalog without a word.
 fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsValue> {
+    let plain = value.is_object()
+        && !value.is_instance_of::<js_sys::Map>()
+        && !js_sys::Array::is_array(&value);
+    if !plain {
+        return Err(JsValue::from_str(&format!(
+            "{what} must be a plain object, as JSON.parse returns"
+        )));
+    }
     serde_wasm_bindgen::from_value(value)
         .map_err(|e| JsValue::from_str(&format!("{what} is not valid: {e}")))
 }

@@ -15,7 +15,7 @@ pub fn TaskEditor(
     /// Who is editing.
     user: User,
     /// The starting spec, as JSON; default the PyTorchJob example.
-    #[prop(optional, into)]
+    #[prop(default = None)]
     initial: Option<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
