@@ -11,7 +11,7 @@ mod state;
 pub use error::ApiError;
 pub use state::{AppState, Config, ConfigError};
 
-use axum::Router;
+pub use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
@@ -32,4 +32,14 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(error::log_server_errors))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// Serves `app` on `listener` until the process ends: what `main` does, for tests that
+/// run the real server in-process.
+///
+/// # Errors
+///
+/// The I/O error that stopped the listener.
+pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
+    axum::serve(listener, app).await
 }

@@ -1,0 +1,48 @@
+//! User journeys in a real headless Chromium against the real server. One scenario per
+//! journey; page objects are split into find, act and check.
+
+mod console;
+
+use berth_e2e::{browser, start_driver, start_server};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_researcher_edits_a_spec_and_sees_the_rules_and_the_plan_live() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let client = browser(&driver, "en-US").await;
+    let page = console::Page::open(client, &server).await;
+
+    // The example loads valid and would start now.
+    page.check_summary_contains("0 errors").await;
+    page.check_outcome_starts_with("Starts now with a100-1g")
+        .await;
+
+    // Break one rule: the finding names the field, and submission is blocked.
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["environment"]["env"][0]["name"] = "KUBERNETES_PORT_X".into();
+    page.replace_spec(&spec.to_string()).await;
+    page.check_issue("environment.env[0].name", "env.name.reserved_prefix")
+        .await;
+    page.check_summary_contains("fix the errors").await;
+
+    // Ask for more than the quota and capacity allow: the plan says why.
+    spec["environment"]["env"][0]["name"] = "NCCL_DEBUG".into();
+    spec["basic"]["cluster"] = "sh-b".into();
+    spec["compute"]["specs"] = serde_json::json!(["l40s-1g"]);
+    spec["compute"]["units_per_node"] = 2.into();
+    spec["compute"]["workers"] = 3.into();
+    page.replace_spec(&spec.to_string()).await;
+    page.check_outcome_contains("free nodes can host 3 of 4 replicas at once")
+        .await;
+
+    // The server, re-checking with the same rules, agrees.
+    page.check_on_server().await;
+    page.check_server_note("The server agrees").await;
+
+    // 中文: the same findings in the seeds' wording.
+    page.switch_to_chinese().await;
+    page.check_outcome_contains("空闲节点只能同时容纳 4 个副本中的 3 个")
+        .await;
+
+    page.close().await;
+}
