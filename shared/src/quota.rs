@@ -221,10 +221,37 @@ fn largest(
         })
 }
 
+/// Largest per-node count the histogram in [`nodes_needed`] handles.
+const HISTOGRAM_MAX: u64 = 4096;
+
 /// Fewest slots whose counts add up to `wanted`, taking the largest first.
 fn nodes_needed(mut counts: Vec<u64>, wanted: u64) -> u64 {
     if wanted == 0 {
         return 0;
+    }
+    // Counts are capped at `wanted`, so for usual sizes a histogram replaces the sort
+    // (the sort was most of the time on 5,000 nodes). A huge `wanted` keeps the sort, so
+    // a spec with billions of workers cannot make us allocate a histogram that large.
+    let largest = counts.iter().copied().max().unwrap_or(0).min(wanted);
+    if largest <= HISTOGRAM_MAX {
+        let mut histogram = vec![0u64; largest as usize + 1];
+        for &k in &counts {
+            histogram[k.min(largest) as usize] += 1;
+        }
+        let (mut sum, mut nodes) = (0u64, 0u64);
+        for k in (1..=largest).rev() {
+            let n = histogram[k as usize];
+            if n == 0 {
+                continue;
+            }
+            let short = wanted - sum;
+            if n.saturating_mul(k) >= short {
+                return nodes + short.div_ceil(k);
+            }
+            sum += n * k;
+            nodes += n;
+        }
+        return nodes;
     }
     counts.sort_unstable_by(|a, b| b.cmp(a));
     let mut sum = 0u64;
@@ -243,11 +270,26 @@ fn nodes_needed(mut counts: Vec<u64>, wanted: u64) -> u64 {
 /// `workers` counts every replica of the worker spec: for a PyTorchJob that includes
 /// the master, for a RayJob without a distinct head it includes the head.
 pub fn gang_fit(slots: &[Slot], need: Resources, workers: u64, head: Option<Resources>) -> Fit {
-    // Never: judged on empty nodes.
+    // Free capacity never exceeds the total, so a gang that fits now can also fit on
+    // empty nodes: the can-never-fit pass (as costly again) runs only when it does not.
+    match fit_now(slots, need, workers, head) {
+        Ok(nodes) => Fit::Now { nodes },
+        Err(reason) => match never(slots, need, workers, head) {
+            Some(reason) => Fit::Never { reason },
+            None => Fit::Queue { reason },
+        },
+    }
+}
+
+/// Whether the gang can never start here: judged on empty nodes.
+fn never(
+    slots: &[Slot],
+    need: Resources,
+    workers: u64,
+    head: Option<Resources>,
+) -> Option<NeverReason> {
     if workers > 0 && !slots.iter().any(|s| s.worker) {
-        return Fit::Never {
-            reason: NeverReason::NoMatchingNode { gpu_model: None },
-        };
+        return Some(NeverReason::NoMatchingNode { gpu_model: None });
     }
     if workers > 0
         && !slots
@@ -256,43 +298,40 @@ pub fn gang_fit(slots: &[Slot], need: Resources, workers: u64, head: Option<Reso
     {
         let (dimension, largest_total, need) =
             short_dimension(&need, &largest(slots, |s| s.worker, |s| s.total));
-        return Fit::Never {
-            reason: NeverReason::ReplicaTooLarge {
-                dimension,
-                largest_total,
-                need,
-            },
-        };
+        return Some(NeverReason::ReplicaTooLarge {
+            dimension,
+            largest_total,
+            need,
+        });
     }
     if let Some(head) = head {
         if !slots.iter().any(|s| s.head) {
-            return Fit::Never {
-                reason: NeverReason::NoMatchingNode { gpu_model: None },
-            };
+            return Some(NeverReason::NoMatchingNode { gpu_model: None });
         }
         if !slots.iter().any(|s| s.head && head.fits_within(&s.total)) {
             let (dimension, largest_total, need) =
                 short_dimension(&head, &largest(slots, |s| s.head, |s| s.total));
-            return Fit::Never {
-                reason: NeverReason::HeadTooLarge {
-                    dimension,
-                    largest_total,
-                    need,
-                },
-            };
+            return Some(NeverReason::HeadTooLarge {
+                dimension,
+                largest_total,
+                need,
+            });
         }
     }
     let empty = best_total(slots, need, head, |s| s.total);
-    if empty < workers {
-        return Fit::Never {
-            reason: NeverReason::PoolTooSmall {
-                capacity: empty,
-                replicas: workers + u64::from(head.is_some()),
-            },
-        };
-    }
+    (empty < workers).then_some(NeverReason::PoolTooSmall {
+        capacity: empty,
+        replicas: workers + u64::from(head.is_some()),
+    })
+}
 
-    // Now or queue: judged on free capacity.
+/// The fewest nodes the gang takes if it can start now, else why it waits.
+fn fit_now(
+    slots: &[Slot],
+    need: Resources,
+    workers: u64,
+    head: Option<Resources>,
+) -> std::result::Result<u64, QueueReason> {
     let k: Vec<u64> = slots
         .iter()
         .map(|s| {
@@ -304,94 +343,73 @@ pub fn gang_fit(slots: &[Slot], need: Resources, workers: u64, head: Option<Reso
         })
         .collect();
     let sum: u64 = k.iter().fold(0u64, |a, &b| a.saturating_add(b));
-    match head {
-        None => {
-            if sum >= workers {
-                return Fit::Now {
-                    nodes: nodes_needed(k, workers),
-                };
-            }
-            if sum == 0 {
-                let (dimension, largest_free, need) =
-                    short_dimension(&need, &largest(slots, |s| s.worker, |s| s.free));
-                return Fit::Queue {
-                    reason: QueueReason::NoNodeHostsOne {
-                        dimension,
-                        largest_free,
-                        need,
-                    },
-                };
-            }
-            Fit::Queue {
-                reason: QueueReason::NotEnoughAtOnce {
-                    placeable: sum,
-                    replicas: workers,
-                },
-            }
+    let no_room_for_one = || {
+        let (dimension, largest_free, need) =
+            short_dimension(&need, &largest(slots, |s| s.worker, |s| s.free));
+        QueueReason::NoNodeHostsOne {
+            dimension,
+            largest_free,
+            need,
         }
-        Some(head) => {
-            if !slots.iter().any(|s| s.head && head.fits_within(&s.free)) {
-                let (dimension, largest_free, need) =
-                    short_dimension(&head, &largest(slots, |s| s.head, |s| s.free));
-                return Fit::Queue {
-                    reason: QueueReason::HeadHasNoRoom {
-                        dimension,
-                        largest_free,
-                        need,
-                    },
-                };
-            }
-            // Put the head where it costs the fewest worker places.
-            let mut best: Option<(usize, u64)> = None;
-            for (j, s) in slots.iter().enumerate() {
-                if !s.head || !head.fits_within(&s.free) {
-                    continue;
-                }
-                let left = s.free.saturating_sub(head);
-                let kj = if s.worker {
-                    left.copies_of(&need).min(workers)
-                } else {
-                    0
-                };
-                let with_head = sum - k[j] + kj;
-                if best.is_none_or(|(_, b)| with_head > b) {
-                    best = Some((j, with_head));
-                }
-            }
-            let (j, placeable) = best.expect("some node takes the head, checked above");
-            if placeable >= workers {
-                let mut counts = k;
-                let left = slots[j].free.saturating_sub(head);
-                counts[j] = 0;
-                let worker_nodes_on_head = if slots[j].worker {
-                    left.copies_of(&need).min(workers)
-                } else {
-                    0
-                };
-                // The head's node counts once, whether or not workers share it.
-                counts.push(worker_nodes_on_head);
-                let others = nodes_needed_excluding_last(counts, workers);
-                return Fit::Now { nodes: others + 1 };
-            }
-            if placeable == 0 && workers > 0 {
-                let (dimension, largest_free, need) =
-                    short_dimension(&need, &largest(slots, |s| s.worker, |s| s.free));
-                return Fit::Queue {
-                    reason: QueueReason::NoNodeHostsOne {
-                        dimension,
-                        largest_free,
-                        need,
-                    },
-                };
-            }
-            Fit::Queue {
-                reason: QueueReason::NotEnoughAtOnce {
-                    placeable: placeable + 1,
-                    replicas: workers + 1,
-                },
-            }
+    };
+    let Some(head) = head else {
+        return match sum {
+            s if s >= workers => Ok(nodes_needed(k, workers)),
+            0 => Err(no_room_for_one()),
+            placeable => Err(QueueReason::NotEnoughAtOnce {
+                placeable,
+                replicas: workers,
+            }),
+        };
+    };
+    // Put the head where it costs the fewest worker places.
+    let mut best: Option<(usize, u64)> = None;
+    for (j, s) in slots.iter().enumerate() {
+        if !s.head || !head.fits_within(&s.free) {
+            continue;
+        }
+        let kj = if s.worker {
+            s.free.saturating_sub(head).copies_of(&need).min(workers)
+        } else {
+            0
+        };
+        let with_head = sum - k[j] + kj;
+        if best.is_none_or(|(_, b)| with_head > b) {
+            best = Some((j, with_head));
         }
     }
+    let Some((j, placeable)) = best else {
+        let (dimension, largest_free, need) =
+            short_dimension(&head, &largest(slots, |s| s.head, |s| s.free));
+        return Err(QueueReason::HeadHasNoRoom {
+            dimension,
+            largest_free,
+            need,
+        });
+    };
+    if placeable >= workers {
+        let mut counts = k;
+        counts[j] = 0;
+        // Workers sharing the head's node cost no extra node: it is used anyway.
+        let on_head = if slots[j].worker {
+            slots[j]
+                .free
+                .saturating_sub(head)
+                .copies_of(&need)
+                .min(workers)
+        } else {
+            0
+        };
+        counts.push(on_head);
+        return Ok(nodes_needed_excluding_last(counts, workers) + 1);
+    }
+    if placeable == 0 && workers > 0 {
+        return Err(no_room_for_one());
+    }
+    Err(QueueReason::NotEnoughAtOnce {
+        placeable: placeable + 1,
+        replicas: workers + 1,
+    })
 }
 
 /// Like [`nodes_needed`], where the last count sits on the head's node, which is used anyway.
@@ -1042,6 +1060,22 @@ mod tests {
                 prop_assert!(nodes <= slots.len() as u64);
                 prop_assert!(nodes >= u64::from(workers > 0 || head.is_some()));
             }
+        }
+
+        #[test]
+        fn nodes_needed_matches_the_sorted_greedy(counts in prop::collection::vec(0u64..6000, 0..40), wanted in 0u64..8000) {
+            let mut sorted = counts.clone();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            let mut expected = if wanted == 0 { 0 } else { sorted.len() as u64 };
+            let mut sum = 0u64;
+            for (i, k) in sorted.iter().enumerate() {
+                sum += (*k).min(wanted);
+                if wanted > 0 && sum >= wanted {
+                    expected = i as u64 + 1;
+                    break;
+                }
+            }
+            prop_assert_eq!(nodes_needed(counts, wanted), expected);
         }
 
         #[test]

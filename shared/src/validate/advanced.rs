@@ -56,7 +56,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
             report.push(item.key("threshold"), IssueCode::AlertThresholdInvalid);
         }
         let target = item.key("target");
-        if !require(report, target.clone(), &alert.target) {
+        if !require(report, &alert.target, || target.clone()) {
             continue;
         }
         match alert.channel {

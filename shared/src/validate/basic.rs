@@ -11,16 +11,17 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     let basic = &cx.spec.basic;
     let at = |key| FieldPath::of(&["basic", key]);
 
-    if require(report, at("region"), &basic.region) && cx.catalog.region(&basic.region).is_none() {
+    if require(report, &basic.region, || at("region")) && cx.catalog.region(&basic.region).is_none()
+    {
         report.push(at("region"), IssueCode::RegionUnknown);
     }
-    if require(report, at("cluster"), &basic.cluster)
+    if require(report, &basic.cluster, || at("cluster"))
         && cx.catalog.region(&basic.region).is_some()
         && cx.cluster.is_none()
     {
         report.push(at("cluster"), IssueCode::ClusterUnknown);
     }
-    if require(report, at("project_group"), &basic.project_group) {
+    if require(report, &basic.project_group, || at("project_group")) {
         let member =
             cx.catalog.project_groups.iter().any(|g| {
                 g.id == basic.project_group && g.members.iter().any(|m| *m == cx.user.name)
@@ -33,7 +34,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     if basic.task_type.is_none() {
         report.push(at("task_type"), IssueCode::ValueRequired);
     }
-    if require(report, at("time_zone"), &basic.time_zone)
+    if require(report, &basic.time_zone, || at("time_zone"))
         && !cx.catalog.time_zones.iter().any(|z| *z == basic.time_zone)
     {
         report.push(at("time_zone"), IssueCode::TimeZoneUnknown);
@@ -44,7 +45,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
 fn name_prefix(cx: &Cx, report: &mut Report) {
     let prefix = &cx.spec.basic.name_prefix;
     let path = FieldPath::of(&["basic", "name_prefix"]);
-    if !require(report, path.clone(), prefix) {
+    if !require(report, prefix, || path.clone()) {
         return;
     }
     if !prefix
@@ -83,7 +84,7 @@ fn tags(cx: &Cx, report: &mut Report) {
     let mut seen = HashSet::new();
     for (i, tag) in tags.iter().enumerate() {
         let at = list.index(i);
-        let key_ok = require(report, at.key("key"), &tag.key);
+        let key_ok = require(report, &tag.key, || at.key("key"));
         if key_ok && !is_label_key(&tag.key) {
             report.push(at.key("key"), IssueCode::TagKeyInvalid);
         }

@@ -11,7 +11,7 @@ pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let command = &cx.spec.environment.command;
     let path = FieldPath::of(&["environment", "command"]);
-    if !require(report, path.clone(), command) {
+    if !require(report, command, || path.clone()) {
         return;
     }
     if command.len() > MAX_COMMAND_BYTES {

@@ -105,7 +105,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     let mut max_units: Option<u32> = None;
     for (i, id) in compute.specs.iter().enumerate() {
         let at = list.index(i);
-        if !super::require(report, at.clone(), id) {
+        if !super::require(report, id, || at.clone()) {
             continue;
         }
         if !seen.insert(id.as_str()) {

@@ -19,7 +19,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
 fn image(cx: &Cx, report: &mut Report) {
     let choice = &cx.spec.environment.image;
     let path = FieldPath::of(&["environment", "image", "value"]);
-    if !require(report, path.clone(), &choice.value) {
+    if !require(report, &choice.value, || path.clone()) {
         return;
     }
     let ray = cx.spec.is_ray();
@@ -52,22 +52,22 @@ fn env(cx: &Cx, report: &mut Report) {
     let mut seen = HashSet::new();
     let mut total = 0usize;
     for (i, var) in cx.spec.environment.env.iter().enumerate() {
-        let name = list.index(i).key("name");
-        if require(report, name.clone(), &var.name) {
+        let name = || list.index(i).key("name");
+        if require(report, &var.name, name) {
             if !is_env_name(&var.name) {
-                report.push(name.clone(), IssueCode::EnvNameInvalid);
+                report.push(name(), IssueCode::EnvNameInvalid);
             } else if var.name.starts_with("KUBERNETES_") {
-                report.push(name.clone(), IssueCode::EnvNameReservedPrefix);
+                report.push(name(), IssueCode::EnvNameReservedPrefix);
             } else if !seen.insert(var.name.as_str()) {
-                report.push(name.clone(), IssueCode::EnvNameDuplicate);
+                report.push(name(), IssueCode::EnvNameDuplicate);
             } else if is_injected(&var.name, cx.spec.basic.task_type) {
-                report.push(name.clone(), IssueCode::EnvNamePlatformInjected);
+                report.push(name(), IssueCode::EnvNamePlatformInjected);
             } else if cx
                 .catalog
                 .persistent_env_of(&cx.user.name)
                 .any(|p| p.name == var.name)
             {
-                report.push(name.clone(), IssueCode::EnvNameShadowsPersistent);
+                report.push(name(), IssueCode::EnvNameShadowsPersistent);
             }
         }
         if var.value.len() > MAX_ENV_VALUE_BYTES {

@@ -27,11 +27,11 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     ];
     let ray_storage = cx.spec.is_ray() && cx.spec.ray.shared_storage.enabled;
     // Mounts with a usable path, for the pairwise checks.
-    let mut placed: Vec<(Source, FieldPath, &Mount)> = Vec::new();
+    let mut placed: Vec<(Source, &'static str, usize, &Mount)> = Vec::new();
     for (source, key, mounts) in lists {
         for (i, mount) in mounts.iter().enumerate() {
-            let at = FieldPath::of(&["environment", key]).index(i);
-            if require(report, at.key("id"), &mount.id) {
+            let at = || FieldPath::of(&["environment", key]).index(i);
+            if require(report, &mount.id, || at().key("id")) {
                 if let Some(cluster) = cx.cluster {
                     let known = match source {
                         Source::Storage => cluster.volume(&mount.id).is_some(),
@@ -44,36 +44,40 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                             Source::Dataset => IssueCode::DatasetUnknown,
                             Source::Model => IssueCode::ModelUnknown,
                         };
-                        report.push(at.key("id"), code);
+                        report.push(at().key("id"), code);
                     }
                 }
             }
-            if path_ok(report, at.key("path"), &mount.path, ray_storage) {
-                placed.push((source, at, mount));
+            if path_ok(report, || at().key("path"), &mount.path, ray_storage) {
+                placed.push((source, key, i, mount));
             }
         }
     }
-    for (j, (source, at, mount)) in placed.iter().enumerate() {
-        for (earlier_source, earlier_at, earlier) in &placed[..j] {
+    let at =
+        |key: &'static str, i: usize| FieldPath::of(&["environment", key]).index(i).key("path");
+    for (j, &(source, key, i, mount)) in placed.iter().enumerate() {
+        for &(earlier_source, earlier_key, earlier_i, earlier) in &placed[..j] {
             if earlier.path == mount.path {
-                let code = if *source == Source::Storage
-                    && *earlier_source == Source::Storage
+                let code = if source == Source::Storage
+                    && earlier_source == Source::Storage
                     && earlier.id == mount.id
                 {
                     IssueCode::StorageDuplicate
                 } else {
                     IssueCode::MountPathConflict {
-                        other: earlier_at.to_string(),
+                        other: FieldPath::of(&["environment", earlier_key])
+                            .index(earlier_i)
+                            .to_string(),
                     }
                 };
-                report.push(at.key("path"), code);
+                report.push(at(key, i), code);
                 break;
             }
         }
-        for (_, _, other) in &placed {
+        for &(_, _, _, other) in &placed {
             if other.path != mount.path && is_within(&mount.path, &other.path) {
                 report.push(
-                    at.key("path"),
+                    at(key, i),
                     IssueCode::MountPathNested {
                         parent: other.path.clone(),
                     },
@@ -85,37 +89,37 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
 }
 
 /// Single-path rules; true when the path is well formed enough to compare with others.
-fn path_ok(report: &mut Report, at: FieldPath, path: &str, ray_storage: bool) -> bool {
-    if !require(report, at.clone(), path) {
+fn path_ok(report: &mut Report, at: impl Fn() -> FieldPath, path: &str, ray_storage: bool) -> bool {
+    if !require(report, path, &at) {
         return false;
     }
     if !path.starts_with('/') {
-        report.push(at, IssueCode::MountPathNotAbsolute);
+        report.push(at(), IssueCode::MountPathNotAbsolute);
         return false;
     }
     if path == "/" {
-        report.push(at, IssueCode::MountPathRoot);
+        report.push(at(), IssueCode::MountPathRoot);
         return false;
     }
     if !is_normalized(path) {
-        report.push(at, IssueCode::MountPathNotNormalized);
+        report.push(at(), IssueCode::MountPathNotNormalized);
         return false;
     }
     if SYSTEM_DIRS.iter().any(|d| is_within(path, d)) {
-        report.push(at, IssueCode::MountPathSystem);
+        report.push(at(), IssueCode::MountPathSystem);
         return false;
     }
     if ray_storage && is_within(path, RAY_SHARED_STORAGE_PATH) {
-        report.push(at.clone(), IssueCode::MountPathRayReserved);
+        report.push(at(), IssueCode::MountPathRayReserved);
     } else if let Some(dir) = IMAGE_DIRS.iter().find(|d| is_within(path, d)) {
         report.push(
-            at.clone(),
+            at(),
             IssueCode::MountPathShadowsImage {
                 dir: (*dir).to_owned(),
             },
         );
     } else if !RECOMMENDED_DIRS.iter().any(|d| is_within(path, d)) {
-        report.push(at.clone(), IssueCode::MountPathOutsideRecommended);
+        report.push(at(), IssueCode::MountPathOutsideRecommended);
     }
     true
 }

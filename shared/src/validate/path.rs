@@ -49,7 +49,8 @@ impl FieldPath {
 
     /// This path with any segment appended.
     pub fn with(&self, segment: Segment) -> Self {
-        let mut segments = self.0.clone();
+        let mut segments = Vec::with_capacity(self.0.len() + 1);
+        segments.extend_from_slice(&self.0);
         segments.push(segment);
         FieldPath(segments)
     }
