@@ -13,7 +13,8 @@ cargo fetch --locked
 step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --exclude berth-frontend --all-targets --features berth-shared/demo -- -D warnings
-cargo clippy --locked -p berth-frontend -p berth-shared --target wasm32-unknown-unknown --all-targets -- -D warnings
+# Benchmarks are native only (criterion), hence --lib --tests here.
+cargo clippy --locked -p berth-frontend -p berth-shared --target wasm32-unknown-unknown --lib --tests --features berth-shared/demo -- -D warnings
 
 step "console build (trunk, release)"
 trunk build --release

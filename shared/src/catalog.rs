@@ -346,7 +346,7 @@ impl Catalog {
     pub fn for_user(&self, user: &User) -> Catalog {
         let mut view = self.clone();
         view.project_groups
-            .retain(|g| g.members.iter().any(|m| *m == user.name));
+            .retain(|g| g.members.contains(&user.name));
         view.quotas.retain(|q| q.user == user.name);
         view.persistent_env.retain(|v| v.user == user.name);
         view

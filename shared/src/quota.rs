@@ -780,14 +780,11 @@ fn idle_fit(
     need: Resources,
     count: u64,
 ) -> Fit {
-    match gang_fit(&slots_for(pool, spec, None), need, count, None) {
-        Fit::Never {
-            reason:
-                reason @ (NeverReason::NoMatchingNode { .. } | NeverReason::ReplicaTooLarge { .. }),
-        } => {
-            return Fit::Never { reason };
-        }
-        _ => {}
+    if let Fit::Never {
+        reason: reason @ (NeverReason::NoMatchingNode { .. } | NeverReason::ReplicaTooLarge { .. }),
+    } = gang_fit(&slots_for(pool, spec, None), need, count, None)
+    {
+        return Fit::Never { reason };
     }
     let Some(offer) = cluster.idle_for(&spec.id) else {
         return Fit::Queue {

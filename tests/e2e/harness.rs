@@ -67,7 +67,7 @@ pub fn start_driver() -> Driver {
     let port = free_port();
     let binary =
         std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".to_owned());
-    let child = Command::new(&binary)
+    let mut child = Command::new(&binary)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -84,6 +84,8 @@ pub fn start_driver() -> Driver {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("chromedriver did not listen on port {port} within 10 s");
 }
 

@@ -22,10 +22,11 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         report.push(at("cluster"), IssueCode::ClusterUnknown);
     }
     if require(report, &basic.project_group, || at("project_group")) {
-        let member =
-            cx.catalog.project_groups.iter().any(|g| {
-                g.id == basic.project_group && g.members.iter().any(|m| *m == cx.user.name)
-            });
+        let member = cx
+            .catalog
+            .project_groups
+            .iter()
+            .any(|g| g.id == basic.project_group && g.members.contains(&cx.user.name));
         if !member {
             report.push(at("project_group"), IssueCode::ProjectGroupNotMember);
         }
@@ -35,7 +36,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         report.push(at("task_type"), IssueCode::ValueRequired);
     }
     if require(report, &basic.time_zone, || at("time_zone"))
-        && !cx.catalog.time_zones.iter().any(|z| *z == basic.time_zone)
+        && !cx.catalog.time_zones.contains(&basic.time_zone)
     {
         report.push(at("time_zone"), IssueCode::TimeZoneUnknown);
     }

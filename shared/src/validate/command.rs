@@ -28,15 +28,14 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
     let replicas = cx.spec.replicas();
     if command.contains("torchrun") || command.contains("torch.distributed.run") {
-        if let Some(gpus) = gpus_per_replica(cx).filter(|&g| g > 0) {
-            if let Some(written) =
+        if let Some(gpus) = gpus_per_replica(cx).filter(|&g| g > 0)
+            && let Some(written) =
                 flag(command, &["--nproc_per_node", "--nproc-per-node"]).filter(|&n| n != gpus)
-            {
-                report.push(
-                    path.clone(),
-                    IssueCode::CommandNprocMismatch { written, gpus },
-                );
-            }
+        {
+            report.push(
+                path.clone(),
+                IssueCode::CommandNprocMismatch { written, gpus },
+            );
         }
         if let Some(written) = flag(command, &["--nnodes"]).filter(|&n| n != replicas) {
             report.push(

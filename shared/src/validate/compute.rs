@@ -66,16 +66,14 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
         }
         resolve_pool(cx.spec, cluster)
     });
-    if kind == ResourceKind::Spot {
-        if let (Some(cluster), Some(pool)) = (cx.cluster, pool) {
-            if cluster
-                .specs_in(pool, compute.instance_type)
-                .next()
-                .is_none()
-            {
-                report.push(at("specs"), IssueCode::SpotUnavailable);
-            }
-        }
+    if kind == ResourceKind::Spot
+        && let (Some(cluster), Some(pool)) = (cx.cluster, pool)
+        && cluster
+            .specs_in(pool, compute.instance_type)
+            .next()
+            .is_none()
+    {
+        report.push(at("specs"), IssueCode::SpotUnavailable);
     }
     specs(cx, report, pool);
 
@@ -200,18 +198,17 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
             .candidates
             .iter()
             .find(|c| c.quota_ok() && matches!(c.fit, Fit::Queue { .. }))
+            && let Err(short) = quota::fits(first.demand, first.available)
         {
-            if let Err(short) = quota::fits(first.demand, first.available) {
-                for s in short {
-                    report.push(
-                        list.clone(),
-                        IssueCode::PoolAvailabilityExceeded {
-                            dimension: s.dimension,
-                            requested: s.requested,
-                            available: s.remaining,
-                        },
-                    );
-                }
+            for s in short {
+                report.push(
+                    list.clone(),
+                    IssueCode::PoolAvailabilityExceeded {
+                        dimension: s.dimension,
+                        requested: s.requested,
+                        available: s.remaining,
+                    },
+                );
             }
         }
         report.push(

@@ -31,21 +31,21 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     for (source, key, mounts) in lists {
         for (i, mount) in mounts.iter().enumerate() {
             let at = || FieldPath::of(&["environment", key]).index(i);
-            if require(report, &mount.id, || at().key("id")) {
-                if let Some(cluster) = cx.cluster {
-                    let known = match source {
-                        Source::Storage => cluster.volume(&mount.id).is_some(),
-                        Source::Dataset => cluster.datasets.iter().any(|d| d.id == mount.id),
-                        Source::Model => cluster.models.iter().any(|m| m.id == mount.id),
+            if require(report, &mount.id, || at().key("id"))
+                && let Some(cluster) = cx.cluster
+            {
+                let known = match source {
+                    Source::Storage => cluster.volume(&mount.id).is_some(),
+                    Source::Dataset => cluster.datasets.iter().any(|d| d.id == mount.id),
+                    Source::Model => cluster.models.iter().any(|m| m.id == mount.id),
+                };
+                if !known {
+                    let code = match source {
+                        Source::Storage => IssueCode::VolumeUnknown,
+                        Source::Dataset => IssueCode::DatasetUnknown,
+                        Source::Model => IssueCode::ModelUnknown,
                     };
-                    if !known {
-                        let code = match source {
-                            Source::Storage => IssueCode::VolumeUnknown,
-                            Source::Dataset => IssueCode::DatasetUnknown,
-                            Source::Model => IssueCode::ModelUnknown,
-                        };
-                        report.push(at().key("id"), code);
-                    }
+                    report.push(at().key("id"), code);
                 }
             }
             if path_ok(report, || at().key("path"), &mount.path, ray_storage) {

@@ -40,15 +40,15 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     let storage = &ray.shared_storage;
     if storage.enabled {
         let path = at(&["shared_storage", "volume"]);
-        if require(report, &storage.volume, || path.clone()) {
-            if let Some(cluster) = cx.cluster {
-                match cluster.volume(&storage.volume) {
-                    None => report.push(path, IssueCode::VolumeUnknown),
-                    Some(v) if v.access_mode != AccessMode::ReadWriteMany => {
-                        report.push(path, IssueCode::SharedStorageNotRwx)
-                    }
-                    Some(_) => {}
+        if require(report, &storage.volume, || path.clone())
+            && let Some(cluster) = cx.cluster
+        {
+            match cluster.volume(&storage.volume) {
+                None => report.push(path, IssueCode::VolumeUnknown),
+                Some(v) if v.access_mode != AccessMode::ReadWriteMany => {
+                    report.push(path, IssueCode::SharedStorageNotRwx)
                 }
+                Some(_) => {}
             }
         }
     }
