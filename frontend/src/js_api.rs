@@ -11,32 +11,38 @@ use serde::Serialize;
 use shared::{Catalog, TaskSpec, User};
 use wasm_bindgen::prelude::*;
 
-/// Reads a plain JSON-shaped object. Anything else (a `Map`, an array) is refused:
-/// every catalog field has a default, so reading one leniently would check against an
-/// empty catalog without a word.
-fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsValue> {
+/// The JSON text of a plain JSON-shaped object. Anything else (a `Map`, an array) is
+/// refused: every catalog field has a default, so reading one leniently would check
+/// against an empty catalog without a word.
+fn plain_json(value: &JsValue, what: &str) -> Result<String, JsValue> {
     let plain = value.is_object()
         && !value.is_instance_of::<js_sys::Map>()
-        && !js_sys::Array::is_array(&value);
+        && !js_sys::Array::is_array(value);
     if !plain {
         return Err(JsValue::from_str(&format!(
             "{what} must be a plain object, as JSON.parse returns"
         )));
     }
-    serde_wasm_bindgen::from_value(value)
+    // Through JSON text rather than serde-wasm-bindgen: the console already carries
+    // serde_json's deserializers for these types, so this adds no second copy to the wasm.
+    js_sys::JSON::stringify(value)
+        .map(String::from)
+        .map_err(|_| JsValue::from_str(&format!("{what} cannot be written as JSON")))
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    serde_json::from_str(&plain_json(value, what)?)
         .map_err(|e| JsValue::from_str(&format!("{what} is not valid: {e}")))
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// Reads a spec; a wrong shape becomes a check with the shape findings, as on the server.
-fn spec_or_report(spec: JsValue) -> Result<Result<TaskSpec, shared::Report>, JsValue> {
-    let json: serde_json::Value = from_js(spec, "spec")?;
-    Ok(TaskSpec::from_value(json))
+fn spec_or_report(spec: &JsValue) -> Result<Result<TaskSpec, shared::Report>, JsValue> {
+    Ok(TaskSpec::from_json(&plain_json(spec, "spec")?))
 }
 
 /// `validateTask(spec, catalog, user)`: the findings and the plan, as `POST /api/v1/validate` answers.
@@ -46,9 +52,9 @@ fn spec_or_report(spec: JsValue) -> Result<Result<TaskSpec, shared::Report>, JsV
 /// A string when the catalog or user is not of the documented shape.
 #[wasm_bindgen(js_name = validateTask)]
 pub fn validate_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<JsValue, JsValue> {
-    let catalog: Catalog = from_js(catalog, "catalog")?;
-    let user: User = from_js(user, "user")?;
-    let check = match spec_or_report(spec)? {
+    let catalog: Catalog = from_js(&catalog, "catalog")?;
+    let user: User = from_js(&user, "user")?;
+    let check = match spec_or_report(&spec)? {
         Ok(spec) => shared::check(&spec, &catalog, &user),
         Err(issues) => shared::Check { issues, plan: None },
     };
@@ -62,9 +68,9 @@ pub fn validate_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<J
 /// A string when the catalog or user is not of the documented shape.
 #[wasm_bindgen(js_name = planTask)]
 pub fn plan_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<JsValue, JsValue> {
-    let catalog: Catalog = from_js(catalog, "catalog")?;
-    let user: User = from_js(user, "user")?;
-    match spec_or_report(spec)? {
+    let catalog: Catalog = from_js(&catalog, "catalog")?;
+    let user: User = from_js(&user, "user")?;
+    match spec_or_report(&spec)? {
         Ok(spec) => to_js(&shared::check(&spec, &catalog, &user).plan),
         Err(_) => Ok(JsValue::NULL),
     }
