@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs every test once, against one build: format and lints, the domain crate natively
 # and in headless Chromium, the server over oneshot and real HTTP, the console's
-# component tests, and the end-to-end browser journeys against the real server.
+# component tests, and the end-to-end browser journey against the real server.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 step() { printf '\n== %s\n' "$*"; }
+# Runs a test command, keeping its output for the closing count.
+tests() { "$@" 2>&1 | tee -a "$log"; }
 
 step "tools"
 bash scripts/install-tools.sh
@@ -16,12 +20,17 @@ cargo clippy --locked --workspace --exclude berth-frontend --all-targets --featu
 # Benchmarks are native only (criterion), hence --lib --tests here.
 cargo clippy --locked -p berth-frontend -p berth-shared --target wasm32-unknown-unknown --lib --tests --features berth-shared/demo -- -D warnings
 
-step "console build (trunk, release)"
+step "console build (trunk, release) and its size"
 trunk build --release
+bash scripts/bundle-size.sh
 
-step "native tests: shared (unit, property, corpus, doc), server, end-to-end"
-cargo test --locked --workspace --exclude berth-frontend --features berth-shared/demo
+step "native tests: shared (unit, property, corpus, doc), server (oneshot, real HTTP), end-to-end (Chromium)"
+tests cargo test --locked --workspace --exclude berth-frontend --features berth-shared/demo
 
 step "wasm tests in headless Chromium: shared corpus, console components"
-cargo test --locked -p berth-shared --features demo --target wasm32-unknown-unknown --test corpus
-cargo test --locked -p berth-frontend --target wasm32-unknown-unknown --test web
+tests cargo test --locked -p berth-shared --features demo --target wasm32-unknown-unknown --test corpus
+tests cargo test --locked -p berth-frontend --target wasm32-unknown-unknown --test web
+
+passed=$(grep -oE 'test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
+failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
+printf '\ntests: %d passed, %d failed\n' "$passed" "$failed"
