@@ -80,6 +80,20 @@ impl Page {
             .expect("the switch clicks");
     }
 
+    /// Calls `window.wasmBindings.validateTask` in the page, as an embedding portal would,
+    /// and returns the codes it reports.
+    pub async fn validate_in_page(&self, spec: &str, catalog: &str, user: &str) -> Vec<String> {
+        let script = "const [spec, catalog, user] = Array.from(arguments, (a) => JSON.parse(a));
+                      return window.wasmBindings.validateTask(spec, catalog, user).issues.map(i => i.code);";
+        let args = vec![spec.into(), catalog.into(), user.into()];
+        let value = self
+            .client
+            .execute(script, args)
+            .await
+            .expect("the exported validator runs");
+        serde_json::from_value(value).expect("a list of codes")
+    }
+
     /// Ends the session.
     pub async fn close(self) {
         self.client.close().await.expect("the session closes");

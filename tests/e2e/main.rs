@@ -44,5 +44,17 @@ async fn a_researcher_edits_a_spec_and_sees_the_rules_and_the_plan_live() {
     page.check_outcome_contains("空闲节点只能同时容纳 4 个副本中的 3 个")
         .await;
 
+    // Another portal embeds the rules: the exported validator answers like the crate.
+    let catalog = serde_json::to_string(&shared::demo::catalog()).unwrap();
+    let user = serde_json::to_string(&shared::demo::user()).unwrap();
+    let codes = page
+        .validate_in_page(&spec.to_string(), &catalog, &user)
+        .await;
+    let expected = shared::demo::codes_for(&spec);
+    let mut codes = codes;
+    codes.sort();
+    assert_eq!(codes, expected);
+    assert!(codes.contains(&"compute.gang.will_queue".to_owned()));
+
     page.close().await;
 }

@@ -3,10 +3,19 @@
 use crate::i18n::{UiLang, t};
 use leptos::prelude::*;
 use shared::quota::{Candidate, Fit, Outcome};
+use shared::task::IdleStability;
 use shared::{Lang, Plan, Resources};
 
 fn amount(r: &Resources) -> String {
     format!("{} GPU · {} vCPU · {} GiB", r.gpu, r.vcpu, r.memory_gib)
+}
+
+fn stability(level: IdleStability, lang: Lang) -> &'static str {
+    match level {
+        IdleStability::Low => t(lang, "low", "低"),
+        IdleStability::Medium => t(lang, "medium", "中"),
+        IdleStability::High => t(lang, "high", "高"),
+    }
 }
 
 fn verdict(fit: &Fit, lang: Lang) -> String {
@@ -80,7 +89,7 @@ pub fn PlanView(
                         view! {
                             <p class="idle">
                                 {t(l, "Idle capacity: ", "闲时数量：")}{offer.quantity}
-                                {t(l, " units, stability ", " 份，稳定性 ")}{format!("{:?}", offer.stability).to_lowercase()}
+                                {t(l, " units, stability ", " 份，稳定性 ")}{stability(offer.stability, l)}
                                 {t(l, ", fragments (nodes×units) ", "，碎片（节点×份数）")}{fragments}
                             </p>
                         }
