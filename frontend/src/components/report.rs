@@ -4,6 +4,14 @@ use crate::i18n::{UiLang, t};
 use leptos::prelude::*;
 use shared::{Issue, Report, Severity};
 
+fn badge(severity: Severity, lang: shared::Lang) -> &'static str {
+    match severity {
+        Severity::Error => t(lang, "error", "错误"),
+        Severity::Warning => t(lang, "warning", "警告"),
+        Severity::Info => t(lang, "hint", "提示"),
+    }
+}
+
 /// Lists every finding: errors first, then warnings, then hints.
 #[component]
 pub fn ReportView(
@@ -51,7 +59,7 @@ pub fn ReportView(
                     let shown = path.clone();
                     view! {
                         <li class=format!("issue {severity}") data-code=code data-path=path>
-                            <span class="badge">{severity}</span>
+                            <span class="badge">{move || badge(issue.severity, lang.get())}</span>
                             <code class="path">{shown}</code>
                             <span class="message">{move || issue.text(lang.get()).to_owned()}</span>
                             <span class="code">{code}</span>

@@ -5,7 +5,7 @@
 
 use super::issue::{Lang, Severity};
 use super::shape::{Expected, Found};
-use crate::quota::{NeverReason, QueueReason};
+use crate::quota::{NeverReason, QueueReason, Shortfall};
 use crate::resources::Dimension;
 use crate::task::InstanceType;
 use serde::{Deserialize, Serialize};
@@ -168,7 +168,9 @@ issue_codes! {
     /// Demand above the remaining quota in one dimension.
     QuotaExceeded { /** Dimension short. */ dimension: Dimension, /** Demand. */ requested: u64, /** Remaining quota. */ remaining: u64 } = "compute.quota.exceeded", Error;
     /// Demand above the pool's free amount: the task will queue.
-    PoolAvailabilityExceeded { /** Dimension short. */ dimension: Dimension, /** Demand. */ requested: u64, /** Free in the pool. */ available: u64 } = "compute.pool.availability_exceeded", Warning;
+    /// One finding for all short dimensions, so a task too large for the pool reads as one
+    /// warning, not three.
+    PoolAvailabilityExceeded { /** Each short dimension: demand, and free in the pool as `remaining`. */ short: Vec<Shortfall> } = "compute.pool.availability_exceeded", Warning;
     /// Not all replicas can be placed now: the task will queue.
     GangWillQueue { /** Why. */ reason: QueueReason } = "compute.gang.will_queue", Warning;
     /// The replicas can never be placed at once.
@@ -487,20 +489,38 @@ impl IssueCode {
                     short = requested - remaining
                 ),
             ),
-            PoolAvailabilityExceeded {
-                dimension,
-                requested,
-                available,
-            } => (
-                format!(
-                    "needs {requested} {unit} but the pool has {available} free now; the task will queue",
-                    unit = dimension.unit_en()
-                ),
-                format!(
-                    "需要 {requested} {unit}，资源池当前可用 {available}，任务将排队",
-                    unit = dimension.unit_zh()
-                ),
-            ),
+            PoolAvailabilityExceeded { short } => {
+                // "a, b and c" in English, "a、b、c" in Chinese.
+                let list = |f: &dyn Fn(&Shortfall) -> String, sep: &str, and: &str| {
+                    let items: Vec<String> = short.iter().map(f).collect();
+                    match items.split_last() {
+                        Some((last, rest)) if !rest.is_empty() => {
+                            format!("{}{and}{last}", rest.join(sep))
+                        }
+                        _ => items.concat(),
+                    }
+                };
+                (
+                    format!(
+                        "needs {} but the pool has {} free now; the task will queue",
+                        list(
+                            &|s| format!("{} {}", s.requested, s.dimension.unit_en()),
+                            ", ",
+                            " and "
+                        ),
+                        list(&|s| s.remaining.to_string(), ", ", " and "),
+                    ),
+                    format!(
+                        "需要 {}，资源池当前可用 {}，任务将排队",
+                        list(
+                            &|s| format!("{} {}", s.requested, s.dimension.unit_zh()),
+                            "、",
+                            "、"
+                        ),
+                        list(&|s| s.remaining.to_string(), "、", "、"),
+                    ),
+                )
+            }
             GangWillQueue { reason } => (
                 format!("will queue: {}", reason.message(Lang::En)),
                 format!("任务将排队：{}", reason.message(Lang::Zh)),
@@ -569,5 +589,35 @@ impl IssueCode {
                 ),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::Dimension;
+
+    #[test]
+    fn a_pool_too_small_in_three_dimensions_reads_as_one_sentence() {
+        let short = |dimension, requested, remaining| Shortfall {
+            dimension,
+            requested,
+            remaining,
+        };
+        let code = IssueCode::PoolAvailabilityExceeded {
+            short: vec![
+                short(Dimension::Gpu, 8, 6),
+                short(Dimension::Vcpu, 128, 96),
+                short(Dimension::MemoryGib, 960, 720),
+            ],
+        };
+        assert_eq!(
+            code.message(Lang::En),
+            "needs 8 GPUs, 128 vCPUs and 960 GiB of memory but the pool has 6, 96 and 720 free now; the task will queue"
+        );
+        assert_eq!(
+            code.message(Lang::Zh),
+            "需要 8 张 GPU、128 个 vCPU、960 GiB 内存，资源池当前可用 6、96、720，任务将排队"
+        );
     }
 }

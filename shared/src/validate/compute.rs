@@ -200,16 +200,7 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
             .find(|c| c.quota_ok() && matches!(c.fit, Fit::Queue { .. }))
             && let Err(short) = quota::fits(first.demand, first.available)
         {
-            for s in short {
-                report.push(
-                    list.clone(),
-                    IssueCode::PoolAvailabilityExceeded {
-                        dimension: s.dimension,
-                        requested: s.requested,
-                        available: s.remaining,
-                    },
-                );
-            }
+            report.push(list.clone(), IssueCode::PoolAvailabilityExceeded { short });
         }
         report.push(
             list,
