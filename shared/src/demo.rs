@@ -260,6 +260,17 @@ fn models() -> Vec<DataItem> {
     ]
 }
 
+/// A cluster with the images, volumes, datasets and models every demo cluster offers.
+fn with_catalog_items() -> Cluster {
+    Cluster {
+        images: images(),
+        volumes: volumes(),
+        datasets: datasets(),
+        models: models(),
+        ..Cluster::default()
+    }
+}
+
 const H100: Option<&str> = Some("H100");
 const A100: Option<&str> = Some("A100");
 const L40S: Option<&str> = Some("L40S");
@@ -342,10 +353,6 @@ pub fn catalog() -> Catalog {
             },
         ],
         specs: specs_east_a.clone(),
-        images: images(),
-        volumes: volumes(),
-        datasets: datasets(),
-        models: models(),
         idle: vec![
             IdleOffer {
                 spec: "a100-1g".into(),
@@ -363,6 +370,7 @@ pub fn catalog() -> Catalog {
                 fragments: vec![IdleFragment { nodes: 1, units: 4 }],
             },
         ],
+        ..with_catalog_items()
     };
     let east_b = Cluster {
         id: "sh-b".into(),
@@ -397,11 +405,8 @@ pub fn catalog() -> Catalog {
                 1,
             ),
         ],
-        images: images(),
-        volumes: volumes(),
-        datasets: datasets(),
-        models: models(),
         idle: Vec::new(),
+        ..with_catalog_items()
     };
     let north_a = Cluster {
         id: "bj-a".into(),
@@ -424,16 +429,13 @@ pub fn catalog() -> Catalog {
             .into_iter()
             .filter(|s| !s.id.starts_with("h100"))
             .collect(),
-        images: images(),
-        volumes: volumes(),
-        datasets: datasets(),
-        models: models(),
         idle: vec![IdleOffer {
             spec: "a100-1g".into(),
             stability: IdleStability::High,
             quantity: 64,
             fragments: vec![IdleFragment { nodes: 8, units: 8 }],
         }],
+        ..with_catalog_items()
     };
     let quota = |kind, pool: &str, spec: &str, limit: Resources, used: Resources| Quota {
         user: "alice".into(),

@@ -194,23 +194,17 @@ impl Fit {
     }
 }
 
-/// The dimension in which `need` is above every value `largest` offers, with the numbers.
-fn short_dimension(need: &Resources, largest: &Resources) -> (Dimension, u64, u64) {
-    let d = Dimension::ALL
-        .into_iter()
-        .find(|&d| need.get(d) > largest.get(d))
-        .unwrap_or(Dimension::Gpu);
-    (d, largest.get(d), need.get(d))
-}
-
-/// Per-dimension maximum over the slots that pass `filter`; the node a replica would
-/// come closest to fitting on is the one with the most of the scarce dimension.
-fn largest(
+/// Where `need` falls short on the slots that pass `filter`, measured by `pick` (free
+/// or total): the first dimension in which it is above the per-dimension maximum, that
+/// maximum, and the need. This is what "the largest free node has 4 GPUs; one replica
+/// needs 8" reports.
+fn shortest(
     slots: &[Slot],
+    need: &Resources,
     filter: impl Fn(&Slot) -> bool,
     pick: impl Fn(&Slot) -> Resources,
-) -> Resources {
-    slots
+) -> (Dimension, u64, u64) {
+    let largest = slots
         .iter()
         .filter(|s| filter(s))
         .map(pick)
@@ -218,7 +212,12 @@ fn largest(
             gpu: m.gpu.max(r.gpu),
             vcpu: m.vcpu.max(r.vcpu),
             memory_gib: m.memory_gib.max(r.memory_gib),
-        })
+        });
+    let d = Dimension::ALL
+        .into_iter()
+        .find(|&d| need.get(d) > largest.get(d))
+        .unwrap_or(Dimension::Gpu);
+    (d, largest.get(d), need.get(d))
 }
 
 /// Largest per-node count the histogram in [`nodes_needed`] handles.
@@ -296,8 +295,7 @@ fn never(
             .iter()
             .any(|s| s.worker && s.total.copies_of(&need) > 0)
     {
-        let (dimension, largest_total, need) =
-            short_dimension(&need, &largest(slots, |s| s.worker, |s| s.total));
+        let (dimension, largest_total, need) = shortest(slots, &need, |s| s.worker, |s| s.total);
         return Some(NeverReason::ReplicaTooLarge {
             dimension,
             largest_total,
@@ -309,8 +307,7 @@ fn never(
             return Some(NeverReason::NoMatchingNode { gpu_model: None });
         }
         if !slots.iter().any(|s| s.head && head.fits_within(&s.total)) {
-            let (dimension, largest_total, need) =
-                short_dimension(&head, &largest(slots, |s| s.head, |s| s.total));
+            let (dimension, largest_total, need) = shortest(slots, &head, |s| s.head, |s| s.total);
             return Some(NeverReason::HeadTooLarge {
                 dimension,
                 largest_total,
@@ -344,8 +341,7 @@ fn fit_now(
         .collect();
     let sum: u64 = k.iter().fold(0u64, |a, &b| a.saturating_add(b));
     let no_room_for_one = || {
-        let (dimension, largest_free, need) =
-            short_dimension(&need, &largest(slots, |s| s.worker, |s| s.free));
+        let (dimension, largest_free, need) = shortest(slots, &need, |s| s.worker, |s| s.free);
         QueueReason::NoNodeHostsOne {
             dimension,
             largest_free,
@@ -379,8 +375,7 @@ fn fit_now(
         }
     }
     let Some((j, placeable)) = best else {
-        let (dimension, largest_free, need) =
-            short_dimension(&head, &largest(slots, |s| s.head, |s| s.free));
+        let (dimension, largest_free, need) = shortest(slots, &head, |s| s.head, |s| s.free);
         return Err(QueueReason::HeadHasNoRoom {
             dimension,
             largest_free,
