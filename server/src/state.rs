@@ -117,3 +117,47 @@ impl AppState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config_with_catalog(text: &str) -> Config {
+        let path = std::env::temp_dir().join(format!(
+            "berth-catalog-{}-{}.json",
+            std::process::id(),
+            text.len()
+        ));
+        std::fs::write(&path, text).expect("temp dir is writable");
+        Config {
+            catalog: Some(path),
+            ..Config::demo(PathBuf::from("dist"))
+        }
+    }
+
+    #[test]
+    fn a_catalog_file_with_a_misspelt_field_is_refused_and_named() {
+        let err = AppState::new(config_with_catalog(
+            r#"{"regions": [], "time_zone": ["UTC"]}"#,
+        ))
+        .err()
+        .expect("refused");
+        let text = format!(
+            "{err}: {}",
+            std::error::Error::source(&err).expect("has a cause")
+        );
+        assert!(text.contains("unknown field `time_zone`"), "{text}");
+        assert!(text.contains("line 1"), "{text}");
+    }
+
+    #[test]
+    fn a_valid_catalog_file_replaces_the_demo() {
+        let mut catalog = shared::demo::catalog();
+        catalog.time_zones = vec!["UTC".into()];
+        let state = AppState::new(config_with_catalog(
+            &serde_json::to_string(&catalog).unwrap(),
+        ))
+        .expect("loads");
+        assert_eq!(state.catalog.time_zones, ["UTC"]);
+    }
+}

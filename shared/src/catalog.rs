@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 /// Who is asking: the validator checks membership, quota and persistent env for them,
 /// and the platform injects these into every pod.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct User {
     /// Login name (`X_USER_NAME`).
     pub name: String,
@@ -23,7 +23,7 @@ pub struct User {
 
 /// Everything the form can choose from, and the numbers quota math needs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Catalog {
     /// Regions with their clusters.
     pub regions: Vec<Region>,
@@ -43,7 +43,7 @@ pub struct Catalog {
 
 /// A region [区域].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Region {
     /// Stable id.
     pub id: String,
@@ -55,7 +55,7 @@ pub struct Region {
 
 /// A cluster [集群]: choosing one filters pools, specs, images, volumes, datasets, models.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Cluster {
     /// Stable id.
     pub id: String,
@@ -90,7 +90,7 @@ pub enum Sharing {
 
 /// A resource pool [资源池].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Pool {
     /// Stable id, unique across the catalog.
     pub id: String,
@@ -127,7 +127,7 @@ impl Pool {
 
 /// One machine in a pool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Node {
     /// Node name.
     pub name: String,
@@ -150,7 +150,7 @@ impl Node {
 
 /// An instance spec [实例规格]: what one unit contains.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct InstanceSpec {
     /// Stable id.
     pub id: String,
@@ -168,7 +168,7 @@ pub struct InstanceSpec {
 
 /// A catalog image [镜像].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Image {
     /// Stable id.
     pub id: String,
@@ -203,7 +203,7 @@ pub enum AccessMode {
 
 /// A volume [存储].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Volume {
     /// Stable id.
     pub id: String,
@@ -217,7 +217,7 @@ pub struct Volume {
 
 /// A dataset [数据集] or model [模型], mounted read-only.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DataItem {
     /// Stable id.
     pub id: String,
@@ -229,7 +229,7 @@ pub struct DataItem {
 
 /// A project group [项目组].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ProjectGroup {
     /// Stable id.
     pub id: String,
@@ -241,7 +241,7 @@ pub struct ProjectGroup {
 
 /// Tag rules of the tenant [标签验证].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct TagPolicy {
     /// When on, every tag must be one of `maintained`.
     pub validation: bool,
@@ -251,7 +251,7 @@ pub struct TagPolicy {
 
 /// A user's persistent env var, added to every task they run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct PersistentEnvVar {
     /// Owner.
     pub user: String,
@@ -265,7 +265,7 @@ pub struct PersistentEnvVar {
 
 /// Quota for one user, resource kind, pool and spec [配额].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Quota {
     /// User name.
     pub user: String,
@@ -283,6 +283,7 @@ pub struct Quota {
 
 /// Idle capacity of one spec [闲时数量].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdleOffer {
     /// Spec id.
     pub spec: String,
@@ -297,6 +298,7 @@ pub struct IdleOffer {
 
 /// `nodes` nodes that each have `units` idle units of a spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdleFragment {
     /// How many nodes look like this.
     pub nodes: u32,

@@ -53,7 +53,7 @@ impl fmt::Display for Dimension {
 
 /// An amount of GPUs, vCPUs and memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Resources {
     /// Whole GPUs.
     pub gpu: u64,
