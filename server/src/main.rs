@@ -11,6 +11,8 @@ async fn main() -> ExitCode {
             EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| EnvFilter::new("info,tower_http=info")),
         )
+        // Logs go to stderr: stdout carries only the line that says where Berth runs.
+        .with_writer(std::io::stderr)
         .init();
     match run().await {
         Ok(()) => ExitCode::SUCCESS,
