@@ -96,7 +96,7 @@
 //! | `compute.demand.overflow` | error | The demand overflows the arithmetic. |
 //! | `compute.quota.none` | error | No quota at all for this kind, pool and spec. |
 //! | `compute.quota.exceeded` | error | Demand above the remaining quota in one dimension. |
-//! | `compute.pool.availability_exceeded` | warning | Demand above the pool's free amount: the task will queue. |
+//! | `compute.pool.availability_exceeded` | warning | Demand above the pool's free amount in one or more dimensions (one finding lists them all): the task will queue. |
 //! | `compute.gang.will_queue` | warning | Not all replicas can be placed now: the task will queue. |
 //! | `compute.gang.never_fits` | error | The replicas can never be placed at once. |
 //! | `advanced.fault_tolerance.max_retries.out_of_range` | error | Max retries outside 1–100. |
@@ -110,6 +110,8 @@
 //! | `advanced.alerts.target.email` | error | Email target is not an email address. |
 //! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
 //! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
+//! | `ray.runtime_env.too_long` | error | Runtime env over the length limit. |
+//! | `ray.runtime_env.alias` | error | Runtime env uses YAML aliases, which could expand without bound. |
 //! | `ray.runtime_env.not_mapping` | error | Runtime env is not a mapping. |
 //! | `ray.runtime_env.unknown_key` | warning | Runtime env has a key Ray does not know. |
 //! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings. |

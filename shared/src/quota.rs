@@ -684,12 +684,13 @@ pub fn plan(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Result<Option<Pl
                 head.as_ref().map(|h| h.need),
             )
         };
+        // Candidates are specs the pool can run, so a missing node is the head's.
         let fit = match fit {
             Fit::Never {
                 reason: NeverReason::NoMatchingNode { .. },
             } => Fit::Never {
                 reason: NeverReason::NoMatchingNode {
-                    gpu_model: head_spec.map_or(worker.gpu_model.clone(), |h| h.gpu_model.clone()),
+                    gpu_model: head_spec.and_then(|h| h.gpu_model.clone()),
                 },
             },
             other => other,
@@ -714,17 +715,18 @@ pub fn plan(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Result<Option<Pl
     if candidates.is_empty() {
         return Ok(None);
     }
-    let outcome = match candidates
+    let starts_now = candidates
         .iter()
-        .position(|c| c.quota_ok() && c.fit.is_now())
-    {
-        Some(i) => match candidates[i].fit {
-            Fit::Now { nodes } => Outcome::Now {
+        .enumerate()
+        .find_map(|(i, c)| match c.fit {
+            Fit::Now { nodes } if c.quota_ok() => Some(Outcome::Now {
                 candidate: i,
                 nodes,
-            },
-            _ => unreachable!("position matched a fit that starts now"),
-        },
+            }),
+            _ => None,
+        });
+    let outcome = match starts_now {
+        Some(now) => now,
         None => match candidates
             .iter()
             .filter(|c| c.quota_ok())

@@ -199,6 +199,10 @@ issue_codes! {
 
     /// Runtime env is not YAML.
     RuntimeEnvInvalidYaml { /** Parser message. */ detail: String } = "ray.runtime_env.invalid_yaml", Error;
+    /// Runtime env over the length limit.
+    RuntimeEnvTooLong { /** Limit in bytes. */ max_bytes: usize } = "ray.runtime_env.too_long", Error;
+    /// Runtime env uses YAML aliases, which could expand without bound.
+    RuntimeEnvAlias = "ray.runtime_env.alias", Error;
     /// Runtime env is not a mapping.
     RuntimeEnvNotMapping = "ray.runtime_env.not_mapping", Error;
     /// Runtime env has a key Ray does not know.
@@ -557,6 +561,14 @@ impl IssueCode {
             RuntimeEnvInvalidYaml { detail } => (
                 format!("is not valid YAML: {detail}"),
                 format!("不是有效的 YAML：{detail}"),
+            ),
+            RuntimeEnvTooLong { max_bytes } => (
+                format!("is longer than {} KiB", max_bytes / 1024),
+                format!("超过 {} KiB", max_bytes / 1024),
+            ),
+            RuntimeEnvAlias => s(
+                "YAML anchors and aliases (&name, *name) are not accepted; write the values out",
+                "不支持 YAML 锚点和别名（&name、*name），请直接写出取值",
             ),
             RuntimeEnvNotMapping => s(
                 "must be a YAML mapping of keys to settings",

@@ -2,6 +2,7 @@
 
 use super::{Cx, FieldPath, IssueCode, Report, require};
 use crate::catalog::AccessMode;
+use yaml_rust2::parser::{Event, EventReceiver, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// Top-level runtime-env keys Ray knows.
@@ -79,7 +80,47 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
 }
 
+/// Longest runtime env, in bytes; Ray's own are a few lines.
+pub const MAX_RUNTIME_ENV_BYTES: usize = 64 * 1024;
+
+/// Counts alias events (`*name`) while the parser reads the text.
+struct Aliases(usize);
+
+impl EventReceiver for Aliases {
+    fn on_event(&mut self, event: Event) {
+        if matches!(event, Event::Alias(_)) {
+            self.0 += 1;
+        }
+    }
+}
+
 fn runtime_env(text: &str, path: FieldPath, report: &mut Report) {
+    if text.len() > MAX_RUNTIME_ENV_BYTES {
+        report.push(
+            path,
+            IssueCode::RuntimeEnvTooLong {
+                max_bytes: MAX_RUNTIME_ENV_BYTES,
+            },
+        );
+        return;
+    }
+    // The loader copies the anchored node at every alias, so a few kilobytes of nested
+    // aliases ("billion laughs") would take all the server's memory. Runtime envs need
+    // none: count them in one streaming pass and refuse before loading.
+    let mut aliases = Aliases(0);
+    if let Err(err) = Parser::new_from_str(text).load(&mut aliases, true) {
+        report.push(
+            path,
+            IssueCode::RuntimeEnvInvalidYaml {
+                detail: err.to_string(),
+            },
+        );
+        return;
+    }
+    if aliases.0 > 0 {
+        report.push(path, IssueCode::RuntimeEnvAlias);
+        return;
+    }
     let docs = match YamlLoader::load_from_str(text) {
         Ok(docs) => docs,
         Err(err) => {
