@@ -41,6 +41,23 @@ fn validation(c: &mut Criterion) {
     group.bench_function("check: every rule and the plan", |b| {
         b.iter(|| shared::check(black_box(&spec), black_box(&catalog), black_box(&user)))
     });
+    // A hostile body: 10,000 mounts (about what fits in the 1 MiB body limit), half of
+    // them at one path. The rules must stay linear in it.
+    let mut many = spec.clone();
+    many.environment.storage = (0..10_000)
+        .map(|i| shared::task::Mount {
+            id: "vol-ckpt".into(),
+            path: if i % 2 == 0 {
+                "/volume/same".into()
+            } else {
+                format!("/volume/same/{i}")
+            },
+        })
+        .collect();
+    group.sample_size(20);
+    group.bench_function("check: 10,000 mounts, 5,000 at one path", |b| {
+        b.iter(|| shared::check(black_box(&many), black_box(&catalog), black_box(&user)))
+    });
     group.finish();
 }
 

@@ -3,6 +3,7 @@
 use super::syntax::{is_normalized, is_within};
 use super::{Cx, FieldPath, IssueCode, Report, require};
 use crate::task::{Mount, RAY_SHARED_STORAGE_PATH};
+use std::collections::HashMap;
 
 /// Mounting over these breaks the container.
 const SYSTEM_DIRS: [&str; 3] = ["/proc", "/sys", "/dev"];
@@ -55,9 +56,16 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
     let at =
         |key: &'static str, i: usize| FieldPath::of(&["environment", key]).index(i).key("path");
-    for (j, &(source, key, i, mount)) in placed.iter().enumerate() {
-        for &(earlier_source, earlier_key, earlier_i, earlier) in &placed[..j] {
-            if earlier.path == mount.path {
+    // One map from path to its first mount, so a body with thousands of mounts costs
+    // time linear in the paths' length, not quadratic in their number.
+    let mut first: HashMap<&str, (Source, &'static str, usize, &Mount)> =
+        HashMap::with_capacity(placed.len());
+    for &(source, key, i, mount) in &placed {
+        match first.get(mount.path.as_str()) {
+            None => {
+                first.insert(&mount.path, (source, key, i, mount));
+            }
+            Some(&(earlier_source, earlier_key, earlier_i, earlier)) => {
                 let code = if source == Source::Storage
                     && earlier_source == Source::Storage
                     && earlier.id == mount.id
@@ -71,19 +79,24 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                     }
                 };
                 report.push(at(key, i), code);
-                break;
             }
         }
-        for &(_, _, _, other) in &placed {
-            if other.path != mount.path && is_within(&mount.path, &other.path) {
-                report.push(
-                    at(key, i),
-                    IssueCode::MountPathNested {
-                        parent: other.path.clone(),
-                    },
-                );
-                break;
-            }
+    }
+    for &(_, key, i, mount) in &placed {
+        // The outermost mounted ancestor, found by walking the path's own prefixes.
+        let parent = mount
+            .path
+            .match_indices('/')
+            .skip(1)
+            .map(|(end, _)| &mount.path[..end])
+            .find(|p| first.contains_key(p));
+        if let Some(parent) = parent {
+            report.push(
+                at(key, i),
+                IssueCode::MountPathNested {
+                    parent: parent.to_owned(),
+                },
+            );
         }
     }
 }
