@@ -224,6 +224,8 @@ fn shortest(
 const HISTOGRAM_MAX: u64 = 4096;
 
 /// Fewest slots whose counts add up to `wanted`, taking the largest first.
+///
+/// Callers ask only when the counts reach `wanted`; otherwise the answer is every slot.
 fn nodes_needed(mut counts: Vec<u64>, wanted: u64) -> u64 {
     if wanted == 0 {
         return 0;
@@ -250,7 +252,8 @@ fn nodes_needed(mut counts: Vec<u64>, wanted: u64) -> u64 {
             sum += n * k;
             nodes += n;
         }
-        return nodes;
+        // Only when the caller's precondition fails; agree with the sort below.
+        return counts.len() as u64;
     }
     counts.sort_unstable_by(|a, b| b.cmp(a));
     let mut sum = 0u64;
@@ -1090,6 +1093,13 @@ mod tests {
                 prop_assert_eq!(after.checked_add(request).expect("small"), left);
             }
         }
+    }
+
+    #[test]
+    fn both_node_counts_agree_when_the_counts_fall_short() {
+        // Found by the property below on CI: the histogram said 0, the sort said 1.
+        assert_eq!(nodes_needed(vec![0], 1), 1);
+        assert_eq!(nodes_needed(vec![5_000, 0], 6_000), 2);
     }
 
     #[test]

@@ -39,6 +39,19 @@ async fn a_researcher_edits_a_spec_and_sees_the_rules_and_the_plan_live() {
     page.check_on_server().await;
     page.check_server_note("The server agrees").await;
 
+    // An edit after the check makes the answer stale, and the page says so.
+    let mut broken = spec.clone();
+    broken["compute"]["workers"] = "three".into();
+    page.replace_spec(&broken.to_string()).await;
+    page.check_server_note("Edited since the server check")
+        .await;
+    page.check_issue("compute.workers", "value.invalid").await;
+
+    // The server answers a wrong shape with 422 and the same finding.
+    page.check_on_server().await;
+    page.check_server_note("The server agrees").await;
+    page.replace_spec(&spec.to_string()).await;
+
     // 中文: the same findings in the seeds' wording.
     page.switch_to_chinese().await;
     page.check_outcome_contains("空闲节点只能同时容纳 4 个副本中的 3 个")

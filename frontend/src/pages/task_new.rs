@@ -25,28 +25,52 @@ pub fn TaskEditor(
         Err(issues) => Check { issues, plan: None },
     });
     let server = Action::new_local(|spec: &String| api::validate(spec.clone()));
+    // The text the server last checked: an answer is only compared with the check of
+    // that same text, never with later edits.
+    let sent = RwSignal::new(None::<String>);
     let server_note = move || {
         let l = lang.get();
-        server.value().get().map(|result| match result {
-            Ok(answer) if answer == check.get() => t(
+        let result = server.value().get()?;
+        if sent.get().as_deref() != Some(text.get().as_str()) {
+            return Some(
+                t(
+                    l,
+                    "Edited since the server check; check again.",
+                    "服务端校验后已修改，请重新校验。",
+                )
+                .to_owned(),
+            );
+        }
+        let local = check.get();
+        let theirs = match result {
+            Ok(answer) => answer,
+            // A spec of the wrong shape is a 422 whose findings the page shows too.
+            Err(api::ClientError::Api(body)) if local.plan.is_none() => Check {
+                issues: body.issues,
+                plan: None,
+            },
+            Err(err) => return Some(err.to_string()),
+        };
+        Some(if theirs == local {
+            t(
                 l,
                 "The server agrees with this check.",
                 "服务端校验结果与此一致。",
             )
-            .to_owned(),
-            Ok(answer) => match l {
+            .to_owned()
+        } else {
+            match l {
                 shared::Lang::En => format!(
                     "The server found {} findings; this page shows {}.",
-                    answer.issues.issues().len(),
-                    check.get().issues.issues().len()
+                    theirs.issues.issues().len(),
+                    local.issues.issues().len()
                 ),
                 shared::Lang::Zh => format!(
                     "服务端发现 {} 项，本页显示 {} 项。",
-                    answer.issues.issues().len(),
-                    check.get().issues.issues().len()
+                    theirs.issues.issues().len(),
+                    local.issues.issues().len()
                 ),
-            },
-            Err(err) => err.to_string(),
+            }
         })
     };
     view! {
@@ -59,7 +83,11 @@ pub fn TaskEditor(
                     <button on:click=move |_| text.set(shared::demo::RAY_EXAMPLE.to_owned()) data-testid="load-ray">
                         {move || t(lang.get(), "RayJob example", "RayJob 示例")}
                     </button>
-                    <button on:click=move |_| { server.dispatch(text.get_untracked()); } data-testid="check-server">
+                    <button on:click=move |_| {
+                        let spec = text.get_untracked();
+                        sent.set(Some(spec.clone()));
+                        server.dispatch(spec);
+                    } data-testid="check-server">
                         {move || t(lang.get(), "Check on the server", "在服务端校验")}
                     </button>
                 </div>
