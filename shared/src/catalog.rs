@@ -105,23 +105,13 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// Free capacity summed over all nodes: a reference, not a reservation.
-    pub fn available(&self) -> Resources {
-        self.nodes.iter().fold(Resources::ZERO, |sum, n| {
-            sum.checked_add(n.free)
-                .unwrap_or(Resources::new(u64::MAX, u64::MAX, u64::MAX))
-        })
-    }
-
-    /// Free capacity summed over the nodes that can host `spec`.
+    /// Free capacity summed over the nodes that can host `spec`: a reference, not a
+    /// reservation.
     pub fn available_for(&self, spec: &InstanceSpec) -> Resources {
         self.nodes
             .iter()
             .filter(|n| n.hosts(spec))
-            .fold(Resources::ZERO, |sum, n| {
-                sum.checked_add(n.free)
-                    .unwrap_or(Resources::new(u64::MAX, u64::MAX, u64::MAX))
-            })
+            .fold(Resources::ZERO, |sum, n| sum.saturating_add(n.free))
     }
 }
 

@@ -102,6 +102,12 @@ impl Resources {
         self.zip(other, u64::checked_add)
     }
 
+    /// The sum, capped at `u64::MAX` in each dimension.
+    pub fn saturating_add(self, other: Resources) -> Resources {
+        self.zip(other, |a, b| Some(a.saturating_add(b)))
+            .expect("saturating addition always succeeds")
+    }
+
     /// `count` times this amount, or `None` on overflow.
     pub fn checked_mul(self, count: u64) -> Option<Resources> {
         self.zip(Resources::new(count, count, count), u64::checked_mul)

@@ -219,6 +219,15 @@ issue_codes! {
     AutoscalingRange { /** Minimum. */ min: u32, /** Workers. */ workers: u32, /** Maximum. */ max: u32 } = "ray.autoscaling.range", Error;
 }
 
+/// "is longer than N KiB", shared by every length limit.
+fn too_long(max_bytes: usize) -> (String, String) {
+    let kib = max_bytes / 1024;
+    (
+        format!("is longer than {kib} KiB"),
+        format!("超过 {kib} KiB"),
+    )
+}
+
 impl IssueCode {
     /// The message in one language.
     pub fn message(&self, lang: Lang) -> String {
@@ -326,10 +335,7 @@ impl IssueCode {
                 "also a persistent env var; this task's value wins",
                 "与持久环境变量同名，以当前任务配置为准",
             ),
-            EnvValueTooLong { max_bytes } => (
-                format!("is longer than {} KiB", max_bytes / 1024),
-                format!("超过 {} KiB", max_bytes / 1024),
-            ),
+            EnvValueTooLong { max_bytes } => too_long(*max_bytes),
             EnvValuesTooLong { max_bytes, total } => (
                 format!(
                     "all values together are {} KiB; at most {} KiB",
@@ -391,10 +397,7 @@ impl IssueCode {
                 "/tmp/ray is taken by the RayJob shared storage",
                 "/tmp/ray 已被 RayJob 共享存储占用",
             ),
-            CommandTooLong { max_bytes } => (
-                format!("is longer than {} KiB", max_bytes / 1024),
-                format!("超过 {} KiB", max_bytes / 1024),
-            ),
+            CommandTooLong { max_bytes } => too_long(*max_bytes),
             CommandNprocMismatch { written, gpus } => (
                 format!("--nproc_per_node is {written} but one replica has {gpus} GPUs"),
                 format!("--nproc_per_node 为 {written}，但单个副本有 {gpus} 张 GPU"),
@@ -562,10 +565,7 @@ impl IssueCode {
                 format!("is not valid YAML: {detail}"),
                 format!("不是有效的 YAML：{detail}"),
             ),
-            RuntimeEnvTooLong { max_bytes } => (
-                format!("is longer than {} KiB", max_bytes / 1024),
-                format!("超过 {} KiB", max_bytes / 1024),
-            ),
+            RuntimeEnvTooLong { max_bytes } => too_long(*max_bytes),
             RuntimeEnvAlias => s(
                 "YAML anchors and aliases (&name, *name) are not accepted; write the values out",
                 "不支持 YAML 锚点和别名（&name、*name），请直接写出取值",
