@@ -107,11 +107,11 @@ pub struct Pool {
 impl Pool {
     /// Free capacity summed over the nodes that can host `spec`: a reference, not a
     /// reservation.
-    pub fn available_for(&self, spec: &InstanceSpec) -> Resources {
+    pub fn available_for(&self, spec: &InstanceSpec, usage: &crate::usage::Usage) -> Resources {
         self.nodes
             .iter()
             .filter(|n| n.hosts(spec))
-            .fold(Resources::ZERO, |sum, n| sum.saturating_add(n.free))
+            .fold(Resources::ZERO, |sum, n| sum.saturating_add(usage.free(n)))
     }
 }
 
@@ -123,10 +123,8 @@ pub struct Node {
     pub name: String,
     /// GPU model, or none for a CPU node.
     pub gpu_model: Option<String>,
-    /// Capacity.
+    /// Capacity; what is taken now is live [`Usage`](crate::usage::Usage).
     pub total: Resources,
-    /// Capacity not taken by running pods.
-    pub free: Resources,
     /// Kubernetes node labels.
     pub labels: BTreeMap<String, String>,
 }
@@ -265,10 +263,9 @@ pub struct Quota {
     pub pool: String,
     /// Spec id.
     pub spec: String,
-    /// The most the user may hold at once.
+    /// The most the user may hold at once; what is used is live
+    /// [`Usage`](crate::usage::Usage).
     pub limit: Resources,
-    /// What the user's tasks hold now.
-    pub used: Resources,
 }
 
 /// Idle capacity of one spec [闲时数量].
@@ -296,7 +293,59 @@ pub struct IdleFragment {
     pub units: u32,
 }
 
+/// A catalog file, as `BERTH_CATALOG` names it and as the demo ships: what is offered,
+/// and what is already in use when the server starts (capacity taken outside Berth).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CatalogFile {
+    /// What is offered.
+    pub catalog: Catalog,
+    /// What is in use at start.
+    pub usage: crate::usage::Usage,
+}
+
+impl CatalogFile {
+    /// Reads a catalog file from JSON.
+    ///
+    /// # Errors
+    ///
+    /// The JSON error, naming the field, line and column; or a node name used twice
+    /// (usage is kept by node name).
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        let file: CatalogFile = serde_json::from_str(text)?;
+        let mut names = std::collections::BTreeSet::new();
+        for node in file.catalog.nodes() {
+            if !names.insert(node.name.as_str()) {
+                return Err(serde::de::Error::custom(format!(
+                    "node name `{}` is used twice; node names must be unique in the catalog",
+                    node.name
+                )));
+            }
+        }
+        if let Some(name) = file
+            .usage
+            .nodes
+            .keys()
+            .find(|n| !names.contains(n.as_str()))
+        {
+            return Err(serde::de::Error::custom(format!(
+                "usage names node `{name}`, which is not in the catalog"
+            )));
+        }
+        Ok(file)
+    }
+}
+
 impl Catalog {
+    /// Every node of every pool.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.regions
+            .iter()
+            .flat_map(|r| &r.clusters)
+            .flat_map(|c| &c.pools)
+            .flat_map(|p| &p.nodes)
+    }
+
     /// Reads a catalog from JSON.
     ///
     /// # Errors
@@ -374,9 +423,15 @@ impl Cluster {
         self.volumes.iter().find(|v| v.id == id)
     }
 
-    /// The idle offer for a spec.
-    pub fn idle_for(&self, spec: &str) -> Option<&IdleOffer> {
-        self.idle.iter().find(|o| o.spec == spec)
+    /// The idle offers for a spec at or above a stability level (any level when `None`).
+    pub fn idle_offers<'a>(
+        &'a self,
+        spec: &'a str,
+        at_least: Option<IdleStability>,
+    ) -> impl Iterator<Item = &'a IdleOffer> + 'a {
+        self.idle
+            .iter()
+            .filter(move |o| o.spec == spec && at_least.is_none_or(|level| o.stability >= level))
     }
 
     /// Specs of this instance type that some node of `pool` can host: what the form offers.

@@ -18,7 +18,7 @@
 //! ```
 //! use shared::{TaskSpec, check, demo};
 //! let spec: TaskSpec = TaskSpec::from_json(demo::PYTORCH_EXAMPLE)?;
-//! let result = check(&spec, &demo::catalog(), &demo::user());
+//! let result = check(&spec, &demo::catalog(), &demo::usage(), &demo::user());
 //! assert!(!result.issues.has_errors(), "{}", result.issues);
 //! assert!(result.plan.is_some());
 //! Ok::<(), Box<dyn std::error::Error>>(())
@@ -96,6 +96,9 @@
 //! | `compute.demand.overflow` | error | The demand overflows the arithmetic. |
 //! | `compute.quota.none` | error | No quota at all for this kind, pool and spec. |
 //! | `compute.quota.exceeded` | error | Demand above the remaining quota in one dimension. |
+//! | `compute.quota.skipped` | warning | A spec of the list skipped for quota while another spec can be used. |
+//! | `compute.gang.skipped` | warning | A spec of the list skipped because it can never fit, while another can be used. |
+//! | `compute.kind.field_unused` | info | A field the chosen resource kind does not use; it is dropped on submit. |
 //! | `compute.pool.availability_exceeded` | warning | Demand above the pool's free amount in one or more dimensions (one finding lists them all): the task will queue. |
 //! | `compute.gang.will_queue` | warning | Not all replicas can be placed now: the task will queue. |
 //! | `compute.gang.never_fits` | error | The replicas can never be placed at once. |
@@ -126,10 +129,13 @@ pub mod catalog;
 #[cfg(any(feature = "demo", test))]
 pub mod demo;
 pub mod injected;
+pub mod messages;
 pub mod quota;
 pub mod resources;
 pub mod task;
+pub mod usage;
 pub mod validate;
+pub mod vocab;
 
 pub use catalog::{Catalog, User};
 pub use quota::{Fit, Outcome, Plan};

@@ -3,53 +3,9 @@
 //! Quota, availability and placement all compare these three dimensions, so they travel
 //! together as [`Resources`]. Units are whole numbers, as the catalog sells them; no floats.
 
+pub use crate::vocab::Dimension;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// One dimension of [`Resources`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Dimension {
-    /// Accelerators, counted as whole cards.
-    Gpu,
-    /// Virtual CPUs.
-    Vcpu,
-    /// Memory in GiB.
-    MemoryGib,
-}
-
-impl Dimension {
-    /// Every dimension, in the order reports list them.
-    pub const ALL: [Dimension; 3] = [Dimension::Gpu, Dimension::Vcpu, Dimension::MemoryGib];
-
-    /// The unit as users read it, in English.
-    pub fn unit_en(self) -> &'static str {
-        match self {
-            Dimension::Gpu => "GPUs",
-            Dimension::Vcpu => "vCPUs",
-            Dimension::MemoryGib => "GiB of memory",
-        }
-    }
-
-    /// The unit as users read it, in Chinese.
-    pub fn unit_zh(self) -> &'static str {
-        match self {
-            Dimension::Gpu => "张 GPU",
-            Dimension::Vcpu => "个 vCPU",
-            Dimension::MemoryGib => "GiB 内存",
-        }
-    }
-}
-
-impl fmt::Display for Dimension {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dimension::Gpu => "gpu",
-            Dimension::Vcpu => "vcpu",
-            Dimension::MemoryGib => "memory_gib",
-        })
-    }
-}
 
 /// An amount of GPUs, vCPUs and memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -11,6 +11,7 @@
 //! snake_case, enums travel as snake_case strings. `examples/` in this crate holds a
 //! complete PyTorchJob and a complete RayJob.
 
+pub use crate::vocab::{IdleStability, InstanceType, Priority, ResourceKind, TaskType};
 use serde::{Deserialize, Serialize};
 use std::ops::Deref;
 
@@ -74,23 +75,26 @@ impl TaskSpec {
         1 + u64::from(self.scheduled_workers())
     }
 
-    /// The head's own spec, when a RayJob sets one different from the workers'.
-    pub fn distinct_head_spec(&self) -> Option<&str> {
-        let head = self
-            .compute
+    /// The head's own spec [Head 实例规格], when a RayJob sets one; otherwise the head
+    /// uses the workers' spec. Either way it is one replica of `units_per_node` units.
+    pub fn head_spec(&self) -> Option<&str> {
+        self.compute
             .head_spec
             .as_deref()
-            .filter(|h| !h.is_empty())?;
-        (self.is_ray() && self.compute.specs.first().map(String::as_str) != Some(head))
-            .then_some(head)
+            .filter(|h| self.is_ray() && !h.is_empty())
     }
 
     /// This spec with the other task type's fields dropped (SPEC.md section 2: switching
     /// the type keeps shared fields and drops the other type's).
+    /// Fields of a resource kind the task does not use are dropped the same way
+    /// ([`Compute::unused_fields`]).
     pub fn normalized(mut self) -> Self {
         if !self.is_ray() {
             self.ray = RaySettings::default();
             self.compute.head_spec = None;
+        }
+        for field in self.compute.unused_fields() {
+            self.compute.clear(field);
         }
         self
     }
@@ -127,27 +131,6 @@ impl TaskSpec {
 
 /// What a hidden env value is replaced with wherever it is shown to someone else.
 pub const HIDDEN_VALUE_MASK: &str = "******";
-
-/// The two kinds of distributed task Berth runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TaskType {
-    /// Kubeflow PyTorchJob: a master and workers, with the distributed env injected.
-    #[serde(rename = "pytorch_job")]
-    PyTorchJob,
-    /// KubeRay RayJob: a head, workers and a submitter pod.
-    #[serde(rename = "ray_job")]
-    RayJob,
-}
-
-impl TaskType {
-    /// The Kubernetes kind name, as users know it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskType::PyTorchJob => "PyTorchJob",
-            TaskType::RayJob => "RayJob",
-        }
-    }
-}
 
 /// Basic information [基本信息].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -244,62 +227,6 @@ pub struct Mount {
     pub path: String,
 }
 
-/// How the task gets its resources [资源类型].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResourceKind {
-    /// Reserved instances, paid in advance [预留实例].
-    Reserved,
-    /// On-demand instances [按量实例].
-    OnDemand,
-    /// Spot instances: cheap, may be interrupted, no quota.
-    Spot,
-    /// Idle capacity: cheap, may be preempted, no quota [闲时资源].
-    Idle,
-}
-
-impl ResourceKind {
-    /// Whether this kind is counted against the user's quota (SPEC.md section 4).
-    pub fn uses_quota(self) -> bool {
-        matches!(self, ResourceKind::Reserved | ResourceKind::OnDemand)
-    }
-}
-
-/// GPU or CPU instances [实例类型].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InstanceType {
-    /// Specs with accelerators.
-    #[default]
-    Gpu,
-    /// CPU-only specs.
-    Cpu,
-}
-
-/// Idle stability level [闲时稳定性等级]: how long idle capacity is expected to stay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IdleStability {
-    /// May be reclaimed at any time.
-    Low,
-    /// Usually stays for hours.
-    Medium,
-    /// Usually stays for a day or more.
-    High,
-}
-
-/// Resource priority [资源优先级]; queue order is priority, then submit time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Priority {
-    /// Yields to everything else.
-    Low,
-    /// The default.
-    Normal,
-    /// Goes first in the queue.
-    High,
-}
-
 /// Compute [计算资源].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -345,6 +272,49 @@ impl Default for Compute {
             specs: Vec::new(),
             units_per_node: 1,
             head_spec: None,
+        }
+    }
+}
+
+impl Compute {
+    /// Fields set that the chosen resource kind does not use (SPEC.md section 4): idle
+    /// settings outside reserved and idle, priority and guarantee on reserved. Idle's
+    /// own refusals of priority and guarantee are errors, not listed here.
+    pub fn unused_fields(&self) -> Vec<&'static str> {
+        let mut unused = Vec::new();
+        let Some(kind) = self.kind else {
+            return unused;
+        };
+        let reserved = kind == ResourceKind::Reserved;
+        if !reserved && self.accept_idle {
+            unused.push("accept_idle");
+        }
+        if self.prefer_idle && !(reserved && self.accept_idle) {
+            unused.push("prefer_idle");
+        }
+        if self.idle_stability.is_some()
+            && !(kind == ResourceKind::Idle || (reserved && self.accept_idle))
+        {
+            unused.push("idle_stability");
+        }
+        if reserved && self.priority.is_some() {
+            unused.push("priority");
+        }
+        if reserved && self.guarantee.is_some() {
+            unused.push("guarantee");
+        }
+        unused
+    }
+
+    /// Resets one of the fields [`Compute::unused_fields`] names.
+    fn clear(&mut self, field: &str) {
+        match field {
+            "accept_idle" => self.accept_idle = false,
+            "prefer_idle" => self.prefer_idle = false,
+            "idle_stability" => self.idle_stability = None,
+            "priority" => self.priority = None,
+            "guarantee" => self.guarantee = None,
+            _ => {}
         }
     }
 }

@@ -68,11 +68,12 @@ fn passing_cases_exist_for_every_section() {
 fn outcomes() -> serde_json::Value {
     let catalog = shared::demo::catalog();
     let user = shared::demo::user();
+    let usage = shared::demo::usage();
     let rows: Vec<serde_json::Value> = corpus()
         .into_iter()
         .map(|case| {
             let check = match shared::TaskSpec::from_value(case.spec) {
-                Ok(spec) => shared::check(&spec, &catalog, &user),
+                Ok(spec) => shared::check(&spec, &catalog, &usage, &user),
                 Err(issues) => shared::Check { issues, plan: None },
             };
             let issues: Vec<String> = check

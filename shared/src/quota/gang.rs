@@ -1,7 +1,7 @@
 //! Gang fit: whether every replica can be placed at once, and on how few nodes.
 
 use super::{Dimension, Resources};
-use crate::validate::Lang;
+use crate::messages::Lang;
 use serde::{Deserialize, Serialize};
 
 /// One node as placement sees it.

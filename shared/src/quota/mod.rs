@@ -85,7 +85,11 @@ pub fn fits(request: Resources, left: Resources) -> std::result::Result<(), Vec<
 }
 
 mod gang;
+mod gang_tmp;
+mod place;
 mod plan;
 
 pub use gang::{Fit, NeverReason, QueueReason, Slot, gang_fit};
+pub use gang_tmp::{GangPlacement, gang_place};
+pub use place::{HeadPlacement, NodeShare, Placement, place};
 pub use plan::{Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, plan, resolve_pool};

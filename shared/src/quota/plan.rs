@@ -7,6 +7,7 @@ use super::{
 use crate::catalog::{Catalog, Cluster, IdleOffer, InstanceSpec, Pool, User};
 use crate::resources::Resources;
 use crate::task::{ResourceKind, TaskSpec};
+use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
 
 /// Quota for one spec of a candidate: what the task asks and what the user has left.
@@ -56,13 +57,17 @@ pub struct Candidate {
     pub spec: String,
     /// What one replica needs.
     pub per_replica: Resources,
-    /// The distinct head, if any.
+    /// The head, when it has a spec of its own (a RayJob head whose spec differs from
+    /// this candidate's); otherwise the head or master is one of `workers`.
     pub head: Option<HeadNeed>,
+    /// Replicas of this spec: every pod but a distinct head.
+    pub workers: u64,
     /// The whole task's demand.
     pub demand: Resources,
     /// Quota per spec; empty when the kind uses no quota (spot, idle).
     pub quota: Vec<QuotaLine>,
-    /// Free capacity on the pool's nodes that can run the spec.
+    /// Free capacity that can run the spec (and the distinct head's spec): on the pool's
+    /// nodes, or for idle resources the idle quantity at or above the chosen stability.
     pub available: Resources,
     /// The gang-fit verdict.
     pub fit: Fit,
@@ -73,29 +78,36 @@ impl Candidate {
     pub fn quota_ok(&self) -> bool {
         self.quota.iter().all(QuotaLine::is_ok)
     }
+
+    /// Whether the task can use this spec at all: within quota and able to fit some day.
+    pub fn usable(&self) -> bool {
+        self.quota_ok() && !matches!(self.fit, Fit::Never { .. })
+    }
 }
 
 /// The overall answer for the task.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
-    /// Starts now with this candidate.
+    /// Starts now on the first spec, in priority order, within quota that fits now.
     Now {
-        /// Index into [`Plan::candidates`].
-        candidate: usize,
+        /// The spec's position in `compute.specs`, as [`Candidate::index`].
+        index: usize,
         /// Fewest nodes it takes.
         nodes: u64,
     },
-    /// Queues as a whole until capacity frees.
+    /// Queues as a whole until capacity frees; no usable spec fits now.
     Queue {
-        /// Why the first usable spec cannot start now.
+        /// The first usable spec's position in `compute.specs`.
+        index: usize,
+        /// Why that spec cannot start now.
         reason: QueueReason,
     },
-    /// No spec can ever start, or none is within quota.
+    /// No spec of the list can be used: each is over quota or can never fit.
     Blocked,
 }
 
-/// Idle capacity shown for the chosen spec.
+/// Idle capacity shown for the spec the task would use.
 pub type IdleInfo = IdleOffer;
 
 /// Where and whether the task would start (SPEC.md section 4).
@@ -111,17 +123,32 @@ pub struct Plan {
     pub candidates: Vec<Candidate>,
     /// The overall answer.
     pub outcome: Outcome,
-    /// Idle capacity of the first spec, for idle and for reserved with idle accepted.
-    pub idle: Option<IdleInfo>,
+    /// For idle, and for reserved with idle accepted: the idle offers, at or above the
+    /// chosen stability, of the spec the task would use (the one that starts now, else
+    /// the one it queues for).
+    pub idle: Vec<IdleInfo>,
 }
 
 impl Plan {
     /// The candidate that starts now, if any.
     pub fn chosen(&self) -> Option<&Candidate> {
         match self.outcome {
-            Outcome::Now { candidate, .. } => self.candidates.get(candidate),
+            Outcome::Now { index, .. } => self.candidate(index),
             _ => None,
         }
+    }
+
+    /// The candidate the task would use: the one that starts now, else the one it queues for.
+    pub fn used(&self) -> Option<&Candidate> {
+        match self.outcome {
+            Outcome::Now { index, .. } | Outcome::Queue { index, .. } => self.candidate(index),
+            Outcome::Blocked => None,
+        }
+    }
+
+    /// The candidate for `compute.specs[index]`.
+    pub fn candidate(&self, index: usize) -> Option<&Candidate> {
+        self.candidates.iter().find(|c| c.index == index)
     }
 }
 
@@ -135,128 +162,191 @@ pub fn resolve_pool<'a>(spec: &TaskSpec, cluster: &'a Cluster) -> Option<&'a Poo
     }
 }
 
-fn slots_for(pool: &Pool, worker: &InstanceSpec, head: Option<&InstanceSpec>) -> Vec<Slot> {
-    pool.nodes
-        .iter()
-        .map(|n| Slot {
-            free: n.free,
-            total: n.total,
-            worker: n.hosts(worker),
-            head: head.is_some_and(|h| n.hosts(h)),
-        })
-        .collect()
+/// Slots and the name of the node (or idle fragment) behind each.
+pub(super) struct Slots {
+    pub slots: Vec<Slot>,
+    pub names: Vec<String>,
 }
 
-/// Idle fragments as slots: each idle node offers `units` units of the spec.
-fn idle_slots(offer: &IdleOffer, spec: &InstanceSpec) -> Vec<Slot> {
-    let full = spec
-        .per_unit
-        .checked_mul(u64::from(spec.max_units_per_node))
-        .unwrap_or(spec.per_unit);
-    offer
-        .fragments
-        .iter()
-        .flat_map(|f| {
-            let free = spec
-                .per_unit
-                .checked_mul(u64::from(f.units))
-                .unwrap_or(Resources::ZERO);
-            std::iter::repeat_n(
-                Slot {
-                    free,
-                    total: full,
-                    worker: true,
-                    head: false,
-                },
-                f.nodes as usize,
-            )
-        })
-        .collect()
+/// What the plan works from once the spec resolves.
+pub(super) struct Setup<'a> {
+    pub spec: &'a TaskSpec,
+    pub catalog: &'a Catalog,
+    pub usage: &'a Usage,
+    pub user: &'a User,
+    pub cluster: &'a Cluster,
+    pub kind: ResourceKind,
+    pub pool: &'a Pool,
+    pub head: Option<&'a InstanceSpec>,
 }
 
-/// Works out the plan for `spec` on `catalog` for `user`.
-///
-/// Returns `None` while the spec lacks what the math needs: a known cluster, a resource
-/// kind, a pool, and at least one known spec of the chosen instance type that the pool
-/// can run. Validation reports those gaps.
-///
-/// # Errors
-///
-/// [`QuotaError::Overflow`] when the demand does not fit in 64 bits.
-pub fn plan(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Result<Option<Plan>> {
-    let Some(cluster) = catalog.cluster(&spec.basic.region, &spec.basic.cluster) else {
-        return Ok(None);
-    };
-    let Some(kind) = spec.compute.kind else {
-        return Ok(None);
-    };
-    let Some(pool) = resolve_pool(spec, cluster) else {
-        return Ok(None);
-    };
-    let units = spec.compute.units_per_node;
-    let head_spec = match spec.distinct_head_spec() {
-        Some(id) => match cluster.spec(id) {
-            Some(s) => Some(s),
-            None => return Ok(None),
-        },
-        None => None,
-    };
-    let replicas = spec.replicas();
-    let mut candidates = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    for (index, id) in spec.compute.specs.iter().enumerate() {
-        let Some(worker) = cluster.spec(id) else {
-            continue;
+impl<'a> Setup<'a> {
+    /// Resolves what the math needs; `None` while the spec lacks it.
+    pub fn new(
+        spec: &'a TaskSpec,
+        catalog: &'a Catalog,
+        usage: &'a Usage,
+        user: &'a User,
+    ) -> Option<Self> {
+        let cluster = catalog.cluster(&spec.basic.region, &spec.basic.cluster)?;
+        let kind = spec.compute.kind?;
+        let pool = resolve_pool(spec, cluster)?;
+        let head = match spec.head_spec() {
+            Some(id) => Some(cluster.spec(id)?),
+            None => None,
         };
-        if worker.instance_type != spec.compute.instance_type
-            || units == 0
-            || units > worker.max_units_per_node
-            || seen.contains(&id.as_str())
-            || !pool.nodes.iter().any(|n| n.hosts(worker))
-        {
-            continue;
+        Some(Setup {
+            spec,
+            catalog,
+            usage,
+            user,
+            cluster,
+            kind,
+            pool,
+            head,
+        })
+    }
+
+    /// The stability idle capacity must have; `None` takes any.
+    fn idle_level(&self) -> Option<crate::vocab::IdleStability> {
+        self.spec.compute.idle_stability
+    }
+
+    /// Whether idle offers matter for this task.
+    fn uses_idle(&self) -> bool {
+        self.kind == ResourceKind::Idle
+            || (self.kind == ResourceKind::Reserved && self.spec.compute.accept_idle)
+    }
+
+    /// The specs of the priority list the pool can run, with their positions.
+    pub fn workers(&self) -> impl Iterator<Item = (usize, &'a InstanceSpec)> + '_ {
+        let compute = &self.spec.compute;
+        let units = compute.units_per_node;
+        compute
+            .specs
+            .iter()
+            .enumerate()
+            .filter_map(move |(index, id)| {
+                let worker = self.cluster.spec(id)?;
+                let usable = worker.instance_type == compute.instance_type
+                    && units >= 1
+                    && units <= worker.max_units_per_node
+                    && !compute.specs[..index].contains(id)
+                    && self.pool.nodes.iter().any(|n| n.hosts(worker));
+                usable.then_some((index, worker))
+            })
+    }
+
+    /// The head's spec when it differs from `worker`.
+    fn distinct_head(&self, worker: &InstanceSpec) -> Option<&'a InstanceSpec> {
+        self.head.filter(|h| h.id != worker.id)
+    }
+
+    /// The pool's nodes as slots for `worker` (and a distinct head).
+    fn pool_slots(&self, worker: &InstanceSpec) -> Slots {
+        let head = self.distinct_head(worker);
+        let nodes = &self.pool.nodes;
+        Slots {
+            slots: nodes
+                .iter()
+                .map(|n| Slot {
+                    free: self.usage.free(n),
+                    total: n.total,
+                    worker: n.hosts(worker),
+                    head: head.is_some_and(|h| n.hosts(h)),
+                })
+                .collect(),
+            names: nodes.iter().map(|n| n.name.clone()).collect(),
         }
-        seen.push(id);
+    }
+
+    /// Idle fragments as slots: workers on `worker`'s offers, a distinct head on its own
+    /// spec's offers.
+    fn idle_slots(&self, worker: &InstanceSpec) -> Slots {
+        let mut out = Slots {
+            slots: Vec::new(),
+            names: Vec::new(),
+        };
+        let head = self.distinct_head(worker);
+        for (spec, is_head) in [(Some(worker), false), (head, true)] {
+            let Some(spec) = spec else { continue };
+            let level = self.idle_level();
+            for (offer, _) in self
+                .cluster
+                .idle
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.spec == spec.id && level.is_none_or(|l| o.stability >= l))
+            {
+                for (name, capacity) in idle_nodes(self.cluster, offer, spec) {
+                    out.slots.push(Slot {
+                        free: capacity.saturating_sub(self.usage.allocated(&name)),
+                        total: capacity,
+                        worker: !is_head,
+                        head: is_head,
+                    });
+                    out.names.push(name);
+                }
+            }
+        }
+        out
+    }
+
+    /// The slots the gang is placed on: idle fragments for idle, else the pool's nodes.
+    pub fn slots(&self, worker: &InstanceSpec) -> Slots {
+        if self.kind == ResourceKind::Idle {
+            self.idle_slots(worker)
+        } else {
+            self.pool_slots(worker)
+        }
+    }
+
+    /// Works one spec of the priority list through.
+    pub fn candidate(&self, index: usize, worker: &InstanceSpec) -> Result<Candidate> {
+        let units = self.spec.compute.units_per_node;
         let need = per_replica(worker, units)?;
+        let head_spec = self.distinct_head(worker);
+        // Every pod is one replica of `units` units of its spec (SPEC.md section 4): a
+        // distinct head too, so it is sized by the same rule as the workers.
         let head = match head_spec {
-            // A distinct head is one unit of its own spec; units per node sizes the workers.
             Some(h) => Some(HeadNeed {
                 spec: h.id.clone(),
-                need: per_replica(h, 1)?,
+                need: per_replica(h, units)?,
             }),
             None => None,
         };
-        let worker_count = if head.is_some() {
-            replicas - 1
-        } else {
-            replicas
-        };
-        let demand = demand(need, worker_count, head.as_ref().map(|h| h.need))?;
-        let quota = if kind.uses_quota() {
-            let mut lines = vec![quota_line(
-                catalog,
-                user,
-                kind,
-                pool,
-                &worker.id,
-                need.checked_mul(worker_count).ok_or(QuotaError::Overflow)?,
-            )];
-            if let Some(h) = &head {
-                lines.push(quota_line(catalog, user, kind, pool, &h.spec, h.need));
+        let replicas = self.spec.replicas();
+        let workers = replicas - u64::from(head.is_some());
+        let head_need = head.as_ref().map(|h| h.need);
+        let demand = demand(need, workers, head_need)?;
+        let mut quota = Vec::new();
+        if self.kind.uses_quota() {
+            // One line per spec: a head of another spec draws on its own line, and a RayJob
+            // with no workers asks nothing of the workers' line.
+            if workers > 0 {
+                let asked = need.checked_mul(workers).ok_or(QuotaError::Overflow)?;
+                quota.push(self.quota_line(&worker.id, asked));
             }
-            lines
-        } else {
-            Vec::new()
-        };
-        let fit = if kind == ResourceKind::Idle {
-            idle_fit(cluster, pool, worker, need, worker_count)
-        } else {
-            gang_fit(
-                &slots_for(pool, worker, head_spec),
-                need,
-                worker_count,
-                head.as_ref().map(|h| h.need),
+            if let Some(h) = &head {
+                quota.push(self.quota_line(&h.spec, h.need));
+            }
+        }
+        let pool = self.pool_slots(worker);
+        let fit = gang_fit(&pool.slots, need, workers, head_need);
+        let (fit, available) = if self.kind == ResourceKind::Idle {
+            let idle = self.idle_slots(worker);
+            (
+                idle_fit(fit, &idle.slots, need, workers, head_need),
+                free_sum(&idle.slots),
             )
+        } else {
+            let mut available = self.pool.available_for(worker, self.usage);
+            if let Some(h) = head_spec.filter(|h| h.gpu_model != worker.gpu_model) {
+                available = available
+                    .checked_add(self.pool.available_for(h, self.usage))
+                    .ok_or(QuotaError::Overflow)?;
+            }
+            (fit, available)
         };
         // Candidates are specs the pool can run, so a missing node is the head's.
         let fit = match fit {
@@ -269,198 +359,502 @@ pub fn plan(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Result<Option<Pl
             },
             other => other,
         };
-        let mut available = pool.available_for(worker);
-        if let Some(h) = head_spec.filter(|h| h.gpu_model != worker.gpu_model) {
-            available = available
-                .checked_add(pool.available_for(h))
-                .ok_or(QuotaError::Overflow)?;
-        }
-        candidates.push(Candidate {
+        Ok(Candidate {
             index,
             spec: worker.id.clone(),
             per_replica: need,
             head,
+            workers,
             demand,
             quota,
             available,
             fit,
-        });
+        })
+    }
+
+    fn quota_line(&self, spec: &str, requested: Resources) -> QuotaLine {
+        let limit = self
+            .catalog
+            .quota(&self.user.name, self.kind, &self.pool.id, spec)
+            .map(|q| q.limit);
+        let used = self
+            .usage
+            .quota_used(&self.user.name, self.kind, &self.pool.id, spec);
+        QuotaLine {
+            spec: spec.to_owned(),
+            requested,
+            limit,
+            remaining: limit.map(|l| remaining(l, used)),
+        }
+    }
+
+    /// Idle offers of the spec the task would use, for the form to show.
+    fn idle_info(&self, spec: &str) -> Vec<IdleInfo> {
+        if !self.uses_idle() {
+            return Vec::new();
+        }
+        self.cluster
+            .idle_offers(spec, self.idle_level())
+            .cloned()
+            .collect()
+    }
+}
+
+/// The nodes of an idle offer: `(name, capacity)` for each node of each fragment, named
+/// `idle/<cluster>/<offer>/<n>` (the offer's position in the cluster's list).
+fn idle_nodes<'a>(
+    cluster: &'a Cluster,
+    offer: usize,
+    spec: &'a InstanceSpec,
+) -> impl Iterator<Item = (String, Resources)> + 'a {
+    cluster.idle[offer]
+        .fragments
+        .iter()
+        .flat_map(|f| std::iter::repeat_n(f.units, f.nodes as usize))
+        .enumerate()
+        .map(move |(n, units)| {
+            let capacity = spec
+                .per_unit
+                .checked_mul(u64::from(units))
+                .unwrap_or(Resources::ZERO);
+            (format!("idle/{}/{offer}/{n}", cluster.id), capacity)
+        })
+}
+
+/// The capacity of an idle fragment node named by [`idle_nodes`].
+pub(crate) fn idle_node_capacity(catalog: &Catalog, name: &str) -> Option<Resources> {
+    let mut parts = name.strip_prefix("idle/")?.split('/');
+    let (cluster, offer) = (parts.next()?, parts.next()?.parse::<usize>().ok()?);
+    let cluster = catalog
+        .regions
+        .iter()
+        .flat_map(|r| &r.clusters)
+        .find(|c| c.id == cluster)?;
+    let spec = cluster.spec(&cluster.idle.get(offer)?.spec)?;
+    idle_nodes(cluster, offer, spec)
+        .find(|(n, _)| n == name)
+        .map(|(_, capacity)| capacity)
+}
+
+fn free_sum(slots: &[Slot]) -> Resources {
+    slots
+        .iter()
+        .fold(Resources::ZERO, |sum, s| sum.saturating_add(s.free))
+}
+
+/// Idle tasks never fail for lack of idle capacity, which comes and goes: they wait.
+/// They can never start only when a replica or the head is larger than any node of the
+/// pool (`pool` is the verdict on the pool's nodes).
+fn idle_fit(
+    pool: Fit,
+    idle: &[Slot],
+    need: Resources,
+    workers: u64,
+    head: Option<Resources>,
+) -> Fit {
+    if let Fit::Never {
+        reason:
+            reason @ (NeverReason::NoMatchingNode { .. }
+            | NeverReason::ReplicaTooLarge { .. }
+            | NeverReason::HeadTooLarge { .. }),
+    } = pool
+    {
+        return Fit::Never { reason };
+    }
+    match gang_fit(idle, need, workers, head) {
+        Fit::Never { .. } => Fit::Queue {
+            reason: QueueReason::NotEnoughAtOnce {
+                placeable: idle
+                    .iter()
+                    .filter(|s| s.worker)
+                    .fold(0u64, |a, s| a.saturating_add(s.free.copies_of(&need)))
+                    .min(workers),
+                replicas: workers + u64::from(head.is_some()),
+            },
+        },
+        other => other,
+    }
+}
+
+/// Works out the plan for `spec` on `catalog` with `usage` for `user`.
+///
+/// Returns `None` while the spec lacks what the math needs: a known cluster, a resource
+/// kind, a pool, and at least one known spec of the chosen instance type that the pool
+/// can run. Validation reports those gaps.
+///
+/// # Errors
+///
+/// [`QuotaError::Overflow`] when the demand does not fit in 64 bits.
+pub fn plan(
+    spec: &TaskSpec,
+    catalog: &Catalog,
+    usage: &Usage,
+    user: &User,
+) -> Result<Option<Plan>> {
+    let Some(setup) = Setup::new(spec, catalog, usage, user) else {
+        return Ok(None);
+    };
+    let mut candidates = Vec::new();
+    for (index, worker) in setup.workers() {
+        candidates.push(setup.candidate(index, worker)?);
     }
     if candidates.is_empty() {
         return Ok(None);
     }
-    let starts_now = candidates
-        .iter()
-        .enumerate()
-        .find_map(|(i, c)| match c.fit {
-            Fit::Now { nodes } if c.quota_ok() => Some(Outcome::Now {
-                candidate: i,
-                nodes,
-            }),
-            _ => None,
-        });
-    let outcome = match starts_now {
-        Some(now) => now,
-        None => match candidates
-            .iter()
-            .filter(|c| c.quota_ok())
-            .find_map(|c| match &c.fit {
-                Fit::Queue { reason } => Some(reason.clone()),
-                _ => None,
-            }) {
-            Some(reason) => Outcome::Queue { reason },
-            None => Outcome::Blocked,
+    let outcome = match candidates.iter().find(|c| c.quota_ok() && c.fit.is_now()) {
+        Some(c) => Outcome::Now {
+            index: c.index,
+            nodes: match c.fit {
+                Fit::Now { nodes } => nodes,
+                _ => 0,
+            },
+        },
+        // No usable spec fits now, so the first usable one queues.
+        None => match candidates.iter().find(|c| c.usable()) {
+            Some(Candidate {
+                index,
+                fit: Fit::Queue { reason },
+                ..
+            }) => Outcome::Queue {
+                index: *index,
+                reason: reason.clone(),
+            },
+            _ => Outcome::Blocked,
         },
     };
-    let idle = (kind == ResourceKind::Idle
-        || (kind == ResourceKind::Reserved && spec.compute.accept_idle))
-        .then(|| cluster.idle_for(&candidates[0].spec).cloned())
-        .flatten();
-    Ok(Some(Plan {
-        kind,
-        pool: pool.id.clone(),
-        replicas,
+    let mut plan = Plan {
+        kind: setup.kind,
+        pool: setup.pool.id.clone(),
+        replicas: spec.replicas(),
         candidates,
         outcome,
-        idle,
-    }))
-}
-
-fn quota_line(
-    catalog: &Catalog,
-    user: &User,
-    kind: ResourceKind,
-    pool: &Pool,
-    spec: &str,
-    requested: Resources,
-) -> QuotaLine {
-    let row = catalog.quota(&user.name, kind, &pool.id, spec);
-    QuotaLine {
-        spec: spec.to_owned(),
-        requested,
-        limit: row.map(|q| q.limit),
-        remaining: row.map(|q| remaining(q.limit, q.used)),
-    }
-}
-
-/// Idle tasks run on idle fragments; they never fail for lack of idle capacity, they wait.
-fn idle_fit(
-    cluster: &Cluster,
-    pool: &Pool,
-    spec: &InstanceSpec,
-    need: Resources,
-    count: u64,
-) -> Fit {
-    if let Fit::Never {
-        reason: reason @ (NeverReason::NoMatchingNode { .. } | NeverReason::ReplicaTooLarge { .. }),
-    } = gang_fit(&slots_for(pool, spec, None), need, count, None)
-    {
-        return Fit::Never { reason };
-    }
-    let Some(offer) = cluster.idle_for(&spec.id) else {
-        return Fit::Queue {
-            reason: QueueReason::NotEnoughAtOnce {
-                placeable: 0,
-                replicas: count,
-            },
-        };
+        idle: Vec::new(),
     };
-    match gang_fit(&idle_slots(offer, spec), need, count, None) {
-        Fit::Now { nodes } => Fit::Now { nodes },
-        Fit::Queue { reason } => Fit::Queue { reason },
-        Fit::Never { .. } => {
-            let placeable = idle_slots(offer, spec)
-                .iter()
-                .fold(0u64, |a, s| a.saturating_add(s.free.copies_of(&need)));
-            Fit::Queue {
-                reason: QueueReason::NotEnoughAtOnce {
-                    placeable,
-                    replicas: count,
-                },
-            }
-        }
+    if let Some(used) = plan.used() {
+        plan.idle = setup.idle_info(&used.spec);
     }
+    Ok(Some(plan))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::catalog::User;
+    use crate::catalog::{IdleFragment, Node, Quota, Region};
+    use crate::quota::place;
+    use crate::vocab::{IdleStability, InstanceType, TaskType};
     use proptest::prelude::*;
+
+    fn example() -> TaskSpec {
+        TaskSpec::from_json(crate::demo::PYTORCH_EXAMPLE).expect("example parses")
+    }
 
     #[test]
     fn overflowing_demand_is_an_error_not_a_wrap() {
         let mut catalog = crate::demo::catalog();
         let cluster = &mut catalog.regions[0].clusters[0];
         cluster.specs[2].per_unit = Resources::new(u64::MAX / 2, 1, 1);
-        let mut spec: TaskSpec =
-            TaskSpec::from_json(crate::demo::PYTORCH_EXAMPLE).expect("example parses");
+        let mut spec = example();
         spec.compute.workers = 3;
+        let usage = crate::demo::usage();
+        let user = crate::demo::user();
         assert_eq!(
-            plan(&spec, &catalog, &crate::demo::user()),
+            plan(&spec, &catalog, &usage, &user),
             Err(QuotaError::Overflow)
         );
-        let report = crate::validate(&spec, &catalog, &crate::demo::user());
+        let report = crate::validate(&spec, &catalog, &usage, &user);
         assert!(
             report.codes().contains(&"compute.demand.overflow"),
             "{report}"
         );
     }
 
-    fn arbitrary_compute() -> impl Strategy<Value = TaskSpec> {
-        let kinds = prop::sample::select(vec![
+    #[test]
+    fn a_spec_over_quota_is_skipped_with_a_warning_when_the_next_one_fits() {
+        // Issue 5: [h100-8g, h100-1g] with quota for only the second.
+        let mut catalog = crate::demo::catalog();
+        catalog.quotas.retain(|q| q.spec != "h100-8g");
+        let mut spec = example();
+        spec.compute.kind = Some(ResourceKind::Reserved);
+        spec.compute.pool = Some("sh-a-h100".into());
+        spec.compute.priority = None;
+        spec.compute.guarantee = None;
+        spec.compute.specs = vec!["h100-8g".into(), "h100-1g".into()];
+        spec.compute.units_per_node = 1;
+        spec.environment.command =
+            "torchrun --nproc_per_node 1 --nnodes \"$WORLD_SIZE\" --node_rank \"$RANK\" train.py"
+                .into();
+        let check = crate::check(&spec, &catalog, &crate::demo::usage(), &crate::demo::user());
+        let plan = check.plan.expect("complete");
+        assert_eq!(plan.chosen().map(|c| c.spec.as_str()), Some("h100-1g"));
+        assert!(
+            matches!(plan.outcome, Outcome::Now { index: 1, .. }),
+            "{:?}",
+            plan.outcome
+        );
+        assert!(!check.issues.has_errors(), "{}", check.issues);
+        let at = crate::FieldPath::of(&["compute", "specs"]).index(0);
+        assert_eq!(
+            check
+                .issues
+                .at(&at)
+                .map(|i| i.code.code())
+                .collect::<Vec<_>>(),
+            ["compute.quota.skipped"]
+        );
+    }
+
+    // A small world to draw catalogs from: one cluster, one pool of G nodes, three specs.
+    fn world(
+        nodes: Vec<(Resources, Resources)>,
+        quotas: Vec<(ResourceKind, usize, Resources, Resources)>,
+        idle: Vec<(usize, IdleStability, u32, u32)>,
+    ) -> (Catalog, Usage) {
+        let specs = [(1, 2, 4, 8), (2, 4, 8, 4), (4, 8, 16, 2)];
+        let mut usage = Usage::new();
+        let cluster = Cluster {
+            id: "c".into(),
+            pools: vec![Pool {
+                id: "p".into(),
+                kinds: vec![
+                    ResourceKind::Reserved,
+                    ResourceKind::OnDemand,
+                    ResourceKind::Spot,
+                    ResourceKind::Idle,
+                ],
+                nodes: nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (total, used))| {
+                        let name = format!("n{i}");
+                        let used = Resources::new(
+                            used.gpu.min(total.gpu),
+                            used.vcpu.min(total.vcpu),
+                            used.memory_gib.min(total.memory_gib),
+                        );
+                        if used != Resources::ZERO {
+                            usage.nodes.insert(name.clone(), used);
+                        }
+                        Node {
+                            name,
+                            gpu_model: Some("G".into()),
+                            total: *total,
+                            ..Node::default()
+                        }
+                    })
+                    .collect(),
+                ..Pool::default()
+            }],
+            specs: specs
+                .iter()
+                .enumerate()
+                .map(|(i, &(g, c, m, max))| InstanceSpec {
+                    id: format!("s{i}"),
+                    instance_type: InstanceType::Gpu,
+                    gpu_model: Some("G".into()),
+                    per_unit: Resources::new(g, c, m),
+                    max_units_per_node: max,
+                    ..InstanceSpec::default()
+                })
+                .collect(),
+            idle: idle
+                .into_iter()
+                .map(|(s, stability, nodes, units)| IdleOffer {
+                    spec: format!("s{s}"),
+                    stability,
+                    quantity: nodes * units,
+                    fragments: vec![IdleFragment { nodes, units }],
+                })
+                .collect(),
+            ..Cluster::default()
+        };
+        let mut catalog = Catalog {
+            regions: vec![Region {
+                id: "r".into(),
+                clusters: vec![cluster],
+                ..Region::default()
+            }],
+            ..Catalog::default()
+        };
+        for (kind, s, limit, used) in quotas {
+            let spec = format!("s{s}");
+            if catalog.quota("u", kind, "p", &spec).is_some() {
+                continue;
+            }
+            catalog.quotas.push(Quota {
+                user: "u".into(),
+                kind: Some(kind),
+                pool: "p".into(),
+                spec: spec.clone(),
+                limit,
+            });
+            usage.quota.push(crate::usage::QuotaUse {
+                user: "u".into(),
+                kind,
+                pool: "p".into(),
+                spec,
+                used,
+            });
+        }
+        (catalog, usage)
+    }
+
+    fn res(max: u64) -> impl Strategy<Value = Resources> {
+        (0..=max, 0..=max * 2, 0..=max * 4).prop_map(|(g, c, m)| Resources::new(g, c, m))
+    }
+
+    fn kind() -> impl Strategy<Value = ResourceKind> {
+        prop::sample::select(vec![
             ResourceKind::Reserved,
             ResourceKind::OnDemand,
             ResourceKind::Spot,
             ResourceKind::Idle,
-        ]);
-        let pools = prop::option::of(prop::sample::select(vec![
-            "sh-a-h100".to_owned(),
-            "sh-a-shared".to_owned(),
-        ]));
-        let specs = prop::collection::vec(
-            prop::sample::select(vec!["h100-1g", "h100-8g", "a100-1g"]),
-            1..=3,
-        );
-        (kinds, pools, specs, 1u32..=8, 0u32..=40).prop_map(
-            |(kind, pool, specs, units, workers)| {
-                let mut spec: TaskSpec =
-                    TaskSpec::from_json(crate::demo::PYTORCH_EXAMPLE).expect("example parses");
-                spec.compute.kind = Some(kind);
-                spec.compute.pool = pool;
-                spec.compute.specs = specs.into_iter().map(str::to_owned).collect();
-                spec.compute.units_per_node = units;
-                spec.compute.workers = workers;
-                spec
-            },
+        ])
+    }
+
+    fn stability() -> impl Strategy<Value = IdleStability> {
+        prop::sample::select(vec![
+            IdleStability::Low,
+            IdleStability::Medium,
+            IdleStability::High,
+        ])
+    }
+
+    fn arbitrary_world() -> impl Strategy<Value = (Catalog, Usage)> {
+        (
+            prop::collection::vec((res(8), res(8)), 1..=5),
+            prop::collection::vec((kind(), 0usize..3, res(16), res(8)), 0..=6),
+            prop::collection::vec((0usize..3, stability(), 1u32..=3, 1u32..=4), 0..=3),
         )
+            .prop_map(|(nodes, quotas, idle)| world(nodes, quotas, idle))
+    }
+
+    fn arbitrary_task() -> impl Strategy<Value = TaskSpec> {
+        (
+            any::<bool>(),
+            kind(),
+            prop::collection::vec(0usize..3, 1..=3),
+            prop::option::of(0usize..3),
+            0u32..=5,
+            1u32..=2,
+            prop::option::of(stability()),
+            any::<bool>(),
+        )
+            .prop_map(
+                |(ray, kind, specs, head, workers, units, level, accept_idle)| {
+                    let mut spec = TaskSpec::default();
+                    spec.basic.region = "r".into();
+                    spec.basic.cluster = "c".into();
+                    spec.basic.task_type = Some(if ray {
+                        TaskType::RayJob
+                    } else {
+                        TaskType::PyTorchJob
+                    });
+                    spec.compute.kind = Some(kind);
+                    spec.compute.pool = Some("p".into());
+                    let mut ids: Vec<String> = specs.into_iter().map(|s| format!("s{s}")).collect();
+                    ids.dedup();
+                    spec.compute.specs = ids;
+                    spec.compute.head_spec = head.map(|h| format!("s{h}"));
+                    spec.compute.workers = workers;
+                    spec.compute.units_per_node = units;
+                    spec.compute.idle_stability = level;
+                    spec.compute.accept_idle = accept_idle;
+                    spec
+                },
+            )
+    }
+
+    /// What each quota line is charged if the task runs on `compute.specs[index]`,
+    /// counted pod by pod from the spec, independently of the plan.
+    fn charged(spec: &TaskSpec, catalog: &Catalog, index: usize) -> Vec<(String, Resources)> {
+        let cluster = &catalog.regions[0].clusters[0];
+        let units = u64::from(spec.compute.units_per_node);
+        let worker = &spec.compute.specs[index];
+        let mut pods: Vec<&str> = Vec::new();
+        pods.push(spec.head_spec().unwrap_or(worker));
+        for _ in 0..spec.scheduled_workers() {
+            pods.push(worker);
+        }
+        let mut lines: Vec<(String, Resources)> = Vec::new();
+        for pod in pods {
+            let need = cluster
+                .spec(pod)
+                .expect("known")
+                .per_unit
+                .checked_mul(units)
+                .expect("small");
+            match lines.iter_mut().find(|(s, _)| s == pod) {
+                Some((_, sum)) => *sum = sum.saturating_add(need),
+                None => lines.push((pod.to_owned(), need)),
+            }
+        }
+        lines
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
         #[test]
-        fn plan_and_report_agree_on_quota(spec in arbitrary_compute()) {
-            let user: User = crate::demo::user();
-            let check = crate::check(&spec, &crate::demo::catalog(), &user);
-            let Some(plan) = check.plan else { return Ok(()) };
-            for candidate in &plan.candidates {
-                let path = crate::FieldPath::of(&["compute", "specs"]).index(candidate.index);
-                let quota_errors = check.issues.at(&path).filter(|i| i.code.code().starts_with("compute.quota.")).count();
-                prop_assert_eq!(quota_errors == 0, candidate.quota_ok(), "{:?}", candidate);
+        fn what_the_plan_admits_never_exceeds_a_quota_line_or_a_node(
+            (catalog, usage) in arbitrary_world(),
+            spec in arbitrary_task(),
+        ) {
+            let user = User { name: "u".into(), ..User::default() };
+            let Some(plan) = plan(&spec, &catalog, &usage, &user).expect("small numbers") else {
+                return Ok(());
+            };
+            let placement = place(&spec, &catalog, &usage, &user).expect("small numbers");
+            prop_assert_eq!(placement.is_some(), plan.chosen().is_some(), "{:?}", plan.outcome);
+            let Some(placement) = placement else { return Ok(()) };
+            let Outcome::Now { index, nodes } = plan.outcome else { unreachable!("checked above") };
+            prop_assert_eq!(placement.index, index);
+            prop_assert_eq!(placement.nodes(), nodes);
+            if plan.kind.uses_quota() {
+                for (line, amount) in charged(&spec, &catalog, index) {
+                    let limit = catalog.quota("u", plan.kind, "p", &line).map(|q| q.limit);
+                    prop_assert!(limit.is_some(), "admitted with no quota for {}", line);
+                    let left = remaining(limit.expect("checked"), usage.quota_used("u", plan.kind, "p", &line));
+                    prop_assert!(amount.fits_within(&left), "{} asks {} of {} left", line, amount, left);
+                }
             }
-            if let Some(chosen) = plan.chosen() {
-                let path = crate::FieldPath::of(&["compute", "specs"]).index(chosen.index);
-                prop_assert!(check.issues.at(&path).all(|i| !i.code.code().starts_with("compute.quota.")));
-                prop_assert!(check.issues.issues().iter().all(|i| i.code.code() != "compute.gang.will_queue"));
+            let mut after = usage.clone();
+            after.reserve(&placement, |n| catalog.capacity(n)).expect("a placement fits the nodes it names");
+            for node in catalog.nodes() {
+                prop_assert!(after.allocated(&node.name).fits_within(&node.total));
+            }
+            after.release(&placement).expect("it was reserved");
+            prop_assert_eq!(after, usage);
+        }
+
+        #[test]
+        fn the_report_and_the_plan_agree(
+            (catalog, usage) in arbitrary_world(),
+            spec in arbitrary_task(),
+        ) {
+            let user = User { name: "u".into(), ..User::default() };
+            let check = crate::check(&spec, &catalog, &usage, &user);
+            let Some(plan) = check.plan else { return Ok(()) };
+            let refusals = ["compute.quota.exceeded", "compute.quota.none", "compute.gang.never_fits"];
+            let refused = check.issues.issues().iter().any(|i| refusals.contains(&i.code.code()));
+            prop_assert_eq!(refused, plan.outcome == Outcome::Blocked, "{}", check.issues);
+            if let Some(used) = plan.used() {
+                let at = crate::FieldPath::of(&["compute", "specs"]).index(used.index);
+                prop_assert!(check.issues.at(&at).all(|i| !i.code.code().ends_with(".skipped")));
+                prop_assert!(used.usable());
+                // No usable spec comes before the one used unless it queues while this fits now.
+                for earlier in plan.candidates.iter().filter(|c| c.index < used.index) {
+                    prop_assert!(!(earlier.usable() && earlier.fit.is_now()));
+                }
             }
         }
 
         #[test]
-        fn plan_demand_is_monotone_in_workers(spec in arbitrary_compute()) {
-            let catalog = crate::demo::catalog();
-            let user = crate::demo::user();
+        fn plan_demand_is_monotone_in_workers(spec in arbitrary_task(), (catalog, usage) in arbitrary_world()) {
+            let user = User { name: "u".into(), ..User::default() };
             let mut more = spec.clone();
             more.compute.workers += 1;
-            if let (Ok(Some(a)), Ok(Some(b))) = (plan(&spec, &catalog, &user), plan(&more, &catalog, &user)) {
+            if spec.is_ray() { more.ray.autoscaling.enabled = false; }
+            if let (Ok(Some(a)), Ok(Some(b))) = (plan(&spec, &catalog, &usage, &user), plan(&more, &catalog, &usage, &user)) {
                 for (x, y) in a.candidates.iter().zip(&b.candidates) {
                     prop_assert!(x.demand.fits_within(&y.demand));
                 }
@@ -468,9 +862,58 @@ mod tests {
         }
 
         #[test]
-        fn specs_round_trip_through_json(spec in arbitrary_compute()) {
+        fn specs_round_trip_through_json(spec in arbitrary_task()) {
             let json = serde_json::to_string(&spec).expect("serialises");
             prop_assert_eq!(TaskSpec::from_json(&json).expect("parses"), spec);
         }
+    }
+
+    #[test]
+    fn a_distinct_head_is_placed_on_idle_capacity_too() {
+        let (catalog, usage) = world(
+            vec![(Resources::new(8, 16, 32), Resources::ZERO)],
+            vec![],
+            vec![(0, IdleStability::High, 2, 2)],
+        );
+        let mut spec = TaskSpec::default();
+        spec.basic.region = "r".into();
+        spec.basic.cluster = "c".into();
+        spec.basic.task_type = Some(TaskType::RayJob);
+        spec.compute.kind = Some(ResourceKind::Idle);
+        spec.compute.idle_stability = Some(IdleStability::Medium);
+        spec.compute.specs = vec!["s0".into()];
+        spec.compute.head_spec = Some("s1".into());
+        spec.compute.workers = 2;
+        let user = User::default();
+        // No idle offer of the head's spec: the head has nowhere to go, so the task queues.
+        let p = plan(&spec, &catalog, &usage, &user).unwrap().unwrap();
+        assert!(
+            matches!(p.outcome, Outcome::Queue { .. }),
+            "{:?}",
+            p.outcome
+        );
+        // A low-stability offer of the head's spec does not count at medium.
+        let mut with_low = catalog.clone();
+        with_low.regions[0].clusters[0].idle.push(IdleOffer {
+            spec: "s1".into(),
+            stability: IdleStability::Low,
+            quantity: 1,
+            fragments: vec![IdleFragment { nodes: 1, units: 1 }],
+        });
+        let p = plan(&spec, &with_low, &usage, &user).unwrap().unwrap();
+        assert!(
+            matches!(p.outcome, Outcome::Queue { .. }),
+            "{:?}",
+            p.outcome
+        );
+        spec.compute.idle_stability = Some(IdleStability::Low);
+        let p = plan(&spec, &with_low, &usage, &user).unwrap().unwrap();
+        assert!(matches!(p.outcome, Outcome::Now { .. }), "{:?}", p.outcome);
+        assert_eq!(p.idle.len(), 1, "idle info is the chosen spec's offers");
+        let placement = place(&spec, &with_low, &usage, &user).unwrap().unwrap();
+        assert_eq!(
+            placement.head.as_ref().map(|h| h.node.as_str()),
+            Some("idle/c/1/0")
+        );
     }
 }

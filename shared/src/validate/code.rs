@@ -8,6 +8,7 @@ use super::shape::{Expected, Found};
 use crate::quota::{NeverReason, QueueReason, Shortfall};
 use crate::resources::Dimension;
 use crate::task::InstanceType;
+use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
 
 macro_rules! issue_codes {
@@ -167,6 +168,12 @@ issue_codes! {
     QuotaNone = "compute.quota.none", Error;
     /// Demand above the remaining quota in one dimension.
     QuotaExceeded { /** Dimension short. */ dimension: Dimension, /** Demand. */ requested: u64, /** Remaining quota. */ remaining: u64 } = "compute.quota.exceeded", Error;
+    /// A spec of the priority list skipped for quota while another spec can be used.
+    QuotaSkipped { /** The quota line's spec. */ spec: String, /** Each short dimension; empty when there is no quota at all. */ short: Vec<Shortfall> } = "compute.quota.skipped", Warning;
+    /// A spec of the priority list skipped because it can never fit, while another can be used.
+    GangSkipped { /** Why it can never fit. */ reason: NeverReason } = "compute.gang.skipped", Warning;
+    /// A field the chosen resource kind does not use: it is dropped on submit.
+    KindFieldUnused { /** The chosen kind. */ kind: ResourceKind } = "compute.kind.field_unused", Info;
     /// Demand above the pool's free amount: the task will queue.
     /// One finding for all short dimensions, so a task too large for the pool reads as one
     /// warning, not three.
@@ -526,6 +533,68 @@ impl IssueCode {
                         ),
                         list(&|s| s.remaining.to_string(), "、", "、"),
                     ),
+                )
+            }
+            QuotaSkipped { spec, short } if short.is_empty() => (
+                format!(
+                    "skipped: you have no quota for {spec} here; the next spec in the list is used"
+                ),
+                format!("已跳过：您在该资源池下没有 {spec} 的配额，将使用列表中的下一个规格"),
+            ),
+            QuotaSkipped { spec, short } => {
+                let en: Vec<String> = short
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{} {} ({} left)",
+                            s.requested,
+                            s.dimension.unit_en(),
+                            s.remaining
+                        )
+                    })
+                    .collect();
+                let zh: Vec<String> = short
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{} {}（剩余 {}）",
+                            s.requested,
+                            s.dimension.unit_zh(),
+                            s.remaining
+                        )
+                    })
+                    .collect();
+                (
+                    format!(
+                        "skipped: needs {} of your {spec} quota; the next spec in the list is used",
+                        en.join(", ")
+                    ),
+                    format!(
+                        "已跳过：需要 {spec} 配额 {}，将使用列表中的下一个规格",
+                        zh.join("、")
+                    ),
+                )
+            }
+            GangSkipped { reason } => (
+                format!(
+                    "skipped: it can never start here ({}); the next spec in the list is used",
+                    reason.message(Lang::En)
+                ),
+                format!(
+                    "已跳过：该规格永远无法启动（{}），将使用列表中的下一个规格",
+                    reason.message(Lang::Zh)
+                ),
+            ),
+            KindFieldUnused { kind } => {
+                let (en, zh) = match kind {
+                    ResourceKind::Reserved => ("reserved instances", "预留实例"),
+                    ResourceKind::OnDemand => ("on-demand instances", "按量实例"),
+                    ResourceKind::Spot => ("spot instances", "Spot 实例"),
+                    ResourceKind::Idle => ("idle resources", "闲时资源"),
+                };
+                (
+                    format!("not used by {en}; it is dropped on submit"),
+                    format!("{zh}不使用此项，提交时将被忽略"),
                 )
             }
             GangWillQueue { reason } => (

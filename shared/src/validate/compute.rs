@@ -35,10 +35,14 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
                 report.push(at("guarantee"), IssueCode::IdleGuaranteeNotAllowed);
             }
         }
-        ResourceKind::Reserved if compute.accept_idle && compute.idle_stability.is_none() => {
-            report.push(at("idle_stability"), IssueCode::ValueRequired);
-        }
+        // Reserved with idle accepted may leave the level open: any idle capacity will do.
         _ => {}
+    }
+    for field in compute.unused_fields() {
+        report.push(
+            FieldPath::of(&["compute"]).key(field),
+            IssueCode::KindFieldUnused { kind },
+        );
     }
 
     // The pool: chosen for reserved, else the cluster's pool for the kind.
@@ -79,7 +83,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
 
     let plan = match cx
         .cluster
-        .map(|_| quota::plan(cx.spec, cx.catalog, cx.user))
+        .map(|_| quota::plan(cx.spec, cx.catalog, cx.usage, cx.user))
     {
         Some(Ok(plan)) => plan?,
         Some(Err(_)) => {
@@ -136,6 +140,22 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     if models.len() > 1 {
         report.push(list, IssueCode::SpecsMixedGpuModels);
     }
+    if let Some(head) = cx.spec.head_spec() {
+        let at = FieldPath::of(&["compute", "head_spec"]);
+        match cx.cluster.map(|c| c.spec(head)) {
+            Some(None) => report.push(at, IssueCode::SpecUnknown),
+            Some(Some(spec)) => {
+                if pool.is_some_and(|p| !p.nodes.iter().any(|n| n.hosts(spec))) {
+                    report.push(at, IssueCode::SpecNotInPool);
+                }
+                // The head is a replica of `units_per_node` units too, so its spec bounds them.
+                max_units = Some(
+                    max_units.map_or(spec.max_units_per_node, |m| m.min(spec.max_units_per_node)),
+                );
+            }
+            None => {}
+        }
+    }
     let units = compute.units_per_node;
     if units == 0 || max_units.is_some_and(|max| units > max) {
         report.push(
@@ -145,60 +165,65 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
             },
         );
     }
-    if let Some(head) = cx.spec.distinct_head_spec() {
-        let at = FieldPath::of(&["compute", "head_spec"]);
-        match cx.cluster.map(|c| c.spec(head)) {
-            Some(None) => report.push(at, IssueCode::SpecUnknown),
-            Some(Some(spec)) if pool.is_some_and(|p| !p.nodes.iter().any(|n| n.hosts(spec))) => {
-                report.push(at, IssueCode::SpecNotInPool)
-            }
-            _ => {}
-        }
-    }
 }
 
-/// Quota errors, availability warnings and the gang verdict, read off the plan.
+/// Quota, never-fit and queue findings, read off the plan. A spec the task cannot use
+/// is skipped with a warning at that spec while another spec of the list can be used;
+/// only when none can are those findings errors (SPEC.md section 4).
 fn plan_findings(plan: &Plan, report: &mut Report) {
     let list = FieldPath::of(&["compute", "specs"]);
+    let blocked = plan.outcome == Outcome::Blocked;
     for candidate in &plan.candidates {
-        for (line_no, line) in candidate.quota.iter().enumerate() {
-            // The first line is the workers' spec, a second one the distinct head's.
-            let at = if line_no == 0 {
-                list.index(candidate.index)
-            } else {
+        let at_spec = list.index(candidate.index);
+        for line in &candidate.quota {
+            // A line of the head's own spec is the head's.
+            let at = if candidate.head.as_ref().is_some_and(|h| h.spec == line.spec) {
                 FieldPath::of(&["compute", "head_spec"])
+            } else {
+                at_spec.clone()
             };
-            if line.remaining.is_none() {
-                report.push(at, IssueCode::QuotaNone);
+            if line.is_ok() {
                 continue;
             }
-            for short in line.shortfalls() {
+            if !blocked {
                 report.push(
-                    at.clone(),
-                    IssueCode::QuotaExceeded {
-                        dimension: short.dimension,
-                        requested: short.requested,
-                        remaining: short.remaining,
+                    at,
+                    IssueCode::QuotaSkipped {
+                        spec: line.spec.clone(),
+                        short: line.shortfalls(),
                     },
                 );
+            } else if line.remaining.is_none() {
+                report.push(at, IssueCode::QuotaNone);
+            } else {
+                for short in line.shortfalls() {
+                    report.push(
+                        at.clone(),
+                        IssueCode::QuotaExceeded {
+                            dimension: short.dimension,
+                            requested: short.requested,
+                            remaining: short.remaining,
+                        },
+                    );
+                }
             }
         }
         if let Fit::Never { reason } = &candidate.fit {
-            report.push(
-                list.index(candidate.index),
+            let code = if blocked {
                 IssueCode::GangNeverFits {
                     reason: reason.clone(),
-                },
-            );
+                }
+            } else {
+                IssueCode::GangSkipped {
+                    reason: reason.clone(),
+                }
+            };
+            report.push(at_spec, code);
         }
     }
-    if let Outcome::Queue { reason } = &plan.outcome {
-        // The spec that would be used once capacity frees: the first within quota that can ever fit.
-        if let Some(first) = plan
-            .candidates
-            .iter()
-            .find(|c| c.quota_ok() && matches!(c.fit, Fit::Queue { .. }))
-            && let Err(short) = quota::fits(first.demand, first.available)
+    if let Outcome::Queue { index, reason } = &plan.outcome {
+        if let Some(used) = plan.candidate(*index)
+            && let Err(short) = quota::fits(used.demand, used.available)
         {
             report.push(list.clone(), IssueCode::PoolAvailabilityExceeded { short });
         }

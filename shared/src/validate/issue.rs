@@ -2,6 +2,7 @@
 
 use super::code::IssueCode;
 use super::path::FieldPath;
+pub use crate::messages::Lang;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -35,18 +36,6 @@ pub struct Messages {
     pub en: String,
     /// Simplified Chinese.
     pub zh: String,
-}
-
-/// The console's languages.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Lang {
-    /// English.
-    #[default]
-    #[serde(rename = "en")]
-    En,
-    /// Simplified Chinese.
-    #[serde(rename = "zh-CN")]
-    Zh,
 }
 
 /// One finding: where, which rule, how bad, and what to do, in both languages.

@@ -28,12 +28,14 @@ pub use syntax::max_name_prefix_len;
 use crate::catalog::{Catalog, Cluster, User};
 use crate::quota::Plan;
 use crate::task::{SPEC_VERSION, TaskSpec, Validated};
+use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
 
 /// What the validator knows while it checks one spec.
 pub(crate) struct Cx<'a> {
     pub spec: &'a TaskSpec,
     pub catalog: &'a Catalog,
+    pub usage: &'a Usage,
     pub user: &'a User,
     /// The chosen cluster, once region and cluster resolve.
     pub cluster: Option<&'a Cluster>,
@@ -49,12 +51,13 @@ pub struct Check {
     pub plan: Option<Plan>,
 }
 
-/// Checks `spec` against `catalog` for `user`: every rule of SPEC.md sections 2–6, and
-/// the quota and gang-fit plan of section 4.
-pub fn check(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Check {
+/// Checks `spec` against `catalog` and its live `usage` for `user`: every rule of
+/// SPEC.md sections 2–6, and the quota and gang-fit plan of section 4.
+pub fn check(spec: &TaskSpec, catalog: &Catalog, usage: &Usage, user: &User) -> Check {
     let cx = Cx {
         spec,
         catalog,
+        usage,
         user,
         cluster: catalog.cluster(&spec.basic.region, &spec.basic.cluster),
     };
@@ -82,8 +85,8 @@ pub fn check(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Check {
 }
 
 /// The findings for `spec` (see [`check`]).
-pub fn validate(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Report {
-    check(spec, catalog, user).issues
+pub fn validate(spec: &TaskSpec, catalog: &Catalog, usage: &Usage, user: &User) -> Report {
+    check(spec, catalog, usage, user).issues
 }
 
 /// The spec, normalised and marked valid, when it has no errors.
@@ -94,10 +97,12 @@ pub fn validate(spec: &TaskSpec, catalog: &Catalog, user: &User) -> Report {
 pub fn validated(
     spec: TaskSpec,
     catalog: &Catalog,
+    usage: &Usage,
     user: &User,
 ) -> Result<(Validated<TaskSpec>, Check), Report> {
+    let result = check(&spec, catalog, usage, user);
+    // Normalised after the check, so the findings still name the fields it drops.
     let spec = spec.normalized();
-    let result = check(&spec, catalog, user);
     if result.issues.has_errors() {
         return Err(result.issues);
     }

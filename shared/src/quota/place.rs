@@ -1,0 +1,167 @@
+//! Placement: which node hosts each replica and the head, for a scheduler to reserve.
+
+use super::plan::{Outcome, Setup, plan};
+use super::{GangPlacement, Result, gang_place};
+use crate::catalog::{Catalog, User};
+use crate::resources::Resources;
+use crate::task::TaskSpec;
+use crate::usage::Usage;
+use crate::vocab::ResourceKind;
+use serde::{Deserialize, Serialize};
+
+/// Replicas of the workers' spec on one node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeShare {
+    /// Node name (an idle fragment's node is named `idle/<cluster>/<offer>/<n>`).
+    pub node: String,
+    /// Replicas on it.
+    pub replicas: u64,
+}
+
+/// Where a distinct head runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeadPlacement {
+    /// Node name.
+    pub node: String,
+    /// The head's spec id.
+    pub spec: String,
+    /// What it takes there.
+    pub need: Resources,
+}
+
+/// A whole gang placed: what a scheduler reserves with [`Usage::reserve`] and gives
+/// back with [`Usage::release`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Whose quota it draws on.
+    pub user: String,
+    /// The resource kind.
+    pub kind: ResourceKind,
+    /// The pool.
+    pub pool: String,
+    /// The spec's position in `compute.specs`.
+    pub index: usize,
+    /// The workers' spec id.
+    pub spec: String,
+    /// What one replica of `spec` takes.
+    pub need: Resources,
+    /// Replicas of `spec` per node, in the pool's node order. For a PyTorchJob the first
+    /// replica is the master; for a RayJob without a distinct head, the head.
+    pub workers: Vec<NodeShare>,
+    /// The head, when it has a spec of its own.
+    pub head: Option<HeadPlacement>,
+}
+
+impl Placement {
+    /// What each node takes: the head's need and each share's replicas × need.
+    pub fn node_needs(&self) -> impl Iterator<Item = (&str, Resources)> {
+        let head = self.head.iter().map(|h| (h.node.as_str(), h.need));
+        let workers = self.workers.iter().map(|w| {
+            let need = self.need.checked_mul(w.replicas).unwrap_or(Resources::new(
+                u64::MAX,
+                u64::MAX,
+                u64::MAX,
+            ));
+            (w.node.as_str(), need)
+        });
+        head.chain(workers)
+    }
+
+    /// What each quota line is charged, by spec; nothing for spot and idle.
+    pub fn quota_lines(&self) -> Vec<(&str, Resources)> {
+        if !self.kind.uses_quota() {
+            return Vec::new();
+        }
+        let replicas: u64 = self.workers.iter().map(|w| w.replicas).sum();
+        let mut lines = Vec::new();
+        if replicas > 0 {
+            lines.push((
+                self.spec.as_str(),
+                self.need.checked_mul(replicas).unwrap_or(Resources::ZERO),
+            ));
+        }
+        if let Some(h) = &self.head {
+            lines.push((h.spec.as_str(), h.need));
+        }
+        lines
+    }
+
+    /// Distinct nodes the gang takes.
+    pub fn nodes(&self) -> u64 {
+        let mut names: Vec<&str> = self.node_needs().map(|(n, _)| n).collect();
+        names.sort_unstable();
+        names.dedup();
+        names.len() as u64
+    }
+}
+
+/// Places the whole gang now, on the spec the plan chooses: `Some` exactly when the
+/// plan's outcome is [`Outcome::Now`], on as few nodes as it says.
+///
+/// # Errors
+///
+/// [`super::QuotaError::Overflow`] when the demand does not fit in 64 bits.
+pub fn place(
+    spec: &TaskSpec,
+    catalog: &Catalog,
+    usage: &Usage,
+    user: &User,
+) -> Result<Option<Placement>> {
+    let Some(plan) = plan(spec, catalog, usage, user)? else {
+        return Ok(None);
+    };
+    let Outcome::Now { index, .. } = plan.outcome else {
+        return Ok(None);
+    };
+    let Some(setup) = Setup::new(spec, catalog, usage, user) else {
+        return Ok(None);
+    };
+    let Some((_, worker)) = setup.workers().find(|(i, _)| *i == index) else {
+        return Ok(None);
+    };
+    let candidate = setup.candidate(index, worker)?;
+    let slots = setup.slots(worker);
+    let head_need = candidate.head.as_ref().map(|h| h.need);
+    let Some(GangPlacement { head, workers }) = gang_place(
+        &slots.slots,
+        candidate.per_replica,
+        candidate.workers,
+        head_need,
+    ) else {
+        return Ok(None);
+    };
+    Ok(Some(Placement {
+        user: user.name.clone(),
+        kind: setup.kind,
+        pool: setup.pool.id.clone(),
+        index,
+        spec: candidate.spec.clone(),
+        need: candidate.per_replica,
+        workers: workers
+            .into_iter()
+            .map(|(slot, replicas)| NodeShare {
+                node: slots.names[slot].clone(),
+                replicas,
+            })
+            .collect(),
+        head: match (head, candidate.head) {
+            (Some(slot), Some(h)) => Some(HeadPlacement {
+                node: slots.names[slot].clone(),
+                spec: h.spec,
+                need: h.need,
+            }),
+            _ => None,
+        },
+    }))
+}
+
+impl Catalog {
+    /// A node's capacity by name, idle fragment nodes included: what
+    /// [`Usage::reserve`] checks a placement against.
+    pub fn capacity(&self, node: &str) -> Option<Resources> {
+        self.nodes()
+            .find(|n| n.name == node)
+            .map(|n| n.total)
+            .or_else(|| super::plan::idle_node_capacity(self, node))
+    }
+}

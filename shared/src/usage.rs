@@ -1,0 +1,194 @@
+//! Live usage: what is allocated on each node and how much of each quota line is used.
+//!
+//! The [`Catalog`](crate::Catalog) says what is offered; [`Usage`] says what is taken
+//! now. The server owns the live usage and changes it only through [`Usage::reserve`]
+//! and [`Usage::release`] of a [`Placement`](crate::quota::Placement), so a gang is
+//! taken and given back whole.
+
+use crate::catalog::Node;
+use crate::resources::Resources;
+use crate::vocab::ResourceKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Allocations by node name and quota use by line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Usage {
+    /// What is allocated on each node, by node name; a node not listed is empty.
+    pub nodes: BTreeMap<String, Resources>,
+    /// What each quota line has in use; a line not listed uses nothing.
+    pub quota: Vec<QuotaUse>,
+}
+
+/// One quota line's use: user × resource kind × pool × spec.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuotaUse {
+    /// User name.
+    pub user: String,
+    /// Resource kind (reserved or on-demand).
+    pub kind: ResourceKind,
+    /// Pool id.
+    pub pool: String,
+    /// Spec id.
+    pub spec: String,
+    /// What the user's tasks hold now.
+    pub used: Resources,
+}
+
+/// A change to usage would break an invariant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UsageError {
+    /// Reserving would put more on a node than it holds.
+    #[error("node {node} has no room for the placement")]
+    NodeFull {
+        /// The node.
+        node: String,
+    },
+    /// Releasing more than is allocated: the placement was never reserved.
+    #[error("node {node} does not hold the placement being released")]
+    NotReserved {
+        /// The node.
+        node: String,
+    },
+}
+
+impl Usage {
+    /// Nothing in use.
+    pub fn new() -> Self {
+        Usage::default()
+    }
+
+    /// What is allocated on the node named `node`.
+    pub fn allocated(&self, node: &str) -> Resources {
+        self.nodes.get(node).copied().unwrap_or(Resources::ZERO)
+    }
+
+    /// What `node` has free now: its capacity less what is allocated on it.
+    pub fn free(&self, node: &Node) -> Resources {
+        if self.nodes.is_empty() {
+            return node.total;
+        }
+        node.total.saturating_sub(self.allocated(&node.name))
+    }
+
+    /// What a quota line has in use.
+    pub fn quota_used(&self, user: &str, kind: ResourceKind, pool: &str, spec: &str) -> Resources {
+        self.line(user, kind, pool, spec)
+            .map_or(Resources::ZERO, |q| q.used)
+    }
+
+    fn line(&self, user: &str, kind: ResourceKind, pool: &str, spec: &str) -> Option<&QuotaUse> {
+        self.quota
+            .iter()
+            .find(|q| q.user == user && q.kind == kind && q.pool == pool && q.spec == spec)
+    }
+
+    /// The part of usage `user` may see: every node (capacity is not private), only
+    /// their own quota lines.
+    pub fn for_user(&self, user: &str) -> Usage {
+        Usage {
+            nodes: self.nodes.clone(),
+            quota: self
+                .quota
+                .iter()
+                .filter(|q| q.user == user)
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// Takes what `placement` holds: node capacity and quota, all or nothing.
+    ///
+    /// `capacity` gives a node's total by name. Quota is not checked here: the plan that
+    /// made the placement did, and the caller reserves under the same lock.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::NodeFull`] when a node would hold more than its capacity; usage is
+    /// then unchanged.
+    pub fn reserve(
+        &mut self,
+        placement: &crate::quota::Placement,
+        capacity: impl Fn(&str) -> Option<Resources>,
+    ) -> Result<(), UsageError> {
+        let mut taken: BTreeMap<&str, Resources> = BTreeMap::new();
+        for (node, need) in placement.node_needs() {
+            let sum = taken.entry(node).or_insert(self.allocated(node));
+            *sum = sum.saturating_add(need);
+            if !capacity(node).is_some_and(|total| sum.fits_within(&total)) {
+                return Err(UsageError::NodeFull {
+                    node: node.to_owned(),
+                });
+            }
+        }
+        for (node, sum) in taken {
+            self.nodes.insert(node.to_owned(), sum);
+        }
+        for (spec, amount) in placement.quota_lines() {
+            self.add_quota(placement, spec, amount);
+        }
+        Ok(())
+    }
+
+    /// Gives back what `placement` holds.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::NotReserved`] when a node holds less than the placement; usage is
+    /// then unchanged.
+    pub fn release(&mut self, placement: &crate::quota::Placement) -> Result<(), UsageError> {
+        let mut left: BTreeMap<&str, Resources> = BTreeMap::new();
+        for (node, need) in placement.node_needs() {
+            let sum = left.entry(node).or_insert(self.allocated(node));
+            if !need.fits_within(sum) {
+                return Err(UsageError::NotReserved {
+                    node: node.to_owned(),
+                });
+            }
+            *sum = sum.saturating_sub(need);
+        }
+        for (node, sum) in left {
+            if sum == Resources::ZERO {
+                self.nodes.remove(node);
+            } else {
+                self.nodes.insert(node.to_owned(), sum);
+            }
+        }
+        for (spec, amount) in placement.quota_lines() {
+            if let Some(i) = self.quota.iter().position(|q| {
+                q.user == placement.user
+                    && q.kind == placement.kind
+                    && q.pool == placement.pool
+                    && q.spec == spec
+            }) {
+                let used = self.quota[i].used.saturating_sub(amount);
+                if used == Resources::ZERO {
+                    self.quota.remove(i);
+                } else {
+                    self.quota[i].used = used;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_quota(&mut self, placement: &crate::quota::Placement, spec: &str, amount: Resources) {
+        match self.quota.iter_mut().find(|q| {
+            q.user == placement.user
+                && q.kind == placement.kind
+                && q.pool == placement.pool
+                && q.spec == spec
+        }) {
+            Some(line) => line.used = line.used.saturating_add(amount),
+            None => self.quota.push(QuotaUse {
+                user: placement.user.clone(),
+                kind: placement.kind,
+                pool: placement.pool.clone(),
+                spec: spec.to_owned(),
+                used: amount,
+            }),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! The words every module shares: task type, resource kind, instance type, idle
+//! stability, priority and resource dimension.
+//!
+//! A leaf: it depends on nothing else in the crate, so the spec, the catalog, the quota
+//! math and validation can all use it without depending on each other.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The two kinds of distributed task Berth runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaskType {
+    /// Kubeflow PyTorchJob: a master and workers, with the distributed env injected.
+    #[serde(rename = "pytorch_job")]
+    PyTorchJob,
+    /// KubeRay RayJob: a head, workers and a submitter pod.
+    #[serde(rename = "ray_job")]
+    RayJob,
+}
+
+impl TaskType {
+    /// The Kubernetes kind name, as users know it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskType::PyTorchJob => "PyTorchJob",
+            TaskType::RayJob => "RayJob",
+        }
+    }
+}
+
+/// How the task gets its resources [资源类型].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKind {
+    /// Reserved instances, paid in advance [预留实例].
+    Reserved,
+    /// On-demand instances [按量实例].
+    OnDemand,
+    /// Spot instances: cheap, may be interrupted, no quota.
+    Spot,
+    /// Idle capacity: cheap, may be preempted, no quota [闲时资源].
+    Idle,
+}
+
+impl ResourceKind {
+    /// Whether this kind is counted against the user's quota (SPEC.md section 4).
+    pub fn uses_quota(self) -> bool {
+        matches!(self, ResourceKind::Reserved | ResourceKind::OnDemand)
+    }
+}
+
+/// GPU or CPU instances [实例类型].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstanceType {
+    /// Specs with accelerators.
+    #[default]
+    Gpu,
+    /// CPU-only specs.
+    Cpu,
+}
+
+/// Idle stability level [闲时稳定性等级]: how long idle capacity is expected to stay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdleStability {
+    /// May be reclaimed at any time.
+    Low,
+    /// Usually stays for hours.
+    Medium,
+    /// Usually stays for a day or more.
+    High,
+}
+
+/// Resource priority [资源优先级]; queue order is priority, then submit time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Priority {
+    /// Yields to everything else.
+    Low,
+    /// The default.
+    Normal,
+    /// Goes first in the queue.
+    High,
+}
+
+/// One dimension of [`Resources`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    /// Accelerators, counted as whole cards.
+    Gpu,
+    /// Virtual CPUs.
+    Vcpu,
+    /// Memory in GiB.
+    MemoryGib,
+}
+
+impl Dimension {
+    /// Every dimension, in the order reports list them.
+    pub const ALL: [Dimension; 3] = [Dimension::Gpu, Dimension::Vcpu, Dimension::MemoryGib];
+
+    /// The unit as users read it, in English.
+    pub fn unit_en(self) -> &'static str {
+        match self {
+            Dimension::Gpu => "GPUs",
+            Dimension::Vcpu => "vCPUs",
+            Dimension::MemoryGib => "GiB of memory",
+        }
+    }
+
+    /// The unit as users read it, in Chinese.
+    pub fn unit_zh(self) -> &'static str {
+        match self {
+            Dimension::Gpu => "张 GPU",
+            Dimension::Vcpu => "个 vCPU",
+            Dimension::MemoryGib => "GiB 内存",
+        }
+    }
+}
+
+impl fmt::Display for Dimension {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dimension::Gpu => "gpu",
+            Dimension::Vcpu => "vcpu",
+            Dimension::MemoryGib => "memory_gib",
+        })
+    }
+}
