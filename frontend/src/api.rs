@@ -1,7 +1,7 @@
 //! One async function per server endpoint.
 
 use gloo_net::http::Request;
-use shared::api::{CatalogResponse, ErrorBody, ValidateResponse};
+use shared::api::{CatalogResponse, ErrorBody, Examples, ValidateResponse};
 
 /// A request to the server failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -61,4 +61,19 @@ pub async fn validate(spec_json: String) -> Result<ValidateResponse> {
         .body(spec_json)
         .map_err(network)?;
     answer(request.send().await.map_err(network)?).await
+}
+
+/// `GET /api/v1/examples`.
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses.
+pub async fn fetch_examples() -> Result<Examples> {
+    answer(
+        Request::get("/api/v1/examples")
+            .send()
+            .await
+            .map_err(network)?,
+    )
+    .await
 }

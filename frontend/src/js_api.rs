@@ -1,7 +1,7 @@
 //! The validator exported to JavaScript, so other portals can embed Berth's rules.
 //!
 //! ```js
-//! const check = window.wasmBindings.validateTask(spec, catalog, user);
+//! const check = window.wasmBindings.validateTask(spec, catalog, user, usage);
 //! // { issues: [{ path, code, params, severity, message: { en, zh } }], plan }
 //! ```
 //!
@@ -35,6 +35,14 @@ fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Resul
         .map_err(|e| JsValue::from_str(&format!("{what} is not valid: {e}")))
 }
 
+/// Live usage, or none in use when the caller leaves it out.
+fn usage_from_js(value: &JsValue) -> Result<shared::usage::Usage, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(shared::usage::Usage::new());
+    }
+    from_js(value, "usage")
+}
+
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
     js_sys::JSON::parse(&text)
@@ -45,33 +53,47 @@ fn spec_or_report(spec: &JsValue) -> Result<Result<TaskSpec, shared::Report>, Js
     Ok(TaskSpec::from_json(&plain_json(spec, "spec")?))
 }
 
-/// `validateTask(spec, catalog, user)`: the findings and the plan, as `POST /api/v1/validate` answers.
+/// `validateTask(spec, catalog, user, usage?)`: the findings and the plan, as
+/// `POST /api/v1/validate` answers; `usage` is `GET /api/v1/catalog`'s live usage (none
+/// in use when left out).
 ///
 /// # Errors
 ///
 /// A string when the catalog or user is not of the documented shape.
 #[wasm_bindgen(js_name = validateTask)]
-pub fn validate_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<JsValue, JsValue> {
+pub fn validate_task(
+    spec: JsValue,
+    catalog: JsValue,
+    user: JsValue,
+    usage: JsValue,
+) -> Result<JsValue, JsValue> {
     let catalog: Catalog = from_js(&catalog, "catalog")?;
     let user: User = from_js(&user, "user")?;
+    let usage = usage_from_js(&usage)?;
     let check = match spec_or_report(&spec)? {
-        Ok(spec) => shared::check(&spec, &catalog, &user),
+        Ok(spec) => shared::check(&spec, &catalog, &usage, &user),
         Err(issues) => shared::Check { issues, plan: None },
     };
     to_js(&check)
 }
 
-/// `planTask(spec, catalog, user)`: only the plan, or `null` while the spec is too incomplete.
+/// `planTask(spec, catalog, user, usage?)`: only the plan, or `null` while the spec is too incomplete.
 ///
 /// # Errors
 ///
 /// A string when the catalog or user is not of the documented shape.
 #[wasm_bindgen(js_name = planTask)]
-pub fn plan_task(spec: JsValue, catalog: JsValue, user: JsValue) -> Result<JsValue, JsValue> {
+pub fn plan_task(
+    spec: JsValue,
+    catalog: JsValue,
+    user: JsValue,
+    usage: JsValue,
+) -> Result<JsValue, JsValue> {
     let catalog: Catalog = from_js(&catalog, "catalog")?;
     let user: User = from_js(&user, "user")?;
+    let usage = usage_from_js(&usage)?;
     match spec_or_report(&spec)? {
-        Ok(spec) => to_js(&shared::check(&spec, &catalog, &user).plan),
+        Ok(spec) => to_js(&shared::check(&spec, &catalog, &usage, &user).plan),
         Err(_) => Ok(JsValue::NULL),
     }
 }

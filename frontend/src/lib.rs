@@ -17,7 +17,11 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let lang = UiLang::provide();
-    let session = LocalResource::new(api::fetch_catalog);
+    let session = LocalResource::new(|| async {
+        let session = api::fetch_catalog().await?;
+        let examples = api::fetch_examples().await?;
+        Ok::<_, api::ClientError>((session, examples))
+    });
     view! {
         <header class="topbar">
             <span class="brand">"Berth"</span>
@@ -27,7 +31,9 @@ pub fn App() -> impl IntoView {
         <main>
             <Suspense fallback=move || view! { <p class="loading">{move || t(lang.get(), "Loading the catalog…", "正在加载资源目录…")}</p> }>
                 {move || session.get().map(|result| match result {
-                    Ok(session) => view! { <pages::task_new::TaskEditor catalog=session.catalog user=session.user /> }.into_any(),
+                    Ok((session, examples)) => view! {
+                        <pages::task_new::TaskEditor catalog=session.catalog usage=session.usage user=session.user examples=examples />
+                    }.into_any(),
                     Err(err) => view! {
                         <p class="banner error" role="alert">
                             {move || t(lang.get(), "Could not load the catalog: ", "无法加载资源目录：")}

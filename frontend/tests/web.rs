@@ -21,13 +21,24 @@ fn mount_editor(initial: Option<String>) -> HtmlElement {
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&host).unwrap();
     let catalog = shared::demo::catalog();
+    let usage = shared::demo::usage();
     let user = shared::demo::user();
+    let examples = shared::api::Examples {
+        pytorch: shared::TaskSpec::from_json(shared::demo::PYTORCH_EXAMPLE).unwrap(),
+        ray: shared::TaskSpec::from_json(shared::demo::RAY_EXAMPLE).unwrap(),
+    };
     let handle = leptos::mount::mount_to(host.clone(), move || {
-        let (catalog, user, initial) = (catalog.clone(), user.clone(), initial.clone());
+        let (catalog, usage, user, examples, initial) = (
+            catalog.clone(),
+            usage.clone(),
+            user.clone(),
+            examples.clone(),
+            initial.clone(),
+        );
         view! {
             {frontend::i18n::UiLang::provide();}
             <frontend::i18n::LangSwitch />
-            <TaskEditor catalog user initial />
+            <TaskEditor catalog usage user examples initial />
         }
     });
     handle.forget();
@@ -157,12 +168,16 @@ fn the_javascript_api_answers_like_the_crate() {
     spec["ray"]["runtime_env"] = "- not a mapping".into();
     let catalog = serde_json::to_value(shared::demo::catalog()).unwrap();
     let user = serde_json::to_value(shared::demo::user()).unwrap();
-    let js = frontend::js_api::validate_task(to_js(&spec), to_js(&catalog), to_js(&user)).unwrap();
+    let usage = serde_json::to_value(shared::demo::usage()).unwrap();
+    let js =
+        frontend::js_api::validate_task(to_js(&spec), to_js(&catalog), to_js(&user), to_js(&usage))
+            .unwrap();
     let answer: serde_json::Value = serde_wasm_bindgen::from_value(js).unwrap();
     let spec: shared::TaskSpec = serde_json::from_value(spec).unwrap();
     let expected = serde_json::to_value(shared::check(
         &spec,
         &shared::demo::catalog(),
+        &shared::demo::usage(),
         &shared::demo::user(),
     ))
     .unwrap();
@@ -172,6 +187,7 @@ fn the_javascript_api_answers_like_the_crate() {
         to_js(&serde_json::to_value(&spec).unwrap()),
         to_js(&catalog),
         to_js(&user),
+        to_js(&usage),
     )
     .unwrap();
     let plan: serde_json::Value = serde_wasm_bindgen::from_value(plan).unwrap();
@@ -185,6 +201,8 @@ fn the_javascript_api_refuses_a_catalog_it_cannot_read() {
     // A JS Map is not a plain object: refusing beats checking against an empty catalog.
     let map = js_sys::Map::new();
     map.set(&"regions".into(), &js_sys::Array::new());
-    let err = frontend::js_api::validate_task(spec, map.into(), user).unwrap_err();
+    let err =
+        frontend::js_api::validate_task(spec, map.into(), user, wasm_bindgen::JsValue::UNDEFINED)
+            .unwrap_err();
     assert!(err.as_string().unwrap().contains("catalog"), "{err:?}");
 }

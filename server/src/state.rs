@@ -1,5 +1,7 @@
 //! Configuration and the state every handler shares.
 
+use shared::catalog::CatalogFile;
+use shared::usage::Usage;
 use shared::{Catalog, User};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -75,6 +77,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The catalog every request is checked against.
     pub catalog: Arc<Catalog>,
+    /// Live usage of the catalog's nodes and quota lines.
+    pub usage: Arc<Usage>,
 }
 
 impl AppState {
@@ -84,23 +88,26 @@ impl AppState {
     ///
     /// [`ConfigError`] when the catalog file cannot be read or parsed.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        let catalog = match &config.catalog {
-            Some(path) => {
-                let text =
-                    std::fs::read_to_string(path).map_err(|source| ConfigError::ReadCatalog {
-                        path: path.clone(),
-                        source,
-                    })?;
-                Catalog::from_json(&text).map_err(|source| ConfigError::ParseCatalog {
+        // The demo goes through the same loader as a file named by BERTH_CATALOG.
+        let (path, text) = match &config.catalog {
+            Some(path) => (
+                path.clone(),
+                std::fs::read_to_string(path).map_err(|source| ConfigError::ReadCatalog {
                     path: path.clone(),
                     source,
-                })?
-            }
-            None => shared::demo::catalog(),
+                })?,
+            ),
+            None => (
+                PathBuf::from("(the demo catalog)"),
+                shared::demo::CATALOG_FILE.to_owned(),
+            ),
         };
+        let file = CatalogFile::from_json(&text)
+            .map_err(|source| ConfigError::ParseCatalog { path, source })?;
         Ok(AppState {
             config: Arc::new(config),
-            catalog: Arc::new(catalog),
+            catalog: Arc::new(file.catalog),
+            usage: Arc::new(file.usage),
         })
     }
 
@@ -138,7 +145,7 @@ mod tests {
     #[test]
     fn a_catalog_file_with_a_misspelt_field_is_refused_and_named() {
         let err = AppState::new(config_with_catalog(
-            r#"{"regions": [], "time_zone": ["UTC"]}"#,
+            r#"{"catalog": {"regions": [], "time_zone": ["UTC"]}}"#,
         ))
         .err()
         .expect("refused");
@@ -154,10 +161,12 @@ mod tests {
     fn a_valid_catalog_file_replaces_the_demo() {
         let mut catalog = shared::demo::catalog();
         catalog.time_zones = vec!["UTC".into()];
-        let state = AppState::new(config_with_catalog(
-            &serde_json::to_string(&catalog).unwrap(),
-        ))
-        .expect("loads");
+        let file = CatalogFile {
+            catalog,
+            usage: shared::demo::usage(),
+        };
+        let state = AppState::new(config_with_catalog(&serde_json::to_string(&file).unwrap()))
+            .expect("loads");
         assert_eq!(state.catalog.time_zones, ["UTC"]);
     }
 }

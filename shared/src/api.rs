@@ -37,4 +37,17 @@ pub struct CatalogResponse {
     pub user: crate::User,
     /// Their view of the catalog (see [`crate::Catalog::for_user`]).
     pub catalog: crate::Catalog,
+    /// Live usage: node allocations and the user's own quota lines.
+    #[serde(default)]
+    pub usage: crate::usage::Usage,
+}
+
+/// `GET /api/v1/examples`: complete specs that pass every rule on the server's catalog,
+/// for the console's "start from an example".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Examples {
+    /// A PyTorchJob.
+    pub pytorch: crate::TaskSpec,
+    /// A RayJob.
+    pub ray: crate::TaskSpec,
 }

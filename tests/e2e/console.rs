@@ -82,10 +82,16 @@ impl Page {
 
     /// Calls `window.wasmBindings.validateTask` in the page, as an embedding portal would,
     /// and returns the codes it reports.
-    pub async fn validate_in_page(&self, spec: &str, catalog: &str, user: &str) -> Vec<String> {
-        let script = "const [spec, catalog, user] = Array.from(arguments, (a) => JSON.parse(a));
-                      return window.wasmBindings.validateTask(spec, catalog, user).issues.map(i => i.code);";
-        let args = vec![spec.into(), catalog.into(), user.into()];
+    pub async fn validate_in_page(
+        &self,
+        spec: &str,
+        catalog: &str,
+        user: &str,
+        usage: &str,
+    ) -> Vec<String> {
+        let script = "const [spec, catalog, user, usage] = Array.from(arguments, (a) => JSON.parse(a));
+                      return window.wasmBindings.validateTask(spec, catalog, user, usage).issues.map(i => i.code);";
+        let args = vec![spec.into(), catalog.into(), user.into(), usage.into()];
         let value = self
             .client
             .execute(script, args)

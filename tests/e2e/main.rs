@@ -60,8 +60,9 @@ async fn a_researcher_edits_a_spec_and_sees_the_rules_and_the_plan_live() {
     // Another portal embeds the rules: the exported validator answers like the crate.
     let catalog = serde_json::to_string(&shared::demo::catalog()).unwrap();
     let user = serde_json::to_string(&shared::demo::user()).unwrap();
+    let usage = serde_json::to_string(&shared::demo::usage()).unwrap();
     let codes = page
-        .validate_in_page(&spec.to_string(), &catalog, &user)
+        .validate_in_page(&spec.to_string(), &catalog, &user, &usage)
         .await;
     let expected = shared::demo::codes_for(&spec);
     let mut codes = codes;

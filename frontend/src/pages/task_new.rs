@@ -5,6 +5,8 @@ use crate::api;
 use crate::components::{PlanView, ReportView};
 use crate::i18n::{UiLang, t};
 use leptos::prelude::*;
+use shared::api::Examples;
+use shared::usage::Usage;
 use shared::{Catalog, Check, TaskSpec, User};
 
 /// Spec editor with live findings and plan.
@@ -12,16 +14,22 @@ use shared::{Catalog, Check, TaskSpec, User};
 pub fn TaskEditor(
     /// The catalog to check against.
     catalog: Catalog,
+    /// Live usage of the catalog's nodes and the user's quota lines.
+    usage: Usage,
     /// Who is editing.
     user: User,
+    /// The example specs the server offers.
+    examples: Examples,
     /// The starting spec, as JSON; default the PyTorchJob example.
     #[prop(default = None)]
     initial: Option<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    let text = RwSignal::new(initial.unwrap_or_else(|| shared::demo::PYTORCH_EXAMPLE.to_owned()));
+    let pretty = |spec: &TaskSpec| serde_json::to_string_pretty(spec).unwrap_or_default();
+    let (pytorch, ray) = (pretty(&examples.pytorch), pretty(&examples.ray));
+    let text = RwSignal::new(initial.unwrap_or_else(|| pytorch.clone()));
     let check = Memo::new(move |_| match TaskSpec::from_json(&text.get()) {
-        Ok(spec) => shared::check(&spec, &catalog, &user),
+        Ok(spec) => shared::check(&spec, &catalog, &usage, &user),
         Err(issues) => Check { issues, plan: None },
     });
     let server = Action::new_local(|spec: &String| api::validate(spec.clone()));
@@ -77,10 +85,10 @@ pub fn TaskEditor(
         <div class="editor">
             <section class="source">
                 <div class="toolbar">
-                    <button on:click=move |_| text.set(shared::demo::PYTORCH_EXAMPLE.to_owned()) data-testid="load-pytorch">
+                    <button on:click=move |_| text.set(pytorch.clone()) data-testid="load-pytorch">
                         {move || t(lang.get(), "PyTorchJob example", "PyTorchJob 示例")}
                     </button>
-                    <button on:click=move |_| text.set(shared::demo::RAY_EXAMPLE.to_owned()) data-testid="load-ray">
+                    <button on:click=move |_| text.set(ray.clone()) data-testid="load-ray">
                         {move || t(lang.get(), "RayJob example", "RayJob 示例")}
                     </button>
                     <button on:click=move |_| {

@@ -4,11 +4,13 @@ use crate::AppState;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use shared::api::CatalogResponse;
+use shared::api::{CatalogResponse, Examples};
 
 /// Catalog routes.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/catalog", get(show))
+    Router::new()
+        .route("/catalog", get(show))
+        .route("/examples", get(examples))
 }
 
 async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
@@ -19,7 +21,17 @@ async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
         var.value = shared::task::HIDDEN_VALUE_MASK.to_owned();
     }
     Json(CatalogResponse {
+        usage: state.usage.for_user(&user.name),
         user,
         catalog: view,
+    })
+}
+
+/// The example specs; they pass every rule on the demo catalog.
+async fn examples() -> Json<Examples> {
+    let parse = |text| shared::TaskSpec::from_json(text).expect("the examples parse");
+    Json(Examples {
+        pytorch: parse(shared::demo::PYTORCH_EXAMPLE),
+        ray: parse(shared::demo::RAY_EXAMPLE),
     })
 }

@@ -21,5 +21,10 @@ async fn validate(
     ApiJson(body): ApiJson<serde_json::Value>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
     let spec = TaskSpec::from_value(body).map_err(ApiError::Spec)?;
-    Ok(Json(check(&spec, &state.catalog, &state.user())))
+    Ok(Json(check(
+        &spec,
+        &state.catalog,
+        &state.usage,
+        &state.user(),
+    )))
 }

@@ -50,6 +50,7 @@ fn the_server_answers_every_corpus_case_exactly_as_the_crate_does() {
         .into();
     let catalog = shared::demo::catalog();
     let user = shared::demo::user();
+    let usage = shared::demo::usage();
     let cases = shared::demo::corpus();
     assert!(cases.len() > 50, "the corpus is loaded");
     for case in cases {
@@ -67,7 +68,7 @@ fn the_server_answers_every_corpus_case_exactly_as_the_crate_does() {
         let expected = match shared::TaskSpec::from_value(case.spec.clone()) {
             Ok(spec) => (
                 200,
-                serde_json::to_value(shared::check(&spec, &catalog, &user)).unwrap(),
+                serde_json::to_value(shared::check(&spec, &catalog, &usage, &user)).unwrap(),
             ),
             Err(issues) => (422, serde_json::to_value(&issues).unwrap()),
         };

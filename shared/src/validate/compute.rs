@@ -23,20 +23,17 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
             IssueCode::WorkersOutOfRange { max: MAX_WORKERS },
         );
     }
-    match kind {
-        ResourceKind::Idle => {
-            if compute.idle_stability.is_none() {
-                report.push(at("idle_stability"), IssueCode::ValueRequired);
-            }
-            if compute.priority.is_some() {
-                report.push(at("priority"), IssueCode::IdlePriorityNotAllowed);
-            }
-            if compute.guarantee.is_some() {
-                report.push(at("guarantee"), IssueCode::IdleGuaranteeNotAllowed);
-            }
+    // Reserved with idle accepted may leave the level open: any idle capacity will do.
+    if kind == ResourceKind::Idle {
+        if compute.idle_stability.is_none() {
+            report.push(at("idle_stability"), IssueCode::ValueRequired);
         }
-        // Reserved with idle accepted may leave the level open: any idle capacity will do.
-        _ => {}
+        if compute.priority.is_some() {
+            report.push(at("priority"), IssueCode::IdlePriorityNotAllowed);
+        }
+        if compute.guarantee.is_some() {
+            report.push(at("guarantee"), IssueCode::IdleGuaranteeNotAllowed);
+        }
     }
     for field in compute.unused_fields() {
         report.push(
