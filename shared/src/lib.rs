@@ -48,6 +48,7 @@
 //! | `basic.time_zone.unknown` | error | The time zone is not in the catalog's list. |
 //! | `basic.tags.too_many` | error | More tags than allowed. |
 //! | `basic.tags.key.invalid` | error | A tag key is not label-like. |
+//! | `basic.tags.key.reserved` | error | A tag key under a prefix the platform or an operator owns (`kubernetes.io/`, `k8s.io/` and their subdomains, `kueue.x-k8s.io/`, `volcano.sh/`, `ray.io/`, `kubeflow.org/`, `training.kubeflow.org/`, `scheduling.x-k8s.io/`, `berth.`). |
 //! | `basic.tags.value.invalid` | error | A tag value is not label-like. |
 //! | `basic.tags.duplicate` | error | The same tag key twice. |
 //! | `basic.tags.not_maintained` | error | Tag validation is on and the tag is not maintained. |

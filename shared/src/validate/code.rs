@@ -66,6 +66,8 @@ issue_codes! {
     TagsTooMany { /** Most tags allowed. */ max: usize } = "basic.tags.too_many", Error;
     /// A tag key is not label-like.
     TagKeyInvalid = "basic.tags.key.invalid", Error;
+    /// A tag key under a prefix the platform or an operator owns.
+    TagKeyReserved = "basic.tags.key.reserved", Error;
     /// A tag value is not label-like.
     TagValueInvalid = "basic.tags.value.invalid", Error;
     /// The same tag key twice.
@@ -283,6 +285,10 @@ impl IssueCode {
             TagKeyInvalid => s(
                 "use 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
                 "请使用 1–63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
+            ),
+            TagKeyReserved => s(
+                "this prefix belongs to the platform or a scheduler; use your own prefix or none",
+                "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀",
             ),
             TagValueInvalid => s(
                 "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
