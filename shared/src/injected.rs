@@ -24,17 +24,22 @@ pub const CONTEXT: [&str; 6] = [
 
 /// Whether the platform (or its operator) sets `name` for this task type.
 ///
-/// Besides [`PYTORCH_DISTRIBUTED`] and [`CONTEXT`]: the training operator adds
-/// `PYTHONUNBUFFERED` and `PET_*`, KubeRay adds `RAY_*` (k8s/RULES.md section 3.3).
+/// [`CONTEXT`] for both types. PyTorchJob: [`PYTORCH_DISTRIBUTED`], and the training
+/// operator's `PET_*` and `PYTHONUNBUFFERED`. RayJob: KubeRay's `RAY_*` and
+/// `KUBERAY_GEN_RAY_START_CMD` (k8s/RULES.md section 3.3). KubeRay sets
+/// `PYTHONUNBUFFERED` only on the submitter pod, which runs `ray job submit` and not the
+/// user's environment, so in a RayJob the user's value holds where the code runs.
 pub fn is_injected(name: &str, task_type: Option<TaskType>) -> bool {
-    if CONTEXT.contains(&name) || name == "PYTHONUNBUFFERED" {
+    if CONTEXT.contains(&name) {
         return true;
     }
     match task_type {
         Some(TaskType::PyTorchJob) => {
-            PYTORCH_DISTRIBUTED.contains(&name) || name.starts_with("PET_")
+            PYTORCH_DISTRIBUTED.contains(&name)
+                || name.starts_with("PET_")
+                || name == "PYTHONUNBUFFERED"
         }
-        Some(TaskType::RayJob) => name.starts_with("RAY_"),
+        Some(TaskType::RayJob) => name.starts_with("RAY_") || name == "KUBERAY_GEN_RAY_START_CMD",
         None => false,
     }
 }
@@ -50,5 +55,19 @@ mod tests {
         assert!(is_injected("RAY_ADDRESS", Some(TaskType::RayJob)));
         assert!(is_injected("TASK_UUID", Some(TaskType::RayJob)));
         assert!(!is_injected("MY_VAR", Some(TaskType::PyTorchJob)));
+        assert!(is_injected("PET_NNODES", Some(TaskType::PyTorchJob)));
+        assert!(!is_injected("PET_NNODES", Some(TaskType::RayJob)));
+        assert!(is_injected("PYTHONUNBUFFERED", Some(TaskType::PyTorchJob)));
+        assert!(!is_injected("PYTHONUNBUFFERED", Some(TaskType::RayJob)));
+        assert!(is_injected(
+            "KUBERAY_GEN_RAY_START_CMD",
+            Some(TaskType::RayJob)
+        ));
+        assert!(!is_injected(
+            "KUBERAY_GEN_RAY_START_CMD",
+            Some(TaskType::PyTorchJob)
+        ));
+        assert!(!is_injected("RAY_ADDRESS", Some(TaskType::PyTorchJob)));
+        assert!(is_injected("X_CLUSTER", None));
     }
 }

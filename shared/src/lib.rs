@@ -57,6 +57,7 @@
 //! | `image.ray.missing` | error | A RayJob with a catalog image that has no Ray runtime. |
 //! | `image.ray.unverified` | warning | A RayJob with a free image address: Ray cannot be verified. |
 //! | `image.ray_dashboard.missing` | info | A RayJob image without the dashboard dependencies. |
+//! | `image.pytorch.missing` | warning | A PyTorchJob with a catalog image without the `pytorch` capability. |
 //! | `env.name.invalid` | error | Env var name is not `[A-Za-z_][A-Za-z0-9_]*`. |
 //! | `env.name.reserved_prefix` | error | Env var name starts with `KUBERNETES_`. |
 //! | `env.name.duplicate` | error | The same env var name twice. |
@@ -64,6 +65,7 @@
 //! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
+//! | `env.value.nul` | error | A value holds a NUL character. |
 //! | `storage.volume.unknown` | error | The volume is not in this cluster. |
 //! | `storage.duplicate` | error | The same volume at the same path twice. |
 //! | `datasets.unknown` | error | The dataset is not in this cluster. |

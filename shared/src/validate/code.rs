@@ -85,6 +85,8 @@ issue_codes! {
     ImageRayUnverified = "image.ray.unverified", Warning;
     /// A RayJob image without the dashboard dependencies.
     ImageRayDashboardMissing = "image.ray_dashboard.missing", Info;
+    /// A PyTorchJob with a catalog image that has no PyTorch.
+    ImagePytorchMissing = "image.pytorch.missing", Warning;
 
     /// Env var name is not `[A-Za-z_][A-Za-z0-9_]*`.
     EnvNameInvalid = "env.name.invalid", Error;
@@ -100,6 +102,8 @@ issue_codes! {
     EnvValueTooLong { /** Limit in bytes. */ max_bytes: usize } = "env.value.too_long", Error;
     /// All values together are over the limit.
     EnvValuesTooLong { /** Limit in bytes. */ max_bytes: usize, /** Bytes now. */ total: usize } = "env.values.too_long", Error;
+    /// A value holds a NUL character.
+    EnvValueNul = "env.value.nul", Error;
 
     /// The volume is not in this cluster.
     VolumeUnknown = "storage.volume.unknown", Error;
@@ -322,6 +326,10 @@ impl IssueCode {
                 "lacks the Ray Dashboard dependencies; the dashboard will be limited",
                 "镜像缺少 Ray Dashboard 依赖，Dashboard 功能将受限",
             ),
+            ImagePytorchMissing => s(
+                "has no PyTorch; a PyTorchJob needs a PyTorch image",
+                "不包含 PyTorch，PyTorchJob 需要使用 PyTorch 镜像",
+            ),
             EnvNameInvalid => s(
                 "use letters, digits and '_', not starting with a digit",
                 "只能包含字母、数字和下划线，且不能以数字开头",
@@ -354,6 +362,7 @@ impl IssueCode {
                     max_bytes / 1024
                 ),
             ),
+            EnvValueNul => s("holds a NUL character; remove it", "包含 NUL 字符，请删除"),
             VolumeUnknown => s(
                 "is not a volume of this cluster; pick one from the list",
                 "不是该集群中的存储，请从列表中选择",
