@@ -9,6 +9,10 @@ use crate::task::TaskType;
 /// training operator's default.
 pub const MASTER_PORT: u32 = 23456;
 
+/// Ports Ray itself listens on in every RayJob pod: GCS, dashboard, client, metrics
+/// export and dashboard agent (SPEC.md section 5).
+pub const RAY_PORTS: [u32; 5] = [6379, 8265, 10001, 8080, 52365];
+
 /// PyTorch distributed variables, set per replica.
 pub const PYTORCH_DISTRIBUTED: [&str; 4] = ["MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"];
 

@@ -104,7 +104,8 @@
 //! | `compute.gang.never_fits` | error | The replicas can never be placed at once. |
 //! | `advanced.fault_tolerance.max_retries.out_of_range` | error | Max retries outside 1–100. |
 //! | `advanced.monitoring.port.out_of_range` | error | Metrics port outside 1–65535. |
-//! | `advanced.monitoring.port.master` | error | Metrics port is the master port. |
+//! | `advanced.monitoring.port.master` | error | A PyTorchJob's metrics port is the master port. |
+//! | `advanced.monitoring.port.ray` | error | A RayJob's metrics port is one of Ray's own (6379, 8265, 10001, 8080, 52365). |
 //! | `advanced.monitoring.port.ssh` | error | Metrics port 22 while pod SSH is on. |
 //! | `advanced.monitoring.path.invalid` | error | Metrics path does not start with `/`. |
 //! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |

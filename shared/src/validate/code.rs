@@ -188,6 +188,8 @@ issue_codes! {
     MonitoringPortOutOfRange = "advanced.monitoring.port.out_of_range", Error;
     /// Metrics port is the master port.
     MonitoringPortIsMaster { /** The master port. */ port: u32 } = "advanced.monitoring.port.master", Error;
+    /// Metrics port is one of Ray's own ports in a RayJob.
+    MonitoringPortIsRay { /** The Ray port. */ port: u32 } = "advanced.monitoring.port.ray", Error;
     /// Metrics port 22 while pod SSH is on.
     MonitoringPortIsSsh = "advanced.monitoring.port.ssh", Error;
     /// Metrics path does not start with `/`.
@@ -557,6 +559,20 @@ impl IssueCode {
                 format!("{port} is the master port; choose another"),
                 format!("{port} 是主节点端口，请更换"),
             ),
+            MonitoringPortIsRay { port } => {
+                let (en, zh) = match port {
+                    6379 => ("GCS", "GCS"),
+                    8265 => ("dashboard", "Dashboard"),
+                    10001 => ("client", "Client"),
+                    8080 => ("metrics export", "指标导出"),
+                    52365 => ("dashboard agent", "Dashboard Agent"),
+                    _ => ("own", "内部"),
+                };
+                (
+                    format!("{port} is Ray's {en} port; choose another"),
+                    format!("{port} 是 Ray 的 {zh} 端口，请更换"),
+                )
+            }
             MonitoringPortIsSsh => s(
                 "22 is taken by pod SSH; choose another",
                 "22 端口已被 Pod 间免密登录占用，请更换",
