@@ -68,17 +68,21 @@
 //! | `env.value.nul` | error | A value holds a NUL character. |
 //! | `storage.volume.unknown` | error | The volume is not in this cluster. |
 //! | `storage.duplicate` | error | The same volume at the same path twice. |
+//! | `storage.volume.rwo_multi_pod` | warning | An RWO volume on a task with more than one pod: it attaches to one node only. |
+//! | `storage.none` | info | No storage volume at all: outputs are lost when the task ends. |
 //! | `datasets.unknown` | error | The dataset is not in this cluster. |
 //! | `models.unknown` | error | The model is not in this cluster. |
 //! | `mount.path.not_absolute` | error | Mount path is not absolute. |
 //! | `mount.path.not_normalized` | error | Mount path has `..`, `.`, `//` or a trailing `/`. |
 //! | `mount.path.root` | error | Mount path is `/`. |
+//! | `mount.path.invalid_chars` | error | Mount path has `:` or a control character. |
 //! | `mount.path.conflict` | error | Two mounts at one path. |
 //! | `mount.path.nested` | warning | One mount inside another. |
 //! | `mount.path.system` | error | Mount at or under `/proc`, `/sys` or `/dev`. |
 //! | `mount.path.shadows_image` | warning | Mount hides the image's own files. |
 //! | `mount.path.outside_recommended` | info | Mount outside `/volume` and `/mnt`. |
 //! | `mount.path.ray_reserved` | error | Mount at `/tmp/ray` while RayJob shared storage takes it. |
+//! | `mount.path.hides_ssh_hostfile` | warning | Mount at `/root` or above while pod SSH writes `/root/hostfile`. |
 //! | `command.too_long` | error | Command over the length limit. |
 //! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
 //! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count. |

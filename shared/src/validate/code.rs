@@ -109,6 +109,10 @@ issue_codes! {
     VolumeUnknown = "storage.volume.unknown", Error;
     /// The same volume at the same path twice.
     StorageDuplicate = "storage.duplicate", Error;
+    /// An RWO volume on a task with more than one pod.
+    StorageRwoMultiPod { /** Pods of the task. */ pods: u64 } = "storage.volume.rwo_multi_pod", Warning;
+    /// No storage volume at all: outputs are lost when the task ends.
+    StorageNone = "storage.none", Info;
     /// The dataset is not in this cluster.
     DatasetUnknown = "datasets.unknown", Error;
     /// The model is not in this cluster.
@@ -119,6 +123,8 @@ issue_codes! {
     MountPathNotNormalized = "mount.path.not_normalized", Error;
     /// Mount path is `/`.
     MountPathRoot = "mount.path.root", Error;
+    /// Mount path has `:` or a control character.
+    MountPathInvalidChars = "mount.path.invalid_chars", Error;
     /// Two mounts at one path.
     MountPathConflict { /** The other mount. */ other: String } = "mount.path.conflict", Error;
     /// One mount inside another.
@@ -131,6 +137,8 @@ issue_codes! {
     MountPathOutsideRecommended = "mount.path.outside_recommended", Info;
     /// Mount at `/tmp/ray` while RayJob shared storage takes it.
     MountPathRayReserved = "mount.path.ray_reserved", Error;
+    /// Mount at `/root` or above while pod SSH writes its hostfiles there.
+    MountPathHidesSshHostfile = "mount.path.hides_ssh_hostfile", Warning;
 
     /// Command over the length limit.
     CommandTooLong { /** Limit in bytes. */ max_bytes: usize } = "command.too_long", Error;
@@ -373,6 +381,16 @@ impl IssueCode {
                 "this volume is already mounted at this path; remove one",
                 "同一存储卷在同一挂载路径只能挂载一次，请删除重复项",
             ),
+            StorageRwoMultiPod { pods } => (
+                format!(
+                    "attaches to one node only (RWO) but the task has {pods} pods; use an RWX volume"
+                ),
+                format!("该存储仅支持单节点挂载（RWO），任务有 {pods} 个 Pod，请使用 RWX 存储"),
+            ),
+            StorageNone => s(
+                "no volume: the local disk is lost when the task ends; mount one for outputs and checkpoints",
+                "未挂载存储：任务结束后本地磁盘数据将丢失，请挂载存储保存输出和检查点",
+            ),
             DatasetUnknown => s(
                 "is not a dataset of this cluster; pick one from the list",
                 "不是该集群中的数据集，请从列表中选择",
@@ -390,6 +408,10 @@ impl IssueCode {
                 "不能包含 ..、.、// 或以 / 结尾",
             ),
             MountPathRoot => s("cannot mount at '/'", "不能挂载到根目录 /"),
+            MountPathInvalidChars => s(
+                "must not contain ':' or control characters",
+                "不能包含 : 或控制字符",
+            ),
             MountPathConflict { other } => (
                 format!("{other} is mounted at the same path; choose another path"),
                 format!("与 {other} 的挂载路径相同，请更换路径"),
@@ -413,6 +435,10 @@ impl IssueCode {
             MountPathRayReserved => s(
                 "/tmp/ray is taken by the RayJob shared storage",
                 "/tmp/ray 已被 RayJob 共享存储占用",
+            ),
+            MountPathHidesSshHostfile => s(
+                "hides /root/hostfile that pod SSH writes; prefer /volume or /mnt",
+                "会覆盖 Pod 间免密登录写入的 /root/hostfile，建议使用 /volume 或 /mnt 开头的目录",
             ),
             CommandTooLong { max_bytes } => too_long(*max_bytes),
             CommandNprocMismatch { written, gpus } => (
