@@ -120,10 +120,12 @@
 //! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
 //! | `ray.runtime_env.too_long` | error | Runtime env over the length limit. |
 //! | `ray.runtime_env.alias` | error | Runtime env uses YAML aliases, which could expand without bound. |
+//! | `ray.runtime_env.tag` | error | Runtime env has a YAML tag PyYAML's safe loader refuses (`!!python/…`, local tags). |
+//! | `ray.runtime_env.key_not_string` | error | Runtime env has a null, boolean, number, list or mapping as a key. |
 //! | `ray.runtime_env.not_mapping` | error | Runtime env is not a mapping. |
 //! | `ray.runtime_env.unknown_key` | warning | Runtime env has a key Ray does not know. |
-//! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings. |
-//! | `ray.runtime_env.pip_and_conda` | error | `pip` and `conda` together. |
+//! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings (as PyYAML reads them: `yes` is a boolean). |
+//! | `ray.runtime_env.pip_and_conda` | error | `pip` and `conda` both non-empty. |
 //! | `ray.shared_storage.not_rwx` | error | The shared-storage volume is not RWX. |
 //! | `ray.debug.keep_secs.out_of_range` | error | Debug keep time outside 1–86,400 seconds. |
 //! | `ray.autoscaling.range` | error | Autoscaling needs min ≤ workers ≤ max. |

@@ -219,6 +219,10 @@ issue_codes! {
     RuntimeEnvTooLong { /** Limit in bytes. */ max_bytes: usize } = "ray.runtime_env.too_long", Error;
     /// Runtime env uses YAML aliases, which could expand without bound.
     RuntimeEnvAlias = "ray.runtime_env.alias", Error;
+    /// Runtime env has a YAML tag PyYAML's safe loader does not read.
+    RuntimeEnvTag { /** The tag as written. */ tag: String } = "ray.runtime_env.tag", Error;
+    /// Runtime env has a key that is not a string (or a list or mapping as a key).
+    RuntimeEnvKeyNotString = "ray.runtime_env.key_not_string", Error;
     /// Runtime env is not a mapping.
     RuntimeEnvNotMapping = "ray.runtime_env.not_mapping", Error;
     /// Runtime env has a key Ray does not know.
@@ -627,6 +631,14 @@ impl IssueCode {
                 "YAML anchors and aliases (&name, *name) are not accepted; write the values out",
                 "不支持 YAML 锚点和别名（&name、*name），请直接写出取值",
             ),
+            RuntimeEnvTag { tag } => (
+                format!("Ray's YAML loader refuses the tag {tag}; remove it"),
+                format!("Ray 的 YAML 解析器不支持标签 {tag}，请删除"),
+            ),
+            RuntimeEnvKeyNotString => s(
+                "every key must be a string; quote keys like null, true or 1",
+                "所有键都必须是字符串，null、true、1 等键请加引号",
+            ),
             RuntimeEnvNotMapping => s(
                 "must be a YAML mapping of keys to settings",
                 "必须是键值映射形式的 YAML",
@@ -636,8 +648,8 @@ impl IssueCode {
                 format!("Ray 不支持键 '{key}'"),
             ),
             RuntimeEnvEnvVars => s(
-                "env_vars must map names to string values",
-                "env_vars 必须是名称到字符串值的映射",
+                "env_vars must map names to string values; quote values like yes or 8",
+                "env_vars 必须是名称到字符串值的映射，yes、8 等取值请加引号",
             ),
             RuntimeEnvPipAndConda => s(
                 "Ray refuses pip and conda together; keep one",
