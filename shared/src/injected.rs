@@ -9,6 +9,10 @@ use crate::task::TaskType;
 /// training operator's default.
 pub const MASTER_PORT: u32 = 23456;
 
+/// Ports Ray itself listens on in every RayJob pod: GCS, dashboard, client, metrics
+/// export and dashboard agent (SPEC.md section 5).
+pub const RAY_PORTS: [u32; 5] = [6379, 8265, 10001, 8080, 52365];
+
 /// PyTorch distributed variables, set per replica.
 pub const PYTORCH_DISTRIBUTED: [&str; 4] = ["MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"];
 
@@ -24,17 +28,22 @@ pub const CONTEXT: [&str; 6] = [
 
 /// Whether the platform (or its operator) sets `name` for this task type.
 ///
-/// Besides [`PYTORCH_DISTRIBUTED`] and [`CONTEXT`]: the training operator adds
-/// `PYTHONUNBUFFERED` and `PET_*`, KubeRay adds `RAY_*` (k8s/RULES.md section 3.3).
+/// [`CONTEXT`] for both types. PyTorchJob: [`PYTORCH_DISTRIBUTED`], and the training
+/// operator's `PET_*` and `PYTHONUNBUFFERED`. RayJob: KubeRay's `RAY_*` and
+/// `KUBERAY_GEN_RAY_START_CMD` (k8s/RULES.md section 3.3). KubeRay sets
+/// `PYTHONUNBUFFERED` only on the submitter pod, which runs `ray job submit` and not the
+/// user's environment, so in a RayJob the user's value holds where the code runs.
 pub fn is_injected(name: &str, task_type: Option<TaskType>) -> bool {
-    if CONTEXT.contains(&name) || name == "PYTHONUNBUFFERED" {
+    if CONTEXT.contains(&name) {
         return true;
     }
     match task_type {
         Some(TaskType::PyTorchJob) => {
-            PYTORCH_DISTRIBUTED.contains(&name) || name.starts_with("PET_")
+            PYTORCH_DISTRIBUTED.contains(&name)
+                || name.starts_with("PET_")
+                || name == "PYTHONUNBUFFERED"
         }
-        Some(TaskType::RayJob) => name.starts_with("RAY_"),
+        Some(TaskType::RayJob) => name.starts_with("RAY_") || name == "KUBERAY_GEN_RAY_START_CMD",
         None => false,
     }
 }
@@ -50,5 +59,19 @@ mod tests {
         assert!(is_injected("RAY_ADDRESS", Some(TaskType::RayJob)));
         assert!(is_injected("TASK_UUID", Some(TaskType::RayJob)));
         assert!(!is_injected("MY_VAR", Some(TaskType::PyTorchJob)));
+        assert!(is_injected("PET_NNODES", Some(TaskType::PyTorchJob)));
+        assert!(!is_injected("PET_NNODES", Some(TaskType::RayJob)));
+        assert!(is_injected("PYTHONUNBUFFERED", Some(TaskType::PyTorchJob)));
+        assert!(!is_injected("PYTHONUNBUFFERED", Some(TaskType::RayJob)));
+        assert!(is_injected(
+            "KUBERAY_GEN_RAY_START_CMD",
+            Some(TaskType::RayJob)
+        ));
+        assert!(!is_injected(
+            "KUBERAY_GEN_RAY_START_CMD",
+            Some(TaskType::PyTorchJob)
+        ));
+        assert!(!is_injected("RAY_ADDRESS", Some(TaskType::PyTorchJob)));
+        assert!(is_injected("X_CLUSTER", None));
     }
 }

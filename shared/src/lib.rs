@@ -48,6 +48,7 @@
 //! | `basic.time_zone.unknown` | error | The time zone is not in the catalog's list. |
 //! | `basic.tags.too_many` | error | More tags than allowed. |
 //! | `basic.tags.key.invalid` | error | A tag key is not label-like. |
+//! | `basic.tags.key.reserved` | error | A tag key under a prefix the platform or an operator owns (`kubernetes.io/`, `k8s.io/` and their subdomains, `kueue.x-k8s.io/`, `volcano.sh/`, `ray.io/`, `kubeflow.org/`, `training.kubeflow.org/`, `scheduling.x-k8s.io/`, `berth.`). |
 //! | `basic.tags.value.invalid` | error | A tag value is not label-like. |
 //! | `basic.tags.duplicate` | error | The same tag key twice. |
 //! | `basic.tags.not_maintained` | error | Tag validation is on and the tag is not maintained. |
@@ -56,6 +57,7 @@
 //! | `image.ray.missing` | error | A RayJob with a catalog image that has no Ray runtime. |
 //! | `image.ray.unverified` | warning | A RayJob with a free image address: Ray cannot be verified. |
 //! | `image.ray_dashboard.missing` | info | A RayJob image without the dashboard dependencies. |
+//! | `image.pytorch.missing` | warning | A PyTorchJob with a catalog image without the `pytorch` capability. |
 //! | `env.name.invalid` | error | Env var name is not `[A-Za-z_][A-Za-z0-9_]*`. |
 //! | `env.name.reserved_prefix` | error | Env var name starts with `KUBERNETES_`. |
 //! | `env.name.duplicate` | error | The same env var name twice. |
@@ -63,19 +65,24 @@
 //! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
+//! | `env.value.nul` | error | A value holds a NUL character. |
 //! | `storage.volume.unknown` | error | The volume is not in this cluster. |
 //! | `storage.duplicate` | error | The same volume at the same path twice. |
+//! | `storage.volume.rwo_multi_pod` | warning | An RWO volume on a task with more than one pod: it attaches to one node only. |
+//! | `storage.none` | info | No storage volume at all: outputs are lost when the task ends. |
 //! | `datasets.unknown` | error | The dataset is not in this cluster. |
 //! | `models.unknown` | error | The model is not in this cluster. |
 //! | `mount.path.not_absolute` | error | Mount path is not absolute. |
 //! | `mount.path.not_normalized` | error | Mount path has `..`, `.`, `//` or a trailing `/`. |
 //! | `mount.path.root` | error | Mount path is `/`. |
+//! | `mount.path.invalid_chars` | error | Mount path has `:` or a control character. |
 //! | `mount.path.conflict` | error | Two mounts at one path. |
 //! | `mount.path.nested` | warning | One mount inside another. |
 //! | `mount.path.system` | error | Mount at or under `/proc`, `/sys` or `/dev`. |
 //! | `mount.path.shadows_image` | warning | Mount hides the image's own files. |
 //! | `mount.path.outside_recommended` | info | Mount outside `/volume` and `/mnt`. |
 //! | `mount.path.ray_reserved` | error | Mount at `/tmp/ray` while RayJob shared storage takes it. |
+//! | `mount.path.hides_ssh_hostfile` | warning | Mount at `/root` or above while pod SSH writes `/root/hostfile`. |
 //! | `command.too_long` | error | Command over the length limit. |
 //! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
 //! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count. |
@@ -104,7 +111,8 @@
 //! | `compute.gang.never_fits` | error | The replicas can never be placed at once. |
 //! | `advanced.fault_tolerance.max_retries.out_of_range` | error | Max retries outside 1–100. |
 //! | `advanced.monitoring.port.out_of_range` | error | Metrics port outside 1–65535. |
-//! | `advanced.monitoring.port.master` | error | Metrics port is the master port. |
+//! | `advanced.monitoring.port.master` | error | A PyTorchJob's metrics port is the master port. |
+//! | `advanced.monitoring.port.ray` | error | A RayJob's metrics port is one of Ray's own (6379, 8265, 10001, 8080, 52365). |
 //! | `advanced.monitoring.port.ssh` | error | Metrics port 22 while pod SSH is on. |
 //! | `advanced.monitoring.path.invalid` | error | Metrics path does not start with `/`. |
 //! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |
@@ -115,10 +123,12 @@
 //! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
 //! | `ray.runtime_env.too_long` | error | Runtime env over the length limit. |
 //! | `ray.runtime_env.alias` | error | Runtime env uses YAML aliases, which could expand without bound. |
+//! | `ray.runtime_env.tag` | error | Runtime env has a YAML tag PyYAML's safe loader refuses (`!!python/…`, local tags). |
+//! | `ray.runtime_env.key_not_string` | error | Runtime env has a null, boolean, number, list or mapping as a key. |
 //! | `ray.runtime_env.not_mapping` | error | Runtime env is not a mapping. |
 //! | `ray.runtime_env.unknown_key` | warning | Runtime env has a key Ray does not know. |
-//! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings. |
-//! | `ray.runtime_env.pip_and_conda` | error | `pip` and `conda` together. |
+//! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings (as PyYAML reads them: `yes` is a boolean). |
+//! | `ray.runtime_env.pip_and_conda` | error | `pip` and `conda` both non-empty. |
 //! | `ray.shared_storage.not_rwx` | error | The shared-storage volume is not RWX. |
 //! | `ray.debug.keep_secs.out_of_range` | error | Debug keep time outside 1–86,400 seconds. |
 //! | `ray.autoscaling.range` | error | Autoscaling needs min ≤ workers ≤ max. |

@@ -1,8 +1,8 @@
 //! Advanced option rules (SPEC.md section 5).
 
 use super::{Cx, FieldPath, IssueCode, Report, require};
-use crate::injected::MASTER_PORT;
-use crate::task::AlertChannel;
+use crate::injected::{MASTER_PORT, RAY_PORTS};
+use crate::task::{AlertChannel, TaskType};
 
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let advanced = &cx.spec.advanced;
@@ -22,14 +22,22 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         );
     }
     let monitoring = &advanced.monitoring;
+    let task_type = cx.spec.basic.task_type;
     if monitoring.enabled {
         let port = at(&["monitoring", "port"]);
         if !(1..=65535).contains(&monitoring.port) {
             report.push(port, IssueCode::MonitoringPortOutOfRange);
-        } else if monitoring.port == MASTER_PORT {
+        } else if task_type == Some(TaskType::PyTorchJob) && monitoring.port == MASTER_PORT {
             report.push(
                 port,
                 IssueCode::MonitoringPortIsMaster { port: MASTER_PORT },
+            );
+        } else if task_type == Some(TaskType::RayJob) && RAY_PORTS.contains(&monitoring.port) {
+            report.push(
+                port,
+                IssueCode::MonitoringPortIsRay {
+                    port: monitoring.port,
+                },
             );
         } else if monitoring.port == 22 && advanced.ssh {
             report.push(port, IssueCode::MonitoringPortIsSsh);

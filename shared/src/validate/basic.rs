@@ -75,6 +75,45 @@ fn name_prefix(cx: &Cx, report: &mut Report) {
     }
 }
 
+/// Label-key prefixes (DNS domains) the platform and the operators own.
+const RESERVED_TAG_DOMAINS: [&str; 8] = [
+    "kubernetes.io",
+    "k8s.io",
+    "kueue.x-k8s.io",
+    "volcano.sh",
+    "ray.io",
+    "kubeflow.org",
+    "training.kubeflow.org",
+    "scheduling.x-k8s.io",
+];
+
+/// Whether a tag key lies under a prefix the platform or an operator owns.
+///
+/// "Under" a domain means the key's prefix (before `/`) is that domain or one of its
+/// subdomains: whoever owns `kubernetes.io` owns `node.kubernetes.io/…` and
+/// `node-role.kubernetes.io/…` too (Kubernetes reserves `*.kubernetes.io` and `*.k8s.io`
+/// this way), and Volcano's `scheduling.volcano.sh/…` keys belong to it like
+/// `volcano.sh/…`. A match is on whole DNS labels, so `x-k8s.io` is not under `k8s.io`
+/// (it is listed on its own where it matters) and `notray.io` is not under `ray.io`.
+/// `berth.` is a prefix of the key itself, not a domain: it covers every domain the
+/// platform may use (`berth.dev/…`, `berth.io/…`) and an unprefixed `berth.x`, but not a
+/// user's own domain that merely contains the word (`team.berth.example.com/…`: the
+/// platform cannot own every domain with a `berth` label).
+fn is_reserved_tag_key(key: &str) -> bool {
+    if key.starts_with("berth.") {
+        return true;
+    }
+    let Some((prefix, _)) = key.split_once('/') else {
+        return false;
+    };
+    RESERVED_TAG_DOMAINS.iter().any(|domain| {
+        prefix == *domain
+            || prefix
+                .strip_suffix(domain)
+                .is_some_and(|sub| sub.ends_with('.'))
+    })
+}
+
 fn tags(cx: &Cx, report: &mut Report) {
     let tags = &cx.spec.basic.tags;
     let list = FieldPath::of(&["basic", "tags"]);
@@ -88,6 +127,8 @@ fn tags(cx: &Cx, report: &mut Report) {
         let key_ok = require(report, &tag.key, || at.key("key"));
         if key_ok && !is_label_key(&tag.key) {
             report.push(at.key("key"), IssueCode::TagKeyInvalid);
+        } else if key_ok && is_reserved_tag_key(&tag.key) {
+            report.push(at.key("key"), IssueCode::TagKeyReserved);
         }
         if !is_label_value(&tag.value) {
             report.push(at.key("value"), IssueCode::TagValueInvalid);
@@ -97,6 +138,40 @@ fn tags(cx: &Cx, report: &mut Report) {
         }
         if key_ok && policy.validation && !policy.maintained.contains(tag) {
             report.push(at.clone(), IssueCode::TagNotMaintained);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_reserved_tag_key;
+
+    #[test]
+    fn reserved_tag_keys_are_whole_domains_and_their_subdomains() {
+        for key in [
+            "kubernetes.io/x",
+            "node.kubernetes.io/x",
+            "k8s.io/x",
+            "kueue.x-k8s.io/queue-name",
+            "scheduling.x-k8s.io/pod-group",
+            "scheduling.volcano.sh/queue-name",
+            "ray.io/node-type",
+            "training.kubeflow.org/job-name",
+            "berth.dev/gpu-model",
+            "berth.x",
+        ] {
+            assert!(is_reserved_tag_key(key), "{key}");
+        }
+        for key in [
+            "team",
+            "x-k8s.io/x",
+            "notray.io/x",
+            "kubernetes.iox/x",
+            "example.com/kubernetes.io",
+            "team.berth.example.com/x",
+            "berth",
+        ] {
+            assert!(!is_reserved_tag_key(key), "{key}");
         }
     }
 }

@@ -67,6 +67,8 @@ issue_codes! {
     TagsTooMany { /** Most tags allowed. */ max: usize } = "basic.tags.too_many", Error;
     /// A tag key is not label-like.
     TagKeyInvalid = "basic.tags.key.invalid", Error;
+    /// A tag key under a prefix the platform or an operator owns.
+    TagKeyReserved = "basic.tags.key.reserved", Error;
     /// A tag value is not label-like.
     TagValueInvalid = "basic.tags.value.invalid", Error;
     /// The same tag key twice.
@@ -84,6 +86,8 @@ issue_codes! {
     ImageRayUnverified = "image.ray.unverified", Warning;
     /// A RayJob image without the dashboard dependencies.
     ImageRayDashboardMissing = "image.ray_dashboard.missing", Info;
+    /// A PyTorchJob with a catalog image that has no PyTorch.
+    ImagePytorchMissing = "image.pytorch.missing", Warning;
 
     /// Env var name is not `[A-Za-z_][A-Za-z0-9_]*`.
     EnvNameInvalid = "env.name.invalid", Error;
@@ -99,11 +103,17 @@ issue_codes! {
     EnvValueTooLong { /** Limit in bytes. */ max_bytes: usize } = "env.value.too_long", Error;
     /// All values together are over the limit.
     EnvValuesTooLong { /** Limit in bytes. */ max_bytes: usize, /** Bytes now. */ total: usize } = "env.values.too_long", Error;
+    /// A value holds a NUL character.
+    EnvValueNul = "env.value.nul", Error;
 
     /// The volume is not in this cluster.
     VolumeUnknown = "storage.volume.unknown", Error;
     /// The same volume at the same path twice.
     StorageDuplicate = "storage.duplicate", Error;
+    /// An RWO volume on a task with more than one pod.
+    StorageRwoMultiPod { /** Pods of the task. */ pods: u64 } = "storage.volume.rwo_multi_pod", Warning;
+    /// No storage volume at all: outputs are lost when the task ends.
+    StorageNone = "storage.none", Info;
     /// The dataset is not in this cluster.
     DatasetUnknown = "datasets.unknown", Error;
     /// The model is not in this cluster.
@@ -114,6 +124,8 @@ issue_codes! {
     MountPathNotNormalized = "mount.path.not_normalized", Error;
     /// Mount path is `/`.
     MountPathRoot = "mount.path.root", Error;
+    /// Mount path has `:` or a control character.
+    MountPathInvalidChars = "mount.path.invalid_chars", Error;
     /// Two mounts at one path.
     MountPathConflict { /** The other mount. */ other: String } = "mount.path.conflict", Error;
     /// One mount inside another.
@@ -126,6 +138,8 @@ issue_codes! {
     MountPathOutsideRecommended = "mount.path.outside_recommended", Info;
     /// Mount at `/tmp/ray` while RayJob shared storage takes it.
     MountPathRayReserved = "mount.path.ray_reserved", Error;
+    /// Mount at `/root` or above while pod SSH writes its hostfiles there.
+    MountPathHidesSshHostfile = "mount.path.hides_ssh_hostfile", Warning;
 
     /// Command over the length limit.
     CommandTooLong { /** Limit in bytes. */ max_bytes: usize } = "command.too_long", Error;
@@ -189,6 +203,8 @@ issue_codes! {
     MonitoringPortOutOfRange = "advanced.monitoring.port.out_of_range", Error;
     /// Metrics port is the master port.
     MonitoringPortIsMaster { /** The master port. */ port: u32 } = "advanced.monitoring.port.master", Error;
+    /// Metrics port is one of Ray's own ports in a RayJob.
+    MonitoringPortIsRay { /** The Ray port. */ port: u32 } = "advanced.monitoring.port.ray", Error;
     /// Metrics port 22 while pod SSH is on.
     MonitoringPortIsSsh = "advanced.monitoring.port.ssh", Error;
     /// Metrics path does not start with `/`.
@@ -210,6 +226,10 @@ issue_codes! {
     RuntimeEnvTooLong { /** Limit in bytes. */ max_bytes: usize } = "ray.runtime_env.too_long", Error;
     /// Runtime env uses YAML aliases, which could expand without bound.
     RuntimeEnvAlias = "ray.runtime_env.alias", Error;
+    /// Runtime env has a YAML tag PyYAML's safe loader does not read.
+    RuntimeEnvTag { /** The tag as written. */ tag: String } = "ray.runtime_env.tag", Error;
+    /// Runtime env has a key that is not a string (or a list or mapping as a key).
+    RuntimeEnvKeyNotString = "ray.runtime_env.key_not_string", Error;
     /// Runtime env is not a mapping.
     RuntimeEnvNotMapping = "ray.runtime_env.not_mapping", Error;
     /// Runtime env has a key Ray does not know.
@@ -291,6 +311,10 @@ impl IssueCode {
                 "use 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
                 "请使用 1–63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
             ),
+            TagKeyReserved => s(
+                "this prefix belongs to the platform or a scheduler; use your own prefix or none",
+                "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀",
+            ),
             TagValueInvalid => s(
                 "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
                 "最多 63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
@@ -322,6 +346,10 @@ impl IssueCode {
             ImageRayDashboardMissing => s(
                 "lacks the Ray Dashboard dependencies; the dashboard will be limited",
                 "镜像缺少 Ray Dashboard 依赖，Dashboard 功能将受限",
+            ),
+            ImagePytorchMissing => s(
+                "has no PyTorch; a PyTorchJob needs a PyTorch image",
+                "不包含 PyTorch，PyTorchJob 需要使用 PyTorch 镜像",
             ),
             EnvNameInvalid => s(
                 "use letters, digits and '_', not starting with a digit",
@@ -355,6 +383,7 @@ impl IssueCode {
                     max_bytes / 1024
                 ),
             ),
+            EnvValueNul => s("holds a NUL character; remove it", "包含 NUL 字符，请删除"),
             VolumeUnknown => s(
                 "is not a volume of this cluster; pick one from the list",
                 "不是该集群中的存储，请从列表中选择",
@@ -362,6 +391,16 @@ impl IssueCode {
             StorageDuplicate => s(
                 "this volume is already mounted at this path; remove one",
                 "同一存储卷在同一挂载路径只能挂载一次，请删除重复项",
+            ),
+            StorageRwoMultiPod { pods } => (
+                format!(
+                    "attaches to one node only (RWO) but the task has {pods} pods; use an RWX volume"
+                ),
+                format!("该存储仅支持单节点挂载（RWO），任务有 {pods} 个 Pod，请使用 RWX 存储"),
+            ),
+            StorageNone => s(
+                "no volume: the local disk is lost when the task ends; mount one for outputs and checkpoints",
+                "未挂载存储：任务结束后本地磁盘数据将丢失，请挂载存储保存输出和检查点",
             ),
             DatasetUnknown => s(
                 "is not a dataset of this cluster; pick one from the list",
@@ -380,6 +419,10 @@ impl IssueCode {
                 "不能包含 ..、.、// 或以 / 结尾",
             ),
             MountPathRoot => s("cannot mount at '/'", "不能挂载到根目录 /"),
+            MountPathInvalidChars => s(
+                "must not contain ':' or control characters",
+                "不能包含 : 或控制字符",
+            ),
             MountPathConflict { other } => (
                 format!("{other} is mounted at the same path; choose another path"),
                 format!("与 {other} 的挂载路径相同，请更换路径"),
@@ -403,6 +446,10 @@ impl IssueCode {
             MountPathRayReserved => s(
                 "/tmp/ray is taken by the RayJob shared storage",
                 "/tmp/ray 已被 RayJob 共享存储占用",
+            ),
+            MountPathHidesSshHostfile => s(
+                "hides /root/hostfile that pod SSH writes; prefer /volume or /mnt",
+                "会覆盖 Pod 间免密登录写入的 /root/hostfile，建议使用 /volume 或 /mnt 开头的目录",
             ),
             CommandTooLong { max_bytes } => too_long(*max_bytes),
             CommandNprocMismatch { written, gpus } => (
@@ -611,6 +658,20 @@ impl IssueCode {
                 format!("{port} is the master port; choose another"),
                 format!("{port} 是主节点端口，请更换"),
             ),
+            MonitoringPortIsRay { port } => {
+                let (en, zh) = match port {
+                    6379 => ("GCS", "GCS"),
+                    8265 => ("dashboard", "Dashboard"),
+                    10001 => ("client", "Client"),
+                    8080 => ("metrics export", "指标导出"),
+                    52365 => ("dashboard agent", "Dashboard Agent"),
+                    _ => ("own", "内部"),
+                };
+                (
+                    format!("{port} is Ray's {en} port; choose another"),
+                    format!("{port} 是 Ray 的 {zh} 端口，请更换"),
+                )
+            }
             MonitoringPortIsSsh => s(
                 "22 is taken by pod SSH; choose another",
                 "22 端口已被 Pod 间免密登录占用，请更换",
@@ -639,6 +700,14 @@ impl IssueCode {
                 "YAML anchors and aliases (&name, *name) are not accepted; write the values out",
                 "不支持 YAML 锚点和别名（&name、*name），请直接写出取值",
             ),
+            RuntimeEnvTag { tag } => (
+                format!("Ray's YAML loader refuses the tag {tag}; remove it"),
+                format!("Ray 的 YAML 解析器不支持标签 {tag}，请删除"),
+            ),
+            RuntimeEnvKeyNotString => s(
+                "every key must be a string; quote keys like null, true or 1",
+                "所有键都必须是字符串，null、true、1 等键请加引号",
+            ),
             RuntimeEnvNotMapping => s(
                 "must be a YAML mapping of keys to settings",
                 "必须是键值映射形式的 YAML",
@@ -648,8 +717,8 @@ impl IssueCode {
                 format!("Ray 不支持键 '{key}'"),
             ),
             RuntimeEnvEnvVars => s(
-                "env_vars must map names to string values",
-                "env_vars 必须是名称到字符串值的映射",
+                "env_vars must map names to string values; quote values like yes or 8",
+                "env_vars 必须是名称到字符串值的映射，yes、8 等取值请加引号",
             ),
             RuntimeEnvPipAndConda => s(
                 "Ray refuses pip and conda together; keep one",

@@ -3,7 +3,7 @@
 use super::syntax::is_env_name;
 use super::{Cx, FieldPath, IssueCode, Report, require};
 use crate::injected::is_injected;
-use crate::task::ImageSource;
+use crate::task::{ImageSource, TaskType};
 use std::collections::HashSet;
 
 /// Longest single env value, in bytes.
@@ -41,9 +41,42 @@ fn image(cx: &Cx, report: &mut Report) {
                 Some(image) if ray && !image.has("ray-dashboard") => {
                     report.push(path, IssueCode::ImageRayDashboardMissing)
                 }
+                Some(image)
+                    if cx.spec.basic.task_type == Some(TaskType::PyTorchJob)
+                        && !image.has("pytorch") =>
+                {
+                    report.push(path, IssueCode::ImagePytorchMissing)
+                }
                 Some(_) => {}
             }
         }
+    }
+}
+
+/// The finding for a non-empty env var name, if any: the rules of SPEC.md section 3,
+/// shared by the env list and the RayJob runtime env's `env_vars`. `seen` holds the
+/// names before it in the same list.
+pub(super) fn name_issue<'a>(
+    cx: &Cx,
+    name: &'a str,
+    seen: &mut HashSet<&'a str>,
+) -> Option<IssueCode> {
+    if !is_env_name(name) {
+        Some(IssueCode::EnvNameInvalid)
+    } else if name.starts_with("KUBERNETES_") {
+        Some(IssueCode::EnvNameReservedPrefix)
+    } else if !seen.insert(name) {
+        Some(IssueCode::EnvNameDuplicate)
+    } else if is_injected(name, cx.spec.basic.task_type) {
+        Some(IssueCode::EnvNamePlatformInjected)
+    } else if cx
+        .catalog
+        .persistent_env_of(&cx.user.name)
+        .any(|p| p.name == name)
+    {
+        Some(IssueCode::EnvNameShadowsPersistent)
+    } else {
+        None
     }
 }
 
@@ -53,22 +86,10 @@ fn env(cx: &Cx, report: &mut Report) {
     let mut total = 0usize;
     for (i, var) in cx.spec.environment.env.iter().enumerate() {
         let name = || list.index(i).key("name");
-        if require(report, &var.name, name) {
-            if !is_env_name(&var.name) {
-                report.push(name(), IssueCode::EnvNameInvalid);
-            } else if var.name.starts_with("KUBERNETES_") {
-                report.push(name(), IssueCode::EnvNameReservedPrefix);
-            } else if !seen.insert(var.name.as_str()) {
-                report.push(name(), IssueCode::EnvNameDuplicate);
-            } else if is_injected(&var.name, cx.spec.basic.task_type) {
-                report.push(name(), IssueCode::EnvNamePlatformInjected);
-            } else if cx
-                .catalog
-                .persistent_env_of(&cx.user.name)
-                .any(|p| p.name == var.name)
-            {
-                report.push(name(), IssueCode::EnvNameShadowsPersistent);
-            }
+        if require(report, &var.name, name)
+            && let Some(code) = name_issue(cx, &var.name, &mut seen)
+        {
+            report.push(name(), code);
         }
         if var.value.len() > MAX_ENV_VALUE_BYTES {
             report.push(
@@ -77,6 +98,9 @@ fn env(cx: &Cx, report: &mut Report) {
                     max_bytes: MAX_ENV_VALUE_BYTES,
                 },
             );
+        }
+        if var.value.contains('\0') {
+            report.push(list.index(i).key("value"), IssueCode::EnvValueNul);
         }
         total += var.value.len();
     }

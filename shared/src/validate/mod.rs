@@ -14,6 +14,7 @@ mod image_ref;
 mod issue;
 mod mounts;
 mod path;
+mod pyyaml;
 mod ray;
 mod shape;
 mod syntax;

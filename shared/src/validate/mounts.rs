@@ -2,6 +2,7 @@
 
 use super::syntax::{is_normalized, is_within};
 use super::{Cx, FieldPath, IssueCode, Report, require};
+use crate::catalog::AccessMode;
 use crate::task::{Mount, RAY_SHARED_STORAGE_PATH};
 use std::collections::HashMap;
 
@@ -9,6 +10,8 @@ use std::collections::HashMap;
 const SYSTEM_DIRS: [&str; 3] = ["/proc", "/sys", "/dev"];
 /// Mounting over these hides the image's own files.
 const IMAGE_DIRS: [&str; 6] = ["/opt", "/workspace", "/usr", "/bin", "/lib", "/etc"];
+/// Where pod SSH writes `hostfile` and `hostfile.hostname` (SPEC.md section 5).
+const SSH_HOSTFILE_DIR: &str = "/root";
 /// Where mounts are recommended.
 const RECOMMENDED_DIRS: [&str; 2] = ["/volume", "/mnt"];
 
@@ -27,6 +30,13 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         (Source::Model, "models", &env.models),
     ];
     let ray_storage = cx.spec.is_ray() && cx.spec.ray.shared_storage.enabled;
+    let ssh = cx.spec.advanced.ssh;
+    if env.storage.is_empty() {
+        report.push(
+            FieldPath::of(&["environment", "storage"]),
+            IssueCode::StorageNone,
+        );
+    }
     // Mounts with a usable path, for the pairwise checks.
     let mut placed: Vec<(Source, &'static str, usize, &Mount)> = Vec::new();
     for (source, key, mounts) in lists {
@@ -36,7 +46,16 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                 && let Some(cluster) = cx.cluster
             {
                 let known = match source {
-                    Source::Storage => cluster.volume(&mount.id).is_some(),
+                    Source::Storage => match cluster.volume(&mount.id) {
+                        None => false,
+                        Some(volume) => {
+                            let pods = cx.spec.replicas();
+                            if volume.access_mode == AccessMode::ReadWriteOnce && pods > 1 {
+                                report.push(at().key("id"), IssueCode::StorageRwoMultiPod { pods });
+                            }
+                            true
+                        }
+                    },
                     Source::Dataset => cluster.datasets.iter().any(|d| d.id == mount.id),
                     Source::Model => cluster.models.iter().any(|m| m.id == mount.id),
                 };
@@ -49,7 +68,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                     report.push(at().key("id"), code);
                 }
             }
-            if path_ok(report, || at().key("path"), &mount.path, ray_storage) {
+            if path_ok(report, || at().key("path"), &mount.path, ray_storage, ssh) {
                 placed.push((source, key, i, mount));
             }
         }
@@ -82,15 +101,11 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
             }
         }
     }
+    // RayJob shared storage is one more mount, at `/tmp/ray` in every pod. A user mount
+    // there is `mount.path.ray_reserved` (and not placed); one beneath it is nested in it.
+    let mounted = |p: &str| first.contains_key(p) || (ray_storage && p == RAY_SHARED_STORAGE_PATH);
     for &(_, key, i, mount) in &placed {
-        // The outermost mounted ancestor, found by walking the path's own prefixes.
-        let parent = mount
-            .path
-            .match_indices('/')
-            .skip(1)
-            .map(|(end, _)| &mount.path[..end])
-            .find(|p| first.contains_key(p));
-        if let Some(parent) = parent {
+        if let Some(parent) = outermost_mounted_ancestor(&mount.path, mounted) {
             report.push(
                 at(key, i),
                 IssueCode::MountPathNested {
@@ -99,10 +114,37 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
             );
         }
     }
+    // A user mount that encloses `/tmp/ray` (say `/tmp`) hides part of it or is hidden.
+    if ray_storage
+        && let Some(parent) =
+            outermost_mounted_ancestor(RAY_SHARED_STORAGE_PATH, |p| first.contains_key(p))
+    {
+        report.push(
+            FieldPath::of(&["ray", "shared_storage", "volume"]),
+            IssueCode::MountPathNested {
+                parent: parent.to_owned(),
+            },
+        );
+    }
+}
+
+/// The outermost proper ancestor of `path` that is mounted, found by walking the
+/// path's own prefixes: linear in the path's length, whatever the number of mounts.
+fn outermost_mounted_ancestor(path: &str, mounted: impl Fn(&str) -> bool) -> Option<&str> {
+    path.match_indices('/')
+        .skip(1)
+        .map(|(end, _)| &path[..end])
+        .find(|p| mounted(p))
 }
 
 /// Single-path rules; true when the path is well formed enough to compare with others.
-fn path_ok(report: &mut Report, at: impl Fn() -> FieldPath, path: &str, ray_storage: bool) -> bool {
+fn path_ok(
+    report: &mut Report,
+    at: impl Fn() -> FieldPath,
+    path: &str,
+    ray_storage: bool,
+    ssh: bool,
+) -> bool {
     if !require(report, path, &at) {
         return false;
     }
@@ -118,12 +160,22 @@ fn path_ok(report: &mut Report, at: impl Fn() -> FieldPath, path: &str, ray_stor
         report.push(at(), IssueCode::MountPathNotNormalized);
         return false;
     }
+    // The container runtime splits volume specs at ':' and refuses control characters.
+    if path.chars().any(|c| c == ':' || c.is_control()) {
+        report.push(at(), IssueCode::MountPathInvalidChars);
+        return false;
+    }
     if SYSTEM_DIRS.iter().any(|d| is_within(path, d)) {
         report.push(at(), IssueCode::MountPathSystem);
         return false;
     }
-    if ray_storage && is_within(path, RAY_SHARED_STORAGE_PATH) {
+    if ray_storage && path == RAY_SHARED_STORAGE_PATH {
+        // Taken by the shared storage: reported here, never again as a conflict.
         report.push(at(), IssueCode::MountPathRayReserved);
+        return false;
+    }
+    if ssh && is_within(SSH_HOSTFILE_DIR, path) {
+        report.push(at(), IssueCode::MountPathHidesSshHostfile);
     } else if let Some(dir) = IMAGE_DIRS.iter().find(|d| is_within(path, d)) {
         report.push(
             at(),

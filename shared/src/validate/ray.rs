@@ -1,9 +1,9 @@
 //! RayJob-only rules (SPEC.md section 6).
 
+use super::pyyaml::{self, Refusal, Value};
 use super::{Cx, FieldPath, IssueCode, Report, require};
 use crate::catalog::AccessMode;
-use yaml_rust2::parser::{Event, EventReceiver, Parser};
-use yaml_rust2::{Yaml, YamlLoader};
+use std::collections::HashSet;
 
 /// Top-level runtime-env keys Ray knows.
 const RUNTIME_ENV_KEYS: [&str; 14] = [
@@ -36,7 +36,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         path
     };
     if !ray.runtime_env.trim().is_empty() {
-        runtime_env(&ray.runtime_env, at(&["runtime_env"]), report);
+        runtime_env(cx, &ray.runtime_env, at(&["runtime_env"]), report);
     }
     let storage = &ray.shared_storage;
     if storage.enabled {
@@ -83,18 +83,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
 /// Longest runtime env, in bytes; Ray's own are a few lines.
 pub const MAX_RUNTIME_ENV_BYTES: usize = 64 * 1024;
 
-/// Counts alias events (`*name`) while the parser reads the text.
-struct Aliases(usize);
-
-impl EventReceiver for Aliases {
-    fn on_event(&mut self, event: Event) {
-        if matches!(event, Event::Alias(_)) {
-            self.0 += 1;
-        }
-    }
-}
-
-fn runtime_env(text: &str, path: FieldPath, report: &mut Report) {
+fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
     if text.len() > MAX_RUNTIME_ENV_BYTES {
         report.push(
             path,
@@ -104,66 +93,76 @@ fn runtime_env(text: &str, path: FieldPath, report: &mut Report) {
         );
         return;
     }
-    // The loader copies the anchored node at every alias, so a few kilobytes of nested
-    // aliases ("billion laughs") would take all the server's memory. Runtime envs need
-    // none: count them in one streaming pass and refuse before loading.
-    let mut aliases = Aliases(0);
-    if let Err(err) = Parser::new_from_str(text).load(&mut aliases, true) {
-        report.push(
-            path,
-            IssueCode::RuntimeEnvInvalidYaml {
-                detail: err.to_string(),
-            },
-        );
-        return;
-    }
-    if aliases.0 > 0 {
-        report.push(path, IssueCode::RuntimeEnvAlias);
-        return;
-    }
-    let docs = match YamlLoader::load_from_str(text) {
+    // Read as Ray reads it, with PyYAML's safe loader. Aliases are refused while the
+    // parser streams, before anything is copied: a few kilobytes of nested aliases
+    // ("billion laughs") would otherwise take all the server's memory, and runtime envs
+    // need none.
+    let docs = match pyyaml::load(text) {
         Ok(docs) => docs,
-        Err(err) => {
-            report.push(
-                path,
-                IssueCode::RuntimeEnvInvalidYaml {
-                    detail: err.to_string(),
-                },
-            );
+        Err(refusal) => {
+            let code = match refusal {
+                Refusal::Syntax(detail) => IssueCode::RuntimeEnvInvalidYaml { detail },
+                Refusal::Alias => IssueCode::RuntimeEnvAlias,
+                Refusal::Tag(tag) => IssueCode::RuntimeEnvTag { tag },
+                Refusal::UnhashableKey => IssueCode::RuntimeEnvKeyNotString,
+            };
+            report.push(path, code);
             return;
         }
     };
-    let Some(Yaml::Hash(map)) = docs.first() else {
-        report.push(path, IssueCode::RuntimeEnvNotMapping);
+    let map = match docs.as_slice() {
+        // Only comments: PyYAML reads None, and Ray takes no runtime env.
+        [] => return,
+        [map @ Value::Map(entries)] => {
+            for (key, _) in entries {
+                match key {
+                    Value::Str(k) if RUNTIME_ENV_KEYS.contains(&k.as_str()) => {}
+                    Value::Str(k) => report.push(
+                        path.clone(),
+                        IssueCode::RuntimeEnvUnknownKey { key: k.clone() },
+                    ),
+                    // Ray passes the mapping as keyword arguments: keys must be strings.
+                    _ => report.push(path.clone(), IssueCode::RuntimeEnvKeyNotString),
+                }
+            }
+            map
+        }
+        _ => {
+            report.push(path, IssueCode::RuntimeEnvNotMapping);
+            return;
+        }
+    };
+    if let Some(vars) = map.get("env_vars") {
+        env_vars(cx, vars, path.key("env_vars"), report);
+    }
+    // Ray refuses both only when both are set: `pip: []` or `conda: {}` is ignored.
+    if map.get("pip").is_some_and(Value::is_truthy)
+        && map.get("conda").is_some_and(Value::is_truthy)
+    {
+        report.push(path, IssueCode::RuntimeEnvPipAndConda);
+    }
+}
+
+/// `env_vars`: strings to strings, and names by the env var rules of SPEC.md section 3.
+fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
+    let Value::Map(entries) = vars else {
+        report.push(path, IssueCode::RuntimeEnvEnvVars);
         return;
     };
-    if docs.len() > 1 {
-        report.push(path, IssueCode::RuntimeEnvNotMapping);
-        return;
-    }
-    for key in map.keys() {
-        match key.as_str() {
-            Some(k) if RUNTIME_ENV_KEYS.contains(&k) => {}
-            Some(k) => report.push(
-                path.clone(),
-                IssueCode::RuntimeEnvUnknownKey { key: k.to_owned() },
-            ),
-            None => report.push(
-                path.clone(),
-                IssueCode::RuntimeEnvUnknownKey {
-                    key: format!("{key:?}"),
-                },
-            ),
-        }
-    }
-    let get = |k: &str| map.get(&Yaml::String(k.to_owned()));
-    if let Some(vars) = get("env_vars") {
-        let ok = matches!(vars, Yaml::Hash(m) if m.iter().all(|(k, v)| matches!(k, Yaml::String(_)) && matches!(v, Yaml::String(_))));
-        if !ok {
+    let mut seen = HashSet::new();
+    for (name, value) in entries {
+        let Value::Str(name) = name else {
             report.push(path.clone(), IssueCode::RuntimeEnvEnvVars);
+            continue;
+        };
+        let at = || path.name(name);
+        if let Some(code) = super::environment::name_issue(cx, name, &mut seen) {
+            report.push(at(), code);
         }
-    }
-    if get("pip").is_some() && get("conda").is_some() {
-        report.push(path, IssueCode::RuntimeEnvPipAndConda);
+        match value {
+            Value::Str(value) if value.contains('\0') => report.push(at(), IssueCode::EnvValueNul),
+            Value::Str(_) => {}
+            _ => report.push(at(), IssueCode::RuntimeEnvEnvVars),
+        }
     }
 }

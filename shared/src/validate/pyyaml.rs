@@ -1,0 +1,578 @@
+//! Reads a RayJob runtime env as Ray does: with PyYAML's safe loader.
+//!
+//! yaml-rust2 parses YAML 1.2; Ray reads the text with PyYAML's `safe_load`, which
+//! differs where it matters to a runtime env: plain scalars follow YAML 1.1 (`yes` and
+//! `on` are booleans, `2024-01-01` a date, `1e3` a string), duplicate keys are allowed
+//! (the last wins), an implicit empty key (`: a`, `: : :`) is refused, a list or mapping
+//! as a key is refused (unhashable), and only the standard tags are read. This module
+//! builds the document from yaml-rust2's events with those rules, so the validator
+//! refuses what Ray refuses and reads values as Ray gets them.
+
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// A node as PyYAML's safe loader builds it, reduced to what the rules need.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Value {
+    /// `None`.
+    Null,
+    /// `True` or `False`.
+    Bool(bool),
+    /// A number (int or float), as written.
+    Number(String),
+    /// A string.
+    Str(String),
+    /// A date, timestamp, bytes, set or ordered map.
+    Other,
+    /// A list.
+    Seq(Vec<Value>),
+    /// A mapping, in order; a later entry with an equal key wins.
+    Map(Vec<(Value, Value)>),
+}
+
+impl Value {
+    /// The value Python's `dict.get` returns for a string key: the last entry wins.
+    pub(super) fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Map(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| matches!(k, Value::Str(s) if s == key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Python truthiness, for the checks Ray writes as `if a and b`.
+    pub(super) fn is_truthy(&self) -> bool {
+        match self {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Str(s) => !s.is_empty(),
+            Value::Seq(items) => !items.is_empty(),
+            Value::Map(entries) => !entries.is_empty(),
+            Value::Number(_) | Value::Other => true,
+        }
+    }
+}
+
+/// Why PyYAML's safe loader (or the validator's limit on it) refuses the text.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Refusal {
+    /// Not YAML as PyYAML reads it; the detail says where.
+    Syntax(String),
+    /// An alias (`*name`): refused, since aliases can expand without bound.
+    Alias,
+    /// A tag the safe loader has no constructor for, as written.
+    Tag(String),
+    /// A list or mapping as a mapping key.
+    UnhashableKey,
+}
+
+/// The documents of `text`, or the first reason PyYAML would refuse it.
+pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
+    let mut builder = Builder::default();
+    let parsed = Parser::new_from_str(text).load(&mut builder, true);
+    if let Some(refusal) = builder.refusal {
+        return Err(refusal);
+    }
+    parsed.map_err(|e| Refusal::Syntax(e.to_string()))?;
+    Ok(builder.docs)
+}
+
+enum Frame {
+    Seq(Vec<Value>),
+    /// Entries, the key waiting for its value, and entries from merge keys (`<<`).
+    Map(Vec<(Value, Value)>, Option<Value>, Vec<(Value, Value)>),
+}
+
+/// A key that merges (`<<`); never stored as an entry.
+const MERGE: &str = "\u{0}<<";
+
+#[derive(Default)]
+struct Builder {
+    docs: Vec<Value>,
+    stack: Vec<Frame>,
+    refusal: Option<Refusal>,
+}
+
+impl Builder {
+    fn refuse(&mut self, refusal: Refusal) {
+        self.refusal.get_or_insert(refusal);
+    }
+
+    fn key_pending(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Map(_, None, _)))
+    }
+
+    fn insert(&mut self, value: Value) {
+        match self.stack.last_mut() {
+            None => self.docs.push(value),
+            Some(Frame::Seq(items)) => items.push(value),
+            Some(Frame::Map(_, key @ None, _)) => {
+                if matches!(value, Value::Seq(_) | Value::Map(_)) {
+                    self.refusal.get_or_insert(Refusal::UnhashableKey);
+                }
+                *key = Some(value);
+            }
+            Some(Frame::Map(entries, key @ Some(_), merged)) => {
+                let key = key.take().unwrap_or(Value::Null);
+                if key == Value::Str(MERGE.to_owned()) {
+                    // Merged entries come first, so the mapping's own keys win.
+                    let ok = match value {
+                        Value::Map(more) => {
+                            merged.extend(more);
+                            true
+                        }
+                        Value::Seq(maps) => maps.into_iter().all(|m| match m {
+                            Value::Map(more) => {
+                                merged.extend(more);
+                                true
+                            }
+                            _ => false,
+                        }),
+                        _ => false,
+                    };
+                    if !ok {
+                        self.refuse(Refusal::Syntax(
+                            "'<<' merges a mapping or a list of mappings; quote it to use it as a key"
+                                .to_owned(),
+                        ));
+                    }
+                } else {
+                    entries.push((key, value));
+                }
+            }
+        }
+    }
+
+    /// The standard tag's name (`str` for `!!str`), `Some("")` for the non-specific
+    /// `!`, or the refusal for any other tag.
+    fn standard(tag: &Option<Tag>) -> Result<Option<String>, Refusal> {
+        let Some(tag) = tag else { return Ok(None) };
+        if tag.handle.is_empty() && tag.suffix == "!" {
+            return Ok(Some(String::new()));
+        }
+        let full = format!("{}{}", tag.handle, tag.suffix);
+        match full.strip_prefix("tag:yaml.org,2002:") {
+            Some(
+                name @ ("null" | "bool" | "int" | "float" | "binary" | "timestamp" | "omap"
+                | "pairs" | "set" | "str" | "seq" | "map"),
+            ) => Ok(Some(name.to_owned())),
+            _ => Err(Refusal::Tag(written(tag))),
+        }
+    }
+
+    fn scalar(&mut self, text: String, style: TScalarStyle, tag: &Option<Tag>, mark: Marker) {
+        let name = match Self::standard(tag) {
+            Ok(name) => name,
+            Err(refusal) => return self.refuse(refusal),
+        };
+        let plain = style == TScalarStyle::Plain;
+        if plain && name.is_none() && text.is_empty() && self.key_pending() {
+            return self.refuse(Refusal::Syntax(format!(
+                "a mapping key is missing at line {} column {}",
+                mark.line(),
+                mark.col() + 1
+            )));
+        }
+        let bad = |what: &str| Refusal::Syntax(format!("'{text}' is not {what}"));
+        let value = match name.as_deref() {
+            None if plain => match resolve(&text) {
+                Resolved::Null => Value::Null,
+                Resolved::Bool => Value::Bool(is_true(&text)),
+                Resolved::Number => Value::Number(text),
+                Resolved::Timestamp => Value::Other,
+                Resolved::Merge if self.key_pending() => Value::Str(MERGE.to_owned()),
+                Resolved::Str => Value::Str(text),
+                // PyYAML resolves these to tags it has no constructor for.
+                Resolved::Merge | Resolved::Value => {
+                    return self.refuse(Refusal::Syntax(format!(
+                        "PyYAML cannot read a bare '{text}' here; quote it"
+                    )));
+                }
+            },
+            None | Some("" | "str") => Value::Str(text),
+            Some("null") => Value::Null,
+            Some("bool") => match text.to_lowercase().as_str() {
+                "yes" | "true" | "on" => Value::Bool(true),
+                "no" | "false" | "off" => Value::Bool(false),
+                _ => return self.refuse(bad("a boolean")),
+            },
+            Some("int") if is_int(&text) => Value::Number(text),
+            Some("float")
+                if is_int(&text)
+                    || is_float(&text)
+                    || text.replace('_', "").parse::<f64>().is_ok() =>
+            {
+                Value::Number(text)
+            }
+            Some("timestamp") if is_timestamp(&text) => Value::Other,
+            Some("binary") => Value::Other,
+            Some("int") => return self.refuse(bad("an integer")),
+            Some("float") => return self.refuse(bad("a number")),
+            Some("timestamp") => return self.refuse(bad("a timestamp")),
+            Some(collection) => {
+                return self.refuse(Refusal::Syntax(format!(
+                    "!!{collection} needs a collection, not a scalar"
+                )));
+            }
+        };
+        self.insert(value);
+    }
+
+    fn start(&mut self, tag: &Option<Tag>, map: bool) {
+        let fits = match Self::standard(tag) {
+            Err(refusal) => return self.refuse(refusal),
+            Ok(None) => true,
+            Ok(Some(name)) => match name.as_str() {
+                "" => true,
+                "map" | "set" => map,
+                "seq" | "omap" | "pairs" => !map,
+                _ => false,
+            },
+        };
+        if !fits {
+            self.refuse(Refusal::Syntax(format!(
+                "the tag {} does not fit a {}",
+                tag.as_ref().map(written).unwrap_or_default(),
+                if map { "mapping" } else { "list" }
+            )));
+        }
+        self.stack.push(if map {
+            Frame::Map(Vec::new(), None, Vec::new())
+        } else {
+            Frame::Seq(Vec::new())
+        });
+    }
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        if self.refusal.is_some() {
+            return;
+        }
+        match event {
+            Event::Alias(_) => self.refuse(Refusal::Alias),
+            Event::Scalar(text, style, _, tag) => self.scalar(text, style, &tag, mark),
+            Event::SequenceStart(_, tag) => self.start(&tag, false),
+            Event::MappingStart(_, tag) => self.start(&tag, true),
+            Event::SequenceEnd => {
+                if let Some(Frame::Seq(items)) = self.stack.pop() {
+                    self.insert(Value::Seq(items));
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Frame::Map(entries, _, mut merged)) = self.stack.pop() {
+                    merged.extend(entries);
+                    self.insert(Value::Map(merged));
+                }
+            }
+            Event::Nothing
+            | Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart
+            | Event::DocumentEnd => {}
+        }
+    }
+}
+
+/// A tag as the user wrote it (`!!python/object`, `!foo`).
+fn written(tag: &Tag) -> String {
+    match tag.handle.as_str() {
+        "tag:yaml.org,2002:" => format!("!!{}", tag.suffix),
+        "!" => format!("!{}", tag.suffix),
+        handle => format!("!<{handle}{}>", tag.suffix),
+    }
+}
+
+enum Resolved {
+    Null,
+    Bool,
+    Number,
+    Timestamp,
+    Merge,
+    Value,
+    Str,
+}
+
+/// PyYAML's implicit resolvers (YAML 1.1) for a plain scalar.
+fn resolve(text: &str) -> Resolved {
+    if matches!(text, "" | "~" | "null" | "Null" | "NULL") {
+        Resolved::Null
+    } else if is_true(text) || is_false(text) {
+        Resolved::Bool
+    } else if is_float(text) || is_int(text) {
+        Resolved::Number
+    } else if is_timestamp(text) {
+        Resolved::Timestamp
+    } else if text == "<<" {
+        Resolved::Merge
+    } else if text == "=" {
+        Resolved::Value
+    } else {
+        Resolved::Str
+    }
+}
+
+fn is_true(text: &str) -> bool {
+    matches!(
+        text,
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON"
+    )
+}
+
+fn is_false(text: &str) -> bool {
+    matches!(
+        text,
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF"
+    )
+}
+
+/// `text` without one leading `-` or `+`.
+fn unsigned(text: &str) -> &str {
+    text.strip_prefix(['-', '+']).unwrap_or(text)
+}
+
+fn all(text: &str, f: impl Fn(u8) -> bool) -> bool {
+    text.bytes().all(f)
+}
+
+fn digit_or_underscore(b: u8) -> bool {
+    b.is_ascii_digit() || b == b'_'
+}
+
+/// `(?::[0-5]?[0-9])+`: the sexagesimal tail of `1:30:00`.
+fn is_sexagesimal_tail(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix(':') else {
+        return false;
+    };
+    rest.split(':').all(|part| {
+        let b = part.as_bytes();
+        match b {
+            [d] => d.is_ascii_digit(),
+            [h, d] => (b'0'..=b'5').contains(h) && d.is_ascii_digit(),
+            _ => false,
+        }
+    })
+}
+
+/// `[1-9][0-9_]*` followed by what `tail` accepts.
+fn decimal_then(text: &str, tail: impl Fn(&str) -> bool) -> bool {
+    let end = text
+        .bytes()
+        .position(|b| !digit_or_underscore(b))
+        .unwrap_or(text.len());
+    end > 0 && tail(&text[end..])
+}
+
+/// PyYAML's int resolver.
+fn is_int(text: &str) -> bool {
+    let r = unsigned(text);
+    if let Some(bits) = r.strip_prefix("0b") {
+        return !bits.is_empty() && all(bits, |b| matches!(b, b'0' | b'1' | b'_'));
+    }
+    if let Some(hex) = r.strip_prefix("0x") {
+        return !hex.is_empty() && all(hex, |b| b.is_ascii_hexdigit() || b == b'_');
+    }
+    if r == "0" {
+        return true;
+    }
+    if let Some(octal) = r.strip_prefix('0') {
+        return all(octal, |b| matches!(b, b'0'..=b'7' | b'_'));
+    }
+    r.starts_with(|c: char| ('1'..='9').contains(&c))
+        && decimal_then(r, |tail| tail.is_empty() || is_sexagesimal_tail(tail))
+}
+
+/// `(?:[eE][-+][0-9]+)?` after the fraction.
+fn is_exponent_or_empty(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix(['e', 'E']) else {
+        return text.is_empty();
+    };
+    let Some(digits) = rest.strip_prefix(['-', '+']) else {
+        return false;
+    };
+    !digits.is_empty() && all(digits, |b| b.is_ascii_digit())
+}
+
+/// `\.[0-9_]*` then an optional exponent.
+fn is_fraction(text: &str, exponent: bool) -> bool {
+    let Some(rest) = text.strip_prefix('.') else {
+        return false;
+    };
+    let end = rest
+        .bytes()
+        .position(|b| !digit_or_underscore(b))
+        .unwrap_or(rest.len());
+    if exponent {
+        is_exponent_or_empty(&rest[end..])
+    } else {
+        end == rest.len()
+    }
+}
+
+/// PyYAML's float resolver.
+fn is_float(text: &str) -> bool {
+    if matches!(text, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    if let Some(rest) = text.strip_prefix('.') {
+        // `\.[0-9][0-9_]*` and an exponent: no sign before a leading dot.
+        if rest.starts_with(|c: char| c.is_ascii_digit()) && is_fraction(text, true) {
+            return true;
+        }
+    }
+    let r = unsigned(text);
+    if matches!(r, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    r.starts_with(|c: char| c.is_ascii_digit())
+        && decimal_then(r, |tail| {
+            is_fraction(tail, true) || {
+                // `(?::[0-5]?[0-9])+\.[0-9_]*`
+                tail.find('.').is_some_and(|dot| {
+                    is_sexagesimal_tail(&tail[..dot]) && is_fraction(&tail[dot..], false)
+                })
+            }
+        })
+}
+
+/// `n` ASCII digits at the start of `text`, and the rest.
+fn digits(text: &str, min: usize, max: usize) -> Option<&str> {
+    let n = text
+        .bytes()
+        .take(max)
+        .take_while(u8::is_ascii_digit)
+        .count();
+    (n >= min).then(|| &text[n..])
+}
+
+/// `YYYY-MM-DD` (or `YYYY-M-D` when `short`) at the start of `text`, and the rest.
+fn date(text: &str, short: bool) -> Option<&str> {
+    let min = if short { 1 } else { 2 };
+    let t = digits(text, 4, 4)?.strip_prefix('-')?;
+    let t = digits(t, min, 2)?.strip_prefix('-')?;
+    digits(t, min, 2)
+}
+
+/// PyYAML's timestamp resolver: a date, or a date and time with an optional zone.
+fn is_timestamp(text: &str) -> bool {
+    if date(text, false) == Some("") {
+        return true;
+    }
+    let time = || -> Option<()> {
+        let t = date(text, true)?;
+        let t = match t.strip_prefix(['T', 't']) {
+            Some(t) => t,
+            None => {
+                let trimmed = t.trim_start_matches([' ', '\t']);
+                (trimmed.len() < t.len()).then_some(trimmed)?
+            }
+        };
+        let t = digits(t, 1, 2)?.strip_prefix(':')?;
+        let t = digits(t, 2, 2)?.strip_prefix(':')?;
+        let mut t = digits(t, 2, 2)?;
+        if let Some(frac) = t.strip_prefix('.') {
+            t = digits(frac, 0, usize::MAX)?;
+        }
+        let t = t.trim_start_matches([' ', '\t']);
+        if t.is_empty() || t == "Z" {
+            return Some(());
+        }
+        let t = digits(t.strip_prefix(['-', '+'])?, 1, 2)?;
+        match t.strip_prefix(':') {
+            None if t.is_empty() => Some(()),
+            Some(m) if digits(m, 2, 2)?.is_empty() => Some(()),
+            _ => None,
+        }
+    };
+    time().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Value {
+        load(text).expect("loads").remove(0)
+    }
+
+    fn scalar(text: &str) -> Value {
+        one(&format!("a: {text}")).get("a").expect("has a").clone()
+    }
+
+    #[test]
+    fn plain_scalars_resolve_as_in_pyyaml() {
+        let s = |t: &str| Value::Str(t.to_owned());
+        let n = |t: &str| Value::Number(t.to_owned());
+        // Verified with PyYAML 6.0.3 safe_load.
+        assert_eq!(scalar("yes"), Value::Bool(true));
+        assert_eq!(scalar("Off"), Value::Bool(false));
+        assert_eq!(scalar("y"), s("y"));
+        assert_eq!(scalar("1e3"), s("1e3"));
+        assert_eq!(scalar("1.0e+3"), n("1.0e+3"));
+        assert_eq!(scalar("09"), s("09"));
+        assert_eq!(scalar("012"), n("012"));
+        assert_eq!(scalar("1:30"), n("1:30"));
+        assert_eq!(scalar("1_000"), n("1_000"));
+        assert_eq!(scalar("0b11"), n("0b11"));
+        assert_eq!(scalar("0x_1"), n("0x_1"));
+        assert_eq!(scalar("+12"), n("+12"));
+        assert_eq!(scalar("-.5"), s("-.5"));
+        assert_eq!(scalar(".5"), n(".5"));
+        assert_eq!(scalar("1."), n("1."));
+        assert_eq!(scalar("-.inf"), n("-.inf"));
+        assert_eq!(scalar("1:30.5"), n("1:30.5"));
+        assert_eq!(scalar("~"), Value::Null);
+        assert_eq!(scalar(""), Value::Null);
+        assert_eq!(scalar("2024-01-01"), Value::Other);
+        assert_eq!(scalar("2024-1-1 10:00:00.5 +08:00"), Value::Other);
+        assert_eq!(scalar("2024-1-1"), s("2024-1-1"));
+        assert_eq!(scalar("'yes'"), s("yes"));
+        assert_eq!(scalar("! 1"), s("1"));
+        assert_eq!(scalar("!!str 1"), s("1"));
+        assert_eq!(scalar("!!int '3'"), n("3"));
+        assert_eq!(scalar("\"x\\0y\""), s("x\0y"));
+    }
+
+    #[test]
+    fn what_pyyaml_refuses_is_refused() {
+        for text in [
+            ": : :",
+            ": a",
+            "- : a",
+            "a: b: c",
+            "a: =",
+            "a: !!bool maybe",
+            "a: !!int 1e3",
+            "a: !!map x",
+        ] {
+            assert!(matches!(load(text), Err(Refusal::Syntax(_))), "{text}");
+        }
+        assert_eq!(
+            load("a: !!python/object:os.system x"),
+            Err(Refusal::Tag("!!python/object:os.system".to_owned()))
+        );
+        assert_eq!(load("a: !foo x"), Err(Refusal::Tag("!foo".to_owned())));
+        assert_eq!(load("? [a]\n: x"), Err(Refusal::UnhashableKey));
+        assert_eq!(load("a: &x 1\nb: *x"), Err(Refusal::Alias));
+        assert!(matches!(load("a: <<"), Err(Refusal::Syntax(_))));
+    }
+
+    #[test]
+    fn duplicates_and_merges_read_as_in_pyyaml() {
+        assert_eq!(
+            one("a: 1\na: x").get("a"),
+            Some(&Value::Str("x".to_owned()))
+        );
+        let merged = one("a:\n  <<: {b: x, c: y}\n  c: z\n");
+        let a = merged.get("a").expect("a");
+        assert_eq!(a.get("b"), Some(&Value::Str("x".to_owned())));
+        assert_eq!(a.get("c"), Some(&Value::Str("z".to_owned())));
+        assert_eq!(
+            one("~: x"),
+            Value::Map(vec![(Value::Null, Value::Str("x".to_owned()))])
+        );
+    }
+}
