@@ -140,6 +140,7 @@ pub mod catalog;
 pub mod demo;
 pub mod injected;
 pub mod messages;
+pub mod names;
 pub mod quota;
 pub mod resources;
 pub mod task;
@@ -147,10 +148,11 @@ pub mod usage;
 pub mod validate;
 pub mod vocab;
 
-pub use catalog::{Catalog, User};
-pub use quota::{Fit, Outcome, Plan};
+pub use catalog::{Catalog, CatalogFile, User};
+pub use quota::{Fit, Outcome, Placement, Plan, place};
 pub use resources::{Dimension, Resources};
-pub use task::{TaskSpec, TaskType, Validated};
+pub use task::{Task, TaskId, TaskPhase, TaskSpec, TaskType, Timestamp, Validated};
+pub use usage::Usage;
 pub use validate::{
     Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, validate, validated,
 };

@@ -1,34 +1,6 @@
 //! Small syntax rules from Kubernetes (k8s/RULES.md sections 1–3), as plain functions.
 
-use crate::task::TaskType;
-
-/// Characters Berth appends to a name prefix: `-` and a 5-character random suffix.
-pub const NAME_SUFFIX_LEN: usize = 6;
-
-/// KubeRay's limit on a RayJob name (k8s/RULES.md 1.2).
-pub const RAYJOB_NAME_MAX: usize = 47;
-
-/// Longest DNS-1035 label, which Service names must be.
-pub const DNS_LABEL_MAX: usize = 63;
-
-/// The longest name prefix that keeps every derived Kubernetes name valid.
-///
-/// A PyTorchJob gets a Service per replica, `<name>-master-0` and `<name>-worker-<i>` for
-/// `i < workers`, each at most 63 characters; a RayJob name is at most 47.
-pub fn max_name_prefix_len(task_type: TaskType, workers: u32) -> usize {
-    let name_max = match task_type {
-        TaskType::RayJob => RAYJOB_NAME_MAX,
-        TaskType::PyTorchJob => {
-            let master = "-master-0".len();
-            let worker = match workers {
-                0 => 0,
-                w => "-worker-".len() + (w - 1).to_string().len(),
-            };
-            DNS_LABEL_MAX - master.max(worker)
-        }
-    };
-    name_max - NAME_SUFFIX_LEN
-}
+pub use crate::names::{DNS_LABEL_MAX, max_name_prefix_len};
 
 fn is_label_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
@@ -103,25 +75,6 @@ pub fn mentions(text: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pytorch_prefix_shrinks_with_replica_digits() {
-        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 0), 48);
-        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 10), 48);
-        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 11), 47);
-        assert_eq!(max_name_prefix_len(TaskType::PyTorchJob, 1024), 45);
-        assert_eq!(max_name_prefix_len(TaskType::RayJob, 3), 41);
-    }
-
-    #[test]
-    fn the_longest_worker_service_name_is_a_dns_label() {
-        for workers in [1u32, 9, 10, 11, 100, 101, 1000, 1024] {
-            let prefix = "a".repeat(max_name_prefix_len(TaskType::PyTorchJob, workers));
-            let service = format!("{prefix}-abcde-worker-{}", workers - 1);
-            // Exactly 63: one more prefix character would break the Service name.
-            assert_eq!(service.len(), DNS_LABEL_MAX, "{service}");
-        }
-    }
 
     #[test]
     fn label_syntax() {
