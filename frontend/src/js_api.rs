@@ -1,8 +1,8 @@
 //! The validator exported to JavaScript, so other portals can embed Berth's rules.
 //!
 //! ```js
-//! const check = window.wasmBindings.validateTask(spec, catalog, user, usage);
-//! // { issues: [{ path, code, params, severity, message: { en, zh } }], plan }
+//! const check = window.wasmBindings.validateTask(spec, catalog, user, usage, "zh-CN");
+//! // { issues: [{ path, code, params, severity, message }], plan }
 //! ```
 //!
 //! Inputs and outputs are plain JSON-shaped values (the same shapes as the HTTP API).
@@ -53,9 +53,9 @@ fn spec_or_report(spec: &JsValue) -> Result<Result<TaskSpec, shared::Report>, Js
     Ok(TaskSpec::from_json(&plain_json(spec, "spec")?))
 }
 
-/// `validateTask(spec, catalog, user, usage?)`: the findings and the plan, as
+/// `validateTask(spec, catalog, user, usage?, lang?)`: the findings and the plan, as
 /// `POST /api/v1/validate` answers; `usage` is `GET /api/v1/catalog`'s live usage (none
-/// in use when left out).
+/// in use when left out), `lang` is `"en"` (the default) or `"zh-CN"`.
 ///
 /// # Errors
 ///
@@ -66,15 +66,25 @@ pub fn validate_task(
     catalog: JsValue,
     user: JsValue,
     usage: JsValue,
+    lang: Option<String>,
 ) -> Result<JsValue, JsValue> {
     let catalog: Catalog = from_js(&catalog, "catalog")?;
     let user: User = from_js(&user, "user")?;
     let usage = usage_from_js(&usage)?;
+    let lang = match lang.as_deref() {
+        None | Some("en") => shared::Lang::En,
+        Some("zh-CN") => shared::Lang::Zh,
+        Some(other) => {
+            return Err(JsValue::from_str(&format!(
+                "lang must be \"en\" or \"zh-CN\", not {other:?}"
+            )));
+        }
+    };
     let check = match spec_or_report(&spec)? {
         Ok(spec) => shared::check(&spec, &catalog, &usage, &user),
         Err(issues) => shared::Check { issues, plan: None },
     };
-    to_js(&check)
+    to_js(&check.localized(lang))
 }
 
 /// `planTask(spec, catalog, user, usage?)`: only the plan, or `null` while the spec is too incomplete.

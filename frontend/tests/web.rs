@@ -169,17 +169,25 @@ fn the_javascript_api_answers_like_the_crate() {
     let catalog = serde_json::to_value(shared::demo::catalog()).unwrap();
     let user = serde_json::to_value(shared::demo::user()).unwrap();
     let usage = serde_json::to_value(shared::demo::usage()).unwrap();
-    let js =
-        frontend::js_api::validate_task(to_js(&spec), to_js(&catalog), to_js(&user), to_js(&usage))
-            .unwrap();
+    let js = frontend::js_api::validate_task(
+        to_js(&spec),
+        to_js(&catalog),
+        to_js(&user),
+        to_js(&usage),
+        None,
+    )
+    .unwrap();
     let answer: serde_json::Value = serde_wasm_bindgen::from_value(js).unwrap();
     let spec: shared::TaskSpec = serde_json::from_value(spec).unwrap();
-    let expected = serde_json::to_value(shared::check(
-        &spec,
-        &shared::demo::catalog(),
-        &shared::demo::usage(),
-        &shared::demo::user(),
-    ))
+    let expected = serde_json::to_value(
+        shared::check(
+            &spec,
+            &shared::demo::catalog(),
+            &shared::demo::usage(),
+            &shared::demo::user(),
+        )
+        .localized(shared::Lang::En),
+    )
     .unwrap();
     assert_eq!(answer, expected);
     assert_eq!(answer["issues"][0]["code"], "ray.runtime_env.not_mapping");
@@ -201,8 +209,13 @@ fn the_javascript_api_refuses_a_catalog_it_cannot_read() {
     // A JS Map is not a plain object: refusing beats checking against an empty catalog.
     let map = js_sys::Map::new();
     map.set(&"regions".into(), &js_sys::Array::new());
-    let err =
-        frontend::js_api::validate_task(spec, map.into(), user, wasm_bindgen::JsValue::UNDEFINED)
-            .unwrap_err();
+    let err = frontend::js_api::validate_task(
+        spec,
+        map.into(),
+        user,
+        wasm_bindgen::JsValue::UNDEFINED,
+        None,
+    )
+    .unwrap_err();
     assert!(err.as_string().unwrap().contains("catalog"), "{err:?}");
 }

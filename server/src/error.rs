@@ -6,8 +6,8 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use shared::Report;
 use shared::api::ErrorBody;
+use shared::{Lang, Report};
 
 /// A request failed.
 #[derive(Debug, thiserror::Error)]
@@ -23,7 +23,12 @@ pub enum ApiError {
     },
     /// The spec has fields of the wrong shape.
     #[error("the spec has fields of the wrong shape")]
-    Spec(Report),
+    Spec {
+        /// The findings.
+        report: Report,
+        /// The language their messages are read in.
+        lang: Lang,
+    },
     /// Something on our side broke; the detail is logged, not sent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -35,7 +40,7 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) => StatusCode::BAD_REQUEST,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Spec(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -44,7 +49,7 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) => "body.invalid_json",
             ApiError::TooLarge { .. } => "body.too_large",
-            ApiError::Spec(_) => "spec.invalid",
+            ApiError::Spec { .. } => "spec.invalid",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -69,9 +74,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let (message, issues) = match &self {
-            ApiError::Internal(_) => ("internal error".to_owned(), Report::new()),
-            ApiError::Spec(report) => (self.to_string(), report.clone()),
-            _ => (self.to_string(), Report::new()),
+            ApiError::Internal(_) => ("internal error".to_owned(), Vec::new()),
+            ApiError::Spec { report, lang } => (self.to_string(), report.localized(*lang)),
+            _ => (self.to_string(), Vec::new()),
         };
         let body = ErrorBody {
             code: self.code().to_owned(),

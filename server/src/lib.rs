@@ -5,10 +5,12 @@
 //! the console runs. It must not depend on the frontend crate.
 
 mod error;
+mod lang;
 mod routes;
 mod state;
 
 pub use error::ApiError;
+pub use lang::ReaderLang;
 pub use state::{AppState, Config, ConfigError};
 
 pub use axum::Router;

@@ -1,6 +1,6 @@
 //! Wire types of the HTTP API (`/api/v1`), shared by the server and the console.
 
-use crate::validate::Report;
+use crate::validate::LocalizedIssue;
 use serde::{Deserialize, Serialize};
 
 /// The body of every 4xx and 5xx answer.
@@ -13,9 +13,10 @@ pub struct ErrorBody {
     pub code: String,
     /// What went wrong and what to do, in English.
     pub message: String,
-    /// Findings by field, when the error is about the spec.
-    #[serde(default, skip_serializing_if = "Report::is_empty")]
-    pub issues: Report,
+    /// Findings by field, when the error is about the spec, with messages in the
+    /// reader's language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<LocalizedIssue>,
 }
 
 /// `GET /healthz`.
@@ -27,8 +28,8 @@ pub struct Health {
     pub version: String,
 }
 
-/// `POST /api/v1/validate` answers with a [`crate::Check`]: the findings and the plan.
-pub type ValidateResponse = crate::Check;
+/// `POST /api/v1/validate` answers with the findings, in the reader's language, and the plan.
+pub type ValidateResponse = crate::validate::LocalizedCheck;
 
 /// `GET /api/v1/catalog`: the catalog as the user may see it, and who they are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

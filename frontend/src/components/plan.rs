@@ -65,14 +65,14 @@ pub fn PlanView(
                 Some(plan) => {
                     let l = lang.get();
                     let outcome = match &plan.outcome {
-                        Outcome::Now { candidate, nodes } => {
-                            let spec = plan.candidates[*candidate].spec.clone();
+                        Outcome::Now { index, nodes } => {
+                            let spec = plan.candidate(*index).map(|c| c.spec.clone()).unwrap_or_default();
                             match l {
                                 Lang::En => format!("Starts now with {spec} on {nodes} node(s)."),
                                 Lang::Zh => format!("可立即启动：使用 {spec}，占用 {nodes} 个节点。"),
                             }
                         }
-                        Outcome::Queue { reason } => match l {
+                        Outcome::Queue { reason, .. } => match l {
                             Lang::En => format!("Will queue as a whole: {}.", reason.message(l)),
                             Lang::Zh => format!("任务将整体排队：{}。", reason.message(l)),
                         },
@@ -84,7 +84,7 @@ pub fn PlanView(
                         Outcome::Queue { .. } => "outcome queue",
                         Outcome::Blocked => "outcome blocked",
                     };
-                    let idle = plan.idle.clone().map(|offer| {
+                    let idle = plan.idle.iter().map(|offer| {
                         let fragments = offer.fragments.iter().map(|f| format!("{}×{}", f.nodes, f.units)).collect::<Vec<_>>().join(", ");
                         view! {
                             <p class="idle">
@@ -93,7 +93,7 @@ pub fn PlanView(
                                 {t(l, ", fragments (nodes×units) ", "，碎片（节点×份数）")}{fragments}
                             </p>
                         }
-                    });
+                    }).collect_view();
                     view! {
                         <p class=class data-testid="outcome">{outcome}</p>
                         <p class="meta">
@@ -112,7 +112,7 @@ pub fn PlanView(
                             </tr></thead>
                             <tbody>
                                 {plan.candidates.iter().map(|c| view! {
-                                    <tr class:ok=c.quota_ok() && c.fit.is_now()>
+                                    <tr class:ok=c.quota_ok() && c.fit.is_now() class:used=plan.used().is_some_and(|u| u.index == c.index)>
                                         <td>{c.spec.clone()}</td>
                                         <td>{amount(&c.per_replica)}</td>
                                         <td>{amount(&c.demand)}</td>

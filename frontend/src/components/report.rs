@@ -61,7 +61,7 @@ pub fn ReportView(
                         <li class=format!("issue {severity}") data-code=code data-path=path>
                             <span class="badge">{move || badge(issue.severity, lang.get())}</span>
                             <code class="path">{shown}</code>
-                            <span class="message">{move || issue.text(lang.get()).to_owned()}</span>
+                            <span class="message">{move || issue.message(lang.get())}</span>
                             <span class="code">{code}</span>
                         </li>
                     }

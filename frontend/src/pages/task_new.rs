@@ -51,12 +51,14 @@ pub fn TaskEditor(
         }
         let local = check.get();
         let theirs = match result {
-            Ok(answer) => answer,
+            Ok(answer) => Check::from(answer),
             // A spec of the wrong shape is a 422 whose findings the page shows too.
-            Err(api::ClientError::Api(body)) if local.plan.is_none() => Check {
-                issues: body.issues,
-                plan: None,
-            },
+            Err(api::ClientError::Api(body)) if local.plan.is_none() => {
+                Check::from(shared::validate::LocalizedCheck {
+                    issues: body.issues,
+                    plan: None,
+                })
+            }
             Err(err) => return Some(err.to_string()),
         };
         Some(if theirs == local {

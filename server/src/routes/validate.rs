@@ -4,7 +4,7 @@
 //! fields of the wrong shape is answered 422 with those fields named.
 
 use super::ApiJson;
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, ReaderLang};
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
@@ -18,13 +18,11 @@ pub fn router() -> Router<AppState> {
 
 async fn validate(
     State(state): State<AppState>,
+    ReaderLang(lang): ReaderLang,
     ApiJson(body): ApiJson<serde_json::Value>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let spec = TaskSpec::from_value(body).map_err(ApiError::Spec)?;
-    Ok(Json(check(
-        &spec,
-        &state.catalog,
-        &state.usage,
-        &state.user(),
-    )))
+    let spec = TaskSpec::from_value(body).map_err(|report| ApiError::Spec { report, lang })?;
+    Ok(Json(
+        check(&spec, &state.catalog, &state.usage, &state.user()).localized(lang),
+    ))
 }

@@ -68,9 +68,15 @@ fn the_server_answers_every_corpus_case_exactly_as_the_crate_does() {
         let expected = match shared::TaskSpec::from_value(case.spec.clone()) {
             Ok(spec) => (
                 200,
-                serde_json::to_value(shared::check(&spec, &catalog, &usage, &user)).unwrap(),
+                serde_json::to_value(
+                    shared::check(&spec, &catalog, &usage, &user).localized(shared::Lang::En),
+                )
+                .unwrap(),
             ),
-            Err(issues) => (422, serde_json::to_value(&issues).unwrap()),
+            Err(issues) => (
+                422,
+                serde_json::to_value(issues.localized(shared::Lang::En)).unwrap(),
+            ),
         };
         let answered = if status == 200 {
             body

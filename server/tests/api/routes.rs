@@ -86,12 +86,36 @@ async fn a_spec_of_the_wrong_shape_is_422_with_the_field_named() {
                 "code": "value.invalid",
                 "params": { "expected": { "kind": "whole_number" }, "found": { "kind": "text", "value": "two" } },
                 "severity": "error",
-                "message": {
-                    "en": "has the wrong type: expected a whole number, found the text \"two\"",
-                    "zh": "格式不正确：应为整数，实际为文本 \"two\""
-                }
+                "message": "has the wrong type: expected a whole number, found the text \"two\""
             }]
         })
+    );
+}
+
+#[tokio::test]
+async fn messages_come_in_the_readers_language() {
+    let spec = r#"{"compute": {"workers": "two"}}"#;
+    let chinese = "格式不正确：应为整数，实际为文本 \"two\"";
+    let (_, body) = call(post("/api/v1/validate?lang=zh-CN", spec)).await;
+    assert_eq!(body["issues"][0]["message"], chinese);
+    let mut request = post("/api/v1/validate", spec);
+    request.headers_mut().insert(
+        header::ACCEPT_LANGUAGE,
+        "fr-FR,zh-CN;q=0.9,en;q=0.8".parse().unwrap(),
+    );
+    let (_, body) = call(request).await;
+    assert_eq!(body["issues"][0]["message"], chinese);
+    // The query wins over the header.
+    let mut request = post("/api/v1/validate?lang=en", spec);
+    request
+        .headers_mut()
+        .insert(header::ACCEPT_LANGUAGE, "zh-CN".parse().unwrap());
+    let (_, body) = call(request).await;
+    assert!(
+        body["issues"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("has the wrong type")
     );
 }
 

@@ -1,4 +1,4 @@
-//! Findings: [`Issue`] (path, code, severity, messages) and the [`Report`] that lists them.
+//! Findings: [`Issue`] (path, code, severity) and the [`Report`] that lists them.
 
 use super::code::IssueCode;
 use super::path::FieldPath;
@@ -29,16 +29,8 @@ impl Severity {
     }
 }
 
-/// A finding's text in both console languages.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Messages {
-    /// English.
-    pub en: String,
-    /// Simplified Chinese.
-    pub zh: String,
-}
-
-/// One finding: where, which rule, how bad, and what to do, in both languages.
+/// One finding: where, which rule, how bad. Its message is rendered from the code and
+/// its parameters only when someone reads it ([`Issue::message`]), in their language.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Issue {
     /// Field the finding is about; empty for the whole spec.
@@ -48,46 +40,66 @@ pub struct Issue {
     pub code: IssueCode,
     /// Error, warning or info; fixed per code.
     pub severity: Severity,
-    /// Rendered from the code and its parameters.
-    pub message: Messages,
 }
 
 impl Issue {
-    /// A finding at `path` for `code`, with its severity and messages filled in.
+    /// A finding at `path` for `code`, with its severity filled in.
     pub fn new(path: FieldPath, code: IssueCode) -> Self {
-        let message = Messages {
-            en: code.message(Lang::En),
-            zh: code.message(Lang::Zh),
-        };
         Issue {
             path,
             severity: code.severity(),
             code,
-            message,
         }
     }
 
     /// The message in one language.
-    pub fn text(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.message.en,
-            Lang::Zh => &self.message.zh,
+    pub fn message(&self, lang: Lang) -> String {
+        self.code.message(lang)
+    }
+
+    /// The finding as the API sends it, with its message in `lang`.
+    pub fn localized(&self, lang: Lang) -> LocalizedIssue {
+        LocalizedIssue {
+            path: self.path.clone(),
+            code: self.code.clone(),
+            severity: self.severity,
+            message: self.message(lang),
+        }
+    }
+}
+
+/// A finding as the API sends it: the [`Issue`] and its message in the reader's language
+/// (`?lang=` or `Accept-Language`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocalizedIssue {
+    /// Field the finding is about; empty for the whole spec.
+    pub path: FieldPath,
+    /// The rule and its parameters; on the wire `code` plus `params`.
+    #[serde(flatten)]
+    pub code: IssueCode,
+    /// Error, warning or info.
+    pub severity: Severity,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl From<LocalizedIssue> for Issue {
+    fn from(issue: LocalizedIssue) -> Self {
+        Issue {
+            path: issue.path,
+            code: issue.code,
+            severity: issue.severity,
         }
     }
 }
 
 impl fmt::Display for Issue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = self.message(Lang::En);
         if self.path.is_root() {
-            write!(f, "{} [{}]", self.message.en, self.code.code())
+            write!(f, "{message} [{}]", self.code.code())
         } else {
-            write!(
-                f,
-                "{}: {} [{}]",
-                self.path,
-                self.message.en,
-                self.code.code()
-            )
+            write!(f, "{}: {message} [{}]", self.path, self.code.code())
         }
     }
 }
@@ -106,6 +118,11 @@ impl Report {
     /// Adds a finding at `path`.
     pub fn push(&mut self, path: FieldPath, code: IssueCode) {
         self.0.push(Issue::new(path, code));
+    }
+
+    /// Adds a finding made elsewhere (one read from the wire).
+    pub fn push_issue(&mut self, issue: Issue) {
+        self.0.push(issue);
     }
 
     /// Adds every finding of another report.
@@ -146,6 +163,11 @@ impl Report {
     /// Warnings.
     pub fn warnings(&self) -> impl Iterator<Item = &Issue> {
         self.0.iter().filter(|i| i.severity == Severity::Warning)
+    }
+
+    /// Every finding with its message in `lang`, as the API sends them.
+    pub fn localized(&self, lang: Lang) -> Vec<LocalizedIssue> {
+        self.0.iter().map(|i| i.localized(lang)).collect()
     }
 
     /// The stable codes, in order: what tests and the corpus compare.

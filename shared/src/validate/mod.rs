@@ -20,7 +20,7 @@ mod shape;
 mod syntax;
 
 pub use code::IssueCode;
-pub use issue::{Issue, Lang, Messages, Report, Severity};
+pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity};
 pub use path::{FieldPath, Segment};
 pub(crate) use shape::shape_report;
 pub use shape::{Expected, Found};
@@ -32,6 +32,38 @@ use crate::task::{SPEC_VERSION, TaskSpec, Validated};
 use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
 
+impl Check {
+    /// The check as `POST /validate` answers it, with messages in `lang`.
+    pub fn localized(&self, lang: Lang) -> LocalizedCheck {
+        LocalizedCheck {
+            issues: self.issues.localized(lang),
+            plan: self.plan.clone(),
+        }
+    }
+}
+
+/// A [`Check`] as the API sends it: each finding with its message in one language.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocalizedCheck {
+    /// Every finding.
+    pub issues: Vec<LocalizedIssue>,
+    /// Whether and where the task would start.
+    pub plan: Option<Plan>,
+}
+
+impl From<LocalizedCheck> for Check {
+    fn from(check: LocalizedCheck) -> Self {
+        let mut issues = Report::new();
+        for issue in check.issues {
+            issues.push_issue(issue.into());
+        }
+        Check {
+            issues,
+            plan: check.plan,
+        }
+    }
+}
+
 /// What the validator knows while it checks one spec.
 pub(crate) struct Cx<'a> {
     pub spec: &'a TaskSpec,
@@ -42,7 +74,7 @@ pub(crate) struct Cx<'a> {
     pub cluster: Option<&'a Cluster>,
 }
 
-/// The report and the plan for one spec: what the form and `POST /validate` show.
+/// The report and the plan for one spec: what the form shows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Check {
     /// Every finding.

@@ -222,10 +222,13 @@ mod tests {
         let issue = first(r#"{"compute": {"workers": "two"}}"#);
         assert_eq!(issue.path.to_string(), "compute.workers");
         assert_eq!(
-            issue.message.en,
+            issue.message(crate::Lang::En),
             "has the wrong type: expected a whole number, found the text \"two\""
         );
-        assert_eq!(issue.message.zh, "格式不正确：应为整数，实际为文本 \"two\"");
+        assert_eq!(
+            issue.message(crate::Lang::Zh),
+            "格式不正确：应为整数，实际为文本 \"two\""
+        );
     }
 
     #[test]
@@ -234,11 +237,10 @@ mod tests {
         assert_eq!(issue.path.to_string(), "compute.kind");
         assert!(
             issue
-                .message
-                .en
+                .message(crate::Lang::En)
                 .contains("one of: reserved, on_demand, spot, idle"),
             "{}",
-            issue.message.en
+            issue.message(crate::Lang::En)
         );
     }
 
@@ -247,9 +249,9 @@ mod tests {
         let issue = first(r#"{"basic": {"nmae_prefix": "x"}}"#);
         assert_eq!(issue.path.to_string(), "basic.nmae_prefix");
         assert!(
-            issue.message.en.contains("name_prefix"),
+            issue.message(crate::Lang::En).contains("name_prefix"),
             "{}",
-            issue.message.en
+            issue.message(crate::Lang::En)
         );
     }
 
@@ -258,9 +260,11 @@ mod tests {
         let issue = first("{\"basic\": ");
         assert_eq!(issue.path.to_string(), "basic");
         assert!(
-            issue.message.en.starts_with("is not valid JSON"),
+            issue
+                .message(crate::Lang::En)
+                .starts_with("is not valid JSON"),
             "{}",
-            issue.message.en
+            issue.message(crate::Lang::En)
         );
     }
 }
