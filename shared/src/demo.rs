@@ -12,7 +12,7 @@ pub const PYTORCH_EXAMPLE: &str = include_str!("../examples/pytorch.json");
 /// A complete RayJob that passes every rule on the demo catalog.
 pub const RAY_EXAMPLE: &str = include_str!("../examples/ray.json");
 
-/// One example of the shared corpus (`tests/corpus/`): a spec and the exact codes
+/// One example of the shared corpus (`tests/corpus/`): a spec and the exact findings
 /// the demo user gets for it on the demo catalog.
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -22,8 +22,8 @@ pub struct Case {
     pub name: String,
     /// The spec as JSON (it may have the wrong shape on purpose).
     pub spec: serde_json::Value,
-    /// The codes it must produce, sorted.
-    pub codes: Vec<String>,
+    /// The findings it must produce, as `(path, code)`, sorted.
+    pub findings: Vec<(String, String)>,
 }
 
 const CORPUS: [(&str, &str); 6] = [
@@ -50,7 +50,7 @@ pub fn corpus() -> Vec<Case> {
         name: String,
         base: String,
         patch: serde_json::Value,
-        codes: Vec<String>,
+        findings: Vec<(String, String)>,
     }
     let mut cases = Vec::new();
     for (file, text) in CORPUS {
@@ -63,13 +63,13 @@ pub fn corpus() -> Vec<Case> {
                 _ => serde_json::json!({}),
             };
             json_patch::merge(&mut spec, &expand_lengths(raw.patch));
-            let mut codes = raw.codes;
-            codes.sort();
+            let mut findings = raw.findings;
+            findings.sort();
             cases.push(Case {
                 file,
                 name: raw.name,
                 spec,
-                codes,
+                findings,
             });
         }
     }
@@ -92,6 +92,22 @@ fn expand_lengths(value: serde_json::Value) -> serde_json::Value {
         ),
         other => other,
     }
+}
+
+/// The findings `check` gives for a corpus case's spec, as `(path, code)`, sorted; a
+/// spec of the wrong shape gives its shape findings.
+pub fn findings_for(spec: &serde_json::Value) -> Vec<(String, String)> {
+    let report = match crate::TaskSpec::from_value(spec.clone()) {
+        Ok(spec) => crate::check(&spec, &catalog(), &usage(), &user()).issues,
+        Err(report) => report,
+    };
+    let mut findings: Vec<(String, String)> = report
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.code.code().to_owned()))
+        .collect();
+    findings.sort();
+    findings
 }
 
 /// The codes `check` gives for a corpus case's spec, sorted; a spec of the wrong shape

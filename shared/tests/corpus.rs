@@ -3,21 +3,21 @@
 //! same answers.
 
 use shared::IssueCode;
-use shared::demo::{codes_for, corpus};
+use shared::demo::{corpus, findings_for};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-fn every_case_gives_exactly_its_codes() {
+fn every_case_gives_exactly_its_findings() {
     let mut failures = Vec::new();
     for case in corpus() {
-        let got = codes_for(&case.spec);
-        if got != case.codes {
+        let got = findings_for(&case.spec);
+        if got != case.findings {
             failures.push(format!(
                 "{}: {}\n  expected {:?}\n  got      {:?}",
-                case.file, case.name, case.codes, got
+                case.file, case.name, case.findings, got
             ));
         }
     }
@@ -40,7 +40,11 @@ fn every_code_is_triggered_by_some_case() {
         .iter()
         .copied()
         .filter(|code| !TRIGGERED_ELSEWHERE.contains(code))
-        .filter(|code| !cases.iter().any(|c| c.codes.iter().any(|k| k == code)))
+        .filter(|code| {
+            !cases
+                .iter()
+                .any(|c| c.findings.iter().any(|(_, k)| k == code))
+        })
         .collect();
     assert!(missing.is_empty(), "no corpus case triggers {missing:?}");
 }
@@ -58,7 +62,9 @@ fn passing_cases_exist_for_every_section() {
         "ray",
     ] {
         assert!(
-            cases.iter().any(|c| c.file == file && c.codes.is_empty()),
+            cases
+                .iter()
+                .any(|c| c.file == file && c.findings.is_empty()),
             "{file} has no passing case"
         );
     }
