@@ -11,6 +11,7 @@
 //! snake_case, enums travel as snake_case strings. `examples/` in this crate holds a
 //! complete PyTorchJob and a complete RayJob.
 
+use crate::validate::field_key;
 pub use crate::vocab::{IdleStability, InstanceType, Priority, ResourceKind, TaskType};
 use serde::{Deserialize, Serialize};
 use std::ops::Deref;
@@ -287,21 +288,21 @@ impl Compute {
         };
         let reserved = kind == ResourceKind::Reserved;
         if !reserved && self.accept_idle {
-            unused.push("accept_idle");
+            unused.push(field_key!(Compute: accept_idle));
         }
         if self.prefer_idle && !(reserved && self.accept_idle) {
-            unused.push("prefer_idle");
+            unused.push(field_key!(Compute: prefer_idle));
         }
         if self.idle_stability.is_some()
             && !(kind == ResourceKind::Idle || (reserved && self.accept_idle))
         {
-            unused.push("idle_stability");
+            unused.push(field_key!(Compute: idle_stability));
         }
         if reserved && self.priority.is_some() {
-            unused.push("priority");
+            unused.push(field_key!(Compute: priority));
         }
         if reserved && self.guarantee.is_some() {
-            unused.push("guarantee");
+            unused.push(field_key!(Compute: guarantee));
         }
         unused
     }

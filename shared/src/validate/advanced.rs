@@ -1,30 +1,23 @@
 //! Advanced option rules (SPEC.md section 5).
 
-use super::{Cx, FieldPath, IssueCode, Report, require};
+use super::{Cx, IssueCode, Report, field_key, field_path, require};
 use crate::injected::{MASTER_PORT, RAY_PORTS};
-use crate::task::{AlertChannel, TaskType};
+use crate::task::{Alert, AlertChannel, TaskSpec, TaskType};
 
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let advanced = &cx.spec.advanced;
-    let at = |keys: &[&'static str]| {
-        let mut path = FieldPath::of(&["advanced"]);
-        for key in keys {
-            path = path.key(key);
-        }
-        path
-    };
     if advanced.fault_tolerance.enabled
         && !(1..=100).contains(&advanced.fault_tolerance.max_retries)
     {
         report.push(
-            at(&["fault_tolerance", "max_retries"]),
+            field_path!(TaskSpec: advanced.fault_tolerance.max_retries),
             IssueCode::MaxRetriesOutOfRange,
         );
     }
     let monitoring = &advanced.monitoring;
     let task_type = cx.spec.basic.task_type;
     if monitoring.enabled {
-        let port = at(&["monitoring", "port"]);
+        let port = field_path!(TaskSpec: advanced.monitoring.port);
         if !(1..=65535).contains(&monitoring.port) {
             report.push(port, IssueCode::MonitoringPortOutOfRange);
         } else if task_type == Some(TaskType::PyTorchJob) && monitoring.port == MASTER_PORT {
@@ -44,26 +37,29 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         }
         if !monitoring.path.starts_with('/') {
             report.push(
-                at(&["monitoring", "path"]),
+                field_path!(TaskSpec: advanced.monitoring.path),
                 IssueCode::MonitoringPathInvalid,
             );
         }
     }
     if advanced.image_pull_retries.is_some_and(|n| n < -1) {
         report.push(
-            at(&["image_pull_retries"]),
+            field_path!(TaskSpec: advanced.image_pull_retries),
             IssueCode::ImagePullRetriesOutOfRange,
         );
     }
     if advanced.ssh && cx.spec.replicas() == 1 {
-        report.push(at(&["ssh"]), IssueCode::SshSinglePod);
+        report.push(field_path!(TaskSpec: advanced.ssh), IssueCode::SshSinglePod);
     }
     for (i, alert) in advanced.alerts.iter().enumerate() {
-        let item = at(&["alerts"]).index(i);
+        let item = field_path!(TaskSpec: advanced.alerts).index(i);
         if alert.event.needs_threshold() && alert.threshold.unwrap_or(0) == 0 {
-            report.push(item.key("threshold"), IssueCode::AlertThresholdInvalid);
+            report.push(
+                item.key(field_key!(Alert: threshold)),
+                IssueCode::AlertThresholdInvalid,
+            );
         }
-        let target = item.key("target");
+        let target = item.key(field_key!(Alert: target));
         if !require(report, &alert.target, || target.clone()) {
             continue;
         }

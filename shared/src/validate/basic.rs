@@ -1,7 +1,8 @@
 //! Basic information rules (SPEC.md section 2).
 
 use super::syntax::{is_label_key, is_label_value, max_name_prefix_len};
-use super::{Cx, FieldPath, IssueCode, Report, require};
+use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
+use crate::task::{Basic, Tag, TaskSpec};
 use std::collections::HashSet;
 
 /// Most tags on one task.
@@ -9,43 +10,50 @@ pub const MAX_TAGS: usize = 20;
 
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let basic = &cx.spec.basic;
-    let at = |key| FieldPath::of(&["basic", key]);
+    let at = |key| FieldPath::of(&[field_key!(TaskSpec: basic), key]);
 
-    if require(report, &basic.region, || at("region")) && cx.catalog.region(&basic.region).is_none()
+    if require(report, &basic.region, || at(field_key!(Basic: region)))
+        && cx.catalog.region(&basic.region).is_none()
     {
-        report.push(at("region"), IssueCode::RegionUnknown);
+        report.push(at(field_key!(Basic: region)), IssueCode::RegionUnknown);
     }
-    if require(report, &basic.cluster, || at("cluster"))
+    if require(report, &basic.cluster, || at(field_key!(Basic: cluster)))
         && cx.catalog.region(&basic.region).is_some()
         && cx.cluster.is_none()
     {
-        report.push(at("cluster"), IssueCode::ClusterUnknown);
+        report.push(at(field_key!(Basic: cluster)), IssueCode::ClusterUnknown);
     }
-    if require(report, &basic.project_group, || at("project_group")) {
+    if require(report, &basic.project_group, || {
+        at(field_key!(Basic: project_group))
+    }) {
         let member = cx
             .catalog
             .project_groups
             .iter()
             .any(|g| g.id == basic.project_group && g.members.contains(&cx.user.name));
         if !member {
-            report.push(at("project_group"), IssueCode::ProjectGroupNotMember);
+            report.push(
+                at(field_key!(Basic: project_group)),
+                IssueCode::ProjectGroupNotMember,
+            );
         }
     }
     name_prefix(cx, report);
     if basic.task_type.is_none() {
-        report.push(at("task_type"), IssueCode::ValueRequired);
+        report.push(at(field_key!(Basic: task_type)), IssueCode::ValueRequired);
     }
-    if require(report, &basic.time_zone, || at("time_zone"))
-        && !cx.catalog.time_zones.contains(&basic.time_zone)
+    if require(report, &basic.time_zone, || {
+        at(field_key!(Basic: time_zone))
+    }) && !cx.catalog.time_zones.contains(&basic.time_zone)
     {
-        report.push(at("time_zone"), IssueCode::TimeZoneUnknown);
+        report.push(at(field_key!(Basic: time_zone)), IssueCode::TimeZoneUnknown);
     }
     tags(cx, report);
 }
 
 fn name_prefix(cx: &Cx, report: &mut Report) {
     let prefix = &cx.spec.basic.name_prefix;
-    let path = FieldPath::of(&["basic", "name_prefix"]);
+    let path = field_path!(TaskSpec: basic.name_prefix);
     if !require(report, prefix, || path.clone()) {
         return;
     }
@@ -116,7 +124,7 @@ fn is_reserved_tag_key(key: &str) -> bool {
 
 fn tags(cx: &Cx, report: &mut Report) {
     let tags = &cx.spec.basic.tags;
-    let list = FieldPath::of(&["basic", "tags"]);
+    let list = field_path!(TaskSpec: basic.tags);
     if tags.len() > MAX_TAGS {
         report.push(list.clone(), IssueCode::TagsTooMany { max: MAX_TAGS });
     }
@@ -124,17 +132,17 @@ fn tags(cx: &Cx, report: &mut Report) {
     let mut seen = HashSet::new();
     for (i, tag) in tags.iter().enumerate() {
         let at = list.index(i);
-        let key_ok = require(report, &tag.key, || at.key("key"));
+        let key_ok = require(report, &tag.key, || at.key(field_key!(Tag: key)));
         if key_ok && !is_label_key(&tag.key) {
-            report.push(at.key("key"), IssueCode::TagKeyInvalid);
+            report.push(at.key(field_key!(Tag: key)), IssueCode::TagKeyInvalid);
         } else if key_ok && is_reserved_tag_key(&tag.key) {
-            report.push(at.key("key"), IssueCode::TagKeyReserved);
+            report.push(at.key(field_key!(Tag: key)), IssueCode::TagKeyReserved);
         }
         if !is_label_value(&tag.value) {
-            report.push(at.key("value"), IssueCode::TagValueInvalid);
+            report.push(at.key(field_key!(Tag: value)), IssueCode::TagValueInvalid);
         }
         if key_ok && !seen.insert(tag.key.as_str()) {
-            report.push(at.key("key"), IssueCode::TagDuplicate);
+            report.push(at.key(field_key!(Tag: key)), IssueCode::TagDuplicate);
         }
         if key_ok && policy.validation && !policy.maintained.contains(tag) {
             report.push(at.clone(), IssueCode::TagNotMaintained);

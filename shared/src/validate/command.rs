@@ -1,16 +1,16 @@
 //! Command rules and the torchrun lint (SPEC.md section 3).
 
 use super::syntax::mentions;
-use super::{Cx, FieldPath, IssueCode, Report, require};
+use super::{Cx, IssueCode, Report, field_path, require};
 use crate::injected::PYTORCH_DISTRIBUTED;
-use crate::task::TaskType;
+use crate::task::{TaskSpec, TaskType};
 
 /// Longest command, in bytes.
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let command = &cx.spec.environment.command;
-    let path = FieldPath::of(&["environment", "command"]);
+    let path = field_path!(TaskSpec: environment.command);
     if !require(report, command, || path.clone()) {
         return;
     }

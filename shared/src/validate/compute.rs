@@ -1,8 +1,8 @@
 //! Compute rules (SPEC.md section 4), and the findings the quota and gang-fit plan implies.
 
-use super::{Cx, FieldPath, IssueCode, Report};
+use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path};
 use crate::quota::{self, Fit, Outcome, Plan, resolve_pool};
-use crate::task::{InstanceType, ResourceKind};
+use crate::task::{Compute, InstanceType, ResourceKind, TaskSpec};
 use std::collections::HashSet;
 
 /// Most worker replicas.
@@ -10,34 +10,43 @@ pub const MAX_WORKERS: u32 = 1024;
 
 pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     let compute = &cx.spec.compute;
-    let at = |key| FieldPath::of(&["compute", key]);
+    let at = |key| FieldPath::of(&[field_key!(TaskSpec: compute), key]);
 
     let Some(kind) = compute.kind else {
-        report.push(at("kind"), IssueCode::ValueRequired);
+        report.push(at(field_key!(Compute: kind)), IssueCode::ValueRequired);
         specs(cx, report, None);
         return None;
     };
     if compute.workers > MAX_WORKERS {
         report.push(
-            at("workers"),
+            at(field_key!(Compute: workers)),
             IssueCode::WorkersOutOfRange { max: MAX_WORKERS },
         );
     }
     // Reserved with idle accepted may leave the level open: any idle capacity will do.
     if kind == ResourceKind::Idle {
         if compute.idle_stability.is_none() {
-            report.push(at("idle_stability"), IssueCode::ValueRequired);
+            report.push(
+                at(field_key!(Compute: idle_stability)),
+                IssueCode::ValueRequired,
+            );
         }
         if compute.priority.is_some() {
-            report.push(at("priority"), IssueCode::IdlePriorityNotAllowed);
+            report.push(
+                at(field_key!(Compute: priority)),
+                IssueCode::IdlePriorityNotAllowed,
+            );
         }
         if compute.guarantee.is_some() {
-            report.push(at("guarantee"), IssueCode::IdleGuaranteeNotAllowed);
+            report.push(
+                at(field_key!(Compute: guarantee)),
+                IssueCode::IdleGuaranteeNotAllowed,
+            );
         }
     }
     for field in compute.unused_fields() {
         report.push(
-            FieldPath::of(&["compute"]).key(field),
+            field_path!(TaskSpec: compute).key(field),
             IssueCode::KindFieldUnused { kind },
         );
     }
@@ -46,14 +55,14 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     let pool = cx.cluster.and_then(|cluster| {
         match compute.pool.as_deref().filter(|p| !p.is_empty()) {
             Some(id) => match cluster.pool(id) {
-                None => report.push(at("pool"), IssueCode::PoolUnknown),
+                None => report.push(at(field_key!(Compute: pool)), IssueCode::PoolUnknown),
                 Some(p) if !p.kinds.contains(&kind) => {
-                    report.push(at("pool"), IssueCode::PoolKindMismatch)
+                    report.push(at(field_key!(Compute: pool)), IssueCode::PoolKindMismatch)
                 }
                 Some(_) => {}
             },
             None if kind == ResourceKind::Reserved => {
-                report.push(at("pool"), IssueCode::ValueRequired)
+                report.push(at(field_key!(Compute: pool)), IssueCode::ValueRequired)
             }
             None if cluster.default_pool_for(kind).is_none() => {
                 let code = if kind == ResourceKind::Spot {
@@ -61,7 +70,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
                 } else {
                     IssueCode::PoolNoneForKind
                 };
-                report.push(at("kind"), code);
+                report.push(at(field_key!(Compute: kind)), code);
             }
             None => {}
         }
@@ -74,7 +83,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
             .next()
             .is_none()
     {
-        report.push(at("specs"), IssueCode::SpotUnavailable);
+        report.push(at(field_key!(Compute: specs)), IssueCode::SpotUnavailable);
     }
     specs(cx, report, pool);
 
@@ -84,7 +93,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     {
         Some(Ok(plan)) => plan?,
         Some(Err(_)) => {
-            report.push(at("specs"), IssueCode::DemandOverflow);
+            report.push(at(field_key!(Compute: specs)), IssueCode::DemandOverflow);
             return None;
         }
         None => return None,
@@ -95,7 +104,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
 
 fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     let compute = &cx.spec.compute;
-    let list = FieldPath::of(&["compute", "specs"]);
+    let list = field_path!(TaskSpec: compute.specs);
     if compute.specs.is_empty() {
         report.push(list.clone(), IssueCode::ValueRequired);
     }
@@ -138,7 +147,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
         report.push(list, IssueCode::SpecsMixedGpuModels);
     }
     if let Some(head) = cx.spec.head_spec() {
-        let at = FieldPath::of(&["compute", "head_spec"]);
+        let at = field_path!(TaskSpec: compute.head_spec);
         match cx.cluster.map(|c| c.spec(head)) {
             Some(None) => report.push(at, IssueCode::SpecUnknown),
             Some(Some(spec)) => {
@@ -156,7 +165,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     let units = compute.units_per_node;
     if units == 0 || max_units.is_some_and(|max| units > max) {
         report.push(
-            FieldPath::of(&["compute", "units_per_node"]),
+            field_path!(TaskSpec: compute.units_per_node),
             IssueCode::UnitsOutOfRange {
                 max: max_units.unwrap_or(1).max(1),
             },
@@ -168,14 +177,14 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
 /// is skipped with a warning at that spec while another spec of the list can be used;
 /// only when none can are those findings errors (SPEC.md section 4).
 fn plan_findings(plan: &Plan, report: &mut Report) {
-    let list = FieldPath::of(&["compute", "specs"]);
+    let list = field_path!(TaskSpec: compute.specs);
     let blocked = plan.outcome == Outcome::Blocked;
     for candidate in &plan.candidates {
         let at_spec = list.index(candidate.index);
         for line in &candidate.quota {
             // A line of the head's own spec is the head's.
             let at = if candidate.head.as_ref().is_some_and(|h| h.spec == line.spec) {
-                FieldPath::of(&["compute", "head_spec"])
+                field_path!(TaskSpec: compute.head_spec)
             } else {
                 at_spec.clone()
             };

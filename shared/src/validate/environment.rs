@@ -1,9 +1,9 @@
 //! Image and env var rules (SPEC.md section 3).
 
 use super::syntax::is_env_name;
-use super::{Cx, FieldPath, IssueCode, Report, require};
+use super::{Cx, IssueCode, Report, field_key, field_path, require};
 use crate::injected::is_injected;
-use crate::task::{ImageSource, TaskType};
+use crate::task::{EnvVar, ImageSource, TaskSpec, TaskType};
 use std::collections::HashSet;
 
 /// Longest single env value, in bytes.
@@ -18,7 +18,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
 
 fn image(cx: &Cx, report: &mut Report) {
     let choice = &cx.spec.environment.image;
-    let path = FieldPath::of(&["environment", "image", "value"]);
+    let path = field_path!(TaskSpec: environment.image.value);
     if !require(report, &choice.value, || path.clone()) {
         return;
     }
@@ -81,11 +81,11 @@ pub(super) fn name_issue<'a>(
 }
 
 fn env(cx: &Cx, report: &mut Report) {
-    let list = FieldPath::of(&["environment", "env"]);
+    let list = field_path!(TaskSpec: environment.env);
     let mut seen = HashSet::new();
     let mut total = 0usize;
     for (i, var) in cx.spec.environment.env.iter().enumerate() {
-        let name = || list.index(i).key("name");
+        let name = || list.index(i).key(field_key!(EnvVar: name));
         if require(report, &var.name, name)
             && let Some(code) = name_issue(cx, &var.name, &mut seen)
         {
@@ -93,14 +93,17 @@ fn env(cx: &Cx, report: &mut Report) {
         }
         if var.value.len() > MAX_ENV_VALUE_BYTES {
             report.push(
-                list.index(i).key("value"),
+                list.index(i).key(field_key!(EnvVar: value)),
                 IssueCode::EnvValueTooLong {
                     max_bytes: MAX_ENV_VALUE_BYTES,
                 },
             );
         }
         if var.value.contains('\0') {
-            report.push(list.index(i).key("value"), IssueCode::EnvValueNul);
+            report.push(
+                list.index(i).key(field_key!(EnvVar: value)),
+                IssueCode::EnvValueNul,
+            );
         }
         total += var.value.len();
     }

@@ -22,6 +22,7 @@ mod syntax;
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity};
 pub use path::{FieldPath, Segment};
+pub(crate) use path::{field_key, field_path};
 pub(crate) use shape::shape_report;
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
@@ -97,7 +98,7 @@ pub fn check(spec: &TaskSpec, catalog: &Catalog, usage: &Usage, user: &User) -> 
     let mut report = Report::new();
     if spec.version != SPEC_VERSION {
         report.push(
-            FieldPath::of(&["version"]),
+            field_path!(TaskSpec: version),
             IssueCode::SpecVersionUnsupported {
                 found: spec.version,
                 supported: SPEC_VERSION,

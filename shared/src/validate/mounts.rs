@@ -1,9 +1,9 @@
 //! Storage, dataset and model mounts, and the mount-path rules they share (SPEC.md section 3).
 
 use super::syntax::{is_normalized, is_within};
-use super::{Cx, FieldPath, IssueCode, Report, require};
+use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::catalog::AccessMode;
-use crate::task::{Mount, RAY_SHARED_STORAGE_PATH};
+use crate::task::{Environment, Mount, RAY_SHARED_STORAGE_PATH, TaskSpec};
 use std::collections::HashMap;
 
 /// Mounting over these breaks the container.
@@ -25,15 +25,23 @@ enum Source {
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let env = &cx.spec.environment;
     let lists: [(Source, &'static str, &[Mount]); 3] = [
-        (Source::Storage, "storage", &env.storage),
-        (Source::Dataset, "datasets", &env.datasets),
-        (Source::Model, "models", &env.models),
+        (
+            Source::Storage,
+            field_key!(Environment: storage),
+            &env.storage,
+        ),
+        (
+            Source::Dataset,
+            field_key!(Environment: datasets),
+            &env.datasets,
+        ),
+        (Source::Model, field_key!(Environment: models), &env.models),
     ];
     let ray_storage = cx.spec.is_ray() && cx.spec.ray.shared_storage.enabled;
     let ssh = cx.spec.advanced.ssh;
     if env.storage.is_empty() {
         report.push(
-            FieldPath::of(&["environment", "storage"]),
+            field_path!(TaskSpec: environment.storage),
             IssueCode::StorageNone,
         );
     }
@@ -41,8 +49,8 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     let mut placed: Vec<(Source, &'static str, usize, &Mount)> = Vec::new();
     for (source, key, mounts) in lists {
         for (i, mount) in mounts.iter().enumerate() {
-            let at = || FieldPath::of(&["environment", key]).index(i);
-            if require(report, &mount.id, || at().key("id"))
+            let at = || FieldPath::of(&[field_key!(TaskSpec: environment), key]).index(i);
+            if require(report, &mount.id, || at().key(field_key!(Mount: id)))
                 && let Some(cluster) = cx.cluster
             {
                 let known = match source {
@@ -51,7 +59,10 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                         Some(volume) => {
                             let pods = cx.spec.replicas();
                             if volume.access_mode == AccessMode::ReadWriteOnce && pods > 1 {
-                                report.push(at().key("id"), IssueCode::StorageRwoMultiPod { pods });
+                                report.push(
+                                    at().key(field_key!(Mount: id)),
+                                    IssueCode::StorageRwoMultiPod { pods },
+                                );
                             }
                             true
                         }
@@ -65,16 +76,25 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                         Source::Dataset => IssueCode::DatasetUnknown,
                         Source::Model => IssueCode::ModelUnknown,
                     };
-                    report.push(at().key("id"), code);
+                    report.push(at().key(field_key!(Mount: id)), code);
                 }
             }
-            if path_ok(report, || at().key("path"), &mount.path, ray_storage, ssh) {
+            if path_ok(
+                report,
+                || at().key(field_key!(Mount: path)),
+                &mount.path,
+                ray_storage,
+                ssh,
+            ) {
                 placed.push((source, key, i, mount));
             }
         }
     }
-    let at =
-        |key: &'static str, i: usize| FieldPath::of(&["environment", key]).index(i).key("path");
+    let at = |key: &'static str, i: usize| {
+        FieldPath::of(&[field_key!(TaskSpec: environment), key])
+            .index(i)
+            .key(field_key!(Mount: path))
+    };
     // One map from path to its first mount, so a body with thousands of mounts costs
     // time linear in the paths' length, not quadratic in their number.
     let mut first: HashMap<&str, (Source, &'static str, usize, &Mount)> =
@@ -92,7 +112,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                     IssueCode::StorageDuplicate
                 } else {
                     IssueCode::MountPathConflict {
-                        other: FieldPath::of(&["environment", earlier_key])
+                        other: FieldPath::of(&[field_key!(TaskSpec: environment), earlier_key])
                             .index(earlier_i)
                             .to_string(),
                     }
@@ -120,7 +140,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
             outermost_mounted_ancestor(RAY_SHARED_STORAGE_PATH, |p| first.contains_key(p))
     {
         report.push(
-            FieldPath::of(&["ray", "shared_storage", "volume"]),
+            field_path!(TaskSpec: ray.shared_storage.volume),
             IssueCode::MountPathNested {
                 parent: parent.to_owned(),
             },

@@ -4,6 +4,39 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
+/// A [`FieldPath`] of struct fields, checked against the types at compile time.
+///
+/// `field_path!(TaskSpec: compute.workers)` is `FieldPath::of(&["compute", "workers"])`,
+/// and also holds a closure that is never called, `|x: &TaskSpec| { let _ = &x.compute.workers; }`,
+/// so the path compiles only while `TaskSpec` has a field `compute` with a field
+/// `workers`: renaming a field breaks the build instead of silently breaking the form's
+/// lookups. Wire names equal the Rust field names (no serde renames on spec fields).
+/// The closure costs nothing at run time.
+///
+/// A path through a list or an `Option` stops at it; continue with
+/// [`FieldPath::index`] and [`field_key!`].
+macro_rules! field_path {
+    ($ty:ty : $($field:ident).+) => {{
+        let _ = |x: &$ty| {
+            let _ = &x.$($field).+;
+        };
+        $crate::validate::FieldPath::of(&[$(stringify!($field)),+])
+    }};
+}
+pub(crate) use field_path;
+
+/// One field name, checked against its type like [`field_path!`]: a key appended after
+/// an index, `list.index(i).key(field_key!(EnvVar: name))`.
+macro_rules! field_key {
+    ($ty:ty : $field:ident) => {{
+        let _ = |x: &$ty| {
+            let _ = &x.$field;
+        };
+        stringify!($field)
+    }};
+}
+pub(crate) use field_key;
+
 /// One step of a [`FieldPath`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
@@ -119,6 +152,35 @@ mod tests {
         assert_eq!(path.to_string(), "environment.env[2].name");
         assert_eq!(FieldPath::parse("environment.env[2].name"), path);
         assert_eq!(FieldPath::root().to_string(), "");
+    }
+
+    #[test]
+    fn typed_paths_print_as_their_field_names() {
+        use crate::task::{Alert, EnvVar, RaySettings, TaskSpec};
+        assert_eq!(
+            field_path!(TaskSpec: compute.workers),
+            FieldPath::of(&["compute", "workers"])
+        );
+        assert_eq!(field_path!(TaskSpec: version).to_string(), "version");
+        assert_eq!(
+            field_path!(TaskSpec: environment.image.value).to_string(),
+            "environment.image.value"
+        );
+        assert_eq!(
+            field_path!(TaskSpec: environment.env)
+                .index(2)
+                .key(field_key!(EnvVar: name))
+                .to_string(),
+            "environment.env[2].name"
+        );
+        assert_eq!(
+            field_path!(TaskSpec: advanced.alerts)
+                .index(0)
+                .key(field_key!(Alert: threshold))
+                .to_string(),
+            "advanced.alerts[0].threshold"
+        );
+        assert_eq!(field_key!(RaySettings: runtime_env), "runtime_env");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! RayJob-only rules (SPEC.md section 6).
 
 use super::pyyaml::{self, Refusal, Value};
-use super::{Cx, FieldPath, IssueCode, Report, require};
+use super::{Cx, FieldPath, IssueCode, Report, field_path, require};
 use crate::catalog::AccessMode;
+use crate::task::TaskSpec;
 use std::collections::HashSet;
 
 /// Top-level runtime-env keys Ray knows.
@@ -28,19 +29,17 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         return;
     }
     let ray = &cx.spec.ray;
-    let at = |keys: &[&'static str]| {
-        let mut path = FieldPath::of(&["ray"]);
-        for key in keys {
-            path = path.key(key);
-        }
-        path
-    };
     if !ray.runtime_env.trim().is_empty() {
-        runtime_env(cx, &ray.runtime_env, at(&["runtime_env"]), report);
+        runtime_env(
+            cx,
+            &ray.runtime_env,
+            field_path!(TaskSpec: ray.runtime_env),
+            report,
+        );
     }
     let storage = &ray.shared_storage;
     if storage.enabled {
-        let path = at(&["shared_storage", "volume"]);
+        let path = field_path!(TaskSpec: ray.shared_storage.volume);
         if require(report, &storage.volume, || path.clone())
             && let Some(cluster) = cx.cluster
         {
@@ -54,14 +53,17 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         }
     }
     if ray.debug.enabled && !(1..=86_400).contains(&ray.debug.keep_secs) {
-        report.push(at(&["debug", "keep_secs"]), IssueCode::DebugKeepOutOfRange);
+        report.push(
+            field_path!(TaskSpec: ray.debug.keep_secs),
+            IssueCode::DebugKeepOutOfRange,
+        );
     }
     let scaling = &ray.autoscaling;
     if scaling.enabled {
         let workers = cx.spec.compute.workers;
         if !(scaling.min_workers <= workers && workers <= scaling.max_workers) {
             report.push(
-                at(&["autoscaling"]),
+                field_path!(TaskSpec: ray.autoscaling),
                 IssueCode::AutoscalingRange {
                     min: scaling.min_workers,
                     workers,
@@ -71,7 +73,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         }
         if scaling.max_workers > super::compute::MAX_WORKERS {
             report.push(
-                at(&["autoscaling", "max_workers"]),
+                field_path!(TaskSpec: ray.autoscaling.max_workers),
                 IssueCode::WorkersOutOfRange {
                     max: super::compute::MAX_WORKERS,
                 },
