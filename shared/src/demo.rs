@@ -131,6 +131,16 @@ pub fn user() -> User {
     }
 }
 
+/// The PyTorchJob example: passes every rule on the demo catalog and starts now.
+pub fn pytorch() -> crate::TaskSpec {
+    crate::TaskSpec::from_json(PYTORCH_EXAMPLE).expect("the example parses")
+}
+
+/// The RayJob example: passes every rule on the demo catalog and starts now.
+pub fn ray() -> crate::TaskSpec {
+    crate::TaskSpec::from_json(RAY_EXAMPLE).expect("the example parses")
+}
+
 /// The demo catalog file: what the server loads when `BERTH_CATALOG` names none, through
 /// the same loader ([`CatalogFile::from_json`]).
 pub const CATALOG_FILE: &str = include_str!("../demo/catalog.json");

@@ -100,6 +100,13 @@ impl TaskSpec {
         self
     }
 
+    /// This spec with one change: how tests and fixtures build "a valid spec with one
+    /// field changed" (`demo::pytorch().with(|s| s.compute.workers = 3)`).
+    pub fn with(mut self, change: impl FnOnce(&mut TaskSpec)) -> Self {
+        change(&mut self);
+        self
+    }
+
     /// A copy safe to show to someone other than the owner: hidden env values are masked.
     pub fn masked(&self) -> Self {
         let mut copy = self.clone();

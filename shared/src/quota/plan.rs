@@ -544,17 +544,12 @@ mod tests {
     use crate::vocab::{IdleStability, InstanceType, TaskType};
     use proptest::prelude::*;
 
-    fn example() -> TaskSpec {
-        TaskSpec::from_json(crate::demo::PYTORCH_EXAMPLE).expect("example parses")
-    }
-
     #[test]
     fn overflowing_demand_is_an_error_not_a_wrap() {
         let mut catalog = crate::demo::catalog();
         let cluster = &mut catalog.regions[0].clusters[0];
         cluster.specs[2].per_unit = Resources::new(u64::MAX / 2, 1, 1);
-        let mut spec = example();
-        spec.compute.workers = 3;
+        let spec = crate::demo::pytorch().with(|s| s.compute.workers = 3);
         let usage = crate::demo::usage();
         let user = crate::demo::user();
         assert_eq!(
@@ -573,16 +568,17 @@ mod tests {
         // Issue 5: [h100-8g, h100-1g] with quota for only the second.
         let mut catalog = crate::demo::catalog();
         catalog.quotas.retain(|q| q.spec != "h100-8g");
-        let mut spec = example();
-        spec.compute.kind = Some(ResourceKind::Reserved);
-        spec.compute.pool = Some("sh-a-h100".into());
-        spec.compute.priority = None;
-        spec.compute.guarantee = None;
-        spec.compute.specs = vec!["h100-8g".into(), "h100-1g".into()];
-        spec.compute.units_per_node = 1;
-        spec.environment.command =
-            "torchrun --nproc_per_node 1 --nnodes \"$WORLD_SIZE\" --node_rank \"$RANK\" train.py"
+        let spec = crate::demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some("sh-a-h100".into());
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.specs = vec!["h100-8g".into(), "h100-1g".into()];
+            s.compute.units_per_node = 1;
+            s.environment.command = "torchrun --nproc_per_node 1 --nnodes \"$WORLD_SIZE\" \
+                                     --node_rank \"$RANK\" train.py"
                 .into();
+        });
         let check = crate::check(&spec, &catalog, &crate::demo::usage(), &crate::demo::user());
         let plan = check.plan.expect("complete");
         assert_eq!(plan.chosen().map(|c| c.spec.as_str()), Some("h100-1g"));
