@@ -10,8 +10,9 @@
 //!   for some values as `code#variant` (`compute.quota.skipped#no_quota`), a phrase
 //!   inside one as `code.item`;
 //! - queue and never reasons as `queue.<kind>` and `never.<kind>`;
-//! - units as `unit.<dimension>`, words used inside findings as `resource_kind.<kind>`
-//!   and `ray_port.<name>`, list joiners as `list.sep` and `list.and`;
+//! - units as `unit.<dimension>` and an amount with its unit as `quantity`, words used
+//!   inside findings as `resource_kind.<kind>` and `ray_port.<name>`, list joiners as
+//!   `list.sep` and `list.and`;
 //! - the form's fields as `field.<path>.label` and `field.<path>.help`, the path being
 //!   the spec's JSON keys joined by `.`, list indices left out
 //!   (`environment.env.name`).
