@@ -29,8 +29,9 @@ fn validation(c: &mut Criterion) {
     let text = typical_spec();
     let catalog = shared::demo::catalog();
     let user = shared::demo::user();
+    let usage = shared::usage::Usage::default();
     let spec = TaskSpec::from_json(&text).expect("the typical spec parses");
-    let check = shared::check(&spec, &catalog, &user);
+    let check = shared::check(&spec, &catalog, &usage, &user);
     assert!(!check.issues.has_errors(), "{}", check.issues);
     assert_eq!(check.plan.as_ref().map(|p| p.candidates.len()), Some(2));
 
@@ -39,7 +40,14 @@ fn validation(c: &mut Criterion) {
         b.iter(|| TaskSpec::from_json(black_box(&text)))
     });
     group.bench_function("check: every rule and the plan", |b| {
-        b.iter(|| shared::check(black_box(&spec), black_box(&catalog), black_box(&user)))
+        b.iter(|| {
+            shared::check(
+                black_box(&spec),
+                black_box(&catalog),
+                black_box(&usage),
+                black_box(&user),
+            )
+        })
     });
     // A hostile body: 10,000 mounts (about what fits in the 1 MiB body limit), half of
     // them at one path. The rules must stay linear in it.
@@ -56,7 +64,14 @@ fn validation(c: &mut Criterion) {
         .collect();
     group.sample_size(20);
     group.bench_function("check: 10,000 mounts, 5,000 at one path", |b| {
-        b.iter(|| shared::check(black_box(&many), black_box(&catalog), black_box(&user)))
+        b.iter(|| {
+            shared::check(
+                black_box(&many),
+                black_box(&catalog),
+                black_box(&usage),
+                black_box(&user),
+            )
+        })
     });
     group.finish();
 }
@@ -107,15 +122,22 @@ fn placement(c: &mut Criterion) {
             name: format!("n{i}"),
             gpu_model: Some("H100".into()),
             total: Resources::new(8, 192, 1800),
-            free: Resources::new(8, 192, 1800),
             labels: Default::default(),
         })
         .collect();
     let mut spec = TaskSpec::from_json(&typical_spec()).expect("parses");
     spec.compute.workers = 255;
     let user = shared::demo::user();
+    let usage = shared::usage::Usage::default();
     c.bench_function("plan: 5000-node pool, 256 replicas, 2 specs", |b| {
-        b.iter(|| shared::quota::plan(black_box(&spec), black_box(&catalog), black_box(&user)))
+        b.iter(|| {
+            shared::quota::plan(
+                black_box(&spec),
+                black_box(&catalog),
+                black_box(&usage),
+                black_box(&user),
+            )
+        })
     });
 }
 

@@ -1,9 +1,10 @@
 //! The words every module shares: task type, resource kind, instance type, idle
 //! stability, priority and resource dimension.
 //!
-//! A leaf: it depends on nothing else in the crate, so the spec, the catalog, the quota
+//! A leaf: it depends on nothing else in the crate but the message catalog, so the spec, the catalog, the quota
 //! math and validation can all use it without depending on each other.
 
+use crate::messages::{Lang, text};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -100,22 +101,14 @@ impl Dimension {
     /// Every dimension, in the order reports list them.
     pub const ALL: [Dimension; 3] = [Dimension::Gpu, Dimension::Vcpu, Dimension::MemoryGib];
 
-    /// The unit as users read it, in English.
-    pub fn unit_en(self) -> &'static str {
-        match self {
-            Dimension::Gpu => "GPUs",
-            Dimension::Vcpu => "vCPUs",
-            Dimension::MemoryGib => "GiB of memory",
-        }
-    }
-
-    /// The unit as users read it, in Chinese.
-    pub fn unit_zh(self) -> &'static str {
-        match self {
-            Dimension::Gpu => "张 GPU",
-            Dimension::Vcpu => "个 vCPU",
-            Dimension::MemoryGib => "GiB 内存",
-        }
+    /// The unit as users read it after a number ("8 GPUs", "8 张 GPU").
+    pub fn unit(self, lang: Lang) -> String {
+        let key = match self {
+            Dimension::Gpu => "unit.gpu",
+            Dimension::Vcpu => "unit.vcpu",
+            Dimension::MemoryGib => "unit.memory_gib",
+        };
+        text(lang, key, &[])
     }
 }
 

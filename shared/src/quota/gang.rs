@@ -1,7 +1,7 @@
 //! Gang fit: whether every replica can be placed at once, and on how few nodes.
 
 use super::{Dimension, Resources};
-use crate::messages::Lang;
+use crate::messages::{Lang, text};
 use serde::{Deserialize, Serialize};
 
 /// One node as placement sees it.
@@ -359,156 +359,89 @@ fn best_total(
 impl QueueReason {
     /// The reason in plain words.
     pub fn message(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (
-                QueueReason::NoNodeHostsOne {
-                    dimension,
-                    largest_free,
-                    need,
-                },
-                Lang::En,
-            ) => {
-                format!(
-                    "the largest free node has {largest_free} {u}; one replica needs {need}",
-                    u = dimension.unit_en()
-                )
-            }
-            (
-                QueueReason::NoNodeHostsOne {
-                    dimension,
-                    largest_free,
-                    need,
-                },
-                Lang::Zh,
-            ) => {
-                format!(
-                    "空闲最多的节点只有 {largest_free} {u}，单个副本需要 {need}",
-                    u = dimension.unit_zh()
-                )
-            }
-            (
-                QueueReason::NotEnoughAtOnce {
-                    placeable,
-                    replicas,
-                },
-                Lang::En,
-            ) => {
-                format!("free nodes can host {placeable} of {replicas} replicas at once")
-            }
-            (
-                QueueReason::NotEnoughAtOnce {
-                    placeable,
-                    replicas,
-                },
-                Lang::Zh,
-            ) => {
-                format!("空闲节点只能同时容纳 {replicas} 个副本中的 {placeable} 个")
-            }
-            (
-                QueueReason::HeadHasNoRoom {
-                    dimension,
-                    largest_free,
-                    need,
-                },
-                Lang::En,
-            ) => {
-                format!(
-                    "the largest free node has {largest_free} {u}; the head needs {need}",
-                    u = dimension.unit_en()
-                )
-            }
-            (
-                QueueReason::HeadHasNoRoom {
-                    dimension,
-                    largest_free,
-                    need,
-                },
-                Lang::Zh,
-            ) => {
-                format!(
-                    "空闲最多的节点只有 {largest_free} {u}，Head 需要 {need}",
-                    u = dimension.unit_zh()
-                )
-            }
-        }
+        let (key, args) = match self {
+            QueueReason::NoNodeHostsOne {
+                dimension,
+                largest_free,
+                need,
+            } => (
+                "queue.no_node_hosts_one",
+                vec![
+                    ("largest_free", largest_free.to_string()),
+                    ("unit", dimension.unit(lang)),
+                    ("need", need.to_string()),
+                ],
+            ),
+            QueueReason::NotEnoughAtOnce {
+                placeable,
+                replicas,
+            } => (
+                "queue.not_enough_at_once",
+                vec![
+                    ("placeable", placeable.to_string()),
+                    ("replicas", replicas.to_string()),
+                ],
+            ),
+            QueueReason::HeadHasNoRoom {
+                dimension,
+                largest_free,
+                need,
+            } => (
+                "queue.head_has_no_room",
+                vec![
+                    ("largest_free", largest_free.to_string()),
+                    ("unit", dimension.unit(lang)),
+                    ("need", need.to_string()),
+                ],
+            ),
+        };
+        text(lang, key, &args)
     }
 }
 
 impl NeverReason {
     /// The reason in plain words.
     pub fn message(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (NeverReason::NoMatchingNode { gpu_model: Some(m) }, Lang::En) => {
-                format!("no node of the pool has {m} GPUs")
+        let (key, args) = match self {
+            NeverReason::NoMatchingNode { gpu_model: Some(m) } => {
+                ("never.no_matching_node", vec![("gpu_model", m.clone())])
             }
-            (NeverReason::NoMatchingNode { gpu_model: Some(m) }, Lang::Zh) => {
-                format!("资源池中没有 {m} GPU 节点")
+            NeverReason::NoMatchingNode { gpu_model: None } => {
+                ("never.no_matching_node#cpu", vec![])
             }
-            (NeverReason::NoMatchingNode { gpu_model: None }, Lang::En) => {
-                "no node of the pool is a CPU node".to_owned()
-            }
-            (NeverReason::NoMatchingNode { gpu_model: None }, Lang::Zh) => {
-                "资源池中没有 CPU 节点".to_owned()
-            }
-            (
-                NeverReason::ReplicaTooLarge {
-                    dimension,
-                    largest_total,
-                    need,
-                },
-                Lang::En,
-            ) => {
-                format!(
-                    "one replica needs {need} {u}; the largest node has {largest_total}",
-                    u = dimension.unit_en()
-                )
-            }
-            (
-                NeverReason::ReplicaTooLarge {
-                    dimension,
-                    largest_total,
-                    need,
-                },
-                Lang::Zh,
-            ) => {
-                format!(
-                    "单个副本需要 {need} {u}，最大的节点只有 {largest_total}",
-                    u = dimension.unit_zh()
-                )
-            }
-            (
-                NeverReason::HeadTooLarge {
-                    dimension,
-                    largest_total,
-                    need,
-                },
-                Lang::En,
-            ) => {
-                format!(
-                    "the head needs {need} {u}; the largest node has {largest_total}",
-                    u = dimension.unit_en()
-                )
-            }
-            (
-                NeverReason::HeadTooLarge {
-                    dimension,
-                    largest_total,
-                    need,
-                },
-                Lang::Zh,
-            ) => {
-                format!(
-                    "Head 需要 {need} {u}，最大的节点只有 {largest_total}",
-                    u = dimension.unit_zh()
-                )
-            }
-            (NeverReason::PoolTooSmall { capacity, replicas }, Lang::En) => {
-                format!("even when empty the pool holds {capacity} of {replicas} replicas at once")
-            }
-            (NeverReason::PoolTooSmall { capacity, replicas }, Lang::Zh) => {
-                format!("即使资源池全部空闲，也只能同时容纳 {replicas} 个副本中的 {capacity} 个")
-            }
-        }
+            NeverReason::ReplicaTooLarge {
+                dimension,
+                largest_total,
+                need,
+            } => (
+                "never.replica_too_large",
+                vec![
+                    ("need", need.to_string()),
+                    ("unit", dimension.unit(lang)),
+                    ("largest_total", largest_total.to_string()),
+                ],
+            ),
+            NeverReason::HeadTooLarge {
+                dimension,
+                largest_total,
+                need,
+            } => (
+                "never.head_too_large",
+                vec![
+                    ("need", need.to_string()),
+                    ("unit", dimension.unit(lang)),
+                    ("largest_total", largest_total.to_string()),
+                ],
+            ),
+            NeverReason::PoolTooSmall { capacity, replicas } => (
+                "never.pool_too_small",
+                vec![
+                    ("capacity", capacity.to_string()),
+                    ("replicas", replicas.to_string()),
+                ],
+            ),
+        };
+        text(lang, key, &args)
     }
 }
 

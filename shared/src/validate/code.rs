@@ -5,6 +5,7 @@
 
 use super::issue::{Lang, Severity};
 use super::shape::{Expected, Found};
+use crate::messages::{list, text};
 use crate::quota::{NeverReason, QueueReason, Shortfall};
 use crate::resources::Dimension;
 use crate::task::InstanceType;
@@ -246,506 +247,434 @@ issue_codes! {
     AutoscalingRange { /** Minimum. */ min: u32, /** Workers. */ workers: u32, /** Maximum. */ max: u32 } = "ray.autoscaling.range", Error;
 }
 
-/// "is longer than N KiB", shared by every length limit.
-fn too_long(max_bytes: usize) -> (String, String) {
-    let kib = max_bytes / 1024;
-    (
-        format!("is longer than {kib} KiB"),
-        format!("超过 {kib} KiB"),
-    )
-}
-
 impl IssueCode {
-    /// The message in one language.
+    /// The message in one language, rendered from the message catalog.
     pub fn message(&self, lang: Lang) -> String {
-        let (en, zh) = self.texts();
-        match lang {
-            Lang::En => en,
-            Lang::Zh => zh,
-        }
+        let (key, args) = self.key_and_args(lang);
+        text(lang, key, &args)
     }
 
-    fn texts(&self) -> (String, String) {
+    /// The catalog key of this finding's wording and the values its placeholders take.
+    ///
+    /// The key is the dotted code, or `code#variant` where some values read differently.
+    /// Words inside the message (units, kinds, reasons) are rendered in `lang` here.
+    fn key_and_args(&self, lang: Lang) -> (&'static str, Vec<(&'static str, String)>) {
         use IssueCode::*;
-        let s = |en: &str, zh: &str| (en.to_owned(), zh.to_owned());
-        match self {
-            ValueInvalid { expected, found } => (
-                super::shape::message(expected, found, Lang::En),
-                super::shape::message(expected, found, Lang::Zh),
-            ),
-            ValueRequired => s("is required", "必填"),
-            SpecVersionUnsupported { found, supported } => (
-                format!("spec version {found} is not supported; use version {supported}"),
-                format!("不支持任务规格版本 {found}，请使用版本 {supported}"),
-            ),
-            RegionUnknown => s(
-                "is not a region you can use; pick one from the list",
-                "不是可用的区域，请从列表中选择",
-            ),
-            ClusterUnknown => s(
-                "is not a cluster of the chosen region; pick one from the list",
-                "不属于所选区域，请从列表中选择集群",
-            ),
-            ProjectGroupNotMember => s(
-                "you are not a member of this project group; pick one of yours",
-                "您不是该项目组成员，请选择您所在的项目组",
-            ),
-            NamePrefixInvalidChars => s(
-                "use only lowercase letters, digits and '-'",
-                "只能使用小写字母、数字和中划线",
-            ),
-            NamePrefixBadStart => s("must start with a lowercase letter", "必须以小写字母开头"),
-            NamePrefixBadEnd => s("must end with a letter or digit", "必须以字母或数字结尾"),
-            NamePrefixTooLong { max, len } => (
-                format!(
-                    "is {len} characters; at most {max} fit for this task type and replica count"
-                ),
-                format!("当前 {len} 个字符，此任务类型和副本数下最多 {max} 个字符"),
-            ),
-            TimeZoneUnknown => s("is not a time zone in the list", "不是列表中的时区"),
-            TagsTooMany { max } => (
-                format!("at most {max} tags; remove some"),
-                format!("最多 {max} 个标签，请删除多余标签"),
-            ),
-            TagKeyInvalid => s(
-                "use 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
-                "请使用 1–63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
-            ),
-            TagKeyReserved => s(
-                "this prefix belongs to the platform or a scheduler; use your own prefix or none",
-                "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀",
-            ),
-            TagValueInvalid => s(
-                "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
-                "最多 63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
-            ),
-            TagDuplicate => s(
-                "this tag key is already used; keep one",
-                "标签键重复，请只保留一个",
-            ),
-            TagNotMaintained => s(
-                "tag validation is on: choose one of the maintained tags",
-                "已开启标签验证，请选择已维护的标签",
-            ),
-            ImageUnknown => s(
-                "is not an image of this cluster; pick one from the list",
-                "不是该集群中的镜像，请从列表中选择",
-            ),
-            ImageAddressInvalid => s(
-                "is not an image reference like registry/repo:tag or registry/repo@sha256:…",
-                "不是有效的镜像地址，格式如 registry/repo:tag 或 registry/repo@sha256:…",
-            ),
-            ImageRayMissing => s(
-                "has no Ray runtime; a RayJob needs a Ray image",
-                "不包含 Ray 运行环境，RayJob 需要使用 Ray 镜像",
-            ),
-            ImageRayUnverified => s(
-                "cannot verify the Ray runtime of an image address; make sure it has Ray",
-                "无法校验镜像地址中的 Ray 运行环境，请确认镜像包含 Ray",
-            ),
-            ImageRayDashboardMissing => s(
-                "lacks the Ray Dashboard dependencies; the dashboard will be limited",
-                "镜像缺少 Ray Dashboard 依赖，Dashboard 功能将受限",
-            ),
-            ImagePytorchMissing => s(
-                "has no PyTorch; a PyTorchJob needs a PyTorch image",
-                "不包含 PyTorch，PyTorchJob 需要使用 PyTorch 镜像",
-            ),
-            EnvNameInvalid => s(
-                "use letters, digits and '_', not starting with a digit",
-                "只能包含字母、数字和下划线，且不能以数字开头",
-            ),
-            EnvNameReservedPrefix => {
-                s("must not start with KUBERNETES_", "不能以 KUBERNETES_ 开头")
+        let n = |v: &dyn ToString| v.to_string();
+        let kib = |max_bytes: usize| vec![("kib", n(&(max_bytes / 1024)))];
+        let args = match self {
+            ValueInvalid { expected, found } => {
+                vec![("detail", super::shape::message(expected, found, lang))]
             }
-            EnvNameDuplicate => s(
-                "is already defined above; keep one",
-                "与上方的环境变量重名，请只保留一个",
-            ),
-            EnvNamePlatformInjected => s(
-                "the platform sets this variable; its value replaces yours",
-                "平台会注入该变量，以平台的值为准",
-            ),
-            EnvNameShadowsPersistent => s(
-                "also a persistent env var; this task's value wins",
-                "与持久环境变量同名，以当前任务配置为准",
-            ),
-            EnvValueTooLong { max_bytes } => too_long(*max_bytes),
-            EnvValuesTooLong { max_bytes, total } => (
-                format!(
-                    "all values together are {} KiB; at most {} KiB",
-                    total.div_ceil(1024),
-                    max_bytes / 1024
-                ),
-                format!(
-                    "所有变量值合计 {} KiB，最多 {} KiB",
-                    total.div_ceil(1024),
-                    max_bytes / 1024
-                ),
-            ),
-            EnvValueNul => s("holds a NUL character; remove it", "包含 NUL 字符，请删除"),
-            VolumeUnknown => s(
-                "is not a volume of this cluster; pick one from the list",
-                "不是该集群中的存储，请从列表中选择",
-            ),
-            StorageDuplicate => s(
-                "this volume is already mounted at this path; remove one",
-                "同一存储卷在同一挂载路径只能挂载一次，请删除重复项",
-            ),
-            StorageRwoMultiPod { pods } => (
-                format!(
-                    "attaches to one node only (RWO) but the task has {pods} pods; use an RWX volume"
-                ),
-                format!("该存储仅支持单节点挂载（RWO），任务有 {pods} 个 Pod，请使用 RWX 存储"),
-            ),
-            StorageNone => s(
-                "no volume: the local disk is lost when the task ends; mount one for outputs and checkpoints",
-                "未挂载存储：任务结束后本地磁盘数据将丢失，请挂载存储保存输出和检查点",
-            ),
-            DatasetUnknown => s(
-                "is not a dataset of this cluster; pick one from the list",
-                "不是该集群中的数据集，请从列表中选择",
-            ),
-            ModelUnknown => s(
-                "is not a model of this cluster; pick one from the list",
-                "不是该集群中的模型，请从列表中选择",
-            ),
-            MountPathNotAbsolute => s(
-                "must be an absolute path starting with '/'",
-                "必须是以 / 开头的绝对路径",
-            ),
-            MountPathNotNormalized => s(
-                "must not contain '..', '.', '//' or end with '/'",
-                "不能包含 ..、.、// 或以 / 结尾",
-            ),
-            MountPathRoot => s("cannot mount at '/'", "不能挂载到根目录 /"),
-            MountPathInvalidChars => s(
-                "must not contain ':' or control characters",
-                "不能包含 : 或控制字符",
-            ),
-            MountPathConflict { other } => (
-                format!("{other} is mounted at the same path; choose another path"),
-                format!("与 {other} 的挂载路径相同，请更换路径"),
-            ),
-            MountPathNested { parent } => (
-                format!("lies inside the mount at {parent}; one hides part of the other"),
-                format!("位于 {parent} 挂载目录之内，两者会互相遮盖"),
-            ),
-            MountPathSystem => s(
-                "cannot mount over /proc, /sys or /dev",
-                "不能挂载到 /proc、/sys 或 /dev",
-            ),
-            MountPathShadowsImage { dir } => (
-                format!("hides the image's files under {dir}; prefer /volume or /mnt"),
-                format!("会覆盖镜像 {dir} 下的文件，建议使用 /volume 或 /mnt 开头的目录"),
-            ),
-            MountPathOutsideRecommended => s(
-                "paths under /volume or /mnt are recommended",
-                "建议使用 /volume、/mnt 等开头的独立目录",
-            ),
-            MountPathRayReserved => s(
-                "/tmp/ray is taken by the RayJob shared storage",
-                "/tmp/ray 已被 RayJob 共享存储占用",
-            ),
-            MountPathHidesSshHostfile => s(
-                "hides /root/hostfile that pod SSH writes; prefer /volume or /mnt",
-                "会覆盖 Pod 间免密登录写入的 /root/hostfile，建议使用 /volume 或 /mnt 开头的目录",
-            ),
-            CommandTooLong { max_bytes } => too_long(*max_bytes),
-            CommandNprocMismatch { written, gpus } => (
-                format!("--nproc_per_node is {written} but one replica has {gpus} GPUs"),
-                format!("--nproc_per_node 为 {written}，但单个副本有 {gpus} 张 GPU"),
-            ),
-            CommandNnodesMismatch { written, replicas } => (
-                format!(
-                    "--nnodes is {written} but the task has {replicas} replicas; use \"$WORLD_SIZE\""
-                ),
-                format!(
-                    "--nnodes 为 {written}，但任务有 {replicas} 个副本，建议使用 \"$WORLD_SIZE\""
-                ),
-            ),
-            CommandDistributedEnvUnused => s(
-                "uses none of MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK; every replica may train alone",
-                "未使用 MASTER_ADDR、MASTER_PORT、WORLD_SIZE、RANK，各副本可能各自独立训练",
-            ),
-            PoolUnknown => s(
-                "is not a pool of this cluster; pick one from the list",
-                "不是该集群中的资源池，请从列表中选择",
-            ),
-            PoolKindMismatch => s(
-                "does not serve this resource kind; pick another pool",
-                "该资源池不支持此资源类型，请选择其他资源池",
-            ),
-            PoolNoneForKind => s(
-                "this cluster offers no pool for this resource kind; switch region, cluster or kind",
-                "该集群没有支持此资源类型的资源池，请切换区域、集群或资源类型",
-            ),
-            SpotUnavailable => s(
-                "no spot instances are available in the current filter; switch region, cluster, resource kind or instance type",
-                "当前筛选范围内暂无可用 Spot 实例，请切换区域、集群、资源类型或实例类型后再确认",
-            ),
-            IdlePriorityNotAllowed => s(
-                "idle resources take no priority; clear it",
-                "闲时资源不支持设置优先级，请清除",
-            ),
-            IdleGuaranteeNotAllowed => s(
-                "idle resources take no guarantee; clear it",
-                "闲时资源不支持资源保障，请清除",
-            ),
-            WorkersOutOfRange { max } => (
-                format!("must be between 0 and {max}"),
-                format!("必须在 0 到 {max} 之间"),
-            ),
-            SpecUnknown => s(
-                "is not an instance spec of this cluster; pick one from the list",
-                "不是该集群中的实例规格，请从列表中选择",
-            ),
-            SpecTypeMismatch { expected } => {
-                let (en, zh) = match expected {
-                    InstanceType::Gpu => ("GPU", "GPU"),
-                    InstanceType::Cpu => ("CPU", "CPU"),
-                };
-                (
-                    format!("is not a {en} spec; pick a {en} spec"),
-                    format!("不是 {zh} 实例规格，请选择 {zh} 规格"),
-                )
+            SpecVersionUnsupported { found, supported } => {
+                vec![("found", n(found)), ("supported", n(supported))]
             }
-            SpecNotInPool => s(
-                "no node of the pool can run this spec; pick another spec or pool",
-                "资源池中没有可运行该规格的节点，请更换规格或资源池",
-            ),
-            SpecDuplicate => s(
-                "is already in the list; remove one",
-                "已在列表中，请删除重复项",
-            ),
-            SpecsMixedGpuModels => s(
-                "mixes GPU models; choose only models your code supports",
-                "包含多种 GPU 型号，请仅选择训练代码兼容的规格",
-            ),
-            UnitsOutOfRange { max } => (
-                format!("must be between 1 and {max}"),
-                format!("必须在 1 到 {max} 之间"),
-            ),
-            DemandOverflow => s(
-                "the resource demand is too large to compute",
-                "资源需求过大，无法计算",
-            ),
-            QuotaNone => s(
-                "you have no quota for this spec in this pool",
-                "您在该资源池下没有此规格的配额",
-            ),
+            NamePrefixTooLong { max, len } => vec![("len", n(len)), ("max", n(max))],
+            TagsTooMany { max } => vec![("max", n(max))],
+            EnvValueTooLong { max_bytes }
+            | CommandTooLong { max_bytes }
+            | RuntimeEnvTooLong { max_bytes } => kib(*max_bytes),
+            EnvValuesTooLong { max_bytes, total } => vec![
+                ("total_kib", n(&total.div_ceil(1024))),
+                ("max_kib", n(&(max_bytes / 1024))),
+            ],
+            StorageRwoMultiPod { pods } => vec![("pods", n(pods))],
+            MountPathConflict { other } => vec![("other", other.clone())],
+            MountPathNested { parent } => vec![("parent", parent.clone())],
+            MountPathShadowsImage { dir } => vec![("dir", dir.clone())],
+            CommandNprocMismatch { written, gpus } => {
+                vec![("written", n(written)), ("gpus", n(gpus))]
+            }
+            CommandNnodesMismatch { written, replicas } => {
+                vec![("written", n(written)), ("replicas", n(replicas))]
+            }
+            WorkersOutOfRange { max } => vec![("max", n(max))],
+            SpecTypeMismatch { expected } => vec![(
+                "type",
+                match expected {
+                    InstanceType::Gpu => "GPU",
+                    InstanceType::Cpu => "CPU",
+                }
+                .to_owned(),
+            )],
+            UnitsOutOfRange { max } => vec![("max", n(max))],
             QuotaExceeded {
                 dimension,
                 requested,
                 remaining,
-            } => (
-                format!(
-                    "needs {requested} {unit} but {remaining} remain in your quota; {short} short",
-                    unit = dimension.unit_en(),
-                    short = requested - remaining
-                ),
-                format!(
-                    "需要 {requested} {unit}，剩余配额 {remaining}，缺少 {short}",
-                    unit = dimension.unit_zh(),
-                    short = requested - remaining
-                ),
-            ),
+            } => vec![
+                ("requested", n(requested)),
+                ("unit", dimension.unit(lang)),
+                ("remaining", n(remaining)),
+                ("short", n(&(requested - remaining))),
+            ],
             PoolAvailabilityExceeded { short } => {
-                // "a, b and c" in English, "a、b、c" in Chinese.
-                let list = |f: &dyn Fn(&Shortfall) -> String, sep: &str, and: &str| {
-                    let items: Vec<String> = short.iter().map(f).collect();
-                    match items.split_last() {
-                        Some((last, rest)) if !rest.is_empty() => {
-                            format!("{}{and}{last}", rest.join(sep))
-                        }
-                        _ => items.concat(),
-                    }
-                };
-                (
-                    format!(
-                        "needs {} but the pool has {} free now; the task will queue",
-                        list(
-                            &|s| format!("{} {}", s.requested, s.dimension.unit_en()),
-                            ", ",
-                            " and "
-                        ),
-                        list(&|s| s.remaining.to_string(), ", ", " and "),
-                    ),
-                    format!(
-                        "需要 {}，资源池当前可用 {}，任务将排队",
-                        list(
-                            &|s| format!("{} {}", s.requested, s.dimension.unit_zh()),
-                            "、",
-                            "、"
-                        ),
-                        list(&|s| s.remaining.to_string(), "、", "、"),
-                    ),
-                )
+                let requested: Vec<String> = short
+                    .iter()
+                    .map(|s| {
+                        let args = [
+                            ("amount", n(&s.requested)),
+                            ("unit", s.dimension.unit(lang)),
+                        ];
+                        text(lang, "quantity", &args)
+                    })
+                    .collect();
+                let remaining: Vec<String> = short.iter().map(|s| n(&s.remaining)).collect();
+                vec![
+                    ("requested", list(lang, &requested)),
+                    ("remaining", list(lang, &remaining)),
+                ]
             }
-            QuotaSkipped { spec, short } if short.is_empty() => (
-                format!(
-                    "skipped: you have no quota for {spec} here; the next spec in the list is used"
-                ),
-                format!("已跳过：您在该资源池下没有 {spec} 的配额，将使用列表中的下一个规格"),
-            ),
+            QuotaSkipped { spec, short } if short.is_empty() => {
+                return (
+                    "compute.quota.skipped#no_quota",
+                    vec![("spec", spec.clone())],
+                );
+            }
             QuotaSkipped { spec, short } => {
-                let en: Vec<String> = short
+                let items: Vec<String> = short
                     .iter()
                     .map(|s| {
-                        format!(
-                            "{} {} ({} left)",
-                            s.requested,
-                            s.dimension.unit_en(),
-                            s.remaining
-                        )
+                        let args = [
+                            ("requested", n(&s.requested)),
+                            ("unit", s.dimension.unit(lang)),
+                            ("remaining", n(&s.remaining)),
+                        ];
+                        text(lang, "compute.quota.skipped.item", &args)
                     })
                     .collect();
-                let zh: Vec<String> = short
-                    .iter()
-                    .map(|s| {
-                        format!(
-                            "{} {}（剩余 {}）",
-                            s.requested,
-                            s.dimension.unit_zh(),
-                            s.remaining
-                        )
-                    })
-                    .collect();
-                (
-                    format!(
-                        "skipped: needs {} of your {spec} quota; the next spec in the list is used",
-                        en.join(", ")
-                    ),
-                    format!(
-                        "已跳过：需要 {spec} 配额 {}，将使用列表中的下一个规格",
-                        zh.join("、")
-                    ),
-                )
+                vec![
+                    ("short", items.join(&text(lang, "list.sep", &[]))),
+                    ("spec", spec.clone()),
+                ]
             }
-            GangSkipped { reason } => (
-                format!(
-                    "skipped: it can never start here ({}); the next spec in the list is used",
-                    reason.message(Lang::En)
-                ),
-                format!(
-                    "已跳过：该规格永远无法启动（{}），将使用列表中的下一个规格",
-                    reason.message(Lang::Zh)
-                ),
-            ),
+            GangSkipped { reason } | GangNeverFits { reason } => {
+                vec![("reason", reason.message(lang))]
+            }
+            GangWillQueue { reason } => vec![("reason", reason.message(lang))],
             KindFieldUnused { kind } => {
-                let (en, zh) = match kind {
-                    ResourceKind::Reserved => ("reserved instances", "预留实例"),
-                    ResourceKind::OnDemand => ("on-demand instances", "按量实例"),
-                    ResourceKind::Spot => ("spot instances", "Spot 实例"),
-                    ResourceKind::Idle => ("idle resources", "闲时资源"),
+                let key = match kind {
+                    ResourceKind::Reserved => "resource_kind.reserved",
+                    ResourceKind::OnDemand => "resource_kind.on_demand",
+                    ResourceKind::Spot => "resource_kind.spot",
+                    ResourceKind::Idle => "resource_kind.idle",
                 };
-                (
-                    format!("not used by {en}; it is dropped on submit"),
-                    format!("{zh}不使用此项，提交时将被忽略"),
-                )
+                vec![("kind", text(lang, key, &[]))]
             }
-            GangWillQueue { reason } => (
-                format!("will queue: {}", reason.message(Lang::En)),
-                format!("任务将排队：{}", reason.message(Lang::Zh)),
-            ),
-            GangNeverFits { reason } => (
-                format!("can never start: {}", reason.message(Lang::En)),
-                format!("任务永远无法启动：{}", reason.message(Lang::Zh)),
-            ),
-            MaxRetriesOutOfRange => s("must be between 1 and 100", "必须在 1 到 100 之间"),
-            MonitoringPortOutOfRange => s("must be between 1 and 65535", "必须在 1 到 65535 之间"),
-            MonitoringPortIsMaster { port } => (
-                format!("{port} is the master port; choose another"),
-                format!("{port} 是主节点端口，请更换"),
-            ),
+            MonitoringPortIsMaster { port } => vec![("port", n(port))],
             MonitoringPortIsRay { port } => {
-                let (en, zh) = match port {
-                    6379 => ("GCS", "GCS"),
-                    8265 => ("dashboard", "Dashboard"),
-                    10001 => ("client", "Client"),
-                    8080 => ("metrics export", "指标导出"),
-                    52365 => ("dashboard agent", "Dashboard Agent"),
-                    _ => ("own", "内部"),
+                let key = match port {
+                    6379 => "ray_port.gcs",
+                    8265 => "ray_port.dashboard",
+                    10001 => "ray_port.client",
+                    8080 => "ray_port.metrics_export",
+                    52365 => "ray_port.dashboard_agent",
+                    _ => "ray_port.own",
                 };
-                (
-                    format!("{port} is Ray's {en} port; choose another"),
-                    format!("{port} 是 Ray 的 {zh} 端口，请更换"),
-                )
+                vec![("port", n(port)), ("name", text(lang, key, &[]))]
             }
-            MonitoringPortIsSsh => s(
-                "22 is taken by pod SSH; choose another",
-                "22 端口已被 Pod 间免密登录占用，请更换",
-            ),
-            MonitoringPathInvalid => s(
-                "must start with '/', like /metrics",
-                "必须以 / 开头，例如 /metrics",
-            ),
-            ImagePullRetriesOutOfRange => s(
-                "must be -1 (never trip), 0 (fail at once) or a positive count",
-                "必须为 -1（不熔断）、0（首次失败即失败）或正整数",
-            ),
-            SshSinglePod => s(
-                "the task has one pod; SSH between pods has no peer",
-                "任务只有一个 Pod，Pod 间免密登录无对端",
-            ),
-            AlertThresholdInvalid => s("set a threshold of at least 1", "请设置不小于 1 的阈值"),
-            AlertEmailInvalid => s("is not an email address", "不是有效的邮箱地址"),
-            AlertUrlInvalid => s("must be an https:// URL", "必须是 https:// 开头的 URL"),
-            RuntimeEnvInvalidYaml { detail } => (
-                format!("is not valid YAML: {detail}"),
-                format!("不是有效的 YAML：{detail}"),
-            ),
-            RuntimeEnvTooLong { max_bytes } => too_long(*max_bytes),
-            RuntimeEnvAlias => s(
-                "YAML anchors and aliases (&name, *name) are not accepted; write the values out",
-                "不支持 YAML 锚点和别名（&name、*name），请直接写出取值",
-            ),
-            RuntimeEnvTag { tag } => (
-                format!("Ray's YAML loader refuses the tag {tag}; remove it"),
-                format!("Ray 的 YAML 解析器不支持标签 {tag}，请删除"),
-            ),
-            RuntimeEnvKeyNotString => s(
-                "every key must be a string; quote keys like null, true or 1",
-                "所有键都必须是字符串，null、true、1 等键请加引号",
-            ),
-            RuntimeEnvNotMapping => s(
-                "must be a YAML mapping of keys to settings",
-                "必须是键值映射形式的 YAML",
-            ),
-            RuntimeEnvUnknownKey { key } => (
-                format!("Ray does not know the key '{key}'"),
-                format!("Ray 不支持键 '{key}'"),
-            ),
-            RuntimeEnvEnvVars => s(
-                "env_vars must map names to string values; quote values like yes or 8",
-                "env_vars 必须是名称到字符串值的映射，yes、8 等取值请加引号",
-            ),
-            RuntimeEnvPipAndConda => s(
-                "Ray refuses pip and conda together; keep one",
-                "Ray 不允许同时使用 pip 和 conda，请只保留一个",
-            ),
-            SharedStorageNotRwx => s(
-                "shared storage needs a volume many pods can write (RWX)",
-                "共享存储需要支持多 Pod 读写（RWX）的 Volume",
-            ),
-            DebugKeepOutOfRange => s(
-                "must be between 1 and 86400 seconds",
-                "必须在 1 到 86400 秒之间",
-            ),
-            AutoscalingRange { min, workers, max } => (
-                format!("needs min ≤ workers ≤ max; now {min} ≤ {workers} ≤ {max}"),
-                format!(
-                    "需满足 缩容下限 ≤ 工作节点数 ≤ 扩容上限，当前为 {min} ≤ {workers} ≤ {max}"
-                ),
-            ),
-        }
+            RuntimeEnvInvalidYaml { detail } => vec![("detail", detail.clone())],
+            RuntimeEnvTag { tag } => vec![("tag", tag.clone())],
+            RuntimeEnvUnknownKey { key } => vec![("key", key.clone())],
+            AutoscalingRange { min, workers, max } => {
+                vec![("min", n(min)), ("workers", n(workers)), ("max", n(max))]
+            }
+            ValueRequired
+            | RegionUnknown
+            | ClusterUnknown
+            | ProjectGroupNotMember
+            | NamePrefixInvalidChars
+            | NamePrefixBadStart
+            | NamePrefixBadEnd
+            | TimeZoneUnknown
+            | TagKeyInvalid
+            | TagKeyReserved
+            | TagValueInvalid
+            | TagDuplicate
+            | TagNotMaintained
+            | ImageUnknown
+            | ImageAddressInvalid
+            | ImageRayMissing
+            | ImageRayUnverified
+            | ImageRayDashboardMissing
+            | ImagePytorchMissing
+            | EnvNameInvalid
+            | EnvNameReservedPrefix
+            | EnvNameDuplicate
+            | EnvNamePlatformInjected
+            | EnvNameShadowsPersistent
+            | EnvValueNul
+            | VolumeUnknown
+            | StorageDuplicate
+            | StorageNone
+            | DatasetUnknown
+            | ModelUnknown
+            | MountPathNotAbsolute
+            | MountPathNotNormalized
+            | MountPathRoot
+            | MountPathInvalidChars
+            | MountPathSystem
+            | MountPathOutsideRecommended
+            | MountPathRayReserved
+            | MountPathHidesSshHostfile
+            | CommandDistributedEnvUnused
+            | PoolUnknown
+            | PoolKindMismatch
+            | PoolNoneForKind
+            | SpotUnavailable
+            | IdlePriorityNotAllowed
+            | IdleGuaranteeNotAllowed
+            | SpecUnknown
+            | SpecNotInPool
+            | SpecDuplicate
+            | SpecsMixedGpuModels
+            | DemandOverflow
+            | QuotaNone
+            | MaxRetriesOutOfRange
+            | MonitoringPortOutOfRange
+            | MonitoringPortIsSsh
+            | MonitoringPathInvalid
+            | ImagePullRetriesOutOfRange
+            | SshSinglePod
+            | AlertThresholdInvalid
+            | AlertEmailInvalid
+            | AlertUrlInvalid
+            | RuntimeEnvAlias
+            | RuntimeEnvKeyNotString
+            | RuntimeEnvNotMapping
+            | RuntimeEnvEnvVars
+            | RuntimeEnvPipAndConda
+            | SharedStorageNotRwx
+            | DebugKeepOutOfRange => vec![],
+        };
+        (self.code(), args)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::messages::{has_key, languages};
     use crate::resources::Dimension;
+    use std::collections::BTreeSet;
+
+    /// One value of every code: unit variants read from their code alone, the others
+    /// built here, with each wording variant and each reason.
+    fn samples() -> Vec<IssueCode> {
+        use IssueCode::*;
+        let short = |dimension, requested, remaining| Shortfall {
+            dimension,
+            requested,
+            remaining,
+        };
+        let shorts = vec![
+            short(Dimension::Gpu, 8, 6),
+            short(Dimension::MemoryGib, 960, 720),
+        ];
+        let queue = [
+            QueueReason::NoNodeHostsOne {
+                dimension: Dimension::Gpu,
+                largest_free: 4,
+                need: 8,
+            },
+            QueueReason::NotEnoughAtOnce {
+                placeable: 2,
+                replicas: 3,
+            },
+            QueueReason::HeadHasNoRoom {
+                dimension: Dimension::Vcpu,
+                largest_free: 4,
+                need: 8,
+            },
+        ];
+        let never = [
+            NeverReason::NoMatchingNode {
+                gpu_model: Some("H100".into()),
+            },
+            NeverReason::NoMatchingNode { gpu_model: None },
+            NeverReason::ReplicaTooLarge {
+                dimension: Dimension::MemoryGib,
+                largest_total: 512,
+                need: 960,
+            },
+            NeverReason::HeadTooLarge {
+                dimension: Dimension::Gpu,
+                largest_total: 8,
+                need: 16,
+            },
+            NeverReason::PoolTooSmall {
+                capacity: 2,
+                replicas: 3,
+            },
+        ];
+        let mut out: Vec<IssueCode> = IssueCode::ALL
+            .iter()
+            .filter_map(|code| serde_json::from_value(serde_json::json!({ "code": code })).ok())
+            .collect();
+        out.extend([
+            ValueInvalid {
+                expected: Expected::WholeNumber,
+                found: Some(Found::Null),
+            },
+            SpecVersionUnsupported {
+                found: 2,
+                supported: 1,
+            },
+            NamePrefixTooLong { max: 40, len: 50 },
+            TagsTooMany { max: 20 },
+            EnvValueTooLong { max_bytes: 32768 },
+            EnvValuesTooLong {
+                max_bytes: 262_144,
+                total: 300_000,
+            },
+            StorageRwoMultiPod { pods: 3 },
+            MountPathConflict {
+                other: "data".into(),
+            },
+            MountPathNested {
+                parent: "/mnt".into(),
+            },
+            MountPathShadowsImage { dir: "/opt".into() },
+            CommandTooLong { max_bytes: 65536 },
+            CommandNprocMismatch {
+                written: 4,
+                gpus: 8,
+            },
+            CommandNnodesMismatch {
+                written: 2,
+                replicas: 3,
+            },
+            WorkersOutOfRange { max: 1024 },
+            SpecTypeMismatch {
+                expected: InstanceType::Gpu,
+            },
+            SpecTypeMismatch {
+                expected: InstanceType::Cpu,
+            },
+            UnitsOutOfRange { max: 8 },
+            QuotaExceeded {
+                dimension: Dimension::Vcpu,
+                requested: 128,
+                remaining: 96,
+            },
+            QuotaSkipped {
+                spec: "gpu-8x".into(),
+                short: vec![],
+            },
+            QuotaSkipped {
+                spec: "gpu-8x".into(),
+                short: shorts.clone(),
+            },
+            PoolAvailabilityExceeded { short: shorts },
+            MonitoringPortIsMaster { port: 23456 },
+            RuntimeEnvInvalidYaml {
+                detail: "line 1".into(),
+            },
+            RuntimeEnvTooLong { max_bytes: 65536 },
+            RuntimeEnvTag {
+                tag: "!!python/name".into(),
+            },
+            RuntimeEnvUnknownKey { key: "pips".into() },
+            AutoscalingRange {
+                min: 2,
+                workers: 1,
+                max: 4,
+            },
+        ]);
+        for kind in [
+            ResourceKind::Reserved,
+            ResourceKind::OnDemand,
+            ResourceKind::Spot,
+            ResourceKind::Idle,
+        ] {
+            out.push(KindFieldUnused { kind });
+        }
+        for port in [6379, 8265, 10001, 8080, 52365, 1] {
+            out.push(MonitoringPortIsRay { port });
+        }
+        for reason in queue {
+            out.push(GangWillQueue { reason });
+        }
+        for reason in never {
+            out.push(GangSkipped {
+                reason: reason.clone(),
+            });
+            out.push(GangNeverFits { reason });
+        }
+        out
+    }
+
+    #[test]
+    fn every_code_has_a_sample() {
+        let sampled: BTreeSet<&str> = samples().iter().map(IssueCode::code).collect();
+        let all: BTreeSet<&str> = IssueCode::ALL.iter().copied().collect();
+        assert_eq!(sampled, all, "add a sample for each new code with values");
+    }
+
+    #[test]
+    fn every_code_renders_from_the_catalog_in_every_language() {
+        for code in IssueCode::ALL {
+            for lang in languages() {
+                assert!(has_key(lang, code), "{lang:?} has no message for {code}");
+            }
+        }
+        for sample in samples() {
+            for lang in languages() {
+                let (key, _) = sample.key_and_args(lang);
+                assert!(has_key(lang, key), "{lang:?} has no message for {key}");
+                let text = sample.message(lang);
+                assert!(
+                    !text.contains('{') && !text.contains('}'),
+                    "{lang:?} {key}: placeholder left in {text:?}"
+                );
+                assert!(!text.is_empty(), "{lang:?} {key}: empty message");
+            }
+        }
+    }
+
+    #[test]
+    fn wordings_that_tests_elsewhere_do_not_pin_stay_as_they_were() {
+        let code = IssueCode::QuotaSkipped {
+            spec: "gpu-8x".into(),
+            short: vec![Shortfall {
+                dimension: Dimension::Gpu,
+                requested: 8,
+                remaining: 6,
+            }],
+        };
+        assert_eq!(
+            code.message(Lang::En),
+            "skipped: needs 8 GPUs (6 left) of your gpu-8x quota; the next spec in the list is used"
+        );
+        assert_eq!(
+            code.message(Lang::Zh),
+            "已跳过：需要 gpu-8x 配额 8 张 GPU（剩余 6），将使用列表中的下一个规格"
+        );
+        let code = IssueCode::EnvValuesTooLong {
+            max_bytes: 262_144,
+            total: 300_000,
+        };
+        assert_eq!(
+            code.message(Lang::En),
+            "all values together are 293 KiB; at most 256 KiB"
+        );
+        let code = IssueCode::MonitoringPortIsRay { port: 8080 };
+        assert_eq!(
+            code.message(Lang::Zh),
+            "8080 是 Ray 的 指标导出 端口，请更换"
+        );
+        let code = IssueCode::KindFieldUnused {
+            kind: ResourceKind::Idle,
+        };
+        assert_eq!(code.message(Lang::Zh), "闲时资源不使用此项，提交时将被忽略");
+        let code = IssueCode::GangNeverFits {
+            reason: NeverReason::NoMatchingNode { gpu_model: None },
+        };
+        assert_eq!(
+            code.message(Lang::En),
+            "can never start: no node of the pool is a CPU node"
+        );
+    }
 
     #[test]
     fn a_pool_too_small_in_three_dimensions_reads_as_one_sentence() {

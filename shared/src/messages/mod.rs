@@ -1,0 +1,146 @@
+//! The languages users read Berth in, and one keyed catalog of every text they read.
+//!
+//! A leaf module: quota reasons, validation findings and the form's field labels all
+//! render text from here. Each language is one file (`en.rs`, `zh.rs`) holding one
+//! sorted `MESSAGES` table of `(key, template)` pairs; templates name their values as
+//! `{name}` and [`text`] fills them in.
+//!
+//! Keys:
+//! - a finding by its dotted code (`env.name.invalid`); a finding with another wording
+//!   for some values as `code#variant` (`compute.quota.skipped#no_quota`), a phrase
+//!   inside one as `code.item`;
+//! - queue and never reasons as `queue.<kind>` and `never.<kind>`;
+//! - units as `unit.<dimension>` and an amount with its unit as `quantity`, words used
+//!   inside findings as `resource_kind.<kind>` and `ray_port.<name>`, list joiners as
+//!   `list.sep` and `list.and`;
+//! - the form's fields as `field.<path>.label` and `field.<path>.help`, the path being
+//!   the spec's JSON keys joined by `.`, list indices left out
+//!   (`environment.env.name`).
+//!
+//! Adding a language: copy `en.rs` to a new file, translate every template (keep the
+//! `{name}` placeholders), add a [`Lang`] variant and list it in `LANGUAGES`.
+//! The tests check every key and placeholder in every language.
+
+mod en;
+mod zh;
+
+use serde::{Deserialize, Serialize};
+
+/// The console's languages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    #[serde(rename = "en")]
+    En,
+    /// Simplified Chinese.
+    #[serde(rename = "zh-CN")]
+    Zh,
+}
+
+/// One language's messages: `(key, template)` pairs sorted by key.
+type Catalog = &'static [(&'static str, &'static str)];
+
+/// Every language Berth speaks, with its catalog. Adding a language is adding its file,
+/// its [`Lang`] variant and one line here; the tests then check it is complete.
+const LANGUAGES: &[(Lang, Catalog)] = &[(Lang::En, en::MESSAGES), (Lang::Zh, zh::MESSAGES)];
+
+/// The template for `key` in `lang`, falling back to English.
+fn template(lang: Lang, key: &str) -> Option<&'static str> {
+    let find = |messages: Catalog| {
+        messages
+            .binary_search_by(|(k, _)| (*k).cmp(key))
+            .ok()
+            .map(|i| messages[i].1)
+    };
+    let catalog = LANGUAGES
+        .iter()
+        .find(|(l, _)| *l == lang)
+        .map_or(en::MESSAGES, |(_, messages)| messages);
+    find(catalog).or_else(|| find(en::MESSAGES))
+}
+
+/// The text for `key` in `lang`, with each `{name}` placeholder replaced by its argument.
+///
+/// A key no catalog has renders as the key itself, and a placeholder without an
+/// argument stays as written, so a mistake shows rather than vanishes (the tests forbid
+/// both).
+pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
+    let Some(template) = template(lang, key) else {
+        return key.to_owned();
+    };
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let value = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            args.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (v, close))
+        });
+        match value {
+            Some((value, close)) => {
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Items joined as "a, b and c" in `lang` (`list.sep`, `list.and`).
+pub fn list(lang: Lang, items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!(
+                "{}{}{last}",
+                rest.join(&text(lang, "list.sep", &[])),
+                text(lang, "list.and", &[])
+            )
+        }
+        _ => items.concat(),
+    }
+}
+
+/// The names of the `{name}` placeholders of a template.
+#[cfg(test)]
+fn placeholders(template: &str) -> std::collections::BTreeSet<&str> {
+    let mut names = std::collections::BTreeSet::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                names.insert(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Every language, for tests elsewhere in the crate.
+#[cfg(test)]
+pub(crate) fn languages() -> impl Iterator<Item = Lang> {
+    LANGUAGES.iter().map(|(lang, _)| *lang)
+}
+
+/// Whether `lang`'s own catalog has `key` (no English fallback), for tests.
+#[cfg(test)]
+pub(crate) fn has_key(lang: Lang, key: &str) -> bool {
+    LANGUAGES
+        .iter()
+        .filter(|(l, _)| *l == lang)
+        .any(|(_, messages)| messages.binary_search_by(|(k, _)| (*k).cmp(key)).is_ok())
+}

@@ -1,0 +1,172 @@
+use super::*;
+use crate::task::TaskSpec;
+use std::collections::BTreeSet;
+
+fn keys(messages: Catalog) -> BTreeSet<&'static str> {
+    messages.iter().map(|(k, _)| *k).collect()
+}
+
+#[test]
+fn every_catalog_is_sorted_by_key_without_duplicates() {
+    for (lang, messages) in LANGUAGES {
+        for pair in messages.windows(2) {
+            assert!(
+                pair[0].0 < pair[1].0,
+                "{lang:?}: {:?} must come before {:?}",
+                pair[0].0,
+                pair[1].0
+            );
+        }
+    }
+}
+
+#[test]
+fn every_key_is_in_every_language() {
+    let english = keys(en::MESSAGES);
+    for (lang, messages) in LANGUAGES {
+        let theirs = keys(messages);
+        let missing: Vec<_> = english.difference(&theirs).collect();
+        let extra: Vec<_> = theirs.difference(&english).collect();
+        assert!(missing.is_empty(), "{lang:?} lacks {missing:?}");
+        assert!(
+            extra.is_empty(),
+            "{lang:?} has keys English lacks: {extra:?}"
+        );
+    }
+}
+
+#[test]
+fn every_language_uses_the_same_placeholders_for_a_key() {
+    for (key, english) in en::MESSAGES {
+        let wanted = placeholders(english);
+        for (lang, messages) in LANGUAGES {
+            let Ok(i) = messages.binary_search_by(|(k, _)| k.cmp(key)) else {
+                continue; // every_key_is_in_every_language reports it
+            };
+            assert_eq!(
+                placeholders(messages[i].1),
+                wanted,
+                "{lang:?} {key}: placeholders differ from English"
+            );
+        }
+    }
+}
+
+#[test]
+fn text_fills_placeholders_and_falls_back_to_the_key() {
+    assert_eq!(
+        text(
+            Lang::En,
+            "compute.workers.out_of_range",
+            &[("max", "8".into())]
+        ),
+        "must be between 0 and 8"
+    );
+    assert_eq!(
+        text(
+            Lang::Zh,
+            "quantity",
+            &[("amount", "8".into()), ("unit", "张 GPU".into())]
+        ),
+        "8 张 GPU"
+    );
+    // A missing argument stays visible.
+    assert_eq!(
+        text(Lang::En, "compute.workers.out_of_range", &[]),
+        "must be between 0 and {max}"
+    );
+    assert_eq!(text(Lang::Zh, "no.such.key", &[]), "no.such.key");
+    let items = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+    assert_eq!(list(Lang::En, &items), "a, b and c");
+    assert_eq!(list(Lang::Zh, &items), "a、b、c");
+    assert_eq!(list(Lang::En, &items[..1]), "a");
+}
+
+/// Every field path of the spec: the JSON keys of a default spec with one element in
+/// each list, joined by `.`, list indices left out. Objects are marked `true`.
+fn field_paths() -> Vec<(String, bool)> {
+    fn walk(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, bool)>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, child) in map {
+                    let path = if prefix.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{prefix}.{key}")
+                    };
+                    out.push((path.clone(), child.is_object()));
+                    walk(&path, child, out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    walk(prefix, item, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut spec = TaskSpec::default();
+    spec.basic.tags.push(Default::default());
+    spec.environment.env.push(Default::default());
+    spec.environment.storage.push(Default::default());
+    spec.environment.datasets.push(Default::default());
+    spec.environment.models.push(Default::default());
+    spec.compute.specs.push(String::new());
+    spec.advanced.alerts.push(Default::default());
+    let value = serde_json::to_value(&spec).expect("a spec serializes");
+    let mut out = Vec::new();
+    walk("", &value, &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn every_spec_field_has_a_label_and_every_value_field_a_help() {
+    let paths = field_paths();
+    assert!(paths.iter().any(|(p, _)| p == "environment.env.name"));
+    assert!(
+        paths
+            .iter()
+            .any(|(p, _)| p == "ray.autoscaling.max_workers")
+    );
+    for (lang, _) in LANGUAGES {
+        for (path, is_section) in &paths {
+            let label = format!("field.{path}.label");
+            assert!(has_key(*lang, &label), "{lang:?} lacks {label}");
+            let help = format!("field.{path}.help");
+            assert!(
+                *is_section || has_key(*lang, &help),
+                "{lang:?} lacks {help}"
+            );
+        }
+    }
+    // And no label or help for a field the spec no longer has.
+    let known: BTreeSet<&str> = paths.iter().map(|(p, _)| p.as_str()).collect();
+    for key in keys(en::MESSAGES) {
+        if let Some(rest) = key.strip_prefix("field.") {
+            let path = rest
+                .strip_suffix(".label")
+                .or_else(|| rest.strip_suffix(".help"))
+                .unwrap_or(rest);
+            assert!(known.contains(path), "{key} names no field of the spec");
+        }
+    }
+}
+
+#[test]
+fn the_units_help_states_the_per_replica_rule() {
+    for key in [
+        "field.compute.units_per_node.help",
+        "field.compute.head_spec.help",
+    ] {
+        let english = text(Lang::En, key, &[]);
+        assert!(english.contains("unit × units per node"), "{english}");
+        assert!(english.contains("head"), "{english}");
+        assert!(english.contains("else the workers'"), "{english}");
+        let chinese = text(Lang::Zh, key, &[]);
+        assert!(chinese.contains("单节点实例规格数"), "{chinese}");
+        assert!(chinese.contains("Head"), "{chinese}");
+    }
+}
