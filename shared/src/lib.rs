@@ -136,7 +136,8 @@ pub use quota::{Fit, Outcome, Plan};
 pub use resources::{Dimension, Resources};
 pub use task::{TaskSpec, TaskType, Validated};
 pub use validate::{
-    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, validate, validated,
+    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, check_json, parse_spec,
+    parse_value, validate, validated,
 };
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod environment;
 mod image_ref;
 mod issue;
 mod mounts;
+mod parse;
 mod path;
 mod ray;
 mod shape;
@@ -20,8 +21,8 @@ mod syntax;
 
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, Messages, Report, Severity};
+pub use parse::{check_json, parse_spec, parse_value};
 pub use path::{FieldPath, Segment};
-pub(crate) use shape::shape_report;
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 
