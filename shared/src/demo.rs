@@ -98,13 +98,10 @@ fn expand_lengths(value: serde_json::Value) -> serde_json::Value {
     }
 }
 
-/// The codes `check` gives for a corpus case's spec, sorted; a spec of the wrong shape
-/// gives its shape findings.
+/// The codes [`crate::check_json`] gives for a corpus case's spec sent as JSON text,
+/// sorted; a spec of the wrong shape gives its shape findings.
 pub fn codes_for(spec: &serde_json::Value) -> Vec<String> {
-    let report = match crate::TaskSpec::from_value(spec.clone()) {
-        Ok(spec) => crate::check(&spec, &catalog(), &user()).issues,
-        Err(report) => report,
-    };
+    let report = crate::check_json(&spec.to_string(), &catalog(), &user()).issues;
     let mut codes: Vec<String> = report.codes().into_iter().map(str::to_owned).collect();
     codes.sort();
     codes
