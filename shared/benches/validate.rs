@@ -176,11 +176,31 @@ fn validation(c: &mut Criterion) {
     group.bench_function("baseline: parse the spec JSON", |b| {
         b.iter(|| TaskSpec::from_json(black_box(&text)))
     });
+    // How every spec was read before: tracking the path on every read, good or bad.
+    group.bench_function(
+        "before: parse tracking paths (serde_path_to_error), then check",
+        |b| {
+            b.iter(|| {
+                let mut de = serde_json::Deserializer::from_str(black_box(&text));
+                let spec: TaskSpec = serde_path_to_error::deserialize(&mut de).expect("parses");
+                shared::check(&spec, &catalog, &user)
+            })
+        },
+    );
     group.bench_function("parse + check: JSON text to findings and plan", |b| {
-        b.iter(|| match TaskSpec::from_json(black_box(&text)) {
-            Ok(spec) => shared::check(&spec, &catalog, &user),
-            Err(issues) => shared::Check { issues, plan: None },
-        })
+        b.iter(|| shared::check_json(black_box(&text), black_box(&catalog), black_box(&user)))
+    });
+    // A spec of the wrong shape near its end: the quick read fails, the second read
+    // names the field.
+    let wrong = text.replace("\"units_per_node\":1", "\"units_per_node\":\"one\"");
+    assert_eq!(
+        shared::parse_spec(&wrong).unwrap_err().issues()[0]
+            .path
+            .to_string(),
+        "compute.units_per_node"
+    );
+    group.bench_function("parse: a spec of the wrong shape (both reads)", |b| {
+        b.iter(|| shared::parse_spec(black_box(&wrong)))
     });
     group.bench_function("check: every rule and the plan", |b| {
         b.iter(|| shared::check(black_box(&spec), black_box(&catalog), black_box(&user)))
