@@ -1,12 +1,18 @@
 //! Benchmarks for the domain crate. Figures are read as ratios to a baseline measured in
-//! the same run (parsing the same spec; scanning the same nodes), because these machines
-//! are shared and noisy. Run: `cargo bench -p berth-shared --features demo`.
+//! the same run (parsing the same spec; schema-checking the PyTorchJob it renders to;
+//! scanning the same nodes), because these machines are shared and noisy.
+//! Run: `cargo bench -p berth-shared --features demo`.
+//!
+//! The schema baseline reads the upstream PyTorchJob CRD from the folder in
+//! `BERTH_K8S_CRDS` (default `../shared/k8s/crds`; a relative path is taken from the
+//! workspace root). Without it, that one benchmark is skipped.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use shared::catalog::Node;
 use shared::quota::{Slot, gang_fit};
 use shared::{Resources, TaskSpec};
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
 
 /// A full typical spec: 10 env vars, 3 mounts, 2 specs in priority order.
 fn typical_spec() -> String {
@@ -25,19 +31,184 @@ fn typical_spec() -> String {
     spec.to_string()
 }
 
+/// The PyTorchJob the typical spec becomes, written out by hand: what the Kubernetes API
+/// server would check against the CRD's schema.
+fn rendered_pytorch_job() -> serde_json::Value {
+    let env: Vec<serde_json::Value> = (0..10)
+        .map(|i| serde_json::json!({ "name": format!("VAR_{i}"), "value": format!("value-{i}") }))
+        .chain(
+            [
+                ("TZ", "Asia/Shanghai"),
+                ("X_USER_NAME", "alice"),
+                ("X_REGION", "cn-east"),
+            ]
+            .map(|(name, value)| serde_json::json!({ "name": name, "value": value })),
+        )
+        .collect();
+    let resources = serde_json::json!({ "nvidia.com/gpu": "1", "cpu": "24", "memory": "225Gi" });
+    let template = serde_json::json!({
+        "metadata": { "labels": { "berth.dev/task": "llama-finetune-x7k2p", "team": "nlp", "stage": "finetune" } },
+        "spec": {
+            "nodeSelector": { "berth.dev/gpu-model": "h100" },
+            "containers": [{
+                "name": "pytorch",
+                "image": "registry.berth.dev/library/pytorch:2.5.1-cuda12.4",
+                "imagePullPolicy": "IfNotPresent",
+                "command": ["bash", "-c",
+                    "torchrun --nnodes \"$WORLD_SIZE\" --nproc_per_node 1 --node_rank \"$RANK\" train.py"],
+                "env": env,
+                "ports": [
+                    { "name": "pytorchjob-port", "containerPort": 23456, "protocol": "TCP" },
+                    { "name": "metrics", "containerPort": 9090, "protocol": "TCP" }
+                ],
+                "resources": { "limits": resources, "requests": resources },
+                "volumeMounts": [
+                    { "name": "vol-ckpt", "mountPath": "/volume/ckpt" },
+                    { "name": "ds-c4", "mountPath": "/mnt/data/c4", "readOnly": true },
+                    { "name": "m-llama-8b", "mountPath": "/mnt/models/llama", "readOnly": true }
+                ]
+            }],
+            "volumes": [
+                { "name": "vol-ckpt", "persistentVolumeClaim": { "claimName": "vol-ckpt" } },
+                { "name": "ds-c4", "persistentVolumeClaim": { "claimName": "ds-c4", "readOnly": true } },
+                { "name": "m-llama-8b", "persistentVolumeClaim": { "claimName": "m-llama-8b", "readOnly": true } }
+            ]
+        }
+    });
+    let replica = |replicas: u32| serde_json::json!({ "replicas": replicas, "restartPolicy": "OnFailure", "template": template });
+    serde_json::json!({
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "PyTorchJob",
+        "metadata": {
+            "name": "llama-finetune-x7k2p",
+            "namespace": "t-acme-nlp",
+            "labels": { "team": "nlp", "stage": "finetune", "berth.dev/user": "alice" }
+        },
+        "spec": {
+            "runPolicy": { "backoffLimit": 3, "cleanPodPolicy": "None" },
+            "pytorchReplicaSpecs": { "Master": replica(1), "Worker": replica(1) }
+        }
+    })
+}
+
+/// The folder of upstream CRDs (see the crate docs above).
+fn crds_dir() -> PathBuf {
+    let dir = std::env::var_os("BERTH_K8S_CRDS")
+        .map_or_else(|| PathBuf::from("../shared/k8s/crds"), PathBuf::from);
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir)
+}
+
+/// The served `v1` openAPIV3Schema of the PyTorchJob CRD, or why it could not be read.
+fn pytorch_job_schema() -> Result<serde_json::Value, String> {
+    let path = crds_dir().join("kubeflow.org_pytorchjobs.yaml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let docs = yaml_rust2::YamlLoader::load_from_str(&text).map_err(|e| e.to_string())?;
+    let crd = docs.first().map(yaml_to_json).ok_or("no YAML document")?;
+    let versions = crd["spec"]["versions"].as_array().ok_or("no versions")?;
+    versions
+        .iter()
+        .find(|v| v["name"] == "v1")
+        .map(|v| v["schema"]["openAPIV3Schema"].clone())
+        .ok_or_else(|| "no v1 schema".to_owned())
+}
+
+fn yaml_to_json(yaml: &yaml_rust2::Yaml) -> serde_json::Value {
+    use serde_json::Value;
+    use yaml_rust2::Yaml;
+    match yaml {
+        Yaml::Real(r) => r.parse::<f64>().map_or(Value::Null, Value::from),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::from(s.as_str()),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Array(items) => items.iter().map(yaml_to_json).collect(),
+        Yaml::Hash(map) => map
+            .iter()
+            .map(|(k, v)| {
+                let key = match k {
+                    Yaml::String(s) => s.clone(),
+                    other => yaml_to_json(other).to_string(),
+                };
+                (key, yaml_to_json(v))
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
+        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
+    }
+}
+
 fn validation(c: &mut Criterion) {
     let text = typical_spec();
     let catalog = shared::demo::catalog();
     let user = shared::demo::user();
-    let usage = shared::usage::Usage::default();
+    let usage = shared::demo::usage();
     let spec = TaskSpec::from_json(&text).expect("the typical spec parses");
     let check = shared::check(&spec, &catalog, &usage, &user);
     assert!(!check.issues.has_errors(), "{}", check.issues);
     assert_eq!(check.plan.as_ref().map(|p| p.candidates.len()), Some(2));
 
     let mut group = c.benchmark_group("validation");
+    // The Kubernetes API server's way: decode the rendered PyTorchJob and check it
+    // against the CRD's openAPIV3Schema (OpenAPI 3.0 schemas are draft 4 at heart).
+    match pytorch_job_schema() {
+        Ok(schema) => {
+            let validator = jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft4)
+                .build(&schema)
+                .expect("the CRD schema compiles");
+            let job = rendered_pytorch_job();
+            assert!(validator.is_valid(&job), "the rendered PyTorchJob is valid");
+            let mut broken = job.clone();
+            broken["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] = "two".into();
+            assert!(!validator.is_valid(&broken), "the schema checks replicas");
+            let manifest = job.to_string();
+            group.bench_function(
+                "baseline: schema-check the rendered PyTorchJob (JSON text to errors)",
+                |b| {
+                    b.iter(|| {
+                        let job: serde_json::Value =
+                            serde_json::from_str(black_box(&manifest)).expect("JSON");
+                        validator.iter_errors(&job).count()
+                    })
+                },
+            );
+        }
+        Err(why) => eprintln!("skipping the schema baseline: {why}"),
+    }
     group.bench_function("baseline: parse the spec JSON", |b| {
         b.iter(|| TaskSpec::from_json(black_box(&text)))
+    });
+    // How every spec was read before: tracking the path on every read, good or bad.
+    group.bench_function(
+        "before: parse tracking paths (serde_path_to_error), then check",
+        |b| {
+            b.iter(|| {
+                let mut de = serde_json::Deserializer::from_str(black_box(&text));
+                let spec: TaskSpec = serde_path_to_error::deserialize(&mut de).expect("parses");
+                shared::check(&spec, &catalog, &usage, &user)
+            })
+        },
+    );
+    group.bench_function("parse + check: JSON text to findings and plan", |b| {
+        b.iter(|| {
+            shared::check_json(
+                black_box(&text),
+                black_box(&catalog),
+                black_box(&usage),
+                black_box(&user),
+            )
+        })
+    });
+    // A spec of the wrong shape near its end: the quick read fails, the second read
+    // names the field.
+    let wrong = text.replace("\"units_per_node\":1", "\"units_per_node\":\"one\"");
+    assert_eq!(
+        shared::parse_spec(&wrong).unwrap_err().issues()[0]
+            .path
+            .to_string(),
+        "compute.units_per_node"
+    );
+    group.bench_function("parse: a spec of the wrong shape (both reads)", |b| {
+        b.iter(|| shared::parse_spec(black_box(&wrong)))
     });
     group.bench_function("check: every rule and the plan", |b| {
         b.iter(|| {
@@ -128,7 +299,7 @@ fn placement(c: &mut Criterion) {
     let mut spec = TaskSpec::from_json(&typical_spec()).expect("parses");
     spec.compute.workers = 255;
     let user = shared::demo::user();
-    let usage = shared::usage::Usage::default();
+    let usage = shared::demo::usage();
     c.bench_function("plan: 5000-node pool, 256 replicas, 2 specs", |b| {
         b.iter(|| {
             shared::quota::plan(

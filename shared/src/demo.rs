@@ -94,13 +94,10 @@ fn expand_lengths(value: serde_json::Value) -> serde_json::Value {
     }
 }
 
-/// The findings `check` gives for a corpus case's spec, as `(path, code)`, sorted; a
-/// spec of the wrong shape gives its shape findings.
+/// The findings [`crate::check_json`] gives for a corpus case's spec sent as JSON text,
+/// as `(path, code)`, sorted; a spec of the wrong shape gives its shape findings.
 pub fn findings_for(spec: &serde_json::Value) -> Vec<(String, String)> {
-    let report = match crate::TaskSpec::from_value(spec.clone()) {
-        Ok(spec) => crate::check(&spec, &catalog(), &usage(), &user()).issues,
-        Err(report) => report,
-    };
+    let report = crate::check_json(&spec.to_string(), &catalog(), &usage(), &user()).issues;
     let mut findings: Vec<(String, String)> = report
         .issues()
         .iter()
@@ -110,13 +107,10 @@ pub fn findings_for(spec: &serde_json::Value) -> Vec<(String, String)> {
     findings
 }
 
-/// The codes `check` gives for a corpus case's spec, sorted; a spec of the wrong shape
-/// gives its shape findings.
+/// The codes [`crate::check_json`] gives for a corpus case's spec sent as JSON text,
+/// sorted; a spec of the wrong shape gives its shape findings.
 pub fn codes_for(spec: &serde_json::Value) -> Vec<String> {
-    let report = match crate::TaskSpec::from_value(spec.clone()) {
-        Ok(spec) => crate::check(&spec, &catalog(), &usage(), &user()).issues,
-        Err(report) => report,
-    };
+    let report = crate::check_json(&spec.to_string(), &catalog(), &usage(), &user()).issues;
     let mut codes: Vec<String> = report.codes().into_iter().map(str::to_owned).collect();
     codes.sort();
     codes

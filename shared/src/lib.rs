@@ -154,7 +154,8 @@ pub use resources::{Dimension, Resources};
 pub use task::{Task, TaskId, TaskPhase, TaskSpec, TaskType, Timestamp, Validated};
 pub use usage::Usage;
 pub use validate::{
-    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, validate, validated,
+    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, check_json, parse_spec,
+    parse_value, validate, validated,
 };
 
 #[cfg(test)]

@@ -116,24 +116,23 @@ impl TaskSpec {
         copy
     }
 
-    /// Reads a spec from JSON, naming the field whose value has the wrong shape.
+    /// Reads a spec from JSON text ([`crate::parse_spec`]).
     ///
     /// # Errors
     ///
     /// A [`crate::Report`] with one `value.invalid` finding at the failing field, or at
     /// the whole spec when the text is not JSON.
     pub fn from_json(text: &str) -> Result<Self, crate::Report> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut de).map_err(|err| crate::validate::shape_report(&err))
+        crate::validate::parse_spec(text)
     }
 
-    /// Reads a spec from a JSON value (see [`TaskSpec::from_json`]).
+    /// Reads a spec from a JSON value ([`crate::parse_value`]).
     ///
     /// # Errors
     ///
     /// As [`TaskSpec::from_json`].
     pub fn from_value(value: serde_json::Value) -> Result<Self, crate::Report> {
-        serde_path_to_error::deserialize(value).map_err(|err| crate::validate::shape_report(&err))
+        crate::validate::parse_value(value)
     }
 }
 

@@ -13,6 +13,7 @@ mod environment;
 mod image_ref;
 mod issue;
 mod mounts;
+mod parse;
 mod path;
 mod pyyaml;
 mod ray;
@@ -21,9 +22,9 @@ mod syntax;
 
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity};
+pub use parse::{check_json, parse_spec, parse_value};
 pub use path::{FieldPath, Segment};
 pub(crate) use path::{field_key, field_path};
-pub(crate) use shape::shape_report;
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 

@@ -64,10 +64,18 @@ pub enum Found {
     Null,
 }
 
-/// A report for a spec whose JSON has the wrong shape, naming the failing field.
-pub(crate) fn shape_report(err: &serde_path_to_error::Error<serde_json::Error>) -> Report {
+/// A report for a spec whose JSON has the wrong shape at `path`.
+pub(super) fn shape_report(path: FieldPath, err: &serde_json::Error) -> Report {
+    let (expected, found) = describe(err);
+    let mut report = Report::new();
+    report.push(path, IssueCode::ValueInvalid { expected, found });
+    report
+}
+
+/// The field a `serde_path_to_error` path leads to.
+pub(super) fn field_path(from: &serde_path_to_error::Path) -> FieldPath {
     let mut path = FieldPath::root();
-    for segment in err.path().iter() {
+    for segment in from.iter() {
         path = match segment {
             serde_path_to_error::Segment::Seq { index } => path.index(*index),
             serde_path_to_error::Segment::Map { key } => path.name(key),
@@ -75,10 +83,7 @@ pub(crate) fn shape_report(err: &serde_path_to_error::Error<serde_json::Error>) 
             serde_path_to_error::Segment::Unknown => path,
         };
     }
-    let (expected, found) = describe(err.inner());
-    let mut report = Report::new();
-    report.push(path, IssueCode::ValueInvalid { expected, found });
-    report
+    path
 }
 
 fn describe(err: &serde_json::Error) -> (Expected, Option<Found>) {
