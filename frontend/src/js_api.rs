@@ -8,7 +8,7 @@
 //! Inputs and outputs are plain JSON-shaped values (the same shapes as the HTTP API).
 
 use serde::Serialize;
-use shared::{Catalog, TaskSpec, User};
+use shared::{Catalog, User};
 use wasm_bindgen::prelude::*;
 
 /// The JSON text of a plain JSON-shaped object. Anything else (a `Map`, an array) is
@@ -48,11 +48,6 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&text)
 }
 
-/// Reads a spec; a wrong shape becomes a check with the shape findings, as on the server.
-fn spec_or_report(spec: &JsValue) -> Result<Result<TaskSpec, shared::Report>, JsValue> {
-    Ok(TaskSpec::from_json(&plain_json(spec, "spec")?))
-}
-
 /// `validateTask(spec, catalog, user, usage?, lang?)`: the findings and the plan, as
 /// `POST /api/v1/validate` answers; `usage` is `GET /api/v1/catalog`'s live usage (none
 /// in use when left out), `lang` is `"en"` (the default) or `"zh-CN"`.
@@ -80,10 +75,8 @@ pub fn validate_task(
             )));
         }
     };
-    let check = match spec_or_report(&spec)? {
-        Ok(spec) => shared::check(&spec, &catalog, &usage, &user),
-        Err(issues) => shared::Check { issues, plan: None },
-    };
+    // A wrong shape gives a check with the shape findings, as on the server.
+    let check = shared::check_json(&plain_json(&spec, "spec")?, &catalog, &usage, &user);
     to_js(&check.localized(lang))
 }
 
@@ -102,8 +95,6 @@ pub fn plan_task(
     let catalog: Catalog = from_js(&catalog, "catalog")?;
     let user: User = from_js(&user, "user")?;
     let usage = usage_from_js(&usage)?;
-    match spec_or_report(&spec)? {
-        Ok(spec) => to_js(&shared::check(&spec, &catalog, &usage, &user).plan),
-        Err(_) => Ok(JsValue::NULL),
-    }
+    let check = shared::check_json(&plain_json(&spec, "spec")?, &catalog, &usage, &user);
+    to_js(&check.plan)
 }

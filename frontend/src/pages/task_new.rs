@@ -28,10 +28,7 @@ pub fn TaskEditor(
     let pretty = |spec: &TaskSpec| serde_json::to_string_pretty(spec).unwrap_or_default();
     let (pytorch, ray) = (pretty(&examples.pytorch), pretty(&examples.ray));
     let text = RwSignal::new(initial.unwrap_or_else(|| pytorch.clone()));
-    let check = Memo::new(move |_| match TaskSpec::from_json(&text.get()) {
-        Ok(spec) => shared::check(&spec, &catalog, &usage, &user),
-        Err(issues) => Check { issues, plan: None },
-    });
+    let check = Memo::new(move |_| shared::check_json(&text.get(), &catalog, &usage, &user));
     let server = Action::new_local(|spec: &String| api::validate(spec.clone()));
     // The text the server last checked: an answer is only compared with the check of
     // that same text, never with later edits.
