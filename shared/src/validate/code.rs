@@ -264,7 +264,7 @@ impl IssueCode {
         let kib = |max_bytes: usize| vec![("kib", n(&(max_bytes / 1024)))];
         let args = match self {
             ValueInvalid { expected, found } => {
-                vec![("detail", super::shape::message(expected, found, lang))]
+                return super::shape::key_and_args(expected, found, lang);
             }
             SpecVersionUnsupported { found, supported } => {
                 vec![("found", n(found)), ("supported", n(supported))]

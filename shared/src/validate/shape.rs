@@ -164,53 +164,53 @@ fn found(unexpected: &str) -> Option<Found> {
     }
 }
 
-/// The message for a shape finding.
-pub(super) fn message(expected: &Expected, found: &Option<Found>, lang: Lang) -> String {
+/// The message key and its arguments for a shape finding, in `lang`.
+pub(super) fn key_and_args(
+    expected: &Expected,
+    found: &Option<Found>,
+    lang: Lang,
+) -> (&'static str, Vec<(&'static str, String)>) {
+    let word = |key: &str| crate::messages::text(lang, key, &[]);
     let list = |o: &[String]| o.join(", ");
-    let want = match (expected, lang) {
-        (Expected::KnownField { options }, Lang::En) => {
-            return format!("is not a known field; fields here: {}", list(options));
+    let expected = match expected {
+        Expected::KnownField { options } => {
+            return (
+                "value.invalid#known_field",
+                vec![("options", list(options))],
+            );
         }
-        (Expected::KnownField { options }, Lang::Zh) => {
-            return format!("不是可识别的字段，可用字段：{}", list(options));
+        Expected::Json { detail } => {
+            return ("value.invalid#json", vec![("detail", detail.clone())]);
         }
-        (Expected::Json { detail }, Lang::En) => return format!("is not valid JSON: {detail}"),
-        (Expected::Json { detail }, Lang::Zh) => return format!("不是有效的 JSON：{detail}"),
-        (Expected::WholeNumber, Lang::En) => "a whole number".to_owned(),
-        (Expected::WholeNumber, Lang::Zh) => "整数".to_owned(),
-        (Expected::Integer, Lang::En) => "a whole number (may be negative)".to_owned(),
-        (Expected::Integer, Lang::Zh) => "整数（可为负数）".to_owned(),
-        (Expected::Number, Lang::En) => "a number".to_owned(),
-        (Expected::Number, Lang::Zh) => "数字".to_owned(),
-        (Expected::Text, Lang::En) => "text".to_owned(),
-        (Expected::Text, Lang::Zh) => "文本".to_owned(),
-        (Expected::Boolean, Lang::En) => "true or false".to_owned(),
-        (Expected::Boolean, Lang::Zh) => "true 或 false".to_owned(),
-        (Expected::List, Lang::En) => "a list".to_owned(),
-        (Expected::List, Lang::Zh) => "列表".to_owned(),
-        (Expected::Object, Lang::En) => "an object".to_owned(),
-        (Expected::Object, Lang::Zh) => "对象".to_owned(),
-        (Expected::OneOf { options }, Lang::En) => format!("one of: {}", list(options)),
-        (Expected::OneOf { options }, Lang::Zh) => format!("以下之一：{}", list(options)),
-        (Expected::Other { detail }, _) => detail.clone(),
+        Expected::WholeNumber => word("shape.expected.whole_number"),
+        Expected::Integer => word("shape.expected.integer"),
+        Expected::Number => word("shape.expected.number"),
+        Expected::Text => word("shape.expected.text"),
+        Expected::Boolean => word("shape.expected.boolean"),
+        Expected::List => word("shape.expected.list"),
+        Expected::Object => word("shape.expected.object"),
+        Expected::OneOf { options } => {
+            crate::messages::text(lang, "shape.expected.one_of", &[("options", list(options))])
+        }
+        // serde's own words, for shapes we have no name for.
+        Expected::Other { detail } => detail.clone(),
     };
-    let got = found.as_ref().map(|f| match (f, lang) {
-        (Found::Text(v), Lang::En) => format!("the text \"{v}\""),
-        (Found::Text(v), Lang::Zh) => format!("文本 \"{v}\""),
-        (Found::Number(v), Lang::En) => format!("the number {v}"),
-        (Found::Number(v), Lang::Zh) => format!("数字 {v}"),
-        (Found::Boolean(v), _) => v.clone(),
-        (Found::List, Lang::En) => "a list".to_owned(),
-        (Found::List, Lang::Zh) => "列表".to_owned(),
-        (Found::Object, Lang::En) => "an object".to_owned(),
-        (Found::Object, Lang::Zh) => "对象".to_owned(),
-        (Found::Null, _) => "null".to_owned(),
+    let found = found.as_ref().map(|f| match f {
+        Found::Text(v) => crate::messages::text(lang, "shape.found.text", &[("value", v.clone())]),
+        Found::Number(v) => {
+            crate::messages::text(lang, "shape.found.number", &[("value", v.clone())])
+        }
+        Found::Boolean(v) => v.clone(),
+        Found::List => word("shape.found.list"),
+        Found::Object => word("shape.found.object"),
+        Found::Null => "null".to_owned(),
     });
-    match (got, lang) {
-        (Some(got), Lang::En) => format!("has the wrong type: expected {want}, found {got}"),
-        (Some(got), Lang::Zh) => format!("格式不正确：应为{want}，实际为{got}"),
-        (None, Lang::En) => format!("has the wrong type: expected {want}"),
-        (None, Lang::Zh) => format!("格式不正确：应为{want}"),
+    match found {
+        Some(found) => (
+            "value.invalid#found",
+            vec![("expected", expected), ("found", found)],
+        ),
+        None => ("value.invalid", vec![("expected", expected)]),
     }
 }
 
