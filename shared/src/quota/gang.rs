@@ -378,6 +378,61 @@ pub fn gang_fit(slots: &[Slot], need: Resources, workers: u64, head: Option<Reso
     }
 }
 
+/// Where each replica of a gang goes: one assignment on the fewest nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GangPlacement {
+    /// The slot index of the distinct head, when there is one.
+    pub head: Option<usize>,
+    /// Slot index and the worker replicas placed there: only slots with at least one,
+    /// in ascending slot order.
+    pub workers: Vec<(usize, u64)>,
+}
+
+/// The placement [`gang_fit`] counts when it says [`Fit::Now`]: the head's slot and how
+/// many workers each slot hosts, on the fewest nodes; `None` when the gang does not fit
+/// now.
+pub fn gang_place(
+    slots: &[Slot],
+    need: Resources,
+    workers: u64,
+    head: Option<Resources>,
+) -> Option<GangPlacement> {
+    let solution = fit_now(slots, need, workers, head, DENSE_MAX).ok()?;
+    Some(spell_out(slots, need, workers, &solution))
+}
+
+/// The slots a [`Solution`] uses, read off the same per-node counts it was built from.
+fn spell_out(slots: &[Slot], need: Resources, workers: u64, solution: &Solution) -> GangPlacement {
+    let head_node = solution.head.map(|(j, _)| j);
+    let mut left = solution.rest.map_or(0, |r| r.left);
+    let mut placed = Vec::new();
+    for (i, s) in slots.iter().enumerate() {
+        let here = match (solution.head, solution.rest) {
+            (Some((j, beside)), _) if j == i => beside,
+            (_, Some(rest)) => {
+                let (k, _) = node_counts(s, &need, workers, None);
+                if k > rest.value {
+                    k
+                } else if k == rest.value {
+                    let take = k.min(left);
+                    left -= take;
+                    take
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        };
+        if here > 0 {
+            placed.push((i, here));
+        }
+    }
+    GangPlacement {
+        head: head_node,
+        workers: placed,
+    }
+}
+
 /// The fewest-nodes placement on free capacity, else why the gang waits.
 fn fit_now(
     slots: &[Slot],
@@ -738,6 +793,40 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn the_placement_is_the_one_gang_fit_counts(slots in small_cluster(), need in need(), workers in 0u64..=6, head in prop::option::of(need())) {
+            let fit = gang_fit(&slots, need, workers, head);
+            let placement = gang_place(&slots, need, workers, head);
+            prop_assert_eq!(placement.is_some(), fit.is_now(), "{:?} {:?}", fit, placement);
+            let (Fit::Now { nodes }, Some(placement)) = (fit, placement) else {
+                return Ok(());
+            };
+            prop_assert_eq!(placement.head.is_some(), head.is_some());
+            let mut used: Vec<usize> = placement.workers.iter().map(|&(i, _)| i).collect();
+            prop_assert!(used.windows(2).all(|w| w[0] < w[1]), "{:?}", placement);
+            prop_assert!(placement.workers.iter().all(|&(_, n)| n > 0), "{:?}", placement);
+            prop_assert_eq!(placement.workers.iter().map(|&(_, n)| n).sum::<u64>(), workers);
+            for (i, s) in slots.iter().enumerate() {
+                let count = placement.workers.iter().find(|&&(j, _)| j == i).map_or(0, |&(_, n)| n);
+                let has_head = placement.head == Some(i);
+                prop_assert!(count == 0 || s.worker, "workers on a slot that takes none: {:?}", placement);
+                prop_assert!(!has_head || s.head, "the head on a slot that takes none: {:?}", placement);
+                let here = need
+                    .checked_mul(count)
+                    .and_then(|w| w.checked_add(if has_head { head.unwrap_or(Resources::ZERO) } else { Resources::ZERO }))
+                    .expect("small numbers");
+                prop_assert!(here.fits_within(&s.free), "slot {} over its free capacity: {:?}", i, placement);
+            }
+            used.extend(placement.head);
+            used.sort_unstable();
+            used.dedup();
+            prop_assert_eq!(used.len() as u64, nodes, "{:?}", placement);
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(1024))]
 
         #[test]
@@ -758,6 +847,10 @@ mod tests {
             let dense = fit_now(&slots, need, workers, head, u64::MAX);
             let sorted = fit_now(&slots, need, workers, head, 0);
             prop_assert_eq!(&dense, &sorted);
+            if let Ok(solution) = &dense {
+                let placed = spell_out(&slots, need, workers, solution);
+                prop_assert_eq!(placed.workers.iter().map(|&(_, n)| n).sum::<u64>(), workers);
+            }
             if head.is_none() {
                 // The largest-first greedy, by sorting.
                 let mut k: Vec<u64> = slots.iter().map(|s| if s.worker { s.free.gpu.min(s.free.vcpu).min(workers) } else { 0 }).collect();
@@ -809,6 +902,18 @@ mod tests {
                 Some(Resources::new(1, 1, 1))
             ),
             Fit::Now { nodes: 1 }
+        );
+        assert_eq!(
+            gang_place(
+                &slots,
+                Resources::new(2, 1, 1),
+                4,
+                Some(Resources::new(1, 1, 1))
+            ),
+            Some(GangPlacement {
+                head: Some(1),
+                workers: vec![(1, 4)]
+            })
         );
     }
 

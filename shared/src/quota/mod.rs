@@ -87,5 +87,5 @@ pub fn fits(request: Resources, left: Resources) -> std::result::Result<(), Vec<
 mod gang;
 mod plan;
 
-pub use gang::{Fit, NeverReason, QueueReason, Slot, gang_fit};
+pub use gang::{Fit, GangPlacement, NeverReason, QueueReason, Slot, gang_fit, gang_place};
 pub use plan::{Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, plan, resolve_pool};
