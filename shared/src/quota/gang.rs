@@ -157,41 +157,108 @@ struct Level {
     nodes: u64,
 }
 
-/// What one node can take on its free capacity: workers (capped at `workers`), and when
-/// the head fits there, the workers that still fit beside it.
-fn node_counts(
-    slot: &Slot,
-    need: &Resources,
-    workers: u64,
-    head: Option<&Resources>,
-) -> (u64, Option<u64>) {
-    let k = if slot.worker {
-        slot.free.copies_of(need).min(workers)
+/// `k_i = min over dimensions of floor(free_i / need)`, capped at the gang's size: every
+/// node divides by the same `need`, so each division is done as a multiply.
+struct Copies {
+    /// Per dimension: the divisor (zero when the dimension does not limit) and
+    /// `floor((2^64 − 1) / divisor)`.
+    by: [(u64, u64); 3],
+    /// The gang's size: no node needs to host more.
+    cap: u64,
+}
+
+impl Copies {
+    fn new(need: &Resources, cap: u64) -> Self {
+        let by = Dimension::ALL.map(|d| {
+            let n = need.get(d);
+            (n, u64::MAX.checked_div(n).unwrap_or(0))
+        });
+        Copies { by, cap }
+    }
+
+    /// `free.copies_of(need).min(cap)`.
+    #[inline]
+    fn of(&self, free: &Resources) -> u64 {
+        let mut k = self.cap;
+        for (n, &(d, m)) in [free.gpu, free.vcpu, free.memory_gib]
+            .into_iter()
+            .zip(&self.by)
+        {
+            if d != 0 {
+                k = k.min(Self::div(n, d, m));
+            }
+        }
+        k
+    }
+
+    /// `n / d` given `m = floor((2^64 − 1) / d)`: `n × m / 2^64` is at most `n / d` and
+    /// more than `n / d − 1`, so its floor is the quotient or one below it.
+    #[inline]
+    fn div(n: u64, d: u64, m: u64) -> u64 {
+        let q = ((u128::from(n) * u128::from(m)) >> 64) as u64;
+        q + u64::from(n - q * d >= d)
+    }
+}
+
+/// Workers one node can host on its free capacity, capped at the gang's size.
+#[inline]
+fn workers_on(slot: &Slot, copies: &Copies) -> u64 {
+    if slot.worker {
+        copies.of(&slot.free)
     } else {
         0
-    };
-    let beside_head = head
-        .filter(|h| slot.head && h.fits_within(&slot.free))
-        .map(|h| {
-            if slot.worker {
-                slot.free.saturating_sub(*h).copies_of(need).min(workers)
-            } else {
-                0
-            }
-        });
-    (k, beside_head)
+    }
+}
+
+/// When the head fits on the node: the workers that still fit beside it there.
+#[inline]
+fn beside_head(slot: &Slot, copies: &Copies, head: &Resources) -> Option<u64> {
+    (slot.head && head.fits_within(&slot.free)).then(|| {
+        if slot.worker {
+            copies.of(&slot.free.saturating_sub(*head))
+        } else {
+            0
+        }
+    })
+}
+
+/// One count's bucket in the dense table.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    /// Nodes hosting this many workers.
+    count: u64,
+    /// The best of them for the head, as in [`Level::head`].
+    head: Option<(u64, usize)>,
+    /// The free capacity of the last of them the head was tried on: a node with the
+    /// same free capacity cannot do better (many nodes are alike: empty, or half used).
+    tried: Option<Resources>,
+}
+
+/// Tables kept between calls, so a call allocates nothing once they have grown (at most
+/// 4,097 buckets per thread, about 256 KiB).
+#[derive(Default)]
+struct Scratch {
+    /// The dense table, indexed by per-node count.
+    buckets: Vec<Bucket>,
+    /// The levels built from it.
+    levels: Vec<Level>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// The nodes grouped by how many workers each can host, largest first, with running
-/// sums. Nodes that can host no worker and not the head are left out.
+/// sums, into `out`. Nodes that can host no worker and not the head are left out.
 fn levels(
     slots: &[Slot],
-    need: Resources,
-    workers: u64,
+    copies: &Copies,
     head: Option<Resources>,
     dense_max: u64,
-) -> Vec<Level> {
-    let mut out = Vec::new();
+    buckets: &mut Vec<Bucket>,
+    out: &mut Vec<Level>,
+) {
+    out.clear();
     let mut push = |value: u64, count: u64, head: Option<(u64, usize)>| {
         let (sum, nodes) = out.last().map_or((0, 0), |l: &Level| (l.sum, l.nodes));
         out.push(Level {
@@ -203,22 +270,41 @@ fn levels(
     };
     // The best head node of a level: most workers beside the head, then the first.
     let better = |best: Option<(u64, usize)>, kh: u64| best.is_none_or(|(b, _)| kh > b);
+    let workers = copies.cap;
     if workers <= dense_max {
-        let mut count = vec![0u64; workers as usize + 1];
-        let mut best_head: Vec<Option<(u64, usize)>> = vec![None; workers as usize + 1];
+        buckets.clear();
+        buckets.resize(
+            workers as usize + 1,
+            Bucket {
+                count: 0,
+                head: None,
+                tried: None,
+            },
+        );
         for (i, s) in slots.iter().enumerate() {
-            let (k, kh) = node_counts(s, &need, workers, head.as_ref());
-            count[k as usize] += 1;
-            if let Some(kh) = kh
-                && better(best_head[k as usize], kh)
+            let k = workers_on(s, copies);
+            let bucket = &mut buckets[k as usize];
+            bucket.count += 1;
+            // What fits beside the head is never more than `k`: once a node of this
+            // count keeps all `k`, no later one can beat it, so it is not worked out;
+            // nor on a node with the free capacity of the last one tried.
+            if let Some(h) = &head
+                && s.head
+                && bucket.head.is_none_or(|(b, _)| b < k)
+                && bucket.tried != Some(s.free)
             {
-                best_head[k as usize] = Some((kh, i));
+                bucket.tried = Some(s.free);
+                if let Some(kh) = beside_head(s, copies, h)
+                    && better(bucket.head, kh)
+                {
+                    bucket.head = Some((kh, i));
+                }
             }
         }
         for k in (0..=workers).rev() {
-            let (n, h) = (count[k as usize], best_head[k as usize]);
-            if (k > 0 && n > 0) || h.is_some() {
-                push(k, n, h);
+            let b = buckets[k as usize];
+            if (k > 0 && b.count > 0) || b.head.is_some() {
+                push(k, b.count, b.head);
             }
         }
     } else {
@@ -226,8 +312,8 @@ fn levels(
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (k, kh) = node_counts(s, &need, workers, head.as_ref());
-                (k, kh, i)
+                let kh = head.as_ref().and_then(|h| beside_head(s, copies, h));
+                (workers_on(s, copies), kh, i)
             })
             .filter(|&(k, kh, _)| k > 0 || kh.is_some())
             .collect();
@@ -244,7 +330,6 @@ fn levels(
             push(group[0].0, group.len() as u64, h);
         }
     }
-    out
 }
 
 /// The workers placed on nodes other than the head's, largest count first: every node
@@ -404,13 +489,14 @@ pub fn gang_place(
 /// The slots a [`Solution`] uses, read off the same per-node counts it was built from.
 fn spell_out(slots: &[Slot], need: Resources, workers: u64, solution: &Solution) -> GangPlacement {
     let head_node = solution.head.map(|(j, _)| j);
+    let copies = Copies::new(&need, workers);
     let mut left = solution.rest.map_or(0, |r| r.left);
     let mut placed = Vec::new();
     for (i, s) in slots.iter().enumerate() {
         let here = match (solution.head, solution.rest) {
             (Some((j, beside)), _) if j == i => beside,
             (_, Some(rest)) => {
-                let (k, _) = node_counts(s, &need, workers, None);
+                let k = workers_on(s, &copies);
                 if k > rest.value {
                     k
                 } else if k == rest.value {
@@ -441,8 +527,16 @@ fn fit_now(
     head: Option<Resources>,
     dense_max: u64,
 ) -> std::result::Result<Solution, QueueReason> {
-    let levels = levels(slots, need, workers, head, dense_max);
-    match solve(&levels, workers, head.is_some()) {
+    let copies = Copies::new(&need, workers);
+    let solved = SCRATCH.with_borrow_mut(|scratch| {
+        let Scratch {
+            buckets,
+            levels: table,
+        } = scratch;
+        levels(slots, &copies, head, dense_max, buckets, table);
+        solve(table, workers, head.is_some())
+    });
+    match solved {
         Ok(solution) => Ok(solution),
         Err(Short::HeadHasNoRoom) => {
             let head = head.unwrap_or(Resources::ZERO);
@@ -769,6 +863,16 @@ mod tests {
         })
     }
 
+    /// Zero, small, near the top, or anything.
+    fn amount() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            Just(0u64),
+            1u64..=64,
+            (u64::MAX - 64)..=u64::MAX,
+            any::<u64>()
+        ]
+    }
+
     fn need() -> impl Strategy<Value = Resources> {
         (0u64..=3, 0u64..=3, 1u64..=3).prop_map(|(g, c, m)| Resources::new(g, c, m))
     }
@@ -828,6 +932,13 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        #[test]
+        fn copies_by_multiplying_equal_copies_by_dividing(free in prop::array::uniform3(amount()), need in prop::array::uniform3(amount()), cap in amount()) {
+            let free = Resources::new(free[0], free[1], free[2]);
+            let need = Resources::new(need[0], need[1], need[2]);
+            prop_assert_eq!(Copies::new(&need, cap).of(&free), free.copies_of(&need).min(cap));
+        }
 
         #[test]
         fn dense_and_sorted_tables_agree(counts in prop::collection::vec((0u64..6000, 0u64..6000, any::<bool>(), any::<bool>()), 0..40), workers in 0u64..8000, with_head in any::<bool>()) {
