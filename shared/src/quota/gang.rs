@@ -160,43 +160,67 @@ struct Level {
 /// `k_i = min over dimensions of floor(free_i / need)`, capped at the gang's size: every
 /// node divides by the same `need`, so each division is done as a multiply.
 struct Copies {
-    /// Per dimension: the divisor (zero when the dimension does not limit) and
-    /// `floor((2^64 − 1) / divisor)`.
-    by: [(u64, u64); 3],
+    /// Per dimension, in [`Dimension::ALL`] order: how to divide by its need.
+    by: [Divisor; 3],
+    /// Whether every divisor is below 2^32, so the exact 32-bit method applies to
+    /// amounts below 2^32 too.
+    small: bool,
     /// The gang's size: no node needs to host more.
     cap: u64,
 }
 
+/// Division by one dimension's need `d`, as a multiply.
+#[derive(Clone, Copy)]
+struct Divisor {
+    /// The divisor `d`.
+    d: u64,
+    /// `floor((2^64 − 1) / d)`: `n × m / 2^64` is at most `n / d` and more than
+    /// `n / d − 1`, so its floor is the quotient or one below it.
+    m: u64,
+    /// `ceil(2^64 / d)` modulo 2^64 (zero for `d = 1`): for `n` and `d` below 2^32 the
+    /// floor of `n × c / 2^64` is exactly `n / d` (Lemire, Kaser and Kurz, "Faster
+    /// remainder by direct computation", 2019).
+    c: u64,
+    /// All ones when `d = 1`, whose `c` (2^64) does not fit: then `n` is added instead.
+    one: u64,
+    /// All ones when `d = 0`: the dimension does not limit, so its quotient is the most.
+    off: u64,
+}
+
 impl Copies {
     fn new(need: &Resources, cap: u64) -> Self {
-        let by = Dimension::ALL.map(|d| {
-            let n = need.get(d);
-            (n, u64::MAX.checked_div(n).unwrap_or(0))
+        let by = Dimension::ALL.map(|dim| {
+            let d = need.get(dim);
+            let m = u64::MAX.checked_div(d).unwrap_or(0);
+            Divisor {
+                d,
+                m,
+                c: if d == 0 { 0 } else { m.wrapping_add(1) },
+                one: if d == 1 { u64::MAX } else { 0 },
+                off: if d == 0 { u64::MAX } else { 0 },
+            }
         });
-        Copies { by, cap }
+        let small = by.iter().all(|b| b.d >> 32 == 0);
+        Copies { by, small, cap }
     }
 
-    /// `free.copies_of(need).min(cap)`.
+    /// `free.copies_of(need).min(cap)`, without a branch per dimension.
     #[inline]
     fn of(&self, free: &Resources) -> u64 {
+        let n = [free.gpu, free.vcpu, free.memory_gib];
+        let mulhi = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) >> 64) as u64;
         let mut k = self.cap;
-        for (n, &(d, m)) in [free.gpu, free.vcpu, free.memory_gib]
-            .into_iter()
-            .zip(&self.by)
-        {
-            if d != 0 {
-                k = k.min(Self::div(n, d, m));
+        if self.small && (n[0] | n[1] | n[2]) >> 32 == 0 {
+            for (n, b) in n.into_iter().zip(&self.by) {
+                k = k.min((mulhi(n, b.c) + (n & b.one)) | b.off);
+            }
+        } else {
+            for (n, b) in n.into_iter().zip(&self.by) {
+                let q = mulhi(n, b.m);
+                k = k.min((q + u64::from(n - q * b.d >= b.d)) | b.off);
             }
         }
         k
-    }
-
-    /// `n / d` given `m = floor((2^64 − 1) / d)`: `n × m / 2^64` is at most `n / d` and
-    /// more than `n / d − 1`, so its floor is the quotient or one below it.
-    #[inline]
-    fn div(n: u64, d: u64, m: u64) -> u64 {
-        let q = ((u128::from(n) * u128::from(m)) >> 64) as u64;
-        q + u64::from(n - q * d >= d)
     }
 }
 
@@ -863,7 +887,7 @@ mod tests {
         })
     }
 
-    /// Zero, small, near the top, or anything.
+    /// Zero, small, 32 bits, around 2^32, near the top, or anything.
     fn amount() -> impl Strategy<Value = u64> {
         prop_oneof![
             Just(0u64),
@@ -990,6 +1014,33 @@ mod tests {
                 let admitted = used.checked_add(request).expect("small");
                 let after = remaining(limit, admitted);
                 prop_assert_eq!(after.checked_add(request).expect("small"), left);
+            }
+        }
+    }
+
+    #[test]
+    fn copies_by_multiplying_at_the_edges() {
+        let edges = [
+            0,
+            1,
+            2,
+            3,
+            7,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 32) + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for n in edges {
+            for d in edges {
+                let free = Resources::new(n, n, n);
+                let need = Resources::new(d, 0, d);
+                assert_eq!(
+                    Copies::new(&need, u64::MAX).of(&free),
+                    free.copies_of(&need),
+                    "{n} / {d}"
+                );
             }
         }
     }
