@@ -9,7 +9,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use shared::catalog::Node;
-use shared::quota::{Slot, gang_fit};
+use shared::quota::{Fit, Slot, gang_fit, gang_place};
 use shared::{Resources, TaskSpec};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -271,7 +271,12 @@ fn placement(c: &mut Criterion) {
     let slots = cluster();
     let need = Resources::new(4, 48, 480);
     let head = Resources::new(0, 8, 32);
-    assert!(gang_fit(&slots, need, 256, None).is_now());
+    // 128 empty nodes host 2 replicas each; the head shares one of them with a worker.
+    assert_eq!(gang_fit(&slots, need, 256, None), Fit::Now { nodes: 128 });
+    assert_eq!(
+        gang_fit(&slots, need, 255, Some(head)),
+        Fit::Now { nodes: 128 }
+    );
 
     let mut group = c.benchmark_group("gang fit, 5000 nodes x 256 replicas");
     group.bench_function("baseline: sum free GPUs over the nodes", |b| {
@@ -282,6 +287,9 @@ fn placement(c: &mut Criterion) {
     });
     group.bench_function("with a distinct Ray head", |b| {
         b.iter(|| gang_fit(black_box(&slots), need, 255, Some(head)))
+    });
+    group.bench_function("placement (gang_place) with a distinct Ray head", |b| {
+        b.iter(|| gang_place(black_box(&slots), need, 255, Some(head)))
     });
     group.finish();
 

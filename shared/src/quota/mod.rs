@@ -85,11 +85,9 @@ pub fn fits(request: Resources, left: Resources) -> std::result::Result<(), Vec<
 }
 
 mod gang;
-mod gang_tmp;
 mod place;
 mod plan;
 
-pub use gang::{Fit, NeverReason, QueueReason, Slot, gang_fit};
-pub use gang_tmp::{GangPlacement, gang_place};
+pub use gang::{Fit, GangPlacement, NeverReason, QueueReason, Slot, gang_fit, gang_place};
 pub use place::{HeadPlacement, NodeShare, Placement, place};
 pub use plan::{Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, plan, resolve_pool};
