@@ -24,8 +24,8 @@ fn mount_editor(initial: Option<String>) -> HtmlElement {
     let usage = shared::demo::usage();
     let user = shared::demo::user();
     let examples = shared::api::Examples {
-        pytorch: shared::TaskSpec::from_json(shared::demo::PYTORCH_EXAMPLE).unwrap(),
-        ray: shared::TaskSpec::from_json(shared::demo::RAY_EXAMPLE).unwrap(),
+        pytorch: shared::parse_spec(shared::demo::PYTORCH_EXAMPLE).unwrap(),
+        ray: shared::parse_spec(shared::demo::RAY_EXAMPLE).unwrap(),
     };
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let (catalog, usage, user, examples, initial) = (

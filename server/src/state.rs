@@ -1,6 +1,6 @@
 //! Configuration and the state every handler shares.
 
-use shared::catalog::CatalogFile;
+use shared::CatalogFile;
 use shared::usage::Usage;
 use shared::{Catalog, User};
 use std::path::PathBuf;

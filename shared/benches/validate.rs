@@ -141,7 +141,7 @@ fn validation(c: &mut Criterion) {
     let catalog = shared::demo::catalog();
     let user = shared::demo::user();
     let usage = shared::demo::usage();
-    let spec = TaskSpec::from_json(&text).expect("the typical spec parses");
+    let spec = shared::parse_spec(&text).expect("the typical spec parses");
     let check = shared::check(&spec, &catalog, &usage, &user);
     assert!(!check.issues.has_errors(), "{}", check.issues);
     assert_eq!(check.plan.as_ref().map(|p| p.candidates.len()), Some(2));
@@ -175,7 +175,7 @@ fn validation(c: &mut Criterion) {
         Err(why) => eprintln!("skipping the schema baseline: {why}"),
     }
     group.bench_function("baseline: parse the spec JSON", |b| {
-        b.iter(|| TaskSpec::from_json(black_box(&text)))
+        b.iter(|| shared::parse_spec(black_box(&text)))
     });
     // How every spec was read before: tracking the path on every read, good or bad.
     group.bench_function(
@@ -304,7 +304,7 @@ fn placement(c: &mut Criterion) {
             labels: Default::default(),
         })
         .collect();
-    let mut spec = TaskSpec::from_json(&typical_spec()).expect("parses");
+    let mut spec = shared::parse_spec(&typical_spec()).expect("parses");
     spec.compute.workers = 255;
     let user = shared::demo::user();
     let usage = shared::demo::usage();

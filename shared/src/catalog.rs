@@ -104,17 +104,6 @@ pub struct Pool {
     pub nodes: Vec<Node>,
 }
 
-impl Pool {
-    /// Free capacity summed over the nodes that can host `spec`: a reference, not a
-    /// reservation.
-    pub fn available_for(&self, spec: &InstanceSpec, usage: &crate::usage::Usage) -> Resources {
-        self.nodes
-            .iter()
-            .filter(|n| n.hosts(spec))
-            .fold(Resources::ZERO, |sum, n| sum.saturating_add(usage.free(n)))
-    }
-}
-
 /// One machine in a pool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -291,49 +280,6 @@ pub struct IdleFragment {
     pub nodes: u32,
     /// Idle units on each of them.
     pub units: u32,
-}
-
-/// A catalog file, as `BERTH_CATALOG` names it and as the demo ships: what is offered,
-/// and what is already in use when the server starts (capacity taken outside Berth).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CatalogFile {
-    /// What is offered.
-    pub catalog: Catalog,
-    /// What is in use at start.
-    pub usage: crate::usage::Usage,
-}
-
-impl CatalogFile {
-    /// Reads a catalog file from JSON.
-    ///
-    /// # Errors
-    ///
-    /// The JSON error, naming the field, line and column; or a node name used twice
-    /// (usage is kept by node name).
-    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
-        let file: CatalogFile = serde_json::from_str(text)?;
-        let mut names = std::collections::BTreeSet::new();
-        for node in file.catalog.nodes() {
-            if !names.insert(node.name.as_str()) {
-                return Err(serde::de::Error::custom(format!(
-                    "node name `{}` is used twice; node names must be unique in the catalog",
-                    node.name
-                )));
-            }
-        }
-        if let Some(name) = file
-            .usage
-            .nodes
-            .keys()
-            .find(|n| !names.contains(n.as_str()))
-        {
-            return Err(serde::de::Error::custom(format!(
-                "usage names node `{name}`, which is not in the catalog"
-            )));
-        }
-        Ok(file)
-    }
 }
 
 impl Catalog {

@@ -4,7 +4,8 @@
 //! them busy, and quotas that some demo tasks exceed, so every outcome of the plan can
 //! be seen in the console.
 
-use crate::catalog::{Catalog, CatalogFile, User};
+use crate::catalog::{Catalog, User};
+use crate::catalog_file::CatalogFile;
 use crate::usage::Usage;
 
 /// A complete PyTorchJob that passes every rule on the demo catalog.
@@ -127,12 +128,12 @@ pub fn user() -> User {
 
 /// The PyTorchJob example: passes every rule on the demo catalog and starts now.
 pub fn pytorch() -> crate::TaskSpec {
-    crate::TaskSpec::from_json(PYTORCH_EXAMPLE).expect("the example parses")
+    crate::parse_spec(PYTORCH_EXAMPLE).expect("the example parses")
 }
 
 /// The RayJob example: passes every rule on the demo catalog and starts now.
 pub fn ray() -> crate::TaskSpec {
-    crate::TaskSpec::from_json(RAY_EXAMPLE).expect("the example parses")
+    crate::parse_spec(RAY_EXAMPLE).expect("the example parses")
 }
 
 /// The demo catalog file: what the server loads when `BERTH_CATALOG` names none, through
@@ -156,12 +157,12 @@ pub fn usage() -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{TaskSpec, check};
+    use crate::check;
 
     #[test]
     fn both_examples_pass_every_rule_and_start_now() {
         for text in [PYTORCH_EXAMPLE, RAY_EXAMPLE] {
-            let spec = TaskSpec::from_json(text).expect("examples parse");
+            let spec = crate::parse_spec(text).expect("examples parse");
             let result = check(&spec, &catalog(), &usage(), &user());
             assert!(!result.issues.has_errors(), "{}", result.issues);
             assert!(

@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use shared::{TaskSpec, check, demo};
-//! let spec: TaskSpec = TaskSpec::from_json(demo::PYTORCH_EXAMPLE)?;
+//! let spec: TaskSpec = shared::parse_spec(demo::PYTORCH_EXAMPLE)?;
 //! let result = check(&spec, &demo::catalog(), &demo::usage(), &demo::user());
 //! assert!(!result.issues.has_errors(), "{}", result.issues);
 //! assert!(result.plan.is_some());
@@ -136,26 +136,31 @@
 
 pub mod api;
 pub mod catalog;
+pub mod catalog_file;
 #[cfg(any(feature = "demo", test))]
 pub mod demo;
 pub mod injected;
 pub mod messages;
 pub mod names;
+pub mod path;
 pub mod quota;
+pub mod record;
 pub mod resources;
 pub mod task;
 pub mod usage;
 pub mod validate;
 pub mod vocab;
 
-pub use catalog::{Catalog, CatalogFile, User};
+pub use catalog::{Catalog, User};
+pub use catalog_file::CatalogFile;
 pub use quota::{Fit, Outcome, Placement, Plan, place};
+pub use record::{Task, TaskId, TaskPhase, Timestamp};
 pub use resources::{Dimension, Resources};
-pub use task::{Task, TaskId, TaskPhase, TaskSpec, TaskType, Timestamp, Validated};
+pub use task::{TaskSpec, TaskType};
 pub use usage::Usage;
 pub use validate::{
-    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, check, check_json, parse_spec,
-    parse_value, validate, validated,
+    Check, FieldPath, Issue, IssueCode, Lang, Report, Severity, Validated, check, check_json,
+    parse_spec, parse_value, validate, validated,
 };
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //!
 //! A [`TaskSpec`] is also the form's state while it is half filled: required text may be
 //! empty and choices may be unset, because an empty required field is a validation
-//! finding, not a parse failure. Only [`crate::validate::validate`] turns a spec into a
-//! [`Validated`] one, which is what the server stores and schedules.
+//! finding, not a parse failure. Only [`crate::validate::validated`] turns a spec into a
+//! [`crate::Validated`] one, which is what the server stores and schedules.
 //!
 //! # JSON shape
 //!
@@ -11,10 +11,9 @@
 //! snake_case, enums travel as snake_case strings. `examples/` in this crate holds a
 //! complete PyTorchJob and a complete RayJob.
 
-use crate::validate::field_key;
+use crate::path::field_key;
 pub use crate::vocab::{IdleStability, InstanceType, Priority, ResourceKind, TaskType};
 use serde::{Deserialize, Serialize};
-use std::ops::Deref;
 
 /// The spec format this crate reads and writes.
 pub const SPEC_VERSION: u32 = 1;
@@ -114,25 +113,6 @@ impl TaskSpec {
             var.value = HIDDEN_VALUE_MASK.to_owned();
         }
         copy
-    }
-
-    /// Reads a spec from JSON text ([`crate::parse_spec`]).
-    ///
-    /// # Errors
-    ///
-    /// A [`crate::Report`] with one `value.invalid` finding at the failing field, or at
-    /// the whole spec when the text is not JSON.
-    pub fn from_json(text: &str) -> Result<Self, crate::Report> {
-        crate::validate::parse_spec(text)
-    }
-
-    /// Reads a spec from a JSON value ([`crate::parse_value`]).
-    ///
-    /// # Errors
-    ///
-    /// As [`TaskSpec::from_json`].
-    pub fn from_value(value: serde_json::Value) -> Result<Self, crate::Report> {
-        crate::validate::parse_value(value)
     }
 }
 
@@ -536,210 +516,26 @@ impl Default for Autoscaling {
     }
 }
 
-/// A task's id: its final name, `<name prefix>-<5 characters>` (see [`crate::names`]).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct TaskId(pub String);
-
-impl std::fmt::Display for TaskId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// Milliseconds since the Unix epoch. The crate reads no clock: callers pass times in.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
-pub struct Timestamp(pub i64);
-
-/// Where a task is in its lifecycle (SPEC.md section 7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskPhase {
-    /// Accepted, quota reserved, waiting for the whole gang to fit [排队中].
-    Queued,
-    /// Placed; its pods are being created.
-    Scheduling,
-    /// Every replica runs [运行中].
-    Running,
-    /// An attempt failed and fault tolerance starts another.
-    Retrying,
-    /// Finished well [成功].
-    Succeeded,
-    /// Finished badly, after any retries [失败].
-    Failed,
-    /// Stopped by a user [已停止].
-    Stopped,
-    /// Removed from lists; kept for audit.
-    Deleted,
-}
-
-impl TaskPhase {
-    /// Whether the task has ended (its capacity is free again).
-    pub fn is_finished(self) -> bool {
-        matches!(
-            self,
-            TaskPhase::Succeeded | TaskPhase::Failed | TaskPhase::Stopped | TaskPhase::Deleted
-        )
-    }
-
-    /// Whether a task in this phase may move to `next`.
-    pub fn can_become(self, next: TaskPhase) -> bool {
-        use TaskPhase::*;
-        match (self, next) {
-            (Queued, Scheduling | Stopped | Failed | Deleted) => true,
-            // A placement can be lost before the pods start: back to the queue.
-            (Scheduling, Queued | Running | Failed | Stopped) => true,
-            (Running, Succeeded | Failed | Stopped | Retrying) => true,
-            (Retrying, Queued | Scheduling | Failed | Stopped) => true,
-            (Succeeded | Failed | Stopped, Deleted) => true,
-            _ => false,
-        }
-    }
-}
-
-/// One step of a task's timeline.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PhaseChange {
-    /// The phase entered.
-    pub phase: TaskPhase,
-    /// When.
-    pub at: Timestamp,
-    /// Why, in the findings' words ("queued: the largest free node has 4 GPUs; one
-    /// replica needs 8"); empty when the step explains itself.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-}
-
-/// A task as the store keeps it and the console shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Task {
-    /// Its id, which is also its final name.
-    pub id: TaskId,
-    /// Who submitted it.
-    pub owner: String,
-    /// The spec as submitted, normalised.
-    pub spec: TaskSpec,
-    /// The phase now.
-    pub phase: TaskPhase,
-    /// Attempts started so far (1 for the first run).
-    pub attempts: u32,
-    /// When it was submitted.
-    pub created_at: Timestamp,
-    /// When it last changed.
-    pub updated_at: Timestamp,
-    /// Every phase it went through, oldest first.
-    pub history: Vec<PhaseChange>,
-}
-
-/// A phase change that the lifecycle does not allow.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a {from:?} task cannot become {to:?}")]
-pub struct PhaseError {
-    /// The phase the task is in.
-    pub from: TaskPhase,
-    /// The phase asked for.
-    pub to: TaskPhase,
-}
-
-impl Task {
-    /// A task just accepted: queued, no attempt yet.
-    pub fn queued(id: TaskId, owner: String, spec: Validated<TaskSpec>, at: Timestamp) -> Self {
-        Task {
-            id,
-            owner,
-            spec: spec.into_inner(),
-            phase: TaskPhase::Queued,
-            attempts: 0,
-            created_at: at,
-            updated_at: at,
-            history: vec![PhaseChange {
-                phase: TaskPhase::Queued,
-                at,
-                reason: String::new(),
-            }],
-        }
-    }
-
-    /// Moves the task to `next`, recording when and why; starting to schedule counts
-    /// an attempt.
-    ///
-    /// # Errors
-    ///
-    /// [`PhaseError`] when the lifecycle does not allow the step; the task is unchanged.
-    pub fn advance(
-        &mut self,
-        next: TaskPhase,
-        at: Timestamp,
-        reason: impl Into<String>,
-    ) -> Result<(), PhaseError> {
-        if !self.phase.can_become(next) {
-            return Err(PhaseError {
-                from: self.phase,
-                to: next,
-            });
-        }
-        if next == TaskPhase::Scheduling {
-            self.attempts += 1;
-        }
-        self.phase = next;
-        self.updated_at = at;
-        self.history.push(PhaseChange {
-            phase: next,
-            at,
-            reason: reason.into(),
-        });
-        Ok(())
-    }
-}
-
-/// A spec that passed validation with no errors; only [`crate::validate`] makes one.
-///
-/// The store and scheduler take this type, so code that skips validation does not compile.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Validated<T>(T);
-
-impl<T> Validated<T> {
-    pub(crate) fn new(inner: T) -> Self {
-        Validated(inner)
-    }
-
-    /// The validated value.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for Validated<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn an_empty_object_is_a_default_spec() {
-        let spec = TaskSpec::from_json("{}").expect("defaults fill every field");
+        let spec = crate::parse_spec("{}").expect("defaults fill every field");
         assert_eq!(spec, TaskSpec::default());
     }
 
     #[test]
     fn a_wrong_type_names_the_field() {
-        let report = TaskSpec::from_json(r#"{"compute": {"workers": "two"}}"#).unwrap_err();
+        let report = crate::parse_spec(r#"{"compute": {"workers": "two"}}"#).unwrap_err();
         assert_eq!(report.issues()[0].path.to_string(), "compute.workers");
         assert_eq!(report.issues()[0].code.code(), "value.invalid");
     }
 
     #[test]
     fn an_unknown_field_is_named() {
-        let report = TaskSpec::from_json(r#"{"basic": {"nmae_prefix": "x"}}"#).unwrap_err();
+        let report = crate::parse_spec(r#"{"basic": {"nmae_prefix": "x"}}"#).unwrap_err();
         assert_eq!(report.issues()[0].path.to_string(), "basic.nmae_prefix");
     }
 
@@ -752,40 +548,6 @@ mod tests {
         let spec = spec.normalized();
         assert_eq!(spec.ray, RaySettings::default());
         assert_eq!(spec.compute.head_spec, None);
-    }
-
-    #[test]
-    fn the_lifecycle_allows_only_its_steps() {
-        use TaskPhase::*;
-        let spec = Validated::new(TaskSpec::default());
-        let mut task = Task::queued(TaskId("t-bcdfg".into()), "alice".into(), spec, Timestamp(1));
-        for (next, at) in [
-            (Scheduling, 2),
-            (Running, 3),
-            (Retrying, 4),
-            (Scheduling, 5),
-            (Running, 6),
-        ] {
-            task.advance(next, Timestamp(at), "").expect("allowed");
-        }
-        assert_eq!(task.attempts, 2);
-        assert_eq!(
-            task.advance(Queued, Timestamp(7), ""),
-            Err(PhaseError {
-                from: Running,
-                to: Queued
-            })
-        );
-        task.advance(Succeeded, Timestamp(8), "").expect("allowed");
-        assert!(task.phase.is_finished());
-        assert!(
-            !Succeeded.can_become(Running),
-            "a finished task stays finished"
-        );
-        assert_eq!(task.history.len(), 7);
-        assert_eq!(task.updated_at, Timestamp(8));
-        let json = serde_json::to_string(&task).expect("serialises");
-        assert_eq!(serde_json::from_str::<Task>(&json).expect("parses"), task);
     }
 
     #[test]

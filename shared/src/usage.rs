@@ -2,10 +2,10 @@
 //!
 //! The [`Catalog`](crate::Catalog) says what is offered; [`Usage`] says what is taken
 //! now. The server owns the live usage and changes it only through [`Usage::reserve`]
-//! and [`Usage::release`] of a [`Placement`](crate::quota::Placement), so a gang is
-//! taken and given back whole.
+//! and [`Usage::release`] of a `Placement` (in [`crate::quota`]), so a gang is taken and
+//! given back whole.
 
-use crate::catalog::Node;
+use crate::catalog::{InstanceSpec, Node, Pool};
 use crate::resources::Resources;
 use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
@@ -73,13 +73,28 @@ impl Usage {
         node.total.saturating_sub(self.allocated(&node.name))
     }
 
+    /// Free capacity summed over the nodes of `pool` that can host `spec`: a reference,
+    /// not a reservation.
+    pub fn available(&self, pool: &Pool, spec: &InstanceSpec) -> Resources {
+        pool.nodes
+            .iter()
+            .filter(|n| n.hosts(spec))
+            .fold(Resources::ZERO, |sum, n| sum.saturating_add(self.free(n)))
+    }
+
     /// What a quota line has in use.
     pub fn quota_used(&self, user: &str, kind: ResourceKind, pool: &str, spec: &str) -> Resources {
         self.line(user, kind, pool, spec)
             .map_or(Resources::ZERO, |q| q.used)
     }
 
-    fn line(&self, user: &str, kind: ResourceKind, pool: &str, spec: &str) -> Option<&QuotaUse> {
+    pub(crate) fn line(
+        &self,
+        user: &str,
+        kind: ResourceKind,
+        pool: &str,
+        spec: &str,
+    ) -> Option<&QuotaUse> {
         self.quota
             .iter()
             .find(|q| q.user == user && q.kind == kind && q.pool == pool && q.spec == spec)
@@ -96,99 +111,6 @@ impl Usage {
                 .filter(|q| q.user == user)
                 .cloned()
                 .collect(),
-        }
-    }
-
-    /// Takes what `placement` holds: node capacity and quota, all or nothing.
-    ///
-    /// `capacity` gives a node's total by name. Quota is not checked here: the plan that
-    /// made the placement did, and the caller reserves under the same lock.
-    ///
-    /// # Errors
-    ///
-    /// [`UsageError::NodeFull`] when a node would hold more than its capacity; usage is
-    /// then unchanged.
-    pub fn reserve(
-        &mut self,
-        placement: &crate::quota::Placement,
-        capacity: impl Fn(&str) -> Option<Resources>,
-    ) -> Result<(), UsageError> {
-        let mut taken: BTreeMap<&str, Resources> = BTreeMap::new();
-        for (node, need) in placement.node_needs() {
-            let sum = taken.entry(node).or_insert(self.allocated(node));
-            *sum = sum.saturating_add(need);
-            if !capacity(node).is_some_and(|total| sum.fits_within(&total)) {
-                return Err(UsageError::NodeFull {
-                    node: node.to_owned(),
-                });
-            }
-        }
-        for (node, sum) in taken {
-            self.nodes.insert(node.to_owned(), sum);
-        }
-        for (spec, amount) in placement.quota_lines() {
-            self.add_quota(placement, spec, amount);
-        }
-        Ok(())
-    }
-
-    /// Gives back what `placement` holds.
-    ///
-    /// # Errors
-    ///
-    /// [`UsageError::NotReserved`] when a node holds less than the placement; usage is
-    /// then unchanged.
-    pub fn release(&mut self, placement: &crate::quota::Placement) -> Result<(), UsageError> {
-        let mut left: BTreeMap<&str, Resources> = BTreeMap::new();
-        for (node, need) in placement.node_needs() {
-            let sum = left.entry(node).or_insert(self.allocated(node));
-            if !need.fits_within(sum) {
-                return Err(UsageError::NotReserved {
-                    node: node.to_owned(),
-                });
-            }
-            *sum = sum.saturating_sub(need);
-        }
-        for (node, sum) in left {
-            if sum == Resources::ZERO {
-                self.nodes.remove(node);
-            } else {
-                self.nodes.insert(node.to_owned(), sum);
-            }
-        }
-        for (spec, amount) in placement.quota_lines() {
-            if let Some(i) = self.quota.iter().position(|q| {
-                q.user == placement.user
-                    && q.kind == placement.kind
-                    && q.pool == placement.pool
-                    && q.spec == spec
-            }) {
-                let used = self.quota[i].used.saturating_sub(amount);
-                if used == Resources::ZERO {
-                    self.quota.remove(i);
-                } else {
-                    self.quota[i].used = used;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn add_quota(&mut self, placement: &crate::quota::Placement, spec: &str, amount: Resources) {
-        match self.quota.iter_mut().find(|q| {
-            q.user == placement.user
-                && q.kind == placement.kind
-                && q.pool == placement.pool
-                && q.spec == spec
-        }) {
-            Some(line) => line.used = line.used.saturating_add(amount),
-            None => self.quota.push(QuotaUse {
-                user: placement.user.clone(),
-                kind: placement.kind,
-                pool: placement.pool.clone(),
-                spec: spec.to_owned(),
-                used: amount,
-            }),
         }
     }
 }

@@ -29,7 +29,7 @@ async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
 
 /// The example specs; they pass every rule on the demo catalog.
 async fn examples() -> Json<Examples> {
-    let parse = |text| shared::TaskSpec::from_json(text).expect("the examples parse");
+    let parse = |text| shared::parse_spec(text).expect("the examples parse");
     Json(Examples {
         pytorch: parse(shared::demo::PYTORCH_EXAMPLE),
         ray: parse(shared::demo::RAY_EXAMPLE),

@@ -9,7 +9,7 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use shared::api::ValidateResponse;
-use shared::{TaskSpec, check};
+use shared::check;
 
 /// Validation routes.
 pub fn router() -> Router<AppState> {
@@ -21,7 +21,7 @@ async fn validate(
     ReaderLang(lang): ReaderLang,
     ApiJson(body): ApiJson<serde_json::Value>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let spec = TaskSpec::from_value(body).map_err(|report| ApiError::Spec { report, lang })?;
+    let spec = shared::parse_value(body).map_err(|report| ApiError::Spec { report, lang })?;
     Ok(Json(
         check(&spec, &state.catalog, &state.usage, &state.user()).localized(lang),
     ))

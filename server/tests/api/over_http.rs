@@ -65,7 +65,7 @@ fn the_server_answers_every_corpus_case_exactly_as_the_crate_does() {
             .read_to_string()
             .expect("the answer is readable");
         let body: serde_json::Value = serde_json::from_str(&text).expect("the answer is JSON");
-        let expected = match shared::TaskSpec::from_value(case.spec.clone()) {
+        let expected = match shared::parse_value(case.spec.clone()) {
             Ok(spec) => (
                 200,
                 serde_json::to_value(

@@ -5,9 +5,10 @@ use super::{GangPlacement, Result, gang_place};
 use crate::catalog::{Catalog, User};
 use crate::resources::Resources;
 use crate::task::TaskSpec;
-use crate::usage::Usage;
+use crate::usage::{QuotaUse, Usage, UsageError};
 use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Replicas of the workers' spec on one node.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,5 +164,101 @@ impl Catalog {
             .find(|n| n.name == node)
             .map(|n| n.total)
             .or_else(|| super::plan::idle_node_capacity(self, node))
+    }
+}
+
+/// Reserving and releasing placements: the only way the scheduler changes usage.
+impl Usage {
+    /// Takes what `placement` holds: node capacity and quota, all or nothing.
+    ///
+    /// `capacity` gives a node's total by name. Quota is not checked here: the plan that
+    /// made the placement did, and the caller reserves under the same lock.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::NodeFull`] when a node would hold more than its capacity; usage is
+    /// then unchanged.
+    pub fn reserve(
+        &mut self,
+        placement: &Placement,
+        capacity: impl Fn(&str) -> Option<Resources>,
+    ) -> Result<(), UsageError> {
+        let mut taken: BTreeMap<&str, Resources> = BTreeMap::new();
+        for (node, need) in placement.node_needs() {
+            let sum = taken.entry(node).or_insert(self.allocated(node));
+            *sum = sum.saturating_add(need);
+            if !capacity(node).is_some_and(|total| sum.fits_within(&total)) {
+                return Err(UsageError::NodeFull {
+                    node: node.to_owned(),
+                });
+            }
+        }
+        for (node, sum) in taken {
+            self.nodes.insert(node.to_owned(), sum);
+        }
+        for (spec, amount) in placement.quota_lines() {
+            self.add_quota(placement, spec, amount);
+        }
+        Ok(())
+    }
+
+    /// Gives back what `placement` holds.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::NotReserved`] when a node holds less than the placement; usage is
+    /// then unchanged.
+    pub fn release(&mut self, placement: &Placement) -> Result<(), UsageError> {
+        let mut left: BTreeMap<&str, Resources> = BTreeMap::new();
+        for (node, need) in placement.node_needs() {
+            let sum = left.entry(node).or_insert(self.allocated(node));
+            if !need.fits_within(sum) {
+                return Err(UsageError::NotReserved {
+                    node: node.to_owned(),
+                });
+            }
+            *sum = sum.saturating_sub(need);
+        }
+        for (node, sum) in left {
+            if sum == Resources::ZERO {
+                self.nodes.remove(node);
+            } else {
+                self.nodes.insert(node.to_owned(), sum);
+            }
+        }
+        for (spec, amount) in placement.quota_lines() {
+            if let Some(i) = self.quota.iter().position(|q| {
+                q.user == placement.user
+                    && q.kind == placement.kind
+                    && q.pool == placement.pool
+                    && q.spec == spec
+            }) {
+                let used = self.quota[i].used.saturating_sub(amount);
+                if used == Resources::ZERO {
+                    self.quota.remove(i);
+                } else {
+                    self.quota[i].used = used;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_quota(&mut self, placement: &Placement, spec: &str, amount: Resources) {
+        match self.quota.iter_mut().find(|q| {
+            q.user == placement.user
+                && q.kind == placement.kind
+                && q.pool == placement.pool
+                && q.spec == spec
+        }) {
+            Some(line) => line.used = line.used.saturating_add(amount),
+            None => self.quota.push(QuotaUse {
+                user: placement.user.clone(),
+                kind: placement.kind,
+                pool: placement.pool.clone(),
+                spec: spec.to_owned(),
+                used: amount,
+            }),
+        }
     }
 }

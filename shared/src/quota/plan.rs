@@ -340,10 +340,10 @@ impl<'a> Setup<'a> {
                 free_sum(&idle.slots),
             )
         } else {
-            let mut available = self.pool.available_for(worker, self.usage);
+            let mut available = self.usage.available(self.pool, worker);
             if let Some(h) = head_spec.filter(|h| h.gpu_model != worker.gpu_model) {
                 available = available
-                    .checked_add(self.pool.available_for(h, self.usage))
+                    .checked_add(self.usage.available(self.pool, h))
                     .ok_or(QuotaError::Overflow)?;
             }
             (fit, available)
@@ -860,7 +860,7 @@ mod tests {
         #[test]
         fn specs_round_trip_through_json(spec in arbitrary_task()) {
             let json = serde_json::to_string(&spec).expect("serialises");
-            prop_assert_eq!(TaskSpec::from_json(&json).expect("parses"), spec);
+            prop_assert_eq!(crate::parse_spec(&json).expect("parses"), spec);
         }
     }
 

@@ -1,8 +1,8 @@
 //! Findings: [`Issue`] (path, code, severity) and the [`Report`] that lists them.
 
 use super::code::IssueCode;
-use super::path::FieldPath;
 pub use crate::messages::Lang;
+use crate::path::FieldPath;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

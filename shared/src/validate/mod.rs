@@ -14,25 +14,25 @@ mod image_ref;
 mod issue;
 mod mounts;
 mod parse;
-mod path;
 mod pyyaml;
 mod ray;
 mod shape;
 mod syntax;
 
+pub use crate::path::{FieldPath, Segment};
+pub(crate) use crate::path::{field_key, field_path};
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity};
 pub use parse::{check_json, parse_spec, parse_value};
-pub use path::{FieldPath, Segment};
-pub(crate) use path::{field_key, field_path};
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 
 use crate::catalog::{Catalog, Cluster, User};
 use crate::quota::Plan;
-use crate::task::{SPEC_VERSION, TaskSpec, Validated};
+use crate::task::{SPEC_VERSION, TaskSpec};
 use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
+use std::ops::Deref;
 
 impl Check {
     /// The check as `POST /validate` answers it, with messages in `lang`.
@@ -154,5 +154,30 @@ pub(crate) fn require(report: &mut Report, value: &str, path: impl FnOnce() -> F
         false
     } else {
         true
+    }
+}
+
+/// A spec that passed validation with no errors; only [`validated`] makes one.
+///
+/// The store and scheduler take this type, so code that skips validation does not compile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validated<T>(T);
+
+impl<T> Validated<T> {
+    pub(crate) fn new(inner: T) -> Self {
+        Validated(inner)
+    }
+
+    /// The validated value.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Validated<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
     }
 }

@@ -216,10 +216,9 @@ pub(super) fn key_and_args(
 
 #[cfg(test)]
 mod tests {
-    use crate::TaskSpec;
 
     fn first(json: &str) -> crate::Issue {
-        TaskSpec::from_json(json).unwrap_err().issues()[0].clone()
+        crate::parse_spec(json).unwrap_err().issues()[0].clone()
     }
 
     #[test]

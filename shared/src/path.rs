@@ -1,4 +1,7 @@
 //! Field paths: where in the spec a finding points, printed as `env[2].name`.
+//!
+//! A leaf module: the spec names its own fields with `field_key!` (so renaming a field
+//! breaks the build), and validation builds finding paths with `field_path!`.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
@@ -20,7 +23,7 @@ macro_rules! field_path {
         let _ = |x: &$ty| {
             let _ = &x.$($field).+;
         };
-        $crate::validate::FieldPath::of(&[$(stringify!($field)),+])
+        $crate::path::FieldPath::of(&[$(stringify!($field)),+])
     }};
 }
 pub(crate) use field_path;
