@@ -6,21 +6,36 @@
 //!
 //! # Overview
 //!
-//! - [`TaskSpec`]: what the user fills in; also the state of a half-filled form.
-//! - [`Catalog`]: what the form chooses from, with capacity and quota numbers.
-//! - [`check`]: every finding ([`Report`]) and the [`Plan`] for a spec; [`validated`]
-//!   turns an error-free spec into a [`Validated`] one.
-//! - [`quota`]: demand, remaining quota and gang-fit placement.
+//! From the leaves up (no module depends on one above it):
+//!
+//! - [`messages`]: the [`Lang`]s and one keyed catalog of every text a user reads;
+//!   [`vocab`]: task type, resource kind, instance type, stability, dimension;
+//!   [`path`]: field paths, built from the types; [`names`]: the Kubernetes names the
+//!   operators derive.
+//! - [`TaskSpec`] ([`task`]): what the user fills in; also the state of a half-filled form.
+//! - [`Catalog`] ([`catalog`]): what is offered; [`Usage`] ([`usage`]): what is taken now;
+//!   [`CatalogFile`]: both, as a catalog file holds them.
+//! - [`quota`]: demand, quota lines, gang fit, the [`Plan`] over the spec priority list,
+//!   and [`place`], the [`Placement`] a scheduler reserves and releases on [`Usage`].
+//! - [`validate`]: [`check_json`] and [`check`], every finding ([`Report`]) and the plan;
+//!   [`validated`] turns an error-free spec into a [`Validated`] one.
+//! - [`record`]: the [`Task`] as the store keeps it, with its [`TaskPhase`]s.
 //! - [`api`]: request and response bodies of the HTTP API.
 //!
 //! # Usage
 //!
 //! ```
-//! use shared::{TaskSpec, check, demo};
-//! let spec: TaskSpec = shared::parse_spec(demo::PYTORCH_EXAMPLE)?;
-//! let result = check(&spec, &demo::catalog(), &demo::usage(), &demo::user());
+//! use shared::{check_json, demo};
+//! let result = check_json(demo::PYTORCH_EXAMPLE, &demo::catalog(), &demo::usage(), &demo::user());
 //! assert!(!result.issues.has_errors(), "{}", result.issues);
-//! assert!(result.plan.is_some());
+//! let plan = result.plan.expect("a complete spec has a plan");
+//! assert!(plan.chosen().is_some(), "the example starts now");
+//! // Messages are rendered when read, in the reader's language.
+//! let spec = shared::parse_spec(r#"{"compute": {"workers": "two"}}"#).unwrap_err();
+//! assert_eq!(
+//!     spec.issues()[0].message(shared::Lang::Zh),
+//!     "格式不正确：应为整数，实际为文本 \"two\""
+//! );
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
