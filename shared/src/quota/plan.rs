@@ -912,4 +912,42 @@ mod tests {
             Some("idle/c/1/0")
         );
     }
+
+    #[test]
+    fn an_idle_head_larger_than_any_node_can_never_start() {
+        let (catalog, usage) = world(
+            vec![(Resources::new(4, 8, 16), Resources::ZERO)],
+            vec![],
+            vec![
+                (0, IdleStability::High, 4, 4),
+                (2, IdleStability::High, 4, 1),
+            ],
+        );
+        let spec = TaskSpec::default().with(|s| {
+            s.basic.region = "r".into();
+            s.basic.cluster = "c".into();
+            s.basic.task_type = Some(TaskType::RayJob);
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.idle_stability = Some(IdleStability::High);
+            s.compute.specs = vec!["s0".into()];
+            // Two units of s2 are 8 GPUs: the head is sized like every replica.
+            s.compute.head_spec = Some("s2".into());
+            s.compute.units_per_node = 2;
+            s.compute.workers = 1;
+        });
+        let p = plan(&spec, &catalog, &usage, &User::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            p.candidates[0].fit,
+            Fit::Never {
+                reason: NeverReason::HeadTooLarge {
+                    dimension: crate::vocab::Dimension::Gpu,
+                    largest_total: 4,
+                    need: 8
+                }
+            }
+        );
+        assert_eq!(p.outcome, Outcome::Blocked);
+    }
 }
