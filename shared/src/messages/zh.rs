@@ -29,7 +29,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.port.ray",
-        "{port} 是 Ray 的 {name} 端口，请更换",
+        "{port} 是 Ray 的{name}端口，请更换",
     ),
     (
         "advanced.monitoring.port.ssh",
@@ -621,10 +621,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ray.shared_storage.not_rwx",
         "共享存储需要支持多 Pod 读写（RWX）的 Volume",
     ),
-    ("ray_port.client", "Client"),
-    ("ray_port.dashboard", "Dashboard"),
-    ("ray_port.dashboard_agent", "Dashboard Agent"),
-    ("ray_port.gcs", "GCS"),
+    ("ray_port.client", " Client "),
+    ("ray_port.dashboard", " Dashboard "),
+    ("ray_port.dashboard_agent", " Dashboard Agent "),
+    ("ray_port.gcs", " GCS "),
     ("ray_port.metrics_export", "指标导出"),
     ("ray_port.own", "内部"),
     ("resource_kind.idle", "闲时资源"),

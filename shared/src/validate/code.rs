@@ -661,7 +661,7 @@ mod tests {
         let code = IssueCode::MonitoringPortIsRay { port: 8080 };
         assert_eq!(
             code.message(Lang::Zh),
-            "8080 是 Ray 的 指标导出 端口，请更换"
+            "8080 是 Ray 的指标导出端口，请更换"
         );
         let code = IssueCode::KindFieldUnused {
             kind: ResourceKind::Idle,
