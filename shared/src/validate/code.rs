@@ -659,10 +659,9 @@ mod tests {
             "all values together are 293 KiB; at most 256 KiB"
         );
         let code = IssueCode::MonitoringPortIsRay { port: 8080 };
-        assert_eq!(
-            code.message(Lang::Zh),
-            "8080 是 Ray 的指标导出端口，请更换"
-        );
+        assert_eq!(code.message(Lang::Zh), "8080 是 Ray 的指标导出端口，请更换");
+        let code = IssueCode::MonitoringPortIsRay { port: 6379 };
+        assert_eq!(code.message(Lang::Zh), "6379 是 Ray 的 GCS 端口，请更换");
         let code = IssueCode::KindFieldUnused {
             kind: ResourceKind::Idle,
         };
