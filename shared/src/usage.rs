@@ -5,7 +5,7 @@
 //! and [`Usage::release`] of a `Placement` (in [`crate::quota`]), so a gang is taken and
 //! given back whole.
 
-use crate::catalog::{InstanceSpec, Node, Pool};
+use crate::catalog::Node;
 use crate::resources::Resources;
 use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
@@ -71,15 +71,6 @@ impl Usage {
             return node.total;
         }
         node.total.saturating_sub(self.allocated(&node.name))
-    }
-
-    /// Free capacity summed over the nodes of `pool` that can host `spec`: a reference,
-    /// not a reservation.
-    pub fn available(&self, pool: &Pool, spec: &InstanceSpec) -> Resources {
-        pool.nodes
-            .iter()
-            .filter(|n| n.hosts(spec))
-            .fold(Resources::ZERO, |sum, n| sum.saturating_add(self.free(n)))
     }
 
     /// What a quota line has in use.

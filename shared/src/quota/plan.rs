@@ -242,22 +242,19 @@ impl<'a> Setup<'a> {
         self.head.filter(|h| h.id != worker.id)
     }
 
-    /// The pool's nodes as slots for `worker` (and a distinct head).
-    fn pool_slots(&self, worker: &InstanceSpec) -> Slots {
+    /// The pool's nodes as slots for `worker` (and a distinct head), in the pool's order.
+    fn pool_slots(&self, worker: &InstanceSpec) -> Vec<Slot> {
         let head = self.distinct_head(worker);
-        let nodes = &self.pool.nodes;
-        Slots {
-            slots: nodes
-                .iter()
-                .map(|n| Slot {
-                    free: self.usage.free(n),
-                    total: n.total,
-                    worker: n.hosts(worker),
-                    head: head.is_some_and(|h| n.hosts(h)),
-                })
-                .collect(),
-            names: nodes.iter().map(|n| n.name.clone()).collect(),
-        }
+        self.pool
+            .nodes
+            .iter()
+            .map(|n| Slot {
+                free: self.usage.free(n),
+                total: n.total,
+                worker: n.hosts(worker),
+                head: head.is_some_and(|h| n.hosts(h)),
+            })
+            .collect()
     }
 
     /// Idle fragments as slots: workers on `worker`'s offers, a distinct head on its own
@@ -297,7 +294,10 @@ impl<'a> Setup<'a> {
         if self.kind == ResourceKind::Idle {
             self.idle_slots(worker)
         } else {
-            self.pool_slots(worker)
+            Slots {
+                slots: self.pool_slots(worker),
+                names: self.pool.nodes.iter().map(|n| n.name.clone()).collect(),
+            }
         }
     }
 
@@ -332,20 +332,21 @@ impl<'a> Setup<'a> {
             }
         }
         let pool = self.pool_slots(worker);
-        let fit = gang_fit(&pool.slots, need, workers, head_need);
+        let fit = gang_fit(&pool, need, workers, head_need);
         let (fit, available) = if self.kind == ResourceKind::Idle {
             let idle = self.idle_slots(worker);
             (
                 idle_fit(fit, &idle.slots, need, workers, head_need),
-                free_sum(&idle.slots),
+                free_sum(idle.slots.iter()),
             )
         } else {
-            let mut available = self.usage.available(self.pool, worker);
-            if let Some(h) = head_spec.filter(|h| h.gpu_model != worker.gpu_model) {
-                available = available
-                    .checked_add(self.usage.available(self.pool, h))
-                    .ok_or(QuotaError::Overflow)?;
-            }
+            // Free capacity of the nodes that can run the spec, and the head's nodes when
+            // its spec is another GPU model: read off the slots just built.
+            let head_elsewhere = head_spec.is_some_and(|h| h.gpu_model != worker.gpu_model);
+            let available = free_sum(
+                pool.iter()
+                    .filter(|s| s.worker || (head_elsewhere && s.head)),
+            );
             (fit, available)
         };
         // Candidates are specs the pool can run, so a missing node is the head's.
@@ -436,10 +437,8 @@ pub(crate) fn idle_node_capacity(catalog: &Catalog, name: &str) -> Option<Resour
         .map(|(_, capacity)| capacity)
 }
 
-fn free_sum(slots: &[Slot]) -> Resources {
-    slots
-        .iter()
-        .fold(Resources::ZERO, |sum, s| sum.saturating_add(s.free))
+fn free_sum<'s>(slots: impl Iterator<Item = &'s Slot>) -> Resources {
+    slots.fold(Resources::ZERO, |sum, s| sum.saturating_add(s.free))
 }
 
 /// Idle tasks never fail for lack of idle capacity, which comes and goes: they wait.
