@@ -1,9 +1,9 @@
 //! Basic information rules (SPEC.md section 2).
 
+use super::seen::Seen;
 use super::syntax::{is_label_key, is_label_value, max_name_prefix_len};
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::task::{Basic, Tag, TaskSpec};
-use std::collections::HashSet;
 
 /// Most tags on one task.
 pub const MAX_TAGS: usize = 20;
@@ -129,7 +129,7 @@ fn tags(cx: &Cx, report: &mut Report) {
         report.push(list.clone(), IssueCode::TagsTooMany { max: MAX_TAGS });
     }
     let policy = &cx.catalog.tags;
-    let mut seen = HashSet::new();
+    let mut seen: Seen<()> = Seen::new();
     for (i, tag) in tags.iter().enumerate() {
         let at = list.index(i);
         let key_ok = require(report, &tag.key, || at.key(field_key!(Tag: key)));

@@ -1,9 +1,9 @@
 //! Compute rules (SPEC.md section 4), and the findings the quota and gang-fit plan implies.
 
+use super::seen::Seen;
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path};
 use crate::quota::{self, Fit, Outcome, Plan, resolve_pool};
 use crate::task::{Compute, InstanceType, ResourceKind, TaskSpec};
-use std::collections::HashSet;
 
 /// Most worker replicas.
 pub const MAX_WORKERS: u32 = 1024;
@@ -108,8 +108,8 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     if compute.specs.is_empty() {
         report.push(list.clone(), IssueCode::ValueRequired);
     }
-    let mut seen = HashSet::new();
-    let mut models = HashSet::new();
+    let mut seen: Seen<()> = Seen::new();
+    let mut models: Vec<Option<&str>> = Vec::new();
     let mut max_units: Option<u32> = None;
     for (i, id) in compute.specs.iter().enumerate() {
         let at = list.index(i);
@@ -138,7 +138,10 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
             report.push(at, IssueCode::SpecNotInPool);
         }
         if compute.instance_type == InstanceType::Gpu {
-            models.insert(spec.gpu_model.clone());
+            let model = spec.gpu_model.as_deref();
+            if !models.contains(&model) {
+                models.push(model);
+            }
         }
         max_units =
             Some(max_units.map_or(spec.max_units_per_node, |m| m.min(spec.max_units_per_node)));

@@ -1,10 +1,10 @@
 //! Image and env var rules (SPEC.md section 3).
 
+use super::seen::Seen;
 use super::syntax::is_env_name;
 use super::{Cx, IssueCode, Report, field_key, field_path, require};
 use crate::injected::is_injected;
 use crate::task::{EnvVar, ImageSource, TaskSpec, TaskType};
-use std::collections::HashSet;
 
 /// Longest single env value, in bytes.
 pub const MAX_ENV_VALUE_BYTES: usize = 32 * 1024;
@@ -56,11 +56,7 @@ fn image(cx: &Cx, report: &mut Report) {
 /// The finding for a non-empty env var name, if any: the rules of SPEC.md section 3,
 /// shared by the env list and the RayJob runtime env's `env_vars`. `seen` holds the
 /// names before it in the same list.
-pub(super) fn name_issue<'a>(
-    cx: &Cx,
-    name: &'a str,
-    seen: &mut HashSet<&'a str>,
-) -> Option<IssueCode> {
+pub(super) fn name_issue<'a>(cx: &Cx, name: &'a str, seen: &mut Seen<'a, ()>) -> Option<IssueCode> {
     if !is_env_name(name) {
         Some(IssueCode::EnvNameInvalid)
     } else if name.starts_with("KUBERNETES_") {
@@ -82,7 +78,7 @@ pub(super) fn name_issue<'a>(
 
 fn env(cx: &Cx, report: &mut Report) {
     let list = field_path!(TaskSpec: environment.env);
-    let mut seen = HashSet::new();
+    let mut seen = Seen::new();
     let mut total = 0usize;
     for (i, var) in cx.spec.environment.env.iter().enumerate() {
         let name = || list.index(i).key(field_key!(EnvVar: name));

@@ -16,6 +16,7 @@ mod mounts;
 mod parse;
 mod pyyaml;
 mod ray;
+mod seen;
 mod shape;
 mod syntax;
 

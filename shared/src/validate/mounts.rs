@@ -1,10 +1,10 @@
 //! Storage, dataset and model mounts, and the mount-path rules they share (SPEC.md section 3).
 
+use super::seen::Seen;
 use super::syntax::{is_normalized, is_within};
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::catalog::AccessMode;
 use crate::task::{Environment, Mount, RAY_SHARED_STORAGE_PATH, TaskSpec};
-use std::collections::HashMap;
 
 /// Mounting over these breaks the container.
 const SYSTEM_DIRS: [&str; 3] = ["/proc", "/sys", "/dev"];
@@ -97,14 +97,11 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     };
     // One map from path to its first mount, so a body with thousands of mounts costs
     // time linear in the paths' length, not quadratic in their number.
-    let mut first: HashMap<&str, (Source, &'static str, usize, &Mount)> =
-        HashMap::with_capacity(placed.len());
+    let mut first: Seen<(Source, &'static str, usize, &Mount)> = Seen::new();
     for &(source, key, i, mount) in &placed {
-        match first.get(mount.path.as_str()) {
-            None => {
-                first.insert(&mount.path, (source, key, i, mount));
-            }
-            Some(&(earlier_source, earlier_key, earlier_i, earlier)) => {
+        match first.first(&mount.path, (source, key, i, mount)) {
+            None => {}
+            Some((earlier_source, earlier_key, earlier_i, earlier)) => {
                 let code = if source == Source::Storage
                     && earlier_source == Source::Storage
                     && earlier.id == mount.id
@@ -123,7 +120,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
     // RayJob shared storage is one more mount, at `/tmp/ray` in every pod. A user mount
     // there is `mount.path.ray_reserved` (and not placed); one beneath it is nested in it.
-    let mounted = |p: &str| first.contains_key(p) || (ray_storage && p == RAY_SHARED_STORAGE_PATH);
+    let mounted = |p: &str| first.contains(p) || (ray_storage && p == RAY_SHARED_STORAGE_PATH);
     for &(_, key, i, mount) in &placed {
         if let Some(parent) = outermost_mounted_ancestor(&mount.path, mounted) {
             report.push(
@@ -137,7 +134,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     // A user mount that encloses `/tmp/ray` (say `/tmp`) hides part of it or is hidden.
     if ray_storage
         && let Some(parent) =
-            outermost_mounted_ancestor(RAY_SHARED_STORAGE_PATH, |p| first.contains_key(p))
+            outermost_mounted_ancestor(RAY_SHARED_STORAGE_PATH, |p| first.contains(p))
     {
         report.push(
             field_path!(TaskSpec: ray.shared_storage.volume),

@@ -1,10 +1,10 @@
 //! RayJob-only rules (SPEC.md section 6).
 
 use super::pyyaml::{self, Refusal, Value};
+use super::seen::Seen;
 use super::{Cx, FieldPath, IssueCode, Report, field_path, require};
 use crate::catalog::AccessMode;
 use crate::task::TaskSpec;
-use std::collections::HashSet;
 
 /// Top-level runtime-env keys Ray knows.
 const RUNTIME_ENV_KEYS: [&str; 14] = [
@@ -151,7 +151,7 @@ fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
         report.push(path, IssueCode::RuntimeEnvEnvVars);
         return;
     };
-    let mut seen = HashSet::new();
+    let mut seen = Seen::new();
     for (name, value) in entries {
         let Value::Str(name) = name else {
             report.push(path.clone(), IssueCode::RuntimeEnvEnvVars);
