@@ -3,7 +3,8 @@
 //! The local backend sets exactly these; the validator warns when a user's variable
 //! collides with one of them, because the platform's value wins.
 
-use crate::task::TaskType;
+use crate::catalog::User;
+use crate::task::{TaskSpec, TaskType};
 
 /// Port the master (or Ray head) listens on for the distributed rendezvous; the
 /// training operator's default.
@@ -48,9 +49,124 @@ pub fn is_injected(name: &str, task_type: Option<TaskType>) -> bool {
     }
 }
 
+/// Where one pod sits in its gang, for the variables that differ per pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pod<'a> {
+    /// This replica's index: the master (or head) 0, worker i is i + 1.
+    pub rank: u64,
+    /// Machines in the gang (SPEC.md section 8: replicas, not processes).
+    pub world_size: u64,
+    /// Where the master (or Ray head) listens.
+    pub master_addr: &'a str,
+    /// Its rendezvous port.
+    pub master_port: u32,
+}
+
+/// Who runs the task and where: the context variables every pod gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context<'a> {
+    /// The submitter.
+    pub user: &'a User,
+    /// The task's id, as `TASK_UUID`.
+    pub task: &'a str,
+}
+
+/// The whole environment of one pod, in the order it is applied: the user's persistent
+/// env vars, then the task's own (this task's value wins, SPEC.md section 3), then what
+/// the platform injects (the platform's value wins, section 8). One entry per name.
+///
+/// `persistent` and the spec's env carry real values: hidden ones included, since the
+/// pod needs them. Never log the result.
+pub fn pod_env<'p>(
+    spec: &TaskSpec,
+    context: Context<'_>,
+    persistent: impl IntoIterator<Item = (&'p str, &'p str)>,
+    pod: Pod<'_>,
+) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = Vec::new();
+    let mut set = |name: &str, value: String| match env.iter_mut().find(|(n, _)| n == name) {
+        Some(entry) => entry.1 = value,
+        None => env.push((name.to_owned(), value)),
+    };
+    for (name, value) in persistent {
+        set(name, value.to_owned());
+    }
+    for var in &spec.environment.env {
+        set(&var.name, var.value.clone());
+    }
+    let user = context.user;
+    let values = [
+        user.name.clone(),
+        user.org.clone(),
+        user.tenant_id.clone(),
+        spec.basic.region.clone(),
+        spec.basic.cluster.clone(),
+        context.task.to_owned(),
+    ];
+    for (name, value) in CONTEXT.iter().zip(values) {
+        set(name, value);
+    }
+    if spec.task_type() == Some(TaskType::PyTorchJob) {
+        set("MASTER_ADDR", pod.master_addr.to_owned());
+        set("MASTER_PORT", pod.master_port.to_string());
+        set("WORLD_SIZE", pod.world_size.to_string());
+        set("RANK", pod.rank.to_string());
+        set("PYTHONUNBUFFERED", "1".to_owned());
+    }
+    env
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_platform_wins_over_the_task_and_the_task_over_persistent_vars() {
+        let spec = crate::parse_spec(
+            r#"{"basic": {"task_type": "pytorch_job", "region": "r", "cluster": "c"},
+                "environment": {"env": [
+                    {"name": "HF_HOME", "value": "/task"},
+                    {"name": "RANK", "value": "99"},
+                    {"name": "SECRET", "value": "s3cret", "hidden": true}]}}"#,
+        )
+        .expect("parses");
+        let user = User {
+            name: "alice".into(),
+            org: "Acme".into(),
+            tenant_id: "t".into(),
+        };
+        let env = pod_env(
+            &spec,
+            Context {
+                user: &user,
+                task: "job-bcdfg",
+            },
+            [("HF_HOME", "/persistent"), ("KEEP", "k")],
+            Pod {
+                rank: 2,
+                world_size: 3,
+                master_addr: "10.0.0.1",
+                master_port: 23456,
+            },
+        );
+        let get = |name: &str| {
+            let values: Vec<&str> = env
+                .iter()
+                .filter(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+                .collect();
+            assert!(values.len() <= 1, "{name} is set once");
+            values.first().copied()
+        };
+        assert_eq!(get("HF_HOME"), Some("/task"));
+        assert_eq!(get("KEEP"), Some("k"));
+        assert_eq!(get("RANK"), Some("2"));
+        assert_eq!(get("WORLD_SIZE"), Some("3"));
+        assert_eq!(get("SECRET"), Some("s3cret"));
+        assert_eq!(get("TASK_UUID"), Some("job-bcdfg"));
+        assert_eq!(get("X_REGION"), Some("r"));
+        assert_eq!(get("X_ORG_NAME"), Some("Acme"));
+    }
 
     #[test]
     fn injected_names_depend_on_the_task_type() {
