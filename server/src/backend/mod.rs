@@ -1,0 +1,131 @@
+//! Backends run a placed gang: the embedded local backend (every replica a process on
+//! this machine) and, later, Kubernetes. The scheduler decides what runs where; a
+//! backend only starts, stops, reports exits and serves logs.
+
+use shared::TaskId;
+use std::path::PathBuf;
+
+/// A backend failed to do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    /// Starting a replica failed (the command could not be spawned, a mount is missing).
+    #[error("cannot start replica {replica} of task {task}: {reason}")]
+    Start {
+        /// The task.
+        task: TaskId,
+        /// The replica index.
+        replica: u32,
+        /// Why, in plain words.
+        reason: String,
+    },
+    /// The task has no attempt running here.
+    #[error("task {task} attempt {attempt} is not running")]
+    NotRunning {
+        /// The task.
+        task: TaskId,
+        /// The attempt.
+        attempt: u32,
+    },
+    /// Reading or writing the backend's files failed.
+    #[error("backend I/O for task {task}")]
+    Io {
+        /// The task.
+        task: TaskId,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A module result with [`BackendError`].
+pub type Result<T, E = BackendError> = std::result::Result<T, E>;
+
+/// A directory mounted into every replica of a gang.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mount {
+    /// The directory on this machine (the catalog maps volume, dataset and model ids to
+    /// host directories).
+    pub source: PathBuf,
+    /// Where the replica sees it (the spec's mount path, or `/tmp/ray`).
+    pub target: String,
+    /// Datasets and models are read-only.
+    pub read_only: bool,
+}
+
+/// One replica of a placed gang.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replica {
+    /// Its index: the master (or Ray head) is 0, worker `i` is `i + 1`.
+    pub index: u32,
+    /// The node the placement put it on.
+    pub node: String,
+    /// GPUs it takes on that node; the local backend hands out device indices for
+    /// `CUDA_VISIBLE_DEVICES`.
+    pub gpus: u64,
+    /// Its whole environment (`shared::injected::pod_env`), hidden values included.
+    pub env: Vec<(String, String)>,
+}
+
+/// A whole gang to start at once (SPEC.md section 7: all replicas or none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gang {
+    /// The task.
+    pub task: TaskId,
+    /// Which attempt this is, from 1.
+    pub attempt: u32,
+    /// Run as `bash -c <command>` in every replica (a RayJob's entrypoint runs once, as
+    /// the submitter).
+    pub command: String,
+    /// Whether it is a RayJob (the local backend then runs the entrypoint once, with the
+    /// Ray address variables set, instead of one process per replica).
+    pub ray: bool,
+    /// The replicas, in index order.
+    pub replicas: Vec<Replica>,
+    /// Directories mounted into every replica.
+    pub mounts: Vec<Mount>,
+    /// Pod SSH: write `/root/hostfile` and `/root/hostfile.hostname` in every replica.
+    pub ssh: bool,
+}
+
+/// What happened to a replica, as the backend saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Every replica of the attempt was started.
+    Started {
+        /// The task.
+        task: TaskId,
+        /// The attempt.
+        attempt: u32,
+    },
+    /// A replica's process ended.
+    Exited {
+        /// The task.
+        task: TaskId,
+        /// The attempt.
+        attempt: u32,
+        /// The replica index.
+        replica: u32,
+        /// Its exit code; `None` when a signal ended it.
+        code: Option<i32>,
+        /// The signal that ended it, if one did.
+        signal: Option<i32>,
+    },
+}
+
+/// Runs gangs. Implementations are cheap to share (`Arc<dyn Backend>`).
+#[async_trait::async_trait]
+pub trait Backend: Send + Sync {
+    /// Starts every replica of `gang`; on failure, none is left running.
+    async fn start(&self, gang: Gang) -> Result<()>;
+
+    /// Stops an attempt: SIGTERM to every replica's process group, SIGKILL after
+    /// `grace`. Exits are still reported as [`Event::Exited`].
+    async fn stop(&self, task: &TaskId, attempt: u32, grace: std::time::Duration) -> Result<()>;
+
+    /// Events from now on, oldest first. Each call returns a new receiver.
+    fn events(&self) -> tokio::sync::broadcast::Receiver<Event>;
+
+    /// The log file of one replica of one attempt (stdout and stderr together), which
+    /// exists once the replica started and grows while it runs.
+    fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf;
+}
