@@ -91,6 +91,41 @@ impl Usage {
             .find(|q| q.user == user && q.kind == kind && q.pool == pool && q.spec == spec)
     }
 
+    /// Takes quota: adds each line's amount to what it has in use.
+    pub fn hold(&mut self, lines: &[QuotaUse]) {
+        for line in lines {
+            match self.quota.iter_mut().find(|q| {
+                q.user == line.user
+                    && q.kind == line.kind
+                    && q.pool == line.pool
+                    && q.spec == line.spec
+            }) {
+                Some(q) => q.used = q.used.saturating_add(line.used),
+                None => self.quota.push(line.clone()),
+            }
+        }
+    }
+
+    /// Gives quota back: takes each line's amount off what it has in use (never below
+    /// zero), dropping lines that reach zero.
+    pub fn unhold(&mut self, lines: &[QuotaUse]) {
+        for line in lines {
+            if let Some(i) = self.quota.iter().position(|q| {
+                q.user == line.user
+                    && q.kind == line.kind
+                    && q.pool == line.pool
+                    && q.spec == line.spec
+            }) {
+                let used = self.quota[i].used.saturating_sub(line.used);
+                if used == Resources::ZERO {
+                    self.quota.remove(i);
+                } else {
+                    self.quota[i].used = used;
+                }
+            }
+        }
+    }
+
     /// The part of usage `user` may see: every node (capacity is not private), only
     /// their own quota lines.
     pub fn for_user(&self, user: &str) -> Usage {

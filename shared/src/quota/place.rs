@@ -87,6 +87,20 @@ impl Placement {
         lines
     }
 
+    /// The quota it holds, as usage lines.
+    pub fn hold(&self) -> Vec<QuotaUse> {
+        self.quota_lines()
+            .into_iter()
+            .map(|(spec, used)| QuotaUse {
+                user: self.user.clone(),
+                kind: self.kind,
+                pool: self.pool.clone(),
+                spec: spec.to_owned(),
+                used,
+            })
+            .collect()
+    }
+
     /// Distinct nodes the gang takes.
     pub fn nodes(&self) -> u64 {
         let mut names: Vec<&str> = self.node_needs().map(|(n, _)| n).collect();
@@ -196,9 +210,7 @@ impl Usage {
         for (node, sum) in taken {
             self.nodes.insert(node.to_owned(), sum);
         }
-        for (spec, amount) in placement.quota_lines() {
-            self.add_quota(placement, spec, amount);
-        }
+        self.hold(&placement.hold());
         Ok(())
     }
 
@@ -226,39 +238,7 @@ impl Usage {
                 self.nodes.insert(node.to_owned(), sum);
             }
         }
-        for (spec, amount) in placement.quota_lines() {
-            if let Some(i) = self.quota.iter().position(|q| {
-                q.user == placement.user
-                    && q.kind == placement.kind
-                    && q.pool == placement.pool
-                    && q.spec == spec
-            }) {
-                let used = self.quota[i].used.saturating_sub(amount);
-                if used == Resources::ZERO {
-                    self.quota.remove(i);
-                } else {
-                    self.quota[i].used = used;
-                }
-            }
-        }
+        self.unhold(&placement.hold());
         Ok(())
-    }
-
-    fn add_quota(&mut self, placement: &Placement, spec: &str, amount: Resources) {
-        match self.quota.iter_mut().find(|q| {
-            q.user == placement.user
-                && q.kind == placement.kind
-                && q.pool == placement.pool
-                && q.spec == spec
-        }) {
-            Some(line) => line.used = line.used.saturating_add(amount),
-            None => self.quota.push(QuotaUse {
-                user: placement.user.clone(),
-                kind: placement.kind,
-                pool: placement.pool.clone(),
-                spec: spec.to_owned(),
-                used: amount,
-            }),
-        }
     }
 }

@@ -146,6 +146,24 @@ impl Plan {
         }
     }
 
+    /// The quota the task holds from submit until it starts: what the spec it would use
+    /// asks of each quota line (nothing for spot and idle, or when no spec is usable).
+    pub fn hold(&self, user: &str) -> Vec<crate::usage::QuotaUse> {
+        let Some(used) = self.used() else {
+            return Vec::new();
+        };
+        used.quota
+            .iter()
+            .map(|line| crate::usage::QuotaUse {
+                user: user.to_owned(),
+                kind: self.kind,
+                pool: self.pool.clone(),
+                spec: line.spec.clone(),
+                used: line.requested,
+            })
+            .collect()
+    }
+
     /// The candidate for `compute.specs[index]`.
     pub fn candidate(&self, index: usize) -> Option<&Candidate> {
         self.candidates.iter().find(|c| c.index == index)
@@ -803,6 +821,8 @@ mod tests {
             let Some(placement) = placement else { return Ok(()) };
             let Outcome::Now { index, nodes } = plan.outcome else { unreachable!("checked above") };
             prop_assert_eq!(placement.index, index);
+            // What the task held while it waited is what it holds once placed.
+            prop_assert_eq!(plan.hold("u"), placement.hold());
             prop_assert_eq!(placement.nodes(), nodes);
             if plan.kind.uses_quota() {
                 for (line, amount) in charged(&spec, &catalog, index) {
