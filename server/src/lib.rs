@@ -8,6 +8,7 @@ pub mod backend;
 mod error;
 mod lang;
 mod routes;
+pub mod scheduler;
 mod state;
 
 pub use error::ApiError;

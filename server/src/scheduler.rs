@@ -1,0 +1,443 @@
+//! The embedded scheduler: the queue, the live usage of the catalog's nodes and quota
+//! lines, and the admission of whole gangs (SPEC.md section 7).
+//!
+//! Everything about fit and quota comes from `shared`: a submit is checked with
+//! [`shared::check`] against live usage and holds the quota of the spec it would use
+//! ([`shared::Plan::hold`]); admission asks [`shared::place`] for a placement of the
+//! whole gang and reserves it ([`shared::Usage::reserve`]). This module adds the order.
+//!
+//! # Queue order
+//!
+//! Priority first (high, normal, low; none counts as normal), then submit order. Each
+//! pass walks the queue in that order and starts every task that fits now. A task that
+//! does not fit does not block the ones behind it, so a small task can start ahead of a
+//! larger one: that is backfill. To keep a large task from starving, each time a task
+//! behind it starts it is "passed over" once; once it has been passed over
+//! [`MAX_PASSED_OVER`] times, nothing behind it starts until it does, so the capacity
+//! that frees up is left for it.
+
+use shared::quota::{Outcome, Placement};
+use shared::task::Priority;
+use shared::usage::{QuotaUse, Usage};
+use shared::{Catalog, Lang, Report, TaskId, TaskSpec, User};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// How often a waiting task may be overtaken before the queue waits for it.
+pub const MAX_PASSED_OVER: u32 = 8;
+
+/// A task in the queue.
+#[derive(Clone, Debug)]
+pub struct Waiting {
+    /// The task.
+    pub id: TaskId,
+    /// Its spec (hidden values may be masked: placement does not read them).
+    pub spec: TaskSpec,
+    /// Whose quota it draws on.
+    pub user: User,
+    /// Submit order.
+    pub seq: u64,
+    /// The quota it holds while it waits.
+    pub hold: Vec<QuotaUse>,
+    /// Times a task behind it started first.
+    pub passed_over: u32,
+}
+
+impl Waiting {
+    fn rank(&self) -> (u8, u64) {
+        let priority = match self.spec.compute.priority {
+            Some(Priority::High) => 0,
+            Some(Priority::Normal) | None => 1,
+            Some(Priority::Low) => 2,
+        };
+        (priority, self.seq)
+    }
+}
+
+/// What one admission pass decided for a task.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// It starts now on this placement, which is reserved.
+    Admit {
+        /// The task.
+        id: TaskId,
+        /// Where every replica goes.
+        placement: Placement,
+    },
+    /// It keeps waiting, and why (in the findings' words).
+    Wait {
+        /// The task.
+        id: TaskId,
+        /// Why it cannot start now.
+        reason: String,
+    },
+}
+
+/// The queue and live usage. Not thread-safe by itself: the server keeps it behind one
+/// lock, so a submit's check and its hold, and an admission's placement and reservation,
+/// each happen at once (concurrent submits never over-admit).
+#[derive(Debug)]
+pub struct Scheduler {
+    catalog: Arc<Catalog>,
+    usage: Usage,
+    queue: Vec<Waiting>,
+    running: HashMap<TaskId, Placement>,
+}
+
+impl Scheduler {
+    /// A scheduler over `catalog` with `usage` already taken (capacity outside Berth).
+    pub fn new(catalog: Arc<Catalog>, usage: Usage) -> Self {
+        Scheduler {
+            catalog,
+            usage,
+            queue: Vec::new(),
+            running: HashMap::new(),
+        }
+    }
+
+    /// Live usage: node allocations and quota in use, holds included.
+    pub fn usage(&self) -> &Usage {
+        &self.usage
+    }
+
+    /// Tasks waiting, in queue order.
+    pub fn queue(&self) -> &[Waiting] {
+        &self.queue
+    }
+
+    /// The placement of a task that was admitted and has not finished.
+    pub fn placement(&self, id: &TaskId) -> Option<&Placement> {
+        self.running.get(id)
+    }
+
+    /// Checks `spec` against the catalog and live usage for `user` and, when it has no
+    /// errors, holds its quota and queues it.
+    ///
+    /// # Errors
+    ///
+    /// Every finding, when any is an error (over quota included: others' holds count).
+    pub fn submit(
+        &mut self,
+        id: TaskId,
+        spec: TaskSpec,
+        user: User,
+        seq: u64,
+    ) -> Result<Vec<QuotaUse>, Report> {
+        let check = shared::check(&spec, &self.catalog, &self.usage, &user);
+        if check.issues.has_errors() {
+            return Err(check.issues);
+        }
+        let hold = check
+            .plan
+            .map(|plan| plan.hold(&user.name))
+            .unwrap_or_default();
+        self.usage.hold(&hold);
+        self.enqueue(Waiting {
+            id,
+            spec,
+            user,
+            seq,
+            hold: hold.clone(),
+            passed_over: 0,
+        });
+        Ok(hold)
+    }
+
+    /// Puts a task back in the queue with the quota it holds (after a restart, or a
+    /// retry); the hold is taken again.
+    pub fn restore_waiting(&mut self, waiting: Waiting) {
+        self.usage.hold(&waiting.hold);
+        self.enqueue(waiting);
+    }
+
+    /// Records a task that runs on `placement` (after a restart); its capacity is
+    /// taken again.
+    ///
+    /// # Errors
+    ///
+    /// When the placement no longer fits the nodes (the catalog changed).
+    pub fn restore_running(
+        &mut self,
+        id: TaskId,
+        placement: Placement,
+    ) -> Result<(), shared::usage::UsageError> {
+        let catalog = Arc::clone(&self.catalog);
+        self.usage
+            .reserve(&placement, |node| catalog.capacity(node))?;
+        self.running.insert(id, placement);
+        Ok(())
+    }
+
+    fn enqueue(&mut self, waiting: Waiting) {
+        let at = self.queue.partition_point(|w| w.rank() <= waiting.rank());
+        self.queue.insert(at, waiting);
+    }
+
+    /// Takes a waiting task out of the queue (stopped or deleted before it started) and
+    /// gives its quota back.
+    pub fn cancel(&mut self, id: &TaskId) -> Option<Waiting> {
+        let at = self.queue.iter().position(|w| &w.id == id)?;
+        let waiting = self.queue.remove(at);
+        self.usage.unhold(&waiting.hold);
+        Some(waiting)
+    }
+
+    /// A running task ended: its nodes and quota are free again.
+    pub fn finish(&mut self, id: &TaskId) -> Option<Placement> {
+        let placement = self.running.remove(id)?;
+        // It was reserved by this scheduler, so releasing it cannot fail; if usage was
+        // rebuilt differently, keep what is there rather than go below zero.
+        let _ = self.usage.release(&placement);
+        Some(placement)
+    }
+
+    /// One admission pass over the queue (see the module docs for the order).
+    pub fn admit(&mut self) -> Vec<Decision> {
+        let mut decisions = Vec::new();
+        let mut blocked: Vec<usize> = Vec::new();
+        let mut i = 0;
+        while i < self.queue.len() {
+            if blocked
+                .iter()
+                .any(|&b| self.queue[b].passed_over >= MAX_PASSED_OVER)
+            {
+                // A task ahead has waited long enough: nothing behind it starts.
+                for w in &self.queue[i..] {
+                    decisions.push(Decision::Wait {
+                        id: w.id.clone(),
+                        reason: "waiting for a task ahead in the queue that has been passed over too often".to_owned(),
+                    });
+                }
+                break;
+            }
+            match self.try_place(i) {
+                Ok(placement) => {
+                    let waiting = self.queue.remove(i);
+                    for &b in &blocked {
+                        self.queue[b].passed_over += 1;
+                    }
+                    self.running.insert(waiting.id.clone(), placement.clone());
+                    decisions.push(Decision::Admit {
+                        id: waiting.id,
+                        placement,
+                    });
+                }
+                Err(reason) => {
+                    decisions.push(Decision::Wait {
+                        id: self.queue[i].id.clone(),
+                        reason,
+                    });
+                    blocked.push(i);
+                    i += 1;
+                }
+            }
+        }
+        decisions
+    }
+
+    /// Places the `i`-th waiting task on live capacity: its own hold is set aside while
+    /// it is placed, and replaced by what the placement reserves.
+    fn try_place(&mut self, i: usize) -> Result<Placement, String> {
+        let waiting = &self.queue[i];
+        self.usage.unhold(&waiting.hold);
+        let placed = shared::place(&waiting.spec, &self.catalog, &self.usage, &waiting.user);
+        let catalog = Arc::clone(&self.catalog);
+        match placed {
+            Ok(Some(placement)) => match self.usage.reserve(&placement, |n| catalog.capacity(n)) {
+                Ok(()) => Ok(placement),
+                Err(err) => {
+                    self.usage.hold(&waiting.hold);
+                    Err(err.to_string())
+                }
+            },
+            Ok(None) => {
+                let reason = self.reason(i);
+                self.usage.hold(&self.queue[i].hold);
+                Err(reason)
+            }
+            Err(err) => {
+                self.usage.hold(&waiting.hold);
+                Err(err.to_string())
+            }
+        }
+    }
+
+    /// Why the `i`-th waiting task cannot start now, as the plan says it.
+    fn reason(&self, i: usize) -> String {
+        let waiting = &self.queue[i];
+        match shared::quota::plan(&waiting.spec, &self.catalog, &self.usage, &waiting.user) {
+            Ok(Some(plan)) => match plan.outcome {
+                Outcome::Queue { reason, .. } => reason.message(Lang::En),
+                Outcome::Blocked => "no spec of the list can be used now".to_owned(),
+                Outcome::Now { .. } => "capacity changed while it was placed".to_owned(),
+            },
+            Ok(None) => "the spec no longer resolves against the catalog".to_owned(),
+            Err(err) => err.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shared::task::{InstanceType, ResourceKind};
+    use shared::{Resources, demo};
+
+    /// One replica of `gpus` A100s on the Beijing pool (16 empty A100 nodes of 8 GPUs),
+    /// reserved instances with a quota of `quota_gpus`.
+    fn world(quota_gpus: u64) -> (Arc<Catalog>, Usage) {
+        let mut catalog = demo::catalog();
+        for q in catalog.quotas.iter_mut() {
+            if q.pool == "bj-a-shared"
+                && q.spec == "a100-1g"
+                && q.kind == Some(ResourceKind::Reserved)
+            {
+                q.limit = Resources::new(quota_gpus, quota_gpus * 12, quota_gpus * 120);
+            }
+        }
+        (Arc::new(catalog), Usage::new())
+    }
+
+    fn task(units: u32, workers: u32) -> TaskSpec {
+        demo::pytorch().with(|s| {
+            s.basic.region = "cn-north".into();
+            s.basic.cluster = "bj-a".into();
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some("bj-a-shared".into());
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.instance_type = InstanceType::Gpu;
+            s.compute.specs = vec!["a100-1g".into()];
+            s.compute.units_per_node = units;
+            s.compute.workers = workers;
+            s.environment.command =
+                "torchrun --nnodes \"$WORLD_SIZE\" --node_rank \"$RANK\" train.py".into();
+            s.environment.storage.clear();
+        })
+    }
+
+    fn id(n: u64) -> TaskId {
+        TaskId(format!("t-{n}"))
+    }
+
+    fn admitted(decisions: &[Decision]) -> Vec<TaskId> {
+        decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Admit { id, .. } => Some(id.clone()),
+                Decision::Wait { .. } => None,
+            })
+            .collect()
+    }
+
+    fn nodes_within_capacity(scheduler: &Scheduler, catalog: &Catalog) -> bool {
+        catalog
+            .nodes()
+            .all(|n| scheduler.usage().allocated(&n.name).fits_within(&n.total))
+    }
+
+    #[test]
+    fn quota_for_ten_admits_exactly_ten_of_fifty_submits() {
+        let (catalog, usage) = world(10);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        let results: Vec<_> = (0..50)
+            .map(|n| scheduler.submit(id(n), task(1, 0), demo::user(), n))
+            .collect();
+        assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 10);
+        for refused in results.iter().filter_map(|r| r.as_ref().err()) {
+            assert!(
+                refused.codes().contains(&"compute.quota.exceeded"),
+                "{refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_gang_starts_whole_or_waits_with_the_reason() {
+        let (catalog, usage) = world(1024);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // 16 nodes of 8 GPUs: 15 whole-node replicas fit, then one of 16 does not.
+        scheduler
+            .submit(id(1), task(8, 14), demo::user(), 1)
+            .expect("valid");
+        scheduler
+            .submit(id(2), task(8, 1), demo::user(), 2)
+            .expect("valid");
+        let decisions = scheduler.admit();
+        assert_eq!(admitted(&decisions), [id(1)]);
+        let Some(Decision::Wait { reason, .. }) = decisions.last() else {
+            panic!("the second gang waits: {decisions:?}")
+        };
+        assert!(reason.contains("1 of 2 replicas"), "{reason}");
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+        // The first ends: the second starts by itself on the next pass.
+        scheduler.finish(&id(1)).expect("it ran");
+        assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+    }
+
+    #[test]
+    fn high_priority_goes_first_then_submit_order() {
+        let (catalog, usage) = world(1024);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        let high = task(8, 15).with(|s| s.compute.priority = Some(Priority::High));
+        scheduler
+            .submit(id(1), task(8, 15), demo::user(), 1)
+            .expect("valid");
+        scheduler
+            .submit(id(2), high, demo::user(), 2)
+            .expect("valid");
+        let order: Vec<&TaskId> = scheduler.queue().iter().map(|w| &w.id).collect();
+        assert_eq!(order, [&id(2), &id(1)]);
+        // Both want the whole pool: the high-priority one gets it.
+        assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+    }
+
+    #[test]
+    fn small_tasks_start_ahead_of_a_large_one_until_it_has_waited_enough() {
+        let (catalog, usage) = world(4096);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // Take 15 of 16 nodes, then queue a task that needs all 16, then small ones.
+        scheduler
+            .submit(id(0), task(8, 14), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(0)]);
+        scheduler
+            .submit(id(1), task(8, 15), demo::user(), 1)
+            .expect("valid");
+        for n in 2..20 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+        }
+        let started = admitted(&scheduler.admit());
+        // The free node holds 8 one-GPU tasks: they backfill past the large one.
+        assert_eq!(started.len(), 8, "{started:?}");
+        assert!(!started.contains(&id(1)));
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        // Capacity frees up, but the large task has been passed over enough: the small
+        // ones behind it wait, and once the first gang ends the large one starts.
+        for n in &started {
+            scheduler.finish(n);
+        }
+        assert!(admitted(&scheduler.admit()).is_empty());
+        scheduler.finish(&id(0));
+        assert_eq!(admitted(&scheduler.admit())[0], id(1));
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    #[test]
+    fn cancelling_a_waiting_task_gives_its_quota_back() {
+        let (catalog, usage) = world(1);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        scheduler
+            .submit(id(1), task(1, 0), demo::user(), 1)
+            .expect("valid");
+        assert!(
+            scheduler
+                .submit(id(2), task(1, 0), demo::user(), 2)
+                .is_err()
+        );
+        scheduler.cancel(&id(1)).expect("it waited");
+        assert!(scheduler.submit(id(3), task(1, 0), demo::user(), 3).is_ok());
+    }
+}
