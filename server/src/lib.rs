@@ -7,6 +7,7 @@
 pub mod backend;
 mod error;
 mod lang;
+pub mod metrics;
 mod routes;
 pub mod scheduler;
 mod state;
