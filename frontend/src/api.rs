@@ -10,7 +10,7 @@ pub enum ClientError {
     #[error("cannot reach the server: {0}")]
     Network(String),
     /// The server refused the request and said why.
-    #[error("{}", .0.message)]
+    #[error("{}", .0.detail)]
     Api(ErrorBody),
 }
 

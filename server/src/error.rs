@@ -1,25 +1,41 @@
-//! [`ApiError`]: every failure a handler can answer with, in the shape of
-//! [`shared::api::ErrorBody`].
+//! [`ApiError`]: every failure a handler can answer with, as an RFC 9457 problem detail
+//! (`application/problem+json`) in the shape of [`shared::api::ErrorBody`].
 
-use axum::extract::Request;
-use axum::extract::rejection::JsonRejection;
-use axum::http::StatusCode;
+use crate::AppState;
+use crate::json::JsonError;
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_TYPE, HeaderValue};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use shared::api::ErrorBody;
+use shared::api::{ErrorBody, MAX_FINDINGS_PER_CODE};
+use shared::validate::LocalizedIssue;
 use shared::{Lang, Report};
+use std::collections::HashMap;
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// A request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The body is not JSON, or not of the expected shape.
-    #[error("the request body is not valid JSON: {0}")]
-    BadJson(String),
+    /// The body is not JSON, or has an object with a key twice.
+    #[error(transparent)]
+    BadJson(JsonError),
+    /// The body is not UTF-8 text.
+    #[error("the request body is not UTF-8 text")]
+    NotUtf8,
     /// The body is larger than the server accepts.
     #[error("the request body is larger than {max} bytes")]
     TooLarge {
         /// The limit.
         max: usize,
+    },
+    /// The body is not declared as JSON.
+    #[error("the request body must be JSON (content-type application/json), not {found}")]
+    UnsupportedMediaType {
+        /// The content type sent, or `nothing`.
+        found: String,
     },
     /// The spec has fields of the wrong shape.
     #[error("the spec has fields of the wrong shape")]
@@ -28,6 +44,18 @@ pub enum ApiError {
         report: Report,
         /// The language their messages are read in.
         lang: Lang,
+    },
+    /// No API route has this path.
+    #[error("no API route {path}")]
+    NotFound {
+        /// The path asked for.
+        path: String,
+    },
+    /// The route exists but not for this method; the `Allow` header lists those it has.
+    #[error("{method} is not allowed here")]
+    MethodNotAllowed {
+        /// The method used.
+        method: Method,
     },
     /// Something on our side broke; the detail is logged, not sent.
     #[error("internal error: {0}")]
@@ -38,32 +66,76 @@ impl ApiError {
     /// The HTTP status for this error.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadJson(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadJson(_) | ApiError::NotUtf8 => StatusCode::BAD_REQUEST,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn code(&self) -> &'static str {
         match self {
-            ApiError::BadJson(_) => "body.invalid_json",
+            ApiError::BadJson(JsonError::DuplicateKey { .. }) => "body.duplicate_key",
+            ApiError::BadJson(JsonError::Syntax { .. }) | ApiError::NotUtf8 => "body.invalid_json",
             ApiError::TooLarge { .. } => "body.too_large",
+            ApiError::UnsupportedMediaType { .. } => "body.unsupported_media_type",
             ApiError::Spec { .. } => "spec.invalid",
+            ApiError::NotFound { .. } => "route.not_found",
+            ApiError::MethodNotAllowed { .. } => "method.not_allowed",
             ApiError::Internal(_) => "internal",
+        }
+    }
+
+    /// The problem detail this error is answered with.
+    pub fn body(&self) -> ErrorBody {
+        let status = self.status();
+        let (line, column) = match self {
+            ApiError::BadJson(err) => {
+                let (line, column) = err.position();
+                (Some(line), Some(column))
+            }
+            _ => (None, None),
+        };
+        let (detail, issues, truncated) = match self {
+            ApiError::Internal(_) => ("internal error".to_owned(), Vec::new(), 0),
+            ApiError::Spec { report, lang } => {
+                let (issues, truncated) = cap_findings(report.localized(*lang));
+                (self.to_string(), issues, truncated)
+            }
+            _ => (self.to_string(), Vec::new(), 0),
+        };
+        ErrorBody {
+            kind: "about:blank".to_owned(),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail,
+            code: self.code().to_owned(),
+            issues,
+            truncated,
+            line,
+            column,
         }
     }
 }
 
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            return ApiError::TooLarge {
-                max: crate::MAX_BODY_BYTES,
-            };
-        }
-        ApiError::BadJson(rejection.body_text())
-    }
+/// Keeps the first [`MAX_FINDINGS_PER_CODE`] findings of each code, in order; returns
+/// them and how many were left out.
+pub fn cap_findings(issues: Vec<LocalizedIssue>) -> (Vec<LocalizedIssue>, usize) {
+    let mut seen: HashMap<&'static str, usize> = HashMap::new();
+    let total = issues.len();
+    let kept: Vec<LocalizedIssue> = issues
+        .into_iter()
+        .filter(|issue| {
+            let count = seen.entry(issue.code.code()).or_default();
+            *count += 1;
+            *count <= MAX_FINDINGS_PER_CODE
+        })
+        .collect();
+    let left_out = total - kept.len();
+    (kept, left_out)
 }
 
 /// The real cause of a 5xx, kept out of the body and logged by [`log_server_errors`].
@@ -73,17 +145,13 @@ struct InternalCause(String);
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let (message, issues) = match &self {
-            ApiError::Internal(_) => ("internal error".to_owned(), Vec::new()),
-            ApiError::Spec { report, lang } => (self.to_string(), report.localized(*lang)),
-            _ => (self.to_string(), Vec::new()),
-        };
-        let body = ErrorBody {
-            code: self.code().to_owned(),
-            message,
-            issues,
-        };
-        let mut response = (status, axum::Json(body)).into_response();
+        let body = self.body();
+        let mut response = (
+            status,
+            [(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON))],
+            axum::Json(body),
+        )
+            .into_response();
         if let ApiError::Internal(cause) = self {
             response.extensions_mut().insert(InternalCause(cause));
         }
@@ -98,4 +166,44 @@ pub(crate) async fn log_server_errors(request: Request, next: Next) -> Response 
         tracing::error!(%cause, "request failed");
     }
     response
+}
+
+/// Gives a problem body to the API's bodiless error answers (axum's own 405 and 404,
+/// tower-http's 413), keeping their headers (`Allow`).
+pub(crate) async fn problem_for_bare_errors(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error())
+        || response.headers().contains_key(CONTENT_TYPE)
+    {
+        return response;
+    }
+    let error = match status {
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::MethodNotAllowed { method },
+        StatusCode::NOT_FOUND => ApiError::NotFound { path },
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge {
+            max: state.config.body_limit,
+        },
+        _ => ApiError::Internal(format!("{status} without a body")),
+    };
+    let (mut parts, _) = response.into_parts();
+    let problem = error.into_response();
+    parts.status = problem.status();
+    parts.extensions.extend(problem.extensions().clone());
+    let (problem_parts, body) = problem.into_parts();
+    parts.headers.extend(problem_parts.headers);
+    Response::from_parts(parts, body)
+}
+
+/// `/api/...` paths no route has: a 404 problem, never the console's page.
+pub(crate) async fn api_not_found(request: Request) -> ApiError {
+    ApiError::NotFound {
+        path: request.uri().path().to_owned(),
+    }
 }

@@ -6,35 +6,48 @@
 
 pub mod auth;
 pub mod backend;
+pub mod cli;
+pub mod config;
 mod error;
+pub mod json;
 mod lang;
 pub mod metrics;
 mod routes;
 pub mod scheduler;
 mod state;
 
-pub use error::ApiError;
+pub use config::{Config, ConfigError, MAX_BODY_BYTES};
+pub use error::{ApiError, PROBLEM_JSON};
 pub use lang::ReaderLang;
-pub use state::{AppState, Config, ConfigError};
+pub use state::AppState;
 
 pub use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::routing::any;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
-/// Largest request body accepted: a spec's env values alone may reach 256 KiB.
-pub const MAX_BODY_BYTES: usize = 1024 * 1024;
-
 /// The whole application: API routes, then the console's static files with an
-/// `index.html` fallback so client-side routes load on refresh.
+/// `index.html` fallback so client-side routes load on refresh. Every API error,
+/// including an unknown `/api/...` path (404) and a wrong method (405, with `Allow`),
+/// is a problem detail.
 pub fn app(state: AppState) -> Router {
     let dist = state.config.dist.clone();
     let console = ServeDir::new(&dist).fallback(ServeFile::new(dist.join("index.html")));
+    let api = Router::new()
+        .nest("/api/v1", routes::api())
+        .route("/api", any(error::api_not_found))
+        .route("/api/", any(error::api_not_found))
+        .route("/api/{*rest}", any(error::api_not_found))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            error::problem_for_bare_errors,
+        ));
     Router::new()
         .merge(routes::health::router())
-        .nest("/api/v1", routes::api())
+        .merge(api)
         .fallback_service(console)
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(state.config.body_limit))
         .layer(axum::middleware::from_fn(error::log_server_errors))
         .layer(TraceLayer::new_for_http())
         .with_state(state)

@@ -1,11 +1,15 @@
-//! Starts Berth: reads the configuration from the environment, binds, serves.
+//! `berth`: serves Berth (the default), or checks spec files (`berth validate`).
+//!
+//! Settings come from flags, then `BERTH_*` variables, then the `--config` file, then
+//! defaults (see `server::config`).
 
+use clap::Parser;
+use server::config::{Cli, Command};
 use server::{AppState, Config, app};
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env()
@@ -14,28 +18,59 @@ async fn main() -> ExitCode {
         // Logs go to stderr: stdout carries only the line that says where Berth runs.
         .with_writer(std::io::stderr)
         .init();
-    match run().await {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            // The whole chain, so "cannot read the catalog file x" comes with its cause.
-            let mut text = format!("error: {err}");
-            let mut source = err.source();
-            while let Some(cause) = source {
-                text.push_str(&format!(": {cause}"));
-                source = cause.source();
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Validate(args)) => {
+            let result = load(cli.settings).and_then(|config| {
+                let state = AppState::new(config)?;
+                Ok(server::cli::validate(
+                    &state,
+                    &args,
+                    &mut std::io::stdout().lock(),
+                )?)
+            });
+            match result {
+                Ok(code) => ExitCode::from(code),
+                Err(err) => {
+                    report(&*err);
+                    ExitCode::from(server::cli::EXIT_UNREADABLE)
+                }
             }
-            eprintln!("{text}");
-            ExitCode::FAILURE
+        }
+        Some(Command::Serve) | None => {
+            let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime starts");
+            match runtime.block_on(serve(cli.settings)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => {
+                    report(&*err);
+                    ExitCode::FAILURE
+                }
+            }
         }
     }
 }
 
-async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let config = Config::from_env()?;
+/// Prints the whole chain, so "cannot read the catalog file x" comes with its cause.
+fn report(err: &dyn std::error::Error) {
+    let mut text = format!("error: {err}");
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    eprintln!("{text}");
+}
+
+fn load(settings: server::config::Settings) -> Result<Config, Box<dyn std::error::Error>> {
+    Ok(Config::load(settings)?)
+}
+
+async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::error::Error>> {
+    let config = load(settings)?;
     let state = AppState::new(config.clone())?;
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await
-        .map_err(|e| format!("cannot listen on {} (BERTH_ADDR): {e}", config.addr))?;
+        .map_err(|e| format!("cannot listen on {} (--addr, BERTH_ADDR): {e}", config.addr))?;
     let addr = listener.local_addr()?;
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");

@@ -1,74 +1,11 @@
-//! Configuration and the state every handler shares.
+//! The state every handler shares.
 
+pub use crate::config::{Config, ConfigError};
 use shared::CatalogFile;
 use shared::usage::Usage;
 use shared::{Catalog, User};
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Reading the configuration failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    /// The catalog file could not be read.
-    #[error("cannot read the catalog file {path}")]
-    ReadCatalog {
-        /// The file named by `BERTH_CATALOG`.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The catalog file is not a catalog.
-    #[error("the catalog file {path} is not a valid catalog")]
-    ParseCatalog {
-        /// The file named by `BERTH_CATALOG`.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: serde_json::Error,
-    },
-}
-
-/// Server settings, from the environment.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// `BERTH_ADDR`, default `127.0.0.1:8080`; port 0 picks a free port.
-    pub addr: String,
-    /// `BERTH_DIST`, default `dist`: the console built by trunk.
-    pub dist: PathBuf,
-    /// `BERTH_CATALOG`: a catalog JSON file; default the demo catalog.
-    pub catalog: Option<PathBuf>,
-    /// `BERTH_USER`, default `alice`: the user requests act as, until sign-in exists.
-    pub user: String,
-}
-
-impl Config {
-    /// Reads `BERTH_*` variables, with defaults for the embedded demo setup.
-    ///
-    /// # Errors
-    ///
-    /// None today; the signature leaves room for settings that can be wrong.
-    pub fn from_env() -> Result<Self, ConfigError> {
-        let var =
-            |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_owned());
-        Ok(Config {
-            addr: var("BERTH_ADDR", "127.0.0.1:8080"),
-            dist: PathBuf::from(var("BERTH_DIST", "dist")),
-            catalog: std::env::var_os("BERTH_CATALOG").map(PathBuf::from),
-            user: var("BERTH_USER", "alice"),
-        })
-    }
-
-    /// The demo setup with the console served from `dist`.
-    pub fn demo(dist: PathBuf) -> Self {
-        Config {
-            addr: "127.0.0.1:0".into(),
-            dist,
-            catalog: None,
-            user: "alice".into(),
-        }
-    }
-}
 
 /// What handlers share; cheap to clone.
 #[derive(Clone)]
@@ -113,6 +50,14 @@ impl AppState {
 
     /// The user a request acts as.
     pub fn user(&self) -> User {
+        if let Some(user) = self
+            .config
+            .users
+            .iter()
+            .find(|u| u.name == self.config.user)
+        {
+            return user.clone();
+        }
         let demo = shared::demo::user();
         if self.config.user == demo.name {
             demo

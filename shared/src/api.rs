@@ -3,20 +3,51 @@
 use crate::validate::LocalizedIssue;
 use serde::{Deserialize, Serialize};
 
-/// The body of every 4xx and 5xx answer.
+/// The body of every 4xx and 5xx answer: an RFC 9457 problem detail, sent as
+/// `application/problem+json`, with Berth's own members.
 ///
-/// `code` is stable (`spec.invalid`, `body.too_large`, `internal`); `issues` lists
+/// `code` is stable (`spec.invalid`, `body.too_large`, `internal`, …); `issues` lists
 /// field findings when the request had any.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorBody {
+    /// The problem type: a URI, or `about:blank` when `title` is the HTTP status phrase.
+    #[serde(rename = "type", default = "about_blank")]
+    pub kind: String,
+    /// Short summary: the HTTP status phrase (`Unprocessable Entity`).
+    #[serde(default)]
+    pub title: String,
+    /// The HTTP status code, repeated.
+    #[serde(default)]
+    pub status: u16,
+    /// What went wrong and what to do, in English.
+    pub detail: String,
     /// Stable error code.
     pub code: String,
-    /// What went wrong and what to do, in English.
-    pub message: String,
     /// Findings by field, when the error is about the spec, with messages in the
     /// reader's language.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub issues: Vec<LocalizedIssue>,
+    /// How many findings were left out of `issues` (see [`MAX_FINDINGS_PER_CODE`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub truncated: usize,
+    /// Where in the body the problem is (malformed JSON, duplicate key): 1-based line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Where in the body the problem is: 1-based column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+/// An answer keeps at most this many findings of one code; the rest are counted in
+/// `truncated`, so an answer never grows far beyond its request.
+pub const MAX_FINDINGS_PER_CODE: usize = 20;
+
+fn about_blank() -> String {
+    "about:blank".to_owned()
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// `GET /healthz`.

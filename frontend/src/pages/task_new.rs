@@ -54,6 +54,7 @@ pub fn TaskEditor(
                 Check::from(shared::validate::LocalizedCheck {
                     issues: body.issues,
                     plan: None,
+                    truncated: body.truncated,
                 })
             }
             Err(err) => return Some(err.to_string()),

@@ -6,8 +6,12 @@ pub mod validate;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::json::check_strict;
 use axum::Router;
-use axum::extract::FromRequest;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
 
 /// The `/api/v1` routes.
 pub fn api() -> Router<AppState> {
@@ -16,7 +20,63 @@ pub fn api() -> Router<AppState> {
         .merge(validate::router())
 }
 
-/// JSON body extractor whose rejections answer in our error shape.
-#[derive(FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
-pub struct ApiJson<T>(pub T);
+/// A JSON body as text, refused in our error shape unless it is declared JSON (415),
+/// within the body limit (413), UTF-8 and strict JSON: well formed, and no object with
+/// a key twice (400, with line and column). The body extractor always comes last.
+pub struct JsonText(pub String);
+
+impl FromRequest<AppState> for JsonText {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let content_type = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        if !content_type.as_deref().is_some_and(is_json) {
+            return Err(ApiError::UnsupportedMediaType {
+                found: content_type.unwrap_or_else(|| "nothing".to_owned()),
+            });
+        }
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::TooLarge {
+                        max: state.config.body_limit,
+                    }
+                } else {
+                    ApiError::Internal(format!("cannot read the request body: {rejection}"))
+                }
+            })?;
+        let text = String::from_utf8(bytes.into()).map_err(|_| ApiError::NotUtf8)?;
+        check_strict(&text).map_err(ApiError::BadJson)?;
+        Ok(JsonText(text))
+    }
+}
+
+/// `application/json` or `application/<anything>+json`, with any parameters.
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn json_content_types_are_recognised() {
+        assert!(super::is_json("application/json"));
+        assert!(super::is_json("Application/JSON; charset=utf-8"));
+        assert!(super::is_json("application/merge-patch+json"));
+        assert!(!super::is_json("text/plain"));
+        assert!(!super::is_json("application/x-www-form-urlencoded"));
+    }
+}

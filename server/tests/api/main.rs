@@ -3,7 +3,9 @@
 //! `routes` drives the router in-process with `oneshot`; `over_http` starts the real
 //! `berth` binary and talks to it over a socket.
 
+mod cli;
 mod over_http;
+mod problems;
 mod routes;
 
 use axum::Router;

@@ -41,6 +41,7 @@ impl Check {
         LocalizedCheck {
             issues: self.issues.localized(lang),
             plan: self.plan.clone(),
+            truncated: 0,
         }
     }
 }
@@ -52,6 +53,14 @@ pub struct LocalizedCheck {
     pub issues: Vec<LocalizedIssue>,
     /// Whether and where the task would start.
     pub plan: Option<Plan>,
+    /// How many findings the server left out of `issues` (at most
+    /// [`MAX_FINDINGS_PER_CODE`](crate::api::MAX_FINDINGS_PER_CODE) are kept per code).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub truncated: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl From<LocalizedCheck> for Check {

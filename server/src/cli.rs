@@ -1,0 +1,217 @@
+//! `berth validate FILE…`: the findings `POST /api/v1/validate` would answer, for spec
+//! files on disk.
+//!
+//! A file is read as YAML when it ends in `.yaml` or `.yml`, as JSON when it ends in
+//! `.json`, otherwise as JSON when its first character opens an object or a list and as
+//! YAML else. YAML is turned into JSON text first, so both go through the same
+//! `shared::check_json`. Either is read strictly: an object with a key twice is refused,
+//! as the API refuses it.
+//!
+//! Exit codes: 0 when no file has an error finding, 1 when one has, 2 when a file cannot
+//! be read or is not JSON or YAML (this wins over 1).
+
+use crate::config::{Format, ValidateArgs};
+use crate::error::cap_findings;
+use crate::json::{JsonError, check_strict, scan};
+use crate::state::AppState;
+use serde_json::{Value, json};
+use shared::Lang;
+use shared::validate::LocalizedCheck;
+use std::io::Write;
+use std::path::Path;
+
+/// Exit code when every file passed.
+pub const EXIT_OK: u8 = 0;
+/// Exit code when a file has an error finding.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit code when a file cannot be read or parsed, or the catalog cannot be loaded.
+pub const EXIT_UNREADABLE: u8 = 2;
+
+/// What one file gave.
+enum Outcome {
+    /// Its findings, capped as the API caps them.
+    Checked(Box<LocalizedCheck>),
+    /// It could not be read or is not JSON/YAML.
+    Unreadable {
+        code: &'static str,
+        detail: String,
+        position: Option<(usize, usize)>,
+    },
+}
+
+/// Checks every file against the state's catalog and prints the findings to `out`;
+/// returns the exit code.
+///
+/// # Errors
+///
+/// Only when writing to `out` fails.
+pub fn validate(state: &AppState, args: &ValidateArgs, out: &mut dyn Write) -> std::io::Result<u8> {
+    let lang = Lang::from(args.lang);
+    let user = state.user();
+    let mut code = EXIT_OK;
+    let mut documents = Vec::new();
+    for file in &args.files {
+        let outcome = match read_json(file) {
+            Ok(text) => {
+                let mut check =
+                    shared::check_json(&text, &state.catalog, &state.usage, &user).localized(lang);
+                (check.issues, check.truncated) = cap_findings(check.issues);
+                if check
+                    .issues
+                    .iter()
+                    .any(|i| i.severity == shared::Severity::Error)
+                {
+                    code = code.max(EXIT_FINDINGS);
+                }
+                Outcome::Checked(Box::new(check))
+            }
+            Err(unreadable) => {
+                code = EXIT_UNREADABLE;
+                unreadable
+            }
+        };
+        match args.format {
+            Format::Text => print_text(out, file, &outcome)?,
+            Format::Json => documents.push(as_json(file, outcome)),
+        }
+    }
+    if args.format == Format::Json {
+        serde_json::to_writer_pretty(&mut *out, &Value::Array(documents))?;
+        writeln!(out)?;
+    }
+    Ok(code)
+}
+
+/// The file as strict JSON text.
+fn read_json(file: &Path) -> Result<String, Outcome> {
+    let bytes = std::fs::read(file).map_err(|err| Outcome::Unreadable {
+        code: "file.unreadable",
+        detail: format!("cannot read the file: {err}"),
+        position: None,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| Outcome::Unreadable {
+        code: "file.unreadable",
+        detail: "the file is not UTF-8 text".to_owned(),
+        position: None,
+    })?;
+    if is_yaml(file, &text) {
+        yaml_to_json(&text)
+    } else {
+        check_strict(&text).map_err(|err| {
+            let code = match err {
+                JsonError::DuplicateKey { .. } => "body.duplicate_key",
+                JsonError::Syntax { .. } => "body.invalid_json",
+            };
+            Outcome::Unreadable {
+                code,
+                position: Some(err.position()),
+                detail: err.to_string().replace("the request body", "the file"),
+            }
+        })?;
+        Ok(text)
+    }
+}
+
+fn is_yaml(file: &Path, text: &str) -> bool {
+    match file.extension().and_then(|e| e.to_str()) {
+        Some("yaml" | "yml") => true,
+        Some("json") => false,
+        _ => !text.trim_start().starts_with(['{', '[']),
+    }
+}
+
+/// YAML text as JSON text, refusing a mapping with a key twice.
+fn yaml_to_json(text: &str) -> Result<String, Outcome> {
+    let unreadable = |err: serde_yaml_ng::Error, duplicate: Option<(String, String)>| {
+        let position = err.location().map(|l| (l.line(), l.column()));
+        let (code, detail) = match duplicate {
+            Some((key, object)) => (
+                "body.duplicate_key",
+                format!("the key `{key}` appears twice in {object}"),
+            ),
+            None => (
+                "body.invalid_yaml",
+                format!("the file is not valid YAML: {err}"),
+            ),
+        };
+        Outcome::Unreadable {
+            code,
+            detail,
+            position,
+        }
+    };
+    scan(serde_yaml_ng::Deserializer::from_str(text)).map_err(|(e, d)| unreadable(e, d))?;
+    let value: Value = serde_yaml_ng::from_str(text).map_err(|e| unreadable(e, None))?;
+    Ok(value.to_string())
+}
+
+fn print_text(out: &mut dyn Write, file: &Path, outcome: &Outcome) -> std::io::Result<()> {
+    let name = file.display();
+    match outcome {
+        Outcome::Unreadable {
+            code,
+            detail,
+            position,
+        } => match position {
+            Some((line, column)) => writeln!(out, "{name}:{line}:{column}: {detail} [{code}]"),
+            None => writeln!(out, "{name}: {detail} [{code}]"),
+        },
+        Outcome::Checked(check) => {
+            let count = |s| check.issues.iter().filter(|i| i.severity == s).count();
+            writeln!(
+                out,
+                "{name}: {} errors, {} warnings, {} infos",
+                count(shared::Severity::Error),
+                count(shared::Severity::Warning),
+                count(shared::Severity::Info),
+            )?;
+            for issue in &check.issues {
+                let path = issue.path.to_string();
+                let path = if path.is_empty() { "(spec)" } else { &path };
+                writeln!(
+                    out,
+                    "  {:<7} {path}: {} [{}]",
+                    issue.severity.as_str(),
+                    issue.message,
+                    issue.code.code()
+                )?;
+            }
+            if check.truncated > 0 {
+                writeln!(
+                    out,
+                    "  … and {} more findings of the same codes",
+                    check.truncated
+                )?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn as_json(file: &Path, outcome: Outcome) -> Value {
+    let name = file.display().to_string();
+    match outcome {
+        Outcome::Checked(check) => {
+            let mut value = json!({ "file": name });
+            if let (Value::Object(map), Value::Object(check)) =
+                (&mut value, serde_json::to_value(*check).unwrap_or_default())
+            {
+                map.extend(check);
+            }
+            value
+        }
+        Outcome::Unreadable {
+            code,
+            detail,
+            position,
+        } => json!({
+            "file": name,
+            "error": {
+                "code": code,
+                "detail": detail,
+                "line": position.map(|p| p.0),
+                "column": position.map(|p| p.1),
+            }
+        }),
+    }
+}

@@ -1,0 +1,425 @@
+//! Settings: the command line, `BERTH_*` variables and a TOML file, merged into [`Config`].
+//!
+//! Each setting is looked up in order: a flag, then its variable (both through clap),
+//! then the config file (`--config`/`BERTH_CONFIG`), then the default. The file holds
+//! what outgrows variables: users, the backend and limits.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde::Deserialize;
+use shared::User;
+use std::path::{Path, PathBuf};
+
+/// Default listen address.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+/// Default user requests act as, until sign-in exists.
+pub const DEFAULT_USER: &str = "alice";
+/// Largest request body accepted by default: a spec's env values alone may reach 256 KiB.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// Reading the configuration failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The config file could not be read.
+    #[error("cannot read the config file {path}")]
+    ReadConfig {
+        /// The file named by `--config` or `BERTH_CONFIG`.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The config file is not valid TOML of the expected shape; the cause names the field
+    /// and its line.
+    #[error("the config file {path} is not valid")]
+    ParseConfig {
+        /// The file named by `--config` or `BERTH_CONFIG`.
+        path: PathBuf,
+        /// Why, with line and column.
+        #[source]
+        source: Box<toml::de::Error>,
+    },
+    /// The catalog file could not be read.
+    #[error("cannot read the catalog file {path}")]
+    ReadCatalog {
+        /// The file named by `BERTH_CATALOG`.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The catalog file is not a catalog.
+    #[error("the catalog file {path} is not a valid catalog")]
+    ParseCatalog {
+        /// The file named by `BERTH_CATALOG`.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// `berth`: Berth's server and tools.
+#[derive(Debug, Parser)]
+#[command(name = "berth", version, about)]
+pub struct Cli {
+    /// Settings shared by every subcommand.
+    #[command(flatten)]
+    pub settings: Settings,
+    /// What to do; `serve` when left out.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What `berth` does.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the API and the console (the default).
+    Serve,
+    /// Check task spec files (JSON or YAML) against the catalog, as `POST /api/v1/validate`
+    /// does. Exit code 1 when any file has an error finding, 2 when a file cannot be read
+    /// or is not JSON or YAML.
+    Validate(ValidateArgs),
+}
+
+/// `berth validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Language of the messages.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub lang: LangArg,
+    /// Output: lines for people, or one JSON document.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// A language messages can be read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// English.
+    En,
+    /// Simplified Chinese.
+    #[value(name = "zh-CN", alias = "zh")]
+    ZhCn,
+}
+
+impl From<LangArg> for shared::Lang {
+    fn from(lang: LangArg) -> Self {
+        match lang {
+            LangArg::En => shared::Lang::En,
+            LangArg::ZhCn => shared::Lang::Zh,
+        }
+    }
+}
+
+/// How `berth validate` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One line per finding.
+    Text,
+    /// A JSON array, one object per file.
+    Json,
+}
+
+/// The settings a flag or a variable can give; `None` when neither did.
+#[derive(Clone, Debug, Default, Args)]
+pub struct Settings {
+    /// Listen address; port 0 picks a free port [default: 127.0.0.1:8080].
+    #[arg(long, env = "BERTH_ADDR", global = true)]
+    pub addr: Option<String>,
+    /// The console built by trunk [default: dist].
+    #[arg(long, env = "BERTH_DIST", global = true)]
+    pub dist: Option<PathBuf>,
+    /// A catalog JSON file [default: the demo catalog].
+    #[arg(long, env = "BERTH_CATALOG", global = true)]
+    pub catalog: Option<PathBuf>,
+    /// The user requests act as, until sign-in exists [default: alice].
+    #[arg(long, env = "BERTH_USER", global = true)]
+    pub user: Option<String>,
+    /// Where Berth keeps its data [default: ./data].
+    #[arg(long, env = "BERTH_DATA_DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// A TOML config file for what outgrows variables (users, backend, limits).
+    #[arg(long, env = "BERTH_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+}
+
+/// The config file. Every field is optional; an unknown one is refused with its name
+/// and line.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FileConfig {
+    /// As `--addr`.
+    pub addr: Option<String>,
+    /// As `--dist`.
+    pub dist: Option<PathBuf>,
+    /// As `--catalog`; relative to the working directory.
+    pub catalog: Option<PathBuf>,
+    /// As `--user`.
+    pub user: Option<String>,
+    /// As `--data-dir`.
+    pub data_dir: Option<PathBuf>,
+    /// Where tasks run; only `local` today.
+    pub backend: Option<Backend>,
+    /// Who may act: `[[users]]` with `name`, `org`, `tenant_id`.
+    pub users: Vec<UserEntry>,
+    /// `[limits]`.
+    pub limits: Limits,
+}
+
+/// A user of the config file.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserEntry {
+    /// Login name.
+    pub name: String,
+    /// Organisation.
+    pub org: String,
+    /// Tenant id.
+    pub tenant_id: String,
+}
+
+impl From<UserEntry> for User {
+    fn from(entry: UserEntry) -> Self {
+        User {
+            name: entry.name,
+            org: entry.org,
+            tenant_id: entry.tenant_id,
+        }
+    }
+}
+
+/// `[limits]` of the config file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Largest request body, in bytes [default: 1 MiB].
+    pub body_bytes: Option<usize>,
+}
+
+/// Where tasks run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    /// Processes on this machine.
+    #[default]
+    Local,
+}
+
+impl FileConfig {
+    /// Reads and parses a config file.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::ReadConfig`] or [`ConfigError::ParseConfig`] (naming the field and line).
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadConfig {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|source| ConfigError::ParseConfig {
+            path: path.to_owned(),
+            source: Box::new(source),
+        })
+    }
+
+    /// Parses config text.
+    ///
+    /// # Errors
+    ///
+    /// The TOML error, with the line and the field.
+    pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
+        toml::from_str(text)
+    }
+}
+
+/// Server settings, merged: flag > variable > config file > default.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Listen address; port 0 picks a free port.
+    pub addr: String,
+    /// The console built by trunk.
+    pub dist: PathBuf,
+    /// A catalog JSON file; `None` for the demo catalog.
+    pub catalog: Option<PathBuf>,
+    /// The user requests act as, until sign-in exists.
+    pub user: String,
+    /// Known users; the demo user when empty.
+    pub users: Vec<User>,
+    /// Where Berth keeps its data.
+    pub data_dir: PathBuf,
+    /// Where tasks run.
+    pub backend: Backend,
+    /// Largest request body, in bytes.
+    pub body_limit: usize,
+}
+
+impl Config {
+    /// Merges flags and variables (`settings`, as clap read them) over a config file's
+    /// values over the defaults.
+    pub fn merge(settings: Settings, file: FileConfig) -> Self {
+        Config {
+            addr: settings
+                .addr
+                .or(file.addr)
+                .unwrap_or_else(|| DEFAULT_ADDR.to_owned()),
+            dist: settings
+                .dist
+                .or(file.dist)
+                .unwrap_or_else(|| PathBuf::from("dist")),
+            catalog: settings.catalog.or(file.catalog),
+            user: settings
+                .user
+                .or(file.user)
+                .unwrap_or_else(|| DEFAULT_USER.to_owned()),
+            users: file.users.into_iter().map(User::from).collect(),
+            data_dir: settings
+                .data_dir
+                .or(file.data_dir)
+                .unwrap_or_else(|| PathBuf::from("./data")),
+            backend: file.backend.unwrap_or_default(),
+            body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
+        }
+    }
+
+    /// Reads the config file named by the settings, if any, and merges.
+    ///
+    /// # Errors
+    ///
+    /// When the config file cannot be read or parsed.
+    pub fn load(settings: Settings) -> Result<Self, ConfigError> {
+        let file = match &settings.config {
+            Some(path) => FileConfig::load(path)?,
+            None => FileConfig::default(),
+        };
+        Ok(Self::merge(settings, file))
+    }
+
+    /// Reads `BERTH_*` variables (and the config file they name), without flags.
+    ///
+    /// # Errors
+    ///
+    /// When the config file cannot be read or parsed.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let cli = Cli::try_parse_from(["berth"]).unwrap_or_else(|err| err.exit());
+        Self::load(cli.settings)
+    }
+
+    /// The demo setup with the console served from `dist`.
+    pub fn demo(dist: PathBuf) -> Self {
+        Config {
+            addr: "127.0.0.1:0".into(),
+            dist,
+            ..Self::merge(Settings::default(), FileConfig::default())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(args: &[&str]) -> Settings {
+        let mut argv = vec!["berth"];
+        argv.extend_from_slice(args);
+        // Only flags given here: the test process has no BERTH_* variables set.
+        Cli::try_parse_from(argv).expect("parses").settings
+    }
+
+    const FILE: &str = r#"
+addr = "0.0.0.0:9000"
+catalog = "from-file.json"
+user = "bob"
+data_dir = "/var/lib/berth"
+backend = "local"
+
+[[users]]
+name = "bob"
+org = "Acme AI"
+tenant_id = "t-acme"
+
+[limits]
+body_bytes = 2048
+"#;
+
+    #[test]
+    fn defaults_apply_when_nothing_is_set() {
+        let config = Config::merge(Settings::default(), FileConfig::default());
+        assert_eq!(config.addr, DEFAULT_ADDR);
+        assert_eq!(config.dist, PathBuf::from("dist"));
+        assert_eq!(config.catalog, None);
+        assert_eq!(config.user, "alice");
+        assert_eq!(config.data_dir, PathBuf::from("./data"));
+        assert_eq!(config.backend, Backend::Local);
+        assert_eq!(config.body_limit, MAX_BODY_BYTES);
+    }
+
+    #[test]
+    fn the_file_overrides_defaults() {
+        let config = Config::merge(Settings::default(), FileConfig::parse(FILE).unwrap());
+        assert_eq!(config.addr, "0.0.0.0:9000");
+        assert_eq!(config.catalog, Some(PathBuf::from("from-file.json")));
+        assert_eq!(config.user, "bob");
+        assert_eq!(config.data_dir, PathBuf::from("/var/lib/berth"));
+        assert_eq!(config.body_limit, 2048);
+        assert_eq!(config.users[0].tenant_id, "t-acme");
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let config = Config::merge(
+            settings(&["--addr", "127.0.0.1:1", "--user", "carol"]),
+            FileConfig::parse(FILE).unwrap(),
+        );
+        assert_eq!(config.addr, "127.0.0.1:1");
+        assert_eq!(config.user, "carol");
+        // What no flag set still comes from the file.
+        assert_eq!(config.catalog, Some(PathBuf::from("from-file.json")));
+    }
+
+    #[test]
+    fn variables_override_the_file_and_flags_override_variables() {
+        // clap reads a flag before its variable; `Settings` is what it found, so a
+        // variable's value is merged exactly as a flag's. The binary tests run both.
+        let cmd = <Cli as clap::CommandFactory>::command();
+        let addr = cmd
+            .get_arguments()
+            .find(|a| a.get_id() == "addr")
+            .expect("--addr exists");
+        assert_eq!(addr.get_env(), Some(std::ffi::OsStr::new("BERTH_ADDR")));
+        let from_env = Settings {
+            addr: Some("10.0.0.1:80".into()),
+            ..Settings::default()
+        };
+        let config = Config::merge(from_env, FileConfig::parse(FILE).unwrap());
+        assert_eq!(config.addr, "10.0.0.1:80");
+    }
+
+    #[test]
+    fn an_unknown_field_is_named_with_its_line() {
+        let err = FileConfig::parse("addr = \"x\"\n\n[limits]\nbody_size = 3\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("body_size"), "{err}");
+        assert!(err.contains("line 4"), "{err}");
+    }
+
+    #[test]
+    fn a_backend_other_than_local_is_refused() {
+        let err = FileConfig::parse("backend = \"kubernetes\"\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("kubernetes"), "{err}");
+        assert!(err.contains("line 1"), "{err}");
+    }
+
+    #[test]
+    fn the_subcommand_defaults_to_serve() {
+        let cli = Cli::try_parse_from(["berth"]).unwrap();
+        assert!(cli.command.is_none());
+        let cli = Cli::try_parse_from(["berth", "validate", "a.json", "--lang", "zh-CN"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Validate(ref v)) if v.lang == LangArg::ZhCn));
+    }
+}

@@ -1,0 +1,199 @@
+//! `berth validate FILE…`: the built binary on spec files, and where its settings come
+//! from (flag > variable > config file > default).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh folder for one test's files.
+fn folder(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("berth-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("temp dir is writable");
+    path
+}
+
+/// `berth` with no `BERTH_*` variable from the test's environment.
+fn berth() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_berth"));
+    for var in [
+        "BERTH_ADDR",
+        "BERTH_DIST",
+        "BERTH_CATALOG",
+        "BERTH_USER",
+        "BERTH_DATA_DIR",
+        "BERTH_CONFIG",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("RUST_LOG", "warn");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("berth runs");
+    (
+        status.code().expect("berth exits"),
+        String::from_utf8(stdout).expect("UTF-8"),
+        String::from_utf8(stderr).expect("UTF-8"),
+    )
+}
+
+const WRONG_SHAPE: &str = r#"{"compute": {"workers": "two"}}"#;
+
+#[test]
+fn a_good_file_passes_and_a_bad_one_exits_1_with_its_findings() {
+    let dir = folder("good-bad");
+    let good = write(&dir, "good.json", shared::demo::PYTORCH_EXAMPLE);
+    let bad = write(&dir, "bad.json", WRONG_SHAPE);
+    let (code, out, err) = run(berth().arg("validate").arg(&good));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("good.json: 0 errors"), "{out}");
+    let (code, out, _) = run(berth().arg("validate").arg(&good).arg(&bad));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "error   compute.workers: has the wrong type: expected a whole number, found the text \"two\" [value.invalid]"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn yaml_is_read_as_json_and_messages_follow_lang() {
+    let dir = folder("yaml");
+    let value: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
+    let good = write(&dir, "ray.yaml", &serde_yaml_ng::to_string(&value).unwrap());
+    let (code, out, err) = run(berth().arg("validate").arg(&good));
+    assert_eq!(code, 0, "{out}{err}");
+    // Told apart by content when the name says nothing.
+    let bad = write(&dir, "bad-spec", "compute:\n  workers: two\n");
+    let (code, out, _) = run(berth().args(["validate", "--lang", "zh-CN"]).arg(&bad));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("compute.workers: 格式不正确：应为整数，实际为文本 \"two\""),
+        "{out}"
+    );
+    let twice = write(&dir, "twice.yml", "version: 1\nversion: 2\n");
+    let (code, out, _) = run(berth().arg("validate").arg(&twice));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(
+            "the key `version` appears twice in the top-level object [body.duplicate_key]"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn unreadable_or_malformed_input_exits_2() {
+    let dir = folder("unreadable");
+    let broken = write(&dir, "broken.json", "{\n  \"version\": 1,\n  oops\n}");
+    let bad = write(&dir, "bad.json", WRONG_SHAPE);
+    let (code, out, _) = run(berth().arg("validate").arg(&broken).arg(&bad));
+    assert_eq!(code, 2, "2 wins over 1: {out}");
+    assert!(
+        out.contains("broken.json:3:3: the file is not valid JSON"),
+        "{out}"
+    );
+    assert!(out.contains("[body.invalid_json]"), "{out}");
+    let (code, out, _) = run(berth().arg("validate").arg(dir.join("missing.json")));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("cannot read the file"), "{out}");
+    let dup = write(&dir, "dup.json", r#"{"basic": {"name": "a", "name": "b"}}"#);
+    let (code, out, _) = run(berth().arg("validate").arg(&dup));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[body.duplicate_key]"), "{out}");
+}
+
+#[test]
+fn json_output_is_one_document_per_file() {
+    let dir = folder("json");
+    let good = write(&dir, "good.json", shared::demo::PYTORCH_EXAMPLE);
+    let bad = write(&dir, "bad.json", WRONG_SHAPE);
+    let broken = write(&dir, "broken.json", "{");
+    let (code, out, _) = run(berth()
+        .args(["validate", "--format", "json"])
+        .arg(&good)
+        .arg(&bad)
+        .arg(&broken));
+    assert_eq!(code, 2, "{out}");
+    let docs: Value = serde_json::from_str(&out).expect("stdout is JSON");
+    let docs = docs.as_array().expect("an array");
+    assert_eq!(docs.len(), 3);
+    assert_eq!(docs[0]["file"], good.display().to_string());
+    assert_eq!(docs[0]["issues"], serde_json::json!([]));
+    assert_eq!(docs[0]["plan"]["outcome"]["outcome"], "now");
+    assert_eq!(docs[1]["issues"][0]["code"], "value.invalid");
+    assert_eq!(docs[1]["issues"][0]["severity"], "error");
+    assert_eq!(docs[1]["issues"][0]["path"], "compute.workers");
+    assert!(docs[1]["issues"][0]["message"].is_string());
+    assert_eq!(docs[2]["error"]["code"], "body.invalid_json");
+    assert_eq!(docs[2]["error"]["line"], 1);
+}
+
+/// The catalog comes from a flag over a variable over the config file.
+#[test]
+fn settings_precedence_is_flag_then_variable_then_file() {
+    let dir = folder("precedence");
+    let spec = write(&dir, "good.json", shared::demo::PYTORCH_EXAMPLE);
+    let catalog = write(&dir, "catalog.json", shared::demo::CATALOG_FILE);
+    let missing = |name: &str| dir.join(name).display().to_string();
+    let config = write(
+        &dir,
+        "berth.toml",
+        &format!("catalog = {:?}\n", missing("from-file.json")),
+    );
+    // The file alone: its catalog is used (and is missing).
+    let (code, _, err) = run(berth()
+        .arg("validate")
+        .arg(&spec)
+        .arg("--config")
+        .arg(&config));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("from-file.json"), "{err}");
+    // A variable beats the file.
+    let (code, out, err) = run(berth()
+        .arg("validate")
+        .arg(&spec)
+        .env("BERTH_CONFIG", &config)
+        .env("BERTH_CATALOG", &catalog));
+    assert_eq!(code, 0, "{out}{err}");
+    // A flag beats the variable.
+    let (code, _, err) = run(berth()
+        .arg("validate")
+        .arg(&spec)
+        .env("BERTH_CATALOG", &catalog)
+        .arg("--catalog")
+        .arg(missing("from-flag.json")));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("from-flag.json"), "{err}");
+}
+
+#[test]
+fn a_misspelt_config_field_is_named_with_its_line() {
+    let dir = folder("misspelt");
+    let spec = write(&dir, "good.json", shared::demo::PYTORCH_EXAMPLE);
+    let config = write(
+        &dir,
+        "berth.toml",
+        "user = \"alice\"\n[limits]\nbody_size = 10\n",
+    );
+    let (code, _, err) = run(berth()
+        .arg("validate")
+        .arg(&spec)
+        .arg("--config")
+        .arg(&config));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("body_size"), "{err}");
+    assert!(err.contains("line 3"), "{err}");
+}

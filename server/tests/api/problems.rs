@@ -1,0 +1,212 @@
+//! Every error answer is an RFC 9457 problem detail (`application/problem+json`).
+
+use super::demo_app;
+use super::routes::post;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use shared::api::MAX_FINDINGS_PER_CODE;
+use std::collections::HashMap;
+use tower::ServiceExt;
+
+/// Status, headers and the parsed problem body; checks the problem's own members.
+async fn problem(request: Request<Body>) -> (StatusCode, HeaderMap, Value) {
+    let response = demo_app()
+        .oneshot(request)
+        .await
+        .expect("the router answers");
+    let (parts, body) = response.into_parts();
+    let bytes = body.collect().await.expect("readable").to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).expect("the problem is JSON");
+    assert_eq!(
+        parts.headers[header::CONTENT_TYPE],
+        server::PROBLEM_JSON,
+        "{body}"
+    );
+    assert_eq!(body["status"], parts.status.as_u16(), "{body}");
+    assert_eq!(body["type"], "about:blank");
+    assert_eq!(
+        body["title"],
+        parts.status.canonical_reason().unwrap(),
+        "{body}"
+    );
+    assert!(body["detail"].is_string(), "{body}");
+    (parts.status, parts.headers, body)
+}
+
+#[tokio::test]
+async fn malformed_json_is_400_with_line_and_column() {
+    let (status, _, body) =
+        problem(post("/api/v1/validate", "{\n  \"version\": 1,\n  oops\n}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["code"], "body.invalid_json");
+    assert_eq!(
+        (body["line"].clone(), body["column"].clone()),
+        (json!(3), json!(3))
+    );
+    let detail = body["detail"].as_str().unwrap();
+    assert!(detail.contains("line 3 column 3"), "{detail}");
+}
+
+#[tokio::test]
+async fn a_duplicate_key_anywhere_is_400_naming_it() {
+    let spec = "{\"environment\": {\"env\": [\n  {\"name\": \"A\", \"value\": \"1\", \"name\": \"B\"}\n]}}";
+    let (status, _, body) = problem(post("/api/v1/validate", spec)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["code"], "body.duplicate_key");
+    assert_eq!(
+        body["detail"],
+        "the key `name` appears twice in environment.env[0] (line 2, column 36)"
+    );
+    assert_eq!(
+        (body["line"].clone(), body["column"].clone()),
+        (json!(2), json!(36))
+    );
+    // At the top level too.
+    let (status, _, body) =
+        problem(post("/api/v1/validate", r#"{"version": 1, "version": 1}"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["code"], "body.duplicate_key");
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_413() {
+    let big = format!(
+        "{{\"environment\": {{\"command\": \"{}\"}}}}",
+        "x".repeat(server::MAX_BODY_BYTES)
+    );
+    let (status, _, body) = problem(post("/api/v1/validate", big)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(body["code"], "body.too_large");
+    assert_eq!(
+        body["detail"],
+        format!(
+            "the request body is larger than {} bytes",
+            server::MAX_BODY_BYTES
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_body_not_declared_json_is_415() {
+    let request = Request::post("/api/v1/validate")
+        .header(header::CONTENT_TYPE, "text/plain")
+        .body(Body::from(shared::demo::PYTORCH_EXAMPLE))
+        .unwrap();
+    let (status, _, body) = problem(request).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(body["code"], "body.unsupported_media_type");
+    assert!(body["detail"].as_str().unwrap().contains("text/plain"));
+    let request = Request::post("/api/v1/validate")
+        .body(Body::from("{}"))
+        .unwrap();
+    let (status, _, _) = problem(request).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
+
+#[tokio::test]
+async fn a_spec_of_the_wrong_shape_is_422_in_the_readers_language() {
+    let (status, _, body) = problem(post(
+        "/api/v1/validate?lang=zh-CN",
+        r#"{"compute": {"workers": "two"}}"#,
+    ))
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["code"], "spec.invalid");
+    assert_eq!(body["issues"][0]["path"], "compute.workers");
+    assert_eq!(
+        body["issues"][0]["message"],
+        "格式不正确：应为整数，实际为文本 \"two\""
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_api_path_is_a_404_problem_not_the_console() {
+    for path in ["/api/v1/nope", "/api/v2/catalog", "/api", "/api/"] {
+        let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(body["code"], "route.not_found");
+        assert_eq!(body["detail"], format!("no API route {path}"));
+    }
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_405_with_allow() {
+    let (status, headers, body) = problem(
+        Request::get("/api/v1/validate")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(headers[header::ALLOW], "POST");
+    assert_eq!(body["code"], "method.not_allowed");
+    assert_eq!(body["detail"], "GET is not allowed here");
+    let (status, headers, _) = problem(
+        Request::delete("/api/v1/catalog")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(headers[header::ALLOW].to_str().unwrap().contains("GET"));
+}
+
+#[tokio::test]
+async fn ten_thousand_identical_env_vars_give_a_bounded_answer() {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["environment"]["env"] = Value::Array(vec![json!({"name": "FOO", "value": "x"}); 10_000]);
+    let text = spec.to_string();
+    let response = demo_app()
+        .oneshot(post("/api/v1/validate", text.clone()))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(
+        bytes.len() < 64 * 1024,
+        "{} bytes answered for {} sent",
+        bytes.len(),
+        text.len()
+    );
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    let issues = body["issues"].as_array().unwrap();
+    let mut per_code: HashMap<&str, usize> = HashMap::new();
+    for issue in issues {
+        *per_code.entry(issue["code"].as_str().unwrap()).or_default() += 1;
+    }
+    assert!(
+        per_code.values().all(|&n| n <= MAX_FINDINGS_PER_CODE),
+        "{per_code:?}"
+    );
+    assert_eq!(
+        per_code.get("env.name.duplicate"),
+        Some(&MAX_FINDINGS_PER_CODE),
+        "{per_code:?}"
+    );
+    // The first findings are kept, in order.
+    assert_eq!(issues[0]["path"], "environment.env[1].name");
+    let full = shared::check_json(
+        &text,
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    );
+    assert_eq!(
+        body["truncated"],
+        full.issues.issues().len() - issues.len(),
+        "truncated counts what was left out"
+    );
+}
+
+#[tokio::test]
+async fn a_valid_spec_has_no_truncated_member() {
+    let response = demo_app()
+        .oneshot(post("/api/v1/validate", shared::demo::PYTORCH_EXAMPLE))
+        .await
+        .unwrap();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(body.get("truncated").is_none(), "{body}");
+}
