@@ -667,3 +667,335 @@ fn depth(path: &Path) -> usize {
     path.components().count()
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Mount;
+    use std::time::Instant;
+
+    const WAIT: Duration = Duration::from_secs(10);
+
+    fn backend(gpus: u64) -> (tempfile::TempDir, LocalBackend) {
+        let dir = tempfile::Builder::new()
+            .prefix("berth-local-")
+            .tempdir_in(std::env::temp_dir())
+            .expect("a temporary directory");
+        let backend = LocalBackend::new(dir.path().to_path_buf(), move |_| gpus);
+        (dir, backend)
+    }
+
+    fn gang(command: &str, replicas: u32, gpus: u64) -> Gang {
+        let task = TaskId("demo-abcde".to_owned());
+        Gang {
+            task: task.clone(),
+            attempt: 1,
+            command: command.to_owned(),
+            ray: false,
+            replicas: (0..replicas)
+                .map(|rank| Replica {
+                    index: rank,
+                    node: "node-a".to_owned(),
+                    gpus,
+                    env: vec![
+                        ("MASTER_ADDR".to_owned(), "127.0.0.1".to_owned()),
+                        ("MASTER_PORT".to_owned(), "23456".to_owned()),
+                        ("WORLD_SIZE".to_owned(), replicas.to_string()),
+                        ("RANK".to_owned(), rank.to_string()),
+                    ],
+                })
+                .collect(),
+            mounts: Vec::new(),
+            ssh: false,
+        }
+    }
+
+    /// Collects events until `exits` replicas exited; returns (started, exits by replica).
+    async fn run_until_exits(
+        events: &mut broadcast::Receiver<Event>,
+        exits: usize,
+    ) -> (bool, Vec<(u32, Option<i32>, Option<i32>)>) {
+        let mut started = false;
+        let mut seen = Vec::new();
+        tokio::time::timeout(WAIT, async {
+            while seen.len() < exits {
+                match events.recv().await.expect("the backend keeps sending") {
+                    Event::Started { .. } => started = true,
+                    Event::Exited {
+                        replica,
+                        code,
+                        signal,
+                        ..
+                    } => {
+                        assert!(started, "Started comes before any exit");
+                        seen.push((replica, code, signal));
+                    }
+                }
+            }
+        })
+        .await
+        .expect("the replicas exit in time");
+        seen.sort_unstable();
+        (started, seen)
+    }
+
+    fn log(backend: &LocalBackend, gang: &Gang, replica: u32) -> String {
+        std::fs::read_to_string(backend.log_path(&gang.task, gang.attempt, replica))
+            .expect("the replica's log")
+    }
+
+    fn listing(dir: &Path) -> Vec<OsString> {
+        let mut names: Vec<OsString> = std::fs::read_dir(dir)
+            .map(|entries| entries.filter_map(|e| Some(e.ok()?.file_name())).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    /// Whether bubblewrap is here; prints why a test is skipped when it is not.
+    fn has_bwrap(backend: &LocalBackend, test: &str) -> bool {
+        let found = backend.bwrap().is_some();
+        if !found {
+            println!("skipping {test}: bwrap is not installed (apt-get install -y bubblewrap)");
+        }
+        found
+    }
+
+    #[tokio::test]
+    async fn two_replicas_run_with_their_ranks_gpus_and_logs() {
+        let (_dir, backend) = backend(4);
+        let gang = gang(
+            "echo \"$RANK $WORLD_SIZE $MASTER_ADDR $CUDA_VISIBLE_DEVICES\"; \
+             echo \"cargo=${CARGO_MANIFEST_DIR:-unset} pwd=$PWD home=$HOME\" >&2",
+            2,
+            2,
+        );
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("the gang starts");
+        let (started, exits) = run_until_exits(&mut events, 2).await;
+        assert!(started);
+        assert_eq!(exits, vec![(0, Some(0), None), (1, Some(0), None)]);
+        let (first, second) = (log(&backend, &gang, 0), log(&backend, &gang, 1));
+        assert!(first.starts_with("0 2 127.0.0.1 0,1\n"), "{first}");
+        assert!(second.starts_with("1 2 127.0.0.1 2,3\n"), "{second}");
+        // Only the replica's own environment, in its own working directory.
+        let work = backend
+            .attempt_dir(&gang.task, 1)
+            .join("replica-1")
+            .join("work");
+        let expected = format!("cargo=unset pwd={0} home={0}\n", work.display());
+        assert!(second.ends_with(&expected), "{second}");
+
+        // Both replicas gave their GPUs back: all four fit again.
+        let mut again = self::gang("true", 1, 4);
+        again.attempt = 2;
+        backend.start(again).await.expect("the GPUs were released");
+        run_until_exits(&mut events, 1).await;
+    }
+
+    #[tokio::test]
+    async fn a_failing_command_reports_its_exit_code() {
+        let (_dir, backend) = backend(0);
+        let mut events = backend.events();
+        backend.start(gang("exit 3", 1, 0)).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, Some(3), None)]);
+    }
+
+    #[tokio::test]
+    async fn stop_ends_a_sleeping_gang_with_sigterm_within_the_grace() {
+        let (_dir, backend) = backend(0);
+        let gang = gang("sleep 1000", 2, 0);
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let begin = Instant::now();
+        let grace = Duration::from_secs(5);
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 2).await;
+        assert!(begin.elapsed() < grace, "took {:?}", begin.elapsed());
+        assert_eq!(exits, vec![(0, None, Some(15)), (1, None, Some(15))]);
+        assert!(matches!(
+            backend.stop(&gang.task, 1, grace).await,
+            Err(BackendError::NotRunning { attempt: 1, .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn stop_kills_a_command_that_ignores_sigterm_after_the_grace() {
+        let (_dir, backend) = backend(0);
+        let gang = gang("trap '' TERM; sleep 1000", 1, 0);
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        tokio::time::sleep(Duration::from_millis(200)).await; // let bash set the trap
+        let begin = Instant::now();
+        let grace = Duration::from_millis(500);
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert!(begin.elapsed() >= grace);
+        assert_eq!(exits, vec![(0, None, Some(9))]);
+    }
+
+    #[tokio::test]
+    async fn mounts_are_read_only_or_writable_and_create_nothing_on_the_host() {
+        let (dir, backend) = backend(0);
+        if !has_bwrap(&backend, "mounts test") {
+            return;
+        }
+        let (data, out) = (dir.path().join("dataset"), dir.path().join("volume"));
+        std::fs::create_dir_all(&data).expect("dataset dir");
+        std::fs::create_dir_all(&out).expect("volume dir");
+        std::fs::write(data.join("hello"), "hello from the dataset\n").expect("a file");
+        // A parent that does not exist on the host, under a directory that does.
+        let parent = format!("/mnt/berth-test-{}", std::process::id());
+        let before = listing(Path::new("/mnt"));
+        let mut gang = gang(
+            &format!(
+                "cat {parent}/data/hello; \
+                 touch {parent}/data/x 2>/dev/null && echo data-writable || echo data-read-only; \
+                 echo written > {parent}/out/result && echo out-writable; \
+                 touch /volume/new/file && echo deep-writable"
+            ),
+            1,
+            0,
+        );
+        gang.mounts = vec![
+            Mount {
+                source: data.clone(),
+                target: format!("{parent}/data"),
+                read_only: true,
+            },
+            Mount {
+                source: out.clone(),
+                target: format!("{parent}/out"),
+                read_only: false,
+            },
+            Mount {
+                source: out.clone(),
+                target: "/volume/new".to_owned(),
+                read_only: false,
+            },
+        ];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        let text = log(&backend, &gang, 0);
+        assert_eq!(exits, vec![(0, Some(0), None)], "{text}");
+        assert_eq!(
+            text,
+            "hello from the dataset\ndata-read-only\nout-writable\ndeep-writable\n"
+        );
+        assert!(!data.join("x").exists());
+        assert_eq!(
+            std::fs::read_to_string(out.join("result")).expect("written"),
+            "written\n"
+        );
+        assert!(out.join("file").exists());
+        assert_eq!(listing(Path::new("/mnt")), before);
+        assert!(!Path::new(&parent).exists());
+        assert!(!Path::new("/volume").exists());
+    }
+
+    #[tokio::test]
+    async fn pod_ssh_hostfiles_are_readable_inside_and_not_on_the_host() {
+        let (_dir, backend) = backend(0);
+        if !has_bwrap(&backend, "hostfile test") {
+            return;
+        }
+        let before = listing(Path::new("/root"));
+        let mut gang = gang(
+            "cat /root/hostfile /root/hostfile.hostname; echo \"rank $RANK\"",
+            2,
+            0,
+        );
+        gang.ssh = true;
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 2).await;
+        assert_eq!(exits, vec![(0, Some(0), None), (1, Some(0), None)]);
+        for replica in 0..2 {
+            assert_eq!(
+                log(&backend, &gang, replica),
+                format!(
+                    "127.0.0.1\n127.0.0.1\ndemo-abcde-master-0\ndemo-abcde-worker-0\nrank {replica}\n"
+                )
+            );
+        }
+        assert_eq!(listing(Path::new("/root")), before);
+    }
+
+    #[tokio::test]
+    async fn stop_under_bubblewrap_reports_sigterm() {
+        let (dir, backend) = backend(0);
+        if !has_bwrap(&backend, "sandboxed stop test") {
+            return;
+        }
+        let mut gang = gang("sleep 1000", 1, 0);
+        gang.mounts = vec![Mount {
+            source: dir.path().to_path_buf(),
+            target: "/volume/data".to_owned(),
+            read_only: true,
+        }];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        tokio::time::sleep(Duration::from_millis(200)).await; // let bwrap start bash
+        let grace = Duration::from_secs(5);
+        let begin = Instant::now();
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert!(begin.elapsed() < grace, "took {:?}", begin.elapsed());
+        assert_eq!(exits, vec![(0, None, Some(15))]);
+    }
+
+    #[tokio::test]
+    async fn mounts_without_bwrap_fail_to_start_with_a_reason() {
+        let (dir, backend) = backend(0);
+        let backend = backend.with_bwrap(None);
+        let mut gang = gang("true", 1, 0);
+        gang.mounts = vec![Mount {
+            source: dir.path().to_path_buf(),
+            target: "/tmp/ray".to_owned(),
+            read_only: false,
+        }];
+        match backend.start(gang).await {
+            Err(BackendError::Start { reason, .. }) => assert!(reason.contains("bwrap")),
+            other => panic!("expected a start error, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_ray_job_runs_its_entrypoint_once_with_the_ray_address() {
+        let (_dir, backend) = backend(0);
+        let mut gang = gang("echo \"$RAY_ADDRESS $RANK\"", 3, 0);
+        gang.ray = true;
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, Some(0), None)]);
+        assert_eq!(log(&backend, &gang, 0), "127.0.0.1:6379 0\n");
+        assert!(!backend.log_path(&gang.task, 1, 1).exists());
+    }
+
+    #[tokio::test]
+    async fn a_failure_in_the_middle_of_a_gang_leaves_nothing_running() {
+        let (_dir, backend) = backend(2);
+        let gang = gang("sleep 1000", 2, 1);
+        // Replica 1's log cannot be created: a directory is in its way.
+        std::fs::create_dir_all(backend.log_path(&gang.task, 1, 1)).expect("a directory");
+        let mut events = backend.events();
+        assert!(matches!(
+            backend.start(gang.clone()).await,
+            Err(BackendError::Io { .. })
+        ));
+        assert!(matches!(
+            backend.stop(&gang.task, 1, Duration::ZERO).await,
+            Err(BackendError::NotRunning { .. })
+        ));
+        assert!(matches!(
+            events.try_recv(),
+            Err(broadcast::error::TryRecvError::Empty)
+        ));
+        // Replica 0's GPU is free again.
+        let mut again = self::gang("true", 1, 2);
+        again.attempt = 2;
+        backend.start(again).await.expect("both GPUs are free");
+    }
+}
