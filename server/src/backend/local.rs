@@ -35,6 +35,9 @@
 //!   address is `127.0.0.1`), processes, users and GPUs. `CUDA_VISIBLE_DEVICES` is a
 //!   convention CUDA honours, not a limit.
 //! - No images: the command runs with this machine's tools.
+//! - Under pod SSH, `/root` shows the host's entries, but a file created directly in it
+//!   lives in a private tmpfs and is gone when the replica ends (likewise a mount point
+//!   missing inside another mount's volume: the volume is not changed to make one).
 //! - bubblewrap is required for a gang with mounts or pod SSH: without `bwrap` such a
 //!   gang fails to start with [`BackendError::Start`]. Gangs without either run without
 //!   it. Under bubblewrap the main process is `bwrap`, which reports a command killed by
@@ -350,6 +353,14 @@ impl Backend for LocalBackend {
                 )
             })?)
         };
+        if let Some(missing) = gang.mounts.iter().find(|mount| !mount.source.is_dir()) {
+            let reason = format!(
+                "the directory {} to mount at {} does not exist",
+                missing.source.display(),
+                missing.target
+            );
+            return Err(start_error(first.index, &reason));
+        }
         if self
             .lock()
             .attempts
@@ -560,6 +571,11 @@ struct Bind {
 /// deepest existing ancestor is "shadowed": a tmpfs on it, its entries bound back one by
 /// one, so the missing directories are created in that tmpfs. Binds and shadows are laid
 /// out shallowest first, so a deeper one lands on top of what is above it.
+///
+/// The cost: a shadowed directory shows its entries, but new files written directly in
+/// it go to the tmpfs and vanish with the replica. That happens only for a mount inside
+/// another mount whose mount point the outer volume lacks (the outer volume is not
+/// changed to make one), and for pod SSH's `/root`.
 fn sandbox_args(binds: &[Bind]) -> io::Result<Vec<OsString>> {
     let mut binds: Vec<&Bind> = binds.iter().collect();
     binds.sort_by_key(|bind| depth(&bind.target));
@@ -957,6 +973,21 @@ mod tests {
         }];
         match backend.start(gang).await {
             Err(BackendError::Start { reason, .. }) => assert!(reason.contains("bwrap")),
+            other => panic!("expected a start error, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_mount_source_fails_to_start_with_a_reason() {
+        let (dir, backend) = backend(0);
+        let mut gang = gang("true", 1, 0);
+        gang.mounts = vec![Mount {
+            source: dir.path().join("absent"),
+            target: "/volume/data".to_owned(),
+            read_only: true,
+        }];
+        match backend.start(gang).await {
+            Err(BackendError::Start { reason, .. }) => assert!(reason.contains("absent")),
             other => panic!("expected a start error, got {other:?}"),
         }
     }
