@@ -2,6 +2,8 @@
 //! this machine) and, later, Kubernetes. The scheduler decides what runs where; a
 //! backend only starts, stops, reports exits and serves logs.
 
+pub mod local;
+
 use shared::TaskId;
 use std::path::PathBuf;
 

@@ -1,0 +1,1032 @@
+//! The local backend: every replica of a gang is a process on this machine. It owns the
+//! task directories under its data directory and the GPU device indices it hands out;
+//! it must not depend on the scheduler or the store (they call it through [`Backend`]).
+//!
+//! # What it emulates
+//!
+//! - Each replica runs `bash -c <command>` in its own process group, in its own working
+//!   directory `<data_dir>/tasks/<task>/attempt-<n>/replica-<i>/work`, with stdout and
+//!   stderr in one log file `<data_dir>/tasks/<task>/attempt-<n>/replica-<i>.log`.
+//! - The environment is exactly the replica's [`Replica::env`], on top of two defaults
+//!   the user's values override: `PATH` (the server's own, as an image's `PATH` would
+//!   be) and `HOME` (the replica's working directory, so caches stay in the data
+//!   directory). The backend then sets `CUDA_VISIBLE_DEVICES` (a RayJob also
+//!   `RAY_ADDRESS`), and those win.
+//! - GPUs: each node has device indices `0..gpus_per_node(node)`; a replica takes the
+//!   lowest free ones and gives them back when it exits. A replica without GPUs gets an
+//!   empty `CUDA_VISIBLE_DEVICES`, so CUDA sees none.
+//! - Mounts and pod SSH hostfiles appear at their paths through bubblewrap (`bwrap`):
+//!   every replica gets its own root, rebuilt from the host's top-level entries, so a
+//!   missing mount point is created in a private tmpfs and never on the host.
+//!   Datasets and models are bound read-only. `/root/hostfile` lists `127.0.0.1` once
+//!   per replica and `/root/hostfile.hostname` the replica host names (`<task>-master-0`,
+//!   `<task>-worker-<i>`; a RayJob's `<task>-head`, `<task>-worker-<i>`).
+//! - Stop: SIGTERM to every process of the attempt, SIGKILL after the grace period.
+//!   When a replica's main process ends, whatever it left running in its process group
+//!   is killed, as a container runtime would.
+//!
+//! # What it does not emulate
+//!
+//! - No Ray cluster. A RayJob's entrypoint runs once, as the submitter would: with
+//!   replica 0's environment (and GPUs) plus `RAY_ADDRESS=127.0.0.1:6379`. Nothing
+//!   listens there unless the user's code starts Ray itself; only replica 0 reports
+//!   events.
+//! - No isolation beyond the mounts: replicas share this machine's network (every
+//!   address is `127.0.0.1`), processes, users and GPUs. `CUDA_VISIBLE_DEVICES` is a
+//!   convention CUDA honours, not a limit.
+//! - No images: the command runs with this machine's tools.
+//! - Under pod SSH, `/root` shows the host's entries, but a file created directly in it
+//!   lives in a private tmpfs and is gone when the replica ends (likewise a mount point
+//!   missing inside another mount's volume: the volume is not changed to make one).
+//! - bubblewrap is required for a gang with mounts or pod SSH: without `bwrap` such a
+//!   gang fails to start with [`BackendError::Start`]. Gangs without either run without
+//!   it. Under bubblewrap the main process is `bwrap`, which reports a command killed by
+//!   signal `n` as exit code `128 + n`; such codes are reported as signal `n`.
+
+use super::{Backend, BackendError, Event, Gang, Replica, Result};
+use nix::sys::signal::{Signal, kill, killpg};
+use nix::unistd::Pid;
+use shared::TaskId;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::process::{Child, Command};
+use tokio::sync::{broadcast, watch};
+
+/// Where a RayJob's entrypoint finds "its cluster" (Ray's default GCS port).
+const RAY_ADDRESS: &str = "127.0.0.1:6379";
+/// Events kept for slow receivers.
+const EVENT_CAPACITY: usize = 1024;
+/// How long `stop` waits for the exits after SIGKILL.
+const REAP_WAIT: Duration = Duration::from_secs(5);
+
+/// How many GPUs a node has, by node name.
+type GpuCount = dyn Fn(&str) -> u64 + Send + Sync;
+
+/// Runs every replica as a process on this machine (see the module docs).
+pub struct LocalBackend {
+    data_dir: PathBuf,
+    gpus_per_node: Box<GpuCount>,
+    bwrap: Option<PathBuf>,
+    state: Arc<Mutex<State>>,
+    events: broadcast::Sender<Event>,
+}
+
+/// What the backend tracks: free GPU indices per node and the attempts with live
+/// replicas.
+#[derive(Default)]
+struct State {
+    /// Free device indices per node, ascending; filled on a node's first use.
+    free_gpus: HashMap<String, Vec<u64>>,
+    attempts: HashMap<(TaskId, u32), Attempt>,
+}
+
+/// An attempt with at least one replica not yet reaped.
+struct Attempt {
+    running: Vec<Running>,
+    /// How many replicas are still running; `stop` waits on it.
+    remaining: watch::Sender<usize>,
+}
+
+/// A replica's process group.
+struct Running {
+    replica: u32,
+    /// The group id, which is the main process's pid.
+    group: Pid,
+    /// Whether the main process is `bwrap` (which dies of SIGTERM before its command
+    /// could handle it, so SIGTERM skips it).
+    sandboxed: bool,
+}
+
+/// A spawned replica, before its waiter takes it.
+struct Spawned {
+    replica: u32,
+    node: String,
+    devices: Vec<u64>,
+    child: Child,
+    sandboxed: bool,
+}
+
+impl LocalBackend {
+    /// A backend keeping task directories under `data_dir`, handing out device indices
+    /// `0..gpus_per_node(node)` on each node. It uses `bwrap` from `PATH` when present.
+    pub fn new(
+        data_dir: PathBuf,
+        gpus_per_node: impl Fn(&str) -> u64 + Send + Sync + 'static,
+    ) -> Self {
+        // Replicas change directory, so relative paths would point elsewhere.
+        let data_dir = std::path::absolute(&data_dir).unwrap_or(data_dir);
+        Self {
+            data_dir,
+            gpus_per_node: Box::new(gpus_per_node),
+            bwrap: find_in_path("bwrap"),
+            state: Arc::default(),
+            events: broadcast::channel(EVENT_CAPACITY).0,
+        }
+    }
+
+    /// Uses this bubblewrap binary, or none (gangs with mounts or pod SSH then fail to
+    /// start).
+    #[must_use]
+    pub fn with_bwrap(mut self, bwrap: Option<PathBuf>) -> Self {
+        self.bwrap = bwrap;
+        self
+    }
+
+    /// The bubblewrap binary in use, if any.
+    pub fn bwrap(&self) -> Option<&Path> {
+        self.bwrap.as_deref()
+    }
+
+    fn attempt_dir(&self, task: &TaskId, attempt: u32) -> PathBuf {
+        self.data_dir
+            .join("tasks")
+            .join(&task.0)
+            .join(format!("attempt-{attempt}"))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        lock(&self.state)
+    }
+
+    /// Takes the lowest free device indices for each replica, all or none.
+    fn take_gpus(&self, task: &TaskId, replicas: &[Replica]) -> Result<Vec<Vec<u64>>> {
+        let mut state = self.lock();
+        let mut taken: Vec<Vec<u64>> = Vec::with_capacity(replicas.len());
+        for replica in replicas {
+            let free = state
+                .free_gpus
+                .entry(replica.node.clone())
+                .or_insert_with(|| (0..(self.gpus_per_node)(&replica.node)).collect());
+            let want = usize::try_from(replica.gpus).unwrap_or(usize::MAX);
+            if free.len() < want {
+                let reason = format!(
+                    "node {} has {} free GPUs, the replica needs {}",
+                    replica.node,
+                    free.len(),
+                    replica.gpus
+                );
+                for (done, devices) in replicas.iter().zip(taken) {
+                    give_back(&mut state, &done.node, devices);
+                }
+                return Err(BackendError::Start {
+                    task: task.clone(),
+                    replica: replica.index,
+                    reason,
+                });
+            }
+            taken.push(free.drain(..want).collect());
+        }
+        Ok(taken)
+    }
+
+    /// Creates a replica's directories, files and process.
+    fn spawn(
+        &self,
+        gang: &Gang,
+        replica: &Replica,
+        devices: &[u64],
+        bwrap: Option<&Path>,
+    ) -> Result<Child> {
+        let io_error = |source| BackendError::Io {
+            task: gang.task.clone(),
+            source,
+        };
+        let dir = self
+            .attempt_dir(&gang.task, gang.attempt)
+            .join(format!("replica-{}", replica.index));
+        let work = dir.join("work");
+        std::fs::create_dir_all(&work).map_err(io_error)?;
+        let log = File::create(self.log_path(&gang.task, gang.attempt, replica.index))
+            .map_err(io_error)?;
+        let log_err = log.try_clone().map_err(io_error)?;
+
+        let mut command = match bwrap {
+            None => {
+                let mut command = Command::new("bash");
+                command.current_dir(&work);
+                command
+            }
+            Some(bwrap) => {
+                let mut binds: Vec<Bind> = gang
+                    .mounts
+                    .iter()
+                    .map(|mount| Bind {
+                        target: PathBuf::from(&mount.target),
+                        source: mount.source.clone(),
+                        read_only: mount.read_only,
+                    })
+                    .collect();
+                if gang.ssh {
+                    let (addresses, names) = hostfiles(gang);
+                    for (name, text) in [("hostfile", addresses), ("hostfile.hostname", names)] {
+                        let file = dir.join(name);
+                        std::fs::write(&file, text).map_err(io_error)?;
+                        binds.push(Bind {
+                            target: Path::new("/root").join(name),
+                            source: file,
+                            read_only: false,
+                        });
+                    }
+                }
+                let args = sandbox_args(&binds).map_err(|error| BackendError::Start {
+                    task: gang.task.clone(),
+                    replica: replica.index,
+                    reason: format!("cannot prepare the mounts: {error}"),
+                })?;
+                let mut command = Command::new(bwrap);
+                command
+                    .args(args)
+                    .arg("--chdir")
+                    .arg(&work)
+                    .arg("--die-with-parent")
+                    .arg("--")
+                    .arg("bash");
+                command
+            }
+        };
+        command
+            .arg("-c")
+            .arg(&gang.command)
+            .env_clear()
+            .env(
+                "PATH",
+                std::env::var_os("PATH")
+                    .unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin".into()),
+            )
+            .env("HOME", &work)
+            .envs(replica.env.iter().map(|(name, value)| (name, value)))
+            .env("CUDA_VISIBLE_DEVICES", join(devices))
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log_err)
+            .process_group(0);
+        if gang.ray {
+            command.env("RAY_ADDRESS", RAY_ADDRESS);
+        }
+        command.spawn().map_err(|error| BackendError::Start {
+            task: gang.task.clone(),
+            replica: replica.index,
+            reason: format!("cannot run the command: {error}"),
+        })
+    }
+
+    /// Waits for a replica's exit in the background, then cleans up after it and
+    /// reports it.
+    fn watch(&self, task: TaskId, attempt: u32, spawned: Spawned) {
+        let state = Arc::clone(&self.state);
+        let events = self.events.clone();
+        let Spawned {
+            replica,
+            node,
+            devices,
+            mut child,
+            sandboxed,
+        } = spawned;
+        tokio::spawn(async move {
+            let status = child.wait().await;
+            let (code, signal) = match status {
+                Ok(status) => match (status.code(), status.signal()) {
+                    (Some(code), _) if sandboxed && (129..=128 + 64).contains(&code) => {
+                        (None, Some(code - 128))
+                    }
+                    (code, signal) => (code, signal),
+                },
+                Err(error) => {
+                    tracing::warn!(%task, attempt, replica, %error, "cannot wait for a replica");
+                    (None, None)
+                }
+            };
+            {
+                let mut state = lock(&state);
+                let key = (task.clone(), attempt);
+                if let Some(entry) = state.attempts.get_mut(&key) {
+                    if let Some(at) = entry.running.iter().position(|r| r.replica == replica) {
+                        let running = entry.running.swap_remove(at);
+                        // Leftovers of the replica die with its main process.
+                        let _ = killpg(running.group, Signal::SIGKILL);
+                    }
+                    let left = entry.running.len();
+                    entry.remaining.send_replace(left);
+                    if left == 0 {
+                        state.attempts.remove(&key);
+                    }
+                }
+                give_back(&mut state, &node, devices);
+            }
+            let _ = events.send(Event::Exited {
+                task,
+                attempt,
+                replica,
+                code,
+                signal,
+            });
+        });
+    }
+}
+
+#[async_trait::async_trait]
+impl Backend for LocalBackend {
+    async fn start(&self, gang: Gang) -> Result<()> {
+        let start_error = |replica: u32, reason: &str| BackendError::Start {
+            task: gang.task.clone(),
+            replica,
+            reason: reason.to_owned(),
+        };
+        let Some(first) = gang.replicas.first() else {
+            return Err(start_error(0, "the gang has no replicas"));
+        };
+        let bwrap = if gang.mounts.is_empty() && !gang.ssh {
+            None
+        } else {
+            Some(self.bwrap.clone().ok_or_else(|| {
+                start_error(
+                    first.index,
+                    "bubblewrap (bwrap) is not installed; the local backend needs it for \
+                     mounts and pod SSH hostfiles",
+                )
+            })?)
+        };
+        if let Some(missing) = gang.mounts.iter().find(|mount| !mount.source.is_dir()) {
+            let reason = format!(
+                "the directory {} to mount at {} does not exist",
+                missing.source.display(),
+                missing.target
+            );
+            return Err(start_error(first.index, &reason));
+        }
+        if self
+            .lock()
+            .attempts
+            .contains_key(&(gang.task.clone(), gang.attempt))
+        {
+            return Err(start_error(first.index, "this attempt is already running"));
+        }
+        // A RayJob's entrypoint runs once, as the submitter (module docs).
+        let replicas = if gang.ray {
+            vec![first.clone()]
+        } else {
+            gang.replicas.clone()
+        };
+        let gpus = self.take_gpus(&gang.task, &replicas)?;
+
+        let mut spawned: Vec<Spawned> = Vec::with_capacity(replicas.len());
+        for (replica, devices) in replicas.iter().zip(&gpus) {
+            match self.spawn(&gang, replica, devices, bwrap.as_deref()) {
+                Ok(child) => spawned.push(Spawned {
+                    replica: replica.index,
+                    node: replica.node.clone(),
+                    devices: devices.clone(),
+                    child,
+                    sandboxed: bwrap.is_some(),
+                }),
+                Err(error) => {
+                    for mut started in spawned {
+                        if let Some(pid) = started.child.id().and_then(pid) {
+                            let _ = killpg(pid, Signal::SIGKILL);
+                        }
+                        let _ = started.child.wait().await;
+                    }
+                    let mut state = self.lock();
+                    for (replica, devices) in replicas.iter().zip(gpus.clone()) {
+                        give_back(&mut state, &replica.node, devices);
+                    }
+                    return Err(error);
+                }
+            }
+        }
+
+        let running = spawned
+            .iter()
+            .filter_map(|s| {
+                Some(Running {
+                    replica: s.replica,
+                    group: s.child.id().and_then(pid)?,
+                    sandboxed: s.sandboxed,
+                })
+            })
+            .collect::<Vec<_>>();
+        self.lock().attempts.insert(
+            (gang.task.clone(), gang.attempt),
+            Attempt {
+                remaining: watch::Sender::new(running.len()),
+                running,
+            },
+        );
+        // Started goes out before any exit: the waiters begin after it.
+        let _ = self.events.send(Event::Started {
+            task: gang.task.clone(),
+            attempt: gang.attempt,
+        });
+        for spawned in spawned {
+            self.watch(gang.task.clone(), gang.attempt, spawned);
+        }
+        Ok(())
+    }
+
+    async fn stop(&self, task: &TaskId, attempt: u32, grace: Duration) -> Result<()> {
+        let key = (task.clone(), attempt);
+        let not_running = || BackendError::NotRunning {
+            task: task.clone(),
+            attempt,
+        };
+        let mut remaining = {
+            let state = self.lock();
+            let entry = state.attempts.get(&key).ok_or_else(not_running)?;
+            for running in &entry.running {
+                terminate(running);
+            }
+            entry.remaining.subscribe()
+        };
+        let all_exited = tokio::time::timeout(grace, remaining.wait_for(|n| *n == 0))
+            .await
+            .is_ok();
+        if !all_exited {
+            if let Some(entry) = self.lock().attempts.get(&key) {
+                for running in &entry.running {
+                    let _ = killpg(running.group, Signal::SIGKILL);
+                }
+            }
+            // The exits are reported once the waiters reap them; wait for that, briefly.
+            let _ = tokio::time::timeout(REAP_WAIT, remaining.wait_for(|n| *n == 0)).await;
+        }
+        Ok(())
+    }
+
+    fn events(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
+        self.attempt_dir(task, attempt)
+            .join(format!("replica-{replica}.log"))
+    }
+}
+
+/// Locks the state; a panic while holding it leaves consistent data (every update is a
+/// single step), so a poisoned lock is used as is.
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn give_back(state: &mut State, node: &str, devices: Vec<u64>) {
+    if let Some(free) = state.free_gpus.get_mut(node) {
+        free.extend(devices);
+        free.sort_unstable();
+    }
+}
+
+fn pid(id: u32) -> Option<Pid> {
+    i32::try_from(id).ok().map(Pid::from_raw)
+}
+
+fn join(devices: &[u64]) -> String {
+    devices
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// SIGTERM to a replica's processes. Under bubblewrap the main process is `bwrap`,
+/// which would die at once and take its command with it (`--die-with-parent`), so only
+/// the other members of the group get it; `bwrap` exits when its command does.
+fn terminate(running: &Running) {
+    if !running.sandboxed {
+        let _ = killpg(running.group, Signal::SIGTERM);
+        return;
+    }
+    for member in group_members(running.group) {
+        if member != running.group {
+            let _ = kill(member, Signal::SIGTERM);
+        }
+    }
+}
+
+/// The processes of a process group, read from `/proc`.
+fn group_members(group: Pid) -> Vec<Pid> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{id}/stat")).ok()?;
+            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+            let fields = &stat[stat.rfind(')')? + 1..];
+            let pgrp: i32 = fields.split_whitespace().nth(2)?.parse().ok()?;
+            (pgrp == group.as_raw()).then(|| Pid::from_raw(id))
+        })
+        .collect()
+}
+
+/// The pod SSH hostfiles: one address per replica, and the replica host names.
+fn hostfiles(gang: &Gang) -> (String, String) {
+    let task = &gang.task.0;
+    let mut addresses = String::new();
+    let mut names = String::new();
+    for replica in &gang.replicas {
+        addresses.push_str("127.0.0.1\n");
+        let name = match (replica.index, gang.ray) {
+            (0, false) => shared::names::pytorch_master(task),
+            (0, true) => format!("{task}-head"),
+            (i, _) => shared::names::pytorch_worker(task, i - 1),
+        };
+        names.push_str(&name);
+        names.push('\n');
+    }
+    (addresses, names)
+}
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+}
+
+/// A host path to show at `target` inside the sandbox.
+#[derive(Debug)]
+struct Bind {
+    target: PathBuf,
+    source: PathBuf,
+    read_only: bool,
+}
+
+/// bubblewrap arguments for a private root showing the host plus `binds`, such that no
+/// mount point is ever created on the host.
+///
+/// # Design
+///
+/// `bwrap --dev-bind / /` creates a missing mount point in the host directory it
+/// binds. Instead, the root is bwrap's own tmpfs holding a bind (or symlink) per host
+/// top-level entry. Where a bind's target does not exist in what the sandbox shows, its
+/// deepest existing ancestor is "shadowed": a tmpfs on it, its entries bound back one by
+/// one, so the missing directories are created in that tmpfs. Binds and shadows are laid
+/// out shallowest first, so a deeper one lands on top of what is above it.
+///
+/// The cost: a shadowed directory shows its entries, but new files written directly in
+/// it go to the tmpfs and vanish with the replica. That happens only for a mount inside
+/// another mount whose mount point the outer volume lacks (the outer volume is not
+/// changed to make one), and for pod SSH's `/root`.
+fn sandbox_args(binds: &[Bind]) -> io::Result<Vec<OsString>> {
+    let mut binds: Vec<&Bind> = binds.iter().collect();
+    binds.sort_by_key(|bind| depth(&bind.target));
+    // The host path the sandbox shows at `path`, through the deepest bind above it.
+    let host = |path: &Path| -> PathBuf {
+        binds
+            .iter()
+            .filter(|bind| path.starts_with(&bind.target))
+            .max_by_key(|bind| depth(&bind.target))
+            .and_then(|bind| Some(bind.source.join(path.strip_prefix(&bind.target).ok()?)))
+            .unwrap_or_else(|| path.to_path_buf())
+    };
+    let mut shadows: Vec<PathBuf> = Vec::new();
+    for bind in &binds {
+        let target = &bind.target;
+        if !target.is_absolute() || target.parent().is_none() {
+            return Err(io::Error::other(format!(
+                "mount path {} is not an absolute path below /",
+                target.display()
+            )));
+        }
+        let shown = match (target.parent(), target.file_name()) {
+            (Some(parent), Some(name)) => host(parent).join(name),
+            _ => continue,
+        };
+        if shown.exists() {
+            continue;
+        }
+        let existing = target
+            .ancestors()
+            .skip(1)
+            .find(|dir| host(dir).is_dir())
+            .unwrap_or(Path::new("/"));
+        if existing != Path::new("/") && !shadows.iter().any(|s| s == existing) {
+            shadows.push(existing.to_path_buf());
+        }
+    }
+
+    let mut args: Vec<OsString> = Vec::new();
+    rebind_entries(&mut args, Path::new("/"), Path::new("/"))?;
+    args.extend(["--proc".into(), "/proc".into()]);
+    args.extend(["--dev-bind".into(), "/dev".into(), "/dev".into()]);
+
+    // Shallowest first; at one depth, a bind before a shadow of that same directory
+    // (the shadow then shows the bound directory's entries).
+    enum Step<'b> {
+        Bind(&'b Bind),
+        Shadow(PathBuf),
+    }
+    let mut steps: Vec<(usize, u8, Step<'_>)> = binds
+        .iter()
+        .map(|bind| (depth(&bind.target), 0, Step::Bind(bind)))
+        .chain(
+            shadows
+                .into_iter()
+                .map(|dir| (depth(&dir), 1, Step::Shadow(dir))),
+        )
+        .collect();
+    steps.sort_by_key(|(depth, order, _)| (*depth, *order));
+    for (_, _, step) in steps {
+        match step {
+            Step::Bind(bind) => {
+                let flag = if bind.read_only {
+                    "--ro-bind"
+                } else {
+                    "--bind"
+                };
+                args.extend([
+                    flag.into(),
+                    bind.source.clone().into(),
+                    bind.target.clone().into(),
+                ]);
+            }
+            Step::Shadow(dir) => {
+                args.extend(["--tmpfs".into(), dir.clone().into_os_string()]);
+                rebind_entries(&mut args, &host(&dir), &dir)?;
+            }
+        }
+    }
+    Ok(args)
+}
+
+/// Binds each entry of host directory `source` at the same name under `target`
+/// (symlinks as symlinks). At the root, `/proc` and `/dev` are left to bwrap.
+fn rebind_entries(args: &mut Vec<OsString>, source: &Path, target: &Path) -> io::Result<()> {
+    let mut entries = std::fs::read_dir(source)?.collect::<io::Result<Vec<_>>>()?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name();
+        if target == Path::new("/") && (name == "proc" || name == "dev") {
+            continue;
+        }
+        let inside = target.join(&name);
+        if entry.file_type()?.is_symlink() {
+            let link = std::fs::read_link(entry.path())?;
+            args.extend(["--symlink".into(), link.into(), inside.into()]);
+        } else {
+            args.extend(["--dev-bind".into(), entry.path().into(), inside.into()]);
+        }
+    }
+    Ok(())
+}
+
+fn depth(path: &Path) -> usize {
+    path.components().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Mount;
+    use std::time::Instant;
+
+    const WAIT: Duration = Duration::from_secs(10);
+
+    fn backend(gpus: u64) -> (tempfile::TempDir, LocalBackend) {
+        let dir = tempfile::Builder::new()
+            .prefix("berth-local-")
+            .tempdir_in(std::env::temp_dir())
+            .expect("a temporary directory");
+        let backend = LocalBackend::new(dir.path().to_path_buf(), move |_| gpus);
+        (dir, backend)
+    }
+
+    fn gang(command: &str, replicas: u32, gpus: u64) -> Gang {
+        let task = TaskId("demo-abcde".to_owned());
+        Gang {
+            task: task.clone(),
+            attempt: 1,
+            command: command.to_owned(),
+            ray: false,
+            replicas: (0..replicas)
+                .map(|rank| Replica {
+                    index: rank,
+                    node: "node-a".to_owned(),
+                    gpus,
+                    env: vec![
+                        ("MASTER_ADDR".to_owned(), "127.0.0.1".to_owned()),
+                        ("MASTER_PORT".to_owned(), "23456".to_owned()),
+                        ("WORLD_SIZE".to_owned(), replicas.to_string()),
+                        ("RANK".to_owned(), rank.to_string()),
+                    ],
+                })
+                .collect(),
+            mounts: Vec::new(),
+            ssh: false,
+        }
+    }
+
+    /// Collects events until `exits` replicas exited; returns (started, exits by replica).
+    async fn run_until_exits(
+        events: &mut broadcast::Receiver<Event>,
+        exits: usize,
+    ) -> (bool, Vec<(u32, Option<i32>, Option<i32>)>) {
+        let mut started = false;
+        let mut seen = Vec::new();
+        tokio::time::timeout(WAIT, async {
+            while seen.len() < exits {
+                match events.recv().await.expect("the backend keeps sending") {
+                    Event::Started { .. } => started = true,
+                    Event::Exited {
+                        replica,
+                        code,
+                        signal,
+                        ..
+                    } => {
+                        assert!(started, "Started comes before any exit");
+                        seen.push((replica, code, signal));
+                    }
+                }
+            }
+        })
+        .await
+        .expect("the replicas exit in time");
+        seen.sort_unstable();
+        (started, seen)
+    }
+
+    fn log(backend: &LocalBackend, gang: &Gang, replica: u32) -> String {
+        std::fs::read_to_string(backend.log_path(&gang.task, gang.attempt, replica))
+            .expect("the replica's log")
+    }
+
+    fn listing(dir: &Path) -> Vec<OsString> {
+        let mut names: Vec<OsString> = std::fs::read_dir(dir)
+            .map(|entries| entries.filter_map(|e| Some(e.ok()?.file_name())).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    /// Whether bubblewrap is here; prints why a test is skipped when it is not.
+    fn has_bwrap(backend: &LocalBackend, test: &str) -> bool {
+        let found = backend.bwrap().is_some();
+        if !found {
+            println!("skipping {test}: bwrap is not installed (apt-get install -y bubblewrap)");
+        }
+        found
+    }
+
+    #[tokio::test]
+    async fn two_replicas_run_with_their_ranks_gpus_and_logs() {
+        let (_dir, backend) = backend(4);
+        let gang = gang(
+            "echo \"$RANK $WORLD_SIZE $MASTER_ADDR $CUDA_VISIBLE_DEVICES\"; \
+             echo \"cargo=${CARGO_MANIFEST_DIR:-unset} pwd=$PWD home=$HOME\" >&2",
+            2,
+            2,
+        );
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("the gang starts");
+        let (started, exits) = run_until_exits(&mut events, 2).await;
+        assert!(started);
+        assert_eq!(exits, vec![(0, Some(0), None), (1, Some(0), None)]);
+        let (first, second) = (log(&backend, &gang, 0), log(&backend, &gang, 1));
+        assert!(first.starts_with("0 2 127.0.0.1 0,1\n"), "{first}");
+        assert!(second.starts_with("1 2 127.0.0.1 2,3\n"), "{second}");
+        // Only the replica's own environment, in its own working directory.
+        let work = backend
+            .attempt_dir(&gang.task, 1)
+            .join("replica-1")
+            .join("work");
+        let expected = format!("cargo=unset pwd={0} home={0}\n", work.display());
+        assert!(second.ends_with(&expected), "{second}");
+
+        // Both replicas gave their GPUs back: all four fit again.
+        let mut again = self::gang("true", 1, 4);
+        again.attempt = 2;
+        backend.start(again).await.expect("the GPUs were released");
+        run_until_exits(&mut events, 1).await;
+    }
+
+    #[tokio::test]
+    async fn a_failing_command_reports_its_exit_code() {
+        let (_dir, backend) = backend(0);
+        let mut events = backend.events();
+        backend.start(gang("exit 3", 1, 0)).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, Some(3), None)]);
+    }
+
+    #[tokio::test]
+    async fn stop_ends_a_sleeping_gang_with_sigterm_within_the_grace() {
+        let (_dir, backend) = backend(0);
+        let gang = gang("sleep 1000", 2, 0);
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let begin = Instant::now();
+        let grace = Duration::from_secs(5);
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 2).await;
+        assert!(begin.elapsed() < grace, "took {:?}", begin.elapsed());
+        assert_eq!(exits, vec![(0, None, Some(15)), (1, None, Some(15))]);
+        assert!(matches!(
+            backend.stop(&gang.task, 1, grace).await,
+            Err(BackendError::NotRunning { attempt: 1, .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn stop_kills_a_command_that_ignores_sigterm_after_the_grace() {
+        let (_dir, backend) = backend(0);
+        let gang = gang("trap '' TERM; sleep 1000", 1, 0);
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        tokio::time::sleep(Duration::from_millis(200)).await; // let bash set the trap
+        let begin = Instant::now();
+        let grace = Duration::from_millis(500);
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert!(begin.elapsed() >= grace);
+        assert_eq!(exits, vec![(0, None, Some(9))]);
+    }
+
+    #[tokio::test]
+    async fn mounts_are_read_only_or_writable_and_create_nothing_on_the_host() {
+        let (dir, backend) = backend(0);
+        if !has_bwrap(&backend, "mounts test") {
+            return;
+        }
+        let (data, out) = (dir.path().join("dataset"), dir.path().join("volume"));
+        std::fs::create_dir_all(&data).expect("dataset dir");
+        std::fs::create_dir_all(&out).expect("volume dir");
+        std::fs::write(data.join("hello"), "hello from the dataset\n").expect("a file");
+        // A parent that does not exist on the host, under a directory that does.
+        let parent = format!("/mnt/berth-test-{}", std::process::id());
+        let before = listing(Path::new("/mnt"));
+        let mut gang = gang(
+            &format!(
+                "cat {parent}/data/hello; \
+                 touch {parent}/data/x 2>/dev/null && echo data-writable || echo data-read-only; \
+                 echo written > {parent}/out/result && echo out-writable; \
+                 touch /volume/new/file && echo deep-writable"
+            ),
+            1,
+            0,
+        );
+        gang.mounts = vec![
+            Mount {
+                source: data.clone(),
+                target: format!("{parent}/data"),
+                read_only: true,
+            },
+            Mount {
+                source: out.clone(),
+                target: format!("{parent}/out"),
+                read_only: false,
+            },
+            Mount {
+                source: out.clone(),
+                target: "/volume/new".to_owned(),
+                read_only: false,
+            },
+        ];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        let text = log(&backend, &gang, 0);
+        assert_eq!(exits, vec![(0, Some(0), None)], "{text}");
+        assert_eq!(
+            text,
+            "hello from the dataset\ndata-read-only\nout-writable\ndeep-writable\n"
+        );
+        assert!(!data.join("x").exists());
+        assert_eq!(
+            std::fs::read_to_string(out.join("result")).expect("written"),
+            "written\n"
+        );
+        assert!(out.join("file").exists());
+        assert_eq!(listing(Path::new("/mnt")), before);
+        assert!(!Path::new(&parent).exists());
+        assert!(!Path::new("/volume").exists());
+    }
+
+    #[tokio::test]
+    async fn pod_ssh_hostfiles_are_readable_inside_and_not_on_the_host() {
+        let (_dir, backend) = backend(0);
+        if !has_bwrap(&backend, "hostfile test") {
+            return;
+        }
+        let before = listing(Path::new("/root"));
+        let mut gang = gang(
+            "cat /root/hostfile /root/hostfile.hostname; echo \"rank $RANK\"",
+            2,
+            0,
+        );
+        gang.ssh = true;
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 2).await;
+        assert_eq!(exits, vec![(0, Some(0), None), (1, Some(0), None)]);
+        for replica in 0..2 {
+            assert_eq!(
+                log(&backend, &gang, replica),
+                format!(
+                    "127.0.0.1\n127.0.0.1\ndemo-abcde-master-0\ndemo-abcde-worker-0\nrank {replica}\n"
+                )
+            );
+        }
+        assert_eq!(listing(Path::new("/root")), before);
+    }
+
+    #[tokio::test]
+    async fn stop_under_bubblewrap_reports_sigterm() {
+        let (dir, backend) = backend(0);
+        if !has_bwrap(&backend, "sandboxed stop test") {
+            return;
+        }
+        let mut gang = gang("sleep 1000", 1, 0);
+        gang.mounts = vec![Mount {
+            source: dir.path().to_path_buf(),
+            target: "/volume/data".to_owned(),
+            read_only: true,
+        }];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        tokio::time::sleep(Duration::from_millis(200)).await; // let bwrap start bash
+        let grace = Duration::from_secs(5);
+        let begin = Instant::now();
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert!(begin.elapsed() < grace, "took {:?}", begin.elapsed());
+        assert_eq!(exits, vec![(0, None, Some(15))]);
+    }
+
+    #[tokio::test]
+    async fn mounts_without_bwrap_fail_to_start_with_a_reason() {
+        let (dir, backend) = backend(0);
+        let backend = backend.with_bwrap(None);
+        let mut gang = gang("true", 1, 0);
+        gang.mounts = vec![Mount {
+            source: dir.path().to_path_buf(),
+            target: "/tmp/ray".to_owned(),
+            read_only: false,
+        }];
+        match backend.start(gang).await {
+            Err(BackendError::Start { reason, .. }) => assert!(reason.contains("bwrap")),
+            other => panic!("expected a start error, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_mount_source_fails_to_start_with_a_reason() {
+        let (dir, backend) = backend(0);
+        let mut gang = gang("true", 1, 0);
+        gang.mounts = vec![Mount {
+            source: dir.path().join("absent"),
+            target: "/volume/data".to_owned(),
+            read_only: true,
+        }];
+        match backend.start(gang).await {
+            Err(BackendError::Start { reason, .. }) => assert!(reason.contains("absent")),
+            other => panic!("expected a start error, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_ray_job_runs_its_entrypoint_once_with_the_ray_address() {
+        let (_dir, backend) = backend(0);
+        let mut gang = gang("echo \"$RAY_ADDRESS $RANK\"", 3, 0);
+        gang.ray = true;
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, Some(0), None)]);
+        assert_eq!(log(&backend, &gang, 0), "127.0.0.1:6379 0\n");
+        assert!(!backend.log_path(&gang.task, 1, 1).exists());
+    }
+
+    #[tokio::test]
+    async fn a_failure_in_the_middle_of_a_gang_leaves_nothing_running() {
+        let (_dir, backend) = backend(2);
+        let gang = gang("sleep 1000", 2, 1);
+        // Replica 1's log cannot be created: a directory is in its way.
+        std::fs::create_dir_all(backend.log_path(&gang.task, 1, 1)).expect("a directory");
+        let mut events = backend.events();
+        assert!(matches!(
+            backend.start(gang.clone()).await,
+            Err(BackendError::Io { .. })
+        ));
+        assert!(matches!(
+            backend.stop(&gang.task, 1, Duration::ZERO).await,
+            Err(BackendError::NotRunning { .. })
+        ));
+        assert!(matches!(
+            events.try_recv(),
+            Err(broadcast::error::TryRecvError::Empty)
+        ));
+        // Replica 0's GPU is free again.
+        let mut again = self::gang("true", 1, 2);
+        again.attempt = 2;
+        backend.start(again).await.expect("both GPUs are free");
+    }
+}
