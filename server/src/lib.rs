@@ -9,6 +9,7 @@ mod error;
 mod lang;
 mod routes;
 mod state;
+pub mod store;
 
 pub use error::ApiError;
 pub use lang::ReaderLang;
