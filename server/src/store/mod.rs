@@ -10,8 +10,10 @@
 //!
 //! A spec's hidden env values ([`shared::task::EnvVar::hidden`]) are stored apart from
 //! the spec. Every record the store returns carries the spec with those values replaced
-//! by [`HIDDEN_VALUE_MASK`](shared::task::HIDDEN_VALUE_MASK); only [`TaskStore::hidden_values`] gives the real ones back,
+//! by [`HIDDEN_VALUE_MASK`]; only [`TaskStore::hidden_values`] gives the real ones back,
 //! for the owner and for the backend ([`restore_hidden`] puts them back in a spec).
+//!
+//! [`HIDDEN_VALUE_MASK`]: shared::task::HIDDEN_VALUE_MASK
 
 mod sqlite;
 
@@ -131,7 +133,8 @@ pub enum Inserted {
 /// A task as stored: the record plus what only the server needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredTask {
-    /// The record; hidden env values in its spec are [`HIDDEN_VALUE_MASK`](shared::task::HIDDEN_VALUE_MASK).
+    /// The record; hidden env values in its spec are
+    /// [`shared::task::HIDDEN_VALUE_MASK`].
     pub task: Task,
     /// Submit order: larger is later, never reused (1 for the first task).
     pub seq: i64,

@@ -1244,6 +1244,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_file_is_opened_in_wal_mode_with_foreign_keys_on() {
+        let (dir, store) = store().await;
+        assert!(dir.path().join("data/tasks.db").is_file());
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&store.pool)
+            .await
+            .expect("reads");
+        assert_eq!(mode, "wal");
+        let foreign_keys: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(&store.pool)
+            .await
+            .expect("reads");
+        assert_eq!(foreign_keys, 1);
+        let synchronous: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&store.pool)
+            .await
+            .expect("reads");
+        assert_eq!(synchronous, 1, "NORMAL");
+    }
+
+    #[tokio::test]
     async fn data_survives_closing_and_reopening_the_file() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("tasks.db");
