@@ -15,6 +15,7 @@ pub mod metrics;
 mod routes;
 pub mod scheduler;
 mod state;
+pub mod store;
 
 pub use config::{Config, ConfigError, MAX_BODY_BYTES};
 pub use error::{ApiError, PROBLEM_JSON};

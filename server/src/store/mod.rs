@@ -1,0 +1,527 @@
+//! The task store: every task the server accepted, what it holds, its timeline, events,
+//! tags and share links, kept durably so the server can recover after a crash.
+//!
+//! [`TaskStore`] is the interface the server uses (as `Arc<dyn TaskStore>`);
+//! [`SqliteStore`] is the one implementation so far. The store records what the caller
+//! decided: it keeps the lifecycle's allowed steps ([`TaskPhase::can_become`]) but makes
+//! no scheduling or quota decision and must not depend on the routes or the backends.
+//!
+//! # Hidden values
+//!
+//! A spec's hidden env values ([`shared::task::EnvVar::hidden`]) are stored apart from
+//! the spec. Every record the store returns carries the spec with those values replaced
+//! by [`HIDDEN_VALUE_MASK`]; only [`TaskStore::hidden_values`] gives the real ones back,
+//! for the owner and for the backend ([`restore_hidden`] puts them back in a spec).
+//!
+//! [`HIDDEN_VALUE_MASK`]: shared::task::HIDDEN_VALUE_MASK
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+use shared::quota::Placement;
+use shared::record::{PhaseChange, PhaseError, Task, TaskId, TaskPhase, Timestamp};
+use shared::task::{Tag, TaskSpec, TaskType};
+use shared::usage::QuotaUse;
+use std::path::PathBuf;
+
+/// The store's result type.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No task has this id.
+    #[error("task {task} not found")]
+    NotFound {
+        /// The id asked for.
+        task: TaskId,
+    },
+    /// A new task's id is already taken by another task.
+    #[error("task id {task} is already taken")]
+    IdTaken {
+        /// The id.
+        task: TaskId,
+    },
+    /// The lifecycle does not allow the phase change asked for; nothing was written.
+    #[error("task {task} cannot change phase")]
+    Phase {
+        /// The task.
+        task: TaskId,
+        /// The step that is not allowed.
+        #[source]
+        source: PhaseError,
+    },
+    /// A share token is already in use.
+    #[error("share token is already in use")]
+    TokenTaken,
+    /// A list cursor that this store did not make.
+    #[error("list cursor {cursor:?} is not valid")]
+    BadCursor {
+        /// The cursor as given.
+        cursor: String,
+    },
+    /// A stored value does not read back as what was written (the database was edited
+    /// by hand or by an incompatible version).
+    #[error("stored {what} of task {task} cannot be read")]
+    Corrupt {
+        /// The task.
+        task: String,
+        /// Which value.
+        what: &'static str,
+        /// Why, when a decoder said.
+        #[source]
+        source: Option<serde_json::Error>,
+    },
+    /// A value could not be encoded as JSON to store it.
+    #[error("cannot encode the {what} to store")]
+    Encode {
+        /// Which value.
+        what: &'static str,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The database file or its directory could not be created.
+    #[error("cannot create the directory of the task database {path}")]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The database could not be opened.
+    #[error("cannot open the task database {path}")]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: sqlx::Error,
+    },
+    /// The schema could not be brought up to date.
+    #[error("cannot migrate the task database")]
+    Migrate(#[source] sqlx::migrate::MigrateError),
+    /// Any other database failure.
+    #[error("task database failed")]
+    Database(#[source] sqlx::Error),
+}
+
+/// A task to insert: the record as [`Task::queued`] made it (with the real hidden values)
+/// and what it holds from the start.
+#[derive(Clone, Debug)]
+pub struct NewTask {
+    /// The record. Its spec's hidden values are stored apart and masked in the record.
+    pub task: Task,
+    /// The quota reserved for it at submit time.
+    pub quota: Vec<QuotaUse>,
+    /// The submit request's idempotency key, scoped to `task.owner`: a second insert with
+    /// the same owner and key stores nothing and answers [`Inserted::Existing`].
+    pub idempotency_key: Option<String>,
+}
+
+/// What [`TaskStore::insert`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inserted {
+    /// The task was stored.
+    New,
+    /// The owner already used the idempotency key for this task; nothing was stored.
+    Existing(TaskId),
+}
+
+/// A task as stored: the record plus what only the server needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredTask {
+    /// The record; hidden env values in its spec are
+    /// [`shared::task::HIDDEN_VALUE_MASK`].
+    pub task: Task,
+    /// Submit order: larger is later, never reused (1 for the first task).
+    pub seq: i64,
+    /// The quota it holds now.
+    pub quota: Vec<QuotaUse>,
+    /// Where it is placed, while it holds nodes.
+    pub placement: Option<Placement>,
+    /// Its tags now. They start as `task.spec.basic.tags`; [`TaskStore::set_tags`]
+    /// changes these and leaves the spec as submitted.
+    pub tags: Vec<Tag>,
+}
+
+/// One hidden env value, by its position in `spec.environment.env`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HiddenValue {
+    /// Index into `spec.environment.env`.
+    pub index: usize,
+    /// The real value.
+    pub value: String,
+}
+
+/// The hidden values of `spec`, for storing apart.
+pub fn hidden_of(spec: &TaskSpec) -> Vec<HiddenValue> {
+    spec.environment
+        .env
+        .iter()
+        .enumerate()
+        .filter(|(_, var)| var.hidden)
+        .map(|(index, var)| HiddenValue {
+            index,
+            value: var.value.clone(),
+        })
+        .collect()
+}
+
+/// `spec` with the real hidden values put back (what the owner and the backend see).
+/// An index that no longer names a hidden var is ignored.
+pub fn restore_hidden(spec: &TaskSpec, values: &[HiddenValue]) -> TaskSpec {
+    let mut spec = spec.clone();
+    for hidden in values {
+        if let Some(var) = spec.environment.env.get_mut(hidden.index)
+            && var.hidden
+        {
+            var.value.clone_from(&hidden.value);
+        }
+    }
+    spec
+}
+
+/// Something that happened to a task, for its events list (SPEC.md section 7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskEvent {
+    /// When.
+    pub at: Timestamp,
+    /// A short stable code, one of [`event_kind`]'s constants or another lowercase word.
+    pub kind: String,
+    /// What happened, for people ("queued: the largest free node has 4 GPUs").
+    pub message: String,
+}
+
+/// Stable event codes.
+pub mod event_kind {
+    /// Accepted and queued.
+    pub const QUEUED: &str = "queued";
+    /// Placed: its gang fits now.
+    pub const ADMITTED: &str = "admitted";
+    /// An attempt's pods started.
+    pub const STARTED: &str = "started";
+    /// A replica exited.
+    pub const EXITED: &str = "exited";
+    /// Fault tolerance starts another attempt.
+    pub const RETRYING: &str = "retrying";
+    /// Finished badly.
+    pub const FAILED: &str = "failed";
+    /// Stopped by a user.
+    pub const STOPPED: &str = "stopped";
+}
+
+/// A tag filter: the key, and the value when it must match too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagFilter {
+    /// The tag key.
+    pub key: String,
+    /// The value; `None` matches any value.
+    pub value: Option<String>,
+}
+
+impl TagFilter {
+    /// Reads `key` or `key=value`.
+    pub fn parse(text: &str) -> TagFilter {
+        match text.split_once('=') {
+            Some((key, value)) => TagFilter {
+                key: key.to_owned(),
+                value: Some(value.to_owned()),
+            },
+            None => TagFilter {
+                key: text.to_owned(),
+                value: None,
+            },
+        }
+    }
+}
+
+/// Who is looking: a user and the project groups they belong to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Viewer {
+    /// The user name.
+    pub user: String,
+    /// Ids of the project groups the user is in.
+    pub groups: Vec<String>,
+}
+
+/// Where a list page starts: just after the last task of the previous page.
+///
+/// Pages are ordered newest first by `(created_at, id)`, so tasks inserted while paging
+/// come before the first page and never shift later pages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    created_at: Timestamp,
+    id: TaskId,
+}
+
+impl Cursor {
+    /// The cursor just after `task`.
+    pub fn after(task: &Task) -> Cursor {
+        Cursor {
+            created_at: task.created_at,
+            id: task.id.clone(),
+        }
+    }
+
+    /// The opaque text form, for an API response.
+    pub fn encode(&self) -> String {
+        let plain = format!("{}/{}", self.created_at.0, self.id.0);
+        plain.bytes().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Reads what [`Cursor::encode`] wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::BadCursor`] for any other text.
+    pub fn decode(text: &str) -> Result<Cursor> {
+        let bad = || StoreError::BadCursor {
+            cursor: text.to_owned(),
+        };
+        if !text.len().is_multiple_of(2) || !text.is_ascii() {
+            return Err(bad());
+        }
+        let bytes = (0..text.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&text[i..i + 2], 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|_| bad())?;
+        let plain = String::from_utf8(bytes).map_err(|_| bad())?;
+        let (at, id) = plain.split_once('/').ok_or_else(bad)?;
+        let at = at.parse::<i64>().map_err(|_| bad())?;
+        Ok(Cursor {
+            created_at: Timestamp(at),
+            id: TaskId(id.to_owned()),
+        })
+    }
+}
+
+/// The most tasks one list page holds.
+pub const MAX_PAGE: u32 = 500;
+
+/// Which tasks to list. Every filter that is set must match; deleted tasks are listed
+/// only when `phase` asks for [`TaskPhase::Deleted`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Only tasks in this phase.
+    pub phase: Option<TaskPhase>,
+    /// Only tasks of this type.
+    pub task_type: Option<TaskType>,
+    /// Only tasks with this tag (now, see [`StoredTask::tags`]).
+    pub tag: Option<TagFilter>,
+    /// Only tasks of this owner.
+    pub owner: Option<String>,
+    /// Only tasks of this project group.
+    pub project_group: Option<String>,
+    /// Only tasks whose id (their name) contains this text, ignoring ASCII case.
+    pub name_contains: Option<String>,
+    /// Only tasks this viewer may see: their own, and tasks visible in one of their
+    /// groups.
+    pub visible_to: Option<Viewer>,
+    /// Start after this cursor; `None` for the first page.
+    pub after: Option<Cursor>,
+    /// Page size, 1 to [`MAX_PAGE`] (0 is read as 1, more as [`MAX_PAGE`]).
+    pub limit: u32,
+}
+
+/// One page of a list, newest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page {
+    /// The tasks.
+    pub tasks: Vec<StoredTask>,
+    /// Where the next page starts, when there is one.
+    pub next: Option<Cursor>,
+}
+
+/// Durable task storage (see the module docs).
+///
+/// Every method that names a task answers [`StoreError::NotFound`] when no task has
+/// that id, unless it says otherwise.
+#[async_trait::async_trait]
+pub trait TaskStore: Send + Sync {
+    /// Stores a new task, its hidden values, the quota it holds and the next submit
+    /// sequence number, all in one transaction.
+    ///
+    /// When `new.idempotency_key` was already used by the same owner, stores nothing and
+    /// answers [`Inserted::Existing`] with that task's id, also when the two inserts race.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::IdTaken`] when another task has the id; database failures.
+    async fn insert(&self, new: NewTask) -> Result<Inserted>;
+
+    /// The task with `id`, deleted ones included, hidden values masked.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn get(&self, id: &TaskId) -> Result<StoredTask>;
+
+    /// The real hidden env values of the task, by env index (empty when it has none).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>>;
+
+    /// One page of the tasks that `query` selects, newest first.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn list(&self, query: &ListQuery) -> Result<Page>;
+
+    /// Moves the task to `change.phase`: appends `change` to its history, sets its phase,
+    /// its attempts and its `updated_at` (to `change.at`).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Phase`] when the lifecycle does not allow the step (nothing is
+    /// written); [`StoreError::NotFound`]; database failures.
+    async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()>;
+
+    /// Replaces what the task holds: its quota lines and its placement (`None` when it
+    /// holds no nodes).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn set_hold(
+        &self,
+        id: &TaskId,
+        quota: &[QuotaUse],
+        placement: Option<&Placement>,
+    ) -> Result<()>;
+
+    /// Appends an event to the task's events.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn push_event(&self, id: &TaskId, event: &TaskEvent) -> Result<()>;
+
+    /// The task's events, oldest first (in the order they were pushed).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>>;
+
+    /// Every task not finished ([`TaskPhase::is_finished`]), in submit order: what
+    /// recovery requeues and what live usage is rebuilt from.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn unfinished(&self) -> Result<Vec<StoredTask>>;
+
+    /// Replaces the task's tags ([`StoredTask::tags`]).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()>;
+
+    /// Records a share link: `token` now names the task.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::TokenTaken`] when the token names a share already;
+    /// [`StoreError::NotFound`]; database failures.
+    async fn create_share(&self, id: &TaskId, token: &str, at: Timestamp) -> Result<()>;
+
+    /// The task a share token names, if any (deleted tasks included: the caller decides
+    /// what a link to one shows).
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn shared(&self, token: &str) -> Result<Option<TaskId>>;
+
+    /// Marks the task deleted at `at` (a phase change to [`TaskPhase::Deleted`]); its
+    /// rows stay, for audit.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Phase`] when the task may not be deleted now (it is still running);
+    /// [`StoreError::NotFound`]; database failures.
+    async fn delete(&self, id: &TaskId, at: Timestamp) -> Result<()>;
+}
+
+/// The stable text of a phase in the database.
+fn phase_code(phase: TaskPhase) -> &'static str {
+    match phase {
+        TaskPhase::Queued => "queued",
+        TaskPhase::Scheduling => "scheduling",
+        TaskPhase::Running => "running",
+        TaskPhase::Retrying => "retrying",
+        TaskPhase::Succeeded => "succeeded",
+        TaskPhase::Failed => "failed",
+        TaskPhase::Stopped => "stopped",
+        TaskPhase::Deleted => "deleted",
+    }
+}
+
+/// Reads [`phase_code`]'s text.
+fn parse_phase(code: &str) -> Option<TaskPhase> {
+    ALL_PHASES.into_iter().find(|p| phase_code(*p) == code)
+}
+
+const ALL_PHASES: [TaskPhase; 8] = [
+    TaskPhase::Queued,
+    TaskPhase::Scheduling,
+    TaskPhase::Running,
+    TaskPhase::Retrying,
+    TaskPhase::Succeeded,
+    TaskPhase::Failed,
+    TaskPhase::Stopped,
+    TaskPhase::Deleted,
+];
+
+/// The stable text of a task type in the database ("" when unset).
+fn task_type_code(task_type: Option<TaskType>) -> &'static str {
+    match task_type {
+        Some(TaskType::PyTorchJob) => "pytorch_job",
+        Some(TaskType::RayJob) => "ray_job",
+        None => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_reject_other_text() {
+        let cursor = Cursor {
+            created_at: Timestamp(1_700_000_000_123),
+            id: TaskId("bert-base-x7k2q".into()),
+        };
+        assert_eq!(Cursor::decode(&cursor.encode()).expect("decodes"), cursor);
+        for bad in ["", "zz", "abc", "2f", "é"] {
+            assert!(Cursor::decode(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn phase_codes_read_back() {
+        for phase in ALL_PHASES {
+            assert_eq!(parse_phase(phase_code(phase)), Some(phase));
+        }
+    }
+
+    #[test]
+    fn tag_filters_read_key_or_key_value() {
+        assert_eq!(
+            TagFilter::parse("team=nlp"),
+            TagFilter {
+                key: "team".into(),
+                value: Some("nlp".into())
+            }
+        );
+        assert_eq!(TagFilter::parse("team").value, None);
+    }
+}

@@ -1,0 +1,1305 @@
+//! [`TaskStore`] on one SQLite file, through a small sqlx pool.
+//!
+//! # Design
+//!
+//! - WAL journal with `synchronous = NORMAL`: readers never block the writer, and a
+//!   commit survives a crash of the process (a power cut may lose the last commits).
+//! - Every transaction that writes starts with `BEGIN IMMEDIATE`, so it takes the write
+//!   lock first and waits for it (busy timeout) instead of failing when a read would
+//!   have to upgrade to a write after another writer committed.
+//! - Sequence numbers (submit order, history, events) are computed inside the inserting
+//!   statement (`MAX(n) + 1`), which SQLite runs under its single write lock; no
+//!   autoincrement, so the schema stays portable.
+//! - Reads that join several tables run in one read transaction, a consistent snapshot.
+
+use super::{
+    ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Result,
+    StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, parse_phase, phase_code,
+    task_type_code,
+};
+use shared::quota::Placement;
+use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
+use shared::task::Tag;
+use shared::usage::QuotaUse;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteRow, SqliteSynchronous,
+};
+use sqlx::{QueryBuilder, Row, Sqlite, Transaction};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// How long a statement waits for another connection's write lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections in the pool: SQLite has one writer, so more only helps readers.
+const MAX_CONNECTIONS: u32 = 8;
+
+/// Ids per `IN (...)` list, well under SQLite's bound-variable limit.
+const IN_CHUNK: usize = 400;
+
+/// The columns [`decode_task`] reads, in its order.
+macro_rules! task_columns {
+    () => {
+        "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
+         t.quota, t.placement"
+    };
+}
+
+/// The task store on a SQLite file.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating when missing) the database at `path` and its parent directory,
+    /// and brings the schema up to date.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::CreateDir`], [`StoreError::Open`] or [`StoreError::Migrate`].
+    pub async fn open(path: &Path) -> Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            tokio::fs::create_dir_all(dir)
+                .await
+                .map_err(|source| StoreError::CreateDir {
+                    path: dir.to_owned(),
+                    source,
+                })?;
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .connect_with(options)
+            .await
+            .map_err(|source| StoreError::Open {
+                path: path.to_owned(),
+                source,
+            })?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(StoreError::Migrate)?;
+        Ok(SqliteStore { pool })
+    }
+
+    /// Closes every connection, waiting for those in use (a clean shutdown).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// A transaction that holds the write lock from its start.
+    async fn write(&self) -> Result<Transaction<'static, Sqlite>> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await.map_err(db)
+    }
+
+    /// A read transaction: one consistent snapshot.
+    async fn read(&self) -> Result<Transaction<'static, Sqlite>> {
+        self.pool.begin().await.map_err(db)
+    }
+
+    /// Moves a task to `change.phase`; `attempts` `None` keeps the count.
+    async fn change_phase(
+        &self,
+        id: &TaskId,
+        change: PhaseChange,
+        attempts: Option<u32>,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        let row = sqlx::query("SELECT phase, attempts FROM tasks WHERE id = ?")
+            .bind(&id.0)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db)?
+            .ok_or_else(|| not_found(id))?;
+        let code: String = row.try_get(0).map_err(db)?;
+        let now = parse_phase(&code).ok_or_else(|| corrupt(&id.0, "phase", None))?;
+        if !now.can_become(change.phase) {
+            return Err(StoreError::Phase {
+                task: id.clone(),
+                source: shared::record::PhaseError {
+                    from: now,
+                    to: change.phase,
+                },
+            });
+        }
+        let attempts = match attempts {
+            Some(a) => i64::from(a),
+            None => row.try_get(1).map_err(db)?,
+        };
+        sqlx::query("UPDATE tasks SET phase = ?, attempts = ?, updated_at = ? WHERE id = ?")
+            .bind(phase_code(change.phase))
+            .bind(attempts)
+            .bind(change.at.0)
+            .bind(&id.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        sqlx::query(
+            "INSERT INTO task_history (task_id, n, phase, at, reason) \
+             SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ? FROM task_history WHERE task_id = ?",
+        )
+        .bind(&id.0)
+        .bind(phase_code(change.phase))
+        .bind(change.at.0)
+        .bind(&change.reason)
+        .bind(&id.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)
+    }
+}
+
+#[async_trait::async_trait]
+impl TaskStore for SqliteStore {
+    async fn insert(&self, new: NewTask) -> Result<Inserted> {
+        let task = &new.task;
+        let spec = encode("spec", &task.spec.masked())?;
+        let quota = encode("quota", &new.quota)?;
+        let mut tx = self.write().await?;
+        if let Some(existing) =
+            by_idempotency_key(&mut tx, &task.owner, new.idempotency_key.as_deref()).await?
+        {
+            return Ok(Inserted::Existing(existing));
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
+             phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
+             SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ? \
+             FROM tasks",
+        )
+        .bind(&task.id.0)
+        .bind(&task.owner)
+        .bind(&task.spec.basic.project_group)
+        .bind(task_type_code(task.spec.task_type()))
+        .bind(i64::from(task.spec.basic.visible_in_group))
+        .bind(phase_code(task.phase))
+        .bind(i64::from(task.attempts))
+        .bind(task.created_at.0)
+        .bind(task.updated_at.0)
+        .bind(spec)
+        .bind(quota)
+        .bind(new.idempotency_key.as_deref())
+        .execute(&mut *tx)
+        .await;
+        if let Err(error) = inserted {
+            if !is_unique_violation(&error) {
+                return Err(db(error));
+            }
+            // Another insert won a race this store's write lock does not exclude
+            // (another process on the file): answer with its task if the key is why.
+            tx.rollback().await.map_err(db)?;
+            let mut conn = self.pool.acquire().await.map_err(db)?;
+            return match by_idempotency_key(&mut conn, &task.owner, new.idempotency_key.as_deref())
+                .await?
+            {
+                Some(existing) => Ok(Inserted::Existing(existing)),
+                None => Err(StoreError::IdTaken {
+                    task: task.id.clone(),
+                }),
+            };
+        }
+        for (n, change) in (1_i64..).zip(&task.history) {
+            sqlx::query(
+                "INSERT INTO task_history (task_id, n, phase, at, reason) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(&task.id.0)
+            .bind(n)
+            .bind(phase_code(change.phase))
+            .bind(change.at.0)
+            .bind(&change.reason)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        }
+        for hidden in hidden_of(&task.spec) {
+            sqlx::query("INSERT INTO task_hidden_env (task_id, env_index, value) VALUES (?, ?, ?)")
+                .bind(&task.id.0)
+                .bind(to_i64(hidden.index))
+                .bind(&hidden.value)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+        }
+        insert_tags(&mut tx, &task.id, &task.spec.basic.tags).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(Inserted::New)
+    }
+
+    async fn get(&self, id: &TaskId) -> Result<StoredTask> {
+        let mut tx = self.read().await?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE t.id = ?"
+        ))
+        .bind(&id.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db)?
+        .ok_or_else(|| not_found(id))?;
+        let task = decode_task(&row)?;
+        let mut tasks = attach_details(&mut tx, vec![task]).await?;
+        tx.commit().await.map_err(db)?;
+        tasks.pop().ok_or_else(|| not_found(id))
+    }
+
+    async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>> {
+        let mut tx = self.read().await?;
+        require_task(&mut tx, id).await?;
+        let rows = sqlx::query(
+            "SELECT env_index, value FROM task_hidden_env WHERE task_id = ? ORDER BY env_index",
+        )
+        .bind(&id.0)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                let index: i64 = row.try_get(0).map_err(db)?;
+                Ok(HiddenValue {
+                    index: usize::try_from(index)
+                        .map_err(|_| corrupt(&id.0, "hidden value index", None))?,
+                    value: row.try_get(1).map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn list(&self, query: &ListQuery) -> Result<Page> {
+        let limit = query.limit.clamp(1, MAX_PAGE);
+        let mut sql = QueryBuilder::<Sqlite>::new(concat!(
+            "SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE "
+        ));
+        match query.phase {
+            Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),
+            None => sql
+                .push("t.phase <> ")
+                .push_bind(phase_code(TaskPhase::Deleted)),
+        };
+        if let Some(task_type) = query.task_type {
+            sql.push(" AND t.task_type = ")
+                .push_bind(task_type_code(Some(task_type)));
+        }
+        if let Some(owner) = &query.owner {
+            sql.push(" AND t.owner = ").push_bind(owner.clone());
+        }
+        if let Some(group) = &query.project_group {
+            sql.push(" AND t.project_group = ").push_bind(group.clone());
+        }
+        if let Some(text) = &query.name_contains {
+            sql.push(" AND LOWER(t.id) LIKE ")
+                .push_bind(contains_pattern(text))
+                .push(" ESCAPE '\\'");
+        }
+        if let Some(tag) = &query.tag {
+            sql.push(
+                " AND EXISTS (SELECT 1 FROM task_tags g WHERE g.task_id = t.id AND g.tag_key = ",
+            )
+            .push_bind(tag.key.clone());
+            if let Some(value) = &tag.value {
+                sql.push(" AND g.tag_value = ").push_bind(value.clone());
+            }
+            sql.push(")");
+        }
+        if let Some(viewer) = &query.visible_to {
+            sql.push(" AND (t.owner = ").push_bind(viewer.user.clone());
+            if !viewer.groups.is_empty() {
+                sql.push(" OR (t.visible_in_group = 1 AND t.project_group IN (");
+                let mut groups = sql.separated(", ");
+                for group in &viewer.groups {
+                    groups.push_bind(group.clone());
+                }
+                sql.push("))");
+            }
+            sql.push(")");
+        }
+        if let Some(after) = &query.after {
+            sql.push(" AND (t.created_at < ")
+                .push_bind(after.created_at.0)
+                .push(" OR (t.created_at = ")
+                .push_bind(after.created_at.0)
+                .push(" AND t.id < ")
+                .push_bind(after.id.0.clone())
+                .push("))");
+        }
+        sql.push(" ORDER BY t.created_at DESC, t.id DESC LIMIT ")
+            .push_bind(i64::from(limit) + 1);
+
+        let mut tx = self.read().await?;
+        let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
+        let mut tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
+        let more = tasks.len() > limit as usize;
+        tasks.truncate(limit as usize);
+        let tasks = attach_details(&mut tx, tasks).await?;
+        tx.commit().await.map_err(db)?;
+        let next = if more {
+            tasks.last().map(|t| Cursor::after(&t.task))
+        } else {
+            None
+        };
+        Ok(Page { tasks, next })
+    }
+
+    async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()> {
+        self.change_phase(id, change, Some(attempts)).await
+    }
+
+    async fn set_hold(
+        &self,
+        id: &TaskId,
+        quota: &[QuotaUse],
+        placement: Option<&Placement>,
+    ) -> Result<()> {
+        let quota = encode("quota", &quota)?;
+        let placement = placement.map(|p| encode("placement", p)).transpose()?;
+        let done = sqlx::query("UPDATE tasks SET quota = ?, placement = ? WHERE id = ?")
+            .bind(quota)
+            .bind(placement)
+            .bind(&id.0)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        if done.rows_affected() == 0 {
+            return Err(not_found(id));
+        }
+        Ok(())
+    }
+
+    async fn push_event(&self, id: &TaskId, event: &TaskEvent) -> Result<()> {
+        let done = sqlx::query(
+            "INSERT INTO task_events (task_id, n, at, kind, message) \
+             SELECT t.id, \
+                    (SELECT COALESCE(MAX(e.n), 0) + 1 FROM task_events e WHERE e.task_id = t.id), \
+                    ?, ?, ? \
+             FROM tasks t WHERE t.id = ?",
+        )
+        .bind(event.at.0)
+        .bind(&event.kind)
+        .bind(&event.message)
+        .bind(&id.0)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        if done.rows_affected() == 0 {
+            return Err(not_found(id));
+        }
+        Ok(())
+    }
+
+    async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
+        let mut tx = self.read().await?;
+        require_task(&mut tx, id).await?;
+        let rows =
+            sqlx::query("SELECT at, kind, message FROM task_events WHERE task_id = ? ORDER BY n")
+                .bind(&id.0)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(TaskEvent {
+                    at: Timestamp(row.try_get(0).map_err(db)?),
+                    kind: row.try_get(1).map_err(db)?,
+                    message: row.try_get(2).map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn unfinished(&self) -> Result<Vec<StoredTask>> {
+        let mut sql = QueryBuilder::<Sqlite>::new(concat!(
+            "SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE t.phase NOT IN ("
+        ));
+        let mut finished = sql.separated(", ");
+        for phase in ALL_PHASES.into_iter().filter(|p| p.is_finished()) {
+            finished.push_bind(phase_code(phase));
+        }
+        sql.push(") ORDER BY t.seq");
+        let mut tx = self.read().await?;
+        let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
+        let tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
+        let tasks = attach_details(&mut tx, tasks).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(tasks)
+    }
+
+    async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()> {
+        let mut tx = self.write().await?;
+        require_task(&mut tx, id).await?;
+        sqlx::query("DELETE FROM task_tags WHERE task_id = ?")
+            .bind(&id.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        insert_tags(&mut tx, id, tags).await?;
+        tx.commit().await.map_err(db)
+    }
+
+    async fn create_share(&self, id: &TaskId, token: &str, at: Timestamp) -> Result<()> {
+        let done = sqlx::query(
+            "INSERT INTO task_shares (token, task_id, created_at) \
+             SELECT ?, t.id, ? FROM tasks t WHERE t.id = ?",
+        )
+        .bind(token)
+        .bind(at.0)
+        .bind(&id.0)
+        .execute(&self.pool)
+        .await;
+        match done {
+            Ok(done) if done.rows_affected() == 0 => Err(not_found(id)),
+            Ok(_) => Ok(()),
+            Err(error) if is_unique_violation(&error) => Err(StoreError::TokenTaken),
+            Err(error) => Err(db(error)),
+        }
+    }
+
+    async fn shared(&self, token: &str) -> Result<Option<TaskId>> {
+        let id: Option<String> =
+            sqlx::query_scalar("SELECT task_id FROM task_shares WHERE token = ?")
+                .bind(token)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(db)?;
+        Ok(id.map(TaskId))
+    }
+
+    async fn delete(&self, id: &TaskId, at: Timestamp) -> Result<()> {
+        let change = PhaseChange {
+            phase: TaskPhase::Deleted,
+            at,
+            reason: String::new(),
+        };
+        self.change_phase(id, change, None).await
+    }
+}
+
+/// The task the owner submitted with `key`, if any.
+async fn by_idempotency_key(
+    conn: &mut SqliteConnection,
+    owner: &str,
+    key: Option<&str>,
+) -> Result<Option<TaskId>> {
+    let Some(key) = key else {
+        return Ok(None);
+    };
+    let id: Option<String> =
+        sqlx::query_scalar("SELECT id FROM tasks WHERE owner = ? AND idempotency_key = ?")
+            .bind(owner)
+            .bind(key)
+            .fetch_optional(conn)
+            .await
+            .map_err(db)?;
+    Ok(id.map(TaskId))
+}
+
+/// [`StoreError::NotFound`] unless a task has `id`.
+async fn require_task(conn: &mut SqliteConnection, id: &TaskId) -> Result<()> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = ?")
+        .bind(&id.0)
+        .fetch_optional(conn)
+        .await
+        .map_err(db)?;
+    found.map(|_| ()).ok_or_else(|| not_found(id))
+}
+
+async fn insert_tags(conn: &mut SqliteConnection, id: &TaskId, tags: &[Tag]) -> Result<()> {
+    for (n, tag) in (1_i64..).zip(tags) {
+        sqlx::query("INSERT INTO task_tags (task_id, n, tag_key, tag_value) VALUES (?, ?, ?, ?)")
+            .bind(&id.0)
+            .bind(n)
+            .bind(&tag.key)
+            .bind(&tag.value)
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+    }
+    Ok(())
+}
+
+/// Reads a row of [`task_columns!`]; history and tags come from [`attach_details`].
+fn decode_task(row: &SqliteRow) -> Result<StoredTask> {
+    let id: String = row.try_get(0).map_err(db)?;
+    let phase: String = row.try_get(3).map_err(db)?;
+    let attempts: i64 = row.try_get(4).map_err(db)?;
+    let spec: String = row.try_get(7).map_err(db)?;
+    let quota: String = row.try_get(8).map_err(db)?;
+    let placement: Option<String> = row.try_get(9).map_err(db)?;
+    let task = shared::record::Task {
+        phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "phase", None))?,
+        attempts: u32::try_from(attempts).map_err(|_| corrupt(&id, "attempts", None))?,
+        owner: row.try_get(2).map_err(db)?,
+        created_at: Timestamp(row.try_get(5).map_err(db)?),
+        updated_at: Timestamp(row.try_get(6).map_err(db)?),
+        spec: serde_json::from_str(&spec).map_err(|e| corrupt(&id, "spec", Some(e)))?,
+        history: Vec::new(),
+        id: TaskId(id.clone()),
+    };
+    Ok(StoredTask {
+        seq: row.try_get(1).map_err(db)?,
+        quota: serde_json::from_str(&quota).map_err(|e| corrupt(&id, "quota", Some(e)))?,
+        placement: placement
+            .map(|p| serde_json::from_str(&p))
+            .transpose()
+            .map_err(|e| corrupt(&id, "placement", Some(e)))?,
+        tags: Vec::new(),
+        task,
+    })
+}
+
+/// Fills in the history and tags of `tasks`, a few bulk queries per [`IN_CHUNK`] tasks.
+async fn attach_details(
+    conn: &mut SqliteConnection,
+    mut tasks: Vec<StoredTask>,
+) -> Result<Vec<StoredTask>> {
+    let mut history: HashMap<String, Vec<PhaseChange>> = HashMap::new();
+    let mut tags: HashMap<String, Vec<Tag>> = HashMap::new();
+    for chunk in tasks.chunks(IN_CHUNK) {
+        let mut sql = QueryBuilder::<Sqlite>::new(
+            "SELECT task_id, phase, at, reason FROM task_history WHERE task_id IN (",
+        );
+        push_ids(&mut sql, chunk);
+        sql.push(") ORDER BY task_id, n");
+        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+            let id: String = row.try_get(0).map_err(db)?;
+            let phase: String = row.try_get(1).map_err(db)?;
+            let change = PhaseChange {
+                phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "history", None))?,
+                at: Timestamp(row.try_get(2).map_err(db)?),
+                reason: row.try_get(3).map_err(db)?,
+            };
+            history.entry(id).or_default().push(change);
+        }
+        let mut sql = QueryBuilder::<Sqlite>::new(
+            "SELECT task_id, tag_key, tag_value FROM task_tags WHERE task_id IN (",
+        );
+        push_ids(&mut sql, chunk);
+        sql.push(") ORDER BY task_id, n");
+        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+            let id: String = row.try_get(0).map_err(db)?;
+            let tag = Tag {
+                key: row.try_get(1).map_err(db)?,
+                value: row.try_get(2).map_err(db)?,
+            };
+            tags.entry(id).or_default().push(tag);
+        }
+    }
+    for stored in &mut tasks {
+        stored.task.history = history.remove(&stored.task.id.0).unwrap_or_default();
+        stored.tags = tags.remove(&stored.task.id.0).unwrap_or_default();
+    }
+    Ok(tasks)
+}
+
+fn push_ids(sql: &mut QueryBuilder<Sqlite>, tasks: &[StoredTask]) {
+    let mut ids = sql.separated(", ");
+    for stored in tasks {
+        ids.push_bind(stored.task.id.0.clone());
+    }
+}
+
+/// A `LIKE` pattern matching text that contains `text`, ignoring ASCII case, with
+/// `\` escaping the pattern's own wildcards.
+fn contains_pattern(text: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+fn encode<T: serde::Serialize + ?Sized>(what: &'static str, value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|source| StoreError::Encode { what, source })
+}
+
+fn to_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn is_unique_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
+}
+
+fn db(source: sqlx::Error) -> StoreError {
+    StoreError::Database(source)
+}
+
+fn not_found(id: &TaskId) -> StoreError {
+    StoreError::NotFound { task: id.clone() }
+}
+
+fn corrupt(task: &str, what: &'static str, source: Option<serde_json::Error>) -> StoreError {
+    StoreError::Corrupt {
+        task: task.to_owned(),
+        what,
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{TagFilter, Viewer, restore_hidden};
+    use shared::Resources;
+    use shared::quota::NodeShare;
+    use shared::record::Task;
+    use shared::task::{EnvVar, HIDDEN_VALUE_MASK, TaskSpec, TaskType};
+    use shared::vocab::ResourceKind;
+    use std::sync::Arc;
+
+    /// A store on a fresh file, in a directory `open` must create.
+    async fn store() -> (tempfile::TempDir, SqliteStore) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = SqliteStore::open(&dir.path().join("data/tasks.db"))
+            .await
+            .expect("opens");
+        (dir, store)
+    }
+
+    fn spec() -> TaskSpec {
+        shared::demo::pytorch().with(|s| {
+            s.basic.project_group = "vision".into();
+            s.basic.visible_in_group = false;
+            s.basic.tags = vec![Tag {
+                key: "team".into(),
+                value: "nlp".into(),
+            }];
+            s.environment.env = vec![
+                EnvVar {
+                    name: "MODE".into(),
+                    value: "fast".into(),
+                    hidden: false,
+                },
+                EnvVar {
+                    name: "TOKEN".into(),
+                    value: "s3cret".into(),
+                    hidden: true,
+                },
+            ];
+        })
+    }
+
+    fn task(id: &str, owner: &str, at: i64, spec: TaskSpec) -> Task {
+        Task {
+            id: TaskId(id.into()),
+            owner: owner.into(),
+            spec,
+            phase: TaskPhase::Queued,
+            attempts: 0,
+            created_at: Timestamp(at),
+            updated_at: Timestamp(at),
+            history: vec![PhaseChange {
+                phase: TaskPhase::Queued,
+                at: Timestamp(at),
+                reason: String::new(),
+            }],
+        }
+    }
+
+    fn quota(user: &str) -> Vec<QuotaUse> {
+        vec![QuotaUse {
+            user: user.into(),
+            kind: ResourceKind::Reserved,
+            pool: "a100".into(),
+            spec: "a100x8".into(),
+            used: Resources::new(16, 192, 1536),
+        }]
+    }
+
+    fn new(task: Task, key: Option<&str>) -> NewTask {
+        NewTask {
+            quota: quota(&task.owner),
+            task,
+            idempotency_key: key.map(str::to_owned),
+        }
+    }
+
+    async fn add(store: &SqliteStore, id: &str, owner: &str, at: i64, spec: TaskSpec) {
+        let inserted = store
+            .insert(new(task(id, owner, at, spec), None))
+            .await
+            .expect("inserts");
+        assert_eq!(inserted, Inserted::New);
+    }
+
+    fn id(text: &str) -> TaskId {
+        TaskId(text.into())
+    }
+
+    fn ids(tasks: &[StoredTask]) -> Vec<&str> {
+        tasks.iter().map(|t| t.task.id.0.as_str()).collect()
+    }
+
+    fn change(phase: TaskPhase, at: i64) -> PhaseChange {
+        PhaseChange {
+            phase,
+            at: Timestamp(at),
+            reason: format!("to {phase:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_task_reads_back_with_hidden_values_masked_and_kept_apart() {
+        let (_dir, store) = store().await;
+        let original = task("bert-x7k2q", "alice", 100, spec());
+        store
+            .insert(new(original.clone(), Some("req-1")))
+            .await
+            .expect("inserts");
+
+        let stored = store.get(&original.id).await.expect("found");
+        assert_eq!(stored.task.spec.environment.env[1].value, HIDDEN_VALUE_MASK);
+        assert_eq!(stored.task.spec.environment.env[0].value, "fast");
+        assert_eq!(
+            stored.task,
+            Task {
+                spec: original.spec.masked(),
+                ..original.clone()
+            }
+        );
+        assert_eq!(stored.seq, 1);
+        assert_eq!(stored.quota, quota("alice"));
+        assert_eq!(stored.placement, None);
+        assert_eq!(stored.tags, original.spec.basic.tags);
+
+        let hidden = store.hidden_values(&original.id).await.expect("found");
+        assert_eq!(
+            hidden,
+            vec![HiddenValue {
+                index: 1,
+                value: "s3cret".into()
+            }]
+        );
+        assert_eq!(restore_hidden(&stored.task.spec, &hidden), original.spec);
+
+        assert!(matches!(
+            store.get(&id("nope-aaaaa")).await,
+            Err(StoreError::NotFound { .. })
+        ));
+        assert!(matches!(
+            store.hidden_values(&id("nope-aaaaa")).await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn an_idempotency_key_is_used_once_per_owner() {
+        let (_dir, store) = store().await;
+        let first = store
+            .insert(new(task("a-11111", "alice", 1, spec()), Some("k")))
+            .await
+            .expect("inserts");
+        assert_eq!(first, Inserted::New);
+        let again = store
+            .insert(new(task("a-22222", "alice", 2, spec()), Some("k")))
+            .await
+            .expect("answers");
+        assert_eq!(again, Inserted::Existing(id("a-11111")));
+        assert!(matches!(
+            store.get(&id("a-22222")).await,
+            Err(StoreError::NotFound { .. })
+        ));
+        let other_owner = store
+            .insert(new(task("b-33333", "bob", 3, spec()), Some("k")))
+            .await
+            .expect("inserts");
+        assert_eq!(other_owner, Inserted::New);
+        let taken = store
+            .insert(new(task("a-11111", "carol", 4, spec()), None))
+            .await;
+        assert!(
+            matches!(taken, Err(StoreError::IdTaken { .. })),
+            "{taken:?}"
+        );
+        assert_eq!(store.unfinished().await.expect("lists").len(), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_inserts_with_one_key_make_one_task() {
+        let (_dir, store) = store().await;
+        let store = Arc::new(store);
+        let mut handles = Vec::new();
+        for n in 0..20 {
+            let store = Arc::clone(&store);
+            handles.push(tokio::spawn(async move {
+                let t = task(&format!("race-{n:05}"), "alice", n, spec());
+                store.insert(new(t, Some("same"))).await
+            }));
+        }
+        let mut outcomes = Vec::new();
+        for handle in handles {
+            outcomes.push(handle.await.expect("joins").expect("inserts"));
+        }
+        let stored = store.unfinished().await.expect("lists");
+        assert_eq!(stored.len(), 1);
+        let winner = stored[0].task.id.clone();
+        assert_eq!(outcomes.iter().filter(|o| **o == Inserted::New).count(), 1);
+        for outcome in outcomes {
+            assert!(
+                outcome == Inserted::New || outcome == Inserted::Existing(winner.clone()),
+                "{outcome:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn lists_filter_by_every_field() {
+        let (_dir, store) = store().await;
+        add(&store, "bert-aaaaa", "alice", 1, spec()).await;
+        let ray = shared::demo::ray().with(|s| {
+            s.basic.project_group = "vision".into();
+            s.basic.visible_in_group = false;
+        });
+        add(&store, "ray-bbbbb", "alice", 2, ray).await;
+        let shared_in_group = spec().with(|s| s.basic.visible_in_group = true);
+        add(&store, "gpt-ccccc", "bob", 3, shared_in_group).await;
+        let private = spec().with(|s| s.basic.tags = Vec::new());
+        add(&store, "gpt-ddddd", "bob", 4, private).await;
+        let other_group = spec().with(|s| {
+            s.basic.project_group = "speech".into();
+            s.basic.visible_in_group = true;
+        });
+        add(&store, "asr-eeeee", "carol", 5, other_group).await;
+        add(&store, "old-fffff", "alice", 6, spec()).await;
+        store
+            .delete(&id("old-fffff"), Timestamp(7))
+            .await
+            .expect("deletes");
+        store
+            .advance(&id("bert-aaaaa"), change(TaskPhase::Scheduling, 8), 1)
+            .await
+            .expect("advances");
+
+        let list = |query: ListQuery| {
+            let store = &store;
+            async move {
+                let page = store
+                    .list(&ListQuery { limit: 50, ..query })
+                    .await
+                    .expect("lists");
+                assert_eq!(page.next, None);
+                page.tasks
+                    .iter()
+                    .map(|t| t.task.id.0.clone())
+                    .collect::<Vec<_>>()
+            }
+        };
+        let all = list(ListQuery::default()).await;
+        assert_eq!(
+            all,
+            [
+                "asr-eeeee",
+                "gpt-ddddd",
+                "gpt-ccccc",
+                "ray-bbbbb",
+                "bert-aaaaa"
+            ],
+            "newest first, deleted left out"
+        );
+        assert_eq!(
+            list(ListQuery {
+                phase: Some(TaskPhase::Deleted),
+                ..Default::default()
+            })
+            .await,
+            ["old-fffff"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                phase: Some(TaskPhase::Scheduling),
+                ..Default::default()
+            })
+            .await,
+            ["bert-aaaaa"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                task_type: Some(TaskType::RayJob),
+                ..Default::default()
+            })
+            .await,
+            ["ray-bbbbb"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                owner: Some("bob".into()),
+                ..Default::default()
+            })
+            .await,
+            ["gpt-ddddd", "gpt-ccccc"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                project_group: Some("speech".into()),
+                ..Default::default()
+            })
+            .await,
+            ["asr-eeeee"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                name_contains: Some("GPT-".into()),
+                ..Default::default()
+            })
+            .await,
+            ["gpt-ddddd", "gpt-ccccc"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                name_contains: Some("%".into()),
+                ..Default::default()
+            })
+            .await,
+            Vec::<String>::new(),
+            "wildcards are literal"
+        );
+        assert_eq!(
+            list(ListQuery {
+                tag: Some(TagFilter::parse("team=nlp")),
+                owner: Some("bob".into()),
+                ..Default::default()
+            })
+            .await,
+            ["gpt-ccccc"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                tag: Some(TagFilter::parse("team=cv")),
+                ..Default::default()
+            })
+            .await,
+            Vec::<String>::new()
+        );
+        store
+            .set_tags(
+                &id("gpt-ddddd"),
+                &[Tag {
+                    key: "team".into(),
+                    value: "cv".into(),
+                }],
+            )
+            .await
+            .expect("sets tags");
+        assert_eq!(
+            list(ListQuery {
+                tag: Some(TagFilter::parse("team")),
+                owner: Some("bob".into()),
+                ..Default::default()
+            })
+            .await,
+            ["gpt-ddddd", "gpt-ccccc"]
+        );
+        assert_eq!(
+            list(ListQuery {
+                visible_to: Some(Viewer {
+                    user: "alice".into(),
+                    groups: vec!["vision".into()],
+                }),
+                ..Default::default()
+            })
+            .await,
+            ["gpt-ccccc", "ray-bbbbb", "bert-aaaaa"],
+            "her own, and bob's task shared in her group"
+        );
+        assert_eq!(
+            list(ListQuery {
+                visible_to: Some(Viewer {
+                    user: "dave".into(),
+                    groups: Vec::new(),
+                }),
+                ..Default::default()
+            })
+            .await,
+            Vec::<String>::new()
+        );
+    }
+
+    #[tokio::test]
+    async fn cursor_paging_has_no_duplicates_or_gaps_while_tasks_arrive() {
+        let (_dir, store) = store().await;
+        let mut expected = Vec::new();
+        for n in 0..25 {
+            // Pairs share a creation time, so the id breaks ties.
+            let name = format!("p-{n:05}");
+            add(&store, &name, "alice", n / 2, spec()).await;
+            expected.push((n / 2, name));
+        }
+        expected.sort_by(|a, b| b.cmp(a));
+        let expected: Vec<String> = expected.into_iter().map(|(_, name)| name).collect();
+
+        let mut seen = Vec::new();
+        let mut after = None;
+        let mut late = 0;
+        loop {
+            let page = store
+                .list(&ListQuery {
+                    limit: 7,
+                    after: after.clone(),
+                    ..Default::default()
+                })
+                .await
+                .expect("lists");
+            seen.extend(page.tasks.iter().map(|t| t.task.id.0.clone()));
+            // Newer tasks arrive between pages.
+            late += 1;
+            add(
+                &store,
+                &format!("late-{late:05}"),
+                "alice",
+                1000 + late,
+                spec(),
+            )
+            .await;
+            match page.next {
+                Some(cursor) => {
+                    after = Some(Cursor::decode(&cursor.encode()).expect("round-trips"))
+                }
+                None => break,
+            }
+        }
+        assert_eq!(seen, expected);
+    }
+
+    #[tokio::test]
+    async fn phases_history_holds_and_events_are_recorded_in_order() {
+        let (_dir, store) = store().await;
+        let t = id("bert-aaaaa");
+        add(&store, &t.0, "alice", 1, spec()).await;
+        store
+            .advance(&t, change(TaskPhase::Scheduling, 2), 1)
+            .await
+            .expect("advances");
+        store
+            .advance(&t, change(TaskPhase::Running, 3), 1)
+            .await
+            .expect("advances");
+        let refused = store.advance(&t, change(TaskPhase::Queued, 4), 1).await;
+        assert!(
+            matches!(refused, Err(StoreError::Phase { .. })),
+            "{refused:?}"
+        );
+        assert!(matches!(
+            store.delete(&t, Timestamp(4)).await,
+            Err(StoreError::Phase { .. })
+        ));
+
+        let placement = Placement {
+            user: "alice".into(),
+            kind: ResourceKind::Reserved,
+            pool: "a100".into(),
+            index: 0,
+            spec: "a100x8".into(),
+            need: Resources::new(8, 96, 768),
+            workers: vec![NodeShare {
+                node: "node-1".into(),
+                replicas: 2,
+            }],
+            head: None,
+        };
+        store
+            .set_hold(&t, &quota("alice"), Some(&placement))
+            .await
+            .expect("holds");
+
+        for (at, kind) in [(2, "admitted"), (3, "started"), (5, "exited")] {
+            let event = TaskEvent {
+                at: Timestamp(at),
+                kind: kind.into(),
+                message: format!("{kind} at {at}"),
+            };
+            store.push_event(&t, &event).await.expect("pushes");
+        }
+
+        let stored = store.get(&t).await.expect("found");
+        assert_eq!(stored.task.phase, TaskPhase::Running);
+        assert_eq!(stored.task.attempts, 1);
+        assert_eq!(stored.task.updated_at, Timestamp(3));
+        assert_eq!(
+            stored.task.history,
+            vec![
+                PhaseChange {
+                    phase: TaskPhase::Queued,
+                    at: Timestamp(1),
+                    reason: String::new()
+                },
+                change(TaskPhase::Scheduling, 2),
+                change(TaskPhase::Running, 3),
+            ]
+        );
+        assert_eq!(stored.placement, Some(placement));
+
+        let kinds: Vec<String> = store
+            .events(&t)
+            .await
+            .expect("found")
+            .into_iter()
+            .map(|e| e.kind)
+            .collect();
+        assert_eq!(kinds, ["admitted", "started", "exited"]);
+
+        store.set_hold(&t, &[], None).await.expect("releases");
+        let stored = store.get(&t).await.expect("found");
+        assert_eq!((stored.quota, stored.placement), (Vec::new(), None));
+
+        let ghost = id("ghost-zzzzz");
+        let event = TaskEvent {
+            at: Timestamp(1),
+            kind: "queued".into(),
+            message: String::new(),
+        };
+        assert!(matches!(
+            store.push_event(&ghost, &event).await,
+            Err(StoreError::NotFound { .. })
+        ));
+        assert!(matches!(
+            store.events(&ghost).await,
+            Err(StoreError::NotFound { .. })
+        ));
+        assert!(matches!(
+            store.set_hold(&ghost, &[], None).await,
+            Err(StoreError::NotFound { .. })
+        ));
+        assert!(matches!(
+            store
+                .advance(&ghost, change(TaskPhase::Scheduling, 2), 1)
+                .await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn unfinished_tasks_come_in_submit_order() {
+        let (_dir, store) = store().await;
+        // Creation times run backwards: the order must come from the sequence.
+        for (n, name) in ["u-aaaaa", "u-bbbbb", "u-ccccc", "u-ddddd"]
+            .iter()
+            .enumerate()
+        {
+            add(&store, name, "alice", 100 - n as i64, spec()).await;
+        }
+        store
+            .advance(&id("u-bbbbb"), change(TaskPhase::Stopped, 200), 0)
+            .await
+            .expect("stops");
+        store
+            .delete(&id("u-ccccc"), Timestamp(201))
+            .await
+            .expect("deletes");
+        store
+            .advance(&id("u-ddddd"), change(TaskPhase::Scheduling, 202), 1)
+            .await
+            .expect("advances");
+        let unfinished = store.unfinished().await.expect("lists");
+        assert_eq!(ids(&unfinished), ["u-aaaaa", "u-ddddd"]);
+        assert_eq!(unfinished[0].seq, 1);
+        assert_eq!(unfinished[1].seq, 4);
+    }
+
+    #[tokio::test]
+    async fn shares_name_their_task_and_tokens_are_unique() {
+        let (_dir, store) = store().await;
+        let t = id("bert-aaaaa");
+        add(&store, &t.0, "alice", 1, spec()).await;
+        store
+            .create_share(&t, "tok-1", Timestamp(2))
+            .await
+            .expect("shares");
+        assert_eq!(store.shared("tok-1").await.expect("reads"), Some(t.clone()));
+        assert_eq!(store.shared("tok-2").await.expect("reads"), None);
+        assert!(matches!(
+            store.create_share(&t, "tok-1", Timestamp(3)).await,
+            Err(StoreError::TokenTaken)
+        ));
+        assert!(matches!(
+            store
+                .create_share(&id("ghost-zzzzz"), "tok-3", Timestamp(3))
+                .await,
+            Err(StoreError::NotFound { .. })
+        ));
+        assert!(matches!(
+            store.set_tags(&id("ghost-zzzzz"), &[]).await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn the_file_is_opened_in_wal_mode_with_foreign_keys_on() {
+        let (dir, store) = store().await;
+        assert!(dir.path().join("data/tasks.db").is_file());
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&store.pool)
+            .await
+            .expect("reads");
+        assert_eq!(mode, "wal");
+        let foreign_keys: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(&store.pool)
+            .await
+            .expect("reads");
+        assert_eq!(foreign_keys, 1);
+        let synchronous: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&store.pool)
+            .await
+            .expect("reads");
+        assert_eq!(synchronous, 1, "NORMAL");
+    }
+
+    #[tokio::test]
+    async fn data_survives_closing_and_reopening_the_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("tasks.db");
+        let t = id("bert-aaaaa");
+        let before = {
+            let store = SqliteStore::open(&path).await.expect("opens");
+            add(&store, &t.0, "alice", 1, spec()).await;
+            store
+                .advance(&t, change(TaskPhase::Scheduling, 2), 1)
+                .await
+                .expect("advances");
+            let event = TaskEvent {
+                at: Timestamp(2),
+                kind: "admitted".into(),
+                message: "fits".into(),
+            };
+            store.push_event(&t, &event).await.expect("pushes");
+            store
+                .create_share(&t, "tok", Timestamp(3))
+                .await
+                .expect("shares");
+            let before = store.get(&t).await.expect("found");
+            store.close().await;
+            before
+        };
+        let store = SqliteStore::open(&path).await.expect("reopens");
+        assert_eq!(store.get(&t).await.expect("found"), before);
+        assert_eq!(store.events(&t).await.expect("found").len(), 1);
+        assert_eq!(store.shared("tok").await.expect("reads"), Some(t.clone()));
+        assert_eq!(
+            store.hidden_values(&t).await.expect("found")[0].value,
+            "s3cret"
+        );
+        add(&store, "next-bbbbb", "alice", 4, spec()).await;
+        let next = store.get(&id("next-bbbbb")).await.expect("found");
+        assert_eq!(next.seq, 2, "the sequence continues");
+    }
+}
