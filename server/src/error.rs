@@ -57,6 +57,30 @@ pub enum ApiError {
         /// The method used.
         method: Method,
     },
+    /// No task with this id that the caller may see (the same answer whether it does not
+    /// exist or is someone else's, so ids reveal nothing).
+    #[error("no task {id}")]
+    TaskNotFound {
+        /// The id asked for.
+        id: String,
+    },
+    /// The caller may see the task but not do this to it.
+    #[error("only the owner of task {id} can {action} it")]
+    Forbidden {
+        /// The task.
+        id: String,
+        /// What was asked, as a verb.
+        action: &'static str,
+    },
+    /// The task is in a phase where this cannot be done.
+    #[error("{0}")]
+    Conflict(String),
+    /// The request is not signed in, or its identity cannot be trusted.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A query parameter is not valid.
+    #[error("{0}")]
+    BadQuery(String),
     /// Something on our side broke; the detail is logged, not sent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -72,6 +96,11 @@ impl ApiError {
             ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TaskNotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::BadQuery(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -85,6 +114,11 @@ impl ApiError {
             ApiError::Spec { .. } => "spec.invalid",
             ApiError::NotFound { .. } => "route.not_found",
             ApiError::MethodNotAllowed { .. } => "method.not_allowed",
+            ApiError::TaskNotFound { .. } => "task.not_found",
+            ApiError::Forbidden { .. } => "task.forbidden",
+            ApiError::Conflict(_) => "task.conflict",
+            ApiError::Unauthorized(_) => "auth.required",
+            ApiError::BadQuery(_) => "query.invalid",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -205,5 +239,21 @@ pub(crate) async fn problem_for_bare_errors(
 pub(crate) async fn api_not_found(request: Request) -> ApiError {
     ApiError::NotFound {
         path: request.uri().path().to_owned(),
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(err: crate::store::StoreError) -> Self {
+        use crate::store::StoreError;
+        match err {
+            StoreError::NotFound { task } => ApiError::TaskNotFound { id: task.0 },
+            StoreError::Phase { task, source } => {
+                ApiError::Conflict(format!("task {task}: {source}; stop it first"))
+            }
+            StoreError::BadCursor { cursor } => {
+                ApiError::BadQuery(format!("cursor {cursor:?} is not one this server gave"))
+            }
+            other => ApiError::Internal(format!("{other:#}")),
+        }
     }
 }

@@ -13,6 +13,7 @@ pub mod json;
 mod lang;
 pub mod metrics;
 mod routes;
+pub mod runner;
 pub mod scheduler;
 mod state;
 pub mod store;
@@ -20,7 +21,7 @@ pub mod store;
 pub use config::{Config, ConfigError, MAX_BODY_BYTES};
 pub use error::{ApiError, PROBLEM_JSON};
 pub use lang::ReaderLang;
-pub use state::AppState;
+pub use state::{AppState, StartError};
 
 pub use axum::Router;
 use axum::extract::DefaultBodyLimit;

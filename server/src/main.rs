@@ -67,7 +67,7 @@ fn load(settings: server::config::Settings) -> Result<Config, Box<dyn std::error
 
 async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::error::Error>> {
     let config = load(settings)?;
-    let state = AppState::new(config.clone())?;
+    let state = AppState::open(config.clone()).await?;
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await
         .map_err(|e| format!("cannot listen on {} (--addr, BERTH_ADDR): {e}", config.addr))?;

@@ -1,6 +1,10 @@
 //! The state every handler shares.
 
+use crate::backend::local::LocalBackend;
 pub use crate::config::{Config, ConfigError};
+use crate::metrics::Metrics;
+use crate::runner::Runner;
+use crate::store::SqliteStore;
 use shared::CatalogFile;
 use shared::usage::Usage;
 use shared::{Catalog, User};
@@ -14,8 +18,31 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The catalog every request is checked against.
     pub catalog: Arc<Catalog>,
-    /// Live usage of the catalog's nodes and quota lines.
+    /// Usage when the catalog was loaded (capacity taken outside Berth); live usage is
+    /// the runner's.
     pub usage: Arc<Usage>,
+    /// Tasks: the store, the scheduler and the backend. `None` only for commands that
+    /// check specs without serving (`berth validate`).
+    pub runner: Option<Arc<Runner>>,
+    /// Prometheus metrics.
+    pub metrics: Arc<Metrics>,
+}
+
+/// The server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The configuration or catalog is wrong.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The task store could not be opened.
+    #[error("cannot open the task store in {dir}")]
+    Store {
+        /// The data directory.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: crate::store::StoreError,
+    },
 }
 
 impl AppState {
@@ -45,7 +72,58 @@ impl AppState {
             config: Arc::new(config),
             catalog: Arc::new(file.catalog),
             usage: Arc::new(file.usage),
+            runner: None,
+            metrics: Arc::new(Metrics::new()),
         })
+    }
+
+    /// Everything `berth serve` needs: the catalog, the task store in the data
+    /// directory (`berth.db`), the local backend running tasks under it, and the
+    /// runner, recovered from the store (queued tasks queue again, tasks that were
+    /// running are re-run or failed per their fault tolerance).
+    ///
+    /// # Errors
+    ///
+    /// [`StartError`] when the catalog or the store cannot be read.
+    pub async fn open(config: Config) -> Result<Self, StartError> {
+        let mut state = AppState::new(config)?;
+        let dir = state.config.data_dir.clone();
+        let store = SqliteStore::open(&dir.join("berth.db"))
+            .await
+            .map_err(|source| StartError::Store {
+                dir: dir.clone(),
+                source,
+            })?;
+        let gpus: std::collections::HashMap<String, u64> = state
+            .catalog
+            .nodes()
+            .map(|n| (n.name.clone(), n.total.gpu))
+            .collect();
+        let backend = LocalBackend::new(dir.clone(), move |node| {
+            gpus.get(node).copied().unwrap_or(0)
+        });
+        let runner = Arc::new(Runner::new(
+            Arc::clone(&state.catalog),
+            (*state.usage).clone(),
+            Arc::new(store),
+            Arc::new(backend),
+            dir.clone(),
+        ));
+        runner.watch();
+        runner
+            .recover()
+            .await
+            .map_err(|source| StartError::Store { dir, source })?;
+        state.runner = Some(runner);
+        Ok(state)
+    }
+
+    /// Live usage: the runner's when tasks run here, else the catalog file's.
+    pub async fn live_usage(&self) -> Usage {
+        match &self.runner {
+            Some(runner) => runner.usage().await,
+            None => (*self.usage).clone(),
+        }
     }
 
     /// The user a request acts as.

@@ -83,3 +83,59 @@ pub struct Examples {
     /// A RayJob.
     pub ray: crate::TaskSpec,
 }
+
+/// A task as the API shows it: the record (its spec with hidden values masked unless
+/// the caller owns it), its tags now, where it runs and why it waits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskView {
+    /// The record.
+    #[serde(flatten)]
+    pub task: crate::Task,
+    /// Its tags now (editable after submit).
+    pub tags: Vec<crate::task::Tag>,
+    /// Where its replicas run, while it holds nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<crate::Placement>,
+    /// Why it waits, in the findings' words, while it is queued.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// `GET /api/v1/tasks`: one page, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskPage {
+    /// The tasks.
+    pub tasks: Vec<TaskView>,
+    /// Pass as `cursor` for the next page; absent on the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// Something that happened to a task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskEventView {
+    /// When.
+    pub at: crate::Timestamp,
+    /// A short stable code (`queued`, `admitted`, `started`, `exited`, `retrying`,
+    /// `failed`, `stopped`, `succeeded`).
+    pub kind: String,
+    /// What happened.
+    pub message: String,
+}
+
+/// `POST /api/v1/tasks/{id}/share`: a read-only link.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShareLink {
+    /// The token.
+    pub token: String,
+    /// Where the shared view is, `/api/v1/shared/{token}`.
+    pub path: String,
+}
+
+/// `PATCH /api/v1/tasks/{id}/tags`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagsBody {
+    /// The tags the task should have.
+    pub tags: Vec<crate::task::Tag>,
+}

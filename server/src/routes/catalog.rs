@@ -21,7 +21,7 @@ async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
         var.value = shared::task::HIDDEN_VALUE_MASK.to_owned();
     }
     Json(CatalogResponse {
-        usage: state.usage.for_user(&user.name),
+        usage: state.live_usage().await.for_user(&user.name),
         user,
         catalog: view,
     })

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod health;
+pub mod tasks;
 pub mod validate;
 
 use crate::AppState;
@@ -18,6 +19,7 @@ pub fn api() -> Router<AppState> {
     Router::new()
         .merge(catalog::router())
         .merge(validate::router())
+        .merge(tasks::router())
 }
 
 /// A JSON body as text, refused in our error shape unless it is declared JSON (415),

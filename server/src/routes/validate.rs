@@ -25,7 +25,8 @@ async fn validate(
     ReaderLang(lang): ReaderLang,
     JsonText(text): JsonText,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let check = shared::check_json(&text, &state.catalog, &state.usage, &state.user());
+    let usage = state.live_usage().await;
+    let check = shared::check_json(&text, &state.catalog, &usage, &state.user());
     if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
         return Err(ApiError::Spec {
             report: check.issues,

@@ -7,21 +7,44 @@ mod cli;
 mod over_http;
 mod problems;
 mod routes;
+mod tasks;
 
 use axum::Router;
 use std::path::PathBuf;
 
-/// The app on the demo catalog, serving a console from an empty temp folder.
-pub fn demo_app() -> Router {
-    let dist = std::env::temp_dir().join(format!("berth-test-dist-{}", std::process::id()));
-    std::fs::create_dir_all(&dist).expect("temp dir is writable");
+/// A fresh, empty folder under the system's temp folder.
+pub fn temp_dir(what: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "berth-test-{what}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}
+
+/// The full state on the demo catalog, with its task store and local backend in a fresh
+/// data directory, serving a console from an empty temp folder.
+pub async fn demo_state() -> server::AppState {
+    let dist = temp_dir("dist");
     std::fs::write(
         dist.join("index.html"),
         "<!doctype html><title>Berth</title>",
     )
     .expect("temp dir is writable");
-    server::app(
-        server::AppState::new(server::Config::demo(PathBuf::from(&dist)))
-            .expect("the demo catalog loads"),
-    )
+    let config = server::Config {
+        data_dir: temp_dir("data"),
+        ..server::Config::demo(dist)
+    };
+    server::AppState::open(config)
+        .await
+        .expect("the demo state opens")
+}
+
+/// The app on the demo catalog (see [`demo_state`]).
+pub async fn demo_app() -> Router {
+    server::app(demo_state().await)
 }

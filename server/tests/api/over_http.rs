@@ -14,6 +14,7 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_berth"))
             .env("BERTH_ADDR", "127.0.0.1:0")
             .env("BERTH_DIST", std::env::temp_dir())
+            .env("BERTH_DATA_DIR", super::temp_dir("http-data"))
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .spawn()

@@ -13,6 +13,7 @@ use tower::ServiceExt;
 /// Status, headers and the parsed problem body; checks the problem's own members.
 async fn problem(request: Request<Body>) -> (StatusCode, HeaderMap, Value) {
     let response = demo_app()
+        .await
         .oneshot(request)
         .await
         .expect("the router answers");
@@ -159,6 +160,7 @@ async fn ten_thousand_identical_env_vars_give_a_bounded_answer() {
     spec["environment"]["env"] = Value::Array(vec![json!({"name": "FOO", "value": "x"}); 10_000]);
     let text = spec.to_string();
     let response = demo_app()
+        .await
         .oneshot(post("/api/v1/validate", text.clone()))
         .await
         .unwrap();
@@ -203,6 +205,7 @@ async fn ten_thousand_identical_env_vars_give_a_bounded_answer() {
 #[tokio::test]
 async fn a_valid_spec_has_no_truncated_member() {
     let response = demo_app()
+        .await
         .oneshot(post("/api/v1/validate", shared::demo::PYTORCH_EXAMPLE))
         .await
         .unwrap();

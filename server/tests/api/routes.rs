@@ -9,6 +9,7 @@ use tower::ServiceExt;
 
 pub(crate) async fn call(request: Request<Body>) -> (StatusCode, Value) {
     let response = demo_app()
+        .await
         .oneshot(request)
         .await
         .expect("the router answers");

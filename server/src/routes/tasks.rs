@@ -1,0 +1,520 @@
+//! Tasks: submit, list, detail, stop, delete, spec, resubmit, share, tags, events and
+//! logs (`/api/v1/tasks…` and `/api/v1/shared/{token}`).
+//!
+//! A task is visible to its owner, and to the members of its project group when it is
+//! marked visible there; to anyone else it does not exist (404, the same as an unknown
+//! id). Only the owner may change it. Hidden env values are masked in every answer but
+//! the owner's own spec.
+
+use super::JsonText;
+use crate::runner::{Runner, StopError, SubmitError, now};
+use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
+use crate::{ApiError, AppState, ReaderLang};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use shared::api::{ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
+use shared::record::{TaskId, TaskPhase};
+use shared::{Lang, TaskSpec, User};
+use std::sync::Arc;
+
+/// Task routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks", post(submit).get(list))
+        .route("/tasks/{id}", get(detail).delete(delete))
+        .route("/tasks/{id}/stop", post(stop))
+        .route("/tasks/{id}/spec", get(spec))
+        .route("/tasks/{id}/resubmit", post(resubmit))
+        .route("/tasks/{id}/share", post(share))
+        .route("/tasks/{id}/tags", axum::routing::patch(tags))
+        .route("/tasks/{id}/events", get(events))
+        .route("/tasks/{id}/logs", get(logs))
+        .route("/shared/{token}", get(shared_view))
+}
+
+fn runner(state: &AppState) -> Result<&Arc<Runner>, ApiError> {
+    state
+        .runner
+        .as_ref()
+        .ok_or_else(|| ApiError::Internal("the server was started without a task runner".into()))
+}
+
+/// The caller's project groups, from the catalog.
+fn groups(state: &AppState, user: &User) -> Vec<String> {
+    state
+        .catalog
+        .project_groups
+        .iter()
+        .filter(|g| g.members.contains(&user.name))
+        .map(|g| g.id.clone())
+        .collect()
+}
+
+fn may_see(state: &AppState, user: &User, stored: &StoredTask) -> bool {
+    let basic = &stored.task.spec.basic;
+    stored.task.owner == user.name
+        || (basic.visible_in_group && groups(state, user).contains(&basic.project_group))
+}
+
+/// The task if `user` may see it; otherwise the answer for an unknown id.
+async fn visible(state: &AppState, user: &User, id: &str) -> Result<StoredTask, ApiError> {
+    let stored = runner(state)?.store().get(&TaskId(id.to_owned())).await?;
+    if may_see(state, user, &stored) {
+        Ok(stored)
+    } else {
+        Err(ApiError::TaskNotFound { id: id.to_owned() })
+    }
+}
+
+/// The task if `user` owns it.
+async fn owned(
+    state: &AppState,
+    user: &User,
+    id: &str,
+    action: &'static str,
+) -> Result<StoredTask, ApiError> {
+    let stored = visible(state, user, id).await?;
+    if stored.task.owner == user.name {
+        Ok(stored)
+    } else {
+        Err(ApiError::Forbidden {
+            id: id.to_owned(),
+            action,
+        })
+    }
+}
+
+async fn view(state: &AppState, stored: StoredTask) -> TaskView {
+    let reason = match stored.task.phase {
+        TaskPhase::Queued | TaskPhase::Retrying => match &state.runner {
+            Some(runner) => runner.reason(&stored.task.id).await,
+            None => None,
+        },
+        _ => None,
+    };
+    TaskView {
+        task: stored.task,
+        tags: stored.tags,
+        placement: stored.placement,
+        reason,
+    }
+}
+
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    match headers.get("idempotency-key") {
+        None => Ok(None),
+        Some(value) => value
+            .to_str()
+            .ok()
+            .map(str::trim)
+            .filter(|k| !k.is_empty() && k.len() <= 255)
+            .map(|k| Some(k.to_owned()))
+            .ok_or_else(|| {
+                ApiError::BadQuery("Idempotency-Key must be 1 to 255 visible characters".into())
+            }),
+    }
+}
+
+async fn submit_spec(
+    state: &AppState,
+    user: &User,
+    spec: TaskSpec,
+    key: Option<String>,
+    lang: Lang,
+) -> Result<Response, ApiError> {
+    match runner(state)?.submit(user, spec, key.as_deref()).await {
+        Ok((stored, new)) => {
+            let status = if new {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            state
+                .metrics
+                .submits
+                .get_or_create(&crate::metrics::SubmitLabels {
+                    outcome: if new { "accepted" } else { "duplicate" },
+                })
+                .inc();
+            Ok((status, Json(view(state, stored).await)).into_response())
+        }
+        Err(SubmitError::Invalid(report)) => {
+            state
+                .metrics
+                .submits
+                .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
+                .inc();
+            Err(ApiError::Spec { report, lang })
+        }
+        Err(SubmitError::Store(err)) => Err(err.into()),
+    }
+}
+
+/// `POST /tasks`: `201` with the task once it is durable; `422` with the findings
+/// `check` gives. With `Idempotency-Key`, a retry answers `200` with the first task.
+async fn submit(
+    State(state): State<AppState>,
+    ReaderLang(lang): ReaderLang,
+    headers: HeaderMap,
+    JsonText(text): JsonText,
+) -> Result<Response, ApiError> {
+    let key = idempotency_key(&headers)?;
+    let spec = shared::parse_spec(&text).map_err(|report| ApiError::Spec { report, lang })?;
+    let user = state.user();
+    submit_spec(&state, &user, spec, key, lang).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListParams {
+    phase: Option<TaskPhase>,
+    #[serde(rename = "type")]
+    task_type: Option<shared::TaskType>,
+    tag: Option<String>,
+    owner: Option<String>,
+    group: Option<String>,
+    name: Option<String>,
+    /// `true`: only the caller's own tasks.
+    #[serde(default)]
+    mine: bool,
+    cursor: Option<String>,
+    limit: Option<u32>,
+}
+
+/// `GET /tasks`: the tasks the caller may see, newest first, filtered, a page at a time.
+async fn list(
+    State(state): State<AppState>,
+    query: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<TaskPage>, ApiError> {
+    let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
+    let user = state.user();
+    let after = params
+        .cursor
+        .as_deref()
+        .map(crate::store::Cursor::decode)
+        .transpose()?;
+    let owner = if params.mine {
+        Some(user.name.clone())
+    } else {
+        params.owner
+    };
+    let page = runner(&state)?
+        .store()
+        .list(&ListQuery {
+            phase: params.phase,
+            task_type: params.task_type,
+            tag: params.tag.as_deref().map(TagFilter::parse),
+            owner,
+            project_group: params.group,
+            name_contains: params.name,
+            visible_to: Some(Viewer {
+                user: user.name.clone(),
+                groups: groups(&state, &user),
+            }),
+            after,
+            limit: params.limit.unwrap_or(50),
+        })
+        .await?;
+    let mut tasks = Vec::with_capacity(page.tasks.len());
+    for stored in page.tasks {
+        tasks.push(view(&state, stored).await);
+    }
+    Ok(Json(TaskPage {
+        tasks,
+        next: page.next.map(|c| c.encode()),
+    }))
+}
+
+/// `GET /tasks/{id}`: the record, its timeline and why it waits.
+async fn detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TaskView>, ApiError> {
+    let user = state.user();
+    let stored = visible(&state, &user, &id).await?;
+    Ok(Json(view(&state, stored).await))
+}
+
+/// `POST /tasks/{id}/stop`: a waiting task stops at once; a running one is signalled
+/// and reaches `stopped` when its replicas have ended. `409` once it has ended.
+async fn stop(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TaskView>, ApiError> {
+    let user = state.user();
+    owned(&state, &user, &id, "stop").await?;
+    match runner(&state)?.stop(&TaskId(id)).await {
+        Ok(stored) => Ok(Json(view(&state, stored).await)),
+        Err(StopError::Finished(id)) => Err(ApiError::Conflict(format!(
+            "task {id} has already ended; there is nothing to stop"
+        ))),
+        Err(StopError::Store(err)) => Err(err.into()),
+    }
+}
+
+/// `DELETE /tasks/{id}`: an ended task leaves the lists (`409` while it runs).
+async fn delete(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let user = state.user();
+    let stored = owned(&state, &user, &id, "delete").await?;
+    if !stored.task.phase.is_finished() {
+        return Err(ApiError::Conflict(format!(
+            "task {id} has not ended; stop it first"
+        )));
+    }
+    runner(&state)?
+        .store()
+        .delete(&stored.task.id, now())
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The spec as the caller may see it: real hidden values for the owner only.
+async fn spec_for(
+    state: &AppState,
+    user: &User,
+    stored: &StoredTask,
+) -> Result<TaskSpec, ApiError> {
+    if stored.task.owner == user.name {
+        let hidden = runner(state)?
+            .store()
+            .hidden_values(&stored.task.id)
+            .await?;
+        Ok(restore_hidden(&stored.task.spec, &hidden))
+    } else {
+        Ok(stored.task.spec.clone())
+    }
+}
+
+/// `GET /tasks/{id}/spec`: for clone and export.
+async fn spec(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TaskSpec>, ApiError> {
+    let user = state.user();
+    let stored = visible(&state, &user, &id).await?;
+    Ok(Json(spec_for(&state, &user, &stored).await?))
+}
+
+/// `POST /tasks/{id}/resubmit`: a new task from the same spec, checked against today's
+/// catalog and quota.
+async fn resubmit(
+    State(state): State<AppState>,
+    ReaderLang(lang): ReaderLang,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let user = state.user();
+    // Only the owner: anyone else would resubmit masked secrets as values.
+    let stored = owned(&state, &user, &id, "resubmit").await?;
+    let spec = spec_for(&state, &user, &stored).await?;
+    submit_spec(&state, &user, spec, idempotency_key(&headers)?, lang).await
+}
+
+/// `POST /tasks/{id}/share`: a read-only link.
+async fn share(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
+    let user = state.user();
+    let stored = owned(&state, &user, &id, "share").await?;
+    let token = share_token();
+    runner(&state)?
+        .store()
+        .create_share(&stored.task.id, &token, now())
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(ShareLink {
+            path: format!("/api/v1/shared/{token}"),
+            token,
+        }),
+    ))
+}
+
+/// 128 random bits as hex, from the process's random hasher keys.
+fn share_token() -> String {
+    use std::hash::BuildHasher;
+    let state = std::collections::hash_map::RandomState::new();
+    let a = state.hash_one(now());
+    let b = std::collections::hash_map::RandomState::new().hash_one(a);
+    format!("{a:016x}{b:016x}")
+}
+
+/// `GET /shared/{token}`: the shared task, read-only, hidden values masked.
+async fn shared_view(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Json<TaskView>, ApiError> {
+    let runner = runner(&state)?;
+    let id = runner
+        .store()
+        .shared(&token)
+        .await?
+        .ok_or(ApiError::TaskNotFound {
+            id: "(shared link)".to_owned(),
+        })?;
+    let stored = runner.store().get(&id).await?;
+    Ok(Json(view(&state, stored).await))
+}
+
+/// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).
+async fn tags(
+    State(state): State<AppState>,
+    ReaderLang(lang): ReaderLang,
+    Path(id): Path<String>,
+    JsonText(text): JsonText,
+) -> Result<Json<TaskView>, ApiError> {
+    let user = state.user();
+    let stored = owned(&state, &user, &id, "tag").await?;
+    let body: TagsBody = serde_json::from_str(&text)
+        .map_err(|e| ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}")))?;
+    // The same rules as on the form: check the spec with the new tags and keep the
+    // findings about them.
+    let mut spec = stored.task.spec.clone();
+    spec.basic.tags.clone_from(&body.tags);
+    let usage = runner(&state)?.usage().await;
+    let report = shared::check(&spec, &state.catalog, &usage, &user).issues;
+    let at = shared::FieldPath::parse("basic.tags");
+    let mut about_tags = shared::Report::new();
+    for issue in report.under(&at) {
+        about_tags.push_issue(issue.clone());
+    }
+    if about_tags.has_errors() {
+        return Err(ApiError::Spec {
+            report: about_tags,
+            lang,
+        });
+    }
+    let runner = runner(&state)?;
+    runner.store().set_tags(&stored.task.id, &body.tags).await?;
+    let stored = runner.store().get(&stored.task.id).await?;
+    Ok(Json(view(&state, stored).await))
+}
+
+/// `GET /tasks/{id}/events`: oldest first.
+async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<TaskEventView>>, ApiError> {
+    let user = state.user();
+    let stored = visible(&state, &user, &id).await?;
+    let events = runner(&state)?.store().events(&stored.task.id).await?;
+    Ok(Json(
+        events
+            .into_iter()
+            .map(|e| TaskEventView {
+                at: e.at,
+                kind: e.kind,
+                message: e.message,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LogParams {
+    #[serde(default)]
+    replica: u32,
+    attempt: Option<u32>,
+    #[serde(default)]
+    follow: bool,
+}
+
+/// `GET /tasks/{id}/logs?replica=&attempt=&follow=`: a replica's log (stdout and stderr),
+/// of the latest attempt unless one is named. `follow=true` streams it as server-sent
+/// events (`data:` lines, one event per chunk) until the attempt has ended.
+async fn logs(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    query: Result<Query<LogParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
+    let user = state.user();
+    let stored = visible(&state, &user, &id).await?;
+    let attempt = params.attempt.unwrap_or(stored.task.attempts);
+    if attempt == 0 || attempt > stored.task.attempts {
+        return Err(ApiError::BadQuery(format!(
+            "task {id} has run {} attempt(s); ask for attempt 1 to {0}",
+            stored.task.attempts
+        )));
+    }
+    let runner = Arc::clone(runner(&state)?);
+    let path = runner
+        .backend()
+        .log_path(&stored.task.id, attempt, params.replica);
+    if !params.follow {
+        let text = tokio::fs::read(&path).await.unwrap_or_default();
+        return Ok((
+            [(
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response());
+    }
+    let task = stored.task.id.clone();
+    let stream = async_stream(runner, task, attempt, path);
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+/// Polls the log file and sends what was appended, until the attempt has ended and the
+/// file has been read to its end.
+fn async_stream(
+    runner: Arc<Runner>,
+    task: TaskId,
+    attempt: u32,
+    path: std::path::PathBuf,
+) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
+    tokio::spawn(async move {
+        let mut offset = 0usize;
+        loop {
+            let text = tokio::fs::read(&path).await.unwrap_or_default();
+            if text.len() > offset {
+                let chunk = String::from_utf8_lossy(&text[offset..]).into_owned();
+                offset = text.len();
+                if tx.send(Event::default().data(chunk)).await.is_err() {
+                    return;
+                }
+            }
+            let ended = match runner.store().get(&task).await {
+                Ok(stored) => {
+                    stored.task.attempts != attempt
+                        || stored.task.phase.is_finished()
+                        || matches!(stored.task.phase, TaskPhase::Retrying | TaskPhase::Queued)
+                }
+                Err(_) => true,
+            };
+            if ended {
+                // One last read: the replica may have written before it ended.
+                let text = tokio::fs::read(&path).await.unwrap_or_default();
+                if text.len() > offset {
+                    let chunk = String::from_utf8_lossy(&text[offset..]).into_owned();
+                    let _ = tx.send(Event::default().data(chunk)).await;
+                }
+                let _ = tx.send(Event::default().event("end").data("")).await;
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    });
+    tokio_stream_from(rx)
+}
+
+fn tokio_stream_from(
+    mut rx: tokio::sync::mpsc::Receiver<Event>,
+) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
+    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|e| e.map(Ok)))
+}

@@ -1,0 +1,844 @@
+//! The runner: what happens to a task between submit and its end. It ties the
+//! [`Scheduler`] (queue, live usage, admission), the [`TaskStore`] (durable record) and
+//! the [`Backend`] (processes) together.
+//!
+//! - **Submit**: the spec is checked and its quota held under the scheduler's lock, and
+//!   the task is stored before the lock is let go, so concurrent submits never
+//!   over-admit and a submit answers only once the task is durable.
+//! - **Admission** ([`Runner::pump`]): after every submit and every end, one pass starts
+//!   every gang that fits now; each decision is an event in the findings' words.
+//! - **Exits**: when a replica fails, the rest of its gang is stopped; when every
+//!   replica has ended the task succeeds, fails or, with fault tolerance, runs again as
+//!   a whole up to its maximum retries, and fails with the last reason after that.
+//! - **Recovery** ([`Runner::recover`]): after a crash, queued tasks queue again in
+//!   order with their holds, and tasks that were running are re-run or failed according
+//!   to their fault-tolerance setting, with an event saying why. Nothing is duplicated:
+//!   the store is the record and ids are never reused.
+
+use crate::backend::{self, Backend, Gang, Replica};
+use crate::scheduler::{Decision, Scheduler, Waiting};
+use crate::store::{
+    Inserted, NewTask, StoreError, StoredTask, TaskEvent, TaskStore, event_kind, restore_hidden,
+};
+use shared::injected::{self, Context, Pod};
+use shared::quota::Placement;
+use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
+use shared::{Catalog, Report, TaskSpec, User};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::Mutex;
+
+/// How long stopped replicas get between SIGTERM and SIGKILL.
+pub const STOP_GRACE: Duration = Duration::from_secs(10);
+
+/// A submit could not be accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    /// The spec has errors (over quota included).
+    #[error("the spec has errors")]
+    Invalid(Report),
+    /// The store failed.
+    #[error("cannot store the task")]
+    Store(#[from] StoreError),
+}
+
+/// A stop could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum StopError {
+    /// The task has ended already.
+    #[error("task {0} has already ended")]
+    Finished(TaskId),
+    /// The store failed.
+    #[error("cannot update the task")]
+    Store(#[from] StoreError),
+}
+
+/// What the runner knows of an attempt that is running.
+#[derive(Debug, Default)]
+struct Attempt {
+    attempt: u32,
+    /// Replicas whose exit is awaited.
+    replicas: u32,
+    exited: u32,
+    /// The first failure's reason, if any replica failed.
+    failure: Option<String>,
+    /// A user asked to stop it.
+    stopping: bool,
+}
+
+/// See the module docs.
+pub struct Runner {
+    catalog: Arc<Catalog>,
+    store: Arc<dyn TaskStore>,
+    backend: Arc<dyn Backend>,
+    scheduler: Mutex<Scheduler>,
+    attempts: Mutex<HashMap<TaskId, Attempt>>,
+    /// The last reason each waiting task was given, so a pass that changes nothing adds
+    /// no event.
+    reasons: Mutex<HashMap<TaskId, String>>,
+    seq: AtomicU64,
+    /// Persistent env var values by user (real values: pods need them).
+    persistent: HashMap<String, Vec<(String, String)>>,
+    /// Where volumes, datasets and models live on this machine.
+    data_dir: PathBuf,
+    /// Where the next master port is taken from.
+    next_port: AtomicU64,
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now() -> Timestamp {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    Timestamp(i64::try_from(ms).unwrap_or(i64::MAX))
+}
+
+impl Runner {
+    /// A runner over `catalog` with `usage` already taken outside Berth.
+    pub fn new(
+        catalog: Arc<Catalog>,
+        usage: shared::Usage,
+        store: Arc<dyn TaskStore>,
+        backend: Arc<dyn Backend>,
+        data_dir: PathBuf,
+    ) -> Self {
+        let mut persistent: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        for var in &catalog.persistent_env {
+            persistent
+                .entry(var.user.clone())
+                .or_default()
+                .push((var.name.clone(), var.value.clone()));
+        }
+        Runner {
+            scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
+            catalog,
+            store,
+            backend,
+            attempts: Mutex::new(HashMap::new()),
+            reasons: Mutex::new(HashMap::new()),
+            seq: AtomicU64::new(1),
+            persistent,
+            data_dir,
+            next_port: AtomicU64::new(0),
+        }
+    }
+
+    /// The store, for reads.
+    pub fn store(&self) -> &Arc<dyn TaskStore> {
+        &self.store
+    }
+
+    /// The backend, for logs.
+    pub fn backend(&self) -> &Arc<dyn Backend> {
+        &self.backend
+    }
+
+    /// Live usage now.
+    pub async fn usage(&self) -> shared::Usage {
+        self.scheduler.lock().await.usage().clone()
+    }
+
+    /// Tasks waiting now.
+    pub async fn queue_length(&self) -> usize {
+        self.scheduler.lock().await.queue().len()
+    }
+
+    /// Why a waiting task waits, as the last admission pass said.
+    pub async fn reason(&self, id: &TaskId) -> Option<String> {
+        self.reasons.lock().await.get(id).cloned()
+    }
+
+    /// The id a submit gets: `<prefix>-<5 characters>`. With an idempotency key the
+    /// suffix comes from the owner and the key, so a retried submit names the same task.
+    fn task_id(spec: &TaskSpec, owner: &str, key: Option<&str>, attempt: u64) -> TaskId {
+        let seed = match key {
+            // A fixed hasher: the same owner and key give the same id after a restart.
+            Some(key) => {
+                let mut h = std::hash::DefaultHasher::new();
+                h.write(owner.as_bytes());
+                h.write_u8(0);
+                h.write(key.as_bytes());
+                h.write_u64(attempt);
+                h.finish()
+            }
+            None => std::collections::hash_map::RandomState::new().hash_one((now(), attempt)),
+        };
+        TaskId(shared::names::final_name(
+            &spec.basic.name_prefix,
+            &shared::names::suffix_from(seed),
+        ))
+    }
+
+    /// Checks, holds quota for, stores and queues a task; then runs an admission pass.
+    /// Returns the stored task and whether it is new (false: the idempotency key named
+    /// an earlier submit, which is returned as it is).
+    ///
+    /// # Errors
+    ///
+    /// [`SubmitError::Invalid`] with every finding when the spec has errors.
+    pub async fn submit(
+        &self,
+        user: &User,
+        spec: TaskSpec,
+        key: Option<&str>,
+    ) -> Result<(StoredTask, bool), SubmitError> {
+        if let Some(key) = key
+            && let Ok(earlier) = self
+                .store
+                .get(&Self::task_id(&spec, &user.name, Some(key), 0))
+                .await
+            && earlier.task.owner == user.name
+        {
+            return Ok((earlier, false));
+        }
+        let (validated, _) = shared::validated(spec, &self.catalog, &self.usage().await, user)
+            .map_err(SubmitError::Invalid)?;
+        let stored = {
+            let mut scheduler = self.scheduler.lock().await;
+            let mut tries = 0;
+            loop {
+                let id = Self::task_id(&validated, &user.name, key, tries);
+                let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+                let hold = scheduler
+                    .submit(id.clone(), (*validated).clone(), user.clone(), seq)
+                    .map_err(SubmitError::Invalid)?;
+                let at = now();
+                let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
+                let inserted = self
+                    .store
+                    .insert(NewTask {
+                        task,
+                        quota: hold,
+                        idempotency_key: key.map(str::to_owned),
+                    })
+                    .await;
+                match inserted {
+                    Ok(Inserted::New) => {
+                        self.store
+                            .push_event(
+                                &id,
+                                &TaskEvent {
+                                    at,
+                                    kind: event_kind::QUEUED.to_owned(),
+                                    message: "accepted: quota held, queued".to_owned(),
+                                },
+                            )
+                            .await?;
+                        break self.store.get(&id).await?;
+                    }
+                    Ok(Inserted::Existing(earlier)) => {
+                        scheduler.cancel(&id);
+                        drop(scheduler);
+                        return Ok((self.store.get(&earlier).await?, false));
+                    }
+                    // Another task has this name: draw another suffix.
+                    Err(StoreError::IdTaken { .. }) if tries < 8 => {
+                        scheduler.cancel(&id);
+                        tries += 1;
+                    }
+                    Err(err) => {
+                        scheduler.cancel(&id);
+                        return Err(err.into());
+                    }
+                }
+            }
+        };
+        self.pump().await;
+        Ok((stored, true))
+    }
+
+    /// One admission pass: starts every gang that fits now.
+    pub async fn pump(&self) {
+        let decisions = self.scheduler.lock().await.admit();
+        for decision in decisions {
+            match decision {
+                Decision::Admit { id, placement } => {
+                    self.reasons.lock().await.remove(&id);
+                    if let Err(err) = self.start(&id, &placement).await {
+                        tracing::error!(task = %id, error = %err, "cannot start an admitted task");
+                        self.end(&id, TaskPhase::Failed, &format!("cannot start: {err}"))
+                            .await;
+                    }
+                }
+                Decision::Wait { id, reason } => {
+                    let mut reasons = self.reasons.lock().await;
+                    if reasons.get(&id) != Some(&reason) {
+                        reasons.insert(id.clone(), reason.clone());
+                        drop(reasons);
+                        let _ = self
+                            .store
+                            .push_event(
+                                &id,
+                                &TaskEvent {
+                                    at: now(),
+                                    kind: event_kind::QUEUED.to_owned(),
+                                    message: format!("queued: {reason}"),
+                                },
+                            )
+                            .await;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the admission and starts the gang.
+    async fn start(&self, id: &TaskId, placement: &Placement) -> Result<(), String> {
+        let stored = self.store.get(id).await.map_err(|e| e.to_string())?;
+        let attempt = stored.task.attempts + 1;
+        self.store
+            .set_hold(id, &placement.hold(), Some(placement))
+            .await
+            .map_err(|e| e.to_string())?;
+        self.store
+            .advance(
+                id,
+                PhaseChange {
+                    phase: TaskPhase::Scheduling,
+                    at: now(),
+                    reason: String::new(),
+                },
+                attempt,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let nodes = placement.nodes();
+        let _ = self
+            .store
+            .push_event(
+                id,
+                &TaskEvent {
+                    at: now(),
+                    kind: event_kind::ADMITTED.to_owned(),
+                    message: format!(
+                        "admitted: attempt {attempt} on {nodes} node(s) with {}",
+                        placement.spec
+                    ),
+                },
+            )
+            .await;
+        let hidden = self
+            .store
+            .hidden_values(id)
+            .await
+            .map_err(|e| e.to_string())?;
+        let spec = restore_hidden(&stored.task.spec, &hidden);
+        let gang = self.gang(&stored.task, &spec, placement, attempt);
+        self.attempts.lock().await.insert(
+            id.clone(),
+            Attempt {
+                attempt,
+                replicas: if spec.is_ray() {
+                    1
+                } else {
+                    gang.replicas.len() as u32
+                },
+                ..Attempt::default()
+            },
+        );
+        self.backend.start(gang).await.map_err(|e| e.to_string())
+    }
+
+    /// The gang for a placement: replica 0 is the master (or the Ray head), then the
+    /// workers, in the placement's node order.
+    fn gang(&self, task: &Task, spec: &TaskSpec, placement: &Placement, attempt: u32) -> Gang {
+        let mut nodes: Vec<(String, u64)> = Vec::new();
+        if let Some(head) = &placement.head {
+            nodes.push((head.node.clone(), head.need.gpu));
+        }
+        for share in &placement.workers {
+            for _ in 0..share.replicas {
+                nodes.push((share.node.clone(), placement.need.gpu));
+            }
+        }
+        let world_size = nodes.len() as u64;
+        // A free port per task, from a range the platform keeps for rendezvous.
+        let port = 20000 + (self.next_port.fetch_add(1, Ordering::Relaxed) % 10000) as u32;
+        let user = User {
+            name: task.owner.clone(),
+            ..self.user_of(&task.owner)
+        };
+        let persistent = self
+            .persistent
+            .get(&task.owner)
+            .cloned()
+            .unwrap_or_default();
+        let replicas = nodes
+            .into_iter()
+            .enumerate()
+            .map(|(rank, (node, gpus))| Replica {
+                index: rank as u32,
+                node,
+                gpus,
+                env: injected::pod_env(
+                    spec,
+                    Context {
+                        user: &user,
+                        task: &task.id.0,
+                    },
+                    persistent.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+                    Pod {
+                        rank: rank as u64,
+                        world_size,
+                        master_addr: "127.0.0.1",
+                        master_port: port,
+                    },
+                ),
+            })
+            .collect();
+        Gang {
+            task: task.id.clone(),
+            attempt,
+            command: spec.environment.command.clone(),
+            ray: spec.is_ray(),
+            replicas,
+            mounts: self.mounts(spec),
+            ssh: spec.advanced.ssh,
+        }
+    }
+
+    /// The user record of a name, from the catalog's point of view (org and tenant are
+    /// not in the catalog: the caller's identity is authoritative at submit).
+    fn user_of(&self, name: &str) -> User {
+        User {
+            name: name.to_owned(),
+            ..User::default()
+        }
+    }
+
+    /// The spec's mounts as host directories: volumes, datasets and models live under
+    /// `<data dir>/volumes|datasets|models/<id>` on this machine.
+    fn mounts(&self, spec: &TaskSpec) -> Vec<backend::Mount> {
+        let env = &spec.environment;
+        let dir = |kind: &str, id: &str| self.data_dir.join(kind).join(id);
+        let mut mounts: Vec<backend::Mount> = Vec::new();
+        for m in &env.storage {
+            mounts.push(backend::Mount {
+                source: dir("volumes", &m.id),
+                target: m.path.clone(),
+                read_only: false,
+            });
+        }
+        for (kind, list) in [("datasets", &env.datasets), ("models", &env.models)] {
+            for m in list {
+                mounts.push(backend::Mount {
+                    source: dir(kind, &m.id),
+                    target: m.path.clone(),
+                    read_only: true,
+                });
+            }
+        }
+        if spec.is_ray() && spec.ray.shared_storage.enabled {
+            mounts.push(backend::Mount {
+                source: dir("volumes", &spec.ray.shared_storage.volume),
+                target: shared::task::RAY_SHARED_STORAGE_PATH.to_owned(),
+                read_only: false,
+            });
+        }
+        for m in &mounts {
+            // The catalog's items exist on this machine once something mounts them.
+            let _ = std::fs::create_dir_all(&m.source);
+        }
+        mounts
+    }
+
+    /// Handles one backend event.
+    pub async fn on_event(&self, event: backend::Event) {
+        match event {
+            backend::Event::Started { task, attempt } => {
+                let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
+                if current != Some(attempt) {
+                    return;
+                }
+                let _ = self
+                    .store
+                    .advance(
+                        &task,
+                        PhaseChange {
+                            phase: TaskPhase::Running,
+                            at: now(),
+                            reason: String::new(),
+                        },
+                        attempt,
+                    )
+                    .await;
+                let _ = self
+                    .store
+                    .push_event(
+                        &task,
+                        &TaskEvent {
+                            at: now(),
+                            kind: event_kind::STARTED.to_owned(),
+                            message: format!("attempt {attempt}: every replica started"),
+                        },
+                    )
+                    .await;
+            }
+            backend::Event::Exited {
+                task,
+                attempt,
+                replica,
+                code,
+                signal,
+            } => self.on_exit(task, attempt, replica, code, signal).await,
+        }
+    }
+
+    async fn on_exit(
+        &self,
+        task: TaskId,
+        attempt: u32,
+        replica: u32,
+        code: Option<i32>,
+        signal: Option<i32>,
+    ) {
+        let how = match (code, signal) {
+            (Some(code), _) => format!("exit code {code}"),
+            (None, Some(signal)) => format!("signal {signal}"),
+            (None, None) => "an unknown end".to_owned(),
+        };
+        let _ = self
+            .store
+            .push_event(
+                &task,
+                &TaskEvent {
+                    at: now(),
+                    kind: event_kind::EXITED.to_owned(),
+                    message: format!("attempt {attempt}: replica {replica} ended with {how}"),
+                },
+            )
+            .await;
+        let (done, failure, stopping, stop_rest) = {
+            let mut attempts = self.attempts.lock().await;
+            let Some(state) = attempts.get_mut(&task).filter(|a| a.attempt == attempt) else {
+                return;
+            };
+            state.exited += 1;
+            let failed = code != Some(0);
+            let first_failure = failed && state.failure.is_none() && !state.stopping;
+            if first_failure {
+                state.failure = Some(format!("replica {replica} ended with {how}"));
+            }
+            let done = state.exited >= state.replicas;
+            let result = (
+                done,
+                state.failure.clone(),
+                state.stopping,
+                first_failure && !done,
+            );
+            if done {
+                attempts.remove(&task);
+            }
+            result
+        };
+        if stop_rest {
+            // A gang runs whole: one failed replica ends the attempt.
+            let backend = Arc::clone(&self.backend);
+            let (t, grace) = (task.clone(), STOP_GRACE);
+            tokio::spawn(async move {
+                let _ = backend.stop(&t, attempt, grace).await;
+            });
+        }
+        if !done {
+            return;
+        }
+        match (stopping, failure) {
+            (true, _) => {
+                self.end(&task, TaskPhase::Stopped, "stopped by a user")
+                    .await
+            }
+            (false, None) => self.end(&task, TaskPhase::Succeeded, "").await,
+            (false, Some(reason)) => self.failed(&task, attempt, &reason).await,
+        }
+    }
+
+    /// An attempt failed: run the gang again while fault tolerance allows, else fail.
+    async fn failed(&self, id: &TaskId, attempt: u32, reason: &str) {
+        let Ok(stored) = self.store.get(id).await else {
+            return;
+        };
+        let tolerance = &stored.task.spec.advanced.fault_tolerance;
+        // Attempts after the first are retries: the first attempt plus `max_retries`.
+        if tolerance.enabled && attempt <= tolerance.max_retries {
+            self.retry(
+                &stored,
+                &format!(
+                    "attempt {attempt} failed ({reason}); retry {attempt} of {}",
+                    tolerance.max_retries
+                ),
+            )
+            .await;
+        } else {
+            let why = if tolerance.enabled {
+                format!("failed after {attempt} attempts; last: {reason}")
+            } else {
+                format!("failed: {reason}")
+            };
+            self.end(id, TaskPhase::Failed, &why).await;
+        }
+    }
+
+    /// Frees the task's nodes and queues it again with its quota held.
+    async fn retry(&self, stored: &StoredTask, why: &str) {
+        let id = &stored.task.id;
+        let _ = self
+            .store
+            .advance(
+                id,
+                PhaseChange {
+                    phase: TaskPhase::Retrying,
+                    at: now(),
+                    reason: why.to_owned(),
+                },
+                stored.task.attempts,
+            )
+            .await;
+        let _ = self
+            .store
+            .push_event(
+                id,
+                &TaskEvent {
+                    at: now(),
+                    kind: event_kind::RETRYING.to_owned(),
+                    message: why.to_owned(),
+                },
+            )
+            .await;
+        {
+            let mut scheduler = self.scheduler.lock().await;
+            let placement = scheduler.finish(id);
+            let hold = placement
+                .map(|p| p.hold())
+                .unwrap_or_else(|| stored.quota.clone());
+            let user = self.user_of(&stored.task.owner);
+            let _ = self.store.set_hold(id, &hold, None).await;
+            scheduler.restore_waiting(Waiting {
+                id: id.clone(),
+                spec: stored.task.spec.clone(),
+                user,
+                seq: u64::try_from(stored.seq).unwrap_or(0),
+                hold,
+                passed_over: 0,
+            });
+        }
+        let _ = self
+            .store
+            .advance(
+                id,
+                PhaseChange {
+                    phase: TaskPhase::Queued,
+                    at: now(),
+                    reason: String::new(),
+                },
+                stored.task.attempts,
+            )
+            .await;
+        Box::pin(self.pump()).await;
+    }
+
+    /// Ends a task in `phase`: frees what it holds, records why, admits what now fits.
+    async fn end(&self, id: &TaskId, phase: TaskPhase, why: &str) {
+        {
+            let mut scheduler = self.scheduler.lock().await;
+            if scheduler.finish(id).is_none() {
+                scheduler.cancel(id);
+            }
+        }
+        self.attempts.lock().await.remove(id);
+        self.reasons.lock().await.remove(id);
+        let attempts = self.store.get(id).await.map_or(0, |s| s.task.attempts);
+        let _ = self.store.set_hold(id, &[], None).await;
+        let _ = self
+            .store
+            .advance(
+                id,
+                PhaseChange {
+                    phase,
+                    at: now(),
+                    reason: why.to_owned(),
+                },
+                attempts,
+            )
+            .await;
+        let kind = match phase {
+            TaskPhase::Failed => event_kind::FAILED,
+            TaskPhase::Stopped => event_kind::STOPPED,
+            _ => "succeeded",
+        };
+        let message = if why.is_empty() {
+            "every replica ended well".to_owned()
+        } else {
+            why.to_owned()
+        };
+        let _ = self
+            .store
+            .push_event(
+                id,
+                &TaskEvent {
+                    at: now(),
+                    kind: kind.to_owned(),
+                    message,
+                },
+            )
+            .await;
+        Box::pin(self.pump()).await;
+    }
+
+    /// Stops a task: a waiting one ends at once, a running one is signalled and ends
+    /// when its replicas have.
+    ///
+    /// # Errors
+    ///
+    /// [`StopError::Finished`] when it has ended already.
+    pub async fn stop(&self, id: &TaskId) -> Result<StoredTask, StopError> {
+        let stored = self.store.get(id).await?;
+        match stored.task.phase {
+            phase if phase.is_finished() => Err(StopError::Finished(id.clone())),
+            TaskPhase::Queued | TaskPhase::Retrying => {
+                self.end(
+                    id,
+                    TaskPhase::Stopped,
+                    "stopped by a user before it started",
+                )
+                .await;
+                Ok(self.store.get(id).await?)
+            }
+            _ => {
+                let attempt = {
+                    let mut attempts = self.attempts.lock().await;
+                    attempts.get_mut(id).map(|a| {
+                        a.stopping = true;
+                        a.attempt
+                    })
+                };
+                match attempt {
+                    Some(attempt) => {
+                        let backend = Arc::clone(&self.backend);
+                        let task = id.clone();
+                        tokio::spawn(async move {
+                            let _ = backend.stop(&task, attempt, STOP_GRACE).await;
+                        });
+                    }
+                    // Nothing runs for it here (its processes ended with a crash).
+                    None => self.end(id, TaskPhase::Stopped, "stopped by a user").await,
+                }
+                Ok(self.store.get(id).await?)
+            }
+        }
+    }
+
+    /// Rebuilds the queue and live usage from the store after a start or a crash.
+    ///
+    /// # Errors
+    ///
+    /// The store's error when it cannot be read.
+    pub async fn recover(&self) -> Result<(), StoreError> {
+        let unfinished = self.store.unfinished().await?;
+        let next_seq = unfinished.iter().map(|s| s.seq).max().unwrap_or(0) + 1;
+        self.seq.store(
+            u64::try_from(next_seq).unwrap_or(1).max(1),
+            Ordering::Relaxed,
+        );
+        for stored in unfinished {
+            let id = stored.task.id.clone();
+            match stored.task.phase {
+                TaskPhase::Queued => {
+                    self.scheduler.lock().await.restore_waiting(Waiting {
+                        id,
+                        spec: stored.task.spec.clone(),
+                        user: self.user_of(&stored.task.owner),
+                        seq: u64::try_from(stored.seq).unwrap_or(0),
+                        hold: stored.quota.clone(),
+                        passed_over: 0,
+                    });
+                }
+                _ => {
+                    // Its processes ended with the server. Hold what it held until the
+                    // retry or the end below gives it back.
+                    if let Some(placement) = stored.placement.clone() {
+                        let _ = self
+                            .scheduler
+                            .lock()
+                            .await
+                            .restore_running(id.clone(), placement);
+                    }
+                    let reason = "the server stopped while it ran";
+                    let tolerance = &stored.task.spec.advanced.fault_tolerance;
+                    if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
+                        if stored.task.phase == TaskPhase::Scheduling {
+                            // Scheduling cannot step to retrying: it goes back to the queue.
+                            let _ = self
+                                .store
+                                .advance(
+                                    &id,
+                                    PhaseChange {
+                                        phase: TaskPhase::Queued,
+                                        at: now(),
+                                        reason: reason.to_owned(),
+                                    },
+                                    stored.task.attempts,
+                                )
+                                .await;
+                            let mut scheduler = self.scheduler.lock().await;
+                            let hold = scheduler
+                                .finish(&id)
+                                .map(|p| p.hold())
+                                .unwrap_or_else(|| stored.quota.clone());
+                            scheduler.restore_waiting(Waiting {
+                                id: id.clone(),
+                                spec: stored.task.spec.clone(),
+                                user: self.user_of(&stored.task.owner),
+                                seq: u64::try_from(stored.seq).unwrap_or(0),
+                                hold,
+                                passed_over: 0,
+                            });
+                        } else {
+                            let fresh = self.store.get(&id).await?;
+                            self.retry(
+                                &fresh,
+                                &format!("{reason}; re-running it (fault tolerance is on)"),
+                            )
+                            .await;
+                        }
+                    } else {
+                        let why = if tolerance.enabled {
+                            format!("{reason}, and it has used its retries")
+                        } else {
+                            format!("{reason}; fault tolerance is off, so it is not re-run")
+                        };
+                        self.end(&id, TaskPhase::Failed, &why).await;
+                    }
+                }
+            }
+        }
+        self.pump().await;
+        Ok(())
+    }
+
+    /// Feeds backend events to [`Runner::on_event`] until the backend goes away.
+    pub fn watch(self: &Arc<Self>) {
+        let runner = Arc::clone(self);
+        let mut events = runner.backend.events();
+        tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(event) => runner.on_event(event).await,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::error!(missed, "backend events were missed");
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+    }
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner").finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,294 @@
+//! Tasks end to end in-process: submit through the router, the scheduler admits, the
+//! local backend runs real processes, and the answers, events and logs say so.
+
+use super::{demo_state, temp_dir};
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tower::ServiceExt;
+
+async fn call(app: &Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = app
+        .clone()
+        .oneshot(request)
+        .await
+        .expect("the router answers");
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, body)
+}
+
+fn post(path: &str, body: &Value) -> Request<Body> {
+    Request::post(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a request")
+}
+
+fn get(path: &str) -> Request<Body> {
+    Request::get(path).body(Body::empty()).expect("a request")
+}
+
+/// The PyTorchJob example with `command`, no mounts and no pod SSH (those need
+/// bubblewrap, which the local backend's own tests cover).
+fn pytorch(command: &str) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = command.into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["environment"]["models"] = json!([]);
+    spec["advanced"]["ssh"] = false.into();
+    spec
+}
+
+/// Polls the task until `done` holds of it, or fails after 30 s.
+async fn wait_for(app: &Router, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..300 {
+        let (status, task) = call(app, get(&format!("/api/v1/tasks/{id}"))).await;
+        assert_eq!(status, StatusCode::OK, "{task}");
+        if done(&task) {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {id} did not get there in 30 s")
+}
+
+fn phase_is(phase: &'static str) -> impl Fn(&Value) -> bool {
+    move |task| task["phase"] == phase
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_replica_pytorch_job_runs_to_success_with_ranks_logs_and_events() {
+    let app = server::app(demo_state().await);
+    let spec = pytorch(
+        "echo \"rank $RANK of $WORLD_SIZE via $MASTER_ADDR:$MASTER_PORT\"; \
+         test \"$HF_TOKEN\" = \"$(echo aGZfZGVtb19zZWNyZXQ= | base64 -d)\" && echo has-the-hidden-value",
+    );
+    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    let id = task["id"].as_str().expect("an id").to_owned();
+    assert!(id.starts_with("llama-finetune-"), "{id}");
+    // The answer masks the hidden value even for the owner's record.
+    assert!(!task.to_string().contains("hf_demo_secret"), "{task}");
+    let done = wait_for(&app, &id, phase_is("succeeded")).await;
+    assert_eq!(done["attempts"], 1);
+    let phases: Vec<&str> = done["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["phase"].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["queued", "scheduling", "running", "succeeded"]);
+    for (replica, rank) in [(0, "rank 0 of 2"), (1, "rank 1 of 2")] {
+        let (status, log) = call(
+            &app,
+            get(&format!("/api/v1/tasks/{id}/logs?replica={replica}")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let log = log.as_str().unwrap_or_default().to_owned();
+        assert!(log.contains(rank), "{log}");
+        assert!(log.contains("has-the-hidden-value"), "{log}");
+    }
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    let kinds: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    for kind in ["queued", "admitted", "started", "exited", "succeeded"] {
+        assert!(kinds.contains(&kind), "{kinds:?}");
+    }
+    // The owner gets the real spec back for cloning.
+    let (_, spec) = call(&app, get(&format!("/api/v1/tasks/{id}/spec"))).await;
+    assert!(spec.to_string().contains("hf_demo_secret"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_gang_is_retried_as_a_whole_then_fails_with_the_last_reason() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 0.2");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    let id = task["id"].as_str().unwrap().to_owned();
+    let done = wait_for(&app, &id, phase_is("failed")).await;
+    assert_eq!(done["attempts"], 2, "{done}");
+    let last = done["history"].as_array().unwrap().last().unwrap().clone();
+    assert!(
+        last["reason"]
+            .as_str()
+            .unwrap()
+            .contains("replica 1 ended with exit code 3"),
+        "{last}"
+    );
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    assert!(events.to_string().contains("retrying"), "{events}");
+    // Each attempt keeps its own log.
+    let (status, _) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=1&attempt=1")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
+    let app = server::app(demo_state().await);
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("sleep 1000"))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &id, phase_is("running")).await;
+    let (status, _) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    assert_eq!(status, StatusCode::OK);
+    let done = wait_for(&app, &id, phase_is("stopped")).await;
+    assert_eq!(done["phase"], "stopped");
+    let (status, body) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "task.conflict");
+    // An ended task can be deleted; it then leaves the list.
+    let (status, _) = call(
+        &app,
+        Request::delete(format!("/api/v1/tasks/{id}"))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (_, page) = call(&app, get("/api/v1/tasks")).await;
+    assert!(!page.to_string().contains(&id));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
+    let app = server::app(demo_state().await);
+    let request = || {
+        let mut r = post("/api/v1/tasks", &pytorch("true"));
+        r.headers_mut()
+            .insert("idempotency-key", "req-42".parse().unwrap());
+        r
+    };
+    let (first, a) = call(&app, request()).await;
+    let (second, b) = call(&app, request()).await;
+    assert_eq!((first, second), (StatusCode::CREATED, StatusCode::OK));
+    assert_eq!(a["id"], b["id"]);
+    let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
+    assert_eq!(page["tasks"].as_array().unwrap().len(), 1, "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_concurrent_submits_at_a_quota_for_ten_admit_exactly_ten() {
+    // The Beijing reserved A100 line holds 10 one-GPU replicas.
+    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
+    for q in file["catalog"]["quotas"].as_array_mut().unwrap() {
+        if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
+            q["limit"] = json!({ "gpu": 10, "vcpu": 120, "memory_gib": 1200 });
+        }
+    }
+    let dir = temp_dir("catalog");
+    let catalog = dir.join("catalog.json");
+    std::fs::write(&catalog, file.to_string()).unwrap();
+    let dist = temp_dir("dist");
+    let state = server::AppState::open(server::Config {
+        catalog: Some(catalog),
+        data_dir: temp_dir("data"),
+        ..server::Config::demo(dist)
+    })
+    .await
+    .expect("opens");
+    let app = server::app(state);
+    let mut spec = pytorch("sleep 30");
+    spec["basic"]["region"] = "cn-north".into();
+    spec["basic"]["cluster"] = "bj-a".into();
+    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 0,
+        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 1 });
+    spec["environment"]["command"] = "sleep 30".into();
+    let answers =
+        futures_util::future::join_all((0..50).map(|_| call(&app, post("/api/v1/tasks", &spec))))
+            .await;
+    let accepted: Vec<&Value> = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::CREATED)
+        .map(|(_, b)| b)
+        .collect();
+    let refused: Vec<&Value> = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::UNPROCESSABLE_ENTITY)
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!((accepted.len(), refused.len()), (10, 40));
+    for body in refused {
+        assert!(
+            body.to_string().contains("compute.quota.exceeded"),
+            "{body}"
+        );
+    }
+    // No node holds more than it has, and quota in use is exactly the limit.
+    let (_, catalog) = call(&app, get("/api/v1/catalog")).await;
+    let used = catalog["usage"]["quota"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved")
+        .expect("the line is in use")
+        .clone();
+    assert_eq!(used["used"]["gpu"], 10, "{used}");
+    for task in accepted {
+        let id = task["id"].as_str().unwrap();
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
+    let app = server::app(demo_state().await);
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("true"))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    let (status, body) = call(
+        &app,
+        Request::patch(format!("/api/v1/tasks/{id}/tags"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(
+                json!({ "tags": [{ "key": "kubernetes.io/x", "value": "y" }] }).to_string(),
+            ))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body.to_string().contains("basic.tags.key.reserved"),
+        "{body}"
+    );
+    let (status, body) = call(
+        &app,
+        Request::patch(format!("/api/v1/tasks/{id}/tags"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(
+                json!({ "tags": [{ "key": "stage", "value": "eval" }] }).to_string(),
+            ))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["tags"], json!([{ "key": "stage", "value": "eval" }]));
+    let (status, link) = call(&app, post(&format!("/api/v1/tasks/{id}/share"), &json!({}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, shared) = call(&app, get(link["path"].as_str().unwrap())).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(shared["id"], id.as_str());
+    assert!(!shared.to_string().contains("hf_demo_secret"), "{shared}");
+    let (status, _) = call(&app, get("/api/v1/shared/not-a-token")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
