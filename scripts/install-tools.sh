@@ -19,6 +19,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The local backend mounts volumes and writes pod SSH hostfiles through bubblewrap.
+if ! command -v bwrap >/dev/null; then
+  say "installing bubblewrap from Debian (the local backend's mounts)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq bubblewrap >/dev/null
+fi
+
 if [ "$need_chromium" = 1 ]; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v brotli >/dev/null; then
     say "installing chromium, chromium-driver and brotli from Debian"
