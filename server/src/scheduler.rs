@@ -440,4 +440,75 @@ mod tests {
         scheduler.cancel(&id(1)).expect("it waited");
         assert!(scheduler.submit(id(3), task(1, 0), demo::user(), 3).is_ok());
     }
+
+    mod property {
+        use super::*;
+        use proptest::prelude::*;
+
+        #[derive(Clone, Debug)]
+        enum Step {
+            Submit { units: u32, workers: u32 },
+            Admit,
+            Finish(usize),
+            Cancel(usize),
+        }
+
+        fn step() -> impl Strategy<Value = Step> {
+            prop_oneof![
+                (1u32..=8, 0u32..=4).prop_map(|(units, workers)| Step::Submit { units, workers }),
+                Just(Step::Admit),
+                (0usize..40).prop_map(Step::Finish),
+                (0usize..40).prop_map(Step::Cancel),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Whatever happens, no node holds more than it has, quota in use never
+            /// passes a limit, and ending everything gives every resource back.
+            #[test]
+            fn no_node_or_quota_line_is_ever_over_committed(steps in prop::collection::vec(step(), 1..60)) {
+                let (catalog, usage) = world(40);
+                let before = usage.clone();
+                let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+                let mut ids: Vec<TaskId> = Vec::new();
+                for (n, step) in steps.into_iter().enumerate() {
+                    match step {
+                        Step::Submit { units, workers } => {
+                            let id = id(n as u64);
+                            if scheduler.submit(id.clone(), task(units, workers), demo::user(), n as u64).is_ok() {
+                                ids.push(id);
+                            }
+                        }
+                        Step::Admit => {
+                            scheduler.admit();
+                        }
+                        Step::Finish(i) => {
+                            if let Some(id) = ids.get(i % ids.len().max(1)) {
+                                scheduler.finish(&id.clone());
+                            }
+                        }
+                        Step::Cancel(i) => {
+                            if let Some(id) = ids.get(i % ids.len().max(1)) {
+                                scheduler.cancel(&id.clone());
+                            }
+                        }
+                    }
+                    prop_assert!(nodes_within_capacity(&scheduler, &catalog));
+                    for line in &scheduler.usage().quota {
+                        let limit = catalog
+                            .quota(&line.user, line.kind, &line.pool, &line.spec)
+                            .map(|q| q.limit);
+                        prop_assert!(limit.is_some_and(|l| line.used.fits_within(&l)), "{line:?}");
+                    }
+                }
+                for id in &ids {
+                    scheduler.finish(id);
+                    scheduler.cancel(id);
+                }
+                prop_assert_eq!(scheduler.usage(), &before);
+            }
+        }
+    }
 }
