@@ -292,3 +292,53 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
     let (status, _) = call(&app, get("/api/v1/shared/not-a-token")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_invalid_corpus_case_is_refused_with_exactly_its_findings() {
+    let state = demo_state().await;
+    let app = server::app(state);
+    let mut refused = 0;
+    for case in shared::demo::corpus() {
+        let findings = shared::check_json(
+            &case.spec.to_string(),
+            &shared::demo::catalog(),
+            &shared::demo::usage(),
+            &shared::demo::user(),
+        );
+        if !findings.issues.has_errors() {
+            continue;
+        }
+        let (status, body) = call(&app, post("/api/v1/tasks", &case.spec)).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}: {body}",
+            case.name
+        );
+        let mut got: Vec<(String, String)> = body["issues"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|i| {
+                (
+                    i["path"].as_str().unwrap().to_owned(),
+                    i["code"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        got.sort();
+        // The submit refuses with the very findings the corpus pins (at most 20 of a code).
+        let mut want = case.findings.clone();
+        if body["truncated"].is_null() {
+            assert_eq!(got, want, "{}", case.name);
+        } else {
+            want.retain(|f| got.contains(f));
+            assert_eq!(got, want, "{}", case.name);
+        }
+        refused += 1;
+    }
+    assert!(refused > 60, "the corpus has many invalid cases: {refused}");
+    // Nothing refused was stored.
+    let (_, page) = call(&app, get("/api/v1/tasks")).await;
+    assert_eq!(page["tasks"], json!([]), "{page}");
+}
