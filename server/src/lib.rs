@@ -56,11 +56,16 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// Serves `app` on `listener` until the process ends: what `main` does, for tests that
-/// run the real server in-process.
+/// run the real server in-process. Each request carries its peer address
+/// (`ConnectInfo`), which the proxy identity mode checks.
 ///
 /// # Errors
 ///
 /// The I/O error that stopped the listener.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
-    axum::serve(listener, app).await
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await
 }
