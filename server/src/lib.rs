@@ -1,4 +1,5 @@
-//! Berth's server: the HTTP API under `/api/v1` and the built console.
+//! Berth's server: the HTTP API under `/api/v1`, Prometheus metrics at `/metrics` and
+//! the built console.
 //!
 //! Handlers are thin: they extract, call `shared` for every domain rule, and answer.
 //! The server never trusts the browser: it re-validates every spec with the same code
@@ -47,9 +48,14 @@ pub fn app(state: AppState) -> Router {
         ));
     Router::new()
         .merge(routes::health::router())
+        .route("/metrics", axum::routing::get(metrics::scrape))
         .merge(api)
         .fallback_service(console)
         .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::count_requests,
+        ))
         .layer(axum::middleware::from_fn(error::log_server_errors))
         .layer(TraceLayer::new_for_http())
         .with_state(state)

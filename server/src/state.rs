@@ -109,13 +109,16 @@ impl AppState {
         let backend = LocalBackend::new(dir.clone(), move |node| {
             gpus.get(node).copied().unwrap_or(0)
         });
-        let runner = Arc::new(Runner::new(
-            Arc::clone(&state.catalog),
-            (*state.usage).clone(),
-            Arc::new(store),
-            Arc::new(backend),
-            dir.clone(),
-        ));
+        let runner = Arc::new(
+            Runner::new(
+                Arc::clone(&state.catalog),
+                (*state.usage).clone(),
+                Arc::new(store),
+                Arc::new(backend),
+                dir.clone(),
+            )
+            .with_admissions(state.metrics.admissions.clone()),
+        );
         runner.watch();
         runner
             .recover()

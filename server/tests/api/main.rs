@@ -5,6 +5,7 @@
 
 mod access;
 mod cli;
+mod metrics;
 mod over_http;
 mod problems;
 mod routes;
