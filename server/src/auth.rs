@@ -11,10 +11,15 @@
 //!
 //! Project groups come from the catalog: a user's groups are the ones listing them.
 
+use crate::config::{Config, ConfigError, IdentityConfig, UserEntry};
+use crate::{ApiError, AppState};
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
 use serde::Deserialize;
 use shared::User;
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
 
 /// A request could not be tied to a user.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -124,6 +129,148 @@ impl Identity {
     }
 }
 
+impl Identity {
+    /// The identity the configuration asks for: the configured user, the proxy's
+    /// headers, or the tokens file's tokens (read now).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] when the tokens file cannot be read or parsed, has no token or
+    /// an empty one, or a proxy has no trusted address.
+    pub fn from_config(config: &Config) -> Result<Identity, ConfigError> {
+        match &config.identity {
+            IdentityConfig::Default => Ok(Identity::Default {
+                user: config.user_named(&config.user),
+            }),
+            IdentityConfig::Proxy {
+                user_header,
+                org_header,
+                tenant_header,
+                trusted,
+            } => {
+                if trusted.is_empty() {
+                    return Err(ConfigError::Identity(
+                        "mode \"proxy\" needs the proxy's addresses in `trusted`".into(),
+                    ));
+                }
+                Ok(Identity::Proxy {
+                    user_header: user_header.to_ascii_lowercase(),
+                    org_header: org_header.as_deref().map(str::to_ascii_lowercase),
+                    tenant_header: tenant_header.as_deref().map(str::to_ascii_lowercase),
+                    trusted: trusted.clone(),
+                })
+            }
+            IdentityConfig::Tokens { tokens_file } => {
+                let text = std::fs::read_to_string(tokens_file).map_err(|source| {
+                    ConfigError::ReadTokens {
+                        path: tokens_file.clone(),
+                        source,
+                    }
+                })?;
+                let entries = parse_tokens(tokens_file, &text).map_err(|reason| {
+                    ConfigError::ParseTokens {
+                        path: tokens_file.clone(),
+                        reason,
+                    }
+                })?;
+                let tokens = entries
+                    .into_iter()
+                    .map(|(token, user)| {
+                        let user = match user {
+                            TokenUser::Name(name) => config.user_named(&name),
+                            TokenUser::Full(entry) => User::from(entry),
+                        };
+                        (token, user)
+                    })
+                    .collect();
+                Ok(Identity::Tokens { tokens })
+            }
+        }
+    }
+
+    /// Whether refusals should carry `WWW-Authenticate: Bearer`.
+    fn wants_bearer(&self) -> bool {
+        matches!(self, Identity::Tokens { .. })
+    }
+}
+
+/// A user in a tokens file: a name (looked up in `[[users]]`) or a whole user.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TokenUser {
+    Name(String),
+    Full(UserEntry),
+}
+
+/// A tokens file, TOML (`"token" = "alice"`) or JSON (`{"token": "alice"}`): JSON when
+/// it is named `.json` or starts with `{`. Errors name lines, never a token.
+fn parse_tokens(path: &Path, text: &str) -> Result<HashMap<String, TokenUser>, String> {
+    let json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
+    let map: HashMap<String, TokenUser> = if json {
+        serde_json::from_str(text).map_err(|e| {
+            format!(
+                "not a JSON object of token to user (line {}, column {})",
+                e.line(),
+                e.column()
+            )
+        })?
+    } else {
+        toml::from_str(text).map_err(|e| {
+            let line = e.span().map_or(0, |span| {
+                text[..span.start.min(text.len())].lines().count().max(1)
+            });
+            format!("{} (line {line})", e.message().trim_end())
+        })?
+    };
+    if map.is_empty() {
+        return Err("it maps no token to a user".into());
+    }
+    if map.keys().any(|t| t.trim().is_empty()) {
+        return Err("a token is empty".into());
+    }
+    Ok(map)
+}
+
+/// The user a request acts as, per the configured [`Identity`]. Every handler that
+/// acts for someone takes it. The peer address comes from `ConnectInfo` (the server is
+/// served with it); without it (a request driven through the router in-process) there
+/// is no peer, which proxy mode refuses.
+///
+/// Refusals are problem details: `401 auth.required` (with `WWW-Authenticate: Bearer`
+/// in tokens mode) when credentials are missing or wrong, `403 auth.untrusted_proxy`
+/// when identity headers come from anywhere but the proxy.
+#[derive(Clone, Debug)]
+pub struct CurrentUser(pub User);
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let peer = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
+            .await
+            .ok()
+            .map(|ConnectInfo(addr)| addr.ip().to_canonical());
+        state
+            .identity
+            .identify(&parts.headers, peer)
+            .map(CurrentUser)
+            .map_err(|err| match err {
+                AuthError::UntrustedProxy => ApiError::UntrustedProxy,
+                AuthError::BadToken => ApiError::Unauthorized {
+                    detail: err.to_string(),
+                    challenge: state
+                        .identity
+                        .wants_bearer()
+                        .then_some(r#"Bearer error="invalid_token""#),
+                },
+                AuthError::Missing { .. } => ApiError::Unauthorized {
+                    detail: err.to_string(),
+                    challenge: state.identity.wants_bearer().then_some("Bearer"),
+                },
+            })
+    }
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
@@ -188,6 +335,78 @@ mod tests {
         assert!(matches!(
             identity.identify(&HeaderMap::new(), None),
             Err(AuthError::Missing { .. })
+        ));
+    }
+
+    fn tokens_config(name: &str, text: &str) -> Config {
+        let dir = std::env::temp_dir().join(format!("berth-auth-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir is writable");
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("temp dir is writable");
+        Config {
+            identity: IdentityConfig::Tokens { tokens_file: path },
+            ..Config::demo("dist".into())
+        }
+    }
+
+    #[test]
+    fn a_tokens_file_is_read_as_toml_or_json() {
+        let toml = tokens_config(
+            "tokens.toml",
+            "\"tok-a\" = \"alice\"\n\"tok-b\" = { name = \"bob\", org = \"Acme\", tenant_id = \"t-1\" }\n",
+        );
+        let identity = Identity::from_config(&toml).expect("reads");
+        let as_b = headers(&[("authorization", "Bearer tok-b")]);
+        let bob = identity.identify(&as_b, None).unwrap();
+        assert_eq!((bob.name.as_str(), bob.org.as_str()), ("bob", "Acme"));
+        let as_a = headers(&[("authorization", "Bearer tok-a")]);
+        // A name alone is the user of that name: the demo user keeps its organisation.
+        assert_eq!(
+            identity.identify(&as_a, None).unwrap(),
+            shared::demo::user()
+        );
+        let json = tokens_config("tokens.json", r#"{"tok-j": "bob"}"#);
+        let identity = Identity::from_config(&json).expect("reads");
+        let as_j = headers(&[("authorization", "Bearer tok-j")]);
+        assert_eq!(identity.identify(&as_j, None).unwrap().name, "bob");
+    }
+
+    #[test]
+    fn a_bad_tokens_file_is_refused_without_showing_a_token() {
+        let err = Identity::from_config(&tokens_config(
+            "broken.toml",
+            "\"tok-visible-1\" = \"alice\"\n\"tok-visible-2\" = 3\n",
+        ))
+        .expect_err("refused")
+        .to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(!err.contains("tok-visible"), "{err}");
+        let err = Identity::from_config(&tokens_config("empty.toml", ""))
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("no token"), "{err}");
+        let missing = Config {
+            identity: IdentityConfig::Tokens {
+                tokens_file: "/nonexistent/berth-tokens.toml".into(),
+            },
+            ..Config::demo("dist".into())
+        };
+        assert!(matches!(
+            Identity::from_config(&missing),
+            Err(ConfigError::ReadTokens { .. })
+        ));
+        let no_proxy = Config {
+            identity: IdentityConfig::Proxy {
+                user_header: "x-forwarded-user".into(),
+                org_header: None,
+                tenant_header: None,
+                trusted: vec![],
+            },
+            ..Config::demo("dist".into())
+        };
+        assert!(matches!(
+            Identity::from_config(&no_proxy),
+            Err(ConfigError::Identity(_))
         ));
     }
 

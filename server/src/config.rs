@@ -7,6 +7,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Deserialize;
 use shared::User;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 /// Default listen address.
@@ -47,6 +48,26 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
+    /// The tokens file of `[identity] mode = "tokens"` could not be read.
+    #[error("cannot read the tokens file {path}")]
+    ReadTokens {
+        /// The file named by `[identity] tokens_file`.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The tokens file is not a TOML or JSON map of token to user.
+    #[error("the tokens file {path} is not valid: {reason}")]
+    ParseTokens {
+        /// The file named by `[identity] tokens_file`.
+        path: PathBuf,
+        /// Why, with line and column where the parser gives them.
+        reason: String,
+    },
+    /// The `[identity]` table cannot work as written.
+    #[error("the [identity] settings cannot work: {0}")]
+    Identity(String),
     /// The catalog file is not a catalog.
     #[error("the catalog file {path} is not a valid catalog")]
     ParseCatalog {
@@ -167,6 +188,40 @@ pub struct FileConfig {
     pub users: Vec<UserEntry>,
     /// `[limits]`.
     pub limits: Limits,
+    /// `[identity]`: how requests are tied to users.
+    pub identity: Option<IdentityConfig>,
+}
+
+/// `[identity]` of the config file: how a request is tied to a user.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+pub enum IdentityConfig {
+    /// Every request acts as the configured user (`--user`, `BERTH_USER`, `user`).
+    #[default]
+    Default,
+    /// An authenticating proxy names the user in headers; believed only from `trusted`.
+    Proxy {
+        /// Header with the user name [default: `X-Forwarded-User`].
+        #[serde(default = "default_user_header")]
+        user_header: String,
+        /// Header with the organisation, if the proxy sets one.
+        #[serde(default)]
+        org_header: Option<String>,
+        /// Header with the tenant id, if the proxy sets one.
+        #[serde(default)]
+        tenant_header: Option<String>,
+        /// The addresses the proxy connects from (at least one).
+        trusted: Vec<IpAddr>,
+    },
+    /// `Authorization: Bearer <token>`, each token mapped to a user in a file.
+    Tokens {
+        /// A TOML or JSON file: token → user name, or token → `{name, org, tenant_id}`.
+        tokens_file: PathBuf,
+    },
+}
+
+fn default_user_header() -> String {
+    "x-forwarded-user".to_owned()
 }
 
 /// A user of the config file.
@@ -254,6 +309,8 @@ pub struct Config {
     pub backend: Backend,
     /// Largest request body, in bytes.
     pub body_limit: usize,
+    /// How requests are tied to users (`[identity]`); the configured user by default.
+    pub identity: IdentityConfig,
 }
 
 impl Config {
@@ -281,6 +338,7 @@ impl Config {
                 .unwrap_or_else(|| PathBuf::from("./data")),
             backend: file.backend.unwrap_or_default(),
             body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
+            identity: file.identity.unwrap_or_default(),
         }
     }
 
@@ -305,6 +363,23 @@ impl Config {
     pub fn from_env() -> Result<Self, ConfigError> {
         let cli = Cli::try_parse_from(["berth"]).unwrap_or_else(|err| err.exit());
         Self::load(cli.settings)
+    }
+
+    /// The user called `name`: from `[[users]]`, else the demo user if it is the demo
+    /// user's name, else a user of that name in the demo user's organisation.
+    pub fn user_named(&self, name: &str) -> User {
+        if let Some(user) = self.users.iter().find(|u| u.name == name) {
+            return user.clone();
+        }
+        let demo = shared::demo::user();
+        if name == demo.name {
+            demo
+        } else {
+            User {
+                name: name.to_owned(),
+                ..demo
+            }
+        }
     }
 
     /// The demo setup with the console served from `dist`.
@@ -413,6 +488,45 @@ body_bytes = 2048
             .to_string();
         assert!(err.contains("kubernetes"), "{err}");
         assert!(err.contains("line 1"), "{err}");
+    }
+
+    #[test]
+    fn the_identity_table_names_its_mode() {
+        assert_eq!(
+            Config::merge(Settings::default(), FileConfig::default()).identity,
+            IdentityConfig::Default
+        );
+        let proxy = FileConfig::parse(
+            "[identity]\nmode = \"proxy\"\norg_header = \"X-Org\"\ntrusted = [\"10.0.0.5\", \"::1\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            proxy.identity,
+            Some(IdentityConfig::Proxy {
+                user_header: "x-forwarded-user".into(),
+                org_header: Some("X-Org".into()),
+                tenant_header: None,
+                trusted: vec!["10.0.0.5".parse().unwrap(), "::1".parse().unwrap()],
+            })
+        );
+        let tokens = FileConfig::parse(
+            "[identity]\nmode = \"tokens\"\ntokens_file = \"/etc/berth/tokens.toml\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            tokens.identity,
+            Some(IdentityConfig::Tokens {
+                tokens_file: PathBuf::from("/etc/berth/tokens.toml")
+            })
+        );
+        let err = FileConfig::parse("[identity]\nmode = \"ldap\"\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("ldap"), "{err}");
+        let err = FileConfig::parse("[identity]\nmode = \"proxy\"\ntrusted = [\"not-an-ip\"]\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("line"), "{err}");
     }
 
     #[test]

@@ -75,9 +75,17 @@ pub enum ApiError {
     /// The task is in a phase where this cannot be done.
     #[error("{0}")]
     Conflict(String),
-    /// The request is not signed in, or its identity cannot be trusted.
-    #[error("{0}")]
-    Unauthorized(String),
+    /// The request is not signed in, or its credentials are wrong.
+    #[error("{detail}")]
+    Unauthorized {
+        /// What the server expects, in plain words.
+        detail: String,
+        /// The `WWW-Authenticate` challenge, when there is a scheme to name (tokens mode).
+        challenge: Option<&'static str>,
+    },
+    /// Identity headers from an address that is not the configured proxy.
+    #[error("identity headers are accepted only from the authenticating proxy")]
+    UntrustedProxy,
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
@@ -99,7 +107,8 @@ impl ApiError {
             ApiError::TaskNotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
             ApiError::BadQuery(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -117,7 +126,8 @@ impl ApiError {
             ApiError::TaskNotFound { .. } => "task.not_found",
             ApiError::Forbidden { .. } => "task.forbidden",
             ApiError::Conflict(_) => "task.conflict",
-            ApiError::Unauthorized(_) => "auth.required",
+            ApiError::Unauthorized { .. } => "auth.required",
+            ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::BadQuery(_) => "query.invalid",
             ApiError::Internal(_) => "internal",
         }
@@ -186,8 +196,20 @@ impl IntoResponse for ApiError {
             axum::Json(body),
         )
             .into_response();
-        if let ApiError::Internal(cause) = self {
-            response.extensions_mut().insert(InternalCause(cause));
+        match self {
+            ApiError::Internal(cause) => {
+                response.extensions_mut().insert(InternalCause(cause));
+            }
+            ApiError::Unauthorized {
+                challenge: Some(challenge),
+                ..
+            } => {
+                response.headers_mut().insert(
+                    axum::http::header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static(challenge),
+                );
+            }
+            _ => {}
         }
         response
     }

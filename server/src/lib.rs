@@ -1,4 +1,5 @@
-//! Berth's server: the HTTP API under `/api/v1` and the built console.
+//! Berth's server: the HTTP API under `/api/v1`, Prometheus metrics at `/metrics` and
+//! the built console.
 //!
 //! Handlers are thin: they extract, call `shared` for every domain rule, and answer.
 //! The server never trusts the browser: it re-validates every spec with the same code
@@ -47,20 +48,30 @@ pub fn app(state: AppState) -> Router {
         ));
     Router::new()
         .merge(routes::health::router())
+        .route("/metrics", axum::routing::get(metrics::scrape))
         .merge(api)
         .fallback_service(console)
         .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::count_requests,
+        ))
         .layer(axum::middleware::from_fn(error::log_server_errors))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
 
 /// Serves `app` on `listener` until the process ends: what `main` does, for tests that
-/// run the real server in-process.
+/// run the real server in-process. Each request carries its peer address
+/// (`ConnectInfo`), which the proxy identity mode checks.
 ///
 /// # Errors
 ///
 /// The I/O error that stopped the listener.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
-    axum::serve(listener, app).await
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await
 }

@@ -74,10 +74,14 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     let addr = listener.local_addr()?;
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    // The peer address goes with each request: the proxy identity mode checks it.
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
 }

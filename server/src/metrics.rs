@@ -132,6 +132,57 @@ impl Metrics {
     }
 }
 
+/// The media type of the exposition.
+pub const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// The `route` label of a request no route matched (the console's files, unknown
+/// paths): one series for all of them, never the raw path.
+pub const UNMATCHED_ROUTE: &str = "unmatched";
+
+/// Middleware: counts every request by method, route template and status.
+pub(crate) async fn count_requests(
+    axum::extract::State(state): axum::extract::State<crate::AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = request.method().as_str().to_owned();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| UNMATCHED_ROUTE.to_owned(), |p| p.as_str().to_owned());
+    let response = next.run(request).await;
+    state
+        .metrics
+        .requests
+        .get_or_create(&RequestLabels {
+            method,
+            route,
+            status: response.status().as_u16(),
+        })
+        .inc();
+    response
+}
+
+/// `GET /metrics`: the gauges are read from the runner now, then every series is
+/// rendered.
+pub(crate) async fn scrape(
+    axum::extract::State(state): axum::extract::State<crate::AppState>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let metrics = &state.metrics;
+    if let Some(runner) = &state.runner {
+        let gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        metrics.queue_length.set(gauge(runner.queue_length().await));
+        metrics.running.set(gauge(runner.running_count().await));
+    }
+    metrics.observe_usage(&state.live_usage().await);
+    (
+        [(axum::http::header::CONTENT_TYPE, OPENMETRICS_TEXT)],
+        metrics.render(),
+    )
+        .into_response()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

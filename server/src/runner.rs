@@ -87,6 +87,8 @@ pub struct Runner {
     data_dir: PathBuf,
     /// Where the next master port is taken from.
     next_port: AtomicU64,
+    /// Gangs admitted: the `berth_admissions` counter when the server registered one.
+    admissions: prometheus_client::metrics::counter::Counter,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -124,7 +126,23 @@ impl Runner {
             persistent,
             data_dir,
             next_port: AtomicU64::new(0),
+            admissions: prometheus_client::metrics::counter::Counter::default(),
         }
+    }
+
+    /// Counts admissions on `counter` (a shared handle, such as the server's metric).
+    #[must_use]
+    pub fn with_admissions(
+        mut self,
+        counter: prometheus_client::metrics::counter::Counter,
+    ) -> Self {
+        self.admissions = counter;
+        self
+    }
+
+    /// Tasks with an attempt running now.
+    pub async fn running_count(&self) -> usize {
+        self.attempts.lock().await.len()
     }
 
     /// The store, for reads.
@@ -257,6 +275,7 @@ impl Runner {
         for decision in decisions {
             match decision {
                 Decision::Admit { id, placement } => {
+                    self.admissions.inc();
                     self.reasons.lock().await.remove(&id);
                     if let Err(err) = self.start(&id, &placement).await {
                         tracing::error!(task = %id, error = %err, "cannot start an admitted task");

@@ -1,5 +1,6 @@
 //! The state every handler shares.
 
+use crate::auth::Identity;
 use crate::backend::local::LocalBackend;
 pub use crate::config::{Config, ConfigError};
 use crate::metrics::Metrics;
@@ -26,6 +27,8 @@ pub struct AppState {
     pub runner: Option<Arc<Runner>>,
     /// Prometheus metrics.
     pub metrics: Arc<Metrics>,
+    /// How requests are tied to users.
+    pub identity: Arc<Identity>,
 }
 
 /// The server could not start.
@@ -50,7 +53,9 @@ impl AppState {
     ///
     /// # Errors
     ///
-    /// [`ConfigError`] when the catalog file cannot be read or parsed.
+    /// [`ConfigError`] when the catalog file cannot be read or parsed, or the
+    /// `[identity]` settings cannot work (an unreadable tokens file, a proxy with no
+    /// trusted address).
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         // The demo goes through the same loader as a file named by BERTH_CATALOG.
         let (path, text) = match &config.catalog {
@@ -68,12 +73,14 @@ impl AppState {
         };
         let file = CatalogFile::from_json(&text)
             .map_err(|source| ConfigError::ParseCatalog { path, source })?;
+        let identity = Identity::from_config(&config)?;
         Ok(AppState {
             config: Arc::new(config),
             catalog: Arc::new(file.catalog),
             usage: Arc::new(file.usage),
             runner: None,
             metrics: Arc::new(Metrics::new()),
+            identity: Arc::new(identity),
         })
     }
 
@@ -102,13 +109,16 @@ impl AppState {
         let backend = LocalBackend::new(dir.clone(), move |node| {
             gpus.get(node).copied().unwrap_or(0)
         });
-        let runner = Arc::new(Runner::new(
-            Arc::clone(&state.catalog),
-            (*state.usage).clone(),
-            Arc::new(store),
-            Arc::new(backend),
-            dir.clone(),
-        ));
+        let runner = Arc::new(
+            Runner::new(
+                Arc::clone(&state.catalog),
+                (*state.usage).clone(),
+                Arc::new(store),
+                Arc::new(backend),
+                dir.clone(),
+            )
+            .with_admissions(state.metrics.admissions.clone()),
+        );
         runner.watch();
         runner
             .recover()
@@ -126,25 +136,11 @@ impl AppState {
         }
     }
 
-    /// The user a request acts as.
+    /// The configured user (`--user`, `BERTH_USER`, `user`): who every request is in
+    /// the default identity mode, and who `berth validate` checks specs as. Handlers
+    /// take the caller from [`crate::auth::CurrentUser`] instead.
     pub fn user(&self) -> User {
-        if let Some(user) = self
-            .config
-            .users
-            .iter()
-            .find(|u| u.name == self.config.user)
-        {
-            return user.clone();
-        }
-        let demo = shared::demo::user();
-        if self.config.user == demo.name {
-            demo
-        } else {
-            User {
-                name: self.config.user.clone(),
-                ..demo
-            }
-        }
+        self.config.user_named(&self.config.user)
     }
 }
 

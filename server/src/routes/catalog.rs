@@ -1,6 +1,7 @@
 //! `GET /api/v1/catalog`: the catalog as the current user may see it.
 
 use crate::AppState;
+use crate::auth::CurrentUser;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -13,8 +14,10 @@ pub fn router() -> Router<AppState> {
         .route("/examples", get(examples))
 }
 
-async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
-    let user = state.user();
+async fn show(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Json<CatalogResponse> {
     let mut view = state.catalog.for_user(&user);
     // Hidden persistent values are secrets: the form needs only their names.
     for var in view.persistent_env.iter_mut().filter(|v| v.hidden) {
@@ -28,7 +31,7 @@ async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
 }
 
 /// The example specs; they pass every rule on the demo catalog.
-async fn examples() -> Json<Examples> {
+async fn examples(_signed_in: CurrentUser) -> Json<Examples> {
     let parse = |text| shared::parse_spec(text).expect("the examples parse");
     Json(Examples {
         pytorch: parse(shared::demo::PYTORCH_EXAMPLE),

@@ -7,6 +7,7 @@
 //! the owner's own spec.
 
 use super::JsonText;
+use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
 use crate::{ApiError, AppState, ReaderLang};
@@ -159,13 +160,13 @@ async fn submit_spec(
 /// `check` gives. With `Idempotency-Key`, a retry answers `200` with the first task.
 async fn submit(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     headers: HeaderMap,
     JsonText(text): JsonText,
 ) -> Result<Response, ApiError> {
     let key = idempotency_key(&headers)?;
     let spec = shared::parse_spec(&text).map_err(|report| ApiError::Spec { report, lang })?;
-    let user = state.user();
     submit_spec(&state, &user, spec, key, lang).await
 }
 
@@ -189,10 +190,10 @@ struct ListParams {
 /// `GET /tasks`: the tasks the caller may see, newest first, filtered, a page at a time.
 async fn list(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     query: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TaskPage>, ApiError> {
     let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
-    let user = state.user();
     let after = params
         .cursor
         .as_deref()
@@ -233,9 +234,9 @@ async fn list(
 /// `GET /tasks/{id}`: the record, its timeline and why it waits.
 async fn detail(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
-    let user = state.user();
     let stored = visible(&state, &user, &id).await?;
     Ok(Json(view(&state, stored).await))
 }
@@ -244,9 +245,9 @@ async fn detail(
 /// and reaches `stopped` when its replicas have ended. `409` once it has ended.
 async fn stop(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
-    let user = state.user();
     owned(&state, &user, &id, "stop").await?;
     match runner(&state)?.stop(&TaskId(id)).await {
         Ok(stored) => Ok(Json(view(&state, stored).await)),
@@ -260,9 +261,9 @@ async fn stop(
 /// `DELETE /tasks/{id}`: an ended task leaves the lists (`409` while it runs).
 async fn delete(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let user = state.user();
     let stored = owned(&state, &user, &id, "delete").await?;
     if !stored.task.phase.is_finished() {
         return Err(ApiError::Conflict(format!(
@@ -296,9 +297,9 @@ async fn spec_for(
 /// `GET /tasks/{id}/spec`: for clone and export.
 async fn spec(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<TaskSpec>, ApiError> {
-    let user = state.user();
     let stored = visible(&state, &user, &id).await?;
     Ok(Json(spec_for(&state, &user, &stored).await?))
 }
@@ -307,11 +308,11 @@ async fn spec(
 /// catalog and quota.
 async fn resubmit(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let user = state.user();
     // Only the owner: anyone else would resubmit masked secrets as values.
     let stored = owned(&state, &user, &id, "resubmit").await?;
     let spec = spec_for(&state, &user, &stored).await?;
@@ -321,9 +322,9 @@ async fn resubmit(
 /// `POST /tasks/{id}/share`: a read-only link.
 async fn share(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
-    let user = state.user();
     let stored = owned(&state, &user, &id, "share").await?;
     let token = share_token();
     runner(&state)?
@@ -351,6 +352,7 @@ fn share_token() -> String {
 /// `GET /shared/{token}`: the shared task, read-only, hidden values masked.
 async fn shared_view(
     State(state): State<AppState>,
+    _signed_in: CurrentUser,
     Path(token): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     let runner = runner(&state)?;
@@ -368,11 +370,11 @@ async fn shared_view(
 /// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).
 async fn tags(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     Path(id): Path<String>,
     JsonText(text): JsonText,
 ) -> Result<Json<TaskView>, ApiError> {
-    let user = state.user();
     let stored = owned(&state, &user, &id, "tag").await?;
     let body: TagsBody = serde_json::from_str(&text)
         .map_err(|e| ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}")))?;
@@ -402,9 +404,9 @@ async fn tags(
 /// `GET /tasks/{id}/events`: oldest first.
 async fn events(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<Vec<TaskEventView>>, ApiError> {
-    let user = state.user();
     let stored = visible(&state, &user, &id).await?;
     let events = runner(&state)?.store().events(&stored.task.id).await?;
     Ok(Json(
@@ -434,11 +436,11 @@ struct LogParams {
 /// events (`data:` lines, one event per chunk) until the attempt has ended.
 async fn logs(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
     query: Result<Query<LogParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
-    let user = state.user();
     let stored = visible(&state, &user, &id).await?;
     let attempt = params.attempt.unwrap_or(stored.task.attempts);
     if attempt == 0 || attempt > stored.task.attempts {

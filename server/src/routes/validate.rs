@@ -8,6 +8,7 @@
 //! [`MAX_FINDINGS_PER_CODE`]: shared::api::MAX_FINDINGS_PER_CODE
 
 use super::JsonText;
+use crate::auth::CurrentUser;
 use crate::error::cap_findings;
 use crate::{ApiError, AppState, ReaderLang};
 use axum::extract::State;
@@ -22,11 +23,12 @@ pub fn router() -> Router<AppState> {
 
 async fn validate(
     State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     JsonText(text): JsonText,
 ) -> Result<Json<ValidateResponse>, ApiError> {
     let usage = state.live_usage().await;
-    let check = shared::check_json(&text, &state.catalog, &usage, &state.user());
+    let check = shared::check_json(&text, &state.catalog, &usage, &user);
     if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
         return Err(ApiError::Spec {
             report: check.issues,

@@ -3,7 +3,9 @@
 //! `routes` drives the router in-process with `oneshot`; `over_http` starts the real
 //! `berth` binary and talks to it over a socket.
 
+mod access;
 mod cli;
+mod metrics;
 mod over_http;
 mod problems;
 mod routes;

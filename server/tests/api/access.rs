@@ -1,0 +1,500 @@
+//! Identity and access: who may see and do what, and a hidden value that never leaves.
+//!
+//! One server in tokens mode, alice and bob (both in the `nlp` group of the demo
+//! catalog) each with a bearer token. Alice runs the whole journey; bob reads what a
+//! group member may and is refused the rest. Every body bob receives, every event and
+//! log of alice's tasks, every answer alice gets (for the catalog's hidden persistent
+//! value) and the server's own log output are scanned for the hidden values.
+
+use super::temp_dir;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+use tower::ServiceExt;
+
+/// The hidden env value of alice's tasks.
+const SECRET: &str = "s3cr3t-access-test-7f3a9c";
+/// The demo catalog's hidden persistent env value (alice's `WANDB_API_KEY`).
+const PERSISTENT_SECRET: &str = "wandb-demo-secret";
+const ALICE: &str = "alice-token-4c1d7e0b9a";
+const BOB: &str = "bob-token-e83f21a6d5";
+
+/// Everything the process logs through `tracing`, at every level.
+fn captured_logs() -> &'static Mutex<Vec<u8>> {
+    static LOGS: OnceLock<Mutex<Vec<u8>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        struct Capture;
+        impl Write for Capture {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                captured_logs()
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        // Global: the runner logs from its own tasks. Other tests of this binary log
+        // here too, which only widens the scan.
+        let _ = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(|| Capture)
+            .try_init();
+        Mutex::new(Vec::new())
+    })
+}
+
+struct Answer {
+    status: StatusCode,
+    text: String,
+    json: Value,
+}
+
+/// One user's side of the conversation; keeps every body received.
+struct Caller {
+    app: Router,
+    token: &'static str,
+    bodies: Mutex<Vec<String>>,
+}
+
+impl Caller {
+    fn new(app: &Router, token: &'static str) -> Caller {
+        Caller {
+            app: app.clone(),
+            token,
+            bodies: Mutex::new(Vec::new()),
+        }
+    }
+
+    async fn send(&self, method: &str, path: &str, body: Option<&Value>) -> Answer {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::AUTHORIZATION, format!("Bearer {}", self.token));
+        let body = match body {
+            Some(value) => {
+                request = request.header(header::CONTENT_TYPE, "application/json");
+                Body::from(value.to_string())
+            }
+            None => Body::empty(),
+        };
+        let response = self
+            .app
+            .clone()
+            .oneshot(request.body(body).expect("a request"))
+            .await
+            .expect("the router answers");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("a body")
+            .to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        self.bodies
+            .lock()
+            .unwrap()
+            .push(format!("{method} {path} -> {status} {headers:?}\n{text}"));
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer { status, text, json }
+    }
+
+    async fn get(&self, path: &str) -> Answer {
+        self.send("GET", path, None).await
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> Answer {
+        self.send("POST", path, Some(body)).await
+    }
+
+    /// Fails naming the response if any body received so far holds `needle`.
+    fn assert_never_received(&self, needle: &str) {
+        for body in self.bodies.lock().unwrap().iter() {
+            assert!(!body.contains(needle), "{needle:?} leaked in:\n{body}");
+        }
+    }
+}
+
+/// The PyTorchJob example in `nlp`, running `command` with `HF_TOKEN` hidden.
+fn spec(command: &str, visible_in_group: bool) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["basic"]["project_group"] = "nlp".into();
+    spec["basic"]["visible_in_group"] = visible_in_group.into();
+    spec["environment"]["env"] = json!([
+        { "name": "NCCL_DEBUG", "value": "WARN", "hidden": false },
+        { "name": "HF_TOKEN", "value": SECRET, "hidden": true }
+    ]);
+    spec["environment"]["command"] = command.into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["environment"]["models"] = json!([]);
+    spec["advanced"]["ssh"] = false.into();
+    spec
+}
+
+/// A server in tokens mode: `ALICE` is the demo user, `BOB` is bob.
+async fn tokens_app() -> Router {
+    let dir = temp_dir("tokens");
+    let tokens = dir.join("tokens.toml");
+    std::fs::write(
+        &tokens,
+        format!(
+            "\"{ALICE}\" = \"alice\"\n\"{BOB}\" = {{ name = \"bob\", org = \"Acme AI\", tenant_id = \"t-acme\" }}\n"
+        ),
+    )
+    .expect("temp dir is writable");
+    let dist = temp_dir("dist");
+    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("temp dir is writable");
+    let config = server::Config {
+        data_dir: temp_dir("data"),
+        identity: server::config::IdentityConfig::Tokens {
+            tokens_file: tokens,
+        },
+        ..server::Config::demo(dist)
+    };
+    server::app(server::AppState::open(config).await.expect("opens"))
+}
+
+async fn wait_until(caller: &Caller, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..300 {
+        let answer = caller.get(&format!("/api/v1/tasks/{id}")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        if done(&answer.json) {
+            return answer.json;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {id} did not get there in 30 s")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
+    captured_logs();
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+
+    // Alice's journey. The command checks the hidden value without printing it.
+    let command = "test \"${#HF_TOKEN}\" -gt 0 && echo has-a-hidden-value; sleep 1000";
+    let shared_task = alice.post("/api/v1/tasks", &spec(command, true)).await;
+    assert_eq!(
+        shared_task.status,
+        StatusCode::CREATED,
+        "{}",
+        shared_task.text
+    );
+    assert!(!shared_task.text.contains(SECRET), "{}", shared_task.text);
+    let id = shared_task.json["id"].as_str().expect("an id").to_owned();
+    let private = alice
+        .post("/api/v1/tasks", &spec("echo private; sleep 1000", false))
+        .await;
+    assert_eq!(private.status, StatusCode::CREATED, "{}", private.text);
+    let private_id = private.json["id"].as_str().expect("an id").to_owned();
+    wait_until(&alice, &id, |t| t["phase"] == "running").await;
+    let mut log = String::new();
+    for _ in 0..100 {
+        log = alice
+            .get(&format!("/api/v1/tasks/{id}/logs?replica=0"))
+            .await
+            .text;
+        if log.contains("has-a-hidden-value") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(log.contains("has-a-hidden-value"), "{log}");
+    let owner_spec = alice.get(&format!("/api/v1/tasks/{id}/spec")).await;
+    assert!(
+        owner_spec.text.contains(SECRET),
+        "the owner clones the real value"
+    );
+    assert_eq!(
+        alice
+            .get(&format!("/api/v1/tasks/{id}/events"))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let mine = alice.get("/api/v1/tasks").await;
+    assert!(mine.text.contains(&id) && mine.text.contains(&private_id));
+    let tagged = alice
+        .send(
+            "PATCH",
+            &format!("/api/v1/tasks/{id}/tags"),
+            Some(&json!({ "tags": [{ "key": "stage", "value": "eval" }] })),
+        )
+        .await;
+    assert_eq!(tagged.status, StatusCode::OK, "{}", tagged.text);
+    let link = alice
+        .post(&format!("/api/v1/tasks/{id}/share"), &json!({}))
+        .await;
+    assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+    let link = link.json["path"].as_str().expect("a path").to_owned();
+    let again = alice
+        .post(&format!("/api/v1/tasks/{id}/resubmit"), &json!({}))
+        .await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    let again_id = again.json["id"].as_str().expect("an id").to_owned();
+    let catalog = alice.get("/api/v1/catalog").await;
+    assert!(catalog.text.contains("WANDB_API_KEY"), "{}", catalog.text);
+
+    // Bob reads what a member of nlp may.
+    let detail = bob.get(&format!("/api/v1/tasks/{id}")).await;
+    assert_eq!(detail.status, StatusCode::OK, "{}", detail.text);
+    assert_eq!(detail.json["owner"], "alice");
+    let list = bob.get("/api/v1/tasks").await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert!(list.text.contains(&id), "{}", list.text);
+    assert!(!list.text.contains(&private_id), "{}", list.text);
+    assert!(
+        !bob.get("/api/v1/tasks?owner=alice")
+            .await
+            .text
+            .contains(&private_id)
+    );
+    assert_eq!(
+        bob.get(&format!("/api/v1/tasks/{id}/events")).await.status,
+        StatusCode::OK
+    );
+    let logs = bob.get(&format!("/api/v1/tasks/{id}/logs?replica=0")).await;
+    assert_eq!(logs.status, StatusCode::OK);
+    assert!(logs.text.contains("has-a-hidden-value"), "{}", logs.text);
+    let their_spec = bob.get(&format!("/api/v1/tasks/{id}/spec")).await;
+    assert_eq!(their_spec.status, StatusCode::OK);
+    let hf = their_spec.json["environment"]["env"]
+        .as_array()
+        .expect("env")
+        .iter()
+        .find(|v| v["name"] == "HF_TOKEN")
+        .expect("the hidden var is listed")
+        .clone();
+    assert_eq!(hf["value"], shared::task::HIDDEN_VALUE_MASK, "{hf}");
+    let viewed = bob.get(&link).await;
+    assert_eq!(viewed.status, StatusCode::OK, "{}", viewed.text);
+    assert_eq!(viewed.json["id"], id.as_str());
+    assert_eq!(bob.get("/api/v1/catalog").await.json["user"]["name"], "bob");
+
+    // Only the owner acts on it.
+    for (method, path, body) in [
+        ("POST", format!("/api/v1/tasks/{id}/stop"), Some(json!({}))),
+        ("DELETE", format!("/api/v1/tasks/{id}"), None),
+        (
+            "PATCH",
+            format!("/api/v1/tasks/{id}/tags"),
+            Some(json!({ "tags": [] })),
+        ),
+        (
+            "POST",
+            format!("/api/v1/tasks/{id}/resubmit"),
+            Some(json!({})),
+        ),
+        ("POST", format!("/api/v1/tasks/{id}/share"), Some(json!({}))),
+    ] {
+        let answer = bob.send(method, &path, body.as_ref()).await;
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{method} {path}");
+        assert_eq!(answer.json["code"], "task.forbidden", "{}", answer.text);
+    }
+    // A task not marked visible does not exist for him.
+    for path in [
+        format!("/api/v1/tasks/{private_id}"),
+        format!("/api/v1/tasks/{private_id}/spec"),
+        format!("/api/v1/tasks/{private_id}/events"),
+        format!("/api/v1/tasks/{private_id}/logs"),
+    ] {
+        let answer = bob.get(&path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(answer.json["code"], "task.not_found", "{}", answer.text);
+    }
+    let answer = bob
+        .post(&format!("/api/v1/tasks/{private_id}/stop"), &json!({}))
+        .await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        wait_until(&alice, &id, |_| true).await["phase"],
+        "running",
+        "bob's stop did nothing"
+    );
+
+    // Alice ends her tasks; bob reads the end.
+    for task in [&id, &private_id, &again_id] {
+        let stopped = alice
+            .post(&format!("/api/v1/tasks/{task}/stop"), &json!({}))
+            .await;
+        assert_eq!(stopped.status, StatusCode::OK, "{}", stopped.text);
+    }
+    for task in [&id, &private_id, &again_id] {
+        wait_until(&alice, task, |t| t["phase"] == "stopped").await;
+    }
+    bob.get(&format!("/api/v1/tasks/{id}")).await;
+    bob.get(&format!("/api/v1/tasks/{id}/events")).await;
+    bob.get(&format!("/api/v1/tasks/{id}/logs?replica=1")).await;
+    bob.get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true"))
+        .await;
+    bob.get("/api/v1/tasks").await;
+    bob.get(&link).await;
+    let deleted = alice
+        .send("DELETE", &format!("/api/v1/tasks/{id}"), None)
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    // A deleted task leaves the lists.
+    assert!(!bob.get("/api/v1/tasks").await.text.contains(&id));
+
+    // Every event and log line alice's tasks wrote, read by their owner.
+    for task in [&private_id, &again_id] {
+        let events = alice.get(&format!("/api/v1/tasks/{task}/events")).await;
+        assert!(!events.text.contains(SECRET), "{}", events.text);
+        for replica in 0..2 {
+            let log = alice
+                .get(&format!("/api/v1/tasks/{task}/logs?replica={replica}"))
+                .await;
+            assert!(!log.text.contains(SECRET), "{}", log.text);
+        }
+    }
+    bob.assert_never_received(SECRET);
+    bob.assert_never_received(PERSISTENT_SECRET);
+    alice.assert_never_received(PERSISTENT_SECRET);
+    assert!(
+        bob.bodies.lock().unwrap().len() >= 20,
+        "every read was recorded"
+    );
+    let logs = String::from_utf8_lossy(&captured_logs().lock().unwrap()).into_owned();
+    // The requests' own log lines (their paths name the task) were captured.
+    assert!(logs.contains(&id), "the server's logs were captured");
+    assert!(!logs.contains(SECRET), "the server logged the hidden value");
+    assert!(!logs.contains(PERSISTENT_SECRET));
+    assert!(
+        !logs.contains(ALICE) && !logs.contains(BOB),
+        "a token was logged"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_mode_refuses_a_request_without_a_valid_token() {
+    let app = tokens_app().await;
+    for request in [
+        Request::get("/api/v1/catalog").body(Body::empty()).unwrap(),
+        Request::get("/api/v1/tasks")
+            .header(header::AUTHORIZATION, "Bearer not-a-token")
+            .body(Body::empty())
+            .unwrap(),
+        Request::get("/api/v1/tasks")
+            .header(header::AUTHORIZATION, format!("Basic {ALICE}"))
+            .body(Body::empty())
+            .unwrap(),
+        Request::post("/api/v1/tasks")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(spec("true", true).to_string()))
+            .unwrap(),
+    ] {
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        let challenge = response.headers()[header::WWW_AUTHENTICATE]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(challenge.starts_with("Bearer"), "{challenge}");
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            server::PROBLEM_JSON
+        );
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(body["code"], "auth.required", "{body}");
+        assert_eq!(body["status"], 401);
+    }
+    // Health, metrics and the console need no sign-in.
+    for path in ["/healthz", "/metrics", "/"] {
+        let response = app
+            .clone()
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+    }
+}
+
+fn proxy_config(trusted: &str) -> server::Config {
+    server::Config {
+        data_dir: temp_dir("data"),
+        identity: server::config::IdentityConfig::Proxy {
+            user_header: "X-Remote-User".into(),
+            org_header: Some("X-Remote-Org".into()),
+            tenant_header: None,
+            trusted: vec![trusted.parse().unwrap()],
+        },
+        ..server::Config::demo(temp_dir("dist"))
+    }
+}
+
+async fn catalog_as(app: Router, user: Option<&str>) -> (StatusCode, Value) {
+    let mut request = Request::get("/api/v1/catalog");
+    if let Some(user) = user {
+        request = request
+            .header("x-remote-user", user)
+            .header("x-remote-org", "Acme AI");
+    }
+    let response = app
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+#[tokio::test]
+async fn proxy_headers_are_believed_only_from_the_proxy() {
+    use axum::extract::connect_info::MockConnectInfo;
+    use std::net::SocketAddr;
+    let app = server::app(server::AppState::new(proxy_config("10.0.0.5")).expect("loads"));
+    let from = |ip: &str| MockConnectInfo(SocketAddr::new(ip.parse().unwrap(), 40000));
+    let (status, body) = catalog_as(app.clone().layer(from("10.0.0.5")), Some("bob")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["user"]["name"], "bob");
+    assert_eq!(body["user"]["org"], "Acme AI");
+    // Anyone else naming a user is refused, as is a request with no peer at all.
+    let (status, body) = catalog_as(app.clone().layer(from("10.0.0.6")), Some("bob")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["code"], "auth.untrusted_proxy");
+    let (status, body) = catalog_as(app.clone(), Some("bob")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    // The proxy itself must name someone.
+    let (status, body) = catalog_as(app.layer(from("10.0.0.5")), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["code"], "auth.required");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_a_socket_the_peer_address_reaches_the_proxy_check() {
+    let app = server::app(server::AppState::new(proxy_config("127.0.0.1")).expect("loads"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(server::serve(listener, app));
+    let (status, name) = tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut response = agent
+            .get(&format!("http://{addr}/api/v1/catalog"))
+            .header("X-Remote-User", "bob")
+            .call()
+            .expect("answers");
+        let body: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        (response.status().as_u16(), body["user"]["name"].clone())
+    })
+    .await
+    .unwrap();
+    assert_eq!((status, name), (200, json!("bob")));
+}
