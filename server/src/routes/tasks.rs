@@ -62,10 +62,11 @@ fn may_see(state: &AppState, user: &User, stored: &StoredTask) -> bool {
         || (basic.visible_in_group && groups(state, user).contains(&basic.project_group))
 }
 
-/// The task if `user` may see it; otherwise the answer for an unknown id.
+/// The task if `user` may see it; otherwise the answer for an unknown id. A deleted task
+/// is gone for everyone (the store keeps its rows for audit).
 async fn visible(state: &AppState, user: &User, id: &str) -> Result<StoredTask, ApiError> {
     let stored = runner(state)?.store().get(&TaskId(id.to_owned())).await?;
-    if may_see(state, user, &stored) {
+    if stored.task.phase != TaskPhase::Deleted && may_see(state, user, &stored) {
         Ok(stored)
     } else {
         Err(ApiError::TaskNotFound { id: id.to_owned() })
@@ -364,6 +365,11 @@ async fn shared_view(
             id: "(shared link)".to_owned(),
         })?;
     let stored = runner.store().get(&id).await?;
+    if stored.task.phase == TaskPhase::Deleted {
+        return Err(ApiError::TaskNotFound {
+            id: "(shared link)".to_owned(),
+        });
+    }
     Ok(Json(view(&state, stored).await))
 }
 

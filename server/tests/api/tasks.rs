@@ -169,6 +169,8 @@ async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (_, page) = call(&app, get("/api/v1/tasks")).await;
     assert!(!page.to_string().contains(&id));
+    let (status, _) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
