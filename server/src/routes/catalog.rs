@@ -13,6 +13,23 @@ pub fn router() -> Router<AppState> {
         .route("/examples", get(examples))
 }
 
+/// The catalog routes, for the OpenAPI document.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(show, examples))]
+pub(super) struct CatalogApi;
+
+/// `GET /catalog`.
+#[utoipa::path(
+    get,
+    path = "/catalog",
+    tag = "catalog",
+    responses((
+        status = 200,
+        description = "The catalog as the caller may see it (hidden persistent values \
+                       masked), who the caller is, and live usage",
+        body = CatalogResponse
+    ))
+)]
 async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
     let user = state.user();
     let mut view = state.catalog.for_user(&user);
@@ -28,6 +45,16 @@ async fn show(State(state): State<AppState>) -> Json<CatalogResponse> {
 }
 
 /// The example specs; they pass every rule on the demo catalog.
+#[utoipa::path(
+    get,
+    path = "/examples",
+    tag = "catalog",
+    responses((
+        status = 200,
+        description = "Complete example specs that pass every rule on the demo catalog",
+        body = Examples
+    ))
+)]
 async fn examples() -> Json<Examples> {
     let parse = |text| shared::parse_spec(text).expect("the examples parse");
     Json(Examples {
