@@ -4,6 +4,7 @@
 //! `berth` binary and talks to it over a socket.
 
 mod cli;
+mod openapi;
 mod over_http;
 mod problems;
 mod routes;
