@@ -58,6 +58,29 @@ pub(super) struct TasksApi;
 /// The media type of error answers, for the OpenAPI attributes.
 const PROBLEM: &str = crate::error::PROBLEM_JSON;
 
+/// One server-sent event of `GET /tasks/{id}/logs?follow=true`, as a client reads it;
+/// for the OpenAPI document only.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct LogEvent {
+    /// `message` for a chunk of the log; `end`, with empty data, once the attempt has
+    /// ended.
+    event: LogEventKind,
+    /// The chunk of the log.
+    data: String,
+}
+
+/// The kinds of [`LogEvent`].
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum LogEventKind {
+    /// A chunk of the log.
+    Message,
+    /// The attempt has ended; the stream closes.
+    End,
+}
+
 fn runner(state: &AppState) -> Result<&Arc<Runner>, ApiError> {
     state
         .runner
@@ -133,7 +156,8 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
             .to_str()
             .ok()
             .map(str::trim)
-            .filter(|k| !k.is_empty() && k.len() <= 255)
+            // `to_str` lets tabs through; a key is visible characters and spaces only.
+            .filter(|k| !k.is_empty() && k.len() <= 255 && !k.contains('\t'))
             .map(|k| Some(k.to_owned()))
             .ok_or_else(|| {
                 ApiError::BadQuery("Idempotency-Key must be 1 to 255 visible characters".into())
@@ -645,7 +669,7 @@ struct LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log: plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event once the attempt has ended)", content((String = "text/plain"), (String = "text/event-stream"))),
+        (status = 200, description = "The replica's log: plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),

@@ -212,3 +212,18 @@ async fn the_wire_shapes_are_described_as_serde_sends_them() {
     assert_eq!(workers["minimum"], 0);
     assert_eq!(workers["maximum"], u32::MAX);
 }
+
+/// Found by schemathesis: a key with a tab broke the documented pattern and was taken.
+#[tokio::test]
+async fn an_idempotency_key_with_a_tab_is_refused_as_documented() {
+    let app = demo_app().await;
+    let mut request = super::routes::post("/api/v1/tasks", "{}");
+    request
+        .headers_mut()
+        .insert("idempotency-key", "a\tb".parse().unwrap());
+    let response = app.oneshot(request).await.expect("the router answers");
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(body["code"], "query.invalid");
+}
