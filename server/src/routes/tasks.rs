@@ -585,8 +585,20 @@ async fn tags(
 ) -> Result<Json<TaskView>, ApiError> {
     let user = state.user();
     let stored = owned(&state, &user, &id, "tag").await?;
-    let body: TagsBody = serde_json::from_str(&text)
-        .map_err(|e| ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}")))?;
+    let bad = |e: &dyn std::fmt::Display| {
+        ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}"))
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e))?;
+    // serde reads a struct from a list as well (`[[]]`): the body and each tag must be
+    // objects, as documented (schemathesis found `[[]]` taken).
+    let objects = value.is_object()
+        && value["tags"]
+            .as_array()
+            .is_none_or(|tags| tags.iter().all(serde_json::Value::is_object));
+    if !objects {
+        return Err(bad(&"the body and each tag are objects"));
+    }
+    let body: TagsBody = serde_json::from_value(value).map_err(|e| bad(&e))?;
     // The same rules as on the form: check the spec with the new tags and keep the
     // findings about them.
     let mut spec = stored.task.spec.clone();

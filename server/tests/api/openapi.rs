@@ -227,3 +227,27 @@ async fn an_idempotency_key_with_a_tab_is_refused_as_documented() {
     let body: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(body["code"], "query.invalid");
 }
+
+/// Found by schemathesis: serde reads a struct from a list, so `[[]]` set no tags.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tags_given_as_lists_are_refused_as_documented() {
+    let app = demo_app().await;
+    let spec = shared::demo::PYTORCH_EXAMPLE;
+    let response = app
+        .clone()
+        .oneshot(super::routes::post("/api/v1/tasks", spec))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let task: Value = serde_json::from_slice(&bytes).unwrap();
+    let id = task["id"].as_str().unwrap();
+    for body in ["[[]]", r#"{"tags": [["team", "nlp"]]}"#] {
+        let request = Request::patch(format!("/api/v1/tasks/{id}/tags"))
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{body}");
+    }
+}
