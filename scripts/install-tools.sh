@@ -52,4 +52,10 @@ if [ ! -x "$tools/node_modules/.bin/wasm-opt" ]; then
   mkdir -p "$tools"
   npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION" >/dev/null
 fi
+if [ ! -x "$tools/venv/bin/schemathesis" ]; then
+  say "installing schemathesis (PyPI) into .tools/venv"
+  mkdir -p "$tools"
+  python3 -m venv "$tools/venv"
+  "$tools/venv/bin/pip" install --quiet --disable-pip-version-check schemathesis
+fi
 say "tools ready"

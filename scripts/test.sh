@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test once, against one build: format and lints, the domain crate natively
-# and in headless Chromium, the server over oneshot and real HTTP, the console's
-# component tests, and the end-to-end browser journey against the real server.
+# and in headless Chromium, the server over oneshot and real HTTP, schemathesis against
+# the live server's OpenAPI document, the console's component tests, and the end-to-end
+# browser journey against the real server.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 log="$(mktemp)"
@@ -27,6 +28,10 @@ bash scripts/bundle-size.sh
 step "native tests: shared (unit, property, corpus, doc), server (oneshot, real HTTP), end-to-end (Chromium)"
 tests cargo test --locked --workspace --exclude berth-frontend --features berth-shared/demo
 
+step "schemathesis: the live server against its OpenAPI document"
+# A failure here is counted in the closing line (and fails the script there).
+tests bash scripts/schemathesis.sh || true
+
 step "wasm tests in headless Chromium: shared corpus, console components"
 tests cargo test --locked -p berth-shared --features demo --target wasm32-unknown-unknown --test corpus
 tests cargo test --locked -p berth-frontend --target wasm32-unknown-unknown --test web
@@ -34,3 +39,4 @@ tests cargo test --locked -p berth-frontend --target wasm32-unknown-unknown --te
 passed=$(grep -oE 'test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
 printf '\ntests: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// `code` is stable (`spec.invalid`, `body.too_large`, `internal`, …); `issues` lists
 /// field findings when the request had any.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorBody {
     /// The problem type: a URI, or `about:blank` when `title` is the HTTP status phrase.
@@ -51,6 +52,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// `GET /healthz`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     /// Always `ok` when the server answers.
@@ -63,6 +65,7 @@ pub struct Health {
 pub type ValidateResponse = crate::validate::LocalizedCheck;
 
 /// `GET /api/v1/catalog`: the catalog as the user may see it, and who they are.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CatalogResponse {
     /// The signed-in user.
@@ -76,6 +79,7 @@ pub struct CatalogResponse {
 
 /// `GET /api/v1/examples`: complete specs that pass every rule on the server's catalog,
 /// for the console's "start from an example".
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Examples {
     /// A PyTorchJob.
@@ -86,6 +90,7 @@ pub struct Examples {
 
 /// A task as the API shows it: the record (its spec with hidden values masked unless
 /// the caller owns it), its tags now, where it runs and why it waits.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskView {
     /// The record.
@@ -102,6 +107,7 @@ pub struct TaskView {
 }
 
 /// `GET /api/v1/tasks`: one page, newest first.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskPage {
     /// The tasks.
@@ -112,6 +118,7 @@ pub struct TaskPage {
 }
 
 /// Something that happened to a task.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskEventView {
     /// When.
@@ -124,6 +131,7 @@ pub struct TaskEventView {
 }
 
 /// `POST /api/v1/tasks/{id}/share`: a read-only link.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShareLink {
     /// The token.
@@ -133,6 +141,7 @@ pub struct ShareLink {
 }
 
 /// `PATCH /api/v1/tasks/{id}/tags`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TagsBody {

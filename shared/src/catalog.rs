@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 /// Who is asking: the validator checks membership, quota and persistent env for them,
 /// and the platform injects these into every pod.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct User {
@@ -22,6 +23,7 @@ pub struct User {
 }
 
 /// Everything the form can choose from, and the numbers quota math needs.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Catalog {
@@ -42,6 +44,7 @@ pub struct Catalog {
 }
 
 /// A region [区域].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Region {
@@ -54,6 +57,7 @@ pub struct Region {
 }
 
 /// A cluster [集群]: choosing one filters pools, specs, images, volumes, datasets, models.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cluster {
@@ -78,6 +82,7 @@ pub struct Cluster {
 }
 
 /// Whether a pool is shared by tenants or dedicated to one [共享/专属].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Sharing {
@@ -89,6 +94,7 @@ pub enum Sharing {
 }
 
 /// A resource pool [资源池].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Pool {
@@ -105,6 +111,7 @@ pub struct Pool {
 }
 
 /// One machine in a pool.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Node {
@@ -126,6 +133,7 @@ impl Node {
 }
 
 /// An instance spec [实例规格]: what one unit contains.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InstanceSpec {
@@ -144,6 +152,7 @@ pub struct InstanceSpec {
 }
 
 /// A catalog image [镜像].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Image {
@@ -167,6 +176,7 @@ impl Image {
 }
 
 /// Volume access mode.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AccessMode {
     /// Read-write by one node at a time.
@@ -179,6 +189,7 @@ pub enum AccessMode {
 }
 
 /// A volume [存储].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Volume {
@@ -193,6 +204,7 @@ pub struct Volume {
 }
 
 /// A dataset [数据集] or model [模型], mounted read-only.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DataItem {
@@ -205,6 +217,7 @@ pub struct DataItem {
 }
 
 /// A project group [项目组].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ProjectGroup {
@@ -217,6 +230,7 @@ pub struct ProjectGroup {
 }
 
 /// Tag rules of the tenant [标签验证].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TagPolicy {
@@ -227,6 +241,7 @@ pub struct TagPolicy {
 }
 
 /// A user's persistent env var, added to every task they run.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PersistentEnvVar {
@@ -241,6 +256,7 @@ pub struct PersistentEnvVar {
 }
 
 /// Quota for one user, resource kind, pool and spec [配额].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Quota {
@@ -258,6 +274,7 @@ pub struct Quota {
 }
 
 /// Idle capacity of one spec [闲时数量].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IdleOffer {
@@ -273,6 +290,7 @@ pub struct IdleOffer {
 }
 
 /// `nodes` nodes that each have `units` idle units of a spec.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IdleFragment {

@@ -8,6 +8,7 @@ use crate::validate::Validated;
 use serde::{Deserialize, Serialize};
 
 /// A task's id: its final name, `<name prefix>-<5 characters>` (see [`crate::names`]).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TaskId(pub String);
@@ -19,6 +20,7 @@ impl std::fmt::Display for TaskId {
 }
 
 /// Milliseconds since the Unix epoch. The crate reads no clock: callers pass times in.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
@@ -26,6 +28,7 @@ impl std::fmt::Display for TaskId {
 pub struct Timestamp(pub i64);
 
 /// Where a task is in its lifecycle (SPEC.md section 7).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskPhase {
@@ -72,6 +75,7 @@ impl TaskPhase {
 }
 
 /// One step of a task's timeline.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhaseChange {
     /// The phase entered.
@@ -85,6 +89,7 @@ pub struct PhaseChange {
 }
 
 /// A task as the store keeps it and the console shows it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Task {
     /// Its id, which is also its final name.

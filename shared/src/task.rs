@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub const SPEC_VERSION: u32 = 1;
 
 /// A training task as the user describes it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TaskSpec {
@@ -120,6 +121,7 @@ impl TaskSpec {
 pub const HIDDEN_VALUE_MASK: &str = "******";
 
 /// Basic information [基本信息].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Basic {
@@ -142,6 +144,7 @@ pub struct Basic {
 }
 
 /// A `key: value` tag on a task.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tag {
@@ -152,6 +155,7 @@ pub struct Tag {
 }
 
 /// Environment [环境信息].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Environment {
@@ -170,6 +174,7 @@ pub struct Environment {
 }
 
 /// Where the image comes from.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ImageSource {
@@ -183,6 +188,7 @@ pub enum ImageSource {
 }
 
 /// The chosen image: a catalog id, or an address when `source` is `address`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ImageChoice {
@@ -193,6 +199,7 @@ pub struct ImageChoice {
 }
 
 /// One env var of the task.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EnvVar {
@@ -205,6 +212,7 @@ pub struct EnvVar {
 }
 
 /// A catalog item (volume, dataset or model) mounted at a path in every pod.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Mount {
@@ -215,6 +223,7 @@ pub struct Mount {
 }
 
 /// Compute [计算资源].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Compute {
@@ -307,6 +316,7 @@ impl Compute {
 }
 
 /// Advanced options [高级选项].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Advanced {
@@ -323,6 +333,7 @@ pub struct Advanced {
 }
 
 /// Automatic fault tolerance settings; `max_retries` is kept while switched off.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FaultTolerance {
@@ -342,6 +353,7 @@ impl Default for FaultTolerance {
 }
 
 /// Monitoring settings; kept while switched off.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Monitoring {
@@ -364,6 +376,7 @@ impl Default for Monitoring {
 }
 
 /// What an alert subscription fires on.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AlertEvent {
@@ -392,6 +405,7 @@ impl AlertEvent {
 }
 
 /// Where an alert is delivered.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AlertChannel {
@@ -403,6 +417,7 @@ pub enum AlertChannel {
 }
 
 /// One alert subscription [告警订阅].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Alert {
@@ -428,6 +443,7 @@ impl Default for Alert {
 }
 
 /// RayJob-only settings (SPEC.md section 6).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RaySettings {
@@ -445,6 +461,7 @@ pub struct RaySettings {
 pub const RAY_SHARED_STORAGE_PATH: &str = "/tmp/ray";
 
 /// RayJob shared storage.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SharedStorage {
@@ -457,6 +474,7 @@ pub struct SharedStorage {
 }
 
 /// RayJob debug mode.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DebugMode {
@@ -476,6 +494,7 @@ impl Default for DebugMode {
 }
 
 /// Ray upscaling mode.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UpscalingMode {
@@ -489,6 +508,7 @@ pub enum UpscalingMode {
 }
 
 /// RayJob autoscaling.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Autoscaling {

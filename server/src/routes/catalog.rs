@@ -14,6 +14,23 @@ pub fn router() -> Router<AppState> {
         .route("/examples", get(examples))
 }
 
+/// The catalog routes, for the OpenAPI document.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(show, examples))]
+pub(super) struct CatalogApi;
+
+/// `GET /catalog`.
+#[utoipa::path(
+    get,
+    path = "/catalog",
+    tag = "catalog",
+    responses((
+        status = 200,
+        description = "The catalog as the caller may see it (hidden persistent values \
+                       masked), who the caller is, and live usage",
+        body = CatalogResponse
+    ))
+)]
 async fn show(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -31,6 +48,16 @@ async fn show(
 }
 
 /// The example specs; they pass every rule on the demo catalog.
+#[utoipa::path(
+    get,
+    path = "/examples",
+    tag = "catalog",
+    responses((
+        status = 200,
+        description = "Complete example specs that pass every rule on the demo catalog",
+        body = Examples
+    ))
+)]
 async fn examples(_signed_in: CurrentUser) -> Json<Examples> {
     let parse = |text| shared::parse_spec(text).expect("the examples parse");
     Json(Examples {

@@ -10,7 +10,14 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/healthz", get(show))
 }
 
-async fn show() -> Json<Health> {
+/// `GET /healthz`: the server answers.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "meta",
+    responses((status = 200, description = "The server is up", body = Health))
+)]
+pub(super) async fn show() -> Json<Health> {
     Json(Health {
         status: "ok".into(),
         version: env!("CARGO_PKG_VERSION").into(),

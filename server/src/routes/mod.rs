@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod health;
+pub mod openapi;
 pub mod tasks;
 pub mod validate;
 
@@ -20,6 +21,7 @@ pub fn api() -> Router<AppState> {
         .merge(catalog::router())
         .merge(validate::router())
         .merge(tasks::router())
+        .merge(openapi::router())
 }
 
 /// A JSON body as text, refused in our error shape unless it is declared JSON (415),

@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use shared::api::{ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
+use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
 use shared::record::{TaskId, TaskPhase};
 use shared::{Lang, TaskSpec, User};
 use std::sync::Arc;
@@ -36,6 +36,50 @@ pub fn router() -> Router<AppState> {
         .route("/tasks/{id}/events", get(events))
         .route("/tasks/{id}/logs", get(logs))
         .route("/shared/{token}", get(shared_view))
+}
+
+/// The task routes, for the OpenAPI document.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(
+    submit,
+    list,
+    detail,
+    stop,
+    delete,
+    spec,
+    resubmit,
+    share,
+    tags,
+    events,
+    logs,
+    shared_view
+))]
+pub(super) struct TasksApi;
+
+/// The media type of error answers, for the OpenAPI attributes.
+const PROBLEM: &str = crate::error::PROBLEM_JSON;
+
+/// One server-sent event of `GET /tasks/{id}/logs?follow=true`, as a client reads it;
+/// for the OpenAPI document only.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct LogEvent {
+    /// `message` for a chunk of the log; `end`, with empty data, once the attempt has
+    /// ended.
+    event: LogEventKind,
+    /// The chunk of the log.
+    data: String,
+}
+
+/// The kinds of [`LogEvent`].
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum LogEventKind {
+    /// A chunk of the log.
+    Message,
+    /// The attempt has ended; the stream closes.
+    End,
 }
 
 fn runner(state: &AppState) -> Result<&Arc<Runner>, ApiError> {
@@ -114,7 +158,8 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
             .to_str()
             .ok()
             .map(str::trim)
-            .filter(|k| !k.is_empty() && k.len() <= 255)
+            // `to_str` lets tabs through; a key is visible characters and spaces only.
+            .filter(|k| !k.is_empty() && k.len() <= 255 && !k.contains('\t'))
             .map(|k| Some(k.to_owned()))
             .ok_or_else(|| {
                 ApiError::BadQuery("Idempotency-Key must be 1 to 255 visible characters".into())
@@ -159,6 +204,26 @@ async fn submit_spec(
 
 /// `POST /tasks`: `201` with the task once it is durable; `422` with the findings
 /// `check` gives. With `Idempotency-Key`, a retry answers `200` with the first task.
+#[utoipa::path(
+    post,
+    path = "/tasks",
+    tag = "tasks",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]([ -~]*[!-~])?$", description = "1 to 255 visible characters; a retry with the same key answers 200 with the first task instead of submitting again"),
+        ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
+    ),
+    request_body(content = TaskSpec, content_type = "application/json", description = "The spec to run"),
+    responses(
+        (status = 201, description = "The task, once it is durable (queued)", body = TaskView),
+        (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or `Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
+        (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
+        (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn submit(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -171,24 +236,46 @@ async fn submit(
     submit_spec(&state, &user, spec, key, lang).await
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct ListParams {
+    /// Only tasks in this phase.
     phase: Option<TaskPhase>,
+    /// Only tasks of this type.
     #[serde(rename = "type")]
     task_type: Option<shared::TaskType>,
+    /// Only tasks with this tag: `key` (any value) or `key=value`.
     tag: Option<String>,
+    /// Only tasks of this owner.
     owner: Option<String>,
+    /// Only tasks of this project group.
     group: Option<String>,
+    /// Only tasks whose name contains this text.
     name: Option<String>,
-    /// `true`: only the caller's own tasks.
+    /// `true`: only the caller's own tasks (overrides `owner`).
     #[serde(default)]
     mine: bool,
+    /// The `next` of the previous page.
     cursor: Option<String>,
+    /// Tasks per page (default 50; clamped to 1 to the server's maximum).
     limit: Option<u32>,
 }
 
 /// `GET /tasks`: the tasks the caller may see, newest first, filtered, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/tasks",
+    tag = "tasks",
+    params(
+        ListParams
+    ),
+    responses(
+        (status = 200, description = "One page of the tasks the caller may see, newest first", body = TaskPage),
+        (status = 400, description = "A query parameter is unknown or not valid (`cursor` not one this server gave)", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -233,6 +320,19 @@ async fn list(
 }
 
 /// `GET /tasks/{id}`: the record, its timeline and why it waits.
+#[utoipa::path(
+    get,
+    path = "/tasks/{id}",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 200, description = "The task, its timeline and why it waits", body = TaskView),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn detail(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -244,6 +344,21 @@ async fn detail(
 
 /// `POST /tasks/{id}/stop`: a waiting task stops at once; a running one is signalled
 /// and reaches `stopped` when its replicas have ended. `409` once it has ended.
+#[utoipa::path(
+    post,
+    path = "/tasks/{id}/stop",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 200, description = "The task, stopped or stopping", body = TaskView),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 409, description = "The task has already ended", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn stop(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -260,6 +375,21 @@ async fn stop(
 }
 
 /// `DELETE /tasks/{id}`: an ended task leaves the lists (`409` while it runs).
+#[utoipa::path(
+    delete,
+    path = "/tasks/{id}",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 204, description = "The task left the lists"),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 409, description = "The task has not ended; stop it first", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn delete(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -296,6 +426,19 @@ async fn spec_for(
 }
 
 /// `GET /tasks/{id}/spec`: for clone and export.
+#[utoipa::path(
+    get,
+    path = "/tasks/{id}/spec",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 200, description = "The spec; hidden env values are real for the owner only, masked for anyone else", body = TaskSpec),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn spec(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -307,6 +450,26 @@ async fn spec(
 
 /// `POST /tasks/{id}/resubmit`: a new task from the same spec, checked against today's
 /// catalog and quota.
+#[utoipa::path(
+    post,
+    path = "/tasks/{id}/resubmit",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]([ -~]*[!-~])?$", description = "1 to 255 visible characters; a retry with the same key answers 200 with the first task instead of submitting again"),
+        ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
+    ),
+    responses(
+        (status = 201, description = "The new task, once it is durable", body = TaskView),
+        (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
+        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 422, description = "The spec no longer passes today's catalog and quota; `issues` lists why", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn resubmit(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -321,6 +484,20 @@ async fn resubmit(
 }
 
 /// `POST /tasks/{id}/share`: a read-only link.
+#[utoipa::path(
+    post,
+    path = "/tasks/{id}/share",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 201, description = "A read-only link", body = ShareLink),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn share(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -351,6 +528,19 @@ fn share_token() -> String {
 }
 
 /// `GET /shared/{token}`: the shared task, read-only, hidden values masked.
+#[utoipa::path(
+    get,
+    path = "/shared/{token}",
+    tag = "tasks",
+    params(
+        ("token" = String, Path, description = "The token of a share link")
+    ),
+    responses(
+        (status = 200, description = "The shared task, read-only, hidden values masked", body = TaskView),
+        (status = 404, description = "No share link with this token", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn shared_view(
     State(state): State<AppState>,
     _signed_in: CurrentUser,
@@ -374,6 +564,27 @@ async fn shared_view(
 }
 
 /// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).
+#[utoipa::path(
+    patch,
+    path = "/tasks/{id}/tags",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
+    ),
+    request_body(content = TagsBody, content_type = "application/json", description = "The tags the task should have"),
+    responses(
+        (status = 200, description = "The task with its new tags", body = TaskView),
+        (status = 400, description = "The body is not strict JSON, or not `{\"tags\": [...]}`", body = ErrorBody, content_type = PROBLEM),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
+        (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 422, description = "A tag breaks the form's tag rules; `issues` lists them", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn tags(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -382,8 +593,20 @@ async fn tags(
     JsonText(text): JsonText,
 ) -> Result<Json<TaskView>, ApiError> {
     let stored = owned(&state, &user, &id, "tag").await?;
-    let body: TagsBody = serde_json::from_str(&text)
-        .map_err(|e| ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}")))?;
+    let bad = |e: &dyn std::fmt::Display| {
+        ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}"))
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e))?;
+    // serde reads a struct from a list as well (`[[]]`): the body and each tag must be
+    // objects, as documented (schemathesis found `[[]]` taken).
+    let objects = value.is_object()
+        && value["tags"]
+            .as_array()
+            .is_none_or(|tags| tags.iter().all(serde_json::Value::is_object));
+    if !objects {
+        return Err(bad(&"the body and each tag are objects"));
+    }
+    let body: TagsBody = serde_json::from_value(value).map_err(|e| bad(&e))?;
     // The same rules as on the form: check the spec with the new tags and keep the
     // findings about them.
     let mut spec = stored.task.spec.clone();
@@ -408,6 +631,19 @@ async fn tags(
 }
 
 /// `GET /tasks/{id}/events`: oldest first.
+#[utoipa::path(
+    get,
+    path = "/tasks/{id}/events",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 200, description = "What happened to the task, oldest first", body = Vec<TaskEventView>),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn events(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -427,12 +663,16 @@ async fn events(
     ))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct LogParams {
+    /// The replica: 0 is the master or head, then the workers.
     #[serde(default)]
     replica: u32,
+    /// The attempt, from 1; default the latest.
     attempt: Option<u32>,
+    /// `true`: stream the log as server-sent events until the attempt ends.
     #[serde(default)]
     follow: bool,
 }
@@ -440,6 +680,21 @@ struct LogParams {
 /// `GET /tasks/{id}/logs?replica=&attempt=&follow=`: a replica's log (stdout and stderr),
 /// of the latest attempt unless one is named. `follow=true` streams it as server-sent
 /// events (`data:` lines, one event per chunk) until the attempt has ended.
+#[utoipa::path(
+    get,
+    path = "/tasks/{id}/logs",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)"),
+        LogParams
+    ),
+    responses(
+        (status = 200, description = "The replica's log: plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 400, description = "A query parameter is unknown or not valid, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
 async fn logs(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

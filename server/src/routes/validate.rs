@@ -21,6 +21,33 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/validate", post(validate))
 }
 
+/// The validation route, for the OpenAPI document.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(validate))]
+pub(super) struct ValidateApi;
+
+/// `POST /validate`.
+#[utoipa::path(
+    post,
+    path = "/validate",
+    tag = "validate",
+    params(
+        ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
+    ),
+    request_body(
+        content = shared::TaskSpec,
+        content_type = "application/json",
+        description = "A spec, possibly half filled: every field has a default"
+    ),
+    responses(
+        (status = 200, description = "Every finding (at most 20 of one code) and the plan", body = ValidateResponse),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 422, description = "The spec has fields of the wrong shape; `issues` names them", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+    )
+)]
 async fn validate(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

@@ -6,6 +6,7 @@
 mod access;
 mod cli;
 mod metrics;
+mod openapi;
 mod over_http;
 mod problems;
 mod routes;

@@ -27,6 +27,7 @@ mod zh;
 use serde::{Deserialize, Serialize};
 
 /// The console's languages.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Lang {
     /// English.

@@ -18,6 +18,7 @@ pub struct Slot {
 }
 
 /// Why a gang waits in the queue.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QueueReason {
@@ -49,6 +50,7 @@ pub enum QueueReason {
 }
 
 /// Why a gang can never start on this pool.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NeverReason {
@@ -85,6 +87,7 @@ pub enum NeverReason {
 }
 
 /// The gang-fit verdict for one spec.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Fit {

@@ -56,6 +56,7 @@ pub fn remaining(limit: Resources, used: Resources) -> Resources {
 }
 
 /// A dimension where a request is above what is left.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shortfall {
     /// The dimension.

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Replicas of the workers' spec on one node.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeShare {
     /// Node name (an idle fragment's node is named `idle/<cluster>/<offer>/<n>`).
@@ -20,6 +21,7 @@ pub struct NodeShare {
 }
 
 /// Where a distinct head runs.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeadPlacement {
     /// Node name.
@@ -32,6 +34,7 @@ pub struct HeadPlacement {
 
 /// A whole gang placed: what a scheduler reserves with [`Usage::reserve`] and gives
 /// back with [`Usage::release`].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placement {
     /// Whose quota it draws on.

@@ -11,6 +11,7 @@ use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
 
 /// Quota for one spec of a candidate: what the task asks and what the user has left.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuotaLine {
     /// Spec id the quota is for.
@@ -40,6 +41,7 @@ impl QuotaLine {
 }
 
 /// The head's spec and need, when a RayJob gives it its own spec.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeadNeed {
     /// Spec id.
@@ -49,6 +51,7 @@ pub struct HeadNeed {
 }
 
 /// One spec of the priority list, worked through.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Candidate {
     /// Position in `compute.specs`.
@@ -86,6 +89,7 @@ impl Candidate {
 }
 
 /// The overall answer for the task.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
@@ -111,6 +115,7 @@ pub enum Outcome {
 pub type IdleInfo = IdleOffer;
 
 /// Where and whether the task would start (SPEC.md section 4).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     /// The resource kind.

@@ -13,10 +13,11 @@ use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
 
 macro_rules! issue_codes {
-    ($( $(#[$doc:meta])* $variant:ident $({ $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? })? = $code:literal, $sev:ident; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident $({ $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? })? = $code:tt, $sev:ident; )*) => {
         /// The rule a finding breaks, with the values its message needs.
         ///
         /// On the wire: `{"code": "env.name.reserved_prefix", "params": {...}}`.
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "code", content = "params")]
         pub enum IssueCode {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How much a finding matters (SPEC.md: errors block submission).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
@@ -31,9 +32,11 @@ impl Severity {
 
 /// One finding: where, which rule, how bad. Its message is rendered from the code and
 /// its parameters only when someone reads it ([`Issue::message`]), in their language.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Issue {
-    /// Field the finding is about; empty for the whole spec.
+    /// Field the finding is about (`compute.specs[0]`); empty for the whole spec.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub path: FieldPath,
     /// The rule and its parameters; on the wire `code` plus `params`.
     #[serde(flatten)]
@@ -70,9 +73,11 @@ impl Issue {
 
 /// A finding as the API sends it: the [`Issue`] and its message in the reader's language
 /// (`?lang=` or `Accept-Language`).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LocalizedIssue {
-    /// Field the finding is about; empty for the whole spec.
+    /// Field the finding is about (`compute.specs[0]`); empty for the whole spec.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub path: FieldPath,
     /// The rule and its parameters; on the wire `code` plus `params`.
     #[serde(flatten)]
@@ -105,6 +110,7 @@ impl fmt::Display for Issue {
 }
 
 /// Every finding for one spec, in rule order.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Report(Vec<Issue>);

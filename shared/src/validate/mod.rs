@@ -47,6 +47,7 @@ impl Check {
 }
 
 /// A [`Check`] as the API sends it: each finding with its message in one language.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LocalizedCheck {
     /// Every finding.
@@ -87,6 +88,7 @@ pub(crate) struct Cx<'a> {
 }
 
 /// The report and the plan for one spec: what the form shows.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Check {
     /// Every finding.

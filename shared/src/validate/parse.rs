@@ -202,7 +202,6 @@ impl<'de, V: Visitor<'de>, const STRUCT: bool> Visitor<'de> for Wrap<V, STRUCT> 
         visit_u64(u64);
         visit_u128(u128);
         visit_f32(f32);
-        visit_f64(f64);
         visit_char(char);
         visit_str(&str);
         visit_borrowed_str(&'de str);
@@ -210,6 +209,25 @@ impl<'de, V: Visitor<'de>, const STRUCT: bool> Visitor<'de> for Wrap<V, STRUCT> 
         visit_bytes(&[u8]);
         visit_borrowed_bytes(&'de [u8]);
         visit_byte_buf(Vec<u8>);
+    }
+
+    /// JSON has one number type: `3.0` is the whole number 3, as JSON Schema (and so the
+    /// API's OpenAPI document) reads it. A whole number is handed on as one, so integer
+    /// fields take it; anything else stays a float. Only below 2^53, where a float holds
+    /// every whole number exactly: a larger one may be a rounded integer out of range
+    /// (serde_json reads `-9223372036854775809` as a float).
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        if v.fract() == 0.0 && v.abs() < EXACT {
+            // Whole and within ±2^53, so the casts are exact.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            return if v >= 0.0 {
+                self.0.visit_u64(v as u64)
+            } else {
+                self.0.visit_i64(v as i64)
+            };
+        }
+        self.0.visit_f64(v)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
@@ -345,6 +363,30 @@ mod tests {
             expected: Expected::Object,
             found: Some(found),
         }
+    }
+
+    #[test]
+    fn a_whole_number_written_with_a_fraction_is_a_whole_number() {
+        let spec = parse_spec(r#"{"version": 1.0, "compute": {"workers": 3.0}}"#)
+            .expect("3.0 is the number 3");
+        assert_eq!(spec.compute.workers, 3);
+        let value = serde_json::json!({"advanced": {"image_pull_retries": -2.0}});
+        let spec = parse_value(value).expect("-2.0 is the number -2");
+        assert_eq!(spec.advanced.image_pull_retries, Some(-2));
+        let (path, _) = finding(r#"{"advanced": {"image_pull_retries": -9223372036854775809}}"#);
+        assert_eq!(
+            path, "advanced.image_pull_retries",
+            "out of range, not rounded"
+        );
+        let (path, code) = finding(r#"{"compute": {"workers": 2.5}}"#);
+        assert_eq!(path, "compute.workers");
+        assert_eq!(
+            code,
+            IssueCode::ValueInvalid {
+                expected: Expected::WholeNumber,
+                found: Some(Found::Number("2.5".into())),
+            }
+        );
     }
 
     #[test]

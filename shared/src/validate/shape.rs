@@ -7,6 +7,7 @@ use super::{FieldPath, IssueCode, Lang, Report};
 use serde::{Deserialize, Serialize};
 
 /// What a field of the wrong shape should hold.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expected {
@@ -47,6 +48,7 @@ pub enum Expected {
 }
 
 /// What the field held instead.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Found {
