@@ -6,6 +6,7 @@
 mod cli;
 mod over_http;
 mod problems;
+mod restart;
 mod routes;
 mod tasks;
 
