@@ -195,24 +195,34 @@ impl Runner {
         {
             return Ok((earlier, false));
         }
-        let (validated, _) = shared::validated(spec, &self.catalog, &self.usage().await, user)
-            .map_err(SubmitError::Invalid)?;
-        let stored = {
+        let (stored, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
+            // Checked once, against live usage under the lock: the hold is its plan's.
+            let (validated, check) =
+                shared::validated(spec, &self.catalog, scheduler.usage(), user)
+                    .map_err(SubmitError::Invalid)?;
+            let hold = check
+                .plan
+                .map(|plan| plan.hold(&user.name))
+                .unwrap_or_default();
             let mut tries = 0;
-            loop {
+            let stored = loop {
                 let id = Self::task_id(&validated, &user.name, key, tries);
                 let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-                let hold = scheduler
-                    .submit(id.clone(), (*validated).clone(), user.clone(), seq)
-                    .map_err(SubmitError::Invalid)?;
+                scheduler.queue_checked(
+                    id.clone(),
+                    (*validated).clone(),
+                    user.clone(),
+                    seq,
+                    hold.clone(),
+                );
                 let at = now();
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
                 let inserted = self
                     .store
                     .insert(NewTask {
                         task,
-                        quota: hold,
+                        quota: hold.clone(),
                         idempotency_key: key.map(str::to_owned),
                     })
                     .await;
@@ -228,7 +238,7 @@ impl Runner {
                                 },
                             )
                             .await?;
-                        break self.store.get(&id).await?;
+                        break id;
                     }
                     Ok(Inserted::Existing(earlier)) => {
                         scheduler.cancel(&id);
@@ -245,15 +255,27 @@ impl Runner {
                         return Err(err.into());
                     }
                 }
-            }
+            };
+            // Admitted under the same lock, so tasks are tried in the order they queue.
+            let decisions = scheduler.admit_one(&stored);
+            (stored, decisions)
         };
-        self.pump().await;
+        // Read back outside the lock (other submits go on meanwhile), before the
+        // admission is applied: the answer is the task as it was queued.
+        let stored = self.store.get(&stored).await;
+        self.apply(decisions).await;
+        let stored = stored?;
         Ok((stored, true))
     }
 
     /// One admission pass: starts every gang that fits now.
     pub async fn pump(&self) {
         let decisions = self.scheduler.lock().await.admit();
+        self.apply(decisions).await;
+    }
+
+    /// Starts the admitted gangs and records why the others wait.
+    async fn apply(&self, decisions: Vec<Decision>) {
         for decision in decisions {
             match decision {
                 Decision::Admit { id, placement } => {
