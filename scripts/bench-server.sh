@@ -8,7 +8,8 @@
 #   POST /api/v1/tasks       (durable submits of a gang that queues: too large to fit
 #                             now, within quota, so no process starts)
 # printing requests/s and the ratio to /healthz measured in the same run.
-# Settings: WRK_THREADS (2), WRK_CONNECTIONS (32), WRK_DURATION (10s).
+# Settings: WRK_THREADS (2), WRK_CONNECTIONS (32), WRK_DURATION (10s); BERTH_BIN runs
+# that binary instead of building one (to compare with an older build in the same run).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -21,15 +22,16 @@ if ! command -v wrk >/dev/null; then
   echo "wrk is missing: run scripts/install-tools.sh" >&2
   exit 1
 fi
-cargo build --release -p berth-server --bin berth >&2
+berth="${BERTH_BIN:-}"
+if [ -z "$berth" ]; then
+  cargo build --release -p berth-server --bin berth >&2
+  berth="$target/release/berth"
+fi
 
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  stop
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -74,17 +76,30 @@ file:close()
 LUA
 done
 
-mkdir -p "$work/data" "$work/dist"
-BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/data" BERTH_DIST="$work/dist" \
-  BERTH_CATALOG="$work/catalog.json" RUST_LOG=error \
-  "$target/release/berth" > "$work/out" 2> "$work/err" &
-server_pid=$!
-for _ in $(seq 100); do
-  grep -q "Berth is running at" "$work/out" 2>/dev/null && break
-  sleep 0.1
-done
-url="$(sed -n 's/^Berth is running at \(.*\)\/$/\1/p' "$work/out")"
-[ -n "$url" ] || { cat "$work/err" >&2; exit 1; }
+mkdir -p "$work/dist"
+# Starts a server on a fresh data directory ($1) and sets url.
+start() {
+  stop
+  mkdir -p "$work/$1"
+  BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/$1" BERTH_DIST="$work/dist" \
+    BERTH_CATALOG="$work/catalog.json" RUST_LOG=error \
+    "$berth" > "$work/out" 2> "$work/err" &
+  server_pid=$!
+  url=""
+  for _ in $(seq 100); do
+    url="$(sed -n 's/^Berth is running at \(.*\)\/$/\1/p' "$work/out")"
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  [ -n "$url" ] || { cat "$work/err" >&2; exit 1; }
+}
+stop() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+  fi
+}
 
 # Requests/s from a wrk run, failing when any answer was not 2xx.
 run() {
@@ -99,9 +114,13 @@ run() {
 }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; wrk -t$threads -c$connections -d$duration" >&2
+# Each submit run starts on an empty store, so neither sees the other's tasks (the
+# tasks that run end and trigger admission passes for a while after their run).
+start data-1
 healthz="$(run "$url/healthz")"
 validate="$(run -s "$work/validate.lua" "$url/api/v1/validate")"
 runs="$(run -s "$work/runs.lua" "$url/api/v1/tasks")"
+start data-2
 queues="$(run -s "$work/queues.lua" "$url/api/v1/tasks")"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
@@ -110,5 +129,5 @@ for row in "GET /healthz:$healthz" "POST /api/v1/validate (PyTorch example):$val
   "POST /api/v1/tasks (runs true):$runs" "POST /api/v1/tasks (queues):$queues"; do
   name="${row%:*}"
   rate="${row##*:}"
-  printf '%-44s %12.0f %10.2f\n' "$name" "$rate" "$(awk -v a="$rate" -v b="$healthz" 'BEGIN { print a / b }')"
+  printf '%-44s %12.0f %10.4f\n' "$name" "$rate" "$(awk -v a="$rate" -v b="$healthz" 'BEGIN { print a / b }')"
 done
