@@ -36,6 +36,13 @@ if [ "$need_chromium" = 1 ]; then
   fi
 fi
 
+if ! command -v wrk >/dev/null; then
+  say "installing wrk from Debian (for scripts/bench-server.sh)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq wrk >/dev/null
+fi
+
 if ! command -v trunk >/dev/null || ! trunk --version | grep -q "$TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (takes about 11 minutes on 2 cores)"
   cargo install trunk --version "$TRUNK_VERSION" --locked

@@ -213,24 +213,34 @@ impl Runner {
         {
             return Ok((earlier, false));
         }
-        let (validated, _) = shared::validated(spec, &self.catalog, &self.usage().await, user)
-            .map_err(SubmitError::Invalid)?;
-        let stored = {
+        let (stored, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
+            // Checked once, against live usage under the lock: the hold is its plan's.
+            let (validated, check) =
+                shared::validated(spec, &self.catalog, scheduler.usage(), user)
+                    .map_err(SubmitError::Invalid)?;
+            let hold = check
+                .plan
+                .map(|plan| plan.hold(&user.name))
+                .unwrap_or_default();
             let mut tries = 0;
-            loop {
+            let stored = loop {
                 let id = Self::task_id(&validated, &user.name, key, tries);
                 let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-                let hold = scheduler
-                    .submit(id.clone(), (*validated).clone(), user.clone(), seq)
-                    .map_err(SubmitError::Invalid)?;
+                scheduler.queue_checked(
+                    id.clone(),
+                    (*validated).clone(),
+                    user.clone(),
+                    seq,
+                    hold.clone(),
+                );
                 let at = now();
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
                 let inserted = self
                     .store
                     .insert(NewTask {
                         task,
-                        quota: hold,
+                        quota: hold.clone(),
                         idempotency_key: key.map(str::to_owned),
                     })
                     .await;
@@ -246,7 +256,7 @@ impl Runner {
                                 },
                             )
                             .await?;
-                        break self.store.get(&id).await?;
+                        break id;
                     }
                     Ok(Inserted::Existing(earlier)) => {
                         scheduler.cancel(&id);
@@ -263,15 +273,27 @@ impl Runner {
                         return Err(err.into());
                     }
                 }
-            }
+            };
+            // Admitted under the same lock, so tasks are tried in the order they queue.
+            let decisions = scheduler.admit_one(&stored);
+            (stored, decisions)
         };
-        self.pump().await;
+        // Read back outside the lock (other submits go on meanwhile), before the
+        // admission is applied: the answer is the task as it was queued.
+        let stored = self.store.get(&stored).await;
+        self.apply(decisions).await;
+        let stored = stored?;
         Ok((stored, true))
     }
 
     /// One admission pass: starts every gang that fits now.
     pub async fn pump(&self) {
         let decisions = self.scheduler.lock().await.admit();
+        self.apply(decisions).await;
+    }
+
+    /// Starts the admitted gangs and records why the others wait.
+    async fn apply(&self, decisions: Vec<Decision>) {
         for decision in decisions {
             match decision {
                 Decision::Admit { id, placement } => {
@@ -752,86 +774,102 @@ impl Runner {
 
     /// Rebuilds the queue and live usage from the store after a start or a crash.
     ///
+    /// First whatever the previous server left running is ended (its replicas outlive
+    /// it), then every queued task and every placement is restored, and only then are
+    /// the tasks that were running re-run or failed: each of those steps runs an
+    /// admission pass, which must see the whole queue (its order) and every node and
+    /// quota line as the store has them.
+    ///
     /// # Errors
     ///
     /// The store's error when it cannot be read.
     pub async fn recover(&self) -> Result<(), StoreError> {
+        let ended = self.backend.end_leftovers();
+        if ended > 0 {
+            tracing::warn!(
+                ended,
+                "ended replicas an earlier server left running; their tasks are re-run or failed"
+            );
+        }
         let unfinished = self.store.unfinished().await?;
         let next_seq = unfinished.iter().map(|s| s.seq).max().unwrap_or(0) + 1;
         self.seq.store(
             u64::try_from(next_seq).unwrap_or(1).max(1),
             Ordering::Relaxed,
         );
-        for stored in unfinished {
-            let id = stored.task.id.clone();
-            match stored.task.phase {
-                TaskPhase::Queued => {
-                    self.scheduler.lock().await.restore_waiting(Waiting {
-                        id,
+        let mut interrupted = Vec::new();
+        {
+            let mut scheduler = self.scheduler.lock().await;
+            for stored in unfinished {
+                if stored.task.phase == TaskPhase::Queued {
+                    scheduler.restore_waiting(Waiting {
+                        id: stored.task.id.clone(),
                         spec: stored.task.spec.clone(),
                         user: self.user_of(&stored.task.owner),
                         seq: u64::try_from(stored.seq).unwrap_or(0),
                         hold: stored.quota.clone(),
                         passed_over: 0,
                     });
-                }
-                _ => {
+                } else {
                     // Its processes ended with the server. Hold what it held until the
                     // retry or the end below gives it back.
-                    if let Some(placement) = stored.placement.clone() {
-                        let _ = self
-                            .scheduler
-                            .lock()
-                            .await
-                            .restore_running(id.clone(), placement);
+                    if let Some(placement) = stored.placement.clone()
+                        && let Err(err) =
+                            scheduler.restore_running(stored.task.id.clone(), placement)
+                    {
+                        tracing::warn!(task = %stored.task.id, error = %err, "cannot restore a placement");
                     }
-                    let reason = "the server stopped while it ran";
-                    let tolerance = &stored.task.spec.advanced.fault_tolerance;
-                    if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
-                        if stored.task.phase == TaskPhase::Scheduling {
-                            // Scheduling cannot step to retrying: it goes back to the queue.
-                            let _ = self
-                                .store
-                                .advance(
-                                    &id,
-                                    PhaseChange {
-                                        phase: TaskPhase::Queued,
-                                        at: now(),
-                                        reason: reason.to_owned(),
-                                    },
-                                    stored.task.attempts,
-                                )
-                                .await;
-                            let mut scheduler = self.scheduler.lock().await;
-                            let hold = scheduler
-                                .finish(&id)
-                                .map(|p| p.hold())
-                                .unwrap_or_else(|| stored.quota.clone());
-                            scheduler.restore_waiting(Waiting {
-                                id: id.clone(),
-                                spec: stored.task.spec.clone(),
-                                user: self.user_of(&stored.task.owner),
-                                seq: u64::try_from(stored.seq).unwrap_or(0),
-                                hold,
-                                passed_over: 0,
-                            });
-                        } else {
-                            let fresh = self.store.get(&id).await?;
-                            self.retry(
-                                &fresh,
-                                &format!("{reason}; re-running it (fault tolerance is on)"),
-                            )
-                            .await;
-                        }
-                    } else {
-                        let why = if tolerance.enabled {
-                            format!("{reason}, and it has used its retries")
-                        } else {
-                            format!("{reason}; fault tolerance is off, so it is not re-run")
-                        };
-                        self.end(&id, TaskPhase::Failed, &why).await;
-                    }
+                    interrupted.push(stored);
                 }
+            }
+        }
+        for stored in interrupted {
+            let id = stored.task.id.clone();
+            let reason = "the server stopped while it ran";
+            let tolerance = &stored.task.spec.advanced.fault_tolerance;
+            if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
+                if stored.task.phase == TaskPhase::Scheduling {
+                    // Scheduling cannot step to retrying: it goes back to the queue.
+                    let _ = self
+                        .store
+                        .advance(
+                            &id,
+                            PhaseChange {
+                                phase: TaskPhase::Queued,
+                                at: now(),
+                                reason: reason.to_owned(),
+                            },
+                            stored.task.attempts,
+                        )
+                        .await;
+                    let mut scheduler = self.scheduler.lock().await;
+                    let hold = scheduler
+                        .finish(&id)
+                        .map(|p| p.hold())
+                        .unwrap_or_else(|| stored.quota.clone());
+                    scheduler.restore_waiting(Waiting {
+                        id: id.clone(),
+                        spec: stored.task.spec.clone(),
+                        user: self.user_of(&stored.task.owner),
+                        seq: u64::try_from(stored.seq).unwrap_or(0),
+                        hold,
+                        passed_over: 0,
+                    });
+                } else {
+                    let fresh = self.store.get(&id).await?;
+                    self.retry(
+                        &fresh,
+                        &format!("{reason}; re-running it (fault tolerance is on)"),
+                    )
+                    .await;
+                }
+            } else {
+                let why = if tolerance.enabled {
+                    format!("{reason}, and it has used its retries")
+                } else {
+                    format!("{reason}; fault tolerance is off, so it is not re-run")
+                };
+                self.end(&id, TaskPhase::Failed, &why).await;
             }
         }
         self.pump().await;

@@ -26,6 +26,10 @@ use std::sync::Arc;
 /// How often a waiting task may be overtaken before the queue waits for it.
 pub const MAX_PASSED_OVER: u32 = 8;
 
+/// Why a task waits behind one that has been overtaken [`MAX_PASSED_OVER`] times.
+const PASSED_OVER_TOO_OFTEN: &str =
+    "waiting for a task ahead in the queue that has been passed over too often";
+
 /// A task in the queue.
 #[derive(Clone, Debug)]
 pub struct Waiting {
@@ -82,16 +86,25 @@ pub struct Scheduler {
     usage: Usage,
     queue: Vec<Waiting>,
     running: HashMap<TaskId, Placement>,
+    /// Node capacity by name, built once: [`Catalog::capacity`] walks every node, and a
+    /// reservation asks it for each node of a placement.
+    capacity: HashMap<String, shared::Resources>,
+    /// Capacity or quota was given back since the last full pass, so a waiting task
+    /// may fit now: [`Scheduler::admit_one`] then makes a full pass.
+    freed: bool,
 }
 
 impl Scheduler {
     /// A scheduler over `catalog` with `usage` already taken (capacity outside Berth).
     pub fn new(catalog: Arc<Catalog>, usage: Usage) -> Self {
+        let capacity = catalog.nodes().map(|n| (n.name.clone(), n.total)).collect();
         Scheduler {
             catalog,
             usage,
             queue: Vec::new(),
             running: HashMap::new(),
+            capacity,
+            freed: false,
         }
     }
 
@@ -131,16 +144,30 @@ impl Scheduler {
             .plan
             .map(|plan| plan.hold(&user.name))
             .unwrap_or_default();
+        self.queue_checked(id, spec, user, seq, hold.clone());
+        Ok(hold)
+    }
+
+    /// Holds `hold` and queues a task whose spec the caller checked against
+    /// [`Scheduler::usage`] under the same lock, with no error; `hold` is what its
+    /// plan holds ([`shared::Plan::hold`]).
+    pub fn queue_checked(
+        &mut self,
+        id: TaskId,
+        spec: TaskSpec,
+        user: User,
+        seq: u64,
+        hold: Vec<QuotaUse>,
+    ) {
         self.usage.hold(&hold);
         self.enqueue(Waiting {
             id,
             spec,
             user,
             seq,
-            hold: hold.clone(),
+            hold,
             passed_over: 0,
         });
-        Ok(hold)
     }
 
     /// Puts a task back in the queue with the quota it holds (after a restart, or a
@@ -148,6 +175,8 @@ impl Scheduler {
     pub fn restore_waiting(&mut self, waiting: Waiting) {
         self.usage.hold(&waiting.hold);
         self.enqueue(waiting);
+        // Not tried since it was queued again: the next pass is a full one.
+        self.freed = true;
     }
 
     /// Records a task that runs on `placement` (after a restart); its capacity is
@@ -161,9 +190,13 @@ impl Scheduler {
         id: TaskId,
         placement: Placement,
     ) -> Result<(), shared::usage::UsageError> {
-        let catalog = Arc::clone(&self.catalog);
-        self.usage
-            .reserve(&placement, |node| catalog.capacity(node))?;
+        let (catalog, capacity) = (&self.catalog, &self.capacity);
+        self.usage.reserve(&placement, |node| {
+            capacity
+                .get(node)
+                .copied()
+                .or_else(|| catalog.capacity(node))
+        })?;
         self.running.insert(id, placement);
         Ok(())
     }
@@ -179,6 +212,7 @@ impl Scheduler {
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let waiting = self.queue.remove(at);
         self.usage.unhold(&waiting.hold);
+        self.freed = true;
         Some(waiting)
     }
 
@@ -188,11 +222,52 @@ impl Scheduler {
         // It was reserved by this scheduler, so releasing it cannot fail; if usage was
         // rebuilt differently, keep what is there rather than go below zero.
         let _ = self.usage.release(&placement);
+        self.freed = true;
         Some(placement)
+    }
+
+    /// The admission pass after `id` was queued. Queuing a task frees nothing, so the
+    /// tasks that waited after the last full pass still wait: only `id` can start, when
+    /// nothing ahead of it has been passed over too often. When something was freed
+    /// since the last full pass, this is a full pass ([`Scheduler::admit`]).
+    pub fn admit_one(&mut self, id: &TaskId) -> Vec<Decision> {
+        if self.freed {
+            return self.admit();
+        }
+        let Some(i) = self.queue.iter().rposition(|w| &w.id == id) else {
+            return Vec::new();
+        };
+        if self.queue[..i]
+            .iter()
+            .any(|w| w.passed_over >= MAX_PASSED_OVER)
+        {
+            return vec![Decision::Wait {
+                id: id.clone(),
+                reason: PASSED_OVER_TOO_OFTEN.to_owned(),
+            }];
+        }
+        match self.try_place(i) {
+            Ok(placement) => {
+                let waiting = self.queue.remove(i);
+                for ahead in &mut self.queue[..i] {
+                    ahead.passed_over += 1;
+                }
+                self.running.insert(waiting.id.clone(), placement.clone());
+                vec![Decision::Admit {
+                    id: waiting.id,
+                    placement,
+                }]
+            }
+            Err(reason) => vec![Decision::Wait {
+                id: id.clone(),
+                reason,
+            }],
+        }
     }
 
     /// One admission pass over the queue (see the module docs for the order).
     pub fn admit(&mut self) -> Vec<Decision> {
+        self.freed = false;
         let mut decisions = Vec::new();
         let mut blocked: Vec<usize> = Vec::new();
         let mut i = 0;
@@ -205,7 +280,7 @@ impl Scheduler {
                 for w in &self.queue[i..] {
                     decisions.push(Decision::Wait {
                         id: w.id.clone(),
-                        reason: "waiting for a task ahead in the queue that has been passed over too often".to_owned(),
+                        reason: PASSED_OVER_TOO_OFTEN.to_owned(),
                     });
                 }
                 break;
@@ -241,9 +316,15 @@ impl Scheduler {
         let waiting = &self.queue[i];
         self.usage.unhold(&waiting.hold);
         let placed = shared::place(&waiting.spec, &self.catalog, &self.usage, &waiting.user);
-        let catalog = Arc::clone(&self.catalog);
+        let (catalog, capacity) = (&self.catalog, &self.capacity);
+        let capacity_of = |node: &str| {
+            capacity
+                .get(node)
+                .copied()
+                .or_else(|| catalog.capacity(node))
+        };
         match placed {
-            Ok(Some(placement)) => match self.usage.reserve(&placement, |n| catalog.capacity(n)) {
+            Ok(Some(placement)) => match self.usage.reserve(&placement, capacity_of) {
                 Ok(()) => Ok(placement),
                 Err(err) => {
                     self.usage.hold(&waiting.hold);
@@ -422,6 +503,31 @@ mod tests {
         assert!(admitted(&scheduler.admit()).is_empty());
         scheduler.finish(&id(0));
         assert_eq!(admitted(&scheduler.admit())[0], id(1));
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    #[test]
+    fn after_a_submit_only_the_new_task_is_tried_unless_something_was_freed() {
+        let (catalog, usage) = world(4096);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // The whole pool runs one gang; a second whole-pool gang waits.
+        scheduler
+            .submit(id(0), task(8, 15), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+        scheduler
+            .submit(id(1), task(8, 15), demo::user(), 1)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(1));
+        assert!(matches!(&decisions[..], [Decision::Wait { id: w, .. }] if *w == id(1)));
+        // The first ends; a small task queued now must not start ahead of the large
+        // one that fits again: the pass after a free is a full one, in queue order.
+        scheduler.finish(&id(0)).expect("it ran");
+        scheduler
+            .submit(id(2), task(1, 0), demo::user(), 2)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(2))), [id(1)]);
+        assert_eq!(scheduler.queue()[0].id, id(2));
         assert!(nodes_within_capacity(&scheduler, &catalog));
     }
 

@@ -463,6 +463,42 @@ impl Backend for LocalBackend {
         self.events.subscribe()
     }
 
+    /// Every replica works in a directory under `<data_dir>/tasks`, and is the leader
+    /// of its own process group: SIGKILL to the group of each process working there
+    /// that this backend did not start. (Sandboxed replicas die with their server
+    /// already: `bwrap --die-with-parent`.)
+    fn end_leftovers(&self) -> usize {
+        let tasks = self.data_dir.join("tasks");
+        let tasks = std::fs::canonicalize(&tasks).unwrap_or(tasks);
+        let ours: Vec<Pid> = self
+            .lock()
+            .attempts
+            .values()
+            .flat_map(|a| a.running.iter().map(|r| r.group))
+            .collect();
+        let own = nix::unistd::getpgrp();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return 0;
+        };
+        let mut groups: Vec<Pid> = entries
+            .filter_map(|entry| {
+                let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+                let cwd = std::fs::read_link(format!("/proc/{id}/cwd")).ok()?;
+                if !cwd.starts_with(&tasks) {
+                    return None;
+                }
+                process_group(id)
+            })
+            .filter(|group| *group != own && !ours.contains(group))
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        for group in &groups {
+            let _ = killpg(*group, Signal::SIGKILL);
+        }
+        groups.len()
+    }
+
     fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
         self.attempt_dir(task, attempt)
             .join(format!("replica-{replica}.log"))
@@ -519,13 +555,22 @@ fn group_members(group: Pid) -> Vec<Pid> {
     entries
         .filter_map(|entry| {
             let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(format!("/proc/{id}/stat")).ok()?;
-            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-            let fields = &stat[stat.rfind(')')? + 1..];
-            let pgrp: i32 = fields.split_whitespace().nth(2)?.parse().ok()?;
-            (pgrp == group.as_raw()).then(|| Pid::from_raw(id))
+            (process_group(id)? == group).then(|| Pid::from_raw(id))
         })
         .collect()
+}
+
+/// The process group of a process, read from `/proc`.
+fn process_group(id: i32) -> Option<Pid> {
+    let stat = std::fs::read_to_string(format!("/proc/{id}/stat")).ok()?;
+    // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+    let fields = &stat[stat.rfind(')')? + 1..];
+    fields
+        .split_whitespace()
+        .nth(2)?
+        .parse()
+        .ok()
+        .map(Pid::from_raw)
 }
 
 /// The pod SSH hostfiles: one address per replica, and the replica host names.

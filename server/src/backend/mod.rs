@@ -127,6 +127,14 @@ pub trait Backend: Send + Sync {
     /// Events from now on, oldest first. Each call returns a new receiver.
     fn events(&self) -> tokio::sync::broadcast::Receiver<Event>;
 
+    /// Ends whatever an earlier server left running (its replicas outlive it when it
+    /// crashes), before tasks are recovered: the store says which tasks ran, and they
+    /// are re-run or failed, so nothing of theirs may keep running beside a new attempt.
+    /// Returns how many processes were ended.
+    fn end_leftovers(&self) -> usize {
+        0
+    }
+
     /// The log file of one replica of one attempt (stdout and stderr together), which
     /// exists once the replica started and grows while it runs.
     fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf;

@@ -137,15 +137,27 @@ pub fn place(
     let Some((_, worker)) = setup.workers().find(|(i, _)| *i == index) else {
         return Ok(None);
     };
-    let candidate = setup.candidate(index, worker)?;
-    let slots = setup.slots(worker);
+    // The plan worked this candidate out on the same inputs: use it rather than work
+    // it out again (each costs a pass over the pool's nodes).
+    let Some(candidate) = plan.candidates.into_iter().find(|c| c.index == index) else {
+        return Ok(None);
+    };
+    // On a pool, a slot's name is its node's, taken only for the nodes used: copying
+    // every name cost as much as building the slots.
+    let (slots, idle_names) = if setup.kind == ResourceKind::Idle {
+        let idle = setup.slots(worker);
+        (idle.slots, Some(idle.names))
+    } else {
+        (setup.pool_slots(worker), None)
+    };
+    let name = |slot: usize| match &idle_names {
+        Some(names) => names[slot].clone(),
+        None => setup.pool.nodes[slot].name.clone(),
+    };
     let head_need = candidate.head.as_ref().map(|h| h.need);
-    let Some(GangPlacement { head, workers }) = gang_place(
-        &slots.slots,
-        candidate.per_replica,
-        candidate.workers,
-        head_need,
-    ) else {
+    let Some(GangPlacement { head, workers }) =
+        gang_place(&slots, candidate.per_replica, candidate.workers, head_need)
+    else {
         return Ok(None);
     };
     Ok(Some(Placement {
@@ -158,13 +170,13 @@ pub fn place(
         workers: workers
             .into_iter()
             .map(|(slot, replicas)| NodeShare {
-                node: slots.names[slot].clone(),
+                node: name(slot),
                 replicas,
             })
             .collect(),
         head: match (head, candidate.head) {
             (Some(slot), Some(h)) => Some(HeadPlacement {
-                node: slots.names[slot].clone(),
+                node: name(slot),
                 spec: h.spec,
                 need: h.need,
             }),

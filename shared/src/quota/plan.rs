@@ -266,7 +266,7 @@ impl<'a> Setup<'a> {
     }
 
     /// The pool's nodes as slots for `worker` (and a distinct head), in the pool's order.
-    fn pool_slots(&self, worker: &InstanceSpec) -> Vec<Slot> {
+    pub(crate) fn pool_slots(&self, worker: &InstanceSpec) -> Vec<Slot> {
         let head = self.distinct_head(worker);
         self.pool
             .nodes

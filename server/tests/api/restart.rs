@@ -1,0 +1,274 @@
+//! A crash and a restart: the real `berth` binary is killed with SIGKILL while tasks run
+//! and wait, and a new one on the same data directory must recover them (SPEC.md
+//! section 7): nothing lost or duplicated, the queue in order, running tasks re-run or
+//! failed per their fault tolerance, with an event saying why, and quota as held.
+
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `berth` serving on a free loopback port over `data`.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(data: &Path, catalog: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_berth"))
+            .env("BERTH_ADDR", "127.0.0.1:0")
+            .env("BERTH_DIST", std::env::temp_dir())
+            .env("BERTH_DATA_DIR", data)
+            .env("BERTH_CATALOG", catalog)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the berth binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let line = BufReader::new(stdout)
+            .lines()
+            .map(|l| l.expect("stdout is readable"))
+            .find(|l| l.starts_with("Berth is running at"))
+            .expect("berth prints its URL");
+        let url = line
+            .rsplit(' ')
+            .next()
+            .expect("the line ends with the URL")
+            .trim_end_matches('/')
+            .to_owned();
+        Server { child, url }
+    }
+
+    /// SIGKILL: no shutdown code runs, as in a crash.
+    fn crash(&mut self) {
+        self.child.kill().expect("the server can be killed");
+        self.child.wait().expect("the server is reaped");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Kills, when dropped, every process left working under the data directory (the
+/// replicas run in their own process groups, so they outlive a killed server).
+struct Leftovers(PathBuf);
+
+impl Drop for Leftovers {
+    fn drop(&mut self) {
+        for pid in processes_under(&self.0) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+    }
+}
+
+/// Processes whose working directory is under `dir`.
+fn processes_under(dir: &Path) -> Vec<u32> {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd.starts_with(&dir))
+        })
+        .collect()
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn get(url: &str) -> Value {
+    let mut response = agent().get(url).call().expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200, "GET {url}");
+    let text = response.body_mut().read_to_string().expect("readable");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn submit(server: &Server, spec: &Value) -> String {
+    let mut response = agent()
+        .post(&format!("{}/api/v1/tasks", server.url))
+        .header("content-type", "application/json")
+        .send(spec.to_string())
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().expect("readable");
+    assert_eq!(status, 201, "{text}");
+    let task: Value = serde_json::from_str(&text).expect("JSON");
+    task["id"].as_str().expect("an id").to_owned()
+}
+
+fn task(server: &Server, id: &str) -> Value {
+    get(&format!("{}/api/v1/tasks/{id}", server.url))
+}
+
+fn events(server: &Server, id: &str) -> String {
+    get(&format!("{}/api/v1/tasks/{id}/events", server.url)).to_string()
+}
+
+/// Polls until `done` holds of the task, or fails after 30 s.
+fn wait_for(server: &Server, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let task = task(server, id);
+        if done(&task) {
+            return task;
+        }
+        assert!(Instant::now() < until, "task {id} is stuck: {task}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// One replica of 8 A100 GPUs (a whole node) on the Shanghai shared pool, on demand.
+fn spec(fault_tolerance: bool) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = "sleep 1000".into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["environment"]["models"] = json!([]);
+    spec["advanced"]["ssh"] = false.into();
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": fault_tolerance, "max_retries": 3 });
+    spec["compute"]["workers"] = 0.into();
+    spec["compute"]["units_per_node"] = 8.into();
+    spec
+}
+
+const LINE: (&str, &str, &str) = ("on_demand", "sh-a-shared", "a100-1g");
+
+/// The demo catalog with room in the on-demand A100 quota for five whole nodes: the
+/// pool has three empty A100 nodes (the other five have 2 GPUs free), so the fourth
+/// and fifth whole-node tasks queue for capacity, not quota.
+fn catalog(dir: &Path) -> PathBuf {
+    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).expect("JSON");
+    for q in file["catalog"]["quotas"].as_array_mut().expect("quotas") {
+        if (q["kind"].as_str(), q["pool"].as_str(), q["spec"].as_str())
+            == (Some(LINE.0), Some(LINE.1), Some(LINE.2))
+        {
+            q["limit"] = json!({ "gpu": 64, "vcpu": 768, "memory_gib": 7680 });
+        }
+    }
+    let path = dir.join("catalog.json");
+    std::fs::write(&path, file.to_string()).expect("writable");
+    path
+}
+
+/// GPUs the on-demand A100 line has in use, and GPUs allocated on the pool's nodes.
+fn gpus_in_use(server: &Server) -> (u64, u64) {
+    let catalog = get(&format!("{}/api/v1/catalog", server.url));
+    let quota = catalog["usage"]["quota"]
+        .as_array()
+        .expect("quota lines")
+        .iter()
+        .find(|q| {
+            (q["kind"].as_str(), q["pool"].as_str(), q["spec"].as_str())
+                == (Some(LINE.0), Some(LINE.1), Some(LINE.2))
+        })
+        .map_or(0, |q| q["used"]["gpu"].as_u64().expect("a number"));
+    let nodes = catalog["usage"]["nodes"]
+        .as_object()
+        .expect("node allocations")
+        .iter()
+        .filter(|(name, _)| name.starts_with("sh-a-a100-"))
+        .map(|(_, used)| used["gpu"].as_u64().expect("a number"))
+        .sum();
+    (quota, nodes)
+}
+
+fn phase(task: &Value) -> &str {
+    task["phase"].as_str().expect("a phase")
+}
+
+#[test]
+fn a_killed_server_recovers_every_task_once_with_the_queue_and_quota_as_they_were() {
+    let data = super::temp_dir("restart-data");
+    let _leftovers = Leftovers(data.clone());
+    let catalog = catalog(&super::temp_dir("restart-catalog"));
+    let mut first = Server::start(&data, &catalog);
+    let (_, base_nodes) = gpus_in_use(&first);
+
+    let tolerant = submit(&first, &spec(true));
+    let intolerant = submit(&first, &spec(false));
+    let filler = submit(&first, &spec(true));
+    let queued = [submit(&first, &spec(true)), submit(&first, &spec(true))];
+    for id in [&tolerant, &intolerant, &filler] {
+        wait_for(&first, id, |t| phase(t) == "running");
+    }
+    for id in &queued {
+        assert_eq!(phase(&task(&first, id)), "queued");
+    }
+    assert_eq!(gpus_in_use(&first), (40, base_nodes + 24));
+    let old_replicas = processes_under(&data.join("tasks"));
+    assert!(old_replicas.len() >= 3, "a process per running replica");
+
+    first.crash();
+    let second = Server::start(&data, &catalog);
+
+    // Every task is there exactly once.
+    let page = get(&format!("{}/api/v1/tasks?limit=100", second.url));
+    let ids: Vec<&str> = page["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .map(|t| t["id"].as_str().expect("an id"))
+        .collect();
+    let unique: HashSet<&str> = ids.iter().copied().collect();
+    assert_eq!(ids.len(), unique.len(), "duplicated ids: {ids:?}");
+    let expected: HashSet<&str> = [&tolerant, &intolerant, &filler, &queued[0], &queued[1]]
+        .into_iter()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(unique, expected);
+
+    // Without fault tolerance: failed, and the event says why.
+    let failed = wait_for(&second, &intolerant, |t| phase(t) == "failed");
+    let why = failed["history"]
+        .as_array()
+        .expect("history")
+        .last()
+        .expect("a step")["reason"]
+        .as_str()
+        .expect("a reason")
+        .to_owned();
+    assert!(why.contains("the server stopped while it ran"), "{why}");
+    let said = events(&second, &intolerant);
+    assert!(said.contains("fault tolerance is off"), "{said}");
+
+    // With fault tolerance: queued again and re-run, with an event saying so.
+    for id in [&tolerant, &filler] {
+        let rerun = wait_for(&second, id, |t| phase(t) == "running");
+        assert_eq!(rerun["attempts"], 2, "{rerun}");
+        let said = events(&second, id);
+        assert!(said.contains("the server stopped while it ran"), "{said}");
+        assert!(said.contains("re-running it"), "{said}");
+    }
+
+    // The queue kept its order: the failed task's node goes to the first waiting task,
+    // and the second still waits.
+    wait_for(&second, &queued[0], |t| phase(t) == "running");
+    assert_eq!(phase(&task(&second, &queued[1])), "queued");
+
+    // Quota and nodes: four whole nodes held (three running, one waiting holds quota),
+    // the failed task's given back.
+    assert_eq!(gpus_in_use(&second), (32, base_nodes + 24));
+
+    // What the first server ran is gone: its replicas died with the recovery.
+    let survivors: Vec<u32> = processes_under(&data.join("tasks"))
+        .into_iter()
+        .filter(|pid| old_replicas.contains(pid))
+        .collect();
+    assert!(
+        survivors.is_empty(),
+        "replicas of the killed server still run: {survivors:?}"
+    );
+}
