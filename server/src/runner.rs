@@ -310,16 +310,7 @@ impl Runner {
                     if reasons.get(&id) != Some(&reason) {
                         reasons.insert(id.clone(), reason.clone());
                         drop(reasons);
-                        let _ = self
-                            .store
-                            .push_event(
-                                &id,
-                                &TaskEvent {
-                                    at: now(),
-                                    kind: event_kind::QUEUED.to_owned(),
-                                    message: format!("queued: {reason}"),
-                                },
-                            )
+                        self.event(&id, event_kind::QUEUED, format!("queued: {reason}"))
                             .await;
                     }
                 }
@@ -348,20 +339,15 @@ impl Runner {
             .await
             .map_err(|e| e.to_string())?;
         let nodes = placement.nodes();
-        let _ = self
-            .store
-            .push_event(
-                id,
-                &TaskEvent {
-                    at: now(),
-                    kind: event_kind::ADMITTED.to_owned(),
-                    message: format!(
-                        "admitted: attempt {attempt} on {nodes} node(s) with {}",
-                        placement.spec
-                    ),
-                },
-            )
-            .await;
+        self.event(
+            id,
+            event_kind::ADMITTED,
+            format!(
+                "admitted: attempt {attempt} on {nodes} node(s) with {}",
+                placement.spec
+            ),
+        )
+        .await;
         let hidden = self
             .store
             .hidden_values(id)
@@ -487,6 +473,31 @@ impl Runner {
         mounts
     }
 
+    /// Adds an event to a task's list. A store failure is logged, not fatal: the task's
+    /// own state is what decides what happens next.
+    async fn event(&self, id: &TaskId, kind: &str, message: impl Into<String>) {
+        let event = TaskEvent {
+            at: now(),
+            kind: kind.to_owned(),
+            message: message.into(),
+        };
+        if let Err(err) = self.store.push_event(id, &event).await {
+            tracing::error!(task = %id, error = %err, "cannot record an event");
+        }
+    }
+
+    /// Moves a task to `phase` in the store, recording why.
+    async fn step(&self, id: &TaskId, phase: TaskPhase, reason: impl Into<String>, attempts: u32) {
+        let change = PhaseChange {
+            phase,
+            at: now(),
+            reason: reason.into(),
+        };
+        if let Err(err) = self.store.advance(id, change, attempts).await {
+            tracing::error!(task = %id, error = %err, "cannot record a phase change");
+        }
+    }
+
     /// Handles one backend event.
     pub async fn on_event(&self, event: backend::Event) {
         match event {
@@ -495,29 +506,14 @@ impl Runner {
                 if current != Some(attempt) {
                     return;
                 }
-                let _ = self
-                    .store
-                    .advance(
-                        &task,
-                        PhaseChange {
-                            phase: TaskPhase::Running,
-                            at: now(),
-                            reason: String::new(),
-                        },
-                        attempt,
-                    )
+                self.step(&task, TaskPhase::Running, String::new(), attempt)
                     .await;
-                let _ = self
-                    .store
-                    .push_event(
-                        &task,
-                        &TaskEvent {
-                            at: now(),
-                            kind: event_kind::STARTED.to_owned(),
-                            message: format!("attempt {attempt}: every replica started"),
-                        },
-                    )
-                    .await;
+                self.event(
+                    &task,
+                    event_kind::STARTED,
+                    format!("attempt {attempt}: every replica started"),
+                )
+                .await;
             }
             backend::Event::Exited {
                 task,
@@ -542,17 +538,12 @@ impl Runner {
             (None, Some(signal)) => format!("signal {signal}"),
             (None, None) => "an unknown end".to_owned(),
         };
-        let _ = self
-            .store
-            .push_event(
-                &task,
-                &TaskEvent {
-                    at: now(),
-                    kind: event_kind::EXITED.to_owned(),
-                    message: format!("attempt {attempt}: replica {replica} ended with {how}"),
-                },
-            )
-            .await;
+        self.event(
+            &task,
+            event_kind::EXITED,
+            format!("attempt {attempt}: replica {replica} ended with {how}"),
+        )
+        .await;
         let (done, failure, stopping, stop_rest) = {
             let mut attempts = self.attempts.lock().await;
             let Some(state) = attempts.get_mut(&task).filter(|a| a.attempt == attempt) else {
@@ -626,29 +617,14 @@ impl Runner {
     /// Frees the task's nodes and queues it again with its quota held.
     async fn retry(&self, stored: &StoredTask, why: &str) {
         let id = &stored.task.id;
-        let _ = self
-            .store
-            .advance(
-                id,
-                PhaseChange {
-                    phase: TaskPhase::Retrying,
-                    at: now(),
-                    reason: why.to_owned(),
-                },
-                stored.task.attempts,
-            )
-            .await;
-        let _ = self
-            .store
-            .push_event(
-                id,
-                &TaskEvent {
-                    at: now(),
-                    kind: event_kind::RETRYING.to_owned(),
-                    message: why.to_owned(),
-                },
-            )
-            .await;
+        self.step(
+            id,
+            TaskPhase::Retrying,
+            why.to_owned(),
+            stored.task.attempts,
+        )
+        .await;
+        self.event(id, event_kind::RETRYING, why.to_owned()).await;
         {
             let mut scheduler = self.scheduler.lock().await;
             let placement = scheduler.finish(id);
@@ -666,17 +642,7 @@ impl Runner {
                 passed_over: 0,
             });
         }
-        let _ = self
-            .store
-            .advance(
-                id,
-                PhaseChange {
-                    phase: TaskPhase::Queued,
-                    at: now(),
-                    reason: String::new(),
-                },
-                stored.task.attempts,
-            )
+        self.step(id, TaskPhase::Queued, String::new(), stored.task.attempts)
             .await;
         Box::pin(self.pump()).await;
     }
@@ -693,18 +659,7 @@ impl Runner {
         self.reasons.lock().await.remove(id);
         let attempts = self.store.get(id).await.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
-        let _ = self
-            .store
-            .advance(
-                id,
-                PhaseChange {
-                    phase,
-                    at: now(),
-                    reason: why.to_owned(),
-                },
-                attempts,
-            )
-            .await;
+        self.step(id, phase, why, attempts).await;
         let kind = match phase {
             TaskPhase::Failed => event_kind::FAILED,
             TaskPhase::Stopped => event_kind::STOPPED,
@@ -715,17 +670,7 @@ impl Runner {
         } else {
             why.to_owned()
         };
-        let _ = self
-            .store
-            .push_event(
-                id,
-                &TaskEvent {
-                    at: now(),
-                    kind: kind.to_owned(),
-                    message,
-                },
-            )
-            .await;
+        self.event(id, kind, message).await;
         Box::pin(self.pump()).await;
     }
 
@@ -830,18 +775,13 @@ impl Runner {
             if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
                 if stored.task.phase == TaskPhase::Scheduling {
                     // Scheduling cannot step to retrying: it goes back to the queue.
-                    let _ = self
-                        .store
-                        .advance(
-                            &id,
-                            PhaseChange {
-                                phase: TaskPhase::Queued,
-                                at: now(),
-                                reason: reason.to_owned(),
-                            },
-                            stored.task.attempts,
-                        )
-                        .await;
+                    self.step(
+                        &id,
+                        TaskPhase::Queued,
+                        reason.to_owned(),
+                        stored.task.attempts,
+                    )
+                    .await;
                     let mut scheduler = self.scheduler.lock().await;
                     let hold = scheduler
                         .finish(&id)
