@@ -52,3 +52,54 @@ pub async fn demo_state() -> server::AppState {
 pub async fn demo_app() -> Router {
     server::app(demo_state().await)
 }
+
+/// The real `berth` binary serving on a free loopback port, with `BERTH_*` settings
+/// from `env` over a temp dist folder; killed when dropped.
+pub struct Berth {
+    child: std::process::Child,
+    /// Its base URL, without a trailing `/`.
+    pub url: String,
+}
+
+impl Berth {
+    /// Starts it and waits for the line that says where it runs.
+    pub fn start(env: &[(&str, &std::ffi::OsStr)]) -> Berth {
+        use std::io::{BufRead, BufReader};
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_berth"));
+        command
+            .env("BERTH_ADDR", "127.0.0.1:0")
+            .env("BERTH_DIST", std::env::temp_dir())
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::piped());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("the berth binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let line = BufReader::new(stdout)
+            .lines()
+            .map(|l| l.expect("stdout is readable"))
+            .find(|l| l.starts_with("Berth is running at"))
+            .expect("berth prints its URL");
+        let url = line
+            .rsplit(' ')
+            .next()
+            .expect("the line ends with the URL")
+            .trim_end_matches('/')
+            .to_owned();
+        Berth { child, url }
+    }
+
+    /// SIGKILL: no shutdown code runs, as in a crash.
+    pub fn crash(&mut self) {
+        self.child.kill().expect("the server can be killed");
+        self.child.wait().expect("the server is reaped");
+    }
+}
+
+impl Drop for Berth {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

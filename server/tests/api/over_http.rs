@@ -1,50 +1,9 @@
 //! The real `berth` binary on a free port, over real HTTP.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
-/// A running server that is killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_berth"))
-            .env("BERTH_ADDR", "127.0.0.1:0")
-            .env("BERTH_DIST", std::env::temp_dir())
-            .env("BERTH_DATA_DIR", super::temp_dir("http-data"))
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the berth binary starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let line = BufReader::new(stdout)
-            .lines()
-            .next()
-            .expect("berth prints its URL")
-            .expect("stdout is readable");
-        let url = line
-            .rsplit(' ')
-            .next()
-            .expect("the line ends with the URL")
-            .trim_end_matches('/')
-            .to_owned();
-        Server { child, url }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn the_server_answers_every_corpus_case_exactly_as_the_crate_does() {
-    let server = Server::start();
+    let data = super::temp_dir("http-data");
+    let server = super::Berth::start(&[("BERTH_DATA_DIR", data.as_os_str())]);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()

@@ -5,55 +5,18 @@
 
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A `berth` serving on a free loopback port over `data`.
-struct Server {
-    child: Child,
-    url: String,
-}
+use super::Berth as Server;
 
-impl Server {
-    fn start(data: &Path, catalog: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_berth"))
-            .env("BERTH_ADDR", "127.0.0.1:0")
-            .env("BERTH_DIST", std::env::temp_dir())
-            .env("BERTH_DATA_DIR", data)
-            .env("BERTH_CATALOG", catalog)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the berth binary starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let line = BufReader::new(stdout)
-            .lines()
-            .map(|l| l.expect("stdout is readable"))
-            .find(|l| l.starts_with("Berth is running at"))
-            .expect("berth prints its URL");
-        let url = line
-            .rsplit(' ')
-            .next()
-            .expect("the line ends with the URL")
-            .trim_end_matches('/')
-            .to_owned();
-        Server { child, url }
-    }
-
-    /// SIGKILL: no shutdown code runs, as in a crash.
-    fn crash(&mut self) {
-        self.child.kill().expect("the server can be killed");
-        self.child.wait().expect("the server is reaped");
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A `berth` on a free loopback port over `data` with `catalog`.
+fn start(data: &Path, catalog: &Path) -> Server {
+    Server::start(&[
+        ("BERTH_DATA_DIR", data.as_os_str()),
+        ("BERTH_CATALOG", catalog.as_os_str()),
+    ])
 }
 
 /// Kills, when dropped, every process left working under the data directory (the
@@ -194,7 +157,7 @@ fn a_killed_server_recovers_every_task_once_with_the_queue_and_quota_as_they_wer
     let data = super::temp_dir("restart-data");
     let _leftovers = Leftovers(data.clone());
     let catalog = catalog(&super::temp_dir("restart-catalog"));
-    let mut first = Server::start(&data, &catalog);
+    let mut first = start(&data, &catalog);
     let (_, base_nodes) = gpus_in_use(&first);
 
     let tolerant = submit(&first, &spec(true));
@@ -212,7 +175,7 @@ fn a_killed_server_recovers_every_task_once_with_the_queue_and_quota_as_they_wer
     assert!(old_replicas.len() >= 3, "a process per running replica");
 
     first.crash();
-    let second = Server::start(&data, &catalog);
+    let second = start(&data, &catalog);
 
     // Every task is there exactly once.
     let page = get(&format!("{}/api/v1/tasks?limit=100", second.url));
