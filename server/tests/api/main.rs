@@ -103,3 +103,28 @@ impl Drop for Berth {
         let _ = self.child.wait();
     }
 }
+
+/// Sends `request` to `app` and reads the answer: JSON, or the body as a JSON string.
+pub async fn answer(
+    app: &Router,
+    request: axum::http::Request<axum::body::Body>,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = app
+        .clone()
+        .oneshot(request)
+        .await
+        .expect("the router answers");
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("the body is readable")
+        .to_bytes();
+    let body = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+        serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())
+    });
+    (status, body)
+}

@@ -3,26 +3,11 @@
 use super::demo_app;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
+/// Sends `request` to a fresh demo app.
 pub(crate) async fn call(request: Request<Body>) -> (StatusCode, Value) {
-    let response = demo_app()
-        .await
-        .oneshot(request)
-        .await
-        .expect("the router answers");
-    let status = response.status();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("the body is readable")
-        .to_bytes();
-    let body = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, body)
+    super::answer(&demo_app().await, request).await
 }
 
 pub(crate) fn post(path: &str, body: impl Into<Body>) -> Request<Body> {

@@ -5,27 +5,11 @@ use super::{demo_state, temp_dir};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tower::ServiceExt;
 
 async fn call(app: &Router, request: Request<Body>) -> (StatusCode, Value) {
-    let response = app
-        .clone()
-        .oneshot(request)
-        .await
-        .expect("the router answers");
-    let status = response.status();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes();
-    let body = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, body)
+    super::answer(app, request).await
 }
 
 fn post(path: &str, body: &Value) -> Request<Body> {
