@@ -175,6 +175,14 @@ async fn submit_spec(
     lang: Lang,
 ) -> Result<Response, ApiError> {
     match runner(state)?.submit(user, spec, key.as_deref()).await {
+        Ok((stored, false)) if stored.task.phase == TaskPhase::Deleted => {
+            // A retry must not make a second task, and the first is gone: say so.
+            Err(ApiError::Conflict(format!(
+                "the task submitted with this Idempotency-Key, {}, was deleted; \
+                 use a new key to submit again",
+                stored.task.id
+            )))
+        }
         Ok((stored, new)) => {
             let status = if new {
                 StatusCode::CREATED
@@ -217,6 +225,7 @@ async fn submit_spec(
     responses(
         (status = 201, description = "The task, once it is durable (queued)", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
+        (status = 409, description = "A retry with a known `Idempotency-Key` whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
         (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or `Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
@@ -463,6 +472,7 @@ async fn spec(
     responses(
         (status = 201, description = "The new task, once it is durable", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
+        (status = 409, description = "A retry with a known `Idempotency-Key` whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
         (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),

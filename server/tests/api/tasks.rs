@@ -172,6 +172,23 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     assert_eq!(a["id"], b["id"]);
     let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
     assert_eq!(page["tasks"].as_array().unwrap().len(), 1, "{page}");
+    // Once the first task is deleted, a retry with its key says so instead of making a
+    // second one.
+    let id = a["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &id, |t| {
+        t["phase"] == "succeeded" || t["phase"] == "failed"
+    })
+    .await;
+    let (status, _) = call(
+        &app,
+        Request::delete(format!("/api/v1/tasks/{id}"))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (third, body) = call(&app, request()).await;
+    assert_eq!(third, StatusCode::CONFLICT, "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
