@@ -84,12 +84,26 @@ cat >>"$tmp/schemathesis.toml" <<TOML
 TOML
 echo "tasks $pytorch and $ray, share token $token"
 
+# CI runs one fixed seed with one worker, so a red run replays exactly
+# (BERTH_SCHEMATHESIS_SEED picks another seed); elsewhere each run draws its own seed and
+# uses two workers, which explores further but lets two scenarios race on one task (ids
+# come from idempotency keys, which workers may draw alike).
+seed=()
+workers=2
+if [ -n "${BERTH_SCHEMATHESIS_SEED:-}" ]; then
+  seed=(--seed "$BERTH_SCHEMATHESIS_SEED")
+  workers=1
+elif [ "${CI:-}" = true ]; then
+  seed=(--seed 20261129)
+  workers=1
+fi
+
 # From the temp folder: schemathesis keeps its replay files in the working directory.
 # "N failed" in its own output is reworded so the closing count sees only our line.
 status=0
 (cd "$tmp" && "$schemathesis" --config-file "$tmp/schemathesis.toml" \
   run "${url}api/v1/openapi.json" \
-  --max-examples "$examples" --workers 2 --request-timeout 10 --no-color) 2>&1 |
+  --max-examples "$examples" --workers "$workers" --request-timeout 10 --no-color "${seed[@]}") 2>&1 |
   sed -E 's/([0-9]+) failed/\1 failing/g' || status=$?
 if [ "$status" = 0 ] && kill -0 "$pid" 2>/dev/null; then
   result=0

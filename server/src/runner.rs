@@ -41,6 +41,9 @@ pub enum SubmitError {
     /// The spec has errors (over quota included).
     #[error("the spec has errors")]
     Invalid(Report),
+    /// The idempotency key was used before for another spec.
+    #[error("this Idempotency-Key was used for another spec (task {0})")]
+    KeyReused(TaskId),
     /// The store failed.
     #[error("cannot store the task")]
     Store(#[from] StoreError),
@@ -211,6 +214,11 @@ impl Runner {
                 .await
             && earlier.task.owner == user.name
         {
+            // A retry sends the same spec; another spec under the same key is a mistake
+            // the caller should hear about, not a silent answer about another task.
+            if earlier.task.spec != spec.clone().normalized().masked() {
+                return Err(SubmitError::KeyReused(earlier.task.id));
+            }
             return Ok((earlier, false));
         }
         let (stored, decisions) = {

@@ -206,6 +206,9 @@ async fn submit_spec(
                 .inc();
             Err(ApiError::Spec { report, lang })
         }
+        Err(SubmitError::KeyReused(id)) => Err(ApiError::Conflict(format!(
+            "this Idempotency-Key was used for another spec (task {id}); use a new key"
+        ))),
         Err(SubmitError::Store(err)) => Err(err.into()),
     }
 }
@@ -225,7 +228,7 @@ async fn submit_spec(
     responses(
         (status = 201, description = "The task, once it is durable (queued)", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
-        (status = 409, description = "A retry with a known `Idempotency-Key` whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
+        (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
         (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or `Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
@@ -472,7 +475,7 @@ async fn spec(
     responses(
         (status = 201, description = "The new task, once it is durable", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
-        (status = 409, description = "A retry with a known `Idempotency-Key` whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
+        (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
         (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),

@@ -170,6 +170,13 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     let (second, b) = call(&app, request()).await;
     assert_eq!((first, second), (StatusCode::CREATED, StatusCode::OK));
     assert_eq!(a["id"], b["id"]);
+    // The same key with another spec is a mistake, not a retry.
+    let mut other = post("/api/v1/tasks", &pytorch("echo another"));
+    other
+        .headers_mut()
+        .insert("idempotency-key", "req-42".parse().unwrap());
+    let (status, body) = call(&app, other).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
     let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
     assert_eq!(page["tasks"].as_array().unwrap().len(), 1, "{page}");
     // Once the first task is deleted, a retry with its key says so instead of making a
