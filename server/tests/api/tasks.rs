@@ -19,6 +19,13 @@ fn post(path: &str, body: &Value) -> Request<Body> {
         .expect("a request")
 }
 
+fn patch_tags(id: &str, tags: Value) -> Request<Body> {
+    Request::patch(format!("/api/v1/tasks/{id}/tags"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(json!({ "tags": tags }).to_string()))
+        .expect("a request")
+}
+
 fn get(path: &str) -> Request<Body> {
     Request::get(path).body(Body::empty()).expect("a request")
 }
@@ -268,12 +275,7 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
     let id = task["id"].as_str().unwrap().to_owned();
     let (status, body) = call(
         &app,
-        Request::patch(format!("/api/v1/tasks/{id}/tags"))
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(
-                json!({ "tags": [{ "key": "kubernetes.io/x", "value": "y" }] }).to_string(),
-            ))
-            .unwrap(),
+        patch_tags(&id, json!([{ "key": "kubernetes.io/x", "value": "y" }])),
     )
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
@@ -283,12 +285,7 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
     );
     let (status, body) = call(
         &app,
-        Request::patch(format!("/api/v1/tasks/{id}/tags"))
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(
-                json!({ "tags": [{ "key": "stage", "value": "eval" }] }).to_string(),
-            ))
-            .unwrap(),
+        patch_tags(&id, json!([{ "key": "stage", "value": "eval" }])),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
