@@ -8,6 +8,7 @@ pub mod api;
 pub mod components;
 pub mod i18n;
 pub mod js_api;
+pub mod nav;
 pub mod pages;
 
 use i18n::{UiLang, t};

@@ -112,3 +112,18 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
         .await
         .expect("a Chromium session starts")
 }
+
+/// Saves a PNG of the page as `target/e2e-screenshots/<name>.png`, as evidence of a
+/// journey's step (CJK text renders with Debian's fonts-noto-cjk installed).
+pub async fn screenshot(client: &Client, name: &str) {
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+        .join("e2e-screenshots");
+    std::fs::create_dir_all(&dir).expect("the screenshot folder can be made");
+    let png = client
+        .screenshot()
+        .await
+        .expect("Chromium takes a screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is saved");
+}

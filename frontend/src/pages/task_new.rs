@@ -116,3 +116,42 @@ pub fn TaskEditor(
         </div>
     }
 }
+
+/// The create page at `/new` (or `/new?clone=ID`): the editor, prefilled with a copy of
+/// a task's spec when cloning.
+#[component]
+pub fn NewTaskPage(
+    /// The catalog, usage and user the console loaded.
+    session: shared::api::CatalogResponse,
+    /// The task whose spec prefills the form.
+    #[prop(default = None)]
+    clone: Option<String>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let start = LocalResource::new(move || {
+        let clone = clone.clone();
+        async move {
+            let examples = api::fetch_examples().await?;
+            let initial = match clone {
+                Some(id) => Some(
+                    serde_json::to_string_pretty(&api::fetch_spec(&id).await?).unwrap_or_default(),
+                ),
+                None => None,
+            };
+            Ok::<_, api::ClientError>((examples, initial))
+        }
+    });
+    view! {
+        <Suspense fallback=move || view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }>
+            {move || start.get().map(|result| match result {
+                Ok((examples, initial)) => {
+                    let session = session.clone();
+                    view! {
+                        <TaskEditor catalog=session.catalog usage=session.usage user=session.user examples initial />
+                    }.into_any()
+                }
+                Err(err) => view! { <p class="banner error" role="alert">{err.to_string()}</p> }.into_any(),
+            })}
+        </Suspense>
+    }
+}

@@ -1,13 +1,10 @@
-//! Component tests in headless Chromium: mount the real components, act, assert on the DOM.
-#![cfg(target_arch = "wasm32")]
+//! The JSON editor: mount it, act, assert on the DOM.
 
 use frontend::pages::task_new::TaskEditor;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlTextAreaElement};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn document() -> web_sys::Document {
     web_sys::window()

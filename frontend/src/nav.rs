@@ -1,0 +1,131 @@
+//! The console's pages as routes: parsed from the address bar, pushed to history.
+//!
+//! Four pages do not earn a router crate's weight in the bundle; this is the whole of it.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+/// A page of the console.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `/` and `/tasks`: the task list.
+    List,
+    /// `/new`, or `/new?clone=ID` to start from a copy of a task's spec.
+    New {
+        /// The task whose spec prefills the form.
+        clone: Option<String>,
+    },
+    /// `/tasks/ID`: one task.
+    Detail(String),
+    /// `/shared/TOKEN`: the read-only view of a shared task.
+    Shared(String),
+    /// Anything else.
+    NotFound(String),
+}
+
+impl Route {
+    /// The route for a path and its query string (with or without the leading `?`).
+    pub fn parse(path: &str, query: &str) -> Route {
+        let path = path.trim_end_matches('/');
+        let query = query.trim_start_matches('?');
+        let param = |name: &str| {
+            query.split('&').find_map(|pair| {
+                let (key, value) = pair.split_once('=')?;
+                (key == name && !value.is_empty()).then(|| decode(value))
+            })
+        };
+        match path {
+            "" | "/tasks" => Route::List,
+            "/new" => Route::New {
+                clone: param("clone"),
+            },
+            _ => {
+                if let Some(id) = path.strip_prefix("/tasks/").filter(|s| !s.contains('/')) {
+                    Route::Detail(decode(id))
+                } else if let Some(token) =
+                    path.strip_prefix("/shared/").filter(|s| !s.contains('/'))
+                {
+                    Route::Shared(decode(token))
+                } else {
+                    Route::NotFound(path.to_owned())
+                }
+            }
+        }
+    }
+
+    /// The address of this route, for links and history.
+    pub fn href(&self) -> String {
+        match self {
+            Route::List => "/".to_owned(),
+            Route::New { clone: None } => "/new".to_owned(),
+            Route::New { clone: Some(id) } => format!("/new?clone={}", encode(id)),
+            Route::Detail(id) => format!("/tasks/{}", encode(id)),
+            Route::Shared(token) => format!("/shared/{}", encode(token)),
+            Route::NotFound(path) => path.clone(),
+        }
+    }
+}
+
+fn encode(text: &str) -> String {
+    js_sys::encode_uri_component(text).into()
+}
+
+fn decode(text: &str) -> String {
+    js_sys::decode_uri_component(text)
+        .map(String::from)
+        .unwrap_or_else(|_| text.to_owned())
+}
+
+/// The current route, shared through context.
+#[derive(Clone, Copy)]
+pub struct Nav(RwSignal<Route>);
+
+impl Nav {
+    /// Provides the route read from the address bar, and follows the back and forward
+    /// buttons.
+    pub fn provide() -> Nav {
+        let nav = Nav(RwSignal::new(current()));
+        provide_context(nav);
+        if let Some(window) = web_sys::window() {
+            let on_pop = Closure::<dyn FnMut()>::new(move || nav.0.set(current()));
+            let _ = window
+                .add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+            // The console lives as long as the page.
+            on_pop.forget();
+        }
+        nav
+    }
+
+    /// The route in context; the task list when none was provided (isolated widgets).
+    pub fn use_context() -> Nav {
+        use_context::<Nav>().unwrap_or_else(|| Nav(RwSignal::new(Route::List)))
+    }
+
+    /// The current route, tracked.
+    pub fn route(&self) -> Route {
+        self.0.get()
+    }
+
+    /// Goes to a route, adding it to the history.
+    pub fn go(&self, route: Route) {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ =
+                history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.href()));
+        }
+        self.0.set(route);
+    }
+}
+
+fn current() -> Route {
+    let location = web_sys::window().map(|w| w.location());
+    let path = location
+        .as_ref()
+        .and_then(|l| l.pathname().ok())
+        .unwrap_or_default();
+    let query = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    Route::parse(&path, &query)
+}
