@@ -1,0 +1,202 @@
+//! The package as a portal calls it, in headless Chromium: plain JS values in and out,
+//! checked against the shared corpus (`tests/corpus/`) so it cannot drift from the
+//! server, which answers the same corpus in its own tests.
+#![cfg(target_arch = "wasm32")]
+
+use berth_validator::{Validator, create_validator, plan_task, validate_task};
+use shared::demo::corpus;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+/// A JS value as `JSON.parse` makes it, which is what portals hold.
+fn js(value: &impl serde::Serialize) -> JsValue {
+    js_sys::JSON::parse(&serde_json::to_string(value).unwrap()).unwrap()
+}
+
+fn rust(value: &JsValue) -> serde_json::Value {
+    let text: String = js_sys::JSON::stringify(value).unwrap().into();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn demo_validator() -> Validator {
+    create_validator(
+        &js(&shared::demo::catalog()),
+        &js(&shared::demo::user()),
+        &js(&shared::demo::usage()),
+    )
+    .unwrap()
+}
+
+/// `(path, code)` of every finding of a `check` answer, sorted as the corpus keeps them.
+fn findings(answer: &serde_json::Value) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = answer["issues"]
+        .as_array()
+        .expect("issues is a list")
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap().to_owned(),
+                i["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[wasm_bindgen_test]
+fn every_corpus_case_gives_exactly_its_findings_from_text_and_from_an_object() {
+    let validator = demo_validator();
+    let mut failures = Vec::new();
+    for case in corpus() {
+        let text = case.spec.to_string();
+        for (route, spec) in [
+            ("text", JsValue::from_str(&text)),
+            ("object", js(&case.spec)),
+        ] {
+            let answer = rust(&validator.check(&spec, None).unwrap());
+            let got = findings(&answer);
+            if got != case.findings {
+                failures.push(format!(
+                    "{} ({route}): {}\n  expected {:?}\n  got      {:?}",
+                    case.file, case.name, case.findings, got
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} corpus check(s) differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[wasm_bindgen_test]
+fn an_answer_is_the_crates_localized_check_in_either_language() {
+    let validator = demo_validator();
+    for case in corpus().into_iter().step_by(7) {
+        let text = case.spec.to_string();
+        let check = shared::check_json(
+            &text,
+            &shared::demo::catalog(),
+            &shared::demo::usage(),
+            &shared::demo::user(),
+        );
+        for (tag, lang) in [("en", shared::Lang::En), ("zh-CN", shared::Lang::Zh)] {
+            let answer = validator
+                .check(&JsValue::from_str(&text), Some(tag.to_owned()))
+                .unwrap();
+            let expected = serde_json::to_value(check.localized(lang)).unwrap();
+            assert_eq!(rust(&answer), expected, "{} in {tag}", case.name);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn messages_follow_the_language_asked_for() {
+    let validator = demo_validator();
+    let spec = JsValue::from_str(r#"{"compute": {"workers": "two"}}"#);
+    let zh = rust(&validator.check(&spec, Some("zh-CN".into())).unwrap());
+    assert_eq!(
+        zh["issues"][0]["message"],
+        "格式不正确：应为整数，实际为文本 \"two\""
+    );
+    assert_eq!(zh["plan"], serde_json::Value::Null);
+    let err = validator.check(&spec, Some("fr".into())).unwrap_err();
+    assert!(err.as_string().unwrap().contains("\"fr\""), "{err:?}");
+}
+
+#[wasm_bindgen_test]
+fn set_usage_moves_the_plan_and_nothing_else() {
+    let mut validator = create_validator(
+        &js(&shared::demo::catalog()),
+        &js(&shared::demo::user()),
+        &JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let spec = JsValue::from_str(shared::demo::PYTORCH_EXAMPLE);
+    let expected = |usage: &shared::Usage| {
+        serde_json::to_value(
+            shared::check_json(
+                shared::demo::PYTORCH_EXAMPLE,
+                &shared::demo::catalog(),
+                usage,
+                &shared::demo::user(),
+            )
+            .localized(shared::Lang::En),
+        )
+        .unwrap()
+    };
+    let idle = rust(&validator.check(&spec, None).unwrap());
+    assert_eq!(idle, expected(&shared::Usage::new()));
+    validator.set_usage(&js(&shared::demo::usage())).unwrap();
+    let busy = rust(&validator.check(&spec, None).unwrap());
+    assert_eq!(busy, expected(&shared::demo::usage()));
+    assert_ne!(idle["plan"], busy["plan"]);
+
+    // A usage it cannot read is refused and the one before stays.
+    let err = validator.set_usage(&JsValue::from_str("busy")).unwrap_err();
+    assert!(err.as_string().unwrap().contains("usage"), "{err:?}");
+    assert_eq!(rust(&validator.check(&spec, None).unwrap()), busy);
+}
+
+#[wasm_bindgen_test]
+fn the_one_shot_calls_answer_as_a_validator_does() {
+    let validator = demo_validator();
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
+    spec["ray"]["runtime_env"] = "- not a mapping".into();
+    let once = validate_task(
+        js(&spec),
+        js(&shared::demo::catalog()),
+        js(&shared::demo::user()),
+        js(&shared::demo::usage()),
+        Some("zh-CN".into()),
+    )
+    .unwrap();
+    let kept = validator.check(&js(&spec), Some("zh-CN".into())).unwrap();
+    assert_eq!(rust(&once), rust(&kept));
+    assert_eq!(
+        rust(&once)["issues"][0]["code"],
+        "ray.runtime_env.not_mapping"
+    );
+
+    let plan = plan_task(
+        JsValue::from_str(shared::demo::PYTORCH_EXAMPLE),
+        js(&shared::demo::catalog()),
+        js(&shared::demo::user()),
+        js(&shared::demo::usage()),
+    )
+    .unwrap();
+    assert_eq!(rust(&plan)["outcome"]["outcome"], "now");
+    assert_eq!(
+        rust(&plan),
+        rust(
+            &validator
+                .plan(&JsValue::from_str(shared::demo::PYTORCH_EXAMPLE))
+                .unwrap()
+        )
+    );
+}
+
+#[wasm_bindgen_test]
+fn what_is_not_a_plain_object_is_refused_with_its_name() {
+    let user = js(&shared::demo::user());
+    // A JS Map is not a plain object: refusing beats checking against an empty catalog.
+    let map = js_sys::Map::new();
+    map.set(&"regions".into(), &js_sys::Array::new());
+    let err = create_validator(&map.into(), &user, &JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert!(err.as_string().unwrap().contains("catalog"), "{err:?}");
+
+    let validator = demo_validator();
+    let err = validator
+        .check(&js_sys::Array::new().into(), None)
+        .unwrap_err();
+    assert!(err.as_string().unwrap().contains("spec"), "{err:?}");
+    let err = validator.check(&JsValue::from_f64(3.0), None).unwrap_err();
+    assert!(err.as_string().unwrap().contains("spec"), "{err:?}");
+}
