@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Prints the console's bundle sizes from dist/ (run after `trunk build --release`):
-# raw bytes and brotli -q 11 bytes, as browsers fetch them compressed.
+# Prints the bundle sizes from dist/ (run after `trunk build --release` and
+# scripts/validator.sh): raw bytes and brotli -q 11 bytes, as browsers fetch them
+# compressed. The console (wasm + js + css) against its goal of <= 250 KB brotli, and the
+# validator package for other portals (dist/validator/) against <= 100 KB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-total_raw=0; total_br=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
-  raw=$(wc -c < "$f"); br=$(brotli -q 11 -c "$f" | wc -c)
-  total_raw=$((total_raw + raw)); total_br=$((total_br + br))
-  printf '%-12s %9d bytes raw %8d bytes brotli\n' "${f##*.}" "$raw" "$br"
-done
-printf '%-12s %9d bytes raw %8d bytes brotli\n' total "$total_raw" "$total_br"
+# Prints one row per file and a total row against the goal (in KB of 1,000 bytes).
+sizes() {
+  local name=$1 goal_kb=$2; shift 2
+  if [ $# -eq 0 ]; then echo "$name: not built"; return; fi
+  local total_raw=0 total_br=0 f raw br
+  for f in "$@"; do
+    raw=$(wc -c < "$f"); br=$(brotli -q 11 -c "$f" | wc -c)
+    total_raw=$((total_raw + raw)); total_br=$((total_br + br))
+    printf '%-10s %-5s %9d bytes raw %8d bytes brotli\n' "$name" "${f##*.}" "$raw" "$br"
+  done
+  local verdict=met; [ "$total_br" -le $((goal_kb * 1000)) ] || verdict="not met"
+  printf '%-10s %-5s %9d bytes raw %8d bytes brotli (goal <= %d KB: %s)\n' \
+    "$name" total "$total_raw" "$total_br" "$goal_kb" "$verdict"
+}
+shopt -s nullglob
+sizes console 250 dist/*.wasm dist/*.js dist/*.css
+sizes validator 100 dist/validator/*.wasm dist/validator/*.js

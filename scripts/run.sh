@@ -7,5 +7,6 @@ source "$(dirname "$0")/env.sh"
 BERTH_NEED_CHROMIUM=0 bash scripts/install-tools.sh
 cargo fetch --locked
 trunk build --release
+bash scripts/validator.sh
 cargo build --release --locked -p berth-server --bin berth
 exec ./target/release/berth serve

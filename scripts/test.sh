@@ -19,10 +19,11 @@ step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --exclude berth-frontend --all-targets --features berth-shared/demo -- -D warnings
 # Benchmarks are native only (criterion), hence --lib --tests here.
-cargo clippy --locked -p berth-frontend -p berth-shared --target wasm32-unknown-unknown --lib --tests --features berth-shared/demo -- -D warnings
+cargo clippy --locked -p berth-frontend -p berth-validator -p berth-shared --target wasm32-unknown-unknown --lib --tests --features berth-shared/demo -- -D warnings
 
 step "console build (trunk, release) and its size"
 trunk build --release
+bash scripts/validator.sh
 bash scripts/bundle-size.sh
 
 step "native tests: shared (unit, property, corpus, doc), server (oneshot, real HTTP), end-to-end (Chromium)"
@@ -35,6 +36,7 @@ tests bash scripts/schemathesis.sh || true
 step "wasm tests in headless Chromium: shared corpus, console components"
 tests cargo test --locked -p berth-shared --features demo --target wasm32-unknown-unknown --test corpus
 tests cargo test --locked -p berth-frontend --target wasm32-unknown-unknown --test web
+tests cargo test --locked -p berth-validator --target wasm32-unknown-unknown --test web
 
 passed=$(grep -oE 'test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
