@@ -767,6 +767,7 @@ mod tests {
                 .collect(),
             mounts: Vec::new(),
             ssh: false,
+            source: None,
         }
     }
 
@@ -790,6 +791,7 @@ mod tests {
                         assert!(started, "Started comes before any exit");
                         seen.push((replica, code, signal));
                     }
+                    other => panic!("the local backend reports processes, not {other:?}"),
                 }
             }
         })
