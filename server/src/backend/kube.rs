@@ -1092,3 +1092,1252 @@ async fn follow(
 fn to_value(object: &DynamicObject) -> Value {
     serde_json::to_value(object).unwrap_or(Value::Null)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+    use http::{Request, Response, StatusCode};
+    use http_body::Frame;
+    use http_body_util::combinators::UnsyncBoxBody;
+    use http_body_util::{BodyExt, StreamBody};
+    use tokio::sync::mpsc;
+
+    type MockBody = UnsyncBoxBody<Bytes, std::io::Error>;
+    /// Open watches by resource, each fed by its sender.
+    type Watches = Arc<Mutex<Vec<(String, mpsc::UnboundedSender<Value>)>>>;
+    const NS: &str = "berth-vision";
+    const JOB: &str = "train-x2b4c";
+    const WAIT: Duration = Duration::from_secs(10);
+
+    /// A request the mocked API server received.
+    #[derive(Clone, Debug)]
+    struct Seen {
+        method: String,
+        path: String,
+        query: HashMap<String, String>,
+        content_type: String,
+        body: Value,
+    }
+
+    impl Seen {
+        /// The resource segment after `namespaces/<ns>/`, and the object name if any.
+        fn resource(&self) -> (String, Option<String>) {
+            let rest = self
+                .path
+                .split_once(&format!("/namespaces/{NS}/"))
+                .map(|(_, rest)| rest.to_owned())
+                .unwrap_or_default();
+            let mut parts = rest.split('/');
+            let resource = parts.next().unwrap_or_default().to_owned();
+            (resource, parts.next().map(str::to_owned))
+        }
+
+        fn is_watch(&self) -> bool {
+            self.query.get("watch").map(String::as_str) == Some("true")
+        }
+    }
+
+    /// What a route answers: JSON with a status, or `None` for the default answer.
+    type Route = Box<dyn FnMut(&Seen) -> Option<(StatusCode, Value)> + Send>;
+
+    /// A mocked API server behind `kube::Client::new` (tower-test's mock pair). Every
+    /// request is recorded. Unless the route answers: a list is empty, a get is 404, an
+    /// apply echoes the object with `uid-<name>` as its uid, a delete succeeds, and a
+    /// watch stays open until the test pushes events into it or drops it.
+    struct MockApi {
+        seen: Arc<Mutex<Vec<Seen>>>,
+        watches: Watches,
+    }
+
+    impl MockApi {
+        fn start(mut route: Route) -> (Client, MockApi) {
+            let (service, handle) =
+                tower_test::mock::pair::<Request<::kube::client::Body>, Response<MockBody>>();
+            let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+            let watches: Watches = Arc::default();
+            let (seen_in, watches_in) = (Arc::clone(&seen), Arc::clone(&watches));
+            tokio::spawn(async move {
+                let mut handle = std::pin::pin!(handle);
+                while let Some((request, send)) = handle.next_request().await {
+                    let (parts, body) = request.into_parts();
+                    let bytes = body.collect_bytes().await.expect("a request body");
+                    let request = Seen {
+                        method: parts.method.to_string(),
+                        path: parts.uri.path().to_owned(),
+                        query: parse_query(parts.uri.query().unwrap_or_default()),
+                        content_type: parts
+                            .headers
+                            .get(http::header::CONTENT_TYPE)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or_default()
+                            .to_owned(),
+                        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                    };
+                    seen_in.lock().unwrap().push(request.clone());
+                    if request.is_watch() {
+                        let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+                        watches_in.lock().unwrap().push((request.resource().0, tx));
+                        let lines = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).map(
+                            |event| {
+                                let mut line = serde_json::to_vec(&event).expect("json");
+                                line.push(b'\n');
+                                Ok::<_, std::io::Error>(Frame::data(Bytes::from(line)))
+                            },
+                        );
+                        send.send_response(Response::new(BodyExt::boxed_unsync(StreamBody::new(
+                            lines,
+                        ))));
+                        continue;
+                    }
+                    let (status, json) =
+                        route(&request).unwrap_or_else(|| default_answer(&request));
+                    // A bare string is sent as text (a pod log); the API never answers one.
+                    let bytes = match json {
+                        Value::String(text) => text.into_bytes(),
+                        other => serde_json::to_vec(&other).expect("json"),
+                    };
+                    let body = http_body_util::Full::new(Bytes::from(bytes))
+                        .map_err(|never| match never {});
+                    send.send_response(
+                        Response::builder()
+                            .status(status)
+                            .body(BodyExt::boxed_unsync(body))
+                            .expect("a response"),
+                    );
+                }
+            });
+            let client = Client::new(service, NS);
+            (client, MockApi { seen, watches })
+        }
+
+        fn seen(&self) -> Vec<Seen> {
+            self.seen.lock().unwrap().clone()
+        }
+
+        /// Waits until `count` watches of `resource` were opened.
+        async fn watching(&self, resource: &str, count: usize) {
+            tokio::time::timeout(WAIT, async {
+                while self
+                    .watches
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .filter(|(r, _)| r == resource)
+                    .count()
+                    < count
+                {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            })
+            .await
+            .unwrap_or_else(|_| panic!("{count} watch(es) of {resource} are opened"));
+        }
+
+        /// Sends a watch event on the latest watch of `resource`.
+        async fn push(&self, resource: &str, kind: &str, object: Value) {
+            self.watching(resource, 1).await;
+            let watches = self.watches.lock().unwrap();
+            let (_, tx) = watches
+                .iter()
+                .rev()
+                .find(|(r, _)| r == resource)
+                .expect("a watch");
+            tx.send(json!({ "type": kind, "object": object }))
+                .expect("the watch is open");
+        }
+
+        /// Ends every open watch of `resource`, as a dropped connection would.
+        fn drop_watches(&self, resource: &str) {
+            self.watches.lock().unwrap().retain(|(r, _)| r != resource);
+        }
+    }
+
+    fn parse_query(query: &str) -> HashMap<String, String> {
+        let decode = |text: &str| {
+            let bytes = text.as_bytes();
+            let mut out = Vec::with_capacity(bytes.len());
+            let mut i = 0;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'+' => out.push(b' '),
+                    b'%' if i + 2 < bytes.len() => {
+                        let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("ascii");
+                        out.push(u8::from_str_radix(hex, 16).expect("hex"));
+                        i += 2;
+                    }
+                    b => out.push(b),
+                }
+                i += 1;
+            }
+            String::from_utf8(out).expect("utf-8")
+        };
+        query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (decode(key), decode(value))
+            })
+            .collect()
+    }
+
+    fn status(code: u16, reason: &str) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Failure",
+            "message": reason, "reason": reason, "code": code
+        })
+    }
+
+    fn default_answer(request: &Seen) -> (StatusCode, Value) {
+        let (_, name) = request.resource();
+        match (request.method.as_str(), name) {
+            ("GET", None) => (
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "1" }, "items": [] }),
+            ),
+            ("GET", Some(_)) => (StatusCode::NOT_FOUND, status(404, "NotFound")),
+            ("PATCH", Some(name)) => {
+                let mut object = request.body.clone();
+                object["metadata"]["uid"] = json!(format!("uid-{name}"));
+                object["metadata"]["resourceVersion"] = json!("2");
+                (StatusCode::OK, object)
+            }
+            ("DELETE", Some(_)) => (
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Success" }),
+            ),
+            _ => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                status(405, "MethodNotAllowed"),
+            ),
+        }
+    }
+
+    fn defaults() -> Route {
+        Box::new(|_| None)
+    }
+
+    fn secret() -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Secret",
+            "metadata": { "name": format!("{JOB}-env"), "namespace": NS },
+            "type": "Opaque", "stringData": { "HF_TOKEN": "hf_x" }
+        })
+    }
+
+    fn pytorch_job() -> Value {
+        json!({
+            "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+            "metadata": { "name": JOB, "namespace": NS, "labels": { "berth.io/task": JOB } },
+            "spec": {
+                "pytorchReplicaSpecs": {
+                    "Master": { "replicas": 1, "restartPolicy": "OnFailure", "template": { "spec": {
+                        "containers": [{ "name": "pytorch", "image": "pytorch:2.4", "command": ["bash", "-c", "python train.py"] }]
+                    } } },
+                    "Worker": { "replicas": 2, "restartPolicy": "OnFailure", "template": { "spec": {
+                        "containers": [{ "name": "pytorch", "image": "pytorch:2.4", "command": ["bash", "-c", "python train.py"] }]
+                    } } }
+                },
+                "runPolicy": { "backoffLimit": 0 }
+            }
+        })
+    }
+
+    fn ray_job() -> Value {
+        json!({
+            "apiVersion": "ray.io/v1", "kind": "RayJob",
+            "metadata": { "name": JOB, "namespace": NS },
+            "spec": {
+                "entrypoint": "python main.py",
+                "shutdownAfterJobFinishes": true,
+                "rayClusterSpec": {
+                    "headGroupSpec": { "rayStartParams": {}, "template": { "spec": { "containers": [{ "name": "ray-head", "image": "rayproject/ray:2.40.0" }] } } },
+                    "workerGroupSpecs": [{ "groupName": "workers", "replicas": 2, "minReplicas": 2, "maxReplicas": 2, "rayStartParams": {},
+                        "template": { "spec": { "containers": [{ "name": "ray-worker", "image": "rayproject/ray:2.40.0" }] } } }]
+                }
+            }
+        })
+    }
+
+    /// The job as the API server holds it: uid from the mocked apply, a resource
+    /// version and a status.
+    fn stored(mut job: Value, resource_version: &str, status: Value) -> Value {
+        job["metadata"]["uid"] = json!(format!("uid-{JOB}"));
+        job["metadata"]["resourceVersion"] = json!(resource_version);
+        job["status"] = status;
+        job
+    }
+
+    fn conditions(list: &[(&str, &str)]) -> Value {
+        json!({ "conditions": list.iter().map(|(kind, status)| json!({
+            "type": kind, "status": status, "reason": format!("PyTorchJob{kind}"), "message": format!("job is {kind}")
+        })).collect::<Vec<_>>() })
+    }
+
+    fn submission(objects: Vec<Value>, image_pull_retries: i64) -> Submission {
+        Submission {
+            task: TaskId(JOB.to_owned()),
+            attempt: 1,
+            namespace: NS.to_owned(),
+            objects,
+            image_pull_retries,
+        }
+    }
+
+    fn backend(client: Client, kueue: bool) -> KubeBackend {
+        KubeBackend::new(
+            client,
+            KubeSettings {
+                kueue,
+                ..KubeSettings::default()
+            },
+            Arc::new(shared::demo::catalog()),
+        )
+    }
+
+    async fn next(events: &mut broadcast::Receiver<Event>) -> Event {
+        tokio::time::timeout(WAIT, events.recv())
+            .await
+            .expect("an event comes in time")
+            .expect("the backend keeps sending")
+    }
+
+    fn task() -> TaskId {
+        TaskId(JOB.to_owned())
+    }
+
+    #[tokio::test]
+    async fn apply_sends_every_object_by_server_side_apply_with_the_field_manager_in_order() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        backend
+            .submit(submission(vec![secret(), pytorch_job()], 3))
+            .await
+            .expect("applied");
+        let writes: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| !s.is_watch() && s.method != "GET")
+            .collect();
+        assert_eq!(writes.len(), 2, "{writes:#?}");
+        assert_eq!(
+            writes[0].path,
+            format!("/api/v1/namespaces/{NS}/secrets/{JOB}-env")
+        );
+        assert_eq!(
+            writes[1].path,
+            format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+        );
+        for write in &writes {
+            assert_eq!(write.method, "PATCH");
+            assert_eq!(write.content_type, "application/apply-patch+yaml");
+            assert_eq!(
+                write.query.get("fieldManager").map(String::as_str),
+                Some("berth")
+            );
+            assert_eq!(write.query.get("force").map(String::as_str), Some("true"));
+        }
+        assert_eq!(writes[0].body, secret());
+        let mut expected = pytorch_job();
+        expected["metadata"]["labels"][ATTEMPT_LABEL] = json!("1");
+        assert_eq!(
+            writes[1].body, expected,
+            "the job is sent as rendered, labelled with its attempt"
+        );
+        // Before the job, its name was looked up for a job an earlier attempt left.
+        let get = api
+            .seen()
+            .into_iter()
+            .position(|s| {
+                s.method == "GET"
+                    && s.resource() == ("pytorchjobs".to_owned(), Some(JOB.to_owned()))
+            })
+            .expect("the previous job is looked up");
+        let apply = api
+            .seen()
+            .iter()
+            .position(|s| s.method == "PATCH" && s.path.ends_with(&format!("pytorchjobs/{JOB}")))
+            .unwrap();
+        assert!(get < apply);
+    }
+
+    #[tokio::test]
+    async fn a_new_attempt_deletes_the_previous_job_in_the_foreground_before_applying() {
+        let gone = Arc::new(AtomicBool::new(false));
+        let deleted = Arc::clone(&gone);
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            let (resource, name) = request.resource();
+            if resource != "pytorchjobs" {
+                return None;
+            }
+            match (request.method.as_str(), name.is_some()) {
+                ("GET", true) if !deleted.load(Ordering::SeqCst) => {
+                    let mut old = stored(pytorch_job(), "4", conditions(&[("Failed", "True")]));
+                    old["metadata"]["uid"] = json!("uid-old");
+                    old["metadata"]["labels"][ATTEMPT_LABEL] = json!("1");
+                    Some((StatusCode::OK, old))
+                }
+                ("DELETE", true) => {
+                    deleted.store(true, Ordering::SeqCst);
+                    None
+                }
+                _ => None,
+            }
+        }));
+        let backend = backend(client, false);
+        let mut second = submission(vec![pytorch_job()], 3);
+        second.attempt = 2;
+        backend.submit(second).await.expect("applied");
+        let seen = api.seen();
+        let delete = seen
+            .iter()
+            .position(|s| s.method == "DELETE")
+            .expect("the old job is deleted");
+        assert_eq!(seen[delete].body["propagationPolicy"], "Foreground");
+        let apply = seen
+            .iter()
+            .position(|s| s.method == "PATCH")
+            .expect("applied");
+        assert!(delete < apply, "deleted, then applied");
+        assert_eq!(seen[apply].body["metadata"]["labels"][ATTEMPT_LABEL], "2");
+    }
+
+    #[tokio::test]
+    async fn an_apply_the_api_fails_is_unavailable_and_a_conflict_is_not() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            (request.method == "PATCH").then(|| {
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    status(500, "InternalError"),
+                )
+            })
+        }));
+        let error = backend(client, false)
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect_err("refused");
+        assert!(error.is_unavailable(), "{error:?}");
+
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            (request.method == "PATCH").then(|| (StatusCode::CONFLICT, status(409, "Conflict")))
+        }));
+        let error = backend(client, false)
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(
+                error,
+                BackendError::Kube {
+                    source: KubeError::Conflict(_),
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(!error.is_unavailable());
+    }
+
+    #[test]
+    fn kube_errors_are_classified_by_their_status() {
+        let api = |code: u16, reason: &str| {
+            let status: ::kube::core::Status =
+                serde_json::from_value(status(code, reason)).unwrap();
+            KubeError::from(::kube::Error::Api(Box::new(status)))
+        };
+        assert!(matches!(api(404, "NotFound"), KubeError::NotFound(_)));
+        assert!(matches!(
+            api(409, "AlreadyExists"),
+            KubeError::AlreadyExists(_)
+        ));
+        assert!(matches!(api(409, "Conflict"), KubeError::Conflict(_)));
+        assert!(matches!(api(403, "Forbidden"), KubeError::Unavailable(_)));
+        assert!(matches!(
+            api(503, "ServiceUnavailable"),
+            KubeError::Unavailable(_)
+        ));
+    }
+
+    #[test]
+    fn a_pytorchjob_status_maps_to_phases() {
+        let phase = |list: &[(&str, &str)]| {
+            job_phase(
+                JobKind::PyTorch,
+                &stored(pytorch_job(), "1", conditions(list)),
+            )
+        };
+        assert_eq!(
+            job_phase(JobKind::PyTorch, &pytorch_job()),
+            JobPhase::Pending
+        );
+        assert_eq!(phase(&[("Created", "True")]), JobPhase::Pending);
+        assert_eq!(
+            phase(&[("Created", "True"), ("Running", "True")]),
+            JobPhase::Running
+        );
+        assert_eq!(
+            phase(&[("Created", "True"), ("Restarting", "True")]),
+            JobPhase::Running
+        );
+        assert_eq!(
+            phase(&[
+                ("Created", "True"),
+                ("Running", "False"),
+                ("Succeeded", "True")
+            ]),
+            JobPhase::Succeeded
+        );
+        assert_eq!(
+            phase(&[
+                ("Created", "True"),
+                ("Running", "False"),
+                ("Failed", "True")
+            ]),
+            JobPhase::Failed("PyTorchJobFailed: job is Failed".to_owned())
+        );
+        assert_eq!(
+            phase(&[("Created", "True"), ("Suspended", "True")]),
+            JobPhase::Suspended("job is Suspended".to_owned())
+        );
+        // A condition that is no longer true does not count.
+        assert_eq!(
+            phase(&[
+                ("Created", "True"),
+                ("Suspended", "False"),
+                ("Running", "True")
+            ]),
+            JobPhase::Running
+        );
+    }
+
+    #[test]
+    fn a_rayjob_status_maps_to_phases() {
+        let phase = |status: Value| job_phase(JobKind::Ray, &stored(ray_job(), "1", status));
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Initializing" })),
+            JobPhase::Pending
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Running", "jobStatus": "PENDING" })),
+            JobPhase::Running
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Complete", "jobStatus": "SUCCEEDED" })),
+            JobPhase::Succeeded
+        );
+        assert_eq!(
+            phase(
+                json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED", "message": "exit 1" })
+            ),
+            JobPhase::Failed("the Ray job ended FAILED: exit 1".to_owned())
+        );
+        assert_eq!(
+            phase(
+                json!({ "jobDeploymentStatus": "Failed", "reason": "DeadlineExceeded", "message": "too slow" })
+            ),
+            JobPhase::Failed("DeadlineExceeded: too slow".to_owned())
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "ValidationFailed", "message": "name too long" })),
+            JobPhase::Failed("ValidationFailed: name too long".to_owned())
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Suspended" })),
+            JobPhase::Suspended(String::new())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_watched_job_reports_started_and_finished_and_the_watch_resumes_after_a_drop() {
+        let (client, api) =
+            MockApi::start(Box::new(|request| {
+                let (resource, name) = request.resource();
+                (request.method == "GET" && resource == "pytorchjobs" && name.is_none()).then(|| {
+                (StatusCode::OK, json!({
+                    "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList",
+                    "metadata": { "resourceVersion": "5" },
+                    "items": [stored(pytorch_job(), "5", conditions(&[("Created", "True")]))]
+                }))
+            })
+            }));
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(
+                pytorch_job(),
+                "6",
+                conditions(&[("Created", "True"), ("Running", "True")]),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+
+        // The connection drops; the watcher watches again from the last version seen.
+        api.drop_watches("pytorchjobs");
+        api.watching("pytorchjobs", 1).await;
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(
+                pytorch_job(),
+                "7",
+                conditions(&[
+                    ("Created", "True"),
+                    ("Running", "False"),
+                    ("Succeeded", "True"),
+                ]),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: None
+            }
+        );
+
+        let watches: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.is_watch() && s.resource().0 == "pytorchjobs")
+            .collect();
+        assert_eq!(watches.len(), 2, "watched twice: {watches:#?}");
+        assert_eq!(
+            watches[0].query["resourceVersion"], "5",
+            "the first watch starts from the list"
+        );
+        assert_eq!(
+            watches[1].query["resourceVersion"], "6",
+            "the second resumes after the last event"
+        );
+        assert_eq!(
+            watches[1].query["fieldSelector"],
+            format!("metadata.name={JOB}")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_rayjob_fails_the_attempt_with_its_reason() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![ray_job()], 3))
+            .await
+            .expect("applied");
+        api.push(
+            "rayjobs",
+            "MODIFIED",
+            stored(
+                ray_job(),
+                "3",
+                json!({ "jobDeploymentStatus": "Running", "jobStatus": "RUNNING" }),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+        api.push("rayjobs", "MODIFIED", stored(ray_job(), "4", json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED", "message": "Job entrypoint command failed with exit code 1" }))).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some(
+                    "the Ray job ended FAILED: Job entrypoint command failed with exit code 1"
+                        .to_owned()
+                )
+            }
+        );
+        // A RayJob's pods are found by the RayCluster's and the submitter's labels.
+        let selectors: HashSet<String> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.resource().0 == "pods")
+            .filter_map(|s| s.query.get("labelSelector").cloned())
+            .collect();
+        assert!(
+            selectors.contains(&format!("ray.io/originated-from-cr-name={JOB}")),
+            "{selectors:?}"
+        );
+        assert!(
+            selectors.contains(&format!("batch.kubernetes.io/job-name={JOB}")),
+            "{selectors:?}"
+        );
+    }
+
+    fn kube_event(
+        uid: &str,
+        count: i32,
+        kind: &str,
+        name: &str,
+        object_uid: &str,
+        reason: &str,
+        message: &str,
+    ) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": { "name": format!("{name}.{uid}"), "namespace": NS, "uid": uid, "resourceVersion": "9" },
+            "involvedObject": { "kind": kind, "name": name, "namespace": NS, "uid": object_uid },
+            "reason": reason, "message": message, "count": count, "type": "Normal"
+        })
+    }
+
+    fn pod(name: &str, uid: &str, waiting: &[(&str, &str)]) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "name": name, "namespace": NS, "uid": uid, "resourceVersion": "8",
+                "labels": { "training.kubeflow.org/job-name": JOB } },
+            "spec": { "containers": [{ "name": "pytorch", "image": "registry.example/missing:1" }] },
+            "status": { "phase": "Pending", "containerStatuses": waiting.iter().map(|(container, reason)| json!({
+                "name": container, "image": "registry.example/missing:1", "imageID": "", "ready": false, "restartCount": 0,
+                "state": if reason.is_empty() { json!({ "running": {} }) } else {
+                    json!({ "waiting": { "reason": reason, "message": format!("{reason} for registry.example/missing:1") } })
+                }
+            })).collect::<Vec<_>>() }
+        })
+    }
+
+    #[tokio::test]
+    async fn kubernetes_events_of_the_job_and_its_pods_become_task_events() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        let job_uid = format!("uid-{JOB}");
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e1",
+                1,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "SuccessfulCreatePod",
+                "Created pod: train-x2b4c-master-0",
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Note {
+                task: task(),
+                attempt: 1,
+                kind: note_kind::CLUSTER,
+                message: format!(
+                    "pytorchjob {JOB}: SuccessfulCreatePod: Created pod: train-x2b4c-master-0"
+                ),
+            }
+        );
+        // Another task's object: not ours. A pod not seen yet: held until its pod shows.
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e2",
+                1,
+                "PyTorchJob",
+                "other",
+                "uid-other",
+                "SuccessfulCreatePod",
+                "x",
+            ),
+        )
+        .await;
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e3",
+                1,
+                "Pod",
+                "train-x2b4c-master-0",
+                "uid-pod-0",
+                "Pulling",
+                "Pulling image \"pytorch:2.4\"",
+            ),
+        )
+        .await;
+        api.push(
+            "pods",
+            "ADDED",
+            pod(
+                "train-x2b4c-master-0",
+                "uid-pod-0",
+                &[("pytorch", "ContainerCreating")],
+            ),
+        )
+        .await;
+        let Event::Note { kind, message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(
+            (kind, message.as_str()),
+            (
+                note_kind::CLUSTER,
+                "pod train-x2b4c-master-0: Pulling: Pulling image \"pytorch:2.4\""
+            )
+        );
+        // The same event again (a re-list) is not repeated; a new occurrence is.
+        api.push(
+            "events",
+            "MODIFIED",
+            kube_event(
+                "e1",
+                1,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "SuccessfulCreatePod",
+                "Created pod: train-x2b4c-master-0",
+            ),
+        )
+        .await;
+        api.push(
+            "events",
+            "MODIFIED",
+            kube_event(
+                "e1",
+                2,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "SuccessfulCreatePod",
+                "Created pod: train-x2b4c-master-0",
+            ),
+        )
+        .await;
+        let Event::Note { message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert!(
+            message.starts_with("pytorchjob train-x2b4c: SuccessfulCreatePod"),
+            "{message}"
+        );
+        assert!(
+            events.try_recv().is_err(),
+            "nothing else: the other task's event and the repeat are dropped"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_image_pull_breaker_fails_the_attempt_after_the_allowed_retries_and_deletes_the_job()
+     {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 1))
+            .await
+            .expect("applied");
+        let master = "train-x2b4c-master-0";
+        api.push(
+            "pods",
+            "ADDED",
+            pod(master, "uid-pod-0", &[("pytorch", "ErrImagePull")]),
+        )
+        .await;
+        let Event::Note { kind, message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(kind, note_kind::PULL);
+        assert!(message.contains("image pull failure 1"), "{message}");
+        // Back-off after the failure, and the same state again, are not new failures.
+        api.push(
+            "pods",
+            "MODIFIED",
+            pod(master, "uid-pod-0", &[("pytorch", "ImagePullBackOff")]),
+        )
+        .await;
+        api.push(
+            "pods",
+            "MODIFIED",
+            pod(master, "uid-pod-0", &[("pytorch", "ImagePullBackOff")]),
+        )
+        .await;
+        api.push(
+            "pods",
+            "MODIFIED",
+            pod(master, "uid-pod-0", &[("pytorch", "ErrImagePull")]),
+        )
+        .await;
+        let Event::Note { message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert!(message.contains("image pull failure 2"), "{message}");
+        let Event::Finished {
+            failure: Some(failure),
+            ..
+        } = next(&mut events).await
+        else {
+            panic!("the attempt fails")
+        };
+        assert!(
+            failure.contains("2 time(s), more than the 1 retries allowed"),
+            "{failure}"
+        );
+        tokio::time::timeout(WAIT, async {
+            while !api.seen().iter().any(|s| s.method == "DELETE") {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the job is deleted");
+        let delete = api
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "DELETE")
+            .unwrap();
+        assert_eq!(
+            delete.resource(),
+            ("pytorchjobs".to_owned(), Some(JOB.to_owned()))
+        );
+        assert_eq!(delete.body["propagationPolicy"], "Foreground");
+    }
+
+    fn tracker(retries: i64) -> Tracker {
+        Tracker::new(
+            task(),
+            1,
+            JobKind::PyTorch,
+            JOB.to_owned(),
+            format!("uid-{JOB}"),
+            retries,
+            Arc::default(),
+        )
+    }
+
+    fn pod_object(waiting: &[(&str, &str)]) -> Pod {
+        serde_json::from_value(pod("p-0", "uid-p-0", waiting)).expect("a pod")
+    }
+
+    fn trips(steps: &[Step]) -> bool {
+        steps.contains(&Step::DeleteJob)
+    }
+
+    #[test]
+    fn zero_retries_trip_on_the_first_failure_and_minus_one_never() {
+        let mut at_once = tracker(0);
+        assert!(trips(
+            &at_once.on_pod(&pod_object(&[("pytorch", "ErrImagePull")]))
+        ));
+
+        let mut never = tracker(-1);
+        for round in 0..50 {
+            let reason = if round % 2 == 0 {
+                "ErrImagePull"
+            } else {
+                "ImagePullBackOff"
+            };
+            assert!(!trips(&never.on_pod(&pod_object(&[("pytorch", reason)]))));
+        }
+        assert_eq!(never.pulls["uid-p-0"].failures, 25);
+    }
+
+    #[test]
+    fn failures_are_counted_per_pod_over_its_containers_and_a_backoff_first_seen_counts() {
+        let mut two = tracker(2);
+        // Seen first in back-off: a pull failed before the watch saw it.
+        assert!(!trips(&two.on_pod(&pod_object(&[
+            ("pytorch", "ImagePullBackOff"),
+            ("sidecar", "")
+        ]))));
+        assert!(!trips(&two.on_pod(&pod_object(&[
+            ("pytorch", "ImagePullBackOff"),
+            ("sidecar", "ErrImagePull")
+        ]))));
+        // Pulled at last, then failing again (a restart on a node without the image).
+        assert!(!trips(&two.on_pod(&pod_object(&[
+            ("pytorch", ""),
+            ("sidecar", "ImagePullBackOff")
+        ]))));
+        assert!(trips(&two.on_pod(&pod_object(&[
+            ("pytorch", "ErrImagePull"),
+            ("sidecar", "ImagePullBackOff")
+        ]))));
+        // Once failed, nothing more is reported.
+        assert!(
+            two.on_pod(&pod_object(&[("pytorch", "ErrImagePull")]))
+                .is_empty()
+        );
+    }
+
+    #[tokio::test]
+    async fn stop_deletes_the_job_with_foreground_propagation_and_reports_the_end_when_it_is_gone()
+    {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        let delete = api
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "DELETE")
+            .expect("a delete");
+        assert_eq!(
+            delete.path,
+            format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+        );
+        assert_eq!(delete.body["propagationPolicy"], "Foreground");
+        // Foreground: the job lingers with a deletion timestamp until its pods are gone.
+        let mut going = stored(pytorch_job(), "8", conditions(&[("Running", "True")]));
+        going["metadata"]["deletionTimestamp"] = json!("2026-11-29T12:00:00Z");
+        api.push("pytorchjobs", "MODIFIED", going.clone()).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+        api.push("pytorchjobs", "DELETED", going).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some("stopped".to_owned())
+            }
+        );
+        // Another attempt is not running here.
+        assert!(matches!(
+            backend.stop(&task(), 2, Duration::from_secs(5)).await,
+            Err(BackendError::NotRunning { attempt: 2, .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn with_kueue_stop_suspends_the_job() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, true);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![ray_job()], 3))
+            .await
+            .expect("applied");
+        // Kueue holds a new job suspended: a note, not an end.
+        api.push(
+            "rayjobs",
+            "MODIFIED",
+            stored(
+                ray_job(),
+                "3",
+                json!({ "jobDeploymentStatus": "Suspended" }),
+            ),
+        )
+        .await;
+        let Event::Note { kind, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(kind, note_kind::JOB);
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        let patch = api
+            .seen()
+            .into_iter()
+            .rfind(|s| s.method == "PATCH")
+            .expect("a patch");
+        assert_eq!(
+            patch.path,
+            format!("/apis/ray.io/v1/namespaces/{NS}/rayjobs/{JOB}")
+        );
+        assert_eq!(patch.content_type, "application/merge-patch+json");
+        assert_eq!(patch.body, json!({ "spec": { "suspend": true } }));
+        assert!(
+            !api.seen().iter().any(|s| s.method == "DELETE"),
+            "not deleted"
+        );
+        api.push(
+            "rayjobs",
+            "MODIFIED",
+            stored(
+                ray_job(),
+                "4",
+                json!({ "jobDeploymentStatus": "Suspended" }),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some("stopped".to_owned())
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn a_replica_log_is_streamed_from_its_pod() {
+        let (client, api) = MockApi::start(Box::new(|request| {
+            let (resource, name) = request.resource();
+            match (resource.as_str(), name, request.query.get("labelSelector")) {
+                ("pods", None, Some(selector)) if selector.contains("replica-type=worker") => {
+                    Some((
+                        StatusCode::OK,
+                        json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "3" },
+                        "items": [pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])] }),
+                    ))
+                }
+                ("pods", Some(_), _) if request.path.ends_with("/log") => Some((
+                    StatusCode::OK,
+                    json!("epoch 1 loss 0.5\nepoch 2 loss 0.4\n"),
+                )),
+                _ => None,
+            }
+        }));
+        let backend = backend(client, false);
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        let stream = backend
+            .log_stream(&task(), 1, 1, true)
+            .await
+            .expect("read")
+            .expect("a stream");
+        let chunks: Vec<Vec<u8>> = stream.map(|c| c.expect("a chunk")).collect().await;
+        assert_eq!(
+            String::from_utf8(chunks.concat()).unwrap(),
+            "epoch 1 loss 0.5\nepoch 2 loss 0.4\n"
+        );
+        let seen = api.seen();
+        let list = seen
+            .iter()
+            .find(|s| {
+                s.resource().0 == "pods"
+                    && !s.is_watch()
+                    && s.query
+                        .get("labelSelector")
+                        .is_some_and(|l| l.contains("replica-index"))
+            })
+            .expect("listed");
+        assert_eq!(
+            list.query["labelSelector"],
+            format!(
+                "training.kubeflow.org/job-name={JOB},training.kubeflow.org/replica-type=worker,training.kubeflow.org/replica-index=0"
+            )
+        );
+        let log = seen
+            .iter()
+            .find(|s| s.path.ends_with("/log"))
+            .expect("the log is read");
+        assert_eq!(
+            log.path,
+            format!("/api/v1/namespaces/{NS}/pods/train-x2b4c-worker-0/log")
+        );
+        assert_eq!(log.query["container"], "pytorch");
+        assert_eq!(log.query["follow"], "true");
+        // Another attempt's log is not here.
+        assert!(backend.log_stream(&task(), 2, 0, false).await.is_err());
+    }
+
+    #[test]
+    fn replicas_map_to_the_operators_pods() {
+        assert_eq!(
+            JobKind::PyTorch.replica_selector(JOB, 0),
+            (
+                format!(
+                    "training.kubeflow.org/job-name={JOB},training.kubeflow.org/replica-type=master"
+                ),
+                0
+            )
+        );
+        assert_eq!(
+            JobKind::Ray.replica_selector(JOB, 0),
+            (format!("batch.kubernetes.io/job-name={JOB}"), 0)
+        );
+        assert_eq!(
+            JobKind::Ray.replica_selector(JOB, 1),
+            (
+                format!("ray.io/originated-from-cr-name={JOB},ray.io/node-type=head"),
+                0
+            )
+        );
+        assert_eq!(
+            JobKind::Ray.replica_selector(JOB, 4),
+            (
+                format!("ray.io/originated-from-cr-name={JOB},ray.io/node-type=worker"),
+                2
+            )
+        );
+    }
+
+    #[test]
+    fn the_namespace_comes_from_the_template_and_must_be_a_label() {
+        let settings = KubeSettings::default();
+        assert_eq!(settings.namespace_for("vision").unwrap(), "berth-vision");
+        assert!(matches!(
+            settings.namespace_for("Vision Team"),
+            Err(KubeError::BadNamespace(_))
+        ));
+        let fixed = KubeSettings {
+            namespace: "training".to_owned(),
+            ..KubeSettings::default()
+        };
+        assert_eq!(fixed.namespace_for("vision").unwrap(), "training");
+        assert!(
+            KubeSettings {
+                namespace: "{group}-".to_owned(),
+                ..KubeSettings::default()
+            }
+            .namespace_for("a")
+            .is_err()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_gang_without_rendered_objects_does_not_start() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let gang = Gang {
+            task: task(),
+            attempt: 1,
+            command: "true".to_owned(),
+            ray: false,
+            replicas: Vec::new(),
+            mounts: Vec::new(),
+            ssh: false,
+            source: None,
+        };
+        assert!(matches!(
+            backend.start(gang).await,
+            Err(BackendError::Start { .. })
+        ));
+        assert!(api.seen().is_empty(), "nothing was sent");
+    }
+}
