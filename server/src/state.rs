@@ -115,14 +115,26 @@ impl AppState {
                     gpus.get(node).copied().unwrap_or(0)
                 }))
             }
-            crate::config::Backend::Kubernetes => Arc::new(
-                crate::backend::kube::KubeBackend::connect(
+            crate::config::Backend::Kubernetes => {
+                let kube = crate::backend::kube::KubeBackend::connect(
                     state.config.kubernetes.clone(),
                     Arc::clone(&state.catalog),
                 )
                 .await
-                .map_err(StartError::Kubernetes)?,
-            ),
+                .map_err(StartError::Kubernetes)?;
+                // What runs outside Berth now replaces the catalog file's node usage.
+                match kube.outside_usage().await {
+                    Ok(nodes) => {
+                        let mut usage = (*state.usage).clone();
+                        usage.nodes = nodes;
+                        state.usage = Arc::new(usage);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot read the cluster's usage; using the catalog's")
+                    }
+                }
+                Arc::new(kube)
+            }
         };
         let runner = Arc::new(
             Runner::new(

@@ -771,6 +771,161 @@ impl Backend for KubeBackend {
     }
 }
 
+impl KubeBackend {
+    /// What pods outside Berth's namespaces request on each catalog node now: the
+    /// capacity taken outside Berth, so the fit check and the scheduler see the cluster
+    /// as it is. Berth's own pods (in the namespaces the template gives the catalog's
+    /// project groups) are left out: the scheduler holds their capacity itself.
+    ///
+    /// # Errors
+    ///
+    /// [`KubeError`] when the pods cannot be listed.
+    pub async fn outside_usage(
+        &self,
+    ) -> Result<std::collections::BTreeMap<String, shared::Resources>, KubeError> {
+        let ours: HashSet<String> = self
+            .catalog
+            .project_groups
+            .iter()
+            .filter_map(|g| self.settings.namespace_for(&g.id).ok())
+            .collect();
+        let nodes: HashSet<&str> = self.catalog.nodes().map(|n| n.name.as_str()).collect();
+        let pods: Api<Pod> = Api::all(self.client.clone());
+        // Finished pods hold nothing; pending ones on a node already do.
+        let mut params = ListParams::default()
+            .fields("status.phase!=Succeeded,status.phase!=Failed")
+            .limit(500);
+        let mut totals: HashMap<String, [i128; 3]> = HashMap::new();
+        loop {
+            let page = pods.list(&params).await?;
+            for pod in &page.items {
+                let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) else {
+                    continue;
+                };
+                if !nodes.contains(node) || pod.namespace().is_some_and(|ns| ours.contains(&ns)) {
+                    continue;
+                }
+                let request = pod_request(pod);
+                let total = totals.entry(node.to_owned()).or_default();
+                for (sum, add) in total.iter_mut().zip(request) {
+                    *sum += add;
+                }
+            }
+            match page.metadata.continue_.filter(|c| !c.is_empty()) {
+                Some(token) => params = params.continue_token(&token),
+                None => break,
+            }
+        }
+        const GIB_MILLI: i128 = 1000 * (1 << 30);
+        Ok(totals
+            .into_iter()
+            .map(|(node, [gpu, cpu, memory])| {
+                let up = |milli: i128, unit: i128| {
+                    u64::try_from((milli + unit - 1) / unit).unwrap_or(u64::MAX)
+                };
+                (
+                    node,
+                    shared::Resources {
+                        gpu: up(gpu, 1000),
+                        vcpu: up(cpu, 1000),
+                        memory_gib: up(memory, GIB_MILLI),
+                    },
+                )
+            })
+            .collect())
+    }
+}
+
+/// The GPU resource name Berth's catalog counts.
+const GPU_RESOURCE: &str = "nvidia.com/gpu";
+
+/// What a pod requests, in thousandths of a GPU, of a CPU and of a byte: the larger of
+/// its containers' sum and its largest init container (init containers run one at a
+/// time, before the others), plus its overhead. A missing request falls back to the
+/// limit, as the API server defaults it.
+fn pod_request(pod: &Pod) -> [i128; 3] {
+    let Some(spec) = pod.spec.as_ref() else {
+        return [0; 3];
+    };
+    let of = |resources: Option<&k8s_openapi::api::core::v1::ResourceRequirements>| {
+        let get = |name: &str| {
+            resources
+                .and_then(|r| {
+                    r.requests
+                        .as_ref()
+                        .and_then(|q| q.get(name))
+                        .or_else(|| r.limits.as_ref().and_then(|q| q.get(name)))
+                })
+                .and_then(|q| quantity_milli(&q.0))
+                .unwrap_or(0)
+        };
+        [get(GPU_RESOURCE), get("cpu"), get("memory")]
+    };
+    let mut sum = [0i128; 3];
+    for container in &spec.containers {
+        for (total, add) in sum.iter_mut().zip(of(container.resources.as_ref())) {
+            *total += add;
+        }
+    }
+    for init in spec.init_containers.iter().flatten() {
+        for (total, each) in sum.iter_mut().zip(of(init.resources.as_ref())) {
+            *total = (*total).max(each);
+        }
+    }
+    if let Some(overhead) = &spec.overhead {
+        for (total, name) in sum.iter_mut().zip([GPU_RESOURCE, "cpu", "memory"]) {
+            *total += overhead
+                .get(name)
+                .and_then(|q| quantity_milli(&q.0))
+                .unwrap_or(0);
+        }
+    }
+    sum
+}
+
+/// A Kubernetes quantity ("500m", "1.5", "16Gi", "1e3") in thousandths of its unit,
+/// rounded up; `None` when it is not a quantity.
+fn quantity_milli(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(split);
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let digits = format!("{whole}{fraction}");
+    let mantissa: i128 = digits.parse().ok()?;
+    let scale = 10i128.checked_pow(u32::try_from(fraction.len()).ok()?)?;
+    let (num, den): (i128, i128) = match suffix {
+        "" => (1, 1),
+        "n" => (1, 1_000_000_000),
+        "u" => (1, 1_000_000),
+        "m" => (1, 1000),
+        "k" => (1000, 1),
+        "M" => (1_000_000, 1),
+        "G" => (1_000_000_000, 1),
+        "T" => (1_000_000_000_000, 1),
+        "P" => (1_000_000_000_000_000, 1),
+        "E" => (1_000_000_000_000_000_000, 1),
+        "Ki" => (1 << 10, 1),
+        "Mi" => (1 << 20, 1),
+        "Gi" => (1 << 30, 1),
+        "Ti" => (1 << 40, 1),
+        "Pi" => (1 << 50, 1),
+        "Ei" => (1 << 60, 1),
+        exponent if exponent.starts_with(['e', 'E']) => {
+            let power: u32 = exponent[1..].parse().ok()?;
+            (10i128.checked_pow(power)?, 1)
+        }
+        _ => return None,
+    };
+    let top = mantissa.checked_mul(num)?.checked_mul(1000)?;
+    let bottom = scale.checked_mul(den)?;
+    Some((top + bottom - 1).div_euclid(bottom))
+}
+
 /// What watching an attempt asks of the loop in [`follow`].
 #[derive(Debug, PartialEq)]
 enum Step {
@@ -2318,6 +2473,96 @@ mod tests {
             .namespace_for("a")
             .is_err()
         );
+    }
+
+    #[test]
+    fn quantities_are_read_in_thousandths_rounded_up() {
+        assert_eq!(quantity_milli("500m"), Some(500));
+        assert_eq!(quantity_milli("2"), Some(2000));
+        assert_eq!(quantity_milli("1.5"), Some(1500));
+        assert_eq!(quantity_milli("0.1"), Some(100));
+        assert_eq!(quantity_milli("16Gi"), Some(16 * (1 << 30) * 1000));
+        assert_eq!(quantity_milli("1G"), Some(1_000_000_000 * 1000));
+        assert_eq!(quantity_milli("1e3"), Some(1_000_000));
+        assert_eq!(
+            quantity_milli("1n"),
+            Some(1),
+            "a nano-unit rounds up to one thousandth"
+        );
+        assert_eq!(quantity_milli("Gi"), None);
+        assert_eq!(quantity_milli("12x"), None);
+    }
+
+    fn running_pod(namespace: &str, node: &str, containers: Value, init: Value) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "name": format!("{namespace}-{node}"), "namespace": namespace },
+            "spec": { "nodeName": node, "containers": containers, "initContainers": init },
+            "status": { "phase": "Running" }
+        })
+    }
+
+    #[tokio::test]
+    async fn outside_usage_sums_other_pods_requests_per_catalog_node() {
+        let catalog = shared::demo::catalog();
+        let node = catalog.nodes().next().expect("a node").name.clone();
+        let group = catalog.project_groups[0].id.clone();
+        let (ours, node_in) = (format!("berth-{group}"), node.clone());
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            (request.method == "GET" && request.path == "/api/v1/pods").then(|| {
+                let page = request.query.get("continue").cloned().unwrap_or_default();
+                let (items, next) = if page.is_empty() {
+                    (
+                        vec![
+                            running_pod(
+                                "team-a",
+                                &node_in,
+                                json!([
+                                    { "name": "a", "resources": { "requests": { "cpu": "1500m", "memory": "3Gi", "nvidia.com/gpu": "1" } } },
+                                    { "name": "b", "resources": { "limits": { "cpu": "1", "memory": "512Mi", "nvidia.com/gpu": "1" } } }
+                                ]),
+                                // Larger than the containers' sum in CPU only.
+                                json!([{ "name": "init", "resources": { "requests": { "cpu": "4" } } }]),
+                            ),
+                            // Berth's own pod: the scheduler holds its capacity already.
+                            running_pod(&ours, &node_in, json!([{ "name": "x", "resources": { "requests": { "nvidia.com/gpu": "8" } } }]), json!([])),
+                        ],
+                        "page-2",
+                    )
+                } else {
+                    (
+                        vec![
+                            running_pod("team-b", &node_in, json!([{ "name": "c", "resources": { "requests": { "cpu": "100m", "memory": "100Mi" } } }]), json!([])),
+                            // Not a catalog node.
+                            running_pod("team-b", "elsewhere", json!([{ "name": "d", "resources": { "requests": { "nvidia.com/gpu": "2" } } }]), json!([])),
+                        ],
+                        "",
+                    )
+                };
+                (StatusCode::OK, json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "5", "continue": next }, "items": items }))
+            })
+        }));
+        let usage = backend(client, false)
+            .outside_usage()
+            .await
+            .expect("listed");
+        assert_eq!(usage.len(), 1, "{usage:?}");
+        assert_eq!(
+            usage[&node],
+            shared::Resources {
+                gpu: 2,
+                vcpu: 5,
+                memory_gib: 4
+            },
+            "cpu max(2.5, 4) + 0.1 = 4.1 rounds up to 5; 3 GiB + 512 MiB + 100 MiB rounds up to 4"
+        );
+        let lists: Vec<Seen> = api.seen();
+        assert_eq!(lists.len(), 2, "two pages");
+        assert_eq!(
+            lists[0].query["fieldSelector"],
+            "status.phase!=Succeeded,status.phase!=Failed"
+        );
+        assert_eq!(lists[1].query["continue"], "page-2");
     }
 
     #[tokio::test]
