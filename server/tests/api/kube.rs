@@ -229,3 +229,92 @@ async fn stopping_a_running_job_asks_the_backend_and_ends_the_task_stopped() {
         [(TaskId(id.clone()), 1)]
     );
 }
+
+/// A kubeconfig for an API server nobody listens on (TLS, so the client's TLS setup
+/// runs too).
+fn unreachable_kubeconfig(dir: &std::path::Path) -> PathBuf {
+    let path = dir.join("kubeconfig");
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Config\ncurrent-context: nowhere\n\
+         clusters:\n- name: nowhere\n  cluster:\n    server: https://127.0.0.1:9\n    insecure-skip-tls-verify: true\n\
+         contexts:\n- name: nowhere\n  context:\n    cluster: nowhere\n    user: nobody\n\
+         users:\n- name: nobody\n  user:\n    token: not-a-real-token\n",
+    )
+    .expect("temp dir is writable");
+    path
+}
+
+#[test]
+fn berth_serves_on_the_kubernetes_backend_and_a_task_fails_to_start_until_rendering_is_wired() {
+    let dir = temp_dir("kube-serve");
+    let config = dir.join("berth.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[kubernetes]\nkubeconfig = {:?}\n",
+            unreachable_kubeconfig(&dir)
+        ),
+    )
+    .expect("temp dir is writable");
+    let data = dir.join("data");
+    let server = super::Berth::start(&[
+        ("BERTH_DATA_DIR", data.as_os_str()),
+        ("BERTH_CONFIG", config.as_os_str()),
+        ("BERTH_BACKEND", std::ffi::OsStr::new("kubernetes")),
+    ]);
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut response = agent
+        .post(&format!("{}/api/v1/tasks", server.url))
+        .header("content-type", "application/json")
+        .send(spec("succeed").to_string())
+        .expect("the server answers");
+    assert_eq!(response.status(), 201);
+    let task: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let id = task["id"].as_str().expect("an id").to_owned();
+    for _ in 0..300 {
+        let mut response = agent
+            .get(&format!("{}/api/v1/tasks/{id}", server.url))
+            .call()
+            .expect("the server answers");
+        let task: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        if task["phase"] == "failed" {
+            let last = task["history"].as_array().unwrap().last().unwrap().clone();
+            assert!(
+                last["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("cannot render Kubernetes objects"),
+                "{last}"
+            );
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("the task did not fail to start");
+}
+
+#[test]
+fn berth_refuses_to_start_when_the_kubeconfig_cannot_be_read() {
+    let dir = temp_dir("kube-missing");
+    let config = dir.join("berth.toml");
+    std::fs::write(
+        &config,
+        "backend = \"kubernetes\"\n[kubernetes]\nkubeconfig = \"/nonexistent/kubeconfig\"\n",
+    )
+    .expect("temp dir is writable");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_berth"))
+        .env("BERTH_ADDR", "127.0.0.1:0")
+        .env("BERTH_DATA_DIR", dir.join("data"))
+        .env("BERTH_CONFIG", &config)
+        .output()
+        .expect("the berth binary runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot connect to Kubernetes"), "{stderr}");
+    assert!(stderr.contains("/nonexistent/kubeconfig"), "{stderr}");
+}
