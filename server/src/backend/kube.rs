@@ -667,13 +667,23 @@ impl Backend for KubeBackend {
             source: error.into(),
         };
         if self.settings.kueue {
-            api.patch(
-                &name,
-                &PatchParams::default(),
-                &Patch::Merge(kind.suspend_patch()),
-            )
-            .await
-            .map_err(|e| fail(format!("suspend {} {name}", resource.kind), e))?;
+            let job = api
+                .patch(
+                    &name,
+                    &PatchParams::default(),
+                    &Patch::Merge(kind.suspend_patch()),
+                )
+                .await
+                .map_err(|e| fail(format!("suspend {} {name}", resource.kind), e))?;
+            // Held by Kueue already, the patch changes nothing and no watch event would
+            // come. A second `Finished` from the watcher finds the attempt ended.
+            if matches!(job_phase(kind, &to_value(&job)), JobPhase::Suspended(_)) {
+                let _ = self.events.send(Event::Finished {
+                    task: task.clone(),
+                    attempt,
+                    failure: Some("stopped".to_owned()),
+                });
+            }
         } else {
             match api.delete(&name, &DeleteParams::foreground()).await {
                 Ok(_) => {}
@@ -2346,6 +2356,42 @@ mod tests {
             ),
         )
         .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some("stopped".to_owned())
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn with_kueue_stopping_a_job_kueue_still_holds_ends_it_at_once() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            // The merge patch answers the job as it stands: suspended, not admitted yet.
+            (request.method == "PATCH" && request.content_type == "application/merge-patch+json")
+                .then(|| {
+                    (
+                        StatusCode::OK,
+                        stored(
+                            pytorch_job(),
+                            "5",
+                            conditions(&[("Created", "True"), ("Suspended", "True")]),
+                        ),
+                    )
+                })
+        }));
+        let backend = backend(client, true);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
         assert_eq!(
             next(&mut events).await,
             Event::Finished {
