@@ -12,9 +12,10 @@
 //!   job last). The job is labelled with its attempt ([`ATTEMPT_LABEL`]); a job left by
 //!   an earlier attempt is deleted first, and the apply waits until it is gone, so the
 //!   new attempt never inherits the old one's status.
-//! - Watch: three [`kube::runtime::watcher`]s per attempt (the job by name, its pods by
-//!   the operators' labels, the namespace's Events), which resume from the last
-//!   resource version after a dropped connection and re-list after an expired one.
+//! - Watch: [`kube::runtime::watcher`]s of the job (by name) and its pods (by the
+//!   operators' labels) per attempt, and one of Events per namespace shared by the
+//!   attempts there; they resume from the last resource version after a dropped
+//!   connection and re-list after an expired one.
 //!   The job's status is mapped by [`job_phase`]; a running job is reported as
 //!   [`Event::Started`], its end as [`Event::Finished`]. Kubernetes Events of the job
 //!   and of its pods become [`Event::Note`]s.
@@ -378,6 +379,7 @@ pub struct KubeBackend {
     catalog: Arc<Catalog>,
     events: broadcast::Sender<Event>,
     jobs: Arc<Mutex<HashMap<TaskId, Tracked>>>,
+    hubs: Arc<EventHubs>,
 }
 
 impl KubeBackend {
@@ -389,6 +391,7 @@ impl KubeBackend {
             catalog,
             events: broadcast::channel(EVENT_CAPACITY).0,
             jobs: Arc::default(),
+            hubs: Arc::default(),
         }
     }
 
@@ -463,6 +466,7 @@ impl KubeBackend {
         };
         job["metadata"]["labels"][ATTEMPT_LABEL] = json!(attempt.to_string());
         let mut applied = None;
+        let mut cluster_events = None;
         for (index, object) in objects.into_iter().enumerate() {
             let (resource, name) =
                 identify(&object, index).map_err(|e| fail(format!("apply object {index}"), e))?;
@@ -480,6 +484,8 @@ impl KubeBackend {
                     )
                 })?;
                 self.forget(&task);
+                // Before the job exists, so none of its first Events is missed.
+                cluster_events = Some(self.hubs.subscribe(&self.client, &namespace));
                 self.clear_previous(&api, &name, attempt)
                     .await
                     .map_err(|e| {
@@ -507,9 +513,11 @@ impl KubeBackend {
             image_pull_retries,
             Arc::clone(&stopping),
         );
+        let cluster_events = cluster_events.expect("subscribed with the job");
         let watch = tokio::spawn(follow(
             self.client.clone(),
             self.events.clone(),
+            cluster_events,
             namespace.clone(),
             resource.clone(),
             tracker,
@@ -936,6 +944,92 @@ fn quantity_milli(text: &str) -> Option<i128> {
     Some((top + bottom - 1).div_euclid(bottom))
 }
 
+/// One Events watcher per namespace, shared by every attempt watched there: Events can
+/// only be selected by one object, and a job's pods are many.
+#[derive(Default)]
+struct EventHubs {
+    by_namespace: Mutex<HashMap<String, Hub>>,
+}
+
+struct Hub {
+    sender: broadcast::Sender<Arc<KubeEvent>>,
+    leases: usize,
+    watch: tokio::task::AbortHandle,
+}
+
+/// Keeps a namespace's Events watched; the last lease dropped stops the watch.
+struct HubLease {
+    hubs: Arc<EventHubs>,
+    namespace: String,
+}
+
+impl EventHubs {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Hub>> {
+        self.by_namespace
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The namespace's Events from now on (from its first list, for a new watch).
+    fn subscribe(
+        self: &Arc<Self>,
+        client: &Client,
+        namespace: &str,
+    ) -> (broadcast::Receiver<Arc<KubeEvent>>, HubLease) {
+        let mut hubs = self.lock();
+        let hub = hubs.entry(namespace.to_owned()).or_insert_with(|| {
+            let sender = broadcast::channel(EVENT_CAPACITY).0;
+            let feed = sender.clone();
+            let api: Api<KubeEvent> = Api::namespaced(client.clone(), namespace);
+            let ns = namespace.to_owned();
+            let watch = tokio::spawn(async move {
+                let stream = watcher(api, watcher::Config::default()).default_backoff();
+                let mut stream = std::pin::pin!(stream);
+                while let Some(next) = stream.next().await {
+                    match next {
+                        Ok(watcher::Event::Apply(event) | watcher::Event::InitApply(event)) => {
+                            // No receiver now is fine: nobody is watching a job here.
+                            let _ = feed.send(Arc::new(event));
+                        }
+                        Ok(_) => {}
+                        Err(error) => {
+                            tracing::warn!(namespace = %ns, %error, "watching the events failed; retrying");
+                        }
+                    }
+                }
+            })
+            .abort_handle();
+            Hub {
+                sender,
+                leases: 0,
+                watch,
+            }
+        });
+        hub.leases += 1;
+        let receiver = hub.sender.subscribe();
+        (
+            receiver,
+            HubLease {
+                hubs: Arc::clone(self),
+                namespace: namespace.to_owned(),
+            },
+        )
+    }
+}
+
+impl Drop for HubLease {
+    fn drop(&mut self) {
+        let mut hubs = self.hubs.lock();
+        if let Some(hub) = hubs.get_mut(&self.namespace) {
+            hub.leases -= 1;
+            if hub.leases == 0 {
+                hub.watch.abort();
+                hubs.remove(&self.namespace);
+            }
+        }
+    }
+}
+
 /// What watching an attempt asks of the loop in [`follow`].
 #[derive(Debug, PartialEq)]
 enum Step {
@@ -1176,6 +1270,7 @@ impl Tracker {
 async fn follow(
     client: Client,
     events: broadcast::Sender<Event>,
+    (mut cluster_events, _lease): (broadcast::Receiver<Arc<KubeEvent>>, HubLease),
     namespace: String,
     resource: ApiResource,
     mut tracker: Tracker,
@@ -1198,11 +1293,8 @@ async fn follow(
                 .boxed()
             },
         ));
-    let event_api: Api<KubeEvent> = Api::namespaced(client, &namespace);
-    let event_watch = watcher(event_api, watcher::Config::default()).default_backoff();
     let mut job_watch = std::pin::pin!(job_watch);
     let mut pod_watch = std::pin::pin!(pod_watch);
-    let mut event_watch = std::pin::pin!(event_watch);
     while !tracker.done {
         let steps = tokio::select! {
             Some(next) = job_watch.next() => match next {
@@ -1224,15 +1316,14 @@ async fn follow(
                     Vec::new()
                 }
             },
-            Some(next) = event_watch.next() => match next {
-                Ok(watcher::Event::Apply(event) | watcher::Event::InitApply(event)) => {
-                    tracker.on_kube_event(&event)
-                }
-                Ok(_) => Vec::new(),
-                Err(error) => {
-                    tracing::warn!(task = %tracker.task, %error, "watching the events failed; retrying");
+            next = cluster_events.recv() => match next {
+                Ok(event) => tracker.on_kube_event(&event),
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(task = %tracker.task, missed, "cluster events were missed");
                     Vec::new()
                 }
+                // The hub lives while this lease does.
+                Err(broadcast::error::RecvError::Closed) => break,
             },
             else => break,
         };
@@ -1410,6 +1501,16 @@ mod tests {
                 .expect("a watch");
             tx.send(json!({ "type": kind, "object": object }))
                 .expect("the watch is open");
+        }
+
+        /// How many watches of `resource` the client still reads.
+        fn open_watches(&self, resource: &str) -> usize {
+            self.watches
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(r, tx)| r == resource && !tx.is_closed())
+                .count()
         }
 
         /// Ends every open watch of `resource`, as a dropped connection would.
@@ -2107,6 +2208,94 @@ mod tests {
         assert!(
             events.try_recv().is_err(),
             "nothing else: the other task's event and the repeat are dropped"
+        );
+    }
+
+    #[tokio::test]
+    async fn attempts_in_one_namespace_share_one_events_watch_until_the_last_ends() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let other = "eval-k3m9p";
+        let mut second = pytorch_job();
+        second["metadata"]["name"] = json!(other);
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend
+            .submit(Submission {
+                task: TaskId(other.to_owned()),
+                ..submission(vec![second.clone()], 3)
+            })
+            .await
+            .expect("applied");
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e1",
+                1,
+                "PyTorchJob",
+                other,
+                &format!("uid-{other}"),
+                "SuccessfulCreatePod",
+                "Created pod: eval-k3m9p-master-0",
+            ),
+        )
+        .await;
+        let Event::Note { task: whose, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(
+            whose,
+            TaskId(other.to_owned()),
+            "only the job's own task notes it"
+        );
+        assert_eq!(api.open_watches("events"), 1);
+
+        // Both end: the events watch is closed with the last.
+        let done = |name: &str, job: Value| {
+            let mut job = stored(job, "9", conditions(&[("Succeeded", "True")]));
+            job["metadata"]["uid"] = json!(format!("uid-{name}"));
+            job
+        };
+        api.watching("pytorchjobs", 2).await;
+        {
+            // Each job has its own watch (by name): each is sent both, and takes its own.
+            let list = api.watches.lock().unwrap();
+            for (_, tx) in list.iter().filter(|(r, _)| r == "pytorchjobs") {
+                for job in [done(JOB, pytorch_job()), done(other, second.clone())] {
+                    tx.send(json!({ "type": "MODIFIED", "object": job }))
+                        .expect("open");
+                }
+            }
+        }
+        let mut finished = HashSet::new();
+        while finished.len() < 2 {
+            if let Event::Finished {
+                task,
+                failure: None,
+                ..
+            } = next(&mut events).await
+            {
+                finished.insert(task);
+            }
+        }
+        tokio::time::timeout(WAIT, async {
+            while api.open_watches("events") > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the events watch is closed");
+        assert_eq!(
+            api.seen()
+                .iter()
+                .filter(|s| s.is_watch() && s.resource().0 == "events")
+                .count(),
+            1,
+            "one events watch for both"
         );
     }
 
