@@ -70,21 +70,23 @@ const PENDING_EVENTS: usize = 256;
 const ERR_IMAGE_PULL: &str = "ErrImagePull";
 const IMAGE_PULL_BACK_OFF: &str = "ImagePullBackOff";
 
-/// A Kubernetes API failure, classified once (STYLE.md section 3).
+/// A Kubernetes API failure, classified once (STYLE.md section 3). The API's own words
+/// are in the text (kube's error repeats them in its source, so it is not a source here):
+/// a task's failure reason is this text.
 #[derive(Debug, thiserror::Error)]
 pub enum KubeError {
     /// The object (or its kind: a CRD that is not installed) does not exist.
-    #[error("not found")]
-    NotFound(#[source] ::kube::Error),
+    #[error("not found: {0}")]
+    NotFound(::kube::Error),
     /// Another writer changed the object first, or it is being deleted.
-    #[error("conflict")]
-    Conflict(#[source] ::kube::Error),
+    #[error("conflict: {0}")]
+    Conflict(::kube::Error),
     /// An object of that name exists already.
-    #[error("already exists")]
-    AlreadyExists(#[source] ::kube::Error),
+    #[error("already exists: {0}")]
+    AlreadyExists(::kube::Error),
     /// Anything else: the API is unreachable, refuses us, or fails (an API answers 503).
-    #[error("the kubernetes API is unavailable")]
-    Unavailable(#[source] ::kube::Error),
+    #[error("the kubernetes API is unavailable: {0}")]
+    Unavailable(::kube::Error),
     /// A rendered object lacks what applying it needs (a bug of the renderer).
     #[error("object {index} has no {missing}")]
     BadObject {
@@ -452,7 +454,7 @@ impl KubeBackend {
         let fail = |action: String, source: KubeError| BackendError::Kube {
             task: task.clone(),
             action,
-            source,
+            cause: source,
         };
         let count = objects.len();
         let Some(job) = objects.last_mut() else {
@@ -627,10 +629,10 @@ impl Backend for KubeBackend {
         let namespace = self
             .settings
             .namespace_for(&source.spec.basic.project_group)
-            .map_err(|source| BackendError::Kube {
+            .map_err(|cause| BackendError::Kube {
                 task: gang.task.clone(),
                 action: "choose the namespace".to_owned(),
-                source,
+                cause,
             })?;
         let objects = render_objects(&gang.task, &source.spec, &self.catalog, &source.owner)?;
         let image_pull_retries = source
@@ -672,7 +674,7 @@ impl Backend for KubeBackend {
         let fail = |action: String, error: ::kube::Error| BackendError::Kube {
             task: task.clone(),
             action,
-            source: error.into(),
+            cause: error.into(),
         };
         if self.settings.kueue {
             let job = api
@@ -698,11 +700,11 @@ impl Backend for KubeBackend {
                 Err(error) => match KubeError::from(error) {
                     // Gone already: the watcher reports the end.
                     KubeError::NotFound(_) => {}
-                    source => {
+                    cause => {
                         return Err(BackendError::Kube {
                             task: task.clone(),
                             action: format!("delete {} {name}", resource.kind),
-                            source,
+                            cause,
                         });
                     }
                 },
@@ -745,7 +747,7 @@ impl Backend for KubeBackend {
         let fail = |action: String, error: ::kube::Error| BackendError::Kube {
             task: task.clone(),
             action,
-            source: error.into(),
+            cause: error.into(),
         };
         let pods: Api<Pod> = Api::namespaced(self.client.clone(), &namespace);
         let (selector, nth) = kind.replica_selector(&name, replica);
@@ -1784,6 +1786,10 @@ mod tests {
             .await
             .expect_err("refused");
         assert!(error.is_unavailable(), "{error:?}");
+        // The API's words reach the task's failure reason, which is this text.
+        let text = error.to_string();
+        assert!(text.contains(&format!("apply PyTorchJob {JOB}")), "{text}");
+        assert!(text.contains("InternalError"), "{text}");
 
         let (client, _api) = MockApi::start(Box::new(|request| {
             (request.method == "PATCH").then(|| (StatusCode::CONFLICT, status(409, "Conflict")))
@@ -1796,7 +1802,7 @@ mod tests {
             matches!(
                 error,
                 BackendError::Kube {
-                    source: KubeError::Conflict(_),
+                    cause: KubeError::Conflict(_),
                     ..
                 }
             ),

@@ -40,15 +40,15 @@ pub enum BackendError {
         source: std::io::Error,
     },
     /// The Kubernetes API refused or failed a request (classified once, in `kube.rs`).
-    #[error("kubernetes: cannot {action} for task {task}")]
+    /// The cause is in the text, as a task's failure reason shows only the text.
+    #[error("kubernetes: cannot {action} for task {task}: {cause}")]
     Kube {
         /// The task.
         task: TaskId,
         /// What was asked, e.g. "apply PyTorchJob train-x2b4c".
         action: String,
         /// The classified cause.
-        #[source]
-        source: kube::KubeError,
+        cause: kube::KubeError,
     },
 }
 
@@ -60,7 +60,7 @@ impl BackendError {
         matches!(
             self,
             BackendError::Kube {
-                source: kube::KubeError::Unavailable(_),
+                cause: kube::KubeError::Unavailable(_),
                 ..
             }
         )
