@@ -326,9 +326,19 @@ impl IfEmpty for String {
     }
 }
 
-/// The objects to apply for a gang. The one place that calls the renderer
-/// (`shared::manifest::render(spec, name, task_uuid, catalog, user)`, which lands with
-/// the manifest work): until it is wired, a gang cannot start on Kubernetes.
+/// The objects to apply for a gang. The one place that calls the renderer, which lands
+/// with the manifest work; wired, the body is (the task id is both the job's name and
+/// `TASK_UUID`, as in `shared::injected`):
+///
+/// ```ignore
+/// shared::manifest::render(spec, &task.0, &task.0, catalog, owner)
+///     .map_err(|e| BackendError::Start { task: task.clone(), replica: 0, reason: e.to_string() })?
+///     .iter()
+///     .map(|object| serde_json::to_value(object).expect("objects serialise"))
+///     .collect()
+/// ```
+///
+/// Until then a gang cannot start on Kubernetes.
 ///
 /// # Errors
 ///
