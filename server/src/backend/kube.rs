@@ -331,11 +331,13 @@ impl IfEmpty for String {
 /// `TASK_UUID`, as in `shared::injected`):
 ///
 /// ```ignore
+/// let start = |reason: String| BackendError::Start { task: task.clone(), replica: 0, reason };
 /// shared::manifest::render(spec, &task.0, &task.0, catalog, owner)
-///     .map_err(|e| BackendError::Start { task: task.clone(), replica: 0, reason: e.to_string() })?
+///     .map_err(|e| start(e.to_string()))?
 ///     .iter()
-///     .map(|object| serde_json::to_value(object).expect("objects serialise"))
-///     .collect()
+///     .map(serde_json::to_value)
+///     .collect::<Result<_, _>>()
+///     .map_err(|e| start(e.to_string()))
 /// ```
 ///
 /// Until then a gang cannot start on Kubernetes.
