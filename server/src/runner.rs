@@ -777,7 +777,7 @@ impl Runner {
     ///
     /// The store's error when it cannot be read.
     pub async fn recover(&self) -> Result<(), StoreError> {
-        let ended = self.backend.end_leftovers();
+        let ended = self.backend.end_leftovers().await;
         if ended > 0 {
             tracing::warn!(
                 ended,

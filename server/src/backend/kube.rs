@@ -729,6 +729,58 @@ impl Backend for KubeBackend {
         self.events.subscribe()
     }
 
+    /// Deletes (foreground) every Berth job in the project groups' namespaces: after a
+    /// restart the runner re-runs or fails the tasks that were running, and a failed
+    /// task's job must not keep its GPUs. Each delete is conditional on the job's uid,
+    /// so a new attempt's job of the same name is never hit. This assumes one Berth per
+    /// set of namespaces.
+    async fn end_leftovers(&self) -> usize {
+        let mut ended = 0;
+        let namespaces: HashSet<String> = self
+            .catalog
+            .project_groups
+            .iter()
+            .filter_map(|g| self.settings.namespace_for(&g.id).ok())
+            .collect();
+        for namespace in &namespaces {
+            for (group, version, kind) in [
+                ("kubeflow.org", "v1", "PyTorchJob"),
+                ("ray.io", "v1", "RayJob"),
+            ] {
+                let resource = ApiResource::from_gvk(&GroupVersionKind::gvk(group, version, kind));
+                let api: Api<DynamicObject> =
+                    Api::namespaced_with(self.client.clone(), namespace, &resource);
+                let jobs = match api.list(&ListParams::default().labels(ATTEMPT_LABEL)).await {
+                    Ok(jobs) => jobs.items,
+                    Err(error) => {
+                        // A kind whose operator is not installed has nothing to end.
+                        if !matches!(KubeError::from(error), KubeError::NotFound(_)) {
+                            tracing::warn!(%namespace, kind, "cannot list leftover jobs");
+                        }
+                        continue;
+                    }
+                };
+                for job in jobs {
+                    let name = job.name_any();
+                    let params = DeleteParams {
+                        preconditions: Some(::kube::api::Preconditions {
+                            uid: job.uid(),
+                            resource_version: None,
+                        }),
+                        ..DeleteParams::foreground()
+                    };
+                    match api.delete(&name, &params).await {
+                        Ok(_) => ended += 1,
+                        Err(error) => {
+                            tracing::warn!(%namespace, kind, %name, %error, "cannot end a leftover job");
+                        }
+                    }
+                }
+            }
+        }
+        ended
+    }
+
     fn log_path(&self, _task: &TaskId, _attempt: u32, _replica: u32) -> PathBuf {
         // No log files here: logs are streamed from the pods (`log_stream`).
         PathBuf::new()
@@ -1391,13 +1443,13 @@ mod tests {
     }
 
     impl Seen {
-        /// The resource segment after `namespaces/<ns>/`, and the object name if any.
+        /// The resource segment after `namespaces/<ns>/` (or `v1/` for all namespaces),
+        /// and the object name if any.
         fn resource(&self) -> (String, Option<String>) {
-            let rest = self
-                .path
-                .split_once(&format!("/namespaces/{NS}/"))
-                .map(|(_, rest)| rest.to_owned())
-                .unwrap_or_default();
+            let rest = match self.path.split_once("/namespaces/") {
+                Some((_, rest)) => rest.split_once('/').map(|(_, r)| r).unwrap_or_default(),
+                None => self.path.rsplit('/').next().unwrap_or_default(),
+            };
             let mut parts = rest.split('/');
             let resource = parts.next().unwrap_or_default().to_owned();
             (resource, parts.next().map(str::to_owned))
@@ -2606,6 +2658,69 @@ mod tests {
                 attempt: 1,
                 failure: Some("stopped".to_owned())
             }
+        );
+    }
+
+    #[tokio::test]
+    async fn leftover_jobs_in_the_groups_namespaces_are_deleted_by_uid() {
+        let catalog = shared::demo::catalog();
+        let namespaces: Vec<String> = catalog
+            .project_groups
+            .iter()
+            .map(|g| {
+                format!(
+                    "/apis/kubeflow.org/v1/namespaces/berth-{}/pytorchjobs",
+                    g.id
+                )
+            })
+            .collect();
+        let first = namespaces[0].clone();
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                // KubeRay is not installed.
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            let items = if request.path == first {
+                vec![stored(
+                    pytorch_job(),
+                    "3",
+                    conditions(&[("Running", "True")]),
+                )]
+            } else {
+                Vec::new()
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        let ended = backend(client, false).end_leftovers().await;
+        assert_eq!(ended, 1, "{:#?}", api.seen());
+        let seen = api.seen();
+        let lists: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| s.method == "GET" && s.path.contains("pytorchjobs"))
+            .collect();
+        assert_eq!(
+            lists.len(),
+            namespaces.len(),
+            "every group's namespace is looked at"
+        );
+        assert!(
+            lists
+                .iter()
+                .all(|l| l.query["labelSelector"] == ATTEMPT_LABEL)
+        );
+        let deletes: Vec<&Seen> = seen.iter().filter(|s| s.method == "DELETE").collect();
+        assert_eq!(deletes.len(), 1);
+        assert_eq!(deletes[0].path, format!("{}/{JOB}", namespaces[0]));
+        assert_eq!(deletes[0].body["propagationPolicy"], "Foreground");
+        assert_eq!(
+            deletes[0].body["preconditions"]["uid"],
+            format!("uid-{JOB}")
         );
     }
 

@@ -467,7 +467,7 @@ impl Backend for LocalBackend {
     /// of its own process group: SIGKILL to the group of each process working there
     /// that this backend did not start. (Sandboxed replicas die with their server
     /// already: `bwrap --die-with-parent`.)
-    fn end_leftovers(&self) -> usize {
+    async fn end_leftovers(&self) -> usize {
         let tasks = self.data_dir.join("tasks");
         let tasks = std::fs::canonicalize(&tasks).unwrap_or(tasks);
         let ours: Vec<Pid> = self

@@ -206,8 +206,8 @@ pub trait Backend: Send + Sync {
     /// Ends whatever an earlier server left running (its replicas outlive it when it
     /// crashes), before tasks are recovered: the store says which tasks ran, and they
     /// are re-run or failed, so nothing of theirs may keep running beside a new attempt.
-    /// Returns how many processes were ended.
-    fn end_leftovers(&self) -> usize {
+    /// Returns how many processes (or Kubernetes jobs) were ended.
+    async fn end_leftovers(&self) -> usize {
         0
     }
 
