@@ -481,9 +481,11 @@ impl KubeBackend {
         job["metadata"]["labels"][ATTEMPT_LABEL] = json!(attempt.to_string());
         let mut applied = None;
         let mut cluster_events = None;
-        for (index, object) in objects.into_iter().enumerate() {
+        for (index, mut object) in objects.into_iter().enumerate() {
             let (resource, name) =
                 identify(&object, index).map_err(|e| fail(format!("apply object {index}"), e))?;
+            // The API refuses a body whose namespace differs from the request's.
+            object["metadata"]["namespace"] = json!(namespace);
             let action = format!("apply {} {name}", resource.kind);
             let api: Api<DynamicObject> =
                 Api::namespaced_with(self.client.clone(), &namespace, &resource);
@@ -1744,7 +1746,21 @@ mod tests {
         let (client, api) = MockApi::start(defaults());
         let backend = backend(client, false);
         backend
-            .submit(submission(vec![secret(), pytorch_job()], 3))
+            .submit(submission(
+                vec![
+                    {
+                        // Rendered without a namespace: it goes to the group's.
+                        let mut secret = secret();
+                        secret["metadata"]
+                            .as_object_mut()
+                            .expect("metadata")
+                            .remove("namespace");
+                        secret
+                    },
+                    pytorch_job(),
+                ],
+                3,
+            ))
             .await
             .expect("applied");
         let writes: Vec<Seen> = api
@@ -1771,6 +1787,7 @@ mod tests {
             assert_eq!(write.query.get("force").map(String::as_str), Some("true"));
         }
         assert_eq!(writes[0].body, secret());
+        assert_eq!(writes[0].body["metadata"]["namespace"], NS);
         let mut expected = pytorch_job();
         expected["metadata"]["labels"][ATTEMPT_LABEL] = json!("1");
         assert_eq!(
