@@ -165,6 +165,18 @@ pub struct Settings {
     /// A TOML config file for what outgrows variables (users, backend, limits).
     #[arg(long, env = "BERTH_CONFIG", global = true)]
     pub config: Option<PathBuf>,
+
+    // The backend: which one, and the Kubernetes settings a variable may override.
+    /// Where tasks run [default: local].
+    #[arg(long, env = "BERTH_BACKEND", value_enum, global = true)]
+    pub backend: Option<Backend>,
+    /// Kubernetes: the namespace template, `{group}` being the project group
+    /// [default: berth-{group}].
+    #[arg(long, env = "BERTH_KUBE_NAMESPACE", global = true)]
+    pub kube_namespace: Option<String>,
+    /// Kubernetes: the kubeconfig context [default: its current context].
+    #[arg(long, env = "BERTH_KUBE_CONTEXT", global = true)]
+    pub kube_context: Option<String>,
 }
 
 /// The config file. Every field is optional; an unknown one is refused with its name
@@ -182,8 +194,10 @@ pub struct FileConfig {
     pub user: Option<String>,
     /// As `--data-dir`.
     pub data_dir: Option<PathBuf>,
-    /// Where tasks run; only `local` today.
+    /// As `--backend`: `local` or `kubernetes`.
     pub backend: Option<Backend>,
+    /// `[kubernetes]`: the Kubernetes backend's settings.
+    pub kubernetes: Option<crate::backend::kube::KubeSettings>,
     /// Who may act: `[[users]]` with `name`, `org`, `tenant_id`.
     pub users: Vec<UserEntry>,
     /// `[limits]`.
@@ -255,12 +269,14 @@ pub struct Limits {
 }
 
 /// Where tasks run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Backend {
     /// Processes on this machine.
     #[default]
     Local,
+    /// PyTorchJobs and RayJobs on a Kubernetes cluster (`[kubernetes]`).
+    Kubernetes,
 }
 
 impl FileConfig {
@@ -307,6 +323,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Where tasks run.
     pub backend: Backend,
+    /// The Kubernetes backend's settings (used when `backend` is `kubernetes`).
+    pub kubernetes: crate::backend::kube::KubeSettings,
     /// Largest request body, in bytes.
     pub body_limit: usize,
     /// How requests are tied to users (`[identity]`); the configured user by default.
@@ -336,7 +354,17 @@ impl Config {
                 .data_dir
                 .or(file.data_dir)
                 .unwrap_or_else(|| PathBuf::from("./data")),
-            backend: file.backend.unwrap_or_default(),
+            backend: settings.backend.or(file.backend).unwrap_or_default(),
+            kubernetes: {
+                let mut kube = file.kubernetes.unwrap_or_default();
+                if let Some(namespace) = settings.kube_namespace {
+                    kube.namespace = namespace;
+                }
+                if let Some(context) = settings.kube_context {
+                    kube.context = Some(context);
+                }
+                kube
+            },
             body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
             identity: file.identity.unwrap_or_default(),
         }
@@ -482,12 +510,66 @@ body_bytes = 2048
     }
 
     #[test]
-    fn a_backend_other_than_local_is_refused() {
-        let err = FileConfig::parse("backend = \"kubernetes\"\n")
+    fn a_backend_other_than_local_or_kubernetes_is_refused() {
+        let err = FileConfig::parse("backend = \"docker\"\n")
             .expect_err("refused")
             .to_string();
-        assert!(err.contains("kubernetes"), "{err}");
+        assert!(err.contains("docker"), "{err}");
         assert!(err.contains("line 1"), "{err}");
+    }
+
+    #[test]
+    fn the_kubernetes_backend_reads_its_table_and_variables_override_it() {
+        let file = FileConfig::parse(
+            "backend = \"kubernetes\"\n\n[kubernetes]\nnamespace = \"ml-{group}\"\n\
+             kubeconfig = \"/etc/berth/kubeconfig\"\nkueue = true\n",
+        )
+        .unwrap();
+        let config = Config::merge(Settings::default(), file.clone());
+        assert_eq!(config.backend, Backend::Kubernetes);
+        assert_eq!(config.kubernetes.namespace, "ml-{group}");
+        assert_eq!(
+            config.kubernetes.kubeconfig,
+            Some(PathBuf::from("/etc/berth/kubeconfig"))
+        );
+        assert!(config.kubernetes.kueue);
+        assert_eq!(config.kubernetes.context, None);
+
+        let config = Config::merge(
+            settings(&[
+                "--backend",
+                "local",
+                "--kube-namespace",
+                "shared",
+                "--kube-context",
+                "prod",
+            ]),
+            file,
+        );
+        assert_eq!(config.backend, Backend::Local);
+        assert_eq!(config.kubernetes.namespace, "shared");
+        assert_eq!(config.kubernetes.context.as_deref(), Some("prod"));
+        assert!(config.kubernetes.kueue, "what no flag set stays");
+
+        let cmd = <Cli as clap::CommandFactory>::command();
+        let env = |id: &str| {
+            cmd.get_arguments()
+                .find(|a| a.get_id() == id)
+                .and_then(|a| a.get_env())
+                .map(|e| e.to_string_lossy().into_owned())
+        };
+        assert_eq!(env("backend").as_deref(), Some("BERTH_BACKEND"));
+        assert_eq!(
+            env("kube_namespace").as_deref(),
+            Some("BERTH_KUBE_NAMESPACE")
+        );
+
+        let defaults = Config::merge(Settings::default(), FileConfig::default());
+        assert_eq!(defaults.kubernetes.namespace, "berth-{group}");
+        let err = FileConfig::parse("[kubernetes]\nnamespaces = \"x\"\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("namespaces"), "{err}");
     }
 
     #[test]

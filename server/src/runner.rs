@@ -433,6 +433,10 @@ impl Runner {
             replicas,
             mounts: self.mounts(spec),
             ssh: spec.advanced.ssh,
+            source: Some(Arc::new(backend::GangSource {
+                spec: spec.clone(),
+                owner: user,
+            })),
         }
     }
 
@@ -530,6 +534,42 @@ impl Runner {
                 code,
                 signal,
             } => self.on_exit(task, attempt, replica, code, signal).await,
+            backend::Event::Finished {
+                task,
+                attempt,
+                failure,
+            } => self.on_finished(task, attempt, failure).await,
+            backend::Event::Note {
+                task,
+                attempt,
+                kind,
+                message,
+            } => {
+                let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
+                if current == Some(attempt) {
+                    self.event(&task, kind, format!("attempt {attempt}: {message}"))
+                        .await;
+                }
+            }
+        }
+    }
+
+    /// A job-level backend (Kubernetes) reports the whole attempt's end at once.
+    async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<String>) {
+        let stopping = {
+            let mut attempts = self.attempts.lock().await;
+            if attempts.get(&task).map(|a| a.attempt) != Some(attempt) {
+                return;
+            }
+            attempts.remove(&task).is_some_and(|a| a.stopping)
+        };
+        match (stopping, failure) {
+            (true, _) => {
+                self.end(&task, TaskPhase::Stopped, "stopped by a user")
+                    .await
+            }
+            (false, None) => self.end(&task, TaskPhase::Succeeded, "").await,
+            (false, Some(reason)) => self.failed(&task, attempt, &reason).await,
         }
     }
 
@@ -737,7 +777,7 @@ impl Runner {
     ///
     /// The store's error when it cannot be read.
     pub async fn recover(&self) -> Result<(), StoreError> {
-        let ended = self.backend.end_leftovers();
+        let ended = self.backend.end_leftovers().await;
         if ended > 0 {
             tracing::warn!(
                 ended,

@@ -46,6 +46,9 @@ pub enum StartError {
         #[source]
         source: crate::store::StoreError,
     },
+    /// `backend = "kubernetes"` but no cluster configuration could be loaded.
+    #[error("cannot connect to Kubernetes")]
+    Kubernetes(#[source] kube::Error),
 }
 
 impl AppState {
@@ -106,15 +109,39 @@ impl AppState {
             .nodes()
             .map(|n| (n.name.clone(), n.total.gpu))
             .collect();
-        let backend = LocalBackend::new(dir.clone(), move |node| {
-            gpus.get(node).copied().unwrap_or(0)
-        });
+        let backend: Arc<dyn crate::backend::Backend> = match state.config.backend {
+            crate::config::Backend::Local => {
+                Arc::new(LocalBackend::new(dir.clone(), move |node| {
+                    gpus.get(node).copied().unwrap_or(0)
+                }))
+            }
+            crate::config::Backend::Kubernetes => {
+                let kube = crate::backend::kube::KubeBackend::connect(
+                    state.config.kubernetes.clone(),
+                    Arc::clone(&state.catalog),
+                )
+                .await
+                .map_err(StartError::Kubernetes)?;
+                // What runs outside Berth now replaces the catalog file's node usage.
+                match kube.outside_usage().await {
+                    Ok(nodes) => {
+                        let mut usage = (*state.usage).clone();
+                        usage.nodes = nodes;
+                        state.usage = Arc::new(usage);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot read the cluster's usage; using the catalog's")
+                    }
+                }
+                Arc::new(kube)
+            }
+        };
         let runner = Arc::new(
             Runner::new(
                 Arc::clone(&state.catalog),
                 (*state.usage).clone(),
                 Arc::new(store),
-                Arc::new(backend),
+                backend,
                 dir.clone(),
             )
             .with_admissions(state.metrics.admissions.clone()),

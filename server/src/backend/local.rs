@@ -467,7 +467,7 @@ impl Backend for LocalBackend {
     /// of its own process group: SIGKILL to the group of each process working there
     /// that this backend did not start. (Sandboxed replicas die with their server
     /// already: `bwrap --die-with-parent`.)
-    fn end_leftovers(&self) -> usize {
+    async fn end_leftovers(&self) -> usize {
         let tasks = self.data_dir.join("tasks");
         let tasks = std::fs::canonicalize(&tasks).unwrap_or(tasks);
         let ours: Vec<Pid> = self
@@ -767,6 +767,7 @@ mod tests {
                 .collect(),
             mounts: Vec::new(),
             ssh: false,
+            source: None,
         }
     }
 
@@ -790,6 +791,7 @@ mod tests {
                         assert!(started, "Started comes before any exit");
                         seen.push((replica, code, signal));
                     }
+                    other => panic!("the local backend reports processes, not {other:?}"),
                 }
             }
         })

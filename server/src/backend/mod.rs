@@ -1,11 +1,13 @@
 //! Backends run a placed gang: the embedded local backend (every replica a process on
-//! this machine) and, later, Kubernetes. The scheduler decides what runs where; a
-//! backend only starts, stops, reports exits and serves logs.
+//! this machine) and Kubernetes (the operators run the rendered job). The scheduler
+//! decides what runs where; a backend only starts, stops, reports exits and serves logs.
 
+pub mod kube;
 pub mod local;
 
-use shared::TaskId;
+use shared::{TaskId, TaskSpec, User};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A backend failed to do what was asked.
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +39,32 @@ pub enum BackendError {
         #[source]
         source: std::io::Error,
     },
+    /// The Kubernetes API refused or failed a request (classified once, in `kube.rs`).
+    /// The cause is in the text, as a task's failure reason shows only the text.
+    #[error("kubernetes: cannot {action} for task {task}: {cause}")]
+    Kube {
+        /// The task.
+        task: TaskId,
+        /// What was asked, e.g. "apply PyTorchJob train-x2b4c".
+        action: String,
+        /// The classified cause.
+        cause: kube::KubeError,
+    },
+}
+
+impl BackendError {
+    /// Whether the cluster (not the request) is at fault, so an API answers 503: the
+    /// Kubernetes API could not be reached or failed in a way other than not-found,
+    /// conflict or already-exists.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            BackendError::Kube {
+                cause: kube::KubeError::Unavailable(_),
+                ..
+            }
+        )
+    }
 }
 
 /// A module result with [`BackendError`].
@@ -69,7 +97,7 @@ pub struct Replica {
 }
 
 /// A whole gang to start at once (SPEC.md section 7: all replicas or none).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Gang {
     /// The task.
     pub task: TaskId,
@@ -87,7 +115,22 @@ pub struct Gang {
     pub mounts: Vec<Mount>,
     /// Pod SSH: write `/root/hostfile` and `/root/hostfile.hostname` in every replica.
     pub ssh: bool,
+    /// The spec (hidden values restored) and its owner, for backends that render their
+    /// own objects from it (Kubernetes); the local backend runs the fields above.
+    pub source: Option<Arc<GangSource>>,
 }
+
+/// What a gang was made from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GangSource {
+    /// The task's spec with its hidden values restored (pods need the real values).
+    pub spec: TaskSpec,
+    /// Who submitted it.
+    pub owner: User,
+}
+
+/// Chunks of a replica's log (stdout and stderr together), as they come.
+pub type LogStream = futures_util::stream::BoxStream<'static, std::io::Result<Vec<u8>>>;
 
 /// What happened to a replica, as the backend saw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +155,39 @@ pub enum Event {
         /// The signal that ended it, if one did.
         signal: Option<i32>,
     },
+    /// The whole attempt ended, as a backend that sees jobs rather than processes
+    /// reports it (Kubernetes: the job's status, or the image-pull breaker). No
+    /// [`Event::Exited`] comes for such an attempt.
+    Finished {
+        /// The task.
+        task: TaskId,
+        /// The attempt.
+        attempt: u32,
+        /// `None` when it succeeded, else why it failed (or "stopped" after a stop).
+        failure: Option<String>,
+    },
+    /// Something worth a line in the task's events (a Kubernetes Event of the job or its
+    /// pods, an image-pull failure).
+    Note {
+        /// The task.
+        task: TaskId,
+        /// The attempt.
+        attempt: u32,
+        /// A short stable code: one of [`note_kind`]'s constants.
+        kind: &'static str,
+        /// What happened, for people.
+        message: String,
+    },
+}
+
+/// Codes of [`Event::Note`].
+pub mod note_kind {
+    /// A Kubernetes Event of the job or one of its pods.
+    pub const CLUSTER: &str = "cluster";
+    /// An image pull failed (the image-pull breaker counts these).
+    pub const PULL: &str = "pull";
+    /// The job changed state without ending (Kueue suspended it, its pods restart).
+    pub const JOB: &str = "job";
 }
 
 /// Runs gangs. Implementations are cheap to share (`Arc<dyn Backend>`).
@@ -130,12 +206,25 @@ pub trait Backend: Send + Sync {
     /// Ends whatever an earlier server left running (its replicas outlive it when it
     /// crashes), before tasks are recovered: the store says which tasks ran, and they
     /// are re-run or failed, so nothing of theirs may keep running beside a new attempt.
-    /// Returns how many processes were ended.
-    fn end_leftovers(&self) -> usize {
+    /// Returns how many processes (or Kubernetes jobs) were ended.
+    async fn end_leftovers(&self) -> usize {
         0
     }
 
     /// The log file of one replica of one attempt (stdout and stderr together), which
-    /// exists once the replica started and grows while it runs.
+    /// exists once the replica started and grows while it runs. Backends that keep no
+    /// log files here serve [`Backend::log_stream`] instead.
     fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf;
+
+    /// One replica's log as a stream, to its end (or, with `follow`, until the replica
+    /// ends). `Ok(None)`: this backend writes log files; read [`Backend::log_path`].
+    async fn log_stream(
+        &self,
+        _task: &TaskId,
+        _attempt: u32,
+        _replica: u32,
+        _follow: bool,
+    ) -> Result<Option<LogStream>> {
+        Ok(None)
+    }
 }

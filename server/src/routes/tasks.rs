@@ -724,6 +724,19 @@ async fn logs(
         )));
     }
     let runner = Arc::clone(runner(&state)?);
+    // Kubernetes streams pod logs; the local backend answers `None` and keeps files.
+    let streamed = runner
+        .backend()
+        .log_stream(&stored.task.id, attempt, params.replica, params.follow)
+        .await
+        .unwrap_or_else(|error| {
+            // As a missing log file: nothing to show (the pod is gone or not there yet).
+            tracing::warn!(task = %stored.task.id, %error, "cannot read a replica's log");
+            Some(futures_util::StreamExt::boxed(futures_util::stream::empty()))
+        });
+    if let Some(stream) = streamed {
+        return Ok(streamed_log(stream, params.follow).await);
+    }
     let path = runner
         .backend()
         .log_path(&stored.task.id, attempt, params.replica);
@@ -743,6 +756,37 @@ async fn logs(
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response())
+}
+
+/// A log a backend streams: all of it as text, or with `follow` as server-sent events
+/// (one per chunk, then `end` when the stream ends with the replica).
+async fn streamed_log(stream: crate::backend::LogStream, follow: bool) -> Response {
+    use futures_util::StreamExt;
+    // A read error ends the log: what came before it is still worth showing.
+    let chunks = stream.take_while(|chunk| std::future::ready(chunk.is_ok()));
+    let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
+    if !follow {
+        let text: Vec<u8> = chunks.concat().await;
+        return (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response();
+    }
+    let events = chunks
+        .map(|chunk| Ok(Event::default().data(String::from_utf8_lossy(&chunk))))
+        .chain(futures_util::stream::once(std::future::ready(Ok::<
+            _,
+            std::convert::Infallible,
+        >(
+            Event::default().event("end").data(""),
+        ))));
+    Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response()
 }
 
 /// Polls the log file and sends what was appended, until the attempt has ended and the

@@ -5,6 +5,7 @@
 
 mod access;
 mod cli;
+mod kube;
 mod metrics;
 mod openapi;
 mod over_http;

@@ -1,0 +1,2973 @@
+//! The Kubernetes backend: a gang is one PyTorchJob or RayJob (plus its Secrets and
+//! other objects), and the operators run the pods. Berth only applies the objects,
+//! watches what happens to them and deletes them.
+//!
+//! # What it does
+//!
+//! - Client: a kubeconfig (a named file and context, or `KUBECONFIG`/`~/.kube/config`),
+//!   else the in-cluster service account ([`kube::Client::try_default`]).
+//! - Namespace: one per project group, from a template (`berth-{group}` by default).
+//! - Start: every object `shared::manifest` rendered is applied with server-side apply
+//!   under the field manager [`FIELD_MANAGER`], in the order given (Secrets first, the
+//!   job last). The job is labelled with its attempt ([`ATTEMPT_LABEL`]); a job left by
+//!   an earlier attempt is deleted first, and the apply waits until it is gone, so the
+//!   new attempt never inherits the old one's status.
+//! - Watch: [`kube::runtime::watcher`]s of the job (by name) and its pods (by the
+//!   operators' labels) per attempt, and one of Events per namespace shared by the
+//!   attempts there; they resume from the last resource version after a dropped
+//!   connection and re-list after an expired one.
+//!   The job's status is mapped by [`job_phase`]; a running job is reported as
+//!   [`Event::Started`], its end as [`Event::Finished`]. Kubernetes Events of the job
+//!   and of its pods become [`Event::Note`]s.
+//! - Image-pull breaker (SPEC.md section 5): each time a container of a pod enters
+//!   `ErrImagePull` (or is first seen in `ImagePullBackOff`), that pod's count of pull
+//!   failures grows. With `image_pull_retries` = n ≥ 0 the attempt fails when a pod's
+//!   count exceeds n (0: the first failure; n: n failures are retried, the next one
+//!   trips), and the job is deleted; −1 never trips.
+//! - Logs: the replica's pod log (its first container), followed while it runs.
+//!   Replica 0 is a PyTorchJob's master, `i` its worker `i - 1`; a RayJob's replica 0
+//!   is the submitter (whose log is the entrypoint's output), 1 the head, `i ≥ 2`
+//!   worker `i - 2` in name order.
+//! - Stop: delete the job with foreground propagation, so its end is reported once its
+//!   pods are gone; with Kueue, suspend it instead (Kueue keeps the workload).
+//!
+//! # What it does not do
+//!
+//! - Rendering is `shared::manifest`'s; [`render_objects`] is the one place that calls
+//!   it. Live usage of the cluster (Nodes, Kueue ClusterQueues) does not feed the
+//!   catalog yet. Logs of an attempt whose pods are gone cannot be read.
+
+use super::{Backend, BackendError, Event, Gang, LogStream, Result, note_kind};
+use ::kube::api::{
+    Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind, ListParams, LogParams, Patch,
+    PatchParams,
+};
+use ::kube::runtime::{WatchStreamExt, watcher};
+use ::kube::{Client, ResourceExt};
+use futures_util::{AsyncReadExt, StreamExt};
+use k8s_openapi::api::core::v1::{Event as KubeEvent, Pod};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use shared::{Catalog, TaskId, TaskSpec, User};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// The field manager of every server-side apply.
+pub const FIELD_MANAGER: &str = "berth";
+/// The label naming the attempt a job belongs to.
+pub const ATTEMPT_LABEL: &str = "berth.io/attempt";
+/// Events kept for slow receivers.
+const EVENT_CAPACITY: usize = 1024;
+/// How long a new attempt waits for the previous attempt's job to be deleted.
+const DELETE_WAIT: Duration = Duration::from_secs(120);
+/// Kubernetes Events about pods not seen yet, kept until their pod shows up.
+const PENDING_EVENTS: usize = 256;
+/// The waiting reasons of a failed image pull.
+const ERR_IMAGE_PULL: &str = "ErrImagePull";
+const IMAGE_PULL_BACK_OFF: &str = "ImagePullBackOff";
+
+/// A Kubernetes API failure, classified once (STYLE.md section 3). The API's own words
+/// are in the text (kube's error repeats them in its source, so it is not a source here):
+/// a task's failure reason is this text.
+#[derive(Debug, thiserror::Error)]
+pub enum KubeError {
+    /// The object (or its kind: a CRD that is not installed) does not exist.
+    #[error("not found: {0}")]
+    NotFound(::kube::Error),
+    /// Another writer changed the object first, or it is being deleted.
+    #[error("conflict: {0}")]
+    Conflict(::kube::Error),
+    /// An object of that name exists already.
+    #[error("already exists: {0}")]
+    AlreadyExists(::kube::Error),
+    /// Anything else: the API is unreachable, refuses us, or fails (an API answers 503).
+    #[error("the kubernetes API is unavailable: {0}")]
+    Unavailable(::kube::Error),
+    /// A rendered object lacks what applying it needs (a bug of the renderer).
+    #[error("object {index} has no {missing}")]
+    BadObject {
+        /// Its position in the rendered list.
+        index: usize,
+        /// `apiVersion`, `kind` or `metadata.name`.
+        missing: &'static str,
+    },
+    /// The namespace template gave a name Kubernetes refuses.
+    #[error("namespace {0:?} is not a DNS-1123 label")]
+    BadNamespace(String),
+    /// The previous attempt's job was still there after the wait.
+    #[error("the previous job {0} is still being deleted")]
+    StillDeleting(String),
+}
+
+impl From<::kube::Error> for KubeError {
+    fn from(error: ::kube::Error) -> Self {
+        match &error {
+            ::kube::Error::Api(status) if status.is_not_found() => KubeError::NotFound(error),
+            ::kube::Error::Api(status) if status.is_already_exists() => {
+                KubeError::AlreadyExists(error)
+            }
+            ::kube::Error::Api(status) if status.is_conflict() => KubeError::Conflict(error),
+            _ => KubeError::Unavailable(error),
+        }
+    }
+}
+
+/// `[kubernetes]` of the config file.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct KubeSettings {
+    /// The namespace of a project group's jobs; `{group}` is replaced by the group id
+    /// [default: `berth-{group}`].
+    pub namespace: String,
+    /// A kubeconfig file; without it `KUBECONFIG`, `~/.kube/config`, then the
+    /// in-cluster service account.
+    pub kubeconfig: Option<PathBuf>,
+    /// A context of the kubeconfig other than its current one.
+    pub context: Option<String>,
+    /// Kueue admits the jobs: stop suspends a job instead of deleting it.
+    pub kueue: bool,
+}
+
+impl Default for KubeSettings {
+    fn default() -> Self {
+        KubeSettings {
+            namespace: "berth-{group}".to_owned(),
+            kubeconfig: None,
+            context: None,
+            kueue: false,
+        }
+    }
+}
+
+impl KubeSettings {
+    /// The namespace of `group`'s jobs.
+    ///
+    /// # Errors
+    ///
+    /// [`KubeError::BadNamespace`] when the result is not a DNS-1123 label.
+    pub fn namespace_for(&self, group: &str) -> Result<String, KubeError> {
+        let name = self.namespace.replace("{group}", group);
+        let valid = !name.is_empty()
+            && name.len() <= 63
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !name.starts_with('-')
+            && !name.ends_with('-');
+        if valid {
+            Ok(name)
+        } else {
+            Err(KubeError::BadNamespace(name))
+        }
+    }
+}
+
+/// The job kinds Berth renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    /// `kubeflow.org/v1` PyTorchJob.
+    PyTorch,
+    /// `ray.io/v1` RayJob.
+    Ray,
+}
+
+impl JobKind {
+    /// The kind of an object, if it is a job Berth knows.
+    pub fn of(api_version: &str, kind: &str) -> Option<JobKind> {
+        match (api_version, kind) {
+            ("kubeflow.org/v1", "PyTorchJob") => Some(JobKind::PyTorch),
+            ("ray.io/v1", "RayJob") => Some(JobKind::Ray),
+            _ => None,
+        }
+    }
+
+    /// Label selectors that together find every pod of job `name`.
+    fn pod_selectors(self, name: &str) -> Vec<String> {
+        match self {
+            JobKind::PyTorch => vec![format!("training.kubeflow.org/job-name={name}")],
+            // The RayCluster's pods carry the RayJob's name; the submitter is a
+            // Kubernetes Job of the RayJob's name.
+            JobKind::Ray => vec![
+                format!("ray.io/originated-from-cr-name={name}"),
+                format!("batch.kubernetes.io/job-name={name}"),
+            ],
+        }
+    }
+
+    /// The label selector of a replica's pods, and which of the matches (in name order)
+    /// is the replica.
+    fn replica_selector(self, name: &str, replica: u32) -> (String, usize) {
+        match (self, replica) {
+            (JobKind::PyTorch, 0) => (
+                format!(
+                    "training.kubeflow.org/job-name={name},training.kubeflow.org/replica-type=master"
+                ),
+                0,
+            ),
+            (JobKind::PyTorch, i) => (
+                format!(
+                    "training.kubeflow.org/job-name={name},training.kubeflow.org/replica-type=worker,training.kubeflow.org/replica-index={}",
+                    i - 1
+                ),
+                0,
+            ),
+            (JobKind::Ray, 0) => (format!("batch.kubernetes.io/job-name={name}"), 0),
+            (JobKind::Ray, 1) => (
+                format!("ray.io/originated-from-cr-name={name},ray.io/node-type=head"),
+                0,
+            ),
+            (JobKind::Ray, i) => (
+                format!("ray.io/originated-from-cr-name={name},ray.io/node-type=worker"),
+                (i - 2) as usize,
+            ),
+        }
+    }
+
+    /// The merge patch that suspends a job (how Kueue holds it back).
+    fn suspend_patch(self) -> Value {
+        match self {
+            JobKind::PyTorch => json!({ "spec": { "runPolicy": { "suspend": true } } }),
+            JobKind::Ray => json!({ "spec": { "suspend": true } }),
+        }
+    }
+}
+
+/// Where a job stands, read from its status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JobPhase {
+    /// Created, pods not all running yet.
+    Pending,
+    /// Suspended (by Kueue until admission, or by a stop), with the operator's message.
+    Suspended(String),
+    /// Running; a PyTorchJob restarting its pods is still running.
+    Running,
+    /// Finished well.
+    Succeeded,
+    /// Finished badly, with the operator's reason.
+    Failed(String),
+}
+
+/// Maps a job's status to a phase (`/work/shared/k8s/RULES.md`): a PyTorchJob's
+/// `status.conditions` (the operator keeps one per type; `Succeeded`/`Failed` end it,
+/// `Suspended` and `Running` are current when `True`), a RayJob's
+/// `status.jobDeploymentStatus` with `status.jobStatus` for how a complete job ended.
+pub fn job_phase(kind: JobKind, object: &Value) -> JobPhase {
+    let status = &object["status"];
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    match kind {
+        JobKind::PyTorch => {
+            let conditions = status["conditions"].as_array().cloned().unwrap_or_default();
+            let active = |kind: &str| {
+                conditions
+                    .iter()
+                    .find(|c| c["type"] == kind && c["status"] == "True")
+            };
+            if active("Succeeded").is_some() {
+                JobPhase::Succeeded
+            } else if let Some(failed) = active("Failed") {
+                JobPhase::Failed(reason_text(
+                    &text(&failed["reason"]),
+                    &text(&failed["message"]),
+                ))
+            } else if let Some(suspended) = active("Suspended") {
+                JobPhase::Suspended(text(&suspended["message"]))
+            } else if active("Running").is_some() || active("Restarting").is_some() {
+                JobPhase::Running
+            } else {
+                JobPhase::Pending
+            }
+        }
+        JobKind::Ray => {
+            let job_status = text(&status["jobStatus"]);
+            let message = text(&status["message"]);
+            match status["jobDeploymentStatus"].as_str().unwrap_or_default() {
+                "Complete" if job_status == "SUCCEEDED" => JobPhase::Succeeded,
+                "Complete" => JobPhase::Failed(reason_text(
+                    &format!("the Ray job ended {job_status}"),
+                    &message,
+                )),
+                "Failed" | "ValidationFailed" => JobPhase::Failed(reason_text(
+                    &text(&status["reason"])
+                        .if_empty(status["jobDeploymentStatus"].as_str().unwrap_or_default()),
+                    &message,
+                )),
+                "Suspended" | "Suspending" => JobPhase::Suspended(message),
+                "Running" => JobPhase::Running,
+                _ => JobPhase::Pending,
+            }
+        }
+    }
+}
+
+/// `reason: message`, or whichever of them is set.
+fn reason_text(reason: &str, message: &str) -> String {
+    match (reason.is_empty(), message.is_empty()) {
+        (false, false) => format!("{reason}: {message}"),
+        (false, true) => reason.to_owned(),
+        (true, _) => message.to_owned(),
+    }
+}
+
+trait IfEmpty {
+    fn if_empty(self, other: &str) -> String;
+}
+
+impl IfEmpty for String {
+    fn if_empty(self, other: &str) -> String {
+        if self.is_empty() {
+            other.to_owned()
+        } else {
+            self
+        }
+    }
+}
+
+/// The objects to apply for a gang. The one place that calls the renderer, which lands
+/// with the manifest work; wired, the body is (the task id is both the job's name and
+/// `TASK_UUID`, as in `shared::injected`):
+///
+/// ```ignore
+/// let start = |reason: String| BackendError::Start { task: task.clone(), replica: 0, reason };
+/// shared::manifest::render(spec, &task.0, &task.0, catalog, owner)
+///     .map_err(|e| start(e.to_string()))?
+///     .iter()
+///     .map(serde_json::to_value)
+///     .collect::<Result<_, _>>()
+///     .map_err(|e| start(e.to_string()))
+/// ```
+///
+/// Until then a gang cannot start on Kubernetes.
+///
+/// # Errors
+///
+/// [`BackendError::Start`] naming what is missing.
+pub fn render_objects(
+    task: &TaskId,
+    _spec: &TaskSpec,
+    _catalog: &Catalog,
+    _owner: &User,
+) -> Result<Vec<Value>> {
+    Err(BackendError::Start {
+        task: task.clone(),
+        replica: 0,
+        reason: "this build cannot render Kubernetes objects (shared::manifest is not wired)"
+            .to_owned(),
+    })
+}
+
+/// One attempt to run on the cluster: the rendered objects, job last.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The task.
+    pub task: TaskId,
+    /// Which attempt, from 1.
+    pub attempt: u32,
+    /// Where its objects go.
+    pub namespace: String,
+    /// The objects, applied in order; the last one is the job.
+    pub objects: Vec<Value>,
+    /// SPEC.md section 5: −1 never trips the breaker, n ≥ 0 fails on failure n + 1.
+    pub image_pull_retries: i64,
+}
+
+/// The job of a task's latest attempt. It stays after the attempt ended, so its logs
+/// can still be read while its pods exist; the next attempt replaces it.
+struct Tracked {
+    attempt: u32,
+    namespace: String,
+    kind: JobKind,
+    resource: ApiResource,
+    name: String,
+    stopping: Arc<AtomicBool>,
+    watch: tokio::task::AbortHandle,
+}
+
+/// Runs gangs as PyTorchJobs and RayJobs (see the module docs).
+pub struct KubeBackend {
+    client: Client,
+    settings: KubeSettings,
+    catalog: Arc<Catalog>,
+    events: broadcast::Sender<Event>,
+    jobs: Arc<Mutex<HashMap<TaskId, Tracked>>>,
+    hubs: Arc<EventHubs>,
+}
+
+impl KubeBackend {
+    /// A backend over `client` (tests pass one over a mocked API server).
+    pub fn new(client: Client, settings: KubeSettings, catalog: Arc<Catalog>) -> Self {
+        KubeBackend {
+            client,
+            settings,
+            catalog,
+            events: broadcast::channel(EVENT_CAPACITY).0,
+            jobs: Arc::default(),
+            hubs: Arc::default(),
+        }
+    }
+
+    /// Connects as the settings say: their kubeconfig file and context, else the
+    /// default kubeconfig, else in-cluster.
+    ///
+    /// # Errors
+    ///
+    /// When no configuration is found or it is not valid.
+    pub async fn connect(
+        settings: KubeSettings,
+        catalog: Arc<Catalog>,
+    ) -> Result<Self, ::kube::Error> {
+        let options = ::kube::config::KubeConfigOptions {
+            context: settings.context.clone(),
+            ..Default::default()
+        };
+        let client = match (&settings.kubeconfig, &settings.context) {
+            (Some(path), _) => {
+                let file = ::kube::config::Kubeconfig::read_from(path)
+                    .map_err(::kube::Error::InferKubeconfig)?;
+                let config = ::kube::Config::from_custom_kubeconfig(file, &options)
+                    .await
+                    .map_err(::kube::Error::InferKubeconfig)?;
+                Client::try_from(config)?
+            }
+            (None, Some(_)) => {
+                let config = ::kube::Config::from_kubeconfig(&options)
+                    .await
+                    .map_err(::kube::Error::InferKubeconfig)?;
+                Client::try_from(config)?
+            }
+            (None, None) => Client::try_default().await?,
+        };
+        Ok(Self::new(client, settings, catalog))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<TaskId, Tracked>> {
+        self.jobs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Applies an attempt's objects and starts watching its job.
+    ///
+    /// # Errors
+    ///
+    /// [`BackendError::Kube`] when an object cannot be applied (nothing is watched then;
+    /// objects applied before it stay, and the next attempt's apply updates them).
+    pub async fn submit(&self, submission: Submission) -> Result<()> {
+        let Submission {
+            task,
+            attempt,
+            namespace,
+            mut objects,
+            image_pull_retries,
+        } = submission;
+        let fail = |action: String, source: KubeError| BackendError::Kube {
+            task: task.clone(),
+            action,
+            cause: source,
+        };
+        let count = objects.len();
+        let Some(job) = objects.last_mut() else {
+            return Err(fail(
+                "apply the job".to_owned(),
+                KubeError::BadObject {
+                    index: 0,
+                    missing: "kind",
+                },
+            ));
+        };
+        job["metadata"]["labels"][ATTEMPT_LABEL] = json!(attempt.to_string());
+        let mut applied = None;
+        let mut cluster_events = None;
+        for (index, mut object) in objects.into_iter().enumerate() {
+            let (resource, name) =
+                identify(&object, index).map_err(|e| fail(format!("apply object {index}"), e))?;
+            // The API refuses a body whose namespace differs from the request's.
+            object["metadata"]["namespace"] = json!(namespace);
+            let action = format!("apply {} {name}", resource.kind);
+            let api: Api<DynamicObject> =
+                Api::namespaced_with(self.client.clone(), &namespace, &resource);
+            if index + 1 == count {
+                let kind = JobKind::of(&resource.api_version, &resource.kind).ok_or_else(|| {
+                    fail(
+                        action.clone(),
+                        KubeError::BadObject {
+                            index,
+                            missing: "PyTorchJob or RayJob kind",
+                        },
+                    )
+                })?;
+                self.forget(&task);
+                // Before the job exists, so none of its first Events is missed.
+                cluster_events = Some(self.hubs.subscribe(&self.client, &namespace));
+                self.clear_previous(&api, &name, attempt)
+                    .await
+                    .map_err(|e| {
+                        fail(format!("delete the previous {} {name}", resource.kind), e)
+                    })?;
+                let object = api
+                    .patch(&name, &apply_params(), &Patch::Apply(&object))
+                    .await
+                    .map_err(|e| fail(action, e.into()))?;
+                applied = Some((kind, resource, name, object));
+            } else {
+                api.patch(&name, &apply_params(), &Patch::Apply(&object))
+                    .await
+                    .map_err(|e| fail(action, e.into()))?;
+            }
+        }
+        let (kind, resource, name, object) = applied.expect("the last object is the job");
+        let stopping = Arc::new(AtomicBool::new(false));
+        let tracker = Tracker::new(
+            task.clone(),
+            attempt,
+            kind,
+            name.clone(),
+            object.uid().unwrap_or_default(),
+            image_pull_retries,
+            Arc::clone(&stopping),
+        );
+        let cluster_events = cluster_events.expect("subscribed with the job");
+        let watch = tokio::spawn(follow(
+            self.client.clone(),
+            self.events.clone(),
+            cluster_events,
+            namespace.clone(),
+            resource.clone(),
+            tracker,
+        ))
+        .abort_handle();
+        self.lock().insert(
+            task,
+            Tracked {
+                attempt,
+                namespace,
+                kind,
+                resource,
+                name,
+                stopping,
+                watch,
+            },
+        );
+        Ok(())
+    }
+
+    /// Stops watching a task's earlier attempt.
+    fn forget(&self, task: &TaskId) {
+        if let Some(old) = self.lock().remove(task) {
+            old.watch.abort();
+        }
+    }
+
+    /// Deletes a job an earlier attempt left (foreground, so its pods go first) and
+    /// waits until it is gone.
+    async fn clear_previous(
+        &self,
+        api: &Api<DynamicObject>,
+        name: &str,
+        attempt: u32,
+    ) -> Result<(), KubeError> {
+        let existing = match api.get_opt(name).await? {
+            Some(existing) => existing,
+            None => return Ok(()),
+        };
+        if existing.labels().get(ATTEMPT_LABEL) == Some(&attempt.to_string()) {
+            // The same attempt applied again (a retried start): keep it.
+            return Ok(());
+        }
+        let uid = existing.uid().unwrap_or_default();
+        match api.delete(name, &DeleteParams::foreground()).await {
+            Ok(_) => {}
+            Err(error) => match KubeError::from(error) {
+                KubeError::NotFound(_) => return Ok(()),
+                other => return Err(other),
+            },
+        }
+        let gone = ::kube::runtime::wait::await_condition(
+            api.clone(),
+            name,
+            ::kube::runtime::conditions::is_deleted(&uid),
+        );
+        match tokio::time::timeout(DELETE_WAIT, gone).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(::kube::runtime::wait::Error::ProbeFailed(error))) => {
+                Err(KubeError::Unavailable(match error {
+                    watcher::Error::InitialListFailed(e)
+                    | watcher::Error::WatchStartFailed(e)
+                    | watcher::Error::WatchFailed(e) => e,
+                    other => ::kube::Error::Service(Box::new(other)),
+                }))
+            }
+            Err(_) => Err(KubeError::StillDeleting(name.to_owned())),
+        }
+    }
+}
+
+fn apply_params() -> PatchParams {
+    // Berth owns these objects: a field another manager took is taken back.
+    PatchParams::apply(FIELD_MANAGER).force()
+}
+
+/// The resource and name of a rendered object.
+fn identify(object: &Value, index: usize) -> Result<(ApiResource, String), KubeError> {
+    let field = |value: &Value, missing: &'static str| {
+        value
+            .as_str()
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .ok_or(KubeError::BadObject { index, missing })
+    };
+    let api_version = field(&object["apiVersion"], "apiVersion")?;
+    let kind = field(&object["kind"], "kind")?;
+    let name = field(&object["metadata"]["name"], "metadata.name")?;
+    let (group, version) = match api_version.split_once('/') {
+        Some((group, version)) => (group, version),
+        None => ("", api_version.as_str()),
+    };
+    let gvk = GroupVersionKind::gvk(group, version, &kind);
+    Ok((ApiResource::from_gvk(&gvk), name))
+}
+
+#[async_trait::async_trait]
+impl Backend for KubeBackend {
+    async fn start(&self, gang: Gang) -> Result<()> {
+        let Some(source) = gang.source.as_deref() else {
+            return Err(BackendError::Start {
+                task: gang.task.clone(),
+                replica: 0,
+                reason: "the gang carries no spec to render".to_owned(),
+            });
+        };
+        let namespace = self
+            .settings
+            .namespace_for(&source.spec.basic.project_group)
+            .map_err(|cause| BackendError::Kube {
+                task: gang.task.clone(),
+                action: "choose the namespace".to_owned(),
+                cause,
+            })?;
+        let objects = render_objects(&gang.task, &source.spec, &self.catalog, &source.owner)?;
+        let image_pull_retries = source
+            .spec
+            .advanced
+            .image_pull_retries
+            .unwrap_or(self.catalog.image_pull_retries_default);
+        self.submit(Submission {
+            task: gang.task.clone(),
+            attempt: gang.attempt,
+            namespace,
+            objects,
+            image_pull_retries,
+        })
+        .await
+    }
+
+    async fn stop(&self, task: &TaskId, attempt: u32, _grace: Duration) -> Result<()> {
+        let (namespace, kind, resource, name, stopping) = {
+            let jobs = self.lock();
+            let tracked = jobs
+                .get(task)
+                .filter(|t| t.attempt == attempt)
+                .ok_or_else(|| BackendError::NotRunning {
+                    task: task.clone(),
+                    attempt,
+                })?;
+            (
+                tracked.namespace.clone(),
+                tracked.kind,
+                tracked.resource.clone(),
+                tracked.name.clone(),
+                Arc::clone(&tracked.stopping),
+            )
+        };
+        stopping.store(true, Ordering::SeqCst);
+        let api: Api<DynamicObject> =
+            Api::namespaced_with(self.client.clone(), &namespace, &resource);
+        let fail = |action: String, error: ::kube::Error| BackendError::Kube {
+            task: task.clone(),
+            action,
+            cause: error.into(),
+        };
+        if self.settings.kueue {
+            let job = api
+                .patch(
+                    &name,
+                    &PatchParams::default(),
+                    &Patch::Merge(kind.suspend_patch()),
+                )
+                .await
+                .map_err(|e| fail(format!("suspend {} {name}", resource.kind), e))?;
+            // Held by Kueue already, the patch changes nothing and no watch event would
+            // come. A second `Finished` from the watcher finds the attempt ended.
+            if matches!(job_phase(kind, &to_value(&job)), JobPhase::Suspended(_)) {
+                let _ = self.events.send(Event::Finished {
+                    task: task.clone(),
+                    attempt,
+                    failure: Some("stopped".to_owned()),
+                });
+            }
+        } else {
+            match api.delete(&name, &DeleteParams::foreground()).await {
+                Ok(_) => {}
+                Err(error) => match KubeError::from(error) {
+                    // Gone already: the watcher reports the end.
+                    KubeError::NotFound(_) => {}
+                    cause => {
+                        return Err(BackendError::Kube {
+                            task: task.clone(),
+                            action: format!("delete {} {name}", resource.kind),
+                            cause,
+                        });
+                    }
+                },
+            }
+        }
+        Ok(())
+    }
+
+    fn events(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    /// Deletes (foreground) every Berth job in the project groups' namespaces: after a
+    /// restart the runner re-runs or fails the tasks that were running, and a failed
+    /// task's job must not keep its GPUs. Each delete is conditional on the job's uid,
+    /// so a new attempt's job of the same name is never hit. This assumes one Berth per
+    /// set of namespaces.
+    async fn end_leftovers(&self) -> usize {
+        let mut ended = 0;
+        let namespaces: HashSet<String> = self
+            .catalog
+            .project_groups
+            .iter()
+            .filter_map(|g| self.settings.namespace_for(&g.id).ok())
+            .collect();
+        for namespace in &namespaces {
+            for (group, version, kind) in [
+                ("kubeflow.org", "v1", "PyTorchJob"),
+                ("ray.io", "v1", "RayJob"),
+            ] {
+                let resource = ApiResource::from_gvk(&GroupVersionKind::gvk(group, version, kind));
+                let api: Api<DynamicObject> =
+                    Api::namespaced_with(self.client.clone(), namespace, &resource);
+                let jobs = match api.list(&ListParams::default().labels(ATTEMPT_LABEL)).await {
+                    Ok(jobs) => jobs.items,
+                    Err(error) => {
+                        // A kind whose operator is not installed has nothing to end.
+                        if !matches!(KubeError::from(error), KubeError::NotFound(_)) {
+                            tracing::warn!(%namespace, kind, "cannot list leftover jobs");
+                        }
+                        continue;
+                    }
+                };
+                for job in jobs {
+                    let name = job.name_any();
+                    let params = DeleteParams {
+                        preconditions: Some(::kube::api::Preconditions {
+                            uid: job.uid(),
+                            resource_version: None,
+                        }),
+                        ..DeleteParams::foreground()
+                    };
+                    match api.delete(&name, &params).await {
+                        Ok(_) => ended += 1,
+                        Err(error) => {
+                            tracing::warn!(%namespace, kind, %name, %error, "cannot end a leftover job");
+                        }
+                    }
+                }
+            }
+        }
+        ended
+    }
+
+    fn log_path(&self, _task: &TaskId, _attempt: u32, _replica: u32) -> PathBuf {
+        // No log files here: logs are streamed from the pods (`log_stream`).
+        PathBuf::new()
+    }
+
+    async fn log_stream(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        replica: u32,
+        follow: bool,
+    ) -> Result<Option<LogStream>> {
+        let (namespace, kind, name) = {
+            let jobs = self.lock();
+            let tracked = jobs
+                .get(task)
+                .filter(|t| t.attempt == attempt)
+                .ok_or_else(|| BackendError::NotRunning {
+                    task: task.clone(),
+                    attempt,
+                })?;
+            (
+                tracked.namespace.clone(),
+                tracked.kind,
+                tracked.name.clone(),
+            )
+        };
+        let fail = |action: String, error: ::kube::Error| BackendError::Kube {
+            task: task.clone(),
+            action,
+            cause: error.into(),
+        };
+        let pods: Api<Pod> = Api::namespaced(self.client.clone(), &namespace);
+        let (selector, nth) = kind.replica_selector(&name, replica);
+        let mut found = pods
+            .list(&ListParams::default().labels(&selector))
+            .await
+            .map_err(|e| fail(format!("list the pods of replica {replica}"), e))?
+            .items;
+        found.sort_by_key(ResourceExt::name_any);
+        let Some(pod) = found.get(nth) else {
+            // Not created yet (or gone): nothing to read.
+            return Ok(Some(futures_util::stream::empty().boxed()));
+        };
+        let pod_name = pod.name_any();
+        let container = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.containers.first())
+            .map(|c| c.name.clone());
+        let params = LogParams {
+            container,
+            follow,
+            ..LogParams::default()
+        };
+        let reader = pods
+            .log_stream(&pod_name, &params)
+            .await
+            .map_err(|e| fail(format!("read the log of pod {pod_name}"), e))?;
+        let chunks = futures_util::stream::unfold(Box::pin(reader), |mut reader| async move {
+            let mut buffer = vec![0u8; 16 * 1024];
+            match reader.read(&mut buffer).await {
+                Ok(0) => None,
+                Ok(n) => {
+                    buffer.truncate(n);
+                    Some((Ok(buffer), reader))
+                }
+                Err(error) => Some((Err(error), reader)),
+            }
+        });
+        Ok(Some(chunks.boxed()))
+    }
+}
+
+impl KubeBackend {
+    /// What pods outside Berth's namespaces request on each catalog node now: the
+    /// capacity taken outside Berth, so the fit check and the scheduler see the cluster
+    /// as it is. Berth's own pods (in the namespaces the template gives the catalog's
+    /// project groups) are left out: the scheduler holds their capacity itself.
+    ///
+    /// # Errors
+    ///
+    /// [`KubeError`] when the pods cannot be listed.
+    pub async fn outside_usage(
+        &self,
+    ) -> Result<std::collections::BTreeMap<String, shared::Resources>, KubeError> {
+        let ours: HashSet<String> = self
+            .catalog
+            .project_groups
+            .iter()
+            .filter_map(|g| self.settings.namespace_for(&g.id).ok())
+            .collect();
+        let nodes: HashSet<&str> = self.catalog.nodes().map(|n| n.name.as_str()).collect();
+        let pods: Api<Pod> = Api::all(self.client.clone());
+        // Finished pods hold nothing; pending ones on a node already do.
+        let mut params = ListParams::default()
+            .fields("status.phase!=Succeeded,status.phase!=Failed")
+            .limit(500);
+        let mut totals: HashMap<String, [i128; 3]> = HashMap::new();
+        loop {
+            let page = pods.list(&params).await?;
+            for pod in &page.items {
+                let Some(node) = pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) else {
+                    continue;
+                };
+                if !nodes.contains(node) || pod.namespace().is_some_and(|ns| ours.contains(&ns)) {
+                    continue;
+                }
+                let request = pod_request(pod);
+                let total = totals.entry(node.to_owned()).or_default();
+                for (sum, add) in total.iter_mut().zip(request) {
+                    *sum += add;
+                }
+            }
+            match page.metadata.continue_.filter(|c| !c.is_empty()) {
+                Some(token) => params = params.continue_token(&token),
+                None => break,
+            }
+        }
+        const GIB_MILLI: i128 = 1000 * (1 << 30);
+        Ok(totals
+            .into_iter()
+            .map(|(node, [gpu, cpu, memory])| {
+                let up = |milli: i128, unit: i128| {
+                    u64::try_from((milli + unit - 1) / unit).unwrap_or(u64::MAX)
+                };
+                (
+                    node,
+                    shared::Resources {
+                        gpu: up(gpu, 1000),
+                        vcpu: up(cpu, 1000),
+                        memory_gib: up(memory, GIB_MILLI),
+                    },
+                )
+            })
+            .collect())
+    }
+}
+
+/// The GPU resource name Berth's catalog counts.
+const GPU_RESOURCE: &str = "nvidia.com/gpu";
+
+/// What a pod requests, in thousandths of a GPU, of a CPU and of a byte: the larger of
+/// its containers' sum and its largest init container (init containers run one at a
+/// time, before the others), plus its overhead. A missing request falls back to the
+/// limit, as the API server defaults it.
+fn pod_request(pod: &Pod) -> [i128; 3] {
+    let Some(spec) = pod.spec.as_ref() else {
+        return [0; 3];
+    };
+    let of = |resources: Option<&k8s_openapi::api::core::v1::ResourceRequirements>| {
+        let get = |name: &str| {
+            resources
+                .and_then(|r| {
+                    r.requests
+                        .as_ref()
+                        .and_then(|q| q.get(name))
+                        .or_else(|| r.limits.as_ref().and_then(|q| q.get(name)))
+                })
+                .and_then(|q| quantity_milli(&q.0))
+                .unwrap_or(0)
+        };
+        [get(GPU_RESOURCE), get("cpu"), get("memory")]
+    };
+    let mut sum = [0i128; 3];
+    for container in &spec.containers {
+        for (total, add) in sum.iter_mut().zip(of(container.resources.as_ref())) {
+            *total += add;
+        }
+    }
+    for init in spec.init_containers.iter().flatten() {
+        for (total, each) in sum.iter_mut().zip(of(init.resources.as_ref())) {
+            *total = (*total).max(each);
+        }
+    }
+    if let Some(overhead) = &spec.overhead {
+        for (total, name) in sum.iter_mut().zip([GPU_RESOURCE, "cpu", "memory"]) {
+            *total += overhead
+                .get(name)
+                .and_then(|q| quantity_milli(&q.0))
+                .unwrap_or(0);
+        }
+    }
+    sum
+}
+
+/// A Kubernetes quantity ("500m", "1.5", "16Gi", "1e3") in thousandths of its unit,
+/// rounded up; `None` when it is not a quantity.
+fn quantity_milli(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(split);
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let digits = format!("{whole}{fraction}");
+    let mantissa: i128 = digits.parse().ok()?;
+    let scale = 10i128.checked_pow(u32::try_from(fraction.len()).ok()?)?;
+    let (num, den): (i128, i128) = match suffix {
+        "" => (1, 1),
+        "n" => (1, 1_000_000_000),
+        "u" => (1, 1_000_000),
+        "m" => (1, 1000),
+        "k" => (1000, 1),
+        "M" => (1_000_000, 1),
+        "G" => (1_000_000_000, 1),
+        "T" => (1_000_000_000_000, 1),
+        "P" => (1_000_000_000_000_000, 1),
+        "E" => (1_000_000_000_000_000_000, 1),
+        "Ki" => (1 << 10, 1),
+        "Mi" => (1 << 20, 1),
+        "Gi" => (1 << 30, 1),
+        "Ti" => (1 << 40, 1),
+        "Pi" => (1 << 50, 1),
+        "Ei" => (1 << 60, 1),
+        exponent if exponent.starts_with(['e', 'E']) => {
+            let power: u32 = exponent[1..].parse().ok()?;
+            (10i128.checked_pow(power)?, 1)
+        }
+        _ => return None,
+    };
+    let top = mantissa.checked_mul(num)?.checked_mul(1000)?;
+    let bottom = scale.checked_mul(den)?;
+    Some((top + bottom - 1).div_euclid(bottom))
+}
+
+/// One Events watcher per namespace, shared by every attempt watched there: Events can
+/// only be selected by one object, and a job's pods are many.
+#[derive(Default)]
+struct EventHubs {
+    by_namespace: Mutex<HashMap<String, Hub>>,
+}
+
+struct Hub {
+    sender: broadcast::Sender<Arc<KubeEvent>>,
+    leases: usize,
+    watch: tokio::task::AbortHandle,
+}
+
+/// Keeps a namespace's Events watched; the last lease dropped stops the watch.
+struct HubLease {
+    hubs: Arc<EventHubs>,
+    namespace: String,
+}
+
+impl EventHubs {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Hub>> {
+        self.by_namespace
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The namespace's Events from now on (from its first list, for a new watch).
+    fn subscribe(
+        self: &Arc<Self>,
+        client: &Client,
+        namespace: &str,
+    ) -> (broadcast::Receiver<Arc<KubeEvent>>, HubLease) {
+        let mut hubs = self.lock();
+        let hub = hubs.entry(namespace.to_owned()).or_insert_with(|| {
+            let sender = broadcast::channel(EVENT_CAPACITY).0;
+            let feed = sender.clone();
+            let api: Api<KubeEvent> = Api::namespaced(client.clone(), namespace);
+            let ns = namespace.to_owned();
+            let watch = tokio::spawn(async move {
+                let stream = watcher(api, watcher::Config::default()).default_backoff();
+                let mut stream = std::pin::pin!(stream);
+                while let Some(next) = stream.next().await {
+                    match next {
+                        Ok(watcher::Event::Apply(event) | watcher::Event::InitApply(event)) => {
+                            // No receiver now is fine: nobody is watching a job here.
+                            let _ = feed.send(Arc::new(event));
+                        }
+                        Ok(_) => {}
+                        Err(error) => {
+                            tracing::warn!(namespace = %ns, %error, "watching the events failed; retrying");
+                        }
+                    }
+                }
+            })
+            .abort_handle();
+            Hub {
+                sender,
+                leases: 0,
+                watch,
+            }
+        });
+        hub.leases += 1;
+        let receiver = hub.sender.subscribe();
+        (
+            receiver,
+            HubLease {
+                hubs: Arc::clone(self),
+                namespace: namespace.to_owned(),
+            },
+        )
+    }
+}
+
+impl Drop for HubLease {
+    fn drop(&mut self) {
+        let mut hubs = self.hubs.lock();
+        if let Some(hub) = hubs.get_mut(&self.namespace) {
+            hub.leases -= 1;
+            if hub.leases == 0 {
+                hub.watch.abort();
+                hubs.remove(&self.namespace);
+            }
+        }
+    }
+}
+
+/// What watching an attempt asks of the loop in [`follow`].
+#[derive(Debug, PartialEq)]
+enum Step {
+    /// Report this.
+    Emit(Event),
+    /// The image-pull breaker tripped: delete the job (the `Finished` was emitted).
+    DeleteJob,
+}
+
+/// Pull failures of one pod.
+#[derive(Default)]
+struct PodPulls {
+    failures: i64,
+    /// The last waiting reason seen per container.
+    waiting: HashMap<String, String>,
+}
+
+/// The state of one watched attempt; pure, so tests feed it objects directly.
+struct Tracker {
+    task: TaskId,
+    attempt: u32,
+    kind: JobKind,
+    job: String,
+    job_uid: String,
+    image_pull_retries: i64,
+    stopping: Arc<AtomicBool>,
+    /// Pods of the job seen so far: uid → name.
+    pods: HashMap<String, String>,
+    pulls: HashMap<String, PodPulls>,
+    /// Events about pods not seen yet.
+    pending: Vec<KubeEvent>,
+    /// Kubernetes Events reported: (uid, count), since a re-list repeats them.
+    seen: HashSet<(String, i32)>,
+    last_note: Option<String>,
+    started: bool,
+    done: bool,
+}
+
+impl Tracker {
+    fn new(
+        task: TaskId,
+        attempt: u32,
+        kind: JobKind,
+        job: String,
+        job_uid: String,
+        image_pull_retries: i64,
+        stopping: Arc<AtomicBool>,
+    ) -> Self {
+        Tracker {
+            task,
+            attempt,
+            kind,
+            job,
+            job_uid,
+            image_pull_retries,
+            stopping,
+            pods: HashMap::new(),
+            pulls: HashMap::new(),
+            pending: Vec::new(),
+            seen: HashSet::new(),
+            last_note: None,
+            started: false,
+            done: false,
+        }
+    }
+
+    fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    fn note(&self, kind: &'static str, message: String) -> Step {
+        Step::Emit(Event::Note {
+            task: self.task.clone(),
+            attempt: self.attempt,
+            kind,
+            message,
+        })
+    }
+
+    fn finish(&mut self, failure: Option<String>) -> Vec<Step> {
+        self.done = true;
+        let mut steps = Vec::new();
+        if !self.started && failure.is_none() {
+            // A job can end between two watch events: it ran.
+            steps.push(self.start_step());
+        }
+        steps.push(Step::Emit(Event::Finished {
+            task: self.task.clone(),
+            attempt: self.attempt,
+            failure,
+        }));
+        steps
+    }
+
+    fn start_step(&mut self) -> Step {
+        self.started = true;
+        Step::Emit(Event::Started {
+            task: self.task.clone(),
+            attempt: self.attempt,
+        })
+    }
+
+    /// The job was added or changed.
+    fn on_job(&mut self, object: &Value) -> Vec<Step> {
+        if self.done || object["metadata"]["uid"].as_str() != Some(&self.job_uid) {
+            return Vec::new();
+        }
+        match job_phase(self.kind, object) {
+            JobPhase::Pending => Vec::new(),
+            JobPhase::Running if self.started => Vec::new(),
+            JobPhase::Running => vec![self.start_step()],
+            JobPhase::Succeeded => self.finish(None),
+            JobPhase::Failed(reason) => self.finish(Some(reason)),
+            JobPhase::Suspended(_) if self.stopping() => self.finish(Some("stopped".to_owned())),
+            JobPhase::Suspended(message) => {
+                let text = reason_text("the job is suspended (waiting for admission)", &message);
+                if self.last_note.as_deref() == Some(text.as_str()) {
+                    return Vec::new();
+                }
+                self.last_note = Some(text.clone());
+                vec![self.note(note_kind::JOB, text)]
+            }
+        }
+    }
+
+    /// The job was deleted.
+    fn on_job_deleted(&mut self, object: &Value) -> Vec<Step> {
+        if self.done || object["metadata"]["uid"].as_str() != Some(&self.job_uid) {
+            return Vec::new();
+        }
+        let why = if self.stopping() {
+            "stopped".to_owned()
+        } else {
+            format!("the job {} was deleted outside Berth", self.job)
+        };
+        self.finish(Some(why))
+    }
+
+    /// A pod of the job was added or changed: count its image-pull failures.
+    fn on_pod(&mut self, pod: &Pod) -> Vec<Step> {
+        let (Some(uid), name) = (pod.uid(), pod.name_any()) else {
+            return Vec::new();
+        };
+        let mut steps = Vec::new();
+        if self.pods.insert(uid.clone(), name.clone()).is_none() {
+            let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
+                .into_iter()
+                .partition(|e| e.involved_object.uid.as_deref() == Some(uid.as_str()));
+            self.pending = rest;
+            for event in mine {
+                steps.extend(self.on_kube_event(&event));
+            }
+        }
+        if self.done {
+            return steps;
+        }
+        let statuses = pod.status.iter().flat_map(|s| {
+            s.init_container_statuses
+                .iter()
+                .flatten()
+                .chain(s.container_statuses.iter().flatten())
+        });
+        let mut failures = Vec::new();
+        let pulls = self.pulls.entry(uid).or_default();
+        for status in statuses {
+            let waiting = status.state.as_ref().and_then(|s| s.waiting.as_ref());
+            let reason = waiting.and_then(|w| w.reason.clone()).unwrap_or_default();
+            let before = pulls.waiting.insert(status.name.clone(), reason.clone());
+            let failed_pull = match reason.as_str() {
+                ERR_IMAGE_PULL => before.as_deref() != Some(ERR_IMAGE_PULL),
+                // Back-off follows a failed pull we may not have seen.
+                IMAGE_PULL_BACK_OFF => !matches!(
+                    before.as_deref(),
+                    Some(ERR_IMAGE_PULL | IMAGE_PULL_BACK_OFF)
+                ),
+                _ => false,
+            };
+            if failed_pull {
+                pulls.failures += 1;
+                let message = waiting.and_then(|w| w.message.clone()).unwrap_or_default();
+                failures.push((status.name.clone(), reason, message, pulls.failures));
+            }
+        }
+        for (container, reason, message, count) in failures {
+            let what = reason_text(&reason, &message);
+            steps.push(self.note(
+                note_kind::PULL,
+                format!("pod {name} container {container}: image pull failure {count}: {what}"),
+            ));
+            if self.image_pull_retries >= 0 && count > self.image_pull_retries {
+                let failure = format!(
+                    "the image of pod {name} container {container} could not be pulled \
+                     {count} time(s), more than the {} retries allowed: {what}",
+                    self.image_pull_retries
+                );
+                steps.extend(self.finish(Some(failure)));
+                steps.push(Step::DeleteJob);
+                break;
+            }
+        }
+        steps
+    }
+
+    /// A Kubernetes Event in the job's namespace.
+    fn on_kube_event(&mut self, event: &KubeEvent) -> Vec<Step> {
+        let involved = &event.involved_object;
+        let Some(uid) = involved.uid.as_deref() else {
+            return Vec::new();
+        };
+        let about_job = uid == self.job_uid;
+        if !about_job && !self.pods.contains_key(uid) {
+            if involved.kind.as_deref() == Some("Pod") && self.pending.len() < PENDING_EVENTS {
+                self.pending.push(event.clone());
+            }
+            return Vec::new();
+        }
+        let key = (
+            event.metadata.uid.clone().unwrap_or_default(),
+            event.count.unwrap_or(1),
+        );
+        if !self.seen.insert(key) {
+            return Vec::new();
+        }
+        let object = format!(
+            "{} {}",
+            involved.kind.as_deref().unwrap_or("object").to_lowercase(),
+            involved.name.as_deref().unwrap_or_default()
+        );
+        let what = reason_text(
+            event.reason.as_deref().unwrap_or_default(),
+            event.message.as_deref().unwrap_or_default(),
+        );
+        vec![self.note(note_kind::CLUSTER, format!("{object}: {what}"))]
+    }
+}
+
+/// Watches one attempt until it ends (or a new attempt replaces it).
+async fn follow(
+    client: Client,
+    events: broadcast::Sender<Event>,
+    (mut cluster_events, _lease): (broadcast::Receiver<Arc<KubeEvent>>, HubLease),
+    namespace: String,
+    resource: ApiResource,
+    mut tracker: Tracker,
+) {
+    let job_api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &resource);
+    let job_watch = watcher(
+        job_api.clone(),
+        watcher::Config::default().fields(&format!("metadata.name={}", tracker.job)),
+    )
+    .default_backoff();
+    let pod_api: Api<Pod> = Api::namespaced(client.clone(), &namespace);
+    let pod_watch =
+        futures_util::stream::select_all(tracker.kind.pod_selectors(&tracker.job).into_iter().map(
+            |selector| {
+                watcher(
+                    pod_api.clone(),
+                    watcher::Config::default().labels(&selector),
+                )
+                .default_backoff()
+                .boxed()
+            },
+        ));
+    let mut job_watch = std::pin::pin!(job_watch);
+    let mut pod_watch = std::pin::pin!(pod_watch);
+    while !tracker.done {
+        let steps = tokio::select! {
+            Some(next) = job_watch.next() => match next {
+                Ok(watcher::Event::Apply(job) | watcher::Event::InitApply(job)) => {
+                    tracker.on_job(&to_value(&job))
+                }
+                Ok(watcher::Event::Delete(job)) => tracker.on_job_deleted(&to_value(&job)),
+                Ok(watcher::Event::Init | watcher::Event::InitDone) => Vec::new(),
+                Err(error) => {
+                    tracing::warn!(task = %tracker.task, %error, "watching the job failed; retrying");
+                    Vec::new()
+                }
+            },
+            Some(next) = pod_watch.next() => match next {
+                Ok(watcher::Event::Apply(pod) | watcher::Event::InitApply(pod)) => tracker.on_pod(&pod),
+                Ok(_) => Vec::new(),
+                Err(error) => {
+                    tracing::warn!(task = %tracker.task, %error, "watching the pods failed; retrying");
+                    Vec::new()
+                }
+            },
+            next = cluster_events.recv() => match next {
+                Ok(event) => tracker.on_kube_event(&event),
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(task = %tracker.task, missed, "cluster events were missed");
+                    Vec::new()
+                }
+                // The hub lives while this lease does.
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+            else => break,
+        };
+        for step in steps {
+            match step {
+                Step::Emit(event) => {
+                    let _ = events.send(event);
+                }
+                Step::DeleteJob => {
+                    if let Err(error) = job_api
+                        .delete(&tracker.job, &DeleteParams::foreground())
+                        .await
+                    {
+                        tracing::warn!(task = %tracker.task, %error, "cannot delete a job whose image cannot be pulled");
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn to_value(object: &DynamicObject) -> Value {
+    serde_json::to_value(object).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+    use http::{Request, Response, StatusCode};
+    use http_body::Frame;
+    use http_body_util::combinators::UnsyncBoxBody;
+    use http_body_util::{BodyExt, StreamBody};
+    use tokio::sync::mpsc;
+
+    type MockBody = UnsyncBoxBody<Bytes, std::io::Error>;
+    /// Open watches by resource, each fed by its sender.
+    type Watches = Arc<Mutex<Vec<(String, mpsc::UnboundedSender<Value>)>>>;
+    const NS: &str = "berth-vision";
+    const JOB: &str = "train-x2b4c";
+    const WAIT: Duration = Duration::from_secs(10);
+
+    /// A request the mocked API server received.
+    #[derive(Clone, Debug)]
+    struct Seen {
+        method: String,
+        path: String,
+        query: HashMap<String, String>,
+        content_type: String,
+        body: Value,
+    }
+
+    impl Seen {
+        /// The resource segment after `namespaces/<ns>/` (or `v1/` for all namespaces),
+        /// and the object name if any.
+        fn resource(&self) -> (String, Option<String>) {
+            let rest = match self.path.split_once("/namespaces/") {
+                Some((_, rest)) => rest.split_once('/').map(|(_, r)| r).unwrap_or_default(),
+                None => self.path.rsplit('/').next().unwrap_or_default(),
+            };
+            let mut parts = rest.split('/');
+            let resource = parts.next().unwrap_or_default().to_owned();
+            (resource, parts.next().map(str::to_owned))
+        }
+
+        fn is_watch(&self) -> bool {
+            self.query.get("watch").map(String::as_str) == Some("true")
+        }
+    }
+
+    /// What a route answers: JSON with a status, or `None` for the default answer.
+    type Route = Box<dyn FnMut(&Seen) -> Option<(StatusCode, Value)> + Send>;
+
+    /// A mocked API server behind `kube::Client::new` (tower-test's mock pair). Every
+    /// request is recorded. Unless the route answers: a list is empty, a get is 404, an
+    /// apply echoes the object with `uid-<name>` as its uid, a delete succeeds, and a
+    /// watch stays open until the test pushes events into it or drops it.
+    struct MockApi {
+        seen: Arc<Mutex<Vec<Seen>>>,
+        watches: Watches,
+    }
+
+    impl MockApi {
+        fn start(mut route: Route) -> (Client, MockApi) {
+            let (service, handle) =
+                tower_test::mock::pair::<Request<::kube::client::Body>, Response<MockBody>>();
+            let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+            let watches: Watches = Arc::default();
+            let (seen_in, watches_in) = (Arc::clone(&seen), Arc::clone(&watches));
+            tokio::spawn(async move {
+                let mut handle = std::pin::pin!(handle);
+                while let Some((request, send)) = handle.next_request().await {
+                    let (parts, body) = request.into_parts();
+                    let bytes = body.collect_bytes().await.expect("a request body");
+                    let request = Seen {
+                        method: parts.method.to_string(),
+                        path: parts.uri.path().to_owned(),
+                        query: parse_query(parts.uri.query().unwrap_or_default()),
+                        content_type: parts
+                            .headers
+                            .get(http::header::CONTENT_TYPE)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or_default()
+                            .to_owned(),
+                        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                    };
+                    seen_in.lock().unwrap().push(request.clone());
+                    if request.is_watch() {
+                        let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+                        watches_in.lock().unwrap().push((request.resource().0, tx));
+                        let lines = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).map(
+                            |event| {
+                                let mut line = serde_json::to_vec(&event).expect("json");
+                                line.push(b'\n');
+                                Ok::<_, std::io::Error>(Frame::data(Bytes::from(line)))
+                            },
+                        );
+                        send.send_response(Response::new(BodyExt::boxed_unsync(StreamBody::new(
+                            lines,
+                        ))));
+                        continue;
+                    }
+                    let (status, json) =
+                        route(&request).unwrap_or_else(|| default_answer(&request));
+                    // A bare string is sent as text (a pod log); the API never answers one.
+                    let bytes = match json {
+                        Value::String(text) => text.into_bytes(),
+                        other => serde_json::to_vec(&other).expect("json"),
+                    };
+                    let body = http_body_util::Full::new(Bytes::from(bytes))
+                        .map_err(|never| match never {});
+                    send.send_response(
+                        Response::builder()
+                            .status(status)
+                            .body(BodyExt::boxed_unsync(body))
+                            .expect("a response"),
+                    );
+                }
+            });
+            let client = Client::new(service, NS);
+            (client, MockApi { seen, watches })
+        }
+
+        fn seen(&self) -> Vec<Seen> {
+            self.seen.lock().unwrap().clone()
+        }
+
+        /// Waits until `count` watches of `resource` were opened.
+        async fn watching(&self, resource: &str, count: usize) {
+            tokio::time::timeout(WAIT, async {
+                while self
+                    .watches
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .filter(|(r, _)| r == resource)
+                    .count()
+                    < count
+                {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            })
+            .await
+            .unwrap_or_else(|_| panic!("{count} watch(es) of {resource} are opened"));
+        }
+
+        /// Sends a watch event on the latest watch of `resource`.
+        async fn push(&self, resource: &str, kind: &str, object: Value) {
+            self.watching(resource, 1).await;
+            let watches = self.watches.lock().unwrap();
+            let (_, tx) = watches
+                .iter()
+                .rev()
+                .find(|(r, _)| r == resource)
+                .expect("a watch");
+            tx.send(json!({ "type": kind, "object": object }))
+                .expect("the watch is open");
+        }
+
+        /// How many watches of `resource` the client still reads.
+        fn open_watches(&self, resource: &str) -> usize {
+            self.watches
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(r, tx)| r == resource && !tx.is_closed())
+                .count()
+        }
+
+        /// Ends every open watch of `resource`, as a dropped connection would.
+        fn drop_watches(&self, resource: &str) {
+            self.watches.lock().unwrap().retain(|(r, _)| r != resource);
+        }
+    }
+
+    fn parse_query(query: &str) -> HashMap<String, String> {
+        let decode = |text: &str| {
+            let bytes = text.as_bytes();
+            let mut out = Vec::with_capacity(bytes.len());
+            let mut i = 0;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'+' => out.push(b' '),
+                    b'%' if i + 2 < bytes.len() => {
+                        let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("ascii");
+                        out.push(u8::from_str_radix(hex, 16).expect("hex"));
+                        i += 2;
+                    }
+                    b => out.push(b),
+                }
+                i += 1;
+            }
+            String::from_utf8(out).expect("utf-8")
+        };
+        query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (decode(key), decode(value))
+            })
+            .collect()
+    }
+
+    fn status(code: u16, reason: &str) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Failure",
+            "message": reason, "reason": reason, "code": code
+        })
+    }
+
+    fn default_answer(request: &Seen) -> (StatusCode, Value) {
+        let (_, name) = request.resource();
+        match (request.method.as_str(), name) {
+            ("GET", None) => (
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "1" }, "items": [] }),
+            ),
+            ("GET", Some(_)) => (StatusCode::NOT_FOUND, status(404, "NotFound")),
+            ("PATCH", Some(name)) => {
+                let mut object = request.body.clone();
+                object["metadata"]["uid"] = json!(format!("uid-{name}"));
+                object["metadata"]["resourceVersion"] = json!("2");
+                (StatusCode::OK, object)
+            }
+            ("DELETE", Some(_)) => (
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Success" }),
+            ),
+            _ => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                status(405, "MethodNotAllowed"),
+            ),
+        }
+    }
+
+    fn defaults() -> Route {
+        Box::new(|_| None)
+    }
+
+    fn secret() -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Secret",
+            "metadata": { "name": format!("{JOB}-env"), "namespace": NS },
+            "type": "Opaque", "stringData": { "HF_TOKEN": "hf_x" }
+        })
+    }
+
+    fn pytorch_job() -> Value {
+        json!({
+            "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+            "metadata": { "name": JOB, "namespace": NS, "labels": { "berth.io/task": JOB } },
+            "spec": {
+                "pytorchReplicaSpecs": {
+                    "Master": { "replicas": 1, "restartPolicy": "OnFailure", "template": { "spec": {
+                        "containers": [{ "name": "pytorch", "image": "pytorch:2.4", "command": ["bash", "-c", "python train.py"] }]
+                    } } },
+                    "Worker": { "replicas": 2, "restartPolicy": "OnFailure", "template": { "spec": {
+                        "containers": [{ "name": "pytorch", "image": "pytorch:2.4", "command": ["bash", "-c", "python train.py"] }]
+                    } } }
+                },
+                "runPolicy": { "backoffLimit": 0 }
+            }
+        })
+    }
+
+    fn ray_job() -> Value {
+        json!({
+            "apiVersion": "ray.io/v1", "kind": "RayJob",
+            "metadata": { "name": JOB, "namespace": NS },
+            "spec": {
+                "entrypoint": "python main.py",
+                "shutdownAfterJobFinishes": true,
+                "rayClusterSpec": {
+                    "headGroupSpec": { "rayStartParams": {}, "template": { "spec": { "containers": [{ "name": "ray-head", "image": "rayproject/ray:2.40.0" }] } } },
+                    "workerGroupSpecs": [{ "groupName": "workers", "replicas": 2, "minReplicas": 2, "maxReplicas": 2, "rayStartParams": {},
+                        "template": { "spec": { "containers": [{ "name": "ray-worker", "image": "rayproject/ray:2.40.0" }] } } }]
+                }
+            }
+        })
+    }
+
+    /// The job as the API server holds it: uid from the mocked apply, a resource
+    /// version and a status.
+    fn stored(mut job: Value, resource_version: &str, status: Value) -> Value {
+        job["metadata"]["uid"] = json!(format!("uid-{JOB}"));
+        job["metadata"]["resourceVersion"] = json!(resource_version);
+        job["status"] = status;
+        job
+    }
+
+    fn conditions(list: &[(&str, &str)]) -> Value {
+        json!({ "conditions": list.iter().map(|(kind, status)| json!({
+            "type": kind, "status": status, "reason": format!("PyTorchJob{kind}"), "message": format!("job is {kind}")
+        })).collect::<Vec<_>>() })
+    }
+
+    fn submission(objects: Vec<Value>, image_pull_retries: i64) -> Submission {
+        Submission {
+            task: TaskId(JOB.to_owned()),
+            attempt: 1,
+            namespace: NS.to_owned(),
+            objects,
+            image_pull_retries,
+        }
+    }
+
+    fn backend(client: Client, kueue: bool) -> KubeBackend {
+        KubeBackend::new(
+            client,
+            KubeSettings {
+                kueue,
+                ..KubeSettings::default()
+            },
+            Arc::new(shared::demo::catalog()),
+        )
+    }
+
+    async fn next(events: &mut broadcast::Receiver<Event>) -> Event {
+        tokio::time::timeout(WAIT, events.recv())
+            .await
+            .expect("an event comes in time")
+            .expect("the backend keeps sending")
+    }
+
+    fn task() -> TaskId {
+        TaskId(JOB.to_owned())
+    }
+
+    #[tokio::test]
+    async fn apply_sends_every_object_by_server_side_apply_with_the_field_manager_in_order() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        backend
+            .submit(submission(
+                vec![
+                    {
+                        // Rendered without a namespace: it goes to the group's.
+                        let mut secret = secret();
+                        secret["metadata"]
+                            .as_object_mut()
+                            .expect("metadata")
+                            .remove("namespace");
+                        secret
+                    },
+                    pytorch_job(),
+                ],
+                3,
+            ))
+            .await
+            .expect("applied");
+        let writes: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| !s.is_watch() && s.method != "GET")
+            .collect();
+        assert_eq!(writes.len(), 2, "{writes:#?}");
+        assert_eq!(
+            writes[0].path,
+            format!("/api/v1/namespaces/{NS}/secrets/{JOB}-env")
+        );
+        assert_eq!(
+            writes[1].path,
+            format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+        );
+        for write in &writes {
+            assert_eq!(write.method, "PATCH");
+            assert_eq!(write.content_type, "application/apply-patch+yaml");
+            assert_eq!(
+                write.query.get("fieldManager").map(String::as_str),
+                Some("berth")
+            );
+            assert_eq!(write.query.get("force").map(String::as_str), Some("true"));
+        }
+        assert_eq!(writes[0].body, secret());
+        assert_eq!(writes[0].body["metadata"]["namespace"], NS);
+        let mut expected = pytorch_job();
+        expected["metadata"]["labels"][ATTEMPT_LABEL] = json!("1");
+        assert_eq!(
+            writes[1].body, expected,
+            "the job is sent as rendered, labelled with its attempt"
+        );
+        // Before the job, its name was looked up for a job an earlier attempt left.
+        let get = api
+            .seen()
+            .into_iter()
+            .position(|s| {
+                s.method == "GET"
+                    && s.resource() == ("pytorchjobs".to_owned(), Some(JOB.to_owned()))
+            })
+            .expect("the previous job is looked up");
+        let apply = api
+            .seen()
+            .iter()
+            .position(|s| s.method == "PATCH" && s.path.ends_with(&format!("pytorchjobs/{JOB}")))
+            .unwrap();
+        assert!(get < apply);
+    }
+
+    #[tokio::test]
+    async fn a_new_attempt_deletes_the_previous_job_in_the_foreground_before_applying() {
+        let gone = Arc::new(AtomicBool::new(false));
+        let deleted = Arc::clone(&gone);
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            let (resource, name) = request.resource();
+            if resource != "pytorchjobs" {
+                return None;
+            }
+            match (request.method.as_str(), name.is_some()) {
+                ("GET", true) if !deleted.load(Ordering::SeqCst) => {
+                    let mut old = stored(pytorch_job(), "4", conditions(&[("Failed", "True")]));
+                    old["metadata"]["uid"] = json!("uid-old");
+                    old["metadata"]["labels"][ATTEMPT_LABEL] = json!("1");
+                    Some((StatusCode::OK, old))
+                }
+                ("DELETE", true) => {
+                    deleted.store(true, Ordering::SeqCst);
+                    None
+                }
+                _ => None,
+            }
+        }));
+        let backend = backend(client, false);
+        let mut second = submission(vec![pytorch_job()], 3);
+        second.attempt = 2;
+        backend.submit(second).await.expect("applied");
+        let seen = api.seen();
+        let delete = seen
+            .iter()
+            .position(|s| s.method == "DELETE")
+            .expect("the old job is deleted");
+        assert_eq!(seen[delete].body["propagationPolicy"], "Foreground");
+        let apply = seen
+            .iter()
+            .position(|s| s.method == "PATCH")
+            .expect("applied");
+        assert!(delete < apply, "deleted, then applied");
+        assert_eq!(seen[apply].body["metadata"]["labels"][ATTEMPT_LABEL], "2");
+    }
+
+    #[tokio::test]
+    async fn an_apply_the_api_fails_is_unavailable_and_a_conflict_is_not() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            (request.method == "PATCH").then(|| {
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    status(500, "InternalError"),
+                )
+            })
+        }));
+        let error = backend(client, false)
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect_err("refused");
+        assert!(error.is_unavailable(), "{error:?}");
+        // The API's words reach the task's failure reason, which is this text.
+        let text = error.to_string();
+        assert!(text.contains(&format!("apply PyTorchJob {JOB}")), "{text}");
+        assert!(text.contains("InternalError"), "{text}");
+
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            (request.method == "PATCH").then(|| (StatusCode::CONFLICT, status(409, "Conflict")))
+        }));
+        let error = backend(client, false)
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(
+                error,
+                BackendError::Kube {
+                    cause: KubeError::Conflict(_),
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(!error.is_unavailable());
+    }
+
+    #[test]
+    fn kube_errors_are_classified_by_their_status() {
+        let api = |code: u16, reason: &str| {
+            let status: ::kube::core::Status =
+                serde_json::from_value(status(code, reason)).unwrap();
+            KubeError::from(::kube::Error::Api(Box::new(status)))
+        };
+        assert!(matches!(api(404, "NotFound"), KubeError::NotFound(_)));
+        assert!(matches!(
+            api(409, "AlreadyExists"),
+            KubeError::AlreadyExists(_)
+        ));
+        assert!(matches!(api(409, "Conflict"), KubeError::Conflict(_)));
+        assert!(matches!(api(403, "Forbidden"), KubeError::Unavailable(_)));
+        assert!(matches!(
+            api(503, "ServiceUnavailable"),
+            KubeError::Unavailable(_)
+        ));
+    }
+
+    #[test]
+    fn a_pytorchjob_status_maps_to_phases() {
+        let phase = |list: &[(&str, &str)]| {
+            job_phase(
+                JobKind::PyTorch,
+                &stored(pytorch_job(), "1", conditions(list)),
+            )
+        };
+        assert_eq!(
+            job_phase(JobKind::PyTorch, &pytorch_job()),
+            JobPhase::Pending
+        );
+        assert_eq!(phase(&[("Created", "True")]), JobPhase::Pending);
+        assert_eq!(
+            phase(&[("Created", "True"), ("Running", "True")]),
+            JobPhase::Running
+        );
+        assert_eq!(
+            phase(&[("Created", "True"), ("Restarting", "True")]),
+            JobPhase::Running
+        );
+        assert_eq!(
+            phase(&[
+                ("Created", "True"),
+                ("Running", "False"),
+                ("Succeeded", "True")
+            ]),
+            JobPhase::Succeeded
+        );
+        assert_eq!(
+            phase(&[
+                ("Created", "True"),
+                ("Running", "False"),
+                ("Failed", "True")
+            ]),
+            JobPhase::Failed("PyTorchJobFailed: job is Failed".to_owned())
+        );
+        assert_eq!(
+            phase(&[("Created", "True"), ("Suspended", "True")]),
+            JobPhase::Suspended("job is Suspended".to_owned())
+        );
+        // A condition that is no longer true does not count.
+        assert_eq!(
+            phase(&[
+                ("Created", "True"),
+                ("Suspended", "False"),
+                ("Running", "True")
+            ]),
+            JobPhase::Running
+        );
+    }
+
+    #[test]
+    fn a_rayjob_status_maps_to_phases() {
+        let phase = |status: Value| job_phase(JobKind::Ray, &stored(ray_job(), "1", status));
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Initializing" })),
+            JobPhase::Pending
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Running", "jobStatus": "PENDING" })),
+            JobPhase::Running
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Complete", "jobStatus": "SUCCEEDED" })),
+            JobPhase::Succeeded
+        );
+        assert_eq!(
+            phase(
+                json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED", "message": "exit 1" })
+            ),
+            JobPhase::Failed("the Ray job ended FAILED: exit 1".to_owned())
+        );
+        assert_eq!(
+            phase(
+                json!({ "jobDeploymentStatus": "Failed", "reason": "DeadlineExceeded", "message": "too slow" })
+            ),
+            JobPhase::Failed("DeadlineExceeded: too slow".to_owned())
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "ValidationFailed", "message": "name too long" })),
+            JobPhase::Failed("ValidationFailed: name too long".to_owned())
+        );
+        assert_eq!(
+            phase(json!({ "jobDeploymentStatus": "Suspended" })),
+            JobPhase::Suspended(String::new())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_watched_job_reports_started_and_finished_and_the_watch_resumes_after_a_drop() {
+        let (client, api) =
+            MockApi::start(Box::new(|request| {
+                let (resource, name) = request.resource();
+                (request.method == "GET" && resource == "pytorchjobs" && name.is_none()).then(|| {
+                (StatusCode::OK, json!({
+                    "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList",
+                    "metadata": { "resourceVersion": "5" },
+                    "items": [stored(pytorch_job(), "5", conditions(&[("Created", "True")]))]
+                }))
+            })
+            }));
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(
+                pytorch_job(),
+                "6",
+                conditions(&[("Created", "True"), ("Running", "True")]),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+
+        // The connection drops; the watcher watches again from the last version seen.
+        api.drop_watches("pytorchjobs");
+        api.watching("pytorchjobs", 1).await;
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(
+                pytorch_job(),
+                "7",
+                conditions(&[
+                    ("Created", "True"),
+                    ("Running", "False"),
+                    ("Succeeded", "True"),
+                ]),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: None
+            }
+        );
+
+        let watches: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.is_watch() && s.resource().0 == "pytorchjobs")
+            .collect();
+        assert_eq!(watches.len(), 2, "watched twice: {watches:#?}");
+        assert_eq!(
+            watches[0].query["resourceVersion"], "5",
+            "the first watch starts from the list"
+        );
+        assert_eq!(
+            watches[1].query["resourceVersion"], "6",
+            "the second resumes after the last event"
+        );
+        assert_eq!(
+            watches[1].query["fieldSelector"],
+            format!("metadata.name={JOB}")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_rayjob_fails_the_attempt_with_its_reason() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![ray_job()], 3))
+            .await
+            .expect("applied");
+        api.push(
+            "rayjobs",
+            "MODIFIED",
+            stored(
+                ray_job(),
+                "3",
+                json!({ "jobDeploymentStatus": "Running", "jobStatus": "RUNNING" }),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+        api.push("rayjobs", "MODIFIED", stored(ray_job(), "4", json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED", "message": "Job entrypoint command failed with exit code 1" }))).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some(
+                    "the Ray job ended FAILED: Job entrypoint command failed with exit code 1"
+                        .to_owned()
+                )
+            }
+        );
+        // A RayJob's pods are found by the RayCluster's and the submitter's labels.
+        let selectors: HashSet<String> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.resource().0 == "pods")
+            .filter_map(|s| s.query.get("labelSelector").cloned())
+            .collect();
+        assert!(
+            selectors.contains(&format!("ray.io/originated-from-cr-name={JOB}")),
+            "{selectors:?}"
+        );
+        assert!(
+            selectors.contains(&format!("batch.kubernetes.io/job-name={JOB}")),
+            "{selectors:?}"
+        );
+    }
+
+    fn kube_event(
+        uid: &str,
+        count: i32,
+        kind: &str,
+        name: &str,
+        object_uid: &str,
+        reason: &str,
+        message: &str,
+    ) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": { "name": format!("{name}.{uid}"), "namespace": NS, "uid": uid, "resourceVersion": "9" },
+            "involvedObject": { "kind": kind, "name": name, "namespace": NS, "uid": object_uid },
+            "reason": reason, "message": message, "count": count, "type": "Normal"
+        })
+    }
+
+    fn pod(name: &str, uid: &str, waiting: &[(&str, &str)]) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "name": name, "namespace": NS, "uid": uid, "resourceVersion": "8",
+                "labels": { "training.kubeflow.org/job-name": JOB } },
+            "spec": { "containers": [{ "name": "pytorch", "image": "registry.example/missing:1" }] },
+            "status": { "phase": "Pending", "containerStatuses": waiting.iter().map(|(container, reason)| json!({
+                "name": container, "image": "registry.example/missing:1", "imageID": "", "ready": false, "restartCount": 0,
+                "state": if reason.is_empty() { json!({ "running": {} }) } else {
+                    json!({ "waiting": { "reason": reason, "message": format!("{reason} for registry.example/missing:1") } })
+                }
+            })).collect::<Vec<_>>() }
+        })
+    }
+
+    #[tokio::test]
+    async fn kubernetes_events_of_the_job_and_its_pods_become_task_events() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        let job_uid = format!("uid-{JOB}");
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e1",
+                1,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "SuccessfulCreatePod",
+                "Created pod: train-x2b4c-master-0",
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Note {
+                task: task(),
+                attempt: 1,
+                kind: note_kind::CLUSTER,
+                message: format!(
+                    "pytorchjob {JOB}: SuccessfulCreatePod: Created pod: train-x2b4c-master-0"
+                ),
+            }
+        );
+        // Another task's object: not ours. A pod not seen yet: held until its pod shows.
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e2",
+                1,
+                "PyTorchJob",
+                "other",
+                "uid-other",
+                "SuccessfulCreatePod",
+                "x",
+            ),
+        )
+        .await;
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e3",
+                1,
+                "Pod",
+                "train-x2b4c-master-0",
+                "uid-pod-0",
+                "Pulling",
+                "Pulling image \"pytorch:2.4\"",
+            ),
+        )
+        .await;
+        api.push(
+            "pods",
+            "ADDED",
+            pod(
+                "train-x2b4c-master-0",
+                "uid-pod-0",
+                &[("pytorch", "ContainerCreating")],
+            ),
+        )
+        .await;
+        let Event::Note { kind, message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(
+            (kind, message.as_str()),
+            (
+                note_kind::CLUSTER,
+                "pod train-x2b4c-master-0: Pulling: Pulling image \"pytorch:2.4\""
+            )
+        );
+        // The same event again (a re-list) is not repeated; a new occurrence is.
+        api.push(
+            "events",
+            "MODIFIED",
+            kube_event(
+                "e1",
+                1,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "SuccessfulCreatePod",
+                "Created pod: train-x2b4c-master-0",
+            ),
+        )
+        .await;
+        api.push(
+            "events",
+            "MODIFIED",
+            kube_event(
+                "e1",
+                2,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "SuccessfulCreatePod",
+                "Created pod: train-x2b4c-master-0",
+            ),
+        )
+        .await;
+        let Event::Note { message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert!(
+            message.starts_with("pytorchjob train-x2b4c: SuccessfulCreatePod"),
+            "{message}"
+        );
+        assert!(
+            events.try_recv().is_err(),
+            "nothing else: the other task's event and the repeat are dropped"
+        );
+    }
+
+    #[tokio::test]
+    async fn attempts_in_one_namespace_share_one_events_watch_until_the_last_ends() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let other = "eval-k3m9p";
+        let mut second = pytorch_job();
+        second["metadata"]["name"] = json!(other);
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend
+            .submit(Submission {
+                task: TaskId(other.to_owned()),
+                ..submission(vec![second.clone()], 3)
+            })
+            .await
+            .expect("applied");
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "e1",
+                1,
+                "PyTorchJob",
+                other,
+                &format!("uid-{other}"),
+                "SuccessfulCreatePod",
+                "Created pod: eval-k3m9p-master-0",
+            ),
+        )
+        .await;
+        let Event::Note { task: whose, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(
+            whose,
+            TaskId(other.to_owned()),
+            "only the job's own task notes it"
+        );
+        assert_eq!(api.open_watches("events"), 1);
+
+        // Both end: the events watch is closed with the last.
+        let done = |name: &str, job: Value| {
+            let mut job = stored(job, "9", conditions(&[("Succeeded", "True")]));
+            job["metadata"]["uid"] = json!(format!("uid-{name}"));
+            job
+        };
+        api.watching("pytorchjobs", 2).await;
+        {
+            // Each job has its own watch (by name): each is sent both, and takes its own.
+            let list = api.watches.lock().unwrap();
+            for (_, tx) in list.iter().filter(|(r, _)| r == "pytorchjobs") {
+                for job in [done(JOB, pytorch_job()), done(other, second.clone())] {
+                    tx.send(json!({ "type": "MODIFIED", "object": job }))
+                        .expect("open");
+                }
+            }
+        }
+        let mut finished = HashSet::new();
+        while finished.len() < 2 {
+            if let Event::Finished {
+                task,
+                failure: None,
+                ..
+            } = next(&mut events).await
+            {
+                finished.insert(task);
+            }
+        }
+        tokio::time::timeout(WAIT, async {
+            while api.open_watches("events") > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the events watch is closed");
+        assert_eq!(
+            api.seen()
+                .iter()
+                .filter(|s| s.is_watch() && s.resource().0 == "events")
+                .count(),
+            1,
+            "one events watch for both"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_image_pull_breaker_fails_the_attempt_after_the_allowed_retries_and_deletes_the_job()
+     {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 1))
+            .await
+            .expect("applied");
+        let master = "train-x2b4c-master-0";
+        api.push(
+            "pods",
+            "ADDED",
+            pod(master, "uid-pod-0", &[("pytorch", "ErrImagePull")]),
+        )
+        .await;
+        let Event::Note { kind, message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(kind, note_kind::PULL);
+        assert!(message.contains("image pull failure 1"), "{message}");
+        // Back-off after the failure, and the same state again, are not new failures.
+        api.push(
+            "pods",
+            "MODIFIED",
+            pod(master, "uid-pod-0", &[("pytorch", "ImagePullBackOff")]),
+        )
+        .await;
+        api.push(
+            "pods",
+            "MODIFIED",
+            pod(master, "uid-pod-0", &[("pytorch", "ImagePullBackOff")]),
+        )
+        .await;
+        api.push(
+            "pods",
+            "MODIFIED",
+            pod(master, "uid-pod-0", &[("pytorch", "ErrImagePull")]),
+        )
+        .await;
+        let Event::Note { message, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert!(message.contains("image pull failure 2"), "{message}");
+        let Event::Finished {
+            failure: Some(failure),
+            ..
+        } = next(&mut events).await
+        else {
+            panic!("the attempt fails")
+        };
+        assert!(
+            failure.contains("2 time(s), more than the 1 retries allowed"),
+            "{failure}"
+        );
+        tokio::time::timeout(WAIT, async {
+            while !api.seen().iter().any(|s| s.method == "DELETE") {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the job is deleted");
+        let delete = api
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "DELETE")
+            .unwrap();
+        assert_eq!(
+            delete.resource(),
+            ("pytorchjobs".to_owned(), Some(JOB.to_owned()))
+        );
+        assert_eq!(delete.body["propagationPolicy"], "Foreground");
+    }
+
+    fn tracker(retries: i64) -> Tracker {
+        Tracker::new(
+            task(),
+            1,
+            JobKind::PyTorch,
+            JOB.to_owned(),
+            format!("uid-{JOB}"),
+            retries,
+            Arc::default(),
+        )
+    }
+
+    fn pod_object(waiting: &[(&str, &str)]) -> Pod {
+        serde_json::from_value(pod("p-0", "uid-p-0", waiting)).expect("a pod")
+    }
+
+    fn trips(steps: &[Step]) -> bool {
+        steps.contains(&Step::DeleteJob)
+    }
+
+    #[test]
+    fn zero_retries_trip_on_the_first_failure_and_minus_one_never() {
+        let mut at_once = tracker(0);
+        assert!(trips(
+            &at_once.on_pod(&pod_object(&[("pytorch", "ErrImagePull")]))
+        ));
+
+        let mut never = tracker(-1);
+        for round in 0..50 {
+            let reason = if round % 2 == 0 {
+                "ErrImagePull"
+            } else {
+                "ImagePullBackOff"
+            };
+            assert!(!trips(&never.on_pod(&pod_object(&[("pytorch", reason)]))));
+        }
+        assert_eq!(never.pulls["uid-p-0"].failures, 25);
+    }
+
+    #[test]
+    fn failures_are_counted_per_pod_over_its_containers_and_a_backoff_first_seen_counts() {
+        let mut two = tracker(2);
+        // Seen first in back-off: a pull failed before the watch saw it.
+        assert!(!trips(&two.on_pod(&pod_object(&[
+            ("pytorch", "ImagePullBackOff"),
+            ("sidecar", "")
+        ]))));
+        assert!(!trips(&two.on_pod(&pod_object(&[
+            ("pytorch", "ImagePullBackOff"),
+            ("sidecar", "ErrImagePull")
+        ]))));
+        // Pulled at last, then failing again (a restart on a node without the image).
+        assert!(!trips(&two.on_pod(&pod_object(&[
+            ("pytorch", ""),
+            ("sidecar", "ImagePullBackOff")
+        ]))));
+        assert!(trips(&two.on_pod(&pod_object(&[
+            ("pytorch", "ErrImagePull"),
+            ("sidecar", "ImagePullBackOff")
+        ]))));
+        // Once failed, nothing more is reported.
+        assert!(
+            two.on_pod(&pod_object(&[("pytorch", "ErrImagePull")]))
+                .is_empty()
+        );
+    }
+
+    #[tokio::test]
+    async fn stop_deletes_the_job_with_foreground_propagation_and_reports_the_end_when_it_is_gone()
+    {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        let delete = api
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "DELETE")
+            .expect("a delete");
+        assert_eq!(
+            delete.path,
+            format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+        );
+        assert_eq!(delete.body["propagationPolicy"], "Foreground");
+        // Foreground: the job lingers with a deletion timestamp until its pods are gone.
+        let mut going = stored(pytorch_job(), "8", conditions(&[("Running", "True")]));
+        going["metadata"]["deletionTimestamp"] = json!("2026-11-29T12:00:00Z");
+        api.push("pytorchjobs", "MODIFIED", going.clone()).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+        api.push("pytorchjobs", "DELETED", going).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some("stopped".to_owned())
+            }
+        );
+        // Another attempt is not running here.
+        assert!(matches!(
+            backend.stop(&task(), 2, Duration::from_secs(5)).await,
+            Err(BackendError::NotRunning { attempt: 2, .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn with_kueue_stop_suspends_the_job() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, true);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![ray_job()], 3))
+            .await
+            .expect("applied");
+        // Kueue holds a new job suspended: a note, not an end.
+        api.push(
+            "rayjobs",
+            "MODIFIED",
+            stored(
+                ray_job(),
+                "3",
+                json!({ "jobDeploymentStatus": "Suspended" }),
+            ),
+        )
+        .await;
+        let Event::Note { kind, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(kind, note_kind::JOB);
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        let patch = api
+            .seen()
+            .into_iter()
+            .rfind(|s| s.method == "PATCH")
+            .expect("a patch");
+        assert_eq!(
+            patch.path,
+            format!("/apis/ray.io/v1/namespaces/{NS}/rayjobs/{JOB}")
+        );
+        assert_eq!(patch.content_type, "application/merge-patch+json");
+        assert_eq!(patch.body, json!({ "spec": { "suspend": true } }));
+        assert!(
+            !api.seen().iter().any(|s| s.method == "DELETE"),
+            "not deleted"
+        );
+        api.push(
+            "rayjobs",
+            "MODIFIED",
+            stored(
+                ray_job(),
+                "4",
+                json!({ "jobDeploymentStatus": "Suspended" }),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some("stopped".to_owned())
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn with_kueue_stopping_a_job_kueue_still_holds_ends_it_at_once() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            // The merge patch answers the job as it stands: suspended, not admitted yet.
+            (request.method == "PATCH" && request.content_type == "application/merge-patch+json")
+                .then(|| {
+                    (
+                        StatusCode::OK,
+                        stored(
+                            pytorch_job(),
+                            "5",
+                            conditions(&[("Created", "True"), ("Suspended", "True")]),
+                        ),
+                    )
+                })
+        }));
+        let backend = backend(client, true);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some("stopped".to_owned())
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn leftover_jobs_in_the_groups_namespaces_are_deleted_by_uid() {
+        let catalog = shared::demo::catalog();
+        let namespaces: Vec<String> = catalog
+            .project_groups
+            .iter()
+            .map(|g| {
+                format!(
+                    "/apis/kubeflow.org/v1/namespaces/berth-{}/pytorchjobs",
+                    g.id
+                )
+            })
+            .collect();
+        let first = namespaces[0].clone();
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                // KubeRay is not installed.
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            let items = if request.path == first {
+                vec![stored(
+                    pytorch_job(),
+                    "3",
+                    conditions(&[("Running", "True")]),
+                )]
+            } else {
+                Vec::new()
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        let ended = backend(client, false).end_leftovers().await;
+        assert_eq!(ended, 1, "{:#?}", api.seen());
+        let seen = api.seen();
+        let lists: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| s.method == "GET" && s.path.contains("pytorchjobs"))
+            .collect();
+        assert_eq!(
+            lists.len(),
+            namespaces.len(),
+            "every group's namespace is looked at"
+        );
+        assert!(
+            lists
+                .iter()
+                .all(|l| l.query["labelSelector"] == ATTEMPT_LABEL)
+        );
+        let deletes: Vec<&Seen> = seen.iter().filter(|s| s.method == "DELETE").collect();
+        assert_eq!(deletes.len(), 1);
+        assert_eq!(deletes[0].path, format!("{}/{JOB}", namespaces[0]));
+        assert_eq!(deletes[0].body["propagationPolicy"], "Foreground");
+        assert_eq!(
+            deletes[0].body["preconditions"]["uid"],
+            format!("uid-{JOB}")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_replica_log_is_streamed_from_its_pod() {
+        let (client, api) = MockApi::start(Box::new(|request| {
+            let (resource, name) = request.resource();
+            match (resource.as_str(), name, request.query.get("labelSelector")) {
+                ("pods", None, Some(selector)) if selector.contains("replica-type=worker") => {
+                    Some((
+                        StatusCode::OK,
+                        json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "3" },
+                        "items": [pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])] }),
+                    ))
+                }
+                ("pods", Some(_), _) if request.path.ends_with("/log") => Some((
+                    StatusCode::OK,
+                    json!("epoch 1 loss 0.5\nepoch 2 loss 0.4\n"),
+                )),
+                _ => None,
+            }
+        }));
+        let backend = backend(client, false);
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        let stream = backend
+            .log_stream(&task(), 1, 1, true)
+            .await
+            .expect("read")
+            .expect("a stream");
+        let chunks: Vec<Vec<u8>> = stream.map(|c| c.expect("a chunk")).collect().await;
+        assert_eq!(
+            String::from_utf8(chunks.concat()).unwrap(),
+            "epoch 1 loss 0.5\nepoch 2 loss 0.4\n"
+        );
+        let seen = api.seen();
+        let list = seen
+            .iter()
+            .find(|s| {
+                s.resource().0 == "pods"
+                    && !s.is_watch()
+                    && s.query
+                        .get("labelSelector")
+                        .is_some_and(|l| l.contains("replica-index"))
+            })
+            .expect("listed");
+        assert_eq!(
+            list.query["labelSelector"],
+            format!(
+                "training.kubeflow.org/job-name={JOB},training.kubeflow.org/replica-type=worker,training.kubeflow.org/replica-index=0"
+            )
+        );
+        let log = seen
+            .iter()
+            .find(|s| s.path.ends_with("/log"))
+            .expect("the log is read");
+        assert_eq!(
+            log.path,
+            format!("/api/v1/namespaces/{NS}/pods/train-x2b4c-worker-0/log")
+        );
+        assert_eq!(log.query["container"], "pytorch");
+        assert_eq!(log.query["follow"], "true");
+        // Another attempt's log is not here.
+        assert!(backend.log_stream(&task(), 2, 0, false).await.is_err());
+    }
+
+    #[test]
+    fn replicas_map_to_the_operators_pods() {
+        assert_eq!(
+            JobKind::PyTorch.replica_selector(JOB, 0),
+            (
+                format!(
+                    "training.kubeflow.org/job-name={JOB},training.kubeflow.org/replica-type=master"
+                ),
+                0
+            )
+        );
+        assert_eq!(
+            JobKind::Ray.replica_selector(JOB, 0),
+            (format!("batch.kubernetes.io/job-name={JOB}"), 0)
+        );
+        assert_eq!(
+            JobKind::Ray.replica_selector(JOB, 1),
+            (
+                format!("ray.io/originated-from-cr-name={JOB},ray.io/node-type=head"),
+                0
+            )
+        );
+        assert_eq!(
+            JobKind::Ray.replica_selector(JOB, 4),
+            (
+                format!("ray.io/originated-from-cr-name={JOB},ray.io/node-type=worker"),
+                2
+            )
+        );
+    }
+
+    #[test]
+    fn the_namespace_comes_from_the_template_and_must_be_a_label() {
+        let settings = KubeSettings::default();
+        assert_eq!(settings.namespace_for("vision").unwrap(), "berth-vision");
+        assert!(matches!(
+            settings.namespace_for("Vision Team"),
+            Err(KubeError::BadNamespace(_))
+        ));
+        let fixed = KubeSettings {
+            namespace: "training".to_owned(),
+            ..KubeSettings::default()
+        };
+        assert_eq!(fixed.namespace_for("vision").unwrap(), "training");
+        assert!(
+            KubeSettings {
+                namespace: "{group}-".to_owned(),
+                ..KubeSettings::default()
+            }
+            .namespace_for("a")
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn quantities_are_read_in_thousandths_rounded_up() {
+        assert_eq!(quantity_milli("500m"), Some(500));
+        assert_eq!(quantity_milli("2"), Some(2000));
+        assert_eq!(quantity_milli("1.5"), Some(1500));
+        assert_eq!(quantity_milli("0.1"), Some(100));
+        assert_eq!(quantity_milli("16Gi"), Some(16 * (1 << 30) * 1000));
+        assert_eq!(quantity_milli("1G"), Some(1_000_000_000 * 1000));
+        assert_eq!(quantity_milli("1e3"), Some(1_000_000));
+        assert_eq!(
+            quantity_milli("1n"),
+            Some(1),
+            "a nano-unit rounds up to one thousandth"
+        );
+        assert_eq!(quantity_milli("Gi"), None);
+        assert_eq!(quantity_milli("12x"), None);
+    }
+
+    fn running_pod(namespace: &str, node: &str, containers: Value, init: Value) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "name": format!("{namespace}-{node}"), "namespace": namespace },
+            "spec": { "nodeName": node, "containers": containers, "initContainers": init },
+            "status": { "phase": "Running" }
+        })
+    }
+
+    #[tokio::test]
+    async fn outside_usage_sums_other_pods_requests_per_catalog_node() {
+        let catalog = shared::demo::catalog();
+        let node = catalog.nodes().next().expect("a node").name.clone();
+        let group = catalog.project_groups[0].id.clone();
+        let (ours, node_in) = (format!("berth-{group}"), node.clone());
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            (request.method == "GET" && request.path == "/api/v1/pods").then(|| {
+                let page = request.query.get("continue").cloned().unwrap_or_default();
+                let (items, next) = if page.is_empty() {
+                    (
+                        vec![
+                            running_pod(
+                                "team-a",
+                                &node_in,
+                                json!([
+                                    { "name": "a", "resources": { "requests": { "cpu": "1500m", "memory": "3Gi", "nvidia.com/gpu": "1" } } },
+                                    { "name": "b", "resources": { "limits": { "cpu": "1", "memory": "512Mi", "nvidia.com/gpu": "1" } } }
+                                ]),
+                                // Larger than the containers' sum in CPU only.
+                                json!([{ "name": "init", "resources": { "requests": { "cpu": "4" } } }]),
+                            ),
+                            // Berth's own pod: the scheduler holds its capacity already.
+                            running_pod(&ours, &node_in, json!([{ "name": "x", "resources": { "requests": { "nvidia.com/gpu": "8" } } }]), json!([])),
+                        ],
+                        "page-2",
+                    )
+                } else {
+                    (
+                        vec![
+                            running_pod("team-b", &node_in, json!([{ "name": "c", "resources": { "requests": { "cpu": "100m", "memory": "100Mi" } } }]), json!([])),
+                            // Not a catalog node.
+                            running_pod("team-b", "elsewhere", json!([{ "name": "d", "resources": { "requests": { "nvidia.com/gpu": "2" } } }]), json!([])),
+                        ],
+                        "",
+                    )
+                };
+                (StatusCode::OK, json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "5", "continue": next }, "items": items }))
+            })
+        }));
+        let usage = backend(client, false)
+            .outside_usage()
+            .await
+            .expect("listed");
+        assert_eq!(usage.len(), 1, "{usage:?}");
+        assert_eq!(
+            usage[&node],
+            shared::Resources {
+                gpu: 2,
+                vcpu: 5,
+                memory_gib: 4
+            },
+            "cpu max(2.5, 4) + 0.1 = 4.1 rounds up to 5; 3 GiB + 512 MiB + 100 MiB rounds up to 4"
+        );
+        let lists: Vec<Seen> = api.seen();
+        assert_eq!(lists.len(), 2, "two pages");
+        assert_eq!(
+            lists[0].query["fieldSelector"],
+            "status.phase!=Succeeded,status.phase!=Failed"
+        );
+        assert_eq!(lists[1].query["continue"], "page-2");
+    }
+
+    #[tokio::test]
+    async fn a_gang_without_rendered_objects_does_not_start() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let gang = Gang {
+            task: task(),
+            attempt: 1,
+            command: "true".to_owned(),
+            ray: false,
+            replicas: Vec::new(),
+            mounts: Vec::new(),
+            ssh: false,
+            source: None,
+        };
+        assert!(matches!(
+            backend.start(gang).await,
+            Err(BackendError::Start { .. })
+        ));
+        assert!(api.seen().is_empty(), "nothing was sent");
+    }
+}

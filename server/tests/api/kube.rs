@@ -1,0 +1,320 @@
+//! The runner and the routes with a backend that reports whole jobs, as the Kubernetes
+//! backend does (`Finished` and `Note` events, logs as a stream). The backend here is a
+//! scripted stand-in: the Kubernetes backend's own requests are tested against a mocked
+//! API server in `server/src/backend/kube.rs`. No live cluster is used.
+
+use super::temp_dir;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use serde_json::{Value, json};
+use server::backend::{Backend, BackendError, Event, Gang, LogStream, note_kind};
+use shared::TaskId;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// Acts on the gang's command: `succeed`, `fail` (an image-pull breaker trip) or `hold`
+/// (runs until stopped). Every attempt starts and notes a pull first.
+struct JobBackend {
+    events: broadcast::Sender<Event>,
+    stops: Mutex<Vec<(TaskId, u32)>>,
+}
+
+#[async_trait::async_trait]
+impl Backend for JobBackend {
+    async fn start(&self, gang: Gang) -> Result<(), BackendError> {
+        let (task, attempt) = (gang.task.clone(), gang.attempt);
+        let _ = self.events.send(Event::Started {
+            task: task.clone(),
+            attempt,
+        });
+        let _ = self.events.send(Event::Note {
+            task: task.clone(),
+            attempt,
+            kind: note_kind::CLUSTER,
+            message: "pod x-master-0: Pulled: Successfully pulled image".to_owned(),
+        });
+        let failure = match gang.command.as_str() {
+            "succeed" => None,
+            "fail" => Some("the image could not be pulled 1 time(s)".to_owned()),
+            _ => return Ok(()),
+        };
+        let _ = self.events.send(Event::Finished {
+            task,
+            attempt,
+            failure,
+        });
+        Ok(())
+    }
+
+    async fn stop(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        _grace: Duration,
+    ) -> Result<(), BackendError> {
+        self.stops.lock().unwrap().push((task.clone(), attempt));
+        let _ = self.events.send(Event::Finished {
+            task: task.clone(),
+            attempt,
+            failure: Some("stopped".to_owned()),
+        });
+        Ok(())
+    }
+
+    fn events(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn log_path(&self, _task: &TaskId, _attempt: u32, _replica: u32) -> PathBuf {
+        PathBuf::from("/nonexistent/berth/log")
+    }
+
+    async fn log_stream(
+        &self,
+        _task: &TaskId,
+        attempt: u32,
+        replica: u32,
+        _follow: bool,
+    ) -> Result<Option<LogStream>, BackendError> {
+        let chunks = vec![
+            Ok(format!("attempt {attempt} replica {replica}\n").into_bytes()),
+            Ok(b"second line\n".to_vec()),
+        ];
+        Ok(Some(futures_util::StreamExt::boxed(
+            futures_util::stream::iter(chunks),
+        )))
+    }
+}
+
+async fn app() -> (Router, Arc<JobBackend>) {
+    let dist = temp_dir("dist");
+    let data = temp_dir("data");
+    let config = server::Config {
+        data_dir: data.clone(),
+        ..server::Config::demo(dist)
+    };
+    let mut state = server::AppState::new(config).expect("the demo state");
+    let store = server::store::SqliteStore::open(&data.join("berth.db"))
+        .await
+        .expect("the store opens");
+    let backend = Arc::new(JobBackend {
+        events: broadcast::channel(64).0,
+        stops: Mutex::default(),
+    });
+    let runner = Arc::new(server::runner::Runner::new(
+        Arc::clone(&state.catalog),
+        (*state.usage).clone(),
+        Arc::new(store),
+        Arc::clone(&backend) as Arc<dyn Backend>,
+        data,
+    ));
+    runner.watch();
+    state.runner = Some(runner);
+    (server::app(state), backend)
+}
+
+fn spec(command: &str) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = command.into();
+    spec
+}
+
+async fn submit(app: &Router, spec: &Value) -> String {
+    let request = Request::post("/api/v1/tasks")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(spec.to_string()))
+        .expect("a request");
+    let (status, task) = super::answer(app, request).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    task["id"].as_str().expect("an id").to_owned()
+}
+
+async fn get(app: &Router, path: &str) -> (StatusCode, Value) {
+    super::answer(
+        app,
+        Request::get(path).body(Body::empty()).expect("a request"),
+    )
+    .await
+}
+
+async fn wait_for_phase(app: &Router, id: &str, phase: &str) -> Value {
+    for _ in 0..300 {
+        let (_, task) = get(app, &format!("/api/v1/tasks/{id}")).await;
+        if task["phase"] == phase {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {id} did not reach {phase} in 30 s")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_job_succeeds_the_task_with_its_cluster_events_and_streamed_logs() {
+    let (app, _) = app().await;
+    let id = submit(&app, &spec("succeed")).await;
+    let done = wait_for_phase(&app, &id, "succeeded").await;
+    let phases: Vec<&str> = done["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["phase"].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["queued", "scheduling", "running", "succeeded"]);
+    let (_, events) = get(&app, &format!("/api/v1/tasks/{id}/events")).await;
+    let cluster: Vec<&Value> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "cluster")
+        .collect();
+    assert_eq!(cluster.len(), 1, "{events}");
+    assert_eq!(
+        cluster[0]["message"],
+        "attempt 1: pod x-master-0: Pulled: Successfully pulled image"
+    );
+
+    let (status, log) = get(&app, &format!("/api/v1/tasks/{id}/logs?replica=1")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(log, json!("attempt 1 replica 1\nsecond line\n"));
+    let (status, sse) = get(
+        &app,
+        &format!("/api/v1/tasks/{id}/logs?replica=0&follow=true"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let sse = sse.as_str().expect("text").to_owned();
+    assert!(sse.contains("data: attempt 1 replica 0\n"), "{sse}");
+    assert!(sse.contains("data: second line\n"), "{sse}");
+    let end = sse.find("event: end").expect("an end event");
+    assert!(
+        end > sse.find("data: second line").unwrap(),
+        "the end comes last: {sse}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_job_is_retried_per_fault_tolerance_then_fails_with_its_reason() {
+    let (app, _) = app().await;
+    let mut spec = spec("fail");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let id = submit(&app, &spec).await;
+    let done = wait_for_phase(&app, &id, "failed").await;
+    assert_eq!(done["attempts"], 2, "{done}");
+    let last = done["history"].as_array().unwrap().last().unwrap().clone();
+    assert!(
+        last["reason"]
+            .as_str()
+            .unwrap()
+            .contains("the image could not be pulled"),
+        "{last}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_a_running_job_asks_the_backend_and_ends_the_task_stopped() {
+    let (app, backend) = app().await;
+    let id = submit(&app, &spec("hold")).await;
+    wait_for_phase(&app, &id, "running").await;
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .body(Body::empty())
+        .expect("a request");
+    let (status, answer) = super::answer(&app, request).await;
+    assert!(status.is_success(), "{status}: {answer}");
+    wait_for_phase(&app, &id, "stopped").await;
+    assert_eq!(
+        backend.stops.lock().unwrap().as_slice(),
+        [(TaskId(id.clone()), 1)]
+    );
+}
+
+/// A kubeconfig for an API server nobody listens on (TLS, so the client's TLS setup
+/// runs too).
+fn unreachable_kubeconfig(dir: &std::path::Path) -> PathBuf {
+    let path = dir.join("kubeconfig");
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Config\ncurrent-context: nowhere\n\
+         clusters:\n- name: nowhere\n  cluster:\n    server: https://127.0.0.1:9\n    insecure-skip-tls-verify: true\n\
+         contexts:\n- name: nowhere\n  context:\n    cluster: nowhere\n    user: nobody\n\
+         users:\n- name: nobody\n  user:\n    token: not-a-real-token\n",
+    )
+    .expect("temp dir is writable");
+    path
+}
+
+#[test]
+fn berth_serves_on_the_kubernetes_backend_and_a_task_fails_to_start_until_rendering_is_wired() {
+    let dir = temp_dir("kube-serve");
+    let config = dir.join("berth.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[kubernetes]\nkubeconfig = {:?}\n",
+            unreachable_kubeconfig(&dir)
+        ),
+    )
+    .expect("temp dir is writable");
+    let data = dir.join("data");
+    let server = super::Berth::start(&[
+        ("BERTH_DATA_DIR", data.as_os_str()),
+        ("BERTH_CONFIG", config.as_os_str()),
+        ("BERTH_BACKEND", std::ffi::OsStr::new("kubernetes")),
+    ]);
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut response = agent
+        .post(&format!("{}/api/v1/tasks", server.url))
+        .header("content-type", "application/json")
+        .send(spec("succeed").to_string())
+        .expect("the server answers");
+    assert_eq!(response.status(), 201);
+    let task: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let id = task["id"].as_str().expect("an id").to_owned();
+    for _ in 0..300 {
+        let mut response = agent
+            .get(&format!("{}/api/v1/tasks/{id}", server.url))
+            .call()
+            .expect("the server answers");
+        let task: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        if task["phase"] == "failed" {
+            let last = task["history"].as_array().unwrap().last().unwrap().clone();
+            assert!(
+                last["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("cannot render Kubernetes objects"),
+                "{last}"
+            );
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("the task did not fail to start");
+}
+
+#[test]
+fn berth_refuses_to_start_when_the_kubeconfig_cannot_be_read() {
+    let dir = temp_dir("kube-missing");
+    let config = dir.join("berth.toml");
+    std::fs::write(
+        &config,
+        "backend = \"kubernetes\"\n[kubernetes]\nkubeconfig = \"/nonexistent/kubeconfig\"\n",
+    )
+    .expect("temp dir is writable");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_berth"))
+        .env("BERTH_ADDR", "127.0.0.1:0")
+        .env("BERTH_DATA_DIR", dir.join("data"))
+        .env("BERTH_CONFIG", &config)
+        .output()
+        .expect("the berth binary runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot connect to Kubernetes"), "{stderr}");
+    assert!(stderr.contains("/nonexistent/kubeconfig"), "{stderr}");
+}
