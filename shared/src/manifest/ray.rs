@@ -279,7 +279,7 @@ impl Target for RayJobTarget {
                 suspend: admission::suspended(job),
                 ray_cluster_spec: RayClusterSpec {
                     enable_in_tree_autoscaling: autoscaling.enabled,
-                    autoscaler_options: autoscaling.enabled.then(|| AutoscalerOptions {
+                    autoscaler_options: autoscaling.enabled.then_some(AutoscalerOptions {
                         upscaling_mode: match autoscaling.upscaling_mode {
                             UpscalingMode::Default => "Default",
                             UpscalingMode::Aggressive => "Aggressive",
