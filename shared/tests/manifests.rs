@@ -1262,7 +1262,7 @@ proptest! {
         let len = max - cut.min(max - 1);
         let prefix: String = std::iter::once('p').chain((1..len).map(|i| if i % 7 == 3 { '-' } else { 'x' })).collect();
         let prefix = prefix.trim_end_matches('-');
-        let name = final_name(&prefix, &suffix_from(seed));
+        let name = final_name(prefix, &suffix_from(seed));
         let spec = demo::pytorch().with(|s| s.compute.workers = workers);
         let objects = objects(&spec, &name, &demo::catalog());
         for object in &objects {

@@ -207,6 +207,41 @@ pub fn render(
     Ok(objects)
 }
 
+/// The suffix a preview's name takes in place of the one drawn at submit.
+pub const PREVIEW_SUFFIX: &str = "xxxxx";
+
+/// The `TASK_UUID` a preview shows in place of the one given at submit.
+pub const PREVIEW_UUID: &str = "00000000-0000-0000-0000-000000000000";
+
+/// What a spec becomes, for review before submitting (`berth render`,
+/// `POST /api/v1/render`, the console): the name ends in [`PREVIEW_SUFFIX`], hidden env
+/// values (the task's and the user's persistent ones) are masked, the SSH key is
+/// [`SshKeyPair::placeholder`]. Never apply a preview.
+///
+/// # Errors
+///
+/// As [`render`].
+pub fn preview(
+    spec: &TaskSpec,
+    catalog: &Catalog,
+    user: &User,
+) -> Result<Vec<Object>, RenderError> {
+    let spec = spec.masked();
+    let mut masked = catalog.clone();
+    for var in masked.persistent_env.iter_mut().filter(|v| v.hidden) {
+        var.value = crate::task::HIDDEN_VALUE_MASK.to_owned();
+    }
+    let name = crate::names::final_name(&spec.basic.name_prefix, PREVIEW_SUFFIX);
+    render(
+        &spec,
+        &name,
+        PREVIEW_UUID,
+        &masked,
+        user,
+        Some(&SshKeyPair::placeholder()),
+    )
+}
+
 /// A kind of job object: how a task type becomes its operator's custom resource.
 pub trait Target {
     /// Refuses a task name the operator would reject or overflow.
@@ -473,4 +508,37 @@ pub fn is_dns_label(name: &str) -> bool {
 /// (Service names must be).
 pub fn is_dns1035_label(name: &str) -> bool {
     is_dns_label(name) && name.as_bytes()[0].is_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preview_masks_every_hidden_value_and_names_its_placeholders() {
+        let objects = preview(
+            &crate::demo::pytorch(),
+            &crate::demo::catalog(),
+            &crate::demo::user(),
+        )
+        .expect("renders");
+        let text = serde_json::to_string(&objects).expect("JSON");
+        for secret in ["hf_demo_secret", "wandb-demo-secret"] {
+            assert!(
+                !text.contains(&shell::base64(secret.as_bytes())),
+                "{secret}"
+            );
+        }
+        let job = objects.last().expect("job");
+        assert_eq!(job.name(), "llama-finetune-xxxxx");
+        assert!(text.contains(PREVIEW_UUID));
+    }
+
+    #[test]
+    fn names_follow_the_dns_rules() {
+        assert!(is_dns_label("a-1"));
+        assert!(!is_dns_label("-a") && !is_dns_label("a-") && !is_dns_label("A"));
+        assert!(!is_dns_label(&"a".repeat(64)));
+        assert!(is_dns1035_label("a1") && !is_dns1035_label("1a"));
+    }
 }
