@@ -22,6 +22,17 @@ fn rendering(c: &mut Criterion) {
         "baseline: serde_json::to_vec of the rendered PyTorchJob",
         |b| b.iter(|| serde_json::to_vec(black_box(&job)).expect("serialises")),
     );
+    group.bench_function(
+        "baseline 2: serde_json::to_vec of every rendered object",
+        |b| {
+            b.iter(|| {
+                black_box(&objects)
+                    .iter()
+                    .map(|o| serde_json::to_vec(o).expect("serialises").len())
+                    .sum::<usize>()
+            })
+        },
+    );
     group.bench_function("render: spec to objects (1,024 workers)", |b| {
         b.iter(|| {
             render(

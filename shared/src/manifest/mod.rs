@@ -32,7 +32,7 @@ pub mod shell;
 
 pub use object::{Map, Object, ObjectMeta};
 
-use crate::catalog::{Catalog, Cluster, InstanceSpec, KubeSettings, PersistentEnvVar, Pool, User};
+use crate::catalog::{Catalog, Cluster, InstanceSpec, KubeSettings, Pool, User};
 use crate::task::{TaskSpec, TaskType};
 use object::{ConfigMap, PodMonitor, Secret};
 use std::fmt;
@@ -174,9 +174,9 @@ pub fn render(
                 ("authorized_keys", key.public_key.as_str()),
             ],
         )));
-        if let Some(hosts) = job.hostnames() {
+        if let Some(hosts) = job.hostfile() {
             let mut data = Map::new();
-            data.insert("hostfile.hostname".to_owned(), hosts.join("\n") + "\n");
+            data.insert("hostfile.hostname".to_owned(), hosts);
             objects.push(Object::ConfigMap(ConfigMap {
                 api_version: "v1",
                 kind: "ConfigMap",
@@ -423,28 +423,35 @@ impl<'a> Job<'a> {
         annotations
     }
 
-    /// The user's persistent env vars.
-    pub fn persistent_env(&self) -> impl Iterator<Item = &'a PersistentEnvVar> + 'a {
-        self.catalog.persistent_env_of(&self.user.name)
-    }
-
     /// The spec the replicas run on: the first of the priority list (the server puts
     /// the plan's choice first when it submits).
     pub fn worker_spec(&self) -> &'a InstanceSpec {
         self.specs[0]
     }
 
-    /// Pod host names for the SSH hostfile, when they are known before the pods
-    /// exist: a PyTorchJob's replica Services. A RayJob's pods get generated names.
-    pub fn hostnames(&self) -> Option<Vec<String>> {
-        if self.task_type != TaskType::PyTorchJob {
+    /// Whether the pod host names are known before the pods exist: a PyTorchJob's
+    /// replica Services are; a RayJob's pods get generated names.
+    pub fn has_hostfile(&self) -> bool {
+        self.task_type == TaskType::PyTorchJob
+    }
+
+    /// The SSH hostfile's host names, one per line, master first, when
+    /// [`Job::has_hostfile`].
+    pub fn hostfile(&self) -> Option<String> {
+        use std::fmt::Write;
+        if !self.has_hostfile() {
             return None;
         }
-        let mut hosts = vec![crate::names::pytorch_master(self.name)];
-        hosts.extend(
-            (0..self.spec.compute.workers).map(|i| crate::names::pytorch_worker(self.name, i)),
-        );
-        Some(hosts)
+        let workers = self.spec.compute.workers;
+        // One buffer for up to 1,025 lines: this is most of a large job's render time.
+        let mut text = String::with_capacity((self.name.len() + 14) * (workers as usize + 1));
+        text.push_str(&crate::names::pytorch_master(self.name));
+        text.push('\n');
+        for i in 0..workers {
+            // Writing into a String cannot fail.
+            let _ = writeln!(text, "{}-worker-{i}", self.name);
+        }
+        Some(text)
     }
 
     fn template(&self, target: &dyn Target) -> Result<Template, RenderError> {
@@ -532,6 +539,21 @@ mod tests {
         let job = objects.last().expect("job");
         assert_eq!(job.name(), "llama-finetune-xxxxx");
         assert!(text.contains(PREVIEW_UUID));
+    }
+
+    #[test]
+    fn the_hostfile_lists_the_names_module_s_replica_names() {
+        let spec = crate::demo::pytorch().with(|s| s.compute.workers = 1024);
+        let catalog = crate::demo::catalog();
+        let user = crate::demo::user();
+        let job = Job::new(&spec, "job-bcdfg", "u", &catalog, &user).expect("job");
+        let hostfile = job.hostfile().expect("a PyTorchJob has one");
+        let lines: Vec<&str> = hostfile.lines().collect();
+        assert_eq!(lines.len(), 1025);
+        assert_eq!(lines[0], crate::names::pytorch_master("job-bcdfg"));
+        for (i, line) in lines[1..].iter().enumerate() {
+            assert_eq!(*line, crate::names::pytorch_worker("job-bcdfg", i as u32));
+        }
     }
 
     #[test]

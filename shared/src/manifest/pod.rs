@@ -418,7 +418,7 @@ pub fn volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
             read_only: true,
             sub_path: None,
         });
-        if job.hostnames().is_some() {
+        if job.has_hostfile() {
             volumes.push(Volume {
                 name: "ssh-hosts".to_owned(),
                 persistent_volume_claim: None,
