@@ -905,16 +905,25 @@ fn kubelet(text: &str) -> String {
     text.replace("$$", "$")
 }
 
+/// Runs `program args…` and returns its stdout; panics when it cannot start.
+fn run(program: &str, args: &[&str]) -> (bool, Vec<u8>) {
+    let output = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} runs: {e}"));
+    (output.status.success(), output.stdout)
+}
+
 #[test]
-fn the_ray_entrypoint_reaches_bash_c_whole_through_the_submitters_bash_ce() {
-    // Commands with the shell syntax RULES.md 8.1 warns about; each prints what it
-    // must print when run as `bash -c` directly.
+fn the_ray_entrypoint_runs_the_command_exactly_through_submitter_ray_cli_and_job_shell() {
+    // Commands with the shell syntax RULES.md 8.1 warns about; each must print what it
+    // prints when run as `bash -c` directly.
     let commands = [
-        "echo plain",
+        "echo plain words",
         r#"printf '%s|' "a b" 'it'"'"'s' $((2+3)); echo"#,
         "x=$(echo sub); echo \"$x\" && echo and; echo semi | tr a-z A-Z",
-        "echo \"$0\" '$(RANK)' \\$HOME",
-        "echo line1\necho line2",
+        "echo \"$0\" '$(RANK)' \\$HOME `echo tick` \"quote\\\"d\"",
+        "echo line1\necho '  two  spaces  '\n# a comment\necho *",
     ];
     for command in commands {
         let spec = ray_on_sh_a().with(|s| s.environment.command = command.into());
@@ -923,25 +932,43 @@ fn the_ray_entrypoint_reaches_bash_c_whole_through_the_submitters_bash_ce() {
             .as_str()
             .expect("entrypoint")
             .to_owned();
-        // KubeRay: `… ray job submit … -- <entrypoint> ; …` under `bash -ce`, after the
-        // kubelet's expansion; here the entrypoint runs where `ray job submit` would
-        // receive it as its argument list.
-        let submitter = format!("{} ; true", kubelet(&entrypoint));
-        let through = std::process::Command::new("bash")
-            .args(["-ce", &submitter])
-            .output()
-            .expect("bash runs");
-        let direct = std::process::Command::new("bash")
-            .args(["-c", command])
-            .output()
-            .expect("bash runs");
-        assert!(direct.status.success(), "{command}");
+        // 1. The kubelet, then KubeRay's `bash -ce "… ray job submit … -- <entrypoint>"`:
+        //    the words `ray job submit` receives.
+        let (ok, words) = run(
+            "bash",
+            &["-ce", &format!("printf '%s\\0' {}", kubelet(&entrypoint))],
+        );
+        assert!(ok, "{entrypoint}");
+        let words: Vec<String> = words
+            .split(|b| *b == 0)
+            .filter(|w| !w.is_empty())
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect();
+        // 2. `ray job submit` joins them with `subprocess.list2cmdline`.
+        let mut args = vec![
+            "-c",
+            "import subprocess, sys; sys.stdout.write(subprocess.list2cmdline(sys.argv[1:]))",
+        ];
+        args.extend(words.iter().map(String::as_str));
+        let (ok, line) = run("python3", &args);
+        assert!(ok);
+        // 3. Ray runs the line with /bin/sh.
+        let (_, through) = run("sh", &["-c", &String::from_utf8_lossy(&line)]);
+        let (ok, direct) = run("bash", &["-c", command]);
+        assert!(ok, "{command}");
         assert_eq!(
-            String::from_utf8_lossy(&through.stdout),
-            String::from_utf8_lossy(&direct.stdout),
+            String::from_utf8_lossy(&through),
+            String::from_utf8_lossy(&direct),
             "{command} → {entrypoint}"
         );
     }
+    // A plain command stays readable.
+    let spec = ray_on_sh_a().with(|s| s.environment.command = "python tune.py --samples 32".into());
+    let objects = objects(&spec, "ray-tune-bcdfg", &demo::catalog());
+    assert_eq!(
+        job_of(&objects)["spec"]["entrypoint"],
+        "python tune.py --samples 32"
+    );
 }
 
 #[test]

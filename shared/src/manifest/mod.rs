@@ -20,7 +20,8 @@
 //!   `Master.replicas: 1` is written; a single machine has no `Worker` entry; the
 //!   container is named `pytorch`.
 //! - One env entry per name; every `$` in command and env values doubled.
-//! - The RayJob entrypoint is quoted for the submitter's `bash -ce`; no volume takes
+//! - The RayJob entrypoint survives the submitter's `bash -ce`, `ray job submit`'s
+//!   `list2cmdline` and the job's `/bin/sh` ([`ray::entrypoint`]); no volume takes
 //!   KubeRay's own names; a RayJob name is at most 47 characters.
 
 pub mod admission;

@@ -31,7 +31,7 @@ pub struct RayJob {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RayJobSpec {
-    /// `bash -c '<command>'`, quoted for the submitter's `bash -ce`, `$` doubled.
+    /// The command, as [`entrypoint`] makes it survive the submitter's shells.
     pub entrypoint: String,
     /// The runtime env YAML, `$` doubled (it reaches the submitter's command line).
     #[serde(skip_serializing_if = "Option::is_none", rename = "runtimeEnvYAML")]
@@ -133,12 +133,32 @@ pub fn head_spec<'a>(job: &Job<'a>) -> Result<Option<&'a InstanceSpec>, RenderEr
         .transpose()
 }
 
-/// The entrypoint for `ray job submit … -- <entrypoint>`, which KubeRay splices
-/// unquoted into the submitter's `bash -ce` line: the command as one single-quoted
-/// word for `bash -c`, so the submitter's shell passes it on whole, with every `$`
-/// doubled for the kubelet, which expands the submitter's command first.
+/// The entrypoint for `ray job submit … -- <entrypoint>`, so that the command runs
+/// exactly as `bash -c <command>` would run it. It passes three layers: KubeRay splices
+/// it unquoted into the submitter's `bash -ce` line (after the kubelet's `$(VAR)`
+/// expansion); `ray job submit` joins the words it receives with Python's
+/// `subprocess.list2cmdline` (Windows-style double quotes); Ray runs that line with
+/// `/bin/sh`.
+///
+/// A plain command (letters, digits, spaces and `._-/=,:@%+`) means the same to all
+/// three and is kept as written, so it stays readable. Anything else travels base64
+/// encoded, in single-quoted words with no space or quote for `list2cmdline` to touch,
+/// and is decoded by the job's shell: `set -f; IFS=; exec bash -c $(echo <base64> |
+/// base64 -d)` (no field splitting or globbing of the decoded text).
 pub fn entrypoint(command: &str) -> String {
-    kubelet_literal(&format!("bash -c {}", single_quoted(command)))
+    let plain = !command.trim().is_empty()
+        && command
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b" ._-/=,:@%+".contains(&b));
+    if plain {
+        return command.to_owned();
+    }
+    let encoded = super::shell::base64(command.as_bytes());
+    let words = [
+        "set", "-f;", "IFS=;", "exec", "bash", "-c", "$(echo", &encoded, "|", "base64", "-d)",
+    ];
+    let line: Vec<String> = words.iter().map(|w| single_quoted(w)).collect();
+    kubelet_literal(&line.join(" "))
 }
 
 impl Target for RayJobTarget {
