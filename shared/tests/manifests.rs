@@ -1276,6 +1276,16 @@ fn objects_come_in_apply_order_secrets_first_the_job_last() {
     );
 }
 
+#[test]
+fn a_1024_worker_job_keeps_every_object_well_below_the_etcd_request_limit() {
+    // RULES.md 2.3: etcd takes about 1.5 MiB per request; keep each object under 1 MiB.
+    let spec = demo::pytorch().with(|s| s.compute.workers = 1024);
+    for object in objects(&spec, "llama-finetune-bcdfg", &demo::catalog()) {
+        let size = serde_json::to_vec(&object).expect("JSON").len();
+        assert!(size < 1024 * 1024, "{} is {size} bytes", object["kind"]);
+    }
+}
+
 // ---------------------------------------------------------------- names
 
 proptest! {
