@@ -1,5 +1,6 @@
 //! `berth validate FILE…`: the findings `POST /api/v1/validate` would answer, for spec
-//! files on disk.
+//! files on disk; `berth render FILE…`: the objects `POST /api/v1/render` would answer,
+//! as one YAML stream.
 //!
 //! A file is read as YAML when it ends in `.yaml` or `.yml`, as JSON when it ends in
 //! `.json`, otherwise as JSON when its first character opens an object or a list and as
@@ -10,7 +11,7 @@
 //! Exit codes: 0 when no file has an error finding, 1 when one has, 2 when a file cannot
 //! be read or is not JSON or YAML (this wins over 1).
 
-use crate::config::{Format, ValidateArgs};
+use crate::config::{Format, RenderArgs, ValidateArgs};
 use crate::error::cap_findings;
 use crate::json::{JsonError, check_strict, scan};
 use crate::state::AppState;
@@ -78,6 +79,60 @@ pub fn validate(state: &AppState, args: &ValidateArgs, out: &mut dyn Write) -> s
     if args.format == Format::Json {
         serde_json::to_writer_pretty(&mut *out, &Value::Array(documents))?;
         writeln!(out)?;
+    }
+    Ok(code)
+}
+
+/// Renders every file and prints the objects to `out` as one YAML stream (each object
+/// a `---` document), in file order; findings of a spec with errors and unreadable
+/// files go to `err`. Returns the exit code: 0 when every file rendered, 1 when a spec
+/// has errors, 2 when a file cannot be read or rendered (this wins over 1).
+///
+/// # Errors
+///
+/// Only when writing fails.
+pub fn render(
+    state: &AppState,
+    args: &RenderArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<u8> {
+    let lang = Lang::from(args.lang);
+    let user = state.user();
+    let mut code = EXIT_OK;
+    for file in &args.files {
+        let text = match read_json(file) {
+            Ok(text) => text,
+            Err(unreadable) => {
+                print_text(err, file, &unreadable)?;
+                code = EXIT_UNREADABLE;
+                continue;
+            }
+        };
+        let check = shared::check_json(&text, &state.catalog, &state.usage, &user);
+        if check.issues.has_errors() {
+            let mut check = check.localized(lang);
+            (check.issues, check.truncated) = cap_findings(check.issues);
+            print_text(err, file, &Outcome::Checked(Box::new(check)))?;
+            code = code.max(EXIT_FINDINGS);
+            continue;
+        }
+        let spec = shared::parse_spec(&text)
+            .expect("a spec without error findings parses")
+            .normalized();
+        match shared::manifest::preview(&spec, &state.catalog, &user) {
+            Ok(objects) => {
+                writeln!(out, "# {}", file.display())?;
+                for object in &objects {
+                    let yaml = serde_yaml_ng::to_string(object).map_err(std::io::Error::other)?;
+                    write!(out, "---\n{yaml}")?;
+                }
+            }
+            Err(why) => {
+                writeln!(err, "{}: cannot render: {why}", file.display())?;
+                code = EXIT_UNREADABLE;
+            }
+        }
     }
     Ok(code)
 }

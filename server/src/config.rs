@@ -100,6 +100,22 @@ pub enum Command {
     /// does. Exit code 1 when any file has an error finding, 2 when a file cannot be read
     /// or is not JSON or YAML.
     Validate(ValidateArgs),
+    /// Print the Kubernetes objects task spec files become, as one YAML stream, as
+    /// `POST /api/v1/render` answers (name suffix `xxxxx`, hidden values masked). Exit
+    /// code 1 when a spec has errors (its findings go to stderr), 2 when a file cannot
+    /// be read or rendered.
+    Render(RenderArgs),
+}
+
+/// `berth render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Language of the findings of a spec with errors.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub lang: LangArg,
 }
 
 /// `berth validate`.

@@ -1,4 +1,5 @@
-//! `berth`: serves Berth (the default), or checks spec files (`berth validate`).
+//! `berth`: serves Berth (the default), checks spec files (`berth validate`), or prints
+//! the Kubernetes objects they become (`berth render`).
 //!
 //! Settings come from flags, then `BERTH_*` variables, then the `--config` file, then
 //! defaults (see `server::config`).
@@ -27,6 +28,24 @@ fn main() -> ExitCode {
                     &state,
                     &args,
                     &mut std::io::stdout().lock(),
+                )?)
+            });
+            match result {
+                Ok(code) => ExitCode::from(code),
+                Err(err) => {
+                    report(&*err);
+                    ExitCode::from(server::cli::EXIT_UNREADABLE)
+                }
+            }
+        }
+        Some(Command::Render(args)) => {
+            let result = load(cli.settings).and_then(|config| {
+                let state = AppState::new(config)?;
+                Ok(server::cli::render(
+                    &state,
+                    &args,
+                    &mut std::io::stdout().lock(),
+                    &mut std::io::stderr().lock(),
                 )?)
             });
             match result {

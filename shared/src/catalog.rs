@@ -79,6 +79,82 @@ pub struct Cluster {
     pub models: Vec<DataItem>,
     /// Idle capacity per spec [闲时数量/闲时资源碎片].
     pub idle: Vec<IdleOffer>,
+    /// How jobs are placed and admitted on this cluster's Kubernetes; defaults to
+    /// plain scheduling in namespace `default`, so catalogs without it still load.
+    pub kubernetes: KubeSettings,
+}
+
+/// The Kubernetes side of a cluster: where its jobs go and who admits them as a gang.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct KubeSettings {
+    /// The namespace of a task's objects; `{tenant}`, `{project_group}` and `{user}`
+    /// are replaced by the task's values. The result must be a DNS-1123 label.
+    pub namespace: String,
+    /// The gang admission the cluster runs.
+    pub admission: Admission,
+    /// Pod priority class per resource priority; an unset entry (or an idle task,
+    /// which has no priority) gives the pod no class.
+    pub priority_classes: PriorityClasses,
+    /// How metrics are scraped when a task turns monitoring on.
+    pub monitoring: Scrape,
+}
+
+impl Default for KubeSettings {
+    fn default() -> Self {
+        KubeSettings {
+            namespace: "default".to_owned(),
+            admission: Admission::None,
+            priority_classes: PriorityClasses::default(),
+            monitoring: Scrape::Annotations,
+        }
+    }
+}
+
+/// Who admits a job's pods all at once (k8s/RULES.md sections 9 and 10).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "scheduler", deny_unknown_fields)]
+pub enum Admission {
+    /// No gang admission: the default scheduler places pods one by one.
+    #[default]
+    None,
+    /// Kueue: the job is created suspended in a LocalQueue and admitted by quota.
+    Kueue {
+        /// The LocalQueue in the task's namespace; at most 63 characters (a label value).
+        local_queue: String,
+    },
+    /// Volcano: a PodGroup with every replica as its minimum member.
+    Volcano {
+        /// The Volcano queue.
+        queue: String,
+    },
+}
+
+/// Pod priority class names per resource priority.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PriorityClasses {
+    /// For priority low.
+    pub low: Option<String>,
+    /// For priority normal.
+    pub normal: Option<String>,
+    /// For priority high.
+    pub high: Option<String>,
+}
+
+/// How a cluster's Prometheus finds task metrics.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scrape {
+    /// `prometheus.io/*` annotations on the pods.
+    #[default]
+    Annotations,
+    /// A `monitoring.coreos.com/v1` PodMonitor (Prometheus Operator).
+    PodMonitor,
 }
 
 /// Whether a pool is shared by tenants or dedicated to one [共享/专属].

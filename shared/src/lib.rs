@@ -20,6 +20,7 @@
 //! - [`validate`]: [`check_json`] and [`check`], every finding ([`Report`]) and the plan;
 //!   [`validated`] turns an error-free spec into a [`Validated`] one.
 //! - [`record`]: the [`Task`] as the store keeps it, with its [`TaskPhase`]s.
+//! - [`manifest`]: the Kubernetes objects a validated spec becomes ([`manifest::render`]).
 //! - [`api`]: request and response bodies of the HTTP API.
 //!
 //! # Usage
@@ -155,6 +156,7 @@ pub mod catalog_file;
 #[cfg(any(feature = "demo", test))]
 pub mod demo;
 pub mod injected;
+pub mod manifest;
 pub mod messages;
 pub mod names;
 pub mod path;

@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod health;
 pub mod openapi;
+pub mod render;
 pub mod tasks;
 pub mod validate;
 
@@ -20,6 +21,7 @@ pub fn api() -> Router<AppState> {
     Router::new()
         .merge(catalog::router())
         .merge(validate::router())
+        .merge(render::router())
         .merge(tasks::router())
         .merge(openapi::router())
 }

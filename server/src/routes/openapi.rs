@@ -80,6 +80,7 @@ async fn document() -> Json<&'static Value> {
         (path = "/api/v1", api = OpenApiDoc),
         (path = "/api/v1", api = super::catalog::CatalogApi),
         (path = "/api/v1", api = super::validate::ValidateApi),
+        (path = "/api/v1", api = super::render::RenderApi),
         (path = "/api/v1", api = super::tasks::TasksApi),
     ),
     components(schemas(ErrorBody)),

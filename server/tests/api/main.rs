@@ -10,6 +10,7 @@ mod metrics;
 mod openapi;
 mod over_http;
 mod problems;
+mod render;
 mod restart;
 mod routes;
 mod tasks;

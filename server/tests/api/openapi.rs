@@ -13,9 +13,10 @@ use utoipa::openapi::path::{Operation, PathItem};
 
 /// The route modules merged under `/api/v1` (routes/mod.rs), read as text: every
 /// `.route("…"` in them is a path the router serves.
-const API_MODULES: [&str; 4] = [
+const API_MODULES: [&str; 5] = [
     include_str!("../../src/routes/catalog.rs"),
     include_str!("../../src/routes/validate.rs"),
+    include_str!("../../src/routes/render.rs"),
     include_str!("../../src/routes/tasks.rs"),
     include_str!("../../src/routes/openapi.rs"),
 ];
@@ -120,7 +121,7 @@ async fn the_document_is_openapi_3_and_lists_exactly_the_served_routes() {
         .collect();
     assert_eq!(
         merged,
-        ["catalog", "validate", "tasks", "openapi"],
+        ["catalog", "validate", "render", "tasks", "openapi"],
         "API_MODULES lists every module routes::api merges"
     );
     // Every route the router serves is documented, with exactly the methods it serves.

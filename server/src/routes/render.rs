@@ -1,0 +1,67 @@
+//! `POST /api/v1/render`: the Kubernetes objects a posted spec becomes, for review.
+//!
+//! The spec is read and validated as `POST /api/v1/tasks` reads it; a spec with errors
+//! is answered 422 with its findings, as there. A valid one is rendered with
+//! `shared::manifest::preview` on the server's catalog: the name ends in `xxxxx`, hidden
+//! values are masked and the SSH key is a placeholder, since nothing is submitted.
+
+use super::JsonText;
+use crate::auth::CurrentUser;
+use crate::{ApiError, AppState, ReaderLang};
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Serialize;
+
+/// Render routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/render", post(render))
+}
+
+/// The render route, for the OpenAPI document.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(render), components(schemas(RenderResponse)))]
+pub(super) struct RenderApi;
+
+/// What a spec becomes.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RenderResponse {
+    /// The Kubernetes objects in apply order (Secrets first, the job last), each
+    /// exactly as it would be applied, with the preview's placeholders.
+    #[schema(value_type = Vec<Object>)]
+    pub objects: Vec<shared::manifest::Object>,
+}
+
+/// `POST /render`.
+#[utoipa::path(
+    post,
+    path = "/render",
+    tag = "validate",
+    params(
+        ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
+    ),
+    request_body(content = shared::TaskSpec, content_type = "application/json", description = "The spec to render, as for POST /tasks"),
+    responses(
+        (status = 200, description = "The objects the spec becomes (name suffix `xxxxx`, hidden values masked)", body = RenderResponse),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 500, description = "The catalog cannot render a valid spec (for example a bad namespace rule); the cause is logged, not sent", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+    )
+)]
+async fn render(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ReaderLang(lang): ReaderLang,
+    JsonText(text): JsonText,
+) -> Result<Json<RenderResponse>, ApiError> {
+    let spec = shared::parse_spec(&text).map_err(|report| ApiError::Spec { report, lang })?;
+    let usage = state.live_usage().await;
+    let (spec, _) = shared::validated(spec, &state.catalog, &usage, &user)
+        .map_err(|report| ApiError::Spec { report, lang })?;
+    let objects = shared::manifest::preview(&spec, &state.catalog, &user)
+        .map_err(|err| ApiError::Internal(format!("cannot render a valid spec: {err}")))?;
+    Ok(Json(RenderResponse { objects }))
+}
