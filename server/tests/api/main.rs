@@ -8,6 +8,7 @@ mod cli;
 mod metrics;
 mod openapi;
 mod over_http;
+mod postgres;
 mod problems;
 mod restart;
 mod routes;
