@@ -767,3 +767,134 @@ fn corrupt(task: &str, what: &'static str, source: Option<serde_json::Error>) ->
         source,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! What only the shared database has; what every store does is in `conformance.rs`.
+    use super::*;
+    use crate::store::conformance::Fixture;
+    use shared::Resources;
+    use shared::record::Task;
+    use shared::vocab::ResourceKind;
+
+    /// Two stores on one fresh database, as two server processes would have.
+    async fn two_servers() -> Option<(PostgresStore, PostgresStore)> {
+        let Fixture::Postgres(options) = Fixture::postgres().await? else {
+            unreachable!("a postgres fixture");
+        };
+        let a = PostgresStore::connect_with(options.clone())
+            .await
+            .expect("connects");
+        let b = PostgresStore::connect_with(options)
+            .await
+            .expect("connects");
+        Some((a, b))
+    }
+
+    fn new_task(id: &str, gpu: u64) -> NewTask {
+        NewTask {
+            task: Task::queued(
+                TaskId(id.into()),
+                "alice".into(),
+                shared::validated(
+                    shared::demo::pytorch(),
+                    &shared::demo::catalog(),
+                    &shared::Usage::new(),
+                    &shared::demo::user(),
+                )
+                .expect("the demo spec is valid")
+                .0,
+                Timestamp(1),
+            ),
+            quota: vec![QuotaUse {
+                user: "alice".into(),
+                kind: ResourceKind::Reserved,
+                pool: "a100".into(),
+                spec: "a100x8".into(),
+                used: Resources::new(gpu, 12 * gpu, 96 * gpu),
+            }],
+            idempotency_key: None,
+        }
+    }
+
+    /// Advisory locks other sessions wait for now.
+    async fn waiting_for_locks(store: &PostgresStore) -> i64 {
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        )
+        .fetch_one(&store.pool)
+        .await
+        .expect("reads")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_reservation_waits_for_the_other_servers_and_sees_what_they_took() {
+        let Some((a, b)) = two_servers().await else {
+            return;
+        };
+        let mut first = a.reserve().await.expect("reserves").expect("replicated");
+        assert_eq!(first.held().await.expect("reads"), Vec::new());
+        first
+            .insert(new_task("one-aaaaa", 4))
+            .await
+            .expect("inserts");
+
+        let b = Arc::new(b);
+        let waiting = {
+            let b = Arc::clone(&b);
+            tokio::spawn(async move {
+                let mut second = b.reserve().await.expect("reserves").expect("replicated");
+                second.held().await.expect("reads")
+            })
+        };
+        // The second server waits on the lock until the first commits.
+        while waiting_for_locks(&a).await == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!waiting.is_finished());
+        first.commit().await.expect("commits");
+        let held = waiting.await.expect("joins");
+        assert_eq!(held.len(), 1);
+        assert_eq!(held[0].used.gpu, 4, "it sees the first server's hold");
+
+        // A task that ended holds nothing; a reservation dropped stores nothing.
+        b.advance(
+            &TaskId("one-aaaaa".into()),
+            PhaseChange {
+                phase: TaskPhase::Stopped,
+                at: Timestamp(2),
+                reason: String::new(),
+            },
+            0,
+        )
+        .await
+        .expect("stops");
+        let mut third = a.reserve().await.expect("reserves").expect("replicated");
+        assert_eq!(third.held().await.expect("reads"), Vec::new());
+        third
+            .insert(new_task("two-bbbbb", 1))
+            .await
+            .expect("inserts");
+        drop(third);
+        assert!(matches!(
+            b.get(&TaskId("two-bbbbb".into())).await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn one_server_leads_until_its_connection_ends() {
+        let Some((a, b)) = two_servers().await else {
+            return;
+        };
+        assert!(a.lead().await.expect("asks"));
+        assert!(!b.lead().await.expect("asks"));
+        assert!(a.lead().await.expect("asks"), "it keeps the lead");
+        a.close().await;
+        assert!(
+            b.lead().await.expect("asks"),
+            "the lock went with the connection"
+        );
+        assert!(b.replicated());
+    }
+}
