@@ -24,7 +24,7 @@ pub(super) enum Fixture {
     /// A file in a directory that `open` must create.
     Sqlite(tempfile::TempDir),
     /// A database of its own on the test server.
-    Postgres(sqlx::postgres::PgConnectOptions),
+    Postgres(Box<sqlx::postgres::PgConnectOptions>),
 }
 
 /// The variable naming the PostgreSQL server the Postgres suites use.
@@ -59,7 +59,7 @@ impl Fixture {
         // The name is made here of digits and underscores: nothing to escape.
         let create = sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"));
         admin.execute(create).await.expect("creates a database");
-        Some(Fixture::Postgres(server.database(&name)))
+        Some(Fixture::Postgres(Box::new(server.database(&name))))
     }
 
     pub(super) async fn open(&self) -> Arc<dyn TaskStore> {
@@ -70,7 +70,7 @@ impl Fixture {
                     .expect("opens"),
             ),
             Fixture::Postgres(options) => Arc::new(
-                PostgresStore::connect_with(options.clone())
+                PostgresStore::connect_with((**options).clone())
                     .await
                     .expect("connects"),
             ),

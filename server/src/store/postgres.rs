@@ -782,10 +782,10 @@ mod tests {
         let Fixture::Postgres(options) = Fixture::postgres().await? else {
             unreachable!("a postgres fixture");
         };
-        let a = PostgresStore::connect_with(options.clone())
+        let a = PostgresStore::connect_with((*options).clone())
             .await
             .expect("connects");
-        let b = PostgresStore::connect_with(options)
+        let b = PostgresStore::connect_with(*options)
             .await
             .expect("connects");
         Some((a, b))
