@@ -262,7 +262,7 @@ impl Runner {
                         nodes: scheduler.usage().nodes.clone(),
                         quota: self.base.quota.clone(),
                     };
-                    usage.hold(&reservation.held().await?);
+                    usage.hold(&reservation.held(&user.name).await?);
                     Some(usage)
                 }
                 None => None,
@@ -1002,6 +1002,11 @@ impl Runner {
                 .unwrap_or(0)
                 .max(adopted.seen);
             adopted.mine.clear();
+            // This server's own submits queue after what the others accepted before.
+            self.seq.fetch_max(
+                u64::try_from(adopted.seen + 1).unwrap_or(1),
+                Ordering::Relaxed,
+            );
             let mut attempts = self.attempts.lock().await;
             attempts
                 .iter_mut()

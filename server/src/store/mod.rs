@@ -508,13 +508,14 @@ pub trait TaskStore: Send + Sync {
 /// [`Reservation::commit`] stores nothing.
 #[async_trait::async_trait]
 pub trait Reservation: Send {
-    /// The quota lines every unfinished task holds now, one entry per task and line
-    /// (not summed).
+    /// The quota lines `owner`'s unfinished tasks hold now, one entry per task and line
+    /// (not summed). Quota lines are per user, so a user's submit is checked against
+    /// these alone.
     ///
     /// # Errors
     ///
     /// Database failures.
-    async fn held(&mut self) -> Result<Vec<QuotaUse>>;
+    async fn held(&mut self, owner: &str) -> Result<Vec<QuotaUse>>;
 
     /// [`TaskStore::insert`] inside the reservation; other processes see the task once
     /// the reservation commits.

@@ -502,8 +502,10 @@ struct PgReservation {
 
 #[async_trait::async_trait]
 impl Reservation for PgReservation {
-    async fn held(&mut self) -> Result<Vec<QuotaUse>> {
-        let mut sql = QueryBuilder::<Postgres>::new("SELECT t.id, t.quota FROM tasks t WHERE ");
+    async fn held(&mut self, owner: &str) -> Result<Vec<QuotaUse>> {
+        let mut sql =
+            QueryBuilder::<Postgres>::new("SELECT t.id, t.quota FROM tasks t WHERE t.owner = ");
+        sql.push_bind(owner.to_owned()).push(" AND ");
         push_unfinished(&mut sql);
         let rows = sql.build().fetch_all(&mut *self.tx).await.map_err(db)?;
         let mut held = Vec::new();
@@ -791,11 +793,11 @@ mod tests {
         Some((a, b))
     }
 
-    fn new_task(id: &str, gpu: u64) -> NewTask {
+    fn new_task(id: &str, owner: &str, gpu: u64) -> NewTask {
         NewTask {
             task: Task::queued(
                 TaskId(id.into()),
-                "alice".into(),
+                owner.into(),
                 shared::validated(
                     shared::demo::pytorch(),
                     &shared::demo::catalog(),
@@ -807,7 +809,7 @@ mod tests {
                 Timestamp(1),
             ),
             quota: vec![QuotaUse {
-                user: "alice".into(),
+                user: owner.into(),
                 kind: ResourceKind::Reserved,
                 pool: "a100".into(),
                 spec: "a100x8".into(),
@@ -833,9 +835,13 @@ mod tests {
             return;
         };
         let mut first = a.reserve().await.expect("reserves").expect("replicated");
-        assert_eq!(first.held().await.expect("reads"), Vec::new());
+        assert_eq!(first.held("alice").await.expect("reads"), Vec::new());
         first
-            .insert(new_task("one-aaaaa", 4))
+            .insert(new_task("one-aaaaa", "alice", 4))
+            .await
+            .expect("inserts");
+        first
+            .insert(new_task("bob-ccccc", "bob", 2))
             .await
             .expect("inserts");
 
@@ -844,7 +850,7 @@ mod tests {
             let b = Arc::clone(&b);
             tokio::spawn(async move {
                 let mut second = b.reserve().await.expect("reserves").expect("replicated");
-                second.held().await.expect("reads")
+                second.held("alice").await.expect("reads")
             })
         };
         // The second server waits on the lock until the first commits.
@@ -854,7 +860,7 @@ mod tests {
         assert!(!waiting.is_finished());
         first.commit().await.expect("commits");
         let held = waiting.await.expect("joins");
-        assert_eq!(held.len(), 1);
+        assert_eq!(held.len(), 1, "alice's holds, not bob's: {held:?}");
         assert_eq!(held[0].used.gpu, 4, "it sees the first server's hold");
 
         // A task that ended holds nothing; a reservation dropped stores nothing.
@@ -870,9 +876,9 @@ mod tests {
         .await
         .expect("stops");
         let mut third = a.reserve().await.expect("reserves").expect("replicated");
-        assert_eq!(third.held().await.expect("reads"), Vec::new());
+        assert_eq!(third.held("alice").await.expect("reads"), Vec::new());
         third
-            .insert(new_task("two-bbbbb", 1))
+            .insert(new_task("two-bbbbb", "alice", 1))
             .await
             .expect("inserts");
         drop(third);
