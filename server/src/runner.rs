@@ -728,7 +728,13 @@ impl Runner {
         }
         self.attempts.lock().await.remove(id);
         self.reasons.lock().await.remove(id);
-        let attempts = self.store.get(id).await.map_or(0, |s| s.task.attempts);
+        let stored = self.store.get(id).await;
+        // Ended already, through another server on the same store: its record is whole.
+        if stored.as_ref().is_ok_and(|s| s.task.phase.is_finished()) {
+            Box::pin(self.pump()).await;
+            return;
+        }
+        let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
         self.step(id, phase, why, attempts).await;
         let kind = match phase {

@@ -117,6 +117,24 @@ fn task(server: &Server, id: &str) -> Value {
     serde_json::from_str(&response.body_mut().read_to_string().expect("readable")).expect("JSON")
 }
 
+/// The kinds of the task's events, oldest first.
+fn kinds(server: &Server, id: &str) -> Vec<String> {
+    let mut response = agent()
+        .get(&format!("{}/api/v1/tasks/{id}/events", server.url))
+        .call()
+        .expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200, "events of {id}");
+    let events: Value =
+        serde_json::from_str(&response.body_mut().read_to_string().expect("readable"))
+            .expect("JSON");
+    events
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| e["kind"].as_str().expect("a kind").to_owned())
+        .collect()
+}
+
 fn phase(task: &Value) -> String {
     task["phase"].as_str().expect("a phase").to_owned()
 }
@@ -240,6 +258,25 @@ fn concurrent_submits_through_two_servers_never_over_admit_quota() {
             "replicas still run after their stop"
         );
         std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // The leader saw the replicas end after the other server had recorded the stop:
+    // the record says so once.
+    for (_, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        let until = Instant::now() + Duration::from_secs(30);
+        while !kinds(&servers[0], id).contains(&"exited".to_owned()) {
+            assert!(Instant::now() < until, "no exit recorded for {id}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    for (_, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        let kinds = kinds(&servers[0], id);
+        let stops = kinds.iter().filter(|k| *k == "stopped").count();
+        assert_eq!(stops, 1, "{id}: {kinds:?}");
+        assert_eq!(phase(&task(&servers[0], id)), "stopped");
     }
 
     // With the quota free again, either server accepts.
