@@ -973,16 +973,20 @@ impl Runner {
     /// The leader catches up with the store: queues the tasks other servers accepted,
     /// drops from its queue the tasks they ended, and stops the attempts they stopped.
     async fn sync(&self) -> Result<(), StoreError> {
+        // Read before taking the scheduler lock, so submits go on meanwhile; what this
+        // server queued after the read is in `mine`, and is neither dropped nor adopted.
+        let unfinished = self.store.unfinished().await?;
+        let live: HashSet<&TaskId> = unfinished.iter().map(|s| &s.task.id).collect();
         let stop = {
-            // Under the scheduler lock, so no submit of this server is half done.
             let mut scheduler = self.scheduler.lock().await;
-            let unfinished = self.store.unfinished().await?;
-            let live: HashSet<&TaskId> = unfinished.iter().map(|s| &s.task.id).collect();
+            let mut adopted = self.adopted.lock().await;
             let queued: HashSet<TaskId> = scheduler.queue().iter().map(|w| w.id.clone()).collect();
-            for id in queued.iter().filter(|id| !live.contains(id)) {
+            for id in queued
+                .iter()
+                .filter(|id| !live.contains(id) && !adopted.mine.contains(*id))
+            {
                 scheduler.cancel(id);
             }
-            let mut adopted = self.adopted.lock().await;
             for stored in &unfinished {
                 let id = &stored.task.id;
                 if stored.seq > adopted.seen
@@ -1007,21 +1011,22 @@ impl Runner {
                 .max()
                 .unwrap_or(0)
                 .max(adopted.seen);
-            adopted.mine.clear();
             // This server's own submits queue after what the others accepted before.
             self.seq.fetch_max(
                 u64::try_from(adopted.seen + 1).unwrap_or(1),
                 Ordering::Relaxed,
             );
             let mut attempts = self.attempts.lock().await;
-            attempts
+            let stop = attempts
                 .iter_mut()
-                .filter(|(id, a)| !a.stopping && !live.contains(id))
+                .filter(|(id, a)| !a.stopping && !live.contains(id) && !adopted.mine.contains(*id))
                 .map(|(id, a)| {
                     a.stopping = true;
                     (id.clone(), a.attempt)
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            adopted.mine.clear();
+            stop
         };
         for (task, attempt) in stop {
             let backend = Arc::clone(&self.backend);

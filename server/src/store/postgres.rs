@@ -46,6 +46,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Ids per `IN (...)` list.
 const IN_CHUNK: usize = 400;
 
+/// Tries of an event insert that lost a race for its number: each round of racing
+/// pushes has one winner, so this many writers to one task at once all succeed.
+const EVENT_TRIES: usize = 32;
+
 /// The advisory lock every task insert and every quota reservation holds ("berth"
 /// and 1 in ASCII, so another application on the database is unlikely to pick it).
 pub const SUBMIT_LOCK: i64 = 0x6265_7274_6801;
@@ -356,20 +360,31 @@ impl TaskStore for PostgresStore {
     }
 
     async fn push_event(&self, id: &TaskId, event: &TaskEvent) -> Result<()> {
-        let mut tx = self.write().await?;
-        lock_task(&mut tx, id).await?;
-        sqlx::query(
-            "INSERT INTO task_events (task_id, n, at, kind, message) \
-             SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4 FROM task_events WHERE task_id = $1",
-        )
-        .bind(&id.0)
-        .bind(event.at.0)
-        .bind(&event.kind)
-        .bind(&event.message)
-        .execute(&mut *tx)
-        .await
-        .map_err(db)?;
-        tx.commit().await.map_err(db)
+        // One statement, no transaction or row lock: events are written often. Two
+        // pushes to one task at once may compute the same number; the loser retries.
+        for _ in 0..EVENT_TRIES {
+            let done = sqlx::query(
+                "INSERT INTO task_events (task_id, n, at, kind, message) \
+                 SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4 FROM task_events \
+                 WHERE task_id = $1",
+            )
+            .bind(&id.0)
+            .bind(event.at.0)
+            .bind(&event.kind)
+            .bind(&event.message)
+            .execute(&self.pool)
+            .await;
+            match done {
+                Ok(_) => return Ok(()),
+                Err(error) if is_foreign_key_violation(&error) => return Err(not_found(id)),
+                Err(error) if is_unique_violation(&error) => continue,
+                Err(error) => return Err(db(error)),
+            }
+        }
+        Err(StoreError::Database(sqlx::Error::Protocol(format!(
+            "event {} of task {id} lost the race for its number {EVENT_TRIES} times",
+            event.kind
+        ))))
     }
 
     async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
@@ -752,6 +767,18 @@ fn encode<T: serde::Serialize + ?Sized>(what: &'static str, value: &T) -> Result
 
 fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn is_unique_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
+}
+
+fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_foreign_key_violation())
 }
 
 fn db(source: sqlx::Error) -> StoreError {
