@@ -59,7 +59,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     echo "$BERTH_TEST_POSTGRES"
     echo "press Ctrl-C to stop it" >&2
     sleep infinity &
-    wait $! || true
+    sleeper=$!
+    trap 'kill "$sleeper" 2>/dev/null; postgres_stop' EXIT
+    wait "$sleeper" || true
   else
     "$@"
   fi
