@@ -190,7 +190,38 @@ impl Runner {
 
     /// Live usage now.
     pub async fn usage(&self) -> shared::Usage {
+        if !self.leading() {
+            // Only the leader holds live usage in memory; the others read what every
+            // unfinished task holds from the shared store.
+            match self.usage_in_store().await {
+                Ok(usage) => return usage,
+                Err(err) => tracing::error!(error = %err, "cannot read usage from the store"),
+            }
+        }
         self.scheduler.lock().await.usage().clone()
+    }
+
+    /// Usage as the store records it: the catalog's, plus every unfinished task's
+    /// placement or quota hold.
+    async fn usage_in_store(&self) -> Result<shared::Usage, StoreError> {
+        let mut scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+        for stored in self.store.unfinished().await? {
+            let placed = stored
+                .placement
+                .map(|p| scheduler.restore_running(stored.task.id.clone(), p));
+            // Waiting, or placed where the catalog has no room now: its quota still counts.
+            if !matches!(placed, Some(Ok(()))) {
+                scheduler.restore_waiting(Waiting {
+                    id: stored.task.id.clone(),
+                    spec: stored.task.spec,
+                    user: self.user_of(&stored.task.owner),
+                    seq: u64::try_from(stored.seq).unwrap_or(0),
+                    hold: stored.quota,
+                    passed_over: 0,
+                });
+            }
+        }
+        Ok(scheduler.usage().clone())
     }
 
     /// Tasks waiting now.

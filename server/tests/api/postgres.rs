@@ -235,6 +235,28 @@ fn concurrent_submits_through_two_servers_never_over_admit_quota() {
         wait_for(&servers[0], id, |t| phase(t) == "running");
     }
 
+    // Both servers show the line full, the one that does not lead from the store.
+    for server in &servers {
+        let text = agent()
+            .get(&format!("{}/api/v1/catalog", server.url))
+            .call()
+            .expect("the server answers")
+            .body_mut()
+            .read_to_string()
+            .expect("readable");
+        let catalog: Value = serde_json::from_str(&text).expect("JSON");
+        let line = catalog["usage"]["quota"]
+            .as_array()
+            .expect("quota lines")
+            .iter()
+            .find(|q| {
+                q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved"
+            })
+            .cloned()
+            .expect("the line is in use");
+        assert_eq!(line["used"]["gpu"], 10, "{} {line}", server.url);
+    }
+
     // A stop through the server that did not accept the task still ends its replicas.
     for (by, _, body) in &accepted {
         let id = body["id"].as_str().expect("an id");
