@@ -85,9 +85,9 @@ impl AppState {
 
     /// Everything `berth serve` needs: the catalog, the task store (the database
     /// URL's, else `berth.db` in the data directory), the local backend running tasks
-    /// under it, and the
-    /// runner, recovered from the store (queued tasks queue again, tasks that were
-    /// running are re-run or failed per their fault tolerance).
+    /// under it, and the runner, recovered from the store (queued tasks queue again,
+    /// tasks that were running are re-run or failed per their fault tolerance); with a
+    /// shared Postgres store only the leading server recovers and places tasks.
     ///
     /// # Errors
     ///
