@@ -36,6 +36,14 @@ if [ "$need_chromium" = 1 ]; then
   fi
 fi
 
+# The Postgres store's suites run against Debian's PostgreSQL 15 (scripts/postgres.sh).
+if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then
+  say "installing PostgreSQL 15 from Debian (the Postgres store's tests)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq postgresql >/dev/null
+fi
+
 if ! command -v wrk >/dev/null; then
   say "installing wrk from Debian (for scripts/bench-server.sh)"
   export DEBIAN_FRONTEND=noninteractive

@@ -178,6 +178,10 @@ pub struct Settings {
     /// Where Berth keeps its data [default: ./data].
     #[arg(long, env = "BERTH_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// The task database: `postgres://…` for a PostgreSQL database several servers
+    /// can share, `sqlite://…` for a SQLite file [default: berth.db in the data dir].
+    #[arg(long, env = "BERTH_DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
     /// A TOML config file for what outgrows variables (users, backend, limits).
     #[arg(long, env = "BERTH_CONFIG", global = true)]
     pub config: Option<PathBuf>,
@@ -210,6 +214,8 @@ pub struct FileConfig {
     pub user: Option<String>,
     /// As `--data-dir`.
     pub data_dir: Option<PathBuf>,
+    /// As `--database-url`.
+    pub database_url: Option<String>,
     /// As `--backend`: `local` or `kubernetes`.
     pub backend: Option<Backend>,
     /// `[kubernetes]`: the Kubernetes backend's settings.
@@ -337,6 +343,8 @@ pub struct Config {
     pub users: Vec<User>,
     /// Where Berth keeps its data.
     pub data_dir: PathBuf,
+    /// The task database's URL; `None` for `berth.db` in the data directory.
+    pub database_url: Option<String>,
     /// Where tasks run.
     pub backend: Backend,
     /// The Kubernetes backend's settings (used when `backend` is `kubernetes`).
@@ -370,6 +378,7 @@ impl Config {
                 .data_dir
                 .or(file.data_dir)
                 .unwrap_or_else(|| PathBuf::from("./data")),
+            database_url: settings.database_url.or(file.database_url),
             backend: settings.backend.or(file.backend).unwrap_or_default(),
             kubernetes: {
                 let mut kube = file.kubernetes.unwrap_or_default();
@@ -484,6 +493,21 @@ body_bytes = 2048
         assert_eq!(config.data_dir, PathBuf::from("/var/lib/berth"));
         assert_eq!(config.body_limit, 2048);
         assert_eq!(config.users[0].tenant_id, "t-acme");
+    }
+
+    #[test]
+    fn the_database_url_comes_from_the_flag_over_the_file_and_defaults_to_none() {
+        assert_eq!(
+            Config::merge(Settings::default(), FileConfig::default()).database_url,
+            None
+        );
+        let file = FileConfig::parse(r#"database_url = "postgres://db/berth""#).unwrap();
+        assert_eq!(
+            Config::merge(Settings::default(), file.clone()).database_url,
+            Some("postgres://db/berth".into())
+        );
+        let config = Config::merge(settings(&["--database-url", "sqlite://x.db"]), file);
+        assert_eq!(config.database_url, Some("sqlite://x.db".into()));
     }
 
     #[test]

@@ -14,6 +14,12 @@
 //!   order with their holds, and tasks that were running are re-run or failed according
 //!   to their fault-tolerance setting, with an event saying why. Nothing is duplicated:
 //!   the store is the record and ids are never reused.
+//! - **Several servers on one database** ([`Runner::begin`], with a replicated store
+//!   such as Postgres): every server accepts submits, and the quota check and the
+//!   insert run inside a store [`Reservation`](crate::store::Reservation), so the
+//!   database, not one server's memory, decides what quota is free. One server leads
+//!   ([`TaskStore::lead`]): only it places tasks on nodes, adopting tasks the others
+//!   accepted; another takes over (recovering as after a crash) when it dies.
 
 use crate::backend::{self, Backend, Gang, Replica};
 use crate::scheduler::{Decision, Scheduler, Waiting};
@@ -24,16 +30,20 @@ use shared::injected::{self, Context, Pod};
 use shared::quota::Placement;
 use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
 use shared::{Catalog, Report, TaskSpec, User};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::Mutex;
 
 /// How long stopped replicas get between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(10);
+
+/// With a replicated store: how often a server tries to lead, and how often the leader
+/// adopts the tasks other servers accepted.
+pub const LEAD_INTERVAL: Duration = Duration::from_millis(500);
 
 /// A submit could not be accepted.
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +102,23 @@ pub struct Runner {
     next_port: AtomicU64,
     /// Gangs admitted: the `berth_admissions` counter when the server registered one.
     admissions: prometheus_client::metrics::counter::Counter,
+    /// Usage taken outside Berth: with a replicated store, a submit's quota check adds
+    /// what every unfinished task in the database holds to this.
+    base: shared::Usage,
+    /// Whether this server places tasks on nodes: always, unless the store is
+    /// replicated and another server leads.
+    leading: AtomicBool,
+    /// What the leader has adopted from the database (see [`Runner::sync`]).
+    adopted: Mutex<Adopted>,
+}
+
+/// The leader's view of the tasks other servers accepted.
+#[derive(Debug, Default)]
+struct Adopted {
+    /// The highest submit sequence number the last [`Runner::sync`] read.
+    seen: i64,
+    /// Tasks this server queued itself since then: never adopted again.
+    mine: HashSet<TaskId>,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -119,6 +146,9 @@ impl Runner {
                 .push((var.name.clone(), var.value.clone()));
         }
         Runner {
+            base: usage.clone(),
+            leading: AtomicBool::new(true),
+            adopted: Mutex::new(Adopted::default()),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
             catalog,
             store,
@@ -160,7 +190,38 @@ impl Runner {
 
     /// Live usage now.
     pub async fn usage(&self) -> shared::Usage {
+        if !self.leading() {
+            // Only the leader holds live usage in memory; the others read what every
+            // unfinished task holds from the shared store.
+            match self.usage_in_store().await {
+                Ok(usage) => return usage,
+                Err(err) => tracing::error!(error = %err, "cannot read usage from the store"),
+            }
+        }
         self.scheduler.lock().await.usage().clone()
+    }
+
+    /// Usage as the store records it: the catalog's, plus every unfinished task's
+    /// placement or quota hold.
+    async fn usage_in_store(&self) -> Result<shared::Usage, StoreError> {
+        let mut scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+        for stored in self.store.unfinished().await? {
+            let placed = stored
+                .placement
+                .map(|p| scheduler.restore_running(stored.task.id.clone(), p));
+            // Waiting, or placed where the catalog has no room now: its quota still counts.
+            if !matches!(placed, Some(Ok(()))) {
+                scheduler.restore_waiting(Waiting {
+                    id: stored.task.id.clone(),
+                    spec: stored.task.spec,
+                    user: self.user_of(&stored.task.owner),
+                    seq: u64::try_from(stored.seq).unwrap_or(0),
+                    hold: stored.quota,
+                    passed_over: 0,
+                });
+            }
+        }
+        Ok(scheduler.usage().clone())
     }
 
     /// Tasks waiting now.
@@ -223,10 +284,24 @@ impl Runner {
         }
         let (stored, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
+            // Other servers may hold quota in a replicated store: the check reads it from
+            // the database, inside a reservation that lasts until the insert commits.
+            let mut reservation = self.store.reserve().await?;
+            let shared_usage = match reservation.as_mut() {
+                Some(reservation) => {
+                    let mut usage = shared::Usage {
+                        nodes: scheduler.usage().nodes.clone(),
+                        quota: self.base.quota.clone(),
+                    };
+                    usage.hold(&reservation.held(&user.name).await?);
+                    Some(usage)
+                }
+                None => None,
+            };
             // Checked once, against live usage under the lock: the hold is its plan's.
-            let (validated, check) =
-                shared::validated(spec, &self.catalog, scheduler.usage(), user)
-                    .map_err(SubmitError::Invalid)?;
+            let usage = shared_usage.as_ref().unwrap_or(scheduler.usage());
+            let (validated, check) = shared::validated(spec, &self.catalog, usage, user)
+                .map_err(SubmitError::Invalid)?;
             let hold = check
                 .plan
                 .map(|plan| plan.hold(&user.name))
@@ -244,16 +319,23 @@ impl Runner {
                 );
                 let at = now();
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
-                let inserted = self
-                    .store
-                    .insert(NewTask {
-                        task,
-                        quota: hold.clone(),
-                        idempotency_key: key.map(str::to_owned),
-                    })
-                    .await;
+                let new = NewTask {
+                    task,
+                    quota: hold.clone(),
+                    idempotency_key: key.map(str::to_owned),
+                };
+                let inserted = match reservation.as_mut() {
+                    Some(reservation) => reservation.insert(new).await,
+                    None => self.store.insert(new).await,
+                };
                 match inserted {
                     Ok(Inserted::New) => {
+                        if let Some(reservation) = reservation.take()
+                            && let Err(err) = reservation.commit().await
+                        {
+                            scheduler.cancel(&id);
+                            return Err(err.into());
+                        }
                         self.store
                             .push_event(
                                 &id,
@@ -282,8 +364,17 @@ impl Runner {
                     }
                 }
             };
+            if self.store.replicated() {
+                self.adopted.lock().await.mine.insert(stored.clone());
+            }
             // Admitted under the same lock, so tasks are tried in the order they queue.
-            let decisions = scheduler.admit_one(&stored);
+            // A server that does not lead leaves the task to the leader.
+            let decisions = if self.leading.load(Ordering::SeqCst) {
+                scheduler.admit_one(&stored)
+            } else {
+                scheduler.cancel(&stored);
+                Vec::new()
+            };
             (stored, decisions)
         };
         // Read back outside the lock (other submits go on meanwhile), before the
@@ -296,6 +387,9 @@ impl Runner {
 
     /// One admission pass: starts every gang that fits now.
     pub async fn pump(&self) {
+        if !self.leading.load(Ordering::SeqCst) {
+            return;
+        }
         let decisions = self.scheduler.lock().await.admit();
         self.apply(decisions).await;
     }
@@ -705,7 +799,13 @@ impl Runner {
         }
         self.attempts.lock().await.remove(id);
         self.reasons.lock().await.remove(id);
-        let attempts = self.store.get(id).await.map_or(0, |s| s.task.attempts);
+        let stored = self.store.get(id).await;
+        // Ended already, through another server on the same store: its record is whole.
+        if stored.as_ref().is_ok_and(|s| s.task.phase.is_finished()) {
+            Box::pin(self.pump()).await;
+            return;
+        }
+        let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
         self.step(id, phase, why, attempts).await;
         let kind = match phase {
@@ -879,6 +979,134 @@ impl Runner {
                 }
             }
         });
+    }
+}
+
+/// Several servers on one replicated store (see the module docs). Tasks that were
+/// running on the nodes of a leader that died are recovered by the next leader as
+/// after a crash: re-run or failed per their fault tolerance.
+impl Runner {
+    /// Starts serving: recovers from the store, and with a replicated store takes part
+    /// in leading (recovering only when this server leads, now or later).
+    ///
+    /// # Errors
+    ///
+    /// The store's error when it cannot be read.
+    pub async fn begin(self: &Arc<Self>) -> Result<(), StoreError> {
+        if !self.store.replicated() {
+            return self.recover().await;
+        }
+        self.leading.store(false, Ordering::SeqCst);
+        self.take_turn().await?;
+        let runner = Arc::clone(self);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(LEAD_INTERVAL).await;
+                if let Err(err) = runner.take_turn().await {
+                    tracing::error!(error = %err, "cannot take part in leading");
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Whether this server places tasks on nodes now.
+    pub fn leading(&self) -> bool {
+        self.leading.load(Ordering::SeqCst)
+    }
+
+    /// One turn: take the lead when it is free (recovering what the last leader left),
+    /// or, leading, adopt what other servers accepted.
+    async fn take_turn(&self) -> Result<(), StoreError> {
+        let lead = self.store.lead().await?;
+        match (self.leading(), lead) {
+            (false, true) => {
+                tracing::info!("this server leads now: recovering the tasks in the store");
+                // What this server knew as a follower is stale: start from the store.
+                *self.scheduler.lock().await =
+                    Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+                self.reasons.lock().await.clear();
+                *self.adopted.lock().await = Adopted::default();
+                self.leading.store(true, Ordering::SeqCst);
+                self.recover().await
+            }
+            (true, true) => self.sync().await,
+            (true, false) => {
+                // Its lock went with its connection: another server may lead already.
+                tracing::error!("this server lost the lead; it places no more tasks");
+                self.leading.store(false, Ordering::SeqCst);
+                Ok(())
+            }
+            (false, false) => Ok(()),
+        }
+    }
+
+    /// The leader catches up with the store: queues the tasks other servers accepted,
+    /// drops from its queue the tasks they ended, and stops the attempts they stopped.
+    async fn sync(&self) -> Result<(), StoreError> {
+        // Read before taking the scheduler lock, so submits go on meanwhile; what this
+        // server queued after the read is in `mine`, and is neither dropped nor adopted.
+        let unfinished = self.store.unfinished().await?;
+        let live: HashSet<&TaskId> = unfinished.iter().map(|s| &s.task.id).collect();
+        let stop = {
+            let mut scheduler = self.scheduler.lock().await;
+            let mut adopted = self.adopted.lock().await;
+            let queued: HashSet<TaskId> = scheduler.queue().iter().map(|w| w.id.clone()).collect();
+            for id in queued
+                .iter()
+                .filter(|id| !live.contains(id) && !adopted.mine.contains(*id))
+            {
+                scheduler.cancel(id);
+            }
+            for stored in &unfinished {
+                let id = &stored.task.id;
+                if stored.seq > adopted.seen
+                    && stored.task.phase == TaskPhase::Queued
+                    && !adopted.mine.contains(id)
+                    && !queued.contains(id)
+                    && scheduler.placement(id).is_none()
+                {
+                    scheduler.restore_waiting(Waiting {
+                        id: id.clone(),
+                        spec: stored.task.spec.clone(),
+                        user: self.user_of(&stored.task.owner),
+                        seq: u64::try_from(stored.seq).unwrap_or(0),
+                        hold: stored.quota.clone(),
+                        passed_over: 0,
+                    });
+                }
+            }
+            adopted.seen = unfinished
+                .iter()
+                .map(|s| s.seq)
+                .max()
+                .unwrap_or(0)
+                .max(adopted.seen);
+            // This server's own submits queue after what the others accepted before.
+            self.seq.fetch_max(
+                u64::try_from(adopted.seen + 1).unwrap_or(1),
+                Ordering::Relaxed,
+            );
+            let mut attempts = self.attempts.lock().await;
+            let stop = attempts
+                .iter_mut()
+                .filter(|(id, a)| !a.stopping && !live.contains(id) && !adopted.mine.contains(*id))
+                .map(|(id, a)| {
+                    a.stopping = true;
+                    (id.clone(), a.attempt)
+                })
+                .collect::<Vec<_>>();
+            adopted.mine.clear();
+            stop
+        };
+        for (task, attempt) in stop {
+            let backend = Arc::clone(&self.backend);
+            tokio::spawn(async move {
+                let _ = backend.stop(&task, attempt, STOP_GRACE).await;
+            });
+        }
+        self.pump().await;
+        Ok(())
     }
 }
 

@@ -5,7 +5,6 @@ use crate::backend::local::LocalBackend;
 pub use crate::config::{Config, ConfigError};
 use crate::metrics::Metrics;
 use crate::runner::Runner;
-use crate::store::SqliteStore;
 use shared::CatalogFile;
 use shared::usage::Usage;
 use shared::{Catalog, User};
@@ -87,10 +86,11 @@ impl AppState {
         })
     }
 
-    /// Everything `berth serve` needs: the catalog, the task store in the data
-    /// directory (`berth.db`), the local backend running tasks under it, and the
-    /// runner, recovered from the store (queued tasks queue again, tasks that were
-    /// running are re-run or failed per their fault tolerance).
+    /// Everything `berth serve` needs: the catalog, the task store (the database
+    /// URL's, else `berth.db` in the data directory), the local backend running tasks
+    /// under it, and the runner, recovered from the store (queued tasks queue again,
+    /// tasks that were running are re-run or failed per their fault tolerance); with a
+    /// shared Postgres store only the leading server recovers and places tasks.
     ///
     /// # Errors
     ///
@@ -98,7 +98,7 @@ impl AppState {
     pub async fn open(config: Config) -> Result<Self, StartError> {
         let mut state = AppState::new(config)?;
         let dir = state.config.data_dir.clone();
-        let store = SqliteStore::open(&dir.join("berth.db"))
+        let store = crate::store::open(state.config.database_url.as_deref(), &dir)
             .await
             .map_err(|source| StartError::Store {
                 dir: dir.clone(),
@@ -140,7 +140,7 @@ impl AppState {
             Runner::new(
                 Arc::clone(&state.catalog),
                 (*state.usage).clone(),
-                Arc::new(store),
+                store,
                 backend,
                 dir.clone(),
             )
@@ -148,7 +148,7 @@ impl AppState {
         );
         runner.watch();
         runner
-            .recover()
+            .begin()
             .await
             .map_err(|source| StartError::Store { dir, source })?;
         state.runner = Some(runner);

@@ -2,7 +2,9 @@
 //! tags and share links, kept durably so the server can recover after a crash.
 //!
 //! [`TaskStore`] is the interface the server uses (as `Arc<dyn TaskStore>`);
-//! [`SqliteStore`] is the one implementation so far. The store records what the caller
+//! [`SqliteStore`] keeps it in one file for one server; [`PostgresStore`] in a
+//! PostgreSQL database that several servers share ([`open`] picks one by the database
+//! URL). Both pass one conformance suite (`conformance.rs`). The store records what the caller
 //! decided: it keeps the lifecycle's allowed steps ([`TaskPhase::can_become`]) but makes
 //! no scheduling or quota decision and must not depend on the routes or the backends.
 //!
@@ -15,15 +17,20 @@
 //!
 //! [`HIDDEN_VALUE_MASK`]: shared::task::HIDDEN_VALUE_MASK
 
+#[cfg(test)]
+mod conformance;
+mod postgres;
 mod sqlite;
 
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 use shared::quota::Placement;
 use shared::record::{PhaseChange, PhaseError, Task, TaskId, TaskPhase, Timestamp};
 use shared::task::{Tag, TaskSpec, TaskType};
 use shared::usage::QuotaUse;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The store's result type.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -99,6 +106,21 @@ pub enum StoreError {
         /// Why.
         #[source]
         source: sqlx::Error,
+    },
+    /// The database server could not be reached or refused the connection.
+    #[error("cannot connect to the task database {url}")]
+    Connect {
+        /// The URL, without its password.
+        url: String,
+        /// Why.
+        #[source]
+        source: sqlx::Error,
+    },
+    /// The database URL names no store this server has.
+    #[error("the task database URL {url} is neither postgres:// nor sqlite://")]
+    UnknownUrl {
+        /// The URL, without its password.
+        url: String,
     },
     /// The schema could not be brought up to date.
     #[error("cannot migrate the task database")]
@@ -449,6 +471,111 @@ pub trait TaskStore: Send + Sync {
     /// [`StoreError::Phase`] when the task may not be deleted now (it is still running);
     /// [`StoreError::NotFound`]; database failures.
     async fn delete(&self, id: &TaskId, at: Timestamp) -> Result<()>;
+
+    /// Whether other server processes may write to this database too. They then take
+    /// turns to lead ([`TaskStore::lead`]) and reserve quota through
+    /// [`TaskStore::reserve`]; a store only this process writes keeps the defaults.
+    fn replicated(&self) -> bool {
+        false
+    }
+
+    /// Starts a quota reservation when other processes may hold quota in this database:
+    /// until it ends, no other reservation (and no insert) on the database starts, so a
+    /// quota check against [`Reservation::held`] and the insert that takes the quota
+    /// cannot interleave with another process's. `None` when this process's memory is
+    /// the whole truth.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn reserve(&self) -> Result<Option<Box<dyn Reservation>>> {
+        Ok(None)
+    }
+
+    /// Whether this process leads now: only the leader places tasks on nodes. A store
+    /// one process uses always answers `true`; a replicated one holds a lock on a
+    /// connection of its own, which another process takes when that connection ends.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn lead(&self) -> Result<bool> {
+        Ok(true)
+    }
+}
+
+/// A quota reservation ([`TaskStore::reserve`]); dropping it without
+/// [`Reservation::commit`] stores nothing.
+#[async_trait::async_trait]
+pub trait Reservation: Send {
+    /// The quota lines `owner`'s unfinished tasks hold now, one entry per task and line
+    /// (not summed). Quota lines are per user, so a user's submit is checked against
+    /// these alone.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn held(&mut self, owner: &str) -> Result<Vec<QuotaUse>>;
+
+    /// [`TaskStore::insert`] inside the reservation; other processes see the task once
+    /// the reservation commits.
+    ///
+    /// # Errors
+    ///
+    /// As [`TaskStore::insert`]; after an error other than [`StoreError::IdTaken`] the
+    /// reservation can only be dropped.
+    async fn insert(&mut self, new: NewTask) -> Result<Inserted>;
+
+    /// Ends the reservation, keeping what it inserted.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn commit(self: Box<Self>) -> Result<()>;
+}
+
+/// Opens the store `database_url` names: `postgres://…` (or `postgresql://…`) for
+/// [`PostgresStore`], `sqlite://PATH` for [`SqliteStore`] on PATH, and with no URL
+/// `berth.db` in `data_dir`.
+///
+/// # Errors
+///
+/// [`StoreError::UnknownUrl`], or the store's own errors when it cannot be opened.
+pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn TaskStore>> {
+    match database_url {
+        None => Ok(Arc::new(
+            SqliteStore::open(&data_dir.join("berth.db")).await?,
+        )),
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Ok(Arc::new(PostgresStore::connect(url).await?))
+        }
+        Some(url) => match url.strip_prefix("sqlite://") {
+            Some(path) => Ok(Arc::new(SqliteStore::open(Path::new(path)).await?)),
+            None => Err(StoreError::UnknownUrl {
+                url: without_password(url),
+            }),
+        },
+    }
+}
+
+/// `url` with the password of its `user:password@` part replaced, for messages.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+            let masked = if user.len() == userinfo.len() {
+                ""
+            } else {
+                ":***"
+            };
+            format!("{scheme}://{user}{masked}@{host}{}", &rest[authority_end..])
+        }
+        None => url.to_owned(),
+    }
 }
 
 /// The stable text of a phase in the database.
@@ -504,6 +631,35 @@ mod tests {
         for bad in ["", "zz", "abc", "2f", "é"] {
             assert!(Cursor::decode(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn passwords_are_left_out_of_database_urls_in_messages() {
+        assert_eq!(
+            without_password("postgres://berth:s3cret@db:5432/berth?sslmode=off"),
+            "postgres://berth:***@db:5432/berth?sslmode=off"
+        );
+        assert_eq!(
+            without_password("postgres://berth@db/berth"),
+            "postgres://berth@db/berth"
+        );
+        assert_eq!(without_password("sqlite://a@b.db"), "sqlite://a@b.db");
+    }
+
+    #[tokio::test]
+    async fn the_url_picks_the_store() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = open(None, dir.path()).await.expect("opens");
+        assert!(!store.replicated());
+        assert!(dir.path().join("berth.db").is_file());
+        let path = dir.path().join("other.db");
+        let url = format!("sqlite://{}", path.display());
+        open(Some(&url), dir.path()).await.expect("opens");
+        assert!(path.is_file());
+        assert!(matches!(
+            open(Some("mysql://u:pw@h/db"), dir.path()).await.err(),
+            Some(StoreError::UnknownUrl { url }) if url == "mysql://u:***@h/db"
+        ));
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod kube;
 mod metrics;
 mod openapi;
 mod over_http;
+mod postgres;
 mod problems;
 mod render;
 mod restart;

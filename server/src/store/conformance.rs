@@ -1,0 +1,798 @@
+//! The store conformance suite: what every [`TaskStore`] must do, run against each
+//! store by [`conformance_tests!`] (SQLite on a temporary file; PostgreSQL on a fresh
+//! database of the server `BERTH_TEST_POSTGRES` names, skipped with a notice when it is
+//! unset — `scripts/postgres.sh` starts one and sets it).
+
+use super::{
+    Cursor, HiddenValue, Inserted, ListQuery, NewTask, PostgresStore, SqliteStore, StoreError,
+    StoredTask, TagFilter, TaskEvent, TaskStore, Viewer, restore_hidden,
+};
+use shared::Resources;
+use shared::quota::NodeShare;
+use shared::quota::Placement;
+use shared::record::Task;
+use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
+use shared::task::Tag;
+use shared::task::{EnvVar, HIDDEN_VALUE_MASK, TaskSpec, TaskType};
+use shared::usage::QuotaUse;
+use shared::vocab::ResourceKind;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Where a test's database lives; [`Fixture::open`] opens (again) the same one.
+pub(super) enum Fixture {
+    /// A file in a directory that `open` must create.
+    Sqlite(tempfile::TempDir),
+    /// A database of its own on the test server.
+    Postgres(Box<sqlx::postgres::PgConnectOptions>),
+}
+
+/// The variable naming the PostgreSQL server the Postgres suites use.
+pub(super) const POSTGRES_VARIABLE: &str = "BERTH_TEST_POSTGRES";
+
+impl Fixture {
+    pub(super) fn sqlite() -> Option<Fixture> {
+        Some(Fixture::Sqlite(tempfile::tempdir().expect("temp dir")))
+    }
+
+    /// A new, empty database on the `BERTH_TEST_POSTGRES` server; `None` (with a
+    /// notice) when the variable is unset.
+    pub(super) async fn postgres() -> Option<Fixture> {
+        use sqlx::{ConnectOptions, Executor};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let Ok(url) = std::env::var(POSTGRES_VARIABLE) else {
+            eprintln!(
+                "skipped: {POSTGRES_VARIABLE} is not set (scripts/postgres.sh starts a server and sets it)"
+            );
+            return None;
+        };
+        let server: sqlx::postgres::PgConnectOptions = url
+            .parse()
+            .expect("BERTH_TEST_POSTGRES is a postgres:// URL");
+        let name = format!(
+            "berth_test_{}_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed),
+            super::super::runner::now().0
+        );
+        let mut admin = server.connect().await.expect("the test server answers");
+        // The name is made here of digits and underscores: nothing to escape.
+        let create = sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"));
+        admin.execute(create).await.expect("creates a database");
+        Some(Fixture::Postgres(Box::new(server.database(&name))))
+    }
+
+    pub(super) async fn open(&self) -> Arc<dyn TaskStore> {
+        match self {
+            Fixture::Sqlite(dir) => Arc::new(
+                SqliteStore::open(&dir.path().join("data/tasks.db"))
+                    .await
+                    .expect("opens"),
+            ),
+            Fixture::Postgres(options) => Arc::new(
+                PostgresStore::connect_with((**options).clone())
+                    .await
+                    .expect("connects"),
+            ),
+        }
+    }
+}
+
+/// One `#[tokio::test]` per conformance test, each on a fresh database from `$fixture`
+/// (an async expression giving an `Option<Fixture>`; `None` skips).
+macro_rules! conformance_tests {
+    ($fixture:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                let Some(fixture) = $fixture.await else { return };
+                let store = fixture.open().await;
+                super::$name(store).await;
+            }
+        )*
+        #[tokio::test]
+        async fn data_survives_closing_and_reopening() {
+            let Some(fixture) = $fixture.await else { return };
+            super::data_survives_closing_and_reopening(&fixture).await;
+        }
+    };
+}
+
+macro_rules! every_store_test {
+    ($fixture:expr) => {
+        conformance_tests!(
+            $fixture;
+            a_task_reads_back_with_hidden_values_masked_and_kept_apart,
+            an_idempotency_key_is_used_once_per_owner,
+            concurrent_inserts_with_one_key_make_one_task,
+            concurrent_inserts_and_events_get_distinct_sequence_numbers,
+            lists_filter_by_every_field,
+            cursor_paging_has_no_duplicates_or_gaps_while_tasks_arrive,
+            phases_history_holds_and_events_are_recorded_in_order,
+            concurrent_phase_changes_keep_every_allowed_step,
+            unfinished_tasks_come_in_submit_order,
+            shares_name_their_task_and_tokens_are_unique,
+        );
+    };
+}
+
+mod sqlite {
+    use super::Fixture;
+    every_store_test!(async { Fixture::sqlite() });
+}
+
+mod postgres {
+    use super::Fixture;
+    every_store_test!(Fixture::postgres());
+}
+
+fn spec() -> TaskSpec {
+    shared::demo::pytorch().with(|s| {
+        s.basic.project_group = "vision".into();
+        s.basic.visible_in_group = false;
+        s.basic.tags = vec![Tag {
+            key: "team".into(),
+            value: "nlp".into(),
+        }];
+        s.environment.env = vec![
+            EnvVar {
+                name: "MODE".into(),
+                value: "fast".into(),
+                hidden: false,
+            },
+            EnvVar {
+                name: "TOKEN".into(),
+                value: "s3cret".into(),
+                hidden: true,
+            },
+        ];
+    })
+}
+
+fn task(id: &str, owner: &str, at: i64, spec: TaskSpec) -> Task {
+    Task {
+        id: TaskId(id.into()),
+        owner: owner.into(),
+        spec,
+        phase: TaskPhase::Queued,
+        attempts: 0,
+        created_at: Timestamp(at),
+        updated_at: Timestamp(at),
+        history: vec![PhaseChange {
+            phase: TaskPhase::Queued,
+            at: Timestamp(at),
+            reason: String::new(),
+        }],
+    }
+}
+
+fn quota(user: &str) -> Vec<QuotaUse> {
+    vec![QuotaUse {
+        user: user.into(),
+        kind: ResourceKind::Reserved,
+        pool: "a100".into(),
+        spec: "a100x8".into(),
+        used: Resources::new(16, 192, 1536),
+    }]
+}
+
+fn new(task: Task, key: Option<&str>) -> NewTask {
+    NewTask {
+        quota: quota(&task.owner),
+        task,
+        idempotency_key: key.map(str::to_owned),
+    }
+}
+
+async fn add(store: &dyn TaskStore, id: &str, owner: &str, at: i64, spec: TaskSpec) {
+    let inserted = store
+        .insert(new(task(id, owner, at, spec), None))
+        .await
+        .expect("inserts");
+    assert_eq!(inserted, Inserted::New);
+}
+
+fn id(text: &str) -> TaskId {
+    TaskId(text.into())
+}
+
+fn ids(tasks: &[StoredTask]) -> Vec<&str> {
+    tasks.iter().map(|t| t.task.id.0.as_str()).collect()
+}
+
+fn change(phase: TaskPhase, at: i64) -> PhaseChange {
+    PhaseChange {
+        phase,
+        at: Timestamp(at),
+        reason: format!("to {phase:?}"),
+    }
+}
+
+pub(super) async fn a_task_reads_back_with_hidden_values_masked_and_kept_apart(
+    store: Arc<dyn TaskStore>,
+) {
+    let original = task("bert-x7k2q", "alice", 100, spec());
+    store
+        .insert(new(original.clone(), Some("req-1")))
+        .await
+        .expect("inserts");
+
+    let stored = store.get(&original.id).await.expect("found");
+    assert_eq!(stored.task.spec.environment.env[1].value, HIDDEN_VALUE_MASK);
+    assert_eq!(stored.task.spec.environment.env[0].value, "fast");
+    assert_eq!(
+        stored.task,
+        Task {
+            spec: original.spec.masked(),
+            ..original.clone()
+        }
+    );
+    assert_eq!(stored.seq, 1);
+    assert_eq!(stored.quota, quota("alice"));
+    assert_eq!(stored.placement, None);
+    assert_eq!(stored.tags, original.spec.basic.tags);
+
+    let hidden = store.hidden_values(&original.id).await.expect("found");
+    assert_eq!(
+        hidden,
+        vec![HiddenValue {
+            index: 1,
+            value: "s3cret".into()
+        }]
+    );
+    assert_eq!(restore_hidden(&stored.task.spec, &hidden), original.spec);
+
+    assert!(matches!(
+        store.get(&id("nope-aaaaa")).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.hidden_values(&id("nope-aaaaa")).await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+pub(super) async fn an_idempotency_key_is_used_once_per_owner(store: Arc<dyn TaskStore>) {
+    let first = store
+        .insert(new(task("a-11111", "alice", 1, spec()), Some("k")))
+        .await
+        .expect("inserts");
+    assert_eq!(first, Inserted::New);
+    let again = store
+        .insert(new(task("a-22222", "alice", 2, spec()), Some("k")))
+        .await
+        .expect("answers");
+    assert_eq!(again, Inserted::Existing(id("a-11111")));
+    assert!(matches!(
+        store.get(&id("a-22222")).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    let other_owner = store
+        .insert(new(task("b-33333", "bob", 3, spec()), Some("k")))
+        .await
+        .expect("inserts");
+    assert_eq!(other_owner, Inserted::New);
+    let taken = store
+        .insert(new(task("a-11111", "carol", 4, spec()), None))
+        .await;
+    assert!(
+        matches!(taken, Err(StoreError::IdTaken { .. })),
+        "{taken:?}"
+    );
+    assert_eq!(store.unfinished().await.expect("lists").len(), 2);
+}
+
+pub(super) async fn concurrent_inserts_with_one_key_make_one_task(store: Arc<dyn TaskStore>) {
+    let mut handles = Vec::new();
+    for n in 0..20 {
+        let store = Arc::clone(&store);
+        handles.push(tokio::spawn(async move {
+            let t = task(&format!("race-{n:05}"), "alice", n, spec());
+            store.insert(new(t, Some("same"))).await
+        }));
+    }
+    let mut outcomes = Vec::new();
+    for handle in handles {
+        outcomes.push(handle.await.expect("joins").expect("inserts"));
+    }
+    let stored = store.unfinished().await.expect("lists");
+    assert_eq!(stored.len(), 1);
+    let winner = stored[0].task.id.clone();
+    assert_eq!(outcomes.iter().filter(|o| **o == Inserted::New).count(), 1);
+    for outcome in outcomes {
+        assert!(
+            outcome == Inserted::New || outcome == Inserted::Existing(winner.clone()),
+            "{outcome:?}"
+        );
+    }
+}
+
+pub(super) async fn lists_filter_by_every_field(store: Arc<dyn TaskStore>) {
+    add(&*store, "bert-aaaaa", "alice", 1, spec()).await;
+    let ray = shared::demo::ray().with(|s| {
+        s.basic.project_group = "vision".into();
+        s.basic.visible_in_group = false;
+    });
+    add(&*store, "ray-bbbbb", "alice", 2, ray).await;
+    let shared_in_group = spec().with(|s| s.basic.visible_in_group = true);
+    add(&*store, "gpt-ccccc", "bob", 3, shared_in_group).await;
+    let private = spec().with(|s| s.basic.tags = Vec::new());
+    add(&*store, "gpt-ddddd", "bob", 4, private).await;
+    let other_group = spec().with(|s| {
+        s.basic.project_group = "speech".into();
+        s.basic.visible_in_group = true;
+    });
+    add(&*store, "asr-eeeee", "carol", 5, other_group).await;
+    add(&*store, "old-fffff", "alice", 6, spec()).await;
+    store
+        .delete(&id("old-fffff"), Timestamp(7))
+        .await
+        .expect("deletes");
+    store
+        .advance(&id("bert-aaaaa"), change(TaskPhase::Scheduling, 8), 1)
+        .await
+        .expect("advances");
+
+    let list = |query: ListQuery| {
+        let store = &store;
+        async move {
+            let page = store
+                .list(&ListQuery { limit: 50, ..query })
+                .await
+                .expect("lists");
+            assert_eq!(page.next, None);
+            page.tasks
+                .iter()
+                .map(|t| t.task.id.0.clone())
+                .collect::<Vec<_>>()
+        }
+    };
+    let all = list(ListQuery::default()).await;
+    assert_eq!(
+        all,
+        [
+            "asr-eeeee",
+            "gpt-ddddd",
+            "gpt-ccccc",
+            "ray-bbbbb",
+            "bert-aaaaa"
+        ],
+        "newest first, deleted left out"
+    );
+    assert_eq!(
+        list(ListQuery {
+            phase: Some(TaskPhase::Deleted),
+            ..Default::default()
+        })
+        .await,
+        ["old-fffff"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            phase: Some(TaskPhase::Scheduling),
+            ..Default::default()
+        })
+        .await,
+        ["bert-aaaaa"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            task_type: Some(TaskType::RayJob),
+            ..Default::default()
+        })
+        .await,
+        ["ray-bbbbb"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            owner: Some("bob".into()),
+            ..Default::default()
+        })
+        .await,
+        ["gpt-ddddd", "gpt-ccccc"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            project_group: Some("speech".into()),
+            ..Default::default()
+        })
+        .await,
+        ["asr-eeeee"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            name_contains: Some("GPT-".into()),
+            ..Default::default()
+        })
+        .await,
+        ["gpt-ddddd", "gpt-ccccc"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            name_contains: Some("%".into()),
+            ..Default::default()
+        })
+        .await,
+        Vec::<String>::new(),
+        "wildcards are literal"
+    );
+    assert_eq!(
+        list(ListQuery {
+            tag: Some(TagFilter::parse("team=nlp")),
+            owner: Some("bob".into()),
+            ..Default::default()
+        })
+        .await,
+        ["gpt-ccccc"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            tag: Some(TagFilter::parse("team=cv")),
+            ..Default::default()
+        })
+        .await,
+        Vec::<String>::new()
+    );
+    store
+        .set_tags(
+            &id("gpt-ddddd"),
+            &[Tag {
+                key: "team".into(),
+                value: "cv".into(),
+            }],
+        )
+        .await
+        .expect("sets tags");
+    assert_eq!(
+        list(ListQuery {
+            tag: Some(TagFilter::parse("team")),
+            owner: Some("bob".into()),
+            ..Default::default()
+        })
+        .await,
+        ["gpt-ddddd", "gpt-ccccc"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            visible_to: Some(Viewer {
+                user: "alice".into(),
+                groups: vec!["vision".into()],
+            }),
+            ..Default::default()
+        })
+        .await,
+        ["gpt-ccccc", "ray-bbbbb", "bert-aaaaa"],
+        "her own, and bob's task shared in her group"
+    );
+    assert_eq!(
+        list(ListQuery {
+            visible_to: Some(Viewer {
+                user: "dave".into(),
+                groups: Vec::new(),
+            }),
+            ..Default::default()
+        })
+        .await,
+        Vec::<String>::new()
+    );
+}
+
+pub(super) async fn cursor_paging_has_no_duplicates_or_gaps_while_tasks_arrive(
+    store: Arc<dyn TaskStore>,
+) {
+    let mut expected = Vec::new();
+    for n in 0..25 {
+        // Pairs share a creation time, so the id breaks ties.
+        let name = format!("p-{n:05}");
+        add(&*store, &name, "alice", n / 2, spec()).await;
+        expected.push((n / 2, name));
+    }
+    expected.sort_by(|a, b| b.cmp(a));
+    let expected: Vec<String> = expected.into_iter().map(|(_, name)| name).collect();
+
+    let mut seen = Vec::new();
+    let mut after = None;
+    let mut late = 0;
+    loop {
+        let page = store
+            .list(&ListQuery {
+                limit: 7,
+                after: after.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("lists");
+        seen.extend(page.tasks.iter().map(|t| t.task.id.0.clone()));
+        // Newer tasks arrive between pages.
+        late += 1;
+        add(
+            &*store,
+            &format!("late-{late:05}"),
+            "alice",
+            1000 + late,
+            spec(),
+        )
+        .await;
+        match page.next {
+            Some(cursor) => after = Some(Cursor::decode(&cursor.encode()).expect("round-trips")),
+            None => break,
+        }
+    }
+    assert_eq!(seen, expected);
+}
+
+pub(super) async fn phases_history_holds_and_events_are_recorded_in_order(
+    store: Arc<dyn TaskStore>,
+) {
+    let t = id("bert-aaaaa");
+    add(&*store, &t.0, "alice", 1, spec()).await;
+    store
+        .advance(&t, change(TaskPhase::Scheduling, 2), 1)
+        .await
+        .expect("advances");
+    store
+        .advance(&t, change(TaskPhase::Running, 3), 1)
+        .await
+        .expect("advances");
+    let refused = store.advance(&t, change(TaskPhase::Queued, 4), 1).await;
+    assert!(
+        matches!(refused, Err(StoreError::Phase { .. })),
+        "{refused:?}"
+    );
+    assert!(matches!(
+        store.delete(&t, Timestamp(4)).await,
+        Err(StoreError::Phase { .. })
+    ));
+
+    let placement = Placement {
+        user: "alice".into(),
+        kind: ResourceKind::Reserved,
+        pool: "a100".into(),
+        index: 0,
+        spec: "a100x8".into(),
+        need: Resources::new(8, 96, 768),
+        workers: vec![NodeShare {
+            node: "node-1".into(),
+            replicas: 2,
+        }],
+        head: None,
+    };
+    store
+        .set_hold(&t, &quota("alice"), Some(&placement))
+        .await
+        .expect("holds");
+
+    for (at, kind) in [(2, "admitted"), (3, "started"), (5, "exited")] {
+        let event = TaskEvent {
+            at: Timestamp(at),
+            kind: kind.into(),
+            message: format!("{kind} at {at}"),
+        };
+        store.push_event(&t, &event).await.expect("pushes");
+    }
+
+    let stored = store.get(&t).await.expect("found");
+    assert_eq!(stored.task.phase, TaskPhase::Running);
+    assert_eq!(stored.task.attempts, 1);
+    assert_eq!(stored.task.updated_at, Timestamp(3));
+    assert_eq!(
+        stored.task.history,
+        vec![
+            PhaseChange {
+                phase: TaskPhase::Queued,
+                at: Timestamp(1),
+                reason: String::new()
+            },
+            change(TaskPhase::Scheduling, 2),
+            change(TaskPhase::Running, 3),
+        ]
+    );
+    assert_eq!(stored.placement, Some(placement));
+
+    let kinds: Vec<String> = store
+        .events(&t)
+        .await
+        .expect("found")
+        .into_iter()
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(kinds, ["admitted", "started", "exited"]);
+
+    store.set_hold(&t, &[], None).await.expect("releases");
+    let stored = store.get(&t).await.expect("found");
+    assert_eq!((stored.quota, stored.placement), (Vec::new(), None));
+
+    let ghost = id("ghost-zzzzz");
+    let event = TaskEvent {
+        at: Timestamp(1),
+        kind: "queued".into(),
+        message: String::new(),
+    };
+    assert!(matches!(
+        store.push_event(&ghost, &event).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.events(&ghost).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.set_hold(&ghost, &[], None).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store
+            .advance(&ghost, change(TaskPhase::Scheduling, 2), 1)
+            .await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+pub(super) async fn unfinished_tasks_come_in_submit_order(store: Arc<dyn TaskStore>) {
+    // Creation times run backwards: the order must come from the sequence.
+    for (n, name) in ["u-aaaaa", "u-bbbbb", "u-ccccc", "u-ddddd"]
+        .iter()
+        .enumerate()
+    {
+        add(&*store, name, "alice", 100 - n as i64, spec()).await;
+    }
+    store
+        .advance(&id("u-bbbbb"), change(TaskPhase::Stopped, 200), 0)
+        .await
+        .expect("stops");
+    store
+        .delete(&id("u-ccccc"), Timestamp(201))
+        .await
+        .expect("deletes");
+    store
+        .advance(&id("u-ddddd"), change(TaskPhase::Scheduling, 202), 1)
+        .await
+        .expect("advances");
+    let unfinished = store.unfinished().await.expect("lists");
+    assert_eq!(ids(&unfinished), ["u-aaaaa", "u-ddddd"]);
+    assert_eq!(unfinished[0].seq, 1);
+    assert_eq!(unfinished[1].seq, 4);
+}
+
+pub(super) async fn shares_name_their_task_and_tokens_are_unique(store: Arc<dyn TaskStore>) {
+    let t = id("bert-aaaaa");
+    add(&*store, &t.0, "alice", 1, spec()).await;
+    store
+        .create_share(&t, "tok-1", Timestamp(2))
+        .await
+        .expect("shares");
+    assert_eq!(store.shared("tok-1").await.expect("reads"), Some(t.clone()));
+    assert_eq!(store.shared("tok-2").await.expect("reads"), None);
+    assert!(matches!(
+        store.create_share(&t, "tok-1", Timestamp(3)).await,
+        Err(StoreError::TokenTaken)
+    ));
+    assert!(matches!(
+        store
+            .create_share(&id("ghost-zzzzz"), "tok-3", Timestamp(3))
+            .await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.set_tags(&id("ghost-zzzzz"), &[]).await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+pub(super) async fn concurrent_inserts_and_events_get_distinct_sequence_numbers(
+    store: Arc<dyn TaskStore>,
+) {
+    // Sequence numbers are computed by the inserting statement: writers that run side
+    // by side (Postgres) must still get one number each.
+    let mut handles = Vec::new();
+    for n in 0..16 {
+        let store = Arc::clone(&store);
+        handles.push(tokio::spawn(async move {
+            add(&*store, &format!("seq-{n:05}"), "alice", n, spec()).await;
+        }));
+    }
+    for handle in handles {
+        handle.await.expect("joins");
+    }
+    let mut seqs: Vec<i64> = store
+        .unfinished()
+        .await
+        .expect("lists")
+        .iter()
+        .map(|t| t.seq)
+        .collect();
+    seqs.sort_unstable();
+    assert_eq!(seqs, (1..=16).collect::<Vec<i64>>());
+
+    let t = id("seq-00000");
+    let mut handles = Vec::new();
+    for n in 0..16 {
+        let store = Arc::clone(&store);
+        let t = t.clone();
+        handles.push(tokio::spawn(async move {
+            let event = TaskEvent {
+                at: Timestamp(n),
+                kind: "exited".into(),
+                message: format!("replica {n}"),
+            };
+            store.push_event(&t, &event).await
+        }));
+    }
+    for handle in handles {
+        handle.await.expect("joins").expect("pushes");
+    }
+    let mut messages: Vec<String> = store
+        .events(&t)
+        .await
+        .expect("found")
+        .into_iter()
+        .map(|e| e.message)
+        .collect();
+    messages.sort();
+    let mut expected: Vec<String> = (0..16).map(|n| format!("replica {n}")).collect();
+    expected.sort();
+    assert_eq!(messages, expected);
+}
+
+pub(super) async fn concurrent_phase_changes_keep_every_allowed_step(store: Arc<dyn TaskStore>) {
+    // Two servers may record the same step at once (a stop racing an exit): exactly
+    // one wins, the other is refused, and the history has no gap or duplicate.
+    let t = id("race-aaaaa");
+    add(&*store, &t.0, "alice", 1, spec()).await;
+    let mut handles = Vec::new();
+    for n in 0..8 {
+        let store = Arc::clone(&store);
+        let t = t.clone();
+        handles.push(tokio::spawn(async move {
+            store
+                .advance(&t, change(TaskPhase::Stopped, 10 + n), 0)
+                .await
+        }));
+    }
+    let mut won = 0;
+    for handle in handles {
+        match handle.await.expect("joins") {
+            Ok(()) => won += 1,
+            Err(StoreError::Phase { .. }) => {}
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(won, 1);
+    let stored = store.get(&t).await.expect("found");
+    let phases: Vec<TaskPhase> = stored.task.history.iter().map(|c| c.phase).collect();
+    assert_eq!(phases, [TaskPhase::Queued, TaskPhase::Stopped]);
+}
+
+pub(super) async fn data_survives_closing_and_reopening(fixture: &Fixture) {
+    let t = id("bert-aaaaa");
+    let before = {
+        let store = fixture.open().await;
+        add(&*store, &t.0, "alice", 1, spec()).await;
+        store
+            .advance(&t, change(TaskPhase::Scheduling, 2), 1)
+            .await
+            .expect("advances");
+        let event = TaskEvent {
+            at: Timestamp(2),
+            kind: "admitted".into(),
+            message: "fits".into(),
+        };
+        store.push_event(&t, &event).await.expect("pushes");
+        store
+            .create_share(&t, "tok", Timestamp(3))
+            .await
+            .expect("shares");
+        store.get(&t).await.expect("found")
+    };
+    let store = fixture.open().await;
+    assert_eq!(store.get(&t).await.expect("found"), before);
+    assert_eq!(store.events(&t).await.expect("found").len(), 1);
+    assert_eq!(store.shared("tok").await.expect("reads"), Some(t.clone()));
+    assert_eq!(
+        store.hidden_values(&t).await.expect("found")[0].value,
+        "s3cret"
+    );
+    add(&*store, "next-bbbbb", "alice", 4, spec()).await;
+    let next = store.get(&id("next-bbbbb")).await.expect("found");
+    assert_eq!(next.seq, 2, "the sequence continues");
+}

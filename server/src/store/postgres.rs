@@ -1,0 +1,933 @@
+//! [`TaskStore`] on a PostgreSQL database that several server processes share.
+//!
+//! # Design
+//!
+//! - The schema is SQLite's, from the same migrations (`server/migrations`): they are
+//!   portable SQL (TEXT and BIGINT, JSON as TEXT, no autoincrement).
+//! - Sequence numbers are computed in the inserting statement (`MAX(n) + 1`) as in
+//!   SQLite, but Postgres runs writers side by side, so what SQLite's single write lock
+//!   did is done by locks: every task insert holds the transaction advisory lock
+//!   [`SUBMIT_LOCK`], and every write to one task's rows first locks that task's row
+//!   (`SELECT … FOR UPDATE`).
+//! - [`SUBMIT_LOCK`] is also what serialises quota between processes: a
+//!   [`Reservation`] holds it from the read of the quota every unfinished task holds
+//!   until the new task is committed.
+//! - Leadership ([`TaskStore::lead`]) is the session advisory lock [`LEADER_LOCK`] on a
+//!   connection kept apart from the pool: Postgres releases it when that connection
+//!   ends, with the process or its network.
+//! - Reads that join several tables run in one `REPEATABLE READ` transaction, a
+//!   consistent snapshot.
+//! - Ids compare byte-wise (`COLLATE "C"`), as in SQLite, whatever the database's
+//!   collation, so list pages and cursors order alike in both stores.
+
+use super::{
+    ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Reservation,
+    Result, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, parse_phase, phase_code,
+    task_type_code, without_password,
+};
+use shared::quota::Placement;
+use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
+use shared::task::Tag;
+use shared::usage::QuotaUse;
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow, Postgres};
+use sqlx::{ConnectOptions, Connection, QueryBuilder, Row, Transaction};
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Mutex;
+
+/// Connections in the pool of one process.
+const MAX_CONNECTIONS: u32 = 16;
+
+/// How long a connection attempt may take before the store gives up.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Ids per `IN (...)` list.
+const IN_CHUNK: usize = 400;
+
+/// Tries of an event insert that lost a race for its number: each round of racing
+/// pushes has one winner, so this many writers to one task at once all succeed.
+const EVENT_TRIES: usize = 32;
+
+/// The advisory lock every task insert and every quota reservation holds ("berth"
+/// and 1 in ASCII, so another application on the database is unlikely to pick it).
+pub const SUBMIT_LOCK: i64 = 0x6265_7274_6801;
+
+/// The advisory lock the leading process holds on its own connection.
+pub const LEADER_LOCK: i64 = 0x6265_7274_6802;
+
+/// The columns [`decode_task`] reads, in its order.
+macro_rules! task_columns {
+    () => {
+        "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
+         t.quota, t.placement"
+    };
+}
+
+/// The task store on a PostgreSQL database.
+#[derive(Clone, Debug)]
+pub struct PostgresStore {
+    pool: PgPool,
+    options: PgConnectOptions,
+    /// The connection holding [`LEADER_LOCK`], while this process leads.
+    leader: Arc<Mutex<Option<PgConnection>>>,
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` and brings the schema up to date (sqlx's
+    /// migrator takes its own lock, so servers starting together migrate once).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Connect`] or [`StoreError::Migrate`].
+    pub async fn connect(url: &str) -> Result<Self> {
+        let connect_error = |source| StoreError::Connect {
+            url: without_password(url),
+            source,
+        };
+        let options = PgConnectOptions::from_str(url)
+            .map_err(connect_error)?
+            .application_name("berth");
+        Self::connect_with(options)
+            .await
+            .map_err(|error| match error {
+                StoreError::Database(source) => connect_error(source),
+                other => other,
+            })
+    }
+
+    /// As [`PostgresStore::connect`], with options already read.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Database`] or [`StoreError::Migrate`].
+    pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(CONNECT_TIMEOUT)
+            .connect_with(options.clone())
+            .await
+            .map_err(db)?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(StoreError::Migrate)?;
+        Ok(PostgresStore {
+            pool,
+            options,
+            leader: Arc::new(Mutex::new(None)),
+        })
+    }
+
+    /// Closes every connection, the leader's too (another process may then lead).
+    pub async fn close(&self) {
+        if let Some(conn) = self.leader.lock().await.take() {
+            let _ = conn.close().await;
+        }
+        self.pool.close().await;
+    }
+
+    /// A write transaction.
+    async fn write(&self) -> Result<Transaction<'static, Postgres>> {
+        self.pool.begin().await.map_err(db)
+    }
+
+    /// A read transaction: one consistent snapshot.
+    async fn read(&self) -> Result<Transaction<'static, Postgres>> {
+        self.pool
+            .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .await
+            .map_err(db)
+    }
+
+    /// Moves a task to `change.phase`; `attempts` `None` keeps the count.
+    async fn change_phase(
+        &self,
+        id: &TaskId,
+        change: PhaseChange,
+        attempts: Option<u32>,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        // The row lock orders concurrent changes of one task (and their history rows).
+        let row = sqlx::query("SELECT phase, attempts FROM tasks WHERE id = $1 FOR UPDATE")
+            .bind(&id.0)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db)?
+            .ok_or_else(|| not_found(id))?;
+        let code: String = row.try_get(0).map_err(db)?;
+        let now = parse_phase(&code).ok_or_else(|| corrupt(&id.0, "phase", None))?;
+        if !now.can_become(change.phase) {
+            return Err(StoreError::Phase {
+                task: id.clone(),
+                source: shared::record::PhaseError {
+                    from: now,
+                    to: change.phase,
+                },
+            });
+        }
+        let attempts = match attempts {
+            Some(a) => i64::from(a),
+            None => row.try_get(1).map_err(db)?,
+        };
+        sqlx::query("UPDATE tasks SET phase = $1, attempts = $2, updated_at = $3 WHERE id = $4")
+            .bind(phase_code(change.phase))
+            .bind(attempts)
+            .bind(change.at.0)
+            .bind(&id.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        sqlx::query(
+            "INSERT INTO task_history (task_id, n, phase, at, reason) \
+             SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4 FROM task_history WHERE task_id = $1",
+        )
+        .bind(&id.0)
+        .bind(phase_code(change.phase))
+        .bind(change.at.0)
+        .bind(&change.reason)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)
+    }
+
+    /// A transaction holding [`SUBMIT_LOCK`].
+    async fn submit_lock(&self) -> Result<Transaction<'static, Postgres>> {
+        let mut tx = self.write().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(SUBMIT_LOCK)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        Ok(tx)
+    }
+}
+
+#[async_trait::async_trait]
+impl TaskStore for PostgresStore {
+    async fn insert(&self, new: NewTask) -> Result<Inserted> {
+        let mut tx = self.submit_lock().await?;
+        let inserted = insert_locked(&mut tx, &new).await?;
+        if inserted == Inserted::New {
+            tx.commit().await.map_err(db)?;
+        }
+        Ok(inserted)
+    }
+
+    async fn get(&self, id: &TaskId) -> Result<StoredTask> {
+        let mut tx = self.read().await?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE t.id = $1"
+        ))
+        .bind(&id.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db)?
+        .ok_or_else(|| not_found(id))?;
+        let task = decode_task(&row)?;
+        let mut tasks = attach_details(&mut tx, vec![task]).await?;
+        tx.commit().await.map_err(db)?;
+        tasks.pop().ok_or_else(|| not_found(id))
+    }
+
+    async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>> {
+        let mut tx = self.read().await?;
+        require_task(&mut tx, id).await?;
+        let rows = sqlx::query(
+            "SELECT env_index, value FROM task_hidden_env WHERE task_id = $1 ORDER BY env_index",
+        )
+        .bind(&id.0)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                let index: i64 = row.try_get(0).map_err(db)?;
+                Ok(HiddenValue {
+                    index: usize::try_from(index)
+                        .map_err(|_| corrupt(&id.0, "hidden value index", None))?,
+                    value: row.try_get(1).map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn list(&self, query: &ListQuery) -> Result<Page> {
+        let limit = query.limit.clamp(1, MAX_PAGE);
+        let mut sql = QueryBuilder::<Postgres>::new(concat!(
+            "SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE "
+        ));
+        match query.phase {
+            Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),
+            None => sql
+                .push("t.phase <> ")
+                .push_bind(phase_code(TaskPhase::Deleted)),
+        };
+        if let Some(task_type) = query.task_type {
+            sql.push(" AND t.task_type = ")
+                .push_bind(task_type_code(Some(task_type)));
+        }
+        if let Some(owner) = &query.owner {
+            sql.push(" AND t.owner = ").push_bind(owner.clone());
+        }
+        if let Some(group) = &query.project_group {
+            sql.push(" AND t.project_group = ").push_bind(group.clone());
+        }
+        if let Some(text) = &query.name_contains {
+            sql.push(" AND LOWER(t.id) LIKE ")
+                .push_bind(contains_pattern(text))
+                .push(" ESCAPE '\\'");
+        }
+        if let Some(tag) = &query.tag {
+            sql.push(
+                " AND EXISTS (SELECT 1 FROM task_tags g WHERE g.task_id = t.id AND g.tag_key = ",
+            )
+            .push_bind(tag.key.clone());
+            if let Some(value) = &tag.value {
+                sql.push(" AND g.tag_value = ").push_bind(value.clone());
+            }
+            sql.push(")");
+        }
+        if let Some(viewer) = &query.visible_to {
+            sql.push(" AND (t.owner = ").push_bind(viewer.user.clone());
+            if !viewer.groups.is_empty() {
+                sql.push(" OR (t.visible_in_group = 1 AND t.project_group IN (");
+                let mut groups = sql.separated(", ");
+                for group in &viewer.groups {
+                    groups.push_bind(group.clone());
+                }
+                sql.push("))");
+            }
+            sql.push(")");
+        }
+        if let Some(after) = &query.after {
+            sql.push(" AND (t.created_at < ")
+                .push_bind(after.created_at.0)
+                .push(" OR (t.created_at = ")
+                .push_bind(after.created_at.0)
+                .push(" AND t.id COLLATE \"C\" < ")
+                .push_bind(after.id.0.clone())
+                .push("))");
+        }
+        sql.push(" ORDER BY t.created_at DESC, t.id COLLATE \"C\" DESC LIMIT ")
+            .push_bind(i64::from(limit) + 1);
+
+        let mut tx = self.read().await?;
+        let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
+        let mut tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
+        let more = tasks.len() > limit as usize;
+        tasks.truncate(limit as usize);
+        let tasks = attach_details(&mut tx, tasks).await?;
+        tx.commit().await.map_err(db)?;
+        let next = if more {
+            tasks.last().map(|t| Cursor::after(&t.task))
+        } else {
+            None
+        };
+        Ok(Page { tasks, next })
+    }
+
+    async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()> {
+        self.change_phase(id, change, Some(attempts)).await
+    }
+
+    async fn set_hold(
+        &self,
+        id: &TaskId,
+        quota: &[QuotaUse],
+        placement: Option<&Placement>,
+    ) -> Result<()> {
+        let quota = encode("quota", &quota)?;
+        let placement = placement.map(|p| encode("placement", p)).transpose()?;
+        let done = sqlx::query("UPDATE tasks SET quota = $1, placement = $2 WHERE id = $3")
+            .bind(quota)
+            .bind(placement)
+            .bind(&id.0)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        if done.rows_affected() == 0 {
+            return Err(not_found(id));
+        }
+        Ok(())
+    }
+
+    async fn push_event(&self, id: &TaskId, event: &TaskEvent) -> Result<()> {
+        // One statement, no transaction or row lock: events are written often. Two
+        // pushes to one task at once may compute the same number; the loser retries.
+        for _ in 0..EVENT_TRIES {
+            let done = sqlx::query(
+                "INSERT INTO task_events (task_id, n, at, kind, message) \
+                 SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4 FROM task_events \
+                 WHERE task_id = $1",
+            )
+            .bind(&id.0)
+            .bind(event.at.0)
+            .bind(&event.kind)
+            .bind(&event.message)
+            .execute(&self.pool)
+            .await;
+            match done {
+                Ok(_) => return Ok(()),
+                Err(error) if is_foreign_key_violation(&error) => return Err(not_found(id)),
+                Err(error) if is_unique_violation(&error) => continue,
+                Err(error) => return Err(db(error)),
+            }
+        }
+        Err(StoreError::Database(sqlx::Error::Protocol(format!(
+            "event {} of task {id} lost the race for its number {EVENT_TRIES} times",
+            event.kind
+        ))))
+    }
+
+    async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
+        let mut tx = self.read().await?;
+        require_task(&mut tx, id).await?;
+        let rows =
+            sqlx::query("SELECT at, kind, message FROM task_events WHERE task_id = $1 ORDER BY n")
+                .bind(&id.0)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(TaskEvent {
+                    at: Timestamp(row.try_get(0).map_err(db)?),
+                    kind: row.try_get(1).map_err(db)?,
+                    message: row.try_get(2).map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn unfinished(&self) -> Result<Vec<StoredTask>> {
+        let mut sql = QueryBuilder::<Postgres>::new(concat!(
+            "SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE "
+        ));
+        push_unfinished(&mut sql);
+        sql.push(" ORDER BY t.seq");
+        let mut tx = self.read().await?;
+        let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
+        let tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
+        let tasks = attach_details(&mut tx, tasks).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(tasks)
+    }
+
+    async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()> {
+        let mut tx = self.write().await?;
+        lock_task(&mut tx, id).await?;
+        sqlx::query("DELETE FROM task_tags WHERE task_id = $1")
+            .bind(&id.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        insert_tags(&mut tx, id, tags).await?;
+        tx.commit().await.map_err(db)
+    }
+
+    async fn create_share(&self, id: &TaskId, token: &str, at: Timestamp) -> Result<()> {
+        // ON CONFLICT keeps a taken token from aborting anything: it inserts no row,
+        // and the task's existence tells the two empty outcomes apart.
+        let done = sqlx::query(
+            "INSERT INTO task_shares (token, task_id, created_at) \
+             SELECT $1, t.id, $2 FROM tasks t WHERE t.id = $3 ON CONFLICT (token) DO NOTHING",
+        )
+        .bind(token)
+        .bind(at.0)
+        .bind(&id.0)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        if done.rows_affected() == 1 {
+            return Ok(());
+        }
+        let mut conn = self.pool.acquire().await.map_err(db)?;
+        require_task(&mut conn, id).await?;
+        Err(StoreError::TokenTaken)
+    }
+
+    async fn shared(&self, token: &str) -> Result<Option<TaskId>> {
+        let id: Option<String> =
+            sqlx::query_scalar("SELECT task_id FROM task_shares WHERE token = $1")
+                .bind(token)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(db)?;
+        Ok(id.map(TaskId))
+    }
+
+    async fn delete(&self, id: &TaskId, at: Timestamp) -> Result<()> {
+        let change = PhaseChange {
+            phase: TaskPhase::Deleted,
+            at,
+            reason: String::new(),
+        };
+        self.change_phase(id, change, None).await
+    }
+
+    fn replicated(&self) -> bool {
+        true
+    }
+
+    async fn reserve(&self) -> Result<Option<Box<dyn Reservation>>> {
+        Ok(Some(Box::new(PgReservation {
+            tx: self.submit_lock().await?,
+        })))
+    }
+
+    async fn lead(&self) -> Result<bool> {
+        let mut leader = self.leader.lock().await;
+        if let Some(conn) = leader.as_mut() {
+            if conn.ping().await.is_ok() {
+                return Ok(true);
+            }
+            // The connection is gone, and with it the lock: another process may lead.
+            *leader = None;
+        }
+        let mut conn = self.options.connect().await.map_err(db)?;
+        let taken: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+            .bind(LEADER_LOCK)
+            .fetch_one(&mut conn)
+            .await
+            .map_err(db)?;
+        if taken {
+            *leader = Some(conn);
+        } else {
+            let _ = conn.close().await;
+        }
+        Ok(taken)
+    }
+}
+
+/// [`TaskStore::reserve`]'s reservation: a transaction holding [`SUBMIT_LOCK`].
+struct PgReservation {
+    tx: Transaction<'static, Postgres>,
+}
+
+#[async_trait::async_trait]
+impl Reservation for PgReservation {
+    async fn held(&mut self, owner: &str) -> Result<Vec<QuotaUse>> {
+        let mut sql =
+            QueryBuilder::<Postgres>::new("SELECT t.id, t.quota FROM tasks t WHERE t.owner = ");
+        sql.push_bind(owner.to_owned()).push(" AND ");
+        push_unfinished(&mut sql);
+        let rows = sql.build().fetch_all(&mut *self.tx).await.map_err(db)?;
+        let mut held = Vec::new();
+        for row in rows {
+            let id: String = row.try_get(0).map_err(db)?;
+            let quota: String = row.try_get(1).map_err(db)?;
+            let lines: Vec<QuotaUse> =
+                serde_json::from_str(&quota).map_err(|e| corrupt(&id, "quota", Some(e)))?;
+            held.extend(lines);
+        }
+        Ok(held)
+    }
+
+    async fn insert(&mut self, new: NewTask) -> Result<Inserted> {
+        insert_locked(&mut self.tx, &new).await
+    }
+
+    async fn commit(self: Box<Self>) -> Result<()> {
+        self.tx.commit().await.map_err(db)
+    }
+}
+
+/// Inserts a task in a transaction that holds [`SUBMIT_LOCK`]: no other insert runs
+/// meanwhile, so looking before inserting cannot race and no statement fails (which
+/// would abort the transaction of a reservation).
+async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserted> {
+    let task = &new.task;
+    let spec = encode("spec", &task.spec.masked())?;
+    let quota = encode("quota", &new.quota)?;
+    if let Some(key) = &new.idempotency_key {
+        let existing: Option<String> =
+            sqlx::query_scalar("SELECT id FROM tasks WHERE owner = $1 AND idempotency_key = $2")
+                .bind(&task.owner)
+                .bind(key)
+                .fetch_optional(&mut *conn)
+                .await
+                .map_err(db)?;
+        if let Some(existing) = existing {
+            return Ok(Inserted::Existing(TaskId(existing)));
+        }
+    }
+    let taken: Option<i32> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = $1")
+        .bind(&task.id.0)
+        .fetch_optional(&mut *conn)
+        .await
+        .map_err(db)?;
+    if taken.is_some() {
+        return Err(StoreError::IdTaken {
+            task: task.id.clone(),
+        });
+    }
+    sqlx::query(
+        "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
+         phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
+         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12 \
+         FROM tasks",
+    )
+    .bind(&task.id.0)
+    .bind(&task.owner)
+    .bind(&task.spec.basic.project_group)
+    .bind(task_type_code(task.spec.task_type()))
+    .bind(i64::from(task.spec.basic.visible_in_group))
+    .bind(phase_code(task.phase))
+    .bind(i64::from(task.attempts))
+    .bind(task.created_at.0)
+    .bind(task.updated_at.0)
+    .bind(spec)
+    .bind(quota)
+    .bind(new.idempotency_key.as_deref())
+    .execute(&mut *conn)
+    .await
+    .map_err(db)?;
+    for (n, change) in (1_i64..).zip(&task.history) {
+        sqlx::query(
+            "INSERT INTO task_history (task_id, n, phase, at, reason) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&task.id.0)
+        .bind(n)
+        .bind(phase_code(change.phase))
+        .bind(change.at.0)
+        .bind(&change.reason)
+        .execute(&mut *conn)
+        .await
+        .map_err(db)?;
+    }
+    for hidden in hidden_of(&task.spec) {
+        sqlx::query("INSERT INTO task_hidden_env (task_id, env_index, value) VALUES ($1, $2, $3)")
+            .bind(&task.id.0)
+            .bind(to_i64(hidden.index))
+            .bind(&hidden.value)
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+    }
+    insert_tags(conn, &task.id, &task.spec.basic.tags).await?;
+    Ok(Inserted::New)
+}
+
+/// `t.phase NOT IN (<finished phases>)`.
+fn push_unfinished(sql: &mut QueryBuilder<Postgres>) {
+    sql.push("t.phase NOT IN (");
+    let mut finished = sql.separated(", ");
+    for phase in ALL_PHASES.into_iter().filter(|p| p.is_finished()) {
+        finished.push_bind(phase_code(phase));
+    }
+    sql.push(")");
+}
+
+/// Locks the task's row until the transaction ends; [`StoreError::NotFound`] when no
+/// task has `id`.
+async fn lock_task(conn: &mut PgConnection, id: &TaskId) -> Result<()> {
+    let found: Option<i32> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = $1 FOR UPDATE")
+        .bind(&id.0)
+        .fetch_optional(conn)
+        .await
+        .map_err(db)?;
+    found.map(|_| ()).ok_or_else(|| not_found(id))
+}
+
+/// [`StoreError::NotFound`] unless a task has `id`.
+async fn require_task(conn: &mut PgConnection, id: &TaskId) -> Result<()> {
+    let found: Option<i32> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = $1")
+        .bind(&id.0)
+        .fetch_optional(conn)
+        .await
+        .map_err(db)?;
+    found.map(|_| ()).ok_or_else(|| not_found(id))
+}
+
+async fn insert_tags(conn: &mut PgConnection, id: &TaskId, tags: &[Tag]) -> Result<()> {
+    for (n, tag) in (1_i64..).zip(tags) {
+        sqlx::query(
+            "INSERT INTO task_tags (task_id, n, tag_key, tag_value) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&id.0)
+        .bind(n)
+        .bind(&tag.key)
+        .bind(&tag.value)
+        .execute(&mut *conn)
+        .await
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+/// Reads a row of [`task_columns!`]; history and tags come from [`attach_details`].
+fn decode_task(row: &PgRow) -> Result<StoredTask> {
+    let id: String = row.try_get(0).map_err(db)?;
+    let phase: String = row.try_get(3).map_err(db)?;
+    let attempts: i64 = row.try_get(4).map_err(db)?;
+    let spec: String = row.try_get(7).map_err(db)?;
+    let quota: String = row.try_get(8).map_err(db)?;
+    let placement: Option<String> = row.try_get(9).map_err(db)?;
+    let task = shared::record::Task {
+        phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "phase", None))?,
+        attempts: u32::try_from(attempts).map_err(|_| corrupt(&id, "attempts", None))?,
+        owner: row.try_get(2).map_err(db)?,
+        created_at: Timestamp(row.try_get(5).map_err(db)?),
+        updated_at: Timestamp(row.try_get(6).map_err(db)?),
+        spec: serde_json::from_str(&spec).map_err(|e| corrupt(&id, "spec", Some(e)))?,
+        history: Vec::new(),
+        id: TaskId(id.clone()),
+    };
+    Ok(StoredTask {
+        seq: row.try_get(1).map_err(db)?,
+        quota: serde_json::from_str(&quota).map_err(|e| corrupt(&id, "quota", Some(e)))?,
+        placement: placement
+            .map(|p| serde_json::from_str(&p))
+            .transpose()
+            .map_err(|e| corrupt(&id, "placement", Some(e)))?,
+        tags: Vec::new(),
+        task,
+    })
+}
+
+/// Fills in the history and tags of `tasks`, two bulk queries per [`IN_CHUNK`] tasks.
+async fn attach_details(
+    conn: &mut PgConnection,
+    mut tasks: Vec<StoredTask>,
+) -> Result<Vec<StoredTask>> {
+    let mut history: HashMap<String, Vec<PhaseChange>> = HashMap::new();
+    let mut tags: HashMap<String, Vec<Tag>> = HashMap::new();
+    for chunk in tasks.chunks(IN_CHUNK) {
+        let mut sql = QueryBuilder::<Postgres>::new(
+            "SELECT task_id, phase, at, reason FROM task_history WHERE task_id IN (",
+        );
+        push_ids(&mut sql, chunk);
+        sql.push(") ORDER BY task_id, n");
+        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+            let id: String = row.try_get(0).map_err(db)?;
+            let phase: String = row.try_get(1).map_err(db)?;
+            let change = PhaseChange {
+                phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "history", None))?,
+                at: Timestamp(row.try_get(2).map_err(db)?),
+                reason: row.try_get(3).map_err(db)?,
+            };
+            history.entry(id).or_default().push(change);
+        }
+        let mut sql = QueryBuilder::<Postgres>::new(
+            "SELECT task_id, tag_key, tag_value FROM task_tags WHERE task_id IN (",
+        );
+        push_ids(&mut sql, chunk);
+        sql.push(") ORDER BY task_id, n");
+        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+            let id: String = row.try_get(0).map_err(db)?;
+            let tag = Tag {
+                key: row.try_get(1).map_err(db)?,
+                value: row.try_get(2).map_err(db)?,
+            };
+            tags.entry(id).or_default().push(tag);
+        }
+    }
+    for stored in &mut tasks {
+        stored.task.history = history.remove(&stored.task.id.0).unwrap_or_default();
+        stored.tags = tags.remove(&stored.task.id.0).unwrap_or_default();
+    }
+    Ok(tasks)
+}
+
+fn push_ids(sql: &mut QueryBuilder<Postgres>, tasks: &[StoredTask]) {
+    let mut ids = sql.separated(", ");
+    for stored in tasks {
+        ids.push_bind(stored.task.id.0.clone());
+    }
+}
+
+/// A `LIKE` pattern matching text that contains `text`, ignoring ASCII case, with
+/// `\` escaping the pattern's own wildcards.
+fn contains_pattern(text: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+fn encode<T: serde::Serialize + ?Sized>(what: &'static str, value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|source| StoreError::Encode { what, source })
+}
+
+fn to_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn is_unique_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
+}
+
+fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_foreign_key_violation())
+}
+
+fn db(source: sqlx::Error) -> StoreError {
+    StoreError::Database(source)
+}
+
+fn not_found(id: &TaskId) -> StoreError {
+    StoreError::NotFound { task: id.clone() }
+}
+
+fn corrupt(task: &str, what: &'static str, source: Option<serde_json::Error>) -> StoreError {
+    StoreError::Corrupt {
+        task: task.to_owned(),
+        what,
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! What only the shared database has; what every store does is in `conformance.rs`.
+    use super::*;
+    use crate::store::conformance::Fixture;
+    use shared::Resources;
+    use shared::record::Task;
+    use shared::vocab::ResourceKind;
+
+    /// Two stores on one fresh database, as two server processes would have.
+    async fn two_servers() -> Option<(PostgresStore, PostgresStore)> {
+        let Fixture::Postgres(options) = Fixture::postgres().await? else {
+            unreachable!("a postgres fixture");
+        };
+        let a = PostgresStore::connect_with((*options).clone())
+            .await
+            .expect("connects");
+        let b = PostgresStore::connect_with(*options)
+            .await
+            .expect("connects");
+        Some((a, b))
+    }
+
+    fn new_task(id: &str, owner: &str, gpu: u64) -> NewTask {
+        NewTask {
+            task: Task::queued(
+                TaskId(id.into()),
+                owner.into(),
+                shared::validated(
+                    shared::demo::pytorch(),
+                    &shared::demo::catalog(),
+                    &shared::Usage::new(),
+                    &shared::demo::user(),
+                )
+                .expect("the demo spec is valid")
+                .0,
+                Timestamp(1),
+            ),
+            quota: vec![QuotaUse {
+                user: owner.into(),
+                kind: ResourceKind::Reserved,
+                pool: "a100".into(),
+                spec: "a100x8".into(),
+                used: Resources::new(gpu, 12 * gpu, 96 * gpu),
+            }],
+            idempotency_key: None,
+        }
+    }
+
+    /// Advisory locks other sessions wait for now.
+    async fn waiting_for_locks(store: &PostgresStore) -> i64 {
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        )
+        .fetch_one(&store.pool)
+        .await
+        .expect("reads")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_reservation_waits_for_the_other_servers_and_sees_what_they_took() {
+        let Some((a, b)) = two_servers().await else {
+            return;
+        };
+        let mut first = a.reserve().await.expect("reserves").expect("replicated");
+        assert_eq!(first.held("alice").await.expect("reads"), Vec::new());
+        first
+            .insert(new_task("one-aaaaa", "alice", 4))
+            .await
+            .expect("inserts");
+        first
+            .insert(new_task("bob-ccccc", "bob", 2))
+            .await
+            .expect("inserts");
+
+        let b = Arc::new(b);
+        let waiting = {
+            let b = Arc::clone(&b);
+            tokio::spawn(async move {
+                let mut second = b.reserve().await.expect("reserves").expect("replicated");
+                second.held("alice").await.expect("reads")
+            })
+        };
+        // The second server waits on the lock until the first commits.
+        while waiting_for_locks(&a).await == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!waiting.is_finished());
+        first.commit().await.expect("commits");
+        let held = waiting.await.expect("joins");
+        assert_eq!(held.len(), 1, "alice's holds, not bob's: {held:?}");
+        assert_eq!(held[0].used.gpu, 4, "it sees the first server's hold");
+
+        // A task that ended holds nothing; a reservation dropped stores nothing.
+        b.advance(
+            &TaskId("one-aaaaa".into()),
+            PhaseChange {
+                phase: TaskPhase::Stopped,
+                at: Timestamp(2),
+                reason: String::new(),
+            },
+            0,
+        )
+        .await
+        .expect("stops");
+        let mut third = a.reserve().await.expect("reserves").expect("replicated");
+        assert_eq!(third.held("alice").await.expect("reads"), Vec::new());
+        third
+            .insert(new_task("two-bbbbb", "alice", 1))
+            .await
+            .expect("inserts");
+        drop(third);
+        assert!(matches!(
+            b.get(&TaskId("two-bbbbb".into())).await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn one_server_leads_until_its_connection_ends() {
+        let Some((a, b)) = two_servers().await else {
+            return;
+        };
+        assert!(a.lead().await.expect("asks"));
+        assert!(!b.lead().await.expect("asks"));
+        assert!(a.lead().await.expect("asks"), "it keeps the lead");
+        a.close().await;
+        assert!(
+            b.lead().await.expect("asks"),
+            "the lock went with the connection"
+        );
+        assert!(b.replicated());
+    }
+}

@@ -1,0 +1,344 @@
+//! Several `berth serve` processes on one PostgreSQL database (issue 8): quota is
+//! reserved in the database, so concurrent submits through two servers never admit
+//! more than the quota; one server leads and places every task, whichever server
+//! accepted it; another takes over when it dies.
+//!
+//! The database server comes from `BERTH_TEST_POSTGRES` (`scripts/postgres.sh` starts
+//! one and sets it); each test makes a database of its own there. Without the variable
+//! the tests print a notice and pass.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use super::Berth as Server;
+
+/// A fresh database on the test server, as a URL; `None` with a notice when
+/// `BERTH_TEST_POSTGRES` is unset.
+fn database(what: &str) -> Option<String> {
+    use sqlx::{ConnectOptions, Executor};
+    let Ok(url) = std::env::var("BERTH_TEST_POSTGRES") else {
+        eprintln!(
+            "skipped: BERTH_TEST_POSTGRES is not set (scripts/postgres.sh starts a server and sets it)"
+        );
+        return None;
+    };
+    let name = format!("berth_api_{what}_{}", std::process::id());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let options: sqlx::postgres::PgConnectOptions = url.parse().expect("a postgres:// URL");
+        let mut admin = options.connect().await.expect("the test server answers");
+        // The name is made here of letters, digits and underscores: nothing to escape.
+        admin
+            .execute(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {name}"
+            )))
+            .await
+            .expect("drops");
+        admin
+            .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .await
+            .expect("creates");
+    });
+    // The server URL names a database after the last `/`; this test's replaces it.
+    let (server, _) = url.rsplit_once('/').expect("the URL names a database");
+    Some(format!("{server}/{name}"))
+}
+
+/// A `berth` on its own data directory, on the shared database.
+fn start(data: &Path, catalog: &Path, database: &str) -> Server {
+    Server::start(&[
+        ("BERTH_DATA_DIR", data.as_os_str()),
+        ("BERTH_CATALOG", catalog.as_os_str()),
+        ("BERTH_DATABASE_URL", database.as_ref()),
+    ])
+}
+
+/// Kills, when dropped, every process left under the data directories (replicas run
+/// in their own process groups, so they outlive a killed server).
+struct Leftovers(Vec<PathBuf>);
+
+impl Drop for Leftovers {
+    fn drop(&mut self) {
+        for dir in &self.0 {
+            for pid in processes_under(dir) {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+        }
+    }
+}
+
+/// Processes whose working directory is under `dir`.
+fn processes_under(dir: &Path) -> Vec<u32> {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd.starts_with(&dir))
+        })
+        .collect()
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// POSTs JSON; the status and the answer.
+fn post(url: &str, body: &Value) -> (u16, Value) {
+    let mut response = agent()
+        .post(url)
+        .header("content-type", "application/json")
+        .send(body.to_string())
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().expect("readable");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn task(server: &Server, id: &str) -> Value {
+    let mut response = agent()
+        .get(&format!("{}/api/v1/tasks/{id}", server.url))
+        .call()
+        .expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200, "task {id}");
+    serde_json::from_str(&response.body_mut().read_to_string().expect("readable")).expect("JSON")
+}
+
+/// The kinds of the task's events, oldest first.
+fn kinds(server: &Server, id: &str) -> Vec<String> {
+    let mut response = agent()
+        .get(&format!("{}/api/v1/tasks/{id}/events", server.url))
+        .call()
+        .expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200, "events of {id}");
+    let events: Value =
+        serde_json::from_str(&response.body_mut().read_to_string().expect("readable"))
+            .expect("JSON");
+    events
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| e["kind"].as_str().expect("a kind").to_owned())
+        .collect()
+}
+
+fn phase(task: &Value) -> String {
+    task["phase"].as_str().expect("a phase").to_owned()
+}
+
+/// Polls until `done` holds of the task, or fails after 30 s.
+fn wait_for(server: &Server, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let task = task(server, id);
+        if done(&task) {
+            return task;
+        }
+        assert!(Instant::now() < until, "task {id} is stuck: {task}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The demo catalog with the Beijing reserved A100 line cut to 10 one-GPU replicas.
+fn catalog(dir: &Path) -> PathBuf {
+    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).expect("JSON");
+    for q in file["catalog"]["quotas"].as_array_mut().expect("quotas") {
+        if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
+            q["limit"] = json!({ "gpu": 10, "vcpu": 120, "memory_gib": 1200 });
+        }
+    }
+    let path = dir.join("catalog.json");
+    std::fs::write(&path, file.to_string()).expect("writable");
+    path
+}
+
+/// One one-GPU replica on that line.
+fn spec(fault_tolerance: bool) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["basic"]["region"] = "cn-north".into();
+    spec["basic"]["cluster"] = "bj-a".into();
+    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 0,
+        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 1 });
+    spec["environment"]["command"] = "sleep 1000".into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["environment"]["models"] = json!([]);
+    spec["advanced"]["ssh"] = false.into();
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": fault_tolerance, "max_retries": 3 });
+    spec
+}
+
+#[test]
+fn concurrent_submits_through_two_servers_never_over_admit_quota() {
+    let Some(database) = database("quota") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-a"), super::temp_dir("pg-b")];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let servers = [
+        start(&data[0], &catalog, &database),
+        start(&data[1], &catalog, &database),
+    ];
+
+    // 50 submits at once, alternating between the servers.
+    let answers: Vec<(usize, u16, Value)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..50)
+            .map(|n| {
+                let url = format!("{}/api/v1/tasks", servers[n % 2].url);
+                scope.spawn(move || {
+                    let (status, body) = post(&url, &spec(false));
+                    (n % 2, status, body)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("joins"))
+            .collect()
+    });
+    let accepted: Vec<&(usize, u16, Value)> = answers.iter().filter(|a| a.1 == 201).collect();
+    let refused: Vec<&(usize, u16, Value)> = answers.iter().filter(|a| a.1 == 422).collect();
+    assert_eq!(
+        (accepted.len(), refused.len()),
+        (10, 40),
+        "{:?}",
+        answers.iter().map(|a| a.1).collect::<Vec<_>>()
+    );
+    for (_, _, body) in &refused {
+        assert!(
+            body.to_string().contains("compute.quota.exceeded"),
+            "{body}"
+        );
+    }
+    assert!(
+        accepted.iter().any(|a| a.0 == 0) && accepted.iter().any(|a| a.0 == 1),
+        "both servers accepted some: the quota is shared, not split"
+    );
+
+    // One server leads and runs every accepted task, whichever server took it.
+    for (_, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        wait_for(&servers[0], id, |t| phase(t) == "running");
+    }
+
+    // Both servers show the line full, the one that does not lead from the store.
+    for server in &servers {
+        let text = agent()
+            .get(&format!("{}/api/v1/catalog", server.url))
+            .call()
+            .expect("the server answers")
+            .body_mut()
+            .read_to_string()
+            .expect("readable");
+        let catalog: Value = serde_json::from_str(&text).expect("JSON");
+        let line = catalog["usage"]["quota"]
+            .as_array()
+            .expect("quota lines")
+            .iter()
+            .find(|q| {
+                q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved"
+            })
+            .cloned()
+            .expect("the line is in use");
+        assert_eq!(line["used"]["gpu"], 10, "{} {line}", server.url);
+    }
+
+    // A stop through the server that did not accept the task still ends its replicas.
+    for (by, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        let (status, answer) = post(
+            &format!("{}/api/v1/tasks/{id}/stop", servers[1 - by].url),
+            &json!({}),
+        );
+        assert!(status < 300, "{status} {answer}");
+    }
+    for (_, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        wait_for(&servers[1], id, |t| phase(t) == "stopped");
+    }
+    let until = Instant::now() + Duration::from_secs(30);
+    while data
+        .iter()
+        .any(|d| !processes_under(&d.join("tasks")).is_empty())
+    {
+        assert!(
+            Instant::now() < until,
+            "replicas still run after their stop"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // The leader saw the replicas end after the other server had recorded the stop:
+    // the record says so once.
+    for (_, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        let until = Instant::now() + Duration::from_secs(30);
+        while !kinds(&servers[0], id).contains(&"exited".to_owned()) {
+            assert!(Instant::now() < until, "no exit recorded for {id}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    for (_, _, body) in &accepted {
+        let id = body["id"].as_str().expect("an id");
+        let kinds = kinds(&servers[0], id);
+        let stops = kinds.iter().filter(|k| *k == "stopped").count();
+        assert_eq!(stops, 1, "{id}: {kinds:?}");
+        assert_eq!(phase(&task(&servers[0], id)), "stopped");
+    }
+
+    // With the quota free again, either server accepts.
+    let (status, body) = post(&format!("{}/api/v1/tasks", servers[1].url), &spec(false));
+    assert_eq!(status, 201, "{body}");
+}
+
+#[test]
+fn when_the_leader_dies_another_server_takes_over_its_tasks() {
+    let Some(database) = database("takeover") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-lead"), super::temp_dir("pg-next")];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    // The first server to start takes the lead; the second follows.
+    let mut leader = start(&data[0], &catalog, &database);
+    let follower = start(&data[1], &catalog, &database);
+
+    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &spec(true));
+    assert_eq!(status, 201, "{body}");
+    let tolerant = body["id"].as_str().expect("an id").to_owned();
+    wait_for(&follower, &tolerant, |t| phase(t) == "running");
+    assert!(
+        !processes_under(&data[0].join("tasks")).is_empty(),
+        "the leader runs what the follower accepted"
+    );
+    assert!(processes_under(&data[1].join("tasks")).is_empty());
+
+    leader.crash();
+
+    // The follower leads now: it re-runs the interrupted task (fault tolerance is on)
+    // on its own nodes, and places new submits.
+    let rerun = wait_for(&follower, &tolerant, |t| {
+        phase(t) == "running" && t["attempts"] == 2
+    });
+    assert_eq!(rerun["attempts"], 2, "{rerun}");
+    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &spec(false));
+    assert_eq!(status, 201, "{body}");
+    let fresh = body["id"].as_str().expect("an id").to_owned();
+    wait_for(&follower, &fresh, |t| phase(t) == "running");
+    assert!(!processes_under(&data[1].join("tasks")).is_empty());
+}
