@@ -47,10 +47,14 @@ impl Pages {
                     last = text;
                 }
             }
-            assert!(
-                Instant::now() < deadline,
-                "{css} never showed {what:?}; it shows {last:?}"
-            );
+            if Instant::now() >= deadline {
+                // The whole page's text says more than the one element.
+                let page = match self.client.find(Locator::Css("main")).await {
+                    Ok(main) => main.text().await.unwrap_or_default(),
+                    Err(_) => String::new(),
+                };
+                panic!("{css} never showed {what:?}; it shows {last:?}; the page reads:\n{page}");
+            }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
@@ -231,6 +235,27 @@ impl Pages {
         .await;
     }
 
+    /// The element with this test id has the keyboard focus.
+    pub async fn check_focus(&self, test_id: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let active = self
+                .client
+                .active_element()
+                .await
+                .expect("an active element");
+            let id = active.attr("data-testid").await.ok().flatten();
+            if id.as_deref() == Some(test_id) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the focus is on {id:?}, not {test_id}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// No element matches `css`.
     pub async fn check_absent(&self, css: &str) {
         assert!(
@@ -368,7 +393,11 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages.check_absent("[data-testid='confirm-delete']").await;
     pages.click("action-delete").await;
     pages.screenshot("pages-7-delete-confirm").await;
-    pages.click("confirm-delete-yes").await;
+    // The question takes the focus, and Enter answers it.
+    pages.check_focus("confirm-delete-yes").await;
+    pages
+        .press_enter_on("[data-testid='confirm-delete-yes']")
+        .await;
     pages
         .check_text("deleted", &format!("Task {id} was deleted."))
         .await;
@@ -420,16 +449,16 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
 
-    // Tags: a good one is saved; a key the rules refuse is shown in the page, with the
+    // Tags: a maintained one is saved; a key the rules refuse is shown in the page, with the
     // rule's words in the reader's language.
     pages.goto(&format!("/tasks/{long_id}")).await;
     pages.check_phase("Stopped").await;
-    pages.type_into("tag-key", "owner").await;
-    pages.type_into("tag-value", "alice").await;
+    pages.type_into("tag-key", "priority").await;
+    pages.type_into("tag-value", "p0").await;
     pages.click("tag-add").await;
     pages.click("tags-save").await;
     pages.check_text("tags-saved", "Tags saved.").await;
-    pages.check_text("tags", "owner=alice").await;
+    pages.check_text("tags", "priority=p0").await;
     pages.click("lang-zh").await;
     pages.type_into("tag-key", "-bad key-").await;
     pages.click("tag-add").await;

@@ -8,7 +8,7 @@ use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
 use shared::api::{CatalogResponse, TaskEventView, TaskView};
-use shared::record::PhaseChange;
+use shared::record::{PhaseChange, TaskPhase};
 use shared::task::Tag;
 use shared::{TaskSpec, TaskType};
 use std::time::Duration;
@@ -226,6 +226,13 @@ fn Actions(
     let id = move || view.with_untracked(|v| v.task.id.0.clone());
     let finished = move || view.with(|v| v.task.phase.is_finished());
     let confirming = RwSignal::new(false);
+    // Keyboard users land on the question's answer, not back at the page's top.
+    let confirm_yes = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(button) = confirm_yes.get() {
+            let _ = button.focus();
+        }
+    });
     let share = RwSignal::new(None::<String>);
     let copied = RwSignal::new(None::<bool>);
     let busy = RwSignal::new(false);
@@ -327,7 +334,7 @@ fn Actions(
             <Show when=move || confirming.get()>
                 <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete">
                     <p id="confirm-text">{move || lang.text_with("ui.detail.delete_confirm", &[("name", id())])}</p>
-                    <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete autofocus>
+                    <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete node_ref=confirm_yes>
                         {move || lang.text("ui.detail.delete_yes")}
                     </button>
                     <button type="button" data-testid="confirm-delete-no" on:click=move |_| confirming.set(false)>
@@ -468,6 +475,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let follow = StoredValue::new_local(None::<LogFollow>);
     let following = RwSignal::new(false);
     let ended = RwSignal::new(false);
+    // The stream stopped before the attempt ended.
+    let broken = RwSignal::new(false);
     let attempts = Memo::new(move |_| view.with(|v| v.task.attempts));
     let replicas = Memo::new(move |_| view.with(|v| replica_count(&v.task.spec)));
     let stop_follow = move || {
@@ -496,6 +505,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     };
     let start_follow = move || {
         ended.set(false);
+        broken.set(false);
         text.set(String::new());
         let opened = LogFollow::open(
             &id.get_value(),
@@ -504,7 +514,26 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             move |chunk| text.update(|t| t.push_str(&chunk)),
             move |complete| {
                 following.set(false);
-                ended.set(complete);
+                if complete {
+                    ended.set(true);
+                    return;
+                }
+                // The server closes the stream once the attempt has ended (browsers drop
+                // its empty `end` event), and a broken connection looks the same: ask.
+                let followed = attempt.get_untracked().unwrap_or(attempts.get_untracked());
+                leptos::task::spawn_local(async move {
+                    match api::fetch_task(&id.get_value()).await {
+                        Ok(now) => {
+                            let phase = now.task.phase;
+                            let over = phase.is_finished()
+                                || now.task.attempts != followed
+                                || matches!(phase, TaskPhase::Retrying | TaskPhase::Queued);
+                            ended.set(over);
+                            broken.set(!over);
+                        }
+                        Err(err) => error.set(Some(err)),
+                    }
+                });
             },
         );
         match opened {
@@ -565,6 +594,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                         Some(lang.text("ui.detail.following"))
                     } else if ended.get() {
                         Some(lang.text("ui.detail.follow_ended"))
+                    } else if broken.get() {
+                        Some(lang.text("ui.detail.follow_broken"))
                     } else {
                         None
                     }}

@@ -797,6 +797,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.follow", "Follow live"),
     (
+        "ui.detail.follow_broken",
+        "The live log stopped before the attempt ended; reload to see the rest.",
+    ),
+    (
         "ui.detail.follow_ended",
         "The attempt has ended; the log is complete.",
     ),

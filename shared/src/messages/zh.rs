@@ -709,6 +709,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.events", "事件"),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.follow", "实时跟踪"),
+    (
+        "ui.detail.follow_broken",
+        "实时日志在本次运行结束前中断，请刷新查看其余内容。",
+    ),
     ("ui.detail.follow_ended", "本次运行已结束，日志已完整。"),
     ("ui.detail.follow_stop", "停止跟踪"),
     ("ui.detail.following", "正在实时跟踪日志…"),
