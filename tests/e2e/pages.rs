@@ -39,13 +39,13 @@ impl Pages {
         let deadline = Instant::now() + WAIT;
         let mut last = String::new();
         loop {
-            if let Ok(element) = self.client.find(Locator::Css(css)).await {
-                if let Ok(text) = element.text().await {
-                    if pred(&text) {
-                        return text;
-                    }
-                    last = text;
+            if let Ok(element) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = element.text().await
+            {
+                if pred(&text) {
+                    return text;
                 }
+                last = text;
             }
             if Instant::now() >= deadline {
                 // The whole page's text says more than the one element.
@@ -445,7 +445,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_address("/?phase=succeeded&type=ray_job").await;
     pages.goto("/?phase=succeeded&type=ray_job").await;
     pages.check_row(&ray_id, "succeeded").await;
-    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
+    assert_eq!(pages.row_ids().await, [ray_id]);
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
 
