@@ -110,7 +110,7 @@ pub fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
 pub fn LangSwitch() -> impl IntoView {
     let lang = UiLang::use_context();
     view! {
-        <div class="lang-switch" role="group" aria-label=move || lang.text("ui.app.language")>
+        <div class="lang-switch" role="group" aria-label=tr("ui.app.language")>
             <button
                 type="button"
                 lang="en"
@@ -119,7 +119,7 @@ pub fn LangSwitch() -> impl IntoView {
                 on:click=move |_| lang.set(Lang::En)
                 data-testid="lang-en"
             >
-                {move || lang.text("ui.app.lang_en")}
+                {tr("ui.app.lang_en")}
             </button>
             <button
                 type="button"
@@ -129,8 +129,16 @@ pub fn LangSwitch() -> impl IntoView {
                 on:click=move |_| lang.set(Lang::Zh)
                 data-testid="lang-zh"
             >
-                {move || lang.text("ui.app.lang_zh")}
+                {tr("ui.app.lang_zh")}
             </button>
         </div>
     }
+}
+
+/// The catalog text for `key`, following the language in context. One concrete type
+/// for every label keeps the bundle small: each distinct closure in a view would be
+/// compiled into its own rendering code.
+pub fn tr(key: &'static str) -> Signal<String> {
+    let lang = UiLang::use_context();
+    Signal::derive(move || lang.text(key))
 }

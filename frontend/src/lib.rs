@@ -25,10 +25,10 @@ pub fn App() -> impl IntoView {
     let session = LocalResource::new(api::fetch_catalog);
     let current = move || nav.route();
     view! {
-        <a class="skip-link" href="#content">{move || lang.text("ui.app.skip")}</a>
+        <a class="skip-link" href="#content">{crate::i18n::tr("ui.app.skip")}</a>
         <header class="topbar">
-            <Link to=Route::List class="brand" test_id="brand">{move || lang.text("ui.app.brand")}</Link>
-            <nav aria-label=move || lang.text("ui.app.nav")>
+            <Link to=Route::List class="brand" test_id="brand">{crate::i18n::tr("ui.app.brand")}</Link>
+            <nav aria-label=crate::i18n::tr("ui.app.nav")>
                 <ul class="nav-links">
                     <li>
                         <a
@@ -37,7 +37,7 @@ pub fn App() -> impl IntoView {
                             aria-current=move || matches!(current(), Route::List | Route::Detail(_)).then_some("page")
                             on:click=move |ev| follow(ev, Route::List)
                         >
-                            {move || lang.text("ui.app.nav_list")}
+                            {crate::i18n::tr("ui.app.nav_list")}
                         </a>
                     </li>
                     <li>
@@ -47,7 +47,7 @@ pub fn App() -> impl IntoView {
                             aria-current=move || matches!(current(), Route::New { .. }).then_some("page")
                             on:click=move |ev| follow(ev, Route::New { clone: None })
                         >
-                            {move || lang.text("ui.app.nav_new")}
+                            {crate::i18n::tr("ui.app.nav_new")}
                         </a>
                     </li>
                 </ul>
@@ -55,7 +55,7 @@ pub fn App() -> impl IntoView {
             <i18n::LangSwitch />
         </header>
         <main id="content" tabindex="-1">
-            <Suspense fallback=move || view! { <p class="loading">{move || lang.text("ui.app.loading")}</p> }>
+            <Suspense fallback=move || view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }>
                 {move || session.get().map(|result| match result {
                     Ok(session) => view! { <Page session /> }.into_any(),
                     Err(err) => view! {

@@ -138,13 +138,10 @@ impl Pages {
             .unwrap_or_else(|e| panic!("{test_id} does not take keys: {e}"));
     }
 
-    /// Clicks a phase chip.
+    /// Picks a phase chip by keyboard (focus, Enter).
     pub async fn choose_phase(&self, phase: &str) {
-        self.find(&format!(".chip[data-phase='{phase}']"))
-            .await
-            .click()
-            .await
-            .expect("the chip clicks");
+        self.press_enter_on(&format!(".chip[data-phase='{phase}']"))
+            .await;
     }
 
     /// Picks a task type in the list's filter.
@@ -448,6 +445,14 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     assert_eq!(pages.row_ids().await, [ray_id]);
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
+
+    // An unknown task and an unknown page say so in the page.
+    pages.goto("/tasks/no-such-task").await;
+    pages.check_text("error", "(task.not_found)").await;
+    pages.goto("/nowhere").await;
+    pages
+        .check_text("not-found", "There is no page at /nowhere.")
+        .await;
 
     // Tags: a maintained one is saved; a key the rules refuse is shown in the page, with the
     // rule's words in the reader's language.

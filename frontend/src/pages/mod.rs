@@ -79,7 +79,7 @@ pub fn ErrorBanner(
                         }).collect_view()}
                     </ul>
                     <button type="button" class="dismiss" on:click=move |_| error.set(None)>
-                        {move || lang.text("ui.app.dismiss")}
+                        {crate::i18n::tr("ui.app.dismiss")}
                     </button>
                 </div>
             }

@@ -22,7 +22,7 @@ pub fn SharedTaskPage(
     });
     view! {
         <section class="shared-view" data-testid="shared-view">
-            <Suspense fallback=move || view! { <p class="loading">{move || lang.text("ui.app.loading")}</p> }>
+            <Suspense fallback=move || view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }>
                 {move || task.get().map(|result| match result {
                     Ok(view) => view! { <SharedTask view /> }.into_any(),
                     Err(err) => view! {
@@ -30,7 +30,7 @@ pub fn SharedTaskPage(
                     }.into_any(),
                 })}
             </Suspense>
-            <p class="back"><Link to=Route::List test_id="shared-back">{move || lang.text("ui.shared.back")}</Link></p>
+            <p class="back"><Link to=Route::List test_id="shared-back">{crate::i18n::tr("ui.shared.back")}</Link></p>
         </section>
     }
 }
@@ -49,7 +49,7 @@ pub fn SharedTask(
     let view = Signal::stored(view);
     view! {
         <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
-        <p class="banner info" role="note" data-testid="read-only">{move || lang.text("ui.shared.read_only")}</p>
+        <p class="banner info" role="note" data-testid="read-only">{crate::i18n::tr("ui.shared.read_only")}</p>
         <div class="columns">
             <div>
                 <TaskSummary view />
@@ -57,14 +57,14 @@ pub fn SharedTask(
             </div>
             <div>
                 <section class="panel tags" aria-labelledby="shared-tags-title">
-                    <h2 id="shared-tags-title">{move || lang.text("ui.detail.tags")}</h2>
+                    <h2 id="shared-tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
                     <ul class="tag-list" data-testid="tags">
                         {tags.iter().map(|tag| view! { <li><span class="tag">{tag_text(tag)}</span></li> }).collect_view()}
                     </ul>
                 </section>
                 <section class="panel spec" aria-labelledby="shared-spec-title">
-                    <h2 id="shared-spec-title">{move || lang.text("ui.detail.spec")}</h2>
-                    <p class="help">{move || lang.text("ui.detail.spec_masked")}</p>
+                    <h2 id="shared-spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
+                    <p class="help">{crate::i18n::tr("ui.detail.spec_masked")}</p>
                     <SpecView spec />
                 </section>
             </div>

@@ -64,7 +64,7 @@ pub fn TaskDetailPage(
     let loaded = Memo::new(move |_| task.with(Option::is_some));
     view! {
         <section class="task-detail" aria-labelledby="detail-title">
-            <p class="back"><Link to=Route::List test_id="back">{move || lang.text("ui.detail.back")}</Link></p>
+            <p class="back"><Link to=Route::List test_id="back">{crate::i18n::tr("ui.detail.back")}</Link></p>
             <h1 id="detail-title" data-testid="detail-title">
                 {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
             </h1>
@@ -113,7 +113,7 @@ pub fn TaskSummary(
     };
     view! {
         <section class="panel status-detail" aria-labelledby="status-title">
-            <h2 id="status-title">{move || lang.text("ui.detail.status")}</h2>
+            <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
             <dl>
                 {row("ui.detail.phase", view! {
                     <span data-testid="detail-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) /></span>
@@ -126,13 +126,13 @@ pub fn TaskSummary(
             </dl>
             {move || view.with(|v| v.reason.clone()).map(|reason| view! {
                 <div class="reason" data-testid="reason">
-                    <h3>{move || lang.text("ui.detail.reason")}</h3>
+                    <h3>{crate::i18n::tr("ui.detail.reason")}</h3>
                     <p>{reason}</p>
                 </div>
             })}
             {move || view.with(|v| v.placement.clone()).map(|placement| view! {
                 <div class="placement" data-testid="placement">
-                    <h3>{move || lang.text("ui.detail.placement")}</h3>
+                    <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
                     <p>{move || lang.text_with("ui.detail.placement_pool", &[("pool", placement.pool.clone())])}</p>
                     <ul>
                         {placement.head.clone().map(|head| view! {
@@ -158,7 +158,7 @@ pub fn Timeline(
     let lang = UiLang::use_context();
     view! {
         <section class="panel timeline" aria-labelledby="timeline-title">
-            <h2 id="timeline-title">{move || lang.text("ui.detail.timeline")}</h2>
+            <h2 id="timeline-title">{crate::i18n::tr("ui.detail.timeline")}</h2>
             <ol data-testid="timeline">
                 {move || history.get().into_iter().map(|step| {
                     let phase = step.phase;
@@ -185,9 +185,9 @@ pub fn EventList(
     let lang = UiLang::use_context();
     view! {
         <section class="panel events" aria-labelledby="events-title">
-            <h2 id="events-title">{move || lang.text("ui.detail.events")}</h2>
+            <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
             <Show when=move || events.with(Vec::is_empty)>
-                <p class="empty">{move || lang.text("ui.detail.events_empty")}</p>
+                <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
             </Show>
             <ol data-testid="events">
                 {move || events.get().into_iter().map(|event| {
@@ -309,25 +309,25 @@ fn Actions(
     };
     view! {
         <section class="panel actions" aria-labelledby="actions-title">
-            <h2 id="actions-title" class="visually-hidden">{move || lang.text("ui.detail.actions")}</h2>
+            <h2 id="actions-title" class="visually-hidden">{crate::i18n::tr("ui.detail.actions")}</h2>
             <div class="toolbar">
                 <Show when=move || owner>
                     <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get() on:click=stop>
-                        {move || lang.text("ui.detail.stop")}
+                        {crate::i18n::tr("ui.detail.stop")}
                     </button>
                     <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(true)>
-                        {move || lang.text("ui.detail.delete")}
+                        {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 </Show>
                 <Link to=Route::New { clone: Some(view.with_untracked(|v| v.task.id.0.clone())) } class="button" test_id="action-clone">
-                    {move || lang.text("ui.detail.clone")}
+                    {crate::i18n::tr("ui.detail.clone")}
                 </Link>
                 <Show when=move || owner>
                     <button type="button" data-testid="action-resubmit" disabled=move || busy.get() on:click=resubmit>
-                        {move || lang.text("ui.detail.resubmit")}
+                        {crate::i18n::tr("ui.detail.resubmit")}
                     </button>
                     <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>
-                        {move || lang.text("ui.detail.share")}
+                        {crate::i18n::tr("ui.detail.share")}
                     </button>
                 </Show>
             </div>
@@ -335,19 +335,19 @@ fn Actions(
                 <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete">
                     <p id="confirm-text">{move || lang.text_with("ui.detail.delete_confirm", &[("name", id())])}</p>
                     <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete node_ref=confirm_yes>
-                        {move || lang.text("ui.detail.delete_yes")}
+                        {crate::i18n::tr("ui.detail.delete_yes")}
                     </button>
                     <button type="button" data-testid="confirm-delete-no" on:click=move |_| confirming.set(false)>
-                        {move || lang.text("ui.detail.cancel")}
+                        {crate::i18n::tr("ui.detail.cancel")}
                     </button>
                 </div>
             </Show>
             {move || share.get().map(|link| view! {
                 <div class="share" data-testid="share">
-                    <label for="share-link">{move || lang.text("ui.detail.share_link")}</label>
+                    <label for="share-link">{crate::i18n::tr("ui.detail.share_link")}</label>
                     <input id="share-link" type="url" readonly value=link.clone() data-testid="share-link" aria-describedby="share-help" />
-                    <button type="button" data-testid="share-copy" on:click=copy>{move || lang.text("ui.detail.copy")}</button>
-                    <p id="share-help" class="help">{move || lang.text("ui.detail.share_help")}</p>
+                    <button type="button" data-testid="share-copy" on:click=copy>{crate::i18n::tr("ui.detail.copy")}</button>
+                    <p id="share-help" class="help">{crate::i18n::tr("ui.detail.share_help")}</p>
                     <p role="status" data-testid="share-copied">
                         {move || copied.get().map(|ok| lang.text(if ok { "ui.detail.copied" } else { "ui.detail.copy_failed" }))}
                     </p>
@@ -398,9 +398,9 @@ fn TagEditor(
     };
     view! {
         <section class="panel tags" aria-labelledby="tags-title">
-            <h2 id="tags-title">{move || lang.text("ui.detail.tags")}</h2>
+            <h2 id="tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
             <Show when=move || draft.with(Vec::is_empty)>
-                <p class="empty">{move || lang.text("ui.detail.tags_none")}</p>
+                <p class="empty">{crate::i18n::tr("ui.detail.tags_none")}</p>
             </Show>
             <ul class="tag-list" data-testid="tags">
                 {move || draft.get().into_iter().enumerate().map(|(i, tag)| {
@@ -424,16 +424,16 @@ fn TagEditor(
             <Show when=move || owner>
                 <form class="tag-add" on:submit=move |ev| { ev.prevent_default(); add(); }>
                     <label>
-                        <span>{move || lang.text("field.basic.tags.key.label")}</span>
+                        <span>{crate::i18n::tr("field.basic.tags.key.label")}</span>
                         <input data-testid="tag-key" prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
                     </label>
                     <label>
-                        <span>{move || lang.text("field.basic.tags.value.label")}</span>
+                        <span>{crate::i18n::tr("field.basic.tags.value.label")}</span>
                         <input data-testid="tag-value" prop:value=move || new_value.get() on:input=move |ev| new_value.set(event_target_value(&ev)) />
                     </label>
-                    <button type="submit" data-testid="tag-add">{move || lang.text("ui.detail.tag_add")}</button>
+                    <button type="submit" data-testid="tag-add">{crate::i18n::tr("ui.detail.tag_add")}</button>
                 </form>
-                <button type="button" class="primary" data-testid="tags-save" on:click=save>{move || lang.text("ui.detail.tags_save")}</button>
+                <button type="button" class="primary" data-testid="tags-save" on:click=save>{crate::i18n::tr("ui.detail.tags_save")}</button>
                 <p role="status" data-testid="tags-saved">{move || saved.get().then(|| lang.text("ui.detail.tags_saved"))}</p>
             </Show>
         </section>
@@ -556,13 +556,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let task_type = move || view.with(|v| v.task.spec.basic.task_type);
     view! {
         <section class="panel logs" aria-labelledby="logs-title">
-            <h2 id="logs-title">{move || lang.text("ui.detail.logs")}</h2>
+            <h2 id="logs-title">{crate::i18n::tr("ui.detail.logs")}</h2>
             <Show when=move || started.get() fallback=move || view! {
-                <p class="empty" data-testid="logs-none">{move || lang.text("ui.detail.logs_none")}</p>
+                <p class="empty" data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</p>
             }>
                 <div class="toolbar">
                     <label>
-                        <span>{move || lang.text("ui.detail.replica")}</span>
+                        <span>{crate::i18n::tr("ui.detail.replica")}</span>
                         <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
                             {move || (0..replicas.get()).map(|r| view! {
                                 <option value=r.to_string() selected=move || replica.get() == r>{move || replica_label(lang.get(), task_type(), r)}</option>
@@ -570,7 +570,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                         </select>
                     </label>
                     <label>
-                        <span>{move || lang.text("ui.detail.attempt")}</span>
+                        <span>{crate::i18n::tr("ui.detail.attempt")}</span>
                         <select data-testid="log-attempt" on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
                             {move || (1..=attempts.get()).rev().map(|a| view! {
                                 <option value=a.to_string() selected=move || attempt.get().unwrap_or(attempts.get()) == a>
@@ -579,7 +579,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                             }).collect_view()}
                         </select>
                     </label>
-                    <button type="button" data-testid="log-reload" on:click=move |_| reload()>{move || lang.text("ui.detail.logs_reload")}</button>
+                    <button type="button" data-testid="log-reload" on:click=move |_| reload()>{crate::i18n::tr("ui.detail.logs_reload")}</button>
                     <button
                         type="button"
                         data-testid="log-follow"
@@ -619,7 +619,7 @@ fn SpecPanel(id: String, owner: bool) -> impl IntoView {
     });
     view! {
         <section class="panel spec" aria-labelledby="spec-title">
-            <h2 id="spec-title">{move || lang.text("ui.detail.spec")}</h2>
+            <h2 id="spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
             <p class="help">{move || lang.text(if owner { "ui.detail.spec_own" } else { "ui.detail.spec_masked" })}</p>
             <Suspense fallback=|| ()>
                 {move || spec.get().map(|result| match result {

@@ -125,9 +125,9 @@ pub fn TaskListPage(
     view! {
         <section class="task-list" aria-labelledby="list-title">
             <div class="page-head">
-                <h1 id="list-title">{move || lang.text("ui.list.title")}</h1>
+                <h1 id="list-title">{crate::i18n::tr("ui.list.title")}</h1>
                 <Link to=Route::New { clone: None } class="button primary" test_id="list-new">
-                    {move || lang.text("ui.list.new")}
+                    {crate::i18n::tr("ui.list.new")}
                 </Link>
             </div>
             <PhaseChips filter />
@@ -142,11 +142,11 @@ pub fn TaskListPage(
             </p>
             <TaskTable tasks=tasks.into() />
             <Show when=move || loaded.get() && tasks.with(Vec::is_empty)>
-                <p class="empty" data-testid="list-empty">{move || lang.text("ui.list.empty")}</p>
+                <p class="empty" data-testid="list-empty">{crate::i18n::tr("ui.list.empty")}</p>
             </Show>
             <Show when=move || next.with(Option::is_some)>
                 <button type="button" class="more" on:click=load_more data-testid="list-more">
-                    {move || lang.text("ui.list.more")}
+                    {crate::i18n::tr("ui.list.more")}
                 </button>
             </Show>
         </section>
@@ -162,7 +162,7 @@ pub fn PhaseChips(
     let lang = UiLang::use_context();
     let selected = move || filter.with(|f| f.phase);
     view! {
-        <div class="chips" role="group" aria-label=move || lang.text("ui.list.chips") data-testid="phase-chips">
+        <div class="chips" role="group" aria-label=crate::i18n::tr("ui.list.chips") data-testid="phase-chips">
             <button
                 type="button"
                 class="chip"
@@ -170,7 +170,7 @@ pub fn PhaseChips(
                 on:click=move |_| filter.update(|f| f.phase = None)
                 data-phase="all"
             >
-                {move || lang.text("ui.list.chip_all")}
+                {crate::i18n::tr("ui.list.chip_all")}
             </button>
             {LISTED_PHASES.into_iter().map(|phase| view! {
                 <button
@@ -221,9 +221,9 @@ fn Filters(
             .unwrap_or_default()
     };
     view! {
-        <form class="filters" role="search" aria-label=move || lang.text("ui.list.filters") on:submit=|ev| ev.prevent_default()>
+        <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
             <label>
-                <span>{move || lang.text("ui.list.filter.type")}</span>
+                <span>{crate::i18n::tr("ui.list.filter.type")}</span>
                 <select
                     data-testid="filter-type"
                     prop:value=type_value
@@ -232,18 +232,18 @@ fn Filters(
                         filter.update(|f| f.task_type = serde_json::from_value(value.into()).ok());
                     }
                 >
-                    <option value="">{move || lang.text("ui.list.any")}</option>
+                    <option value="">{crate::i18n::tr("ui.list.any")}</option>
                     {[TaskType::PyTorchJob, TaskType::RayJob].into_iter().map(|t| view! {
                         <option value=api::wire_name(&t) selected=move || type_value() == api::wire_name(&t)>{t.as_str()}</option>
                     }).collect_view()}
                 </select>
             </label>
             <label>
-                <span>{move || lang.text("ui.list.filter.tag")}</span>
+                <span>{crate::i18n::tr("ui.list.filter.tag")}</span>
                 <input
                     type="search"
                     data-testid="filter-tag"
-                    placeholder=move || lang.text("ui.list.filter.tag_help")
+                    placeholder=crate::i18n::tr("ui.list.filter.tag_help")
                     prop:value=move || filter.with(|f| f.tag.clone())
                     on:change=move |ev| {
                         let value = event_target_value(&ev);
@@ -252,7 +252,7 @@ fn Filters(
                 />
             </label>
             <label>
-                <span>{move || lang.text("ui.list.filter.name")}</span>
+                <span>{crate::i18n::tr("ui.list.filter.name")}</span>
                 <input
                     type="search"
                     data-testid="filter-name"
@@ -264,10 +264,10 @@ fn Filters(
                 />
             </label>
             <label>
-                <span>{move || lang.text("ui.list.filter.scope")}</span>
+                <span>{crate::i18n::tr("ui.list.filter.scope")}</span>
                 <select data-testid="filter-scope" prop:value=scope_value on:change=move |ev| set_scope(event_target_value(&ev))>
-                    <option value="">{move || lang.text("ui.list.scope.all")}</option>
-                    <option value="mine" selected=move || scope_value() == "mine">{move || lang.text("ui.list.scope.mine")}</option>
+                    <option value="">{crate::i18n::tr("ui.list.scope.all")}</option>
+                    <option value="mine" selected=move || scope_value() == "mine">{crate::i18n::tr("ui.list.scope.mine")}</option>
                     {groups.into_iter().map(|g| {
                         let value = format!("group:{}", g.id);
                         let selected = value.clone();
@@ -280,7 +280,7 @@ fn Filters(
                 </select>
             </label>
             <button type="button" class="clear" data-testid="filter-clear" on:click=move |_| filter.set(ListFilter::default())>
-                {move || lang.text("ui.list.clear")}
+                {crate::i18n::tr("ui.list.clear")}
             </button>
         </form>
     }
