@@ -6,6 +6,7 @@
 
 use fantoccini::{Client, ClientBuilder};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -57,6 +58,12 @@ pub struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The browsers it started are in its process group: a journey that failed before
+        // closing its session would otherwise leave Chromium running.
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -69,6 +76,7 @@ pub fn start_driver() -> Driver {
         std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".to_owned());
     let mut child = Command::new(&binary)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
