@@ -44,6 +44,14 @@ if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then
   apt-get install -y -qq postgresql >/dev/null
 fi
 
+# The journeys' screenshots show Chinese text; without a CJK font Chromium draws boxes.
+if [ "$need_chromium" = 1 ] && ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+  say "installing fonts-noto-cjk from Debian (Chinese in the test browser's screenshots)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq fonts-noto-cjk >/dev/null
+fi
+
 if ! command -v wrk >/dev/null; then
   say "installing wrk from Debian (for scripts/bench-server.sh)"
   export DEBIAN_FRONTEND=noninteractive
@@ -66,6 +74,12 @@ if [ ! -x "$tools/node_modules/.bin/wasm-opt" ]; then
   say "installing wasm-opt (npm binaryen $BINARYEN_VERSION); Debian's binaryen 108 breaks Leptos builds"
   mkdir -p "$tools"
   npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION" >/dev/null
+fi
+AXE_CORE_VERSION=4.14.1
+if [ ! -f "$tools/node_modules/axe-core/axe.min.js" ] || ! grep -q "\"version\": \"$AXE_CORE_VERSION\"" "$tools/node_modules/axe-core/package.json"; then
+  say "installing axe-core $AXE_CORE_VERSION (npm) for the journeys' accessibility checks"
+  mkdir -p "$tools"
+  npm install --silent --no-audit --no-fund --prefix "$tools" "axe-core@$AXE_CORE_VERSION" >/dev/null
 fi
 if [ ! -x "$tools/venv/bin/schemathesis" ]; then
   say "installing schemathesis (PyPI) into .tools/venv"

@@ -2,7 +2,15 @@
 
 use gloo_net::http::Request;
 use shared::TaskSpec;
-use shared::api::{CatalogResponse, ErrorBody, Examples, TaskView, ValidateResponse};
+use shared::api::{
+    CatalogResponse, ErrorBody, Examples, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
+    ValidateResponse,
+};
+use shared::record::TaskPhase;
+use shared::task::Tag;
+use shared::{Lang, TaskType};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 
 /// A request to the server failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -13,6 +21,23 @@ pub enum ClientError {
     /// The server refused the request and said why.
     #[error("{}", .0.detail)]
     Api(ErrorBody),
+}
+
+impl ClientError {
+    /// The error in the reader's language (the server's `detail` stays as sent, in
+    /// English, with its stable code beside it).
+    pub fn localized(&self, lang: Lang) -> String {
+        match self {
+            ClientError::Network(detail) => {
+                shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
+            }
+            ClientError::Api(body) => shared::messages::text(
+                lang,
+                "ui.app.api_error",
+                &[("detail", body.detail.clone()), ("code", body.code.clone())],
+            ),
+        }
+    }
 }
 
 /// A module result with [`ClientError`].
@@ -123,4 +148,325 @@ pub async fn fetch_spec(id: &str) -> Result<TaskSpec> {
         String::from(js_sys::encode_uri_component(id))
     );
     answer(Request::get(&url(&path)).send().await.map_err(network)?).await
+}
+
+fn encode(text: &str) -> String {
+    js_sys::encode_uri_component(text).into()
+}
+
+fn task_path(id: &str, rest: &str) -> String {
+    format!("/api/v1/tasks/{}{rest}", encode(id))
+}
+
+/// A fresh key for one click of submit or resubmit, so a retried request does not make
+/// a second task.
+pub fn new_idempotency_key() -> String {
+    let random = (js_sys::Math::random() * 1e15) as u64;
+    format!("console-{}-{random:x}", js_sys::Date::now() as u64)
+}
+
+/// The filters of the task list, as `GET /tasks` takes them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only this phase.
+    pub phase: Option<TaskPhase>,
+    /// Only this type.
+    pub task_type: Option<TaskType>,
+    /// `key` or `key=value`.
+    pub tag: String,
+    /// Name contains.
+    pub name: String,
+    /// Only the caller's own tasks.
+    pub mine: bool,
+    /// Only this project group's tasks.
+    pub group: String,
+}
+
+/// The wire name of a serde unit enum variant (`running`, `ray_job`).
+pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn from_wire<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
+}
+
+impl ListFilter {
+    /// The filter as query pairs, the empty ones left out, in a fixed order.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(phase) = self.phase {
+            pairs.push(("phase", wire_name(&phase)));
+        }
+        if let Some(task_type) = self.task_type {
+            pairs.push(("type", wire_name(&task_type)));
+        }
+        if !self.tag.trim().is_empty() {
+            pairs.push(("tag", self.tag.trim().to_owned()));
+        }
+        if !self.name.trim().is_empty() {
+            pairs.push(("name", self.name.trim().to_owned()));
+        }
+        if self.mine {
+            pairs.push(("mine", "true".to_owned()));
+        }
+        if !self.group.is_empty() {
+            pairs.push(("group", self.group.clone()));
+        }
+        pairs
+    }
+
+    /// The filter as a query string without `?` (empty when nothing is set): the list's
+    /// address keeps it, so a reload or a shared address shows the same tasks.
+    pub fn to_query(&self) -> String {
+        query(&self.pairs())
+    }
+
+    /// The filter in a query string (with or without `?`); unknown names and values are
+    /// ignored, as a hand-edited address should not break the page.
+    pub fn from_query(text: &str) -> ListFilter {
+        let mut filter = ListFilter::default();
+        for pair in text.trim_start_matches('?').split('&') {
+            let Some((key, value)) = pair.split_once('=') else {
+                continue;
+            };
+            let value = js_sys::decode_uri_component(&value.replace('+', " "))
+                .map(String::from)
+                .unwrap_or_else(|_| value.to_owned());
+            match key {
+                "phase" => filter.phase = from_wire(&value),
+                "type" => filter.task_type = from_wire(&value),
+                "tag" => filter.tag = value,
+                "name" => filter.name = value,
+                "mine" => filter.mine = value == "true",
+                "group" => filter.group = value,
+                _ => {}
+            }
+        }
+        filter
+    }
+}
+
+fn query(pairs: &[(&str, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+async fn get<T: serde::de::DeserializeOwned>(path: &str) -> Result<T> {
+    answer(Request::get(&url(path)).send().await.map_err(network)?).await
+}
+
+async fn post<T: serde::de::DeserializeOwned>(path: &str, key: Option<&str>) -> Result<T> {
+    let mut request = Request::post(&url(path));
+    if let Some(key) = key {
+        request = request.header("idempotency-key", key);
+    }
+    answer(request.send().await.map_err(network)?).await
+}
+
+/// `GET /api/v1/tasks?…`: one page of the tasks the caller may see, newest first.
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (400: a bad filter).
+pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -> Result<TaskPage> {
+    let mut pairs = filter.pairs();
+    if let Some(cursor) = cursor {
+        pairs.push(("cursor", cursor.to_owned()));
+    }
+    pairs.push(("limit", limit.to_string()));
+    get(&format!("/api/v1/tasks?{}", query(&pairs))).await
+}
+
+/// `GET /api/v1/tasks/{id}`.
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (404: not visible).
+pub async fn fetch_task(id: &str) -> Result<TaskView> {
+    get(&task_path(id, "")).await
+}
+
+/// `GET /api/v1/tasks/{id}/events`, oldest first.
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses.
+pub async fn fetch_events(id: &str) -> Result<Vec<TaskEventView>> {
+    get(&task_path(id, "/events")).await
+}
+
+fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> String {
+    let mut pairs = vec![("replica", replica.to_string())];
+    if let Some(attempt) = attempt {
+        pairs.push(("attempt", attempt.to_string()));
+    }
+    if follow {
+        pairs.push(("follow", "true".to_owned()));
+    }
+    task_path(id, &format!("/logs?{}", query(&pairs)))
+}
+
+/// `GET /api/v1/tasks/{id}/logs`: a replica's log so far, of `attempt` (default the
+/// latest).
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (400: no such attempt).
+pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<String> {
+    let response = Request::get(&url(&logs_path(id, replica, attempt, false)))
+        .send()
+        .await
+        .map_err(network)?;
+    if response.ok() {
+        response.text().await.map_err(network)
+    } else {
+        answer::<String>(response).await
+    }
+}
+
+/// A live log: `GET …/logs?follow=true` read as server-sent events. Closed when
+/// dropped, so a page that goes away stops the stream.
+pub struct LogFollow {
+    source: web_sys::EventSource,
+    // Kept alive as long as the source calls them.
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_end: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl LogFollow {
+    /// Follows a replica's log: `on_chunk` gets each appended piece of text, `on_end`
+    /// is called once, when the attempt has ended (`true`) or the stream broke (`false`).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Network`] when the browser cannot open the stream.
+    pub fn open(
+        id: &str,
+        replica: u32,
+        attempt: Option<u32>,
+        on_chunk: impl Fn(String) + 'static,
+        on_end: impl Fn(bool) + 'static,
+    ) -> Result<LogFollow> {
+        let source = web_sys::EventSource::new(&url(&logs_path(id, replica, attempt, true)))
+            .map_err(|e| ClientError::Network(format!("{e:?}")))?;
+        let on_end = std::rc::Rc::new(on_end);
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                if let Some(text) = event.data().as_string() {
+                    on_chunk(text);
+                }
+            },
+        );
+        let ended = {
+            let source = source.clone();
+            let on_end = on_end.clone();
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_: web_sys::MessageEvent| {
+                source.close();
+                on_end(true);
+            })
+        };
+        let broken = {
+            let source = source.clone();
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+                // EventSource reconnects by itself and would replay the whole log:
+                // stop instead and let the reader reload.
+                if source.ready_state() != web_sys::EventSource::CLOSED {
+                    source.close();
+                    on_end(false);
+                }
+            })
+        };
+        source.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let _ = source.add_event_listener_with_callback("end", ended.as_ref().unchecked_ref());
+        source.set_onerror(Some(broken.as_ref().unchecked_ref()));
+        Ok(LogFollow {
+            source,
+            _on_message: on_message,
+            _on_end: ended,
+            _on_error: broken,
+        })
+    }
+}
+
+impl Drop for LogFollow {
+    fn drop(&mut self) {
+        self.source.close();
+    }
+}
+
+/// `POST /api/v1/tasks/{id}/stop`.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner, 409 already ended.
+pub async fn stop_task(id: &str) -> Result<TaskView> {
+    post(&task_path(id, "/stop"), None).await
+}
+
+/// `DELETE /api/v1/tasks/{id}`.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner, 409 still running.
+pub async fn delete_task(id: &str) -> Result<()> {
+    let response = Request::delete(&url(&task_path(id, "")))
+        .send()
+        .await
+        .map_err(network)?;
+    if response.ok() {
+        Ok(())
+    } else {
+        answer::<()>(response).await
+    }
+}
+
+/// `POST /api/v1/tasks/{id}/resubmit`: a new task from the same spec.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner, 422 the spec no longer passes.
+pub async fn resubmit_task(id: &str, idempotency_key: &str, lang: Lang) -> Result<TaskView> {
+    let path = task_path(id, &format!("/resubmit?lang={}", wire_name(&lang)));
+    post(&path, Some(idempotency_key)).await
+}
+
+/// `POST /api/v1/tasks/{id}/share`: a read-only link.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner.
+pub async fn share_task(id: &str) -> Result<ShareLink> {
+    post(&task_path(id, "/share"), None).await
+}
+
+/// `PATCH /api/v1/tasks/{id}/tags`.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 422 with the findings when a tag breaks the form's rules.
+pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> {
+    let body = serde_json::to_string(&TagsBody { tags }).unwrap_or_default();
+    let path = task_path(id, &format!("/tags?lang={}", wire_name(&lang)));
+    let request = Request::patch(&url(&path))
+        .header("content-type", "application/json")
+        .body(body)
+        .map_err(network)?;
+    answer(request.send().await.map_err(network)?).await
+}
+
+/// `GET /api/v1/shared/{token}`: a shared task, read-only, hidden values masked.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 404 when the link is unknown or its task was deleted.
+pub async fn fetch_shared(token: &str) -> Result<TaskView> {
+    get(&format!("/api/v1/shared/{}", encode(token))).await
 }

@@ -11,39 +11,97 @@ pub mod js_api;
 pub mod nav;
 pub mod pages;
 
-use i18n::{UiLang, t};
+use i18n::UiLang;
 use leptos::prelude::*;
+use nav::{Link, Nav, Route};
 
-/// The whole console: loads the catalog, then shows the task editor.
+/// The whole console: the top bar, then the page of the address bar's route, once the
+/// catalog (who the user is, what they may choose) has loaded.
 #[component]
 pub fn App() -> impl IntoView {
     let lang = UiLang::provide();
-    let session = LocalResource::new(|| async {
-        let session = api::fetch_catalog().await?;
-        let examples = api::fetch_examples().await?;
-        Ok::<_, api::ClientError>((session, examples))
-    });
+    i18n::set_document_lang(lang.get_untracked());
+    let nav = Nav::provide();
+    let session = LocalResource::new(api::fetch_catalog);
+    let current = move || nav.route();
     view! {
+        <a class="skip-link" href="#content">{crate::i18n::tr("ui.app.skip")}</a>
         <header class="topbar">
-            <span class="brand">"Berth"</span>
-            <span class="subtitle">{move || t(lang.get(), "Create training task", "创建训练任务")}</span>
+            <Link to=Route::List class="brand" test_id="brand">{crate::i18n::tr("ui.app.brand")}</Link>
+            <nav aria-label=crate::i18n::tr("ui.app.nav")>
+                <ul class="nav-links">
+                    <li>
+                        <a
+                            href="/"
+                            data-testid="nav-list"
+                            aria-current=move || matches!(current(), Route::List | Route::Detail(_)).then_some("page")
+                            on:click=move |ev| follow(ev, Route::List)
+                        >
+                            {crate::i18n::tr("ui.app.nav_list")}
+                        </a>
+                    </li>
+                    <li>
+                        <a
+                            href="/new"
+                            data-testid="nav-new"
+                            aria-current=move || matches!(current(), Route::New { .. }).then_some("page")
+                            on:click=move |ev| follow(ev, Route::New { clone: None })
+                        >
+                            {crate::i18n::tr("ui.app.nav_new")}
+                        </a>
+                    </li>
+                </ul>
+            </nav>
             <i18n::LangSwitch />
         </header>
-        <main>
-            <Suspense fallback=move || view! { <p class="loading">{move || t(lang.get(), "Loading the catalog…", "正在加载资源目录…")}</p> }>
+        <main id="content" tabindex="-1">
+            <Suspense fallback=move || view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }>
                 {move || session.get().map(|result| match result {
-                    Ok((session, examples)) => view! {
-                        <pages::task_new::TaskEditor catalog=session.catalog usage=session.usage user=session.user examples=examples />
-                    }.into_any(),
+                    Ok(session) => view! { <Page session /> }.into_any(),
                     Err(err) => view! {
-                        <p class="banner error" role="alert">
-                            {move || t(lang.get(), "Could not load the catalog: ", "无法加载资源目录：")}
-                            {err.to_string()}
+                        <p class="banner error" role="alert" data-testid="load-failed">
+                            {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
                         </p>
                     }.into_any(),
                 })}
             </Suspense>
         </main>
+    }
+}
+
+/// A plain click on a nav link moves without a reload; a modified one keeps its
+/// browser meaning.
+fn follow(ev: leptos::ev::MouseEvent, route: Route) {
+    if ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key()) {
+        ev.prevent_default();
+        Nav::use_context().go(route);
+    }
+}
+
+/// The page for the current route.
+#[component]
+fn Page(session: shared::api::CatalogResponse) -> impl IntoView {
+    let nav = Nav::use_context();
+    let lang = UiLang::use_context();
+    // Only a change of page re-renders: the page keeps its own state otherwise.
+    let route = Memo::new(move |_| nav.route());
+    move || match route.get() {
+        Route::List => {
+            view! { <pages::task_list::TaskListPage session=session.clone() /> }.into_any()
+        }
+        Route::New { clone } => {
+            view! { <pages::task_new::NewTaskPage session=session.clone() clone /> }.into_any()
+        }
+        Route::Detail(id) => {
+            view! { <pages::task_detail::TaskDetailPage id session=session.clone() /> }.into_any()
+        }
+        Route::Shared(token) => view! { <pages::shared_view::SharedTaskPage token /> }.into_any(),
+        Route::NotFound(path) => view! {
+            <p class="banner error" role="alert" data-testid="not-found">
+                {move || lang.text_with("ui.app.not_found", &[("path", path.clone())])}
+            </p>
+        }
+        .into_any(),
     }
 }
 

@@ -129,3 +129,64 @@ fn current() -> Route {
         .unwrap_or_default();
     Route::parse(&path, &query)
 }
+
+/// A real link (it opens in a new tab, copies, and works without script) that moves
+/// within the console without a reload on a plain click.
+#[component]
+pub fn Link(
+    /// Where it goes.
+    to: Route,
+    /// `data-testid`, for tests.
+    #[prop(optional, into)]
+    test_id: Option<&'static str>,
+    /// Extra classes.
+    #[prop(optional, into)]
+    class: Option<&'static str>,
+    /// The link's content.
+    children: Children,
+) -> impl IntoView {
+    let nav = Nav::use_context();
+    let href = to.href();
+    view! {
+        <a
+            href=href
+            class=class
+            data-testid=test_id
+            on:click=move |ev: leptos::ev::MouseEvent| {
+                // A modified click keeps its browser meaning (new tab, new window).
+                if ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key()) {
+                    ev.prevent_default();
+                    nav.go(to.clone());
+                }
+            }
+        >
+            {children()}
+        </a>
+    }
+}
+
+/// The query string of the address bar, without `?`.
+pub fn current_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        .to_owned()
+}
+
+/// Rewrites the query string of the address bar in place (no history entry), so a
+/// reload keeps the page's filters.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let path = window.location().pathname().unwrap_or_default();
+    let address = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
+    }
+}

@@ -47,7 +47,7 @@ impl Page {
     /// Opens the console and waits for the catalog to load.
     pub async fn open(client: Client, base: &str) -> Page {
         client
-            .goto(&format!("{base}/"))
+            .goto(&format!("{base}/new"))
             .await
             .expect("the console loads");
         let page = Page { client };

@@ -6,6 +6,7 @@
 
 use fantoccini::{Client, ClientBuilder};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -57,6 +58,12 @@ pub struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The browsers it started are in its process group: a journey that failed before
+        // closing its session would otherwise leave Chromium running.
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -69,6 +76,7 @@ pub fn start_driver() -> Driver {
         std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".to_owned());
     let mut child = Command::new(&binary)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -126,4 +134,145 @@ pub async fn screenshot(client: &Client, name: &str) {
         .await
         .expect("Chromium takes a screenshot");
     std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is saved");
+}
+
+/// A fresh, empty folder under the system's temp folder.
+fn temp_dir(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "berth-e2e-{what}-{}-{}",
+        std::process::id(),
+        free_port()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temp folder is writable");
+    dir
+}
+
+/// Starts the real server as `berth serve` runs it (task store, scheduler and local
+/// backend in a fresh data folder) on a free port, serving `dist/`; returns its base URL.
+pub async fn start_server_with_tasks() -> String {
+    let dist = std::env::var_os("BERTH_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("dist"));
+    assert!(
+        dist.join("index.html").exists(),
+        "{} has no console build: run `trunk build --release` first (scripts/test.sh does)",
+        dist.display()
+    );
+    let config = server::Config {
+        data_dir: temp_dir("data"),
+        ..server::Config::demo(dist)
+    };
+    let state = server::AppState::open(config)
+        .await
+        .expect("the demo state opens");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free local port");
+    let addr = listener.local_addr().expect("a bound address");
+    tokio::spawn(async move {
+        axum_serve(listener, server::app(state)).await;
+    });
+    format!("http://{addr}")
+}
+
+/// One accessibility finding of axe-core that blocks someone: its rule, impact and the
+/// elements it found.
+#[derive(Debug)]
+pub struct Violation {
+    /// The axe rule (`color-contrast`, `label`, …).
+    pub id: String,
+    /// `critical` or `serious`.
+    pub impact: String,
+    /// What the rule asks for.
+    pub help: String,
+    /// CSS selectors of the offending elements.
+    pub targets: Vec<String>,
+}
+
+/// Runs axe-core (npm `axe-core`, installed into `.tools/node_modules` by
+/// scripts/install-tools.sh) in the page as it is now and returns its critical and
+/// serious violations.
+pub async fn axe_violations(client: &Client) -> Vec<Violation> {
+    let path = std::env::var_os("AXE_CORE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".tools/node_modules/axe-core/axe.min.js"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {} ({e}): scripts/install-tools.sh installs axe-core",
+            path.display()
+        )
+    });
+    // Injected as a script element so it runs as the page's own code, once per page.
+    client
+        .execute(
+            "if (!window.axe) { const s = document.createElement('script'); s.text = arguments[0]; document.head.appendChild(s); }",
+            vec![source.into()],
+        )
+        .await
+        .expect("axe-core loads into the page");
+    let found = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then(r => done(r.violations
+                 .filter(v => v.impact === 'critical' || v.impact === 'serious')
+                 .map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                              targets: v.nodes.map(n => n.target.join(' ')) }))))
+               .catch(e => done([{ id: 'axe-error', impact: 'critical', help: String(e), targets: [] }]));",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+    found
+        .as_array()
+        .expect("axe-core answers with a list")
+        .iter()
+        .map(|v| Violation {
+            id: text(&v["id"]),
+            impact: text(&v["impact"]),
+            help: text(&v["help"]),
+            targets: v["targets"]
+                .as_array()
+                .map(|t| t.iter().map(text).collect())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// Fails with the list when axe-core finds a critical or serious violation on `page`.
+pub async fn assert_accessible(client: &Client, page: &str) {
+    let violations = axe_violations(client).await;
+    assert!(
+        violations.is_empty(),
+        "axe-core on the {page} page: {violations:#?}"
+    );
+}
+
+/// Calls the API from inside the page (same origin, same identity as the console) and
+/// returns the status and the JSON answer (`null` for an empty body).
+pub async fn api_call(
+    client: &Client,
+    method: &str,
+    path: &str,
+    body: Option<&serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    let answer = client
+        .execute_async(
+            "const [method, path, body] = arguments; const done = arguments[arguments.length - 1];
+             const init = { method, headers: {} };
+             if (body !== null) { init.body = JSON.stringify(body); init.headers['content-type'] = 'application/json'; }
+             fetch(path, init).then(async r => { const t = await r.text(); done([r.status, t ? JSON.parse(t) : null]); })
+               .catch(e => done([0, String(e)]));",
+            vec![
+                method.into(),
+                path.into(),
+                body.cloned().unwrap_or(serde_json::Value::Null),
+            ],
+        )
+        .await
+        .expect("the page calls the API");
+    let status = answer[0].as_u64().unwrap_or(0) as u16;
+    (status, answer[1].clone())
 }

@@ -2,6 +2,7 @@
 //! journey; page objects are split into find, act and check.
 
 mod console;
+mod pages;
 mod validator;
 
 use berth_e2e::{browser, start_driver, start_server};

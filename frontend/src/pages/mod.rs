@@ -1,3 +1,88 @@
-//! One module per route.
+//! One module per route, and the pieces the task pages share.
 
+pub mod shared_view;
+pub mod task_detail;
+pub mod task_list;
 pub mod task_new;
+
+use crate::i18n::UiLang;
+use leptos::prelude::*;
+use shared::Lang;
+use shared::record::{TaskPhase, Timestamp};
+
+/// Every phase a listed task can be in, in lifecycle order (deleted tasks leave the
+/// lists).
+pub const LISTED_PHASES: [TaskPhase; 7] = [
+    TaskPhase::Queued,
+    TaskPhase::Scheduling,
+    TaskPhase::Running,
+    TaskPhase::Retrying,
+    TaskPhase::Succeeded,
+    TaskPhase::Failed,
+    TaskPhase::Stopped,
+];
+
+/// A phase's name in `lang` (`ui.phase.*`).
+pub fn phase_label(lang: Lang, phase: TaskPhase) -> String {
+    shared::messages::text(
+        lang,
+        &format!("ui.phase.{}", crate::api::wire_name(&phase)),
+        &[],
+    )
+}
+
+/// A time as the reader's locale writes it, in the browser's time zone.
+pub fn format_time(lang: Lang, at: Timestamp) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
+    date.to_locale_string(crate::i18n::tag(lang), &wasm_bindgen::JsValue::UNDEFINED)
+        .into()
+}
+
+/// A phase as a coloured badge; the colour only repeats the word.
+#[component]
+pub fn PhaseBadge(
+    /// The phase.
+    #[prop(into)]
+    phase: Signal<TaskPhase>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    view! {
+        <span
+            class=move || format!("phase phase-{}", crate::api::wire_name(&phase.get()))
+            data-phase=move || crate::api::wire_name(&phase.get())
+        >
+            {move || phase_label(lang.get(), phase.get())}
+        </span>
+    }
+}
+
+/// A request's failure, shown in the page (never only in the browser's console), in
+/// the reader's language, until dismissed or replaced.
+#[component]
+pub fn ErrorBanner(
+    /// The failure, if any.
+    error: RwSignal<Option<crate::api::ClientError>>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    move || {
+        error.get().map(|err| {
+            let issues = match &err {
+                crate::api::ClientError::Api(body) => body.issues.clone(),
+                crate::api::ClientError::Network(_) => Vec::new(),
+            };
+            view! {
+                <div class="banner error" role="alert" data-testid="error">
+                    <span class="message">{err.localized(lang.get())}</span>
+                    <ul class="issues">
+                        {issues.into_iter().map(|issue| view! {
+                            <li data-code=issue.code.code()>{issue.path.to_string()}" "{issue.message.clone()}</li>
+                        }).collect_view()}
+                    </ul>
+                    <button type="button" class="dismiss" on:click=move |_| error.set(None)>
+                        {crate::i18n::tr("ui.app.dismiss")}
+                    </button>
+                </div>
+            }
+        })
+    }
+}

@@ -33,7 +33,8 @@ fn mount_editor(initial: Option<String>) -> HtmlElement {
             initial.clone(),
         );
         view! {
-            {frontend::i18n::UiLang::provide();}
+            // The language choice persists in local storage across tests: start in English.
+            {frontend::i18n::UiLang::provide().set(shared::Lang::En);}
             <frontend::i18n::LangSwitch />
             <TaskEditor catalog usage user examples initial />
         }

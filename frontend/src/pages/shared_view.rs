@@ -1,0 +1,73 @@
+//! The read-only view of a shared task at `/shared/TOKEN`: what the link's holder may
+//! see (status, timeline, tags, the spec with hidden values masked), and no action.
+
+use super::task_detail::{SpecView, TaskSummary, Timeline};
+use super::task_list::tag_text;
+use crate::api;
+use crate::i18n::UiLang;
+use crate::nav::{Link, Route};
+use leptos::prelude::*;
+use shared::api::TaskView;
+
+/// The shared page.
+#[component]
+pub fn SharedTaskPage(
+    /// The share link's token.
+    token: String,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let task = LocalResource::new(move || {
+        let token = token.clone();
+        async move { api::fetch_shared(&token).await }
+    });
+    view! {
+        <section class="shared-view" data-testid="shared-view">
+            <Suspense fallback=move || view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }>
+                {move || task.get().map(|result| match result {
+                    Ok(view) => view! { <SharedTask view /> }.into_any(),
+                    Err(err) => view! {
+                        <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
+                    }.into_any(),
+                })}
+            </Suspense>
+            <p class="back"><Link to=Route::List test_id="shared-back">{crate::i18n::tr("ui.shared.back")}</Link></p>
+        </section>
+    }
+}
+
+/// A shared task, read-only.
+#[component]
+pub fn SharedTask(
+    /// The task as the link shows it.
+    view: TaskView,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let name = view.task.id.0.clone();
+    let spec = view.task.spec.clone();
+    let tags = view.tags.clone();
+    let history = view.task.history.clone();
+    let view = Signal::stored(view);
+    view! {
+        <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
+        <p class="banner info" role="note" data-testid="read-only">{crate::i18n::tr("ui.shared.read_only")}</p>
+        <div class="columns">
+            <div>
+                <TaskSummary view />
+                <Timeline history=Signal::stored(history) />
+            </div>
+            <div>
+                <section class="panel tags" aria-labelledby="shared-tags-title">
+                    <h2 id="shared-tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
+                    <ul class="tag-list" data-testid="tags">
+                        {tags.iter().map(|tag| view! { <li><span class="tag">{tag_text(tag)}</span></li> }).collect_view()}
+                    </ul>
+                </section>
+                <section class="panel spec" aria-labelledby="shared-spec-title">
+                    <h2 id="shared-spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
+                    <p class="help">{crate::i18n::tr("ui.detail.spec_masked")}</p>
+                    <SpecView spec />
+                </section>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,642 @@
+//! One task at `/tasks/ID`: its timeline, why it waits and where it runs, its events,
+//! its logs per replica and attempt (followed live), its spec, and the owner's actions.
+
+use super::task_list::tag_text;
+use super::{ErrorBanner, PhaseBadge, format_time, phase_label};
+use crate::api::{self, ClientError, LogFollow};
+use crate::i18n::UiLang;
+use crate::nav::{Link, Nav, Route};
+use leptos::prelude::*;
+use shared::api::{CatalogResponse, TaskEventView, TaskView};
+use shared::record::{PhaseChange, TaskPhase};
+use shared::task::Tag;
+use shared::{TaskSpec, TaskType};
+use std::time::Duration;
+
+/// How often a task that has not ended is fetched again.
+const REFRESH: Duration = Duration::from_secs(2);
+
+/// The detail page.
+#[component]
+pub fn TaskDetailPage(
+    /// The task's id.
+    id: String,
+    /// Who is looking (the owner gets the actions).
+    session: CatalogResponse,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let task = RwSignal::new(None::<TaskView>);
+    let events = RwSignal::new(Vec::<TaskEventView>::new());
+    let error = RwSignal::new(None::<ClientError>);
+    let gone = RwSignal::new(false);
+    let id = StoredValue::new(id);
+
+    let load = move || {
+        let id = id.get_value();
+        leptos::task::spawn_local(async move {
+            match api::fetch_task(&id).await {
+                Ok(view) => {
+                    task.set(Some(view));
+                    if let Ok(list) = api::fetch_events(&id).await {
+                        events.set(list);
+                    }
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    };
+    load();
+    // Poll while the task can still change; an ended task is fetched no more.
+    let poll = move || {
+        let active =
+            task.with_untracked(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
+        if active && !gone.get_untracked() {
+            load();
+        }
+    };
+    if let Ok(handle) = set_interval_with_handle(poll, REFRESH) {
+        on_cleanup(move || handle.clear());
+    }
+
+    let user = session.user.name.clone();
+    // The panels are built once the task has loaded, not at each poll: the log stream,
+    // the tag draft and the focus survive a refresh.
+    let loaded = Memo::new(move |_| task.with(Option::is_some));
+    view! {
+        <section class="task-detail" aria-labelledby="detail-title">
+            <p class="back"><Link to=Route::List test_id="back">{crate::i18n::tr("ui.detail.back")}</Link></p>
+            <h1 id="detail-title" data-testid="detail-title">
+                {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
+            </h1>
+            <ErrorBanner error />
+            {move || {
+                let user = user.clone();
+                loaded.get().then(move || {
+                    let view = Signal::derive(move || task.get().expect("loaded"));
+                    let owner = view.with_untracked(|v| v.task.owner == user);
+                    view! {
+                        <Show when=move || gone.get() fallback=move || view! {
+                            <Actions view owner error gone on_change=Callback::new(move |()| load()) />
+                            <div class="columns">
+                                <div>
+                                    <TaskSummary view />
+                                    <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) />
+                                    <EventList events=events.into() />
+                                </div>
+                                <div>
+                                    <TagEditor id=id.get_value() view owner error />
+                                    <Logs id=id.get_value() view />
+                                    <SpecPanel id=id.get_value() owner />
+                                </div>
+                            </div>
+                        }>
+                            <p class="banner ok" role="status" data-testid="deleted">
+                                {move || lang.text_with("ui.detail.deleted", &[("name", id.get_value())])}
+                            </p>
+                        </Show>
+                    }
+                })
+            }}
+        </section>
+    }
+}
+
+/// Phase, type, owner, group, attempts, submit time, why it waits and where it runs.
+#[component]
+pub fn TaskSummary(
+    /// The task.
+    view: Signal<TaskView>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let row = move |key: &'static str, value: AnyView| {
+        view! { <dt>{move || lang.text(key)}</dt><dd>{value}</dd> }
+    };
+    view! {
+        <section class="panel status-detail" aria-labelledby="status-title">
+            <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
+            <dl>
+                {row("ui.detail.phase", view! {
+                    <span data-testid="detail-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) /></span>
+                }.into_any())}
+                {row("ui.detail.type", (move || view.with(|v| v.task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default())).into_any())}
+                {row("ui.detail.owner", (move || view.with(|v| v.task.owner.clone())).into_any())}
+                {row("ui.detail.group", (move || view.with(|v| v.task.spec.basic.project_group.clone())).into_any())}
+                {row("ui.detail.attempts", (move || view.with(|v| v.task.attempts)).into_any())}
+                {row("ui.detail.created", (move || format_time(lang.get(), view.with(|v| v.task.created_at))).into_any())}
+            </dl>
+            {move || view.with(|v| v.reason.clone()).map(|reason| view! {
+                <div class="reason" data-testid="reason">
+                    <h3>{crate::i18n::tr("ui.detail.reason")}</h3>
+                    <p>{reason}</p>
+                </div>
+            })}
+            {move || view.with(|v| v.placement.clone()).map(|placement| view! {
+                <div class="placement" data-testid="placement">
+                    <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
+                    <p>{move || lang.text_with("ui.detail.placement_pool", &[("pool", placement.pool.clone())])}</p>
+                    <ul>
+                        {placement.head.clone().map(|head| view! {
+                            <li>{move || lang.text_with("ui.detail.placement_head", &[("node", head.node.clone()), ("spec", head.spec.clone())])}</li>
+                        })}
+                        {placement.workers.iter().map(|share| {
+                            let args = [("replicas", share.replicas.to_string()), ("spec", placement.spec.clone()), ("node", share.node.clone())];
+                            view! { <li>{move || lang.text_with("ui.detail.placement_node", &args)}</li> }
+                        }).collect_view()}
+                    </ul>
+                </div>
+            })}
+        </section>
+    }
+}
+
+/// Every phase the task went through, oldest first, with why.
+#[component]
+pub fn Timeline(
+    /// The task's phase history.
+    history: Signal<Vec<PhaseChange>>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    view! {
+        <section class="panel timeline" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">{crate::i18n::tr("ui.detail.timeline")}</h2>
+            <ol data-testid="timeline">
+                {move || history.get().into_iter().map(|step| {
+                    let phase = step.phase;
+                    view! {
+                        <li data-phase=api::wire_name(&phase)>
+                            <span class="phase-name">{move || phase_label(lang.get(), phase)}</span>
+                            " "
+                            <time>{move || format_time(lang.get(), step.at)}</time>
+                            {(!step.reason.is_empty()).then(|| view! { <p class="why">{step.reason.clone()}</p> })}
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// What happened, oldest first: scheduling decisions, starts, exits, retries.
+#[component]
+pub fn EventList(
+    /// The events.
+    events: Signal<Vec<TaskEventView>>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    view! {
+        <section class="panel events" aria-labelledby="events-title">
+            <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
+            <Show when=move || events.with(Vec::is_empty)>
+                <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
+            </Show>
+            <ol data-testid="events">
+                {move || events.get().into_iter().map(|event| {
+                    let key = format!("ui.detail.event.{}", event.kind);
+                    let kind = event.kind.clone();
+                    view! {
+                        <li data-kind=event.kind.clone()>
+                            <time>{move || format_time(lang.get(), event.at)}</time>
+                            " "
+                            <strong>{move || {
+                                // A kind this console does not know yet shows as sent.
+                                let text = lang.text(&key);
+                                if text == key { kind.clone() } else { text }
+                            }}</strong>
+                            " "
+                            <span class="message">{event.message.clone()}</span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// Stop, delete (after a confirmation), clone, resubmit, share.
+#[component]
+fn Actions(
+    view: Signal<TaskView>,
+    owner: bool,
+    error: RwSignal<Option<ClientError>>,
+    gone: RwSignal<bool>,
+    on_change: Callback<()>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let nav = Nav::use_context();
+    let id = move || view.with_untracked(|v| v.task.id.0.clone());
+    let finished = move || view.with(|v| v.task.phase.is_finished());
+    let confirming = RwSignal::new(false);
+    // Keyboard users land on the question's answer, not back at the page's top.
+    let confirm_yes = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(button) = confirm_yes.get() {
+            let _ = button.focus();
+        }
+    });
+    let share = RwSignal::new(None::<String>);
+    let copied = RwSignal::new(None::<bool>);
+    let busy = RwSignal::new(false);
+
+    let run = move |job: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            job.await;
+            busy.set(false);
+        });
+    };
+    let stop = move |_| {
+        let id = id();
+        run(Box::pin(async move {
+            match api::stop_task(&id).await {
+                Ok(_) => on_change.run(()),
+                Err(err) => error.set(Some(err)),
+            }
+        }))
+    };
+    let delete = move |_| {
+        let id = id();
+        confirming.set(false);
+        run(Box::pin(async move {
+            match api::delete_task(&id).await {
+                Ok(()) => gone.set(true),
+                Err(err) => error.set(Some(err)),
+            }
+        }))
+    };
+    let resubmit = move |_| {
+        let id = id();
+        let key = api::new_idempotency_key();
+        let l = lang.get_untracked();
+        run(Box::pin(async move {
+            match api::resubmit_task(&id, &key, l).await {
+                Ok(new) => nav.go(Route::Detail(new.task.id.0)),
+                Err(err) => error.set(Some(err)),
+            }
+        }))
+    };
+    let make_share = move |_| {
+        let id = id();
+        run(Box::pin(async move {
+            match api::share_task(&id).await {
+                Ok(link) => {
+                    let origin = web_sys::window()
+                        .and_then(|w| w.location().origin().ok())
+                        .unwrap_or_default();
+                    share.set(Some(format!(
+                        "{origin}{}",
+                        Route::Shared(link.token).href()
+                    )));
+                    copied.set(None);
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        }))
+    };
+    let copy = move |_| {
+        let Some(link) = share.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let done = match web_sys::window() {
+                Some(w) => {
+                    let promise = w.navigator().clipboard().write_text(&link);
+                    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+                }
+                None => false,
+            };
+            copied.set(Some(done));
+        });
+    };
+    view! {
+        <section class="panel actions" aria-labelledby="actions-title">
+            <h2 id="actions-title" class="visually-hidden">{crate::i18n::tr("ui.detail.actions")}</h2>
+            <div class="toolbar">
+                <Show when=move || owner>
+                    <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get() on:click=stop>
+                        {crate::i18n::tr("ui.detail.stop")}
+                    </button>
+                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(true)>
+                        {crate::i18n::tr("ui.detail.delete")}
+                    </button>
+                </Show>
+                <Link to=Route::New { clone: Some(view.with_untracked(|v| v.task.id.0.clone())) } class="button" test_id="action-clone">
+                    {crate::i18n::tr("ui.detail.clone")}
+                </Link>
+                <Show when=move || owner>
+                    <button type="button" data-testid="action-resubmit" disabled=move || busy.get() on:click=resubmit>
+                        {crate::i18n::tr("ui.detail.resubmit")}
+                    </button>
+                    <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>
+                        {crate::i18n::tr("ui.detail.share")}
+                    </button>
+                </Show>
+            </div>
+            <Show when=move || confirming.get()>
+                <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete">
+                    <p id="confirm-text">{move || lang.text_with("ui.detail.delete_confirm", &[("name", id())])}</p>
+                    <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete node_ref=confirm_yes>
+                        {crate::i18n::tr("ui.detail.delete_yes")}
+                    </button>
+                    <button type="button" data-testid="confirm-delete-no" on:click=move |_| confirming.set(false)>
+                        {crate::i18n::tr("ui.detail.cancel")}
+                    </button>
+                </div>
+            </Show>
+            {move || share.get().map(|link| view! {
+                <div class="share" data-testid="share">
+                    <label for="share-link">{crate::i18n::tr("ui.detail.share_link")}</label>
+                    <input id="share-link" type="url" readonly value=link.clone() data-testid="share-link" aria-describedby="share-help" />
+                    <button type="button" data-testid="share-copy" on:click=copy>{crate::i18n::tr("ui.detail.copy")}</button>
+                    <p id="share-help" class="help">{crate::i18n::tr("ui.detail.share_help")}</p>
+                    <p role="status" data-testid="share-copied">
+                        {move || copied.get().map(|ok| lang.text(if ok { "ui.detail.copied" } else { "ui.detail.copy_failed" }))}
+                    </p>
+                </div>
+            })}
+        </section>
+    }
+}
+
+/// The task's tags, editable by its owner; saved with the form's tag rules.
+#[component]
+fn TagEditor(
+    id: String,
+    view: Signal<TaskView>,
+    owner: bool,
+    error: RwSignal<Option<ClientError>>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let draft = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
+    let saved = RwSignal::new(false);
+    let new_key = RwSignal::new(String::new());
+    let new_value = RwSignal::new(String::new());
+    let id = StoredValue::new(id);
+    let add = move || {
+        let key = new_key.get_untracked().trim().to_owned();
+        if key.is_empty() {
+            return;
+        }
+        let value = new_value.get_untracked().trim().to_owned();
+        draft.update(|tags| tags.push(Tag { key, value }));
+        new_key.set(String::new());
+        new_value.set(String::new());
+        saved.set(false);
+    };
+    let save = move |_| {
+        let tags = draft.get_untracked();
+        let l = lang.get_untracked();
+        leptos::task::spawn_local(async move {
+            match api::set_tags(&id.get_value(), tags, l).await {
+                Ok(updated) => {
+                    draft.set(updated.tags);
+                    saved.set(true);
+                    error.set(None);
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    };
+    view! {
+        <section class="panel tags" aria-labelledby="tags-title">
+            <h2 id="tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
+            <Show when=move || draft.with(Vec::is_empty)>
+                <p class="empty">{crate::i18n::tr("ui.detail.tags_none")}</p>
+            </Show>
+            <ul class="tag-list" data-testid="tags">
+                {move || draft.get().into_iter().enumerate().map(|(i, tag)| {
+                    let text = tag_text(&tag);
+                    let label = text.clone();
+                    view! {
+                        <li>
+                            <span class="tag">{text}</span>
+                            {owner.then(|| view! {
+                                <button
+                                    type="button"
+                                    class="remove"
+                                    aria-label=move || lang.text_with("ui.detail.tag_remove", &[("tag", label.clone())])
+                                    on:click=move |_| { draft.update(|tags| { tags.remove(i); }); saved.set(false); }
+                                >"×"</button>
+                            })}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <Show when=move || owner>
+                <form class="tag-add" on:submit=move |ev| { ev.prevent_default(); add(); }>
+                    <label>
+                        <span>{crate::i18n::tr("field.basic.tags.key.label")}</span>
+                        <input data-testid="tag-key" prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
+                    </label>
+                    <label>
+                        <span>{crate::i18n::tr("field.basic.tags.value.label")}</span>
+                        <input data-testid="tag-value" prop:value=move || new_value.get() on:input=move |ev| new_value.set(event_target_value(&ev)) />
+                    </label>
+                    <button type="submit" data-testid="tag-add">{crate::i18n::tr("ui.detail.tag_add")}</button>
+                </form>
+                <button type="button" class="primary" data-testid="tags-save" on:click=save>{crate::i18n::tr("ui.detail.tags_save")}</button>
+                <p role="status" data-testid="tags-saved">{move || saved.get().then(|| lang.text("ui.detail.tags_saved"))}</p>
+            </Show>
+        </section>
+    }
+}
+
+/// How many replicas a task runs: the master or head, then the workers.
+pub fn replica_count(spec: &TaskSpec) -> u32 {
+    spec.compute.workers.saturating_add(1)
+}
+
+/// A replica's name in the log picker: 0 is the master (PyTorchJob) or head (RayJob).
+pub fn replica_label(lang: shared::Lang, task_type: Option<TaskType>, replica: u32) -> String {
+    let n = replica.to_string();
+    match (replica, task_type) {
+        (0, Some(TaskType::RayJob)) => {
+            shared::messages::text(lang, "ui.detail.replica_head", &[("n", n)])
+        }
+        (0, _) => shared::messages::text(lang, "ui.detail.replica_master", &[("n", n)]),
+        (i, _) => shared::messages::text(
+            lang,
+            "ui.detail.replica_worker",
+            &[("n", n), ("i", (i - 1).to_string())],
+        ),
+    }
+}
+
+/// A replica's log of one attempt, loaded or followed live.
+#[component]
+fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let id = StoredValue::new(id);
+    let replica = RwSignal::new(0u32);
+    // None: the latest attempt.
+    let attempt = RwSignal::new(None::<u32>);
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<ClientError>);
+    // The live stream, closed when replaced or when the page goes.
+    let follow = StoredValue::new_local(None::<LogFollow>);
+    let following = RwSignal::new(false);
+    let ended = RwSignal::new(false);
+    // The stream stopped before the attempt ended.
+    let broken = RwSignal::new(false);
+    let attempts = Memo::new(move |_| view.with(|v| v.task.attempts));
+    let replicas = Memo::new(move |_| view.with(|v| replica_count(&v.task.spec)));
+    let stop_follow = move || {
+        follow.set_value(None);
+        following.set(false);
+    };
+    on_cleanup(move || follow.set_value(None));
+
+    let reload = move || {
+        stop_follow();
+        ended.set(false);
+        if attempts.get_untracked() == 0 {
+            text.set(String::new());
+            return;
+        }
+        let (r, a) = (replica.get_untracked(), attempt.get_untracked());
+        leptos::task::spawn_local(async move {
+            match api::fetch_logs(&id.get_value(), r, a).await {
+                Ok(log) => {
+                    text.set(log);
+                    error.set(None);
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    };
+    let start_follow = move || {
+        ended.set(false);
+        broken.set(false);
+        text.set(String::new());
+        let opened = LogFollow::open(
+            &id.get_value(),
+            replica.get_untracked(),
+            attempt.get_untracked(),
+            move |chunk| text.update(|t| t.push_str(&chunk)),
+            move |complete| {
+                following.set(false);
+                if complete {
+                    ended.set(true);
+                    return;
+                }
+                // The server closes the stream once the attempt has ended (browsers drop
+                // its empty `end` event), and a broken connection looks the same: ask.
+                let followed = attempt.get_untracked().unwrap_or(attempts.get_untracked());
+                leptos::task::spawn_local(async move {
+                    match api::fetch_task(&id.get_value()).await {
+                        Ok(now) => {
+                            let phase = now.task.phase;
+                            let over = phase.is_finished()
+                                || now.task.attempts != followed
+                                || matches!(phase, TaskPhase::Retrying | TaskPhase::Queued);
+                            ended.set(over);
+                            broken.set(!over);
+                        }
+                        Err(err) => error.set(Some(err)),
+                    }
+                });
+            },
+        );
+        match opened {
+            Ok(stream) => {
+                follow.set_value(Some(stream));
+                following.set(true);
+            }
+            Err(err) => error.set(Some(err)),
+        }
+    };
+    // The log of the picked replica and attempt, once there is one.
+    let started = Memo::new(move |_| attempts.get() > 0);
+    Effect::new(move |_| {
+        replica.track();
+        attempt.track();
+        if started.get() {
+            reload();
+        }
+    });
+    let task_type = move || view.with(|v| v.task.spec.basic.task_type);
+    view! {
+        <section class="panel logs" aria-labelledby="logs-title">
+            <h2 id="logs-title">{crate::i18n::tr("ui.detail.logs")}</h2>
+            <Show when=move || started.get() fallback=move || view! {
+                <p class="empty" data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</p>
+            }>
+                <div class="toolbar">
+                    <label>
+                        <span>{crate::i18n::tr("ui.detail.replica")}</span>
+                        <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
+                            {move || (0..replicas.get()).map(|r| view! {
+                                <option value=r.to_string() selected=move || replica.get() == r>{move || replica_label(lang.get(), task_type(), r)}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label>
+                        <span>{crate::i18n::tr("ui.detail.attempt")}</span>
+                        <select data-testid="log-attempt" on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
+                            {move || (1..=attempts.get()).rev().map(|a| view! {
+                                <option value=a.to_string() selected=move || attempt.get().unwrap_or(attempts.get()) == a>
+                                    {move || lang.text_with("ui.detail.attempt_n", &[("n", a.to_string())])}
+                                </option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <button type="button" data-testid="log-reload" on:click=move |_| reload()>{crate::i18n::tr("ui.detail.logs_reload")}</button>
+                    <button
+                        type="button"
+                        data-testid="log-follow"
+                        aria-pressed=move || following.get().to_string()
+                        on:click=move |_| if following.get_untracked() { stop_follow() } else { start_follow() }
+                    >
+                        {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
+                    </button>
+                </div>
+                <p role="status" class="log-state" data-testid="log-state">
+                    {move || if following.get() {
+                        Some(lang.text("ui.detail.following"))
+                    } else if ended.get() {
+                        Some(lang.text("ui.detail.follow_ended"))
+                    } else if broken.get() {
+                        Some(lang.text("ui.detail.follow_broken"))
+                    } else {
+                        None
+                    }}
+                </p>
+                <ErrorBanner error />
+                <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title">
+                    {move || if text.with(String::is_empty) { lang.text("ui.detail.logs_empty") } else { text.get() }}
+                </pre>
+            </Show>
+        </section>
+    }
+}
+
+/// The spec as JSON: the owner's with real hidden values, anyone else's masked.
+#[component]
+fn SpecPanel(id: String, owner: bool) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let spec = LocalResource::new(move || {
+        let id = id.clone();
+        async move { api::fetch_spec(&id).await }
+    });
+    view! {
+        <section class="panel spec" aria-labelledby="spec-title">
+            <h2 id="spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
+            <p class="help">{move || lang.text(if owner { "ui.detail.spec_own" } else { "ui.detail.spec_masked" })}</p>
+            <Suspense fallback=|| ()>
+                {move || spec.get().map(|result| match result {
+                    Ok(spec) => view! { <SpecView spec /> }.into_any(),
+                    Err(err) => view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any(),
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+/// A spec as indented JSON.
+#[component]
+pub fn SpecView(
+    /// The spec.
+    spec: TaskSpec,
+) -> impl IntoView {
+    let text = serde_json::to_string_pretty(&spec).unwrap_or_default();
+    view! { <pre class="spec-json" data-testid="spec-view" tabindex="0">{text}</pre> }
+}

@@ -1,0 +1,348 @@
+//! The task list at `/`: phase chips, filters kept in the address's query string, a
+//! page at a time, refreshed in place while it is on screen.
+
+use super::{ErrorBanner, LISTED_PHASES, PhaseBadge, format_time, phase_label};
+use crate::api::{self, ClientError, ListFilter};
+use crate::i18n::UiLang;
+use crate::nav::{self, Link, Route};
+use leptos::prelude::*;
+use shared::TaskType;
+use shared::api::{CatalogResponse, TaskView};
+use std::time::Duration;
+
+/// Tasks per page.
+pub const PAGE_SIZE: u32 = 20;
+
+/// How often the shown tasks are fetched again: calm enough for the server, quick
+/// enough to see a task start.
+const REFRESH: Duration = Duration::from_secs(4);
+
+/// The list page: reads its filters from the address, keeps them there as they change.
+#[component]
+pub fn TaskListPage(
+    /// Who the user is and the catalog's project groups (for the "whose" filter).
+    session: CatalogResponse,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let filter = RwSignal::new(ListFilter::from_query(&nav::current_query()));
+    let tasks = RwSignal::new(Vec::<TaskView>::new());
+    let next = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<ClientError>);
+    let loaded = RwSignal::new(false);
+    let updated = RwSignal::new(None::<f64>);
+    // Answers to an older filter are dropped: each load carries the filter it was for.
+    let generation = StoredValue::new(0u64);
+
+    let load_first = move |f: ListFilter| {
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        leptos::task::spawn_local(async move {
+            let result = api::list_tasks(&f, None, PAGE_SIZE).await;
+            if generation.get_value() != mine {
+                return;
+            }
+            match result {
+                Ok(page) => {
+                    tasks.set(page.tasks);
+                    next.set(page.next);
+                    error.set(None);
+                    updated.set(Some(js_sys::Date::now()));
+                }
+                Err(err) => error.set(Some(err)),
+            }
+            loaded.set(true);
+        });
+    };
+    Effect::new(move |_| {
+        let f = filter.get();
+        nav::replace_query(&f.to_query());
+        load_first(f);
+    });
+
+    let load_more = move |_| {
+        let Some(cursor) = next.get_untracked() else {
+            return;
+        };
+        let f = filter.get_untracked();
+        let mine = generation.get_value();
+        leptos::task::spawn_local(async move {
+            let result = api::list_tasks(&f, Some(&cursor), PAGE_SIZE).await;
+            if generation.get_value() != mine {
+                return;
+            }
+            match result {
+                Ok(page) => {
+                    tasks.update(|shown| {
+                        // A task submitted since the first page shifts the pages by one:
+                        // never show a row twice.
+                        for task in page.tasks {
+                            if !shown.iter().any(|t| t.task.id == task.task.id) {
+                                shown.push(task);
+                            }
+                        }
+                    });
+                    next.set(page.next);
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    };
+
+    // Live refresh: the rows shown so far, fetched again as one page. Rows are keyed by
+    // id and last change, so unchanged rows keep their place, focus and selection.
+    let refresh = move || {
+        let hidden = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| d.hidden());
+        if hidden || !loaded.get_untracked() {
+            return;
+        }
+        let f = filter.get_untracked();
+        let shown = tasks.with_untracked(Vec::len) as u32;
+        let mine = generation.get_value();
+        leptos::task::spawn_local(async move {
+            let result = api::list_tasks(&f, None, shown.clamp(PAGE_SIZE, 200)).await;
+            if generation.get_value() != mine {
+                return;
+            }
+            match result {
+                Ok(page) => {
+                    tasks.set(page.tasks);
+                    next.set(page.next);
+                    updated.set(Some(js_sys::Date::now()));
+                    error.set(None);
+                }
+                // A failed refresh says so, and the last rows stay.
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    };
+    if let Ok(handle) = set_interval_with_handle(refresh, REFRESH) {
+        on_cleanup(move || handle.clear());
+    }
+
+    let groups = session.catalog.project_groups.clone();
+    view! {
+        <section class="task-list" aria-labelledby="list-title">
+            <div class="page-head">
+                <h1 id="list-title">{crate::i18n::tr("ui.list.title")}</h1>
+                <Link to=Route::New { clone: None } class="button primary" test_id="list-new">
+                    {crate::i18n::tr("ui.list.new")}
+                </Link>
+            </div>
+            <PhaseChips filter />
+            <Filters filter groups />
+            <ErrorBanner error />
+            <p class="list-status" aria-live="polite" data-testid="list-status">
+                {move || lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())])}
+                {move || updated.get().map(|at| {
+                    let at = shared::record::Timestamp(at as i64);
+                    format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_time(lang.get(), at))]))
+                })}
+            </p>
+            <TaskTable tasks=tasks.into() />
+            <Show when=move || loaded.get() && tasks.with(Vec::is_empty)>
+                <p class="empty" data-testid="list-empty">{crate::i18n::tr("ui.list.empty")}</p>
+            </Show>
+            <Show when=move || next.with(Option::is_some)>
+                <button type="button" class="more" on:click=load_more data-testid="list-more">
+                    {crate::i18n::tr("ui.list.more")}
+                </button>
+            </Show>
+        </section>
+    }
+}
+
+/// One chip per phase, and "all": a click filters the list to that phase.
+#[component]
+pub fn PhaseChips(
+    /// The list's filter; the chips set its phase.
+    filter: RwSignal<ListFilter>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let selected = move || filter.with(|f| f.phase);
+    view! {
+        <div class="chips" role="group" aria-label=crate::i18n::tr("ui.list.chips") data-testid="phase-chips">
+            <button
+                type="button"
+                class="chip"
+                aria-pressed=move || selected().is_none().to_string()
+                on:click=move |_| filter.update(|f| f.phase = None)
+                data-phase="all"
+            >
+                {crate::i18n::tr("ui.list.chip_all")}
+            </button>
+            {LISTED_PHASES.into_iter().map(|phase| view! {
+                <button
+                    type="button"
+                    class=format!("chip phase-{}", api::wire_name(&phase))
+                    aria-pressed=move || (selected() == Some(phase)).to_string()
+                    on:click=move |_| filter.update(|f| f.phase = Some(phase))
+                    data-phase=api::wire_name(&phase)
+                >
+                    {move || phase_label(lang.get(), phase)}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// Type, tag, name and whose tasks; "clear" empties them all.
+#[component]
+fn Filters(
+    filter: RwSignal<ListFilter>,
+    groups: Vec<shared::catalog::ProjectGroup>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let scope_value = move || {
+        filter.with(|f| {
+            if f.mine {
+                "mine".to_owned()
+            } else if !f.group.is_empty() {
+                format!("group:{}", f.group)
+            } else {
+                String::new()
+            }
+        })
+    };
+    let set_scope = move |value: String| {
+        filter.update(|f| {
+            f.mine = value == "mine";
+            f.group = value
+                .strip_prefix("group:")
+                .map(str::to_owned)
+                .unwrap_or_default();
+        })
+    };
+    let type_value = move || {
+        filter
+            .with(|f| f.task_type)
+            .map(|t| api::wire_name(&t))
+            .unwrap_or_default()
+    };
+    view! {
+        <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
+            <label>
+                <span>{crate::i18n::tr("ui.list.filter.type")}</span>
+                <select
+                    data-testid="filter-type"
+                    prop:value=type_value
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        filter.update(|f| f.task_type = serde_json::from_value(value.into()).ok());
+                    }
+                >
+                    <option value="">{crate::i18n::tr("ui.list.any")}</option>
+                    {[TaskType::PyTorchJob, TaskType::RayJob].into_iter().map(|t| view! {
+                        <option value=api::wire_name(&t) selected=move || type_value() == api::wire_name(&t)>{t.as_str()}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>
+                <span>{crate::i18n::tr("ui.list.filter.tag")}</span>
+                <input
+                    type="search"
+                    data-testid="filter-tag"
+                    placeholder=crate::i18n::tr("ui.list.filter.tag_help")
+                    prop:value=move || filter.with(|f| f.tag.clone())
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        filter.update(|f| f.tag = value);
+                    }
+                />
+            </label>
+            <label>
+                <span>{crate::i18n::tr("ui.list.filter.name")}</span>
+                <input
+                    type="search"
+                    data-testid="filter-name"
+                    prop:value=move || filter.with(|f| f.name.clone())
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        filter.update(|f| f.name = value);
+                    }
+                />
+            </label>
+            <label>
+                <span>{crate::i18n::tr("ui.list.filter.scope")}</span>
+                <select data-testid="filter-scope" prop:value=scope_value on:change=move |ev| set_scope(event_target_value(&ev))>
+                    <option value="">{crate::i18n::tr("ui.list.scope.all")}</option>
+                    <option value="mine" selected=move || scope_value() == "mine">{crate::i18n::tr("ui.list.scope.mine")}</option>
+                    {groups.into_iter().map(|g| {
+                        let value = format!("group:{}", g.id);
+                        let selected = value.clone();
+                        view! {
+                            <option value=value selected=move || scope_value() == selected>
+                                {move || lang.text_with("ui.list.scope.group", &[("group", g.name.clone())])}
+                            </option>
+                        }
+                    }).collect_view()}
+                </select>
+            </label>
+            <button type="button" class="clear" data-testid="filter-clear" on:click=move |_| filter.set(ListFilter::default())>
+                {crate::i18n::tr("ui.list.clear")}
+            </button>
+        </form>
+    }
+}
+
+/// The tasks as a table, newest first. A row is re-rendered only when its task changed.
+#[component]
+pub fn TaskTable(
+    /// The rows.
+    tasks: Signal<Vec<TaskView>>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let head = |key: &'static str| view! { <th scope="col">{move || lang.text(key)}</th> };
+    view! {
+        <table class="tasks" data-testid="task-table">
+            <thead>
+                <tr>
+                    {head("ui.list.col.name")}
+                    {head("ui.list.col.type")}
+                    {head("ui.list.col.phase")}
+                    {head("ui.list.col.owner")}
+                    {head("ui.list.col.group")}
+                    {head("ui.list.col.created")}
+                    {head("ui.list.col.tags")}
+                </tr>
+            </thead>
+            <tbody>
+                <For
+                    each=move || tasks.get()
+                    key=|view| (view.task.id.clone(), view.task.updated_at, view.tags.clone())
+                    children=move |view| {
+                        let task = view.task;
+                        let id = task.id.0.clone();
+                        let name = id.clone();
+                        let created = task.created_at;
+                        view! {
+                            <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
+                                <th scope="row">
+                                    <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
+                                </th>
+                                <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
+                                <td><PhaseBadge phase=task.phase /></td>
+                                <td>{task.owner.clone()}</td>
+                                <td>{task.spec.basic.project_group.clone()}</td>
+                                <td>{move || format_time(lang.get(), created)}</td>
+                                <td class="tags">
+                                    {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}
+                                </td>
+                            </tr>
+                        }
+                    }
+                />
+            </tbody>
+        </table>
+    }
+}
+
+/// `key=value`, or `key` alone when the value is empty.
+pub fn tag_text(tag: &shared::task::Tag) -> String {
+    if tag.value.is_empty() {
+        tag.key.clone()
+    } else {
+        format!("{}={}", tag.key, tag.value)
+    }
+}

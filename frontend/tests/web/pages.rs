@@ -1,0 +1,394 @@
+//! The task pages' pieces, mounted with fixed tasks: the list's table, chips and
+//! filters, the detail's summary and timeline, the shared view, errors and links.
+
+use frontend::api::{ClientError, ListFilter};
+use frontend::i18n::UiLang;
+use frontend::nav::{Link, Nav, Route};
+use frontend::pages::ErrorBanner;
+use frontend::pages::shared_view::SharedTask;
+use frontend::pages::task_detail::{TaskSummary, Timeline, replica_label};
+use frontend::pages::task_list::{PhaseChips, TaskTable};
+use leptos::prelude::*;
+use shared::api::{ErrorBody, TaskView};
+use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
+use shared::{Lang, TaskType};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// Mounts `view` (with the language and route in context) into a fresh element.
+fn mount<V: IntoView + 'static>(view: impl Fn() -> V + 'static) -> HtmlElement {
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let lang = UiLang::provide();
+        // Each test starts in English whatever an earlier one chose.
+        lang.set(Lang::En);
+        Nav::provide();
+        view! { <frontend::i18n::LangSwitch />{view()} }
+    });
+    handle.forget();
+    host
+}
+
+/// The language choice is kept in local storage, which every test of this run shares:
+/// a test that switches to 中文 switches back, so the next one starts in English.
+async fn back_to_english(host: &HtmlElement) {
+    find(host, "[data-testid='lang-en']").click();
+    leptos::task::tick().await;
+    let stored = web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .get_item("berth.lang")
+        .unwrap();
+    assert_eq!(stored.as_deref(), Some("en"), "the choice is remembered");
+}
+
+fn find(host: &HtmlElement, selector: &str) -> HtmlElement {
+    host.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+        .unchecked_into()
+}
+
+fn all_text(host: &HtmlElement, selector: &str) -> Vec<String> {
+    let nodes = host.query_selector_all(selector).unwrap();
+    (0..nodes.length())
+        .map(|i| nodes.item(i).unwrap().text_content().unwrap_or_default())
+        .collect()
+}
+
+fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
+    let spec = match task_type {
+        TaskType::PyTorchJob => shared::demo::pytorch(),
+        TaskType::RayJob => shared::demo::ray(),
+    };
+    let history = vec![
+        PhaseChange {
+            phase: TaskPhase::Queued,
+            at: Timestamp(1_700_000_000_000),
+            reason: "queued: the largest free node has 4 GPUs; one replica needs 8".into(),
+        },
+        PhaseChange {
+            phase: TaskPhase::Scheduling,
+            at: Timestamp(1_700_000_060_000),
+            reason: String::new(),
+        },
+        PhaseChange {
+            phase,
+            at: Timestamp(1_700_000_070_000),
+            reason: String::new(),
+        },
+    ];
+    TaskView {
+        task: Task {
+            id: TaskId(id.into()),
+            owner: "alice".into(),
+            spec,
+            phase,
+            attempts: 1,
+            created_at: Timestamp(1_700_000_000_000),
+            updated_at: Timestamp(1_700_000_070_000),
+            history,
+        },
+        tags: vec![shared::task::Tag {
+            key: "team".into(),
+            value: "nlp".into(),
+        }],
+        placement: None,
+        reason: None,
+    }
+}
+
+#[wasm_bindgen_test]
+fn list_filters_survive_the_address_bar_both_ways() {
+    let filter = ListFilter {
+        phase: Some(TaskPhase::Running),
+        task_type: Some(TaskType::RayJob),
+        tag: "team=nlp x".into(),
+        name: "llama".into(),
+        mine: true,
+        group: String::new(),
+    };
+    let query = filter.to_query();
+    assert_eq!(
+        query,
+        "phase=running&type=ray_job&tag=team%3Dnlp%20x&name=llama&mine=true"
+    );
+    assert_eq!(ListFilter::from_query(&format!("?{query}")), filter);
+    // A hand-edited address with an unknown phase or parameter is ignored, not an error.
+    assert_eq!(
+        ListFilter::from_query("phase=sleeping&colour=red&group=nlp"),
+        ListFilter {
+            group: "nlp".into(),
+            ..ListFilter::default()
+        }
+    );
+    assert_eq!(ListFilter::default().to_query(), "");
+}
+
+#[wasm_bindgen_test]
+async fn the_table_shows_each_task_with_its_phase_and_links_to_its_detail() {
+    let tasks = RwSignal::new(vec![
+        task(
+            "llama-finetune-ab12c",
+            TaskPhase::Running,
+            TaskType::PyTorchJob,
+        ),
+        task("ray-etl-zz9q0", TaskPhase::Failed, TaskType::RayJob),
+    ]);
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "tbody tr th"),
+        ["llama-finetune-ab12c", "ray-etl-zz9q0"]
+    );
+    assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Failed"]);
+    assert_eq!(all_text(&host, "tbody td.tags"), ["team=nlp", "team=nlp"]);
+    let link = find(&host, "tbody a");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("/tasks/llama-finetune-ab12c")
+    );
+    assert!(all_text(&host, "tbody td").contains(&"RayJob".to_owned()));
+
+    // 中文: the phases in the seeds' words.
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["运行中", "失败"]);
+    assert_eq!(all_text(&host, "thead th")[0], "任务名称");
+    back_to_english(&host).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_refresh_keeps_the_rows_that_did_not_change() {
+    let tasks = RwSignal::new(vec![
+        task("a-00001", TaskPhase::Running, TaskType::PyTorchJob),
+        task("b-00002", TaskPhase::Queued, TaskType::PyTorchJob),
+    ]);
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    leptos::task::tick().await;
+    let first_row = find(&host, "tr[data-id='a-00001']");
+    // The second task starts: only its row changes.
+    tasks.update(|t| {
+        t[1].task.phase = TaskPhase::Running;
+        t[1].task.updated_at = Timestamp(1_700_000_090_000);
+    });
+    leptos::task::tick().await;
+    let after = find(&host, "tr[data-id='a-00001']");
+    assert!(
+        first_row.is_same_node(Some(&after)),
+        "an unchanged row was rebuilt"
+    );
+    assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Running"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_phase_chip_filters_and_says_it_is_pressed() {
+    let filter = RwSignal::new(ListFilter::default());
+    let host = mount(move || view! { <PhaseChips filter /> });
+    leptos::task::tick().await;
+    let chips = all_text(&host, ".chip");
+    assert_eq!(
+        chips,
+        [
+            "All",
+            "Queued",
+            "Scheduling",
+            "Running",
+            "Retrying",
+            "Succeeded",
+            "Failed",
+            "Stopped"
+        ]
+    );
+    find(&host, ".chip[data-phase='succeeded']").click();
+    leptos::task::tick().await;
+    assert_eq!(filter.get_untracked().phase, Some(TaskPhase::Succeeded));
+    assert_eq!(
+        find(&host, ".chip[data-phase='succeeded']")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        find(&host, ".chip[data-phase='all']")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("false")
+    );
+    find(&host, ".chip[data-phase='all']").click();
+    leptos::task::tick().await;
+    assert_eq!(filter.get_untracked().phase, None);
+}
+
+#[wasm_bindgen_test]
+async fn the_timeline_lists_each_phase_in_order_with_its_reason() {
+    let view = task("t-00001", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    let history = Signal::stored(view.task.history.clone());
+    let host = mount(move || view! { <Timeline history /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "li .phase-name"),
+        ["Queued", "Scheduling", "Succeeded"]
+    );
+    assert_eq!(
+        all_text(&host, "li .why"),
+        ["queued: the largest free node has 4 GPUs; one replica needs 8"]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
+    let mut view = task("t-00002", TaskPhase::Queued, TaskType::PyTorchJob);
+    view.reason = Some("the largest free node has 4 GPUs; one replica needs 8".into());
+    view.placement = shared::place(
+        &shared::demo::pytorch(),
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .expect("no overflow");
+    let expected_nodes = view
+        .placement
+        .as_ref()
+        .map(|p| p.workers.len())
+        .unwrap_or(0);
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        find(&host, "[data-testid='detail-phase']")
+            .text_content()
+            .unwrap(),
+        "Queued"
+    );
+    assert!(
+        find(&host, "[data-testid='reason']")
+            .text_content()
+            .unwrap()
+            .contains("one replica needs 8")
+    );
+    assert!(expected_nodes > 0, "the demo plan places the example");
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li").len(),
+        expected_nodes
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_shared_view_is_read_only() {
+    let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec = view.task.spec.masked();
+    let host = mount(move || view! { <SharedTask view=view.clone() /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        find(&host, "[data-testid='shared-title']")
+            .text_content()
+            .unwrap(),
+        "Shared task t-00003 (read-only)"
+    );
+    assert!(
+        host.query_selector("[data-testid^='action-']")
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        host.query_selector("input, textarea, select")
+            .unwrap()
+            .is_none()
+    );
+    let spec = find(&host, "[data-testid='spec-view']")
+        .text_content()
+        .unwrap();
+    assert!(spec.contains(shared::task::HIDDEN_VALUE_MASK));
+    assert!(!spec.contains("hf_demo_secret"));
+}
+
+#[wasm_bindgen_test]
+async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
+    let error = RwSignal::new(None::<ClientError>);
+    let host = mount(move || view! { <ErrorBanner error /> });
+    error.set(Some(ClientError::Api(ErrorBody {
+        kind: "about:blank".into(),
+        title: "Conflict".into(),
+        status: 409,
+        detail: "task t-1 has not ended; stop it first".into(),
+        code: "conflict".into(),
+        issues: Vec::new(),
+        truncated: 0,
+        line: None,
+        column: None,
+    })));
+    leptos::task::tick().await;
+    let banner = find(&host, "[role='alert']");
+    assert!(
+        banner
+            .text_content()
+            .unwrap()
+            .contains("The server refused: task t-1 has not ended")
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert!(
+        find(&host, "[role='alert']")
+            .text_content()
+            .unwrap()
+            .starts_with("服务器拒绝了请求")
+    );
+    back_to_english(&host).await;
+    find(&host, ".dismiss").click();
+    leptos::task::tick().await;
+    assert!(host.query_selector("[role='alert']").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+fn replicas_are_named_as_their_job_type_names_them() {
+    assert_eq!(
+        replica_label(Lang::En, Some(TaskType::PyTorchJob), 0),
+        "0: master"
+    );
+    assert_eq!(
+        replica_label(Lang::En, Some(TaskType::RayJob), 0),
+        "0: head"
+    );
+    assert_eq!(
+        replica_label(Lang::En, Some(TaskType::PyTorchJob), 2),
+        "2: worker 1"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_link_moves_without_a_reload_and_keeps_its_address() {
+    let window = web_sys::window().unwrap();
+    let before = window.location().href().unwrap();
+    let host = mount(|| {
+        let nav = Nav::use_context();
+        view! {
+            <Link to=Route::Detail("t-42".into()) test_id="go">"t-42"</Link>
+            <span data-testid="route">{move || format!("{:?}", nav.route())}</span>
+        }
+    });
+    leptos::task::tick().await;
+    let link = find(&host, "[data-testid='go']");
+    assert_eq!(link.get_attribute("href").as_deref(), Some("/tasks/t-42"));
+    link.click();
+    leptos::task::tick().await;
+    assert_eq!(
+        find(&host, "[data-testid='route']").text_content().unwrap(),
+        "Detail(\"t-42\")"
+    );
+    assert_eq!(window.location().pathname().unwrap(), "/tasks/t-42");
+    // Put the test runner's address back.
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before))
+        .unwrap();
+}

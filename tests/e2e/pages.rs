@@ -1,0 +1,477 @@
+//! The task pages' object (list, detail, shared view), split into find, act and check,
+//! and the journeys through them: tasks are submitted over the API, then followed in
+//! the console as a researcher would.
+
+use berth_e2e::{
+    api_call, assert_accessible, browser, screenshot, start_driver, start_server_with_tasks,
+};
+use fantoccini::{Client, Locator, elements::Element, key::Key};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// Long enough for a task to be scheduled, run a few seconds and end on 2 busy cores.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// The console's task pages in one browser tab.
+pub struct Pages {
+    client: Client,
+    base: String,
+}
+
+// find
+impl Pages {
+    async fn find(&self, css: &str) -> Element {
+        self.client
+            .wait()
+            .at_most(WAIT)
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("nothing matches {css}: {e}"))
+    }
+
+    async fn by_id(&self, test_id: &str) -> Element {
+        self.find(&format!("[data-testid='{test_id}']")).await
+    }
+
+    /// Polls until `pred` holds for the text of the element `css` (which may be
+    /// re-rendered meanwhile), then returns that text.
+    async fn text_until(&self, css: &str, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + WAIT;
+        let mut last = String::new();
+        loop {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = element.text().await
+            {
+                if pred(&text) {
+                    return text;
+                }
+                last = text;
+            }
+            if Instant::now() >= deadline {
+                // The whole page's text says more than the one element.
+                let page = match self.client.find(Locator::Css("main")).await {
+                    Ok(main) => main.text().await.unwrap_or_default(),
+                    Err(_) => String::new(),
+                };
+                panic!("{css} never showed {what:?}; it shows {last:?}; the page reads:\n{page}");
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// The path and query of the address bar.
+    pub async fn address(&self) -> String {
+        let url = self.client.current_url().await.expect("an address");
+        match url.query() {
+            Some(q) => format!("{}?{q}", url.path()),
+            None => url.path().to_owned(),
+        }
+    }
+
+    /// The value of the share link's field.
+    pub async fn share_link(&self) -> String {
+        let field = self.by_id("share-link").await;
+        field
+            .prop("value")
+            .await
+            .expect("the field has a value")
+            .unwrap_or_default()
+    }
+}
+
+// act
+impl Pages {
+    /// Opens `path` of the console in a new session and waits for the shell.
+    pub async fn open(client: Client, base: &str, path: &str) -> Pages {
+        client
+            .goto(&format!("{base}{path}"))
+            .await
+            .expect("the console loads");
+        let pages = Pages {
+            client,
+            base: base.to_owned(),
+        };
+        pages.by_id("nav-list").await;
+        pages
+    }
+
+    /// Goes to `path` by the address bar (a reload).
+    pub async fn goto(&self, path: &str) {
+        self.client
+            .goto(&format!("{}{path}", self.base))
+            .await
+            .expect("the page loads");
+        self.by_id("nav-list").await;
+    }
+
+    /// Submits a spec over the API from inside the page; returns the new task's id.
+    pub async fn submit(&self, spec: &Value) -> String {
+        let (status, task) = api_call(&self.client, "POST", "/api/v1/tasks", Some(spec)).await;
+        assert_eq!(status, 201, "submit: {task}");
+        task["id"].as_str().expect("an id").to_owned()
+    }
+
+    /// Clicks the element with this test id.
+    pub async fn click(&self, test_id: &str) {
+        self.by_id(test_id)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("{test_id} does not click: {e}"));
+    }
+
+    /// Focuses the element `css` and presses Enter on it, as a keyboard user does.
+    pub async fn press_enter_on(&self, css: &str) {
+        let element = self.find(css).await;
+        element
+            .send_keys(&Key::Enter.to_string())
+            .await
+            .unwrap_or_else(|e| panic!("{css} does not take Enter: {e}"));
+    }
+
+    /// Types `text` into the field with this test id.
+    pub async fn type_into(&self, test_id: &str, text: &str) {
+        self.by_id(test_id)
+            .await
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("{test_id} does not take keys: {e}"));
+    }
+
+    /// Picks a phase chip by keyboard (focus, Enter).
+    pub async fn choose_phase(&self, phase: &str) {
+        self.press_enter_on(&format!(".chip[data-phase='{phase}']"))
+            .await;
+    }
+
+    /// Picks a task type in the list's filter.
+    pub async fn choose_type(&self, label: &str) {
+        self.by_id("filter-type")
+            .await
+            .select_by_label(label)
+            .await
+            .expect("the type filter takes the choice");
+    }
+
+    /// Saves a screenshot of this step.
+    pub async fn screenshot(&self, name: &str) {
+        screenshot(&self.client, name).await;
+    }
+
+    /// Runs axe-core on the page as it is and fails on a critical or serious violation.
+    pub async fn check_accessible(&self, page: &str) {
+        assert_accessible(&self.client, page).await;
+    }
+
+    /// Ends the session.
+    pub async fn close(self) {
+        self.client.close().await.expect("the session closes");
+    }
+}
+
+// check
+impl Pages {
+    /// The list shows a row for this task, in this phase (waits for the live refresh).
+    pub async fn check_row(&self, id: &str, phase: &str) {
+        let css = format!("tr[data-id='{id}'][data-phase='{phase}']");
+        self.find(&css).await;
+    }
+
+    /// The list has no row for this task, after its refresh.
+    pub async fn check_no_row(&self, id: &str) {
+        self.by_id("list-status").await;
+        let deadline = Instant::now() + WAIT;
+        while self
+            .client
+            .find(Locator::Css(&format!("tr[data-id='{id}']")))
+            .await
+            .is_ok()
+        {
+            assert!(Instant::now() < deadline, "{id} stays in the list");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// The rows shown, by id.
+    pub async fn row_ids(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        for row in self
+            .client
+            .find_all(Locator::Css("tr[data-testid='task-row']"))
+            .await
+            .expect("rows")
+        {
+            ids.push(row.attr("data-id").await.ok().flatten().unwrap_or_default());
+        }
+        ids
+    }
+
+    /// The detail page shows this phase (in the current language).
+    pub async fn check_phase(&self, label: &str) {
+        self.text_until("[data-testid='detail-phase']", label, |t| t == label)
+            .await;
+    }
+
+    /// The log shows `text`.
+    pub async fn check_log_contains(&self, text: &str) {
+        self.text_until("[data-testid='log']", text, |t| t.contains(text))
+            .await;
+    }
+
+    /// The status line under the log toolbar shows `text`.
+    pub async fn check_log_state(&self, text: &str) {
+        self.text_until("[data-testid='log-state']", text, |t| t.contains(text))
+            .await;
+    }
+
+    /// The element with this test id shows `text`.
+    pub async fn check_text(&self, test_id: &str, text: &str) {
+        self.text_until(&format!("[data-testid='{test_id}']"), text, |t| {
+            t.contains(text)
+        })
+        .await;
+    }
+
+    /// The element with this test id has the keyboard focus.
+    pub async fn check_focus(&self, test_id: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let active = self
+                .client
+                .active_element()
+                .await
+                .expect("an active element");
+            let id = active.attr("data-testid").await.ok().flatten();
+            if id.as_deref() == Some(test_id) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the focus is on {id:?}, not {test_id}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// No element matches `css`.
+    pub async fn check_absent(&self, css: &str) {
+        assert!(
+            self.client.find(Locator::Css(css)).await.is_err(),
+            "{css} should not be on this page"
+        );
+    }
+
+    /// The address bar shows `path` (waits for the in-page navigation).
+    pub async fn check_address(&self, path: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let now = self.address().await;
+            if now == path {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the address is {now}, not {path}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+/// The PyTorchJob example running `command`, without mounts or pod SSH (those need
+/// bubblewrap, which the backend's own tests cover).
+fn pytorch(command: &str) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = command.into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["environment"]["models"] = json!([]);
+    spec["advanced"]["ssh"] = false.into();
+    spec
+}
+
+/// The RayJob example running `entrypoint`, without mounts or shared storage.
+fn ray(entrypoint: &str) -> Value {
+    let mut spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = entrypoint.into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["ray"]["shared_storage"] = json!({ "enabled": false });
+    spec
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares_clones_and_deletes_it()
+ {
+    let server = start_server_with_tasks().await;
+    let driver = start_driver();
+    let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
+
+    let id = pages
+        .submit(&pytorch(
+            "echo \"rank $RANK of $WORLD_SIZE\"; sleep 3; echo 'epoch 1 loss 0.42'; sleep 1; echo done",
+        ))
+        .await;
+
+    // The list finds it by itself (live refresh), running, then succeeded.
+    pages.check_row(&id, "running").await;
+    pages.screenshot("pages-1-list-running").await;
+    pages.check_accessible("list").await;
+
+    // By keyboard alone: Enter on the task's link opens its detail without a reload.
+    pages.press_enter_on(&format!("tr[data-id='{id}'] a")).await;
+    pages.check_address(&format!("/tasks/{id}")).await;
+    pages.check_text("detail-title", &id).await;
+
+    // Follow the master's log live until the attempt ends.
+    pages.click("log-follow").await;
+    pages.check_log_contains("rank 0 of 2").await;
+    pages.check_log_contains("epoch 1 loss 0.42").await;
+    pages.check_log_state("The attempt has ended").await;
+    pages.check_phase("Succeeded").await;
+    pages.check_text("timeline", "Running").await;
+    pages.check_text("events", "Succeeded").await;
+    // The owner sees the real hidden value in the spec.
+    pages.check_text("spec-view", "hf_demo_secret").await;
+    pages.screenshot("pages-2-detail-succeeded-log").await;
+    pages.check_accessible("detail").await;
+
+    // The worker's log, picked by keyboard-operable select.
+    pages
+        .by_id("log-replica")
+        .await
+        .select_by_value("1")
+        .await
+        .expect("the replica picker takes a choice");
+    pages.check_log_contains("rank 1 of 2").await;
+
+    // Share: the link opens in a fresh session as a read-only view, secrets masked.
+    pages.click("action-share").await;
+    let link = pages.share_link().await;
+    assert!(link.starts_with(&format!("{server}/shared/")), "{link}");
+    pages.screenshot("pages-3-share-link").await;
+    let other = Pages::open(
+        browser(&driver, "en-US").await,
+        &server,
+        link.trim_start_matches(&server),
+    )
+    .await;
+    other
+        .check_text("shared-title", &format!("Shared task {id} (read-only)"))
+        .await;
+    other.check_text("read-only", "read-only").await;
+    other.check_text("spec-view", "******").await;
+    other.check_absent("[data-testid^='action-']").await;
+    other.check_absent("[data-testid='log-follow']").await;
+    other.screenshot("pages-4-shared-read-only").await;
+    other.check_accessible("shared").await;
+    other.close().await;
+
+    // Switch language: the same page in the seeds' words.
+    pages.click("lang-zh").await;
+    pages.check_phase("成功").await;
+    pages.check_text("detail-title", "任务").await;
+    pages.screenshot("pages-5-detail-zh").await;
+    pages.click("lang-en").await;
+
+    // Clone: the form, at /new?clone=<id>.
+    pages.click("action-clone").await;
+    pages.check_address(&format!("/new?clone={id}")).await;
+    pages.screenshot("pages-6-clone").await;
+
+    // Delete, with a confirmation that Cancel leaves alone.
+    pages.goto(&format!("/tasks/{id}")).await;
+    pages.check_phase("Succeeded").await;
+    pages.click("action-delete").await;
+    pages
+        .check_text("confirm-delete", &format!("Delete task {id}?"))
+        .await;
+    pages.click("confirm-delete-no").await;
+    pages.check_absent("[data-testid='confirm-delete']").await;
+    pages.click("action-delete").await;
+    pages.screenshot("pages-7-delete-confirm").await;
+    // The question takes the focus, and Enter answers it.
+    pages.check_focus("confirm-delete-yes").await;
+    pages
+        .press_enter_on("[data-testid='confirm-delete-yes']")
+        .await;
+    pages
+        .check_text("deleted", &format!("Task {id} was deleted."))
+        .await;
+    pages.click("nav-list").await;
+    pages.check_no_row(&id).await;
+
+    pages.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_reload() {
+    let server = start_server_with_tasks().await;
+    let driver = start_driver();
+    let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
+
+    let ray_id = pages
+        .submit(&ray(
+            "echo \"ray at $RAY_ADDRESS\"; sleep 2; echo 'tune finished'",
+        ))
+        .await;
+    let long_id = pages.submit(&pytorch("echo started; sleep 600")).await;
+
+    // The RayJob: detail, success, its log read after the end.
+    pages.goto(&format!("/tasks/{ray_id}")).await;
+    pages.check_phase("Succeeded").await;
+    pages.click("log-reload").await;
+    pages.check_log_contains("ray at 127.0.0.1:6379").await;
+    pages.check_log_contains("tune finished").await;
+    pages.screenshot("pages-8-rayjob-succeeded").await;
+
+    // The long one: running, then stopped from its page.
+    pages.goto(&format!("/tasks/{long_id}")).await;
+    pages.check_phase("Running").await;
+    pages.check_log_contains("started").await;
+    pages.click("action-stop").await;
+    pages.check_phase("Stopped").await;
+    pages.screenshot("pages-9-stopped").await;
+
+    // Filters: the chips and the type are kept in the address, and a reload keeps them.
+    pages.click("nav-list").await;
+    pages.check_row(&ray_id, "succeeded").await;
+    pages.check_row(&long_id, "stopped").await;
+    pages.choose_phase("succeeded").await;
+    pages.choose_type("RayJob").await;
+    pages.check_address("/?phase=succeeded&type=ray_job").await;
+    pages.goto("/?phase=succeeded&type=ray_job").await;
+    pages.check_row(&ray_id, "succeeded").await;
+    assert_eq!(pages.row_ids().await, [ray_id]);
+    pages.screenshot("pages-10-list-filtered").await;
+    pages.check_accessible("filtered list").await;
+
+    // An unknown task and an unknown page say so in the page.
+    pages.goto("/tasks/no-such-task").await;
+    pages.check_text("error", "(task.not_found)").await;
+    pages.goto("/nowhere").await;
+    pages
+        .check_text("not-found", "There is no page at /nowhere.")
+        .await;
+
+    // Tags: a maintained one is saved; a key the rules refuse is shown in the page, with the
+    // rule's words in the reader's language.
+    pages.goto(&format!("/tasks/{long_id}")).await;
+    pages.check_phase("Stopped").await;
+    pages.type_into("tag-key", "priority").await;
+    pages.type_into("tag-value", "p0").await;
+    pages.click("tag-add").await;
+    pages.click("tags-save").await;
+    pages.check_text("tags-saved", "Tags saved.").await;
+    pages.check_text("tags", "priority=p0").await;
+    pages.click("lang-zh").await;
+    pages.type_into("tag-key", "-bad key-").await;
+    pages.click("tag-add").await;
+    pages.click("tags-save").await;
+    pages.check_text("error", "服务器拒绝了请求").await;
+    pages.check_text("error", "请使用 1–63 个字母、数字").await;
+    pages.screenshot("pages-11-tag-refused-zh").await;
+    pages.check_accessible("detail with an error").await;
+
+    pages.close().await;
+}
