@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod components;
+pub mod form;
 pub mod i18n;
 pub mod js_api;
 pub mod nav;
@@ -32,8 +33,8 @@ pub fn App() -> impl IntoView {
         <main>
             <Suspense fallback=move || view! { <p class="loading">{move || t(lang.get(), "Loading the catalog…", "正在加载资源目录…")}</p> }>
                 {move || session.get().map(|result| match result {
-                    Ok((session, examples)) => view! {
-                        <pages::task_new::TaskEditor catalog=session.catalog usage=session.usage user=session.user examples=examples />
+                    Ok((session, _examples)) => view! {
+                        <pages::task_new::NewTaskPage session=session />
                     }.into_any(),
                     Err(err) => view! {
                         <p class="banner error" role="alert">
