@@ -65,10 +65,15 @@ impl<T: Clone + Default + Send + Sync + 'static> List<T> {
     }
 }
 
-/// Focuses the first control whose id starts with `prefix`, once the DOM has it.
+/// Focuses the control with id `prefix`, or the first one inside the row of that id
+/// (`f-environment-env-0-name`), once the DOM has it (the view updates on the
+/// executor's next turn).
 pub(super) fn focus_first_in(prefix: &str) {
-    let selector = format!("[id^='{prefix}-']");
-    request_animation_frame(move || {
+    let selector = format!(
+        ":is(input, select, textarea)[id='{prefix}'], :is(input, select, textarea)[id^='{prefix}-']"
+    );
+    leptos::task::spawn_local(async move {
+        leptos::task::tick().await;
         let found = document().query_selector(&selector).ok().flatten();
         if let Some(el) =
             found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
