@@ -268,7 +268,7 @@ pub fn SelectField(
                     lens.set.run(event_target_value(&ev));
                 }>
                 {(!required).then(|| view! {
-                    <option value="" selected=move || lens.get.get().is_empty()>{move || cx.text("ui.form.choose")}</option>
+                    <option value="" prop:selected=move || lens.get.get().is_empty()>{move || cx.text("ui.form.choose")}</option>
                 })}
                 {move || {
                     let current = lens.get.get();
@@ -280,7 +280,9 @@ pub fn SelectField(
                     }
                     options.into_iter().map(|(value, shown)| {
                         let selected = value == current;
-                        view! { <option value=value selected=selected>{shown}</option> }
+                        // The property, not the attribute: once the user has picked,
+                        // the attribute no longer moves the selection.
+                        view! { <option value=value prop:selected=selected>{shown}</option> }
                     }).collect_view()
                 }}
             </select>

@@ -357,6 +357,14 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     leptos::task::tick().await;
     leptos::task::tick().await;
     assert_eq!(form.submitted().compute.specs, ["h100-1g", "h100-8g"]);
+    // The controls show the moved values, not the ones picked there before.
+    let shown = |path: &str| {
+        form.control(path)
+            .unchecked_into::<HtmlSelectElement>()
+            .value()
+    };
+    assert_eq!(shown("compute.specs[0]"), "h100-1g");
+    assert_eq!(shown("compute.specs[1]"), "h100-8g");
     let focused = document().active_element().expect("a focused control");
     assert_eq!(
         focused.get_attribute("name").as_deref(),
