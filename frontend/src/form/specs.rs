@@ -89,10 +89,10 @@ pub fn SpecsEditor() -> impl IntoView {
                             }>
                             <span class="rank" aria-hidden="true">{i + 1}</span>
                             <SelectField path=row.clone() no_help=true lens options=offered />
-                            <button type="button" class="up" data-testid=format!("up-{row}") disabled=i == 0
+                            <button type="button" class="up" data-testid=format!("up-{row}") disabled={ i == 0 }
                                 aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1))>"↑"</button>
                             <button type="button" class="down" data-testid=format!("down-{row}")
-                                disabled=move || i + 1 >= len.get()
+                                disabled=move || { i + 1 >= len.get() }
                                 aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1)>"↓"</button>
                             <button type="button" class="remove" data-testid=format!("remove-{row}")
                                 aria-label=label("ui.form.specs.remove")

@@ -365,6 +365,10 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     };
     assert_eq!(shown("compute.specs[0]"), "h100-1g");
     assert_eq!(shown("compute.specs[1]"), "h100-8g");
+    // The first row cannot go up, the last cannot go down.
+    assert!(form.test_id("up-compute.specs[0]").has_attribute("disabled"));
+    assert!(!form.test_id("down-compute.specs[0]").has_attribute("disabled"));
+    assert!(form.test_id("down-compute.specs[1]").has_attribute("disabled"));
     let focused = document().active_element().expect("a focused control");
     assert_eq!(
         focused.get_attribute("name").as_deref(),

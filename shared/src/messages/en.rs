@@ -832,7 +832,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.upscaling.default", "Default"),
     (
         "ui.form.plan.bar.pool",
-        "Pool free: {demand} of {left} {unit}",
+        "Pool: {demand} of {left} free {unit}",
     ),
     (
         "ui.form.plan.bar.quota",
@@ -874,7 +874,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.verdict.now",
-        "fits now on {spec}, {nodes} nodes",
+        "fits now on {spec}, {nodes} node(s)",
     ),
     (
         "ui.form.plan.verdict.over_quota",
