@@ -40,6 +40,8 @@ pub fn ComputeSection() -> impl IntoView {
     let kind = Memo::new(move |_| cx.spec.with(|s| s.compute.kind));
     let accept_idle = Memo::new(move |_| cx.spec.with(|s| s.compute.accept_idle));
     let is_ray = Memo::new(move |_| cx.spec.with(|s| s.is_ray()));
+    let priority_set = Memo::new(move |_| cx.spec.with(|s| s.compute.priority.is_some()));
+    let guarantee_set = Memo::new(move |_| cx.spec.with(|s| s.compute.guarantee.is_some()));
     let kind_lens = Lens {
         get: Signal::derive(move || kind.get().map(|k| wire(&k)).unwrap_or_default()),
         set: Callback::new(move |v: String| {
@@ -178,6 +180,9 @@ pub fn ComputeSection() -> impl IntoView {
         let k = kind.get();
         let reserved = k == Some(ResourceKind::Reserved);
         let stability_shown = k == Some(ResourceKind::Idle) || (reserved && accept_idle.get());
+        // Idle refuses a priority or guarantee (an error the shared crate keeps rather
+        // than drops), so a set one stays visible there until the user clears it.
+        let takes_priority = matches!(k, Some(ResourceKind::OnDemand | ResourceKind::Spot));
         view! {
             {reserved.then(|| view! {
                 <CheckField path="compute.accept_idle"
@@ -195,8 +200,10 @@ pub fn ComputeSection() -> impl IntoView {
             {stability_shown.then(|| view! {
                 <SelectField path="compute.idle_stability" lens=stability options=stabilities />
             })}
-            {matches!(k, Some(ResourceKind::OnDemand | ResourceKind::Spot)).then(|| view! {
+            {(takes_priority || (k == Some(ResourceKind::Idle) && priority_set.get())).then(|| view! {
                 <SelectField path="compute.priority" lens=priority options=priorities />
+            })}
+            {(takes_priority || (k == Some(ResourceKind::Idle) && guarantee_set.get())).then(|| view! {
                 <SelectField path="compute.guarantee" lens=guarantee options=guarantees />
             })}
         }

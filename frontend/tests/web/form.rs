@@ -366,9 +366,19 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     assert_eq!(shown("compute.specs[0]"), "h100-1g");
     assert_eq!(shown("compute.specs[1]"), "h100-8g");
     // The first row cannot go up, the last cannot go down.
-    assert!(form.test_id("up-compute.specs[0]").has_attribute("disabled"));
-    assert!(!form.test_id("down-compute.specs[0]").has_attribute("disabled"));
-    assert!(form.test_id("down-compute.specs[1]").has_attribute("disabled"));
+    assert!(
+        form.test_id("up-compute.specs[0]")
+            .has_attribute("disabled")
+    );
+    assert!(
+        !form
+            .test_id("down-compute.specs[0]")
+            .has_attribute("disabled")
+    );
+    assert!(
+        form.test_id("down-compute.specs[1]")
+            .has_attribute("disabled")
+    );
     let focused = document().active_element().expect("a focused control");
     assert_eq!(
         focused.get_attribute("name").as_deref(),
@@ -494,5 +504,56 @@ async fn a_summary_finding_moves_the_focus_to_its_field() {
     assert_eq!(
         focused.get_attribute("name").as_deref(),
         Some("basic.name_prefix")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn idle_resources_show_quantity_stability_and_fragments() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "idle").await;
+    // Idle needs a stability level and refuses the example's priority and guarantee,
+    // which stay visible so they can be cleared.
+    assert_eq!(form.codes_at("compute.idle_stability"), ["value.required"]);
+    assert_eq!(
+        form.codes_at("compute.priority"),
+        ["compute.idle.priority_not_allowed"]
+    );
+    form.choose("compute.priority", "").await;
+    form.choose("compute.guarantee", "").await;
+    assert!(!form.has_control("compute.priority"));
+    assert!(!form.has_control("compute.guarantee"));
+    form.choose("compute.idle_stability", "medium").await;
+    let idle = form.text("idle");
+    assert!(idle.contains("a100-1g"), "{idle}");
+    assert!(idle.contains("12 units"), "{idle}");
+    assert!(idle.contains("stability Medium"), "{idle}");
+    assert!(
+        idle.contains("1 nodes × 8 units and 2 nodes × 2 units"),
+        "{idle}"
+    );
+    assert!(
+        form.text("plan")
+            .contains("This resource kind uses no quota.")
+    );
+    // High stability: sh-a has no idle A100 at that level.
+    form.choose("compute.idle_stability", "high").await;
+    assert!(form.find("[data-testid='idle']").is_none());
+}
+
+#[wasm_bindgen_test]
+fn the_time_zone_is_the_browsers_when_the_catalog_offers_it() {
+    let catalog = shared::demo::catalog();
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&catalog, Some("Asia/Tokyo")),
+        "Asia/Tokyo"
+    );
+    // A zone the catalog does not list falls back to the catalog's first.
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&catalog, Some("Mars/Olympus")),
+        "Asia/Shanghai"
+    );
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&catalog, None),
+        "Asia/Shanghai"
     );
 }
