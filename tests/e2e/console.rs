@@ -264,6 +264,38 @@ impl Page {
         serde_json::from_value(value).expect("a list of codes")
     }
 
+    /// Posts a spec to the API from the page, as another tab of the same user would;
+    /// returns the HTTP status.
+    pub async fn submit_behind_the_form(&self, spec: &str, key: &str) -> u64 {
+        let script = "const [spec, key, done] = arguments;
+                      fetch('/api/v1/tasks', {method: 'POST', body: spec,
+                          headers: {'content-type': 'application/json', 'idempotency-key': key}})
+                        .then((r) => done(r.status), () => done(0));";
+        let value = self
+            .client
+            .execute_async(script, vec![spec.into(), key.into()])
+            .await
+            .expect("the request runs");
+        value.as_u64().unwrap_or_default()
+    }
+
+    /// Imports a spec through the import box.
+    pub async fn import(&self, text: &str) {
+        self.wait_for(".transfer details:last-of-type summary")
+            .await
+            .click()
+            .await
+            .expect("the import box opens");
+        self.fill_test_id("import-text", text).await;
+        self.click("import").await;
+    }
+
+    async fn fill_test_id(&self, id: &str, text: &str) {
+        let el = self.test_id(id).await;
+        el.clear().await.expect("the box clears");
+        el.send_keys(text).await.expect("the box takes keys");
+    }
+
     /// Ends the session.
     pub async fn close(self) {
         self.client.close().await.expect("the session closes");
@@ -414,6 +446,11 @@ impl Page {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// The submit was refused with a message.
+    pub async fn check_submit_refused(&self) {
+        self.test_id("submit-error").await;
     }
 
     /// The draft-restored note shows.

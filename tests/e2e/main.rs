@@ -193,3 +193,35 @@ async fn another_portal_checks_a_spec_with_the_exported_validator() {
     assert!(codes.contains(&"compute.gang.will_queue".to_owned()));
     page.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_refusal_shows_at_the_fields_like_the_forms_own_findings() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+    // Eight replicas of two A100s: half the demo user's on-demand A100 quota each.
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["compute"]["workers"] = 7.into();
+    spec["environment"]["command"] = "sleep 60".into();
+    let spec = spec.to_string();
+    page.import(&spec).await;
+    page.check_summary_contains("0 errors").await;
+
+    // The same user spends the whole quota elsewhere; the form's usage is now stale.
+    assert_eq!(
+        page.submit_behind_the_form(&spec, "e2e-elsewhere-1").await,
+        201
+    );
+    assert_eq!(
+        page.submit_behind_the_form(&spec, "e2e-elsewhere-2").await,
+        201
+    );
+
+    page.click("submit").await;
+    page.check_submit_refused().await;
+    page.check_finding_at("compute.specs[0]", "compute.quota.exceeded")
+        .await;
+    page.check_summary_contains("fix the errors").await;
+    screenshot(&page.client, "form-server-refused").await;
+    page.close().await;
+}
