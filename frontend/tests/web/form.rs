@@ -386,8 +386,23 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     );
     form.click("up-compute.specs[1]").await;
     assert_eq!(form.submitted().compute.specs, ["h100-8g", "h100-1g"]);
+    // By mouse: drag the second row onto the first.
+    let row = |i: usize| {
+        form.find(&format!("li[data-row='compute.specs[{i}]']"))
+            .unwrap()
+    };
+    let event = |name: &str| {
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        web_sys::Event::new_with_event_init_dict(name, &init).unwrap()
+    };
+    row(1).dispatch_event(&event("dragstart")).unwrap();
+    row(0).dispatch_event(&event("drop")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().compute.specs, ["h100-1g", "h100-8g"]);
     form.click("remove-compute.specs[0]").await;
-    assert_eq!(form.submitted().compute.specs, ["h100-1g"]);
+    assert_eq!(form.submitted().compute.specs, ["h100-8g"]);
 }
 
 #[wasm_bindgen_test]
