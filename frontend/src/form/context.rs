@@ -189,16 +189,21 @@ pub fn field_key(path: &str, what: &str) -> String {
 }
 
 /// An enum's wire name (`on_demand`), the value its `<option>` carries.
+///
+/// Through JSON text, not `serde_json::Value`: the console already serializes every
+/// enum to text with the spec, so this adds no second serializer to the bundle.
 pub fn wire<T: serde::Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => String::new(),
-    }
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| serde_json::from_str::<String>(&text).ok())
+        .unwrap_or_default()
 }
 
 /// The enum for a wire name; `None` for the empty "choose…" value.
 pub fn unwire<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+    serde_json::to_string(text)
+        .ok()
+        .and_then(|quoted| serde_json::from_str(&quoted).ok())
 }
 
 /// `(wire name, message)` options for enum values, labelled `ui.form.option.<group>.<wire>`.

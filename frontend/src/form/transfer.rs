@@ -12,7 +12,11 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 /// The spec as YAML, fields in the spec's order.
 pub fn to_yaml(spec: &TaskSpec) -> String {
-    let value = serde_json::to_value(spec).unwrap_or(Value::Null);
+    // Through JSON text: the console already has that serializer and `Value`'s parser.
+    let value = serde_json::to_string(spec)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
     let mut out = String::new();
     block(&value, 0, &mut out);
     out
