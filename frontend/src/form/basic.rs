@@ -116,7 +116,7 @@ fn NamePattern() -> impl IntoView {
             )
         });
         let prefix = if prefix.is_empty() {
-            "<prefix>".to_owned()
+            cx.text("ui.form.prefix_placeholder")
         } else {
             prefix
         };

@@ -254,7 +254,12 @@ pub fn MountsEditor(
                 .map(|v| {
                     (
                         v.id.clone(),
-                        format!("{} ({:?}, {} GiB)", v.name, v.access_mode, v.capacity_gib),
+                        format!(
+                            "{} ({}, {} GiB)",
+                            v.name,
+                            super::context::wire(&v.access_mode).to_uppercase(),
+                            v.capacity_gib
+                        ),
                     )
                 })
                 .collect(),

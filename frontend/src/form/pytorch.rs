@@ -15,7 +15,7 @@ pub fn PyTorchSection() -> impl IntoView {
             .spec
             .with(|s| (s.basic.name_prefix.clone(), s.compute.workers));
         let name = if prefix.is_empty() {
-            "<prefix>".to_owned()
+            cx.text("ui.form.prefix_placeholder")
         } else {
             prefix
         };

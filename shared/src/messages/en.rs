@@ -881,6 +881,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "skipped: over quota by {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "will queue: {reason}"),
+    ("ui.form.prefix_placeholder", "<prefix>"),
     (
         "ui.form.preview.title",
         "Preview: the spec that will be submitted (YAML)",
