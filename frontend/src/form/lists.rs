@@ -257,7 +257,7 @@ pub fn MountsEditor(
                         format!(
                             "{} ({}, {} GiB)",
                             v.name,
-                            super::context::wire(&v.access_mode).to_uppercase(),
+                            super::context::wire(&v.access_mode).to_ascii_uppercase(),
                             v.capacity_gib
                         ),
                     )
