@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod components;
+pub mod form;
 pub mod i18n;
 pub mod js_api;
 pub mod nav;

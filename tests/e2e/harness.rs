@@ -34,7 +34,20 @@ pub async fn start_server() -> String {
         "{} has no console build: run `trunk build --release` first (scripts/test.sh does)",
         dist.display()
     );
-    let state = server::AppState::new(server::Config::demo(dist)).expect("the demo catalog loads");
+    // A task store and runner in a fresh data folder, so a journey can submit.
+    let data = std::env::temp_dir().join(format!(
+        "berth-e2e-data-{}-{}",
+        std::process::id(),
+        free_port()
+    ));
+    std::fs::create_dir_all(&data).expect("the data folder can be made");
+    let config = server::Config {
+        data_dir: data,
+        ..server::Config::demo(dist)
+    };
+    let state = server::AppState::open(config)
+        .await
+        .expect("the demo state opens");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a free local port");

@@ -1,76 +1,229 @@
 //! User journeys in a real headless Chromium against the real server. One scenario per
-//! journey; page objects are split into find, act and check.
+//! journey; the page object is split into find, act and check.
 
 mod console;
 mod pages;
 mod validator;
 
-use berth_e2e::{browser, start_driver, start_server};
+use berth_e2e::{browser, screenshot, start_driver, start_server};
+use console::{Page, key};
+
+const TORCHRUN: &str = "torchrun --master_addr \"$MASTER_ADDR\" --master_port \"$MASTER_PORT\" --nnodes \"$WORLD_SIZE\" --nproc_per_node 1 --node_rank \"$RANK\" train.py --out /volume/ckpt";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_researcher_edits_a_spec_and_sees_the_rules_and_the_plan_live() {
+async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     let server = start_server().await;
     let driver = start_driver();
-    let client = browser(&driver, "en-US").await;
-    let page = console::Page::open(client, &server).await;
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
 
-    // The example loads valid and would start now.
-    page.check_summary_contains("0 errors").await;
+    page.fill("basic.name_prefix", "llama-ft").await;
+    page.choose("environment.image.value", "pytorch-2.5").await;
+
+    // A bad env var name is an error at its field, and clears once fixed.
+    page.click("add-environment.env").await;
+    page.fill("environment.env[0].name", "1BAD").await;
+    page.check_finding_at("environment.env[0].name", "env.name.invalid")
+        .await;
+    page.check_invalid("environment.env[0].name").await;
+    screenshot(&page.client, "form-pytorch-env-error").await;
+    page.fill("environment.env[0].name", "NCCL_DEBUG").await;
+    page.check_field_clean("environment.env[0].name").await;
+    page.fill("environment.env[0].value", "WARN").await;
+
+    page.click("add-environment.storage").await;
+    page.choose("environment.storage[0].id", "vol-ckpt").await;
+    page.fill("environment.storage[0].path", "/volume/ckpt")
+        .await;
+    page.fill("environment.command", TORCHRUN).await;
+
+    page.choose("compute.kind", "on_demand").await;
+    page.fill("compute.workers", "2").await;
+    page.click("add-compute.specs").await;
+    page.choose("compute.specs[0]", "a100-1g").await;
+    page.check_outcome_starts_with("Starts now with a100-1g")
+        .await;
+    page.check_verdicts_contain("fits now on a100-1g").await;
+    screenshot(&page.client, "form-pytorch-fits-now").await;
+
+    // Far beyond the quota: the spec is skipped and nothing starts; back to two workers.
+    page.fill("compute.workers", "200").await;
+    page.check_verdicts_contain("skipped: over quota by").await;
+    page.check_outcome_starts_with("Cannot start").await;
+    page.check_summary_contains("fix the errors").await;
+    screenshot(&page.client, "form-pytorch-over-quota").await;
+    page.fill("compute.workers", "2").await;
     page.check_outcome_starts_with("Starts now with a100-1g")
         .await;
 
-    // Break one rule: the finding names the field, and submission is blocked.
-    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
-    spec["environment"]["env"][0]["name"] = "KUBERNETES_PORT_X".into();
-    page.replace_spec(&spec.to_string()).await;
-    page.check_issue("environment.env[0].name", "env.name.reserved_prefix")
+    page.check_summary_contains("0 errors").await;
+    page.open_preview().await;
+    page.check_preview_contains("name_prefix: \"llama-ft\"")
         .await;
-    page.check_summary_contains("fix the errors").await;
+    page.check_submit_enabled().await;
+    page.click("submit").await;
+    let id = page.check_on_task_page().await;
+    assert!(id.starts_with("llama-ft-"), "{id}");
+    screenshot(&page.client, "form-pytorch-submitted").await;
+    page.close().await;
+}
 
-    // Ask for more than the quota and capacity allow: the plan says why.
-    spec["environment"]["env"][0]["name"] = "NCCL_DEBUG".into();
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+
+    page.choose("basic.task_type", "ray_job").await;
+    page.fill("basic.name_prefix", "ray-etl").await;
+    page.choose("environment.image.value", "ray-2.40").await;
+    page.fill("environment.command", "python main.py").await;
+    page.click("add-environment.storage").await;
+    page.choose("environment.storage[0].id", "vol-ckpt").await;
+    page.fill("environment.storage[0].path", "/volume/out")
+        .await;
+    page.choose("compute.kind", "on_demand").await;
+    page.fill("compute.workers", "1").await;
+    page.click("add-compute.specs").await;
+    page.choose("compute.specs[0]", "a100-1g").await;
+
+    // A runtime env that is not YAML names the field; valid YAML clears it.
+    page.fill("ray.runtime_env", "pip: [numpy").await;
+    page.check_finding_at("ray.runtime_env", "ray.runtime_env.invalid_yaml")
+        .await;
+    page.fill("ray.runtime_env", "pip:\n  - numpy\n").await;
+    page.check_field_clean("ray.runtime_env").await;
+
+    // Autoscaling counts its maximum: the plan follows.
+    page.toggle("ray.autoscaling.enabled").await;
+    page.fill("ray.autoscaling.max_workers", "3").await;
+    page.check_outcome_contains("a100-1g").await;
+    screenshot(&page.client, "form-ray-autoscaling").await;
+
+    page.check_summary_contains("0 errors").await;
+    page.check_submit_enabled().await;
+    page.click("submit").await;
+    let id = page.check_on_task_page().await;
+    assert!(id.starts_with("ray-etl-"), "{id}");
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_form_switches_language_and_keeps_the_draft_across_a_reload() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+
+    page.check_label("basic.name_prefix", "Name prefix").await;
+    page.fill("basic.name_prefix", "keep-me").await;
+    page.fill("environment.command", "python keep.py").await;
+    page.switch_language(true).await;
+    page.check_label("basic.name_prefix", "名称前缀").await;
+    page.check_summary_contains("个错误").await;
+    screenshot(&page.client, "form-zh").await;
+
+    page.reload().await;
+    page.check_draft_restored().await;
+    page.check_value("basic.name_prefix", "keep-me").await;
+    page.check_value("environment.command", "python keep.py")
+        .await;
+    screenshot(&page.client, "form-draft-restored").await;
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyboard_user_fills_reorders_and_submits_the_form() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+
+    page.tab_to("basic.name_prefix").await;
+    page.keys("kb-task").await;
+    page.tab_to("environment.image.value").await;
+    page.arrow_to("pytorch-2.5").await;
+    page.tab_to("environment.command").await;
+    page.keys("python train.py").await;
+    page.tab_to("compute.kind").await;
+    page.arrow_to("reserved").await;
+    page.tab_to("compute.pool").await;
+    page.arrow_to("sh-a-h100").await;
+
+    // Two specs, added with Enter; the focus lands on each new row.
+    page.tab_to_test_id("add-compute.specs").await;
+    page.keys(key::ENTER).await;
+    page.check_focus("compute.specs[0]").await;
+    page.arrow_to("h100-1g").await;
+    page.tab_to_test_id("add-compute.specs").await;
+    page.keys(key::ENTER).await;
+    page.check_focus("compute.specs[1]").await;
+    page.arrow_to("h100-8g").await;
+
+    // Alt+↑ moves the second spec first, and the focus follows it.
+    page.keys(&format!("{}{}{}", key::ALT, key::UP, key::RELEASE))
+        .await;
+    page.check_focus("compute.specs[0]").await;
+    page.check_value("compute.specs[0]", "h100-8g").await;
+    page.check_value("compute.specs[1]", "h100-1g").await;
+    page.check_outcome_contains("h100").await;
+    screenshot(&page.client, "form-keyboard").await;
+
+    page.check_submit_enabled().await;
+    page.tab_to_test_id("submit").await;
+    page.keys(key::ENTER).await;
+    let id = page.check_on_task_page().await;
+    assert!(id.starts_with("kb-task-"), "{id}");
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_portal_checks_a_spec_with_the_exported_validator() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
     spec["basic"]["cluster"] = "sh-b".into();
     spec["compute"]["specs"] = serde_json::json!(["l40s-1g"]);
     spec["compute"]["units_per_node"] = 2.into();
     spec["compute"]["workers"] = 3.into();
-    page.replace_spec(&spec.to_string()).await;
-    page.check_outcome_contains("free nodes can host 3 of 4 replicas at once")
-        .await;
-
-    // The server, re-checking with the same rules, agrees.
-    page.check_on_server().await;
-    page.check_server_note("The server agrees").await;
-
-    // An edit after the check makes the answer stale, and the page says so.
-    let mut broken = spec.clone();
-    broken["compute"]["workers"] = "three".into();
-    page.replace_spec(&broken.to_string()).await;
-    page.check_server_note("Edited since the server check")
-        .await;
-    page.check_issue("compute.workers", "value.invalid").await;
-
-    // The server answers a wrong shape with 422 and the same finding.
-    page.check_on_server().await;
-    page.check_server_note("The server agrees").await;
-    page.replace_spec(&spec.to_string()).await;
-
-    // 中文: the same findings in the seeds' wording.
-    page.switch_to_chinese().await;
-    page.check_outcome_contains("空闲节点只能同时容纳 4 个副本中的 3 个")
-        .await;
-
-    // Another portal embeds the rules: the exported validator answers like the crate.
     let catalog = serde_json::to_string(&shared::demo::catalog()).unwrap();
     let user = serde_json::to_string(&shared::demo::user()).unwrap();
     let usage = serde_json::to_string(&shared::demo::usage()).unwrap();
-    let codes = page
+    let mut codes = page
         .validate_in_page(&spec.to_string(), &catalog, &user, &usage)
         .await;
-    let expected = shared::demo::codes_for(&spec);
-    let mut codes = codes;
     codes.sort();
-    assert_eq!(codes, expected);
+    assert_eq!(codes, shared::demo::codes_for(&spec));
     assert!(codes.contains(&"compute.gang.will_queue".to_owned()));
+    page.close().await;
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_refusal_shows_at_the_fields_like_the_forms_own_findings() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+    // Eight replicas of two A100s: half the demo user's on-demand A100 quota each.
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["compute"]["workers"] = 7.into();
+    spec["environment"]["command"] = "sleep 60".into();
+    let spec = spec.to_string();
+    page.import(&spec).await;
+    page.check_summary_contains("0 errors").await;
+
+    // The same user spends the whole quota elsewhere; the form's usage is now stale.
+    assert_eq!(
+        page.submit_behind_the_form(&spec, "e2e-elsewhere-1").await,
+        201
+    );
+    assert_eq!(
+        page.submit_behind_the_form(&spec, "e2e-elsewhere-2").await,
+        201
+    );
+
+    page.click("submit").await;
+    page.check_submit_refused().await;
+    page.check_finding_at("compute.specs[0]", "compute.quota.exceeded")
+        .await;
+    page.check_summary_contains("fix the errors").await;
+    screenshot(&page.client, "form-server-refused").await;
     page.close().await;
 }

@@ -1,130 +1,207 @@
-//! Whether the task would start now, on what, and if not why.
+//! The quota and placement panel: the task's demand against the remaining quota and the
+//! pool's free capacity, the verdict for every spec of the priority list, and the idle
+//! capacity of the spec the task would use.
 
-use crate::i18n::{UiLang, t};
+use crate::i18n::UiLang;
 use leptos::prelude::*;
+use shared::messages::{list, text};
 use shared::quota::{Candidate, Fit, Outcome};
-use shared::task::IdleStability;
-use shared::{Lang, Plan, Resources};
+use shared::{Dimension, Lang, Plan, Resources};
 
-fn amount(r: &Resources) -> String {
-    format!("{} GPU · {} vCPU · {} GiB", r.gpu, r.vcpu, r.memory_gib)
-}
-
-fn stability(level: IdleStability, lang: Lang) -> &'static str {
-    match level {
-        IdleStability::Low => t(lang, "low", "低"),
-        IdleStability::Medium => t(lang, "medium", "中"),
-        IdleStability::High => t(lang, "high", "高"),
-    }
-}
-
-fn verdict(fit: &Fit, lang: Lang) -> String {
-    match (fit, lang) {
-        (Fit::Now { nodes }, Lang::En) => format!("fits now on {nodes} node(s)"),
-        (Fit::Now { nodes }, Lang::Zh) => format!("可立即调度，占用 {nodes} 个节点"),
-        (Fit::Queue { reason }, Lang::En) => format!("queues: {}", reason.message(lang)),
-        (Fit::Queue { reason }, Lang::Zh) => format!("排队：{}", reason.message(lang)),
-        (Fit::Never { reason }, Lang::En) => format!("never fits: {}", reason.message(lang)),
-        (Fit::Never { reason }, Lang::Zh) => format!("无法调度：{}", reason.message(lang)),
-    }
-}
-
-fn quota(candidate: &Candidate, lang: Lang) -> String {
-    if candidate.quota.is_empty() {
-        return t(lang, "no quota used", "不占用配额").to_owned();
-    }
-    candidate
-        .quota
+fn amount(lang: Lang, r: &Resources) -> String {
+    Dimension::ALL
         .iter()
-        .map(|line| match line.remaining {
-            Some(left) => format!("{}: {}", line.spec, amount(&left)),
-            None => format!("{}: {}", line.spec, t(lang, "no quota", "无配额")),
-        })
+        .map(|&d| format!("{} {}", r.get(d), d.unit(lang)))
         .collect::<Vec<_>>()
-        .join("; ")
+        .join(" · ")
 }
 
-/// The placement preview: the overall outcome, then every spec of the priority list.
+/// What a spec of the list comes to, in words.
+fn verdict(c: &Candidate, lang: Lang) -> String {
+    if !c.quota_ok() {
+        let mut short = Vec::new();
+        for line in &c.quota {
+            if line.remaining.is_none() {
+                return text(
+                    lang,
+                    "ui.form.plan.verdict.no_quota",
+                    &[("spec", line.spec.clone())],
+                );
+            }
+            for s in line.shortfalls() {
+                short.push(format!(
+                    "{} {}",
+                    s.requested - s.remaining,
+                    s.dimension.unit(lang)
+                ));
+            }
+        }
+        return text(
+            lang,
+            "ui.form.plan.verdict.over_quota",
+            &[("shortfall", list(lang, &short))],
+        );
+    }
+    match &c.fit {
+        Fit::Now { nodes } => text(
+            lang,
+            "ui.form.plan.verdict.now",
+            &[("spec", c.spec.clone()), ("nodes", nodes.to_string())],
+        ),
+        Fit::Queue { reason } => text(
+            lang,
+            "ui.form.plan.verdict.queue",
+            &[("reason", reason.message(lang))],
+        ),
+        Fit::Never { reason } => text(
+            lang,
+            "ui.form.plan.verdict.never",
+            &[("reason", reason.message(lang))],
+        ),
+    }
+}
+
+fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
+    match &plan.outcome {
+        Outcome::Now { index, nodes } => {
+            let spec = plan
+                .candidate(*index)
+                .map(|c| c.spec.clone())
+                .unwrap_or_default();
+            (
+                "outcome now",
+                text(
+                    lang,
+                    "ui.form.plan.outcome.now",
+                    &[("spec", spec), ("nodes", nodes.to_string())],
+                ),
+            )
+        }
+        Outcome::Queue { index, reason } => {
+            let spec = plan
+                .candidate(*index)
+                .map(|c| c.spec.clone())
+                .unwrap_or_default();
+            (
+                "outcome queue",
+                text(
+                    lang,
+                    "ui.form.plan.outcome.queue",
+                    &[("spec", spec), ("reason", reason.message(lang))],
+                ),
+            )
+        }
+        Outcome::Blocked => (
+            "outcome blocked",
+            text(lang, "ui.form.plan.outcome.blocked", &[]),
+        ),
+    }
+}
+
+/// One bar per dimension: `demand` against `limit`.
+fn bars(lang: Lang, key: &'static str, demand: Resources, limit: Resources) -> impl IntoView {
+    Dimension::ALL
+        .iter()
+        .map(|&d| {
+            let (need, left) = (demand.get(d), limit.get(d));
+            // Nothing left: any demand fills the bar.
+            let percent = need
+                .saturating_mul(100)
+                .checked_div(left)
+                .unwrap_or(if need == 0 { 0 } else { 100 })
+                .min(100);
+            let over = need > left;
+            let label = text(
+                lang,
+                key,
+                &[
+                    ("demand", need.to_string()),
+                    ("left", left.to_string()),
+                    ("unit", d.unit(lang)),
+                ],
+            );
+            view! {
+                <div class="bar-row" class:over=over data-dimension=d.to_string()>
+                    <span class="bar-label">{label.clone()}</span>
+                    <span class="bar" role="img" aria-label=label>
+                        <span class="fill" style=format!("width: {percent}%")></span>
+                    </span>
+                </div>
+            }
+        })
+        .collect_view()
+}
+
+/// The panel; `plan` is `None` while the compute section is incomplete.
 #[component]
 pub fn PlanView(
-    /// The plan; `None` while the compute section is incomplete.
+    /// The plan.
     #[prop(into)]
     plan: Signal<Option<Plan>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     view! {
-        <section class="plan" aria-label="Scheduling">
-            <h2>{move || t(lang.get(), "Quota and scheduling", "配额和调度")}</h2>
-            {move || match plan.get() {
-                None => view! {
-                    <p class="outcome pending" data-testid="outcome">
-                        {t(lang.get(), "Choose a cluster, resource kind and instance spec to see where the task would run.",
-                            "选择集群、资源类型和实例规格后，即可查看任务将在何处运行。")}
-                    </p>
-                }.into_any(),
-                Some(plan) => {
-                    let l = lang.get();
-                    let outcome = match &plan.outcome {
-                        Outcome::Now { index, nodes } => {
-                            let spec = plan.candidate(*index).map(|c| c.spec.clone()).unwrap_or_default();
-                            match l {
-                                Lang::En => format!("Starts now with {spec} on {nodes} node(s)."),
-                                Lang::Zh => format!("可立即启动：使用 {spec}，占用 {nodes} 个节点。"),
-                            }
+        <section class="plan" aria-labelledby="plan-title" data-testid="plan">
+            <h2 id="plan-title">{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
+            {move || {
+                let l = lang.get();
+                let Some(plan) = plan.get() else {
+                    return view! { <p class="outcome pending" data-testid="outcome">{text(l, "ui.form.plan.pending", &[])}</p> }.into_any();
+                };
+                let (class, said) = outcome(&plan, l);
+                let used = plan.used().map(|c| c.index);
+                // The bars show the spec the task would use, else the first one.
+                let shown = plan.used().or(plan.candidates.first()).cloned();
+                let quota_bars = shown.as_ref().map(|c| {
+                    let line = c.quota.iter().find(|q| q.spec == c.spec);
+                    match line {
+                        None if c.quota.is_empty() => view! { <p class="meta">{text(l, "ui.form.plan.no_quota_needed", &[])}</p> }.into_any(),
+                        Some(q) if q.remaining.is_some() => {
+                            view! { <div class="bars quota" data-testid="quota-bars">{bars(l, "ui.form.plan.bar.quota", q.requested, q.remaining.unwrap_or_default())}</div> }.into_any()
                         }
-                        Outcome::Queue { reason, .. } => match l {
-                            Lang::En => format!("Will queue as a whole: {}.", reason.message(l)),
-                            Lang::Zh => format!("任务将整体排队：{}。", reason.message(l)),
-                        },
-                        Outcome::Blocked => t(l, "Cannot start: no spec is within quota and able to fit. See the errors.",
-                            "无法启动：没有满足配额且可调度的规格，请查看错误。").to_owned(),
-                    };
-                    let class = match plan.outcome {
-                        Outcome::Now { .. } => "outcome now",
-                        Outcome::Queue { .. } => "outcome queue",
-                        Outcome::Blocked => "outcome blocked",
-                    };
-                    let idle = plan.idle.iter().map(|offer| {
-                        let fragments = offer.fragments.iter().map(|f| format!("{}×{}", f.nodes, f.units)).collect::<Vec<_>>().join(", ");
-                        view! {
-                            <p class="idle">
-                                {t(l, "Idle capacity: ", "闲时数量：")}{offer.quantity}
-                                {t(l, " units, stability ", " 份，稳定性 ")}{stability(offer.stability, l)}
-                                {t(l, ", fragments (nodes×units) ", "，碎片（节点×份数）")}{fragments}
-                            </p>
-                        }
-                    }).collect_view();
+                        _ => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", c.spec.clone())])}</p> }.into_any(),
+                    }
+                });
+                let pool_bars = shown.as_ref().map(|c| view! {
+                    <div class="bars pool" data-testid="pool-bars">{bars(l, "ui.form.plan.bar.pool", c.demand, c.available)}</div>
+                });
+                let idle = plan.idle.iter().map(|offer| {
+                    let fragments = offer.fragments.iter()
+                        .map(|f| text(l, "ui.form.plan.fragment", &[("nodes", f.nodes.to_string()), ("units", f.units.to_string())]))
+                        .collect::<Vec<_>>();
+                    let stability = text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(&offer.stability)), &[]);
                     view! {
-                        <p class=class data-testid="outcome">{outcome}</p>
-                        <p class="meta">
-                            {t(l, "Replicas: ", "副本数：")}{plan.replicas}
-                            {t(l, " · pool: ", " · 资源池：")}{plan.pool.clone()}
+                        <p class="idle" data-testid="idle">
+                            {text(l, "ui.form.plan.idle", &[
+                                ("spec", offer.spec.clone()),
+                                ("quantity", offer.quantity.to_string()),
+                                ("stability", stability),
+                                ("fragments", list(l, &fragments)),
+                            ])}
                         </p>
-                        {idle}
-                        <table class="candidates">
-                            <thead><tr>
-                                <th>{t(l, "Spec (priority order)", "实例规格（按优先级）")}</th>
-                                <th>{t(l, "Per replica", "单副本")}</th>
-                                <th>{t(l, "Task demand", "任务需求")}</th>
-                                <th>{t(l, "Quota left", "剩余配额")}</th>
-                                <th>{t(l, "Pool free", "资源池可用")}</th>
-                                <th>{t(l, "Gang fit", "整体调度")}</th>
-                            </tr></thead>
-                            <tbody>
-                                {plan.candidates.iter().map(|c| view! {
-                                    <tr class:ok=c.quota_ok() && c.fit.is_now() class:used=plan.used().is_some_and(|u| u.index == c.index)>
-                                        <td>{c.spec.clone()}</td>
-                                        <td>{amount(&c.per_replica)}</td>
-                                        <td>{amount(&c.demand)}</td>
-                                        <td>{quota(c, l)}</td>
-                                        <td>{amount(&c.available)}</td>
-                                        <td>{verdict(&c.fit, l)}</td>
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    }.into_any()
-                }
+                    }
+                }).collect_view();
+                view! {
+                    <p class=class data-testid="outcome">{said}</p>
+                    <p class="meta">{text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", plan.pool.clone())])}</p>
+                    {quota_bars}
+                    {pool_bars}
+                    {idle}
+                    <ol class="verdicts" data-testid="verdicts">
+                        {plan.candidates.iter().map(|c| {
+                            let is_used = used == Some(c.index);
+                            view! {
+                                <li class="verdict" class:used=is_used data-spec=c.spec.clone()
+                                    aria-current=is_used.then_some("true")>
+                                    <strong>{c.spec.clone()}</strong>
+                                    {is_used.then(|| view! { <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
+                                    ": "{verdict(c, l)}
+                                    <span class="meta">" ("{text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))])}")"</span>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ol>
+                }.into_any()
             }}
         </section>
     }

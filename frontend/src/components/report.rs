@@ -1,14 +1,32 @@
-//! The findings of a check, grouped by severity, each with its field and reason.
+//! The findings summary: counts by severity, then every finding, errors first; each
+//! moves the focus to its field.
 
-use crate::i18n::{UiLang, t};
+use crate::form::control_id;
+use crate::i18n::UiLang;
 use leptos::prelude::*;
+use shared::messages::text;
 use shared::{Issue, Report, Severity};
+use wasm_bindgen::JsCast;
 
-fn badge(severity: Severity, lang: shared::Lang) -> &'static str {
-    match severity {
-        Severity::Error => t(lang, "error", "错误"),
-        Severity::Warning => t(lang, "warning", "警告"),
-        Severity::Info => t(lang, "hint", "提示"),
+/// Focuses the control at `path`, or the nearest enclosing one that has a control
+/// (a list's findings go to its add button).
+pub fn focus_field(path: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let mut path = path.to_owned();
+    loop {
+        if let Some(el) = document
+            .get_element_by_id(&control_id(&path))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+            return;
+        }
+        match path.rfind(['.', '[']) {
+            Some(cut) => path.truncate(cut),
+            None => return,
+        }
     }
 }
 
@@ -21,13 +39,14 @@ pub fn ReportView(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let counts = move || {
-        let report = report.get();
-        let count = |s| report.issues().iter().filter(|i| i.severity == s).count();
-        (
-            count(Severity::Error),
-            count(Severity::Warning),
-            count(Severity::Info),
-        )
+        report.with(|r| {
+            let count = |s| r.issues().iter().filter(|i| i.severity == s).count();
+            (
+                count(Severity::Error),
+                count(Severity::Warning),
+                count(Severity::Info),
+            )
+        })
     };
     let sorted = move || {
         let mut issues: Vec<Issue> = report.get().into_iter().collect();
@@ -35,38 +54,38 @@ pub fn ReportView(
         issues
     };
     view! {
-        <section class="report" aria-label="Findings">
-            <p class="summary" data-testid="summary">
+        <div class="report">
+            <p class="summary" data-testid="summary" aria-live="polite">
                 {move || {
-                    let (errors, warnings, infos) = counts();
-                    match lang.get() {
-                        shared::Lang::En => format!("{errors} errors · {warnings} warnings · {infos} hints"),
-                        shared::Lang::Zh => format!("{errors} 个错误 · {warnings} 个警告 · {infos} 个提示"),
-                    }
-                }}
-                " — "
-                {move || if counts().0 == 0 {
-                    t(lang.get(), "ready to submit", "可以提交")
-                } else {
-                    t(lang.get(), "fix the errors to submit", "请先修正错误再提交")
+                    let (errors, warnings, hints) = counts();
+                    let l = lang.get();
+                    let counts = text(l, "ui.form.summary", &[
+                        ("errors", errors.to_string()),
+                        ("warnings", warnings.to_string()),
+                        ("hints", hints.to_string()),
+                    ]);
+                    let verdict = text(l, if errors == 0 { "ui.form.ready" } else { "ui.form.fix_errors" }, &[]);
+                    format!("{counts} — {verdict}")
                 }}
             </p>
             <ul class="issues">
                 {move || sorted().into_iter().map(|issue| {
                     let severity = issue.severity.as_str();
-                    let path = if issue.path.is_root() { "spec".to_owned() } else { issue.path.to_string() };
+                    let path = issue.path.to_string();
                     let code = issue.code.code();
-                    let shown = path.clone();
+                    let target = path.clone();
+                    let shown = if path.is_empty() { "—".to_owned() } else { path.clone() };
                     view! {
                         <li class=format!("issue {severity}") data-code=code data-path=path>
-                            <span class="badge">{move || badge(issue.severity, lang.get())}</span>
-                            <code class="path">{shown}</code>
-                            <span class="message">{move || issue.message(lang.get())}</span>
-                            <span class="code">{code}</span>
+                            <button type="button" class="goto" on:click=move |_| focus_field(&target)>
+                                <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
+                                " "<code class="path">{shown}</code>" "
+                                <span class="message">{move || issue.message(lang.get())}</span>
+                            </button>
                         </li>
                     }
                 }).collect_view()}
             </ul>
-        </section>
+        </div>
     }
 }

@@ -5,6 +5,6 @@
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-mod editor;
+mod form;
 mod nav;
 mod pages;

@@ -1,0 +1,170 @@
+//! Advanced options [高级选项]: fault tolerance, monitoring, image-pull retries, pod SSH
+//! and alert subscriptions.
+
+use super::context::{FormCx, control_id, field_key, options, unwire, wire};
+use super::field::{
+    CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens,
+};
+use super::lists::focus_first_in;
+use super::section::Section;
+use leptos::prelude::*;
+use shared::task::{Alert, AlertChannel, AlertEvent};
+
+/// The advanced section.
+#[component]
+pub fn AdvancedSection() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let retries_on = Memo::new(move |_| cx.spec.with(|s| s.advanced.fault_tolerance.enabled));
+    let monitoring_on = Memo::new(move |_| cx.spec.with(|s| s.advanced.monitoring.enabled));
+    // Empty takes the catalog's default; a number that does not parse stays as typed
+    // nowhere, so it reads as the default too.
+    let pull_retries = Lens {
+        get: Signal::derive(move || {
+            cx.spec.with(|s| {
+                s.advanced
+                    .image_pull_retries
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            })
+        }),
+        set: Callback::new(move |v: String| {
+            cx.spec
+                .update(|s| s.advanced.image_pull_retries = v.trim().parse().ok());
+        }),
+    };
+    let default_retries = move || {
+        let n = cx.catalog.with_value(|c| c.image_pull_retries_default);
+        shared::messages::text(
+            cx.lang(),
+            "ui.form.image_pull_retries.default",
+            &[("default", n.to_string())],
+        )
+    };
+    view! {
+        <Section path="advanced">
+            <CheckField path="advanced.fault_tolerance.enabled"
+                get=Signal::from(retries_on)
+                set=Callback::new(move |on| cx.spec.update(|s| s.advanced.fault_tolerance.enabled = on)) />
+            {move || retries_on.get().then(|| view! {
+                <TextField path="advanced.fault_tolerance.max_retries" control=Control::Number
+                    lens=number_lens!(cx, advanced.fault_tolerance.max_retries) />
+            })}
+            <CheckField path="advanced.monitoring.enabled"
+                get=Signal::from(monitoring_on)
+                set=Callback::new(move |on| cx.spec.update(|s| s.advanced.monitoring.enabled = on)) />
+            {move || monitoring_on.get().then(|| view! {
+                <TextField path="advanced.monitoring.port" control=Control::Number
+                    lens=number_lens!(cx, advanced.monitoring.port) />
+                <TextField path="advanced.monitoring.path" lens=text_lens!(cx, advanced.monitoring.path) />
+            })}
+            <TextField path="advanced.image_pull_retries" control=Control::Number lens=pull_retries>
+                <p class="note">{default_retries}</p>
+            </TextField>
+            <CheckField path="advanced.ssh"
+                get=Signal::derive(move || cx.spec.with(|s| s.advanced.ssh))
+                set=Callback::new(move |on| cx.spec.update(|s| s.advanced.ssh = on)) />
+            <AlertsEditor />
+        </Section>
+    }
+}
+
+const ALERTS: &str = "advanced.alerts";
+
+/// Alert subscriptions: event (with its threshold), channel and target per row.
+#[component]
+fn AlertsEditor() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let len = Memo::new(move |_| cx.spec.with(|s| s.advanced.alerts.len()));
+    let id = control_id(ALERTS);
+    let (label_id, help_id, msgs_id) = (
+        format!("{id}-label"),
+        format!("{id}-help"),
+        format!("{id}-msgs"),
+    );
+    let described = format!("{help_id} {msgs_id}");
+    let labelled = label_id.clone();
+    let findings = Memo::new(move |_| cx.shown_at(ALERTS, false));
+    let events = Signal::derive(move || {
+        options(
+            cx.lang(),
+            "alert_event",
+            &[
+                AlertEvent::Failed,
+                AlertEvent::Succeeded,
+                AlertEvent::Stopped,
+                AlertEvent::Retried,
+                AlertEvent::QueuedLongerThan,
+                AlertEvent::RunningLongerThan,
+            ],
+        )
+    });
+    let channels = Signal::derive(move || {
+        options(
+            cx.lang(),
+            "alert_channel",
+            &[AlertChannel::Email, AlertChannel::Webhook],
+        )
+    });
+    let row_lens =
+        move |i: usize, read: fn(&Alert) -> String, write: fn(&mut Alert, String)| Lens {
+            get: Signal::derive(move || {
+                cx.spec
+                    .with(|s| s.advanced.alerts.get(i).map(read).unwrap_or_default())
+            }),
+            set: Callback::new(move |v: String| {
+                cx.spec.update(|s| {
+                    if let Some(a) = s.advanced.alerts.get_mut(i) {
+                        write(a, v);
+                    }
+                })
+            }),
+        };
+    view! {
+        <div class="list" data-field=ALERTS role="group" aria-labelledby=labelled
+            aria-describedby=described>
+            <h3 id=label_id>{move || cx.text(&field_key(ALERTS, "label"))}</h3>
+            <p class="help" id=help_id>{move || cx.text(&field_key(ALERTS, "help"))}</p>
+            <Findings id=msgs_id findings=findings />
+            {move || (0..len.get()).map(|i| {
+                let row = format!("{ALERTS}[{i}]");
+                let row_attr = row.clone();
+                let needs_threshold = Memo::new(move |_| cx.spec.with(|s| {
+                    s.advanced.alerts.get(i).is_some_and(|a| a.event.needs_threshold())
+                }));
+                view! {
+                    <div class="row" data-row=row_attr>
+                        <SelectField path=format!("{row}.event") no_help=true required=true options=events
+                            lens=row_lens(i, |a| wire(&a.event), |a, v| {
+                                if let Some(e) = unwire(&v) {
+                                    a.event = e;
+                                }
+                            }) />
+                        {let row = row.clone(); move || needs_threshold.get().then(|| view! {
+                            <TextField path=format!("{row}.threshold") no_help=true control=Control::Number
+                                lens=row_lens(i, |a| a.threshold.map(|t| t.to_string()).unwrap_or_default(),
+                                    |a, v| a.threshold = v.trim().parse().ok()) />
+                        })}
+                        <SelectField path=format!("{row}.channel") no_help=true required=true options=channels
+                            lens=row_lens(i, |a| wire(&a.channel), |a, v| a.channel = unwire(&v).unwrap_or_default()) />
+                        <TextField path=format!("{row}.target") no_help=true
+                            lens=row_lens(i, |a| a.target.clone(), |a, v| a.target = v) />
+                        <button type="button" class="remove" data-testid=format!("remove-{row}")
+                            aria-label=move || shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", format!("{ALERTS}[{i}]"))])
+                            on:click=move |_| cx.edit(ALERTS, |s| {
+                                if i < s.advanced.alerts.len() {
+                                    s.advanced.alerts.remove(i);
+                                }
+                            })>"×"</button>
+                    </div>
+                }
+            }).collect_view()}
+            <button type="button" class="add" id=id data-testid="add-advanced.alerts"
+                on:click=move |_| {
+                    cx.edit(ALERTS, |s| s.advanced.alerts.push(Alert::default()));
+                    focus_first_in(&control_id(&format!("{ALERTS}[{}]", len.get_untracked() - 1)));
+                }>
+                {move || cx.text("ui.form.add.advanced.alerts")}
+            </button>
+        </div>
+    }
+}

@@ -1,0 +1,147 @@
+//! Basic information [基本信息]: where the task runs, who sees it, its name and type.
+
+use super::context::{FormCx, wire};
+use super::field::{CheckField, Lens, SelectField, TextField, text_lens};
+use super::lists::TagsEditor;
+use super::section::Section;
+use leptos::prelude::*;
+use shared::TaskType;
+use shared::names::{NAME_SUFFIX_LEN, max_name_prefix_len};
+
+/// The basic-information section.
+#[component]
+pub fn BasicSection() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let regions = Signal::derive(move || {
+        cx.catalog.with_value(|c| {
+            c.regions
+                .iter()
+                .map(|r| (r.id.clone(), r.name.clone()))
+                .collect()
+        })
+    });
+    let clusters = Signal::derive(move || {
+        let region = cx.spec.with(|s| s.basic.region.clone());
+        cx.catalog.with_value(|c| {
+            c.region(&region)
+                .map(|r| {
+                    r.clusters
+                        .iter()
+                        .map(|c| (c.id.clone(), c.name.clone()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let groups = Signal::derive(move || {
+        cx.catalog.with_value(|c| {
+            c.project_groups
+                .iter()
+                .map(|g| (g.id.clone(), g.name.clone()))
+                .collect()
+        })
+    });
+    let zones = Signal::derive(move || {
+        cx.catalog.with_value(|c| {
+            c.time_zones
+                .iter()
+                .map(|z| (z.clone(), z.clone()))
+                .collect()
+        })
+    });
+    // Choosing another region keeps the cluster only when the new region has it.
+    let region = Lens {
+        get: Signal::derive(move || cx.spec.with(|s| s.basic.region.clone())),
+        set: Callback::new(move |v: String| {
+            let keeps = cx.catalog.with_value(|c| {
+                cx.spec
+                    .with_untracked(|s| c.cluster(&v, &s.basic.cluster).is_some())
+            });
+            cx.spec.update(|s| {
+                s.basic.region = v;
+                if !keeps {
+                    s.basic.cluster.clear();
+                }
+            });
+        }),
+    };
+    let task_type = Lens {
+        get: Signal::derive(move || {
+            cx.spec
+                .with(|s| s.basic.task_type.map(|t| wire(&t)).unwrap_or_default())
+        }),
+        set: Callback::new(move |v: String| {
+            // The other type's fields go, as the shared crate drops them.
+            cx.spec.update(|s| {
+                s.basic.task_type = super::context::unwire(&v);
+                *s = std::mem::take(s).normalized();
+            });
+        }),
+    };
+    let types = Signal::derive(|| {
+        [TaskType::PyTorchJob, TaskType::RayJob]
+            .iter()
+            .map(|t| (wire(t), t.as_str().to_owned()))
+            .collect()
+    });
+    view! {
+        <Section path="basic">
+            <SelectField path="basic.region" lens=region options=regions />
+            <SelectField path="basic.cluster" lens=text_lens!(cx, basic.cluster) options=clusters />
+            <SelectField path="basic.project_group" lens=text_lens!(cx, basic.project_group) options=groups />
+            <SelectField path="basic.task_type" lens=task_type options=types />
+            <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix)>
+                <NamePattern />
+            </TextField>
+            <CheckField path="basic.visible_in_group"
+                get=Signal::derive(move || cx.spec.with(|s| s.basic.visible_in_group))
+                set=Callback::new(move |v| cx.spec.update(|s| s.basic.visible_in_group = v)) />
+            <SelectField path="basic.time_zone" lens=text_lens!(cx, basic.time_zone) options=zones />
+            <TagsEditor />
+        </Section>
+    }
+}
+
+/// The final name the task gets and the prefix's live maximum length, which depends on
+/// the type and the replica count.
+#[component]
+fn NamePattern() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let line = move || {
+        let (prefix, task_type, workers) = cx.spec.with(|s| {
+            (
+                s.basic.name_prefix.clone(),
+                s.basic.task_type,
+                s.scheduled_workers(),
+            )
+        });
+        let prefix = if prefix.is_empty() {
+            cx.text("ui.form.prefix_placeholder")
+        } else {
+            prefix
+        };
+        let pattern = format!("{prefix}-{}", "x".repeat(NAME_SUFFIX_LEN - 1));
+        match task_type {
+            Some(t) => shared::messages::text(
+                cx.lang(),
+                "ui.form.name_pattern",
+                &[
+                    ("pattern", pattern),
+                    ("max", max_name_prefix_len(t, workers).to_string()),
+                    (
+                        "length",
+                        cx.spec
+                            .with(|s| s.basic.name_prefix.chars().count())
+                            .to_string(),
+                    ),
+                ],
+            ),
+            None => shared::messages::text(
+                cx.lang(),
+                "ui.form.name_pattern#no_type",
+                &[("pattern", pattern)],
+            ),
+        }
+    };
+    view! { <p class="name-pattern" data-testid="name-pattern" aria-live="polite">{line}</p> }
+}

@@ -1,0 +1,228 @@
+//! Compute [计算资源]: resource kind → replicas → instance specs, beside the quota and
+//! placement panel. The kind's own fields appear and disappear with the kind.
+
+use super::context::{FormCx, options, unwire, wire};
+use super::field::{CheckField, Control, Lens, SelectField, TextField, number_lens};
+use super::section::Section;
+use super::specs::SpecsEditor;
+use crate::components::PlanView;
+use leptos::prelude::*;
+use shared::task::{IdleStability, InstanceType, Priority, ResourceKind};
+
+/// The specs the chosen cluster, pool and instance type offer, as options.
+pub(super) fn spec_options(cx: FormCx) -> Vec<(String, String)> {
+    let Some(cluster) = cx.cluster() else {
+        return Vec::new();
+    };
+    let (pool, instance_type) = cx.spec.with(|s| {
+        (
+            shared::quota::resolve_pool(s, &cluster).cloned(),
+            s.compute.instance_type,
+        )
+    });
+    let shown =
+        |s: &shared::catalog::InstanceSpec| (s.id.clone(), format!("{} — {}", s.name, s.per_unit));
+    match pool {
+        Some(pool) => cluster.specs_in(&pool, instance_type).map(shown).collect(),
+        None => cluster
+            .specs
+            .iter()
+            .filter(|s| s.instance_type == instance_type)
+            .map(shown)
+            .collect(),
+    }
+}
+
+/// The compute section and the plan panel beside it.
+#[component]
+pub fn ComputeSection() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let kind = Memo::new(move |_| cx.spec.with(|s| s.compute.kind));
+    let accept_idle = Memo::new(move |_| cx.spec.with(|s| s.compute.accept_idle));
+    let is_ray = Memo::new(move |_| cx.spec.with(|s| s.is_ray()));
+    let priority_set = Memo::new(move |_| cx.spec.with(|s| s.compute.priority.is_some()));
+    let guarantee_set = Memo::new(move |_| cx.spec.with(|s| s.compute.guarantee.is_some()));
+    let kind_lens = Lens {
+        get: Signal::derive(move || kind.get().map(|k| wire(&k)).unwrap_or_default()),
+        set: Callback::new(move |v: String| {
+            // The old kind's fields go, as the shared crate drops them.
+            cx.spec.update(|s| {
+                s.compute.kind = unwire(&v);
+                *s = std::mem::take(s).normalized();
+            });
+        }),
+    };
+    let kinds = Signal::derive(move || {
+        [
+            ResourceKind::Reserved,
+            ResourceKind::OnDemand,
+            ResourceKind::Spot,
+            ResourceKind::Idle,
+        ]
+        .iter()
+        .map(|k| {
+            let name = wire(k);
+            let shown = cx.text(&format!("resource_kind.{name}"));
+            (name, shown)
+        })
+        .collect()
+    });
+    let pools = Signal::derive(move || {
+        let kind = kind.get();
+        cx.cluster()
+            .map(|c| {
+                c.pools
+                    .iter()
+                    .filter(|p| kind.is_none_or(|k| p.kinds.contains(&k)))
+                    .map(|p| {
+                        let sharing =
+                            cx.text(&format!("ui.form.option.sharing.{}", wire(&p.sharing)));
+                        (p.id.clone(), format!("{} ({sharing})", p.name))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    });
+    let pool = Lens {
+        get: Signal::derive(move || cx.spec.with(|s| s.compute.pool.clone().unwrap_or_default())),
+        set: Callback::new(move |v: String| {
+            cx.spec
+                .update(|s| s.compute.pool = (!v.is_empty()).then_some(v));
+        }),
+    };
+    let stability = Lens {
+        get: Signal::derive(move || {
+            cx.spec.with(|s| {
+                s.compute
+                    .idle_stability
+                    .map(|v| wire(&v))
+                    .unwrap_or_default()
+            })
+        }),
+        set: Callback::new(move |v: String| {
+            cx.spec.update(|s| s.compute.idle_stability = unwire(&v))
+        }),
+    };
+    let stabilities = Signal::derive(move || {
+        options(
+            cx.lang(),
+            "stability",
+            &[
+                IdleStability::High,
+                IdleStability::Medium,
+                IdleStability::Low,
+            ],
+        )
+    });
+    let priority = Lens {
+        get: Signal::derive(move || {
+            cx.spec
+                .with(|s| s.compute.priority.map(|v| wire(&v)).unwrap_or_default())
+        }),
+        set: Callback::new(move |v: String| cx.spec.update(|s| s.compute.priority = unwire(&v))),
+    };
+    let priorities = Signal::derive(move || {
+        options(
+            cx.lang(),
+            "priority",
+            &[Priority::High, Priority::Normal, Priority::Low],
+        )
+    });
+    let guarantee = Lens {
+        get: Signal::derive(move || {
+            cx.spec.with(|s| {
+                s.compute
+                    .guarantee
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            })
+        }),
+        set: Callback::new(move |v: String| {
+            cx.spec.update(|s| s.compute.guarantee = v.parse().ok())
+        }),
+    };
+    let guarantees = Signal::derive(move || {
+        ["true", "false"]
+            .map(|v| {
+                (
+                    v.to_owned(),
+                    cx.text(&format!("ui.form.option.guarantee.{v}")),
+                )
+            })
+            .to_vec()
+    });
+    let instance_type = Lens {
+        get: Signal::derive(move || cx.spec.with(|s| wire(&s.compute.instance_type))),
+        set: Callback::new(move |v: String| {
+            cx.spec
+                .update(|s| s.compute.instance_type = unwire(&v).unwrap_or_default());
+        }),
+    };
+    let instance_types = Signal::derive(move || {
+        options(
+            cx.lang(),
+            "instance_type",
+            &[InstanceType::Gpu, InstanceType::Cpu],
+        )
+    });
+    let head = Lens {
+        get: Signal::derive(move || {
+            cx.spec
+                .with(|s| s.compute.head_spec.clone().unwrap_or_default())
+        }),
+        set: Callback::new(move |v: String| {
+            cx.spec
+                .update(|s| s.compute.head_spec = (!v.is_empty()).then_some(v));
+        }),
+    };
+    let heads = Signal::derive(move || spec_options(cx));
+    let idle_fields = move || {
+        let k = kind.get();
+        let reserved = k == Some(ResourceKind::Reserved);
+        let stability_shown = k == Some(ResourceKind::Idle) || (reserved && accept_idle.get());
+        // Idle refuses a priority or guarantee (an error the shared crate keeps rather
+        // than drops), so a set one stays visible there until the user clears it.
+        let takes_priority = matches!(k, Some(ResourceKind::OnDemand | ResourceKind::Spot));
+        view! {
+            {reserved.then(|| view! {
+                <CheckField path="compute.accept_idle"
+                    get=Signal::from(accept_idle)
+                    set=Callback::new(move |on| cx.spec.update(|s| {
+                        s.compute.accept_idle = on;
+                        *s = std::mem::take(s).normalized();
+                    })) />
+            })}
+            {(reserved && accept_idle.get()).then(|| view! {
+                <CheckField path="compute.prefer_idle"
+                    get=Signal::derive(move || cx.spec.with(|s| s.compute.prefer_idle))
+                    set=Callback::new(move |on| cx.spec.update(|s| s.compute.prefer_idle = on)) />
+            })}
+            {stability_shown.then(|| view! {
+                <SelectField path="compute.idle_stability" lens=stability options=stabilities />
+            })}
+            {(takes_priority || (k == Some(ResourceKind::Idle) && priority_set.get())).then(|| view! {
+                <SelectField path="compute.priority" lens=priority options=priorities />
+            })}
+            {(takes_priority || (k == Some(ResourceKind::Idle) && guarantee_set.get())).then(|| view! {
+                <SelectField path="compute.guarantee" lens=guarantee options=guarantees />
+            })}
+        }
+    };
+    view! {
+        <div class="compute-row">
+            <Section path="compute">
+                <SelectField path="compute.kind" lens=kind_lens options=kinds />
+                <SelectField path="compute.pool" lens=pool options=pools />
+                {idle_fields}
+                <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) />
+                <SelectField path="compute.instance_type" lens=instance_type options=instance_types required=true />
+                <SpecsEditor />
+                <TextField path="compute.units_per_node" control=Control::Number lens=number_lens!(cx, compute.units_per_node) />
+                {move || is_ray.get().then(|| view! {
+                    <SelectField path="compute.head_spec" lens=head options=heads />
+                })}
+            </Section>
+            <PlanView plan=Signal::derive(move || cx.check.with(|c| c.plan.clone())) />
+        </div>
+    }
+}

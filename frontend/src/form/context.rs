@@ -1,0 +1,224 @@
+//! The form's state, shared with every section through context: the draft spec, the
+//! check the shared crate runs on it, and which findings are shown where.
+
+use crate::i18n::UiLang;
+use leptos::prelude::*;
+use shared::catalog::Cluster;
+use shared::usage::Usage;
+use shared::{Catalog, Check, Issue, Lang, Report, Severity, TaskSpec, User};
+use std::collections::HashSet;
+
+/// The form in context. Copy: every field is an arena handle.
+#[derive(Clone, Copy)]
+pub struct FormCx {
+    /// The draft: the spec exactly as the user has filled it so far.
+    pub spec: RwSignal<TaskSpec>,
+    /// The shared crate's check of the draft, recomputed on every change.
+    pub check: Memo<Check>,
+    /// The server's findings (a 422 at submit) with the spec they were about; shown
+    /// instead of the local ones while the draft is still that spec.
+    pub server: RwSignal<Option<(TaskSpec, Report)>>,
+    /// The findings the form shows.
+    pub report: Memo<Report>,
+    /// What the form chooses from.
+    pub catalog: StoredValue<Catalog>,
+    /// Paths the user has edited: their findings show at the field.
+    touched: RwSignal<HashSet<String>>,
+    /// Every finding shows at its field (after a submit attempt, an import, a restored
+    /// draft or a prefilled spec), not only those of edited fields.
+    pub reveal: RwSignal<bool>,
+    /// The console language.
+    pub lang: UiLang,
+}
+
+impl FormCx {
+    /// Provides a form for `spec` to the tree below.
+    pub fn provide(spec: TaskSpec, catalog: Catalog, usage: Usage, user: User) -> FormCx {
+        let catalog = StoredValue::new(catalog);
+        let spec = RwSignal::new(spec);
+        let check = Memo::new(move |_| {
+            spec.with(|s| catalog.with_value(|c| shared::check(s, c, &usage, &user)))
+        });
+        let server = RwSignal::new(None::<(TaskSpec, Report)>);
+        let report = Memo::new(move |_| {
+            let theirs = server.with(|answer| {
+                answer
+                    .as_ref()
+                    .filter(|(sent, _)| spec.with(|s| s == sent))
+                    .map(|(_, report)| report.clone())
+            });
+            theirs.unwrap_or_else(|| check.with(|c| c.issues.clone()))
+        });
+        let cx = FormCx {
+            spec,
+            check,
+            server,
+            report,
+            catalog,
+            touched: RwSignal::new(HashSet::new()),
+            reveal: RwSignal::new(false),
+            lang: UiLang::use_context(),
+        };
+        provide_context(cx);
+        cx
+    }
+
+    /// The form in context.
+    ///
+    /// # Panics
+    ///
+    /// Outside a [`crate::form::TaskForm`]: a section editor is meaningless without one.
+    pub fn use_context() -> FormCx {
+        use_context::<FormCx>().expect("a section editor inside a TaskForm")
+    }
+
+    /// The current language, tracked.
+    pub fn lang(&self) -> Lang {
+        self.lang.get()
+    }
+
+    /// The message `key` in the current language, tracked.
+    pub fn text(&self, key: &str) -> String {
+        shared::messages::text(self.lang(), key, &[])
+    }
+
+    /// Changes the draft through the field at `path`, which then shows its findings.
+    pub fn edit(&self, path: &str, change: impl FnOnce(&mut TaskSpec)) {
+        self.touch(path);
+        self.spec.update(change);
+    }
+
+    /// Marks a field edited.
+    pub fn touch(&self, path: &str) {
+        if !self.touched.with_untracked(|t| t.contains(path)) {
+            self.touched.update(|t| {
+                t.insert(path.to_owned());
+            });
+        }
+    }
+
+    /// The findings exactly at `path` (or beneath it, with `under`) that the field
+    /// shows, tracked.
+    pub fn shown_at(&self, path: &str, under: bool) -> Vec<Issue> {
+        let shown = self.reveal.get() || self.touched.with(|t| t.contains(path));
+        if !shown {
+            return Vec::new();
+        }
+        self.report.with(|report| {
+            report
+                .issues()
+                .iter()
+                .filter(|i| {
+                    let at = i.path.to_string();
+                    at == path
+                        || (under
+                            && at
+                                .strip_prefix(path)
+                                .is_some_and(|rest| rest.starts_with(['.', '['])))
+                })
+                .cloned()
+                .collect()
+        })
+    }
+
+    /// Errors, warnings and hints beneath `prefix` (a section), tracked.
+    pub fn counts_under(&self, prefix: &str) -> [usize; 3] {
+        self.report.with(|report| {
+            let mut counts = [0; 3];
+            for issue in report.issues() {
+                let at = issue.path.to_string();
+                let inside = at == prefix
+                    || at
+                        .strip_prefix(prefix)
+                        .is_some_and(|rest| rest.starts_with(['.', '[']));
+                if inside {
+                    counts[severity_index(issue.severity)] += 1;
+                }
+            }
+            counts
+        })
+    }
+
+    /// The chosen cluster, tracked.
+    pub fn cluster(&self) -> Option<Cluster> {
+        let (region, cluster) = self
+            .spec
+            .with(|s| (s.basic.region.clone(), s.basic.cluster.clone()));
+        self.catalog
+            .with_value(|c| c.cluster(&region, &cluster).cloned())
+    }
+}
+
+/// Position of a severity in a `[errors, warnings, hints]` count.
+pub fn severity_index(severity: Severity) -> usize {
+    match severity {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    }
+}
+
+/// The DOM id of the control at `path` (`environment.env[2].value` →
+/// `f-environment-env-2-value`), so findings and the summary can point at it.
+pub fn control_id(path: &str) -> String {
+    let mut id = String::from("f-");
+    for c in path.chars() {
+        id.push(if c.is_ascii_alphanumeric() || c == '_' {
+            c
+        } else {
+            '-'
+        });
+    }
+    id.replace("--", "-").trim_end_matches('-').to_owned()
+}
+
+/// The message key of a field's label or help: its path without list indices
+/// (`environment.env[2].value` → `field.environment.env.value.label`).
+pub fn field_key(path: &str, what: &str) -> String {
+    let mut bare = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => in_index = true,
+            ']' => in_index = false,
+            c if !in_index => bare.push(c),
+            _ => {}
+        }
+    }
+    format!("field.{bare}.{what}")
+}
+
+/// An enum's wire name (`on_demand`), the value its `<option>` carries.
+///
+/// Through JSON text, not `serde_json::Value`: the console already serializes every
+/// enum to text with the spec, so this adds no second serializer to the bundle.
+pub fn wire<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| serde_json::from_str::<String>(&text).ok())
+        .unwrap_or_default()
+}
+
+/// The enum for a wire name; `None` for the empty "choose…" value.
+pub fn unwire<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    serde_json::to_string(text)
+        .ok()
+        .and_then(|quoted| serde_json::from_str(&quoted).ok())
+}
+
+/// `(wire name, message)` options for enum values, labelled `ui.form.option.<group>.<wire>`.
+pub fn options<T: serde::Serialize>(
+    lang: Lang,
+    group: &str,
+    values: &[T],
+) -> Vec<(String, String)> {
+    values
+        .iter()
+        .map(|v| {
+            let name = wire(v);
+            let shown =
+                shared::messages::text(lang, &format!("ui.form.option.{group}.{name}"), &[]);
+            (name, shown)
+        })
+        .collect()
+}

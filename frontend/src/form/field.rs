@@ -1,0 +1,293 @@
+//! One field of the form: its label and help from the message catalog, the control
+//! named by its field path, and the findings at that path.
+//!
+//! Every control's `name` is its field path (`environment.env[2].value`), the path the
+//! findings carry; its `id` is [`control_id`] of it, which the summary focuses.
+
+use super::context::{FormCx, control_id, field_key};
+use leptos::prelude::*;
+use shared::Issue;
+
+/// Reads and writes one value of the draft as text.
+#[derive(Clone, Copy)]
+pub struct Lens {
+    /// The value, tracked.
+    pub get: Signal<String>,
+    /// Stores a new value.
+    pub set: Callback<String>,
+}
+
+/// A [`Lens`] on a `String` field of the draft: `text_lens!(cx, basic.name_prefix)`.
+macro_rules! text_lens {
+    ($cx:expr, $($field:tt)+) => {{
+        let cx: $crate::form::FormCx = $cx;
+        $crate::form::field::Lens {
+            get: Signal::derive(move || cx.spec.with(|s| s.$($field)+.clone())),
+            set: Callback::new(move |v: String| cx.spec.update(|s| s.$($field)+ = v)),
+        }
+    }};
+}
+pub(crate) use text_lens;
+
+/// A [`Lens`] on a number field of the draft; text that is not a number reads as 0
+/// (the rules then say what is wrong with 0).
+macro_rules! number_lens {
+    ($cx:expr, $($field:tt)+) => {{
+        let cx: $crate::form::FormCx = $cx;
+        $crate::form::field::Lens {
+            get: Signal::derive(move || cx.spec.with(|s| s.$($field)+.to_string())),
+            set: Callback::new(move |v: String| {
+                cx.spec.update(|s| s.$($field)+ = v.trim().parse().unwrap_or_default())
+            }),
+        }
+    }};
+}
+pub(crate) use number_lens;
+
+/// What kind of control a field is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// One line of text.
+    Text,
+    /// A whole number.
+    Number,
+    /// Several lines (command, runtime env).
+    Area,
+    /// Text that stays masked (a hidden env value).
+    Secret,
+}
+
+impl Control {
+    fn input_type(self) -> &'static str {
+        match self {
+            Control::Number => "number",
+            Control::Secret => "password",
+            Control::Text | Control::Area => "text",
+        }
+    }
+}
+
+/// Wires the shared parts of a field: whether it has findings and the ids that
+/// describe it.
+struct Described {
+    id: String,
+    help_id: String,
+    msgs_id: String,
+    findings: Memo<Vec<Issue>>,
+}
+
+impl Described {
+    fn new(cx: FormCx, path: &str, under: bool) -> Self {
+        let id = control_id(path);
+        let owned = path.to_owned();
+        Described {
+            help_id: format!("{id}-help"),
+            msgs_id: format!("{id}-msgs"),
+            id,
+            findings: Memo::new(move |_| cx.shown_at(&owned, under)),
+        }
+    }
+
+    fn invalid(&self) -> Signal<&'static str> {
+        let findings = self.findings;
+        Signal::derive(move || {
+            if findings.with(|f| f.iter().any(|i| i.severity == shared::Severity::Error)) {
+                "true"
+            } else {
+                "false"
+            }
+        })
+    }
+
+    fn described_by(&self, help: bool) -> String {
+        if help {
+            format!("{} {}", self.help_id, self.msgs_id)
+        } else {
+            self.msgs_id.clone()
+        }
+    }
+}
+
+/// The findings under a control, styled by severity.
+#[component]
+pub fn Findings(
+    /// The list's id, which the control's `aria-describedby` names.
+    id: String,
+    /// The findings.
+    #[prop(into)]
+    findings: Signal<Vec<Issue>>,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    view! {
+        <ul class="findings" id=id aria-live="polite">
+            {move || findings.get().into_iter().map(|issue| {
+                let class = format!("finding {}", issue.severity.as_str());
+                let code = issue.code.code();
+                let path = issue.path.to_string();
+                view! {
+                    <li class=class data-code=code data-path=path>
+                        <span class="badge">{move || cx.text(&format!("ui.form.severity.{}", issue.severity.as_str()))}</span>
+                        " "
+                        {move || issue.message(cx.lang())}
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// A labelled text, number or multi-line control at `path`.
+#[component]
+pub fn TextField(
+    /// The field path, which is also the control's `name`.
+    #[prop(into)]
+    path: String,
+    /// The value.
+    lens: Lens,
+    /// Text, number, area or secret.
+    #[prop(default = Control::Text)]
+    control: Control,
+    /// Also show the findings beneath the path (the runtime env's keys).
+    #[prop(optional)]
+    under: bool,
+    /// Leave out the help line (list rows, whose list has the help).
+    #[prop(optional)]
+    no_help: bool,
+    /// Extra text after the control (the final name pattern).
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let d = Described::new(cx, &path, under);
+    let (label, help) = (field_key(&path, "label"), field_key(&path, "help"));
+    let describedby = d.described_by(!no_help);
+    let invalid = d.invalid();
+    let touch = path.clone();
+    let on_input = move |ev: leptos::ev::Event| {
+        cx.touch(&touch);
+        lens.set.run(event_target_value(&ev));
+    };
+    let input = if control == Control::Area {
+        view! {
+            <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby
+                spellcheck="false" prop:value=move || lens.get.get() on:input=on_input></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
+            <input id=d.id.clone() name=path.clone() type=control.input_type() aria-invalid=invalid
+                aria-describedby=describedby autocomplete="off"
+                prop:value=move || lens.get.get() on:input=on_input />
+        }
+        .into_any()
+    };
+    let help_view = (!no_help).then(|| {
+        view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
+    });
+    view! {
+        <div class="field" data-field=path.clone()>
+            <label for=d.id.clone()>{move || cx.text(&label)}</label>
+            {input}
+            {children.map(|c| c())}
+            {help_view}
+            <Findings id=d.msgs_id.clone() findings=d.findings />
+        </div>
+    }
+}
+
+/// A labelled checkbox at `path`.
+#[component]
+pub fn CheckField(
+    /// The field path, which is also the control's `name`.
+    #[prop(into)]
+    path: String,
+    /// Whether it is on, tracked.
+    #[prop(into)]
+    get: Signal<bool>,
+    /// Stores a new value.
+    set: Callback<bool>,
+    /// Leave out the help line.
+    #[prop(optional)]
+    no_help: bool,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let d = Described::new(cx, &path, false);
+    let (label, help) = (field_key(&path, "label"), field_key(&path, "help"));
+    let touch = path.clone();
+    let help_view = (!no_help).then(|| {
+        view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
+    });
+    view! {
+        <div class="field check" data-field=path.clone()>
+            <input type="checkbox" id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
+                aria-describedby=d.described_by(!no_help)
+                prop:checked=move || get.get()
+                on:change=move |ev| {
+                    cx.touch(&touch);
+                    set.run(event_target_checked(&ev));
+                } />
+            <label for=d.id.clone()>{move || cx.text(&label)}</label>
+            {help_view}
+            <Findings id=d.msgs_id.clone() findings=d.findings />
+        </div>
+    }
+}
+
+/// A labelled choice at `path`; the empty value is "choose…".
+#[component]
+pub fn SelectField(
+    /// The field path, which is also the control's `name`.
+    #[prop(into)]
+    path: String,
+    /// The value.
+    lens: Lens,
+    /// `(value, shown text)` pairs, tracked.
+    #[prop(into)]
+    options: Signal<Vec<(String, String)>>,
+    /// Offer no "choose…" entry (a choice that always has a value).
+    #[prop(optional)]
+    required: bool,
+    /// Leave out the help line.
+    #[prop(optional)]
+    no_help: bool,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let d = Described::new(cx, &path, false);
+    let (label, help) = (field_key(&path, "label"), field_key(&path, "help"));
+    let touch = path.clone();
+    let help_view = (!no_help).then(|| {
+        view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
+    });
+    view! {
+        <div class="field" data-field=path.clone()>
+            <label for=d.id.clone()>{move || cx.text(&label)}</label>
+            <select id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
+                aria-describedby=d.described_by(!no_help)
+                on:change=move |ev| {
+                    cx.touch(&touch);
+                    lens.set.run(event_target_value(&ev));
+                }>
+                {(!required).then(|| view! {
+                    <option value="" prop:selected=move || lens.get.get().is_empty()>{move || cx.text("ui.form.choose")}</option>
+                })}
+                {move || {
+                    let current = lens.get.get();
+                    let mut options = options.get();
+                    // A value the catalog does not offer (an import, a clone) stays
+                    // visible, so the finding about it has something to point at.
+                    if !current.is_empty() && !options.iter().any(|(v, _)| *v == current) {
+                        options.push((current.clone(), current.clone()));
+                    }
+                    options.into_iter().map(|(value, shown)| {
+                        let selected = value == current;
+                        // The property, not the attribute: once the user has picked,
+                        // the attribute no longer moves the selection.
+                        view! { <option value=value prop:selected=selected>{shown}</option> }
+                    }).collect_view()
+                }}
+            </select>
+            {help_view}
+            <Findings id=d.msgs_id.clone() findings=d.findings />
+        </div>
+    }
+}

@@ -1,0 +1,295 @@
+//! The list editors: tags, env vars and mounts. Each row's controls are named by the
+//! row's path (`environment.env[2].value`); a list re-renders only when its length
+//! changes, so typing in a row keeps the focus.
+
+use super::context::{FormCx, control_id, field_key};
+use super::field::{CheckField, Control, Findings, Lens, SelectField, TextField};
+use leptos::prelude::*;
+use shared::TaskSpec;
+use shared::task::{EnvVar, Mount, Tag};
+
+/// Accessors for one list of the draft.
+struct List<T: 'static> {
+    path: &'static str,
+    get: fn(&TaskSpec) -> &Vec<T>,
+    get_mut: fn(&mut TaskSpec) -> &mut Vec<T>,
+}
+
+impl<T> Clone for List<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for List<T> {}
+
+impl<T: Clone + Default + Send + Sync + 'static> List<T> {
+    fn len(self, cx: FormCx) -> Memo<usize> {
+        Memo::new(move |_| cx.spec.with(|s| (self.get)(s).len()))
+    }
+
+    /// A lens on one text of row `i`.
+    fn text(self, cx: FormCx, i: usize, read: fn(&T) -> String, write: fn(&mut T, String)) -> Lens {
+        Lens {
+            get: Signal::derive(move || {
+                cx.spec
+                    .with(|s| (self.get)(s).get(i).map(read).unwrap_or_default())
+            }),
+            set: Callback::new(move |v: String| {
+                cx.spec.update(|s| {
+                    if let Some(row) = (self.get_mut)(s).get_mut(i) {
+                        write(row, v);
+                    }
+                });
+            }),
+        }
+    }
+
+    fn add(self, cx: FormCx) {
+        cx.edit(self.path, |s| (self.get_mut)(s).push(T::default()));
+        let id = control_id(&format!(
+            "{}[{}]",
+            self.path,
+            cx.spec.with_untracked(|s| (self.get)(s).len()) - 1
+        ));
+        focus_first_in(&id);
+    }
+
+    fn remove(self, cx: FormCx, i: usize) {
+        cx.edit(self.path, |s| {
+            let list = (self.get_mut)(s);
+            if i < list.len() {
+                list.remove(i);
+            }
+        });
+    }
+}
+
+/// Focuses the control with id `prefix`, or the first one inside the row of that id
+/// (`f-environment-env-0-name`), once the DOM has it (the view updates on the
+/// executor's next turn).
+pub(super) fn focus_first_in(prefix: &str) {
+    let selector = format!(
+        ":is(input, select, textarea)[id='{prefix}'], :is(input, select, textarea)[id^='{prefix}-']"
+    );
+    leptos::task::spawn_local(async move {
+        leptos::task::tick().await;
+        let found = document().query_selector(&selector).ok().flatten();
+        if let Some(el) =
+            found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// The list's own header: label, help, findings at the list's path, add button.
+#[component]
+fn ListShell(
+    /// The list's path.
+    path: &'static str,
+    /// Adds a row.
+    on_add: Callback<()>,
+    /// The rows.
+    children: Children,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let id = control_id(path);
+    let (label_id, help_id, msgs_id) = (
+        format!("{id}-label"),
+        format!("{id}-help"),
+        format!("{id}-msgs"),
+    );
+    let described = format!("{help_id} {msgs_id}");
+    let labelled = label_id.clone();
+    let findings = Memo::new(move |_| cx.shown_at(path, false));
+    let (label, help) = (field_key(path, "label"), field_key(path, "help"));
+    view! {
+        <div class="list" data-field=path role="group" aria-labelledby=labelled
+            aria-describedby=described>
+            <h3 id=label_id>{move || cx.text(&label)}</h3>
+            <p class="help" id=help_id>{move || cx.text(&help)}</p>
+            <Findings id=msgs_id findings=findings />
+            {children()}
+            <button type="button" class="add" data-testid=format!("add-{path}") id=id
+                on:click=move |_| on_add.run(())>
+                {move || cx.text(&format!("ui.form.add.{path}"))}
+            </button>
+        </div>
+    }
+}
+
+/// A row's remove button.
+#[component]
+fn Remove(
+    /// The row's path, for the button's accessible name.
+    row: String,
+    /// Removes the row.
+    on_remove: Callback<()>,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    view! {
+        <button type="button" class="remove" data-testid=format!("remove-{row}")
+            aria-label=move || shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row.clone())])
+            on:click=move |_| on_remove.run(())>"×"</button>
+    }
+}
+
+/// Tags [标签]: key and value rows.
+#[component]
+pub fn TagsEditor() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let list = List::<Tag> {
+        path: "basic.tags",
+        get: |s| &s.basic.tags,
+        get_mut: |s| &mut s.basic.tags,
+    };
+    let len = list.len(cx);
+    view! {
+        <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
+            {move || (0..len.get()).map(|i| {
+                let row = format!("{}[{i}]", list.path);
+                let row_attr = row.clone();
+                view! {
+                    <div class="row" data-row=row_attr>
+                        <TextField path=format!("{row}.key") no_help=true
+                            lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />
+                        <TextField path=format!("{row}.value") no_help=true
+                            lens=list.text(cx, i, |t| t.value.clone(), |t, v| t.value = v) />
+                        <Remove row on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                    </div>
+                }
+            }).collect_view()}
+        </ListShell>
+    }
+}
+
+/// Env vars [环境变量]: name, value and whether the value is hidden.
+#[component]
+pub fn EnvEditor() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let list = List::<EnvVar> {
+        path: "environment.env",
+        get: |s| &s.environment.env,
+        get_mut: |s| &mut s.environment.env,
+    };
+    let len = list.len(cx);
+    view! {
+        <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
+            {move || (0..len.get()).map(|i| {
+                let row = format!("{}[{i}]", list.path);
+                let row_attr = row.clone();
+                // A memo, so typing a value does not rebuild its control.
+                let hidden = Memo::new(move |_| {
+                    cx.spec.with(|s| s.environment.env.get(i).is_some_and(|v| v.hidden))
+                });
+                view! {
+                    <div class="row" data-row=row_attr>
+                        <TextField path=format!("{row}.name") no_help=true
+                            lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
+                        {let value_path = format!("{row}.value"); move || {
+                            let control = if hidden.get() { Control::Secret } else { Control::Text };
+                            view! {
+                                <TextField path=value_path.clone() no_help=true control
+                                    lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
+                            }
+                        }}
+                        <CheckField path=format!("{row}.hidden") no_help=true get=Signal::from(hidden)
+                            set=Callback::new(move |on| cx.spec.update(|s| {
+                                if let Some(v) = s.environment.env.get_mut(i) {
+                                    v.hidden = on;
+                                }
+                            })) />
+                        <Remove row on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                    </div>
+                }
+            }).collect_view()}
+        </ListShell>
+    }
+}
+
+/// Which catalog list a mount row chooses from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MountKind {
+    /// Volumes [存储].
+    Storage,
+    /// Datasets [数据集].
+    Datasets,
+    /// Models [模型].
+    Models,
+}
+
+/// Mount rows [存储/数据集/模型]: a catalog item of the cluster and its mount path.
+#[component]
+pub fn MountsEditor(
+    /// Volumes, datasets or models.
+    kind: MountKind,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let list = match kind {
+        MountKind::Storage => List::<Mount> {
+            path: "environment.storage",
+            get: |s| &s.environment.storage,
+            get_mut: |s| &mut s.environment.storage,
+        },
+        MountKind::Datasets => List::<Mount> {
+            path: "environment.datasets",
+            get: |s| &s.environment.datasets,
+            get_mut: |s| &mut s.environment.datasets,
+        },
+        MountKind::Models => List::<Mount> {
+            path: "environment.models",
+            get: |s| &s.environment.models,
+            get_mut: |s| &mut s.environment.models,
+        },
+    };
+    let items = Signal::derive(move || {
+        let Some(cluster) = cx.cluster() else {
+            return Vec::new();
+        };
+        match kind {
+            MountKind::Storage => cluster
+                .volumes
+                .iter()
+                .map(|v| {
+                    (
+                        v.id.clone(),
+                        format!(
+                            "{} ({}, {} GiB)",
+                            v.name,
+                            super::context::wire(&v.access_mode).to_ascii_uppercase(),
+                            v.capacity_gib
+                        ),
+                    )
+                })
+                .collect(),
+            MountKind::Datasets => versioned(&cluster.datasets),
+            MountKind::Models => versioned(&cluster.models),
+        }
+    });
+    let len = list.len(cx);
+    view! {
+        <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
+            {move || (0..len.get()).map(|i| {
+                let row = format!("{}[{i}]", list.path);
+                let row_attr = row.clone();
+                view! {
+                    <div class="row" data-row=row_attr>
+                        <SelectField path=format!("{row}.id") no_help=true options=items
+                            lens=list.text(cx, i, |m| m.id.clone(), |m, v| m.id = v) />
+                        <TextField path=format!("{row}.path") no_help=true
+                            lens=list.text(cx, i, |m| m.path.clone(), |m, v| m.path = v) />
+                        <Remove row on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                    </div>
+                }
+            }).collect_view()}
+        </ListShell>
+    }
+}
+
+fn versioned(items: &[shared::catalog::DataItem]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|d| (d.id.clone(), format!("{} {}", d.name, d.version)))
+        .collect()
+}

@@ -1,0 +1,95 @@
+//! What will be submitted, as YAML; export as YAML or JSON; import from either.
+
+use super::context::FormCx;
+use super::transfer::{self, ImportError};
+use leptos::prelude::*;
+
+fn data_url(mime: &str, text: &str) -> String {
+    format!(
+        "data:{mime};charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(text))
+    )
+}
+
+/// The preview, the export links and the import box.
+#[component]
+pub fn Preview() -> impl IntoView {
+    let cx = FormCx::use_context();
+    // What the server stores: the spec without the fields its type or kind drops.
+    let submitted = Memo::new(move |_| cx.spec.get().normalized());
+    let yaml = Memo::new(move |_| submitted.with(transfer::to_yaml));
+    let json =
+        Memo::new(move |_| submitted.with(|s| serde_json::to_string_pretty(s).unwrap_or_default()));
+    let file = move |ext: &str| {
+        let name = cx.spec.with(|s| s.basic.name_prefix.clone());
+        let name = if name.is_empty() {
+            "task".to_owned()
+        } else {
+            name
+        };
+        format!("{name}.{ext}")
+    };
+    let import_text = RwSignal::new(String::new());
+    let import_note = RwSignal::new(None::<ImportError>);
+    let import = move |_| {
+        match transfer::from_text(&import_text.get_untracked()) {
+            Ok(spec) => {
+                cx.server.set(None);
+                cx.spec.set(spec);
+                // An imported spec is checked like any input: every finding shows.
+                cx.reveal.set(true);
+                import_note.set(None);
+                import_text.set(String::new());
+            }
+            Err(err) => import_note.set(Some(err)),
+        }
+    };
+    view! {
+        <section class="transfer" aria-labelledby="preview-title">
+            <details>
+                <summary id="preview-title">{move || cx.text("ui.form.preview.title")}</summary>
+                <pre class="preview" data-testid="preview" tabindex="0">{move || yaml.get()}</pre>
+            </details>
+            <p class="export">
+                <a data-testid="export-yaml" href=move || data_url("application/yaml", &yaml.get()) download=move || file("yaml")>
+                    {move || cx.text("ui.form.export.yaml")}
+                </a>
+                " · "
+                <a data-testid="export-json" href=move || data_url("application/json", &json.get()) download=move || file("json")>
+                    {move || cx.text("ui.form.export.json")}
+                </a>
+            </p>
+            <details>
+                <summary>{move || cx.text("ui.form.import.title")}</summary>
+                <label for="form-import">{move || cx.text("ui.form.import.label")}</label>
+                <textarea id="form-import" name="import" data-testid="import-text" spellcheck="false"
+                    aria-describedby="form-import-note"
+                    prop:value=move || import_text.get()
+                    on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
+                <button type="button" data-testid="import" on:click=import>{move || cx.text("ui.form.import.button")}</button>
+                <div id="form-import-note" aria-live="polite" data-testid="import-note">
+                    {move || import_note.get().map(|err| {
+                        let findings = match &err {
+                            ImportError::Shape(report) => report.issues().to_vec(),
+                            _ => Vec::new(),
+                        };
+                        view! {
+                            <p class="banner error">{move || err.message(cx.lang())}</p>
+                            <ul class="findings">
+                                {findings.into_iter().map(|issue| {
+                                    let path = issue.path.to_string();
+                                    let (code, at) = (issue.code.code(), path.clone());
+                                    view! {
+                                        <li class="finding error" data-code=code data-path=at>
+                                            <code>{path}</code>" "{move || issue.message(cx.lang())}
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        }
+                    })}
+                </div>
+            </details>
+        </section>
+    }
+}

@@ -1,0 +1,113 @@
+//! The spec-priority list [实例规格]: specs tried high to low. Rows are added, removed
+//! and reordered with the buttons, with Alt+↑/Alt+↓ on a row, or by dragging a row.
+
+use super::compute::spec_options;
+use super::context::{FormCx, control_id, field_key};
+use super::field::{Findings, Lens, SelectField};
+use super::lists::focus_first_in;
+use leptos::prelude::*;
+
+const PATH: &str = "compute.specs";
+
+/// Moves row `from` to `to` and keeps the focus on the moved spec.
+fn move_row(cx: FormCx, from: usize, to: usize) {
+    let len = cx.spec.with_untracked(|s| s.compute.specs.len());
+    if from >= len || to >= len || from == to {
+        return;
+    }
+    cx.edit(PATH, |s| {
+        let spec = s.compute.specs.remove(from);
+        s.compute.specs.insert(to, spec);
+    });
+    focus_first_in(&control_id(&format!("{PATH}[{to}]")));
+}
+
+/// The priority list editor.
+#[component]
+pub fn SpecsEditor() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let len = Memo::new(move |_| cx.spec.with(|s| s.compute.specs.len()));
+    let offered = Signal::derive(move || spec_options(cx));
+    let findings = Memo::new(move |_| cx.shown_at(PATH, false));
+    let id = control_id(PATH);
+    let (label_id, help_id, msgs_id) = (
+        format!("{id}-label"),
+        format!("{id}-help"),
+        format!("{id}-msgs"),
+    );
+    let described = format!("{help_id} {msgs_id}");
+    let labelled = label_id.clone();
+    let dragged = RwSignal::new(None::<usize>);
+    let add = move |_| {
+        cx.edit(PATH, |s| s.compute.specs.push(String::new()));
+        focus_first_in(&control_id(&format!("{PATH}[{}]", len.get_untracked() - 1)));
+    };
+    view! {
+        <div class="list specs" data-field=PATH role="group" aria-labelledby=labelled
+            aria-describedby=described>
+            <h3 id=label_id>{move || cx.text(&field_key(PATH, "label"))}</h3>
+            <p class="help" id=help_id>
+                {move || cx.text(&field_key(PATH, "help"))}" "{move || cx.text("ui.form.specs.reorder_help")}
+            </p>
+            <Findings id=msgs_id findings=findings />
+            <ol class="spec-list">
+                {move || (0..len.get()).map(|i| {
+                    let row = format!("{PATH}[{i}]");
+                    let lens = Lens {
+                        get: Signal::derive(move || cx.spec.with(|s| s.compute.specs.get(i).cloned().unwrap_or_default())),
+                        set: Callback::new(move |v: String| cx.spec.update(|s| {
+                            if let Some(spec) = s.compute.specs.get_mut(i) {
+                                *spec = v;
+                            }
+                        })),
+                    };
+                    let used = move || cx.check.with(|c| {
+                        c.plan.as_ref().and_then(|p| p.used()).is_some_and(|u| u.index == i)
+                    });
+                    let label = move |key: &'static str| {
+                        move || shared::messages::text(cx.lang(), key, &[("rank", (i + 1).to_string())])
+                    };
+                    view! {
+                        <li class="row" class:used=used data-row=row.clone() draggable="true"
+                            on:dragstart=move |_| dragged.set(Some(i))
+                            on:dragover=move |ev| ev.prevent_default()
+                            on:drop=move |ev| {
+                                ev.prevent_default();
+                                if let Some(from) = dragged.get_untracked() {
+                                    move_row(cx, from, i);
+                                }
+                                dragged.set(None);
+                            }
+                            on:keydown=move |ev| {
+                                if ev.alt_key() {
+                                    match ev.key().as_str() {
+                                        "ArrowUp" if i > 0 => { ev.prevent_default(); move_row(cx, i, i - 1); }
+                                        "ArrowDown" => { ev.prevent_default(); move_row(cx, i, i + 1); }
+                                        _ => {}
+                                    }
+                                }
+                            }>
+                            <span class="rank" aria-hidden="true">{i + 1}</span>
+                            <SelectField path=row.clone() no_help=true lens options=offered />
+                            <button type="button" class="up" data-testid=format!("up-{row}") disabled={ i == 0 }
+                                aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1))>"↑"</button>
+                            <button type="button" class="down" data-testid=format!("down-{row}")
+                                disabled=move || { i + 1 >= len.get() }
+                                aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1)>"↓"</button>
+                            <button type="button" class="remove" data-testid=format!("remove-{row}")
+                                aria-label=label("ui.form.specs.remove")
+                                on:click=move |_| cx.edit(PATH, |s| {
+                                    if i < s.compute.specs.len() {
+                                        s.compute.specs.remove(i);
+                                    }
+                                })>"×"</button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+            <button type="button" class="add" id=id data-testid="add-compute.specs" on:click=add>
+                {move || cx.text("ui.form.add.compute.specs")}
+            </button>
+        </div>
+    }
+}

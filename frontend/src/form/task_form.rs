@@ -1,0 +1,147 @@
+//! The create form: every section of SPEC.md in order, checked by the shared crate on
+//! every change, with the plan, the preview, import/export, the saved draft and submit.
+
+use super::advanced::AdvancedSection;
+use super::basic::BasicSection;
+use super::compute::ComputeSection;
+use super::context::FormCx;
+use super::draft;
+use super::environment::EnvironmentSection;
+use super::preview::Preview;
+use super::pytorch::PyTorchSection;
+use super::ray::RaySection;
+use crate::api;
+use crate::components::ReportView;
+use leptos::prelude::*;
+use shared::api::TaskView;
+use shared::usage::Usage;
+use shared::{Catalog, Report, TaskSpec, User};
+
+/// The create form.
+///
+/// Starts from `initial` when given (a clone), else from the draft saved in this
+/// browser, else from a blank spec for the catalog. Submits through
+/// [`api::submit_task`] and calls `on_submitted` with the created task.
+#[component]
+pub fn TaskForm(
+    /// What the form chooses from.
+    catalog: Catalog,
+    /// Live usage of the catalog's nodes and the user's quota.
+    usage: Usage,
+    /// Who is filling it in.
+    user: User,
+    /// The spec to start from.
+    #[prop(optional)]
+    initial: Option<TaskSpec>,
+    /// Called with the task once the server has created it.
+    #[prop(optional)]
+    on_submitted: Option<Callback<TaskView>>,
+) -> impl IntoView {
+    let revealed = initial.is_some();
+    let (start, restored) = match initial {
+        Some(spec) => (spec, false),
+        None => match draft::load() {
+            Some(spec) => (spec, true),
+            None => (draft::blank(&catalog, &user), false),
+        },
+    };
+    let blank = draft::blank(&catalog, &user);
+    let cx = FormCx::provide(start, catalog, usage, user);
+    cx.reveal.set(revealed || restored);
+    // The draft follows every change, so a reload finds it.
+    Effect::new(move |_| cx.spec.with(draft::save));
+
+    let banner = RwSignal::new(None::<String>);
+    let last_key = StoredValue::new(None::<(String, String)>);
+    let submit = Action::new_local(move |(json, key): &(String, String)| {
+        let (json, key) = (json.clone(), key.clone());
+        async move { api::submit_task(json, &key).await }
+    });
+    let submitting = submit.pending();
+    Effect::new(move |_| {
+        let Some(result) = submit.value().get() else {
+            return;
+        };
+        match result {
+            Ok(task) => {
+                draft::clear();
+                banner.set(None);
+                if let Some(done) = on_submitted {
+                    done.run(task);
+                }
+            }
+            Err(api::ClientError::Api(body)) if !body.issues.is_empty() => {
+                let mut report = Report::new();
+                for issue in body.issues {
+                    report.push_issue(issue.into());
+                }
+                cx.server.set(Some((cx.spec.get_untracked(), report)));
+                banner.set(Some(body.detail));
+            }
+            Err(err) => banner.set(Some(err.to_string())),
+        }
+    });
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        cx.reveal.set(true);
+        if cx.report.with_untracked(Report::has_errors) || submitting.get_untracked() {
+            return;
+        }
+        let spec = cx.spec.get_untracked().normalized();
+        let json = serde_json::to_string(&spec).unwrap_or_default();
+        // The same spec sent again (a retry) carries the same key, so the server
+        // answers with the first task instead of creating a second.
+        let key = last_key.with_value(|last| {
+            last.as_ref()
+                .filter(|(sent, _)| *sent == json)
+                .map(|(_, k)| k.clone())
+        });
+        let key = key.unwrap_or_else(new_key);
+        last_key.set_value(Some((json.clone(), key.clone())));
+        submit.dispatch((json, key));
+    };
+    let start_over = move |_| {
+        draft::clear();
+        cx.server.set(None);
+        cx.reveal.set(false);
+        cx.spec.set(blank.clone());
+    };
+    let is_ray = Memo::new(move |_| cx.spec.with(TaskSpec::is_ray));
+    let has_type = Memo::new(move |_| cx.spec.with(|s| s.task_type().is_some()));
+    let blocked = move || cx.report.with(Report::has_errors) || submitting.get();
+    view! {
+        <form class="task-form" novalidate=true on:submit=on_submit data-testid="task-form">
+            <h1>{move || cx.text("ui.form.title")}</h1>
+            {restored.then(|| view! {
+                <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
+            })}
+            <BasicSection />
+            <EnvironmentSection />
+            <ComputeSection />
+            <AdvancedSection />
+            {move || match (has_type.get(), is_ray.get()) {
+                (false, _) => None,
+                (true, false) => Some(view! { <PyTorchSection /> }.into_any()),
+                (true, true) => Some(view! { <RaySection /> }.into_any()),
+            }}
+            <section class="findings-summary" aria-labelledby="form-summary-title">
+                <h2 id="form-summary-title">{move || cx.text("ui.form.summary_title")}</h2>
+                <ReportView report=Signal::from(cx.report) />
+            </section>
+            <Preview />
+            {move || banner.get().map(|text| view! { <p class="banner error" role="alert" data-testid="submit-error">{text}</p> })}
+            <div class="actions">
+                <button type="submit" class="primary" data-testid="submit" disabled=blocked>
+                    {move || cx.text(if submitting.get() { "ui.form.submitting" } else { "ui.form.submit" })}
+                </button>
+                <button type="button" data-testid="start-over" on:click=start_over>{move || cx.text("ui.form.start_over")}</button>
+            </div>
+        </form>
+    }
+}
+
+/// A fresh idempotency key.
+fn new_key() -> String {
+    let random = (js_sys::Math::random() * 1e15) as u64;
+    format!("form-{:x}-{random:x}", js_sys::Date::now() as u64)
+}

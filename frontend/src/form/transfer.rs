@@ -1,0 +1,202 @@
+//! Export of the spec as YAML (or JSON) and import from either, checked like any input.
+//!
+//! The export writes a small YAML subset (block mappings and lists, double-quoted or
+//! literal strings) that any YAML reader gives back as the same JSON; the import reads
+//! YAML with the yaml-rust2 parser the shared crate already ships, so the console gains
+//! no new dependency weight.
+
+use serde_json::Value;
+use shared::{Report, TaskSpec};
+use std::fmt::Write;
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// The spec as YAML, fields in the spec's order.
+pub fn to_yaml(spec: &TaskSpec) -> String {
+    // Through JSON text: the console already has that serializer and `Value`'s parser.
+    let value = serde_json::to_string(spec)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    let mut out = String::new();
+    block(&value, 0, &mut out);
+    out
+}
+
+/// Writes `value` as the body of a block at `indent` spaces.
+fn block(value: &Value, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            for (key, item) in map {
+                let _ = write!(out, "{pad}{}:", scalar_key(key));
+                nested(item, indent, out);
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            for item in items {
+                let _ = write!(out, "{pad}-");
+                match item {
+                    // A mapping in a list starts on the dash's line.
+                    Value::Object(map) if !map.is_empty() => {
+                        let mut inner = String::new();
+                        block(item, indent + 2, &mut inner);
+                        out.push(' ');
+                        out.push_str(inner.trim_start());
+                    }
+                    _ => nested(item, indent, out),
+                }
+            }
+        }
+        other => {
+            let _ = writeln!(out, "{pad}{}", inline(other, indent));
+        }
+    }
+}
+
+/// Writes the value of a `key:` or `-` whose line is already started.
+fn nested(value: &Value, indent: usize, out: &mut String) {
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            out.push('\n');
+            block(value, indent + 2, out);
+        }
+        Value::Array(items) if !items.is_empty() => {
+            out.push('\n');
+            block(value, indent + 2, out);
+        }
+        other => {
+            let _ = writeln!(out, " {}", inline(other, indent));
+        }
+    }
+}
+
+fn inline(value: &Value, indent: usize) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => string(s, indent),
+        Value::Array(_) => "[]".to_owned(),
+        Value::Object(_) => "{}".to_owned(),
+    }
+}
+
+fn scalar_key(key: &str) -> String {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        key.to_owned()
+    } else {
+        quoted(key)
+    }
+}
+
+/// A string as a literal block when it is several plain lines (commands, runtime
+/// envs read best that way), else double-quoted with JSON's escapes (valid YAML).
+fn string(s: &str, indent: usize) -> String {
+    let literal = s.contains('\n')
+        && !s.starts_with([' ', '\t', '\n'])
+        && !s.trim_end_matches('\n').contains("\n\n")
+        && s.trim_end_matches('\n').len() + 1 >= s.len()
+        && s.lines().all(|l| l == l.trim_end())
+        && !s.chars().any(|c| c.is_control() && c != '\n');
+    if !literal {
+        return quoted(s);
+    }
+    let chomp = if s.ends_with('\n') { "|" } else { "|-" };
+    let pad = " ".repeat(indent + 2);
+    let mut out = String::from(chomp);
+    for line in s.trim_end_matches('\n').split('\n') {
+        let _ = write!(out, "\n{pad}{line}");
+    }
+    out
+}
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// Why an import was refused: the text does not parse, or it is not a spec (the
+/// findings name the fields, as the server's 422 does).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportError {
+    /// Neither JSON nor YAML; the parser's message.
+    Syntax(String),
+    /// Not exactly one YAML document.
+    Documents(usize),
+    /// A YAML key that is not text, or an alias.
+    NotPlain,
+    /// A document of the wrong shape.
+    Shape(Report),
+}
+
+impl ImportError {
+    /// The refusal in plain words (the findings of a wrong shape show as findings).
+    pub fn message(&self, lang: shared::Lang) -> String {
+        use shared::messages::text;
+        match self {
+            ImportError::Syntax(detail) => {
+                text(lang, "ui.form.import.syntax", &[("detail", detail.clone())])
+            }
+            ImportError::Documents(count) => text(
+                lang,
+                "ui.form.import.documents",
+                &[("count", count.to_string())],
+            ),
+            ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
+            ImportError::Shape(report) => text(
+                lang,
+                "ui.form.import.shape",
+                &[("count", report.issues().len().to_string())],
+            ),
+        }
+    }
+}
+
+/// Reads a spec from JSON or YAML.
+///
+/// # Errors
+///
+/// [`ImportError`] when the text is not one document of the spec's shape.
+pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
+    // JSON goes through the shared parser, whose findings carry the line and column.
+    if text.trim_start().starts_with('{') {
+        return shared::parse_spec(text).map_err(ImportError::Shape);
+    }
+    let value = {
+        let docs =
+            YamlLoader::load_from_str(text).map_err(|e| ImportError::Syntax(e.to_string()))?;
+        match docs.as_slice() {
+            [doc] => json(doc)?,
+            _ => return Err(ImportError::Documents(docs.len())),
+        }
+    };
+    shared::parse_value(value).map_err(ImportError::Shape)
+}
+
+fn json(yaml: &Yaml) -> Result<Value, ImportError> {
+    Ok(match yaml {
+        Yaml::Null => Value::Null,
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Integer(n) => Value::from(*n),
+        Yaml::Real(text) => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::String(text.clone()), Value::Number),
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Array(items) => Value::Array(items.iter().map(json).collect::<Result<_, _>>()?),
+        Yaml::Hash(map) => {
+            let mut object = serde_json::Map::new();
+            for (key, value) in map {
+                let key = match key {
+                    Yaml::String(s) => s.clone(),
+                    _ => return Err(ImportError::NotPlain),
+                };
+                object.insert(key, json(value)?);
+            }
+            Value::Object(object)
+        }
+        Yaml::Alias(_) | Yaml::BadValue => {
+            return Err(ImportError::NotPlain);
+        }
+    })
+}

@@ -1,0 +1,574 @@
+//! The create form: mount it in Chromium, act on controls found by their field path,
+//! and check the DOM and the spec the preview shows.
+
+use frontend::form::TaskForm;
+use frontend::form::draft::DRAFT_KEY;
+use frontend::form::transfer;
+use leptos::prelude::*;
+use shared::TaskSpec;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .expect("a window")
+        .document()
+        .expect("a document")
+}
+
+fn storage() -> web_sys::Storage {
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .expect("local storage")
+}
+
+/// A mounted form; dropping it unmounts it, so ids never repeat across tests.
+struct Form {
+    host: HtmlElement,
+    _handle: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+}
+
+impl Drop for Form {
+    fn drop(&mut self) {
+        self.host.remove();
+    }
+}
+
+fn example(text: &str) -> TaskSpec {
+    shared::parse_spec(text).expect("the example parses")
+}
+
+/// Mounts a form with the language switch; `keep_draft` leaves local storage as is.
+async fn mount(initial: Option<TaskSpec>, keep_draft: bool) -> Form {
+    if !keep_draft {
+        storage().remove_item(DRAFT_KEY).unwrap();
+    }
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let catalog = shared::demo::catalog();
+        let usage = shared::demo::usage();
+        let user = shared::demo::user();
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        let form = match initial.clone() {
+            Some(initial) => view! { <TaskForm catalog usage user initial /> }.into_any(),
+            None => view! { <TaskForm catalog usage user /> }.into_any(),
+        };
+        view! {
+            <frontend::i18n::LangSwitch />
+            {form}
+        }
+        .into_any()
+    });
+    leptos::task::tick().await;
+    Form {
+        host,
+        _handle: handle,
+    }
+}
+
+impl Form {
+    fn find(&self, selector: &str) -> Option<HtmlElement> {
+        self.host
+            .query_selector(selector)
+            .unwrap()
+            .map(|e| e.unchecked_into())
+    }
+
+    /// The control named by a field path.
+    fn control(&self, path: &str) -> HtmlElement {
+        self.find(&format!("[name='{path}']"))
+            .unwrap_or_else(|| panic!("no control named {path}"))
+    }
+
+    fn has_control(&self, path: &str) -> bool {
+        self.find(&format!("[name='{path}']")).is_some()
+    }
+
+    fn test_id(&self, id: &str) -> HtmlElement {
+        self.find(&format!("[data-testid='{id}']"))
+            .unwrap_or_else(|| panic!("no {id}"))
+    }
+
+    fn text(&self, id: &str) -> String {
+        self.test_id(id).text_content().unwrap_or_default()
+    }
+
+    /// Types into a text, number or multi-line control.
+    async fn type_in(&self, path: &str, value: &str) {
+        let el = self.control(path);
+        if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
+            area.set_value(value);
+        } else {
+            el.unchecked_ref::<HtmlInputElement>().set_value(value);
+        }
+        el.dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        leptos::task::tick().await;
+    }
+
+    async fn choose(&self, path: &str, value: &str) {
+        let el: HtmlSelectElement = self.control(path).unchecked_into();
+        el.set_value(value);
+        assert_eq!(el.value(), value, "{path} offers {value}");
+        el.dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        leptos::task::tick().await;
+    }
+
+    async fn tick_box(&self, path: &str, on: bool) {
+        let el: HtmlInputElement = self.control(path).unchecked_into();
+        el.set_checked(on);
+        el.dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        leptos::task::tick().await;
+    }
+
+    async fn click(&self, test_id: &str) {
+        self.test_id(test_id).click();
+        leptos::task::tick().await;
+        leptos::task::tick().await;
+    }
+
+    /// The codes shown at a control (the list its `aria-describedby` names).
+    fn codes_at(&self, path: &str) -> Vec<String> {
+        let control = self.control(path);
+        let ids = control
+            .get_attribute("aria-describedby")
+            .unwrap_or_default();
+        let msgs = ids
+            .split(' ')
+            .find(|id| id.ends_with("-msgs"))
+            .expect("the control names its findings");
+        let list = self
+            .find(&format!("#{msgs}"))
+            .expect("the findings list exists");
+        let items = list.query_selector_all("li").unwrap();
+        (0..items.length())
+            .map(|i| {
+                items
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<HtmlElement>()
+                    .dataset()
+                    .get("code")
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    fn invalid(&self, path: &str) -> bool {
+        self.control(path).get_attribute("aria-invalid").as_deref() == Some("true")
+    }
+
+    /// The spec the preview says will be submitted.
+    fn submitted(&self) -> TaskSpec {
+        transfer::from_text(&self.text("preview")).expect("the preview reads back")
+    }
+
+    fn submit_disabled(&self) -> bool {
+        self.test_id("submit").has_attribute("disabled")
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_blank_form_starts_in_the_users_catalog_and_cannot_be_submitted() {
+    let form = mount(None, false).await;
+    let spec = form.submitted();
+    // The first region and cluster, the user's group, a PyTorchJob; nothing decided
+    // for the user beyond that.
+    assert_eq!(spec.basic.region, "cn-east");
+    assert_eq!(spec.basic.cluster, "sh-a");
+    assert!(!spec.basic.project_group.is_empty());
+    assert_eq!(spec.basic.task_type, Some(shared::TaskType::PyTorchJob));
+    assert!(spec.basic.name_prefix.is_empty());
+    assert!(form.text("summary").contains("errors"));
+    assert!(!form.text("summary").starts_with("0 errors"));
+    assert!(form.submit_disabled());
+    // Findings of untouched fields wait; the summary already lists them.
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    assert!(
+        form.find("li.issue[data-path='basic.name_prefix']")
+            .is_some()
+    );
+    // Every section is a fieldset with a legend, in SPEC.md's order.
+    let legends = form.host.query_selector_all("fieldset.section").unwrap();
+    let sections: Vec<String> = (0..legends.length())
+        .map(|i| {
+            legends
+                .item(i)
+                .unwrap()
+                .unchecked_into::<HtmlElement>()
+                .dataset()
+                .get("section")
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        sections,
+        ["basic", "environment", "compute", "advanced", "pytorch"]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_name_prefix_shows_its_final_pattern_and_live_maximum() {
+    let form = mount(None, false).await;
+    form.type_in("basic.name_prefix", "Bad_Name").await;
+    let codes = form.codes_at("basic.name_prefix");
+    assert!(
+        codes.iter().any(|c| c.starts_with("basic.name_prefix")),
+        "{codes:?} / {}",
+        form.text("summary")
+    );
+    assert!(form.invalid("basic.name_prefix"));
+    form.type_in("basic.name_prefix", "llama").await;
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    assert!(!form.invalid("basic.name_prefix"));
+    // 63 − len("-master-0") − 6 = 48 with no workers (k8s/RULES.md).
+    let pattern = form.text("name-pattern");
+    assert!(pattern.contains("llama-xxxxx"), "{pattern}");
+    assert!(pattern.contains("at most 48"), "{pattern}");
+    // Eleven workers make `-worker-10` the longest pod suffix: 63 − 10 − 6 = 47.
+    form.type_in("compute.workers", "11").await;
+    assert!(form.text("name-pattern").contains("at most 47"));
+}
+
+#[wasm_bindgen_test]
+async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
+    let form = mount(None, false).await;
+    form.click("add-environment.env").await;
+    assert!(form.has_control("environment.env[0].name"));
+    assert!(form.has_control("environment.env[0].value"));
+    form.type_in("environment.env[0].name", "1BAD").await;
+    assert_eq!(
+        form.codes_at("environment.env[0].name"),
+        ["env.name.invalid"]
+    );
+    assert!(form.invalid("environment.env[0].name"));
+    form.type_in("environment.env[0].name", "KUBERNETES_X")
+        .await;
+    assert_eq!(
+        form.codes_at("environment.env[0].name"),
+        ["env.name.reserved_prefix"]
+    );
+    form.type_in("environment.env[0].name", "NCCL_DEBUG").await;
+    assert!(form.codes_at("environment.env[0].name").is_empty());
+    assert!(!form.invalid("environment.env[0].name"));
+    // Hiding the value masks its control; removing the row empties the list.
+    form.type_in("environment.env[0].value", "s3cret").await;
+    form.tick_box("environment.env[0].hidden", true).await;
+    let value: HtmlInputElement = form.control("environment.env[0].value").unchecked_into();
+    assert_eq!(value.type_(), "password");
+    assert_eq!(value.value(), "s3cret");
+    assert!(form.submitted().environment.env[0].hidden);
+    form.click("remove-environment.env[0]").await;
+    assert!(!form.has_control("environment.env[0].name"));
+    assert!(form.submitted().environment.env.is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn tags_and_mounts_are_rows_named_by_their_paths() {
+    let form = mount(None, false).await;
+    form.click("add-basic.tags").await;
+    form.type_in("basic.tags[0].key", "team").await;
+    form.type_in("basic.tags[0].value", "nlp").await;
+    form.click("add-environment.storage").await;
+    form.choose("environment.storage[0].id", "vol-ckpt").await;
+    form.type_in("environment.storage[0].path", "/proc/x").await;
+    assert!(
+        form.codes_at("environment.storage[0].path")
+            .contains(&"mount.path.system".to_owned())
+    );
+    form.type_in("environment.storage[0].path", "/volume/ckpt")
+        .await;
+    let spec = form.submitted();
+    assert_eq!(spec.basic.tags[0].key, "team");
+    assert_eq!(spec.environment.storage[0].id, "vol-ckpt");
+    assert_eq!(spec.environment.storage[0].path, "/volume/ckpt");
+}
+
+#[wasm_bindgen_test]
+async fn switching_the_task_type_keeps_shared_fields_and_drops_the_others() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert!(!form.has_control("ray.runtime_env"));
+    form.choose("basic.task_type", "ray_job").await;
+    assert!(form.has_control("ray.runtime_env"));
+    assert!(form.has_control("compute.head_spec"));
+    form.type_in("ray.runtime_env", "pip: [torch]").await;
+    assert_eq!(form.submitted().ray.runtime_env, "pip: [torch]");
+    form.choose("basic.task_type", "pytorch_job").await;
+    assert!(!form.has_control("ray.runtime_env"));
+    let spec = form.submitted();
+    assert_eq!(spec.ray, shared::task::RaySettings::default());
+    // Shared fields stay.
+    assert_eq!(spec.basic.name_prefix, "llama-finetune");
+    assert_eq!(spec.compute.specs, ["a100-1g"]);
+    form.choose("basic.task_type", "ray_job").await;
+    let area: HtmlTextAreaElement = form.control("ray.runtime_env").unchecked_into();
+    assert_eq!(area.value(), "");
+}
+
+#[wasm_bindgen_test]
+async fn the_resource_kind_fields_follow_the_kind() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // On-demand: priority and guarantee, no idle settings.
+    assert!(form.has_control("compute.priority"));
+    assert!(form.has_control("compute.guarantee"));
+    assert!(!form.has_control("compute.accept_idle"));
+    form.choose("compute.kind", "reserved").await;
+    assert!(!form.has_control("compute.priority"));
+    assert!(form.has_control("compute.accept_idle"));
+    assert!(!form.has_control("compute.idle_stability"));
+    // The kind's switch dropped on-demand's fields, as the shared crate does.
+    let spec = form.submitted();
+    assert_eq!(spec.compute.priority, None);
+    assert_eq!(spec.compute.guarantee, None);
+    form.tick_box("compute.accept_idle", true).await;
+    assert!(form.has_control("compute.prefer_idle"));
+    assert!(form.has_control("compute.idle_stability"));
+    form.choose("compute.kind", "idle").await;
+    assert!(form.has_control("compute.idle_stability"));
+    assert!(!form.has_control("compute.accept_idle"));
+    assert!(!form.submitted().compute.accept_idle);
+}
+
+#[wasm_bindgen_test]
+async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // The reserved H100 pool sells two specs.
+    form.choose("compute.kind", "reserved").await;
+    form.choose("compute.pool", "sh-a-h100").await;
+    form.choose("compute.specs[0]", "h100-8g").await;
+    form.click("add-compute.specs").await;
+    form.choose("compute.specs[1]", "h100-1g").await;
+    assert_eq!(form.submitted().compute.specs, ["h100-8g", "h100-1g"]);
+    // Alt+↓ on the first row moves it down, and the focus follows it.
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("ArrowDown");
+    init.set_alt_key(true);
+    init.set_bubbles(true);
+    let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    form.control("compute.specs[0]")
+        .dispatch_event(&key)
+        .unwrap();
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().compute.specs, ["h100-1g", "h100-8g"]);
+    // The controls show the moved values, not the ones picked there before.
+    let shown = |path: &str| {
+        form.control(path)
+            .unchecked_into::<HtmlSelectElement>()
+            .value()
+    };
+    assert_eq!(shown("compute.specs[0]"), "h100-1g");
+    assert_eq!(shown("compute.specs[1]"), "h100-8g");
+    // The first row cannot go up, the last cannot go down.
+    assert!(
+        form.test_id("up-compute.specs[0]")
+            .has_attribute("disabled")
+    );
+    assert!(
+        !form
+            .test_id("down-compute.specs[0]")
+            .has_attribute("disabled")
+    );
+    assert!(
+        form.test_id("down-compute.specs[1]")
+            .has_attribute("disabled")
+    );
+    let focused = document().active_element().expect("a focused control");
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("compute.specs[1]")
+    );
+    form.click("up-compute.specs[1]").await;
+    assert_eq!(form.submitted().compute.specs, ["h100-8g", "h100-1g"]);
+    // By mouse: drag the second row onto the first.
+    let row = |i: usize| {
+        form.find(&format!("li[data-row='compute.specs[{i}]']"))
+            .unwrap()
+    };
+    let event = |name: &str| {
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        web_sys::Event::new_with_event_init_dict(name, &init).unwrap()
+    };
+    row(1).dispatch_event(&event("dragstart")).unwrap();
+    row(0).dispatch_event(&event("drop")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().compute.specs, ["h100-1g", "h100-8g"]);
+    form.click("remove-compute.specs[0]").await;
+    assert_eq!(form.submitted().compute.specs, ["h100-8g"]);
+}
+
+#[wasm_bindgen_test]
+async fn the_plan_panel_follows_the_compute_section() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let outcome = form.text("outcome");
+    assert!(
+        outcome.starts_with("Starts now with a100-1g"),
+        "{outcome} / {}",
+        form.text("summary")
+    );
+    assert!(form.find("[data-testid='quota-bars'] .bar-row").is_some());
+    assert!(form.find("[data-testid='pool-bars'] .bar-row").is_some());
+    let used = form
+        .find(".verdict.used")
+        .expect("the spec in use is marked");
+    assert_eq!(used.dataset().get("spec").as_deref(), Some("a100-1g"));
+    assert!(used.text_content().unwrap().contains("fits now on a100-1g"));
+    // Far more replicas than the quota allows: the spec is skipped, nothing starts.
+    form.type_in("compute.workers", "200").await;
+    assert!(!form.text("outcome").starts_with("Starts now"));
+    assert!(form.text("verdicts").contains("skipped: over quota by"));
+    assert!(
+        form.find("[data-testid='quota-bars'] .bar-row.over")
+            .is_some()
+    );
+    assert!(form.submit_disabled());
+}
+
+#[wasm_bindgen_test]
+async fn the_draft_is_saved_as_you_type_and_restored() {
+    let first = mount(None, false).await;
+    first.type_in("basic.name_prefix", "draft-me").await;
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("draft-me"));
+    drop(first);
+    let second = mount(None, true).await;
+    let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
+    assert_eq!(input.value(), "draft-me");
+    assert!(second.find("[data-testid='draft-restored']").is_some());
+    second.click("start-over").await;
+    let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
+    assert_eq!(input.value(), "");
+}
+
+#[wasm_bindgen_test]
+async fn yaml_export_imports_back_to_the_same_spec() {
+    for text in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {
+        let spec = example(text);
+        let yaml = transfer::to_yaml(&spec);
+        assert_eq!(transfer::from_text(&yaml).as_ref(), Ok(&spec), "{yaml}");
+    }
+    // Multi-line text survives as a literal block.
+    let spec = TaskSpec::default().with(|s| s.environment.command = "set -e\npython a.py\n".into());
+    let yaml = transfer::to_yaml(&spec);
+    assert!(yaml.contains("command: |\n"), "{yaml}");
+    assert_eq!(transfer::from_text(&yaml), Ok(spec));
+}
+
+#[wasm_bindgen_test]
+async fn an_import_is_checked_like_any_input() {
+    let form = mount(None, false).await;
+    let ray = example(shared::demo::RAY_EXAMPLE);
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    area.set_value("basic:\n  workers: 2\n");
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    // A wrong shape names the field and leaves the form alone.
+    assert!(
+        form.find("[data-testid='import-note'] li[data-path='basic.workers']")
+            .is_some()
+    );
+    assert_eq!(
+        form.submitted().basic.task_type,
+        Some(shared::TaskType::PyTorchJob)
+    );
+    area.set_value(&transfer::to_yaml(&ray));
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    assert_eq!(form.submitted(), ray.clone().normalized());
+    assert!(form.has_control("ray.runtime_env"));
+    assert!(form.text("summary").starts_with("0 errors"));
+    assert!(!form.submit_disabled());
+}
+
+#[wasm_bindgen_test]
+async fn the_form_speaks_chinese_and_english() {
+    let form = mount(None, false).await;
+    let label = || {
+        form.find("label[for='f-basic-name_prefix']")
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
+    assert_eq!(label(), "Name prefix");
+    form.click("lang-zh").await;
+    assert_eq!(label(), "名称前缀");
+    assert!(form.text("summary").contains("个错误"));
+    form.click("lang-en").await;
+    assert_eq!(label(), "Name prefix");
+}
+
+#[wasm_bindgen_test]
+async fn a_summary_finding_moves_the_focus_to_its_field() {
+    let form = mount(None, false).await;
+    let button = form
+        .find("li.issue[data-path='basic.name_prefix'] button")
+        .expect("the summary lists the empty name");
+    button.click();
+    leptos::task::tick().await;
+    let focused = document().active_element().expect("a focused control");
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.name_prefix")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn idle_resources_show_quantity_stability_and_fragments() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "idle").await;
+    // Idle needs a stability level and refuses the example's priority and guarantee,
+    // which stay visible so they can be cleared.
+    assert_eq!(form.codes_at("compute.idle_stability"), ["value.required"]);
+    assert_eq!(
+        form.codes_at("compute.priority"),
+        ["compute.idle.priority_not_allowed"]
+    );
+    form.choose("compute.priority", "").await;
+    form.choose("compute.guarantee", "").await;
+    assert!(!form.has_control("compute.priority"));
+    assert!(!form.has_control("compute.guarantee"));
+    form.choose("compute.idle_stability", "medium").await;
+    let idle = form.text("idle");
+    assert!(idle.contains("a100-1g"), "{idle}");
+    assert!(idle.contains("12 units"), "{idle}");
+    assert!(idle.contains("stability Medium"), "{idle}");
+    assert!(
+        idle.contains("1 nodes × 8 units and 2 nodes × 2 units"),
+        "{idle}"
+    );
+    assert!(
+        form.text("plan")
+            .contains("This resource kind uses no quota.")
+    );
+    // High stability: sh-a has no idle A100 at that level.
+    form.choose("compute.idle_stability", "high").await;
+    assert!(form.find("[data-testid='idle']").is_none());
+}
+
+#[wasm_bindgen_test]
+fn the_time_zone_is_the_browsers_when_the_catalog_offers_it() {
+    let catalog = shared::demo::catalog();
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&catalog, Some("Asia/Tokyo")),
+        "Asia/Tokyo"
+    );
+    // A zone the catalog does not list falls back to the catalog's first.
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&catalog, Some("Mars/Olympus")),
+        "Asia/Shanghai"
+    );
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&catalog, None),
+        "Asia/Shanghai"
+    );
+}
