@@ -232,6 +232,9 @@ impl Runner {
                 .map(|plan| plan.hold(&user.name))
                 .unwrap_or_default();
             let mut tries = 0;
+            // Decisions about other tasks, made by passes whose submit then failed:
+            // they stand, and are applied whatever happens to this one.
+            let mut others: Vec<Decision> = Vec::new();
             let stored = loop {
                 let id = Self::task_id(&validated, &user.name, key, tries);
                 let seq = self.seq.fetch_add(1, Ordering::Relaxed);
@@ -242,49 +245,65 @@ impl Runner {
                     seq,
                     hold.clone(),
                 );
+                // Admitted before it is stored, under the same lock (so tasks are tried
+                // in the order they queue), so that why it waits is written with it: one
+                // write per submit. It is undone if the task cannot be stored.
+                let decisions = scheduler.admit_one(&id);
+                let reason = decisions.iter().find_map(|d| match d {
+                    Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
+                    _ => None,
+                });
                 let at = now();
+                let mut events = vec![TaskEvent {
+                    at,
+                    kind: event_kind::QUEUED.to_owned(),
+                    message: "accepted: quota held, queued".to_owned(),
+                }];
+                if let Some(reason) = &reason {
+                    events.push(TaskEvent {
+                        at,
+                        kind: event_kind::QUEUED.to_owned(),
+                        message: format!("queued: {reason}"),
+                    });
+                }
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
                 let inserted = self
                     .store
-                    .insert(NewTask {
-                        task,
-                        quota: hold.clone(),
-                        idempotency_key: key.map(str::to_owned),
-                    })
+                    .insert_with_events(
+                        NewTask {
+                            task,
+                            quota: hold.clone(),
+                            idempotency_key: key.map(str::to_owned),
+                        },
+                        &events,
+                    )
                     .await;
-                match inserted {
-                    Ok(Inserted::New) => {
-                        self.store
-                            .push_event(
-                                &id,
-                                &TaskEvent {
-                                    at,
-                                    kind: event_kind::QUEUED.to_owned(),
-                                    message: "accepted: quota held, queued".to_owned(),
-                                },
-                            )
-                            .await?;
-                        break id;
+                if let Ok(Inserted::New) = inserted {
+                    if let Some(reason) = reason {
+                        // Recorded above: the pass's answer adds no second event.
+                        self.reasons.lock().await.insert(id.clone(), reason);
                     }
+                    others.extend(decisions);
+                    break id;
+                }
+                Self::unqueue(&mut scheduler, &id, decisions, &mut others);
+                match inserted {
+                    Ok(Inserted::New) => unreachable!("handled above"),
                     Ok(Inserted::Existing(earlier)) => {
-                        scheduler.cancel(&id);
                         drop(scheduler);
+                        self.apply(others).await;
                         return Ok((self.store.get(&earlier).await?, false));
                     }
                     // Another task has this name: draw another suffix.
-                    Err(StoreError::IdTaken { .. }) if tries < 8 => {
-                        scheduler.cancel(&id);
-                        tries += 1;
-                    }
+                    Err(StoreError::IdTaken { .. }) if tries < 8 => tries += 1,
                     Err(err) => {
-                        scheduler.cancel(&id);
+                        drop(scheduler);
+                        self.apply(others).await;
                         return Err(err.into());
                     }
                 }
             };
-            // Admitted under the same lock, so tasks are tried in the order they queue.
-            let decisions = scheduler.admit_one(&stored);
-            (stored, decisions)
+            (stored, others)
         };
         // Read back outside the lock (other submits go on meanwhile), before the
         // admission is applied: the answer is the task as it was queued.
@@ -292,6 +311,27 @@ impl Runner {
         self.apply(decisions).await;
         let stored = stored?;
         Ok((stored, true))
+    }
+
+    /// Takes back a task queued (and maybe admitted) by a submit that could not store
+    /// it; the decisions about other tasks are kept in `others`.
+    fn unqueue(
+        scheduler: &mut Scheduler,
+        id: &TaskId,
+        decisions: Vec<Decision>,
+        others: &mut Vec<Decision>,
+    ) {
+        for decision in decisions {
+            match decision {
+                Decision::Admit { id: a, .. } if a == *id => {
+                    scheduler.finish(id);
+                }
+                Decision::Wait { id: w, .. } if w == *id => {
+                    scheduler.cancel(id);
+                }
+                other => others.push(other),
+            }
+        }
     }
 
     /// One admission pass: starts every gang that fits now.
