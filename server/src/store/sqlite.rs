@@ -259,21 +259,44 @@ impl TaskStore for SqliteStore {
     }
 
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {
-        let mut tx = self.read().await?;
+        // One statement, so one round trip and one snapshot: the history and tags come
+        // as JSON arrays from subqueries (a submit reads its task back this way).
         let row = sqlx::query(concat!(
             "SELECT ",
             task_columns!(),
-            " FROM tasks t WHERE t.id = ?"
+            ", (SELECT json_group_array(json_array(h.phase, h.at, h.reason) ORDER BY h.n) \
+                FROM task_history h WHERE h.task_id = t.id), \
+               (SELECT json_group_array(json_array(g.tag_key, g.tag_value) ORDER BY g.n) \
+                FROM task_tags g WHERE g.task_id = t.id) \
+             FROM tasks t WHERE t.id = ?"
         ))
         .bind(&id.0)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&self.pool)
         .await
         .map_err(db)?
         .ok_or_else(|| not_found(id))?;
-        let task = decode_task(&row)?;
-        let mut tasks = attach_details(&mut tx, vec![task]).await?;
-        tx.commit().await.map_err(db)?;
-        tasks.pop().ok_or_else(|| not_found(id))
+        let mut stored = decode_task(&row)?;
+        let history: String = row.try_get(10).map_err(db)?;
+        let history: Vec<(String, i64, String)> =
+            serde_json::from_str(&history).map_err(|e| corrupt(&id.0, "history", Some(e)))?;
+        stored.task.history = history
+            .into_iter()
+            .map(|(phase, at, reason)| {
+                Ok(PhaseChange {
+                    phase: parse_phase(&phase).ok_or_else(|| corrupt(&id.0, "history", None))?,
+                    at: Timestamp(at),
+                    reason,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let tags: String = row.try_get(11).map_err(db)?;
+        let tags: Vec<(String, String)> =
+            serde_json::from_str(&tags).map_err(|e| corrupt(&id.0, "tags", Some(e)))?;
+        stored.tags = tags
+            .into_iter()
+            .map(|(key, value)| Tag { key, value })
+            .collect();
+        Ok(stored)
     }
 
     async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>> {
