@@ -91,6 +91,10 @@ pub struct Scheduler {
     /// Capacity or quota was given back since the last full pass, so a waiting task
     /// may fit now: [`Scheduler::admit_one`] then makes a full pass.
     freed: bool,
+    /// Waiting tasks passed over [`MAX_PASSED_OVER`] times or more: while there is
+    /// none, a submit need not look through the queue for one (a scan of a long queue
+    /// on every submit, under the server's lock).
+    held: usize,
 }
 
 impl Scheduler {
@@ -102,6 +106,7 @@ impl Scheduler {
             queue: Vec::new(),
             running: HashMap::new(),
             freed: false,
+            held: 0,
         }
     }
 
@@ -193,6 +198,7 @@ impl Scheduler {
     }
 
     fn enqueue(&mut self, waiting: Waiting) {
+        self.held += usize::from(waiting.passed_over >= MAX_PASSED_OVER);
         let at = self.queue.partition_point(|w| w.rank() <= waiting.rank());
         self.queue.insert(at, waiting);
     }
@@ -202,6 +208,7 @@ impl Scheduler {
     pub fn cancel(&mut self, id: &TaskId) -> Option<Waiting> {
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let waiting = self.queue.remove(at);
+        self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
         self.live.unhold(&waiting.hold);
         self.freed = true;
         Some(waiting)
@@ -228,9 +235,10 @@ impl Scheduler {
         let Some(i) = self.queue.iter().rposition(|w| &w.id == id) else {
             return Vec::new();
         };
-        if self.queue[..i]
-            .iter()
-            .any(|w| w.passed_over >= MAX_PASSED_OVER)
+        if self.held > 0
+            && self.queue[..i]
+                .iter()
+                .any(|w| w.passed_over >= MAX_PASSED_OVER)
         {
             return vec![Decision::Wait {
                 id: id.clone(),
@@ -240,8 +248,10 @@ impl Scheduler {
         let waiting = self.queue.remove(i);
         match self.try_place(&waiting) {
             Ok(placement) => {
+                self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
                 for ahead in &mut self.queue[..i] {
                     ahead.passed_over += 1;
+                    self.held += usize::from(ahead.passed_over == MAX_PASSED_OVER);
                 }
                 self.running.insert(waiting.id.clone(), placement.clone());
                 vec![Decision::Admit {
@@ -302,6 +312,10 @@ impl Scheduler {
                 }
             }
         }
+        self.held = waiting
+            .iter()
+            .filter(|w| w.passed_over >= MAX_PASSED_OVER)
+            .count();
         self.queue = waiting;
         decisions
     }
@@ -534,6 +548,7 @@ mod tests {
         enum Step {
             Submit { units: u32, workers: u32 },
             Admit,
+            AdmitOne(usize),
             Finish(usize),
             Cancel(usize),
         }
@@ -542,6 +557,7 @@ mod tests {
             prop_oneof![
                 (1u32..=8, 0u32..=4).prop_map(|(units, workers)| Step::Submit { units, workers }),
                 Just(Step::Admit),
+                (0usize..40).prop_map(Step::AdmitOne),
                 (0usize..40).prop_map(Step::Finish),
                 (0usize..40).prop_map(Step::Cancel),
             ]
@@ -569,6 +585,11 @@ mod tests {
                         Step::Admit => {
                             scheduler.admit();
                         }
+                        Step::AdmitOne(i) => {
+                            if let Some(id) = ids.get(i % ids.len().max(1)) {
+                                scheduler.admit_one(&id.clone());
+                            }
+                        }
                         Step::Finish(i) => {
                             if let Some(id) = ids.get(i % ids.len().max(1)) {
                                 scheduler.finish(&id.clone());
@@ -581,6 +602,8 @@ mod tests {
                         }
                     }
                     prop_assert!(nodes_within_capacity(&scheduler, &catalog));
+                    let held = scheduler.queue.iter().filter(|w| w.passed_over >= MAX_PASSED_OVER).count();
+                    prop_assert_eq!(scheduler.held, held);
                     for line in &scheduler.usage().quota {
                         let limit = catalog
                             .quota(&line.user, line.kind, &line.pool, &line.spec)
