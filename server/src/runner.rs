@@ -163,6 +163,11 @@ impl Runner {
         self.scheduler.lock().await.usage().clone()
     }
 
+    /// Live usage now, shared (see [`Scheduler::usage_snapshot`]).
+    pub async fn usage_snapshot(&self) -> Arc<shared::Usage> {
+        self.scheduler.lock().await.usage_snapshot()
+    }
+
     /// Tasks waiting now.
     pub async fn queue_length(&self) -> usize {
         self.scheduler.lock().await.queue().len()

@@ -115,6 +115,11 @@ impl Scheduler {
         self.live.usage()
     }
 
+    /// Live usage, shared: copied only when it changed since the last call.
+    pub fn usage_snapshot(&mut self) -> Arc<Usage> {
+        self.live.snapshot()
+    }
+
     /// Tasks waiting, in queue order.
     pub fn queue(&self) -> &[Waiting] {
         &self.queue
@@ -522,6 +527,28 @@ mod tests {
         assert_eq!(admitted(&scheduler.admit_one(&id(2))), [id(1)]);
         assert_eq!(scheduler.queue()[0].id, id(2));
         assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    #[test]
+    fn the_shared_usage_follows_every_change() {
+        let (catalog, usage) = world(4);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        let before = scheduler.usage_snapshot();
+        scheduler
+            .submit(id(1), task(1, 0), demo::user(), 1)
+            .expect("valid");
+        let held = scheduler.usage_snapshot();
+        assert_ne!(*held, *before, "the hold shows");
+        assert_eq!(*held, *scheduler.usage());
+        assert!(
+            Arc::ptr_eq(&held, &scheduler.usage_snapshot()),
+            "unchanged: not copied"
+        );
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        assert_eq!(*scheduler.usage_snapshot(), *scheduler.usage());
+        assert_ne!(*scheduler.usage_snapshot(), *held, "the reservation shows");
+        scheduler.finish(&id(1)).expect("it ran");
+        assert_eq!(*scheduler.usage_snapshot(), *before);
     }
 
     #[test]

@@ -161,6 +161,8 @@ pub struct LiveUsage {
     at: std::collections::HashMap<String, Vec<usize>>,
     /// Each pool's address in the catalog this holds and where its nodes start.
     pools: Vec<(usize, usize)>,
+    /// A copy of `usage` handed out since its last change ([`LiveUsage::snapshot`]).
+    snapshot: Option<std::sync::Arc<Usage>>,
 }
 
 impl LiveUsage {
@@ -190,7 +192,17 @@ impl LiveUsage {
             total,
             at,
             pools,
+            snapshot: None,
         }
+    }
+
+    /// The usage now, shared: copied once after each change rather than for every
+    /// reader (each check of a spec reads it).
+    pub fn snapshot(&mut self) -> std::sync::Arc<Usage> {
+        std::sync::Arc::clone(
+            self.snapshot
+                .get_or_insert_with(|| std::sync::Arc::new(self.usage.clone())),
+        )
     }
 
     /// The catalog the positions are of.
@@ -213,11 +225,13 @@ impl LiveUsage {
 
     /// Takes quota (see [`Usage::hold`]).
     pub fn hold(&mut self, lines: &[QuotaUse]) {
+        self.snapshot = None;
         self.usage.hold(lines);
     }
 
     /// Gives quota back (see [`Usage::unhold`]).
     pub fn unhold(&mut self, lines: &[QuotaUse]) {
+        self.snapshot = None;
         self.usage.unhold(lines);
     }
 
@@ -250,6 +264,7 @@ impl LiveUsage {
 
     /// Copies the allocations of the placement's nodes into the positional view.
     fn sync(&mut self, placement: &crate::quota::Placement) {
+        self.snapshot = None;
         for (node, _) in placement.node_needs() {
             if let Some(positions) = self.at.get(node) {
                 let now = self.usage.allocated(node);

@@ -54,7 +54,7 @@ async fn validate(
     ReaderLang(lang): ReaderLang,
     JsonText(text): JsonText,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let usage = state.live_usage().await;
+    let usage = state.shared_usage().await;
     let check = shared::check_json(&text, &state.catalog, &usage, &user);
     if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
         return Err(ApiError::Spec {
