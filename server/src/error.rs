@@ -8,10 +8,9 @@ use axum::http::header::{CONTENT_TYPE, HeaderValue};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use shared::api::{ErrorBody, MAX_FINDINGS_PER_CODE};
+use shared::api::ErrorBody;
 use shared::validate::LocalizedIssue;
 use shared::{Lang, Report};
-use std::collections::HashMap;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -165,21 +164,11 @@ impl ApiError {
     }
 }
 
-/// Keeps the first [`MAX_FINDINGS_PER_CODE`] findings of each code, in order; returns
-/// them and how many were left out.
+/// Keeps the findings an answer sends, in order ([`shared::validate::cap_findings`]:
+/// at most [`shared::api::MAX_FINDINGS_PER_CODE`] of one code at one field); returns them and how
+/// many were left out.
 pub fn cap_findings(issues: Vec<LocalizedIssue>) -> (Vec<LocalizedIssue>, usize) {
-    let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    let total = issues.len();
-    let kept: Vec<LocalizedIssue> = issues
-        .into_iter()
-        .filter(|issue| {
-            let count = seen.entry(issue.code.code()).or_default();
-            *count += 1;
-            *count <= MAX_FINDINGS_PER_CODE
-        })
-        .collect();
-    let left_out = total - kept.len();
-    (kept, left_out)
+    shared::validate::cap_findings(issues, |i| (i.code.code(), &i.path))
 }
 
 /// The real cause of a 5xx, kept out of the body and logged by [`log_server_errors`].

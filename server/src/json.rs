@@ -6,6 +6,7 @@
 //! check is one streaming pass over the text (no value is built), linear in its length.
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 
@@ -94,20 +95,26 @@ pub fn scan<'de, D: Deserializer<'de>>(
     .map_err(|err| (err, duplicate))
 }
 
-enum Segment {
-    Key(String),
+/// Keys are borrowed from the text when they have no escape: a key copied into a
+/// `String`, and hashed, for every object of every body was most of this read.
+enum Segment<'de> {
+    Key(Cow<'de, str>),
     Index(usize),
 }
 
+/// Keys an object holds before its duplicate check goes from a scan of the keys seen
+/// to a hash set: objects of a spec have a handful of keys.
+const SCAN_KEYS: usize = 16;
+
 /// One JSON value, visited without being kept; `path` is where it is.
-struct Node<'a> {
-    path: &'a mut Vec<Segment>,
+struct Node<'a, 'de> {
+    path: &'a mut Vec<Segment<'de>>,
     /// Set to (key, object path) when a duplicate is found.
     duplicate: &'a mut Option<(String, String)>,
 }
 
-impl Node<'_> {
-    fn child(&mut self) -> Node<'_> {
+impl<'de> Node<'_, 'de> {
+    fn child(&mut self) -> Node<'_, 'de> {
         Node {
             path: self.path,
             duplicate: self.duplicate,
@@ -115,7 +122,7 @@ impl Node<'_> {
     }
 }
 
-fn render(path: &[Segment]) -> String {
+fn render(path: &[Segment<'_>]) -> String {
     if path.is_empty() {
         return "the top-level object".to_owned();
     }
@@ -136,7 +143,7 @@ fn render(path: &[Segment]) -> String {
     out
 }
 
-impl<'de> DeserializeSeed<'de> for Node<'_> {
+impl<'de> DeserializeSeed<'de> for Node<'_, 'de> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -144,7 +151,67 @@ impl<'de> DeserializeSeed<'de> for Node<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Node<'_> {
+/// An object key, borrowed from the text when it can be.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(key))
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(key.to_owned()))
+    }
+
+    fn visit_string<E>(self, key: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(key))
+    }
+}
+
+/// The keys of one object so far.
+enum Seen<'de> {
+    Few(Vec<Cow<'de, str>>),
+    Many(HashSet<Cow<'de, str>>),
+}
+
+impl<'de> Seen<'de> {
+    fn contains(&self, key: &str) -> bool {
+        match self {
+            Seen::Few(keys) => keys.iter().any(|k| k == key),
+            Seen::Many(keys) => keys.contains(key),
+        }
+    }
+
+    fn insert(&mut self, key: Cow<'de, str>) {
+        match self {
+            Seen::Few(keys) if keys.len() < SCAN_KEYS => keys.push(key),
+            Seen::Few(keys) => {
+                let mut set: HashSet<Cow<'de, str>> = keys.drain(..).collect();
+                set.insert(key);
+                *self = Seen::Many(set);
+            }
+            Seen::Many(keys) => {
+                keys.insert(key);
+            }
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_, 'de> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -189,12 +256,12 @@ impl<'de> Visitor<'de> for Node<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        let mut seen: HashSet<String> = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
+        let mut seen = Seen::Few(Vec::new());
+        while let Some(key) = map.next_key_seed(Key)? {
             if seen.contains(&key) {
                 let object = render(self.path);
                 let message = format!("duplicate key `{key}` in {object}");
-                *self.duplicate = Some((key, object));
+                *self.duplicate = Some((key.into_owned(), object));
                 return Err(de::Error::custom(message));
             }
             self.path.push(Segment::Key(key));
@@ -240,6 +307,25 @@ mod tests {
             err.to_string()
                 .contains("`version` appears twice in the top-level object"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_duplicate_is_found_in_a_large_object_and_through_escapes() {
+        // Past the keys scanned one by one, the check goes on in a hash set.
+        let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}, \"k3\": 0}}", keys.join(", "));
+        let err = check_strict(&text).expect_err("refused");
+        assert!(
+            matches!(err, JsonError::DuplicateKey { ref key, .. } if key == "k3"),
+            "{err:?}"
+        );
+        check_strict(&format!("{{{}}}", keys.join(", "))).unwrap();
+        // `\u0061` is `a`: the same key written two ways.
+        let err = check_strict(r#"{"a": 1, "\u0061": 2}"#).expect_err("refused");
+        assert!(
+            matches!(err, JsonError::DuplicateKey { ref key, .. } if key == "a"),
+            "{err:?}"
         );
     }
 

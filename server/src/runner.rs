@@ -224,6 +224,11 @@ impl Runner {
         Ok(scheduler.usage().clone())
     }
 
+    /// Live usage now, shared (see [`Scheduler::usage_snapshot`]).
+    pub async fn usage_snapshot(&self) -> Arc<shared::Usage> {
+        self.scheduler.lock().await.usage_snapshot()
+    }
+
     /// Tasks waiting now.
     pub async fn queue_length(&self) -> usize {
         self.scheduler.lock().await.queue().len()
@@ -307,6 +312,10 @@ impl Runner {
                 .map(|plan| plan.hold(&user.name))
                 .unwrap_or_default();
             let mut tries = 0;
+            // Decisions about other tasks, made by passes whose submit then failed:
+            // they stand, and are applied whatever happens to this one.
+            let mut others: Vec<Decision> = Vec::new();
+            let leading = self.leading.load(Ordering::SeqCst);
             let stored = loop {
                 let id = Self::task_id(&validated, &user.name, key, tries);
                 let seq = self.seq.fetch_add(1, Ordering::Relaxed);
@@ -317,7 +326,32 @@ impl Runner {
                     seq,
                     hold.clone(),
                 );
+                // Admitted before it is stored, under the same lock (so tasks are tried
+                // in the order they queue), so that why it waits is written with it: one
+                // write per submit. It is undone if the task cannot be stored. A server
+                // that does not lead leaves the task to the leader.
+                let decisions = if leading {
+                    scheduler.admit_one(&id)
+                } else {
+                    Vec::new()
+                };
+                let reason = decisions.iter().find_map(|d| match d {
+                    Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
+                    _ => None,
+                });
                 let at = now();
+                let mut events = vec![TaskEvent {
+                    at,
+                    kind: event_kind::QUEUED.to_owned(),
+                    message: "accepted: quota held, queued".to_owned(),
+                }];
+                if let Some(reason) = &reason {
+                    events.push(TaskEvent {
+                        at,
+                        kind: event_kind::QUEUED.to_owned(),
+                        message: format!("queued: {reason}"),
+                    });
+                }
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
                 let new = NewTask {
                     task,
@@ -326,40 +360,45 @@ impl Runner {
                 };
                 let inserted = match reservation.as_mut() {
                     Some(reservation) => reservation.insert(new).await,
-                    None => self.store.insert(new).await,
+                    None => self.store.insert_with_events(new, &events).await,
                 };
-                match inserted {
-                    Ok(Inserted::New) => {
-                        if let Some(reservation) = reservation.take()
-                            && let Err(err) = reservation.commit().await
-                        {
-                            scheduler.cancel(&id);
+                if let Ok(Inserted::New) = inserted {
+                    // In a replicated store other servers see the task once the
+                    // reservation commits; its events follow it.
+                    if let Some(reservation) = reservation.take() {
+                        if let Err(err) = reservation.commit().await {
+                            Self::unqueue(&mut scheduler, &id, decisions, &mut others);
+                            drop(scheduler);
+                            self.apply(others).await;
                             return Err(err.into());
                         }
-                        self.store
-                            .push_event(
-                                &id,
-                                &TaskEvent {
-                                    at,
-                                    kind: event_kind::QUEUED.to_owned(),
-                                    message: "accepted: quota held, queued".to_owned(),
-                                },
-                            )
-                            .await?;
-                        break id;
+                        for event in &events {
+                            self.store.push_event(&id, event).await?;
+                        }
                     }
-                    Ok(Inserted::Existing(earlier)) => {
+                    if let Some(reason) = reason {
+                        // Recorded above: the pass's answer adds no second event.
+                        self.reasons.lock().await.insert(id.clone(), reason);
+                    }
+                    if !leading {
                         scheduler.cancel(&id);
+                    }
+                    others.extend(decisions);
+                    break id;
+                }
+                Self::unqueue(&mut scheduler, &id, decisions, &mut others);
+                match inserted {
+                    Ok(Inserted::New) => unreachable!("handled above"),
+                    Ok(Inserted::Existing(earlier)) => {
                         drop(scheduler);
+                        self.apply(others).await;
                         return Ok((self.store.get(&earlier).await?, false));
                     }
                     // Another task has this name: draw another suffix.
-                    Err(StoreError::IdTaken { .. }) if tries < 8 => {
-                        scheduler.cancel(&id);
-                        tries += 1;
-                    }
+                    Err(StoreError::IdTaken { .. }) if tries < 8 => tries += 1,
                     Err(err) => {
-                        scheduler.cancel(&id);
+                        drop(scheduler);
+                        self.apply(others).await;
                         return Err(err.into());
                     }
                 }
@@ -367,15 +406,7 @@ impl Runner {
             if self.store.replicated() {
                 self.adopted.lock().await.mine.insert(stored.clone());
             }
-            // Admitted under the same lock, so tasks are tried in the order they queue.
-            // A server that does not lead leaves the task to the leader.
-            let decisions = if self.leading.load(Ordering::SeqCst) {
-                scheduler.admit_one(&stored)
-            } else {
-                scheduler.cancel(&stored);
-                Vec::new()
-            };
-            (stored, decisions)
+            (stored, others)
         };
         // Read back outside the lock (other submits go on meanwhile), before the
         // admission is applied: the answer is the task as it was queued.
@@ -383,6 +414,27 @@ impl Runner {
         self.apply(decisions).await;
         let stored = stored?;
         Ok((stored, true))
+    }
+
+    /// Takes back a task queued (and maybe admitted) by a submit that could not store
+    /// it; the decisions about other tasks are kept in `others`.
+    fn unqueue(
+        scheduler: &mut Scheduler,
+        id: &TaskId,
+        decisions: Vec<Decision>,
+        others: &mut Vec<Decision>,
+    ) {
+        for decision in decisions {
+            match decision {
+                Decision::Admit { id: a, .. } if a == *id => {
+                    scheduler.finish(id);
+                }
+                Decision::Wait { id: w, .. } if w == *id => {
+                    scheduler.cancel(id);
+                }
+                other => others.push(other),
+            }
+        }
     }
 
     /// One admission pass: starts every gang that fits now.

@@ -18,7 +18,7 @@
 
 use shared::quota::{Outcome, Placement};
 use shared::task::Priority;
-use shared::usage::{QuotaUse, Usage};
+use shared::usage::{LiveUsage, QuotaUse, Usage};
 use shared::{Catalog, Lang, Report, TaskId, TaskSpec, User};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -83,34 +83,41 @@ pub enum Decision {
 #[derive(Debug)]
 pub struct Scheduler {
     catalog: Arc<Catalog>,
-    usage: Usage,
+    /// Kept by node position as well as by name: a pass plans every waiting gang
+    /// against it, and looking each node of the pool up by name was most of a pass.
+    live: LiveUsage,
     queue: Vec<Waiting>,
     running: HashMap<TaskId, Placement>,
-    /// Node capacity by name, built once: [`Catalog::capacity`] walks every node, and a
-    /// reservation asks it for each node of a placement.
-    capacity: HashMap<String, shared::Resources>,
     /// Capacity or quota was given back since the last full pass, so a waiting task
     /// may fit now: [`Scheduler::admit_one`] then makes a full pass.
     freed: bool,
+    /// Waiting tasks passed over [`MAX_PASSED_OVER`] times or more: while there is
+    /// none, a submit need not look through the queue for one (a scan of a long queue
+    /// on every submit, under the server's lock).
+    held: usize,
 }
 
 impl Scheduler {
     /// A scheduler over `catalog` with `usage` already taken (capacity outside Berth).
     pub fn new(catalog: Arc<Catalog>, usage: Usage) -> Self {
-        let capacity = catalog.nodes().map(|n| (n.name.clone(), n.total)).collect();
         Scheduler {
+            live: LiveUsage::new(Arc::clone(&catalog), usage),
             catalog,
-            usage,
             queue: Vec::new(),
             running: HashMap::new(),
-            capacity,
             freed: false,
+            held: 0,
         }
     }
 
     /// Live usage: node allocations and quota in use, holds included.
     pub fn usage(&self) -> &Usage {
-        &self.usage
+        self.live.usage()
+    }
+
+    /// Live usage, shared: copied only when it changed since the last call.
+    pub fn usage_snapshot(&mut self) -> Arc<Usage> {
+        self.live.snapshot()
     }
 
     /// Tasks waiting, in queue order.
@@ -136,7 +143,7 @@ impl Scheduler {
         user: User,
         seq: u64,
     ) -> Result<Vec<QuotaUse>, Report> {
-        let check = shared::check(&spec, &self.catalog, &self.usage, &user);
+        let check = shared::check(&spec, &self.catalog, self.live.usage(), &user);
         if check.issues.has_errors() {
             return Err(check.issues);
         }
@@ -159,7 +166,7 @@ impl Scheduler {
         seq: u64,
         hold: Vec<QuotaUse>,
     ) {
-        self.usage.hold(&hold);
+        self.live.hold(&hold);
         self.enqueue(Waiting {
             id,
             spec,
@@ -173,7 +180,7 @@ impl Scheduler {
     /// Puts a task back in the queue with the quota it holds (after a restart, or a
     /// retry); the hold is taken again.
     pub fn restore_waiting(&mut self, waiting: Waiting) {
-        self.usage.hold(&waiting.hold);
+        self.live.hold(&waiting.hold);
         self.enqueue(waiting);
         // Not tried since it was queued again: the next pass is a full one.
         self.freed = true;
@@ -190,18 +197,13 @@ impl Scheduler {
         id: TaskId,
         placement: Placement,
     ) -> Result<(), shared::usage::UsageError> {
-        let (catalog, capacity) = (&self.catalog, &self.capacity);
-        self.usage.reserve(&placement, |node| {
-            capacity
-                .get(node)
-                .copied()
-                .or_else(|| catalog.capacity(node))
-        })?;
+        self.live.reserve(&placement)?;
         self.running.insert(id, placement);
         Ok(())
     }
 
     fn enqueue(&mut self, waiting: Waiting) {
+        self.held += usize::from(waiting.passed_over >= MAX_PASSED_OVER);
         let at = self.queue.partition_point(|w| w.rank() <= waiting.rank());
         self.queue.insert(at, waiting);
     }
@@ -211,7 +213,8 @@ impl Scheduler {
     pub fn cancel(&mut self, id: &TaskId) -> Option<Waiting> {
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let waiting = self.queue.remove(at);
-        self.usage.unhold(&waiting.hold);
+        self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
+        self.live.unhold(&waiting.hold);
         self.freed = true;
         Some(waiting)
     }
@@ -221,7 +224,7 @@ impl Scheduler {
         let placement = self.running.remove(id)?;
         // It was reserved by this scheduler, so releasing it cannot fail; if usage was
         // rebuilt differently, keep what is there rather than go below zero.
-        let _ = self.usage.release(&placement);
+        let _ = self.live.release(&placement);
         self.freed = true;
         Some(placement)
     }
@@ -237,20 +240,23 @@ impl Scheduler {
         let Some(i) = self.queue.iter().rposition(|w| &w.id == id) else {
             return Vec::new();
         };
-        if self.queue[..i]
-            .iter()
-            .any(|w| w.passed_over >= MAX_PASSED_OVER)
+        if self.held > 0
+            && self.queue[..i]
+                .iter()
+                .any(|w| w.passed_over >= MAX_PASSED_OVER)
         {
             return vec![Decision::Wait {
                 id: id.clone(),
                 reason: PASSED_OVER_TOO_OFTEN.to_owned(),
             }];
         }
-        match self.try_place(i) {
+        let waiting = self.queue.remove(i);
+        match self.try_place(&waiting) {
             Ok(placement) => {
-                let waiting = self.queue.remove(i);
+                self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
                 for ahead in &mut self.queue[..i] {
                     ahead.passed_over += 1;
+                    self.held += usize::from(ahead.passed_over == MAX_PASSED_OVER);
                 }
                 self.running.insert(waiting.id.clone(), placement.clone());
                 vec![Decision::Admit {
@@ -258,10 +264,13 @@ impl Scheduler {
                     placement,
                 }]
             }
-            Err(reason) => vec![Decision::Wait {
-                id: id.clone(),
-                reason,
-            }],
+            Err(reason) => {
+                self.queue.insert(i, waiting);
+                vec![Decision::Wait {
+                    id: id.clone(),
+                    reason,
+                }]
+            }
         }
     }
 
@@ -269,84 +278,73 @@ impl Scheduler {
     pub fn admit(&mut self) -> Vec<Decision> {
         self.freed = false;
         let mut decisions = Vec::new();
-        let mut blocked: Vec<usize> = Vec::new();
-        let mut i = 0;
-        while i < self.queue.len() {
-            if blocked
-                .iter()
-                .any(|&b| self.queue[b].passed_over >= MAX_PASSED_OVER)
-            {
-                // A task ahead has waited long enough: nothing behind it starts.
-                for w in &self.queue[i..] {
-                    decisions.push(Decision::Wait {
-                        id: w.id.clone(),
-                        reason: PASSED_OVER_TOO_OFTEN.to_owned(),
-                    });
-                }
-                break;
+        // The queue is rebuilt from the tasks that keep waiting, in order: taking each
+        // started task out of the middle moved the whole rest of the queue.
+        let queue = std::mem::take(&mut self.queue);
+        let mut waiting: Vec<Waiting> = Vec::with_capacity(queue.len());
+        // A task that waits in this pass and has been passed over too often: nothing
+        // behind it starts.
+        let mut held_back = false;
+        for task in queue {
+            if held_back {
+                decisions.push(Decision::Wait {
+                    id: task.id.clone(),
+                    reason: PASSED_OVER_TOO_OFTEN.to_owned(),
+                });
+                waiting.push(task);
+                continue;
             }
-            match self.try_place(i) {
+            match self.try_place(&task) {
                 Ok(placement) => {
-                    let waiting = self.queue.remove(i);
-                    for &b in &blocked {
-                        self.queue[b].passed_over += 1;
+                    // Every task that waits ahead of it in this pass is passed over.
+                    for ahead in &mut waiting {
+                        ahead.passed_over += 1;
+                        held_back |= ahead.passed_over >= MAX_PASSED_OVER;
                     }
-                    self.running.insert(waiting.id.clone(), placement.clone());
+                    self.running.insert(task.id.clone(), placement.clone());
                     decisions.push(Decision::Admit {
-                        id: waiting.id,
+                        id: task.id,
                         placement,
                     });
                 }
                 Err(reason) => {
                     decisions.push(Decision::Wait {
-                        id: self.queue[i].id.clone(),
+                        id: task.id.clone(),
                         reason,
                     });
-                    blocked.push(i);
-                    i += 1;
+                    held_back |= task.passed_over >= MAX_PASSED_OVER;
+                    waiting.push(task);
                 }
             }
         }
+        self.held = waiting
+            .iter()
+            .filter(|w| w.passed_over >= MAX_PASSED_OVER)
+            .count();
+        self.queue = waiting;
         decisions
     }
 
-    /// Places the `i`-th waiting task on live capacity: its own hold is set aside while
-    /// it is placed, and replaced by what the placement reserves.
-    fn try_place(&mut self, i: usize) -> Result<Placement, String> {
-        let waiting = &self.queue[i];
-        self.usage.unhold(&waiting.hold);
-        let placed = shared::place(&waiting.spec, &self.catalog, &self.usage, &waiting.user);
-        let (catalog, capacity) = (&self.catalog, &self.capacity);
-        let capacity_of = |node: &str| {
-            capacity
-                .get(node)
-                .copied()
-                .or_else(|| catalog.capacity(node))
-        };
-        match placed {
-            Ok(Some(placement)) => match self.usage.reserve(&placement, capacity_of) {
-                Ok(()) => Ok(placement),
-                Err(err) => {
-                    self.usage.hold(&waiting.hold);
-                    Err(err.to_string())
-                }
+    /// Places a waiting task on live capacity: its own hold is set aside while it is
+    /// placed, and replaced by what the placement reserves.
+    fn try_place(&mut self, waiting: &Waiting) -> Result<Placement, String> {
+        self.live.unhold(&waiting.hold);
+        let placed = shared::quota::place_live(&waiting.spec, &self.live, &waiting.user);
+        let result = match placed {
+            Ok(Some(placement)) => match self.live.reserve(&placement) {
+                Ok(()) => return Ok(placement),
+                Err(err) => Err(err.to_string()),
             },
-            Ok(None) => {
-                let reason = self.reason(i);
-                self.usage.hold(&self.queue[i].hold);
-                Err(reason)
-            }
-            Err(err) => {
-                self.usage.hold(&waiting.hold);
-                Err(err.to_string())
-            }
-        }
+            Ok(None) => Err(self.reason(waiting)),
+            Err(err) => Err(err.to_string()),
+        };
+        self.live.hold(&waiting.hold);
+        result
     }
 
-    /// Why the `i`-th waiting task cannot start now, as the plan says it.
-    fn reason(&self, i: usize) -> String {
-        let waiting = &self.queue[i];
-        match shared::quota::plan(&waiting.spec, &self.catalog, &self.usage, &waiting.user) {
+    /// Why a waiting task cannot start now, as the plan says it.
+    fn reason(&self, waiting: &Waiting) -> String {
+        match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
                 Outcome::Queue { reason, .. } => reason.message(Lang::En),
                 Outcome::Blocked => "no spec of the list can be used now".to_owned(),
@@ -532,6 +530,28 @@ mod tests {
     }
 
     #[test]
+    fn the_shared_usage_follows_every_change() {
+        let (catalog, usage) = world(4);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        let before = scheduler.usage_snapshot();
+        scheduler
+            .submit(id(1), task(1, 0), demo::user(), 1)
+            .expect("valid");
+        let held = scheduler.usage_snapshot();
+        assert_ne!(*held, *before, "the hold shows");
+        assert_eq!(*held, *scheduler.usage());
+        assert!(
+            Arc::ptr_eq(&held, &scheduler.usage_snapshot()),
+            "unchanged: not copied"
+        );
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        assert_eq!(*scheduler.usage_snapshot(), *scheduler.usage());
+        assert_ne!(*scheduler.usage_snapshot(), *held, "the reservation shows");
+        scheduler.finish(&id(1)).expect("it ran");
+        assert_eq!(*scheduler.usage_snapshot(), *before);
+    }
+
+    #[test]
     fn cancelling_a_waiting_task_gives_its_quota_back() {
         let (catalog, usage) = world(1);
         let mut scheduler = Scheduler::new(catalog, usage);
@@ -555,6 +575,7 @@ mod tests {
         enum Step {
             Submit { units: u32, workers: u32 },
             Admit,
+            AdmitOne(usize),
             Finish(usize),
             Cancel(usize),
         }
@@ -563,6 +584,7 @@ mod tests {
             prop_oneof![
                 (1u32..=8, 0u32..=4).prop_map(|(units, workers)| Step::Submit { units, workers }),
                 Just(Step::Admit),
+                (0usize..40).prop_map(Step::AdmitOne),
                 (0usize..40).prop_map(Step::Finish),
                 (0usize..40).prop_map(Step::Cancel),
             ]
@@ -590,6 +612,11 @@ mod tests {
                         Step::Admit => {
                             scheduler.admit();
                         }
+                        Step::AdmitOne(i) => {
+                            if let Some(id) = ids.get(i % ids.len().max(1)) {
+                                scheduler.admit_one(&id.clone());
+                            }
+                        }
                         Step::Finish(i) => {
                             if let Some(id) = ids.get(i % ids.len().max(1)) {
                                 scheduler.finish(&id.clone());
@@ -602,6 +629,8 @@ mod tests {
                         }
                     }
                     prop_assert!(nodes_within_capacity(&scheduler, &catalog));
+                    let held = scheduler.queue.iter().filter(|w| w.passed_over >= MAX_PASSED_OVER).count();
+                    prop_assert_eq!(scheduler.held, held);
                     for line in &scheduler.usage().quota {
                         let limit = catalog
                             .quota(&line.user, line.kind, &line.pool, &line.spec)

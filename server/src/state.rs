@@ -157,9 +157,15 @@ impl AppState {
 
     /// Live usage: the runner's when tasks run here, else the catalog file's.
     pub async fn live_usage(&self) -> Usage {
+        (*self.shared_usage().await).clone()
+    }
+
+    /// [`AppState::live_usage`], shared rather than copied: what each check of a spec
+    /// reads.
+    pub async fn shared_usage(&self) -> Arc<Usage> {
         match &self.runner {
-            Some(runner) => runner.usage().await,
-            None => (*self.usage).clone(),
+            Some(runner) => runner.usage_snapshot().await,
+            None => Arc::clone(&self.usage),
         }
     }
 

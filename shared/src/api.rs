@@ -39,8 +39,9 @@ pub struct ErrorBody {
     pub column: Option<usize>,
 }
 
-/// An answer keeps at most this many findings of one code; the rest are counted in
-/// `truncated`, so an answer never grows far beyond its request.
+/// An answer keeps at most this many findings of one code at one field (list positions
+/// aside, see [`crate::validate::cap_findings`]); the rest are counted in `truncated`,
+/// so an answer never grows far beyond its request.
 pub const MAX_FINDINGS_PER_CODE: usize = 20;
 
 fn about_blank() -> String {

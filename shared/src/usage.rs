@@ -142,3 +142,136 @@ impl Usage {
         }
     }
 }
+
+/// Live usage that also keeps each node's allocation by its position in the catalog, so
+/// a plan reads a pool's allocations as a slice instead of looking every node up by
+/// name: a scheduler plans against the same usage thousands of times between changes,
+/// and the name lookups were most of an admission pass on a large pool.
+///
+/// The usage inside is changed only through these methods, so both views always agree.
+#[derive(Clone, Debug)]
+pub struct LiveUsage {
+    catalog: std::sync::Arc<crate::Catalog>,
+    usage: Usage,
+    /// Allocated, by node position in [`crate::Catalog::nodes`] order.
+    alloc: Vec<Resources>,
+    /// Capacity, in the same order.
+    total: Vec<Resources>,
+    /// Positions of each node name (a name listed in two pools has two).
+    at: std::collections::HashMap<String, Vec<usize>>,
+    /// Each pool's address in the catalog this holds and where its nodes start.
+    pools: Vec<(usize, usize)>,
+    /// A copy of `usage` handed out since its last change ([`LiveUsage::snapshot`]).
+    snapshot: Option<std::sync::Arc<Usage>>,
+}
+
+impl LiveUsage {
+    /// `usage` on `catalog`, indexed by node position.
+    pub fn new(catalog: std::sync::Arc<crate::Catalog>, usage: Usage) -> Self {
+        let mut pools = Vec::new();
+        let mut at: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
+        let (mut alloc, mut total) = (Vec::new(), Vec::new());
+        for pool in catalog
+            .regions
+            .iter()
+            .flat_map(|r| &r.clusters)
+            .flat_map(|c| &c.pools)
+        {
+            pools.push((std::ptr::from_ref(pool) as usize, alloc.len()));
+            for node in &pool.nodes {
+                at.entry(node.name.clone()).or_default().push(alloc.len());
+                alloc.push(usage.allocated(&node.name));
+                total.push(node.total);
+            }
+        }
+        LiveUsage {
+            catalog,
+            usage,
+            alloc,
+            total,
+            at,
+            pools,
+            snapshot: None,
+        }
+    }
+
+    /// The usage now, shared: copied once after each change rather than for every
+    /// reader (each check of a spec reads it).
+    pub fn snapshot(&mut self) -> std::sync::Arc<Usage> {
+        std::sync::Arc::clone(
+            self.snapshot
+                .get_or_insert_with(|| std::sync::Arc::new(self.usage.clone())),
+        )
+    }
+
+    /// The catalog the positions are of.
+    pub fn catalog(&self) -> &std::sync::Arc<crate::Catalog> {
+        &self.catalog
+    }
+
+    /// The usage by name.
+    pub fn usage(&self) -> &Usage {
+        &self.usage
+    }
+
+    /// What is allocated on each node of `pool`, in its order; `None` when `pool` is not
+    /// one of this catalog's pools (then callers look nodes up by name).
+    pub fn pool_allocations(&self, pool: &crate::catalog::Pool) -> Option<&[Resources]> {
+        let address = std::ptr::from_ref(pool) as usize;
+        let &(_, start) = self.pools.iter().find(|(p, _)| *p == address)?;
+        self.alloc.get(start..start + pool.nodes.len())
+    }
+
+    /// Takes quota (see [`Usage::hold`]).
+    pub fn hold(&mut self, lines: &[QuotaUse]) {
+        self.snapshot = None;
+        self.usage.hold(lines);
+    }
+
+    /// Gives quota back (see [`Usage::unhold`]).
+    pub fn unhold(&mut self, lines: &[QuotaUse]) {
+        self.snapshot = None;
+        self.usage.unhold(lines);
+    }
+
+    /// Reserves a placement (see [`Usage::reserve`]), against the capacity of the
+    /// catalog's nodes and idle fragments.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::NodeFull`]; usage is then unchanged.
+    pub fn reserve(&mut self, placement: &crate::quota::Placement) -> Result<(), UsageError> {
+        let (at, total, catalog) = (&self.at, &self.total, &self.catalog);
+        self.usage.reserve(placement, |node| match at.get(node) {
+            Some(positions) => positions.first().map(|&i| total[i]),
+            None => catalog.capacity(node),
+        })?;
+        self.sync(placement);
+        Ok(())
+    }
+
+    /// Releases a placement (see [`Usage::release`]).
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::NotReserved`]; usage is then unchanged.
+    pub fn release(&mut self, placement: &crate::quota::Placement) -> Result<(), UsageError> {
+        self.usage.release(placement)?;
+        self.sync(placement);
+        Ok(())
+    }
+
+    /// Copies the allocations of the placement's nodes into the positional view.
+    fn sync(&mut self, placement: &crate::quota::Placement) {
+        self.snapshot = None;
+        for (node, _) in placement.node_needs() {
+            if let Some(positions) = self.at.get(node) {
+                let now = self.usage.allocated(node);
+                for &i in positions {
+                    self.alloc[i] = now;
+                }
+            }
+        }
+    }
+}

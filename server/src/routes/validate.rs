@@ -2,14 +2,14 @@
 //!
 //! The same `shared::check_json` the console runs, on the server's catalog, after the
 //! strict read of [`JsonText`]; a spec with fields of the wrong shape is answered 422
-//! with those fields named. At most [`MAX_FINDINGS_PER_CODE`] findings of one code are
-//! sent; `truncated` counts the rest.
+//! with those fields named. At most [`MAX_FINDINGS_PER_CODE`] findings of one code at
+//! one field (list positions aside) are sent; `truncated` counts the rest
+//! ([`shared::validate::cap_findings`]).
 //!
 //! [`MAX_FINDINGS_PER_CODE`]: shared::api::MAX_FINDINGS_PER_CODE
 
 use super::JsonText;
 use crate::auth::CurrentUser;
-use crate::error::cap_findings;
 use crate::{ApiError, AppState, ReaderLang};
 use axum::extract::State;
 use axum::routing::post;
@@ -41,7 +41,7 @@ pub(super) struct ValidateApi;
         description = "A spec, possibly half filled: every field has a default"
     ),
     responses(
-        (status = 200, description = "Every finding (at most 20 of one code) and the plan", body = ValidateResponse),
+        (status = 200, description = "Every finding (at most 20 of one code at one field; `truncated` counts the rest) and the plan", body = ValidateResponse),
         (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
@@ -54,7 +54,7 @@ async fn validate(
     ReaderLang(lang): ReaderLang,
     JsonText(text): JsonText,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let usage = state.live_usage().await;
+    let usage = state.shared_usage().await;
     let check = shared::check_json(&text, &state.catalog, &usage, &user);
     if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
         return Err(ApiError::Spec {
@@ -62,9 +62,7 @@ async fn validate(
             lang,
         });
     }
-    let mut answer = check.localized(lang);
-    (answer.issues, answer.truncated) = cap_findings(answer.issues);
-    Ok(Json(answer))
+    Ok(Json(check.localized_capped(lang)))
 }
 
 /// Whether the report is `check_json`'s answer for a spec of the wrong shape: its one

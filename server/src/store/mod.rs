@@ -375,6 +375,28 @@ pub trait TaskStore: Send + Sync {
     /// [`StoreError::IdTaken`] when another task has the id; database failures.
     async fn insert(&self, new: NewTask) -> Result<Inserted>;
 
+    /// [`TaskStore::insert`] with the task's first events, oldest first, stored in the
+    /// same transaction when the task is: a submit records the task and why it waits
+    /// in one write. Nothing of `events` is stored unless the answer is
+    /// [`Inserted::New`].
+    ///
+    /// The default inserts, then pushes each event: a store that can do it in one
+    /// transaction should.
+    ///
+    /// # Errors
+    ///
+    /// As [`TaskStore::insert`].
+    async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
+        let id = new.task.id.clone();
+        let inserted = self.insert(new).await?;
+        if inserted == Inserted::New {
+            for event in events {
+                self.push_event(&id, event).await?;
+            }
+        }
+        Ok(inserted)
+    }
+
     /// The task with `id`, deleted ones included, hidden values masked.
     ///
     /// # Errors

@@ -162,35 +162,81 @@ impl SqliteStore {
 #[async_trait::async_trait]
 impl TaskStore for SqliteStore {
     async fn insert(&self, new: NewTask) -> Result<Inserted> {
+        self.insert_with_events(new, &[]).await
+    }
+
+    async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
         let task = &new.task;
         let spec = encode("spec", &task.spec.masked())?;
         let quota = encode("quota", &new.quota)?;
+        // The task row and every child row go in one batch of statements: each
+        // statement was a round trip to the connection's thread, made while the
+        // scheduler's lock is held.
+        let mut sql = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
+             phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
+             SELECT ",
+        );
+        let mut row = sql.separated(", ");
+        row.push_bind(task.id.0.clone())
+            .push_unseparated(", COALESCE(MAX(seq), 0) + 1, ")
+            .push_bind_unseparated(task.owner.clone())
+            .push_bind(task.spec.basic.project_group.clone())
+            .push_bind(task_type_code(task.spec.task_type()))
+            .push_bind(i64::from(task.spec.basic.visible_in_group))
+            .push_bind(phase_code(task.phase))
+            .push_bind(i64::from(task.attempts))
+            .push_bind(task.created_at.0)
+            .push_bind(task.updated_at.0)
+            .push_bind(spec)
+            .push_bind(quota)
+            .push("NULL")
+            .push_bind(new.idempotency_key.clone());
+        sql.push(" FROM tasks");
+        let id = &task.id.0;
+        push_rows(
+            &mut sql,
+            "task_history (task_id, n, phase, at, reason)",
+            (1_i64..).zip(&task.history),
+            |mut b, (n, change)| {
+                b.push_bind(id.clone())
+                    .push_bind(n)
+                    .push_bind(phase_code(change.phase))
+                    .push_bind(change.at.0)
+                    .push_bind(change.reason.clone());
+            },
+        );
+        push_rows(
+            &mut sql,
+            "task_hidden_env (task_id, env_index, value)",
+            hidden_of(&task.spec),
+            |mut b, hidden| {
+                b.push_bind(id.clone())
+                    .push_bind(to_i64(hidden.index))
+                    .push_bind(hidden.value);
+            },
+        );
+        push_tags(&mut sql, &task.id, &task.spec.basic.tags);
+        // A new task has no events yet, so they are numbered from 1.
+        push_rows(
+            &mut sql,
+            "task_events (task_id, n, at, kind, message)",
+            (1_i64..).zip(events),
+            |mut b, (n, event)| {
+                b.push_bind(id.clone())
+                    .push_bind(n)
+                    .push_bind(event.at.0)
+                    .push_bind(event.kind.clone())
+                    .push_bind(event.message.clone());
+            },
+        );
         let mut tx = self.write().await?;
         if let Some(existing) =
             by_idempotency_key(&mut tx, &task.owner, new.idempotency_key.as_deref()).await?
         {
             return Ok(Inserted::Existing(existing));
         }
-        let inserted = sqlx::query(
-            "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
-             phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
-             SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ? \
-             FROM tasks",
-        )
-        .bind(&task.id.0)
-        .bind(&task.owner)
-        .bind(&task.spec.basic.project_group)
-        .bind(task_type_code(task.spec.task_type()))
-        .bind(i64::from(task.spec.basic.visible_in_group))
-        .bind(phase_code(task.phase))
-        .bind(i64::from(task.attempts))
-        .bind(task.created_at.0)
-        .bind(task.updated_at.0)
-        .bind(spec)
-        .bind(quota)
-        .bind(new.idempotency_key.as_deref())
-        .execute(&mut *tx)
-        .await;
+        let inserted = sql.build().execute(&mut *tx).await;
         if let Err(error) = inserted {
             if !is_unique_violation(&error) {
                 return Err(db(error));
@@ -208,49 +254,49 @@ impl TaskStore for SqliteStore {
                 }),
             };
         }
-        for (n, change) in (1_i64..).zip(&task.history) {
-            sqlx::query(
-                "INSERT INTO task_history (task_id, n, phase, at, reason) VALUES (?, ?, ?, ?, ?)",
-            )
-            .bind(&task.id.0)
-            .bind(n)
-            .bind(phase_code(change.phase))
-            .bind(change.at.0)
-            .bind(&change.reason)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        }
-        for hidden in hidden_of(&task.spec) {
-            sqlx::query("INSERT INTO task_hidden_env (task_id, env_index, value) VALUES (?, ?, ?)")
-                .bind(&task.id.0)
-                .bind(to_i64(hidden.index))
-                .bind(&hidden.value)
-                .execute(&mut *tx)
-                .await
-                .map_err(db)?;
-        }
-        insert_tags(&mut tx, &task.id, &task.spec.basic.tags).await?;
         tx.commit().await.map_err(db)?;
         Ok(Inserted::New)
     }
 
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {
-        let mut tx = self.read().await?;
+        // One statement, so one round trip and one snapshot: the history and tags come
+        // as JSON arrays from subqueries (a submit reads its task back this way).
         let row = sqlx::query(concat!(
             "SELECT ",
             task_columns!(),
-            " FROM tasks t WHERE t.id = ?"
+            ", (SELECT json_group_array(json_array(h.phase, h.at, h.reason) ORDER BY h.n) \
+                FROM task_history h WHERE h.task_id = t.id), \
+               (SELECT json_group_array(json_array(g.tag_key, g.tag_value) ORDER BY g.n) \
+                FROM task_tags g WHERE g.task_id = t.id) \
+             FROM tasks t WHERE t.id = ?"
         ))
         .bind(&id.0)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&self.pool)
         .await
         .map_err(db)?
         .ok_or_else(|| not_found(id))?;
-        let task = decode_task(&row)?;
-        let mut tasks = attach_details(&mut tx, vec![task]).await?;
-        tx.commit().await.map_err(db)?;
-        tasks.pop().ok_or_else(|| not_found(id))
+        let mut stored = decode_task(&row)?;
+        let history: String = row.try_get(10).map_err(db)?;
+        let history: Vec<(String, i64, String)> =
+            serde_json::from_str(&history).map_err(|e| corrupt(&id.0, "history", Some(e)))?;
+        stored.task.history = history
+            .into_iter()
+            .map(|(phase, at, reason)| {
+                Ok(PhaseChange {
+                    phase: parse_phase(&phase).ok_or_else(|| corrupt(&id.0, "history", None))?,
+                    at: Timestamp(at),
+                    reason,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let tags: String = row.try_get(11).map_err(db)?;
+        let tags: Vec<(String, String)> =
+            serde_json::from_str(&tags).map_err(|e| corrupt(&id.0, "tags", Some(e)))?;
+        stored.tags = tags
+            .into_iter()
+            .map(|(key, value)| Tag { key, value })
+            .collect();
+        Ok(stored)
     }
 
     async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>> {
@@ -519,17 +565,52 @@ async fn require_task(conn: &mut SqliteConnection, id: &TaskId) -> Result<()> {
 }
 
 async fn insert_tags(conn: &mut SqliteConnection, id: &TaskId, tags: &[Tag]) -> Result<()> {
-    for (n, tag) in (1_i64..).zip(tags) {
-        sqlx::query("INSERT INTO task_tags (task_id, n, tag_key, tag_value) VALUES (?, ?, ?, ?)")
-            .bind(&id.0)
-            .bind(n)
-            .bind(&tag.key)
-            .bind(&tag.value)
-            .execute(&mut *conn)
-            .await
-            .map_err(db)?;
+    let mut sql = QueryBuilder::<Sqlite>::new("");
+    push_tags(&mut sql, id, tags);
+    if tags.is_empty() {
+        return Ok(());
     }
+    sql.build().execute(&mut *conn).await.map_err(db)?;
     Ok(())
+}
+
+/// Appends the statements that insert `tags`, numbered from 1, to `sql`.
+fn push_tags(sql: &mut QueryBuilder<Sqlite>, id: &TaskId, tags: &[Tag]) {
+    push_rows(
+        sql,
+        "task_tags (task_id, n, tag_key, tag_value)",
+        (1_i64..).zip(tags),
+        |mut b, (n, tag)| {
+            b.push_bind(id.0.clone())
+                .push_bind(n)
+                .push_bind(tag.key.clone())
+                .push_bind(tag.value.clone());
+        },
+    );
+}
+
+/// Rows per multi-row `INSERT`: at five columns, well under SQLite's bound-variable
+/// limit.
+const ROWS_PER_INSERT: usize = 400;
+
+/// Appends multi-row `INSERT INTO <table> VALUES ...` statements for `rows` to `sql`
+/// (none when there is no row), each after a `;` unless `sql` is empty.
+fn push_rows<T>(
+    sql: &mut QueryBuilder<Sqlite>,
+    table: &str,
+    rows: impl IntoIterator<Item = T>,
+    mut row: impl FnMut(sqlx::query_builder::Separated<'_, Sqlite, &'static str>, T),
+) {
+    let mut rows = rows.into_iter().peekable();
+    while rows.peek().is_some() {
+        if !sql.sql().as_str().is_empty() {
+            sql.push("; ");
+        }
+        sql.push("INSERT INTO ");
+        sql.push(table);
+        sql.push(" ");
+        sql.push_values(rows.by_ref().take(ROWS_PER_INSERT), &mut row);
+    }
 }
 
 /// Reads a row of [`task_columns!`]; history and tags come from [`attach_details`].

@@ -1,11 +1,11 @@
 //! Placement: which node hosts each replica and the head, for a scheduler to reserve.
 
-use super::plan::{Outcome, Setup, plan};
+use super::plan::{Outcome, Setup};
 use super::{GangPlacement, Result, gang_place};
 use crate::catalog::{Catalog, User};
 use crate::resources::Resources;
 use crate::task::TaskSpec;
-use crate::usage::{QuotaUse, Usage, UsageError};
+use crate::usage::{LiveUsage, QuotaUse, Usage, UsageError};
 use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -125,20 +125,37 @@ pub fn place(
     usage: &Usage,
     user: &User,
 ) -> Result<Option<Placement>> {
-    let Some(plan) = plan(spec, catalog, usage, user)? else {
+    match Setup::new(spec, catalog, usage, user) {
+        Some(setup) => place_on(&setup),
+        None => Ok(None),
+    }
+}
+
+/// [`place`] on live usage kept by node position: the same placement, without looking
+/// every node of the pool up by name.
+///
+/// # Errors
+///
+/// [`super::QuotaError::Overflow`] when the demand does not fit in 64 bits.
+pub fn place_live(spec: &TaskSpec, live: &LiveUsage, user: &User) -> Result<Option<Placement>> {
+    match Setup::live(spec, live, user) {
+        Some(setup) => place_on(&setup),
+        None => Ok(None),
+    }
+}
+
+fn place_on(setup: &Setup<'_>) -> Result<Option<Placement>> {
+    let Some((plan, pool_slots)) = setup.plan()? else {
         return Ok(None);
     };
     let Outcome::Now { index, .. } = plan.outcome else {
         return Ok(None);
     };
-    let Some(setup) = Setup::new(spec, catalog, usage, user) else {
-        return Ok(None);
-    };
     let Some((_, worker)) = setup.workers().find(|(i, _)| *i == index) else {
         return Ok(None);
     };
-    // The plan worked this candidate out on the same inputs: use it rather than work
-    // it out again (each costs a pass over the pool's nodes).
+    // The plan worked this candidate out on the same inputs, on these slots: use them
+    // rather than work them out again (each costs a pass over the pool's nodes).
     let Some(candidate) = plan.candidates.into_iter().find(|c| c.index == index) else {
         return Ok(None);
     };
@@ -148,7 +165,10 @@ pub fn place(
         let idle = setup.slots(worker);
         (idle.slots, Some(idle.names))
     } else {
-        (setup.pool_slots(worker), None)
+        match pool_slots {
+            Some(slots) => (slots, None),
+            None => (setup.pool_slots(worker), None),
+        }
     };
     let name = |slot: usize| match &idle_names {
         Some(names) => names[slot].clone(),
@@ -161,7 +181,7 @@ pub fn place(
         return Ok(None);
     };
     Ok(Some(Placement {
-        user: user.name.clone(),
+        user: setup.user.name.clone(),
         kind: setup.kind,
         pool: setup.pool.id.clone(),
         index,

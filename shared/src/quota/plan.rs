@@ -7,7 +7,7 @@ use super::{
 use crate::catalog::{Catalog, Cluster, IdleOffer, InstanceSpec, Pool, User};
 use crate::resources::Resources;
 use crate::task::{ResourceKind, TaskSpec};
-use crate::usage::Usage;
+use crate::usage::{LiveUsage, Usage};
 use serde::{Deserialize, Serialize};
 
 /// Quota for one spec of a candidate: what the task asks and what the user has left.
@@ -196,6 +196,10 @@ pub(super) struct Setup<'a> {
     pub spec: &'a TaskSpec,
     pub catalog: &'a Catalog,
     pub usage: &'a Usage,
+    /// What is allocated on each of the pool's nodes, in its order, when the caller
+    /// keeps usage by position ([`crate::usage::LiveUsage`]); else nodes are looked up
+    /// by name.
+    pub alloc: Option<&'a [Resources]>,
     pub user: &'a User,
     pub cluster: &'a Cluster,
     pub kind: ResourceKind,
@@ -222,6 +226,7 @@ impl<'a> Setup<'a> {
             spec,
             catalog,
             usage,
+            alloc: None,
             user,
             cluster,
             kind,
@@ -268,16 +273,27 @@ impl<'a> Setup<'a> {
     /// The pool's nodes as slots for `worker` (and a distinct head), in the pool's order.
     pub(crate) fn pool_slots(&self, worker: &InstanceSpec) -> Vec<Slot> {
         let head = self.distinct_head(worker);
-        self.pool
-            .nodes
-            .iter()
-            .map(|n| Slot {
-                free: self.usage.free(n),
-                total: n.total,
-                worker: n.hosts(worker),
-                head: head.is_some_and(|h| n.hosts(h)),
-            })
-            .collect()
+        let slot = |n: &crate::catalog::Node, free| Slot {
+            free,
+            total: n.total,
+            worker: n.hosts(worker),
+            head: head.is_some_and(|h| n.hosts(h)),
+        };
+        match self.alloc {
+            Some(alloc) => self
+                .pool
+                .nodes
+                .iter()
+                .zip(alloc)
+                .map(|(n, used)| slot(n, n.total.saturating_sub(*used)))
+                .collect(),
+            None => self
+                .pool
+                .nodes
+                .iter()
+                .map(|n| slot(n, self.usage.free(n)))
+                .collect(),
+        }
     }
 
     /// Idle fragments as slots: workers on `worker`'s offers, a distinct head on its own
@@ -324,8 +340,9 @@ impl<'a> Setup<'a> {
         }
     }
 
-    /// Works one spec of the priority list through.
-    pub fn candidate(&self, index: usize, worker: &InstanceSpec) -> Result<Candidate> {
+    /// Works one spec of the priority list through; with the pool's slots it was
+    /// worked out on, for a placement to reuse.
+    pub fn candidate(&self, index: usize, worker: &InstanceSpec) -> Result<(Candidate, Vec<Slot>)> {
         let units = self.spec.compute.units_per_node;
         let need = per_replica(worker, units)?;
         let head_spec = self.distinct_head(worker);
@@ -383,7 +400,7 @@ impl<'a> Setup<'a> {
             },
             other => other,
         };
-        Ok(Candidate {
+        let candidate = Candidate {
             index,
             spec: worker.id.clone(),
             per_replica: need,
@@ -393,7 +410,8 @@ impl<'a> Setup<'a> {
             quota,
             available,
             fit,
-        })
+        };
+        Ok((candidate, pool))
     }
 
     fn quota_line(&self, spec: &str, requested: Resources) -> QuotaLine {
@@ -516,46 +534,80 @@ pub fn plan(
     let Some(setup) = Setup::new(spec, catalog, usage, user) else {
         return Ok(None);
     };
-    let mut candidates = Vec::new();
-    for (index, worker) in setup.workers() {
-        candidates.push(setup.candidate(index, worker)?);
-    }
-    if candidates.is_empty() {
+    Ok(setup.plan()?.map(|(plan, _)| plan))
+}
+
+/// [`plan`] on live usage kept by node position: the same answer, without looking
+/// every node of the pool up by name.
+///
+/// # Errors
+///
+/// [`QuotaError::Overflow`] when the demand does not fit in 64 bits.
+pub fn plan_live(spec: &TaskSpec, live: &LiveUsage, user: &User) -> Result<Option<Plan>> {
+    let Some(setup) = Setup::live(spec, live, user) else {
         return Ok(None);
-    }
-    let outcome = match candidates.iter().find(|c| c.quota_ok() && c.fit.is_now()) {
-        Some(c) => Outcome::Now {
-            index: c.index,
-            nodes: match c.fit {
-                Fit::Now { nodes } => nodes,
-                _ => 0,
-            },
-        },
-        // No usable spec fits now, so the first usable one queues.
-        None => match candidates.iter().find(|c| c.usable()) {
-            Some(Candidate {
-                index,
-                fit: Fit::Queue { reason },
-                ..
-            }) => Outcome::Queue {
-                index: *index,
-                reason: reason.clone(),
-            },
-            _ => Outcome::Blocked,
-        },
     };
-    let mut plan = Plan {
-        kind: setup.kind,
-        pool: setup.pool.id.clone(),
-        replicas: spec.replicas(),
-        candidates,
-        outcome,
-        idle: Vec::new(),
-    };
-    if let Some(used) = plan.used() {
-        plan.idle = setup.idle_info(&used.spec);
+    Ok(setup.plan()?.map(|(plan, _)| plan))
+}
+
+impl<'a> Setup<'a> {
+    /// [`Setup::new`] on live usage, reading the pool's allocations by position.
+    pub fn live(spec: &'a TaskSpec, live: &'a LiveUsage, user: &'a User) -> Option<Self> {
+        let mut setup = Setup::new(spec, live.catalog(), live.usage(), user)?;
+        setup.alloc = live.pool_allocations(setup.pool);
+        Some(setup)
     }
-    Ok(Some(plan))
+
+    /// The plan, with the pool's slots of the candidate that starts now (if one does),
+    /// so that placing it does not build them again.
+    pub fn plan(&self) -> Result<Option<(Plan, Option<Vec<Slot>>)>> {
+        let mut candidates = Vec::new();
+        let mut chosen = None;
+        for (index, worker) in self.workers() {
+            let (candidate, slots) = self.candidate(index, worker)?;
+            // The outcome's spec is the first within quota that fits now.
+            if chosen.is_none() && candidate.quota_ok() && candidate.fit.is_now() {
+                chosen = Some(slots);
+            }
+            candidates.push(candidate);
+        }
+        if candidates.is_empty() {
+            return Ok(None);
+        }
+        let outcome = match candidates.iter().find(|c| c.quota_ok() && c.fit.is_now()) {
+            Some(c) => Outcome::Now {
+                index: c.index,
+                nodes: match c.fit {
+                    Fit::Now { nodes } => nodes,
+                    _ => 0,
+                },
+            },
+            // No usable spec fits now, so the first usable one queues.
+            None => match candidates.iter().find(|c| c.usable()) {
+                Some(Candidate {
+                    index,
+                    fit: Fit::Queue { reason },
+                    ..
+                }) => Outcome::Queue {
+                    index: *index,
+                    reason: reason.clone(),
+                },
+                _ => Outcome::Blocked,
+            },
+        };
+        let mut plan = Plan {
+            kind: self.kind,
+            pool: self.pool.id.clone(),
+            replicas: self.spec.replicas(),
+            candidates,
+            outcome,
+            idle: Vec::new(),
+        };
+        if let Some(used) = plan.used() {
+            plan.idle = self.idle_info(&used.spec);
+        }
+        Ok(Some((plan, chosen)))
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -879,6 +931,33 @@ mod tests {
                     prop_assert!(x.demand.fits_within(&y.demand));
                 }
             }
+        }
+
+        /// Usage kept by node position answers as usage by name, before and after a
+        /// placement is reserved and released through it.
+        #[test]
+        fn live_usage_plans_and_places_as_usage_by_name(
+            (catalog, usage) in arbitrary_world(),
+            spec in arbitrary_task(),
+        ) {
+            let user = User { name: "u".into(), ..User::default() };
+            let catalog = std::sync::Arc::new(catalog);
+            let mut live = LiveUsage::new(std::sync::Arc::clone(&catalog), usage.clone());
+            prop_assert_eq!(plan_live(&spec, &live, &user), plan(&spec, &catalog, &usage, &user));
+            let placement = place(&spec, &catalog, &usage, &user).expect("small numbers");
+            prop_assert_eq!(
+                &crate::quota::place_live(&spec, &live, &user).expect("small numbers"),
+                &placement
+            );
+            let Some(placement) = placement else { return Ok(()) };
+            let mut after = usage.clone();
+            after.reserve(&placement, |n| catalog.capacity(n)).expect("fits");
+            live.reserve(&placement).expect("fits");
+            prop_assert_eq!(live.usage(), &after);
+            prop_assert_eq!(plan_live(&spec, &live, &user), plan(&spec, &catalog, &after, &user));
+            live.release(&placement).expect("reserved");
+            prop_assert_eq!(live.usage(), &usage);
+            prop_assert_eq!(plan_live(&spec, &live, &user), plan(&spec, &catalog, &usage, &user));
         }
 
         #[test]

@@ -176,10 +176,65 @@ impl Report {
         self.0.iter().map(|i| i.localized(lang)).collect()
     }
 
+    /// The findings an answer keeps ([`cap_findings`]) and how many it leaves out.
+    pub fn capped(self) -> (Report, usize) {
+        let (kept, left_out) = cap_findings(self.0, |i| (i.code.code(), &i.path));
+        (Report(kept), left_out)
+    }
+
     /// The stable codes, in order: what tests and the corpus compare.
     pub fn codes(&self) -> Vec<&'static str> {
         self.0.iter().map(|i| i.code.code()).collect()
     }
+}
+
+/// Keeps, in order, at most [`MAX_FINDINGS_PER_CODE`](crate::api::MAX_FINDINGS_PER_CODE)
+/// findings of one code at one field, and returns them with how many were left out.
+///
+/// A field is a path with its list positions left out: `environment.env[3].name` and
+/// `environment.env[7].name` are one field, `environment.storage[0].path` and
+/// `environment.datasets[0].path` are two. So the same mistake repeated down a list is
+/// shown a few times and counted, while each field that has it is shown; the answer
+/// stays bounded by the spec's fields and codes, whatever the size of the request.
+pub fn cap_findings<T>(
+    findings: Vec<T>,
+    key: impl Fn(&T) -> (&'static str, &FieldPath),
+) -> (Vec<T>, usize) {
+    let total = findings.len();
+    // Few findings cannot exceed the cap in any group: nothing to count.
+    if total <= crate::api::MAX_FINDINGS_PER_CODE {
+        return (findings, 0);
+    }
+    let mut seen: std::collections::HashMap<(&'static str, String), usize> =
+        std::collections::HashMap::new();
+    let mut kept = Vec::new();
+    for finding in findings {
+        let (code, path) = key(&finding);
+        let n = seen.entry((code, field_of(path))).or_default();
+        *n += 1;
+        if *n <= crate::api::MAX_FINDINGS_PER_CODE {
+            kept.push(finding);
+        }
+    }
+    let left_out = total - kept.len();
+    (kept, left_out)
+}
+
+/// A path's field: its text with the list positions left out
+/// (`environment.env[].name`).
+fn field_of(path: &FieldPath) -> String {
+    let mut field = String::new();
+    let mut in_index = false;
+    for c in path.to_string().chars() {
+        match c {
+            '[' => in_index = true,
+            ']' => in_index = false,
+            _ if in_index && c.is_ascii_digit() => continue,
+            _ => {}
+        }
+        field.push(c);
+    }
+    field
 }
 
 impl IntoIterator for Report {
@@ -201,3 +256,99 @@ impl fmt::Display for Report {
 }
 
 impl std::error::Error for Report {}
+
+#[cfg(all(test, feature = "demo"))]
+mod tests {
+    use crate::api::MAX_FINDINGS_PER_CODE;
+    use crate::demo;
+
+    fn check(spec: &crate::TaskSpec) -> super::Report {
+        crate::check(spec, &demo::catalog(), &demo::usage(), &demo::user()).issues
+    }
+
+    fn count(report: &super::Report, code: &str, field: &str) -> usize {
+        report
+            .issues()
+            .iter()
+            .filter(|i| i.code.code() == code && super::field_of(&i.path) == field)
+            .count()
+    }
+
+    fn with_bad_env(n: usize) -> crate::TaskSpec {
+        demo::pytorch().with(|s| {
+            let var = crate::task::EnvVar {
+                name: "1BAD".into(),
+                value: "x".into(),
+                hidden: false,
+            };
+            s.environment.env = vec![var; n];
+        })
+    }
+
+    #[test]
+    fn thousands_of_env_vars_with_one_bad_name_give_a_bounded_answer_and_a_count() {
+        let full = check(&with_bad_env(5_000));
+        let all = full.issues().len();
+        assert_eq!(
+            count(&full, "env.name.invalid", "environment.env[].name"),
+            5_000
+        );
+        let (kept, left_out) = full.capped();
+        // Twenty of the repeated finding, the rest counted.
+        assert_eq!(
+            count(&kept, "env.name.invalid", "environment.env[].name"),
+            MAX_FINDINGS_PER_CODE
+        );
+        assert_eq!(kept.issues().len() + left_out, all);
+        // The first ones are kept, in order.
+        let first = &kept.issues()[0];
+        assert_eq!(first.path.to_string(), "environment.env[0].name");
+        // Twice the entries: the same answer, a larger count.
+        let twice = check(&with_bad_env(10_000));
+        let all_twice = twice.issues().len();
+        let (kept_twice, left_out_twice) = twice.capped();
+        assert_eq!(kept_twice, kept);
+        assert_eq!(left_out_twice, all_twice - kept.issues().len());
+        let text = serde_json::to_string(&kept.localized(super::Lang::En)).expect("serialises");
+        assert!(text.len() < 32 * 1024, "{} bytes", text.len());
+    }
+
+    #[test]
+    fn one_code_at_two_fields_is_shown_at_each() {
+        // Thirty relative volume paths and thirty relative dataset paths: one code,
+        // two fields, twenty shown at each (a cap per code alone showed only volumes).
+        let spec = demo::pytorch().with(|s| {
+            let volume = s.environment.storage[0].clone();
+            let dataset = s.environment.datasets[0].clone();
+            s.environment.storage = (0..30)
+                .map(|i| {
+                    let mut m = volume.clone();
+                    m.path = format!("rel/v{i}");
+                    m
+                })
+                .collect();
+            s.environment.datasets = (0..30)
+                .map(|i| {
+                    let mut m = dataset.clone();
+                    m.path = format!("rel/d{i}");
+                    m
+                })
+                .collect();
+        });
+        let full = check(&spec);
+        let code = "mount.path.not_absolute";
+        assert_eq!(count(&full, code, "environment.storage[].path"), 30);
+        assert_eq!(count(&full, code, "environment.datasets[].path"), 30);
+        let (kept, left_out) = full.capped();
+        assert_eq!(count(&kept, code, "environment.storage[].path"), 20);
+        assert_eq!(count(&kept, code, "environment.datasets[].path"), 20);
+        assert!(left_out >= 20);
+    }
+
+    #[test]
+    fn a_short_report_is_kept_whole() {
+        let full = check(&with_bad_env(3));
+        let (kept, left_out) = full.clone().capped();
+        assert_eq!((kept, left_out), (full, 0));
+    }
+}

@@ -23,7 +23,7 @@ mod syntax;
 pub use crate::path::{FieldPath, Segment};
 pub(crate) use crate::path::{field_key, field_path};
 pub use code::IssueCode;
-pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity};
+pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity, cap_findings};
 pub use parse::{check_json, parse_spec, parse_value};
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
@@ -44,6 +44,17 @@ impl Check {
             truncated: 0,
         }
     }
+
+    /// [`Check::localized`] with the findings an answer keeps ([`cap_findings`]):
+    /// the messages of those left out are never rendered.
+    pub fn localized_capped(self, lang: Lang) -> LocalizedCheck {
+        let (kept, truncated) = self.issues.capped();
+        LocalizedCheck {
+            issues: kept.localized(lang),
+            plan: self.plan,
+            truncated,
+        }
+    }
 }
 
 /// A [`Check`] as the API sends it: each finding with its message in one language.
@@ -55,7 +66,8 @@ pub struct LocalizedCheck {
     /// Whether and where the task would start.
     pub plan: Option<Plan>,
     /// How many findings the server left out of `issues` (at most
-    /// [`MAX_FINDINGS_PER_CODE`](crate::api::MAX_FINDINGS_PER_CODE) are kept per code).
+    /// [`MAX_FINDINGS_PER_CODE`](crate::api::MAX_FINDINGS_PER_CODE) are kept per code
+    /// and field, see [`cap_findings`]).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub truncated: usize,
 }
