@@ -334,6 +334,11 @@ impl IfEmpty for String {
 /// Replica resources come from the first spec of `spec.compute.specs`: the runner puts
 /// the plan's chosen spec first ([`chosen_first`]).
 ///
+/// The objects name `namespace`, where [`KubeBackend::submit`] applies them (the
+/// `[kubernetes] namespace` template), in place of the catalog cluster's own rule: one
+/// namespace for the objects, their watches and the RBAC; and the runner's owner record
+/// carries no tenant for a `{tenant}` rule.
+///
 /// # Errors
 ///
 /// [`BackendError::Start`] when the spec does not render on the catalog or no key pair
@@ -343,12 +348,23 @@ pub fn render_objects(
     spec: &TaskSpec,
     catalog: &Catalog,
     owner: &User,
+    namespace: &str,
 ) -> Result<Vec<Value>> {
     let start = |reason: String| BackendError::Start {
         task: task.clone(),
         replica: 0,
         reason,
     };
+    let mut catalog = catalog.clone();
+    if let Some(cluster) = catalog
+        .regions
+        .iter_mut()
+        .filter(|r| r.id == spec.basic.region)
+        .flat_map(|r| r.clusters.iter_mut())
+        .find(|c| c.id == spec.basic.cluster)
+    {
+        cluster.kubernetes.namespace = namespace.to_owned();
+    }
     let key = if spec.advanced.ssh {
         Some(
             ssh_key_pair(&task.0)
@@ -357,7 +373,7 @@ pub fn render_objects(
     } else {
         None
     };
-    shared::manifest::render(spec, &task.0, &task.0, catalog, owner, key.as_ref())
+    shared::manifest::render(spec, &task.0, &task.0, &catalog, owner, key.as_ref())
         .map_err(|e| start(format!("cannot render the Kubernetes objects: {e}")))?
         .iter()
         .map(serde_json::to_value)
@@ -722,7 +738,13 @@ impl Backend for KubeBackend {
                 action: "choose the namespace".to_owned(),
                 cause,
             })?;
-        let objects = render_objects(&gang.task, &source.spec, &self.catalog, &source.owner)?;
+        let objects = render_objects(
+            &gang.task,
+            &source.spec,
+            &self.catalog,
+            &source.owner,
+            &namespace,
+        )?;
         let image_pull_retries = source
             .spec
             .advanced
@@ -3160,7 +3182,11 @@ mod tests {
             ssh: spec.advanced.ssh,
             source: Some(Arc::new(super::super::GangSource {
                 spec,
-                owner: shared::demo::user(),
+                // As the runner makes it: a name, no org or tenant.
+                owner: User {
+                    name: "alice".to_owned(),
+                    ..User::default()
+                },
             })),
         }
     }
@@ -3212,6 +3238,10 @@ mod tests {
                 .iter()
                 .all(|w| w.content_type == "application/apply-patch+yaml")
         );
+        // Rendered for the namespace it is applied to: the catalog's rule would give
+        // `t-acme-nlp`, and needs a tenant the runner does not know.
+        assert_eq!(writes[6].body["metadata"]["namespace"], "berth-nlp");
+        assert!(!writes[6].body.to_string().contains("t-acme"));
         assert!(writes[3].body["metadata"].get("namespace").is_none());
         assert!(writes[4].body["metadata"].get("namespace").is_none());
 
