@@ -7,9 +7,10 @@
 //! - Client: a kubeconfig (a named file and context, or `KUBECONFIG`/`~/.kube/config`),
 //!   else the in-cluster service account ([`kube::Client::try_default`]).
 //! - Namespace: one per project group, from a template (`berth-{group}` by default).
-//! - Start: every object `shared::manifest` rendered is applied with server-side apply
+//! - Start: every object `shared::manifest` rendered ([`render_objects`]: the plan's spec
+//!   first, a fresh SSH key pair when pod SSH is on) is applied with server-side apply
 //!   under the field manager [`FIELD_MANAGER`], in the order given (Secrets first, the
-//!   job last). The job is labelled with its attempt ([`ATTEMPT_LABEL`]); a job left by
+//!   job last; Kueue ResourceFlavors cluster-wide, the rest in the group's namespace). The job is labelled with its attempt ([`ATTEMPT_LABEL`]); a job left by
 //!   an earlier attempt is deleted first, and the apply waits until it is gone, so the
 //!   new attempt never inherits the old one's status.
 //! - Watch: [`kube::runtime::watcher`]s of the job (by name) and its pods (by the
@@ -30,6 +31,9 @@
 //!   worker `i - 2` in name order.
 //! - Stop: delete the job with foreground propagation, so its end is reported once its
 //!   pods are gone; with Kueue, suspend it instead (Kueue keeps the workload).
+//! - Cleanup: the task's Secrets and ConfigMaps have no ownerReferences; they are
+//!   deleted by the `berth.dev/task` label when an attempt ends, before the end is
+//!   reported (so a retry's apply never races the delete).
 //!
 //! # What it does not do
 //!
