@@ -580,7 +580,7 @@ impl Runner {
             mounts: self.mounts(spec),
             ssh: spec.advanced.ssh,
             source: Some(Arc::new(backend::GangSource {
-                spec: spec.clone(),
+                spec: backend::kube::chosen_first(spec, &placement.spec),
                 owner: user,
             })),
         }

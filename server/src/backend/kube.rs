@@ -7,9 +7,10 @@
 //! - Client: a kubeconfig (a named file and context, or `KUBECONFIG`/`~/.kube/config`),
 //!   else the in-cluster service account ([`kube::Client::try_default`]).
 //! - Namespace: one per project group, from a template (`berth-{group}` by default).
-//! - Start: every object `shared::manifest` rendered is applied with server-side apply
+//! - Start: every object `shared::manifest` rendered ([`render_objects`]: the plan's spec
+//!   first, a fresh SSH key pair when pod SSH is on) is applied with server-side apply
 //!   under the field manager [`FIELD_MANAGER`], in the order given (Secrets first, the
-//!   job last). The job is labelled with its attempt ([`ATTEMPT_LABEL`]); a job left by
+//!   job last; Kueue ResourceFlavors cluster-wide, the rest in the group's namespace). The job is labelled with its attempt ([`ATTEMPT_LABEL`]); a job left by
 //!   an earlier attempt is deleted first, and the apply waits until it is gone, so the
 //!   new attempt never inherits the old one's status.
 //! - Watch: [`kube::runtime::watcher`]s of the job (by name) and its pods (by the
@@ -30,6 +31,9 @@
 //!   worker `i - 2` in name order.
 //! - Stop: delete the job with foreground propagation, so its end is reported once its
 //!   pods are gone; with Kueue, suspend it instead (Kueue keeps the workload).
+//! - Cleanup: the task's Secrets and ConfigMaps have no ownerReferences; they are
+//!   deleted by the `berth.dev/task` label when an attempt ends, before the end is
+//!   reported (so a retry's apply never races the delete).
 //!
 //! # What it does not do
 //!
@@ -45,7 +49,7 @@ use ::kube::api::{
 use ::kube::runtime::{WatchStreamExt, watcher};
 use ::kube::{Client, ResourceExt};
 use futures_util::{AsyncReadExt, StreamExt};
-use k8s_openapi::api::core::v1::{Event as KubeEvent, Pod};
+use k8s_openapi::api::core::v1::{ConfigMap, Event as KubeEvent, Pod, Secret};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use shared::{Catalog, TaskId, TaskSpec, User};
@@ -326,37 +330,121 @@ impl IfEmpty for String {
     }
 }
 
-/// The objects to apply for a gang. The one place that calls the renderer, which lands
-/// with the manifest work; wired, the body is (the task id is both the job's name and
-/// `TASK_UUID`, as in `shared::injected`):
+/// The objects to apply for a gang, as JSON, in apply order: the one place that calls
+/// the renderer. The task id is both the job's name and `TASK_UUID` (as in
+/// `shared::injected`); with pod SSH on, a fresh key pair is drawn for the task here
+/// (`shared` draws no random numbers).
 ///
-/// ```ignore
-/// let start = |reason: String| BackendError::Start { task: task.clone(), replica: 0, reason };
-/// shared::manifest::render(spec, &task.0, &task.0, catalog, owner)
-///     .map_err(|e| start(e.to_string()))?
-///     .iter()
-///     .map(serde_json::to_value)
-///     .collect::<Result<_, _>>()
-///     .map_err(|e| start(e.to_string()))
-/// ```
+/// Replica resources come from the first spec of `spec.compute.specs`: the runner puts
+/// the plan's chosen spec first ([`chosen_first`]).
 ///
-/// Until then a gang cannot start on Kubernetes.
+/// The objects name `namespace`, where [`KubeBackend::submit`] applies them (the
+/// `[kubernetes] namespace` template), in place of the catalog cluster's own rule: one
+/// namespace for the objects, their watches and the RBAC; and the runner's owner record
+/// carries no tenant for a `{tenant}` rule.
 ///
 /// # Errors
 ///
-/// [`BackendError::Start`] naming what is missing.
+/// [`BackendError::Start`] when the spec does not render on the catalog or no key pair
+/// can be drawn.
 pub fn render_objects(
     task: &TaskId,
-    _spec: &TaskSpec,
-    _catalog: &Catalog,
-    _owner: &User,
+    spec: &TaskSpec,
+    catalog: &Catalog,
+    owner: &User,
+    namespace: &str,
 ) -> Result<Vec<Value>> {
-    Err(BackendError::Start {
+    let start = |reason: String| BackendError::Start {
         task: task.clone(),
         replica: 0,
-        reason: "this build cannot render Kubernetes objects (shared::manifest is not wired)"
-            .to_owned(),
+        reason,
+    };
+    let mut catalog = catalog.clone();
+    if let Some(cluster) = catalog
+        .regions
+        .iter_mut()
+        .filter(|r| r.id == spec.basic.region)
+        .flat_map(|r| r.clusters.iter_mut())
+        .find(|c| c.id == spec.basic.cluster)
+    {
+        cluster.kubernetes.namespace = namespace.to_owned();
+    }
+    let key = if spec.advanced.ssh {
+        Some(
+            ssh_key_pair(&task.0)
+                .map_err(|e| start(format!("cannot draw the pod SSH key: {e}")))?,
+        )
+    } else {
+        None
+    };
+    shared::manifest::render(spec, &task.0, &task.0, &catalog, owner, key.as_ref())
+        .map_err(|e| start(format!("cannot render the Kubernetes objects: {e}")))?
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(|e| start(e.to_string()))
+}
+
+/// A new ed25519 key pair in OpenSSH format from the OS's random source, commented with
+/// the task's name so a key found in a pod names its task.
+///
+/// # Errors
+///
+/// When the OS gives no randomness or encoding fails.
+pub fn ssh_key_pair(task: &str) -> Result<shared::manifest::SshKeyPair, ssh_key::Error> {
+    let mut key =
+        ssh_key::PrivateKey::random(&mut ssh_key::rand_core::OsRng, ssh_key::Algorithm::Ed25519)?;
+    key.set_comment(format!("berth-{task}"));
+    Ok(shared::manifest::SshKeyPair {
+        private_key: key.to_openssh(ssh_key::LineEnding::LF)?.to_string(),
+        public_key: key.public_key().to_openssh()?,
     })
+}
+
+/// `spec` with `chosen` (the plan's spec id) moved to the front of its priority list, the
+/// rest in their order: the renderer sizes the replicas from the first spec, and under
+/// Kueue the flavors are tried in list order. An unknown id leaves the list as it is.
+pub fn chosen_first(spec: &TaskSpec, chosen: &str) -> TaskSpec {
+    let mut spec = spec.clone();
+    let specs = &mut spec.compute.specs;
+    if let Some(index) = specs.iter().position(|id| id == chosen) {
+        let id = specs.remove(index);
+        specs.insert(0, id);
+    }
+    spec
+}
+
+/// Deletes the task's Secrets and ConfigMaps (found by the renderer's
+/// `berth.dev/task` label; they carry no ownerReferences) once its attempt ended: hidden
+/// env values and the SSH private key do not outlive the run. Called before the end is
+/// reported, so a retry's apply never races it.
+async fn delete_task_objects(client: &Client, namespace: &str, selector: &str) {
+    let params = ListParams::default().labels(selector);
+    let secrets: Api<Secret> = Api::namespaced(client.clone(), namespace);
+    if let Err(error) = secrets
+        .delete_collection(&DeleteParams::default(), &params)
+        .await
+    {
+        tracing::warn!(%namespace, %selector, %error, "cannot delete the task's Secrets");
+    }
+    let config_maps: Api<ConfigMap> = Api::namespaced(client.clone(), namespace);
+    if let Err(error) = config_maps
+        .delete_collection(&DeleteParams::default(), &params)
+        .await
+    {
+        tracing::warn!(%namespace, %selector, %error, "cannot delete the task's ConfigMaps");
+    }
+}
+
+/// The selector of one task's objects.
+fn task_selector(name: &str) -> String {
+    format!("{}={name}", shared::manifest::TASK_LABEL)
+}
+
+/// Whether objects of this kind live outside namespaces (the renderer's Kueue
+/// ResourceFlavors do).
+fn cluster_scoped(resource: &ApiResource) -> bool {
+    resource.group == "kueue.x-k8s.io" && resource.kind == "ResourceFlavor"
 }
 
 /// One attempt to run on the cluster: the rendered objects, job last.
@@ -484,11 +572,17 @@ impl KubeBackend {
         for (index, mut object) in objects.into_iter().enumerate() {
             let (resource, name) =
                 identify(&object, index).map_err(|e| fail(format!("apply object {index}"), e))?;
-            // The API refuses a body whose namespace differs from the request's.
-            object["metadata"]["namespace"] = json!(namespace);
             let action = format!("apply {} {name}", resource.kind);
-            let api: Api<DynamicObject> =
-                Api::namespaced_with(self.client.clone(), &namespace, &resource);
+            let api: Api<DynamicObject> = if cluster_scoped(&resource) {
+                if let Some(meta) = object["metadata"].as_object_mut() {
+                    meta.remove("namespace");
+                }
+                Api::all_with(self.client.clone(), &resource)
+            } else {
+                // The API refuses a body whose namespace differs from the request's.
+                object["metadata"]["namespace"] = json!(namespace);
+                Api::namespaced_with(self.client.clone(), &namespace, &resource)
+            };
             if index + 1 == count {
                 let kind = JobKind::of(&resource.api_version, &resource.kind).ok_or_else(|| {
                     fail(
@@ -648,7 +742,13 @@ impl Backend for KubeBackend {
                 action: "choose the namespace".to_owned(),
                 cause,
             })?;
-        let objects = render_objects(&gang.task, &source.spec, &self.catalog, &source.owner)?;
+        let objects = render_objects(
+            &gang.task,
+            &source.spec,
+            &self.catalog,
+            &source.owner,
+            &namespace,
+        )?;
         let image_pull_retries = source
             .spec
             .advanced
@@ -702,6 +802,7 @@ impl Backend for KubeBackend {
             // Held by Kueue already, the patch changes nothing and no watch event would
             // come. A second `Finished` from the watcher finds the attempt ended.
             if matches!(job_phase(kind, &to_value(&job)), JobPhase::Suspended(_)) {
+                delete_task_objects(&self.client, &namespace, &task_selector(&name)).await;
                 let _ = self.events.send(Event::Finished {
                     task: task.clone(),
                     attempt,
@@ -731,9 +832,9 @@ impl Backend for KubeBackend {
         self.events.subscribe()
     }
 
-    /// Deletes (foreground) every Berth job in the project groups' namespaces: after a
-    /// restart the runner re-runs or fails the tasks that were running, and a failed
-    /// task's job must not keep its GPUs. Each delete is conditional on the job's uid,
+    /// Deletes (foreground) every Berth job in the project groups' namespaces, and every
+    /// task's Secrets and ConfigMaps there: after a restart the runner re-runs or fails
+    /// the tasks that were running, and a failed task's job must not keep its GPUs. Each delete is conditional on the job's uid,
     /// so a new attempt's job of the same name is never hit. This assumes one Berth per
     /// set of namespaces.
     async fn end_leftovers(&self) -> usize {
@@ -779,6 +880,8 @@ impl Backend for KubeBackend {
                     }
                 }
             }
+            // Every task's Secrets and ConfigMaps: a task re-run applies its own again.
+            delete_task_objects(&self.client, namespace, shared::manifest::TASK_LABEL).await;
         }
         ended
     }
@@ -1398,6 +1501,10 @@ async fn follow(
         for step in steps {
             match step {
                 Step::Emit(event) => {
+                    if matches!(event, Event::Finished { .. }) {
+                        delete_task_objects(&client, &namespace, &task_selector(&tracker.job))
+                            .await;
+                    }
                     let _ = events.send(event);
                 }
                 Step::DeleteJob => {
@@ -1450,11 +1557,31 @@ mod tests {
         fn resource(&self) -> (String, Option<String>) {
             let rest = match self.path.split_once("/namespaces/") {
                 Some((_, rest)) => rest.split_once('/').map(|(_, r)| r).unwrap_or_default(),
-                None => self.path.rsplit('/').next().unwrap_or_default(),
+                // `/api/v1/<resource>…` or `/apis/<group>/<version>/<resource>…`.
+                None => {
+                    let skip = if self.path.starts_with("/apis/") {
+                        3
+                    } else {
+                        2
+                    };
+                    self.path
+                        .trim_start_matches('/')
+                        .splitn(skip + 1, '/')
+                        .nth(skip)
+                        .unwrap_or_default()
+                }
             };
             let mut parts = rest.split('/');
             let resource = parts.next().unwrap_or_default().to_owned();
             (resource, parts.next().map(str::to_owned))
+        }
+
+        /// The API group of the request (`""` for the core API).
+        fn group(&self) -> String {
+            match self.path.strip_prefix("/apis/") {
+                Some(rest) => rest.split('/').next().unwrap_or_default().to_owned(),
+                None => String::new(),
+            }
         }
 
         fn is_watch(&self) -> bool {
@@ -1640,6 +1767,11 @@ mod tests {
             ("DELETE", Some(_)) => (
                 StatusCode::OK,
                 json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Success" }),
+            ),
+            // A delete-collection answers the list of what it deleted.
+            ("DELETE", None) => (
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "9" }, "items": [] }),
             ),
             _ => (
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -2443,7 +2575,11 @@ mod tests {
             "{failure}"
         );
         tokio::time::timeout(WAIT, async {
-            while !api.seen().iter().any(|s| s.method == "DELETE") {
+            while !api
+                .seen()
+                .iter()
+                .any(|s| s.method == "DELETE" && s.resource().1.is_some())
+            {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         })
@@ -2452,7 +2588,7 @@ mod tests {
         let delete = api
             .seen()
             .into_iter()
-            .find(|s| s.method == "DELETE")
+            .find(|s| s.method == "DELETE" && s.resource().1.is_some())
             .unwrap();
         assert_eq!(
             delete.resource(),
@@ -2644,7 +2780,7 @@ mod tests {
 
     #[tokio::test]
     async fn with_kueue_stopping_a_job_kueue_still_holds_ends_it_at_once() {
-        let (client, _api) = MockApi::start(Box::new(|request| {
+        let (client, api) = MockApi::start(Box::new(|request| {
             // The merge patch answers the job as it stands: suspended, not admitted yet.
             (request.method == "PATCH" && request.content_type == "application/merge-patch+json")
                 .then(|| {
@@ -2675,6 +2811,11 @@ mod tests {
                 attempt: 1,
                 failure: Some("stopped".to_owned())
             }
+        );
+        assert_eq!(
+            cleanups(&api.seen(), &format!("berth.dev/task={JOB}")).len(),
+            2,
+            "its Secrets and ConfigMaps went before the end was reported"
         );
     }
 
@@ -2731,7 +2872,10 @@ mod tests {
                 .iter()
                 .all(|l| l.query["labelSelector"] == ATTEMPT_LABEL)
         );
-        let deletes: Vec<&Seen> = seen.iter().filter(|s| s.method == "DELETE").collect();
+        let deletes: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| s.method == "DELETE" && s.resource().1.is_some())
+            .collect();
         assert_eq!(deletes.len(), 1);
         assert_eq!(deletes[0].path, format!("{}/{JOB}", namespaces[0]));
         assert_eq!(deletes[0].body["propagationPolicy"], "Foreground");
@@ -2739,6 +2883,18 @@ mod tests {
             deletes[0].body["preconditions"]["uid"],
             format!("uid-{JOB}")
         );
+        // Every task's Secrets and ConfigMaps in each namespace go too.
+        let mut swept = cleanups(&seen, shared::manifest::TASK_LABEL);
+        swept.sort();
+        let mut expected: Vec<String> = catalog
+            .project_groups
+            .iter()
+            .flat_map(|g| {
+                ["secrets", "configmaps"].map(|r| format!("/api/v1/namespaces/berth-{}/{r}", g.id))
+            })
+            .collect();
+        expected.sort();
+        assert_eq!(swept, expected);
     }
 
     #[tokio::test]
@@ -2969,5 +3125,482 @@ mod tests {
             Err(BackendError::Start { .. })
         ));
         assert!(api.seen().is_empty(), "nothing was sent");
+    }
+
+    #[test]
+    fn each_ssh_key_pair_is_a_fresh_ed25519_key_in_openssh_format() {
+        let one = ssh_key_pair("train-x2b4c").expect("a key pair");
+        let private =
+            ssh_key::PrivateKey::from_openssh(&one.private_key).expect("an OpenSSH private key");
+        assert_eq!(private.algorithm(), ssh_key::Algorithm::Ed25519);
+        assert!(!private.is_encrypted(), "pods read it without a passphrase");
+        let public = ssh_key::PublicKey::from_openssh(&one.public_key).expect("a public key line");
+        assert_eq!(
+            public.key_data(),
+            private.public_key().key_data(),
+            "one pair"
+        );
+        assert!(
+            one.public_key.starts_with("ssh-ed25519 AAAA"),
+            "{}",
+            one.public_key
+        );
+        assert!(
+            one.public_key.ends_with(" berth-train-x2b4c"),
+            "{}",
+            one.public_key
+        );
+        let two = ssh_key_pair("train-x2b4c").expect("a key pair");
+        assert_ne!(one.public_key, two.public_key, "drawn anew for each task");
+        assert!(!format!("{one:?}").contains("PRIVATE"), "never printed");
+    }
+
+    #[test]
+    fn the_plans_spec_goes_first_and_the_rest_keep_their_order() {
+        let spec = shared::demo::pytorch()
+            .with(|s| s.compute.specs = vec!["h100-1g".into(), "h100-8g".into(), "a100-1g".into()]);
+        assert_eq!(
+            chosen_first(&spec, "a100-1g").compute.specs,
+            ["a100-1g", "h100-1g", "h100-8g"]
+        );
+        assert_eq!(
+            chosen_first(&spec, "h100-1g").compute.specs,
+            ["h100-1g", "h100-8g", "a100-1g"]
+        );
+        assert_eq!(
+            chosen_first(&spec, "nowhere").compute.specs,
+            spec.compute.specs,
+            "an unknown id changes nothing"
+        );
+    }
+
+    /// A gang made from a demo spec, as the runner makes it.
+    fn gang_of(spec: TaskSpec) -> Gang {
+        Gang {
+            task: task(),
+            attempt: 1,
+            command: spec.environment.command.clone(),
+            ray: spec.is_ray(),
+            replicas: Vec::new(),
+            mounts: Vec::new(),
+            ssh: spec.advanced.ssh,
+            source: Some(Arc::new(super::super::GangSource {
+                spec,
+                // As the runner makes it: a name, no org or tenant.
+                owner: User {
+                    name: "alice".to_owned(),
+                    ..User::default()
+                },
+            })),
+        }
+    }
+
+    /// The decoded `data` of an applied Secret.
+    fn secret_data(body: &Value) -> std::collections::BTreeMap<String, String> {
+        let secret: k8s_openapi::api::core::v1::Secret =
+            serde_json::from_value(body.clone()).expect("a Secret");
+        secret
+            .data
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, String::from_utf8(v.0).expect("text")))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_demo_pytorchjob_on_the_kueue_cluster_is_rendered_and_applied_in_order() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, true);
+        // The plan chose the second spec of the list: it goes first.
+        let spec = shared::demo::pytorch()
+            .with(|s| s.compute.specs = vec!["h100-1g".into(), "a100-1g".into()]);
+        assert!(spec.advanced.ssh && spec.basic.cluster == "sh-a");
+        let spec = chosen_first(&spec, "a100-1g");
+        backend.start(gang_of(spec)).await.expect("started");
+        let writes: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.method == "PATCH")
+            .collect();
+        let paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
+        let ns = "/api/v1/namespaces/berth-nlp";
+        assert_eq!(
+            paths,
+            [
+                format!("{ns}/secrets/{JOB}-env"),
+                format!("{ns}/secrets/{JOB}-ssh"),
+                format!("{ns}/configmaps/{JOB}-hosts"),
+                // Cluster-scoped, in the plan's order.
+                "/apis/kueue.x-k8s.io/v1beta2/resourceflavors/berth-a100-1g".to_owned(),
+                "/apis/kueue.x-k8s.io/v1beta2/resourceflavors/berth-h100-1g".to_owned(),
+                format!("/apis/monitoring.coreos.com/v1/namespaces/berth-nlp/podmonitors/{JOB}"),
+                format!("/apis/kubeflow.org/v1/namespaces/berth-nlp/pytorchjobs/{JOB}"),
+            ]
+        );
+        assert!(
+            writes
+                .iter()
+                .all(|w| w.content_type == "application/apply-patch+yaml")
+        );
+        // Rendered for the namespace it is applied to: the catalog's rule would give
+        // `t-acme-nlp`, and needs a tenant the runner does not know.
+        assert_eq!(writes[6].body["metadata"]["namespace"], "berth-nlp");
+        assert!(!writes[6].body.to_string().contains("t-acme"));
+        assert!(writes[3].body["metadata"].get("namespace").is_none());
+        assert!(writes[4].body["metadata"].get("namespace").is_none());
+
+        // The hidden value is in the Secret, and only there.
+        assert_eq!(
+            secret_data(&writes[0].body)
+                .get("HF_TOKEN")
+                .map(String::as_str),
+            Some("hf_demo_secret")
+        );
+        let job = &writes[6].body;
+        assert!(!job.to_string().contains("hf_demo_secret"));
+        let master = &job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"];
+        let container = &master["containers"][0];
+        let hf = container["env"]
+            .as_array()
+            .expect("env")
+            .iter()
+            .find(|e| e["name"] == "HF_TOKEN")
+            .expect("HF_TOKEN is set");
+        assert_eq!(
+            hf["valueFrom"]["secretKeyRef"],
+            json!({ "name": format!("{JOB}-env"), "key": "HF_TOKEN" })
+        );
+        // TASK_UUID is the task id.
+        let uuid = container["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == "TASK_UUID")
+            .expect("TASK_UUID is set");
+        assert_eq!(uuid["value"], JOB);
+
+        // The SSH Secret holds one fresh pair, authorised in every pod.
+        let ssh = secret_data(&writes[1].body);
+        let private = ssh_key::PrivateKey::from_openssh(&ssh["id_ed25519"]).expect("private key");
+        assert_eq!(
+            private.public_key().to_openssh().expect("encodes"),
+            ssh["id_ed25519.pub"]
+        );
+        assert_eq!(ssh["authorized_keys"], ssh["id_ed25519.pub"]);
+        assert!(
+            master["volumes"]
+                .as_array()
+                .expect("volumes")
+                .iter()
+                .any(|v| v["secret"]["secretName"] == format!("{JOB}-ssh")),
+            "{master}"
+        );
+        assert_eq!(
+            writes[2].body["data"]["hostfile.hostname"],
+            format!("{JOB}-master-0\n{JOB}-worker-0\n")
+        );
+
+        // Kueue: the queue label, created suspended, sized by the chosen spec (2 × A100).
+        assert_eq!(
+            job["metadata"]["labels"]["kueue.x-k8s.io/queue-name"],
+            "berth"
+        );
+        assert_eq!(job["metadata"]["labels"][shared::manifest::TASK_LABEL], JOB);
+        assert_eq!(job["metadata"]["labels"][ATTEMPT_LABEL], "1");
+        assert_eq!(job["spec"]["runPolicy"]["suspend"], true);
+        assert_eq!(
+            container["resources"]["limits"],
+            json!({ "nvidia.com/gpu": "2", "cpu": "24", "memory": "240Gi" })
+        );
+    }
+
+    #[tokio::test]
+    async fn a_spec_that_does_not_render_fails_the_start_and_sends_nothing() {
+        let (client, api) = MockApi::start(defaults());
+        let spec = shared::demo::pytorch().with(|s| s.basic.cluster = "nowhere".into());
+        let error = backend(client, false)
+            .start(gang_of(spec))
+            .await
+            .expect_err("not rendered");
+        assert!(
+            error.to_string().contains("cluster `nowhere`"),
+            "the renderer's reason: {error}"
+        );
+        assert!(api.seen().is_empty());
+    }
+
+    /// The requests that delete one task's Secrets and ConfigMaps.
+    fn cleanups(seen: &[Seen], selector: &str) -> Vec<String> {
+        seen.iter()
+            .filter(|s| {
+                s.method == "DELETE"
+                    && s.resource().1.is_none()
+                    && s.query.get("labelSelector").map(String::as_str) == Some(selector)
+            })
+            .map(|s| s.path.clone())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn the_task_s_secrets_and_config_maps_are_deleted_before_its_end_is_reported() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![secret(), pytorch_job()], 3))
+            .await
+            .expect("applied");
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(pytorch_job(), "5", conditions(&[("Running", "True")])),
+        )
+        .await;
+        assert!(matches!(next(&mut events).await, Event::Started { .. }));
+        let selector = format!("berth.dev/task={JOB}");
+        assert!(
+            cleanups(&api.seen(), &selector).is_empty(),
+            "kept while it runs"
+        );
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(pytorch_job(), "6", conditions(&[("Succeeded", "True")])),
+        )
+        .await;
+        assert!(matches!(
+            next(&mut events).await,
+            Event::Finished { failure: None, .. }
+        ));
+        assert_eq!(
+            cleanups(&api.seen(), &selector),
+            [
+                format!("/api/v1/namespaces/{NS}/secrets"),
+                format!("/api/v1/namespaces/{NS}/configmaps"),
+            ]
+        );
+    }
+
+    /// What one recorded request needs of RBAC: (API group, resource, verb), and the
+    /// namespace it is in (`None`: cluster-wide). A server-side apply may create the
+    /// object, so it needs `create` as well as `patch`.
+    fn permissions(seen: &Seen) -> Vec<(String, String, String, Option<String>)> {
+        let (resource, name) = seen.resource();
+        let after_name = name.as_ref().and_then(|n| {
+            let tail = seen.path.rsplit_once(&format!("/{resource}/{n}"))?.1;
+            tail.strip_prefix('/').map(str::to_owned)
+        });
+        let resource = match after_name {
+            Some(sub) => format!("{resource}/{sub}"),
+            None => resource,
+        };
+        let verbs: &[&str] = match (seen.method.as_str(), name.is_some()) {
+            ("GET", true) => &["get"],
+            ("GET", false) if seen.is_watch() => &["watch"],
+            ("GET", false) => &["list"],
+            ("PATCH", _) if seen.content_type == "application/apply-patch+yaml" => {
+                &["patch", "create"]
+            }
+            ("PATCH", _) => &["patch"],
+            ("DELETE", true) => &["delete"],
+            ("DELETE", false) => &["deletecollection"],
+            ("POST", _) => &["create"],
+            other => panic!("an unexpected request {other:?}"),
+        };
+        let namespace = seen
+            .path
+            .split_once("/namespaces/")
+            .map(|(_, rest)| rest.split('/').next().unwrap_or_default().to_owned());
+        verbs
+            .iter()
+            .map(|verb| {
+                (
+                    seen.group(),
+                    resource.clone(),
+                    (*verb).to_owned(),
+                    namespace.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// deploy/rbac.yaml's grants: cluster-wide ones, and those per namespace.
+    type Grant = (String, String, String);
+    fn deployed_grants() -> (HashSet<Grant>, HashMap<String, HashSet<Grant>>) {
+        use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, RoleBinding};
+        let text = include_str!("../../../deploy/rbac.yaml");
+        let documents: Vec<Value> = serde_yaml_ng::Deserializer::from_str(text)
+            .map(|doc| Value::deserialize(doc).expect("YAML"))
+            .collect();
+        let of_kind =
+            |kind: &'static str| documents.iter().filter(move |d| d["kind"] == kind).cloned();
+        let roles: HashMap<String, HashSet<Grant>> = of_kind("ClusterRole")
+            .map(|d| {
+                let role: ClusterRole = serde_json::from_value(d).expect("a ClusterRole");
+                let grants = role
+                    .rules
+                    .unwrap_or_default()
+                    .into_iter()
+                    .flat_map(|rule| {
+                        let mut grants = Vec::new();
+                        for group in rule.api_groups.clone().unwrap_or_default() {
+                            for resource in rule.resources.clone().unwrap_or_default() {
+                                for verb in &rule.verbs {
+                                    grants.push((group.clone(), resource.clone(), verb.clone()));
+                                }
+                            }
+                        }
+                        grants
+                    })
+                    .collect();
+                (role.metadata.name.expect("named"), grants)
+            })
+            .collect();
+        let is_berth = |subjects: Option<Vec<k8s_openapi::api::rbac::v1::Subject>>| {
+            subjects.unwrap_or_default().iter().any(|s| {
+                s.kind == "ServiceAccount"
+                    && s.name == "berth"
+                    && s.namespace.as_deref() == Some("berth")
+            })
+        };
+        let mut cluster = HashSet::new();
+        for d in of_kind("ClusterRoleBinding") {
+            let binding: ClusterRoleBinding = serde_json::from_value(d).expect("a binding");
+            assert!(is_berth(binding.subjects));
+            cluster.extend(roles[&binding.role_ref.name].iter().cloned());
+        }
+        let mut namespaced: HashMap<String, HashSet<Grant>> = HashMap::new();
+        for d in of_kind("RoleBinding") {
+            let binding: RoleBinding = serde_json::from_value(d).expect("a binding");
+            assert!(is_berth(binding.subjects));
+            assert_eq!(binding.role_ref.kind, "ClusterRole");
+            namespaced
+                .entry(binding.metadata.namespace.expect("namespaced"))
+                .or_default()
+                .extend(roles[&binding.role_ref.name].iter().cloned());
+        }
+        (cluster, namespaced)
+    }
+
+    /// Drives every request the backend makes (apply of a rendered PyTorchJob on the
+    /// Kueue cluster and of a RayJob, watches, the end's cleanup, a log, stop, leftovers,
+    /// outside usage) and checks that deploy/rbac.yaml grants exactly what they need.
+    #[tokio::test]
+    async fn the_deployed_rbac_grants_exactly_what_the_backend_asks_for() {
+        let (client, api) = MockApi::start(Box::new(|request| {
+            let (resource, name) = request.resource();
+            let selector = request
+                .query
+                .get("labelSelector")
+                .cloned()
+                .unwrap_or_default();
+            match (request.method.as_str(), resource.as_str(), name) {
+                ("GET", "pods", None) if selector.contains("replica-type=master") => Some((
+                    StatusCode::OK,
+                    json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "3" },
+                        "items": [pod("train-x2b4c-master-0", "uid-m0", &[("pytorch", "")])] }),
+                )),
+                ("GET", "pods", Some(_)) if request.path.ends_with("/log") => {
+                    Some((StatusCode::OK, json!("step 1\n")))
+                }
+                // A job an earlier server left, for the restart's sweep.
+                ("GET", "pytorchjobs", None) if selector == ATTEMPT_LABEL => Some((
+                    StatusCode::OK,
+                    json!({ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList", "metadata": { "resourceVersion": "3" },
+                        "items": [stored(pytorch_job(), "3", conditions(&[("Running", "True")]))] }),
+                )),
+                _ => None,
+            }
+        }));
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        backend
+            .start(gang_of(shared::demo::pytorch()))
+            .await
+            .expect("the PyTorchJob starts");
+        let ray = TaskId("tune-x2b4c".to_owned());
+        backend
+            .start(Gang {
+                task: ray.clone(),
+                ..gang_of(shared::demo::ray())
+            })
+            .await
+            .expect("the RayJob starts");
+        api.watching("pods", 3).await;
+        api.watching("events", 2).await;
+        api.watching("rayjobs", 1).await;
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(pytorch_job(), "6", conditions(&[("Succeeded", "True")])),
+        )
+        .await;
+        loop {
+            if let Event::Finished { task, .. } = next(&mut events).await
+                && task == self::task()
+            {
+                break;
+            }
+        }
+        let log = backend
+            .log_stream(&task(), 1, 0, false)
+            .await
+            .expect("a log")
+            .expect("a stream");
+        assert_eq!(log.collect::<Vec<_>>().await.len(), 1);
+        backend
+            .stop(&ray, 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        backend.end_leftovers().await;
+        backend.outside_usage().await.expect("usage");
+
+        let used: HashSet<(String, String, String, Option<String>)> =
+            api.seen().iter().flat_map(permissions).collect();
+        let (cluster, namespaced) = deployed_grants();
+        for (group, resource, verb, namespace) in &used {
+            let grant = (group.clone(), resource.clone(), verb.clone());
+            let granted = cluster.contains(&grant)
+                || namespace
+                    .as_ref()
+                    .is_some_and(|ns| namespaced.get(ns).is_some_and(|g| g.contains(&grant)));
+            assert!(
+                granted,
+                "{verb} {group}/{resource} in {namespace:?} is not granted"
+            );
+        }
+        for grant in &cluster {
+            assert!(
+                used.iter().any(
+                    |(g, r, v, ns)| (g, r, v) == (&grant.0, &grant.1, &grant.2) && ns.is_none()
+                ),
+                "{grant:?} is granted cluster-wide but only needed in namespaces, or not at all"
+            );
+        }
+        for grants in namespaced.values() {
+            for grant in grants {
+                assert!(!cluster.contains(grant), "{grant:?} is granted twice");
+                assert!(
+                    used.iter().any(|(g, r, v, ns)| {
+                        (g, r, v) == (&grant.0, &grant.1, &grant.2) && ns.is_some()
+                    }),
+                    "{grant:?} is granted but never used"
+                );
+            }
+        }
+        // One binding per project group's namespace, and no other.
+        let mut expected: Vec<String> = shared::demo::catalog()
+            .project_groups
+            .iter()
+            .map(|g| {
+                KubeSettings::default()
+                    .namespace_for(&g.id)
+                    .expect("a label")
+            })
+            .collect();
+        expected.sort();
+        let mut bound: Vec<String> = namespaced.keys().cloned().collect();
+        bound.sort();
+        assert_eq!(bound, expected);
     }
 }

@@ -246,7 +246,8 @@ fn unreachable_kubeconfig(dir: &std::path::Path) -> PathBuf {
 }
 
 #[test]
-fn berth_serves_on_the_kubernetes_backend_and_a_task_fails_to_start_until_rendering_is_wired() {
+fn berth_serves_on_the_kubernetes_backend_and_a_task_is_rendered_then_fails_on_an_unreachable_api()
+{
     let dir = temp_dir("kube-serve");
     let config = dir.join("berth.toml");
     std::fs::write(
@@ -284,11 +285,15 @@ fn berth_serves_on_the_kubernetes_backend_and_a_task_fails_to_start_until_render
             serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
         if task["phase"] == "failed" {
             let last = task["history"].as_array().unwrap().last().unwrap().clone();
+            let reason = last["reason"].as_str().unwrap();
+            // Rendered: the first object applied is the Secret of the hidden HF_TOKEN,
+            // named after the task; the API nobody serves refuses it.
             assert!(
-                last["reason"]
-                    .as_str()
-                    .unwrap()
-                    .contains("cannot render Kubernetes objects"),
+                reason.contains(&format!("cannot apply Secret {id}-env")),
+                "{last}"
+            );
+            assert!(
+                reason.contains("the kubernetes API is unavailable"),
                 "{last}"
             );
             return;
