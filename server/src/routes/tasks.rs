@@ -702,7 +702,7 @@ struct LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log: plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log: plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -782,7 +782,7 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool) -> Respon
             _,
             std::convert::Infallible,
         >(
-            Event::default().event("end").data(""),
+            Event::default().event("end").data("ended"),
         ))));
     Sse::new(events)
         .keep_alive(KeepAlive::default())
@@ -824,7 +824,7 @@ fn async_stream(
                     let chunk = String::from_utf8_lossy(&text[offset..]).into_owned();
                     let _ = tx.send(Event::default().data(chunk)).await;
                 }
-                let _ = tx.send(Event::default().event("end").data("")).await;
+                let _ = tx.send(Event::default().event("end").data("ended")).await;
                 return;
             }
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
