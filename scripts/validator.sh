@@ -23,4 +23,4 @@ if command -v wasm-opt >/dev/null; then
 else
   echo "validator.sh: no wasm-opt on PATH, the package is left unoptimised" >&2
 fi
-cp public/validator.html "$(dirname "$out")/validator.html"
+cp public/validator.html public/embed.html "$(dirname "$out")/"

@@ -11,6 +11,7 @@ pub mod i18n;
 pub mod js_api;
 pub mod nav;
 pub mod pages;
+pub mod widgets;
 
 use i18n::UiLang;
 use leptos::prelude::*;
@@ -110,5 +111,13 @@ fn Page(session: shared::api::CatalogResponse) -> impl IntoView {
 #[cfg(feature = "app")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
-    leptos::mount::mount_to_body(App);
+    // A portal that loads this package for `mountTaskForm` marks its body
+    // `data-berth-embed`; only the console's own page gets the whole console.
+    let embedded = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .is_some_and(|b| b.has_attribute("data-berth-embed"));
+    if !embedded {
+        leptos::mount::mount_to_body(App);
+    }
 }

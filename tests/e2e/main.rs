@@ -2,6 +2,7 @@
 //! journey; the page object is split into find, act and check.
 
 mod console;
+mod embed;
 mod pages;
 mod validator;
 

@@ -1,0 +1,108 @@
+//! The console's pieces for other pages: `mountTaskForm` puts the create form into any
+//! element of a portal, submitting to a Berth server.
+//!
+//! ```js
+//! import init, { mountTaskForm } from "https://berth.example.com/berth-frontend.js";
+//! await init();
+//! const form = await mountTaskForm(document.getElementById("task-form"), {
+//!   apiBase: "https://berth.example.com", // default: this page's origin
+//!   locale: "zh-CN",                      // or "en"; default: the browser's
+//!   catalog: undefined,                   // a GET /api/v1/catalog answer; default: fetched
+//!   onSubmit: (task) => console.log(task.task.id), // the created task (a TaskView)
+//! });
+//! form.unmount();
+//! ```
+
+use crate::api;
+use crate::form::TaskForm;
+use crate::i18n::UiLang;
+use leptos::prelude::*;
+use serde::Deserialize;
+use shared::Lang;
+use shared::api::{CatalogResponse, TaskView};
+use wasm_bindgen::prelude::*;
+
+/// `mountTaskForm`'s options, as JavaScript passes them.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    api_base: Option<String>,
+    locale: Option<Lang>,
+    catalog: Option<CatalogResponse>,
+}
+
+/// A mounted form; `unmount()` takes it out of the page.
+#[wasm_bindgen]
+pub struct FormHandle {
+    handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
+}
+
+#[wasm_bindgen]
+impl FormHandle {
+    /// Takes the form out of its element.
+    pub fn unmount(&mut self) {
+        self.handle.take();
+    }
+}
+
+/// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
+/// `zh-CN`), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
+/// `onSubmit`, called with the created task.
+///
+/// # Errors
+///
+/// Options of the wrong shape, or a catalog that cannot be fetched, with the reason.
+#[wasm_bindgen(js_name = mountTaskForm)]
+pub async fn mount_task_form(
+    element: web_sys::HtmlElement,
+    options: JsValue,
+) -> Result<FormHandle, JsError> {
+    let on_submit = (!options.is_undefined() && !options.is_null())
+        .then(|| js_sys::Reflect::get(&options, &JsValue::from_str("onSubmit")).ok())
+        .flatten()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let options: Options = if options.is_undefined() || options.is_null() {
+        Options::default()
+    } else {
+        // Functions do not travel through JSON; `onSubmit` was read above.
+        let text = js_sys::JSON::stringify(&options)
+            .map_err(|_| JsError::new("mountTaskForm: options must be an object"))?;
+        serde_json::from_str(&String::from(text))
+            .map_err(|e| JsError::new(&format!("mountTaskForm: options: {e}")))?
+    };
+    if let Some(base) = &options.api_base {
+        api::set_base(base);
+    }
+    let session = match options.catalog {
+        Some(session) => session,
+        None => api::fetch_catalog()
+            .await
+            .map_err(|e| JsError::new(&format!("mountTaskForm: catalog: {e}")))?,
+    };
+    let locale = options.locale;
+    let handle = leptos::mount::mount_to(element, move || {
+        let lang = UiLang::provide();
+        if let Some(locale) = locale {
+            lang.set(locale);
+        }
+        let on_submit = on_submit.clone();
+        let on_submitted = Callback::new(move |task: TaskView| {
+            if let Some(f) = &on_submit {
+                let value = serde_json::to_string(&task)
+                    .ok()
+                    .and_then(|text| js_sys::JSON::parse(&text).ok())
+                    .unwrap_or(JsValue::NULL);
+                let _ = f.call1(&JsValue::NULL, &value);
+            }
+        });
+        let CatalogResponse {
+            catalog,
+            usage,
+            user,
+        } = session.clone();
+        view! { <TaskForm catalog usage user on_submitted /> }.into_any()
+    });
+    Ok(FormHandle {
+        handle: Some(handle),
+    })
+}

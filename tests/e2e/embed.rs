@@ -1,0 +1,97 @@
+//! The example portal `public/embed.html`: the create form mounted by `mountTaskForm`
+//! from the console's package, and the validator package, without the console.
+
+use berth_e2e::{browser, screenshot, start_driver, start_server};
+use fantoccini::Locator;
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let client = browser(&driver, "en-US").await;
+    client
+        .goto(&format!("{server}/embed.html?lang=zh-CN"))
+        .await
+        .expect("the portal page loads");
+    let find = |css: &'static str| {
+        let client = client.clone();
+        async move {
+            client
+                .wait()
+                .at_most(WAIT)
+                .for_element(Locator::Css(css))
+                .await
+                .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+        }
+    };
+    find("body[data-ready='true']").await;
+
+    // The form is inside the portal's element, addressed by field path; none of the
+    // console's own page (top bar, routes) came with it.
+    let prefix = find("#task-form [name='basic.name_prefix']").await;
+    assert!(
+        client
+            .find_all(Locator::Css("header.topbar"))
+            .await
+            .expect("a query")
+            .is_empty(),
+        "the console's top bar is not part of the widget"
+    );
+
+    // The widget speaks the locale it was given: the same label text as the catalog.
+    let label = find("#task-form label[for]")
+        .await
+        .text()
+        .await
+        .unwrap_or_default();
+    assert!(
+        label
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+        "zh-CN labels, not {label:?}"
+    );
+
+    // A bad value is flagged at its control, as in the console.
+    prefix.clear().await.expect("the prefix clears");
+    prefix
+        .send_keys("Bad Name!")
+        .await
+        .expect("the prefix takes keys");
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let invalid = prefix.attr("aria-invalid").await.ok().flatten();
+        if invalid.as_deref() == Some("true") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bad prefix is not flagged (aria-invalid {invalid:?})"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // The validator package checks the portal's own spec (the RayJob example) with the
+    // same rules: the count the crate gives.
+    let spec: serde_json::Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
+    let expected = shared::check_json(
+        &spec.to_string(),
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .issues
+    .issues()
+    .len();
+    let count = find("[data-testid='verdict']")
+        .await
+        .attr("data-count")
+        .await
+        .ok()
+        .flatten();
+    assert_eq!(count, Some(expected.to_string()));
+    screenshot(&client, "embed-form-and-validator").await;
+    client.close().await.expect("the session closes");
+}
