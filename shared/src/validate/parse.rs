@@ -25,7 +25,7 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 /// Reads a spec from JSON text.
@@ -69,18 +69,32 @@ pub fn check_json(text: &str, catalog: &Catalog, usage: &Usage, user: &User) -> 
 /// The path of the value a read failed at, innermost segment first: each value the
 /// error passes out of adds its own. Empty while the read goes well.
 #[derive(Default)]
-struct Track(RefCell<Vec<Segment>>);
+struct Track {
+    path: RefCell<Vec<Segment>>,
+    /// The error came out of a value's own read ([`ShapeSeed`]), not from between values
+    /// (a missing comma): only then is the value's place on the path. Set and taken back
+    /// at once, so the read of a good value carries no place around.
+    inside: Cell<bool>,
+}
 
 impl Track {
     /// A read failed at `at` in its parent (nowhere new when `None`).
     fn failed_at(&self, at: Option<Step<'_>>) {
         if let Some(at) = at {
-            self.0.borrow_mut().push(at.segment());
+            self.path.borrow_mut().push(at.segment());
+        }
+    }
+
+    /// A read of a value at `at` in its parent failed: its place counts if the error came
+    /// from inside the value.
+    fn failed_in<'de>(&self, at: impl FnOnce() -> Option<Step<'de>>) {
+        if self.inside.take() {
+            self.failed_at(at());
         }
     }
 
     fn path(&self) -> FieldPath {
-        self.0
+        self.path
             .take()
             .into_iter()
             .rev()
@@ -132,12 +146,11 @@ struct Wrap<'t, V, const STRUCT: bool> {
     track: &'t Track,
 }
 
-/// A seed whose deserializer is wrapped in [`Shape`]; when reading it fails, `at` (the
-/// value's place in its parent) goes on the path.
-struct ShapeSeed<'t, 'de, T> {
+/// A seed whose deserializer is wrapped in [`Shape`]; when reading it fails, the caller
+/// puts the value's place on the path.
+struct ShapeSeed<'t, T> {
     seed: T,
     track: &'t Track,
-    at: Option<Step<'de>>,
 }
 
 /// The elements of a sequence, each read through [`Shape`].
@@ -368,14 +381,14 @@ impl<'de, V: Visitor<'de>, const STRUCT: bool> Visitor<'de> for Wrap<'_, V, STRU
     }
 }
 
-impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ShapeSeed<'_, 'de, T> {
+impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ShapeSeed<'_, T> {
     type Value = T::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::Value, D::Error> {
-        let (track, at) = (self.track, self.at);
+        let track = self.track;
         self.seed
             .deserialize(Shape::new(deserializer, track))
-            .inspect_err(|_| track.failed_at(at))
+            .inspect_err(|_| track.inside.set(true))
     }
 }
 
@@ -386,10 +399,10 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for ShapeSeq<'_, A> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, A::Error> {
-        let at = Some(Step::Index(self.index));
+        let (index, track) = (self.index, self.track);
         self.index += 1;
-        let track = self.track;
-        self.seq.next_element_seed(ShapeSeed { seed, track, at })
+        let read = self.seq.next_element_seed(ShapeSeed { seed, track });
+        read.inspect_err(|_| track.failed_in(|| Some(Step::Index(index))))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -413,9 +426,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ShapeMap<'_, 'de, A> {
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        let at = self.key.take().map(Step::Key);
         let track = self.track;
-        self.map.next_value_seed(ShapeSeed { seed, track, at })
+        let read = self.map.next_value_seed(ShapeSeed { seed, track });
+        read.inspect_err(|_| track.failed_in(|| self.key.take().map(Step::Key)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -458,12 +471,11 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for ShapeVariant<'_, 'de, A>
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
         let track = self.track;
-        let read = self.variant.newtype_variant_seed(ShapeSeed {
-            seed,
-            track,
-            at: None,
-        });
-        read.inspect_err(|_| track.failed_at(self.name.map(Step::Key)))
+        let read = self.variant.newtype_variant_seed(ShapeSeed { seed, track });
+        read.inspect_err(|_| {
+            track.inside.set(false);
+            track.failed_at(self.name.map(Step::Key));
+        })
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
