@@ -207,7 +207,7 @@ fn validation(c: &mut Criterion) {
             .to_string(),
         "compute.units_per_node"
     );
-    group.bench_function("parse: a spec of the wrong shape (both reads)", |b| {
+    group.bench_function("parse: a spec of the wrong shape (one read)", |b| {
         b.iter(|| shared::parse_spec(black_box(&wrong)))
     });
     group.bench_function("check: every rule and the plan", |b| {

@@ -44,7 +44,70 @@ type Catalog = &'static [(&'static str, &'static str)];
 
 /// Every language Berth speaks, with its catalog. Adding a language is adding its file,
 /// its [`Lang`] variant and one line here; the tests then check it is complete.
+#[cfg_attr(not(feature = "form-labels"), allow(dead_code))] // then only tests read it
 const LANGUAGES: &[(Lang, Catalog)] = &[(Lang::En, en::MESSAGES), (Lang::Zh, zh::MESSAGES)];
+
+/// The catalogs [`text`] reads, English first.
+#[cfg(feature = "form-labels")]
+const SHIPPED: &[(Lang, Catalog)] = LANGUAGES;
+
+#[cfg(not(feature = "form-labels"))]
+const SHIPPED: &[(Lang, Catalog)] = WITHOUT_LABELS;
+
+/// [`LANGUAGES`] without the form's labels and help (`field.*`, a third of the texts),
+/// which the build leaves out without the `form-labels` feature: the validator package
+/// shows findings only, and is 5 KB smaller for it. Filtered at compile time, so each
+/// language file stays whole.
+#[cfg_attr(feature = "form-labels", allow(dead_code))] // then only tests read it
+const WITHOUT_LABELS: &[(Lang, Catalog)] =
+    &[(Lang::En, &no_labels::EN), (Lang::Zh, &no_labels::ZH)];
+
+mod no_labels {
+    use super::{Catalog, en, zh};
+
+    pub(super) const EN: [(&str, &str); kept(en::MESSAGES)] = keep(en::MESSAGES);
+    pub(super) const ZH: [(&str, &str); kept(zh::MESSAGES)] = keep(zh::MESSAGES);
+
+    const fn is_label(key: &str) -> bool {
+        let (key, prefix) = (key.as_bytes(), b"field.");
+        if key.len() < prefix.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < prefix.len() {
+            if key[i] != prefix[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    const fn kept(messages: Catalog) -> usize {
+        let (mut i, mut n) = (0, 0);
+        while i < messages.len() {
+            if !is_label(messages[i].0) {
+                n += 1;
+            }
+            i += 1;
+        }
+        n
+    }
+
+    /// The messages that are not labels, still sorted by key.
+    const fn keep<const N: usize>(messages: Catalog) -> [(&'static str, &'static str); N] {
+        let mut out = [("", ""); N];
+        let (mut i, mut n) = (0, 0);
+        while i < messages.len() {
+            if !is_label(messages[i].0) {
+                out[n] = messages[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+}
 
 /// The template for `key` in `lang`, falling back to English.
 fn template(lang: Lang, key: &str) -> Option<&'static str> {
@@ -54,11 +117,12 @@ fn template(lang: Lang, key: &str) -> Option<&'static str> {
             .ok()
             .map(|i| messages[i].1)
     };
-    let catalog = LANGUAGES
+    let english = SHIPPED[0].1;
+    let catalog = SHIPPED
         .iter()
         .find(|(l, _)| *l == lang)
-        .map_or(en::MESSAGES, |(_, messages)| messages);
-    find(catalog).or_else(|| find(en::MESSAGES))
+        .map_or(english, |(_, messages)| messages);
+    find(catalog).or_else(|| find(english))
 }
 
 /// The text for `key` in `lang`, with each `{name}` placeholder replaced by its argument.
@@ -130,6 +194,22 @@ fn placeholders(template: &str) -> std::collections::BTreeSet<&str> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[test]
+fn without_labels_is_every_language_less_its_labels() {
+    assert_eq!(WITHOUT_LABELS.len(), LANGUAGES.len());
+    for ((lang, full), (slim_lang, slim)) in LANGUAGES.iter().zip(WITHOUT_LABELS) {
+        assert_eq!(lang, slim_lang);
+        let expected: Vec<_> = full
+            .iter()
+            .filter(|(key, _)| !key.starts_with("field."))
+            .collect();
+        assert_eq!(slim.iter().collect::<Vec<_>>(), expected, "{lang:?}");
+        assert!(slim.len() > 100 && slim.len() < full.len(), "{lang:?}");
+    }
+    assert_eq!(SHIPPED[0].0, Lang::En, "English first: the fallback");
+}
 
 /// Every language, for tests elsewhere in the crate.
 #[cfg(test)]

@@ -194,16 +194,17 @@ impl Builder {
             },
             None | Some("" | "str") => Value::Str(text),
             Some("null") => Value::Null,
-            Some("bool") => match text.to_lowercase().as_str() {
+            // ASCII lowering is Unicode lowering here: no other letter lowers to the
+            // letters of these words (a test checks every char), and it spares the
+            // bundles Unicode's case tables.
+            Some("bool") => match text.to_ascii_lowercase().as_str() {
                 "yes" | "true" | "on" => Value::Bool(true),
                 "no" | "false" | "off" => Value::Bool(false),
                 _ => return self.refuse(bad("a boolean")),
             },
             Some("int") if is_int(&text) => Value::Number(text),
             Some("float")
-                if is_int(&text)
-                    || is_float(&text)
-                    || text.replace('_', "").parse::<f64>().is_ok() =>
+                if is_int(&text) || is_float(&text) || parses_as_f64(&text.replace('_', "")) =>
             {
                 Value::Number(text)
             }
@@ -438,6 +439,27 @@ fn is_float(text: &str) -> bool {
         })
 }
 
+/// Whether `text.parse::<f64>()` succeeds, by its documented grammar (`inf`,
+/// `infinity`, `nan` or a decimal with an optional exponent, after an optional sign;
+/// letters in any case): the parse's tables cost the bundles 10 KB for a yes or no.
+fn parses_as_f64(text: &str) -> bool {
+    let r = unsigned(text);
+    if ["inf", "infinity", "nan"]
+        .iter()
+        .any(|word| r.eq_ignore_ascii_case(word))
+    {
+        return true;
+    }
+    let (number, exponent) = r.split_once(['e', 'E']).unwrap_or((r, "0"));
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let exponent = unsigned(exponent);
+    all(whole, |b| b.is_ascii_digit())
+        && all(fraction, |b| b.is_ascii_digit())
+        && whole.len() + fraction.len() > 0
+        && !exponent.is_empty()
+        && all(exponent, |b| b.is_ascii_digit())
+}
+
 /// `n` ASCII digits at the start of `text`, and the rest.
 fn digits(text: &str, min: usize, max: usize) -> Option<&str> {
     let n = text
@@ -574,5 +596,51 @@ mod tests {
             one("~: x"),
             Value::Map(vec![(Value::Null, Value::Str("x".to_owned()))])
         );
+    }
+
+    #[test]
+    fn the_f64_grammar_accepts_what_the_parse_accepts() {
+        // Every string of up to 5 of these characters, and the words in any case.
+        const ALPHABET: &[char] = &['0', '7', '.', 'e', 'E', '+', '-', 'i', 'n', 'f', 'a', 'x'];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|t| ALPHABET.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        for word in [
+            "inf",
+            "Infinity",
+            "NAN",
+            "-INFINITY",
+            "+nan",
+            "infinite",
+            "1e1000",
+            "1.5 ",
+        ] {
+            texts.push(word.to_owned());
+        }
+        for text in &texts {
+            assert_eq!(parses_as_f64(text), text.parse::<f64>().is_ok(), "{text:?}");
+        }
+        // The generated strings hold 840 numbers by the grammar (a regex count), plus the words.
+        assert!(texts.iter().filter(|t| parses_as_f64(t)).count() > 840);
+    }
+
+    #[test]
+    fn no_other_letter_lowers_to_the_letters_of_the_boolean_words() {
+        let letters = "yestrunofalYESTRUNOFAL";
+        for c in (char::MIN..=char::MAX).filter(|c| !c.is_ascii()) {
+            assert!(
+                !c.to_lowercase().all(|l| letters.contains(l)),
+                "{c:?} lowers to {}",
+                c.to_lowercase()
+            );
+        }
+        assert_eq!(one("!!bool TrUe"), Value::Bool(true));
+        assert_eq!(one("!!bool oFF"), Value::Bool(false));
     }
 }

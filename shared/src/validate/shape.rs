@@ -74,20 +74,6 @@ pub(super) fn shape_report(path: FieldPath, err: &serde_json::Error) -> Report {
     report
 }
 
-/// The field a `serde_path_to_error` path leads to.
-pub(super) fn field_path(from: &serde_path_to_error::Path) -> FieldPath {
-    let mut path = FieldPath::root();
-    for segment in from.iter() {
-        path = match segment {
-            serde_path_to_error::Segment::Seq { index } => path.index(*index),
-            serde_path_to_error::Segment::Map { key } => path.name(key),
-            serde_path_to_error::Segment::Enum { variant } => path.name(variant),
-            serde_path_to_error::Segment::Unknown => path,
-        };
-    }
-    path
-}
-
 fn describe(err: &serde_json::Error) -> (Expected, Option<Found>) {
     let text = err.to_string();
     let text = text.split(" at line ").next().unwrap_or(&text).to_owned();
