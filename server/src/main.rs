@@ -10,6 +10,10 @@ use server::{AppState, Config, app};
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
 
+// Small short-lived allocations dominate a request (JSON keys, findings, the answer).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
