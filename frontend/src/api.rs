@@ -106,6 +106,25 @@ pub async fn validate(spec_json: String) -> Result<ValidateResponse> {
     answer(request.send().await.map_err(network)?).await
 }
 
+/// `POST /api/v1/render`: the Kubernetes objects a spec becomes (hidden values masked,
+/// the name's random suffix shown as `xxxxx`), in apply order.
+///
+/// # Errors
+///
+/// [`ClientError::Api`] with the findings (422) when the spec has errors.
+pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
+    #[derive(serde::Deserialize)]
+    struct Rendered {
+        objects: Vec<serde_json::Value>,
+    }
+    let request = Request::post(&url("/api/v1/render"))
+        .header("content-type", "application/json")
+        .body(spec_json)
+        .map_err(network)?;
+    let rendered: Rendered = answer(request.send().await.map_err(network)?).await?;
+    Ok(rendered.objects)
+}
+
 /// `GET /api/v1/examples`.
 ///
 /// # Errors

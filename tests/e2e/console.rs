@@ -189,6 +189,19 @@ impl Page {
             .expect("the preview opens");
     }
 
+    /// Opens the Kubernetes objects' preview and asks the server to render them.
+    pub async fn render_manifests(&self) {
+        self.test_id("render")
+            .await
+            .find(Locator::XPath("ancestor::details/summary"))
+            .await
+            .expect("the render button sits in a details")
+            .click()
+            .await
+            .expect("the objects' preview opens");
+        self.click("render").await;
+    }
+
     /// Sends keys to whatever has the focus, as a keyboard does.
     pub async fn keys(&self, keys: &str) {
         let el = self
@@ -422,6 +435,11 @@ impl Page {
             v.as_str().is_some_and(|t| t.contains(text))
         })
         .await;
+    }
+
+    pub async fn check_manifests_contain(&self, text: &str) {
+        self.text_until("manifests", text, |t| t.contains(text))
+            .await;
     }
 
     /// The address bar is the new task's page; returns its id.

@@ -60,6 +60,13 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     page.open_preview().await;
     page.check_preview_contains("name_prefix: \"llama-ft\"")
         .await;
+    // The objects the server will apply: a PyTorchJob with one master and one worker
+    // entry for the second machine.
+    page.render_manifests().await;
+    page.check_manifests_contain("kind: PyTorchJob").await;
+    page.check_manifests_contain("Worker:").await;
+    screenshot(&page.client, "form-pytorch-manifests").await;
+    berth_e2e::assert_accessible(&page.client, "form").await;
     page.check_submit_enabled().await;
     page.click("submit").await;
     let id = page.check_on_task_page().await;

@@ -29,6 +29,42 @@ pub fn Preview() -> impl IntoView {
         };
         format!("{name}.{ext}")
     };
+    // The Kubernetes objects come from the server (`POST /api/v1/render`): the renderer
+    // stays out of the console's bundle. Rendered on request, for the spec as it is then.
+    let rendered = Action::new_local(|spec: &String| crate::api::render(spec.clone()));
+    let rendered_for = RwSignal::new(None::<String>);
+    let render_now = move |_| {
+        let spec = serde_json::to_string(&submitted.get_untracked()).unwrap_or_default();
+        rendered_for.set(Some(spec.clone()));
+        rendered.dispatch(spec);
+    };
+    let manifests = move || {
+        let result = rendered.value().get()?;
+        let stale =
+            rendered_for.get() != Some(serde_json::to_string(&submitted.get()).unwrap_or_default());
+        Some(match result {
+            Ok(objects) => {
+                let text = objects
+                    .iter()
+                    .map(super::transfer::value_to_yaml)
+                    .collect::<Vec<_>>()
+                    .join("---\n");
+                view! {
+                    <p class="note" data-testid="manifests-note">
+                        {move || cx.text(if stale { "ui.form.manifests.stale" } else { "ui.form.manifests.note" })}
+                    </p>
+                    <pre class="preview" data-testid="manifests" tabindex="0">{text}</pre>
+                }
+                .into_any()
+            }
+            Err(err) => view! {
+                <p class="banner error" role="alert" data-testid="manifests-error">
+                    {move || shared::messages::text(cx.lang(), "ui.form.manifests.failed", &[("detail", err.localized(cx.lang()))])}
+                </p>
+            }
+            .into_any(),
+        })
+    };
     let import_text = RwSignal::new(String::new());
     let import_note = RwSignal::new(None::<ImportError>);
     let import = move |_| {
@@ -49,6 +85,13 @@ pub fn Preview() -> impl IntoView {
             <details>
                 <summary id="preview-title">{move || cx.text("ui.form.preview.title")}</summary>
                 <pre class="preview" data-testid="preview" tabindex="0">{move || yaml.get()}</pre>
+            </details>
+            <details>
+                <summary>{move || cx.text("ui.form.manifests.title")}</summary>
+                <button type="button" data-testid="render" on:click=render_now>
+                    {move || cx.text("ui.form.manifests.render")}
+                </button>
+                <div aria-live="polite">{manifests}</div>
             </details>
             <p class="export">
                 <a data-testid="export-yaml" href=move || data_url("application/yaml", &yaml.get()) download=move || file("yaml")>

@@ -17,8 +17,13 @@ pub fn to_yaml(spec: &TaskSpec) -> String {
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or(Value::Null);
+    value_to_yaml(&value)
+}
+
+/// Any JSON value as a YAML block (the rendered Kubernetes objects).
+pub fn value_to_yaml(value: &Value) -> String {
     let mut out = String::new();
-    block(&value, 0, &mut out);
+    block(value, 0, &mut out);
     out
 }
 

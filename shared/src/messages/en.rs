@@ -888,6 +888,20 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.syntax", "Not imported: {detail}"),
     ("ui.form.import.title", "Import a spec"),
     (
+        "ui.form.manifests.failed",
+        "The server could not render the objects: {detail}",
+    ),
+    (
+        "ui.form.manifests.note",
+        "The objects the server will apply to the cluster: the name's random suffix shows as xxxxx and hidden values are masked.",
+    ),
+    ("ui.form.manifests.render", "Render with the server"),
+    (
+        "ui.form.manifests.stale",
+        "Edited since these objects were rendered; render again to see the current spec's.",
+    ),
+    ("ui.form.manifests.title", "Preview: the Kubernetes objects"),
+    (
         "ui.form.name_pattern",
         "Final name: {pattern} · prefix {length} of at most {max} characters",
     ),

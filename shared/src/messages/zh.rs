@@ -788,6 +788,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.shape", "未导入：{count} 个字段格式不正确。"),
     ("ui.form.import.syntax", "未导入：{detail}"),
     ("ui.form.import.title", "导入任务规格"),
+    ("ui.form.manifests.failed", "服务端无法生成对象：{detail}"),
+    (
+        "ui.form.manifests.note",
+        "服务端将提交到集群的对象：名称的随机后缀显示为 xxxxx，隐藏的值已遮盖。",
+    ),
+    ("ui.form.manifests.render", "由服务端生成"),
+    (
+        "ui.form.manifests.stale",
+        "生成之后规格已修改，请重新生成以查看当前规格的对象。",
+    ),
+    ("ui.form.manifests.title", "预览：Kubernetes 对象"),
     (
         "ui.form.name_pattern",
         "最终名称：{pattern} · 前缀 {length} 个字符，最多 {max} 个",
