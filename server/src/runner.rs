@@ -224,8 +224,12 @@ impl Runner {
         Ok(scheduler.usage().clone())
     }
 
-    /// Live usage now, shared (see [`Scheduler::usage_snapshot`]).
+    /// Live usage now, shared (see [`Scheduler::usage_snapshot`]); a server that does not
+    /// lead reads it from the store, as [`Runner::usage`] does.
     pub async fn usage_snapshot(&self) -> Arc<shared::Usage> {
+        if !self.leading() {
+            return Arc::new(self.usage().await);
+        }
         self.scheduler.lock().await.usage_snapshot()
     }
 
