@@ -194,10 +194,7 @@ async fn a_finished_job_succeeds_the_task_with_its_cluster_events_and_streamed_l
         "the end comes last: {sse}"
     );
     // Browsers drop an event without data, so the end carries some.
-    assert!(
-        sse[end..].starts_with("event: end\ndata: ended\n"),
-        "{sse}"
-    );
+    assert!(sse[end..].starts_with("event: end\ndata: ended\n"), "{sse}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
