@@ -150,6 +150,13 @@ impl Message {
         self
     }
 
+    /// Adds an argument as it is (text or a message).
+    #[must_use]
+    pub fn with_arg(mut self, name: &str, value: Arg) -> Self {
+        self.args.insert(name.to_owned(), value);
+        self
+    }
+
     /// The text in `lang` (see [`text`] for unknown keys and missing arguments).
     pub fn render(&self, lang: Lang) -> String {
         let args: Vec<(&str, String)> = self
