@@ -696,10 +696,9 @@ impl Runner {
             } => {
                 let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
                 if current == Some(attempt) {
-                    // The backend's note is the cluster's own words: kept as they came.
                     let note = Message::new("event.note")
                         .with("attempt", attempt)
-                        .with("note", message);
+                        .with_message("note", message);
                     self.event(&task, kind, note).await;
                 }
             }
@@ -707,9 +706,7 @@ impl Runner {
     }
 
     /// A job-level backend (Kubernetes) reports the whole attempt's end at once.
-    async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<String>) {
-        // The backend's failure reason (an operator's, Kubernetes') stays its own text.
-        let failure = failure.map(Arg::Text);
+    async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<Arg>) {
         let stopping = {
             let mut attempts = self.attempts.lock().await;
             if attempts.get(&task).map(|a| a.attempt) != Some(attempt) {

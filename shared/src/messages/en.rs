@@ -240,6 +240,27 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.code", "exit code {code}"),
     ("event.how.signal", "signal {signal}"),
     ("event.how.unknown", "an unknown end"),
+    ("event.kube.cluster", "{object}: {what}"),
+    (
+        "event.kube.job_deleted",
+        "the job {job} was deleted outside Berth",
+    ),
+    (
+        "event.kube.pull_breaker",
+        "the image of pod {pod} container {container} could not be pulled {count} time(s), more than the {retries} retries allowed: {what}",
+    ),
+    (
+        "event.kube.pull_failure",
+        "pod {pod} container {container}: image pull failure {count}: {what}",
+    ),
+    (
+        "event.kube.suspended",
+        "the job is suspended (waiting for admission)",
+    ),
+    (
+        "event.kube.suspended#detail",
+        "the job is suspended (waiting for admission): {detail}",
+    ),
     ("event.note", "attempt {attempt}: {note}"),
     ("event.queued", "queued: {reason}"),
     ("event.replica_ended", "replica {replica} ended with {how}"),

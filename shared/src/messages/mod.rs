@@ -126,6 +126,16 @@ pub enum Arg {
     Message(Message),
 }
 
+impl Arg {
+    /// The text in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            Arg::Text(text) => text.clone(),
+            Arg::Message(message) => message.render(lang),
+        }
+    }
+}
+
 impl Message {
     /// A message without arguments.
     pub fn new(key: impl Into<String>) -> Self {
@@ -162,13 +172,7 @@ impl Message {
         let args: Vec<(&str, String)> = self
             .args
             .iter()
-            .map(|(name, arg)| {
-                let value = match arg {
-                    Arg::Text(text) => text.clone(),
-                    Arg::Message(message) => message.render(lang),
-                };
-                (name.as_str(), value)
-            })
+            .map(|(name, arg)| (name.as_str(), arg.render(lang)))
             .collect();
         text(lang, &self.key, &args)
     }

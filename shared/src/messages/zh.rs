@@ -207,6 +207,21 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.code", "退出码 {code}"),
     ("event.how.signal", "信号 {signal}"),
     ("event.how.unknown", "结束原因未知"),
+    ("event.kube.cluster", "{object}：{what}"),
+    ("event.kube.job_deleted", "作业 {job} 在 Berth 之外被删除"),
+    (
+        "event.kube.pull_breaker",
+        "Pod {pod} 的容器 {container} 镜像拉取失败 {count} 次，超过允许的 {retries} 次重试：{what}",
+    ),
+    (
+        "event.kube.pull_failure",
+        "Pod {pod} 的容器 {container}：第 {count} 次镜像拉取失败：{what}",
+    ),
+    ("event.kube.suspended", "作业已挂起（等待准入）"),
+    (
+        "event.kube.suspended#detail",
+        "作业已挂起（等待准入）：{detail}",
+    ),
     ("event.note", "第 {attempt} 次运行：{note}"),
     ("event.queued", "排队中：{reason}"),
     ("event.replica_ended", "副本 {replica} 已结束，{how}"),
