@@ -303,22 +303,26 @@ pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -
     get(&format!("/api/v1/tasks?{}", query(&pairs))).await
 }
 
-/// `GET /api/v1/tasks/{id}`.
+/// `GET /api/v1/tasks/{id}`, its reasons in `lang`.
 ///
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (404: not visible).
-pub async fn fetch_task(id: &str) -> Result<TaskView> {
-    get(&task_path(id, "")).await
+pub async fn fetch_task(id: &str, lang: Lang) -> Result<TaskView> {
+    get(&task_path(id, &format!("?lang={}", wire_name(&lang)))).await
 }
 
-/// `GET /api/v1/tasks/{id}/events`, oldest first.
+/// `GET /api/v1/tasks/{id}/events`, oldest first, in `lang`.
 ///
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses.
-pub async fn fetch_events(id: &str) -> Result<Vec<TaskEventView>> {
-    get(&task_path(id, "/events")).await
+pub async fn fetch_events(id: &str, lang: Lang) -> Result<Vec<TaskEventView>> {
+    get(&task_path(
+        id,
+        &format!("/events?lang={}", wire_name(&lang)),
+    ))
+    .await
 }
 
 fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> String {
@@ -481,11 +485,17 @@ pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> 
     answer(request.send().await.map_err(network)?).await
 }
 
-/// `GET /api/v1/shared/{token}`: a shared task, read-only, hidden values masked.
+/// `GET /api/v1/shared/{token}`: a shared task, read-only, hidden values masked, its
+/// reasons in `lang`.
 ///
 /// # Errors
 ///
 /// [`ClientError::Api`]: 404 when the link is unknown or its task was deleted.
-pub async fn fetch_shared(token: &str) -> Result<TaskView> {
-    get(&format!("/api/v1/shared/{}", encode(token))).await
+pub async fn fetch_shared(token: &str, lang: Lang) -> Result<TaskView> {
+    get(&format!(
+        "/api/v1/shared/{}?lang={}",
+        encode(token),
+        wire_name(&lang)
+    ))
+    .await
 }

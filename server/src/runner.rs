@@ -27,6 +27,7 @@ use crate::store::{
     Inserted, NewTask, StoreError, StoredTask, TaskEvent, TaskStore, event_kind, restore_hidden,
 };
 use shared::injected::{self, Context, Pod};
+use shared::messages::{Arg, Message};
 use shared::quota::Placement;
 use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
 use shared::{Catalog, Report, TaskSpec, User};
@@ -78,7 +79,7 @@ struct Attempt {
     replicas: u32,
     exited: u32,
     /// The first failure's reason, if any replica failed.
-    failure: Option<String>,
+    failure: Option<Message>,
     /// A user asked to stop it.
     stopping: bool,
 }
@@ -92,7 +93,7 @@ pub struct Runner {
     attempts: Mutex<HashMap<TaskId, Attempt>>,
     /// The last reason each waiting task was given, so a pass that changes nothing adds
     /// no event.
-    reasons: Mutex<HashMap<TaskId, String>>,
+    reasons: Mutex<HashMap<TaskId, Message>>,
     seq: AtomicU64,
     /// Persistent env var values by user (real values: pods need them).
     persistent: HashMap<String, Vec<(String, String)>>,
@@ -119,6 +120,11 @@ struct Adopted {
     seen: i64,
     /// Tasks this server queued itself since then: never adopted again.
     mine: HashSet<TaskId>,
+}
+
+/// The event of a task that keeps waiting, and why.
+fn queued(reason: &Message) -> Message {
+    Message::new("event.queued").with_message("reason", reason.clone())
 }
 
 /// Milliseconds since the Unix epoch.
@@ -238,8 +244,9 @@ impl Runner {
         self.scheduler.lock().await.queue().len()
     }
 
-    /// Why a waiting task waits, as the last admission pass said.
-    pub async fn reason(&self, id: &TaskId) -> Option<String> {
+    /// Why a waiting task waits, as the last admission pass said; the API renders it
+    /// in the reader's language.
+    pub async fn reason(&self, id: &TaskId) -> Option<Message> {
         self.reasons.lock().await.get(id).cloned()
     }
 
@@ -344,17 +351,13 @@ impl Runner {
                     _ => None,
                 });
                 let at = now();
-                let mut events = vec![TaskEvent {
+                let mut events = vec![TaskEvent::keyed(
                     at,
-                    kind: event_kind::QUEUED.to_owned(),
-                    message: "accepted: quota held, queued".to_owned(),
-                }];
+                    event_kind::QUEUED,
+                    Message::new("event.accepted"),
+                )];
                 if let Some(reason) = &reason {
-                    events.push(TaskEvent {
-                        at,
-                        kind: event_kind::QUEUED.to_owned(),
-                        message: format!("queued: {reason}"),
-                    });
+                    events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
                 }
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
                 let new = NewTask {
@@ -459,8 +462,8 @@ impl Runner {
                     self.reasons.lock().await.remove(&id);
                     if let Err(err) = self.start(&id, &placement).await {
                         tracing::error!(task = %id, error = %err, "cannot start an admitted task");
-                        self.end(&id, TaskPhase::Failed, &format!("cannot start: {err}"))
-                            .await;
+                        let why = Message::new("event.cannot_start").with("error", err);
+                        self.end(&id, TaskPhase::Failed, Some(why)).await;
                     }
                 }
                 Decision::Wait { id, reason } => {
@@ -468,8 +471,7 @@ impl Runner {
                     if reasons.get(&id) != Some(&reason) {
                         reasons.insert(id.clone(), reason.clone());
                         drop(reasons);
-                        self.event(&id, event_kind::QUEUED, format!("queued: {reason}"))
-                            .await;
+                        self.event(&id, event_kind::QUEUED, queued(&reason)).await;
                     }
                 }
             }
@@ -491,6 +493,7 @@ impl Runner {
                     phase: TaskPhase::Scheduling,
                     at: now(),
                     reason: String::new(),
+                    keyed: None,
                 },
                 attempt,
             )
@@ -500,10 +503,10 @@ impl Runner {
         self.event(
             id,
             event_kind::ADMITTED,
-            format!(
-                "admitted: attempt {attempt} on {nodes} node(s) with {}",
-                placement.spec
-            ),
+            Message::new("event.admitted")
+                .with("attempt", attempt)
+                .with("nodes", nodes)
+                .with("spec", &placement.spec),
         )
         .await;
         let hidden = self
@@ -637,23 +640,24 @@ impl Runner {
 
     /// Adds an event to a task's list. A store failure is logged, not fatal: the task's
     /// own state is what decides what happens next.
-    async fn event(&self, id: &TaskId, kind: &str, message: impl Into<String>) {
-        let event = TaskEvent {
-            at: now(),
-            kind: kind.to_owned(),
-            message: message.into(),
-        };
+    async fn event(&self, id: &TaskId, kind: &str, message: Message) {
+        let event = TaskEvent::keyed(now(), kind, message);
         if let Err(err) = self.store.push_event(id, &event).await {
             tracing::error!(task = %id, error = %err, "cannot record an event");
         }
     }
 
-    /// Moves a task to `phase` in the store, recording why.
-    async fn step(&self, id: &TaskId, phase: TaskPhase, reason: impl Into<String>, attempts: u32) {
+    /// Moves a task to `phase` in the store, recording why (nothing when the step
+    /// explains itself).
+    async fn step(&self, id: &TaskId, phase: TaskPhase, reason: Option<Message>, attempts: u32) {
         let change = PhaseChange {
             phase,
             at: now(),
-            reason: reason.into(),
+            reason: reason
+                .as_ref()
+                .map(|m| m.render(shared::Lang::En))
+                .unwrap_or_default(),
+            keyed: reason,
         };
         if let Err(err) = self.store.advance(id, change, attempts).await {
             tracing::error!(task = %id, error = %err, "cannot record a phase change");
@@ -668,12 +672,11 @@ impl Runner {
                 if current != Some(attempt) {
                     return;
                 }
-                self.step(&task, TaskPhase::Running, String::new(), attempt)
-                    .await;
+                self.step(&task, TaskPhase::Running, None, attempt).await;
                 self.event(
                     &task,
                     event_kind::STARTED,
-                    format!("attempt {attempt}: every replica started"),
+                    Message::new("event.started").with("attempt", attempt),
                 )
                 .await;
             }
@@ -697,15 +700,17 @@ impl Runner {
             } => {
                 let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
                 if current == Some(attempt) {
-                    self.event(&task, kind, format!("attempt {attempt}: {message}"))
-                        .await;
+                    let note = Message::new("event.note")
+                        .with("attempt", attempt)
+                        .with_message("note", message);
+                    self.event(&task, kind, note).await;
                 }
             }
         }
     }
 
     /// A job-level backend (Kubernetes) reports the whole attempt's end at once.
-    async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<String>) {
+    async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<Arg>) {
         let stopping = {
             let mut attempts = self.attempts.lock().await;
             if attempts.get(&task).map(|a| a.attempt) != Some(attempt) {
@@ -713,13 +718,24 @@ impl Runner {
             }
             attempts.remove(&task).is_some_and(|a| a.stopping)
         };
+        self.attempt_ended(&task, attempt, stopping, failure).await;
+    }
+
+    /// Ends an attempt whose replicas have all ended: stopped, succeeded, or failed.
+    async fn attempt_ended(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        stopping: bool,
+        failure: Option<Arg>,
+    ) {
         match (stopping, failure) {
             (true, _) => {
-                self.end(&task, TaskPhase::Stopped, "stopped by a user")
-                    .await
+                let why = Message::new("event.stopped");
+                self.end(task, TaskPhase::Stopped, Some(why)).await;
             }
-            (false, None) => self.end(&task, TaskPhase::Succeeded, "").await,
-            (false, Some(reason)) => self.failed(&task, attempt, &reason).await,
+            (false, None) => self.end(task, TaskPhase::Succeeded, None).await,
+            (false, Some(reason)) => self.failed(task, attempt, reason).await,
         }
     }
 
@@ -732,14 +748,17 @@ impl Runner {
         signal: Option<i32>,
     ) {
         let how = match (code, signal) {
-            (Some(code), _) => format!("exit code {code}"),
-            (None, Some(signal)) => format!("signal {signal}"),
-            (None, None) => "an unknown end".to_owned(),
+            (Some(code), _) => Message::new("event.how.code").with("code", code),
+            (None, Some(signal)) => Message::new("event.how.signal").with("signal", signal),
+            (None, None) => Message::new("event.how.unknown"),
         };
         self.event(
             &task,
             event_kind::EXITED,
-            format!("attempt {attempt}: replica {replica} ended with {how}"),
+            Message::new("event.exited")
+                .with("attempt", attempt)
+                .with("replica", replica)
+                .with_message("how", how.clone()),
         )
         .await;
         let (done, failure, stopping, stop_rest) = {
@@ -751,7 +770,11 @@ impl Runner {
             let failed = code != Some(0);
             let first_failure = failed && state.failure.is_none() && !state.stopping;
             if first_failure {
-                state.failure = Some(format!("replica {replica} ended with {how}"));
+                state.failure = Some(
+                    Message::new("event.replica_ended")
+                        .with("replica", replica)
+                        .with_message("how", how),
+                );
             }
             let done = state.exited >= state.replicas;
             let result = (
@@ -776,53 +799,46 @@ impl Runner {
         if !done {
             return;
         }
-        match (stopping, failure) {
-            (true, _) => {
-                self.end(&task, TaskPhase::Stopped, "stopped by a user")
-                    .await
-            }
-            (false, None) => self.end(&task, TaskPhase::Succeeded, "").await,
-            (false, Some(reason)) => self.failed(&task, attempt, &reason).await,
-        }
+        self.attempt_ended(&task, attempt, stopping, failure.map(Arg::Message))
+            .await;
     }
 
     /// An attempt failed: run the gang again while fault tolerance allows, else fail.
-    async fn failed(&self, id: &TaskId, attempt: u32, reason: &str) {
+    async fn failed(&self, id: &TaskId, attempt: u32, reason: Arg) {
         let Ok(stored) = self.store.get(id).await else {
             return;
         };
         let tolerance = &stored.task.spec.advanced.fault_tolerance;
         // Attempts after the first are retries: the first attempt plus `max_retries`.
         if tolerance.enabled && attempt <= tolerance.max_retries {
-            self.retry(
-                &stored,
-                &format!(
-                    "attempt {attempt} failed ({reason}); retry {attempt} of {}",
-                    tolerance.max_retries
-                ),
-            )
-            .await;
+            let why = Message::new("event.retrying")
+                .with("attempt", attempt)
+                .with_arg("reason", reason)
+                .with("max_retries", tolerance.max_retries);
+            self.retry(&stored, why).await;
         } else {
             let why = if tolerance.enabled {
-                format!("failed after {attempt} attempts; last: {reason}")
+                Message::new("event.failed#after_retries")
+                    .with("attempts", attempt)
+                    .with_arg("reason", reason)
             } else {
-                format!("failed: {reason}")
+                Message::new("event.failed").with_arg("reason", reason)
             };
-            self.end(id, TaskPhase::Failed, &why).await;
+            self.end(id, TaskPhase::Failed, Some(why)).await;
         }
     }
 
     /// Frees the task's nodes and queues it again with its quota held.
-    async fn retry(&self, stored: &StoredTask, why: &str) {
+    async fn retry(&self, stored: &StoredTask, why: Message) {
         let id = &stored.task.id;
         self.step(
             id,
             TaskPhase::Retrying,
-            why.to_owned(),
+            Some(why.clone()),
             stored.task.attempts,
         )
         .await;
-        self.event(id, event_kind::RETRYING, why.to_owned()).await;
+        self.event(id, event_kind::RETRYING, why).await;
         {
             let mut scheduler = self.scheduler.lock().await;
             let placement = scheduler.finish(id);
@@ -840,13 +856,13 @@ impl Runner {
                 passed_over: 0,
             });
         }
-        self.step(id, TaskPhase::Queued, String::new(), stored.task.attempts)
+        self.step(id, TaskPhase::Queued, None, stored.task.attempts)
             .await;
         Box::pin(self.pump()).await;
     }
 
     /// Ends a task in `phase`: frees what it holds, records why, admits what now fits.
-    async fn end(&self, id: &TaskId, phase: TaskPhase, why: &str) {
+    async fn end(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) {
         {
             let mut scheduler = self.scheduler.lock().await;
             if scheduler.finish(id).is_none() {
@@ -863,17 +879,13 @@ impl Runner {
         }
         let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
-        self.step(id, phase, why, attempts).await;
+        self.step(id, phase, why.clone(), attempts).await;
         let kind = match phase {
             TaskPhase::Failed => event_kind::FAILED,
             TaskPhase::Stopped => event_kind::STOPPED,
             _ => "succeeded",
         };
-        let message = if why.is_empty() {
-            "every replica ended well".to_owned()
-        } else {
-            why.to_owned()
-        };
+        let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event(id, kind, message).await;
         Box::pin(self.pump()).await;
     }
@@ -889,12 +901,8 @@ impl Runner {
         match stored.task.phase {
             phase if phase.is_finished() => Err(StopError::Finished(id.clone())),
             TaskPhase::Queued | TaskPhase::Retrying => {
-                self.end(
-                    id,
-                    TaskPhase::Stopped,
-                    "stopped by a user before it started",
-                )
-                .await;
+                let why = Message::new("event.stopped#before_start");
+                self.end(id, TaskPhase::Stopped, Some(why)).await;
                 Ok(self.store.get(id).await?)
             }
             _ => {
@@ -914,7 +922,10 @@ impl Runner {
                         });
                     }
                     // Nothing runs for it here (its processes ended with a crash).
-                    None => self.end(id, TaskPhase::Stopped, "stopped by a user").await,
+                    None => {
+                        let why = Message::new("event.stopped");
+                        self.end(id, TaskPhase::Stopped, Some(why)).await;
+                    }
                 }
                 Ok(self.store.get(id).await?)
             }
@@ -974,7 +985,7 @@ impl Runner {
         }
         for stored in interrupted {
             let id = stored.task.id.clone();
-            let reason = "the server stopped while it ran";
+            let reason = |variant: &str| Message::new(format!("event.server_stopped{variant}"));
             let tolerance = &stored.task.spec.advanced.fault_tolerance;
             if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
                 if stored.task.phase == TaskPhase::Scheduling {
@@ -982,7 +993,7 @@ impl Runner {
                     self.step(
                         &id,
                         TaskPhase::Queued,
-                        reason.to_owned(),
+                        Some(reason("")),
                         stored.task.attempts,
                     )
                     .await;
@@ -1001,19 +1012,15 @@ impl Runner {
                     });
                 } else {
                     let fresh = self.store.get(&id).await?;
-                    self.retry(
-                        &fresh,
-                        &format!("{reason}; re-running it (fault tolerance is on)"),
-                    )
-                    .await;
+                    self.retry(&fresh, reason("#rerun")).await;
                 }
             } else {
                 let why = if tolerance.enabled {
-                    format!("{reason}, and it has used its retries")
+                    reason("#retries_used")
                 } else {
-                    format!("{reason}; fault tolerance is off, so it is not re-run")
+                    reason("#no_tolerance")
                 };
-                self.end(&id, TaskPhase::Failed, &why).await;
+                self.end(&id, TaskPhase::Failed, Some(why)).await;
             }
         }
         self.pump().await;

@@ -16,10 +16,11 @@
 //! [`MAX_PASSED_OVER`] times, nothing behind it starts until it does, so the capacity
 //! that frees up is left for it.
 
+use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
 use shared::task::Priority;
 use shared::usage::{LiveUsage, QuotaUse, Usage};
-use shared::{Catalog, Lang, Report, TaskId, TaskSpec, User};
+use shared::{Catalog, Report, TaskId, TaskSpec, User};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -27,8 +28,9 @@ use std::sync::Arc;
 pub const MAX_PASSED_OVER: u32 = 8;
 
 /// Why a task waits behind one that has been overtaken [`MAX_PASSED_OVER`] times.
-const PASSED_OVER_TOO_OFTEN: &str =
-    "waiting for a task ahead in the queue that has been passed over too often";
+fn passed_over_too_often() -> Message {
+    Message::new("queue.passed_over")
+}
 
 /// A task in the queue.
 #[derive(Clone, Debug)]
@@ -72,8 +74,8 @@ pub enum Decision {
     Wait {
         /// The task.
         id: TaskId,
-        /// Why it cannot start now.
-        reason: String,
+        /// Why it cannot start now, rendered in each reader's language.
+        reason: Message,
     },
 }
 
@@ -247,7 +249,7 @@ impl Scheduler {
         {
             return vec![Decision::Wait {
                 id: id.clone(),
-                reason: PASSED_OVER_TOO_OFTEN.to_owned(),
+                reason: passed_over_too_often(),
             }];
         }
         let waiting = self.queue.remove(i);
@@ -289,7 +291,7 @@ impl Scheduler {
             if held_back {
                 decisions.push(Decision::Wait {
                     id: task.id.clone(),
-                    reason: PASSED_OVER_TOO_OFTEN.to_owned(),
+                    reason: passed_over_too_often(),
                 });
                 waiting.push(task);
                 continue;
@@ -327,31 +329,31 @@ impl Scheduler {
 
     /// Places a waiting task on live capacity: its own hold is set aside while it is
     /// placed, and replaced by what the placement reserves.
-    fn try_place(&mut self, waiting: &Waiting) -> Result<Placement, String> {
+    fn try_place(&mut self, waiting: &Waiting) -> Result<Placement, Message> {
         self.live.unhold(&waiting.hold);
         let placed = shared::quota::place_live(&waiting.spec, &self.live, &waiting.user);
         let result = match placed {
             Ok(Some(placement)) => match self.live.reserve(&placement) {
                 Ok(()) => return Ok(placement),
-                Err(err) => Err(err.to_string()),
+                Err(err) => Err(Message::new("queue.error").with("error", err)),
             },
             Ok(None) => Err(self.reason(waiting)),
-            Err(err) => Err(err.to_string()),
+            Err(err) => Err(Message::new("queue.error").with("error", err)),
         };
         self.live.hold(&waiting.hold);
         result
     }
 
     /// Why a waiting task cannot start now, as the plan says it.
-    fn reason(&self, waiting: &Waiting) -> String {
+    fn reason(&self, waiting: &Waiting) -> Message {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
-                Outcome::Queue { reason, .. } => reason.message(Lang::En),
-                Outcome::Blocked => "no spec of the list can be used now".to_owned(),
-                Outcome::Now { .. } => "capacity changed while it was placed".to_owned(),
+                Outcome::Queue { reason, .. } => reason.to_message(),
+                Outcome::Blocked => Message::new("queue.blocked"),
+                Outcome::Now { .. } => Message::new("queue.capacity_changed"),
             },
-            Ok(None) => "the spec no longer resolves against the catalog".to_owned(),
-            Err(err) => err.to_string(),
+            Ok(None) => Message::new("queue.spec_unresolved"),
+            Err(err) => Message::new("queue.error").with("error", err),
         }
     }
 }
@@ -447,6 +449,7 @@ mod tests {
         let Some(Decision::Wait { reason, .. }) = decisions.last() else {
             panic!("the second gang waits: {decisions:?}")
         };
+        let reason = reason.render(shared::Lang::En);
         assert!(reason.contains("1 of 2 replicas"), "{reason}");
         assert!(nodes_within_capacity(&scheduler, &catalog));
         // The first ends: the second starts by itself on the next pass.

@@ -102,7 +102,8 @@ pub struct TaskView {
     /// Where its replicas run, while it holds nodes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<crate::Placement>,
-    /// Why it waits, in the findings' words, while it is queued.
+    /// Why it waits, in the findings' words and the reader's language (`?lang=` or
+    /// `Accept-Language`), while it is queued.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -127,7 +128,8 @@ pub struct TaskEventView {
     /// A short stable code (`queued`, `admitted`, `started`, `exited`, `retrying`,
     /// `failed`, `stopped`, `succeeded`).
     pub kind: String,
-    /// What happened.
+    /// What happened, in the reader's language (`?lang=` or `Accept-Language`); an
+    /// event recorded before events were keyed keeps its English text.
     pub message: String,
 }
 

@@ -83,9 +83,15 @@ pub struct PhaseChange {
     /// When.
     pub at: Timestamp,
     /// Why, in the findings' words ("queued: the largest free node has 4 GPUs; one
-    /// replica needs 8"); empty when the step explains itself.
+    /// replica needs 8"); empty when the step explains itself. The API renders it in
+    /// the reader's language from `keyed`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
+    /// The reason as a catalog message, when Berth wrote it: `reason` is its English
+    /// text, and the server renders it in each reader's language. Kept off the wire,
+    /// where `reason` is already in the reader's language.
+    #[serde(skip)]
+    pub keyed: Option<crate::messages::Message>,
 }
 
 /// A task as the store keeps it and the console shows it.
@@ -135,6 +141,7 @@ impl Task {
                 phase: TaskPhase::Queued,
                 at,
                 reason: String::new(),
+                keyed: None,
             }],
         }
     }
@@ -166,6 +173,7 @@ impl Task {
             phase: next,
             at,
             reason: reason.into(),
+            keyed: None,
         });
         Ok(())
     }

@@ -109,12 +109,20 @@ impl Dimension {
 
     /// The unit as users read it after a number ("8 GPUs", "8 张 GPU").
     pub fn unit(self, lang: Lang) -> String {
-        let key = match self {
+        text(lang, self.unit_key(), &[])
+    }
+
+    /// The unit as a message, for a [`crate::messages::Message`]'s argument.
+    pub fn unit_message(self) -> crate::messages::Message {
+        crate::messages::Message::new(self.unit_key())
+    }
+
+    fn unit_key(self) -> &'static str {
+        match self {
             Dimension::Gpu => "unit.gpu",
             Dimension::Vcpu => "unit.vcpu",
             Dimension::MemoryGib => "unit.memory_gib",
-        };
-        text(lang, key, &[])
+        }
     }
 }
 

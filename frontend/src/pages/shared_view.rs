@@ -16,9 +16,11 @@ pub fn SharedTaskPage(
     token: String,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    // Tracks the language: the server words the reasons in it.
     let task = LocalResource::new(move || {
         let token = token.clone();
-        async move { api::fetch_shared(&token).await }
+        let l = lang.get();
+        async move { api::fetch_shared(&token, l).await }
     });
     view! {
         <section class="shared-view" data-testid="shared-view">

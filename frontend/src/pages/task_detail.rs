@@ -33,11 +33,12 @@ pub fn TaskDetailPage(
 
     let load = move || {
         let id = id.get_value();
+        let l = lang.get_untracked();
         leptos::task::spawn_local(async move {
-            match api::fetch_task(&id).await {
+            match api::fetch_task(&id, l).await {
                 Ok(view) => {
                     task.set(Some(view));
-                    if let Ok(list) = api::fetch_events(&id).await {
+                    if let Ok(list) = api::fetch_events(&id, l).await {
                         events.set(list);
                     }
                 }
@@ -45,7 +46,12 @@ pub fn TaskDetailPage(
             }
         });
     };
-    load();
+    // The server words events and reasons in the page's language: fetch again when it
+    // switches (an ended task is polled no more).
+    Effect::new(move |_| {
+        lang.get();
+        load();
+    });
     // Poll while the task can still change; an ended task is fetched no more.
     let poll = move || {
         let active =
@@ -522,7 +528,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 // its empty `end` event), and a broken connection looks the same: ask.
                 let followed = attempt.get_untracked().unwrap_or(attempts.get_untracked());
                 leptos::task::spawn_local(async move {
-                    match api::fetch_task(&id.get_value()).await {
+                    match api::fetch_task(&id.get_value(), lang.get_untracked()).await {
                         Ok(now) => {
                             let phase = now.task.phase;
                             let over = phase.is_finished()

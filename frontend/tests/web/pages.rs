@@ -74,16 +74,19 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
             phase: TaskPhase::Queued,
             at: Timestamp(1_700_000_000_000),
             reason: "queued: the largest free node has 4 GPUs; one replica needs 8".into(),
+            keyed: None,
         },
         PhaseChange {
             phase: TaskPhase::Scheduling,
             at: Timestamp(1_700_000_060_000),
             reason: String::new(),
+            keyed: None,
         },
         PhaseChange {
             phase,
             at: Timestamp(1_700_000_070_000),
             reason: String::new(),
+            keyed: None,
         },
     ];
     TaskView {

@@ -52,6 +52,7 @@ use futures_util::{AsyncReadExt, StreamExt};
 use k8s_openapi::api::core::v1::{ConfigMap, Event as KubeEvent, Pod, Secret};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use shared::messages::{Arg, Message};
 use shared::{Catalog, TaskId, TaskSpec, User};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -806,7 +807,7 @@ impl Backend for KubeBackend {
                 let _ = self.events.send(Event::Finished {
                     task: task.clone(),
                     attempt,
-                    failure: Some("stopped".to_owned()),
+                    failure: Some(Arg::Message(Message::new("event.stopped"))),
                 });
             }
         } else {
@@ -1271,7 +1272,7 @@ impl Tracker {
         self.stopping.load(Ordering::SeqCst)
     }
 
-    fn note(&self, kind: &'static str, message: String) -> Step {
+    fn note(&self, kind: &'static str, message: Message) -> Step {
         Step::Emit(Event::Note {
             task: self.task.clone(),
             attempt: self.attempt,
@@ -1280,7 +1281,7 @@ impl Tracker {
         })
     }
 
-    fn finish(&mut self, failure: Option<String>) -> Vec<Step> {
+    fn finish(&mut self, failure: Option<Arg>) -> Vec<Step> {
         self.done = true;
         let mut steps = Vec::new();
         if !self.started && failure.is_none() {
@@ -1313,15 +1314,23 @@ impl Tracker {
             JobPhase::Running if self.started => Vec::new(),
             JobPhase::Running => vec![self.start_step()],
             JobPhase::Succeeded => self.finish(None),
-            JobPhase::Failed(reason) => self.finish(Some(reason)),
-            JobPhase::Suspended(_) if self.stopping() => self.finish(Some("stopped".to_owned())),
+            // The operator's words: they stay as they came.
+            JobPhase::Failed(reason) => self.finish(Some(Arg::Text(reason))),
+            JobPhase::Suspended(_) if self.stopping() => {
+                self.finish(Some(Arg::Message(Message::new("event.stopped"))))
+            }
             JobPhase::Suspended(message) => {
-                let text = reason_text("the job is suspended (waiting for admission)", &message);
+                let note = if message.is_empty() {
+                    Message::new("event.kube.suspended")
+                } else {
+                    Message::new("event.kube.suspended#detail").with("detail", &message)
+                };
+                let text = note.render(shared::Lang::En);
                 if self.last_note.as_deref() == Some(text.as_str()) {
                     return Vec::new();
                 }
-                self.last_note = Some(text.clone());
-                vec![self.note(note_kind::JOB, text)]
+                self.last_note = Some(text);
+                vec![self.note(note_kind::JOB, note)]
             }
         }
     }
@@ -1332,11 +1341,11 @@ impl Tracker {
             return Vec::new();
         }
         let why = if self.stopping() {
-            "stopped".to_owned()
+            Message::new("event.stopped")
         } else {
-            format!("the job {} was deleted outside Berth", self.job)
+            Message::new("event.kube.job_deleted").with("job", &self.job)
         };
-        self.finish(Some(why))
+        self.finish(Some(Arg::Message(why)))
     }
 
     /// A pod of the job was added or changed: count its image-pull failures.
@@ -1386,17 +1395,24 @@ impl Tracker {
         }
         for (container, reason, message, count) in failures {
             let what = reason_text(&reason, &message);
-            steps.push(self.note(
-                note_kind::PULL,
-                format!("pod {name} container {container}: image pull failure {count}: {what}"),
-            ));
+            steps.push(
+                self.note(
+                    note_kind::PULL,
+                    Message::new("event.kube.pull_failure")
+                        .with("pod", &name)
+                        .with("container", &container)
+                        .with("count", count)
+                        .with("what", &what),
+                ),
+            );
             if self.image_pull_retries >= 0 && count > self.image_pull_retries {
-                let failure = format!(
-                    "the image of pod {name} container {container} could not be pulled \
-                     {count} time(s), more than the {} retries allowed: {what}",
-                    self.image_pull_retries
-                );
-                steps.extend(self.finish(Some(failure)));
+                let failure = Message::new("event.kube.pull_breaker")
+                    .with("pod", &name)
+                    .with("container", &container)
+                    .with("count", count)
+                    .with("retries", self.image_pull_retries)
+                    .with("what", &what);
+                steps.extend(self.finish(Some(Arg::Message(failure))));
                 steps.push(Step::DeleteJob);
                 break;
             }
@@ -1433,7 +1449,15 @@ impl Tracker {
             event.reason.as_deref().unwrap_or_default(),
             event.message.as_deref().unwrap_or_default(),
         );
-        vec![self.note(note_kind::CLUSTER, format!("{object}: {what}"))]
+        // The cluster's own words: the object and its event stay as they came.
+        vec![
+            self.note(
+                note_kind::CLUSTER,
+                Message::new("event.kube.cluster")
+                    .with("object", object)
+                    .with("what", what),
+            ),
+        ]
     }
 }
 
@@ -1532,6 +1556,7 @@ mod tests {
     use http_body::Frame;
     use http_body_util::combinators::UnsyncBoxBody;
     use http_body_util::{BodyExt, StreamBody};
+    use shared::Lang;
     use tokio::sync::mpsc;
 
     type MockBody = UnsyncBoxBody<Bytes, std::io::Error>;
@@ -2249,10 +2274,10 @@ mod tests {
             Event::Finished {
                 task: task(),
                 attempt: 1,
-                failure: Some(
+                failure: Some(Arg::Text(
                     "the Ray job ended FAILED: Job entrypoint command failed with exit code 1"
                         .to_owned()
-                )
+                ))
             }
         );
         // A RayJob's pods are found by the RayCluster's and the submitter's labels.
@@ -2334,9 +2359,12 @@ mod tests {
                 task: task(),
                 attempt: 1,
                 kind: note_kind::CLUSTER,
-                message: format!(
-                    "pytorchjob {JOB}: SuccessfulCreatePod: Created pod: train-x2b4c-master-0"
-                ),
+                message: Message::new("event.kube.cluster")
+                    .with("object", format!("pytorchjob {JOB}"))
+                    .with(
+                        "what",
+                        "SuccessfulCreatePod: Created pod: train-x2b4c-master-0"
+                    ),
             }
         );
         // Another task's object: not ours. A pod not seen yet: held until its pod shows.
@@ -2382,7 +2410,7 @@ mod tests {
             panic!("a note")
         };
         assert_eq!(
-            (kind, message.as_str()),
+            (kind, message.render(Lang::En).as_str()),
             (
                 note_kind::CLUSTER,
                 "pod train-x2b4c-master-0: Pulling: Pulling image \"pytorch:2.4\""
@@ -2420,6 +2448,7 @@ mod tests {
         let Event::Note { message, .. } = next(&mut events).await else {
             panic!("a note")
         };
+        let message = message.render(Lang::En);
         assert!(
             message.starts_with("pytorchjob train-x2b4c: SuccessfulCreatePod"),
             "{message}"
@@ -2539,6 +2568,11 @@ mod tests {
             panic!("a note")
         };
         assert_eq!(kind, note_kind::PULL);
+        // Berth's words in the reader's language, the cluster's reason as it came.
+        let chinese = message.render(Lang::Zh);
+        assert!(chinese.contains("第 1 次镜像拉取失败"), "{chinese}");
+        assert!(chinese.contains("ErrImagePull"), "{chinese}");
+        let message = message.render(Lang::En);
         assert!(message.contains("image pull failure 1"), "{message}");
         // Back-off after the failure, and the same state again, are not new failures.
         api.push(
@@ -2562,6 +2596,7 @@ mod tests {
         let Event::Note { message, .. } = next(&mut events).await else {
             panic!("a note")
         };
+        let message = message.render(Lang::En);
         assert!(message.contains("image pull failure 2"), "{message}");
         let Event::Finished {
             failure: Some(failure),
@@ -2570,6 +2605,7 @@ mod tests {
         else {
             panic!("the attempt fails")
         };
+        let failure = failure.render(Lang::En);
         assert!(
             failure.contains("2 time(s), more than the 1 retries allowed"),
             "{failure}"
@@ -2705,7 +2741,7 @@ mod tests {
             Event::Finished {
                 task: task(),
                 attempt: 1,
-                failure: Some("stopped".to_owned())
+                failure: Some(Arg::Message(Message::new("event.stopped")))
             }
         );
         // Another attempt is not running here.
@@ -2773,7 +2809,7 @@ mod tests {
             Event::Finished {
                 task: task(),
                 attempt: 1,
-                failure: Some("stopped".to_owned())
+                failure: Some(Arg::Message(Message::new("event.stopped")))
             }
         );
     }
@@ -2809,7 +2845,7 @@ mod tests {
             Event::Finished {
                 task: task(),
                 attempt: 1,
-                failure: Some("stopped".to_owned())
+                failure: Some(Arg::Message(Message::new("event.stopped")))
             }
         );
         assert_eq!(

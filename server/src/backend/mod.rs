@@ -163,8 +163,9 @@ pub enum Event {
         task: TaskId,
         /// The attempt.
         attempt: u32,
-        /// `None` when it succeeded, else why it failed (or "stopped" after a stop).
-        failure: Option<String>,
+        /// `None` when it succeeded, else why it failed (`event.stopped` after a stop):
+        /// the cluster's own words as text, Berth's as a catalog message.
+        failure: Option<shared::messages::Arg>,
     },
     /// Something worth a line in the task's events (a Kubernetes Event of the job or its
     /// pods, an image-pull failure).
@@ -175,8 +176,9 @@ pub enum Event {
         attempt: u32,
         /// A short stable code: one of [`note_kind`]'s constants.
         kind: &'static str,
-        /// What happened, for people.
-        message: String,
+        /// What happened, for people, as a catalog message (the cluster's own words
+        /// inside it as text).
+        message: shared::messages::Message,
     },
 }
 

@@ -135,7 +135,9 @@ async fn owned(
     }
 }
 
-async fn view(state: &AppState, stored: StoredTask) -> TaskView {
+/// The task as the API shows it, its reasons in `lang` (a reason stored before reasons
+/// were keyed keeps its text).
+async fn view(state: &AppState, stored: StoredTask, lang: Lang) -> TaskView {
     let reason = match stored.task.phase {
         TaskPhase::Queued | TaskPhase::Retrying => match &state.runner {
             Some(runner) => runner.reason(&stored.task.id).await,
@@ -143,11 +145,17 @@ async fn view(state: &AppState, stored: StoredTask) -> TaskView {
         },
         _ => None,
     };
+    let mut task = stored.task;
+    for change in &mut task.history {
+        if let Some(keyed) = &change.keyed {
+            change.reason = keyed.render(lang);
+        }
+    }
     TaskView {
-        task: stored.task,
+        task,
         tags: stored.tags,
         placement: stored.placement,
-        reason,
+        reason: reason.map(|r| r.render(lang)),
     }
 }
 
@@ -196,7 +204,7 @@ async fn submit_spec(
                     outcome: if new { "accepted" } else { "duplicate" },
                 })
                 .inc();
-            Ok((status, Json(view(state, stored).await)).into_response())
+            Ok((status, Json(view(state, stored, lang).await)).into_response())
         }
         Err(SubmitError::Invalid(report)) => {
             state
@@ -272,6 +280,10 @@ struct ListParams {
     cursor: Option<String>,
     /// Tasks per page (default 50; clamped to 1 to the server's maximum).
     limit: Option<u32>,
+    /// Language of the reasons: `en` or `zh-CN` (any `en…` or `zh…` tag); read by
+    /// [`ReaderLang`], listed here so that it is not refused as unknown.
+    #[allow(dead_code)]
+    lang: Option<String>,
 }
 
 /// `GET /tasks`: the tasks the caller may see, newest first, filtered, a page at a time.
@@ -291,6 +303,7 @@ struct ListParams {
 async fn list(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    ReaderLang(lang): ReaderLang,
     query: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TaskPage>, ApiError> {
     let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
@@ -323,7 +336,7 @@ async fn list(
         .await?;
     let mut tasks = Vec::with_capacity(page.tasks.len());
     for stored in page.tasks {
-        tasks.push(view(&state, stored).await);
+        tasks.push(view(&state, stored, lang).await);
     }
     Ok(Json(TaskPage {
         tasks,
@@ -337,7 +350,9 @@ async fn list(
     path = "/tasks/{id}",
     tag = "tasks",
     params(
-        ("id" = String, Path, description = "The task id (its final name)")
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("lang" = Option<String>, Query, description = "Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
         (status = 200, description = "The task, its timeline and why it waits", body = TaskView),
@@ -348,10 +363,11 @@ async fn list(
 async fn detail(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    ReaderLang(lang): ReaderLang,
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     let stored = visible(&state, &user, &id).await?;
-    Ok(Json(view(&state, stored).await))
+    Ok(Json(view(&state, stored, lang).await))
 }
 
 /// `POST /tasks/{id}/stop`: a waiting task stops at once; a running one is signalled
@@ -361,7 +377,9 @@ async fn detail(
     path = "/tasks/{id}/stop",
     tag = "tasks",
     params(
-        ("id" = String, Path, description = "The task id (its final name)")
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("lang" = Option<String>, Query, description = "Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
         (status = 200, description = "The task, stopped or stopping", body = TaskView),
@@ -374,11 +392,12 @@ async fn detail(
 async fn stop(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    ReaderLang(lang): ReaderLang,
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     owned(&state, &user, &id, "stop").await?;
     match runner(&state)?.stop(&TaskId(id)).await {
-        Ok(stored) => Ok(Json(view(&state, stored).await)),
+        Ok(stored) => Ok(Json(view(&state, stored, lang).await)),
         Err(StopError::Finished(id)) => Err(ApiError::Conflict(format!(
             "task {id} has already ended; there is nothing to stop"
         ))),
@@ -546,7 +565,9 @@ fn share_token() -> String {
     path = "/shared/{token}",
     tag = "tasks",
     params(
-        ("token" = String, Path, description = "The token of a share link")
+        ("token" = String, Path, description = "The token of a share link"),
+        ("lang" = Option<String>, Query, description = "Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
         (status = 200, description = "The shared task, read-only, hidden values masked", body = TaskView),
@@ -557,6 +578,7 @@ fn share_token() -> String {
 async fn shared_view(
     State(state): State<AppState>,
     _signed_in: CurrentUser,
+    ReaderLang(lang): ReaderLang,
     Path(token): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     let runner = runner(&state)?;
@@ -573,7 +595,7 @@ async fn shared_view(
             id: "(shared link)".to_owned(),
         });
     }
-    Ok(Json(view(&state, stored).await))
+    Ok(Json(view(&state, stored, lang).await))
 }
 
 /// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).
@@ -640,7 +662,7 @@ async fn tags(
     let runner = runner(&state)?;
     runner.store().set_tags(&stored.task.id, &body.tags).await?;
     let stored = runner.store().get(&stored.task.id).await?;
-    Ok(Json(view(&state, stored).await))
+    Ok(Json(view(&state, stored, lang).await))
 }
 
 /// `GET /tasks/{id}/events`: oldest first.
@@ -649,10 +671,12 @@ async fn tags(
     path = "/tasks/{id}/events",
     tag = "tasks",
     params(
-        ("id" = String, Path, description = "The task id (its final name)")
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("lang" = Option<String>, Query, description = "Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
-        (status = 200, description = "What happened to the task, oldest first", body = Vec<TaskEventView>),
+        (status = 200, description = "What happened to the task, oldest first, in the reader's language", body = Vec<TaskEventView>),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -660,6 +684,7 @@ async fn tags(
 async fn events(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    ReaderLang(lang): ReaderLang,
     Path(id): Path<String>,
 ) -> Result<Json<Vec<TaskEventView>>, ApiError> {
     let stored = visible(&state, &user, &id).await?;
@@ -669,8 +694,8 @@ async fn events(
             .into_iter()
             .map(|e| TaskEventView {
                 at: e.at,
+                message: e.text(lang),
                 kind: e.kind,
-                message: e.message,
             })
             .collect(),
     ))

@@ -112,6 +112,7 @@ macro_rules! every_store_test {
             concurrent_phase_changes_keep_every_allowed_step,
             unfinished_tasks_come_in_submit_order,
             shares_name_their_task_and_tokens_are_unique,
+            keyed_events_and_reasons_read_back_whole,
         );
     };
 }
@@ -162,6 +163,7 @@ fn task(id: &str, owner: &str, at: i64, spec: TaskSpec) -> Task {
             phase: TaskPhase::Queued,
             at: Timestamp(at),
             reason: String::new(),
+            keyed: None,
         }],
     }
 }
@@ -205,6 +207,7 @@ fn change(phase: TaskPhase, at: i64) -> PhaseChange {
         phase,
         at: Timestamp(at),
         reason: format!("to {phase:?}"),
+        keyed: None,
     }
 }
 
@@ -567,6 +570,7 @@ pub(super) async fn phases_history_holds_and_events_are_recorded_in_order(
             at: Timestamp(at),
             kind: kind.into(),
             message: format!("{kind} at {at}"),
+            keyed: None,
         };
         store.push_event(&t, &event).await.expect("pushes");
     }
@@ -581,7 +585,8 @@ pub(super) async fn phases_history_holds_and_events_are_recorded_in_order(
             PhaseChange {
                 phase: TaskPhase::Queued,
                 at: Timestamp(1),
-                reason: String::new()
+                reason: String::new(),
+                keyed: None,
             },
             change(TaskPhase::Scheduling, 2),
             change(TaskPhase::Running, 3),
@@ -607,6 +612,7 @@ pub(super) async fn phases_history_holds_and_events_are_recorded_in_order(
         at: Timestamp(1),
         kind: "queued".into(),
         message: String::new(),
+        keyed: None,
     };
     assert!(matches!(
         store.push_event(&ghost, &event).await,
@@ -714,6 +720,7 @@ pub(super) async fn concurrent_inserts_and_events_get_distinct_sequence_numbers(
                 at: Timestamp(n),
                 kind: "exited".into(),
                 message: format!("replica {n}"),
+                keyed: None,
             };
             store.push_event(&t, &event).await
         }));
@@ -776,6 +783,7 @@ pub(super) async fn data_survives_closing_and_reopening(fixture: &Fixture) {
             at: Timestamp(2),
             kind: "admitted".into(),
             message: "fits".into(),
+            keyed: None,
         };
         store.push_event(&t, &event).await.expect("pushes");
         store
@@ -795,4 +803,93 @@ pub(super) async fn data_survives_closing_and_reopening(fixture: &Fixture) {
     add(&*store, "next-bbbbb", "alice", 4, spec()).await;
     let next = store.get(&id("next-bbbbb")).await.expect("found");
     assert_eq!(next.seq, 2, "the sequence continues");
+}
+
+pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn TaskStore>) {
+    use shared::Lang;
+    use shared::messages::Message;
+    let t = id("keyed-aaaaa");
+    let reason = Message::new("event.queued").with_message(
+        "reason",
+        Message::new("queue.no_node_hosts_one")
+            .with("largest_free", 4)
+            .with_message("unit", Message::new("unit.gpu"))
+            .with("need", 8),
+    );
+    // Inserted with its first events, as a submit does.
+    let accepted = TaskEvent::keyed(Timestamp(1), "queued", Message::new("event.accepted"));
+    let queued = TaskEvent::keyed(Timestamp(1), "queued", reason.clone());
+    store
+        .insert_with_events(
+            new(task(&t.0, "alice", 1, spec()), None),
+            &[accepted.clone(), queued.clone()],
+        )
+        .await
+        .expect("inserts");
+    // Text from outside Berth stays as its own text inside an argument.
+    let note = TaskEvent::keyed(
+        Timestamp(2),
+        "cluster",
+        Message::new("event.note")
+            .with("attempt", 1)
+            .with("note", "pod x: Pulling: Pulling image \"a:1\""),
+    );
+    store.push_event(&t, &note).await.expect("pushes");
+    // An event written before events were keyed keeps its text.
+    let old = TaskEvent {
+        at: Timestamp(3),
+        kind: "started".into(),
+        message: "attempt 1: every replica started".into(),
+        keyed: None,
+    };
+    store.push_event(&t, &old).await.expect("pushes");
+    let events = store.events(&t).await.expect("found");
+    assert_eq!(events, vec![accepted, queued, note, old]);
+    assert_eq!(
+        events[1].text(Lang::Zh),
+        "排队中：空闲最多的节点只有 4 张 GPU，单个副本需要 8"
+    );
+    assert_eq!(
+        events[1].message, "queued: the largest free node has 4 GPUs; one replica needs 8",
+        "the English text is kept beside the key"
+    );
+    assert_eq!(events[3].text(Lang::Zh), "attempt 1: every replica started");
+
+    let stopped = Message::new("event.stopped#before_start");
+    store
+        .advance(
+            &t,
+            PhaseChange {
+                phase: TaskPhase::Stopped,
+                at: Timestamp(4),
+                reason: stopped.render(Lang::En),
+                keyed: Some(stopped.clone()),
+            },
+            0,
+        )
+        .await
+        .expect("stops");
+    let by_id = store.get(&t).await.expect("found");
+    assert_eq!(by_id.task.history.len(), 2);
+    assert_eq!(by_id.task.history[0].keyed, None);
+    assert_eq!(by_id.task.history[1].keyed, Some(stopped.clone()));
+    assert_eq!(
+        by_id.task.history[1].reason,
+        "stopped by a user before it started"
+    );
+    // Lists read history through another query: the same record.
+    let listed = store
+        .list(&ListQuery {
+            owner: Some("alice".into()),
+            limit: 10,
+            ..ListQuery::default()
+        })
+        .await
+        .expect("lists");
+    let listed = listed
+        .tasks
+        .into_iter()
+        .find(|s| s.task.id == t)
+        .expect("listed");
+    assert_eq!(listed.task.history, by_id.task.history);
 }

@@ -213,8 +213,55 @@ pub struct TaskEvent {
     pub at: Timestamp,
     /// A short stable code, one of [`event_kind`]'s constants or another lowercase word.
     pub kind: String,
-    /// What happened, for people ("queued: the largest free node has 4 GPUs").
+    /// What happened, for people ("queued: the largest free node has 4 GPUs"), in
+    /// English: what an old event without `keyed` shows in every language.
     pub message: String,
+    /// What happened as a catalog message, rendered in each reader's language when
+    /// read; `None` for events stored before events were keyed.
+    pub keyed: Option<shared::messages::Message>,
+}
+
+impl TaskEvent {
+    /// An event Berth words itself: its English text is kept beside the message.
+    pub fn keyed(at: Timestamp, kind: &str, message: shared::messages::Message) -> Self {
+        TaskEvent {
+            at,
+            kind: kind.to_owned(),
+            message: message.render(shared::Lang::En),
+            keyed: Some(message),
+        }
+    }
+
+    /// The text in `lang`: the message rendered, or the stored text of an old event.
+    pub fn text(&self, lang: shared::Lang) -> String {
+        match &self.keyed {
+            Some(message) => message.render(lang),
+            None => self.message.clone(),
+        }
+    }
+}
+
+/// A keyed message as its column holds it: JSON, NULL for none.
+fn keyed_column(keyed: Option<&shared::messages::Message>) -> Option<String> {
+    // A message is strings in maps: serializing it cannot fail.
+    keyed.and_then(|m| serde_json::to_string(m).ok())
+}
+
+/// A keyed message read back from its column; a row written before messages were
+/// keyed has none.
+fn keyed_from_column(
+    task: &str,
+    column: Option<&str>,
+) -> Result<Option<shared::messages::Message>> {
+    column
+        .map(|json| {
+            serde_json::from_str(json).map_err(|source| StoreError::Corrupt {
+                task: task.to_owned(),
+                what: "keyed message",
+                source: Some(source),
+            })
+        })
+        .transpose()
 }
 
 /// Stable event codes.

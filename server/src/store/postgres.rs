@@ -22,8 +22,8 @@
 
 use super::{
     ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Reservation,
-    Result, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, parse_phase, phase_code,
-    task_type_code, without_password,
+    Result, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column,
+    keyed_from_column, parse_phase, phase_code, task_type_code, without_password,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -180,13 +180,15 @@ impl PostgresStore {
             .await
             .map_err(db)?;
         sqlx::query(
-            "INSERT INTO task_history (task_id, n, phase, at, reason) \
-             SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4 FROM task_history WHERE task_id = $1",
+            "INSERT INTO task_history (task_id, n, phase, at, reason, keyed) \
+             SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4, $5 FROM task_history \
+             WHERE task_id = $1",
         )
         .bind(&id.0)
         .bind(phase_code(change.phase))
         .bind(change.at.0)
         .bind(&change.reason)
+        .bind(keyed_column(change.keyed.as_ref()))
         .execute(&mut *tx)
         .await
         .map_err(db)?;
@@ -364,14 +366,15 @@ impl TaskStore for PostgresStore {
         // pushes to one task at once may compute the same number; the loser retries.
         for _ in 0..EVENT_TRIES {
             let done = sqlx::query(
-                "INSERT INTO task_events (task_id, n, at, kind, message) \
-                 SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4 FROM task_events \
+                "INSERT INTO task_events (task_id, n, at, kind, message, keyed) \
+                 SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4, $5 FROM task_events \
                  WHERE task_id = $1",
             )
             .bind(&id.0)
             .bind(event.at.0)
             .bind(&event.kind)
             .bind(&event.message)
+            .bind(keyed_column(event.keyed.as_ref()))
             .execute(&self.pool)
             .await;
             match done {
@@ -390,12 +393,13 @@ impl TaskStore for PostgresStore {
     async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
         let mut tx = self.read().await?;
         require_task(&mut tx, id).await?;
-        let rows =
-            sqlx::query("SELECT at, kind, message FROM task_events WHERE task_id = $1 ORDER BY n")
-                .bind(&id.0)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(db)?;
+        let rows = sqlx::query(
+            "SELECT at, kind, message, keyed FROM task_events WHERE task_id = $1 ORDER BY n",
+        )
+        .bind(&id.0)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db)?;
         tx.commit().await.map_err(db)?;
         rows.iter()
             .map(|row| {
@@ -403,6 +407,10 @@ impl TaskStore for PostgresStore {
                     at: Timestamp(row.try_get(0).map_err(db)?),
                     kind: row.try_get(1).map_err(db)?,
                     message: row.try_get(2).map_err(db)?,
+                    keyed: keyed_from_column(
+                        &id.0,
+                        row.try_get::<Option<String>, _>(3).map_err(db)?.as_deref(),
+                    )?,
                 })
             })
             .collect()
@@ -472,6 +480,7 @@ impl TaskStore for PostgresStore {
             phase: TaskPhase::Deleted,
             at,
             reason: String::new(),
+            keyed: None,
         };
         self.change_phase(id, change, None).await
     }
@@ -595,13 +604,15 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
     .map_err(db)?;
     for (n, change) in (1_i64..).zip(&task.history) {
         sqlx::query(
-            "INSERT INTO task_history (task_id, n, phase, at, reason) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO task_history (task_id, n, phase, at, reason, keyed) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&task.id.0)
         .bind(n)
         .bind(phase_code(change.phase))
         .bind(change.at.0)
         .bind(&change.reason)
+        .bind(keyed_column(change.keyed.as_ref()))
         .execute(&mut *conn)
         .await
         .map_err(db)?;
@@ -705,7 +716,7 @@ async fn attach_details(
     let mut tags: HashMap<String, Vec<Tag>> = HashMap::new();
     for chunk in tasks.chunks(IN_CHUNK) {
         let mut sql = QueryBuilder::<Postgres>::new(
-            "SELECT task_id, phase, at, reason FROM task_history WHERE task_id IN (",
+            "SELECT task_id, phase, at, reason, keyed FROM task_history WHERE task_id IN (",
         );
         push_ids(&mut sql, chunk);
         sql.push(") ORDER BY task_id, n");
@@ -716,6 +727,10 @@ async fn attach_details(
                 phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "history", None))?,
                 at: Timestamp(row.try_get(2).map_err(db)?),
                 reason: row.try_get(3).map_err(db)?,
+                keyed: keyed_from_column(
+                    &id,
+                    row.try_get::<Option<String>, _>(4).map_err(db)?.as_deref(),
+                )?,
             };
             history.entry(id).or_default().push(change);
         }
@@ -897,6 +912,7 @@ mod tests {
                 phase: TaskPhase::Stopped,
                 at: Timestamp(2),
                 reason: String::new(),
+                keyed: None,
             },
             0,
         )

@@ -14,8 +14,8 @@
 
 use super::{
     ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Result,
-    StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, parse_phase, phase_code,
-    task_type_code,
+    StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column,
+    parse_phase, phase_code, task_type_code,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -144,13 +144,14 @@ impl SqliteStore {
             .await
             .map_err(db)?;
         sqlx::query(
-            "INSERT INTO task_history (task_id, n, phase, at, reason) \
-             SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ? FROM task_history WHERE task_id = ?",
+            "INSERT INTO task_history (task_id, n, phase, at, reason, keyed) \
+             SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ? FROM task_history WHERE task_id = ?",
         )
         .bind(&id.0)
         .bind(phase_code(change.phase))
         .bind(change.at.0)
         .bind(&change.reason)
+        .bind(keyed_column(change.keyed.as_ref()))
         .bind(&id.0)
         .execute(&mut *tx)
         .await
@@ -196,14 +197,15 @@ impl TaskStore for SqliteStore {
         let id = &task.id.0;
         push_rows(
             &mut sql,
-            "task_history (task_id, n, phase, at, reason)",
+            "task_history (task_id, n, phase, at, reason, keyed)",
             (1_i64..).zip(&task.history),
             |mut b, (n, change)| {
                 b.push_bind(id.clone())
                     .push_bind(n)
                     .push_bind(phase_code(change.phase))
                     .push_bind(change.at.0)
-                    .push_bind(change.reason.clone());
+                    .push_bind(change.reason.clone())
+                    .push_bind(keyed_column(change.keyed.as_ref()));
             },
         );
         push_rows(
@@ -220,14 +222,15 @@ impl TaskStore for SqliteStore {
         // A new task has no events yet, so they are numbered from 1.
         push_rows(
             &mut sql,
-            "task_events (task_id, n, at, kind, message)",
+            "task_events (task_id, n, at, kind, message, keyed)",
             (1_i64..).zip(events),
             |mut b, (n, event)| {
                 b.push_bind(id.clone())
                     .push_bind(n)
                     .push_bind(event.at.0)
                     .push_bind(event.kind.clone())
-                    .push_bind(event.message.clone());
+                    .push_bind(event.message.clone())
+                    .push_bind(keyed_column(event.keyed.as_ref()));
             },
         );
         let mut tx = self.write().await?;
@@ -264,7 +267,7 @@ impl TaskStore for SqliteStore {
         let row = sqlx::query(concat!(
             "SELECT ",
             task_columns!(),
-            ", (SELECT json_group_array(json_array(h.phase, h.at, h.reason) ORDER BY h.n) \
+            ", (SELECT json_group_array(json_array(h.phase, h.at, h.reason, h.keyed) ORDER BY h.n) \
                 FROM task_history h WHERE h.task_id = t.id), \
                (SELECT json_group_array(json_array(g.tag_key, g.tag_value) ORDER BY g.n) \
                 FROM task_tags g WHERE g.task_id = t.id) \
@@ -277,15 +280,16 @@ impl TaskStore for SqliteStore {
         .ok_or_else(|| not_found(id))?;
         let mut stored = decode_task(&row)?;
         let history: String = row.try_get(10).map_err(db)?;
-        let history: Vec<(String, i64, String)> =
+        let history: Vec<(String, i64, String, Option<String>)> =
             serde_json::from_str(&history).map_err(|e| corrupt(&id.0, "history", Some(e)))?;
         stored.task.history = history
             .into_iter()
-            .map(|(phase, at, reason)| {
+            .map(|(phase, at, reason, keyed)| {
                 Ok(PhaseChange {
                     phase: parse_phase(&phase).ok_or_else(|| corrupt(&id.0, "history", None))?,
                     at: Timestamp(at),
                     reason,
+                    keyed: keyed_from_column(&id.0, keyed.as_deref())?,
                 })
             })
             .collect::<Result<_>>()?;
@@ -426,15 +430,16 @@ impl TaskStore for SqliteStore {
 
     async fn push_event(&self, id: &TaskId, event: &TaskEvent) -> Result<()> {
         let done = sqlx::query(
-            "INSERT INTO task_events (task_id, n, at, kind, message) \
+            "INSERT INTO task_events (task_id, n, at, kind, message, keyed) \
              SELECT t.id, \
                     (SELECT COALESCE(MAX(e.n), 0) + 1 FROM task_events e WHERE e.task_id = t.id), \
-                    ?, ?, ? \
+                    ?, ?, ?, ? \
              FROM tasks t WHERE t.id = ?",
         )
         .bind(event.at.0)
         .bind(&event.kind)
         .bind(&event.message)
+        .bind(keyed_column(event.keyed.as_ref()))
         .bind(&id.0)
         .execute(&self.pool)
         .await
@@ -448,12 +453,13 @@ impl TaskStore for SqliteStore {
     async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
         let mut tx = self.read().await?;
         require_task(&mut tx, id).await?;
-        let rows =
-            sqlx::query("SELECT at, kind, message FROM task_events WHERE task_id = ? ORDER BY n")
-                .bind(&id.0)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(db)?;
+        let rows = sqlx::query(
+            "SELECT at, kind, message, keyed FROM task_events WHERE task_id = ? ORDER BY n",
+        )
+        .bind(&id.0)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db)?;
         tx.commit().await.map_err(db)?;
         rows.iter()
             .map(|row| {
@@ -461,6 +467,10 @@ impl TaskStore for SqliteStore {
                     at: Timestamp(row.try_get(0).map_err(db)?),
                     kind: row.try_get(1).map_err(db)?,
                     message: row.try_get(2).map_err(db)?,
+                    keyed: keyed_from_column(
+                        &id.0,
+                        row.try_get::<Option<String>, _>(3).map_err(db)?.as_deref(),
+                    )?,
                 })
             })
             .collect()
@@ -530,6 +540,7 @@ impl TaskStore for SqliteStore {
             phase: TaskPhase::Deleted,
             at,
             reason: String::new(),
+            keyed: None,
         };
         self.change_phase(id, change, None).await
     }
@@ -652,7 +663,7 @@ async fn attach_details(
     let mut tags: HashMap<String, Vec<Tag>> = HashMap::new();
     for chunk in tasks.chunks(IN_CHUNK) {
         let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT task_id, phase, at, reason FROM task_history WHERE task_id IN (",
+            "SELECT task_id, phase, at, reason, keyed FROM task_history WHERE task_id IN (",
         );
         push_ids(&mut sql, chunk);
         sql.push(") ORDER BY task_id, n");
@@ -663,6 +674,10 @@ async fn attach_details(
                 phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "history", None))?,
                 at: Timestamp(row.try_get(2).map_err(db)?),
                 reason: row.try_get(3).map_err(db)?,
+                keyed: keyed_from_column(
+                    &id,
+                    row.try_get::<Option<String>, _>(4).map_err(db)?.as_deref(),
+                )?,
             };
             history.entry(id).or_default().push(change);
         }

@@ -10,6 +10,7 @@ use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
 use server::backend::{Backend, BackendError, Event, Gang, LogStream, note_kind};
 use shared::TaskId;
+use shared::messages::{Arg, Message};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -34,11 +35,16 @@ impl Backend for JobBackend {
             task: task.clone(),
             attempt,
             kind: note_kind::CLUSTER,
-            message: "pod x-master-0: Pulled: Successfully pulled image".to_owned(),
+            message: Message::new("event.kube.cluster")
+                .with("object", "pod x-master-0")
+                .with("what", "Pulled: Successfully pulled image"),
         });
         let failure = match gang.command.as_str() {
             "succeed" => None,
-            "fail" => Some("the image could not be pulled 1 time(s)".to_owned()),
+            // An operator's words: text from outside Berth.
+            "fail" => Some(Arg::Text(
+                "the image could not be pulled 1 time(s)".to_owned(),
+            )),
             _ => return Ok(()),
         };
         let _ = self.events.send(Event::Finished {
@@ -59,7 +65,7 @@ impl Backend for JobBackend {
         let _ = self.events.send(Event::Finished {
             task: task.clone(),
             attempt,
-            failure: Some("stopped".to_owned()),
+            failure: Some(Arg::Message(Message::new("event.stopped"))),
         });
         Ok(())
     }

@@ -349,3 +349,188 @@ async fn every_invalid_corpus_case_is_refused_with_exactly_its_findings() {
     let (_, page) = call(&app, get("/api/v1/tasks")).await;
     assert_eq!(page["tasks"], json!([]), "{page}");
 }
+
+/// Words of Berth's own English event and reason texts: none may be left in a Chinese
+/// reader's events (numbers, the spec's id and the cluster's own words may).
+const OUR_ENGLISH: &[&str] = &[
+    "accepted", "admitted", "attempt", "queued", "quota", "replica", "started", "ended", "exit",
+    "code", "failed", "retry", "every", "last", "node", "with", "largest", "free",
+];
+
+fn english_words_in(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .map(str::to_ascii_lowercase)
+        .filter(|w| OUR_ENGLISH.contains(&w.as_str()))
+        .collect()
+}
+
+fn messages(events: &Value) -> Vec<String> {
+    events
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| e["message"].as_str().expect("a message").to_owned())
+        .collect()
+}
+
+fn get_in(path: &str, accept_language: &str) -> Request<Body> {
+    Request::get(path)
+        .header(header::ACCEPT_LANGUAGE, accept_language)
+        .body(Body::empty())
+        .expect("a request")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 0.2");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    let id = task["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &id, phase_is("failed")).await;
+
+    let events = |query: &'static str| {
+        let app = app.clone();
+        let path = format!("/api/v1/tasks/{id}/events{query}");
+        async move { call(&app, get(&path)).await }
+    };
+    let (status, english) = events("?lang=en").await;
+    assert_eq!(status, StatusCode::OK, "{english}");
+    let (status, chinese) = events("?lang=zh-CN").await;
+    assert_eq!(status, StatusCode::OK, "{chinese}");
+    // Without a language, English, as before.
+    assert_eq!(events("").await.1, english);
+
+    // The same events, in the same order, with the same stable kinds.
+    let kinds = |events: &Value| -> Vec<String> {
+        events
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{}@{}", e["kind"], e["at"]))
+            .collect()
+    };
+    assert_eq!(kinds(&english), kinds(&chinese));
+
+    let en = messages(&english);
+    for said in [
+        "accepted: quota held, queued",
+        "attempt 1: every replica started",
+        "attempt 1: replica 1 ended with exit code 3",
+        "attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1",
+        "failed after 2 attempts; last: replica 1 ended with exit code 3",
+    ] {
+        assert!(en.iter().any(|m| m == said), "{said:?} not in {en:#?}");
+    }
+    let zh = messages(&chinese);
+    for said in [
+        "已受理：配额已预留，进入队列排队",
+        "第 1 次运行：所有副本已启动",
+        "第 1 次运行：副本 1 已结束，退出码 3",
+        "第 1 次运行失败（副本 1 已结束，退出码 3），开始第 1 次重试，最多 1 次",
+        "运行 2 次后失败，最后一次：副本 1 已结束，退出码 3",
+    ] {
+        assert!(zh.iter().any(|m| m == said), "{said:?} not in {zh:#?}");
+    }
+    for message in &zh {
+        assert!(
+            english_words_in(message).is_empty(),
+            "English left in {message:?}"
+        );
+    }
+
+    // Accept-Language says the same as ?lang= when there is no ?lang=.
+    let (_, by_header) = call(
+        &app,
+        get_in(
+            &format!("/api/v1/tasks/{id}/events"),
+            "zh-CN,zh;q=0.9,en;q=0.8",
+        ),
+    )
+    .await;
+    assert_eq!(by_header, chinese);
+
+    // The detail's timeline: the retry and the end, in each language.
+    let reasons = |task: &Value| -> Vec<String> {
+        task["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|h| h["reason"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let (_, detail) = call(&app, get(&format!("/api/v1/tasks/{id}?lang=zh-CN"))).await;
+    let zh_reasons = reasons(&detail);
+    assert_eq!(
+        zh_reasons,
+        [
+            "第 1 次运行失败（副本 1 已结束，退出码 3），开始第 1 次重试，最多 1 次",
+            "运行 2 次后失败，最后一次：副本 1 已结束，退出码 3",
+        ],
+        "{detail}"
+    );
+    let (_, detail) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(
+        reasons(&detail).last().map(String::as_str),
+        Some("failed after 2 attempts; last: replica 1 ended with exit code 3")
+    );
+    // Lists take the language too (and do not refuse `lang` as unknown).
+    let (status, page) = call(&app, get("/api/v1/tasks?mine=true&lang=zh-CN")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let listed = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .expect("listed")
+        .clone();
+    assert_eq!(reasons(&listed), zh_reasons);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn why_a_task_waits_reads_in_the_readers_language() {
+    let app = server::app(demo_state().await);
+    // The demo's H100 pool has 6 nodes of 8 GPUs, of which 3 are free and one half
+    // free: a gang of 2 whole nodes leaves one, and a gang of 2 whole nodes (on another
+    // quota line) then waits for room.
+    let h100 = |workers: u64, spec_id: &str, units: u64| {
+        let mut spec = pytorch("sleep 30");
+        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": workers,
+            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
+        spec
+    };
+    let (status, filler) = call(&app, post("/api/v1/tasks", &h100(1, "h100-8g", 1))).await;
+    assert_eq!(status, StatusCode::CREATED, "{filler}");
+    let filler = filler["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &filler, phase_is("running")).await;
+    let (status, waiting) = call(&app, post("/api/v1/tasks", &h100(1, "h100-1g", 8))).await;
+    assert_eq!(status, StatusCode::CREATED, "{waiting}");
+    let waiting = waiting["id"].as_str().unwrap().to_owned();
+
+    let (_, en) = call(&app, get(&format!("/api/v1/tasks/{waiting}?lang=en"))).await;
+    assert_eq!(en["phase"], "queued", "{en}");
+    assert_eq!(
+        en["reason"], "free nodes can host 1 of 2 replicas at once",
+        "{en}"
+    );
+    let (_, zh) = call(&app, get(&format!("/api/v1/tasks/{waiting}?lang=zh-CN"))).await;
+    assert_eq!(
+        zh["reason"], "空闲节点只能同时容纳 2 个副本中的 1 个",
+        "{zh}"
+    );
+    let (_, events) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{waiting}/events?lang=zh-CN")),
+    )
+    .await;
+    assert!(
+        messages(&events)
+            .iter()
+            .any(|m| m == "排队中：空闲节点只能同时容纳 2 个副本中的 1 个"),
+        "{events}"
+    );
+    for id in [&waiting, &filler] {
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
+}

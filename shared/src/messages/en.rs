@@ -222,6 +222,72 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "env.values.too_long",
         "all values together are {total_kib} KiB; at most {max_kib} KiB",
     ),
+    ("event.accepted", "accepted: quota held, queued"),
+    (
+        "event.admitted",
+        "admitted: attempt {attempt} on {nodes} node(s) with {spec}",
+    ),
+    ("event.cannot_start", "cannot start: {error}"),
+    (
+        "event.exited",
+        "attempt {attempt}: replica {replica} ended with {how}",
+    ),
+    ("event.failed", "failed: {reason}"),
+    (
+        "event.failed#after_retries",
+        "failed after {attempts} attempts; last: {reason}",
+    ),
+    ("event.how.code", "exit code {code}"),
+    ("event.how.signal", "signal {signal}"),
+    ("event.how.unknown", "an unknown end"),
+    ("event.kube.cluster", "{object}: {what}"),
+    (
+        "event.kube.job_deleted",
+        "the job {job} was deleted outside Berth",
+    ),
+    (
+        "event.kube.pull_breaker",
+        "the image of pod {pod} container {container} could not be pulled {count} time(s), more than the {retries} retries allowed: {what}",
+    ),
+    (
+        "event.kube.pull_failure",
+        "pod {pod} container {container}: image pull failure {count}: {what}",
+    ),
+    (
+        "event.kube.suspended",
+        "the job is suspended (waiting for admission)",
+    ),
+    (
+        "event.kube.suspended#detail",
+        "the job is suspended (waiting for admission): {detail}",
+    ),
+    ("event.note", "attempt {attempt}: {note}"),
+    ("event.queued", "queued: {reason}"),
+    ("event.replica_ended", "replica {replica} ended with {how}"),
+    (
+        "event.retrying",
+        "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries}",
+    ),
+    ("event.server_stopped", "the server stopped while it ran"),
+    (
+        "event.server_stopped#no_tolerance",
+        "the server stopped while it ran; fault tolerance is off, so it is not re-run",
+    ),
+    (
+        "event.server_stopped#rerun",
+        "the server stopped while it ran; re-running it (fault tolerance is on)",
+    ),
+    (
+        "event.server_stopped#retries_used",
+        "the server stopped while it ran, and it has used its retries",
+    ),
+    ("event.started", "attempt {attempt}: every replica started"),
+    ("event.stopped", "stopped by a user"),
+    (
+        "event.stopped#before_start",
+        "stopped by a user before it started",
+    ),
+    ("event.succeeded", "every replica ended well"),
     ("field.advanced.alerts.channel.help", "Email or webhook."),
     ("field.advanced.alerts.channel.label", "Channel"),
     ("field.advanced.alerts.event.help", "What fires the alert."),
@@ -651,6 +717,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "one replica needs {need} {unit}; the largest node has {largest_total}",
     ),
     ("quantity", "{amount} {unit}"),
+    ("queue.blocked", "no spec of the list can be used now"),
+    (
+        "queue.capacity_changed",
+        "capacity changed while it was placed",
+    ),
+    ("queue.error", "cannot be placed now: {error}"),
     (
         "queue.head_has_no_room",
         "the largest free node has {largest_free} {unit}; the head needs {need}",
@@ -662,6 +734,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "queue.not_enough_at_once",
         "free nodes can host {placeable} of {replicas} replicas at once",
+    ),
+    (
+        "queue.passed_over",
+        "waiting for a task ahead in the queue that has been passed over too often",
+    ),
+    (
+        "queue.spec_unresolved",
+        "the spec no longer resolves against the catalog",
     ),
     (
         "ray.autoscaling.range",

@@ -10,6 +10,8 @@
 //!   for some values as `code#variant` (`compute.quota.skipped#no_quota`), a phrase
 //!   inside one as `code.item`;
 //! - queue and never reasons as `queue.<kind>` and `never.<kind>`;
+//! - what happened to a task (its events and phase reasons) as `event.<what>`, stored
+//!   as a [`Message`] and rendered when read;
 //! - units as `unit.<dimension>` and an amount with its unit as `quantity`, words used
 //!   inside findings as `resource_kind.<kind>` and `ray_port.<name>`, list joiners as
 //!   `list.sep` and `list.and`;
@@ -25,6 +27,7 @@ mod en;
 mod zh;
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The console's languages.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -158,6 +161,85 @@ pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A text kept as what it says rather than in one language: a catalog key and its named
+/// arguments, rendered in each reader's language when it is read ([`Message::render`]).
+/// Task events and phase reasons are stored this way, so a record written once reads in
+/// English and in Chinese.
+///
+/// An argument is either text (a number, a name, or words from outside Berth such as a
+/// Kubernetes Event's message, which stay as they came) or another message, rendered in
+/// the same language (a unit, a queue reason inside an event).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// The catalog key.
+    pub key: String,
+    /// The named arguments of the key's `{placeholders}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub args: BTreeMap<String, Arg>,
+}
+
+/// One argument of a [`Message`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Arg {
+    /// Text the same in every language.
+    Text(String),
+    /// A message rendered in the reader's language.
+    Message(Message),
+}
+
+impl Arg {
+    /// The text in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            Arg::Text(text) => text.clone(),
+            Arg::Message(message) => message.render(lang),
+        }
+    }
+}
+
+impl Message {
+    /// A message without arguments.
+    pub fn new(key: impl Into<String>) -> Self {
+        Message {
+            key: key.into(),
+            args: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a text argument (`{name}` becomes `value` in every language).
+    #[must_use]
+    pub fn with(mut self, name: &str, value: impl ToString) -> Self {
+        self.args
+            .insert(name.to_owned(), Arg::Text(value.to_string()));
+        self
+    }
+
+    /// Adds an argument that is itself a message, rendered in the reader's language.
+    #[must_use]
+    pub fn with_message(mut self, name: &str, value: Message) -> Self {
+        self.args.insert(name.to_owned(), Arg::Message(value));
+        self
+    }
+
+    /// Adds an argument as it is (text or a message).
+    #[must_use]
+    pub fn with_arg(mut self, name: &str, value: Arg) -> Self {
+        self.args.insert(name.to_owned(), value);
+        self
+    }
+
+    /// The text in `lang` (see [`text`] for unknown keys and missing arguments).
+    pub fn render(&self, lang: Lang) -> String {
+        let args: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(name, arg)| (name.as_str(), arg.render(lang)))
+            .collect();
+        text(lang, &self.key, &args)
+    }
 }
 
 /// Items joined as "a, b and c" in `lang` (`list.sep`, `list.and`).

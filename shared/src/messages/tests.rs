@@ -170,3 +170,41 @@ fn the_units_help_states_the_per_replica_rule() {
         assert!(chinese.contains("Head"), "{chinese}");
     }
 }
+
+#[test]
+fn a_message_renders_in_each_language_with_nested_messages() {
+    let reason = crate::quota::QueueReason::NoNodeHostsOne {
+        dimension: crate::Dimension::Gpu,
+        largest_free: 4,
+        need: 8,
+    }
+    .to_message();
+    let event = Message::new("event.queued").with_message("reason", reason.clone());
+    assert_eq!(
+        event.render(Lang::En),
+        "queued: the largest free node has 4 GPUs; one replica needs 8"
+    );
+    assert_eq!(
+        event.render(Lang::Zh),
+        "排队中：空闲最多的节点只有 4 张 GPU，单个副本需要 8"
+    );
+    // The same wording as the reason rendered directly.
+    assert_eq!(
+        reason.render(Lang::Zh),
+        crate::quota::QueueReason::NoNodeHostsOne {
+            dimension: crate::Dimension::Gpu,
+            largest_free: 4,
+            need: 8,
+        }
+        .message(Lang::Zh)
+    );
+    // Stored as JSON and read back unchanged; text from outside Berth stays as it came.
+    let outside = Message::new("event.note")
+        .with("attempt", 2)
+        .with("note", "pod x: Pulling image \"a:1\"");
+    for message in [event, outside] {
+        let json = serde_json::to_string(&message).expect("serializes");
+        let back: Message = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back, message, "{json}");
+    }
+}

@@ -1,7 +1,7 @@
 //! Gang fit: whether every replica can be placed at once, and on how few nodes.
 
 use super::{Dimension, Resources};
-use crate::messages::{Lang, text};
+use crate::messages::{Lang, Message};
 use serde::{Deserialize, Serialize};
 
 /// One node as placement sees it.
@@ -660,89 +660,77 @@ fn best_total(
 impl QueueReason {
     /// The reason in plain words.
     pub fn message(&self, lang: Lang) -> String {
-        let (key, args) = match self {
+        self.to_message().render(lang)
+    }
+
+    /// The reason as a catalog key and arguments, to be rendered in each reader's
+    /// language.
+    pub fn to_message(&self) -> Message {
+        match self {
             QueueReason::NoNodeHostsOne {
                 dimension,
                 largest_free,
                 need,
-            } => (
-                "queue.no_node_hosts_one",
-                vec![
-                    ("largest_free", largest_free.to_string()),
-                    ("unit", dimension.unit(lang)),
-                    ("need", need.to_string()),
-                ],
-            ),
+            } => Message::new("queue.no_node_hosts_one")
+                .with("largest_free", largest_free)
+                .with_message("unit", dimension.unit_message())
+                .with("need", need),
             QueueReason::NotEnoughAtOnce {
                 placeable,
                 replicas,
-            } => (
-                "queue.not_enough_at_once",
-                vec![
-                    ("placeable", placeable.to_string()),
-                    ("replicas", replicas.to_string()),
-                ],
-            ),
+            } => Message::new("queue.not_enough_at_once")
+                .with("placeable", placeable)
+                .with("replicas", replicas),
             QueueReason::HeadHasNoRoom {
                 dimension,
                 largest_free,
                 need,
-            } => (
-                "queue.head_has_no_room",
-                vec![
-                    ("largest_free", largest_free.to_string()),
-                    ("unit", dimension.unit(lang)),
-                    ("need", need.to_string()),
-                ],
-            ),
-        };
-        text(lang, key, &args)
+            } => Message::new("queue.head_has_no_room")
+                .with("largest_free", largest_free)
+                .with_message("unit", dimension.unit_message())
+                .with("need", need),
+        }
     }
 }
 
 impl NeverReason {
     /// The reason in plain words.
     pub fn message(&self, lang: Lang) -> String {
-        let (key, args) = match self {
+        self.to_message().render(lang)
+    }
+
+    /// The reason as a catalog key and arguments, to be rendered in each reader's
+    /// language.
+    pub fn to_message(&self) -> Message {
+        match self {
             NeverReason::NoMatchingNode { gpu_model: Some(m) } => {
-                ("never.no_matching_node", vec![("gpu_model", m.clone())])
+                Message::new("never.no_matching_node").with("gpu_model", m)
             }
             NeverReason::NoMatchingNode { gpu_model: None } => {
-                ("never.no_matching_node#cpu", vec![])
+                Message::new("never.no_matching_node#cpu")
             }
             NeverReason::ReplicaTooLarge {
                 dimension,
                 largest_total,
                 need,
-            } => (
-                "never.replica_too_large",
-                vec![
-                    ("need", need.to_string()),
-                    ("unit", dimension.unit(lang)),
-                    ("largest_total", largest_total.to_string()),
-                ],
-            ),
+            } => Message::new("never.replica_too_large")
+                .with("need", need)
+                .with_message("unit", dimension.unit_message())
+                .with("largest_total", largest_total),
             NeverReason::HeadTooLarge {
                 dimension,
                 largest_total,
                 need,
-            } => (
-                "never.head_too_large",
-                vec![
-                    ("need", need.to_string()),
-                    ("unit", dimension.unit(lang)),
-                    ("largest_total", largest_total.to_string()),
-                ],
-            ),
-            NeverReason::PoolTooSmall { capacity, replicas } => (
-                "never.pool_too_small",
-                vec![
-                    ("capacity", capacity.to_string()),
-                    ("replicas", replicas.to_string()),
-                ],
-            ),
-        };
-        text(lang, key, &args)
+            } => Message::new("never.head_too_large")
+                .with("need", need)
+                .with_message("unit", dimension.unit_message())
+                .with("largest_total", largest_total),
+            NeverReason::PoolTooSmall { capacity, replicas } => {
+                Message::new("never.pool_too_small")
+                    .with("capacity", capacity)
+                    .with("replicas", replicas)
+            }
+        }
     }
 }
 
