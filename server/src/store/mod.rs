@@ -646,6 +646,89 @@ fn without_password(url: &str) -> String {
         None => url.to_owned(),
     }
 }
+/// The task list's query, the same SQL on every store: the filters of `query`, newest
+/// first, one row more than `limit` (so the page knows whether another follows). `id`
+/// is how the dialect compares ids byte-wise, as cursors need (`t.id`, or
+/// `t.id COLLATE "C"` on PostgreSQL).
+pub(super) fn list_sql<DB>(query: &ListQuery, limit: u32, id: &str) -> sqlx::QueryBuilder<DB>
+where
+    DB: sqlx::Database,
+    DB::Arguments: Default,
+    for<'t> &'static str: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'t> String: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'t> i64: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    let mut sql = sqlx::QueryBuilder::<DB>::new(
+        "SELECT t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
+         t.quota, t.placement FROM tasks t WHERE ",
+    );
+    match query.phase {
+        Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),
+        None => sql
+            .push("t.phase <> ")
+            .push_bind(phase_code(TaskPhase::Deleted)),
+    };
+    if let Some(task_type) = query.task_type {
+        sql.push(" AND t.task_type = ")
+            .push_bind(task_type_code(Some(task_type)));
+    }
+    if let Some(owner) = &query.owner {
+        sql.push(" AND t.owner = ").push_bind(owner.clone());
+    }
+    if let Some(group) = &query.project_group {
+        sql.push(" AND t.project_group = ").push_bind(group.clone());
+    }
+    if let Some(text) = &query.name_contains {
+        sql.push(" AND LOWER(t.id) LIKE ")
+            .push_bind(contains_pattern(text))
+            .push(" ESCAPE '\\'");
+    }
+    if let Some(tag) = &query.tag {
+        sql.push(" AND EXISTS (SELECT 1 FROM task_tags g WHERE g.task_id = t.id AND g.tag_key = ")
+            .push_bind(tag.key.clone());
+        if let Some(value) = &tag.value {
+            sql.push(" AND g.tag_value = ").push_bind(value.clone());
+        }
+        sql.push(")");
+    }
+    if let Some(viewer) = &query.visible_to {
+        sql.push(" AND (t.owner = ").push_bind(viewer.user.clone());
+        if !viewer.groups.is_empty() {
+            sql.push(" OR (t.visible_in_group = 1 AND t.project_group IN (");
+            let mut groups = sql.separated(", ");
+            for group in &viewer.groups {
+                groups.push_bind(group.clone());
+            }
+            sql.push("))");
+        }
+        sql.push(")");
+    }
+    if let Some(after) = &query.after {
+        sql.push(" AND (t.created_at < ")
+            .push_bind(after.created_at.0)
+            .push(" OR (t.created_at = ")
+            .push_bind(after.created_at.0)
+            .push(format!(" AND {id} < "))
+            .push_bind(after.id.0.clone())
+            .push("))");
+    }
+    sql.push(format!(" ORDER BY t.created_at DESC, {id} DESC LIMIT "))
+        .push_bind(i64::from(limit) + 1);
+    sql
+}
+/// A `LIKE` pattern matching text that contains `text`, ignoring ASCII case, with
+/// `\` escaping the pattern's own wildcards.
+fn contains_pattern(text: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
 
 /// The stable text of a phase in the database.
 fn phase_code(phase: TaskPhase) -> &'static str {

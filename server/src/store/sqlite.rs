@@ -328,65 +328,7 @@ impl TaskStore for SqliteStore {
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {
         let limit = query.limit.clamp(1, MAX_PAGE);
-        let mut sql = QueryBuilder::<Sqlite>::new(concat!(
-            "SELECT ",
-            task_columns!(),
-            " FROM tasks t WHERE "
-        ));
-        match query.phase {
-            Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),
-            None => sql
-                .push("t.phase <> ")
-                .push_bind(phase_code(TaskPhase::Deleted)),
-        };
-        if let Some(task_type) = query.task_type {
-            sql.push(" AND t.task_type = ")
-                .push_bind(task_type_code(Some(task_type)));
-        }
-        if let Some(owner) = &query.owner {
-            sql.push(" AND t.owner = ").push_bind(owner.clone());
-        }
-        if let Some(group) = &query.project_group {
-            sql.push(" AND t.project_group = ").push_bind(group.clone());
-        }
-        if let Some(text) = &query.name_contains {
-            sql.push(" AND LOWER(t.id) LIKE ")
-                .push_bind(contains_pattern(text))
-                .push(" ESCAPE '\\'");
-        }
-        if let Some(tag) = &query.tag {
-            sql.push(
-                " AND EXISTS (SELECT 1 FROM task_tags g WHERE g.task_id = t.id AND g.tag_key = ",
-            )
-            .push_bind(tag.key.clone());
-            if let Some(value) = &tag.value {
-                sql.push(" AND g.tag_value = ").push_bind(value.clone());
-            }
-            sql.push(")");
-        }
-        if let Some(viewer) = &query.visible_to {
-            sql.push(" AND (t.owner = ").push_bind(viewer.user.clone());
-            if !viewer.groups.is_empty() {
-                sql.push(" OR (t.visible_in_group = 1 AND t.project_group IN (");
-                let mut groups = sql.separated(", ");
-                for group in &viewer.groups {
-                    groups.push_bind(group.clone());
-                }
-                sql.push("))");
-            }
-            sql.push(")");
-        }
-        if let Some(after) = &query.after {
-            sql.push(" AND (t.created_at < ")
-                .push_bind(after.created_at.0)
-                .push(" OR (t.created_at = ")
-                .push_bind(after.created_at.0)
-                .push(" AND t.id < ")
-                .push_bind(after.id.0.clone())
-                .push("))");
-        }
-        sql.push(" ORDER BY t.created_at DESC, t.id DESC LIMIT ")
-            .push_bind(i64::from(limit) + 1);
+        let mut sql = super::list_sql(query, limit, "t.id");
 
         let mut tx = self.read().await?;
         let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
@@ -707,20 +649,6 @@ fn push_ids(sql: &mut QueryBuilder<Sqlite>, tasks: &[StoredTask]) {
     for stored in tasks {
         ids.push_bind(stored.task.id.0.clone());
     }
-}
-
-/// A `LIKE` pattern matching text that contains `text`, ignoring ASCII case, with
-/// `\` escaping the pattern's own wildcards.
-fn contains_pattern(text: &str) -> String {
-    let mut pattern = String::from("%");
-    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
-        if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
 }
 
 fn encode<T: serde::Serialize + ?Sized>(what: &'static str, value: &T) -> Result<String> {
