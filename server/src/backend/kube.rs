@@ -331,6 +331,23 @@ impl IfEmpty for String {
     }
 }
 
+/// The catalog with the spec's cluster rendering into `namespace`: where this server
+/// applies a task's objects (the `[kubernetes] namespace` template), so the preview of
+/// `POST /api/v1/render` and the applied objects agree.
+pub fn in_namespace(catalog: &Catalog, spec: &TaskSpec, namespace: &str) -> Catalog {
+    let mut catalog = catalog.clone();
+    if let Some(cluster) = catalog
+        .regions
+        .iter_mut()
+        .filter(|r| r.id == spec.basic.region)
+        .flat_map(|r| r.clusters.iter_mut())
+        .find(|c| c.id == spec.basic.cluster)
+    {
+        cluster.kubernetes.namespace = namespace.to_owned();
+    }
+    catalog
+}
+
 /// The objects to apply for a gang, as JSON, in apply order: the one place that calls
 /// the renderer. The task id is both the job's name and `TASK_UUID` (as in
 /// `shared::injected`); with pod SSH on, a fresh key pair is drawn for the task here
@@ -360,16 +377,7 @@ pub fn render_objects(
         replica: 0,
         reason,
     };
-    let mut catalog = catalog.clone();
-    if let Some(cluster) = catalog
-        .regions
-        .iter_mut()
-        .filter(|r| r.id == spec.basic.region)
-        .flat_map(|r| r.clusters.iter_mut())
-        .find(|c| c.id == spec.basic.cluster)
-    {
-        cluster.kubernetes.namespace = namespace.to_owned();
-    }
+    let catalog = in_namespace(catalog, spec, namespace);
     let key = if spec.advanced.ssh {
         Some(
             ssh_key_pair(&task.0)

@@ -61,7 +61,24 @@ async fn render(
     let usage = state.live_usage().await;
     let (spec, _) = shared::validated(spec, &state.catalog, &usage, &user)
         .map_err(|report| ApiError::Spec { report, lang })?;
-    let objects = shared::manifest::preview(&spec, &state.catalog, &user)
+    // With the Kubernetes backend, the namespace this server applies to, not the
+    // catalog's rule: the preview shows the objects as they will be applied.
+    let catalog = match state.config.backend {
+        crate::config::Backend::Kubernetes => {
+            let namespace = state
+                .config
+                .kubernetes
+                .namespace_for(&spec.basic.project_group)
+                .map_err(|err| ApiError::Internal(format!("cannot choose the namespace: {err}")))?;
+            std::borrow::Cow::Owned(crate::backend::kube::in_namespace(
+                &state.catalog,
+                &spec,
+                &namespace,
+            ))
+        }
+        crate::config::Backend::Local => std::borrow::Cow::Borrowed(&*state.catalog),
+    };
+    let objects = shared::manifest::preview(&spec, &catalog, &user)
         .map_err(|err| ApiError::Internal(format!("cannot render a valid spec: {err}")))?;
     Ok(Json(RenderResponse { objects }))
 }

@@ -153,3 +153,23 @@ fn berth_render_prints_one_yaml_stream_and_exits_1_on_a_spec_with_errors() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[tokio::test]
+async fn with_the_kubernetes_backend_the_preview_names_the_namespace_the_objects_go_to() {
+    // The catalog's rule gives `t-acme-nlp`; this server applies into the
+    // `[kubernetes] namespace` template's `berth-nlp`, so the preview must say so.
+    let config = server::Config {
+        backend: server::config::Backend::Kubernetes,
+        ..server::Config::demo(super::temp_dir("dist"))
+    };
+    let app = server::app(server::AppState::new(config).expect("the demo state"));
+    let (status, body) =
+        super::answer(&app, post("/api/v1/render", shared::demo::PYTORCH_EXAMPLE)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let objects = body["objects"].as_array().expect("objects");
+    for object in objects {
+        if object["kind"] != "ResourceFlavor" {
+            assert_eq!(object["metadata"]["namespace"], "berth-nlp", "{object}");
+        }
+    }
+}
