@@ -476,6 +476,8 @@ pub struct Submission {
 struct Tracked {
     attempt: u32,
     namespace: String,
+    /// Kueue admits it: a stop suspends it rather than deleting it.
+    kueue: bool,
     kind: JobKind,
     resource: ApiResource,
     name: String,
@@ -622,6 +624,8 @@ impl KubeBackend {
             }
         }
         let (kind, resource, name, object) = applied.expect("the last object is the job");
+        // The catalog chose Kueue for this cluster when the job names a LocalQueue.
+        let kueue = object.labels().contains_key("kueue.x-k8s.io/queue-name");
         let stopping = Arc::new(AtomicBool::new(false));
         let tracker = Tracker::new(
             task.clone(),
@@ -647,6 +651,7 @@ impl KubeBackend {
             Tracked {
                 attempt,
                 namespace,
+                kueue,
                 kind,
                 resource,
                 name,
@@ -774,7 +779,7 @@ impl Backend for KubeBackend {
     }
 
     async fn stop(&self, task: &TaskId, attempt: u32, _grace: Duration) -> Result<()> {
-        let (namespace, kind, resource, name, stopping) = {
+        let (namespace, kueue, kind, resource, name, stopping) = {
             let jobs = self.lock();
             let tracked = jobs
                 .get(task)
@@ -785,6 +790,7 @@ impl Backend for KubeBackend {
                 })?;
             (
                 tracked.namespace.clone(),
+                tracked.kueue || self.settings.kueue,
                 tracked.kind,
                 tracked.resource.clone(),
                 tracked.name.clone(),
@@ -799,7 +805,7 @@ impl Backend for KubeBackend {
             action,
             cause: error.into(),
         };
-        if self.settings.kueue {
+        if kueue {
             let job = api
                 .patch(
                     &name,
@@ -2819,6 +2825,35 @@ mod tests {
                 attempt: 1,
                 failure: Some(Arg::Message(Message::new("event.stopped")))
             }
+        );
+    }
+
+    #[tokio::test]
+    async fn a_job_in_a_kueue_local_queue_is_suspended_to_stop_it_whatever_the_setting() {
+        // The catalog puts this cluster's jobs in a LocalQueue: the renderer labels the
+        // job, and stopping must suspend it (Kueue would re-admit a deleted job's
+        // workload otherwise), even on a server whose `kueue` setting is off.
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let mut job = ray_job();
+        job["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] = json!("berth");
+        backend
+            .submit(submission(vec![job], 3))
+            .await
+            .expect("applied");
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        let patch = api
+            .seen()
+            .into_iter()
+            .rfind(|s| s.method == "PATCH")
+            .expect("a patch");
+        assert_eq!(patch.body, json!({ "spec": { "suspend": true } }));
+        assert!(
+            !api.seen().iter().any(|s| s.method == "DELETE"),
+            "not deleted"
         );
     }
 
