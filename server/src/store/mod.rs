@@ -20,6 +20,7 @@
 #[cfg(test)]
 mod conformance;
 mod postgres;
+mod rows;
 mod sqlite;
 
 pub use postgres::PostgresStore;

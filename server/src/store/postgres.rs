@@ -20,6 +20,7 @@
 //! - Ids compare byte-wise (`COLLATE "C"`), as in SQLite, whatever the database's
 //!   collation, so list pages and cursors order alike in both stores.
 
+use super::rows::{attach_details, corrupt, db, decode_task, encode, not_found};
 use super::{
     ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Reservation,
     Result, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column,
@@ -29,9 +30,8 @@ use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
 use shared::task::Tag;
 use shared::usage::QuotaUse;
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow, Postgres};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, Postgres};
 use sqlx::{ConnectOptions, Connection, QueryBuilder, Row, Transaction};
-use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,9 +42,6 @@ const MAX_CONNECTIONS: u32 = 16;
 
 /// How long a connection attempt may take before the store gives up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Ids per `IN (...)` list.
-const IN_CHUNK: usize = 400;
 
 /// Tries of an event insert that lost a race for its number: each round of racing
 /// pushes has one winner, so this many writers to one task at once all succeed.
@@ -231,7 +228,7 @@ impl TaskStore for PostgresStore {
         .map_err(db)?
         .ok_or_else(|| not_found(id))?;
         let task = decode_task(&row)?;
-        let mut tasks = attach_details(&mut tx, vec![task]).await?;
+        let mut tasks = attach_details::<Postgres>(&mut tx, vec![task]).await?;
         tx.commit().await.map_err(db)?;
         tasks.pop().ok_or_else(|| not_found(id))
     }
@@ -268,7 +265,7 @@ impl TaskStore for PostgresStore {
         let mut tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
         let more = tasks.len() > limit as usize;
         tasks.truncate(limit as usize);
-        let tasks = attach_details(&mut tx, tasks).await?;
+        let tasks = attach_details::<Postgres>(&mut tx, tasks).await?;
         tx.commit().await.map_err(db)?;
         let next = if more {
             tasks.last().map(|t| Cursor::after(&t.task))
@@ -369,7 +366,7 @@ impl TaskStore for PostgresStore {
         let mut tx = self.read().await?;
         let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
         let tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
-        let tasks = attach_details(&mut tx, tasks).await?;
+        let tasks = attach_details::<Postgres>(&mut tx, tasks).await?;
         tx.commit().await.map_err(db)?;
         Ok(tasks)
     }
@@ -619,95 +616,6 @@ async fn insert_tags(conn: &mut PgConnection, id: &TaskId, tags: &[Tag]) -> Resu
     Ok(())
 }
 
-/// Reads a row of [`task_columns!`]; history and tags come from [`attach_details`].
-fn decode_task(row: &PgRow) -> Result<StoredTask> {
-    let id: String = row.try_get(0).map_err(db)?;
-    let phase: String = row.try_get(3).map_err(db)?;
-    let attempts: i64 = row.try_get(4).map_err(db)?;
-    let spec: String = row.try_get(7).map_err(db)?;
-    let quota: String = row.try_get(8).map_err(db)?;
-    let placement: Option<String> = row.try_get(9).map_err(db)?;
-    let task = shared::record::Task {
-        phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "phase", None))?,
-        attempts: u32::try_from(attempts).map_err(|_| corrupt(&id, "attempts", None))?,
-        owner: row.try_get(2).map_err(db)?,
-        created_at: Timestamp(row.try_get(5).map_err(db)?),
-        updated_at: Timestamp(row.try_get(6).map_err(db)?),
-        spec: serde_json::from_str(&spec).map_err(|e| corrupt(&id, "spec", Some(e)))?,
-        history: Vec::new(),
-        id: TaskId(id.clone()),
-    };
-    Ok(StoredTask {
-        seq: row.try_get(1).map_err(db)?,
-        quota: serde_json::from_str(&quota).map_err(|e| corrupt(&id, "quota", Some(e)))?,
-        placement: placement
-            .map(|p| serde_json::from_str(&p))
-            .transpose()
-            .map_err(|e| corrupt(&id, "placement", Some(e)))?,
-        tags: Vec::new(),
-        task,
-    })
-}
-
-/// Fills in the history and tags of `tasks`, two bulk queries per [`IN_CHUNK`] tasks.
-async fn attach_details(
-    conn: &mut PgConnection,
-    mut tasks: Vec<StoredTask>,
-) -> Result<Vec<StoredTask>> {
-    let mut history: HashMap<String, Vec<PhaseChange>> = HashMap::new();
-    let mut tags: HashMap<String, Vec<Tag>> = HashMap::new();
-    for chunk in tasks.chunks(IN_CHUNK) {
-        let mut sql = QueryBuilder::<Postgres>::new(
-            "SELECT task_id, phase, at, reason, keyed FROM task_history WHERE task_id IN (",
-        );
-        push_ids(&mut sql, chunk);
-        sql.push(") ORDER BY task_id, n");
-        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
-            let id: String = row.try_get(0).map_err(db)?;
-            let phase: String = row.try_get(1).map_err(db)?;
-            let change = PhaseChange {
-                phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "history", None))?,
-                at: Timestamp(row.try_get(2).map_err(db)?),
-                reason: row.try_get(3).map_err(db)?,
-                keyed: keyed_from_column(
-                    &id,
-                    row.try_get::<Option<String>, _>(4).map_err(db)?.as_deref(),
-                )?,
-            };
-            history.entry(id).or_default().push(change);
-        }
-        let mut sql = QueryBuilder::<Postgres>::new(
-            "SELECT task_id, tag_key, tag_value FROM task_tags WHERE task_id IN (",
-        );
-        push_ids(&mut sql, chunk);
-        sql.push(") ORDER BY task_id, n");
-        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
-            let id: String = row.try_get(0).map_err(db)?;
-            let tag = Tag {
-                key: row.try_get(1).map_err(db)?,
-                value: row.try_get(2).map_err(db)?,
-            };
-            tags.entry(id).or_default().push(tag);
-        }
-    }
-    for stored in &mut tasks {
-        stored.task.history = history.remove(&stored.task.id.0).unwrap_or_default();
-        stored.tags = tags.remove(&stored.task.id.0).unwrap_or_default();
-    }
-    Ok(tasks)
-}
-
-fn push_ids(sql: &mut QueryBuilder<Postgres>, tasks: &[StoredTask]) {
-    let mut ids = sql.separated(", ");
-    for stored in tasks {
-        ids.push_bind(stored.task.id.0.clone());
-    }
-}
-
-fn encode<T: serde::Serialize + ?Sized>(what: &'static str, value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|source| StoreError::Encode { what, source })
-}
-
 fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
@@ -722,22 +630,6 @@ fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
     error
         .as_database_error()
         .is_some_and(|e| e.is_foreign_key_violation())
-}
-
-fn db(source: sqlx::Error) -> StoreError {
-    StoreError::Database(source)
-}
-
-fn not_found(id: &TaskId) -> StoreError {
-    StoreError::NotFound { task: id.clone() }
-}
-
-fn corrupt(task: &str, what: &'static str, source: Option<serde_json::Error>) -> StoreError {
-    StoreError::Corrupt {
-        task: task.to_owned(),
-        what,
-        source,
-    }
 }
 
 #[cfg(test)]

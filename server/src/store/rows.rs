@@ -1,0 +1,144 @@
+//! Reading tasks back from rows, the same on every SQL store: the columns, their
+//! decoding, and the history and tags fetched in bulk beside them.
+
+use super::{Result, StoreError, StoredTask, keyed_from_column, parse_phase};
+use shared::record::{PhaseChange, TaskId, Timestamp};
+use shared::task::Tag;
+use sqlx::{Database, Decode, Encode, Executor, QueryBuilder, Row, Type};
+use std::collections::HashMap;
+
+/// Task ids per `IN (…)` list, well under SQLite's bound-variable limit.
+const IN_CHUNK: usize = 400;
+
+/// A task row (`t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at,
+/// t.spec, t.quota, t.placement`), without its history and tags.
+pub(super) fn decode_task<R>(row: &R) -> Result<StoredTask>
+where
+    R: Row,
+    usize: sqlx::ColumnIndex<R>,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Option<String>: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let id: String = row.try_get(0).map_err(db)?;
+    let phase: String = row.try_get(3).map_err(db)?;
+    let attempts: i64 = row.try_get(4).map_err(db)?;
+    let spec: String = row.try_get(7).map_err(db)?;
+    let quota: String = row.try_get(8).map_err(db)?;
+    let placement: Option<String> = row.try_get(9).map_err(db)?;
+    let task = shared::record::Task {
+        phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "phase", None))?,
+        attempts: u32::try_from(attempts).map_err(|_| corrupt(&id, "attempts", None))?,
+        owner: row.try_get(2).map_err(db)?,
+        created_at: Timestamp(row.try_get(5).map_err(db)?),
+        updated_at: Timestamp(row.try_get(6).map_err(db)?),
+        spec: serde_json::from_str(&spec).map_err(|e| corrupt(&id, "spec", Some(e)))?,
+        history: Vec::new(),
+        id: TaskId(id.clone()),
+    };
+    Ok(StoredTask {
+        seq: row.try_get(1).map_err(db)?,
+        quota: serde_json::from_str(&quota).map_err(|e| corrupt(&id, "quota", Some(e)))?,
+        placement: placement
+            .map(|p| serde_json::from_str(&p))
+            .transpose()
+            .map_err(|e| corrupt(&id, "placement", Some(e)))?,
+        tags: Vec::new(),
+        task,
+    })
+}
+
+/// Fills in the history and tags of `tasks`, two bulk queries per [`IN_CHUNK`] tasks.
+pub(super) async fn attach_details<DB>(
+    conn: &mut DB::Connection,
+    mut tasks: Vec<StoredTask>,
+) -> Result<Vec<StoredTask>>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> Option<String>: Decode<'r, DB> + Type<DB>,
+    for<'r> i64: Decode<'r, DB> + Type<DB>,
+{
+    let mut history: HashMap<String, Vec<PhaseChange>> = HashMap::new();
+    let mut tags: HashMap<String, Vec<Tag>> = HashMap::new();
+    for chunk in tasks.chunks(IN_CHUNK) {
+        let mut sql = QueryBuilder::<DB>::new(
+            "SELECT task_id, phase, at, reason, keyed FROM task_history WHERE task_id IN (",
+        );
+        push_ids(&mut sql, chunk);
+        sql.push(") ORDER BY task_id, n");
+        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+            let id: String = row.try_get(0).map_err(db)?;
+            let phase: String = row.try_get(1).map_err(db)?;
+            let change = PhaseChange {
+                phase: parse_phase(&phase).ok_or_else(|| corrupt(&id, "history", None))?,
+                at: Timestamp(row.try_get(2).map_err(db)?),
+                reason: row.try_get(3).map_err(db)?,
+                keyed: keyed_from_column(
+                    &id,
+                    row.try_get::<Option<String>, _>(4).map_err(db)?.as_deref(),
+                )?,
+            };
+            history.entry(id).or_default().push(change);
+        }
+        let mut sql = QueryBuilder::<DB>::new(
+            "SELECT task_id, tag_key, tag_value FROM task_tags WHERE task_id IN (",
+        );
+        push_ids(&mut sql, chunk);
+        sql.push(") ORDER BY task_id, n");
+        for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+            let id: String = row.try_get(0).map_err(db)?;
+            let tag = Tag {
+                key: row.try_get(1).map_err(db)?,
+                value: row.try_get(2).map_err(db)?,
+            };
+            tags.entry(id).or_default().push(tag);
+        }
+    }
+    for stored in &mut tasks {
+        stored.task.history = history.remove(&stored.task.id.0).unwrap_or_default();
+        stored.tags = tags.remove(&stored.task.id.0).unwrap_or_default();
+    }
+    Ok(tasks)
+}
+
+fn push_ids<DB>(sql: &mut QueryBuilder<DB>, tasks: &[StoredTask])
+where
+    DB: Database,
+    for<'r> String: Encode<'r, DB> + Type<DB>,
+{
+    let mut ids = sql.separated(", ");
+    for stored in tasks {
+        ids.push_bind(stored.task.id.0.clone());
+    }
+}
+
+pub(super) fn encode<T: serde::Serialize + ?Sized>(
+    what: &'static str,
+    value: &T,
+) -> Result<String> {
+    serde_json::to_string(value).map_err(|source| StoreError::Encode { what, source })
+}
+
+pub(super) fn db(source: sqlx::Error) -> StoreError {
+    StoreError::Database(source)
+}
+
+pub(super) fn not_found(id: &TaskId) -> StoreError {
+    StoreError::NotFound { task: id.clone() }
+}
+
+pub(super) fn corrupt(
+    task: &str,
+    what: &'static str,
+    source: Option<serde_json::Error>,
+) -> StoreError {
+    StoreError::Corrupt {
+        task: task.to_owned(),
+        what,
+        source,
+    }
+}
