@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Keystroke to paint on the create form against a bare <input> on the same page.
+
+Driven by scripts/bench-form.sh, which builds the console, starts the server and
+chromedriver and passes their URLs. Python's standard library only: the WebDriver HTTP
+API through urllib, the DevTools protocol through chromedriver's goog/cdp/execute.
+
+Usage: bench-form.py SERVER_URL DRIVER_URL EXAMPLE_JSON RUNS SAMPLES WARMUP
+"""
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+DRAFT_KEY = "berth.task_form.draft"
+CHROME_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+    "--no-first-run", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--window-size=1400,1000", "--lang=en",
+]
+TARGETS = ["bare", "name_prefix", "workers"]
+
+# One sample: set the value, dispatch `input` (the control's on:input handler runs, the
+# spec is re-checked, Leptos's effects repaint findings and plan in microtasks), then wait
+# for the next frame: requestAnimationFrame, then a MessageChannel message posted from
+# inside that callback, which runs once the frame's style, layout and paint are done.
+#   paint  = dispatch -> that message (the keystroke-to-paint latency)
+#   work   = dispatch -> the end of its microtasks (a MessageChannel message posted right
+#            after the dispatch; or the frame's start when the frame comes first)
+#   render = frame start (rAF callback) -> the message after it
+#   frame  = work + render: the main thread's time for the keystroke's frame
+# Each sample starts after a random 0-17 ms delay, so keystrokes land at random points of
+# the 60 Hz frame clock as a typist's do, rather than always just after a frame.
+BENCH_JS = r"""
+const [samples, warmup, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const form = document.querySelector("form.task-form");
+let bare = document.getElementById("bench-bare");
+if (!bare) {
+  bare = document.createElement("input");
+  bare.id = "bench-bare";
+  bare.type = "text";
+  window.__bareValue = "";
+  bare.addEventListener("input", (ev) => { window.__bareValue = ev.target.value; });
+  form.parentNode.insertBefore(bare, form);
+}
+const controls = {
+  bare,
+  name_prefix: document.querySelector("[name='basic.name_prefix']"),
+  workers: document.querySelector("[name='compute.workers']"),
+};
+// Valid and invalid names alternate (upper case and "_" are not DNS labels), so the
+// field's finding and the summary appear and clear; workers alternate 1 and 2, so the
+// plan panel changes.
+const values = {
+  bare: (i) => (i % 2 ? "bench-b" : "bench-a"),
+  name_prefix: (i) => (i % 2 ? "Bad_Name" : "good-name"),
+  workers: (i) => (i % 2 ? "2" : "1"),
+};
+const loaf = [];
+let observer = null;
+if (PerformanceObserver.supportedEntryTypes.includes("long-animation-frame")) {
+  observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) loaf.push(e.duration); });
+  observer.observe({ type: "long-animation-frame" });
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function sample(el, value) {
+  return new Promise((resolve) => {
+    const after = new MessageChannel();
+    const frame = new MessageChannel();
+    let tWork = null;
+    after.port1.onmessage = () => { if (tWork === null) tWork = performance.now(); };
+    const t0 = performance.now();
+    el.value = value;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    after.port2.postMessage(0);
+    requestAnimationFrame(() => {
+      const tRaf = performance.now();
+      if (tWork === null) tWork = tRaf;
+      frame.port1.onmessage = () => {
+        const t1 = performance.now();
+        resolve({ paint: t1 - t0, work: tWork - t0, render: t1 - tRaf, frame: tWork - t0 + t1 - tRaf });
+      };
+      frame.port2.postMessage(0);
+    });
+  });
+}
+(async () => {
+  const out = { bare: [], name_prefix: [], workers: [] };
+  const checks = { name_invalid: 0, name_valid: 0, plan_changed: 0, bare_stored: 0 };
+  const plan = () => form.innerText;
+  let lastPlan = plan();
+  const order = ["bare", "name_prefix", "bare", "workers"];
+  const counts = { bare: 0, name_prefix: 0, workers: 0 };
+  const need = (k) => counts[k] < (k === "bare" ? 2 : 1) * (samples + warmup);
+  for (let round = 0; need("bare") || need("name_prefix") || need("workers"); round++) {
+    for (const target of order) {
+      if (!need(target)) continue;
+      const i = counts[target]++;
+      await sleep(Math.random() * 17);
+      const r = await sample(controls[target], values[target](i));
+      if (i >= (target === "bare" ? 2 : 1) * warmup) out[target].push(r);
+      // The work really happened: outside the timed part, check what the page shows.
+      if (target === "name_prefix") {
+        const invalid = controls.name_prefix.getAttribute("aria-invalid") === "true";
+        if (i % 2 && invalid) checks.name_invalid++;
+        if (!(i % 2) && !invalid) checks.name_valid++;
+      } else if (target === "workers") {
+        const now = plan();
+        if (now !== lastPlan) checks.plan_changed++;
+        lastPlan = now;
+      } else if (window.__bareValue === values.bare(i)) {
+        checks.bare_stored++;
+      }
+    }
+  }
+  if (observer) observer.disconnect();
+  done({ out, checks, counts, loaf, loafSupported: observer !== null });
+})();
+"""
+
+
+class Driver:
+    def __init__(self, url):
+        self.url = url.rstrip("/")
+        self.session = None
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=900) as res:
+                return json.load(res)["value"]
+        except urllib.error.HTTPError as err:
+            raise RuntimeError(f"{method} {path}: {err.code} {err.read().decode()[:2000]}") from None
+
+    def start(self):
+        profile = tempfile.mkdtemp(prefix="berth-bench-form-")
+        caps = {"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "binary": "/usr/bin/chromium", "args": CHROME_ARGS + [f"--user-data-dir={profile}"]}}}}
+        self.session = self.call("POST", "/session", caps)["sessionId"]
+        self.s("POST", "/timeouts", {"script": 900_000, "pageLoad": 60_000})
+
+    def s(self, method, path, body=None):
+        return self.call(method, f"/session/{self.session}{path}", body)
+
+    def go(self, url):
+        self.s("POST", "/url", {"url": url})
+
+    def js(self, script, *args):
+        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args):
+        return self.s("POST", "/execute/async", {"script": script, "args": list(args)})
+
+    def cdp(self, cmd, params):
+        return self.s("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+
+    def quit(self):
+        if self.session:
+            try:
+                self.call("DELETE", f"/session/{self.session}")
+            except Exception:
+                pass
+            self.session = None
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    k = (len(xs) - 1) * p
+    lo = int(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def summarise(result, samples):
+    rows = {}
+    for target in TARGETS:
+        xs = result["out"][target]
+        rows[target] = {
+            metric: {"p50": percentile([x[metric] for x in xs], 0.5),
+                     "p90": percentile([x[metric] for x in xs], 0.9),
+                     "max": max(x[metric] for x in xs)}
+            for metric in ("paint", "work", "render", "frame")
+        }
+        rows[target]["n"] = len(xs)
+    checks = result["checks"]
+    # Every name sample must have shown or cleared its finding, and the plan must have
+    # changed on every workers sample: otherwise the figures measure nothing.
+    # (Counted over every sample, warm-up included.)
+    counts = result["counts"]
+    problems = []
+    if checks["name_invalid"] + checks["name_valid"] != counts["name_prefix"]:
+        problems.append(f"the name's finding followed {checks['name_invalid'] + checks['name_valid']}"
+                        f" of {counts['name_prefix']} name samples")
+    if checks["plan_changed"] != counts["workers"]:
+        problems.append(f"the form's text changed on {checks['plan_changed']} of {counts['workers']} workers samples")
+    if checks["bare_stored"] != counts["bare"]:
+        problems.append(f"the bare input stored {checks['bare_stored']} of {counts['bare']} values")
+    over16 = {t: sum(1 for x in result["out"][t] if x["frame"] > 16) for t in TARGETS}
+    return {"rows": rows, "checks": checks, "over16": over16, "problems": problems,
+            "loaf": result["loaf"], "loafSupported": result["loafSupported"]}
+
+
+def one_run(driver_url, server, example, samples, warmup):
+    d = Driver(driver_url)
+    d.start()
+    try:
+        d.go(server + "/")
+        d.js("localStorage.setItem(arguments[0], arguments[1]);", DRAFT_KEY, example)
+        d.go(server + "/new")
+        for _ in range(200):
+            ready = d.js("""
+                const name = document.querySelector("[name='basic.name_prefix']");
+                const workers = document.querySelector("[name='compute.workers']");
+                return !!(name && workers && name.value === "llama-finetune");""")
+            if ready:
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the form did not restore the example draft at /new")
+        out = {}
+        for label, rate in (("unthrottled", 1), ("cpu 4x", 4)):
+            d.cdp("Emulation.setCPUThrottlingRate", {"rate": rate})
+            out[label] = summarise(d.js_async(BENCH_JS, samples, warmup), samples)
+        d.cdp("Emulation.setCPUThrottlingRate", {"rate": 1})
+        return out
+    finally:
+        d.quit()
+
+
+def fmt(ms):
+    return f"{ms:.1f}"
+
+
+def main():
+    server, driver_url, example_path, runs, samples, warmup = sys.argv[1:7]
+    runs, samples, warmup = int(runs), int(samples), int(warmup)
+    example = open(example_path).read()
+    results = []
+    for run in range(runs):
+        load = open("/proc/loadavg").read().split()[:3]
+        r = one_run(driver_url, server, example, samples, warmup)
+        results.append(r)
+        for label, s in r.items():
+            rows = s["rows"]
+            print(f"run {run + 1} {label} (load {' '.join(load)}):", file=sys.stderr)
+            for t in TARGETS:
+                p = rows[t]["paint"]
+                print(f"  {t:12} n={rows[t]['n']} paint p50 {fmt(p['p50'])} p90 {fmt(p['p90'])} max {fmt(p['max'])} ms;"
+                      f" work p50 {fmt(rows[t]['work']['p50'])} max {fmt(rows[t]['work']['max'])};"
+                      f" frame p50 {fmt(rows[t]['frame']['p50'])} max {fmt(rows[t]['frame']['max'])}",
+                      file=sys.stderr)
+            loaf = s["loaf"]
+            print(f"  long-animation-frame entries (>= 50 ms): {len(loaf)}"
+                  f"{' max ' + fmt(max(loaf)) if loaf else ''}"
+                  f"{'' if s['loafSupported'] else ' (not supported)'}; checks {s['checks']}",
+                  file=sys.stderr)
+            for p in s["problems"]:
+                print(f"  PROBLEM: {p}", file=sys.stderr)
+    failed = any(s["problems"] for r in results for s in r.values())
+
+    # The median over runs of each figure, and of each run's same-run ratio.
+    def med(label, target, metric, stat):
+        return statistics.median(r[label]["rows"][target][metric][stat] for r in results)
+
+    def ratio(label, target, metric):
+        return statistics.median(r[label]["rows"][target][metric]["p50"] / r[label]["rows"]["bare"][metric]["p50"]
+                                 for r in results)
+
+    print(f"Median of {runs} runs, {samples} samples per target per run after {warmup} warm-up"
+          " (bare: twice as many, once before each form sample); times in ms.")
+    print()
+    print("| CPU | target | paint p50 | p90 | max | p50 ÷ bare | work p50 | max | p50 ÷ bare | frame max |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    names = {"bare": "bare `<input>`", "name_prefix": "`basic.name_prefix`", "workers": "`compute.workers`"}
+    for label in ("unthrottled", "cpu 4x"):
+        for t in TARGETS:
+            print(f"| {label} | {names[t]} | {fmt(med(label, t, 'paint', 'p50'))} | {fmt(med(label, t, 'paint', 'p90'))}"
+                  f" | {fmt(med(label, t, 'paint', 'max'))} | {ratio(label, t, 'paint'):.2f}"
+                  f" | {med(label, t, 'work', 'p50'):.2f} | {fmt(med(label, t, 'work', 'max'))}"
+                  f" | {ratio(label, t, 'work'):.1f} | {fmt(med(label, t, 'frame', 'max'))} |")
+    print()
+    for label in ("unthrottled", "cpu 4x"):
+        per_run = [max(r[label]["rows"][t]["frame"]["max"] for t in TARGETS) for r in results]
+        loaf = [max(r[label]["loaf"], default=0) for r in results]
+        over = [sum(r[label]["over16"][t] for t in TARGETS[1:]) for r in results]
+        print(f"{label}: longest keystroke frame per run {', '.join(fmt(x) for x in per_run)} ms;"
+              f" form keystroke frames over 16 ms per run {', '.join(str(x) for x in over)};"
+              f" long-animation-frame (>= 50 ms) max per run {', '.join(fmt(x) for x in loaf)} ms")
+    if failed:
+        print("some runs did not show the expected findings or plan changes (above)", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
