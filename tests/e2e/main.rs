@@ -63,7 +63,7 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     // The objects the server will apply: a PyTorchJob with one master and one worker
     // entry for the second machine.
     page.render_manifests().await;
-    page.check_manifests_contain("kind: PyTorchJob").await;
+    page.check_manifests_contain("kind: \"PyTorchJob\"").await;
     page.check_manifests_contain("Worker:").await;
     screenshot(&page.client, "form-pytorch-manifests").await;
     berth_e2e::assert_accessible(&page.client, "form").await;
