@@ -20,7 +20,7 @@
 //! - Ids compare byte-wise (`COLLATE "C"`), as in SQLite, whatever the database's
 //!   collation, so list pages and cursors order alike in both stores.
 
-use super::rows::{attach_details, corrupt, db, decode_task, encode, not_found};
+use super::rows::{attach_details, corrupt, db, decode_hidden, decode_task, encode, not_found};
 use super::{
     ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Reservation,
     Result, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column,
@@ -244,16 +244,7 @@ impl TaskStore for PostgresStore {
         .await
         .map_err(db)?;
         tx.commit().await.map_err(db)?;
-        rows.iter()
-            .map(|row| {
-                let index: i64 = row.try_get(0).map_err(db)?;
-                Ok(HiddenValue {
-                    index: usize::try_from(index)
-                        .map_err(|_| corrupt(&id.0, "hidden value index", None))?,
-                    value: row.try_get(1).map_err(db)?,
-                })
-            })
-            .collect()
+        rows.iter().map(|row| decode_hidden(id, row)).collect()
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {

@@ -1,7 +1,7 @@
 //! Reading tasks back from rows, the same on every SQL store: the columns, their
 //! decoding, and the history and tags fetched in bulk beside them.
 
-use super::{Result, StoreError, StoredTask, keyed_from_column, parse_phase};
+use super::{HiddenValue, Result, StoreError, StoredTask, keyed_from_column, parse_phase};
 use shared::record::{PhaseChange, TaskId, Timestamp};
 use shared::task::Tag;
 use sqlx::{Database, Decode, Encode, Executor, QueryBuilder, Row, Type};
@@ -45,6 +45,21 @@ where
             .map_err(|e| corrupt(&id, "placement", Some(e)))?,
         tags: Vec::new(),
         task,
+    })
+}
+
+/// A row of `task_hidden_env` (`env_index, value`) of task `id`.
+pub(super) fn decode_hidden<R>(id: &TaskId, row: &R) -> Result<HiddenValue>
+where
+    R: Row,
+    usize: sqlx::ColumnIndex<R>,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let index: i64 = row.try_get(0).map_err(db)?;
+    Ok(HiddenValue {
+        index: usize::try_from(index).map_err(|_| corrupt(&id.0, "hidden value index", None))?,
+        value: row.try_get(1).map_err(db)?,
     })
 }
 

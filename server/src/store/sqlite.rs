@@ -12,7 +12,7 @@
 //!   autoincrement, so the schema stays portable.
 //! - Reads that join several tables run in one read transaction, a consistent snapshot.
 
-use super::rows::{attach_details, corrupt, db, decode_task, encode, not_found};
+use super::rows::{attach_details, corrupt, db, decode_hidden, decode_task, encode, not_found};
 use super::{
     ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Result,
     StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column,
@@ -311,16 +311,7 @@ impl TaskStore for SqliteStore {
         .await
         .map_err(db)?;
         tx.commit().await.map_err(db)?;
-        rows.iter()
-            .map(|row| {
-                let index: i64 = row.try_get(0).map_err(db)?;
-                Ok(HiddenValue {
-                    index: usize::try_from(index)
-                        .map_err(|_| corrupt(&id.0, "hidden value index", None))?,
-                    value: row.try_get(1).map_err(db)?,
-                })
-            })
-            .collect()
+        rows.iter().map(|row| decode_hidden(id, row)).collect()
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {
