@@ -6,6 +6,12 @@ chromedriver and passes their URLs. Python's standard library only: the WebDrive
 API through urllib, the DevTools protocol through chromedriver's goog/cdp/execute.
 
 Usage: bench-form.py SERVER_URL DRIVER_URL EXAMPLE_JSON RUNS SAMPLES WARMUP
+       bench-form.py --profile SERVER_URL DRIVER_URL EXAMPLE_JSON SAMPLES
+
+With --profile, no timing: the same keystrokes (unthrottled) under the DevTools
+protocol's CPU profiler and performance metrics, to see where a keystroke's time goes.
+Build the console with names for Rust functions to show (scripts/bench-form.sh does,
+with BENCH_PROFILE=1).
 """
 
 import json
@@ -233,11 +239,122 @@ def one_run(driver_url, server, example, samples, warmup):
         d.quit()
 
 
+# The profile's keystrokes: the bench's own values, without waits between them beyond
+# the frame, each target on its own so its profile is its own.
+PROFILE_JS = r"""
+const [target, samples, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const el = target === "bare" ? document.getElementById("bench-bare")
+  : document.querySelector(target === "name_prefix" ? "[name='basic.name_prefix']" : "[name='compute.workers']");
+const values = {
+  bare: (i) => (i % 2 ? "bench-b" : "bench-a"),
+  name_prefix: (i) => (i % 2 ? "Bad_Name" : "good-name"),
+  workers: (i) => (i % 2 ? "2" : "1"),
+};
+(async () => {
+  for (let i = 0; i < samples; i++) {
+    el.value = values[target](i);
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }));
+  }
+  done(true);
+})();
+"""
+
+METRICS = ["ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration",
+           "RecalcStyleCount", "LayoutCount", "Nodes"]
+
+
+def self_times(profile):
+    """Self time (ms) per function name, from a CDP Profiler profile."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    per_node = {}
+    stamps = profile["timeDeltas"]
+    for sample, delta in zip(profile["samples"][1:], stamps[1:]):
+        per_node[sample] = per_node.get(sample, 0) + delta / 1000
+    out = {}
+    for node_id, ms in per_node.items():
+        frame = nodes[node_id]["callFrame"]
+        name = frame["functionName"] or f"({frame['url'].rsplit('/', 1)[-1] or 'anonymous'})"
+        out[name] = out.get(name, 0) + ms
+    return out
+
+
+def inclusive_times(profile):
+    """Inclusive time (ms) per function name (a name counted once per stack)."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    parent = {}
+    for n in profile["nodes"]:
+        for c in n.get("children", []):
+            parent[c] = n["id"]
+    out = {}
+    for sample, delta in zip(profile["samples"][1:], profile["timeDeltas"][1:]):
+        seen = set()
+        node = sample
+        while node is not None:
+            name = nodes[node]["callFrame"]["functionName"]
+            if name and name not in seen:
+                seen.add(name)
+                out[name] = out.get(name, 0) + delta / 1000
+            node = parent.get(node)
+    return out
+
+
+def profile_main(server, driver_url, example, samples):
+    d = Driver(driver_url)
+    d.start()
+    try:
+        d.go(server + "/")
+        d.js("localStorage.setItem(arguments[0], arguments[1]);", DRAFT_KEY, example)
+        d.go(server + "/new")
+        for _ in range(200):
+            if d.js("const n = document.querySelector(\"[name='basic.name_prefix']\");"
+                    " return !!(n && n.value === 'llama-finetune');"):
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the form did not restore the example draft at /new")
+        d.js("""const form = document.querySelector("form.task-form");
+                const bare = document.createElement("input"); bare.id = "bench-bare";
+                bare.addEventListener("input", (ev) => { window.__bareValue = ev.target.value; });
+                form.parentNode.insertBefore(bare, form);""")
+        d.cdp("Performance.enable", {})
+        d.cdp("Profiler.enable", {})
+        d.cdp("Profiler.setSamplingInterval", {"interval": 100})
+        for target in TARGETS:
+            d.js_async(PROFILE_JS, target, 20)
+            before = {m["name"]: m["value"] for m in d.cdp("Performance.getMetrics", {})["metrics"]}
+            d.cdp("Profiler.start", {})
+            d.js_async(PROFILE_JS, target, samples)
+            prof = d.cdp("Profiler.stop", {})["profile"]
+            after = {m["name"]: m["value"] for m in d.cdp("Performance.getMetrics", {})["metrics"]}
+            print(f"## {target}: {samples} keystrokes, per keystroke")
+            for m in METRICS:
+                delta = after.get(m, 0) - before.get(m, 0)
+                scale = 1000 if m.endswith("Duration") else 1
+                print(f"  {m}: {delta * scale / samples:.3f}{' ms' if scale == 1000 else ''}"
+                      + (f" (now {after.get(m, 0):.0f})" if m == "Nodes" else ""))
+            selfs = self_times(prof)
+            total = sum(v for k, v in selfs.items() if k not in ("(idle)", "(program)"))
+            print(f"  sampled JS+wasm time (without idle/program): {total / samples:.3f} ms")
+            print("  top self time (ms per keystroke):")
+            for name, ms in sorted(selfs.items(), key=lambda kv: -kv[1])[:25]:
+                print(f"    {ms / samples:8.4f}  {name[:150]}")
+            print("  top inclusive time (ms per keystroke):")
+            for name, ms in sorted(inclusive_times(prof).items(), key=lambda kv: -kv[1])[:60]:
+                print(f"    {ms / samples:8.4f}  {name[:150]}")
+    finally:
+        d.quit()
+
+
 def fmt(ms):
     return f"{ms:.1f}"
 
 
 def main():
+    if sys.argv[1] == "--profile":
+        server, driver_url, example_path, samples = sys.argv[2:6]
+        profile_main(server, driver_url, open(example_path).read(), int(samples))
+        return
     server, driver_url, example_path, runs, samples, warmup = sys.argv[1:7]
     runs, samples, warmup = int(runs), int(samples), int(warmup)
     example = open(example_path).read()

@@ -8,7 +8,13 @@
 # restores the PyTorch example as the form's draft and prints the figures as a
 # Markdown table: the median over the runs, ratios to the bare input in the same run.
 # Settings: BENCH_RUNS (3), BENCH_SAMPLES (200 per target), BENCH_WARMUP (30);
-# BENCH_NO_BUILD=1 uses the dist/ and berth already built.
+# BENCH_NO_BUILD=1 uses the dist/ and berth already built; BENCH_DIST serves another
+# built console (a baseline kept aside) instead of dist/.
+# BENCH_PROFILE=1 profiles instead of timing: it builds the console (unless
+# BENCH_NO_BUILD=1) and makes a copy of it whose wasm keeps Rust's function names
+# (wasm-bindgen --keep-debug on cargo's output, before wasm-opt), serves that, and prints
+# per keystroke the DevTools CPU profile's top functions and Chromium's style/layout
+# metrics (BENCH_SAMPLES keystrokes per target).
 # Not part of scripts/test.sh: speed is measured here, never asserted in tests.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -21,7 +27,8 @@ if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
   trunk build --release >&2
   cargo build --locked -p berth-server --bin berth >&2
 fi
-[ -f dist/index.html ] || { echo "no dist/: run trunk build --release" >&2; exit 1; }
+dist="${BENCH_DIST:-$root/dist}"
+[ -f "$dist/index.html" ] || { echo "no $dist/: run trunk build --release" >&2; exit 1; }
 
 work="$(mktemp -d)"
 server_pid=""
@@ -37,7 +44,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/data" BERTH_DIST="$root/dist" RUST_LOG=error \
+if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+  # Unoptimized by wasm-opt, so slower than the release console; proportions hold.
+  mkdir "$work/dist"
+  wasm-bindgen --target web --keep-debug --no-typescript --out-dir "$work/dist" --out-name berth-frontend \
+    "$target/wasm32-unknown-unknown/wasm-release/frontend.wasm"
+  cp "$dist"/*.css "$dist"/*.svg "$work/dist/"
+  # The integrity hashes are the optimized files'.
+  sed 's/ integrity="[^"]*"//g' "$dist/index.html" > "$work/dist/index.html"
+  dist="$work/dist"
+fi
+
+BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/data" BERTH_DIST="$dist" RUST_LOG=error \
   "$target/debug/berth" > "$work/out" 2> "$work/err" &
 server_pid=$!
 url=""
@@ -57,6 +75,11 @@ for _ in $(seq 100); do
 done
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(chromium --version 2>/dev/null | tail -1)" >&2
-python3 "$root/scripts/bench-form.py" "$url" "http://127.0.0.1:$port" \
-  "$root/shared/examples/pytorch.json" "$runs" "$samples" "$warmup"
+if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+  python3 "$root/scripts/bench-form.py" --profile "$url" "http://127.0.0.1:$port" \
+    "$root/shared/examples/pytorch.json" "$samples"
+else
+  python3 "$root/scripts/bench-form.py" "$url" "http://127.0.0.1:$port" \
+    "$root/shared/examples/pytorch.json" "$runs" "$samples" "$warmup"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
