@@ -107,7 +107,8 @@ pub fn BasicSection() -> impl IntoView {
 #[component]
 fn NamePattern() -> impl IntoView {
     let cx = FormCx::use_context();
-    let line = move || {
+    // Only the name, the type and the replica count move the line.
+    let line = Memo::new(move |_| {
         let (prefix, task_type, workers) = cx.spec.with(|s| {
             (
                 s.basic.name_prefix.clone(),
@@ -142,6 +143,6 @@ fn NamePattern() -> impl IntoView {
                 &[("pattern", pattern)],
             ),
         }
-    };
-    view! { <p class="name-pattern" data-testid="name-pattern" aria-live="polite">{line}</p> }
+    });
+    view! { <p class="name-pattern" data-testid="name-pattern" aria-live="polite">{move || line.get()}</p> }
 }

@@ -222,7 +222,7 @@ pub fn ComputeSection() -> impl IntoView {
                     <SelectField path="compute.head_spec" lens=head options=heads />
                 })}
             </Section>
-            <PlanView plan=Signal::derive(move || cx.check.with(|c| c.plan.clone())) />
+            <PlanView plan=cx.plan />
         </div>
     }
 }

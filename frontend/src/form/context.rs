@@ -5,7 +5,7 @@ use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::catalog::Cluster;
 use shared::usage::Usage;
-use shared::{Catalog, Check, Issue, Lang, Report, Severity, TaskSpec, User};
+use shared::{Catalog, Check, Issue, Lang, Plan, Report, Severity, TaskSpec, User};
 use std::collections::HashSet;
 
 /// The form in context. Copy: every field is an arena handle.
@@ -20,8 +20,16 @@ pub struct FormCx {
     pub server: RwSignal<Option<(TaskSpec, Report)>>,
     /// The findings the form shows.
     pub report: Memo<Report>,
+    /// The check's quota and placement plan, apart: most keystrokes (a name, a
+    /// command) leave it as it was, and then the plan panel is not touched.
+    pub plan: Memo<Option<Plan>>,
+    /// The index of the spec of the priority list the task would use.
+    pub used_spec: Memo<Option<usize>>,
     /// What the form chooses from.
     pub catalog: StoredValue<Catalog>,
+    /// The chosen region and cluster: what [`FormCx::cluster`] tracks, so the option
+    /// lists that depend on the cluster are not recomputed by every keystroke.
+    place: Memo<(String, String)>,
     /// Paths the user has edited: their findings show at the field.
     touched: RwSignal<HashSet<String>>,
     /// Every finding shows at its field (after a submit attempt, an import, a restored
@@ -49,12 +57,20 @@ impl FormCx {
             });
             theirs.unwrap_or_else(|| check.with(|c| c.issues.clone()))
         });
+        let plan = Memo::new(move |_| check.with(|c| c.plan.clone()));
+        let used_spec =
+            Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
         let cx = FormCx {
             spec,
             check,
             server,
             report,
+            plan,
+            used_spec,
             catalog,
+            place: Memo::new(move |_| {
+                spec.with(|s| (s.basic.region.clone(), s.basic.cluster.clone()))
+            }),
             touched: RwSignal::new(HashSet::new()),
             reveal: RwSignal::new(false),
             lang: UiLang::use_context(),
@@ -141,11 +157,10 @@ impl FormCx {
 
     /// The chosen cluster, tracked.
     pub fn cluster(&self) -> Option<Cluster> {
-        let (region, cluster) = self
-            .spec
-            .with(|s| (s.basic.region.clone(), s.basic.cluster.clone()));
-        self.catalog
-            .with_value(|c| c.cluster(&region, &cluster).cloned())
+        self.place.with(|(region, cluster)| {
+            self.catalog
+                .with_value(|c| c.cluster(region, cluster).cloned())
+        })
     }
 }
 

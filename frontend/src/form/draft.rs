@@ -1,7 +1,9 @@
 //! Where a form starts: a blank-but-sensible spec for the user's catalog, or the draft
 //! saved in the browser's local storage as the user typed.
 
+use leptos::prelude::*;
 use shared::{Catalog, TaskSpec, TaskType, User};
+use std::time::Duration;
 
 /// The local-storage key of the draft.
 pub const DRAFT_KEY: &str = "berth.task_form.draft";
@@ -67,5 +69,84 @@ pub fn save(spec: &TaskSpec) {
 pub fn clear() {
     if let Some(storage) = storage() {
         let _ = storage.remove_item(DRAFT_KEY);
+    }
+}
+
+/// How long a change may wait before it reaches local storage. Writing the draft
+/// (serializing it, and `localStorage.setItem`, which is synchronous) cost about 1 ms per
+/// keystroke, more than the check; a typist's burst now writes once.
+pub const SAVE_DELAY: Duration = Duration::from_millis(400);
+
+/// Keeps the saved draft following the form's spec, off the keystroke: a change is
+/// written at most [`SAVE_DELAY`] later, and at once when the page is hidden or left
+/// (`pagehide`, `visibilitychange`: a reload, a closed tab) or the form goes away, so a
+/// reload still finds every change.
+#[derive(Clone, Copy)]
+pub struct Autosave {
+    spec: RwSignal<TaskSpec>,
+    /// A change not yet written.
+    dirty: StoredValue<bool>,
+    /// The pending write, if any.
+    timer: StoredValue<Option<TimeoutHandle>>,
+}
+
+impl Autosave {
+    /// Starts following `spec`; the spec as it is now counts as a change.
+    pub fn follow(spec: RwSignal<TaskSpec>) -> Autosave {
+        let this = Autosave {
+            spec,
+            dirty: StoredValue::new(false),
+            timer: StoredValue::new(None),
+        };
+        Effect::new(move |_| {
+            spec.track();
+            this.dirty.set_value(true);
+            // Not restarted by every keystroke: while the user keeps typing the draft is
+            // still written every SAVE_DELAY.
+            if this.timer.with_value(Option::is_none) {
+                let handle = set_timeout_with_handle(
+                    move || {
+                        this.timer.try_set_value(None);
+                        this.flush();
+                    },
+                    SAVE_DELAY,
+                );
+                this.timer.set_value(handle.ok());
+            }
+        });
+        let hide = window_event_listener(leptos::ev::pagehide, move |_| this.flush());
+        let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
+            if document().hidden() {
+                this.flush();
+            }
+        });
+        on_cleanup(move || {
+            hide.remove();
+            hidden.remove();
+            this.cancel();
+            this.flush();
+        });
+        this
+    }
+
+    /// Writes a pending change now.
+    pub fn flush(&self) {
+        if self.dirty.try_get_value() == Some(true) {
+            self.dirty.try_set_value(false);
+            self.spec.try_with_untracked(save);
+        }
+    }
+
+    /// Forgets the draft, and any change not yet written (after a submit).
+    pub fn forget(&self) {
+        self.cancel();
+        self.dirty.try_set_value(false);
+        clear();
+    }
+
+    fn cancel(&self) {
+        if let Some(Some(handle)) = self.timer.try_update_value(Option::take) {
+            handle.clear();
+        }
     }
 }

@@ -153,6 +153,10 @@ pub fn TextField(
     /// Leave out the help line (list rows, whose list has the help).
     #[prop(optional)]
     no_help: bool,
+    /// Masks a text control while this holds (a hidden env value): the same control
+    /// changes its type rather than being rebuilt, so it keeps its value and focus.
+    #[prop(optional, into)]
+    masked: Option<Signal<bool>>,
     /// Extra text after the control (the final name pattern).
     #[prop(optional)]
     children: Option<Children>,
@@ -167,17 +171,22 @@ pub fn TextField(
         cx.touch(&touch);
         lens.set.run(event_target_value(&ev));
     };
+    // Every keystroke anywhere changes the draft; the control is written only when its
+    // own value changes.
+    let value = ArcMemo::new(move |_| lens.get.get());
+    let area_value = value.clone();
     let input = if control == Control::Area {
         view! {
             <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby
-                spellcheck="false" prop:value=move || lens.get.get() on:input=on_input></textarea>
+                spellcheck="false" prop:value=move || area_value.get() on:input=on_input></textarea>
         }
         .into_any()
     } else {
         view! {
-            <input id=d.id.clone() name=path.clone() type=control.input_type() aria-invalid=invalid
+            <input id=d.id.clone() name=path.clone() aria-invalid=invalid
+                type=move || if masked.is_some_and(|m| m.get()) { Control::Secret.input_type() } else { control.input_type() }
                 aria-describedby=describedby autocomplete="off"
-                prop:value=move || lens.get.get() on:input=on_input />
+                prop:value=move || value.get() on:input=on_input />
         }
         .into_any()
     };
@@ -217,11 +226,12 @@ pub fn CheckField(
     let help_view = (!no_help).then(|| {
         view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
     });
+    let checked = Memo::new(move |_| get.get());
     view! {
         <div class="field check" data-field=path.clone()>
             <input type="checkbox" id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
                 aria-describedby=d.described_by(!no_help)
-                prop:checked=move || get.get()
+                prop:checked=move || checked.get()
                 on:change=move |ev| {
                     cx.touch(&touch);
                     set.run(event_target_checked(&ev));
@@ -258,6 +268,10 @@ pub fn SelectField(
     let help_view = (!no_help).then(|| {
         view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
     });
+    // The value and the options mostly derive from the whole draft: memoized, the
+    // options are rebuilt only when they or the choice really change, not per keystroke.
+    let value = Memo::new(move |_| lens.get.get());
+    let options = Memo::new(move |_| options.get());
     view! {
         <div class="field" data-field=path.clone()>
             <label for=d.id.clone()>{move || cx.text(&label)}</label>
@@ -268,10 +282,10 @@ pub fn SelectField(
                     lens.set.run(event_target_value(&ev));
                 }>
                 {(!required).then(|| view! {
-                    <option value="" prop:selected=move || lens.get.get().is_empty()>{move || cx.text("ui.form.choose")}</option>
+                    <option value="" prop:selected=move || value.with(String::is_empty)>{move || cx.text("ui.form.choose")}</option>
                 })}
                 {move || {
-                    let current = lens.get.get();
+                    let current = value.get();
                     let mut options = options.get();
                     // A value the catalog does not offer (an import, a clone) stays
                     // visible, so the finding about it has something to point at.

@@ -3,7 +3,7 @@
 //! changes, so typing in a row keeps the focus.
 
 use super::context::{FormCx, control_id, field_key};
-use super::field::{CheckField, Control, Findings, Lens, SelectField, TextField};
+use super::field::{CheckField, Findings, Lens, SelectField, TextField};
 use leptos::prelude::*;
 use shared::TaskSpec;
 use shared::task::{EnvVar, Mount, Tag};
@@ -179,7 +179,7 @@ pub fn EnvEditor() -> impl IntoView {
             {move || (0..len.get()).map(|i| {
                 let row = format!("{}[{i}]", list.path);
                 let row_attr = row.clone();
-                // A memo, so typing a value does not rebuild its control.
+                // A memo, so typing a value does not touch its control's type.
                 let hidden = Memo::new(move |_| {
                     cx.spec.with(|s| s.environment.env.get(i).is_some_and(|v| v.hidden))
                 });
@@ -187,13 +187,8 @@ pub fn EnvEditor() -> impl IntoView {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.name") no_help=true
                             lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
-                        {let value_path = format!("{row}.value"); move || {
-                            let control = if hidden.get() { Control::Secret } else { Control::Text };
-                            view! {
-                                <TextField path=value_path.clone() no_help=true control
-                                    lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
-                            }
-                        }}
+                        <TextField path=format!("{row}.value") no_help=true masked=hidden
+                            lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
                         <CheckField path=format!("{row}.hidden") no_help=true get=Signal::from(hidden)
                             set=Callback::new(move |on| cx.spec.update(|s| {
                                 if let Some(v) = s.environment.env.get_mut(i) {

@@ -19,15 +19,35 @@ pub fn Preview() -> impl IntoView {
     let submitted = Memo::new(move |_| cx.spec.get().normalized());
     let yaml = Memo::new(move |_| submitted.with(transfer::to_yaml));
     let json =
-        Memo::new(move |_| submitted.with(|s| serde_json::to_string_pretty(s).unwrap_or_default()));
+        move || submitted.with_untracked(|s| serde_json::to_string_pretty(s).unwrap_or_default());
     let file = move |ext: &str| {
-        let name = cx.spec.with(|s| s.basic.name_prefix.clone());
+        let name = cx.spec.with_untracked(|s| s.basic.name_prefix.clone());
         let name = if name.is_empty() {
             "task".to_owned()
         } else {
             name
         };
         format!("{name}.{ext}")
+    };
+    // The export links carry the whole spec in their address: rewritten on every
+    // keystroke, that was two more serializations, a URI encoding and two long
+    // attributes per keystroke. They are brought up to date instead when a pointer comes
+    // over them, when they get the focus, and when they are clicked (before the
+    // browser follows the link), so every way to use one sees the current spec.
+    let refresh = move |ev: leptos::ev::Event, ext: &'static str| {
+        let Some(link) = ev
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        else {
+            return;
+        };
+        let (mime, text) = if ext == "yaml" {
+            ("application/yaml", yaml.get_untracked())
+        } else {
+            ("application/json", json())
+        };
+        let _ = link.set_attribute("href", &data_url(mime, &text));
+        let _ = link.set_attribute("download", &file(ext));
     };
     // The Kubernetes objects come from the server (`POST /api/v1/render`): the renderer
     // stays out of the console's bundle. Rendered on request, for the spec as it is then.
@@ -38,10 +58,17 @@ pub fn Preview() -> impl IntoView {
         rendered_for.set(Some(spec.clone()));
         rendered.dispatch(spec);
     };
+    // Once objects are shown, whether they are still the spec's is asked per keystroke;
+    // a memo keeps the objects' text from being rebuilt each time.
+    let stale = Memo::new(move |_| {
+        rendered_for.with(|sent| {
+            sent.as_ref().is_some_and(|sent| {
+                *sent != submitted.with(|s| serde_json::to_string(s).unwrap_or_default())
+            })
+        })
+    });
     let manifests = move || {
         let result = rendered.value().get()?;
-        let stale =
-            rendered_for.get() != Some(serde_json::to_string(&submitted.get()).unwrap_or_default());
         Some(match result {
             Ok(objects) => {
                 let text = objects
@@ -51,7 +78,7 @@ pub fn Preview() -> impl IntoView {
                     .join("---\n");
                 view! {
                     <p class="note" data-testid="manifests-note">
-                        {move || cx.text(if stale { "ui.form.manifests.stale" } else { "ui.form.manifests.note" })}
+                        {move || cx.text(if stale.get() { "ui.form.manifests.stale" } else { "ui.form.manifests.note" })}
                     </p>
                     <pre class="preview" data-testid="manifests" tabindex="0">{text}</pre>
                 }
@@ -94,11 +121,15 @@ pub fn Preview() -> impl IntoView {
                 <div aria-live="polite">{manifests}</div>
             </details>
             <p class="export">
-                <a data-testid="export-yaml" href=move || data_url("application/yaml", &yaml.get()) download=move || file("yaml")>
+                <a data-testid="export-yaml" href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
+                    on:pointerenter=move |ev| refresh(ev.into(), "yaml") on:focus=move |ev| refresh(ev.into(), "yaml")
+                    on:click=move |ev| refresh(ev.into(), "yaml")>
                     {move || cx.text("ui.form.export.yaml")}
                 </a>
                 " · "
-                <a data-testid="export-json" href=move || data_url("application/json", &json.get()) download=move || file("json")>
+                <a data-testid="export-json" href=data_url("application/json", &json()) download=file("json")
+                    on:pointerenter=move |ev| refresh(ev.into(), "json") on:focus=move |ev| refresh(ev.into(), "json")
+                    on:click=move |ev| refresh(ev.into(), "json")>
                     {move || cx.text("ui.form.export.json")}
                 </a>
             </p>

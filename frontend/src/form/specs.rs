@@ -27,7 +27,8 @@ fn move_row(cx: FormCx, from: usize, to: usize) {
 pub fn SpecsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
     let len = Memo::new(move |_| cx.spec.with(|s| s.compute.specs.len()));
-    let offered = Signal::derive(move || spec_options(cx));
+    // One list for every row, recomputed only when it changes.
+    let offered = Memo::new(move |_| spec_options(cx));
     let findings = Memo::new(move |_| cx.shown_at(PATH, false));
     let id = control_id(PATH);
     let (label_id, help_id, msgs_id) = (
@@ -61,9 +62,7 @@ pub fn SpecsEditor() -> impl IntoView {
                             }
                         })),
                     };
-                    let used = move || cx.check.with(|c| {
-                        c.plan.as_ref().and_then(|p| p.used()).is_some_and(|u| u.index == i)
-                    });
+                    let used = move || cx.used_spec.get() == Some(i);
                     let label = move |key: &'static str| {
                         move || shared::messages::text(cx.lang(), key, &[("rank", (i + 1).to_string())])
                     };

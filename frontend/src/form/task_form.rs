@@ -49,7 +49,7 @@ pub fn TaskForm(
     let cx = FormCx::provide(start, catalog, usage, user);
     cx.reveal.set(revealed || restored);
     // The draft follows every change, so a reload finds it.
-    Effect::new(move |_| cx.spec.with(draft::save));
+    let autosave = draft::Autosave::follow(cx.spec);
 
     let banner = RwSignal::new(None::<String>);
     let last_key = StoredValue::new(None::<(String, String)>);
@@ -64,7 +64,7 @@ pub fn TaskForm(
         };
         match result {
             Ok(task) => {
-                draft::clear();
+                autosave.forget();
                 banner.set(None);
                 if let Some(done) = on_submitted {
                     done.run(task);
@@ -101,7 +101,7 @@ pub fn TaskForm(
         submit.dispatch((json, key));
     };
     let start_over = move |_| {
-        draft::clear();
+        autosave.forget();
         cx.server.set(None);
         cx.reveal.set(false);
         cx.spec.set(blank.clone());

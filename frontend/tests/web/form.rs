@@ -25,6 +25,17 @@ fn storage() -> web_sys::Storage {
         .expect("local storage")
 }
 
+/// Waits `ms` milliseconds (timers, not microtasks, run meanwhile).
+async fn sleep(ms: i32) {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+}
+
 /// A mounted form; dropping it unmounts it, so ids never repeat across tests.
 struct Form {
     host: HtmlElement,
@@ -436,12 +447,18 @@ async fn the_plan_panel_follows_the_compute_section() {
 async fn the_draft_is_saved_as_you_type_and_restored() {
     let first = mount(None, false).await;
     first.type_in("basic.name_prefix", "draft-me").await;
+    // Written off the keystroke, within the save delay...
+    sleep(frontend::form::draft::SAVE_DELAY.as_millis() as i32 + 100).await;
     let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
     assert!(saved.contains("draft-me"));
+    // ...and at once when the form goes away, however recent the change.
+    first.type_in("basic.name_prefix", "draft-me-too").await;
     drop(first);
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("draft-me-too"));
     let second = mount(None, true).await;
     let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
-    assert_eq!(input.value(), "draft-me");
+    assert_eq!(input.value(), "draft-me-too");
     assert!(second.find("[data-testid='draft-restored']").is_some());
     second.click("start-over").await;
     let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
