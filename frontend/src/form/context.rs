@@ -7,6 +7,7 @@ use shared::catalog::Cluster;
 use shared::usage::Usage;
 use shared::{Catalog, Check, Issue, Lang, Plan, Report, Severity, TaskSpec, User};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The form in context. Copy: every field is an arena handle.
 #[derive(Clone, Copy)]
@@ -27,9 +28,13 @@ pub struct FormCx {
     pub used_spec: Memo<Option<usize>>,
     /// What the form chooses from.
     pub catalog: StoredValue<Catalog>,
-    /// The chosen region and cluster: what [`FormCx::cluster`] tracks, so the option
-    /// lists that depend on the cluster are not recomputed by every keystroke.
-    place: Memo<(String, String)>,
+    /// The chosen cluster: what [`FormCx::cluster`] reads, so the option lists that
+    /// depend on the cluster are not recomputed by every keystroke, and the cluster is
+    /// not copied out of the catalog by each of them.
+    cluster: Memo<Option<Arc<Cluster>>>,
+    /// The findings with their paths as text, computed once per change of the report
+    /// rather than by every field for every finding.
+    located: Memo<Vec<(String, Issue)>>,
     /// Paths the user has edited: their findings show at the field.
     touched: RwSignal<HashSet<String>>,
     /// Every finding shows at its field (after a submit attempt, an import, a restored
@@ -68,8 +73,28 @@ impl FormCx {
             plan,
             used_spec,
             catalog,
-            place: Memo::new(move |_| {
-                spec.with(|s| (s.basic.region.clone(), s.basic.cluster.clone()))
+            cluster: {
+                let place = Memo::new(move |_| {
+                    spec.with(|s| (s.basic.region.clone(), s.basic.cluster.clone()))
+                });
+                // Recomputed only when the place changes, and then always new.
+                Memo::new_with_compare(
+                    move |_| {
+                        place.with(|(region, cluster)| {
+                            catalog
+                                .with_value(|c| c.cluster(region, cluster).cloned().map(Arc::new))
+                        })
+                    },
+                    |_, _| true,
+                )
+            },
+            located: Memo::new(move |_| {
+                report.with(|r| {
+                    r.issues()
+                        .iter()
+                        .map(|i| (i.path.to_string(), i.clone()))
+                        .collect()
+                })
             }),
             touched: RwSignal::new(HashSet::new()),
             reveal: RwSignal::new(false),
@@ -120,29 +145,26 @@ impl FormCx {
         if !shown {
             return Vec::new();
         }
-        self.report.with(|report| {
-            report
-                .issues()
+        self.located.with(|located| {
+            located
                 .iter()
-                .filter(|i| {
-                    let at = i.path.to_string();
+                .filter(|(at, _)| {
                     at == path
                         || (under
                             && at
                                 .strip_prefix(path)
                                 .is_some_and(|rest| rest.starts_with(['.', '['])))
                 })
-                .cloned()
+                .map(|(_, issue)| issue.clone())
                 .collect()
         })
     }
 
     /// Errors, warnings and hints beneath `prefix` (a section), tracked.
     pub fn counts_under(&self, prefix: &str) -> [usize; 3] {
-        self.report.with(|report| {
+        self.located.with(|located| {
             let mut counts = [0; 3];
-            for issue in report.issues() {
-                let at = issue.path.to_string();
+            for (at, issue) in located {
                 let inside = at == prefix
                     || at
                         .strip_prefix(prefix)
@@ -156,11 +178,8 @@ impl FormCx {
     }
 
     /// The chosen cluster, tracked.
-    pub fn cluster(&self) -> Option<Cluster> {
-        self.place.with(|(region, cluster)| {
-            self.catalog
-                .with_value(|c| c.cluster(region, cluster).cloned())
-        })
+    pub fn cluster(&self) -> Option<Arc<Cluster>> {
+        self.cluster.get()
     }
 }
 
