@@ -12,9 +12,11 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 /// The spec as YAML, fields in the spec's order.
 pub fn to_yaml(spec: &TaskSpec) -> String {
-    // Straight to a `Value` (the API client already uses that serializer): the preview
-    // follows every keystroke, and the way through JSON text cost twice as much.
-    let value = serde_json::to_value(spec).unwrap_or(Value::Null);
+    // Through JSON text: the console already has that serializer and `Value`'s parser.
+    let value = serde_json::to_string(spec)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
     value_to_yaml(&value)
 }
 
