@@ -340,7 +340,7 @@ def profile_main(server, driver_url, example, samples):
             for name, ms in sorted(selfs.items(), key=lambda kv: -kv[1])[:25]:
                 print(f"    {ms / samples:8.4f}  {name[:150]}")
             print("  top inclusive time (ms per keystroke):")
-            for name, ms in sorted(inclusive_times(prof).items(), key=lambda kv: -kv[1])[:400]:
+            for name, ms in sorted(inclusive_times(prof).items(), key=lambda kv: -kv[1])[:80]:
                 print(f"    {ms / samples:8.4f}  {name[:150]}")
     finally:
         d.quit()
