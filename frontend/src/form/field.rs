@@ -173,12 +173,11 @@ pub fn TextField(
     };
     // Every keystroke anywhere changes the draft; the control is written only when its
     // own value changes.
-    let value = ArcMemo::new(move |_| lens.get.get());
-    let area_value = value.clone();
+    let value = Memo::new(move |_| lens.get.get());
     let input = if control == Control::Area {
         view! {
             <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby
-                spellcheck="false" prop:value=move || area_value.get() on:input=on_input></textarea>
+                spellcheck="false" prop:value=move || value.get() on:input=on_input></textarea>
         }
         .into_any()
     } else {
