@@ -455,7 +455,7 @@ impl IssueCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::messages::{has_key, languages};
+    use crate::messages::{findings_only_has_key, has_key, languages};
     use crate::resources::Dimension;
     use std::collections::BTreeSet;
 
@@ -617,12 +617,20 @@ mod tests {
         for code in IssueCode::ALL {
             for lang in languages() {
                 assert!(has_key(lang, code), "{lang:?} has no message for {code}");
+                assert!(
+                    findings_only_has_key(lang, code),
+                    "{lang:?}: no {code} in the package"
+                );
             }
         }
         for sample in samples() {
             for lang in languages() {
                 let (key, _) = sample.key_and_args(lang);
                 assert!(has_key(lang, key), "{lang:?} has no message for {key}");
+                assert!(
+                    findings_only_has_key(lang, key),
+                    "{lang:?}: the validator package would lack {key}"
+                );
                 let text = sample.message(lang);
                 assert!(
                     !text.contains('{') && !text.contains('}'),
