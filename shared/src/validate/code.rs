@@ -10,6 +10,7 @@ use crate::quota::{NeverReason, QueueReason, Shortfall};
 use crate::resources::Dimension;
 use crate::task::InstanceType;
 use crate::vocab::ResourceKind;
+use crate::wire::{Fields, unexpected};
 use serde::de::{self, DeserializeOwned};
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -69,25 +70,21 @@ macro_rules! issue_codes {
 /// type rather than one per variant.
 struct Params {
     given: Option<serde_json::Value>,
-    fields: serde_json::Map<String, serde_json::Value>,
-    taken: bool,
+    fields: Option<Fields>,
 }
 
 impl Params {
     fn new(given: Option<serde_json::Value>) -> Self {
         Params {
             given: given.filter(|params| !params.is_null()),
-            fields: serde_json::Map::new(),
-            taken: false,
+            fields: None,
         }
     }
 
-    /// The field `name`, as the derive reads it: absent is `None` for an option and
-    /// missing otherwise.
+    /// The field `name` of a code with values, whose params must be an object.
     fn take<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, serde_json::Error> {
-        if !self.taken {
-            self.taken = true;
-            self.fields = match self.given.take() {
+        if self.fields.is_none() {
+            self.fields = Some(Fields::new(match self.given.take() {
                 Some(serde_json::Value::Object(fields)) => fields,
                 Some(other) => {
                     return Err(de::Error::invalid_type(
@@ -96,13 +93,12 @@ impl Params {
                     ));
                 }
                 None => return Err(de::Error::missing_field("params")),
-            };
+            }));
         }
-        match self.fields.remove(name) {
-            Some(value) => serde_json::from_value(value),
-            None => serde_json::from_value(serde_json::Value::Null)
-                .map_err(|_: serde_json::Error| de::Error::missing_field(name)),
-        }
+        self.fields.as_mut().map_or_else(
+            || Err(de::Error::missing_field("params")),
+            |fields| fields.take(name),
+        )
     }
 
     /// A code without values takes no params.
@@ -111,17 +107,6 @@ impl Params {
             Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"no params")),
             None => Ok(()),
         }
-    }
-}
-
-fn unexpected(value: &serde_json::Value) -> de::Unexpected<'_> {
-    match value {
-        serde_json::Value::Null => de::Unexpected::Unit,
-        serde_json::Value::Bool(b) => de::Unexpected::Bool(*b),
-        serde_json::Value::Number(_) => de::Unexpected::Other("number"),
-        serde_json::Value::String(s) => de::Unexpected::Str(s),
-        serde_json::Value::Array(_) => de::Unexpected::Seq,
-        serde_json::Value::Object(_) => de::Unexpected::Map,
     }
 }
 
