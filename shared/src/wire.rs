@@ -4,6 +4,10 @@
 //! Here the object is read once as a JSON map and each field taken out by name, so
 //! there is one reader per field type instead of one per variant. The JSON written is
 //! still the derived `Serialize`; what is read back is the same values.
+//!
+//! Two differences from the derive, for input no Berth side writes: only the object
+//! form is read (the derive also took a JSON array, the tag first and then the fields
+//! by position), and anything else is refused as "expected a map".
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, Unexpected};
@@ -43,7 +47,7 @@ pub(crate) fn tagged<'de, D: Deserializer<'de>>(
         Some(Value::String(variant)) => Ok((variant, Fields(fields))),
         Some(other) => Err(de::Error::invalid_type(
             unexpected(&other),
-            &"a variant name",
+            &"variant identifier",
         )),
         None => Err(de::Error::missing_field(tag)),
     }
@@ -54,7 +58,12 @@ pub(crate) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(_) => Unexpected::Other("number"),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (None, Some(i), _) => Unexpected::Signed(i),
+            (None, None, Some(f)) => Unexpected::Float(f),
+            (None, None, None) => Unexpected::Other("number"),
+        },
         Value::String(s) => Unexpected::Str(s),
         Value::Array(_) => Unexpected::Seq,
         Value::Object(_) => Unexpected::Map,
@@ -107,7 +116,10 @@ mod tests {
                 r#"{"kind": "ring"}"#,
                 "unknown variant `ring`, expected `dot` or `box`",
             ),
-            (r#"{"kind": 3}"#, "invalid type: number"),
+            (
+                r#"{"kind": 3}"#,
+                "invalid type: integer `3`, expected variant identifier",
+            ),
             (r#"{"kind": "box", "side": -1}"#, "expected u32"),
             (r#"["box", 2]"#, "invalid type: sequence, expected a map"),
         ] {
