@@ -94,6 +94,7 @@ pub struct LocalizedIssue {
 /// `#[serde(flatten)]`, which buffers the whole finding in serde's `Content` and reads
 /// the code from there (BENCHMARKS.md). Other keys are ignored, as before.
 #[derive(Deserialize)]
+#[serde(rename = "Issue")]
 struct WireIssue {
     path: FieldPath,
     code: String,
