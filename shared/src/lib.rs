@@ -167,6 +167,7 @@ pub mod task;
 pub mod usage;
 pub mod validate;
 pub mod vocab;
+mod wire;
 
 pub use catalog::{Catalog, User};
 pub use catalog_file::CatalogFile;

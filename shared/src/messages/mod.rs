@@ -47,49 +47,57 @@ type Catalog = &'static [(&'static str, &'static str)];
 
 /// Every language Berth speaks, with its catalog. Adding a language is adding its file,
 /// its [`Lang`] variant and one line here; the tests then check it is complete.
-#[cfg_attr(not(feature = "form-labels"), allow(dead_code))] // then only tests read it
+#[cfg_attr(not(feature = "console-texts"), allow(dead_code))] // then only tests read it
 const LANGUAGES: &[(Lang, Catalog)] = &[(Lang::En, en::MESSAGES), (Lang::Zh, zh::MESSAGES)];
 
 /// The catalogs [`text`] reads, English first.
-#[cfg(feature = "form-labels")]
+#[cfg(feature = "console-texts")]
 const SHIPPED: &[(Lang, Catalog)] = LANGUAGES;
 
-#[cfg(not(feature = "form-labels"))]
-const SHIPPED: &[(Lang, Catalog)] = WITHOUT_LABELS;
+#[cfg(not(feature = "console-texts"))]
+const SHIPPED: &[(Lang, Catalog)] = FINDINGS_ONLY;
 
-/// [`LANGUAGES`] without the form's labels and help (`field.*`, a third of the texts),
-/// which the build leaves out without the `form-labels` feature: the validator package
-/// shows findings only, and is 5 KB smaller for it. Filtered at compile time, so each
-/// language file stays whole.
-#[cfg_attr(feature = "form-labels", allow(dead_code))] // then only tests read it
-const WITHOUT_LABELS: &[(Lang, Catalog)] =
-    &[(Lang::En, &no_labels::EN), (Lang::Zh, &no_labels::ZH)];
+/// [`LANGUAGES`] without the texts only the console and the server show: the form's
+/// labels and help (`field.*`), the console's own words (`ui.*`) and task events
+/// (`event.*`), three quarters of the catalog. The build leaves them out without the
+/// `console-texts` feature: the validator package shows findings and plans only.
+/// Filtered at compile time, so each language file stays whole.
+#[cfg_attr(feature = "console-texts", allow(dead_code))] // then only tests read it
+const FINDINGS_ONLY: &[(Lang, Catalog)] = &[
+    (Lang::En, &findings_only::EN),
+    (Lang::Zh, &findings_only::ZH),
+];
 
-mod no_labels {
-    use super::{Catalog, en, zh};
+/// Whether `key` is a text only the console or the server shows.
+const fn is_console_text(key: &str) -> bool {
+    starts_with(key, "field.") || starts_with(key, "ui.") || starts_with(key, "event.")
+}
+
+const fn starts_with(key: &str, prefix: &str) -> bool {
+    let (key, prefix) = (key.as_bytes(), prefix.as_bytes());
+    if key.len() < prefix.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if key[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+mod findings_only {
+    use super::{Catalog, en, is_console_text, zh};
 
     pub(super) const EN: [(&str, &str); kept(en::MESSAGES)] = keep(en::MESSAGES);
     pub(super) const ZH: [(&str, &str); kept(zh::MESSAGES)] = keep(zh::MESSAGES);
 
-    const fn is_label(key: &str) -> bool {
-        let (key, prefix) = (key.as_bytes(), b"field.");
-        if key.len() < prefix.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < prefix.len() {
-            if key[i] != prefix[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
     const fn kept(messages: Catalog) -> usize {
         let (mut i, mut n) = (0, 0);
         while i < messages.len() {
-            if !is_label(messages[i].0) {
+            if !is_console_text(messages[i].0) {
                 n += 1;
             }
             i += 1;
@@ -97,12 +105,12 @@ mod no_labels {
         n
     }
 
-    /// The messages that are not labels, still sorted by key.
+    /// The messages that are not console texts, still sorted by key.
     const fn keep<const N: usize>(messages: Catalog) -> [(&'static str, &'static str); N] {
         let mut out = [("", ""); N];
         let (mut i, mut n) = (0, 0);
         while i < messages.len() {
-            if !is_label(messages[i].0) {
+            if !is_console_text(messages[i].0) {
                 out[n] = messages[i];
                 n += 1;
             }
@@ -279,16 +287,27 @@ mod tests;
 
 #[cfg(test)]
 #[test]
-fn without_labels_is_every_language_less_its_labels() {
-    assert_eq!(WITHOUT_LABELS.len(), LANGUAGES.len());
-    for ((lang, full), (slim_lang, slim)) in LANGUAGES.iter().zip(WITHOUT_LABELS) {
+fn findings_only_is_every_language_less_its_console_texts() {
+    assert_eq!(FINDINGS_ONLY.len(), LANGUAGES.len());
+    for ((lang, full), (slim_lang, slim)) in LANGUAGES.iter().zip(FINDINGS_ONLY) {
         assert_eq!(lang, slim_lang);
         let expected: Vec<_> = full
             .iter()
-            .filter(|(key, _)| !key.starts_with("field."))
+            .filter(|(key, _)| {
+                !key.starts_with("field.") && !key.starts_with("ui.") && !key.starts_with("event.")
+            })
             .collect();
         assert_eq!(slim.iter().collect::<Vec<_>>(), expected, "{lang:?}");
         assert!(slim.len() > 100 && slim.len() < full.len(), "{lang:?}");
+        // What findings and plans say stays: a finding, a queue reason, a unit.
+        for key in [
+            "env.name.invalid",
+            "queue.not_enough_at_once",
+            "unit.gpu",
+            "list.and",
+        ] {
+            assert!(slim.iter().any(|(k, _)| *k == key), "{lang:?} {key}");
+        }
     }
     assert_eq!(SHIPPED[0].0, Lang::En, "English first: the fallback");
 }
@@ -303,6 +322,16 @@ pub(crate) fn languages() -> impl Iterator<Item = Lang> {
 #[cfg(test)]
 pub(crate) fn has_key(lang: Lang, key: &str) -> bool {
     LANGUAGES
+        .iter()
+        .filter(|(l, _)| *l == lang)
+        .any(|(_, messages)| messages.binary_search_by(|(k, _)| (*k).cmp(key)).is_ok())
+}
+
+/// Whether the validator package's catalog for `lang` (without the console texts) has
+/// `key`, for tests: what findings and plans say must be in it.
+#[cfg(test)]
+pub(crate) fn findings_only_has_key(lang: Lang, key: &str) -> bool {
+    FINDINGS_ONLY
         .iter()
         .filter(|(l, _)| *l == lang)
         .any(|(_, messages)| messages.binary_search_by(|(k, _)| (*k).cmp(key)).is_ok())

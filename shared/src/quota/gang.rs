@@ -2,7 +2,9 @@
 
 use super::{Dimension, Resources};
 use crate::messages::{Lang, Message};
-use serde::{Deserialize, Serialize};
+use crate::wire;
+use serde::de;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// One node as placement sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,7 +21,8 @@ pub struct Slot {
 
 /// Why a gang waits in the queue.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QueueReason {
     /// No node has room for even one replica now.
@@ -51,7 +54,8 @@ pub enum QueueReason {
 
 /// Why a gang can never start on this pool.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NeverReason {
     /// No node of the pool has this GPU model (or is a CPU node, for CPU specs).
@@ -657,6 +661,74 @@ fn best_total(
     }
 }
 
+impl<'de> Deserialize<'de> for QueueReason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (kind, mut f) = wire::tagged(deserializer, "kind")?;
+        let mut read = || -> Result<Self, serde_json::Error> {
+            Ok(match kind.as_str() {
+                "no_node_hosts_one" => QueueReason::NoNodeHostsOne {
+                    dimension: f.take("dimension")?,
+                    largest_free: f.take("largest_free")?,
+                    need: f.take("need")?,
+                },
+                "not_enough_at_once" => QueueReason::NotEnoughAtOnce {
+                    placeable: f.take("placeable")?,
+                    replicas: f.take("replicas")?,
+                },
+                "head_has_no_room" => QueueReason::HeadHasNoRoom {
+                    dimension: f.take("dimension")?,
+                    largest_free: f.take("largest_free")?,
+                    need: f.take("need")?,
+                },
+                other => return Err(de::Error::unknown_variant(other, QUEUE_KINDS)),
+            })
+        };
+        read().map_err(de::Error::custom)
+    }
+}
+
+const QUEUE_KINDS: &[&str] = &[
+    "no_node_hosts_one",
+    "not_enough_at_once",
+    "head_has_no_room",
+];
+
+impl<'de> Deserialize<'de> for NeverReason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (kind, mut f) = wire::tagged(deserializer, "kind")?;
+        let mut read = || -> Result<Self, serde_json::Error> {
+            Ok(match kind.as_str() {
+                "no_matching_node" => NeverReason::NoMatchingNode {
+                    gpu_model: f.take("gpu_model")?,
+                },
+                "replica_too_large" => NeverReason::ReplicaTooLarge {
+                    dimension: f.take("dimension")?,
+                    largest_total: f.take("largest_total")?,
+                    need: f.take("need")?,
+                },
+                "head_too_large" => NeverReason::HeadTooLarge {
+                    dimension: f.take("dimension")?,
+                    largest_total: f.take("largest_total")?,
+                    need: f.take("need")?,
+                },
+                "pool_too_small" => NeverReason::PoolTooSmall {
+                    capacity: f.take("capacity")?,
+                    replicas: f.take("replicas")?,
+                },
+                other => return Err(de::Error::unknown_variant(other, NEVER_KINDS)),
+            })
+        };
+        read().map_err(de::Error::custom)
+    }
+}
+
+const NEVER_KINDS: &[&str] = &[
+    "no_matching_node",
+    "replica_too_large",
+    "head_too_large",
+    "pool_too_small",
+];
+
 impl QueueReason {
     /// The reason in plain words.
     pub fn message(&self, lang: Lang) -> String {
@@ -731,6 +803,99 @@ impl NeverReason {
                     .with("replicas", replicas)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod wire_tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_reads_back_from_its_wire_json() {
+        let queue = [
+            (
+                QueueReason::NoNodeHostsOne {
+                    dimension: Dimension::Gpu,
+                    largest_free: 4,
+                    need: 8,
+                },
+                r#"{"kind":"no_node_hosts_one","dimension":"gpu","largest_free":4,"need":8}"#,
+            ),
+            (
+                QueueReason::NotEnoughAtOnce {
+                    placeable: 2,
+                    replicas: 3,
+                },
+                r#"{"kind":"not_enough_at_once","placeable":2,"replicas":3}"#,
+            ),
+            (
+                QueueReason::HeadHasNoRoom {
+                    dimension: Dimension::Vcpu,
+                    largest_free: 4,
+                    need: 8,
+                },
+                r#"{"kind":"head_has_no_room","dimension":"vcpu","largest_free":4,"need":8}"#,
+            ),
+        ];
+        for (reason, json) in queue {
+            assert_eq!(serde_json::to_string(&reason).unwrap(), json);
+            assert_eq!(serde_json::from_str::<QueueReason>(json).unwrap(), reason);
+        }
+        let never = [
+            (
+                NeverReason::NoMatchingNode {
+                    gpu_model: Some("H100".into()),
+                },
+                r#"{"kind":"no_matching_node","gpu_model":"H100"}"#,
+            ),
+            (
+                NeverReason::NoMatchingNode { gpu_model: None },
+                r#"{"kind":"no_matching_node","gpu_model":null}"#,
+            ),
+            (
+                NeverReason::ReplicaTooLarge {
+                    dimension: Dimension::MemoryGib,
+                    largest_total: 512,
+                    need: 960,
+                },
+                r#"{"kind":"replica_too_large","dimension":"memory_gib","largest_total":512,"need":960}"#,
+            ),
+            (
+                NeverReason::HeadTooLarge {
+                    dimension: Dimension::Gpu,
+                    largest_total: 8,
+                    need: 16,
+                },
+                r#"{"kind":"head_too_large","dimension":"gpu","largest_total":8,"need":16}"#,
+            ),
+            (
+                NeverReason::PoolTooSmall {
+                    capacity: 2,
+                    replicas: 3,
+                },
+                r#"{"kind":"pool_too_small","capacity":2,"replicas":3}"#,
+            ),
+        ];
+        for (reason, json) in never {
+            assert_eq!(serde_json::to_string(&reason).unwrap(), json);
+            assert_eq!(serde_json::from_str::<NeverReason>(json).unwrap(), reason);
+        }
+        // Absent, the model is none, as the derive read it.
+        assert_eq!(
+            serde_json::from_str::<NeverReason>(r#"{"kind":"no_matching_node"}"#).unwrap(),
+            NeverReason::NoMatchingNode { gpu_model: None }
+        );
+        let err = serde_json::from_str::<NeverReason>(r#"{"kind":"too_big"}"#).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown variant `too_big`"),
+            "{err}"
+        );
+        let err =
+            serde_json::from_str::<QueueReason>(r#"{"kind":"not_enough_at_once"}"#).unwrap_err();
+        assert!(
+            err.to_string().contains("missing field `placeable`"),
+            "{err}"
+        );
     }
 }
 

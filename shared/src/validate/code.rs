@@ -10,15 +10,21 @@ use crate::quota::{NeverReason, QueueReason, Shortfall};
 use crate::resources::Dimension;
 use crate::task::InstanceType;
 use crate::vocab::ResourceKind;
-use serde::{Deserialize, Serialize};
+use crate::wire::{Fields, unexpected};
+use serde::de::{self, DeserializeOwned};
+use serde::{Deserialize, Deserializer, Serialize};
 
 macro_rules! issue_codes {
     ($( $(#[$doc:meta])* $variant:ident $({ $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? })? = $code:tt, $sev:ident; )*) => {
         /// The rule a finding breaks, with the values its message needs.
         ///
         /// On the wire: `{"code": "env.name.reserved_prefix", "params": {...}}`.
+        /// Read by hand ([`IssueCode::from_wire`]), not derived: serde's derive for an
+        /// adjacently tagged enum flattened into [`Issue`](super::Issue) buffers every
+        /// finding through its `Content` and instantiates each variant's reader for it,
+        /// about 109 KB of the console's wasm (BENCHMARKS.md). The wire is the same.
         #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(tag = "code", content = "params")]
         pub enum IssueCode {
             $( $(#[$doc])* #[serde(rename = $code)] $variant $({ $($(#[$fdoc])* $field: $ty),* })?, )*
@@ -37,8 +43,86 @@ macro_rules! issue_codes {
             pub fn severity(&self) -> Severity {
                 match self { $( Self::$variant { .. } => Severity::$sev, )* }
             }
+
+            /// The finding `code` with its `params` as the wire has them: an object of
+            /// the variant's fields, absent (or `null`) for a code without values.
+            ///
+            /// # Errors
+            ///
+            /// serde's words for an unknown code, a missing or mistyped value.
+            pub(crate) fn from_wire(
+                code: &str,
+                params: Option<serde_json::Value>,
+            ) -> Result<Self, serde_json::Error> {
+                let mut params = Params::new(params);
+                let code = match code {
+                    $( $code => Self::$variant $({ $($field: params.take(stringify!($field))?),* })?, )*
+                    other => return Err(de::Error::unknown_variant(other, Self::ALL)),
+                };
+                params.done()?;
+                Ok(code)
+            }
         }
     };
+}
+
+/// A finding's `params` while its fields are taken out one by one: one reader per field
+/// type rather than one per variant.
+struct Params {
+    given: Option<serde_json::Value>,
+    fields: Option<Fields>,
+}
+
+impl Params {
+    fn new(given: Option<serde_json::Value>) -> Self {
+        Params {
+            given: given.filter(|params| !params.is_null()),
+            fields: None,
+        }
+    }
+
+    /// The field `name` of a code with values, whose params must be an object.
+    fn take<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, serde_json::Error> {
+        if self.fields.is_none() {
+            self.fields = Some(Fields::new(match self.given.take() {
+                Some(serde_json::Value::Object(fields)) => fields,
+                Some(other) => {
+                    return Err(de::Error::invalid_type(
+                        unexpected(&other),
+                        &"the code's params",
+                    ));
+                }
+                None => return Err(de::Error::missing_field("params")),
+            }));
+        }
+        self.fields.as_mut().map_or_else(
+            || Err(de::Error::missing_field("params")),
+            |fields| fields.take(name),
+        )
+    }
+
+    /// A code without values takes no params.
+    fn done(self) -> Result<(), serde_json::Error> {
+        match self.given {
+            Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"no params")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A finding's code and params as the wire has them.
+#[derive(Deserialize)]
+struct WireCode {
+    code: String,
+    #[serde(default)]
+    params: Option<serde_json::Value>,
+}
+
+impl<'de> Deserialize<'de> for IssueCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = WireCode::deserialize(deserializer)?;
+        IssueCode::from_wire(&wire.code, wire.params).map_err(de::Error::custom)
+    }
 }
 
 issue_codes! {
@@ -455,7 +539,8 @@ impl IssueCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::messages::{has_key, languages};
+    use crate::messages::{findings_only_has_key, has_key, languages};
+    use crate::path::FieldPath;
     use crate::resources::Dimension;
     use std::collections::BTreeSet;
 
@@ -606,6 +691,93 @@ mod tests {
     }
 
     #[test]
+    fn every_finding_reads_back_from_its_wire_json() {
+        use crate::validate::{Issue, LocalizedIssue};
+        for sample in samples() {
+            let code: IssueCode =
+                serde_json::from_value(serde_json::to_value(&sample).unwrap()).unwrap();
+            assert_eq!(code, sample);
+            let issue = Issue::new(FieldPath::root().key("compute").index(0), sample);
+            let wire = serde_json::to_string(&issue).unwrap();
+            assert_eq!(
+                serde_json::from_str::<Issue>(&wire).unwrap(),
+                issue,
+                "{wire}"
+            );
+            for lang in languages() {
+                let localized = issue.localized(lang);
+                let wire = serde_json::to_string(&localized).unwrap();
+                let read: LocalizedIssue = serde_json::from_str(&wire).unwrap();
+                assert_eq!(read, localized, "{wire}");
+                // A localized finding read as a plain one drops only its message.
+                assert_eq!(serde_json::from_str::<Issue>(&wire).unwrap(), issue);
+            }
+        }
+    }
+
+    #[test]
+    fn a_finding_on_the_wire_is_its_fields_beside_code_and_params() {
+        use crate::validate::Issue;
+        let read = |json: &str| serde_json::from_str::<Issue>(json).map_err(|e| e.to_string());
+        let issue = read(
+            r#"{"path": "compute.workers", "code": "compute.workers.out_of_range",
+                "params": {"max": 8}, "severity": "error", "other": 1}"#,
+        )
+        .unwrap();
+        assert_eq!(issue.code, IssueCode::WorkersOutOfRange { max: 8 });
+        assert_eq!(issue.path.to_string(), "compute.workers");
+        let unit = r#"{"path": "", "code": "value.required", "severity": "error"}"#;
+        assert_eq!(read(unit).unwrap().code, IssueCode::ValueRequired);
+        let null = r#"{"path": "", "code": "value.required", "params": null, "severity": "error"}"#;
+        assert_eq!(read(null).unwrap().code, IssueCode::ValueRequired);
+        // An absent option is none, as serde's derive reads it.
+        let json = r#"{"path": "", "code": "value.invalid", "params": {"expected": {"kind": "text"}},
+                       "severity": "error"}"#;
+        let code = read(json).unwrap().code;
+        assert_eq!(
+            code,
+            IssueCode::ValueInvalid {
+                expected: Expected::Text,
+                found: None
+            }
+        );
+        let refused = [
+            (
+                r#"{"path": "", "code": "no.such", "severity": "error"}"#,
+                "unknown variant `no.such`",
+            ),
+            (
+                r#"{"path": "", "code": "compute.workers.out_of_range", "severity": "error"}"#,
+                "missing field `params`",
+            ),
+            (
+                r#"{"path": "", "code": "compute.workers.out_of_range", "params": {}, "severity": "error"}"#,
+                "missing field `max`",
+            ),
+            (
+                r#"{"path": "", "code": "compute.workers.out_of_range", "params": {"max": "8"}, "severity": "error"}"#,
+                "expected u32",
+            ),
+            (
+                r#"{"path": "", "code": "compute.workers.out_of_range", "params": [8], "severity": "error"}"#,
+                "invalid type: sequence",
+            ),
+            (
+                r#"{"path": "", "code": "value.required", "params": {"max": 8}, "severity": "error"}"#,
+                "invalid type: map",
+            ),
+            (
+                r#"{"path": "", "code": "value.required"}"#,
+                "missing field `severity`",
+            ),
+        ];
+        for (json, expected) in refused {
+            let err = read(json).unwrap_err();
+            assert!(err.contains(expected), "{json}: {err}");
+        }
+    }
+
+    #[test]
     fn every_code_has_a_sample() {
         let sampled: BTreeSet<&str> = samples().iter().map(IssueCode::code).collect();
         let all: BTreeSet<&str> = IssueCode::ALL.iter().copied().collect();
@@ -617,12 +789,20 @@ mod tests {
         for code in IssueCode::ALL {
             for lang in languages() {
                 assert!(has_key(lang, code), "{lang:?} has no message for {code}");
+                assert!(
+                    findings_only_has_key(lang, code),
+                    "{lang:?}: no {code} in the package"
+                );
             }
         }
         for sample in samples() {
             for lang in languages() {
                 let (key, _) = sample.key_and_args(lang);
                 assert!(has_key(lang, key), "{lang:?} has no message for {key}");
+                assert!(
+                    findings_only_has_key(lang, key),
+                    "{lang:?}: the validator package would lack {key}"
+                );
                 let text = sample.message(lang);
                 assert!(
                     !text.contains('{') && !text.contains('}'),

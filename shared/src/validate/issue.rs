@@ -3,7 +3,8 @@
 use super::code::IssueCode;
 pub use crate::messages::Lang;
 use crate::path::FieldPath;
-use serde::{Deserialize, Serialize};
+use serde::de;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
 /// How much a finding matters (SPEC.md: errors block submission).
@@ -33,7 +34,7 @@ impl Severity {
 /// One finding: where, which rule, how bad. Its message is rendered from the code and
 /// its parameters only when someone reads it ([`Issue::message`]), in their language.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Issue {
     /// Field the finding is about (`compute.specs[0]`); empty for the whole spec.
     #[cfg_attr(feature = "openapi", schema(value_type = String))]
@@ -74,7 +75,7 @@ impl Issue {
 /// A finding as the API sends it: the [`Issue`] and its message in the reader's language
 /// (`?lang=` or `Accept-Language`).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LocalizedIssue {
     /// Field the finding is about (`compute.specs[0]`); empty for the whole spec.
     #[cfg_attr(feature = "openapi", schema(value_type = String))]
@@ -86,6 +87,56 @@ pub struct LocalizedIssue {
     pub severity: Severity,
     /// What is wrong and how to fix it.
     pub message: String,
+}
+
+/// [`Issue`] and [`LocalizedIssue`] as the wire has them: the code's fields side by side
+/// with the finding's. Read through this plain struct, not derived with
+/// `#[serde(flatten)]`, which buffers the whole finding in serde's `Content` and reads
+/// the code from there (BENCHMARKS.md). Other keys are ignored, as before.
+#[derive(Deserialize)]
+#[serde(rename = "Issue")]
+struct WireIssue {
+    path: FieldPath,
+    code: String,
+    #[serde(default)]
+    params: Option<serde_json::Value>,
+    severity: Severity,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+impl WireIssue {
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<(Issue, Option<String>), D::Error> {
+        let wire = WireIssue::deserialize(deserializer)?;
+        let code = IssueCode::from_wire(&wire.code, wire.params).map_err(de::Error::custom)?;
+        let issue = Issue {
+            path: wire.path,
+            code,
+            severity: wire.severity,
+        };
+        Ok((issue, wire.message))
+    }
+}
+
+impl<'de> Deserialize<'de> for Issue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        WireIssue::read(deserializer).map(|(issue, _)| issue)
+    }
+}
+
+impl<'de> Deserialize<'de> for LocalizedIssue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (issue, message) = WireIssue::read(deserializer)?;
+        let message = message.ok_or_else(|| de::Error::missing_field("message"))?;
+        Ok(LocalizedIssue {
+            path: issue.path,
+            code: issue.code,
+            severity: issue.severity,
+            message,
+        })
+    }
 }
 
 impl From<LocalizedIssue> for Issue {

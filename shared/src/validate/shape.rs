@@ -4,11 +4,15 @@
 //! "expected a whole number, found the text \"two\"" under the field it is about.
 
 use super::{FieldPath, IssueCode, Lang, Report};
-use serde::{Deserialize, Serialize};
+use crate::wire;
+use serde::de;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// What a field of the wrong shape should hold.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expected {
     /// A whole number, 0 or more.
@@ -46,6 +50,51 @@ pub enum Expected {
         detail: String,
     },
 }
+
+impl<'de> Deserialize<'de> for Expected {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (kind, mut f) = wire::tagged(deserializer, "kind")?;
+        let mut read = || -> Result<Self, serde_json::Error> {
+            Ok(match kind.as_str() {
+                "whole_number" => Expected::WholeNumber,
+                "integer" => Expected::Integer,
+                "number" => Expected::Number,
+                "text" => Expected::Text,
+                "boolean" => Expected::Boolean,
+                "list" => Expected::List,
+                "object" => Expected::Object,
+                "one_of" => Expected::OneOf {
+                    options: f.take("options")?,
+                },
+                "known_field" => Expected::KnownField {
+                    options: f.take("options")?,
+                },
+                "json" => Expected::Json {
+                    detail: f.take("detail")?,
+                },
+                "other" => Expected::Other {
+                    detail: f.take("detail")?,
+                },
+                other => return Err(de::Error::unknown_variant(other, EXPECTED_KINDS)),
+            })
+        };
+        read().map_err(de::Error::custom)
+    }
+}
+
+const EXPECTED_KINDS: &[&str] = &[
+    "whole_number",
+    "integer",
+    "number",
+    "text",
+    "boolean",
+    "list",
+    "object",
+    "one_of",
+    "known_field",
+    "json",
+    "other",
+];
 
 /// What the field held instead.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -204,6 +253,49 @@ pub(super) fn key_and_args(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn every_expectation_reads_back_from_its_wire_json() {
+        use super::Expected;
+        let options = vec!["a".to_owned(), "b".to_owned()];
+        let all = [
+            (Expected::WholeNumber, r#"{"kind":"whole_number"}"#),
+            (Expected::Integer, r#"{"kind":"integer"}"#),
+            (Expected::Number, r#"{"kind":"number"}"#),
+            (Expected::Text, r#"{"kind":"text"}"#),
+            (Expected::Boolean, r#"{"kind":"boolean"}"#),
+            (Expected::List, r#"{"kind":"list"}"#),
+            (Expected::Object, r#"{"kind":"object"}"#),
+            (
+                Expected::OneOf {
+                    options: options.clone(),
+                },
+                r#"{"kind":"one_of","options":["a","b"]}"#,
+            ),
+            (
+                Expected::KnownField { options },
+                r#"{"kind":"known_field","options":["a","b"]}"#,
+            ),
+            (
+                Expected::Json {
+                    detail: "EOF".to_owned(),
+                },
+                r#"{"kind":"json","detail":"EOF"}"#,
+            ),
+            (
+                Expected::Other {
+                    detail: "x".to_owned(),
+                },
+                r#"{"kind":"other","detail":"x"}"#,
+            ),
+        ];
+        for (expected, json) in all {
+            assert_eq!(serde_json::to_string(&expected).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Expected>(json).unwrap(), expected);
+        }
+        let err = serde_json::from_str::<Expected>(r#"{"kind":"one_of"}"#).unwrap_err();
+        assert!(err.to_string().contains("missing field `options`"), "{err}");
+    }
 
     fn first(json: &str) -> crate::Issue {
         crate::parse_spec(json).unwrap_err().issues()[0].clone()
