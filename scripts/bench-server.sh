@@ -81,6 +81,8 @@ mkdir -p "$work/dist"
 start() {
   stop
   mkdir -p "$work/$1"
+  # Made before the server starts: the loop below reads it at once (a race otherwise).
+  : > "$work/out"
   BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/$1" BERTH_DIST="$work/dist" \
     BERTH_CATALOG="$work/catalog.json" RUST_LOG=error \
     "$berth" > "$work/out" 2> "$work/err" &

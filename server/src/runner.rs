@@ -360,14 +360,21 @@ impl Runner {
                     events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
                 }
                 let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
+                // The answer is the task as stored, as a read would give it: hidden
+                // values masked, its tags the spec's, no placement yet.
+                let mut answer = task.clone();
+                answer.spec = answer.spec.masked();
                 let new = NewTask {
                     task,
                     quota: hold.clone(),
                     idempotency_key: key.map(str::to_owned),
                 };
-                let inserted = match reservation.as_mut() {
-                    Some(reservation) => reservation.insert(new).await,
-                    None => self.store.insert_with_events(new, &events).await,
+                let (inserted, seq) = match reservation.as_mut() {
+                    Some(reservation) => (reservation.insert(new).await, None),
+                    None => match self.store.insert_numbered(new, &events).await {
+                        Ok((inserted, seq)) => (Ok(inserted), seq),
+                        Err(err) => (Err(err), None),
+                    },
                 };
                 if let Ok(Inserted::New) = inserted {
                     // In a replicated store other servers see the task once the
@@ -391,7 +398,14 @@ impl Runner {
                         scheduler.cancel(&id);
                     }
                     others.extend(decisions);
-                    break id;
+                    let stored = seq.map(|seq| StoredTask {
+                        tags: answer.spec.basic.tags.clone(),
+                        task: answer,
+                        seq,
+                        quota: hold,
+                        placement: None,
+                    });
+                    break (id, stored);
                 }
                 Self::unqueue(&mut scheduler, &id, decisions, &mut others);
                 match inserted {
@@ -411,13 +425,17 @@ impl Runner {
                 }
             };
             if self.store.replicated() {
-                self.adopted.lock().await.mine.insert(stored.clone());
+                self.adopted.lock().await.mine.insert(stored.0.clone());
             }
             (stored, others)
         };
-        // Read back outside the lock (other submits go on meanwhile), before the
-        // admission is applied: the answer is the task as it was queued.
-        let stored = self.store.get(&stored).await;
+        // The answer is the task as it was queued, before the admission is applied. A
+        // store that could not say the number it gave is read back, outside the lock
+        // (other submits go on meanwhile).
+        let stored = match stored {
+            (_, Some(stored)) => Ok(stored),
+            (id, None) => self.store.get(&id).await,
+        };
         self.apply(decisions).await;
         let stored = stored?;
         Ok((stored, true))

@@ -113,6 +113,8 @@ macro_rules! every_store_test {
             unfinished_tasks_come_in_submit_order,
             shares_name_their_task_and_tokens_are_unique,
             keyed_events_and_reasons_read_back_whole,
+            an_insert_answers_the_number_a_read_gives,
+            refused_inserts_leave_every_connection_usable,
         );
     };
 }
@@ -283,6 +285,65 @@ pub(super) async fn an_idempotency_key_is_used_once_per_owner(store: Arc<dyn Tas
         "{taken:?}"
     );
     assert_eq!(store.unfinished().await.expect("lists").len(), 2);
+}
+
+pub(super) async fn an_insert_answers_the_number_a_read_gives(store: Arc<dyn TaskStore>) {
+    let mut numbers = Vec::new();
+    for (n, key) in [(1, None), (2, Some("k")), (3, None)] {
+        let t = task(&format!("num-{n:05}"), "alice", n, spec());
+        let (inserted, seq) = store
+            .insert_numbered(new(t, key), &[])
+            .await
+            .expect("inserts");
+        assert_eq!(inserted, Inserted::New);
+        let read = store.get(&id(&format!("num-{n:05}"))).await.expect("reads");
+        assert_eq!(seq, Some(read.seq));
+        numbers.push(read.seq);
+    }
+    assert!(
+        numbers.is_sorted() && numbers[0] < numbers[2],
+        "{numbers:?}"
+    );
+    let again = task("num-00009", "alice", 9, spec());
+    let (inserted, seq) = store
+        .insert_numbered(new(again, Some("k")), &[])
+        .await
+        .expect("answers");
+    assert_eq!((inserted, seq), (Inserted::Existing(id("num-00002")), None));
+}
+
+pub(super) async fn refused_inserts_leave_every_connection_usable(store: Arc<dyn TaskStore>) {
+    add(&*store, "dup-00000", "alice", 1, spec()).await;
+    // More refusals than a pool has connections: one left inside its transaction
+    // would hold the write lock, and a later write on it would fail.
+    for n in 0..20 {
+        let event = TaskEvent::keyed(
+            Timestamp(n),
+            "queued",
+            shared::messages::Message::new("event.accepted"),
+        );
+        let taken = store
+            .insert_numbered(new(task("dup-00000", "bob", n, spec()), None), &[event])
+            .await;
+        assert!(
+            matches!(taken, Err(StoreError::IdTaken { .. })),
+            "{taken:?}"
+        );
+    }
+    for n in 1..20 {
+        add(&*store, &format!("ok-{n:05}"), "bob", n, spec()).await;
+        store
+            .advance(
+                &id(&format!("ok-{n:05}")),
+                change(TaskPhase::Scheduling, n + 1),
+                1,
+            )
+            .await
+            .expect("a write after the refusals");
+    }
+    let events = store.events(&id("dup-00000")).await.expect("reads");
+    assert!(events.is_empty(), "the refused inserts' events: {events:?}");
+    assert_eq!(store.unfinished().await.expect("lists").len(), 20);
 }
 
 pub(super) async fn concurrent_inserts_with_one_key_make_one_task(store: Arc<dyn TaskStore>) {
@@ -817,7 +878,11 @@ pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn Task
             .with("need", 8),
     );
     // Inserted with its first events, as a submit does.
-    let accepted = TaskEvent::keyed(Timestamp(1), "queued", Message::new("event.accepted"));
+    let accepted = TaskEvent::keyed(
+        Timestamp(1),
+        "queued",
+        shared::messages::Message::new("event.accepted"),
+    );
     let queued = TaskEvent::keyed(Timestamp(1), "queued", reason.clone());
     store
         .insert_with_events(

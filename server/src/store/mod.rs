@@ -445,6 +445,27 @@ pub trait TaskStore: Send + Sync {
         Ok(inserted)
     }
 
+    /// [`TaskStore::insert_with_events`], answering also the submit sequence number a
+    /// new task got (`None` with [`Inserted::Existing`]): with it a submit answers with
+    /// the task it stored instead of reading it back. The default reads the number back.
+    ///
+    /// # Errors
+    ///
+    /// As [`TaskStore::insert`].
+    async fn insert_numbered(
+        &self,
+        new: NewTask,
+        events: &[TaskEvent],
+    ) -> Result<(Inserted, Option<i64>)> {
+        let id = new.task.id.clone();
+        let inserted = self.insert_with_events(new, events).await?;
+        let seq = match inserted {
+            Inserted::New => Some(self.get(&id).await?.seq),
+            Inserted::Existing(_) => None,
+        };
+        Ok((inserted, seq))
+    }
+
     /// The task with `id`, deleted ones included, hidden values masked.
     ///
     /// # Errors

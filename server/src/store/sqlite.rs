@@ -98,6 +98,37 @@ impl SqliteStore {
         self.pool.begin_with("BEGIN IMMEDIATE").await.map_err(db)
     }
 
+    /// Runs `sql`, a whole transaction from `BEGIN IMMEDIATE` to `COMMIT`, in one round
+    /// trip; when a statement fails the transaction is rolled back. The outer error is
+    /// the pool's or the rollback's, the inner one the statement's.
+    ///
+    /// It runs in a task of its own: a caller dropped halfway (its client gone) would
+    /// stop the batch between its `BEGIN` and `COMMIT` and leave the pooled connection
+    /// inside a transaction that holds the write lock.
+    async fn batch(
+        &self,
+        mut sql: QueryBuilder<Sqlite>,
+    ) -> Result<std::result::Result<Vec<sqlx::sqlite::SqliteRow>, sqlx::Error>> {
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            let mut conn = pool.acquire().await.map_err(db)?;
+            let rows = sql.build().fetch_all(&mut *conn).await;
+            if rows.is_err() {
+                // BEGIN may have failed too (no transaction then): SQLite answers that
+                // error for the ROLLBACK, after which the connection is as it should be.
+                if let Err(error) = sqlx::raw_sql("ROLLBACK").execute(&mut *conn).await
+                    && !error.to_string().contains("no transaction is active")
+                {
+                    conn.close_on_drop();
+                    return Err(db(error));
+                }
+            }
+            Ok(rows)
+        })
+        .await
+        .map_err(|join| StoreError::Database(sqlx::Error::Protocol(join.to_string())))?
+    }
+
     /// A read transaction: one consistent snapshot.
     async fn read(&self) -> Result<Transaction<'static, Sqlite>> {
         self.pool.begin().await.map_err(db)
@@ -164,13 +195,25 @@ impl TaskStore for SqliteStore {
     }
 
     async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
+        Ok(self.insert_numbered(new, events).await?.0)
+    }
+
+    async fn insert_numbered(
+        &self,
+        new: NewTask,
+        events: &[TaskEvent],
+    ) -> Result<(Inserted, Option<i64>)> {
         let task = &new.task;
         let spec = encode("spec", &task.spec.masked())?;
         let quota = encode("quota", &new.quota)?;
+        // Without an idempotency key there is nothing to look up first, so the whole
+        // transaction (begin, every row, commit) is one batch: one round trip to the
+        // connection's thread, made while the scheduler's lock is held, instead of three.
+        let one_batch = new.idempotency_key.is_none();
         // The task row and every child row go in one batch of statements: each
-        // statement was a round trip to the connection's thread, made while the
-        // scheduler's lock is held.
-        let mut sql = QueryBuilder::<Sqlite>::new(
+        // statement was a round trip to the connection's thread.
+        let mut sql = QueryBuilder::<Sqlite>::new(if one_batch { "BEGIN IMMEDIATE; " } else { "" });
+        sql.push(
             "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
              phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
              SELECT ",
@@ -190,7 +233,8 @@ impl TaskStore for SqliteStore {
             .push_bind(quota)
             .push("NULL")
             .push_bind(new.idempotency_key.clone());
-        sql.push(" FROM tasks");
+        // The number it got is the batch's only row.
+        sql.push(" FROM tasks RETURNING seq");
         let id = &task.id.0;
         push_rows(
             &mut sql,
@@ -230,32 +274,47 @@ impl TaskStore for SqliteStore {
                     .push_bind(keyed_column(event.keyed.as_ref()));
             },
         );
-        let mut tx = self.write().await?;
-        if let Some(existing) =
-            by_idempotency_key(&mut tx, &task.owner, new.idempotency_key.as_deref()).await?
-        {
-            return Ok(Inserted::Existing(existing));
-        }
-        let inserted = sql.build().execute(&mut *tx).await;
-        if let Err(error) = inserted {
-            if !is_unique_violation(&error) {
-                return Err(db(error));
-            }
-            // Another insert won a race this store's write lock does not exclude
-            // (another process on the file): answer with its task if the key is why.
-            tx.rollback().await.map_err(db)?;
-            let mut conn = self.pool.acquire().await.map_err(db)?;
-            return match by_idempotency_key(&mut conn, &task.owner, new.idempotency_key.as_deref())
-                .await?
+        let inserted = if one_batch {
+            sql.push("; COMMIT");
+            self.batch(sql).await?
+        } else {
+            let mut tx = self.write().await?;
+            if let Some(existing) =
+                by_idempotency_key(&mut tx, &task.owner, new.idempotency_key.as_deref()).await?
             {
-                Some(existing) => Ok(Inserted::Existing(existing)),
-                None => Err(StoreError::IdTaken {
-                    task: task.id.clone(),
-                }),
-            };
+                return Ok((Inserted::Existing(existing), None));
+            }
+            match sql.build().fetch_all(&mut *tx).await {
+                Ok(rows) => {
+                    tx.commit().await.map_err(db)?;
+                    Ok(rows)
+                }
+                Err(error) => {
+                    tx.rollback().await.map_err(db)?;
+                    Err(error)
+                }
+            }
+        };
+        match inserted {
+            Ok(rows) => {
+                let seq = rows.first().map(|r| r.try_get::<i64, _>(0)).transpose();
+                Ok((Inserted::New, seq.map_err(db)?))
+            }
+            Err(error) if is_unique_violation(&error) => {
+                // Another insert won a race this store's write lock does not exclude
+                // (another process on the file): answer with its task if the key is why.
+                let mut conn = self.pool.acquire().await.map_err(db)?;
+                match by_idempotency_key(&mut conn, &task.owner, new.idempotency_key.as_deref())
+                    .await?
+                {
+                    Some(existing) => Ok((Inserted::Existing(existing), None)),
+                    None => Err(StoreError::IdTaken {
+                        task: task.id.clone(),
+                    }),
+                }
+            }
+            Err(error) => Err(db(error)),
         }
-        tx.commit().await.map_err(db)?;
-        Ok(Inserted::New)
     }
 
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {

@@ -534,3 +534,36 @@ async fn why_a_task_waits_reads_in_the_readers_language() {
         call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_submits_answer_is_the_task_as_a_read_gives_it() {
+    let app = server::app(demo_state().await);
+    // As in the test above: a filler takes the H100 room, so the second task waits and
+    // nothing about it changes between its answer and the read.
+    let h100 = |spec_id: &str, units: u64| {
+        let mut spec = pytorch("sleep 30");
+        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": 1,
+            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
+        spec["basic"]["tags"] = json!([{ "key": "stage", "value": "eval" }]);
+        spec
+    };
+    let (status, filler) = call(&app, post("/api/v1/tasks", &h100("h100-8g", 1))).await;
+    assert_eq!(status, StatusCode::CREATED, "{filler}");
+    let filler = filler["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &filler, phase_is("running")).await;
+    let (status, answer) = call(&app, post("/api/v1/tasks", &h100("h100-1g", 8))).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let waiting = answer["id"].as_str().unwrap().to_owned();
+    let (status, read) = call(&app, get(&format!("/api/v1/tasks/{waiting}"))).await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    assert_eq!(answer, read);
+    assert_eq!(answer["phase"], "queued", "{answer}");
+    assert_eq!(answer["tags"], json!([{ "key": "stage", "value": "eval" }]));
+    assert!(answer["reason"].is_string(), "{answer}");
+    // The owner's own answer masks the hidden value, as every read does.
+    assert!(!answer.to_string().contains("hf_demo_secret"), "{answer}");
+    assert!(answer.to_string().contains(shared::task::HIDDEN_VALUE_MASK));
+    for id in [&waiting, &filler] {
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
+}
