@@ -115,6 +115,8 @@ macro_rules! every_store_test {
             keyed_events_and_reasons_read_back_whole,
             an_insert_answers_the_number_a_read_gives,
             refused_inserts_leave_every_connection_usable,
+            a_group_insert_stores_each_task_with_its_number,
+            a_taken_id_in_a_group_keeps_out_only_its_task,
         );
     };
 }
@@ -344,6 +346,78 @@ pub(super) async fn refused_inserts_leave_every_connection_usable(store: Arc<dyn
     let events = store.events(&id("dup-00000")).await.expect("reads");
     assert!(events.is_empty(), "the refused inserts' events: {events:?}");
     assert_eq!(store.unfinished().await.expect("lists").len(), 20);
+}
+
+fn group(ids: &[&str]) -> Vec<(NewTask, Vec<TaskEvent>)> {
+    ids.iter()
+        .zip(1..)
+        .map(|(id, at)| {
+            let event = TaskEvent::keyed(
+                Timestamp(at),
+                "queued",
+                shared::messages::Message::new("event.accepted"),
+            );
+            (new(task(id, "alice", at, spec()), None), vec![event])
+        })
+        .collect()
+}
+
+pub(super) async fn a_group_insert_stores_each_task_with_its_number(store: Arc<dyn TaskStore>) {
+    add(&*store, "first-00000", "bob", 0, spec()).await;
+    let ids = ["grp-00001", "grp-00002", "grp-00003"];
+    let answers = store.insert_group(group(&ids)).await;
+    assert_eq!(answers.len(), 3);
+    let mut numbers = Vec::new();
+    for (id_text, answer) in ids.iter().zip(answers) {
+        let (inserted, seq) = answer.expect("inserts");
+        assert_eq!(inserted, Inserted::New);
+        let read = store.get(&id(id_text)).await.expect("reads");
+        assert_eq!(seq, Some(read.seq));
+        assert_eq!(read.task.spec, spec().masked());
+        assert_eq!(read.tags, spec().basic.tags);
+        let hidden = store.hidden_values(&id(id_text)).await.expect("reads");
+        assert_eq!(hidden.len(), 1);
+        assert_eq!(hidden[0].value, "s3cret");
+        let events = store.events(&id(id_text)).await.expect("reads");
+        assert_eq!(events.len(), 1, "{events:?}");
+        numbers.push(read.seq);
+    }
+    // In the group's order, after the task stored before it.
+    let first = store.get(&id("first-00000")).await.expect("reads").seq;
+    assert!(
+        first < numbers[0] && numbers.is_sorted(),
+        "{first} {numbers:?}"
+    );
+    numbers.dedup();
+    assert_eq!(numbers.len(), 3);
+}
+
+pub(super) async fn a_taken_id_in_a_group_keeps_out_only_its_task(store: Arc<dyn TaskStore>) {
+    add(&*store, "grp-00002", "bob", 0, spec()).await;
+    let answers = store
+        .insert_group(group(&["grp-00001", "grp-00002", "grp-00003"]))
+        .await;
+    let outcomes: Vec<_> = answers
+        .into_iter()
+        .map(|answer| answer.map(|(inserted, _)| inserted))
+        .collect();
+    assert!(matches!(outcomes[0], Ok(Inserted::New)), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[1], Err(StoreError::IdTaken { task }) if task.0 == "grp-00002"),
+        "{outcomes:?}"
+    );
+    assert!(matches!(outcomes[2], Ok(Inserted::New)), "{outcomes:?}");
+    // The taken id still names bob's task, with none of the group's events.
+    let taken = store.get(&id("grp-00002")).await.expect("reads");
+    assert_eq!(taken.task.owner, "bob");
+    assert!(
+        store
+            .events(&id("grp-00002"))
+            .await
+            .expect("reads")
+            .is_empty()
+    );
+    assert_eq!(store.unfinished().await.expect("lists").len(), 3);
 }
 
 pub(super) async fn concurrent_inserts_with_one_key_make_one_task(store: Arc<dyn TaskStore>) {

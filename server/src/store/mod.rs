@@ -466,6 +466,22 @@ pub trait TaskStore: Send + Sync {
         Ok((inserted, seq))
     }
 
+    /// [`TaskStore::insert_numbered`] for several tasks, without idempotency keys: one
+    /// answer per task, in order. A store that can should store them in one
+    /// transaction (group commit), and insert them one by one when that fails, so that
+    /// each answer is the one its own insert would give. The default inserts them one
+    /// by one.
+    async fn insert_group(
+        &self,
+        tasks: Vec<(NewTask, Vec<TaskEvent>)>,
+    ) -> Vec<Result<(Inserted, Option<i64>)>> {
+        let mut answers = Vec::with_capacity(tasks.len());
+        for (new, events) in tasks {
+            answers.push(self.insert_numbered(new, &events).await);
+        }
+        answers
+    }
+
     /// The task with `id`, deleted ones included, hidden values masked.
     ///
     /// # Errors
