@@ -313,7 +313,7 @@ impl Runner {
     ///
     /// [`SubmitError::Invalid`] with every finding when the spec has errors.
     pub async fn submit(
-        &self,
+        self: &Arc<Self>,
         user: &User,
         spec: TaskSpec,
         key: Option<&str>,
@@ -516,7 +516,15 @@ impl Runner {
     /// and stores them in one transaction while holding it. So quota is never held
     /// twice and every answer comes after its task's commit, while the writes that
     /// waited for one commit share the next.
-    async fn submit_grouped(&self, user: &User, spec: TaskSpec) -> Result<StoredTask, SubmitError> {
+    ///
+    /// The group is taken, stored and applied by a task of its own: a submit whose
+    /// caller goes away (its client hung up) must not leave the others of its group
+    /// without their answer, nor a task queued that was never stored.
+    async fn submit_grouped(
+        self: &Arc<Self>,
+        user: &User,
+        spec: TaskSpec,
+    ) -> Result<StoredTask, SubmitError> {
         let (answer, answered) = tokio::sync::oneshot::channel();
         self.pending
             .lock()
@@ -526,10 +534,11 @@ impl Runner {
                 spec,
                 answer,
             });
-        let decisions = {
-            let mut scheduler = self.scheduler.lock().await;
+        let runner = Arc::clone(self);
+        let group = tokio::spawn(async move {
+            let mut scheduler = runner.scheduler.lock().await;
             let group: Vec<Pending> = {
-                let mut pending = self
+                let mut pending = runner
                     .pending
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -539,13 +548,15 @@ impl Runner {
             // Empty when earlier holders of the lock took this submit with their group;
             // what is left past a full group goes with the next holder's (every submit
             // that joins takes the lock once, after joining).
-            if group.is_empty() {
-                Vec::new()
-            } else {
-                self.submit_group(&mut scheduler, group).await
+            if !group.is_empty() {
+                let decisions = runner.submit_group(&mut scheduler, group).await;
+                drop(scheduler);
+                runner.apply(decisions).await;
             }
-        };
-        self.apply(decisions).await;
+        });
+        // As a submit alone, it returns once the decisions of the group it took (if
+        // any) are applied.
+        let _ = group.await;
         answered.await.map_err(|_| {
             SubmitError::Store(StoreError::Database(sqlx::Error::Protocol(
                 "the submit's group ended without an answer".into(),
