@@ -204,13 +204,16 @@ mod quick {
             self.eat(b'"')?;
             let start = self.at;
             let mut escaped = false;
+            self.skip_plain();
             loop {
                 match *self.text.get(self.at)? {
                     b'"' => break,
                     b'\\' => {
                         escaped = true;
                         match *self.text.get(self.at + 1)? {
-                            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.at += 2,
+                            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                                self.at += 2;
+                            }
                             b'u' => {
                                 let hex = self.text.get(self.at + 2..self.at + 6)?;
                                 let hex = std::str::from_utf8(hex).ok()?;
@@ -222,6 +225,7 @@ mod quick {
                             }
                             _ => return None,
                         }
+                        self.skip_plain();
                     }
                     0..0x20 => return None,
                     _ => self.at += 1,
@@ -230,6 +234,26 @@ mod quick {
             let string = &self.text[start..self.at];
             self.at += 1;
             Some((string, escaped))
+        }
+
+        /// Moves past the bytes of a string that need no look (all but `"`, `\\` and
+        /// control characters), eight at a time: most of a body is strings.
+        fn skip_plain(&mut self) {
+            const ONES: u64 = u64::from_le_bytes([1; 8]);
+            const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+            // Whether a byte of `v` is below `n` (for n <= 128; exact as to whether any is).
+            let below = |v: u64, n: u8| v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH;
+            while let Some(chunk) = self.text.get(self.at..self.at + 8) {
+                let v = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+                if below(v ^ (ONES * u64::from(b'"')), 1)
+                    | below(v ^ (ONES * u64::from(b'\\')), 1)
+                    | below(v, 0x20)
+                    != 0
+                {
+                    break;
+                }
+                self.at += 8;
+            }
         }
 
         /// `-? (0 | [1-9][0-9]*) (. [0-9]+)?`, and no exponent.
@@ -555,6 +579,24 @@ mod tests {
         }
         for case in shared::demo::corpus() {
             agrees(&case.spec.to_string());
+        }
+    }
+
+    #[test]
+    fn the_quick_pass_finds_every_quote_escape_and_control_in_a_long_string() {
+        for at in 0..40 {
+            for (with, plain) in [
+                ("\\\"", true),
+                ("\\u0041", true),
+                ("\"", false),
+                ("\\", false),
+                ("\n", false),
+                ("\u{1f}", false),
+                ("é", true),
+            ] {
+                let text = format!("[\"{}{with}{}\"]", "a".repeat(at), "c".repeat(40 - at));
+                assert_eq!(agrees(&text), plain, "{text:?}");
+            }
         }
     }
 
