@@ -340,7 +340,10 @@ impl Runner {
         }
         let (submitted, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
-            match self.submit_locked(&mut scheduler, user, spec, key).await {
+            // Boxed, here and below: a future holds the state of every future it awaits
+            // inline, and a large one is copied whenever it moves (into a spawned task,
+            // into the handler's box), which was a tenth of a submit's instructions.
+            match Box::pin(self.submit_locked(&mut scheduler, user, spec, key)).await {
                 Ok(submitted) => submitted,
                 Err((err, others)) => {
                     drop(scheduler);
@@ -549,7 +552,7 @@ impl Runner {
             // what is left past a full group goes with the next holder's (every submit
             // that joins takes the lock once, after joining).
             if !group.is_empty() {
-                let decisions = runner.submit_group(&mut scheduler, group).await;
+                let decisions = Box::pin(runner.submit_group(&mut scheduler, group)).await;
                 drop(scheduler);
                 runner.apply(decisions).await;
             }
@@ -690,26 +693,24 @@ impl Runner {
         }
         for mut task in again {
             decisions.append(&mut task.decisions);
-            let answer = match self
-                .submit_locked(scheduler, &task.user, task.spec, None)
-                .await
-            {
-                Ok((Submitted::New(id, stored), mut more)) => {
-                    decisions.append(&mut more);
-                    match stored {
-                        Some(stored) => Ok(*stored),
-                        None => self.store.get(&id).await.map_err(SubmitError::from),
+            let answer =
+                match Box::pin(self.submit_locked(scheduler, &task.user, task.spec, None)).await {
+                    Ok((Submitted::New(id, stored), mut more)) => {
+                        decisions.append(&mut more);
+                        match stored {
+                            Some(stored) => Ok(*stored),
+                            None => self.store.get(&id).await.map_err(SubmitError::from),
+                        }
                     }
-                }
-                Ok((Submitted::Earlier(id), mut more)) => {
-                    decisions.append(&mut more);
-                    self.store.get(&id).await.map_err(SubmitError::from)
-                }
-                Err((err, mut more)) => {
-                    decisions.append(&mut more);
-                    Err(err)
-                }
-            };
+                    Ok((Submitted::Earlier(id), mut more)) => {
+                        decisions.append(&mut more);
+                        self.store.get(&id).await.map_err(SubmitError::from)
+                    }
+                    Err((err, mut more)) => {
+                        decisions.append(&mut more);
+                        Err(err)
+                    }
+                };
             let _ = task.answer.send(answer);
         }
         decisions
