@@ -10,6 +10,9 @@
 # printing requests/s and the ratio to /healthz measured in the same run.
 # Settings: WRK_THREADS (2), WRK_CONNECTIONS (32), WRK_DURATION (10s); BERTH_BIN runs
 # that binary instead of building one (to compare with an older build in the same run).
+# WRK_ROUNDS (1): /healthz and validate are measured alternately that many times, and
+# each is the median of its rounds, so that a change in the machine's load (other
+# work on the same cores) weighs on both alike.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -17,6 +20,7 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 threads="${WRK_THREADS:-2}"
 connections="${WRK_CONNECTIONS:-32}"
 duration="${WRK_DURATION:-10s}"
+rounds="${WRK_ROUNDS:-1}"
 
 if ! command -v wrk >/dev/null; then
   echo "wrk is missing: run scripts/install-tools.sh" >&2
@@ -81,6 +85,8 @@ mkdir -p "$work/dist"
 start() {
   stop
   mkdir -p "$work/$1"
+  # Made before the server starts: the loop below reads it at once (a race otherwise).
+  : > "$work/out"
   BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/$1" BERTH_DIST="$work/dist" \
     BERTH_CATALOG="$work/catalog.json" RUST_LOG=error \
     "$berth" > "$work/out" 2> "$work/err" &
@@ -113,12 +119,20 @@ run() {
   awk '/^Requests\/sec:/ { print $2 }' <<<"$out"
 }
 
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; wrk -t$threads -c$connections -d$duration" >&2
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; wrk -t$threads -c$connections -d$duration, $rounds round(s)" >&2
 # Each submit run starts on an empty store, so neither sees the other's tasks (the
 # tasks that run end and trigger admission passes for a while after their run).
 start data-1
-healthz="$(run "$url/healthz")"
-validate="$(run -s "$work/validate.lua" "$url/api/v1/validate")"
+median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+healthzs=""
+validates=""
+for _ in $(seq "$rounds"); do
+  healthzs="$healthzs $(run "$url/healthz")"
+  validates="$validates $(run -s "$work/validate.lua" "$url/api/v1/validate")"
+done
+[ "$rounds" -gt 1 ] && echo "rounds: /healthz$healthzs; validate$validates" >&2
+healthz="$(median <<<"${healthzs# }")"
+validate="$(median <<<"${validates# }")"
 runs="$(run -s "$work/runs.lua" "$url/api/v1/tasks")"
 start data-2
 queues="$(run -s "$work/queues.lua" "$url/api/v1/tasks")"

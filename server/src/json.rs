@@ -54,6 +54,16 @@ impl JsonError {
 ///
 /// [`JsonError`] naming the position, and for a duplicate the key and its object.
 pub fn check_strict(text: &str) -> Result<(), JsonError> {
+    // Most bodies are plain: the quick pass clears them; anything it is unsure of
+    // (and every error, whose message and position serde_json gives) takes the full read.
+    if quick::is_plain_strict(text.as_bytes()) {
+        return Ok(());
+    }
+    check_strict_fully(text)
+}
+
+/// [`check_strict`] without the quick pass.
+fn check_strict_fully(text: &str) -> Result<(), JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let result = scan(&mut de).and_then(|()| de.end().map_err(|err| (err, None)));
     result.map_err(|(err, duplicate)| match duplicate {
@@ -118,6 +128,206 @@ impl<'de> Node<'_, 'de> {
         Node {
             path: self.path,
             duplicate: self.duplicate,
+        }
+    }
+}
+
+/// The quick pass of [`check_strict`]: one loop over the bytes that says yes only for
+/// JSON serde_json reads (with no object holding a key twice) whose keys have no
+/// escape and whose numbers no exponent; no for anything else, valid or not, which
+/// then gets the full read. Nothing is allocated but the list of the open objects'
+/// keys, which are compared as bytes (equal without escapes exactly when equal as
+/// strings).
+mod quick {
+    /// Deeper than this, the full read decides (serde_json refuses past 128).
+    const MAX_DEPTH: usize = 64;
+    /// Keys in one object past which the full read decides: the check here compares
+    /// each key with the object's earlier ones.
+    const MAX_KEYS: usize = 32;
+    /// Characters of a number past which the full read decides (a long integer is read
+    /// as a float, which may overflow).
+    const MAX_NUMBER: usize = 18;
+
+    pub(super) fn is_plain_strict(text: &[u8]) -> bool {
+        let mut reader = Reader {
+            text,
+            at: 0,
+            keys: Vec::new(),
+        };
+        reader.value(0).is_some() && {
+            reader.space();
+            reader.at == text.len()
+        }
+    }
+
+    struct Reader<'a> {
+        text: &'a [u8],
+        at: usize,
+        /// The keys of every object open now, outermost first.
+        keys: Vec<&'a [u8]>,
+    }
+
+    impl<'a> Reader<'a> {
+        fn space(&mut self) {
+            while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.text.get(self.at) {
+                self.at += 1;
+            }
+        }
+
+        fn eat(&mut self, byte: u8) -> Option<()> {
+            (self.text.get(self.at) == Some(&byte)).then(|| self.at += 1)
+        }
+
+        fn value(&mut self, depth: usize) -> Option<()> {
+            self.space();
+            match *self.text.get(self.at)? {
+                b'{' if depth < MAX_DEPTH => self.object(depth + 1),
+                b'[' if depth < MAX_DEPTH => self.array(depth + 1),
+                b'"' => self.string().map(|_| ()),
+                b't' => self.word(b"true"),
+                b'f' => self.word(b"false"),
+                b'n' => self.word(b"null"),
+                b'-' | b'0'..=b'9' => self.number(),
+                _ => None,
+            }
+        }
+
+        fn word(&mut self, word: &[u8]) -> Option<()> {
+            let end = self.at + word.len();
+            (self.text.get(self.at..end)? == word).then(|| self.at = end)
+        }
+
+        /// A string: its bytes between the quotes, and whether it has an escape.
+        /// Escapes of a surrogate (serde_json refuses one unpaired) are left to the
+        /// full read.
+        fn string(&mut self) -> Option<(&'a [u8], bool)> {
+            self.eat(b'"')?;
+            let start = self.at;
+            let mut escaped = false;
+            self.skip_plain();
+            loop {
+                match *self.text.get(self.at)? {
+                    b'"' => break,
+                    b'\\' => {
+                        escaped = true;
+                        match *self.text.get(self.at + 1)? {
+                            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                                self.at += 2;
+                            }
+                            b'u' => {
+                                let hex = self.text.get(self.at + 2..self.at + 6)?;
+                                let hex = std::str::from_utf8(hex).ok()?;
+                                let code = u16::from_str_radix(hex, 16).ok()?;
+                                if hex.starts_with('+') || (0xD800..=0xDFFF).contains(&code) {
+                                    return None;
+                                }
+                                self.at += 6;
+                            }
+                            _ => return None,
+                        }
+                        self.skip_plain();
+                    }
+                    0..0x20 => return None,
+                    _ => self.at += 1,
+                }
+            }
+            let string = &self.text[start..self.at];
+            self.at += 1;
+            Some((string, escaped))
+        }
+
+        /// Moves past the bytes of a string that need no look (all but `"`, `\\` and
+        /// control characters), eight at a time: most of a body is strings.
+        fn skip_plain(&mut self) {
+            const ONES: u64 = u64::from_le_bytes([1; 8]);
+            const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+            // Whether a byte of `v` is below `n` (for n <= 128; exact as to whether any is).
+            let below = |v: u64, n: u8| v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH;
+            while let Some(chunk) = self.text.get(self.at..self.at + 8) {
+                let v = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+                if below(v ^ (ONES * u64::from(b'"')), 1)
+                    | below(v ^ (ONES * u64::from(b'\\')), 1)
+                    | below(v, 0x20)
+                    != 0
+                {
+                    break;
+                }
+                self.at += 8;
+            }
+        }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)?`, and no exponent.
+        fn number(&mut self) -> Option<()> {
+            let start = self.at;
+            let _ = self.eat(b'-');
+            if self.eat(b'0').is_none() {
+                if !matches!(self.text.get(self.at)?, b'1'..=b'9') {
+                    return None;
+                }
+                self.digits();
+            }
+            if self.eat(b'.').is_some() && self.digits() == 0 {
+                return None;
+            }
+            if matches!(self.text.get(self.at), Some(b'e' | b'E' | b'0'..=b'9')) {
+                return None;
+            }
+            (self.at - start <= MAX_NUMBER).then_some(())
+        }
+
+        fn digits(&mut self) -> usize {
+            let start = self.at;
+            while let Some(b'0'..=b'9') = self.text.get(self.at) {
+                self.at += 1;
+            }
+            self.at - start
+        }
+
+        fn array(&mut self, depth: usize) -> Option<()> {
+            self.eat(b'[')?;
+            self.space();
+            if self.eat(b']').is_some() {
+                return Some(());
+            }
+            loop {
+                self.value(depth)?;
+                self.space();
+                if self.eat(b']').is_some() {
+                    return Some(());
+                }
+                self.eat(b',')?;
+            }
+        }
+
+        fn object(&mut self, depth: usize) -> Option<()> {
+            self.eat(b'{')?;
+            self.space();
+            if self.eat(b'}').is_some() {
+                return Some(());
+            }
+            let first = self.keys.len();
+            loop {
+                self.space();
+                // A key with an escape may equal one written otherwise: left to the full
+                // read, which compares them unescaped.
+                let (key, escaped) = self.string()?;
+                if escaped
+                    || self.keys.len() - first >= MAX_KEYS
+                    || self.keys[first..].contains(&key)
+                {
+                    return None;
+                }
+                self.keys.push(key);
+                self.space();
+                self.eat(b':')?;
+                self.value(depth)?;
+                self.space();
+                if self.eat(b'}').is_some() {
+                    self.keys.truncate(first);
+                    return Some(());
+                }
+                self.eat(b',')?;
+            }
         }
     }
 }
@@ -277,6 +487,138 @@ impl<'de> Visitor<'de> for Node<'_, 'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The quick pass may leave a valid body to the full read, never clear one the
+    /// full read refuses.
+    fn agrees(text: &str) -> bool {
+        let quick = quick::is_plain_strict(text.as_bytes());
+        assert!(
+            !quick || check_strict_fully(text).is_ok(),
+            "the quick pass cleared what the full read refuses: {text:?}"
+        );
+        quick
+    }
+
+    #[test]
+    fn the_quick_pass_clears_the_examples_and_leaves_what_it_cannot_judge() {
+        for example in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {
+            assert!(agrees(example));
+            assert!(agrees(
+                &serde_json::to_string(
+                    &serde_json::from_str::<serde_json::Value>(example).unwrap()
+                )
+                .unwrap()
+            ));
+        }
+        for plain in [
+            "[]",
+            "{}",
+            " 0 ",
+            "-0.5",
+            "[1, -20, 3.25, true, false, null]",
+            r#"{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}"#,
+            "\"é ✓\"",
+            "\"\u{7f}\"",
+        ] {
+            assert!(agrees(plain), "{plain}");
+        }
+        // Valid, but left to the full read: escapes, exponents, long numbers, deep
+        // nesting, many keys.
+        let many = format!(
+            "{{{}}}",
+            (0..40)
+                .map(|i| format!("\"k{i}\": {i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert!(agrees(r#"["a\"b\\c\/\n\u00e9\uFFFF", {"k": "\t"}]"#));
+        for unsure in [
+            r#"{"a\nb": 1}"#,
+            r#"{"a": 1, "\u0061": 2}"#,
+            r#""\ud83d\ude00""#,
+            r#""\udc00""#,
+            "1e5",
+            "1.5E-3",
+            "12345678901234567890123",
+            &"[".repeat(70),
+            &many,
+        ] {
+            assert!(!agrees(unsure), "{unsure}");
+        }
+        for refused in [
+            "",
+            " ",
+            "{",
+            "[1,]",
+            "[1 2]",
+            "{\"a\" 1}",
+            "{\"a\": 1,}",
+            "{a: 1}",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "+1",
+            r#""\x""#,
+            r#""\u12""#,
+            r#""\u+123""#,
+            r#""\u12g4""#,
+            "tru",
+            "nul",
+            "\"a",
+            "\"\t\"",
+            "[]]",
+            "{} {}",
+            "\u{feff}{}",
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"x": {"a": 1, "b": {"a": 2}, "a": 3}}"#,
+            "NaN",
+        ] {
+            assert!(!agrees(refused), "{refused:?}");
+            assert!(check_strict(refused).is_err(), "{refused:?}");
+        }
+        for case in shared::demo::corpus() {
+            agrees(&case.spec.to_string());
+        }
+    }
+
+    #[test]
+    fn the_quick_pass_finds_every_quote_escape_and_control_in_a_long_string() {
+        for at in 0..40 {
+            for (with, plain) in [
+                ("\\\"", true),
+                ("\\u0041", true),
+                ("\"", false),
+                ("\\", false),
+                ("\n", false),
+                ("\u{1f}", false),
+                ("é", true),
+            ] {
+                let text = format!("[\"{}{with}{}\"]", "a".repeat(at), "c".repeat(40 - at));
+                assert_eq!(agrees(&text), plain, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_quick_pass_never_clears_a_damaged_example() {
+        // Every byte of the example dropped, doubled, or replaced by a character that
+        // matters to the grammar: the quick pass may clear only what the full read does.
+        let text = shared::demo::PYTORCH_EXAMPLE;
+        for (at, _) in text.char_indices() {
+            let mut cut = text.to_owned();
+            let c = cut.remove(at);
+            agrees(&cut);
+            let mut doubled = text.to_owned();
+            doubled.insert(at, c);
+            agrees(&doubled);
+            for with in ['"', ',', ':', '{', '}', '[', ']', '\\', '0', 'e', '-', '.'] {
+                let mut replaced = text.to_owned();
+                replaced.replace_range(at..at + c.len_utf8(), &with.to_string());
+                agrees(&replaced);
+            }
+        }
+    }
 
     #[test]
     fn well_formed_json_passes() {

@@ -46,6 +46,10 @@ pub const STOP_GRACE: Duration = Duration::from_secs(10);
 /// adopts the tasks other servers accepted.
 pub const LEAD_INTERVAL: Duration = Duration::from_millis(500);
 
+/// Submits stored in one transaction at most (see [`Runner::submit_grouped`]): a
+/// bound on how long the first of them waits for the group's commit.
+const MAX_GROUP: usize = 64;
+
 /// A submit could not be accepted.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -111,6 +115,35 @@ pub struct Runner {
     leading: AtomicBool,
     /// What the leader has adopted from the database (see [`Runner::sync`]).
     adopted: Mutex<Adopted>,
+    /// Submits waiting for the scheduler's lock, stored together by whichever of them
+    /// takes it first (see [`Runner::submit_grouped`]).
+    pending: std::sync::Mutex<Vec<Pending>>,
+}
+
+/// What [`Runner::submit_locked`] stored.
+enum Submitted {
+    /// A new task, as stored when the store said the number it got.
+    New(TaskId, Option<Box<StoredTask>>),
+    /// The idempotency key named this earlier task.
+    Earlier(TaskId),
+}
+
+/// A submit waiting for the next group (see [`Runner::submit_grouped`]).
+struct Pending {
+    user: User,
+    spec: TaskSpec,
+    answer: tokio::sync::oneshot::Sender<Result<StoredTask, SubmitError>>,
+}
+
+/// A task of a group, queued and waiting for the group's insert.
+struct Grouped {
+    id: TaskId,
+    user: User,
+    spec: TaskSpec,
+    decisions: Vec<Decision>,
+    reason: Option<Message>,
+    stored: StoredTask,
+    answer: tokio::sync::oneshot::Sender<Result<StoredTask, SubmitError>>,
 }
 
 /// The leader's view of the tasks other servers accepted.
@@ -155,6 +188,7 @@ impl Runner {
             base: usage.clone(),
             leading: AtomicBool::new(true),
             adopted: Mutex::new(Adopted::default()),
+            pending: std::sync::Mutex::new(Vec::new()),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
             catalog,
             store,
@@ -279,7 +313,7 @@ impl Runner {
     ///
     /// [`SubmitError::Invalid`] with every finding when the spec has errors.
     pub async fn submit(
-        &self,
+        self: &Arc<Self>,
         user: &User,
         spec: TaskSpec,
         key: Option<&str>,
@@ -298,129 +332,388 @@ impl Runner {
             }
             return Ok((earlier, false));
         }
-        let (stored, decisions) = {
+        if key.is_none() && !self.store.replicated() {
+            return self
+                .submit_grouped(user, spec)
+                .await
+                .map(|stored| (stored, true));
+        }
+        let (submitted, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
-            // Other servers may hold quota in a replicated store: the check reads it from
-            // the database, inside a reservation that lasts until the insert commits.
-            let mut reservation = self.store.reserve().await?;
-            let shared_usage = match reservation.as_mut() {
-                Some(reservation) => {
-                    let mut usage = shared::Usage {
-                        nodes: scheduler.usage().nodes.clone(),
-                        quota: self.base.quota.clone(),
-                    };
-                    usage.hold(&reservation.held(&user.name).await?);
-                    Some(usage)
+            // Boxed, here and below: a future holds the state of every future it awaits
+            // inline, and a large one is copied whenever it moves (into a spawned task,
+            // into the handler's box): boxing them cut a sixth of a submit's instructions.
+            match Box::pin(self.submit_locked(&mut scheduler, user, spec, key)).await {
+                Ok(submitted) => submitted,
+                Err((err, others)) => {
+                    drop(scheduler);
+                    self.apply(others).await;
+                    return Err(err);
                 }
-                None => None,
+            }
+        };
+        // The answer is the task as it was queued, before the admission is applied. A
+        // store that could not say the number it gave is read back, outside the lock
+        // (other submits go on meanwhile).
+        let (stored, new) = match submitted {
+            Submitted::New(_, Some(stored)) => (Ok(*stored), true),
+            Submitted::New(id, None) => (self.store.get(&id).await, true),
+            Submitted::Earlier(id) => (self.store.get(&id).await, false),
+        };
+        self.apply(decisions).await;
+        Ok((stored?, new))
+    }
+
+    /// Checks, holds quota for, queues, admits and stores one task, under the
+    /// scheduler's lock. With the outcome come the decisions to apply once the lock is
+    /// let go; with an error, the decisions about other tasks, which stand.
+    async fn submit_locked(
+        &self,
+        scheduler: &mut Scheduler,
+        user: &User,
+        spec: TaskSpec,
+        key: Option<&str>,
+    ) -> Result<(Submitted, Vec<Decision>), (SubmitError, Vec<Decision>)> {
+        // Other servers may hold quota in a replicated store: the check reads it from
+        // the database, inside a reservation that lasts until the insert commits.
+        let mut reservation = self
+            .store
+            .reserve()
+            .await
+            .map_err(|e| (e.into(), Vec::new()))?;
+        let shared_usage = match reservation.as_mut() {
+            Some(reservation) => {
+                let mut usage = shared::Usage {
+                    nodes: scheduler.usage().nodes.clone(),
+                    quota: self.base.quota.clone(),
+                };
+                usage.hold(
+                    &reservation
+                        .held(&user.name)
+                        .await
+                        .map_err(|e| (e.into(), Vec::new()))?,
+                );
+                Some(usage)
+            }
+            None => None,
+        };
+        // Checked once, against live usage under the lock: the hold is its plan's.
+        let usage = shared_usage.as_ref().unwrap_or(scheduler.usage());
+        let (validated, check) = shared::validated(spec, &self.catalog, usage, user)
+            .map_err(|report| (SubmitError::Invalid(report), Vec::new()))?;
+        let hold = check
+            .plan
+            .map(|plan| plan.hold(&user.name))
+            .unwrap_or_default();
+        let mut tries = 0;
+        // Decisions about other tasks, made by passes whose submit then failed:
+        // they stand, and are applied whatever happens to this one.
+        let mut others: Vec<Decision> = Vec::new();
+        let leading = self.leading.load(Ordering::SeqCst);
+        let stored = loop {
+            let id = Self::task_id(&validated, &user.name, key, tries);
+            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+            scheduler.queue_checked(
+                id.clone(),
+                (*validated).clone(),
+                user.clone(),
+                seq,
+                hold.clone(),
+            );
+            // Admitted before it is stored, under the same lock (so tasks are tried
+            // in the order they queue), so that why it waits is written with it: one
+            // write per submit. It is undone if the task cannot be stored. A server
+            // that does not lead leaves the task to the leader.
+            let decisions = if leading {
+                scheduler.admit_one(&id)
+            } else {
+                Vec::new()
             };
-            // Checked once, against live usage under the lock: the hold is its plan's.
-            let usage = shared_usage.as_ref().unwrap_or(scheduler.usage());
-            let (validated, check) = shared::validated(spec, &self.catalog, usage, user)
-                .map_err(SubmitError::Invalid)?;
+            let reason = decisions.iter().find_map(|d| match d {
+                Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
+                _ => None,
+            });
+            let at = now();
+            let mut events = vec![TaskEvent::keyed(
+                at,
+                event_kind::QUEUED,
+                Message::new("event.accepted"),
+            )];
+            if let Some(reason) = &reason {
+                events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
+            }
+            let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
+            // The answer is the task as stored, as a read would give it: hidden
+            // values masked, its tags the spec's, no placement yet.
+            let mut answer = task.clone();
+            answer.spec = answer.spec.masked();
+            let new = NewTask {
+                task,
+                quota: hold.clone(),
+                idempotency_key: key.map(str::to_owned),
+            };
+            let (inserted, seq) = match reservation.as_mut() {
+                Some(reservation) => (reservation.insert(new).await, None),
+                None => match self.store.insert_numbered(new, &events).await {
+                    Ok((inserted, seq)) => (Ok(inserted), seq),
+                    Err(err) => (Err(err), None),
+                },
+            };
+            if let Ok(Inserted::New) = inserted {
+                // In a replicated store other servers see the task once the
+                // reservation commits; its events follow it.
+                if let Some(reservation) = reservation.take() {
+                    if let Err(err) = reservation.commit().await {
+                        Self::unqueue(scheduler, &id, decisions, &mut others);
+                        return Err((err.into(), others));
+                    }
+                    for event in &events {
+                        if let Err(err) = self.store.push_event(&id, event).await {
+                            others.extend(decisions);
+                            return Err((err.into(), others));
+                        }
+                    }
+                }
+                if let Some(reason) = reason {
+                    // Recorded above: the pass's answer adds no second event.
+                    self.reasons.lock().await.insert(id.clone(), reason);
+                }
+                if !leading {
+                    scheduler.cancel(&id);
+                }
+                others.extend(decisions);
+                let stored = seq.map(|seq| {
+                    Box::new(StoredTask {
+                        tags: answer.spec.basic.tags.clone(),
+                        task: answer,
+                        seq,
+                        quota: hold,
+                        placement: None,
+                    })
+                });
+                break Submitted::New(id, stored);
+            }
+            Self::unqueue(scheduler, &id, decisions, &mut others);
+            match inserted {
+                Ok(Inserted::New) => unreachable!("handled above"),
+                Ok(Inserted::Existing(earlier)) => {
+                    return Ok((Submitted::Earlier(earlier), others));
+                }
+                // Another task has this name: draw another suffix.
+                Err(StoreError::IdTaken { .. }) if tries < 8 => tries += 1,
+                Err(err) => return Err((err.into(), others)),
+            }
+        };
+        if self.store.replicated()
+            && let Submitted::New(id, _) = &stored
+        {
+            self.adopted.lock().await.mine.insert(id.clone());
+        }
+        Ok((stored, others))
+    }
+
+    /// A submit without idempotency key to a store of this server's own, stored with
+    /// the submits that arrive meanwhile: group commit. Each submit joins the pending
+    /// ones and waits for the scheduler's lock; whoever takes it checks, queues and
+    /// admits every pending submit in arrival order, as one submit at a time would,
+    /// and stores them in one transaction while holding it. So quota is never held
+    /// twice and every answer comes after its task's commit, while the writes that
+    /// waited for one commit share the next.
+    ///
+    /// The group is taken, stored and applied by a task of its own: a submit whose
+    /// caller goes away (its client hung up) must not leave the others of its group
+    /// without their answer, nor a task queued that was never stored.
+    async fn submit_grouped(
+        self: &Arc<Self>,
+        user: &User,
+        spec: TaskSpec,
+    ) -> Result<StoredTask, SubmitError> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(Pending {
+                user: user.clone(),
+                spec,
+                answer,
+            });
+        let runner = Arc::clone(self);
+        let group = tokio::spawn(async move {
+            let mut scheduler = runner.scheduler.lock().await;
+            let group: Vec<Pending> = {
+                let mut pending = runner
+                    .pending
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let n = pending.len().min(MAX_GROUP);
+                pending.drain(..n).collect()
+            };
+            // Empty when earlier holders of the lock took this submit with their group;
+            // what is left past a full group goes with the next holder's (every submit
+            // that joins takes the lock once, after joining).
+            if !group.is_empty() {
+                let decisions = Box::pin(runner.submit_group(&mut scheduler, group)).await;
+                drop(scheduler);
+                runner.apply(decisions).await;
+            }
+        });
+        // As a submit alone, it returns once the decisions of the group it took (if
+        // any) are applied.
+        let _ = group.await;
+        answered.await.map_err(|_| {
+            SubmitError::Store(StoreError::Database(sqlx::Error::Protocol(
+                "the submit's group ended without an answer".into(),
+            )))
+        })?
+    }
+
+    /// Checks, queues and admits each submit of `group` in order, stores the new tasks
+    /// in one transaction and answers each; returns the decisions to apply once the
+    /// lock is let go. A task the group could not store is taken back and submitted
+    /// alone, as [`Runner::submit_locked`] does.
+    async fn submit_group(&self, scheduler: &mut Scheduler, group: Vec<Pending>) -> Vec<Decision> {
+        let leading = self.leading.load(Ordering::SeqCst);
+        let mut tasks: Vec<Grouped> = Vec::with_capacity(group.len());
+        let mut rows = Vec::with_capacity(group.len());
+        for pending in group {
+            // Checked against live usage with the earlier tasks of the group held.
+            let (validated, check) = match shared::validated(
+                pending.spec,
+                &self.catalog,
+                scheduler.usage(),
+                &pending.user,
+            ) {
+                Ok(checked) => checked,
+                Err(report) => {
+                    let _ = pending.answer.send(Err(SubmitError::Invalid(report)));
+                    continue;
+                }
+            };
             let hold = check
                 .plan
-                .map(|plan| plan.hold(&user.name))
+                .map(|plan| plan.hold(&pending.user.name))
                 .unwrap_or_default();
-            let mut tries = 0;
-            // Decisions about other tasks, made by passes whose submit then failed:
-            // they stand, and are applied whatever happens to this one.
-            let mut others: Vec<Decision> = Vec::new();
-            let leading = self.leading.load(Ordering::SeqCst);
-            let stored = loop {
-                let id = Self::task_id(&validated, &user.name, key, tries);
-                let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-                scheduler.queue_checked(
-                    id.clone(),
-                    (*validated).clone(),
-                    user.clone(),
-                    seq,
-                    hold.clone(),
-                );
-                // Admitted before it is stored, under the same lock (so tasks are tried
-                // in the order they queue), so that why it waits is written with it: one
-                // write per submit. It is undone if the task cannot be stored. A server
-                // that does not lead leaves the task to the leader.
-                let decisions = if leading {
-                    scheduler.admit_one(&id)
-                } else {
-                    Vec::new()
-                };
-                let reason = decisions.iter().find_map(|d| match d {
-                    Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
-                    _ => None,
-                });
-                let at = now();
-                let mut events = vec![TaskEvent::keyed(
-                    at,
-                    event_kind::QUEUED,
-                    Message::new("event.accepted"),
-                )];
-                if let Some(reason) = &reason {
-                    events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
-                }
-                let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
-                let new = NewTask {
-                    task,
-                    quota: hold.clone(),
-                    idempotency_key: key.map(str::to_owned),
-                };
-                let inserted = match reservation.as_mut() {
-                    Some(reservation) => reservation.insert(new).await,
-                    None => self.store.insert_with_events(new, &events).await,
-                };
-                if let Ok(Inserted::New) = inserted {
-                    // In a replicated store other servers see the task once the
-                    // reservation commits; its events follow it.
-                    if let Some(reservation) = reservation.take() {
-                        if let Err(err) = reservation.commit().await {
-                            Self::unqueue(&mut scheduler, &id, decisions, &mut others);
-                            drop(scheduler);
-                            self.apply(others).await;
-                            return Err(err.into());
-                        }
-                        for event in &events {
-                            self.store.push_event(&id, event).await?;
-                        }
-                    }
-                    if let Some(reason) = reason {
-                        // Recorded above: the pass's answer adds no second event.
-                        self.reasons.lock().await.insert(id.clone(), reason);
-                    }
-                    if !leading {
-                        scheduler.cancel(&id);
-                    }
-                    others.extend(decisions);
-                    break id;
-                }
-                Self::unqueue(&mut scheduler, &id, decisions, &mut others);
-                match inserted {
-                    Ok(Inserted::New) => unreachable!("handled above"),
-                    Ok(Inserted::Existing(earlier)) => {
-                        drop(scheduler);
-                        self.apply(others).await;
-                        return Ok((self.store.get(&earlier).await?, false));
-                    }
-                    // Another task has this name: draw another suffix.
-                    Err(StoreError::IdTaken { .. }) if tries < 8 => tries += 1,
-                    Err(err) => {
-                        drop(scheduler);
-                        self.apply(others).await;
-                        return Err(err.into());
-                    }
-                }
+            let id = Self::task_id(&validated, &pending.user.name, None, 0);
+            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+            scheduler.queue_checked(
+                id.clone(),
+                (*validated).clone(),
+                pending.user.clone(),
+                seq,
+                hold.clone(),
+            );
+            let decisions = if leading {
+                scheduler.admit_one(&id)
+            } else {
+                Vec::new()
             };
-            if self.store.replicated() {
-                self.adopted.lock().await.mine.insert(stored.clone());
+            let reason = decisions.iter().find_map(|d| match d {
+                Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
+                _ => None,
+            });
+            let at = now();
+            let mut events = vec![TaskEvent::keyed(
+                at,
+                event_kind::QUEUED,
+                Message::new("event.accepted"),
+            )];
+            if let Some(reason) = &reason {
+                events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
             }
-            (stored, others)
-        };
-        // Read back outside the lock (other submits go on meanwhile), before the
-        // admission is applied: the answer is the task as it was queued.
-        let stored = self.store.get(&stored).await;
-        self.apply(decisions).await;
-        let stored = stored?;
-        Ok((stored, true))
+            let task = Task::queued(id.clone(), pending.user.name.clone(), validated, at);
+            let mut masked = task.clone();
+            masked.spec = masked.spec.masked();
+            let spec = task.spec.clone();
+            tasks.push(Grouped {
+                id,
+                user: pending.user,
+                spec,
+                decisions,
+                reason,
+                stored: StoredTask {
+                    tags: masked.spec.basic.tags.clone(),
+                    task: masked,
+                    seq: 0,
+                    quota: hold.clone(),
+                    placement: None,
+                },
+                answer: pending.answer,
+            });
+            rows.push((
+                NewTask {
+                    task,
+                    quota: hold,
+                    idempotency_key: None,
+                },
+                events,
+            ));
+        }
+        if tasks.is_empty() {
+            return Vec::new();
+        }
+        let inserted = self.store.insert_group(rows).await;
+        let stored_all = inserted.iter().all(|r| matches!(r, Ok((Inserted::New, _))));
+        let mut decisions = Vec::new();
+        let mut again = Vec::new();
+        if !stored_all {
+            // Take back every task the group could not store, and every decision about
+            // them (a later task's pass may have admitted an earlier one).
+            let failed: HashSet<TaskId> = tasks
+                .iter()
+                .zip(&inserted)
+                .filter(|(_, r)| !matches!(r, Ok((Inserted::New, _))))
+                .map(|(t, _)| t.id.clone())
+                .collect();
+            for id in &failed {
+                scheduler.cancel(id);
+                scheduler.finish(id);
+            }
+            for task in &mut tasks {
+                task.decisions.retain(|d| match d {
+                    Decision::Admit { id, .. } | Decision::Wait { id, .. } => !failed.contains(id),
+                });
+            }
+        }
+        for (mut task, inserted) in tasks.into_iter().zip(inserted) {
+            match inserted {
+                Ok((Inserted::New, seq)) => {
+                    if let Some(reason) = task.reason.take() {
+                        // Recorded with the task: the pass's answer adds no second event.
+                        self.reasons.lock().await.insert(task.id.clone(), reason);
+                    }
+                    decisions.append(&mut task.decisions);
+                    let stored = match seq {
+                        Some(seq) => Ok(StoredTask { seq, ..task.stored }),
+                        None => self.store.get(&task.id).await.map_err(SubmitError::from),
+                    };
+                    let _ = task.answer.send(stored);
+                }
+                _ => again.push(task),
+            }
+        }
+        for mut task in again {
+            decisions.append(&mut task.decisions);
+            let answer =
+                match Box::pin(self.submit_locked(scheduler, &task.user, task.spec, None)).await {
+                    Ok((Submitted::New(id, stored), mut more)) => {
+                        decisions.append(&mut more);
+                        match stored {
+                            Some(stored) => Ok(*stored),
+                            None => self.store.get(&id).await.map_err(SubmitError::from),
+                        }
+                    }
+                    Ok((Submitted::Earlier(id), mut more)) => {
+                        decisions.append(&mut more);
+                        self.store.get(&id).await.map_err(SubmitError::from)
+                    }
+                    Err((err, mut more)) => {
+                        decisions.append(&mut more);
+                        Err(err)
+                    }
+                };
+            let _ = task.answer.send(answer);
+        }
+        decisions
     }
 
     /// Takes back a task queued (and maybe admitted) by a submit that could not store

@@ -113,6 +113,10 @@ macro_rules! every_store_test {
             unfinished_tasks_come_in_submit_order,
             shares_name_their_task_and_tokens_are_unique,
             keyed_events_and_reasons_read_back_whole,
+            an_insert_answers_the_number_a_read_gives,
+            refused_inserts_leave_every_connection_usable,
+            a_group_insert_stores_each_task_with_its_number,
+            a_taken_id_in_a_group_keeps_out_only_its_task,
         );
     };
 }
@@ -283,6 +287,137 @@ pub(super) async fn an_idempotency_key_is_used_once_per_owner(store: Arc<dyn Tas
         "{taken:?}"
     );
     assert_eq!(store.unfinished().await.expect("lists").len(), 2);
+}
+
+pub(super) async fn an_insert_answers_the_number_a_read_gives(store: Arc<dyn TaskStore>) {
+    let mut numbers = Vec::new();
+    for (n, key) in [(1, None), (2, Some("k")), (3, None)] {
+        let t = task(&format!("num-{n:05}"), "alice", n, spec());
+        let (inserted, seq) = store
+            .insert_numbered(new(t, key), &[])
+            .await
+            .expect("inserts");
+        assert_eq!(inserted, Inserted::New);
+        let read = store.get(&id(&format!("num-{n:05}"))).await.expect("reads");
+        assert_eq!(seq, Some(read.seq));
+        numbers.push(read.seq);
+    }
+    assert!(
+        numbers.is_sorted() && numbers[0] < numbers[2],
+        "{numbers:?}"
+    );
+    let again = task("num-00009", "alice", 9, spec());
+    let (inserted, seq) = store
+        .insert_numbered(new(again, Some("k")), &[])
+        .await
+        .expect("answers");
+    assert_eq!((inserted, seq), (Inserted::Existing(id("num-00002")), None));
+}
+
+pub(super) async fn refused_inserts_leave_every_connection_usable(store: Arc<dyn TaskStore>) {
+    add(&*store, "dup-00000", "alice", 1, spec()).await;
+    // More refusals than a pool has connections: one left inside its transaction
+    // would hold the write lock, and a later write on it would fail.
+    for n in 0..20 {
+        let event = TaskEvent::keyed(
+            Timestamp(n),
+            "queued",
+            shared::messages::Message::new("event.accepted"),
+        );
+        let taken = store
+            .insert_numbered(new(task("dup-00000", "bob", n, spec()), None), &[event])
+            .await;
+        assert!(
+            matches!(taken, Err(StoreError::IdTaken { .. })),
+            "{taken:?}"
+        );
+    }
+    for n in 1..20 {
+        add(&*store, &format!("ok-{n:05}"), "bob", n, spec()).await;
+        store
+            .advance(
+                &id(&format!("ok-{n:05}")),
+                change(TaskPhase::Scheduling, n + 1),
+                1,
+            )
+            .await
+            .expect("a write after the refusals");
+    }
+    let events = store.events(&id("dup-00000")).await.expect("reads");
+    assert!(events.is_empty(), "the refused inserts' events: {events:?}");
+    assert_eq!(store.unfinished().await.expect("lists").len(), 20);
+}
+
+fn group(ids: &[&str]) -> Vec<(NewTask, Vec<TaskEvent>)> {
+    ids.iter()
+        .zip(1..)
+        .map(|(id, at)| {
+            let event = TaskEvent::keyed(
+                Timestamp(at),
+                "queued",
+                shared::messages::Message::new("event.accepted"),
+            );
+            (new(task(id, "alice", at, spec()), None), vec![event])
+        })
+        .collect()
+}
+
+pub(super) async fn a_group_insert_stores_each_task_with_its_number(store: Arc<dyn TaskStore>) {
+    add(&*store, "first-00000", "bob", 0, spec()).await;
+    let ids = ["grp-00001", "grp-00002", "grp-00003"];
+    let answers = store.insert_group(group(&ids)).await;
+    assert_eq!(answers.len(), 3);
+    let mut numbers = Vec::new();
+    for (id_text, answer) in ids.iter().zip(answers) {
+        let (inserted, seq) = answer.expect("inserts");
+        assert_eq!(inserted, Inserted::New);
+        let read = store.get(&id(id_text)).await.expect("reads");
+        assert_eq!(seq, Some(read.seq));
+        assert_eq!(read.task.spec, spec().masked());
+        assert_eq!(read.tags, spec().basic.tags);
+        let hidden = store.hidden_values(&id(id_text)).await.expect("reads");
+        assert_eq!(hidden.len(), 1);
+        assert_eq!(hidden[0].value, "s3cret");
+        let events = store.events(&id(id_text)).await.expect("reads");
+        assert_eq!(events.len(), 1, "{events:?}");
+        numbers.push(read.seq);
+    }
+    // In the group's order, after the task stored before it.
+    let first = store.get(&id("first-00000")).await.expect("reads").seq;
+    assert!(
+        first < numbers[0] && numbers.is_sorted(),
+        "{first} {numbers:?}"
+    );
+    numbers.dedup();
+    assert_eq!(numbers.len(), 3);
+}
+
+pub(super) async fn a_taken_id_in_a_group_keeps_out_only_its_task(store: Arc<dyn TaskStore>) {
+    add(&*store, "grp-00002", "bob", 0, spec()).await;
+    let answers = store
+        .insert_group(group(&["grp-00001", "grp-00002", "grp-00003"]))
+        .await;
+    let outcomes: Vec<_> = answers
+        .into_iter()
+        .map(|answer| answer.map(|(inserted, _)| inserted))
+        .collect();
+    assert!(matches!(outcomes[0], Ok(Inserted::New)), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[1], Err(StoreError::IdTaken { task }) if task.0 == "grp-00002"),
+        "{outcomes:?}"
+    );
+    assert!(matches!(outcomes[2], Ok(Inserted::New)), "{outcomes:?}");
+    // The taken id still names bob's task, with none of the group's events.
+    let taken = store.get(&id("grp-00002")).await.expect("reads");
+    assert_eq!(taken.task.owner, "bob");
+    assert!(
+        store
+            .events(&id("grp-00002"))
+            .await
+            .expect("reads")
+            .is_empty()
+    );
+    assert_eq!(store.unfinished().await.expect("lists").len(), 3);
 }
 
 pub(super) async fn concurrent_inserts_with_one_key_make_one_task(store: Arc<dyn TaskStore>) {
@@ -817,7 +952,11 @@ pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn Task
             .with("need", 8),
     );
     // Inserted with its first events, as a submit does.
-    let accepted = TaskEvent::keyed(Timestamp(1), "queued", Message::new("event.accepted"));
+    let accepted = TaskEvent::keyed(
+        Timestamp(1),
+        "queued",
+        shared::messages::Message::new("event.accepted"),
+    );
     let queued = TaskEvent::keyed(Timestamp(1), "queued", reason.clone());
     store
         .insert_with_events(

@@ -445,6 +445,43 @@ pub trait TaskStore: Send + Sync {
         Ok(inserted)
     }
 
+    /// [`TaskStore::insert_with_events`], answering also the submit sequence number a
+    /// new task got (`None` with [`Inserted::Existing`]): with it a submit answers with
+    /// the task it stored instead of reading it back. The default reads the number back.
+    ///
+    /// # Errors
+    ///
+    /// As [`TaskStore::insert`].
+    async fn insert_numbered(
+        &self,
+        new: NewTask,
+        events: &[TaskEvent],
+    ) -> Result<(Inserted, Option<i64>)> {
+        let id = new.task.id.clone();
+        let inserted = self.insert_with_events(new, events).await?;
+        let seq = match inserted {
+            Inserted::New => Some(self.get(&id).await?.seq),
+            Inserted::Existing(_) => None,
+        };
+        Ok((inserted, seq))
+    }
+
+    /// [`TaskStore::insert_numbered`] for several tasks, without idempotency keys: one
+    /// answer per task, in order. A store that can should store them in one
+    /// transaction (group commit), and insert them one by one when that fails, so that
+    /// each answer is the one its own insert would give. The default inserts them one
+    /// by one.
+    async fn insert_group(
+        &self,
+        tasks: Vec<(NewTask, Vec<TaskEvent>)>,
+    ) -> Vec<Result<(Inserted, Option<i64>)>> {
+        let mut answers = Vec::with_capacity(tasks.len());
+        for (new, events) in tasks {
+            answers.push(self.insert_numbered(new, &events).await);
+        }
+        answers
+    }
+
     /// The task with `id`, deleted ones included, hidden values masked.
     ///
     /// # Errors

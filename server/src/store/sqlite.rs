@@ -98,6 +98,37 @@ impl SqliteStore {
         self.pool.begin_with("BEGIN IMMEDIATE").await.map_err(db)
     }
 
+    /// Runs `sql`, a whole transaction from `BEGIN IMMEDIATE` to `COMMIT`, in one round
+    /// trip; when a statement fails the transaction is rolled back. The outer error is
+    /// the pool's or the rollback's, the inner one the statement's.
+    ///
+    /// It runs in a task of its own: a caller dropped halfway (its client gone) would
+    /// stop the batch between its `BEGIN` and `COMMIT` and leave the pooled connection
+    /// inside a transaction that holds the write lock.
+    async fn batch(
+        &self,
+        mut sql: QueryBuilder<Sqlite>,
+    ) -> Result<std::result::Result<Vec<sqlx::sqlite::SqliteRow>, sqlx::Error>> {
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            let mut conn = pool.acquire().await.map_err(db)?;
+            let rows = sql.build().fetch_all(&mut *conn).await;
+            if rows.is_err() {
+                // BEGIN may have failed too (no transaction then): SQLite answers that
+                // error for the ROLLBACK, after which the connection is as it should be.
+                if let Err(error) = sqlx::raw_sql("ROLLBACK").execute(&mut *conn).await
+                    && !error.to_string().contains("no transaction is active")
+                {
+                    conn.close_on_drop();
+                    return Err(db(error));
+                }
+            }
+            Ok(rows)
+        })
+        .await
+        .map_err(|join| StoreError::Database(sqlx::Error::Protocol(join.to_string())))?
+    }
+
     /// A read transaction: one consistent snapshot.
     async fn read(&self) -> Result<Transaction<'static, Sqlite>> {
         self.pool.begin().await.map_err(db)
@@ -164,98 +195,109 @@ impl TaskStore for SqliteStore {
     }
 
     async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
+        Ok(self.insert_numbered(new, events).await?.0)
+    }
+
+    async fn insert_numbered(
+        &self,
+        new: NewTask,
+        events: &[TaskEvent],
+    ) -> Result<(Inserted, Option<i64>)> {
         let task = &new.task;
-        let spec = encode("spec", &task.spec.masked())?;
-        let quota = encode("quota", &new.quota)?;
-        // The task row and every child row go in one batch of statements: each
-        // statement was a round trip to the connection's thread, made while the
-        // scheduler's lock is held.
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
-             phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
-             SELECT ",
-        );
-        let mut row = sql.separated(", ");
-        row.push_bind(task.id.0.clone())
-            .push_unseparated(", COALESCE(MAX(seq), 0) + 1, ")
-            .push_bind_unseparated(task.owner.clone())
-            .push_bind(task.spec.basic.project_group.clone())
-            .push_bind(task_type_code(task.spec.task_type()))
-            .push_bind(i64::from(task.spec.basic.visible_in_group))
-            .push_bind(phase_code(task.phase))
-            .push_bind(i64::from(task.attempts))
-            .push_bind(task.created_at.0)
-            .push_bind(task.updated_at.0)
-            .push_bind(spec)
-            .push_bind(quota)
-            .push("NULL")
-            .push_bind(new.idempotency_key.clone());
-        sql.push(" FROM tasks");
-        let id = &task.id.0;
-        push_rows(
-            &mut sql,
-            "task_history (task_id, n, phase, at, reason, keyed)",
-            (1_i64..).zip(&task.history),
-            |mut b, (n, change)| {
-                b.push_bind(id.clone())
-                    .push_bind(n)
-                    .push_bind(phase_code(change.phase))
-                    .push_bind(change.at.0)
-                    .push_bind(change.reason.clone())
-                    .push_bind(keyed_column(change.keyed.as_ref()));
-            },
-        );
-        push_rows(
-            &mut sql,
-            "task_hidden_env (task_id, env_index, value)",
-            hidden_of(&task.spec),
-            |mut b, hidden| {
-                b.push_bind(id.clone())
-                    .push_bind(to_i64(hidden.index))
-                    .push_bind(hidden.value);
-            },
-        );
-        push_tags(&mut sql, &task.id, &task.spec.basic.tags);
-        // A new task has no events yet, so they are numbered from 1.
-        push_rows(
-            &mut sql,
-            "task_events (task_id, n, at, kind, message, keyed)",
-            (1_i64..).zip(events),
-            |mut b, (n, event)| {
-                b.push_bind(id.clone())
-                    .push_bind(n)
-                    .push_bind(event.at.0)
-                    .push_bind(event.kind.clone())
-                    .push_bind(event.message.clone())
-                    .push_bind(keyed_column(event.keyed.as_ref()));
-            },
-        );
-        let mut tx = self.write().await?;
-        if let Some(existing) =
-            by_idempotency_key(&mut tx, &task.owner, new.idempotency_key.as_deref()).await?
-        {
-            return Ok(Inserted::Existing(existing));
-        }
-        let inserted = sql.build().execute(&mut *tx).await;
-        if let Err(error) = inserted {
-            if !is_unique_violation(&error) {
-                return Err(db(error));
-            }
-            // Another insert won a race this store's write lock does not exclude
-            // (another process on the file): answer with its task if the key is why.
-            tx.rollback().await.map_err(db)?;
-            let mut conn = self.pool.acquire().await.map_err(db)?;
-            return match by_idempotency_key(&mut conn, &task.owner, new.idempotency_key.as_deref())
-                .await?
+        // Without an idempotency key there is nothing to look up first, so the whole
+        // transaction (begin, every row, commit) is one batch: one round trip to the
+        // connection's thread, made while the scheduler's lock is held, instead of three.
+        let one_batch = new.idempotency_key.is_none();
+        let mut sql = QueryBuilder::<Sqlite>::new(if one_batch { "BEGIN IMMEDIATE" } else { "" });
+        push_task(&mut sql, &new, events)?;
+        let inserted = if one_batch {
+            sql.push("; COMMIT");
+            self.batch(sql).await?
+        } else {
+            let mut tx = self.write().await?;
+            if let Some(existing) =
+                by_idempotency_key(&mut tx, &task.owner, new.idempotency_key.as_deref()).await?
             {
-                Some(existing) => Ok(Inserted::Existing(existing)),
-                None => Err(StoreError::IdTaken {
-                    task: task.id.clone(),
-                }),
-            };
+                return Ok((Inserted::Existing(existing), None));
+            }
+            match sql.build().fetch_all(&mut *tx).await {
+                Ok(rows) => {
+                    tx.commit().await.map_err(db)?;
+                    Ok(rows)
+                }
+                Err(error) => {
+                    tx.rollback().await.map_err(db)?;
+                    Err(error)
+                }
+            }
+        };
+        match inserted {
+            Ok(rows) => {
+                let seq = rows.first().map(|r| r.try_get::<i64, _>(0)).transpose();
+                Ok((Inserted::New, seq.map_err(db)?))
+            }
+            Err(error) if is_unique_violation(&error) => {
+                // Another insert won a race this store's write lock does not exclude
+                // (another process on the file): answer with its task if the key is why.
+                let mut conn = self.pool.acquire().await.map_err(db)?;
+                match by_idempotency_key(&mut conn, &task.owner, new.idempotency_key.as_deref())
+                    .await?
+                {
+                    Some(existing) => Ok((Inserted::Existing(existing), None)),
+                    None => Err(StoreError::IdTaken {
+                        task: task.id.clone(),
+                    }),
+                }
+            }
+            Err(error) => Err(db(error)),
         }
-        tx.commit().await.map_err(db)?;
-        Ok(Inserted::New)
+    }
+
+    async fn insert_group(
+        &self,
+        tasks: Vec<(NewTask, Vec<TaskEvent>)>,
+    ) -> Vec<Result<(Inserted, Option<i64>)>> {
+        let mut sql = QueryBuilder::<Sqlite>::new("BEGIN IMMEDIATE");
+        let mut built =
+            tasks.len() > 1 && tasks.iter().all(|(new, _)| new.idempotency_key.is_none());
+        for (new, events) in &tasks {
+            built = built && push_task(&mut sql, new, events).is_ok();
+        }
+        if built {
+            sql.push("; COMMIT");
+            // One transaction for all: each commit writes every page it changed (the
+            // tasks table, its indexes, each child table) to the WAL, so tasks that
+            // share a commit share those pages.
+            if let Ok(Ok(rows)) = self.batch(sql).await {
+                // Committed: every task answers its number, or (were a row missing)
+                // every one the same error, never a second insert.
+                let numbers = rows
+                    .iter()
+                    .map(|row| row.try_get::<i64, _>(0))
+                    .collect::<std::result::Result<Vec<_>, _>>();
+                return match numbers {
+                    Ok(numbers) if numbers.len() == tasks.len() => numbers
+                        .into_iter()
+                        .map(|seq| Ok((Inserted::New, Some(seq))))
+                        .collect(),
+                    _ => tasks
+                        .iter()
+                        .map(|_| {
+                            Err(db(sqlx::Error::Protocol(
+                                "a group insert did not answer one number per task".into(),
+                            )))
+                        })
+                        .collect(),
+                };
+            }
+        }
+        // Nothing of the group was stored: one by one, each with its own answer (a
+        // task whose id was taken, say, does not keep the others out).
+        let mut answers = Vec::with_capacity(tasks.len());
+        for (new, events) in tasks {
+            answers.push(self.insert_numbered(new, &events).await);
+        }
+        answers
     }
 
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {
@@ -516,6 +558,81 @@ async fn insert_tags(conn: &mut SqliteConnection, id: &TaskId, tags: &[Tag]) -> 
 }
 
 /// Appends the statements that insert `tags`, numbered from 1, to `sql`.
+/// Appends the statements that insert `new` and its `events` (after a `;` unless `sql`
+/// is empty): the task row, which answers the submit number it got, then every child
+/// row. One batch of statements: each statement was a round trip to the connection's
+/// thread.
+fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]) -> Result<()> {
+    let task = &new.task;
+    let spec = encode("spec", &task.spec.masked())?;
+    let quota = encode("quota", &new.quota)?;
+    if !sql.sql().as_str().is_empty() {
+        sql.push("; ");
+    }
+    sql.push(
+        "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
+         phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
+         SELECT ",
+    );
+    let mut row = sql.separated(", ");
+    row.push_bind(task.id.0.clone())
+        .push_unseparated(", COALESCE(MAX(seq), 0) + 1, ")
+        .push_bind_unseparated(task.owner.clone())
+        .push_bind(task.spec.basic.project_group.clone())
+        .push_bind(task_type_code(task.spec.task_type()))
+        .push_bind(i64::from(task.spec.basic.visible_in_group))
+        .push_bind(phase_code(task.phase))
+        .push_bind(i64::from(task.attempts))
+        .push_bind(task.created_at.0)
+        .push_bind(task.updated_at.0)
+        .push_bind(spec)
+        .push_bind(quota)
+        .push("NULL")
+        .push_bind(new.idempotency_key.clone());
+    // The task's number: the only row its statements answer.
+    sql.push(" FROM tasks RETURNING seq");
+    let id = &task.id.0;
+    push_rows(
+        sql,
+        "task_history (task_id, n, phase, at, reason, keyed)",
+        (1_i64..).zip(&task.history),
+        |mut b, (n, change)| {
+            b.push_bind(id.clone())
+                .push_bind(n)
+                .push_bind(phase_code(change.phase))
+                .push_bind(change.at.0)
+                .push_bind(change.reason.clone())
+                .push_bind(keyed_column(change.keyed.as_ref()));
+        },
+    );
+    push_rows(
+        sql,
+        "task_hidden_env (task_id, env_index, value)",
+        hidden_of(&task.spec),
+        |mut b, hidden| {
+            b.push_bind(id.clone())
+                .push_bind(to_i64(hidden.index))
+                .push_bind(hidden.value);
+        },
+    );
+    push_tags(sql, &task.id, &task.spec.basic.tags);
+    // A new task has no events yet, so they are numbered from 1.
+    push_rows(
+        sql,
+        "task_events (task_id, n, at, kind, message, keyed)",
+        (1_i64..).zip(events),
+        |mut b, (n, event)| {
+            b.push_bind(id.clone())
+                .push_bind(n)
+                .push_bind(event.at.0)
+                .push_bind(event.kind.clone())
+                .push_bind(event.message.clone())
+                .push_bind(keyed_column(event.keyed.as_ref()));
+        },
+    );
+    Ok(())
+}
+
 fn push_tags(sql: &mut QueryBuilder<Sqlite>, id: &TaskId, tags: &[Tag]) {
     push_rows(
         sql,

@@ -534,3 +534,99 @@ async fn why_a_task_waits_reads_in_the_readers_language() {
         call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_submits_answer_is_the_task_as_a_read_gives_it() {
+    let app = server::app(demo_state().await);
+    // As in the test above: a filler takes the H100 room, so the second task waits and
+    // nothing about it changes between its answer and the read.
+    let h100 = |spec_id: &str, units: u64| {
+        let mut spec = pytorch("sleep 30");
+        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": 1,
+            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
+        spec["basic"]["tags"] = json!([{ "key": "stage", "value": "eval" }]);
+        spec
+    };
+    let (status, filler) = call(&app, post("/api/v1/tasks", &h100("h100-8g", 1))).await;
+    assert_eq!(status, StatusCode::CREATED, "{filler}");
+    let filler = filler["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &filler, phase_is("running")).await;
+    let (status, answer) = call(&app, post("/api/v1/tasks", &h100("h100-1g", 8))).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let waiting = answer["id"].as_str().unwrap().to_owned();
+    let (status, read) = call(&app, get(&format!("/api/v1/tasks/{waiting}"))).await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    assert_eq!(answer, read);
+    assert_eq!(answer["phase"], "queued", "{answer}");
+    assert_eq!(answer["tags"], json!([{ "key": "stage", "value": "eval" }]));
+    assert!(answer["reason"].is_string(), "{answer}");
+    // The owner's own answer masks the hidden value, as every read does.
+    assert!(!answer.to_string().contains("hf_demo_secret"), "{answer}");
+    assert!(answer.to_string().contains(shared::task::HIDDEN_VALUE_MASK));
+    for id in [&waiting, &filler] {
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submits_whose_callers_go_away_hold_quota_only_for_tasks_stored() {
+    // As scripts/bench-server.sh does: ample quota on the Beijing reserved A100 line
+    // and one of its 16 nodes busy, so a gang of 16 whole nodes is accepted and waits.
+    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
+    for q in file["catalog"]["quotas"].as_array_mut().unwrap() {
+        if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
+            q["limit"] = json!({ "gpu": 100_000, "vcpu": 1_200_000, "memory_gib": 12_000_000 });
+        }
+    }
+    file["usage"]["nodes"]["bj-a-a100-00"] = json!({ "gpu": 8, "vcpu": 96, "memory_gib": 960 });
+    let dir = temp_dir("catalog");
+    let catalog = dir.join("catalog.json");
+    std::fs::write(&catalog, file.to_string()).unwrap();
+    let state = server::AppState::open(server::Config {
+        catalog: Some(catalog),
+        data_dir: temp_dir("data"),
+        ..server::Config::demo(temp_dir("dist"))
+    })
+    .await
+    .expect("opens");
+    let app = server::app(state);
+    let mut spec = pytorch("true");
+    spec["basic"]["region"] = "cn-north".into();
+    spec["basic"]["cluster"] = "bj-a".into();
+    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 15,
+        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 8 });
+    // Submits stored in groups, half of whose callers go away at once, and the rest
+    // while their group is being stored.
+    let submits: Vec<_> = (0..40)
+        .map(|_| {
+            let (app, spec) = (app.clone(), spec.clone());
+            tokio::spawn(async move { call(&app, post("/api/v1/tasks", &spec)).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(2)).await;
+    for submit in submits.iter().step_by(2) {
+        submit.abort();
+    }
+    let mut answered = 0;
+    for submit in submits {
+        if let Ok((status, body)) = submit.await {
+            assert_eq!(status, StatusCode::CREATED, "{body}");
+            assert_eq!(body["phase"], "queued", "{body}");
+            answered += 1;
+        }
+    }
+    assert!(answered >= 20, "{answered}");
+    // Whatever was cut short, the quota held is exactly that of the tasks stored.
+    let (_, page) = call(&app, get("/api/v1/tasks?phase=queued&limit=100")).await;
+    let stored = page["tasks"].as_array().expect("a page").len();
+    assert!(stored >= answered, "{stored} stored, {answered} answered");
+    let (_, catalog) = call(&app, get("/api/v1/catalog")).await;
+    let used = catalog["usage"]["quota"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved")
+        .expect("the line is in use")
+        .clone();
+    assert_eq!(used["used"]["gpu"], 128 * stored, "{used}");
+}
