@@ -30,6 +30,7 @@ use shared::injected::{self, Context, Pod};
 use shared::messages::{Arg, Message};
 use shared::quota::Placement;
 use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
+use shared::usage::QuotaUse;
 use shared::{Catalog, Report, TaskSpec, User};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
@@ -412,36 +413,9 @@ impl Runner {
         let leading = self.leading.load(Ordering::SeqCst);
         let stored = loop {
             let id = Self::task_id(&validated, &user.name, key, tries);
-            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-            scheduler.queue_checked(
-                id.clone(),
-                (*validated).clone(),
-                user.clone(),
-                seq,
-                hold.clone(),
-            );
-            // Admitted before it is stored, under the same lock (so tasks are tried
-            // in the order they queue), so that why it waits is written with it: one
-            // write per submit. It is undone if the task cannot be stored. A server
-            // that does not lead leaves the task to the leader.
-            let decisions = if leading {
-                scheduler.admit_one(&id)
-            } else {
-                Vec::new()
-            };
-            let reason = decisions.iter().find_map(|d| match d {
-                Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
-                _ => None,
-            });
-            let at = now();
-            let mut events = vec![TaskEvent::keyed(
-                at,
-                event_kind::QUEUED,
-                Message::new("event.accepted"),
-            )];
-            if let Some(reason) = &reason {
-                events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
-            }
+            let (decisions, reason, events) =
+                self.queue_and_try(scheduler, &id, &validated, user, &hold, leading);
+            let at = events[0].at;
             let task = Task::queued(id.clone(), user.name.clone(), validated.clone(), at);
             // The answer is the task as stored, as a read would give it: hidden
             // values masked, its tags the spec's, no placement yet.
@@ -567,6 +541,44 @@ impl Runner {
         })?
     }
 
+    /// Queues a checked task under the scheduler's lock and, on the leading server,
+    /// tries it at once: admitted before it is stored (so tasks are tried in the order
+    /// they queue), so that why it waits is written with it, in one write. The caller
+    /// undoes both if the task cannot be stored; a server that does not lead leaves the
+    /// task to the leader. Returns the decisions, why the task waits, if it does, and
+    /// the events to store with it.
+    fn queue_and_try(
+        &self,
+        scheduler: &mut Scheduler,
+        id: &TaskId,
+        spec: &TaskSpec,
+        user: &User,
+        hold: &[QuotaUse],
+        leading: bool,
+    ) -> (Vec<Decision>, Option<Message>, Vec<TaskEvent>) {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        scheduler.queue_checked(id.clone(), spec.clone(), user.clone(), seq, hold.to_vec());
+        let decisions = if leading {
+            scheduler.admit_one(id)
+        } else {
+            Vec::new()
+        };
+        let reason = decisions.iter().find_map(|d| match d {
+            Decision::Wait { id: w, reason } if w == id => Some(reason.clone()),
+            _ => None,
+        });
+        let at = now();
+        let mut events = vec![TaskEvent::keyed(
+            at,
+            event_kind::QUEUED,
+            Message::new("event.accepted"),
+        )];
+        if let Some(reason) = &reason {
+            events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
+        }
+        (decisions, reason, events)
+    }
+
     /// Checks, queues and admits each submit of `group` in order, stores the new tasks
     /// in one transaction and answers each; returns the decisions to apply once the
     /// lock is let go. A task the group could not store is taken back and submitted
@@ -594,32 +606,9 @@ impl Runner {
                 .map(|plan| plan.hold(&pending.user.name))
                 .unwrap_or_default();
             let id = Self::task_id(&validated, &pending.user.name, None, 0);
-            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-            scheduler.queue_checked(
-                id.clone(),
-                (*validated).clone(),
-                pending.user.clone(),
-                seq,
-                hold.clone(),
-            );
-            let decisions = if leading {
-                scheduler.admit_one(&id)
-            } else {
-                Vec::new()
-            };
-            let reason = decisions.iter().find_map(|d| match d {
-                Decision::Wait { id: w, reason } if *w == id => Some(reason.clone()),
-                _ => None,
-            });
-            let at = now();
-            let mut events = vec![TaskEvent::keyed(
-                at,
-                event_kind::QUEUED,
-                Message::new("event.accepted"),
-            )];
-            if let Some(reason) = &reason {
-                events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));
-            }
+            let (decisions, reason, events) =
+                self.queue_and_try(scheduler, &id, &validated, &pending.user, &hold, leading);
+            let at = events[0].at;
             let task = Task::queued(id.clone(), pending.user.name.clone(), validated, at);
             let mut masked = task.clone();
             masked.spec = masked.spec.masked();
