@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use shared::catalog::Cluster;
 use shared::usage::Usage;
 use shared::{Catalog, Check, Issue, Lang, Plan, Report, Severity, TaskSpec, User};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Bound;
 use std::sync::Arc;
 
 /// The form in context. Copy: every field is an arena handle.
@@ -32,9 +33,10 @@ pub struct FormCx {
     /// depend on the cluster are not recomputed by every keystroke, and the cluster is
     /// not copied out of the catalog by each of them.
     cluster: Memo<Option<Arc<Cluster>>>,
-    /// The findings with their paths as text, computed once per change of the report
-    /// rather than by every field for every finding.
-    located: Memo<Vec<(String, Issue)>>,
+    /// The findings by their path as text, built once per change of the report: a
+    /// field looks up its own entry (and a section its range) instead of filtering
+    /// every finding, and sorted paths keep a path's descendants next to it.
+    located: Memo<BTreeMap<String, Vec<Issue>>>,
     /// Paths the user has edited: their findings show at the field.
     touched: RwSignal<HashSet<String>>,
     /// Every finding shows at its field (after a submit attempt, an import, a restored
@@ -90,10 +92,14 @@ impl FormCx {
             },
             located: Memo::new(move |_| {
                 report.with(|r| {
-                    r.issues()
-                        .iter()
-                        .map(|i| (i.path.to_string(), i.clone()))
-                        .collect()
+                    let mut located = BTreeMap::<String, Vec<Issue>>::new();
+                    for issue in r.issues() {
+                        located
+                            .entry(issue.path.to_string())
+                            .or_default()
+                            .push(issue.clone());
+                    }
+                    located
                 })
             }),
             touched: RwSignal::new(HashSet::new()),
@@ -146,17 +152,13 @@ impl FormCx {
             return Vec::new();
         }
         self.located.with(|located| {
-            located
-                .iter()
-                .filter(|(at, _)| {
-                    at == path
-                        || (under
-                            && at
-                                .strip_prefix(path)
-                                .is_some_and(|rest| rest.starts_with(['.', '['])))
-                })
-                .map(|(_, issue)| issue.clone())
-                .collect()
+            if under {
+                within(located, path)
+                    .flat_map(|(_, issues)| issues.iter().cloned())
+                    .collect()
+            } else {
+                located.get(path).cloned().unwrap_or_default()
+            }
         })
     }
 
@@ -164,14 +166,8 @@ impl FormCx {
     pub fn counts_under(&self, prefix: &str) -> [usize; 3] {
         self.located.with(|located| {
             let mut counts = [0; 3];
-            for (at, issue) in located {
-                let inside = at == prefix
-                    || at
-                        .strip_prefix(prefix)
-                        .is_some_and(|rest| rest.starts_with(['.', '[']));
-                if inside {
-                    counts[severity_index(issue.severity)] += 1;
-                }
+            for issue in within(located, prefix).flat_map(|(_, issues)| issues) {
+                counts[severity_index(issue.severity)] += 1;
             }
             counts
         })
@@ -181,6 +177,27 @@ impl FormCx {
     pub fn cluster(&self) -> Option<Arc<Cluster>> {
         self.cluster.get()
     }
+}
+
+/// The entries at `path` and beneath it (`path.x`, `path[0]`), in path order.
+///
+/// Every path that starts with `path` sorts from `path` on and before any path that
+/// does not, so the range stops at the first that does not start with it; one that
+/// starts with it without being beneath it (`compute.spec_x` for `compute.spec`) is
+/// skipped, not a stop, since a descendant may sort after it.
+fn within<'a>(
+    located: &'a BTreeMap<String, Vec<Issue>>,
+    path: &'a str,
+) -> impl Iterator<Item = (&'a String, &'a Vec<Issue>)> + 'a {
+    located
+        .range::<str, _>((Bound::Included(path), Bound::Unbounded))
+        .take_while(move |(at, _)| at.starts_with(path))
+        .filter(move |(at, _)| {
+            at.as_str() == path
+                || at
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        })
 }
 
 /// Position of a severity in a `[errors, warnings, hints]` count.

@@ -18,6 +18,15 @@ pub fn Preview() -> impl IntoView {
     // What the server stores: the spec without the fields its type or kind drops.
     let submitted = Memo::new(move |_| cx.spec.get().normalized());
     let yaml = Memo::new(move |_| submitted.with(transfer::to_yaml));
+    // The YAML is read only while its `<details>` is open: memos are lazy, so a closed
+    // preview costs a keystroke neither the normalized copy nor the YAML.
+    let open = RwSignal::new(false);
+    let on_toggle = move |ev: leptos::ev::Event| {
+        let details = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        open.set(details.is_some_and(|d| d.has_attribute("open")));
+    };
     let json =
         move || submitted.with_untracked(|s| serde_json::to_string_pretty(s).unwrap_or_default());
     let file = move |ext: &str| {
@@ -109,9 +118,11 @@ pub fn Preview() -> impl IntoView {
     };
     view! {
         <section class="transfer" aria-labelledby="preview-title">
-            <details>
+            <details on:toggle=on_toggle>
                 <summary id="preview-title">{move || cx.text("ui.form.preview.title")}</summary>
-                <pre class="preview" data-testid="preview" tabindex="0">{move || yaml.get()}</pre>
+                <pre class="preview" data-testid="preview" tabindex="0">
+                    {move || if open.get() { yaml.get() } else { String::new() }}
+                </pre>
             </details>
             <details>
                 <summary>{move || cx.text("ui.form.manifests.title")}</summary>

@@ -175,8 +175,21 @@ impl Form {
         self.control(path).get_attribute("aria-invalid").as_deref() == Some("true")
     }
 
-    /// The spec the preview says will be submitted.
-    fn submitted(&self) -> TaskSpec {
+    /// The spec the preview says will be submitted. The preview is written only while
+    /// open, so this opens it first (`toggle` is what the form listens to; the browser
+    /// fires it later, so it is dispatched here for the form to see it now).
+    async fn submitted(&self) -> TaskSpec {
+        let details = self
+            .test_id("preview")
+            .parent_element()
+            .expect("the preview sits in a details");
+        if !details.has_attribute("open") {
+            details.set_attribute("open", "").unwrap();
+            details
+                .dispatch_event(&web_sys::Event::new("toggle").unwrap())
+                .unwrap();
+            leptos::task::tick().await;
+        }
         transfer::from_text(&self.text("preview")).expect("the preview reads back")
     }
 
@@ -188,7 +201,7 @@ impl Form {
 #[wasm_bindgen_test]
 async fn a_blank_form_starts_in_the_users_catalog_and_cannot_be_submitted() {
     let form = mount(None, false).await;
-    let spec = form.submitted();
+    let spec = form.submitted().await;
     // The first region and cluster, the user's group, a PyTorchJob; nothing decided
     // for the user beyond that.
     assert_eq!(spec.basic.region, "cn-east");
@@ -248,6 +261,36 @@ async fn the_name_prefix_shows_its_final_pattern_and_live_maximum() {
 }
 
 #[wasm_bindgen_test]
+async fn the_preview_is_written_while_open_and_follows_the_draft() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // Closed, the preview holds nothing (it is not rebuilt per keystroke).
+    assert_eq!(form.text("preview"), "");
+    form.type_in("basic.name_prefix", "first-name").await;
+    assert_eq!(form.text("preview"), "");
+    // Opened, it shows the draft as it is now, and follows each change.
+    assert_eq!(form.submitted().await.basic.name_prefix, "first-name");
+    form.type_in("basic.name_prefix", "second-name").await;
+    assert_eq!(form.submitted().await.basic.name_prefix, "second-name");
+    form.type_in("compute.workers", "3").await;
+    let spec = form.submitted().await;
+    assert_eq!(spec.compute.workers, 3);
+    assert_eq!(spec, {
+        let mut expected = example(shared::demo::PYTORCH_EXAMPLE);
+        expected.basic.name_prefix = "second-name".into();
+        expected.compute.workers = 3;
+        expected.normalized()
+    });
+    // Closed again, it is emptied rather than left stale.
+    let details = form.test_id("preview").parent_element().unwrap();
+    details.remove_attribute("open").unwrap();
+    details
+        .dispatch_event(&web_sys::Event::new("toggle").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(form.text("preview"), "");
+}
+
+#[wasm_bindgen_test]
 async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
     let form = mount(None, false).await;
     form.click("add-environment.env").await;
@@ -274,10 +317,10 @@ async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
     let value: HtmlInputElement = form.control("environment.env[0].value").unchecked_into();
     assert_eq!(value.type_(), "password");
     assert_eq!(value.value(), "s3cret");
-    assert!(form.submitted().environment.env[0].hidden);
+    assert!(form.submitted().await.environment.env[0].hidden);
     form.click("remove-environment.env[0]").await;
     assert!(!form.has_control("environment.env[0].name"));
-    assert!(form.submitted().environment.env.is_empty());
+    assert!(form.submitted().await.environment.env.is_empty());
 }
 
 #[wasm_bindgen_test]
@@ -295,7 +338,7 @@ async fn tags_and_mounts_are_rows_named_by_their_paths() {
     );
     form.type_in("environment.storage[0].path", "/volume/ckpt")
         .await;
-    let spec = form.submitted();
+    let spec = form.submitted().await;
     assert_eq!(spec.basic.tags[0].key, "team");
     assert_eq!(spec.environment.storage[0].id, "vol-ckpt");
     assert_eq!(spec.environment.storage[0].path, "/volume/ckpt");
@@ -309,10 +352,10 @@ async fn switching_the_task_type_keeps_shared_fields_and_drops_the_others() {
     assert!(form.has_control("ray.runtime_env"));
     assert!(form.has_control("compute.head_spec"));
     form.type_in("ray.runtime_env", "pip: [torch]").await;
-    assert_eq!(form.submitted().ray.runtime_env, "pip: [torch]");
+    assert_eq!(form.submitted().await.ray.runtime_env, "pip: [torch]");
     form.choose("basic.task_type", "pytorch_job").await;
     assert!(!form.has_control("ray.runtime_env"));
-    let spec = form.submitted();
+    let spec = form.submitted().await;
     assert_eq!(spec.ray, shared::task::RaySettings::default());
     // Shared fields stay.
     assert_eq!(spec.basic.name_prefix, "llama-finetune");
@@ -334,7 +377,7 @@ async fn the_resource_kind_fields_follow_the_kind() {
     assert!(form.has_control("compute.accept_idle"));
     assert!(!form.has_control("compute.idle_stability"));
     // The kind's switch dropped on-demand's fields, as the shared crate does.
-    let spec = form.submitted();
+    let spec = form.submitted().await;
     assert_eq!(spec.compute.priority, None);
     assert_eq!(spec.compute.guarantee, None);
     form.tick_box("compute.accept_idle", true).await;
@@ -343,7 +386,7 @@ async fn the_resource_kind_fields_follow_the_kind() {
     form.choose("compute.kind", "idle").await;
     assert!(form.has_control("compute.idle_stability"));
     assert!(!form.has_control("compute.accept_idle"));
-    assert!(!form.submitted().compute.accept_idle);
+    assert!(!form.submitted().await.compute.accept_idle);
 }
 
 #[wasm_bindgen_test]
@@ -355,7 +398,7 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     form.choose("compute.specs[0]", "h100-8g").await;
     form.click("add-compute.specs").await;
     form.choose("compute.specs[1]", "h100-1g").await;
-    assert_eq!(form.submitted().compute.specs, ["h100-8g", "h100-1g"]);
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     // Alt+↓ on the first row moves it down, and the focus follows it.
     let init = web_sys::KeyboardEventInit::new();
     init.set_key("ArrowDown");
@@ -367,7 +410,7 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
         .unwrap();
     leptos::task::tick().await;
     leptos::task::tick().await;
-    assert_eq!(form.submitted().compute.specs, ["h100-1g", "h100-8g"]);
+    assert_eq!(form.submitted().await.compute.specs, ["h100-1g", "h100-8g"]);
     // The controls show the moved values, not the ones picked there before.
     let shown = |path: &str| {
         form.control(path)
@@ -396,7 +439,7 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
         Some("compute.specs[1]")
     );
     form.click("up-compute.specs[1]").await;
-    assert_eq!(form.submitted().compute.specs, ["h100-8g", "h100-1g"]);
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     // By mouse: drag the second row onto the first.
     let row = |i: usize| {
         form.find(&format!("li[data-row='compute.specs[{i}]']"))
@@ -411,9 +454,9 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     row(1).dispatch_event(&event("dragstart")).unwrap();
     row(0).dispatch_event(&event("drop")).unwrap();
     leptos::task::tick().await;
-    assert_eq!(form.submitted().compute.specs, ["h100-1g", "h100-8g"]);
+    assert_eq!(form.submitted().await.compute.specs, ["h100-1g", "h100-8g"]);
     form.click("remove-compute.specs[0]").await;
-    assert_eq!(form.submitted().compute.specs, ["h100-8g"]);
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g"]);
 }
 
 #[wasm_bindgen_test]
@@ -494,14 +537,14 @@ async fn an_import_is_checked_like_any_input() {
             .is_some()
     );
     assert_eq!(
-        form.submitted().basic.task_type,
+        form.submitted().await.basic.task_type,
         Some(shared::TaskType::PyTorchJob)
     );
     area.set_value(&transfer::to_yaml(&ray));
     area.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
     form.click("import").await;
-    assert_eq!(form.submitted(), ray.clone().normalized());
+    assert_eq!(form.submitted().await, ray.clone().normalized());
     assert!(form.has_control("ray.runtime_env"));
     assert!(form.text("summary").starts_with("0 errors"));
     assert!(!form.submit_disabled());
