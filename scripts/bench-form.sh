@@ -14,7 +14,8 @@
 # BENCH_NO_BUILD=1) and makes a copy of it whose wasm keeps Rust's function names
 # (wasm-bindgen --keep-debug on cargo's output, before wasm-opt), serves that, and prints
 # per keystroke the DevTools CPU profile's top functions and Chromium's style/layout
-# metrics (BENCH_SAMPLES keystrokes per target).
+# metrics (BENCH_SAMPLES keystrokes per target). BENCH_WASM profiles another cargo wasm
+# (a baseline's, kept aside with its dist/) instead of the one cargo built last.
 # Not part of scripts/test.sh: speed is measured here, never asserted in tests.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -48,7 +49,7 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   # Unoptimized by wasm-opt, so slower than the release console; proportions hold.
   mkdir "$work/dist"
   wasm-bindgen --target web --keep-debug --no-typescript --out-dir "$work/dist" --out-name berth-frontend \
-    "$target/wasm32-unknown-unknown/wasm-release/frontend.wasm"
+    "${BENCH_WASM:-$target/wasm32-unknown-unknown/wasm-release/frontend.wasm}"
   cp "$dist"/*.css "$dist"/*.svg "$work/dist/"
   # The integrity hashes are the optimized files'.
   sed 's/ integrity="[^"]*"//g' "$dist/index.html" > "$work/dist/index.html"

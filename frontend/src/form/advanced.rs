@@ -14,18 +14,16 @@ use shared::task::{Alert, AlertChannel, AlertEvent};
 #[component]
 pub fn AdvancedSection() -> impl IntoView {
     let cx = FormCx::use_context();
-    let retries_on = Memo::new(move |_| cx.spec.with(|s| s.advanced.fault_tolerance.enabled));
-    let monitoring_on = Memo::new(move |_| cx.spec.with(|s| s.advanced.monitoring.enabled));
+    let retries_on = cx.watch(move |s| s.advanced.fault_tolerance.enabled);
+    let monitoring_on = cx.watch(move |s| s.advanced.monitoring.enabled);
     // Empty takes the catalog's default; a number that does not parse stays as typed
     // nowhere, so it reads as the default too.
     let pull_retries = Lens {
-        get: Signal::derive(move || {
-            cx.spec.with(|s| {
-                s.advanced
-                    .image_pull_retries
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            })
+        get: cx.watch(move |s| {
+            s.advanced
+                .image_pull_retries
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         }),
         set: Callback::new(move |v: String| {
             cx.spec
@@ -43,14 +41,14 @@ pub fn AdvancedSection() -> impl IntoView {
     view! {
         <Section path="advanced">
             <CheckField path="advanced.fault_tolerance.enabled"
-                get=Signal::from(retries_on)
+                get=retries_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.advanced.fault_tolerance.enabled = on)) />
             {move || retries_on.get().then(|| view! {
                 <TextField path="advanced.fault_tolerance.max_retries" control=Control::Number
                     lens=number_lens!(cx, advanced.fault_tolerance.max_retries) />
             })}
             <CheckField path="advanced.monitoring.enabled"
-                get=Signal::from(monitoring_on)
+                get=monitoring_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.advanced.monitoring.enabled = on)) />
             {move || monitoring_on.get().then(|| view! {
                 <TextField path="advanced.monitoring.port" control=Control::Number
@@ -61,7 +59,7 @@ pub fn AdvancedSection() -> impl IntoView {
                 <p class="note">{default_retries}</p>
             </TextField>
             <CheckField path="advanced.ssh"
-                get=Signal::derive(move || cx.spec.with(|s| s.advanced.ssh))
+                get=cx.watch(move |s| s.advanced.ssh)
                 set=Callback::new(move |on| cx.spec.update(|s| s.advanced.ssh = on)) />
             <AlertsEditor />
         </Section>
@@ -74,7 +72,7 @@ const ALERTS: &str = "advanced.alerts";
 #[component]
 fn AlertsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
-    let len = Memo::new(move |_| cx.spec.with(|s| s.advanced.alerts.len()));
+    let len = cx.watch(move |s| s.advanced.alerts.len());
     let id = control_id(ALERTS);
     let (label_id, help_id, msgs_id) = (
         format!("{id}-label"),
@@ -107,10 +105,7 @@ fn AlertsEditor() -> impl IntoView {
     });
     let row_lens =
         move |i: usize, read: fn(&Alert) -> String, write: fn(&mut Alert, String)| Lens {
-            get: Signal::derive(move || {
-                cx.spec
-                    .with(|s| s.advanced.alerts.get(i).map(read).unwrap_or_default())
-            }),
+            get: cx.watch(move |s| s.advanced.alerts.get(i).map(read).unwrap_or_default()),
             set: Callback::new(move |v: String| {
                 cx.spec.update(|s| {
                     if let Some(a) = s.advanced.alerts.get_mut(i) {
@@ -128,9 +123,9 @@ fn AlertsEditor() -> impl IntoView {
             {move || (0..len.get()).map(|i| {
                 let row = format!("{ALERTS}[{i}]");
                 let row_attr = row.clone();
-                let needs_threshold = Memo::new(move |_| cx.spec.with(|s| {
+                let needs_threshold = cx.watch(move |s| {
                     s.advanced.alerts.get(i).is_some_and(|a| a.event.needs_threshold())
-                }));
+                });
                 view! {
                     <div class="row" data-row=row_attr>
                         <SelectField path=format!("{row}.event") no_help=true required=true options=events

@@ -20,10 +20,9 @@ pub fn BasicSection() -> impl IntoView {
                 .collect()
         })
     });
-    let clusters = Signal::derive(move || {
-        let region = cx.spec.with(|s| s.basic.region.clone());
+    let clusters = cx.watch(move |s| {
         cx.catalog.with_value(|c| {
-            c.region(&region)
+            c.region(&s.basic.region)
                 .map(|r| {
                     r.clusters
                         .iter()
@@ -51,7 +50,7 @@ pub fn BasicSection() -> impl IntoView {
     });
     // Choosing another region keeps the cluster only when the new region has it.
     let region = Lens {
-        get: Signal::derive(move || cx.spec.with(|s| s.basic.region.clone())),
+        get: cx.watch(move |s| s.basic.region.clone()),
         set: Callback::new(move |v: String| {
             let keeps = cx.catalog.with_value(|c| {
                 cx.spec
@@ -66,10 +65,7 @@ pub fn BasicSection() -> impl IntoView {
         }),
     };
     let task_type = Lens {
-        get: Signal::derive(move || {
-            cx.spec
-                .with(|s| s.basic.task_type.map(|t| wire(&t)).unwrap_or_default())
-        }),
+        get: cx.watch(move |s| s.basic.task_type.map(|t| wire(&t)).unwrap_or_default()),
         set: Callback::new(move |v: String| {
             // The other type's fields go, as the shared crate drops them.
             cx.spec.update(|s| {
@@ -94,7 +90,7 @@ pub fn BasicSection() -> impl IntoView {
                 <NamePattern />
             </TextField>
             <CheckField path="basic.visible_in_group"
-                get=Signal::derive(move || cx.spec.with(|s| s.basic.visible_in_group))
+                get=cx.watch(move |s| s.basic.visible_in_group)
                 set=Callback::new(move |v| cx.spec.update(|s| s.basic.visible_in_group = v)) />
             <SelectField path="basic.time_zone" lens=text_lens!(cx, basic.time_zone) options=zones />
             <TagsEditor />
@@ -108,14 +104,16 @@ pub fn BasicSection() -> impl IntoView {
 fn NamePattern() -> impl IntoView {
     let cx = FormCx::use_context();
     // Only the name, the type and the replica count move the line.
+    let moves = cx.watch(move |s| {
+        (
+            s.basic.name_prefix.clone(),
+            s.basic.task_type,
+            s.scheduled_workers(),
+        )
+    });
     let line = Memo::new(move |_| {
-        let (prefix, task_type, workers) = cx.spec.with(|s| {
-            (
-                s.basic.name_prefix.clone(),
-                s.basic.task_type,
-                s.scheduled_workers(),
-            )
-        });
+        let (prefix, task_type, workers) = moves.get();
+        let length = prefix.chars().count();
         let prefix = if prefix.is_empty() {
             cx.text("ui.form.prefix_placeholder")
         } else {
@@ -129,12 +127,7 @@ fn NamePattern() -> impl IntoView {
                 &[
                     ("pattern", pattern),
                     ("max", max_name_prefix_len(t, workers).to_string()),
-                    (
-                        "length",
-                        cx.spec
-                            .with(|s| s.basic.name_prefix.chars().count())
-                            .to_string(),
-                    ),
+                    ("length", length.to_string()),
                 ],
             ),
             None => shared::messages::text(

@@ -37,11 +37,11 @@ pub(super) fn spec_options(cx: FormCx) -> Vec<(String, String)> {
 #[component]
 pub fn ComputeSection() -> impl IntoView {
     let cx = FormCx::use_context();
-    let kind = Memo::new(move |_| cx.spec.with(|s| s.compute.kind));
-    let accept_idle = Memo::new(move |_| cx.spec.with(|s| s.compute.accept_idle));
-    let is_ray = Memo::new(move |_| cx.spec.with(|s| s.is_ray()));
-    let priority_set = Memo::new(move |_| cx.spec.with(|s| s.compute.priority.is_some()));
-    let guarantee_set = Memo::new(move |_| cx.spec.with(|s| s.compute.guarantee.is_some()));
+    let kind = cx.watch(move |s| s.compute.kind);
+    let accept_idle = cx.watch(move |s| s.compute.accept_idle);
+    let is_ray = cx.watch(move |s| s.is_ray());
+    let priority_set = cx.watch(move |s| s.compute.priority.is_some());
+    let guarantee_set = cx.watch(move |s| s.compute.guarantee.is_some());
     let kind_lens = Lens {
         get: Signal::derive(move || kind.get().map(|k| wire(&k)).unwrap_or_default()),
         set: Callback::new(move |v: String| {
@@ -84,20 +84,18 @@ pub fn ComputeSection() -> impl IntoView {
             .unwrap_or_default()
     });
     let pool = Lens {
-        get: Signal::derive(move || cx.spec.with(|s| s.compute.pool.clone().unwrap_or_default())),
+        get: cx.watch(move |s| s.compute.pool.clone().unwrap_or_default()),
         set: Callback::new(move |v: String| {
             cx.spec
                 .update(|s| s.compute.pool = (!v.is_empty()).then_some(v));
         }),
     };
     let stability = Lens {
-        get: Signal::derive(move || {
-            cx.spec.with(|s| {
-                s.compute
-                    .idle_stability
-                    .map(|v| wire(&v))
-                    .unwrap_or_default()
-            })
+        get: cx.watch(move |s| {
+            s.compute
+                .idle_stability
+                .map(|v| wire(&v))
+                .unwrap_or_default()
         }),
         set: Callback::new(move |v: String| {
             cx.spec.update(|s| s.compute.idle_stability = unwire(&v))
@@ -115,10 +113,7 @@ pub fn ComputeSection() -> impl IntoView {
         )
     });
     let priority = Lens {
-        get: Signal::derive(move || {
-            cx.spec
-                .with(|s| s.compute.priority.map(|v| wire(&v)).unwrap_or_default())
-        }),
+        get: cx.watch(move |s| s.compute.priority.map(|v| wire(&v)).unwrap_or_default()),
         set: Callback::new(move |v: String| cx.spec.update(|s| s.compute.priority = unwire(&v))),
     };
     let priorities = Signal::derive(move || {
@@ -129,13 +124,11 @@ pub fn ComputeSection() -> impl IntoView {
         )
     });
     let guarantee = Lens {
-        get: Signal::derive(move || {
-            cx.spec.with(|s| {
-                s.compute
-                    .guarantee
-                    .map(|v| v.to_string())
-                    .unwrap_or_default()
-            })
+        get: cx.watch(move |s| {
+            s.compute
+                .guarantee
+                .map(|v| v.to_string())
+                .unwrap_or_default()
         }),
         set: Callback::new(move |v: String| {
             cx.spec.update(|s| s.compute.guarantee = v.parse().ok())
@@ -152,7 +145,7 @@ pub fn ComputeSection() -> impl IntoView {
             .to_vec()
     });
     let instance_type = Lens {
-        get: Signal::derive(move || cx.spec.with(|s| wire(&s.compute.instance_type))),
+        get: cx.watch(move |s| wire(&s.compute.instance_type)),
         set: Callback::new(move |v: String| {
             cx.spec
                 .update(|s| s.compute.instance_type = unwire(&v).unwrap_or_default());
@@ -166,10 +159,7 @@ pub fn ComputeSection() -> impl IntoView {
         )
     });
     let head = Lens {
-        get: Signal::derive(move || {
-            cx.spec
-                .with(|s| s.compute.head_spec.clone().unwrap_or_default())
-        }),
+        get: cx.watch(move |s| s.compute.head_spec.clone().unwrap_or_default()),
         set: Callback::new(move |v: String| {
             cx.spec
                 .update(|s| s.compute.head_spec = (!v.is_empty()).then_some(v));
@@ -186,7 +176,7 @@ pub fn ComputeSection() -> impl IntoView {
         view! {
             {reserved.then(|| view! {
                 <CheckField path="compute.accept_idle"
-                    get=Signal::from(accept_idle)
+                    get=accept_idle
                     set=Callback::new(move |on| cx.spec.update(|s| {
                         s.compute.accept_idle = on;
                         *s = std::mem::take(s).normalized();
@@ -194,7 +184,7 @@ pub fn ComputeSection() -> impl IntoView {
             })}
             {(reserved && accept_idle.get()).then(|| view! {
                 <CheckField path="compute.prefer_idle"
-                    get=Signal::derive(move || cx.spec.with(|s| s.compute.prefer_idle))
+                    get=cx.watch(move |s| s.compute.prefer_idle)
                     set=Callback::new(move |on| cx.spec.update(|s| s.compute.prefer_idle = on)) />
             })}
             {stability_shown.then(|| view! {

@@ -10,6 +10,16 @@ use std::collections::{BTreeMap, HashSet};
 use std::ops::Bound;
 use std::sync::Arc;
 
+/// Brings one watched value up to date with the draft.
+type Watcher = Arc<dyn Fn(&TaskSpec) + Send + Sync>;
+
+/// The values read out of the draft by [`FormCx::watch`], by registration.
+#[derive(Default)]
+struct Watchers {
+    next: u64,
+    all: BTreeMap<u64, Watcher>,
+}
+
 /// The form in context. Copy: every field is an arena handle.
 #[derive(Clone, Copy)]
 pub struct FormCx {
@@ -37,6 +47,9 @@ pub struct FormCx {
     /// field looks up its own entry (and a section its range) instead of filtering
     /// every finding, and sorted paths keep a path's descendants next to it.
     located: Memo<BTreeMap<String, Vec<Issue>>>,
+    /// What the controls show, each read out of the draft by one closure: see
+    /// [`FormCx::watch`].
+    watchers: StoredValue<Watchers>,
     /// Paths the user has edited: their findings show at the field.
     touched: RwSignal<HashSet<String>>,
     /// Every finding shows at its field (after a submit attempt, an import, a restored
@@ -67,8 +80,22 @@ impl FormCx {
         let plan = Memo::new(move |_| check.with(|c| c.plan.clone()));
         let used_spec =
             Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
+        let watchers = StoredValue::new(Watchers::default());
+        // The one node downstream of the draft on behalf of all the controls: after each
+        // change it runs every watcher, which sets its value only if it changed.
+        Effect::new(move |_| {
+            spec.track();
+            // Copied out first: a set may build or drop controls, which register.
+            let all: Vec<Watcher> = watchers.with_value(|w| w.all.values().cloned().collect());
+            spec.with_untracked(|s| {
+                for watcher in &all {
+                    watcher(s);
+                }
+            });
+        });
         let cx = FormCx {
             spec,
+            watchers,
             check,
             server,
             report,
@@ -117,6 +144,41 @@ impl FormCx {
     /// Outside a [`crate::form::TaskForm`]: a section editor is meaningless without one.
     pub fn use_context() -> FormCx {
         use_context::<FormCx>().expect("a section editor inside a TaskForm")
+    }
+
+    /// A value read out of the draft by `read`, tracked, which changes only when the
+    /// value does.
+    ///
+    /// Not a memo of the draft: every reactive node downstream of the draft is marked
+    /// and checked by every keystroke, whether or not it then recomputes, and a form has
+    /// a hundred controls. Watched values hang off one effect instead, which runs the
+    /// `read` closures (plain calls) and sets only the values that changed, so a
+    /// keystroke reaches the reactive graph of the one control it changes. `read` must
+    /// read only the draft (and the catalog): it is not tracked.
+    pub fn watch<T>(&self, read: impl Fn(&TaskSpec) -> T + Send + Sync + 'static) -> Signal<T>
+    where
+        T: Clone + PartialEq + Send + Sync + 'static,
+    {
+        let value = ArcRwSignal::new(self.spec.with_untracked(&read));
+        let writer = value.clone();
+        let watcher: Watcher = Arc::new(move |s| {
+            let next = read(s);
+            if writer.with_untracked(|now| *now != next) {
+                writer.set(next);
+            }
+        });
+        let watchers = self.watchers;
+        let id = watchers
+            .try_update_value(|w| {
+                w.next += 1;
+                w.all.insert(w.next, watcher);
+                w.next
+            })
+            .unwrap_or_default();
+        on_cleanup(move || {
+            watchers.try_update_value(|w| w.all.remove(&id));
+        });
+        Signal::from(value)
     }
 
     /// The current language, tracked.

@@ -12,7 +12,7 @@ use shared::task::ImageSource;
 pub fn EnvironmentSection() -> impl IntoView {
     let cx = FormCx::use_context();
     let source = Lens {
-        get: Signal::derive(move || cx.spec.with(|s| wire(&s.environment.image.source))),
+        get: cx.watch(move |s| wire(&s.environment.image.source)),
         set: Callback::new(move |v: String| {
             cx.spec.update(|s| {
                 let source = unwire(&v).unwrap_or_default();
@@ -35,8 +35,9 @@ pub fn EnvironmentSection() -> impl IntoView {
             ],
         )
     });
+    let source_now = cx.watch(move |s| s.environment.image.source);
     let images = Signal::derive(move || {
-        let source = cx.spec.with(|s| s.environment.image.source);
+        let source = source_now.get();
         cx.cluster()
             .map(|c| {
                 c.images
@@ -48,10 +49,7 @@ pub fn EnvironmentSection() -> impl IntoView {
             .unwrap_or_default()
     });
     // A memo, so typing in the field does not rebuild it (and lose the focus).
-    let is_address = Memo::new(move |_| {
-        cx.spec
-            .with(|s| s.environment.image.source == ImageSource::Address)
-    });
+    let is_address = cx.watch(move |s| s.environment.image.source == ImageSource::Address);
     view! {
         <Section path="environment">
             <SelectField path="environment.image.source" lens=source options=sources required=true />

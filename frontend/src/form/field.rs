@@ -11,7 +11,8 @@ use shared::Issue;
 /// Reads and writes one value of the draft as text.
 #[derive(Clone, Copy)]
 pub struct Lens {
-    /// The value, tracked.
+    /// The value, tracked; from [`FormCx::watch`](super::FormCx::watch), so that it
+    /// changes only with the value, not with every keystroke in the draft.
     pub get: Signal<String>,
     /// Stores a new value.
     pub set: Callback<String>,
@@ -22,7 +23,7 @@ macro_rules! text_lens {
     ($cx:expr, $($field:tt)+) => {{
         let cx: $crate::form::FormCx = $cx;
         $crate::form::field::Lens {
-            get: Signal::derive(move || cx.spec.with(|s| s.$($field)+.clone())),
+            get: cx.watch(move |s| s.$($field)+.clone()),
             set: Callback::new(move |v: String| cx.spec.update(|s| s.$($field)+ = v)),
         }
     }};
@@ -35,7 +36,7 @@ macro_rules! number_lens {
     ($cx:expr, $($field:tt)+) => {{
         let cx: $crate::form::FormCx = $cx;
         $crate::form::field::Lens {
-            get: Signal::derive(move || cx.spec.with(|s| s.$($field)+.to_string())),
+            get: cx.watch(move |s| s.$($field)+.to_string()),
             set: Callback::new(move |v: String| {
                 cx.spec.update(|s| s.$($field)+ = v.trim().parse().unwrap_or_default())
             }),
@@ -171,9 +172,9 @@ pub fn TextField(
         cx.touch(&touch);
         lens.set.run(event_target_value(&ev));
     };
-    // Every keystroke anywhere changes the draft; the control is written only when its
-    // own value changes.
-    let value = Memo::new(move |_| lens.get.get());
+    // Written only when its own value changes: the lens's value is watched
+    // (`FormCx::watch`), not derived from the whole draft.
+    let value = lens.get;
     let input = if control == Control::Area {
         view! {
             <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby
@@ -267,9 +268,9 @@ pub fn SelectField(
     let help_view = (!no_help).then(|| {
         view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
     });
-    // The value and the options mostly derive from the whole draft: memoized, the
-    // options are rebuilt only when they or the choice really change, not per keystroke.
-    let value = Memo::new(move |_| lens.get.get());
+    // The options may derive from the draft: memoized, they are rebuilt only when they
+    // or the choice really change, not per keystroke.
+    let value = lens.get;
     let options = Memo::new(move |_| options.get());
     view! {
         <div class="field" data-field=path.clone()>

@@ -24,17 +24,14 @@ impl<T> Clone for List<T> {
 impl<T> Copy for List<T> {}
 
 impl<T: Clone + Default + Send + Sync + 'static> List<T> {
-    fn len(self, cx: FormCx) -> Memo<usize> {
-        Memo::new(move |_| cx.spec.with(|s| (self.get)(s).len()))
+    fn len(self, cx: FormCx) -> Signal<usize> {
+        cx.watch(move |s| (self.get)(s).len())
     }
 
     /// A lens on one text of row `i`.
     fn text(self, cx: FormCx, i: usize, read: fn(&T) -> String, write: fn(&mut T, String)) -> Lens {
         Lens {
-            get: Signal::derive(move || {
-                cx.spec
-                    .with(|s| (self.get)(s).get(i).map(read).unwrap_or_default())
-            }),
+            get: cx.watch(move |s| (self.get)(s).get(i).map(read).unwrap_or_default()),
             set: Callback::new(move |v: String| {
                 cx.spec.update(|s| {
                     if let Some(row) = (self.get_mut)(s).get_mut(i) {
@@ -180,16 +177,14 @@ pub fn EnvEditor() -> impl IntoView {
                 let row = format!("{}[{i}]", list.path);
                 let row_attr = row.clone();
                 // A memo, so typing a value does not touch its control's type.
-                let hidden = Memo::new(move |_| {
-                    cx.spec.with(|s| s.environment.env.get(i).is_some_and(|v| v.hidden))
-                });
+                let hidden = cx.watch(move |s| s.environment.env.get(i).is_some_and(|v| v.hidden));
                 view! {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.name") no_help=true
                             lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
                         <TextField path=format!("{row}.value") no_help=true masked=hidden
                             lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
-                        <CheckField path=format!("{row}.hidden") no_help=true get=Signal::from(hidden)
+                        <CheckField path=format!("{row}.hidden") no_help=true get=hidden
                             set=Callback::new(move |on| cx.spec.update(|s| {
                                 if let Some(v) = s.environment.env.get_mut(i) {
                                     v.hidden = on;

@@ -12,9 +12,9 @@ use shared::task::UpscalingMode;
 #[component]
 pub fn RaySection() -> impl IntoView {
     let cx = FormCx::use_context();
-    let storage_on = Memo::new(move |_| cx.spec.with(|s| s.ray.shared_storage.enabled));
-    let debug_on = Memo::new(move |_| cx.spec.with(|s| s.ray.debug.enabled));
-    let autoscaling_on = Memo::new(move |_| cx.spec.with(|s| s.ray.autoscaling.enabled));
+    let storage_on = cx.watch(move |s| s.ray.shared_storage.enabled);
+    let debug_on = cx.watch(move |s| s.ray.debug.enabled);
+    let autoscaling_on = cx.watch(move |s| s.ray.autoscaling.enabled);
     // Only RWX volumes can be shared by every pod; the rule says so for any other.
     let volumes = Signal::derive(move || {
         cx.cluster()
@@ -39,7 +39,7 @@ pub fn RaySection() -> impl IntoView {
         )
     });
     let mode = Lens {
-        get: Signal::derive(move || cx.spec.with(|s| wire(&s.ray.autoscaling.upscaling_mode))),
+        get: cx.watch(move |s| wire(&s.ray.autoscaling.upscaling_mode)),
         set: Callback::new(move |v: String| {
             cx.spec
                 .update(|s| s.ray.autoscaling.upscaling_mode = unwire(&v).unwrap_or_default());
@@ -48,20 +48,20 @@ pub fn RaySection() -> impl IntoView {
     view! {
         <Section path="ray">
             <TextField path="ray.runtime_env" control=Control::Area under=true lens=text_lens!(cx, ray.runtime_env) />
-            <CheckField path="ray.shared_storage.enabled" get=Signal::from(storage_on)
+            <CheckField path="ray.shared_storage.enabled" get=storage_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.shared_storage.enabled = on)) />
             {move || storage_on.get().then(|| view! {
                 <SelectField path="ray.shared_storage.volume" lens=text_lens!(cx, ray.shared_storage.volume) options=volumes />
                 <CheckField path="ray.shared_storage.clean_on_exit"
-                    get=Signal::derive(move || cx.spec.with(|s| s.ray.shared_storage.clean_on_exit))
+                    get=cx.watch(move |s| s.ray.shared_storage.clean_on_exit)
                     set=Callback::new(move |on| cx.spec.update(|s| s.ray.shared_storage.clean_on_exit = on)) />
             })}
-            <CheckField path="ray.debug.enabled" get=Signal::from(debug_on)
+            <CheckField path="ray.debug.enabled" get=debug_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.debug.enabled = on)) />
             {move || debug_on.get().then(|| view! {
                 <TextField path="ray.debug.keep_secs" control=Control::Number lens=number_lens!(cx, ray.debug.keep_secs) />
             })}
-            <CheckField path="ray.autoscaling.enabled" get=Signal::from(autoscaling_on)
+            <CheckField path="ray.autoscaling.enabled" get=autoscaling_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.autoscaling.enabled = on)) />
             {move || autoscaling_on.get().then(|| view! {
                 <TextField path="ray.autoscaling.min_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.min_workers) />

@@ -26,7 +26,7 @@ fn move_row(cx: FormCx, from: usize, to: usize) {
 #[component]
 pub fn SpecsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
-    let len = Memo::new(move |_| cx.spec.with(|s| s.compute.specs.len()));
+    let len = cx.watch(move |s| s.compute.specs.len());
     // One list for every row, recomputed only when it changes.
     let offered = Memo::new(move |_| spec_options(cx));
     let findings = Memo::new(move |_| cx.shown_at(PATH, false));
@@ -55,7 +55,7 @@ pub fn SpecsEditor() -> impl IntoView {
                 {move || (0..len.get()).map(|i| {
                     let row = format!("{PATH}[{i}]");
                     let lens = Lens {
-                        get: Signal::derive(move || cx.spec.with(|s| s.compute.specs.get(i).cloned().unwrap_or_default())),
+                        get: cx.watch(move |s| s.compute.specs.get(i).cloned().unwrap_or_default()),
                         set: Callback::new(move |v: String| cx.spec.update(|s| {
                             if let Some(spec) = s.compute.specs.get_mut(i) {
                                 *spec = v;

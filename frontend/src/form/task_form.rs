@@ -106,8 +106,8 @@ pub fn TaskForm(
         cx.reveal.set(false);
         cx.spec.set(blank.clone());
     };
-    let is_ray = Memo::new(move |_| cx.spec.with(TaskSpec::is_ray));
-    let has_type = Memo::new(move |_| cx.spec.with(|s| s.task_type().is_some()));
+    let is_ray = cx.watch(TaskSpec::is_ray);
+    let has_type = cx.watch(move |s| s.task_type().is_some());
     let blocked = move || cx.report.with(Report::has_errors) || submitting.get();
     view! {
         <form class="task-form" novalidate=true on:submit=on_submit data-testid="task-form">
