@@ -379,6 +379,12 @@ def main():
                   file=sys.stderr)
             for p in s["problems"]:
                 print(f"  PROBLEM: {p}", file=sys.stderr)
+        # Emulation.setCPUThrottlingRate has been seen to answer without throttling:
+        # the bare input's own work then stays at its unthrottled time.
+        free, slowed = (r[label]["rows"]["bare"]["frame"]["p50"] for label in ("unthrottled", "cpu 4x"))
+        if slowed < 3 * free:
+            print(f"  WARNING: run {run + 1}'s cpu 4x half looks unthrottled (bare frame p50 {fmt(slowed)}"
+                  f" ms against {fmt(free)} ms unthrottled): leave it out", file=sys.stderr)
     failed = any(s["problems"] for r in results for s in r.values())
 
     # The median over runs of each figure, and of each run's same-run ratio.
