@@ -156,7 +156,7 @@ fn AlertsEditor() -> impl IntoView {
             <button type="button" class="add" id=id data-testid="add-advanced.alerts"
                 on:click=move |_| {
                     cx.edit(ALERTS, |s| s.advanced.alerts.push(Alert::default()));
-                    focus_first_in(&control_id(&format!("{ALERTS}[{}]", len.get_untracked() - 1)));
+                    focus_first_in(&control_id(&format!("{ALERTS}[{}]", cx.spec.with_untracked(|s| s.advanced.alerts.len()) - 1)));
                 }>
                 {move || cx.text("ui.form.add.advanced.alerts")}
             </button>

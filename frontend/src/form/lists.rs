@@ -70,12 +70,17 @@ pub(super) fn focus_first_in(prefix: &str) {
         ":is(input, select, textarea)[id='{prefix}'], :is(input, select, textarea)[id^='{prefix}-']"
     );
     leptos::task::spawn_local(async move {
-        leptos::task::tick().await;
-        let found = document().query_selector(&selector).ok().flatten();
-        if let Some(el) =
-            found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-        {
-            let _ = el.focus();
+        // A new row is built a few effect rounds after the change (the watched length
+        // follows the draft, then the list renders): wait for it, boundedly.
+        for _ in 0..8 {
+            leptos::task::tick().await;
+            let found = document().query_selector(&selector).ok().flatten();
+            if let Some(el) =
+                found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+            {
+                let _ = el.focus();
+                return;
+            }
         }
     });
 }

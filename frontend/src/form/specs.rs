@@ -41,7 +41,9 @@ pub fn SpecsEditor() -> impl IntoView {
     let dragged = RwSignal::new(None::<usize>);
     let add = move |_| {
         cx.edit(PATH, |s| s.compute.specs.push(String::new()));
-        focus_first_in(&control_id(&format!("{PATH}[{}]", len.get_untracked() - 1)));
+        // The draft's length, not the watched one: that follows only after the change.
+        let last = cx.spec.with_untracked(|s| s.compute.specs.len()) - 1;
+        focus_first_in(&control_id(&format!("{PATH}[{last}]")));
     };
     view! {
         <div class="list specs" data-field=PATH role="group" aria-labelledby=labelled

@@ -291,6 +291,27 @@ async fn the_preview_is_written_while_open_and_follows_the_draft() {
 }
 
 #[wasm_bindgen_test]
+async fn a_row_added_to_an_empty_list_gets_the_focus() {
+    let form = mount(None, false).await;
+    let focused = || {
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("name"))
+            .unwrap_or_default()
+    };
+    form.click("add-compute.specs").await;
+    // The row is built some effect rounds after the click; a timer lets them all run.
+    sleep(20).await;
+    assert_eq!(focused(), "compute.specs[0]");
+    form.click("add-compute.specs").await;
+    sleep(20).await;
+    assert_eq!(focused(), "compute.specs[1]");
+    form.click("add-environment.env").await;
+    sleep(20).await;
+    assert_eq!(focused(), "environment.env[0].name");
+}
+
+#[wasm_bindgen_test]
 async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
     let form = mount(None, false).await;
     form.click("add-environment.env").await;
