@@ -4,7 +4,7 @@
 use crate::form::control_id;
 use crate::i18n::UiLang;
 use leptos::prelude::*;
-use shared::messages::text;
+use shared::messages::{count, text};
 use shared::{Issue, Report, Severity};
 use wasm_bindgen::JsCast;
 
@@ -60,9 +60,9 @@ pub fn ReportView(
                     let (errors, warnings, hints) = counts();
                     let l = lang.get();
                     let counts = text(l, "ui.form.summary", &[
-                        ("errors", errors.to_string()),
-                        ("warnings", warnings.to_string()),
-                        ("hints", hints.to_string()),
+                        ("errors", count(l, "ui.form.count.errors", errors)),
+                        ("warnings", count(l, "ui.form.count.warnings", warnings)),
+                        ("hints", count(l, "ui.form.count.hints", hints)),
                     ]);
                     let verdict = text(l, if errors == 0 { "ui.form.ready" } else { "ui.form.fix_errors" }, &[]);
                     format!("{counts} — {verdict}")

@@ -28,7 +28,7 @@ pub fn Section(
                 let class = ["count error", "count warning", "count info"][i];
                 view! {
                     <span class=class>
-                        {shared::messages::text(cx.lang(), key, &[("count", n.to_string())])}
+                        {shared::messages::count(cx.lang(), key, n)}
                     </span>
                 }
             })

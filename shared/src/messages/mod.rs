@@ -136,6 +136,20 @@ fn template(lang: Lang, key: &str) -> Option<&'static str> {
     find(catalog).or_else(|| find(english))
 }
 
+/// The text for a count of things: `{key}_one` (with `{count}`) when `count` is 1 and
+/// the catalog has it, else `key`: English says "1 error" but "2 errors" (Chinese has
+/// one form, so its `_one` texts are its plural ones).
+pub fn count(lang: Lang, key: &str, count: usize) -> String {
+    let args = [("count", count.to_string())];
+    if count == 1 {
+        let one = format!("{key}_one");
+        if template(lang, &one).is_some() {
+            return text(lang, &one, &args);
+        }
+    }
+    text(lang, key, &args)
+}
+
 /// The text for `key` in `lang`, with each `{name}` placeholder replaced by its argument.
 ///
 /// A key no catalog has renders as the key itself, and a placeholder without an

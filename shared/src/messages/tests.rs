@@ -208,3 +208,24 @@ fn a_message_renders_in_each_language_with_nested_messages() {
         assert_eq!(back, message, "{json}");
     }
 }
+
+#[test]
+#[cfg(feature = "console-texts")]
+fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {
+    assert_eq!(count(Lang::En, "ui.form.count.errors", 1), "1 error");
+    assert_eq!(count(Lang::En, "ui.form.count.errors", 0), "0 errors");
+    assert_eq!(count(Lang::En, "ui.form.count.hints", 2), "2 hints");
+    assert_eq!(count(Lang::Zh, "ui.form.count.warnings", 1), "1 个警告");
+    assert_eq!(count(Lang::Zh, "ui.form.count.warnings", 3), "3 个警告");
+    // Every `_one` text is the singular of a plural key the catalogs also have.
+    for (key, _) in en::MESSAGES
+        .iter()
+        .filter(|(k, _)| k.ends_with("_one") && k.starts_with("ui."))
+    {
+        let plural = key.strip_suffix("_one").expect("ends with _one");
+        assert!(
+            template(Lang::En, plural).is_some(),
+            "{key} has no plural {plural}"
+        );
+    }
+}
