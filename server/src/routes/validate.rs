@@ -13,9 +13,13 @@ use super::JsonTextUnchecked;
 use crate::auth::CurrentUser;
 use crate::json::check_strict;
 use crate::{ApiError, AppState, ReaderLang};
+#[cfg(doc)]
+use axum::Json;
+use axum::Router;
 use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::{Json, Router};
 use shared::api::ValidateResponse;
 
 /// Validation routes.
@@ -55,7 +59,7 @@ async fn validate(
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     JsonTextUnchecked(text): JsonTextUnchecked,
-) -> Result<Json<ValidateResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let usage = state.shared_usage().await;
     // The strict read (well formed, no key twice) is a second pass over the text, a
     // sixth of this request's instructions, and it has nothing to add when the spec
@@ -76,7 +80,26 @@ async fn validate(
             lang,
         });
     }
-    Ok(Json(check.localized_capped(lang)))
+    Ok(answer(&check.localized_capped(lang)))
+}
+
+/// The answer as JSON, what [`Json`] sends, but written into a buffer sized for a
+/// whole answer: `Json` writes through `bytes`' writer into a buffer that starts at 128
+/// bytes, a call and a capacity check per token, and grows it several times.
+fn answer(check: &ValidateResponse) -> Response {
+    let mut body = Vec::with_capacity(1024);
+    match serde_json::to_writer(&mut body, check) {
+        Ok(()) => (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            body,
+        )
+            .into_response(),
+        // As `Json` answers a value it cannot write (none of ours: every map key is a string).
+        Err(err) => ApiError::Internal(format!("cannot write the answer: {err}")).into_response(),
+    }
 }
 
 /// Whether the report is `check_json`'s answer for a spec of the wrong shape: its one
