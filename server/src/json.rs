@@ -620,6 +620,103 @@ mod tests {
         }
     }
 
+    /// `POST /validate` makes the strict read only when the spec does not read: a text
+    /// that reads as a spec must be one the strict read clears.
+    fn reads_only_if_strict(text: &str) -> bool {
+        let reads = shared::parse_spec(text).is_ok();
+        assert!(
+            !reads || check_strict_fully(text).is_ok(),
+            "a spec read from text the strict read refuses: {text:?}"
+        );
+        reads
+    }
+
+    /// `value` as JSON text, the first key of its `target`-th object (in document
+    /// order) written twice; `seen` counts the objects written so far.
+    fn with_a_key_twice(value: &serde_json::Value, target: usize, seen: &mut usize) -> String {
+        match value {
+            serde_json::Value::Object(map) => {
+                let this = *seen;
+                *seen += 1;
+                let mut entries: Vec<String> = map
+                    .iter()
+                    .map(|(key, value)| {
+                        format!("{key:?}: {}", with_a_key_twice(value, target, seen))
+                    })
+                    .collect();
+                if this == target {
+                    let first = entries[0].clone();
+                    entries.push(first);
+                }
+                format!("{{{}}}", entries.join(", "))
+            }
+            serde_json::Value::Array(items) => format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(|item| with_a_key_twice(item, target, seen))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_spec_reads_only_from_strict_json() {
+        for example in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {
+            assert!(reads_only_if_strict(example));
+            // A key twice in any object of the spec, however deep: the spec does not
+            // read, and the strict read names the key.
+            let value: serde_json::Value = serde_json::from_str(example).unwrap();
+            let objects = {
+                let mut seen = 0;
+                with_a_key_twice(&value, usize::MAX, &mut seen);
+                seen
+            };
+            assert!(objects > 10, "{objects}");
+            for target in 0..objects {
+                let text = with_a_key_twice(&value, target, &mut 0);
+                assert!(!reads_only_if_strict(&text), "{text}");
+                assert!(
+                    matches!(check_strict(&text), Err(JsonError::DuplicateKey { .. })),
+                    "{text}"
+                );
+            }
+        }
+        // Enums, numbers and strings the spec reads in ways of their own.
+        for text in [
+            r#"{"compute": {"kind": {"on_demand": null, "on_demand": null}}}"#,
+            r#"{"compute": {"kind": {"on_demand": null}}}"#,
+            r#"{"compute": {"workers": 1e400}}"#,
+            r#"{"compute": {"workers": 2.0}}"#,
+            r#"{"basic": {"name_prefix": "a\u0062"}}"#,
+            r#"{"basic": {"name_prefix": "\ud800"}}"#,
+            r#"{"basic": {"name_prefix": "a"}} {}"#,
+            r#"{"version": 1, "\u0076ersion": 1}"#,
+        ] {
+            reads_only_if_strict(text);
+        }
+        for case in shared::demo::corpus() {
+            reads_only_if_strict(&case.spec.to_string());
+        }
+        // Every byte of the example dropped, doubled or replaced by a grammar character.
+        let text = shared::demo::PYTORCH_EXAMPLE;
+        for (at, _) in text.char_indices() {
+            let mut cut = text.to_owned();
+            let c = cut.remove(at);
+            reads_only_if_strict(&cut);
+            let mut doubled = text.to_owned();
+            doubled.insert(at, c);
+            reads_only_if_strict(&doubled);
+            for with in ['"', ',', ':', '{', '}', '[', ']', '\\', '0', 'e', '-', '.'] {
+                let mut replaced = text.to_owned();
+                replaced.replace_range(at..at + c.len_utf8(), &with.to_string());
+                reads_only_if_strict(&replaced);
+            }
+        }
+    }
+
     #[test]
     fn well_formed_json_passes() {
         check_strict(r#"{"a": [1, {"b": null, "c": "x"}, {"b": 2}], "d": true}"#).unwrap();

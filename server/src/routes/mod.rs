@@ -35,6 +35,21 @@ impl FromRequest<AppState> for JsonText {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let JsonTextUnchecked(text) = JsonTextUnchecked::from_request(request, state).await?;
+        check_strict(&text).map_err(ApiError::BadJson)?;
+        Ok(JsonText(text))
+    }
+}
+
+/// [`JsonText`] before its strict read: for a handler whose own read of the body
+/// already refuses everything the strict read does when it succeeds, and which calls
+/// [`check_strict`] itself otherwise (`POST /validate`).
+pub struct JsonTextUnchecked(pub String);
+
+impl FromRequest<AppState> for JsonTextUnchecked {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
         let content_type = request
             .headers()
             .get(CONTENT_TYPE)
@@ -56,8 +71,7 @@ impl FromRequest<AppState> for JsonText {
                 }
             })?;
         let text = String::from_utf8(bytes.into()).map_err(|_| ApiError::NotUtf8)?;
-        check_strict(&text).map_err(ApiError::BadJson)?;
-        Ok(JsonText(text))
+        Ok(JsonTextUnchecked(text))
     }
 }
 

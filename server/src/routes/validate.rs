@@ -1,19 +1,25 @@
 //! `POST /api/v1/validate`: the findings and the plan for a posted spec.
 //!
-//! The same `shared::check_json` the console runs, on the server's catalog, after the
-//! strict read of [`JsonText`]; a spec with fields of the wrong shape is answered 422
-//! with those fields named. At most [`MAX_FINDINGS_PER_CODE`] findings of one code at
+//! The same parse and check the console runs (`shared::check_json`), on the server's
+//! catalog; the strict read of [`JsonText`](super::JsonText) is made only when the spec
+//! does not read. A spec with fields of the wrong shape is answered 422 with those
+//! fields named. At most [`MAX_FINDINGS_PER_CODE`] findings of one code at
 //! one field (list positions aside) are sent; `truncated` counts the rest
 //! ([`shared::validate::cap_findings`]).
 //!
 //! [`MAX_FINDINGS_PER_CODE`]: shared::api::MAX_FINDINGS_PER_CODE
 
-use super::JsonText;
+use super::JsonTextUnchecked;
 use crate::auth::CurrentUser;
+use crate::json::check_strict;
 use crate::{ApiError, AppState, ReaderLang};
+#[cfg(doc)]
+use axum::Json;
+use axum::Router;
 use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::{Json, Router};
 use shared::api::ValidateResponse;
 
 /// Validation routes.
@@ -52,17 +58,48 @@ async fn validate(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
-    JsonText(text): JsonText,
-) -> Result<Json<ValidateResponse>, ApiError> {
+    JsonTextUnchecked(text): JsonTextUnchecked,
+) -> Result<Response, ApiError> {
     let usage = state.shared_usage().await;
-    let check = shared::check_json(&text, &state.catalog, &usage, &user);
+    // The strict read (well formed, no key twice) is a second pass over the text, a
+    // sixth of this request's instructions, and it has nothing to add when the spec
+    // reads: every object of a spec is a struct that refuses unknown keys and a key
+    // twice, and every value is read, so such a text is strict JSON (a test in
+    // `json.rs` holds to this). Only a spec that does not read may be what the strict
+    // read refuses, and then its 400 comes first, as [`JsonText`](super::JsonText) gives it.
+    let check = match shared::parse_spec(&text) {
+        Ok(spec) => shared::check(&spec, &state.catalog, &usage, &user),
+        Err(issues) => {
+            check_strict(&text).map_err(ApiError::BadJson)?;
+            shared::Check { issues, plan: None }
+        }
+    };
     if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
         return Err(ApiError::Spec {
             report: check.issues,
             lang,
         });
     }
-    Ok(Json(check.localized_capped(lang)))
+    Ok(answer(&check.localized_capped(lang)))
+}
+
+/// The answer as JSON, what [`Json`] sends, but written into a buffer sized for a
+/// whole answer: `Json` writes through `bytes`' writer into a buffer that starts at 128
+/// bytes, a call and a capacity check per token, and grows it several times.
+fn answer(check: &ValidateResponse) -> Response {
+    let mut body = Vec::with_capacity(1024);
+    match serde_json::to_writer(&mut body, check) {
+        Ok(()) => (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            body,
+        )
+            .into_response(),
+        // As `Json` answers a value it cannot write (none of ours: every map key is a string).
+        Err(err) => ApiError::Internal(format!("cannot write the answer: {err}")).into_response(),
+    }
 }
 
 /// Whether the report is `check_json`'s answer for a spec of the wrong shape: its one

@@ -65,7 +65,16 @@ fn gpus_per_replica(cx: &Cx) -> Option<u64> {
 /// The literal number given to one of `names` (`--flag 8` or `--flag=8`); `None` when
 /// the flag is absent or its value is not a number (`"$WORLD_SIZE"`, `1:4`, `auto`).
 fn flag(command: &str, names: &[&str]) -> Option<u64> {
-    let mut words = command
+    // A word can be the flag only if a name occurs in it, so the words wholly before the
+    // first occurrence are skipped unread: splitting the whole command into words, once
+    // per flag, was a twentieth of a `POST /validate`.
+    let first = names.iter().filter_map(|name| command.find(name)).min()?;
+    let start = command[..first]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let mut words = command[start..]
         .split_whitespace()
         .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
     while let Some(word) = words.next() {
@@ -91,6 +100,79 @@ fn flag(command: &str, names: &[&str]) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::flag;
+
+    /// [`flag`] as it read every word of the command.
+    fn flag_of_every_word(command: &str, names: &[&str]) -> Option<u64> {
+        let mut words = command
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
+        while let Some(word) = words.next() {
+            for name in names {
+                if word == *name {
+                    return words
+                        .next()?
+                        .trim_matches(|c| c == '"' || c == '\'')
+                        .parse()
+                        .ok();
+                }
+                if let Some(value) = word
+                    .strip_prefix(name)
+                    .and_then(|rest| rest.strip_prefix('='))
+                {
+                    return value.trim_matches(|c| c == '"' || c == '\'').parse().ok();
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn skipping_to_the_first_name_reads_the_same_value() {
+        let pieces = [
+            "torchrun",
+            "--nnodes",
+            "--nnodes=2",
+            "\"--nnodes\"",
+            "'--nnodes=3'",
+            "4",
+            "\"5\"",
+            "x--nnodes",
+            "--nnodesx",
+            "--nproc_per_node",
+            "--nproc-per-node=8",
+            "$WORLD_SIZE",
+            "é",
+            "--nnodes=\u{3000}",
+            "1:4",
+        ];
+        let gaps = [" ", "  ", "\t", "\u{3000}", "\n", "\u{a0}"];
+        let names: [&[&str]; 2] = [&["--nnodes"], &["--nproc_per_node", "--nproc-per-node"]];
+        // Every command of up to four pieces, with gaps chosen by position.
+        let mut commands = vec![String::new()];
+        for length in 1..=4 {
+            let mut next = Vec::new();
+            for command in commands
+                .iter()
+                .filter(|c| c.split_whitespace().count() == length - 1)
+            {
+                for (i, piece) in pieces.iter().enumerate() {
+                    let gap = gaps[(i + length) % gaps.len()];
+                    next.push(format!("{command}{gap}{piece}"));
+                }
+            }
+            commands.extend(next);
+        }
+        assert!(commands.len() > 50_000, "{}", commands.len());
+        for command in &commands {
+            for names in names {
+                assert_eq!(
+                    flag(command, names),
+                    flag_of_every_word(command, names),
+                    "{command:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn reads_literal_flag_values_in_both_spellings() {
