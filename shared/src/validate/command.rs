@@ -74,7 +74,13 @@ fn flag(command: &str, names: &[&str]) -> Option<u64> {
         .rev()
         .find(|(_, c)| c.is_whitespace())
         .map_or(0, |(at, c)| at + c.len_utf8());
-    let mut words = command[start..]
+    flag_in_words(&command[start..], names)
+}
+
+/// The value of the first of `names` in `text`'s words, as `--name value` or
+/// `--name=value`, quotes around either trimmed.
+fn flag_in_words(text: &str, names: &[&str]) -> Option<u64> {
+    let mut words = text
         .split_whitespace()
         .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
     while let Some(word) = words.next() {
@@ -101,29 +107,10 @@ fn flag(command: &str, names: &[&str]) -> Option<u64> {
 mod tests {
     use super::flag;
 
-    /// [`flag`] as it read every word of the command.
+    /// [`flag`] as it read every word of the command (what skipping to the first
+    /// name must not change).
     fn flag_of_every_word(command: &str, names: &[&str]) -> Option<u64> {
-        let mut words = command
-            .split_whitespace()
-            .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
-        while let Some(word) = words.next() {
-            for name in names {
-                if word == *name {
-                    return words
-                        .next()?
-                        .trim_matches(|c| c == '"' || c == '\'')
-                        .parse()
-                        .ok();
-                }
-                if let Some(value) = word
-                    .strip_prefix(name)
-                    .and_then(|rest| rest.strip_prefix('='))
-                {
-                    return value.trim_matches(|c| c == '"' || c == '\'').parse().ok();
-                }
-            }
-        }
-        None
+        super::flag_in_words(command, names)
     }
 
     #[test]
