@@ -20,11 +20,13 @@
 //! - Ids compare byte-wise (`COLLATE "C"`), as in SQLite, whatever the database's
 //!   collation, so list pages and cursors order alike in both stores.
 
-use super::rows::{attach_details, corrupt, db, decode_hidden, decode_task, encode, not_found};
+use super::rows::{
+    attach_details, corrupt, db, decode_hidden, decode_task, encode, list_page, not_found,
+};
 use super::{
-    ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Reservation,
-    Result, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column,
-    keyed_from_column, parse_phase, phase_code, task_type_code, without_password,
+    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Reservation, Result, StoreError,
+    StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column, parse_phase,
+    phase_code, task_type_code, without_password,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -248,22 +250,10 @@ impl TaskStore for PostgresStore {
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {
-        let limit = query.limit.clamp(1, MAX_PAGE);
-        let mut sql = super::list_sql(query, limit, "t.id COLLATE \"C\"");
-
         let mut tx = self.read().await?;
-        let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
-        let mut tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
-        let more = tasks.len() > limit as usize;
-        tasks.truncate(limit as usize);
-        let tasks = attach_details::<Postgres>(&mut tx, tasks).await?;
+        let page = list_page::<Postgres>(&mut tx, query, "t.id COLLATE \"C\"").await?;
         tx.commit().await.map_err(db)?;
-        let next = if more {
-            tasks.last().map(|t| Cursor::after(&t.task))
-        } else {
-            None
-        };
-        Ok(Page { tasks, next })
+        Ok(page)
     }
 
     async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()> {

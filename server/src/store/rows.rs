@@ -1,7 +1,10 @@
 //! Reading tasks back from rows, the same on every SQL store: the columns, their
 //! decoding, and the history and tags fetched in bulk beside them.
 
-use super::{HiddenValue, Result, StoreError, StoredTask, keyed_from_column, parse_phase};
+use super::{
+    Cursor, HiddenValue, ListQuery, MAX_PAGE, Page, Result, StoreError, StoredTask,
+    keyed_from_column, parse_phase,
+};
 use shared::record::{PhaseChange, TaskId, Timestamp};
 use shared::task::Tag;
 use sqlx::{Database, Decode, Encode, Executor, QueryBuilder, Row, Type};
@@ -61,6 +64,39 @@ where
         index: usize::try_from(index).map_err(|_| corrupt(&id.0, "hidden value index", None))?,
         value: row.try_get(1).map_err(db)?,
     })
+}
+
+/// One page of [`super::TaskStore::list`], read through `conn` (a read transaction of
+/// the store's): `id` is how the store orders ids (a collation where it needs one).
+pub(super) async fn list_page<DB>(
+    conn: &mut DB::Connection,
+    query: &ListQuery,
+    id: &str,
+) -> Result<Page>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> &'static str: Encode<'r, DB> + Type<DB>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> Option<String>: Decode<'r, DB> + Type<DB>,
+    for<'r> i64: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+{
+    let limit = query.limit.clamp(1, MAX_PAGE);
+    let mut sql = super::list_sql::<DB>(query, limit, id);
+    let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
+    let mut tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
+    // One row past the page says whether there is a next one.
+    let more = tasks.len() > limit as usize;
+    tasks.truncate(limit as usize);
+    let tasks = attach_details::<DB>(conn, tasks).await?;
+    let next = if more {
+        tasks.last().map(|t| Cursor::after(&t.task))
+    } else {
+        None
+    };
+    Ok(Page { tasks, next })
 }
 
 /// Fills in the history and tags of `tasks`, two bulk queries per [`IN_CHUNK`] tasks.

@@ -12,11 +12,13 @@
 //!   autoincrement, so the schema stays portable.
 //! - Reads that join several tables run in one read transaction, a consistent snapshot.
 
-use super::rows::{attach_details, corrupt, db, decode_hidden, decode_task, encode, not_found};
+use super::rows::{
+    attach_details, corrupt, db, decode_hidden, decode_task, encode, list_page, not_found,
+};
 use super::{
-    ALL_PHASES, Cursor, HiddenValue, Inserted, ListQuery, MAX_PAGE, NewTask, Page, Result,
-    StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column,
-    parse_phase, phase_code, task_type_code,
+    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Result, StoreError, StoredTask,
+    TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column, parse_phase, phase_code,
+    task_type_code,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -357,22 +359,10 @@ impl TaskStore for SqliteStore {
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {
-        let limit = query.limit.clamp(1, MAX_PAGE);
-        let mut sql = super::list_sql(query, limit, "t.id");
-
         let mut tx = self.read().await?;
-        let rows = sql.build().fetch_all(&mut *tx).await.map_err(db)?;
-        let mut tasks = rows.iter().map(decode_task).collect::<Result<Vec<_>>>()?;
-        let more = tasks.len() > limit as usize;
-        tasks.truncate(limit as usize);
-        let tasks = attach_details::<Sqlite>(&mut tx, tasks).await?;
+        let page = list_page::<Sqlite>(&mut tx, query, "t.id").await?;
         tx.commit().await.map_err(db)?;
-        let next = if more {
-            tasks.last().map(|t| Cursor::after(&t.task))
-        } else {
-            None
-        };
-        Ok(Page { tasks, next })
+        Ok(page)
     }
 
     async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()> {
