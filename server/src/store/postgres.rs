@@ -21,7 +21,8 @@
 //!   collation, so list pages and cursors order alike in both stores.
 
 use super::rows::{
-    attach_details, corrupt, db, decode_hidden, decode_task, encode, list_page, not_found,
+    attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page, not_found,
+    require_task,
 };
 use super::{
     ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Reservation, Result, StoreError,
@@ -237,16 +238,9 @@ impl TaskStore for PostgresStore {
 
     async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>> {
         let mut tx = self.read().await?;
-        require_task(&mut tx, id).await?;
-        let rows = sqlx::query(
-            "SELECT env_index, value FROM task_hidden_env WHERE task_id = $1 ORDER BY env_index",
-        )
-        .bind(&id.0)
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(db)?;
+        let values = hidden_values_of::<Postgres>(&mut tx, id).await?;
         tx.commit().await.map_err(db)?;
-        rows.iter().map(|row| decode_hidden(id, row)).collect()
+        Ok(values)
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {
@@ -312,7 +306,7 @@ impl TaskStore for PostgresStore {
 
     async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
         let mut tx = self.read().await?;
-        require_task(&mut tx, id).await?;
+        require_task::<Postgres>(&mut tx, id).await?;
         let rows = sqlx::query(
             "SELECT at, kind, message, keyed FROM task_events WHERE task_id = $1 ORDER BY n",
         )
@@ -381,7 +375,7 @@ impl TaskStore for PostgresStore {
             return Ok(());
         }
         let mut conn = self.pool.acquire().await.map_err(db)?;
-        require_task(&mut conn, id).await?;
+        require_task::<Postgres>(&mut conn, id).await?;
         Err(StoreError::TokenTaken)
     }
 
@@ -572,15 +566,6 @@ async fn lock_task(conn: &mut PgConnection, id: &TaskId) -> Result<()> {
 }
 
 /// [`StoreError::NotFound`] unless a task has `id`.
-async fn require_task(conn: &mut PgConnection, id: &TaskId) -> Result<()> {
-    let found: Option<i32> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = $1")
-        .bind(&id.0)
-        .fetch_optional(conn)
-        .await
-        .map_err(db)?;
-    found.map(|_| ()).ok_or_else(|| not_found(id))
-}
-
 async fn insert_tags(conn: &mut PgConnection, id: &TaskId, tags: &[Tag]) -> Result<()> {
     for (n, tag) in (1_i64..).zip(tags) {
         sqlx::query(

@@ -66,6 +66,42 @@ where
     })
 }
 
+/// `Ok` when task `id` exists, [`StoreError::NotFound`] otherwise.
+pub(super) async fn require_task<DB>(conn: &mut DB::Connection, id: &TaskId) -> Result<()>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'r> String: Encode<'r, DB> + Type<DB>,
+{
+    let mut sql = QueryBuilder::<DB>::new("SELECT id FROM tasks WHERE id = ");
+    sql.push_bind(id.0.clone());
+    let found = sql.build().fetch_optional(&mut *conn).await.map_err(db)?;
+    found.map(|_| ()).ok_or_else(|| not_found(id))
+}
+
+/// The hidden values of task `id`, in the order of its env vars.
+pub(super) async fn hidden_values_of<DB>(
+    conn: &mut DB::Connection,
+    id: &TaskId,
+) -> Result<Vec<HiddenValue>>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> i64: Decode<'r, DB> + Type<DB>,
+{
+    require_task::<DB>(conn, id).await?;
+    let mut sql =
+        QueryBuilder::<DB>::new("SELECT env_index, value FROM task_hidden_env WHERE task_id = ");
+    sql.push_bind(id.0.clone());
+    sql.push(" ORDER BY env_index");
+    let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
+    rows.iter().map(|row| decode_hidden(id, row)).collect()
+}
+
 /// One page of [`super::TaskStore::list`], read through `conn` (a read transaction of
 /// the store's): `id` is how the store orders ids (a collation where it needs one).
 pub(super) async fn list_page<DB>(

@@ -13,7 +13,8 @@
 //! - Reads that join several tables run in one read transaction, a consistent snapshot.
 
 use super::rows::{
-    attach_details, corrupt, db, decode_hidden, decode_task, encode, list_page, not_found,
+    attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page, not_found,
+    require_task,
 };
 use super::{
     ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Result, StoreError, StoredTask,
@@ -346,16 +347,9 @@ impl TaskStore for SqliteStore {
 
     async fn hidden_values(&self, id: &TaskId) -> Result<Vec<HiddenValue>> {
         let mut tx = self.read().await?;
-        require_task(&mut tx, id).await?;
-        let rows = sqlx::query(
-            "SELECT env_index, value FROM task_hidden_env WHERE task_id = ? ORDER BY env_index",
-        )
-        .bind(&id.0)
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(db)?;
+        let values = hidden_values_of::<Sqlite>(&mut tx, id).await?;
         tx.commit().await.map_err(db)?;
-        rows.iter().map(|row| decode_hidden(id, row)).collect()
+        Ok(values)
     }
 
     async fn list(&self, query: &ListQuery) -> Result<Page> {
@@ -414,7 +408,7 @@ impl TaskStore for SqliteStore {
 
     async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
         let mut tx = self.read().await?;
-        require_task(&mut tx, id).await?;
+        require_task::<Sqlite>(&mut tx, id).await?;
         let rows = sqlx::query(
             "SELECT at, kind, message, keyed FROM task_events WHERE task_id = ? ORDER BY n",
         )
@@ -459,7 +453,7 @@ impl TaskStore for SqliteStore {
 
     async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()> {
         let mut tx = self.write().await?;
-        require_task(&mut tx, id).await?;
+        require_task::<Sqlite>(&mut tx, id).await?;
         sqlx::query("DELETE FROM task_tags WHERE task_id = ?")
             .bind(&id.0)
             .execute(&mut *tx)
@@ -528,15 +522,6 @@ async fn by_idempotency_key(
 }
 
 /// [`StoreError::NotFound`] unless a task has `id`.
-async fn require_task(conn: &mut SqliteConnection, id: &TaskId) -> Result<()> {
-    let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = ?")
-        .bind(&id.0)
-        .fetch_optional(conn)
-        .await
-        .map_err(db)?;
-    found.map(|_| ()).ok_or_else(|| not_found(id))
-}
-
 async fn insert_tags(conn: &mut SqliteConnection, id: &TaskId, tags: &[Tag]) -> Result<()> {
     let mut sql = QueryBuilder::<Sqlite>::new("");
     push_tags(&mut sql, id, tags);
