@@ -2621,7 +2621,7 @@ mod tests {
         };
         let failure = failure.render(Lang::En);
         assert!(
-            failure.contains("2 time(s), more than the 1 retries allowed"),
+            failure.contains("pulled 2 times, more than the retries allowed (1)"),
             "{failure}"
         );
         tokio::time::timeout(WAIT, async {

@@ -42,9 +42,7 @@ impl Backend for JobBackend {
         let failure = match gang.command.as_str() {
             "succeed" => None,
             // An operator's words: text from outside Berth.
-            "fail" => Some(Arg::Text(
-                "the image could not be pulled 1 time(s)".to_owned(),
-            )),
+            "fail" => Some(Arg::Text("the image could not be pulled once".to_owned())),
             _ => return Ok(()),
         };
         let _ = self.events.send(Event::Finished {

@@ -102,8 +102,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "--nnodes is {written} but the task has {replicas} replicas; use \"$WORLD_SIZE\"",
     ),
     (
+        "command.torchrun.nnodes_one",
+        "--nnodes is {written} but the task has 1 replica; use \"$WORLD_SIZE\"",
+    ),
+    (
         "command.torchrun.nproc_per_node",
         "--nproc_per_node is {written} but one replica has {gpus} GPUs",
+    ),
+    (
+        "command.torchrun.nproc_per_node_one",
+        "--nproc_per_node is {written} but one replica has 1 GPU",
     ),
     (
         "compute.demand.overflow",
@@ -225,7 +233,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.accepted", "accepted: quota held, queued"),
     (
         "event.admitted",
-        "admitted: attempt {attempt} on {nodes} node(s) with {spec}",
+        "admitted: attempt {attempt} on {nodes} nodes with {spec}",
+    ),
+    (
+        "event.admitted_one",
+        "admitted: attempt {attempt} on 1 node with {spec}",
     ),
     ("event.cannot_start", "cannot start: {error}"),
     (
@@ -237,6 +249,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.failed#after_retries",
         "failed after {attempts} attempts; last: {reason}",
     ),
+    (
+        "event.failed#after_retries_one",
+        "failed after 1 attempt; last: {reason}",
+    ),
     ("event.how.code", "exit code {code}"),
     ("event.how.signal", "signal {signal}"),
     ("event.how.unknown", "an unknown end"),
@@ -247,7 +263,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.kube.pull_breaker",
-        "the image of pod {pod} container {container} could not be pulled {count} time(s), more than the {retries} retries allowed: {what}",
+        "the image of pod {pod} container {container} could not be pulled {count} times, more than the retries allowed ({retries}): {what}",
+    ),
+    (
+        "event.kube.pull_breaker_one",
+        "the image of pod {pod} container {container} could not be pulled once, more than the retries allowed ({retries}): {what}",
     ),
     (
         "event.kube.pull_failure",
@@ -713,6 +733,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "even when empty the pool holds {capacity} of {replicas} replicas at once",
     ),
     (
+        "never.pool_too_small_one",
+        "even when empty the pool holds {capacity} of 1 replica at once",
+    ),
+    (
         "never.replica_too_large",
         "one replica needs {need} {unit}; the largest node has {largest_total}",
     ),
@@ -734,6 +758,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "queue.not_enough_at_once",
         "free nodes can host {placeable} of {replicas} replicas at once",
+    ),
+    (
+        "queue.not_enough_at_once_one",
+        "free nodes can host {placeable} of 1 replica at once",
     ),
     (
         "queue.passed_over",
@@ -941,11 +969,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.storage", "Add a volume"),
     ("ui.form.choose", "Choose…"),
     ("ui.form.count.errors", "{count} errors"),
-    ("ui.form.count.errors_one", "{count} error"),
+    ("ui.form.count.errors_one", "1 error"),
     ("ui.form.count.hints", "{count} hints"),
-    ("ui.form.count.hints_one", "{count} hint"),
+    ("ui.form.count.hints_one", "1 hint"),
     ("ui.form.count.warnings", "{count} warnings"),
-    ("ui.form.count.warnings_one", "{count} warning"),
+    ("ui.form.count.warnings_one", "1 warning"),
     ("ui.form.draft_restored", "Your unsent draft was restored."),
     ("ui.form.export.json", "Export JSON"),
     ("ui.form.export.yaml", "Export YAML"),
@@ -967,6 +995,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.import.shape",
         "Not imported: {count} fields are of the wrong shape.",
+    ),
+    (
+        "ui.form.import.shape_one",
+        "Not imported: 1 field is of the wrong shape.",
     ),
     ("ui.form.import.syntax", "Not imported: {detail}"),
     ("ui.form.import.title", "Import a spec"),
@@ -1032,10 +1064,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.bar.quota",
         "Quota: {demand} of {left} {unit} left",
     ),
-    ("ui.form.plan.fragment", "{nodes} nodes × {units} units"),
+    (
+        "ui.form.plan.fragment",
+        "{nodes} nodes with {units} free each",
+    ),
+    ("ui.form.plan.fragment_one", "1 node with {units} free"),
     (
         "ui.form.plan.idle",
-        "Idle {spec}: {quantity} units, stability {stability}, fragments {fragments}",
+        "Idle {spec}: quantity {quantity}, stability {stability}, fragments {fragments}",
     ),
     (
         "ui.form.plan.no_quota_needed",
@@ -1047,7 +1083,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.now",
-        "Starts now with {spec} on {nodes} node(s).",
+        "Starts now with {spec} on {nodes} nodes.",
+    ),
+    (
+        "ui.form.plan.outcome.now_one",
+        "Starts now with {spec} on 1 node.",
     ),
     (
         "ui.form.plan.outcome.queue",
@@ -1059,6 +1099,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),
+    ("ui.form.plan.replicas_one", "1 replica · pool {pool}"),
     ("ui.form.plan.title", "Quota and scheduling"),
     ("ui.form.plan.used", "(would be used)"),
     ("ui.form.plan.verdict.never", "can never fit: {reason}"),
@@ -1068,8 +1109,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.verdict.now",
-        "fits now on {spec}, {nodes} node(s)",
+        "fits now on {spec}, {nodes} nodes",
     ),
+    ("ui.form.plan.verdict.now_one", "fits now on {spec}, 1 node"),
     (
         "ui.form.plan.verdict.over_quota",
         "skipped: over quota by {shortfall}",
@@ -1088,6 +1130,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.pytorch.pods",
         "{replicas} replicas: the master {master}",
     ),
+    ("ui.form.pytorch.pods_one", "1 replica: the master {master}"),
     ("ui.form.pytorch.title", "PyTorchJob"),
     ("ui.form.pytorch.workers", "and workers {first} … {last}."),
     ("ui.form.ready", "ready to submit"),

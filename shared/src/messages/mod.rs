@@ -120,43 +120,57 @@ mod findings_only {
     }
 }
 
-/// The template for `key` in `lang`, falling back to English.
-fn template(lang: Lang, key: &str) -> Option<&'static str> {
-    let find = |messages: Catalog| {
-        messages
-            .binary_search_by(|(k, _)| (*k).cmp(key))
-            .ok()
-            .map(|i| messages[i].1)
-    };
+/// The template for `key` in `lang`'s own catalog.
+fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
     let english = SHIPPED[0].1;
-    let catalog = SHIPPED
+    let messages = SHIPPED
         .iter()
         .find(|(l, _)| *l == lang)
         .map_or(english, |(_, messages)| messages);
-    find(catalog).or_else(|| find(english))
+    messages
+        .binary_search_by(|(k, _)| (*k).cmp(key))
+        .ok()
+        .map(|i| messages[i].1)
 }
 
-/// The text for a count of things: `{key}_one` (with `{count}`) when `count` is 1 and
-/// the catalog has it, else `key`: English says "1 error" but "2 errors" (Chinese has
-/// one form, so its `_one` texts are its plural ones).
+/// The template for `key` in `lang`, falling back to English.
+fn template(lang: Lang, key: &str) -> Option<&'static str> {
+    own_template(lang, key).or_else(|| own_template(Lang::En, key))
+}
+
+/// The text for a count of things: `key` with `{count}`, said in the singular where the
+/// language has one ("1 error", "2 errors"; see [`text`]).
 pub fn count(lang: Lang, key: &str, count: usize) -> String {
-    let args = [("count", count.to_string())];
-    if count == 1 {
-        let one = format!("{key}_one");
-        if template(lang, &one).is_some() {
-            return text(lang, &one, &args);
-        }
+    text(lang, key, &[("count", count.to_string())])
+}
+
+/// The singular form of `key` for these arguments: `{key}_one`, when the catalog has it
+/// and every argument it leaves out is 1. A singular text writes its count out ("1 node",
+/// not "{nodes} node") and so leaves that placeholder out, which is how it says which
+/// count it is the singular of. Only the language's own catalog is asked: Chinese has one
+/// form for every count, so it has no `_one` texts, and English's must not stand in.
+fn singular(lang: Lang, key: &str, args: &[(&str, String)]) -> Option<&'static str> {
+    if !args.iter().any(|(_, value)| value == "1") {
+        return None;
     }
-    text(lang, key, &args)
+    let one = own_template(lang, &format!("{key}_one"))?;
+    let mut left_out = args
+        .iter()
+        .filter(|(name, _)| !one.contains(&format!("{{{name}}}")))
+        .peekable();
+    left_out.peek()?;
+    left_out.all(|(_, value)| value == "1").then_some(one)
 }
 
 /// The text for `key` in `lang`, with each `{name}` placeholder replaced by its argument.
 ///
-/// A key no catalog has renders as the key itself, and a placeholder without an
+/// Where a count is 1 and the language says so differently, the key's singular is used
+/// instead (`{key}_one`, see [`singular`]). A key no catalog has renders as the key
+/// itself, and a placeholder without an
 /// argument stays as written, so a mistake shows rather than vanishes (the tests forbid
 /// both).
 pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
-    let Some(template) = template(lang, key) else {
+    let Some(template) = singular(lang, key, args).or_else(|| template(lang, key)) else {
         return key.to_owned();
     };
     let mut out = String::with_capacity(template.len());

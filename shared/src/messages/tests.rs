@@ -20,11 +20,28 @@ fn every_catalog_is_sorted_by_key_without_duplicates() {
     }
 }
 
+/// A key that is another key's singular form ("1 node" beside "{nodes} nodes").
+fn is_singular(key: &str) -> bool {
+    key.strip_suffix("_one")
+        .is_some_and(|plural| en::MESSAGES.iter().any(|(k, _)| *k == plural))
+}
+
 #[test]
 fn every_key_is_in_every_language() {
+    // A singular (`{key}_one` beside `key`) is only in the languages that have one.
     let english = keys(en::MESSAGES);
+    let english_without_singulars: BTreeSet<_> = english
+        .iter()
+        .copied()
+        .filter(|k| !is_singular(k))
+        .collect();
     for (lang, messages) in LANGUAGES {
         let theirs = keys(messages);
+        let english = if *lang == Lang::En || theirs.iter().any(|k| is_singular(k)) {
+            english.clone()
+        } else {
+            english_without_singulars.clone()
+        };
         let missing: Vec<_> = english.difference(&theirs).collect();
         let extra: Vec<_> = theirs.difference(&english).collect();
         assert!(missing.is_empty(), "{lang:?} lacks {missing:?}");
@@ -217,15 +234,55 @@ fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {
     assert_eq!(count(Lang::En, "ui.form.count.hints", 2), "2 hints");
     assert_eq!(count(Lang::Zh, "ui.form.count.warnings", 1), "1 个警告");
     assert_eq!(count(Lang::Zh, "ui.form.count.warnings", 3), "3 个警告");
-    // Every `_one` text is the singular of a plural key the catalogs also have.
-    for (key, _) in en::MESSAGES
-        .iter()
-        .filter(|(k, _)| k.ends_with("_one") && k.starts_with("ui."))
-    {
-        let plural = key.strip_suffix("_one").expect("ends with _one");
+    let verdict = |lang, nodes: &str| {
+        text(
+            lang,
+            "ui.form.plan.verdict.now",
+            &[("spec", "8×A100".to_owned()), ("nodes", nodes.to_owned())],
+        )
+    };
+    assert_eq!(verdict(Lang::En, "1"), "fits now on 8×A100, 1 node");
+    assert_eq!(verdict(Lang::En, "2"), "fits now on 8×A100, 2 nodes");
+    assert_eq!(verdict(Lang::Zh, "1"), "可立即调度：8×A100，1 个节点");
+    // Only the count the singular writes out decides: attempt 1 on 2 nodes is plural.
+    let admitted = |attempt: u32, nodes: u32| {
+        Message::new("event.admitted")
+            .with("attempt", attempt)
+            .with("nodes", nodes)
+            .with("spec", "s")
+            .render(Lang::En)
+    };
+    assert_eq!(admitted(1, 2), "admitted: attempt 1 on 2 nodes with s");
+    assert_eq!(admitted(3, 1), "admitted: attempt 3 on 1 node with s");
+    // Two counts, one singular: it is used only when the count it leaves out is 1.
+    let fragment = |nodes: &str, units: &str| {
+        text(
+            Lang::En,
+            "ui.form.plan.fragment",
+            &[("nodes", nodes.to_owned()), ("units", units.to_owned())],
+        )
+    };
+    assert_eq!(fragment("1", "1"), "1 node with 1 free");
+    assert_eq!(fragment("2", "1"), "2 nodes with 1 free each");
+}
+
+#[test]
+fn every_singular_leaves_out_a_count_of_its_plural_and_adds_nothing() {
+    for (key, one) in en::MESSAGES.iter().filter(|(k, _)| is_singular(k)) {
+        let plural = key.strip_suffix("_one").expect("a singular ends with _one");
+        let (ones, plurals) = (placeholders(one), placeholders(en_text(plural)));
+        assert!(ones.is_subset(&plurals), "{key} adds a placeholder");
         assert!(
-            template(Lang::En, plural).is_some(),
-            "{key} has no plural {plural}"
+            ones != plurals,
+            "{key} leaves no count out, so is never used"
         );
     }
+}
+
+fn en_text(key: &str) -> &'static str {
+    en::MESSAGES
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, t)| *t)
+        .expect("an English key")
 }
