@@ -107,14 +107,21 @@ impl Dimension {
     /// Every dimension, in the order reports list them.
     pub const ALL: [Dimension; 3] = [Dimension::Gpu, Dimension::Vcpu, Dimension::MemoryGib];
 
-    /// The unit as users read it after a number ("8 GPUs", "8 张 GPU").
+    /// The unit as users read it after a number ("8 GPUs", "8 张 GPU"), for a count
+    /// other than one.
     pub fn unit(self, lang: Lang) -> String {
         text(lang, self.unit_key(), &[])
     }
 
-    /// The unit as a message, for a [`crate::messages::Message`]'s argument.
-    pub fn unit_message(self) -> crate::messages::Message {
-        crate::messages::Message::new(self.unit_key())
+    /// The unit as users read it after `count`: "1 GPU" but "8 GPUs".
+    pub fn unit_for(self, lang: Lang, count: u64) -> String {
+        text(lang, self.unit_key(), &[("count", count.to_string())])
+    }
+
+    /// The unit after `count` as a message, for a [`crate::messages::Message`]'s
+    /// argument.
+    pub fn unit_message(self, count: u64) -> crate::messages::Message {
+        crate::messages::Message::new(self.unit_key()).with("count", count)
     }
 
     fn unit_key(self) -> &'static str {

@@ -1194,8 +1194,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.widget.title", "Embedded task form"),
     ("ui.widget.validator", "Validator"),
     ("unit.gpu", "GPUs"),
+    ("unit.gpu_one", "GPU"),
     ("unit.memory_gib", "GiB of memory"),
     ("unit.vcpu", "vCPUs"),
+    ("unit.vcpu_one", "vCPU"),
     ("value.invalid", "has the wrong type: expected {expected}"),
     (
         "value.invalid#found",

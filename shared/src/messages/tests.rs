@@ -1,5 +1,7 @@
 use super::*;
+use crate::quota::QueueReason;
 use crate::task::TaskSpec;
+use crate::vocab::Dimension;
 use std::collections::BTreeSet;
 
 fn keys(messages: Catalog) -> BTreeSet<&'static str> {
@@ -264,6 +266,25 @@ fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {
     };
     assert_eq!(fragment("1", "1"), "1 node with 1 free");
     assert_eq!(fragment("2", "1"), "2 nodes with 1 free each");
+    // A unit after its count.
+    let largest = |free: u64| {
+        QueueReason::NoNodeHostsOne {
+            dimension: Dimension::Gpu,
+            largest_free: free,
+            need: 8,
+        }
+        .message(Lang::En)
+    };
+    assert_eq!(
+        largest(1),
+        "the largest free node has 1 GPU; one replica needs 8"
+    );
+    assert_eq!(
+        largest(4),
+        "the largest free node has 4 GPUs; one replica needs 8"
+    );
+    assert_eq!(Dimension::Vcpu.unit_for(Lang::En, 1), "vCPU");
+    assert_eq!(Dimension::Gpu.unit_for(Lang::Zh, 1), "张 GPU");
 }
 
 #[test]
@@ -272,8 +293,10 @@ fn every_singular_leaves_out_a_count_of_its_plural_and_adds_nothing() {
         let plural = key.strip_suffix("_one").expect("a singular ends with _one");
         let (ones, plurals) = (placeholders(one), placeholders(en_text(plural)));
         assert!(ones.is_subset(&plurals), "{key} adds a placeholder");
+        // A unit word ("GPU" beside "GPUs") has no placeholder: its count is the
+        // number before it, which the caller passes as `count`.
         assert!(
-            ones != plurals,
+            ones != plurals || plurals.is_empty(),
             "{key} leaves no count out, so is never used"
         );
     }

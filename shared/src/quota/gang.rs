@@ -745,7 +745,7 @@ impl QueueReason {
                 need,
             } => Message::new("queue.no_node_hosts_one")
                 .with("largest_free", largest_free)
-                .with_message("unit", dimension.unit_message())
+                .with_message("unit", dimension.unit_message(*largest_free))
                 .with("need", need),
             QueueReason::NotEnoughAtOnce {
                 placeable,
@@ -759,7 +759,7 @@ impl QueueReason {
                 need,
             } => Message::new("queue.head_has_no_room")
                 .with("largest_free", largest_free)
-                .with_message("unit", dimension.unit_message())
+                .with_message("unit", dimension.unit_message(*largest_free))
                 .with("need", need),
         }
     }
@@ -787,7 +787,7 @@ impl NeverReason {
                 need,
             } => Message::new("never.replica_too_large")
                 .with("need", need)
-                .with_message("unit", dimension.unit_message())
+                .with_message("unit", dimension.unit_message(*need))
                 .with("largest_total", largest_total),
             NeverReason::HeadTooLarge {
                 dimension,
@@ -795,7 +795,7 @@ impl NeverReason {
                 need,
             } => Message::new("never.head_too_large")
                 .with("need", need)
-                .with_message("unit", dimension.unit_message())
+                .with_message("unit", dimension.unit_message(*need))
                 .with("largest_total", largest_total),
             NeverReason::PoolTooSmall { capacity, replicas } => {
                 Message::new("never.pool_too_small")

@@ -389,7 +389,7 @@ impl IssueCode {
                 remaining,
             } => vec![
                 ("requested", n(requested)),
-                ("unit", dimension.unit(lang)),
+                ("unit", dimension.unit_for(lang, *requested)),
                 ("remaining", n(remaining)),
                 ("short", n(&(requested - remaining))),
             ],
@@ -399,7 +399,7 @@ impl IssueCode {
                     .map(|s| {
                         let args = [
                             ("amount", n(&s.requested)),
-                            ("unit", s.dimension.unit(lang)),
+                            ("unit", s.dimension.unit_for(lang, s.requested)),
                         ];
                         text(lang, "quantity", &args)
                     })
@@ -422,7 +422,7 @@ impl IssueCode {
                     .map(|s| {
                         let args = [
                             ("requested", n(&s.requested)),
-                            ("unit", s.dimension.unit(lang)),
+                            ("unit", s.dimension.unit_for(lang, s.requested)),
                             ("remaining", n(&s.remaining)),
                         ];
                         text(lang, "compute.quota.skipped.item", &args)
