@@ -1058,11 +1058,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.upscaling.default", "Default"),
     (
         "ui.form.plan.bar.pool",
-        "Pool: {demand} of {left} free {unit}",
+        "Pool: needs {demand} of {left} free {unit}",
     ),
     (
         "ui.form.plan.bar.quota",
-        "Quota: {demand} of {left} {unit} left",
+        "Quota: needs {demand} of the {left} {unit} left",
     ),
     (
         "ui.form.plan.fragment",
