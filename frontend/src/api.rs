@@ -6,9 +6,9 @@ use shared::api::{
     CatalogResponse, ErrorBody, Examples, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
     ValidateResponse,
 };
-use shared::record::TaskPhase;
+use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
 use shared::task::Tag;
-use shared::{Lang, TaskType};
+use shared::{Lang, Placement, Task, TaskType};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
@@ -68,14 +68,77 @@ async fn answer<T: serde::de::DeserializeOwned>(response: gloo_net::http::Respon
     if response.ok() {
         response.json().await.map_err(network)
     } else {
-        match response.json::<ErrorBody>().await {
-            Ok(body) => Err(ClientError::Api(body)),
-            Err(err) => Err(ClientError::Network(format!(
-                "HTTP {}: {err}",
-                response.status()
-            ))),
-        }
+        Err(refusal(response).await)
     }
+}
+
+async fn refusal(response: gloo_net::http::Response) -> ClientError {
+    match response.json::<ErrorBody>().await {
+        Ok(body) => ClientError::Api(body),
+        Err(err) => ClientError::Network(format!("HTTP {}: {err}", response.status())),
+    }
+}
+
+// Specs in answers are read by `shared`'s spec reader, which the form carries anyway,
+// not by serde's derived reader of `TaskSpec`: that one would be compiled again for
+// each way in (JSON text for a spec, and serde's buffered content for a task, whose
+// record `TaskView` flattens), some 30 KB of the console's wasm after brotli.
+
+/// A spec the server sent that does not read: the server and console disagree.
+fn unreadable(report: &shared::Report) -> ClientError {
+    let first = report.issues().first();
+    ClientError::Network(format!(
+        "the server's spec does not read: {}",
+        first.map_or_else(String::new, |issue| format!(
+            "{}: {}",
+            issue.path,
+            issue.message(Lang::En)
+        ))
+    ))
+}
+
+/// A task as the wire has it: `TaskView`'s fields (its record's flattened in), the spec
+/// left as JSON for [`shared::parse_value`].
+#[derive(serde::Deserialize)]
+struct TaskWire {
+    id: TaskId,
+    owner: String,
+    spec: serde_json::Value,
+    phase: TaskPhase,
+    attempts: u32,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    history: Vec<PhaseChange>,
+    tags: Vec<Tag>,
+    #[serde(default)]
+    placement: Option<Placement>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+impl TaskWire {
+    fn read(self) -> Result<TaskView> {
+        Ok(TaskView {
+            task: Task {
+                id: self.id,
+                owner: self.owner,
+                spec: shared::parse_value(self.spec).map_err(|r| unreadable(&r))?,
+                phase: self.phase,
+                attempts: self.attempts,
+                created_at: self.created_at,
+                updated_at: self.updated_at,
+                history: self.history,
+            },
+            tags: self.tags,
+            placement: self.placement,
+            reason: self.reason,
+        })
+    }
+}
+
+/// An answer that is one task.
+async fn answer_task(response: gloo_net::http::Response) -> Result<TaskView> {
+    answer::<TaskWire>(response).await?.read()
 }
 
 /// `GET /api/v1/catalog`.
@@ -131,13 +194,23 @@ pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
 ///
 /// [`ClientError`] when the server cannot be reached or refuses.
 pub async fn fetch_examples() -> Result<Examples> {
-    answer(
+    #[derive(serde::Deserialize)]
+    struct Wire {
+        pytorch: serde_json::Value,
+        ray: serde_json::Value,
+    }
+    let wire: Wire = answer(
         Request::get(&url("/api/v1/examples"))
             .send()
             .await
             .map_err(network)?,
     )
-    .await
+    .await?;
+    let read = |spec| shared::parse_value(spec).map_err(|r| unreadable(&r));
+    Ok(Examples {
+        pytorch: read(wire.pytorch)?,
+        ray: read(wire.ray)?,
+    })
 }
 
 /// `POST /api/v1/tasks`: submits a spec. The key makes a retry of the same click return
@@ -152,7 +225,7 @@ pub async fn submit_task(spec_json: String, idempotency_key: &str) -> Result<Tas
         .header("idempotency-key", idempotency_key)
         .body(spec_json)
         .map_err(network)?;
-    answer(request.send().await.map_err(network)?).await
+    answer_task(request.send().await.map_err(network)?).await
 }
 
 /// `GET /api/v1/tasks/{id}/spec`: a task's spec, for clone and export (hidden values
@@ -166,7 +239,12 @@ pub async fn fetch_spec(id: &str) -> Result<TaskSpec> {
         "/api/v1/tasks/{}/spec",
         String::from(js_sys::encode_uri_component(id))
     );
-    answer(Request::get(&url(&path)).send().await.map_err(network)?).await
+    let response = Request::get(&url(&path)).send().await.map_err(network)?;
+    if !response.ok() {
+        return Err(refusal(response).await);
+    }
+    let text = response.text().await.map_err(network)?;
+    shared::parse_spec(&text).map_err(|r| unreadable(&r))
 }
 
 fn encode(text: &str) -> String {
@@ -278,15 +356,19 @@ fn query(pairs: &[(&str, String)]) -> String {
 }
 
 async fn get<T: serde::de::DeserializeOwned>(path: &str) -> Result<T> {
-    answer(Request::get(&url(path)).send().await.map_err(network)?).await
+    answer(send_get(path).await?).await
 }
 
-async fn post<T: serde::de::DeserializeOwned>(path: &str, key: Option<&str>) -> Result<T> {
+async fn send_get(path: &str) -> Result<gloo_net::http::Response> {
+    Request::get(&url(path)).send().await.map_err(network)
+}
+
+async fn send_post(path: &str, key: Option<&str>) -> Result<gloo_net::http::Response> {
     let mut request = Request::post(&url(path));
     if let Some(key) = key {
         request = request.header("idempotency-key", key);
     }
-    answer(request.send().await.map_err(network)?).await
+    request.send().await.map_err(network)
 }
 
 /// `GET /api/v1/tasks?…`: one page of the tasks the caller may see, newest first.
@@ -300,7 +382,21 @@ pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -
         pairs.push(("cursor", cursor.to_owned()));
     }
     pairs.push(("limit", limit.to_string()));
-    get(&format!("/api/v1/tasks?{}", query(&pairs))).await
+    #[derive(serde::Deserialize)]
+    struct PageWire {
+        tasks: Vec<TaskWire>,
+        #[serde(default)]
+        next: Option<String>,
+    }
+    let page: PageWire = get(&format!("/api/v1/tasks?{}", query(&pairs))).await?;
+    Ok(TaskPage {
+        tasks: page
+            .tasks
+            .into_iter()
+            .map(TaskWire::read)
+            .collect::<Result<_>>()?,
+        next: page.next,
+    })
 }
 
 /// `GET /api/v1/tasks/{id}`, its reasons in `lang`.
@@ -309,7 +405,7 @@ pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (404: not visible).
 pub async fn fetch_task(id: &str, lang: Lang) -> Result<TaskView> {
-    get(&task_path(id, &format!("?lang={}", wire_name(&lang)))).await
+    answer_task(send_get(&task_path(id, &format!("?lang={}", wire_name(&lang)))).await?).await
 }
 
 /// `GET /api/v1/tasks/{id}/events`, oldest first, in `lang`.
@@ -431,7 +527,7 @@ impl Drop for LogFollow {
 ///
 /// [`ClientError::Api`]: 403 not the owner, 409 already ended.
 pub async fn stop_task(id: &str) -> Result<TaskView> {
-    post(&task_path(id, "/stop"), None).await
+    answer_task(send_post(&task_path(id, "/stop"), None).await?).await
 }
 
 /// `DELETE /api/v1/tasks/{id}`.
@@ -458,7 +554,7 @@ pub async fn delete_task(id: &str) -> Result<()> {
 /// [`ClientError::Api`]: 403 not the owner, 422 the spec no longer passes.
 pub async fn resubmit_task(id: &str, idempotency_key: &str, lang: Lang) -> Result<TaskView> {
     let path = task_path(id, &format!("/resubmit?lang={}", wire_name(&lang)));
-    post(&path, Some(idempotency_key)).await
+    answer_task(send_post(&path, Some(idempotency_key)).await?).await
 }
 
 /// `POST /api/v1/tasks/{id}/share`: a read-only link.
@@ -467,7 +563,7 @@ pub async fn resubmit_task(id: &str, idempotency_key: &str, lang: Lang) -> Resul
 ///
 /// [`ClientError::Api`]: 403 not the owner.
 pub async fn share_task(id: &str) -> Result<ShareLink> {
-    post(&task_path(id, "/share"), None).await
+    answer(send_post(&task_path(id, "/share"), None).await?).await
 }
 
 /// `PATCH /api/v1/tasks/{id}/tags`.
@@ -482,7 +578,7 @@ pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> 
         .header("content-type", "application/json")
         .body(body)
         .map_err(network)?;
-    answer(request.send().await.map_err(network)?).await
+    answer_task(request.send().await.map_err(network)?).await
 }
 
 /// `GET /api/v1/shared/{token}`: a shared task, read-only, hidden values masked, its
@@ -492,10 +588,13 @@ pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> 
 ///
 /// [`ClientError::Api`]: 404 when the link is unknown or its task was deleted.
 pub async fn fetch_shared(token: &str, lang: Lang) -> Result<TaskView> {
-    get(&format!(
-        "/api/v1/shared/{}?lang={}",
-        encode(token),
-        wire_name(&lang)
-    ))
+    answer_task(
+        send_get(&format!(
+            "/api/v1/shared/{}?lang={}",
+            encode(token),
+            wire_name(&lang)
+        ))
+        .await?,
+    )
     .await
 }
