@@ -21,8 +21,8 @@ use crate::task::TaskSpec;
 use crate::usage::Usage;
 use serde::Deserialize;
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
-    VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
 };
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -45,15 +45,16 @@ pub fn parse_spec(text: &str) -> Result<TaskSpec, Report> {
     Ok(spec)
 }
 
-/// Reads a spec from a JSON value (see [`parse_spec`]).
+/// Reads a spec from a JSON value (a YAML import's, a task's in an answer) as its JSON
+/// text, through [`parse_spec`]: one reader for both, so their findings are worded
+/// alike, and the browser's wasm carries the spec's reader once rather than a second
+/// copy for `Value`.
 ///
 /// # Errors
 ///
 /// As [`parse_spec`].
 pub fn parse_value(value: serde_json::Value) -> Result<TaskSpec, Report> {
-    let track = Track::default();
-    TaskSpec::deserialize(Shape::new(&value, &track))
-        .map_err(|err| shape_report(track.path(), &err))
+    parse_spec(&value.to_string())
 }
 
 /// The findings and the plan for a spec given as JSON text: what the form, the JS API
@@ -247,7 +248,6 @@ macro_rules! deserialize_methods {
             deserialize_tuple(len: usize);
             deserialize_tuple_struct(name: &'static str, len: usize);
             deserialize_map();
-            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
             deserialize_identifier();
             deserialize_ignored_any();
         }
@@ -269,8 +269,102 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Shape<'_, D> {
         de.deserialize_struct(name, fields, visitor)
     }
 
+    /// Every enum of the spec is a choice: a string naming its variant. It is read as
+    /// whatever the input holds, so a number where a choice belongs is the wrong type,
+    /// worded alike for JSON text and a JSON value, and not serde_json's "expected value",
+    /// which reads as if the JSON itself were broken.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let track = self.track;
+        let (de, visitor) = self.wrap::<V, false>(visitor);
+        de.deserialize_any(Choice {
+            visitor,
+            variants,
+            track,
+        })
+    }
+
     fn is_human_readable(&self) -> bool {
         self.de.is_human_readable()
+    }
+}
+
+/// The visitor of an enum read through [`Shape`]: a variant's name, or (as serde's
+/// externally tagged form has it) a map of one variant to its content.
+struct Choice<'t, V> {
+    visitor: V,
+    variants: &'static [&'static str],
+    track: &'t Track,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Choice<'_, V> {
+    type Value = V::Value;
+
+    /// serde's own words for a choice ("one of `gpu`, `cpu`"), which the shape finding
+    /// turns into its list of options.
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("one of ")?;
+        for (i, variant) in self.variants.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{variant}`")?;
+        }
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.visitor.visit_enum(v.into_deserializer())
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.visitor
+            .visit_enum(de::value::BorrowedStrDeserializer::new(v))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.visitor.visit_enum(v.into_deserializer())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        let track = self.track;
+        let map = VariantKey {
+            map,
+            track,
+            key: None,
+        };
+        self.visitor
+            .visit_enum(de::value::MapAccessDeserializer::new(map))
+    }
+}
+
+/// The map of an enum's one variant to its content, as [`Choice`] reads it: a name that
+/// fails (an unknown variant) is the place of the failure, as a struct's unknown key is.
+/// A failure in the content is placed by [`ShapeVariant`].
+struct VariantKey<'t, 'de, A> {
+    map: A,
+    track: &'t Track,
+    key: Option<Cow<'de, str>>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for VariantKey<'_, 'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let key = &mut self.key;
+        let read = self.map.next_key_seed(KeySeed { seed, key });
+        read.inspect_err(|_| self.track.failed_at(self.key.take().map(Step::Key)))
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        self.map.next_value_seed(seed)
     }
 }
 
@@ -528,6 +622,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, 'de, D> {
 
     forward_key_deserialize! {
         deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
     }
 
     fn is_human_readable(&self) -> bool {
@@ -851,17 +946,50 @@ mod tests {
             let found = parse_spec(json).expect_err(json);
             assert_eq!(found, reference(json), "{json}");
             assert_eq!(found.issues().len(), 1, "{json}");
-            // A JSON value (when the text is one) gets the same path and code. (serde_json
-            // words a few errors differently for a value: a number for an enum is
-            // "expected value" in text, an invalid type in a value.)
+            // A JSON value (when the text is one) gets the same finding; serde's own
+            // reading of the value, the reference, agrees on its path and code.
             if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
                 let from_value = parse_value(value.clone()).expect_err(json);
+                assert_eq!(from_value, found, "{json}");
                 assert_eq!(from_value, reference_value(&value), "{json}");
-                let (got, want) = (&from_value.issues()[0], &found.issues()[0]);
-                assert_eq!(got.path, want.path, "{json}");
-                assert_eq!(got.code.code(), want.code.code(), "{json}");
             }
         }
+    }
+
+    #[test]
+    fn a_number_where_a_choice_belongs_is_the_wrong_type_in_text_and_in_a_value() {
+        use crate::validate::shape::{Expected, Found};
+        let json = r#"{"compute": {"kind": 3}}"#;
+        let from_text = parse_spec(json).expect_err(json);
+        let value = serde_json::from_str(json).expect("JSON");
+        assert_eq!(parse_value(value).expect_err(json), from_text);
+        let issue = &from_text.issues()[0];
+        assert_eq!(issue.path.to_string(), "compute.kind");
+        let IssueCode::ValueInvalid { expected, found } = &issue.code else {
+            panic!("a shape finding: {issue:?}")
+        };
+        let Expected::OneOf { options } = expected else {
+            panic!("the choices: {expected:?}")
+        };
+        assert_eq!(options, &["reserved", "on_demand", "spot", "idle"]);
+        assert!(
+            matches!(found, Some(Found::Number(n)) if n == "3"),
+            "{found:?}"
+        );
+        // A value that is missing is still broken JSON, not a wrong type.
+        let broken = r#"{"compute": {"kind": }}"#;
+        let report = parse_spec(broken).expect_err(broken);
+        let issue = &report.issues()[0];
+        assert!(
+            matches!(
+                &issue.code,
+                IssueCode::ValueInvalid {
+                    expected: Expected::Json { .. },
+                    ..
+                }
+            ),
+            "{issue:?}"
+        );
     }
 
     #[test]

@@ -161,6 +161,9 @@ fn describe(err: &serde_json::Error) -> (Expected, Option<Found>) {
         "a boolean" => Expected::Boolean,
         "a sequence" => Expected::List,
         e if e.starts_with("struct ") || e == "a map" => Expected::Object,
+        e if e.starts_with("one of ") => Expected::OneOf {
+            options: backticked(e),
+        },
         e => Expected::Other {
             detail: e.to_owned(),
         },
