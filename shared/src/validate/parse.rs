@@ -21,8 +21,8 @@ use crate::task::TaskSpec;
 use crate::usage::Usage;
 use serde::Deserialize;
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
-    Unexpected, VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
 };
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -270,22 +270,19 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Shape<'_, D> {
     }
 
     /// Every enum of the spec is a choice: a string naming its variant. It is read as
-    /// whatever the input holds, so a number where a choice belongs is the wrong type,
-    /// worded alike for JSON text and a JSON value, and not serde_json's "expected value",
-    /// which reads as if the JSON itself were broken.
+    /// whatever the input holds, so a number (or an object) where a choice belongs is the
+    /// wrong type, not serde_json's "expected value", which reads as if the JSON itself
+    /// were broken. The name is read by one visitor for every enum (not one per enum:
+    /// serde_json's whole `deserialize_any` is compiled into each visitor).
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        let track = self.track;
         let (de, visitor) = self.wrap::<V, false>(visitor);
-        de.deserialize_any(Choice {
-            visitor,
-            variants,
-            track,
-        })
+        let name = de.deserialize_any(Choice { variants })?;
+        visitor.visit_enum(de::value::CowStrDeserializer::new(name))
     }
 
     fn is_human_readable(&self) -> bool {
@@ -293,19 +290,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Shape<'_, D> {
     }
 }
 
-/// The visitor of an enum read through [`Shape`]: a variant's name, or (as serde's
-/// externally tagged form has it) a map of one variant to its content.
-struct Choice<'t, V> {
-    visitor: V,
+/// Reads the name of an enum's variant, refusing anything else in serde's words for a
+/// choice ("expected one of `gpu`, `cpu`"), which the shape finding turns into its list
+/// of options.
+struct Choice {
     variants: &'static [&'static str],
-    track: &'t Track,
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for Choice<'_, V> {
-    type Value = V::Value;
+impl<'de> Visitor<'de> for Choice {
+    type Value = Cow<'de, str>;
 
-    /// serde's own words for a choice ("one of `gpu`, `cpu`"), which the shape finding
-    /// turns into its list of options.
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("one of ")?;
         for (i, variant) in self.variants.iter().enumerate() {
@@ -317,54 +311,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Choice<'_, V> {
         Ok(())
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.visitor.visit_enum(v.into_deserializer())
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.visitor
-            .visit_enum(de::value::BorrowedStrDeserializer::new(v))
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.visitor.visit_enum(v.into_deserializer())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let track = self.track;
-        let map = VariantKey {
-            map,
-            track,
-            key: None,
-        };
-        self.visitor
-            .visit_enum(de::value::MapAccessDeserializer::new(map))
-    }
-}
-
-/// The map of an enum's one variant to its content, as [`Choice`] reads it: a name that
-/// fails (an unknown variant) is the place of the failure, as a struct's unknown key is.
-/// A failure in the content is placed by [`ShapeVariant`].
-struct VariantKey<'t, 'de, A> {
-    map: A,
-    track: &'t Track,
-    key: Option<Cow<'de, str>>,
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for VariantKey<'_, 'de, A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        let key = &mut self.key;
-        let read = self.map.next_key_seed(KeySeed { seed, key });
-        read.inspect_err(|_| self.track.failed_at(self.key.take().map(Step::Key)))
-    }
-
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        self.map.next_value_seed(seed)
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
     }
 }
 
@@ -1008,8 +964,8 @@ mod tests {
         );
         assert_eq!(
             path(TRICKY[5]),
-            "basic.task_type.pytorch_job",
-            "the variant's content"
+            "basic.task_type",
+            "an object where a choice belongs is the choice's wrong type"
         );
         assert_eq!(path(TRICKY[8]), "environment.env", "between elements");
         // A key twice is refused by the struct, after its value was read: at the struct.
