@@ -161,6 +161,7 @@ pub mod messages;
 pub mod names;
 pub mod path;
 pub mod quota;
+pub mod read;
 pub mod record;
 pub mod resources;
 pub mod task;
