@@ -207,7 +207,8 @@ fn serde_callers_get_the_same_reading_and_words() {
     assert_eq!((syntax.line(), syntax.is_syntax()), (2, true), "{syntax}");
 }
 
-/// Generated values of every type this module reads, kept small.
+/// Generated values of every type this module reads, kept small (proptest is native only).
+#[cfg(not(target_arch = "wasm32"))]
 mod arbitrary {
     use super::*;
     use proptest::collection::{btree_map, vec};
@@ -495,6 +496,7 @@ mod arbitrary {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
