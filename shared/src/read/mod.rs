@@ -30,10 +30,12 @@ use crate::resources::Resources;
 use crate::task::{ImageSource, Tag};
 use crate::usage::{QuotaUse, Usage};
 use crate::vocab::{IdleStability, InstanceType, ResourceKind};
-use serde_json::{Map, Value};
+pub use json::Json;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod json;
 #[cfg(test)]
 mod tests;
 
@@ -82,20 +84,18 @@ impl ReadError {
     }
 
     /// `value` is not what a reader for `expected` takes.
-    fn invalid(expected: impl Into<String>, value: &Value) -> Self {
+    fn invalid(expected: impl Into<String>, value: &Json<'_>) -> Self {
         let found = match value {
-            Value::Null => "null".to_owned(),
-            Value::Bool(_) => "a boolean".to_owned(),
-            // Not the number itself when it has a fraction: that would keep float
-            // formatting in the package for one error text.
-            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-                (Some(u), _) => format!("the number {u}"),
-                (None, Some(i)) => format!("the number {i}"),
-                (None, None) => "a decimal number".to_owned(),
-            },
-            Value::String(_) => "a string".to_owned(),
-            Value::Array(_) => "a list".to_owned(),
-            Value::Object(_) => "an object".to_owned(),
+            Json::Null => "null".to_owned(),
+            Json::Bool(_) => "a boolean".to_owned(),
+            Json::Unsigned(n) => format!("the number {n}"),
+            Json::Signed(n) => format!("the number {n}"),
+            // Not the number itself: that would keep float formatting in the package
+            // for one error text.
+            Json::Float(_) => "a decimal number".to_owned(),
+            Json::Str(_) => "a string".to_owned(),
+            Json::List(_) => "a list".to_owned(),
+            Json::Object(_) => "an object".to_owned(),
         };
         ReadError::new(Problem::Type {
             expected: expected.into(),
@@ -175,12 +175,12 @@ impl std::error::Error for ReadError {}
 
 /// A type this module reads from a JSON value.
 pub trait Read: Sized {
-    /// Reads `value`, taking its strings rather than copying them.
+    /// Reads `value`, taking its owned strings rather than copying them.
     ///
     /// # Errors
     ///
     /// [`ReadError`], naming where in `value` and what was expected there.
-    fn read(value: Value) -> Result<Self, ReadError>;
+    fn read(value: Json<'_>) -> Result<Self, ReadError>;
 }
 
 /// Reads `T` from JSON text: the text's syntax errors as serde_json words them (with
@@ -190,61 +190,58 @@ pub trait Read: Sized {
 ///
 /// The text is not JSON, or not of `T`'s shape.
 pub fn from_json<T: Read>(text: &str) -> Result<T, serde_json::Error> {
-    T::read(serde_json::from_str(text)?).map_err(serde::de::Error::custom)
+    T::read(serde_json::from_str::<Json<'_>>(text)?).map_err(serde::de::Error::custom)
 }
 
 impl Read for String {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         match value {
-            Value::String(s) => Ok(s),
+            Json::Str(s) => Ok(s.into_owned()),
             other => Err(ReadError::invalid("a string", &other)),
         }
     }
 }
 
 impl Read for bool {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         match value {
-            Value::Bool(b) => Ok(b),
+            Json::Bool(b) => Ok(b),
             other => Err(ReadError::invalid("true or false", &other)),
         }
     }
 }
 
 /// A JSON integer that fits `T`, as serde reads one: no fraction, no exponent.
-fn whole<T: TryFrom<u64> + TryFrom<i64>>(value: &Value, range: &str) -> Result<T, ReadError> {
-    let read = match value {
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => T::try_from(u).ok(),
-            (None, Some(i)) => T::try_from(i).ok(),
-            (None, None) => None,
-        },
+fn whole<T: TryFrom<u64> + TryFrom<i64>>(value: &Json<'_>, range: &str) -> Result<T, ReadError> {
+    let read = match *value {
+        Json::Unsigned(u) => T::try_from(u).ok(),
+        Json::Signed(i) => T::try_from(i).ok(),
         _ => None,
     };
     read.ok_or_else(|| ReadError::invalid(format!("a whole number from {range}"), value))
 }
 
 impl Read for u64 {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         whole(&value, "0 to 18446744073709551615")
     }
 }
 
 impl Read for u32 {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         whole(&value, "0 to 4294967295")
     }
 }
 
 impl Read for i64 {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         whole(&value, "-9223372036854775808 to 9223372036854775807")
     }
 }
 
 impl<T: Read> Read for Option<T> {
-    fn read(value: Value) -> Result<Self, ReadError> {
-        if value.is_null() {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        if matches!(value, Json::Null) {
             return Ok(None);
         }
         T::read(value).map(Some).map_err(|mut e| {
@@ -259,8 +256,8 @@ impl<T: Read> Read for Option<T> {
 }
 
 impl<T: Read> Read for Vec<T> {
-    fn read(value: Value) -> Result<Self, ReadError> {
-        let Value::Array(items) = value else {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let Json::List(items) = value else {
             return Err(ReadError::invalid("a list", &value));
         };
         items
@@ -272,44 +269,54 @@ impl<T: Read> Read for Vec<T> {
 }
 
 impl<T: Read> Read for BTreeMap<String, T> {
-    fn read(value: Value) -> Result<Self, ReadError> {
-        let Value::Object(entries) = value else {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let Json::Object(entries) = value else {
             return Err(ReadError::invalid("an object", &value));
         };
         let mut out = BTreeMap::new();
         for (key, item) in entries {
             let item = T::read(item).map_err(|e| e.at_key(&key))?;
-            out.insert(key, item);
+            out.insert(key.into_owned(), item);
         }
         Ok(out)
     }
 }
 
 /// An object's fields while a struct's reader takes them out one by one.
-struct Object(Map<String, Value>);
+struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
 
-impl Object {
+impl<'a> Object<'a> {
     /// `value` as an object with no field but `fields` (`deny_unknown_fields`).
-    fn new(value: Value, fields: &'static [&'static str]) -> Result<Self, ReadError> {
+    fn new(value: Json<'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
         match value {
-            Value::Object(map) => Object::of(map, fields),
+            Json::Object(entries) => Object::of(entries, fields),
             other => Err(ReadError::invalid("an object", &other)),
         }
     }
 
-    fn of(map: Map<String, Value>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
-        if let Some(field) = map.keys().find(|k| !fields.contains(&k.as_str())) {
+    fn of(
+        entries: Vec<(Cow<'a, str>, Json<'a>)>,
+        fields: &'static [&'static str],
+    ) -> Result<Self, ReadError> {
+        if let Some((field, _)) = entries.iter().find(|(k, _)| !fields.contains(&k.as_ref())) {
             return Err(ReadError::new(Problem::Unknown {
-                field: field.clone(),
+                field: field.clone().into_owned(),
                 expected: fields,
             }));
         }
-        Ok(Object(map))
+        Ok(Object(entries))
+    }
+
+    /// The field's value, taken out of the object. A key written twice is read once,
+    /// the first time (serde's derive refused it; no Berth side writes it).
+    fn take(&mut self, name: &str) -> Option<Json<'a>> {
+        let at = self.0.iter().position(|(k, _)| k == name)?;
+        Some(self.0.swap_remove(at).1)
     }
 
     /// The field `name`, or `default` when it is absent (`#[serde(default)]`).
     fn or<T: Read>(&mut self, name: &'static str, default: T) -> Result<T, ReadError> {
-        match self.0.remove(name) {
+        match self.take(name) {
             Some(value) => T::read(value).map_err(|e| e.at_key(name)),
             None => Ok(default),
         }
@@ -317,7 +324,7 @@ impl Object {
 
     /// The field `name`, which must be there.
     fn field<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
-        match self.0.remove(name) {
+        match self.take(name) {
             Some(value) => T::read(value).map_err(|e| e.at_key(name)),
             None => Err(ReadError::new(Problem::Missing { field: name })),
         }
@@ -325,11 +332,11 @@ impl Object {
 }
 
 /// The position of the variant a string names.
-fn variant(value: &Value, names: &'static [&'static str]) -> Result<usize, ReadError> {
+fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
     match value {
-        Value::String(s) => names.iter().position(|n| n == s).ok_or_else(|| {
+        Json::Str(s) => names.iter().position(|n| n == s).ok_or_else(|| {
             ReadError::new(Problem::Variant {
-                found: s.clone(),
+                found: s.clone().into_owned(),
                 expected: names,
             })
         }),
@@ -341,7 +348,7 @@ fn variant(value: &Value, names: &'static [&'static str]) -> Result<usize, ReadE
 macro_rules! read_enum {
     ($ty:ty { $($name:literal => $variant:expr),+ $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Value) -> Result<Self, ReadError> {
+            fn read(value: Json<'_>) -> Result<Self, ReadError> {
                 Ok([$($variant),+][variant(&value, &[$($name),+])?])
             }
         }
@@ -354,7 +361,7 @@ macro_rules! read_enum {
 macro_rules! read_struct {
     ($ty:ident { $($field:ident),* $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Value) -> Result<Self, ReadError> {
+            fn read(value: Json<'_>) -> Result<Self, ReadError> {
                 let mut object = Object::new(value, &[$(stringify!($field)),*])?;
                 let default = $ty::default();
                 Ok($ty { $($field: object.or(stringify!($field), default.$field)?),* })
@@ -496,29 +503,30 @@ read_struct!(CatalogFile { catalog, usage });
 /// object, the variant's fields beside it. A unit variant ignores other fields, as the
 /// derive did.
 impl Read for Admission {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         const TAG: &str = "scheduler";
-        let Value::Object(mut map) = value else {
+        let Json::Object(entries) = value else {
             return Err(ReadError::invalid("an object", &value));
         };
+        let mut map = Object(entries);
         let tag = map
-            .remove(TAG)
+            .take(TAG)
             .ok_or_else(|| ReadError::new(Problem::Missing { field: TAG }))?;
         let which = variant(&tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_key(TAG))?;
         Ok(match which {
             0 => Admission::None,
             1 => Admission::Kueue {
-                local_queue: Object::of(map, &["local_queue"])?.field("local_queue")?,
+                local_queue: Object::of(map.0, &["local_queue"])?.field("local_queue")?,
             },
             _ => Admission::Volcano {
-                queue: Object::of(map, &["queue"])?.field("queue")?,
+                queue: Object::of(map.0, &["queue"])?.field("queue")?,
             },
         })
     }
 }
 
 impl Read for IdleOffer {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["spec", "stability", "quantity", "fragments"])?;
         Ok(IdleOffer {
             spec: object.field("spec")?,
@@ -530,7 +538,7 @@ impl Read for IdleOffer {
 }
 
 impl Read for IdleFragment {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["nodes", "units"])?;
         Ok(IdleFragment {
             nodes: object.field("nodes")?,
@@ -540,7 +548,7 @@ impl Read for IdleFragment {
 }
 
 impl Read for QuotaUse {
-    fn read(value: Value) -> Result<Self, ReadError> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["user", "kind", "pool", "spec", "used"])?;
         Ok(QuotaUse {
             user: object.field("user")?,
@@ -558,7 +566,7 @@ macro_rules! deserialize_by_reading {
     ($($ty:ty),+ $(,)?) => {$(
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+                let value = <Json<'de> as serde::Deserialize>::deserialize(deserializer)?;
                 <$ty as Read>::read(value).map_err(serde::de::Error::custom)
             }
         }

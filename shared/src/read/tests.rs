@@ -8,14 +8,14 @@ const CATALOG_FILE: &str = include_str!("../../demo/catalog.json");
 const DEMO_AS_DERIVES_READ_IT: &str = include_str!("demo_catalog_file.json");
 
 fn read_err<T: Read + fmt::Debug>(json: &str) -> String {
-    let value: Value = serde_json::from_str(json).expect("test input is JSON");
+    let value: Json<'_> = serde_json::from_str(json).expect("test input is JSON");
     T::read(value).expect_err(json).to_string()
 }
 
 #[test]
 fn the_demo_catalog_file_reads_as_the_derives_read_it() {
     let file = CatalogFile::from_json(CATALOG_FILE).expect("the demo catalog loads");
-    let expected: Value = serde_json::from_str(DEMO_AS_DERIVES_READ_IT).unwrap();
+    let expected: serde_json::Value = serde_json::from_str(DEMO_AS_DERIVES_READ_IT).unwrap();
     assert_eq!(serde_json::to_value(&file).unwrap(), expected);
     // And through `Deserialize`, as the server's callers and the console's client read.
     let via_serde: CatalogFile = serde_json::from_str(CATALOG_FILE).unwrap();
