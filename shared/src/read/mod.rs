@@ -260,11 +260,11 @@ impl<T: Read> Read for Vec<T> {
         let Json::List(items) = value else {
             return Err(ReadError::invalid("a list", &value));
         };
-        items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| T::read(item).map_err(|e| e.at(Step::Index(i))))
-            .collect()
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            out.push(T::read(item).map_err(|e| e.at(Step::Index(i)))?);
+        }
+        Ok(out)
     }
 }
 
@@ -355,16 +355,16 @@ macro_rules! read_enum {
     };
 }
 
-/// A `#[serde(default, deny_unknown_fields)]` struct: every field optional, the type's
-/// `Default` filling the absent ones. The struct literal names every field, so a field
+/// A `#[serde(default, deny_unknown_fields)]` struct: every field optional, the field
+/// type's `Default` filling the absent ones, which is the struct's derived `Default`
+/// (`KubeSettings`, whose `Default` is its own, is read by hand below). The struct literal names every field, so a field
 /// added to the type and not here breaks the build.
 macro_rules! read_struct {
     ($ty:ident { $($field:ident),* $(,)? }) => {
         impl Read for $ty {
             fn read(value: Json<'_>) -> Result<Self, ReadError> {
                 let mut object = Object::new(value, &[$(stringify!($field)),*])?;
-                let default = $ty::default();
-                Ok($ty { $($field: object.or(stringify!($field), default.$field)?),* })
+                Ok($ty { $($field: object.or(stringify!($field), Default::default())?),* })
             }
         }
     };
@@ -429,12 +429,6 @@ read_struct!(Cluster {
     models,
     idle,
     kubernetes,
-});
-read_struct!(KubeSettings {
-    namespace,
-    admission,
-    priority_classes,
-    monitoring,
 });
 read_struct!(PriorityClasses { low, normal, high });
 read_struct!(Pool {
@@ -521,6 +515,22 @@ impl Read for Admission {
             _ => Admission::Volcano {
                 queue: Object::of(map.0, &["queue"])?.field("queue")?,
             },
+        })
+    }
+}
+
+impl Read for KubeSettings {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let mut object = Object::new(
+            value,
+            &["namespace", "admission", "priority_classes", "monitoring"],
+        )?;
+        let default = KubeSettings::default();
+        Ok(KubeSettings {
+            namespace: object.or("namespace", default.namespace)?,
+            admission: object.or("admission", default.admission)?,
+            priority_classes: object.or("priority_classes", default.priority_classes)?,
+            monitoring: object.or("monitoring", default.monitoring)?,
         })
     }
 }
