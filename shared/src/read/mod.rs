@@ -3,18 +3,19 @@
 //!
 //! serde's derives gave each of these types its own reader, with serde_json's parser
 //! inlined into every one: 110 KB of the validator package's wasm (BENCHMARKS.md, the
-//! validator package's size). Here the text is parsed once into a JSON value and each
-//! type takes its fields out of it by name, so there is one small reader per type and
-//! one parser. The types' `Deserialize` is implemented on top of it, so
+//! validator package's size). Here the text is parsed once into a JSON value
+//! ([`Json`]) and each type takes its fields out of it by name, so there is one small
+//! reader per type and one parser. The types' `Deserialize` is implemented on top of it, so
 //! `serde_json::from_str::<Catalog>` and every caller keep working, natively and in
 //! wasm; the JSON written is still the derived `Serialize`.
 //!
 //! It reads every form a Berth side writes exactly as the derives did: `#[serde(default)]`
 //! (a missing field takes the type's `Default`), `deny_unknown_fields`, the renamed
 //! variants, `null` for an absent option. It words its errors its own way, each naming
-//! the place (`regions[0].clusters[1].pools[2].gpu_model`) and what was expected, and it
-//! refuses what no Berth side writes and the derives took: a struct written as a JSON
-//! array of its fields by position, and an enum written as `{"variant": null}`.
+//! the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
+//! expected, and it refuses what no Berth side writes and the derives took: a struct
+//! written as a JSON array of its fields by position, and an enum written as
+//! `{"variant": null}`. A key written twice (which the derives refused) is read once.
 //!
 //! Types the spec also holds (`Tag`, `Resources`, the vocabulary enums) keep their
 //! derived `Deserialize` for the spec's reader, whose findings' wording is pinned; this
