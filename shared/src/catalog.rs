@@ -5,13 +5,13 @@
 
 use crate::resources::Resources;
 use crate::task::{IdleStability, ImageSource, InstanceType, ResourceKind, Tag};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Who is asking: the validator checks membership, quota and persistent env for them,
 /// and the platform injects these into every pod.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct User {
     /// Login name (`X_USER_NAME`).
@@ -24,7 +24,7 @@ pub struct User {
 
 /// Everything the form can choose from, and the numbers quota math needs.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Catalog {
     /// Regions with their clusters.
@@ -45,7 +45,7 @@ pub struct Catalog {
 
 /// A region [区域].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Region {
     /// Stable id.
@@ -58,7 +58,7 @@ pub struct Region {
 
 /// A cluster [集群]: choosing one filters pools, specs, images, volumes, datasets, models.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cluster {
     /// Stable id.
@@ -86,7 +86,7 @@ pub struct Cluster {
 
 /// The Kubernetes side of a cluster: where its jobs go and who admits them as a gang.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct KubeSettings {
     /// The namespace of a task's objects; `{tenant}`, `{project_group}` and `{user}`
@@ -114,7 +114,7 @@ impl Default for KubeSettings {
 
 /// Who admits a job's pods all at once (k8s/RULES.md sections 9 and 10).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "scheduler", deny_unknown_fields)]
 pub enum Admission {
     /// No gang admission: the default scheduler places pods one by one.
@@ -134,7 +134,7 @@ pub enum Admission {
 
 /// Pod priority class names per resource priority.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PriorityClasses {
     /// For priority low.
@@ -147,7 +147,7 @@ pub struct PriorityClasses {
 
 /// How a cluster's Prometheus finds task metrics.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scrape {
     /// `prometheus.io/*` annotations on the pods.
@@ -159,7 +159,7 @@ pub enum Scrape {
 
 /// Whether a pool is shared by tenants or dedicated to one [共享/专属].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Sharing {
     /// Shared by tenants.
@@ -171,7 +171,7 @@ pub enum Sharing {
 
 /// A resource pool [资源池].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Pool {
     /// Stable id, unique across the catalog.
@@ -188,7 +188,7 @@ pub struct Pool {
 
 /// One machine in a pool.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Node {
     /// Node name.
@@ -210,7 +210,7 @@ impl Node {
 
 /// An instance spec [实例规格]: what one unit contains.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InstanceSpec {
     /// Stable id.
@@ -229,7 +229,7 @@ pub struct InstanceSpec {
 
 /// A catalog image [镜像].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Image {
     /// Stable id.
@@ -253,7 +253,7 @@ impl Image {
 
 /// Volume access mode.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum AccessMode {
     /// Read-write by one node at a time.
     #[default]
@@ -266,7 +266,7 @@ pub enum AccessMode {
 
 /// A volume [存储].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Volume {
     /// Stable id.
@@ -281,7 +281,7 @@ pub struct Volume {
 
 /// A dataset [数据集] or model [模型], mounted read-only.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DataItem {
     /// Stable id.
@@ -294,7 +294,7 @@ pub struct DataItem {
 
 /// A project group [项目组].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ProjectGroup {
     /// Stable id.
@@ -307,7 +307,7 @@ pub struct ProjectGroup {
 
 /// Tag rules of the tenant [标签验证].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TagPolicy {
     /// When on, every tag must be one of `maintained`.
@@ -318,7 +318,7 @@ pub struct TagPolicy {
 
 /// A user's persistent env var, added to every task they run.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PersistentEnvVar {
     /// Owner.
@@ -333,7 +333,7 @@ pub struct PersistentEnvVar {
 
 /// Quota for one user, resource kind, pool and spec [配额].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Quota {
     /// User name.
@@ -351,7 +351,7 @@ pub struct Quota {
 
 /// Idle capacity of one spec [闲时数量].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct IdleOffer {
     /// Spec id.
@@ -367,7 +367,7 @@ pub struct IdleOffer {
 
 /// `nodes` nodes that each have `units` idle units of a spec.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct IdleFragment {
     /// How many nodes look like this.
@@ -390,9 +390,10 @@ impl Catalog {
     ///
     /// # Errors
     ///
-    /// The JSON error, naming the line and column.
+    /// The JSON error: a syntax error names the line and column, a value of the wrong
+    /// shape its place (`regions[0].clusters[1].pools[2].gpu_model`).
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(text)
+        crate::read::from_json(text)
     }
 
     /// The region with this id.

@@ -4,11 +4,11 @@
 
 use crate::catalog::Catalog;
 use crate::usage::Usage;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A catalog file, as `BERTH_CATALOG` names it and as the demo ships: what is offered,
 /// and what is already in use when the server starts (capacity taken outside Berth).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CatalogFile {
     /// What is offered.
@@ -22,10 +22,11 @@ impl CatalogFile {
     ///
     /// # Errors
     ///
-    /// The JSON error, naming the field, line and column; or a node name used twice
-    /// (usage is kept by node name).
+    /// The JSON error (a syntax error names the line and column, a value of the wrong
+    /// shape its place, `catalog.regions[0].name`); or a node name used twice (usage is
+    /// kept by node name).
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
-        let file: CatalogFile = serde_json::from_str(text)?;
+        let file: CatalogFile = crate::read::from_json(text)?;
         let mut names = std::collections::BTreeSet::new();
         for node in file.catalog.nodes() {
             if !names.insert(node.name.as_str()) {

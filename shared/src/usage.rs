@@ -8,12 +8,12 @@
 use crate::catalog::Node;
 use crate::resources::Resources;
 use crate::vocab::ResourceKind;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Allocations by node name and quota use by line.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Usage {
     /// What is allocated on each node, by node name; a node not listed is empty.
@@ -24,7 +24,7 @@ pub struct Usage {
 
 /// One quota line's use: user × resource kind × pool × spec.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuotaUse {
     /// User name.

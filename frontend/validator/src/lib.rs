@@ -19,6 +19,14 @@ use shared::usage::Usage;
 use shared::{Catalog, Check, Lang, User};
 use wasm_bindgen::prelude::*;
 
+/// Talc instead of Rust's default dlmalloc for every wasm build that links this crate
+/// (the package, and the console, which re-exports it): a smaller allocator and no
+/// slower per check (BENCHMARKS.md, the validator package's size, third pass). The
+/// builds are single-threaded (no `atomics`), which talc's wasm cell requires.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Checks task specs against one catalog, for one user, with the live usage last set.
 #[wasm_bindgen]
 pub struct Validator {

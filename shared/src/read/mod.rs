@@ -1,0 +1,613 @@
+//! The reader of everything the validator is given besides the spec: the catalog, the
+//! user and the live usage, and the server's catalog file that holds the first and last.
+//!
+//! serde's derives gave each of these types its own reader, with serde_json's parser
+//! inlined into every one: 110 KB of the validator package's wasm (BENCHMARKS.md, the
+//! validator package's size). Here the text is parsed once into a JSON value
+//! ([`Json`]) and each type takes its fields out of it by name, so there is one small
+//! reader per type and one parser. The types' `Deserialize` is implemented on top of it, so
+//! `serde_json::from_str::<Catalog>` and every caller keep working, natively and in
+//! wasm; the JSON written is still the derived `Serialize`.
+//!
+//! It reads every form a Berth side writes exactly as the derives did: `#[serde(default)]`
+//! (a missing field takes the type's `Default`), `deny_unknown_fields`, the renamed
+//! variants, `null` for an absent option. It words its errors its own way, each naming
+//! the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
+//! expected, and it refuses what no Berth side writes and the derives took: a struct
+//! written as a JSON array of its fields by position, and an enum written as
+//! `{"variant": null}`. A key written twice (which the derives refused) is read once.
+//!
+//! Types the spec also holds (`Tag`, `Resources`, the vocabulary enums) keep their
+//! derived `Deserialize` for the spec's reader, whose findings' wording is pinned; this
+//! module reads them only inside a catalog or a usage.
+
+use crate::catalog::{
+    AccessMode, Admission, Catalog, Cluster, DataItem, IdleFragment, IdleOffer, Image,
+    InstanceSpec, KubeSettings, Node, PersistentEnvVar, Pool, PriorityClasses, ProjectGroup, Quota,
+    Region, Scrape, Sharing, TagPolicy, User, Volume,
+};
+use crate::catalog_file::CatalogFile;
+use crate::resources::Resources;
+use crate::task::{ImageSource, Tag};
+use crate::usage::{QuotaUse, Usage};
+use crate::vocab::{IdleStability, InstanceType, ResourceKind};
+pub use json::Json;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+
+mod json;
+#[cfg(test)]
+mod tests;
+
+/// Why a catalog, user or usage could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError(Box<Failure>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Failure {
+    /// From the failing value out to the root: steps are added as the error passes out,
+    /// so a read that succeeds builds no path.
+    path: Vec<Step>,
+    problem: Problem,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Problem {
+    /// A value of the wrong JSON type, or a number out of range.
+    Type { expected: String, found: String },
+    /// A string that names no variant.
+    Variant {
+        found: String,
+        expected: &'static [&'static str],
+    },
+    /// A field the type does not have.
+    Unknown {
+        field: String,
+        expected: &'static [&'static str],
+    },
+    /// A field that has no default is absent.
+    Missing { field: &'static str },
+}
+
+impl ReadError {
+    fn new(problem: Problem) -> Self {
+        ReadError(Box::new(Failure {
+            path: Vec::new(),
+            problem,
+        }))
+    }
+
+    /// `value` is not what a reader for `expected` takes.
+    fn invalid(expected: impl Into<String>, value: &Json<'_>) -> Self {
+        let found = match value {
+            Json::Null => "null".to_owned(),
+            Json::Bool(_) => "a boolean".to_owned(),
+            Json::Unsigned(n) => format!("the number {n}"),
+            Json::Signed(n) => format!("the number {n}"),
+            // Not the number itself: that would keep float formatting in the package
+            // for one error text.
+            Json::Float(_) => "a decimal number".to_owned(),
+            Json::Str(_) => "a string".to_owned(),
+            Json::List(_) => "a list".to_owned(),
+            Json::Object(_) => "an object".to_owned(),
+        };
+        ReadError::new(Problem::Type {
+            expected: expected.into(),
+            found,
+        })
+    }
+
+    fn at(mut self, step: Step) -> Self {
+        self.0.path.push(step);
+        self
+    }
+
+    fn at_key(self, key: &str) -> Self {
+        self.at(Step::Key(key.to_owned()))
+    }
+
+    /// The field's place, as the spec's findings print theirs (`env[2].name`); empty
+    /// for the value read as a whole.
+    pub fn path(&self) -> String {
+        let mut out = String::new();
+        for step in self.0.path.iter().rev() {
+            match step {
+                Step::Key(key) if out.is_empty() => out.push_str(key),
+                Step::Key(key) => {
+                    out.push('.');
+                    out.push_str(key);
+                }
+                Step::Index(i) => {
+                    out.push('[');
+                    out.push_str(&i.to_string());
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `` `a`, `b` `` for an error.
+fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    format!("one of {}", quoted.join(", "))
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Type { expected, found } => {
+                write!(f, "invalid type: {found}, expected {expected}")
+            }
+            Problem::Variant { found, expected } => {
+                write!(
+                    f,
+                    "unknown variant `{found}`, expected {}",
+                    one_of(expected)
+                )
+            }
+            Problem::Unknown { field, expected } => {
+                write!(f, "unknown field `{field}`, expected {}", one_of(expected))
+            }
+            Problem::Missing { field } => write!(f, "missing field `{field}`"),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path();
+        if !path.is_empty() {
+            write!(f, "{path}: ")?;
+        }
+        self.0.problem.fmt(f)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A type this module reads from a JSON value.
+pub trait Read: Sized {
+    /// Reads `value`, taking its owned strings rather than copying them.
+    ///
+    /// # Errors
+    ///
+    /// [`ReadError`], naming where in `value` and what was expected there.
+    fn read(value: Json<'_>) -> Result<Self, ReadError>;
+}
+
+/// Reads `T` from JSON text: the text's syntax errors as serde_json words them (with
+/// line and column), then this module's.
+///
+/// # Errors
+///
+/// The text is not JSON, or not of `T`'s shape.
+pub fn from_json<T: Read>(text: &str) -> Result<T, serde_json::Error> {
+    T::read(serde_json::from_str::<Json<'_>>(text)?).map_err(serde::de::Error::custom)
+}
+
+impl Read for String {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        match value {
+            Json::Str(s) => Ok(s.into_owned()),
+            other => Err(ReadError::invalid("a string", &other)),
+        }
+    }
+}
+
+impl Read for bool {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        match value {
+            Json::Bool(b) => Ok(b),
+            other => Err(ReadError::invalid("true or false", &other)),
+        }
+    }
+}
+
+/// A JSON integer that fits `T`, as serde reads one: no fraction, no exponent.
+fn whole<T: TryFrom<u64> + TryFrom<i64>>(value: &Json<'_>, range: &str) -> Result<T, ReadError> {
+    let read = match *value {
+        Json::Unsigned(u) => T::try_from(u).ok(),
+        Json::Signed(i) => T::try_from(i).ok(),
+        _ => None,
+    };
+    read.ok_or_else(|| ReadError::invalid(format!("a whole number from {range}"), value))
+}
+
+impl Read for u64 {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        whole(&value, "0 to 18446744073709551615")
+    }
+}
+
+impl Read for u32 {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        whole(&value, "0 to 4294967295")
+    }
+}
+
+impl Read for i64 {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        whole(&value, "-9223372036854775808 to 9223372036854775807")
+    }
+}
+
+impl<T: Read> Read for Option<T> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        if matches!(value, Json::Null) {
+            return Ok(None);
+        }
+        T::read(value).map(Some).map_err(|mut e| {
+            // A wrong value right here (not deeper inside it) could also have been null.
+            if let (true, Problem::Type { expected, .. }) = (e.0.path.is_empty(), &mut e.0.problem)
+            {
+                expected.push_str(" or null");
+            }
+            e
+        })
+    }
+}
+
+impl<T: Read> Read for Vec<T> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let Json::List(items) = value else {
+            return Err(ReadError::invalid("a list", &value));
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            out.push(T::read(item).map_err(|e| e.at(Step::Index(i)))?);
+        }
+        Ok(out)
+    }
+}
+
+impl<T: Read> Read for BTreeMap<String, T> {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let Json::Object(entries) = value else {
+            return Err(ReadError::invalid("an object", &value));
+        };
+        let mut out = BTreeMap::new();
+        for (key, item) in entries {
+            let item = T::read(item).map_err(|e| e.at_key(&key))?;
+            out.insert(key.into_owned(), item);
+        }
+        Ok(out)
+    }
+}
+
+/// An object's fields while a struct's reader takes them out one by one.
+struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+
+impl<'a> Object<'a> {
+    /// `value` as an object with no field but `fields` (`deny_unknown_fields`).
+    fn new(value: Json<'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
+        match value {
+            Json::Object(entries) => Object::of(entries, fields),
+            other => Err(ReadError::invalid("an object", &other)),
+        }
+    }
+
+    fn of(
+        entries: Vec<(Cow<'a, str>, Json<'a>)>,
+        fields: &'static [&'static str],
+    ) -> Result<Self, ReadError> {
+        if let Some((field, _)) = entries.iter().find(|(k, _)| !fields.contains(&k.as_ref())) {
+            return Err(ReadError::new(Problem::Unknown {
+                field: field.clone().into_owned(),
+                expected: fields,
+            }));
+        }
+        Ok(Object(entries))
+    }
+
+    /// The field's value, taken out of the object. A key written twice is read once,
+    /// the first time (serde's derive refused it; no Berth side writes it).
+    fn take(&mut self, name: &str) -> Option<Json<'a>> {
+        let at = self.0.iter().position(|(k, _)| k == name)?;
+        Some(self.0.swap_remove(at).1)
+    }
+
+    /// The field `name`, or `default` when it is absent (`#[serde(default)]`).
+    fn or<T: Read>(&mut self, name: &'static str, default: T) -> Result<T, ReadError> {
+        match self.take(name) {
+            Some(value) => T::read(value).map_err(|e| e.at_key(name)),
+            None => Ok(default),
+        }
+    }
+
+    /// The field `name`, which must be there.
+    fn field<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
+        match self.take(name) {
+            Some(value) => T::read(value).map_err(|e| e.at_key(name)),
+            None => Err(ReadError::new(Problem::Missing { field: name })),
+        }
+    }
+}
+
+/// The position of the variant a string names.
+fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
+    match value {
+        Json::Str(s) => names.iter().position(|n| n == s).ok_or_else(|| {
+            ReadError::new(Problem::Variant {
+                found: s.clone().into_owned(),
+                expected: names,
+            })
+        }),
+        other => Err(ReadError::invalid(one_of(names), other)),
+    }
+}
+
+/// A unit-variant enum read from its (renamed) name.
+macro_rules! read_enum {
+    ($ty:ty { $($name:literal => $variant:expr),+ $(,)? }) => {
+        impl Read for $ty {
+            fn read(value: Json<'_>) -> Result<Self, ReadError> {
+                Ok([$($variant),+][variant(&value, &[$($name),+])?])
+            }
+        }
+    };
+}
+
+/// A `#[serde(default, deny_unknown_fields)]` struct: every field optional, the field
+/// type's `Default` filling the absent ones, which is the struct's derived `Default`
+/// (`KubeSettings`, whose `Default` is its own, is read by hand below). The struct literal names every field, so a field
+/// added to the type and not here breaks the build.
+macro_rules! read_struct {
+    ($ty:ident { $($field:ident),* $(,)? }) => {
+        impl Read for $ty {
+            fn read(value: Json<'_>) -> Result<Self, ReadError> {
+                let mut object = Object::new(value, &[$(stringify!($field)),*])?;
+                Ok($ty { $($field: object.or(stringify!($field), Default::default())?),* })
+            }
+        }
+    };
+}
+
+read_enum!(ResourceKind {
+    "reserved" => ResourceKind::Reserved,
+    "on_demand" => ResourceKind::OnDemand,
+    "spot" => ResourceKind::Spot,
+    "idle" => ResourceKind::Idle,
+});
+read_enum!(InstanceType {
+    "gpu" => InstanceType::Gpu,
+    "cpu" => InstanceType::Cpu,
+});
+read_enum!(IdleStability {
+    "low" => IdleStability::Low,
+    "medium" => IdleStability::Medium,
+    "high" => IdleStability::High,
+});
+read_enum!(ImageSource {
+    "built_in" => ImageSource::BuiltIn,
+    "custom" => ImageSource::Custom,
+    "address" => ImageSource::Address,
+});
+read_enum!(Scrape {
+    "annotations" => Scrape::Annotations,
+    "pod_monitor" => Scrape::PodMonitor,
+});
+read_enum!(Sharing {
+    "shared" => Sharing::Shared,
+    "dedicated" => Sharing::Dedicated,
+});
+read_enum!(AccessMode {
+    "rwo" => AccessMode::ReadWriteOnce,
+    "rwx" => AccessMode::ReadWriteMany,
+});
+
+read_struct!(User {
+    name,
+    org,
+    tenant_id
+});
+read_struct!(Catalog {
+    regions,
+    project_groups,
+    tags,
+    persistent_env,
+    time_zones,
+    image_pull_retries_default,
+    quotas,
+});
+read_struct!(Region { id, name, clusters });
+read_struct!(Cluster {
+    id,
+    name,
+    pools,
+    specs,
+    images,
+    volumes,
+    datasets,
+    models,
+    idle,
+    kubernetes,
+});
+read_struct!(PriorityClasses { low, normal, high });
+read_struct!(Pool {
+    id,
+    name,
+    sharing,
+    kinds,
+    nodes,
+});
+read_struct!(Node {
+    name,
+    gpu_model,
+    total,
+    labels,
+});
+read_struct!(Resources {
+    gpu,
+    vcpu,
+    memory_gib,
+});
+read_struct!(InstanceSpec {
+    id,
+    name,
+    instance_type,
+    gpu_model,
+    per_unit,
+    max_units_per_node,
+});
+read_struct!(Image {
+    id,
+    name,
+    source,
+    address,
+    capabilities,
+});
+read_struct!(Volume {
+    id,
+    name,
+    access_mode,
+    capacity_gib,
+});
+read_struct!(DataItem { id, name, version });
+read_struct!(ProjectGroup { id, name, members });
+read_struct!(TagPolicy {
+    validation,
+    maintained,
+});
+read_struct!(Tag { key, value });
+read_struct!(PersistentEnvVar {
+    user,
+    name,
+    value,
+    hidden,
+});
+read_struct!(Quota {
+    user,
+    kind,
+    pool,
+    spec,
+    limit,
+});
+read_struct!(Usage { nodes, quota });
+read_struct!(CatalogFile { catalog, usage });
+
+/// Internally tagged on `scheduler`, as the derive read it: the tag anywhere in the
+/// object, the variant's fields beside it. A unit variant ignores other fields, as the
+/// derive did.
+impl Read for Admission {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        const TAG: &str = "scheduler";
+        let Json::Object(entries) = value else {
+            return Err(ReadError::invalid("an object", &value));
+        };
+        let mut map = Object(entries);
+        let tag = map
+            .take(TAG)
+            .ok_or_else(|| ReadError::new(Problem::Missing { field: TAG }))?;
+        let which = variant(&tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_key(TAG))?;
+        Ok(match which {
+            0 => Admission::None,
+            1 => Admission::Kueue {
+                local_queue: Object::of(map.0, &["local_queue"])?.field("local_queue")?,
+            },
+            _ => Admission::Volcano {
+                queue: Object::of(map.0, &["queue"])?.field("queue")?,
+            },
+        })
+    }
+}
+
+impl Read for KubeSettings {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let mut object = Object::new(
+            value,
+            &["namespace", "admission", "priority_classes", "monitoring"],
+        )?;
+        let default = KubeSettings::default();
+        Ok(KubeSettings {
+            namespace: object.or("namespace", default.namespace)?,
+            admission: object.or("admission", default.admission)?,
+            priority_classes: object.or("priority_classes", default.priority_classes)?,
+            monitoring: object.or("monitoring", default.monitoring)?,
+        })
+    }
+}
+
+impl Read for IdleOffer {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let mut object = Object::new(value, &["spec", "stability", "quantity", "fragments"])?;
+        Ok(IdleOffer {
+            spec: object.field("spec")?,
+            stability: object.field("stability")?,
+            quantity: object.field("quantity")?,
+            fragments: object.or("fragments", Vec::new())?,
+        })
+    }
+}
+
+impl Read for IdleFragment {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let mut object = Object::new(value, &["nodes", "units"])?;
+        Ok(IdleFragment {
+            nodes: object.field("nodes")?,
+            units: object.field("units")?,
+        })
+    }
+}
+
+impl Read for QuotaUse {
+    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+        let mut object = Object::new(value, &["user", "kind", "pool", "spec", "used"])?;
+        Ok(QuotaUse {
+            user: object.field("user")?,
+            kind: object.field("kind")?,
+            pool: object.field("pool")?,
+            spec: object.field("spec")?,
+            used: object.field("used")?,
+        })
+    }
+}
+
+/// `Deserialize` through this module's reader: any deserializer gives a JSON value, which
+/// is then read as above.
+macro_rules! deserialize_by_reading {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <Json<'de> as serde::Deserialize>::deserialize(deserializer)?;
+                <$ty as Read>::read(value).map_err(serde::de::Error::custom)
+            }
+        }
+    )+};
+}
+
+deserialize_by_reading!(
+    User,
+    Catalog,
+    Region,
+    Cluster,
+    KubeSettings,
+    Admission,
+    PriorityClasses,
+    Scrape,
+    Sharing,
+    Pool,
+    Node,
+    InstanceSpec,
+    Image,
+    AccessMode,
+    Volume,
+    DataItem,
+    ProjectGroup,
+    TagPolicy,
+    PersistentEnvVar,
+    Quota,
+    IdleOffer,
+    IdleFragment,
+    Usage,
+    QuotaUse,
+    CatalogFile,
+);
