@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Keystroke to paint on the create form (/new) against a bare <input> injected on the same
 # page, in headless Debian Chromium, unthrottled and with the CPU throttled 4x through the
-# DevTools protocol (Emulation.setCPUThrottlingRate). Builds the console
+# DevTools protocol (Emulation.setCPUThrottlingRate; a fixed JS loop timed before and
+# after the samples must run about 4x slower, else the throttle is applied again, and
+# the run fails if it never takes or lapses). Builds the console
 # (`trunk build --release`) and a debug `berth` (it only serves files and the demo
 # catalog), starts both on free loopback ports with a temp data directory, starts
 # chromedriver, and runs scripts/bench-form.py (Python's standard library only), which
@@ -16,6 +18,10 @@
 # per keystroke the DevTools CPU profile's top functions and Chromium's style/layout
 # metrics (BENCH_SAMPLES keystrokes per target). BENCH_WASM profiles another cargo wasm
 # (a baseline's, kept aside with its dist/) instead of the one cargo built last.
+# BENCH_TRACE=1 traces instead of timing: a Chromium trace (devtools.timeline, through
+# chromedriver's performance log) of BENCH_SAMPLES keystrokes per target on the release
+# console, and per keystroke the main thread's time in style recalculation, layout,
+# paint and the rest, with how many elements and layout objects each touched.
 # Not part of scripts/test.sh: speed is measured here, never asserted in tests.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -76,7 +82,10 @@ for _ in $(seq 100); do
 done
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(chromium --version 2>/dev/null | tail -1)" >&2
-if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+if [ "${BENCH_TRACE:-0}" = 1 ]; then
+  python3 "$root/scripts/bench-form.py" --trace "$url" "http://127.0.0.1:$port" \
+    "$root/shared/examples/pytorch.json" "$samples"
+elif [ "${BENCH_PROFILE:-0}" = 1 ]; then
   python3 "$root/scripts/bench-form.py" --profile "$url" "http://127.0.0.1:$port" \
     "$root/shared/examples/pytorch.json" "$samples"
 else
