@@ -53,6 +53,7 @@ pub fn ReportView(
     // plain list, an error appearing at the top shifted every item below it by one
     // place, and each was rewritten (its attributes and texts) on every keystroke.
     let sorted = move || report.with(keyed);
+    let list = issue_list(sorted, lang);
     view! {
         <div class="report">
             <p class="summary" data-testid="summary" aria-live="polite">
@@ -69,6 +70,24 @@ pub fn ReportView(
                 }}
             </p>
             <ul class="issues">
+                {list}
+            </ul>
+        </div>
+    }
+}
+
+/// The summary's items, keyed, in an owner of their own.
+///
+/// `For` keeps the owner it is built in alive from its own rows' closure; built in the
+/// form's owner, that cycle kept the form's owner, and so its cleanups (the draft's last
+/// write when the form goes away), from ever running. Its own owner is disposed with the
+/// form's.
+fn issue_list(
+    sorted: impl Fn() -> Vec<(String, Issue)> + Send + 'static,
+    lang: UiLang,
+) -> impl IntoView {
+    let owner = Owner::new();
+    let list = owner.with(|| view! {
                 <For each=sorted key=|(key, _)| key.clone() children=move |(_, issue)| {
                     let severity = issue.severity.as_str();
                     let path = issue.path.to_string();
@@ -85,9 +104,9 @@ pub fn ReportView(
                         </li>
                     }
                 } />
-            </ul>
-        </div>
-    }
+    });
+    on_cleanup(move || owner.cleanup());
+    list
 }
 
 /// The findings, errors first, each with a key that is the same for the same finding

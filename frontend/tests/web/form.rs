@@ -653,3 +653,78 @@ fn the_time_zone_is_the_browsers_when_the_catalog_offers_it() {
         "Asia/Shanghai"
     );
 }
+
+/// The summary's items, in order.
+fn summary_items(form: &Form) -> Vec<HtmlElement> {
+    let items = form
+        .find("[data-testid='summary']")
+        .and_then(|p| p.parent_element())
+        .expect("the summary")
+        .query_selector_all("li.issue")
+        .unwrap();
+    (0..items.length())
+        .map(|i| items.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_summary_adds_and_removes_only_the_findings_that_change() {
+    let form = mount(None, false).await;
+    let at = |item: &HtmlElement| item.dataset().get("path").unwrap_or_default();
+    // The last item: were the list rebuilt by position, one item fewer would drop
+    // the last element and another would show a different finding.
+    let last = summary_items(&form)
+        .pop()
+        .expect("a blank form has findings");
+    let last_path = at(&last);
+    assert_ne!(last_path, "basic.name_prefix");
+    let before = summary_items(&form).len();
+    assert!(
+        summary_items(&form)
+            .iter()
+            .any(|i| at(i) == "basic.name_prefix")
+    );
+
+    form.type_in("basic.name_prefix", "good-name").await;
+    let items = summary_items(&form);
+    assert!(items.iter().all(|i| at(i) != "basic.name_prefix"));
+    assert_eq!(items.len(), before - 1);
+    assert!(last.is_connected(), "the other findings' items are kept");
+    assert_eq!(at(&last), last_path);
+
+    // Upper case and "_": two findings at the name, listed with the errors, first.
+    form.type_in("basic.name_prefix", "Bad_Name").await;
+    let items = summary_items(&form);
+    let codes: Vec<String> = items
+        .iter()
+        .filter(|i| at(i) == "basic.name_prefix")
+        .map(|i| i.dataset().get("code").unwrap_or_default())
+        .collect();
+    assert_eq!(codes.len(), 2);
+    assert_eq!(codes, form.codes_at("basic.name_prefix"));
+    let ranks: Vec<u8> = items
+        .iter()
+        .map(|i| match i.class_name().as_str() {
+            "issue error" => 0,
+            "issue warning" => 1,
+            _ => 2,
+        })
+        .collect();
+    assert!(ranks.is_sorted(), "errors first, then warnings, then hints");
+    assert!(last.is_connected());
+    assert_eq!(at(&last), last_path);
+    // Each item still moves the focus to its own field.
+    items
+        .iter()
+        .find(|i| at(i) == "basic.name_prefix")
+        .and_then(|i| i.query_selector("button").unwrap())
+        .expect("the name's item has its button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+    let focused = document().active_element().expect("a focused control");
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.name_prefix")
+    );
+}
