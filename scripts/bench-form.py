@@ -21,6 +21,7 @@ style recalculation and how many objects a layout touched.
 """
 
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -35,6 +36,9 @@ CHROME_ARGS = [
     "--disable-sync", "--window-size=1400,1000", "--lang=en",
 ]
 TARGETS = ["bare", "name_prefix", "workers"]
+# BENCH_SCROLL=0: the targets stay where the page puts them (the first two passes' way:
+# the workers field below the fold), instead of each scrolled into view for its samples.
+SCROLL = os.environ.get("BENCH_SCROLL", "1") != "0"
 
 # One sample: set the value, dispatch `input` (the control's on:input handler runs, the
 # spec is re-checked, Leptos's effects repaint findings and plan in microtasks), then wait
@@ -48,7 +52,7 @@ TARGETS = ["bare", "name_prefix", "workers"]
 # Each sample starts after a random 0-17 ms delay, so keystrokes land at random points of
 # the 60 Hz frame clock as a typist's do, rather than always just after a frame.
 BENCH_JS = r"""
-const [samples, warmup, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const [samples, warmup, scroll, done] = [arguments[0], arguments[1], arguments[2], arguments[arguments.length - 1]];
 const form = document.querySelector("form.task-form");
 let bare = document.getElementById("bench-bare");
 if (!bare) {
@@ -117,7 +121,7 @@ function sample(el, value) {
       // A typist's field is on screen (focus scrolls it there): the workers field is
       // below the fold in the bench's window, the bare input and the name above it.
       // Scrolled outside the timed part, and given two frames to render what came in.
-      if (controls[target] !== shown) {
+      if (scroll && controls[target] !== shown) {
         controls[target].scrollIntoView({ block: "nearest" });
         shown = controls[target];
         await frames(2);
@@ -305,7 +309,7 @@ def one_run(driver_url, server, example, samples, warmup):
         base = spin_ms(d)[0]
         for label, rate in (("unthrottled", 1), ("cpu 4x", 4)):
             slowed = throttle(d, rate, base)
-            out[label] = summarise(d.js_async(BENCH_JS, samples, warmup), samples)
+            out[label] = summarise(d.js_async(BENCH_JS, samples, warmup, SCROLL), samples)
             out[label]["spin"] = slowed / base
             # Held to the end? A throttle that weakened while the samples ran leaves the
             # run out of the medians.

@@ -728,3 +728,74 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
         Some("basic.name_prefix")
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
+    // The console's own style, which makes sections off screen skip rendering.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../../public/form.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    let form = mount(None, false).await;
+    // The summary's last finding with a control of its own is far down the form,
+    // whose sections off screen skip rendering (content-visibility): focus still goes
+    // there and brings it into view.
+    let item = summary_items(&form)
+        .into_iter()
+        .rev()
+        .find(|i| {
+            let path = i.dataset().get("path").unwrap_or_default();
+            !path.starts_with("basic.")
+                && document()
+                    .get_element_by_id(&frontend::form::control_id(&path))
+                    .is_some()
+        })
+        .expect("a finding outside the basic section with a control");
+    let path = item.dataset().get("path").unwrap();
+    let control = document()
+        .get_element_by_id(&frontend::form::control_id(&path))
+        .unwrap();
+    let height = web_sys::window()
+        .unwrap()
+        .inner_height()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let top = |el: &web_sys::Element| {
+        let rect = js_sys::Reflect::get(el, &"getBoundingClientRect".into())
+            .unwrap()
+            .unchecked_into::<js_sys::Function>()
+            .call0(el)
+            .unwrap();
+        js_sys::Reflect::get(&rect, &"top".into())
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    assert!(top(&control) > height, "{path} starts off screen");
+    item.query_selector("button")
+        .unwrap()
+        .expect("its button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+    let focused = document().active_element().expect("a focused control");
+    assert!(focused.is_same_node(Some(&control)), "focus went to {path}");
+    // getBoundingClientRect through JS: web-sys's DomRect is not among the features.
+    let rect = js_sys::Reflect::get(&control, &"getBoundingClientRect".into())
+        .unwrap()
+        .unchecked_into::<js_sys::Function>()
+        .call0(&control)
+        .unwrap();
+    let side = |name: &str| {
+        js_sys::Reflect::get(&rect, &name.into())
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    assert!(side("height") > 0.0, "{path} is rendered");
+    assert!(
+        side("bottom") > 0.0 && side("top") < height,
+        "{path} is in view"
+    );
+    style.remove();
+}
