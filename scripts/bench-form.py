@@ -36,8 +36,9 @@ CHROME_ARGS = [
     "--disable-sync", "--window-size=1400,1000", "--lang=en",
 ]
 TARGETS = ["bare", "name_prefix", "workers"]
-# BENCH_SCROLL=0: the targets stay where the page puts them (the first two passes' way:
-# the workers field below the fold), instead of each scrolled into view for its samples.
+# BENCH_SCROLL=0: the first two passes' way: the targets stay where the page puts them
+# (the workers field below the fold) and a sample follows the previous one's frame
+# within 0-17 ms, instead of each target scrolled into view and two frames between.
 SCROLL = os.environ.get("BENCH_SCROLL", "1") != "0"
 
 # One sample: set the value, dispatch `input` (the control's on:input handler runs, the
@@ -120,7 +121,11 @@ function sample(el, value) {
       const i = counts[target]++;
       // A typist's field is on screen (focus scrolls it there): the workers field is
       // below the fold in the bench's window, the bare input and the name above it.
-      // Scrolled outside the timed part, and given two frames to render what came in.
+      // Scrolled outside the timed part, then two frames: as the targets alternate, every
+      // sample so starts from a page whose previous frame is done, as a typist's
+      // keystrokes (a few a second) do. Without them (BENCH_SCROLL=0) a sample follows
+      // the previous one's frame within 0-17 ms, and at CPU 4x the bare input's paint p50
+      // fell below its unthrottled one: it caught frames the form's samples had queued.
       if (scroll && controls[target] !== shown) {
         controls[target].scrollIntoView({ block: "nearest" });
         shown = controls[target];

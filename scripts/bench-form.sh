@@ -11,7 +11,8 @@
 # Markdown table: the median over the runs, ratios to the bare input in the same run.
 # Settings: BENCH_RUNS (3), BENCH_SAMPLES (200 per target), BENCH_WARMUP (30);
 # Each target is scrolled into view before its samples (outside the timed part), as a
-# typist's field is; BENCH_SCROLL=0 leaves the page where it is (the first two passes).
+# typist's field is, and each sample starts two frames after the previous one's, from a
+# quiet page; BENCH_SCROLL=0 does neither (the first two passes).
 # BENCH_NO_BUILD=1 uses the dist/ and berth already built; BENCH_DIST serves another
 # built console (a baseline kept aside) instead of dist/.
 # BENCH_PROFILE=1 profiles instead of timing: it builds the console (unless
