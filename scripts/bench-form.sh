@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Keystroke to paint on the create form (/new) against a bare <input> injected on the same
 # page, in headless Debian Chromium, unthrottled and with the CPU throttled 4x through the
-# DevTools protocol (Emulation.setCPUThrottlingRate). Builds the console
+# DevTools protocol (Emulation.setCPUThrottlingRate; a fixed JS loop timed before and
+# after the samples must run about 4x slower, else the throttle is applied again, and
+# the run fails if it never takes or lapses). Builds the console
 # (`trunk build --release`) and a debug `berth` (it only serves files and the demo
 # catalog), starts both on free loopback ports with a temp data directory, starts
 # chromedriver, and runs scripts/bench-form.py (Python's standard library only), which
 # restores the PyTorch example as the form's draft and prints the figures as a
 # Markdown table: the median over the runs, ratios to the bare input in the same run.
 # Settings: BENCH_RUNS (3), BENCH_SAMPLES (200 per target), BENCH_WARMUP (30);
+# Each target is scrolled into view before its samples (outside the timed part), as a
+# typist's field is, and each sample starts two frames after the previous one's, from a
+# quiet page; BENCH_SCROLL=0 does neither (the first two passes).
 # BENCH_NO_BUILD=1 uses the dist/ and berth already built; BENCH_DIST serves another
 # built console (a baseline kept aside) instead of dist/.
 # BENCH_PROFILE=1 profiles instead of timing: it builds the console (unless
@@ -16,6 +21,10 @@
 # per keystroke the DevTools CPU profile's top functions and Chromium's style/layout
 # metrics (BENCH_SAMPLES keystrokes per target). BENCH_WASM profiles another cargo wasm
 # (a baseline's, kept aside with its dist/) instead of the one cargo built last.
+# BENCH_TRACE=1 traces instead of timing: a Chromium trace (devtools.timeline, through
+# chromedriver's performance log) of BENCH_SAMPLES keystrokes per target on the release
+# console, and per keystroke the main thread's time in style recalculation, layout,
+# paint and the rest, with how many elements and layout objects each touched.
 # Not part of scripts/test.sh: speed is measured here, never asserted in tests.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -76,7 +85,10 @@ for _ in $(seq 100); do
 done
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(chromium --version 2>/dev/null | tail -1)" >&2
-if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+if [ "${BENCH_TRACE:-0}" = 1 ]; then
+  python3 "$root/scripts/bench-form.py" --trace "$url" "http://127.0.0.1:$port" \
+    "$root/shared/examples/pytorch.json" "$samples"
+elif [ "${BENCH_PROFILE:-0}" = 1 ]; then
   python3 "$root/scripts/bench-form.py" --profile "$url" "http://127.0.0.1:$port" \
     "$root/shared/examples/pytorch.json" "$samples"
 else

@@ -6,6 +6,7 @@ use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{count, text};
 use shared::{Issue, Report, Severity};
+use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 
 /// Focuses the control at `path`, or the nearest enclosing one that has a control
@@ -48,11 +49,11 @@ pub fn ReportView(
             )
         })
     };
-    let sorted = move || {
-        let mut issues: Vec<Issue> = report.get().into_iter().collect();
-        issues.sort_by_key(|i| i.severity);
-        issues
-    };
+    // Keyed, so a finding that appears or clears adds or removes its own item: as a
+    // plain list, an error appearing at the top shifted every item below it by one
+    // place, and each was rewritten (its attributes and texts) on every keystroke.
+    let sorted = move || report.with(keyed);
+    let list = issue_list(sorted, lang);
     view! {
         <div class="report">
             <p class="summary" data-testid="summary" aria-live="polite">
@@ -69,7 +70,25 @@ pub fn ReportView(
                 }}
             </p>
             <ul class="issues">
-                {move || sorted().into_iter().map(|issue| {
+                {list}
+            </ul>
+        </div>
+    }
+}
+
+/// The summary's items, keyed, in an owner of their own.
+///
+/// `For` keeps the owner it is built in alive from its own rows' closure; built in the
+/// form's owner, that cycle kept the form's owner, and so its cleanups (the draft's last
+/// write when the form goes away), from ever running. Its own owner is disposed with the
+/// form's.
+fn issue_list(
+    sorted: impl Fn() -> Vec<(String, Issue)> + Send + 'static,
+    lang: UiLang,
+) -> impl IntoView {
+    let owner = Owner::new();
+    let list = owner.with(|| view! {
+                <For each=sorted key=|(key, _)| key.clone() children=move |(_, issue)| {
                     let severity = issue.severity.as_str();
                     let path = issue.path.to_string();
                     let code = issue.code.code();
@@ -84,8 +103,26 @@ pub fn ReportView(
                             </button>
                         </li>
                     }
-                }).collect_view()}
-            </ul>
-        </div>
-    }
+                } />
+    });
+    on_cleanup(move || owner.cleanup());
+    list
+}
+
+/// The findings, errors first, each with a key that is the same for the same finding
+/// from one report to the next: its path, severity and code with its parameters (so a
+/// finding whose wording changes is a new item), and its place among equal ones.
+fn keyed(report: &Report) -> Vec<(String, Issue)> {
+    let mut issues: Vec<&Issue> = report.issues().iter().collect();
+    issues.sort_by_key(|i| i.severity);
+    let mut seen = HashMap::<String, usize>::new();
+    issues
+        .into_iter()
+        .map(|issue| {
+            let key = format!("{}|{:?}|{:?}", issue.path, issue.severity, issue.code);
+            let n = seen.entry(key.clone()).or_default();
+            *n += 1;
+            (format!("{key}|{n}"), issue.clone())
+        })
+        .collect()
 }

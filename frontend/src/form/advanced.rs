@@ -81,7 +81,7 @@ fn AlertsEditor() -> impl IntoView {
     );
     let described = format!("{help_id} {msgs_id}");
     let labelled = label_id.clone();
-    let findings = Memo::new(move |_| cx.shown_at(ALERTS, false));
+    let findings = cx.findings_at(ALERTS, false);
     let events = Signal::derive(move || {
         options(
             cx.lang(),

@@ -9,28 +9,39 @@ use crate::components::PlanView;
 use leptos::prelude::*;
 use shared::task::{IdleStability, InstanceType, Priority, ResourceKind};
 
-/// The specs the chosen cluster, pool and instance type offer, as options.
-pub(super) fn spec_options(cx: FormCx) -> Vec<(String, String)> {
-    let Some(cluster) = cx.cluster() else {
-        return Vec::new();
-    };
-    let (pool, instance_type) = cx.spec.with(|s| {
+/// The specs the chosen cluster, pool and instance type offer, as options, tracked.
+///
+/// Follows only what the offer depends on (the cluster, the kind, the pool and the
+/// instance type): a memo of the whole draft was recomputed by every keystroke, a name's
+/// too, and resolving the pool copied it out of the catalog each time.
+pub(super) fn spec_options(cx: FormCx) -> Memo<Vec<(String, String)>> {
+    let offer = cx.watch(|s| {
         (
-            shared::quota::resolve_pool(s, &cluster).cloned(),
+            s.compute.kind,
+            s.compute.pool.clone(),
             s.compute.instance_type,
         )
     });
-    let shown =
-        |s: &shared::catalog::InstanceSpec| (s.id.clone(), format!("{} — {}", s.name, s.per_unit));
-    match pool {
-        Some(pool) => cluster.specs_in(&pool, instance_type).map(shown).collect(),
-        None => cluster
-            .specs
-            .iter()
-            .filter(|s| s.instance_type == instance_type)
-            .map(shown)
-            .collect(),
-    }
+    Memo::new(move |_| {
+        let Some(cluster) = cx.cluster() else {
+            return Vec::new();
+        };
+        let instance_type = offer.with(|(_, _, t)| *t);
+        let shown = |s: &shared::catalog::InstanceSpec| {
+            (s.id.clone(), format!("{} — {}", s.name, s.per_unit))
+        };
+        // `resolve_pool` reads the kind and the pool, which `offer` follows.
+        cx.spec
+            .with_untracked(|s| match shared::quota::resolve_pool(s, &cluster) {
+                Some(pool) => cluster.specs_in(pool, instance_type).map(shown).collect(),
+                None => cluster
+                    .specs
+                    .iter()
+                    .filter(|s| s.instance_type == instance_type)
+                    .map(shown)
+                    .collect(),
+            })
+    })
 }
 
 /// The compute section and the plan panel beside it.
@@ -165,7 +176,7 @@ pub fn ComputeSection() -> impl IntoView {
                 .update(|s| s.compute.head_spec = (!v.is_empty()).then_some(v));
         }),
     };
-    let heads = Signal::derive(move || spec_options(cx));
+    let heads = spec_options(cx);
     let idle_fields = move || {
         let k = kind.get();
         let reserved = k == Some(ResourceKind::Reserved);

@@ -13,11 +13,67 @@ use std::sync::Arc;
 /// Brings one watched value up to date with the draft.
 type Watcher = Arc<dyn Fn(&TaskSpec) + Send + Sync>;
 
-/// The values read out of the draft by [`FormCx::watch`], by registration.
-#[derive(Default)]
-struct Watchers {
+/// Brings one field's shown findings up to date.
+type FindingsWatcher = Arc<dyn Fn(&Showing<'_>) + Send + Sync>;
+
+/// Closures that bring values up to date, by registration: the values read out of the
+/// draft by [`FormCx::watch`], and the findings fields show ([`FormCx::findings_at`]).
+struct Watchers<W> {
     next: u64,
-    all: BTreeMap<u64, Watcher>,
+    all: BTreeMap<u64, W>,
+}
+
+impl<W> Default for Watchers<W> {
+    fn default() -> Self {
+        Watchers {
+            next: 0,
+            all: BTreeMap::new(),
+        }
+    }
+}
+
+impl<W: Clone + Send + Sync + 'static> Watchers<W> {
+    /// Registers `watcher` until the calling owner is cleaned up.
+    fn register(this: StoredValue<Watchers<W>>, watcher: W) {
+        let id = this
+            .try_update_value(|w| {
+                w.next += 1;
+                w.all.insert(w.next, watcher);
+                w.next
+            })
+            .unwrap_or_default();
+        on_cleanup(move || {
+            this.try_update_value(|w| w.all.remove(&id));
+        });
+    }
+
+    /// Every watcher, copied out: running one may build or drop controls, which register.
+    fn all(this: StoredValue<Watchers<W>>) -> Vec<W> {
+        this.with_value(|w| w.all.values().cloned().collect())
+    }
+}
+
+/// What decides the findings a field shows.
+struct Showing<'a> {
+    located: &'a BTreeMap<String, Vec<Issue>>,
+    reveal: bool,
+    touched: &'a HashSet<String>,
+}
+
+impl Showing<'_> {
+    /// The findings exactly at `path` (or beneath it, with `under`) that its field shows.
+    fn at(&self, path: &str, under: bool) -> Vec<Issue> {
+        if !self.reveal && !self.touched.contains(path) {
+            return Vec::new();
+        }
+        if under {
+            within(self.located, path)
+                .flat_map(|(_, issues)| issues.iter().cloned())
+                .collect()
+        } else {
+            self.located.get(path).cloned().unwrap_or_default()
+        }
+    }
 }
 
 /// The form in context. Copy: every field is an arena handle.
@@ -49,7 +105,10 @@ pub struct FormCx {
     located: Memo<BTreeMap<String, Vec<Issue>>>,
     /// What the controls show, each read out of the draft by one closure: see
     /// [`FormCx::watch`].
-    watchers: StoredValue<Watchers>,
+    watchers: StoredValue<Watchers<Watcher>>,
+    /// The findings each field shows, each looked up by one closure: see
+    /// [`FormCx::findings_at`].
+    shown: StoredValue<Watchers<FindingsWatcher>>,
     /// Paths the user has edited: their findings show at the field.
     touched: RwSignal<HashSet<String>>,
     /// Every finding shows at its field (after a submit attempt, an import, a restored
@@ -80,17 +139,50 @@ impl FormCx {
         let plan = Memo::new(move |_| check.with(|c| c.plan.clone()));
         let used_spec =
             Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
-        let watchers = StoredValue::new(Watchers::default());
+        let watchers = StoredValue::new(Watchers::<Watcher>::default());
         // The one node downstream of the draft on behalf of all the controls: after each
         // change it runs every watcher, which sets its value only if it changed.
         Effect::new(move |_| {
             spec.track();
-            // Copied out first: a set may build or drop controls, which register.
-            let all: Vec<Watcher> = watchers.with_value(|w| w.all.values().cloned().collect());
+            let all = Watchers::all(watchers);
             spec.with_untracked(|s| {
                 for watcher in &all {
                     watcher(s);
                 }
+            });
+        });
+        let located = Memo::new(move |_| {
+            report.with(|r| {
+                let mut located = BTreeMap::<String, Vec<Issue>>::new();
+                for issue in r.issues() {
+                    located
+                        .entry(issue.path.to_string())
+                        .or_default()
+                        .push(issue.clone());
+                }
+                located
+            })
+        });
+        let touched = RwSignal::new(HashSet::new());
+        let reveal = RwSignal::new(false);
+        let shown = StoredValue::new(Watchers::<FindingsWatcher>::default());
+        // Likewise the one node downstream of the findings on behalf of every field: a
+        // memo per field was run again, its sources dropped and tracked anew, by every
+        // change of the report, for the one or two fields whose findings changed.
+        Effect::new(move |_| {
+            let all = Watchers::all(shown);
+            let reveal = reveal.get();
+            touched.with(|touched| {
+                located.with(|located| {
+                    let showing = Showing {
+                        located,
+                        reveal,
+                        touched,
+                    };
+                    for watcher in &all {
+                        watcher(&showing);
+                    }
+                })
             });
         });
         let cx = FormCx {
@@ -117,20 +209,10 @@ impl FormCx {
                     |_, _| true,
                 )
             },
-            located: Memo::new(move |_| {
-                report.with(|r| {
-                    let mut located = BTreeMap::<String, Vec<Issue>>::new();
-                    for issue in r.issues() {
-                        located
-                            .entry(issue.path.to_string())
-                            .or_default()
-                            .push(issue.clone());
-                    }
-                    located
-                })
-            }),
-            touched: RwSignal::new(HashSet::new()),
-            reveal: RwSignal::new(false),
+            located,
+            shown,
+            touched,
+            reveal,
             lang: UiLang::use_context(),
         };
         provide_context(cx);
@@ -167,17 +249,36 @@ impl FormCx {
                 writer.set(next);
             }
         });
-        let watchers = self.watchers;
-        let id = watchers
-            .try_update_value(|w| {
-                w.next += 1;
-                w.all.insert(w.next, watcher);
-                w.next
+        Watchers::register(self.watchers, watcher);
+        Signal::from(value)
+    }
+
+    /// The findings exactly at `path` (or beneath it, with `under`) that its field
+    /// shows, tracked: all of them once revealed or the field is edited, else none.
+    ///
+    /// Like [`FormCx::watch`], not a memo: one effect follows the findings and sets only
+    /// the fields' values that changed.
+    pub fn findings_at(&self, path: &str, under: bool) -> Signal<Vec<Issue>> {
+        let path = path.to_owned();
+        let read = move |s: &Showing<'_>| s.at(&path, under);
+        let now = self.touched.with_untracked(|touched| {
+            self.located.with_untracked(|located| {
+                read(&Showing {
+                    located,
+                    reveal: self.reveal.get_untracked(),
+                    touched,
+                })
             })
-            .unwrap_or_default();
-        on_cleanup(move || {
-            watchers.try_update_value(|w| w.all.remove(&id));
         });
+        let value = ArcRwSignal::new(now);
+        let writer = value.clone();
+        let watcher: FindingsWatcher = Arc::new(move |s| {
+            let next = read(s);
+            if writer.with_untracked(|now| *now != next) {
+                writer.set(next);
+            }
+        });
+        Watchers::register(self.shown, watcher);
         Signal::from(value)
     }
 
@@ -204,24 +305,6 @@ impl FormCx {
                 t.insert(path.to_owned());
             });
         }
-    }
-
-    /// The findings exactly at `path` (or beneath it, with `under`) that the field
-    /// shows, tracked.
-    pub fn shown_at(&self, path: &str, under: bool) -> Vec<Issue> {
-        let shown = self.reveal.get() || self.touched.with(|t| t.contains(path));
-        if !shown {
-            return Vec::new();
-        }
-        self.located.with(|located| {
-            if under {
-                within(located, path)
-                    .flat_map(|(_, issues)| issues.iter().cloned())
-                    .collect()
-            } else {
-                located.get(path).cloned().unwrap_or_default()
-            }
-        })
     }
 
     /// Errors, warnings and hints beneath `prefix` (a section), tracked.

@@ -74,18 +74,17 @@ struct Described {
     id: String,
     help_id: String,
     msgs_id: String,
-    findings: Memo<Vec<Issue>>,
+    findings: Signal<Vec<Issue>>,
 }
 
 impl Described {
     fn new(cx: FormCx, path: &str, under: bool) -> Self {
         let id = control_id(path);
-        let owned = path.to_owned();
         Described {
             help_id: format!("{id}-help"),
             msgs_id: format!("{id}-msgs"),
             id,
-            findings: Memo::new(move |_| cx.shown_at(&owned, under)),
+            findings: cx.findings_at(path, under),
         }
     }
 

@@ -104,7 +104,7 @@ fn ListShell(
     );
     let described = format!("{help_id} {msgs_id}");
     let labelled = label_id.clone();
-    let findings = Memo::new(move |_| cx.shown_at(path, false));
+    let findings = cx.findings_at(path, false);
     let (label, help) = (field_key(path, "label"), field_key(path, "help"));
     view! {
         <div class="list" data-field=path role="group" aria-labelledby=labelled

@@ -28,8 +28,8 @@ pub fn SpecsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
     let len = cx.watch(move |s| s.compute.specs.len());
     // One list for every row, recomputed only when it changes.
-    let offered = Memo::new(move |_| spec_options(cx));
-    let findings = Memo::new(move |_| cx.shown_at(PATH, false));
+    let offered = spec_options(cx);
+    let findings = cx.findings_at(PATH, false);
     let id = control_id(PATH);
     let (label_id, help_id, msgs_id) = (
         format!("{id}-label"),

@@ -109,8 +109,13 @@ pub fn TaskForm(
     let is_ray = cx.watch(TaskSpec::is_ray);
     let has_type = cx.watch(move |s| s.task_type().is_some());
     let blocked = move || cx.report.with(Report::has_errors) || submitting.get();
+    // Blocks off screen skip rendering (public/form.css) only once every block has been
+    // laid out once: each then keeps its real height while skipped, where a block never
+    // rendered would stand at a guessed one and the page would jump when it renders.
+    let settled = RwSignal::new(false);
+    request_animation_frame(move || request_animation_frame(move || settled.set(true)));
     view! {
-        <form class="task-form" novalidate=true on:submit=on_submit data-testid="task-form">
+        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit data-testid="task-form">
             <h1>{move || cx.text("ui.form.title")}</h1>
             {restored.then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>

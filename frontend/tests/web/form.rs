@@ -653,3 +653,149 @@ fn the_time_zone_is_the_browsers_when_the_catalog_offers_it() {
         "Asia/Shanghai"
     );
 }
+
+/// The summary's items, in order.
+fn summary_items(form: &Form) -> Vec<HtmlElement> {
+    let items = form
+        .find("[data-testid='summary']")
+        .and_then(|p| p.parent_element())
+        .expect("the summary")
+        .query_selector_all("li.issue")
+        .unwrap();
+    (0..items.length())
+        .map(|i| items.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_summary_adds_and_removes_only_the_findings_that_change() {
+    let form = mount(None, false).await;
+    let at = |item: &HtmlElement| item.dataset().get("path").unwrap_or_default();
+    // The last item: were the list rebuilt by position, one item fewer would drop
+    // the last element and another would show a different finding.
+    let last = summary_items(&form)
+        .pop()
+        .expect("a blank form has findings");
+    let last_path = at(&last);
+    assert_ne!(last_path, "basic.name_prefix");
+    let before = summary_items(&form).len();
+    assert!(
+        summary_items(&form)
+            .iter()
+            .any(|i| at(i) == "basic.name_prefix")
+    );
+
+    form.type_in("basic.name_prefix", "good-name").await;
+    let items = summary_items(&form);
+    assert!(items.iter().all(|i| at(i) != "basic.name_prefix"));
+    assert_eq!(items.len(), before - 1);
+    assert!(last.is_connected(), "the other findings' items are kept");
+    assert_eq!(at(&last), last_path);
+
+    // Upper case and "_": two findings at the name, listed with the errors, first.
+    form.type_in("basic.name_prefix", "Bad_Name").await;
+    let items = summary_items(&form);
+    let codes: Vec<String> = items
+        .iter()
+        .filter(|i| at(i) == "basic.name_prefix")
+        .map(|i| i.dataset().get("code").unwrap_or_default())
+        .collect();
+    assert_eq!(codes.len(), 2);
+    assert_eq!(codes, form.codes_at("basic.name_prefix"));
+    let ranks: Vec<u8> = items
+        .iter()
+        .map(|i| match i.class_name().as_str() {
+            "issue error" => 0,
+            "issue warning" => 1,
+            _ => 2,
+        })
+        .collect();
+    assert!(ranks.is_sorted(), "errors first, then warnings, then hints");
+    assert!(last.is_connected());
+    assert_eq!(at(&last), last_path);
+    // Each item still moves the focus to its own field.
+    items
+        .iter()
+        .find(|i| at(i) == "basic.name_prefix")
+        .and_then(|i| i.query_selector("button").unwrap())
+        .expect("the name's item has its button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+    let focused = document().active_element().expect("a focused control");
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.name_prefix")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
+    // The console's own style, which makes sections off screen skip rendering.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../../public/form.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    let form = mount(None, false).await;
+    // The summary's last finding with a control of its own is far down the form,
+    // whose sections off screen skip rendering (content-visibility): focus still goes
+    // there and brings it into view.
+    let item = summary_items(&form)
+        .into_iter()
+        .rev()
+        .find(|i| {
+            let path = i.dataset().get("path").unwrap_or_default();
+            !path.starts_with("basic.")
+                && document()
+                    .get_element_by_id(&frontend::form::control_id(&path))
+                    .is_some()
+        })
+        .expect("a finding outside the basic section with a control");
+    let path = item.dataset().get("path").unwrap();
+    let control = document()
+        .get_element_by_id(&frontend::form::control_id(&path))
+        .unwrap();
+    let height = web_sys::window()
+        .unwrap()
+        .inner_height()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let top = |el: &web_sys::Element| {
+        let rect = js_sys::Reflect::get(el, &"getBoundingClientRect".into())
+            .unwrap()
+            .unchecked_into::<js_sys::Function>()
+            .call0(el)
+            .unwrap();
+        js_sys::Reflect::get(&rect, &"top".into())
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    assert!(top(&control) > height, "{path} starts off screen");
+    item.query_selector("button")
+        .unwrap()
+        .expect("its button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+    let focused = document().active_element().expect("a focused control");
+    assert!(focused.is_same_node(Some(&control)), "focus went to {path}");
+    // getBoundingClientRect through JS: web-sys's DomRect is not among the features.
+    let rect = js_sys::Reflect::get(&control, &"getBoundingClientRect".into())
+        .unwrap()
+        .unchecked_into::<js_sys::Function>()
+        .call0(&control)
+        .unwrap();
+    let side = |name: &str| {
+        js_sys::Reflect::get(&rect, &name.into())
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    assert!(side("height") > 0.0, "{path} is rendered");
+    assert!(
+        side("bottom") > 0.0 && side("top") < height,
+        "{path} is in view"
+    );
+    style.remove();
+}
