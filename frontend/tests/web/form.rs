@@ -621,10 +621,10 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
     form.choose("compute.idle_stability", "medium").await;
     let idle = form.text("idle");
     assert!(idle.contains("a100-1g"), "{idle}");
-    assert!(idle.contains("12 units"), "{idle}");
+    assert!(idle.contains("quantity 12"), "{idle}");
     assert!(idle.contains("stability Medium"), "{idle}");
     assert!(
-        idle.contains("1 nodes × 8 units and 2 nodes × 2 units"),
+        idle.contains("1 node with 8 free and 2 nodes with 2 free each"),
         "{idle}"
     );
     assert!(
