@@ -293,23 +293,35 @@ def throttle(d, rate, base):
     raise RuntimeError(f"the CPU {rate}x throttle did not take in 5 attempts")
 
 
+def open_form(d, server, example):
+    """Restores `example` as the draft and opens the form at /new, once it shows it."""
+    d.go(server + "/")
+    d.js("localStorage.setItem(arguments[0], arguments[1]);", DRAFT_KEY, example)
+    d.go(server + "/new")
+    for _ in range(200):
+        ready = d.js("""
+            const name = document.querySelector("[name='basic.name_prefix']");
+            const workers = document.querySelector("[name='compute.workers']");
+            return !!(name && workers && name.value === "llama-finetune");""")
+        if ready:
+            return
+        time.sleep(0.1)
+    raise RuntimeError("the form did not restore the example draft at /new")
+
+
+def insert_bare(d):
+    """The bare input, before the form, as the timed runs' script inserts it."""
+    d.js("""const form = document.querySelector("form.task-form");
+            const bare = document.createElement("input"); bare.id = "bench-bare";
+            bare.addEventListener("input", (ev) => { window.__bareValue = ev.target.value; });
+            form.parentNode.insertBefore(bare, form);""")
+
+
 def one_run(driver_url, server, example, samples, warmup):
     d = Driver(driver_url)
     d.start()
     try:
-        d.go(server + "/")
-        d.js("localStorage.setItem(arguments[0], arguments[1]);", DRAFT_KEY, example)
-        d.go(server + "/new")
-        for _ in range(200):
-            ready = d.js("""
-                const name = document.querySelector("[name='basic.name_prefix']");
-                const workers = document.querySelector("[name='compute.workers']");
-                return !!(name && workers && name.value === "llama-finetune");""")
-            if ready:
-                break
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("the form did not restore the example draft at /new")
+        open_form(d, server, example)
         out = {}
         base = spin_ms(d)[0]
         for label, rate in (("unthrottled", 1), ("cpu 4x", 4)):
@@ -393,20 +405,8 @@ def profile_main(server, driver_url, example, samples):
     d = Driver(driver_url)
     d.start()
     try:
-        d.go(server + "/")
-        d.js("localStorage.setItem(arguments[0], arguments[1]);", DRAFT_KEY, example)
-        d.go(server + "/new")
-        for _ in range(200):
-            if d.js("const n = document.querySelector(\"[name='basic.name_prefix']\");"
-                    " return !!(n && n.value === 'llama-finetune');"):
-                break
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("the form did not restore the example draft at /new")
-        d.js("""const form = document.querySelector("form.task-form");
-                const bare = document.createElement("input"); bare.id = "bench-bare";
-                bare.addEventListener("input", (ev) => { window.__bareValue = ev.target.value; });
-                form.parentNode.insertBefore(bare, form);""")
+        open_form(d, server, example)
+        insert_bare(d)
         d.cdp("Performance.enable", {})
         d.cdp("Profiler.enable", {})
         d.cdp("Profiler.setSamplingInterval", {"interval": 100})
@@ -548,20 +548,8 @@ def trace_main(server, driver_url, example, samples):
     d = Driver(driver_url)
     d.start(trace_categories=TRACE_CATEGORIES)
     try:
-        d.go(server + "/")
-        d.js("localStorage.setItem(arguments[0], arguments[1]);", DRAFT_KEY, example)
-        d.go(server + "/new")
-        for _ in range(200):
-            if d.js("const n = document.querySelector(\"[name='basic.name_prefix']\");"
-                    " return !!(n && n.value === 'llama-finetune');"):
-                break
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("the form did not restore the example draft at /new")
-        d.js("""const form = document.querySelector("form.task-form");
-                const bare = document.createElement("input"); bare.id = "bench-bare";
-                bare.addEventListener("input", (ev) => { window.__bareValue = ev.target.value; });
-                form.parentNode.insertBefore(bare, form);""")
+        open_form(d, server, example)
+        insert_bare(d)
         for target in TARGETS:
             d.js_async(TRACE_JS, target, samples)
         events = trace_events(d)
