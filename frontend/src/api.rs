@@ -98,7 +98,8 @@ fn unreadable(report: &shared::Report) -> ClientError {
 }
 
 /// A task as the wire has it: `TaskView`'s fields (its record's flattened in), the spec
-/// left as JSON for [`shared::parse_value`].
+/// left as JSON for [`shared::parse_value`]. [`TaskWire::read`] builds both structs
+/// whole, so a field added to either does not compile until it is read here too.
 #[derive(serde::Deserialize)]
 struct TaskWire {
     id: TaskId,
