@@ -94,6 +94,20 @@ pub fn ComputeSection() -> impl IntoView {
             })
             .unwrap_or_default()
     });
+    // Left empty, a task of any kind but reserved runs in the cluster's first pool for
+    // its kind (`shared::quota::resolve_pool`): the empty choice says which.
+    let automatic_pool = Signal::derive(move || {
+        let kind = kind.get().filter(|k| *k != ResourceKind::Reserved);
+        match kind.and_then(|k| {
+            cx.cluster()
+                .and_then(|c| c.default_pool_for(k).map(|p| p.name.clone()))
+        }) {
+            Some(name) => {
+                shared::messages::text(cx.lang(), "ui.form.pool_automatic", &[("pool", name)])
+            }
+            None => cx.text("ui.form.choose"),
+        }
+    });
     let pool = Lens {
         get: cx.watch(move |s| s.compute.pool.clone().unwrap_or_default()),
         set: Callback::new(move |v: String| {
@@ -213,7 +227,7 @@ pub fn ComputeSection() -> impl IntoView {
         <div class="compute-row">
             <Section path="compute">
                 <SelectField path="compute.kind" lens=kind_lens options=kinds />
-                <SelectField path="compute.pool" lens=pool options=pools />
+                <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
                 <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) />
                 <SelectField path="compute.instance_type" lens=instance_type options=instance_types required=true />

@@ -256,6 +256,9 @@ pub fn SelectField(
     /// Offer no "choose…" entry (a choice that always has a value).
     #[prop(optional)]
     required: bool,
+    /// What the empty choice means, when it is not "choose…" (a default Berth picks).
+    #[prop(optional, into)]
+    empty_text: Option<Signal<String>>,
     /// Leave out the help line.
     #[prop(optional)]
     no_help: bool,
@@ -281,7 +284,7 @@ pub fn SelectField(
                     lens.set.run(event_target_value(&ev));
                 }>
                 {(!required).then(|| view! {
-                    <option value="" prop:selected=move || value.with(String::is_empty)>{move || cx.text("ui.form.choose")}</option>
+                    <option value="" prop:selected=move || value.with(String::is_empty)>{move || empty_text.map_or_else(|| cx.text("ui.form.choose"), |t| t.get())}</option>
                 })}
                 {move || {
                     let current = value.get();

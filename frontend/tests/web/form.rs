@@ -637,6 +637,37 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
 }
 
 #[wasm_bindgen_test]
+async fn an_empty_pool_says_which_pool_the_task_gets_unless_it_is_reserved() {
+    let spec = example(shared::demo::PYTORCH_EXAMPLE);
+    assert!(
+        spec.compute.pool.is_none(),
+        "the example leaves its pool to Berth"
+    );
+    let form = mount(Some(spec.clone()), false).await;
+    let empty = || {
+        form.find("select[name='compute.pool'] option[value='']")
+            .expect("an empty choice")
+            .text_content()
+            .unwrap_or_default()
+    };
+    // The pool the plan uses when none is chosen: the cluster's first for the kind.
+    let catalog = shared::demo::catalog();
+    let cluster = catalog
+        .regions
+        .iter()
+        .flat_map(|r| &r.clusters)
+        .find(|c| c.id == spec.basic.cluster)
+        .expect("the example's cluster");
+    let kind = spec.compute.kind.expect("the example's kind");
+    let pool = cluster.default_pool_for(kind).expect("a pool for the kind");
+    assert_eq!(empty(), format!("Automatic: {}", pool.name));
+    assert!(form.text("plan").contains(&pool.id), "the plan uses it");
+    // A reserved task names its pool itself.
+    form.choose("compute.kind", "reserved").await;
+    assert_eq!(empty(), "Choose…");
+}
+
+#[wasm_bindgen_test]
 fn the_time_zone_is_the_browsers_when_the_catalog_offers_it() {
     let catalog = shared::demo::catalog();
     assert_eq!(

@@ -1117,6 +1117,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "skipped: over quota by {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "will queue: {reason}"),
+    ("ui.form.pool_automatic", "Automatic: {pool}"),
     ("ui.form.prefix_placeholder", "<prefix>"),
     (
         "ui.form.preview.title",
