@@ -339,9 +339,9 @@ def one_run(driver_url, server, example, samples, warmup):
         d.quit()
 
 
-# The profile's keystrokes: the bench's own values, without waits between them beyond
-# the frame, each target on its own so its profile is its own.
-PROFILE_JS = r"""
+# One target's control and the bench's values for it, as the profile and the trace type
+# them (their scripts take the target and the number of samples).
+KEYSTROKES_JS = r"""
 const [target, samples, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 const el = target === "bare" ? document.getElementById("bench-bare")
   : document.querySelector(target === "name_prefix" ? "[name='basic.name_prefix']" : "[name='compute.workers']");
@@ -350,6 +350,12 @@ const values = {
   name_prefix: (i) => (i % 2 ? "Bad_Name" : "good-name"),
   workers: (i) => (i % 2 ? "2" : "1"),
 };
+"""
+
+
+# The profile's keystrokes: the bench's own values, without waits between them beyond
+# the frame, each target on its own so its profile is its own.
+PROFILE_JS = KEYSTROKES_JS + r"""
 (async () => {
   el.scrollIntoView({ block: "nearest" });
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -438,15 +444,7 @@ def profile_main(server, driver_url, example, samples):
 
 # The trace's keystrokes: as the profile's, each preceded by a console.timeStamp that
 # marks where its events start in the trace.
-TRACE_JS = r"""
-const [target, samples, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-const el = target === "bare" ? document.getElementById("bench-bare")
-  : document.querySelector(target === "name_prefix" ? "[name='basic.name_prefix']" : "[name='compute.workers']");
-const values = {
-  bare: (i) => (i % 2 ? "bench-b" : "bench-a"),
-  name_prefix: (i) => (i % 2 ? "Bad_Name" : "good-name"),
-  workers: (i) => (i % 2 ? "2" : "1"),
-};
+TRACE_JS = KEYSTROKES_JS + r"""
 const frame = () => new Promise((r) => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }));
 (async () => {
   el.scrollIntoView({ block: "nearest" });

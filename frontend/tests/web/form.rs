@@ -10,6 +10,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
+/// The `name` (the field path) of the control that has the focus.
+fn focused_name() -> Option<String> {
+    document()
+        .active_element()
+        .expect("a focused control")
+        .get_attribute("name")
+}
+
 fn document() -> web_sys::Document {
     web_sys::window()
         .expect("a window")
@@ -454,11 +462,7 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
         form.test_id("down-compute.specs[1]")
             .has_attribute("disabled")
     );
-    let focused = document().active_element().expect("a focused control");
-    assert_eq!(
-        focused.get_attribute("name").as_deref(),
-        Some("compute.specs[1]")
-    );
+    assert_eq!(focused_name().as_deref(), Some("compute.specs[1]"));
     form.click("up-compute.specs[1]").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     // By mouse: drag the second row onto the first.
@@ -596,11 +600,7 @@ async fn a_summary_finding_moves_the_focus_to_its_field() {
         .expect("the summary lists the empty name");
     button.click();
     leptos::task::tick().await;
-    let focused = document().active_element().expect("a focused control");
-    assert_eq!(
-        focused.get_attribute("name").as_deref(),
-        Some("basic.name_prefix")
-    );
+    assert_eq!(focused_name().as_deref(), Some("basic.name_prefix"));
 }
 
 #[wasm_bindgen_test]
@@ -753,11 +753,7 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
         .unchecked_into::<HtmlElement>()
         .click();
     leptos::task::tick().await;
-    let focused = document().active_element().expect("a focused control");
-    assert_eq!(
-        focused.get_attribute("name").as_deref(),
-        Some("basic.name_prefix")
-    );
+    assert_eq!(focused_name().as_deref(), Some("basic.name_prefix"));
 }
 
 #[wasm_bindgen_test]
