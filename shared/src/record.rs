@@ -82,7 +82,7 @@ pub struct PhaseChange {
     pub phase: TaskPhase,
     /// When.
     pub at: Timestamp,
-    /// Why, in the findings' words ("queued: the largest free node has 4 GPUs; one
+    /// Why, in the findings' words ("the largest free node has 4 GPUs; one
     /// replica needs 8"); empty when the step explains itself. The API renders it in
     /// the reader's language from `keyed`.
     #[serde(default, skip_serializing_if = "String::is_empty")]

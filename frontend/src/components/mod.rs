@@ -4,4 +4,4 @@ mod plan;
 mod report;
 
 pub use plan::PlanView;
-pub use report::ReportView;
+pub use report::{ReportView, field_place};

@@ -93,12 +93,12 @@ fn issue_list(
                     let path = issue.path.to_string();
                     let code = issue.code.code();
                     let target = path.clone();
-                    let shown = if path.is_empty() { "—".to_owned() } else { path.clone() };
+                    let place = path.clone();
                     view! {
                         <li class=format!("issue {severity}") data-code=code data-path=path>
                             <button type="button" class="goto" on:click=move |_| focus_field(&target)>
                                 <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
-                                " "<code class="path">{shown}</code>" "
+                                " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>" "
                                 <span class="message">{move || issue.message(lang.get())}</span>
                             </button>
                         </li>
@@ -107,6 +107,55 @@ fn issue_list(
     });
     on_cleanup(move || owner.cleanup());
     list
+}
+
+/// Where a finding is, in the form's own words: each field's label from the message
+/// catalog, a list's row by its number (`environment.env[2].name` is "Environment
+/// variables #3 › Name"). The section is left out, as the form's own headings show it,
+/// unless the finding is about the section itself; a key the form has no label for (an
+/// unknown field in an import) is shown as written.
+pub fn field_place(lang: shared::Lang, path: &str) -> String {
+    if path.is_empty() {
+        return text(lang, "ui.form.summary.whole", &[]);
+    }
+    let mut bare = String::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[') {
+            let close = after.find(']').unwrap_or(after.len());
+            let number = after[..close]
+                .parse::<usize>()
+                .map_or_else(|_| after[..close].to_owned(), |i| (i + 1).to_string());
+            let list = words.pop().unwrap_or_default();
+            words.push(text(
+                lang,
+                "ui.form.summary.row",
+                &[("list", list), ("number", number)],
+            ));
+            rest = after.get(close + 1..).unwrap_or("");
+            continue;
+        }
+        let rest_key = rest.strip_prefix('.').unwrap_or(rest);
+        let end = rest_key.find(['.', '[']).unwrap_or(rest_key.len());
+        let key = &rest_key[..end];
+        if !bare.is_empty() {
+            bare.push('.');
+        }
+        bare.push_str(key);
+        let label_key = format!("field.{bare}.label");
+        let label = text(lang, &label_key, &[]);
+        words.push(if label == label_key {
+            key.to_owned()
+        } else {
+            label
+        });
+        rest = &rest_key[end..];
+    }
+    if words.len() > 1 {
+        words.remove(0);
+    }
+    words.join(" › ")
 }
 
 /// The findings, errors first, each with a key that is the same for the same finding

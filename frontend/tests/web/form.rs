@@ -353,6 +353,41 @@ async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
 }
 
 #[wasm_bindgen_test]
+async fn the_summary_names_a_findings_field_by_its_labels() {
+    let form = mount(None, false).await;
+    form.click("add-environment.env").await;
+    form.click("add-environment.env").await;
+    form.type_in("environment.env[1].name", "1BAD").await;
+    let place = || {
+        form.find("li.issue[data-path='environment.env[1].name'] .path")
+            .expect("the summary lists the bad name")
+            .text_content()
+            .unwrap_or_default()
+    };
+    // The second row, by its number as the form shows it, then the column's label.
+    assert_eq!(place(), "Environment variables #2 › Name");
+    form.click("lang-zh").await;
+    assert_eq!(place(), "环境变量第 2 项 › 变量名");
+    form.click("lang-en").await;
+    assert_eq!(
+        shared_place("basic.name_prefix"),
+        "Name prefix",
+        "a section's field goes without its section"
+    );
+    assert_eq!(shared_place("compute"), "Compute");
+    assert_eq!(shared_place(""), "the whole spec");
+    assert_eq!(
+        shared_place("basic.colour"),
+        "colour",
+        "a key the form does not know is shown as written"
+    );
+}
+
+fn shared_place(path: &str) -> String {
+    frontend::components::field_place(shared::Lang::En, path)
+}
+
+#[wasm_bindgen_test]
 async fn tags_and_mounts_are_rows_named_by_their_paths() {
     let form = mount(None, false).await;
     form.click("add-basic.tags").await;

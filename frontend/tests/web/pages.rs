@@ -73,7 +73,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         PhaseChange {
             phase: TaskPhase::Queued,
             at: Timestamp(1_700_000_000_000),
-            reason: "queued: the largest free node has 4 GPUs; one replica needs 8".into(),
+            reason: "the largest free node has 4 GPUs; one replica needs 8".into(),
             keyed: None,
         },
         PhaseChange {
@@ -243,7 +243,7 @@ async fn the_timeline_lists_each_phase_in_order_with_its_reason() {
     );
     assert_eq!(
         all_text(&host, "li .why"),
-        ["queued: the largest free node has 4 GPUs; one replica needs 8"]
+        ["the largest free node has 4 GPUs; one replica needs 8"]
     );
 }
 

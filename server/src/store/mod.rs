@@ -214,7 +214,7 @@ pub struct TaskEvent {
     pub at: Timestamp,
     /// A short stable code, one of [`event_kind`]'s constants or another lowercase word.
     pub kind: String,
-    /// What happened, for people ("queued: the largest free node has 4 GPUs"), in
+    /// What happened, for people ("the largest free node has 4 GPUs"), in
     /// English: what an old event without `keyed` shows in every language.
     pub message: String,
     /// What happened as a catalog message, rendered in each reader's language when

@@ -415,21 +415,21 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
 
     let en = messages(&english);
     for said in [
-        "accepted: quota held, queued",
+        "quota held; waiting for its turn",
         "attempt 1: every replica started",
         "attempt 1: replica 1 ended with exit code 3",
         "attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1",
-        "failed after 2 attempts; last: replica 1 ended with exit code 3",
+        "after 2 attempts; the last: replica 1 ended with exit code 3",
     ] {
         assert!(en.iter().any(|m| m == said), "{said:?} not in {en:#?}");
     }
     let zh = messages(&chinese);
     for said in [
-        "已受理：配额已预留，进入队列排队",
+        "配额已预留，进入队列排队",
         "第 1 次运行：所有副本已启动",
         "第 1 次运行：副本 1 已结束，退出码 3",
         "第 1 次运行失败（副本 1 已结束，退出码 3），开始第 1 次重试，最多 1 次",
-        "运行 2 次后失败，最后一次：副本 1 已结束，退出码 3",
+        "共运行 2 次，最后一次：副本 1 已结束，退出码 3",
     ] {
         assert!(zh.iter().any(|m| m == said), "{said:?} not in {zh:#?}");
     }
@@ -466,14 +466,14 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
         zh_reasons,
         [
             "第 1 次运行失败（副本 1 已结束，退出码 3），开始第 1 次重试，最多 1 次",
-            "运行 2 次后失败，最后一次：副本 1 已结束，退出码 3",
+            "共运行 2 次，最后一次：副本 1 已结束，退出码 3",
         ],
         "{detail}"
     );
     let (_, detail) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
     assert_eq!(
         reasons(&detail).last().map(String::as_str),
-        Some("failed after 2 attempts; last: replica 1 ended with exit code 3")
+        Some("after 2 attempts; the last: replica 1 ended with exit code 3")
     );
     // Lists take the language too (and do not refuse `lang` as unknown).
     let (status, page) = call(&app, get("/api/v1/tasks?mine=true&lang=zh-CN")).await;
@@ -527,7 +527,7 @@ async fn why_a_task_waits_reads_in_the_readers_language() {
     assert!(
         messages(&events)
             .iter()
-            .any(|m| m == "排队中：空闲节点只能同时容纳 2 个副本中的 1 个"),
+            .any(|m| m == "空闲节点只能同时容纳 2 个副本中的 1 个"),
         "{events}"
     );
     for id in [&waiting, &filler] {

@@ -198,14 +198,16 @@ fn a_message_renders_in_each_language_with_nested_messages() {
         need: 8,
     }
     .to_message();
-    let event = Message::new("event.queued").with_message("reason", reason.clone());
+    let event = Message::new("event.failed#after_retries")
+        .with("attempts", 2)
+        .with_message("reason", reason.clone());
     assert_eq!(
         event.render(Lang::En),
-        "queued: the largest free node has 4 GPUs; one replica needs 8"
+        "after 2 attempts; the last: the largest free node has 4 GPUs; one replica needs 8"
     );
     assert_eq!(
         event.render(Lang::Zh),
-        "排队中：空闲最多的节点只有 4 张 GPU，单个副本需要 8"
+        "共运行 2 次，最后一次：空闲最多的节点只有 4 张 GPU，单个副本需要 8"
     );
     // The same wording as the reason rendered directly.
     assert_eq!(
@@ -254,8 +256,8 @@ fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {
             .with("spec", "s")
             .render(Lang::En)
     };
-    assert_eq!(admitted(1, 2), "admitted: attempt 1 on 2 nodes with s");
-    assert_eq!(admitted(3, 1), "admitted: attempt 3 on 1 node with s");
+    assert_eq!(admitted(1, 2), "attempt 1 on 2 nodes with s");
+    assert_eq!(admitted(3, 1), "attempt 3 on 1 node with s");
     // Two counts, one singular: it is used only when the count it leaves out is 1.
     let fragment = |nodes: &str, units: &str| {
         text(
