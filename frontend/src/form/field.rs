@@ -7,6 +7,7 @@
 use super::context::{FormCx, control_id, field_key};
 use leptos::prelude::*;
 use shared::Issue;
+use wasm_bindgen::JsCast;
 
 /// Reads and writes one value of the draft as text.
 #[derive(Clone, Copy)]
@@ -118,9 +119,49 @@ pub fn Findings(
     findings: Signal<Vec<Issue>>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
+    let list = NodeRef::<leptos::html::Ul>::new();
+    // While the user is in the field, its findings keep the lines the most of them took:
+    // a name that breaks two rules at one keystroke and one at the next would otherwise
+    // move the rest of the form by a line at every keystroke. The lines are given back
+    // when the focus leaves the field (its `.field` or list, the findings' parent).
+    let held = StoredValue::new(1_usize);
+    let hold = move |ul: &web_sys::HtmlElement, count: usize, inside: bool| {
+        let lines = if inside {
+            held.get_value().max(count)
+        } else {
+            count
+        }
+        .max(1);
+        if lines != held.get_value() {
+            held.set_value(lines);
+            let _ = ul.style().set_property("--held", &lines.to_string());
+        }
+    };
+    let within = |ul: &web_sys::HtmlElement, node: Option<web_sys::Node>| {
+        node.is_some_and(|node| ul.parent_node().is_some_and(|p| p.contains(Some(&node))))
+    };
+    let leave = window_event_listener(leptos::ev::focusout, move |ev| {
+        let Some(ul) = list.get_untracked() else {
+            return;
+        };
+        let to = ev
+            .related_target()
+            .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        if held.get_value() > 1 && !within(&ul, to) {
+            hold(&ul, findings.with_untracked(Vec::len), false);
+        }
+    });
+    on_cleanup(move || leave.remove());
     view! {
-        <ul class="findings" id=id aria-live="polite">
-            {move || findings.get().into_iter().map(|issue| {
+        <ul class="findings" id=id aria-live="polite" node_ref=list>
+            {move || {
+                let shown = findings.get();
+                if let Some(ul) = list.get_untracked() {
+                    let active = document().active_element().map(web_sys::Node::from);
+                    hold(&ul, shown.len(), within(&ul, active));
+                }
+                shown
+            }.into_iter().map(|issue| {
                 let class = format!("finding {}", issue.severity.as_str());
                 let code = issue.code.code();
                 let path = issue.path.to_string();

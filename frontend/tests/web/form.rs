@@ -792,6 +792,47 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
 }
 
 #[wasm_bindgen_test]
+async fn a_fields_findings_keep_their_lines_while_the_user_is_in_it() {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../../public/form.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    let form = mount(None, false).await;
+    let name = form.control("basic.name_prefix");
+    name.focus().unwrap();
+    let list: HtmlElement = document()
+        .get_element_by_id(&format!(
+            "{}-msgs",
+            frontend::form::control_id("basic.name_prefix")
+        ))
+        .expect("the name's findings")
+        .unchecked_into();
+    let below = || {
+        form.control("basic.time_zone")
+            .get_bounding_client_rect()
+            .top()
+    };
+    // An upper-case first letter and an underscore: two rules broken, two lines.
+    form.type_in("basic.name_prefix", "Bad_Name").await;
+    assert_eq!(form.codes_at("basic.name_prefix").len(), 2);
+    let (two, at) = (list.offset_height(), below());
+    // One of them fixed at the next keystroke: nothing below the field moves.
+    form.type_in("basic.name_prefix", "bad_name").await;
+    assert_eq!(form.codes_at("basic.name_prefix").len(), 1);
+    assert_eq!(list.offset_height(), two);
+    assert_eq!(below(), at, "the fields below stay where they were");
+    // Leaving the field gives the line back.
+    form.control("basic.time_zone").focus().unwrap();
+    leptos::task::tick().await;
+    assert!(
+        list.offset_height() < two,
+        "{} < {two}",
+        list.offset_height()
+    );
+    assert!(below() < at);
+    style.remove();
+}
+
+#[wasm_bindgen_test]
 async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
     // The console's own style, which makes sections off screen skip rendering.
     let style = document().create_element("style").unwrap();
