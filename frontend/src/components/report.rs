@@ -98,7 +98,8 @@ fn issue_list(
                         <li class=format!("issue {severity}") data-code=code data-path=path>
                             <button type="button" class="goto" on:click=move |_| focus_field(&target)>
                                 <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
-                                " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>" "
+                                " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>
+                                {move || text(lang.get(), "ui.form.summary.after_place", &[])}
                                 <span class="message">{move || issue.message(lang.get())}</span>
                             </button>
                         </li>

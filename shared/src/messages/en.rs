@@ -1147,6 +1147,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.submit", "Submit"),
     ("ui.form.submitting", "Submitting…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
+    ("ui.form.summary.after_place", ": "),
     ("ui.form.summary.row", "{list} #{number}"),
     ("ui.form.summary.whole", "the whole spec"),
     ("ui.form.summary_title", "Findings"),

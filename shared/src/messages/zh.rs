@@ -975,6 +975,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.submit", "提交"),
     ("ui.form.submitting", "正在提交…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
+    ("ui.form.summary.after_place", "："),
     ("ui.form.summary.row", "{list}第 {number} 项"),
     ("ui.form.summary.whole", "整个任务配置"),
     ("ui.form.summary_title", "校验结果"),
