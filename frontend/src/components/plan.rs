@@ -11,7 +11,7 @@ use shared::{Dimension, Lang, Plan, Resources};
 fn amount(lang: Lang, r: &Resources) -> String {
     Dimension::ALL
         .iter()
-        .map(|&d| format!("{} {}", r.get(d), d.unit(lang)))
+        .map(|&d| format!("{} {}", r.get(d), d.unit_for(lang, r.get(d))))
         .collect::<Vec<_>>()
         .join(" · ")
 }
@@ -29,11 +29,8 @@ fn verdict(c: &Candidate, lang: Lang) -> String {
                 );
             }
             for s in line.shortfalls() {
-                short.push(format!(
-                    "{} {}",
-                    s.requested - s.remaining,
-                    s.dimension.unit(lang)
-                ));
+                let over = s.requested - s.remaining;
+                short.push(format!("{over} {}", s.dimension.unit_for(lang, over)));
             }
         }
         return text(
@@ -117,7 +114,7 @@ fn bars(lang: Lang, key: &'static str, demand: Resources, limit: Resources) -> i
                 &[
                     ("demand", need.to_string()),
                     ("left", left.to_string()),
-                    ("unit", d.unit(lang)),
+                    ("unit", d.unit_for(lang, left)),
                 ],
             );
             view! {

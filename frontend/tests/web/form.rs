@@ -535,6 +535,21 @@ async fn the_plan_panel_follows_the_compute_section() {
         .expect("the spec in use is marked");
     assert_eq!(used.dataset().get("spec").as_deref(), Some("a100-1g"));
     assert!(used.text_content().unwrap().contains("fits now on a100-1g"));
+    assert!(
+        used.text_content()
+            .unwrap()
+            .contains("one replica: 2 GPUs · 24 vCPUs · 240 GiB of memory")
+    );
+    // One unit of a100-1g a replica: one GPU, a count of one in the singular.
+    form.type_in("compute.units_per_node", "1").await;
+    let used = form.find(".verdict.used").expect("still used");
+    assert!(
+        used.text_content()
+            .unwrap()
+            .contains("one replica: 1 GPU · 12 vCPUs · 120 GiB of memory"),
+        "{}",
+        used.text_content().unwrap()
+    );
     // Far more replicas than the quota allows: the spec is skipped, nothing starts.
     form.type_in("compute.workers", "200").await;
     assert!(!form.text("outcome").starts_with("Starts now"));
