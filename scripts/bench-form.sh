@@ -65,6 +65,9 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   dist="$work/dist"
 fi
 
+# Made before the server starts: the shell opens a background job's redirection in the
+# job, so the first read below could find no file, and under `set -e` that ended the run.
+: > "$work/out"
 BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$work/data" BERTH_DIST="$dist" RUST_LOG=error \
   "$target/debug/berth" > "$work/out" 2> "$work/err" &
 server_pid=$!
