@@ -41,6 +41,9 @@ mkdir -p "$tmp/dist" "$tmp/data"
 printf '<!doctype html><title>Berth</title>\n' >"$tmp/dist/index.html"
 # Only these settings: a config file or catalog from the caller's environment would change
 # what is tested.
+# Made before the server starts: the shell opens a background job's redirection in the
+# job, so the first read below could find no file, and under `set -e` that ended the run.
+: >"$tmp/server.out"
 env -u BERTH_CONFIG -u BERTH_CATALOG -u BERTH_USER \
   BERTH_ADDR=127.0.0.1:0 BERTH_DATA_DIR="$tmp/data" BERTH_DIST="$tmp/dist" \
   "$bin" >"$tmp/server.out" 2>"$tmp/server.err" &
