@@ -1,7 +1,7 @@
 //! The findings summary: counts by severity, then every finding, errors first; each
 //! moves the focus to its field.
 
-use crate::form::control_id;
+use crate::form::context::{control_id, field_key};
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{count, text};
@@ -144,7 +144,7 @@ pub fn field_place(lang: shared::Lang, path: &str) -> String {
             bare.push('.');
         }
         bare.push_str(key);
-        let label_key = format!("field.{bare}.label");
+        let label_key = field_key(&bare, "label");
         let label = text(lang, &label_key, &[]);
         words.push(if label == label_key {
             key.to_owned()
