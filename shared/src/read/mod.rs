@@ -27,11 +27,13 @@ use crate::catalog::{
     Region, Scrape, Sharing, TagPolicy, User, Volume,
 };
 use crate::catalog_file::CatalogFile;
+use crate::path::{FieldPath, Segment};
 use crate::resources::Resources;
-use crate::task::{ImageSource, Tag};
+use crate::task::ImageSource;
 use crate::usage::{QuotaUse, Usage};
 use crate::vocab::{IdleStability, InstanceType, ResourceKind};
 pub use json::Json;
+pub(crate) use json::{Broken, parse_partial};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -40,28 +42,29 @@ mod json;
 #[cfg(test)]
 mod tests;
 
-/// Why a catalog, user or usage could not be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a value could not be read, and where: a catalog's, user's or usage's error
+/// text ([`fmt::Display`]), or a spec's shape finding ([`ReadError::finding`]), both
+/// made here from one description of what went wrong.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReadError(Box<Failure>);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Failure {
     /// From the failing value out to the root: steps are added as the error passes out,
     /// so a read that succeeds builds no path.
-    path: Vec<Step>,
+    path: Vec<Segment>,
     problem: Problem,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Problem {
     /// A value of the wrong JSON type, or a number out of range.
-    Type { expected: String, found: String },
+    Type {
+        want: Want,
+        seen: Seen,
+        /// The value could also have been `null` (an option): the catalog's text says so.
+        or_null: bool,
+    },
     /// A string that names no variant.
     Variant {
         found: String,
@@ -74,6 +77,41 @@ enum Problem {
     },
     /// A field that has no default is absent.
     Missing { field: &'static str },
+    /// A field written twice in one object.
+    Duplicate { field: &'static str },
+    /// The text stopped being JSON here ([`Json::Cut`]): the caller has the parser's
+    /// error and its place.
+    Cut,
+}
+
+/// What a reader takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    Text,
+    Bool,
+    /// A whole number of the Rust type serde names (`u32`), from `range`.
+    Number {
+        ty: &'static str,
+        range: &'static str,
+    },
+    List,
+    /// A struct (serde says `struct Basic`), or a map when `None`.
+    Object(Option<&'static str>),
+    /// One of these names.
+    OneOf(&'static [&'static str]),
+}
+
+/// The value a reader was given instead, as much of it as an error tells.
+#[derive(Clone, Debug, PartialEq)]
+enum Seen {
+    Null,
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Str(String),
+    List,
+    Object,
 }
 
 impl ReadError {
@@ -84,54 +122,54 @@ impl ReadError {
         }))
     }
 
-    /// `value` is not what a reader for `expected` takes.
-    fn invalid(expected: impl Into<String>, value: &Json<'_>) -> Self {
-        let found = match value {
-            Json::Null => "null".to_owned(),
-            Json::Bool(_) => "a boolean".to_owned(),
-            Json::Unsigned(n) => format!("the number {n}"),
-            Json::Signed(n) => format!("the number {n}"),
-            // Not the number itself: that would keep float formatting in the package
-            // for one error text.
-            Json::Float(_) => "a decimal number".to_owned(),
-            Json::Str(_) => "a string".to_owned(),
-            Json::List(_) => "a list".to_owned(),
-            Json::Object(_) => "an object".to_owned(),
+    /// `value` is not what a reader of `want` takes (or is where the text stopped being
+    /// JSON).
+    pub(crate) fn invalid(want: Want, value: &Json<'_>) -> Self {
+        let seen = match value {
+            Json::Null => Seen::Null,
+            Json::Bool(b) => Seen::Bool(*b),
+            Json::Unsigned(n) => Seen::Unsigned(*n),
+            Json::Signed(n) => Seen::Signed(*n),
+            Json::Float(n) => Seen::Float(*n),
+            Json::Str(s) => Seen::Str(s.clone().into_owned()),
+            Json::List(_) => Seen::List,
+            Json::Object(_) => Seen::Object,
+            Json::Cut { .. } => return ReadError::new(Problem::Cut),
         };
         ReadError::new(Problem::Type {
-            expected: expected.into(),
-            found,
+            want,
+            seen,
+            or_null: false,
         })
     }
 
-    fn at(mut self, step: Step) -> Self {
+    fn at(mut self, step: Segment) -> Self {
         self.0.path.push(step);
         self
     }
 
     fn at_key(self, key: &str) -> Self {
-        self.at(Step::Key(key.to_owned()))
+        self.at(Segment::Key(Cow::Owned(key.to_owned())))
+    }
+
+    fn at_field(self, key: &'static str) -> Self {
+        self.at(Segment::Key(Cow::Borrowed(key)))
+    }
+
+    /// Whether the read stopped where the text stopped being JSON: the parser's error
+    /// (and its place) is the one to report.
+    pub(crate) fn is_cut(&self) -> bool {
+        self.0.problem == Problem::Cut
     }
 
     /// The field's place, as the spec's findings print theirs (`env[2].name`); empty
     /// for the value read as a whole.
     pub fn path(&self) -> String {
-        let mut out = String::new();
-        for step in self.0.path.iter().rev() {
-            match step {
-                Step::Key(key) if out.is_empty() => out.push_str(key),
-                Step::Key(key) => {
-                    out.push('.');
-                    out.push_str(key);
-                }
-                Step::Index(i) => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(']');
-                }
-            }
-        }
-        out
+        self.field_path().to_string()
+    }
+
+    fn field_path(&self) -> FieldPath {
+        FieldPath::from_segments(self.0.path.iter().rev().cloned().collect())
     }
 }
 
@@ -144,8 +182,37 @@ fn one_of(names: &[&str]) -> String {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Problem::Type { expected, found } => {
-                write!(f, "invalid type: {found}, expected {expected}")
+            Problem::Type {
+                want,
+                seen,
+                or_null,
+            } => {
+                f.write_str("invalid type: ")?;
+                match seen {
+                    Seen::Null => f.write_str("null"),
+                    Seen::Bool(_) => f.write_str("a boolean"),
+                    Seen::Unsigned(n) => write!(f, "the number {n}"),
+                    Seen::Signed(n) => write!(f, "the number {n}"),
+                    // Not the number itself: that would keep float formatting in the
+                    // package for one error text.
+                    Seen::Float(_) => f.write_str("a decimal number"),
+                    Seen::Str(_) => f.write_str("a string"),
+                    Seen::List => f.write_str("a list"),
+                    Seen::Object => f.write_str("an object"),
+                }?;
+                f.write_str(", expected ")?;
+                match want {
+                    Want::Text => f.write_str("a string"),
+                    Want::Bool => f.write_str("true or false"),
+                    Want::Number { range, .. } => write!(f, "a whole number from {range}"),
+                    Want::List => f.write_str("a list"),
+                    Want::Object(_) => f.write_str("an object"),
+                    Want::OneOf(names) => f.write_str(&one_of(names)),
+                }?;
+                if *or_null {
+                    f.write_str(" or null")?;
+                }
+                Ok(())
             }
             Problem::Variant { found, expected } => {
                 write!(
@@ -158,6 +225,8 @@ impl fmt::Display for Problem {
                 write!(f, "unknown field `{field}`, expected {}", one_of(expected))
             }
             Problem::Missing { field } => write!(f, "missing field `{field}`"),
+            Problem::Duplicate { field } => write!(f, "duplicate field `{field}`"),
+            Problem::Cut => f.write_str("not JSON"),
         }
     }
 }
@@ -198,7 +267,7 @@ impl Read for String {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
         match value {
             Json::Str(s) => Ok(s.into_owned()),
-            other => Err(ReadError::invalid("a string", &other)),
+            other => Err(ReadError::invalid(Want::Text, &other)),
         }
     }
 }
@@ -207,36 +276,40 @@ impl Read for bool {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
         match value {
             Json::Bool(b) => Ok(b),
-            other => Err(ReadError::invalid("true or false", &other)),
+            other => Err(ReadError::invalid(Want::Bool, &other)),
         }
     }
 }
 
 /// A JSON integer that fits `T`, as serde reads one: no fraction, no exponent.
-fn whole<T: TryFrom<u64> + TryFrom<i64>>(value: &Json<'_>, range: &str) -> Result<T, ReadError> {
+fn whole<T: TryFrom<u64> + TryFrom<i64>>(
+    value: &Json<'_>,
+    ty: &'static str,
+    range: &'static str,
+) -> Result<T, ReadError> {
     let read = match *value {
         Json::Unsigned(u) => T::try_from(u).ok(),
         Json::Signed(i) => T::try_from(i).ok(),
         _ => None,
     };
-    read.ok_or_else(|| ReadError::invalid(format!("a whole number from {range}"), value))
+    read.ok_or_else(|| ReadError::invalid(Want::Number { ty, range }, value))
 }
 
 impl Read for u64 {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "0 to 18446744073709551615")
+        whole(&value, "u64", "0 to 18446744073709551615")
     }
 }
 
 impl Read for u32 {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "0 to 4294967295")
+        whole(&value, "u32", "0 to 4294967295")
     }
 }
 
 impl Read for i64 {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "-9223372036854775808 to 9223372036854775807")
+        whole(&value, "i64", "-9223372036854775808 to 9223372036854775807")
     }
 }
 
@@ -247,9 +320,8 @@ impl<T: Read> Read for Option<T> {
         }
         T::read(value).map(Some).map_err(|mut e| {
             // A wrong value right here (not deeper inside it) could also have been null.
-            if let (true, Problem::Type { expected, .. }) = (e.0.path.is_empty(), &mut e.0.problem)
-            {
-                expected.push_str(" or null");
+            if let (true, Problem::Type { or_null, .. }) = (e.0.path.is_empty(), &mut e.0.problem) {
+                *or_null = true;
             }
             e
         })
@@ -259,11 +331,11 @@ impl<T: Read> Read for Option<T> {
 impl<T: Read> Read for Vec<T> {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
         let Json::List(items) = value else {
-            return Err(ReadError::invalid("a list", &value));
+            return Err(ReadError::invalid(Want::List, &value));
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
-            out.push(T::read(item).map_err(|e| e.at(Step::Index(i)))?);
+            out.push(T::read(item).map_err(|e| e.at(Segment::Index(i)))?);
         }
         Ok(out)
     }
@@ -272,7 +344,7 @@ impl<T: Read> Read for Vec<T> {
 impl<T: Read> Read for BTreeMap<String, T> {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
         let Json::Object(entries) = value else {
-            return Err(ReadError::invalid("an object", &value));
+            return Err(ReadError::invalid(Want::Object(None), &value));
         };
         let mut out = BTreeMap::new();
         for (key, item) in entries {
@@ -291,7 +363,7 @@ impl<'a> Object<'a> {
     fn new(value: Json<'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
         match value {
             Json::Object(entries) => Object::of(entries, fields),
-            other => Err(ReadError::invalid("an object", &other)),
+            other => Err(ReadError::invalid(Want::Object(None), &other)),
         }
     }
 
@@ -318,7 +390,7 @@ impl<'a> Object<'a> {
     /// The field `name`, or `default` when it is absent (`#[serde(default)]`).
     fn or<T: Read>(&mut self, name: &'static str, default: T) -> Result<T, ReadError> {
         match self.take(name) {
-            Some(value) => T::read(value).map_err(|e| e.at_key(name)),
+            Some(value) => T::read(value).map_err(|e| e.at_field(name)),
             None => Ok(default),
         }
     }
@@ -326,7 +398,7 @@ impl<'a> Object<'a> {
     /// The field `name`, which must be there.
     fn field<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
         match self.take(name) {
-            Some(value) => T::read(value).map_err(|e| e.at_key(name)),
+            Some(value) => T::read(value).map_err(|e| e.at_field(name)),
             None => Err(ReadError::new(Problem::Missing { field: name })),
         }
     }
@@ -341,7 +413,7 @@ fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, Re
                 expected: names,
             })
         }),
-        other => Err(ReadError::invalid(one_of(names), other)),
+        other => Err(ReadError::invalid(Want::OneOf(names), other)),
     }
 }
 
@@ -350,7 +422,7 @@ macro_rules! read_enum {
     ($ty:ty { $($name:literal => $variant:expr),+ $(,)? }) => {
         impl Read for $ty {
             fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                Ok([$($variant),+][variant(&value, &[$($name),+])?])
+                Ok([$($variant),+][$crate::read::variant(&value, &[$($name),+])?])
             }
         }
     };
@@ -477,7 +549,6 @@ read_struct!(TagPolicy {
     validation,
     maintained,
 });
-read_struct!(Tag { key, value });
 read_struct!(PersistentEnvVar {
     user,
     name,
@@ -501,13 +572,13 @@ impl Read for Admission {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {
         const TAG: &str = "scheduler";
         let Json::Object(entries) = value else {
-            return Err(ReadError::invalid("an object", &value));
+            return Err(ReadError::invalid(Want::Object(None), &value));
         };
         let mut map = Object(entries);
         let tag = map
             .take(TAG)
             .ok_or_else(|| ReadError::new(Problem::Missing { field: TAG }))?;
-        let which = variant(&tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_key(TAG))?;
+        let which = variant(&tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_field(TAG))?;
         Ok(match which {
             0 => Admission::None,
             1 => Admission::Kueue {
@@ -611,3 +682,10 @@ deserialize_by_reading!(
     QuotaUse,
     CatalogFile,
 );
+
+// The vocabulary's enums the spec and the catalog both hold; outside the tests, whose
+// oracle is the spec's derived reader.
+#[cfg(not(test))]
+deserialize_by_reading!(ResourceKind, InstanceType, IdleStability, ImageSource);
+
+mod spec;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::task::Tag;
 
 /// The demo catalog file (read here without the `demo` feature).
 const CATALOG_FILE: &str = include_str!("../../demo/catalog.json");
