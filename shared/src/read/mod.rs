@@ -1,25 +1,29 @@
-//! The reader of everything the validator is given besides the spec: the catalog, the
-//! user and the live usage, and the server's catalog file that holds the first and last.
+//! The reader of everything Berth reads from JSON: the spec ([`crate::TaskSpec`], in
+//! the `spec` module), and what the validator is given besides it: the catalog, the user
+//! and the live usage, and the server's catalog file that holds the first and last.
 //!
 //! serde's derives gave each of these types its own reader, with serde_json's parser
-//! inlined into every one: 110 KB of the validator package's wasm (BENCHMARKS.md, the
-//! validator package's size). Here the text is parsed once into a JSON value
-//! ([`Json`]) and each type takes its fields out of it by name, so there is one small
-//! reader per type and one parser. The types' `Deserialize` is implemented on top of it, so
-//! `serde_json::from_str::<Catalog>` and every caller keep working, natively and in
-//! wasm; the JSON written is still the derived `Serialize`.
+//! inlined into every one: 110 KB of the validator package's wasm for the catalog's, and
+//! more for the spec's (BENCHMARKS.md, the validator package's size). Here the text is
+//! parsed once into a JSON value ([`Json`]) and each type takes its fields out of it,
+//! so there is one small reader per type and one parser. The types' `Deserialize` is
+//! implemented on top of it, so `serde_json::from_str::<Catalog>` and every caller keep
+//! working, natively and in wasm; the JSON written is still the derived `Serialize`.
 //!
 //! It reads every form a Berth side writes exactly as the derives did: `#[serde(default)]`
 //! (a missing field takes the type's `Default`), `deny_unknown_fields`, the renamed
-//! variants, `null` for an absent option. It words its errors its own way, each naming
-//! the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
-//! expected, and it refuses what no Berth side writes and the derives took: a struct
+//! variants, `null` for an absent option. A catalog's errors are worded its own way, each
+//! naming the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
+//! expected; it refuses what no Berth side writes and the derives took: a struct
 //! written as a JSON array of its fields by position, and an enum written as
-//! `{"variant": null}`. A key written twice (which the derives refused) is read once.
+//! `{"variant": null}`. A key written twice in a catalog's object (which the derives
+//! refused) is read once, except in the types the spec also holds.
 //!
-//! Types the spec also holds (`Tag`, `Resources`, the vocabulary enums) keep their
-//! derived `Deserialize` for the spec's reader, whose findings' wording is pinned; this
-//! module reads them only inside a catalog or a usage.
+//! The spec's reader must give the findings serde's derived reader gave, word for word,
+//! for every input (its module says how). The types the spec and the catalog both hold
+//! (`Tag`, the vocabulary enums) have one reader, the spec's, and one description of what
+//! went wrong ([`ReadError`]), which gives the catalog's error text and the spec's
+//! finding.
 
 use crate::catalog::{
     AccessMode, Admission, Catalog, Cluster, DataItem, IdleFragment, IdleOffer, Image,

@@ -43,11 +43,17 @@ pub(crate) fn in_order<'a>(
         return Err(ReadError::invalid(Want::Object(Some(name)), &value));
     };
     let mut seen = 0u32;
+    // Where the next key is looked for first: Berth writes a struct's fields in order.
+    let mut next = 0;
     for (key, value) in entries {
         if let Json::Cut { key: false } = value {
             return Err(ReadError::new(Problem::Cut));
         }
-        let Some(i) = fields.iter().position(|f| *f == key) else {
+        let found = match fields.get(next) {
+            Some(field) if *field == key => Some(next),
+            _ => fields.iter().position(|f| *f == key),
+        };
+        let Some(i) = found else {
             return Err(ReadError::new(Problem::Unknown {
                 field: key.into_owned(),
                 expected: fields,
@@ -57,6 +63,7 @@ pub(crate) fn in_order<'a>(
             return Err(ReadError::new(Problem::Duplicate { field: fields[i] }));
         }
         seen |= 1 << i;
+        next = i + 1;
         set(i, value).map_err(|e| e.at_field(fields[i]))?;
     }
     Ok(())
