@@ -1,5 +1,4 @@
 use super::*;
-use crate::task::Tag;
 
 /// The demo catalog file (read here without the `demo` feature).
 const CATALOG_FILE: &str = include_str!("../../demo/catalog.json");
@@ -212,6 +211,7 @@ fn serde_callers_get_the_same_reading_and_words() {
 #[cfg(not(target_arch = "wasm32"))]
 mod arbitrary {
     use super::*;
+    use crate::task::Tag;
     use proptest::collection::{btree_map, vec};
     use proptest::option;
     use proptest::prelude::*;
