@@ -16,8 +16,10 @@
 //! naming the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
 //! expected; it refuses what no Berth side writes and the derives took: a struct
 //! written as a JSON array of its fields by position, and an enum written as
-//! `{"variant": null}`. A key written twice in a catalog's object (which the derives
-//! refused) is read once, except in the types the spec also holds.
+//! `{"variant": null}`. Structs read their entries in the text's order, as the
+//! derives did, and refuse a key written twice as they did; the few read by hand
+//! (`Admission`, `IdleOffer`, `IdleFragment`, `QuotaUse`: a tag or required fields)
+//! read such a key once.
 //!
 //! The spec's reader must give the findings serde's derived reader gave, word for word,
 //! for every input (its module says how). The types the spec and the catalog both hold
@@ -432,16 +434,30 @@ macro_rules! read_enum {
     };
 }
 
-/// A `#[serde(default, deny_unknown_fields)]` struct: every field optional, the field
-/// type's `Default` filling the absent ones, which is the struct's derived `Default`
-/// (`KubeSettings`, whose `Default` is its own, is read by hand below). The struct literal names every field, so a field
-/// added to the type and not here breaks the build.
+/// A `#[serde(default, deny_unknown_fields)]` struct of the catalog, read as the spec's
+/// are (`spec::in_order`: the entries in the text's order, a key written twice refused
+/// as the derive refused it): the struct's `Default` (`KubeSettings`' own) fills the
+/// absent fields.
 macro_rules! read_struct {
     ($ty:ident { $($field:ident),* $(,)? }) => {
         impl Read for $ty {
             fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                let mut object = Object::new(value, &[$(stringify!($field)),*])?;
-                Ok($ty { $($field: object.or(stringify!($field), Default::default())?),* })
+                type Set = for<'a> fn(&mut $ty, Json<'a>) -> Result<(), ReadError>;
+                const SET: &[Set] = &[$(|out, value| {
+                    out.$field = Read::read(value)?;
+                    Ok(())
+                }),*];
+                let mut out = $ty::default();
+                // Names every field (no `..`), so a field added to the type and not
+                // here breaks the build.
+                let $ty { $($field: _),* } = &out;
+                spec::in_order(
+                    value,
+                    stringify!($ty),
+                    &[$(stringify!($field)),*],
+                    &mut |i, value| SET[i](&mut out, value),
+                )?;
+                Ok(out)
             }
         }
     };
@@ -595,21 +611,12 @@ impl Read for Admission {
     }
 }
 
-impl Read for KubeSettings {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        let mut object = Object::new(
-            value,
-            &["namespace", "admission", "priority_classes", "monitoring"],
-        )?;
-        let default = KubeSettings::default();
-        Ok(KubeSettings {
-            namespace: object.or("namespace", default.namespace)?,
-            admission: object.or("admission", default.admission)?,
-            priority_classes: object.or("priority_classes", default.priority_classes)?,
-            monitoring: object.or("monitoring", default.monitoring)?,
-        })
-    }
-}
+read_struct!(KubeSettings {
+    namespace,
+    admission,
+    priority_classes,
+    monitoring,
+});
 
 impl Read for IdleOffer {
     fn read(value: Json<'_>) -> Result<Self, ReadError> {

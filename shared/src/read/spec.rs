@@ -103,6 +103,9 @@ macro_rules! read_spec_struct {
                     Ok(())
                 }),+];
                 let mut out = $ty::default();
+                // Names every field (no `..`), so a field added to the type and not
+                // here breaks the build.
+                let $ty { $($field: _),* } = &out;
                 in_order(
                     value,
                     stringify!($ty),

@@ -25,6 +25,23 @@ fn the_demo_catalog_file_reads_as_the_derives_read_it() {
 }
 
 #[test]
+fn a_key_twice_is_refused_and_the_first_wrong_entry_in_the_text_is_named() {
+    assert_eq!(
+        read_err::<Catalog>(r#"{"regions": [{"id": "a", "id": "b"}]}"#),
+        "regions[0]: duplicate field `id`"
+    );
+    // As the derive read it: in the text's order, so `colour` before `clusters`' error.
+    assert_eq!(
+        read_err::<Region>(r#"{"colour": 1, "clusters": 2}"#),
+        "unknown field `colour`, expected one of `id`, `name`, `clusters`"
+    );
+    assert_eq!(
+        read_err::<Region>(r#"{"clusters": 2, "colour": 1}"#),
+        "clusters: invalid type: the number 2, expected a list"
+    );
+}
+
+#[test]
 fn absent_fields_take_each_types_default() {
     assert_eq!(Catalog::from_json("{}").unwrap(), Catalog::default());
     assert_eq!(from_json::<User>("{}").unwrap(), User::default());
