@@ -38,8 +38,8 @@ use crate::resources::Resources;
 use crate::task::ImageSource;
 use crate::usage::{QuotaUse, Usage};
 use crate::vocab::{IdleStability, InstanceType, ResourceKind};
-pub use json::Json;
-pub(crate) use json::{Broken, parse_partial};
+pub(crate) use json::{Broken, Token, parse_partial};
+pub use json::{Entries, Items, Json, Tape, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -85,7 +85,7 @@ enum Problem {
     Missing { field: &'static str },
     /// A field written twice in one object.
     Duplicate { field: &'static str },
-    /// The text stopped being JSON here ([`Json::Cut`]): the caller has the parser's
+    /// The text stopped being JSON here ([`Value::Cut`]): the caller has the parser's
     /// error and its place.
     Cut,
 }
@@ -130,17 +130,17 @@ impl ReadError {
 
     /// `value` is not what a reader of `want` takes (or is where the text stopped being
     /// JSON).
-    pub(crate) fn invalid(want: Want, value: &Json<'_>) -> Self {
+    pub(crate) fn invalid(want: Want, value: &Value<'_, '_>) -> Self {
         let seen = match value {
-            Json::Null => Seen::Null,
-            Json::Bool(b) => Seen::Bool(*b),
-            Json::Unsigned(n) => Seen::Unsigned(*n),
-            Json::Signed(n) => Seen::Signed(*n),
-            Json::Float(n) => Seen::Float(*n),
-            Json::Str(s) => Seen::Str(s.clone().into_owned()),
-            Json::List(_) => Seen::List,
-            Json::Object(_) => Seen::Object,
-            Json::Cut { .. } => return ReadError::new(Problem::Cut),
+            Value::Null => Seen::Null,
+            Value::Bool(b) => Seen::Bool(*b),
+            Value::Unsigned(n) => Seen::Unsigned(*n),
+            Value::Signed(n) => Seen::Signed(*n),
+            Value::Float(n) => Seen::Float(*n),
+            Value::Str(s) => Seen::Str(s.clone().into_owned()),
+            Value::List(_) => Seen::List,
+            Value::Object(_) => Seen::Object,
+            Value::Cut => return ReadError::new(Problem::Cut),
         };
         ReadError::new(Problem::Type {
             want,
@@ -256,7 +256,7 @@ pub trait Read: Sized {
     /// # Errors
     ///
     /// [`ReadError`], naming where in `value` and what was expected there.
-    fn read(value: Json<'_>) -> Result<Self, ReadError>;
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError>;
 }
 
 /// Reads `T` from JSON text: the text's syntax errors as serde_json words them (with
@@ -266,22 +266,22 @@ pub trait Read: Sized {
 ///
 /// The text is not JSON, or not of `T`'s shape.
 pub fn from_json<T: Read>(text: &str) -> Result<T, serde_json::Error> {
-    T::read(serde_json::from_str::<Json<'_>>(text)?).map_err(serde::de::Error::custom)
+    T::read(serde_json::from_str::<Tape<'_>>(text)?.json()).map_err(serde::de::Error::custom)
 }
 
 impl Read for String {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        match value {
-            Json::Str(s) => Ok(s.into_owned()),
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Str(s) => Ok(s.into_owned()),
             other => Err(ReadError::invalid(Want::Text, &other)),
         }
     }
 }
 
 impl Read for bool {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        match value {
-            Json::Bool(b) => Ok(b),
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Bool(b) => Ok(b),
             other => Err(ReadError::invalid(Want::Bool, &other)),
         }
     }
@@ -289,39 +289,40 @@ impl Read for bool {
 
 /// A JSON integer that fits `T`, as serde reads one: no fraction, no exponent.
 fn whole<T: TryFrom<u64> + TryFrom<i64>>(
-    value: &Json<'_>,
+    value: Json<'_, '_>,
     ty: &'static str,
     range: &'static str,
 ) -> Result<T, ReadError> {
-    let read = match *value {
-        Json::Unsigned(u) => T::try_from(u).ok(),
-        Json::Signed(i) => T::try_from(i).ok(),
+    let value = value.node();
+    let read = match value {
+        Value::Unsigned(u) => T::try_from(u).ok(),
+        Value::Signed(i) => T::try_from(i).ok(),
         _ => None,
     };
-    read.ok_or_else(|| ReadError::invalid(Want::Number { ty, range }, value))
+    read.ok_or_else(|| ReadError::invalid(Want::Number { ty, range }, &value))
 }
 
 impl Read for u64 {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "u64", "0 to 18446744073709551615")
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "u64", "0 to 18446744073709551615")
     }
 }
 
 impl Read for u32 {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "u32", "0 to 4294967295")
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "u32", "0 to 4294967295")
     }
 }
 
 impl Read for i64 {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "i64", "-9223372036854775808 to 9223372036854775807")
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "i64", "-9223372036854775808 to 9223372036854775807")
     }
 }
 
 impl<T: Read> Read for Option<T> {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        if matches!(value, Json::Null) {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        if value.is_null() {
             return Ok(None);
         }
         T::read(value).map(Some).map_err(|mut e| {
@@ -335,12 +336,13 @@ impl<T: Read> Read for Option<T> {
 }
 
 impl<T: Read> Read for Vec<T> {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        let Json::List(items) = value else {
-            return Err(ReadError::invalid(Want::List, &value));
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        let items = match value.node() {
+            Value::List(items) => items,
+            other => return Err(ReadError::invalid(Want::List, &other)),
         };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.into_iter().enumerate() {
+        let mut out = Vec::new();
+        for (i, item) in items.enumerate() {
             out.push(T::read(item).map_err(|e| e.at(Segment::Index(i)))?);
         }
         Ok(out)
@@ -348,9 +350,10 @@ impl<T: Read> Read for Vec<T> {
 }
 
 impl<T: Read> Read for BTreeMap<String, T> {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        let Json::Object(entries) = value else {
-            return Err(ReadError::invalid(Want::Object(None), &value));
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        let entries = match value.node() {
+            Value::Object(entries) => entries,
+            other => return Err(ReadError::invalid(Want::Object(None), &other)),
         };
         let mut out = BTreeMap::new();
         for (key, item) in entries {
@@ -362,19 +365,19 @@ impl<T: Read> Read for BTreeMap<String, T> {
 }
 
 /// An object's fields while a struct's reader takes them out one by one.
-struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+struct Object<'t, 'a>(Vec<(Cow<'a, str>, Json<'t, 'a>)>);
 
-impl<'a> Object<'a> {
+impl<'t, 'a> Object<'t, 'a> {
     /// `value` as an object with no field but `fields` (`deny_unknown_fields`).
-    fn new(value: Json<'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
-        match value {
-            Json::Object(entries) => Object::of(entries, fields),
+    fn new(value: Json<'t, 'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Object(entries) => Object::of(entries.collect(), fields),
             other => Err(ReadError::invalid(Want::Object(None), &other)),
         }
     }
 
     fn of(
-        entries: Vec<(Cow<'a, str>, Json<'a>)>,
+        entries: Vec<(Cow<'a, str>, Json<'t, 'a>)>,
         fields: &'static [&'static str],
     ) -> Result<Self, ReadError> {
         if let Some((field, _)) = entries.iter().find(|(k, _)| !fields.contains(&k.as_ref())) {
@@ -388,7 +391,7 @@ impl<'a> Object<'a> {
 
     /// The field's value, taken out of the object. A key written twice is read once,
     /// the first time (serde's derive refused it; no Berth side writes it).
-    fn take(&mut self, name: &str) -> Option<Json<'a>> {
+    fn take(&mut self, name: &str) -> Option<Json<'t, 'a>> {
         let at = self.0.iter().position(|(k, _)| k == name)?;
         Some(self.0.swap_remove(at).1)
     }
@@ -411,15 +414,15 @@ impl<'a> Object<'a> {
 }
 
 /// The position of the variant a string names.
-fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
-    match value {
-        Json::Str(s) => names.iter().position(|n| n == s).ok_or_else(|| {
+fn variant(value: Json<'_, '_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
+    match value.node() {
+        Value::Str(s) => names.iter().position(|n| *n == s).ok_or_else(|| {
             ReadError::new(Problem::Variant {
-                found: s.clone().into_owned(),
+                found: s.into_owned(),
                 expected: names,
             })
         }),
-        other => Err(ReadError::invalid(Want::OneOf(names), other)),
+        other => Err(ReadError::invalid(Want::OneOf(names), &other)),
     }
 }
 
@@ -427,8 +430,8 @@ fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, Re
 macro_rules! read_enum {
     ($ty:ty { $($name:literal => $variant:expr),+ $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                Ok([$($variant),+][$crate::read::variant(&value, &[$($name),+])?])
+            fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+                Ok([$($variant),+][$crate::read::variant(value, &[$($name),+])?])
             }
         }
     };
@@ -441,8 +444,8 @@ macro_rules! read_enum {
 macro_rules! read_struct {
     ($ty:ident { $($field:ident),* $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                type Set = for<'a> fn(&mut $ty, Json<'a>) -> Result<(), ReadError>;
+            fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+                type Set = for<'t, 'a> fn(&mut $ty, Json<'t, 'a>) -> Result<(), ReadError>;
                 const SET: &[Set] = &[$(|out, value| {
                     out.$field = Read::read(value)?;
                     Ok(())
@@ -589,16 +592,17 @@ read_struct!(CatalogFile { catalog, usage });
 /// object, the variant's fields beside it. A unit variant ignores other fields, as the
 /// derive did.
 impl Read for Admission {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         const TAG: &str = "scheduler";
-        let Json::Object(entries) = value else {
-            return Err(ReadError::invalid(Want::Object(None), &value));
+        let entries = match value.node() {
+            Value::Object(entries) => entries,
+            other => return Err(ReadError::invalid(Want::Object(None), &other)),
         };
-        let mut map = Object(entries);
+        let mut map = Object(entries.collect());
         let tag = map
             .take(TAG)
             .ok_or_else(|| ReadError::new(Problem::Missing { field: TAG }))?;
-        let which = variant(&tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_field(TAG))?;
+        let which = variant(tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_field(TAG))?;
         Ok(match which {
             0 => Admission::None,
             1 => Admission::Kueue {
@@ -619,7 +623,7 @@ read_struct!(KubeSettings {
 });
 
 impl Read for IdleOffer {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["spec", "stability", "quantity", "fragments"])?;
         Ok(IdleOffer {
             spec: object.field("spec")?,
@@ -631,7 +635,7 @@ impl Read for IdleOffer {
 }
 
 impl Read for IdleFragment {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["nodes", "units"])?;
         Ok(IdleFragment {
             nodes: object.field("nodes")?,
@@ -641,7 +645,7 @@ impl Read for IdleFragment {
 }
 
 impl Read for QuotaUse {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["user", "kind", "pool", "spec", "used"])?;
         Ok(QuotaUse {
             user: object.field("user")?,
@@ -659,8 +663,8 @@ macro_rules! deserialize_by_reading {
     ($($ty:ty),+ $(,)?) => {$(
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <Json<'de> as serde::Deserialize>::deserialize(deserializer)?;
-                <$ty as Read>::read(value).map_err(serde::de::Error::custom)
+                let mut tape = <$crate::read::Tape<'de> as serde::Deserialize>::deserialize(deserializer)?;
+                <$ty as Read>::read(tape.json()).map_err(serde::de::Error::custom)
             }
         }
     )+};

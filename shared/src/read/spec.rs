@@ -20,7 +20,7 @@
 //! - Text that stops being JSON ([`Json::Cut`]) after a value of the wrong shape gives
 //!   the shape's finding; otherwise the parser's.
 
-use super::{Json, Problem, Read, ReadError, Seen, Want};
+use super::{Json, Problem, Read, ReadError, Seen, Token, Value, Want};
 use crate::path::FieldPath;
 use crate::task::{
     Advanced, Alert, AlertChannel, AlertEvent, Autoscaling, Basic, Compute, DebugMode, EnvVar,
@@ -33,20 +33,21 @@ use crate::vocab::{Priority, TaskType};
 /// Reads a struct's fields from `value` in the text's order, as serde's derive did:
 /// `set(i, value)` stores field `i` (of `fields`). Not generic, so one copy serves
 /// every struct.
-pub(crate) fn in_order<'a>(
-    value: Json<'a>,
+pub(crate) fn in_order<'t, 'a>(
+    value: Json<'t, 'a>,
     name: &'static str,
     fields: &'static [&'static str],
-    set: &mut dyn FnMut(usize, Json<'a>) -> Result<(), ReadError>,
+    set: &mut dyn FnMut(usize, Json<'t, 'a>) -> Result<(), ReadError>,
 ) -> Result<(), ReadError> {
-    let Json::Object(entries) = value else {
-        return Err(ReadError::invalid(Want::Object(Some(name)), &value));
+    let entries = match value.node() {
+        Value::Object(entries) => entries,
+        other => return Err(ReadError::invalid(Want::Object(Some(name)), &other)),
     };
     let mut seen = 0u32;
     // Where the next key is looked for first: Berth writes a struct's fields in order.
     let mut next = 0;
     for (key, value) in entries {
-        if let Json::Cut { key: false } = value {
+        if value.is_keyless_cut() {
             return Err(ReadError::new(Problem::Cut));
         }
         let found = match fields.get(next) {
@@ -73,20 +74,22 @@ pub(crate) fn in_order<'a>(
 /// JSON Schema (and so the API's OpenAPI document) reads it so. Only below 2^53, where
 /// a float holds every whole number exactly: a larger one may be a rounded integer out
 /// of range (serde_json reads `-9223372036854775809` as a float).
-pub(crate) fn number<T: Read>(value: Json<'_>) -> Result<T, ReadError> {
+pub(crate) fn number<T: Read>(mut value: Json<'_, '_>) -> Result<T, ReadError> {
     const EXACT: f64 = 9_007_199_254_740_992.0;
-    let value = match value {
-        Json::Float(v) if v.fract() == 0.0 && v.abs() < EXACT => {
-            // Whole and within ±2^53, so the casts are exact.
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            if v >= 0.0 {
-                Json::Unsigned(v as u64)
-            } else {
-                Json::Signed(v as i64)
-            }
-        }
-        other => other,
-    };
+    if let Some(token) = value.first_token()
+        && let Token::Float(v) = *token
+        && v.fract() == 0.0
+        && v.abs() < EXACT
+    {
+        // Whole and within ±2^53, so the casts are exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let whole = if v >= 0.0 {
+            Token::Unsigned(v as u64)
+        } else {
+            Token::Signed(v as i64)
+        };
+        *token = whole;
+    }
     T::read(value)
 }
 
@@ -96,8 +99,8 @@ pub(crate) fn number<T: Read>(value: Json<'_>) -> Result<T, ReadError> {
 macro_rules! read_spec_struct {
     ($ty:ident { $($field:ident $(: $reader:path)?),+ $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                type Set = for<'a> fn(&mut $ty, Json<'a>) -> Result<(), ReadError>;
+            fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+                type Set = for<'t, 'a> fn(&mut $ty, Json<'t, 'a>) -> Result<(), ReadError>;
                 const SET: &[Set] = &[$(|out, value| {
                     out.$field = read_spec_struct!(@reader $($reader)?)(value)?;
                     Ok(())

@@ -8,8 +8,8 @@ const CATALOG_FILE: &str = include_str!("../../demo/catalog.json");
 const DEMO_AS_DERIVES_READ_IT: &str = include_str!("demo_catalog_file.json");
 
 fn read_err<T: Read + fmt::Debug>(json: &str) -> String {
-    let value: Json<'_> = serde_json::from_str(json).expect("test input is JSON");
-    T::read(value).expect_err(json).to_string()
+    let mut value: Tape<'_> = serde_json::from_str(json).expect("test input is JSON");
+    T::read(value.json()).expect_err(json).to_string()
 }
 
 #[test]

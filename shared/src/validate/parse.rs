@@ -1,7 +1,7 @@
 //! From JSON to a [`TaskSpec`], or to the finding that says where its shape is wrong;
 //! and [`check_json`], from JSON text to findings and plan in one call.
 //!
-//! The text is parsed once into a JSON value (`crate::read::Json`), which the spec's
+//! The text is parsed once into a JSON value (`crate::read::Tape`), which the spec's
 //! reader (`crate::read`'s spec module) takes apart, one small reader per type. Its
 //! findings are the ones serde's derived reader gave (the tests' oracle, `derived`),
 //! for every input: the first thing wrong in the text's order, at the failing field's
@@ -13,10 +13,9 @@
 use super::shape::{finding_report, shape_report};
 use super::{Check, FieldPath, Report, check};
 use crate::catalog::{Catalog, User};
-use crate::read::{self, Broken, Json, Read};
+use crate::read::{self, Broken, Read};
 use crate::task::TaskSpec;
 use crate::usage::Usage;
-use serde::Deserialize;
 
 /// Reads a spec from JSON text.
 ///
@@ -27,18 +26,13 @@ use serde::Deserialize;
 pub fn parse_spec(text: &str) -> Result<TaskSpec, Report> {
     let mut de = serde_json::Deserializer::from_str(text);
     // Where the text stops being JSON, and why; `None` while it is JSON.
-    let (value, broken) = match Json::deserialize(&mut de) {
+    let (mut value, broken) = match read::parse_partial(text, &mut de) {
         // Text after the spec: the spec itself was whole, so the finding is about all
         // of it, unless the spec has a wrong shape, which comes first in the text.
         Ok(value) => (value, de.end().err().map(|error| (error, Vec::new()))),
-        // Read again, keeping what came before the break: the plain read is the faster
-        // one for the spec that is JSON, which nearly every spec is.
-        Err(_) => match read::parse_partial(&mut serde_json::Deserializer::from_str(text)) {
-            Ok(value) => (value, None),
-            Err(Broken { value, error, path }) => (value, Some((error, path))),
-        },
+        Err(Broken { value, error, path }) => (value, Some((error, path))),
     };
-    match (TaskSpec::read(value), broken) {
+    match (TaskSpec::read(value.json()), broken) {
         (Ok(spec), None) => Ok(spec),
         (Err(err), _) if !err.is_cut() => {
             let (path, expected, found) = err.finding();
