@@ -5,7 +5,7 @@
 //! serde's derives gave each of these types its own reader, with serde_json's parser
 //! inlined into every one: 110 KB of the validator package's wasm for the catalog's, and
 //! more for the spec's (BENCHMARKS.md, the validator package's size). Here the text is
-//! parsed once into a JSON value ([`Json`]) and each type takes its fields out of it,
+//! parsed once into a JSON value ([`Tape`]) and each type takes its fields out of it,
 //! so there is one small reader per type and one parser. The types' `Deserialize` is
 //! implemented on top of it, so `serde_json::from_str::<Catalog>` and every caller keep
 //! working, natively and in wasm; the JSON written is still the derived `Serialize`.

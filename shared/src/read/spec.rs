@@ -17,7 +17,7 @@
 //!   (`#[serde(default)]` on the struct: `workers` 0, `units_per_node` 1).
 //! - An integer field takes a whole number written as a float below 2^53 (`3.0`), as
 //!   the wrapper did and as JSON Schema reads numbers; the catalog's integers do not.
-//! - Text that stops being JSON ([`Json::Cut`]) after a value of the wrong shape gives
+//! - Text that stops being JSON ([`Value::Cut`]) after a value of the wrong shape gives
 //!   the shape's finding; otherwise the parser's.
 
 use super::{Json, Problem, Read, ReadError, Seen, Token, Value, Want};
