@@ -14,8 +14,8 @@
 //!   operators derive.
 //! - [`TaskSpec`] ([`task`]): what the user fills in; also the state of a half-filled form.
 //! - [`Catalog`] ([`catalog`]): what is offered; [`Usage`] ([`usage`]): what is taken now;
-//!   [`CatalogFile`]: both, as a catalog file holds them; [`read`] reads all of them
-//!   from JSON (one hand-written reader under their `Deserialize`).
+//!   [`CatalogFile`]: both, as a catalog file holds them; [`read`] reads all of them and
+//!   the spec from JSON (one hand-written reader under their `Deserialize`).
 //! - [`quota`]: demand, quota lines, gang fit, the [`Plan`] over the spec priority list,
 //!   and [`place`], the [`Placement`] a scheduler reserves and releases on [`Usage`].
 //! - [`validate`]: [`check_json`] and [`check`], every finding ([`Report`]) and the plan;

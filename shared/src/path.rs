@@ -59,6 +59,11 @@ impl FieldPath {
         FieldPath(Vec::new())
     }
 
+    /// The path of these segments, outermost first.
+    pub(crate) fn from_segments(segments: Vec<Segment>) -> Self {
+        FieldPath(segments)
+    }
+
     /// A path made of keys, such as `["compute", "workers"]`.
     pub fn of(keys: &[&'static str]) -> Self {
         FieldPath(

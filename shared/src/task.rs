@@ -13,14 +13,15 @@
 
 use crate::path::field_key;
 pub use crate::vocab::{IdleStability, InstanceType, Priority, ResourceKind, TaskType};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The spec format this crate reads and writes.
 pub const SPEC_VERSION: u32 = 1;
 
 /// A training task as the user describes it.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct TaskSpec {
     /// Format version; must be [`SPEC_VERSION`].
@@ -122,7 +123,8 @@ pub const HIDDEN_VALUE_MASK: &str = "******";
 
 /// Basic information [基本信息].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Basic {
     /// Region id [区域].
@@ -145,7 +147,8 @@ pub struct Basic {
 
 /// A `key: value` tag on a task.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Tag {
     /// Label-like key.
@@ -156,7 +159,8 @@ pub struct Tag {
 
 /// Environment [环境信息].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Environment {
     /// Image [镜像].
@@ -175,7 +179,8 @@ pub struct Environment {
 
 /// Where the image comes from.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum ImageSource {
     /// A platform image from the catalog [内置].
@@ -189,7 +194,8 @@ pub enum ImageSource {
 
 /// The chosen image: a catalog id, or an address when `source` is `address`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct ImageChoice {
     /// Which list the image comes from.
@@ -200,7 +206,8 @@ pub struct ImageChoice {
 
 /// One env var of the task.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct EnvVar {
     /// Variable name.
@@ -213,7 +220,8 @@ pub struct EnvVar {
 
 /// A catalog item (volume, dataset or model) mounted at a path in every pod.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Mount {
     /// Catalog id of the volume, dataset or model.
@@ -224,7 +232,8 @@ pub struct Mount {
 
 /// Compute [计算资源].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Compute {
     /// Resource kind [资源类型].
@@ -317,7 +326,8 @@ impl Compute {
 
 /// Advanced options [高级选项].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Advanced {
     /// Automatic fault tolerance [启用自动容错].
@@ -334,7 +344,8 @@ pub struct Advanced {
 
 /// Automatic fault tolerance settings; `max_retries` is kept while switched off.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct FaultTolerance {
     /// Retry failed attempts.
@@ -354,7 +365,8 @@ impl Default for FaultTolerance {
 
 /// Monitoring settings; kept while switched off.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Monitoring {
     /// Scrape the task's metrics.
@@ -377,7 +389,8 @@ impl Default for Monitoring {
 
 /// What an alert subscription fires on.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum AlertEvent {
     /// The task failed.
@@ -406,7 +419,8 @@ impl AlertEvent {
 
 /// Where an alert is delivered.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum AlertChannel {
     /// An email address.
@@ -418,7 +432,8 @@ pub enum AlertChannel {
 
 /// One alert subscription [告警订阅].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Alert {
     /// What fires it.
@@ -444,7 +459,8 @@ impl Default for Alert {
 
 /// RayJob-only settings (SPEC.md section 6).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct RaySettings {
     /// Ray runtime env as YAML [Runtime Env]; empty for none.
@@ -462,7 +478,8 @@ pub const RAY_SHARED_STORAGE_PATH: &str = "/tmp/ray";
 
 /// RayJob shared storage.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct SharedStorage {
     /// Mount the volume at `/tmp/ray`.
@@ -475,7 +492,8 @@ pub struct SharedStorage {
 
 /// RayJob debug mode.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct DebugMode {
     /// Keep the cluster after the job ends.
@@ -495,7 +513,8 @@ impl Default for DebugMode {
 
 /// Ray upscaling mode.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum UpscalingMode {
     /// Ray's default pace.
@@ -509,7 +528,8 @@ pub enum UpscalingMode {
 
 /// RayJob autoscaling.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Autoscaling {
     /// Let Ray change the worker count.

@@ -10,7 +10,8 @@ use std::fmt;
 
 /// The two kinds of distributed task Berth runs.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 pub enum TaskType {
     /// Kubeflow PyTorchJob: a master and workers, with the distributed env injected.
     #[serde(rename = "pytorch_job")]
@@ -32,7 +33,8 @@ impl TaskType {
 
 /// How the task gets its resources [资源类型].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum ResourceKind {
     /// Reserved instances, paid in advance [预留实例].
@@ -54,7 +56,8 @@ impl ResourceKind {
 
 /// GPU or CPU instances [实例类型].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum InstanceType {
     /// Specs with accelerators.
@@ -66,7 +69,8 @@ pub enum InstanceType {
 
 /// Idle stability level [闲时稳定性等级]: how long idle capacity is expected to stay.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum IdleStability {
     /// May be reclaimed at any time.
@@ -79,7 +83,8 @@ pub enum IdleStability {
 
 /// Resource priority [资源优先级]; queue order is priority, then submit time.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Priority {
     /// Yields to everything else.

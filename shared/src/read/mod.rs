@@ -1,25 +1,31 @@
-//! The reader of everything the validator is given besides the spec: the catalog, the
-//! user and the live usage, and the server's catalog file that holds the first and last.
+//! The reader of everything Berth reads from JSON: the spec ([`crate::TaskSpec`], in
+//! the `spec` module), and what the validator is given besides it: the catalog, the user
+//! and the live usage, and the server's catalog file that holds the first and last.
 //!
 //! serde's derives gave each of these types its own reader, with serde_json's parser
-//! inlined into every one: 110 KB of the validator package's wasm (BENCHMARKS.md, the
-//! validator package's size). Here the text is parsed once into a JSON value
-//! ([`Json`]) and each type takes its fields out of it by name, so there is one small
-//! reader per type and one parser. The types' `Deserialize` is implemented on top of it, so
-//! `serde_json::from_str::<Catalog>` and every caller keep working, natively and in
-//! wasm; the JSON written is still the derived `Serialize`.
+//! inlined into every one: 110 KB of the validator package's wasm for the catalog's, and
+//! more for the spec's (BENCHMARKS.md, the validator package's size). Here the text is
+//! parsed once into a JSON value ([`Tape`]) and each type takes its fields out of it,
+//! so there is one small reader per type and one parser. The types' `Deserialize` is
+//! implemented on top of it, so `serde_json::from_str::<Catalog>` and every caller keep
+//! working, natively and in wasm; the JSON written is still the derived `Serialize`.
 //!
 //! It reads every form a Berth side writes exactly as the derives did: `#[serde(default)]`
 //! (a missing field takes the type's `Default`), `deny_unknown_fields`, the renamed
-//! variants, `null` for an absent option. It words its errors its own way, each naming
-//! the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
-//! expected, and it refuses what no Berth side writes and the derives took: a struct
+//! variants, `null` for an absent option. A catalog's errors are worded its own way, each
+//! naming the place (`regions[0].clusters[1].pools[2].nodes[0].gpu_model`) and what was
+//! expected; it refuses what no Berth side writes and the derives took: a struct
 //! written as a JSON array of its fields by position, and an enum written as
-//! `{"variant": null}`. A key written twice (which the derives refused) is read once.
+//! `{"variant": null}`. Structs read their entries in the text's order, as the
+//! derives did, and refuse a key written twice as they did; the few read by hand
+//! (`Admission`, `IdleOffer`, `IdleFragment`, `QuotaUse`: a tag or required fields)
+//! read such a key once.
 //!
-//! Types the spec also holds (`Tag`, `Resources`, the vocabulary enums) keep their
-//! derived `Deserialize` for the spec's reader, whose findings' wording is pinned; this
-//! module reads them only inside a catalog or a usage.
+//! The spec's reader must give the findings serde's derived reader gave, word for word,
+//! for every input (its module says how). The types the spec and the catalog both hold
+//! (`Tag`, the vocabulary enums) have one reader, the spec's, and one description of what
+//! went wrong ([`ReadError`]), which gives the catalog's error text and the spec's
+//! finding.
 
 use crate::catalog::{
     AccessMode, Admission, Catalog, Cluster, DataItem, IdleFragment, IdleOffer, Image,
@@ -27,11 +33,13 @@ use crate::catalog::{
     Region, Scrape, Sharing, TagPolicy, User, Volume,
 };
 use crate::catalog_file::CatalogFile;
+use crate::path::{FieldPath, Segment};
 use crate::resources::Resources;
-use crate::task::{ImageSource, Tag};
+use crate::task::ImageSource;
 use crate::usage::{QuotaUse, Usage};
 use crate::vocab::{IdleStability, InstanceType, ResourceKind};
-pub use json::Json;
+pub(crate) use json::{Broken, Token, parse_partial};
+pub use json::{Entries, Items, Json, Tape, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -40,28 +48,29 @@ mod json;
 #[cfg(test)]
 mod tests;
 
-/// Why a catalog, user or usage could not be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a value could not be read, and where: a catalog's, user's or usage's error
+/// text ([`fmt::Display`]), or a spec's shape finding ([`ReadError::finding`]), both
+/// made here from one description of what went wrong.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReadError(Box<Failure>);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Failure {
     /// From the failing value out to the root: steps are added as the error passes out,
     /// so a read that succeeds builds no path.
-    path: Vec<Step>,
+    path: Vec<Segment>,
     problem: Problem,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Problem {
     /// A value of the wrong JSON type, or a number out of range.
-    Type { expected: String, found: String },
+    Type {
+        want: Want,
+        seen: Seen,
+        /// The value could also have been `null` (an option): the catalog's text says so.
+        or_null: bool,
+    },
     /// A string that names no variant.
     Variant {
         found: String,
@@ -74,6 +83,41 @@ enum Problem {
     },
     /// A field that has no default is absent.
     Missing { field: &'static str },
+    /// A field written twice in one object.
+    Duplicate { field: &'static str },
+    /// The text stopped being JSON here ([`Value::Cut`]): the caller has the parser's
+    /// error and its place.
+    Cut,
+}
+
+/// What a reader takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    Text,
+    Bool,
+    /// A whole number of the Rust type serde names (`u32`), from `range`.
+    Number {
+        ty: &'static str,
+        range: &'static str,
+    },
+    List,
+    /// A struct (serde says `struct Basic`), or a map when `None`.
+    Object(Option<&'static str>),
+    /// One of these names.
+    OneOf(&'static [&'static str]),
+}
+
+/// The value a reader was given instead, as much of it as an error tells.
+#[derive(Clone, Debug, PartialEq)]
+enum Seen {
+    Null,
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Str(String),
+    List,
+    Object,
 }
 
 impl ReadError {
@@ -84,54 +128,54 @@ impl ReadError {
         }))
     }
 
-    /// `value` is not what a reader for `expected` takes.
-    fn invalid(expected: impl Into<String>, value: &Json<'_>) -> Self {
-        let found = match value {
-            Json::Null => "null".to_owned(),
-            Json::Bool(_) => "a boolean".to_owned(),
-            Json::Unsigned(n) => format!("the number {n}"),
-            Json::Signed(n) => format!("the number {n}"),
-            // Not the number itself: that would keep float formatting in the package
-            // for one error text.
-            Json::Float(_) => "a decimal number".to_owned(),
-            Json::Str(_) => "a string".to_owned(),
-            Json::List(_) => "a list".to_owned(),
-            Json::Object(_) => "an object".to_owned(),
+    /// `value` is not what a reader of `want` takes (or is where the text stopped being
+    /// JSON).
+    pub(crate) fn invalid(want: Want, value: &Value<'_, '_>) -> Self {
+        let seen = match value {
+            Value::Null => Seen::Null,
+            Value::Bool(b) => Seen::Bool(*b),
+            Value::Unsigned(n) => Seen::Unsigned(*n),
+            Value::Signed(n) => Seen::Signed(*n),
+            Value::Float(n) => Seen::Float(*n),
+            Value::Str(s) => Seen::Str(s.clone().into_owned()),
+            Value::List(_) => Seen::List,
+            Value::Object(_) => Seen::Object,
+            Value::Cut => return ReadError::new(Problem::Cut),
         };
         ReadError::new(Problem::Type {
-            expected: expected.into(),
-            found,
+            want,
+            seen,
+            or_null: false,
         })
     }
 
-    fn at(mut self, step: Step) -> Self {
+    fn at(mut self, step: Segment) -> Self {
         self.0.path.push(step);
         self
     }
 
     fn at_key(self, key: &str) -> Self {
-        self.at(Step::Key(key.to_owned()))
+        self.at(Segment::Key(Cow::Owned(key.to_owned())))
+    }
+
+    fn at_field(self, key: &'static str) -> Self {
+        self.at(Segment::Key(Cow::Borrowed(key)))
+    }
+
+    /// Whether the read stopped where the text stopped being JSON: the parser's error
+    /// (and its place) is the one to report.
+    pub(crate) fn is_cut(&self) -> bool {
+        self.0.problem == Problem::Cut
     }
 
     /// The field's place, as the spec's findings print theirs (`env[2].name`); empty
     /// for the value read as a whole.
     pub fn path(&self) -> String {
-        let mut out = String::new();
-        for step in self.0.path.iter().rev() {
-            match step {
-                Step::Key(key) if out.is_empty() => out.push_str(key),
-                Step::Key(key) => {
-                    out.push('.');
-                    out.push_str(key);
-                }
-                Step::Index(i) => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(']');
-                }
-            }
-        }
-        out
+        self.field_path().to_string()
+    }
+
+    fn field_path(&self) -> FieldPath {
+        FieldPath::from_segments(self.0.path.iter().rev().cloned().collect())
     }
 }
 
@@ -144,8 +188,37 @@ fn one_of(names: &[&str]) -> String {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Problem::Type { expected, found } => {
-                write!(f, "invalid type: {found}, expected {expected}")
+            Problem::Type {
+                want,
+                seen,
+                or_null,
+            } => {
+                f.write_str("invalid type: ")?;
+                match seen {
+                    Seen::Null => f.write_str("null"),
+                    Seen::Bool(_) => f.write_str("a boolean"),
+                    Seen::Unsigned(n) => write!(f, "the number {n}"),
+                    Seen::Signed(n) => write!(f, "the number {n}"),
+                    // Not the number itself: that would keep float formatting in the
+                    // package for one error text.
+                    Seen::Float(_) => f.write_str("a decimal number"),
+                    Seen::Str(_) => f.write_str("a string"),
+                    Seen::List => f.write_str("a list"),
+                    Seen::Object => f.write_str("an object"),
+                }?;
+                f.write_str(", expected ")?;
+                match want {
+                    Want::Text => f.write_str("a string"),
+                    Want::Bool => f.write_str("true or false"),
+                    Want::Number { range, .. } => write!(f, "a whole number from {range}"),
+                    Want::List => f.write_str("a list"),
+                    Want::Object(_) => f.write_str("an object"),
+                    Want::OneOf(names) => f.write_str(&one_of(names)),
+                }?;
+                if *or_null {
+                    f.write_str(" or null")?;
+                }
+                Ok(())
             }
             Problem::Variant { found, expected } => {
                 write!(
@@ -158,6 +231,8 @@ impl fmt::Display for Problem {
                 write!(f, "unknown field `{field}`, expected {}", one_of(expected))
             }
             Problem::Missing { field } => write!(f, "missing field `{field}`"),
+            Problem::Duplicate { field } => write!(f, "duplicate field `{field}`"),
+            Problem::Cut => f.write_str("not JSON"),
         }
     }
 }
@@ -181,7 +256,7 @@ pub trait Read: Sized {
     /// # Errors
     ///
     /// [`ReadError`], naming where in `value` and what was expected there.
-    fn read(value: Json<'_>) -> Result<Self, ReadError>;
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError>;
 }
 
 /// Reads `T` from JSON text: the text's syntax errors as serde_json words them (with
@@ -191,65 +266,69 @@ pub trait Read: Sized {
 ///
 /// The text is not JSON, or not of `T`'s shape.
 pub fn from_json<T: Read>(text: &str) -> Result<T, serde_json::Error> {
-    T::read(serde_json::from_str::<Json<'_>>(text)?).map_err(serde::de::Error::custom)
+    T::read(serde_json::from_str::<Tape<'_>>(text)?.json()).map_err(serde::de::Error::custom)
 }
 
 impl Read for String {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        match value {
-            Json::Str(s) => Ok(s.into_owned()),
-            other => Err(ReadError::invalid("a string", &other)),
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Str(s) => Ok(s.into_owned()),
+            other => Err(ReadError::invalid(Want::Text, &other)),
         }
     }
 }
 
 impl Read for bool {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        match value {
-            Json::Bool(b) => Ok(b),
-            other => Err(ReadError::invalid("true or false", &other)),
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Bool(b) => Ok(b),
+            other => Err(ReadError::invalid(Want::Bool, &other)),
         }
     }
 }
 
 /// A JSON integer that fits `T`, as serde reads one: no fraction, no exponent.
-fn whole<T: TryFrom<u64> + TryFrom<i64>>(value: &Json<'_>, range: &str) -> Result<T, ReadError> {
-    let read = match *value {
-        Json::Unsigned(u) => T::try_from(u).ok(),
-        Json::Signed(i) => T::try_from(i).ok(),
+fn whole<T: TryFrom<u64> + TryFrom<i64>>(
+    value: Json<'_, '_>,
+    ty: &'static str,
+    range: &'static str,
+) -> Result<T, ReadError> {
+    let value = value.node();
+    let read = match value {
+        Value::Unsigned(u) => T::try_from(u).ok(),
+        Value::Signed(i) => T::try_from(i).ok(),
         _ => None,
     };
-    read.ok_or_else(|| ReadError::invalid(format!("a whole number from {range}"), value))
+    read.ok_or_else(|| ReadError::invalid(Want::Number { ty, range }, &value))
 }
 
 impl Read for u64 {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "0 to 18446744073709551615")
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "u64", "0 to 18446744073709551615")
     }
 }
 
 impl Read for u32 {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "0 to 4294967295")
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "u32", "0 to 4294967295")
     }
 }
 
 impl Read for i64 {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        whole(&value, "-9223372036854775808 to 9223372036854775807")
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "i64", "-9223372036854775808 to 9223372036854775807")
     }
 }
 
 impl<T: Read> Read for Option<T> {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        if matches!(value, Json::Null) {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        if value.is_null() {
             return Ok(None);
         }
         T::read(value).map(Some).map_err(|mut e| {
             // A wrong value right here (not deeper inside it) could also have been null.
-            if let (true, Problem::Type { expected, .. }) = (e.0.path.is_empty(), &mut e.0.problem)
-            {
-                expected.push_str(" or null");
+            if let (true, Problem::Type { or_null, .. }) = (e.0.path.is_empty(), &mut e.0.problem) {
+                *or_null = true;
             }
             e
         })
@@ -257,22 +336,24 @@ impl<T: Read> Read for Option<T> {
 }
 
 impl<T: Read> Read for Vec<T> {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        let Json::List(items) = value else {
-            return Err(ReadError::invalid("a list", &value));
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        let items = match value.node() {
+            Value::List(items) => items,
+            other => return Err(ReadError::invalid(Want::List, &other)),
         };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.into_iter().enumerate() {
-            out.push(T::read(item).map_err(|e| e.at(Step::Index(i)))?);
+        let mut out = Vec::new();
+        for (i, item) in items.enumerate() {
+            out.push(T::read(item).map_err(|e| e.at(Segment::Index(i)))?);
         }
         Ok(out)
     }
 }
 
 impl<T: Read> Read for BTreeMap<String, T> {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        let Json::Object(entries) = value else {
-            return Err(ReadError::invalid("an object", &value));
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        let entries = match value.node() {
+            Value::Object(entries) => entries,
+            other => return Err(ReadError::invalid(Want::Object(None), &other)),
         };
         let mut out = BTreeMap::new();
         for (key, item) in entries {
@@ -284,19 +365,19 @@ impl<T: Read> Read for BTreeMap<String, T> {
 }
 
 /// An object's fields while a struct's reader takes them out one by one.
-struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+struct Object<'t, 'a>(Vec<(Cow<'a, str>, Json<'t, 'a>)>);
 
-impl<'a> Object<'a> {
+impl<'t, 'a> Object<'t, 'a> {
     /// `value` as an object with no field but `fields` (`deny_unknown_fields`).
-    fn new(value: Json<'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
-        match value {
-            Json::Object(entries) => Object::of(entries, fields),
-            other => Err(ReadError::invalid("an object", &other)),
+    fn new(value: Json<'t, 'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Object(entries) => Object::of(entries.collect(), fields),
+            other => Err(ReadError::invalid(Want::Object(None), &other)),
         }
     }
 
     fn of(
-        entries: Vec<(Cow<'a, str>, Json<'a>)>,
+        entries: Vec<(Cow<'a, str>, Json<'t, 'a>)>,
         fields: &'static [&'static str],
     ) -> Result<Self, ReadError> {
         if let Some((field, _)) = entries.iter().find(|(k, _)| !fields.contains(&k.as_ref())) {
@@ -310,7 +391,7 @@ impl<'a> Object<'a> {
 
     /// The field's value, taken out of the object. A key written twice is read once,
     /// the first time (serde's derive refused it; no Berth side writes it).
-    fn take(&mut self, name: &str) -> Option<Json<'a>> {
+    fn take(&mut self, name: &str) -> Option<Json<'t, 'a>> {
         let at = self.0.iter().position(|(k, _)| k == name)?;
         Some(self.0.swap_remove(at).1)
     }
@@ -318,7 +399,7 @@ impl<'a> Object<'a> {
     /// The field `name`, or `default` when it is absent (`#[serde(default)]`).
     fn or<T: Read>(&mut self, name: &'static str, default: T) -> Result<T, ReadError> {
         match self.take(name) {
-            Some(value) => T::read(value).map_err(|e| e.at_key(name)),
+            Some(value) => T::read(value).map_err(|e| e.at_field(name)),
             None => Ok(default),
         }
     }
@@ -326,22 +407,22 @@ impl<'a> Object<'a> {
     /// The field `name`, which must be there.
     fn field<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
         match self.take(name) {
-            Some(value) => T::read(value).map_err(|e| e.at_key(name)),
+            Some(value) => T::read(value).map_err(|e| e.at_field(name)),
             None => Err(ReadError::new(Problem::Missing { field: name })),
         }
     }
 }
 
 /// The position of the variant a string names.
-fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
-    match value {
-        Json::Str(s) => names.iter().position(|n| n == s).ok_or_else(|| {
+fn variant(value: Json<'_, '_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
+    match value.node() {
+        Value::Str(s) => names.iter().position(|n| *n == s).ok_or_else(|| {
             ReadError::new(Problem::Variant {
-                found: s.clone().into_owned(),
+                found: s.into_owned(),
                 expected: names,
             })
         }),
-        other => Err(ReadError::invalid(one_of(names), other)),
+        other => Err(ReadError::invalid(Want::OneOf(names), &other)),
     }
 }
 
@@ -349,23 +430,37 @@ fn variant(value: &Json<'_>, names: &'static [&'static str]) -> Result<usize, Re
 macro_rules! read_enum {
     ($ty:ty { $($name:literal => $variant:expr),+ $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                Ok([$($variant),+][variant(&value, &[$($name),+])?])
+            fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+                Ok([$($variant),+][$crate::read::variant(value, &[$($name),+])?])
             }
         }
     };
 }
 
-/// A `#[serde(default, deny_unknown_fields)]` struct: every field optional, the field
-/// type's `Default` filling the absent ones, which is the struct's derived `Default`
-/// (`KubeSettings`, whose `Default` is its own, is read by hand below). The struct literal names every field, so a field
-/// added to the type and not here breaks the build.
+/// A `#[serde(default, deny_unknown_fields)]` struct of the catalog, read as the spec's
+/// are (`spec::in_order`: the entries in the text's order, a key written twice refused
+/// as the derive refused it): the struct's `Default` (`KubeSettings`' own) fills the
+/// absent fields.
 macro_rules! read_struct {
     ($ty:ident { $($field:ident),* $(,)? }) => {
         impl Read for $ty {
-            fn read(value: Json<'_>) -> Result<Self, ReadError> {
-                let mut object = Object::new(value, &[$(stringify!($field)),*])?;
-                Ok($ty { $($field: object.or(stringify!($field), Default::default())?),* })
+            fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+                type Set = for<'t, 'a> fn(&mut $ty, Json<'t, 'a>) -> Result<(), ReadError>;
+                const SET: &[Set] = &[$(|out, value| {
+                    out.$field = Read::read(value)?;
+                    Ok(())
+                }),*];
+                let mut out = $ty::default();
+                // Names every field (no `..`), so a field added to the type and not
+                // here breaks the build.
+                let $ty { $($field: _),* } = &out;
+                spec::in_order(
+                    value,
+                    stringify!($ty),
+                    &[$(stringify!($field)),*],
+                    &mut |i, value| SET[i](&mut out, value),
+                )?;
+                Ok(out)
             }
         }
     };
@@ -477,7 +572,6 @@ read_struct!(TagPolicy {
     validation,
     maintained,
 });
-read_struct!(Tag { key, value });
 read_struct!(PersistentEnvVar {
     user,
     name,
@@ -498,16 +592,17 @@ read_struct!(CatalogFile { catalog, usage });
 /// object, the variant's fields beside it. A unit variant ignores other fields, as the
 /// derive did.
 impl Read for Admission {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         const TAG: &str = "scheduler";
-        let Json::Object(entries) = value else {
-            return Err(ReadError::invalid("an object", &value));
+        let entries = match value.node() {
+            Value::Object(entries) => entries,
+            other => return Err(ReadError::invalid(Want::Object(None), &other)),
         };
-        let mut map = Object(entries);
+        let mut map = Object(entries.collect());
         let tag = map
             .take(TAG)
             .ok_or_else(|| ReadError::new(Problem::Missing { field: TAG }))?;
-        let which = variant(&tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_key(TAG))?;
+        let which = variant(tag, &["none", "kueue", "volcano"]).map_err(|e| e.at_field(TAG))?;
         Ok(match which {
             0 => Admission::None,
             1 => Admission::Kueue {
@@ -520,24 +615,15 @@ impl Read for Admission {
     }
 }
 
-impl Read for KubeSettings {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
-        let mut object = Object::new(
-            value,
-            &["namespace", "admission", "priority_classes", "monitoring"],
-        )?;
-        let default = KubeSettings::default();
-        Ok(KubeSettings {
-            namespace: object.or("namespace", default.namespace)?,
-            admission: object.or("admission", default.admission)?,
-            priority_classes: object.or("priority_classes", default.priority_classes)?,
-            monitoring: object.or("monitoring", default.monitoring)?,
-        })
-    }
-}
+read_struct!(KubeSettings {
+    namespace,
+    admission,
+    priority_classes,
+    monitoring,
+});
 
 impl Read for IdleOffer {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["spec", "stability", "quantity", "fragments"])?;
         Ok(IdleOffer {
             spec: object.field("spec")?,
@@ -549,7 +635,7 @@ impl Read for IdleOffer {
 }
 
 impl Read for IdleFragment {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["nodes", "units"])?;
         Ok(IdleFragment {
             nodes: object.field("nodes")?,
@@ -559,7 +645,7 @@ impl Read for IdleFragment {
 }
 
 impl Read for QuotaUse {
-    fn read(value: Json<'_>) -> Result<Self, ReadError> {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::new(value, &["user", "kind", "pool", "spec", "used"])?;
         Ok(QuotaUse {
             user: object.field("user")?,
@@ -577,8 +663,8 @@ macro_rules! deserialize_by_reading {
     ($($ty:ty),+ $(,)?) => {$(
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <Json<'de> as serde::Deserialize>::deserialize(deserializer)?;
-                <$ty as Read>::read(value).map_err(serde::de::Error::custom)
+                let mut tape = <$crate::read::Tape<'de> as serde::Deserialize>::deserialize(deserializer)?;
+                <$ty as Read>::read(tape.json()).map_err(serde::de::Error::custom)
             }
         }
     )+};
@@ -611,3 +697,10 @@ deserialize_by_reading!(
     QuotaUse,
     CatalogFile,
 );
+
+// The vocabulary's enums the spec and the catalog both hold; outside the tests, whose
+// oracle is the spec's derived reader.
+#[cfg(not(test))]
+deserialize_by_reading!(ResourceKind, InstanceType, IdleStability, ImageSource);
+
+mod spec;

@@ -8,8 +8,8 @@ const CATALOG_FILE: &str = include_str!("../../demo/catalog.json");
 const DEMO_AS_DERIVES_READ_IT: &str = include_str!("demo_catalog_file.json");
 
 fn read_err<T: Read + fmt::Debug>(json: &str) -> String {
-    let value: Json<'_> = serde_json::from_str(json).expect("test input is JSON");
-    T::read(value).expect_err(json).to_string()
+    let mut value: Tape<'_> = serde_json::from_str(json).expect("test input is JSON");
+    T::read(value.json()).expect_err(json).to_string()
 }
 
 #[test]
@@ -22,6 +22,23 @@ fn the_demo_catalog_file_reads_as_the_derives_read_it() {
     assert_eq!(via_serde, file);
     let catalog: Catalog = serde_json::from_value(expected["catalog"].clone()).unwrap();
     assert_eq!(catalog, file.catalog);
+}
+
+#[test]
+fn a_key_twice_is_refused_and_the_first_wrong_entry_in_the_text_is_named() {
+    assert_eq!(
+        read_err::<Catalog>(r#"{"regions": [{"id": "a", "id": "b"}]}"#),
+        "regions[0]: duplicate field `id`"
+    );
+    // As the derive read it: in the text's order, so `colour` before `clusters`' error.
+    assert_eq!(
+        read_err::<Region>(r#"{"colour": 1, "clusters": 2}"#),
+        "unknown field `colour`, expected one of `id`, `name`, `clusters`"
+    );
+    assert_eq!(
+        read_err::<Region>(r#"{"clusters": 2, "colour": 1}"#),
+        "clusters: invalid type: the number 2, expected a list"
+    );
 }
 
 #[test]
@@ -211,6 +228,7 @@ fn serde_callers_get_the_same_reading_and_words() {
 #[cfg(not(target_arch = "wasm32"))]
 mod arbitrary {
     use super::*;
+    use crate::task::Tag;
     use proptest::collection::{btree_map, vec};
     use proptest::option;
     use proptest::prelude::*;

@@ -9,6 +9,8 @@ mod basic;
 mod code;
 mod command;
 mod compute;
+#[cfg(test)]
+mod derived;
 mod environment;
 mod image_ref;
 mod issue;
@@ -25,6 +27,7 @@ pub(crate) use crate::path::{field_key, field_path};
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity, cap_findings};
 pub use parse::{check_json, parse_spec, parse_value};
+pub(crate) use shape::describe_text;
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 

@@ -1,32 +1,21 @@
 //! From JSON to a [`TaskSpec`], or to the finding that says where its shape is wrong;
 //! and [`check_json`], from JSON text to findings and plan in one call.
 //!
-//! The text is read once. On the way, [`Shape`] notes each map key and list index
-//! without copying it (serde_json lends the key from the text), and when a value fails,
-//! the error passing out of each enclosing value adds its key or index to the path: the
-//! path `serde_path_to_error` gives, without its copy of every key on every read, and
-//! without a second read (and a second copy of the spec's deserialisation code in the
-//! wasm bundles) to find it.
-//!
-//! [`Shape`] exists because serde's derive also fills a struct from a JSON array, by
-//! position: `[]` would be an empty spec and `"basic": [...]` would pass. It refuses a
-//! list wherever a struct belongs, at every depth, as `value.invalid` (expected an
+//! The text is parsed once into a JSON value (`crate::read::Tape`), which the spec's
+//! reader (`crate::read`'s spec module) takes apart, one small reader per type. Its
+//! findings are the ones serde's derived reader gave (the tests' oracle, `derived`),
+//! for every input: the first thing wrong in the text's order, at the failing field's
+//! path. That reader also refused a list wherever a struct belongs (serde's derive
+//! fills a struct from a JSON array by position: `[]` would be an empty spec and
+//! `"basic": [...]` would pass); so does this one, as `value.invalid` (expected an
 //! object, found a list).
 
-use super::shape::shape_report;
+use super::shape::{finding_report, shape_report};
 use super::{Check, FieldPath, Report, check};
 use crate::catalog::{Catalog, User};
-use crate::path::Segment;
+use crate::read::{self, Broken, Read};
 use crate::task::TaskSpec;
 use crate::usage::Usage;
-use serde::Deserialize;
-use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
-    VariantAccess, Visitor,
-};
-use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
-use std::fmt;
 
 /// Reads a spec from JSON text.
 ///
@@ -36,13 +25,26 @@ use std::fmt;
 /// or where parsing stopped when the text is not JSON.
 pub fn parse_spec(text: &str) -> Result<TaskSpec, Report> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let track = Track::default();
-    let spec = TaskSpec::deserialize(Shape::new(&mut de, &track))
-        .map_err(|err| shape_report(track.path(), &err))?;
-    // Text after the spec: the spec itself was whole, so the finding is about all of it.
-    de.end()
-        .map_err(|err| shape_report(FieldPath::root(), &err))?;
-    Ok(spec)
+    // Where the text stops being JSON, and why; `None` while it is JSON.
+    let (mut value, broken) = match read::parse_partial(text, &mut de) {
+        // Text after the spec: the spec itself was whole, so the finding is about all
+        // of it, unless the spec has a wrong shape, which comes first in the text.
+        Ok(value) => (value, de.end().err().map(|error| (error, Vec::new()))),
+        Err(Broken { value, error, path }) => (value, Some((error, path))),
+    };
+    match (TaskSpec::read(value.json()), broken) {
+        (Ok(spec), None) => Ok(spec),
+        (Err(err), _) if !err.is_cut() => {
+            let (path, expected, found) = err.finding();
+            Err(finding_report(path, expected, found))
+        }
+        (_, Some((error, path))) => Err(shape_report(FieldPath::from_segments(path), &error)),
+        // A cut only ever comes with its error.
+        (Err(err), None) => {
+            let (path, expected, found) = err.finding();
+            Err(finding_report(path, expected, found))
+        }
+    }
 }
 
 /// Reads a spec from a JSON value (a YAML import's, a task's in an answer) as its JSON
@@ -67,604 +69,10 @@ pub fn check_json(text: &str, catalog: &Catalog, usage: &Usage, user: &User) -> 
     }
 }
 
-/// The path of the value a read failed at, innermost segment first: each value the
-/// error passes out of adds its own. Empty while the read goes well.
-#[derive(Default)]
-struct Track {
-    path: RefCell<Vec<Segment>>,
-    /// The error came out of a value's own read ([`ShapeSeed`]), not from between values
-    /// (a missing comma): only then is the value's place on the path. Set and taken back
-    /// at once, so the read of a good value carries no place around.
-    inside: Cell<bool>,
-}
-
-impl Track {
-    /// A read failed at `at` in its parent (nowhere new when `None`).
-    fn failed_at(&self, at: Option<Step<'_>>) {
-        if let Some(at) = at {
-            self.path.borrow_mut().push(at.segment());
-        }
-    }
-
-    /// A read of a value at `at` in its parent failed: its place counts if the error came
-    /// from inside the value.
-    fn failed_in<'de>(&self, at: impl FnOnce() -> Option<Step<'de>>) {
-        if self.inside.take() {
-            self.failed_at(at());
-        }
-    }
-
-    fn path(&self) -> FieldPath {
-        self.path
-            .take()
-            .into_iter()
-            .rev()
-            .fold(FieldPath::root(), |path, segment| path.with(segment))
-    }
-}
-
-/// Where a value sits in its parent: a map key (as read, borrowed from the text when it
-/// has no escapes) or a list index.
-enum Step<'de> {
-    Key(Cow<'de, str>),
-    Index(usize),
-}
-
-impl Step<'_> {
-    fn segment(self) -> Segment {
-        match self {
-            Step::Key(key) => Segment::Key(Cow::Owned(key.into_owned())),
-            Step::Index(index) => Segment::Index(index),
-        }
-    }
-}
-
-/// A deserializer that reads through `D` but refuses a sequence where a struct belongs.
-///
-/// It wraps every visitor it hands on, and every element, map value, `Some` content,
-/// newtype and enum variant those visitors are given, so nested structs are covered
-/// too, and each records its place in `track` when it fails. Map keys and variant
-/// names are only noted, never wrapped: they name fields and are never structs.
-struct Shape<'t, D> {
-    de: D,
-    track: &'t Track,
-}
-
-impl<'t, D> Shape<'t, D> {
-    fn new(de: D, track: &'t Track) -> Self {
-        Self { de, track }
-    }
-
-    fn wrap<V, const STRUCT: bool>(self, visitor: V) -> (D, Wrap<'t, V, STRUCT>) {
-        let track = self.track;
-        (self.de, Wrap { visitor, track })
-    }
-}
-
-/// `visitor` as [`Shape`] hands it on; `STRUCT` when it builds a struct.
-struct Wrap<'t, V, const STRUCT: bool> {
-    visitor: V,
-    track: &'t Track,
-}
-
-/// A seed whose deserializer is wrapped in [`Shape`]; when reading it fails, the caller
-/// puts the value's place on the path.
-struct ShapeSeed<'t, T> {
-    seed: T,
-    track: &'t Track,
-}
-
-/// The elements of a sequence, each read through [`Shape`].
-struct ShapeSeq<'t, A> {
-    seq: A,
-    track: &'t Track,
-    index: usize,
-}
-
-/// The entries of a map, each value read through [`Shape`] under the key read before it.
-struct ShapeMap<'t, 'de, A> {
-    map: A,
-    track: &'t Track,
-    key: Option<Cow<'de, str>>,
-}
-
-/// An enum whose variant's content is read through [`Shape`].
-struct ShapeEnum<'t, A> {
-    data: A,
-    track: &'t Track,
-}
-
-/// A variant's content, read through [`Shape`]; a failure in it is at the variant's name.
-struct ShapeVariant<'t, 'de, A> {
-    variant: A,
-    track: &'t Track,
-    name: Option<Cow<'de, str>>,
-}
-
-/// A map key or variant name, read by `seed` and noted in `key`.
-struct KeySeed<'k, 'de, T> {
-    seed: T,
-    key: &'k mut Option<Cow<'de, str>>,
-}
-
-/// The deserializer of a map key or variant name, noting the text it hands on.
-struct KeyDe<'k, 'de, D> {
-    de: D,
-    key: &'k mut Option<Cow<'de, str>>,
-}
-
-impl<'k, 'de, D> KeyDe<'k, 'de, D> {
-    fn wrap<V>(self, visitor: V) -> (D, KeyVisitor<'k, 'de, V>) {
-        let key = self.key;
-        (self.de, KeyVisitor { visitor, key })
-    }
-}
-
-/// The visitor of a map key or variant name: notes the text it is given.
-struct KeyVisitor<'k, 'de, V> {
-    visitor: V,
-    key: &'k mut Option<Cow<'de, str>>,
-}
-
-macro_rules! forward_deserialize {
-    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
-                let (de, visitor) = self.wrap::<V, false>(visitor);
-                de.$method($($arg,)* visitor)
-            }
-        )*
-    };
-}
-
-/// The methods every [`Deserializer`] forwards alike.
-macro_rules! deserialize_methods {
-    ($forward:ident) => {
-        $forward! {
-            deserialize_any();
-            deserialize_bool();
-            deserialize_i8();
-            deserialize_i16();
-            deserialize_i32();
-            deserialize_i64();
-            deserialize_i128();
-            deserialize_u8();
-            deserialize_u16();
-            deserialize_u32();
-            deserialize_u64();
-            deserialize_u128();
-            deserialize_f32();
-            deserialize_f64();
-            deserialize_char();
-            deserialize_str();
-            deserialize_string();
-            deserialize_bytes();
-            deserialize_byte_buf();
-            deserialize_option();
-            deserialize_unit();
-            deserialize_unit_struct(name: &'static str);
-            deserialize_newtype_struct(name: &'static str);
-            deserialize_seq();
-            deserialize_tuple(len: usize);
-            deserialize_tuple_struct(name: &'static str, len: usize);
-            deserialize_map();
-            deserialize_identifier();
-            deserialize_ignored_any();
-        }
-    };
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Shape<'_, D> {
-    type Error = D::Error;
-
-    deserialize_methods!(forward_deserialize);
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let (de, visitor) = self.wrap::<V, true>(visitor);
-        de.deserialize_struct(name, fields, visitor)
-    }
-
-    /// Every enum of the spec is a choice: a string naming its variant. It is read as
-    /// whatever the input holds, so a number (or an object) where a choice belongs is the
-    /// wrong type, not serde_json's "expected value", which reads as if the JSON itself
-    /// were broken. The name is read by one visitor for every enum (not one per enum:
-    /// serde_json's whole `deserialize_any` is compiled into each visitor).
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let (de, visitor) = self.wrap::<V, false>(visitor);
-        let name = de.deserialize_any(Choice { variants })?;
-        visitor.visit_enum(de::value::CowStrDeserializer::new(name))
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
-    }
-}
-
-/// Reads the name of an enum's variant, refusing anything else in serde's words for a
-/// choice ("expected one of `gpu`, `cpu`"), which the shape finding turns into its list
-/// of options.
-struct Choice {
-    variants: &'static [&'static str],
-}
-
-impl<'de> Visitor<'de> for Choice {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("one of ")?;
-        for (i, variant) in self.variants.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{variant}`")?;
-        }
-        Ok(())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
-    }
-}
-
-macro_rules! forward_visit {
-    ($($method:ident($ty:ty);)*) => {
-        $(
-            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
-                self.visitor.$method(v)
-            }
-        )*
-    };
-}
-
-impl<'de, V: Visitor<'de>, const STRUCT: bool> Visitor<'de> for Wrap<'_, V, STRUCT> {
-    type Value = V::Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.visitor.expecting(f)
-    }
-
-    forward_visit! {
-        visit_bool(bool);
-        visit_i8(i8);
-        visit_i16(i16);
-        visit_i32(i32);
-        visit_i64(i64);
-        visit_i128(i128);
-        visit_u8(u8);
-        visit_u16(u16);
-        visit_u32(u32);
-        visit_u64(u64);
-        visit_u128(u128);
-        visit_f32(f32);
-        visit_char(char);
-        visit_str(&str);
-        visit_borrowed_str(&'de str);
-        visit_string(String);
-        visit_bytes(&[u8]);
-        visit_borrowed_bytes(&'de [u8]);
-        visit_byte_buf(Vec<u8>);
-    }
-
-    /// JSON has one number type: `3.0` is the whole number 3, as JSON Schema (and so the
-    /// API's OpenAPI document) reads it. A whole number is handed on as one, so integer
-    /// fields take it; anything else stays a float. Only below 2^53, where a float holds
-    /// every whole number exactly: a larger one may be a rounded integer out of range
-    /// (serde_json reads `-9223372036854775809` as a float).
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        const EXACT: f64 = 9_007_199_254_740_992.0;
-        if v.fract() == 0.0 && v.abs() < EXACT {
-            // Whole and within ±2^53, so the casts are exact.
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            return if v >= 0.0 {
-                self.visitor.visit_u64(v as u64)
-            } else {
-                self.visitor.visit_i64(v as i64)
-            };
-        }
-        self.visitor.visit_f64(v)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor.visit_none()
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor.visit_unit()
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
-        self.visitor
-            .visit_some(Shape::new(deserializer, self.track))
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<V::Value, D::Error> {
-        self.visitor
-            .visit_newtype_struct(Shape::new(deserializer, self.track))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        if STRUCT {
-            // "invalid type: sequence, expected struct Basic": an object, found a list.
-            return Err(de::Error::invalid_type(Unexpected::Seq, &self));
-        }
-        let track = self.track;
-        self.visitor.visit_seq(ShapeSeq {
-            seq,
-            track,
-            index: 0,
-        })
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let track = self.track;
-        self.visitor.visit_map(ShapeMap {
-            map,
-            track,
-            key: None,
-        })
-    }
-
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
-        let track = self.track;
-        self.visitor.visit_enum(ShapeEnum { data, track })
-    }
-}
-
-impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for ShapeSeed<'_, T> {
-    type Value = T::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::Value, D::Error> {
-        let track = self.track;
-        self.seed
-            .deserialize(Shape::new(deserializer, track))
-            .inspect_err(|_| track.inside.set(true))
-    }
-}
-
-impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for ShapeSeq<'_, A> {
-    type Error = A::Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, A::Error> {
-        let (index, track) = (self.index, self.track);
-        self.index += 1;
-        let read = self.seq.next_element_seed(ShapeSeed { seed, track });
-        read.inspect_err(|_| track.failed_in(|| Some(Step::Index(index))))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.seq.size_hint()
-    }
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for ShapeMap<'_, 'de, A> {
-    type Error = A::Error;
-
-    /// A key that fails (an unknown field) is the place of the failure, as its value
-    /// would be; a key that could not be read at all is not.
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        let key = &mut self.key;
-        *key = None;
-        let read = self.map.next_key_seed(KeySeed { seed, key });
-        read.inspect_err(|_| self.track.failed_at(self.key.take().map(Step::Key)))
-    }
-
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        let track = self.track;
-        let read = self.map.next_value_seed(ShapeSeed { seed, track });
-        read.inspect_err(|_| track.failed_in(|| self.key.take().map(Step::Key)))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.map.size_hint()
-    }
-}
-
-impl<'t, 'de, A: EnumAccess<'de>> EnumAccess<'de> for ShapeEnum<'t, A> {
-    type Error = A::Error;
-    type Variant = ShapeVariant<'t, 'de, A::Variant>;
-
-    fn variant_seed<T: DeserializeSeed<'de>>(
-        self,
-        seed: T,
-    ) -> Result<(T::Value, Self::Variant), A::Error> {
-        let mut name = None;
-        let (value, variant) = self.data.variant_seed(KeySeed {
-            seed,
-            key: &mut name,
-        })?;
-        let track = self.track;
-        Ok((
-            value,
-            ShapeVariant {
-                variant,
-                track,
-                name,
-            },
-        ))
-    }
-}
-
-impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for ShapeVariant<'_, 'de, A> {
-    type Error = A::Error;
-
-    fn unit_variant(self) -> Result<(), A::Error> {
-        let read = self.variant.unit_variant();
-        read.inspect_err(|_| self.track.failed_at(self.name.map(Step::Key)))
-    }
-
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
-        let track = self.track;
-        let read = self.variant.newtype_variant_seed(ShapeSeed { seed, track });
-        read.inspect_err(|_| {
-            track.inside.set(false);
-            track.failed_at(self.name.map(Step::Key));
-        })
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        let track = self.track;
-        let read = self
-            .variant
-            .tuple_variant(len, Wrap::<V, false> { visitor, track });
-        read.inspect_err(|_| track.failed_at(self.name.map(Step::Key)))
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, A::Error> {
-        let track = self.track;
-        let read = self
-            .variant
-            .struct_variant(fields, Wrap::<V, true> { visitor, track });
-        read.inspect_err(|_| track.failed_at(self.name.map(Step::Key)))
-    }
-}
-
-impl<'de, T: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, T> {
-    type Value = T::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::Value, D::Error> {
-        self.seed.deserialize(KeyDe {
-            de: deserializer,
-            key: self.key,
-        })
-    }
-}
-
-macro_rules! forward_key_deserialize {
-    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
-                let (de, visitor) = self.wrap(visitor);
-                de.$method($($arg,)* visitor)
-            }
-        )*
-    };
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, 'de, D> {
-    type Error = D::Error;
-
-    deserialize_methods!(forward_key_deserialize);
-
-    forward_key_deserialize! {
-        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
-    }
-}
-
-/// Keys are text in JSON: the `visit_*` methods for text note it, the others (which
-/// JSON keys never reach) only forward.
-impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, 'de, V> {
-    type Value = V::Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.visitor.expecting(f)
-    }
-
-    forward_visit! {
-        visit_bool(bool);
-        visit_i8(i8);
-        visit_i16(i16);
-        visit_i32(i32);
-        visit_i64(i64);
-        visit_i128(i128);
-        visit_u8(u8);
-        visit_u16(u16);
-        visit_u32(u32);
-        visit_u64(u64);
-        visit_u128(u128);
-        visit_f32(f32);
-        visit_f64(f64);
-        visit_char(char);
-        visit_bytes(&[u8]);
-        visit_borrowed_bytes(&'de [u8]);
-        visit_byte_buf(Vec<u8>);
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        *self.key = Some(Cow::Owned(v.to_owned()));
-        self.visitor.visit_str(v)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        *self.key = Some(Cow::Borrowed(v));
-        self.visitor.visit_borrowed_str(v)
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        *self.key = Some(Cow::Owned(v.clone()));
-        self.visitor.visit_string(v)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor.visit_none()
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor.visit_unit()
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
-        self.visitor.visit_some(deserializer)
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<V::Value, D::Error> {
-        self.visitor.visit_newtype_struct(deserializer)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_seq(seq)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_map(map)
-    }
-
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_enum(data)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::derived::{self, reference, reference_value};
     use crate::validate::{Expected, Found, IssueCode};
 
     /// The one finding for `json`, as path and code.
@@ -853,54 +261,12 @@ mod tests {
         r#"{"advanced": {"image_pull_retries": null, "monitoring": {"port": -1}}}"#,
     ];
 
-    /// What the second read through `serde_path_to_error` found before there was one
-    /// read: the finding the path tracking in [`Shape`] must reproduce.
-    fn reference(json: &str) -> Report {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let mut track = serde_path_to_error::Track::new();
-        let unused = Track::default();
-        let read = TaskSpec::deserialize(Shape::new(
-            serde_path_to_error::Deserializer::new(&mut de, &mut track),
-            &unused,
-        ));
-        match read {
-            Ok(_) => {
-                let err = de.end().expect_err(json);
-                shape_report(FieldPath::root(), &err)
-            }
-            Err(err) => shape_report(field_path(&track.path()), &err),
-        }
-    }
-
-    fn reference_value(value: &serde_json::Value) -> Report {
-        let mut track = serde_path_to_error::Track::new();
-        let unused = Track::default();
-        let err = TaskSpec::deserialize(Shape::new(
-            serde_path_to_error::Deserializer::new(value, &mut track),
-            &unused,
-        ))
-        .expect_err("a wrong shape");
-        shape_report(field_path(&track.path()), &err)
-    }
-
-    fn field_path(from: &serde_path_to_error::Path) -> FieldPath {
-        let mut path = FieldPath::root();
-        for segment in from.iter() {
-            path = match segment {
-                serde_path_to_error::Segment::Seq { index } => path.index(*index),
-                serde_path_to_error::Segment::Map { key } => path.name(key),
-                serde_path_to_error::Segment::Enum { variant } => path.name(variant),
-                serde_path_to_error::Segment::Unknown => path,
-            };
-        }
-        path
-    }
-
     #[test]
     fn every_bad_input_is_found_where_serde_path_to_error_finds_it() {
         for json in BAD.iter().chain(&TRICKY) {
             let found = parse_spec(json).expect_err(json);
             assert_eq!(found, reference(json), "{json}");
+            assert_eq!(Err(found.clone()), derived::parse_spec(json), "{json}");
             assert_eq!(found.issues().len(), 1, "{json}");
             // A JSON value (when the text is one) gets the same finding; serde's own
             // reading of the value, the reference, agrees on its path and code.
@@ -996,5 +362,545 @@ mod tests {
         let good = check_json(crate::demo::PYTORCH_EXAMPLE, &catalog, &usage, &user);
         assert!(!good.issues.has_errors(), "{}", good.issues);
         assert!(good.plan.is_some());
+    }
+}
+
+/// Generated specs, and JSON-ish mutations of them, read by `parse_spec` and by the
+/// derived reader it replaced (`derived`, today's findings): the two must agree on
+/// every input, good or bad.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod generated {
+    use super::parse_spec;
+    use crate::task::*;
+    use crate::validate::derived;
+    use proptest::collection::vec;
+    use proptest::option;
+    use proptest::prelude::*;
+
+    /// Text, with what serde's error texts were sensitive to now and then: quotes,
+    /// backticks, escapes, "expected " and " at line ".
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => "[a-z0-9_-]{0,8}",
+            2 => "\\PC{0,6}",
+            1 => "[a-z`\"\\\\\n\t\u{7f}\u{e9} ]{0,6}",
+            1 => Just("a at line 3".to_owned()),
+            1 => Just("x, expected y".to_owned()),
+            1 => Just("expected `z`".to_owned()),
+            1 => Just("`tick`".to_owned()),
+            1 => Just("\"q\"".to_owned()),
+            1 => Just("pytorch_job".to_owned()),
+        ]
+    }
+
+    fn task_type() -> impl Strategy<Value = TaskType> {
+        prop_oneof![Just(TaskType::PyTorchJob), Just(TaskType::RayJob)]
+    }
+
+    fn kind() -> impl Strategy<Value = ResourceKind> {
+        prop_oneof![
+            Just(ResourceKind::Reserved),
+            Just(ResourceKind::OnDemand),
+            Just(ResourceKind::Spot),
+            Just(ResourceKind::Idle),
+        ]
+    }
+
+    fn stability() -> impl Strategy<Value = IdleStability> {
+        prop_oneof![
+            Just(IdleStability::Low),
+            Just(IdleStability::Medium),
+            Just(IdleStability::High),
+        ]
+    }
+
+    fn priority() -> impl Strategy<Value = Priority> {
+        prop_oneof![
+            Just(Priority::Low),
+            Just(Priority::Normal),
+            Just(Priority::High),
+        ]
+    }
+
+    fn mount() -> impl Strategy<Value = Mount> {
+        (text(), text()).prop_map(|(id, path)| Mount { id, path })
+    }
+
+    fn basic() -> impl Strategy<Value = Basic> {
+        (
+            (text(), text(), text(), text()),
+            option::of(task_type()),
+            any::<bool>(),
+            text(),
+            vec(
+                (text(), text()).prop_map(|(key, value)| Tag { key, value }),
+                0..3,
+            ),
+        )
+            .prop_map(
+                |(
+                    (region, cluster, project_group, name_prefix),
+                    task_type,
+                    visible_in_group,
+                    time_zone,
+                    tags,
+                )| Basic {
+                    region,
+                    cluster,
+                    project_group,
+                    name_prefix,
+                    task_type,
+                    visible_in_group,
+                    time_zone,
+                    tags,
+                },
+            )
+    }
+
+    fn environment() -> impl Strategy<Value = Environment> {
+        let source = prop_oneof![
+            Just(ImageSource::BuiltIn),
+            Just(ImageSource::Custom),
+            Just(ImageSource::Address),
+        ];
+        let env = (text(), text(), any::<bool>()).prop_map(|(name, value, hidden)| EnvVar {
+            name,
+            value,
+            hidden,
+        });
+        (
+            (source, text()).prop_map(|(source, value)| ImageChoice { source, value }),
+            vec(env, 0..3),
+            vec(mount(), 0..2),
+            vec(mount(), 0..2),
+            vec(mount(), 0..2),
+            text(),
+        )
+            .prop_map(
+                |(image, env, storage, datasets, models, command)| Environment {
+                    image,
+                    env,
+                    storage,
+                    datasets,
+                    models,
+                    command,
+                },
+            )
+    }
+
+    fn compute() -> impl Strategy<Value = Compute> {
+        (
+            option::of(kind()),
+            option::of(text()),
+            any::<bool>(),
+            any::<bool>(),
+            option::of(stability()),
+            option::of(priority()),
+            option::of(any::<bool>()),
+            any::<u32>(),
+            prop_oneof![Just(InstanceType::Gpu), Just(InstanceType::Cpu)],
+            vec(text(), 0..3),
+            any::<u32>(),
+            option::of(text()),
+        )
+            .prop_map(
+                |(
+                    kind,
+                    pool,
+                    accept_idle,
+                    prefer_idle,
+                    idle_stability,
+                    priority,
+                    guarantee,
+                    workers,
+                    instance_type,
+                    specs,
+                    units_per_node,
+                    head_spec,
+                )| Compute {
+                    kind,
+                    pool,
+                    accept_idle,
+                    prefer_idle,
+                    idle_stability,
+                    priority,
+                    guarantee,
+                    workers,
+                    instance_type,
+                    specs,
+                    units_per_node,
+                    head_spec,
+                },
+            )
+    }
+
+    fn advanced() -> impl Strategy<Value = Advanced> {
+        let event = prop_oneof![
+            Just(AlertEvent::Failed),
+            Just(AlertEvent::Succeeded),
+            Just(AlertEvent::Stopped),
+            Just(AlertEvent::Retried),
+            Just(AlertEvent::QueuedLongerThan),
+            Just(AlertEvent::RunningLongerThan),
+        ];
+        let channel = prop_oneof![Just(AlertChannel::Email), Just(AlertChannel::Webhook)];
+        let alert = (event, option::of(any::<u32>()), channel, text()).prop_map(
+            |(event, threshold, channel, target)| Alert {
+                event,
+                threshold,
+                channel,
+                target,
+            },
+        );
+        (
+            (any::<bool>(), any::<u32>()).prop_map(|(enabled, max_retries)| FaultTolerance {
+                enabled,
+                max_retries,
+            }),
+            (any::<bool>(), any::<u32>(), text()).prop_map(|(enabled, port, path)| Monitoring {
+                enabled,
+                port,
+                path,
+            }),
+            option::of(any::<i64>()),
+            any::<bool>(),
+            vec(alert, 0..3),
+        )
+            .prop_map(
+                |(fault_tolerance, monitoring, image_pull_retries, ssh, alerts)| Advanced {
+                    fault_tolerance,
+                    monitoring,
+                    image_pull_retries,
+                    ssh,
+                    alerts,
+                },
+            )
+    }
+
+    fn ray() -> impl Strategy<Value = RaySettings> {
+        let mode = prop_oneof![
+            Just(UpscalingMode::Default),
+            Just(UpscalingMode::Aggressive),
+            Just(UpscalingMode::Conservative),
+        ];
+        (
+            text(),
+            (any::<bool>(), text(), any::<bool>()).prop_map(|(enabled, volume, clean_on_exit)| {
+                SharedStorage {
+                    enabled,
+                    volume,
+                    clean_on_exit,
+                }
+            }),
+            (any::<bool>(), any::<u32>())
+                .prop_map(|(enabled, keep_secs)| DebugMode { enabled, keep_secs }),
+            (
+                any::<bool>(),
+                any::<u32>(),
+                any::<u32>(),
+                any::<u32>(),
+                mode,
+            )
+                .prop_map(
+                    |(enabled, min_workers, max_workers, idle_timeout_secs, upscaling_mode)| {
+                        Autoscaling {
+                            enabled,
+                            min_workers,
+                            max_workers,
+                            idle_timeout_secs,
+                            upscaling_mode,
+                        }
+                    },
+                ),
+        )
+            .prop_map(
+                |(runtime_env, shared_storage, debug, autoscaling)| RaySettings {
+                    runtime_env,
+                    shared_storage,
+                    debug,
+                    autoscaling,
+                },
+            )
+    }
+
+    pub(super) fn spec() -> impl Strategy<Value = TaskSpec> {
+        (
+            any::<u32>(),
+            basic(),
+            environment(),
+            compute(),
+            advanced(),
+            ray(),
+        )
+            .prop_map(
+                |(version, basic, environment, compute, advanced, ray)| TaskSpec {
+                    version,
+                    basic,
+                    environment,
+                    compute,
+                    advanced,
+                    ray,
+                },
+            )
+    }
+
+    /// JSON as a tree that can hold what `serde_json::Value` cannot: a key twice, and
+    /// any text at all as a value.
+    #[derive(Clone, Debug)]
+    enum Tree {
+        /// JSON text (or not) written as it is.
+        Raw(String),
+        List(Vec<Tree>),
+        Object(Vec<(String, Tree)>),
+    }
+
+    impl Tree {
+        fn of(value: &serde_json::Value) -> Tree {
+            match value {
+                serde_json::Value::Array(items) => Tree::List(items.iter().map(Tree::of).collect()),
+                serde_json::Value::Object(map) => Tree::Object(
+                    map.iter()
+                        .map(|(k, v)| (serde_json::to_string(k).unwrap(), Tree::of(v)))
+                        .collect(),
+                ),
+                other => Tree::Raw(other.to_string()),
+            }
+        }
+
+        fn write(&self, out: &mut String) {
+            match self {
+                Tree::Raw(text) => out.push_str(text),
+                Tree::List(items) => {
+                    out.push('[');
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        item.write(out);
+                    }
+                    out.push(']');
+                }
+                Tree::Object(entries) => {
+                    out.push('{');
+                    for (i, (key, value)) in entries.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(key);
+                        out.push_str(": ");
+                        value.write(out);
+                    }
+                    out.push('}');
+                }
+            }
+        }
+
+        /// Every node, outermost first, as the child indexes that lead to it.
+        fn places(&self, at: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            out.push(at.clone());
+            let children: Vec<&Tree> = match self {
+                Tree::Raw(_) => Vec::new(),
+                Tree::List(items) => items.iter().collect(),
+                Tree::Object(entries) => entries.iter().map(|(_, v)| v).collect(),
+            };
+            for (i, child) in children.into_iter().enumerate() {
+                at.push(i);
+                child.places(at, out);
+                at.pop();
+            }
+        }
+
+        fn at(&mut self, place: &[usize]) -> &mut Tree {
+            match (place.split_first(), self) {
+                (None, node) => node,
+                (Some((i, rest)), Tree::List(items)) => items[*i].at(rest),
+                (Some((i, rest)), Tree::Object(entries)) => entries[*i].1.at(rest),
+                (Some(_), node) => node,
+            }
+        }
+    }
+
+    /// Values of every JSON type, numbers at and past the edges, nesting past serde_json's
+    /// depth limit, and text that is not JSON.
+    fn junk() -> impl Strategy<Value = Tree> {
+        let deep_list = format!("{}{}", "[".repeat(130), "]".repeat(130));
+        let deep_object = format!("{}1{}", r#"{"a":"#.repeat(130), "}".repeat(130));
+        prop_oneof![
+            prop_oneof![
+                Just("null"),
+                Just("true"),
+                Just("false"),
+                Just("0"),
+                Just("-1"),
+                Just("-0"),
+                Just("-0.0"),
+                Just("2.5"),
+                Just("3.0"),
+                Just("-3.0"),
+                Just("1e2"),
+                Just("1e20"),
+                Just("5e9"),
+                Just("4294967295"),
+                Just("4294967296"),
+                Just("9223372036854775808"),
+                Just("18446744073709551616"),
+                Just("-9223372036854775809"),
+                Just("1e400"),
+                Just("[]"),
+                Just("[1, {}]"),
+                Just("{}"),
+                Just(r#"{"a": 1}"#),
+                Just(r#"{"pytorch_job": null}"#),
+                Just("nul"),
+                Just("tru"),
+                Just("-"),
+                Just("01"),
+                Just(r#""\x""#),
+                Just(r#""\ud800""#),
+            ]
+            .prop_map(|s| Tree::Raw(s.to_owned())),
+            text().prop_map(|s| Tree::Raw(serde_json::to_string(&s).unwrap())),
+            Just(Tree::Raw(deep_list)),
+            Just(Tree::Raw(deep_object)),
+        ]
+    }
+
+    #[derive(Clone, Debug)]
+    enum Mutation {
+        /// The node at the place becomes this value.
+        Replace(Tree),
+        /// The node, wrapped in a list.
+        Wrap,
+        /// An entry added to the object at the place (or its nearest object).
+        Add(String, Tree),
+        /// The object's entry written again, with this value or (`None`) its own.
+        Twice(usize, Option<Tree>),
+    }
+
+    fn mutation() -> impl Strategy<Value = Mutation> {
+        prop_oneof![
+            3 => junk().prop_map(Mutation::Replace),
+            1 => Just(Mutation::Wrap),
+            2 => (text(), junk()).prop_map(|(k, v)| Mutation::Add(k, v)),
+            1 => (any::<usize>(), option::of(junk())).prop_map(|(i, v)| Mutation::Twice(i, v)),
+        ]
+    }
+
+    /// The text cut short, or a character put in or taken out: text that is not JSON,
+    /// or JSON of another shape.
+    #[derive(Clone, Debug)]
+    enum Edit {
+        None,
+        Cut(usize),
+        Insert(usize, char),
+        Remove(usize),
+        Append(String),
+    }
+
+    fn edit() -> impl Strategy<Value = Edit> {
+        let char = prop_oneof![
+            Just(','),
+            Just(':'),
+            Just('"'),
+            Just('{'),
+            Just('}'),
+            Just('['),
+            Just(']'),
+            Just('x'),
+            Just(' '),
+            Just('\\'),
+        ];
+        prop_oneof![
+            6 => Just(Edit::None),
+            2 => any::<usize>().prop_map(Edit::Cut),
+            2 => (any::<usize>(), char).prop_map(|(i, c)| Edit::Insert(i, c)),
+            1 => any::<usize>().prop_map(Edit::Remove),
+            1 => prop_oneof![Just(" {}"), Just(" x"), Just(","), Just("  ")]
+                .prop_map(|s| Edit::Append(s.to_owned())),
+        ]
+    }
+
+    fn apply(tree: &mut Tree, choice: usize, mutation: Mutation) {
+        let mut places = Vec::new();
+        tree.places(&mut Vec::new(), &mut places);
+        let place = &places[choice % places.len()];
+        let node = tree.at(place);
+        match mutation {
+            Mutation::Replace(value) => *node = value,
+            Mutation::Wrap => *node = Tree::List(vec![node.clone()]),
+            Mutation::Add(key, value) => {
+                if let Tree::Object(entries) = node {
+                    let at = choice % (entries.len() + 1);
+                    entries.insert(at, (serde_json::to_string(&key).unwrap(), value));
+                }
+            }
+            Mutation::Twice(i, value) => {
+                if let Tree::Object(entries) = node
+                    && !entries.is_empty()
+                {
+                    let (key, own) = entries[i % entries.len()].clone();
+                    let at = (i / 7) % (entries.len() + 1);
+                    entries.insert(at, (key, value.unwrap_or(own)));
+                }
+            }
+        }
+    }
+
+    fn edited(text: String, edit: &Edit) -> String {
+        let boundary = |i: usize| {
+            let mut i = i % (text.len() + 1);
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        match edit {
+            Edit::None => text,
+            Edit::Cut(i) => text[..boundary(*i)].to_owned(),
+            Edit::Insert(i, c) => {
+                let mut text = text.clone();
+                text.insert(boundary(*i), *c);
+                text
+            }
+            Edit::Remove(i) => {
+                let at = boundary(*i);
+                let mut text = text.clone();
+                if at < text.len() {
+                    text.remove(at);
+                }
+                text
+            }
+            Edit::Append(tail) => text + tail,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn every_generated_spec_reads_back_equal(spec in spec()) {
+            for text in [
+                serde_json::to_string(&spec).unwrap(),
+                serde_json::to_string_pretty(&spec).unwrap(),
+            ] {
+                prop_assert_eq!(parse_spec(&text), Ok(spec.clone()), "{}", text);
+            }
+        }
+
+        #[test]
+        fn every_mutated_spec_reads_as_the_derived_reader_read_it(
+            spec in spec(),
+            mutations in vec((any::<usize>(), mutation()), 1..4),
+            edit in edit(),
+        ) {
+            let mut tree = Tree::of(&serde_json::to_value(&spec).unwrap());
+            for (choice, mutation) in mutations {
+                apply(&mut tree, choice, mutation);
+            }
+            let mut text = String::new();
+            tree.write(&mut text);
+            let text = edited(text, &edit);
+            prop_assert_eq!(parse_spec(&text), derived::parse_spec(&text), "{}", text);
+        }
     }
 }

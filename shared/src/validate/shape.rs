@@ -118,15 +118,26 @@ pub enum Found {
 /// A report for a spec whose JSON has the wrong shape at `path`.
 pub(super) fn shape_report(path: FieldPath, err: &serde_json::Error) -> Report {
     let (expected, found) = describe(err);
+    finding_report(path, expected, found)
+}
+
+/// A report of the one shape finding at `path`.
+pub(super) fn finding_report(path: FieldPath, expected: Expected, found: Option<Found>) -> Report {
     let mut report = Report::new();
     report.push(path, IssueCode::ValueInvalid { expected, found });
     report
 }
 
 fn describe(err: &serde_json::Error) -> (Expected, Option<Found>) {
-    let text = err.to_string();
-    let text = text.split(" at line ").next().unwrap_or(&text).to_owned();
-    if err.is_syntax() || err.is_eof() {
+    describe_text(&err.to_string(), err.is_syntax() || err.is_eof())
+}
+
+/// The finding's words for a serde error's text (`syntax` when the text was not JSON).
+/// The spec's reader builds its findings itself; it comes here only for what a user's
+/// text would have changed in serde's (`crate::read`'s spec module says when).
+pub(crate) fn describe_text(text: &str, syntax: bool) -> (Expected, Option<Found>) {
+    let text = text.split(" at line ").next().unwrap_or(text).to_owned();
+    if syntax {
         return (Expected::Json { detail: text }, None);
     }
     if let Some(rest) = text.strip_prefix("unknown field ") {
