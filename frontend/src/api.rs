@@ -31,6 +31,10 @@ impl ClientError {
             ClientError::Network(detail) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
             }
+            // The findings come in the reader's language; the lead above them should too.
+            ClientError::Api(body) if body.code == "spec.invalid" => {
+                shared::messages::text(lang, "ui.app.spec_refused", &[("code", body.code.clone())])
+            }
             ClientError::Api(body) => shared::messages::text(
                 lang,
                 "ui.app.api_error",

@@ -36,8 +36,8 @@ pub enum ApiError {
         /// The content type sent, or `nothing`.
         found: String,
     },
-    /// The spec has fields of the wrong shape.
-    #[error("the spec has fields of the wrong shape")]
+    /// The spec does not pass the checks: fields of the wrong shape, or errors.
+    #[error("the spec does not pass Berth's checks; `issues` lists each finding")]
     Spec {
         /// The findings.
         report: Report,

@@ -51,7 +51,9 @@ pub fn TaskForm(
     // The draft follows every change, so a reload finds it.
     let autosave = draft::Autosave::follow(cx.spec);
 
-    let banner = RwSignal::new(None::<String>);
+    // The failure itself, not its text: it is worded in the reader's language, and
+    // again when they switch.
+    let banner = RwSignal::new(None::<api::ClientError>);
     let last_key = StoredValue::new(None::<(String, String)>);
     let submit = Action::new_local(move |(json, key): &(String, String)| {
         let (json, key) = (json.clone(), key.clone());
@@ -70,15 +72,15 @@ pub fn TaskForm(
                     done.run(task);
                 }
             }
-            Err(api::ClientError::Api(body)) if !body.issues.is_empty() => {
+            Err(api::ClientError::Api(mut body)) if !body.issues.is_empty() => {
                 let mut report = Report::new();
-                for issue in body.issues {
+                for issue in std::mem::take(&mut body.issues) {
                     report.push_issue(issue.into());
                 }
                 cx.server.set(Some((cx.spec.get_untracked(), report)));
-                banner.set(Some(body.detail));
+                banner.set(Some(api::ClientError::Api(body)));
             }
-            Err(err) => banner.set(Some(err.to_string())),
+            Err(err) => banner.set(Some(err)),
         }
     });
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
@@ -134,7 +136,7 @@ pub fn TaskForm(
                 <ReportView report=Signal::from(cx.report) />
             </section>
             <Preview />
-            {move || banner.get().map(|text| view! { <p class="banner error" role="alert" data-testid="submit-error">{text}</p> })}
+            {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error">{move || err.localized(cx.lang())}</p> })}
             <div class="actions">
                 <button type="submit" class="primary" data-testid="submit" disabled=blocked>
                     {move || cx.text(if submitting.get() { "ui.form.submitting" } else { "ui.form.submit" })}

@@ -74,8 +74,16 @@ pub fn ErrorBanner(
                 <div class="banner error" role="alert" data-testid="error">
                     <span class="message">{err.localized(lang.get())}</span>
                     <ul class="issues">
-                        {issues.into_iter().map(|issue| view! {
-                            <li data-code=issue.code.code()>{issue.path.to_string()}" "{issue.message.clone()}</li>
+                        {issues.into_iter().map(|issue| {
+                            let path = issue.path.to_string();
+                            let (place, title) = (path.clone(), path.clone());
+                            view! {
+                                <li data-code=issue.code.code() data-path=path>
+                                    <span class="path" title=title>{move || crate::components::field_place(lang.get(), &place)}</span>
+                                    {move || lang.text("ui.form.summary.after_place")}
+                                    {issue.message.clone()}
+                                </li>
+                            }
                         }).collect_view()}
                     </ul>
                     <button type="button" class="dismiss" on:click=move |_| error.set(None)>

@@ -352,6 +352,50 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
 }
 
 #[wasm_bindgen_test]
+async fn a_refused_spec_leads_with_the_readers_words_and_names_each_field() {
+    let error = RwSignal::new(None::<ClientError>);
+    let host = mount(move || view! { <ErrorBanner error /> });
+    // As the server answers a tag the rules refuse: its English detail, findings in
+    // the request's language (Chinese here).
+    let body: ErrorBody = serde_json::from_value(serde_json::json!({
+        "type": "about:blank",
+        "title": "Unprocessable Entity",
+        "status": 422,
+        "code": "spec.invalid",
+        "detail": "the spec does not pass Berth's checks; `issues` lists each finding",
+        "issues": [{
+            "path": "basic.tags[3].key",
+            "code": "basic.tags.key.invalid",
+            "severity": "error",
+            "message": "键无效"
+        }]
+    }))
+    .expect("an error body");
+    error.set(Some(ClientError::Api(body)));
+    leptos::task::tick().await;
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let banner = find(&host, "[role='alert']").text_content().unwrap();
+    assert!(
+        banner.starts_with("服务器拒绝了任务配置：请修正其列出的问题（spec.invalid）"),
+        "{banner}"
+    );
+    assert!(
+        !banner.contains("Berth's checks"),
+        "no English lead: {banner}"
+    );
+    let item = find(&host, "[role='alert'] li[data-path='basic.tags[3].key']")
+        .text_content()
+        .unwrap();
+    assert_eq!(item, "标签第 4 项 › 标签键：键无效");
+    back_to_english(&host).await;
+    let item = find(&host, "[role='alert'] li[data-path='basic.tags[3].key']")
+        .text_content()
+        .unwrap();
+    assert_eq!(item, "Tags #4 › Tag key: 键无效");
+}
+
+#[wasm_bindgen_test]
 fn replicas_are_named_as_their_job_type_names_them() {
     assert_eq!(
         replica_label(Lang::En, Some(TaskType::PyTorchJob), 0),

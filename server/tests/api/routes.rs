@@ -69,7 +69,7 @@ async fn a_spec_of_the_wrong_shape_is_422_with_the_field_named() {
             "title": "Unprocessable Entity",
             "status": 422,
             "code": "spec.invalid",
-            "detail": "the spec has fields of the wrong shape",
+            "detail": "the spec does not pass Berth's checks; `issues` lists each finding",
             "issues": [{
                 "path": "compute.workers",
                 "code": "value.invalid",

@@ -869,6 +869,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.network_error", "Cannot reach the server: {detail}"),
     ("ui.app.not_found", "There is no page at {path}."),
     ("ui.app.skip", "Skip to content"),
+    (
+        "ui.app.spec_refused",
+        "The server refused the spec: fix the findings it lists ({code})",
+    ),
     ("ui.detail.actions", "Actions"),
     ("ui.detail.attempt", "Attempt"),
     ("ui.detail.attempt_n", "Attempt {n}"),

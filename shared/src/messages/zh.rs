@@ -742,6 +742,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.network_error", "无法连接服务器：{detail}"),
     ("ui.app.not_found", "没有这个页面：{path}"),
     ("ui.app.skip", "跳到正文"),
+    (
+        "ui.app.spec_refused",
+        "服务器拒绝了任务配置：请修正其列出的问题（{code}）",
+    ),
     ("ui.detail.actions", "操作"),
     ("ui.detail.attempt", "运行次数"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
