@@ -468,8 +468,11 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.type_into("tag-key", "-bad key-").await;
     pages.click("tag-add").await;
     pages.click("tags-save").await;
-    pages.check_text("error", "服务器拒绝了请求").await;
-    pages.check_text("error", "请使用 1–63 个字母、数字").await;
+    pages.check_text("error", "服务器拒绝了任务配置").await;
+    // The field by its labels, the rule in the reader's language.
+    pages
+        .check_text("error", "标签第 4 项 › 标签键：请使用 1–63 个字母、数字")
+        .await;
     pages.screenshot("pages-11-tag-refused-zh").await;
     pages.check_accessible("detail with an error").await;
 
