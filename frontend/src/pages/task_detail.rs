@@ -615,7 +615,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     }
 }
 
-/// The spec as JSON: the owner's with real hidden values, anyone else's masked.
+/// The spec as YAML: the owner's with real hidden values, anyone else's masked.
 #[component]
 fn SpecPanel(id: String, owner: bool) -> impl IntoView {
     let lang = UiLang::use_context();
@@ -637,12 +637,13 @@ fn SpecPanel(id: String, owner: bool) -> impl IntoView {
     }
 }
 
-/// A spec as indented JSON.
+/// A spec as YAML, as the form previews and exports it (and imports it back), so the
+/// spec of a task reads as the one that was written.
 #[component]
 pub fn SpecView(
     /// The spec.
     spec: TaskSpec,
 ) -> impl IntoView {
-    let text = serde_json::to_string_pretty(&spec).unwrap_or_default();
-    view! { <pre class="spec-json" data-testid="spec-view" tabindex="0">{text}</pre> }
+    let text = crate::form::transfer::to_yaml(&spec);
+    view! { <pre class="spec-text" data-testid="spec-view" tabindex="0">{text}</pre> }
 }

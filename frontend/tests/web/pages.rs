@@ -312,6 +312,18 @@ async fn the_shared_view_is_read_only() {
         .unwrap();
     assert!(spec.contains(shared::task::HIDDEN_VALUE_MASK));
     assert!(!spec.contains("hf_demo_secret"));
+    // As the form shows and exports a spec: YAML, which reads back as the same spec
+    // (the mask quoted, as `*` would start a YAML alias).
+    assert!(spec.starts_with("version: 1\nbasic:\n"), "{spec}");
+    let back = frontend::form::transfer::from_text(&spec).expect("the YAML reads back");
+    assert_eq!(
+        back.environment
+            .env
+            .iter()
+            .find(|e| e.hidden)
+            .map(|e| e.value.as_str()),
+        Some(shared::task::HIDDEN_VALUE_MASK)
+    );
 }
 
 #[wasm_bindgen_test]
