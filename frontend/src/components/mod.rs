@@ -3,5 +3,5 @@
 mod plan;
 mod report;
 
-pub use plan::PlanView;
+pub use plan::{PlanView, amount};
 pub use report::{ReportView, field_place};

@@ -8,7 +8,8 @@ use shared::messages::{list, text};
 use shared::quota::{Candidate, Fit, Outcome};
 use shared::{Dimension, Lang, Plan, Resources};
 
-fn amount(lang: Lang, r: &Resources) -> String {
+/// Resources in the reader's words: "1 GPU · 12 vCPUs · 120 GiB of memory".
+pub fn amount(lang: Lang, r: &Resources) -> String {
     Dimension::ALL
         .iter()
         .map(|&d| format!("{} {}", r.get(d), d.unit_for(lang, r.get(d))))

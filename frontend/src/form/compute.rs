@@ -27,8 +27,11 @@ pub(super) fn spec_options(cx: FormCx) -> Memo<Vec<(String, String)>> {
             return Vec::new();
         };
         let instance_type = offer.with(|(_, _, t)| *t);
+        // What one unit holds, in the reader's words, as the plan panel says it.
+        let lang = cx.lang();
         let shown = |s: &shared::catalog::InstanceSpec| {
-            (s.id.clone(), format!("{} — {}", s.name, s.per_unit))
+            let per_unit = crate::components::amount(lang, &s.per_unit);
+            (s.id.clone(), format!("{} — {per_unit}", s.name))
         };
         // `resolve_pool` reads the kind and the pool, which `offer` follows.
         cx.spec

@@ -540,6 +540,23 @@ async fn the_plan_panel_follows_the_compute_section() {
             .unwrap()
             .contains("one replica: 2 GPUs · 24 vCPUs · 240 GiB of memory")
     );
+    // A spec's option says what one unit holds, in the reader's words.
+    let option = || {
+        form.find("[name='compute.specs[0]'] option[value='a100-1g']")
+            .expect("the spec's option")
+            .text_content()
+            .unwrap()
+    };
+    assert_eq!(
+        option(),
+        "A100 ×1 · 12 vCPU · 120 GiB — 1 GPU · 12 vCPUs · 120 GiB of memory"
+    );
+    form.click("lang-zh").await;
+    assert_eq!(
+        option(),
+        "A100 ×1 · 12 vCPU · 120 GiB — 1 张 GPU · 12 个 vCPU · 120 GiB 内存"
+    );
+    form.click("lang-en").await;
     // One unit of a100-1g a replica: one GPU, a count of one in the singular.
     form.type_in("compute.units_per_node", "1").await;
     let used = form.find(".verdict.used").expect("still used");
