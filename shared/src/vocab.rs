@@ -112,12 +112,6 @@ impl Dimension {
     /// Every dimension, in the order reports list them.
     pub const ALL: [Dimension; 3] = [Dimension::Gpu, Dimension::Vcpu, Dimension::MemoryGib];
 
-    /// The unit as users read it after a number ("8 GPUs", "8 张 GPU"), for a count
-    /// other than one.
-    pub fn unit(self, lang: Lang) -> String {
-        text(lang, self.unit_key(), &[])
-    }
-
     /// The unit as users read it after `count`: "1 GPU" but "8 GPUs".
     pub fn unit_for(self, lang: Lang, count: u64) -> String {
         text(lang, self.unit_key(), &[("count", count.to_string())])
