@@ -46,7 +46,7 @@ use std::fmt;
 
 mod json;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// Why a value could not be read, and where: a catalog's, user's or usage's error
 /// text ([`fmt::Display`]), or a spec's shape finding ([`ReadError::finding`]), both

@@ -226,7 +226,7 @@ fn serde_callers_get_the_same_reading_and_words() {
 
 /// Generated values of every type this module reads, kept small (proptest is native only).
 #[cfg(not(target_arch = "wasm32"))]
-mod arbitrary {
+pub(crate) mod arbitrary {
     use super::*;
     use crate::task::Tag;
     use proptest::collection::{btree_map, vec};
@@ -242,7 +242,8 @@ mod arbitrary {
         (any::<u64>(), any::<u64>(), any::<u64>()).prop_map(|(g, c, m)| Resources::new(g, c, m))
     }
 
-    fn kind() -> impl Strategy<Value = ResourceKind> {
+    /// Also the spec's generators' (`validate::parse`).
+    pub(crate) fn kind() -> impl Strategy<Value = ResourceKind> {
         prop_oneof![
             Just(ResourceKind::Reserved),
             Just(ResourceKind::OnDemand),
@@ -251,7 +252,7 @@ mod arbitrary {
         ]
     }
 
-    fn stability() -> impl Strategy<Value = IdleStability> {
+    pub(crate) fn stability() -> impl Strategy<Value = IdleStability> {
         prop_oneof![
             Just(IdleStability::Low),
             Just(IdleStability::Medium),

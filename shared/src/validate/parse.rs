@@ -371,6 +371,7 @@ mod tests {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod generated {
     use super::parse_spec;
+    use crate::read::tests::arbitrary::{kind, stability};
     use crate::task::*;
     use crate::validate::derived;
     use proptest::collection::vec;
@@ -395,23 +396,6 @@ mod generated {
 
     fn task_type() -> impl Strategy<Value = TaskType> {
         prop_oneof![Just(TaskType::PyTorchJob), Just(TaskType::RayJob)]
-    }
-
-    fn kind() -> impl Strategy<Value = ResourceKind> {
-        prop_oneof![
-            Just(ResourceKind::Reserved),
-            Just(ResourceKind::OnDemand),
-            Just(ResourceKind::Spot),
-            Just(ResourceKind::Idle),
-        ]
-    }
-
-    fn stability() -> impl Strategy<Value = IdleStability> {
-        prop_oneof![
-            Just(IdleStability::Low),
-            Just(IdleStability::Medium),
-            Just(IdleStability::High),
-        ]
     }
 
     fn priority() -> impl Strategy<Value = Priority> {
