@@ -549,12 +549,12 @@ async fn the_plan_panel_follows_the_compute_section() {
     };
     assert_eq!(
         option(),
-        "A100 ×1 · 12 vCPU · 120 GiB — 1 GPU · 12 vCPUs · 120 GiB of memory"
+        "A100 single card 单卡 — 1 GPU · 12 vCPUs · 120 GiB of memory"
     );
     form.click("lang-zh").await;
     assert_eq!(
         option(),
-        "A100 ×1 · 12 vCPU · 120 GiB — 1 张 GPU · 12 个 vCPU · 120 GiB 内存"
+        "A100 single card 单卡 — 1 张 GPU · 12 个 vCPU · 120 GiB 内存"
     );
     form.click("lang-en").await;
     // One unit of a100-1g a replica: one GPU, a count of one in the singular.
