@@ -140,6 +140,7 @@
 //! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
 //! | `ray.runtime_env.too_long` | error | Runtime env over the length limit. |
 //! | `ray.runtime_env.alias` | error | Runtime env uses YAML aliases, which could expand without bound. |
+//! | `ray.runtime_env.unread` | error | Runtime env not read: the validator package was given no YAML reader (its optional module; the server and the console always read it). |
 //! | `ray.runtime_env.tag` | error | Runtime env has a YAML tag PyYAML's safe loader refuses (`!!python/…`, local tags). |
 //! | `ray.runtime_env.key_not_string` | error | Runtime env has a null, boolean, number, list or mapping as a key. |
 //! | `ray.runtime_env.not_mapping` | error | Runtime env is not a mapping. |

@@ -49,6 +49,20 @@ impl Page {
         }
         found
     }
+
+    /// Whether the page has fetched the package's optional YAML module.
+    async fn fetched_yaml_module(&self) -> bool {
+        self.client
+            .execute(
+                "return performance.getEntriesByType('resource')\
+                   .some((e) => e.name.includes('berth_validator_yaml'))",
+                vec![],
+            )
+            .await
+            .expect("the page answers")
+            .as_bool()
+            .expect("a boolean")
+    }
 }
 
 // act
@@ -173,6 +187,30 @@ async fn a_portal_embeds_the_validator_alone_and_sees_a_finding_for_a_bad_field(
     );
     page.check_findings(&expected).await;
     page.check_plan_contains("\"now\"").await;
+    // No spec so far had a runtime env: the YAML module was not fetched.
+    assert!(!page.fetched_yaml_module().await);
+
+    // A RayJob whose runtime env breaks Ray's rules: the page fetches the package's
+    // YAML module when the check asks for it, and then lists what the crate finds,
+    // runtime env and all.
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
+    spec["ray"]["runtime_env"] =
+        "pip: [torch]\nconda: {dependencies: [numpy]}\nenv_vars:\n  1BAD: x\n  FLAG: yes\ncolour: red\n"
+            .into();
+    page.replace_spec(&spec.to_string()).await;
+    let expected = crate_findings(&spec, shared::Lang::Zh);
+    let codes: Vec<&str> = expected.iter().map(|(_, c, _)| c.as_str()).collect();
+    for code in [
+        "ray.runtime_env.pip_and_conda",
+        "ray.runtime_env.env_vars",
+        "ray.runtime_env.unknown_key",
+        "env.name.invalid",
+    ] {
+        assert!(codes.contains(&code), "{code} not in {expected:?}");
+    }
+    page.check_findings(&expected).await;
+    assert!(page.fetched_yaml_module().await);
+    screenshot(&page.client, "validator-ray-runtime-env").await;
 
     page.close().await;
 }

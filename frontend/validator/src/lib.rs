@@ -10,6 +10,16 @@
 //! validator.setUsage(freshUsage);                            // live usage moved on
 //! ```
 //!
+//! RayJob runtime envs are YAML, and the YAML reader is the package's second, optional
+//! module (`berth_validator_yaml.js`), loaded only by portals that check them. Until it is
+//! given, a runtime env is an error finding, `ray.runtime_env.unread`, which says so:
+//!
+//! ```js
+//! import initYaml, { readRuntimeEnv } from "/validator/berth_validator_yaml.js";
+//! await initYaml();
+//! useRuntimeEnvReader(readRuntimeEnv); // from now on every check reads runtime envs
+//! ```
+//!
 //! A [`Validator`] keeps the typed catalog, so a check reads only the spec: the one-shot
 //! `validateTask` (kept for the console's existing callers) reads the whole catalog again
 //! on every call. The console re-exports this crate, so both run the same code.
@@ -147,6 +157,28 @@ pub fn plan_task(
     usage: JsValue,
 ) -> Result<JsValue, JsValue> {
     Validator::new(&catalog, &user, &usage)?.plan(&spec)
+}
+
+thread_local! {
+    static RUNTIME_ENV_READER: std::cell::RefCell<Option<js_sys::Function>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `useRuntimeEnvReader(readRuntimeEnv)`: every check from now on reads RayJob runtime
+/// envs with `readRuntimeEnv` from the package's YAML module (`berth_validator_yaml.js`).
+/// Without it a runtime env is the error `ray.runtime_env.unread` in the package (the
+/// console, which links this crate, reads them itself).
+#[wasm_bindgen(js_name = useRuntimeEnvReader)]
+pub fn use_runtime_env_reader(read: js_sys::Function) {
+    RUNTIME_ENV_READER.with(|reader| *reader.borrow_mut() = Some(read));
+    shared::validate::set_runtime_env_reader(|text| {
+        RUNTIME_ENV_READER.with(|reader| {
+            let read = reader.borrow().clone()?;
+            read.call1(&JsValue::NULL, &JsValue::from_str(text))
+                .ok()?
+                .as_string()
+        })
+    });
 }
 
 /// The language of a check's messages; portals pass the tags the API documents.

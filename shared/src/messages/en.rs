@@ -810,6 +810,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Ray does not know the key '{key}'",
     ),
     (
+        "ray.runtime_env.unread",
+        "was not checked: this validator has no YAML reader; load the package's berth_validator_yaml module and pass its readRuntimeEnv to useRuntimeEnvReader",
+    ),
+    (
         "ray.shared_storage.not_rwx",
         "shared storage needs a volume many pods can write (RWX)",
     ),

@@ -683,6 +683,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ray.runtime_env.too_long", "超过 {kib} KiB"),
     ("ray.runtime_env.unknown_key", "Ray 不支持键 '{key}'"),
     (
+        "ray.runtime_env.unread",
+        "未校验：此校验器没有 YAML 读取模块；请加载校验包的 berth_validator_yaml 模块，并把其中的 readRuntimeEnv 传给 useRuntimeEnvReader",
+    ),
+    (
         "ray.shared_storage.not_rwx",
         "共享存储需要支持多 Pod 读写（RWX）的 Volume",
     ),

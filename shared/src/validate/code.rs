@@ -312,6 +312,8 @@ issue_codes! {
     RuntimeEnvTooLong { /** Limit in bytes. */ max_bytes: usize } = "ray.runtime_env.too_long", Error;
     /// Runtime env uses YAML aliases, which could expand without bound.
     RuntimeEnvAlias = "ray.runtime_env.alias", Error;
+    /// Runtime env not read: the validator package was given no YAML reader.
+    RuntimeEnvUnread = "ray.runtime_env.unread", Error;
     /// Runtime env has a YAML tag PyYAML's safe loader does not read.
     RuntimeEnvTag { /** The tag as written. */ tag: String } = "ray.runtime_env.tag", Error;
     /// Runtime env has a key that is not a string (or a list or mapping as a key).
@@ -525,6 +527,7 @@ impl IssueCode {
             | AlertEmailInvalid
             | AlertUrlInvalid
             | RuntimeEnvAlias
+            | RuntimeEnvUnread
             | RuntimeEnvKeyNotString
             | RuntimeEnvNotMapping
             | RuntimeEnvEnvVars

@@ -16,8 +16,10 @@ mod image_ref;
 mod issue;
 mod mounts;
 mod parse;
+#[cfg(feature = "yaml")]
 mod pyyaml;
 mod ray;
+mod runtime_env;
 mod seen;
 mod shape;
 mod syntax;
@@ -27,6 +29,9 @@ pub(crate) use crate::path::{field_key, field_path};
 pub use code::IssueCode;
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity, cap_findings};
 pub use parse::{check_json, parse_spec, parse_value};
+#[cfg(feature = "yaml")]
+pub use runtime_env::read_runtime_env;
+pub use runtime_env::{RuntimeEnvReader, set_runtime_env_reader};
 pub(crate) use shape::describe_text;
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;

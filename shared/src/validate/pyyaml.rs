@@ -8,66 +8,9 @@
 //! builds the document from yaml-rust2's events with those rules, so the validator
 //! refuses what Ray refuses and reads values as Ray gets them.
 
+use super::runtime_env::{Refusal, Value};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
-
-/// A node as PyYAML's safe loader builds it, reduced to what the rules need.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Value {
-    /// `None`.
-    Null,
-    /// `True` or `False`.
-    Bool(bool),
-    /// A number (int or float), as written.
-    Number(String),
-    /// A string.
-    Str(String),
-    /// A date, timestamp, bytes, set or ordered map.
-    Other,
-    /// A list.
-    Seq(Vec<Value>),
-    /// A mapping, in order; a later entry with an equal key wins.
-    Map(Vec<(Value, Value)>),
-}
-
-impl Value {
-    /// The value Python's `dict.get` returns for a string key: the last entry wins.
-    pub(super) fn get(&self, key: &str) -> Option<&Value> {
-        match self {
-            Value::Map(entries) => entries
-                .iter()
-                .rev()
-                .find(|(k, _)| matches!(k, Value::Str(s) if s == key))
-                .map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// Python truthiness, for the checks Ray writes as `if a and b`.
-    pub(super) fn is_truthy(&self) -> bool {
-        match self {
-            Value::Null => false,
-            Value::Bool(b) => *b,
-            Value::Str(s) => !s.is_empty(),
-            Value::Seq(items) => !items.is_empty(),
-            Value::Map(entries) => !entries.is_empty(),
-            Value::Number(_) | Value::Other => true,
-        }
-    }
-}
-
-/// Why PyYAML's safe loader (or the validator's limit on it) refuses the text.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Refusal {
-    /// Not YAML as PyYAML reads it; the detail says where.
-    Syntax(String),
-    /// An alias (`*name`): refused, since aliases can expand without bound.
-    Alias,
-    /// A tag the safe loader has no constructor for, as written.
-    Tag(String),
-    /// A list or mapping as a mapping key.
-    UnhashableKey,
-}
 
 /// The documents of `text`, or the first reason PyYAML would refuse it.
 pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {

@@ -1,6 +1,6 @@
 //! RayJob-only rules (SPEC.md section 6).
 
-use super::pyyaml::{self, Refusal, Value};
+use super::runtime_env::{self, Refusal, Value};
 use super::seen::Seen;
 use super::{Cx, FieldPath, IssueCode, Report, field_path, require};
 use crate::catalog::AccessMode;
@@ -99,7 +99,7 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
     // parser streams, before anything is copied: a few kilobytes of nested aliases
     // ("billion laughs") would otherwise take all the server's memory, and runtime envs
     // need none.
-    let docs = match pyyaml::load(text) {
+    let docs = match runtime_env::load(text) {
         Ok(docs) => docs,
         Err(refusal) => {
             let code = match refusal {
@@ -107,6 +107,7 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
                 Refusal::Alias => IssueCode::RuntimeEnvAlias,
                 Refusal::Tag(tag) => IssueCode::RuntimeEnvTag { tag },
                 Refusal::UnhashableKey => IssueCode::RuntimeEnvKeyNotString,
+                Refusal::Unread => IssueCode::RuntimeEnvUnread,
             };
             report.push(path, code);
             return;

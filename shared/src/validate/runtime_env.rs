@@ -1,0 +1,366 @@
+//! A RayJob runtime env as PyYAML's safe loader reads it, for the rules in `ray.rs`,
+//! and the way it crosses from one wasm module to another.
+//!
+//! With the `yaml` feature the text is read here (`pyyaml`, over yaml-rust2). The
+//! validator package leaves that feature out: the YAML reader is a fifth of its bytes,
+//! and only a RayJob with a runtime env needs it. There a second, optional module reads
+//! the text with `read_runtime_env` (this crate with the feature) and hands its answer
+//! back as JSON text to the reader set with `set_runtime_env_reader`; until one is set,
+//! a runtime env is an error (`ray.runtime_env.unread`), never passed unread.
+
+/// A node as PyYAML's safe loader builds it, reduced to what the rules need.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Value {
+    /// `None`.
+    Null,
+    /// `True` or `False`.
+    Bool(bool),
+    /// A number (int or float), as written.
+    Number(String),
+    /// A string.
+    Str(String),
+    /// A date, timestamp, bytes, set or ordered map.
+    Other,
+    /// A list.
+    Seq(Vec<Value>),
+    /// A mapping, in order; a later entry with an equal key wins.
+    Map(Vec<(Value, Value)>),
+}
+
+impl Value {
+    /// The value Python's `dict.get` returns for a string key: the last entry wins.
+    pub(super) fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Map(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| matches!(k, Value::Str(s) if s == key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Python truthiness, for the checks Ray writes as `if a and b`.
+    pub(super) fn is_truthy(&self) -> bool {
+        match self {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Str(s) => !s.is_empty(),
+            Value::Seq(items) => !items.is_empty(),
+            Value::Map(entries) => !entries.is_empty(),
+            Value::Number(_) | Value::Other => true,
+        }
+    }
+}
+
+/// Why PyYAML's safe loader (or the validator's limit on it) refuses the text.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Refusal {
+    /// Not YAML as PyYAML reads it; the detail says where.
+    Syntax(String),
+    /// An alias (`*name`): refused, since aliases can expand without bound.
+    Alias,
+    /// A tag the safe loader has no constructor for, as written.
+    Tag(String),
+    /// A list or mapping as a mapping key.
+    UnhashableKey,
+    /// Nothing here reads YAML: a build without the `yaml` feature that was given no
+    /// reader (`set_runtime_env_reader`), or one that gave no answer.
+    Unread,
+}
+
+/// The documents of `text`, or the first reason PyYAML would refuse it: read by the
+/// reader set, if any, else here with the `yaml` feature.
+pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
+    if let Some(read) = READER.get() {
+        return read(text).map_or(Err(Refusal::Unread), |answer| from_wire(&answer));
+    }
+    #[cfg(feature = "yaml")]
+    return super::pyyaml::load(text);
+    #[cfg(not(feature = "yaml"))]
+    return Err(Refusal::Unread);
+}
+
+/// Reads a runtime env's text elsewhere (another wasm module) and answers with what
+/// `read_runtime_env` gives for it, or `None` when it cannot.
+pub type RuntimeEnvReader = fn(&str) -> Option<String>;
+
+static READER: std::sync::OnceLock<RuntimeEnvReader> = std::sync::OnceLock::new();
+
+/// Has runtime envs read by `read` from now on, instead of here: for builds without the
+/// `yaml` feature (the validator package). The first reader set stays.
+pub fn set_runtime_env_reader(read: RuntimeEnvReader) {
+    // A second call sets nothing: the package's reader is one function either way.
+    let _ = READER.set(read);
+}
+
+/// A runtime env's text read as PyYAML's safe loader reads it, written for
+/// [`RuntimeEnvReader`]: the answer of the validator package's YAML module.
+#[cfg(feature = "yaml")]
+pub fn read_runtime_env(text: &str) -> String {
+    to_wire(&super::pyyaml::load(text))
+}
+
+// The answer is one flat JSON list, so no nesting of the YAML meets serde_json's depth
+// limit: its kind, then for `docs` every document's values in prefix order. A string is a
+// YAML string; anything else is a number saying what comes: the markers below.
+const NULL: u64 = 0;
+const FALSE: u64 = 1;
+const TRUE: u64 = 2;
+const OTHER: u64 = 3;
+/// Followed by the number as written.
+const NUMBER: u64 = 4;
+/// Followed by the count of items, then the items.
+const SEQ: u64 = 5;
+/// Followed by the count of entries, then each key and value.
+const MAP: u64 = 6;
+
+#[cfg(any(test, feature = "yaml"))]
+fn to_wire(loaded: &Result<Vec<Value>, Refusal>) -> String {
+    let mut wire = Wire(String::from("["));
+    match loaded {
+        Ok(docs) => {
+            wire.text("docs");
+            docs.iter().for_each(|doc| wire.value(doc));
+        }
+        Err(Refusal::Syntax(detail)) => {
+            wire.text("syntax");
+            wire.text(detail);
+        }
+        Err(Refusal::Alias) => wire.text("alias"),
+        Err(Refusal::Tag(tag)) => {
+            wire.text("tag");
+            wire.text(tag);
+        }
+        Err(Refusal::UnhashableKey) => wire.text("unhashable"),
+        Err(Refusal::Unread) => wire.text("unread"),
+    }
+    wire.0.push(']');
+    wire.0
+}
+
+/// The answer being written: `[` and the items so far.
+#[cfg(any(test, feature = "yaml"))]
+struct Wire(String);
+
+#[cfg(any(test, feature = "yaml"))]
+impl Wire {
+    fn next(&mut self) {
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+    }
+
+    fn mark(&mut self, mark: u64) {
+        self.next();
+        self.0.push_str(&mark.to_string());
+    }
+
+    fn text(&mut self, text: &str) {
+        self.next();
+        self.0.push('"');
+        for c in text.chars() {
+            match c {
+                '"' => self.0.push_str("\\\""),
+                '\\' => self.0.push_str("\\\\"),
+                c if c < ' ' => self.0.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => self.0.push(c),
+            }
+        }
+        self.0.push('"');
+    }
+
+    fn value(&mut self, value: &Value) {
+        match value {
+            Value::Null => self.mark(NULL),
+            Value::Bool(false) => self.mark(FALSE),
+            Value::Bool(true) => self.mark(TRUE),
+            Value::Other => self.mark(OTHER),
+            Value::Str(s) => self.text(s),
+            Value::Number(n) => {
+                self.mark(NUMBER);
+                self.text(n);
+            }
+            Value::Seq(items) => {
+                self.mark(SEQ);
+                self.mark(items.len() as u64);
+                items.iter().for_each(|v| self.value(v));
+            }
+            Value::Map(entries) => {
+                self.mark(MAP);
+                self.mark(entries.len() as u64);
+                for (k, v) in entries {
+                    self.value(k);
+                    self.value(v);
+                }
+            }
+        }
+    }
+}
+
+/// What `to_wire` wrote, read back; an answer that is not one is [`Refusal::Unread`].
+fn from_wire(answer: &str) -> Result<Vec<Value>, Refusal> {
+    use crate::read::{Tape, Value as Json};
+    use std::borrow::Cow;
+
+    enum Item<'a> {
+        Str(Cow<'a, str>),
+        Mark(u64),
+    }
+    fn value<'a>(items: &mut impl Iterator<Item = Item<'a>>) -> Option<Value> {
+        let count = |items: &mut dyn Iterator<Item = Item<'a>>| match items.next() {
+            Some(Item::Mark(n)) => usize::try_from(n).ok(),
+            _ => None,
+        };
+        Some(match items.next()? {
+            Item::Str(s) => Value::Str(s.into_owned()),
+            Item::Mark(NULL) => Value::Null,
+            Item::Mark(FALSE) => Value::Bool(false),
+            Item::Mark(TRUE) => Value::Bool(true),
+            Item::Mark(OTHER) => Value::Other,
+            Item::Mark(NUMBER) => match items.next()? {
+                Item::Str(n) => Value::Number(n.into_owned()),
+                Item::Mark(_) => return None,
+            },
+            Item::Mark(SEQ) => {
+                let n = count(items)?;
+                Value::Seq((0..n).map(|_| value(items)).collect::<Option<_>>()?)
+            }
+            Item::Mark(MAP) => {
+                let n = count(items)?;
+                let entry = |items: &mut _| Some((value(items)?, value(items)?));
+                Value::Map((0..n).map(|_| entry(&mut *items)).collect::<Option<_>>()?)
+            }
+            Item::Mark(_) => return None,
+        })
+    }
+
+    let mut tape: Tape<'_> = serde_json::from_str(answer).map_err(|_| Refusal::Unread)?;
+    let Json::List(list) = tape.json().node() else {
+        return Err(Refusal::Unread);
+    };
+    let mut items = list.map(|item| match item.node() {
+        Json::Str(s) => Item::Str(s),
+        Json::Unsigned(n) => Item::Mark(n),
+        // Nothing the writer writes: ends the read as garbled.
+        _ => Item::Mark(u64::MAX),
+    });
+    let Some(Item::Str(kind)) = items.next() else {
+        return Err(Refusal::Unread);
+    };
+    let mut text = || match items.next() {
+        Some(Item::Str(s)) => Ok(s.into_owned()),
+        _ => Err(Refusal::Unread),
+    };
+    match &*kind {
+        "syntax" => Err(Refusal::Syntax(text()?)),
+        "tag" => Err(Refusal::Tag(text()?)),
+        "alias" => Err(Refusal::Alias),
+        "unhashable" => Err(Refusal::UnhashableKey),
+        "docs" => {
+            let mut items = items.peekable();
+            let mut docs = Vec::new();
+            while items.peek().is_some() {
+                docs.push(value(&mut items).ok_or(Refusal::Unread)?);
+            }
+            Ok(docs)
+        }
+        _ => Err(Refusal::Unread),
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[cfg(feature = "yaml")]
+    #[test]
+    fn the_answer_reads_back_as_pyyaml_read_the_text() {
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let texts = [
+            "",
+            "# only a comment",
+            "working_dir: .\npip: [torch==2.4, 'numpy<2']\nenv_vars:\n  A: x\n  B: yes\n  C: '8'\n",
+            "---\na: 1\n---\nb: [1, 2.5, ~, 2024-01-01, 1e3, 0x1F, .inf]\n",
+            "\"q\\\"uote\": \"tab\\t nul\\0 bell\\x07 back\\\\slash\"\n华东: 上海\n",
+            "a: {b: {c: {d: [[[[]]]]}}}\n? [a]\n: x",
+            "<<: {a: 1}\nb: 2\nb: 3\n",
+            "? !!null ''\n: x\n1: one\ntrue: t\n",
+            "a: &x 1\nb: *x",
+            "a: !foo x",
+            "a: !!python/object:os.system x",
+            "a: [",
+            "a: <<",
+            "- a\n- b: c\n",
+            &deep,
+        ];
+        for text in texts {
+            let read = super::super::pyyaml::load(text);
+            assert_eq!(from_wire(&read_runtime_env(text)), read, "{text}");
+        }
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let text = "[a-z0-9\"\\\\/ 华\u{0}\u{1f}\t-]{0,6}";
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            text.prop_map(Value::Number),
+            text.prop_map(Value::Str),
+            Just(Value::Other),
+        ];
+        leaf.prop_recursive(6, 48, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Seq),
+                prop::collection::vec((inner.clone(), inner), 0..5).prop_map(Value::Map),
+            ]
+        })
+    }
+
+    fn refusal() -> impl Strategy<Value = Refusal> {
+        prop_oneof![
+            ".{0,12}".prop_map(Refusal::Syntax),
+            ".{0,12}".prop_map(Refusal::Tag),
+            Just(Refusal::Alias),
+            Just(Refusal::UnhashableKey),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_answer_reads_back_as_it_was_written(
+            read in prop_oneof![
+                prop::collection::vec(value(), 0..4).prop_map(Ok),
+                refusal().prop_map(Err),
+            ]
+        ) {
+            let wire = to_wire(&read);
+            // Flat: one list, however deep the YAML.
+            let items: Vec<serde_json::Value> = serde_json::from_str(&wire).unwrap();
+            prop_assert!(items.iter().all(|i| i.is_string() || i.is_u64()), "{}", wire);
+            prop_assert_eq!(from_wire(&wire), read);
+        }
+    }
+
+    #[test]
+    fn an_answer_that_is_not_one_leaves_the_runtime_env_unread() {
+        for answer in [
+            "",
+            "{}",
+            "[]",
+            "[\"docs\", 5]",
+            "[\"docs\", 5, 2, 0]",
+            "[\"docs\", 4, 1]",
+            "[\"docs\", 9]",
+            "[\"docs\", -1]",
+            "[\"docs\", [0]]",
+            "[\"syntax\"]",
+            "[\"what\"]",
+        ] {
+            assert_eq!(from_wire(answer), Err(Refusal::Unread), "{answer}");
+        }
+        assert_eq!(from_wire("[\"docs\"]"), Ok(vec![]));
+        assert_eq!(from_wire("[\"docs\", 5, 0]"), Ok(vec![Value::Seq(vec![])]));
+    }
+}
