@@ -3,7 +3,8 @@
 # scripts/validator.sh): raw bytes and brotli -q 11 bytes, as browsers fetch them
 # compressed. The console (wasm + js + css) against its goal of <= 250 KB brotli, and the
 # validator package for other portals (dist/validator/) against <= 100 KB; its optional
-# YAML module (fetched only to check RayJob runtime envs) apart, then both together.
+# YAML module (fetched only to check RayJob runtime envs) apart, then both together, and
+# the one-module build with the YAML reader inside (full/) for portals that always need it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Prints one row per file and a total row against the goal (in KB of 1,000 bytes; 0 for none).
@@ -29,3 +30,4 @@ sizes console 250 dist/*.wasm dist/*.js dist/*.css
 sizes validator 100 dist/validator/berth_validator_bg.wasm dist/validator/berth_validator.js
 sizes yaml 0 dist/validator/berth_validator_yaml_bg.wasm dist/validator/berth_validator_yaml.js
 sizes "val.+yaml" 0 dist/validator/*.wasm dist/validator/*.js | tail -n 1
+sizes "val. full" 0 dist/validator/full/*.wasm dist/validator/full/*.js | tail -n 1

@@ -2,7 +2,8 @@
 # Builds the validator package for other portals (frontend/validator, no Leptos) into
 # dist/validator/: berth_validator.js (an ES module) and berth_validator_bg.wasm, its
 # optional YAML module for RayJob runtime envs (frontend/validator/yaml:
-# berth_validator_yaml.js and berth_validator_yaml_bg.wasm), and
+# berth_validator_yaml.js and berth_validator_yaml_bg.wasm), the main module with that
+# reader inside for portals that always check runtime envs (full/), and
 # copies the example page public/validator.html to dist/. Run it after
 # `trunk build --release`, which empties dist/.
 # BERTH_VALIDATOR_FEATURES=bench adds the boundary routes scripts/bench-validator.sh measures.
@@ -11,23 +12,29 @@ source "$(dirname "$0")/env.sh"
 out="${BERTH_VALIDATOR_OUT:-dist/validator}"
 features="${BERTH_VALIDATOR_FEATURES:-}"
 target="${CARGO_TARGET_DIR:-target}"
-# Two builds: one would unify `shared`'s features, and the main module would carry the
-# YAML reader its optional module is for.
-cargo build --locked -p berth-validator --target wasm32-unknown-unknown --profile wasm-release \
-  ${features:+--features "$features"}
-cargo build --locked -p berth-validator-yaml --target wasm32-unknown-unknown --profile wasm-release
-rm -rf "$out"
-mkdir -p "$out"
-for module in berth_validator berth_validator_yaml; do
-  wasm-bindgen --target web --no-typescript --out-dir "$out" \
+# Separate builds: one would unify `shared`'s features, and the main module would carry
+# the YAML reader its optional module is for. Each wasm goes through wasm-bindgen (and
+# wasm-opt) before the next build replaces it.
+package() { # <crate> <wasm name> <out dir> [cargo args]
+  local crate=$1 module=$2 dir=$3; shift 3
+  cargo build --locked -p "$crate" --target wasm32-unknown-unknown --profile wasm-release "$@"
+  wasm-bindgen --target web --no-typescript --out-dir "$dir" \
     "$target/wasm32-unknown-unknown/wasm-release/$module.wasm"
   if command -v wasm-opt >/dev/null; then
     # The same wasm-opt trunk runs on the console (npm binaryen 132; scripts/install-tools.sh).
     wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types \
-      -o "$out/${module}_bg.wasm" "$out/${module}_bg.wasm"
+      -o "$dir/${module}_bg.wasm" "$dir/${module}_bg.wasm"
   else
     echo "validator.sh: no wasm-opt on PATH, the package is left unoptimised" >&2
   fi
-done
+}
+rm -rf "$out"
+mkdir -p "$out"
+# The one-module build (full/), for portals that always check runtime envs: the main
+# module with the YAML reader inside, less than the two modules together.
+package berth-validator berth_validator "$out/full" --features shared/yaml
+package berth-validator-yaml berth_validator_yaml "$out"
+# Last, so the next incremental build of the main module starts from it.
+package berth-validator berth_validator "$out" ${features:+--features "$features"}
 cp public/validator.html public/embed.html "$(dirname "$out")/"
