@@ -87,8 +87,10 @@ pub type RuntimeEnvReader = fn(&str) -> Option<String>;
 
 static READER: std::sync::OnceLock<RuntimeEnvReader> = std::sync::OnceLock::new();
 
-/// Has runtime envs read by `read` from now on, instead of here: for builds without the
-/// `yaml` feature (the validator package). The first reader set stays.
+/// Has runtime envs read by `read` from now on, instead of here: the validator package's
+/// way to its YAML module, in a build without the `yaml` feature; a build with it uses
+/// a reader set too, which is how the tests run the corpus through one. The first reader
+/// set stays.
 pub fn set_runtime_env_reader(read: RuntimeEnvReader) {
     // A second call sets nothing: the package's reader is one function either way.
     let _ = READER.set(read);
