@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints the bundle sizes from dist/ (run after `trunk build --release` and
 # scripts/validator.sh): raw bytes and brotli -q 11 bytes, as browsers fetch them
-# compressed. The console (wasm + js + css) against its goal of <= 250 KB brotli, and the
+# compressed. The console (wasm + js + css) against its goal of <= 250 KB brotli, its YAML
+# module apart (fetched only for RayJobs and YAML imports), and the
 # validator package for other portals (dist/validator/) against <= 100 KB; its optional
 # YAML module (fetched only to check RayJob runtime envs) apart, then both together, and
 # the one-module build with the YAML reader inside (full/) for portals that always need it.
@@ -26,7 +27,9 @@ sizes() {
     "$name" total "$total_raw" "$total_br" "$goal_kb" "$verdict"
 }
 shopt -s nullglob
-sizes console 250 dist/*.wasm dist/*.js dist/*.css
+sizes console 250 dist/*.wasm dist/*.js dist/snippets/*/*.js dist/*.css
+# The console's YAML module, fetched only when the form first meets a RayJob or a YAML import.
+sizes "con. yaml" 0 dist/yaml/*.wasm dist/yaml/*.js
 sizes validator 100 dist/validator/berth_validator_bg.wasm dist/validator/berth_validator.js
 sizes yaml 0 dist/validator/berth_validator_yaml_bg.wasm dist/validator/berth_validator_yaml.js
 sizes "val.+yaml" 0 dist/validator/*.wasm dist/validator/*.js | tail -n 1

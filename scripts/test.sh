@@ -20,10 +20,13 @@ cargo fmt --all -- --check
 cargo clippy --locked --workspace --exclude berth-frontend --all-targets --features berth-shared/demo -- -D warnings
 # Benchmarks are native only (criterion), hence --lib --tests here.
 cargo clippy --locked -p berth-frontend -p berth-validator -p berth-shared --target wasm32-unknown-unknown --lib --tests --features berth-shared/demo -- -D warnings
-# The validator package's two modules as scripts/validator.sh builds them: `shared` without
-# and with its YAML reader.
+# The validator package's modules and the console's YAML module as scripts/validator.sh
+# builds them: `shared` without and with its YAML reader.
 cargo clippy --locked -p berth-validator --target wasm32-unknown-unknown --lib -- -D warnings
 cargo clippy --locked -p berth-validator-yaml --target wasm32-unknown-unknown --lib -- -D warnings
+cargo clippy --locked -p berth-validator-yaml --features spec --target wasm32-unknown-unknown --lib -- -D warnings
+# The console as trunk builds it: without `shared`'s YAML reader, which the tests bring.
+cargo clippy --locked -p berth-frontend --features app --target wasm32-unknown-unknown --lib -- -D warnings
 
 step "console build (trunk, release) and its size"
 trunk build --release

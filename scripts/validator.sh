@@ -3,7 +3,8 @@
 # dist/validator/: berth_validator.js (an ES module) and berth_validator_bg.wasm, its
 # optional YAML module for RayJob runtime envs (frontend/validator/yaml:
 # berth_validator_yaml.js and berth_validator_yaml_bg.wasm), the main module with that
-# reader inside for portals that always check runtime envs (full/), and
+# reader inside for portals that always check runtime envs (full/), the console's YAML
+# module into dist/yaml/, and
 # copies the example page public/validator.html to dist/. Run it after
 # `trunk build --release`, which empties dist/.
 # BERTH_VALIDATOR_FEATURES=bench adds the boundary routes scripts/bench-validator.sh measures.
@@ -29,12 +30,15 @@ package() { # <crate> <wasm name> <out dir> [cargo args]
     echo "validator.sh: no wasm-opt on PATH, the package is left unoptimised" >&2
   fi
 }
-rm -rf "$out"
+rm -rf "$out" "$(dirname "$out")/yaml"
 mkdir -p "$out"
 # The one-module build (full/), for portals that always check runtime envs: the main
 # module with the YAML reader inside, less than the two modules together.
 package berth-validator berth_validator "$out/full" --features shared/yaml
 package berth-validator-yaml berth_validator_yaml "$out"
+# The console's YAML module (dist/yaml/): the same, and its reader of specs imported as
+# YAML (frontend/src/yaml.rs fetches it).
+package berth-validator-yaml berth_validator_yaml "$(dirname "$out")/yaml" --features spec
 # Last, so the next incremental build of the main module starts from it.
 package berth-validator berth_validator "$out" ${features:+--features "$features"}
 cp public/validator.html public/embed.html "$(dirname "$out")/"

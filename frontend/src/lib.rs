@@ -12,6 +12,7 @@ pub mod js_api;
 pub mod nav;
 pub mod pages;
 pub mod widgets;
+pub mod yaml;
 
 use i18n::UiLang;
 use leptos::prelude::*;

@@ -157,6 +157,7 @@ pub mod catalog;
 pub mod catalog_file;
 #[cfg(any(feature = "demo", test))]
 pub mod demo;
+mod flat;
 pub mod injected;
 pub mod manifest;
 pub mod messages;
@@ -171,6 +172,7 @@ pub mod usage;
 pub mod validate;
 pub mod vocab;
 mod wire;
+pub mod yaml_spec;
 
 pub use catalog::{Catalog, User};
 pub use catalog_file::CatalogFile;

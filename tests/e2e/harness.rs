@@ -136,6 +136,20 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
 
 /// Saves a PNG of the page as `target/e2e-screenshots/<name>.png`, as evidence of a
 /// journey's step (CJK text renders with Debian's fonts-noto-cjk installed).
+/// Whether the page has fetched a file whose address contains `name` (the YAML module
+/// is fetched only when it is needed).
+pub async fn fetched(client: &Client, name: &str) -> bool {
+    client
+        .execute(
+            "return performance.getEntriesByType('resource').some((e) => e.name.includes(arguments[0]))",
+            vec![name.into()],
+        )
+        .await
+        .expect("the page answers")
+        .as_bool()
+        .expect("a boolean")
+}
+
 pub async fn screenshot(client: &Client, name: &str) {
     let dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)

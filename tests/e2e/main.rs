@@ -72,6 +72,8 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     let id = page.check_on_task_page().await;
     assert!(id.starts_with("llama-ft-"), "{id}");
     screenshot(&page.client, "form-pytorch-submitted").await;
+    // The console reads no YAML itself: a PyTorchJob's journey never fetched the reader.
+    assert!(!berth_e2e::fetched(&page.client, "berth_validator_yaml").await);
     page.close().await;
 }
 
@@ -100,6 +102,8 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
         .await;
     page.fill("ray.runtime_env", "pip:\n  - numpy\n").await;
     page.check_field_clean("ray.runtime_env").await;
+    // Read by the YAML module the form fetched once the task became a RayJob.
+    assert!(berth_e2e::fetched(&page.client, "/yaml/berth_validator_yaml").await);
 
     // Autoscaling counts its maximum: the plan follows.
     page.toggle("ray.autoscaling.enabled").await;

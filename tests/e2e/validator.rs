@@ -49,20 +49,6 @@ impl Page {
         }
         found
     }
-
-    /// Whether the page has fetched the package's optional YAML module.
-    async fn fetched_yaml_module(&self) -> bool {
-        self.client
-            .execute(
-                "return performance.getEntriesByType('resource')\
-                   .some((e) => e.name.includes('berth_validator_yaml'))",
-                vec![],
-            )
-            .await
-            .expect("the page answers")
-            .as_bool()
-            .expect("a boolean")
-    }
 }
 
 // act
@@ -188,7 +174,7 @@ async fn a_portal_embeds_the_validator_alone_and_sees_a_finding_for_a_bad_field(
     page.check_findings(&expected).await;
     page.check_plan_contains("\"now\"").await;
     // No spec so far had a runtime env: the YAML module was not fetched.
-    assert!(!page.fetched_yaml_module().await);
+    assert!(!berth_e2e::fetched(&page.client, "berth_validator_yaml").await);
 
     // A RayJob whose runtime env breaks Ray's rules: the page fetches the package's
     // YAML module when the check asks for it, and then lists what the crate finds,
@@ -209,7 +195,7 @@ async fn a_portal_embeds_the_validator_alone_and_sees_a_finding_for_a_bad_field(
         assert!(codes.contains(&code), "{code} not in {expected:?}");
     }
     page.check_findings(&expected).await;
-    assert!(page.fetched_yaml_module().await);
+    assert!(berth_e2e::fetched(&page.client, "berth_validator_yaml").await);
     screenshot(&page.client, "validator-ray-runtime-env").await;
 
     page.close().await;

@@ -124,7 +124,23 @@ impl FormCx {
         let catalog = StoredValue::new(catalog);
         let spec = RwSignal::new(spec);
         let check = Memo::new(move |_| {
-            spec.with(|s| catalog.with_value(|c| shared::check(s, c, &usage, &user)))
+            // A RayJob asks for the YAML reader at once; until it is here a runtime env's
+            // `unread` is held back, and this runs again when it arrives (crate::yaml).
+            let reader = crate::yaml::state();
+            let mut check =
+                spec.with(|s| catalog.with_value(|c| shared::check(s, c, &usage, &user)));
+            if spec.with(|s| s.basic.task_type == Some(shared::TaskType::RayJob)) {
+                crate::yaml::want();
+            }
+            let unread = |i: &Issue| matches!(i.code, shared::IssueCode::RuntimeEnvUnread);
+            if reader != crate::yaml::Reader::Failed && check.issues.issues().iter().any(unread) {
+                let mut held = Report::new();
+                for issue in check.issues.issues().iter().filter(|i| !unread(i)) {
+                    held.push_issue(issue.clone());
+                }
+                check.issues = held;
+            }
+            check
         });
         let server = RwSignal::new(None::<(TaskSpec, Report)>);
         let report = Memo::new(move |_| {

@@ -103,17 +103,27 @@ pub fn Preview() -> impl IntoView {
     };
     let import_text = RwSignal::new(String::new());
     let import_note = RwSignal::new(None::<ImportError>);
+    let apply = move |text: String| match transfer::from_text(&text) {
+        Ok(spec) => {
+            cx.server.set(None);
+            cx.spec.set(spec);
+            // An imported spec is checked like any input: every finding shows.
+            cx.reveal.set(true);
+            import_note.set(None);
+            import_text.set(String::new());
+        }
+        Err(err) => import_note.set(Some(err)),
+    };
     let import = move |_| {
-        match transfer::from_text(&import_text.get_untracked()) {
-            Ok(spec) => {
-                cx.server.set(None);
-                cx.spec.set(spec);
-                // An imported spec is checked like any input: every finding shows.
-                cx.reveal.set(true);
-                import_note.set(None);
-                import_text.set(String::new());
-            }
-            Err(err) => import_note.set(Some(err)),
+        let text = import_text.get_untracked();
+        if text.trim_start().starts_with('{') || crate::yaml::is_ready() {
+            apply(text);
+        } else {
+            // YAML: read once the reader, fetched on first need, is here.
+            leptos::task::spawn_local(async move {
+                let _ = crate::yaml::ready().await;
+                apply(text);
+            });
         }
     };
     view! {

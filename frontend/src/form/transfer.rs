@@ -2,13 +2,13 @@
 //!
 //! The export writes a small YAML subset (block mappings and lists, double-quoted or
 //! literal strings) that any YAML reader gives back as the same JSON; the import reads
-//! YAML with the yaml-rust2 parser the shared crate already ships, so the console gains
-//! no new dependency weight.
+//! YAML through `shared::yaml_spec`, whose reader is the validator package's YAML module,
+//! fetched beside the console (`crate::yaml`), so the console's own wasm carries none.
 
 use serde_json::Value;
+use shared::yaml_spec::YamlSpecError;
 use shared::{Report, TaskSpec};
 use std::fmt::Write;
-use yaml_rust2::{Yaml, YamlLoader};
 
 /// The spec as YAML, fields in the spec's order.
 pub fn to_yaml(spec: &TaskSpec) -> String {
@@ -131,6 +131,8 @@ pub enum ImportError {
     NotPlain,
     /// A document of the wrong shape.
     Shape(Report),
+    /// YAML, and the YAML reader (the module fetched beside the console) did not load.
+    Unread,
 }
 
 impl ImportError {
@@ -147,6 +149,7 @@ impl ImportError {
                 &[("count", count.to_string())],
             ),
             ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
+            ImportError::Unread => text(lang, "ui.form.import.unread", &[]),
             ImportError::Shape(report) => text(
                 lang,
                 "ui.form.import.shape",
@@ -166,42 +169,11 @@ pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
     if text.trim_start().starts_with('{') {
         return shared::parse_spec(text).map_err(ImportError::Shape);
     }
-    let value = {
-        let docs =
-            YamlLoader::load_from_str(text).map_err(|e| ImportError::Syntax(e.to_string()))?;
-        match docs.as_slice() {
-            [doc] => json(doc)?,
-            _ => return Err(ImportError::Documents(docs.len())),
-        }
-    };
+    let value = shared::yaml_spec::yaml_spec_value(text).map_err(|e| match e {
+        YamlSpecError::Syntax(detail) => ImportError::Syntax(detail),
+        YamlSpecError::Documents(n) => ImportError::Documents(n),
+        YamlSpecError::NotPlain => ImportError::NotPlain,
+        YamlSpecError::Unread => ImportError::Unread,
+    })?;
     shared::parse_value(value).map_err(ImportError::Shape)
-}
-
-fn json(yaml: &Yaml) -> Result<Value, ImportError> {
-    Ok(match yaml {
-        Yaml::Null => Value::Null,
-        Yaml::Boolean(b) => Value::Bool(*b),
-        Yaml::Integer(n) => Value::from(*n),
-        Yaml::Real(text) => text
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or_else(|| Value::String(text.clone()), Value::Number),
-        Yaml::String(s) => Value::String(s.clone()),
-        Yaml::Array(items) => Value::Array(items.iter().map(json).collect::<Result<_, _>>()?),
-        Yaml::Hash(map) => {
-            let mut object = serde_json::Map::new();
-            for (key, value) in map {
-                let key = match key {
-                    Yaml::String(s) => s.clone(),
-                    _ => return Err(ImportError::NotPlain),
-                };
-                object.insert(key, json(value)?);
-            }
-            Value::Object(object)
-        }
-        Yaml::Alias(_) | Yaml::BadValue => {
-            return Err(ImportError::NotPlain);
-        }
-    })
 }

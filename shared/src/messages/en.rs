@@ -811,7 +811,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.runtime_env.unread",
-        "was not checked: this validator has no YAML reader; load the package's berth_validator_yaml module and pass its readRuntimeEnv to useRuntimeEnvReader",
+        "was not checked: the YAML reader did not load; reload the page (portals: pass readRuntimeEnv of berth_validator_yaml.js to useRuntimeEnvReader)",
     ),
     (
         "ray.shared_storage.not_rwx",
@@ -1007,6 +1007,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.syntax", "Not imported: {detail}"),
     ("ui.form.import.title", "Import a spec"),
+    (
+        "ui.form.import.unread",
+        "Not imported: the YAML reader did not load; reload the page, or paste the spec as JSON",
+    ),
     (
         "ui.form.manifests.failed",
         "The server could not render the objects: {detail}",

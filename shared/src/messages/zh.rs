@@ -684,7 +684,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ray.runtime_env.unknown_key", "Ray 不支持键 '{key}'"),
     (
         "ray.runtime_env.unread",
-        "未校验：此校验器没有 YAML 读取模块；请加载校验包的 berth_validator_yaml 模块，并把其中的 readRuntimeEnv 传给 useRuntimeEnvReader",
+        "未校验：YAML 读取模块未能加载，请刷新页面（门户请把 berth_validator_yaml.js 的 readRuntimeEnv 传给 useRuntimeEnvReader）",
     ),
     (
         "ray.shared_storage.not_rwx",
@@ -861,6 +861,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.shape", "未导入：{count} 个字段格式不正确。"),
     ("ui.form.import.syntax", "未导入：{detail}"),
     ("ui.form.import.title", "导入任务规格"),
+    (
+        "ui.form.import.unread",
+        "未导入：YAML 读取模块未能加载，请刷新页面，或粘贴 JSON 格式的任务规格",
+    ),
     ("ui.form.manifests.failed", "服务端无法生成对象：{detail}"),
     (
         "ui.form.manifests.note",

@@ -8,6 +8,10 @@
 //! back as JSON text to the reader set with `set_runtime_env_reader`; until one is set,
 //! a runtime env is an error (`ray.runtime_env.unread`), never passed unread.
 
+#[cfg(any(test, feature = "yaml"))]
+use crate::flat::Writer;
+use crate::flat::{self, Item};
+
 /// A node as PyYAML's safe loader builds it, reduced to what the rules need.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Value {
@@ -119,11 +123,11 @@ const MAP: u64 = 6;
 
 #[cfg(any(test, feature = "yaml"))]
 fn to_wire(loaded: &Result<Vec<Value>, Refusal>) -> String {
-    let mut wire = Wire(String::from("["));
+    let mut wire = Writer::new();
     match loaded {
         Ok(docs) => {
             wire.text("docs");
-            docs.iter().for_each(|doc| wire.value(doc));
+            docs.iter().for_each(|doc| write(&mut wire, doc));
         }
         Err(Refusal::Syntax(detail)) => {
             wire.text("syntax");
@@ -137,64 +141,32 @@ fn to_wire(loaded: &Result<Vec<Value>, Refusal>) -> String {
         Err(Refusal::UnhashableKey) => wire.text("unhashable"),
         Err(Refusal::Unread) => wire.text("unread"),
     }
-    wire.0.push(']');
-    wire.0
+    wire.finish()
 }
 
-/// The answer being written: `[` and the items so far.
 #[cfg(any(test, feature = "yaml"))]
-struct Wire(String);
-
-#[cfg(any(test, feature = "yaml"))]
-impl Wire {
-    fn next(&mut self) {
-        if self.0.len() > 1 {
-            self.0.push(',');
+fn write(wire: &mut Writer, value: &Value) {
+    match value {
+        Value::Null => wire.mark(NULL),
+        Value::Bool(false) => wire.mark(FALSE),
+        Value::Bool(true) => wire.mark(TRUE),
+        Value::Other => wire.mark(OTHER),
+        Value::Str(s) => wire.text(s),
+        Value::Number(n) => {
+            wire.mark(NUMBER);
+            wire.text(n);
         }
-    }
-
-    fn mark(&mut self, mark: u64) {
-        self.next();
-        self.0.push_str(&mark.to_string());
-    }
-
-    fn text(&mut self, text: &str) {
-        self.next();
-        self.0.push('"');
-        for c in text.chars() {
-            match c {
-                '"' => self.0.push_str("\\\""),
-                '\\' => self.0.push_str("\\\\"),
-                c if c < ' ' => self.0.push_str(&format!("\\u{:04x}", u32::from(c))),
-                c => self.0.push(c),
-            }
+        Value::Seq(items) => {
+            wire.mark(SEQ);
+            wire.mark(items.len() as u64);
+            items.iter().for_each(|v| write(wire, v));
         }
-        self.0.push('"');
-    }
-
-    fn value(&mut self, value: &Value) {
-        match value {
-            Value::Null => self.mark(NULL),
-            Value::Bool(false) => self.mark(FALSE),
-            Value::Bool(true) => self.mark(TRUE),
-            Value::Other => self.mark(OTHER),
-            Value::Str(s) => self.text(s),
-            Value::Number(n) => {
-                self.mark(NUMBER);
-                self.text(n);
-            }
-            Value::Seq(items) => {
-                self.mark(SEQ);
-                self.mark(items.len() as u64);
-                items.iter().for_each(|v| self.value(v));
-            }
-            Value::Map(entries) => {
-                self.mark(MAP);
-                self.mark(entries.len() as u64);
-                for (k, v) in entries {
-                    self.value(k);
-                    self.value(v);
-                }
+        Value::Map(entries) => {
+            wire.mark(MAP);
+            wire.mark(entries.len() as u64);
+            for (k, v) in entries {
+                write(wire, k);
+                write(wire, v);
             }
         }
     }
@@ -202,65 +174,50 @@ impl Wire {
 
 /// What `to_wire` wrote, read back; an answer that is not one is [`Refusal::Unread`].
 fn from_wire(answer: &str) -> Result<Vec<Value>, Refusal> {
-    use crate::read::{Tape, Value as Json};
-    use std::borrow::Cow;
-
-    enum Item<'a> {
-        Str(Cow<'a, str>),
-        Mark(u64),
-    }
-    fn value<'a>(items: &mut impl Iterator<Item = Item<'a>>) -> Option<Value> {
-        let count = |items: &mut dyn Iterator<Item = Item<'a>>| match items.next() {
-            Some(Item::Mark(n)) => usize::try_from(n).ok(),
-            _ => None,
-        };
+    fn value(items: &mut impl Iterator<Item = Item>) -> Option<Value> {
         Some(match items.next()? {
-            Item::Str(s) => Value::Str(s.into_owned()),
+            Item::Text(s) => Value::Str(s),
             Item::Mark(NULL) => Value::Null,
             Item::Mark(FALSE) => Value::Bool(false),
             Item::Mark(TRUE) => Value::Bool(true),
             Item::Mark(OTHER) => Value::Other,
             Item::Mark(NUMBER) => match items.next()? {
-                Item::Str(n) => Value::Number(n.into_owned()),
+                Item::Text(n) => Value::Number(n),
                 Item::Mark(_) => return None,
             },
             Item::Mark(SEQ) => {
-                let n = count(items)?;
+                let n = flat::count(items)?;
                 Value::Seq((0..n).map(|_| value(items)).collect::<Option<_>>()?)
             }
             Item::Mark(MAP) => {
-                let n = count(items)?;
-                let entry = |items: &mut _| Some((value(items)?, value(items)?));
-                Value::Map((0..n).map(|_| entry(&mut *items)).collect::<Option<_>>()?)
+                let n = flat::count(items)?;
+                let mut entries = Vec::new();
+                for _ in 0..n {
+                    entries.push((value(items)?, value(items)?));
+                }
+                Value::Map(entries)
             }
             Item::Mark(_) => return None,
         })
     }
 
-    let mut tape: Tape<'_> = serde_json::from_str(answer).map_err(|_| Refusal::Unread)?;
-    let Json::List(list) = tape.json().node() else {
-        return Err(Refusal::Unread);
-    };
-    let mut items = list.map(|item| match item.node() {
-        Json::Str(s) => Item::Str(s),
-        Json::Unsigned(n) => Item::Mark(n),
-        // Nothing the writer writes: ends the read as garbled.
-        _ => Item::Mark(u64::MAX),
-    });
-    let Some(Item::Str(kind)) = items.next() else {
+    let mut items = flat::items(answer)
+        .ok_or(Refusal::Unread)?
+        .into_iter()
+        .peekable();
+    let Some(Item::Text(kind)) = items.next() else {
         return Err(Refusal::Unread);
     };
     let mut text = || match items.next() {
-        Some(Item::Str(s)) => Ok(s.into_owned()),
+        Some(Item::Text(s)) => Ok(s),
         _ => Err(Refusal::Unread),
     };
-    match &*kind {
+    match kind.as_str() {
         "syntax" => Err(Refusal::Syntax(text()?)),
         "tag" => Err(Refusal::Tag(text()?)),
         "alias" => Err(Refusal::Alias),
         "unhashable" => Err(Refusal::UnhashableKey),
         "docs" => {
-            let mut items = items.peekable();
             let mut docs = Vec::new();
             while items.peek().is_some() {
                 docs.push(value(&mut items).ok_or(Refusal::Unread)?);

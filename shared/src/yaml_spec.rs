@@ -1,0 +1,241 @@
+//! A spec written as YAML, read into the JSON value the spec's reader takes: the form's
+//! import. yaml-rust2 reads it (`yaml` feature); the console leaves that feature out and
+//! has it read by the YAML module it fetches when it needs one
+//! ([`set_yaml_spec_reader`]), as the validator package reads runtime envs.
+
+#[cfg(feature = "yaml")]
+use crate::flat::Writer;
+use crate::flat::{self, Item};
+use serde_json::Value;
+
+/// Why YAML text is not one spec document.
+#[derive(Clone, Debug, PartialEq)]
+pub enum YamlSpecError {
+    /// Not YAML; the parser's message.
+    Syntax(String),
+    /// Not exactly one document.
+    Documents(usize),
+    /// A key that is not text, or an alias.
+    NotPlain,
+    /// Nothing here reads YAML: a build without the `yaml` feature whose reader is not
+    /// set, or gave no answer.
+    Unread,
+}
+
+/// The one document of `text` as a JSON value: read by the reader set, if any, else here
+/// with the `yaml` feature.
+///
+/// # Errors
+///
+/// [`YamlSpecError`] when the text is not one plain YAML document.
+pub fn yaml_spec_value(text: &str) -> Result<Value, YamlSpecError> {
+    let answer = match READER.get() {
+        Some(read) => read(text),
+        #[cfg(feature = "yaml")]
+        None => Some(read_yaml_spec(text)),
+        #[cfg(not(feature = "yaml"))]
+        None => None,
+    };
+    answer.map_or(Err(YamlSpecError::Unread), |answer| from_wire(&answer))
+}
+
+/// Whether YAML specs can be read now: here, or by a reader set.
+#[must_use]
+pub fn can_read() -> bool {
+    cfg!(feature = "yaml") || READER.get().is_some()
+}
+
+/// Reads a spec's YAML text elsewhere (another wasm module) and answers with what
+/// [`read_yaml_spec`] gives for it, or `None` when it cannot.
+pub type YamlSpecReader = fn(&str) -> Option<String>;
+
+static READER: std::sync::OnceLock<YamlSpecReader> = std::sync::OnceLock::new();
+
+/// Has YAML specs read by `read` from now on, instead of here. The first reader set stays.
+pub fn set_yaml_spec_reader(read: YamlSpecReader) {
+    let _ = READER.set(read);
+}
+
+// The answer (`crate::flat`): `["doc", value...]` with the document's nodes in prefix
+// order (a string is a YAML string; a marker below says what else comes),
+// `["syntax", detail]`, `["documents", count]`.
+const NULL: u64 = 0;
+const FALSE: u64 = 1;
+const TRUE: u64 = 2;
+/// Followed by the integer as written in decimal.
+const INTEGER: u64 = 3;
+/// Followed by the number as written.
+const REAL: u64 = 4;
+/// Followed by the count of items, then the items.
+const ARRAY: u64 = 5;
+/// Followed by the count of entries, then each key and value.
+const HASH: u64 = 6;
+/// An alias, or a value yaml-rust2 could not read.
+const NOT_PLAIN: u64 = 7;
+
+/// A spec's YAML text read here (yaml-rust2's loader, YAML 1.2's core schema), written
+/// for [`YamlSpecReader`]: the answer of the YAML module's `readYamlSpec`.
+#[cfg(feature = "yaml")]
+#[must_use]
+pub fn read_yaml_spec(text: &str) -> String {
+    use yaml_rust2::{Yaml, YamlLoader};
+    fn write(wire: &mut Writer, yaml: &Yaml) {
+        match yaml {
+            Yaml::Null => wire.mark(NULL),
+            Yaml::Boolean(false) => wire.mark(FALSE),
+            Yaml::Boolean(true) => wire.mark(TRUE),
+            Yaml::Integer(n) => {
+                wire.mark(INTEGER);
+                wire.text(&n.to_string());
+            }
+            Yaml::Real(text) => {
+                wire.mark(REAL);
+                wire.text(text);
+            }
+            Yaml::String(s) => wire.text(s),
+            Yaml::Array(items) => {
+                wire.mark(ARRAY);
+                wire.mark(items.len() as u64);
+                items.iter().for_each(|item| write(wire, item));
+            }
+            Yaml::Hash(map) => {
+                wire.mark(HASH);
+                wire.mark(map.len() as u64);
+                for (key, value) in map {
+                    write(wire, key);
+                    write(wire, value);
+                }
+            }
+            Yaml::Alias(_) | Yaml::BadValue => wire.mark(NOT_PLAIN),
+        }
+    }
+    let mut wire = Writer::new();
+    match YamlLoader::load_from_str(text) {
+        Err(e) => {
+            wire.text("syntax");
+            wire.text(&e.to_string());
+        }
+        Ok(docs) => match docs.as_slice() {
+            [doc] => {
+                wire.text("doc");
+                write(&mut wire, doc);
+            }
+            _ => {
+                wire.text("documents");
+                wire.mark(docs.len() as u64);
+            }
+        },
+    }
+    wire.finish()
+}
+
+/// What `read_yaml_spec` wrote, read back into JSON: integers as numbers, reals as
+/// numbers when they are finite `f64`s (else as their text), mappings with text keys.
+fn from_wire(answer: &str) -> Result<Value, YamlSpecError> {
+    fn value(items: &mut impl Iterator<Item = Item>) -> Result<Value, YamlSpecError> {
+        let garbled = YamlSpecError::Unread;
+        let text = |items: &mut dyn Iterator<Item = Item>| match items.next() {
+            Some(Item::Text(s)) => Ok(s),
+            _ => Err(YamlSpecError::Unread),
+        };
+        Ok(match items.next().ok_or(garbled.clone())? {
+            Item::Text(s) => Value::String(s),
+            Item::Mark(NULL) => Value::Null,
+            Item::Mark(FALSE) => Value::Bool(false),
+            Item::Mark(TRUE) => Value::Bool(true),
+            Item::Mark(INTEGER) => Value::from(text(items)?.parse::<i64>().map_err(|_| garbled)?),
+            Item::Mark(REAL) => {
+                let text = text(items)?;
+                text.parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(Value::String(text), Value::Number)
+            }
+            Item::Mark(ARRAY) => {
+                let n = flat::count(items).ok_or(garbled)?;
+                Value::Array((0..n).map(|_| value(items)).collect::<Result<_, _>>()?)
+            }
+            Item::Mark(HASH) => {
+                let n = flat::count(items).ok_or(garbled)?;
+                let mut object = serde_json::Map::new();
+                for _ in 0..n {
+                    let Value::String(key) = value(items)? else {
+                        return Err(YamlSpecError::NotPlain);
+                    };
+                    object.insert(key, value(items)?);
+                }
+                Value::Object(object)
+            }
+            Item::Mark(NOT_PLAIN) => return Err(YamlSpecError::NotPlain),
+            Item::Mark(_) => return Err(garbled),
+        })
+    }
+
+    let mut items = flat::items(answer)
+        .ok_or(YamlSpecError::Unread)?
+        .into_iter();
+    let Some(Item::Text(kind)) = items.next() else {
+        return Err(YamlSpecError::Unread);
+    };
+    match (kind.as_str(), items.next()) {
+        ("syntax", Some(Item::Text(detail))) => Err(YamlSpecError::Syntax(detail)),
+        ("documents", Some(Item::Mark(n))) => {
+            Err(usize::try_from(n).map_or(YamlSpecError::Unread, YamlSpecError::Documents))
+        }
+        ("doc", Some(first)) => {
+            let mut items = std::iter::once(first).chain(items);
+            let doc = value(&mut items)?;
+            match items.next() {
+                None => Ok(doc),
+                Some(_) => Err(YamlSpecError::Unread),
+            }
+        }
+        _ => Err(YamlSpecError::Unread),
+    }
+}
+
+#[cfg(all(test, feature = "yaml"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_reads_as_the_loader_reads_it() {
+        let read = |text: &str| from_wire(&read_yaml_spec(text));
+        assert_eq!(
+            read("version: 1\nbasic:\n  name_prefix: a\n  tags: [{key: k, value: '1'}]\n"),
+            Ok(serde_json::json!({
+                "version": 1,
+                "basic": { "name_prefix": "a", "tags": [{ "key": "k", "value": "1" }] }
+            }))
+        );
+        assert_eq!(
+            read("a: 1.5\nb: .inf\nc: ~\nd: yes\ne: \"q\\\"\\t\\u0001\"\nf: -7\n"),
+            Ok(serde_json::json!({
+                "a": 1.5, "b": ".inf", "c": null, "d": "yes", "e": "q\"\t\u{1}", "f": -7
+            }))
+        );
+        assert!(matches!(read("a: ["), Err(YamlSpecError::Syntax(_))));
+        assert_eq!(read("--- a\n--- b\n"), Err(YamlSpecError::Documents(2)));
+        assert_eq!(read(""), Err(YamlSpecError::Documents(0)));
+        assert_eq!(read("? [a]\n: b\n"), Err(YamlSpecError::NotPlain));
+        assert_eq!(read("1: b\n"), Err(YamlSpecError::NotPlain));
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        assert!(read(&deep).is_ok());
+    }
+
+    #[test]
+    fn an_answer_that_is_not_one_is_unread() {
+        for answer in [
+            "",
+            "{}",
+            "[]",
+            "[\"doc\"]",
+            "[\"doc\", 5, 2, 0]",
+            "[\"doc\", 0, 0]",
+            "[\"doc\", 9]",
+            "[\"what\"]",
+        ] {
+            assert_eq!(from_wire(answer), Err(YamlSpecError::Unread), "{answer}");
+        }
+    }
+}
