@@ -166,8 +166,9 @@ thread_local! {
 
 /// `useRuntimeEnvReader(readRuntimeEnv)`: every check from now on reads RayJob runtime
 /// envs with `readRuntimeEnv` from the package's YAML module (`berth_validator_yaml.js`).
-/// Without it a runtime env is the error `ray.runtime_env.unread` in the package (the
-/// console, which links this crate, reads them itself).
+/// Without it a runtime env is the error `ray.runtime_env.unread`. The console, which
+/// links this crate, hands over its own build of that module's reader the same way
+/// (`frontend/src/yaml.rs`).
 #[wasm_bindgen(js_name = useRuntimeEnvReader)]
 pub fn use_runtime_env_reader(read: js_sys::Function) {
     RUNTIME_ENV_READER.with(|reader| *reader.borrow_mut() = Some(read));

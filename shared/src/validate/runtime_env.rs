@@ -2,8 +2,9 @@
 //! and the way it crosses from one wasm module to another.
 //!
 //! With the `yaml` feature the text is read here (`pyyaml`, over yaml-rust2). The
-//! validator package leaves that feature out: the YAML reader is a fifth of its bytes,
-//! and only a RayJob with a runtime env needs it. There a second, optional module reads
+//! validator package and the console leave that feature out: the YAML reader is a fifth
+//! of the package's bytes, and only a RayJob with a runtime env needs it. There a second
+//! module, fetched when needed, reads
 //! the text with `read_runtime_env` (this crate with the feature) and hands its answer
 //! back as JSON text to the reader set with `set_runtime_env_reader`; until one is set,
 //! a runtime env is an error (`ray.runtime_env.unread`), never passed unread.
