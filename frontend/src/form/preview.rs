@@ -116,7 +116,7 @@ pub fn Preview() -> impl IntoView {
     };
     let import = move |_| {
         let text = import_text.get_untracked();
-        if text.trim_start().starts_with('{') || crate::yaml::is_ready() {
+        if transfer::is_json(&text) || crate::yaml::is_ready() {
             apply(text);
         } else {
             // YAML: read once the reader, fetched on first need, is here.

@@ -159,6 +159,11 @@ impl ImportError {
     }
 }
 
+/// Whether an import's text is read as JSON (an object), not as YAML.
+pub fn is_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
 /// Reads a spec from JSON or YAML.
 ///
 /// # Errors
@@ -166,7 +171,7 @@ impl ImportError {
 /// [`ImportError`] when the text is not one document of the spec's shape.
 pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
     // JSON goes through the shared parser, whose findings carry the line and column.
-    if text.trim_start().starts_with('{') {
+    if is_json(text) {
         return shared::parse_spec(text).map_err(ImportError::Shape);
     }
     let value = shared::yaml_spec::yaml_spec_value(text).map_err(|e| match e {
