@@ -105,12 +105,7 @@ async fn load_module() -> Result<(), JsValue> {
     let read_spec: js_sys::Function = get("readYamlSpec")?.dyn_into()?;
     SPEC_READER.with(|reader| *reader.borrow_mut() = Some(read_spec));
     shared::yaml_spec::set_yaml_spec_reader(|text| {
-        SPEC_READER.with(|reader| {
-            let read = reader.borrow().clone()?;
-            read.call1(&JsValue::NULL, &JsValue::from_str(text))
-                .ok()?
-                .as_string()
-        })
+        berth_validator::call_reader(SPEC_READER.with(|reader| reader.borrow().clone())?, text)
     });
     Ok(())
 }

@@ -173,13 +173,21 @@ thread_local! {
 pub fn use_runtime_env_reader(read: js_sys::Function) {
     RUNTIME_ENV_READER.with(|reader| *reader.borrow_mut() = Some(read));
     shared::validate::set_runtime_env_reader(|text| {
-        RUNTIME_ENV_READER.with(|reader| {
-            let read = reader.borrow().clone()?;
-            read.call1(&JsValue::NULL, &JsValue::from_str(text))
-                .ok()?
-                .as_string()
-        })
+        call_reader(
+            RUNTIME_ENV_READER.with(|reader| reader.borrow().clone())?,
+            text,
+        )
     });
+}
+
+/// A YAML module's reader called with `text`: its answer, or `None` when it threw or
+/// answered with something other than a string.
+pub fn call_reader(read: js_sys::Function, text: &str) -> Option<String> {
+    // Callers pass a clone out of their cell, not a borrow of it: the reader is JS and
+    // may call back in and set another.
+    read.call1(&JsValue::NULL, &JsValue::from_str(text))
+        .ok()?
+        .as_string()
 }
 
 /// The language of a check's messages; portals pass the tags the API documents.
