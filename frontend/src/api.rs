@@ -4,11 +4,11 @@ use gloo_net::http::Request;
 use shared::TaskSpec;
 use shared::api::{
     CatalogResponse, ErrorBody, Examples, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
-    ValidateResponse,
 };
-use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
+use shared::read::Read;
+use shared::record::TaskPhase;
 use shared::task::Tag;
-use shared::{Lang, Placement, Task, TaskType};
+use shared::{Lang, TaskType};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
@@ -68,82 +68,40 @@ fn network(err: gloo_net::Error) -> ClientError {
     ClientError::Network(err.to_string())
 }
 
-async fn answer<T: serde::de::DeserializeOwned>(response: gloo_net::http::Response) -> Result<T> {
+// Answers are read by `shared::read`, the reader the form carries for specs and the
+// catalog anyway, not by serde's derived readers: those were a struct visitor per type
+// with serde_json's parser inlined into each, some 20 KB of the console's wasm after
+// brotli (BENCHMARKS.md).
+
+/// An answer's body read as `T`: a server and console that disagree say where.
+fn read<T: Read>(text: &str) -> Result<T> {
+    shared::read::from_json(text)
+        .map_err(|err| ClientError::Network(format!("the server's answer does not read: {err}")))
+}
+
+async fn answer<T: Read>(response: gloo_net::http::Response) -> Result<T> {
     if response.ok() {
-        response.json().await.map_err(network)
+        read(&response.text().await.map_err(network)?)
     } else {
         Err(refusal(response).await)
     }
 }
 
 async fn refusal(response: gloo_net::http::Response) -> ClientError {
-    match response.json::<ErrorBody>().await {
+    let status = response.status();
+    let body = match response.text().await {
+        Ok(text) => shared::read::from_json::<ErrorBody>(&text).map_err(|err| err.to_string()),
+        Err(err) => Err(err.to_string()),
+    };
+    match body {
         Ok(body) => ClientError::Api(body),
-        Err(err) => ClientError::Network(format!("HTTP {}: {err}", response.status())),
-    }
-}
-
-// Specs in answers are read by `shared`'s spec reader, which the form carries anyway,
-// not by serde's derived reader of `TaskSpec`: that one would be compiled again for
-// each way in (JSON text for a spec, and serde's buffered content for a task, whose
-// record `TaskView` flattens), some 30 KB of the console's wasm after brotli.
-
-/// A spec the server sent that does not read: the server and console disagree.
-fn unreadable(report: &shared::Report) -> ClientError {
-    let first = report.issues().first();
-    ClientError::Network(format!(
-        "the server's spec does not read: {}",
-        first.map_or_else(String::new, |issue| format!(
-            "{}: {}",
-            issue.path,
-            issue.message(Lang::En)
-        ))
-    ))
-}
-
-/// A task as the wire has it: `TaskView`'s fields (its record's flattened in), the spec
-/// left as JSON for [`shared::parse_value`]. [`TaskWire::read`] builds both structs
-/// whole, so a field added to either does not compile until it is read here too.
-#[derive(serde::Deserialize)]
-struct TaskWire {
-    id: TaskId,
-    owner: String,
-    spec: serde_json::Value,
-    phase: TaskPhase,
-    attempts: u32,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    history: Vec<PhaseChange>,
-    tags: Vec<Tag>,
-    #[serde(default)]
-    placement: Option<Placement>,
-    #[serde(default)]
-    reason: Option<String>,
-}
-
-impl TaskWire {
-    fn read(self) -> Result<TaskView> {
-        Ok(TaskView {
-            task: Task {
-                id: self.id,
-                owner: self.owner,
-                spec: shared::parse_value(self.spec).map_err(|r| unreadable(&r))?,
-                phase: self.phase,
-                attempts: self.attempts,
-                created_at: self.created_at,
-                updated_at: self.updated_at,
-                history: self.history,
-            },
-            tags: self.tags,
-            placement: self.placement,
-            reason: self.reason,
-        })
+        Err(err) => ClientError::Network(format!("HTTP {status}: {err}")),
     }
 }
 
 /// An answer that is one task.
 async fn answer_task(response: gloo_net::http::Response) -> Result<TaskView> {
-    answer::<TaskWire>(response).await?.read()
+    answer(response).await
 }
 
 /// `GET /api/v1/catalog`.
@@ -161,19 +119,6 @@ pub async fn fetch_catalog() -> Result<CatalogResponse> {
     .await
 }
 
-/// `POST /api/v1/validate` with the spec exactly as typed.
-///
-/// # Errors
-///
-/// [`ClientError::Api`] with the named fields when the spec has the wrong shape.
-pub async fn validate(spec_json: String) -> Result<ValidateResponse> {
-    let request = Request::post(&url("/api/v1/validate"))
-        .header("content-type", "application/json")
-        .body(spec_json)
-        .map_err(network)?;
-    answer(request.send().await.map_err(network)?).await
-}
-
 /// `POST /api/v1/render`: the Kubernetes objects a spec becomes (hidden values masked,
 /// the name's random suffix shown as `xxxxx`), in apply order.
 ///
@@ -181,16 +126,17 @@ pub async fn validate(spec_json: String) -> Result<ValidateResponse> {
 ///
 /// [`ClientError::Api`] with the findings (422) when the spec has errors.
 pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
-    #[derive(serde::Deserialize)]
-    struct Rendered {
-        objects: Vec<serde_json::Value>,
-    }
     let request = Request::post(&url("/api/v1/render"))
         .header("content-type", "application/json")
         .body(spec_json)
         .map_err(network)?;
-    let rendered: Rendered = answer(request.send().await.map_err(network)?).await?;
-    Ok(rendered.objects)
+    let mut rendered: serde_json::Value = answer(request.send().await.map_err(network)?).await?;
+    match rendered.get_mut("objects").map(serde_json::Value::take) {
+        Some(serde_json::Value::Array(objects)) => Ok(objects),
+        _ => Err(ClientError::Network(
+            "the server's answer does not read: objects: expected a list".to_owned(),
+        )),
+    }
 }
 
 /// `GET /api/v1/examples`.
@@ -199,23 +145,13 @@ pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
 ///
 /// [`ClientError`] when the server cannot be reached or refuses.
 pub async fn fetch_examples() -> Result<Examples> {
-    #[derive(serde::Deserialize)]
-    struct Wire {
-        pytorch: serde_json::Value,
-        ray: serde_json::Value,
-    }
-    let wire: Wire = answer(
+    answer(
         Request::get(&url("/api/v1/examples"))
             .send()
             .await
             .map_err(network)?,
     )
-    .await?;
-    let read = |spec| shared::parse_value(spec).map_err(|r| unreadable(&r));
-    Ok(Examples {
-        pytorch: read(wire.pytorch)?,
-        ray: read(wire.ray)?,
-    })
+    .await
 }
 
 /// `POST /api/v1/tasks`: submits a spec. The key makes a retry of the same click return
@@ -244,12 +180,7 @@ pub async fn fetch_spec(id: &str) -> Result<TaskSpec> {
         "/api/v1/tasks/{}/spec",
         String::from(js_sys::encode_uri_component(id))
     );
-    let response = Request::get(&url(&path)).send().await.map_err(network)?;
-    if !response.ok() {
-        return Err(refusal(response).await);
-    }
-    let text = response.text().await.map_err(network)?;
-    shared::parse_spec(&text).map_err(|r| unreadable(&r))
+    answer(Request::get(&url(&path)).send().await.map_err(network)?).await
 }
 
 fn encode(text: &str) -> String {
@@ -360,7 +291,7 @@ fn query(pairs: &[(&str, String)]) -> String {
         .join("&")
 }
 
-async fn get<T: serde::de::DeserializeOwned>(path: &str) -> Result<T> {
+async fn get<T: Read>(path: &str) -> Result<T> {
     answer(send_get(path).await?).await
 }
 
@@ -387,21 +318,7 @@ pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -
         pairs.push(("cursor", cursor.to_owned()));
     }
     pairs.push(("limit", limit.to_string()));
-    #[derive(serde::Deserialize)]
-    struct PageWire {
-        tasks: Vec<TaskWire>,
-        #[serde(default)]
-        next: Option<String>,
-    }
-    let page: PageWire = get(&format!("/api/v1/tasks?{}", query(&pairs))).await?;
-    Ok(TaskPage {
-        tasks: page
-            .tasks
-            .into_iter()
-            .map(TaskWire::read)
-            .collect::<Result<_>>()?,
-        next: page.next,
-    })
+    get(&format!("/api/v1/tasks?{}", query(&pairs))).await
 }
 
 /// `GET /api/v1/tasks/{id}`, its reasons in `lang`.
@@ -451,7 +368,7 @@ pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<
     if response.ok() {
         response.text().await.map_err(network)
     } else {
-        answer::<String>(response).await
+        Err(refusal(response).await)
     }
 }
 
@@ -548,7 +465,7 @@ pub async fn delete_task(id: &str) -> Result<()> {
     if response.ok() {
         Ok(())
     } else {
-        answer::<()>(response).await
+        Err(refusal(response).await)
     }
 }
 

@@ -17,18 +17,61 @@ use crate::api;
 use crate::form::TaskForm;
 use crate::i18n::UiLang;
 use leptos::prelude::*;
-use serde::Deserialize;
 use shared::Lang;
 use shared::api::{CatalogResponse, TaskView};
 use wasm_bindgen::prelude::*;
 
 /// `mountTaskForm`'s options, as JavaScript passes them.
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Default)]
 struct Options {
     api_base: Option<String>,
     locale: Option<Lang>,
     catalog: Option<CatalogResponse>,
+}
+
+impl Options {
+    /// The options from their JSON text: each known one optional (absent or `null`),
+    /// any other name refused, so a misspelt option is not silently ignored. The
+    /// catalog is read by `shared::read`, as the console reads it from the server,
+    /// rather than by a second, derived reader.
+    fn read(text: &str) -> Result<Options, String> {
+        use serde_json::Value;
+        let Value::Object(given) = serde_json::from_str(text).map_err(|e| e.to_string())? else {
+            return Err("must be an object".to_owned());
+        };
+        let mut options = Options::default();
+        for (name, value) in given {
+            if value.is_null() {
+                continue;
+            }
+            match (name.as_str(), value) {
+                ("apiBase", Value::String(base)) => options.api_base = Some(base),
+                ("locale", Value::String(locale)) => {
+                    options.locale = Some(match locale.as_str() {
+                        "en" => Lang::En,
+                        "zh-CN" => Lang::Zh,
+                        _ => {
+                            return Err(format!(
+                                "locale must be \"en\" or \"zh-CN\", not {locale:?}"
+                            ));
+                        }
+                    });
+                }
+                ("apiBase" | "locale", _) => return Err(format!("{name} must be a string")),
+                ("catalog", catalog) => {
+                    let catalog = shared::read::from_json(&catalog.to_string())
+                        .map_err(|e| format!("catalog: {e}"))?;
+                    options.catalog = Some(catalog);
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown option `{name}`, expected apiBase, locale, catalog or onSubmit"
+                    ));
+                }
+            }
+        }
+        Ok(options)
+    }
 }
 
 /// A mounted form; `unmount()` takes it out of the page.
@@ -67,7 +110,7 @@ pub async fn mount_task_form(
         // Functions do not travel through JSON; `onSubmit` was read above.
         let text = js_sys::JSON::stringify(&options)
             .map_err(|_| JsError::new("mountTaskForm: options must be an object"))?;
-        serde_json::from_str(&String::from(text))
+        Options::read(&String::from(text))
             .map_err(|e| JsError::new(&format!("mountTaskForm: options: {e}")))?
     };
     if let Some(base) = &options.api_base {

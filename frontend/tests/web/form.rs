@@ -934,3 +934,76 @@ async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
     );
     style.remove();
 }
+
+/// The message of an error `mountTaskForm` refused with.
+fn refusal(err: wasm_bindgen::JsError) -> String {
+    let err = wasm_bindgen::JsValue::from(err);
+    js_sys::Reflect::get(&err, &"message".into())
+        .unwrap()
+        .as_string()
+        .expect("an Error with a message")
+}
+
+/// `mountTaskForm` as a portal calls it: given the catalog answer, the form mounts
+/// without asking a server, in the locale asked for; a misspelt or mistyped option is
+/// refused by its name rather than ignored.
+#[wasm_bindgen_test]
+async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
+    use frontend::widgets::mount_task_form;
+    storage().remove_item(DRAFT_KEY).unwrap();
+    let answer = shared::api::CatalogResponse {
+        user: shared::demo::user(),
+        catalog: shared::demo::catalog(),
+        usage: shared::demo::usage(),
+    };
+    let catalog = serde_json::to_string(&answer).unwrap();
+    let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    for (locale, title) in [("zh-CN", "创建训练任务"), ("en", "Create training task")] {
+        let json = format!(r#"{{"locale": "{locale}", "catalog": {catalog}, "apiBase": null}}"#);
+        let mut form = mount_task_form(host.clone(), options(&json))
+            .await
+            .expect("mounts");
+        leptos::task::tick().await;
+        let heading = host
+            .query_selector("h1")
+            .unwrap()
+            .expect("the form's title");
+        assert_eq!(heading.text_content().unwrap(), title);
+        assert!(
+            host.query_selector("[name='basic.name_prefix']")
+                .unwrap()
+                .is_some()
+        );
+        form.unmount();
+    }
+    for (json, words) in [
+        (r#"{"apiBase": 5}"#, "apiBase must be a string"),
+        (
+            r#"{"locale": "fr"}"#,
+            r#"locale must be "en" or "zh-CN", not "fr""#,
+        ),
+        (
+            r#"{"colour": "red"}"#,
+            "unknown option `colour`, expected apiBase, locale, catalog or onSubmit",
+        ),
+        (
+            r#"{"catalog": {"user": {}}}"#,
+            "catalog: missing field `catalog`",
+        ),
+        ("[1]", "must be an object"),
+    ] {
+        let err = mount_task_form(host.clone(), options(json))
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("{json} is refused"));
+        let message = refusal(err);
+        assert_eq!(
+            message.strip_prefix("mountTaskForm: options: "),
+            Some(words),
+            "{json}"
+        );
+    }
+    host.remove();
+}

@@ -88,6 +88,9 @@ enum Problem {
     /// The text stopped being JSON here ([`Value::Cut`]): the caller has the parser's
     /// error and its place.
     Cut,
+    /// A value read another way refused, in that reader's words (a finding's code and
+    /// its `params`).
+    Other(String),
 }
 
 /// What a reader takes.
@@ -233,6 +236,7 @@ impl fmt::Display for Problem {
             Problem::Missing { field } => write!(f, "missing field `{field}`"),
             Problem::Duplicate { field } => write!(f, "duplicate field `{field}`"),
             Problem::Cut => f.write_str("not JSON"),
+            Problem::Other(words) => f.write_str(words),
         }
     }
 }
@@ -320,6 +324,47 @@ impl Read for i64 {
     }
 }
 
+impl Read for u16 {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        whole(value, "u16", "0 to 65535")
+    }
+}
+
+impl Read for usize {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        #[cfg(target_pointer_width = "32")]
+        const RANGE: &str = "0 to 4294967295";
+        #[cfg(not(target_pointer_width = "32"))]
+        const RANGE: &str = "0 to 18446744073709551615";
+        whole(value, "usize", RANGE)
+    }
+}
+
+/// Any JSON value, as serde_json holds one (a Kubernetes object, a finding's `params`).
+impl Read for serde_json::Value {
+    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+        use serde_json::Value as V;
+        Ok(match value.node() {
+            Value::Null => V::Null,
+            Value::Bool(b) => V::Bool(b),
+            Value::Unsigned(n) => V::from(n),
+            Value::Signed(n) => V::from(n),
+            Value::Float(n) => V::from(n),
+            Value::Str(s) => V::String(s.into_owned()),
+            Value::List(items) => V::Array(items.map(V::read).collect::<Result<_, _>>()?),
+            Value::Object(entries) => {
+                let mut map = serde_json::Map::new();
+                for (key, item) in entries {
+                    let item = V::read(item).map_err(|e| e.at_key(&key))?;
+                    map.insert(key.into_owned(), item);
+                }
+                V::Object(map)
+            }
+            Value::Cut => return Err(ReadError::new(Problem::Cut)),
+        })
+    }
+}
+
 impl<T: Read> Read for Option<T> {
     fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         if value.is_null() {
@@ -372,6 +417,15 @@ impl<'t, 'a> Object<'t, 'a> {
     fn new(value: Json<'t, 'a>, fields: &'static [&'static str]) -> Result<Self, ReadError> {
         match value.node() {
             Value::Object(entries) => Object::of(entries.collect(), fields),
+            other => Err(ReadError::invalid(Want::Object(None), &other)),
+        }
+    }
+
+    /// `value` as an object whose other fields are ignored, as serde's derive does
+    /// without `deny_unknown_fields`: the server's answers, which may grow.
+    fn loose(value: Json<'t, 'a>) -> Result<Self, ReadError> {
+        match value.node() {
+            Value::Object(entries) => Ok(Object(entries.collect())),
             other => Err(ReadError::invalid(Want::Object(None), &other)),
         }
     }
@@ -703,4 +757,5 @@ deserialize_by_reading!(
 #[cfg(not(test))]
 deserialize_by_reading!(ResourceKind, InstanceType, IdleStability, ImageSource);
 
+mod api;
 mod spec;

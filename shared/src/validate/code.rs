@@ -712,6 +712,9 @@ mod tests {
                 let wire = serde_json::to_string(&localized).unwrap();
                 let read: LocalizedIssue = serde_json::from_str(&wire).unwrap();
                 assert_eq!(read, localized, "{wire}");
+                // The console's reader of the API's answers reads it the same.
+                let read: LocalizedIssue = crate::read::from_json(&wire).unwrap();
+                assert_eq!(read, localized, "{wire}");
                 // A localized finding read as a plain one drops only its message.
                 assert_eq!(serde_json::from_str::<Issue>(&wire).unwrap(), issue);
             }
