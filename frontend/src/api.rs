@@ -223,8 +223,8 @@ pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-fn from_wire<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
+fn from_wire<T: Read>(name: &str) -> Option<T> {
+    crate::form::context::unwire(name)
 }
 
 impl ListFilter {

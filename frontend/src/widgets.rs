@@ -36,7 +36,7 @@ impl Options {
     /// rather than by a second, derived reader.
     fn read(text: &str) -> Result<Options, String> {
         use serde_json::Value;
-        let Value::Object(given) = serde_json::from_str(text).map_err(|e| e.to_string())? else {
+        let Value::Object(given) = shared::read::from_json(text).map_err(|e| e.to_string())? else {
             return Err("must be an object".to_owned());
         };
         let mut options = Options::default();

@@ -407,15 +407,16 @@ pub fn field_key(path: &str, what: &str) -> String {
 pub fn wire<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value)
         .ok()
-        .and_then(|text| serde_json::from_str::<String>(&text).ok())
+        .and_then(|text| shared::read::from_json::<String>(&text).ok())
         .unwrap_or_default()
 }
 
-/// The enum for a wire name; `None` for the empty "choose…" value.
-pub fn unwire<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+/// The enum for a wire name; `None` for the empty "choose…" value. Read by
+/// `shared::read`, the spec's reader, so each enum has one reader in the bundle.
+pub fn unwire<T: shared::read::Read>(text: &str) -> Option<T> {
     serde_json::to_string(text)
         .ok()
-        .and_then(|quoted| serde_json::from_str(&quoted).ok())
+        .and_then(|quoted| shared::read::from_json(&quoted).ok())
 }
 
 /// `(wire name, message)` options for enum values, labelled `ui.form.option.<group>.<wire>`.

@@ -12,10 +12,10 @@ use std::fmt::Write;
 
 /// The spec as YAML, fields in the spec's order.
 pub fn to_yaml(spec: &TaskSpec) -> String {
-    // Through JSON text: the console already has that serializer and `Value`'s parser.
+    // Through JSON text: the console already has that serializer and `shared::read`.
     let value = serde_json::to_string(spec)
         .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
+        .and_then(|text| shared::read::from_json(&text).ok())
         .unwrap_or(Value::Null);
     value_to_yaml(&value)
 }

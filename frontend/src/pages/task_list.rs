@@ -229,7 +229,7 @@ fn Filters(
                     prop:value=type_value
                     on:change=move |ev| {
                         let value = event_target_value(&ev);
-                        filter.update(|f| f.task_type = serde_json::from_value(value.into()).ok());
+                        filter.update(|f| f.task_type = crate::form::context::unwire(&value));
                     }
                 >
                     <option value="">{crate::i18n::tr("ui.list.any")}</option>
