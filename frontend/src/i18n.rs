@@ -38,7 +38,7 @@ impl UiLang {
     /// Switches the language and remembers the choice.
     pub fn set(&self, lang: Lang) {
         if let Some(storage) = local_storage() {
-            let _ = storage.set_item(STORAGE_KEY, tag(lang));
+            let _ = storage.set_item(STORAGE_KEY, lang.tag());
         }
         set_document_lang(lang);
         self.0.set(lang);
@@ -55,24 +55,12 @@ impl UiLang {
     }
 }
 
-/// The BCP 47 tag of a language, as `<html lang>` and local storage take it.
-pub fn tag(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "en",
-        Lang::Zh => "zh-CN",
-    }
-}
-
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
 fn stored_lang() -> Option<Lang> {
-    match local_storage()?.get_item(STORAGE_KEY).ok()??.as_str() {
-        "en" => Some(Lang::En),
-        "zh-CN" => Some(Lang::Zh),
-        _ => None,
-    }
+    Lang::from_tag(&local_storage()?.get_item(STORAGE_KEY).ok()??)
 }
 
 /// Screen readers pick their voice from `<html lang>`.
@@ -81,7 +69,7 @@ pub fn set_document_lang(lang: Lang) {
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {
-        let _ = root.set_attribute("lang", tag(lang));
+        let _ = root.set_attribute("lang", lang.tag());
     }
 }
 

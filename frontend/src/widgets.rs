@@ -47,15 +47,10 @@ impl Options {
             match (name.as_str(), value) {
                 ("apiBase", Value::String(base)) => options.api_base = Some(base),
                 ("locale", Value::String(locale)) => {
-                    options.locale = Some(match locale.as_str() {
-                        "en" => Lang::En,
-                        "zh-CN" => Lang::Zh,
-                        _ => {
-                            return Err(format!(
-                                "locale must be \"en\" or \"zh-CN\", not {locale:?}"
-                            ));
-                        }
-                    });
+                    let lang = Lang::from_tag(&locale).ok_or_else(|| {
+                        format!("locale must be \"en\" or \"zh-CN\", not {locale:?}")
+                    })?;
+                    options.locale = Some(lang);
                 }
                 ("apiBase" | "locale", _) => return Err(format!("{name} must be a string")),
                 ("catalog", catalog) => {

@@ -34,7 +34,7 @@ pub fn phase_label(lang: Lang, phase: TaskPhase) -> String {
 /// A time as the reader's locale writes it, in the browser's time zone.
 pub fn format_time(lang: Lang, at: Timestamp) -> String {
     let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
-    date.to_locale_string(crate::i18n::tag(lang), &wasm_bindgen::JsValue::UNDEFINED)
+    date.to_locale_string(lang.tag(), &wasm_bindgen::JsValue::UNDEFINED)
         .into()
 }
 

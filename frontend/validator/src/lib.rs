@@ -193,9 +193,9 @@ pub fn call_reader(read: js_sys::Function, text: &str) -> Option<String> {
 /// The language of a check's messages; portals pass the tags the API documents.
 fn parse_lang(lang: Option<&str>) -> Result<Lang, String> {
     match lang {
-        None | Some("en") => Ok(Lang::En),
-        Some("zh-CN") => Ok(Lang::Zh),
-        Some(other) => Err(format!("lang must be \"en\" or \"zh-CN\", not {other:?}")),
+        None => Ok(Lang::En),
+        Some(tag) => Lang::from_tag(tag)
+            .ok_or_else(|| format!("lang must be \"en\" or \"zh-CN\", not {tag:?}")),
     }
 }
 

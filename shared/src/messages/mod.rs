@@ -42,6 +42,25 @@ pub enum Lang {
     Zh,
 }
 
+impl Lang {
+    /// The language's BCP 47 tag, as the API writes it (`en`, `zh-CN`) and as
+    /// `<html lang>`, the console's saved choice and the packages' options take it.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// The language a tag names, exactly as [`Lang::tag`] writes it.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        SHIPPED
+            .iter()
+            .map(|(lang, _)| *lang)
+            .find(|lang| lang.tag() == tag)
+    }
+}
+
 /// One language's messages: `(key, template)` pairs sorted by key.
 type Catalog = &'static [(&'static str, &'static str)];
 

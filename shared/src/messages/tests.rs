@@ -311,3 +311,17 @@ fn en_text(key: &str) -> &'static str {
         .map(|(_, t)| *t)
         .expect("an English key")
 }
+
+#[test]
+fn every_language_is_named_by_its_tag_as_the_api_writes_it() {
+    for lang in languages() {
+        assert_eq!(Lang::from_tag(lang.tag()), Some(lang));
+        assert_eq!(
+            serde_json::to_string(&lang).unwrap(),
+            format!("\"{}\"", lang.tag())
+        );
+    }
+    for other in ["", "zh", "EN", "zh-cn", "en-US"] {
+        assert_eq!(Lang::from_tag(other), None, "{other}");
+    }
+}
