@@ -1,5 +1,6 @@
-//! Berth's console: a Leptos app rendered in the browser, and the validator exported to
-//! JavaScript for other portals.
+//! Berth's console: a Leptos app rendered in the browser, and its create form for other
+//! pages (`mountTaskForm`). Portals that check specs in their own UI load the validator
+//! package (`frontend/validator`) instead.
 //!
 //! Every domain rule comes from `shared`; this crate only wires signals to views. It must
 //! not depend on the server crate: their contract is `shared::api`.
@@ -8,7 +9,6 @@ pub mod api;
 pub mod components;
 pub mod form;
 pub mod i18n;
-pub mod js_api;
 pub mod nav;
 pub mod pages;
 pub mod widgets;

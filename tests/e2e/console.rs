@@ -257,8 +257,8 @@ impl Page {
         self.click(if zh { "lang-zh" } else { "lang-en" }).await;
     }
 
-    /// Calls `window.wasmBindings.validateTask` in the page, as an embedding portal would,
-    /// and returns the codes it reports.
+    /// Loads the validator package into the page, as an embedding portal would, checks
+    /// the spec with its `validateTask` and returns the codes it reports.
     pub async fn validate_in_page(
         &self,
         spec: &str,
@@ -266,15 +266,33 @@ impl Page {
         user: &str,
         usage: &str,
     ) -> Vec<String> {
-        let script = "const [spec, catalog, user, usage] = Array.from(arguments, (a) => JSON.parse(a));
-                      return window.wasmBindings.validateTask(spec, catalog, user, usage).issues.map(i => i.code);";
+        let script = "const [spec, catalog, user, usage, done] = arguments;
+                      import('/validator/berth_validator.js')
+                        .then(async (validator) => {
+                          await validator.default();
+                          const [s, c, u, g] = [spec, catalog, user, usage].map((a) => JSON.parse(a));
+                          done(validator.validateTask(s, c, u, g).issues.map((i) => i.code));
+                        }, (err) => done(String(err)));";
         let args = vec![spec.into(), catalog.into(), user.into(), usage.into()];
         let value = self
             .client
-            .execute(script, args)
+            .execute_async(script, args)
             .await
-            .expect("the exported validator runs");
-        serde_json::from_value(value).expect("a list of codes")
+            .expect("the validator package runs");
+        serde_json::from_value(value.clone())
+            .unwrap_or_else(|_| panic!("a list of codes, not {value}"))
+    }
+
+    /// Whether the console's own package exports `name` (trunk exposes it as
+    /// `window.wasmBindings`).
+    pub async fn console_exports(&self, name: &str) -> bool {
+        let script = "return typeof window.wasmBindings[arguments[0]] !== 'undefined';";
+        let value = self
+            .client
+            .execute(script, vec![name.into()])
+            .await
+            .expect("the console's package has loaded");
+        value.as_bool().expect("a boolean")
     }
 
     /// Posts a spec to the API from the page, as another tab of the same user would;

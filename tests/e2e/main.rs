@@ -205,6 +205,11 @@ async fn another_portal_checks_a_spec_with_the_exported_validator() {
     codes.sort();
     assert_eq!(codes, shared::demo::codes_for(&spec));
     assert!(codes.contains(&"compute.gang.will_queue".to_owned()));
+    // The console's own package carries the form, not the validator's JavaScript API:
+    // portals load the package above.
+    assert!(page.console_exports("mountTaskForm").await);
+    assert!(!page.console_exports("validateTask").await);
+    assert!(!page.console_exports("createValidator").await);
     page.close().await;
 }
 

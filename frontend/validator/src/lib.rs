@@ -21,143 +21,27 @@
 //! ```
 //!
 //! A [`Validator`] keeps the typed catalog, so a check reads only the spec: the one-shot
-//! `validateTask` (kept for the console's existing callers) reads the whole catalog again
-//! on every call. The console re-exports this crate, so both run the same code.
+//! `validateTask` reads the whole catalog again on every call.
+//!
+//! That JavaScript API is the `exports` feature (on by default). The console links this
+//! crate without it: it checks through `shared` directly, and carrying the API would
+//! cost each of its users about 8 KB (BENCHMARKS.md, the console's bundle); it takes
+//! only the runtime-env reader's hand-over below, which both share.
 
-use serde::Serialize;
-use shared::usage::Usage;
-use shared::{Catalog, Check, Lang, User};
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "exports")]
+mod api;
+#[cfg(feature = "exports")]
+pub use api::{Validator, create_validator, plan_task, validate_task};
+
 /// Talc instead of Rust's default dlmalloc for every wasm build that links this crate
-/// (the package, and the console, which re-exports it): a smaller allocator and no
-/// slower per check (BENCHMARKS.md, the validator package's size, third pass). The
-/// builds are single-threaded (no `atomics`), which talc's wasm cell requires.
+/// (the package, and the console): a smaller allocator and no slower per check
+/// (BENCHMARKS.md, the validator package's size, third pass). The builds are
+/// single-threaded (no `atomics`), which talc's wasm cell requires.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
-/// Checks task specs against one catalog, for one user, with the live usage last set.
-#[wasm_bindgen]
-pub struct Validator {
-    catalog: Catalog,
-    user: User,
-    usage: Usage,
-}
-
-#[wasm_bindgen]
-impl Validator {
-    /// `new Validator(catalog, user, usage?)`: the catalog, user and usage as
-    /// `GET /api/v1/catalog` answers them (none in use when `usage` is left out).
-    ///
-    /// # Errors
-    ///
-    /// A string when the catalog, user or usage is not of the documented shape.
-    #[wasm_bindgen(constructor)]
-    pub fn new(catalog: &JsValue, user: &JsValue, usage: &JsValue) -> Result<Validator, JsValue> {
-        Ok(Self::from_parts(
-            from_js(catalog, "catalog")?,
-            from_js(user, "user")?,
-            usage_from_js(usage)?,
-        ))
-    }
-
-    /// `setUsage(usage)`: checks from now on see this live usage (`undefined` for none).
-    ///
-    /// # Errors
-    ///
-    /// A string when `usage` is not of the documented shape; the usage before stays.
-    #[wasm_bindgen(js_name = setUsage)]
-    pub fn set_usage(&mut self, usage: &JsValue) -> Result<(), JsValue> {
-        self.usage = usage_from_js(usage)?;
-        Ok(())
-    }
-
-    /// `check(spec, lang?)`: `{ issues, plan }` as `POST /api/v1/validate` answers, with
-    /// messages in `lang` (`"en"`, the default, or `"zh-CN"`). `spec` is a plain object
-    /// or its JSON text; a spec of the wrong shape gives its shape finding and no plan.
-    ///
-    /// # Errors
-    ///
-    /// A string when `spec` is neither a plain object nor a string, or `lang` is unknown.
-    pub fn check(&self, spec: &JsValue, lang: Option<String>) -> Result<JsValue, JsValue> {
-        let lang = lang_from_js(lang.as_deref())?;
-        to_js(&self.check_text(&spec_text(spec)?).localized(lang))
-    }
-
-    /// `plan(spec)`: only the plan, or `null` while the spec is too incomplete.
-    ///
-    /// # Errors
-    ///
-    /// As [`Validator::check`].
-    pub fn plan(&self, spec: &JsValue) -> Result<JsValue, JsValue> {
-        to_js(&self.check_text(&spec_text(spec)?).plan)
-    }
-}
-
-impl Validator {
-    /// A validator over typed values, for Rust callers.
-    pub fn from_parts(catalog: Catalog, user: User, usage: Usage) -> Self {
-        Self {
-            catalog,
-            user,
-            usage,
-        }
-    }
-
-    /// Every finding and the plan for a spec given as JSON text.
-    pub fn check_text(&self, text: &str) -> Check {
-        shared::check_json(text, &self.catalog, &self.usage, &self.user)
-    }
-}
-
-/// `createValidator(catalog, user, usage?)`: as `new Validator(...)`.
-///
-/// # Errors
-///
-/// As [`Validator::new`].
-#[wasm_bindgen(js_name = createValidator)]
-pub fn create_validator(
-    catalog: &JsValue,
-    user: &JsValue,
-    usage: &JsValue,
-) -> Result<Validator, JsValue> {
-    Validator::new(catalog, user, usage)
-}
-
-/// `validateTask(spec, catalog, user, usage?, lang?)`: one check with a validator made for
-/// it. Kept for the console's existing callers; a [`Validator`] made once is much cheaper
-/// per check.
-///
-/// # Errors
-///
-/// As [`Validator::new`] and [`Validator::check`].
-#[wasm_bindgen(js_name = validateTask)]
-pub fn validate_task(
-    spec: JsValue,
-    catalog: JsValue,
-    user: JsValue,
-    usage: JsValue,
-    lang: Option<String>,
-) -> Result<JsValue, JsValue> {
-    Validator::new(&catalog, &user, &usage)?.check(&spec, lang)
-}
-
-/// `planTask(spec, catalog, user, usage?)`: only the plan, or `null` while the spec is too
-/// incomplete (see [`validate_task`]).
-///
-/// # Errors
-///
-/// As [`Validator::new`] and [`Validator::check`].
-#[wasm_bindgen(js_name = planTask)]
-pub fn plan_task(
-    spec: JsValue,
-    catalog: JsValue,
-    user: JsValue,
-    usage: JsValue,
-) -> Result<JsValue, JsValue> {
-    Validator::new(&catalog, &user, &usage)?.plan(&spec)
-}
 
 thread_local! {
     static RUNTIME_ENV_READER: std::cell::RefCell<Option<js_sys::Function>> =
@@ -188,161 +72,4 @@ pub fn call_reader(read: js_sys::Function, text: &str) -> Option<String> {
     read.call1(&JsValue::NULL, &JsValue::from_str(text))
         .ok()?
         .as_string()
-}
-
-/// The language of a check's messages; portals pass the tags the API documents.
-fn parse_lang(lang: Option<&str>) -> Result<Lang, String> {
-    match lang {
-        None => Ok(Lang::En),
-        Some(tag) => Lang::from_tag(tag)
-            .ok_or_else(|| format!("lang must be \"en\" or \"zh-CN\", not {tag:?}")),
-    }
-}
-
-fn lang_from_js(lang: Option<&str>) -> Result<Lang, JsValue> {
-    parse_lang(lang).map_err(|e| JsValue::from_str(&e))
-}
-
-/// The spec's JSON text: a string is taken as that text already, which spares the
-/// portal a `JSON.stringify` when it holds the text (an editor, a file).
-fn spec_text(spec: &JsValue) -> Result<String, JsValue> {
-    match spec.as_string() {
-        Some(text) => Ok(text),
-        None => plain_json(spec, "spec"),
-    }
-}
-
-/// The JSON text of a plain JSON-shaped object. Anything else (a `Map`, an array) is
-/// refused: every catalog field has a default, so reading one leniently would check
-/// against an empty catalog without a word.
-fn plain_json(value: &JsValue, what: &str) -> Result<String, JsValue> {
-    let plain = value.is_object()
-        && !value.is_instance_of::<js_sys::Map>()
-        && !js_sys::Array::is_array(value);
-    if !plain {
-        return Err(JsValue::from_str(&format!(
-            "{what} must be a plain object, as JSON.parse returns"
-        )));
-    }
-    // Through JSON text: the engine's JSON.stringify and serde_json's reader beat walking
-    // the object field by field across the boundary (BENCHMARKS.md, Console), and the
-    // spec's shape findings come from the same reader as the server's.
-    js_sys::JSON::stringify(value)
-        .map(String::from)
-        .map_err(|_| JsValue::from_str(&format!("{what} cannot be written as JSON")))
-}
-
-fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
-    serde_json::from_str(&plain_json(value, what)?)
-        .map_err(|e| JsValue::from_str(&format!("{what} is not valid: {e}")))
-}
-
-/// Live usage, or none in use when the caller leaves it out.
-fn usage_from_js(value: &JsValue) -> Result<Usage, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(Usage::new());
-    }
-    from_js(value, "usage")
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    js_sys::JSON::parse(&text)
-}
-
-/// The routes across the boundary that the JSON text route was chosen over, kept to
-/// measure them again (`scripts/bench-validator.sh`).
-#[cfg(feature = "bench")]
-#[wasm_bindgen]
-impl Validator {
-    /// `checkVia(spec, route)`: as `check(spec)` in English, by `route`: `"text"` (what
-    /// `check` does), `"swb-in"` (the spec read by serde-wasm-bindgen into a JSON value),
-    /// `"swb-out"` (the answer written by serde-wasm-bindgen), `"swb"` (both) or
-    /// `"no-out"` (as `"text"`, but only the number of findings crosses back: what the
-    /// answer's way out costs).
-    ///
-    /// # Errors
-    ///
-    /// As [`Validator::check`], or an unknown route.
-    #[wasm_bindgen(js_name = checkVia)]
-    pub fn check_via(&self, spec: &JsValue, route: &str) -> Result<JsValue, JsValue> {
-        let swb_in = matches!(route, "swb-in" | "swb");
-        let swb_out = matches!(route, "swb-out" | "swb");
-        if !swb_in && !swb_out && !matches!(route, "text" | "no-out") {
-            return Err(JsValue::from_str(&format!("unknown route {route:?}")));
-        }
-        let check = if swb_in {
-            let value: serde_json::Value = serde_wasm_bindgen::from_value(spec.clone())?;
-            match shared::parse_value(value) {
-                Ok(spec) => shared::check(&spec, &self.catalog, &self.usage, &self.user),
-                Err(issues) => Check { issues, plan: None },
-            }
-        } else {
-            self.check_text(&spec_text(spec)?)
-        };
-        let answer = check.localized(Lang::En);
-        if route == "no-out" {
-            #[allow(clippy::cast_precision_loss)] // a handful of findings
-            return Ok(JsValue::from_f64(answer.issues.len() as f64));
-        }
-        if swb_out {
-            Ok(answer.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
-        } else {
-            to_js(&answer)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lang_takes_the_api_tags_and_defaults_to_english() {
-        assert_eq!(parse_lang(None), Ok(Lang::En));
-        assert_eq!(parse_lang(Some("en")), Ok(Lang::En));
-        assert_eq!(parse_lang(Some("zh-CN")), Ok(Lang::Zh));
-        let err = parse_lang(Some("fr")).unwrap_err();
-        assert!(err.contains("\"fr\""), "{err}");
-    }
-
-    #[test]
-    fn a_validator_checks_like_the_crate_and_keeps_nothing_between_checks() {
-        let validator = Validator::from_parts(
-            shared::demo::catalog(),
-            shared::demo::user(),
-            shared::demo::usage(),
-        );
-        let good = validator.check_text(shared::demo::PYTORCH_EXAMPLE);
-        assert!(!good.issues.has_errors(), "{}", good.issues);
-        let bad = validator.check_text(r#"{"compute": {"workers": "two"}}"#);
-        assert_eq!(bad.issues.codes(), ["value.invalid"]);
-        assert_eq!(bad.plan, None);
-        // The bad spec left no trace: the good one checks as before.
-        assert_eq!(validator.check_text(shared::demo::PYTORCH_EXAMPLE), good);
-    }
-
-    #[test]
-    fn usage_is_what_the_plan_sees() {
-        let idle =
-            Validator::from_parts(shared::demo::catalog(), shared::demo::user(), Usage::new());
-        let busy = Validator::from_parts(
-            shared::demo::catalog(),
-            shared::demo::user(),
-            shared::demo::usage(),
-        );
-        let spec = shared::demo::PYTORCH_EXAMPLE;
-        let expected = shared::check_json(
-            spec,
-            &shared::demo::catalog(),
-            &shared::demo::usage(),
-            &shared::demo::user(),
-        );
-        assert_eq!(busy.check_text(spec), expected);
-        assert_ne!(
-            idle.check_text(spec).plan,
-            expected.plan,
-            "the demo usage takes nodes and quota, so the plan with none in use differs"
-        );
-    }
 }
