@@ -8,7 +8,7 @@
 //! unknown fields ignored (no `deny_unknown_fields`, so an older console reads a newer
 //! server's answer), `#[serde(default)]` fields optional, options absent or `null`.
 
-use super::{Json, Object, Problem, Read, ReadError};
+use super::{Json, Object, Read, ReadError};
 use crate::api::{
     CatalogResponse, ErrorBody, Examples, ShareLink, TaskEventView, TaskPage, TaskView,
 };
@@ -177,15 +177,13 @@ impl Read for Examples {
 }
 
 /// A finding as the API sends it: `code` and `params` side by side with the finding's
-/// fields, the code's fields taken out of `params` as `IssueCode`'s serde reader does.
+/// fields, the code's fields taken out of `params` (`IssueCode::read_wire`).
 impl Read for LocalizedIssue {
     fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
         let mut object = Object::loose(value)?;
         let path = object.field("path")?;
         let name: String = object.field("code")?;
-        let params = object.or("params", None)?;
-        let code = IssueCode::from_wire(&name, params)
-            .map_err(|e| ReadError::new(Problem::Other(e.to_string())).at_field("params"))?;
+        let code = IssueCode::read_wire(&name, object.take("params"))?;
         Ok(LocalizedIssue {
             path,
             code,
@@ -424,7 +422,7 @@ mod tests {
             {"path": "a", "code": "no.such.code", "severity": "info", "message": "m"}]}"#;
         let error = from_json::<ErrorBody>(unknown).unwrap_err().to_string();
         assert!(
-            error.starts_with("issues[0].params: unknown variant `no.such.code`"),
+            error.starts_with("issues[0].code: unknown variant `no.such.code`"),
             "{error}"
         );
     }

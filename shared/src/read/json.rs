@@ -113,6 +113,12 @@ impl<'t, 'a> Json<'t, 'a> {
         matches!(self.0.first(), Some(Token::Cut { key: false }))
     }
 
+    /// What `read` makes of `null`: how an absent field reads where the type allows it
+    /// (an option), as serde's derive reads one.
+    pub(crate) fn read_null<T>(read: impl FnOnce(Json<'_, '_>) -> T) -> T {
+        read(Json(&mut [Token::Null]))
+    }
+
     /// Whether this is `null`.
     pub(crate) fn is_null(&self) -> bool {
         matches!(self.0.first(), Some(Token::Null))

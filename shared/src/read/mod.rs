@@ -131,6 +131,19 @@ impl ReadError {
         }))
     }
 
+    /// A name that is none of `expected`.
+    pub(crate) fn unknown_variant(found: &str, expected: &'static [&'static str]) -> Self {
+        ReadError::new(Problem::Variant {
+            found: found.to_owned(),
+            expected,
+        })
+    }
+
+    /// A value read another way refused, in that reader's words.
+    pub(crate) fn other(words: String) -> Self {
+        ReadError::new(Problem::Other(words))
+    }
+
     /// `value` is not what a reader of `want` takes (or is where the text stopped being
     /// JSON).
     pub(crate) fn invalid(want: Want, value: &Value<'_, '_>) -> Self {
@@ -161,7 +174,7 @@ impl ReadError {
         self.at(Segment::Key(Cow::Owned(key.to_owned())))
     }
 
-    fn at_field(self, key: &'static str) -> Self {
+    pub(crate) fn at_field(self, key: &'static str) -> Self {
         self.at(Segment::Key(Cow::Borrowed(key)))
     }
 
@@ -410,7 +423,7 @@ impl<T: Read> Read for BTreeMap<String, T> {
 }
 
 /// An object's fields while a struct's reader takes them out one by one.
-struct Object<'t, 'a>(Vec<(Cow<'a, str>, Json<'t, 'a>)>);
+pub(crate) struct Object<'t, 'a>(Vec<(Cow<'a, str>, Json<'t, 'a>)>);
 
 impl<'t, 'a> Object<'t, 'a> {
     /// `value` as an object with no field but `fields` (`deny_unknown_fields`).
@@ -423,7 +436,7 @@ impl<'t, 'a> Object<'t, 'a> {
 
     /// `value` as an object whose other fields are ignored, as serde's derive does
     /// without `deny_unknown_fields`: the server's answers, which may grow.
-    fn loose(value: Json<'t, 'a>) -> Result<Self, ReadError> {
+    pub(crate) fn loose(value: Json<'t, 'a>) -> Result<Self, ReadError> {
         match value.node() {
             Value::Object(entries) => Ok(Object(entries.collect())),
             other => Err(ReadError::invalid(Want::Object(None), &other)),
@@ -445,7 +458,7 @@ impl<'t, 'a> Object<'t, 'a> {
 
     /// The field's value, taken out of the object. A key written twice is read once,
     /// the first time (serde's derive refused it; no Berth side writes it).
-    fn take(&mut self, name: &str) -> Option<Json<'t, 'a>> {
+    pub(crate) fn take(&mut self, name: &str) -> Option<Json<'t, 'a>> {
         let at = self.0.iter().position(|(k, _)| k == name)?;
         Some(self.0.swap_remove(at).1)
     }
@@ -459,16 +472,30 @@ impl<'t, 'a> Object<'t, 'a> {
     }
 
     /// The field `name`, which must be there.
-    fn field<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
+    pub(crate) fn field<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
         match self.take(name) {
             Some(value) => T::read(value).map_err(|e| e.at_field(name)),
             None => Err(ReadError::new(Problem::Missing { field: name })),
         }
     }
+
+    /// The field `name`, which must be there unless `T` reads `null` (an option), as
+    /// serde's derive reads a field it is not told the default of: for fields of any
+    /// type, read by one generic reader (a finding's `params`).
+    pub(crate) fn field_or_null<T: Read>(&mut self, name: &'static str) -> Result<T, ReadError> {
+        match self.take(name) {
+            Some(value) => T::read(value).map_err(|e| e.at_field(name)),
+            None => Json::read_null(T::read)
+                .map_err(|_| ReadError::new(Problem::Missing { field: name })),
+        }
+    }
 }
 
 /// The position of the variant a string names.
-fn variant(value: Json<'_, '_>, names: &'static [&'static str]) -> Result<usize, ReadError> {
+pub(crate) fn variant(
+    value: Json<'_, '_>,
+    names: &'static [&'static str],
+) -> Result<usize, ReadError> {
     match value.node() {
         Value::Str(s) => names.iter().position(|n| *n == s).ok_or_else(|| {
             ReadError::new(Problem::Variant {
@@ -758,4 +785,7 @@ deserialize_by_reading!(
 deserialize_by_reading!(ResourceKind, InstanceType, IdleStability, ImageSource);
 
 mod api;
+mod finding;
 mod spec;
+
+pub(crate) use finding::Params;

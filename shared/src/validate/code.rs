@@ -62,6 +62,26 @@ macro_rules! issue_codes {
                 params.done()?;
                 Ok(code)
             }
+
+            /// As [`IssueCode::from_wire`], from the JSON value `shared::read` parsed:
+            /// the console's reader of the server's findings, which carries no
+            /// serde_json `Value` reader for them.
+            ///
+            /// # Errors
+            ///
+            /// An unknown code (at `code`), a missing or mistyped value (at `params`).
+            pub(crate) fn read_wire(
+                code: &str,
+                params: Option<crate::read::Json<'_, '_>>,
+            ) -> Result<Self, crate::read::ReadError> {
+                let mut params = crate::read::Params::new(params);
+                let code = match code {
+                    $( $code => Self::$variant $({ $($field: params.field(stringify!($field)).map_err(|e| e.at_field("params"))?),* })?, )*
+                    other => return Err(crate::read::ReadError::unknown_variant(other, Self::ALL).at_field("code")),
+                };
+                params.done()?;
+                Ok(code)
+            }
         }
     };
 }
@@ -719,6 +739,55 @@ mod tests {
                 assert_eq!(serde_json::from_str::<Issue>(&wire).unwrap(), issue);
             }
         }
+    }
+
+    /// The console's reader of findings (`read_wire`) against the server's
+    /// (`from_wire`), on every sample and on params of the wrong shape.
+    #[test]
+    fn both_readers_of_a_code_and_its_params_agree() {
+        let both = |code: &str, params: &str| {
+            let value: serde_json::Value = serde_json::from_str(params).unwrap();
+            let serde = IssueCode::from_wire(code, Some(value)).map_err(|_| ());
+            let mut tape = serde_json::from_str::<crate::read::Tape<'_>>(params).unwrap();
+            let read = IssueCode::read_wire(code, Some(tape.json())).map_err(|_| ());
+            assert_eq!(read, serde, "{code} {params}");
+            read
+        };
+        for sample in samples() {
+            let wire = serde_json::to_value(&sample).unwrap();
+            let params = wire
+                .get("params")
+                .map_or("null".to_owned(), ToString::to_string);
+            assert_eq!(both(sample.code(), &params), Ok(sample));
+        }
+        // Whether each reads: a code without values takes no params, a code with values
+        // an object of them (other fields ignored), a known code only.
+        for (code, params, reads) in [
+            ("basic.name_prefix.bad_end", "{}", false),
+            ("basic.name_prefix.bad_end", "{\"max\": 1}", false),
+            ("basic.name_prefix.too_long", "null", false),
+            ("basic.name_prefix.too_long", "[40, 45]", false),
+            ("basic.name_prefix.too_long", "{\"max\": 40}", false),
+            (
+                "basic.name_prefix.too_long",
+                "{\"max\": \"40\", \"len\": 45}",
+                false,
+            ),
+            (
+                "basic.name_prefix.too_long",
+                "{\"max\": 40, \"len\": 45, \"new\": 1}",
+                true,
+            ),
+            ("no.such.code", "null", false),
+        ] {
+            assert_eq!(both(code, params).is_ok(), reads, "{code} {params}");
+        }
+        let mut tape = serde_json::from_str::<crate::read::Tape<'_>>("{\"max\": 1}").unwrap();
+        let error = IssueCode::read_wire("basic.name_prefix.too_long", Some(tape.json()));
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "params: missing field `len`"
+        );
     }
 
     #[test]
