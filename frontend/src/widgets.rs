@@ -48,7 +48,7 @@ impl Options {
                 ("apiBase", Value::String(base)) => options.api_base = Some(base),
                 ("locale", Value::String(locale)) => {
                     let lang = Lang::from_tag(&locale).ok_or_else(|| {
-                        format!("locale must be \"en\" or \"zh-CN\", not {locale:?}")
+                        format!("locale must be \"en\" or \"zh-CN\", not \"{locale}\"")
                     })?;
                     options.locale = Some(lang);
                 }

@@ -5,7 +5,7 @@ use crate::form::context::{control_id, field_key};
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{count, text};
-use shared::{Issue, Report, Severity};
+use shared::{Issue, Lang, Report, Severity};
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 
@@ -160,8 +160,10 @@ pub fn field_place(lang: shared::Lang, path: &str) -> String {
 }
 
 /// The findings, errors first, each with a key that is the same for the same finding
-/// from one report to the next: its path, severity and code with its parameters (so a
-/// finding whose wording changes is a new item), and its place among equal ones.
+/// from one report to the next: its path, severity, code and English words (its
+/// parameters written out, so a finding whose wording changes is a new item), and its
+/// place among equal ones. Not the code's `Debug` form, which would bring a derived
+/// `Debug` of every code into the bundle for this alone.
 fn keyed(report: &Report) -> Vec<(String, Issue)> {
     let mut issues: Vec<&Issue> = report.issues().iter().collect();
     issues.sort_by_key(|i| i.severity);
@@ -169,7 +171,13 @@ fn keyed(report: &Report) -> Vec<(String, Issue)> {
     issues
         .into_iter()
         .map(|issue| {
-            let key = format!("{}|{:?}|{:?}", issue.path, issue.severity, issue.code);
+            let key = format!(
+                "{}|{}|{}|{}",
+                issue.path,
+                issue.severity.as_str(),
+                issue.code.code(),
+                issue.code.message(Lang::En)
+            );
             let n = seen.entry(key.clone()).or_default();
             *n += 1;
             (format!("{key}|{n}"), issue.clone())

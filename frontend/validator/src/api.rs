@@ -132,7 +132,7 @@ fn parse_lang(lang: Option<&str>) -> Result<Lang, String> {
     match lang {
         None => Ok(Lang::En),
         Some(tag) => Lang::from_tag(tag)
-            .ok_or_else(|| format!("lang must be \"en\" or \"zh-CN\", not {tag:?}")),
+            .ok_or_else(|| format!("lang must be \"en\" or \"zh-CN\", not \"{tag}\"")),
     }
 }
 
