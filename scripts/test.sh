@@ -25,8 +25,11 @@ cargo clippy --locked -p berth-frontend -p berth-validator -p berth-shared --tar
 cargo clippy --locked -p berth-validator --target wasm32-unknown-unknown --lib -- -D warnings
 cargo clippy --locked -p berth-validator-yaml --target wasm32-unknown-unknown --lib -- -D warnings
 cargo clippy --locked -p berth-validator-yaml --features spec --target wasm32-unknown-unknown --lib -- -D warnings
-# The console as trunk builds it: without `shared`'s YAML reader, which the tests bring.
+# The console as trunk builds it: without `shared`'s YAML reader, which the tests bring,
+# and with the validator crate without its JavaScript API (linted on its own: clippy
+# lints only the packages named).
 cargo clippy --locked -p berth-frontend --features app --target wasm32-unknown-unknown --lib -- -D warnings
+cargo clippy --locked -p berth-validator --no-default-features --target wasm32-unknown-unknown --lib -- -D warnings
 
 step "console build (trunk, release) and its size"
 trunk build --release
