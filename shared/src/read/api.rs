@@ -65,42 +65,47 @@ impl Read for PhaseChange {
     }
 }
 
-impl Read for NodeShare {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(NodeShare {
-            node: object.field("node")?,
-            replicas: object.field("replicas")?,
-        })
-    }
+/// A struct read from an object whose other fields are ignored: each field by its own
+/// name, `field = default` for one that may be absent (`#[serde(default)]`).
+macro_rules! read_loose {
+    ($ty:ident { $($field:ident $(= $default:expr)?),+ $(,)? }) => {
+        impl Read for $ty {
+            fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
+                let mut object = Object::loose(value)?;
+                Ok($ty { $($field: read_loose!(@field object, $field $(, $default)?)),+ })
+            }
+        }
+    };
+    (@field $object:ident, $field:ident) => {
+        $object.field(stringify!($field))?
+    };
+    (@field $object:ident, $field:ident, $default:expr) => {
+        $object.or(stringify!($field), $default)?
+    };
 }
+pub(crate) use read_loose;
 
-impl Read for HeadPlacement {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(HeadPlacement {
-            node: object.field("node")?,
-            spec: object.field("spec")?,
-            need: object.field("need")?,
-        })
-    }
-}
-
-impl Read for Placement {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(Placement {
-            user: object.field("user")?,
-            kind: object.field("kind")?,
-            pool: object.field("pool")?,
-            index: object.field("index")?,
-            spec: object.field("spec")?,
-            need: object.field("need")?,
-            workers: object.field("workers")?,
-            head: object.or("head", None)?,
-        })
-    }
-}
+read_loose!(NodeShare { node, replicas });
+read_loose!(HeadPlacement { node, spec, need });
+read_loose!(Placement {
+    user,
+    kind,
+    pool,
+    index,
+    spec,
+    need,
+    workers,
+    head = None,
+});
+read_loose!(TaskPage { tasks, next = None });
+read_loose!(TaskEventView { at, kind, message });
+read_loose!(ShareLink { token, path });
+read_loose!(CatalogResponse {
+    user,
+    catalog,
+    usage = crate::Usage::default(),
+});
+read_loose!(Examples { pytorch, ray });
 
 /// A task: its record's fields flattened beside the view's, as the server writes it.
 impl Read for TaskView {
@@ -120,58 +125,6 @@ impl Read for TaskView {
             tags: object.field("tags")?,
             placement: object.or("placement", None)?,
             reason: object.or("reason", None)?,
-        })
-    }
-}
-
-impl Read for TaskPage {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(TaskPage {
-            tasks: object.field("tasks")?,
-            next: object.or("next", None)?,
-        })
-    }
-}
-
-impl Read for TaskEventView {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(TaskEventView {
-            at: object.field("at")?,
-            kind: object.field("kind")?,
-            message: object.field("message")?,
-        })
-    }
-}
-
-impl Read for ShareLink {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(ShareLink {
-            token: object.field("token")?,
-            path: object.field("path")?,
-        })
-    }
-}
-
-impl Read for CatalogResponse {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(CatalogResponse {
-            user: object.field("user")?,
-            catalog: object.field("catalog")?,
-            usage: object.or("usage", crate::Usage::default())?,
-        })
-    }
-}
-
-impl Read for Examples {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(Examples {
-            pytorch: object.field("pytorch")?,
-            ray: object.field("ray")?,
         })
     }
 }

@@ -7,6 +7,7 @@
 //! stay for the server; these read the same JSON to the same values, and the tests hold
 //! the two equal on every code's sample.
 
+use super::api::read_loose;
 use super::{Json, Object, Problem, Read, ReadError, variant};
 use crate::quota::{NeverReason, QueueReason, Shortfall};
 use crate::validate::{Expected, Found};
@@ -18,16 +19,11 @@ read_enum!(Dimension {
     "memory_gib" => Dimension::MemoryGib,
 });
 
-impl Read for Shortfall {
-    fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let mut object = Object::loose(value)?;
-        Ok(Shortfall {
-            dimension: object.field("dimension")?,
-            requested: object.field("requested")?,
-            remaining: object.field("remaining")?,
-        })
-    }
-}
+read_loose!(Shortfall {
+    dimension,
+    requested,
+    remaining,
+});
 
 /// An internally tagged enum's object: the position of the variant its `kind` names
 /// among `kinds`, and its other fields.
