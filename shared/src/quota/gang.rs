@@ -687,7 +687,7 @@ impl<'de> Deserialize<'de> for QueueReason {
     }
 }
 
-const QUEUE_KINDS: &[&str] = &[
+pub(crate) const QUEUE_KINDS: &[&str] = &[
     "no_node_hosts_one",
     "not_enough_at_once",
     "head_has_no_room",
@@ -722,7 +722,7 @@ impl<'de> Deserialize<'de> for NeverReason {
     }
 }
 
-const NEVER_KINDS: &[&str] = &[
+pub(crate) const NEVER_KINDS: &[&str] = &[
     "no_matching_node",
     "replica_too_large",
     "head_too_large",

@@ -90,6 +90,7 @@ mod place;
 mod plan;
 
 pub use gang::{Fit, GangPlacement, NeverReason, QueueReason, Slot, gang_fit, gang_place};
+pub(crate) use gang::{NEVER_KINDS, QUEUE_KINDS};
 pub use place::{HeadPlacement, NodeShare, Placement, place, place_live};
 pub use plan::{
     Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, plan, plan_live, resolve_pool,

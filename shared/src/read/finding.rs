@@ -9,8 +9,8 @@
 
 use super::api::read_loose;
 use super::{Json, Object, Problem, Read, ReadError, variant};
-use crate::quota::{NeverReason, QueueReason, Shortfall};
-use crate::validate::{Expected, Found};
+use crate::quota::{NEVER_KINDS, NeverReason, QUEUE_KINDS, QueueReason, Shortfall};
+use crate::validate::{EXPECTED_KINDS, Expected, Found};
 use crate::vocab::Dimension;
 
 read_enum!(Dimension {
@@ -26,7 +26,8 @@ read_loose!(Shortfall {
 });
 
 /// An internally tagged enum's object: the position of the variant its `kind` names
-/// among `kinds`, and its other fields.
+/// among `kinds`, and its other fields. The kinds are the serde readers' lists, so both
+/// readers take the same names; each reader's arms follow its list's order.
 fn tagged<'t, 'a>(
     value: Json<'t, 'a>,
     kinds: &'static [&'static str],
@@ -42,14 +43,7 @@ fn tagged<'t, 'a>(
 
 impl Read for QueueReason {
     fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let (which, mut f) = tagged(
-            value,
-            &[
-                "no_node_hosts_one",
-                "not_enough_at_once",
-                "head_has_no_room",
-            ],
-        )?;
+        let (which, mut f) = tagged(value, QUEUE_KINDS)?;
         Ok(match which {
             0 => QueueReason::NoNodeHostsOne {
                 dimension: f.field("dimension")?,
@@ -71,15 +65,7 @@ impl Read for QueueReason {
 
 impl Read for NeverReason {
     fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let (which, mut f) = tagged(
-            value,
-            &[
-                "no_matching_node",
-                "replica_too_large",
-                "head_too_large",
-                "pool_too_small",
-            ],
-        )?;
+        let (which, mut f) = tagged(value, NEVER_KINDS)?;
         Ok(match which {
             0 => NeverReason::NoMatchingNode {
                 gpu_model: f.or("gpu_model", None)?,
@@ -104,22 +90,7 @@ impl Read for NeverReason {
 
 impl Read for Expected {
     fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let (which, mut f) = tagged(
-            value,
-            &[
-                "whole_number",
-                "integer",
-                "number",
-                "text",
-                "boolean",
-                "list",
-                "object",
-                "one_of",
-                "known_field",
-                "json",
-                "other",
-            ],
-        )?;
+        let (which, mut f) = tagged(value, EXPECTED_KINDS)?;
         Ok(match which {
             0 => Expected::WholeNumber,
             1 => Expected::Integer,
@@ -244,6 +215,47 @@ mod tests {
             "null",
         ] {
             same(json);
+        }
+    }
+
+    /// Every variant written by its derived `Serialize` reads back as itself: the
+    /// readers' arms follow their kinds' order (`EXPECTED_KINDS`, ...).
+    #[test]
+    fn every_shape_reads_back_as_written() {
+        let text = || "two".to_owned();
+        let expected = [
+            Expected::WholeNumber,
+            Expected::Integer,
+            Expected::Number,
+            Expected::Text,
+            Expected::Boolean,
+            Expected::List,
+            Expected::Object,
+            Expected::OneOf {
+                options: vec!["a".into(), "b".into()],
+            },
+            Expected::KnownField {
+                options: vec!["name".into()],
+            },
+            Expected::Json { detail: text() },
+            Expected::Other { detail: text() },
+        ];
+        assert_eq!(expected.len(), EXPECTED_KINDS.len());
+        for value in expected {
+            let json = serde_json::to_string(&value).unwrap();
+            assert_eq!(from_json::<Expected>(&json).unwrap(), value, "{json}");
+        }
+        let found = [
+            Found::Text(text()),
+            Found::Number("2.5".into()),
+            Found::Boolean("true".into()),
+            Found::List,
+            Found::Object,
+            Found::Null,
+        ];
+        for value in found {
+            let json = serde_json::to_string(&value).unwrap();
+            assert_eq!(from_json::<Found>(&json).unwrap(), value, "{json}");
         }
     }
 

@@ -32,7 +32,7 @@ pub use parse::{check_json, parse_spec, parse_value};
 #[cfg(feature = "yaml")]
 pub use runtime_env::read_runtime_env;
 pub use runtime_env::{RuntimeEnvReader, set_runtime_env_reader};
-pub(crate) use shape::describe_text;
+pub(crate) use shape::{EXPECTED_KINDS, describe_text};
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 

@@ -82,7 +82,7 @@ impl<'de> Deserialize<'de> for Expected {
     }
 }
 
-const EXPECTED_KINDS: &[&str] = &[
+pub(crate) const EXPECTED_KINDS: &[&str] = &[
     "whole_number",
     "integer",
     "number",
