@@ -55,6 +55,11 @@ cleanup() {
 trap cleanup EXIT
 
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+  # The console's own wasm as trunk builds it (with `app`, which mounts it): cargo's
+  # last build of the crate may have been another (a test's, a size measurement's), and
+  # then the page never starts. Nothing to do when trunk's build is the last.
+  [ -n "${BENCH_WASM:-}" ] || cargo build --locked -p berth-frontend --features app \
+    --profile wasm-release --target wasm32-unknown-unknown >&2
   # Unoptimized by wasm-opt, so slower than the release console; proportions hold.
   mkdir "$work/dist"
   wasm-bindgen --target web --keep-debug --no-typescript --out-dir "$work/dist" --out-name berth-frontend \
