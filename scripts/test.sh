@@ -21,7 +21,7 @@ cargo clippy --locked --workspace --exclude berth-frontend --all-targets --featu
 # Benchmarks are native only (criterion), hence --lib --tests here.
 cargo clippy --locked -p berth-frontend -p berth-validator -p berth-shared --target wasm32-unknown-unknown --lib --tests --features berth-shared/demo -- -D warnings
 # The validator package's modules and the console's YAML module as scripts/validator.sh
-# builds them: `shared` without and with its YAML reader.
+# and scripts/yaml-module.sh build them: `shared` without and with its YAML reader.
 cargo clippy --locked -p berth-validator --target wasm32-unknown-unknown --lib -- -D warnings
 cargo clippy --locked -p berth-validator-yaml --target wasm32-unknown-unknown --lib -- -D warnings
 cargo clippy --locked -p berth-validator-yaml --features spec --target wasm32-unknown-unknown --lib -- -D warnings

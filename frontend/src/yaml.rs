@@ -1,6 +1,6 @@
 //! The YAML reader the console fetches when it first needs one: a build of the validator
-//! package's YAML module (`/yaml/berth_validator_yaml.js`, built by
-//! `scripts/validator.sh`), which reads RayJob runtime envs and specs imported as YAML.
+//! package's YAML module (`/yaml/berth_validator_yaml.js`, built with the console by
+//! `scripts/yaml-module.sh`, Trunk.toml's hook), which reads RayJob runtime envs and specs imported as YAML.
 //! The console's own wasm carries no YAML reader (BENCHMARKS.md, Console bundle), so a
 //! researcher who writes only PyTorchJobs never fetches one.
 //!

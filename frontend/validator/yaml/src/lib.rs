@@ -1,7 +1,7 @@
 //! The validator package's optional second module: the YAML reader for RayJob runtime
 //! envs, which the package's main module leaves out (about a fifth of its bytes, and only
 //! a RayJob with a runtime env needs it). Built by `scripts/validator.sh` beside it, and
-//! again with the feature `spec` into `dist/yaml/` for the console, which fetches it when
+//! again with the feature `spec` into `dist/yaml/` for the console (`scripts/yaml-module.sh`), which fetches it when
 //! it first meets a runtime env or a spec imported as YAML.
 //!
 //! ```js
