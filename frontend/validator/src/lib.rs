@@ -25,7 +25,7 @@
 //!
 //! That JavaScript API is the `exports` feature (on by default). The console links this
 //! crate without it: it checks through `shared` directly, and carrying the API would
-//! cost each of its users about 8 KB (BENCHMARKS.md, the console's bundle); it takes
+//! cost each of its users about 9 KB (BENCHMARKS.md, the console's bundle); it takes
 //! only the runtime-env reader's hand-over below, which both share.
 
 use wasm_bindgen::prelude::*;
