@@ -99,11 +99,6 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
     }
 }
 
-/// An answer that is one task.
-async fn answer_task(response: gloo_net::http::Response) -> Result<TaskView> {
-    answer(response).await
-}
-
 /// `GET /api/v1/catalog`.
 ///
 /// # Errors
@@ -166,7 +161,7 @@ pub async fn submit_task(spec_json: String, idempotency_key: &str) -> Result<Tas
         .header("idempotency-key", idempotency_key)
         .body(spec_json)
         .map_err(network)?;
-    answer_task(request.send().await.map_err(network)?).await
+    answer(request.send().await.map_err(network)?).await
 }
 
 /// `GET /api/v1/tasks/{id}/spec`: a task's spec, for clone and export (hidden values
@@ -223,10 +218,6 @@ pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-fn from_wire<T: Read>(name: &str) -> Option<T> {
-    crate::form::context::unwire(name)
-}
-
 impl ListFilter {
     /// The filter as query pairs, the empty ones left out, in a fixed order.
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
@@ -270,8 +261,8 @@ impl ListFilter {
                 .map(String::from)
                 .unwrap_or_else(|_| value.to_owned());
             match key {
-                "phase" => filter.phase = from_wire(&value),
-                "type" => filter.task_type = from_wire(&value),
+                "phase" => filter.phase = crate::form::context::unwire(&value),
+                "type" => filter.task_type = crate::form::context::unwire(&value),
                 "tag" => filter.tag = value,
                 "name" => filter.name = value,
                 "mine" => filter.mine = value == "true",
@@ -327,7 +318,7 @@ pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (404: not visible).
 pub async fn fetch_task(id: &str, lang: Lang) -> Result<TaskView> {
-    answer_task(send_get(&task_path(id, &format!("?lang={}", wire_name(&lang)))).await?).await
+    answer(send_get(&task_path(id, &format!("?lang={}", wire_name(&lang)))).await?).await
 }
 
 /// `GET /api/v1/tasks/{id}/events`, oldest first, in `lang`.
@@ -449,7 +440,7 @@ impl Drop for LogFollow {
 ///
 /// [`ClientError::Api`]: 403 not the owner, 409 already ended.
 pub async fn stop_task(id: &str) -> Result<TaskView> {
-    answer_task(send_post(&task_path(id, "/stop"), None).await?).await
+    answer(send_post(&task_path(id, "/stop"), None).await?).await
 }
 
 /// `DELETE /api/v1/tasks/{id}`.
@@ -476,7 +467,7 @@ pub async fn delete_task(id: &str) -> Result<()> {
 /// [`ClientError::Api`]: 403 not the owner, 422 the spec no longer passes.
 pub async fn resubmit_task(id: &str, idempotency_key: &str, lang: Lang) -> Result<TaskView> {
     let path = task_path(id, &format!("/resubmit?lang={}", wire_name(&lang)));
-    answer_task(send_post(&path, Some(idempotency_key)).await?).await
+    answer(send_post(&path, Some(idempotency_key)).await?).await
 }
 
 /// `POST /api/v1/tasks/{id}/share`: a read-only link.
@@ -500,7 +491,7 @@ pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> 
         .header("content-type", "application/json")
         .body(body)
         .map_err(network)?;
-    answer_task(request.send().await.map_err(network)?).await
+    answer(request.send().await.map_err(network)?).await
 }
 
 /// `GET /api/v1/shared/{token}`: a shared task, read-only, hidden values masked, its
@@ -510,7 +501,7 @@ pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> 
 ///
 /// [`ClientError::Api`]: 404 when the link is unknown or its task was deleted.
 pub async fn fetch_shared(token: &str, lang: Lang) -> Result<TaskView> {
-    answer_task(
+    answer(
         send_get(&format!(
             "/api/v1/shared/{}?lang={}",
             encode(token),
