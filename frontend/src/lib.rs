@@ -25,7 +25,7 @@ pub fn App() -> impl IntoView {
     let lang = UiLang::provide();
     i18n::set_document_lang(lang.get_untracked());
     let nav = Nav::provide();
-    let session = LocalResource::new(api::fetch_catalog);
+    let session = components::load(api::fetch_catalog);
     let current = move || nav.route();
     view! {
         <a class="skip-link" href="#content">{crate::i18n::tr("ui.app.skip")}</a>
@@ -58,16 +58,15 @@ pub fn App() -> impl IntoView {
             <i18n::LangSwitch />
         </header>
         <main id="content" tabindex="-1">
-            <Suspense fallback=move || view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }>
-                {move || session.get().map(|result| match result {
-                    Ok(session) => view! { <Page session /> }.into_any(),
-                    Err(err) => view! {
-                        <p class="banner error" role="alert" data-testid="load-failed">
-                            {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
-                        </p>
-                    }.into_any(),
-                })}
-            </Suspense>
+            {move || match session.get() {
+                None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
+                Some(Ok(session)) => view! { <Page session /> }.into_any(),
+                Some(Err(err)) => view! {
+                    <p class="banner error" role="alert" data-testid="load-failed">
+                        {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
+                    </p>
+                }.into_any(),
+            }}
         </main>
     }
 }

@@ -17,21 +17,20 @@ pub fn SharedTaskPage(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // Tracks the language: the server words the reasons in it.
-    let task = LocalResource::new(move || {
+    let task = crate::components::load(move || {
         let token = token.clone();
         let l = lang.get();
         async move { api::fetch_shared(&token, l).await }
     });
     view! {
         <section class="shared-view" data-testid="shared-view">
-            <Suspense fallback=move || view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }>
-                {move || task.get().map(|result| match result {
-                    Ok(view) => view! { <SharedTask view /> }.into_any(),
-                    Err(err) => view! {
+            {move || match task.get() {
+                    None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
+                    Some(Ok(view)) => view! { <SharedTask view /> }.into_any(),
+                    Some(Err(err)) => view! {
                         <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
                     }.into_any(),
-                })}
-            </Suspense>
+            }}
             <p class="back"><Link to=Route::List test_id="shared-back">{crate::i18n::tr("ui.shared.back")}</Link></p>
         </section>
     }

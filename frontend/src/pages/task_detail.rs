@@ -619,7 +619,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
 #[component]
 fn SpecPanel(id: String, owner: bool) -> impl IntoView {
     let lang = UiLang::use_context();
-    let spec = LocalResource::new(move || {
+    let spec = crate::components::load(move || {
         let id = id.clone();
         async move { api::fetch_spec(&id).await }
     });
@@ -627,12 +627,10 @@ fn SpecPanel(id: String, owner: bool) -> impl IntoView {
         <section class="panel spec" aria-labelledby="spec-title">
             <h2 id="spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
             <p class="help">{move || lang.text(if owner { "ui.detail.spec_own" } else { "ui.detail.spec_masked" })}</p>
-            <Suspense fallback=|| ()>
-                {move || spec.get().map(|result| match result {
-                    Ok(spec) => view! { <SpecView spec /> }.into_any(),
-                    Err(err) => view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any(),
-                })}
-            </Suspense>
+            {move || spec.get().map(|result| match result {
+                Ok(spec) => view! { <SpecView spec /> }.into_any(),
+                Err(err) => view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any(),
+            })}
         </section>
     }
 }

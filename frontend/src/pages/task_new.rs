@@ -17,7 +17,7 @@ pub fn NewTaskPage(
 ) -> impl IntoView {
     let lang = crate::i18n::UiLang::use_context();
     let nav = Nav::use_context();
-    let start = LocalResource::new(move || {
+    let start = crate::components::load(move || {
         let clone = clone.clone();
         async move {
             match clone {
@@ -30,23 +30,22 @@ pub fn NewTaskPage(
         nav.go(Route::Detail(view.task.id.to_string()));
     });
     view! {
-        <Suspense fallback=move || view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }>
-            {move || start.get().map(|result| match result {
-                Ok(Some(initial)) => {
+        {move || match start.get() {
+                None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
+                Some(Ok(Some(initial))) => {
                     let session = session.clone();
                     view! {
                         <TaskForm catalog=session.catalog usage=session.usage user=session.user
                             initial on_submitted />
                     }.into_any()
                 }
-                Ok(None) => {
+                Some(Ok(None)) => {
                     let session = session.clone();
                     view! {
                         <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
                     }.into_any()
                 }
-                Err(err) => view! { <p class="banner error" role="alert">{err.to_string()}</p> }.into_any(),
-            })}
-        </Suspense>
+                Some(Err(err)) => view! { <p class="banner error" role="alert">{err.to_string()}</p> }.into_any(),
+            }}
     }
 }
