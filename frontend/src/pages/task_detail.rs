@@ -80,8 +80,16 @@ pub fn TaskDetailPage(
                 loaded.get().then(move || {
                     let view = Signal::derive(move || task.get().expect("loaded"));
                     let owner = view.with_untracked(|v| v.task.owner == user);
-                    view! {
-                        <Show when=move || gone.get() fallback=move || view! {
+                    // Set once, when the task is deleted: the page then says only that.
+                    let deleted = Memo::new(move |_| gone.get());
+                    move || if deleted.get() {
+                        view! {
+                            <p class="banner ok" role="status" data-testid="deleted">
+                                {move || lang.text_with("ui.detail.deleted", &[("name", id.get_value())])}
+                            </p>
+                        }.into_any()
+                    } else {
+                        view! {
                             <Actions view owner error gone on_change=Callback::new(move |()| load()) />
                             <div class="columns">
                                 <div>
@@ -95,11 +103,7 @@ pub fn TaskDetailPage(
                                     <SpecPanel id=id.get_value() owner />
                                 </div>
                             </div>
-                        }>
-                            <p class="banner ok" role="status" data-testid="deleted">
-                                {move || lang.text_with("ui.detail.deleted", &[("name", id.get_value())])}
-                            </p>
-                        </Show>
+                        }.into_any()
                     }
                 })
             }}
@@ -192,9 +196,9 @@ pub fn EventList(
     view! {
         <section class="panel events" aria-labelledby="events-title">
             <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
-            <Show when=move || events.with(Vec::is_empty)>
+            {move || events.with(Vec::is_empty).then(|| view! {
                 <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
-            </Show>
+            })}
             <ol data-testid="events">
                 {move || events.get().into_iter().map(|event| {
                     let key = format!("ui.detail.event.{}", event.kind);
@@ -232,6 +236,8 @@ fn Actions(
     let id = move || view.with_untracked(|v| v.task.id.0.clone());
     let finished = move || view.with(|v| v.task.phase.is_finished());
     let confirming = RwSignal::new(false);
+    // The dialog is built once per question, however often it is asked.
+    let asking = Memo::new(move |_| confirming.get());
     // Keyboard users land on the question's answer, not back at the page's top.
     let confirm_yes = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
@@ -317,27 +323,27 @@ fn Actions(
         <section class="panel actions" aria-labelledby="actions-title">
             <h2 id="actions-title" class="visually-hidden">{crate::i18n::tr("ui.detail.actions")}</h2>
             <div class="toolbar">
-                <Show when=move || owner>
+                {owner.then(|| view! {
                     <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get() on:click=stop>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
                     <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(true)>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
-                </Show>
+                })}
                 <Link to=Route::New { clone: Some(view.with_untracked(|v| v.task.id.0.clone())) } class="button" test_id="action-clone">
                     {crate::i18n::tr("ui.detail.clone")}
                 </Link>
-                <Show when=move || owner>
+                {owner.then(|| view! {
                     <button type="button" data-testid="action-resubmit" disabled=move || busy.get() on:click=resubmit>
                         {crate::i18n::tr("ui.detail.resubmit")}
                     </button>
                     <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>
                         {crate::i18n::tr("ui.detail.share")}
                     </button>
-                </Show>
+                })}
             </div>
-            <Show when=move || confirming.get()>
+            {move || asking.get().then(|| view! {
                 <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete">
                     <p id="confirm-text">{move || lang.text_with("ui.detail.delete_confirm", &[("name", id())])}</p>
                     <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete node_ref=confirm_yes>
@@ -347,7 +353,7 @@ fn Actions(
                         {crate::i18n::tr("ui.detail.cancel")}
                     </button>
                 </div>
-            </Show>
+            })}
             {move || share.get().map(|link| view! {
                 <div class="share" data-testid="share">
                     <label for="share-link">{crate::i18n::tr("ui.detail.share_link")}</label>
@@ -405,9 +411,9 @@ fn TagEditor(
     view! {
         <section class="panel tags" aria-labelledby="tags-title">
             <h2 id="tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
-            <Show when=move || draft.with(Vec::is_empty)>
+            {move || draft.with(Vec::is_empty).then(|| view! {
                 <p class="empty">{crate::i18n::tr("ui.detail.tags_none")}</p>
-            </Show>
+            })}
             <ul class="tag-list" data-testid="tags">
                 {move || draft.get().into_iter().enumerate().map(|(i, tag)| {
                     let text = tag_text(&tag);
@@ -427,7 +433,7 @@ fn TagEditor(
                     }
                 }).collect_view()}
             </ul>
-            <Show when=move || owner>
+            {owner.then(|| view! {
                 <form class="tag-add" on:submit=move |ev| { ev.prevent_default(); add(); }>
                     <label>
                         <span>{crate::i18n::tr("field.basic.tags.key.label")}</span>
@@ -441,7 +447,7 @@ fn TagEditor(
                 </form>
                 <button type="button" class="primary" data-testid="tags-save" on:click=save>{crate::i18n::tr("ui.detail.tags_save")}</button>
                 <p role="status" data-testid="tags-saved">{move || saved.get().then(|| lang.text("ui.detail.tags_saved"))}</p>
-            </Show>
+            })}
         </section>
     }
 }
@@ -563,9 +569,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     view! {
         <section class="panel logs" aria-labelledby="logs-title">
             <h2 id="logs-title">{crate::i18n::tr("ui.detail.logs")}</h2>
-            <Show when=move || started.get() fallback=move || view! {
-                <p class="empty" data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</p>
-            }>
+            {move || if !started.get() {
+                view! {
+                    <p class="empty" data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</p>
+                }.into_any()
+            } else { view! {
                 <div class="toolbar">
                     <label>
                         <span>{crate::i18n::tr("ui.detail.replica")}</span>
@@ -610,7 +618,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title">
                     {move || if text.with(String::is_empty) { lang.text("ui.detail.logs_empty") } else { text.get() }}
                 </pre>
-            </Show>
+            }.into_any() }}
         </section>
     }
 }

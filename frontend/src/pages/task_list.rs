@@ -29,6 +29,8 @@ pub fn TaskListPage(
     let next = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<ClientError>);
     let loaded = RwSignal::new(false);
+    // The button stays the same element from page to page, so it keeps the focus.
+    let more = Memo::new(move |_| next.with(Option::is_some));
     let updated = RwSignal::new(None::<f64>);
     // Answers to an older filter are dropped: each load carries the filter it was for.
     let generation = StoredValue::new(0u64);
@@ -141,14 +143,14 @@ pub fn TaskListPage(
                 })}
             </p>
             <TaskTable tasks=tasks.into() />
-            <Show when=move || loaded.get() && tasks.with(Vec::is_empty)>
+            {move || (loaded.get() && tasks.with(Vec::is_empty)).then(|| view! {
                 <p class="empty" data-testid="list-empty">{crate::i18n::tr("ui.list.empty")}</p>
-            </Show>
-            <Show when=move || next.with(Option::is_some)>
+            })}
+            {move || more.get().then(|| view! {
                 <button type="button" class="more" on:click=load_more data-testid="list-more">
                     {crate::i18n::tr("ui.list.more")}
                 </button>
-            </Show>
+            })}
         </section>
     }
 }
