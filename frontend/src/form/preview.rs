@@ -27,8 +27,7 @@ pub fn Preview() -> impl IntoView {
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
         open.set(details.is_some_and(|d| d.has_attribute("open")));
     };
-    let json =
-        move || submitted.with_untracked(|s| serde_json::to_string_pretty(s).unwrap_or_default());
+    let json = move || submitted.with_untracked(transfer::to_json);
     let file = move |ext: &str| {
         let name = cx.spec.with_untracked(|s| s.basic.name_prefix.clone());
         let name = if name.is_empty() {
@@ -60,12 +59,18 @@ pub fn Preview() -> impl IntoView {
     };
     // The Kubernetes objects come from the server (`POST /api/v1/render`): the renderer
     // stays out of the console's bundle. Rendered on request, for the spec as it is then.
-    let rendered = Action::new_local(|spec: &String| crate::api::render(spec.clone()));
+    let rendered = RwSignal::new(None::<crate::api::Result<Vec<serde_json::Value>>>);
     let rendered_for = RwSignal::new(None::<String>);
     let render_now = move |_| {
         let spec = serde_json::to_string(&submitted.get_untracked()).unwrap_or_default();
         rendered_for.set(Some(spec.clone()));
-        rendered.dispatch(spec);
+        leptos::task::spawn_local(async move {
+            let objects = crate::api::render(spec.clone()).await;
+            // Only the answer for the spec last asked about is shown.
+            if rendered_for.with_untracked(|last| last.as_deref() == Some(spec.as_str())) {
+                rendered.set(Some(objects));
+            }
+        });
     };
     // Once objects are shown, whether they are still the spec's is asked per keystroke;
     // a memo keeps the objects' text from being rebuilt each time.
@@ -77,7 +82,7 @@ pub fn Preview() -> impl IntoView {
         })
     });
     let manifests = move || {
-        let result = rendered.value().get()?;
+        let result = rendered.get()?;
         Some(match result {
             Ok(objects) => {
                 let text = objects

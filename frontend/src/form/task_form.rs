@@ -55,15 +55,11 @@ pub fn TaskForm(
     // again when they switch.
     let banner = RwSignal::new(None::<api::ClientError>);
     let last_key = StoredValue::new(None::<(String, String)>);
-    let submit = Action::new_local(move |(json, key): &(String, String)| {
-        let (json, key) = (json.clone(), key.clone());
-        async move { api::submit_task(json, &key).await }
-    });
-    let submitting = submit.pending();
-    Effect::new(move |_| {
-        let Some(result) = submit.value().get() else {
-            return;
-        };
+    // One submission at a time (the button is disabled while one is out), so the answer
+    // is always the latest request's.
+    let submitting = RwSignal::new(false);
+    let answered = move |result: api::Result<TaskView>| {
+        submitting.set(false);
         match result {
             Ok(task) => {
                 autosave.forget();
@@ -82,7 +78,7 @@ pub fn TaskForm(
             }
             Err(err) => banner.set(Some(err)),
         }
-    });
+    };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         cx.reveal.set(true);
@@ -100,7 +96,8 @@ pub fn TaskForm(
         });
         let key = key.unwrap_or_else(new_key);
         last_key.set_value(Some((json.clone(), key.clone())));
-        submit.dispatch((json, key));
+        submitting.set(true);
+        leptos::task::spawn_local(async move { answered(api::submit_task(json, &key).await) });
     };
     let start_over = move |_| {
         autosave.forget();

@@ -20,6 +20,68 @@ pub fn to_yaml(spec: &TaskSpec) -> String {
     value_to_yaml(&value)
 }
 
+/// The spec as JSON, laid out as serde_json's `to_string_pretty` lays it out.
+pub fn to_json(spec: &TaskSpec) -> String {
+    pretty_json(&serde_json::to_string(spec).unwrap_or_default())
+}
+
+/// Compact JSON text laid out as `serde_json::to_string_pretty` writes it (two spaces
+/// a level, `"key": value`, `{}` and `[]` when empty). Why not that writer: it is a
+/// second copy of the spec's serializer in the bundle (BENCHMARKS.md, console bundle),
+/// and the compact one is there anyway.
+pub fn pretty_json(compact: &str) -> String {
+    fn newline(out: &mut String, depth: usize) {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    }
+    let mut out = String::with_capacity(compact.len() * 2);
+    let (mut depth, mut in_string, mut escaped) = (0, false, false);
+    let mut chars = compact.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                match chars.next_if(|next| matches!(next, '}' | ']')) {
+                    Some(close) => out.push(close),
+                    None => {
+                        depth += 1;
+                        newline(&mut out, depth);
+                    }
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Any JSON value as a YAML block (the rendered Kubernetes objects).
 pub fn value_to_yaml(value: &Value) -> String {
     let mut out = String::new();

@@ -615,6 +615,32 @@ async fn yaml_export_imports_back_to_the_same_spec() {
 }
 
 #[wasm_bindgen_test]
+fn json_export_is_laid_out_as_serde_json_pretty_prints() {
+    for text in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {
+        let spec = example(text);
+        assert_eq!(
+            transfer::to_json(&spec),
+            serde_json::to_string_pretty(&spec).unwrap()
+        );
+    }
+    // Strings holding JSON's punctuation, escapes and quotes stay as they are; empty
+    // objects and lists stay on one line, as serde_json writes them.
+    let spec = TaskSpec::default().with(|s| {
+        s.environment.command = "echo \"{a: [1, 2]}\" \\ done\n\t{}".into();
+        s.basic.name_prefix = "x,y:z]".into();
+    });
+    assert_eq!(
+        transfer::to_json(&spec),
+        serde_json::to_string_pretty(&spec).unwrap()
+    );
+    let odd = serde_json::json!({"a": {}, "b": [], "c": [{}, [[]], {"d": "\\\""}], "e": "}]"});
+    assert_eq!(
+        transfer::pretty_json(&odd.to_string()),
+        serde_json::to_string_pretty(&odd).unwrap()
+    );
+}
+
+#[wasm_bindgen_test]
 async fn an_import_is_checked_like_any_input() {
     let form = mount(None, false).await;
     let ray = example(shared::demo::RAY_EXAMPLE);
