@@ -16,7 +16,8 @@ package() {
   elif command -v wasm-opt >/dev/null; then
     # The same wasm-opt and passes trunk runs on the console (npm binaryen 132;
     # scripts/install-tools.sh; frontend/index.html says why these passes).
-    wasm-opt -O1 --merge-similar-functions -Oz --merge-similar-functions -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    wasm-opt -O1 --merge-similar-functions -Oz --merge-similar-functions -Oz \
+      --merge-similar-functions -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types \
       -o "$dir/${module}_bg.wasm" "$dir/${module}_bg.wasm"
   else
