@@ -11,7 +11,7 @@ use std::rc::Rc;
 /// resource's would; the last answer stays on screen until the new one arrives, and an
 /// answer overtaken by a newer request is dropped. Why not `LocalResource` and
 /// `<Suspense>`: they carry Leptos' async-derived signals and transitions, and with them
-/// std's channels and threads, for four loads a page makes (BENCHMARKS.md, console
+/// std's channels, for four loads the pages make (BENCHMARKS.md, console
 /// bundle).
 pub fn load<T, F>(load: impl Fn() -> F + 'static) -> ReadSignal<Option<T>, LocalStorage>
 where
