@@ -25,11 +25,11 @@ pub fn SharedTaskPage(
     view! {
         <section class="shared-view" data-testid="shared-view">
             {move || match task.get() {
-                    None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
-                    Some(Ok(view)) => view! { <SharedTask view /> }.into_any(),
-                    Some(Err(err)) => view! {
-                        <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
-                    }.into_any(),
+                None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
+                Some(Ok(view)) => view! { <SharedTask view /> }.into_any(),
+                Some(Err(err)) => view! {
+                    <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
+                }.into_any(),
             }}
             <p class="back"><Link to=Route::List test_id="shared-back">{crate::i18n::tr("ui.shared.back")}</Link></p>
         </section>

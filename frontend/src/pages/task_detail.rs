@@ -573,52 +573,54 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 view! {
                     <p class="empty" data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</p>
                 }.into_any()
-            } else { view! {
-                <div class="toolbar">
-                    <label>
-                        <span>{crate::i18n::tr("ui.detail.replica")}</span>
-                        <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
-                            {move || (0..replicas.get()).map(|r| view! {
-                                <option value=r.to_string() selected=move || replica.get() == r>{move || replica_label(lang.get(), task_type(), r)}</option>
-                            }).collect_view()}
-                        </select>
-                    </label>
-                    <label>
-                        <span>{crate::i18n::tr("ui.detail.attempt")}</span>
-                        <select data-testid="log-attempt" on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
-                            {move || (1..=attempts.get()).rev().map(|a| view! {
-                                <option value=a.to_string() selected=move || attempt.get().unwrap_or(attempts.get()) == a>
-                                    {move || lang.text_with("ui.detail.attempt_n", &[("n", a.to_string())])}
-                                </option>
-                            }).collect_view()}
-                        </select>
-                    </label>
-                    <button type="button" data-testid="log-reload" on:click=move |_| reload()>{crate::i18n::tr("ui.detail.logs_reload")}</button>
-                    <button
-                        type="button"
-                        data-testid="log-follow"
-                        aria-pressed=move || following.get().to_string()
-                        on:click=move |_| if following.get_untracked() { stop_follow() } else { start_follow() }
-                    >
-                        {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
-                    </button>
-                </div>
-                <p role="status" class="log-state" data-testid="log-state">
-                    {move || if following.get() {
-                        Some(lang.text("ui.detail.following"))
-                    } else if ended.get() {
-                        Some(lang.text("ui.detail.follow_ended"))
-                    } else if broken.get() {
-                        Some(lang.text("ui.detail.follow_broken"))
-                    } else {
-                        None
-                    }}
-                </p>
-                <ErrorBanner error />
-                <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title">
-                    {move || if text.with(String::is_empty) { lang.text("ui.detail.logs_empty") } else { text.get() }}
-                </pre>
-            }.into_any() }}
+            } else {
+                view! {
+                    <div class="toolbar">
+                        <label>
+                            <span>{crate::i18n::tr("ui.detail.replica")}</span>
+                            <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
+                                {move || (0..replicas.get()).map(|r| view! {
+                                    <option value=r.to_string() selected=move || replica.get() == r>{move || replica_label(lang.get(), task_type(), r)}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                        <label>
+                            <span>{crate::i18n::tr("ui.detail.attempt")}</span>
+                            <select data-testid="log-attempt" on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
+                                {move || (1..=attempts.get()).rev().map(|a| view! {
+                                    <option value=a.to_string() selected=move || attempt.get().unwrap_or(attempts.get()) == a>
+                                        {move || lang.text_with("ui.detail.attempt_n", &[("n", a.to_string())])}
+                                    </option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                        <button type="button" data-testid="log-reload" on:click=move |_| reload()>{crate::i18n::tr("ui.detail.logs_reload")}</button>
+                        <button
+                            type="button"
+                            data-testid="log-follow"
+                            aria-pressed=move || following.get().to_string()
+                            on:click=move |_| if following.get_untracked() { stop_follow() } else { start_follow() }
+                        >
+                            {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
+                        </button>
+                    </div>
+                    <p role="status" class="log-state" data-testid="log-state">
+                        {move || if following.get() {
+                            Some(lang.text("ui.detail.following"))
+                        } else if ended.get() {
+                            Some(lang.text("ui.detail.follow_ended"))
+                        } else if broken.get() {
+                            Some(lang.text("ui.detail.follow_broken"))
+                        } else {
+                            None
+                        }}
+                    </p>
+                    <ErrorBanner error />
+                    <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title">
+                        {move || if text.with(String::is_empty) { lang.text("ui.detail.logs_empty") } else { text.get() }}
+                    </pre>
+                }.into_any()
+            }}
         </section>
     }
 }

@@ -31,21 +31,21 @@ pub fn NewTaskPage(
     });
     view! {
         {move || match start.get() {
-                None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
-                Some(Ok(Some(initial))) => {
-                    let session = session.clone();
-                    view! {
-                        <TaskForm catalog=session.catalog usage=session.usage user=session.user
-                            initial on_submitted />
-                    }.into_any()
-                }
-                Some(Ok(None)) => {
-                    let session = session.clone();
-                    view! {
-                        <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
-                    }.into_any()
-                }
-                Some(Err(err)) => view! { <p class="banner error" role="alert">{err.to_string()}</p> }.into_any(),
-            }}
+            None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
+            Some(Ok(Some(initial))) => {
+                let session = session.clone();
+                view! {
+                    <TaskForm catalog=session.catalog usage=session.usage user=session.user
+                        initial on_submitted />
+                }.into_any()
+            }
+            Some(Ok(None)) => {
+                let session = session.clone();
+                view! {
+                    <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
+                }.into_any()
+            }
+            Some(Err(err)) => view! { <p class="banner error" role="alert">{err.to_string()}</p> }.into_any(),
+        }}
     }
 }
