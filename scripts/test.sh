@@ -6,7 +6,14 @@
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+# What the tests leave in the temp folder goes into one folder of this run, removed at
+# the end: chromedriver leaves each Chromium profile behind (about 150 MB a test binary),
+# and the server tests leave their data folders. Open to all like /tmp, for the
+# PostgreSQL that scripts/postgres.sh runs as its own user.
+TMPDIR="$(mktemp -d -t berth-test.XXXXXX)"
+chmod 1777 "$TMPDIR"
+export TMPDIR
+trap 'rm -rf "$log" "$TMPDIR"' EXIT
 step() { printf '\n== %s\n' "$*"; }
 # Runs a test command, keeping its output for the closing count.
 tests() { "$@" 2>&1 | tee -a "$log"; }
