@@ -53,6 +53,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Chromium's profiles (chromedriver's and scripts/bench-form.py's) in the run's folder:
+# chromedriver leaves its own behind.
+export TMPDIR="$work"
 
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   # The console's own wasm as trunk builds it (with `app`, which mounts it): cargo's

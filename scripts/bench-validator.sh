@@ -22,7 +22,8 @@ web=$(free_port)
 python3 -m http.server --bind 127.0.0.1 --directory "$dir" "$web" >/dev/null 2>&1 &
 pids+=($!)
 drv=$(free_port)
-"${CHROMEDRIVER:-/usr/bin/chromedriver}" --port="$drv" >/dev/null 2>&1 &
+# Its Chromium profiles in the run's folder: chromedriver leaves them behind.
+TMPDIR="$dir" "${CHROMEDRIVER:-/usr/bin/chromedriver}" --port="$drv" >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
   if python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$drv/status'); u.urlopen('http://127.0.0.1:$web/')" 2>/dev/null; then break; fi
