@@ -9,6 +9,9 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 runs="${BENCH_RUNS:-3}"; calls="${BENCH_CALLS:-2000}"; rounds="${BENCH_ROUNDS:-7}"
 dir="$(mktemp -d)"
+# Chromium's profiles (chromedriver's and drive.py's) in the run's folder, removed at
+# the end: chromedriver leaves its own behind.
+export TMPDIR="$dir"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$dir"; }
 trap cleanup EXIT
@@ -22,8 +25,7 @@ web=$(free_port)
 python3 -m http.server --bind 127.0.0.1 --directory "$dir" "$web" >/dev/null 2>&1 &
 pids+=($!)
 drv=$(free_port)
-# Its Chromium profiles in the run's folder: chromedriver leaves them behind.
-TMPDIR="$dir" "${CHROMEDRIVER:-/usr/bin/chromedriver}" --port="$drv" >/dev/null 2>&1 &
+"${CHROMEDRIVER:-/usr/bin/chromedriver}" --port="$drv" >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
   if python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$drv/status'); u.urlopen('http://127.0.0.1:$web/')" 2>/dev/null; then break; fi
