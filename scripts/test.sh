@@ -13,7 +13,9 @@ log="$(mktemp)"
 TMPDIR="$(mktemp -d -t berth-test.XXXXXX)"
 chmod 1777 "$TMPDIR"
 export TMPDIR
-trap 'rm -rf "$log" "$TMPDIR"' EXIT
+# `|| true`: a failed clean-up (a straggling browser still writing) must not fail a run
+# whose tests passed; the run's own status stands either way.
+trap 'rm -rf "$log" "$TMPDIR" || true' EXIT
 step() { printf '\n== %s\n' "$*"; }
 # Runs a test command, keeping its output for the closing count.
 tests() { "$@" 2>&1 | tee -a "$log"; }
