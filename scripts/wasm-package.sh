@@ -14,10 +14,14 @@ package() {
   if [ "${BERTH_WASM_OPT:-1}" = 0 ]; then
     return
   elif command -v wasm-opt >/dev/null; then
-    # The same wasm-opt and passes trunk runs on the console (npm binaryen 132;
-    # scripts/install-tools.sh; frontend/index.html says why these passes).
-    wasm-opt -O1 --merge-similar-functions -Oz --merge-similar-functions -Oz \
-      --merge-similar-functions -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    # The same wasm-opt (npm binaryen 132; scripts/install-tools.sh) and the passes trunk
+    # runs on the console, read from frontend/index.html (which says why these passes):
+    # `-O<data-wasm-opt>`, then its `data-wasm-opt-params`.
+    local passes
+    passes=$(sed -n 's/.*data-wasm-opt="\([^"]*\)" data-wasm-opt-params="\([^"]*\)".*/-O\1 \2/p' "$root/frontend/index.html")
+    [ -n "$passes" ] || { echo "no wasm-opt passes in frontend/index.html" >&2; return 1; }
+    # shellcheck disable=SC2086 # the passes are words
+    wasm-opt $passes --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types \
       -o "$dir/${module}_bg.wasm" "$dir/${module}_bg.wasm"
   else
