@@ -83,6 +83,7 @@
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
 //! | `env.value.nul` | error | A value holds a NUL character. |
+//! | `env.value.masked` | error | A value is the mask of a hidden value the user cannot see (a clone of another's task). |
 //! | `storage.volume.unknown` | error | The volume is not in this cluster. |
 //! | `storage.duplicate` | error | The same volume at the same path twice. |
 //! | `storage.volume.rwo_multi_pod` | warning | An RWO volume on a task with more than one pod: it attaches to one node only. |

@@ -224,6 +224,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "env.name.shadows_persistent",
         "also a persistent env var; this task's value wins",
     ),
+    (
+        "env.value.masked",
+        "is the mask of a value hidden from you, not the value; type the value",
+    ),
     ("env.value.nul", "holds a NUL character; remove it"),
     ("env.value.too_long", "is longer than {kib} KiB"),
     (

@@ -183,6 +183,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "env.name.shadows_persistent",
         "与持久环境变量同名，以当前任务配置为准",
     ),
+    (
+        "env.value.masked",
+        "这是他人隐藏值的掩码，不是真实的值；请填写变量值",
+    ),
     ("env.value.nul", "包含 NUL 字符，请删除"),
     ("env.value.too_long", "超过 {kib} KiB"),
     (

@@ -211,6 +211,9 @@ issue_codes! {
     EnvValuesTooLong { /** Limit in bytes. */ max_bytes: usize, /** Bytes now. */ total: usize } = "env.values.too_long", Error;
     /// A value holds a NUL character.
     EnvValueNul = "env.value.nul", Error;
+    /// A value is the mask another user's hidden value is shown as (a clone of their
+    /// task): the task would run with the mask, not the secret.
+    EnvValueMasked = "env.value.masked", Error;
 
     /// The volume is not in this cluster.
     VolumeUnknown = "storage.volume.unknown", Error;
@@ -511,6 +514,7 @@ impl IssueCode {
             | EnvNamePlatformInjected
             | EnvNameShadowsPersistent
             | EnvValueNul
+            | EnvValueMasked
             | VolumeUnknown
             | StorageDuplicate
             | StorageNone

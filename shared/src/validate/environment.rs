@@ -4,7 +4,7 @@ use super::seen::Seen;
 use super::syntax::is_env_name;
 use super::{Cx, IssueCode, Report, field_key, field_path, require};
 use crate::injected::is_injected;
-use crate::task::{EnvVar, ImageSource, TaskSpec, TaskType};
+use crate::task::{EnvVar, HIDDEN_VALUE_MASK, ImageSource, TaskSpec, TaskType};
 
 /// Longest single env value, in bytes.
 pub const MAX_ENV_VALUE_BYTES: usize = 32 * 1024;
@@ -93,6 +93,14 @@ fn env(cx: &Cx, report: &mut Report) {
                 IssueCode::EnvValueTooLong {
                     max_bytes: MAX_ENV_VALUE_BYTES,
                 },
+            );
+        }
+        // A clone of another user's task carries their hidden values as the mask: sent
+        // as it is, the task would run with "******" where the secret was.
+        if var.value == HIDDEN_VALUE_MASK {
+            report.push(
+                list.index(i).key(field_key!(EnvVar: value)),
+                IssueCode::EnvValueMasked,
             );
         }
         if var.value.contains('\0') {
