@@ -7,6 +7,7 @@
 //! the owner's own spec.
 
 use super::JsonText;
+use super::log_mask::LogMask;
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
@@ -717,7 +718,8 @@ struct LogParams {
 
 /// `GET /tasks/{id}/logs?replica=&attempt=&follow=`: a replica's log (stdout and stderr),
 /// of the latest attempt unless one is named. `follow=true` streams it as server-sent
-/// events (`data:` lines, one event per chunk) until the attempt has ended.
+/// events (`data:` lines, one event per chunk) until the attempt has ended. Anyone but the
+/// owner reads the task's hidden env values in it masked.
 #[utoipa::path(
     get,
     path = "/tasks/{id}/logs",
@@ -727,7 +729,7 @@ struct LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log: plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -749,6 +751,12 @@ async fn logs(
         )));
     }
     let runner = Arc::clone(runner(&state)?);
+    let mask = if stored.task.owner == user.name {
+        LogMask::default()
+    } else {
+        let hidden = runner.store().hidden_values(&stored.task.id).await?;
+        LogMask::new(hidden.into_iter().map(|h| h.value))
+    };
     // Kubernetes streams pod logs; the local backend answers `None` and keeps files.
     let streamed = runner
         .backend()
@@ -760,13 +768,13 @@ async fn logs(
             Some(futures_util::StreamExt::boxed(futures_util::stream::empty()))
         });
     if let Some(stream) = streamed {
-        return Ok(streamed_log(stream, params.follow).await);
+        return Ok(streamed_log(stream, params.follow, mask).await);
     }
     let path = runner
         .backend()
         .log_path(&stored.task.id, attempt, params.replica);
     if !params.follow {
-        let text = tokio::fs::read(&path).await.unwrap_or_default();
+        let text = mask.all(&tokio::fs::read(&path).await.unwrap_or_default());
         return Ok((
             [(
                 axum::http::header::CONTENT_TYPE,
@@ -777,7 +785,7 @@ async fn logs(
             .into_response());
     }
     let task = stored.task.id.clone();
-    let stream = async_stream(runner, task, attempt, path);
+    let stream = async_stream(runner, task, attempt, path, mask);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response())
@@ -785,13 +793,14 @@ async fn logs(
 
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
 /// (one per chunk, then `end` when the stream ends with the replica).
-async fn streamed_log(stream: crate::backend::LogStream, follow: bool) -> Response {
+async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: LogMask) -> Response {
     use futures_util::StreamExt;
     // A read error ends the log: what came before it is still worth showing.
     let chunks = stream.take_while(|chunk| std::future::ready(chunk.is_ok()));
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
     if !follow {
         let text: Vec<u8> = chunks.concat().await;
+        let text = mask.all(&text);
         return (
             [(
                 axum::http::header::CONTENT_TYPE,
@@ -801,8 +810,17 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool) -> Respon
         )
             .into_response();
     }
-    let events = chunks
-        .map(|chunk| Ok(Event::default().data(String::from_utf8_lossy(&chunk))))
+    // The held tail goes out after the last chunk, before the end event.
+    let mask = std::sync::Arc::new(std::sync::Mutex::new(mask));
+    let tail = std::sync::Arc::clone(&mask);
+    let masked = chunks
+        .map(move |chunk| lock(&mask).push(&chunk))
+        .chain(futures_util::stream::once(
+            async move { lock(&tail).finish() },
+        ))
+        .filter(|text| std::future::ready(!text.is_empty()));
+    let events = masked
+        .map(|text| Ok(Event::default().data(String::from_utf8_lossy(&text))))
         .chain(futures_util::stream::once(std::future::ready(Ok::<
             _,
             std::convert::Infallible,
@@ -821,6 +839,7 @@ fn async_stream(
     task: TaskId,
     attempt: u32,
     path: std::path::PathBuf,
+    mut mask: LogMask,
 ) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
     tokio::spawn(async move {
@@ -828,9 +847,14 @@ fn async_stream(
         loop {
             let text = tokio::fs::read(&path).await.unwrap_or_default();
             if text.len() > offset {
-                let chunk = String::from_utf8_lossy(&text[offset..]).into_owned();
+                let chunk = mask.push(&text[offset..]);
                 offset = text.len();
-                if tx.send(Event::default().data(chunk)).await.is_err() {
+                if !chunk.is_empty()
+                    && tx
+                        .send(Event::default().data(String::from_utf8_lossy(&chunk)))
+                        .await
+                        .is_err()
+                {
                     return;
                 }
             }
@@ -845,9 +869,11 @@ fn async_stream(
             if ended {
                 // One last read: the replica may have written before it ended.
                 let text = tokio::fs::read(&path).await.unwrap_or_default();
-                if text.len() > offset {
-                    let chunk = String::from_utf8_lossy(&text[offset..]).into_owned();
-                    let _ = tx.send(Event::default().data(chunk)).await;
+                let mut chunk = mask.push(text.get(offset..).unwrap_or_default());
+                chunk.extend(mask.finish());
+                if !chunk.is_empty() {
+                    let data = String::from_utf8_lossy(&chunk).into_owned();
+                    let _ = tx.send(Event::default().data(data)).await;
                 }
                 let _ = tx.send(Event::default().event("end").data("ended")).await;
                 return;
@@ -856,6 +882,12 @@ fn async_stream(
         }
     });
     tokio_stream_from(rx)
+}
+
+/// The mask, even if a holder panicked (it holds bytes, not an invariant).
+fn lock(mask: &std::sync::Mutex<LogMask>) -> std::sync::MutexGuard<'_, LogMask> {
+    mask.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn tokio_stream_from(

@@ -279,6 +279,15 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
         .expect("the hidden var is listed")
         .clone();
     assert_eq!(hf["value"], shared::task::HIDDEN_VALUE_MASK, "{hf}");
+    // His clone of it carries the mask, which the rules refuse rather than run.
+    let cloned = bob.post("/api/v1/tasks", &their_spec.json).await;
+    assert_eq!(
+        cloned.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        cloned.text
+    );
+    assert!(cloned.text.contains("env.value.masked"), "{}", cloned.text);
     let viewed = bob.get(&link).await;
     assert_eq!(viewed.status, StatusCode::OK, "{}", viewed.text);
     assert_eq!(viewed.json["id"], id.as_str());
@@ -334,6 +343,28 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
     }
     for task in [&id, &private_id, &again_id] {
         wait_until(&alice, task, |t| t["phase"] == "stopped").await;
+    }
+    // A program that prints its hidden value: the owner reads it, bob the mask, also
+    // when the log is followed.
+    let printing = alice
+        .post("/api/v1/tasks", &spec("echo \"token=$HF_TOKEN.\"", true))
+        .await;
+    assert_eq!(printing.status, StatusCode::CREATED, "{}", printing.text);
+    let printing = printing.json["id"].as_str().expect("an id").to_owned();
+    wait_until(&alice, &printing, |t| t["phase"] == "succeeded").await;
+    let own = alice
+        .get(&format!("/api/v1/tasks/{printing}/logs?replica=0"))
+        .await;
+    assert!(
+        own.text.contains(&format!("token={SECRET}.")),
+        "{}",
+        own.text
+    );
+    for follow in [false, true] {
+        let path = format!("/api/v1/tasks/{printing}/logs?replica=0&follow={follow}");
+        let theirs = bob.get(&path).await;
+        assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
+        assert!(theirs.text.contains("token=******."), "{}", theirs.text);
     }
     bob.get(&format!("/api/v1/tasks/{id}")).await;
     bob.get(&format!("/api/v1/tasks/{id}/events")).await;

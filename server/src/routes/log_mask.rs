@@ -1,0 +1,150 @@
+//! A task's hidden env values, masked in its logs for anyone but its owner.
+//!
+//! Hidden values are masked in every answer but the owner's own (SPEC.md section 3), and a
+//! log is an answer: a program that prints its token would otherwise show it to every
+//! member of the project group. The log arrives in chunks (a file read as it grows, or a
+//! pod's log stream), so a value split across two chunks must still be caught: the tail
+//! that could begin a hidden value waits for the next chunk.
+
+use shared::task::HIDDEN_VALUE_MASK;
+
+/// Replaces every occurrence of the hidden values in a log with [`HIDDEN_VALUE_MASK`].
+#[derive(Debug, Default)]
+pub struct LogMask {
+    /// The values to hide, longest first, so a value that contains another is masked whole.
+    values: Vec<Vec<u8>>,
+    /// Bytes held back: the end of the last chunk, which could begin a hidden value.
+    held: Vec<u8>,
+}
+
+impl LogMask {
+    /// A mask for these values; empty values are skipped (they would match everywhere).
+    pub fn new<I, S>(values: I) -> LogMask
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut values: Vec<Vec<u8>> = values
+            .into_iter()
+            .map(|v| v.into().into_bytes())
+            .filter(|v| !v.is_empty())
+            .collect();
+        values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        values.dedup();
+        LogMask {
+            values,
+            held: Vec::new(),
+        }
+    }
+
+    /// Whether the mask changes nothing (the owner's view, or no hidden values).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The next chunk, masked; what could begin a hidden value is held for the next.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<u8> {
+        if self.is_empty() {
+            return chunk.to_vec();
+        }
+        self.held.extend_from_slice(chunk);
+        self.scan(false)
+    }
+
+    /// The rest, at the end of the log: what was held is shown as it is.
+    pub fn finish(&mut self) -> Vec<u8> {
+        self.scan(true)
+    }
+
+    /// The whole of a log read at once.
+    pub fn all(mut self, log: &[u8]) -> Vec<u8> {
+        let mut out = self.push(log);
+        out.extend(self.finish());
+        out
+    }
+
+    fn scan(&mut self, last: bool) -> Vec<u8> {
+        let text = std::mem::take(&mut self.held);
+        let mut out = Vec::with_capacity(text.len());
+        let mut at = 0;
+        while at < text.len() {
+            let rest = &text[at..];
+            if let Some(value) = self.values.iter().find(|v| rest.starts_with(v)) {
+                out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
+                at += value.len();
+            } else if !last && self.values.iter().any(|v| v.starts_with(rest)) {
+                // The chunk ends inside what may be a hidden value: wait for more.
+                self.held = rest.to_vec();
+                break;
+            } else {
+                out.push(text[at]);
+                at += 1;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn masked(values: &[&str], chunks: &[&str]) -> String {
+        let mut mask = LogMask::new(values.iter().copied());
+        let mut out = Vec::new();
+        for chunk in chunks {
+            out.extend(mask.push(chunk.as_bytes()));
+        }
+        out.extend(mask.finish());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_occurrence_of_every_value_is_masked() {
+        assert_eq!(
+            masked(
+                &["hf_secret", "pw"],
+                &["token=hf_secret pw=pw\nagain hf_secret\n"]
+            ),
+            "token=****** ******=******\nagain ******\n"
+        );
+    }
+
+    #[test]
+    fn a_value_split_across_chunks_is_still_masked() {
+        for split in 1.."hf_secret".len() {
+            let (a, b) = "token=hf_secret\n".split_at("token=".len() + split);
+            assert_eq!(masked(&["hf_secret"], &[a, b]), "token=******\n", "{a}|{b}");
+        }
+        assert_eq!(
+            masked(&["hf_secret"], &["hf", "_se", "cret"]),
+            "******",
+            "three chunks"
+        );
+    }
+
+    #[test]
+    fn only_a_possible_beginning_is_held_back() {
+        let mut mask = LogMask::new(["hf_secret"]);
+        assert_eq!(mask.push(b"step 1 loss 0.5\n"), b"step 1 loss 0.5\n");
+        assert_eq!(mask.push(b"ends with hf_"), b"ends with ");
+        assert_eq!(mask.push(b"not it\n"), b"hf_not it\n");
+        assert_eq!(mask.push(b"hf_s"), b"");
+        assert_eq!(mask.finish(), b"hf_s", "a beginning at the end is shown");
+    }
+
+    #[test]
+    fn the_longest_value_wins_where_values_overlap() {
+        assert_eq!(
+            masked(&["abc", "abcdef"], &["x abcdef y abc"]),
+            "x ****** y ******"
+        );
+    }
+
+    #[test]
+    fn without_values_the_log_passes_unchanged() {
+        let mask = LogMask::new(["", ""]);
+        assert!(mask.is_empty());
+        assert_eq!(mask.all(b"anything \xff at all"), b"anything \xff at all");
+    }
+}
