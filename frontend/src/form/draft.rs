@@ -58,9 +58,14 @@ pub fn load() -> Option<TaskSpec> {
     shared::parse_spec(&text).ok()
 }
 
-/// Saves the draft; a full or refused storage only loses the draft.
+/// Saves the draft, its hidden values as the mask; a full or refused storage only loses
+/// the draft.
+///
+/// Local storage is plain text that outlives the tab (and, in an embedding page, is the
+/// portal's), so a secret is not kept there: a restored draft shows the mask, which the
+/// rules flag (`env.value.masked`) until the value is typed again.
 pub fn save(spec: &TaskSpec) {
-    if let (Some(storage), Ok(text)) = (storage(), serde_json::to_string(spec)) {
+    if let (Some(storage), Ok(text)) = (storage(), serde_json::to_string(&spec.masked())) {
         let _ = storage.set_item(DRAFT_KEY, &text);
     }
 }

@@ -579,6 +579,29 @@ async fn the_plan_panel_follows_the_compute_section() {
 }
 
 #[wasm_bindgen_test]
+async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
+    let spec = shared::demo::pytorch();
+    let secret = spec.environment.env[1].value.clone();
+    assert!(spec.environment.env[1].hidden && !secret.is_empty());
+    let first = mount(Some(spec), false).await;
+    first.type_in("basic.name_prefix", "with-a-secret").await;
+    drop(first);
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("with-a-secret"));
+    assert!(!saved.contains(&secret), "{saved}");
+    let second = mount(None, true).await;
+    let value: HtmlInputElement = second.control("environment.env[1].value").unchecked_into();
+    assert_eq!(value.value(), shared::task::HIDDEN_VALUE_MASK);
+    assert_eq!(
+        second.codes_at("environment.env[1].value"),
+        ["env.value.masked"]
+    );
+    assert!(second.invalid("environment.env[1].value"));
+    second.type_in("environment.env[1].value", &secret).await;
+    assert!(second.codes_at("environment.env[1].value").is_empty());
+}
+
+#[wasm_bindgen_test]
 async fn the_draft_is_saved_as_you_type_and_restored() {
     let first = mount(None, false).await;
     first.type_in("basic.name_prefix", "draft-me").await;

@@ -226,7 +226,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.value.masked",
-        "is the mask of a value hidden from you, not the value; type the value",
+        "is the mask of a hidden value, not the value (drafts and others' copies keep no hidden value); type the value",
     ),
     ("env.value.nul", "holds a NUL character; remove it"),
     ("env.value.too_long", "is longer than {kib} KiB"),

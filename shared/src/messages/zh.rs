@@ -185,7 +185,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.value.masked",
-        "这是他人隐藏值的掩码，不是真实的值；请填写变量值",
+        "这是隐藏值的掩码，不是真实的值（草稿和他人的副本不保存隐藏值）；请重新填写变量值",
     ),
     ("env.value.nul", "包含 NUL 字符，请删除"),
     ("env.value.too_long", "超过 {kib} KiB"),
