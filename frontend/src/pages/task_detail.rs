@@ -38,8 +38,9 @@ pub fn TaskDetailPage(
             match api::fetch_task(&id, l).await {
                 Ok(view) => {
                     task.set(Some(view));
-                    if let Ok(list) = api::fetch_events(&id, l).await {
-                        events.set(list);
+                    match api::fetch_events(&id, l).await {
+                        Ok(list) => events.set(list),
+                        Err(err) => error.set(Some(err)),
                     }
                 }
                 Err(err) => error.set(Some(err)),
@@ -309,9 +310,15 @@ fn Actions(
             return;
         };
         leptos::task::spawn_local(async move {
-            let done = match web_sys::window() {
-                Some(w) => {
-                    let promise = w.navigator().clipboard().write_text(&link);
+            // `navigator.clipboard` is undefined outside a secure context (a plain-http
+            // address), where calling it would throw through the page's wasm.
+            let clipboard = web_sys::window()
+                .and_then(|w| js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).ok())
+                .filter(|c| c.is_object())
+                .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::Clipboard>);
+            let done = match clipboard {
+                Some(clipboard) => {
+                    let promise = clipboard.write_text(&link);
                     wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
                 }
                 None => false,
@@ -556,11 +563,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             Err(err) => error.set(Some(err)),
         }
     };
-    // The log of the picked replica and attempt, once there is one.
+    // The log of the picked replica and attempt, once there is one. Unpicked, the attempt
+    // is the latest, which a retry moves on: its log is loaded then, as the picker shows.
     let started = Memo::new(move |_| attempts.get() > 0);
+    let shown = Memo::new(move |_| attempt.get().unwrap_or(attempts.get()));
     Effect::new(move |_| {
         replica.track();
-        attempt.track();
+        shown.track();
         if started.get() {
             reload();
         }
