@@ -226,6 +226,53 @@ pub struct FileConfig {
     pub limits: Limits,
     /// `[identity]`: how requests are tied to users.
     pub identity: Option<IdentityConfig>,
+    /// `[cors]`: other sites whose pages may call the API.
+    pub cors: Cors,
+}
+
+/// `[cors]` of the config file: the sites whose pages may call the API from the browser,
+/// such as a portal embedding the create form (`mountTaskForm` with an `apiBase` on
+/// this server). Their requests carry the browser's credentials for this server (the
+/// cookie an authenticating proxy checks), so each site is named, never `*`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cors {
+    /// Each an origin as browsers send it, `scheme://host[:port]`:
+    /// `https://portal.example.com`.
+    #[serde(deserialize_with = "origins")]
+    pub origins: Vec<String>,
+}
+
+/// Reads `[cors] origins`, refusing what a browser never sends as an `Origin`.
+fn origins<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    let origins = Vec::<String>::deserialize(de)?;
+    for origin in &origins {
+        if !is_origin(origin) {
+            return Err(serde::de::Error::custom(format!(
+                "{origin:?} is not an origin: write scheme://host[:port], like \
+                 https://portal.example.com, in lowercase, with no path, no trailing '/' \
+                 and no '*'"
+            )));
+        }
+    }
+    Ok(origins)
+}
+
+/// Whether `text` is an origin as the `Origin` header carries it.
+fn is_origin(text: &str) -> bool {
+    let Ok(uri) = text.parse::<axum::http::Uri>() else {
+        return false;
+    };
+    matches!(uri.scheme_str(), Some("http" | "https"))
+        && uri
+            .authority()
+            .is_some_and(|a| !a.host().is_empty() && !a.as_str().contains(['@', '*']))
+        && !text.bytes().any(|b| b.is_ascii_uppercase())
+        && format!(
+            "{}://{}",
+            uri.scheme_str().unwrap_or_default(),
+            uri.authority().map_or("", |a| a.as_str())
+        ) == text
 }
 
 /// `[identity]` of the config file: how a request is tied to a user.
@@ -353,6 +400,8 @@ pub struct Config {
     pub body_limit: usize,
     /// How requests are tied to users (`[identity]`); the configured user by default.
     pub identity: IdentityConfig,
+    /// Other sites whose pages may call the API (`[cors] origins`); none by default.
+    pub cors_origins: Vec<String>,
 }
 
 impl Config {
@@ -392,6 +441,7 @@ impl Config {
             },
             body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
             identity: file.identity.unwrap_or_default(),
+            cors_origins: file.cors.origins,
         }
     }
 
@@ -547,6 +597,39 @@ body_bytes = 2048
             .to_string();
         assert!(err.contains("body_size"), "{err}");
         assert!(err.contains("line 4"), "{err}");
+    }
+
+    #[test]
+    fn cors_origins_are_read_and_anything_but_an_origin_is_refused_with_the_fix() {
+        let file = FileConfig::parse(
+            "[cors]\norigins = [\"https://portal.example.com\", \"http://localhost:3000\"]\n",
+        )
+        .unwrap();
+        let config = Config::merge(Settings::default(), file);
+        assert_eq!(
+            config.cors_origins,
+            ["https://portal.example.com", "http://localhost:3000"]
+        );
+        assert!(
+            Config::merge(Settings::default(), FileConfig::default())
+                .cors_origins
+                .is_empty()
+        );
+        for bad in [
+            "*",
+            "portal.example.com",
+            "https://portal.example.com/",
+            "https://portal.example.com/app",
+            "https://Portal.example.com",
+            "ftp://portal.example.com",
+            "https://*.example.com",
+        ] {
+            let err = FileConfig::parse(&format!("[cors]\norigins = [\"{bad}\"]\n"))
+                .expect_err(bad)
+                .to_string();
+            assert!(err.contains("line 2"), "{bad}: {err}");
+            assert!(err.contains("scheme://host[:port]"), "{bad}: {err}");
+        }
     }
 
     #[test]

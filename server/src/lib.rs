@@ -46,7 +46,8 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             error::problem_for_bare_errors,
         ));
-    Router::new()
+    let cors_origins = state.config.cors_origins.clone();
+    let app = Router::new()
         .merge(routes::health::router())
         .route("/metrics", axum::routing::get(metrics::scrape))
         .merge(api)
@@ -58,7 +59,36 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(error::log_server_errors))
         .layer(TraceLayer::new_for_http())
-        .with_state(state)
+        .with_state(state);
+    match cors_origins.as_slice() {
+        [] => app,
+        origins => app.layer(cors(origins)),
+    }
+}
+
+/// The answer to other sites' pages (`[cors] origins`): a listed site's page may load the
+/// console's package (its module and wasm are fetched in CORS mode) and call every API
+/// route with the browser's credentials for this server, and read the answer, errors
+/// included; any other site's may not (no CORS header). Preflights are answered here,
+/// before the routes and their identity check.
+fn cors(origins: &[String]) -> tower_http::cors::CorsLayer {
+    use axum::http::{HeaderName, HeaderValue, Method, header};
+    let origins: Vec<HeaderValue> = origins
+        .iter()
+        // Checked when the config was read (`config::Cors`).
+        .filter_map(|o| HeaderValue::from_str(o).ok())
+        .collect();
+    tower_http::cors::CorsLayer::new()
+        .allow_origin(origins)
+        .allow_credentials(true)
+        .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            header::AUTHORIZATION,
+            header::ACCEPT_LANGUAGE,
+            HeaderName::from_static("idempotency-key"),
+        ])
+        .max_age(std::time::Duration::from_secs(600))
 }
 
 /// Serves `app` on `listener` until the process ends: what `main` does, for tests that

@@ -5,6 +5,7 @@
 
 mod access;
 mod cli;
+mod cors;
 mod deploy;
 mod kube;
 mod metrics;

@@ -1,0 +1,118 @@
+//! Other sites' pages calling the API (`[cors] origins`): a portal embedding the form.
+
+use super::temp_dir;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, Response, StatusCode, header};
+use tower::ServiceExt;
+
+const PORTAL: &str = "https://portal.example.com";
+
+async fn app(origins: &[&str]) -> Router {
+    let dist = temp_dir("dist");
+    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("temp dir is writable");
+    let config = server::Config {
+        data_dir: temp_dir("data"),
+        cors_origins: origins.iter().map(|o| (*o).to_owned()).collect(),
+        ..server::Config::demo(dist)
+    };
+    server::app(server::AppState::open(config).await.expect("opens"))
+}
+
+async fn send(app: &Router, request: Request<Body>) -> Response<Body> {
+    app.clone()
+        .oneshot(request)
+        .await
+        .expect("the router answers")
+}
+
+fn header<'a>(response: &'a Response<Body>, name: &str) -> Option<&'a str> {
+    response.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+/// What a browser sends before the form's submit from the portal's page.
+fn preflight(origin: &str) -> Request<Body> {
+    Request::options("/api/v1/tasks")
+        .header(header::ORIGIN, origin)
+        .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+        .header(
+            header::ACCESS_CONTROL_REQUEST_HEADERS,
+            "content-type,idempotency-key",
+        )
+        .body(Body::empty())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_listed_site_may_submit_with_credentials_and_read_every_answer() {
+    let app = app(&[PORTAL, "http://localhost:3000"]).await;
+
+    let answer = send(&app, preflight(PORTAL)).await;
+    assert!(answer.status().is_success(), "{}", answer.status());
+    assert_eq!(header(&answer, "access-control-allow-origin"), Some(PORTAL));
+    assert_eq!(
+        header(&answer, "access-control-allow-credentials"),
+        Some("true")
+    );
+    let methods = header(&answer, "access-control-allow-methods").unwrap_or_default();
+    assert!(methods.contains("POST"), "{methods}");
+    let headers = header(&answer, "access-control-allow-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    assert!(
+        headers.contains("content-type") && headers.contains("idempotency-key"),
+        "{headers}"
+    );
+
+    let catalog = Request::get("/api/v1/catalog")
+        .header(header::ORIGIN, PORTAL)
+        .body(Body::empty())
+        .unwrap();
+    let answer = send(&app, catalog).await;
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(header(&answer, "access-control-allow-origin"), Some(PORTAL));
+
+    // A refusal too, so the portal's form can show the findings at their fields.
+    let refused = Request::post("/api/v1/tasks")
+        .header(header::ORIGIN, PORTAL)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{}"))
+        .unwrap();
+    let answer = send(&app, refused).await;
+    assert_eq!(answer.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(header(&answer, "access-control-allow-origin"), Some(PORTAL));
+}
+
+#[tokio::test]
+async fn any_other_site_gets_no_permission() {
+    let app = app(&[PORTAL]).await;
+    for origin in [
+        "https://evil.example.com",
+        "https://portal.example.com.evil.io",
+    ] {
+        let answer = send(&app, preflight(origin)).await;
+        assert_eq!(
+            header(&answer, "access-control-allow-origin"),
+            None,
+            "{origin}"
+        );
+        let catalog = Request::get("/api/v1/catalog")
+            .header(header::ORIGIN, origin)
+            .body(Body::empty())
+            .unwrap();
+        let answer = send(&app, catalog).await;
+        assert_eq!(
+            header(&answer, "access-control-allow-origin"),
+            None,
+            "{origin}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_origins_the_api_speaks_to_its_own_site_only() {
+    let app = app(&[]).await;
+    let answer = send(&app, preflight(PORTAL)).await;
+    assert_eq!(answer.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(header(&answer, "access-control-allow-origin"), None);
+}
