@@ -1,6 +1,6 @@
 //! One async function per server endpoint.
 
-use gloo_net::http::Request;
+use gloo_net::http::{Request, RequestBuilder};
 use shared::TaskSpec;
 use shared::api::{
     CatalogResponse, ErrorBody, Examples, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
@@ -64,6 +64,18 @@ pub fn url(path: &str) -> String {
     BASE.with(|b| format!("{}{path}", b.borrow()))
 }
 
+/// A request to an API path. To the Berth at another address (a form embedded with
+/// `apiBase`) it carries the browser's credentials for that site, which a Berth behind
+/// an authenticating proxy needs; that Berth lists the page's site in `[cors] origins`.
+fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
+    let request = method(&url(path));
+    if BASE.with(|b| b.borrow().is_empty()) {
+        request
+    } else {
+        request.credentials(web_sys::RequestCredentials::Include)
+    }
+}
+
 fn network(err: gloo_net::Error) -> ClientError {
     ClientError::Network(err.to_string())
 }
@@ -106,7 +118,7 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
 /// [`ClientError`] when the server cannot be reached or refuses.
 pub async fn fetch_catalog() -> Result<CatalogResponse> {
     answer(
-        Request::get(&url("/api/v1/catalog"))
+        to(Request::get, "/api/v1/catalog")
             .send()
             .await
             .map_err(network)?,
@@ -121,7 +133,7 @@ pub async fn fetch_catalog() -> Result<CatalogResponse> {
 ///
 /// [`ClientError::Api`] with the findings (422) when the spec has errors.
 pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
-    let request = Request::post(&url("/api/v1/render"))
+    let request = to(Request::post, "/api/v1/render")
         .header("content-type", "application/json")
         .body(spec_json)
         .map_err(network)?;
@@ -141,7 +153,7 @@ pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
 /// [`ClientError`] when the server cannot be reached or refuses.
 pub async fn fetch_examples() -> Result<Examples> {
     answer(
-        Request::get(&url("/api/v1/examples"))
+        to(Request::get, "/api/v1/examples")
             .send()
             .await
             .map_err(network)?,
@@ -156,7 +168,7 @@ pub async fn fetch_examples() -> Result<Examples> {
 ///
 /// [`ClientError::Api`] with the findings (422) when the server refuses the spec.
 pub async fn submit_task(spec_json: String, idempotency_key: &str) -> Result<TaskView> {
-    let request = Request::post(&url("/api/v1/tasks"))
+    let request = to(Request::post, "/api/v1/tasks")
         .header("content-type", "application/json")
         .header("idempotency-key", idempotency_key)
         .body(spec_json)
@@ -175,7 +187,7 @@ pub async fn fetch_spec(id: &str) -> Result<TaskSpec> {
         "/api/v1/tasks/{}/spec",
         String::from(js_sys::encode_uri_component(id))
     );
-    answer(Request::get(&url(&path)).send().await.map_err(network)?).await
+    answer(to(Request::get, &path).send().await.map_err(network)?).await
 }
 
 fn encode(text: &str) -> String {
@@ -287,11 +299,11 @@ async fn get<T: Read>(path: &str) -> Result<T> {
 }
 
 async fn send_get(path: &str) -> Result<gloo_net::http::Response> {
-    Request::get(&url(path)).send().await.map_err(network)
+    to(Request::get, path).send().await.map_err(network)
 }
 
 async fn send_post(path: &str, key: Option<&str>) -> Result<gloo_net::http::Response> {
-    let mut request = Request::post(&url(path));
+    let mut request = to(Request::post, path);
     if let Some(key) = key {
         request = request.header("idempotency-key", key);
     }
@@ -352,7 +364,7 @@ fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> Stri
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (400: no such attempt).
 pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<String> {
-    let response = Request::get(&url(&logs_path(id, replica, attempt, false)))
+    let response = to(Request::get, &logs_path(id, replica, attempt, false))
         .send()
         .await
         .map_err(network)?;
@@ -449,7 +461,7 @@ pub async fn stop_task(id: &str) -> Result<TaskView> {
 ///
 /// [`ClientError::Api`]: 403 not the owner, 409 still running.
 pub async fn delete_task(id: &str) -> Result<()> {
-    let response = Request::delete(&url(&task_path(id, "")))
+    let response = to(Request::delete, &task_path(id, ""))
         .send()
         .await
         .map_err(network)?;
@@ -487,7 +499,7 @@ pub async fn share_task(id: &str) -> Result<ShareLink> {
 pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> {
     let body = serde_json::to_string(&TagsBody { tags }).unwrap_or_default();
     let path = task_path(id, &format!("/tags?lang={}", wire_name(&lang)));
-    let request = Request::patch(&url(&path))
+    let request = to(Request::patch, &path)
         .header("content-type", "application/json")
         .body(body)
         .map_err(network)?;

@@ -8,7 +8,7 @@
 //!   apiBase: "https://berth.example.com", // default: this page's origin
 //!   locale: "zh-CN",                      // or "en"; default: the browser's
 //!   catalog: undefined,                   // a GET /api/v1/catalog answer; default: fetched
-//!   onSubmit: (task) => console.log(task.task.id), // the created task (a TaskView)
+//!   onSubmit: (task) => console.log(task.id), // the created task (a TaskView)
 //! });
 //! form.unmount();
 //! ```
@@ -130,7 +130,11 @@ pub async fn mount_task_form(
                     .ok()
                     .and_then(|text| js_sys::JSON::parse(&text).ok())
                     .unwrap_or(JsValue::NULL);
-                let _ = f.call1(&JsValue::NULL, &value);
+                // The portal's own code: its failure is its to see, in its console,
+                // not a reason to drop the created task from the form.
+                if let Err(err) = f.call1(&JsValue::NULL, &value) {
+                    web_sys::console::error_2(&"mountTaskForm: onSubmit threw".into(), &err);
+                }
             }
         });
         let CatalogResponse {

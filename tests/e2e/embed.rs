@@ -1,7 +1,7 @@
 //! The example portal `public/embed.html`: the create form mounted by `mountTaskForm`
 //! from the console's package, and the validator package, without the console.
 
-use berth_e2e::{browser, screenshot, start_driver, start_server};
+use berth_e2e::{browser, screenshot, start_driver, start_portal_and_berth, start_server};
 use fantoccini::Locator;
 use std::time::Duration;
 
@@ -93,5 +93,86 @@ async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
         .flatten();
     assert_eq!(count, Some(expected.to_string()));
     screenshot(&client, "embed-form-and-validator").await;
+    client.close().await.expect("the session closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_it() {
+    // Two origins: the portal's page, and Berth, which lists the portal in `[cors] origins`.
+    let (portal, berth) = start_portal_and_berth().await;
+    let driver = start_driver();
+    let client = browser(&driver, "en-US").await;
+    // The packages, the catalog and the submit all come from Berth's site.
+    client
+        .goto(&format!("{portal}/embed.html?api={berth}"))
+        .await
+        .expect("the portal page loads");
+    let find = |css: &'static str| {
+        let client = client.clone();
+        async move {
+            client
+                .wait()
+                .at_most(WAIT)
+                .for_element(Locator::Css(css))
+                .await
+                .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+        }
+    };
+    find("body[data-ready='true']").await;
+    find("#task-form [name='basic.name_prefix']").await;
+
+    // A spec pasted into the form's import box, then the form's own submit button.
+    let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["basic"]["name_prefix"] = "from-the-portal".into();
+    spec["environment"]["command"] = "echo embedded".into();
+    find("#task-form .transfer details:last-of-type summary")
+        .await
+        .click()
+        .await
+        .expect("the import box opens");
+    find("#task-form [data-testid='import-text']")
+        .await
+        .send_keys(&spec.to_string())
+        .await
+        .expect("the box takes the spec");
+    find("#task-form [data-testid='import']")
+        .await
+        .click()
+        .await
+        .expect("the import runs");
+    find("#task-form [data-testid='submit']:not([disabled])")
+        .await
+        .click()
+        .await
+        .expect("the form submits");
+
+    // onSubmit got Berth's answer: the created task, named after the prefix.
+    let deadline = std::time::Instant::now() + WAIT;
+    let id = loop {
+        let id = find("[data-testid='submitted']")
+            .await
+            .text()
+            .await
+            .unwrap_or_default();
+        if !id.is_empty() {
+            break id;
+        }
+        if let Ok(error) = client
+            .find(Locator::Css("#task-form [data-testid='submit-error']"))
+            .await
+        {
+            panic!(
+                "the submit failed: {}",
+                error.text().await.unwrap_or_default()
+            );
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "onSubmit was not called"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(id.starts_with("from-the-portal-"), "{id}");
+    screenshot(&client, "embed-other-site-submitted").await;
     client.close().await.expect("the session closes");
 }

@@ -58,6 +58,37 @@ pub async fn start_server() -> String {
     format!("http://{addr}")
 }
 
+/// A portal on one site and Berth on another: the same real router on two free ports
+/// (two origins), Berth listing the portal's site in `[cors] origins`. Returns the
+/// portal's base URL and Berth's.
+pub async fn start_portal_and_berth() -> (String, String) {
+    let dist = std::env::var_os("BERTH_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("dist"));
+    let portal = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free local port");
+    let berth = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free local port");
+    let portal_url = format!("http://{}", portal.local_addr().expect("a bound address"));
+    let berth_url = format!("http://{}", berth.local_addr().expect("a bound address"));
+    let config = server::Config {
+        data_dir: temp_dir("data"),
+        cors_origins: vec![portal_url.clone()],
+        ..server::Config::demo(dist)
+    };
+    let app = server::app(
+        server::AppState::open(config)
+            .await
+            .expect("the demo state opens"),
+    );
+    let portal_app = app.clone();
+    tokio::spawn(async move { axum_serve(portal, portal_app).await });
+    tokio::spawn(async move { axum_serve(berth, app).await });
+    (portal_url, berth_url)
+}
+
 async fn axum_serve(listener: tokio::net::TcpListener, app: server::Router) {
     server::serve(listener, app).await.expect("the server runs");
 }
