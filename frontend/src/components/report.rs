@@ -9,16 +9,22 @@ use shared::{Issue, Lang, Report, Severity};
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 
-/// Focuses the control at `path`, or the nearest enclosing one that has a control
-/// (a list's findings go to its add button).
+/// Focuses the control at `path`; for a group (a tag row, the autoscaling settings), its
+/// first control; else the nearest enclosing one that has a control (a list's findings
+/// go to its add button).
 pub fn focus_field(path: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
+    };
+    let first_inside = |path: &str| {
+        let selector = format!("[name^=\"{path}.\"], [name^=\"{path}[\"]");
+        document.query_selector(&selector).ok().flatten()
     };
     let mut path = path.to_owned();
     loop {
         if let Some(el) = document
             .get_element_by_id(&control_id(&path))
+            .or_else(|| first_inside(&path))
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = el.focus();
@@ -86,6 +92,7 @@ fn issue_list(
     sorted: impl Fn() -> Vec<(String, Issue)> + Send + 'static,
     lang: UiLang,
 ) -> impl IntoView {
+    let form = use_context::<crate::form::FormCx>();
     let owner = Owner::new();
     let list = owner.with(|| view! {
                 <For each=sorted key=|(key, _)| key.clone() children=move |(_, issue)| {
@@ -96,7 +103,13 @@ fn issue_list(
                     let place = path.clone();
                     view! {
                         <li class=format!("issue {severity}") data-code=code data-path=path>
-                            <button type="button" class="goto" on:click=move |_| focus_field(&target)>
+                            <button type="button" class="goto" on:click=move |_| {
+                                // In the form, the field then shows the finding it was sent to.
+                                if let Some(cx) = form {
+                                    cx.touch(&target);
+                                }
+                                focus_field(&target)
+                            }>
                                 <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
                                 " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>
                                 {move || text(lang.get(), "ui.form.summary.after_place", &[])}

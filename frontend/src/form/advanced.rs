@@ -132,6 +132,10 @@ fn AlertsEditor() -> impl IntoView {
                             lens=row_lens(i, |a| wire(&a.event), |a, v| {
                                 if let Some(e) = unwire(&v) {
                                     a.event = e;
+                                    // A threshold belongs to the event it was set for.
+                                    if !e.needs_threshold() {
+                                        a.threshold = None;
+                                    }
                                 }
                             }) />
                         {let row = row.clone(); move || needs_threshold.get().then(|| view! {
@@ -144,7 +148,10 @@ fn AlertsEditor() -> impl IntoView {
                         <TextField path=format!("{row}.target") no_help=true
                             lens=row_lens(i, |a| a.target.clone(), |a, v| a.target = v) />
                         <button type="button" class="remove" data-testid=format!("remove-{row}")
-                            aria-label=move || shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", format!("{ALERTS}[{i}]"))])
+                            aria-label=move || {
+                                let row = crate::components::field_place(cx.lang(), &format!("{ALERTS}[{i}]"));
+                                shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row)])
+                            }
                             on:click=move |_| cx.edit(ALERTS, |s| {
                                 if i < s.advanced.alerts.len() {
                                     s.advanced.alerts.remove(i);

@@ -63,7 +63,9 @@ struct Showing<'a> {
 impl Showing<'_> {
     /// The findings exactly at `path` (or beneath it, with `under`) that its field shows.
     fn at(&self, path: &str, under: bool) -> Vec<Issue> {
-        if !self.reveal && !self.touched.contains(path) {
+        // A group's own findings (a tag row's, the autoscaling range's) show once any
+        // field in it was edited.
+        if !self.reveal && !self.touched.iter().any(|t| is_within(t, path)) {
             return Vec::new();
         }
         if under {
@@ -120,7 +122,13 @@ pub struct FormCx {
 
 impl FormCx {
     /// Provides a form for `spec` to the tree below.
-    pub fn provide(spec: TaskSpec, catalog: Catalog, usage: Usage, user: User) -> FormCx {
+    pub fn provide(spec: TaskSpec, mut catalog: Catalog, usage: Usage, user: User) -> FormCx {
+        // The groups offered are the user's, as the server's catalog answer has them; a
+        // portal may pass a catalog with every group (the rules find a non-member either
+        // way).
+        catalog
+            .project_groups
+            .retain(|g| g.members.contains(&user.name));
         let catalog = StoredValue::new(catalog);
         let spec = RwSignal::new(spec);
         let check = Memo::new(move |_| {
@@ -346,6 +354,13 @@ impl FormCx {
 /// does not, so the range stops at the first that does not start with it; one that
 /// starts with it without being beneath it (`compute.spec_x` for `compute.spec`) is
 /// skipped, not a stop, since a descendant may sort after it.
+/// Whether `at` is `path` or a field beneath it (`basic.tags[1].key` is within
+/// `basic.tags[1]` and `basic.tags`, not within `basic.tag`).
+fn is_within(at: &str, path: &str) -> bool {
+    at.strip_prefix(path)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
 fn within<'a>(
     located: &'a BTreeMap<String, Vec<Issue>>,
     path: &'a str,
@@ -353,12 +368,7 @@ fn within<'a>(
     located
         .range::<str, _>((Bound::Included(path), Bound::Unbounded))
         .take_while(move |(at, _)| at.starts_with(path))
-        .filter(move |(at, _)| {
-            at.as_str() == path
-                || at
-                    .strip_prefix(path)
-                    .is_some_and(|rest| rest.starts_with(['.', '[']))
-        })
+        .filter(move |(at, _)| is_within(at, path))
 }
 
 /// Position of a severity in a `[errors, warnings, hints]` count.

@@ -198,6 +198,9 @@ pub fn TextField(
     /// changes its type rather than being rebuilt, so it keeps its value and focus.
     #[prop(optional, into)]
     masked: Option<Signal<bool>>,
+    /// The id of a `<datalist>` of suggested values (the maintained tags).
+    #[prop(default = None)]
+    suggest: Option<String>,
     /// Extra text after the control (the final name pattern).
     #[prop(optional)]
     children: Option<Children>,
@@ -225,7 +228,7 @@ pub fn TextField(
         view! {
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid
                 type=move || if masked.is_some_and(|m| m.get()) { Control::Secret.input_type() } else { control.input_type() }
-                aria-describedby=describedby autocomplete="off"
+                aria-describedby=describedby autocomplete="off" list=suggest
                 prop:value=move || value.get() on:input=on_input />
         }
         .into_any()
@@ -242,6 +245,20 @@ pub fn TextField(
             <Findings id=d.msgs_id.clone() findings=d.findings />
         </div>
     }
+}
+
+/// The findings of a group of fields as a whole, which no one control owns (a tag row
+/// that is not a maintained tag, the autoscaling range); they show once a field in the
+/// group was edited, and the summary sends the focus to the group's first control.
+#[component]
+pub fn GroupFindings(
+    /// The group's path.
+    #[prop(into)]
+    path: String,
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let id = format!("{}-msgs", control_id(&path));
+    view! { <Findings id findings=cx.findings_at(&path, false) /> }
 }
 
 /// A labelled checkbox at `path`.

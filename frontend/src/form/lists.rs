@@ -3,7 +3,7 @@
 //! changes, so typing in a row keeps the focus.
 
 use super::context::{FormCx, control_id, field_key};
-use super::field::{CheckField, Findings, Lens, SelectField, TextField};
+use super::field::{CheckField, Findings, GroupFindings, Lens, SelectField, TextField};
 use leptos::prelude::*;
 use shared::TaskSpec;
 use shared::task::{EnvVar, Mount, Tag};
@@ -132,7 +132,10 @@ fn Remove(
     let cx = FormCx::use_context();
     view! {
         <button type="button" class="remove" data-testid=format!("remove-{row}")
-            aria-label=move || shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row.clone())])
+            aria-label=move || {
+                let row = crate::components::field_place(cx.lang(), &row);
+                shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row)])
+            }
             on:click=move |_| on_remove.run(())>"×"</button>
     }
 }
@@ -147,18 +150,48 @@ pub fn TagsEditor() -> impl IntoView {
         get_mut: |s| &mut s.basic.tags,
     };
     let len = list.len(cx);
+    // With tag validation on, a tag must be one of the maintained ones: offered as
+    // suggestions, the keys for the key and that key's values for the value.
+    let maintained = cx
+        .catalog
+        .with_value(|c| c.tags.validation.then(|| c.tags.maintained.clone()))
+        .unwrap_or_default();
+    let mut keys: Vec<String> = maintained.iter().map(|t| t.key.clone()).collect();
+    keys.sort();
+    keys.dedup();
+    let maintained = StoredValue::new(maintained);
+    let has_suggestions = !keys.is_empty();
+    let suggest = move |what: &str, i: usize| has_suggestions.then(|| format!("tags-{what}-{i}"));
     view! {
         <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
+            {has_suggestions.then(|| view! {
+                <datalist id="tags-key-suggested">
+                    {keys.into_iter().map(|k| view! { <option value=k></option> }).collect_view()}
+                </datalist>
+            })}
             {move || (0..len.get()).map(|i| {
                 let row = format!("{}[{i}]", list.path);
                 let row_attr = row.clone();
+                let key = cx.watch(move |s| s.basic.tags.get(i).map(|t| t.key.clone()));
+                let values = move || {
+                    let key = key.get();
+                    maintained.with_value(|m| {
+                        m.iter()
+                            .filter(|t| Some(&t.key) == key.as_ref())
+                            .map(|t| view! { <option value=t.value.clone()></option> })
+                            .collect_view()
+                    })
+                };
                 view! {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.key") no_help=true
+                            suggest=suggest("key", i).map(|_| "tags-key-suggested".to_owned())
                             lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />
-                        <TextField path=format!("{row}.value") no_help=true
+                        <TextField path=format!("{row}.value") no_help=true suggest=suggest("value", i)
                             lens=list.text(cx, i, |t| t.value.clone(), |t, v| t.value = v) />
-                        <Remove row on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                        {suggest("value", i).map(|id| view! { <datalist id=id>{values}</datalist> })}
+                        <Remove row=row.clone() on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                        <GroupFindings path=row />
                     </div>
                 }
             }).collect_view()}

@@ -2,7 +2,9 @@
 //! autoscaling.
 
 use super::context::{FormCx, options, unwire, wire};
-use super::field::{CheckField, Control, Lens, SelectField, TextField, number_lens, text_lens};
+use super::field::{
+    CheckField, Control, GroupFindings, Lens, SelectField, TextField, number_lens, text_lens,
+};
 use super::section::Section;
 use leptos::prelude::*;
 use shared::catalog::AccessMode;
@@ -62,7 +64,16 @@ pub fn RaySection() -> impl IntoView {
                 <TextField path="ray.debug.keep_secs" control=Control::Number lens=number_lens!(cx, ray.debug.keep_secs) />
             })}
             <CheckField path="ray.autoscaling.enabled" get=autoscaling_on
-                set=Callback::new(move |on| cx.spec.update(|s| s.ray.autoscaling.enabled = on)) />
+                set=Callback::new(move |on| cx.spec.update(|s| {
+                    let scaling = &mut s.ray.autoscaling;
+                    scaling.enabled = on;
+                    // Turned on with no range yet: up to the workers asked for, which the
+                    // range must hold (min ≤ workers ≤ max), rather than an error at once.
+                    if on && scaling.max_workers == 0 {
+                        scaling.max_workers = s.compute.workers;
+                    }
+                })) />
+            <GroupFindings path="ray.autoscaling" />
             {move || autoscaling_on.get().then(|| view! {
                 <TextField path="ray.autoscaling.min_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.min_workers) />
                 <TextField path="ray.autoscaling.max_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.max_workers) />

@@ -70,7 +70,13 @@ pub fn SpecsEditor() -> impl IntoView {
                     };
                     view! {
                         <li class="row" class:used=used data-row=row.clone() draggable="true"
-                            on:dragstart=move |_| dragged.set(Some(i))
+                            on:dragstart=move |ev| {
+                                // Firefox starts a drag only with data set.
+                                if let Some(data) = ev.data_transfer() {
+                                    let _ = data.set_data("text/plain", &(i + 1).to_string());
+                                }
+                                dragged.set(Some(i));
+                            }
                             on:dragover=move |ev| ev.prevent_default()
                             on:drop=move |ev| {
                                 ev.prevent_default();

@@ -45,7 +45,10 @@ pub fn NewTaskPage(
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
                 }.into_any()
             }
-            Some(Err(err)) => view! { <p class="banner error" role="alert">{err.to_string()}</p> }.into_any(),
+            Some(Err(err)) => {
+                let lang = crate::i18n::UiLang::use_context();
+                view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any()
+            }
         }}
     }
 }

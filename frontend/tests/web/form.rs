@@ -1056,3 +1056,124 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     }
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn a_finding_sent_to_from_the_summary_shows_at_its_field() {
+    let form = mount(None, false).await;
+    // Untouched, the name's finding is in the summary only.
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    let goto: HtmlElement = form
+        .find("li.issue[data-path='basic.name_prefix'] button.goto")
+        .expect("the summary lists the name's finding");
+    goto.click();
+    leptos::task::tick().await;
+    assert_eq!(form.codes_at("basic.name_prefix"), ["value.required"]);
+    let focused = document().active_element().expect("a focused element");
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.name_prefix")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_offered() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    // The demo tenant checks tags: its maintained ones are offered as suggestions.
+    let key = form.control("basic.tags[1].key");
+    assert_eq!(
+        key.get_attribute("list").as_deref(),
+        Some("tags-key-suggested")
+    );
+    let keys = form
+        .host
+        .query_selector_all("#tags-key-suggested option")
+        .unwrap();
+    assert!(keys.length() >= 2, "the maintained keys are offered");
+    let values = form
+        .host
+        .query_selector_all("#tags-value-1 option")
+        .unwrap();
+    assert!(
+        (0..values.length()).all(|i| {
+            let v = values.item(i).unwrap().unchecked_into::<web_sys::Element>();
+            ["pretrain", "finetune", "eval"]
+                .contains(&v.get_attribute("value").unwrap_or_default().as_str())
+        }) && values.length() > 0,
+        "the value offers the maintained values of its key (stage)"
+    );
+
+    // A value outside the list: the finding is the row's, shown under it.
+    form.type_in("basic.tags[1].value", "someday").await;
+    let row_codes = |form: &Form| -> Vec<String> {
+        let items = form
+            .host
+            .query_selector_all("#f-basic-tags-1-msgs li")
+            .unwrap();
+        (0..items.length())
+            .map(|i| {
+                items
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<HtmlElement>()
+                    .dataset()
+                    .get("code")
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    assert_eq!(row_codes(&form), ["basic.tags.not_maintained"]);
+    // The summary sends the focus to the row's first control.
+    let goto: HtmlElement = form
+        .find("li.issue[data-path='basic.tags[1]'] button.goto")
+        .expect("the summary lists it");
+    goto.click();
+    leptos::task::tick().await;
+    let focused = document().active_element().expect("a focused element");
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.tags[1].key")
+    );
+    form.type_in("basic.tags[1].value", "eval").await;
+    assert!(row_codes(&form).is_empty());
+    // Its remove button is named in words, not by its path.
+    let remove = form.test_id("remove-basic.tags[1]");
+    assert_eq!(
+        remove.get_attribute("aria-label").as_deref(),
+        Some("Remove Tags #2")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_the_group() {
+    let mut spec = shared::demo::ray();
+    spec.ray.autoscaling = Default::default();
+    let workers = spec.compute.workers;
+    assert!(workers > 0);
+    let form = mount(Some(spec), false).await;
+    form.tick_box("ray.autoscaling.enabled", true).await;
+    // The fields it shows are built after the change, their values a tick later.
+    leptos::task::tick().await;
+    let max: HtmlInputElement = form.control("ray.autoscaling.max_workers").unchecked_into();
+    assert_eq!(max.value(), workers.to_string());
+    let group = |form: &Form| form.find("#f-ray-autoscaling-msgs li.finding");
+    assert!(group(&form).is_none(), "0 ≤ workers ≤ workers holds");
+    form.type_in("ray.autoscaling.max_workers", "0").await;
+    let finding = group(&form).expect("the range finding shows at the group");
+    assert_eq!(
+        finding.dataset().get("code").as_deref(),
+        Some("ray.autoscaling.range")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.click("add-advanced.alerts").await;
+    form.choose("advanced.alerts[1].event", "running_longer_than")
+        .await;
+    form.type_in("advanced.alerts[1].threshold", "6").await;
+    assert_eq!(form.submitted().await.advanced.alerts[1].threshold, Some(6));
+    form.choose("advanced.alerts[1].event", "failed").await;
+    assert!(!form.has_control("advanced.alerts[1].threshold"));
+    assert_eq!(form.submitted().await.advanced.alerts[1].threshold, None);
+}

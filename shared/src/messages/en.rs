@@ -987,6 +987,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.export.json", "Export JSON"),
     ("ui.form.export.yaml", "Export YAML"),
     ("ui.form.fix_errors", "fix the errors to submit"),
+    ("ui.form.head_spec.same", "The workers' spec"),
     (
         "ui.form.image_pull_retries.default",
         "Empty: the platform default, {default}.",

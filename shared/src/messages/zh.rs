@@ -848,6 +848,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.export.json", "导出 JSON"),
     ("ui.form.export.yaml", "导出 YAML"),
     ("ui.form.fix_errors", "请先修正错误再提交"),
+    ("ui.form.head_spec.same", "与工作节点相同的规格"),
     (
         "ui.form.image_pull_retries.default",
         "留空则使用平台默认值 {default}。",
