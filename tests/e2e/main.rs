@@ -242,5 +242,14 @@ async fn the_servers_refusal_shows_at_the_fields_like_the_forms_own_findings() {
         .await;
     page.check_summary_contains("fix the errors").await;
     screenshot(&page.client, "form-server-refused").await;
+
+    // Back in the window, the form asks again how much is in use: its own plan then
+    // says what the server said.
+    page.client
+        .execute("window.dispatchEvent(new Event('focus'))", vec![])
+        .await
+        .expect("the script runs");
+    page.check_verdicts_contain("over quota").await;
+    page.check_outcome_starts_with("Cannot start").await;
     page.close().await;
 }

@@ -122,7 +122,12 @@ pub struct FormCx {
 
 impl FormCx {
     /// Provides a form for `spec` to the tree below.
-    pub fn provide(spec: TaskSpec, mut catalog: Catalog, usage: Usage, user: User) -> FormCx {
+    pub fn provide(
+        spec: TaskSpec,
+        mut catalog: Catalog,
+        usage: Signal<Usage>,
+        user: User,
+    ) -> FormCx {
         // The groups offered are the user's, as the server's catalog answer has them; a
         // portal may pass a catalog with every group (the rules find a non-member either
         // way).
@@ -135,8 +140,8 @@ impl FormCx {
             // A RayJob asks for the YAML reader at once; until it is here a runtime env's
             // `unread` is held back, and this runs again when it arrives (crate::yaml).
             let reader = crate::yaml::state();
-            let mut check =
-                spec.with(|s| catalog.with_value(|c| shared::check(s, c, &usage, &user)));
+            let mut check = usage
+                .with(|u| spec.with(|s| catalog.with_value(|c| shared::check(s, c, u, &user))));
             if spec.with(|s| s.basic.task_type == Some(shared::TaskType::RayJob)) {
                 crate::yaml::want();
             }

@@ -46,7 +46,9 @@ pub fn TaskForm(
         },
     };
     let blank = draft::blank(&catalog, &user);
-    let cx = FormCx::provide(start, catalog, usage, user);
+    let usage = RwSignal::new(usage);
+    let cx = FormCx::provide(start, catalog, usage.into(), user);
+    follow_usage(usage);
     cx.reveal.set(revealed || restored);
     // The draft follows every change, so a reload finds it.
     let autosave = draft::Autosave::follow(cx.spec);
@@ -142,6 +144,38 @@ pub fn TaskForm(
             </div>
         </form>
     }
+}
+
+/// How often the form asks for the pools' and the quota's use while it is open.
+pub const USAGE_REFRESH: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Keeps `usage` current while the form is open, so the plan says what would happen now:
+/// tasks start and end, and the console's copy may predate the user's own last submit.
+/// Asked at once, when the user comes back to the window, and every [`USAGE_REFRESH`]
+/// while the page is visible; a failed ask keeps the last answer (the server checks
+/// again at submit).
+fn follow_usage(usage: RwSignal<Usage>) {
+    let refresh = move || {
+        if document().hidden() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            if let Ok(fresh) = api::fetch_catalog().await
+                && usage.try_with_untracked(|now| *now != fresh.usage) == Some(true)
+            {
+                usage.try_set(fresh.usage);
+            }
+        });
+    };
+    refresh();
+    let interval = set_interval_with_handle(refresh, USAGE_REFRESH).ok();
+    let back = window_event_listener(leptos::ev::focus, move |_| refresh());
+    on_cleanup(move || {
+        back.remove();
+        if let Some(interval) = interval {
+            interval.clear();
+        }
+    });
 }
 
 /// A fresh idempotency key.
