@@ -16,6 +16,8 @@ pub const PAGE_SIZE: u32 = 20;
 /// How often the shown tasks are fetched again: calm enough for the server, quick
 /// enough to see a task start.
 const REFRESH: Duration = Duration::from_secs(4);
+/// The most rows a live refresh fetches again; rows below them stay as loaded.
+const REFRESH_MOST: u32 = 200;
 
 /// The list page: reads its filters from the address, keeps them there as they change.
 #[component]
@@ -34,6 +36,8 @@ pub fn TaskListPage(
     let updated = RwSignal::new(None::<f64>);
     // Answers to an older filter are dropped: each load carries the filter it was for.
     let generation = StoredValue::new(0u64);
+    // Pages added by "More": a refresh that began before one was added would drop it.
+    let appended = StoredValue::new(0u64);
 
     let load_first = move |f: ListFilter| {
         generation.update_value(|g| *g += 1);
@@ -83,6 +87,7 @@ pub fn TaskListPage(
                             }
                         }
                     });
+                    appended.update_value(|a| *a += 1);
                     next.set(page.next);
                 }
                 Err(err) => error.set(Some(err)),
@@ -101,16 +106,30 @@ pub fn TaskListPage(
         }
         let f = filter.get_untracked();
         let shown = tasks.with_untracked(Vec::len) as u32;
-        let mine = generation.get_value();
+        let limit = shown.clamp(PAGE_SIZE, REFRESH_MOST);
+        let (mine, pages) = (generation.get_value(), appended.get_value());
         leptos::task::spawn_local(async move {
-            let result = api::list_tasks(&f, None, shown.clamp(PAGE_SIZE, 200)).await;
-            if generation.get_value() != mine {
+            let result = api::list_tasks(&f, None, limit).await;
+            if generation.get_value() != mine || appended.get_value() != pages {
                 return;
             }
             match result {
                 Ok(page) => {
-                    tasks.set(page.tasks);
-                    next.set(page.next);
+                    let deeper = shown > limit;
+                    tasks.update(|rows| {
+                        // Rows below the refreshed ones stay, as they were, until the
+                        // user pages again: a refresh never shortens the list.
+                        let below: Vec<TaskView> = rows
+                            .drain(..)
+                            .skip(limit as usize)
+                            .filter(|old| !page.tasks.iter().any(|t| t.task.id == old.task.id))
+                            .collect();
+                        *rows = page.tasks;
+                        rows.extend(below);
+                    });
+                    if !deeper {
+                        next.set(page.next);
+                    }
                     updated.set(Some(js_sys::Date::now()));
                     error.set(None);
                 }
