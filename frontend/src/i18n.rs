@@ -44,6 +44,12 @@ impl UiLang {
         self.0.set(lang);
     }
 
+    /// Switches the language of this tree only: an embedded form's `locale` is the
+    /// portal's to choose, and neither its storage nor its `<html lang>` are ours.
+    pub fn set_here(&self, lang: Lang) {
+        self.0.set(lang);
+    }
+
     /// The catalog text for `key` in the current language, tracked.
     pub fn text(&self, key: &str) -> String {
         shared::messages::text(self.get(), key, &[])

@@ -118,10 +118,14 @@ pub async fn mount_task_form(
             .map_err(|e| JsError::new(&format!("mountTaskForm: catalog: {e}")))?,
     };
     let locale = options.locale;
+    if let Some(locale) = locale {
+        // Screen readers take the form's language from its element.
+        let _ = element.set_attribute("lang", locale.tag());
+    }
     let handle = leptos::mount::mount_to(element, move || {
         let lang = UiLang::provide();
         if let Some(locale) = locale {
-            lang.set(locale);
+            lang.set_here(locale);
         }
         let on_submit = on_submit.clone();
         let on_submitted = Callback::new(move |task: TaskView| {

@@ -54,6 +54,18 @@ async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
         "zh-CN labels, not {label:?}"
     );
 
+    // The locale is the widget's own: the portal's storage and `<html lang>` stay as
+    // the portal had them, and the widget's element says its language.
+    let langs = client
+        .execute(
+            "return [localStorage.getItem('berth.lang'), document.documentElement.lang, \
+             document.getElementById('task-form').lang]",
+            vec![],
+        )
+        .await
+        .expect("the script runs");
+    assert_eq!(langs, serde_json::json!([null, "en", "zh-CN"]));
+
     // A bad value is flagged at its control, as in the console.
     prefix.clear().await.expect("the prefix clears");
     prefix
