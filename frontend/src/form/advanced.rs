@@ -152,11 +152,14 @@ fn AlertsEditor() -> impl IntoView {
                                 let row = crate::components::field_place(cx.lang(), &format!("{ALERTS}[{i}]"));
                                 shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row)])
                             }
-                            on:click=move |_| cx.edit(ALERTS, |s| {
-                                if i < s.advanced.alerts.len() {
-                                    s.advanced.alerts.remove(i);
-                                }
-                            })>"×"</button>
+                            on:click=move |ev| {
+                                cx.edit(ALERTS, |s| {
+                                    if i < s.advanced.alerts.len() {
+                                        s.advanced.alerts.remove(i);
+                                    }
+                                });
+                                super::lists::focus_after_removal(&ev, ALERTS.to_owned(), i);
+                            }>"×"</button>
                     </div>
                 }
             }).collect_view()}

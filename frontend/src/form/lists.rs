@@ -121,6 +121,44 @@ fn ListShell(
     }
 }
 
+/// After row `index` of the list at `list` was removed, moves the focus to the remove
+/// button now in its place (the next row), else the one before, else the add button:
+/// a keyboard user keeps their place instead of falling back to the top of the page.
+pub(crate) fn focus_after_removal(click: &leptos::ev::MouseEvent, list: String, index: usize) {
+    // Within the form the button was in, and only while it is on the page: a form
+    // replaced before the next frame (a reset, another page) keeps its own focus.
+    let Some(form) = click
+        .current_target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|e| e.closest("form").ok().flatten())
+    else {
+        return;
+    };
+    // The rows are built again when the length changes: look once they are.
+    request_animation_frame(move || {
+        if !form.is_connected() {
+            return;
+        }
+        let by_test_id = |id: String| {
+            form.query_selector(&format!("[data-testid=\"{id}\"]"))
+                .ok()
+                .flatten()
+        };
+        let target = by_test_id(format!("remove-{list}[{index}]"))
+            .or_else(|| {
+                index
+                    .checked_sub(1)
+                    .and_then(|i| by_test_id(format!("remove-{list}[{i}]")))
+            })
+            .or_else(|| by_test_id(format!("add-{list}")));
+        if let Some(el) =
+            target.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
 /// A row's remove button.
 #[component]
 fn Remove(
@@ -130,13 +168,27 @@ fn Remove(
     on_remove: Callback<()>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
+    // `environment.env[2]`: the list and the row's index, where the focus goes next.
+    let (list, index) = row
+        .rsplit_once('[')
+        .map(|(list, i)| {
+            (
+                list.to_owned(),
+                i.trim_end_matches(']').parse().unwrap_or(0),
+            )
+        })
+        .unwrap_or_default();
+    let test_id = format!("remove-{row}");
     view! {
-        <button type="button" class="remove" data-testid=format!("remove-{row}")
+        <button type="button" class="remove" data-testid=test_id
             aria-label=move || {
                 let row = crate::components::field_place(cx.lang(), &row);
                 shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row)])
             }
-            on:click=move |_| on_remove.run(())>"×"</button>
+            on:click=move |ev| {
+                on_remove.run(());
+                focus_after_removal(&ev, list.clone(), index);
+            }>"×"</button>
     }
 }
 

@@ -103,11 +103,14 @@ pub fn SpecsEditor() -> impl IntoView {
                                 aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1)>"↓"</button>
                             <button type="button" class="remove" data-testid=format!("remove-{row}")
                                 aria-label=label("ui.form.specs.remove")
-                                on:click=move |_| cx.edit(PATH, |s| {
-                                    if i < s.compute.specs.len() {
-                                        s.compute.specs.remove(i);
-                                    }
-                                })>"×"</button>
+                                on:click=move |ev| {
+                                    cx.edit(PATH, |s| {
+                                        if i < s.compute.specs.len() {
+                                            s.compute.specs.remove(i);
+                                        }
+                                    });
+                                    super::lists::focus_after_removal(&ev, PATH.to_owned(), i);
+                                }>"×"</button>
                         </li>
                     }
                 }).collect_view()}

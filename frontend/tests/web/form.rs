@@ -1177,3 +1177,25 @@ async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     assert!(!form.has_control("advanced.alerts[1].threshold"));
     assert_eq!(form.submitted().await.advanced.alerts[1].threshold, None);
 }
+
+#[wasm_bindgen_test]
+async fn removing_a_row_keeps_the_keyboard_in_the_list() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    assert!(form.has_control("environment.env[1].name"));
+    let focused_test_id = || {
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("data-testid"))
+    };
+    form.click("remove-environment.env[0]").await;
+    // The focus moves once the rows are built again, at the next frame.
+    sleep(50).await;
+    assert_eq!(
+        focused_test_id().as_deref(),
+        Some("remove-environment.env[0]"),
+        "the next row's remove button, now in its place"
+    );
+    form.click("remove-environment.env[0]").await;
+    sleep(50).await;
+    assert_eq!(focused_test_id().as_deref(), Some("add-environment.env"));
+}
