@@ -191,7 +191,9 @@ pub fn PlanView(
                             view! {
                                 <li class="verdict" class:used=is_used data-spec=c.spec.clone()
                                     aria-current=is_used.then_some("true")>
-                                    <strong>{c.spec.clone()}</strong>
+                                    // The rank the spec list numbers its rows with, so a
+                                    // verdict finds its row.
+                                    <strong>{format!("{}. {}", c.index + 1, c.spec)}</strong>
                                     {is_used.then(|| view! { <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
                                     ": "{verdict(c, l)}
                                     <span class="meta">" ("{text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))])}")"</span>

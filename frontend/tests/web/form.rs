@@ -560,6 +560,8 @@ async fn the_plan_panel_follows_the_compute_section() {
     // One unit of a100-1g a replica: one GPU, a count of one in the singular.
     form.type_in("compute.units_per_node", "1").await;
     let used = form.find(".verdict.used").expect("still used");
+    // Numbered as the spec list numbers its rows.
+    assert!(used.text_content().unwrap().starts_with("1. a100-1g"));
     assert!(
         used.text_content()
             .unwrap()
