@@ -177,6 +177,29 @@ impl Pages {
         self.find(&css).await;
     }
 
+    /// The form's control named `name` (its field path) holds `value`.
+    pub async fn check_control_value(&self, name: &str, value: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let now = match self
+                .client
+                .find(Locator::Css(&format!("[name='{name}']")))
+                .await
+            {
+                Ok(control) => control.prop("value").await.ok().flatten(),
+                Err(_) => None,
+            };
+            if now.as_deref() == Some(value) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{name} holds {now:?}, not {value:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The list has no row for this task, after its refresh.
     pub async fn check_no_row(&self, id: &str) {
         self.by_id("list-status").await;
@@ -307,11 +330,9 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     let driver = start_driver();
     let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
 
-    let id = pages
-        .submit(&pytorch(
-            "echo \"rank $RANK of $WORLD_SIZE\"; sleep 3; echo 'epoch 1 loss 0.42'; sleep 1; echo done",
-        ))
-        .await;
+    let command =
+        "echo \"rank $RANK of $WORLD_SIZE\"; sleep 3; echo 'epoch 1 loss 0.42'; sleep 1; echo done";
+    let id = pages.submit(&pytorch(command)).await;
 
     // The list finds it by itself (live refresh), running, then succeeded.
     pages.check_row(&id, "running").await;
@@ -377,7 +398,38 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     // Clone: the form, at /new?clone=<id>.
     pages.click("action-clone").await;
     pages.check_address(&format!("/new?clone={id}")).await;
+    // Prefilled with the task's spec, the owner's hidden value real, and checked.
+    pages
+        .check_control_value("basic.name_prefix", "llama-finetune")
+        .await;
+    pages
+        .check_control_value("environment.command", command)
+        .await;
+    pages
+        .check_control_value("environment.env[1].value", "hf_demo_secret")
+        .await;
+    pages.check_text("summary", "0 errors").await;
     pages.screenshot("pages-6-clone").await;
+
+    // Resubmit: the same spec again, a new task whose page opens and which runs.
+    pages.goto(&format!("/tasks/{id}")).await;
+    pages.check_phase("Succeeded").await;
+    pages.click("action-resubmit").await;
+    let deadline = Instant::now() + WAIT;
+    let again = loop {
+        let address = pages.address().await;
+        if let Some(new) = address
+            .strip_prefix("/tasks/")
+            .filter(|new| *new != id.as_str())
+        {
+            break new.to_owned();
+        }
+        assert!(Instant::now() < deadline, "resubmit stayed at {address}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(again.starts_with("llama-finetune-"), "{again}");
+    pages.check_text("detail-title", &again).await;
+    pages.check_phase("Succeeded").await;
 
     // Delete, with a confirmation that Cancel leaves alone.
     pages.goto(&format!("/tasks/{id}")).await;
@@ -442,9 +494,30 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_address("/?phase=succeeded&type=ray_job").await;
     pages.goto("/?phase=succeeded&type=ray_job").await;
     pages.check_row(&ray_id, "succeeded").await;
-    assert_eq!(pages.row_ids().await, [ray_id]);
+    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
+
+    // The tag, name and whose filters reach the server too (Enter applies a text).
+    pages.click("filter-clear").await;
+    pages.check_row(&long_id, "stopped").await;
+    pages.type_into("filter-tag", "team=vision\u{E007}").await;
+    pages.check_no_row(&long_id).await;
+    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
+    pages.click("filter-clear").await;
+    pages.type_into("filter-name", "finetune\u{E007}").await;
+    pages.check_no_row(&ray_id).await;
+    assert_eq!(pages.row_ids().await, [long_id.clone()]);
+    pages.click("filter-clear").await;
+    pages
+        .by_id("filter-scope")
+        .await
+        .select_by_value("group:vision")
+        .await
+        .expect("the scope takes the choice");
+    pages.check_no_row(&long_id).await;
+    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
+    pages.click("filter-clear").await;
 
     // An unknown task and an unknown page say so in the page.
     pages.goto("/tasks/no-such-task").await;
