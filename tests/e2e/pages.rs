@@ -494,7 +494,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_address("/?phase=succeeded&type=ray_job").await;
     pages.goto("/?phase=succeeded&type=ray_job").await;
     pages.check_row(&ray_id, "succeeded").await;
-    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
+    assert_eq!(pages.row_ids().await, std::slice::from_ref(&ray_id));
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
 
@@ -503,11 +503,11 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_row(&long_id, "stopped").await;
     pages.type_into("filter-tag", "team=vision\u{E007}").await;
     pages.check_no_row(&long_id).await;
-    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
+    assert_eq!(pages.row_ids().await, std::slice::from_ref(&ray_id));
     pages.click("filter-clear").await;
     pages.type_into("filter-name", "finetune\u{E007}").await;
     pages.check_no_row(&ray_id).await;
-    assert_eq!(pages.row_ids().await, [long_id.clone()]);
+    assert_eq!(pages.row_ids().await, std::slice::from_ref(&long_id));
     pages.click("filter-clear").await;
     pages
         .by_id("filter-scope")
@@ -516,7 +516,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
         .await
         .expect("the scope takes the choice");
     pages.check_no_row(&long_id).await;
-    assert_eq!(pages.row_ids().await, [ray_id.clone()]);
+    assert_eq!(pages.row_ids().await, std::slice::from_ref(&ray_id));
     pages.click("filter-clear").await;
 
     // An unknown task and an unknown page say so in the page.
