@@ -69,13 +69,20 @@ impl LogMask {
         let mut at = 0;
         while at < text.len() {
             let rest = &text[at..];
+            // The chunk ends inside what may be a hidden value (or a longer one than a
+            // value that already matches here): wait for more before deciding.
+            if !last
+                && self
+                    .values
+                    .iter()
+                    .any(|v| v.len() > rest.len() && v.starts_with(rest))
+            {
+                self.held = rest.to_vec();
+                break;
+            }
             if let Some(value) = self.values.iter().find(|v| rest.starts_with(v)) {
                 out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
                 at += value.len();
-            } else if !last && self.values.iter().any(|v| v.starts_with(rest)) {
-                // The chunk ends inside what may be a hidden value: wait for more.
-                self.held = rest.to_vec();
-                break;
             } else {
                 out.push(text[at]);
                 at += 1;
@@ -139,6 +146,12 @@ mod tests {
             masked(&["abc", "abcdef"], &["x abcdef y abc"]),
             "x ****** y ******"
         );
+        // Also when a chunk ends where the shorter one is complete.
+        assert_eq!(
+            masked(&["abc", "abcdef"], &["x abc", "def y"]),
+            "x ****** y"
+        );
+        assert_eq!(masked(&["abc", "abcdef"], &["x abc", "dxf"]), "x ******dxf");
     }
 
     #[test]

@@ -751,12 +751,20 @@ async fn logs(
         )));
     }
     let runner = Arc::clone(runner(&state)?);
-    let mask = if stored.task.owner == user.name {
-        LogMask::default()
+    // The owner's hidden persistent env vars, which every task of theirs runs with, are
+    // masked for everyone, as the catalog masks them; the task's own hidden values for
+    // anyone but its owner.
+    let persistent = state
+        .catalog
+        .persistent_env_of(&stored.task.owner)
+        .filter(|v| v.hidden)
+        .map(|v| v.value.clone());
+    let own = if stored.task.owner == user.name {
+        Vec::new()
     } else {
-        let hidden = runner.store().hidden_values(&stored.task.id).await?;
-        LogMask::new(hidden.into_iter().map(|h| h.value))
+        runner.store().hidden_values(&stored.task.id).await?
     };
+    let mask = LogMask::new(own.into_iter().map(|h| h.value).chain(persistent));
     // Kubernetes streams pod logs; the local backend answers `None` and keeps files.
     let streamed = runner
         .backend()

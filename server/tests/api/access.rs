@@ -345,10 +345,10 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
         wait_until(&alice, task, |t| t["phase"] == "stopped").await;
     }
     // A program that prints its hidden value: the owner reads it, bob the mask, also
-    // when the log is followed.
-    let printing = alice
-        .post("/api/v1/tasks", &spec("echo \"token=$HF_TOKEN.\"", true))
-        .await;
+    // when the log is followed. Its owner's hidden persistent value is masked for both,
+    // as the catalog masks it.
+    let command = "echo \"token=$HF_TOKEN.\"; echo \"wandb=$WANDB_API_KEY.\"";
+    let printing = alice.post("/api/v1/tasks", &spec(command, true)).await;
     assert_eq!(printing.status, StatusCode::CREATED, "{}", printing.text);
     let printing = printing.json["id"].as_str().expect("an id").to_owned();
     wait_until(&alice, &printing, |t| t["phase"] == "succeeded").await;
@@ -360,11 +360,13 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
         "{}",
         own.text
     );
+    assert!(own.text.contains("wandb=******."), "{}", own.text);
     for follow in [false, true] {
         let path = format!("/api/v1/tasks/{printing}/logs?replica=0&follow={follow}");
         let theirs = bob.get(&path).await;
         assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
         assert!(theirs.text.contains("token=******."), "{}", theirs.text);
+        assert!(theirs.text.contains("wandb=******."), "{}", theirs.text);
     }
     bob.get(&format!("/api/v1/tasks/{id}")).await;
     bob.get(&format!("/api/v1/tasks/{id}/events")).await;
