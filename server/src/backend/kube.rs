@@ -288,7 +288,7 @@ pub fn job_phase(kind: JobKind, object: &Value) -> JobPhase {
         }
         JobKind::Ray => {
             let job_status = text(&status["jobStatus"]);
-            let message = text(&status["message"]);
+            let message = without_logs(&text(&status["message"])).to_owned();
             match status["jobDeploymentStatus"].as_str().unwrap_or_default() {
                 "Complete" if job_status == "SUCCEEDED" => JobPhase::Succeeded,
                 "Complete" => JobPhase::Failed(reason_text(
@@ -309,6 +309,17 @@ pub fn job_phase(kind: JobKind, object: &Value) -> JobPhase {
 }
 
 /// `reason: message`, or whichever of them is set.
+/// A Ray job's message without the program output Ray appends to a failure ("…, last
+/// available logs (truncated to 20,000 chars): …"): a reason is shown to everyone who
+/// sees the task, shares included, where a printed secret must not go. The log itself
+/// is one click away, masked for anyone but the owner.
+fn without_logs(message: &str) -> &str {
+    match message.find("last available logs") {
+        Some(at) => message[..at].trim_end_matches([' ', ',', ';', ':', '\n']),
+        None => message,
+    }
+}
+
 fn reason_text(reason: &str, message: &str) -> String {
     match (reason.is_empty(), message.is_empty()) {
         (false, false) => format!("{reason}: {message}"),
@@ -2155,6 +2166,20 @@ mod tests {
                 json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED", "message": "exit 1" })
             ),
             JobPhase::Failed("the Ray job ended FAILED: exit 1".to_owned())
+        );
+        // Ray appends the entrypoint's last output to a failure: not into the reason,
+        // which group members and share links read.
+        assert_eq!(
+            phase(json!({
+                "jobDeploymentStatus": "Complete",
+                "jobStatus": "FAILED",
+                "message": "Job entrypoint command failed with exit code 1, last available logs \
+                            (truncated to 20,000 chars):\ntoken=hf_demo_secret\nTraceback ..."
+            })),
+            JobPhase::Failed(
+                "the Ray job ended FAILED: Job entrypoint command failed with exit code 1"
+                    .to_owned()
+            )
         );
         assert_eq!(
             phase(
