@@ -250,8 +250,8 @@ fn origins<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Er
         if !is_origin(origin) {
             return Err(serde::de::Error::custom(format!(
                 "{origin:?} is not an origin: write scheme://host[:port], like \
-                 https://portal.example.com, in lowercase, with no path, no trailing '/' \
-                 and no '*'"
+                 https://portal.example.com, in lowercase, with no path, no trailing '/', \
+                 no default port and no '*'"
             )));
         }
     }
@@ -268,6 +268,11 @@ fn is_origin(text: &str) -> bool {
             .authority()
             .is_some_and(|a| !a.host().is_empty() && !a.as_str().contains(['@', '*']))
         && !text.bytes().any(|b| b.is_ascii_uppercase())
+        // Browsers leave the scheme's own port out of an Origin.
+        && !matches!(
+            (uri.scheme_str(), uri.port_u16()),
+            (Some("http"), Some(80)) | (Some("https"), Some(443))
+        )
         && format!(
             "{}://{}",
             uri.scheme_str().unwrap_or_default(),
@@ -623,6 +628,7 @@ body_bytes = 2048
             "https://Portal.example.com",
             "ftp://portal.example.com",
             "https://*.example.com",
+            "https://portal.example.com:443",
         ] {
             let err = FileConfig::parse(&format!("[cors]\norigins = [\"{bad}\"]\n"))
                 .expect_err(bad)
