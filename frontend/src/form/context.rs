@@ -353,12 +353,6 @@ impl FormCx {
     }
 }
 
-/// The entries at `path` and beneath it (`path.x`, `path[0]`), in path order.
-///
-/// Every path that starts with `path` sorts from `path` on and before any path that
-/// does not, so the range stops at the first that does not start with it; one that
-/// starts with it without being beneath it (`compute.spec_x` for `compute.spec`) is
-/// skipped, not a stop, since a descendant may sort after it.
 /// Whether `at` is `path` or a field beneath it (`basic.tags[1].key` is within
 /// `basic.tags[1]` and `basic.tags`, not within `basic.tag`).
 fn is_within(at: &str, path: &str) -> bool {
@@ -366,6 +360,12 @@ fn is_within(at: &str, path: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
 }
 
+/// The entries at `path` and beneath it (`path.x`, `path[0]`), in path order.
+///
+/// Every path that starts with `path` sorts from `path` on and before any path that
+/// does not, so the range stops at the first that does not start with it; one that
+/// starts with it without being beneath it (`compute.spec_x` for `compute.spec`) is
+/// skipped, not a stop, since a descendant may sort after it.
 fn within<'a>(
     located: &'a BTreeMap<String, Vec<Issue>>,
     path: &'a str,

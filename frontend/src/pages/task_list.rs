@@ -118,12 +118,20 @@ pub fn TaskListPage(
                     let deeper = shown > limit;
                     tasks.update(|rows| {
                         // Rows below the refreshed ones stay, as they were, until the
-                        // user pages again: a refresh never shortens the list.
-                        let below: Vec<TaskView> = rows
-                            .drain(..)
-                            .skip(limit as usize)
-                            .filter(|old| !page.tasks.iter().any(|t| t.task.id == old.task.id))
-                            .collect();
+                        // user pages again: a refresh never shortens the list. They are
+                        // the old rows after the page's last one (new tasks at the top
+                        // push old ones past the page's end: those stay too).
+                        let old = std::mem::take(rows);
+                        let last = page.tasks.last().map(|t| t.task.id.clone());
+                        let from = last
+                            .and_then(|last| old.iter().position(|t| t.task.id == last))
+                            .map_or(0, |at| at + 1);
+                        let below = old
+                            .into_iter()
+                            .skip(from)
+                            .filter(|old| !page.tasks.iter().any(|t| t.task.id == old.task.id));
+                        let below: Vec<TaskView> =
+                            if deeper { below.collect() } else { Vec::new() };
                         *rows = page.tasks;
                         rows.extend(below);
                     });
