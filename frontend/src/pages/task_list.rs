@@ -16,6 +16,28 @@ pub const PAGE_SIZE: u32 = 20;
 /// How often the shown tasks are fetched again: calm enough for the server, quick
 /// enough to see a task start.
 const REFRESH: Duration = Duration::from_secs(4);
+/// The rows after a live refresh: the refreshed page, then, when more rows were shown
+/// than it fetched again (`deeper`), the rows below it as they were, until the user pages
+/// again: a refresh never shortens the list. They are the old rows after the page's last
+/// one, so tasks new at the top, which push old ones past the page's end, lose none.
+pub fn refreshed(old: Vec<TaskView>, page: Vec<TaskView>, deeper: bool) -> Vec<TaskView> {
+    if !deeper {
+        return page;
+    }
+    let from = page
+        .last()
+        .and_then(|last| old.iter().position(|t| t.task.id == last.task.id))
+        .map_or(0, |at| at + 1);
+    let below: Vec<TaskView> = old
+        .into_iter()
+        .skip(from)
+        .filter(|old| !page.iter().any(|t| t.task.id == old.task.id))
+        .collect();
+    let mut rows = page;
+    rows.extend(below);
+    rows
+}
+
 /// The most rows a live refresh fetches again; rows below them stay as loaded.
 const REFRESH_MOST: u32 = 200;
 
@@ -117,23 +139,7 @@ pub fn TaskListPage(
                 Ok(page) => {
                     let deeper = shown > limit;
                     tasks.update(|rows| {
-                        // Rows below the refreshed ones stay, as they were, until the
-                        // user pages again: a refresh never shortens the list. They are
-                        // the old rows after the page's last one (new tasks at the top
-                        // push old ones past the page's end: those stay too).
-                        let old = std::mem::take(rows);
-                        let last = page.tasks.last().map(|t| t.task.id.clone());
-                        let from = last
-                            .and_then(|last| old.iter().position(|t| t.task.id == last))
-                            .map_or(0, |at| at + 1);
-                        let below = old
-                            .into_iter()
-                            .skip(from)
-                            .filter(|old| !page.tasks.iter().any(|t| t.task.id == old.task.id));
-                        let below: Vec<TaskView> =
-                            if deeper { below.collect() } else { Vec::new() };
-                        *rows = page.tasks;
-                        rows.extend(below);
+                        *rows = refreshed(std::mem::take(rows), page.tasks, deeper);
                     });
                     if !deeper {
                         next.set(page.next);

@@ -451,3 +451,41 @@ async fn a_link_moves_without_a_reload_and_keeps_its_address() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&before))
         .unwrap();
 }
+
+#[wasm_bindgen_test]
+fn a_refresh_of_a_deep_list_keeps_every_row_below_it() {
+    use frontend::pages::task_list::refreshed;
+    let ids =
+        |rows: &[TaskView]| -> Vec<String> { rows.iter().map(|t| t.task.id.0.clone()).collect() };
+    let rows = |names: &[&str]| -> Vec<TaskView> {
+        names
+            .iter()
+            .map(|n| task(n, TaskPhase::Running, TaskType::PyTorchJob))
+            .collect()
+    };
+    // Five shown, three fetched again, two of them new at the top: the old rows the
+    // new ones pushed past the page's end (b, c) stay, then the rest (d, e).
+    let old = rows(&["a", "b", "c", "d", "e"]);
+    let page = rows(&["new2", "new1", "a"]);
+    assert_eq!(
+        ids(&refreshed(old.clone(), page.clone(), true)),
+        ["new2", "new1", "a", "b", "c", "d", "e"]
+    );
+    // Not deeper than the page: the page is the list.
+    assert_eq!(
+        ids(&refreshed(old.clone(), page, false)),
+        ["new2", "new1", "a"]
+    );
+    // A row deleted meanwhile (b) leaves; nothing shows twice.
+    let page = rows(&["a", "c", "d"]);
+    assert_eq!(
+        ids(&refreshed(old.clone(), page, true)),
+        ["a", "c", "d", "e"]
+    );
+    // A page of only new tasks: every old row stays below it.
+    let page = rows(&["x", "y"]);
+    assert_eq!(
+        ids(&refreshed(old, page, true)),
+        ["x", "y", "a", "b", "c", "d", "e"]
+    );
+}
