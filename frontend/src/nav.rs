@@ -109,12 +109,39 @@ impl Nav {
 
     /// Goes to a route, adding it to the history.
     pub fn go(&self, route: Route) {
+        let href = route.href();
+        self.go_at(route, &href);
+    }
+
+    /// Goes to a route at `href`, its address with a query (the list's filters).
+    pub fn go_at(&self, route: Route, href: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-            let _ =
-                history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.href()));
+            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
         }
         self.0.set(route);
     }
+}
+
+thread_local! {
+    /// The task list's filters as it last showed them (its query string).
+    static LIST_QUERY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Remembers the list's filters, which a detail page's way back to the list returns to.
+pub fn remember_list_query(query: &str) {
+    LIST_QUERY.with(|q| query.clone_into(&mut q.borrow_mut()));
+}
+
+/// The list's address with the filters it last showed.
+pub fn list_href() -> String {
+    LIST_QUERY.with(|q| {
+        let q = q.borrow();
+        if q.is_empty() {
+            Route::List.href()
+        } else {
+            format!("{}?{q}", Route::List.href())
+        }
+    })
 }
 
 fn current() -> Route {
@@ -142,11 +169,15 @@ pub fn Link(
     /// Extra classes.
     #[prop(optional, into)]
     class: Option<&'static str>,
+    /// The address when it is more than the route's own (the list with its filters).
+    #[prop(optional, into)]
+    href: Option<String>,
     /// The link's content.
     children: Children,
 ) -> impl IntoView {
     let nav = Nav::use_context();
-    let href = to.href();
+    let href = href.unwrap_or_else(|| to.href());
+    let target = href.clone();
     view! {
         <a
             href=href
@@ -156,7 +187,7 @@ pub fn Link(
                 // A modified click keeps its browser meaning (new tab, new window).
                 if ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key()) {
                     ev.prevent_default();
-                    nav.go(to.clone());
+                    nav.go_at(to.clone(), &target);
                 }
             }
         >

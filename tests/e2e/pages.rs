@@ -497,6 +497,15 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     assert_eq!(pages.row_ids().await, std::slice::from_ref(&ray_id));
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
+    // A task's page and back by its "All tasks" link: the filters are still there.
+    pages
+        .press_enter_on(&format!("tr[data-id='{ray_id}'] a"))
+        .await;
+    pages.check_address(&format!("/tasks/{ray_id}")).await;
+    pages.click("back").await;
+    pages.check_address("/?phase=succeeded&type=ray_job").await;
+    pages.check_row(&ray_id, "succeeded").await;
+    assert_eq!(pages.row_ids().await, std::slice::from_ref(&ray_id));
 
     // The tag, name and whose filters reach the server too (Enter applies a text).
     pages.click("filter-clear").await;

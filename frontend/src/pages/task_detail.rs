@@ -71,7 +71,7 @@ pub fn TaskDetailPage(
     let loaded = Memo::new(move |_| task.with(Option::is_some));
     view! {
         <section class="task-detail" aria-labelledby="detail-title">
-            <p class="back"><Link to=Route::List test_id="back">{crate::i18n::tr("ui.detail.back")}</Link></p>
+            <p class="back"><Link to=Route::List href=crate::nav::list_href() test_id="back">{crate::i18n::tr("ui.detail.back")}</Link></p>
             <h1 id="detail-title" data-testid="detail-title">
                 {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
             </h1>

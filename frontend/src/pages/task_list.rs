@@ -84,6 +84,7 @@ pub fn TaskListPage(
     Effect::new(move |_| {
         let f = filter.get();
         nav::replace_query(&f.to_query());
+        nav::remember_list_query(&f.to_query());
         load_first(f);
     });
 
