@@ -59,6 +59,14 @@ impl Pages {
         }
     }
 
+    /// The text of the element `css` matches now (empty when there is none).
+    async fn text_of(&self, css: &str) -> String {
+        match self.client.find(Locator::Css(css)).await {
+            Ok(element) => element.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
     /// The path and query of the address bar.
     pub async fn address(&self) -> String {
         let url = self.client.current_url().await.expect("an address");
@@ -558,5 +566,48 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.screenshot("pages-11-tag-refused-zh").await;
     pages.check_accessible("detail with an error").await;
 
+    pages.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_task_shows_the_log_of_the_attempt_its_picker_shows() {
+    let server = start_server_with_tasks().await;
+    let driver = start_driver();
+    let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
+    // The first attempt leaves a mark on the volume and fails; the retry finds it.
+    let command = "if [ -f /volume/ckpt/tried ]; then echo second-attempt; \
+                   else touch /volume/ckpt/tried; echo first-attempt; sleep 4; exit 1; fi";
+    let mut spec = pytorch(command);
+    spec["environment"]["storage"] = json!([{ "id": "vol-ckpt", "path": "/volume/ckpt" }]);
+    assert_eq!(spec["advanced"]["fault_tolerance"]["enabled"], true);
+    let id = pages.submit(&spec).await;
+    pages.goto(&format!("/tasks/{id}")).await;
+    pages.check_phase("Running").await;
+    // The first attempt's log, read while it runs.
+    let deadline = Instant::now() + WAIT;
+    loop {
+        pages.click("log-reload").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let log = pages.text_of("[data-testid='log']").await;
+        if log.contains("first-attempt") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the first attempt's log: {log:?}"
+        );
+    }
+    // Retried and done: the picker shows attempt 2, and so does the log, unasked.
+    pages.check_phase("Succeeded").await;
+    pages
+        .text_until("[data-testid='log-attempt']", "Attempt 2", |t| {
+            t.contains("Attempt 2")
+        })
+        .await;
+    pages
+        .text_until("[data-testid='log']", "attempt 2's log", |t| {
+            t.contains("second-attempt") && !t.contains("first-attempt")
+        })
+        .await;
     pages.close().await;
 }
