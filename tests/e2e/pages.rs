@@ -379,6 +379,20 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     let link = pages.share_link().await;
     assert!(link.starts_with(&format!("{server}/shared/")), "{link}");
     pages.screenshot("pages-3-share-link").await;
+    // Where the browser has no clipboard (a plain-http address is not a secure context),
+    // Copy says so, and the page goes on working.
+    pages
+        .client
+        .execute(
+            "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined })",
+            vec![],
+        )
+        .await
+        .expect("the script runs");
+    pages.click("share-copy").await;
+    pages
+        .check_text("share-copied", "copy the link by hand")
+        .await;
     let other = Pages::open(
         browser(&driver, "en-US").await,
         &server,
