@@ -2,10 +2,21 @@
 //! from the console's package, and the validator package, without the console.
 
 use berth_e2e::{browser, screenshot, start_driver, start_portal_and_berth, start_server};
-use fantoccini::Locator;
+use fantoccini::elements::Element;
+use fantoccini::{Client, Locator};
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(20);
+
+/// The element `css` matches, once the page has it.
+async fn find(client: &Client, css: &str) -> Element {
+    client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
@@ -16,22 +27,11 @@ async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
         .goto(&format!("{server}/embed.html?lang=zh-CN"))
         .await
         .expect("the portal page loads");
-    let find = |css: &'static str| {
-        let client = client.clone();
-        async move {
-            client
-                .wait()
-                .at_most(WAIT)
-                .for_element(Locator::Css(css))
-                .await
-                .unwrap_or_else(|e| panic!("no element {css}: {e}"))
-        }
-    };
-    find("body[data-ready='true']").await;
+    find(&client, "body[data-ready='true']").await;
 
     // The form is inside the portal's element, addressed by field path; none of the
     // console's own page (top bar, routes) came with it.
-    let prefix = find("#task-form [name='basic.name_prefix']").await;
+    let prefix = find(&client, "#task-form [name='basic.name_prefix']").await;
     assert!(
         client
             .find_all(Locator::Css("header.topbar"))
@@ -42,7 +42,7 @@ async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
     );
 
     // The widget speaks the locale it was given: the same label text as the catalog.
-    let label = find("#task-form label[for]")
+    let label = find(&client, "#task-form label[for]")
         .await
         .text()
         .await
@@ -97,7 +97,7 @@ async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
     .issues
     .issues()
     .len();
-    let count = find("[data-testid='verdict']")
+    let count = find(&client, "[data-testid='verdict']")
         .await
         .attr("data-count")
         .await
@@ -119,40 +119,29 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         .goto(&format!("{portal}/embed.html?api={berth}"))
         .await
         .expect("the portal page loads");
-    let find = |css: &'static str| {
-        let client = client.clone();
-        async move {
-            client
-                .wait()
-                .at_most(WAIT)
-                .for_element(Locator::Css(css))
-                .await
-                .unwrap_or_else(|e| panic!("no element {css}: {e}"))
-        }
-    };
-    find("body[data-ready='true']").await;
-    find("#task-form [name='basic.name_prefix']").await;
+    find(&client, "body[data-ready='true']").await;
+    find(&client, "#task-form [name='basic.name_prefix']").await;
 
     // A spec pasted into the form's import box, then the form's own submit button.
     let mut spec: serde_json::Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
     spec["basic"]["name_prefix"] = "from-the-portal".into();
     spec["environment"]["command"] = "echo embedded".into();
-    find("#task-form .transfer details:last-of-type summary")
+    find(&client, "#task-form .transfer details:last-of-type summary")
         .await
         .click()
         .await
         .expect("the import box opens");
-    find("#task-form [data-testid='import-text']")
+    find(&client, "#task-form [data-testid='import-text']")
         .await
         .send_keys(&spec.to_string())
         .await
         .expect("the box takes the spec");
-    find("#task-form [data-testid='import']")
+    find(&client, "#task-form [data-testid='import']")
         .await
         .click()
         .await
         .expect("the import runs");
-    find("#task-form [data-testid='submit']:not([disabled])")
+    find(&client, "#task-form [data-testid='submit']:not([disabled])")
         .await
         .click()
         .await
@@ -161,7 +150,7 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
     // onSubmit got Berth's answer: the created task, named after the prefix.
     let deadline = std::time::Instant::now() + WAIT;
     let id = loop {
-        let id = find("[data-testid='submitted']")
+        let id = find(&client, "[data-testid='submitted']")
             .await
             .text()
             .await

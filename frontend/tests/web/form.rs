@@ -162,8 +162,13 @@ impl Form {
             .split(' ')
             .find(|id| id.ends_with("-msgs"))
             .expect("the control names its findings");
+        self.codes_in(msgs)
+    }
+
+    /// The codes in the findings list with this id.
+    fn codes_in(&self, list_id: &str) -> Vec<String> {
         let list = self
-            .find(&format!("#{msgs}"))
+            .find(&format!("#{list_id}"))
             .expect("the findings list exists");
         let items = list.query_selector_all("li").unwrap();
         (0..items.length())
@@ -1106,23 +1111,7 @@ async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_
 
     // A value outside the list: the finding is the row's, shown under it.
     form.type_in("basic.tags[1].value", "someday").await;
-    let row_codes = |form: &Form| -> Vec<String> {
-        let items = form
-            .host
-            .query_selector_all("#f-basic-tags-1-msgs li")
-            .unwrap();
-        (0..items.length())
-            .map(|i| {
-                items
-                    .item(i)
-                    .unwrap()
-                    .unchecked_into::<HtmlElement>()
-                    .dataset()
-                    .get("code")
-                    .unwrap_or_default()
-            })
-            .collect()
-    };
+    let row_codes = |form: &Form| form.codes_in("f-basic-tags-1-msgs");
     assert_eq!(row_codes(&form), ["basic.tags.not_maintained"]);
     // The summary sends the focus to the row's first control.
     let goto: HtmlElement = form
