@@ -217,7 +217,7 @@ pub fn TagsEditor() -> impl IntoView {
     }
     let maintained = StoredValue::new(maintained);
     let has_suggestions = !keys.is_empty();
-    let suggest = move |what: &str, i: usize| has_suggestions.then(|| format!("tags-{what}-{i}"));
+    let values_list = move |i: usize| has_suggestions.then(|| format!("tags-value-{i}"));
     view! {
         <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
             {has_suggestions.then(|| view! {
@@ -241,11 +241,11 @@ pub fn TagsEditor() -> impl IntoView {
                 view! {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.key") no_help=true
-                            suggest=suggest("key", i).map(|_| "tags-key-suggested".to_owned())
+                            suggest=has_suggestions.then(|| "tags-key-suggested".to_owned())
                             lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />
-                        <TextField path=format!("{row}.value") no_help=true suggest=suggest("value", i)
+                        <TextField path=format!("{row}.value") no_help=true suggest=values_list(i)
                             lens=list.text(cx, i, |t| t.value.clone(), |t, v| t.value = v) />
-                        {suggest("value", i).map(|id| view! { <datalist id=id>{values}</datalist> })}
+                        {values_list(i).map(|id| view! { <datalist id=id>{values}</datalist> })}
                         <Remove row=row.clone() on_remove=Callback::new(move |()| list.remove(cx, i)) />
                         <GroupFindings path=row />
                     </div>
