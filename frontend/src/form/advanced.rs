@@ -5,7 +5,7 @@ use super::context::{FormCx, control_id, field_key, options, unwire, wire};
 use super::field::{
     CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens,
 };
-use super::lists::focus_first_in;
+use super::lists::{Remove, focus_first_in};
 use super::section::Section;
 use leptos::prelude::*;
 use shared::task::{Alert, AlertChannel, AlertEvent};
@@ -147,19 +147,13 @@ fn AlertsEditor() -> impl IntoView {
                             lens=row_lens(i, |a| wire(&a.channel), |a, v| a.channel = unwire(&v).unwrap_or_default()) />
                         <TextField path=format!("{row}.target") no_help=true
                             lens=row_lens(i, |a| a.target.clone(), |a, v| a.target = v) />
-                        <button type="button" class="remove" data-testid=format!("remove-{row}")
-                            aria-label=move || {
-                                let row = crate::components::field_place(cx.lang(), &format!("{ALERTS}[{i}]"));
-                                shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row)])
-                            }
-                            on:click=move |ev| {
-                                cx.edit(ALERTS, |s| {
-                                    if i < s.advanced.alerts.len() {
-                                        s.advanced.alerts.remove(i);
-                                    }
-                                });
-                                super::lists::focus_after_removal(&ev, ALERTS.to_owned(), i);
-                            }>"×"</button>
+                        <Remove list=ALERTS index=i on_remove=Callback::new(move |()| {
+                            cx.edit(ALERTS, |s| {
+                                if i < s.advanced.alerts.len() {
+                                    s.advanced.alerts.remove(i);
+                                }
+                            })
+                        }) />
                     </div>
                 }
             }).collect_view()}

@@ -124,7 +124,11 @@ fn ListShell(
 /// After row `index` of the list at `list` was removed, moves the focus to the remove
 /// button now in its place (the next row), else the one before, else the add button:
 /// a keyboard user keeps their place instead of falling back to the top of the page.
-pub(crate) fn focus_after_removal(click: &leptos::ev::MouseEvent, list: String, index: usize) {
+pub(crate) fn focus_after_removal(
+    click: &leptos::ev::MouseEvent,
+    list: &'static str,
+    index: usize,
+) {
     // Within the form the button was in, and only while it is on the page: a form
     // replaced before the next frame (a reset, another page) keeps its own focus.
     let Some(form) = click
@@ -159,25 +163,19 @@ pub(crate) fn focus_after_removal(click: &leptos::ev::MouseEvent, list: String, 
     });
 }
 
-/// A row's remove button.
+/// A row's remove button, named in words ("Remove Tags #2"); after the removal the
+/// focus stays in the list ([`focus_after_removal`]).
 #[component]
-fn Remove(
-    /// The row's path, for the button's accessible name.
-    row: String,
+pub(super) fn Remove(
+    /// The list's path.
+    list: &'static str,
+    /// The row's index.
+    index: usize,
     /// Removes the row.
     on_remove: Callback<()>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
-    // `environment.env[2]`: the list and the row's index, where the focus goes next.
-    let (list, index) = row
-        .rsplit_once('[')
-        .map(|(list, i)| {
-            (
-                list.to_owned(),
-                i.trim_end_matches(']').parse().unwrap_or(0),
-            )
-        })
-        .unwrap_or_default();
+    let row = format!("{list}[{index}]");
     let test_id = format!("remove-{row}");
     view! {
         <button type="button" class="remove" data-testid=test_id
@@ -187,7 +185,7 @@ fn Remove(
             }
             on:click=move |ev| {
                 on_remove.run(());
-                focus_after_removal(&ev, list.clone(), index);
+                focus_after_removal(&ev, list, index);
             }>"×"</button>
     }
 }
@@ -246,7 +244,7 @@ pub fn TagsEditor() -> impl IntoView {
                         <TextField path=format!("{row}.value") no_help=true suggest=values_list(i)
                             lens=list.text(cx, i, |t| t.value.clone(), |t, v| t.value = v) />
                         {values_list(i).map(|id| view! { <datalist id=id>{values}</datalist> })}
-                        <Remove row=row.clone() on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                        <Remove list=list.path index=i on_remove=Callback::new(move |()| list.remove(cx, i)) />
                         <GroupFindings path=row />
                     </div>
                 }
@@ -284,7 +282,7 @@ pub fn EnvEditor() -> impl IntoView {
                                     v.hidden = on;
                                 }
                             })) />
-                        <Remove row on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                        <Remove list=list.path index=i on_remove=Callback::new(move |()| list.remove(cx, i)) />
                     </div>
                 }
             }).collect_view()}
@@ -363,7 +361,7 @@ pub fn MountsEditor(
                             lens=list.text(cx, i, |m| m.id.clone(), |m, v| m.id = v) />
                         <TextField path=format!("{row}.path") no_help=true
                             lens=list.text(cx, i, |m| m.path.clone(), |m, v| m.path = v) />
-                        <Remove row on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                        <Remove list=list.path index=i on_remove=Callback::new(move |()| list.remove(cx, i)) />
                     </div>
                 }
             }).collect_view()}

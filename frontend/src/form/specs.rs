@@ -109,7 +109,7 @@ pub fn SpecsEditor() -> impl IntoView {
                                             s.compute.specs.remove(i);
                                         }
                                     });
-                                    super::lists::focus_after_removal(&ev, PATH.to_owned(), i);
+                                    super::lists::focus_after_removal(&ev, PATH, i);
                                 }>"×"</button>
                         </li>
                     }
