@@ -20,6 +20,9 @@ pub fn focus_field(path: &str) {
         let selector = format!("[name^=\"{path}.\"], [name^=\"{path}[\"]");
         document.query_selector(&selector).ok().flatten()
     };
+    // A finding about the spec as a whole (its version) has no control: its list is
+    // brought into view instead.
+    let list = document.get_element_by_id(&format!("{}-msgs", control_id(path)));
     let mut path = path.to_owned();
     loop {
         if let Some(el) = document
@@ -32,7 +35,12 @@ pub fn focus_field(path: &str) {
         }
         match path.rfind(['.', '[']) {
             Some(cut) => path.truncate(cut),
-            None => return,
+            None => {
+                if let Some(list) = list {
+                    list.scroll_into_view();
+                }
+                return;
+            }
         }
     }
 }

@@ -2,11 +2,12 @@
 //! placement panel. The kind's own fields appear and disappear with the kind.
 
 use super::context::{FormCx, options, unwire, wire};
-use super::field::{CheckField, Control, Lens, SelectField, TextField, number_lens};
+use super::field::{CheckField, Control, Findings, Lens, SelectField, TextField, number_lens};
 use super::section::Section;
 use super::specs::SpecsEditor;
 use crate::components::PlanView;
 use leptos::prelude::*;
+use shared::IssueCode;
 use shared::task::{IdleStability, InstanceType, Priority, ResourceKind};
 
 /// The specs the chosen cluster, pool and instance type offer, as options, tracked.
@@ -194,6 +195,17 @@ pub fn ComputeSection() -> impl IntoView {
         }),
     };
     let heads = spec_options(cx);
+    // The kind's fields that it does not use (a clone's priority on a reserved task) have
+    // no control while that kind is chosen, so their findings show under the kind.
+    let beneath = cx.findings_at("compute", true);
+    let unused = Signal::derive(move || {
+        beneath.with(|all| {
+            all.iter()
+                .filter(|i| matches!(i.code, IssueCode::KindFieldUnused { .. }))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
     let idle_fields = move || {
         let k = kind.get();
         let reserved = k == Some(ResourceKind::Reserved);
@@ -230,6 +242,7 @@ pub fn ComputeSection() -> impl IntoView {
         <div class="compute-row">
             <Section path="compute">
                 <SelectField path="compute.kind" lens=kind_lens options=kinds />
+                <Findings id="compute-kind-unused-msgs".to_owned() findings=unused named=true />
                 <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
                 <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) />

@@ -5,8 +5,10 @@
 //! findings carry; its `id` is [`control_id`] of it, which the summary focuses.
 
 use super::context::{FormCx, control_id, field_key};
+use crate::components::field_place;
 use leptos::prelude::*;
 use shared::Issue;
+use shared::messages::text;
 use wasm_bindgen::JsCast;
 
 /// Reads and writes one value of the draft as text.
@@ -117,6 +119,10 @@ pub fn Findings(
     /// The findings.
     #[prop(into)]
     findings: Signal<Vec<Issue>>,
+    /// Each line names its field first: for findings about fields that have no control
+    /// of their own on screen.
+    #[prop(optional)]
+    named: bool,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let list = NodeRef::<leptos::html::Ul>::new();
@@ -165,10 +171,18 @@ pub fn Findings(
                 let class = format!("finding {}", issue.severity.as_str());
                 let code = issue.code.code();
                 let path = issue.path.to_string();
+                let field = named.then(|| {
+                    let path = path.clone();
+                    move || {
+                        let lang = cx.lang();
+                        field_place(lang, &path) + &text(lang, "ui.form.summary.after_place", &[])
+                    }
+                });
                 view! {
                     <li class=class data-code=code data-path=path>
                         <span class="badge">{move || cx.text(&format!("ui.form.severity.{}", issue.severity.as_str()))}</span>
                         " "
+                        {field}
                         {move || issue.message(cx.lang())}
                     </li>
                 }

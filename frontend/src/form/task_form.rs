@@ -7,6 +7,7 @@ use super::compute::ComputeSection;
 use super::context::FormCx;
 use super::draft;
 use super::environment::EnvironmentSection;
+use super::field::GroupFindings;
 use super::preview::Preview;
 use super::pytorch::PyTorchSection;
 use super::ray::RaySection;
@@ -121,6 +122,9 @@ pub fn TaskForm(
             {restored.then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
             })}
+            // The spec's own version has no control: a clone or import of another
+            // version says so here, above every section.
+            <GroupFindings path="version" />
             <BasicSection />
             <EnvironmentSection />
             <ComputeSection />

@@ -1082,6 +1082,74 @@ async fn a_finding_sent_to_from_the_summary_shows_at_its_field() {
     );
 }
 
+/// Every finding a spec of the shared corpus must give (SPEC.md's rules, one case each)
+/// shows at a field of the form, not only in the summary: a finding no field shows
+/// blocks submit with nothing marked. A clone opens a spec like these, all shown.
+#[wasm_bindgen_test]
+async fn every_corpus_finding_shows_at_a_field_of_the_form() {
+    let mut unplaced = Vec::new();
+    let mut mounted = 0;
+    for case in shared::demo::corpus() {
+        // Specs of the wrong shape never reach the form's fields: an import refuses
+        // them in its own list (`an_import_is_checked_like_any_input`).
+        let Ok(spec) = shared::parse_spec(&case.spec.to_string()) else {
+            continue;
+        };
+        let form = mount(Some(spec), false).await;
+        mounted += 1;
+        for (path, code) in &case.findings {
+            let at_field = format!("ul.findings li[data-code='{code}'][data-path='{path}']");
+            if form.find(&at_field).is_none() {
+                unplaced.push(format!("{}/{}: {path} {code}", case.file, case.name));
+            }
+        }
+    }
+    assert!(mounted > 100, "the corpus's specs mount: {mounted}");
+    assert!(
+        unplaced.is_empty(),
+        "findings shown at no field:\n{}",
+        unplaced.join("\n")
+    );
+}
+
+/// A corpus case's spec, by its name.
+fn corpus_spec(name: &str) -> TaskSpec {
+    let case = shared::demo::corpus()
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no corpus case {name}"));
+    shared::parse_spec(&case.spec.to_string()).expect("the case's spec parses")
+}
+
+#[wasm_bindgen_test]
+async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen() {
+    let form = mount(
+        Some(corpus_spec(
+            "priority and guarantee are not reserved settings",
+        )),
+        false,
+    )
+    .await;
+    // No control is left for them: they are named under the kind, which dropped them.
+    assert!(!form.has_control("compute.priority"));
+    let line = form
+        .find("[data-field='compute.kind'] + ul.findings li[data-path='compute.priority']")
+        .expect("the priority's finding follows the kind");
+    let text = line.text_content().unwrap();
+    assert!(
+        text.contains("Resource priority: not used by"),
+        "named: {text}"
+    );
+    drop(form);
+
+    let form = mount(Some(corpus_spec("unsupported version")), false).await;
+    let first = form
+        .find("form > ul.findings li")
+        .expect("the version's finding heads the form");
+    assert_eq!(first.get_attribute("data-path").as_deref(), Some("version"));
+    assert!(form.test_id("submit").has_attribute("disabled"));
+}
+
 #[wasm_bindgen_test]
 async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_offered() {
     let form = mount(Some(shared::demo::pytorch()), false).await;
