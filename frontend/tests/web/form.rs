@@ -1112,6 +1112,46 @@ async fn every_corpus_finding_shows_at_a_field_of_the_form() {
     );
 }
 
+/// The paths of a JSON value's leaves (and of its empty lists), as the findings write them.
+fn leaf_paths(value: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map {
+                let path = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
+                leaf_paths(v, &path, out);
+            }
+        }
+        serde_json::Value::Array(items) if !items.is_empty() => {
+            for (i, v) in items.iter().enumerate() {
+                leaf_paths(v, &format!("{at}[{i}]"), out);
+            }
+        }
+        _ => out.push(at.to_owned()),
+    }
+}
+
+/// Every value of the full examples (each section, each list row, the RayJob's own
+/// options) has a control named by its field path, so a finding, a test or an embedding
+/// page can reach any of them; only the spec's version has none.
+#[wasm_bindgen_test]
+async fn every_value_of_a_full_spec_has_a_control_named_by_its_path() {
+    for text in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {
+        let form = mount(Some(example(text)), false).await;
+        // The example keeps the debug mode off, and its keep time appears with it.
+        if form.has_control("ray.debug.enabled") {
+            form.tick_box("ray.debug.enabled", true).await;
+        }
+        let mut paths = Vec::new();
+        leaf_paths(&serde_json::from_str(text).unwrap(), "", &mut paths);
+        assert!(paths.len() > 30, "{paths:?}");
+        let missing: Vec<_> = paths
+            .iter()
+            .filter(|p| *p != "version" && !form.has_control(p))
+            .collect();
+        assert!(missing.is_empty(), "no control for {missing:?}");
+    }
+}
+
 /// A corpus case's spec, by its name.
 fn corpus_spec(name: &str) -> TaskSpec {
     let case = shared::demo::corpus()
