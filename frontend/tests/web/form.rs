@@ -1117,7 +1117,11 @@ fn leaf_paths(value: &serde_json::Value, at: &str, out: &mut Vec<String>) {
     match value {
         serde_json::Value::Object(map) => {
             for (key, v) in map {
-                let path = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
+                let path = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
                 leaf_paths(v, &path, out);
             }
         }

@@ -489,3 +489,125 @@ fn a_refresh_of_a_deep_list_keeps_every_row_below_it() {
         ["x", "y", "a", "b", "c", "d", "e"]
     );
 }
+
+/// Holds every `fetch` of the page until the test answers it (`answer_fetch`).
+fn hold_fetches() {
+    js_sys::eval(
+        "window.__held = [];
+         window.__realFetch = window.__realFetch || window.fetch;
+         window.fetch = (req) => new Promise((resolve) =>
+             window.__held.push({ url: typeof req === 'string' ? req : req.url, resolve }));",
+    )
+    .unwrap();
+}
+
+fn release_fetches() {
+    js_sys::eval("window.fetch = window.__realFetch; window.__held = [];").unwrap();
+}
+
+/// The addresses of the requests held and not yet answered, oldest first.
+fn held_fetches() -> Vec<String> {
+    let urls = js_sys::eval("window.__held.map((h) => h.url).join('\\n')").unwrap();
+    urls.as_string()
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Answers the oldest held request whose address contains `part` with `body` as JSON.
+fn answer_fetch(part: &str, body: &str) {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.contains(part))
+        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
+    let body = serde_json::to_string(body).unwrap();
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].resolve(new Response({body}, \
+         {{ headers: {{ 'content-type': 'application/json' }} }}))"
+    ))
+    .unwrap();
+}
+
+/// Waits (in 50 ms steps, at most 10 s) until `ready` holds.
+async fn until(what: &str, ready: impl Fn() -> bool) {
+    for _ in 0..200 {
+        if ready() {
+            return;
+        }
+        sleep(50).await;
+    }
+    panic!("waited 10 s for {what}");
+}
+
+async fn sleep(ms: i32) {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+}
+
+fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
+    let tasks: Vec<TaskView> = (from..to)
+        .map(|i| {
+            task(
+                &format!("t{i:02}"),
+                TaskPhase::Running,
+                TaskType::PyTorchJob,
+            )
+        })
+        .collect();
+    serde_json::to_string(&shared::api::TaskPage {
+        tasks,
+        next: next.map(str::to_owned),
+    })
+    .unwrap()
+}
+
+/// A live refresh asked for before "More" added a page, and answered after it, would
+/// put back the first page alone: it is dropped, and the rows "More" added stay.
+#[wasm_bindgen_test]
+async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
+    use frontend::pages::task_list::TaskListPage;
+    hold_fetches();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        let session = shared::api::CatalogResponse {
+            user: shared::demo::user(),
+            catalog: shared::demo::catalog(),
+            usage: shared::demo::usage(),
+        };
+        view! { <TaskListPage session /> }
+    });
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the first page", || rows() == 20).await;
+
+    // The live refresh asks again (every 4 s) for the 20 rows shown; it is held.
+    until("the live refresh", || !held_fetches().is_empty()).await;
+    find(&host, "[data-testid='list-more']").click();
+    until("More's request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=c1"))
+    })
+    .await;
+    answer_fetch("cursor=c1", &page_of(20, 40, None));
+    until("the second page", || rows() == 40).await;
+
+    // The refresh answers last, with the first page as it was when asked.
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    // Its body is read after a turn or more of the event loop: watch for a second.
+    for _ in 0..20 {
+        sleep(50).await;
+        assert_eq!(rows(), 40, "the page More added stays");
+    }
+    release_fetches();
+    drop(handle);
+    host.remove();
+}
