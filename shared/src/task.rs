@@ -244,7 +244,8 @@ pub struct Compute {
     pub accept_idle: bool,
     /// Reserved with idle accepted: prefer idle capacity [优先闲时].
     pub prefer_idle: bool,
-    /// Idle stability level [闲时稳定性等级]; required for idle and for accepted idle.
+    /// Idle stability level [闲时稳定性等级]; required for idle, optional (any level) for
+    /// reserved with idle accepted.
     pub idle_stability: Option<IdleStability>,
     /// Resource priority [资源优先级]; must be unset for idle.
     pub priority: Option<Priority>,

@@ -449,7 +449,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.head_spec.label", "Head instance spec"),
     (
         "field.compute.idle_stability.help",
-        "How long idle capacity is expected to stay; required for idle resources and accepted idle.",
+        "How long idle capacity is expected to stay: required for idle resources; with reserved instances accepting idle, leave it empty for any level.",
     ),
     ("field.compute.idle_stability.label", "Idle stability level"),
     ("field.compute.instance_type.help", "GPU or CPU specs."),
@@ -612,7 +612,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.debug.enabled.label", "Debug mode"),
     (
         "field.ray.debug.keep_secs.help",
-        "How long to keep the cluster, 1–86400 seconds.",
+        "How long to keep the Ray cluster after the job ends, 1–86400 seconds; 600 by default.",
     ),
     ("field.ray.debug.keep_secs.label", "Keep cluster for"),
     ("field.ray.debug.label", "Debug mode"),

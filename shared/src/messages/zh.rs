@@ -13,7 +13,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.image_pull_retries.out_of_range",
-        "必须为 -1（不熔断）、0（首次失败即失败）或正整数",
+        "必须为 -1（关闭本任务的镜像拉取熔断）、0（首次失败即判定失败）或正整数",
     ),
     (
         "advanced.monitoring.path.invalid",
@@ -268,7 +268,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.alerts.threshold.label", "阈值"),
     (
         "field.advanced.fault_tolerance.enabled.help",
-        "开启后，平台可在任务异常时按策略进行重试或恢复。自动重试不能解决代码、数据路径、显存不足等需要修改配置或脚本的问题。",
+        "开启后，平台可在任务异常时按策略进行重试或恢复。基础容错可用于 PyTorchJob 和 RayJob。自动重试不能解决代码、数据路径、显存不足等需要修改配置或脚本的问题。",
     ),
     (
         "field.advanced.fault_tolerance.enabled.label",
@@ -291,7 +291,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.label", "高级选项"),
     (
         "field.advanced.monitoring.enabled.help",
-        "开启后接入任务自定义监控指标。训练代码需要自行暴露对应端口和路径。",
+        "开启后接入任务自定义监控指标。训练代码需要自行暴露对应端口和路径，任务进入运行中后才会产生可采集数据。",
     ),
     ("field.advanced.monitoring.enabled.label", "监控看板"),
     ("field.advanced.monitoring.label", "监控看板"),
@@ -307,7 +307,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.monitoring.port.label", "指标端口"),
     (
         "field.advanced.ssh.help",
-        "开启后自动启用多 Pod 之间的免密码 SSH 登录，并生成节点信息，分别保存在 /root/hostfile 和 /root/hostfile.hostname 文件中。",
+        "开启后自动启用多 Pod 之间的免密码 SSH 登录，并生成节点信息，分别保存在 /root/hostfile 和 /root/hostfile.hostname 文件中。该功能在常见操作系统（如 Ubuntu）以及常见镜像（如 NGC 镜像）中均可使用，但在某些特殊环境下可能不可用，如遇问题请联系技术支持。",
     ),
     ("field.advanced.ssh.label", "Pod 间免密登录"),
     (
@@ -318,7 +318,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.basic.label", "基本信息"),
     (
         "field.basic.name_prefix.help",
-        "任务名称前缀。平台会在名称前缀后追加唯一后缀生成最终任务名。名称建议使用小写字母、数字和中划线，并以字母或数字开头和结尾。",
+        "任务名称前缀。平台会在名称前缀后追加唯一后缀生成最终任务名。名称建议使用小写字母、数字和中划线，并以字母开头、以字母或数字结尾。",
     ),
     ("field.basic.name_prefix.label", "名称前缀"),
     (
@@ -337,7 +337,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "field.basic.tags.key.help",
-        "1–63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾。",
+        "1–63 个字母、数字、'-'、'_' 或 '.'，并以字母开头、以字母或数字结尾。",
     ),
     ("field.basic.tags.key.label", "标签键"),
     ("field.basic.tags.label", "标签"),
@@ -368,22 +368,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.accept_idle.label", "接受闲时资源"),
     (
         "field.compute.guarantee.help",
-        "关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。",
+        "按资源类型和页面能力选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。",
     ),
     ("field.compute.guarantee.label", "资源保障"),
     (
         "field.compute.head_spec.help",
-        "仅 RayJob。每个副本（包括 Head）的资源需求 = 其实例规格的单份资源 × 单节点实例规格数；Head 设置此规格时使用该规格，否则使用与 Worker 相同的规格。",
+        "仅 RayJob。配置 Head 节点使用的实例规格。不单独配置时，使用与 Worker 相同的规格。Head 的资源需求 = 其实例规格的单份资源 × 单节点实例规格数。",
     ),
     ("field.compute.head_spec.label", "Head 实例规格"),
     (
         "field.compute.idle_stability.help",
-        "闲时资源预计可持续的时长，使用闲时资源或接受闲时资源时必填。",
+        "闲时资源预计可持续的时长。使用闲时资源时必填；预留实例接受闲时资源时可不选，表示不限等级。",
     ),
     ("field.compute.idle_stability.label", "闲时稳定性等级"),
     (
         "field.compute.instance_type.help",
-        "选择 GPU 或 CPU，再在实例列表中选择具体实例规格。",
+        "选择 GPU 或 CPU，再在实例列表中选择具体实例规格。实例详情展示该规格包含的 GPU、vCPU 和内存等资源。",
     ),
     ("field.compute.instance_type.label", "实例类型"),
     (
@@ -404,22 +404,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.prefer_idle.label", "优先闲时"),
     (
         "field.compute.priority.help",
-        "优先级会影响任务排队和调度顺序。闲时资源不支持设置优先级。",
+        "优先级会影响任务排队和调度顺序，也可能影响资源竞争中的处理结果。闲时资源不支持设置优先级。",
     ),
     ("field.compute.priority.label", "资源优先级"),
     (
         "field.compute.specs.help",
-        "选择多个实例规格时，平台按优先级从高到低尝试调度，优先使用排在前面的实例。仅选择训练代码兼容的规格。",
+        "选择多个实例规格时，平台按优先级从高到低尝试调度，优先使用排在前面的实例。仅选择训练代码兼容的规格，避免任务调度到不兼容的 GPU 型号或 CPU / 内存组合。",
     ),
     ("field.compute.specs.label", "实例规格"),
     (
         "field.compute.units_per_node.help",
-        "每个副本（包括 RayJob 的 Head）的资源需求 = 其实例规格的单份资源 × 单节点实例规格数。Head 单独配置实例规格时使用该规格，否则使用与 Worker 相同的规格。",
+        "配置单个副本使用多少份所选实例规格。单个副本（包括 RayJob 的 Head）的资源需求 = 实例详情中的单份资源 × 单节点实例规格数。",
     ),
     ("field.compute.units_per_node.label", "单节点实例规格数"),
     (
         "field.compute.workers.help",
-        "主节点默认为 1 且不可更改。工作节点数可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。",
+        "主节点默认为 1 且不可更改，使用与工作节点相同规格的实例。工作节点数可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。",
     ),
     ("field.compute.workers.label", "工作节点"),
     (
@@ -441,7 +441,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.environment.datasets.path.label", "挂载路径"),
     (
         "field.environment.env.help",
-        "为当前任务添加临时环境变量，可用于传递路径、参数、开关或凭据。若与持久环境变量同名，以当前任务配置为准。",
+        "为当前任务添加临时环境变量，可用于传递路径、参数、开关或凭据。若与任务环境变量管理中的持久环境变量同名，以当前任务配置为准。",
     ),
     (
         "field.environment.env.hidden.help",
@@ -458,7 +458,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.environment.env.value.label", "变量值"),
     (
         "field.environment.image.help",
-        "支持选择内置镜像、自定义镜像或直接填写镜像地址。镜像需要包含训练脚本运行所需框架和依赖。RayJob 需要使用包含 Ray 运行环境的镜像。",
+        "支持选择内置镜像、自定义镜像或直接填写镜像地址。镜像需要包含训练脚本运行所需框架和依赖。RayJob 需要使用包含 Ray 运行环境的镜像；如需 Ray Dashboard 完整功能，自定义镜像中也需要包含对应依赖。",
     ),
     ("field.environment.image.label", "镜像"),
     (
@@ -519,7 +519,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.autoscaling.min_workers.label", "缩容下限"),
     (
         "field.ray.autoscaling.upscaling_mode.help",
-        "默认、激进或保守。",
+        "Default（默认）、Aggressive（激进）或 Conservative（保守）。",
     ),
     ("field.ray.autoscaling.upscaling_mode.label", "扩容模式"),
     (
@@ -529,7 +529,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.debug.enabled.label", "Debug 模式"),
     (
         "field.ray.debug.keep_secs.help",
-        "集群保留时间，1–86400 秒。",
+        "RayJob 结束后保留 Ray 集群的时间，1–86400 秒，默认 600 秒。",
     ),
     ("field.ray.debug.keep_secs.label", "集群保存时间"),
     ("field.ray.debug.label", "Debug 模式"),
@@ -590,7 +590,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.hides_ssh_hostfile",
-        "会覆盖 Pod 间免密登录写入的 /root/hostfile，建议使用 /volume 或 /mnt 开头的目录",
+        "会覆盖 Pod 间免密登录写入的 /root/hostfile，建议使用 /volume、/mnt 等开头的独立目录",
     ),
     ("mount.path.invalid_chars", "不能包含 : 或控制字符"),
     (
@@ -613,7 +613,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("mount.path.root", "不能挂载到根目录 /"),
     (
         "mount.path.shadows_image",
-        "会覆盖镜像 {dir} 下的文件，建议使用 /volume 或 /mnt 开头的目录",
+        "会覆盖镜像 {dir} 下的文件，建议使用 /volume、/mnt 等开头的独立目录",
     ),
     ("mount.path.system", "不能挂载到 /proc、/sys 或 /dev"),
     (
@@ -726,11 +726,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "storage.none",
-        "未挂载存储：任务结束后本地磁盘数据将丢失，请挂载存储保存输出和检查点",
+        "未挂载 Volume：容器本地盘容量有限，重启或迁移后本地盘数据也可能被清空；checkpoint 和输出结果等重要文件，建议写入挂载的 Volume",
     ),
     (
         "storage.volume.rwo_multi_pod",
-        "该存储仅支持单节点挂载（RWO），任务有 {pods} 个 Pod，请使用 RWX 存储",
+        "该存储仅支持单节点挂载（RWO），任务有 {pods} 个 Pod，请选择支持多 Pod 读写（RWX）的 Volume",
     ),
     (
         "storage.volume.unknown",
@@ -798,7 +798,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs_empty", "暂无输出。"),
     ("ui.detail.logs_none", "任务尚未开始运行，暂无日志。"),
     ("ui.detail.logs_reload", "刷新"),
-    ("ui.detail.owner", "创建者"),
+    ("ui.detail.owner", "所有者"),
     ("ui.detail.phase", "状态"),
     ("ui.detail.placement", "调度位置"),
     ("ui.detail.placement_head", "Head 位于 {node}（{spec}）"),
@@ -833,7 +833,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
     ("ui.detail.type", "任务类型"),
-    ("ui.form.add.advanced.alerts", "添加告警"),
+    ("ui.form.add.advanced.alerts", "新增告警订阅"),
     ("ui.form.add.basic.tags", "添加标签"),
     ("ui.form.add.compute.specs", "添加实例规格"),
     ("ui.form.add.environment.datasets", "添加数据集"),
@@ -848,7 +848,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.export.json", "导出 JSON"),
     ("ui.form.export.yaml", "导出 YAML"),
     ("ui.form.fix_errors", "请先修正错误再提交"),
-    ("ui.form.head_spec.same", "与工作节点相同的规格"),
+    ("ui.form.head_spec.same", "与 Worker 相同的规格"),
     (
         "ui.form.image_pull_retries.default",
         "留空则使用平台默认值 {default}。",
@@ -883,11 +883,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.manifests.title", "预览：Kubernetes 对象"),
     (
         "ui.form.name_pattern",
-        "最终名称：{pattern} · 前缀 {length} 个字符，最多 {max} 个",
+        "最终任务名：{pattern} · 前缀 {length} 个字符，最多 {max} 个",
     ),
     (
         "ui.form.name_pattern#no_type",
-        "最终名称：{pattern} · 选择任务类型后显示最大长度",
+        "最终任务名：{pattern} · 选择任务类型后显示最大长度",
     ),
     ("ui.form.option.alert_channel.email", "邮件"),
     ("ui.form.option.alert_channel.webhook", "Webhook"),
@@ -923,16 +923,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.upscaling.default", "Default"),
     (
         "ui.form.plan.bar.pool",
-        "资源池可用：{demand} / {left} {unit}",
+        "资源池可用量：需要 {demand}，可用 {left} {unit}",
     ),
     (
         "ui.form.plan.bar.quota",
-        "配额：{demand} / 剩余 {left} {unit}",
+        "用户剩余配额：需要 {demand}，剩余 {left} {unit}",
     ),
     ("ui.form.plan.fragment", "{nodes} 个节点 × {units} 份"),
     (
         "ui.form.plan.idle",
-        "闲时 {spec}：闲时数量 {quantity} 份，稳定性 {stability}，闲时资源碎片 {fragments}",
+        "闲时 {spec}：闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
     ),
     ("ui.form.plan.no_quota_needed", "该资源类型不占用配额。"),
     (
@@ -989,7 +989,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.specs.up", "将第 {rank} 个规格上移"),
     ("ui.form.start_over", "重新填写"),
-    ("ui.form.submit", "提交"),
+    ("ui.form.submit", "新建"),
     ("ui.form.submitting", "正在提交…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
     ("ui.form.summary.after_place", "："),
@@ -1004,7 +1004,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.created", "提交时间"),
     ("ui.list.col.group", "项目组"),
     ("ui.list.col.name", "任务名称"),
-    ("ui.list.col.owner", "创建者"),
+    ("ui.list.col.owner", "所有者"),
     ("ui.list.col.phase", "状态"),
     ("ui.list.col.tags", "标签"),
     ("ui.list.col.type", "任务类型"),
@@ -1016,10 +1016,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.type", "任务类型"),
     ("ui.list.filters", "筛选"),
     ("ui.list.more", "加载更多"),
-    ("ui.list.new", "创建任务"),
+    ("ui.list.new", "新建"),
     ("ui.list.scope.all", "我可见的全部任务"),
     ("ui.list.scope.group", "项目组 {group}"),
-    ("ui.list.scope.mine", "我的任务"),
+    ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
     ("ui.list.title", "训练任务"),
     ("ui.list.updated", "更新于 {time}"),
@@ -1033,7 +1033,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.succeeded", "成功"),
     ("ui.shared.back", "打开控制台"),
     ("ui.shared.read_only", "这是分享给你的只读视图。"),
-    ("ui.shared.title", "共享的任务 {name}（只读）"),
+    ("ui.shared.title", "分享的任务 {name}（只读）"),
     ("ui.widget.title", "嵌入式任务表单"),
     ("ui.widget.validator", "校验器"),
     ("unit.gpu", "张 GPU"),
