@@ -25,7 +25,13 @@ pub fn App() -> impl IntoView {
     let lang = UiLang::provide();
     i18n::set_document_lang(lang.get_untracked());
     let nav = Nav::provide();
-    let session = components::load(api::fetch_catalog);
+    // Bumped by "Try again": a failed load (the server restarting) is asked again
+    // without reloading the page.
+    let attempt = RwSignal::new(0u32);
+    let session = components::load(move || {
+        attempt.track();
+        api::fetch_catalog()
+    });
     let current = move || nav.route();
     view! {
         <a class="skip-link" href="#content">{crate::i18n::tr("ui.app.skip")}</a>
@@ -62,9 +68,14 @@ pub fn App() -> impl IntoView {
                 None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
                 Some(Ok(session)) => view! { <Page session /> }.into_any(),
                 Some(Err(err)) => view! {
-                    <p class="banner error" role="alert" data-testid="load-failed">
-                        {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
-                    </p>
+                    <div class="banner error" role="alert" data-testid="load-failed">
+                        <span class="message">
+                            {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
+                        </span>
+                        <button type="button" data-testid="load-again" on:click=move |_| attempt.update(|a| *a += 1)>
+                            {crate::i18n::tr("ui.app.try_again")}
+                        </button>
+                    </div>
                 }.into_any(),
             }}
         </main>

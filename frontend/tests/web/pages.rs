@@ -495,8 +495,8 @@ fn hold_fetches() {
     js_sys::eval(
         "window.__held = [];
          window.__realFetch = window.__realFetch || window.fetch;
-         window.fetch = (req) => new Promise((resolve) =>
-             window.__held.push({ url: typeof req === 'string' ? req : req.url, resolve }));",
+         window.fetch = (req) => new Promise((resolve, reject) =>
+             window.__held.push({ url: typeof req === 'string' ? req : req.url, resolve, reject }));",
     )
     .unwrap();
 }
@@ -525,6 +525,18 @@ fn answer_fetch(part: &str, body: &str) {
     js_sys::eval(&format!(
         "window.__held.splice({at}, 1)[0].resolve(new Response({body}, \
          {{ headers: {{ 'content-type': 'application/json' }} }}))"
+    ))
+    .unwrap();
+}
+
+/// Fails the oldest held request whose address contains `part` as a lost connection does.
+fn fail_fetch(part: &str) {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.contains(part))
+        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].reject(new TypeError('Failed to fetch'))"
     ))
     .unwrap();
 }
@@ -607,6 +619,52 @@ async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
         sleep(50).await;
         assert_eq!(rows(), 40, "the page More added stays");
     }
+    release_fetches();
+    drop(handle);
+    host.remove();
+}
+
+/// The catalog could not be loaded (the server was restarting): "Try again" asks again
+/// without a reload, and the page then opens.
+#[wasm_bindgen_test]
+async fn a_failed_catalog_load_is_tried_again_in_place() {
+    hold_fetches();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), frontend::App);
+    let failed = || {
+        host.query_selector("[data-testid='load-failed']")
+            .unwrap()
+            .is_some()
+    };
+    until("the catalog's request", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    fail_fetch("/api/v1/catalog");
+    until("the failure", failed).await;
+    assert!(
+        find(&host, "[data-testid='load-failed']")
+            .text_content()
+            .unwrap()
+            .contains("Could not load the catalog")
+    );
+
+    find(&host, "[data-testid='load-again']").click();
+    until("the catalog asked again", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    let answer = shared::api::CatalogResponse {
+        user: shared::demo::user(),
+        catalog: shared::demo::catalog(),
+        usage: shared::demo::usage(),
+    };
+    answer_fetch("/api/v1/catalog", &serde_json::to_string(&answer).unwrap());
+    until("the page", || {
+        !failed() && host.query_selector(".loading").unwrap().is_none()
+    })
+    .await;
     release_fetches();
     drop(handle);
     host.remove();

@@ -881,6 +881,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.spec_refused",
         "The server refused the spec: fix the findings it lists ({code})",
     ),
+    ("ui.app.try_again", "Try again"),
     ("ui.detail.actions", "Actions"),
     ("ui.detail.attempt", "Attempt"),
     ("ui.detail.attempt_n", "Attempt {n}"),

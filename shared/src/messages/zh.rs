@@ -754,6 +754,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.spec_refused",
         "服务器拒绝了任务配置：请修正其列出的问题（{code}）",
     ),
+    ("ui.app.try_again", "重试"),
     ("ui.detail.actions", "操作"),
     ("ui.detail.attempt", "运行次数"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
