@@ -3,7 +3,7 @@
 
 use crate::api;
 use crate::form::TaskForm;
-use crate::nav::{Nav, Route};
+use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
 
 /// The create page.
@@ -45,10 +45,15 @@ pub fn NewTaskPage(
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
                 }.into_any()
             }
-            Some(Err(err)) => {
-                let lang = crate::i18n::UiLang::use_context();
-                view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any()
-            }
+            // The task may be gone or not visible: the way on is a blank form.
+            Some(Err(err)) => view! {
+                <div class="banner error" role="alert" data-testid="clone-failed">
+                    <span class="message">{move || err.localized(lang.get())}</span>
+                    <Link to=Route::New { clone: None } test_id="clone-blank">
+                        {crate::i18n::tr("ui.form.clone_failed.blank")}
+                    </Link>
+                </div>
+            }.into_any(),
         }}
     }
 }

@@ -669,3 +669,74 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
     drop(handle);
     host.remove();
 }
+
+/// A clone of a task that cannot be read (gone, not visible, no connection) says why and
+/// offers a blank form, which opens in place.
+#[wasm_bindgen_test]
+async fn a_clone_that_cannot_load_offers_a_blank_form() {
+    use frontend::pages::task_new::NewTaskPage;
+    let window = web_sys::window().unwrap();
+    let address = window.location().href().unwrap();
+    // No draft of an earlier test: the blank form is blank.
+    window
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .remove_item(frontend::form::draft::DRAFT_KEY)
+        .unwrap();
+    hold_fetches();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        let nav = Nav::provide();
+        nav.go(Route::New {
+            clone: Some("gone-12345".into()),
+        });
+        let session = shared::api::CatalogResponse {
+            user: shared::demo::user(),
+            catalog: shared::demo::catalog(),
+            usage: shared::demo::usage(),
+        };
+        // The page for the route, as the console's `Page` picks it.
+        move || match nav.route() {
+            Route::New { clone } => {
+                view! { <NewTaskPage session=session.clone() clone /> }.into_any()
+            }
+            _ => ().into_any(),
+        }
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("gone-12345"))
+    })
+    .await;
+    fail_fetch("gone-12345");
+    let failed = || {
+        host.query_selector("[data-testid='clone-failed']")
+            .unwrap()
+            .is_some()
+    };
+    until("the failure", failed).await;
+    let blank = find(&host, "[data-testid='clone-blank']");
+    assert_eq!(blank.text_content().unwrap(), "Start a blank form instead");
+    blank.click();
+    until("the blank form", || {
+        !failed()
+            && host
+                .query_selector("[name='basic.name_prefix']")
+                .unwrap()
+                .is_some()
+    })
+    .await;
+    let prefix: web_sys::HtmlInputElement =
+        find(&host, "[name='basic.name_prefix']").unchecked_into();
+    assert_eq!(prefix.value(), "", "a blank form");
+    release_fetches();
+    drop(handle);
+    host.remove();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
+        .unwrap();
+}

@@ -978,6 +978,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.models", "Add a model"),
     ("ui.form.add.environment.storage", "Add a volume"),
     ("ui.form.choose", "Choose…"),
+    ("ui.form.clone_failed.blank", "Start a blank form instead"),
     ("ui.form.count.errors", "{count} errors"),
     ("ui.form.count.errors_one", "1 error"),
     ("ui.form.count.hints", "{count} hints"),

@@ -842,6 +842,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.models", "添加模型"),
     ("ui.form.add.environment.storage", "添加存储"),
     ("ui.form.choose", "请选择…"),
+    ("ui.form.clone_failed.blank", "改为新建空白任务"),
     ("ui.form.count.errors", "{count} 个错误"),
     ("ui.form.count.hints", "{count} 个提示"),
     ("ui.form.count.warnings", "{count} 个警告"),
