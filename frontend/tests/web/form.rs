@@ -1156,6 +1156,57 @@ async fn every_value_of_a_full_spec_has_a_control_named_by_its_path() {
     }
 }
 
+/// Every place a finding can be (each corpus finding's path, each value of the full
+/// examples) is named in words in both languages: each field on the way has a label, and
+/// each value's field a help text too (a runtime env's own keys are the user's, shown as
+/// written).
+#[wasm_bindgen_test]
+fn every_findings_place_is_named_in_words_in_both_languages() {
+    use frontend::form::context::field_key;
+    let mut values = Vec::new();
+    for text in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {
+        leaf_paths(&serde_json::from_str(text).unwrap(), "", &mut values);
+    }
+    let places = shared::demo::corpus()
+        .into_iter()
+        .flat_map(|case| case.findings.into_iter().map(|(path, _)| path));
+    let mut missing = std::collections::BTreeSet::new();
+    for path in places
+        .chain(values.iter().cloned())
+        .filter(|p| !p.is_empty() && p != "version")
+    {
+        // A value's control has help; a group a finding is about (a section, the
+        // autoscaling range) has only its title.
+        let leaf = values.contains(&path);
+        let path = path.split(".runtime_env.").next().unwrap();
+        let bare = field_key(path, "");
+        let bare = bare.trim_start_matches("field.").trim_end_matches('.');
+        let fields = bare.split('.').scan(String::new(), |at, key| {
+            if !at.is_empty() {
+                at.push('.');
+            }
+            at.push_str(key);
+            Some(at.clone())
+        });
+        for field in fields {
+            let words: &[&str] = if leaf && field == bare {
+                &["label", "help"]
+            } else {
+                &["label"]
+            };
+            for lang in [shared::Lang::En, shared::Lang::Zh] {
+                for what in words {
+                    let key = field_key(&field, what);
+                    if shared::messages::text(lang, &key, &[]) == key {
+                        missing.insert(format!("{lang:?} {key}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "fields without words: {missing:?}");
+}
+
 /// A corpus case's spec, by its name.
 fn corpus_spec(name: &str) -> TaskSpec {
     let case = shared::demo::corpus()
