@@ -80,7 +80,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.reserved",
-        "this prefix belongs to the platform or a scheduler; use your own prefix or none",
+        "this prefix belongs to the platform or a scheduler; use your own prefix or none, and do not start a key with 'berth.'",
     ),
     (
         "basic.tags.not_maintained",
@@ -120,7 +120,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("compute.gang.never_fits", "can never start: {reason}"),
     (
         "compute.gang.skipped",
-        "skipped: it can never start here ({reason}); the next spec in the list is used",
+        "skipped: it can never start here ({reason}); another spec of the list is used",
     ),
     ("compute.gang.will_queue", "will queue: {reason}"),
     (
@@ -161,11 +161,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.quota.skipped",
-        "skipped: needs {short} of your {spec} quota; the next spec in the list is used",
+        "skipped: needs {short} of your {spec} quota; another spec of the list is used",
     ),
     (
         "compute.quota.skipped#no_quota",
-        "skipped: you have no quota for {spec} here; the next spec in the list is used",
+        "skipped: you have no quota for {spec} here; another spec of the list is used",
     ),
     (
         "compute.quota.skipped.item",
@@ -198,6 +198,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "compute.units_per_node.out_of_range",
         "must be between 1 and {max}",
+    ),
+    (
+        "compute.units_per_node.out_of_range#no_max",
+        "must be at least 1",
     ),
     (
         "compute.workers.out_of_range",
@@ -370,12 +374,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.monitoring.path.label", "Metrics path"),
     (
         "field.advanced.monitoring.port.help",
-        "The port your code serves metrics on, 1–65535.",
+        "The port your code serves metrics on, 1–65535; not a port the job itself uses (PyTorchJob's 23456, Ray's 6379, 8265, 10001, 8080 and 52365, and 22 with SSH on).",
     ),
     ("field.advanced.monitoring.port.label", "Metrics port"),
     (
         "field.advanced.ssh.help",
-        "Password-less SSH between pods; node lists are written to /root/hostfile and /root/hostfile.hostname.",
+        "Password-less SSH between pods; node lists are written to /root/hostfile and /root/hostfile.hostname (not for a RayJob on Kubernetes, whose pod names are generated: it gets SSH alone).",
     ),
     ("field.advanced.ssh.label", "Pod SSH"),
     (
@@ -401,17 +405,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.basic.region.label", "Region"),
     (
         "field.basic.tags.help",
-        "Tags to group, filter and audit tasks. When tag validation is on, pick maintained tags.",
+        "Tags to group, filter and audit tasks; at most 20, each key once. When tag validation is on, every tag must be a maintained one.",
     ),
     (
         "field.basic.tags.key.help",
-        "1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.",
+        "1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional lowercase DNS prefix and '/' (example.com/team).",
     ),
     ("field.basic.tags.key.label", "Tag key"),
     ("field.basic.tags.label", "Tags"),
     (
         "field.basic.tags.value.help",
-        "At most 63 letters, digits, '-', '_' or '.'; may be empty.",
+        "At most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit; may be empty.",
     ),
     ("field.basic.tags.value.label", "Tag value"),
     (
@@ -462,7 +466,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.label", "Compute"),
     (
         "field.compute.pool.help",
-        "The pool the task runs in: a shared or dedicated pool for reserved instances.",
+        "The pool the task runs in: a shared or dedicated pool, required for reserved instances; other kinds run in the cluster's pool for their kind when it is left empty.",
     ),
     ("field.compute.pool.label", "Resource pool"),
     (
@@ -482,17 +486,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.specs.label", "Instance specs"),
     (
         "field.compute.units_per_node.help",
-        "Every replica, the RayJob head included, needs its spec's unit × units per node. The head uses its own spec when set, else the workers'.",
+        "Every replica, the RayJob head included, needs its spec's unit × units per node: at least 1, and at most what one node of every chosen spec hosts. The head uses its own spec when set, else the workers'.",
     ),
     ("field.compute.units_per_node.label", "Units per node"),
     (
         "field.compute.workers.help",
-        "Worker replicas besides the master (PyTorchJob) or head (RayJob); 0 trains on one machine. Every replica is scheduled at once.",
+        "Worker replicas besides the master (PyTorchJob) or head (RayJob), 0–1024; 0 trains on one machine. Every replica is scheduled at once.",
     ),
     ("field.compute.workers.label", "Workers"),
     (
         "field.environment.command.help",
-        "Run with bash -c when the container starts. A PyTorchJob can use the injected MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK; a RayJob's command is the Ray entrypoint, like python main.py.",
+        "Run with bash -c when the container starts. A PyTorchJob can use the injected MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK; a RayJob's command is the Ray entrypoint, like python main.py. At most 64 KiB.",
     ),
     ("field.environment.command.label", "Command"),
     (
@@ -525,7 +529,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Letters, digits and '_', not starting with a digit or with KUBERNETES_.",
     ),
     ("field.environment.env.name.label", "Name"),
-    ("field.environment.env.value.help", "The variable's value."),
+    (
+        "field.environment.env.value.help",
+        "The variable's value: at most 32 KiB, and 256 KiB for all values together.",
+    ),
     ("field.environment.env.value.label", "Value"),
     (
         "field.environment.image.help",
@@ -560,7 +567,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.environment.models.path.label", "Mount path"),
     (
         "field.environment.storage.help",
-        "Volumes for code, checkpoints, outputs and model files, each at a mount path in the pod. A volume mounts at one path once.",
+        "Volumes for code, checkpoints, outputs and model files, each at a mount path in the pod. The same volume cannot be mounted twice at one path.",
     ),
     (
         "field.environment.storage.id.help",
@@ -589,7 +596,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.autoscaling.label", "Autoscaling"),
     (
         "field.ray.autoscaling.max_workers.help",
-        "Most workers; quota and scheduling count this many.",
+        "Most workers, up to 1024; quota and scheduling count this many.",
     ),
     ("field.ray.autoscaling.max_workers.label", "Max workers"),
     (
@@ -619,7 +626,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.label", "RayJob settings"),
     (
         "field.ray.runtime_env.help",
-        "Ray runtime env as YAML, for dependencies and env vars; leave empty for none.",
+        "Ray runtime env as a YAML mapping (at most 64 KiB, no aliases or custom tags, not both pip and conda), for dependencies and env vars; leave empty for none.",
     ),
     ("field.ray.runtime_env.label", "Runtime Env"),
     (
@@ -701,7 +708,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.not_normalized",
-        "must not contain '..', '.', '//' or end with '/'",
+        "must not have '.' or '..' segments or '//', nor end with '/'",
     ),
     (
         "mount.path.outside_recommended",
@@ -853,7 +860,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "storage.none",
-        "no volume: the local disk is lost when the task ends; mount one for outputs and checkpoints",
+        "no volume: the container's local disk is lost when the task ends and may be wiped on a restart or move; mount one for outputs and checkpoints",
     ),
     (
         "storage.volume.rwo_multi_pod",

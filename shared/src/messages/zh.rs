@@ -65,7 +65,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.reserved",
-        "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀",
+        "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀，且键不能以 berth. 开头",
     ),
     (
         "basic.tags.not_maintained",
@@ -94,7 +94,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("compute.gang.never_fits", "任务永远无法启动：{reason}"),
     (
         "compute.gang.skipped",
-        "已跳过：该规格永远无法启动（{reason}），将使用列表中的下一个规格",
+        "已跳过：该规格永远无法启动（{reason}），将使用列表中的其他规格",
     ),
     ("compute.gang.will_queue", "任务将排队：{reason}"),
     (
@@ -132,11 +132,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("compute.quota.none", "您在该资源池下没有此规格的配额"),
     (
         "compute.quota.skipped",
-        "已跳过：需要 {spec} 配额 {short}，将使用列表中的下一个规格",
+        "已跳过：需要 {spec} 配额 {short}，将使用列表中的其他规格",
     ),
     (
         "compute.quota.skipped#no_quota",
-        "已跳过：您在该资源池下没有 {spec} 的配额，将使用列表中的下一个规格",
+        "已跳过：您在该资源池下没有 {spec} 的配额，将使用列表中的其他规格",
     ),
     (
         "compute.quota.skipped.item",
@@ -167,6 +167,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "compute.units_per_node.out_of_range",
         "必须在 1 到 {max} 之间",
     ),
+    ("compute.units_per_node.out_of_range#no_max", "必须不小于 1"),
     ("compute.workers.out_of_range", "必须在 0 到 {max} 之间"),
     ("datasets.unknown", "不是该集群中的数据集，请从列表中选择"),
     ("env.name.duplicate", "与上方的环境变量重名，请只保留一个"),
@@ -302,12 +303,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.monitoring.path.label", "指标路径"),
     (
         "field.advanced.monitoring.port.help",
-        "训练代码暴露指标的端口，1–65535。",
+        "训练代码暴露指标的端口，1–65535；不能使用任务自身占用的端口（PyTorchJob 的 23456，Ray 的 6379、8265、10001、8080 和 52365，开启 SSH 时的 22）。",
     ),
     ("field.advanced.monitoring.port.label", "指标端口"),
     (
         "field.advanced.ssh.help",
-        "开启后自动启用多 Pod 之间的免密码 SSH 登录，并生成节点信息，分别保存在 /root/hostfile 和 /root/hostfile.hostname 文件中。该功能在常见操作系统（如 Ubuntu）以及常见镜像（如 NGC 镜像）中均可使用，但在某些特殊环境下可能不可用，如遇问题请联系技术支持。",
+        "开启后自动启用多 Pod 之间的免密码 SSH 登录，并生成节点信息，分别保存在 /root/hostfile 和 /root/hostfile.hostname 文件中（Kubernetes 上的 RayJob 的 Pod 名称由系统生成，只启用免密登录，不生成节点信息文件）。该功能在常见操作系统（如 Ubuntu）以及常见镜像（如 NGC 镜像）中均可使用，但在某些特殊环境下可能不可用，如遇问题请联系技术支持。",
     ),
     ("field.advanced.ssh.label", "Pod 间免密登录"),
     (
@@ -318,7 +319,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.basic.label", "基本信息"),
     (
         "field.basic.name_prefix.help",
-        "任务名称前缀。平台会在名称前缀后追加唯一后缀生成最终任务名。名称建议使用小写字母、数字和中划线，并以字母开头、以字母或数字结尾。",
+        "任务名称前缀。平台会在名称前缀后追加唯一后缀生成最终任务名。名称只能使用小写字母、数字和中划线，并以字母开头、以字母或数字结尾。",
     ),
     ("field.basic.name_prefix.label", "名称前缀"),
     (
@@ -333,17 +334,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.basic.region.label", "区域"),
     (
         "field.basic.tags.help",
-        "为任务打标签，便于归类、筛选和审计。管理员开启标签验证后，提交任务时可能需要选择已维护的标签。",
+        "为任务打标签，便于归类、筛选和审计。最多 20 个，键不能重复。管理员开启标签验证后，提交任务时需要选择已维护的标签。",
     ),
     (
         "field.basic.tags.key.help",
-        "1–63 个字母、数字、'-'、'_' 或 '.'，并以字母开头、以字母或数字结尾。",
+        "1–63 个字母、数字、'-'、'_' 或 '.'，以字母或数字开头和结尾；前面可加小写域名前缀和 '/'（如 example.com/team）。",
     ),
     ("field.basic.tags.key.label", "标签键"),
     ("field.basic.tags.label", "标签"),
     (
         "field.basic.tags.value.help",
-        "最多 63 个字母、数字、'-'、'_' 或 '.'，可以为空。",
+        "最多 63 个字母、数字、'-'、'_' 或 '.'，以字母或数字开头和结尾；可以为空。",
     ),
     ("field.basic.tags.value.label", "标签值"),
     (
@@ -394,7 +395,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.label", "计算资源"),
     (
         "field.compute.pool.help",
-        "任务运行的资源池，预留实例可选择共享资源池或专属资源池。",
+        "任务运行的资源池，预留实例必须选择共享资源池或专属资源池；其他资源类型留空时使用集群中该类型的资源池。",
     ),
     ("field.compute.pool.label", "资源池"),
     (
@@ -414,22 +415,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.specs.label", "实例规格"),
     (
         "field.compute.units_per_node.help",
-        "配置单个副本使用多少份所选实例规格。单个副本（包括 RayJob 的 Head）的资源需求 = 实例详情中的单份资源 × 单节点实例规格数。",
+        "配置单个副本使用多少份所选实例规格，至少 1 份，最多为所选各规格单个节点可容纳的份数。单个副本（包括 RayJob 的 Head）的资源需求 = 实例详情中的单份资源 × 单节点实例规格数。",
     ),
     ("field.compute.units_per_node.label", "单节点实例规格数"),
     (
         "field.compute.workers.help",
-        "主节点默认为 1 且不可更改，使用与工作节点相同规格的实例。工作节点数可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。",
+        "PyTorchJob 的主节点默认为 1 且不可更改，使用与工作节点相同规格的实例；RayJob 另有 1 个 Head。工作节点数 0–1024，可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。",
     ),
     ("field.compute.workers.label", "工作节点"),
     (
         "field.environment.command.help",
-        "容器启动后执行的训练命令，平台以 bash -c 执行。PyTorchJob 可在命令中使用平台自动注入的分布式训练环境变量；RayJob 的命令通常是 Ray entrypoint，例如 python main.py。",
+        "容器启动后执行的训练命令，平台以 bash -c 执行。PyTorchJob 可在命令中使用平台自动注入的分布式训练环境变量；RayJob 的命令通常是 Ray entrypoint，例如 python main.py。最大 64 KiB。",
     ),
     ("field.environment.command.label", "命令"),
     (
         "field.environment.datasets.help",
-        "挂载数据集，供训练脚本读取输入数据。通常作为只读输入使用，需要填写容器内挂载路径。",
+        "挂载数据集，供训练脚本读取输入数据。以只读方式挂载，需要填写容器内挂载路径。",
     ),
     ("field.environment.datasets.id.help", "该集群中的数据集。"),
     ("field.environment.datasets.id.label", "数据集"),
@@ -454,7 +455,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "只能包含字母、数字和下划线，不能以数字开头，也不能以 KUBERNETES_ 开头。",
     ),
     ("field.environment.env.name.label", "变量名"),
-    ("field.environment.env.value.help", "环境变量的取值。"),
+    (
+        "field.environment.env.value.help",
+        "环境变量的取值：每个最大 32 KiB，全部取值合计最大 256 KiB。",
+    ),
     ("field.environment.env.value.label", "变量值"),
     (
         "field.environment.image.help",
@@ -474,7 +478,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.environment.label", "环境信息"),
     (
         "field.environment.models.help",
-        "挂载模型，供微调、继续训练或评估使用，需要填写容器内挂载路径。",
+        "挂载模型，供微调、继续训练或评估使用，以只读方式挂载，需要填写容器内挂载路径。",
     ),
     ("field.environment.models.id.help", "该集群中的模型。"),
     ("field.environment.models.id.label", "模型"),
@@ -509,7 +513,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.autoscaling.label", "自动扩缩容"),
     (
         "field.ray.autoscaling.max_workers.help",
-        "Worker 数量上限，配额校验和调度按此数量计算。",
+        "Worker 数量上限，最多 1024，配额校验和调度按此数量计算。",
     ),
     ("field.ray.autoscaling.max_workers.label", "扩容上限"),
     (
@@ -536,7 +540,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.ray.label", "RayJob 配置"),
     (
         "field.ray.runtime_env.help",
-        "填写 Ray Runtime Env，使用 Ray 支持的 YAML 格式，可用于声明运行时依赖、环境变量等；不需要额外运行时配置时可以留空。",
+        "填写 Ray Runtime Env，使用 Ray 支持的 YAML 格式，可用于声明运行时依赖、环境变量等；须为 YAML 映射，最大 64 KiB，不能使用别名（*name）或自定义标签，不能同时声明 pip 和 conda；不需要额外运行时配置时可以留空。",
     ),
     ("field.ray.runtime_env.label", "Runtime Env"),
     (
@@ -600,7 +604,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("mount.path.not_absolute", "必须是以 / 开头的绝对路径"),
     (
         "mount.path.not_normalized",
-        "不能包含 ..、.、// 或以 / 结尾",
+        "不能包含 . 或 .. 路径段、//，也不能以 / 结尾",
     ),
     (
         "mount.path.outside_recommended",
@@ -726,7 +730,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "storage.none",
-        "未挂载 Volume：容器本地盘容量有限，重启或迁移后本地盘数据也可能被清空；checkpoint 和输出结果等重要文件，建议写入挂载的 Volume",
+        "未挂载 Volume：任务结束后本地盘数据将丢失，重启或迁移后也可能被清空；checkpoint 和输出结果等重要文件，建议写入挂载的 Volume",
     ),
     (
         "storage.volume.rwo_multi_pod",

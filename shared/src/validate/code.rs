@@ -284,7 +284,7 @@ issue_codes! {
     /// The priority list mixes GPU models.
     SpecsMixedGpuModels = "compute.specs.mixed_gpu_models", Warning;
     /// Units per node outside 1 and the spec's maximum.
-    UnitsOutOfRange { /** Most units one node hosts. */ max: u32 } = "compute.units_per_node.out_of_range", Error;
+    UnitsOutOfRange { /** Most units one node hosts; 0 when no chosen spec is known to bound them. */ max: u32 } = "compute.units_per_node.out_of_range", Error;
     /// The demand overflows the arithmetic.
     DemandOverflow = "compute.demand.overflow", Error;
     /// No quota at all for this kind, pool and spec.
@@ -407,6 +407,10 @@ impl IssueCode {
                 }
                 .to_owned(),
             )],
+            // Below 1 with no known spec to bound it: only the lower bound is known.
+            UnitsOutOfRange { max: 0 } => {
+                return ("compute.units_per_node.out_of_range#no_max", vec![]);
+            }
             UnitsOutOfRange { max } => vec![("max", n(max))],
             QuotaExceeded {
                 dimension,
@@ -665,6 +669,7 @@ mod tests {
                 expected: InstanceType::Cpu,
             },
             UnitsOutOfRange { max: 8 },
+            UnitsOutOfRange { max: 0 },
             QuotaExceeded {
                 dimension: Dimension::Vcpu,
                 requested: 128,
@@ -904,12 +909,18 @@ mod tests {
         };
         assert_eq!(
             code.message(Lang::En),
-            "skipped: needs 8 GPUs (6 left) of your gpu-8x quota; the next spec in the list is used"
+            "skipped: needs 8 GPUs (6 left) of your gpu-8x quota; another spec of the list is used"
         );
         assert_eq!(
             code.message(Lang::Zh),
-            "已跳过：需要 gpu-8x 配额 8 张 GPU（剩余 6），将使用列表中的下一个规格"
+            "已跳过：需要 gpu-8x 配额 8 张 GPU（剩余 6），将使用列表中的其他规格"
         );
+        // Units below 1 with no known spec to bound them: only the lower bound is said.
+        let code = IssueCode::UnitsOutOfRange { max: 0 };
+        assert_eq!(code.message(Lang::En), "must be at least 1");
+        assert_eq!(code.message(Lang::Zh), "必须不小于 1");
+        let code = IssueCode::UnitsOutOfRange { max: 8 };
+        assert_eq!(code.message(Lang::En), "must be between 1 and 8");
         let code = IssueCode::EnvValuesTooLong {
             max_bytes: 262_144,
             total: 300_000,

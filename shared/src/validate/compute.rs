@@ -170,7 +170,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
         report.push(
             field_path!(TaskSpec: compute.units_per_node),
             IssueCode::UnitsOutOfRange {
-                max: max_units.unwrap_or(1).max(1),
+                max: max_units.unwrap_or(0),
             },
         );
     }
