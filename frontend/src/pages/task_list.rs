@@ -330,47 +330,51 @@ pub fn TaskTable(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let head = |key: &'static str| view! { <th scope="col">{move || lang.text(key)}</th> };
+    // A narrow screen scrolls the table in its box, not the page; the table stays a
+    // table (a table made a block loses its semantics in some screen readers).
     view! {
-        <table class="tasks" data-testid="task-table">
-            <thead>
-                <tr>
-                    {head("ui.list.col.name")}
-                    {head("ui.list.col.type")}
-                    {head("ui.list.col.phase")}
-                    {head("ui.list.col.owner")}
-                    {head("ui.list.col.group")}
-                    {head("ui.list.col.created")}
-                    {head("ui.list.col.tags")}
-                </tr>
-            </thead>
-            <tbody>
-                <For
-                    each=move || tasks.get()
-                    key=|view| (view.task.id.clone(), view.task.updated_at, view.tags.clone())
-                    children=move |view| {
-                        let task = view.task;
-                        let id = task.id.0.clone();
-                        let name = id.clone();
-                        let created = task.created_at;
-                        view! {
-                            <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
-                                <th scope="row">
-                                    <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
-                                </th>
-                                <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
-                                <td><PhaseBadge phase=task.phase /></td>
-                                <td>{task.owner.clone()}</td>
-                                <td>{task.spec.basic.project_group.clone()}</td>
-                                <td>{move || format_time(lang.get(), created)}</td>
-                                <td class="tags">
-                                    {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}
-                                </td>
-                            </tr>
+        <div class="table-scroll">
+            <table class="tasks" data-testid="task-table">
+                <thead>
+                    <tr>
+                        {head("ui.list.col.name")}
+                        {head("ui.list.col.type")}
+                        {head("ui.list.col.phase")}
+                        {head("ui.list.col.owner")}
+                        {head("ui.list.col.group")}
+                        {head("ui.list.col.created")}
+                        {head("ui.list.col.tags")}
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || tasks.get()
+                        key=|view| (view.task.id.clone(), view.task.updated_at, view.tags.clone())
+                        children=move |view| {
+                            let task = view.task;
+                            let id = task.id.0.clone();
+                            let name = id.clone();
+                            let created = task.created_at;
+                            view! {
+                                <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
+                                    <th scope="row">
+                                        <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
+                                    </th>
+                                    <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
+                                    <td><PhaseBadge phase=task.phase /></td>
+                                    <td>{task.owner.clone()}</td>
+                                    <td>{task.spec.basic.project_group.clone()}</td>
+                                    <td>{move || format_time(lang.get(), created)}</td>
+                                    <td class="tags">
+                                        {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}
+                                    </td>
+                                </tr>
+                            }
                         }
-                    }
-                />
-            </tbody>
-        </table>
+                    />
+                </tbody>
+            </table>
+        </div>
     }
 }
 
