@@ -23,10 +23,25 @@ impl CatalogFile {
     /// # Errors
     ///
     /// The JSON error (a syntax error names the line and column, a value of the wrong
-    /// shape its place, `catalog.regions[0].name`); or a node name used twice (usage is
-    /// kept by node name).
+    /// shape its place, `catalog.regions[0].name`); an instance spec without a
+    /// `max_units_per_node` of at least 1; or a node name used twice (usage is kept by
+    /// node name).
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
         let file: CatalogFile = crate::read::from_json(text)?;
+        // A spec no node can host one unit of could never be chosen; and 0 is what a
+        // units finding says when no known spec bounds the units.
+        let specs = file
+            .catalog
+            .regions
+            .iter()
+            .flat_map(|r| &r.clusters)
+            .flat_map(|c| &c.specs);
+        if let Some(spec) = specs.into_iter().find(|s| s.max_units_per_node == 0) {
+            return Err(serde::de::Error::custom(format!(
+                "instance spec `{}` has no `max_units_per_node` (or 0); it must be at least 1",
+                spec.id
+            )));
+        }
         let mut names = std::collections::BTreeSet::new();
         for node in file.catalog.nodes() {
             if !names.insert(node.name.as_str()) {
@@ -47,5 +62,29 @@ impl CatalogFile {
             )));
         }
         Ok(file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CatalogFile;
+
+    #[test]
+    fn a_spec_that_hosts_no_unit_is_refused_by_name() {
+        let text = include_str!("../demo/catalog.json");
+        let first = text
+            .find("\"max_units_per_node\": ")
+            .expect("the demo catalog has specs");
+        let digits = text[first + 22..]
+            .find(|c: char| !c.is_ascii_digit())
+            .expect("a number");
+        let zero = format!("{}0{}", &text[..first + 22], &text[first + 22 + digits..]);
+        let err = CatalogFile::from_json(&zero).expect_err("0 units is refused");
+        assert!(
+            err.to_string().contains("instance spec `h100-1g`")
+                && err.to_string().contains("must be at least 1"),
+            "{err}"
+        );
+        assert!(CatalogFile::from_json(text).is_ok());
     }
 }

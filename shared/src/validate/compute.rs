@@ -169,6 +169,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     if units == 0 || max_units.is_some_and(|max| units > max) {
         report.push(
             field_path!(TaskSpec: compute.units_per_node),
+            // 0: no known spec bounds them (a catalog's specs host at least 1).
             IssueCode::UnitsOutOfRange {
                 max: max_units.unwrap_or(0),
             },
