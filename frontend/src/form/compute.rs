@@ -48,6 +48,9 @@ pub(super) fn spec_options(cx: FormCx) -> Memo<Vec<(String, String)>> {
     })
 }
 
+/// The list of findings about the fields the chosen kind does not use.
+const UNUSED_MSGS: &str = "compute-kind-unused-msgs";
+
 /// The compute section and the plan panel beside it.
 #[component]
 pub fn ComputeSection() -> impl IntoView {
@@ -198,7 +201,9 @@ pub fn ComputeSection() -> impl IntoView {
     // The kind's fields that it does not use (a clone's priority on a reserved task) have
     // no control while that kind is chosen, so their findings show under the kind.
     let beneath = cx.findings_at("compute", true);
-    let unused = Signal::derive(move || {
+    // A memo: other compute findings change as the user types (the plan's), and these
+    // lines, in a live region, would be read out again with each.
+    let unused = Memo::new(move |_| {
         beneath.with(|all| {
             all.iter()
                 .filter(|i| matches!(i.code, IssueCode::KindFieldUnused { .. }))
@@ -241,8 +246,8 @@ pub fn ComputeSection() -> impl IntoView {
     view! {
         <div class="compute-row">
             <Section path="compute">
-                <SelectField path="compute.kind" lens=kind_lens options=kinds />
-                <Findings id="compute-kind-unused-msgs".to_owned() findings=unused named=true />
+                <SelectField path="compute.kind" lens=kind_lens options=kinds also_described_by=UNUSED_MSGS />
+                <Findings id=UNUSED_MSGS.to_owned() findings=unused named=true />
                 <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
                 <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) />

@@ -334,6 +334,10 @@ pub fn SelectField(
     /// Leave out the help line.
     #[prop(optional)]
     no_help: bool,
+    /// The id of another findings list about this choice (the fields the chosen kind
+    /// does not use), read out with the control's own.
+    #[prop(optional)]
+    also_described_by: Option<&'static str>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let d = Described::new(cx, &path, false);
@@ -342,6 +346,10 @@ pub fn SelectField(
     let help_view = (!no_help).then(|| {
         view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
     });
+    let described_by = match also_described_by {
+        Some(more) => format!("{} {more}", d.described_by(!no_help)),
+        None => d.described_by(!no_help),
+    };
     // The options may derive from the draft: memoized, they are rebuilt only when they
     // or the choice really change, not per keystroke.
     let value = lens.get;
@@ -350,7 +358,7 @@ pub fn SelectField(
         <div class="field" data-field=path.clone()>
             <label for=d.id.clone()>{move || cx.text(&label)}</label>
             <select id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
-                aria-describedby=d.described_by(!no_help)
+                aria-describedby=described_by
                 on:change=move |ev| {
                     cx.touch(&touch);
                     lens.set.run(event_target_value(&ev));
