@@ -32,6 +32,12 @@ pub fn App() -> impl IntoView {
         attempt.track();
         api::fetch_catalog()
     });
+    // The failure stays on screen while it is asked again: the button says so meanwhile.
+    let trying = RwSignal::new(false);
+    Effect::new(move |_| {
+        session.track();
+        trying.set(false);
+    });
     let current = move || nav.route();
     view! {
         <a class="skip-link" href="#content">{crate::i18n::tr("ui.app.skip")}</a>
@@ -72,8 +78,12 @@ pub fn App() -> impl IntoView {
                         <span class="message">
                             {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
                         </span>
-                        <button type="button" data-testid="load-again" on:click=move |_| attempt.update(|a| *a += 1)>
-                            {crate::i18n::tr("ui.app.try_again")}
+                        <button type="button" data-testid="load-again" disabled=move || trying.get()
+                            on:click=move |_| {
+                                trying.set(true);
+                                attempt.update(|a| *a += 1);
+                            }>
+                            {move || lang.text(if trying.get() { "ui.app.loading" } else { "ui.app.try_again" })}
                         </button>
                     </div>
                 }.into_any(),

@@ -45,7 +45,8 @@ pub fn NewTaskPage(
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
                 }.into_any()
             }
-            // The task may be gone or not visible: the way on is a blank form.
+            // The task may be gone or not visible: the way on is the create form (blank, or
+            // the user's draft).
             Some(Err(err)) => view! {
                 <div class="banner error" role="alert" data-testid="clone-failed">
                     <span class="message">{move || err.localized(lang.get())}</span>

@@ -628,6 +628,14 @@ async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
 /// without a reload, and the page then opens.
 #[wasm_bindgen_test]
 async fn a_failed_catalog_load_is_tried_again_in_place() {
+    // The console starts in the stored language: English here, whatever ran before.
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .set_item("berth.lang", "en")
+        .unwrap();
     hold_fetches();
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&host).unwrap();
@@ -650,11 +658,15 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
             .contains("Could not load the catalog")
     );
 
-    find(&host, "[data-testid='load-again']").click();
+    let again = find(&host, "[data-testid='load-again']");
+    again.click();
     until("the catalog asked again", || {
         held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
     })
     .await;
+    // Meanwhile the button says it is loading, and a second click asks nothing more.
+    assert!(again.has_attribute("disabled"));
+    assert_eq!(again.text_content().unwrap(), "Loading the catalog…");
     let answer = shared::api::CatalogResponse {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
@@ -671,9 +683,9 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
 }
 
 /// A clone of a task that cannot be read (gone, not visible, no connection) says why and
-/// offers a blank form, which opens in place.
+/// offers the create form, which opens in place (blank, with no draft kept).
 #[wasm_bindgen_test]
-async fn a_clone_that_cannot_load_offers_a_blank_form() {
+async fn a_clone_that_cannot_load_offers_the_create_form() {
     use frontend::pages::task_new::NewTaskPage;
     let window = web_sys::window().unwrap();
     let address = window.location().href().unwrap();
@@ -718,7 +730,10 @@ async fn a_clone_that_cannot_load_offers_a_blank_form() {
     };
     until("the failure", failed).await;
     let blank = find(&host, "[data-testid='clone-blank']");
-    assert_eq!(blank.text_content().unwrap(), "Start a blank form instead");
+    assert_eq!(
+        blank.text_content().unwrap(),
+        "Open the create form instead"
+    );
     blank.click();
     until("the blank form", || {
         !failed()

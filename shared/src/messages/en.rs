@@ -80,7 +80,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.reserved",
-        "this prefix belongs to the platform or a scheduler; use your own prefix or none, and do not start a key with 'berth.'",
+        "this prefix belongs to the platform or a scheduler; use your own prefix or none",
     ),
     (
         "basic.tags.not_maintained",
@@ -331,7 +331,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.alerts.threshold.label", "Threshold"),
     (
         "field.advanced.fault_tolerance.enabled.help",
-        "Retry the task when it fails. Retries do not fix code, data paths or out-of-memory errors.",
+        "Retry or recover the task when it fails, for PyTorchJob and RayJob alike. Retries do not fix code, data paths or out-of-memory errors.",
     ),
     (
         "field.advanced.fault_tolerance.enabled.label",
@@ -360,7 +360,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.label", "Advanced options"),
     (
         "field.advanced.monitoring.enabled.help",
-        "Collect your task's custom metrics; your code must serve them on the port and path.",
+        "Collect your task's custom metrics; your code must serve them on the port and path; they appear once the task is running.",
     ),
     (
         "field.advanced.monitoring.enabled.label",
@@ -379,7 +379,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.monitoring.port.label", "Metrics port"),
     (
         "field.advanced.ssh.help",
-        "Password-less SSH between pods; node lists are written to /root/hostfile and /root/hostfile.hostname (not for a RayJob on Kubernetes, whose pod names are generated: it gets SSH alone).",
+        "Password-less SSH between pods; node lists are written to /root/hostfile and /root/hostfile.hostname (not for a RayJob on Kubernetes, whose pod names are generated: it gets SSH alone). It works in common systems (Ubuntu) and images (NGC); if it fails in yours, contact support.",
     ),
     ("field.advanced.ssh.label", "Pod SSH"),
     (
@@ -443,7 +443,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.accept_idle.label", "Accept idle resources"),
     (
         "field.compute.guarantee.help",
-        "A steadier guarantee for key or long training. Idle resources take no guarantee.",
+        "Choose a steadier guarantee by resource kind: for key or long training, or tasks costly to recover. Idle resources take no guarantee.",
     ),
     ("field.compute.guarantee.label", "Resource guarantee"),
     (
@@ -456,7 +456,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "How long idle capacity is expected to stay: required for idle resources; with reserved instances accepting idle, leave it empty for any level.",
     ),
     ("field.compute.idle_stability.label", "Idle stability level"),
-    ("field.compute.instance_type.help", "GPU or CPU specs."),
+    (
+        "field.compute.instance_type.help",
+        "GPU or CPU, then the specs from the list; each spec's option shows one unit's GPUs, vCPUs and memory.",
+    ),
     ("field.compute.instance_type.label", "Instance type"),
     (
         "field.compute.kind.help",
@@ -985,7 +988,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.models", "Add a model"),
     ("ui.form.add.environment.storage", "Add a volume"),
     ("ui.form.choose", "Choose…"),
-    ("ui.form.clone_failed.blank", "Start a blank form instead"),
+    ("ui.form.clone_failed.blank", "Open the create form instead"),
     ("ui.form.count.errors", "{count} errors"),
     ("ui.form.count.errors_one", "1 error"),
     ("ui.form.count.hints", "{count} hints"),

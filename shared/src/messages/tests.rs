@@ -325,3 +325,17 @@ fn every_language_is_named_by_its_tag_as_the_api_writes_it() {
         assert_eq!(Lang::from_tag(other), None, "{other}");
     }
 }
+
+#[test]
+fn the_metrics_ports_help_names_every_port_the_rules_refuse() {
+    use crate::injected::{MASTER_PORT, RAY_PORTS};
+    for lang in languages() {
+        let help = text(lang, "field.advanced.monitoring.port.help", &[]);
+        for port in RAY_PORTS.iter().chain([&MASTER_PORT, &22]) {
+            assert!(
+                help.contains(&port.to_string()),
+                "{lang:?} lacks {port}: {help}"
+            );
+        }
+    }
+}

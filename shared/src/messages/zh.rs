@@ -65,7 +65,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.reserved",
-        "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀，且键不能以 berth. 开头",
+        "该前缀为平台或调度组件保留，请使用自己的前缀或不加前缀",
     ),
     (
         "basic.tags.not_maintained",
@@ -369,7 +369,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.accept_idle.label", "接受闲时资源"),
     (
         "field.compute.guarantee.help",
-        "按资源类型和页面能力选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。",
+        "按资源类型选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。",
     ),
     ("field.compute.guarantee.label", "资源保障"),
     (
@@ -384,7 +384,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.idle_stability.label", "闲时稳定性等级"),
     (
         "field.compute.instance_type.help",
-        "选择 GPU 或 CPU，再在实例列表中选择具体实例规格。实例详情展示该规格包含的 GPU、vCPU 和内存等资源。",
+        "选择 GPU 或 CPU，再在实例列表中选择具体实例规格。每个实例规格选项展示其单份包含的 GPU、vCPU 和内存等资源。",
     ),
     ("field.compute.instance_type.label", "实例类型"),
     (
@@ -415,7 +415,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.specs.label", "实例规格"),
     (
         "field.compute.units_per_node.help",
-        "配置单个副本使用多少份所选实例规格，至少 1 份，最多为所选各规格单个节点可容纳的份数。单个副本（包括 RayJob 的 Head）的资源需求 = 实例详情中的单份资源 × 单节点实例规格数。",
+        "配置单个副本使用多少份所选实例规格，至少 1 份，最多为所选各规格单个节点可容纳的份数。单个副本（包括 RayJob 的 Head）的资源需求 = 实例规格的单份资源 × 单节点实例规格数。",
     ),
     ("field.compute.units_per_node.label", "单节点实例规格数"),
     (
@@ -846,7 +846,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.models", "添加模型"),
     ("ui.form.add.environment.storage", "添加存储"),
     ("ui.form.choose", "请选择…"),
-    ("ui.form.clone_failed.blank", "改为新建空白任务"),
+    ("ui.form.clone_failed.blank", "改为打开新建表单"),
     ("ui.form.count.errors", "{count} 个错误"),
     ("ui.form.count.hints", "{count} 个提示"),
     ("ui.form.count.warnings", "{count} 个警告"),
