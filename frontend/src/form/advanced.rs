@@ -3,12 +3,15 @@
 
 use super::context::{FormCx, control_id, field_key, options, unwire, wire};
 use super::field::{
-    CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens,
+    CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, whole_i64,
+    whole_u32,
 };
 use super::lists::{Remove, focus_first_in};
 use super::section::Section;
 use leptos::prelude::*;
+use shared::TaskSpec;
 use shared::task::{Alert, AlertChannel, AlertEvent};
+use shared::validate::Expected;
 
 /// The advanced section.
 #[component]
@@ -16,8 +19,8 @@ pub fn AdvancedSection() -> impl IntoView {
     let cx = FormCx::use_context();
     let retries_on = cx.watch(move |s| s.advanced.fault_tolerance.enabled);
     let monitoring_on = cx.watch(move |s| s.advanced.monitoring.enabled);
-    // Empty takes the catalog's default; a number that does not parse stays as typed
-    // nowhere, so it reads as the default too.
+    // Empty takes the catalog's default; text that is not a whole number is held and
+    // reported, never read as the default.
     let pull_retries = Lens {
         get: cx.watch(move |s| {
             s.advanced
@@ -26,8 +29,15 @@ pub fn AdvancedSection() -> impl IntoView {
                 .unwrap_or_default()
         }),
         set: Callback::new(move |v: String| {
-            cx.spec
-                .update(|s| s.advanced.image_pull_retries = v.trim().parse().ok());
+            const PATH: &str = "advanced.image_pull_retries";
+            if v.trim().is_empty() {
+                cx.forget_unparsed(PATH);
+                cx.spec.update(|s| s.advanced.image_pull_retries = None);
+            } else {
+                cx.set_number(PATH, v, whole_i64, Expected::Integer, |s, n| {
+                    s.advanced.image_pull_retries = Some(n)
+                });
+            }
         }),
     };
     let default_retries = move || {
@@ -114,6 +124,34 @@ fn AlertsEditor() -> impl IntoView {
                 })
             }),
         };
+    // Empty is no threshold (the rules then ask for one); other text that is not a whole
+    // number is held and reported.
+    let threshold_lens = move |i: usize| Lens {
+        get: cx.watch(move |s| {
+            s.advanced
+                .alerts
+                .get(i)
+                .and_then(|a| a.threshold)
+                .map(|t| t.to_string())
+                .unwrap_or_default()
+        }),
+        set: Callback::new(move |v: String| {
+            let path = format!("{ALERTS}[{i}].threshold");
+            let store = move |s: &mut TaskSpec, n: Option<u32>| {
+                if let Some(a) = s.advanced.alerts.get_mut(i) {
+                    a.threshold = n;
+                }
+            };
+            if v.trim().is_empty() {
+                cx.forget_unparsed(&path);
+                cx.spec.update(|s| store(s, None));
+            } else {
+                cx.set_number(&path, v, whole_u32, Expected::WholeNumber, move |s, n| {
+                    store(s, Some(n))
+                });
+            }
+        }),
+    };
     view! {
         <div class="list" data-field=ALERTS role="group" aria-labelledby=labelled
             aria-describedby=described>
@@ -140,8 +178,7 @@ fn AlertsEditor() -> impl IntoView {
                             }) />
                         {let row = row.clone(); move || needs_threshold.get().then(|| view! {
                             <TextField path=format!("{row}.threshold") no_help=true control=Control::Number
-                                lens=row_lens(i, |a| a.threshold.map(|t| t.to_string()).unwrap_or_default(),
-                                    |a, v| a.threshold = v.trim().parse().ok()) />
+                                lens=threshold_lens(i) />
                         })}
                         <SelectField path=format!("{row}.channel") no_help=true required=true options=channels
                             lens=row_lens(i, |a| wire(&a.channel), |a, v| a.channel = unwire(&v).unwrap_or_default()) />

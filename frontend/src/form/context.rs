@@ -5,6 +5,7 @@ use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::catalog::Cluster;
 use shared::usage::Usage;
+use shared::validate::{Expected, Found};
 use shared::{Catalog, Check, Issue, Lang, Plan, Report, Severity, TaskSpec, User};
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Bound;
@@ -116,6 +117,10 @@ pub struct FormCx {
     /// Every finding shows at its field (after a submit attempt, an import, a restored
     /// draft or a prefilled spec), not only those of edited fields.
     pub reveal: RwSignal<bool>,
+    /// The number controls whose text is not a number of their kind (`2.5` for workers),
+    /// by path: the draft keeps its last value, and the report says what is wrong, so
+    /// what is submitted is never other than what the box shows.
+    unparsed: RwSignal<BTreeMap<String, (String, Expected)>>,
     /// The console language.
     pub lang: UiLang,
 }
@@ -156,6 +161,7 @@ impl FormCx {
             check
         });
         let server = RwSignal::new(None::<(TaskSpec, Report)>);
+        let unparsed = RwSignal::new(BTreeMap::<String, (String, Expected)>::new());
         let report = Memo::new(move |_| {
             let theirs = server.with(|answer| {
                 answer
@@ -163,7 +169,21 @@ impl FormCx {
                     .filter(|(sent, _)| spec.with(|s| s == sent))
                     .map(|(_, report)| report.clone())
             });
-            theirs.unwrap_or_else(|| check.with(|c| c.issues.clone()))
+            let mut report = theirs.unwrap_or_else(|| check.with(|c| c.issues.clone()));
+            unparsed.with(|bad| {
+                for (path, (text, expected)) in bad {
+                    let code = if text.trim().is_empty() {
+                        shared::IssueCode::ValueRequired
+                    } else {
+                        shared::IssueCode::ValueInvalid {
+                            expected: expected.clone(),
+                            found: Some(Found::Text(text.clone())),
+                        }
+                    };
+                    report.push(shared::FieldPath::parse(path), code);
+                }
+            });
+            report
         });
         let plan = Memo::new(move |_| check.with(|c| c.plan.clone()));
         let used_spec =
@@ -242,6 +262,7 @@ impl FormCx {
             shown,
             touched,
             reveal,
+            unparsed,
             lang: UiLang::use_context(),
         };
         provide_context(cx);
@@ -324,7 +345,72 @@ impl FormCx {
     /// Changes the draft through the field at `path`, which then shows its findings.
     pub fn edit(&self, path: &str, change: impl FnOnce(&mut TaskSpec)) {
         self.touch(path);
+        // A row added or removed moves the rows below it: text held for one of them
+        // would be said of another.
+        self.forget_unparsed(path);
         self.spec.update(change);
+    }
+
+    /// Stores what a number control reads: the number when `text` is one (`read`), else
+    /// holds the text so the report says what is wrong and the draft keeps its value.
+    pub fn set_number<T>(
+        &self,
+        path: &str,
+        text: String,
+        read: impl FnOnce(&str) -> Option<T>,
+        expected: Expected,
+        store: impl FnOnce(&mut TaskSpec, T),
+    ) {
+        match read(&text) {
+            Some(value) => {
+                self.forget_unparsed(path);
+                self.spec.update(|s| store(s, value));
+            }
+            None => self.unparsed.update(|bad| {
+                bad.insert(path.to_owned(), (text, expected));
+            }),
+        }
+    }
+
+    /// After the whole draft is replaced (start over, an import): the number controls
+    /// that held text show the new draft's value, which their own value may not have
+    /// changed from, and nothing held is reported any more.
+    pub fn reset_unparsed(&self) {
+        let held: Vec<String> = self
+            .unparsed
+            .with_untracked(|bad| bad.keys().cloned().collect());
+        if held.is_empty() {
+            return;
+        }
+        self.unparsed.update(BTreeMap::clear);
+        let Some(json) = self.spec.with_untracked(|s| serde_json::to_value(s).ok()) else {
+            return;
+        };
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        for path in held {
+            let pointer = format!("/{}", path.replace(['.', '['], "/").replace(']', ""));
+            let text = match json.pointer(&pointer) {
+                Some(serde_json::Value::Number(n)) => n.to_string(),
+                _ => String::new(),
+            };
+            if let Ok(Some(control)) = document.query_selector(&format!("[name='{path}']")) {
+                let _ = js_sys::Reflect::set(&control, &"value".into(), &text.into());
+            }
+        }
+    }
+
+    /// Drops the held text of number controls at or beneath `path` (`""`: all of them,
+    /// when the whole draft is replaced).
+    pub fn forget_unparsed(&self, path: &str) {
+        if self
+            .unparsed
+            .with_untracked(|bad| bad.keys().any(|k| is_within(k, path) || path.is_empty()))
+        {
+            self.unparsed
+                .update(|bad| bad.retain(|k, _| !(path.is_empty() || is_within(k, path))));
+        }
     }
 
     /// Marks a field edited.

@@ -33,20 +33,46 @@ macro_rules! text_lens {
 }
 pub(crate) use text_lens;
 
-/// A [`Lens`] on a number field of the draft; text that is not a number reads as 0
-/// (the rules then say what is wrong with 0).
+/// A [`Lens`] on a whole-number field of the draft (`u32`); text that is not one is
+/// held and reported at the field (see [`FormCx::set_number`](super::FormCx::set_number)).
 macro_rules! number_lens {
     ($cx:expr, $($field:tt)+) => {{
         let cx: $crate::form::FormCx = $cx;
         $crate::form::field::Lens {
             get: cx.watch(move |s| s.$($field)+.to_string()),
             set: Callback::new(move |v: String| {
-                cx.spec.update(|s| s.$($field)+ = v.trim().parse().unwrap_or_default())
+                let path = stringify!($($field)+).replace(' ', "");
+                cx.set_number(
+                    &path,
+                    v,
+                    $crate::form::field::whole_u32,
+                    shared::validate::Expected::WholeNumber,
+                    |s, n| s.$($field)+ = n,
+                )
             }),
         }
     }};
 }
 pub(crate) use number_lens;
+
+/// The whole number 0 or more that `text` says, as a number control's box shows it:
+/// `2`, also `2.0` and `1e1` (whole, written as a browser may), and a number too large
+/// for the field as the largest it holds, so the field's range rule says what is wrong.
+/// `None` for anything else (`2.5`, `-1`, `abc`, nothing).
+pub fn whole_u32(text: &str) -> Option<u32> {
+    whole(text).and_then(|n| (n >= 0.0).then(|| n.min(f64::from(u32::MAX)) as u32))
+}
+
+/// As [`whole_u32`], for a field that may be negative.
+pub fn whole_i64(text: &str) -> Option<i64> {
+    // `as` saturates at the type's bounds.
+    whole(text).map(|n| n as i64)
+}
+
+fn whole(text: &str) -> Option<f64> {
+    let n: f64 = text.trim().parse().ok()?;
+    (n.is_finite() && n.fract() == 0.0).then_some(n)
+}
 
 /// What kind of control a field is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -112,6 +112,7 @@ pub fn Preview() -> impl IntoView {
         Ok(spec) => {
             cx.server.set(None);
             cx.spec.set(spec);
+            cx.reset_unparsed();
             // An imported spec is checked like any input: every finding shows.
             cx.reveal.set(true);
             import_note.set(None);

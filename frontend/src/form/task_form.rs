@@ -107,6 +107,7 @@ pub fn TaskForm(
         cx.server.set(None);
         cx.reveal.set(false);
         cx.spec.set(blank.clone());
+        cx.reset_unparsed();
     };
     let is_ray = cx.watch(TaskSpec::is_ray);
     let has_type = cx.watch(move |s| s.task_type().is_some());

@@ -1206,6 +1206,67 @@ fn every_findings_place_is_named_in_words() {
     assert!(missing.is_empty(), "fields without words: {missing:?}");
 }
 
+/// A number box's text is what is submitted or what is reported: `2.0` and `1e1` are
+/// whole numbers, `2.5` is reported at the field with submit blocked (it was read as 0),
+/// an empty box is required, a number too large is the field's range finding, and Start
+/// over shows the blank form's value again.
+#[wasm_bindgen_test]
+async fn a_number_box_submits_what_it_shows_or_says_why_not() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let workers = |spec: &TaskSpec| spec.compute.workers;
+    assert_eq!(workers(&form.submitted().await), 1);
+
+    form.type_in("compute.workers", "2.0").await;
+    assert_eq!(workers(&form.submitted().await), 2);
+    assert!(form.codes_at("compute.workers").is_empty());
+    form.type_in("compute.workers", "1e1").await;
+    assert_eq!(workers(&form.submitted().await), 10);
+
+    form.type_in("compute.workers", "2.5").await;
+    assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
+    assert!(
+        form.submit_disabled(),
+        "a box that reads 2.5 is never sent as a number"
+    );
+    assert_eq!(
+        workers(&form.submitted().await),
+        10,
+        "the draft keeps its last number"
+    );
+    form.type_in("compute.workers", "").await;
+    assert_eq!(form.codes_at("compute.workers"), ["value.required"]);
+
+    form.type_in("compute.workers", "99999999999999999999")
+        .await;
+    assert_eq!(
+        form.codes_at("compute.workers"),
+        ["compute.workers.out_of_range"]
+    );
+    form.type_in("compute.workers", "3").await;
+    assert!(form.codes_at("compute.workers").is_empty());
+    assert_eq!(workers(&form.submitted().await), 3);
+
+    // Pull retries may be negative, and empty is the catalog's default.
+    form.type_in("advanced.image_pull_retries", "-1").await;
+    assert_eq!(form.submitted().await.advanced.image_pull_retries, Some(-1));
+    // (A number box holds no word: the browser gives its text as empty.)
+    form.type_in("advanced.image_pull_retries", "0.5").await;
+    assert_eq!(
+        form.codes_at("advanced.image_pull_retries"),
+        ["value.invalid"]
+    );
+    form.type_in("advanced.image_pull_retries", "").await;
+    assert!(form.codes_at("advanced.image_pull_retries").is_empty());
+    assert_eq!(form.submitted().await.advanced.image_pull_retries, None);
+
+    // Held text goes with Start over, and the box shows the blank form's number.
+    form.type_in("compute.workers", "2.5").await;
+    form.click("start-over").await;
+    let boxed: HtmlInputElement = form.control("compute.workers").unchecked_into();
+    assert_eq!(boxed.value(), "0");
+    assert!(form.codes_at("compute.workers").is_empty());
+}
+
 /// A corpus case's spec, by its name.
 fn corpus_spec(name: &str) -> TaskSpec {
     let case = shared::demo::corpus()
