@@ -96,15 +96,20 @@ pub struct Autosave {
 }
 
 impl Autosave {
-    /// Starts following `spec`; the spec as it is now counts as a change.
-    pub fn follow(spec: RwSignal<TaskSpec>) -> Autosave {
+    /// Starts following `spec`. The spec as it is now counts as a change unless it is
+    /// someone else's start (a clone): opening one must not write over the user's own
+    /// unsent draft before they change anything.
+    pub fn follow(spec: RwSignal<TaskSpec>, start_is_a_change: bool) -> Autosave {
         let this = Autosave {
             spec,
             dirty: StoredValue::new(false),
             timer: StoredValue::new(None),
         };
-        Effect::new(move |_| {
+        Effect::new(move |ran: Option<()>| {
             spec.track();
+            if ran.is_none() && !start_is_a_change {
+                return;
+            }
             this.dirty.set_value(true);
             // Not restarted by every keystroke: while the user keeps typing the draft is
             // still written every SAVE_DELAY.

@@ -51,8 +51,11 @@ pub fn TaskForm(
     let cx = FormCx::provide(start, catalog, usage.into(), user);
     follow_usage(usage);
     cx.reveal.set(revealed || restored);
-    // The draft follows every change, so a reload finds it.
-    let autosave = draft::Autosave::follow(cx.spec);
+    // Said until the user starts over.
+    let restored = RwSignal::new(restored);
+    // The draft follows every change, so a reload finds it; a clone's spec only once
+    // the user changes it.
+    let autosave = draft::Autosave::follow(cx.spec, !revealed);
 
     // The failure itself, not its text: it is worded in the reader's language, and
     // again when they switch.
@@ -108,6 +111,7 @@ pub fn TaskForm(
         cx.reveal.set(false);
         cx.spec.set(blank.clone());
         cx.reset_unparsed();
+        restored.set(false);
     };
     let is_ray = cx.watch(TaskSpec::is_ray);
     let has_type = cx.watch(move |s| s.task_type().is_some());
@@ -120,7 +124,7 @@ pub fn TaskForm(
     view! {
         <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit data-testid="task-form">
             <h1>{move || cx.text("ui.form.title")}</h1>
-            {restored.then(|| view! {
+            {move || restored.get().then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
             })}
             // The spec's own version has no control: a clone or import of another

@@ -628,6 +628,30 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
     second.click("start-over").await;
     let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "");
+    assert!(
+        second.find("[data-testid='draft-restored']").is_none(),
+        "a fresh start is not a restored draft"
+    );
+}
+
+/// Opening a clone (someone's spec) and leaving it unchanged keeps the user's own unsent
+/// draft: it was written over at once, and lost.
+#[wasm_bindgen_test]
+async fn a_clone_left_unchanged_keeps_the_users_draft() {
+    let first = mount(None, false).await;
+    first.type_in("basic.name_prefix", "my-own-draft").await;
+    drop(first);
+    let clone = mount(Some(example(shared::demo::RAY_EXAMPLE)), true).await;
+    sleep(frontend::form::draft::SAVE_DELAY.as_millis() as i32 + 100).await;
+    drop(clone);
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("my-own-draft"), "{saved}");
+    // Changed, the clone is the draft.
+    let clone = mount(Some(example(shared::demo::RAY_EXAMPLE)), true).await;
+    clone.type_in("basic.name_prefix", "from-the-clone").await;
+    drop(clone);
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("from-the-clone"), "{saved}");
 }
 
 #[wasm_bindgen_test]
