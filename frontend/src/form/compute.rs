@@ -15,7 +15,9 @@ use shared::task::{IdleStability, InstanceType, Priority, ResourceKind};
 /// Follows only what the offer depends on (the cluster, the kind, the pool and the
 /// instance type): a memo of the whole draft was recomputed by every keystroke, a name's
 /// too, and resolving the pool copied it out of the catalog each time.
-pub(super) fn spec_options(cx: FormCx) -> Memo<Vec<(String, String)>> {
+/// `any_type`: GPU and CPU specs both (the RayJob head, which may be a CPU spec beside
+/// GPU workers), else the chosen instance type's.
+pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, String)>> {
     let offer = cx.watch(|s| {
         (
             s.compute.kind,
@@ -34,17 +36,19 @@ pub(super) fn spec_options(cx: FormCx) -> Memo<Vec<(String, String)>> {
             let per_unit = crate::components::amount(lang, &s.per_unit);
             (s.id.clone(), format!("{} — {per_unit}", s.name))
         };
+        let typed =
+            |s: &&shared::catalog::InstanceSpec| any_type || s.instance_type == instance_type;
         // `resolve_pool` reads the kind and the pool, which `offer` follows.
-        cx.spec
-            .with_untracked(|s| match shared::quota::resolve_pool(s, &cluster) {
-                Some(pool) => cluster.specs_in(pool, instance_type).map(shown).collect(),
-                None => cluster
-                    .specs
-                    .iter()
-                    .filter(|s| s.instance_type == instance_type)
-                    .map(shown)
-                    .collect(),
-            })
+        cx.spec.with_untracked(|s| {
+            let pool = shared::quota::resolve_pool(s, &cluster);
+            cluster
+                .specs
+                .iter()
+                .filter(typed)
+                .filter(|s| pool.is_none_or(|p| p.nodes.iter().any(|n| n.hosts(s))))
+                .map(shown)
+                .collect()
+        })
     })
 }
 
@@ -197,7 +201,7 @@ pub fn ComputeSection() -> impl IntoView {
                 .update(|s| s.compute.head_spec = (!v.is_empty()).then_some(v));
         }),
     };
-    let heads = spec_options(cx);
+    let heads = spec_options(cx, true);
     // The kind's fields that it does not use (a clone's priority on a reserved task) have
     // no control while that kind is chosen, so their findings show under the kind.
     let beneath = cx.findings_at("compute", true);

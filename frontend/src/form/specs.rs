@@ -28,7 +28,7 @@ pub fn SpecsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
     let len = cx.watch(move |s| s.compute.specs.len());
     // One list for every row, recomputed only when it changes.
-    let offered = spec_options(cx);
+    let offered = spec_options(cx, false);
     let findings = cx.findings_at(PATH, false);
     let id = control_id(PATH);
     let (label_id, help_id, msgs_id) = (

@@ -1291,6 +1291,32 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     assert!(form.codes_at("compute.workers").is_empty());
 }
 
+/// The RayJob head may run on a CPU spec beside GPU workers (the Ray example does): the
+/// head's list offers the pool's specs of both types, each by its name.
+#[wasm_bindgen_test]
+async fn the_ray_head_is_offered_cpu_specs_beside_gpu_workers() {
+    let form = mount(Some(example(shared::demo::RAY_EXAMPLE)), false).await;
+    let option = |select: &str, value: &str| {
+        form.find(&format!("select[name='{select}'] option[value='{value}']"))
+            .map(|o| o.text_content().unwrap_or_default())
+    };
+    let head = option("compute.head_spec", "cpu-8c").expect("the example's head is offered");
+    assert!(
+        head.contains(" — "),
+        "named with what one unit holds: {head}"
+    );
+    let first = form.submitted().await.compute.specs[0].clone();
+    assert!(
+        option("compute.head_spec", &first).is_some(),
+        "and the workers' {first}"
+    );
+    assert!(
+        option("compute.specs[0]", "cpu-8c").is_none(),
+        "the workers' list keeps to their instance type"
+    );
+    assert!(form.codes_at("compute.head_spec").is_empty());
+}
+
 /// A corpus case's spec, by its name.
 fn corpus_spec(name: &str) -> TaskSpec {
     let case = shared::demo::corpus()
