@@ -76,7 +76,14 @@ pub fn TaskListPage(
                     error.set(None);
                     updated.set(Some(js_sys::Date::now()));
                 }
-                Err(err) => error.set(Some(err)),
+                // The rows shown were another filter's: under this one's chip they would
+                // be read as its tasks.
+                Err(err) => {
+                    tasks.set(Vec::new());
+                    next.set(None);
+                    updated.set(None);
+                    error.set(Some(err));
+                }
             }
             loaded.set(true);
         });
@@ -177,7 +184,7 @@ pub fn TaskListPage(
                 })}
             </p>
             <TaskTable tasks=tasks.into() />
-            {move || (loaded.get() && tasks.with(Vec::is_empty)).then(|| view! {
+            {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
                 <p class="empty" data-testid="list-empty">{crate::i18n::tr("ui.list.empty")}</p>
             })}
             {move || more.get().then(|| view! {

@@ -755,3 +755,56 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
         .unwrap();
 }
+
+/// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
+/// the rows of the filter before would read as its tasks.
+#[wasm_bindgen_test]
+async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
+    use frontend::pages::task_list::TaskListPage;
+    let window = web_sys::window().unwrap();
+    let address = window.location().href().unwrap();
+    hold_fetches();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        let session = shared::api::CatalogResponse {
+            user: shared::demo::user(),
+            catalog: shared::demo::catalog(),
+            usage: shared::demo::usage(),
+        };
+        view! { <TaskListPage session /> }
+    });
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, None));
+    until("the first page", || rows() == 20).await;
+    find(&host, ".chip[data-phase='failed']").click();
+    until("the failed filter's request", || {
+        held_fetches().iter().any(|u| u.contains("phase=failed"))
+    })
+    .await;
+    fail_fetch("phase=failed");
+    until("the error", || {
+        host.query_selector("[data-testid='error']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert_eq!(rows(), 0, "no rows of the filter before");
+    assert!(
+        host.query_selector("[data-testid='list-empty']")
+            .unwrap()
+            .is_none(),
+        "nor a claim that there are no tasks"
+    );
+    release_fetches();
+    drop(handle);
+    host.remove();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
+        .unwrap();
+}
