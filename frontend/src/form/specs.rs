@@ -88,7 +88,14 @@ pub fn SpecsEditor() -> impl IntoView {
                             on:keydown=move |ev| {
                                 if ev.alt_key() {
                                     match ev.key().as_str() {
-                                        "ArrowUp" if i > 0 => { ev.prevent_default(); move_row(cx, i, i - 1); }
+                                        // At the top there is nowhere to go, but the select's
+                                        // own Alt+↑ (open its list) would still take the key.
+                                        "ArrowUp" => {
+                                            ev.prevent_default();
+                                            if i > 0 {
+                                                move_row(cx, i, i - 1);
+                                            }
+                                        }
                                         "ArrowDown" => { ev.prevent_default(); move_row(cx, i, i + 1); }
                                         _ => {}
                                     }
