@@ -49,7 +49,7 @@ pub fn TaskForm(
     let blank = draft::blank(&catalog, &user);
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
-    follow_usage(usage);
+    let refresh_usage = follow_usage(usage);
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
@@ -81,6 +81,9 @@ pub fn TaskForm(
                 }
                 cx.server.set(Some((cx.spec.get_untracked(), report)));
                 banner.set(Some(api::ClientError::Api(body)));
+                // The refusal may be quota spent since the plan was drawn: the plan
+                // beside it is drawn again from the use now, not in up to 30 s.
+                refresh_usage();
             }
             Err(err) => banner.set(Some(err)),
         }
@@ -163,7 +166,9 @@ pub const USAGE_REFRESH: std::time::Duration = std::time::Duration::from_secs(30
 /// Asked at once, when the user comes back to the window, and every [`USAGE_REFRESH`]
 /// while the page is visible; a failed ask keeps the last answer (the server checks
 /// again at submit).
-fn follow_usage(usage: RwSignal<Usage>) {
+///
+/// Returns the ask, for a refusal that may be about quota spent since.
+fn follow_usage(usage: RwSignal<Usage>) -> impl Fn() + Copy + 'static {
     let refresh = move || {
         if document().hidden() {
             return;
@@ -185,6 +190,7 @@ fn follow_usage(usage: RwSignal<Usage>) {
             interval.clear();
         }
     });
+    refresh
 }
 
 /// A fresh idempotency key.
