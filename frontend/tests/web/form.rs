@@ -1,6 +1,7 @@
 //! The create form: mount it in Chromium, act on controls found by their field path,
 //! and check the DOM and the spec the preview shows.
 
+use crate::sleep;
 use frontend::form::TaskForm;
 use frontend::form::draft::DRAFT_KEY;
 use frontend::form::transfer;
@@ -31,17 +32,6 @@ fn storage() -> web_sys::Storage {
         .local_storage()
         .unwrap()
         .expect("local storage")
-}
-
-/// Waits `ms` milliseconds (timers, not microtasks, run meanwhile).
-async fn sleep(ms: i32) {
-    let wait = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
 }
 
 /// A mounted form; dropping it unmounts it, so ids never repeat across tests.

@@ -1,6 +1,7 @@
 //! The task pages' pieces, mounted with fixed tasks: the list's table, chips and
 //! filters, the detail's summary and timeline, the shared view, errors and links.
 
+use crate::sleep;
 use frontend::api::{ClientError, ListFilter};
 use frontend::i18n::UiLang;
 use frontend::nav::{Link, Nav, Route};
@@ -552,16 +553,6 @@ async fn until(what: &str, ready: impl Fn() -> bool) {
     panic!("waited 10 s for {what}");
 }
 
-async fn sleep(ms: i32) {
-    let wait = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
-}
-
 fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
     let tasks: Vec<TaskView> = (from..to)
         .map(|i| {
@@ -579,24 +570,37 @@ fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
     .unwrap()
 }
 
-/// A live refresh asked for before "More" added a page, and answered after it, would
-/// put back the first page alone: it is dropped, and the rows "More" added stay.
-#[wasm_bindgen_test]
-async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
+/// The catalog answer for the demo user.
+fn demo_session() -> shared::api::CatalogResponse {
+    shared::api::CatalogResponse {
+        user: shared::demo::user(),
+        catalog: shared::demo::catalog(),
+        usage: shared::demo::usage(),
+    }
+}
+
+/// The list page, in English, mounted into a fresh element.
+fn mount_list_page() -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
     use frontend::pages::task_list::TaskListPage;
-    hold_fetches();
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&host).unwrap();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
-        let session = shared::api::CatalogResponse {
-            user: shared::demo::user(),
-            catalog: shared::demo::catalog(),
-            usage: shared::demo::usage(),
-        };
-        view! { <TaskListPage session /> }
+        view! { <TaskListPage session=demo_session() /> }.into_any()
     });
+    (host, handle)
+}
+
+/// A live refresh asked for before "More" added a page, and answered after it, would
+/// put back the first page alone: it is dropped, and the rows "More" added stay.
+#[wasm_bindgen_test]
+async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
+    hold_fetches();
+    let (host, handle) = mount_list_page();
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
     until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
@@ -667,11 +671,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
     // Meanwhile the button says it is loading, and a second click asks nothing more.
     assert!(again.has_attribute("disabled"));
     assert_eq!(again.text_content().unwrap(), "Loading the catalog…");
-    let answer = shared::api::CatalogResponse {
-        user: shared::demo::user(),
-        catalog: shared::demo::catalog(),
-        usage: shared::demo::usage(),
-    };
+    let answer = demo_session();
     answer_fetch("/api/v1/catalog", &serde_json::to_string(&answer).unwrap());
     until("the page", || {
         !failed() && host.query_selector(".loading").unwrap().is_none()
@@ -705,11 +705,7 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
         nav.go(Route::New {
             clone: Some("gone-12345".into()),
         });
-        let session = shared::api::CatalogResponse {
-            user: shared::demo::user(),
-            catalog: shared::demo::catalog(),
-            usage: shared::demo::usage(),
-        };
+        let session = demo_session();
         // The page for the route, as the console's `Page` picks it.
         move || match nav.route() {
             Route::New { clone } => {
@@ -760,22 +756,10 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
 /// the rows of the filter before would read as its tasks.
 #[wasm_bindgen_test]
 async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
-    use frontend::pages::task_list::TaskListPage;
     let window = web_sys::window().unwrap();
     let address = window.location().href().unwrap();
     hold_fetches();
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        Nav::provide();
-        let session = shared::api::CatalogResponse {
-            user: shared::demo::user(),
-            catalog: shared::demo::catalog(),
-            usage: shared::demo::usage(),
-        };
-        view! { <TaskListPage session /> }
-    });
+    let (host, handle) = mount_list_page();
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
     until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, None));
