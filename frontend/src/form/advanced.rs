@@ -21,22 +21,28 @@ pub fn AdvancedSection() -> impl IntoView {
     let monitoring_on = cx.watch(move |s| s.advanced.monitoring.enabled);
     // Empty takes the catalog's default; text that is not a whole number is held and
     // reported, never read as the default.
+    let retries_shown = cx.watch(move |s| {
+        s.advanced
+            .image_pull_retries
+            .map(|n| n.to_string())
+            .unwrap_or_default()
+    });
     let pull_retries = Lens {
-        get: cx.watch(move |s| {
-            s.advanced
-                .image_pull_retries
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        }),
+        get: retries_shown,
         set: Callback::new(move |v: String| {
             const PATH: &str = "advanced.image_pull_retries";
             if v.trim().is_empty() {
                 cx.forget_unparsed(PATH);
                 cx.spec.update(|s| s.advanced.image_pull_retries = None);
             } else {
-                cx.set_number(PATH, v, whole_i64, Expected::Integer, |s, n| {
-                    s.advanced.image_pull_retries = Some(n)
-                });
+                cx.set_number(
+                    PATH,
+                    v,
+                    whole_i64,
+                    Expected::Integer,
+                    retries_shown,
+                    |s, n| s.advanced.image_pull_retries = Some(n),
+                );
             }
         }),
     };
@@ -126,31 +132,39 @@ fn AlertsEditor() -> impl IntoView {
         };
     // Empty is no threshold (the rules then ask for one); other text that is not a whole
     // number is held and reported.
-    let threshold_lens = move |i: usize| Lens {
-        get: cx.watch(move |s| {
+    let threshold_lens = move |i: usize| {
+        let shown = cx.watch(move |s| {
             s.advanced
                 .alerts
                 .get(i)
                 .and_then(|a| a.threshold)
                 .map(|t| t.to_string())
                 .unwrap_or_default()
-        }),
-        set: Callback::new(move |v: String| {
-            let path = format!("{ALERTS}[{i}].threshold");
-            let store = move |s: &mut TaskSpec, n: Option<u32>| {
-                if let Some(a) = s.advanced.alerts.get_mut(i) {
-                    a.threshold = n;
+        });
+        Lens {
+            get: shown,
+            set: Callback::new(move |v: String| {
+                let path = format!("{ALERTS}[{i}].threshold");
+                let store = move |s: &mut TaskSpec, n: Option<u32>| {
+                    if let Some(a) = s.advanced.alerts.get_mut(i) {
+                        a.threshold = n;
+                    }
+                };
+                if v.trim().is_empty() {
+                    cx.forget_unparsed(&path);
+                    cx.spec.update(|s| store(s, None));
+                } else {
+                    cx.set_number(
+                        &path,
+                        v,
+                        whole_u32,
+                        Expected::WholeNumber,
+                        shown,
+                        move |s, n| store(s, Some(n)),
+                    );
                 }
-            };
-            if v.trim().is_empty() {
-                cx.forget_unparsed(&path);
-                cx.spec.update(|s| store(s, None));
-            } else {
-                cx.set_number(&path, v, whole_u32, Expected::WholeNumber, move |s, n| {
-                    store(s, Some(n))
-                });
-            }
-        }),
+            }),
+        }
     };
     view! {
         <div class="list" data-field=ALERTS role="group" aria-labelledby=labelled

@@ -120,7 +120,7 @@ pub struct FormCx {
     /// The number controls whose text is not a number of their kind (`2.5` for workers),
     /// by path: the draft keeps its last value, and the report says what is wrong, so
     /// what is submitted is never other than what the box shows.
-    unparsed: RwSignal<BTreeMap<String, (String, Expected)>>,
+    unparsed: RwSignal<BTreeMap<String, Held>>,
     /// The console language.
     pub lang: UiLang,
 }
@@ -161,7 +161,7 @@ impl FormCx {
             check
         });
         let server = RwSignal::new(None::<(TaskSpec, Report)>);
-        let unparsed = RwSignal::new(BTreeMap::<String, (String, Expected)>::new());
+        let unparsed = RwSignal::new(BTreeMap::<String, Held>::new());
         let report = Memo::new(move |_| {
             let theirs = server.with(|answer| {
                 answer
@@ -171,7 +171,7 @@ impl FormCx {
             });
             let mut report = theirs.unwrap_or_else(|| check.with(|c| c.issues.clone()));
             unparsed.with(|bad| {
-                for (path, (text, expected)) in bad {
+                for (path, Held { text, expected, .. }) in bad {
                     let code = if text.trim().is_empty() {
                         shared::IssueCode::ValueRequired
                     } else {
@@ -353,12 +353,14 @@ impl FormCx {
 
     /// Stores what a number control reads: the number when `text` is one (`read`), else
     /// holds the text so the report says what is wrong and the draft keeps its value.
+    /// `shown` is the draft's value as the control writes it.
     pub fn set_number<T>(
         &self,
         path: &str,
         text: String,
         read: impl FnOnce(&str) -> Option<T>,
         expected: Expected,
+        shown: Signal<String>,
         store: impl FnOnce(&mut TaskSpec, T),
     ) {
         match read(&text) {
@@ -367,7 +369,12 @@ impl FormCx {
                 self.spec.update(|s| store(s, value));
             }
             None => self.unparsed.update(|bad| {
-                bad.insert(path.to_owned(), (text, expected));
+                let held = Held {
+                    text,
+                    expected,
+                    shown,
+                };
+                bad.insert(path.to_owned(), held);
             }),
         }
     }
@@ -376,26 +383,21 @@ impl FormCx {
     /// that held text show the new draft's value, which their own value may not have
     /// changed from, and nothing held is reported any more.
     pub fn reset_unparsed(&self) {
-        let held: Vec<String> = self
-            .unparsed
-            .with_untracked(|bad| bad.keys().cloned().collect());
+        let held = self.unparsed.with_untracked(|bad| {
+            bad.iter()
+                .map(|(path, held)| (path.clone(), held.shown))
+                .collect::<Vec<_>>()
+        });
         if held.is_empty() {
             return;
         }
         self.unparsed.update(BTreeMap::clear);
-        let Some(json) = self.spec.with_untracked(|s| serde_json::to_value(s).ok()) else {
-            return;
-        };
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
-        for path in held {
-            let pointer = format!("/{}", path.replace(['.', '['], "/").replace(']', ""));
-            let text = match json.pointer(&pointer) {
-                Some(serde_json::Value::Number(n)) => n.to_string(),
-                _ => String::new(),
-            };
+        for (path, shown) in held {
             if let Ok(Some(control)) = document.query_selector(&format!("[name='{path}']")) {
+                let text = shown.get_untracked();
                 let _ = js_sys::Reflect::set(&control, &"value".into(), &text.into());
             }
         }
@@ -437,6 +439,16 @@ impl FormCx {
     pub fn cluster(&self) -> Option<Arc<Cluster>> {
         self.cluster.get()
     }
+}
+
+/// A number control's text that is not a number of its kind.
+#[derive(Clone)]
+struct Held {
+    text: String,
+    expected: Expected,
+    /// The draft's value as the control writes it, to show again when the draft is
+    /// replaced.
+    shown: Signal<String>,
 }
 
 /// Whether `at` is `path` or a field beneath it (`basic.tags[1].key` is within

@@ -38,8 +38,9 @@ pub(crate) use text_lens;
 macro_rules! number_lens {
     ($cx:expr, $($field:tt)+) => {{
         let cx: $crate::form::FormCx = $cx;
+        let get = cx.watch(move |s| s.$($field)+.to_string());
         $crate::form::field::Lens {
-            get: cx.watch(move |s| s.$($field)+.to_string()),
+            get,
             set: Callback::new(move |v: String| {
                 let path = stringify!($($field)+).replace(' ', "");
                 cx.set_number(
@@ -47,6 +48,7 @@ macro_rules! number_lens {
                     v,
                     $crate::form::field::whole_u32,
                     shared::validate::Expected::WholeNumber,
+                    get,
                     |s, n| s.$($field)+ = n,
                 )
             }),
