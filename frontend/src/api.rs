@@ -28,6 +28,9 @@ impl ClientError {
     /// English, with its stable code beside it).
     pub fn localized(&self, lang: Lang) -> String {
         match self {
+            ClientError::Network(detail) if detail.is_empty() => {
+                shared::messages::text(lang, "ui.app.unreachable", &[])
+            }
             ClientError::Network(detail) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
             }
@@ -76,8 +79,13 @@ fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
     }
 }
 
+/// A request that did not reach the server. The browser says only "TypeError: Failed to
+/// fetch", which tells a reader nothing: it is worded by `localized` instead (no detail).
 fn network(err: gloo_net::Error) -> ClientError {
-    ClientError::Network(err.to_string())
+    match err {
+        gloo_net::Error::JsError(_) => ClientError::Network(String::new()),
+        other => ClientError::Network(other.to_string()),
+    }
 }
 
 // Answers are read by `shared::read`, the reader the form carries for specs and the

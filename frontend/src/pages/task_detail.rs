@@ -37,6 +37,11 @@ pub fn TaskDetailPage(
         leptos::task::spawn_local(async move {
             match api::fetch_task(&id, l).await {
                 Ok(view) => {
+                    // Reached again: a lost connection's banner goes (an action's
+                    // refusal stays until dismissed).
+                    if error.with_untracked(|e| matches!(e, Some(ClientError::Network(_)))) {
+                        error.set(None);
+                    }
                     task.set(Some(view));
                     match api::fetch_events(&id, l).await {
                         Ok(list) => events.set(list),

@@ -655,11 +655,13 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
     .await;
     fail_fetch("/api/v1/catalog");
     until("the failure", failed).await;
-    assert!(
-        find(&host, "[data-testid='load-failed']")
+    // In words, with what to do: not the browser's "TypeError: Failed to fetch".
+    assert_eq!(
+        find(&host, "[data-testid='load-failed'] .message")
             .text_content()
-            .unwrap()
-            .contains("Could not load the catalog")
+            .unwrap(),
+        "Could not load the catalog: Cannot reach the server: check your connection, or \
+         wait for the server to be back, then try again"
     );
 
     let again = find(&host, "[data-testid='load-again']");

@@ -892,6 +892,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The server refused the spec: fix the findings it lists ({code})",
     ),
     ("ui.app.try_again", "Try again"),
+    (
+        "ui.app.unreachable",
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again",
+    ),
     ("ui.detail.actions", "Actions"),
     ("ui.detail.attempt", "Attempt"),
     ("ui.detail.attempt_n", "Attempt {n}"),

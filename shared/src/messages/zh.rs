@@ -759,6 +759,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "服务器拒绝了任务配置：请修正其列出的问题（{code}）",
     ),
     ("ui.app.try_again", "重试"),
+    (
+        "ui.app.unreachable",
+        "无法连接服务器：请检查网络连接，或等待服务器恢复后重试",
+    ),
     ("ui.detail.actions", "操作"),
     ("ui.detail.attempt", "运行次数"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
