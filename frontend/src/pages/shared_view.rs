@@ -65,7 +65,7 @@ pub fn SharedTask(
                 </section>
                 <section class="panel spec" aria-labelledby="shared-spec-title">
                     <h2 id="shared-spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
-                    <p class="help">{crate::i18n::tr("ui.detail.spec_masked")}</p>
+                    <p class="help">{crate::i18n::tr("ui.shared.spec_masked")}</p>
                     <SpecView spec />
                 </section>
             </div>

@@ -313,6 +313,12 @@ async fn the_shared_view_is_read_only() {
         .unwrap();
     assert!(spec.contains(shared::task::HIDDEN_VALUE_MASK));
     assert!(!spec.contains("hf_demo_secret"));
+    // Said of every reader, the owner too (who may open their own link).
+    assert!(
+        all_text(&host, ".help")
+            .iter()
+            .any(|t| t.contains("its owner too"))
+    );
     // As the form shows and exports a spec: YAML, which reads back as the same spec
     // (the mask quoted, as `*` would start a YAML alias).
     assert!(spec.starts_with("version: 1\nbasic:\n"), "{spec}");

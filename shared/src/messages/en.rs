@@ -1224,6 +1224,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.shared.read_only",
         "This is a read-only view shared with you.",
     ),
+    (
+        "ui.shared.spec_masked",
+        "Hidden values are masked in a shared task, whoever reads it, its owner too.",
+    ),
     ("ui.shared.title", "Shared task {name} (read-only)"),
     ("ui.widget.title", "Embedded task form"),
     ("ui.widget.validator", "Validator"),

@@ -1043,6 +1043,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.succeeded", "成功"),
     ("ui.shared.back", "打开控制台"),
     ("ui.shared.read_only", "这是分享给你的只读视图。"),
+    (
+        "ui.shared.spec_masked",
+        "分享的任务中，隐藏的变量值对任何人（包括所有者）都以掩码显示。",
+    ),
     ("ui.shared.title", "分享的任务 {name}（只读）"),
     ("ui.widget.title", "嵌入式任务表单"),
     ("ui.widget.validator", "校验器"),
