@@ -512,6 +512,23 @@ fn release_fetches() {
     js_sys::eval("window.fetch = window.__realFetch; window.__held = [];").unwrap();
 }
 
+/// Ends a test that faked `fetch`: the real one back, the view unmounted, and the address
+/// the page had before (the pages write their route and filters into it).
+fn finish<V>(handle: leptos::mount::UnmountHandle<V>, host: &HtmlElement, address: &str)
+where
+    V: leptos::tachys::view::Mountable,
+{
+    release_fetches();
+    drop(handle);
+    host.remove();
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address))
+        .unwrap();
+}
+
 /// The addresses of the requests held and not yet answered, oldest first.
 fn held_fetches() -> Vec<String> {
     let urls = js_sys::eval("window.__held.map((h) => h.url).join('\\n')").unwrap();
@@ -605,6 +622,7 @@ fn mount_list_page() -> (
 /// put back the first page alone: it is dropped, and the rows "More" added stay.
 #[wasm_bindgen_test]
 async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
+    let address = web_sys::window().unwrap().location().href().unwrap();
     hold_fetches();
     let (host, handle) = mount_list_page();
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
@@ -629,15 +647,14 @@ async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
         sleep(50).await;
         assert_eq!(rows(), 40, "the page More added stays");
     }
-    release_fetches();
-    drop(handle);
-    host.remove();
+    finish(handle, &host, &address);
 }
 
 /// The catalog could not be loaded (the server was restarting): "Try again" asks again
 /// without a reload, and the page then opens.
 #[wasm_bindgen_test]
 async fn a_failed_catalog_load_is_tried_again_in_place() {
+    let address = web_sys::window().unwrap().location().href().unwrap();
     // The console starts in the stored language: English here, whatever ran before.
     web_sys::window()
         .unwrap()
@@ -685,9 +702,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
         !failed() && host.query_selector(".loading").unwrap().is_none()
     })
     .await;
-    release_fetches();
-    drop(handle);
-    host.remove();
+    finish(handle, &host, &address);
 }
 
 /// A clone of a task that cannot be read (gone, not visible, no connection) says why and
@@ -750,22 +765,14 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
     let prefix: web_sys::HtmlInputElement =
         find(&host, "[name='basic.name_prefix']").unchecked_into();
     assert_eq!(prefix.value(), "", "a blank form");
-    release_fetches();
-    drop(handle);
-    host.remove();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
-        .unwrap();
+    finish(handle, &host, &address);
 }
 
 /// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
 /// the rows of the filter before would read as its tasks.
 #[wasm_bindgen_test]
 async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
-    let window = web_sys::window().unwrap();
-    let address = window.location().href().unwrap();
+    let address = web_sys::window().unwrap().location().href().unwrap();
     hold_fetches();
     let (host, handle) = mount_list_page();
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
@@ -791,12 +798,5 @@ async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
             .is_none(),
         "nor a claim that there are no tasks"
     );
-    release_fetches();
-    drop(handle);
-    host.remove();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
-        .unwrap();
+    finish(handle, &host, &address);
 }
