@@ -159,6 +159,7 @@ pub fn Findings(
     // move the rest of the form by a line at every keystroke. The lines are given back
     // when the focus leaves the field (its `.field` or list, the findings' parent).
     let held = StoredValue::new(1_usize);
+    pointer::watch();
     let hold = move |ul: &web_sys::HtmlElement, count: usize, inside: bool| {
         let lines = if inside {
             held.get_value().max(count)
@@ -181,9 +182,27 @@ pub fn Findings(
         let to = ev
             .related_target()
             .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-        if held.get_value() > 1 && !within(&ul, to) {
-            hold(&ul, findings.with_untracked(Vec::len), false);
+        if held.get_value() <= 1 || within(&ul, to) {
+            return;
         }
+        if !pointer::pressed() {
+            hold(&ul, findings.with_untracked(Vec::len), false);
+            return;
+        }
+        // A press moved the focus: the lines stay until its click has landed, or the
+        // form would move up under the pointer between mousedown and mouseup and the
+        // click on the control just below would be lost.
+        pointer::after_press(move || {
+            let Some(ul) = list.try_get_untracked().flatten() else {
+                return;
+            };
+            let active = document().active_element().map(web_sys::Node::from);
+            if !within(&ul, active)
+                && let Some(count) = findings.try_with_untracked(Vec::len)
+            {
+                hold(&ul, count, false);
+            }
+        });
     });
     on_cleanup(move || leave.remove());
     view! {
@@ -216,6 +235,45 @@ pub fn Findings(
                 }
             }).collect_view()}
         </ul>
+    }
+}
+
+/// Whether a pointer is pressed, and what waits for its release: see [`Findings`].
+mod pointer {
+    use leptos::prelude::*;
+    use std::cell::{Cell, RefCell};
+
+    thread_local! {
+        static WATCHED: Cell<bool> = const { Cell::new(false) };
+        static PRESSED: Cell<bool> = const { Cell::new(false) };
+        static WAITING: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Starts following presses, once for the page: the listeners stay as long as it.
+    pub fn watch() {
+        if WATCHED.replace(true) {
+            return;
+        }
+        let _ = window_event_listener(leptos::ev::pointerdown, |_| PRESSED.set(true));
+        let release = |_| {
+            PRESSED.set(false);
+            // The press's click is dispatched after pointerup in the same task.
+            set_timeout(
+                || WAITING.take().into_iter().for_each(|f| f()),
+                std::time::Duration::ZERO,
+            );
+        };
+        let _ = window_event_listener(leptos::ev::pointerup, release);
+        let _ = window_event_listener(leptos::ev::pointercancel, release);
+    }
+
+    pub fn pressed() -> bool {
+        PRESSED.get()
+    }
+
+    /// Runs `f` once the pointer pressed now is released and its click dispatched.
+    pub fn after_press(f: impl FnOnce() + 'static) {
+        WAITING.with_borrow_mut(|w| w.push(Box::new(f)));
     }
 }
 

@@ -935,6 +935,54 @@ async fn a_fields_findings_keep_their_lines_while_the_user_is_in_it() {
 }
 
 #[wasm_bindgen_test]
+async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../../public/form.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    let form = mount(None, false).await;
+    let name = form.control("basic.name_prefix");
+    name.focus().unwrap();
+    let below = || {
+        form.control("basic.time_zone")
+            .get_bounding_client_rect()
+            .top()
+    };
+    form.type_in("basic.name_prefix", "Bad_Name").await;
+    form.type_in("basic.name_prefix", "bad-name").await;
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    let at = below();
+    // A press on the control below moves the focus at mousedown; the control must
+    // still be under the pointer at mouseup, or the browser sends no click.
+    let press = |kind: &str| {
+        let event = js_sys::eval(&format!("new PointerEvent('{kind}', {{ bubbles: true }})"))
+            .unwrap()
+            .unchecked_into::<web_sys::Event>();
+        form.control("basic.time_zone")
+            .dispatch_event(&event)
+            .unwrap();
+    };
+    press("pointerdown");
+    form.control("basic.time_zone").focus().unwrap();
+    leptos::task::tick().await;
+    assert_eq!(below(), at, "nothing moves while the pointer is down");
+    press("pointerup");
+    sleep(20).await;
+    assert!(below() < at, "the lines are given back after the click");
+    // A press that comes back into the field keeps them.
+    name.focus().unwrap();
+    form.type_in("basic.name_prefix", "Bad_Name").await;
+    form.type_in("basic.name_prefix", "bad-name").await;
+    let at = below();
+    press("pointerdown");
+    form.control("basic.time_zone").focus().unwrap();
+    name.focus().unwrap();
+    press("pointerup");
+    sleep(20).await;
+    assert_eq!(below(), at, "the user is back in the field");
+    style.remove();
+}
+
+#[wasm_bindgen_test]
 async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
     // The console's own style, which makes sections off screen skip rendering.
     let style = document().create_element("style").unwrap();
