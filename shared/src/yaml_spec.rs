@@ -15,6 +15,8 @@ pub enum YamlSpecError {
     Syntax(String),
     /// Not exactly one document.
     Documents(usize),
+    /// A key given twice in one mapping: the key.
+    Duplicate(String),
     /// A key that is not text, or an alias.
     NotPlain,
     /// Nothing here reads YAML: a build without the `yaml` feature whose reader is not
@@ -58,7 +60,7 @@ pub fn set_yaml_spec_reader(read: YamlSpecReader) {
 
 // The answer (`crate::flat`): `["doc", value...]` with the document's nodes in prefix
 // order (a string is a YAML string; a marker below says what else comes),
-// `["syntax", detail]`, `["documents", count]`.
+// `["syntax", detail]`, `["documents", count]`, `["duplicate", key]`.
 const NULL: u64 = 0;
 const FALSE: u64 = 1;
 const TRUE: u64 = 2;
@@ -111,10 +113,16 @@ pub fn read_yaml_spec(text: &str) -> String {
     }
     let mut wire = Writer::new();
     match YamlLoader::load_from_str(text) {
-        Err(e) => {
-            wire.text("syntax");
-            wire.text(&e.to_string());
-        }
+        Err(e) => match duplicated_key(e.info()) {
+            Some(key) => {
+                wire.text("duplicate");
+                wire.text(&key);
+            }
+            None => {
+                wire.text("syntax");
+                wire.text(&e.to_string());
+            }
+        },
         Ok(docs) => match docs.as_slice() {
             [doc] => {
                 wire.text("doc");
@@ -127,6 +135,20 @@ pub fn read_yaml_spec(text: &str) -> String {
         },
     }
     wire.finish()
+}
+
+/// The key yaml-rust2's loader refused as given twice, from its words for it
+/// (`String("basic"): duplicated key in mapping`, the key as Rust's `Debug` writes it),
+/// which would read as a programmer's text to the user.
+#[cfg(feature = "yaml")]
+fn duplicated_key(info: &str) -> Option<String> {
+    let key = info.strip_suffix(": duplicated key in mapping")?;
+    let inner = key
+        .split_once('(')
+        .and_then(|(_, rest)| rest.strip_suffix(')'))
+        .unwrap_or(key);
+    // Debug quotes a string as JSON does for all but rare escapes; those keep the quotes.
+    Some(serde_json::from_str(inner).unwrap_or_else(|_| inner.to_owned()))
 }
 
 /// What `read_yaml_spec` wrote, read back into JSON: integers as numbers, reals as
@@ -179,6 +201,7 @@ fn from_wire(answer: &str) -> Result<Value, YamlSpecError> {
     };
     match (kind.as_str(), items.next()) {
         ("syntax", Some(Item::Text(detail))) => Err(YamlSpecError::Syntax(detail)),
+        ("duplicate", Some(Item::Text(key))) => Err(YamlSpecError::Duplicate(key)),
         ("documents", Some(Item::Mark(n))) => {
             Err(usize::try_from(n).map_or(YamlSpecError::Unread, YamlSpecError::Documents))
         }
@@ -219,6 +242,15 @@ mod tests {
         assert_eq!(read(""), Err(YamlSpecError::Documents(0)));
         assert_eq!(read("? [a]\n: b\n"), Err(YamlSpecError::NotPlain));
         assert_eq!(read("1: b\n"), Err(YamlSpecError::NotPlain));
+        // The key, not the loader's Rust words for it.
+        assert_eq!(
+            read("basic:\n  name_prefix: a\nbasic: {}\n"),
+            Err(YamlSpecError::Duplicate("basic".into()))
+        );
+        assert_eq!(
+            read("a:\n  \"k \\\" q\": 1\n  'k \" q': 2\n"),
+            Err(YamlSpecError::Duplicate("k \" q".into()))
+        );
         let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         assert!(read(&deep).is_ok());
     }

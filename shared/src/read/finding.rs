@@ -105,7 +105,8 @@ impl Read for Expected {
             8 => Expected::KnownField {
                 options: f.field("options")?,
             },
-            9 => Expected::Json {
+            9 => Expected::Once,
+            10 => Expected::Json {
                 detail: f.field("detail")?,
             },
             _ => Expected::Other {
@@ -237,6 +238,7 @@ mod tests {
             Expected::KnownField {
                 options: vec!["name".into()],
             },
+            Expected::Once,
             Expected::Json { detail: text() },
             Expected::Other { detail: text() },
         ];

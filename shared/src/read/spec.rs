@@ -286,7 +286,8 @@ impl ReadError {
                     (path, Expected::KnownField { options }, None)
                 }
             }
-            // The struct is the place: serde refuses the key twice once both are read.
+            // The key is the place, as for an unknown one.
+            Problem::Duplicate { field } => (path.name(field), Expected::Once, None),
             other => (
                 path,
                 Expected::Other {

@@ -334,10 +334,10 @@ mod tests {
             "an object where a choice belongs is the choice's wrong type"
         );
         assert_eq!(path(TRICKY[8]), "environment.env", "between elements");
-        // A key twice is refused by the struct, after its value was read: at the struct.
-        // (A JSON value keeps one of the two, so this is for text only.)
+        // A key twice is named, though serde refuses it at the struct. (A JSON value
+        // keeps one of the two, so this is for text only.)
         let twice = r#"{"basic": {"region": "x", "region": "y"}}"#;
-        assert_eq!(path(twice), "basic");
+        assert_eq!(path(twice), "basic.region");
         assert_eq!(parse_spec(twice).expect_err(twice), reference(twice));
     }
 

@@ -39,6 +39,8 @@ pub enum Expected {
         /// The fields that exist here.
         options: Vec<String>,
     },
+    /// The key once: it is given twice in one object.
+    Once,
     /// The text is not JSON at all.
     Json {
         /// The parser's words.
@@ -69,6 +71,7 @@ impl<'de> Deserialize<'de> for Expected {
                 "known_field" => Expected::KnownField {
                     options: f.take("options")?,
                 },
+                "once" => Expected::Once,
                 "json" => Expected::Json {
                     detail: f.take("detail")?,
                 },
@@ -92,6 +95,7 @@ pub(crate) const EXPECTED_KINDS: &[&str] = &[
     "object",
     "one_of",
     "known_field",
+    "once",
     "json",
     "other",
 ];
@@ -118,6 +122,15 @@ pub enum Found {
 /// A report for a spec whose JSON has the wrong shape at `path`.
 pub(super) fn shape_report(path: FieldPath, err: &serde_json::Error) -> Report {
     let (expected, found) = describe(err);
+    // serde refuses a key twice at its struct; the key is the place, as `crate::read`
+    // says it.
+    if let Expected::Other { detail } = &expected
+        && let Some(key) = detail
+            .strip_prefix("duplicate field `")
+            .and_then(|k| k.strip_suffix('`'))
+    {
+        return finding_report(path.name(key), Expected::Once, None);
+    }
     finding_report(path, expected, found)
 }
 
@@ -233,6 +246,7 @@ pub(super) fn key_and_args(
         Expected::Json { detail } => {
             return ("value.invalid#json", vec![("detail", detail.clone())]);
         }
+        Expected::Once => return ("value.invalid#once", Vec::new()),
         Expected::WholeNumber => word("shape.expected.whole_number"),
         Expected::Integer => word("shape.expected.integer"),
         Expected::Number => word("shape.expected.number"),
@@ -290,6 +304,7 @@ mod tests {
                 Expected::KnownField { options },
                 r#"{"kind":"known_field","options":["a","b"]}"#,
             ),
+            (Expected::Once, r#"{"kind":"once"}"#),
             (
                 Expected::Json {
                     detail: "EOF".to_owned(),
@@ -327,6 +342,22 @@ mod tests {
             issue.message(crate::Lang::Zh),
             "格式不正确：应为整数，实际为文本 \"two\""
         );
+    }
+
+    #[test]
+    fn a_key_given_twice_is_named_where_it_is() {
+        for (json, path) in [
+            (
+                r#"{"basic": {"name_prefix": "a", "name_prefix": "b"}}"#,
+                "basic.name_prefix",
+            ),
+            (r#"{"basic": {}, "compute": {}, "basic": {}}"#, "basic"),
+        ] {
+            let issue = first(json);
+            assert_eq!(issue.path.to_string(), path, "{json}");
+            assert_eq!(issue.message(crate::Lang::En), "is given twice; keep one");
+            assert_eq!(issue.message(crate::Lang::Zh), "重复出现，请只保留一个");
+        }
     }
 
     #[test]
