@@ -28,16 +28,18 @@ pub fn PyTorchSection() -> impl IntoView {
                 ("replicas", (u64::from(workers) + 1).to_string()),
             ],
         );
-        if workers > 0 {
-            text.push(' ');
-            text.push_str(&shared::messages::text(
-                cx.lang(),
+        let worker = |i| shared::names::pytorch_worker(&name, i);
+        let workers = match workers {
+            0 => None,
+            1 => Some(("ui.form.pytorch.worker", vec![("worker", worker(0))])),
+            n => Some((
                 "ui.form.pytorch.workers",
-                &[
-                    ("first", shared::names::pytorch_worker(&name, 0)),
-                    ("last", shared::names::pytorch_worker(&name, workers - 1)),
-                ],
-            ));
+                vec![("first", worker(0)), ("last", worker(n - 1))],
+            )),
+        };
+        if let Some((key, args)) = workers {
+            text.push(' ');
+            text.push_str(&shared::messages::text(cx.lang(), key, &args));
         }
         text
     };

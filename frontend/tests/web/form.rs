@@ -264,6 +264,24 @@ async fn the_name_prefix_shows_its_final_pattern_and_live_maximum() {
 }
 
 #[wasm_bindgen_test]
+async fn the_pytorch_section_names_the_pods_the_workers_make() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.type_in("basic.name_prefix", "llm").await;
+    form.type_in("compute.workers", "1").await;
+    let pods = form.text("pytorch-pods");
+    assert!(
+        pods.ends_with("and the worker llm-xxxxx-worker-0."),
+        "{pods}"
+    );
+    form.type_in("compute.workers", "3").await;
+    let pods = form.text("pytorch-pods");
+    assert!(
+        pods.ends_with("and workers llm-xxxxx-worker-0 … llm-xxxxx-worker-2."),
+        "{pods}"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn the_preview_is_written_while_open_and_follows_the_draft() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     // Closed, the preview holds nothing (it is not rebuilt per keystroke).

@@ -1167,6 +1167,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.pytorch.pods_one", "1 replica: the master {master}"),
     ("ui.form.pytorch.title", "PyTorchJob"),
+    ("ui.form.pytorch.worker", "and the worker {worker}."),
     ("ui.form.pytorch.workers", "and workers {first} … {last}."),
     ("ui.form.ready", "ready to submit"),
     ("ui.form.remove_row", "Remove {row}"),

@@ -989,6 +989,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.pytorch.pods", "{replicas} 个副本：主节点 {master}"),
     ("ui.form.pytorch.title", "PyTorchJob"),
+    ("ui.form.pytorch.worker", "以及工作节点 {worker}。"),
     ("ui.form.pytorch.workers", "以及工作节点 {first} … {last}。"),
     ("ui.form.ready", "可以提交"),
     ("ui.form.remove_row", "删除 {row}"),
