@@ -428,12 +428,11 @@ impl LogFollow {
         let broken = {
             let source = source.clone();
             Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
-                // EventSource reconnects by itself and would replay the whole log:
-                // stop instead and let the reader reload.
-                if source.ready_state() != web_sys::EventSource::CLOSED {
-                    source.close();
-                    on_end(false);
-                }
+                // A lost stream reconnects by itself and would replay the whole log; a
+                // refused one (an HTTP error) is closed already, and says so only here.
+                // Either way it has stopped, and the reader is told.
+                source.close();
+                on_end(false);
             })
         };
         source.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -83,6 +83,7 @@ pub fn TaskDetailPage(
             <ErrorBanner error />
             {move || {
                 let user = user.clone();
+                let session = session.clone();
                 loaded.get().then(move || {
                     let view = Signal::derive(move || task.get().expect("loaded"));
                     let owner = view.with_untracked(|v| v.task.owner == user);
@@ -104,7 +105,7 @@ pub fn TaskDetailPage(
                                     <EventList events=events.into() />
                                 </div>
                                 <div>
-                                    <TagEditor id=id.get_value() view owner error />
+                                    <TagEditor id=id.get_value() view owner session=session.clone() />
                                     <Logs id=id.get_value() view />
                                     <SpecPanel id=id.get_value() owner />
                                 </div>
@@ -381,16 +382,34 @@ fn Actions(
     }
 }
 
-/// The task's tags, editable by its owner; saved with the form's tag rules.
+/// The task's tags, editable by its owner: checked as they change by the form's tag
+/// rules, which the server checks again on saving.
 #[component]
 fn TagEditor(
     id: String,
     view: Signal<TaskView>,
     owner: bool,
-    error: RwSignal<Option<ClientError>>,
+    session: CatalogResponse,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    // The save's refusal is said here, beside the tags, not at the page's top.
+    let error = RwSignal::new(None::<ClientError>);
     let draft = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
+    let findings = Memo::new(move |_| {
+        if !owner {
+            return Vec::new();
+        }
+        let mut spec = view.with(|v| v.task.spec.clone());
+        spec.basic.tags = draft.get();
+        let at = shared::FieldPath::parse("basic.tags");
+        shared::check(&spec, &session.catalog, &session.usage, &session.user)
+            .issues
+            .under(&at)
+            .cloned()
+            .collect::<Vec<_>>()
+    });
+    let blocked =
+        move || findings.with(|f| f.iter().any(|i| i.severity == shared::Severity::Error));
     let saved = RwSignal::new(false);
     let new_key = RwSignal::new(String::new());
     let new_value = RwSignal::new(String::new());
@@ -416,7 +435,10 @@ fn TagEditor(
                     saved.set(true);
                     error.set(None);
                 }
-                Err(err) => error.set(Some(err)),
+                Err(err) => {
+                    saved.set(false);
+                    error.set(Some(err));
+                }
             }
         });
     };
@@ -457,7 +479,24 @@ fn TagEditor(
                     </label>
                     <button type="submit" data-testid="tag-add">{crate::i18n::tr("ui.detail.tag_add")}</button>
                 </form>
-                <button type="button" class="primary" data-testid="tags-save" on:click=save>{crate::i18n::tr("ui.detail.tags_save")}</button>
+                <ul class="findings" id="tags-msgs" data-testid="tags-findings" aria-live="polite">
+                    {move || findings.get().into_iter().map(|issue| {
+                        let class = format!("finding {}", issue.severity.as_str());
+                        let path = issue.path.to_string();
+                        let (place, code) = (path.clone(), issue.code.code());
+                        view! {
+                            <li class=class data-code=code data-path=path>
+                                {move || crate::components::field_place(lang.get(), &place)}
+                                {move || lang.text("ui.form.summary.after_place")}
+                                {move || issue.message(lang.get())}
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+                <button type="button" class="primary" data-testid="tags-save" disabled=blocked aria-describedby="tags-msgs" on:click=save>
+                    {crate::i18n::tr("ui.detail.tags_save")}
+                </button>
+                <ErrorBanner error />
                 <p role="status" data-testid="tags-saved">{move || saved.get().then(|| lang.text("ui.detail.tags_saved"))}</p>
             })}
         </section>
@@ -530,12 +569,20 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let start_follow = move || {
         ended.set(false);
         broken.set(false);
-        text.set(String::new());
+        // The stream sends the log from its start: it replaces the log shown once it
+        // speaks, so a stream that cannot connect leaves the log as it was.
+        let first = std::cell::Cell::new(true);
         let opened = LogFollow::open(
             &id.get_value(),
             replica.get_untracked(),
             attempt.get_untracked(),
-            move |chunk| text.update(|t| t.push_str(&chunk)),
+            move |chunk| {
+                if first.replace(false) {
+                    text.set(chunk);
+                } else {
+                    text.update(|t| t.push_str(&chunk));
+                }
+            },
             move |complete| {
                 following.set(false);
                 if complete {

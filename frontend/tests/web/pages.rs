@@ -553,6 +553,21 @@ fn answer_fetch(part: &str, body: &str) {
     .unwrap();
 }
 
+/// Answers the oldest held request whose address contains `part` with a refusal: the
+/// status and the problem's JSON.
+fn refuse_fetch(part: &str, status: u16, body: &str) {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.contains(part))
+        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
+    let body = serde_json::to_string(body).unwrap();
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].resolve(new Response({body}, \
+         {{ status: {status}, headers: {{ 'content-type': 'application/problem+json' }} }}))"
+    ))
+    .unwrap();
+}
+
 /// Fails the oldest held request whose address contains `part` as a lost connection does.
 fn fail_fetch(part: &str) {
     let at = held_fetches()
@@ -797,6 +812,176 @@ async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
             .unwrap()
             .is_none(),
         "nor a claim that there are no tasks"
+    );
+    finish(handle, &host, &address);
+}
+
+/// Follow live replays the log from its start. A stream that cannot connect (the server
+/// down, or refusing) leaves the log shown, says the follow stopped, and says why; one
+/// that connects replaces the log with its own.
+#[wasm_bindgen_test]
+async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
+    let address = web_sys::window().unwrap().location().href().unwrap();
+    let (host, handle) = mount_detail_page().await;
+    let log = || find(&host, "[data-testid='log']").text_content().unwrap();
+    let state = || {
+        find(&host, "[data-testid='log-state']")
+            .text_content()
+            .unwrap()
+    };
+    until("the log", || log() == "No output yet.").await;
+    find(&host, "[data-testid='log-reload']").click();
+    until("the reload", || {
+        held_fetches().iter().any(|u| u.contains("/logs"))
+    })
+    .await;
+    answer_fetch("/logs", "step 1\n");
+    until("the log", || log() == "step 1\n").await;
+    // The test server has no such stream: it answers 404, and the browser gives up.
+    find(&host, "[data-testid='log-follow']").click();
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1"))
+    })
+    .await;
+    fail_fetch("tasks/t1");
+    until("the reason", || {
+        host.text_content()
+            .unwrap()
+            .contains("Cannot reach the server")
+    })
+    .await;
+    assert_eq!(log(), "step 1\n", "the log shown stays");
+    assert!(!state().contains("Following"), "{}", state());
+    // A stream that speaks: its text replaces the log, and what follows is added.
+    js_sys::eval(
+        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
+         window.EventSource = class {
+             constructor(url) { this.url = url; this.readyState = 1; window.__source = this; }
+             addEventListener() {}
+             close() { this.readyState = 2; }
+         };",
+    )
+    .unwrap();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    let say = |data: &str| {
+        js_sys::eval(&format!(
+            "window.__source.onmessage(new MessageEvent('message', {{ data: {} }}))",
+            serde_json::to_string(data).unwrap()
+        ))
+        .unwrap();
+    };
+    assert_eq!(log(), "step 1\n", "nothing said yet");
+    say("step 1\n");
+    say("step 2\n");
+    leptos::task::tick().await;
+    assert_eq!(log(), "step 1\nstep 2\n");
+    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+    finish(handle, &host, &address);
+}
+
+/// The detail page, in English, mounted into a fresh element, with the task's first
+/// requests answered: `t1` running, no events, an empty log.
+async fn mount_detail_page() -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
+    use frontend::pages::task_detail::TaskDetailPage;
+    hold_fetches();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <TaskDetailPage id="t1".to_owned() session=demo_session() /> }.into_any()
+    });
+    let running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    until("the task's request", || !held_fetches().is_empty()).await;
+    answer_fetch("tasks/t1", &serde_json::to_string(&running).unwrap());
+    until("the events' and log's requests", || {
+        let held = held_fetches();
+        held.iter().any(|u| u.contains("/events")) && held.iter().any(|u| u.contains("/logs"))
+    })
+    .await;
+    answer_fetch("/events", "[]");
+    answer_fetch("/logs", "");
+    (host, handle)
+}
+
+/// A tag is checked by the form's rules as it is added, at the tags; a refused save is
+/// said there too, not at the page's top.
+#[wasm_bindgen_test]
+async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
+    let address = web_sys::window().unwrap().location().href().unwrap();
+    let (host, handle) = mount_detail_page().await;
+    until("the tags", || {
+        host.query_selector("[data-testid='tag-key']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    let add = |key: &str, value: &str| {
+        for (id, text) in [("tag-key", key), ("tag-value", value)] {
+            let input: web_sys::HtmlInputElement =
+                find(&host, &format!("[data-testid='{id}']")).unchecked_into();
+            input.set_value(text);
+            input
+                .dispatch_event(&web_sys::Event::new("input").unwrap())
+                .unwrap();
+        }
+        find(&host, "[data-testid='tag-add']").click();
+    };
+    let save = || find(&host, "[data-testid='tags-save']");
+    add("bad key!", "x");
+    leptos::task::tick().await;
+    let finding = find(
+        &host,
+        "[data-testid='tags-findings'] li[data-path='basic.tags[1].key']",
+    );
+    assert!(
+        finding
+            .text_content()
+            .unwrap()
+            .starts_with("Tags #2 › Tag key: "),
+        "{:?}",
+        finding.text_content()
+    );
+    assert!(save().has_attribute("disabled"), "an error blocks the save");
+    find(&host, ".tags li:nth-child(2) .remove").click();
+    add("stage", "eval");
+    leptos::task::tick().await;
+    assert!(
+        !save().has_attribute("disabled"),
+        "{:?}",
+        all_text(&host, "[data-testid='tags-findings'] li")
+    );
+    save().click();
+    until("the save", || {
+        held_fetches().iter().any(|u| u.contains("/tags"))
+    })
+    .await;
+    refuse_fetch(
+        "/tags",
+        409,
+        r#"{"type": "about:blank", "title": "Conflict", "status": 409, "code": "conflict",
+            "detail": "the task was deleted meanwhile"}"#,
+    );
+    until("the refusal", || {
+        host.query_selector(".tags [role='alert']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert!(
+        find(&host, ".tags [role='alert']")
+            .text_content()
+            .unwrap()
+            .contains("the task was deleted meanwhile")
+    );
+    assert_eq!(
+        host.query_selector_all("[role='alert']").unwrap().length(),
+        1,
+        "said once, at the tags"
     );
     finish(handle, &host, &address);
 }
