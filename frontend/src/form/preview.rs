@@ -40,8 +40,11 @@ pub fn Preview() -> impl IntoView {
     // The export links carry the whole spec in their address: rewritten on every
     // keystroke, that was two more serializations, a URI encoding and two long
     // attributes per keystroke. They are brought up to date instead when a pointer comes
-    // over them, when they get the focus, and when they are clicked (before the
-    // browser follows the link), so every way to use one sees the current spec.
+    // over them, when they get the focus, when any button presses them (a middle click
+    // opens, a right click offers "Save link as", while the pointer may have rested
+    // there since the spec changed), when their menu opens by the keyboard, and when they
+    // are clicked (before the browser follows the link), so every way to use one sees
+    // the current spec.
     let refresh = move |ev: leptos::ev::Event, ext: &'static str| {
         let Some(link) = ev
             .current_target()
@@ -150,12 +153,14 @@ pub fn Preview() -> impl IntoView {
             <p class="export">
                 <a data-testid="export-yaml" href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
                     on:pointerenter=move |ev| refresh(ev.into(), "yaml") on:focus=move |ev| refresh(ev.into(), "yaml")
+                    on:pointerdown=move |ev| refresh(ev.into(), "yaml") on:contextmenu=move |ev| refresh(ev.into(), "yaml")
                     on:click=move |ev| refresh(ev.into(), "yaml")>
                     {move || cx.text("ui.form.export.yaml")}
                 </a>
                 " · "
                 <a data-testid="export-json" href=data_url("application/json", &json()) download=file("json")
                     on:pointerenter=move |ev| refresh(ev.into(), "json") on:focus=move |ev| refresh(ev.into(), "json")
+                    on:pointerdown=move |ev| refresh(ev.into(), "json") on:contextmenu=move |ev| refresh(ev.into(), "json")
                     on:click=move |ev| refresh(ev.into(), "json")>
                     {move || cx.text("ui.form.export.json")}
                 </a>

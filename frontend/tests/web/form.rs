@@ -702,6 +702,40 @@ fn json_export_is_laid_out_as_serde_json_pretty_prints() {
     );
 }
 
+/// The export links are brought up to date by any way a user can take one, though not
+/// at every keystroke: a pointer resting on a link while the spec changes, then a middle
+/// or right click, or the keyboard's menu.
+#[wasm_bindgen_test]
+async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
+    let form = mount(None, false).await;
+    let link = form.test_id("export-yaml");
+    let exported = || {
+        let href = link.get_attribute("href").unwrap();
+        let text = js_sys::decode_uri_component(href.split_once(',').unwrap().1).unwrap();
+        (link.get_attribute("download").unwrap(), String::from(text))
+    };
+    let event = |kind: &str| {
+        let event = js_sys::eval(&format!("new PointerEvent('{kind}', {{ bubbles: true }})"))
+            .unwrap()
+            .unchecked_into::<web_sys::Event>();
+        link.dispatch_event(&event).unwrap();
+    };
+    for (name, kind) in [
+        ("first", "pointerenter"),
+        ("second", "pointerdown"),
+        ("third", "contextmenu"),
+    ] {
+        form.type_in("basic.name_prefix", name).await;
+        event(kind);
+        let (file, text) = exported();
+        assert_eq!(file, format!("{name}.yaml"), "{kind}");
+        assert!(
+            text.contains(&format!("name_prefix: \"{name}\"")),
+            "{kind}: {text}"
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn an_import_is_checked_like_any_input() {
     let form = mount(None, false).await;
