@@ -255,16 +255,20 @@ mod pointer {
             return;
         }
         let _ = window_event_listener(leptos::ev::pointerdown, |_| PRESSED.set(true));
-        let release = |_| {
+        fn release() {
             PRESSED.set(false);
             // The press's click is dispatched after pointerup in the same task.
             set_timeout(
                 || WAITING.take().into_iter().for_each(|f| f()),
                 std::time::Duration::ZERO,
             );
-        };
-        let _ = window_event_listener(leptos::ev::pointerup, release);
-        let _ = window_event_listener(leptos::ev::pointercancel, release);
+        }
+        let _ = window_event_listener(leptos::ev::pointerup, |_| release());
+        let _ = window_event_listener(leptos::ev::pointercancel, |_| release());
+        // A press whose release the page may never see: a right click's menu, the
+        // window left with the button down.
+        let _ = window_event_listener(leptos::ev::contextmenu, |_| release());
+        let _ = window_event_listener(leptos::ev::blur, |_| release());
     }
 
     pub fn pressed() -> bool {

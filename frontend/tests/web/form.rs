@@ -727,6 +727,9 @@ async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
     ] {
         form.type_in("basic.name_prefix", name).await;
         event(kind);
+        if kind == "pointerdown" {
+            event("pointerup");
+        }
         let (file, text) = exported();
         assert_eq!(file, format!("{name}.yaml"), "{kind}");
         assert!(
