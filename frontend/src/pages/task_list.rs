@@ -41,6 +41,35 @@ pub fn refreshed(old: Vec<TaskView>, page: Vec<TaskView>, deeper: bool) -> Vec<T
 /// The most rows a live refresh fetches again; rows below them stay as loaded.
 const REFRESH_MOST: u32 = 200;
 
+/// What the list showed when it was left: its rows, where "More" stopped and how far the
+/// page was scrolled, so that coming back to the same filters (the task page's Back, the
+/// browser's) finds the list as it was, then refreshed. Provided by the console; a list
+/// without it (an embedding page's) starts afresh.
+#[derive(Clone, Copy)]
+pub struct ListMemory(StoredValue<Option<Shown>, LocalStorage>);
+
+struct Shown {
+    query: String,
+    tasks: Vec<TaskView>,
+    next: Option<String>,
+    scroll: f64,
+}
+
+impl ListMemory {
+    /// Provides an empty memory to the views below.
+    pub fn provide() -> Self {
+        let memory = ListMemory(StoredValue::new_local(None));
+        provide_context(memory);
+        memory
+    }
+
+    /// What was shown for these filters (the list's query), taken.
+    fn take(self, query: &str) -> Option<Shown> {
+        let shown = self.0.try_update_value(Option::take).flatten()?;
+        (shown.query == query).then_some(shown)
+    }
+}
+
 /// The list page: reads its filters from the address, keeps them there as they change.
 #[component]
 pub fn TaskListPage(
@@ -49,10 +78,14 @@ pub fn TaskListPage(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let filter = RwSignal::new(ListFilter::from_query(&nav::current_query()));
-    let tasks = RwSignal::new(Vec::<TaskView>::new());
-    let next = RwSignal::new(None::<String>);
+    let memory = use_context::<ListMemory>();
+    let shown = memory.and_then(|m| m.take(&filter.with_untracked(ListFilter::to_query)));
+    let back_at = shown.as_ref().map(|s| s.scroll);
+    let (rows, cursor) = shown.map(|s| (s.tasks, s.next)).unwrap_or_default();
+    let tasks = RwSignal::new(rows);
+    let next = RwSignal::new(cursor);
     let error = RwSignal::new(None::<ClientError>);
-    let loaded = RwSignal::new(false);
+    let loaded = RwSignal::new(back_at.is_some());
     // The button stays the same element from page to page, so it keeps the focus.
     let more = Memo::new(move |_| next.with(Option::is_some));
     let updated = RwSignal::new(None::<f64>);
@@ -88,12 +121,6 @@ pub fn TaskListPage(
             loaded.set(true);
         });
     };
-    Effect::new(move |_| {
-        let f = filter.get();
-        nav::replace_query(&f.to_query());
-        nav::remember_list_query(&f.to_query());
-        load_first(f);
-    });
 
     let load_more = move |_| {
         let Some(cursor) = next.get_untracked() else {
@@ -162,6 +189,46 @@ pub fn TaskListPage(
     };
     if let Ok(handle) = set_interval_with_handle(refresh, REFRESH) {
         on_cleanup(move || handle.clear());
+    }
+    // Back at rows remembered: they are shown at once, scrolled to where they were, and
+    // refreshed rather than loaded again from the first page.
+    let returning = StoredValue::new(back_at);
+    Effect::new(move |_| {
+        let f = filter.get();
+        nav::replace_query(&f.to_query());
+        nav::remember_list_query(&f.to_query());
+        match returning.try_update_value(Option::take).flatten() {
+            Some(y) => {
+                if let Some(window) = web_sys::window() {
+                    window.scroll_to_with_x_and_y(0.0, y);
+                }
+                refresh();
+            }
+            None => load_first(f),
+        }
+    });
+    if let Some(memory) = memory {
+        let scroll = StoredValue::new(back_at.unwrap_or(0.0));
+        let follow = window_event_listener(leptos::ev::scroll, move |_| {
+            if let Some(y) = web_sys::window().and_then(|w| w.scroll_y().ok()) {
+                scroll.set_value(y);
+            }
+        });
+        on_cleanup(move || {
+            follow.remove();
+            // Rows shown after a failure, or before the first page, are not the list.
+            let settled = loaded.try_get_untracked() == Some(true)
+                && error.try_with_untracked(Option::is_none) == Some(true);
+            let shown = settled.then(|| {
+                Some(Shown {
+                    query: filter.try_with_untracked(ListFilter::to_query)?,
+                    tasks: tasks.try_get_untracked()?,
+                    next: next.try_get_untracked()?,
+                    scroll: scroll.try_get_value()?,
+                })
+            });
+            memory.0.try_set_value(shown.flatten());
+        });
     }
 
     let groups = session.catalog.project_groups.clone();

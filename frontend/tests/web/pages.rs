@@ -985,3 +985,90 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
     );
     finish(handle, &host, &address);
 }
+
+/// Back at the list from a task (the task page's Back, the browser's) finds the rows
+/// "More" added and the place scrolled to, then refreshes them all; other filters start
+/// afresh.
+#[wasm_bindgen_test]
+async fn coming_back_to_the_list_finds_it_as_it_was_left() {
+    use frontend::pages::task_list::{ListMemory, TaskListPage};
+    let window = web_sys::window().unwrap();
+    let address = window.location().href().unwrap();
+    hold_fetches();
+    // Room to scroll whatever the rows' height.
+    let spacer: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    spacer.style().set_property("height", "3000px").unwrap();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    document().body().unwrap().append_child(&spacer).unwrap();
+    // As the console does: the memory lives beside the routes, and leaving the list
+    // disposes of it.
+    let listing = RwSignal::new(true);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        ListMemory::provide();
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        move || {
+            listing
+                .get()
+                .then(|| view! { <TaskListPage session=demo_session() /> })
+        }
+    });
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    find(&host, "[data-testid='list-more']").click();
+    until("More's request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=c1"))
+    })
+    .await;
+    answer_fetch("cursor=c1", &page_of(20, 40, Some("c2")));
+    until("the second page", || rows() == 40).await;
+    window.scroll_to_with_x_and_y(0.0, 700.0);
+    until("the scroll", || window.scroll_y().unwrap() == 700.0).await;
+    sleep(50).await;
+
+    listing.set(false);
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    sleep(50).await;
+    release_fetches();
+    hold_fetches();
+    listing.set(true);
+    leptos::task::tick().await;
+    assert_eq!(rows(), 40, "the rows at once, before any answer");
+    until("the place", || window.scroll_y().unwrap() == 700.0).await;
+    until("the refresh", || !held_fetches().is_empty()).await;
+    let asked = held_fetches();
+    assert!(
+        asked.len() == 1 && asked[0].contains("limit=40") && !asked[0].contains("cursor"),
+        "one refresh of the 40 rows: {asked:?}"
+    );
+    assert!(
+        host.query_selector("[data-testid='list-more']")
+            .unwrap()
+            .is_some()
+    );
+
+    // Another filter's list starts afresh at its first page.
+    listing.set(false);
+    release_fetches();
+    hold_fetches();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/?phase=failed"))
+        .unwrap();
+    listing.set(true);
+    leptos::task::tick().await;
+    assert_eq!(rows(), 0);
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    assert!(
+        held_fetches()[0].contains("phase=failed"),
+        "{:?}",
+        held_fetches()
+    );
+    spacer.remove();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    finish(handle, &host, &address);
+}
