@@ -407,7 +407,11 @@ impl LogFollow {
         on_chunk: impl Fn(String) + 'static,
         on_end: impl Fn(bool) + 'static,
     ) -> Result<LogFollow> {
-        let source = web_sys::EventSource::new(&url(&logs_path(id, replica, attempt, true)))
+        let address = url(&logs_path(id, replica, attempt, true));
+        // Credentials to another Berth's site, as `to` sends them with every request.
+        let init = web_sys::EventSourceInit::new();
+        init.set_with_credentials(BASE.with(|b| !b.borrow().is_empty()));
+        let source = web_sys::EventSource::new_with_event_source_init_dict(&address, &init)
             .map_err(|e| ClientError::Network(format!("{e:?}")))?;
         let on_end = std::rc::Rc::new(on_end);
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(

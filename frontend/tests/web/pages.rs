@@ -1072,3 +1072,40 @@ async fn coming_back_to_the_list_finds_it_as_it_was_left() {
     window.scroll_to_with_x_and_y(0.0, 0.0);
     finish(handle, &host, &address);
 }
+
+/// A form or page talking to another Berth's site follows logs with that site's
+/// credentials, as its requests carry them; the console's own origin needs none.
+#[wasm_bindgen_test]
+fn a_log_stream_to_another_site_carries_its_credentials() {
+    js_sys::eval(
+        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
+         window.EventSource = class {
+             constructor(url, init) { this.url = url; this.init = init; window.__source = this; }
+             addEventListener() {}
+             close() {}
+         };",
+    )
+    .unwrap();
+    let opened = |base: &str| {
+        frontend::api::set_base(base);
+        let follow = frontend::api::LogFollow::open("t1", 0, None, |_| {}, |_| {});
+        assert!(follow.is_ok());
+        let seen = js_sys::eval(
+            "[window.__source.url, !!(window.__source.init || {}).withCredentials].join(' ')",
+        )
+        .unwrap()
+        .as_string()
+        .unwrap();
+        frontend::api::set_base("");
+        seen
+    };
+    assert_eq!(
+        opened("https://berth.example.com"),
+        "https://berth.example.com/api/v1/tasks/t1/logs?replica=0&follow=true true"
+    );
+    assert_eq!(
+        opened(""),
+        "/api/v1/tasks/t1/logs?replica=0&follow=true false"
+    );
+    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+}
