@@ -101,6 +101,19 @@ impl TaskSpec {
         self
     }
 
+    /// This spec with its resource kind switched to `kind`, and the fields the new kind
+    /// does not use dropped (SPEC.md section 4), idle's priority and guarantee among
+    /// them: idle refuses those as errors in a spec that carries them, but a switch of the
+    /// kind drops them, as it drops every other field the kind leaves behind.
+    pub fn with_kind(mut self, kind: Option<crate::vocab::ResourceKind>) -> Self {
+        self.compute.kind = kind;
+        if kind == Some(crate::vocab::ResourceKind::Idle) {
+            self.compute.priority = None;
+            self.compute.guarantee = None;
+        }
+        self.normalized()
+    }
+
     /// This spec with one change: how tests and fixtures build "a valid spec with one
     /// field changed" (`demo::pytorch().with(|s| s.compute.workers = 3)`).
     pub fn with(mut self, change: impl FnOnce(&mut TaskSpec)) -> Self {
@@ -589,6 +602,38 @@ mod tests {
         let spec = spec.normalized();
         assert_eq!(spec.ray, RaySettings::default());
         assert_eq!(spec.compute.head_spec, None);
+    }
+
+    #[test]
+    fn switching_the_kind_drops_what_the_new_kind_does_not_use() {
+        use crate::vocab::{Priority, ResourceKind};
+        let on_demand = crate::demo::pytorch();
+        assert_eq!(on_demand.compute.kind, Some(ResourceKind::OnDemand));
+        assert!(on_demand.compute.priority.is_some() && on_demand.compute.guarantee.is_some());
+        let idle = on_demand.clone().with_kind(Some(ResourceKind::Idle));
+        assert_eq!(
+            (idle.compute.priority, idle.compute.guarantee),
+            (None, None)
+        );
+        let reserved = on_demand.clone().with_kind(Some(ResourceKind::Reserved));
+        assert_eq!(
+            (reserved.compute.priority, reserved.compute.guarantee),
+            (None, None)
+        );
+        // Spot uses both: they stay.
+        let spot = on_demand.clone().with_kind(Some(ResourceKind::Spot));
+        assert_eq!(spot.compute.priority, on_demand.compute.priority);
+        assert_eq!(spot.compute.guarantee, on_demand.compute.guarantee);
+        // Given with idle rather than switched to it, they are errors, not dropped.
+        let given = on_demand.with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.priority = Some(Priority::High);
+            s.compute.guarantee = Some(true);
+        });
+        assert_eq!(
+            given.clone().normalized().compute.priority,
+            Some(Priority::High)
+        );
     }
 
     #[test]

@@ -68,10 +68,8 @@ pub fn ComputeSection() -> impl IntoView {
         get: Signal::derive(move || kind.get().map(|k| wire(&k)).unwrap_or_default()),
         set: Callback::new(move |v: String| {
             // The old kind's fields go, as the shared crate drops them.
-            cx.spec.update(|s| {
-                s.compute.kind = unwire(&v);
-                *s = std::mem::take(s).normalized();
-            });
+            cx.spec
+                .update(|s| *s = std::mem::take(s).with_kind(unwire(&v)));
         }),
     };
     let kinds = Signal::derive(move || {
@@ -219,8 +217,9 @@ pub fn ComputeSection() -> impl IntoView {
         let k = kind.get();
         let reserved = k == Some(ResourceKind::Reserved);
         let stability_shown = k == Some(ResourceKind::Idle) || (reserved && accept_idle.get());
-        // Idle refuses a priority or guarantee (an error the shared crate keeps rather
-        // than drops), so a set one stays visible there until the user clears it.
+        // Idle refuses a priority or guarantee that a spec brings (a clone, an import: an
+        // error, not dropped), so a set one stays visible there until the user clears it;
+        // switching to idle drops them.
         let takes_priority = matches!(k, Some(ResourceKind::OnDemand | ResourceKind::Spot));
         view! {
             {reserved.then(|| view! {

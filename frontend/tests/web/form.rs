@@ -464,6 +464,19 @@ async fn the_resource_kind_fields_follow_the_kind() {
     assert!(form.has_control("compute.idle_stability"));
     assert!(!form.has_control("compute.accept_idle"));
     assert!(!form.submitted().await.compute.accept_idle);
+    // From on-demand to idle: its priority and guarantee go with the switch, rather than
+    // staying as errors the user would have to clear.
+    form.choose("compute.kind", "on_demand").await;
+    form.choose("compute.priority", "high").await;
+    form.choose("compute.guarantee", "true").await;
+    form.choose("compute.kind", "idle").await;
+    assert!(!form.has_control("compute.priority"));
+    assert!(!form.has_control("compute.guarantee"));
+    let spec = form.submitted().await;
+    assert_eq!(
+        (spec.compute.priority, spec.compute.guarantee),
+        (None, None)
+    );
 }
 
 #[wasm_bindgen_test]
