@@ -834,11 +834,12 @@ async fn a_summary_finding_moves_the_focus_to_its_field() {
 
 #[wasm_bindgen_test]
 async fn idle_resources_show_quantity_stability_and_fragments() {
-    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
-    form.choose("compute.kind", "idle").await;
-    // Idle needs a stability level and refuses the example's priority and guarantee,
-    // which stay visible so they can be cleared.
-    assert_eq!(form.codes_at("compute.idle_stability"), ["value.required"]);
+    // A spec that brings a priority and guarantee to idle (a clone, an import): idle
+    // refuses them, and they stay visible so they can be cleared.
+    let given = example(shared::demo::PYTORCH_EXAMPLE)
+        .with(|s| s.compute.kind = Some(shared::vocab::ResourceKind::Idle));
+    assert!(given.compute.priority.is_some() && given.compute.guarantee.is_some());
+    let form = mount(Some(given), false).await;
     assert_eq!(
         form.codes_at("compute.priority"),
         ["compute.idle.priority_not_allowed"]
