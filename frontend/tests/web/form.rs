@@ -52,11 +52,11 @@ fn example(text: &str) -> TaskSpec {
 
 /// Mounts a form with the language switch; `keep_draft` leaves local storage as is.
 async fn mount(initial: Option<TaskSpec>, keep_draft: bool) -> Form {
+    crate::fresh_page();
     if !keep_draft {
         storage().remove_item(DRAFT_KEY).unwrap();
     }
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let catalog = shared::demo::catalog();
         let usage = shared::demo::usage();
@@ -848,6 +848,12 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
     form.choose("compute.guarantee", "").await;
     assert!(!form.has_control("compute.priority"));
     assert!(!form.has_control("compute.guarantee"));
+    drop(form);
+    // Switched to idle in the form, they go with the switch. Idle needs a stability level.
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "idle").await;
+    assert!(!form.has_control("compute.priority"));
+    assert_eq!(form.codes_at("compute.idle_stability"), ["value.required"]);
     form.choose("compute.idle_stability", "medium").await;
     let idle = form.text("idle");
     assert!(idle.contains("a100-1g"), "{idle}");
@@ -1169,8 +1175,7 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     };
     let catalog = serde_json::to_string(&answer).unwrap();
     let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    let host = crate::new_host();
     for (locale, title) in [("zh-CN", "创建训练任务"), ("en", "Create training task")] {
         let json = format!(r#"{{"locale": "{locale}", "catalog": {catalog}, "apiBase": null}}"#);
         let mut form = mount_task_form(host.clone(), options(&json))

@@ -19,3 +19,35 @@ async fn sleep(ms: i32) {
     });
     wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
 }
+
+/// A new element at the end of the page for a test to mount into.
+fn new_host() -> web_sys::HtmlElement {
+    use wasm_bindgen::JsCast;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    host.set_attribute("data-test-host", "").unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    host
+}
+
+/// Undoes what a test that failed midway left on the page, since its ending never ran (a
+/// panic in wasm stops the test where it is, destructors and all): its views (out of the
+/// page, where their refreshes would move the next test's layout), the real `fetch` and
+/// `EventSource`, no pointer pressed, and the runner's own address, which it returns for
+/// the test to put back when it ends. A view left so still runs unseen: a page's poll can
+/// reach the next test's held requests, so one failure may still fail the test after it.
+fn fresh_page() -> String {
+    js_sys::eval(
+        "document.querySelectorAll('[data-test-host]').forEach((host) => host.remove());
+         if (window.__realFetch) window.fetch = window.__realFetch;
+         if (window.__RealEventSource) window.EventSource = window.__RealEventSource;
+         window.dispatchEvent(new PointerEvent('pointercancel'));
+         window.__startAddress = window.__startAddress || location.href;
+         if (location.href !== window.__startAddress)
+             history.replaceState(null, '', window.__startAddress);
+         window.__startAddress",
+    )
+    .unwrap()
+    .as_string()
+    .unwrap()
+}

@@ -1,7 +1,7 @@
 //! The task pages' pieces, mounted with fixed tasks: the list's table, chips and
 //! filters, the detail's summary and timeline, the shared view, errors and links.
 
-use crate::sleep;
+use crate::{fresh_page, sleep};
 use frontend::api::{ClientError, ListFilter};
 use frontend::i18n::UiLang;
 use frontend::nav::{Link, Nav, Route};
@@ -17,14 +17,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
 /// Mounts `view` (with the language and route in context) into a fresh element.
 fn mount<V: IntoView + 'static>(view: impl Fn() -> V + 'static) -> HtmlElement {
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    fresh_page();
+    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let lang = UiLang::provide();
         // Each test starts in English whatever an earlier one chose.
@@ -623,8 +619,7 @@ fn mount_list_page() -> (
     leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
 ) {
     use frontend::pages::task_list::TaskListPage;
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
@@ -637,7 +632,7 @@ fn mount_list_page() -> (
 /// put back the first page alone: it is dropped, and the rows "More" added stay.
 #[wasm_bindgen_test]
 async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
-    let address = web_sys::window().unwrap().location().href().unwrap();
+    let address = fresh_page();
     hold_fetches();
     let (host, handle) = mount_list_page();
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
@@ -669,7 +664,7 @@ async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
 /// without a reload, and the page then opens.
 #[wasm_bindgen_test]
 async fn a_failed_catalog_load_is_tried_again_in_place() {
-    let address = web_sys::window().unwrap().location().href().unwrap();
+    let address = fresh_page();
     // The console starts in the stored language: English here, whatever ran before.
     web_sys::window()
         .unwrap()
@@ -679,8 +674,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
         .set_item("berth.lang", "en")
         .unwrap();
     hold_fetches();
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), frontend::App);
     let failed = || {
         host.query_selector("[data-testid='load-failed']")
@@ -726,7 +720,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
 async fn a_clone_that_cannot_load_offers_the_create_form() {
     use frontend::pages::task_new::NewTaskPage;
     let window = web_sys::window().unwrap();
-    let address = window.location().href().unwrap();
+    let address = fresh_page();
     // No draft of an earlier test: the blank form is blank.
     window
         .local_storage()
@@ -735,8 +729,7 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
         .remove_item(frontend::form::draft::DRAFT_KEY)
         .unwrap();
     hold_fetches();
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         let nav = Nav::provide();
@@ -787,7 +780,7 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
 /// the rows of the filter before would read as its tasks.
 #[wasm_bindgen_test]
 async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
-    let address = web_sys::window().unwrap().location().href().unwrap();
+    let address = fresh_page();
     hold_fetches();
     let (host, handle) = mount_list_page();
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
@@ -821,7 +814,7 @@ async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
 /// that connects replaces the log with its own.
 #[wasm_bindgen_test]
 async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
-    let address = web_sys::window().unwrap().location().href().unwrap();
+    let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     let log = || find(&host, "[data-testid='log']").text_content().unwrap();
     let state = || {
@@ -888,8 +881,7 @@ async fn mount_detail_page() -> (
 ) {
     use frontend::pages::task_detail::TaskDetailPage;
     hold_fetches();
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
+    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
@@ -912,7 +904,7 @@ async fn mount_detail_page() -> (
 /// said there too, not at the page's top.
 #[wasm_bindgen_test]
 async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
-    let address = web_sys::window().unwrap().location().href().unwrap();
+    let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     until("the tags", || {
         host.query_selector("[data-testid='tag-key']")
@@ -993,14 +985,12 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
 async fn coming_back_to_the_list_finds_it_as_it_was_left() {
     use frontend::pages::task_list::{ListMemory, TaskListPage};
     let window = web_sys::window().unwrap();
-    let address = window.location().href().unwrap();
+    let address = fresh_page();
     hold_fetches();
     // Room to scroll whatever the rows' height.
-    let spacer: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    let host = crate::new_host();
+    let spacer = crate::new_host();
     spacer.style().set_property("height", "3000px").unwrap();
-    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
-    document().body().unwrap().append_child(&spacer).unwrap();
     // As the console does: the memory lives beside the routes, and leaving the list
     // disposes of it.
     let listing = RwSignal::new(true);
