@@ -5,6 +5,7 @@
 //! findings carry; its `id` is [`control_id`] of it, which the summary focuses.
 
 use super::context::{FormCx, control_id, field_key};
+use super::pointer;
 use crate::components::field_place;
 use leptos::prelude::*;
 use shared::Issue;
@@ -235,49 +236,6 @@ pub fn Findings(
                 }
             }).collect_view()}
         </ul>
-    }
-}
-
-/// Whether a pointer is pressed, and what waits for its release: see [`Findings`].
-mod pointer {
-    use leptos::prelude::*;
-    use std::cell::{Cell, RefCell};
-
-    thread_local! {
-        static WATCHED: Cell<bool> = const { Cell::new(false) };
-        static PRESSED: Cell<bool> = const { Cell::new(false) };
-        static WAITING: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
-    }
-
-    /// Starts following presses, once for the page: the listeners stay as long as it.
-    pub fn watch() {
-        if WATCHED.replace(true) {
-            return;
-        }
-        let _ = window_event_listener(leptos::ev::pointerdown, |_| PRESSED.set(true));
-        fn release() {
-            PRESSED.set(false);
-            // The press's click is dispatched after pointerup in the same task.
-            set_timeout(
-                || WAITING.take().into_iter().for_each(|f| f()),
-                std::time::Duration::ZERO,
-            );
-        }
-        let _ = window_event_listener(leptos::ev::pointerup, |_| release());
-        let _ = window_event_listener(leptos::ev::pointercancel, |_| release());
-        // A press whose release the page may never see: a right click's menu, the
-        // window left with the button down.
-        let _ = window_event_listener(leptos::ev::contextmenu, |_| release());
-        let _ = window_event_listener(leptos::ev::blur, |_| release());
-    }
-
-    pub fn pressed() -> bool {
-        PRESSED.get()
-    }
-
-    /// Runs `f` once the pointer pressed now is released and its click dispatched.
-    pub fn after_press(f: impl FnOnce() + 'static) {
-        WAITING.with_borrow_mut(|w| w.push(Box::new(f)));
     }
 }
 

@@ -14,6 +14,7 @@ pub mod draft;
 pub mod environment;
 pub mod field;
 pub mod lists;
+mod pointer;
 pub mod preview;
 pub mod pytorch;
 pub mod ray;
