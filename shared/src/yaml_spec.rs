@@ -15,8 +15,8 @@ pub enum YamlSpecError {
     Syntax(String),
     /// Not exactly one document.
     Documents(usize),
-    /// A key given twice in one mapping: the key.
-    Duplicate(String),
+    /// A key given twice in one mapping: the finding at its path, as JSON text's is.
+    Duplicate(crate::Report),
     /// A key that is not text, or an alias.
     NotPlain,
     /// Nothing here reads YAML: a build without the `yaml` feature whose reader is not
@@ -60,7 +60,7 @@ pub fn set_yaml_spec_reader(read: YamlSpecReader) {
 
 // The answer (`crate::flat`): `["doc", value...]` with the document's nodes in prefix
 // order (a string is a YAML string; a marker below says what else comes),
-// `["syntax", detail]`, `["documents", count]`, `["duplicate", key]`.
+// `["syntax", detail]`, `["documents", count]`, `["duplicate", path]`.
 const NULL: u64 = 0;
 const FALSE: u64 = 1;
 const TRUE: u64 = 2;
@@ -113,10 +113,15 @@ pub fn read_yaml_spec(text: &str) -> String {
     }
     let mut wire = Writer::new();
     match YamlLoader::load_from_str(text) {
-        Err(e) => match duplicated_key(e.info()) {
-            Some(key) => {
+        Err(e) => match e
+            .info()
+            .ends_with(": duplicated key in mapping")
+            .then(|| duplicated_path(text))
+            .flatten()
+        {
+            Some(path) => {
                 wire.text("duplicate");
-                wire.text(&key);
+                wire.text(&path.to_string());
             }
             None => {
                 wire.text("syntax");
@@ -137,18 +142,90 @@ pub fn read_yaml_spec(text: &str) -> String {
     wire.finish()
 }
 
-/// The key yaml-rust2's loader refused as given twice, from its words for it
-/// (`String("basic"): duplicated key in mapping`, the key as Rust's `Debug` writes it),
-/// which would read as a programmer's text to the user.
+/// Where the first key given twice in a mapping is: yaml-rust2's loader says which key
+/// but not where (its position is the end of the mapping's value), and in a list of env
+/// vars or mounts a key's name alone does not say which row. Found by a second read, of
+/// the parser's events, only once the loader has refused the text.
 #[cfg(feature = "yaml")]
-fn duplicated_key(info: &str) -> Option<String> {
-    let key = info.strip_suffix(": duplicated key in mapping")?;
-    let inner = key
-        .split_once('(')
-        .and_then(|(_, rest)| rest.strip_suffix(')'))
-        .unwrap_or(key);
-    // Debug quotes a string as JSON does for all but rare escapes; those keep the quotes.
-    Some(serde_json::from_str(inner).unwrap_or_else(|_| inner.to_owned()))
+fn duplicated_path(text: &str) -> Option<crate::FieldPath> {
+    use crate::FieldPath;
+    use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+    use yaml_rust2::scanner::Marker;
+
+    enum Frame {
+        /// The keys so far; the last key read, until its value starts; whether the next
+        /// node is a key.
+        Map {
+            keys: Vec<String>,
+            key: Option<String>,
+            at_key: bool,
+        },
+        Seq {
+            next: usize,
+        },
+    }
+    #[derive(Default)]
+    struct Finder {
+        frames: Vec<(Frame, FieldPath)>,
+        found: Option<FieldPath>,
+    }
+    impl MarkedEventReceiver for Finder {
+        fn on_event(&mut self, ev: Event, _: Marker) {
+            if self.found.is_some() {
+                return;
+            }
+            let container = matches!(ev, Event::MappingStart(..) | Event::SequenceStart(..));
+            if matches!(ev, Event::MappingEnd | Event::SequenceEnd) {
+                self.frames.pop();
+                return;
+            }
+            if !container && !matches!(ev, Event::Scalar(..) | Event::Alias(..)) {
+                return;
+            }
+            // Where the node starting now sits. A key that is not text (which the spec
+            // never has) places what is inside it at its mapping.
+            let at = match self.frames.last_mut() {
+                None => FieldPath::root(),
+                Some((Frame::Map { keys, key, at_key }, path)) if *at_key => {
+                    *at_key = false;
+                    *key = None;
+                    if let Event::Scalar(name, ..) = &ev {
+                        if keys.contains(name) {
+                            self.found = Some(path.name(name));
+                            return;
+                        }
+                        keys.push(name.clone());
+                        *key = Some(name.clone());
+                    }
+                    path.clone()
+                }
+                Some((Frame::Map { key, at_key, .. }, path)) => {
+                    *at_key = true;
+                    key.take().map_or_else(|| path.clone(), |k| path.name(&k))
+                }
+                Some((Frame::Seq { next }, path)) => {
+                    *next += 1;
+                    path.index(*next - 1)
+                }
+            };
+            if container {
+                let frame = if matches!(ev, Event::MappingStart(..)) {
+                    Frame::Map {
+                        keys: Vec::new(),
+                        key: None,
+                        at_key: true,
+                    }
+                } else {
+                    Frame::Seq { next: 0 }
+                };
+                self.frames.push((frame, at));
+            }
+        }
+    }
+    let mut finder = Finder::default();
+    // The text loaded up to the key twice: a later syntax error cannot hide it.
+    let _ = Parser::new_from_str(text).load(&mut finder, true);
+    finder.found
 }
 
 /// What `read_yaml_spec` wrote, read back into JSON: integers as numbers, reals as
@@ -201,7 +278,17 @@ fn from_wire(answer: &str) -> Result<Value, YamlSpecError> {
     };
     match (kind.as_str(), items.next()) {
         ("syntax", Some(Item::Text(detail))) => Err(YamlSpecError::Syntax(detail)),
-        ("duplicate", Some(Item::Text(key))) => Err(YamlSpecError::Duplicate(key)),
+        ("duplicate", Some(Item::Text(path))) => {
+            let mut report = crate::Report::new();
+            report.push(
+                crate::FieldPath::parse(&path),
+                crate::IssueCode::ValueInvalid {
+                    expected: crate::validate::Expected::Once,
+                    found: None,
+                },
+            );
+            Err(YamlSpecError::Duplicate(report))
+        }
         ("documents", Some(Item::Mark(n))) => {
             Err(usize::try_from(n).map_or(YamlSpecError::Unread, YamlSpecError::Documents))
         }
@@ -242,15 +329,33 @@ mod tests {
         assert_eq!(read(""), Err(YamlSpecError::Documents(0)));
         assert_eq!(read("? [a]\n: b\n"), Err(YamlSpecError::NotPlain));
         assert_eq!(read("1: b\n"), Err(YamlSpecError::NotPlain));
-        // The key, not the loader's Rust words for it.
+        // A key twice is named by its path, as in JSON, not by the loader's words.
+        let twice = |text: &str| match read(text) {
+            Err(YamlSpecError::Duplicate(report)) => {
+                let issue = &report.issues()[0];
+                assert_eq!(
+                    issue.message(crate::Lang::En),
+                    "appears more than once; keep one"
+                );
+                issue.path.to_string()
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(twice("basic:\n  name_prefix: a\nbasic: {}\n"), "basic");
         assert_eq!(
-            read("basic:\n  name_prefix: a\nbasic: {}\n"),
-            Err(YamlSpecError::Duplicate("basic".into()))
+            twice(
+                "environment:\n  env:\n    - {name: A, value: '1'}\n    - name: B\n      \
+                 value: '2'\n      name: C\n"
+            ),
+            "environment.env[1].name"
         );
+        // Nested lists and mappings, a key written as a quoted string, and the same key
+        // in sibling mappings, which is no repeat.
         assert_eq!(
-            read("a:\n  \"k \\\" q\": 1\n  'k \" q': 2\n"),
-            Err(YamlSpecError::Duplicate("k \" q".into()))
+            twice("a:\n  - [x, {k: 1}]\n  - {k: 1, \"k\": 2}\n"),
+            "a[1].k"
         );
+        assert!(read("a:\n  - {k: 1}\n  - {k: 2}\n").is_ok());
         let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         assert!(read(&deep).is_ok());
     }

@@ -191,8 +191,6 @@ pub enum ImportError {
     Documents(usize),
     /// A YAML key that is not text, or an alias.
     NotPlain,
-    /// A YAML key given twice in one mapping: the key.
-    Duplicate(String),
     /// A document of the wrong shape.
     Shape(Report),
     /// YAML, and the YAML reader (the module fetched beside the console) did not load.
@@ -213,9 +211,6 @@ impl ImportError {
                 &[("count", count.to_string())],
             ),
             ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
-            ImportError::Duplicate(key) => {
-                text(lang, "ui.form.import.duplicate", &[("key", key.clone())])
-            }
             ImportError::Unread => text(lang, "ui.form.import.unread", &[]),
             ImportError::Shape(report) => text(
                 lang,
@@ -245,7 +240,7 @@ pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
         YamlSpecError::Syntax(detail) => ImportError::Syntax(detail),
         YamlSpecError::Documents(n) => ImportError::Documents(n),
         YamlSpecError::NotPlain => ImportError::NotPlain,
-        YamlSpecError::Duplicate(key) => ImportError::Duplicate(key),
+        YamlSpecError::Duplicate(report) => ImportError::Shape(report),
         YamlSpecError::Unread => ImportError::Unread,
     })?;
     shared::parse_value(value).map_err(ImportError::Shape)

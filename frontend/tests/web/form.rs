@@ -767,30 +767,28 @@ async fn an_import_is_checked_like_any_input() {
         form.submitted().await.basic.task_type,
         Some(shared::TaskType::PyTorchJob)
     );
-    // A key given twice is named, in YAML as in JSON, in words and not the reader's.
-    area.set_value("basic:\n  name_prefix: a\n  name_prefix: b\n");
-    area.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    form.click("import").await;
-    assert_eq!(
-        form.text("import-note"),
-        "Not imported: the key `name_prefix` is given twice in one mapping; keep one."
-    );
-    area.set_value(r#"{"basic": {"name_prefix": "a", "name_prefix": "b"}}"#);
-    area.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    form.click("import").await;
-    let twice = form
-        .find("[data-testid='import-note'] li[data-path='basic.name_prefix']")
-        .expect("the key named at its path");
-    assert!(
-        twice
-            .text_content()
-            .unwrap()
-            .contains("is given twice; keep one"),
-        "{:?}",
-        twice.text_content()
-    );
+    // A key given twice is named at its path, in YAML as in JSON, in words and not the
+    // readers'.
+    for text in [
+        "environment:\n  env:\n    - {name: A, value: '1'}\n    - {name: B, value: '2', name: C}\n",
+        r#"{"environment": {"env": [{"name": "A"}, {"name": "B", "value": "2", "name": "C"}]}}"#,
+    ] {
+        area.set_value(text);
+        area.dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        form.click("import").await;
+        let twice = form
+            .find("[data-testid='import-note'] li[data-path='environment.env[1].name']")
+            .unwrap_or_else(|| panic!("the key named at its path: {}", form.text("import-note")));
+        assert!(
+            twice
+                .text_content()
+                .unwrap()
+                .contains("appears more than once; keep one"),
+            "{:?}",
+            twice.text_content()
+        );
+    }
     area.set_value(&transfer::to_yaml(&ray));
     area.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();

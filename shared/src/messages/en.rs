@@ -1013,10 +1013,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.documents",
         "Found {count} YAML documents; a spec is exactly one.",
     ),
-    (
-        "ui.form.import.duplicate",
-        "Not imported: the key `{key}` is given twice in one mapping; keep one.",
-    ),
     ("ui.form.import.label", "Paste a spec as YAML or JSON"),
     (
         "ui.form.import.not_plain",
@@ -1251,6 +1247,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "value.invalid#known_field",
         "is not a known field; fields here: {options}",
     ),
-    ("value.invalid#once", "is given twice; keep one"),
+    ("value.invalid#once", "appears more than once; keep one"),
     ("value.required", "is required"),
 ];

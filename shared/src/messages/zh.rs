@@ -868,10 +868,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.documents",
         "找到 {count} 个 YAML 文档；一个任务规格只能是一个文档。",
     ),
-    (
-        "ui.form.import.duplicate",
-        "未导入：键 `{key}` 在同一层级中出现了两次，请只保留一个。",
-    ),
     ("ui.form.import.label", "粘贴 YAML 或 JSON 格式的任务规格"),
     (
         "ui.form.import.not_plain",

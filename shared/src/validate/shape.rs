@@ -355,7 +355,10 @@ mod tests {
         ] {
             let issue = first(json);
             assert_eq!(issue.path.to_string(), path, "{json}");
-            assert_eq!(issue.message(crate::Lang::En), "is given twice; keep one");
+            assert_eq!(
+                issue.message(crate::Lang::En),
+                "appears more than once; keep one"
+            );
             assert_eq!(issue.message(crate::Lang::Zh), "重复出现，请只保留一个");
         }
     }
