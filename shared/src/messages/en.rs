@@ -695,7 +695,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.hides_ssh_hostfile",
-        "hides /root, where pod SSH writes its keys and the hostfiles (a RayJob on Kubernetes: its keys alone); prefer /volume or /mnt",
+        "hides /root, where pod SSH writes its keys and node lists; prefer /volume or /mnt",
     ),
     (
         "mount.path.invalid_chars",

@@ -594,7 +594,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.hides_ssh_hostfile",
-        "会覆盖 /root：Pod 间免密登录在其中写入密钥和 hostfile（Kubernetes 上的 RayJob 只写密钥），建议使用 /volume、/mnt 等开头的独立目录",
+        "会覆盖 /root：Pod 间免密登录在其中写入密钥和节点信息，建议使用 /volume、/mnt 等开头的独立目录",
     ),
     ("mount.path.invalid_chars", "不能包含 : 或控制字符"),
     (
