@@ -243,6 +243,8 @@ fn Actions(
     let id = move || view.with_untracked(|v| v.task.id.0.clone());
     let finished = move || view.with(|v| v.task.phase.is_finished());
     let confirming = RwSignal::new(false);
+    // The list, once back at it, does not show the task deleted here.
+    let list = super::task_list::ListMemory::use_context();
     // The dialog is built once per question, however often it is asked.
     let asking = Memo::new(move |_| confirming.get());
     // Keyboard users land on the question's answer, not back at the page's top.
@@ -277,7 +279,12 @@ fn Actions(
         confirming.set(false);
         run(Box::pin(async move {
             match api::delete_task(&id).await {
-                Ok(()) => gone.set(true),
+                Ok(()) => {
+                    if let Some(list) = list {
+                        list.forget(&id);
+                    }
+                    gone.set(true);
+                }
                 Err(err) => error.set(Some(err)),
             }
         }))

@@ -63,10 +63,25 @@ impl ListMemory {
         memory
     }
 
+    /// The memory the console provides, if any.
+    pub fn use_context() -> Option<Self> {
+        use_context::<Self>()
+    }
+
     /// What was shown for these filters (the list's query), taken.
     fn take(self, query: &str) -> Option<Shown> {
         let shown = self.0.try_update_value(Option::take).flatten()?;
         (shown.query == query).then_some(shown)
+    }
+
+    /// Leaves out a task that is gone (deleted on its page), which the list would
+    /// otherwise show again until its refresh.
+    pub fn forget(self, id: &str) {
+        self.0.update_value(|shown| {
+            if let Some(shown) = shown {
+                shown.tasks.retain(|t| t.task.id.0 != id);
+            }
+        });
     }
 }
 
@@ -78,9 +93,12 @@ pub fn TaskListPage(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let filter = RwSignal::new(ListFilter::from_query(&nav::current_query()));
-    let memory = use_context::<ListMemory>();
+    let memory = ListMemory::use_context();
     let shown = memory.and_then(|m| m.take(&filter.with_untracked(ListFilter::to_query)));
     let back_at = shown.as_ref().map(|s| s.scroll);
+    // The filters the rows shown were loaded for: after a filter's change, until its
+    // first page comes, the rows are the filters' before.
+    let rows_for = StoredValue::new(shown.as_ref().map(|s| s.query.clone()));
     let (rows, cursor) = shown.map(|s| (s.tasks, s.next)).unwrap_or_default();
     let tasks = RwSignal::new(rows);
     let next = RwSignal::new(cursor);
@@ -96,6 +114,7 @@ pub fn TaskListPage(
 
     let load_first = move |f: ListFilter| {
         generation.update_value(|g| *g += 1);
+        rows_for.set_value(None);
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
             let result = api::list_tasks(&f, None, PAGE_SIZE).await;
@@ -104,6 +123,7 @@ pub fn TaskListPage(
             }
             match result {
                 Ok(page) => {
+                    rows_for.set_value(Some(f.to_query()));
                     tasks.set(page.tasks);
                     next.set(page.next);
                     error.set(None);
@@ -216,12 +236,12 @@ pub fn TaskListPage(
         });
         on_cleanup(move || {
             follow.remove();
-            // Rows shown after a failure, or before the first page, are not the list.
-            let settled = loaded.try_get_untracked() == Some(true)
-                && error.try_with_untracked(Option::is_none) == Some(true);
+            // Remembered only as the rows of the filters they were loaded for.
+            let query = filter.try_with_untracked(ListFilter::to_query);
+            let settled = query.is_some() && rows_for.try_get_value().flatten() == query;
             let shown = settled.then(|| {
                 Some(Shown {
-                    query: filter.try_with_untracked(ListFilter::to_query)?,
+                    query: query?,
                     tasks: tasks.try_get_untracked()?,
                     next: next.try_get_untracked()?,
                     scroll: scroll.try_get_value()?,
