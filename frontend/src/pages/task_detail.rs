@@ -549,7 +549,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let broken = RwSignal::new(false);
     let attempts = Memo::new(move |_| view.with(|v| v.task.attempts));
     let replicas = Memo::new(move |_| view.with(|v| replica_count(&v.task.spec)));
+    // Bumped by every load and follow: a load answered after a later one began (a follow
+    // whose stream has spoken) would put back an older log.
+    let asked = StoredValue::new(0u64);
     let stop_follow = move || {
+        asked.update_value(|a| *a += 1);
         follow.set_value(None);
         following.set(false);
     };
@@ -563,8 +567,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             return;
         }
         let (r, a) = (replica.get_untracked(), attempt.get_untracked());
+        let mine = asked.get_value();
         leptos::task::spawn_local(async move {
-            match api::fetch_logs(&id.get_value(), r, a).await {
+            let answer = api::fetch_logs(&id.get_value(), r, a).await;
+            if asked.try_get_value() != Some(mine) {
+                return;
+            }
+            match answer {
                 Ok(log) => {
                     text.set(log);
                     error.set(None);
@@ -574,6 +583,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         });
     };
     let start_follow = move || {
+        asked.update_value(|a| *a += 1);
         ended.set(false);
         broken.set(false);
         // The stream sends the log from its start: it replaces the log shown once it
