@@ -406,7 +406,9 @@ fn TagEditor(
         if !owner {
             return Vec::new();
         }
-        let mut spec = view.with(|v| v.task.spec.clone());
+        // The spec does not change while the page is open; the poll's copies of it would
+        // only run the check again.
+        let mut spec = view.with_untracked(|v| v.task.spec.clone());
         spec.basic.tags = draft.get();
         let at = shared::FieldPath::parse("basic.tags");
         shared::check(&spec, &session.catalog, &session.usage, &session.user)
@@ -491,8 +493,11 @@ fn TagEditor(
                         let class = format!("finding {}", issue.severity.as_str());
                         let path = issue.path.to_string();
                         let (place, code) = (path.clone(), issue.code.code());
+                        let severity = format!("ui.form.severity.{}", issue.severity.as_str());
                         view! {
                             <li class=class data-code=code data-path=path>
+                                <span class="badge">{move || lang.text(&severity)}</span>
+                                " "
                                 {move || crate::components::field_place(lang.get(), &place)}
                                 {move || lang.text("ui.form.summary.after_place")}
                                 {move || issue.message(lang.get())}

@@ -934,7 +934,7 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         finding
             .text_content()
             .unwrap()
-            .starts_with("Tags #2 › Tag key: "),
+            .starts_with("error Tags #2 › Tag key: "),
         "{:?}",
         finding.text_content()
     );
