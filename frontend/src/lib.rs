@@ -102,9 +102,12 @@ fn follow(ev: leptos::ev::MouseEvent, route: Route) {
     }
 }
 
-/// The page for the current route.
+/// The page for the current route ([`Nav`] in context).
 #[component]
-fn Page(session: shared::api::CatalogResponse) -> impl IntoView {
+pub fn Page(
+    /// The user, the catalog and the use, as the console loaded them.
+    session: shared::api::CatalogResponse,
+) -> impl IntoView {
     let nav = Nav::use_context();
     let lang = UiLang::use_context();
     // Only a change of page re-renders: the page keeps its own state otherwise.

@@ -718,7 +718,6 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
 /// offers the create form, which opens in place (blank, with no draft kept).
 #[wasm_bindgen_test]
 async fn a_clone_that_cannot_load_offers_the_create_form() {
-    use frontend::pages::task_new::NewTaskPage;
     let window = web_sys::window().unwrap();
     let address = fresh_page();
     // No draft of an earlier test: the blank form is blank.
@@ -736,14 +735,7 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
         nav.go(Route::New {
             clone: Some("gone-12345".into()),
         });
-        let session = demo_session();
-        // The page for the route, as the console's `Page` picks it.
-        move || match nav.route() {
-            Route::New { clone } => {
-                view! { <NewTaskPage session=session.clone() clone /> }.into_any()
-            }
-            _ => ().into_any(),
-        }
+        view! { <frontend::Page session=demo_session() /> }.into_any()
     });
     until("the clone's request", || {
         held_fetches().iter().any(|u| u.contains("gone-12345"))
@@ -980,31 +972,30 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
 
 /// Back at the list from a task (the task page's Back, the browser's) finds the rows
 /// "More" added and the place scrolled to, then refreshes them all; other filters start
-/// afresh.
+/// afresh. Through the console's own pages, links and history.
 #[wasm_bindgen_test]
 async fn coming_back_to_the_list_finds_it_as_it_was_left() {
-    use frontend::pages::task_list::{ListMemory, TaskListPage};
+    use frontend::pages::task_list::ListMemory;
     let window = web_sys::window().unwrap();
     let address = fresh_page();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/"))
+        .unwrap();
     hold_fetches();
-    // Room to scroll whatever the rows' height.
     let host = crate::new_host();
+    // Room to scroll whatever the rows' height.
     let spacer = crate::new_host();
     spacer.style().set_property("height", "3000px").unwrap();
-    // As the console does: the memory lives beside the routes, and leaving the list
-    // disposes of it.
-    let listing = RwSignal::new(true);
     let handle = leptos::mount::mount_to(host.clone(), move || {
         ListMemory::provide();
         UiLang::provide().set(Lang::En);
         Nav::provide();
-        move || {
-            listing
-                .get()
-                .then(|| view! { <TaskListPage session=demo_session() /> })
-        }
+        view! { <frontend::Page session=demo_session() /> }.into_any()
     });
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    let on_list = || host.query_selector(".task-list").unwrap().is_some();
     until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
     until("the first page", || rows() == 20).await;
@@ -1019,45 +1010,52 @@ async fn coming_back_to_the_list_finds_it_as_it_was_left() {
     until("the scroll", || window.scroll_y().unwrap() == 700.0).await;
     sleep(50).await;
 
-    listing.set(false);
-    window.scroll_to_with_x_and_y(0.0, 0.0);
-    sleep(50).await;
-    release_fetches();
-    hold_fetches();
-    listing.set(true);
-    leptos::task::tick().await;
-    assert_eq!(rows(), 40, "the rows at once, before any answer");
-    until("the place", || window.scroll_y().unwrap() == 700.0).await;
-    until("the refresh", || !held_fetches().is_empty()).await;
-    let asked = held_fetches();
-    assert!(
-        asked.len() == 1 && asked[0].contains("limit=40") && !asked[0].contains("cursor"),
-        "one refresh of the 40 rows: {asked:?}"
-    );
-    assert!(
-        host.query_selector("[data-testid='list-more']")
+    // To a task and back by its Back link, then by the browser's back button.
+    for back in ["link", "history"] {
+        let row = host
+            .query_selector_all("[data-testid='task-link']")
             .unwrap()
-            .is_some()
-    );
+            .item(30)
+            .unwrap()
+            .unchecked_into::<HtmlElement>();
+        row.click();
+        until("the task's page", || !on_list()).await;
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+        release_fetches();
+        hold_fetches();
+        if back == "link" {
+            find(&host, "[data-testid='back']").click();
+        } else {
+            window.history().unwrap().back().unwrap();
+        }
+        until("the list", on_list).await;
+        assert_eq!(rows(), 40, "{back}: the rows at once, before any answer");
+        until("the place", || window.scroll_y().unwrap() == 700.0).await;
+        until("the refresh", || {
+            held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+        })
+        .await;
+        let asked: Vec<String> = held_fetches()
+            .into_iter()
+            .filter(|u| u.contains("/api/v1/tasks?"))
+            .collect();
+        assert!(
+            asked.len() == 1 && asked[0].contains("limit=40") && !asked[0].contains("cursor"),
+            "{back}: one refresh of the 40 rows: {asked:?}"
+        );
+        assert!(
+            host.query_selector("[data-testid='list-more']")
+                .unwrap()
+                .is_some()
+        );
+    }
 
     // Another filter's list starts afresh at its first page.
-    listing.set(false);
-    release_fetches();
-    hold_fetches();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/?phase=failed"))
-        .unwrap();
-    listing.set(true);
-    leptos::task::tick().await;
-    assert_eq!(rows(), 0);
-    until("the first page's request", || !held_fetches().is_empty()).await;
-    assert!(
-        held_fetches()[0].contains("phase=failed"),
-        "{:?}",
-        held_fetches()
-    );
+    find(&host, ".chip[data-phase='failed']").click();
+    until("the filter's first page", || {
+        held_fetches().iter().any(|u| u.contains("phase=failed"))
+    })
+    .await;
     spacer.remove();
     window.scroll_to_with_x_and_y(0.0, 0.0);
     finish(handle, &host, &address);
