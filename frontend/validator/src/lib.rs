@@ -20,6 +20,11 @@
 //! useRuntimeEnvReader(readRuntimeEnv); // from now on every check reads runtime envs
 //! ```
 //!
+//! One difference from the server, for a spec given as JSON text: a key given twice in
+//! one object is a finding here (`value.invalid` at the key's path, "appears more than
+//! once"), while `POST /api/v1/validate` refuses such a body outright (400,
+//! `body.duplicate_key`), as it refuses any JSON that is not strict.
+//!
 //! A [`Validator`] keeps the typed catalog, so a check reads only the spec: the one-shot
 //! `validateTask` reads the whole catalog again on every call.
 //!
