@@ -34,6 +34,14 @@ fn storage() -> web_sys::Storage {
         .expect("local storage")
 }
 
+/// The console's form style in the page, for tests of layout; removed by the test.
+fn form_style() -> web_sys::Element {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../../public/form.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    style
+}
+
 /// A mounted form; dropping it unmounts it, so ids never repeat across tests.
 struct Form {
     host: HtmlElement,
@@ -989,9 +997,7 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
 
 #[wasm_bindgen_test]
 async fn a_fields_findings_keep_their_lines_while_the_user_is_in_it() {
-    let style = document().create_element("style").unwrap();
-    style.set_text_content(Some(include_str!("../../../public/form.css")));
-    document().head().unwrap().append_child(&style).unwrap();
+    let style = form_style();
     let form = mount(None, false).await;
     let name = form.control("basic.name_prefix");
     name.focus().unwrap();
@@ -1030,9 +1036,7 @@ async fn a_fields_findings_keep_their_lines_while_the_user_is_in_it() {
 
 #[wasm_bindgen_test]
 async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
-    let style = document().create_element("style").unwrap();
-    style.set_text_content(Some(include_str!("../../../public/form.css")));
-    document().head().unwrap().append_child(&style).unwrap();
+    let style = form_style();
     let form = mount(None, false).await;
     let name = form.control("basic.name_prefix");
     name.focus().unwrap();
@@ -1083,9 +1087,7 @@ async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
 #[wasm_bindgen_test]
 async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
     // The console's own style, which makes sections off screen skip rendering.
-    let style = document().create_element("style").unwrap();
-    style.set_text_content(Some(include_str!("../../../public/form.css")));
-    document().head().unwrap().append_child(&style).unwrap();
+    let style = form_style();
     let form = mount(None, false).await;
     // The summary's last finding with a control of its own is far down the form,
     // whose sections off screen skip rendering (content-visibility): focus still goes
