@@ -24,8 +24,9 @@ pub enum ClientError {
 }
 
 impl ClientError {
-    /// The error in the reader's language (the server's `detail` stays as sent, in
-    /// English, with its stable code beside it).
+    /// The error in the reader's language, with the stable code beside it. The server's
+    /// `detail` is English: the refusals the console knows are worded from their code
+    /// instead, any other shows its detail as sent.
     pub fn localized(&self, lang: Lang) -> String {
         match self {
             ClientError::Network(detail) if detail.is_empty() => {
@@ -38,13 +39,32 @@ impl ClientError {
             ClientError::Api(body) if body.code == "spec.invalid" => {
                 shared::messages::text(lang, "ui.app.spec_refused", &[("code", body.code.clone())])
             }
-            ClientError::Api(body) => shared::messages::text(
-                lang,
-                "ui.app.api_error",
-                &[("detail", body.detail.clone()), ("code", body.code.clone())],
-            ),
+            ClientError::Api(body) => {
+                let detail = match refusal_key(&body.code) {
+                    Some(key) => shared::messages::text(lang, key, &[]),
+                    None => body.detail.clone(),
+                };
+                shared::messages::text(
+                    lang,
+                    "ui.app.api_error",
+                    &[("detail", detail), ("code", body.code.clone())],
+                )
+            }
         }
     }
+}
+
+/// The console's own words for a refusal's stable code.
+fn refusal_key(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "auth.required" => "ui.app.refused.auth_required",
+        "body.too_large" => "ui.app.refused.body_too_large",
+        "internal" => "ui.app.refused.internal",
+        "task.conflict" => "ui.app.refused.task_conflict",
+        "task.forbidden" => "ui.app.refused.task_forbidden",
+        "task.not_found" => "ui.app.refused.task_not_found",
+        _ => return None,
+    })
 }
 
 /// A module result with [`ClientError`].

@@ -338,7 +338,7 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
         title: "Conflict".into(),
         status: 409,
         detail: "task t-1 has not ended; stop it first".into(),
-        code: "conflict".into(),
+        code: "task.conflict".into(),
         issues: Vec::new(),
         truncated: 0,
         line: None,
@@ -350,7 +350,7 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
         banner
             .text_content()
             .unwrap()
-            .contains("The server refused: task t-1 has not ended")
+            .contains("The server refused: the task has changed since this page showed it")
     );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
@@ -358,7 +358,7 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
         find(&host, "[role='alert']")
             .text_content()
             .unwrap()
-            .starts_with("服务器拒绝了请求")
+            .starts_with("服务器拒绝了请求：任务状态已变化，请刷新后再试（task.conflict）")
     );
     back_to_english(&host).await;
     find(&host, ".dismiss").click();

@@ -886,6 +886,30 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.nav_new", "Create task"),
     ("ui.app.network_error", "Cannot reach the server: {detail}"),
     ("ui.app.not_found", "There is no page at {path}."),
+    (
+        "ui.app.refused.auth_required",
+        "you are not signed in, or your sign-in has expired; sign in again",
+    ),
+    (
+        "ui.app.refused.body_too_large",
+        "the request is larger than the server accepts",
+    ),
+    (
+        "ui.app.refused.internal",
+        "the server met an internal error; try again later",
+    ),
+    (
+        "ui.app.refused.task_conflict",
+        "the task has changed since this page showed it; look at it again",
+    ),
+    (
+        "ui.app.refused.task_forbidden",
+        "only the task's owner can do this",
+    ),
+    (
+        "ui.app.refused.task_not_found",
+        "there is no such task, or it is not yours to see",
+    ),
     ("ui.app.skip", "Skip to content"),
     (
         "ui.app.spec_refused",

@@ -753,6 +753,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.nav_new", "创建任务"),
     ("ui.app.network_error", "无法连接服务器：{detail}"),
     ("ui.app.not_found", "没有这个页面：{path}"),
+    (
+        "ui.app.refused.auth_required",
+        "未登录或登录已过期，请重新登录",
+    ),
+    (
+        "ui.app.refused.body_too_large",
+        "请求内容超过服务器允许的大小",
+    ),
+    ("ui.app.refused.internal", "服务器内部出错，请稍后重试"),
+    (
+        "ui.app.refused.task_conflict",
+        "任务状态已变化，请刷新后再试",
+    ),
+    (
+        "ui.app.refused.task_forbidden",
+        "只有任务的所有者可以执行此操作",
+    ),
+    ("ui.app.refused.task_not_found", "任务不存在，或你无权查看"),
     ("ui.app.skip", "跳到正文"),
     (
         "ui.app.spec_refused",
