@@ -553,6 +553,17 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     // The stream stopped before the attempt ended.
     let broken = RwSignal::new(false);
     let attempts = Memo::new(move |_| view.with(|v| v.task.attempts));
+    // The picked attempt has ended: its log is all there will be.
+    let over = Memo::new(move |_| {
+        view.with(|v| {
+            let phase = v.task.phase;
+            attempt.get().is_some_and(|a| a < v.task.attempts)
+                || phase.is_finished()
+                || matches!(phase, TaskPhase::Retrying | TaskPhase::Queued)
+        })
+    });
+    // The log shown was read after its attempt ended: an empty one means no output.
+    let complete = RwSignal::new(false);
     let replicas = Memo::new(move |_| view.with(|v| replica_count(&v.task.spec)));
     // Bumped by every load and follow: a load answered after a later one began (a follow
     // whose stream has spoken) would put back an older log.
@@ -567,12 +578,14 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let reload = move || {
         stop_follow();
         ended.set(false);
+        complete.set(false);
         if attempts.get_untracked() == 0 {
             text.set(String::new());
             return;
         }
         let (r, a) = (replica.get_untracked(), attempt.get_untracked());
         let mine = asked.get_value();
+        let whole = over.get_untracked();
         leptos::task::spawn_local(async move {
             let answer = api::fetch_logs(&id.get_value(), r, a).await;
             if asked.try_get_value() != Some(mine) {
@@ -581,6 +594,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             match answer {
                 Ok(log) => {
                     text.set(log);
+                    complete.set(whole);
                     error.set(None);
                 }
                 Err(err) => error.set(Some(err)),
@@ -588,8 +602,10 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         });
     };
     let start_follow = move || {
+        follow.set_value(None);
         asked.update_value(|a| *a += 1);
         ended.set(false);
+        complete.set(false);
         broken.set(false);
         // The stream sends the log from its start: it replaces the log shown once it
         // speaks, so a stream that cannot connect leaves the log as it was.
@@ -605,10 +621,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     text.update(|t| t.push_str(&chunk));
                 }
             },
-            move |complete| {
+            move |done| {
                 following.set(false);
-                if complete {
+                if done {
                     ended.set(true);
+                    complete.set(true);
                     return;
                 }
                 // The server closes the stream once the attempt has ended (browsers drop
@@ -622,6 +639,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                                 || now.task.attempts != followed
                                 || matches!(phase, TaskPhase::Retrying | TaskPhase::Queued);
                             ended.set(over);
+                            complete.set(over);
                             broken.set(!over);
                         }
                         Err(err) => error.set(Some(err)),
@@ -639,14 +657,28 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     };
     // The log of the picked replica and attempt, once there is one. Unpicked, the attempt
     // is the latest, which a retry moves on: its log is loaded then, as the picker shows.
+    // A followed log goes on being followed on the replica or attempt picked next, and an
+    // unfollowed one is read again when its attempt ends, so it shows the whole output.
     let started = Memo::new(move |_| attempts.get() > 0);
     let shown = Memo::new(move |_| attempt.get().unwrap_or(attempts.get()));
-    Effect::new(move |_| {
-        replica.track();
-        shown.track();
-        if started.get() {
+    Effect::new(move |before: Option<(u32, u32)>| {
+        let now = (replica.get(), shown.get());
+        over.track();
+        if !started.get() {
+            return now;
+        }
+        if before == Some(now) {
+            // Only the attempt's end: a followed log ends with its stream, and one read
+            // whole stays as it is.
+            if !following.get_untracked() && !complete.get_untracked() {
+                reload();
+            }
+        } else if following.get_untracked() {
+            start_follow();
+        } else {
             reload();
         }
+        now
     });
     let task_type = move || view.with(|v| v.task.spec.basic.task_type);
     view! {
@@ -700,7 +732,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     </p>
                     <ErrorBanner error />
                     <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title">
-                        {move || if text.with(String::is_empty) { lang.text("ui.detail.logs_empty") } else { text.get() }}
+                        {move || if !text.with(String::is_empty) {
+                            text.get()
+                        } else {
+                            lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" })
+                        }}
                     </pre>
                 }.into_any()
             }}

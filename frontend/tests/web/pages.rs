@@ -877,7 +877,11 @@ async fn mount_detail_page() -> (
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
-        view! { <TaskDetailPage id="t1".to_owned() session=demo_session() /> }.into_any()
+        view! {
+            <frontend::i18n::LangSwitch />
+            <TaskDetailPage id="t1".to_owned() session=demo_session() />
+        }
+        .into_any()
     });
     let running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
     until("the task's request", || !held_fetches().is_empty()).await;
@@ -1096,4 +1100,92 @@ fn a_log_stream_to_another_site_carries_its_credentials() {
         "/api/v1/tasks/t1/logs?replica=0&follow=true false"
     );
     js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+}
+
+/// A followed log goes on being followed on the replica picked next: the picker does not
+/// stop the follow behind the reader's back.
+#[wasm_bindgen_test]
+async fn a_followed_log_follows_the_replica_picked_next() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    js_sys::eval(
+        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
+         window.EventSource = class {
+             constructor(url) { this.url = url; this.readyState = 1; window.__source = this; }
+             addEventListener() {}
+             close() { this.readyState = 2; }
+         };",
+    )
+    .unwrap();
+    let source = || {
+        js_sys::eval("[window.__source.url, window.__source.readyState].join(' ')")
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    let follow = find(&host, "[data-testid='log-follow']");
+    follow.click();
+    leptos::task::tick().await;
+    assert_eq!(source(), "/api/v1/tasks/t1/logs?replica=0&follow=true 1");
+    let picker: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='log-replica']").unchecked_into();
+    picker.set_value("1");
+    picker
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    until("the second replica followed", || {
+        source() == "/api/v1/tasks/t1/logs?replica=1&follow=true 1"
+    })
+    .await;
+    assert_eq!(
+        follow.get_attribute("aria-pressed").as_deref(),
+        Some("true")
+    );
+    assert!(
+        held_fetches().iter().all(|u| !u.contains("/logs")),
+        "followed, not read once: {:?}",
+        held_fetches()
+    );
+    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+    finish(handle, &host, &address);
+}
+
+/// A log read while its attempt ran may be missing its end: when the task ends with the
+/// page open, the log is read again. An empty log of an ended attempt says there was no
+/// output, not "no output yet".
+#[wasm_bindgen_test]
+async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let log = || find(&host, "[data-testid='log']").text_content().unwrap();
+    until("the log", || log() == "No output yet.").await;
+    // The language switch fetches the task again, as the poll does.
+    find(&host, "[data-testid='lang-zh']").click();
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    let ended = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    answer_fetch("tasks/t1?", &serde_json::to_string(&ended).unwrap());
+    until("the log asked for again", || {
+        held_fetches().iter().any(|u| u.contains("/logs"))
+    })
+    .await;
+    answer_fetch("/logs", "");
+    until("the ended log", || log() == "该副本在本次运行中没有输出。").await;
+    back_to_english(&host).await;
+    // Its fetch answered, so no request is left for the next test.
+    until("the task in English", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    answer_fetch("tasks/t1?", &serde_json::to_string(&ended).unwrap());
+    until("its events", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_fetch("/events", "[]");
+    finish(handle, &host, &address);
 }

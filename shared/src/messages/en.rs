@@ -966,6 +966,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs", "Logs"),
     ("ui.detail.logs_empty", "No output yet."),
     (
+        "ui.detail.logs_empty_ended",
+        "This replica wrote no output in this attempt.",
+    ),
+    (
         "ui.detail.logs_none",
         "No attempt has started yet, so there is no log.",
     ),

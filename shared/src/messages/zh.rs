@@ -823,6 +823,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.group", "项目组"),
     ("ui.detail.logs", "日志"),
     ("ui.detail.logs_empty", "暂无输出。"),
+    ("ui.detail.logs_empty_ended", "该副本在本次运行中没有输出。"),
     ("ui.detail.logs_none", "任务尚未开始运行，暂无日志。"),
     ("ui.detail.logs_reload", "刷新"),
     ("ui.detail.owner", "所有者"),
