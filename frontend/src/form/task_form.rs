@@ -125,7 +125,7 @@ pub fn TaskForm(
     let settled = RwSignal::new(false);
     request_animation_frame(move || request_animation_frame(move || settled.set(true)));
     view! {
-        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit data-testid="task-form">
+        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form">
             <h1>{move || cx.text("ui.form.title")}</h1>
             {move || restored.get().then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
@@ -197,4 +197,18 @@ fn follow_usage(usage: RwSignal<Usage>) -> impl Fn() + Copy + 'static {
 fn new_key() -> String {
     let random = (js_sys::Math::random() * 1e15) as u64;
     format!("form-{:x}-{random:x}", js_sys::Date::now() as u64)
+}
+
+/// Enter in a one-line field does not submit the task, as it would in a plain HTML form:
+/// on a form this long, an Enter after typing a name would send a task that holds GPUs,
+/// or, with errors left, light up every finding at once. The submit button takes Enter.
+fn no_enter_submit(ev: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let in_field = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|e| e.tag_name() == "INPUT");
+    if ev.key() == "Enter" && in_field {
+        ev.prevent_default();
+    }
 }

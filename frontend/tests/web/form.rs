@@ -1609,3 +1609,43 @@ async fn removing_a_row_keeps_the_keyboard_in_the_list() {
     sleep(50).await;
     assert_eq!(focused_test_id().as_deref(), Some("add-environment.env"));
 }
+
+/// Enter in a one-line field does not send the task (a plain HTML form would); the
+/// submit button still takes it.
+#[wasm_bindgen_test]
+async fn enter_in_a_field_does_not_submit_the_task() {
+    let form = mount(None, false).await;
+    let enter = || {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key("Enter");
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+    };
+    let went_on = |el: HtmlElement| el.dispatch_event(&enter()).unwrap();
+    assert!(
+        !went_on(form.control("basic.name_prefix")),
+        "held in a field"
+    );
+    assert!(went_on(form.test_id("submit")), "taken by the button");
+}
+
+/// An import's refusal stays when the language switches, in the new language.
+#[wasm_bindgen_test]
+async fn an_import_refusal_is_said_again_in_the_language_switched_to() {
+    let form = mount(None, false).await;
+    form.type_in(
+        "import",
+        "{\"version\": 1, \"basic\": {\"name_prefix\": 7}}",
+    )
+    .await;
+    form.click("import").await;
+    let note = || form.text("import-note");
+    assert!(note().contains("basic.name_prefix"), "{}", note());
+    let english = note();
+    form.click("lang-zh").await;
+    assert!(note().contains("basic.name_prefix"), "{}", note());
+    assert_ne!(note(), english, "said again in Chinese");
+    form.click("lang-en").await;
+    assert_eq!(note(), english);
+}
