@@ -440,21 +440,25 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The spec as the caller may see it: real hidden values for the owner only.
+/// The spec as the caller may see it: real hidden values for the owner only, and the
+/// task's tags as they are now. Tags edited on the task are the task's, so its spec,
+/// a clone of it and a resubmit carry them, not the tags it was submitted with.
 async fn spec_for(
     state: &AppState,
     user: &User,
     stored: &StoredTask,
 ) -> Result<TaskSpec, ApiError> {
-    if stored.task.owner == user.name {
+    let mut spec = if stored.task.owner == user.name {
         let hidden = runner(state)?
             .store()
             .hidden_values(&stored.task.id)
             .await?;
-        Ok(restore_hidden(&stored.task.spec, &hidden))
+        restore_hidden(&stored.task.spec, &hidden)
     } else {
-        Ok(stored.task.spec.clone())
-    }
+        stored.task.spec.clone()
+    };
+    spec.basic.tags.clone_from(&stored.tags);
+    Ok(spec)
 }
 
 /// `GET /tasks/{id}/spec`: for clone and export.
@@ -466,7 +470,7 @@ async fn spec_for(
         ("id" = String, Path, description = "The task id (its final name)")
     ),
     responses(
-        (status = 200, description = "The spec; hidden env values are real for the owner only, masked for anyone else", body = TaskSpec),
+        (status = 200, description = "The spec, with the task's tags as they are now; hidden env values are real for the owner only, masked for anyone else", body = TaskSpec),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )

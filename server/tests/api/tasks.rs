@@ -300,6 +300,36 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+/// Tags edited on a task are the task's: its spec (which the console's clone reads) and
+/// a resubmit carry them, not the ones it was submitted with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_spec_and_resubmit_carry_its_tags_as_edited() {
+    let app = server::app(demo_state().await);
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("true"))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    let edited = json!([{ "key": "stage", "value": "eval" }]);
+    let (status, body) = call(&app, patch_tags(&id, edited.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, spec) = call(&app, get(&format!("/api/v1/tasks/{id}/spec"))).await;
+    assert_eq!(status, StatusCode::OK, "{spec}");
+    assert_eq!(spec["basic"]["tags"], edited);
+    let (status, again) = call(
+        &app,
+        post(&format!("/api/v1/tasks/{id}/resubmit"), &json!({})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{again}");
+    assert_eq!(again["tags"], edited);
+    assert_eq!(again["spec"]["basic"]["tags"], edited);
+    for task in [id.as_str(), again["id"].as_str().unwrap()] {
+        call(
+            &app,
+            post(&format!("/api/v1/tasks/{task}/stop"), &json!({})),
+        )
+        .await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_invalid_corpus_case_is_refused_with_exactly_its_findings() {
     let state = demo_state().await;
