@@ -205,9 +205,15 @@ pub fn current_query() -> String {
         .to_owned()
 }
 
-/// Rewrites the query string of the address bar in place (no history entry), so a
-/// reload keeps the page's filters.
-pub fn replace_query(query: &str) {
+/// Whether the address bar shows the task list (it may have moved on before the list's
+/// page is gone).
+pub fn at_list() -> bool {
+    current() == Route::List
+}
+
+/// Writes `query` into the address bar's query string, so a reload keeps the page's
+/// filters: as a new history entry (Back returns to the filters before), or in place.
+pub fn set_query(query: &str, new_entry: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -218,6 +224,10 @@ pub fn replace_query(query: &str) {
         format!("{path}?{query}")
     };
     if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
+        let _ = if new_entry {
+            history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
+        } else {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
+        };
     }
 }

@@ -213,10 +213,15 @@ pub fn TaskListPage(
     // Back at rows remembered: they are shown at once, scrolled to where they were, and
     // refreshed rather than loaded again from the first page.
     let returning = StoredValue::new(back_at);
-    Effect::new(move |_| {
+    // A change of filters is a step Back returns from; the address the page opened at is
+    // only written as the filters read it.
+    Effect::new(move |before: Option<()>| {
         let f = filter.get();
-        nav::replace_query(&f.to_query());
-        nav::remember_list_query(&f.to_query());
+        let query = f.to_query();
+        if nav::at_list() && query != nav::current_query() {
+            nav::set_query(&query, before.is_some());
+        }
+        nav::remember_list_query(&query);
         match returning.try_update_value(Option::take).flatten() {
             Some(y) => {
                 if let Some(window) = web_sys::window() {
@@ -227,6 +232,16 @@ pub fn TaskListPage(
             None => load_first(f),
         }
     });
+    // Back and Forward between the list's own entries bring their filters back.
+    let popped = window_event_listener(leptos::ev::popstate, move |_| {
+        if nav::at_list() {
+            let now = ListFilter::from_query(&nav::current_query());
+            if filter.with_untracked(|f| *f != now) {
+                filter.set(now);
+            }
+        }
+    });
+    on_cleanup(move || popped.remove());
     if let Some(memory) = memory {
         let scroll = StoredValue::new(back_at.unwrap_or(0.0));
         let follow = window_event_listener(leptos::ev::scroll, move |_| {

@@ -1189,3 +1189,58 @@ async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
     answer_fetch("/events", "[]");
     finish(handle, &host, &address);
 }
+
+/// A change of filters is a step in the history: Back brings the filters before, with
+/// their tasks, and Forward the ones after; the address the list opened at adds no step.
+#[wasm_bindgen_test]
+async fn back_and_forward_step_through_the_lists_filters() {
+    let window = web_sys::window().unwrap();
+    let history = window.history().unwrap();
+    let address = fresh_page();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/?type=ray_job"))
+        .unwrap();
+    let steps = history.length().unwrap();
+    hold_fetches();
+    let (host, handle) = mount_list_page();
+    let search = || window.location().search().unwrap();
+    let pressed = |phase: &str| {
+        find(&host, &format!(".chip[data-phase='{phase}']"))
+            .get_attribute("aria-pressed")
+            .as_deref()
+            == Some("true")
+    };
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("type=ray_job", &page_of(0, 3, None));
+    assert_eq!(history.length().unwrap(), steps, "opening adds no step");
+    find(&host, ".chip[data-phase='failed']").click();
+    until("the failed filter's request", || {
+        held_fetches().iter().any(|u| u.contains("phase=failed"))
+    })
+    .await;
+    answer_fetch("phase=failed", &page_of(0, 1, None));
+    assert_eq!(search(), "?phase=failed&type=ray_job");
+    history.back().unwrap();
+    until("the filters before", || {
+        search() == "?type=ray_job" && pressed("all")
+    })
+    .await;
+    until("their tasks asked for", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("type=ray_job") && !u.contains("phase="))
+    })
+    .await;
+    answer_fetch("type=ray_job", &page_of(0, 3, None));
+    history.forward().unwrap();
+    until("the filters after", || {
+        search() == "?phase=failed&type=ray_job" && pressed("failed")
+    })
+    .await;
+    until("their tasks asked for", || {
+        held_fetches().iter().any(|u| u.contains("phase=failed"))
+    })
+    .await;
+    answer_fetch("phase=failed", &page_of(0, 1, None));
+    finish(handle, &host, &address);
+}
