@@ -402,6 +402,9 @@ fn TagEditor(
     // The save's refusal is said here, beside the tags, not at the page's top.
     let error = RwSignal::new(None::<ClientError>);
     let draft = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
+    // The server's findings on a refused save, for the tags it refused: they join the
+    // list below, each at its tag, until the tags change.
+    let refused = RwSignal::new(None::<(Vec<Tag>, Vec<shared::Issue>)>);
     let findings = Memo::new(move |_| {
         if !owner {
             return Vec::new();
@@ -411,11 +414,24 @@ fn TagEditor(
         let mut spec = view.with_untracked(|v| v.task.spec.clone());
         spec.basic.tags = draft.get();
         let at = shared::FieldPath::parse("basic.tags");
-        shared::check(&spec, &session.catalog, &session.usage, &session.user)
+        let mut found = shared::check(&spec, &session.catalog, &session.usage, &session.user)
             .issues
             .under(&at)
             .cloned()
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        refused.with(|r| {
+            if let Some((_, issues)) = r.as_ref().filter(|(tags, _)| *tags == spec.basic.tags) {
+                for issue in issues {
+                    if !found
+                        .iter()
+                        .any(|f| f.path == issue.path && f.code == issue.code)
+                    {
+                        found.push(issue.clone());
+                    }
+                }
+            }
+        });
+        found
     });
     let blocked =
         move || findings.with(|f| f.iter().any(|i| i.severity == shared::Severity::Error));
@@ -438,10 +454,17 @@ fn TagEditor(
         let tags = draft.get_untracked();
         let l = lang.get_untracked();
         leptos::task::spawn_local(async move {
-            match api::set_tags(&id.get_value(), tags, l).await {
+            match api::set_tags(&id.get_value(), tags.clone(), l).await {
                 Ok(updated) => {
                     draft.set(updated.tags);
                     saved.set(true);
+                    refused.set(None);
+                    error.set(None);
+                }
+                Err(ClientError::Api(body)) if !body.issues.is_empty() => {
+                    saved.set(false);
+                    let issues = body.issues.into_iter().map(shared::Issue::from).collect();
+                    refused.set(Some((tags, issues)));
                     error.set(None);
                 }
                 Err(err) => {

@@ -971,6 +971,39 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         1,
         "said once, at the tags"
     );
+    // A refusal with findings (a rule the page could not apply: the maintained tags
+    // changed since the catalog loaded): each joins the list at its tag, and the save
+    // waits for a change of the tags.
+    save().click();
+    until("the second save", || {
+        held_fetches().iter().any(|u| u.contains("/tags"))
+    })
+    .await;
+    refuse_fetch(
+        "/tags",
+        422,
+        r#"{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
+            "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
+            "issues": [{"path": "basic.tags[1].key", "code": "basic.tags.not_maintained",
+                        "severity": "error", "message": "not a maintained tag"}]}"#,
+    );
+    let refused = "[data-testid='tags-findings'] li[data-path='basic.tags[1].key'][data-code='basic.tags.not_maintained']";
+    until("the finding at its tag", || {
+        host.query_selector(refused).unwrap().is_some()
+    })
+    .await;
+    assert!(
+        save().has_attribute("disabled"),
+        "the same tags would be refused"
+    );
+    assert!(
+        host.query_selector("[role='alert']").unwrap().is_none(),
+        "not said again above or below"
+    );
+    find(&host, ".tags li:nth-child(2) .remove").click();
+    leptos::task::tick().await;
+    assert!(host.query_selector(refused).unwrap().is_none());
+    assert!(!save().has_attribute("disabled"));
     finish(handle, &host, &address);
 }
 
