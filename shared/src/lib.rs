@@ -114,7 +114,7 @@
 //! | `compute.workers.out_of_range` | error | Workers outside 0–1,024. |
 //! | `compute.spec.unknown` | error | The spec is not in this cluster. |
 //! | `compute.spec.type_mismatch` | error | The spec is not of the chosen instance type. |
-//! | `compute.spec.not_in_pool` | error | No node of the pool can host the spec. |
+//! | `compute.spec.not_in_pool` | error | No node of the pool can host the Ray head's spec. |
 //! | `compute.specs.duplicate` | error | The same spec twice in the priority list. |
 //! | `compute.specs.mixed_gpu_models` | warning | The priority list mixes GPU models. |
 //! | `compute.units_per_node.out_of_range` | error | Units per node outside 1 and the spec's maximum. |

@@ -277,7 +277,9 @@ issue_codes! {
     SpecUnknown = "compute.spec.unknown", Error;
     /// The spec is not of the chosen instance type.
     SpecTypeMismatch { /** The chosen type. */ expected: InstanceType } = "compute.spec.type_mismatch", Error;
-    /// No node of the pool can host the spec.
+    /// No node of the pool can host the Ray head's spec. (A worker spec of the priority
+    /// list no node hosts is `compute.gang.skipped` or `compute.gang.never_fits`, as the
+    /// plan says of any spec that can never fit.)
     SpecNotInPool = "compute.spec.not_in_pool", Error;
     /// The same spec twice in the priority list.
     SpecDuplicate = "compute.specs.duplicate", Error;

@@ -2,7 +2,7 @@
 
 use super::seen::Seen;
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path};
-use crate::quota::{self, Fit, Outcome, Plan, resolve_pool};
+use crate::quota::{self, Fit, NeverReason, Outcome, Plan, resolve_pool};
 use crate::task::{Compute, InstanceType, ResourceKind, TaskSpec};
 
 /// Most worker replicas.
@@ -111,6 +111,11 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     let mut seen: Seen<()> = Seen::new();
     let mut models: Vec<Option<&str>> = Vec::new();
     let mut max_units: Option<u32> = None;
+    // Specs no node of the pool hosts can never start there: skipped with a warning
+    // while another spec of the list can be used, errors when none can (SPEC.md
+    // section 4), as the plan says of a spec that can never fit.
+    let mut unhosted: Vec<(FieldPath, Option<String>)> = Vec::new();
+    let mut hosted = false;
     for (i, id) in compute.specs.iter().enumerate() {
         let at = list.index(i);
         if !super::require(report, id, || at.clone()) {
@@ -135,7 +140,9 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
             continue;
         }
         if pool.is_some_and(|p| !p.nodes.iter().any(|n| n.hosts(spec))) {
-            report.push(at, IssueCode::SpecNotInPool);
+            unhosted.push((at, spec.gpu_model.clone()));
+        } else {
+            hosted = true;
         }
         if compute.instance_type == InstanceType::Gpu {
             let model = spec.gpu_model.as_deref();
@@ -145,6 +152,15 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
         }
         max_units =
             Some(max_units.map_or(spec.max_units_per_node, |m| m.min(spec.max_units_per_node)));
+    }
+    for (at, gpu_model) in unhosted {
+        let reason = NeverReason::NoMatchingNode { gpu_model };
+        let code = if hosted {
+            IssueCode::GangSkipped { reason }
+        } else {
+            IssueCode::GangNeverFits { reason }
+        };
+        report.push(at, code);
     }
     if models.len() > 1 {
         report.push(list, IssueCode::SpecsMixedGpuModels);
