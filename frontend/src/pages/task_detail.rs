@@ -87,6 +87,8 @@ pub fn TaskDetailPage(
                 loaded.get().then(move || {
                     let view = Signal::derive(move || task.get().expect("loaded"));
                     let owner = view.with_untracked(|v| v.task.owner == user);
+                    // The tags as last saved here: the spec shown carries them.
+                    let tags = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
                     // Set once, when the task is deleted: the page then says only that.
                     let deleted = Memo::new(move |_| gone.get());
                     move || if deleted.get() {
@@ -105,9 +107,9 @@ pub fn TaskDetailPage(
                                     <EventList events=events.into() />
                                 </div>
                                 <div>
-                                    <TagEditor id=id.get_value() view owner session=session.clone() />
+                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags />
                                     <Logs id=id.get_value() view />
-                                    <SpecPanel id=id.get_value() owner />
+                                    <SpecPanel id=id.get_value() owner tags=tags.into() />
                                 </div>
                             </div>
                         }.into_any()
@@ -397,6 +399,7 @@ fn TagEditor(
     view: Signal<TaskView>,
     owner: bool,
     session: CatalogResponse,
+    saved_tags: RwSignal<Vec<Tag>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // The save's refusal is said here, beside the tags, not at the page's top.
@@ -456,6 +459,7 @@ fn TagEditor(
         leptos::task::spawn_local(async move {
             match api::set_tags(&id.get_value(), tags.clone(), l).await {
                 Ok(updated) => {
+                    saved_tags.set(updated.tags.clone());
                     draft.set(updated.tags);
                     saved.set(true);
                     refused.set(None);
@@ -769,7 +773,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
 
 /// The spec as YAML: the owner's with real hidden values, anyone else's masked.
 #[component]
-fn SpecPanel(id: String, owner: bool) -> impl IntoView {
+fn SpecPanel(id: String, owner: bool, tags: Signal<Vec<Tag>>) -> impl IntoView {
     let lang = UiLang::use_context();
     let spec = crate::components::load(move || {
         let id = id.clone();
@@ -780,7 +784,10 @@ fn SpecPanel(id: String, owner: bool) -> impl IntoView {
             <h2 id="spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
             <p class="help">{move || lang.text(if owner { "ui.detail.spec_own" } else { "ui.detail.spec_masked" })}</p>
             {move || spec.get().map(|result| match result {
-                Ok(spec) => view! { <SpecView spec /> }.into_any(),
+                Ok(mut spec) => {
+                    spec.basic.tags = tags.get();
+                    view! { <SpecView spec /> }.into_any()
+                }
                 Err(err) => view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any(),
             })}
         </section>

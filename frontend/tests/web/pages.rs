@@ -1277,3 +1277,54 @@ async fn back_and_forward_step_through_the_lists_filters() {
     answer_fetch("phase=failed", &page_of(0, 1, None));
     finish(handle, &host, &address);
 }
+
+/// Tags saved on the task page are the task's: the spec shown carries them at once, as
+/// the server's spec (read by Clone) and Resubmit do.
+#[wasm_bindgen_test]
+async fn saved_tags_show_in_the_spec_at_once() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until("the spec's request", || {
+        held_fetches().iter().any(|u| u.contains("/spec"))
+    })
+    .await;
+    let mut spec = shared::demo::pytorch();
+    spec.basic.tags = vec![shared::task::Tag {
+        key: "team".into(),
+        value: "nlp".into(),
+    }];
+    answer_fetch("/spec", &serde_json::to_string(&spec).unwrap());
+    let shown = || {
+        host.query_selector("[data-testid='spec-view']")
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    until("the spec", || shown().contains(r#"value: "nlp""#)).await;
+    for (id, text) in [("tag-key", "stage"), ("tag-value", "eval")] {
+        let input: web_sys::HtmlInputElement =
+            find(&host, &format!("[data-testid='{id}']")).unchecked_into();
+        input.set_value(text);
+        input
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+    }
+    find(&host, "[data-testid='tag-add']").click();
+    leptos::task::tick().await;
+    find(&host, "[data-testid='tags-save']").click();
+    until("the save", || {
+        held_fetches().iter().any(|u| u.contains("/tags"))
+    })
+    .await;
+    let mut saved = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    saved.tags.push(shared::task::Tag {
+        key: "stage".into(),
+        value: "eval".into(),
+    });
+    answer_fetch("/tags", &serde_json::to_string(&saved).unwrap());
+    until("the spec with the saved tags", || {
+        shown().contains(r#"value: "nlp""#) && shown().contains(r#"value: "eval""#)
+    })
+    .await;
+    finish(handle, &host, &address);
+}
