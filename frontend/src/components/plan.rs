@@ -20,8 +20,12 @@ pub fn amount(lang: Lang, r: &Resources) -> String {
 /// What a spec of the list comes to, in words.
 fn verdict(c: &Candidate, lang: Lang) -> String {
     if !c.quota_ok() {
+        // A Ray head of another spec draws on that spec's line: a shortfall there is
+        // named by its spec, or it would read as the workers' spec's.
+        let short_lines: Vec<_> = c.quota.iter().filter(|l| !l.is_ok()).collect();
+        let name_specs = short_lines.iter().any(|l| l.spec != c.spec);
         let mut short = Vec::new();
-        for line in &c.quota {
+        for line in short_lines {
             if line.remaining.is_none() {
                 return text(
                     lang,
@@ -29,10 +33,26 @@ fn verdict(c: &Candidate, lang: Lang) -> String {
                     &[("spec", line.spec.clone())],
                 );
             }
-            for s in line.shortfalls() {
-                let over = s.requested - s.remaining;
-                short.push(format!("{over} {}", s.dimension.unit_for(lang, over)));
-            }
+            let amounts: Vec<String> = line
+                .shortfalls()
+                .iter()
+                .map(|s| {
+                    let over = s.requested - s.remaining;
+                    format!("{over} {}", s.dimension.unit_for(lang, over))
+                })
+                .collect();
+            short.push(if name_specs {
+                text(
+                    lang,
+                    "ui.form.plan.short_of",
+                    &[
+                        ("amount", list(lang, &amounts)),
+                        ("spec", line.spec.clone()),
+                    ],
+                )
+            } else {
+                list(lang, &amounts)
+            });
         }
         return text(
             lang,
@@ -96,8 +116,14 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
     }
 }
 
-/// One bar per dimension: `demand` against `limit`.
-fn bars(lang: Lang, key: &'static str, demand: Resources, limit: Resources) -> impl IntoView {
+/// One bar per dimension: `demand` against `limit`, labelled by `key` with `spec`.
+fn bars(
+    lang: Lang,
+    key: &'static str,
+    spec: &str,
+    demand: Resources,
+    limit: Resources,
+) -> impl IntoView {
     Dimension::ALL
         .iter()
         .map(|&d| {
@@ -116,6 +142,7 @@ fn bars(lang: Lang, key: &'static str, demand: Resources, limit: Resources) -> i
                     ("demand", need.to_string()),
                     ("left", left.to_string()),
                     ("unit", d.unit_for(lang, left)),
+                    ("spec", spec.to_owned()),
                 ],
             );
             view! {
@@ -150,18 +177,30 @@ pub fn PlanView(
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();
+                // Every quota line the spec draws on: the workers' and, for a Ray head of
+                // another spec, the head's (a RayJob with no workers draws on the head's only).
                 let quota_bars = shown.as_ref().map(|c| {
-                    let line = c.quota.iter().find(|q| q.spec == c.spec);
-                    match line {
-                        None if c.quota.is_empty() => view! { <p class="meta">{text(l, "ui.form.plan.no_quota_needed", &[])}</p> }.into_any(),
-                        Some(q) if q.remaining.is_some() => {
-                            view! { <div class="bars quota" data-testid="quota-bars">{bars(l, "ui.form.plan.bar.quota", q.requested, q.remaining.unwrap_or_default())}</div> }.into_any()
-                        }
-                        _ => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", c.spec.clone())])}</p> }.into_any(),
+                    if c.quota.is_empty() {
+                        return view! { <p class="meta">{text(l, "ui.form.plan.no_quota_needed", &[])}</p> }.into_any();
                     }
+                    c.quota.iter().map(|q| match q.remaining {
+                        Some(left) => view! {
+                            <div class="bars quota" data-testid="quota-bars" data-spec=q.spec.clone()>
+                                {bars(l, "ui.form.plan.bar.quota", &q.spec, q.requested, left)}
+                            </div>
+                        }.into_any(),
+                        None => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", q.spec.clone())])}</p> }.into_any(),
+                    }).collect_view().into_any()
                 });
+                // Idle tasks run on the idle capacity at their stability level, not on the
+                // pool's free capacity.
+                let pool_key = if plan.kind == shared::task::ResourceKind::Idle {
+                    "ui.form.plan.bar.idle"
+                } else {
+                    "ui.form.plan.bar.pool"
+                };
                 let pool_bars = shown.as_ref().map(|c| view! {
-                    <div class="bars pool" data-testid="pool-bars">{bars(l, "ui.form.plan.bar.pool", c.demand, c.available)}</div>
+                    <div class="bars pool" data-testid="pool-bars">{bars(l, pool_key, &c.spec, c.demand, c.available)}</div>
                 });
                 let idle = plan.idle.iter().map(|offer| {
                     let fragments = offer.fragments.iter()
@@ -195,8 +234,8 @@ pub fn PlanView(
                                     // verdict finds its row.
                                     <strong>{format!("{}. {}", c.index + 1, c.spec)}</strong>
                                     {is_used.then(|| view! { <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
-                                    ": "{verdict(c, l)}
-                                    <span class="meta">" ("{text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))])}")"</span>
+                                    {text(l, "ui.form.summary.after_place", &[])}{verdict(c, l)}
+                                    <span class="meta">{text(l, "ui.form.plan.aside", &[("text", text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]))])}</span>
                                 </li>
                             }
                         }).collect_view()}

@@ -1649,3 +1649,75 @@ async fn an_import_refusal_is_said_again_in_the_language_switched_to() {
     form.click("lang-en").await;
     assert_eq!(note(), english);
 }
+
+/// A Ray head of another spec draws on that spec's quota line: the panel shows its bars
+/// beside the workers', names a shortfall on it by its spec (it read as the workers'
+/// spec's), and with no workers shows the head's line alone (it said the workers' spec
+/// had no quota).
+#[wasm_bindgen_test]
+async fn the_plan_shows_the_ray_heads_own_quota_line() {
+    use frontend::components::PlanView;
+    use shared::usage::QuotaUse;
+    crate::fresh_page();
+    let catalog = shared::demo::catalog();
+    let user = shared::demo::user();
+    let mut spec = shared::demo::ray();
+    // The head's reserved cpu-8c line in bj-a-shared, all of it in use.
+    let mut usage = shared::demo::usage();
+    usage.quota.push(QuotaUse {
+        user: user.name.clone(),
+        kind: spec.compute.kind.expect("a kind"),
+        pool: "bj-a-shared".into(),
+        spec: "cpu-8c".into(),
+        used: shared::Resources {
+            gpu: 0,
+            vcpu: 128,
+            memory_gib: 512,
+        },
+    });
+    let plan = RwSignal::new(shared::quota::plan(&spec, &catalog, &usage, &user).unwrap());
+    let host = crate::new_host();
+    let _handle = leptos::mount::mount_to(host.clone(), move || {
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        view! { <PlanView plan /> }
+    });
+    leptos::task::tick().await;
+    let text = |css: &str| {
+        host.query_selector(css)
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    let bar_specs = || {
+        let bars = host
+            .query_selector_all("[data-testid='quota-bars']")
+            .unwrap();
+        (0..bars.length())
+            .map(|i| {
+                bars.item(i)
+                    .unwrap()
+                    .unchecked_into::<HtmlElement>()
+                    .dataset()
+                    .get("spec")
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bar_specs(), ["a100-1g", "cpu-8c"]);
+    let verdicts = text("[data-testid='verdicts']");
+    assert!(
+        verdicts.contains("skipped: over quota by ") && verdicts.contains("(cpu-8c)"),
+        "{verdicts}"
+    );
+    // No workers: the head's line only.
+    spec.compute.workers = 0;
+    spec.ray.autoscaling.enabled = false;
+    plan.set(shared::quota::plan(&spec, &catalog, &shared::demo::usage(), &user).unwrap());
+    leptos::task::tick().await;
+    assert_eq!(bar_specs(), ["cpu-8c"]);
+    assert!(
+        !text("[data-testid='plan']").contains("no quota"),
+        "{}",
+        text("[data-testid='plan']")
+    );
+}

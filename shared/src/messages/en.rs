@@ -1114,13 +1114,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.upscaling.aggressive", "Aggressive"),
     ("ui.form.option.upscaling.conservative", "Conservative"),
     ("ui.form.option.upscaling.default", "Default"),
+    ("ui.form.plan.aside", " ({text})"),
+    (
+        "ui.form.plan.bar.idle",
+        "Idle capacity at the chosen stability: needs {demand} of {left} free {unit}",
+    ),
     (
         "ui.form.plan.bar.pool",
         "Pool: needs {demand} of {left} free {unit}",
     ),
     (
         "ui.form.plan.bar.quota",
-        "Quota: needs {demand} of the {left} {unit} left",
+        "Quota for {spec}: needs {demand} of the {left} {unit} left",
     ),
     (
         "ui.form.plan.fragment",
@@ -1158,6 +1163,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),
     ("ui.form.plan.replicas_one", "1 replica · pool {pool}"),
+    ("ui.form.plan.short_of", "{amount} ({spec})"),
     ("ui.form.plan.title", "Quota and scheduling"),
     ("ui.form.plan.used", "(would be used)"),
     ("ui.form.plan.verdict.never", "can never fit: {reason}"),

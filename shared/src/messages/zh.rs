@@ -947,16 +947,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.stability.high", "高"),
     ("ui.form.option.stability.low", "低"),
     ("ui.form.option.stability.medium", "中"),
-    ("ui.form.option.upscaling.aggressive", "Aggressive"),
-    ("ui.form.option.upscaling.conservative", "Conservative"),
-    ("ui.form.option.upscaling.default", "Default"),
+    ("ui.form.option.upscaling.aggressive", "激进（Aggressive）"),
+    (
+        "ui.form.option.upscaling.conservative",
+        "保守（Conservative）",
+    ),
+    ("ui.form.option.upscaling.default", "默认（Default）"),
+    ("ui.form.plan.aside", "（{text}）"),
+    (
+        "ui.form.plan.bar.idle",
+        "所选稳定性等级的闲时资源：需要 {demand}，可用 {left} {unit}",
+    ),
     (
         "ui.form.plan.bar.pool",
         "资源池可用量：需要 {demand}，可用 {left} {unit}",
     ),
     (
         "ui.form.plan.bar.quota",
-        "用户剩余配额：需要 {demand}，剩余 {left} {unit}",
+        "{spec} 剩余配额：需要 {demand}，剩余 {left} {unit}",
     ),
     ("ui.form.plan.fragment", "{nodes} 个节点 × {units} 份"),
     (
@@ -982,6 +990,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
+    ("ui.form.plan.short_of", "{amount}（{spec}）"),
     ("ui.form.plan.title", "配额和调度"),
     ("ui.form.plan.used", "（将使用）"),
     ("ui.form.plan.verdict.never", "无法调度：{reason}"),
