@@ -466,12 +466,14 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages
         .check_text("confirm-delete", &format!("Delete task {id}?"))
         .await;
+    // The question takes the focus at its safe answer; Cancel puts it back at Delete.
+    pages.check_focus("confirm-delete-no").await;
     pages.click("confirm-delete-no").await;
     pages.check_absent("[data-testid='confirm-delete']").await;
+    pages.check_focus("action-delete").await;
     pages.click("action-delete").await;
     pages.screenshot("pages-7-delete-confirm").await;
-    // The question takes the focus, and Enter answers it.
-    pages.check_focus("confirm-delete-yes").await;
+    // Enter on the question's Delete answers it.
     pages
         .press_enter_on("[data-testid='confirm-delete-yes']")
         .await;

@@ -249,13 +249,21 @@ fn Actions(
     let list = super::task_list::ListMemory::use_context();
     // The dialog is built once per question, however often it is asked.
     let asking = Memo::new(move |_| confirming.get());
-    // Keyboard users land on the question's answer, not back at the page's top.
-    let confirm_yes = NodeRef::<leptos::html::Button>::new();
+    // Keyboard users land on the question, at its safe answer: a second Enter must not
+    // delete. Cancel (or Escape) puts them back at Delete, not at the page's top.
+    let confirm_no = NodeRef::<leptos::html::Button>::new();
+    let delete_button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
-        if let Some(button) = confirm_yes.get() {
+        if let Some(button) = confirm_no.get() {
             let _ = button.focus();
         }
     });
+    let cancel = move || {
+        confirming.set(false);
+        if let Some(button) = delete_button.get_untracked() {
+            let _ = button.focus();
+        }
+    };
     let share = RwSignal::new(None::<String>);
     let copied = RwSignal::new(None::<bool>);
     let busy = RwSignal::new(false);
@@ -349,7 +357,7 @@ fn Actions(
                     <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get() on:click=stop>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
-                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(true)>
+                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(true) node_ref=delete_button>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 })}
@@ -366,12 +374,13 @@ fn Actions(
                 })}
             </div>
             {move || asking.get().then(|| view! {
-                <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete">
+                <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete"
+                    on:keydown=move |ev| if ev.key() == "Escape" { cancel() }>
                     <p id="confirm-text">{move || lang.text_with("ui.detail.delete_confirm", &[("name", id())])}</p>
-                    <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete node_ref=confirm_yes>
+                    <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete>
                         {crate::i18n::tr("ui.detail.delete_yes")}
                     </button>
-                    <button type="button" data-testid="confirm-delete-no" on:click=move |_| confirming.set(false)>
+                    <button type="button" data-testid="confirm-delete-no" on:click=move |_| cancel() node_ref=confirm_no>
                         {crate::i18n::tr("ui.detail.cancel")}
                     </button>
                 </div>

@@ -871,6 +871,16 @@ async fn mount_detail_page() -> (
     HtmlElement,
     leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
 ) {
+    mount_detail_page_in(TaskPhase::Running).await
+}
+
+/// [`mount_detail_page`] with the task in `phase`.
+async fn mount_detail_page_in(
+    phase: TaskPhase,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
     use frontend::pages::task_detail::TaskDetailPage;
     hold_fetches();
     let host = crate::new_host();
@@ -883,7 +893,7 @@ async fn mount_detail_page() -> (
         }
         .into_any()
     });
-    let running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    let running = task("t1", phase, TaskType::PyTorchJob);
     until("the task's request", || !held_fetches().is_empty()).await;
     answer_fetch("tasks/t1", &serde_json::to_string(&running).unwrap());
     until("the events' and log's requests", || {
@@ -1326,5 +1336,56 @@ async fn saved_tags_show_in_the_spec_at_once() {
         shown().contains(r#"value: "nlp""#) && shown().contains(r#"value: "eval""#)
     })
     .await;
+    finish(handle, &host, &address);
+}
+
+/// The delete question takes the keyboard at its safe answer, so a second Enter does not
+/// delete; Escape or Cancel closes it and puts the keyboard back at Delete.
+#[wasm_bindgen_test]
+async fn the_delete_question_starts_at_cancel_and_escape_closes_it() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    let focused = || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .and_then(|e| e.get_attribute("data-testid"))
+            .unwrap_or_default()
+    };
+    let asked = || {
+        host.query_selector("[data-testid='confirm-delete']")
+            .unwrap()
+            .is_some()
+    };
+    for close in ["escape", "cancel"] {
+        find(&host, "[data-testid='action-delete']").click();
+        until("the question", asked).await;
+        until("the keyboard at Cancel", || {
+            focused() == "confirm-delete-no"
+        })
+        .await;
+        if close == "escape" {
+            let init = web_sys::KeyboardEventInit::new();
+            init.set_key("Escape");
+            init.set_bubbles(true);
+            let escape =
+                web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init)
+                    .unwrap();
+            find(&host, "[data-testid='confirm-delete-no']")
+                .dispatch_event(&escape)
+                .unwrap();
+        } else {
+            find(&host, "[data-testid='confirm-delete-no']").click();
+        }
+        until("the question gone", || !asked()).await;
+        assert_eq!(focused(), "action-delete", "{close}");
+    }
+    assert!(
+        !held_fetches().iter().any(|u| u.ends_with("/tasks/t1")),
+        "nothing deleted: {:?}",
+        held_fetches()
+    );
     finish(handle, &host, &address);
 }
