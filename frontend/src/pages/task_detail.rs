@@ -48,6 +48,13 @@ pub fn TaskDetailPage(
                         Err(err) => error.set(Some(err)),
                     }
                 }
+                // Shown before and gone now: deleted elsewhere. The page says so, as after
+                // a delete here, and asks no more.
+                Err(ClientError::Api(body))
+                    if body.code == "task.not_found" && task.with_untracked(Option::is_some) =>
+                {
+                    gone.set(true);
+                }
                 Err(err) => error.set(Some(err)),
             }
         });

@@ -1389,3 +1389,44 @@ async fn the_delete_question_starts_at_cancel_and_escape_closes_it() {
     );
     finish(handle, &host, &address);
 }
+
+/// A task deleted elsewhere while its page is open: the page says it was deleted, as
+/// after a delete here, rather than a refusal at every poll.
+#[wasm_bindgen_test]
+async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    // The language switch fetches the task again, as the poll does.
+    find(&host, "[data-testid='lang-zh']").click();
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    refuse_fetch(
+        "tasks/t1?",
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "task.not_found", "detail": "no task t1"}"#,
+    );
+    until("the page says so", || {
+        host.query_selector("[data-testid='deleted']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert!(host.query_selector("[role='alert']").unwrap().is_none());
+    back_to_english(&host).await;
+    until("the task asked for in English", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    refuse_fetch(
+        "tasks/t1?",
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "task.not_found", "detail": "no task t1"}"#,
+    );
+    finish(handle, &host, &address);
+}
