@@ -1158,7 +1158,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.pending",
-        "Choose a cluster, resource kind and instance spec to see where the task would run.",
+        "Where the task would run shows once a cluster, resource kind and instance spec are chosen and the compute section's errors are fixed.",
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),

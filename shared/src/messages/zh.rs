@@ -986,7 +986,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.pending",
-        "选择集群、资源类型和实例规格后，即可查看任务将在何处运行。",
+        "选择集群、资源类型和实例规格，并修正计算资源中的错误后，即可查看任务将在何处运行。",
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
