@@ -123,7 +123,7 @@ impl Fit {
 /// or total): the first dimension in which it is above the per-dimension maximum, that
 /// maximum, and the need. This is what "the largest free node has 4 GPUs; one replica
 /// needs 8" reports.
-fn shortest(
+pub(crate) fn shortest(
     slots: &[Slot],
     need: &Resources,
     filter: impl Fn(&Slot) -> bool,

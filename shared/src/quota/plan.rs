@@ -502,6 +502,22 @@ fn idle_fit(
         return Fit::Never { reason };
     }
     match gang_fit(idle, need, workers, head) {
+        // The head is what no idle offer can take: that is the reason, not a count of
+        // the workers that would fit.
+        Fit::Never { .. }
+            if let Some(h) = head
+                && !idle.iter().any(|s| s.head && h.fits_within(&s.free)) =>
+        {
+            let (dimension, largest_free, need) =
+                super::gang::shortest(idle, &h, |s| s.head, |s| s.free);
+            Fit::Queue {
+                reason: QueueReason::HeadHasNoRoom {
+                    dimension,
+                    largest_free,
+                    need,
+                },
+            }
+        }
         Fit::Never { .. } => Fit::Queue {
             reason: QueueReason::NotEnoughAtOnce {
                 placeable: idle
