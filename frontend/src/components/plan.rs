@@ -194,11 +194,17 @@ pub fn PlanView(
                 });
                 // Idle tasks run on the idle capacity at their stability level, not on the
                 // pool's free capacity.
-                let pool_key = if plan.kind == shared::task::ResourceKind::Idle {
+                let idle_kind = plan.kind == shared::task::ResourceKind::Idle;
+                let pool_key = if idle_kind {
                     "ui.form.plan.bar.idle"
                 } else {
                     "ui.form.plan.bar.pool"
                 };
+                // An idle task with no offer at its level would otherwise show nothing of
+                // idle capacity at all.
+                let no_idle = (idle_kind && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
+                    <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", c.spec.clone())])}</p>
+                }));
                 let pool_bars = shown.as_ref().map(|c| view! {
                     <div class="bars pool" data-testid="pool-bars">{bars(l, pool_key, &c.spec, c.demand, c.available)}</div>
                 });
@@ -224,6 +230,7 @@ pub fn PlanView(
                     {quota_bars}
                     {pool_bars}
                     {idle}
+                    {no_idle}
                     <ol class="verdicts" data-testid="verdicts">
                         {plan.candidates.iter().map(|c| {
                             let is_used = used == Some(c.index);

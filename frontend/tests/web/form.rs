@@ -870,9 +870,18 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
         form.text("plan")
             .contains("This resource kind uses no quota.")
     );
-    // High stability: sh-a has no idle A100 at that level.
+    // High stability: sh-a has no idle A100 at that level, and the panel says so; its
+    // bars are the idle capacity's, not the pool's.
     form.choose("compute.idle_stability", "high").await;
-    assert!(form.find("[data-testid='idle']").is_none());
+    assert_eq!(
+        form.text("idle"),
+        "No idle a100-1g is offered at the chosen stability level or above."
+    );
+    let bars = form.text("pool-bars");
+    assert!(
+        bars.starts_with("Idle capacity at the chosen stability"),
+        "{bars}"
+    );
 }
 
 #[wasm_bindgen_test]

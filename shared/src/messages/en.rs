@@ -1137,6 +1137,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Idle {spec}: quantity {quantity}, stability {stability}, fragments {fragments}",
     ),
     (
+        "ui.form.plan.idle_none",
+        "No idle {spec} is offered at the chosen stability level or above.",
+    ),
+    (
         "ui.form.plan.no_quota_needed",
         "This resource kind uses no quota.",
     ),

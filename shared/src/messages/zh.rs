@@ -971,6 +971,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.idle",
         "闲时 {spec}：闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
     ),
+    (
+        "ui.form.plan.idle_none",
+        "所选稳定性等级及以上没有 {spec} 的闲时资源。",
+    ),
     ("ui.form.plan.no_quota_needed", "该资源类型不占用配额。"),
     (
         "ui.form.plan.outcome.blocked",
