@@ -17,14 +17,27 @@ pub fn RaySection() -> impl IntoView {
     let storage_on = cx.watch(move |s| s.ray.shared_storage.enabled);
     let debug_on = cx.watch(move |s| s.ray.debug.enabled);
     let autoscaling_on = cx.watch(move |s| s.ray.autoscaling.enabled);
-    // Only RWX volumes can be shared by every pod; the rule says so for any other.
+    // Only RWX volumes can be shared by every pod; the rule says so for any other. One
+    // chosen anyway (an import, a clone) is still offered by its name, as RWO.
+    let chosen = cx.watch(move |s| s.ray.shared_storage.volume.clone());
     let volumes = Signal::derive(move || {
+        let chosen = chosen.get();
         cx.cluster()
             .map(|c| {
                 c.volumes
                     .iter()
-                    .filter(|v| v.access_mode == AccessMode::ReadWriteMany)
-                    .map(|v| (v.id.clone(), format!("{} ({} GiB)", v.name, v.capacity_gib)))
+                    .filter(|v| v.access_mode == AccessMode::ReadWriteMany || v.id == chosen)
+                    .map(|v| {
+                        let rwo = if v.access_mode == AccessMode::ReadWriteMany {
+                            ""
+                        } else {
+                            ", RWO"
+                        };
+                        (
+                            v.id.clone(),
+                            format!("{} ({} GiB{rwo})", v.name, v.capacity_gib),
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default()

@@ -1730,3 +1730,20 @@ async fn the_plan_shows_the_ray_heads_own_quota_line() {
         text("[data-testid='plan']")
     );
 }
+
+/// A shared volume that is not RWX, brought by an import or a clone, is offered by its
+/// name and access mode beside the refusal, not left as a bare id.
+#[wasm_bindgen_test]
+async fn a_shared_volume_that_is_not_rwx_is_named_where_it_is_refused() {
+    let given = example(shared::demo::RAY_EXAMPLE)
+        .with(|s| s.ray.shared_storage.volume = "vol-scratch".into());
+    let form = mount(Some(given), false).await;
+    let select: HtmlSelectElement = form.control("ray.shared_storage.volume").unchecked_into();
+    assert_eq!(select.value(), "vol-scratch");
+    let chosen = form
+        .find("[name='ray.shared_storage.volume'] option:checked")
+        .and_then(|o| o.text_content())
+        .unwrap_or_default();
+    assert_eq!(chosen, "scratch (500 GiB, RWO)");
+    assert!(!form.codes_at("ray.shared_storage.volume").is_empty());
+}
