@@ -94,3 +94,12 @@ pub fn ErrorBanner(
         })
     }
 }
+
+/// A project group as people know it: its name from the catalog, else its id (a group
+/// since removed, or a page shown without the catalog).
+pub fn group_name(groups: &[shared::catalog::ProjectGroup], id: &str) -> String {
+    groups
+        .iter()
+        .find(|g| g.id == id)
+        .map_or_else(|| id.to_owned(), |g| g.name.clone())
+}

@@ -109,7 +109,7 @@ pub fn TaskDetailPage(
                             <Actions view owner error gone on_change=Callback::new(move |()| load()) />
                             <div class="columns">
                                 <div>
-                                    <TaskSummary view />
+                                    <TaskSummary view groups=session.catalog.project_groups.clone() />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) />
                                     <EventList events=events.into() />
                                 </div>
@@ -132,6 +132,9 @@ pub fn TaskDetailPage(
 pub fn TaskSummary(
     /// The task.
     view: Signal<TaskView>,
+    /// The catalog's project groups, to name the task's group.
+    #[prop(optional)]
+    groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let row = move |key: &'static str, value: AnyView| {
@@ -146,7 +149,7 @@ pub fn TaskSummary(
                 }.into_any())}
                 {row("ui.detail.type", (move || view.with(|v| v.task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default())).into_any())}
                 {row("ui.detail.owner", (move || view.with(|v| v.task.owner.clone())).into_any())}
-                {row("ui.detail.group", (move || view.with(|v| v.task.spec.basic.project_group.clone())).into_any())}
+                {row("ui.detail.group", (move || view.with(|v| super::group_name(&groups, &v.task.spec.basic.project_group))).into_any())}
                 {row("ui.detail.attempts", (move || view.with(|v| v.task.attempts)).into_any())}
                 {row("ui.detail.created", (move || format_time(lang.get(), view.with(|v| v.task.created_at))).into_any())}
             </dl>

@@ -267,6 +267,7 @@ pub fn TaskListPage(
     }
 
     let groups = session.catalog.project_groups.clone();
+    let table_groups = groups.clone();
     view! {
         <section class="task-list" aria-labelledby="list-title">
             <div class="page-head">
@@ -285,7 +286,7 @@ pub fn TaskListPage(
                     format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_time(lang.get(), at))]))
                 })}
             </p>
-            <TaskTable tasks=tasks.into() />
+            <TaskTable tasks=tasks.into() groups=table_groups />
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
                 <p class="empty" data-testid="list-empty">{crate::i18n::tr("ui.list.empty")}</p>
             })}
@@ -436,7 +437,11 @@ fn Filters(
 pub fn TaskTable(
     /// The rows.
     tasks: Signal<Vec<TaskView>>,
+    /// The catalog's project groups, to name each task's group.
+    #[prop(optional)]
+    groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
+    let groups = StoredValue::new(groups);
     let lang = UiLang::use_context();
     let head = |key: &'static str| view! { <th scope="col">{move || lang.text(key)}</th> };
     // A narrow screen scrolls the table in its box, not the page; the table stays a
@@ -472,7 +477,7 @@ pub fn TaskTable(
                                     <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
                                     <td><PhaseBadge phase=task.phase /></td>
                                     <td>{task.owner.clone()}</td>
-                                    <td>{task.spec.basic.project_group.clone()}</td>
+                                    <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td>{move || format_time(lang.get(), created)}</td>
                                     <td class="tags">
                                         {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}

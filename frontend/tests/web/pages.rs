@@ -143,12 +143,15 @@ async fn the_table_shows_each_task_with_its_phase_and_links_to_its_detail() {
         ),
         task("ray-etl-zz9q0", TaskPhase::Failed, TaskType::RayJob),
     ]);
-    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    let groups = shared::demo::catalog().project_groups;
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() groups=groups.clone() /> });
     leptos::task::tick().await;
     assert_eq!(
         all_text(&host, "tbody tr th"),
         ["llama-finetune-ab12c", "ray-etl-zz9q0"]
     );
+    // The group by its name, as the catalog names it.
+    assert!(all_text(&host, "tbody td").contains(&"Vision 视觉".to_owned()));
     assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Failed"]);
     assert_eq!(all_text(&host, "tbody td.tags"), ["team=nlp", "team=nlp"]);
     let link = find(&host, "tbody a");
