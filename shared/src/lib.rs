@@ -63,6 +63,7 @@
 //! | `basic.name_prefix.bad_end` | error | The name prefix does not end with a letter or digit. |
 //! | `basic.name_prefix.too_long` | error | The name prefix is too long for the names the operator derives from it. |
 //! | `basic.time_zone.unknown` | error | The time zone is not in the catalog's list. |
+//! | `basic.task_type.ray_unused` | info | A PyTorchJob's spec with Ray settings or a head spec; they are dropped on submit. |
 //! | `basic.tags.too_many` | error | More tags than allowed. |
 //! | `basic.tags.key.invalid` | error | A tag key is not label-like. |
 //! | `basic.tags.key.reserved` | error | A tag key under a prefix the platform or an operator owns (`kubernetes.io/`, `k8s.io/` and their subdomains, `kueue.x-k8s.io/`, `volcano.sh/`, `ray.io/`, `kubeflow.org/`, `training.kubeflow.org/`, `scheduling.x-k8s.io/`, `berth.`). |

@@ -91,6 +91,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "basic.tags.value.invalid",
         "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
     ),
+    (
+        "basic.task_type.ray_unused",
+        "a PyTorchJob does not use the spec's Ray settings or head spec; they are dropped on submit",
+    ),
     ("basic.time_zone.unknown", "is not a time zone in the list"),
     (
         "command.distributed_env_unused",

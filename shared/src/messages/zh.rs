@@ -76,6 +76,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "basic.tags.value.invalid",
         "最多 63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
     ),
+    (
+        "basic.task_type.ray_unused",
+        "PyTorchJob 不使用规格中的 RayJob 配置和 Head 实例规格，提交时将被忽略",
+    ),
     ("basic.time_zone.unknown", "不是列表中的时区"),
     (
         "command.distributed_env_unused",

@@ -3,7 +3,7 @@
 use super::seen::Seen;
 use super::syntax::{is_label_key, is_label_value, max_name_prefix_len};
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
-use crate::task::{Basic, Tag, TaskSpec};
+use crate::task::{Basic, RaySettings, Tag, TaskSpec, TaskType};
 
 /// Most tags on one task.
 pub const MAX_TAGS: usize = 20;
@@ -39,8 +39,17 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         }
     }
     name_prefix(cx, report);
-    if basic.task_type.is_none() {
-        report.push(at(field_key!(Basic: task_type)), IssueCode::ValueRequired);
+    match basic.task_type {
+        None => report.push(at(field_key!(Basic: task_type)), IssueCode::ValueRequired),
+        // A PyTorchJob's spec with a RayJob's settings (an import, the API): they are
+        // dropped on submit, as a switch of the type drops them; said at the type, since
+        // the form shows no Ray section for it.
+        Some(TaskType::PyTorchJob)
+            if cx.spec.ray != RaySettings::default() || cx.spec.compute.head_spec.is_some() =>
+        {
+            report.push(at(field_key!(Basic: task_type)), IssueCode::TypeRayUnused);
+        }
+        Some(_) => {}
     }
     if require(report, &basic.time_zone, || {
         at(field_key!(Basic: time_zone))

@@ -297,6 +297,8 @@ issue_codes! {
     QuotaSkipped { /** The quota line's spec. */ spec: String, /** Each short dimension; empty when there is no quota at all. */ short: Vec<Shortfall> } = "compute.quota.skipped", Warning;
     /// A spec of the priority list skipped because it can never fit, while another can be used.
     GangSkipped { /** Why it can never fit. */ reason: NeverReason } = "compute.gang.skipped", Warning;
+    /// A PyTorchJob's spec with Ray settings or a head spec: they are dropped on submit.
+    TypeRayUnused = "basic.task_type.ray_unused", Info;
     /// A field the chosen resource kind does not use: it is dropped on submit.
     KindFieldUnused { /** The chosen kind. */ kind: ResourceKind } = "compute.kind.field_unused", Info;
     /// Demand above the pool's free amount: the task will queue.
@@ -543,6 +545,7 @@ impl IssueCode {
             | IdleGuaranteeNotAllowed
             | SpecUnknown
             | SpecNotInPool
+            | TypeRayUnused
             | SpecDuplicate
             | SpecsMixedGpuModels
             | DemandOverflow
