@@ -841,15 +841,7 @@ async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
     assert_eq!(log(), "step 1\n", "the log shown stays");
     assert!(!state().contains("Following"), "{}", state());
     // A stream that speaks: its text replaces the log, and what follows is added.
-    js_sys::eval(
-        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
-         window.EventSource = class {
-             constructor(url) { this.url = url; this.readyState = 1; window.__source = this; }
-             addEventListener() {}
-             close() { this.readyState = 2; }
-         };",
-    )
-    .unwrap();
+    fake_event_source();
     find(&host, "[data-testid='log-follow']").click();
     leptos::task::tick().await;
     let say = |data: &str| {
@@ -864,7 +856,7 @@ async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
     say("step 2\n");
     leptos::task::tick().await;
     assert_eq!(log(), "step 1\nstep 2\n");
-    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+    real_event_source();
     finish(handle, &host, &address);
 }
 
@@ -1115,15 +1107,7 @@ async fn coming_back_to_the_list_finds_it_as_it_was_left() {
 /// credentials, as its requests carry them; the console's own origin needs none.
 #[wasm_bindgen_test]
 fn a_log_stream_to_another_site_carries_its_credentials() {
-    js_sys::eval(
-        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
-         window.EventSource = class {
-             constructor(url, init) { this.url = url; this.init = init; window.__source = this; }
-             addEventListener() {}
-             close() {}
-         };",
-    )
-    .unwrap();
+    fake_event_source();
     let opened = |base: &str| {
         frontend::api::set_base(base);
         let follow = frontend::api::LogFollow::open("t1", 0, None, |_| {}, |_| {});
@@ -1145,7 +1129,7 @@ fn a_log_stream_to_another_site_carries_its_credentials() {
         opened(""),
         "/api/v1/tasks/t1/logs?replica=0&follow=true false"
     );
-    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+    real_event_source();
 }
 
 /// A followed log goes on being followed on the replica picked next: the picker does not
@@ -1154,15 +1138,7 @@ fn a_log_stream_to_another_site_carries_its_credentials() {
 async fn a_followed_log_follows_the_replica_picked_next() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
-    js_sys::eval(
-        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
-         window.EventSource = class {
-             constructor(url) { this.url = url; this.readyState = 1; window.__source = this; }
-             addEventListener() {}
-             close() { this.readyState = 2; }
-         };",
-    )
-    .unwrap();
+    fake_event_source();
     let source = || {
         js_sys::eval("[window.__source.url, window.__source.readyState].join(' ')")
             .unwrap()
@@ -1192,7 +1168,7 @@ async fn a_followed_log_follows_the_replica_picked_next() {
         "followed, not read once: {:?}",
         held_fetches()
     );
-    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+    real_event_source();
     finish(handle, &host, &address);
 }
 
@@ -1432,4 +1408,26 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
             "code": "task.not_found", "detail": "no task t1"}"#,
     );
     finish(handle, &host, &address);
+}
+
+/// Puts a fake `EventSource` in the page: each one made is `window.__source`, with its
+/// `url`, `init` and `readyState` (open until closed); a test speaks through its
+/// `onmessage`.
+fn fake_event_source() {
+    js_sys::eval(
+        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
+         window.EventSource = class {
+             constructor(url, init) {
+                 this.url = url; this.init = init; this.readyState = 1; window.__source = this;
+             }
+             addEventListener() {}
+             close() { this.readyState = 2; }
+         };",
+    )
+    .unwrap();
+}
+
+/// The browser's own `EventSource` back.
+fn real_event_source() {
+    js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
 }
