@@ -85,24 +85,44 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     {
         report.push(at(field_key!(Compute: specs)), IssueCode::SpotUnavailable);
     }
-    specs(cx, report, pool);
+    let unhosted = specs(cx, report, pool);
 
     let plan = match cx
         .cluster
         .map(|_| quota::plan(cx.spec, cx.catalog, cx.usage, cx.user))
     {
-        Some(Ok(plan)) => plan?,
+        Some(Ok(plan)) => plan,
         Some(Err(_)) => {
             report.push(at(field_key!(Compute: specs)), IssueCode::DemandOverflow);
             return None;
         }
         None => return None,
     };
+    // Specs no node of the pool hosts can never start there, and the plan leaves them
+    // out: skipped with a warning while the plan can use another spec, errors when it
+    // can use none (SPEC.md section 4), as for any spec that can never fit.
+    let usable = plan.as_ref().is_some_and(|p| p.outcome != Outcome::Blocked);
+    for (at, gpu_model) in unhosted {
+        let reason = NeverReason::NoMatchingNode { gpu_model };
+        let code = if usable {
+            IssueCode::GangSkipped { reason }
+        } else {
+            IssueCode::GangNeverFits { reason }
+        };
+        report.push(at, code);
+    }
+    let plan = plan?;
     plan_findings(&plan, report);
     Some(plan)
 }
 
-fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
+/// The spec list's own findings; returns the specs no node of the pool hosts, each with
+/// its GPU model, for the plan's findings to judge.
+fn specs(
+    cx: &Cx,
+    report: &mut Report,
+    pool: Option<&crate::catalog::Pool>,
+) -> Vec<(FieldPath, Option<String>)> {
     let compute = &cx.spec.compute;
     let list = field_path!(TaskSpec: compute.specs);
     if compute.specs.is_empty() {
@@ -111,11 +131,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
     let mut seen: Seen<()> = Seen::new();
     let mut models: Vec<Option<&str>> = Vec::new();
     let mut max_units: Option<u32> = None;
-    // Specs no node of the pool hosts can never start there: skipped with a warning
-    // while another spec of the list can be used, errors when none can (SPEC.md
-    // section 4), as the plan says of a spec that can never fit.
     let mut unhosted: Vec<(FieldPath, Option<String>)> = Vec::new();
-    let mut hosted = false;
     for (i, id) in compute.specs.iter().enumerate() {
         let at = list.index(i);
         if !super::require(report, id, || at.clone()) {
@@ -141,8 +157,6 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
         }
         if pool.is_some_and(|p| !p.nodes.iter().any(|n| n.hosts(spec))) {
             unhosted.push((at, spec.gpu_model.clone()));
-        } else {
-            hosted = true;
         }
         if compute.instance_type == InstanceType::Gpu {
             let model = spec.gpu_model.as_deref();
@@ -152,15 +166,6 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
         }
         max_units =
             Some(max_units.map_or(spec.max_units_per_node, |m| m.min(spec.max_units_per_node)));
-    }
-    for (at, gpu_model) in unhosted {
-        let reason = NeverReason::NoMatchingNode { gpu_model };
-        let code = if hosted {
-            IssueCode::GangSkipped { reason }
-        } else {
-            IssueCode::GangNeverFits { reason }
-        };
-        report.push(at, code);
     }
     if models.len() > 1 {
         report.push(list, IssueCode::SpecsMixedGpuModels);
@@ -191,6 +196,7 @@ fn specs(cx: &Cx, report: &mut Report, pool: Option<&crate::catalog::Pool>) {
             },
         );
     }
+    unhosted
 }
 
 /// Quota, never-fit and queue findings, read off the plan. A spec the task cannot use
