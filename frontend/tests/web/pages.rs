@@ -1181,12 +1181,7 @@ async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
     let (host, handle) = mount_detail_page().await;
     let log = || find(&host, "[data-testid='log']").text_content().unwrap();
     until("the log", || log() == "No output yet.").await;
-    // The language switch fetches the task again, as the poll does.
-    find(&host, "[data-testid='lang-zh']").click();
-    until("the task asked for again", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
-    })
-    .await;
+    ask_for_the_task_again(&host).await;
     let ended = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
     answer_fetch("tasks/t1?", &serde_json::to_string(&ended).unwrap());
     until("the log asked for again", || {
@@ -1375,12 +1370,7 @@ async fn the_delete_question_starts_at_cancel_and_escape_closes_it() {
 async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
-    // The language switch fetches the task again, as the poll does.
-    find(&host, "[data-testid='lang-zh']").click();
-    until("the task asked for again", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
-    })
-    .await;
+    ask_for_the_task_again(&host).await;
     refuse_fetch(
         "tasks/t1?",
         404,
@@ -1430,4 +1420,14 @@ fn fake_event_source() {
 /// The browser's own `EventSource` back.
 fn real_event_source() {
     js_sys::eval("window.EventSource = window.__RealEventSource;").unwrap();
+}
+
+/// Has the detail page of `t1` fetch its task again, as its poll does, without waiting
+/// for the poll: by switching to Chinese, which the page's words follow.
+async fn ask_for_the_task_again(host: &HtmlElement) {
+    find(host, "[data-testid='lang-zh']").click();
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
 }
