@@ -4,7 +4,7 @@
 //! The console must be built first (`trunk build --release`, which the test script
 //! does); a missing `dist/` fails with that instruction rather than a blank page.
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::{Client, ClientBuilder, error::NewSessionError};
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -158,11 +158,29 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
             "prefs": { "intl.accept_languages": lang }
         }),
     );
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("a Chromium session starts")
+    // ChromeDriver, busy starting another journey's Chromium on a loaded machine, has
+    // once reset the connection of a session request (a CI rehearsal); that says nothing
+    // about Berth, so a request the driver dropped is asked again, and only that.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&driver.url)
+            .await
+        {
+            Ok(client) => return client,
+            Err(
+                e @ (NewSessionError::Failed(_)
+                | NewSessionError::FailedC(_)
+                | NewSessionError::Lost(_)),
+            ) if tries < 3 => {
+                eprintln!("ChromeDriver dropped a session request ({e}); asking again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(e) => panic!("a Chromium session starts: {e:?}"),
+        }
+    }
 }
 
 /// Saves a PNG of the page as `target/e2e-screenshots/<name>.png`, as evidence of a
