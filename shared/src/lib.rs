@@ -147,6 +147,7 @@
 //! | `ray.runtime_env.key_not_string` | error | Runtime env has a null, boolean, number, list or mapping as a key. |
 //! | `ray.runtime_env.not_mapping` | error | Runtime env is not a mapping. |
 //! | `ray.runtime_env.unknown_key` | warning | Runtime env has a key Ray does not know. |
+//! | `ray.runtime_env.duplicate_key` | warning | Runtime env gives a top-level key twice; PyYAML keeps the last. |
 //! | `ray.runtime_env.env_vars` | error | `env_vars` does not map strings to strings (as PyYAML reads them: `yes` is a boolean). |
 //! | `ray.runtime_env.pip_and_conda` | error | `pip` and `conda` both non-empty. |
 //! | `ray.shared_storage.not_rwx` | error | The shared-storage volume is not RWX. |

@@ -799,12 +799,40 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "YAML anchors and aliases (&name, *name) are not accepted; write the values out",
     ),
     (
+        "ray.runtime_env.duplicate_key",
+        "gives '{key}' more than once; Ray keeps only the last",
+    ),
+    (
         "ray.runtime_env.env_vars",
         "env_vars must map names to string values; quote values like yes or 8",
     ),
     (
         "ray.runtime_env.invalid_yaml",
-        "is not valid YAML: {detail}",
+        "is not valid YAML (line {line}, column {column}): {reason}",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.colon",
+        "': ' in an unquoted value; quote the value, or fix the indentation",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.flow",
+        "the '{open}' of line {open_line} is not closed; add '{close}'",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.indent",
+        "the indentation matches no line above",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.missing_key",
+        "a ':' with no key before it",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.quote",
+        "this quote is not closed",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.tab",
+        "indented with a tab; use spaces",
     ),
     (
         "ray.runtime_env.key_not_string",

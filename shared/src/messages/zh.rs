@@ -675,10 +675,35 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "不支持 YAML 锚点和别名（&name、*name），请直接写出取值",
     ),
     (
+        "ray.runtime_env.duplicate_key",
+        "键 '{key}' 重复出现，Ray 只保留最后一个",
+    ),
+    (
         "ray.runtime_env.env_vars",
         "env_vars 必须是名称到字符串值的映射，yes、8 等取值请加引号",
     ),
-    ("ray.runtime_env.invalid_yaml", "不是有效的 YAML：{detail}"),
+    (
+        "ray.runtime_env.invalid_yaml",
+        "不是有效的 YAML（第 {line} 行第 {column} 列）：{reason}",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.colon",
+        "不加引号的值中有“: ”，请加引号或检查缩进",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.flow",
+        "第 {open_line} 行的“{open}”未闭合，请补上“{close}”",
+    ),
+    (
+        "ray.runtime_env.invalid_yaml.indent",
+        "缩进与上面各行都对不上",
+    ),
+    ("ray.runtime_env.invalid_yaml.missing_key", "“:”前缺少键名"),
+    ("ray.runtime_env.invalid_yaml.quote", "此处的引号未闭合"),
+    (
+        "ray.runtime_env.invalid_yaml.tab",
+        "用了制表符缩进，请改用空格",
+    ),
     (
         "ray.runtime_env.key_not_string",
         "所有键都必须是字符串，null、true、1 等键请加引号",

@@ -37,6 +37,7 @@ use crate::path::{FieldPath, Segment};
 use crate::resources::Resources;
 use crate::task::ImageSource;
 use crate::usage::{QuotaUse, Usage};
+use crate::validate::YamlFault;
 use crate::vocab::{IdleStability, InstanceType, ResourceKind};
 pub(crate) use json::{Broken, Token, parse_partial};
 pub use json::{Entries, Items, Json, Tape, Value};
@@ -552,6 +553,16 @@ read_enum!(ResourceKind {
     "on_demand" => ResourceKind::OnDemand,
     "spot" => ResourceKind::Spot,
     "idle" => ResourceKind::Idle,
+});
+read_enum!(YamlFault {
+    "flow_list" => YamlFault::FlowList,
+    "flow_mapping" => YamlFault::FlowMapping,
+    "quote" => YamlFault::Quote,
+    "tab" => YamlFault::Tab,
+    "colon" => YamlFault::Colon,
+    "indent" => YamlFault::Indent,
+    "missing_key" => YamlFault::MissingKey,
+    "other" => YamlFault::Other,
 });
 read_enum!(InstanceType {
     "gpu" => InstanceType::Gpu,

@@ -4,6 +4,7 @@
 //! them under the field, and the API pairs them with the path.
 
 use super::issue::{Lang, Severity};
+pub use super::runtime_env::YamlFault;
 use super::shape::{Expected, Found};
 use crate::messages::{list, text};
 use crate::quota::{NeverReason, QueueReason, Shortfall};
@@ -334,7 +335,13 @@ issue_codes! {
     AlertUrlInvalid = "advanced.alerts.target.url", Error;
 
     /// Runtime env is not YAML.
-    RuntimeEnvInvalidYaml { /** Parser message. */ detail: String } = "ray.runtime_env.invalid_yaml", Error;
+    RuntimeEnvInvalidYaml {
+        /** Line (from 1) where the reader stopped. */ line: u32,
+        /** Column (from 1) where the reader stopped. */ column: u32,
+        /** What is wrong there. */ fault: YamlFault,
+        /** The line of the `[` or `{` still open there, for a flow fault. */ open_line: Option<u32>,
+        /** The reader's own words (English). */ detail: String,
+    } = "ray.runtime_env.invalid_yaml", Error;
     /// Runtime env over the length limit.
     RuntimeEnvTooLong { /** Limit in bytes. */ max_bytes: usize } = "ray.runtime_env.too_long", Error;
     /// Runtime env uses YAML aliases, which could expand without bound.
@@ -349,6 +356,8 @@ issue_codes! {
     RuntimeEnvNotMapping = "ray.runtime_env.not_mapping", Error;
     /// Runtime env has a key Ray does not know.
     RuntimeEnvUnknownKey { /** The key. */ key: String } = "ray.runtime_env.unknown_key", Warning;
+    /// Runtime env gives a top-level key twice: PyYAML keeps the last without a word.
+    RuntimeEnvDuplicateKey { /** The key. */ key: String } = "ray.runtime_env.duplicate_key", Warning;
     /// `env_vars` does not map strings to strings.
     RuntimeEnvEnvVars = "ray.runtime_env.env_vars", Error;
     /// `pip` and `conda` together.
@@ -491,9 +500,51 @@ impl IssueCode {
                 };
                 vec![("port", n(port)), ("name", text(lang, key, &[]))]
             }
-            RuntimeEnvInvalidYaml { detail } => vec![("detail", detail.clone())],
+            RuntimeEnvInvalidYaml {
+                line,
+                column,
+                fault,
+                open_line,
+                detail,
+            } => {
+                let (open, close) = match fault {
+                    YamlFault::FlowMapping => ("{", "}"),
+                    _ => ("[", "]"),
+                };
+                let args = [
+                    ("open_line", open_line.map(|l| n(&l)).unwrap_or_default()),
+                    ("open", open.to_owned()),
+                    ("close", close.to_owned()),
+                ];
+                // Rare faults say the reader's English: a message each in every
+                // language is not worth its bytes in the validator package.
+                let key = match fault {
+                    YamlFault::FlowList | YamlFault::FlowMapping => {
+                        "ray.runtime_env.invalid_yaml.flow"
+                    }
+                    YamlFault::Quote => "ray.runtime_env.invalid_yaml.quote",
+                    YamlFault::Tab => "ray.runtime_env.invalid_yaml.tab",
+                    YamlFault::Colon => "ray.runtime_env.invalid_yaml.colon",
+                    YamlFault::Indent => "ray.runtime_env.invalid_yaml.indent",
+                    YamlFault::MissingKey => "ray.runtime_env.invalid_yaml.missing_key",
+                    YamlFault::Other => {
+                        return (
+                            "ray.runtime_env.invalid_yaml",
+                            vec![
+                                ("line", n(line)),
+                                ("column", n(column)),
+                                ("reason", detail.clone()),
+                            ],
+                        );
+                    }
+                };
+                let reason = text(lang, key, &args);
+                vec![("line", n(line)), ("column", n(column)), ("reason", reason)]
+            }
             RuntimeEnvTag { tag } => vec![("tag", tag.clone())],
-            RuntimeEnvUnknownKey { key } => vec![("key", key.clone())],
+            RuntimeEnvUnknownKey { key } | RuntimeEnvDuplicateKey { key } => {
+                vec![("key", key.clone())]
+            }
             AutoscalingRange { min, workers, max } => {
                 vec![("min", n(min)), ("workers", n(workers)), ("max", n(max))]
             }
@@ -691,13 +742,25 @@ mod tests {
             PoolAvailabilityExceeded { short: shorts },
             MonitoringPortIsMaster { port: 23456 },
             RuntimeEnvInvalidYaml {
-                detail: "line 1".into(),
+                line: 2,
+                column: 9,
+                fault: YamlFault::FlowList,
+                open_line: Some(1),
+                detail: "illegal placement of ':' indicator".into(),
+            },
+            RuntimeEnvInvalidYaml {
+                line: 1,
+                column: 5,
+                fault: YamlFault::Other,
+                open_line: None,
+                detail: "'x' is not an integer".into(),
             },
             RuntimeEnvTooLong { max_bytes: 65536 },
             RuntimeEnvTag {
                 tag: "!!python/name".into(),
             },
             RuntimeEnvUnknownKey { key: "pips".into() },
+            RuntimeEnvDuplicateKey { key: "pip".into() },
             AutoscalingRange {
                 min: 2,
                 workers: 1,
@@ -949,6 +1012,50 @@ mod tests {
             code.message(Lang::En),
             "can never start: no node of the pool is a CPU node"
         );
+    }
+
+    #[test]
+    fn a_runtime_env_syntax_error_says_where_and_why_in_the_readers_language() {
+        // `pip: [a` then `env_vars:`: the parser stops on line 2, the `[` of line 1 is
+        // what was left open, and zh reads no English (the explorer's report).
+        let code = IssueCode::RuntimeEnvInvalidYaml {
+            line: 2,
+            column: 9,
+            fault: YamlFault::FlowList,
+            open_line: Some(1),
+            detail: "illegal placement of ':' indicator".into(),
+        };
+        assert_eq!(
+            code.message(Lang::En),
+            "is not valid YAML (line 2, column 9): the '[' of line 1 is not closed; add ']'"
+        );
+        assert_eq!(
+            code.message(Lang::Zh),
+            "不是有效的 YAML（第 2 行第 9 列）：第 1 行的“[”未闭合，请补上“]”"
+        );
+        let code = IssueCode::RuntimeEnvInvalidYaml {
+            line: 1,
+            column: 2,
+            fault: YamlFault::FlowMapping,
+            open_line: Some(1),
+            detail: String::new(),
+        };
+        assert!(code.message(Lang::En).contains("the '{' of line 1"));
+        assert!(code.message(Lang::En).contains("add '}'"));
+        // Every fault has words in every language, not the key.
+        for fault in YamlFault::ALL {
+            let code = IssueCode::RuntimeEnvInvalidYaml {
+                line: 1,
+                column: 1,
+                fault,
+                open_line: Some(1),
+                detail: "the parser's words".into(),
+            };
+            for lang in languages() {
+                let text = code.message(lang);
+                assert!(!text.contains("invalid_yaml"), "{lang:?} {fault:?}: {text}");
+            }
+        }
     }
 
     #[test]

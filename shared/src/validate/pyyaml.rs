@@ -8,19 +8,69 @@
 //! builds the document from yaml-rust2's events with those rules, so the validator
 //! refuses what Ray refuses and reads values as Ray gets them.
 
-use super::runtime_env::{Refusal, Value};
+use super::runtime_env::{Refusal, Syntax, Value, YamlFault};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
 /// The documents of `text`, or the first reason PyYAML would refuse it.
 pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
     let mut builder = Builder::default();
     let parsed = Parser::new_from_str(text).load(&mut builder, true);
-    if let Some(refusal) = builder.refusal {
+    if let Some(refusal) = builder.refusal.take() {
         return Err(refusal);
     }
-    parsed.map_err(|e| Refusal::Syntax(e.to_string()))?;
+    parsed.map_err(|e| Refusal::Syntax(syntax(text, &builder.opened, &e)))?;
     Ok(builder.docs)
+}
+
+/// The parser's error in the words the messages have for it. Inside a `[` or `{` the
+/// parser stops where the bracket's content goes wrong, often a line or more after the
+/// bracket that was never closed, so the bracket's line is kept beside it.
+fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
+    let info = error.info();
+    let flow = opened
+        .iter()
+        .rev()
+        .find_map(|mark| match text.chars().nth(mark.index()) {
+            Some('[') => Some((YamlFault::FlowList, mark)),
+            Some('{') => Some((YamlFault::FlowMapping, mark)),
+            _ => None,
+        });
+    let mut open_line = None;
+    let fault = if info.contains("quoted scalar") && !info.contains("escape") {
+        YamlFault::Quote
+    } else if info.contains("tab") {
+        YamlFault::Tab
+    } else if info.contains("quoted scalar") || info.starts_with("unexpected character") {
+        YamlFault::Other
+    } else if let Some((fault, mark)) = flow {
+        open_line = Some(line(mark));
+        fault
+    } else if info == "mapping values are not allowed in this context" {
+        YamlFault::Colon
+    } else if info.contains("indentation")
+        || info.ends_with("did not find expected key")
+        || info.ends_with("did not find expected '-' indicator")
+    {
+        YamlFault::Indent
+    } else {
+        YamlFault::Other
+    };
+    Syntax {
+        line: line(error.marker()),
+        column: column(error.marker()),
+        fault,
+        open_line,
+        detail: info.to_owned(),
+    }
+}
+
+fn line(mark: &Marker) -> u32 {
+    u32::try_from(mark.line()).unwrap_or(u32::MAX)
+}
+
+fn column(mark: &Marker) -> u32 {
+    u32::try_from(mark.col() + 1).unwrap_or(u32::MAX)
 }
 
 enum Frame {
@@ -36,12 +86,28 @@ const MERGE: &str = "\u{0}<<";
 struct Builder {
     docs: Vec<Value>,
     stack: Vec<Frame>,
+    /// Where each frame of `stack` began (at its `[` or `{` when it has one).
+    opened: Vec<Marker>,
+    /// The event being built; none before the first.
+    at: Option<Marker>,
     refusal: Option<Refusal>,
 }
 
 impl Builder {
     fn refuse(&mut self, refusal: Refusal) {
         self.refusal.get_or_insert(refusal);
+    }
+
+    /// A refusal of the builder's own (not the parser's), at the event being built.
+    fn refuse_here(&mut self, fault: YamlFault, detail: String) {
+        let at = self.at;
+        self.refuse(Refusal::Syntax(Syntax {
+            line: at.as_ref().map_or(1, line),
+            column: at.as_ref().map_or(1, column),
+            fault,
+            open_line: None,
+            detail,
+        }));
     }
 
     fn key_pending(&self) -> bool {
@@ -67,7 +133,8 @@ impl Builder {
                             merged.extend(more);
                             true
                         }
-                        Value::Seq(maps) => maps.into_iter().all(|m| match m {
+                        // Of a list of mappings the first wins, as in PyYAML.
+                        Value::Seq(maps) => maps.into_iter().rev().all(|m| match m {
                             Value::Map(more) => {
                                 merged.extend(more);
                                 true
@@ -77,10 +144,11 @@ impl Builder {
                         _ => false,
                     };
                     if !ok {
-                        self.refuse(Refusal::Syntax(
+                        self.refuse_here(
+                            YamlFault::Other,
                             "'<<' merges a mapping or a list of mappings; quote it to use it as a key"
                                 .to_owned(),
-                        ));
+                        );
                     }
                 } else {
                     entries.push((key, value));
@@ -106,20 +174,16 @@ impl Builder {
         }
     }
 
-    fn scalar(&mut self, text: String, style: TScalarStyle, tag: &Option<Tag>, mark: Marker) {
+    fn scalar(&mut self, text: String, style: TScalarStyle, tag: &Option<Tag>) {
         let name = match Self::standard(tag) {
             Ok(name) => name,
             Err(refusal) => return self.refuse(refusal),
         };
         let plain = style == TScalarStyle::Plain;
         if plain && name.is_none() && text.is_empty() && self.key_pending() {
-            return self.refuse(Refusal::Syntax(format!(
-                "a mapping key is missing at line {} column {}",
-                mark.line(),
-                mark.col() + 1
-            )));
+            return self.refuse_here(YamlFault::MissingKey, "a mapping key is missing".to_owned());
         }
-        let bad = |what: &str| Refusal::Syntax(format!("'{text}' is not {what}"));
+        let bad = |what: &str| format!("'{text}' is not {what}");
         let value = match name.as_deref() {
             None if plain => match resolve(&text) {
                 Resolved::Null => Value::Null,
@@ -130,9 +194,10 @@ impl Builder {
                 Resolved::Str => Value::Str(text),
                 // PyYAML resolves these to tags it has no constructor for.
                 Resolved::Merge | Resolved::Value => {
-                    return self.refuse(Refusal::Syntax(format!(
-                        "PyYAML cannot read a bare '{text}' here; quote it"
-                    )));
+                    return self.refuse_here(
+                        YamlFault::Other,
+                        format!("PyYAML cannot read a bare '{text}' here; quote it"),
+                    );
                 }
             },
             None | Some("" | "str") => Value::Str(text),
@@ -143,7 +208,7 @@ impl Builder {
             Some("bool") => match text.to_ascii_lowercase().as_str() {
                 "yes" | "true" | "on" => Value::Bool(true),
                 "no" | "false" | "off" => Value::Bool(false),
-                _ => return self.refuse(bad("a boolean")),
+                _ => return self.refuse_here(YamlFault::Other, bad("a boolean")),
             },
             Some("int") if is_int(&text) => Value::Number(text),
             Some("float")
@@ -153,13 +218,14 @@ impl Builder {
             }
             Some("timestamp") if is_timestamp(&text) => Value::Other,
             Some("binary") => Value::Other,
-            Some("int") => return self.refuse(bad("an integer")),
-            Some("float") => return self.refuse(bad("a number")),
-            Some("timestamp") => return self.refuse(bad("a timestamp")),
+            Some("int") => return self.refuse_here(YamlFault::Other, bad("an integer")),
+            Some("float") => return self.refuse_here(YamlFault::Other, bad("a number")),
+            Some("timestamp") => return self.refuse_here(YamlFault::Other, bad("a timestamp")),
             Some(collection) => {
-                return self.refuse(Refusal::Syntax(format!(
-                    "!!{collection} needs a collection, not a scalar"
-                )));
+                return self.refuse_here(
+                    YamlFault::Other,
+                    format!("!!{collection} needs a collection, not a scalar"),
+                );
             }
         };
         self.insert(value);
@@ -177,11 +243,17 @@ impl Builder {
             },
         };
         if !fits {
-            self.refuse(Refusal::Syntax(format!(
-                "the tag {} does not fit a {}",
-                tag.as_ref().map(written).unwrap_or_default(),
-                if map { "mapping" } else { "list" }
-            )));
+            self.refuse_here(
+                YamlFault::Other,
+                format!(
+                    "the tag {} does not fit a {}",
+                    tag.as_ref().map(written).unwrap_or_default(),
+                    if map { "mapping" } else { "list" }
+                ),
+            );
+        }
+        if let Some(at) = self.at {
+            self.opened.push(at);
         }
         self.stack.push(if map {
             Frame::Map(Vec::new(), None, Vec::new())
@@ -196,9 +268,13 @@ impl MarkedEventReceiver for Builder {
         if self.refusal.is_some() {
             return;
         }
+        self.at = Some(mark);
+        if matches!(event, Event::SequenceEnd | Event::MappingEnd) {
+            self.opened.pop();
+        }
         match event {
             Event::Alias(_) => self.refuse(Refusal::Alias),
-            Event::Scalar(text, style, _, tag) => self.scalar(text, style, &tag, mark),
+            Event::Scalar(text, style, _, tag) => self.scalar(text, style, &tag),
             Event::SequenceStart(_, tag) => self.start(&tag, false),
             Event::MappingStart(_, tag) => self.start(&tag, true),
             Event::SequenceEnd => {
@@ -207,9 +283,23 @@ impl MarkedEventReceiver for Builder {
                 }
             }
             Event::MappingEnd => {
-                if let Some(Frame::Map(entries, _, mut merged)) = self.stack.pop() {
-                    merged.extend(entries);
-                    self.insert(Value::Map(merged));
+                if let Some(Frame::Map(entries, _, merged)) = self.stack.pop() {
+                    // A merged entry that a later one overrides is dropped: the mapping
+                    // reads the same (the last wins), and a key the text gives twice
+                    // (`ray::runtime_env` warns of it) is not confused with an override.
+                    let kept: Vec<bool> = (0..merged.len())
+                        .map(|i| {
+                            let mut later = merged[i + 1..].iter().chain(&entries);
+                            !later.any(|(k, _)| *k == merged[i].0)
+                        })
+                        .collect();
+                    let mut all: Vec<_> = merged
+                        .into_iter()
+                        .zip(kept)
+                        .filter_map(|(entry, kept)| kept.then_some(entry))
+                        .collect();
+                    all.extend(entries);
+                    self.insert(Value::Map(all));
                 }
             }
             Event::Nothing
@@ -539,6 +629,61 @@ mod tests {
             one("~: x"),
             Value::Map(vec![(Value::Null, Value::Str("x".to_owned()))])
         );
+        // Verified with PyYAML 6: of a list of merged mappings the first wins, of two
+        // merge keys the second; a key the mapping gives overrides them all.
+        let first = one("a:\n  <<: [{b: 1}, {b: 2}]\n");
+        let a = first.get("a").expect("a");
+        assert_eq!(a.get("b"), Some(&Value::Number("1".to_owned())));
+        let second = one("<<: {b: 1}\n<<: {b: 2}\n");
+        assert_eq!(second.get("b"), Some(&Value::Number("2".to_owned())));
+        // An override is not a key given twice: the mapping holds `pip` once.
+        let s = |t: &str| Value::Str(t.to_owned());
+        assert_eq!(
+            one("<<: {pip: [a], conda: x}\npip: [b]\n"),
+            Value::Map(vec![
+                (s("conda"), s("x")),
+                (s("pip"), Value::Seq(vec![s("b")])),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_is_placed_and_named_as_a_reader_would_look_for_it() {
+        use YamlFault::*;
+        // (text, line, column, fault, line of the open bracket); the places checked
+        // against PyYAML 6, which names the same spot.
+        let cases: &[(&str, u32, u32, YamlFault, Option<u32>)] = &[
+            // The reported case: the parser stops at line 2, and the `[` of line 1
+            // is what was left open.
+            ("pip: [a\nenv_vars:", 2, 9, FlowList, Some(1)),
+            ("pip: [a, b", 2, 1, FlowList, Some(1)),
+            ("pip: [a, b: c: d]", 1, 15, FlowList, Some(1)),
+            ("pip: {a: 1\nx: 2", 2, 2, FlowMapping, Some(1)),
+            ("pip: \"abc\nx: 1", 1, 6, Quote, None),
+            ("pip: 'abc", 1, 6, Quote, None),
+            ("a: \"\\q\"", 1, 4, Other, None),
+            ("pip:\n\t- a", 2, 2, Tab, None),
+            ("a: b: c", 1, 5, Colon, None),
+            ("pip:\n  - a\n - b", 3, 2, Indent, None),
+            ("pip:\n  - a\n  b: 1", 3, 3, Indent, None),
+            ("a: @x", 1, 4, Other, None),
+            (": a", 1, 1, MissingKey, None),
+            // At the value the tag does not fit.
+            ("a: !!int x", 1, 10, Other, None),
+            // Columns count characters, not bytes.
+            ("华东: [上海\n北京:", 2, 3, FlowList, Some(1)),
+        ];
+        for &(text, line, column, fault, open_line) in cases {
+            let Err(Refusal::Syntax(syntax)) = load(text) else {
+                panic!("{text:?} is refused as syntax: {:?}", load(text));
+            };
+            assert_eq!(
+                (syntax.line, syntax.column, syntax.fault, syntax.open_line),
+                (line, column, fault, open_line),
+                "{text:?}: {}",
+                syntax.detail
+            );
+        }
     }
 
     #[test]

@@ -103,7 +103,13 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
         Ok(docs) => docs,
         Err(refusal) => {
             let code = match refusal {
-                Refusal::Syntax(detail) => IssueCode::RuntimeEnvInvalidYaml { detail },
+                Refusal::Syntax(syntax) => IssueCode::RuntimeEnvInvalidYaml {
+                    line: syntax.line,
+                    column: syntax.column,
+                    fault: syntax.fault,
+                    open_line: syntax.open_line,
+                    detail: syntax.detail,
+                },
                 Refusal::Alias => IssueCode::RuntimeEnvAlias,
                 Refusal::Tag(tag) => IssueCode::RuntimeEnvTag { tag },
                 Refusal::UnhashableKey => IssueCode::RuntimeEnvKeyNotString,
@@ -117,7 +123,20 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
         // Only comments: PyYAML reads None, and Ray takes no runtime env.
         [] => return,
         [map @ Value::Map(entries)] => {
-            for (key, _) in entries {
+            for (i, (key, _)) in entries.iter().enumerate() {
+                // Said once, at the key's second place.
+                if let Value::Str(k) = key
+                    && entries[..i]
+                        .iter()
+                        .filter(|(other, _)| other == key)
+                        .count()
+                        == 1
+                {
+                    report.push(
+                        path.clone(),
+                        IssueCode::RuntimeEnvDuplicateKey { key: k.clone() },
+                    );
+                }
                 match key {
                     Value::Str(k) if RUNTIME_ENV_KEYS.contains(&k.as_str()) => {}
                     Value::Str(k) => report.push(

@@ -58,11 +58,65 @@ impl Value {
     }
 }
 
+/// What is wrong where a runtime env stops being YAML, in the words the messages have
+/// for it (`ray.runtime_env.invalid_yaml.<fault>`): the parser's own words are English
+/// and name the place it stopped, which for a bracket left open is lines after the
+/// mistake.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum YamlFault {
+    /// Inside a `[` not yet closed: a `,` or `]` was expected.
+    FlowList,
+    /// Inside a `{` not yet closed: a `,` or `}` was expected.
+    FlowMapping,
+    /// Quoted text with no closing quote (or a next line not indented).
+    Quote,
+    /// A tab where YAML wants spaces.
+    Tab,
+    /// `: ` inside a plain value, or a line indented deeper than its mapping allows.
+    Colon,
+    /// A line whose indentation matches none above it.
+    Indent,
+    /// A `:` with no key before it.
+    MissingKey,
+    /// Anything else (an unknown escape, a reserved character, a value its tag does
+    /// not fit), rare enough to say in the reader's own words, the finding's `detail`.
+    Other,
+}
+
+impl YamlFault {
+    /// Every fault, in the order of their numbers in the module's answer.
+    pub(crate) const ALL: [YamlFault; 8] = [
+        YamlFault::FlowList,
+        YamlFault::FlowMapping,
+        YamlFault::Quote,
+        YamlFault::Tab,
+        YamlFault::Colon,
+        YamlFault::Indent,
+        YamlFault::MissingKey,
+        YamlFault::Other,
+    ];
+}
+
+/// Where and why a text is not YAML as PyYAML reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Syntax {
+    /// Line and column, from 1, where the reader stopped.
+    pub(super) line: u32,
+    pub(super) column: u32,
+    pub(super) fault: YamlFault,
+    /// The line of the `[` or `{` still open there, for a flow fault.
+    pub(super) open_line: Option<u32>,
+    /// The reader's own words (English), for the API and for [`YamlFault::Other`].
+    pub(super) detail: String,
+}
+
 /// Why PyYAML's safe loader (or the validator's limit on it) refuses the text.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Refusal {
-    /// Not YAML as PyYAML reads it; the detail says where.
-    Syntax(String),
+    /// Not YAML as PyYAML reads it.
+    Syntax(Syntax),
     /// An alias (`*name`): refused, since aliases can expand without bound.
     Alias,
     /// A tag the safe loader has no constructor for, as written.
@@ -130,9 +184,14 @@ fn to_wire(loaded: &Result<Vec<Value>, Refusal>) -> String {
             wire.text("docs");
             docs.iter().for_each(|doc| write(&mut wire, doc));
         }
-        Err(Refusal::Syntax(detail)) => {
+        Err(Refusal::Syntax(syntax)) => {
             wire.text("syntax");
-            wire.text(detail);
+            wire.text(&syntax.detail);
+            wire.mark(syntax.fault as u64);
+            wire.mark(syntax.line.into());
+            wire.mark(syntax.column.into());
+            // 0 for none: lines count from 1.
+            wire.mark(syntax.open_line.unwrap_or(0).into());
         }
         Err(Refusal::Alias) => wire.text("alias"),
         Err(Refusal::Tag(tag)) => {
@@ -214,7 +273,25 @@ fn from_wire(answer: &str) -> Result<Vec<Value>, Refusal> {
         _ => Err(Refusal::Unread),
     };
     match kind.as_str() {
-        "syntax" => Err(Refusal::Syntax(text()?)),
+        "syntax" => {
+            let detail = text()?;
+            let mut number = || match items.next() {
+                Some(Item::Mark(n)) => u32::try_from(n).map_err(|_| Refusal::Unread),
+                _ => Err(Refusal::Unread),
+            };
+            let fault = *usize::try_from(number()?)
+                .ok()
+                .and_then(|i| YamlFault::ALL.get(i))
+                .ok_or(Refusal::Unread)?;
+            let (line, column, open_line) = (number()?, number()?, number()?);
+            Err(Refusal::Syntax(Syntax {
+                line,
+                column,
+                fault,
+                open_line: (open_line > 0).then_some(open_line),
+                detail,
+            }))
+        }
         "tag" => Err(Refusal::Tag(text()?)),
         "alias" => Err(Refusal::Alias),
         "unhashable" => Err(Refusal::UnhashableKey),
@@ -280,7 +357,22 @@ mod tests {
 
     fn refusal() -> impl Strategy<Value = Refusal> {
         prop_oneof![
-            ".{0,12}".prop_map(Refusal::Syntax),
+            (
+                ".{0,12}",
+                prop::sample::select(YamlFault::ALL.to_vec()),
+                1..9u32,
+                1..9u32,
+                prop::option::of(1..9u32),
+            )
+                .prop_map(|(detail, fault, line, column, open_line)| {
+                    Refusal::Syntax(Syntax {
+                        line,
+                        column,
+                        fault,
+                        open_line,
+                        detail,
+                    })
+                }),
             ".{0,12}".prop_map(Refusal::Tag),
             Just(Refusal::Alias),
             Just(Refusal::UnhashableKey),
@@ -304,6 +396,13 @@ mod tests {
     }
 
     #[test]
+    fn a_fault_crosses_as_its_place_in_the_list_of_all() {
+        for (i, fault) in YamlFault::ALL.into_iter().enumerate() {
+            assert_eq!(fault as usize, i, "{fault:?}");
+        }
+    }
+
+    #[test]
     fn an_answer_that_is_not_one_leaves_the_runtime_env_unread() {
         for answer in [
             "",
@@ -316,6 +415,8 @@ mod tests {
             "[\"docs\", -1]",
             "[\"docs\", [0]]",
             "[\"syntax\"]",
+            "[\"syntax\", \"d\", 2, 1, 1]",
+            "[\"syntax\", \"d\", 10, 1, 1, 0]",
             "[\"what\"]",
         ] {
             assert_eq!(from_wire(answer), Err(Refusal::Unread), "{answer}");
