@@ -89,7 +89,7 @@ fn an_answer_is_the_crates_localized_check_in_either_language() {
             let answer = validator
                 .check(&JsValue::from_str(&text), Some(tag.to_owned()))
                 .unwrap();
-            let expected = serde_json::to_value(check.localized(lang)).unwrap();
+            let expected = serde_json::to_value(check.clone().localized(lang)).unwrap();
             assert_eq!(rust(&answer), expected, "{} in {tag}", case.name);
         }
     }

@@ -396,16 +396,30 @@ impl<T: Read> Read for Option<T> {
 
 impl<T: Read> Read for Vec<T> {
     fn read(value: Json<'_, '_>) -> Result<Self, ReadError> {
-        let items = match value.node() {
-            Value::List(items) => items,
-            other => return Err(ReadError::invalid(Want::List, &other)),
-        };
         let mut out = Vec::new();
-        for (i, item) in items.enumerate() {
-            out.push(T::read(item).map_err(|e| e.at(Segment::Index(i)))?);
-        }
+        each_item(value, &mut |item| {
+            out.push(T::read(item)?);
+            Ok(())
+        })?;
         Ok(out)
     }
+}
+
+/// Calls `read` on each item of a list, naming the item a failure is at. Not generic, so
+/// the walk is built once rather than once per item type: the wasm carries a dozen
+/// kinds of list.
+fn each_item(
+    value: Json<'_, '_>,
+    read: &mut dyn FnMut(Json<'_, '_>) -> Result<(), ReadError>,
+) -> Result<(), ReadError> {
+    let items = match value.node() {
+        Value::List(items) => items,
+        other => return Err(ReadError::invalid(Want::List, &other)),
+    };
+    for (i, item) in items.enumerate() {
+        read(item).map_err(|e| e.at(Segment::Index(i)))?;
+    }
+    Ok(())
 }
 
 impl<T: Read> Read for BTreeMap<String, T> {

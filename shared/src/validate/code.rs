@@ -336,10 +336,10 @@ issue_codes! {
 
     /// Runtime env is not YAML.
     RuntimeEnvInvalidYaml {
-        /** Line (from 1) where the reader stopped. */ line: u32,
-        /** Column (from 1) where the reader stopped. */ column: u32,
+        /** Line (from 1) where the reader stopped. */ line: usize,
+        /** Column (from 1) where the reader stopped. */ column: usize,
         /** What is wrong there. */ fault: YamlFault,
-        /** The line of the `[` or `{` still open there, for a flow fault. */ open_line: Option<u32>,
+        /** The line of the `[` or `{` still open there, for a flow fault. */ open_line: Option<usize>,
         /** The reader's own words (English). */ detail: String,
     } = "ray.runtime_env.invalid_yaml", Error;
     /// Runtime env over the length limit.

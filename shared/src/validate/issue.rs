@@ -63,11 +63,17 @@ impl Issue {
 
     /// The finding as the API sends it, with its message in `lang`.
     pub fn localized(&self, lang: Lang) -> LocalizedIssue {
+        self.clone().into_localized(lang)
+    }
+
+    /// [`Issue::localized`], moving the finding in: the validator package then carries
+    /// no copy of every code's clone.
+    pub fn into_localized(self, lang: Lang) -> LocalizedIssue {
         LocalizedIssue {
-            path: self.path.clone(),
-            code: self.code.clone(),
-            severity: self.severity,
             message: self.message(lang),
+            path: self.path,
+            code: self.code,
+            severity: self.severity,
         }
     }
 }
@@ -225,6 +231,11 @@ impl Report {
     /// Every finding with its message in `lang`, as the API sends them.
     pub fn localized(&self, lang: Lang) -> Vec<LocalizedIssue> {
         self.0.iter().map(|i| i.localized(lang)).collect()
+    }
+
+    /// [`Report::localized`], moving the findings in.
+    pub fn into_localized(self, lang: Lang) -> Vec<LocalizedIssue> {
+        self.0.into_iter().map(|i| i.into_localized(lang)).collect()
     }
 
     /// The findings an answer keeps ([`cap_findings`]) and how many it leaves out.

@@ -45,10 +45,10 @@ use std::ops::Deref;
 
 impl Check {
     /// The check as `POST /validate` answers it, with messages in `lang`.
-    pub fn localized(&self, lang: Lang) -> LocalizedCheck {
+    pub fn localized(self, lang: Lang) -> LocalizedCheck {
         LocalizedCheck {
-            issues: self.issues.localized(lang),
-            plan: self.plan.clone(),
+            issues: self.issues.into_localized(lang),
+            plan: self.plan,
             truncated: 0,
         }
     }
@@ -58,7 +58,7 @@ impl Check {
     pub fn localized_capped(self, lang: Lang) -> LocalizedCheck {
         let (kept, truncated) = self.issues.capped();
         LocalizedCheck {
-            issues: kept.localized(lang),
+            issues: kept.into_localized(lang),
             plan: self.plan,
             truncated,
         }

@@ -65,12 +65,12 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     }
 }
 
-fn line(mark: &Marker) -> u32 {
-    u32::try_from(mark.line()).unwrap_or(u32::MAX)
+fn line(mark: &Marker) -> usize {
+    mark.line()
 }
 
-fn column(mark: &Marker) -> u32 {
-    u32::try_from(mark.col() + 1).unwrap_or(u32::MAX)
+fn column(mark: &Marker) -> usize {
+    mark.col() + 1
 }
 
 enum Frame {
@@ -652,7 +652,7 @@ mod tests {
         use YamlFault::*;
         // (text, line, column, fault, line of the open bracket); the places checked
         // against PyYAML 6, which names the same spot.
-        let cases: &[(&str, u32, u32, YamlFault, Option<u32>)] = &[
+        let cases: &[(&str, usize, usize, YamlFault, Option<usize>)] = &[
             // The reported case: the parser stops at line 2, and the `[` of line 1
             // is what was left open.
             ("pip: [a\nenv_vars:", 2, 9, FlowList, Some(1)),

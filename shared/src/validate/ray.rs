@@ -128,7 +128,7 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
                 if let Value::Str(k) = key
                     && entries[..i]
                         .iter()
-                        .filter(|(other, _)| other == key)
+                        .filter(|(other, _)| matches!(other, Value::Str(o) if o == k))
                         .count()
                         == 1
                 {

@@ -103,11 +103,11 @@ impl YamlFault {
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Syntax {
     /// Line and column, from 1, where the reader stopped.
-    pub(super) line: u32,
-    pub(super) column: u32,
+    pub(super) line: usize,
+    pub(super) column: usize,
     pub(super) fault: YamlFault,
     /// The line of the `[` or `{` still open there, for a flow fault.
-    pub(super) open_line: Option<u32>,
+    pub(super) open_line: Option<usize>,
     /// The reader's own words (English), for the API and for [`YamlFault::Other`].
     pub(super) detail: String,
 }
@@ -188,10 +188,10 @@ fn to_wire(loaded: &Result<Vec<Value>, Refusal>) -> String {
             wire.text("syntax");
             wire.text(&syntax.detail);
             wire.mark(syntax.fault as u64);
-            wire.mark(syntax.line.into());
-            wire.mark(syntax.column.into());
+            wire.mark(syntax.line as u64);
+            wire.mark(syntax.column as u64);
             // 0 for none: lines count from 1.
-            wire.mark(syntax.open_line.unwrap_or(0).into());
+            wire.mark(syntax.open_line.unwrap_or(0) as u64);
         }
         Err(Refusal::Alias) => wire.text("alias"),
         Err(Refusal::Tag(tag)) => {
@@ -276,13 +276,10 @@ fn from_wire(answer: &str) -> Result<Vec<Value>, Refusal> {
         "syntax" => {
             let detail = text()?;
             let mut number = || match items.next() {
-                Some(Item::Mark(n)) => u32::try_from(n).map_err(|_| Refusal::Unread),
+                Some(Item::Mark(n)) => usize::try_from(n).map_err(|_| Refusal::Unread),
                 _ => Err(Refusal::Unread),
             };
-            let fault = *usize::try_from(number()?)
-                .ok()
-                .and_then(|i| YamlFault::ALL.get(i))
-                .ok_or(Refusal::Unread)?;
+            let fault = *YamlFault::ALL.get(number()?).ok_or(Refusal::Unread)?;
             let (line, column, open_line) = (number()?, number()?, number()?);
             Err(Refusal::Syntax(Syntax {
                 line,
@@ -360,9 +357,9 @@ mod tests {
             (
                 ".{0,12}",
                 prop::sample::select(YamlFault::ALL.to_vec()),
-                1..9u32,
-                1..9u32,
-                prop::option::of(1..9u32),
+                1..9usize,
+                1..9usize,
+                prop::option::of(1..9usize),
             )
                 .prop_map(|(detail, fault, line, column, open_line)| {
                     Refusal::Syntax(Syntax {
