@@ -357,12 +357,16 @@ impl Page {
             .await;
     }
 
-    /// A finding with this code shows at the field, which is marked invalid when it is an error.
-    pub async fn check_finding_at(&self, path: &str, code: &str) {
+    /// A finding with this code shows at the field, which is marked invalid when it is an
+    /// error; returns what it says.
+    pub async fn check_finding_at(&self, path: &str, code: &str) -> String {
         self.wait_for(&format!(
             ".field[data-field='{path}'] li.finding[data-code='{code}']"
         ))
-        .await;
+        .await
+        .text()
+        .await
+        .expect("the finding's text reads")
     }
 
     /// No finding shows at the field any more, and it is not marked invalid.

@@ -97,9 +97,15 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
     page.choose("compute.specs[0]", "a100-1g").await;
 
     // A runtime env that is not YAML names the field; valid YAML clears it.
+    // It says where, and names the bracket left open (read through the YAML module).
     page.fill("ray.runtime_env", "pip: [numpy").await;
-    page.check_finding_at("ray.runtime_env", "ray.runtime_env.invalid_yaml")
+    let said = page
+        .check_finding_at("ray.runtime_env", "ray.runtime_env.invalid_yaml")
         .await;
+    assert!(
+        said.contains("(line 1, column 12)") && said.contains("the '[' of line 1 is not closed"),
+        "{said}"
+    );
     page.fill("ray.runtime_env", "pip:\n  - numpy\n").await;
     page.check_field_clean("ray.runtime_env").await;
     // Read by the YAML module the form fetched once the task became a RayJob.

@@ -56,9 +56,18 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     } else {
         YamlFault::Other
     };
+    // At the end of a text with no last newline the parser, which reads one there,
+    // names the line after the last; PyYAML (and the reader) name the end of the last.
+    let mark = error.marker();
+    let (line, column) = if mark.index() >= text.chars().count() {
+        let last = text.rsplit('\n').next().unwrap_or_default();
+        (text.matches('\n').count() + 1, last.chars().count() + 1)
+    } else {
+        (line(mark), column(mark))
+    };
     Syntax {
-        line: line(error.marker()),
-        column: column(error.marker()),
+        line,
+        column,
         fault,
         open_line,
         detail: info.to_owned(),
@@ -650,13 +659,15 @@ mod tests {
     #[test]
     fn a_syntax_error_is_placed_and_named_as_a_reader_would_look_for_it() {
         use YamlFault::*;
-        // (text, line, column, fault, line of the open bracket); the places checked
-        // against PyYAML 6, which names the same spot.
+        // (text, line, column, fault, line of the open bracket); the parser's places
+        // checked against PyYAML 6, which names the same spot.
         let cases: &[(&str, usize, usize, YamlFault, Option<usize>)] = &[
             // The reported case: the parser stops at line 2, and the `[` of line 1
             // is what was left open.
             ("pip: [a\nenv_vars:", 2, 9, FlowList, Some(1)),
-            ("pip: [a, b", 2, 1, FlowList, Some(1)),
+            ("pip: [a, b", 1, 11, FlowList, Some(1)),
+            ("pip: [a, b\n", 2, 1, FlowList, Some(1)),
+            ("pip: [numpy", 1, 12, FlowList, Some(1)),
             ("pip: [a, b: c: d]", 1, 15, FlowList, Some(1)),
             ("pip: {a: 1\nx: 2", 2, 2, FlowMapping, Some(1)),
             ("pip: \"abc\nx: 1", 1, 6, Quote, None),
