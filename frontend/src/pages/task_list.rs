@@ -183,7 +183,14 @@ pub fn TaskListPage(
         }
         let f = filter.get_untracked();
         let shown = tasks.with_untracked(Vec::len) as u32;
-        let limit = shown.clamp(PAGE_SIZE, REFRESH_MOST);
+        // Every task shown: a page of room beyond them, so that tasks new at the top
+        // push none of them out of the list (and "More" back in).
+        let room = if next.with_untracked(Option::is_none) {
+            PAGE_SIZE
+        } else {
+            0
+        };
+        let limit = (shown + room).clamp(PAGE_SIZE, REFRESH_MOST);
         let (mine, pages) = (generation.get_value(), appended.get_value());
         leptos::task::spawn_local(async move {
             let result = api::list_tasks(&f, None, limit).await;
