@@ -1159,6 +1159,14 @@ impl Runner {
             Box::pin(self.pump()).await;
             return;
         }
+        // Debug mode keeps a RayJob's cluster after the job's own end (not after a
+        // stop, which deletes the job): the page says for how long, or that none is.
+        let debug = stored.as_ref().ok().and_then(|s| {
+            let spec = &s.task.spec;
+            let ray = spec.basic.task_type == Some(shared::TaskType::RayJob);
+            let ended = matches!(phase, TaskPhase::Succeeded | TaskPhase::Failed);
+            (ray && ended && spec.ray.debug.enabled).then_some(spec.ray.debug.keep_secs)
+        });
         let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
         self.step(id, phase, why.clone(), attempts).await;
@@ -1169,6 +1177,14 @@ impl Runner {
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event(id, kind, message).await;
+        if let Some(secs) = debug {
+            let kept = if self.backend.keeps_ray_clusters() {
+                Message::new("event.debug.cluster_kept").with("secs", secs)
+            } else {
+                Message::new("event.debug.no_cluster")
+            };
+            self.event(id, event_kind::DEBUG, kept).await;
+        }
         Box::pin(self.pump()).await;
     }
 

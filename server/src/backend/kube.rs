@@ -751,6 +751,12 @@ fn identify(object: &Value, index: usize) -> Result<(ApiResource, String), KubeE
 
 #[async_trait::async_trait]
 impl Backend for KubeBackend {
+    fn keeps_ray_clusters(&self) -> bool {
+        // A finished job is left to KubeRay (only a stop deletes it), which deletes
+        // the cluster `ttlSecondsAfterFinished` after the end (`shared::manifest`).
+        true
+    }
+
     async fn start(&self, gang: Gang) -> Result<()> {
         let Some(source) = gang.source.as_deref() else {
             return Err(BackendError::Start {

@@ -213,6 +213,12 @@ pub trait Backend: Send + Sync {
         0
     }
 
+    /// Whether a RayJob's Ray cluster outlives its job in debug mode (KubeRay keeps it
+    /// for `ttlSecondsAfterFinished`). The local backend starts no cluster to keep.
+    fn keeps_ray_clusters(&self) -> bool {
+        false
+    }
+
     /// The log file of one replica of one attempt (stdout and stderr together), which
     /// exists once the replica started and grows while it runs. Backends that keep no
     /// log files here serve [`Backend::log_stream`] instead.

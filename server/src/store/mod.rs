@@ -281,6 +281,8 @@ pub mod event_kind {
     pub const FAILED: &str = "failed";
     /// Stopped by a user.
     pub const STOPPED: &str = "stopped";
+    /// What debug mode keeps after the end.
+    pub const DEBUG: &str = "debug";
 }
 
 /// A tag filter: the key, and the value when it must match too.

@@ -59,6 +59,47 @@ fn phase_is(phase: &'static str) -> impl Fn(&Value) -> bool {
     move |task| task["phase"] == phase
 }
 
+/// Debug mode keeps a RayJob's cluster after its end on Kubernetes; the local backend
+/// starts none, and the task's events say so rather than leave the user looking for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
+    let app = server::app(demo_state().await);
+    let mut spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = "echo entrypoint-ran".into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["ray"]["shared_storage"]["enabled"] = false.into();
+    spec["ray"]["debug"] = json!({ "enabled": true, "keep_secs": 20 });
+    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    let id = task["id"].as_str().expect("an id").to_owned();
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    let debug: Vec<&Value> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "debug")
+        .collect();
+    assert_eq!(debug.len(), 1, "{events}");
+    let said = debug[0]["message"].as_str().unwrap_or_default();
+    assert!(said.contains("without a Ray cluster"), "{said}");
+    // After the end, as the end is what it follows.
+    assert_eq!(
+        events.as_array().unwrap().last(),
+        Some(debug[0]),
+        "{events}"
+    );
+
+    // Without debug mode, nothing is said.
+    spec["ray"]["debug"]["enabled"] = false.into();
+    let (_, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    let id = task["id"].as_str().expect("an id").to_owned();
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    assert!(!events.to_string().contains("\"debug\""), "{events}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_two_replica_pytorch_job_runs_to_success_with_ranks_logs_and_events() {
     let app = server::app(demo_state().await);

@@ -253,6 +253,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.cannot_start", "cannot start: {error}"),
     (
+        "event.debug.cluster_kept",
+        "the Ray cluster is kept for {secs} s after the job's end, to look into the head pod; KubeRay deletes it then",
+    ),
+    (
+        "event.debug.no_cluster",
+        "none kept: this server's local backend runs the entrypoint without a Ray cluster; its output stays in the head's log",
+    ),
+    (
         "event.exited",
         "attempt {attempt}: replica {replica} ended with {how}",
     ),
@@ -974,6 +982,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.delete_yes", "Delete for good"),
     ("ui.detail.deleted", "Task {name} was deleted."),
     ("ui.detail.event.admitted", "Admitted"),
+    ("ui.detail.event.debug", "Debug mode"),
     ("ui.detail.event.exited", "Exited"),
     ("ui.detail.event.failed", "Failed"),
     ("ui.detail.event.queued", "Queued"),

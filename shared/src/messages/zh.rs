@@ -205,6 +205,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.cannot_start", "无法启动：{error}"),
     (
+        "event.debug.cluster_kept",
+        "Ray 集群在任务结束后保留 {secs} 秒，便于进入 Head Pod 排查，之后由 KubeRay 删除",
+    ),
+    (
+        "event.debug.no_cluster",
+        "未保留：本服务器的本地后端不启动 Ray 集群，直接运行入口命令；其输出仍在 Head 的日志中",
+    ),
+    (
         "event.exited",
         "第 {attempt} 次运行：副本 {replica} 已结束，{how}",
     ),
@@ -832,6 +840,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.delete_yes", "确认删除"),
     ("ui.detail.deleted", "任务 {name} 已删除。"),
     ("ui.detail.event.admitted", "已准入"),
+    ("ui.detail.event.debug", "Debug 模式"),
     ("ui.detail.event.exited", "已退出"),
     ("ui.detail.event.failed", "失败"),
     ("ui.detail.event.queued", "排队中"),
