@@ -1178,7 +1178,7 @@ impl Runner {
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event(id, kind, message).await;
         if let Some(secs) = debug {
-            let kept = if self.backend.keeps_ray_clusters() {
+            let kept = if self.backend.runs_ray_clusters() {
                 Message::new("event.debug.cluster_kept").with("secs", secs)
             } else {
                 Message::new("event.debug.no_cluster")

@@ -106,6 +106,63 @@ pub struct TaskView {
     /// `Accept-Language`), while it is queued.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The replicas whose logs `GET /tasks/{id}/logs` reads on this server, by what
+    /// they run ([`log_replicas`]).
+    #[serde(default)]
+    pub logs: Vec<LogReplica>,
+}
+
+/// What a replica runs, for the task page's log picker.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplicaRole {
+    /// A PyTorchJob's master.
+    Master,
+    /// A worker (of either type).
+    Worker,
+    /// A RayJob's head.
+    Head,
+    /// A RayJob's submitter: its log is the entrypoint's output.
+    Submitter,
+}
+
+/// A replica whose log can be read: `replica` of `GET /tasks/{id}/logs`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogReplica {
+    /// The number to ask for.
+    pub replica: u32,
+    /// What it runs.
+    pub role: ReplicaRole,
+}
+
+/// The replicas whose logs a server keeps for a task, in the order the task page lists
+/// them. A PyTorchJob: its master (0), then its workers. A RayJob on a Ray cluster
+/// (`ray_cluster`: KubeRay): its submitter (0), whose log is the entrypoint's output,
+/// its head (1), then its workers, as many as autoscaling may start. A RayJob where no
+/// cluster runs (the local backend): the entrypoint alone (0), run as the submitter.
+pub fn log_replicas(spec: &crate::TaskSpec, ray_cluster: bool) -> Vec<LogReplica> {
+    let at = |replica: u32, role| LogReplica { replica, role };
+    if spec.basic.task_type != Some(crate::TaskType::RayJob) {
+        let workers = (1..=spec.compute.workers).map(|i| at(i, ReplicaRole::Worker));
+        return std::iter::once(at(0, ReplicaRole::Master))
+            .chain(workers)
+            .collect();
+    }
+    if !ray_cluster {
+        return vec![at(0, ReplicaRole::Submitter)];
+    }
+    let autoscaling = &spec.ray.autoscaling;
+    let workers = if autoscaling.enabled {
+        spec.compute.workers.max(autoscaling.max_workers)
+    } else {
+        spec.compute.workers
+    };
+    [at(0, ReplicaRole::Submitter), at(1, ReplicaRole::Head)]
+        .into_iter()
+        .chain((0..workers).map(|i| at(i + 2, ReplicaRole::Worker)))
+        .collect()
 }
 
 /// `GET /api/v1/tasks`: one page, newest first.
@@ -150,4 +207,49 @@ pub struct ShareLink {
 pub struct TagsBody {
     /// The tags the task should have.
     pub tags: Vec<crate::task::Tag>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::parse_spec;
+
+    fn roles(logs: &[LogReplica]) -> Vec<(u32, ReplicaRole)> {
+        logs.iter().map(|l| (l.replica, l.role)).collect()
+    }
+
+    #[test]
+    fn the_logs_are_listed_as_each_backend_numbers_its_replicas() {
+        use ReplicaRole::*;
+        // A PyTorchJob: the master, then its workers (`workers` counts those beside
+        // the master).
+        let pytorch = parse_spec(include_str!("../examples/pytorch.json")).expect("reads");
+        let expected: Vec<(u32, ReplicaRole)> = std::iter::once((0, Master))
+            .chain((1..=pytorch.compute.workers).map(|i| (i, Worker)))
+            .collect();
+        assert_eq!(roles(&log_replicas(&pytorch, true)), expected);
+        assert_eq!(roles(&log_replicas(&pytorch, false)), expected);
+
+        // The Ray example: 2 workers, autoscaling up to 4. KubeRay's pods: the
+        // submitter, the head, then up to 4 workers (kube.rs numbers them so).
+        let mut ray = parse_spec(include_str!("../examples/ray.json")).expect("reads");
+        assert_eq!(
+            roles(&log_replicas(&ray, true)),
+            [
+                (0, Submitter),
+                (1, Head),
+                (2, Worker),
+                (3, Worker),
+                (4, Worker),
+                (5, Worker)
+            ]
+        );
+        ray.ray.autoscaling.enabled = false;
+        assert_eq!(
+            roles(&log_replicas(&ray, true)),
+            [(0, Submitter), (1, Head), (2, Worker), (3, Worker)]
+        );
+        // The local backend runs the entrypoint alone.
+        assert_eq!(roles(&log_replicas(&ray, false)), [(0, Submitter)]);
+    }
 }

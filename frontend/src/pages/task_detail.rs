@@ -7,7 +7,7 @@ use crate::api::{self, ClientError, LogFollow};
 use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
-use shared::api::{CatalogResponse, TaskEventView, TaskView};
+use shared::api::{CatalogResponse, LogReplica, ReplicaRole, TaskEventView, TaskView};
 use shared::record::{PhaseChange, TaskPhase};
 use shared::task::Tag;
 use shared::{TaskSpec, TaskType};
@@ -561,25 +561,45 @@ fn TagEditor(
     }
 }
 
-/// How many replicas a task runs: the master or head, then the workers.
-pub fn replica_count(spec: &TaskSpec) -> u32 {
-    spec.compute.workers.saturating_add(1)
+/// The replicas whose logs the server keeps, as it lists them; a view without the list
+/// (an older server) has the master's or the entrypoint's.
+fn log_replicas(view: &TaskView) -> Vec<LogReplica> {
+    if view.logs.is_empty() {
+        return vec![LogReplica {
+            replica: 0,
+            role: match view.task.spec.basic.task_type {
+                Some(TaskType::RayJob) => ReplicaRole::Submitter,
+                _ => ReplicaRole::Master,
+            },
+        }];
+    }
+    view.logs.clone()
 }
 
-/// A replica's name in the log picker: 0 is the master (PyTorchJob) or head (RayJob).
-pub fn replica_label(lang: shared::Lang, task_type: Option<TaskType>, replica: u32) -> String {
-    let n = replica.to_string();
-    match (replica, task_type) {
-        (0, Some(TaskType::RayJob)) => {
-            shared::messages::text(lang, "ui.detail.replica_head", &[("n", n)])
-        }
-        (0, _) => shared::messages::text(lang, "ui.detail.replica_master", &[("n", n)]),
-        (i, _) => shared::messages::text(
-            lang,
-            "ui.detail.replica_worker",
-            &[("n", n), ("i", (i - 1).to_string())],
-        ),
-    }
+/// Each replica's name in the log picker, by what it runs; workers are counted from 0
+/// in the list's order.
+pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, String)> {
+    let mut workers = 0;
+    logs.iter()
+        .map(|log| {
+            let n = ("n", log.replica.to_string());
+            let text = match log.role {
+                ReplicaRole::Master => {
+                    shared::messages::text(lang, "ui.detail.replica_master", &[n])
+                }
+                ReplicaRole::Head => shared::messages::text(lang, "ui.detail.replica_head", &[n]),
+                ReplicaRole::Submitter => {
+                    shared::messages::text(lang, "ui.detail.replica_submitter", &[n])
+                }
+                ReplicaRole::Worker => {
+                    workers += 1;
+                    let i = ("i", (workers - 1).to_string());
+                    shared::messages::text(lang, "ui.detail.replica_worker", &[n, i])
+                }
+            };
+            (log.replica, text)
+        })
+        .collect()
 }
 
 /// A replica's log of one attempt, loaded or followed live.
@@ -610,7 +630,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     });
     // The log shown was read after its attempt ended: an empty one means no output.
     let complete = RwSignal::new(false);
-    let replicas = Memo::new(move |_| view.with(|v| replica_count(&v.task.spec)));
+    let replicas = Memo::new(move |_| view.with(log_replicas));
     // Bumped by every load and follow: a load answered after a later one began (a follow
     // whose stream has spoken) would put back an older log.
     let asked = StoredValue::new(0u64);
@@ -726,7 +746,6 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         }
         now
     });
-    let task_type = move || view.with(|v| v.task.spec.basic.task_type);
     view! {
         <section class="panel logs" aria-labelledby="logs-title">
             <h2 id="logs-title">{crate::i18n::tr("ui.detail.logs")}</h2>
@@ -740,8 +759,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                         <label>
                             <span>{crate::i18n::tr("ui.detail.replica")}</span>
                             <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
-                                {move || (0..replicas.get()).map(|r| view! {
-                                    <option value=r.to_string() selected=move || replica.get() == r>{move || replica_label(lang.get(), task_type(), r)}</option>
+                                {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| view! {
+                                    <option value=r.to_string() selected=move || replica.get() == r>{label}</option>
                                 }).collect_view()}
                             </select>
                         </label>

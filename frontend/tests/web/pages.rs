@@ -7,7 +7,7 @@ use frontend::i18n::UiLang;
 use frontend::nav::{Link, Nav, Route};
 use frontend::pages::ErrorBanner;
 use frontend::pages::shared_view::SharedTask;
-use frontend::pages::task_detail::{TaskSummary, Timeline, replica_label};
+use frontend::pages::task_detail::{TaskSummary, Timeline, replica_labels};
 use frontend::pages::task_list::{PhaseChips, TaskTable};
 use leptos::prelude::*;
 use shared::api::{ErrorBody, TaskView};
@@ -62,10 +62,7 @@ fn all_text(host: &HtmlElement, selector: &str) -> Vec<String> {
 }
 
 fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
-    let spec = match task_type {
-        TaskType::PyTorchJob => shared::demo::pytorch(),
-        TaskType::RayJob => shared::demo::ray(),
-    };
+    let spec = spec_of(task_type);
     let history = vec![
         PhaseChange {
             phase: TaskPhase::Queued,
@@ -103,6 +100,15 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         }],
         placement: None,
         reason: None,
+        // As the local backend lists them (the e2e journeys run on it).
+        logs: shared::api::log_replicas(&spec_of(task_type), false),
+    }
+}
+
+fn spec_of(task_type: TaskType) -> shared::TaskSpec {
+    match task_type {
+        TaskType::PyTorchJob => shared::demo::pytorch(),
+        TaskType::RayJob => shared::demo::ray(),
     }
 }
 
@@ -414,18 +420,41 @@ async fn a_refused_spec_leads_with_the_readers_words_and_names_each_field() {
 }
 
 #[wasm_bindgen_test]
-fn replicas_are_named_as_their_job_type_names_them() {
+fn replicas_are_named_by_what_they_run() {
+    use shared::api::{LogReplica, ReplicaRole};
+    let at = |replica, role| LogReplica { replica, role };
+    let labels = |logs: &[LogReplica]| -> Vec<String> {
+        replica_labels(Lang::En, logs)
+            .into_iter()
+            .map(|(_, label)| label)
+            .collect()
+    };
+    // A PyTorchJob: the master, then workers from 0.
     assert_eq!(
-        replica_label(Lang::En, Some(TaskType::PyTorchJob), 0),
-        "0: master"
+        labels(&[
+            at(0, ReplicaRole::Master),
+            at(1, ReplicaRole::Worker),
+            at(2, ReplicaRole::Worker)
+        ]),
+        ["0: master", "1: worker 0", "2: worker 1"]
+    );
+    // A RayJob on KubeRay: the submitter's log is the entrypoint's output; the head's
+    // number is 1 and the first worker's 2, and the workers still count from 0.
+    assert_eq!(
+        labels(&[
+            at(0, ReplicaRole::Submitter),
+            at(1, ReplicaRole::Head),
+            at(2, ReplicaRole::Worker)
+        ]),
+        [
+            "0: submitter (the entrypoint's output)",
+            "1: head",
+            "2: worker 0"
+        ]
     );
     assert_eq!(
-        replica_label(Lang::En, Some(TaskType::RayJob), 0),
-        "0: head"
-    );
-    assert_eq!(
-        replica_label(Lang::En, Some(TaskType::PyTorchJob), 2),
-        "2: worker 1"
+        replica_labels(Lang::Zh, &[at(0, ReplicaRole::Submitter)])[0].1,
+        "0：Submitter（入口命令的输出）"
     );
 }
 

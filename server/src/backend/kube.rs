@@ -751,7 +751,7 @@ fn identify(object: &Value, index: usize) -> Result<(ApiResource, String), KubeE
 
 #[async_trait::async_trait]
 impl Backend for KubeBackend {
-    fn keeps_ray_clusters(&self) -> bool {
+    fn runs_ray_clusters(&self) -> bool {
         // A finished job is left to KubeRay (only a stop deletes it), which deletes
         // the cluster `ttlSecondsAfterFinished` after the end (`shared::manifest`).
         true

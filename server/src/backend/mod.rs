@@ -213,9 +213,11 @@ pub trait Backend: Send + Sync {
         0
     }
 
-    /// Whether a RayJob's Ray cluster outlives its job in debug mode (KubeRay keeps it
-    /// for `ttlSecondsAfterFinished`). The local backend starts no cluster to keep.
-    fn keeps_ray_clusters(&self) -> bool {
+    /// Whether a RayJob runs on a Ray cluster (KubeRay): a submitter, a head and workers,
+    /// each with its log ([`shared::api::log_replicas`]), the cluster outliving the job
+    /// in debug mode (for `ttlSecondsAfterFinished`). The local backend runs the
+    /// entrypoint alone, so it has no cluster to keep.
+    fn runs_ray_clusters(&self) -> bool {
         false
     }
 

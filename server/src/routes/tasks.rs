@@ -152,11 +152,17 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang) -> TaskView {
             change.reason = keyed.render(lang);
         }
     }
+    let ray_cluster = state
+        .runner
+        .as_ref()
+        .is_some_and(|r| r.backend().runs_ray_clusters());
+    let logs = shared::api::log_replicas(&task.spec, ray_cluster);
     TaskView {
         task,
         tags: stored.tags,
         placement: stored.placement,
         reason: reason.map(|r| r.render(lang)),
+        logs,
     }
 }
 
@@ -710,7 +716,8 @@ async fn events(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 struct LogParams {
-    /// The replica: 0 is the master or head, then the workers.
+    /// The replica, as the task's `logs` list them: 0 is a PyTorchJob's master or a
+    /// RayJob's submitter (its entrypoint's output).
     #[serde(default)]
     replica: u32,
     /// The attempt, from 1; default the latest.

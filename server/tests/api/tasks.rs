@@ -73,7 +73,12 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
     assert_eq!(status, StatusCode::CREATED, "{task}");
     let id = task["id"].as_str().expect("an id").to_owned();
-    wait_for(&app, &id, phase_is("succeeded")).await;
+    // Its one log is the entrypoint's, run as the submitter: no head or workers run here.
+    assert_eq!(task["logs"], json!([{ "replica": 0, "role": "submitter" }]));
+    let done = wait_for(&app, &id, phase_is("succeeded")).await;
+    let (_, log) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    assert!(log.to_string().contains("entrypoint-ran"), "{log}");
+    assert_eq!(done["logs"], task["logs"]);
     let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
     let debug: Vec<&Value> = events
         .as_array()
@@ -115,6 +120,10 @@ async fn a_two_replica_pytorch_job_runs_to_success_with_ranks_logs_and_events() 
     assert!(!task.to_string().contains("hf_demo_secret"), "{task}");
     let done = wait_for(&app, &id, phase_is("succeeded")).await;
     assert_eq!(done["attempts"], 1);
+    assert_eq!(
+        done["logs"],
+        json!([{ "replica": 0, "role": "master" }, { "replica": 1, "role": "worker" }])
+    );
     let phases: Vec<&str> = done["history"]
         .as_array()
         .unwrap()

@@ -1025,6 +1025,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica", "Replica"),
     ("ui.detail.replica_head", "{n}: head"),
     ("ui.detail.replica_master", "{n}: master"),
+    (
+        "ui.detail.replica_submitter",
+        "{n}: submitter (the entrypoint's output)",
+    ),
     ("ui.detail.replica_worker", "{n}: worker {i}"),
     ("ui.detail.resubmit", "Resubmit"),
     ("ui.detail.share", "Share"),

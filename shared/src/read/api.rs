@@ -10,7 +10,8 @@
 
 use super::{Json, Object, Read, ReadError};
 use crate::api::{
-    CatalogResponse, ErrorBody, Examples, ShareLink, TaskEventView, TaskPage, TaskView,
+    CatalogResponse, ErrorBody, Examples, LogReplica, ReplicaRole, ShareLink, TaskEventView,
+    TaskPage, TaskView,
 };
 use crate::path::FieldPath;
 use crate::quota::{HeadPlacement, NodeShare};
@@ -86,6 +87,13 @@ macro_rules! read_loose {
 pub(crate) use read_loose;
 
 read_loose!(NodeShare { node, replicas });
+read_loose!(LogReplica { replica, role });
+read_enum!(ReplicaRole {
+    "master" => ReplicaRole::Master,
+    "worker" => ReplicaRole::Worker,
+    "head" => ReplicaRole::Head,
+    "submitter" => ReplicaRole::Submitter,
+});
 read_loose!(HeadPlacement { node, spec, need });
 read_loose!(Placement {
     user,
@@ -125,6 +133,7 @@ impl Read for TaskView {
             tags: object.field("tags")?,
             placement: object.or("placement", None)?,
             reason: object.or("reason", None)?,
+            logs: object.or("logs", Vec::new())?,
         })
     }
 }
@@ -199,6 +208,7 @@ mod tests {
     }
 
     fn task(spec: TaskSpec, placement: Option<Placement>) -> TaskView {
+        let logs = crate::api::log_replicas(&spec, true);
         let change = |phase, at, reason: &str| PhaseChange {
             phase,
             at: Timestamp(at),
@@ -226,6 +236,7 @@ mod tests {
             }],
             placement,
             reason: Some("waiting for 2 GPUs".to_owned()),
+            logs,
         }
     }
 
