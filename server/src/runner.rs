@@ -1016,8 +1016,29 @@ impl Runner {
                 let why = Message::new("event.stopped");
                 self.end(task, TaskPhase::Stopped, Some(why)).await;
             }
-            (false, None) => self.end(task, TaskPhase::Succeeded, None).await,
+            (false, None) => {
+                self.end(task, TaskPhase::Succeeded, None).await;
+                self.no_cluster_kept(task).await;
+            }
             (false, Some(reason)) => self.failed(task, attempt, reason).await,
+        }
+    }
+
+    /// A RayJob in debug mode that ran to its own end, where the backend runs no Ray
+    /// cluster to keep (the local backend): the task's events say so, where the user
+    /// would look for the cluster. A Kubernetes backend notes what KubeRay keeps from
+    /// the job's end itself.
+    async fn no_cluster_kept(&self, id: &TaskId) {
+        if self.backend.runs_ray_clusters() {
+            return;
+        }
+        let Ok(stored) = self.store.get(id).await else {
+            return;
+        };
+        let spec = &stored.task.spec;
+        if spec.basic.task_type == Some(shared::TaskType::RayJob) && spec.ray.debug.enabled {
+            let said = Message::new("event.debug.no_cluster");
+            self.event(id, event_kind::DEBUG, said).await;
         }
     }
 
@@ -1107,6 +1128,7 @@ impl Runner {
                 Message::new("event.failed").with_arg("reason", reason)
             };
             self.end(id, TaskPhase::Failed, Some(why)).await;
+            self.no_cluster_kept(id).await;
         }
     }
 
@@ -1159,14 +1181,6 @@ impl Runner {
             Box::pin(self.pump()).await;
             return;
         }
-        // Debug mode keeps a RayJob's cluster after the job's own end (not after a
-        // stop, which deletes the job): the page says for how long, or that none is.
-        let debug = stored.as_ref().ok().and_then(|s| {
-            let spec = &s.task.spec;
-            let ray = spec.basic.task_type == Some(shared::TaskType::RayJob);
-            let ended = matches!(phase, TaskPhase::Succeeded | TaskPhase::Failed);
-            (ray && ended && spec.ray.debug.enabled).then_some(spec.ray.debug.keep_secs)
-        });
         let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
         self.step(id, phase, why.clone(), attempts).await;
@@ -1177,14 +1191,6 @@ impl Runner {
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event(id, kind, message).await;
-        if let Some(secs) = debug {
-            let kept = if self.backend.runs_ray_clusters() {
-                Message::new("event.debug.cluster_kept").with("secs", secs)
-            } else {
-                Message::new("event.debug.no_cluster")
-            };
-            self.event(id, event_kind::DEBUG, kept).await;
-        }
         Box::pin(self.pump()).await;
     }
 

@@ -1344,9 +1344,9 @@ impl Tracker {
             JobPhase::Pending => Vec::new(),
             JobPhase::Running if self.started => Vec::new(),
             JobPhase::Running => vec![self.start_step()],
-            JobPhase::Succeeded => self.finish(None),
+            JobPhase::Succeeded => self.end_of_job(object, None),
             // The operator's words: they stay as they came.
-            JobPhase::Failed(reason) => self.finish(Some(Arg::Text(reason))),
+            JobPhase::Failed(reason) => self.end_of_job(object, Some(Arg::Text(reason))),
             JobPhase::Suspended(_) if self.stopping() => {
                 self.finish(Some(Arg::Message(Message::new("event.stopped"))))
             }
@@ -1364,6 +1364,26 @@ impl Tracker {
                 vec![self.note(note_kind::JOB, note)]
             }
         }
+    }
+
+    /// The job ended on its own. A RayJob in debug mode (`ttlSecondsAfterFinished`, as
+    /// `shared::manifest` sets it) leaves its cluster to KubeRay for that long: said
+    /// first, while the attempt is current. A job that Berth deletes (stop, the
+    /// image-pull breaker) ends elsewhere, and keeps nothing.
+    fn end_of_job(&mut self, object: &Value, failure: Option<Arg>) -> Vec<Step> {
+        let spec = &object["spec"];
+        let kept = spec["ttlSecondsAfterFinished"]
+            .as_u64()
+            .filter(|secs| *secs > 0);
+        let mut steps = Vec::new();
+        if let (JobKind::Ray, Some(secs), Some(true)) =
+            (self.kind, kept, spec["shutdownAfterJobFinishes"].as_bool())
+        {
+            let kept = Message::new("event.debug.cluster_kept").with("secs", secs);
+            steps.push(self.note(note_kind::DEBUG, kept));
+        }
+        steps.extend(self.finish(failure));
+        steps
     }
 
     /// The job was deleted.
@@ -2688,6 +2708,65 @@ mod tests {
             retries,
             Arc::default(),
         )
+    }
+
+    /// Debug mode: KubeRay keeps the cluster `ttlSecondsAfterFinished` after the job's
+    /// own end, and the events say for how long, before the end; without it, or for a
+    /// job stopped (deleted) by Berth, nothing is said.
+    #[test]
+    fn a_rayjob_in_debug_mode_notes_at_its_end_how_long_its_cluster_is_kept() {
+        let ray = || {
+            Tracker::new(
+                task(),
+                1,
+                JobKind::Ray,
+                JOB.to_owned(),
+                format!("uid-{JOB}"),
+                -1,
+                Arc::default(),
+            )
+        };
+        let ended = |ttl: Option<u64>| {
+            let mut job = ray_job();
+            if let Some(ttl) = ttl {
+                job["spec"]["ttlSecondsAfterFinished"] = json!(ttl);
+            }
+            stored(
+                job,
+                "2",
+                json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED", "message": "exit 1" }),
+            )
+        };
+        let steps = ray().on_job(&ended(Some(600)));
+        match steps.as_slice() {
+            [
+                Step::Emit(Event::Note { kind, message, .. }),
+                Step::Emit(Event::Finished { .. }),
+            ] => {
+                assert_eq!(*kind, note_kind::DEBUG);
+                assert_eq!(
+                    message.render(shared::Lang::En),
+                    "the Ray cluster is kept for 600 s after the job's end, to look into the \
+                     head pod; KubeRay deletes it then"
+                );
+            }
+            other => panic!("a note, then the end: {other:?}"),
+        }
+        for steps in [ray().on_job(&ended(Some(0))), ray().on_job(&ended(None))] {
+            assert!(
+                matches!(steps.as_slice(), [Step::Emit(Event::Finished { .. })]),
+                "{steps:?}"
+            );
+        }
+        // Deleted by Berth (a stop): KubeRay keeps nothing of a deleted job.
+        let mut stopped = ray();
+        let steps = stopped.on_job_deleted(&ended(Some(600)));
+        assert!(
+            !steps
+                .iter()
+                .any(|s| matches!(s, Step::Emit(Event::Note { .. }))),
+            "{steps:?}"
+        );
     }
 
     fn pod_object(waiting: &[(&str, &str)]) -> Pod {

@@ -190,6 +190,8 @@ pub mod note_kind {
     pub const PULL: &str = "pull";
     /// The job changed state without ending (Kueue suspended it, its pods restart).
     pub const JOB: &str = "job";
+    /// What debug mode keeps after the end (`crate::store::event_kind::DEBUG`).
+    pub const DEBUG: &str = "debug";
 }
 
 /// Runs gangs. Implementations are cheap to share (`Arc<dyn Backend>`).

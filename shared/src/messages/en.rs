@@ -258,7 +258,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.debug.no_cluster",
-        "none kept: this server's local backend runs the entrypoint without a Ray cluster; its output stays in the head's log",
+        "no Ray cluster is kept: this server's local backend runs the entrypoint without one; its output stays in replica 0's log (the submitter's)",
     ),
     (
         "event.exited",

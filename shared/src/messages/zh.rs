@@ -210,7 +210,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.debug.no_cluster",
-        "未保留：本服务器的本地后端不启动 Ray 集群，直接运行入口命令；其输出仍在 Head 的日志中",
+        "没有保留 Ray 集群：本服务器的本地后端不启动 Ray 集群，直接运行入口命令；其输出仍在副本 0（Submitter）的日志中",
     ),
     (
         "event.exited",
