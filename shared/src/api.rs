@@ -107,8 +107,8 @@ pub struct TaskView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The replicas whose logs `GET /tasks/{id}/logs` reads on this server, by what
-    /// they run ([`log_replicas`]).
-    #[serde(default)]
+    /// they run ([`log_replicas`]); in a task's own answers, not in the list's rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<LogReplica>,
 }
 

@@ -199,7 +199,9 @@ pub fn TaskListPage(
             }
             match result {
                 Ok(page) => {
-                    let deeper = shown > limit;
+                    // Rows the page may not reach (past the most a refresh asks for,
+                    // or beyond the room asked for a whole list) stay as loaded.
+                    let deeper = shown + room > limit;
                     tasks.update(|rows| {
                         *rows = refreshed(std::mem::take(rows), page.tasks, deeper);
                     });

@@ -343,7 +343,11 @@ async fn list(
         .await?;
     let mut tasks = Vec::with_capacity(page.tasks.len());
     for stored in page.tasks {
-        tasks.push(view(&state, stored, lang).await);
+        let mut row = view(&state, stored, lang).await;
+        // The log picker is the task page's: a page of autoscaling RayJobs would carry
+        // hundreds of replicas a row, at every refresh.
+        row.logs.clear();
+        tasks.push(row);
     }
     Ok(Json(TaskPage {
         tasks,

@@ -79,6 +79,11 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     let (_, log) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
     assert!(log.to_string().contains("entrypoint-ran"), "{log}");
     assert_eq!(done["logs"], task["logs"]);
+    // The list's rows leave it to the task's own answer.
+    let (_, page) = call(&app, get("/api/v1/tasks")).await;
+    let row = &page["tasks"][0];
+    assert_eq!(row["id"], id.as_str());
+    assert!(row.get("logs").is_none(), "{row}");
     let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
     let debug: Vec<&Value> = events
         .as_array()

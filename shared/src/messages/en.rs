@@ -824,16 +824,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.runtime_env.invalid_yaml.flow",
-        "the '{open}' of line {open_line} is not closed; add '{close}'",
+        "inside the '{open}' of line {open_line}, a ',' or '{close}' is expected here",
     ),
     (
         "ray.runtime_env.invalid_yaml.indent",
-        "the indentation matches no line above",
+        "this line does not fit the lines above: check its indentation, and do not mix '- ' items with 'key:' entries at one level",
     ),
     (
         "ray.runtime_env.invalid_yaml.missing_key",
         "a ':' with no key before it",
     ),
+    ("ray.runtime_env.invalid_yaml.other", "{detail}"),
     (
         "ray.runtime_env.invalid_yaml.quote",
         "this quote is not closed",

@@ -700,13 +700,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.runtime_env.invalid_yaml.flow",
-        "第 {open_line} 行的“{open}”未闭合，请补上“{close}”",
+        "在第 {open_line} 行的“{open}”之内，此处应为“,”或“{close}”",
     ),
     (
         "ray.runtime_env.invalid_yaml.indent",
-        "缩进与上面各行都对不上",
+        "此行与上面的行对不上：请检查缩进，且同一层级不要混用“- ”列表项和“键:”",
     ),
     ("ray.runtime_env.invalid_yaml.missing_key", "“:”前缺少键名"),
+    (
+        "ray.runtime_env.invalid_yaml.other",
+        "YAML 语法错误（解析器原文：{detail}）",
+    ),
     ("ray.runtime_env.invalid_yaml.quote", "此处的引号未闭合"),
     (
         "ray.runtime_env.invalid_yaml.tab",

@@ -515,9 +515,11 @@ impl IssueCode {
                     ("open_line", open_line.map(|l| n(&l)).unwrap_or_default()),
                     ("open", open.to_owned()),
                     ("close", close.to_owned()),
+                    ("detail", detail.clone()),
                 ];
-                // Rare faults say the reader's English: a message each in every
-                // language is not worth its bytes in the validator package.
+                // Rare faults (an unknown escape, a reserved character, a value its tag
+                // does not fit) quote the reader's English, said to be so: a message
+                // each in every language is not worth its bytes in the validator package.
                 let key = match fault {
                     YamlFault::FlowList | YamlFault::FlowMapping => {
                         "ray.runtime_env.invalid_yaml.flow"
@@ -527,16 +529,7 @@ impl IssueCode {
                     YamlFault::Colon => "ray.runtime_env.invalid_yaml.colon",
                     YamlFault::Indent => "ray.runtime_env.invalid_yaml.indent",
                     YamlFault::MissingKey => "ray.runtime_env.invalid_yaml.missing_key",
-                    YamlFault::Other => {
-                        return (
-                            "ray.runtime_env.invalid_yaml",
-                            vec![
-                                ("line", n(line)),
-                                ("column", n(column)),
-                                ("reason", detail.clone()),
-                            ],
-                        );
-                    }
+                    YamlFault::Other => "ray.runtime_env.invalid_yaml.other",
                 };
                 let reason = text(lang, key, &args);
                 vec![("line", n(line)), ("column", n(column)), ("reason", reason)]
@@ -1027,11 +1020,12 @@ mod tests {
         };
         assert_eq!(
             code.message(Lang::En),
-            "is not valid YAML (line 2, column 9): the '[' of line 1 is not closed; add ']'"
+            "is not valid YAML (line 2, column 9): inside the '[' of line 1, a ',' or ']' is \
+             expected here"
         );
         assert_eq!(
             code.message(Lang::Zh),
-            "不是有效的 YAML（第 2 行第 9 列）：第 1 行的“[”未闭合，请补上“]”"
+            "不是有效的 YAML（第 2 行第 9 列）：在第 1 行的“[”之内，此处应为“,”或“]”"
         );
         let code = IssueCode::RuntimeEnvInvalidYaml {
             line: 1,
@@ -1040,8 +1034,20 @@ mod tests {
             open_line: Some(1),
             detail: String::new(),
         };
-        assert!(code.message(Lang::En).contains("the '{' of line 1"));
-        assert!(code.message(Lang::En).contains("add '}'"));
+        assert!(code.message(Lang::En).contains("inside the '{' of line 1"));
+        assert!(code.message(Lang::En).contains("or '}' is expected"));
+        // The reader's own words, rare as they are, are said to be its in zh.
+        let code = IssueCode::RuntimeEnvInvalidYaml {
+            line: 1,
+            column: 10,
+            fault: YamlFault::Other,
+            open_line: None,
+            detail: "'x' is not an integer".into(),
+        };
+        assert_eq!(
+            code.message(Lang::Zh),
+            "不是有效的 YAML（第 1 行第 10 列）：YAML 语法错误（解析器原文：'x' is not an integer）"
+        );
         // Every fault has words in every language, not the key.
         for fault in YamlFault::ALL {
             let code = IssueCode::RuntimeEnvInvalidYaml {

@@ -123,14 +123,13 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
         // Only comments: PyYAML reads None, and Ray takes no runtime env.
         [] => return,
         [map @ Value::Map(entries)] => {
-            for (i, (key, _)) in entries.iter().enumerate() {
-                // Said once, at the key's second place.
+            // A key given twice is said once; through an index, as a runtime env may
+            // hold thousands of keys and is read at every keystroke.
+            let (mut seen, mut said): (Seen<()>, Seen<()>) = (Seen::new(), Seen::new());
+            for (key, _) in entries {
                 if let Value::Str(k) = key
-                    && entries[..i]
-                        .iter()
-                        .filter(|(other, _)| matches!(other, Value::Str(o) if o == k))
-                        .count()
-                        == 1
+                    && !seen.insert(k.as_str())
+                    && said.insert(k.as_str())
                 {
                     report.push(
                         path.clone(),
