@@ -103,7 +103,8 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
         .check_finding_at("ray.runtime_env", "ray.runtime_env.invalid_yaml")
         .await;
     assert!(
-        said.contains("(line 1, column 12)") && said.contains("the '[' of line 1 is not closed"),
+        said.contains("(line 1, column 12)")
+            && said.contains("inside the '[' of line 1, a ',' or ']' is expected here"),
         "{said}"
     );
     page.fill("ray.runtime_env", "pip:\n  - numpy\n").await;

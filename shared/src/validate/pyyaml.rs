@@ -14,6 +14,23 @@ use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
 /// The documents of `text`, or the first reason PyYAML would refuse it.
 pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
+    // PyYAML's reader takes a leading byte-order mark as the encoding's, not as text,
+    // and refuses the characters it calls special before it parses; yaml-rust2 does
+    // neither.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| !printable(*c)) {
+        let (line, column) = place(text, at);
+        return Err(Refusal::Syntax(Syntax {
+            line,
+            column,
+            fault: YamlFault::Other,
+            open_line: None,
+            detail: format!(
+                "unacceptable character #x{:04x}: special characters are not allowed",
+                u32::from(c)
+            ),
+        }));
+    }
     let mut builder = Builder::default();
     let parsed = Parser::new_from_str(text).load(&mut builder, true);
     if let Some(refusal) = builder.refusal.take() {
@@ -96,6 +113,12 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
         open_line,
         detail: info.to_owned(),
     }
+}
+
+/// Whether PyYAML's reader accepts `c` (its `NON_PRINTABLE`, inverted).
+fn printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}'
+        | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
 /// The line and column (from 1) of the character at `at`, lines broken as YAML breaks
@@ -664,6 +687,15 @@ mod tests {
     }
 
     #[test]
+    fn a_leading_byte_order_mark_is_not_part_of_the_first_key() {
+        // PyYAML: {'pip': ['a']}.
+        assert_eq!(
+            one("\u{feff}pip: [a]").get("pip"),
+            Some(&Value::Seq(vec![Value::Str("a".to_owned())]))
+        );
+    }
+
+    #[test]
     fn duplicates_and_merges_read_as_in_pyyaml() {
         assert_eq!(
             one("a: 1\na: x").get("a"),
@@ -716,6 +748,9 @@ mod tests {
             // Closed quotes with something wrong after or inside them: the reader's words.
             ("pip: \"numpy\" extra", 1, 14, Other, None),
             ("a: \"\\x4\"", 1, 4, Other, None),
+            // PyYAML's special characters, refused where they stand (a BOM is not one).
+            ("pip: [a\u{1}]", 1, 8, Other, None),
+            ("\u{feff}pip: [a\n\u{7f}", 2, 1, Other, None),
             // A lone carriage return breaks a line, as in PyYAML.
             ("pip: [a\rx", 2, 2, FlowList, Some(1)),
             ("a: \"\\q\"", 1, 4, Other, None),
