@@ -36,7 +36,14 @@ pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
     if let Some(refusal) = builder.refusal.take() {
         return Err(refusal);
     }
-    parsed.map_err(|e| Refusal::Syntax(syntax(text, &builder.opened, &e)))?;
+    parsed.map_err(|e| {
+        // An alias whose anchor is missing is an alias all the same: refused as one.
+        if e.info().contains("unknown anchor") {
+            Refusal::Alias
+        } else {
+            Refusal::Syntax(syntax(text, &builder.opened, &e))
+        }
+    })?;
     Ok(builder.docs)
 }
 
@@ -73,6 +80,7 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     } else if info == "mapping values are not allowed in this context" {
         YamlFault::Colon
     } else if info.contains("indentation")
+        || info.contains("expected <document start>")
         || info.ends_with("did not find expected key")
         || info.ends_with("did not find expected '-' indicator")
     {
@@ -683,6 +691,7 @@ mod tests {
         assert_eq!(load("a: !foo x"), Err(Refusal::Tag("!foo".to_owned())));
         assert_eq!(load("? [a]\n: x"), Err(Refusal::UnhashableKey));
         assert_eq!(load("a: &x 1\nb: *x"), Err(Refusal::Alias));
+        assert_eq!(load("pip: *x"), Err(Refusal::Alias));
         assert!(matches!(load("a: <<"), Err(Refusal::Syntax(_))));
     }
 
@@ -760,6 +769,8 @@ mod tests {
             ("a: b: c", 1, 5, Colon, None),
             ("pip:\n  - a\n - b", 3, 2, Indent, None),
             ("pip:\n  - a\n  b: 1", 3, 3, Indent, None),
+            // The first line indented, the next not: the line PyYAML names (at column 1).
+            ("  pip: [a]\nenv_vars: {}", 2, 9, Indent, None),
             ("a: @x", 1, 4, Other, None),
             (": a", 1, 1, MissingKey, None),
             // At the value the tag does not fit.
