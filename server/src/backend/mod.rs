@@ -190,8 +190,8 @@ pub mod note_kind {
     pub const PULL: &str = "pull";
     /// The job changed state without ending (Kueue suspended it, its pods restart).
     pub const JOB: &str = "job";
-    /// What debug mode keeps after the end (`crate::store::event_kind::DEBUG`).
-    pub const DEBUG: &str = "debug";
+    /// What debug mode keeps after the end: the runner's own kind for it.
+    pub const DEBUG: &str = crate::store::event_kind::DEBUG;
 }
 
 /// Runs gangs. Implementations are cheap to share (`Arc<dyn Backend>`).
