@@ -36,6 +36,18 @@ pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
     if let Some(refusal) = builder.refusal.take() {
         return Err(refusal);
     }
+    // Ray reads the text with `safe_load`, which takes one document.
+    if let (Ok(()), Some(second)) = (&parsed, builder.second_document) {
+        let (line, column) = (line(&second), column(&second));
+        return Err(Refusal::Syntax(Syntax {
+            line,
+            column,
+            fault: YamlFault::Other,
+            open_line: None,
+            detail: "expected a single document in the stream, but found another document"
+                .to_owned(),
+        }));
+    }
     parsed.map_err(|e| {
         // An alias whose anchor is missing is an alias all the same: refused as one.
         if e.info().contains("unknown anchor") {
@@ -74,7 +86,7 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
         YamlFault::Tab
     } else if info.contains("quoted scalar") || info.starts_with("unexpected character") {
         YamlFault::Other
-    } else if let Some((fault, mark)) = flow {
+    } else if let (Some((fault, mark)), false) = (flow, info.contains("recursion limit")) {
         open_line = Some(line(mark));
         fault
     } else if info == "mapping values are not allowed in this context" {
@@ -169,6 +181,9 @@ struct Builder {
     opened: Vec<Marker>,
     /// The event being built; none before the first.
     at: Option<Marker>,
+    /// Documents begun so far, and where the second began.
+    documents: usize,
+    second_document: Option<Marker>,
     refusal: Option<Refusal>,
 }
 
@@ -381,11 +396,13 @@ impl MarkedEventReceiver for Builder {
                     self.insert(Value::Map(all));
                 }
             }
-            Event::Nothing
-            | Event::StreamStart
-            | Event::StreamEnd
-            | Event::DocumentStart
-            | Event::DocumentEnd => {}
+            Event::DocumentStart => {
+                self.documents += 1;
+                if self.documents == 2 {
+                    self.second_document = Some(mark);
+                }
+            }
+            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {}
         }
     }
 }
@@ -760,6 +777,9 @@ mod tests {
             // PyYAML's special characters, refused where they stand (a BOM is not one).
             ("pip: [a\u{1}]", 1, 8, Other, None),
             ("\u{feff}pip: [a\n\u{7f}", 2, 1, Other, None),
+            // One document only, as `safe_load` takes (PyYAML names the second's start).
+            ("a: 1\n---\nb: 2", 2, 1, Other, None),
+            ("a: 1\n---\n", 2, 1, Other, None),
             // A lone carriage return breaks a line, as in PyYAML.
             ("pip: [a\rx", 2, 2, FlowList, Some(1)),
             ("a: \"\\q\"", 1, 4, Other, None),
@@ -789,6 +809,13 @@ mod tests {
                 syntax.detail
             );
         }
+        // Nested past the parser's limit, brackets balanced: not a bracket left open,
+        // but the parser's own words.
+        let deep = format!("a: {}1{}", "[".repeat(300), "]".repeat(300));
+        let Err(Refusal::Syntax(syntax)) = load(&deep) else {
+            panic!("refused as syntax: {:?}", load(&deep));
+        };
+        assert_eq!(syntax.fault, Other, "{}", syntax.detail);
     }
 
     #[test]
