@@ -122,7 +122,10 @@ pub fn Page(
         Route::Detail(id) => {
             view! { <pages::task_detail::TaskDetailPage id session=session.clone() /> }.into_any()
         }
-        Route::Shared(token) => view! { <pages::shared_view::SharedTaskPage token /> }.into_any(),
+        Route::Shared(token) => {
+            let groups = session.catalog.project_groups.clone();
+            view! { <pages::shared_view::SharedTaskPage token groups /> }.into_any()
+        }
         Route::NotFound(path) => view! {
             <p class="banner error" role="alert" data-testid="not-found">
                 {move || lang.text_with("ui.app.not_found", &[("path", path.clone())])}

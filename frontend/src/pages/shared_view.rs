@@ -14,6 +14,9 @@ use shared::api::TaskView;
 pub fn SharedTaskPage(
     /// The share link's token.
     token: String,
+    /// The catalog's project groups, to name the task's group.
+    #[prop(optional)]
+    groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // Tracks the language: the server words the reasons in it.
@@ -26,7 +29,7 @@ pub fn SharedTaskPage(
         <section class="shared-view" data-testid="shared-view">
             {move || match task.get() {
                 None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
-                Some(Ok(view)) => view! { <SharedTask view /> }.into_any(),
+                Some(Ok(view)) => view! { <SharedTask view groups=groups.clone() /> }.into_any(),
                 Some(Err(err)) => view! {
                     <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
                 }.into_any(),
@@ -41,6 +44,9 @@ pub fn SharedTaskPage(
 pub fn SharedTask(
     /// The task as the link shows it.
     view: TaskView,
+    /// The catalog's project groups, to name the task's group.
+    #[prop(optional)]
+    groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let name = view.task.id.0.clone();
@@ -53,7 +59,7 @@ pub fn SharedTask(
         <p class="banner info" role="note" data-testid="read-only">{crate::i18n::tr("ui.shared.read_only")}</p>
         <div class="columns">
             <div>
-                <TaskSummary view />
+                <TaskSummary view groups />
                 <Timeline history=Signal::stored(history) />
             </div>
             <div>

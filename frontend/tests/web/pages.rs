@@ -295,8 +295,19 @@ async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
 async fn the_shared_view_is_read_only() {
     let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
     view.task.spec = view.task.spec.masked();
-    let host = mount(move || view! { <SharedTask view=view.clone() /> });
+    let groups = shared::demo::catalog().project_groups;
+    let group = view.task.spec.basic.project_group.clone();
+    let host = mount(move || view! { <SharedTask view=view.clone() groups=groups.clone() /> });
     leptos::task::tick().await;
+    // The group by its catalog name, as on the task page (the explorer saw its id).
+    let named = shared::demo::catalog()
+        .project_groups
+        .into_iter()
+        .find(|g| g.id == group)
+        .expect("the demo task's group is in the catalog")
+        .name;
+    assert_ne!(named, group);
+    assert!(all_text(&host, "dd").contains(&named), "{named}");
     assert_eq!(
         find(&host, "[data-testid='shared-title']")
             .text_content()
