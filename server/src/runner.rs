@@ -837,14 +837,19 @@ impl Runner {
             .get(&task.owner)
             .cloned()
             .unwrap_or_default();
+        // Ray applies a runtime env's env_vars to the entrypoint too; a backend that runs
+        // the entrypoint itself (the local one) finds them here. KubeRay reads them from
+        // the manifest's runtime env.
+        let runtime_env = if spec.is_ray() {
+            shared::validate::runtime_env_vars(&spec.ray.runtime_env)
+        } else {
+            Vec::new()
+        };
         let replicas = nodes
             .into_iter()
             .enumerate()
-            .map(|(rank, (node, gpus))| Replica {
-                index: rank as u32,
-                node,
-                gpus,
-                env: injected::pod_env(
+            .map(|(rank, (node, gpus))| {
+                let mut env = injected::pod_env(
                     spec,
                     Context {
                         user: &user,
@@ -857,7 +862,17 @@ impl Runner {
                         master_addr: "127.0.0.1",
                         master_port: port,
                     },
-                ),
+                );
+                for (name, value) in &runtime_env {
+                    env.retain(|(n, _)| n != name);
+                    env.push((name.clone(), value.clone()));
+                }
+                Replica {
+                    index: rank as u32,
+                    node,
+                    gpus,
+                    env,
+                }
             })
             .collect();
         Gang {

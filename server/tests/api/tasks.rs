@@ -65,7 +65,9 @@ fn phase_is(phase: &'static str) -> impl Fn(&Value) -> bool {
 async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     let app = server::app(demo_state().await);
     let mut spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
-    spec["environment"]["command"] = "echo entrypoint-ran".into();
+    // The example's runtime env sets OMP_NUM_THREADS to "8": Ray gives it to the
+    // entrypoint, and so does the local backend.
+    spec["environment"]["command"] = "echo entrypoint-ran OMP=$OMP_NUM_THREADS".into();
     spec["environment"]["storage"] = json!([]);
     spec["environment"]["datasets"] = json!([]);
     spec["ray"]["shared_storage"]["enabled"] = false.into();
@@ -77,7 +79,7 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     assert_eq!(task["logs"], json!([{ "replica": 0, "role": "submitter" }]));
     let done = wait_for(&app, &id, phase_is("succeeded")).await;
     let (_, log) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
-    assert!(log.to_string().contains("entrypoint-ran"), "{log}");
+    assert!(log.to_string().contains("entrypoint-ran OMP=8"), "{log}");
     assert_eq!(done["logs"], task["logs"]);
     // The list's rows leave it to the task's own answer.
     let (_, page) = call(&app, get("/api/v1/tasks")).await;

@@ -155,6 +155,26 @@ pub fn set_runtime_env_reader(read: RuntimeEnvReader) {
     let _ = READER.set(read);
 }
 
+/// The `env_vars` of a runtime env as Ray reads them (strings to strings, in order, a
+/// name given twice keeping its last value), for a backend that runs the entrypoint
+/// itself; none when the text does not read (the validator refuses it).
+#[cfg(feature = "yaml")]
+pub fn runtime_env_vars(text: &str) -> Vec<(String, String)> {
+    let Ok(docs) = super::pyyaml::load(text) else {
+        return Vec::new();
+    };
+    let mut vars: Vec<(String, String)> = Vec::new();
+    if let Some(Value::Map(entries)) = docs.first().and_then(|doc| doc.get("env_vars")) {
+        for (name, value) in entries {
+            if let (Value::Str(name), Value::Str(value)) = (name, value) {
+                vars.retain(|(n, _)| n != name);
+                vars.push((name.clone(), value.clone()));
+            }
+        }
+    }
+    vars
+}
+
 /// A runtime env's text read as PyYAML's safe loader reads it, written for
 /// [`RuntimeEnvReader`]: the answer of the validator package's YAML module.
 #[cfg(feature = "yaml")]
@@ -390,6 +410,25 @@ mod tests {
             prop_assert!(items.iter().all(|i| i.is_string() || i.is_u64()), "{}", wire);
             prop_assert_eq!(from_wire(&wire), read);
         }
+    }
+
+    #[cfg(feature = "yaml")]
+    #[test]
+    fn the_env_vars_are_what_ray_gives_the_entrypoint() {
+        let pairs = |text| runtime_env_vars(text);
+        let owned = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        assert_eq!(
+            pairs("pip: [a]\nenv_vars:\n  A: x\n  B: '8'\n  A: y\n"),
+            owned(&[("B", "8"), ("A", "y")])
+        );
+        // What Ray would refuse gives nothing (the validator says why).
+        assert_eq!(pairs("env_vars: {A: 8}"), owned(&[]));
+        assert_eq!(pairs("env_vars: [a"), owned(&[]));
+        assert_eq!(pairs(""), owned(&[]));
     }
 
     #[test]
