@@ -199,9 +199,14 @@ pub fn TaskListPage(
             }
             match result {
                 Ok(page) => {
-                    // Rows the page may not reach (past the most a refresh asks for,
-                    // or beyond the room asked for a whole list) stay as loaded.
-                    let deeper = shown + room > limit;
+                    // Rows past the most a refresh asks for stay as loaded. So do those
+                    // of a whole list that more new tasks than its room pushed past the
+                    // page, when the page still reaches rows it had: nothing lies
+                    // between (with a gap, the page's cursor leads on instead).
+                    let reaches = page.tasks.last().is_some_and(|last| {
+                        tasks.with_untracked(|rows| rows.iter().any(|t| t.task.id == last.task.id))
+                    });
+                    let deeper = shown > limit || (room > 0 && page.next.is_some() && reaches);
                     tasks.update(|rows| {
                         *rows = refreshed(std::mem::take(rows), page.tasks, deeper);
                     });

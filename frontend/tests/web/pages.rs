@@ -703,57 +703,71 @@ async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
     finish(handle, &host, &address);
 }
 
-/// With every task loaded, a task submitted since neither pushes the oldest row out of
-/// the list nor brings "More" back: the refresh asks for room beyond the rows shown.
+/// With every task loaded, tasks submitted since neither push the oldest rows out of
+/// the list nor bring "More" back: one task, or more than the page of room the refresh
+/// asks for beyond the rows shown.
 #[wasm_bindgen_test]
 async fn a_refresh_of_a_whole_list_keeps_every_row_when_a_task_arrives() {
+    whole_list_refresh(1).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_refresh_of_a_whole_list_keeps_every_row_when_many_tasks_arrive() {
+    whole_list_refresh(25).await;
+}
+
+/// Forty tasks loaded in two pages, then `new` submitted: the refresh is answered as the
+/// server would, and every one of the forty and the new shows, with no More.
+async fn whole_list_refresh(new: usize) {
     let address = fresh_page();
     hold_fetches();
     let (host, handle) = mount_list_page();
-    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
     let more = || {
         host.query_selector("[data-testid='list-more']")
             .unwrap()
             .is_some()
     };
+    // Newest first: the new tasks are t00.., the forty after them.
+    let (first, all) = (new, new + 40);
     until("the first page's request", || !held_fetches().is_empty()).await;
-    answer_fetch("/api/v1/tasks?", &page_of(1, 21, Some("c1")));
+    answer_fetch("/api/v1/tasks?", &page_of(first, first + 20, Some("c1")));
     until("the first page", || rows() == 20).await;
     find(&host, "[data-testid='list-more']").click();
     until("More's request", || {
         held_fetches().iter().any(|u| u.contains("cursor=c1"))
     })
     .await;
-    answer_fetch("cursor=c1", &page_of(21, 41, None));
+    answer_fetch("cursor=c1", &page_of(first + 20, all, None));
     until("the last page", || rows() == 40 && !more()).await;
     // A refresh asked for the 20 rows before "More" answered is dropped whatever it
     // says; the next asks for the 40.
     let asked = loop {
         let urls = held_fetches();
         if urls.iter().any(|u| u.contains("limit=20")) {
-            answer_fetch("limit=20", &page_of(1, 21, Some("c1")));
+            answer_fetch("limit=20", &page_of(first, first + 20, Some("c1")));
         } else if let Some(url) = urls.iter().find(|u| u.contains("/api/v1/tasks?")) {
             break url.clone();
         }
         sleep(50).await;
     };
-    // Task t00 has been submitted: the server answers as it would, at most `limit` rows.
+    // The server answers as it would: at most `limit` rows, and a cursor when more.
     let limit: usize = asked
         .split("limit=")
         .nth(1)
         .and_then(|l| l.split('&').next())
         .and_then(|l| l.parse().ok())
         .expect("the refresh asks with a limit");
-    let all = 41;
     let next = (limit < all).then_some("c2");
     answer_fetch("/api/v1/tasks?", &page_of(0, all.min(limit), next));
-    until("the new task", || {
+    until("the new tasks", || {
         host.query_selector("tr[data-id='t00']").unwrap().is_some()
     })
     .await;
-    assert_eq!(rows(), 41, "the oldest row stays");
+    assert_eq!(rows(), all, "the oldest rows stay");
+    let oldest = format!("tr[data-id='t{:02}']", all - 1);
     assert!(
-        host.query_selector("tr[data-id='t40']").unwrap().is_some(),
+        host.query_selector(&oldest).unwrap().is_some(),
         "the oldest task is still listed"
     );
     assert!(!more(), "every task is shown: no More");
