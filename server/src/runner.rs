@@ -782,10 +782,15 @@ impl Runner {
             .await
             .map_err(|e| e.to_string())?;
         let nodes = placement.nodes();
+        // A Ray head of its own spec is said too: the workers' spec alone hides it.
+        let admitted = match placement.head.as_ref().filter(|h| h.spec != placement.spec) {
+            Some(head) => Message::new("event.admitted#head").with("head", &head.spec),
+            None => Message::new("event.admitted"),
+        };
         self.event(
             id,
             event_kind::ADMITTED,
-            Message::new("event.admitted")
+            admitted
                 .with("attempt", attempt)
                 .with("nodes", nodes)
                 .with("spec", &placement.spec),

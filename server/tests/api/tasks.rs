@@ -87,6 +87,18 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     assert_eq!(row["id"], id.as_str());
     assert!(row.get("logs").is_none(), "{row}");
     let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    // The head's own spec is said beside the workers' (the explorer saw only a100-1g).
+    let admitted = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "admitted")
+        .expect("admitted");
+    let said = admitted["message"].as_str().unwrap_or_default();
+    assert!(
+        said.ends_with("with a100-1g, the head with cpu-8c"),
+        "{said}"
+    );
     let debug: Vec<&Value> = events
         .as_array()
         .unwrap()

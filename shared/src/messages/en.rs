@@ -248,6 +248,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "attempt {attempt} on {nodes} nodes with {spec}",
     ),
     (
+        "event.admitted#head",
+        "attempt {attempt} on {nodes} nodes with {spec}, the head with {head}",
+    ),
+    (
+        "event.admitted#head_one",
+        "attempt {attempt} on 1 node with {spec}, the head with {head}",
+    ),
+    (
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",
     ),

@@ -203,6 +203,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.admitted",
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}",
     ),
+    (
+        "event.admitted#head",
+        "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}",
+    ),
     ("event.cannot_start", "无法启动：{error}"),
     (
         "event.debug.cluster_kept",
