@@ -145,8 +145,9 @@ pub async fn mount_task_form(
             catalog,
             usage,
             user,
+            ray_clusters,
         } = session.clone();
-        view! { <TaskForm catalog usage user on_submitted /> }.into_any()
+        view! { <TaskForm catalog usage user on_submitted ray_clusters /> }.into_any()
     });
     Ok(FormHandle {
         handle: Some(handle),

@@ -76,6 +76,14 @@ pub struct CatalogResponse {
     /// Live usage: node allocations and the user's own quota lines.
     #[serde(default)]
     pub usage: crate::usage::Usage,
+    /// Whether a RayJob runs on a Ray cluster here (KubeRay). The local backend runs its
+    /// entrypoint alone, so debug mode keeps nothing; absent means a cluster.
+    #[serde(default = "ray_clusters")]
+    pub ray_clusters: bool,
+}
+
+fn ray_clusters() -> bool {
+    true
 }
 
 /// `GET /api/v1/examples`: complete specs that pass every rule on the server's catalog,

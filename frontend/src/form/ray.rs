@@ -10,12 +10,18 @@ use leptos::prelude::*;
 use shared::catalog::AccessMode;
 use shared::task::UpscalingMode;
 
+/// Whether the server runs RayJobs on a Ray cluster, as its catalog answer says: where
+/// it does not (the local backend), debug mode says it keeps nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct RayClusters(pub bool);
+
 /// The RayJob section.
 #[component]
 pub fn RaySection() -> impl IntoView {
     let cx = FormCx::use_context();
     let storage_on = cx.watch(move |s| s.ray.shared_storage.enabled);
     let debug_on = cx.watch(move |s| s.ray.debug.enabled);
+    let clusters = use_context::<RayClusters>().is_none_or(|r| r.0);
     let autoscaling_on = cx.watch(move |s| s.ray.autoscaling.enabled);
     // Only RWX volumes can be shared by every pod; the rule says so for any other. One
     // chosen anyway (an import, a clone) is still offered by its name, as RWO.
@@ -75,6 +81,9 @@ pub fn RaySection() -> impl IntoView {
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.debug.enabled = on)) />
             {move || debug_on.get().then(|| view! {
                 <TextField path="ray.debug.keep_secs" control=Control::Number lens=number_lens!(cx, ray.debug.keep_secs) />
+                {(!clusters).then(|| view! {
+                    <p class="note" data-testid="debug-no-cluster">{crate::i18n::tr("ui.form.debug_no_cluster")}</p>
+                })}
             })}
             <CheckField path="ray.autoscaling.enabled" get=autoscaling_on
                 set=Callback::new(move |on| cx.spec.update(|s| {

@@ -37,7 +37,12 @@ pub fn TaskForm(
     /// Called with the task once the server has created it.
     #[prop(optional)]
     on_submitted: Option<Callback<TaskView>>,
+    /// Whether the server runs RayJobs on a Ray cluster (`CatalogResponse::ray_clusters`);
+    /// by default it does.
+    #[prop(optional)]
+    ray_clusters: Option<bool>,
 ) -> impl IntoView {
+    provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     let revealed = initial.is_some();
     let (start, restored) = match initial {
         Some(spec) => (spec, false),

@@ -36,13 +36,14 @@ pub fn NewTaskPage(
                 let session = session.clone();
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
-                        initial on_submitted />
+                        ray_clusters=session.ray_clusters initial on_submitted />
                 }.into_any()
             }
             Some(Ok(None)) => {
                 let session = session.clone();
                 view! {
-                    <TaskForm catalog=session.catalog usage=session.usage user=session.user on_submitted />
+                    <TaskForm catalog=session.catalog usage=session.usage user=session.user
+                        ray_clusters=session.ray_clusters on_submitted />
                 }.into_any()
             }
             // The task may be gone or not visible: the way on is the create form (blank, or

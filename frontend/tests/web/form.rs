@@ -1182,6 +1182,7 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
+        ray_clusters: true,
     };
     let catalog = serde_json::to_string(&answer).unwrap();
     let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
@@ -1746,4 +1747,43 @@ async fn a_shared_volume_that_is_not_rwx_is_named_where_it_is_refused() {
         .unwrap_or_default();
     assert_eq!(chosen, "scratch (500 GiB, RWO)");
     assert!(!form.codes_at("ray.shared_storage.volume").is_empty());
+}
+
+/// Debug mode keeps the Ray cluster after the job, where the server runs one; where it
+/// does not (its catalog answer says so: the local backend), the form says so before
+/// submit rather than after the task has ended.
+#[wasm_bindgen_test]
+async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster() {
+    let mut spec = shared::demo::ray();
+    spec.ray.debug.enabled = true;
+    // The default: a server with Ray clusters, nothing said.
+    let with_clusters = mount(Some(spec.clone()), false).await;
+    assert!(
+        with_clusters
+            .find("[data-testid='debug-no-cluster']")
+            .is_none()
+    );
+    drop(with_clusters);
+
+    crate::fresh_page();
+    storage().remove_item(DRAFT_KEY).unwrap();
+    let host = crate::new_host();
+    let _handle = leptos::mount::mount_to(host.clone(), move || {
+        let (catalog, usage, user) = (
+            shared::demo::catalog(),
+            shared::demo::usage(),
+            shared::demo::user(),
+        );
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        let initial = spec.clone();
+        view! { <TaskForm catalog usage user initial ray_clusters=false /> }
+    });
+    leptos::task::tick().await;
+    let said = host
+        .query_selector("[data-testid='debug-no-cluster']")
+        .unwrap()
+        .expect("the note under debug mode")
+        .text_content()
+        .unwrap();
+    assert!(said.contains("debug mode keeps no cluster here"), "{said}");
 }

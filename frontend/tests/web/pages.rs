@@ -653,6 +653,7 @@ fn demo_session() -> shared::api::CatalogResponse {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
+        ray_clusters: true,
     }
 }
 

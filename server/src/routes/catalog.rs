@@ -44,6 +44,10 @@ async fn show(
         usage: state.live_usage().await.for_user(&user.name),
         user,
         catalog: view,
+        ray_clusters: state
+            .runner
+            .as_ref()
+            .is_none_or(|r| r.backend().runs_ray_clusters()),
     })
 }
 

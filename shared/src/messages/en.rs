@@ -1081,6 +1081,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.count.hints_one", "1 hint"),
     ("ui.form.count.warnings", "{count} warnings"),
     ("ui.form.count.warnings_one", "1 warning"),
+    (
+        "ui.form.debug_no_cluster",
+        "This server runs a RayJob's entrypoint without a Ray cluster (its local backend): debug mode keeps no cluster here.",
+    ),
     ("ui.form.draft_restored", "Your unsent draft was restored."),
     ("ui.form.export.json", "Export JSON"),
     ("ui.form.export.yaml", "Export YAML"),

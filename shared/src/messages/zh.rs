@@ -923,6 +923,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.count.errors", "{count} 个错误"),
     ("ui.form.count.hints", "{count} 个提示"),
     ("ui.form.count.warnings", "{count} 个警告"),
+    (
+        "ui.form.debug_no_cluster",
+        "本服务器（本地后端）不启动 Ray 集群，直接运行 RayJob 的入口命令：Debug 模式在这里不保留集群。",
+    ),
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
     ("ui.form.export.json", "导出 JSON"),
     ("ui.form.export.yaml", "导出 YAML"),

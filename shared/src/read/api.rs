@@ -112,6 +112,7 @@ read_loose!(CatalogResponse {
     user,
     catalog,
     usage = crate::Usage::default(),
+    ray_clusters = true,
 });
 read_loose!(Examples { pytorch, ray });
 
