@@ -87,6 +87,9 @@ struct Attempt {
     failure: Option<Message>,
     /// A user asked to stop it.
     stopping: bool,
+    /// What the backend says debug mode keeps of the job, said only once the end is
+    /// the task's (a retry deletes the job first).
+    kept: Option<Message>,
 }
 
 /// See the module docs.
@@ -842,19 +845,14 @@ impl Runner {
             .get(&task.owner)
             .cloned()
             .unwrap_or_default();
-        // Ray applies a runtime env's env_vars to the entrypoint too; a backend that runs
-        // the entrypoint itself (the local one) finds them here. KubeRay reads them from
-        // the manifest's runtime env.
-        let runtime_env = if spec.is_ray() {
-            shared::validate::runtime_env_vars(&spec.ray.runtime_env)
-        } else {
-            Vec::new()
-        };
         let replicas = nodes
             .into_iter()
             .enumerate()
-            .map(|(rank, (node, gpus))| {
-                let mut env = injected::pod_env(
+            .map(|(rank, (node, gpus))| Replica {
+                index: rank as u32,
+                node,
+                gpus,
+                env: injected::pod_env(
                     spec,
                     Context {
                         user: &user,
@@ -867,17 +865,7 @@ impl Runner {
                         master_addr: "127.0.0.1",
                         master_port: port,
                     },
-                );
-                for (name, value) in &runtime_env {
-                    env.retain(|(n, _)| n != name);
-                    env.push((name.clone(), value.clone()));
-                }
-                Replica {
-                    index: rank as u32,
-                    node,
-                    gpus,
-                    env,
-                }
+                ),
             })
             .collect();
         Gang {
@@ -888,6 +876,12 @@ impl Runner {
             replicas,
             mounts: self.mounts(spec),
             ssh: spec.advanced.ssh,
+            // Ray sets them for the entrypoint too; the local backend runs it itself.
+            runtime_env: if spec.is_ray() {
+                shared::validate::runtime_env_vars(&spec.ray.runtime_env)
+            } else {
+                Vec::new()
+            },
             source: Some(Arc::new(backend::GangSource {
                 spec: backend::kube::chosen_first(spec, &placement.spec),
                 owner: user,
@@ -1000,27 +994,35 @@ impl Runner {
                 kind,
                 message,
             } => {
-                let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
-                if current == Some(attempt) {
-                    let note = Message::new("event.note")
-                        .with("attempt", attempt)
-                        .with_message("note", message);
-                    self.event(&task, kind, note).await;
+                let mut attempts = self.attempts.lock().await;
+                let Some(current) = attempts.get_mut(&task).filter(|a| a.attempt == attempt) else {
+                    return;
+                };
+                if kind == backend::note_kind::DEBUG {
+                    // Held until the end is known to be the task's.
+                    current.kept = Some(message);
+                    return;
                 }
+                drop(attempts);
+                let note = Message::new("event.note")
+                    .with("attempt", attempt)
+                    .with_message("note", message);
+                self.event(&task, kind, note).await;
             }
         }
     }
 
     /// A job-level backend (Kubernetes) reports the whole attempt's end at once.
     async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<Arg>) {
-        let stopping = {
+        let ended = {
             let mut attempts = self.attempts.lock().await;
             if attempts.get(&task).map(|a| a.attempt) != Some(attempt) {
                 return;
             }
-            attempts.remove(&task).is_some_and(|a| a.stopping)
+            attempts.remove(&task).unwrap_or_default()
         };
-        self.attempt_ended(&task, attempt, stopping, failure).await;
+        self.attempt_ended(&task, attempt, ended.stopping, failure, ended.kept)
+            .await;
     }
 
     /// Ends an attempt whose replicas have all ended: stopped, succeeded, or failed.
@@ -1030,6 +1032,7 @@ impl Runner {
         attempt: u32,
         stopping: bool,
         failure: Option<Arg>,
+        kept: Option<Message>,
     ) {
         match (stopping, failure) {
             (true, _) => {
@@ -1037,18 +1040,26 @@ impl Runner {
                 self.end(task, TaskPhase::Stopped, Some(why)).await;
             }
             (false, None) => {
-                self.end(task, TaskPhase::Succeeded, None).await;
-                self.no_cluster_kept(task).await;
+                if self.end(task, TaskPhase::Succeeded, None).await {
+                    self.say_kept(task, attempt, kept).await;
+                }
             }
-            (false, Some(reason)) => self.failed(task, attempt, reason).await,
+            (false, Some(reason)) => self.failed(task, attempt, reason, kept).await,
         }
     }
 
-    /// A RayJob in debug mode that ran to its own end, where the backend runs no Ray
-    /// cluster to keep (the local backend): the task's events say so, where the user
-    /// would look for the cluster. A Kubernetes backend notes what KubeRay keeps from
-    /// the job's end itself.
-    async fn no_cluster_kept(&self, id: &TaskId) {
+    /// What debug mode keeps of a RayJob that ran to its own end, the task's end: what
+    /// the backend noted (KubeRay keeps the cluster for its TTL), or, where the backend
+    /// runs no Ray cluster (the local one), that none is kept, where the user would look
+    /// for it.
+    async fn say_kept(&self, id: &TaskId, attempt: u32, kept: Option<Message>) {
+        if let Some(kept) = kept {
+            let note = Message::new("event.note")
+                .with("attempt", attempt)
+                .with_message("note", kept);
+            self.event(id, event_kind::DEBUG, note).await;
+            return;
+        }
         if self.backend.runs_ray_clusters() {
             return;
         }
@@ -1122,12 +1133,13 @@ impl Runner {
         if !done {
             return;
         }
-        self.attempt_ended(&task, attempt, stopping, failure.map(Arg::Message))
+        // The local backend notes nothing of what debug mode keeps.
+        self.attempt_ended(&task, attempt, stopping, failure.map(Arg::Message), None)
             .await;
     }
 
     /// An attempt failed: run the gang again while fault tolerance allows, else fail.
-    async fn failed(&self, id: &TaskId, attempt: u32, reason: Arg) {
+    async fn failed(&self, id: &TaskId, attempt: u32, reason: Arg, kept: Option<Message>) {
         let Ok(stored) = self.store.get(id).await else {
             return;
         };
@@ -1147,8 +1159,9 @@ impl Runner {
             } else {
                 Message::new("event.failed").with_arg("reason", reason)
             };
-            self.end(id, TaskPhase::Failed, Some(why)).await;
-            self.no_cluster_kept(id).await;
+            if self.end(id, TaskPhase::Failed, Some(why)).await {
+                self.say_kept(id, attempt, kept).await;
+            }
         }
     }
 
@@ -1186,7 +1199,8 @@ impl Runner {
     }
 
     /// Ends a task in `phase`: frees what it holds, records why, admits what now fits.
-    async fn end(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) {
+    /// Whether it recorded the end (not when another server had).
+    async fn end(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
         {
             let mut scheduler = self.scheduler.lock().await;
             if scheduler.finish(id).is_none() {
@@ -1199,7 +1213,7 @@ impl Runner {
         // Ended already, through another server on the same store: its record is whole.
         if stored.as_ref().is_ok_and(|s| s.task.phase.is_finished()) {
             Box::pin(self.pump()).await;
-            return;
+            return false;
         }
         let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
@@ -1212,6 +1226,7 @@ impl Runner {
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event(id, kind, message).await;
         Box::pin(self.pump()).await;
+        true
     }
 
     /// Stops a task: a waiting one ends at once, a running one is signalled and ends

@@ -1367,22 +1367,26 @@ impl Tracker {
     }
 
     /// The job ended on its own. A RayJob in debug mode (`ttlSecondsAfterFinished`, as
-    /// `shared::manifest` sets it) leaves its cluster to KubeRay for that long: said
-    /// first, while the attempt is current. A job that Berth deletes (stop, the
-    /// image-pull breaker) ends elsewhere, and keeps nothing.
+    /// `shared::manifest` sets it) leaves its cluster to KubeRay for that long: noted
+    /// just before the end, which the runner says only if the end is the task's (a
+    /// retry deletes the job). A job being stopped, or deleted by the image-pull
+    /// breaker, ends otherwise and keeps nothing.
     fn end_of_job(&mut self, object: &Value, failure: Option<Arg>) -> Vec<Step> {
         let spec = &object["spec"];
         let kept = spec["ttlSecondsAfterFinished"]
             .as_u64()
             .filter(|secs| *secs > 0);
-        let mut steps = Vec::new();
-        if let (JobKind::Ray, Some(secs), Some(true)) =
-            (self.kind, kept, spec["shutdownAfterJobFinishes"].as_bool())
-        {
+        let mut steps = self.finish(failure);
+        if let (JobKind::Ray, Some(secs), Some(true), false) = (
+            self.kind,
+            kept,
+            spec["shutdownAfterJobFinishes"].as_bool(),
+            self.stopping(),
+        ) {
             let kept = Message::new("event.debug.cluster_kept").with("secs", secs);
-            steps.push(self.note(note_kind::DEBUG, kept));
+            let end = steps.len() - 1;
+            steps.insert(end, self.note(note_kind::DEBUG, kept));
         }
-        steps.extend(self.finish(failure));
         steps
     }
 
@@ -2711,8 +2715,8 @@ mod tests {
     }
 
     /// Debug mode: KubeRay keeps the cluster `ttlSecondsAfterFinished` after the job's
-    /// own end, and the events say for how long, before the end; without it, or for a
-    /// job stopped (deleted) by Berth, nothing is said.
+    /// own end, noted just before the end; without it, or for a job Berth is stopping
+    /// (and deletes), nothing is noted.
     #[test]
     fn a_rayjob_in_debug_mode_notes_at_its_end_how_long_its_cluster_is_kept() {
         let ray = || {
@@ -2758,9 +2762,10 @@ mod tests {
                 "{steps:?}"
             );
         }
-        // Deleted by Berth (a stop): KubeRay keeps nothing of a deleted job.
-        let mut stopped = ray();
-        let steps = stopped.on_job_deleted(&ended(Some(600)));
+        // Being stopped: Berth deletes the job, and KubeRay keeps nothing of it.
+        let mut stopping = ray();
+        stopping.stopping.store(true, Ordering::SeqCst);
+        let steps = stopping.on_job(&ended(Some(600)));
         assert!(
             !steps
                 .iter()
@@ -3307,6 +3312,7 @@ mod tests {
             replicas: Vec::new(),
             mounts: Vec::new(),
             ssh: false,
+            runtime_env: Vec::new(),
             source: None,
         };
         assert!(matches!(
@@ -3373,6 +3379,7 @@ mod tests {
             replicas: Vec::new(),
             mounts: Vec::new(),
             ssh: spec.advanced.ssh,
+            runtime_env: Vec::new(),
             source: Some(Arc::new(super::super::GangSource {
                 spec,
                 // As the runner makes it: a name, no org or tenant.

@@ -59,6 +59,37 @@ use std::time::Duration;
 use tokio::process::{Child, Command};
 use tokio::sync::{broadcast, watch};
 
+/// A runtime env's env var value as Ray sets it: `$NAME` and `${NAME}` replaced by the
+/// variable's value where it is set (Python's `os.path.expandvars`), then a `${NAME}`
+/// of the variable itself that was not set dropped (Ray's `update_envs`), so that
+/// `PATH: /opt/bin:${PATH}` prepends.
+fn expand_vars(value: &str, name: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (var, len) = match after.strip_prefix('{') {
+            Some(braced) => match braced.find('}') {
+                Some(end) => (&braced[..end], end + 2),
+                None => ("", 0),
+            },
+            None => {
+                let end = after.find(|c: char| !word(c)).unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        match (var.is_empty(), lookup(var)) {
+            (false, Some(found)) => out.push_str(&found),
+            _ => out.push_str(&rest[at..at + 1 + len]),
+        }
+        rest = &rest[at + 1 + len..];
+    }
+    out.push_str(rest);
+    out.replace(&format!("${{{name}}}"), "")
+}
+
 /// Where a RayJob's entrypoint finds "its cluster" (Ray's default GCS port).
 const RAY_ADDRESS: &str = "127.0.0.1:6379";
 /// Events kept for slow receivers.
@@ -269,6 +300,13 @@ impl LocalBackend {
             .process_group(0);
         if gang.ray {
             command.env("RAY_ADDRESS", RAY_ADDRESS);
+        }
+        for (name, value) in &gang.runtime_env {
+            let value = expand_vars(value, name, |var| {
+                let (_, set) = command.as_std().get_envs().find(|(k, _)| *k == var)?;
+                Some(set?.to_string_lossy().into_owned())
+            });
+            command.env(name, value);
         }
         command.spawn().map_err(|error| BackendError::Start {
             task: gang.task.clone(),
@@ -767,6 +805,7 @@ mod tests {
                 .collect(),
             mounts: Vec::new(),
             ssh: false,
+            runtime_env: Vec::new(),
             source: None,
         }
     }
@@ -1039,16 +1078,47 @@ mod tests {
         }
     }
 
+    #[test]
+    fn runtime_env_values_expand_as_ray_expands_them() {
+        let env = |var: &str| match var {
+            "PATH" => Some("/usr/bin".to_owned()),
+            "A" => Some("x".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            expand_vars("/opt/bin:${PATH}", "PATH", env),
+            "/opt/bin:/usr/bin"
+        );
+        assert_eq!(expand_vars("$A-$A_b-${A}", "B", env), "x-$A_b-x");
+        // Unset: left as written (Python), but a variable's own `${NAME}` dropped (Ray).
+        assert_eq!(expand_vars("${LD}:/lib:$LD", "LD", env), ":/lib:$LD");
+        assert_eq!(expand_vars("$ ${ $", "C", env), "$ ${ $");
+        assert_eq!(expand_vars("价格 $A 元", "C", env), "价格 x 元");
+    }
+
     #[tokio::test]
     async fn a_ray_job_runs_its_entrypoint_once_with_the_ray_address() {
         let (_dir, backend) = backend(0);
-        let mut gang = gang("echo \"$RAY_ADDRESS $RANK\"", 3, 0);
+        // With its runtime env's env_vars, as Ray gives them to the entrypoint: PATH
+        // prepended to, the replica's own variables expanded.
+        let mut gang = gang(
+            "echo \"$RAY_ADDRESS $RANK\"; echo \"$GREETING\"; echo \"${PATH%%:*}\"; command -v bash >/dev/null && echo found-bash",
+            3,
+            0,
+        );
         gang.ray = true;
+        gang.runtime_env = vec![
+            ("PATH".to_owned(), "/opt/tools:${PATH}".to_owned()),
+            ("GREETING".to_owned(), "hi $RANK".to_owned()),
+        ];
         let mut events = backend.events();
         backend.start(gang.clone()).await.expect("starts");
         let (_, exits) = run_until_exits(&mut events, 1).await;
         assert_eq!(exits, vec![(0, Some(0), None)]);
-        assert_eq!(log(&backend, &gang, 0), "127.0.0.1:6379 0\n");
+        assert_eq!(
+            log(&backend, &gang, 0),
+            "127.0.0.1:6379 0\nhi 0\n/opt/tools\nfound-bash\n"
+        );
         assert!(!backend.log_path(&gang.task, 1, 1).exists());
     }
 

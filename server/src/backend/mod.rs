@@ -115,6 +115,10 @@ pub struct Gang {
     pub mounts: Vec<Mount>,
     /// Pod SSH: write `/root/hostfile` and `/root/hostfile.hostname` in every replica.
     pub ssh: bool,
+    /// A RayJob's runtime env `env_vars`, in order, which Ray sets for the entrypoint,
+    /// each expanding `$NAME` and `${NAME}` against the environment so far. The local
+    /// backend does the same; KubeRay reads the runtime env from the manifest.
+    pub runtime_env: Vec<(String, String)>,
     /// The spec (hidden values restored) and its owner, for backends that render their
     /// own objects from it (Kubernetes); the local backend runs the fields above.
     pub source: Option<Arc<GangSource>>,

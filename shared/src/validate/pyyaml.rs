@@ -33,20 +33,20 @@ pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
     }
     let mut builder = Builder::default();
     let parsed = Parser::new_from_str(text).load(&mut builder, true);
-    if let Some(refusal) = builder.refusal.take() {
-        return Err(refusal);
-    }
-    // Ray reads the text with `safe_load`, which takes one document.
-    if let (Ok(()), Some(second)) = (&parsed, builder.second_document) {
-        let (line, column) = (line(&second), column(&second));
+    // Ray reads the text with `safe_load`, which takes one document: said before
+    // anything wrong in the second, as PyYAML stops there.
+    if let Some(second) = builder.second_document {
         return Err(Refusal::Syntax(Syntax {
-            line,
-            column,
+            line: line(&second),
+            column: column(&second),
             fault: YamlFault::Other,
             open_line: None,
             detail: "expected a single document in the stream, but found another document"
                 .to_owned(),
         }));
+    }
+    if let Some(refusal) = builder.refusal.take() {
+        return Err(refusal);
     }
     parsed.map_err(|e| {
         // An alias whose anchor is missing is an alias all the same: refused as one.
@@ -73,14 +73,19 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
             _ => None,
         });
     let mut open_line = None;
-    // Only these say the quote runs on to the end of the text (or of the document, or
-    // into a line that is not indented); other quote errors are of a closed quote.
-    let unclosed = [
-        "unexpected end of stream",
-        "document indicator",
-        "indentation in quoted",
-    ];
-    let fault = if info.contains("quoted scalar") && unclosed.iter().any(|u| info.contains(u)) {
+    // Only these say the quote runs on to the end of the text or of the document;
+    // other quote errors are of a closed quote. A quoted line that runs into a line
+    // less indented is an open quote only if no closing mark follows: yaml-rust2 also
+    // refuses a closed quote whose next line is not indented, which PyYAML reads.
+    let unclosed = ["unexpected end of stream", "document indicator"];
+    let never_closed = || {
+        let mut rest = text.chars().skip(error.marker().index());
+        rest.next().is_some_and(|quote| !rest.any(|c| c == quote))
+    };
+    let runs_on = info.contains("indentation in quoted") && never_closed();
+    let fault = if info.contains("quoted scalar")
+        && (unclosed.iter().any(|u| info.contains(u)) || runs_on)
+    {
         YamlFault::Quote
     } else if info.contains("tab") {
         YamlFault::Tab
@@ -107,18 +112,29 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
         .then(|| {
             let chars: Vec<char> = text.chars().collect();
             let at = mark.index().min(chars.len());
-            let line_start = chars[..at]
-                .iter()
-                .rposition(|c| matches!(c, '\n' | '\r'))
-                .map_or(0, |i| i + 1);
-            chars[line_start..]
+            // A tab in a plain value: the parser marks the value's start, the tab
+            // follows. A tab that indents: it marks that line past the tab, or the end
+            // of the line before, so the search starts at the marked line's start.
+            let from = if info.contains("plain scalar") {
+                at
+            } else {
+                chars[..at]
+                    .iter()
+                    .rposition(|c| matches!(c, '\n' | '\r'))
+                    .map_or(0, |i| i + 1)
+            };
+            chars[from..]
                 .iter()
                 .position(|c| *c == '\t')
-                .map(|i| line_start + i)
+                .map(|i| from + i)
         })
         .flatten();
     let (line, column) = if let Some(at) = tab {
         place(text, at)
+    } else if info.contains("<document start>") {
+        // The parser marks inside the line where the next document would start;
+        // PyYAML marks the line's start.
+        (line(mark), 1)
     } else if mark.index() >= text.chars().count() {
         // At the end of a text with no last line break the parser, which reads one
         // there, names the line after the last; PyYAML names the end of the last.
@@ -771,6 +787,9 @@ mod tests {
             ("pip: {a: 1\nx: 2", 2, 2, FlowMapping, Some(1)),
             ("pip: \"abc\nx: 1", 1, 6, Quote, None),
             ("pip: 'abc", 1, 6, Quote, None),
+            // Closed on its third line (PyYAML reads it; yaml-rust2 does not): the
+            // reader's words, not a quote left open.
+            ("a:\n  b: \"x\ny\"", 2, 6, Other, None),
             // Closed quotes with something wrong after or inside them: the reader's words.
             ("pip: \"numpy\" extra", 1, 14, Other, None),
             ("a: \"\\x4\"", 1, 4, Other, None),
@@ -780,17 +799,23 @@ mod tests {
             // One document only, as `safe_load` takes (PyYAML names the second's start).
             ("a: 1\n---\nb: 2", 2, 1, Other, None),
             ("a: 1\n---\n", 2, 1, Other, None),
+            // The second document's own faults come after: PyYAML stops at its start.
+            ("a: 1\n---\nb: [c", 2, 1, Other, None),
+            ("a: 1\n---\nb: *x", 2, 1, Other, None),
             // A lone carriage return breaks a line, as in PyYAML.
             ("pip: [a\rx", 2, 2, FlowList, Some(1)),
             ("a: \"\\q\"", 1, 4, Other, None),
             ("pip:\n\t- a", 2, 1, Tab, None),
             ("a:\n  b: 1\n\t\tc: 2", 3, 1, Tab, None),
             ("pip:\n  - a\n\t- b", 3, 1, Tab, None),
+            // A tab inside a quoted key is harmless; the one that indents is not.
+            ("\"k\tk\": one\n\ttwo", 2, 1, Tab, None),
+            ("a:\n  \"k\tk\": 1\n\t\tc: 2", 3, 1, Tab, None),
             ("a: b: c", 1, 5, Colon, None),
             ("pip:\n  - a\n - b", 3, 2, Indent, None),
             ("pip:\n  - a\n  b: 1", 3, 3, Indent, None),
-            // The first line indented, the next not: the line PyYAML names (at column 1).
-            ("  pip: [a]\nenv_vars: {}", 2, 9, Indent, None),
+            // The first line indented, the next not: where PyYAML says.
+            ("  pip: [a]\nenv_vars: {}", 2, 1, Indent, None),
             ("a: @x", 1, 4, Other, None),
             (": a", 1, 1, MissingKey, None),
             // At the value the tag does not fit.
@@ -810,8 +835,9 @@ mod tests {
             );
         }
         // Nested past the parser's limit, brackets balanced: not a bracket left open,
-        // but the parser's own words.
-        let deep = format!("a: {}1{}", "[".repeat(300), "]".repeat(300));
+        // but the parser's own words. yaml-rust2 stops at 255 levels, PyYAML at about
+        // 500 (Python's recursion limit); both refuse 600.
+        let deep = format!("a: {}1{}", "[".repeat(600), "]".repeat(600));
         let Err(Refusal::Syntax(syntax)) = load(&deep) else {
             panic!("refused as syntax: {:?}", load(&deep));
         };

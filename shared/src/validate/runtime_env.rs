@@ -155,9 +155,10 @@ pub fn set_runtime_env_reader(read: RuntimeEnvReader) {
     let _ = READER.set(read);
 }
 
-/// The `env_vars` of a runtime env as Ray reads them (strings to strings, in order, a
-/// name given twice keeping its last value), for a backend that runs the entrypoint
-/// itself; none when the text does not read (the validator refuses it).
+/// The `env_vars` of a runtime env as Ray reads them (strings to strings, in the order of
+/// a Python dict: a name given twice keeps its first place and its last value), for a
+/// backend that runs the entrypoint itself; none when the text does not read (the
+/// validator refuses it).
 #[cfg(feature = "yaml")]
 pub fn runtime_env_vars(text: &str) -> Vec<(String, String)> {
     let Ok(docs) = super::pyyaml::load(text) else {
@@ -167,8 +168,11 @@ pub fn runtime_env_vars(text: &str) -> Vec<(String, String)> {
     if let Some(Value::Map(entries)) = docs.first().and_then(|doc| doc.get("env_vars")) {
         for (name, value) in entries {
             if let (Value::Str(name), Value::Str(value)) = (name, value) {
-                vars.retain(|(n, _)| n != name);
-                vars.push((name.clone(), value.clone()));
+                // As a Python dict: the first place, the last value.
+                match vars.iter_mut().find(|(n, _)| n == name) {
+                    Some(var) => var.1.clone_from(value),
+                    None => vars.push((name.clone(), value.clone())),
+                }
             }
         }
     }
@@ -423,7 +427,7 @@ mod tests {
         };
         assert_eq!(
             pairs("pip: [a]\nenv_vars:\n  A: x\n  B: '8'\n  A: y\n"),
-            owned(&[("B", "8"), ("A", "y")])
+            owned(&[("A", "y"), ("B", "8")])
         );
         // What Ray would refuse gives nothing (the validator says why).
         assert_eq!(pairs("env_vars: {A: 8}"), owned(&[]));
