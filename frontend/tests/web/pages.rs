@@ -717,8 +717,16 @@ async fn a_refresh_of_a_whole_list_keeps_every_row_when_many_tasks_arrive() {
     whole_list_refresh(25).await;
 }
 
+/// So many new tasks that the refreshed page reaches none of the rows shown: what lies
+/// between is unknown, so the page shows and More leads on, as a first load would.
+#[wasm_bindgen_test]
+async fn a_refresh_of_a_whole_list_that_reaches_no_row_shown_leads_on_with_more() {
+    whole_list_refresh(61).await;
+}
+
 /// Forty tasks loaded in two pages, then `new` submitted: the refresh is answered as the
-/// server would, and every one of the forty and the new shows, with no More.
+/// server would, and every one of the forty and the new shows, with no More; unless the
+/// page reaches none of the forty, when it shows alone and More leads on.
 async fn whole_list_refresh(new: usize) {
     let address = fresh_page();
     hold_fetches();
@@ -765,6 +773,12 @@ async fn whole_list_refresh(new: usize) {
         host.query_selector("tr[data-id='t00']").unwrap().is_some()
     })
     .await;
+    if all.min(limit) <= new {
+        assert_eq!(rows(), limit, "the page alone");
+        until("More", more).await;
+        finish(handle, &host, &address);
+        return;
+    }
     assert_eq!(rows(), all, "the oldest rows stay");
     let oldest = format!("tr[data-id='t{:02}']", all - 1);
     assert!(
