@@ -19,31 +19,23 @@ pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
     // neither.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| !printable(*c)) {
-        let (line, column) = place(text, at);
-        return Err(Refusal::Syntax(Syntax {
-            line,
-            column,
-            fault: YamlFault::Other,
-            open_line: None,
-            detail: format!(
-                "unacceptable character #x{:04x}: special characters are not allowed",
-                u32::from(c)
-            ),
-        }));
+        let detail = format!(
+            "unacceptable character #x{:04x}: special characters are not allowed",
+            u32::from(c)
+        );
+        return Err(refusal(place(text, at), YamlFault::Other, detail));
     }
     let mut builder = Builder::default();
     let parsed = Parser::new_from_str(text).load(&mut builder, true);
     // Ray reads the text with `safe_load`, which takes one document: said before
     // anything wrong in the second, as PyYAML stops there.
     if let Some(second) = builder.second_document {
-        return Err(Refusal::Syntax(Syntax {
-            line: line(&second),
-            column: column(&second),
-            fault: YamlFault::Other,
-            open_line: None,
-            detail: "expected a single document in the stream, but found another document"
-                .to_owned(),
-        }));
+        let detail = "expected a single document in the stream, but found another document";
+        return Err(refusal(
+            (line(&second), column(&second)),
+            YamlFault::Other,
+            detail.to_owned(),
+        ));
     }
     if let Some(refusal) = builder.refusal.take() {
         return Err(refusal);
@@ -151,6 +143,17 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     }
 }
 
+/// A syntax refusal at `(line, column)` with no bracket open there.
+fn refusal((line, column): (usize, usize), fault: YamlFault, detail: String) -> Refusal {
+    Refusal::Syntax(Syntax {
+        line,
+        column,
+        fault,
+        open_line: None,
+        detail,
+    })
+}
+
 /// Whether PyYAML's reader accepts `c` (its `NON_PRINTABLE`, inverted).
 fn printable(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}'
@@ -210,14 +213,8 @@ impl Builder {
 
     /// A refusal of the builder's own (not the parser's), at the event being built.
     fn refuse_here(&mut self, fault: YamlFault, detail: String) {
-        let at = self.at;
-        self.refuse(Refusal::Syntax(Syntax {
-            line: at.as_ref().map_or(1, line),
-            column: at.as_ref().map_or(1, column),
-            fault,
-            open_line: None,
-            detail,
-        }));
+        let at = self.at.as_ref().map_or((1, 1), |at| (line(at), column(at)));
+        self.refuse(refusal(at, fault, detail));
     }
 
     fn key_pending(&self) -> bool {
