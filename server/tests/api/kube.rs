@@ -17,7 +17,9 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 /// Acts on the gang's command: `succeed`, `fail` (an image-pull breaker trip) or `hold`
-/// (runs until stopped). Every attempt starts and notes a pull first.
+/// (runs until stopped). Every attempt starts and notes a pull first. With a `debug-`
+/// prefix the attempt also notes, before its end, what the Kubernetes backend's watcher
+/// notes of a finished RayJob in debug mode: how long KubeRay keeps its cluster.
 struct JobBackend {
     events: broadcast::Sender<Event>,
     stops: Mutex<Vec<(TaskId, u32)>>,
@@ -39,7 +41,19 @@ impl Backend for JobBackend {
                 .with("object", "pod x-master-0")
                 .with("what", "Pulled: Successfully pulled image"),
         });
-        let failure = match gang.command.as_str() {
+        let command = match gang.command.strip_prefix("debug-") {
+            Some(command) => {
+                let _ = self.events.send(Event::Note {
+                    task: task.clone(),
+                    attempt,
+                    kind: note_kind::DEBUG,
+                    message: Message::new("event.debug.cluster_kept").with("secs", 600),
+                });
+                command
+            }
+            None => gang.command.as_str(),
+        };
+        let failure = match command {
             "succeed" => None,
             // An operator's words: text from outside Berth.
             "fail" => Some(Arg::Text("the image could not be pulled once".to_owned())),
@@ -66,6 +80,10 @@ impl Backend for JobBackend {
             failure: Some(Arg::Message(Message::new("event.stopped"))),
         });
         Ok(())
+    }
+
+    fn runs_ray_clusters(&self) -> bool {
+        true
     }
 
     fn events(&self) -> broadcast::Receiver<Event> {
@@ -234,6 +252,76 @@ async fn stopping_a_running_job_asks_the_backend_and_ends_the_task_stopped() {
         backend.stops.lock().unwrap().as_slice(),
         [(TaskId(id.clone()), 1)]
     );
+}
+
+/// The task's events of `kind`, as the API words them in English.
+async fn events_of(app: &Router, id: &str, kind: &str) -> Vec<String> {
+    let (_, events) = get(app, &format!("/api/v1/tasks/{id}/events")).await;
+    events
+        .as_array()
+        .expect("a list of events")
+        .iter()
+        .filter(|e| e["kind"] == kind)
+        .map(|e| e["message"].as_str().expect("words").to_owned())
+        .collect()
+}
+
+/// The events of `kind` once `count` of them are there; the runner says what debug mode
+/// kept just after the task's end, so they may come a moment after the phase.
+async fn wait_for_events(app: &Router, id: &str, kind: &str, count: usize) -> Vec<String> {
+    for _ in 0..50 {
+        let found = events_of(app, id, kind).await;
+        if found.len() >= count {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    events_of(app, id, kind).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_debug_mode_keeps_is_said_once_when_the_job_ends_the_task() {
+    let (app, _) = app().await;
+    let id = submit(&app, &spec("debug-succeed")).await;
+    wait_for_phase(&app, &id, "succeeded").await;
+    let said = wait_for_events(&app, &id, "debug", 1).await;
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("attempt 1: "), "{said:?}");
+    assert!(said[0].contains("600 s"), "{said:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_attempt_keeps_nothing_and_only_the_last_attempts_end_says_what_is_kept() {
+    let (app, _) = app().await;
+    let mut spec = spec("debug-fail");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let id = submit(&app, &spec).await;
+    let done = wait_for_phase(&app, &id, "failed").await;
+    assert_eq!(done["attempts"], 2, "{done}");
+    // A retry deletes the first attempt's job, and its cluster with it: only the
+    // second attempt's end keeps one.
+    let said = wait_for_events(&app, &id, "debug", 1).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let said_after = events_of(&app, &id, "debug").await;
+    assert_eq!(said, said_after, "nothing more is said later");
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("attempt 2: "), "{said:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_job_keeps_nothing_and_says_nothing_of_debug_mode() {
+    let (app, _) = app().await;
+    let id = submit(&app, &spec("debug-hold")).await;
+    wait_for_phase(&app, &id, "running").await;
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .body(Body::empty())
+        .expect("a request");
+    let (status, answer) = super::answer(&app, request).await;
+    assert!(status.is_success(), "{status}: {answer}");
+    wait_for_phase(&app, &id, "stopped").await;
+    // Said, it would come just after the phase: give it that moment.
+    let said = wait_for_events(&app, &id, "debug", 1).await;
+    assert!(said.is_empty(), "{said:?}");
 }
 
 /// A kubeconfig for an API server nobody listens on (TLS, so the client's TLS setup
