@@ -87,4 +87,9 @@ if [ ! -x "$tools/venv/bin/schemathesis" ]; then
   python3 -m venv "$tools/venv"
   "$tools/venv/bin/pip" install --quiet --disable-pip-version-check schemathesis
 fi
+# PyYAML, the reader Ray reads runtime envs with: the oracle of shared/tests/pyyaml_oracle.rs.
+if ! "$tools/venv/bin/python" -c 'import yaml' 2>/dev/null; then
+  say "installing PyYAML (PyPI) into .tools/venv"
+  "$tools/venv/bin/pip" install --quiet --disable-pip-version-check pyyaml
+fi
 say "tools ready"

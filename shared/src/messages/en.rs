@@ -849,7 +849,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.runtime_env.invalid_yaml.tab",
-        "indented with a tab; use spaces",
+        "a tab outside quotes or a comment, which Ray's YAML reader refuses; use spaces",
     ),
     (
         "ray.runtime_env.key_not_string",

@@ -718,7 +718,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ray.runtime_env.invalid_yaml.quote", "此处的引号未闭合"),
     (
         "ray.runtime_env.invalid_yaml.tab",
-        "用了制表符缩进，请改用空格",
+        "引号或注释之外有制表符，Ray 的 YAML 读取器不接受，请改用空格",
     ),
     (
         "ray.runtime_env.key_not_string",

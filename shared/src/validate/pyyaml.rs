@@ -10,7 +10,7 @@
 
 use super::runtime_env::{Refusal, Syntax, Value, YamlFault};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
-use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
+use yaml_rust2::scanner::{Marker, ScanError, Scanner, TScalarStyle, Token, TokenType};
 
 /// The documents of `text`, or the first reason PyYAML would refuse it.
 pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
@@ -27,9 +27,14 @@ pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
     }
     let mut builder = Builder::default();
     let parsed = Parser::new_from_str(text).load(&mut builder, true);
+    // A tab PyYAML's scanner refuses and yaml-rust2's takes comes before what is wrong
+    // further on, and before anything the loader would refuse once the text is read.
+    let tab = stray_tab(text).map(|at| place(text, at));
     // Ray reads the text with `safe_load`, which takes one document: said before
     // anything wrong in the second, as PyYAML stops there.
-    if let Some(second) = builder.second_document {
+    if let Some(second) = builder.second_document
+        && tab.is_none_or(|tab| (line(&second), column(&second)) < tab)
+    {
         let detail = "expected a single document in the stream, but found another document";
         return Err(refusal(
             (line(&second), column(&second)),
@@ -37,18 +42,140 @@ pub(super) fn load(text: &str) -> Result<Vec<Value>, Refusal> {
             detail.to_owned(),
         ));
     }
-    if let Some(refusal) = builder.refusal.take() {
-        return Err(refusal);
-    }
-    parsed.map_err(|e| {
+    let parse_error = parsed.err().map(|e| {
         // An alias whose anchor is missing is an alias all the same: refused as one.
         if e.info().contains("unknown anchor") {
             Refusal::Alias
         } else {
             Refusal::Syntax(syntax(text, &builder.opened, &e))
         }
-    })?;
-    Ok(builder.docs)
+    });
+    if let Some(tab) = tab {
+        let before = match &parse_error {
+            Some(Refusal::Syntax(e)) => (e.line, e.column) < tab,
+            _ => false,
+        };
+        if !before {
+            let detail = "found character '\\t' that cannot start any token".to_owned();
+            return Err(refusal(tab, YamlFault::Tab, detail));
+        }
+    }
+    if let Some(refusal) = builder.refusal.take() {
+        return Err(refusal);
+    }
+    match parse_error {
+        Some(refusal) => Err(refusal),
+        None => Ok(builder.docs),
+    }
+}
+
+/// The first tab (its index in chars) that PyYAML's scanner meets between tokens or in a
+/// plain value, where it takes spaces only and refuses a tab as a token's start. Tabs in
+/// a quoted value, a block scalar's text or a comment are text. yaml-rust2 refuses
+/// tabs only where they indent, so a tab after a `:`, a `,` or a value, which Ray
+/// refuses, would otherwise pass.
+fn stray_tab(text: &str) -> Option<usize> {
+    if !text.contains('\t') {
+        return None;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    // Stretches of text where a tab is text: [from, to) in chars, and for a block
+    // scalar its indentation, within which a tab on a later line ends the block.
+    let mut text_at: Vec<(usize, usize, usize)> = Vec::new();
+    let mut block_text_from = None;
+    let mut scanner = Scanner::new(text.chars());
+    // Past a scan error nothing is known, nor past a quote opened after the last token
+    // read (a tab there may be inside the quote the scanner could not close): the
+    // parser's refusal says what is there.
+    let (mut known, mut last) = (chars.len(), 0);
+    loop {
+        match scanner.next_token() {
+            Ok(Some(Token(mark, kind))) => {
+                let at = mark.index();
+                last = last.max(at);
+                if let Some((from, indent)) = block_text_from.take() {
+                    text_at.push((from, at.max(from), indent));
+                }
+                match kind {
+                    TokenType::Scalar(TScalarStyle::SingleQuoted, _) => {
+                        text_at.push((at, closing_quote(&chars, at, false), 0));
+                    }
+                    TokenType::Scalar(TScalarStyle::DoubleQuoted, _) => {
+                        text_at.push((at, closing_quote(&chars, at, true), 0));
+                    }
+                    // Marked where its text starts, past the header's line (`|-  # note`),
+                    // which is not text.
+                    TokenType::Scalar(TScalarStyle::Literal | TScalarStyle::Folded, _) => {
+                        block_text_from = Some((at, mark.col()));
+                    }
+                    TokenType::StreamEnd => break,
+                    _ => {}
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                known = e.marker().index().min(chars.len());
+                let from = last.min(known);
+                if let Some(quote) = chars[from..known]
+                    .iter()
+                    .position(|c| matches!(c, '"' | '\''))
+                {
+                    known = from + quote;
+                }
+                break;
+            }
+        }
+    }
+    if let Some((from, indent)) = block_text_from {
+        text_at.push((from, chars.len(), indent));
+    }
+    let mut stretches = text_at.iter().peekable();
+    let mut i = 0;
+    while i < known.min(chars.len()) {
+        while stretches.next_if(|(_, to, _)| *to <= i).is_some() {}
+        if let Some(&&(from, to, indent)) = stretches.peek()
+            && from <= i
+        {
+            let mut column = indent;
+            for (j, c) in chars.iter().enumerate().take(to).skip(i) {
+                match c {
+                    '\n' | '\r' => column = 0,
+                    '\t' if column < indent => return Some(j),
+                    _ => column += 1,
+                }
+            }
+            i = to;
+            continue;
+        }
+        match chars[i] {
+            '\t' => return Some(i),
+            // A comment: `#` at a line's start or after a space (a tab before it has
+            // been refused already).
+            '#' if i == 0 || matches!(chars[i - 1], ' ' | '\n' | '\r') => {
+                while i < chars.len() && !matches!(chars[i], '\n' | '\r') {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Past the quote that closes the one at `open` (`''` is a quote inside single quotes,
+/// `\\"` inside double ones), or the text's end.
+fn closing_quote(chars: &[char], open: usize, double: bool) -> usize {
+    let mut i = open + 1;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' if double => i += 2,
+            '\'' if !double && chars.get(i + 1) == Some(&'\'') => i += 2,
+            '"' if double => return i + 1,
+            '\'' if !double => return i + 1,
+            _ => i += 1,
+        }
+    }
+    chars.len()
 }
 
 /// The parser's error in the words the messages have for it. Inside a `[` or `{` the
@@ -767,6 +894,27 @@ mod tests {
     }
 
     #[test]
+    fn tabs_in_quotes_block_text_and_comments_are_read_as_pyyaml_reads_them() {
+        // Each read by PyYAML 6.0.3's `safe_load` to the value here.
+        let s = |t: &str| Value::Str(t.to_owned());
+        let cases = [
+            ("a: '\t'", s("\t")),
+            ("a: \"x\ty\"", s("x\ty")),
+            ("a: 'it''s\tok'", s("it's\tok")),
+            ("a: \"q\\\"\t\"", s("q\"\t")),
+            ("a: |\n  x\ty\n", s("x\ty\n")),
+            ("a: |  # a\tnote\n  x\n", s("x\n")),
+        ];
+        for (text, value) in cases {
+            assert_eq!(one(text).get("a"), Some(&value), "{text:?}");
+        }
+        assert_eq!(
+            one("a: 1 # c\twith tab\n# \t\n"),
+            Value::Map(vec![(s("a"), Value::Number("1".to_owned()))])
+        );
+    }
+
+    #[test]
     fn a_syntax_error_is_placed_and_named_as_a_reader_would_look_for_it() {
         use YamlFault::*;
         // (text, line, column, fault, line of the open bracket). The places were checked
@@ -808,6 +956,21 @@ mod tests {
             // A tab inside a quoted key is harmless; the one that indents is not.
             ("\"k\tk\": one\n\ttwo", 2, 1, Tab, None),
             ("a:\n  \"k\tk\": 1\n\t\tc: 2", 3, 1, Tab, None),
+            // PyYAML takes spaces only between tokens and in a plain value: a tab after
+            // a ':', a ',' or a '-', or after a value, is refused at the tab.
+            ("pip:\t[a]", 1, 5, Tab, None),
+            ("pip: [a,\tb]", 1, 9, Tab, None),
+            ("{a: 1,\tb: 2}", 1, 7, Tab, None),
+            ("a: 1\t\n", 1, 5, Tab, None),
+            ("a: x\ty", 1, 5, Tab, None),
+            ("a: \"x\"\t# c", 1, 7, Tab, None),
+            ("- a\n-\tb", 2, 2, Tab, None),
+            ("a: |\t\n  x\n", 1, 5, Tab, None),
+            // Before what is wrong further on, and before what the loader refuses.
+            ("a:\tb\nc: [d", 1, 3, Tab, None),
+            ("a: b\t\n---\nc", 1, 5, Tab, None),
+            ("a:\t*x", 1, 3, Tab, None),
+            ("a:\t!!foo x", 1, 3, Tab, None),
             ("a: b: c", 1, 5, Colon, None),
             ("pip:\n  - a\n - b", 3, 2, Indent, None),
             ("pip:\n  - a\n  b: 1", 3, 3, Indent, None),
