@@ -95,6 +95,7 @@
 //! | `mount.path.not_normalized` | error | Mount path has `..`, `.`, `//` or a trailing `/`. |
 //! | `mount.path.root` | error | Mount path is `/`. |
 //! | `mount.path.invalid_chars` | error | Mount path has `:` or a control character. |
+//! | `mount.path.too_long` | error | Mount path has a name over 255 bytes, or is over 4,095 bytes. |
 //! | `mount.path.conflict` | error | Two mounts at one path. |
 //! | `mount.path.nested` | warning | One mount inside another. |
 //! | `mount.path.system` | error | Mount at or under `/proc`, `/sys` or `/dev`. |

@@ -748,6 +748,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("mount.path.system", "cannot mount over /proc, /sys or /dev"),
     (
+        "mount.path.too_long",
+        "is too long for Linux: 255 bytes at most between slashes, 4,095 in all",
+    ),
+    (
         "never.head_too_large",
         "the head needs {need} {unit}; the largest node has {largest_total}",
     ),

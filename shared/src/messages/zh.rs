@@ -637,6 +637,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("mount.path.system", "不能挂载到 /proc、/sys 或 /dev"),
     (
+        "mount.path.too_long",
+        "路径过长：每级最多 255 字节，全长最多 4095 字节",
+    ),
+    (
         "never.head_too_large",
         "Head 需要 {need} {unit}，最大的节点只有 {largest_total}",
     ),

@@ -236,6 +236,8 @@ issue_codes! {
     MountPathRoot = "mount.path.root", Error;
     /// Mount path has `:` or a control character.
     MountPathInvalidChars = "mount.path.invalid_chars", Error;
+    /// Mount path has a name over 255 bytes, or is over 4,095 bytes in all.
+    MountPathTooLong = "mount.path.too_long", Error;
     /// Two mounts at one path.
     MountPathConflict { /** The other mount. */ other: String } = "mount.path.conflict", Error;
     /// One mount inside another.
@@ -576,6 +578,7 @@ impl IssueCode {
             | MountPathNotNormalized
             | MountPathRoot
             | MountPathInvalidChars
+            | MountPathTooLong
             | MountPathSystem
             | MountPathOutsideRecommended
             | MountPathRayReserved

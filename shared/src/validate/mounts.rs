@@ -182,6 +182,12 @@ fn path_ok(
         report.push(at(), IssueCode::MountPathInvalidChars);
         return false;
     }
+    // Linux refuses a name over NAME_MAX (255 bytes) and a path of PATH_MAX (4,096 bytes,
+    // its terminating NUL included) or more: the task would fail as its container starts.
+    if path.len() >= 4096 || path.split('/').any(|name| name.len() > 255) {
+        report.push(at(), IssueCode::MountPathTooLong);
+        return false;
+    }
     if SYSTEM_DIRS.iter().any(|d| is_within(path, d)) {
         report.push(at(), IssueCode::MountPathSystem);
         return false;
