@@ -249,6 +249,31 @@ impl Pages {
             .await;
     }
 
+    /// The log box is scrolled to its last line (a followed log is tailed).
+    pub async fn check_log_at_its_end(&self) {
+        let script = "const log = document.querySelector(\"[data-testid='log']\"); \
+                      return [log.scrollHeight - log.clientHeight - log.scrollTop, \
+                      log.scrollHeight > log.clientHeight];";
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let answer = self
+                .client
+                .execute(script, vec![])
+                .await
+                .expect("the script runs");
+            let (below, overflows) = (answer[0].as_f64().unwrap_or(f64::MAX), answer[1] == true);
+            assert!(overflows, "the log is longer than its box");
+            if below <= 2.0 {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the log box is {below} px above its end"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The status line under the log toolbar shows `text`.
     pub async fn check_log_state(&self, text: &str) {
         self.text_until("[data-testid='log-state']", text, |t| t.contains(text))
@@ -344,8 +369,9 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     let driver = start_driver();
     let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
 
-    let command =
-        "echo \"rank $RANK of $WORLD_SIZE\"; sleep 3; echo 'epoch 1 loss 0.42'; sleep 1; echo done";
+    // Longer than the log's box: a followed log shows its end.
+    let command = "echo \"rank $RANK of $WORLD_SIZE\"; sleep 3; seq 1 150; \
+                   echo 'epoch 1 loss 0.42'; sleep 1; echo done";
     let id = pages.submit(&pytorch(command)).await;
 
     // The list finds it by itself (live refresh), running, then succeeded.
@@ -363,6 +389,8 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages.check_log_contains("rank 0 of 2").await;
     pages.check_log_contains("epoch 1 loss 0.42").await;
     pages.check_log_state("The attempt has ended").await;
+    pages.check_log_contains("done").await;
+    pages.check_log_at_its_end().await;
     pages.check_phase("Succeeded").await;
     pages.check_text("timeline", "Running").await;
     pages.check_text("events", "Succeeded").await;

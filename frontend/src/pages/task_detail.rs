@@ -612,6 +612,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let attempt = RwSignal::new(None::<u32>);
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<ClientError>);
+    let log_box = NodeRef::<leptos::html::Pre>::new();
     // The live stream, closed when replaced or when the page goes.
     let follow = StoredValue::new_local(None::<LogFollow>);
     let following = RwSignal::new(false);
@@ -681,10 +682,24 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             replica.get_untracked(),
             attempt.get_untracked(),
             move |chunk| {
-                if first.replace(false) {
+                // A followed log is tailed: its box stays at the newest line, unless the
+                // reader has scrolled up to read, when it stays where they are.
+                let first = first.replace(false);
+                let tail = log_box.get_untracked().is_some_and(|pre| {
+                    first || pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height()
+                });
+                if first {
                     text.set(chunk);
                 } else {
                     text.update(|t| t.push_str(&chunk));
+                }
+                if tail {
+                    // After the text is in the box: Leptos writes it in a microtask.
+                    request_animation_frame(move || {
+                        if let Some(pre) = log_box.get_untracked() {
+                            pre.set_scroll_top(pre.scroll_height());
+                        }
+                    });
                 }
             },
             move |done| {
@@ -796,7 +811,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                         }}
                     </p>
                     <ErrorBanner error />
-                    <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title">
+                    <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title" node_ref=log_box>
                         {move || if !text.with(String::is_empty) {
                             text.get()
                         } else {
