@@ -36,7 +36,7 @@
 //! let spec = shared::parse_spec(r#"{"compute": {"workers": "two"}}"#).unwrap_err();
 //! assert_eq!(
 //!     spec.issues()[0].message(shared::Lang::Zh),
-//!     "格式不正确：应为整数，实际为文本 \"two\""
+//!     "格式不正确：应为非负整数，实际为文本 \"two\""
 //! );
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -102,7 +102,7 @@ fn messages_follow_the_language_asked_for() {
     let zh = rust(&validator.check(&spec, Some("zh-CN".into())).unwrap());
     assert_eq!(
         zh["issues"][0]["message"],
-        "格式不正确：应为整数，实际为文本 \"two\""
+        "格式不正确：应为非负整数，实际为文本 \"two\""
     );
     assert_eq!(zh["plan"], serde_json::Value::Null);
     let err = validator.check(&spec, Some("fr".into())).unwrap_err();

@@ -62,7 +62,7 @@ fn a_good_file_passes_and_a_bad_one_exits_1_with_its_findings() {
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(
-            "error   compute.workers: has the wrong type: expected a whole number, found the text \"two\" [value.invalid]"
+            "error   compute.workers: is not valid: expected a whole number, 0 or more, found the text \"two\" [value.invalid]"
         ),
         "{out}"
     );
@@ -80,7 +80,7 @@ fn yaml_is_read_as_json_and_messages_follow_lang() {
     let (code, out, _) = run(berth().args(["validate", "--lang", "zh-CN"]).arg(&bad));
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("compute.workers: 格式不正确：应为整数，实际为文本 \"two\""),
+        out.contains("compute.workers: 格式不正确：应为非负整数，实际为文本 \"two\""),
         "{out}"
     );
     let twice = write(&dir, "twice.yml", "version: 1\nversion: 2\n");

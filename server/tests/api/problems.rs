@@ -118,7 +118,7 @@ async fn a_spec_of_the_wrong_shape_is_422_in_the_readers_language() {
     assert_eq!(body["issues"][0]["path"], "compute.workers");
     assert_eq!(
         body["issues"][0]["message"],
-        "格式不正确：应为整数，实际为文本 \"two\""
+        "格式不正确：应为非负整数，实际为文本 \"two\""
     );
 }
 

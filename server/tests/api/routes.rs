@@ -75,7 +75,7 @@ async fn a_spec_of_the_wrong_shape_is_422_with_the_field_named() {
                 "code": "value.invalid",
                 "params": { "expected": { "kind": "whole_number" }, "found": { "kind": "text", "value": "two" } },
                 "severity": "error",
-                "message": "has the wrong type: expected a whole number, found the text \"two\""
+                "message": "is not valid: expected a whole number, 0 or more, found the text \"two\""
             }]
         })
     );
@@ -84,7 +84,7 @@ async fn a_spec_of_the_wrong_shape_is_422_with_the_field_named() {
 #[tokio::test]
 async fn messages_come_in_the_readers_language() {
     let spec = r#"{"compute": {"workers": "two"}}"#;
-    let chinese = "格式不正确：应为整数，实际为文本 \"two\"";
+    let chinese = "格式不正确：应为非负整数，实际为文本 \"two\"";
     let (_, body) = call(post("/api/v1/validate?lang=zh-CN", spec)).await;
     assert_eq!(body["issues"][0]["message"], chinese);
     let mut request = post("/api/v1/validate", spec);
@@ -104,7 +104,7 @@ async fn messages_come_in_the_readers_language() {
         body["issues"][0]["message"]
             .as_str()
             .unwrap()
-            .starts_with("has the wrong type")
+            .starts_with("is not valid")
     );
 }
 

@@ -901,7 +901,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("shape.expected.object", "an object"),
     ("shape.expected.one_of", "one of: {options}"),
     ("shape.expected.text", "text"),
-    ("shape.expected.whole_number", "a whole number"),
+    ("shape.expected.whole_number", "a whole number, 0 or more"),
     ("shape.found.list", "a list"),
     ("shape.found.number", "the number {value}"),
     ("shape.found.object", "an object"),
@@ -1337,10 +1337,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("unit.memory_gib", "GiB of memory"),
     ("unit.vcpu", "vCPUs"),
     ("unit.vcpu_one", "vCPU"),
-    ("value.invalid", "has the wrong type: expected {expected}"),
+    ("value.invalid", "is not valid: expected {expected}"),
     (
         "value.invalid#found",
-        "has the wrong type: expected {expected}, found {found}",
+        "is not valid: expected {expected}, found {found}",
     ),
     ("value.invalid#json", "is not valid JSON: {detail}"),
     (

@@ -764,7 +764,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("shape.expected.object", "对象"),
     ("shape.expected.one_of", "以下之一：{options}"),
     ("shape.expected.text", "文本"),
-    ("shape.expected.whole_number", "整数"),
+    ("shape.expected.whole_number", "非负整数"),
     ("shape.found.list", "列表"),
     ("shape.found.number", "数字 {value}"),
     ("shape.found.object", "对象"),

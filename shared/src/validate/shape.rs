@@ -336,11 +336,11 @@ mod tests {
         assert_eq!(issue.path.to_string(), "compute.workers");
         assert_eq!(
             issue.message(crate::Lang::En),
-            "has the wrong type: expected a whole number, found the text \"two\""
+            "is not valid: expected a whole number, 0 or more, found the text \"two\""
         );
         assert_eq!(
             issue.message(crate::Lang::Zh),
-            "格式不正确：应为整数，实际为文本 \"two\""
+            "格式不正确：应为非负整数，实际为文本 \"two\""
         );
     }
 
