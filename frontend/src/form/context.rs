@@ -185,7 +185,22 @@ impl FormCx {
             });
             report
         });
-        let plan = Memo::new(move |_| check.with(|c| c.plan.clone()));
+        // A number box of the compute section or of autoscaling holding text that is
+        // not a number: the check ran on the draft's last number, not what the box
+        // shows, so its verdict would be about another task.
+        let plan = Memo::new(move |_| {
+            let held = unparsed.with(|bad| {
+                bad.keys().any(|p| {
+                    is_within(p, "compute")
+                        || p == "ray.autoscaling.min_workers"
+                        || p == "ray.autoscaling.max_workers"
+                })
+            });
+            if held {
+                return None;
+            }
+            check.with(|c| c.plan.clone())
+        });
         let used_spec =
             Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
         let watchers = StoredValue::new(Watchers::<Watcher>::default());

@@ -1393,11 +1393,18 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     form.type_in("compute.workers", "1e1").await;
     assert_eq!(workers(&form.submitted().await), 10);
 
+    assert!(form.find("[data-testid='outcome'].pending").is_none());
     form.type_in("compute.workers", "2.5").await;
     assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
     assert!(
         form.submit_disabled(),
         "a box that reads 2.5 is never sent as a number"
+    );
+    // Nor does the plan speak of the draft's last number as if it were the box's.
+    assert!(
+        form.find("[data-testid='outcome'].pending").is_some(),
+        "{}",
+        form.text("outcome")
     );
     assert_eq!(
         workers(&form.submitted().await),
@@ -1416,6 +1423,7 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     form.type_in("compute.workers", "3").await;
     assert!(form.codes_at("compute.workers").is_empty());
     assert_eq!(workers(&form.submitted().await), 3);
+    assert!(form.find("[data-testid='outcome'].pending").is_none());
 
     // Pull retries may be negative, and empty is the catalog's default.
     form.type_in("advanced.image_pull_retries", "-1").await;
