@@ -152,6 +152,11 @@ pub fn Findings(
     /// of their own on screen.
     #[prop(optional)]
     named: bool,
+    /// The field's path, when it shows findings beneath it too (the runtime env's): each
+    /// of those names where it is beneath it first (`env_vars.A`), or three findings
+    /// about three keys would read the same.
+    #[prop(default = None)]
+    base: Option<String>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let list = NodeRef::<leptos::html::Ul>::new();
@@ -226,11 +231,21 @@ pub fn Findings(
                         field_place(lang, &path) + &text(lang, "ui.form.summary.after_place", &[])
                     }
                 });
+                let beneath = base
+                    .as_deref()
+                    .and_then(|w| path.strip_prefix(w))
+                    .map(|rest| rest.trim_start_matches('.').to_owned())
+                    .filter(|rest| !rest.is_empty())
+                    .map(|rest| view! {
+                        <code class="beneath">{rest}</code>
+                        {move || text(cx.lang(), "ui.form.summary.after_place", &[])}
+                    });
                 view! {
                     <li class=class data-code=code data-path=path>
                         <span class="badge">{move || cx.text(&format!("ui.form.severity.{}", issue.severity.as_str()))}</span>
                         " "
                         {field}
+                        {beneath}
                         {move || issue.message(cx.lang())}
                     </li>
                 }
@@ -304,7 +319,7 @@ pub fn TextField(
             {input}
             {children.map(|c| c())}
             {help_view}
-            <Findings id=d.msgs_id.clone() findings=d.findings />
+            <Findings id=d.msgs_id.clone() findings=d.findings base=under.then(|| path.clone()) />
         </div>
     }
 }

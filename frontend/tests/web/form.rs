@@ -450,6 +450,41 @@ async fn switching_the_task_type_keeps_shared_fields_and_drops_the_others() {
     assert_eq!(area.value(), "");
 }
 
+/// Findings about keys inside the runtime env, shown under its box, each say which key
+/// they are about: three env vars with values of the wrong kind are three lines that
+/// differ.
+#[wasm_bindgen_test]
+async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
+    let form = mount(Some(example(shared::demo::RAY_EXAMPLE)), false).await;
+    form.type_in("ray.runtime_env", "env_vars:\n  A: 1\n  B: true\n")
+        .await;
+    let lines: Vec<String> = form
+        .find("#f-ray-runtime_env-msgs")
+        .expect("the box's findings")
+        .query_selector_all("li")
+        .map(|all| {
+            (0..all.length())
+                .filter_map(|i| all.item(i))
+                .filter_map(|li| li.text_content())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("env_vars.A: "), "{lines:?}");
+    assert!(lines[1].contains("env_vars.B: "), "{lines:?}");
+    // A finding about the box as a whole names nothing more.
+    form.type_in("ray.runtime_env", "pip: [a\n").await;
+    let whole = form.find("#f-ray-runtime_env-msgs li").expect("a finding");
+    assert!(
+        !whole
+            .text_content()
+            .unwrap_or_default()
+            .contains("runtime_env"),
+        "{:?}",
+        whole.text_content()
+    );
+}
+
 #[wasm_bindgen_test]
 async fn the_resource_kind_fields_follow_the_kind() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
