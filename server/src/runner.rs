@@ -250,6 +250,7 @@ impl Runner {
     async fn usage_in_store(&self) -> Result<shared::Usage, StoreError> {
         let mut scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
         for stored in self.store.unfinished().await? {
+            let user = Self::user_of(&stored);
             let placed = stored
                 .placement
                 .map(|p| scheduler.restore_running(stored.task.id.clone(), p));
@@ -258,7 +259,7 @@ impl Runner {
                 scheduler.restore_waiting(Waiting {
                     id: stored.task.id.clone(),
                     spec: stored.task.spec,
-                    user: self.user_of(&stored.task.owner),
+                    user,
                     seq: u64::try_from(stored.seq).unwrap_or(0),
                     hold: stored.quota,
                     passed_over: 0,
@@ -428,6 +429,8 @@ impl Runner {
                 task,
                 quota: hold.clone(),
                 idempotency_key: key.map(str::to_owned),
+                owner_org: user.org.clone(),
+                owner_tenant_id: user.tenant_id.clone(),
             };
             let (inserted, seq) = match reservation.as_mut() {
                 Some(reservation) => (reservation.insert(new).await, None),
@@ -466,6 +469,8 @@ impl Runner {
                         seq,
                         quota: hold,
                         placement: None,
+                        owner_org: user.org.clone(),
+                        owner_tenant_id: user.tenant_id.clone(),
                     })
                 });
                 break Submitted::New(id, stored);
@@ -616,6 +621,18 @@ impl Runner {
             let mut masked = task.clone();
             masked.spec = masked.spec.masked();
             let spec = task.spec.clone();
+            let (owner_org, owner_tenant_id) =
+                (pending.user.org.clone(), pending.user.tenant_id.clone());
+            rows.push((
+                NewTask {
+                    task,
+                    quota: hold.clone(),
+                    idempotency_key: None,
+                    owner_org: owner_org.clone(),
+                    owner_tenant_id: owner_tenant_id.clone(),
+                },
+                events,
+            ));
             tasks.push(Grouped {
                 id,
                 user: pending.user,
@@ -626,19 +643,13 @@ impl Runner {
                     tags: masked.spec.basic.tags.clone(),
                     task: masked,
                     seq: 0,
-                    quota: hold.clone(),
+                    quota: hold,
                     placement: None,
+                    owner_org,
+                    owner_tenant_id,
                 },
                 answer: pending.answer,
             });
-            rows.push((
-                NewTask {
-                    task,
-                    quota: hold,
-                    idempotency_key: None,
-                },
-                events,
-            ));
         }
         if tasks.is_empty() {
             return Vec::new();
@@ -805,7 +816,13 @@ impl Runner {
             .await
             .map_err(|e| e.to_string())?;
         let spec = restore_hidden(&stored.task.spec, &hidden);
-        let gang = self.gang(&stored.task, &spec, placement, attempt);
+        let gang = self.gang(
+            &stored.task,
+            Self::user_of(&stored),
+            &spec,
+            placement,
+            attempt,
+        );
         self.attempts.lock().await.insert(
             id.clone(),
             Attempt {
@@ -823,7 +840,14 @@ impl Runner {
 
     /// The gang for a placement: replica 0 is the master (or the Ray head), then the
     /// workers, in the placement's node order.
-    fn gang(&self, task: &Task, spec: &TaskSpec, placement: &Placement, attempt: u32) -> Gang {
+    fn gang(
+        &self,
+        task: &Task,
+        user: User,
+        spec: &TaskSpec,
+        placement: &Placement,
+        attempt: u32,
+    ) -> Gang {
         let mut nodes: Vec<(String, u64)> = Vec::new();
         if let Some(head) = &placement.head {
             nodes.push((head.node.clone(), head.need.gpu));
@@ -836,10 +860,6 @@ impl Runner {
         let world_size = nodes.len() as u64;
         // A free port per task, from a range the platform keeps for rendezvous.
         let port = 20000 + (self.next_port.fetch_add(1, Ordering::Relaxed) % 10000) as u32;
-        let user = User {
-            name: task.owner.clone(),
-            ..self.user_of(&task.owner)
-        };
         let persistent = self
             .persistent
             .get(&task.owner)
@@ -889,12 +909,14 @@ impl Runner {
         }
     }
 
-    /// The user record of a name, from the catalog's point of view (org and tenant are
-    /// not in the catalog: the caller's identity is authoritative at submit).
-    fn user_of(&self, name: &str) -> User {
+    /// The owner of a stored task as the identity named them at submit: org and tenant
+    /// are not in the catalog, so they come from the record, whoever starts the attempt
+    /// (this server, a retry, or another server after a restart).
+    fn user_of(stored: &StoredTask) -> User {
         User {
-            name: name.to_owned(),
-            ..User::default()
+            name: stored.task.owner.clone(),
+            org: stored.owner_org.clone(),
+            tenant_id: stored.owner_tenant_id.clone(),
         }
     }
 
@@ -1182,7 +1204,7 @@ impl Runner {
             let hold = placement
                 .map(|p| p.hold())
                 .unwrap_or_else(|| stored.quota.clone());
-            let user = self.user_of(&stored.task.owner);
+            let user = Self::user_of(stored);
             let _ = self.store.set_hold(id, &hold, None).await;
             scheduler.restore_waiting(Waiting {
                 id: id.clone(),
@@ -1304,7 +1326,7 @@ impl Runner {
                     scheduler.restore_waiting(Waiting {
                         id: stored.task.id.clone(),
                         spec: stored.task.spec.clone(),
-                        user: self.user_of(&stored.task.owner),
+                        user: Self::user_of(&stored),
                         seq: u64::try_from(stored.seq).unwrap_or(0),
                         hold: stored.quota.clone(),
                         passed_over: 0,
@@ -1344,7 +1366,7 @@ impl Runner {
                     scheduler.restore_waiting(Waiting {
                         id: id.clone(),
                         spec: stored.task.spec.clone(),
-                        user: self.user_of(&stored.task.owner),
+                        user: Self::user_of(&stored),
                         seq: u64::try_from(stored.seq).unwrap_or(0),
                         hold,
                         passed_over: 0,
@@ -1471,7 +1493,7 @@ impl Runner {
                     scheduler.restore_waiting(Waiting {
                         id: id.clone(),
                         spec: stored.task.spec.clone(),
-                        user: self.user_of(&stored.task.owner),
+                        user: Self::user_of(stored),
                         seq: u64::try_from(stored.seq).unwrap_or(0),
                         hold: stored.quota.clone(),
                         passed_over: 0,

@@ -117,6 +117,7 @@ macro_rules! every_store_test {
             refused_inserts_leave_every_connection_usable,
             a_group_insert_stores_each_task_with_its_number,
             a_taken_id_in_a_group_keeps_out_only_its_task,
+            the_owners_org_and_tenant_read_back_from_every_insert,
         );
     };
 }
@@ -187,6 +188,8 @@ fn new(task: Task, key: Option<&str>) -> NewTask {
         quota: quota(&task.owner),
         task,
         idempotency_key: key.map(str::to_owned),
+        owner_org: String::new(),
+        owner_tenant_id: String::new(),
     }
 }
 
@@ -257,6 +260,77 @@ pub(super) async fn a_task_reads_back_with_hidden_values_masked_and_kept_apart(
         store.hidden_values(&id("nope-aaaaa")).await,
         Err(StoreError::NotFound { .. })
     ));
+}
+
+/// The runner injects the owner's org and tenant from the record into every attempt,
+/// also after a restart: each way in stores them, each way out reads them back, and a
+/// task given none reads as empty.
+pub(super) async fn the_owners_org_and_tenant_read_back_from_every_insert(
+    store: Arc<dyn TaskStore>,
+) {
+    let of = |id: &str, org: &str, tenant: &str| NewTask {
+        owner_org: org.into(),
+        owner_tenant_id: tenant.into(),
+        ..new(task(id, "bob", 100, spec()), None)
+    };
+    store
+        .insert(of("org-00001", "Acme AI", "t-acme"))
+        .await
+        .expect("inserts");
+    store
+        .insert_numbered(of("org-00002", "Globex", "t-globex"), &[])
+        .await
+        .expect("inserts");
+    for answer in store
+        .insert_group(vec![
+            (of("org-00003", "Initech", "t-ini"), Vec::new()),
+            (of("org-00004", "", ""), Vec::new()),
+        ])
+        .await
+    {
+        answer.expect("inserts");
+    }
+    let expected = [
+        ("org-00001", "Acme AI", "t-acme"),
+        ("org-00002", "Globex", "t-globex"),
+        ("org-00003", "Initech", "t-ini"),
+        ("org-00004", "", ""),
+    ];
+    let read = |tasks: &[StoredTask]| {
+        let mut read: Vec<(String, String, String)> = tasks
+            .iter()
+            .map(|t| {
+                (
+                    t.task.id.0.clone(),
+                    t.owner_org.clone(),
+                    t.owner_tenant_id.clone(),
+                )
+            })
+            .collect();
+        read.sort();
+        read
+    };
+    let want: Vec<(String, String, String)> = expected
+        .iter()
+        .map(|(i, o, t)| ((*i).to_owned(), (*o).to_owned(), (*t).to_owned()))
+        .collect();
+    for (id, org, tenant) in expected {
+        let stored = store.get(&TaskId(id.into())).await.expect("found");
+        assert_eq!(
+            (stored.owner_org.as_str(), stored.owner_tenant_id.as_str()),
+            (org, tenant),
+            "{id}"
+        );
+    }
+    let page = store
+        .list(&ListQuery {
+            limit: 50,
+            ..ListQuery::default()
+        })
+        .await
+        .expect("lists");
+    assert_eq!(read(&page.tasks), want);
+    assert_eq!(read(&store.unfinished().await.expect("reads")), want);
 }
 
 pub(super) async fn an_idempotency_key_is_used_once_per_owner(store: Arc<dyn TaskStore>) {

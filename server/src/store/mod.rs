@@ -142,6 +142,11 @@ pub struct NewTask {
     /// The submit request's idempotency key, scoped to `task.owner`: a second insert with
     /// the same owner and key stores nothing and answers [`Inserted::Existing`].
     pub idempotency_key: Option<String>,
+    /// The owner's organisation and tenant as the identity gave them at submit (see
+    /// [`StoredTask::owner_org`]).
+    pub owner_org: String,
+    /// See [`NewTask::owner_org`].
+    pub owner_tenant_id: String,
 }
 
 /// What [`TaskStore::insert`] did.
@@ -168,6 +173,12 @@ pub struct StoredTask {
     /// Its tags now. They start as `task.spec.basic.tags`; [`TaskStore::set_tags`]
     /// changes these and leaves the spec as submitted.
     pub tags: Vec<Tag>,
+    /// The owner's organisation at submit (`X_ORG_NAME` of every attempt): the
+    /// identity knows it at submit only, and the catalog does not. Empty for tasks
+    /// stored before it was kept.
+    pub owner_org: String,
+    /// The owner's tenant at submit (`X_TENANT_ID`), like [`StoredTask::owner_org`].
+    pub owner_tenant_id: String,
 }
 
 /// One hidden env value, by its position in `spec.environment.env`.
@@ -700,7 +711,7 @@ where
 {
     let mut sql = sqlx::QueryBuilder::<DB>::new(
         "SELECT t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement FROM tasks t WHERE ",
+         t.quota, t.placement, t.owner_org, t.owner_tenant_id FROM tasks t WHERE ",
     );
     match query.phase {
         Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),

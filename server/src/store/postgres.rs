@@ -61,7 +61,7 @@ pub const LEADER_LOCK: i64 = 0x6265_7274_6802;
 macro_rules! task_columns {
     () => {
         "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement"
+         t.quota, t.placement, t.owner_org, t.owner_tenant_id"
     };
 }
 
@@ -497,9 +497,10 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
     }
     sqlx::query(
         "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
-         phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
-         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12 \
-         FROM tasks",
+         phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key, \
+         owner_org, owner_tenant_id) \
+         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12, \
+         $13, $14 FROM tasks",
     )
     .bind(&task.id.0)
     .bind(&task.owner)
@@ -513,6 +514,8 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
     .bind(spec)
     .bind(quota)
     .bind(new.idempotency_key.as_deref())
+    .bind(&new.owner_org)
+    .bind(&new.owner_tenant_id)
     .execute(&mut *conn)
     .await
     .map_err(db)?;
@@ -644,6 +647,8 @@ mod tests {
                 used: Resources::new(gpu, 12 * gpu, 96 * gpu),
             }],
             idempotency_key: None,
+            owner_org: String::new(),
+            owner_tenant_id: String::new(),
         }
     }
 

@@ -13,8 +13,12 @@ use std::collections::HashMap;
 /// Task ids per `IN (…)` list, well under SQLite's bound-variable limit.
 const IN_CHUNK: usize = 400;
 
+/// How many columns [`decode_task`] reads: a query's own columns follow them.
+pub(super) const TASK_COLUMNS: usize = 12;
+
 /// A task row (`t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at,
-/// t.spec, t.quota, t.placement`), without its history and tags.
+/// t.spec, t.quota, t.placement, t.owner_org, t.owner_tenant_id`), without its history
+/// and tags.
 pub(super) fn decode_task<R>(row: &R) -> Result<StoredTask>
 where
     R: Row,
@@ -47,6 +51,8 @@ where
             .transpose()
             .map_err(|e| corrupt(&id, "placement", Some(e)))?,
         tags: Vec::new(),
+        owner_org: row.try_get(10).map_err(db)?,
+        owner_tenant_id: row.try_get(11).map_err(db)?,
         task,
     })
 }

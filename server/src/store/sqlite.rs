@@ -13,8 +13,8 @@
 //! - Reads that join several tables run in one read transaction, a consistent snapshot.
 
 use super::rows::{
-    attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page, not_found,
-    require_task,
+    TASK_COLUMNS, attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page,
+    not_found, require_task,
 };
 use super::{
     ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Result, StoreError, StoredTask,
@@ -43,7 +43,7 @@ const MAX_CONNECTIONS: u32 = 8;
 macro_rules! task_columns {
     () => {
         "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement"
+         t.quota, t.placement, t.owner_org, t.owner_tenant_id"
     };
 }
 
@@ -321,7 +321,7 @@ impl TaskStore for SqliteStore {
         .map_err(db)?
         .ok_or_else(|| not_found(id))?;
         let mut stored = decode_task(&row)?;
-        let history: String = row.try_get(10).map_err(db)?;
+        let history: String = row.try_get(TASK_COLUMNS).map_err(db)?;
         let history: Vec<(String, i64, String, Option<String>)> =
             serde_json::from_str(&history).map_err(|e| corrupt(&id.0, "history", Some(e)))?;
         stored.task.history = history
@@ -335,7 +335,7 @@ impl TaskStore for SqliteStore {
                 })
             })
             .collect::<Result<_>>()?;
-        let tags: String = row.try_get(11).map_err(db)?;
+        let tags: String = row.try_get(TASK_COLUMNS + 1).map_err(db)?;
         let tags: Vec<(String, String)> =
             serde_json::from_str(&tags).map_err(|e| corrupt(&id.0, "tags", Some(e)))?;
         stored.tags = tags
@@ -546,8 +546,8 @@ fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]
     }
     sql.push(
         "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
-         phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key) \
-         SELECT ",
+         phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key, \
+         owner_org, owner_tenant_id) SELECT ",
     );
     let mut row = sql.separated(", ");
     row.push_bind(task.id.0.clone())
@@ -563,7 +563,9 @@ fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]
         .push_bind(spec)
         .push_bind(quota)
         .push("NULL")
-        .push_bind(new.idempotency_key.clone());
+        .push_bind(new.idempotency_key.clone())
+        .push_bind(new.owner_org.clone())
+        .push_bind(new.owner_tenant_id.clone());
     // The task's number: the only row its statements answer.
     sql.push(" FROM tasks RETURNING seq");
     let id = &task.id.0;

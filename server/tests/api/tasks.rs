@@ -208,6 +208,41 @@ async fn a_failing_gang_is_retried_as_a_whole_then_fails_with_the_last_reason() 
     assert_eq!(status, StatusCode::OK);
 }
 
+/// SPEC.md section 8: every replica sees the submitter's organisation and tenant, on the
+/// first attempt and on a retry alike (the demo user is alice of "Acme AI", "t-acme").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_attempt_sees_the_submitters_org_and_tenant() {
+    let app = server::app(demo_state().await);
+    // Replica 1 fails each attempt once both have printed (a failure stops the gang).
+    let mut spec = pytorch(
+        "echo \"org=[$X_ORG_NAME] tenant=[$X_TENANT_ID]\"; sleep 0.5; \
+         if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 1000",
+    );
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    let id = task["id"].as_str().unwrap().to_owned();
+    let done = wait_for(&app, &id, phase_is("failed")).await;
+    assert_eq!(done["attempts"], 2, "{done}");
+    for attempt in [1, 2] {
+        for replica in [0, 1] {
+            let (status, log) = call(
+                &app,
+                get(&format!(
+                    "/api/v1/tasks/{id}/logs?replica={replica}&attempt={attempt}"
+                )),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{log}");
+            let log = log.as_str().unwrap_or_default();
+            assert!(
+                log.contains("org=[Acme AI] tenant=[t-acme]"),
+                "attempt {attempt}, replica {replica}: {log}"
+            );
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
