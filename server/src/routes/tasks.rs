@@ -745,7 +745,7 @@ struct LogParams {
     ),
     responses(
         (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
-        (status = 400, description = "A query parameter is unknown or not valid, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -758,6 +758,18 @@ async fn logs(
 ) -> Result<Response, ApiError> {
     let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let stored = visible(&state, &user, &id).await?;
+    let runner = Arc::clone(runner(&state)?);
+    // A replica the task does not have has no log, and never will: followed, it would
+    // wait for the attempt's end to say nothing.
+    let replicas =
+        shared::api::log_replicas(&stored.task.spec, runner.backend().runs_ray_clusters());
+    if !replicas.iter().any(|r| r.replica == params.replica) {
+        let last = replicas.iter().map(|r| r.replica).max().unwrap_or(0);
+        return Err(ApiError::BadQuery(format!(
+            "task {id} has {} replica(s); ask for replica 0 to {last}",
+            replicas.len()
+        )));
+    }
     let attempt = params.attempt.unwrap_or(stored.task.attempts);
     if attempt == 0 || attempt > stored.task.attempts {
         return Err(ApiError::BadQuery(format!(
@@ -765,7 +777,6 @@ async fn logs(
             stored.task.attempts
         )));
     }
-    let runner = Arc::clone(runner(&state)?);
     // The owner's hidden persistent env vars, which every task of theirs runs with, are
     // masked for everyone, as the catalog masks them; the task's own hidden values for
     // anyone but its owner.

@@ -243,6 +243,32 @@ async fn every_attempt_sees_the_submitters_org_and_tenant() {
     }
 }
 
+/// A replica the task does not have is refused, as an attempt it did not run is, rather
+/// than answered with an empty log (or, followed, a stream that waits for the attempt).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_of_a_replica_the_task_does_not_have_are_refused() {
+    let app = server::app(demo_state().await);
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("sleep 1000"))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &id, phase_is("running")).await;
+    for query in ["replica=2", "replica=99", "replica=99&follow=true"] {
+        let asked = call(&app, get(&format!("/api/v1/tasks/{id}/logs?{query}")));
+        let (status, body) = tokio::time::timeout(Duration::from_secs(5), asked)
+            .await
+            .expect("answers at once");
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{body}");
+        assert_eq!(
+            body["detail"],
+            format!("task {id} has 2 replica(s); ask for replica 0 to 1"),
+            "{body}"
+        );
+    }
+    let (status, _) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=1"))).await;
+    assert_eq!(status, StatusCode::OK);
+    call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
