@@ -1,5 +1,5 @@
 //! Where a form starts: a blank-but-sensible spec for the user's catalog, or the draft
-//! saved in the browser's local storage as the user typed.
+//! saved in the browser's storage as the user typed.
 
 use leptos::prelude::*;
 use shared::{Catalog, TaskSpec, TaskType, User};
@@ -48,31 +48,44 @@ pub fn browser_time_zone() -> Option<String> {
         .as_string()
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+/// Where drafts are kept: the tab's own session storage first, which a reload keeps and
+/// no other tab writes, so two forms open at once do not write over each other's draft;
+/// then local storage, the last draft of any tab, for a tab opened later.
+fn storages() -> impl Iterator<Item = web_sys::Storage> {
+    let window = web_sys::window();
+    let tab = window
+        .as_ref()
+        .and_then(|w| w.session_storage().ok().flatten());
+    let any = window.and_then(|w| w.local_storage().ok().flatten());
+    tab.into_iter().chain(any)
 }
 
-/// The saved draft, when there is one that still reads as a spec.
+/// The saved draft, when there is one that still reads as a spec: this tab's, else the
+/// last one saved in any tab.
 pub fn load() -> Option<TaskSpec> {
-    let text = storage()?.get_item(DRAFT_KEY).ok().flatten()?;
-    shared::parse_spec(&text).ok()
+    storages().find_map(|storage| {
+        let text = storage.get_item(DRAFT_KEY).ok().flatten()?;
+        shared::parse_spec(&text).ok()
+    })
 }
 
 /// Saves the draft, its hidden values as the mask; a full or refused storage only loses
 /// the draft.
 ///
-/// Local storage is plain text that outlives the tab (and, in an embedding page, is the
+/// Browser storage is plain text that outlives the tab (and, in an embedding page, is the
 /// portal's), so a secret is not kept there: a restored draft shows the mask, which the
 /// rules flag (`env.value.masked`) until the value is typed again.
 pub fn save(spec: &TaskSpec) {
-    if let (Some(storage), Ok(text)) = (storage(), serde_json::to_string(&spec.masked())) {
-        let _ = storage.set_item(DRAFT_KEY, &text);
+    if let Ok(text) = serde_json::to_string(&spec.masked()) {
+        for storage in storages() {
+            let _ = storage.set_item(DRAFT_KEY, &text);
+        }
     }
 }
 
 /// Forgets the draft (after a submit, or when the user starts over).
 pub fn clear() {
-    if let Some(storage) = storage() {
+    for storage in storages() {
         let _ = storage.remove_item(DRAFT_KEY);
     }
 }

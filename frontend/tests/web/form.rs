@@ -62,7 +62,7 @@ fn example(text: &str) -> TaskSpec {
 async fn mount(initial: Option<TaskSpec>, keep_draft: bool) -> Form {
     crate::fresh_page();
     if !keep_draft {
-        storage().remove_item(DRAFT_KEY).unwrap();
+        frontend::form::draft::clear();
     }
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
@@ -698,6 +698,40 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
     );
 }
 
+/// Two forms open in two tabs each keep their own draft: a reload finds its own tab's,
+/// not the one another tab saved later, and a new tab starts from the last one saved.
+#[wasm_bindgen_test]
+async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
+    let first = mount(None, false).await;
+    first.type_in("basic.name_prefix", "this-tab").await;
+    drop(first);
+    // Another tab saves later: the browser's local storage, shared by tabs, holds its
+    // draft; this tab's session storage still holds this one's.
+    let mut other = shared::demo::pytorch();
+    other.basic.name_prefix = "other-tab".into();
+    storage()
+        .set_item(DRAFT_KEY, &serde_json::to_string(&other).unwrap())
+        .unwrap();
+    let reloaded = mount(None, true).await;
+    let input: HtmlInputElement = reloaded.control("basic.name_prefix").unchecked_into();
+    assert_eq!(input.value(), "this-tab");
+    drop(reloaded);
+    // A tab with no draft of its own yet, opened after the other tab saved again.
+    storage()
+        .set_item(DRAFT_KEY, &serde_json::to_string(&other).unwrap())
+        .unwrap();
+    web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap()
+        .remove_item(DRAFT_KEY)
+        .unwrap();
+    let new_tab = mount(None, true).await;
+    let input: HtmlInputElement = new_tab.control("basic.name_prefix").unchecked_into();
+    assert_eq!(input.value(), "other-tab");
+}
+
 /// Opening a clone (someone's spec) and leaving it unchanged keeps the user's own unsent
 /// draft: it was written over at once, and lost.
 #[wasm_bindgen_test]
@@ -1212,7 +1246,7 @@ fn refusal(err: wasm_bindgen::JsError) -> String {
 #[wasm_bindgen_test]
 async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     use frontend::widgets::mount_task_form;
-    storage().remove_item(DRAFT_KEY).unwrap();
+    frontend::form::draft::clear();
     let answer = shared::api::CatalogResponse {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
@@ -1809,7 +1843,7 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
     drop(with_clusters);
 
     crate::fresh_page();
-    storage().remove_item(DRAFT_KEY).unwrap();
+    frontend::form::draft::clear();
     let host = crate::new_host();
     let _handle = leptos::mount::mount_to(host.clone(), move || {
         let (catalog, usage, user) = (

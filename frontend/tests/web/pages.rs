@@ -850,12 +850,7 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
     let window = web_sys::window().unwrap();
     let address = fresh_page();
     // No draft of an earlier test: the blank form is blank.
-    window
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .remove_item(frontend::form::draft::DRAFT_KEY)
-        .unwrap();
+    frontend::form::draft::clear();
     hold_fetches();
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
