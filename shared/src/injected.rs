@@ -71,8 +71,9 @@ pub struct Context<'a> {
     pub task: &'a str,
 }
 
-/// The whole environment of one pod, in the order it is applied: the user's persistent
-/// env vars, then the task's own (this task's value wins, SPEC.md section 3), then what
+/// The whole environment of one pod, in the order it is applied: `TZ` from the task's
+/// time zone (as the rendered pods have it), the user's persistent env vars, then the
+/// task's own (this task's value wins, SPEC.md section 3), then what
 /// the platform injects (the platform's value wins, section 8). One entry per name.
 ///
 /// `persistent` and the spec's env carry real values: hidden ones included, since the
@@ -88,6 +89,11 @@ pub fn pod_env<'p>(
         Some(entry) => entry.1 = value,
         None => env.push((name.to_owned(), value)),
     };
+    // The zone the task's logs and times are in (SPEC.md section 2); a var of the
+    // task's own may still set it.
+    if !spec.basic.time_zone.is_empty() {
+        set("TZ", spec.basic.time_zone.clone());
+    }
     for (name, value) in persistent {
         set(name, value.to_owned());
     }
@@ -123,7 +129,8 @@ mod tests {
     #[test]
     fn the_platform_wins_over_the_task_and_the_task_over_persistent_vars() {
         let spec = crate::parse_spec(
-            r#"{"basic": {"task_type": "pytorch_job", "region": "r", "cluster": "c"},
+            r#"{"basic": {"task_type": "pytorch_job", "region": "r", "cluster": "c",
+                          "time_zone": "Asia/Shanghai"},
                 "environment": {"env": [
                     {"name": "HF_HOME", "value": "/task"},
                     {"name": "RANK", "value": "99"},
@@ -166,6 +173,7 @@ mod tests {
         assert_eq!(get("TASK_UUID"), Some("job-bcdfg"));
         assert_eq!(get("X_REGION"), Some("r"));
         assert_eq!(get("X_ORG_NAME"), Some("Acme"));
+        assert_eq!(get("TZ"), Some("Asia/Shanghai"));
     }
 
     #[test]
