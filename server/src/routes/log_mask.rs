@@ -5,6 +5,9 @@
 //! member of the project group. The log arrives in chunks (a file read as it grows, or a
 //! pod's log stream), so a value split across two chunks must still be caught: the tail
 //! that could begin a hidden value waits for the next chunk.
+//!
+//! A follower gets the chunks as text ([`LogText`]), and a character can be split
+//! across chunks as a value can: its first bytes wait for the rest.
 
 use shared::task::HIDDEN_VALUE_MASK;
 
@@ -92,6 +95,75 @@ impl LogMask {
     }
 }
 
+/// A followed log as text: masked chunks, each cut before a character whose bytes have
+/// not all arrived (decoding it alone would show the replacement character for a
+/// character that is fine).
+#[derive(Debug, Default)]
+pub struct LogText {
+    mask: LogMask,
+    /// The beginning of a character, from the end of the last masked chunk.
+    held: Vec<u8>,
+}
+
+impl LogText {
+    /// Text of a log masked by `mask`.
+    pub fn new(mask: LogMask) -> LogText {
+        LogText {
+            mask,
+            held: Vec::new(),
+        }
+    }
+
+    /// The next chunk as text, masked; what could begin a hidden value or a character
+    /// is held for the next.
+    pub fn push(&mut self, chunk: &[u8]) -> String {
+        let masked = self.mask.push(chunk);
+        self.held.extend_from_slice(&masked);
+        self.decode(false)
+    }
+
+    /// The rest, at the end of the log: an unfinished character shows as U+FFFD.
+    pub fn finish(&mut self) -> String {
+        let masked = self.mask.finish();
+        self.held.extend_from_slice(&masked);
+        self.decode(true)
+    }
+
+    fn decode(&mut self, last: bool) -> String {
+        let bytes = std::mem::take(&mut self.held);
+        let mut out = String::with_capacity(bytes.len());
+        let mut rest = bytes.as_slice();
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(text) => {
+                    out.push_str(text);
+                    break;
+                }
+                Err(error) => {
+                    let (valid, after) = rest.split_at(error.valid_up_to());
+                    out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                    match error.error_len() {
+                        // Bytes that begin no character: no later chunk mends them.
+                        Some(bad) => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            rest = &after[bad..];
+                        }
+                        None if last => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            break;
+                        }
+                        None => {
+                            self.held = after.to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +231,59 @@ mod tests {
         let mask = LogMask::new(["", ""]);
         assert!(mask.is_empty());
         assert_eq!(mask.all(b"anything \xff at all"), b"anything \xff at all");
+    }
+
+    /// The text of `chunks` through a [`LogText`] masking `values`, one string per push
+    /// and the finish.
+    fn as_text(values: &[&str], chunks: &[&[u8]]) -> Vec<String> {
+        let mut text = LogText::new(LogMask::new(values.iter().copied()));
+        let mut out: Vec<String> = chunks.iter().map(|c| text.push(c)).collect();
+        out.push(text.finish());
+        out
+    }
+
+    #[test]
+    fn a_character_split_at_any_byte_comes_out_whole() {
+        // 2-, 3- and 4-byte characters, between and beside ASCII.
+        let log = "é中😀x£語🚀\n";
+        let bytes = log.as_bytes();
+        for values in [&[][..], &["unused"][..]] {
+            for a in 0..=bytes.len() {
+                for b in a..=bytes.len() {
+                    let parts = as_text(values, &[&bytes[..a], &bytes[a..b], &bytes[b..]]);
+                    assert_eq!(parts.concat(), log, "split at {a} and {b}");
+                    assert!(
+                        parts
+                            .iter()
+                            .all(|p| !p.contains(char::REPLACEMENT_CHARACTER)),
+                        "split at {a} and {b}: {parts:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_hidden_value_of_several_byte_characters_split_anywhere_is_masked() {
+        let log = "key=密钥🔑x\n";
+        let bytes = log.as_bytes();
+        for at in 0..=bytes.len() {
+            let parts = as_text(&["密钥🔑"], &[&bytes[..at], &bytes[at..]]);
+            assert_eq!(parts.concat(), "key=******x\n", "split at {at}");
+        }
+        // ASCII secrets split across pushes, beside a split character.
+        let parts = as_text(
+            &["hf_secret"],
+            &[b"\xe4\xb8", b"\xad hf_s", b"ecret \xf0\x9f", b"\x98\x80"],
+        );
+        assert_eq!(parts.concat(), "中 ****** 😀");
+    }
+
+    #[test]
+    fn what_can_never_be_a_character_is_shown_at_once_and_a_cut_one_at_the_end() {
+        assert_eq!(as_text(&[], &[b"a\xffb"]), ["a\u{FFFD}b", ""]);
+        assert_eq!(as_text(&[], &[b"a\xe4\xb8"]), ["a", "\u{FFFD}"]);
+        // A beginning that the next byte does not continue is replaced then.
+        assert_eq!(as_text(&[], &[b"\xe4", b"z"]), ["", "\u{FFFD}z", ""]);
     }
 }

@@ -7,7 +7,7 @@
 //! the owner's own spec.
 
 use super::JsonText;
-use super::log_mask::LogMask;
+use super::log_mask::{LogMask, LogText};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
@@ -845,22 +845,23 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
             .into_response();
     }
     // The held tail goes out after the last chunk, before the end event.
-    let mask = std::sync::Arc::new(std::sync::Mutex::new(mask));
-    let tail = std::sync::Arc::clone(&mask);
+    let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
+    let tail = std::sync::Arc::clone(&text);
     let masked = chunks
-        .map(move |chunk| lock(&mask).push(&chunk))
+        .map(move |chunk| lock(&text).push(&chunk))
         .chain(futures_util::stream::once(
             async move { lock(&tail).finish() },
         ))
         .filter(|text| std::future::ready(!text.is_empty()));
-    let events = masked
-        .map(|text| Ok(Event::default().data(String::from_utf8_lossy(&text))))
-        .chain(futures_util::stream::once(std::future::ready(Ok::<
-            _,
-            std::convert::Infallible,
-        >(
-            Event::default().event("end").data("ended"),
-        ))));
+    let events =
+        masked
+            .map(|text| Ok(Event::default().data(text)))
+            .chain(futures_util::stream::once(std::future::ready(Ok::<
+                _,
+                std::convert::Infallible,
+            >(
+                Event::default().event("end").data("ended"),
+            ))));
     Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response()
@@ -873,22 +874,18 @@ fn async_stream(
     task: TaskId,
     attempt: u32,
     path: std::path::PathBuf,
-    mut mask: LogMask,
+    mask: LogMask,
 ) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
+    let mut log = LogText::new(mask);
     tokio::spawn(async move {
         let mut offset = 0usize;
         loop {
             let text = tokio::fs::read(&path).await.unwrap_or_default();
             if text.len() > offset {
-                let chunk = mask.push(&text[offset..]);
+                let chunk = log.push(&text[offset..]);
                 offset = text.len();
-                if !chunk.is_empty()
-                    && tx
-                        .send(Event::default().data(String::from_utf8_lossy(&chunk)))
-                        .await
-                        .is_err()
-                {
+                if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
                     return;
                 }
             }
@@ -903,11 +900,10 @@ fn async_stream(
             if ended {
                 // One last read: the replica may have written before it ended.
                 let text = tokio::fs::read(&path).await.unwrap_or_default();
-                let mut chunk = mask.push(text.get(offset..).unwrap_or_default());
-                chunk.extend(mask.finish());
+                let mut chunk = log.push(text.get(offset..).unwrap_or_default());
+                chunk.push_str(&log.finish());
                 if !chunk.is_empty() {
-                    let data = String::from_utf8_lossy(&chunk).into_owned();
-                    let _ = tx.send(Event::default().data(data)).await;
+                    let _ = tx.send(Event::default().data(chunk)).await;
                 }
                 let _ = tx.send(Event::default().event("end").data("ended")).await;
                 return;
@@ -918,9 +914,9 @@ fn async_stream(
     tokio_stream_from(rx)
 }
 
-/// The mask, even if a holder panicked (it holds bytes, not an invariant).
-fn lock(mask: &std::sync::Mutex<LogMask>) -> std::sync::MutexGuard<'_, LogMask> {
-    mask.lock()
+/// The log's text, even if a holder panicked (it holds bytes, not an invariant).
+fn lock(text: &std::sync::Mutex<LogText>) -> std::sync::MutexGuard<'_, LogText> {
+    text.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 

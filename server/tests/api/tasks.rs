@@ -269,6 +269,32 @@ async fn logs_of_a_replica_the_task_does_not_have_are_refused() {
     call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
 }
 
+/// A character the program writes in two parts, read between them, reaches a follower
+/// whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_log_keeps_a_character_written_in_two_parts() {
+    let app = server::app(demo_state().await);
+    // 中 is E4 B8 AD.
+    let command = "printf 'a\\344'; sleep 1; printf '\\270\\255b\\n'";
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch(command))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &id, phase_is("running")).await;
+    let (status, body) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = body.as_str().unwrap_or_default();
+    let data: String = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(|data| data.strip_prefix(' ').unwrap_or(data))
+        .filter(|data| *data != "ended")
+        .collect();
+    assert_eq!(data, "a中b", "{body}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
