@@ -38,6 +38,24 @@ pub fn format_time(lang: Lang, at: Timestamp) -> String {
         .into()
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function in_zone(ms, locale, zone) { \
+    const date = new Date(ms); \
+    try { return date.toLocaleString(locale, { timeZone: zone, timeZoneName: 'short' }); } \
+    catch (e) { return date.toLocaleString(locale, { timeZoneName: 'short' }); } }")]
+extern "C" {
+    fn in_zone(ms: f64, locale: &str, zone: &str) -> String;
+}
+
+/// A task's time as the reader's locale writes it, in the task's time zone (SPEC.md
+/// section 2: the zone its times are shown in), named, so a reader in another zone is
+/// not misled; the browser's zone when the task names none the browser knows.
+pub fn format_task_time(lang: Lang, at: Timestamp, zone: &str) -> String {
+    if zone.is_empty() {
+        return format_time(lang, at);
+    }
+    in_zone(at.0 as f64, lang.tag(), zone)
+}
+
 /// A phase as a coloured badge; the colour only repeats the word.
 #[component]
 pub fn PhaseBadge(

@@ -53,6 +53,7 @@ pub fn SharedTask(
     let spec = view.task.spec.clone();
     let tags = view.tags.clone();
     let history = view.task.history.clone();
+    let zone = view.task.spec.basic.time_zone.clone();
     let view = Signal::stored(view);
     view! {
         <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
@@ -60,7 +61,7 @@ pub fn SharedTask(
         <div class="columns">
             <div>
                 <TaskSummary view groups />
-                <Timeline history=Signal::stored(history) />
+                <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
             </div>
             <div>
                 <section class="panel tags" aria-labelledby="shared-tags-title">

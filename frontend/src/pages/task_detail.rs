@@ -2,7 +2,7 @@
 //! its logs per replica and attempt (followed live), its spec, and the owner's actions.
 
 use super::task_list::tag_text;
-use super::{ErrorBanner, PhaseBadge, format_time, phase_label};
+use super::{ErrorBanner, PhaseBadge, format_task_time, phase_label};
 use crate::api::{self, ClientError, LogFollow};
 use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
@@ -98,6 +98,7 @@ pub fn TaskDetailPage(
                     let tags = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
                     // Set once, when the task is deleted: the page then says only that.
                     let deleted = Memo::new(move |_| gone.get());
+                    let zone = Memo::new(move |_| view.with(|v| v.task.spec.basic.time_zone.clone()));
                     move || if deleted.get() {
                         view! {
                             <p class="banner ok" role="status" data-testid="deleted">
@@ -110,8 +111,8 @@ pub fn TaskDetailPage(
                             <div class="columns">
                                 <div>
                                     <TaskSummary view groups=session.catalog.project_groups.clone() />
-                                    <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) />
-                                    <EventList events=events.into() />
+                                    <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
+                                    <EventList events=events.into() zone=zone />
                                 </div>
                                 <div>
                                     <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags />
@@ -151,7 +152,7 @@ pub fn TaskSummary(
                 {row("ui.detail.owner", (move || view.with(|v| v.task.owner.clone())).into_any())}
                 {row("ui.detail.group", (move || view.with(|v| super::group_name(&groups, &v.task.spec.basic.project_group))).into_any())}
                 {row("ui.detail.attempts", (move || view.with(|v| v.task.attempts)).into_any())}
-                {row("ui.detail.created", (move || format_time(lang.get(), view.with(|v| v.task.created_at))).into_any())}
+                {row("ui.detail.created", (move || view.with(|v| format_task_time(lang.get(), v.task.created_at, &v.task.spec.basic.time_zone))).into_any())}
             </dl>
             {move || view.with(|v| v.reason.clone()).map(|reason| view! {
                 <div class="reason" data-testid="reason">
@@ -183,6 +184,9 @@ pub fn TaskSummary(
 pub fn Timeline(
     /// The task's phase history.
     history: Signal<Vec<PhaseChange>>,
+    /// The task's time zone, which its times are shown in.
+    #[prop(into)]
+    zone: Signal<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     view! {
@@ -195,7 +199,7 @@ pub fn Timeline(
                         <li data-phase=api::wire_name(&phase)>
                             <span class="phase-name">{move || phase_label(lang.get(), phase)}</span>
                             " "
-                            <time>{move || format_time(lang.get(), step.at)}</time>
+                            <time>{move || format_task_time(lang.get(), step.at, &zone.get())}</time>
                             {(!step.reason.is_empty()).then(|| view! { <p class="why">{step.reason.clone()}</p> })}
                         </li>
                     }
@@ -210,6 +214,9 @@ pub fn Timeline(
 pub fn EventList(
     /// The events.
     events: Signal<Vec<TaskEventView>>,
+    /// The task's time zone, which its times are shown in.
+    #[prop(into)]
+    zone: Signal<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     view! {
@@ -224,7 +231,7 @@ pub fn EventList(
                     let kind = event.kind.clone();
                     view! {
                         <li data-kind=event.kind.clone()>
-                            <time>{move || format_time(lang.get(), event.at)}</time>
+                            <time>{move || format_task_time(lang.get(), event.at, &zone.get())}</time>
                             " "
                             <strong>{move || {
                                 // A kind this console does not know yet shows as sent.

@@ -1,7 +1,7 @@
 //! The task list at `/`: phase chips, filters kept in the address's query string, a
 //! page at a time, refreshed in place while it is on screen.
 
-use super::{ErrorBanner, LISTED_PHASES, PhaseBadge, format_time, phase_label};
+use super::{ErrorBanner, LISTED_PHASES, PhaseBadge, format_task_time, format_time, phase_label};
 use crate::api::{self, ClientError, ListFilter};
 use crate::i18n::UiLang;
 use crate::nav::{self, Link, Route};
@@ -483,6 +483,7 @@ pub fn TaskTable(
                             let id = task.id.0.clone();
                             let name = id.clone();
                             let created = task.created_at;
+                            let zone = task.spec.basic.time_zone.clone();
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
                                     <th scope="row">
@@ -492,7 +493,7 @@ pub fn TaskTable(
                                     <td><PhaseBadge phase=task.phase /></td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
-                                    <td>{move || format_time(lang.get(), created)}</td>
+                                    <td>{move || format_task_time(lang.get(), created, &zone)}</td>
                                     <td class="tags">
                                         {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}
                                     </td>

@@ -241,7 +241,7 @@ async fn a_phase_chip_filters_and_says_it_is_pressed() {
 async fn the_timeline_lists_each_phase_in_order_with_its_reason() {
     let view = task("t-00001", TaskPhase::Succeeded, TaskType::PyTorchJob);
     let history = Signal::stored(view.task.history.clone());
-    let host = mount(move || view! { <Timeline history /> });
+    let host = mount(move || view! { <Timeline history zone="Asia/Shanghai" /> });
     leptos::task::tick().await;
     assert_eq!(
         all_text(&host, "li .phase-name"),
@@ -251,6 +251,29 @@ async fn the_timeline_lists_each_phase_in_order_with_its_reason() {
         all_text(&host, "li .why"),
         ["the largest free node has 4 GPUs; one replica needs 8"]
     );
+    // In the task's time zone, named (SPEC.md section 2), whatever the browser's.
+    for time in all_text(&host, "li time") {
+        assert!(time.contains("GMT+8"), "{time}");
+    }
+}
+
+/// A task's times are in its own zone and say which; a zone the browser does not know
+/// falls back to the browser's, named too, rather than failing the page.
+#[wasm_bindgen_test]
+fn a_tasks_time_is_shown_in_its_time_zone() {
+    use frontend::pages::format_task_time;
+    let epoch = Timestamp(0);
+    let shanghai = format_task_time(Lang::En, epoch, "Asia/Shanghai");
+    assert!(
+        shanghai.contains("8:00:00") && shanghai.contains("GMT+8"),
+        "{shanghai}"
+    );
+    let utc = format_task_time(Lang::En, epoch, "UTC");
+    assert!(utc.contains("12:00:00") && utc.contains("UTC"), "{utc}");
+    let zh = format_task_time(Lang::Zh, epoch, "Asia/Tokyo");
+    assert!(zh.contains("09:00:00") || zh.contains("9:00:00"), "{zh}");
+    let unknown = format_task_time(Lang::En, epoch, "Mars/Olympus");
+    assert!(!unknown.is_empty());
 }
 
 #[wasm_bindgen_test]
