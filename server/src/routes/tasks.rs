@@ -732,9 +732,10 @@ struct LogParams {
 }
 
 /// `GET /tasks/{id}/logs?replica=&attempt=&follow=`: a replica's log (stdout and stderr),
-/// of the latest attempt unless one is named. `follow=true` streams it as server-sent
-/// events (`data:` lines, one event per chunk) until the attempt has ended. Anyone but the
-/// owner reads the task's hidden env values in it masked.
+/// of the latest attempt unless one is named (empty before the first has started).
+/// `follow=true` streams it as server-sent events (`data:` lines, one event per chunk)
+/// until the attempt has ended (at once before the first). Anyone but the owner reads the
+/// task's hidden env values in it masked.
 #[utoipa::path(
     get,
     path = "/tasks/{id}/logs",
@@ -745,7 +746,7 @@ struct LogParams {
     ),
     responses(
         (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
-        (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -769,6 +770,26 @@ async fn logs(
             "task {id} has {} replica(s); ask for replica 0 to {last}",
             replicas.len()
         )));
+    }
+    if stored.task.attempts == 0 {
+        if params.attempt.is_some() {
+            return Err(ApiError::BadQuery(format!(
+                "task {id} has not started yet; it has no attempt to ask for"
+            )));
+        }
+        // The latest attempt of a task that has none has no output yet. A follow ends
+        // at once, as one ends when its task goes back to the queue: the console
+        // follows the attempt that starts once it sees it.
+        return Ok(if params.follow {
+            let end = Event::default().event("end").data("ended");
+            Sse::new(futures_util::stream::iter([Ok::<
+                _,
+                std::convert::Infallible,
+            >(end)]))
+            .into_response()
+        } else {
+            plain_text(String::new())
+        });
     }
     let attempt = params.attempt.unwrap_or(stored.task.attempts);
     if attempt == 0 || attempt > stored.task.attempts {
@@ -809,20 +830,25 @@ async fn logs(
         .log_path(&stored.task.id, attempt, params.replica);
     if !params.follow {
         let text = mask.all(&tokio::fs::read(&path).await.unwrap_or_default());
-        return Ok((
-            [(
-                axum::http::header::CONTENT_TYPE,
-                "text/plain; charset=utf-8",
-            )],
-            text,
-        )
-            .into_response());
+        return Ok(plain_text(text));
     }
     let task = stored.task.id.clone();
     let stream = async_stream(runner, task, attempt, path, mask);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response())
+}
+
+/// A log read whole, as the answer's text.
+fn plain_text(text: impl IntoResponse) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
 }
 
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
@@ -834,15 +860,7 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
     if !follow {
         let text: Vec<u8> = chunks.concat().await;
-        let text = mask.all(&text);
-        return (
-            [(
-                axum::http::header::CONTENT_TYPE,
-                "text/plain; charset=utf-8",
-            )],
-            text,
-        )
-            .into_response();
+        return plain_text(mask.all(&text));
     }
     // The held tail goes out after the last chunk, before the end event.
     let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));

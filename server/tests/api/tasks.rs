@@ -295,6 +295,63 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
     assert_eq!(data, "a中b", "{body}");
 }
 
+/// A task that has not started has no output yet: its log, asked for without an attempt,
+/// is empty, and followed it ends at once (as a follow ends when its task goes back to
+/// the queue); an attempt named is one it did not run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_of_a_task_that_has_not_started_is_empty() {
+    let app = server::app(demo_state().await);
+    // As in the test below: the first gang leaves no room for the second.
+    let h100 = |spec_id: &str, units: u64| {
+        let mut spec = pytorch("sleep 1000");
+        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": 1,
+            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
+        spec
+    };
+    let (_, filler) = call(&app, post("/api/v1/tasks", &h100("h100-8g", 1))).await;
+    let filler = filler["id"].as_str().unwrap().to_owned();
+    wait_for(&app, &filler, phase_is("running")).await;
+    let (_, waiting) = call(&app, post("/api/v1/tasks", &h100("h100-1g", 8))).await;
+    let id = waiting["id"].as_str().unwrap().to_owned();
+    let (_, task) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(
+        (&task["phase"], &task["attempts"]),
+        (&json!("queued"), &json!(0))
+    );
+
+    let (status, log) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=1"))).await;
+    assert_eq!((status, log), (StatusCode::OK, json!("")));
+    let followed = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
+    );
+    let (status, events) = tokio::time::timeout(Duration::from_secs(5), followed)
+        .await
+        .expect("ends at once");
+    assert_eq!(status, StatusCode::OK, "{events}");
+    let events = events.as_str().unwrap_or_default();
+    assert_eq!(events.trim(), "event: end\ndata: ended", "{events}");
+
+    let (status, body) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&attempt=1")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "query.invalid");
+    assert_eq!(
+        body["detail"],
+        format!("task {id} has not started yet; it has no attempt to ask for")
+    );
+    for task in [&id, &filler] {
+        call(
+            &app,
+            post(&format!("/api/v1/tasks/{task}/stop"), &json!({})),
+        )
+        .await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
