@@ -195,6 +195,8 @@ pub enum ImportError {
     Shape(Report),
     /// YAML, and the YAML reader (the module fetched beside the console) did not load.
     Unread,
+    /// A spec of a format version this console does not read.
+    Version(u32),
 }
 
 impl ImportError {
@@ -212,6 +214,14 @@ impl ImportError {
             ),
             ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
             ImportError::Unread => text(lang, "ui.form.import.unread", &[]),
+            ImportError::Version(found) => text(
+                lang,
+                "ui.form.import.version",
+                &[
+                    ("found", found.to_string()),
+                    ("supported", shared::task::SPEC_VERSION.to_string()),
+                ],
+            ),
             ImportError::Shape(report) => text(
                 lang,
                 "ui.form.import.shape",
@@ -232,10 +242,31 @@ pub fn is_json(text: &str) -> bool {
 ///
 /// [`ImportError`] when the text is not one document of the spec's shape.
 pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
-    // JSON goes through the shared parser, whose findings carry the line and column.
-    if is_json(text) {
-        return shared::parse_spec(text).map_err(ImportError::Shape);
+    // JSON goes through the shared parser, whose findings carry the line and column;
+    // text that is not JSON at all is a syntax error, not a field of the wrong shape.
+    let spec = if is_json(text) {
+        shared::parse_spec(text).map_err(|report| match report.issues() {
+            [issue] if issue.path.to_string().is_empty() => match &issue.code {
+                shared::IssueCode::ValueInvalid {
+                    expected: shared::validate::Expected::Json { detail },
+                    ..
+                } => ImportError::Syntax(detail.clone()),
+                _ => ImportError::Shape(report),
+            },
+            _ => ImportError::Shape(report),
+        })?
+    } else {
+        from_yaml(text)?
+    };
+    // A spec of another format version would replace the form with fields this console
+    // may read otherwise: refused whole, as the server refuses it.
+    if spec.version != shared::task::SPEC_VERSION {
+        return Err(ImportError::Version(spec.version));
     }
+    Ok(spec)
+}
+
+fn from_yaml(text: &str) -> Result<TaskSpec, ImportError> {
     let value = shared::yaml_spec::yaml_spec_value(text).map_err(|e| match e {
         YamlSpecError::Syntax(detail) => ImportError::Syntax(detail),
         YamlSpecError::Documents(n) => ImportError::Documents(n),

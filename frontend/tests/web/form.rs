@@ -766,6 +766,36 @@ async fn yaml_export_imports_back_to_the_same_spec() {
     assert_eq!(transfer::from_text(&yaml), Ok(spec));
 }
 
+/// An import that is not a spec this console reads is refused in plain words before it
+/// replaces the form: another format version, or text that is not JSON at all.
+#[wasm_bindgen_test]
+fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
+    use transfer::ImportError;
+    assert_eq!(
+        transfer::from_text("version: 2\nbasic:\n  name_prefix: v-two\n"),
+        Err(ImportError::Version(2))
+    );
+    assert_eq!(
+        transfer::from_text(r#"{"version": 2}"#),
+        Err(ImportError::Version(2))
+    );
+    assert_eq!(
+        ImportError::Version(2).message(shared::Lang::En),
+        "Not imported: the spec is of format version 2; this console reads version 1"
+    );
+    let broken = transfer::from_text("{{{ not yaml");
+    let Err(ImportError::Syntax(detail)) = &broken else {
+        panic!("{broken:?}");
+    };
+    assert!(detail.contains("line 1"), "{detail}");
+    // A field of the wrong shape is still named by its path.
+    let shape = transfer::from_text(r#"{"compute": {"workers": "two"}}"#);
+    let Err(ImportError::Shape(report)) = &shape else {
+        panic!("{shape:?}");
+    };
+    assert_eq!(report.issues()[0].path.to_string(), "compute.workers");
+}
+
 #[wasm_bindgen_test]
 fn json_export_is_laid_out_as_serde_json_pretty_prints() {
     for text in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {

@@ -149,10 +149,17 @@ fn describe(err: &serde_json::Error) -> (Expected, Option<Found>) {
 /// The spec's reader builds its findings itself; it comes here only for what a user's
 /// text would have changed in serde's (`crate::read`'s spec module says when).
 pub(crate) fn describe_text(text: &str, syntax: bool) -> (Expected, Option<Found>) {
-    let text = text.split(" at line ").next().unwrap_or(text).to_owned();
+    // Text that is not JSON has no field to name: where it breaks is the place.
     if syntax {
-        return (Expected::Json { detail: text }, None);
+        return (
+            Expected::Json {
+                detail: text.to_owned(),
+            },
+            None,
+        );
     }
+    // Of a value of the wrong shape the path names the field.
+    let text = text.split(" at line ").next().unwrap_or(text).to_owned();
     if let Some(rest) = text.strip_prefix("unknown field ") {
         return (
             Expected::KnownField {
