@@ -147,6 +147,9 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang) -> TaskView {
         _ => None,
     };
     let mut task = stored.task;
+    // Tags edited on the task are the task's (as `/spec` gives them): the spec shown
+    // beside them says the same, not the tags it was submitted with.
+    task.spec.basic.tags.clone_from(&stored.tags);
     for change in &mut task.history {
         if let Some(keyed) = &change.keyed {
             change.reason = keyed.render(lang);

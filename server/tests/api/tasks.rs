@@ -529,6 +529,18 @@ async fn a_tasks_spec_and_resubmit_carry_its_tags_as_edited() {
     let (status, spec) = call(&app, get(&format!("/api/v1/tasks/{id}/spec"))).await;
     assert_eq!(status, StatusCode::OK, "{spec}");
     assert_eq!(spec["basic"]["tags"], edited);
+    // The task's own answer, whose spec the detail page and the shared view show, says
+    // the same as its tags.
+    let (status, shown) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert_eq!(shown["tags"], edited);
+    assert_eq!(shown["spec"]["basic"]["tags"], edited);
+    let (status, shared) = call(&app, post(&format!("/api/v1/tasks/{id}/share"), &json!({}))).await;
+    assert!(status.is_success(), "{shared}");
+    let path = shared["path"].as_str().expect("the shared view's path");
+    let (status, seen) = call(&app, get(path)).await;
+    assert_eq!(status, StatusCode::OK, "{shared} {seen}");
+    assert_eq!(seen["spec"]["basic"]["tags"], edited, "{seen}");
     let (status, again) = call(
         &app,
         post(&format!("/api/v1/tasks/{id}/resubmit"), &json!({})),
