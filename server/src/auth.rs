@@ -36,6 +36,15 @@ pub enum AuthError {
     /// Identity headers from an address that is not a trusted proxy.
     #[error("identity headers are accepted only from the authenticating proxy")]
     UntrustedProxy,
+    /// An identity header given more than once: which one the proxy set is unknown.
+    #[error(
+        "the identity header {header} is given more than once; the proxy must set it once, \
+         replacing any the client sent"
+    )]
+    Repeated {
+        /// The header's name.
+        header: String,
+    },
 }
 
 /// How requests are tied to users.
@@ -96,6 +105,22 @@ impl Identity {
             } => {
                 if !peer.is_some_and(|p| trusted.contains(&p)) {
                     return Err(AuthError::UntrustedProxy);
+                }
+                // A proxy that adds its header after the client's, rather than replacing
+                // it, would otherwise let the client choose who it is.
+                let named = [
+                    Some(user_header),
+                    org_header.as_ref(),
+                    tenant_header.as_ref(),
+                ];
+                if let Some(repeated) = named
+                    .into_iter()
+                    .flatten()
+                    .find(|name| headers.get_all(name.as_str()).iter().count() > 1)
+                {
+                    return Err(AuthError::Repeated {
+                        header: repeated.clone(),
+                    });
                 }
                 let name = header(user_header).ok_or(AuthError::Missing {
                     expected: "an authenticating proxy that names the user",
@@ -267,6 +292,10 @@ impl FromRequestParts<AppState> for CurrentUser {
                     detail: err.to_string(),
                     challenge: state.identity.wants_bearer().then_some("Bearer"),
                 },
+                AuthError::Repeated { .. } => ApiError::Unauthorized {
+                    detail: err.to_string(),
+                    challenge: None,
+                },
             })
     }
 }
@@ -318,6 +347,19 @@ mod tests {
             identity.identify(&HeaderMap::new(), Some(proxy)),
             Err(AuthError::Missing { .. })
         ));
+        // A header the client sent and the proxy added to, rather than replaced: no
+        // telling which is the proxy's, so neither is believed.
+        for name in ["x-forwarded-user", "x-forwarded-org"] {
+            let mut twice =
+                headers(&[("x-forwarded-user", "mallory"), ("x-forwarded-org", "Evil")]);
+            twice.append(name, "alice".parse().unwrap());
+            assert_eq!(
+                identity.identify(&twice, Some(proxy)),
+                Err(AuthError::Repeated {
+                    header: name.to_owned()
+                })
+            );
+        }
     }
 
     #[test]
