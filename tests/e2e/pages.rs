@@ -540,6 +540,13 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_phase("Running").await;
     pages.check_log_contains("started").await;
     pages.click("action-stop").await;
+    // Asked first, at the safe answer; Cancel leaves it running.
+    pages.check_focus("confirm-stop-no").await;
+    pages.click("confirm-stop-no").await;
+    pages.check_absent("[data-testid='confirm-stop']").await;
+    pages.check_phase("Running").await;
+    pages.click("action-stop").await;
+    pages.click("confirm-stop-yes").await;
     pages.check_phase("Stopped").await;
     pages.screenshot("pages-9-stopped").await;
 

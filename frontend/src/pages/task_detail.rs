@@ -248,7 +248,26 @@ pub fn EventList(
     }
 }
 
-/// Stop, delete (after a confirmation), clone, resubmit, share.
+/// What the actions ask before they act: both end work that cannot be had back.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Question {
+    /// Stop a task that runs or waits: its replicas end now, unsaved work is lost.
+    Stop,
+    /// Delete a finished task for good.
+    Delete,
+}
+
+impl Question {
+    /// Its name in test ids, the question's message key and its answer's.
+    fn keys(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Question::Stop => ("stop", "ui.detail.stop_confirm", "ui.detail.stop_yes"),
+            Question::Delete => ("delete", "ui.detail.delete_confirm", "ui.detail.delete_yes"),
+        }
+    }
+}
+
+/// Stop and delete (each after a confirmation), clone, resubmit, share.
 #[component]
 fn Actions(
     view: Signal<TaskView>,
@@ -261,14 +280,16 @@ fn Actions(
     let nav = Nav::use_context();
     let id = move || view.with_untracked(|v| v.task.id.0.clone());
     let finished = move || view.with(|v| v.task.phase.is_finished());
-    let confirming = RwSignal::new(false);
+    let confirming = RwSignal::new(None::<Question>);
     // The list, once back at it, does not show the task deleted here.
     let list = super::task_list::ListMemory::use_context();
     // The dialog is built once per question, however often it is asked.
     let asking = Memo::new(move |_| confirming.get());
     // Keyboard users land on the question, at its safe answer: a second Enter must not
-    // delete. Cancel (or Escape) puts them back at Delete, not at the page's top.
+    // stop or delete. Cancel (or Escape) puts them back at the button that asked, not at
+    // the page's top.
     let confirm_no = NodeRef::<leptos::html::Button>::new();
+    let stop_button = NodeRef::<leptos::html::Button>::new();
     let delete_button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
         if let Some(button) = confirm_no.get() {
@@ -276,8 +297,13 @@ fn Actions(
         }
     });
     let cancel = move || {
-        confirming.set(false);
-        if let Some(button) = delete_button.get_untracked() {
+        let asked = confirming.get_untracked();
+        confirming.set(None);
+        let button = match asked {
+            Some(Question::Stop) => stop_button.get_untracked(),
+            _ => delete_button.get_untracked(),
+        };
+        if let Some(button) = button {
             let _ = button.focus();
         }
     };
@@ -292,8 +318,9 @@ fn Actions(
             busy.set(false);
         });
     };
-    let stop = move |_| {
+    let stop = move || {
         let id = id();
+        confirming.set(None);
         run(Box::pin(async move {
             match api::stop_task(&id).await {
                 Ok(_) => on_change.run(()),
@@ -301,9 +328,9 @@ fn Actions(
             }
         }))
     };
-    let delete = move |_| {
+    let delete = move || {
         let id = id();
-        confirming.set(false);
+        confirming.set(None);
         run(Box::pin(async move {
             match api::delete_task(&id).await {
                 Ok(()) => {
@@ -371,10 +398,11 @@ fn Actions(
             <h2 id="actions-title" class="visually-hidden">{crate::i18n::tr("ui.detail.actions")}</h2>
             <div class="toolbar">
                 {owner.then(|| view! {
-                    <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get() on:click=stop>
+                    <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get()
+                        on:click=move |_| confirming.set(Some(Question::Stop)) node_ref=stop_button>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
-                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(true) node_ref=delete_button>
+                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(Some(Question::Delete)) node_ref=delete_button>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 })}
@@ -390,17 +418,21 @@ fn Actions(
                     </button>
                 })}
             </div>
-            {move || asking.get().then(|| view! {
-                <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid="confirm-delete"
-                    on:keydown=move |ev| if ev.key() == "Escape" { cancel() }>
-                    <p id="confirm-text">{move || lang.text_with("ui.detail.delete_confirm", &[("name", id())])}</p>
-                    <button type="button" class="danger" data-testid="confirm-delete-yes" on:click=delete>
-                        {crate::i18n::tr("ui.detail.delete_yes")}
-                    </button>
-                    <button type="button" data-testid="confirm-delete-no" on:click=move |_| cancel() node_ref=confirm_no>
-                        {crate::i18n::tr("ui.detail.cancel")}
-                    </button>
-                </div>
+            {move || asking.get().map(|question| {
+                let (what, asked, yes) = question.keys();
+                view! {
+                    <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid=format!("confirm-{what}")
+                        on:keydown=move |ev| if ev.key() == "Escape" { cancel() }>
+                        <p id="confirm-text">{move || lang.text_with(asked, &[("name", id())])}</p>
+                        <button type="button" class="danger" data-testid=format!("confirm-{what}-yes")
+                            on:click=move |_| if question == Question::Stop { stop() } else { delete() }>
+                            {crate::i18n::tr(yes)}
+                        </button>
+                        <button type="button" data-testid=format!("confirm-{what}-no") on:click=move |_| cancel() node_ref=confirm_no>
+                            {crate::i18n::tr("ui.detail.cancel")}
+                        </button>
+                    </div>
+                }
             })}
             {move || share.get().map(|link| view! {
                 <div class="share" data-testid="share">

@@ -1457,55 +1457,59 @@ async fn saved_tags_show_in_the_spec_at_once() {
     finish(handle, &host, &address);
 }
 
-/// The delete question takes the keyboard at its safe answer, so a second Enter does not
-/// delete; Escape or Cancel closes it and puts the keyboard back at Delete.
+/// The stop and delete questions take the keyboard at their safe answer, so a second
+/// Enter does not act; Escape or Cancel closes them and puts the keyboard back at the
+/// button that asked.
 #[wasm_bindgen_test]
-async fn the_delete_question_starts_at_cancel_and_escape_closes_it() {
-    let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    let focused = || {
-        web_sys::window()
-            .unwrap()
-            .document()
-            .unwrap()
-            .active_element()
-            .and_then(|e| e.get_attribute("data-testid"))
-            .unwrap_or_default()
-    };
-    let asked = || {
-        host.query_selector("[data-testid='confirm-delete']")
-            .unwrap()
-            .is_some()
-    };
-    for close in ["escape", "cancel"] {
-        find(&host, "[data-testid='action-delete']").click();
-        until("the question", asked).await;
-        until("the keyboard at Cancel", || {
-            focused() == "confirm-delete-no"
-        })
-        .await;
-        if close == "escape" {
-            let init = web_sys::KeyboardEventInit::new();
-            init.set_key("Escape");
-            init.set_bubbles(true);
-            let escape =
-                web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init)
-                    .unwrap();
-            find(&host, "[data-testid='confirm-delete-no']")
-                .dispatch_event(&escape)
-                .unwrap();
-        } else {
-            find(&host, "[data-testid='confirm-delete-no']").click();
+async fn the_stop_and_delete_questions_start_at_cancel_and_escape_closes_them() {
+    for (phase, what) in [
+        (TaskPhase::Succeeded, "delete"),
+        (TaskPhase::Running, "stop"),
+    ] {
+        let address = fresh_page();
+        let (host, handle) = mount_detail_page_in(phase).await;
+        let focused = || {
+            web_sys::window()
+                .unwrap()
+                .document()
+                .unwrap()
+                .active_element()
+                .and_then(|e| e.get_attribute("data-testid"))
+                .unwrap_or_default()
+        };
+        let question = format!("[data-testid='confirm-{what}']");
+        let asked = || host.query_selector(&question).unwrap().is_some();
+        let no = format!("[data-testid='confirm-{what}-no']");
+        for close in ["escape", "cancel"] {
+            find(&host, &format!("[data-testid='action-{what}']")).click();
+            until("the question", asked).await;
+            until("the keyboard at Cancel", || {
+                focused() == format!("confirm-{what}-no")
+            })
+            .await;
+            if close == "escape" {
+                let init = web_sys::KeyboardEventInit::new();
+                init.set_key("Escape");
+                init.set_bubbles(true);
+                let escape =
+                    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init)
+                        .unwrap();
+                find(&host, &no).dispatch_event(&escape).unwrap();
+            } else {
+                find(&host, &no).click();
+            }
+            until("the question gone", || !asked()).await;
+            assert_eq!(focused(), format!("action-{what}"), "{close}");
         }
-        until("the question gone", || !asked()).await;
-        assert_eq!(focused(), "action-delete", "{close}");
+        assert!(
+            !held_fetches()
+                .iter()
+                .any(|u| u.ends_with("/tasks/t1") || u.contains("/stop")),
+            "nothing {what}: {:?}",
+            held_fetches()
+        );
+        finish(handle, &host, &address);
     }
-    assert!(
-        !held_fetches().iter().any(|u| u.ends_with("/tasks/t1")),
-        "nothing deleted: {:?}",
-        held_fetches()
-    );
-    finish(handle, &host, &address);
 }
 
 /// A task deleted elsewhere while its page is open: the page says it was deleted, as

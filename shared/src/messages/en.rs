@@ -1061,6 +1061,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.status", "Status detail"),
     ("ui.detail.stop", "Stop"),
+    (
+        "ui.detail.stop_confirm",
+        "Stop task {name}? Its replicas are ended now, and what they have not saved is lost.",
+    ),
+    ("ui.detail.stop_yes", "Stop it"),
     ("ui.detail.tag_add", "Add tag"),
     ("ui.detail.tag_remove", "Remove tag {tag}"),
     ("ui.detail.tags", "Tags"),

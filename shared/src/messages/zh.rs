@@ -906,6 +906,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.spec_own", "你的任务：隐藏的变量值仅对你可见。"),
     ("ui.detail.status", "状态详情"),
     ("ui.detail.stop", "停止"),
+    (
+        "ui.detail.stop_confirm",
+        "确定停止任务 {name}？其副本将立即结束，尚未保存的内容会丢失。",
+    ),
+    ("ui.detail.stop_yes", "确认停止"),
     ("ui.detail.tag_add", "添加标签"),
     ("ui.detail.tag_remove", "移除标签 {tag}"),
     ("ui.detail.tags", "标签"),
