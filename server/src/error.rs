@@ -88,6 +88,9 @@ pub enum ApiError {
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
+    /// A JSON body not of the route's shape (a spec's own shape is `Spec`, by field).
+    #[error("{0}")]
+    BadBody(String),
     /// Something on our side broke; the detail is logged, not sent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -108,7 +111,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
-            ApiError::BadQuery(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadQuery(_) | ApiError::BadBody(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -128,6 +131,7 @@ impl ApiError {
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::BadQuery(_) => "query.invalid",
+            ApiError::BadBody(_) => "body.invalid",
             ApiError::Internal(_) => "internal",
         }
     }

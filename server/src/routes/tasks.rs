@@ -647,7 +647,7 @@ async fn tags(
 ) -> Result<Json<TaskView>, ApiError> {
     let stored = owned(&state, &user, &id, "tag").await?;
     let bad = |e: &dyn std::fmt::Display| {
-        ApiError::BadQuery(format!("the body must be {{\"tags\": [...]}}: {e}"))
+        ApiError::BadBody(format!("the body must be {{\"tags\": [...]}}: {e}"))
     };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e))?;
     // serde reads a struct from a list as well (`[[]]`): the body and each tag must be

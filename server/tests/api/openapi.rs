@@ -250,5 +250,16 @@ async fn tags_given_as_lists_are_refused_as_documented() {
             .unwrap();
         let response = app.clone().oneshot(request).await.unwrap();
         assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{body}");
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let problem: Value = serde_json::from_slice(&bytes).unwrap();
+        // A body's fault, named as one (it was `query.invalid`).
+        assert_eq!(problem["code"], "body.invalid", "{problem}");
+        assert!(
+            problem["detail"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("the body must be {\"tags\": [...]}"),
+            "{problem}"
+        );
     }
 }
