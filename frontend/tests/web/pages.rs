@@ -870,7 +870,6 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
 /// offers the create form, which opens in place (blank, with no draft kept).
 #[wasm_bindgen_test]
 async fn a_clone_that_cannot_load_offers_the_create_form() {
-    let window = web_sys::window().unwrap();
     let address = fresh_page();
     // No draft of an earlier test: the blank form is blank.
     frontend::form::draft::clear();
