@@ -30,6 +30,16 @@ pub fn SpecsEditor() -> impl IntoView {
     // One list for every row, recomputed only when it changes.
     let offered = spec_options(cx, false);
     let findings = cx.findings_at(PATH, false);
+    // Nothing to choose from: said here, or the list would only look broken. Spot has a
+    // finding of its own for it (`compute.spot.unavailable`), and a kind not yet chosen
+    // offers nothing by design.
+    let kind = cx.watch(|s| s.compute.kind);
+    let none_offered = move || {
+        offered.with(Vec::is_empty)
+            && kind
+                .get()
+                .is_some_and(|k| k != shared::task::ResourceKind::Spot)
+    };
     let id = control_id(PATH);
     let (label_id, help_id, msgs_id) = (
         format!("{id}-label"),
@@ -53,6 +63,9 @@ pub fn SpecsEditor() -> impl IntoView {
                 {move || cx.text(&field_key(PATH, "help"))}" "{move || cx.text("ui.form.specs.reorder_help")}
             </p>
             <Findings id=msgs_id findings=findings />
+            {move || none_offered().then(|| view! {
+                <p class="note" data-testid="specs-none">{move || cx.text("ui.form.specs.none_offered")}</p>
+            })}
             <ol class="spec-list">
                 {move || (0..len.get()).map(|i| {
                     let row = format!("{PATH}[{i}]");

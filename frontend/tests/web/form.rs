@@ -485,6 +485,27 @@ async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     );
 }
 
+/// A spec list with nothing to offer says so, and what to change, rather than looking
+/// broken; spot says it by its own finding.
+#[wasm_bindgen_test]
+async fn an_empty_spec_offer_says_what_to_change() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let none = || form.find("[data-testid='specs-none']").is_some();
+    assert!(!none(), "the example's pool runs its GPU specs");
+    form.choose("basic.cluster", "sh-b").await;
+    form.choose("compute.instance_type", "cpu").await;
+    form.choose("compute.kind", "on_demand").await;
+    leptos::task::tick().await;
+    // The demo's sh-b has L40S GPU specs only.
+    assert!(none());
+    assert!(
+        form.text("specs-none")
+            .contains("choose another instance type")
+    );
+    form.choose("compute.instance_type", "gpu").await;
+    assert!(!none());
+}
+
 #[wasm_bindgen_test]
 async fn the_resource_kind_fields_follow_the_kind() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;

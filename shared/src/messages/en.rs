@@ -1280,6 +1280,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.severity.info", "hint"),
     ("ui.form.severity.warning", "warning"),
     ("ui.form.specs.down", "Move spec {rank} down"),
+    (
+        "ui.form.specs.none_offered",
+        "No spec of this instance type runs in the chosen cluster's pool; choose another instance type, resource kind or cluster.",
+    ),
     ("ui.form.specs.remove", "Remove spec {rank}"),
     (
         "ui.form.specs.reorder_help",

@@ -1092,6 +1092,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.severity.info", "提示"),
     ("ui.form.severity.warning", "警告"),
     ("ui.form.specs.down", "将第 {rank} 个规格下移"),
+    (
+        "ui.form.specs.none_offered",
+        "当前集群的资源池中没有该实例类型的规格，请更换实例类型、资源类型或集群。",
+    ),
     ("ui.form.specs.remove", "删除第 {rank} 个规格"),
     (
         "ui.form.specs.reorder_help",
