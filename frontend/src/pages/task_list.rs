@@ -349,7 +349,7 @@ pub fn PhaseChips(
 
 /// Type, tag, name and whose tasks; "clear" empties them all.
 #[component]
-fn Filters(
+pub fn Filters(
     filter: RwSignal<ListFilter>,
     groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
@@ -380,6 +380,36 @@ fn Filters(
             .map(|t| api::wire_name(&t))
             .unwrap_or_default()
     };
+    // The text filters apply as the user pauses typing, as the chips and selects apply at
+    // once; not at every keystroke, each of which would be a request and a step Back
+    // returns through. Enter or leaving the box applies at once.
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    let apply_text = move |value: String, set: fn(&mut ListFilter, String)| {
+        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+        if filter.with_untracked(|f| {
+            let mut next = f.clone();
+            set(&mut next, value.clone());
+            next == *f
+        }) {
+            return;
+        }
+        filter.update(|f| set(f, value));
+    };
+    let typed = move |value: String, set: fn(&mut ListFilter, String)| {
+        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+        let handle =
+            set_timeout_with_handle(move || apply_text(value, set), Duration::from_millis(400));
+        pending.set_value(handle.ok());
+    };
+    on_cleanup(move || {
+        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+    });
     view! {
         <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
             <label>
@@ -405,10 +435,8 @@ fn Filters(
                     data-testid="filter-tag"
                     placeholder=crate::i18n::tr("ui.list.filter.tag_help")
                     prop:value=move || filter.with(|f| f.tag.clone())
-                    on:change=move |ev| {
-                        let value = event_target_value(&ev);
-                        filter.update(|f| f.tag = value);
-                    }
+                    on:input=move |ev| typed(event_target_value(&ev), |f, v| f.tag = v)
+                    on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.tag = v)
                 />
             </label>
             <label>
@@ -417,10 +445,8 @@ fn Filters(
                     type="search"
                     data-testid="filter-name"
                     prop:value=move || filter.with(|f| f.name.clone())
-                    on:change=move |ev| {
-                        let value = event_target_value(&ev);
-                        filter.update(|f| f.name = value);
-                    }
+                    on:input=move |ev| typed(event_target_value(&ev), |f, v| f.name = v)
+                    on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)
                 />
             </label>
             <label>

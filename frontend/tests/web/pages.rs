@@ -8,7 +8,7 @@ use frontend::nav::{Link, Nav, Route};
 use frontend::pages::ErrorBanner;
 use frontend::pages::shared_view::SharedTask;
 use frontend::pages::task_detail::{TaskSummary, Timeline, replica_labels};
-use frontend::pages::task_list::{PhaseChips, TaskTable};
+use frontend::pages::task_list::{Filters, PhaseChips, TaskTable};
 use leptos::prelude::*;
 use shared::api::{ErrorBody, TaskView};
 use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
@@ -196,6 +196,47 @@ async fn a_refresh_keeps_the_rows_that_did_not_change() {
         "an unchanged row was rebuilt"
     );
     assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Running"]);
+}
+
+/// The name and tag filters apply once the user pauses typing, not only on Enter, and
+/// not at every keystroke either; Enter or leaving the box applies at once.
+#[wasm_bindgen_test]
+async fn a_text_filter_applies_as_the_user_pauses_typing() {
+    let filter = RwSignal::new(ListFilter::default());
+    let host = mount(move || view! { <Filters filter groups=Vec::new() /> });
+    leptos::task::tick().await;
+    let name: web_sys::HtmlInputElement =
+        find(&host, "[data-testid='filter-name']").unchecked_into();
+    let event = |kind: &str| {
+        web_sys::Event::new_with_event_init_dict(kind, &{
+            let init = web_sys::EventInit::new();
+            init.set_bubbles(true);
+            init
+        })
+        .unwrap()
+    };
+    for text in ["b", "bu", "bulk"] {
+        name.set_value(text);
+        name.dispatch_event(&event("input")).unwrap();
+    }
+    leptos::task::tick().await;
+    assert_eq!(filter.get_untracked().name, "", "not at every keystroke");
+    sleep(700).await;
+    assert_eq!(filter.get_untracked().name, "bulk");
+    name.set_value("bulk0");
+    name.dispatch_event(&event("input")).unwrap();
+    name.dispatch_event(&event("change")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(
+        filter.get_untracked().name,
+        "bulk0",
+        "Enter applies at once"
+    );
+    let tag: web_sys::HtmlInputElement = find(&host, "[data-testid='filter-tag']").unchecked_into();
+    tag.set_value("team=nlp");
+    tag.dispatch_event(&event("input")).unwrap();
+    sleep(700).await;
+    assert_eq!(filter.get_untracked().tag, "team=nlp");
 }
 
 #[wasm_bindgen_test]
