@@ -15,6 +15,8 @@ use std::time::Duration;
 
 /// How often a task that has not ended is fetched again.
 const REFRESH: Duration = Duration::from_secs(2);
+/// An ended task is fetched again every this many refreshes (every 20 s).
+const ENDED_EVERY: u32 = 10;
 
 /// The detail page.
 #[component]
@@ -65,11 +67,20 @@ pub fn TaskDetailPage(
         lang.get();
         load();
     });
-    // Poll while the task can still change; an ended task is fetched no more.
+    // Poll while the task can still change; an ended task less often, as it can still be
+    // deleted, resubmitted or re-tagged from another tab. Not while the page is hidden.
+    let ticks = StoredValue::new(0u32);
     let poll = move || {
+        let hidden = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| d.hidden());
+        if hidden || gone.get_untracked() {
+            return;
+        }
+        ticks.update_value(|t| *t = t.wrapping_add(1));
         let active =
             task.with_untracked(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
-        if active && !gone.get_untracked() {
+        if active || ticks.get_value().is_multiple_of(ENDED_EVERY) {
             load();
         }
     };

@@ -1588,6 +1588,40 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     finish(handle, &host, &address);
 }
 
+/// An ended task's page still asks now and then (every 20 s), so a delete from another
+/// tab is said there too, rather than the page offering actions on a task that is gone.
+#[wasm_bindgen_test]
+async fn an_ended_tasks_page_notices_a_delete_from_elsewhere() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    let asked = || {
+        held_fetches()
+            .iter()
+            .filter(|u| u.contains("tasks/t1?"))
+            .count()
+    };
+    let before = asked();
+    // Not at the running task's pace (2 s)...
+    sleep(5_000).await;
+    assert_eq!(asked(), before, "asked again at once: {:?}", held_fetches());
+    // ...but within the ended task's 20 s.
+    sleep(16_000).await;
+    until("the ended task asked for again", || asked() > before).await;
+    refuse_fetch(
+        "tasks/t1?",
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "task.not_found", "detail": "no task t1"}"#,
+    );
+    until("the page says so", || {
+        host.query_selector("[data-testid='deleted']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
 /// Puts a fake `EventSource` in the page: each one made is `window.__source`, with its
 /// `url`, `init` and `readyState` (open until closed); a test speaks through its
 /// `onmessage`.
