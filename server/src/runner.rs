@@ -343,6 +343,9 @@ impl Runner {
                 .await
                 .map(|stored| (stored, true));
         }
+        // The key may have been used for a spec of another name, whose task id the
+        // look-up above did not find: the store answers with that task, checked the same.
+        let sent = key.is_some().then(|| spec.clone().normalized().masked());
         let (submitted, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
             // Boxed, here and below: a future holds the state of every future it awaits
@@ -366,7 +369,11 @@ impl Runner {
             Submitted::Earlier(id) => (self.store.get(&id).await, false),
         };
         self.apply(decisions).await;
-        Ok((stored?, new))
+        let stored = stored?;
+        if !new && sent.is_some_and(|sent| stored.task.spec != sent) {
+            return Err(SubmitError::KeyReused(stored.task.id));
+        }
+        Ok((stored, new))
     }
 
     /// Checks, holds quota for, queues, admits and stores one task, under the

@@ -400,6 +400,23 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
         .insert("idempotency-key", "req-42".parse().unwrap());
     let (status, body) = call(&app, other).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    // So is one of another name, whose task id differs from the first's (the
+    // exploratory test's case: it was answered with the first task, 200).
+    let mut renamed = pytorch("true");
+    renamed["basic"]["name_prefix"] = "another-name".into();
+    let mut other = post("/api/v1/tasks", &renamed);
+    other
+        .headers_mut()
+        .insert("idempotency-key", "req-42".parse().unwrap());
+    let (status, body) = call(&app, other).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("used for another spec"),
+        "{body}"
+    );
     let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
     assert_eq!(page["tasks"].as_array().unwrap().len(), 1, "{page}");
     // Once the first task is deleted, a retry with its key says so instead of making a
