@@ -90,6 +90,6 @@ fi
 # PyYAML, the reader Ray reads runtime envs with: the oracle of shared/tests/pyyaml_oracle.rs.
 if ! "$tools/venv/bin/python" -c 'import yaml' 2>/dev/null; then
   say "installing PyYAML (PyPI) into .tools/venv"
-  "$tools/venv/bin/pip" install --quiet --disable-pip-version-check pyyaml
+  "$tools/venv/bin/pip" install --quiet --disable-pip-version-check "pyyaml>=6,<7"
 fi
 say "tools ready"

@@ -91,17 +91,19 @@ fn stray_tab(text: &str) -> Option<usize> {
     loop {
         match scanner.next_token() {
             Ok(Some(Token(mark, kind))) => {
-                let at = mark.index();
-                last = last.max(at);
+                let at = char_index(text, &mark).min(chars.len());
+                last = last.max(at + 1);
                 if let Some((from, indent)) = block_text_from.take() {
                     text_at.push((from, at.max(from), indent));
                 }
                 match kind {
-                    TokenType::Scalar(TScalarStyle::SingleQuoted, _) => {
-                        text_at.push((at, closing_quote(&chars, at, false), 0));
-                    }
-                    TokenType::Scalar(TScalarStyle::DoubleQuoted, _) => {
-                        text_at.push((at, closing_quote(&chars, at, true), 0));
+                    TokenType::Scalar(
+                        style @ (TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted),
+                        _,
+                    ) => {
+                        let end = closing_quote(&chars, at, style == TScalarStyle::DoubleQuoted);
+                        text_at.push((at, end, 0));
+                        last = last.max(end);
                     }
                     // Marked where its text starts, past the header's line (`|-  # note`),
                     // which is not text.
@@ -114,7 +116,7 @@ fn stray_tab(text: &str) -> Option<usize> {
             }
             Ok(None) => break,
             Err(e) => {
-                known = e.marker().index().min(chars.len());
+                known = char_index(text, e.marker()).min(chars.len());
                 let from = last.min(known);
                 if let Some(quote) = chars[from..known]
                     .iter()
@@ -136,13 +138,29 @@ fn stray_tab(text: &str) -> Option<usize> {
         if let Some(&&(from, to, indent)) = stretches.peek()
             && from <= i
         {
-            let mut column = indent;
-            for (j, c) in chars.iter().enumerate().take(to).skip(i) {
-                match c {
-                    '\n' | '\r' => column = 0,
+            let (mut j, mut column) = (i, indent);
+            while j < to {
+                match chars[j] {
+                    '\n' | '\r' => {
+                        column = 0;
+                        j += 1;
+                        // A line indented less than the text has ended the block: a
+                        // comment there is a comment, whatever it holds.
+                        let first = chars[j..to].iter().position(|c| *c != ' ');
+                        if let Some(at) = first.filter(|at| *at < indent)
+                            && chars[j + at] == '#'
+                        {
+                            j += at;
+                            while j < to && !matches!(chars[j], '\n' | '\r') {
+                                j += 1;
+                            }
+                        }
+                        continue;
+                    }
                     '\t' if column < indent => return Some(j),
                     _ => column += 1,
                 }
+                j += 1;
             }
             i = to;
             continue;
@@ -183,14 +201,15 @@ fn closing_quote(chars: &[char], open: usize, double: bool) -> usize {
 /// bracket that was never closed, so the bracket's line is kept beside it.
 fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     let info = error.info();
-    let flow = opened
-        .iter()
-        .rev()
-        .find_map(|mark| match text.chars().nth(mark.index()) {
-            Some('[') => Some((YamlFault::FlowList, mark)),
-            Some('{') => Some((YamlFault::FlowMapping, mark)),
-            _ => None,
-        });
+    let flow =
+        opened
+            .iter()
+            .rev()
+            .find_map(|mark| match text.chars().nth(char_index(text, mark)) {
+                Some('[') => Some((YamlFault::FlowList, mark)),
+                Some('{') => Some((YamlFault::FlowMapping, mark)),
+                _ => None,
+            });
     let mut open_line = None;
     // Only these say the quote runs on to the end of the text or of the document;
     // other quote errors are of a closed quote. A quoted line that runs into a line
@@ -198,7 +217,7 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     // refuses a closed quote whose next line is not indented, which PyYAML reads.
     let unclosed = ["unexpected end of stream", "document indicator"];
     let never_closed = || {
-        let mut rest = text.chars().skip(error.marker().index());
+        let mut rest = text.chars().skip(char_index(text, error.marker()));
         rest.next().is_some_and(|quote| !rest.any(|c| c == quote))
     };
     let runs_on = info.contains("indentation in quoted") && never_closed();
@@ -230,7 +249,7 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
     let tab = (fault == YamlFault::Tab)
         .then(|| {
             let chars: Vec<char> = text.chars().collect();
-            let at = mark.index().min(chars.len());
+            let at = char_index(text, mark).min(chars.len());
             // A tab in a plain value: the parser marks the value's start, the tab
             // follows. A tab that indents: it marks that line past the tab, or the end
             // of the line before, so the search starts at the marked line's start.
@@ -254,10 +273,10 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
         // The parser marks inside the line where the next document would start;
         // PyYAML marks the line's start.
         (line(mark), 1)
-    } else if mark.index() >= text.chars().count() {
+    } else if char_index(text, mark) >= text.chars().count() {
         // At the end of a text with no last line break the parser, which reads one
         // there, names the line after the last; PyYAML names the end of the last.
-        place(text, mark.index())
+        place(text, char_index(text, mark))
     } else {
         (line(mark), column(mark))
     };
@@ -300,6 +319,25 @@ fn place(text: &str, at: usize) -> (usize, usize) {
         }
     }
     (line, column)
+}
+
+/// Where the parser's mark is, in chars from the text's start. Not `Marker::index`:
+/// yaml-rust2 0.13 adds a block scalar's line to it in bytes, so after a line of Chinese
+/// text in a `|` block every later index is too large; its line and column are right.
+fn char_index(text: &str, mark: &Marker) -> usize {
+    let mut line = 1;
+    let mut chars = text.chars().enumerate().peekable();
+    let mut start = 0;
+    while line < mark.line() {
+        let Some((i, c)) = chars.next() else {
+            return text.chars().count();
+        };
+        if c == '\n' || (c == '\r' && chars.peek().map(|(_, c)| *c) != Some('\n')) {
+            line += 1;
+            start = i + 1;
+        }
+    }
+    start + mark.col()
 }
 
 fn line(mark: &Marker) -> usize {
@@ -912,6 +950,13 @@ mod tests {
             one("a: 1 # c\twith tab\n# \t\n"),
             Value::Map(vec![(s("a"), Value::Number("1".to_owned()))])
         );
+        // A comment less indented than a block's text has ended the block; one as
+        // indented is the block's text.
+        assert_eq!(one("a: |\n  x\n#\tnote\nb: 1\n").get("a"), Some(&s("x\n")));
+        assert_eq!(
+            one("a: |\n  x\n  #\tnot a note\nb: 1\n").get("a"),
+            Some(&s("x\n#\tnot a note\n"))
+        );
     }
 
     #[test]
@@ -971,6 +1016,22 @@ mod tests {
             ("a: b\t\n---\nc", 1, 5, Tab, None),
             ("a:\t*x", 1, 3, Tab, None),
             ("a:\t!!foo x", 1, 3, Tab, None),
+            // Placed in chars after Chinese text, in a block (where yaml-rust2's own index
+            // counts bytes) and in quotes.
+            (
+                "a: |\n  这是一段很长的中文文本，超过十六个字符的缓冲区\nc: 1\nb:\t1\n",
+                4,
+                3,
+                Tab,
+                None,
+            ),
+            (
+                "a: \"中文中文中文中文中文中文中文中文\"\nb:\t1\n",
+                2,
+                3,
+                Tab,
+                None,
+            ),
             ("a: b: c", 1, 5, Colon, None),
             ("pip:\n  - a\n - b", 3, 2, Indent, None),
             ("pip:\n  - a\n  b: 1", 3, 3, Indent, None),
