@@ -558,6 +558,13 @@ pub struct Autoscaling {
     pub upscaling_mode: UpscalingMode,
 }
 
+impl Autoscaling {
+    /// Whether a gang starting with `workers` lies in the range (min ≤ workers ≤ max).
+    pub fn holds(&self, workers: u32) -> bool {
+        self.min_workers <= workers && workers <= self.max_workers
+    }
+}
+
 impl Default for Autoscaling {
     fn default() -> Self {
         Autoscaling {

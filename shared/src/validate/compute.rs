@@ -90,10 +90,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     // plan counts the maximum, which may be below the workers it starts with): no plan
     // until `ray.autoscaling.range` is fixed, rather than a verdict on a wrong count.
     let scaling = &cx.spec.ray.autoscaling;
-    if cx.spec.is_ray()
-        && scaling.enabled
-        && !(scaling.min_workers <= compute.workers && compute.workers <= scaling.max_workers)
-    {
+    if cx.spec.is_ray() && scaling.enabled && !scaling.holds(compute.workers) {
         for (at, gpu_model) in unhosted {
             let reason = NeverReason::NoMatchingNode { gpu_model };
             report.push(at, IssueCode::GangSkipped { reason });

@@ -61,7 +61,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     let scaling = &ray.autoscaling;
     if scaling.enabled {
         let workers = cx.spec.compute.workers;
-        if !(scaling.min_workers <= workers && workers <= scaling.max_workers) {
+        if !scaling.holds(workers) {
             report.push(
                 field_path!(TaskSpec: ray.autoscaling),
                 IssueCode::AutoscalingRange {
