@@ -214,14 +214,15 @@ impl ImportError {
             ),
             ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
             ImportError::Unread => text(lang, "ui.form.import.unread", &[]),
-            ImportError::Version(found) => text(
-                lang,
-                "ui.form.import.version",
-                &[
-                    ("found", found.to_string()),
-                    ("supported", shared::task::SPEC_VERSION.to_string()),
-                ],
-            ),
+            // The rules' own words for it (`spec.version.unsupported`).
+            ImportError::Version(found) => {
+                let said = shared::IssueCode::SpecVersionUnsupported {
+                    found: *found,
+                    supported: shared::task::SPEC_VERSION,
+                }
+                .message(lang);
+                text(lang, "ui.form.import.syntax", &[("detail", said)])
+            }
             ImportError::Shape(report) => text(
                 lang,
                 "ui.form.import.shape",

@@ -62,7 +62,7 @@ fn example(text: &str) -> TaskSpec {
 async fn mount(initial: Option<TaskSpec>, keep_draft: bool) -> Form {
     crate::fresh_page();
     if !keep_draft {
-        frontend::form::draft::clear();
+        crate::forget_drafts();
     }
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
@@ -751,6 +751,25 @@ async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
     let new_tab = mount(None, true).await;
     let input: HtmlInputElement = new_tab.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "other-tab");
+    drop(new_tab);
+    // Forgetting this tab's draft (a submit, Start over) leaves another tab's last one.
+    let session = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    session.set_item(DRAFT_KEY, "mine").unwrap();
+    storage().set_item(DRAFT_KEY, "theirs").unwrap();
+    frontend::form::draft::clear();
+    assert_eq!(session.get_item(DRAFT_KEY).unwrap(), None);
+    assert_eq!(
+        storage().get_item(DRAFT_KEY).unwrap().as_deref(),
+        Some("theirs")
+    );
+    session.set_item(DRAFT_KEY, "mine").unwrap();
+    storage().set_item(DRAFT_KEY, "mine").unwrap();
+    frontend::form::draft::clear();
+    assert_eq!(storage().get_item(DRAFT_KEY).unwrap(), None);
 }
 
 /// Opening a clone (someone's spec) and leaving it unchanged keeps the user's own unsent
@@ -802,7 +821,7 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
     );
     assert_eq!(
         ImportError::Version(2).message(shared::Lang::En),
-        "Not imported: the spec is of format version 2; this console reads version 1"
+        "Not imported: spec version 2 is not supported; use version 1"
     );
     let broken = transfer::from_text("{{{ not yaml");
     let Err(ImportError::Syntax(detail)) = &broken else {
@@ -1297,7 +1316,7 @@ fn refusal(err: wasm_bindgen::JsError) -> String {
 #[wasm_bindgen_test]
 async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     use frontend::widgets::mount_task_form;
-    frontend::form::draft::clear();
+    crate::forget_drafts();
     let answer = shared::api::CatalogResponse {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
@@ -1894,7 +1913,7 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
     drop(with_clusters);
 
     crate::fresh_page();
-    frontend::form::draft::clear();
+    crate::forget_drafts();
     let host = crate::new_host();
     let _handle = leptos::mount::mount_to(host.clone(), move || {
         let (catalog, usage, user) = (

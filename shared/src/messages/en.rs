@@ -1128,10 +1128,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Not imported: the YAML reader did not load; reload the page, or paste the spec as JSON",
     ),
     (
-        "ui.form.import.version",
-        "Not imported: the spec is of format version {found}; this console reads version {supported}",
-    ),
-    (
         "ui.form.manifests.failed",
         "The server could not render the objects: {detail}",
     ),

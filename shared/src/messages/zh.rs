@@ -962,10 +962,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.unread",
         "未导入：YAML 读取模块未能加载，请刷新页面，或粘贴 JSON 格式的任务规格",
     ),
-    (
-        "ui.form.import.version",
-        "未导入：该任务规格的格式版本为 {found}，本控制台只支持版本 {supported}",
-    ),
     ("ui.form.manifests.failed", "服务端无法生成对象：{detail}"),
     (
         "ui.form.manifests.note",
