@@ -83,10 +83,26 @@ pub fn save(spec: &TaskSpec) {
     }
 }
 
-/// Forgets the draft (after a submit, or when the user starts over).
+/// Forgets this tab's draft (after a submit, or when the user starts over), and the
+/// last draft of any tab only when it is this one: another tab's is not this tab's to
+/// forget.
 pub fn clear() {
-    for storage in storages() {
-        let _ = storage.remove_item(DRAFT_KEY);
+    let window = web_sys::window();
+    let tab = window
+        .as_ref()
+        .and_then(|w| w.session_storage().ok().flatten());
+    let any = window.and_then(|w| w.local_storage().ok().flatten());
+    let mine = tab
+        .as_ref()
+        .and_then(|t| t.get_item(DRAFT_KEY).ok().flatten());
+    if let Some(tab) = &tab {
+        let _ = tab.remove_item(DRAFT_KEY);
+    }
+    if let Some(any) = any {
+        let last = any.get_item(DRAFT_KEY).ok().flatten();
+        if mine.is_none() || last == mine {
+            let _ = any.remove_item(DRAFT_KEY);
+        }
     }
 }
 

@@ -20,6 +20,18 @@ async fn sleep(ms: i32) {
     wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
 }
 
+/// No draft saved by an earlier test, in this tab's storage or the browser's.
+fn forget_drafts() {
+    let window = web_sys::window().unwrap();
+    for storage in [window.session_storage(), window.local_storage()] {
+        storage
+            .unwrap()
+            .unwrap()
+            .remove_item(frontend::form::draft::DRAFT_KEY)
+            .unwrap();
+    }
+}
+
 /// A new element at the end of the page for a test to mount into.
 fn new_host() -> web_sys::HtmlElement {
     use wasm_bindgen::JsCast;
