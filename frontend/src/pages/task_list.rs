@@ -397,12 +397,30 @@ pub fn Filters(
         }
         filter.update(|f| set(f, value));
     };
-    let typed = move |value: String, set: fn(&mut ListFilter, String)| {
+    // Typed text applies only over the filters it was typed on: Back may have brought
+    // others meanwhile. Nor while an input method composes (pinyin): its text is not the
+    // word yet, and writing the box back would break the composition.
+    let typed = move |ev: leptos::ev::Event, set: fn(&mut ListFilter, String)| {
+        let composing = js_sys::Reflect::get(&ev, &"isComposing".into())
+            .ok()
+            .and_then(|c| c.as_bool())
+            .unwrap_or(false);
+        if composing {
+            return;
+        }
+        let value = event_target_value(&ev);
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
         }
-        let handle =
-            set_timeout_with_handle(move || apply_text(value, set), Duration::from_millis(400));
+        let on = filter.get_untracked();
+        let handle = set_timeout_with_handle(
+            move || {
+                if filter.try_with_untracked(|f| *f == on) == Some(true) {
+                    apply_text(value, set);
+                }
+            },
+            Duration::from_millis(400),
+        );
         pending.set_value(handle.ok());
     };
     on_cleanup(move || {
@@ -435,7 +453,8 @@ pub fn Filters(
                     data-testid="filter-tag"
                     placeholder=crate::i18n::tr("ui.list.filter.tag_help")
                     prop:value=move || filter.with(|f| f.tag.clone())
-                    on:input=move |ev| typed(event_target_value(&ev), |f, v| f.tag = v)
+                    on:input=move |ev| typed(ev, |f, v| f.tag = v)
+                    on:compositionend=move |ev| typed(ev.into(), |f, v| f.tag = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.tag = v)
                 />
             </label>
@@ -445,7 +464,8 @@ pub fn Filters(
                     type="search"
                     data-testid="filter-name"
                     prop:value=move || filter.with(|f| f.name.clone())
-                    on:input=move |ev| typed(event_target_value(&ev), |f, v| f.name = v)
+                    on:input=move |ev| typed(ev, |f, v| f.name = v)
+                    on:compositionend=move |ev| typed(ev.into(), |f, v| f.name = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)
                 />
             </label>
