@@ -234,6 +234,7 @@ pub fn Findings(
                 let beneath = base
                     .as_deref()
                     .and_then(|w| path.strip_prefix(w))
+                    .filter(|rest| rest.starts_with(['.', '[']))
                     .map(|rest| rest.trim_start_matches('.').to_owned())
                     .filter(|rest| !rest.is_empty())
                     .map(|rest| view! {

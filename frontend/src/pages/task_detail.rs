@@ -18,6 +18,13 @@ const REFRESH: Duration = Duration::from_secs(2);
 /// An ended task is fetched again every this many refreshes (every 20 s).
 const ENDED_EVERY: u32 = 10;
 
+/// Whether the page fetches its task at refresh number `tick`: at every one while the
+/// task can change, at every [`ENDED_EVERY`]th once it has ended (it can still be deleted
+/// from another tab).
+pub fn refresh_now(ended: bool, tick: u32) -> bool {
+    !ended || tick.is_multiple_of(ENDED_EVERY)
+}
+
 /// The detail page.
 #[component]
 pub fn TaskDetailPage(
@@ -68,7 +75,7 @@ pub fn TaskDetailPage(
         load();
     });
     // Poll while the task can still change; an ended task less often, as it can still be
-    // deleted, resubmitted or re-tagged from another tab. Not while the page is hidden.
+    // deleted from another tab. Not while the page is hidden.
     let ticks = StoredValue::new(0u32);
     let poll = move || {
         let hidden = web_sys::window()
@@ -78,9 +85,8 @@ pub fn TaskDetailPage(
             return;
         }
         ticks.update_value(|t| *t = t.wrapping_add(1));
-        let active =
-            task.with_untracked(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
-        if active || ticks.get_value().is_multiple_of(ENDED_EVERY) {
+        let ended = task.with_untracked(|t| t.as_ref().is_none_or(|t| t.task.phase.is_finished()));
+        if refresh_now(ended, ticks.get_value()) {
             load();
         }
     };
@@ -305,6 +311,12 @@ fn Actions(
     Effect::new(move |_| {
         if let Some(button) = confirm_no.get() {
             let _ = button.focus();
+        }
+    });
+    // A task that ends while Stop is being asked has nothing left to stop.
+    Effect::new(move |_| {
+        if finished() && confirming.get_untracked() == Some(Question::Stop) {
+            confirming.set(None);
         }
     });
     let cancel = move || {
@@ -663,6 +675,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<ClientError>);
     let log_box = NodeRef::<leptos::html::Pre>::new();
+    // A scroll to the log's end is asked for once per frame, however many chunks come.
+    let scroll_asked = StoredValue::new(false);
     // The live stream, closed when replaced or when the page goes.
     let follow = StoredValue::new_local(None::<LogFollow>);
     let following = RwSignal::new(false);
@@ -743,10 +757,12 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 } else {
                     text.update(|t| t.push_str(&chunk));
                 }
-                if tail {
+                if tail && !scroll_asked.get_value() {
+                    scroll_asked.set_value(true);
                     // After the text is in the box: Leptos writes it in a microtask.
                     request_animation_frame(move || {
-                        if let Some(pre) = log_box.get_untracked() {
+                        scroll_asked.try_set_value(false);
+                        if let Some(pre) = log_box.try_get_untracked().flatten() {
                             pre.set_scroll_top(pre.scroll_height());
                         }
                     });

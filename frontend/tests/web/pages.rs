@@ -312,9 +312,13 @@ fn a_tasks_time_is_shown_in_its_time_zone() {
     let utc = format_task_time(Lang::En, epoch, "UTC");
     assert!(utc.contains("12:00:00") && utc.contains("UTC"), "{utc}");
     let zh = format_task_time(Lang::Zh, epoch, "Asia/Tokyo");
-    assert!(zh.contains("09:00:00") || zh.contains("9:00:00"), "{zh}");
+    assert!(zh.contains("9:00:00"), "{zh}");
+    // The browser's zone, named: the test browser runs in UTC.
     let unknown = format_task_time(Lang::En, epoch, "Mars/Olympus");
-    assert!(!unknown.is_empty());
+    assert!(
+        unknown.contains("12:00:00") && unknown.contains("UTC"),
+        "{unknown}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -913,7 +917,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
 async fn a_clone_that_cannot_load_offers_the_create_form() {
     let address = fresh_page();
     // No draft of an earlier test: the blank form is blank.
-    frontend::form::draft::clear();
+    crate::forget_drafts();
     hold_fetches();
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
@@ -1588,38 +1592,15 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     finish(handle, &host, &address);
 }
 
-/// An ended task's page still asks now and then (every 20 s), so a delete from another
-/// tab is said there too, rather than the page offering actions on a task that is gone.
+/// An ended task's page still asks now and then (every tenth refresh, 20 s), so a
+/// delete from another tab is said there too (the page's answer to a 404 is tested with
+/// a running task, below); a task that can change, at every refresh.
 #[wasm_bindgen_test]
-async fn an_ended_tasks_page_notices_a_delete_from_elsewhere() {
-    let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    let asked = || {
-        held_fetches()
-            .iter()
-            .filter(|u| u.contains("tasks/t1?"))
-            .count()
-    };
-    let before = asked();
-    // Not at the running task's pace (2 s)...
-    sleep(5_000).await;
-    assert_eq!(asked(), before, "asked again at once: {:?}", held_fetches());
-    // ...but within the ended task's 20 s.
-    sleep(16_000).await;
-    until("the ended task asked for again", || asked() > before).await;
-    refuse_fetch(
-        "tasks/t1?",
-        404,
-        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
-            "code": "task.not_found", "detail": "no task t1"}"#,
-    );
-    until("the page says so", || {
-        host.query_selector("[data-testid='deleted']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
-    finish(handle, &host, &address);
+fn an_ended_tasks_page_still_asks_now_and_then() {
+    use frontend::pages::task_detail::refresh_now;
+    assert!((1..=20).all(|tick| refresh_now(false, tick)));
+    let asked: Vec<u32> = (1..=20).filter(|tick| refresh_now(true, *tick)).collect();
+    assert_eq!(asked, [10, 20]);
 }
 
 /// Puts a fake `EventSource` in the page: each one made is `window.__source`, with its
