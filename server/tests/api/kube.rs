@@ -162,6 +162,16 @@ async fn get(app: &Router, path: &str) -> (StatusCode, Value) {
     .await
 }
 
+/// Stops the task through the API and waits until it has stopped.
+async fn stop(app: &Router, id: &str) {
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .body(Body::empty())
+        .expect("a request");
+    let (status, answer) = super::answer(app, request).await;
+    assert!(status.is_success(), "{status}: {answer}");
+    wait_for_phase(app, id, "stopped").await;
+}
+
 async fn wait_for_phase(app: &Router, id: &str, phase: &str) -> Value {
     for _ in 0..300 {
         let (_, task) = get(app, &format!("/api/v1/tasks/{id}")).await;
@@ -242,12 +252,7 @@ async fn stopping_a_running_job_asks_the_backend_and_ends_the_task_stopped() {
     let (app, backend) = app().await;
     let id = submit(&app, &spec("hold")).await;
     wait_for_phase(&app, &id, "running").await;
-    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
-        .body(Body::empty())
-        .expect("a request");
-    let (status, answer) = super::answer(&app, request).await;
-    assert!(status.is_success(), "{status}: {answer}");
-    wait_for_phase(&app, &id, "stopped").await;
+    stop(&app, &id).await;
     assert_eq!(
         backend.stops.lock().unwrap().as_slice(),
         [(TaskId(id.clone()), 1)]
@@ -313,12 +318,7 @@ async fn a_stopped_job_keeps_nothing_and_says_nothing_of_debug_mode() {
     let (app, _) = app().await;
     let id = submit(&app, &spec("debug-hold")).await;
     wait_for_phase(&app, &id, "running").await;
-    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
-        .body(Body::empty())
-        .expect("a request");
-    let (status, answer) = super::answer(&app, request).await;
-    assert!(status.is_success(), "{status}: {answer}");
-    wait_for_phase(&app, &id, "stopped").await;
+    stop(&app, &id).await;
     // Said, it would come just after the phase: give it that moment.
     let said = wait_for_events(&app, &id, "debug", 1).await;
     assert!(said.is_empty(), "{said:?}");

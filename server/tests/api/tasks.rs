@@ -42,6 +42,15 @@ fn pytorch(command: &str) -> Value {
     spec
 }
 
+/// [`pytorch`] running `command` on the reserved H100 pool of Shanghai A, whose room
+/// the tests fill with one gang to make the next one wait.
+fn on_h100(command: &str, workers: u64, spec_id: &str, units: u64) -> Value {
+    let mut spec = pytorch(command);
+    spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": workers,
+        "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
+    spec
+}
+
 /// Polls the task until `done` holds of it, or fails after 30 s.
 async fn wait_for(app: &Router, id: &str, done: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..300 {
@@ -302,12 +311,7 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
 async fn the_log_of_a_task_that_has_not_started_is_empty() {
     let app = server::app(demo_state().await);
     // As in the test below: the first gang leaves no room for the second.
-    let h100 = |spec_id: &str, units: u64| {
-        let mut spec = pytorch("sleep 1000");
-        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": 1,
-            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
-        spec
-    };
+    let h100 = |spec_id: &str, units: u64| on_h100("sleep 1000", 1, spec_id, units);
     let (_, filler) = call(&app, post("/api/v1/tasks", &h100("h100-8g", 1))).await;
     let filler = filler["id"].as_str().unwrap().to_owned();
     wait_for(&app, &filler, phase_is("running")).await;
@@ -769,12 +773,8 @@ async fn why_a_task_waits_reads_in_the_readers_language() {
     // The demo's H100 pool has 6 nodes of 8 GPUs, of which 3 are free and one half
     // free: a gang of 2 whole nodes leaves one, and a gang of 2 whole nodes (on another
     // quota line) then waits for room.
-    let h100 = |workers: u64, spec_id: &str, units: u64| {
-        let mut spec = pytorch("sleep 30");
-        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": workers,
-            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
-        spec
-    };
+    let h100 =
+        |workers: u64, spec_id: &str, units: u64| on_h100("sleep 30", workers, spec_id, units);
     let (status, filler) = call(&app, post("/api/v1/tasks", &h100(1, "h100-8g", 1))).await;
     assert_eq!(status, StatusCode::CREATED, "{filler}");
     let filler = filler["id"].as_str().unwrap().to_owned();
@@ -816,9 +816,7 @@ async fn a_submits_answer_is_the_task_as_a_read_gives_it() {
     // As in the test above: a filler takes the H100 room, so the second task waits and
     // nothing about it changes between its answer and the read.
     let h100 = |spec_id: &str, units: u64| {
-        let mut spec = pytorch("sleep 30");
-        spec["compute"] = json!({ "kind": "reserved", "pool": "sh-a-h100", "workers": 1,
-            "instance_type": "gpu", "specs": [spec_id], "units_per_node": units });
+        let mut spec = on_h100("sleep 30", 1, spec_id, units);
         spec["basic"]["tags"] = json!([{ "key": "stage", "value": "eval" }]);
         spec
     };
