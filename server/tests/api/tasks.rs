@@ -52,6 +52,13 @@ fn on_h100(command: &str, workers: u64, spec_id: &str, units: u64) -> Value {
 }
 
 /// Polls the task until `done` holds of it, or fails after 30 s.
+/// Submits `spec`, which must be accepted, and gives its task's id.
+async fn submitted(app: &Router, spec: &Value) -> String {
+    let (status, task) = call(app, post("/api/v1/tasks", spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    task["id"].as_str().expect("an id").to_owned()
+}
+
 async fn wait_for(app: &Router, id: &str, done: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..300 {
         let (status, task) = call(app, get(&format!("/api/v1/tasks/{id}"))).await;
@@ -193,9 +200,7 @@ async fn a_failing_gang_is_retried_as_a_whole_then_fails_with_the_last_reason() 
     let app = server::app(demo_state().await);
     let mut spec = pytorch("if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 0.2");
     spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
-    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
-    assert_eq!(status, StatusCode::CREATED, "{task}");
-    let id = task["id"].as_str().unwrap().to_owned();
+    let id = submitted(&app, &spec).await;
     let done = wait_for(&app, &id, phase_is("failed")).await;
     assert_eq!(done["attempts"], 2, "{done}");
     let last = done["history"].as_array().unwrap().last().unwrap().clone();
@@ -228,9 +233,7 @@ async fn every_attempt_sees_the_submitters_org_and_tenant() {
          if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 1000",
     );
     spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
-    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
-    assert_eq!(status, StatusCode::CREATED, "{task}");
-    let id = task["id"].as_str().unwrap().to_owned();
+    let id = submitted(&app, &spec).await;
     let done = wait_for(&app, &id, phase_is("failed")).await;
     assert_eq!(done["attempts"], 2, "{done}");
     for attempt in [1, 2] {
@@ -257,8 +260,7 @@ async fn every_attempt_sees_the_submitters_org_and_tenant() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logs_of_a_replica_the_task_does_not_have_are_refused() {
     let app = server::app(demo_state().await);
-    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("sleep 1000"))).await;
-    let id = task["id"].as_str().unwrap().to_owned();
+    let id = submitted(&app, &pytorch("sleep 1000")).await;
     wait_for(&app, &id, phase_is("running")).await;
     for query in ["replica=2", "replica=99", "replica=99&follow=true"] {
         let asked = call(&app, get(&format!("/api/v1/tasks/{id}/logs?{query}")));
@@ -285,8 +287,7 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
     let app = server::app(demo_state().await);
     // 中 is E4 B8 AD.
     let command = "printf 'a\\344'; sleep 1; printf '\\270\\255b\\n'";
-    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch(command))).await;
-    let id = task["id"].as_str().unwrap().to_owned();
+    let id = submitted(&app, &pytorch(command)).await;
     wait_for(&app, &id, phase_is("running")).await;
     let (status, body) = call(
         &app,
@@ -359,8 +360,7 @@ async fn the_log_of_a_task_that_has_not_started_is_empty() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
-    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("sleep 1000"))).await;
-    let id = task["id"].as_str().unwrap().to_owned();
+    let id = submitted(&app, &pytorch("sleep 1000")).await;
     wait_for(&app, &id, phase_is("running")).await;
     let (status, _) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
     assert_eq!(status, StatusCode::OK);
@@ -664,9 +664,7 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     let app = server::app(demo_state().await);
     let mut spec = pytorch("if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 0.2");
     spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
-    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
-    assert_eq!(status, StatusCode::CREATED, "{task}");
-    let id = task["id"].as_str().unwrap().to_owned();
+    let id = submitted(&app, &spec).await;
     wait_for(&app, &id, phase_is("failed")).await;
 
     let events = |query: &'static str| {
