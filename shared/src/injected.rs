@@ -71,10 +71,59 @@ pub struct Context<'a> {
     pub task: &'a str,
 }
 
-/// The whole environment of one pod, in the order it is applied: `TZ` from the task's
-/// time zone (as the rendered pods have it), the user's persistent env vars, then the
-/// task's own (this task's value wins, SPEC.md section 3), then what
-/// the platform injects (the platform's value wins, section 8). One entry per name.
+/// One variable of a task's environment: name, value, and whether the value is hidden.
+pub type Var = (String, String, bool);
+
+/// The variables every pod of a task gets, in the order they are applied: `TZ` from the
+/// task's time zone, the user's persistent env vars, then the task's own (this task's
+/// value wins, SPEC.md section 3), then the context the platform injects (the
+/// platform's value wins, section 8). One entry per name, in first-set order.
+///
+/// Both what the local backend runs ([`pod_env`]) and the rendered pods
+/// (`manifest::pod::env`) are this, so the two cannot disagree on which value wins.
+pub fn layered<'p>(
+    spec: &TaskSpec,
+    context: Context<'_>,
+    persistent: impl IntoIterator<Item = (&'p str, &'p str, bool)>,
+) -> Vec<Var> {
+    let mut vars: Vec<Var> = Vec::new();
+    let mut set =
+        |name: &str, value: &str, hidden: bool| match vars.iter_mut().find(|(n, _, _)| n == name) {
+            Some(entry) => {
+                entry.1 = value.to_owned();
+                entry.2 = hidden;
+            }
+            None => vars.push((name.to_owned(), value.to_owned(), hidden)),
+        };
+    // The zone the task's logs and times are in (SPEC.md section 2); a var of the
+    // task's own may still set it.
+    if !spec.basic.time_zone.is_empty() {
+        set("TZ", &spec.basic.time_zone, false);
+    }
+    for (name, value, hidden) in persistent {
+        set(name, value, hidden);
+    }
+    for var in &spec.environment.env {
+        set(&var.name, &var.value, var.hidden);
+    }
+    let user = context.user;
+    let values = [
+        user.name.as_str(),
+        user.org.as_str(),
+        user.tenant_id.as_str(),
+        spec.basic.region.as_str(),
+        spec.basic.cluster.as_str(),
+        context.task,
+    ];
+    for (name, value) in CONTEXT.iter().zip(values) {
+        set(name, value, false);
+    }
+    vars
+}
+
+/// The whole environment of one pod on the local backend: [`layered`], then the
+/// variables the training operator would set per replica for a PyTorchJob. One entry
+/// per name.
 ///
 /// `persistent` and the spec's env carry real values: hidden ones included, since the
 /// pod needs them. Never log the result.
@@ -84,35 +133,19 @@ pub fn pod_env<'p>(
     persistent: impl IntoIterator<Item = (&'p str, &'p str)>,
     pod: Pod<'_>,
 ) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = Vec::new();
-    let mut set = |name: &str, value: String| match env.iter_mut().find(|(n, _)| n == name) {
-        Some(entry) => entry.1 = value,
-        None => env.push((name.to_owned(), value)),
-    };
-    // The zone the task's logs and times are in (SPEC.md section 2); a var of the
-    // task's own may still set it.
-    if !spec.basic.time_zone.is_empty() {
-        set("TZ", spec.basic.time_zone.clone());
-    }
-    for (name, value) in persistent {
-        set(name, value.to_owned());
-    }
-    for var in &spec.environment.env {
-        set(&var.name, var.value.clone());
-    }
-    let user = context.user;
-    let values = [
-        user.name.clone(),
-        user.org.clone(),
-        user.tenant_id.clone(),
-        spec.basic.region.clone(),
-        spec.basic.cluster.clone(),
-        context.task.to_owned(),
-    ];
-    for (name, value) in CONTEXT.iter().zip(values) {
-        set(name, value);
-    }
+    let mut env: Vec<(String, String)> = layered(
+        spec,
+        context,
+        persistent.into_iter().map(|(n, v)| (n, v, false)),
+    )
+    .into_iter()
+    .map(|(name, value, _)| (name, value))
+    .collect();
     if spec.task_type() == Some(TaskType::PyTorchJob) {
+        let mut set = |name: &str, value: String| match env.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = value,
+            None => env.push((name.to_owned(), value)),
+        };
         set("MASTER_ADDR", pod.master_addr.to_owned());
         set("MASTER_PORT", pod.master_port.to_string());
         set("WORLD_SIZE", pod.world_size.to_string());

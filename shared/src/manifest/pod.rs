@@ -293,37 +293,17 @@ pub fn hosts_config_map_name(task: &str) -> String {
 /// name (k8s/RULES.md 3.1). Names the operator injects itself (`MASTER_ADDR`, `RANK`,
 /// `PET_*`, `RAY_*`, …) are left out: the operator appends its own values, which win.
 pub fn env(job: &Job<'_>) -> (Vec<EnvVar>, Vec<(String, String)>) {
-    let spec = job.spec;
-    let task_type = spec.task_type();
-    let mut vars: Vec<(String, String, bool)> = Vec::new();
-    let mut set =
-        |name: &str, value: &str, hidden: bool| match vars.iter_mut().find(|(n, _, _)| n == name) {
-            Some(entry) => {
-                entry.1 = value.to_owned();
-                entry.2 = hidden;
-            }
-            None => vars.push((name.to_owned(), value.to_owned(), hidden)),
-        };
-    if !spec.basic.time_zone.is_empty() {
-        set("TZ", &spec.basic.time_zone, false);
-    }
-    for var in job.catalog.persistent_env_of(&job.user.name) {
-        set(&var.name, &var.value, var.hidden);
-    }
-    for var in &spec.environment.env {
-        set(&var.name, &var.value, var.hidden);
-    }
-    let context = [
-        job.user.name.as_str(),
-        job.user.org.as_str(),
-        job.user.tenant_id.as_str(),
-        spec.basic.region.as_str(),
-        spec.basic.cluster.as_str(),
-        job.task_uuid,
-    ];
-    for (name, value) in CONTEXT.iter().zip(context) {
-        set(name, value, false);
-    }
+    let task_type = job.spec.task_type();
+    let vars = crate::injected::layered(
+        job.spec,
+        crate::injected::Context {
+            user: job.user,
+            task: job.task_uuid,
+        },
+        job.catalog
+            .persistent_env_of(&job.user.name)
+            .map(|v| (v.name.as_str(), v.value.as_str(), v.hidden)),
+    );
     let secret = env_secret_name(job.name);
     let mut hidden = Vec::new();
     let env = vars
