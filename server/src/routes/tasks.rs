@@ -683,6 +683,19 @@ async fn tags(
     Ok(Json(view(&state, stored, lang).await))
 }
 
+/// The events' one parameter; any other is refused, as `/tasks` and `/logs` refuse
+/// theirs, rather than a misspelt filter silently answering everything.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct EventParams {
+    /// Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…`
+    /// tag), others are ignored; read by [`ReaderLang`], listed here so that it is not
+    /// refused as unknown.
+    #[allow(dead_code)]
+    lang: Option<String>,
+}
+
 /// `GET /tasks/{id}/events`: oldest first.
 #[utoipa::path(
     get,
@@ -690,11 +703,12 @@ async fn tags(
     tag = "tasks",
     params(
         ("id" = String, Path, description = "The task id (its final name)"),
-        ("lang" = Option<String>, Query, description = "Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        EventParams,
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
         (status = 200, description = "What happened to the task, oldest first, in the reader's language", body = Vec<TaskEventView>),
+        (status = 400, description = "A query parameter is unknown", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -704,7 +718,9 @@ async fn events(
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     Path(id): Path<String>,
+    query: Result<Query<EventParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<TaskEventView>>, ApiError> {
+    query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let stored = visible(&state, &user, &id).await?;
     let events = runner(&state)?.store().events(&stored.task.id).await?;
     Ok(Json(

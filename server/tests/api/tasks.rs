@@ -678,6 +678,14 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     assert_eq!(status, StatusCode::OK, "{chinese}");
     // Without a language, English, as before.
     assert_eq!(events("").await.1, english);
+    // A parameter the events do not have is refused, as `/tasks` refuses one.
+    let (status, body) = events("?lang=en&kind=failed").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "query.invalid", "{body}");
+    assert!(
+        body["detail"].as_str().is_some_and(|d| d.contains("kind")),
+        "{body}"
+    );
 
     // The same events, in the same order, with the same stable kinds.
     let kinds = |events: &Value| -> Vec<String> {
