@@ -99,6 +99,12 @@ pub struct Runner {
     backend: Arc<dyn Backend>,
     scheduler: Mutex<Scheduler>,
     attempts: Mutex<HashMap<TaskId, Attempt>>,
+    /// Held by a start from its last look at the task to the backend's start, and by a
+    /// stop from its look at the task to its decision (and, for a task not started, its
+    /// end): so a stop either reaches a gang the backend runs, or keeps the gang from
+    /// being started. Without it a stop between an admission and the gang's start ended
+    /// the task while its replicas went on running, unseen and on nodes shown free.
+    launch: Mutex<()>,
     /// The last reason each waiting task was given, so a pass that changes nothing adds
     /// no event.
     reasons: Mutex<HashMap<TaskId, Message>>,
@@ -198,6 +204,7 @@ impl Runner {
             store,
             backend,
             attempts: Mutex::new(HashMap::new()),
+            launch: Mutex::new(()),
             reasons: Mutex::new(HashMap::new()),
             seq: AtomicU64::new(1),
             persistent,
@@ -784,6 +791,10 @@ impl Runner {
     /// Records the admission and starts the gang.
     async fn start(&self, id: &TaskId, placement: &Placement) -> Result<(), String> {
         let stored = self.store.get(id).await.map_err(|e| e.to_string())?;
+        // Stopped since the scheduler chose it: its hold went with the stop.
+        if stored.task.phase.is_finished() {
+            return Ok(());
+        }
         let attempt = stored.task.attempts + 1;
         self.store
             .set_hold(id, &placement.hold(), Some(placement))
@@ -842,7 +853,32 @@ impl Runner {
                 ..Attempt::default()
             },
         );
-        self.backend.start(gang).await.map_err(|e| e.to_string())
+        let launch = self.launch.lock().await;
+        // A stop may have come since: ended it (it was still queued when the stop looked),
+        // or asked this attempt to stop before anything runs.
+        let now = self.store.get(id).await.map_err(|e| e.to_string())?;
+        if now.task.phase != TaskPhase::Scheduling {
+            let mut attempts = self.attempts.lock().await;
+            if attempts.get(id).is_some_and(|a| a.attempt == attempt) {
+                attempts.remove(id);
+            }
+            return Ok(());
+        }
+        let stopping = self
+            .attempts
+            .lock()
+            .await
+            .get(id)
+            .is_none_or(|a| a.stopping);
+        if stopping {
+            drop(launch);
+            let why = Message::new("event.stopped#before_start");
+            self.end(id, TaskPhase::Stopped, Some(why)).await;
+            return Ok(());
+        }
+        let started = self.backend.start(gang).await.map_err(|e| e.to_string());
+        drop(launch);
+        started
     }
 
     /// The gang for a placement: replica 0 is the master (or the Ray head), then the
@@ -1230,6 +1266,14 @@ impl Runner {
     /// Ends a task in `phase`: frees what it holds, records why, admits what now fits.
     /// Whether it recorded the end (not when another server had).
     async fn end(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
+        let ended = self.end_quietly(id, phase, why).await;
+        Box::pin(self.pump()).await;
+        ended
+    }
+
+    /// [`Runner::end`] without the admission pass after it, for a caller that holds
+    /// [`Runner::launch`], which that pass's starts take.
+    async fn end_quietly(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
         {
             let mut scheduler = self.scheduler.lock().await;
             if scheduler.finish(id).is_none() {
@@ -1241,7 +1285,6 @@ impl Runner {
         let stored = self.store.get(id).await;
         // Ended already, through another server on the same store: its record is whole.
         if stored.as_ref().is_ok_and(|s| s.task.phase.is_finished()) {
-            Box::pin(self.pump()).await;
             return false;
         }
         let attempts = stored.map_or(0, |s| s.task.attempts);
@@ -1254,7 +1297,6 @@ impl Runner {
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event(id, kind, message).await;
-        Box::pin(self.pump()).await;
         true
     }
 
@@ -1265,12 +1307,15 @@ impl Runner {
     ///
     /// [`StopError::Finished`] when it has ended already.
     pub async fn stop(&self, id: &TaskId) -> Result<StoredTask, StopError> {
+        let launch = self.launch.lock().await;
         let stored = self.store.get(id).await?;
         match stored.task.phase {
             phase if phase.is_finished() => Err(StopError::Finished(id.clone())),
             TaskPhase::Queued | TaskPhase::Retrying => {
                 let why = Message::new("event.stopped#before_start");
-                self.end(id, TaskPhase::Stopped, Some(why)).await;
+                self.end_quietly(id, TaskPhase::Stopped, Some(why)).await;
+                drop(launch);
+                self.pump().await;
                 Ok(self.store.get(id).await?)
             }
             _ => {
@@ -1282,6 +1327,8 @@ impl Runner {
                     })
                 };
                 match attempt {
+                    // Started, or to be: a start not yet at the backend sees `stopping`
+                    // and ends the task instead, and the backend has nothing to stop.
                     Some(attempt) => {
                         let backend = Arc::clone(&self.backend);
                         let task = id.clone();
@@ -1289,10 +1336,13 @@ impl Runner {
                             let _ = backend.stop(&task, attempt, STOP_GRACE).await;
                         });
                     }
-                    // Nothing runs for it here (its processes ended with a crash).
+                    // Nothing runs for it here (its processes ended with a crash, or
+                    // its start has not got that far and will find it ended).
                     None => {
                         let why = Message::new("event.stopped");
-                        self.end(id, TaskPhase::Stopped, Some(why)).await;
+                        self.end_quietly(id, TaskPhase::Stopped, Some(why)).await;
+                        drop(launch);
+                        self.pump().await;
                     }
                 }
                 Ok(self.store.get(id).await?)
