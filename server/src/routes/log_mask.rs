@@ -60,6 +60,7 @@ impl LogMask {
     }
 
     /// The whole of a log read at once.
+    #[cfg(test)]
     pub fn all(mut self, log: &[u8]) -> Vec<u8> {
         let mut out = self.push(log);
         out.extend(self.finish());

@@ -848,8 +848,10 @@ async fn logs(
         .backend()
         .log_path(&stored.task.id, attempt, params.replica);
     if !params.follow {
-        let text = mask.all(&tokio::fs::read(&path).await.unwrap_or_default());
-        return Ok(plain_text(text));
+        return Ok(plain_text(whole_text(
+            mask,
+            &tokio::fs::read(&path).await.unwrap_or_default(),
+        )));
     }
     let task = stored.task.id.clone();
     let stream = async_stream(runner, task, attempt, path, mask);
@@ -870,6 +872,15 @@ fn plain_text(text: impl IntoResponse) -> Response {
         .into_response()
 }
 
+/// A whole log as text, masked: bytes that are not UTF-8 show as U+FFFD, as a followed
+/// log shows them, since the answer says it is UTF-8.
+fn whole_text(mask: LogMask, log: &[u8]) -> String {
+    let mut text = LogText::new(mask);
+    let mut whole = text.push(log);
+    whole.push_str(&text.finish());
+    whole
+}
+
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
 /// (one per chunk, then `end` when the stream ends with the replica).
 async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: LogMask) -> Response {
@@ -879,7 +890,7 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
     if !follow {
         let text: Vec<u8> = chunks.concat().await;
-        return plain_text(mask.all(&text));
+        return plain_text(whole_text(mask, &text));
     }
     // The held tail goes out after the last chunk, before the end event.
     let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
@@ -905,7 +916,7 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
 }
 
 /// Polls the log file and sends what was appended, until the attempt has ended and the
-/// file has been read to its end.
+/// file has been read to its end, or the reader has gone.
 fn async_stream(
     runner: Arc<Runner>,
     task: TaskId,
@@ -916,12 +927,29 @@ fn async_stream(
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
     let mut log = LogText::new(mask);
     tokio::spawn(async move {
-        let mut offset = 0usize;
+        // Opened once it exists, then read from where the last read stopped: the whole
+        // file read again at every poll cost a long log's size per poll.
+        let mut file = None::<tokio::fs::File>;
+        let mut appended = Vec::new();
+        let read_on = async |file: &mut Option<tokio::fs::File>, into: &mut Vec<u8>| {
+            use tokio::io::AsyncReadExt;
+            if file.is_none() {
+                *file = tokio::fs::File::open(&path).await.ok();
+            }
+            into.clear();
+            if let Some(open) = file {
+                let _ = open.read_to_end(into).await;
+            }
+        };
         loop {
-            let text = tokio::fs::read(&path).await.unwrap_or_default();
-            if text.len() > offset {
-                let chunk = log.push(&text[offset..]);
-                offset = text.len();
+            // A reader that has gone is noticed here, not only at the next send: a
+            // quiet log would otherwise be polled until the attempt ends.
+            if tx.is_closed() {
+                return;
+            }
+            read_on(&mut file, &mut appended).await;
+            if !appended.is_empty() {
+                let chunk = log.push(&appended);
                 if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
                     return;
                 }
@@ -936,8 +964,8 @@ fn async_stream(
             };
             if ended {
                 // One last read: the replica may have written before it ended.
-                let text = tokio::fs::read(&path).await.unwrap_or_default();
-                let mut chunk = log.push(text.get(offset..).unwrap_or_default());
+                read_on(&mut file, &mut appended).await;
+                let mut chunk = log.push(&appended);
                 chunk.push_str(&log.finish());
                 if !chunk.is_empty() {
                     let _ = tx.send(Event::default().data(chunk)).await;

@@ -305,6 +305,31 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
     assert_eq!(data, "a中b", "{body}");
 }
 
+/// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
+/// answer says `charset=utf-8`, and sent raw its text could not be read as that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_read_whole_is_utf8_as_it_says() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("printf 'a\\377b \\344\\270\\255\\n'")).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let response = app
+        .clone()
+        .oneshot(get(&format!("/api/v1/tasks/{id}/logs?replica=0")))
+        .await
+        .expect("the router answers");
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let text = std::str::from_utf8(&bytes).expect("the log is UTF-8");
+    assert_eq!(text, "a\u{FFFD}b 中\n");
+}
+
 /// A task that has not started has no output yet: its log, asked for without an attempt,
 /// is empty, and followed it ends at once (as a follow ends when its task goes back to
 /// the queue); an attempt named is one it did not run.
