@@ -270,7 +270,7 @@ async fn submit(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 struct ListParams {
-    /// Only tasks in this phase.
+    /// Only tasks in this phase (not `deleted`: deleted tasks are gone).
     phase: Option<TaskPhase>,
     /// Only tasks of this type.
     #[serde(rename = "type")]
@@ -317,6 +317,14 @@ async fn list(
     query: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TaskPage>, ApiError> {
     let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
+    // A deleted task is gone for everyone, as its own page says (404): listed, it would
+    // still show its spec to its group.
+    if params.phase == Some(TaskPhase::Deleted) {
+        return Err(ApiError::BadQuery(
+            "deleted tasks are not listed: a deleted task is gone for everyone; ask for another phase"
+                .to_owned(),
+        ));
+    }
     let after = params
         .cursor
         .as_deref()

@@ -465,6 +465,12 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (third, body) = call(&app, request()).await;
     assert_eq!(third, StatusCode::CONFLICT, "{body}");
+    // Gone for everyone: from the lists too, asked for by its phase or not.
+    let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
+    assert_eq!(page["tasks"], json!([]), "{page}");
+    let (status, body) = call(&app, get("/api/v1/tasks?phase=deleted")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "query.invalid", "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
