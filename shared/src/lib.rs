@@ -104,6 +104,7 @@
 //! | `mount.path.ray_reserved` | error | Mount at `/tmp/ray` while RayJob shared storage takes it. |
 //! | `mount.path.hides_ssh_hostfile` | warning | Mount at `/root` or above while pod SSH writes `/root/hostfile`. |
 //! | `command.too_long` | error | Command over the length limit. |
+//! | `command.nul` | error | Command holds a NUL character. |
 //! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
 //! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count. |
 //! | `command.distributed_env_unused` | warning | A multi-replica PyTorchJob whose command uses none of the injected variables. |

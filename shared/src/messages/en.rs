@@ -100,6 +100,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "command.distributed_env_unused",
         "uses none of MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK; every replica may train alone",
     ),
+    (
+        "command.nul",
+        "holds a NUL character, which no process can start with; remove it",
+    ),
     ("command.too_long", "is longer than {kib} KiB"),
     (
         "command.torchrun.nnodes",

@@ -85,6 +85,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "command.distributed_env_unused",
         "未使用 MASTER_ADDR、MASTER_PORT、WORLD_SIZE、RANK，各副本可能各自独立训练",
     ),
+    ("command.nul", "包含 NUL 字符，进程无法以此启动，请删除"),
     ("command.too_long", "超过 {kib} KiB"),
     (
         "command.torchrun.nnodes",

@@ -255,6 +255,8 @@ issue_codes! {
 
     /// Command over the length limit.
     CommandTooLong { /** Limit in bytes. */ max_bytes: usize } = "command.too_long", Error;
+    /// Command holding a NUL character: no process can be started with it.
+    CommandNul = "command.nul", Error;
     /// `torchrun --nproc_per_node` differs from the GPUs of one replica.
     CommandNprocMismatch { /** Value written. */ written: u64, /** GPUs per replica. */ gpus: u64 } = "command.torchrun.nproc_per_node", Warning;
     /// `torchrun --nnodes` differs from the replica count.
@@ -584,6 +586,7 @@ impl IssueCode {
             | MountPathRayReserved
             | MountPathHidesSshHostfile
             | CommandDistributedEnvUnused
+            | CommandNul
             | PoolUnknown
             | PoolKindMismatch
             | PoolNoneForKind
@@ -705,6 +708,7 @@ mod tests {
             },
             MountPathShadowsImage { dir: "/opt".into() },
             CommandTooLong { max_bytes: 65536 },
+            CommandNul,
             CommandNprocMismatch {
                 written: 4,
                 gpus: 8,

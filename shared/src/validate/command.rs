@@ -23,6 +23,12 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         );
         return;
     }
+    // The command is an argument of `bash -c`: a C string, which ends at a NUL, so the
+    // task would be refused at its start, after its queue and admission.
+    if command.contains('\0') {
+        report.push(path, IssueCode::CommandNul);
+        return;
+    }
     if cx.spec.basic.task_type != Some(TaskType::PyTorchJob) {
         return;
     }
