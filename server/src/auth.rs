@@ -45,6 +45,9 @@ pub enum AuthError {
         /// The header's name.
         header: String,
     },
+    /// More than one `Authorization` header: the request names more than one user.
+    #[error("the Authorization header is given more than once; send one Bearer token")]
+    TwoTokens,
 }
 
 /// How requests are tied to users.
@@ -135,6 +138,11 @@ impl Identity {
                 })
             }
             Identity::Tokens { tokens } => {
+                // Read as the first, a second token was ignored: which user the request
+                // is for would depend on the order a client or a proxy wrote them in.
+                if headers.get_all("authorization").iter().count() > 1 {
+                    return Err(AuthError::TwoTokens);
+                }
                 let given = header("authorization")
                     .and_then(|v| v.strip_prefix("Bearer ").map(str::to_owned))
                     .ok_or(AuthError::Missing {
@@ -296,6 +304,10 @@ impl FromRequestParts<AppState> for CurrentUser {
                     detail: err.to_string(),
                     challenge: None,
                 },
+                AuthError::TwoTokens => ApiError::Unauthorized {
+                    detail: err.to_string(),
+                    challenge: Some(r#"Bearer error="invalid_request""#),
+                },
             })
     }
 }
@@ -378,6 +390,10 @@ mod tests {
             identity.identify(&HeaderMap::new(), None),
             Err(AuthError::Missing { .. })
         ));
+        // Two tokens, good ones both: neither user is chosen.
+        let mut both = headers(&[("authorization", "Bearer s3cret-a")]);
+        both.append("authorization", "Bearer s3cret-b".parse().unwrap());
+        assert_eq!(identity.identify(&both, None), Err(AuthError::TwoTokens));
     }
 
     fn tokens_config(name: &str, text: &str) -> Config {
