@@ -590,10 +590,17 @@ impl Runner {
             _ => None,
         });
         let at = now();
+        // Spot and idle tasks hold no quota (SPEC.md section 4): saying they do would
+        // send their owners looking for it.
+        let accepted = if hold.is_empty() {
+            "event.accepted#no_quota"
+        } else {
+            "event.accepted"
+        };
         let mut events = vec![TaskEvent::keyed(
             at,
             event_kind::QUEUED,
-            Message::new("event.accepted"),
+            Message::new(accepted),
         )];
         if let Some(reason) = &reason {
             events.push(TaskEvent::keyed(at, event_kind::QUEUED, queued(reason)));

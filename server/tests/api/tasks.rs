@@ -804,6 +804,30 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     assert_eq!(reasons(&listed), zh_reasons);
 }
 
+/// A spot task holds no quota (SPEC.md section 4), and its first event does not say it
+/// does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spot_tasks_first_event_says_it_holds_no_quota() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("sleep 0.1; echo $RANK");
+    spec["compute"]["kind"] = "spot".into();
+    let id = submitted(&app, &spec).await;
+    let path = |lang: &str| format!("/api/v1/tasks/{id}/events?lang={lang}");
+    let (_, english) = call(&app, get(&path("en"))).await;
+    let (_, chinese) = call(&app, get(&path("zh-CN"))).await;
+    assert_eq!(
+        messages(&english).first().map(String::as_str),
+        Some("waiting for its turn (its resource kind uses no quota)"),
+        "{english}"
+    );
+    assert_eq!(
+        messages(&chinese).first().map(String::as_str),
+        Some("进入队列排队（该资源类型不占用配额）"),
+        "{chinese}"
+    );
+    wait_for(&app, &id, phase_is("succeeded")).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn why_a_task_waits_reads_in_the_readers_language() {
     let app = server::app(demo_state().await);

@@ -248,6 +248,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.accepted", "quota held; waiting for its turn"),
     (
+        "event.accepted#no_quota",
+        "waiting for its turn (its resource kind uses no quota)",
+    ),
+    (
         "event.admitted",
         "attempt {attempt} on {nodes} nodes with {spec}",
     ),

@@ -201,6 +201,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.accepted", "配额已预留，进入队列排队"),
     (
+        "event.accepted#no_quota",
+        "进入队列排队（该资源类型不占用配额）",
+    ),
+    (
         "event.admitted",
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}",
     ),
