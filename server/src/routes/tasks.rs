@@ -856,10 +856,7 @@ async fn logs(
         .backend()
         .log_path(&stored.task.id, attempt, params.replica);
     if !params.follow {
-        return Ok(plain_text(whole_text(
-            mask,
-            &tokio::fs::read(&path).await.unwrap_or_default(),
-        )));
+        return Ok(plain_text(file_text(path, mask)));
     }
     let task = stored.task.id.clone();
     let stream = async_stream(runner, task, attempt, path, mask);
@@ -887,6 +884,45 @@ fn whole_text(mask: LogMask, log: &[u8]) -> String {
     let mut whole = text.push(log);
     whole.push_str(&text.finish());
     whole
+}
+
+/// A log file read to its end as the answer's body, a piece at a time: read whole first,
+/// a log of hundreds of megabytes took the server's memory and seconds before its first
+/// byte. A file not there (the replica has not started) is an empty log.
+fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
+    use tokio::io::AsyncReadExt;
+    struct Reading {
+        file: Option<tokio::fs::File>,
+        text: LogText,
+        done: bool,
+    }
+    let start = Reading {
+        file: None,
+        text: LogText::new(mask),
+        done: false,
+    };
+    let pieces =
+        futures_util::stream::unfold((start, Some(path)), |(mut reading, path)| async move {
+            if reading.done {
+                return None;
+            }
+            if let Some(path) = &path {
+                reading.file = tokio::fs::File::open(path).await.ok();
+            }
+            let mut buf = vec![0; 256 * 1024];
+            let read = match reading.file.as_mut() {
+                Some(file) => file.read(&mut buf).await.unwrap_or(0),
+                None => 0,
+            };
+            let piece = if read == 0 {
+                reading.done = true;
+                reading.text.finish()
+            } else {
+                reading.text.push(&buf[..read])
+            };
+            Some((Ok::<_, std::convert::Infallible>(piece), (reading, None)))
+        });
+    axum::body::Body::from_stream(pieces)
 }
 
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
