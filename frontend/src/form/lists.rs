@@ -275,7 +275,7 @@ pub fn EnvEditor() -> impl IntoView {
                         <TextField path=format!("{row}.name") no_help=true
                             lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
                         <TextField path=format!("{row}.value") no_help=true masked=hidden
-                            lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
+                            lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = typed_over_mask(v, t)) />
                         <CheckField path=format!("{row}.hidden") no_help=true get=hidden
                             set=Callback::new(move |on| cx.spec.update(|s| {
                                 if let Some(v) = s.environment.env.get_mut(i) {
@@ -288,6 +288,27 @@ pub fn EnvEditor() -> impl IntoView {
             }).collect_view()}
         </ListShell>
     }
+}
+
+/// The value of a hidden env var after an edit to `typed`. A restored draft or another
+/// user's clone shows a hidden value as the mask, and its box is a password box: typing
+/// into it added to the mask unseen (`******newtoken`), which no rule could tell from a
+/// value. The mask is not part of what is typed over it, and deleting from it empties it.
+pub fn typed_over_mask(var: &EnvVar, typed: String) -> String {
+    let mask = shared::task::HIDDEN_VALUE_MASK;
+    if !var.hidden || var.value != mask || typed == mask {
+        return typed;
+    }
+    if let Some(rest) = typed
+        .strip_prefix(mask)
+        .or_else(|| typed.strip_suffix(mask))
+    {
+        return rest.to_owned();
+    }
+    if mask.starts_with(typed.as_str()) || mask.ends_with(typed.as_str()) {
+        return String::new();
+    }
+    typed
 }
 
 /// Which catalog list a mount row chooses from.

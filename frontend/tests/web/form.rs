@@ -689,8 +689,24 @@ async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
         ["env.value.masked"]
     );
     assert!(second.invalid("environment.env[1].value"));
+    // Typed after the mask, as a caret at its end does: the value is what was typed,
+    // in the box too, not the mask with the secret after it.
+    let mask = shared::task::HIDDEN_VALUE_MASK;
+    second
+        .type_in("environment.env[1].value", &format!("{mask}s"))
+        .await;
+    assert_eq!(second.submitted().await.environment.env[1].value, "s");
+    assert_eq!(value.value(), "s");
     second.type_in("environment.env[1].value", &secret).await;
     assert!(second.codes_at("environment.env[1].value").is_empty());
+    assert_eq!(second.submitted().await.environment.env[1].value, secret);
+    // Deleting from the mask empties it: what is left of a mask is no secret.
+    drop(second);
+    let third = mount(None, true).await;
+    third.type_in("environment.env[1].value", &mask[1..]).await;
+    assert_eq!(third.submitted().await.environment.env[1].value, "");
+    let value: HtmlInputElement = third.control("environment.env[1].value").unchecked_into();
+    assert_eq!(value.value(), "");
 }
 
 #[wasm_bindgen_test]
