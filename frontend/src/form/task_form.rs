@@ -41,6 +41,10 @@ pub fn TaskForm(
     /// by default it does.
     #[prop(optional)]
     ray_clusters: Option<bool>,
+    /// Called once, at the user's first change of a form that started from `initial`:
+    /// from then on the saved draft is theirs, not the clone's.
+    #[prop(optional)]
+    on_edited: Option<Callback<()>>,
 ) -> impl IntoView {
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     let revealed = initial.is_some();
@@ -61,6 +65,19 @@ pub fn TaskForm(
     // The draft follows every change, so a reload finds it; a clone's spec only once
     // the user changes it.
     let autosave = draft::Autosave::follow(cx.spec, !revealed);
+    if let Some(edited) = on_edited.filter(|_| revealed) {
+        Effect::new(move |said: Option<bool>| {
+            cx.spec.track();
+            match said {
+                None => false,
+                Some(false) => {
+                    edited.run(());
+                    true
+                }
+                Some(true) => true,
+            }
+        });
+    }
 
     // The failure itself, not its text: it is worded in the reader's language, and
     // again when they switch.

@@ -29,6 +29,10 @@ pub fn NewTaskPage(
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         nav.go(Route::Detail(view.task.id.to_string()));
     });
+    // Once a clone is edited the draft is the user's: the address becomes `/new`, so a
+    // reload restores that draft rather than the task's spec over it (which also wrote
+    // over the saved draft, losing the edits).
+    let on_edited = Callback::new(move |()| crate::nav::set_query("", false));
     view! {
         {move || match start.get() {
             None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
@@ -36,7 +40,7 @@ pub fn NewTaskPage(
                 let session = session.clone();
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
-                        ray_clusters=session.ray_clusters initial on_submitted />
+                        ray_clusters=session.ray_clusters initial on_submitted on_edited />
                 }.into_any()
             }
             Some(Ok(None)) => {

@@ -959,6 +959,62 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
     finish(handle, &host, &address);
 }
 
+/// A clone once edited is the user's draft: the address becomes `/new`, so a reload opens
+/// the draft with the edits, not the task's spec again over it (which lost them).
+#[wasm_bindgen_test]
+async fn an_edited_clone_reloads_as_the_users_draft() {
+    let address = fresh_page();
+    crate::forget_drafts();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        let nav = Nav::provide();
+        nav.go(Route::New {
+            clone: Some("src-12345".into()),
+        });
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("src-12345"))
+    })
+    .await;
+    let mut spec = shared::demo::pytorch();
+    spec.basic.name_prefix = "source".into();
+    answer_fetch("src-12345", &serde_json::to_string(&spec).unwrap());
+    let prefix = || -> Option<web_sys::HtmlInputElement> {
+        host.query_selector("[name='basic.name_prefix']")
+            .unwrap()
+            .map(|e| e.unchecked_into())
+    };
+    until("the cloned form", || {
+        prefix().is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    // Opened, not yet edited: still the clone's address.
+    assert_eq!(frontend::nav::current_query(), "clone=src-12345");
+    let input = prefix().unwrap();
+    input.set_value("my-edit");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(frontend::nav::current_query(), "");
+    // A reload: the page goes (the draft is written as it does), and `/new` opens again.
+    release_fetches();
+    drop(handle);
+    let again = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    until("the draft", || {
+        prefix().is_some_and(|p| p.value() == "my-edit")
+    })
+    .await;
+    finish(again, &host, &address);
+}
+
 /// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
 /// the rows of the filter before would read as its tasks.
 #[wasm_bindgen_test]
