@@ -11,6 +11,14 @@ pub const MAX_WORKERS: u32 = 1024;
 pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     let compute = &cx.spec.compute;
     let at = |key| FieldPath::of(&[field_key!(TaskSpec: compute), key]);
+    let errors = |report: &Report| {
+        report
+            .issues()
+            .iter()
+            .filter(|i| i.severity == super::Severity::Error)
+            .count()
+    };
+    let errors_before = errors(report);
 
     let Some(kind) = compute.kind else {
         report.push(at(field_key!(Compute: kind)), IssueCode::ValueRequired);
@@ -89,8 +97,15 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     // A RayJob that autoscales outside its own range has no demand to plan with (the
     // plan counts the maximum, which may be below the workers it starts with): no plan
     // until `ray.autoscaling.range` is fixed, rather than a verdict on a wrong count.
+    //
+    // Likewise while the compute section has an error of its own (units over a spec's
+    // bound, an unknown pool or spec): a plan drawn around it, on the specs left, said
+    // "starts now" beside a report that refused the task (SPEC.md section 4: the two
+    // agree).
     let scaling = &cx.spec.ray.autoscaling;
-    if cx.spec.is_ray() && scaling.enabled && !scaling.holds(compute.workers) {
+    if errors(report) > errors_before
+        || cx.spec.is_ray() && scaling.enabled && !scaling.holds(compute.workers)
+    {
         for (at, gpu_model) in unhosted {
             let reason = NeverReason::NoMatchingNode { gpu_model };
             report.push(at, IssueCode::GangSkipped { reason });
