@@ -410,6 +410,8 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
 
     // Share: the link opens in a fresh session as a read-only view, secrets masked.
     pages.click("action-share").await;
+    // The focus goes to the new link, ready to copy, not to the page's body.
+    pages.check_focus("share-link").await;
     let link = pages.share_link().await;
     assert!(link.starts_with(&format!("{server}/shared/")), "{link}");
     pages.screenshot("pages-3-share-link").await;
@@ -547,6 +549,8 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_phase("Running").await;
     pages.click("action-stop").await;
     pages.click("confirm-stop-yes").await;
+    // The question goes, and the focus stays with the actions rather than the body.
+    pages.check_focus("actions").await;
     pages.check_phase("Stopped").await;
     pages.screenshot("pages-9-stopped").await;
 

@@ -308,6 +308,17 @@ fn Actions(
     let confirm_no = NodeRef::<leptos::html::Button>::new();
     let stop_button = NodeRef::<leptos::html::Button>::new();
     let delete_button = NodeRef::<leptos::html::Button>::new();
+    // Where the focus goes when the control that had it goes away or is disabled while
+    // its request is out (a confirmed stop, a share): left there, it fell to the page's
+    // body, and a keyboard user started again from the top.
+    let actions = NodeRef::<leptos::html::Section>::new();
+    let share_link = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(link) = share_link.get() {
+            let _ = link.focus();
+            link.select();
+        }
+    });
     Effect::new(move |_| {
         if let Some(button) = confirm_no.get() {
             let _ = button.focus();
@@ -344,6 +355,9 @@ fn Actions(
     let stop = move || {
         let id = id();
         confirming.set(None);
+        if let Some(section) = actions.get_untracked() {
+            let _ = section.focus();
+        }
         run(Box::pin(async move {
             match api::stop_task(&id).await {
                 Ok(_) => on_change.run(()),
@@ -379,6 +393,9 @@ fn Actions(
     };
     let make_share = move |_| {
         let id = id();
+        if let Some(section) = actions.get_untracked() {
+            let _ = section.focus();
+        }
         run(Box::pin(async move {
             match api::share_task(&id).await {
                 Ok(link) => {
@@ -417,7 +434,7 @@ fn Actions(
         });
     };
     view! {
-        <section class="panel actions" aria-labelledby="actions-title">
+        <section class="panel actions" aria-labelledby="actions-title" tabindex="-1" node_ref=actions data-testid="actions">
             <h2 id="actions-title" class="visually-hidden">{crate::i18n::tr("ui.detail.actions")}</h2>
             <div class="toolbar">
                 {owner.then(|| view! {
@@ -460,7 +477,7 @@ fn Actions(
             {move || share.get().map(|link| view! {
                 <div class="share" data-testid="share">
                     <label for="share-link">{crate::i18n::tr("ui.detail.share_link")}</label>
-                    <input id="share-link" type="url" readonly value=link.clone() data-testid="share-link" aria-describedby="share-help" />
+                    <input id="share-link" type="url" readonly value=link.clone() data-testid="share-link" aria-describedby="share-help" node_ref=share_link />
                     <button type="button" data-testid="share-copy" on:click=copy>{crate::i18n::tr("ui.detail.copy")}</button>
                     <p id="share-help" class="help">{crate::i18n::tr("ui.detail.share_help")}</p>
                     <p role="status" data-testid="share-copied">
