@@ -48,7 +48,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.name_prefix.bad_end",
-        "must end with a letter or digit",
+        "must end with a lowercase letter or digit, not '-'",
     ),
     (
         "basic.name_prefix.bad_start",

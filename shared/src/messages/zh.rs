@@ -43,7 +43,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "basic.cluster.unknown",
         "不属于所选区域，请从列表中选择集群",
     ),
-    ("basic.name_prefix.bad_end", "必须以字母或数字结尾"),
+    (
+        "basic.name_prefix.bad_end",
+        "必须以小写字母或数字结尾，不能以“-”结尾",
+    ),
     ("basic.name_prefix.bad_start", "必须以小写字母开头"),
     (
         "basic.name_prefix.invalid_chars",

@@ -72,10 +72,13 @@ fn name_prefix(cx: &Cx, report: &mut Report) {
     {
         report.push(path.clone(), IssueCode::NamePrefixInvalidChars);
     }
-    if !prefix.starts_with(|c: char| c.is_ascii_lowercase()) {
+    // The ends are judged only for characters the name may hold: an upper-case or
+    // Chinese end is the characters' finding already, and "must end with a letter or
+    // digit" beside `jumpA` read as wrong.
+    if prefix.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         report.push(path.clone(), IssueCode::NamePrefixBadStart);
     }
-    if !prefix.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+    if prefix.ends_with('-') {
         report.push(path.clone(), IssueCode::NamePrefixBadEnd);
     }
     if let Some(task_type) = cx.spec.basic.task_type {
