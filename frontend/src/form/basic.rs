@@ -93,9 +93,28 @@ pub fn BasicSection() -> impl IntoView {
                 get=cx.watch(move |s| s.basic.visible_in_group)
                 set=Callback::new(move |v| cx.spec.update(|s| s.basic.visible_in_group = v)) />
             <SelectField path="basic.time_zone" lens=text_lens!(cx, basic.time_zone) options=zones />
+            <ZoneNotOffered />
             <TagsEditor />
         </Section>
     }
+}
+
+/// Said when the browser's time zone is not one the catalog offers: the form then starts
+/// at the catalog's first zone, which may be hours off, and that should not pass unseen.
+#[component]
+fn ZoneNotOffered() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let browser = super::draft::browser_time_zone().filter(|zone| {
+        cx.catalog
+            .with_value(|c| !c.time_zones.iter().any(|z| z == zone))
+    });
+    browser.map(|zone| {
+        view! {
+            <p class="help note" role="note" data-testid="zone-not-offered">
+                {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_offered", &[("zone", zone.clone())])}
+            </p>
+        }
+    })
 }
 
 /// The final name the task gets and the prefix's live maximum length, which depends on

@@ -1950,3 +1950,51 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
         .unwrap();
     assert!(said.contains("debug mode keeps no cluster here"), "{said}");
 }
+
+/// A browser whose time zone the catalog does not offer starts at the catalog's first
+/// zone, and the form says so under the field rather than letting it pass unseen; one
+/// that is offered starts there, with nothing said.
+#[wasm_bindgen_test]
+async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
+    let browser = frontend::form::draft::browser_time_zone().expect("the browser's zone");
+    // The demo catalog offers UTC and the zones of its regions, where tests run.
+    if shared::demo::catalog().time_zones.contains(&browser) {
+        let offered = mount(None, false).await;
+        let zone: HtmlSelectElement = offered.control("basic.time_zone").unchecked_into();
+        assert_eq!(zone.value(), browser);
+        assert!(offered.find("[data-testid='zone-not-offered']").is_none());
+        drop(offered);
+    }
+
+    crate::fresh_page();
+    crate::forget_drafts();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let mut catalog = shared::demo::catalog();
+        catalog.time_zones.retain(|z| *z != browser);
+        let (usage, user) = (shared::demo::usage(), shared::demo::user());
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        view! { <TaskForm catalog usage user /> }
+    });
+    leptos::task::tick().await;
+    let browser = frontend::form::draft::browser_time_zone().unwrap();
+    let zone: HtmlSelectElement = host
+        .query_selector("[name='basic.time_zone']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(zone.value(), shared::demo::catalog().time_zones[0]);
+    let note = host
+        .query_selector("[data-testid='zone-not-offered']")
+        .unwrap()
+        .expect("the zone is said not to be offered");
+    assert_eq!(
+        note.text_content().unwrap(),
+        format!(
+            "Your browser's time zone, {browser}, is not in this list: choose the zone the \
+             task's logs and times should be shown in."
+        )
+    );
+    drop(handle);
+    host.remove();
+}

@@ -1302,6 +1302,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.summary.row", "{list} #{number}"),
     ("ui.form.summary.whole", "the whole spec"),
     ("ui.form.summary_title", "Findings"),
+    (
+        "ui.form.time_zone_not_offered",
+        "Your browser's time zone, {zone}, is not in this list: choose the zone the task's logs and times should be shown in.",
+    ),
     ("ui.form.title", "Create training task"),
     ("ui.list.any", "Any"),
     ("ui.list.chip_all", "All"),

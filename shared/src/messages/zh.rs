@@ -1114,6 +1114,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.summary.row", "{list}第 {number} 项"),
     ("ui.form.summary.whole", "整个任务配置"),
     ("ui.form.summary_title", "校验结果"),
+    (
+        "ui.form.time_zone_not_offered",
+        "浏览器的时区 {zone} 不在列表中，请选择任务日志与时间所用的时区。",
+    ),
     ("ui.form.title", "创建训练任务"),
     ("ui.list.any", "全部"),
     ("ui.list.chip_all", "全部"),
