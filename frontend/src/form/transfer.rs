@@ -204,9 +204,20 @@ impl ImportError {
     pub fn message(&self, lang: shared::Lang) -> String {
         use shared::messages::text;
         match self {
-            ImportError::Syntax(detail) => {
-                text(lang, "ui.form.import.syntax", &[("detail", detail.clone())])
-            }
+            // The reader's own words are English: the place is said in the reader's
+            // language, and the words follow as they came.
+            ImportError::Syntax(detail) => match place(detail) {
+                Some((line, column, words)) => text(
+                    lang,
+                    "ui.form.import.syntax_at",
+                    &[
+                        ("line", line.to_string()),
+                        ("column", column.to_string()),
+                        ("detail", words.to_owned()),
+                    ],
+                ),
+                None => text(lang, "ui.form.import.syntax", &[("detail", detail.clone())]),
+            },
             ImportError::Documents(count) => text(
                 lang,
                 "ui.form.import.documents",
@@ -230,6 +241,25 @@ impl ImportError {
             ),
         }
     }
+}
+
+/// The line and column a reader's error names (`… at line 3 column 1`, serde_json's and
+/// yaml-rust2's wording, the latter with `at byte 20` before it), with the words before
+/// the place.
+fn place(detail: &str) -> Option<(usize, usize, &str)> {
+    let at = detail.rfind(" line ")?;
+    let mut rest = detail[at + " line ".len()..].split(' ');
+    let line = rest.next()?.parse().ok()?;
+    let column = match (rest.next(), rest.next()) {
+        (Some("column"), Some(n)) => n.trim_end_matches(['.', ',']).parse().ok()?,
+        _ => return None,
+    };
+    let words = detail[..at].trim_end();
+    let words = words
+        .strip_suffix(" at")
+        .or_else(|| words.rsplit_once(" at byte ").map(|(w, _)| w))
+        .unwrap_or(words);
+    Some((line, column, words))
 }
 
 /// Whether an import's text is read as JSON (an object), not as YAML.

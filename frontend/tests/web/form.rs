@@ -844,6 +844,26 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
         panic!("{broken:?}");
     };
     assert!(detail.contains("line 1"), "{detail}");
+    // The place in the reader's language, the parser's own words after it, for JSON and
+    // for YAML alike.
+    let json = transfer::from_text("{bad json").unwrap_err();
+    assert_eq!(
+        json.message(shared::Lang::Zh),
+        "未导入：第 1 行第 2 列无法解析（解析器原文：key must be a string）。"
+    );
+    assert_eq!(
+        json.message(shared::Lang::En),
+        "Not imported: the text cannot be read at line 1, column 2 (the reader says: key \
+         must be a string)."
+    );
+    // yaml-rust2 names a byte before the line: it is left out.
+    let yaml = transfer::from_text("version: 1\nbasic: [\n").unwrap_err();
+    let said = yaml.message(shared::Lang::Zh);
+    assert!(
+        said.starts_with("未导入：第 3 行第 1 列无法解析（解析器原文："),
+        "{said}"
+    );
+    assert!(!said.contains("byte"), "{said}");
     // A field of the wrong shape is still named by its path.
     let shape = transfer::from_text(r#"{"compute": {"workers": "two"}}"#);
     let Err(ImportError::Shape(report)) = &shape else {

@@ -1130,6 +1130,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Not imported: 1 field is of the wrong shape.",
     ),
     ("ui.form.import.syntax", "Not imported: {detail}"),
+    (
+        "ui.form.import.syntax_at",
+        "Not imported: the text cannot be read at line {line}, column {column} (the reader says: {detail}).",
+    ),
     ("ui.form.import.title", "Import a spec"),
     (
         "ui.form.import.unread",

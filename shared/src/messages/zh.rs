@@ -965,6 +965,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.shape", "未导入：{count} 个字段格式不正确。"),
     ("ui.form.import.syntax", "未导入：{detail}"),
+    (
+        "ui.form.import.syntax_at",
+        "未导入：第 {line} 行第 {column} 列无法解析（解析器原文：{detail}）。",
+    ),
     ("ui.form.import.title", "导入任务规格"),
     (
         "ui.form.import.unread",
