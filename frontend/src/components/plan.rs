@@ -126,6 +126,9 @@ fn bars(
 ) -> impl IntoView {
     Dimension::ALL
         .iter()
+        // A dimension neither asked for nor offered (GPUs of a CPU spec) says nothing:
+        // "needs 0 of the 0 GPUs left" read as a fault.
+        .filter(|&&d| demand.get(d) > 0 || limit.get(d) > 0)
         .map(|&d| {
             let (need, left) = (demand.get(d), limit.get(d));
             // Nothing left: any demand fills the bar.

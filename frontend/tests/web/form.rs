@@ -1913,6 +1913,22 @@ async fn the_plan_shows_the_ray_heads_own_quota_line() {
         "{}",
         text("[data-testid='plan']")
     );
+    // The CPU head's line has no GPU row: it neither asks for GPUs nor has any, and
+    // "needs 0 of the 0 GPUs left" read as a fault.
+    let rows = host
+        .query_selector_all("[data-testid='quota-bars'][data-spec='cpu-8c'] .bar-row")
+        .unwrap();
+    let dimensions: Vec<String> = (0..rows.length())
+        .map(|i| {
+            rows.item(i)
+                .unwrap()
+                .unchecked_into::<HtmlElement>()
+                .dataset()
+                .get("dimension")
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(dimensions, ["vcpu", "memory_gib"]);
 }
 
 /// A shared volume that is not RWX, brought by an import or a clone, is offered by its
