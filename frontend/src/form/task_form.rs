@@ -55,7 +55,7 @@ pub fn TaskForm(
             None => (draft::blank(&catalog, &user), false),
         },
     };
-    let blank = draft::blank(&catalog, &user);
+    let blank = StoredValue::new(draft::blank(&catalog, &user));
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
     let refresh_usage = follow_usage(usage);
@@ -130,11 +130,28 @@ pub fn TaskForm(
         submitting.set(true);
         leptos::task::spawn_local(async move { answered(api::submit_task(json, &key).await) });
     };
+    // Start over clears what may be an hour's work: asked first, as Stop and Delete are,
+    // at the safe answer; Cancel (or Escape) goes back to the button.
+    let asking = RwSignal::new(false);
+    let start_button = NodeRef::<leptos::html::Button>::new();
+    let keep_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(keep) = keep_button.get() {
+            let _ = keep.focus();
+        }
+    });
+    let back_to_start = move || {
+        asking.set(false);
+        if let Some(button) = start_button.get_untracked() {
+            let _ = button.focus();
+        }
+    };
     let start_over = move |_| {
+        back_to_start();
         autosave.forget();
         cx.server.set(None);
         cx.reveal.set(false);
-        cx.spec.set(blank.clone());
+        cx.spec.set(blank.get_value());
         cx.reset_unparsed();
         restored.set(false);
     };
@@ -174,8 +191,16 @@ pub fn TaskForm(
                 <button type="submit" class="primary" data-testid="submit" disabled=blocked>
                     {move || cx.text(if submitting.get() { "ui.form.submitting" } else { "ui.form.submit" })}
                 </button>
-                <button type="button" data-testid="start-over" on:click=start_over>{move || cx.text("ui.form.start_over")}</button>
+                <button type="button" data-testid="start-over" on:click=move |_| asking.set(true) node_ref=start_button>{move || cx.text("ui.form.start_over")}</button>
             </div>
+            {move || asking.get().then(|| view! {
+                <div class="confirm" role="alertdialog" aria-labelledby="start-over-text" data-testid="confirm-start-over"
+                    on:keydown=move |ev| if ev.key() == "Escape" { back_to_start() }>
+                    <p id="start-over-text">{move || cx.text("ui.form.start_over_confirm")}</p>
+                    <button type="button" class="danger" data-testid="confirm-start-over-yes" on:click=start_over>{move || cx.text("ui.form.start_over_yes")}</button>
+                    <button type="button" data-testid="confirm-start-over-no" on:click=move |_| back_to_start() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
+                </div>
+            })}
         </form>
     }
 }

@@ -726,7 +726,22 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
     let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "draft-me-too");
     assert!(second.find("[data-testid='draft-restored']").is_some());
+    // Start over asks first, at the safe answer; Cancel keeps everything.
     second.click("start-over").await;
+    let focused = document()
+        .active_element()
+        .and_then(|e| e.get_attribute("data-testid"));
+    assert_eq!(focused.as_deref(), Some("confirm-start-over-no"));
+    second.click("confirm-start-over-no").await;
+    assert!(second.find("[data-testid='confirm-start-over']").is_none());
+    let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
+    assert_eq!(input.value(), "draft-me-too");
+    let focused = document()
+        .active_element()
+        .and_then(|e| e.get_attribute("data-testid"));
+    assert_eq!(focused.as_deref(), Some("start-over"));
+    second.click("start-over").await;
+    second.click("confirm-start-over-yes").await;
     let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "");
     assert!(
@@ -1146,8 +1161,8 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
     assert!(last.is_connected(), "the other findings' items are kept");
     assert_eq!(at(&last), last_path);
 
-    // Upper case and "_": two findings at the name, listed with the errors, first.
-    form.type_in("basic.name_prefix", "Bad_Name").await;
+    // A digit first and "_": two findings at the name, listed with the errors, first.
+    form.type_in("basic.name_prefix", "7b_name").await;
     let items = summary_items(&form);
     let codes: Vec<String> = items
         .iter()
@@ -1197,8 +1212,8 @@ async fn a_fields_findings_keep_their_lines_while_the_user_is_in_it() {
             .get_bounding_client_rect()
             .top()
     };
-    // An upper-case first letter and an underscore: two rules broken, two lines.
-    form.type_in("basic.name_prefix", "Bad_Name").await;
+    // A digit first and an underscore: two rules broken, two lines.
+    form.type_in("basic.name_prefix", "7b_name").await;
     assert_eq!(form.codes_at("basic.name_prefix").len(), 2);
     let (two, at) = (list.offset_height(), below());
     // One of them fixed at the next keystroke: nothing below the field moves.
@@ -1229,7 +1244,7 @@ async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
             .get_bounding_client_rect()
             .top()
     };
-    form.type_in("basic.name_prefix", "Bad_Name").await;
+    form.type_in("basic.name_prefix", "7b_name").await;
     form.type_in("basic.name_prefix", "bad-name").await;
     assert!(form.codes_at("basic.name_prefix").is_empty());
     let at = below();
@@ -1256,7 +1271,7 @@ async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
     assert!(below() < at, "the lines are given back after the click");
     // A press that comes back into the field keeps them.
     name.focus().unwrap();
-    form.type_in("basic.name_prefix", "Bad_Name").await;
+    form.type_in("basic.name_prefix", "7b_name").await;
     form.type_in("basic.name_prefix", "bad-name").await;
     let at = below();
     press("mousedown");
@@ -1616,6 +1631,7 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     // Held text goes with Start over, and the box shows the blank form's number.
     form.type_in("compute.workers", "2.5").await;
     form.click("start-over").await;
+    form.click("confirm-start-over-yes").await;
     let boxed: HtmlInputElement = form.control("compute.workers").unchecked_into();
     assert_eq!(boxed.value(), "0");
     assert!(form.codes_at("compute.workers").is_empty());

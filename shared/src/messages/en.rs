@@ -1299,6 +1299,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.specs.up", "Move spec {rank} up"),
     ("ui.form.start_over", "Start over"),
+    (
+        "ui.form.start_over_confirm",
+        "Clear the form and its saved draft? What you have filled in cannot be brought back.",
+    ),
+    ("ui.form.start_over_yes", "Clear the form"),
     ("ui.form.submit", "Submit"),
     ("ui.form.submitting", "Submitting…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),

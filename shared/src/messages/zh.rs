@@ -1111,6 +1111,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.specs.up", "将第 {rank} 个规格上移"),
     ("ui.form.start_over", "重新填写"),
+    (
+        "ui.form.start_over_confirm",
+        "清空表单及已保存的草稿？已填写的内容将无法恢复。",
+    ),
+    ("ui.form.start_over_yes", "清空表单"),
     ("ui.form.submit", "新建"),
     ("ui.form.submitting", "正在提交…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
