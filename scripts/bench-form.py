@@ -69,12 +69,13 @@ const controls = {
   name_prefix: document.querySelector("[name='basic.name_prefix']"),
   workers: document.querySelector("[name='compute.workers']"),
 };
-// Valid and invalid names alternate (upper case and "_" are not DNS labels), so the
-// field's finding and the summary appear and clear; workers alternate 1 and 2, so the
+// Valid and invalid names alternate (a digit first and "_" break two rules, as the
+// upper-case name used before did until upper case became one finding), so the field's
+// two findings and the summary's items appear and clear; workers alternate 1 and 2, so the
 // plan panel changes.
 const values = {
   bare: (i) => (i % 2 ? "bench-b" : "bench-a"),
-  name_prefix: (i) => (i % 2 ? "Bad_Name" : "good-name"),
+  name_prefix: (i) => (i % 2 ? "7b_name" : "good-name"),
   workers: (i) => (i % 2 ? "2" : "1"),
 };
 const loaf = [];
@@ -350,7 +351,7 @@ const el = target === "bare" ? document.getElementById("bench-bare")
   : document.querySelector(target === "name_prefix" ? "[name='basic.name_prefix']" : "[name='compute.workers']");
 const values = {
   bare: (i) => (i % 2 ? "bench-b" : "bench-a"),
-  name_prefix: (i) => (i % 2 ? "Bad_Name" : "good-name"),
+  name_prefix: (i) => (i % 2 ? "7b_name" : "good-name"),
   workers: (i) => (i % 2 ? "2" : "1"),
 };
 // Focused and on screen, as a typist's field is, then two frames.
