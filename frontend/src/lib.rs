@@ -40,6 +40,19 @@ pub fn App() -> impl IntoView {
         trying.set(false);
     });
     let current = move || nav.route();
+    // A move to another page (a link, a submit, Back) puts the focus at the page's start,
+    // as a page load does: left on a control of the page that went, it fell to the body,
+    // and the next Tab started from the top bar again.
+    let main = NodeRef::<leptos::html::Main>::new();
+    Effect::new(move |before: Option<Route>| {
+        let now = nav.route();
+        if before.is_some_and(|before| before != now)
+            && let Some(main) = main.get_untracked()
+        {
+            let _ = main.focus();
+        }
+        now
+    });
     view! {
         <a class="skip-link" href="#content">{crate::i18n::tr("ui.app.skip")}</a>
         <header class="topbar">
@@ -70,7 +83,7 @@ pub fn App() -> impl IntoView {
             </nav>
             <i18n::LangSwitch />
         </header>
-        <main id="content" tabindex="-1">
+        <main id="content" tabindex="-1" node_ref=main>
             {move || match session.get() {
                 None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
                 Some(Ok(session)) => view! { <Page session /> }.into_any(),

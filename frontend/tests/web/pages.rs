@@ -911,6 +911,46 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
     finish(handle, &host, &address);
 }
 
+/// A move to another page puts the focus at the page's start (the main region), as a page
+/// load does: it fell to the body when the link or button that had it went with its page.
+#[wasm_bindgen_test]
+async fn a_move_to_another_page_puts_the_focus_at_its_start() {
+    let address = fresh_page();
+    crate::forget_drafts();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), frontend::App);
+    until("the catalog's request", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    let answer = demo_session();
+    answer_fetch("/api/v1/catalog", &serde_json::to_string(&answer).unwrap());
+    until("the page", || {
+        host.query_selector(".loading").unwrap().is_none()
+    })
+    .await;
+    let focused = || {
+        document()
+            .active_element()
+            .map(|e| e.id())
+            .unwrap_or_default()
+    };
+    // Loading the first page moves nothing.
+    assert_ne!(focused(), "content");
+    let new = find(&host, "[data-testid='nav-new']");
+    new.focus().unwrap();
+    new.click();
+    until("the create form", || {
+        host.query_selector("[name='basic.name_prefix']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert_eq!(focused(), "content");
+    finish(handle, &host, &address);
+}
+
 /// A clone of a task that cannot be read (gone, not visible, no connection) says why and
 /// offers the create form, which opens in place (blank, with no draft kept).
 #[wasm_bindgen_test]
