@@ -99,12 +99,14 @@ pub struct Runner {
     backend: Arc<dyn Backend>,
     scheduler: Mutex<Scheduler>,
     attempts: Mutex<HashMap<TaskId, Attempt>>,
-    /// Held by a start from its last look at the task to the backend's start, and by a
-    /// stop from its look at the task to its decision (and, for a task not started, its
-    /// end): so a stop either reaches a gang the backend runs, or keeps the gang from
-    /// being started. Without it a stop between an admission and the gang's start ended
-    /// the task while its replicas went on running, unseen and on nodes shown free.
-    launch: Mutex<()>,
+    /// A lock per task, held by a start from its first look at the task until the
+    /// backend has started the gang, and by a stop from its look at the task to its
+    /// decision (and, for a task not started, its end): so a stop either finds a gang the
+    /// backend runs, or ends the task before its start looks. Without it a stop between
+    /// an admission and the gang's start ended the task while its replicas went on
+    /// running, unseen and on nodes shown free. Per task, as a start on Kubernetes may
+    /// wait minutes for a retried job's deletion.
+    launches: std::sync::Mutex<HashMap<TaskId, Arc<Mutex<()>>>>,
     /// The last reason each waiting task was given, so a pass that changes nothing adds
     /// no event.
     reasons: Mutex<HashMap<TaskId, Message>>,
@@ -204,7 +206,7 @@ impl Runner {
             store,
             backend,
             attempts: Mutex::new(HashMap::new()),
-            launch: Mutex::new(()),
+            launches: std::sync::Mutex::default(),
             reasons: Mutex::new(HashMap::new()),
             seq: AtomicU64::new(1),
             persistent,
@@ -777,10 +779,15 @@ impl Runner {
                 Decision::Admit { id, placement } => {
                     self.admissions.inc();
                     self.reasons.lock().await.remove(&id);
-                    if let Err(err) = self.start(&id, &placement).await {
-                        tracing::error!(task = %id, error = %err, "cannot start an admitted task");
-                        let why = Message::new("event.cannot_start").with("error", err);
-                        self.end(&id, TaskPhase::Failed, Some(why)).await;
+                    match self.start(&id, &placement).await {
+                        Ok(true) => {}
+                        // Ended before its start: its place is free for the next.
+                        Ok(false) => Box::pin(self.pump()).await,
+                        Err(err) => {
+                            tracing::error!(task = %id, error = %err, "cannot start an admitted task");
+                            let why = Message::new("event.cannot_start").with("error", err);
+                            self.end(&id, TaskPhase::Failed, Some(why)).await;
+                        }
                     }
                 }
                 Decision::Wait { id, reason } => {
@@ -795,12 +802,26 @@ impl Runner {
         }
     }
 
-    /// Records the admission and starts the gang.
-    async fn start(&self, id: &TaskId, placement: &Placement) -> Result<(), String> {
+    /// The lock of task `id` (see [`Runner::launches`]).
+    fn launch_lock(&self, id: &TaskId) -> Arc<Mutex<()>> {
+        let mut launches = self
+            .launches
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(launches.entry(id.clone()).or_default())
+    }
+
+    /// Records the admission and starts the gang; `false` when the task had ended
+    /// meanwhile and nothing was started.
+    async fn start(&self, id: &TaskId, placement: &Placement) -> Result<bool, String> {
+        let launch = self.launch_lock(id);
+        let _launch = launch.lock().await;
         let stored = self.store.get(id).await.map_err(|e| e.to_string())?;
-        // Stopped since the scheduler chose it: its hold went with the stop.
+        // Stopped since the scheduler chose it, here or through another server: the
+        // place the scheduler gave it goes back.
         if stored.task.phase.is_finished() {
-            return Ok(());
+            self.end_quietly(id, stored.task.phase, None).await;
+            return Ok(false);
         }
         let attempt = stored.task.attempts + 1;
         self.store
@@ -860,32 +881,8 @@ impl Runner {
                 ..Attempt::default()
             },
         );
-        let launch = self.launch.lock().await;
-        // A stop may have come since: ended it (it was still queued when the stop looked),
-        // or asked this attempt to stop before anything runs.
-        let now = self.store.get(id).await.map_err(|e| e.to_string())?;
-        if now.task.phase != TaskPhase::Scheduling {
-            let mut attempts = self.attempts.lock().await;
-            if attempts.get(id).is_some_and(|a| a.attempt == attempt) {
-                attempts.remove(id);
-            }
-            return Ok(());
-        }
-        let stopping = self
-            .attempts
-            .lock()
-            .await
-            .get(id)
-            .is_none_or(|a| a.stopping);
-        if stopping {
-            drop(launch);
-            let why = Message::new("event.stopped#before_start");
-            self.end(id, TaskPhase::Stopped, Some(why)).await;
-            return Ok(());
-        }
-        let started = self.backend.start(gang).await.map_err(|e| e.to_string());
-        drop(launch);
-        started
+        self.backend.start(gang).await.map_err(|e| e.to_string())?;
+        Ok(true)
     }
 
     /// The gang for a placement: replica 0 is the master (or the Ray head), then the
@@ -1278,9 +1275,21 @@ impl Runner {
         ended
     }
 
-    /// [`Runner::end`] without the admission pass after it, for a caller that holds
-    /// [`Runner::launch`], which that pass's starts take.
+    /// [`Runner::end`] without the admission pass after it, for a caller that holds the
+    /// task's lock ([`Runner::launches`]), which a start of it in that pass would take.
     async fn end_quietly(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
+        let ended = self.end_recorded(id, phase, why).await;
+        // An ended task starts no more: its lock goes, once the end is in the store, so a
+        // start that takes a new one finds the task ended (a holder keeps its handle).
+        self.launches
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(id);
+        ended
+    }
+
+    /// Frees the task's place and records its end (see [`Runner::end`]).
+    async fn end_recorded(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
         {
             let mut scheduler = self.scheduler.lock().await;
             if scheduler.finish(id).is_none() {
@@ -1290,8 +1299,14 @@ impl Runner {
         self.attempts.lock().await.remove(id);
         self.reasons.lock().await.remove(id);
         let stored = self.store.get(id).await;
-        // Ended already, through another server on the same store: its record is whole.
-        if stored.as_ref().is_ok_and(|s| s.task.phase.is_finished()) {
+        // Ended already, through another server on the same store: its record is whole,
+        // but for a placement a start here may have written since (an ended task has none).
+        if let Ok(stored) = &stored
+            && stored.task.phase.is_finished()
+        {
+            if stored.placement.is_some() {
+                let _ = self.store.set_hold(id, &[], None).await;
+            }
             return false;
         }
         let attempts = stored.map_or(0, |s| s.task.attempts);
@@ -1314,7 +1329,8 @@ impl Runner {
     ///
     /// [`StopError::Finished`] when it has ended already.
     pub async fn stop(&self, id: &TaskId) -> Result<StoredTask, StopError> {
-        let launch = self.launch.lock().await;
+        let lock = self.launch_lock(id);
+        let launch = lock.lock().await;
         let stored = self.store.get(id).await?;
         match stored.task.phase {
             phase if phase.is_finished() => Err(StopError::Finished(id.clone())),
@@ -1334,8 +1350,9 @@ impl Runner {
                     })
                 };
                 match attempt {
-                    // Started, or to be: a start not yet at the backend sees `stopping`
-                    // and ends the task instead, and the backend has nothing to stop.
+                    // Started (a start in progress held the task's lock until the
+                    // backend had the gang): the backend stops it, and its exit ends
+                    // the task.
                     Some(attempt) => {
                         let backend = Arc::clone(&self.backend);
                         let task = id.clone();
@@ -1343,8 +1360,7 @@ impl Runner {
                             let _ = backend.stop(&task, attempt, STOP_GRACE).await;
                         });
                     }
-                    // Nothing runs for it here (its processes ended with a crash, or
-                    // its start has not got that far and will find it ended).
+                    // Nothing runs for it here (its processes ended with a crash).
                     None => {
                         let why = Message::new("event.stopped");
                         self.end_quietly(id, TaskPhase::Stopped, Some(why)).await;

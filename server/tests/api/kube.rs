@@ -474,6 +474,17 @@ async fn a_stop_that_races_the_start_leaves_no_gang_running() {
         .iter()
         .map(|t| t["id"].as_str().expect("an id"))
         .collect();
+    // A task shows where it ran only if it was started: one stopped before its start has
+    // no placement (and holds nothing).
+    for task in page["tasks"].as_array().expect("tasks") {
+        let id = task["id"].as_str().expect("an id");
+        if !task["placement"].is_null() {
+            assert!(
+                starts.iter().any(|(t, _)| t.0 == id),
+                "{id} was never started, yet shows a placement: {task}"
+            );
+        }
+    }
     for (task, attempt) in &starts {
         if stopped.contains(&task.0.as_str()) {
             assert!(
