@@ -292,23 +292,25 @@ pub fn EnvEditor() -> impl IntoView {
 
 /// The value of a hidden env var after an edit to `typed`. A restored draft or another
 /// user's clone shows a hidden value as the mask, and its box is a password box: typing
-/// into it added to the mask unseen (`******newtoken`), which no rule could tell from a
-/// value. The mask is not part of what is typed over it, and deleting from it empties it.
+/// into it kept the mask's stars around what was typed (`******newtoken`, `***s***`),
+/// unseen, and no rule could tell them from a value. What was typed is what the edit
+/// put in place of the mask's stars, wherever the caret or selection was; deleting from
+/// the mask leaves nothing.
 pub fn typed_over_mask(var: &EnvVar, typed: String) -> String {
     let mask = shared::task::HIDDEN_VALUE_MASK;
     if !var.hidden || var.value != mask || typed == mask {
         return typed;
     }
-    if let Some(rest) = typed
-        .strip_prefix(mask)
-        .or_else(|| typed.strip_suffix(mask))
-    {
-        return rest.to_owned();
-    }
-    if mask.starts_with(typed.as_str()) || mask.ends_with(typed.as_str()) {
-        return String::new();
-    }
-    typed
+    // The mask is ASCII: a byte it shares is a whole character of `typed`.
+    let (m, t) = (mask.as_bytes(), typed.as_bytes());
+    let before = m.iter().zip(t).take_while(|(a, b)| a == b).count();
+    let after = m[before..]
+        .iter()
+        .rev()
+        .zip(t[before..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    typed[before..typed.len() - after].to_owned()
 }
 
 /// Which catalog list a mount row chooses from.

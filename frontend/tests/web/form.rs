@@ -670,6 +670,49 @@ async fn the_plan_panel_follows_the_compute_section() {
     assert!(form.submit_disabled());
 }
 
+/// What is typed into a hidden value shown as the mask is the value, wherever the caret
+/// or the selection was: the mask's stars left around it are not.
+#[wasm_bindgen_test]
+fn typing_over_a_masked_value_keeps_only_what_was_typed() {
+    use frontend::form::lists::typed_over_mask;
+    let mask = shared::task::HIDDEN_VALUE_MASK;
+    let masked = shared::task::EnvVar {
+        name: "TOKEN".into(),
+        value: mask.into(),
+        hidden: true,
+    };
+    for (typed, value) in [
+        ("******s", "s"),
+        ("s******", "s"),
+        ("***s***", "s"),
+        // A selection of the last three stars, typed over.
+        ("***s", "s"),
+        ("**secret", "secret"),
+        ("secret**", "secret"),
+        // Stars of the secret's own, next to the mask's.
+        ("*******x*", "*x*"),
+        ("令牌******", "令牌"),
+        // Deleting from the mask.
+        ("*****", ""),
+        ("", ""),
+        // Unchanged.
+        ("******", "******"),
+    ] {
+        assert_eq!(typed_over_mask(&masked, typed.into()), value, "{typed:?}");
+    }
+    // A value that is not the mask, or not hidden, is what was typed.
+    let shown = shared::task::EnvVar {
+        hidden: false,
+        ..masked.clone()
+    };
+    assert_eq!(typed_over_mask(&shown, "******s".into()), "******s");
+    let real = shared::task::EnvVar {
+        value: "abc".into(),
+        ..masked
+    };
+    assert_eq!(typed_over_mask(&real, "abc***".into()), "abc***");
+}
+
 #[wasm_bindgen_test]
 async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
     let spec = shared::demo::pytorch();
