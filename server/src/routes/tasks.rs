@@ -877,20 +877,10 @@ fn plain_text(text: impl IntoResponse) -> Response {
         .into_response()
 }
 
-/// A whole log as text, masked: bytes that are not UTF-8 show as U+FFFD, as a followed
-/// log shows them, since the answer says it is UTF-8.
-fn whole_text(mask: LogMask, log: &[u8]) -> String {
-    let mut text = LogText::new(mask);
-    let mut whole = text.push(log);
-    whole.push_str(&text.finish());
-    whole
-}
-
 /// A log file read to its end as the answer's body, a piece at a time: read whole first,
 /// a log of hundreds of megabytes took the server's memory and seconds before its first
 /// byte. A file not there (the replica has not started) is an empty log.
 fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
-    use tokio::io::AsyncReadExt;
     struct Reading {
         file: Option<tokio::fs::File>,
         text: LogText,
@@ -909,20 +899,38 @@ fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
             if let Some(path) = &path {
                 reading.file = tokio::fs::File::open(path).await.ok();
             }
-            let mut buf = vec![0; 256 * 1024];
             let read = match reading.file.as_mut() {
-                Some(file) => file.read(&mut buf).await.unwrap_or(0),
-                None => 0,
+                Some(file) => match read_piece(file).await {
+                    Ok(bytes) => bytes,
+                    // Cut short, the answer fails rather than passing for the whole log.
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot read a replica's log");
+                        reading.done = true;
+                        return Some((Err(error), (reading, None)));
+                    }
+                },
+                None => Vec::new(),
             };
-            let piece = if read == 0 {
+            let piece = if read.is_empty() {
                 reading.done = true;
                 reading.text.finish()
             } else {
-                reading.text.push(&buf[..read])
+                reading.text.push(&read)
             };
-            Some((Ok::<_, std::convert::Infallible>(piece), (reading, None)))
+            Some((Ok(piece), (reading, None)))
         });
     axum::body::Body::from_stream(pieces)
+}
+
+/// How much of a log file one read takes.
+const LOG_PIECE: usize = 256 * 1024;
+
+/// The next piece of an open log file, at most [`LOG_PIECE`] bytes; empty at its end.
+async fn read_piece(file: &mut tokio::fs::File) -> std::io::Result<Vec<u8>> {
+    use tokio::io::AsyncReadExt;
+    let mut piece = Vec::new();
+    file.take(LOG_PIECE as u64).read_to_end(&mut piece).await?;
+    Ok(piece)
 }
 
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
@@ -933,8 +941,16 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
     let chunks = stream.take_while(|chunk| std::future::ready(chunk.is_ok()));
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
     if !follow {
-        let text: Vec<u8> = chunks.concat().await;
-        return plain_text(whole_text(mask, &text));
+        // A piece at a time, as a log file is: a pod's log may be hundreds of megabytes.
+        let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
+        let tail = std::sync::Arc::clone(&text);
+        let pieces = chunks
+            .map(move |chunk| lock(&text).push(&chunk))
+            .chain(futures_util::stream::once(
+                async move { lock(&tail).finish() },
+            ))
+            .map(Ok::<_, std::convert::Infallible>);
+        return plain_text(axum::body::Body::from_stream(pieces));
     }
     // The held tail goes out after the last chunk, before the end event.
     let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
@@ -973,16 +989,16 @@ fn async_stream(
     tokio::spawn(async move {
         // Opened once it exists, then read from where the last read stopped: the whole
         // file read again at every poll cost a long log's size per poll.
+        // A piece at a time, so a long log already written is neither held whole nor
+        // sent as one event.
         let mut file = None::<tokio::fs::File>;
-        let mut appended = Vec::new();
-        let read_on = async |file: &mut Option<tokio::fs::File>, into: &mut Vec<u8>| {
-            use tokio::io::AsyncReadExt;
+        let read_on = async |file: &mut Option<tokio::fs::File>| {
             if file.is_none() {
                 *file = tokio::fs::File::open(&path).await.ok();
             }
-            into.clear();
-            if let Some(open) = file {
-                let _ = open.read_to_end(into).await;
+            match file {
+                Some(open) => read_piece(open).await.unwrap_or_default(),
+                None => Vec::new(),
             }
         };
         loop {
@@ -991,11 +1007,15 @@ fn async_stream(
             if tx.is_closed() {
                 return;
             }
-            read_on(&mut file, &mut appended).await;
+            let appended = read_on(&mut file).await;
             if !appended.is_empty() {
                 let chunk = log.push(&appended);
                 if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
                     return;
+                }
+                // More may be written already: read on before looking at the task.
+                if appended.len() == LOG_PIECE {
+                    continue;
                 }
             }
             let ended = match runner.store().get(&task).await {
@@ -1007,12 +1027,19 @@ fn async_stream(
                 Err(_) => true,
             };
             if ended {
-                // One last read: the replica may have written before it ended.
-                read_on(&mut file, &mut appended).await;
-                let mut chunk = log.push(&appended);
-                chunk.push_str(&log.finish());
-                if !chunk.is_empty() {
-                    let _ = tx.send(Event::default().data(chunk)).await;
+                // The rest: the replica may have written before it ended.
+                loop {
+                    let appended = read_on(&mut file).await;
+                    let mut chunk = log.push(&appended);
+                    if appended.is_empty() {
+                        chunk.push_str(&log.finish());
+                    }
+                    if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
+                        return;
+                    }
+                    if appended.is_empty() {
+                        break;
+                    }
                 }
                 let _ = tx.send(Event::default().event("end").data("ended")).await;
                 return;

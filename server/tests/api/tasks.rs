@@ -330,6 +330,42 @@ async fn a_log_read_whole_is_utf8_as_it_says() {
     assert_eq!(text, "a\u{FFFD}b 中\n");
 }
 
+/// A log longer than one read, with a character cut by the reads' boundary: read whole
+/// and followed, all of it comes, the character whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_log_comes_whole_read_or_followed() {
+    let app = server::app(demo_state().await);
+    // 262,143 bytes of "a", then 中 (3 bytes) across the 256 KiB mark, twice over.
+    let command = "for i in 1 2; do head -c 262143 /dev/zero | tr '\\0' a; printf '中'; done; echo";
+    let id = submitted(&app, &pytorch(command)).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let expected = format!("{}中{}中\n", "a".repeat(262_143), "a".repeat(262_143));
+    let (status, body) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = body.as_str().unwrap_or_default();
+    assert_eq!(text.len(), expected.len());
+    assert!(text == expected, "the log read whole differs");
+    let (status, events) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let events = events.as_str().unwrap_or_default();
+    let data: String = events
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(|data| data.strip_prefix(' ').unwrap_or(data))
+        .filter(|data| *data != "ended")
+        .collect();
+    assert_eq!(data.len(), expected.len() - 1, "all but the last newline");
+    assert!(data == expected.trim_end(), "the followed log differs");
+    assert!(
+        events.matches("data:").count() > 2,
+        "in pieces, not one event"
+    );
+}
+
 /// A task that has not started has no output yet: its log, asked for without an attempt,
 /// is empty, and followed it ends at once (as a follow ends when its task goes back to
 /// the queue); an attempt named is one it did not run.
