@@ -99,8 +99,9 @@ pub fn BasicSection() -> impl IntoView {
     }
 }
 
-/// Said when the browser's time zone is not one the catalog offers: the form then starts
-/// at the catalog's first zone, which may be hours off, and that should not pass unseen.
+/// Said when the browser's time zone is not one the catalog offers and the form holds
+/// the zone a blank form falls back to then (the catalog's first, which may be hours
+/// off), so that choice does not pass unseen; a zone a clone or draft brings is its own.
 #[component]
 fn ZoneNotOffered() -> impl IntoView {
     let cx = FormCx::use_context();
@@ -108,11 +109,18 @@ fn ZoneNotOffered() -> impl IntoView {
         cx.catalog
             .with_value(|c| !c.time_zones.iter().any(|z| z == zone))
     });
+    let fallback = cx
+        .catalog
+        .with_value(|c| super::draft::time_zone_for(c, browser.as_deref()));
+    let at_fallback = cx.watch(move |s| s.basic.time_zone == fallback);
     browser.map(|zone| {
-        view! {
-            <p class="help note" role="note" data-testid="zone-not-offered">
-                {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_offered", &[("zone", zone.clone())])}
-            </p>
+        move || {
+            let zone = zone.clone();
+            at_fallback.get().then(|| view! {
+                <p class="help note" role="note" data-testid="zone-not-offered">
+                    {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_offered", &[("zone", zone.clone())])}
+                </p>
+            })
         }
     })
 }

@@ -2090,6 +2090,16 @@ async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
              task's logs and times should be shown in."
         )
     );
+    // Once another zone is chosen, there is nothing more to say.
+    zone.set_value("Asia/Tokyo");
+    zone.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='zone-not-offered']")
+            .unwrap()
+            .is_none()
+    );
     drop(handle);
     host.remove();
 }
