@@ -594,7 +594,7 @@ impl Runner {
         let at = now();
         // Spot and idle tasks hold no quota (SPEC.md section 4): saying they do would
         // send their owners looking for it.
-        let accepted = if hold.is_empty() {
+        let accepted = if !spec.compute.kind.is_some_and(|k| k.uses_quota()) {
             "event.accepted#no_quota"
         } else {
             "event.accepted"
