@@ -697,6 +697,10 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     // The live stream, closed when replaced or when the page goes.
     let follow = StoredValue::new_local(None::<LogFollow>);
     let following = RwSignal::new(false);
+    // The reader asked to follow, and has not asked to stop: a stream that ends with its
+    // attempt is opened again on the next attempt of a retried task, which the picker
+    // moves to (it was read once, early, and then stood still while the attempt ran).
+    let wants_follow = StoredValue::new(false);
     let ended = RwSignal::new(false);
     // The stream stopped before the attempt ended.
     let broken = RwSignal::new(false);
@@ -837,7 +841,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             if !following.get_untracked() && !complete.get_untracked() {
                 reload();
             }
-        } else if following.get_untracked() {
+        } else if following.get_untracked() || wants_follow.get_value() {
             start_follow();
         } else {
             reload();
@@ -877,7 +881,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                             type="button"
                             data-testid="log-follow"
                             aria-pressed=move || following.get().to_string()
-                            on:click=move |_| if following.get_untracked() { stop_follow() } else { start_follow() }
+                            on:click=move |_| {
+                                let follow = !following.get_untracked();
+                                wants_follow.set_value(follow);
+                                if follow { start_follow() } else { stop_follow() }
+                            }
                         >
                             {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
                         </button>

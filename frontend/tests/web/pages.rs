@@ -1456,6 +1456,54 @@ async fn a_followed_log_follows_the_replica_picked_next() {
     finish(handle, &host, &address);
 }
 
+/// A followed log of a retried task goes on with the next attempt: its stream ends with
+/// the first, and the next one's log was read once, early, then stood still while it ran.
+#[wasm_bindgen_test]
+async fn a_followed_log_goes_on_with_the_next_attempt() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    fake_event_source();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    // The first attempt ends: its stream stops, and the page asks how the task is.
+    js_sys::eval("window.__source.first = true; window.__source.onerror(new Event('error'))")
+        .unwrap();
+    until("the task asked after the stream", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    let mut retried = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    retried.task.attempts = 2;
+    answer_fetch("tasks/t1?", &serde_json::to_string(&retried).unwrap());
+    // The page's poll brings the second attempt: it is followed, not read once.
+    ask_for_the_task_again(&host).await;
+    answer_fetch("tasks/t1?", &serde_json::to_string(&retried).unwrap());
+    let source = || {
+        js_sys::eval("window.__source.first ? 'first' : window.__source.url")
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    until("the second attempt followed", || {
+        source() == "/api/v1/tasks/t1/logs?replica=0&follow=true"
+    })
+    .await;
+    assert_eq!(
+        find(&host, "[data-testid='log-follow']")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(
+        held_fetches().iter().all(|u| !u.contains("/logs")),
+        "followed, not read once: {:?}",
+        held_fetches()
+    );
+    real_event_source();
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+}
+
 /// A log read while its attempt ran may be missing its end: when the task ends with the
 /// page open, the log is read again. An empty log of an ended attempt says there was no
 /// output, not "no output yet".
