@@ -397,9 +397,10 @@ pub fn Filters(
         }
         filter.update(|f| set(f, value));
     };
-    // Typed text applies only over the filters it was typed on: Back may have brought
-    // others meanwhile. Nor while an input method composes (pinyin): its text is not the
-    // word yet, and writing the box back would break the composition.
+    // Typed text applies over the filters as they are then, a chip or a select changed
+    // meanwhile included; not over filters Back brought (the pause is dropped then), nor
+    // while an input method composes (pinyin): its text is not the word yet, and writing
+    // the box back would break the composition.
     let typed = move |ev: leptos::ev::Event, set: fn(&mut ListFilter, String)| {
         let composing = js_sys::Reflect::get(&ev, &"isComposing".into())
             .ok()
@@ -412,22 +413,24 @@ pub fn Filters(
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
         }
-        let on = filter.get_untracked();
-        let handle = set_timeout_with_handle(
-            move || {
-                if filter.try_with_untracked(|f| *f == on) == Some(true) {
-                    apply_text(value, set);
-                }
-            },
-            Duration::from_millis(400),
-        );
+        let handle =
+            set_timeout_with_handle(move || apply_text(value, set), Duration::from_millis(400));
         pending.set_value(handle.ok());
     };
-    on_cleanup(move || {
+    let drop_typed = move || {
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
         }
+    };
+    let popped = window_event_listener(leptos::ev::popstate, move |_| drop_typed());
+    on_cleanup(move || {
+        popped.remove();
+        drop_typed();
     });
+    // Each box follows its own filter only: rewritten at every change of the filters, a
+    // box lost what was typed in it when a chip was pressed before the pause.
+    let tag_value = Memo::new(move |_| filter.with(|f| f.tag.clone()));
+    let name_value = Memo::new(move |_| filter.with(|f| f.name.clone()));
     view! {
         <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
             <label>
@@ -452,7 +455,7 @@ pub fn Filters(
                     type="search"
                     data-testid="filter-tag"
                     placeholder=crate::i18n::tr("ui.list.filter.tag_help")
-                    prop:value=move || filter.with(|f| f.tag.clone())
+                    prop:value=tag_value
                     on:input=move |ev| typed(ev, |f, v| f.tag = v)
                     on:compositionend=move |ev| typed(ev.into(), |f, v| f.tag = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.tag = v)
@@ -463,7 +466,7 @@ pub fn Filters(
                 <input
                     type="search"
                     data-testid="filter-name"
-                    prop:value=move || filter.with(|f| f.name.clone())
+                    prop:value=name_value
                     on:input=move |ev| typed(ev, |f, v| f.name = v)
                     on:compositionend=move |ev| typed(ev.into(), |f, v| f.name = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)
@@ -485,7 +488,10 @@ pub fn Filters(
                     }).collect_view()}
                 </select>
             </label>
-            <button type="button" class="clear" data-testid="filter-clear" on:click=move |_| filter.set(ListFilter::default())>
+            <button type="button" class="clear" data-testid="filter-clear" on:click=move |_| {
+                drop_typed();
+                filter.set(ListFilter::default());
+            }>
                 {crate::i18n::tr("ui.list.clear")}
             </button>
         </form>

@@ -237,6 +237,29 @@ async fn a_text_filter_applies_as_the_user_pauses_typing() {
     tag.dispatch_event(&event("input")).unwrap();
     sleep(700).await;
     assert_eq!(filter.get_untracked().tag, "team=nlp");
+    // A chip pressed before the pause: both apply, and the box keeps what was typed.
+    name.set_value("bulk1");
+    name.dispatch_event(&event("input")).unwrap();
+    filter.update(|f| f.phase = Some(TaskPhase::Failed));
+    leptos::task::tick().await;
+    assert_eq!(name.value(), "bulk1", "the box keeps what was typed");
+    sleep(700).await;
+    let now = filter.get_untracked();
+    assert_eq!(
+        (now.name.as_str(), now.phase),
+        ("bulk1", Some(TaskPhase::Failed))
+    );
+    // Back before the pause: the filters it brings stand, the typing is dropped.
+    name.set_value("bulk2");
+    name.dispatch_event(&event("input")).unwrap();
+    filter.update(|f| f.name = "bulk0".into());
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("popstate").unwrap())
+        .unwrap();
+    sleep(700).await;
+    assert_eq!(filter.get_untracked().name, "bulk0");
+    assert_eq!(name.value(), "bulk0");
 }
 
 #[wasm_bindgen_test]
