@@ -1241,7 +1241,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.pending",
-        "Where the task would run shows once a cluster, resource kind and instance spec are chosen and the compute section's errors are fixed.",
+        "Where the task would run shows once a cluster, resource kind and instance spec are chosen and the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),

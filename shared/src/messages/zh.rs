@@ -1065,7 +1065,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.pending",
-        "选择集群、资源类型和实例规格，并修正计算资源中的错误后，即可查看任务将在何处运行。",
+        "选择集群、资源类型和实例规格，并修正计算资源（以及 RayJob 自动扩缩范围）中的错误后，即可查看任务将在何处运行。",
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
