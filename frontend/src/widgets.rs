@@ -53,6 +53,8 @@ impl Options {
                     options.locale = Some(lang);
                 }
                 ("apiBase" | "locale", _) => return Err(format!("{name} must be a string")),
+                // JSON drops functions: an `onSubmit` that came through is not one.
+                ("onSubmit", _) => return Err("onSubmit must be a function".to_owned()),
                 ("catalog", catalog) => {
                     let catalog = shared::read::from_json(&catalog.to_string())
                         .map_err(|e| format!("catalog: {e}"))?;
@@ -69,17 +71,23 @@ impl Options {
     }
 }
 
+/// Marks an element that holds a mounted form.
+const MOUNTED: &str = "data-berth-form";
+
 /// A mounted form; `unmount()` takes it out of the page.
 #[wasm_bindgen]
 pub struct FormHandle {
     handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
+    element: web_sys::HtmlElement,
 }
 
 #[wasm_bindgen]
 impl FormHandle {
     /// Takes the form out of its element.
     pub fn unmount(&mut self) {
-        self.handle.take();
+        if self.handle.take().is_some() {
+            let _ = self.element.remove_attribute(MOUNTED);
+        }
     }
 }
 
@@ -91,10 +99,25 @@ impl FormHandle {
 ///
 /// Options of the wrong shape, or a catalog that cannot be fetched, with the reason.
 #[wasm_bindgen(js_name = mountTaskForm)]
-pub async fn mount_task_form(
-    element: web_sys::HtmlElement,
-    options: JsValue,
-) -> Result<FormHandle, JsError> {
+pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormHandle, JsError> {
+    // Checked, not taken on trust: `null` (a `getElementById` that found nothing) mounted
+    // nothing and said nothing, and a string was refused as if the options were wrong.
+    let element: web_sys::HtmlElement = element.dyn_into().map_err(|given| {
+        let what = if given.is_null() || given.is_undefined() {
+            "nothing".to_owned()
+        } else {
+            format!("a {}", given.js_typeof().as_string().unwrap_or_default())
+        };
+        JsError::new(&format!(
+            "mountTaskForm: element: must be an element of the page, not {what}"
+        ))
+    })?;
+    // A second form in one element would stand below the first, both live.
+    if element.has_attribute(MOUNTED) {
+        return Err(JsError::new(
+            "mountTaskForm: element: it holds a form already; unmount that one first",
+        ));
+    }
     let on_submit = (!options.is_undefined() && !options.is_null())
         .then(|| js_sys::Reflect::get(&options, &JsValue::from_str("onSubmit")).ok())
         .flatten()
@@ -113,16 +136,24 @@ pub async fn mount_task_form(
     }
     let session = match options.catalog {
         Some(session) => session,
-        None => api::fetch_catalog()
-            .await
-            .map_err(|e| JsError::new(&format!("mountTaskForm: catalog: {e}")))?,
+        None => api::fetch_catalog().await.map_err(|e| {
+            let said = e.localized(options.locale.unwrap_or(Lang::En));
+            JsError::new(&format!("mountTaskForm: catalog: {said}"))
+        })?,
     };
     let locale = options.locale;
+    // Marked again here: another mount may have come while the catalog was fetched.
+    if element.has_attribute(MOUNTED) {
+        return Err(JsError::new(
+            "mountTaskForm: element: it holds a form already; unmount that one first",
+        ));
+    }
+    let _ = element.set_attribute(MOUNTED, "");
     if let Some(locale) = locale {
         // Screen readers take the form's language from its element.
         let _ = element.set_attribute("lang", locale.tag());
     }
-    let handle = leptos::mount::mount_to(element, move || {
+    let handle = leptos::mount::mount_to(element.clone(), move || {
         let lang = UiLang::provide();
         if let Some(locale) = locale {
             lang.set_here(locale);
@@ -151,5 +182,6 @@ pub async fn mount_task_form(
     });
     Ok(FormHandle {
         handle: Some(handle),
+        element,
     })
 }

@@ -1422,7 +1422,7 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     let host = crate::new_host();
     for (locale, title) in [("zh-CN", "创建训练任务"), ("en", "Create training task")] {
         let json = format!(r#"{{"locale": "{locale}", "catalog": {catalog}, "apiBase": null}}"#);
-        let mut form = mount_task_form(host.clone(), options(&json))
+        let mut form = mount_task_form(host.clone().into(), options(&json))
             .await
             .expect("mounts");
         leptos::task::tick().await;
@@ -1454,7 +1454,7 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         ),
         ("[1]", "must be an object"),
     ] {
-        let err = mount_task_form(host.clone(), options(json))
+        let err = mount_task_form(host.clone().into(), options(json))
             .await
             .err()
             .unwrap_or_else(|| panic!("{json} is refused"));
@@ -1465,6 +1465,49 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
             "{json}"
         );
     }
+    // `onSubmit` is a function; JSON drops functions, so one that is not is named.
+    let not_a_function = js_sys::JSON::parse(r#"{"onSubmit": "x"}"#).unwrap();
+    let err = mount_task_form(host.clone().into(), not_a_function)
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(
+        refusal(err),
+        "mountTaskForm: options: onSubmit must be a function"
+    );
+    // The element: none (a lookup that found nothing), or not an element.
+    for (element, what) in [
+        (wasm_bindgen::JsValue::NULL, "nothing"),
+        (wasm_bindgen::JsValue::from_str("task-form"), "a string"),
+    ] {
+        let err = mount_task_form(element, options("{}"))
+            .await
+            .err()
+            .expect("refused");
+        assert_eq!(
+            refusal(err),
+            format!("mountTaskForm: element: must be an element of the page, not {what}")
+        );
+    }
+    // One form an element: a second mount is refused until the first is unmounted.
+    let json = format!(r#"{{"catalog": {catalog}}}"#);
+    let mut first = mount_task_form(host.clone().into(), options(&json))
+        .await
+        .expect("mounts");
+    let err = mount_task_form(host.clone().into(), options(&json))
+        .await
+        .err()
+        .expect("a second form is refused");
+    assert_eq!(
+        refusal(err),
+        "mountTaskForm: element: it holds a form already; unmount that one first"
+    );
+    assert_eq!(host.query_selector_all("h1").unwrap().length(), 1);
+    first.unmount();
+    let mut again = mount_task_form(host.clone().into(), options(&json))
+        .await
+        .expect("mounts once the first is gone");
+    again.unmount();
     host.remove();
 }
 
