@@ -659,6 +659,13 @@ fn log_replicas(view: &TaskView) -> Vec<LogReplica> {
 /// in the list's order.
 pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, String)> {
     let mut workers = 0;
+    // The form's words for the roles: a PyTorchJob's master and workers are 主节点 and
+    // 工作节点, a RayJob's Head and Worker keep Ray's names (as the seeds write them).
+    let worker = if logs.iter().any(|l| l.role == ReplicaRole::Master) {
+        "ui.detail.replica_worker"
+    } else {
+        "ui.detail.replica_worker#ray"
+    };
     logs.iter()
         .map(|log| {
             let n = ("n", log.replica.to_string());
@@ -673,7 +680,7 @@ pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, Stri
                 ReplicaRole::Worker => {
                     workers += 1;
                     let i = ("i", (workers - 1).to_string());
-                    shared::messages::text(lang, "ui.detail.replica_worker", &[n, i])
+                    shared::messages::text(lang, worker, &[n, i])
                 }
             };
             (log.replica, text)

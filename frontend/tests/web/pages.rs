@@ -558,6 +558,21 @@ fn replicas_are_named_by_what_they_run() {
         replica_labels(Lang::Zh, &[at(0, ReplicaRole::Submitter)])[0].1,
         "0：Submitter（入口命令的输出）"
     );
+    // In Chinese, a PyTorchJob's roles in the form's words; a RayJob's keep Ray's.
+    let zh = |logs: &[LogReplica]| -> Vec<String> {
+        replica_labels(Lang::Zh, logs)
+            .into_iter()
+            .map(|(_, label)| label)
+            .collect()
+    };
+    assert_eq!(
+        zh(&[at(0, ReplicaRole::Master), at(1, ReplicaRole::Worker)]),
+        ["0：主节点", "1：工作节点 0"]
+    );
+    assert_eq!(
+        zh(&[at(0, ReplicaRole::Head), at(1, ReplicaRole::Worker)]),
+        ["0：Head", "1：Worker 0"]
+    );
 }
 
 #[wasm_bindgen_test]

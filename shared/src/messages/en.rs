@@ -1051,6 +1051,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{n}: submitter (the entrypoint's output)",
     ),
     ("ui.detail.replica_worker", "{n}: worker {i}"),
+    ("ui.detail.replica_worker#ray", "{n}: worker {i}"),
     ("ui.detail.resubmit", "Resubmit"),
     ("ui.detail.share", "Share"),
     (

@@ -893,12 +893,13 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.replica", "副本"),
     ("ui.detail.replica_head", "{n}：Head"),
-    ("ui.detail.replica_master", "{n}：Master"),
+    ("ui.detail.replica_master", "{n}：主节点"),
     (
         "ui.detail.replica_submitter",
         "{n}：Submitter（入口命令的输出）",
     ),
-    ("ui.detail.replica_worker", "{n}：Worker {i}"),
+    ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
+    ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
     ("ui.detail.resubmit", "重提"),
     ("ui.detail.share", "分享"),
     (
