@@ -66,7 +66,32 @@ pub fn ReportView(
     // Keyed, so a finding that appears or clears adds or removes its own item: as a
     // plain list, an error appearing at the top shifted every item below it by one
     // place, and each was rewritten (its attributes and texts) on every keystroke.
-    let sorted = move || report.with(keyed);
+    //
+    // The items follow the report just after the frame a change paints in, as the
+    // browser's next task: a keystroke's frame holds the field's own findings, the counts
+    // and the submit button, and the whole list (below every section, a sixth of a
+    // keystroke's script) comes one frame later rather than delaying them.
+    let shown = RwSignal::new(report.get_untracked());
+    let asked = StoredValue::new(false);
+    Effect::new(move |first: Option<()>| {
+        report.track();
+        if first.is_none() || asked.get_value() {
+            return;
+        }
+        asked.set_value(true);
+        request_animation_frame(move || {
+            let _ = set_timeout_with_handle(
+                move || {
+                    asked.try_set_value(false);
+                    if let Some(now) = report.try_get_untracked() {
+                        shown.try_set(now);
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        });
+    });
+    let sorted = move || shown.with(keyed);
     let list = issue_list(sorted, lang);
     view! {
         <div class="report">

@@ -379,6 +379,7 @@ async fn the_summary_names_a_findings_field_by_its_labels() {
     form.click("add-environment.env").await;
     form.click("add-environment.env").await;
     form.type_in("environment.env[1].name", "1BAD").await;
+    crate::after_paint().await;
     let place = || {
         form.find("li.issue[data-path='environment.env[1].name'] .path")
             .expect("the summary lists the bad name")
@@ -388,6 +389,7 @@ async fn the_summary_names_a_findings_field_by_its_labels() {
     // The second row, by its number as the form shows it, then the column's label.
     assert_eq!(place(), "Environment variables #2 › Name");
     form.click("lang-zh").await;
+    crate::after_paint().await;
     assert_eq!(place(), "环境变量第 2 项 › 变量名");
     form.click("lang-en").await;
     assert_eq!(
@@ -1198,6 +1200,8 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
     );
 
     form.type_in("basic.name_prefix", "good-name").await;
+    // The list follows in the task after the keystroke's frame.
+    crate::after_paint().await;
     let items = summary_items(&form);
     assert!(items.iter().all(|i| at(i) != "basic.name_prefix"));
     assert_eq!(items.len(), before - 1);
@@ -1206,6 +1210,7 @@ async fn the_summary_adds_and_removes_only_the_findings_that_change() {
 
     // A digit first and "_": two findings at the name, listed with the errors, first.
     form.type_in("basic.name_prefix", "7b_name").await;
+    crate::after_paint().await;
     let items = summary_items(&form);
     let codes: Vec<String> = items
         .iter()
@@ -1825,6 +1830,7 @@ async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_
 
     // A value outside the list: the finding is the row's, shown under it.
     form.type_in("basic.tags[1].value", "someday").await;
+    crate::after_paint().await;
     let row_codes = |form: &Form| form.codes_in("f-basic-tags-1-msgs");
     assert_eq!(row_codes(&form), ["basic.tags.not_maintained"]);
     // The summary sends the focus to the row's first control.

@@ -20,6 +20,25 @@ async fn sleep(ms: i32) {
     wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
 }
 
+/// Waits until the browser has painted a frame and run the task after it, where the
+/// findings summary's list follows the report (`components::report`).
+async fn after_paint() {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().unwrap();
+        let later = wasm_bindgen::closure::Closure::once_into_js(move || {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+                .unwrap();
+        });
+        window
+            .request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&later))
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+    leptos::task::tick().await;
+}
+
 /// No draft saved by an earlier test, in this tab's storage or the browser's.
 fn forget_drafts() {
     let window = web_sys::window().unwrap();
