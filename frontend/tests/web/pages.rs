@@ -989,12 +989,14 @@ async fn a_move_to_another_page_puts_the_focus_at_its_start() {
     finish(handle, &host, &address);
 }
 
-/// A clone of a task that cannot be read (gone, not visible, no connection) says why and
-/// offers the create form, which opens in place (blank, with no draft kept).
-#[wasm_bindgen_test]
-async fn a_clone_that_cannot_load_offers_the_create_form() {
-    let address = fresh_page();
-    // No draft of an earlier test: the blank form is blank.
+/// The console's page at `/new?clone=<id>`, with no draft saved before, once it has
+/// asked for the task's spec (held, for the test to answer).
+async fn mount_clone_page(
+    id: &'static str,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
     crate::forget_drafts();
     hold_fetches();
     let host = crate::new_host();
@@ -1002,14 +1004,24 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
         UiLang::provide().set(Lang::En);
         let nav = Nav::provide();
         nav.go(Route::New {
-            clone: Some("gone-12345".into()),
+            clone: Some(id.into()),
         });
         view! { <frontend::Page session=demo_session() /> }.into_any()
     });
     until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("gone-12345"))
+        held_fetches().iter().any(|u| u.contains(id))
     })
     .await;
+    (host, handle)
+}
+
+/// A clone of a task that cannot be read (gone, not visible, no connection) says why and
+/// offers the create form, which opens in place (blank, with no draft kept).
+#[wasm_bindgen_test]
+async fn a_clone_that_cannot_load_offers_the_create_form() {
+    let address = fresh_page();
+    // No draft of an earlier test: the blank form is blank.
+    let (host, handle) = mount_clone_page("gone-12345").await;
     fail_fetch("gone-12345");
     let failed = || {
         host.query_selector("[data-testid='clone-failed']")
@@ -1042,21 +1054,7 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
 #[wasm_bindgen_test]
 async fn an_edited_clone_reloads_as_the_users_draft() {
     let address = fresh_page();
-    crate::forget_drafts();
-    hold_fetches();
-    let host = crate::new_host();
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        let nav = Nav::provide();
-        nav.go(Route::New {
-            clone: Some("src-12345".into()),
-        });
-        view! { <frontend::Page session=demo_session() /> }.into_any()
-    });
-    until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("src-12345"))
-    })
-    .await;
+    let (host, handle) = mount_clone_page("src-12345").await;
     let mut spec = shared::demo::pytorch();
     spec.basic.name_prefix = "source".into();
     answer_fetch("src-12345", &serde_json::to_string(&spec).unwrap());

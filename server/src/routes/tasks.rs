@@ -940,19 +940,8 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
     // A read error ends the log: what came before it is still worth showing.
     let chunks = stream.take_while(|chunk| std::future::ready(chunk.is_ok()));
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
-    if !follow {
-        // A piece at a time, as a log file is: a pod's log may be hundreds of megabytes.
-        let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
-        let tail = std::sync::Arc::clone(&text);
-        let pieces = chunks
-            .map(move |chunk| lock(&text).push(&chunk))
-            .chain(futures_util::stream::once(
-                async move { lock(&tail).finish() },
-            ))
-            .map(Ok::<_, std::convert::Infallible>);
-        return plain_text(axum::body::Body::from_stream(pieces));
-    }
-    // The held tail goes out after the last chunk, before the end event.
+    // Masked a piece at a time, the held tail after the last: a pod's log may be hundreds
+    // of megabytes.
     let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
     let tail = std::sync::Arc::clone(&text);
     let masked = chunks
@@ -961,6 +950,10 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
             async move { lock(&tail).finish() },
         ))
         .filter(|text| std::future::ready(!text.is_empty()));
+    if !follow {
+        let pieces = masked.map(Ok::<_, std::convert::Infallible>);
+        return plain_text(axum::body::Body::from_stream(pieces));
+    }
     let events =
         masked
             .map(|text| Ok(Event::default().data(text)))

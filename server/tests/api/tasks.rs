@@ -280,6 +280,17 @@ async fn logs_of_a_replica_the_task_does_not_have_are_refused() {
     call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
 }
 
+/// The text a followed log's server-sent events carry, their `data:` lines joined, the
+/// `end` event's left out.
+fn sse_data(events: &str) -> String {
+    events
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(|data| data.strip_prefix(' ').unwrap_or(data))
+        .filter(|data| *data != "ended")
+        .collect()
+}
+
 /// A character the program writes in two parts, read between them, reaches a follower
 /// whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -296,13 +307,7 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let body = body.as_str().unwrap_or_default();
-    let data: String = body
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(|data| data.strip_prefix(' ').unwrap_or(data))
-        .filter(|data| *data != "ended")
-        .collect();
-    assert_eq!(data, "a中b", "{body}");
+    assert_eq!(sse_data(body), "a中b", "{body}");
 }
 
 /// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
@@ -352,12 +357,7 @@ async fn a_long_log_comes_whole_read_or_followed() {
     .await;
     assert_eq!(status, StatusCode::OK);
     let events = events.as_str().unwrap_or_default();
-    let data: String = events
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(|data| data.strip_prefix(' ').unwrap_or(data))
-        .filter(|data| *data != "ended")
-        .collect();
+    let data = sse_data(events);
     assert_eq!(data.len(), expected.len() - 1, "all but the last newline");
     assert!(data == expected.trim_end(), "the followed log differs");
     assert!(
