@@ -274,8 +274,10 @@ pub fn EnvEditor() -> impl IntoView {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.name") no_help=true
                             lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
-                        <TextField path=format!("{row}.value") no_help=true masked=hidden
-                            lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = typed_over_mask(v, t)) />
+                        <span class="value-box" on:beforeinput=start_over_the_mask>
+                            <TextField path=format!("{row}.value") no_help=true masked=hidden
+                                lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
+                        </span>
                         <CheckField path=format!("{row}.hidden") no_help=true get=hidden
                             set=Callback::new(move |on| cx.spec.update(|s| {
                                 if let Some(v) = s.environment.env.get_mut(i) {
@@ -290,27 +292,21 @@ pub fn EnvEditor() -> impl IntoView {
     }
 }
 
-/// The value of a hidden env var after an edit to `typed`. A restored draft or another
-/// user's clone shows a hidden value as the mask, and its box is a password box: typing
-/// into it kept the mask's stars around what was typed (`******newtoken`, `***s***`),
-/// unseen, and no rule could tell them from a value. What was typed is what the edit
-/// put in place of the mask's stars, wherever the caret or selection was; deleting from
-/// the mask leaves nothing.
-pub fn typed_over_mask(var: &EnvVar, typed: String) -> String {
-    let mask = shared::task::HIDDEN_VALUE_MASK;
-    if !var.hidden || var.value != mask || typed == mask {
-        return typed;
+/// Before an edit of a hidden value's box that shows the mask (a restored draft, another
+/// user's clone), the box is emptied, so the edit starts from nothing: typed or pasted
+/// text is the value, and a deletion leaves nothing. The box is a password box, and an
+/// edit left around the mask's stars (`******newtoken`) was saved unseen; guessing the
+/// typed part afterwards cut a secret's own stars.
+fn start_over_the_mask(ev: leptos::ev::InputEvent) {
+    use wasm_bindgen::JsCast;
+    if let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        && input.type_() == "password"
+        && input.value() == shared::task::HIDDEN_VALUE_MASK
+    {
+        input.set_value("");
     }
-    // The mask is ASCII: a byte it shares is a whole character of `typed`.
-    let (m, t) = (mask.as_bytes(), typed.as_bytes());
-    let before = m.iter().zip(t).take_while(|(a, b)| a == b).count();
-    let after = m[before..]
-        .iter()
-        .rev()
-        .zip(t[before..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    typed[before..typed.len() - after].to_owned()
 }
 
 /// Which catalog list a mount row chooses from.
