@@ -91,6 +91,14 @@ impl FormHandle {
     }
 }
 
+/// A handle freed (`free()`, `using`, or collected) unmounts its form: the element is
+/// free for another then, and its mark goes with it.
+impl Drop for FormHandle {
+    fn drop(&mut self) {
+        self.unmount();
+    }
+}
+
 /// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
 /// `zh-CN`), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
 /// `onSubmit`, called with the created task.
