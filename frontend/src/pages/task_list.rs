@@ -417,10 +417,15 @@ pub fn Filters(
             set_timeout_with_handle(move || apply_text(value, set), Duration::from_millis(400));
         pending.set_value(handle.ok());
     };
+    // Dropped typing leaves its box: each box is written again from its filter, which
+    // may not have changed (Back to the same name), and left there, the text would apply
+    // when the box lost the focus.
+    let rewrite = RwSignal::new(0u32);
     let drop_typed = move || {
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
         }
+        rewrite.update(|n| *n += 1);
     };
     let popped = window_event_listener(leptos::ev::popstate, move |_| drop_typed());
     on_cleanup(move || {
@@ -455,7 +460,10 @@ pub fn Filters(
                     type="search"
                     data-testid="filter-tag"
                     placeholder=crate::i18n::tr("ui.list.filter.tag_help")
-                    prop:value=tag_value
+                    prop:value=move || {
+                        rewrite.track();
+                        tag_value.get()
+                    }
                     on:input=move |ev| typed(ev, |f, v| f.tag = v)
                     on:compositionend=move |ev| typed(ev.into(), |f, v| f.tag = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.tag = v)
@@ -466,7 +474,10 @@ pub fn Filters(
                 <input
                     type="search"
                     data-testid="filter-name"
-                    prop:value=name_value
+                    prop:value=move || {
+                        rewrite.track();
+                        name_value.get()
+                    }
                     on:input=move |ev| typed(ev, |f, v| f.name = v)
                     on:compositionend=move |ev| typed(ev.into(), |f, v| f.name = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)
