@@ -883,7 +883,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                                 }).collect_view()}
                             </select>
                         </label>
-                        <button type="button" data-testid="log-reload" on:click=move |_| reload()>{crate::i18n::tr("ui.detail.logs_reload")}</button>
+                        <button type="button" data-testid="log-reload" on:click=move |_| {
+                            // Read once is what was asked: no follow comes back with the next pick.
+                            wants_follow.set_value(false);
+                            reload();
+                        }>{crate::i18n::tr("ui.detail.logs_reload")}</button>
                         <button
                             type="button"
                             data-testid="log-follow"
