@@ -774,6 +774,10 @@ impl Runner {
 
     /// Starts the admitted gangs and records why the others wait.
     async fn apply(&self, decisions: Vec<Decision>) {
+        // A place given back (a task that ended before its start, or failed to start) is
+        // offered again once, after this pass's decisions are applied: a pass run in the
+        // middle of them would be followed by this one's older waits.
+        let mut freed = false;
         for decision in decisions {
             match decision {
                 Decision::Admit { id, placement } => {
@@ -782,11 +786,12 @@ impl Runner {
                     match self.start(&id, &placement).await {
                         Ok(true) => {}
                         // Ended before its start: its place is free for the next.
-                        Ok(false) => Box::pin(self.pump()).await,
+                        Ok(false) => freed = true,
                         Err(err) => {
                             tracing::error!(task = %id, error = %err, "cannot start an admitted task");
                             let why = Message::new("event.cannot_start").with("error", err);
-                            self.end(&id, TaskPhase::Failed, Some(why)).await;
+                            self.end_quietly(&id, TaskPhase::Failed, Some(why)).await;
+                            freed = true;
                         }
                     }
                 }
@@ -799,6 +804,9 @@ impl Runner {
                     }
                 }
             }
+        }
+        if freed {
+            Box::pin(self.pump()).await;
         }
     }
 
@@ -1279,13 +1287,17 @@ impl Runner {
     /// task's lock ([`Runner::launches`]), which a start of it in that pass would take.
     async fn end_quietly(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
         let ended = self.end_recorded(id, phase, why).await;
-        // An ended task starts no more: its lock goes, once the end is in the store, so a
-        // start that takes a new one finds the task ended (a holder keeps its handle).
+        // Once the end is in the store: a start that takes a new lock finds it ended.
+        self.forget_lock(id);
+        ended
+    }
+
+    /// Drops the lock of a task that has ended (a holder keeps its handle).
+    fn forget_lock(&self, id: &TaskId) {
         self.launches
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(id);
-        ended
     }
 
     /// Frees the task's place and records its end (see [`Runner::end`]).
@@ -1331,9 +1343,19 @@ impl Runner {
     pub async fn stop(&self, id: &TaskId) -> Result<StoredTask, StopError> {
         let lock = self.launch_lock(id);
         let launch = lock.lock().await;
-        let stored = self.store.get(id).await?;
+        let stored = match self.store.get(id).await {
+            Ok(stored) => stored,
+            Err(err) => {
+                self.forget_lock(id);
+                return Err(err.into());
+            }
+        };
         match stored.task.phase {
-            phase if phase.is_finished() => Err(StopError::Finished(id.clone())),
+            phase if phase.is_finished() => {
+                // Nothing more starts or stops for it: its lock goes.
+                self.forget_lock(id);
+                Err(StopError::Finished(id.clone()))
+            }
             TaskPhase::Queued | TaskPhase::Retrying => {
                 let why = Message::new("event.stopped#before_start");
                 self.end_quietly(id, TaskPhase::Stopped, Some(why)).await;
