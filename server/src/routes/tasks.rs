@@ -897,7 +897,16 @@ fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
                 return None;
             }
             if let Some(path) = &path {
-                reading.file = tokio::fs::File::open(path).await.ok();
+                match tokio::fs::File::open(path).await {
+                    Ok(file) => reading.file = Some(file),
+                    // Not written yet: the replica has not started, an empty log.
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot open a replica's log");
+                        reading.done = true;
+                        return Some((Err(error), (reading, None)));
+                    }
+                }
             }
             let read = match reading.file.as_mut() {
                 Some(file) => match read_piece(file).await {
@@ -985,13 +994,15 @@ fn async_stream(
         // A piece at a time, so a long log already written is neither held whole nor
         // sent as one event.
         let mut file = None::<tokio::fs::File>;
-        let read_on = async |file: &mut Option<tokio::fs::File>| {
+        // A read that fails ends the stream without its `end` event, so the reader is
+        // told the log broke off rather than shown it as whole.
+        let read_on = async |file: &mut Option<tokio::fs::File>| -> std::io::Result<Vec<u8>> {
             if file.is_none() {
                 *file = tokio::fs::File::open(&path).await.ok();
             }
             match file {
-                Some(open) => read_piece(open).await.unwrap_or_default(),
-                None => Vec::new(),
+                Some(open) => read_piece(open).await,
+                None => Ok(Vec::new()),
             }
         };
         loop {
@@ -1000,7 +1011,9 @@ fn async_stream(
             if tx.is_closed() {
                 return;
             }
-            let appended = read_on(&mut file).await;
+            let Ok(appended) = read_on(&mut file).await else {
+                return;
+            };
             if !appended.is_empty() {
                 let chunk = log.push(&appended);
                 if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
@@ -1022,7 +1035,9 @@ fn async_stream(
             if ended {
                 // The rest: the replica may have written before it ended.
                 loop {
-                    let appended = read_on(&mut file).await;
+                    let Ok(appended) = read_on(&mut file).await else {
+                        return;
+                    };
                     let mut chunk = log.push(&appended);
                     if appended.is_empty() {
                         chunk.push_str(&log.finish());
