@@ -436,6 +436,12 @@ pub fn Filters(
     // box lost what was typed in it when a chip was pressed before the pause.
     let tag_value = Memo::new(move |_| filter.with(|f| f.tag.clone()));
     let name_value = Memo::new(move |_| filter.with(|f| f.name.clone()));
+    let shown = move |value: Memo<String>| {
+        move || {
+            rewrite.track();
+            value.get()
+        }
+    };
     view! {
         <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
             <label>
@@ -460,10 +466,7 @@ pub fn Filters(
                     type="search"
                     data-testid="filter-tag"
                     placeholder=crate::i18n::tr("ui.list.filter.tag_help")
-                    prop:value=move || {
-                        rewrite.track();
-                        tag_value.get()
-                    }
+                    prop:value=shown(tag_value)
                     on:input=move |ev| typed(ev, |f, v| f.tag = v)
                     on:compositionend=move |ev| typed(ev.into(), |f, v| f.tag = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.tag = v)
@@ -474,10 +477,7 @@ pub fn Filters(
                 <input
                     type="search"
                     data-testid="filter-name"
-                    prop:value=move || {
-                        rewrite.track();
-                        name_value.get()
-                    }
+                    prop:value=shown(name_value)
                     on:input=move |ev| typed(ev, |f, v| f.name = v)
                     on:compositionend=move |ev| typed(ev.into(), |f, v| f.name = v)
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)

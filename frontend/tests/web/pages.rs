@@ -1456,6 +1456,21 @@ fn a_log_stream_to_another_site_carries_its_credentials() {
     real_event_source();
 }
 
+/// The log is followed (its button pressed), not read once (no log request held).
+fn assert_followed(host: &HtmlElement) {
+    assert_eq!(
+        find(host, "[data-testid='log-follow']")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(
+        held_fetches().iter().all(|u| !u.contains("/logs")),
+        "followed, not read once: {:?}",
+        held_fetches()
+    );
+}
+
 /// A followed log goes on being followed on the replica picked next: the picker does not
 /// stop the follow behind the reader's back.
 #[wasm_bindgen_test]
@@ -1483,15 +1498,7 @@ async fn a_followed_log_follows_the_replica_picked_next() {
         source() == "/api/v1/tasks/t1/logs?replica=1&follow=true 1"
     })
     .await;
-    assert_eq!(
-        follow.get_attribute("aria-pressed").as_deref(),
-        Some("true")
-    );
-    assert!(
-        held_fetches().iter().all(|u| !u.contains("/logs")),
-        "followed, not read once: {:?}",
-        held_fetches()
-    );
+    assert_followed(&host);
     real_event_source();
     finish(handle, &host, &address);
 }
@@ -1528,17 +1535,7 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
         source() == "/api/v1/tasks/t1/logs?replica=0&follow=true"
     })
     .await;
-    assert_eq!(
-        find(&host, "[data-testid='log-follow']")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("true")
-    );
-    assert!(
-        held_fetches().iter().all(|u| !u.contains("/logs")),
-        "followed, not read once: {:?}",
-        held_fetches()
-    );
+    assert_followed(&host);
     real_event_source();
     back_to_english(&host).await;
     finish(handle, &host, &address);

@@ -109,11 +109,11 @@ impl Drop for Berth {
     }
 }
 
-/// Sends `request` to `app` and reads the answer: JSON, or the body as a JSON string.
-pub async fn answer(
+/// Sends `request` to `app` and reads the answer's body as it came.
+pub async fn answer_bytes(
     app: &Router,
     request: axum::http::Request<axum::body::Body>,
-) -> (axum::http::StatusCode, serde_json::Value) {
+) -> (axum::http::StatusCode, axum::body::Bytes) {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
     let response = app
@@ -128,6 +128,15 @@ pub async fn answer(
         .await
         .expect("the body is readable")
         .to_bytes();
+    (status, bytes)
+}
+
+/// Sends `request` to `app` and reads the answer: JSON, or the body as a JSON string.
+pub async fn answer(
+    app: &Router,
+    request: axum::http::Request<axum::body::Body>,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    let (status, bytes) = answer_bytes(app, request).await;
     let body = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
         serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())
     });

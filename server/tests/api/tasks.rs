@@ -314,23 +314,12 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
 /// answer says `charset=utf-8`, and sent raw its text could not be read as that.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_log_read_whole_is_utf8_as_it_says() {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
     let app = server::app(demo_state().await);
     let id = submitted(&app, &pytorch("printf 'a\\377b \\344\\270\\255\\n'")).await;
     wait_for(&app, &id, phase_is("succeeded")).await;
-    let response = app
-        .clone()
-        .oneshot(get(&format!("/api/v1/tasks/{id}/logs?replica=0")))
-        .await
-        .expect("the router answers");
-    assert_eq!(response.status(), StatusCode::OK);
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes();
+    let (status, bytes) =
+        super::answer_bytes(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    assert_eq!(status, StatusCode::OK);
     let text = std::str::from_utf8(&bytes).expect("the log is UTF-8");
     assert_eq!(text, "a\u{FFFD}b 中\n");
 }
