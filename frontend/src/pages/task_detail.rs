@@ -177,6 +177,14 @@ pub fn TaskSummary(
                     <p>{reason}</p>
                 </div>
             })}
+            // The timeline says it too, at its end: a failed task's page says it where the
+            // reader looks first, beside the phase.
+            {move || view.with(failed_because).map(|reason| view! {
+                <div class="reason" data-testid="failed-reason">
+                    <h3>{crate::i18n::tr("ui.detail.failed_reason")}</h3>
+                    <p>{reason}</p>
+                </div>
+            })}
             {move || view.with(|v| v.placement.clone()).map(|placement| view! {
                 <div class="placement" data-testid="placement">
                     <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
@@ -194,6 +202,15 @@ pub fn TaskSummary(
             })}
         </section>
     }
+}
+
+/// Why a failed task failed: the reason of its last step, which entered the failure.
+fn failed_because(view: &TaskView) -> Option<String> {
+    let last = view.task.history.last()?;
+    (view.task.phase == TaskPhase::Failed
+        && last.phase == TaskPhase::Failed
+        && !last.reason.is_empty())
+    .then(|| last.reason.clone())
 }
 
 /// Every phase the task went through, oldest first, with why.

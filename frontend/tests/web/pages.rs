@@ -387,6 +387,49 @@ async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
 }
 
 #[wasm_bindgen_test]
+async fn a_failed_tasks_status_detail_says_why_it_failed() {
+    let mut view = task("t-00004", TaskPhase::Failed, TaskType::PyTorchJob);
+    view.task.history.last_mut().unwrap().reason =
+        "exit code 3 from worker-1 after 2 attempts".into();
+    let failed = Signal::stored(view.clone());
+    let host = mount(move || view! { <TaskSummary view=failed /> });
+    leptos::task::tick().await;
+    let said = find(&host, "[data-testid='failed-reason']");
+    let text = said.text_content().unwrap();
+    assert!(text.starts_with("Why it failed"), "{text}");
+    assert!(text.contains("exit code 3 from worker-1"), "{text}");
+    // Only the step that failed says why: a task that failed without a reason, or one
+    // that runs again after a failed attempt, shows no such row.
+    view.task.history.last_mut().unwrap().reason.clear();
+    let silent = Signal::stored(view.clone());
+    let host = mount(move || view! { <TaskSummary view=silent /> });
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='failed-reason']")
+            .unwrap()
+            .is_none()
+    );
+    let mut retrying = task("t-00005", TaskPhase::Running, TaskType::PyTorchJob);
+    retrying.task.history.insert(
+        2,
+        PhaseChange {
+            phase: TaskPhase::Retrying,
+            at: Timestamp(1_700_000_065_000),
+            reason: "exit code 3".into(),
+            keyed: None,
+        },
+    );
+    let retrying = Signal::stored(retrying);
+    let host = mount(move || view! { <TaskSummary view=retrying /> });
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='failed-reason']")
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[wasm_bindgen_test]
 async fn the_shared_view_is_read_only() {
     let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
     view.task.spec = view.task.spec.masked();

@@ -1013,6 +1013,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.succeeded", "Succeeded"),
     ("ui.detail.events", "Events"),
     ("ui.detail.events_empty", "No events yet."),
+    ("ui.detail.failed_reason", "Why it failed"),
     ("ui.detail.follow", "Follow live"),
     (
         "ui.detail.follow_broken",

@@ -870,6 +870,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.succeeded", "成功"),
     ("ui.detail.events", "事件"),
     ("ui.detail.events_empty", "暂无事件。"),
+    ("ui.detail.failed_reason", "失败原因"),
     ("ui.detail.follow", "实时跟踪"),
     (
         "ui.detail.follow_broken",
