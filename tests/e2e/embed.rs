@@ -174,6 +174,13 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert!(id.starts_with("from-the-portal-"), "{id}");
+    // The form itself says so: it stays where it is, with the spec it sent.
+    let said = find(&client, "#task-form [data-testid='form-submitted']")
+        .await
+        .text()
+        .await
+        .unwrap_or_default();
+    assert!(said.contains(&id), "{said}");
     screenshot(&client, "embed-other-site-submitted").await;
     client.close().await.expect("the session closes");
 }

@@ -86,12 +86,22 @@ pub fn TaskForm(
     // One submission at a time (the button is disabled while one is out), so the answer
     // is always the latest request's.
     let submitting = RwSignal::new(false);
+    // The created task's name, said until the draft changes: a form mounted in a portal
+    // stays where it is after a submit, and would otherwise look as if nothing happened.
+    let submitted = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        cx.spec.track();
+        if submitted.with_untracked(Option::is_some) {
+            submitted.set(None);
+        }
+    });
     let answered = move |result: api::Result<TaskView>| {
         submitting.set(false);
         match result {
             Ok(task) => {
                 autosave.forget();
                 banner.set(None);
+                submitted.set(Some(task.task.id.0.clone()));
                 if let Some(done) = on_submitted {
                     done.run(task);
                 }
@@ -187,6 +197,14 @@ pub fn TaskForm(
             </section>
             <Preview />
             {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error">{move || err.localized(cx.lang())}</p> })}
+            // The region is there before its text, so a screen reader announces it.
+            <div role="status">
+                {move || submitted.get().map(|id| view! {
+                    <p class="banner info" data-testid="form-submitted">
+                        {move || shared::messages::text(cx.lang(), "ui.form.submitted", &[("id", id.clone())])}
+                    </p>
+                })}
+            </div>
             <div class="actions">
                 <button type="submit" class="primary" data-testid="submit" disabled=blocked>
                     {move || cx.text(if submitting.get() { "ui.form.submitting" } else { "ui.form.submit" })}

@@ -1307,6 +1307,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.start_over_yes", "Clear the form"),
     ("ui.form.submit", "Submit"),
+    ("ui.form.submitted", "Submitted: task {id} was created."),
     ("ui.form.submitting", "Submitting…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
     ("ui.form.summary.after_place", ": "),

@@ -1119,6 +1119,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.start_over_yes", "清空表单"),
     ("ui.form.submit", "新建"),
+    ("ui.form.submitted", "已提交，任务 {id} 已创建。"),
     ("ui.form.submitting", "正在提交…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
     ("ui.form.summary.after_place", "："),
