@@ -332,19 +332,8 @@ impl Runner {
         spec: TaskSpec,
         key: Option<&str>,
     ) -> Result<(StoredTask, bool), SubmitError> {
-        if let Some(key) = key
-            && let Ok(earlier) = self
-                .store
-                .get(&Self::task_id(&spec, &user.name, Some(key), 0))
-                .await
-            && earlier.task.owner == user.name
-        {
-            // A retry sends the same spec; another spec under the same key is a mistake
-            // the caller should hear about, not a silent answer about another task.
-            if earlier.task.spec != spec.clone().normalized().masked() {
-                return Err(SubmitError::KeyReused(earlier.task.id));
-            }
-            return Ok((earlier, false));
+        if let Some(earlier) = self.earlier(user, &spec, key).await {
+            return earlier;
         }
         if key.is_none() && !self.store.replicated() {
             return self
@@ -357,6 +346,12 @@ impl Runner {
         let sent = key.is_some().then(|| spec.clone().normalized().masked());
         let (submitted, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
+            // Looked up again under the lock: a retry sent before the first try was
+            // answered missed it above, and would be checked against the quota its
+            // first try holds, and queued under that try's id.
+            if let Some(earlier) = self.earlier(user, &spec, key).await {
+                return earlier;
+            }
             // Boxed, here and below: a future holds the state of every future it awaits
             // inline, and a large one is copied whenever it moves (into a spawned task,
             // into the handler's box): boxing them cut a sixth of a submit's instructions.
@@ -383,6 +378,30 @@ impl Runner {
             return Err(SubmitError::KeyReused(stored.task.id));
         }
         Ok((stored, new))
+    }
+
+    /// The task an earlier submit with idempotency key `key` made, when the store has
+    /// it by the id the key gives: the answer to a retry (the same spec), else a
+    /// [`SubmitError::KeyReused`].
+    async fn earlier(
+        &self,
+        user: &User,
+        spec: &TaskSpec,
+        key: Option<&str>,
+    ) -> Option<Result<(StoredTask, bool), SubmitError>> {
+        let earlier = self
+            .store
+            .get(&Self::task_id(spec, &user.name, Some(key?), 0))
+            .await
+            .ok()
+            .filter(|earlier| earlier.task.owner == user.name)?;
+        // A retry sends the same spec; another spec under the same key is a mistake
+        // the caller should hear about, not a silent answer about another task.
+        Some(if earlier.task.spec != spec.clone().normalized().masked() {
+            Err(SubmitError::KeyReused(earlier.task.id))
+        } else {
+            Ok((earlier, false))
+        })
     }
 
     /// Checks, holds quota for, queues, admits and stores one task, under the
@@ -433,6 +452,13 @@ impl Runner {
         let leading = self.leading.load(Ordering::SeqCst);
         let stored = loop {
             let id = Self::task_id(&validated, &user.name, key, tries);
+            // A live task of this name (a suffix drawn twice): queued under its id, this
+            // submit would take that task's place in the queue, and giving it back when
+            // the store refuses the id would free the other's nodes.
+            if scheduler.knows(&id) && tries < 8 {
+                tries += 1;
+                continue;
+            }
             let (decisions, reason, events) =
                 self.queue_and_try(scheduler, &id, &validated, user, &hold, leading);
             let at = events[0].at;
@@ -636,7 +662,12 @@ impl Runner {
                 .plan
                 .map(|plan| plan.hold(&pending.user.name))
                 .unwrap_or_default();
-            let id = Self::task_id(&validated, &pending.user.name, None, 0);
+            // Never the id of a live task (as in `submit_locked`): a group the store
+            // refuses is taken back from the scheduler by id.
+            let id = (0..8)
+                .map(|tries| Self::task_id(&validated, &pending.user.name, None, tries))
+                .find(|id| !scheduler.knows(id))
+                .unwrap_or_else(|| Self::task_id(&validated, &pending.user.name, None, 8));
             let (decisions, reason, events) =
                 self.queue_and_try(scheduler, &id, &validated, &pending.user, &hold, leading);
             let at = events[0].at;

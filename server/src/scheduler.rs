@@ -127,6 +127,11 @@ impl Scheduler {
         &self.queue
     }
 
+    /// Whether `id` waits in the queue or runs.
+    pub fn knows(&self, id: &TaskId) -> bool {
+        self.running.contains_key(id) || self.queue.iter().any(|w| &w.id == id)
+    }
+
     /// The placement of a task that was admitted and has not finished.
     pub fn placement(&self, id: &TaskId) -> Option<&Placement> {
         self.running.get(id)
@@ -415,6 +420,24 @@ mod tests {
         catalog
             .nodes()
             .all(|n| scheduler.usage().allocated(&n.name).fits_within(&n.total))
+    }
+
+    #[test]
+    fn a_task_is_known_while_it_waits_or_runs() {
+        let (catalog, usage) = world(16);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        scheduler
+            .submit(id(1), task(8, 1), demo::user(), 1)
+            .unwrap();
+        assert!(scheduler.knows(&id(1)));
+        assert!(!scheduler.knows(&id(2)));
+        assert_eq!(admitted(&scheduler.admit()), vec![id(1)]);
+        assert!(scheduler.knows(&id(1)));
+        scheduler
+            .submit(id(2), task(8, 15), demo::user(), 2)
+            .unwrap_err();
+        scheduler.finish(&id(1));
+        assert!(!scheduler.knows(&id(1)));
     }
 
     #[test]

@@ -500,6 +500,78 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     assert_eq!(body["code"], "query.invalid", "{body}");
 }
 
+/// A client that retries at once, before its first try is answered (the exploratory
+/// test's ten at a time): one task, the same for all, holding quota and nodes once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once() {
+    // The Beijing reserved A100 line holds one one-GPU replica: a retry checked against
+    // the quota its own first try took would be refused.
+    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
+    for q in file["catalog"]["quotas"].as_array_mut().unwrap() {
+        if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
+            q["limit"] = json!({ "gpu": 1, "vcpu": 12, "memory_gib": 120 });
+        }
+    }
+    let dir = temp_dir("catalog");
+    let catalog = dir.join("catalog.json");
+    std::fs::write(&catalog, file.to_string()).unwrap();
+    let state = server::AppState::open(server::Config {
+        catalog: Some(catalog),
+        data_dir: temp_dir("data"),
+        ..server::Config::demo(temp_dir("dist"))
+    })
+    .await
+    .expect("opens");
+    let app = server::app(state);
+    let mut spec = pytorch("sleep 1");
+    spec["basic"]["region"] = "cn-north".into();
+    spec["basic"]["cluster"] = "bj-a".into();
+    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 0,
+        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 1 });
+    spec["environment"]["command"] = "sleep 1".into();
+    let quota_used = |catalog: &Value| {
+        catalog["usage"]["quota"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|q| q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g")
+            .map(|q| q["used"]["gpu"].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let (_, before) = call(&app, get("/api/v1/catalog")).await;
+    let tries: Vec<_> = (0..10)
+        .map(|_| {
+            let mut r = post("/api/v1/tasks", &spec);
+            r.headers_mut()
+                .insert("idempotency-key", "retry-at-once".parse().unwrap());
+            let app = app.clone();
+            tokio::spawn(async move { call(&app, r).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for answer in tries {
+        answers.push(answer.await.expect("answered"));
+    }
+    let created = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::CREATED)
+        .count();
+    let repeated = answers.iter().filter(|(s, _)| *s == StatusCode::OK).count();
+    assert_eq!((created, repeated), (1, 9), "{answers:?}");
+    let id = answers[0].1["id"].as_str().unwrap().to_owned();
+    assert!(
+        answers.iter().all(|(_, b)| b["id"] == id.as_str()),
+        "{answers:?}"
+    );
+    let (_, during) = call(&app, get("/api/v1/catalog")).await;
+    assert_eq!(quota_used(&during), quota_used(&before) + 1, "{during}");
+    wait_for(&app, &id, |t| t["phase"] == "succeeded").await;
+    // All given back: the quota, and the node the replica ran on.
+    let (_, after) = call(&app, get("/api/v1/catalog")).await;
+    assert_eq!(quota_used(&after), quota_used(&before), "{after}");
+    assert_eq!(after["usage"]["nodes"], before["usage"]["nodes"], "{after}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_concurrent_submits_at_a_quota_for_ten_admit_exactly_ten() {
     // The Beijing reserved A100 line holds 10 one-GPU replicas.
