@@ -1053,7 +1053,15 @@ impl Runner {
 
     /// Moves a task to `phase` in the store, recording why (nothing when the step
     /// explains itself).
-    async fn step(&self, id: &TaskId, phase: TaskPhase, reason: Option<Message>, attempts: u32) {
+    /// Records a phase change; false when it was not written (the lifecycle refused
+    /// it: an end that lost the race with another end of the task).
+    async fn step(
+        &self,
+        id: &TaskId,
+        phase: TaskPhase,
+        reason: Option<Message>,
+        attempts: u32,
+    ) -> bool {
         let change = PhaseChange {
             phase,
             at: now(),
@@ -1063,8 +1071,16 @@ impl Runner {
                 .unwrap_or_default(),
             keyed: reason,
         };
-        if let Err(err) = self.store.advance(id, change, attempts).await {
-            tracing::error!(task = %id, error = %err, "cannot record a phase change");
+        match self.store.advance(id, change, attempts).await {
+            Ok(()) => true,
+            Err(err @ StoreError::Phase { .. }) => {
+                tracing::debug!(task = %id, error = %err, "a phase change came too late");
+                false
+            }
+            Err(err) => {
+                tracing::error!(task = %id, error = %err, "cannot record a phase change");
+                false
+            }
         }
     }
 
@@ -1354,7 +1370,11 @@ impl Runner {
         }
         let attempts = stored.map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
-        self.step(id, phase, why.clone(), attempts).await;
+        // Two ends may race past the look above (a stop, and the exit it caused): the
+        // store takes one, and only that one is told.
+        if !self.step(id, phase, why.clone(), attempts).await {
+            return false;
+        }
         let kind = match phase {
             TaskPhase::Failed => event_kind::FAILED,
             TaskPhase::Stopped => event_kind::STOPPED,

@@ -409,6 +409,45 @@ async fn the_log_of_a_task_that_has_not_started_is_empty() {
     }
 }
 
+/// An impatient user's stops, sent while the first is under way: the task ends once,
+/// said once (the exploratory test saw two `stopped` events in 14 tries of 15).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stops_sent_until_one_conflicts_end_the_task_once() {
+    let app = server::app(demo_state().await);
+    for _ in 0..3 {
+        let id = submitted(&app, &pytorch("sleep 1000")).await;
+        wait_for(&app, &id, phase_is("running")).await;
+        // Stop after stop until one is told the task has ended: some land while the
+        // replicas' exits are being recorded.
+        let path = format!("/api/v1/tasks/{id}/stop");
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let (status, body) = call(&app, post(&path, &json!({}))).await;
+            if status == StatusCode::CONFLICT {
+                break;
+            }
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert!(std::time::Instant::now() < deadline, "never ended");
+        }
+        let done = wait_for(&app, &id, phase_is("stopped")).await;
+        let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+        let kinds: Vec<&str> = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap_or_default())
+            .collect();
+        let ends = kinds.iter().filter(|k| **k == "stopped").count();
+        assert_eq!(ends, 1, "{kinds:?}");
+        let steps = done["history"].as_array().unwrap();
+        assert_eq!(
+            steps.iter().filter(|s| s["phase"] == "stopped").count(),
+            1,
+            "{done}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
