@@ -1052,9 +1052,8 @@ impl Runner {
     }
 
     /// Moves a task to `phase` in the store, recording why (nothing when the step
-    /// explains itself).
-    /// Records a phase change; false when it was not written (the lifecycle refused
-    /// it: an end that lost the race with another end of the task).
+    /// explains itself); false when it was not written (the lifecycle refused it: an
+    /// end that lost the race with another end of the task).
     async fn step(
         &self,
         id: &TaskId,
@@ -1417,16 +1416,21 @@ impl Runner {
             _ => {
                 let attempt = {
                     let mut attempts = self.attempts.lock().await;
-                    attempts.get_mut(id).map(|a| {
-                        a.stopping = true;
-                        a.attempt
-                    })
+                    attempts
+                        .get_mut(id)
+                        .map(|a| (a.attempt, std::mem::replace(&mut a.stopping, true)))
                 };
                 match attempt {
                     // Started (a start in progress held the task's lock until the
                     // backend had the gang): the backend stops it, and its exit ends
                     // the task.
-                    Some(attempt) => {
+                    Some((attempt, asked_before)) => {
+                        if !asked_before {
+                            // In the store before the signal: a server that restarts
+                            // before the exits are in ends the task as stopped.
+                            let asked = Message::new("event.stopping");
+                            self.event(id, event_kind::STOPPING, asked).await;
+                        }
                         let backend = Arc::clone(&self.backend);
                         let task = id.clone();
                         tokio::spawn(async move {
@@ -1501,7 +1505,19 @@ impl Runner {
             let id = stored.task.id.clone();
             let reason = |variant: &str| Message::new(format!("event.server_stopped{variant}"));
             let tolerance = &stored.task.spec.advanced.fault_tolerance;
-            if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
+            // A stop asked for before the server stopped is carried out: the user's
+            // word stands over fault tolerance (an unfinished task was never stopped
+            // since, as a stop ends the task).
+            let stop_asked = self
+                .store
+                .events(&id)
+                .await?
+                .iter()
+                .any(|e| e.kind == event_kind::STOPPING);
+            if stop_asked {
+                self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
+                    .await;
+            } else if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
                 if stored.task.phase == TaskPhase::Scheduling {
                     // Scheduling cannot step to retrying: it goes back to the queue.
                     self.step(

@@ -290,6 +290,9 @@ pub mod event_kind {
     pub const RETRYING: &str = "retrying";
     /// Finished badly.
     pub const FAILED: &str = "failed";
+    /// A user asked to stop it while it ran: its replicas are being ended. Kept so a
+    /// server that restarts meanwhile ends the task as stopped, not runs it again.
+    pub const STOPPING: &str = "stopping";
     /// Stopped by a user.
     pub const STOPPED: &str = "stopped";
     /// What debug mode keeps after the end.

@@ -235,3 +235,43 @@ fn a_killed_server_recovers_every_task_once_with_the_queue_and_quota_as_they_wer
         "replicas of the killed server still run: {survivors:?}"
     );
 }
+
+/// A stop the server answered is carried out though the server dies before the
+/// replicas' exits are in: the task ends stopped, not re-run by fault tolerance (the
+/// exploratory test's case: a replica that ignores SIGTERM, and a crash in its grace).
+#[test]
+fn a_stop_asked_for_before_a_crash_ends_the_task_after_the_restart() {
+    let data = super::temp_dir("restart-stop-data");
+    let _leftovers = Leftovers(data.clone());
+    let catalog = catalog(&super::temp_dir("restart-stop-catalog"));
+    let mut first = start(&data, &catalog);
+    let (base_quota, base_nodes) = gpus_in_use(&first);
+    let mut stubborn = spec(true);
+    stubborn["environment"]["command"] = "trap '' TERM; sleep 1000".into();
+    let id = submit(&first, &stubborn);
+    wait_for(&first, &id, |t| phase(t) == "running");
+    // The shell sets its trap first: the stop's SIGTERM must find it.
+    std::thread::sleep(Duration::from_millis(300));
+    let mut response = agent()
+        .post(&format!("{}/api/v1/tasks/{id}/stop", first.url))
+        .header("content-type", "application/json")
+        .send("{}")
+        .expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200);
+    let _ = response.body_mut().read_to_string();
+    assert_eq!(phase(&task(&first, &id)), "running", "still in its grace");
+    first.crash();
+
+    let second = start(&data, &catalog);
+    let stopped = wait_for(&second, &id, |t| phase(t) != "running");
+    assert_eq!(phase(&stopped), "stopped", "{stopped}");
+    assert_eq!(stopped["attempts"], 1, "{stopped}");
+    let said = events(&second, &id);
+    assert!(said.contains("\"stopping\""), "{said}");
+    assert!(!said.contains("re-running it"), "{said}");
+    assert_eq!(gpus_in_use(&second), (base_quota, base_nodes));
+    assert!(
+        processes_under(&data.join("tasks")).is_empty(),
+        "the stubborn replica still runs"
+    );
+}

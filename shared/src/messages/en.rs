@@ -340,6 +340,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.started", "attempt {attempt}: every replica started"),
     ("event.stopped", "by a user"),
     ("event.stopped#before_start", "by a user before it started"),
+    (
+        "event.stopping",
+        "a user asked to stop it; its replicas are being ended",
+    ),
     ("event.succeeded", "every replica ended well"),
     ("field.advanced.alerts.channel.help", "Email or webhook."),
     ("field.advanced.alerts.channel.label", "Channel"),
@@ -1010,6 +1014,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.retrying", "Retrying"),
     ("ui.detail.event.started", "Started"),
     ("ui.detail.event.stopped", "Stopped"),
+    ("ui.detail.event.stopping", "Stopping"),
     ("ui.detail.event.succeeded", "Succeeded"),
     ("ui.detail.events", "Events"),
     ("ui.detail.events_empty", "No events yet."),
