@@ -51,6 +51,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -501,13 +502,15 @@ impl Backend for LocalBackend {
         self.events.subscribe()
     }
 
-    /// Every replica works in a directory under `<data_dir>/tasks`, and is the leader
-    /// of its own process group: SIGKILL to the group of each process working there
-    /// that this backend did not start. (Sandboxed replicas die with their server
+    /// Every replica starts in a directory under `<data_dir>/tasks`, its `HOME`, and is
+    /// the leader of its own process group: SIGKILL to the group of each process
+    /// working there, or started with that `HOME` (a command that went elsewhere with
+    /// `cd`), that this backend did not start. (Sandboxed replicas die with their server
     /// already: `bwrap --die-with-parent`.)
     async fn end_leftovers(&self) -> usize {
-        let tasks = self.data_dir.join("tasks");
-        let tasks = std::fs::canonicalize(&tasks).unwrap_or(tasks);
+        let named = self.data_dir.join("tasks");
+        // The working directory as the kernel resolves it; `HOME` as it was given.
+        let tasks = std::fs::canonicalize(&named).unwrap_or_else(|_| named.clone());
         let ours: Vec<Pid> = self
             .lock()
             .attempts
@@ -521,11 +524,7 @@ impl Backend for LocalBackend {
         let mut groups: Vec<Pid> = entries
             .filter_map(|entry| {
                 let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-                let cwd = std::fs::read_link(format!("/proc/{id}/cwd")).ok()?;
-                if !cwd.starts_with(&tasks) {
-                    return None;
-                }
-                process_group(id)
+                works_under(id, &tasks, &named).then(|| process_group(id))?
             })
             .filter(|group| *group != own && !ours.contains(group))
             .collect();
@@ -599,6 +598,23 @@ fn group_members(group: Pid) -> Vec<Pid> {
 }
 
 /// The process group of a process, read from `/proc`.
+/// Whether process `id` works under `dir` (resolved), or was started with its `HOME`
+/// under `dir` (resolved or as `named`), as a replica and what it runs are, wherever
+/// they `cd` to.
+fn works_under(id: i32, dir: &Path, named: &Path) -> bool {
+    if std::fs::read_link(format!("/proc/{id}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir)) {
+        return true;
+    }
+    let Ok(environ) = std::fs::read(format!("/proc/{id}/environ")) else {
+        return false;
+    };
+    environ
+        .split(|b| *b == 0)
+        .filter_map(|var| var.strip_prefix(b"HOME="))
+        .map(|home| Path::new(std::ffi::OsStr::from_bytes(home)))
+        .any(|home| home.starts_with(dir) || home.starts_with(named))
+}
+
 fn process_group(id: i32) -> Option<Pid> {
     let stat = std::fs::read_to_string(format!("/proc/{id}/stat")).ok()?;
     // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.

@@ -275,3 +275,55 @@ fn a_stop_asked_for_before_a_crash_ends_the_task_after_the_restart() {
         "the stubborn replica still runs"
     );
 }
+
+/// Processes whose command line holds `marker`.
+fn processes_running(marker: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|line| String::from_utf8_lossy(&line).contains(marker))
+        })
+        .collect()
+}
+
+/// A replica whose command moved out of its working directory (`cd /mnt/code &&
+/// torchrun …`) is ended by the next server all the same: left running, it would train
+/// beside its own re-run, on GPUs the server counts as free.
+#[test]
+fn a_replica_that_left_its_directory_is_ended_after_a_crash() {
+    const MARKER: &str = "1000.271828";
+    struct Kill;
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            for pid in processes_running(MARKER) {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+        }
+    }
+    let _kill = Kill;
+    let data = super::temp_dir("restart-cd-data");
+    let _leftovers = Leftovers(data.clone());
+    let catalog = catalog(&super::temp_dir("restart-cd-catalog"));
+    let mut first = start(&data, &catalog);
+    let mut wanderer = spec(false);
+    wanderer["environment"]["command"] = format!("cd / && sleep {MARKER}").into();
+    let id = submit(&first, &wanderer);
+    wait_for(&first, &id, |t| phase(t) == "running");
+    let until = Instant::now() + Duration::from_secs(10);
+    while processes_running(MARKER).is_empty() {
+        assert!(Instant::now() < until, "the replica never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    first.crash();
+    let second = start(&data, &catalog);
+    wait_for(&second, &id, |t| phase(t) == "failed");
+    assert_eq!(
+        processes_running(MARKER),
+        Vec::<u32>::new(),
+        "it still runs"
+    );
+}
