@@ -39,7 +39,9 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     ];
     let ray_storage = cx.spec.is_ray() && cx.spec.ray.shared_storage.enabled;
     let ssh = cx.spec.advanced.ssh;
-    if env.storage.is_empty() {
+    // A RayJob's shared storage is a volume too, the one its help says is for
+    // checkpoints: advising one more would contradict it.
+    if env.storage.is_empty() && !ray_storage {
         report.push(
             field_path!(TaskSpec: environment.storage),
             IssueCode::StorageNone,
