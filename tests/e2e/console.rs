@@ -406,6 +406,22 @@ impl Page {
         assert_eq!(now.as_deref(), Some(value), "{path}");
     }
 
+    /// The element with this `data-testid` has the focus.
+    pub async fn check_focus_on(&self, test_id: &str) {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let now = self.focused_test_id().await;
+            if now == test_id {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the focus is on {now:?}, not {test_id}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The control named `path` has the focus.
     pub async fn check_focus(&self, path: &str) {
         let deadline = std::time::Instant::now() + WAIT;

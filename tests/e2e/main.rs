@@ -247,6 +247,9 @@ async fn the_servers_refusal_shows_at_the_fields_like_the_forms_own_findings() {
     page.check_submit_refused().await;
     page.check_finding_at("compute.specs[0]", "compute.quota.exceeded")
         .await;
+    // Submit is disabled now: the focus is at the findings, each a way to its field,
+    // not fallen to the page's body.
+    page.check_focus_on("findings-summary").await;
     page.check_summary_contains("fix the errors").await;
     screenshot(&page.client, "form-server-refused").await;
 

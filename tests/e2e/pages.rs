@@ -510,6 +510,8 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages
         .check_text("deleted", &format!("Task {id} was deleted."))
         .await;
+    // The actions went with the task: the focus is on what the page says now.
+    pages.check_focus("deleted").await;
     pages.click("nav-list").await;
     pages.check_no_row(&id).await;
 

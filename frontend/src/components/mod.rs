@@ -7,3 +7,28 @@ mod report;
 pub use load::load;
 pub use plan::{PlanView, amount};
 pub use report::{ReportView, field_place};
+
+/// Focuses the first element one of `selectors` finds, tried in order, in the next
+/// frame (once what the change that calls this renders is in the page), when the focus
+/// has fallen to the page's body: a button disabled while its request was out, a control
+/// that went away. Focus a user put elsewhere meanwhile stays there.
+pub fn refocus_if_lost(selectors: &'static [&'static str]) {
+    leptos::prelude::request_animation_frame(move || {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let lost = document
+            .active_element()
+            .is_none_or(|active| active.tag_name() == "BODY");
+        if !lost {
+            return;
+        }
+        if let Some(target) = selectors
+            .iter()
+            .find_map(|selector| document.query_selector(selector).ok().flatten())
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = target.focus();
+        }
+    });
+}

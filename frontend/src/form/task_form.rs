@@ -113,11 +113,19 @@ pub fn TaskForm(
                 }
                 cx.server.set(Some((cx.spec.get_untracked(), report)));
                 banner.set(Some(api::ClientError::Api(body)));
+                // Submit is disabled while the request is out, and now by the errors:
+                // the focus goes to the findings, each a way to its field.
+                crate::components::refocus_if_lost(&["form.task-form .findings-summary"]);
                 // The refusal may be quota spent since the plan was drawn: the plan
                 // beside it is drawn again from the use now, not in up to 30 s.
                 refresh_usage();
             }
-            Err(err) => banner.set(Some(err)),
+            Err(err) => {
+                banner.set(Some(err));
+                crate::components::refocus_if_lost(&[
+                    "form.task-form [data-testid='submit-error']",
+                ]);
+            }
         }
     };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
@@ -191,12 +199,12 @@ pub fn TaskForm(
                 (true, false) => Some(view! { <PyTorchSection /> }.into_any()),
                 (true, true) => Some(view! { <RaySection /> }.into_any()),
             }}
-            <section class="findings-summary" aria-labelledby="form-summary-title">
+            <section class="findings-summary" aria-labelledby="form-summary-title" tabindex="-1" data-testid="findings-summary">
                 <h2 id="form-summary-title">{move || cx.text("ui.form.summary_title")}</h2>
                 <ReportView report=Signal::from(cx.report) />
             </section>
             <Preview />
-            {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error">{move || err.localized(cx.lang())}</p> })}
+            {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">{move || err.localized(cx.lang())}</p> })}
             // The region is there before its text, so a screen reader announces it.
             <div role="status">
                 {move || submitted.get().map(|id| view! {

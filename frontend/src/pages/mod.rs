@@ -33,15 +33,15 @@ pub fn phase_label(lang: Lang, phase: TaskPhase) -> String {
 
 /// A time as the reader's locale writes it, in the browser's time zone.
 pub fn format_time(lang: Lang, at: Timestamp) -> String {
-    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
-    date.to_locale_string(lang.tag(), &wasm_bindgen::JsValue::UNDEFINED)
-        .into()
+    // Named, as every task's time is beside it: a reader compares them.
+    in_zone(at.0 as f64, lang.tag(), "")
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function in_zone(ms, locale, zone) { \
     const date = new Date(ms); \
-    try { return date.toLocaleString(locale, { timeZone: zone, timeZoneName: 'short' }); } \
-    catch (e) { return date.toLocaleString(locale, { timeZoneName: 'short' }); } }")]
+    if (zone) { try { return date.toLocaleString(locale, { timeZone: zone, timeZoneName: 'short' }); } \
+    catch (e) {} } \
+    return date.toLocaleString(locale, { timeZoneName: 'short' }); }")]
 extern "C" {
     fn in_zone(ms: f64, locale: &str, zone: &str) -> String;
 }
@@ -84,10 +84,16 @@ pub fn ErrorBanner(
     let lang = UiLang::use_context();
     move || {
         error.get().map(|err| {
-            let issues = match &err {
-                crate::api::ClientError::Api(body) => body.issues.clone(),
+            // Read back by their codes, so each is worded in the language shown now, and
+            // errors first with their severity said: a hint the server sent beside them
+            // is not a reason for the refusal.
+            let mut issues: Vec<shared::Issue> = match &err {
+                crate::api::ClientError::Api(body) => {
+                    body.issues.iter().cloned().map(Into::into).collect()
+                }
                 crate::api::ClientError::Network(_) => Vec::new(),
             };
+            issues.sort_by_key(|issue| issue.severity);
             view! {
                 <div class="banner error" role="alert" data-testid="error">
                     <span class="message">{err.localized(lang.get())}</span>
@@ -95,16 +101,25 @@ pub fn ErrorBanner(
                         {issues.into_iter().map(|issue| {
                             let path = issue.path.to_string();
                             let (place, title) = (path.clone(), path.clone());
+                            let (severity, code) = (issue.severity.as_str(), issue.code.code());
                             view! {
-                                <li data-code=issue.code.code() data-path=path>
-                                    <span class="path" title=title>{move || crate::components::field_place(lang.get(), &place)}</span>
-                                    {move || lang.text("ui.form.summary.after_place")}
-                                    {issue.message.clone()}
+                                <li class=format!("issue {severity}") data-code=code data-path=path>
+                                    <span class="badge">{move || lang.text(&format!("ui.form.severity.{severity}"))}</span>
+                                    <span>
+                                        <span class="path" title=title>{move || crate::components::field_place(lang.get(), &place)}</span>
+                                        {move || lang.text("ui.form.summary.after_place")}
+                                        <span class="message">{move || issue.message(lang.get())}</span>
+                                    </span>
                                 </li>
                             }
                         }).collect_view()}
                     </ul>
-                    <button type="button" class="dismiss" on:click=move |_| error.set(None)>
+                    <button type="button" class="dismiss" on:click=move |_| {
+                        error.set(None);
+                        // The button goes with the banner: the focus goes to the task's
+                        // actions, else to the page's start.
+                        crate::components::refocus_if_lost(&["[data-testid='actions']", "main#content"]);
+                    }>
                         {crate::i18n::tr("ui.app.dismiss")}
                     </button>
                 </div>

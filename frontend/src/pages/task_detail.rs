@@ -118,7 +118,7 @@ pub fn TaskDetailPage(
                     let zone = Memo::new(move |_| view.with(|v| v.task.spec.basic.time_zone.clone()));
                     move || if deleted.get() {
                         view! {
-                            <p class="banner ok" role="status" data-testid="deleted">
+                            <p class="banner ok" role="status" data-testid="deleted" tabindex="-1">
                                 {move || lang.text_with("ui.detail.deleted", &[("name", id.get_value())])}
                             </p>
                         }.into_any()
@@ -385,6 +385,9 @@ fn Actions(
     let delete = move || {
         let id = id();
         confirming.set(None);
+        if let Some(section) = actions.get_untracked() {
+            let _ = section.focus();
+        }
         run(Box::pin(async move {
             match api::delete_task(&id).await {
                 Ok(()) => {
@@ -392,6 +395,8 @@ fn Actions(
                         list.forget(&id);
                     }
                     gone.set(true);
+                    // The actions went with the task: the page's one line says it.
+                    crate::components::refocus_if_lost(&["[data-testid='deleted']"]);
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -401,6 +406,9 @@ fn Actions(
         let id = id();
         let key = api::new_idempotency_key();
         let l = lang.get_untracked();
+        if let Some(section) = actions.get_untracked() {
+            let _ = section.focus();
+        }
         run(Box::pin(async move {
             match api::resubmit_task(&id, &key, l).await {
                 Ok(new) => nav.go(Route::Detail(new.task.id.0)),
@@ -480,7 +488,19 @@ fn Actions(
                 view! {
                     <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid=format!("confirm-{what}")
                         on:keydown=move |ev| if ev.key() == "Escape" { cancel() }>
-                        <p id="confirm-text">{move || lang.text_with(asked, &[("name", id())])}</p>
+                        <p id="confirm-text">{move || {
+                            // A task that waits has no replicas to end.
+                            let waiting = matches!(
+                                view.with(|v| v.task.phase),
+                                TaskPhase::Queued | TaskPhase::Retrying
+                            );
+                            let asked = if question == Question::Stop && waiting {
+                                "ui.detail.stop_confirm#waiting"
+                            } else {
+                                asked
+                            };
+                            lang.text_with(asked, &[("name", id())])
+                        }}</p>
                         <button type="button" class="danger" data-testid=format!("confirm-{what}-yes")
                             on:click=move |_| if question == Question::Stop { stop() } else { delete() }>
                             {crate::i18n::tr(yes)}

@@ -340,6 +340,13 @@ fn a_tasks_time_is_shown_in_its_time_zone() {
     assert!(utc.contains("12:00:00") && utc.contains("UTC"), "{utc}");
     let zh = format_task_time(Lang::Zh, epoch, "Asia/Tokyo");
     assert!(zh.contains("9:00:00"), "{zh}");
+    // The list's "updated" time is the browser's, and named too: beside the tasks'
+    // own zones, a bare time would read as any of them.
+    let updated = frontend::pages::format_time(Lang::En, epoch);
+    assert!(
+        updated.contains("12:00:00") && updated.contains("UTC"),
+        "{updated}"
+    );
     // The browser's zone, named: the test browser runs in UTC.
     let unknown = format_task_time(Lang::En, epoch, "Mars/Olympus");
     assert!(
@@ -524,6 +531,36 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
 }
 
+/// Dismiss goes with its banner: the focus goes to the task's actions, not to the
+/// page's body, where a keyboard user would start again from the top.
+#[wasm_bindgen_test]
+async fn a_dismissed_refusal_leaves_the_focus_at_the_tasks_actions() {
+    let error = RwSignal::new(None::<ClientError>);
+    let host = mount(move || {
+        view! {
+            <section data-testid="actions" tabindex="-1"><button>"Stop"</button></section>
+            <ErrorBanner error />
+        }
+    });
+    error.set(Some(ClientError::Network("offline".into())));
+    leptos::task::tick().await;
+    let dismiss = find(&host, ".dismiss");
+    dismiss.focus().unwrap();
+    dismiss.click();
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .expect("something has the focus");
+    assert_eq!(
+        active.get_attribute("data-testid").as_deref(),
+        Some("actions")
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_refused_spec_leads_with_the_readers_words_and_names_each_field() {
     let error = RwSignal::new(None::<ClientError>);
@@ -537,6 +574,11 @@ async fn a_refused_spec_leads_with_the_readers_words_and_names_each_field() {
         "code": "spec.invalid",
         "detail": "the spec does not pass Berth's checks; `issues` lists each finding",
         "issues": [{
+            "path": "environment.storage",
+            "code": "storage.none",
+            "severity": "info",
+            "message": "没有存储卷"
+        }, {
             "path": "basic.tags[3].key",
             "code": "basic.tags.key.invalid",
             "severity": "error",
@@ -557,15 +599,23 @@ async fn a_refused_spec_leads_with_the_readers_words_and_names_each_field() {
         !banner.contains("Berth's checks"),
         "no English lead: {banner}"
     );
+    // Each finding in the language shown, read back by its code: the words the server
+    // sent were the request's language, and stayed when the reader switched.
     let item = find(&host, "[role='alert'] li[data-path='basic.tags[3].key']")
         .text_content()
         .unwrap();
-    assert_eq!(item, "标签第 4 项 › 标签键：键无效");
+    let zh = shared::messages::text(Lang::Zh, "basic.tags.key.invalid", &[]);
+    assert_eq!(item, format!("错误标签第 4 项 › 标签键：{zh}"));
     back_to_english(&host).await;
     let item = find(&host, "[role='alert'] li[data-path='basic.tags[3].key']")
         .text_content()
         .unwrap();
-    assert_eq!(item, "Tags #4 › Tag key: 键无效");
+    let en = shared::messages::text(Lang::En, "basic.tags.key.invalid", &[]);
+    assert_eq!(item, format!("errorTags #4 › Tag key: {en}"));
+    // Errors first, and a hint the server sent beside them says it is one: it is not a
+    // reason for the refusal.
+    let items = all_text(&host, "[role='alert'] li .badge");
+    assert_eq!(items, ["error", "hint"]);
 }
 
 #[wasm_bindgen_test]

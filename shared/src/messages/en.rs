@@ -1080,6 +1080,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.stop_confirm",
         "Stop task {name}? Its replicas are ended now, and what they have not saved is lost.",
     ),
+    (
+        "ui.detail.stop_confirm#waiting",
+        "Stop task {name}? It has not started: it leaves the queue, and any quota it holds is given back.",
+    ),
     ("ui.detail.stop_yes", "Stop it"),
     ("ui.detail.tag_add", "Add tag"),
     ("ui.detail.tag_remove", "Remove tag {tag}"),

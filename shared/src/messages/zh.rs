@@ -766,7 +766,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("resource_kind.on_demand", "按量实例"),
     ("resource_kind.reserved", "预留实例"),
     ("resource_kind.spot", "Spot 实例"),
-    ("shape.expected.boolean", "true 或 false"),
+    ("shape.expected.boolean", "布尔值 true 或 false"),
     ("shape.expected.integer", "整数（可为负数）"),
     ("shape.expected.list", "列表"),
     ("shape.expected.number", "数字"),
@@ -921,6 +921,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.detail.stop_confirm",
         "确定停止任务 {name}？其副本将立即结束，尚未保存的内容会丢失。",
+    ),
+    (
+        "ui.detail.stop_confirm#waiting",
+        "确定停止任务 {name}？任务尚未启动：将移出队列，并归还其占用的配额（如有）。",
     ),
     ("ui.detail.stop_yes", "确认停止"),
     ("ui.detail.tag_add", "添加标签"),
