@@ -1291,13 +1291,26 @@ impl Runner {
     /// Frees the task's nodes and queues it again with its quota held.
     async fn retry(&self, stored: &StoredTask, why: Message) {
         let id = &stored.task.id;
-        self.step(
-            id,
-            TaskPhase::Retrying,
-            Some(why.clone()),
-            stored.task.attempts,
-        )
-        .await;
+        // A stop decides on what it sees under the task's lock: held until the task is
+        // queued again, so it sees the task running (and ended it first: nothing is
+        // queued again) or queued (and takes it out of the queue), never in between with
+        // a hold taken again for a task it ended.
+        let launch = self.launch_lock(id);
+        let launched = launch.lock().await;
+        if !self
+            .step(
+                id,
+                TaskPhase::Retrying,
+                Some(why.clone()),
+                stored.task.attempts,
+            )
+            .await
+        {
+            // Ended meanwhile (by a stop): nothing more starts for it.
+            drop(launched);
+            self.forget_lock(id);
+            return;
+        }
         self.event(id, event_kind::RETRYING, why).await;
         {
             let mut scheduler = self.scheduler.lock().await;
@@ -1318,6 +1331,8 @@ impl Runner {
         }
         self.step(id, TaskPhase::Queued, None, stored.task.attempts)
             .await;
+        // The pass may start it, which takes the lock.
+        drop(launched);
         Box::pin(self.pump()).await;
     }
 

@@ -448,6 +448,52 @@ async fn stops_sent_until_one_conflicts_end_the_task_once() {
     }
 }
 
+/// A stop that lands while a failed attempt is being retried ends the task, and gives
+/// back all it held: before, a stop between the retry's steps ended the task, and the
+/// retry queued it again with its quota held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_racing_a_retry_ends_the_task_and_gives_back_its_quota() {
+    let app = server::app(demo_state().await);
+    let (_, before) = call(&app, get("/api/v1/catalog")).await;
+    let mut spec = pytorch("sleep 0.05; exit 1");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 100 });
+    for round in 0..20u64 {
+        let id = submitted(&app, &spec).await;
+        wait_for(&app, &id, phase_is("running")).await;
+        // A little later each round, across the exit and the retry.
+        tokio::time::sleep(Duration::from_millis(40 + round * 2)).await;
+        let path = format!("/api/v1/tasks/{id}/stop");
+        let (status, body) = call(&app, post(&path, &json!({}))).await;
+        assert!(
+            status == StatusCode::OK || status == StatusCode::CONFLICT,
+            "{status} {body}"
+        );
+        let done = wait_for(&app, &id, |t| {
+            t["phase"] == "stopped" || t["phase"] == "failed"
+        })
+        .await;
+        assert_eq!(done["phase"], "stopped", "{done}");
+        // Nothing happens to it after its end.
+        let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+        let kinds: Vec<&str> = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap_or_default())
+            .collect();
+        let end = kinds.iter().position(|k| *k == "stopped").expect("stopped");
+        assert!(
+            kinds[end + 1..].iter().all(|k| *k == "exited"),
+            "round {round}: {kinds:?}"
+        );
+    }
+    // Every hold given back: the quota and the nodes as they were.
+    let (_, after) = call(&app, get("/api/v1/catalog")).await;
+    assert_eq!(after["usage"], before["usage"]);
+    let (_, queued) = call(&app, get("/api/v1/tasks?phase=queued")).await;
+    assert_eq!(queued["tasks"], json!([]), "{queued}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     let app = server::app(demo_state().await);
