@@ -1605,6 +1605,14 @@ impl Runner {
             return self.recover().await;
         }
         self.leading.store(false, Ordering::SeqCst);
+        // Replicas an earlier life of this server left here: ended whether or not it
+        // leads now (the leader ran them again or failed them when it took the lead).
+        if self.backend.leftovers_are_local() {
+            let ended = self.backend.end_leftovers().await;
+            if ended > 0 {
+                tracing::warn!(ended, "ended replicas an earlier server here left running");
+            }
+        }
         self.take_turn().await?;
         let runner = Arc::clone(self);
         tokio::spawn(async move {
@@ -1640,9 +1648,26 @@ impl Runner {
             }
             (true, true) => self.sync().await,
             (true, false) => {
-                // Its lock went with its connection: another server may lead already.
-                tracing::error!("this server lost the lead; it places no more tasks");
+                // Its lock went with its connection: another server may lead already,
+                // and runs again (or fails) what ran here, as after a crash. What ran
+                // here ends, unheard: its ends are the new leader's to record.
+                tracing::error!(
+                    "this server lost the lead; it places no more tasks and ends the attempts it ran"
+                );
                 self.leading.store(false, Ordering::SeqCst);
+                let abandoned: Vec<(TaskId, u32)> = self
+                    .attempts
+                    .lock()
+                    .await
+                    .drain()
+                    .map(|(id, a)| (id, a.attempt))
+                    .collect();
+                for (task, attempt) in abandoned {
+                    let backend = Arc::clone(&self.backend);
+                    tokio::spawn(async move {
+                        let _ = backend.stop(&task, attempt, STOP_GRACE).await;
+                    });
+                }
                 Ok(())
             }
             (false, false) => Ok(()),

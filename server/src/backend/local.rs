@@ -536,6 +536,10 @@ impl Backend for LocalBackend {
         groups.len()
     }
 
+    fn leftovers_are_local(&self) -> bool {
+        true
+    }
+
     fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
         self.attempt_dir(task, attempt)
             .join(format!("replica-{replica}.log"))

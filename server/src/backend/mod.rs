@@ -219,6 +219,14 @@ pub trait Backend: Send + Sync {
         0
     }
 
+    /// Whether what [`Backend::end_leftovers`] ends is this server's own (replicas it ran
+    /// as processes here), not shared with the other servers of a replicated store (jobs
+    /// in a cluster, which only the leader may end): such leftovers are ended when the
+    /// server starts, leader or not.
+    fn leftovers_are_local(&self) -> bool {
+        false
+    }
+
     /// Whether a RayJob runs on a Ray cluster (KubeRay): a submitter, a head and workers,
     /// each with its log ([`shared::api::log_replicas`]), the cluster outliving the job
     /// in debug mode (for `ttlSecondsAfterFinished`). The local backend runs the

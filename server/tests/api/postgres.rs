@@ -342,3 +342,109 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
     wait_for(&follower, &fresh, |t| phase(t) == "running");
     assert!(!processes_under(&data[1].join("tasks")).is_empty());
 }
+
+/// Ends the database sessions that hold advisory locks on `database`: the leader's lock
+/// connection, as a network blip or a database restart drops it.
+fn drop_the_leaders_connection(database: &str) {
+    use sqlx::{ConnectOptions, Executor};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let options: sqlx::postgres::PgConnectOptions = database.parse().expect("a URL");
+        let mut conn = options.connect().await.expect("the test server answers");
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' \
+             AND granted AND pid <> pg_backend_pid() \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        )
+        .await
+        .expect("terminates");
+    });
+}
+
+/// Waits until no process works under `dir`, or fails after 30 s.
+fn wait_until_none_under(dir: &Path, what: &str) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while !processes_under(dir).is_empty() {
+        assert!(Instant::now() < until, "{what}: {:?}", processes_under(dir));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A leader alive but cut from its lock (the exploratory test's dropped connection):
+/// the server that leads next runs its task again, and the one that lost the lead ends
+/// what it ran, unheard, so the task runs once and its record is the new leader's.
+#[test]
+fn a_leader_that_loses_its_lock_ends_what_it_ran() {
+    let Some(database) = database("lostlead") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-lost"), super::temp_dir("pg-taker")];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let old = start(&data[0], &catalog, &database);
+    let next = start(&data[1], &catalog, &database);
+    let (status, body) = post(&format!("{}/api/v1/tasks", next.url), &spec(true));
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().expect("an id").to_owned();
+    wait_for(&next, &id, |t| phase(t) == "running");
+    assert!(!processes_under(&data[0].join("tasks")).is_empty());
+
+    // The old leader may take its lock again before the other one does: cut again
+    // until the other leads.
+    let until = Instant::now() + Duration::from_secs(30);
+    while task(&next, &id)["attempts"] != 2 {
+        assert!(Instant::now() < until, "the lead never moved");
+        drop_the_leaders_connection(&database);
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    let rerun = wait_for(&next, &id, |t| phase(t) == "running" && t["attempts"] == 2);
+    assert!(
+        !processes_under(&data[1].join("tasks")).is_empty(),
+        "{rerun}"
+    );
+    wait_until_none_under(
+        &data[0].join("tasks"),
+        "the old leader's replicas still run",
+    );
+    // The old attempt's end changed nothing: the task runs its second attempt.
+    std::thread::sleep(Duration::from_millis(500));
+    let now = task(&old, &id);
+    assert_eq!(
+        (phase(&now), now["attempts"].clone()),
+        ("running".into(), json!(2)),
+        "{now}"
+    );
+}
+
+/// A leader that crashed and comes back while another leads: what it left running is
+/// ended when it starts, not only if it leads again some day.
+#[test]
+fn a_former_leader_back_as_a_follower_ends_what_it_left_running() {
+    let Some(database) = database("comeback") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-back"), super::temp_dir("pg-stay")];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let mut first = start(&data[0], &catalog, &database);
+    let second = start(&data[1], &catalog, &database);
+    let (status, body) = post(&format!("{}/api/v1/tasks", second.url), &spec(true));
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().expect("an id").to_owned();
+    wait_for(&second, &id, |t| phase(t) == "running");
+    first.crash();
+    wait_for(&second, &id, |t| {
+        phase(t) == "running" && t["attempts"] == 2
+    });
+    // Its replicas outlive it, as documented, until it is back.
+    assert!(!processes_under(&data[0].join("tasks")).is_empty());
+    let _back = start(&data[0], &catalog, &database);
+    wait_until_none_under(
+        &data[0].join("tasks"),
+        "the crashed leader's replicas still run",
+    );
+    assert_eq!(task(&second, &id)["attempts"], 2);
+}
