@@ -295,7 +295,29 @@ impl Runner {
     /// Why a waiting task waits, as the last admission pass said; the API renders it
     /// in the reader's language.
     pub async fn reason(&self, id: &TaskId) -> Option<Message> {
-        self.reasons.lock().await.get(id).cloned()
+        if self.leading() {
+            return self.reasons.lock().await.get(id).cloned();
+        }
+        // A server that does not lead makes no passes: the reason is the last one the
+        // leader recorded since the task last left the queue.
+        let events = self.store.events(id).await.ok()?;
+        for event in events.iter().rev() {
+            match event.kind.as_str() {
+                event_kind::QUEUED => {
+                    let reason = event
+                        .keyed
+                        .as_ref()
+                        .filter(|m| m.key == "event.queued")
+                        .and_then(|m| m.args.get("reason"));
+                    if let Some(Arg::Message(reason)) = reason {
+                        return Some(reason.clone());
+                    }
+                }
+                event_kind::ADMITTED | event_kind::STARTED | event_kind::RETRYING => return None,
+                _ => {}
+            }
+        }
+        None
     }
 
     /// The id a submit gets: `<prefix>-<5 characters>`. With an idempotency key the

@@ -448,3 +448,41 @@ fn a_former_leader_back_as_a_follower_ends_what_it_left_running() {
     );
     assert_eq!(task(&second, &id)["attempts"], 2);
 }
+
+/// A waiting task's reason through either server: the one that does not lead makes no
+/// admission passes, and said none (the exploratory test's `reason: None`).
+#[test]
+fn a_waiting_tasks_reason_is_told_through_every_server() {
+    let Some(database) = database("reason") else {
+        return;
+    };
+    let data = [
+        super::temp_dir("pg-why-lead"),
+        super::temp_dir("pg-why-follow"),
+    ];
+    let _leftovers = Leftovers(data.to_vec());
+    // Every Beijing A100 node busy but one, with 4 of its 8 GPUs free.
+    let dir = super::temp_dir("pg-catalog");
+    let mut file: Value =
+        serde_json::from_str(&std::fs::read_to_string(catalog(&dir)).expect("written"))
+            .expect("JSON");
+    for n in 0..16 {
+        let gpus = if n == 0 { 4 } else { 8 };
+        file["usage"]["nodes"][format!("bj-a-a100-{n:02}")] =
+            json!({ "gpu": gpus, "vcpu": gpus * 12, "memory_gib": gpus * 120 });
+    }
+    let busy = dir.join("busy.json");
+    std::fs::write(&busy, file.to_string()).expect("writable");
+    let leader = start(&data[0], &busy, &database);
+    let follower = start(&data[1], &busy, &database);
+    let mut whole_node = spec(false);
+    whole_node["compute"]["units_per_node"] = 8.into();
+    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &whole_node);
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().expect("an id").to_owned();
+    let led = wait_for(&leader, &id, |t| t["reason"].is_string());
+    let said = led["reason"].as_str().unwrap_or_default().to_owned();
+    assert!(said.contains("largest free node has 4 GPUs"), "{led}");
+    let followed = wait_for(&follower, &id, |t| t["reason"].is_string());
+    assert_eq!(followed["reason"], said.as_str(), "{followed}");
+}
