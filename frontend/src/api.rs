@@ -1,6 +1,7 @@
 //! One async function per server endpoint.
 
 use gloo_net::http::{Request, RequestBuilder};
+use leptos::prelude::use_context;
 use shared::TaskSpec;
 use shared::api::{
     CatalogResponse, ErrorBody, Examples, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
@@ -70,33 +71,49 @@ fn refusal_key(code: &str) -> Option<&'static str> {
 /// A module result with [`ClientError`].
 pub type Result<T, E = ClientError> = std::result::Result<T, E>;
 
-thread_local! {
-    /// Where the API lives: empty for the console's own origin, or another server's
-    /// address for a form embedded in another portal.
-    static BASE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
+/// Where a form's requests go: the page's own origin (the console), or the Berth a
+/// portal mounted the form for (`apiBase`), provided to the form by its mount. Each
+/// form keeps its own: two forms on one page may submit to two Berths.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Base(String);
 
-/// Sends every later request to the API at `base` (`https://berth.example.com`), for a
-/// form embedded in another site. Empty: the page's own origin.
-pub fn set_base(base: &str) {
-    BASE.with(|b| *b.borrow_mut() = base.trim_end_matches('/').to_owned());
-}
+impl Base {
+    /// The API at `base` (`https://berth.example.com`); empty: the page's own origin.
+    pub fn new(base: &str) -> Self {
+        Base(base.trim_end_matches('/').to_owned())
+    }
 
-/// The address of an API path (`/api/v1/...`).
-pub fn url(path: &str) -> String {
-    BASE.with(|b| format!("{}{path}", b.borrow()))
+    /// The base the form being built was mounted with, else the page's own origin.
+    pub fn here() -> Self {
+        use_context::<Base>().unwrap_or_default()
+    }
+
+    /// The address of an API path (`/api/v1/...`).
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.0)
+    }
+
+    /// Whether the API is at another site than the page.
+    fn elsewhere(&self) -> bool {
+        !self.0.is_empty()
+    }
 }
 
 /// A request to an API path. To the Berth at another address (a form embedded with
 /// `apiBase`) it carries the browser's credentials for that site, which a Berth behind
 /// an authenticating proxy needs; that Berth lists the page's site in `[cors] origins`.
-fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
-    let request = method(&url(path));
-    if BASE.with(|b| b.borrow().is_empty()) {
-        request
-    } else {
+fn to_at(base: &Base, method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
+    let request = method(&base.url(path));
+    if base.elsewhere() {
         request.credentials(web_sys::RequestCredentials::Include)
+    } else {
+        request
     }
+}
+
+/// A request to an API path of the page's own origin (the console's pages).
+fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
+    to_at(&Base::default(), method, path)
 }
 
 /// A request that did not reach the server. The browser says only "TypeError: Failed to
@@ -144,9 +161,9 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses.
-pub async fn fetch_catalog() -> Result<CatalogResponse> {
+pub async fn fetch_catalog(base: &Base) -> Result<CatalogResponse> {
     answer(
-        to(Request::get, "/api/v1/catalog")
+        to_at(base, Request::get, "/api/v1/catalog")
             .send()
             .await
             .map_err(network)?,
@@ -160,8 +177,8 @@ pub async fn fetch_catalog() -> Result<CatalogResponse> {
 /// # Errors
 ///
 /// [`ClientError::Api`] with the findings (422) when the spec has errors.
-pub async fn render(spec_json: String) -> Result<Vec<serde_json::Value>> {
-    let request = to(Request::post, "/api/v1/render")
+pub async fn render(base: &Base, spec_json: String) -> Result<Vec<serde_json::Value>> {
+    let request = to_at(base, Request::post, "/api/v1/render")
         .header("content-type", "application/json")
         .body(spec_json)
         .map_err(network)?;
@@ -195,8 +212,12 @@ pub async fn fetch_examples() -> Result<Examples> {
 /// # Errors
 ///
 /// [`ClientError::Api`] with the findings (422) when the server refuses the spec.
-pub async fn submit_task(spec_json: String, idempotency_key: &str) -> Result<TaskView> {
-    let request = to(Request::post, "/api/v1/tasks")
+pub async fn submit_task(
+    base: &Base,
+    spec_json: String,
+    idempotency_key: &str,
+) -> Result<TaskView> {
+    let request = to_at(base, Request::post, "/api/v1/tasks")
         .header("content-type", "application/json")
         .header("idempotency-key", idempotency_key)
         .body(spec_json)
@@ -421,16 +442,17 @@ impl LogFollow {
     ///
     /// [`ClientError::Network`] when the browser cannot open the stream.
     pub fn open(
+        base: &Base,
         id: &str,
         replica: u32,
         attempt: Option<u32>,
         on_chunk: impl Fn(String) + 'static,
         on_end: impl Fn(bool) + 'static,
     ) -> Result<LogFollow> {
-        let address = url(&logs_path(id, replica, attempt, true));
-        // Credentials to another Berth's site, as `to` sends them with every request.
+        let address = base.url(&logs_path(id, replica, attempt, true));
+        // Credentials to another Berth's site, as `to_at` sends them with every request.
         let init = web_sys::EventSourceInit::new();
-        init.set_with_credentials(BASE.with(|b| !b.borrow().is_empty()));
+        init.set_with_credentials(base.elsewhere());
         let source = web_sys::EventSource::new_with_event_source_init_dict(&address, &init)
             .map_err(|e| ClientError::Network(format!("{e:?}")))?;
         let on_end = std::rc::Rc::new(on_end);

@@ -31,7 +31,7 @@ pub fn App() -> impl IntoView {
     let attempt = RwSignal::new(0u32);
     let session = components::load(move || {
         attempt.track();
-        api::fetch_catalog()
+        async { api::fetch_catalog(&api::Base::default()).await }
     });
     // The failure stays on screen while it is asked again: the button says so meanwhile.
     let trying = RwSignal::new(false);

@@ -139,12 +139,15 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         Options::read(&String::from(text))
             .map_err(|e| JsError::new(&format!("mountTaskForm: options: {e}")))?
     };
-    if let Some(base) = &options.api_base {
-        api::set_base(base);
-    }
+    // This form's own: a mount for another Berth, or one refused, changes no other.
+    let base = options
+        .api_base
+        .as_deref()
+        .map(api::Base::new)
+        .unwrap_or_default();
     let session = match options.catalog {
         Some(session) => session,
-        None => api::fetch_catalog().await.map_err(|e| {
+        None => api::fetch_catalog(&base).await.map_err(|e| {
             let said = e.localized(options.locale.unwrap_or(Lang::En));
             JsError::new(&format!("mountTaskForm: catalog: {said}"))
         })?,
@@ -161,7 +164,15 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         // Screen readers take the form's language from its element.
         let _ = element.set_attribute("lang", locale.tag());
     }
+    // Each form on the page keeps its own draft, by its element's id.
+    let slot = Some(element.id())
+        .filter(|id| !id.is_empty())
+        .map(|id| crate::form::draft::Slot(format!("{}#{id}", crate::form::draft::DRAFT_KEY)));
     let handle = leptos::mount::mount_to(element.clone(), move || {
+        provide_context(base.clone());
+        if let Some(slot) = slot.clone() {
+            provide_context(slot);
+        }
         let lang = UiLang::provide();
         if let Some(locale) = locale {
             lang.set_here(locale);

@@ -54,20 +54,23 @@ pub fn is_ready() -> bool {
 
 /// Starts fetching the reader, unless it is here or on its way. Safe inside a memo: the
 /// state changes in the task it starts.
-pub fn want() {
-    let _ = load();
+/// `base`: the Berth whose packages the form came from (its reader is the same for
+/// every form of the page).
+pub fn want(base: &crate::api::Base) {
+    let _ = load(base);
 }
 
 /// Settles once the reader has loaded or failed; starts it first if need be.
-pub fn ready() -> JsFuture {
-    JsFuture::from(load())
+pub fn ready(base: &crate::api::Base) -> JsFuture {
+    JsFuture::from(load(base))
 }
 
-fn load() -> js_sys::Promise {
+fn load(base: &crate::api::Base) -> js_sys::Promise {
     LOAD.with(|load| {
         load.borrow_mut()
             .get_or_insert_with(|| {
-                wasm_bindgen_futures::future_to_promise(async {
+                let url = base.url("/yaml/berth_validator_yaml.js");
+                wasm_bindgen_futures::future_to_promise(async move {
                     let set = |state| STATE.with(|s| s.set(state));
                     if shared::yaml_spec::can_read() {
                         // A build that reads YAML itself (the component tests'): no fetch.
@@ -75,7 +78,7 @@ fn load() -> js_sys::Promise {
                         return Ok(JsValue::UNDEFINED);
                     }
                     set(Reader::Loading);
-                    match load_module().await {
+                    match load_module(&url).await {
                         Ok(()) => set(Reader::Ready),
                         Err(err) => {
                             web_sys::console::warn_2(
@@ -92,9 +95,8 @@ fn load() -> js_sys::Promise {
     })
 }
 
-async fn load_module() -> Result<(), JsValue> {
-    let url = crate::api::url("/yaml/berth_validator_yaml.js");
-    let module = JsFuture::from(import_module(&url)?).await?;
+async fn load_module(url: &str) -> Result<(), JsValue> {
+    let module = JsFuture::from(import_module(url)?).await?;
     let get = |name: &str| js_sys::Reflect::get(&module, &JsValue::from_str(name));
     let init: js_sys::Function = get("default")?.dyn_into()?;
     JsFuture::from(init.call0(&JsValue::NULL)?.dyn_into::<js_sys::Promise>()?).await?;

@@ -141,6 +141,7 @@ impl FormCx {
             .retain(|g| g.members.contains(&user.name));
         let catalog = StoredValue::new(catalog);
         let spec = RwSignal::new(spec);
+        let base = crate::api::Base::here();
         let check = Memo::new(move |_| {
             // A RayJob asks for the YAML reader at once; until it is here a runtime env's
             // `unread` is held back, and this runs again when it arrives (crate::yaml).
@@ -148,7 +149,7 @@ impl FormCx {
             let mut check = usage
                 .with(|u| spec.with(|s| catalog.with_value(|c| shared::check(s, c, u, &user))));
             if spec.with(|s| s.basic.task_type == Some(shared::TaskType::RayJob)) {
-                crate::yaml::want();
+                crate::yaml::want(&base);
             }
             let unread = |i: &Issue| matches!(i.code, shared::IssueCode::RuntimeEnvUnread);
             if reader != crate::yaml::Reader::Failed && check.issues.issues().iter().any(unread) {

@@ -5,8 +5,22 @@ use leptos::prelude::*;
 use shared::{Catalog, TaskSpec, TaskType, User};
 use std::time::Duration;
 
-/// The local-storage key of the draft.
+/// The storage key of the draft: the console's form, and a form embedded in an element
+/// without an id.
 pub const DRAFT_KEY: &str = "berth.task_form.draft";
+
+/// The storage key this form keeps its draft under: [`DRAFT_KEY`], or for a form a
+/// portal mounted into an element with an id, that key with `#<id>` after it, so two
+/// forms on one page keep their drafts apart. Provided by the mount.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot(pub String);
+
+impl Slot {
+    /// The draft key of the form being built.
+    pub fn here() -> Slot {
+        use_context::<Slot>().unwrap_or_else(|| Slot(DRAFT_KEY.to_owned()))
+    }
+}
 
 /// A new task for this user: the first region and cluster, the user's first project
 /// group, a PyTorchJob, the browser's time zone; everything the user must decide left
@@ -62,9 +76,9 @@ fn storages() -> impl Iterator<Item = web_sys::Storage> {
 
 /// The saved draft, when there is one that still reads as a spec: this tab's, else the
 /// last one saved in any tab.
-pub fn load() -> Option<TaskSpec> {
+pub fn load(key: &str) -> Option<TaskSpec> {
     storages().find_map(|storage| {
-        let text = storage.get_item(DRAFT_KEY).ok().flatten()?;
+        let text = storage.get_item(key).ok().flatten()?;
         shared::parse_spec(&text).ok()
     })
 }
@@ -75,10 +89,10 @@ pub fn load() -> Option<TaskSpec> {
 /// Browser storage is plain text that outlives the tab (and, in an embedding page, is the
 /// portal's), so a secret is not kept there: a restored draft shows the mask, which the
 /// rules flag (`env.value.masked`) until the value is typed again.
-pub fn save(spec: &TaskSpec) {
+pub fn save(key: &str, spec: &TaskSpec) {
     if let Ok(text) = serde_json::to_string(&spec.masked()) {
         for storage in storages() {
-            let _ = storage.set_item(DRAFT_KEY, &text);
+            let _ = storage.set_item(key, &text);
         }
     }
 }
@@ -86,22 +100,20 @@ pub fn save(spec: &TaskSpec) {
 /// Forgets this tab's draft (after a submit, or when the user starts over), and the
 /// last draft of any tab only when it is this one: another tab's is not this tab's to
 /// forget.
-pub fn clear() {
+pub fn clear(key: &str) {
     let window = web_sys::window();
     let tab = window
         .as_ref()
         .and_then(|w| w.session_storage().ok().flatten());
     let any = window.and_then(|w| w.local_storage().ok().flatten());
-    let mine = tab
-        .as_ref()
-        .and_then(|t| t.get_item(DRAFT_KEY).ok().flatten());
+    let mine = tab.as_ref().and_then(|t| t.get_item(key).ok().flatten());
     if let Some(tab) = &tab {
-        let _ = tab.remove_item(DRAFT_KEY);
+        let _ = tab.remove_item(key);
     }
     if let Some(any) = any {
-        let last = any.get_item(DRAFT_KEY).ok().flatten();
+        let last = any.get_item(key).ok().flatten();
         if mine.is_none() || last == mine {
-            let _ = any.remove_item(DRAFT_KEY);
+            let _ = any.remove_item(key);
         }
     }
 }
@@ -118,6 +130,8 @@ pub const SAVE_DELAY: Duration = Duration::from_millis(400);
 #[derive(Clone, Copy)]
 pub struct Autosave {
     spec: RwSignal<TaskSpec>,
+    /// Its storage key ([`Slot`]).
+    key: StoredValue<String>,
     /// A change not yet written.
     dirty: StoredValue<bool>,
     /// The pending write, if any.
@@ -128,9 +142,10 @@ impl Autosave {
     /// Starts following `spec`. The spec as it is now counts as a change unless it is
     /// someone else's start (a clone): opening one must not write over the user's own
     /// unsent draft before they change anything.
-    pub fn follow(spec: RwSignal<TaskSpec>, start_is_a_change: bool) -> Autosave {
+    pub fn follow(spec: RwSignal<TaskSpec>, start_is_a_change: bool, slot: Slot) -> Autosave {
         let this = Autosave {
             spec,
+            key: StoredValue::new(slot.0),
             dirty: StoredValue::new(false),
             timer: StoredValue::new(None),
         };
@@ -172,7 +187,9 @@ impl Autosave {
     pub fn flush(&self) {
         if self.dirty.try_get_value() == Some(true) {
             self.dirty.try_set_value(false);
-            self.spec.try_with_untracked(save);
+            if let Some(key) = self.key.try_get_value() {
+                self.spec.try_with_untracked(|spec| save(&key, spec));
+            }
         }
     }
 
@@ -180,7 +197,9 @@ impl Autosave {
     pub fn forget(&self) {
         self.cancel();
         self.dirty.try_set_value(false);
-        clear();
+        if let Some(key) = self.key.try_get_value() {
+            clear(&key);
+        }
     }
 
     fn cancel(&self) {

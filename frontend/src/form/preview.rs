@@ -64,11 +64,13 @@ pub fn Preview() -> impl IntoView {
     // stays out of the console's bundle. Rendered on request, for the spec as it is then.
     let rendered = RwSignal::new(None::<crate::api::Result<Vec<serde_json::Value>>>);
     let rendered_for = RwSignal::new(None::<String>);
+    let base = StoredValue::new(crate::api::Base::here());
     let render_now = move |_| {
         let spec = serde_json::to_string(&submitted.get_untracked()).unwrap_or_default();
         rendered_for.set(Some(spec.clone()));
+        let base = base.get_value();
         leptos::task::spawn_local(async move {
-            let objects = crate::api::render(spec.clone()).await;
+            let objects = crate::api::render(&base, spec.clone()).await;
             // Only the answer for the spec last asked about is shown.
             if rendered_for.with_untracked(|last| last.as_deref() == Some(spec.as_str())) {
                 rendered.set(Some(objects));
@@ -129,8 +131,9 @@ pub fn Preview() -> impl IntoView {
             apply(text);
         } else {
             // YAML: read once the reader, fetched on first need, is here.
+            let ready = crate::yaml::ready(&base.get_value());
             leptos::task::spawn_local(async move {
-                let _ = crate::yaml::ready().await;
+                let _ = ready.await;
                 apply(text);
             });
         }

@@ -48,9 +48,10 @@ pub fn TaskForm(
 ) -> impl IntoView {
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     let revealed = initial.is_some();
+    let slot = draft::Slot::here();
     let (start, restored) = match initial {
         Some(spec) => (spec, false),
-        None => match draft::load() {
+        None => match draft::load(&slot.0) {
             Some(spec) => (spec, true),
             None => (draft::blank(&catalog, &user), false),
         },
@@ -64,7 +65,7 @@ pub fn TaskForm(
     let restored = RwSignal::new(restored);
     // The draft follows every change, so a reload finds it; a clone's spec only once
     // the user changes it.
-    let autosave = draft::Autosave::follow(cx.spec, !revealed);
+    let autosave = draft::Autosave::follow(cx.spec, !revealed, slot);
     if let Some(edited) = on_edited.filter(|_| revealed) {
         Effect::new(move |said: Option<bool>| {
             cx.spec.track();
@@ -128,6 +129,8 @@ pub fn TaskForm(
             }
         }
     };
+    // Where this form submits (its mount's `apiBase`), read while it is built.
+    let base = StoredValue::new(api::Base::here());
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         cx.reveal.set(true);
@@ -146,7 +149,10 @@ pub fn TaskForm(
         let key = key.unwrap_or_else(new_key);
         last_key.set_value(Some((json.clone(), key.clone())));
         submitting.set(true);
-        leptos::task::spawn_local(async move { answered(api::submit_task(json, &key).await) });
+        let base = base.get_value();
+        leptos::task::spawn_local(async move {
+            answered(api::submit_task(&base, json, &key).await);
+        });
     };
     // Start over clears what may be an hour's work: asked first, as Stop and Delete are,
     // at the safe answer; Cancel (or Escape) goes back to the button.
@@ -242,12 +248,16 @@ pub const USAGE_REFRESH: std::time::Duration = std::time::Duration::from_secs(30
 ///
 /// Returns the ask, for a refusal that may be about quota spent since.
 fn follow_usage(usage: RwSignal<Usage>) -> impl Fn() + Copy + 'static {
+    let base = StoredValue::new(api::Base::here());
     let refresh = move || {
         if document().hidden() {
             return;
         }
+        let Some(base) = base.try_get_value() else {
+            return;
+        };
         leptos::task::spawn_local(async move {
-            if let Ok(fresh) = api::fetch_catalog().await
+            if let Ok(fresh) = api::fetch_catalog(&base).await
                 && usage.try_with_untracked(|now| *now != fresh.usage) == Some(true)
             {
                 usage.try_set(fresh.usage);

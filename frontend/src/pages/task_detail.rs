@@ -807,6 +807,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         // speaks, so a stream that cannot connect leaves the log as it was.
         let first = std::cell::Cell::new(true);
         let opened = LogFollow::open(
+            // The task page is the console's own, on its origin.
+            &crate::api::Base::default(),
             &id.get_value(),
             replica.get_untracked(),
             attempt.get_untracked(),

@@ -808,7 +808,7 @@ async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
         .unwrap();
     session.set_item(DRAFT_KEY, "mine").unwrap();
     storage().set_item(DRAFT_KEY, "theirs").unwrap();
-    frontend::form::draft::clear();
+    frontend::form::draft::clear(DRAFT_KEY);
     assert_eq!(session.get_item(DRAFT_KEY).unwrap(), None);
     assert_eq!(
         storage().get_item(DRAFT_KEY).unwrap().as_deref(),
@@ -816,7 +816,7 @@ async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
     );
     session.set_item(DRAFT_KEY, "mine").unwrap();
     storage().set_item(DRAFT_KEY, "mine").unwrap();
-    frontend::form::draft::clear();
+    frontend::form::draft::clear(DRAFT_KEY);
     assert_eq!(storage().get_item(DRAFT_KEY).unwrap(), None);
 }
 

@@ -64,12 +64,11 @@ fn new_host() -> web_sys::HtmlElement {
 /// Undoes what a test that failed midway left on the page, since its ending never ran (a
 /// panic in wasm stops the test where it is, destructors and all): its views (out of the
 /// page, where their refreshes would move the next test's layout), the real `fetch` and
-/// `EventSource`, the page's own API, no press under way, and the runner's own address,
+/// `EventSource`, no press under way, and the runner's own address,
 /// which it returns for the test to put back when it ends. A view left so still runs
 /// unseen: a page's poll can reach the next test's held requests, so one failure may
 /// still fail the test after it.
 fn fresh_page() -> String {
-    frontend::api::set_base("");
     js_sys::eval(
         "document.querySelectorAll('[data-test-host]').forEach((host) => host.remove());
          if (window.__realFetch) window.fetch = window.__realFetch;

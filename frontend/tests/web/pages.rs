@@ -1526,17 +1526,15 @@ async fn coming_back_to_the_list_finds_it_as_it_was_left() {
 fn a_log_stream_to_another_site_carries_its_credentials() {
     fake_event_source();
     let opened = |base: &str| {
-        frontend::api::set_base(base);
-        let follow = frontend::api::LogFollow::open("t1", 0, None, |_| {}, |_| {});
+        let base = frontend::api::Base::new(base);
+        let follow = frontend::api::LogFollow::open(&base, "t1", 0, None, |_| {}, |_| {});
         assert!(follow.is_ok());
-        let seen = js_sys::eval(
+        js_sys::eval(
             "[window.__source.url, !!(window.__source.init || {}).withCredentials].join(' ')",
         )
         .unwrap()
         .as_string()
-        .unwrap();
-        frontend::api::set_base("");
-        seen
+        .unwrap()
     };
     assert_eq!(
         opened("https://berth.example.com"),
@@ -1907,4 +1905,104 @@ async fn ask_for_the_task_again(host: &HtmlElement) {
         held_fetches().iter().any(|u| u.contains("tasks/t1?"))
     })
     .await;
+}
+
+/// Two portal forms on one page, each mounted for its own Berth into its own element:
+/// each asks its own Berth and keeps its own draft. The exploratory test saw every form
+/// follow the last mount's `apiBase` (a refused mount's too), and one draft for both.
+#[wasm_bindgen_test]
+async fn two_embedded_forms_keep_their_own_berth_and_draft() {
+    use frontend::form::draft::DRAFT_KEY;
+    use frontend::widgets::mount_task_form;
+    let address = fresh_page();
+    hold_fetches();
+    let catalog = serde_json::to_string(&demo_session()).unwrap();
+    let slots = [format!("{DRAFT_KEY}#form-a"), format!("{DRAFT_KEY}#form-b")];
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let session = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    let forget = || {
+        for slot in &slots {
+            storage.remove_item(slot).unwrap();
+            session.remove_item(slot).unwrap();
+        }
+    };
+    forget();
+    let mount = |id: &'static str, base: &'static str| {
+        let host = crate::new_host();
+        host.set_id(id);
+        let options = format!(r#"{{"catalog": {catalog}, "apiBase": "{base}", "locale": "en"}}"#);
+        let options = js_sys::JSON::parse(&options).unwrap();
+        async move {
+            let form = mount_task_form(host.clone().into(), options)
+                .await
+                .expect("mounts");
+            (host, form)
+        }
+    };
+    let (a, mut form_a) = mount("form-a", "https://a.example").await;
+    let (b, mut form_b) = mount("form-b", "https://b.example/").await;
+    leptos::task::tick().await;
+    // Back in the window, each form asks its own Berth how much is in use.
+    js_sys::eval("window.__held = []").unwrap();
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("focus").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    let mut asked = held_fetches();
+    asked.sort();
+    assert_eq!(
+        asked,
+        [
+            "https://a.example/api/v1/catalog",
+            "https://b.example/api/v1/catalog"
+        ]
+    );
+    // Each draft apart, by its element's id.
+    for (host, name) in [(&a, "first-form"), (&b, "second-form")] {
+        let input: web_sys::HtmlInputElement = host
+            .query_selector("[name='basic.name_prefix']")
+            .unwrap()
+            .expect("the name box")
+            .unchecked_into();
+        input.set_value(name);
+        input
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        leptos::task::tick().await;
+    }
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("pagehide").unwrap())
+        .unwrap();
+    for (slot, name) in slots.iter().zip(["first-form", "second-form"]) {
+        let saved = storage.get_item(slot).unwrap().unwrap_or_default();
+        assert!(saved.contains(&format!("\"{name}\"")), "{slot}: {saved}");
+    }
+    form_a.unmount();
+    form_b.unmount();
+    let (again, mut form) = mount("form-a", "https://a.example").await;
+    leptos::task::tick().await;
+    let name: web_sys::HtmlInputElement = again
+        .query_selector("[name='basic.name_prefix']")
+        .unwrap()
+        .expect("the name box")
+        .unchecked_into();
+    assert_eq!(name.value(), "first-form");
+    form.unmount();
+    forget();
+    for host in [a, b, again] {
+        host.remove();
+    }
+    release_fetches();
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
+        .unwrap();
 }
