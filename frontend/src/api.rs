@@ -61,6 +61,7 @@ fn refusal_key(code: &str) -> Option<&'static str> {
         "auth.required" => "ui.app.refused.auth_required",
         "body.too_large" => "ui.app.refused.body_too_large",
         "internal" => "ui.app.refused.internal",
+        "log.elsewhere" => "ui.app.refused.log_elsewhere",
         "task.conflict" => "ui.app.refused.task_conflict",
         "task.forbidden" => "ui.app.refused.task_forbidden",
         "task.not_found" => "ui.app.refused.task_not_found",

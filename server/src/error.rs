@@ -63,6 +63,18 @@ pub enum ApiError {
         /// The id asked for.
         id: String,
     },
+    /// A replica's log that another server keeps: with several servers on one database,
+    /// the local backend's logs are files on the machine of the server that ran the
+    /// attempt.
+    #[error(
+        "this server did not run attempt {attempt} of task {id}: its logs are kept by the server that ran it (the one leading then); ask that server"
+    )]
+    LogElsewhere {
+        /// The task.
+        id: String,
+        /// The attempt asked for.
+        attempt: u32,
+    },
     /// The caller may see the task but not do this to it.
     #[error("only the owner of task {id} can {action} it")]
     Forbidden {
@@ -106,7 +118,7 @@ impl ApiError {
             ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::TaskNotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::TaskNotFound { .. } | ApiError::LogElsewhere { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
@@ -126,6 +138,7 @@ impl ApiError {
             ApiError::NotFound { .. } => "route.not_found",
             ApiError::MethodNotAllowed { .. } => "method.not_allowed",
             ApiError::TaskNotFound { .. } => "task.not_found",
+            ApiError::LogElsewhere { .. } => "log.elsewhere",
             ApiError::Forbidden { .. } => "task.forbidden",
             ApiError::Conflict(_) => "task.conflict",
             ApiError::Unauthorized { .. } => "auth.required",

@@ -774,7 +774,7 @@ struct LogParams {
     responses(
         (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -855,6 +855,12 @@ async fn logs(
     let path = runner
         .backend()
         .log_path(&stored.task.id, attempt, params.replica);
+    // Several servers on one database: the attempt's folder is made by the server that
+    // starts it, on its machine. Without it here, an empty log would pass for a replica
+    // that printed nothing.
+    if runner.store().replicated() && path.parent().is_some_and(|dir| !dir.exists()) {
+        return Err(ApiError::LogElsewhere { id, attempt });
+    }
     if !params.follow {
         return Ok(plain_text(file_text(path, mask)));
     }

@@ -486,3 +486,57 @@ fn a_waiting_tasks_reason_is_told_through_every_server() {
     let followed = wait_for(&follower, &id, |t| t["reason"].is_string());
     assert_eq!(followed["reason"], said.as_str(), "{followed}");
 }
+
+/// A replica's log through the server that did not run it: its files are on the other
+/// machine, and the answer says so instead of an empty log that passes for a replica
+/// that printed nothing.
+#[test]
+fn a_log_is_read_through_the_server_that_ran_it_and_another_says_where() {
+    let Some(database) = database("logs") else {
+        return;
+    };
+    let data = [
+        super::temp_dir("pg-log-lead"),
+        super::temp_dir("pg-log-follow"),
+    ];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let leader = start(&data[0], &catalog, &database);
+    let follower = start(&data[1], &catalog, &database);
+    let mut talker = spec(false);
+    talker["environment"]["command"] = "echo hello-from-the-leader; sleep 1000".into();
+    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &talker);
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().expect("an id").to_owned();
+    wait_for(&follower, &id, |t| phase(t) == "running");
+    let read = |server: &Server| {
+        let mut response = agent()
+            .get(&format!("{}/api/v1/tasks/{id}/logs?replica=0", server.url))
+            .call()
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        (
+            status,
+            response.body_mut().read_to_string().expect("readable"),
+        )
+    };
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, text) = read(&leader);
+        assert_eq!(status, 200, "{text}");
+        if text.contains("hello-from-the-leader") {
+            break;
+        }
+        assert!(Instant::now() < until, "the leader's log stays empty");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, text) = read(&follower);
+    assert_eq!(status, 404, "{text}");
+    let problem: Value = serde_json::from_str(&text).expect("a problem");
+    assert_eq!(problem["code"], "log.elsewhere", "{problem}");
+    let (status, _) = post(
+        &format!("{}/api/v1/tasks/{id}/stop", follower.url),
+        &json!({}),
+    );
+    assert_eq!(status, 200);
+}

@@ -964,6 +964,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "the server met an internal error; try again later",
     ),
     (
+        "ui.app.refused.log_elsewhere",
+        "this server did not run this attempt: its log is kept by the server that ran it",
+    ),
+    (
         "ui.app.refused.task_conflict",
         "the task has changed since this page showed it; look at it again",
     ),

@@ -821,6 +821,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.app.refused.internal", "服务器内部出错，请稍后重试"),
     (
+        "ui.app.refused.log_elsewhere",
+        "本服务器未运行该次尝试：其日志保存在运行它的服务器上",
+    ),
+    (
         "ui.app.refused.task_conflict",
         "任务状态已变化，请刷新后再试",
     ),
