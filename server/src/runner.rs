@@ -889,19 +889,30 @@ impl Runner {
             .set_hold(id, &placement.hold(), Some(placement))
             .await
             .map_err(|e| e.to_string())?;
-        self.store
-            .advance(
-                id,
-                PhaseChange {
-                    phase: TaskPhase::Scheduling,
-                    at: now(),
-                    reason: String::new(),
-                    keyed: None,
-                },
-                attempt,
-            )
-            .await
-            .map_err(|e| e.to_string())?;
+        let scheduling = PhaseChange {
+            phase: TaskPhase::Scheduling,
+            at: now(),
+            reason: String::new(),
+            keyed: None,
+        };
+        match self.store.advance(id, scheduling, attempt).await {
+            Ok(()) => {}
+            // Stopped through another server since the look above (its lock is not this
+            // one): as stopped before it, not a failure to start.
+            Err(err @ StoreError::Phase { .. }) => {
+                let ended = self
+                    .store
+                    .get(id)
+                    .await
+                    .is_ok_and(|now| now.task.phase.is_finished());
+                if !ended {
+                    return Err(err.to_string());
+                }
+                self.end_quietly(id, TaskPhase::Stopped, None).await;
+                return Ok(false);
+            }
+            Err(err) => return Err(err.to_string()),
+        }
         let nodes = placement.nodes();
         // A Ray head of its own spec is said too: the workers' spec alone hides it.
         let admitted = match placement.head.as_ref().filter(|h| h.spec != placement.spec) {
