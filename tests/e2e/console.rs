@@ -103,28 +103,41 @@ impl Page {
 
     /// The `name` of the focused control.
     async fn focused_name(&self) -> String {
+        self.focused("name").await
+    }
+
+    /// The `data-testid` of the focused element.
+    async fn focused_test_id(&self) -> String {
+        self.focused("data-testid").await
+    }
+
+    /// An attribute of the focused element ("" for none).
+    async fn focused(&self, attribute: &str) -> String {
         let value = self
             .client
             .execute(
-                "return document.activeElement && document.activeElement.getAttribute('name');",
-                vec![],
+                "return document.activeElement && document.activeElement.getAttribute(arguments[0]);",
+                vec![attribute.into()],
             )
             .await
             .expect("the script runs");
         value.as_str().unwrap_or_default().to_owned()
     }
 
-    /// The `data-testid` of the focused element.
-    async fn focused_test_id(&self) -> String {
-        let value = self
-            .client
-            .execute(
-                "return document.activeElement && document.activeElement.dataset.testid;",
-                vec![],
-            )
-            .await
-            .expect("the script runs");
-        value.as_str().unwrap_or_default().to_owned()
+    /// Waits until the focused element's `attribute` is `value`.
+    async fn wait_for_focus(&self, attribute: &str, value: &str) {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let now = self.focused(attribute).await;
+            if now == value {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the focus is on {now:?}, not {value}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 }
 
@@ -408,34 +421,12 @@ impl Page {
 
     /// The element with this `data-testid` has the focus.
     pub async fn check_focus_on(&self, test_id: &str) {
-        let deadline = std::time::Instant::now() + WAIT;
-        loop {
-            let now = self.focused_test_id().await;
-            if now == test_id {
-                return;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the focus is on {now:?}, not {test_id}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        self.wait_for_focus("data-testid", test_id).await;
     }
 
     /// The control named `path` has the focus.
     pub async fn check_focus(&self, path: &str) {
-        let deadline = std::time::Instant::now() + WAIT;
-        loop {
-            let name = self.focused_name().await;
-            if name == path {
-                return;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the focus is on {name:?}, not {path}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        self.wait_for_focus("name", path).await;
     }
 
     /// A label reads `text`.

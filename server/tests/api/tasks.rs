@@ -585,20 +585,17 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     assert_eq!(body["code"], "query.invalid", "{body}");
 }
 
-/// A client that retries at once, before its first try is answered (the exploratory
-/// test's ten at a time): one task, the same for all, holding quota and nodes once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once() {
-    // The Beijing reserved A100 line holds one one-GPU replica: a retry checked against
-    // the quota its own first try took would be refused.
+/// The app on the demo catalog with the Beijing reserved A100 line's quota at `limit`,
+/// and what `edit` changes of the catalog file besides.
+async fn app_with_beijing_quota(limit: Value, edit: impl FnOnce(&mut Value)) -> Router {
     let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
     for q in file["catalog"]["quotas"].as_array_mut().unwrap() {
         if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
-            q["limit"] = json!({ "gpu": 1, "vcpu": 12, "memory_gib": 120 });
+            q["limit"] = limit.clone();
         }
     }
-    let dir = temp_dir("catalog");
-    let catalog = dir.join("catalog.json");
+    edit(&mut file);
+    let catalog = temp_dir("catalog").join("catalog.json");
     std::fs::write(&catalog, file.to_string()).unwrap();
     let state = server::AppState::open(server::Config {
         catalog: Some(catalog),
@@ -607,13 +604,29 @@ async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once()
     })
     .await
     .expect("opens");
-    let app = server::app(state);
-    let mut spec = pytorch("sleep 1");
+    server::app(state)
+}
+
+/// A PyTorchJob on that line running `command`: `workers` workers beside the master,
+/// each replica `units` one-GPU units.
+fn on_beijing_line(command: &str, workers: u32, units: u32) -> Value {
+    let mut spec = pytorch(command);
     spec["basic"]["region"] = "cn-north".into();
     spec["basic"]["cluster"] = "bj-a".into();
-    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 0,
-        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 1 });
-    spec["environment"]["command"] = "sleep 1".into();
+    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": workers,
+        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": units });
+    spec
+}
+
+/// A client that retries at once, before its first try is answered (the exploratory
+/// test's ten at a time): one task, the same for all, holding quota and nodes once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once() {
+    // The Beijing reserved A100 line holds one one-GPU replica: a retry checked against
+    // the quota its own first try took would be refused.
+    let app =
+        app_with_beijing_quota(json!({ "gpu": 1, "vcpu": 12, "memory_gib": 120 }), |_| {}).await;
+    let spec = on_beijing_line("sleep 1", 0, 1);
     let quota_used = |catalog: &Value| {
         catalog["usage"]["quota"]
             .as_array()
@@ -660,30 +673,12 @@ async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_concurrent_submits_at_a_quota_for_ten_admit_exactly_ten() {
     // The Beijing reserved A100 line holds 10 one-GPU replicas.
-    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
-    for q in file["catalog"]["quotas"].as_array_mut().unwrap() {
-        if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
-            q["limit"] = json!({ "gpu": 10, "vcpu": 120, "memory_gib": 1200 });
-        }
-    }
-    let dir = temp_dir("catalog");
-    let catalog = dir.join("catalog.json");
-    std::fs::write(&catalog, file.to_string()).unwrap();
-    let dist = temp_dir("dist");
-    let state = server::AppState::open(server::Config {
-        catalog: Some(catalog),
-        data_dir: temp_dir("data"),
-        ..server::Config::demo(dist)
-    })
-    .await
-    .expect("opens");
-    let app = server::app(state);
-    let mut spec = pytorch("sleep 30");
-    spec["basic"]["region"] = "cn-north".into();
-    spec["basic"]["cluster"] = "bj-a".into();
-    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 0,
-        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 1 });
-    spec["environment"]["command"] = "sleep 30".into();
+    let app = app_with_beijing_quota(
+        json!({ "gpu": 10, "vcpu": 120, "memory_gib": 1200 }),
+        |_| {},
+    )
+    .await;
+    let spec = on_beijing_line("sleep 30", 0, 1);
     let answers =
         futures_util::future::join_all((0..50).map(|_| call(&app, post("/api/v1/tasks", &spec))))
             .await;
@@ -1090,29 +1085,15 @@ async fn a_submits_answer_is_the_task_as_a_read_gives_it() {
 async fn submits_whose_callers_go_away_hold_quota_only_for_tasks_stored() {
     // As scripts/bench-server.sh does: ample quota on the Beijing reserved A100 line
     // and one of its 16 nodes busy, so a gang of 16 whole nodes is accepted and waits.
-    let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
-    for q in file["catalog"]["quotas"].as_array_mut().unwrap() {
-        if q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved" {
-            q["limit"] = json!({ "gpu": 100_000, "vcpu": 1_200_000, "memory_gib": 12_000_000 });
-        }
-    }
-    file["usage"]["nodes"]["bj-a-a100-00"] = json!({ "gpu": 8, "vcpu": 96, "memory_gib": 960 });
-    let dir = temp_dir("catalog");
-    let catalog = dir.join("catalog.json");
-    std::fs::write(&catalog, file.to_string()).unwrap();
-    let state = server::AppState::open(server::Config {
-        catalog: Some(catalog),
-        data_dir: temp_dir("data"),
-        ..server::Config::demo(temp_dir("dist"))
-    })
-    .await
-    .expect("opens");
-    let app = server::app(state);
-    let mut spec = pytorch("true");
-    spec["basic"]["region"] = "cn-north".into();
-    spec["basic"]["cluster"] = "bj-a".into();
-    spec["compute"] = json!({ "kind": "reserved", "pool": "bj-a-shared", "workers": 15,
-        "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 8 });
+    let app = app_with_beijing_quota(
+        json!({ "gpu": 100_000, "vcpu": 1_200_000, "memory_gib": 12_000_000 }),
+        |file| {
+            file["usage"]["nodes"]["bj-a-a100-00"] =
+                json!({ "gpu": 8, "vcpu": 96, "memory_gib": 960 });
+        },
+    )
+    .await;
+    let spec = on_beijing_line("true", 15, 8);
     // Submits stored in groups, half of whose callers go away at once, and the rest
     // while their group is being stored.
     let submits: Vec<_> = (0..40)
