@@ -88,8 +88,35 @@ fn load(settings: server::config::Settings) -> Result<Config, Box<dyn std::error
     Ok(Config::load(settings)?)
 }
 
+/// Locks `<dir>/berth.lock` for this process (the kernel lets go when it ends, however).
+fn hold_data_dir(dir: &std::path::Path) -> Result<std::fs::File, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "cannot make the data directory {} (--data-dir): {e}",
+            dir.display()
+        )
+    })?;
+    let path = dir.join("berth.lock");
+    let file = std::fs::File::create(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another berth server uses the data directory {}; give each server its own (--data-dir, BERTH_DATA_DIR)",
+            dir.display()
+        )
+        .into()),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", path.display()).into())
+        }
+    }
+}
+
 async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::error::Error>> {
     let config = load(settings)?;
+    // One server a data directory: a second would take the first's replicas for its own
+    // leftovers and end them, and its database file for its own. Held until exit.
+    let _data_dir = hold_data_dir(&config.data_dir)?;
     let state = AppState::open(config.clone()).await?;
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await

@@ -443,6 +443,18 @@ impl Runner {
             .reserve()
             .await
             .map_err(|e| (e.into(), Vec::new()))?;
+        // A retry sent to another server than its first try waited here for that try's
+        // commit: it is answered with that task, not checked against the quota it holds.
+        if reservation.is_some()
+            && let Some(key) = key
+            && let Ok(earlier) = self
+                .store
+                .get(&Self::task_id(&spec, &user.name, Some(key), 0))
+                .await
+            && earlier.task.owner == user.name
+        {
+            return Ok((Submitted::Earlier(earlier.task.id), Vec::new()));
+        }
         let shared_usage = match reservation.as_mut() {
             Some(reservation) => {
                 let mut usage = shared::Usage {
@@ -941,19 +953,32 @@ impl Runner {
             placement,
             attempt,
         );
-        self.attempts.lock().await.insert(
-            id.clone(),
-            Attempt {
-                attempt,
-                replicas: if spec.is_ray() {
-                    1
-                } else {
-                    gang.replicas.len() as u32
+        {
+            let mut attempts = self.attempts.lock().await;
+            // The lead lost since this pass: the next leader starts it.
+            if !self.leading() {
+                return Ok(false);
+            }
+            attempts.insert(
+                id.clone(),
+                Attempt {
+                    attempt,
+                    replicas: if spec.is_ray() {
+                        1
+                    } else {
+                        gang.replicas.len() as u32
+                    },
+                    ..Attempt::default()
                 },
-                ..Attempt::default()
-            },
-        );
+            );
+        }
         self.backend.start(gang).await.map_err(|e| e.to_string())?;
+        // The lead lost while it started: the attempts the loss ended may not have held
+        // this one yet.
+        if !self.leading() {
+            self.attempts.lock().await.remove(id);
+            let _ = self.backend.stop(id, attempt, STOP_GRACE).await;
+        }
         Ok(true)
     }
 
@@ -1237,6 +1262,17 @@ impl Runner {
         code: Option<i32>,
         signal: Option<i32>,
     ) {
+        // An attempt this server gave up with the lead: its end is not its to record.
+        if !self.leading()
+            && self
+                .attempts
+                .lock()
+                .await
+                .get(&task)
+                .is_none_or(|a| a.attempt != attempt)
+        {
+            return;
+        }
         let how = match (code, signal) {
             (Some(code), _) => Message::new("event.how.code").with("code", code),
             (None, Some(signal)) => Message::new("event.how.signal").with("signal", signal),
@@ -1330,16 +1366,24 @@ impl Runner {
         // a hold taken again for a task it ended.
         let launch = self.launch_lock(id);
         let launched = launch.lock().await;
-        if !self
+        let retrying = self
             .step(
                 id,
                 TaskPhase::Retrying,
                 Some(why.clone()),
                 stored.task.attempts,
             )
-            .await
+            .await;
+        // Not written: ended meanwhile (by a stop), and nothing more starts for it; or a
+        // step the lifecycle has no arrow for (an attempt that failed before it ran, a
+        // task found retrying after a crash), which goes on to the queue all the same.
+        if !retrying
+            && self
+                .store
+                .get(id)
+                .await
+                .is_ok_and(|now| now.task.phase.is_finished())
         {
-            // Ended meanwhile (by a stop): nothing more starts for it.
             drop(launched);
             self.forget_lock(id);
             return;
@@ -1556,12 +1600,13 @@ impl Runner {
             // A stop asked for before the server stopped is carried out: the user's
             // word stands over fault tolerance (an unfinished task was never stopped
             // since, as a stop ends the task).
-            let stop_asked = self
-                .store
-                .events(&id)
-                .await?
-                .iter()
-                .any(|e| e.kind == event_kind::STOPPING);
+            let stop_asked = match self.store.events(&id).await {
+                Ok(events) => events.iter().any(|e| e.kind == event_kind::STOPPING),
+                Err(err) => {
+                    tracing::error!(task = %id, error = %err, "cannot read a task's events; a stop it was asked may be lost");
+                    false
+                }
+            };
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
@@ -1688,6 +1733,10 @@ impl Runner {
                     "this server lost the lead; it places no more tasks and ends the attempts it ran"
                 );
                 self.leading.store(false, Ordering::SeqCst);
+                // Its queue and placements are the new leader's now.
+                *self.scheduler.lock().await =
+                    Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+                self.reasons.lock().await.clear();
                 let abandoned: Vec<(TaskId, u32)> = self
                     .attempts
                     .lock()

@@ -87,6 +87,9 @@ pub fn TaskForm(
     // One submission at a time (the button is disabled while one is out), so the answer
     // is always the latest request's.
     let submitting = RwSignal::new(false);
+    // Focus moved after an answer stays in this form: a portal may hold two.
+    let form_ref = NodeRef::<leptos::html::Form>::new();
+    let this_form = move || form_ref.get_untracked().map(Into::into);
     // The created task's name, said until the draft changes: a form mounted in a portal
     // stays where it is after a submit, and would otherwise look as if nothing happened.
     let submitted = RwSignal::new(None::<String>);
@@ -116,16 +119,14 @@ pub fn TaskForm(
                 banner.set(Some(api::ClientError::Api(body)));
                 // Submit is disabled while the request is out, and now by the errors:
                 // the focus goes to the findings, each a way to its field.
-                crate::components::refocus_if_lost(&["form.task-form .findings-summary"]);
+                crate::components::refocus_if_lost(this_form(), &[".findings-summary"]);
                 // The refusal may be quota spent since the plan was drawn: the plan
                 // beside it is drawn again from the use now, not in up to 30 s.
                 refresh_usage();
             }
             Err(err) => {
                 banner.set(Some(err));
-                crate::components::refocus_if_lost(&[
-                    "form.task-form [data-testid='submit-error']",
-                ]);
+                crate::components::refocus_if_lost(this_form(), &["[data-testid='submit-error']"]);
             }
         }
     };
@@ -188,7 +189,7 @@ pub fn TaskForm(
     let settled = RwSignal::new(false);
     request_animation_frame(move || request_animation_frame(move || settled.set(true)));
     view! {
-        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form">
+        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
             <h1>{move || cx.text("ui.form.title")}</h1>
             {move || restored.get().then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>

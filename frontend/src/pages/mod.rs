@@ -118,7 +118,7 @@ pub fn ErrorBanner(
                         error.set(None);
                         // The button goes with the banner: the focus goes to the task's
                         // actions, else to the page's start.
-                        crate::components::refocus_if_lost(&["[data-testid='actions']", "main#content"]);
+                        crate::components::refocus_if_lost(None, &["[data-testid='actions']", "main#content"]);
                     }>
                         {crate::i18n::tr("ui.app.dismiss")}
                     </button>

@@ -396,7 +396,7 @@ fn Actions(
                     }
                     gone.set(true);
                     // The actions went with the task: the page's one line says it.
-                    crate::components::refocus_if_lost(&["[data-testid='deleted']"]);
+                    crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
                 }
                 Err(err) => error.set(Some(err)),
             }

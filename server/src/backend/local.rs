@@ -601,7 +601,6 @@ fn group_members(group: Pid) -> Vec<Pid> {
         .collect()
 }
 
-/// The process group of a process, read from `/proc`.
 /// Whether process `id` works under `dir` (resolved), or was started with its `HOME`
 /// under `dir` (resolved or as `named`), as a replica and what it runs are, wherever
 /// they `cd` to.
@@ -619,6 +618,7 @@ fn works_under(id: i32, dir: &Path, named: &Path) -> bool {
         .any(|home| home.starts_with(dir) || home.starts_with(named))
 }
 
+/// The process group of a process, read from `/proc`.
 fn process_group(id: i32) -> Option<Pid> {
     let stat = std::fs::read_to_string(format!("/proc/{id}/stat")).ok()?;
     // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.

@@ -857,8 +857,14 @@ async fn logs(
         .log_path(&stored.task.id, attempt, params.replica);
     // Several servers on one database: the attempt's folder is made by the server that
     // starts it, on its machine. Without it here, an empty log would pass for a replica
-    // that printed nothing.
-    if runner.store().replicated() && path.parent().is_some_and(|dir| !dir.exists()) {
+    // that printed nothing; but the leader starting the latest attempt makes it soon.
+    let starting_here = runner.leading()
+        && attempt == stored.task.attempts
+        && stored.task.phase == TaskPhase::Scheduling;
+    if runner.store().replicated()
+        && !starting_here
+        && path.parent().is_some_and(|dir| !dir.exists())
+    {
         return Err(ApiError::LogElsewhere { id, attempt });
     }
     if !params.follow {

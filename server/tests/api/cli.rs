@@ -197,3 +197,25 @@ fn a_misspelt_config_field_is_named_with_its_line() {
     assert!(err.contains("body_size"), "{err}");
     assert!(err.contains("line 3"), "{err}");
 }
+
+/// Two servers on one data directory: the second would end the first's replicas as its
+/// own leftovers (found by the review), and share its database file. It is refused, and
+/// says why.
+#[test]
+fn a_second_server_on_a_data_directory_in_use_is_refused() {
+    let data = super::temp_dir("one-dir");
+    let _first = super::Berth::start(&[("BERTH_DATA_DIR", data.as_os_str())]);
+    let second = berth()
+        .args(["serve", "--addr", "127.0.0.1:0", "--dist"])
+        .arg(std::env::temp_dir())
+        .arg("--data-dir")
+        .arg(&data)
+        .output()
+        .expect("berth runs");
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        said.contains("another berth server uses the data directory"),
+        "{said}"
+    );
+}

@@ -100,6 +100,15 @@ impl Berth {
         self.child.kill().expect("the server can be killed");
         self.child.wait().expect("the server is reaped");
     }
+
+    /// Sends it `signal` (`STOP` freezes it, `CONT` lets it go on).
+    pub fn signal(&self, signal: &str) {
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -{signal}");
+    }
 }
 
 impl Drop for Berth {

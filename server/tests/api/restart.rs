@@ -247,11 +247,27 @@ fn a_stop_asked_for_before_a_crash_ends_the_task_after_the_restart() {
     let mut first = start(&data, &catalog);
     let (base_quota, base_nodes) = gpus_in_use(&first);
     let mut stubborn = spec(true);
-    stubborn["environment"]["command"] = "trap '' TERM; sleep 1000".into();
+    stubborn["environment"]["command"] = "trap '' TERM; echo trapped; sleep 1000".into();
     let id = submit(&first, &stubborn);
     wait_for(&first, &id, |t| phase(t) == "running");
     // The shell sets its trap first: the stop's SIGTERM must find it.
-    std::thread::sleep(Duration::from_millis(300));
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut log = agent()
+            .get(&format!("{}/api/v1/tasks/{id}/logs?replica=0", first.url))
+            .call()
+            .expect("the server answers");
+        if log
+            .body_mut()
+            .read_to_string()
+            .unwrap_or_default()
+            .contains("trapped")
+        {
+            break;
+        }
+        assert!(Instant::now() < until, "the trap was never set");
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let mut response = agent()
         .post(&format!("{}/api/v1/tasks/{id}/stop", first.url))
         .header("content-type", "application/json")

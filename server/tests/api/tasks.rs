@@ -626,7 +626,7 @@ async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once()
     // the quota its own first try took would be refused.
     let app =
         app_with_beijing_quota(json!({ "gpu": 1, "vcpu": 12, "memory_gib": 120 }), |_| {}).await;
-    let spec = on_beijing_line("sleep 1", 0, 1);
+    let spec = on_beijing_line("sleep 1000", 0, 1);
     let quota_used = |catalog: &Value| {
         catalog["usage"]["quota"]
             .as_array()
@@ -663,7 +663,8 @@ async fn concurrent_retries_with_one_key_make_one_task_and_hold_its_quota_once()
     );
     let (_, during) = call(&app, get("/api/v1/catalog")).await;
     assert_eq!(quota_used(&during), quota_used(&before) + 1, "{during}");
-    wait_for(&app, &id, |t| t["phase"] == "succeeded").await;
+    call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    wait_for(&app, &id, |t| t["phase"] == "stopped").await;
     // All given back: the quota, and the node the replica ran on.
     let (_, after) = call(&app, get("/api/v1/catalog")).await;
     assert_eq!(quota_used(&after), quota_used(&before), "{after}");
