@@ -896,6 +896,10 @@ impl Runner {
             self.end_quietly(id, stored.task.phase, None).await;
             return Ok(false);
         }
+        // The lead lost since this pass: nothing is written, and the next leader starts it.
+        if !self.leading() {
+            return Ok(false);
+        }
         let attempt = stored.task.attempts + 1;
         self.store
             .set_hold(id, &placement.hold(), Some(placement))
@@ -955,7 +959,7 @@ impl Runner {
         );
         {
             let mut attempts = self.attempts.lock().await;
-            // The lead lost since this pass: the next leader starts it.
+            // The lead lost since the look above: the next leader takes the task up.
             if !self.leading() {
                 return Ok(false);
             }
@@ -977,7 +981,10 @@ impl Runner {
         // this one yet.
         if !self.leading() {
             self.attempts.lock().await.remove(id);
-            let _ = self.backend.stop(id, attempt, STOP_GRACE).await;
+            let (backend, task) = (Arc::clone(&self.backend), id.clone());
+            tokio::spawn(async move {
+                let _ = backend.stop(&task, attempt, Duration::ZERO).await;
+            });
         }
         Ok(true)
     }
@@ -1722,7 +1729,12 @@ impl Runner {
                 self.reasons.lock().await.clear();
                 *self.adopted.lock().await = Adopted::default();
                 self.leading.store(true, Ordering::SeqCst);
-                self.recover().await
+                let recovered = self.recover().await;
+                // Not recovered (the store failed again): the next turn leads afresh.
+                if recovered.is_err() {
+                    self.leading.store(false, Ordering::SeqCst);
+                }
+                recovered
             }
             (true, true) => self.sync().await,
             (true, false) => {
@@ -1744,10 +1756,11 @@ impl Runner {
                     .drain()
                     .map(|(id, a)| (id, a.attempt))
                     .collect();
+                // Killed at once: the next leader runs them again, perhaps here, soon.
                 for (task, attempt) in abandoned {
                     let backend = Arc::clone(&self.backend);
                     tokio::spawn(async move {
-                        let _ = backend.stop(&task, attempt, STOP_GRACE).await;
+                        let _ = backend.stop(&task, attempt, Duration::ZERO).await;
                     });
                 }
                 Ok(())

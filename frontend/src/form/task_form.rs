@@ -89,7 +89,8 @@ pub fn TaskForm(
     let submitting = RwSignal::new(false);
     // Focus moved after an answer stays in this form: a portal may hold two.
     let form_ref = NodeRef::<leptos::html::Form>::new();
-    let this_form = move || form_ref.get_untracked().map(Into::into);
+    // `try_`: the answer may come after the form is gone (the user moved on).
+    let this_form = move || form_ref.try_get_untracked().flatten().map(Into::into);
     // The created task's name, said until the draft changes: a form mounted in a portal
     // stays where it is after a submit, and would otherwise look as if nothing happened.
     let submitted = RwSignal::new(None::<String>);

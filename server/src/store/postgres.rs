@@ -70,9 +70,8 @@ macro_rules! task_columns {
 pub struct PostgresStore {
     pool: PgPool,
     options: PgConnectOptions,
-    /// The connection holding [`LEADER_LOCK`], while this process leads; `Err(())`
-    /// once that connection was lost and the loss not yet reported by [`TaskStore::lead`].
-    leader: Arc<Mutex<Result<Option<PgConnection>, ()>>>,
+    /// The connection holding [`LEADER_LOCK`], while this process leads.
+    leader: Arc<Mutex<Option<PgConnection>>>,
 }
 
 impl PostgresStore {
@@ -117,14 +116,13 @@ impl PostgresStore {
         Ok(PostgresStore {
             pool,
             options,
-            leader: Arc::new(Mutex::new(Ok(None))),
+            leader: Arc::new(Mutex::new(None)),
         })
     }
 
     /// Closes every connection, the leader's too (another process may then lead).
     pub async fn close(&self) {
-        let held = std::mem::replace(&mut *self.leader.lock().await, Ok(None));
-        if let Ok(Some(conn)) = held {
+        if let Some(conn) = self.leader.lock().await.take() {
             let _ = conn.close().await;
         }
         self.pool.close().await;
@@ -413,14 +411,13 @@ impl TaskStore for PostgresStore {
 
     async fn lead(&self) -> Result<bool> {
         let mut leader = self.leader.lock().await;
-        if let Ok(Some(conn)) = leader.as_mut() {
+        if let Some(conn) = leader.as_mut() {
             if conn.ping().await.is_ok() {
                 return Ok(true);
             }
             // The connection is gone, and with it the lock: another process may lead.
-            *leader = Err(());
+            *leader = None;
         }
-        let lost = leader.is_err();
         let mut conn = self.options.connect().await.map_err(db)?;
         let taken: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
             .bind(LEADER_LOCK)
@@ -428,15 +425,11 @@ impl TaskStore for PostgresStore {
             .await
             .map_err(db)?;
         if taken {
-            *leader = Ok(Some(conn));
+            *leader = Some(conn);
         } else {
-            *leader = Ok(None);
             let _ = conn.close().await;
         }
-        // Taken again at once after it was lost, it is still a lead lost: another server
-        // may have led meanwhile and run again what ran here. This turn says so, and the
-        // next one leads afresh from the store.
-        Ok(taken && !lost)
+        Ok(taken)
     }
 }
 
