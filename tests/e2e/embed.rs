@@ -181,6 +181,25 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         .await
         .unwrap_or_default();
     assert!(said.contains(&id), "{said}");
+    // Submit was disabled while it was out: the focus is on the line, not the page.
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let focused = client
+            .execute(
+                "return document.activeElement && document.activeElement.dataset.testid;",
+                vec![],
+            )
+            .await
+            .expect("the script runs");
+        if focused.as_str() == Some("form-submitted") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the focus is on {focused}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     screenshot(&client, "embed-other-site-submitted").await;
     client.close().await.expect("the session closes");
 }

@@ -107,6 +107,12 @@ pub fn TaskForm(
                 autosave.forget();
                 banner.set(None);
                 submitted.set(Some(task.task.id.0.clone()));
+                // Submit was disabled while the request was out: the focus goes to the
+                // line that says what it made (a page that moves on puts it elsewhere).
+                crate::components::refocus_if_lost(
+                    this_form(),
+                    &["[data-testid='form-submitted']"],
+                );
                 if let Some(done) = on_submitted {
                     done.run(task);
                 }
@@ -216,7 +222,7 @@ pub fn TaskForm(
             // The region is there before its text, so a screen reader announces it.
             <div role="status">
                 {move || submitted.get().map(|id| view! {
-                    <p class="banner info" data-testid="form-submitted">
+                    <p class="banner info" data-testid="form-submitted" tabindex="-1">
                         {move || shared::messages::text(cx.lang(), "ui.form.submitted", &[("id", id.clone())])}
                     </p>
                 })}

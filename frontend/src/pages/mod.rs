@@ -105,6 +105,7 @@ pub fn ErrorBanner(
                             view! {
                                 <li class=format!("issue {severity}") data-code=code data-path=path>
                                     <span class="badge">{move || lang.text(&format!("ui.form.severity.{severity}"))}</span>
+                                    " "
                                     <span>
                                         <span class="path" title=title>{move || crate::components::field_place(lang.get(), &place)}</span>
                                         {move || lang.text("ui.form.summary.after_place")}
