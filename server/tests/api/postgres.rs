@@ -108,6 +108,13 @@ fn post(url: &str, body: &Value) -> (u16, Value) {
     )
 }
 
+/// Submits `spec` through `server`; the new task's id.
+fn submitted(server: &Server, spec: &Value) -> String {
+    let (status, body) = post(&format!("{}/api/v1/tasks", server.url), spec);
+    assert_eq!(status, 201, "{body}");
+    body["id"].as_str().expect("an id").to_owned()
+}
+
 fn task(server: &Server, id: &str) -> Value {
     let mut response = agent()
         .get(&format!("{}/api/v1/tasks/{id}", server.url))
@@ -318,9 +325,7 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
     let mut leader = start(&data[0], &catalog, &database);
     let follower = start(&data[1], &catalog, &database);
 
-    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &spec(true));
-    assert_eq!(status, 201, "{body}");
-    let tolerant = body["id"].as_str().expect("an id").to_owned();
+    let tolerant = submitted(&follower, &spec(true));
     wait_for(&follower, &tolerant, |t| phase(t) == "running");
     assert!(
         !processes_under(&data[0].join("tasks")).is_empty(),
@@ -336,9 +341,7 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
         phase(t) == "running" && t["attempts"] == 2
     });
     assert_eq!(rerun["attempts"], 2, "{rerun}");
-    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &spec(false));
-    assert_eq!(status, 201, "{body}");
-    let fresh = body["id"].as_str().expect("an id").to_owned();
+    let fresh = submitted(&follower, &spec(false));
     wait_for(&follower, &fresh, |t| phase(t) == "running");
     assert!(!processes_under(&data[1].join("tasks")).is_empty());
 }
@@ -386,9 +389,7 @@ fn a_leader_that_loses_its_lock_ends_what_it_ran() {
     let catalog = catalog(&super::temp_dir("pg-catalog"));
     let old = start(&data[0], &catalog, &database);
     let next = start(&data[1], &catalog, &database);
-    let (status, body) = post(&format!("{}/api/v1/tasks", next.url), &spec(true));
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().expect("an id").to_owned();
+    let id = submitted(&next, &spec(true));
     wait_for(&next, &id, |t| phase(t) == "running");
     assert!(!processes_under(&data[0].join("tasks")).is_empty());
 
@@ -428,9 +429,7 @@ fn a_former_leader_back_as_a_follower_ends_what_it_left_running() {
     let catalog = catalog(&super::temp_dir("pg-catalog"));
     let mut first = start(&data[0], &catalog, &database);
     let second = start(&data[1], &catalog, &database);
-    let (status, body) = post(&format!("{}/api/v1/tasks", second.url), &spec(true));
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().expect("an id").to_owned();
+    let id = submitted(&second, &spec(true));
     wait_for(&second, &id, |t| phase(t) == "running");
     first.crash();
     wait_for(&second, &id, |t| {
@@ -474,9 +473,7 @@ fn a_waiting_tasks_reason_is_told_through_every_server() {
     let follower = start(&data[1], &busy, &database);
     let mut whole_node = spec(false);
     whole_node["compute"]["units_per_node"] = 8.into();
-    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &whole_node);
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().expect("an id").to_owned();
+    let id = submitted(&follower, &whole_node);
     let led = wait_for(&leader, &id, |t| t["reason"].is_string());
     let said = led["reason"].as_str().unwrap_or_default().to_owned();
     assert!(said.contains("largest free node has 4 GPUs"), "{led}");
@@ -502,9 +499,7 @@ fn a_log_is_read_through_the_server_that_ran_it_and_another_says_where() {
     let follower = start(&data[1], &catalog, &database);
     let mut talker = spec(false);
     talker["environment"]["command"] = "echo hello-from-the-leader; sleep 1000".into();
-    let (status, body) = post(&format!("{}/api/v1/tasks", follower.url), &talker);
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().expect("an id").to_owned();
+    let id = submitted(&follower, &talker);
     wait_for(&follower, &id, |t| phase(t) == "running");
     let read = |server: &Server| {
         let mut response = agent()
