@@ -37,11 +37,19 @@ pub fn format_time(lang: Lang, at: Timestamp) -> String {
     in_zone(at.0 as f64, lang.tag(), "")
 }
 
+// The zone's name goes last in every language: zh-CN's own layout puts it between the
+// date and the time ("2026/12/1 UTC 16:51:18"), where it reads as part of the date.
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function in_zone(ms, locale, zone) { \
     const date = new Date(ms); \
-    if (zone) { try { return date.toLocaleString(locale, { timeZone: zone, timeZoneName: 'short' }); } \
-    catch (e) {} } \
-    return date.toLocaleString(locale, { timeZoneName: 'short' }); }")]
+    const parts = (timeZone) => new Intl.DateTimeFormat(locale, { year: 'numeric', \
+      month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', \
+      second: 'numeric', timeZone, timeZoneName: 'short' }).formatToParts(date); \
+    let all; \
+    if (zone) { try { all = parts(zone); } catch (e) {} } \
+    all = all || parts(undefined); \
+    const name = all.filter((p) => p.type === 'timeZoneName').map((p) => p.value).join(''); \
+    const rest = all.filter((p) => p.type !== 'timeZoneName').map((p) => p.value).join(''); \
+    return (rest.replace(/\\s+/g, ' ').trim() + ' ' + name).trim(); }")]
 extern "C" {
     fn in_zone(ms: f64, locale: &str, zone: &str) -> String;
 }
