@@ -125,6 +125,10 @@ pub struct Runner {
     /// Whether this server places tasks on nodes: always, unless the store is
     /// replicated and another server leads.
     leading: AtomicBool,
+    /// While [`Runner::recover`] ends and re-queues what was running, admission waits
+    /// for it: a pass after each end gave the first task's nodes to whatever waited
+    /// then, ahead of tasks queued earlier whose room the later ends made.
+    recovering: AtomicBool,
     /// What the leader has adopted from the database (see [`Runner::sync`]).
     adopted: Mutex<Adopted>,
     /// Submits waiting for the scheduler's lock, stored together by whichever of them
@@ -199,6 +203,7 @@ impl Runner {
         Runner {
             base: usage.clone(),
             leading: AtomicBool::new(true),
+            recovering: AtomicBool::new(false),
             adopted: Mutex::new(Adopted::default()),
             pending: std::sync::Mutex::new(Vec::new()),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
@@ -830,7 +835,7 @@ impl Runner {
 
     /// One admission pass: starts every gang that fits now.
     pub async fn pump(&self) {
-        if !self.leading.load(Ordering::SeqCst) {
+        if !self.leading.load(Ordering::SeqCst) || self.recovering.load(Ordering::SeqCst) {
             return;
         }
         let decisions = self.scheduler.lock().await.admit();
@@ -1553,14 +1558,25 @@ impl Runner {
     ///
     /// First whatever the previous server left running is ended (its replicas outlive
     /// it), then every queued task and every placement is restored, and only then are
-    /// the tasks that were running re-run or failed: each of those steps runs an
-    /// admission pass, which must see the whole queue (its order) and every node and
-    /// quota line as the store has them.
+    /// the tasks that were running re-run or failed. One admission pass follows, which
+    /// sees the whole queue (its order) and every node and quota line as they are once
+    /// all of that is done.
     ///
     /// # Errors
     ///
     /// The store's error when it cannot be read.
     pub async fn recover(&self) -> Result<(), StoreError> {
+        self.recovering.store(true, Ordering::SeqCst);
+        let restored = self.restore().await;
+        self.recovering.store(false, Ordering::SeqCst);
+        if restored.is_ok() {
+            self.pump().await;
+        }
+        restored
+    }
+
+    /// [`Runner::recover`] but its admission pass.
+    async fn restore(&self) -> Result<(), StoreError> {
         let ended = self.backend.end_leftovers().await;
         if ended > 0 {
             tracing::warn!(
@@ -1653,7 +1669,6 @@ impl Runner {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
             }
         }
-        self.pump().await;
         Ok(())
     }
 

@@ -343,3 +343,43 @@ fn a_replica_that_left_its_directory_is_ended_after_a_crash() {
         "it still runs"
     );
 }
+
+/// The nodes every interrupted task gave back go to the queue in its order, once all of
+/// them are back: ended one at a time, each with a pass of its own, the first node freed
+/// went to a small task queued after a large one, and the large one waited another run.
+#[test]
+fn after_a_crash_the_nodes_freed_go_to_the_queue_in_order() {
+    let data = super::temp_dir("restart-order-data");
+    let _leftovers = Leftovers(data.clone());
+    let catalog = catalog(&super::temp_dir("restart-order-catalog"));
+    let mut first = start(&data, &catalog);
+    // The pool's three empty nodes run three tasks without fault tolerance.
+    let running = [
+        submit(&first, &spec(false)),
+        submit(&first, &spec(false)),
+        submit(&first, &spec(false)),
+    ];
+    for id in &running {
+        wait_for(&first, id, |t| phase(t) == "running");
+    }
+    // Behind them, a gang of three whole nodes, then one of one node.
+    let mut large = spec(false);
+    large["compute"]["workers"] = 2.into();
+    let large = submit(&first, &large);
+    let small = submit(&first, &spec(false));
+    for id in [&large, &small] {
+        assert_eq!(phase(&task(&first, id)), "queued");
+    }
+    first.crash();
+
+    let second = start(&data, &catalog);
+    for id in &running {
+        wait_for(&second, id, |t| phase(t) == "failed");
+    }
+    wait_for(&second, &large, |t| phase(t) == "running");
+    let small_now = task(&second, &small);
+    assert_eq!(phase(&small_now), "queued", "{small_now}");
+    // Why the small one waits is said of the nodes as they are after the recovery.
+    let said = events(&second, &small);
+    assert!(!said.contains("the largest free node has 0 GPUs"), "{said}");
+}
