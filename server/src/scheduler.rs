@@ -12,9 +12,11 @@
 //! pass walks the queue in that order and starts every task that fits now. A task that
 //! does not fit does not block the ones behind it, so a small task can start ahead of a
 //! larger one: that is backfill. To keep a large task from starving, each time a task
-//! behind it starts it is "passed over" once; once it has been passed over
-//! [`MAX_PASSED_OVER`] times, nothing behind it starts until it does, so the capacity
-//! that frees up is left for it.
+//! behind it starts in its pool it is "passed over" once; once it has been passed over
+//! [`MAX_PASSED_OVER`] times, nothing behind it in its pool starts until it does, so the
+//! capacity that frees up there is left for it. Tasks of other pools take none of its
+//! nodes (a waiting task's quota is held already), so they neither pass it over nor
+//! wait for it.
 
 use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
@@ -93,9 +95,9 @@ pub struct Scheduler {
     /// Capacity or quota was given back since the last full pass, so a waiting task
     /// may fit now: [`Scheduler::admit_one`] then makes a full pass.
     freed: bool,
-    /// Waiting tasks passed over [`MAX_PASSED_OVER`] times or more: while there is
-    /// none, a submit need not look through the queue for one (a scan of a long queue
-    /// on every submit, under the server's lock).
+    /// Waiting tasks passed over [`MAX_PASSED_OVER`] times or more, in any pool: while
+    /// there is none, a submit need not look through the queue for one (a scan of a
+    /// long queue on every submit, under the server's lock).
     held: usize,
 }
 
@@ -247,10 +249,11 @@ impl Scheduler {
         let Some(i) = self.queue.iter().rposition(|w| &w.id == id) else {
             return Vec::new();
         };
+        let pool = self.pool_of(&self.queue[i].spec);
         if self.held > 0
             && self.queue[..i]
                 .iter()
-                .any(|w| w.passed_over >= MAX_PASSED_OVER)
+                .any(|w| w.passed_over >= MAX_PASSED_OVER && self.pool_of(&w.spec) == pool)
         {
             return vec![Decision::Wait {
                 id: id.clone(),
@@ -261,9 +264,12 @@ impl Scheduler {
         match self.try_place(&waiting) {
             Ok(placement) => {
                 self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
+                let catalog = Arc::clone(&self.catalog);
                 for ahead in &mut self.queue[..i] {
-                    ahead.passed_over += 1;
-                    self.held += usize::from(ahead.passed_over == MAX_PASSED_OVER);
+                    if pool_in(&catalog, &ahead.spec) == pool {
+                        ahead.passed_over += 1;
+                        self.held += usize::from(ahead.passed_over == MAX_PASSED_OVER);
+                    }
                 }
                 self.running.insert(waiting.id.clone(), placement.clone());
                 vec![Decision::Admit {
@@ -289,24 +295,31 @@ impl Scheduler {
         // started task out of the middle moved the whole rest of the queue.
         let queue = std::mem::take(&mut self.queue);
         let mut waiting: Vec<Waiting> = Vec::with_capacity(queue.len());
-        // A task that waits in this pass and has been passed over too often: nothing
-        // behind it starts.
-        let mut held_back = false;
+        // Each waiting task's pool, by its position in `waiting`.
+        let mut pools: Vec<Option<String>> = Vec::with_capacity(queue.len());
+        // The pools where a task waits in this pass that has been passed over too
+        // often: nothing behind it there starts.
+        let mut held_back: Vec<Option<String>> = Vec::new();
         for task in queue {
-            if held_back {
+            let pool = self.pool_of(&task.spec);
+            if held_back.contains(&pool) {
                 decisions.push(Decision::Wait {
                     id: task.id.clone(),
                     reason: passed_over_too_often(),
                 });
                 waiting.push(task);
+                pools.push(pool);
                 continue;
             }
             match self.try_place(&task) {
                 Ok(placement) => {
-                    // Every task that waits ahead of it in this pass is passed over.
-                    for ahead in &mut waiting {
+                    // Every task that waits ahead of it in its pool in this pass is
+                    // passed over.
+                    for (ahead, _) in waiting.iter_mut().zip(&pools).filter(|(_, p)| **p == pool) {
                         ahead.passed_over += 1;
-                        held_back |= ahead.passed_over >= MAX_PASSED_OVER;
+                        if ahead.passed_over >= MAX_PASSED_OVER && !held_back.contains(&pool) {
+                            held_back.push(pool.clone());
+                        }
                     }
                     self.running.insert(task.id.clone(), placement.clone());
                     decisions.push(Decision::Admit {
@@ -319,8 +332,11 @@ impl Scheduler {
                         id: task.id.clone(),
                         reason,
                     });
-                    held_back |= task.passed_over >= MAX_PASSED_OVER;
+                    if task.passed_over >= MAX_PASSED_OVER && !held_back.contains(&pool) {
+                        held_back.push(pool.clone());
+                    }
                     waiting.push(task);
+                    pools.push(pool);
                 }
             }
         }
@@ -330,6 +346,12 @@ impl Scheduler {
             .count();
         self.queue = waiting;
         decisions
+    }
+
+    /// The pool `spec` draws nodes from; `None` while it resolves to none (it cannot
+    /// start then, and takes nothing from anyone).
+    fn pool_of(&self, spec: &TaskSpec) -> Option<String> {
+        pool_in(&self.catalog, spec)
     }
 
     /// Places a waiting task on live capacity: its own hold is set aside while it is
@@ -361,6 +383,12 @@ impl Scheduler {
             Err(err) => Message::new("queue.error").with("error", err),
         }
     }
+}
+
+/// The id of the pool `spec` draws nodes from in `catalog` (ids are unique across it).
+fn pool_in(catalog: &Catalog, spec: &TaskSpec) -> Option<String> {
+    let cluster = catalog.cluster(&spec.basic.region, &spec.basic.cluster)?;
+    shared::quota::resolve_pool(spec, cluster).map(|p| p.id.clone())
 }
 
 #[cfg(test)]
@@ -527,6 +555,61 @@ mod tests {
         assert!(admitted(&scheduler.admit()).is_empty());
         scheduler.finish(&id(0));
         assert_eq!(admitted(&scheduler.admit())[0], id(1));
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    /// One replica of one A100 GPU on the Shanghai pool, on demand: another pool than
+    /// [`task`]'s.
+    fn elsewhere() -> TaskSpec {
+        task(1, 0).with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-a".into();
+            s.compute.kind = Some(ResourceKind::OnDemand);
+            s.compute.pool = Some("sh-a-shared".into());
+        })
+    }
+
+    #[test]
+    fn a_task_passed_over_too_often_holds_back_its_own_pool_only() {
+        let (catalog, usage) = world(4096);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler
+            .submit(id(0), task(8, 14), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(0)]);
+        scheduler
+            .submit(id(1), task(8, 15), demo::user(), 1)
+            .expect("valid");
+        // Tasks of another pool start, and pass nothing over: they take none of its nodes.
+        for n in 2..12 {
+            scheduler
+                .submit(id(n), elsewhere(), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)]);
+        }
+        assert_eq!(scheduler.queue()[0].passed_over, 0);
+        // Eight small tasks of its own pool backfill past it: it is held now.
+        for n in 12..20 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)]);
+        }
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        // Its pool waits for it; the other pool does not, by a submit or a full pass.
+        scheduler
+            .submit(id(20), task(1, 0), demo::user(), 20)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(20))).is_empty());
+        scheduler
+            .submit(id(21), elsewhere(), demo::user(), 21)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(21))), [id(21)]);
+        scheduler.finish(&id(2));
+        scheduler
+            .submit(id(22), elsewhere(), demo::user(), 22)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(22)]);
         assert!(nodes_within_capacity(&scheduler, &catalog));
     }
 
