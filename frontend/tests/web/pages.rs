@@ -342,7 +342,10 @@ fn a_tasks_time_is_shown_in_its_time_zone() {
     let zh = format_task_time(Lang::Zh, epoch, "Asia/Tokyo");
     assert!(zh.starts_with("1970/1/1 9:00:00"), "{zh}");
     assert!(zh.ends_with(" GMT+9"), "{zh}");
-    assert_eq!(format_task_time(Lang::En, epoch, "Asia/Tokyo"), "1/1/1970, 9:00:00 AM GMT+9");
+    assert_eq!(
+        format_task_time(Lang::En, epoch, "Asia/Tokyo"),
+        "1/1/1970, 9:00:00 AM GMT+9"
+    );
     // The list's "updated" time is the browser's, and named too: beside the tasks'
     // own zones, a bare time would read as any of them.
     let updated = frontend::pages::format_time(Lang::En, epoch);
