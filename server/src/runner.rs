@@ -1591,10 +1591,15 @@ impl Runner {
             Ordering::Relaxed,
         );
         let mut interrupted = Vec::new();
+        let mut unrunnable = Vec::new();
         {
             let mut scheduler = self.scheduler.lock().await;
             for stored in unfinished {
                 if stored.task.phase == TaskPhase::Queued {
+                    if let Some(why) = self.cannot_run(&stored) {
+                        unrunnable.push((stored.task.id.clone(), why));
+                        continue;
+                    }
                     scheduler.restore_waiting(Waiting {
                         id: stored.task.id.clone(),
                         spec: stored.task.spec.clone(),
@@ -1616,6 +1621,9 @@ impl Runner {
                 }
             }
         }
+        for (id, why) in unrunnable {
+            self.end(&id, TaskPhase::Failed, Some(why)).await;
+        }
         for stored in interrupted {
             let id = stored.task.id.clone();
             let reason = |variant: &str| Message::new(format!("event.server_stopped{variant}"));
@@ -1630,10 +1638,13 @@ impl Runner {
                     false
                 }
             };
+            let rerun = tolerance.enabled && stored.task.attempts <= tolerance.max_retries;
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
-            } else if tolerance.enabled && stored.task.attempts <= tolerance.max_retries {
+            } else if let Some(why) = rerun.then(|| self.cannot_run(&stored)).flatten() {
+                self.end(&id, TaskPhase::Failed, Some(why)).await;
+            } else if rerun {
                 if stored.task.phase == TaskPhase::Scheduling {
                     // Scheduling cannot step to retrying: it goes back to the queue.
                     self.step(
@@ -1670,6 +1681,20 @@ impl Runner {
             }
         }
         Ok(())
+    }
+
+    /// Why a task the store holds can never start on this server's catalog, which
+    /// changed since the task was accepted: where it runs is gone, or no spec of it fits
+    /// its pool or quota even with nothing else running. Queued again, it waited for ever.
+    fn cannot_run(&self, stored: &StoredTask) -> Option<Message> {
+        let (spec, user) = (&stored.task.spec, Self::user_of(stored));
+        match shared::quota::plan(spec, &self.catalog, &shared::Usage::new(), &user) {
+            Ok(None) => Some(Message::new("event.catalog_changed")),
+            Ok(Some(plan)) if plan.outcome == shared::quota::Outcome::Blocked => {
+                Some(Message::new("event.catalog_changed#never"))
+            }
+            _ => None,
+        }
     }
 
     /// Feeds backend events to [`Runner::on_event`] until the backend goes away.

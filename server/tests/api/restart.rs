@@ -113,14 +113,24 @@ const LINE: (&str, &str, &str) = ("on_demand", "sh-a-shared", "a100-1g");
 /// pool has three empty A100 nodes (the other five have 2 GPUs free), so the fourth
 /// and fifth whole-node tasks queue for capacity, not quota.
 fn catalog(dir: &Path) -> PathBuf {
+    catalog_with(
+        dir,
+        json!({ "gpu": 64, "vcpu": 768, "memory_gib": 7680 }),
+        |_| {},
+    )
+}
+
+/// The demo catalog with `limit` on the on-demand A100 line, then `edit`ed.
+fn catalog_with(dir: &Path, limit: Value, edit: impl FnOnce(&mut Value)) -> PathBuf {
     let mut file: Value = serde_json::from_str(shared::demo::CATALOG_FILE).expect("JSON");
     for q in file["catalog"]["quotas"].as_array_mut().expect("quotas") {
         if (q["kind"].as_str(), q["pool"].as_str(), q["spec"].as_str())
             == (Some(LINE.0), Some(LINE.1), Some(LINE.2))
         {
-            q["limit"] = json!({ "gpu": 64, "vcpu": 768, "memory_gib": 7680 });
+            q["limit"] = limit.clone();
         }
     }
+    edit(&mut file);
     let path = dir.join("catalog.json");
     std::fs::write(&path, file.to_string()).expect("writable");
     path
@@ -382,4 +392,73 @@ fn after_a_crash_the_nodes_freed_go_to_the_queue_in_order() {
     // Why the small one waits is said of the nodes as they are after the recovery.
     let said = events(&second, &small);
     assert!(!said.contains("the largest free node has 0 GPUs"), "{said}");
+}
+
+/// A task queued on a catalog that then changed so it can never start is failed at the
+/// restart, saying why, instead of waiting for ever: its quota shrank below it, or its
+/// cluster left the catalog.
+#[test]
+fn a_queued_task_the_changed_catalog_can_never_run_fails_at_the_restart() {
+    for (case, limit, gone) in [
+        (
+            "quota",
+            json!({ "gpu": 4, "vcpu": 48, "memory_gib": 480 }),
+            false,
+        ),
+        (
+            "cluster",
+            json!({ "gpu": 64, "vcpu": 768, "memory_gib": 7680 }),
+            true,
+        ),
+    ] {
+        let data = super::temp_dir(&format!("restart-catalog-{case}-data"));
+        let _leftovers = Leftovers(data.clone());
+        let dir = super::temp_dir(&format!("restart-catalog-{case}"));
+        let mut first = start(&data, &catalog(&dir));
+        let running: Vec<String> = (0..3).map(|_| submit(&first, &spec(false))).collect();
+        for id in &running {
+            wait_for(&first, id, |t| phase(t) == "running");
+        }
+        let waiting = submit(&first, &spec(false));
+        assert_eq!(phase(&task(&first, &waiting)), "queued");
+        first.crash();
+
+        let changed = catalog_with(
+            &super::temp_dir(&format!("restart-catalog-{case}-2")),
+            limit,
+            |file| {
+                if gone {
+                    for region in file["catalog"]["regions"].as_array_mut().expect("regions") {
+                        region["clusters"]
+                            .as_array_mut()
+                            .expect("clusters")
+                            .retain(|c| c["id"] != "sh-a");
+                    }
+                    file["catalog"]["quotas"]
+                        .as_array_mut()
+                        .expect("quotas")
+                        .retain(|q| !q["pool"].as_str().is_some_and(|p| p.starts_with("sh-a")));
+                    let usage = &mut file["usage"];
+                    usage["nodes"]
+                        .as_object_mut()
+                        .expect("nodes")
+                        .retain(|name, _| !name.starts_with("sh-a"));
+                    usage["quota"]
+                        .as_array_mut()
+                        .expect("quota")
+                        .retain(|q| !q["pool"].as_str().is_some_and(|p| p.starts_with("sh-a")));
+                }
+            },
+        );
+        let second = start(&data, &changed);
+        let failed = wait_for(&second, &waiting, |t| phase(t) != "queued");
+        assert_eq!(phase(&failed), "failed", "{case}: {failed}");
+        let said = events(&second, &waiting);
+        let why = if gone {
+            "the catalog no longer has where this task runs"
+        } else {
+            "no spec of this task fits its pool or its quota"
+        };
+        assert!(said.contains(why), "{case}: {said}");
+    }
 }

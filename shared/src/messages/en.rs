@@ -269,6 +269,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.cannot_start", "cannot start: {error}"),
     (
+        "event.catalog_changed",
+        "the catalog no longer has where this task runs (its region, cluster, pool or spec), so it can never start",
+    ),
+    (
+        "event.catalog_changed#never",
+        "as the catalog now has them, no spec of this task fits its pool or its quota, even with nothing else running, so it can never start",
+    ),
+    (
         "event.debug.cluster_kept",
         "the Ray cluster is kept for {secs} s after the job's end, to look into the head pod; KubeRay deletes it then",
     ),

@@ -217,6 +217,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.cannot_start", "无法启动：{error}"),
     (
+        "event.catalog_changed",
+        "目录中已没有该任务的运行位置（区域、集群、资源池或实例规格），任务永远无法启动",
+    ),
+    (
+        "event.catalog_changed#never",
+        "按目录当前的配置，即使没有其他任务运行，该任务的实例规格也都无法放入其资源池或配额，任务永远无法启动",
+    ),
+    (
         "event.debug.cluster_kept",
         "Ray 集群在任务结束后保留 {secs} 秒，便于进入 Head Pod 排查，之后由 KubeRay 删除",
     ),
