@@ -1511,7 +1511,12 @@ impl Runner {
                 Err(StopError::Finished(id.clone()))
             }
             TaskPhase::Queued | TaskPhase::Retrying => {
-                let why = Message::new("event.stopped#before_start");
+                // An attempt ran already: "before it started" would deny it.
+                let why = Message::new(if stored.task.attempts > 0 {
+                    "event.stopped#before_rerun"
+                } else {
+                    "event.stopped#before_start"
+                });
                 self.end_quietly(id, TaskPhase::Stopped, Some(why)).await;
                 drop(launch);
                 self.pump().await;

@@ -473,6 +473,13 @@ async fn a_stop_racing_a_retry_ends_the_task_and_gives_back_its_quota() {
         })
         .await;
         assert_eq!(done["phase"], "stopped", "{done}");
+        // It ran: a stop between its attempts does not say it never started.
+        let steps = done["history"].as_array().unwrap();
+        let reason = steps.last().unwrap()["reason"].as_str().unwrap_or_default();
+        assert!(
+            !reason.contains("before it started"),
+            "round {round}: {done}"
+        );
         // Nothing happens to it after its end.
         let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
         let kinds: Vec<&str> = events

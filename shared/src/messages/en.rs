@@ -347,6 +347,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.started", "attempt {attempt}: every replica started"),
     ("event.stopped", "by a user"),
+    (
+        "event.stopped#before_rerun",
+        "by a user while it waited to run again",
+    ),
     ("event.stopped#before_start", "by a user before it started"),
     (
         "event.stopping",

@@ -281,6 +281,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.started", "第 {attempt} 次运行：所有副本已启动"),
     ("event.stopped", "由用户停止"),
+    ("event.stopped#before_rerun", "等待重新运行时由用户停止"),
     ("event.stopped#before_start", "启动前由用户停止"),
     ("event.stopping", "用户请求停止，正在结束其副本"),
     ("event.succeeded", "所有副本均已正常结束"),
