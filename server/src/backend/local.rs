@@ -106,6 +106,9 @@ pub struct LocalBackend {
     data_dir: PathBuf,
     gpus_per_node: Box<GpuCount>,
     bwrap: Option<PathBuf>,
+    /// The shell that runs each command, found on the server's `PATH`: a task's own
+    /// `PATH` (in its env vars) must not decide whether its replicas can start.
+    bash: PathBuf,
     state: Arc<Mutex<State>>,
     events: broadcast::Sender<Event>,
 }
@@ -158,6 +161,7 @@ impl LocalBackend {
             data_dir,
             gpus_per_node: Box::new(gpus_per_node),
             bwrap: find_in_path("bwrap"),
+            bash: find_in_path("bash").unwrap_or_else(|| PathBuf::from("/bin/bash")),
             state: Arc::default(),
             events: broadcast::channel(EVENT_CAPACITY).0,
         }
@@ -241,7 +245,7 @@ impl LocalBackend {
 
         let mut command = match bwrap {
             None => {
-                let mut command = Command::new("bash");
+                let mut command = Command::new(&self.bash);
                 command.current_dir(&work);
                 command
             }
@@ -279,7 +283,7 @@ impl LocalBackend {
                     .arg(&work)
                     .arg("--die-with-parent")
                     .arg("--")
-                    .arg("bash");
+                    .arg(&self.bash);
                 command
             }
         };

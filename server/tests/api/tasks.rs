@@ -75,6 +75,27 @@ fn phase_is(phase: &'static str) -> impl Fn(&Value) -> bool {
     move |task| task["phase"] == phase
 }
 
+/// A task's own `PATH` is its commands' business: the shell that runs them is the
+/// server's, so a `PATH` without `bash` on it still starts (it failed to start, and was
+/// never retried).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_own_path_does_not_decide_whether_its_replicas_start() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("echo \"PATH is $PATH\"");
+    spec["environment"]["env"]
+        .as_array_mut()
+        .expect("env vars")
+        .push(json!({ "name": "PATH", "value": "/nonexistent", "hidden": false }));
+    let id = submitted(&app, &spec).await;
+    let done = wait_for(&app, &id, |t| {
+        t["phase"] == "succeeded" || t["phase"] == "failed"
+    })
+    .await;
+    assert_eq!(done["phase"], "succeeded", "{done}");
+    let (_, log) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    assert!(log.to_string().contains("PATH is /nonexistent"), "{log}");
+}
+
 /// Debug mode keeps a RayJob's cluster after its end on Kubernetes; the local backend
 /// starts none, and the task's events say so rather than leave the user looking for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
