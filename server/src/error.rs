@@ -162,7 +162,7 @@ impl ApiError {
         let (detail, issues, truncated) = match self {
             ApiError::Internal(_) => ("internal error".to_owned(), Vec::new(), 0),
             ApiError::Spec { report, lang } => {
-                let (issues, truncated) = cap_findings(report.localized(*lang));
+                let (issues, truncated) = cap_findings(values_masked(report).localized(*lang));
                 (self.to_string(), issues, truncated)
             }
             _ => (self.to_string(), Vec::new(), 0),
@@ -219,6 +219,29 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// `report` with what a shape finding found at an env var's value said by its kind only
+/// (`found the number ******`): the value may be hidden (its `hidden` may come after it
+/// in the body), and a hidden value is masked in every answer.
+fn values_masked(report: &Report) -> Report {
+    use shared::validate::Found;
+    let mut masked = Report::new();
+    for issue in report.issues() {
+        let mut issue = issue.clone();
+        let path = issue.path.to_string();
+        if path.starts_with("environment.env[")
+            && path.ends_with("].value")
+            && let shared::IssueCode::ValueInvalid {
+                found: Some(Found::Text(value) | Found::Number(value) | Found::Boolean(value)),
+                ..
+            } = &mut issue.code
+        {
+            shared::task::HIDDEN_VALUE_MASK.clone_into(value);
+        }
+        masked.push_issue(issue);
+    }
+    masked
 }
 
 /// Logs the cause of every 5xx answer, so the conversion itself has no side effects.

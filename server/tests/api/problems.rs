@@ -122,6 +122,28 @@ async fn a_spec_of_the_wrong_shape_is_422_in_the_readers_language() {
     );
 }
 
+/// An env var's value of the wrong shape is named by its kind, not echoed: it may be a
+/// hidden one, whose `hidden` the body gives after it.
+#[tokio::test]
+async fn a_hidden_value_of_the_wrong_shape_is_not_echoed() {
+    for path in ["/api/v1/validate", "/api/v1/tasks"] {
+        let (status, _, body) = problem(post(
+            path,
+            r#"{"version":1,"environment":{"env":[{"name":"X","value":987654321,"hidden":true}]}}"#,
+        ))
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+        assert_eq!(body["issues"][0]["path"], "environment.env[0].value");
+        assert!(!body.to_string().contains("987654321"), "{path}: {body}");
+        assert!(
+            body["issues"][0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("found the number ******")),
+            "{body}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn an_unknown_api_path_is_a_404_problem_not_the_console() {
     for path in ["/api/v1/nope", "/api/v2/catalog", "/api", "/api/"] {
