@@ -16,7 +16,9 @@
 //! [`MAX_PASSED_OVER`] times, nothing behind it in its pool starts until it does, so the
 //! capacity that frees up there is left for it. Tasks of other pools take none of its
 //! nodes (a waiting task's quota is held already), so they neither pass it over nor
-//! wait for it.
+//! wait for it; nor does its pool wait for it when Berth's own tasks ending would not
+//! make room for it (it waits for capacity taken outside Berth): holding the pool back
+//! would keep everything there waiting for nothing Berth can free.
 
 use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
@@ -87,6 +89,8 @@ pub enum Decision {
 #[derive(Debug)]
 pub struct Scheduler {
     catalog: Arc<Catalog>,
+    /// Usage taken outside Berth: what is left with none of Berth's tasks running.
+    base: Usage,
     /// Kept by node position as well as by name: a pass plans every waiting gang
     /// against it, and looking each node of the pool up by name was most of a pass.
     live: LiveUsage,
@@ -105,6 +109,7 @@ impl Scheduler {
     /// A scheduler over `catalog` with `usage` already taken (capacity outside Berth).
     pub fn new(catalog: Arc<Catalog>, usage: Usage) -> Self {
         Scheduler {
+            base: usage.clone(),
             live: LiveUsage::new(Arc::clone(&catalog), usage),
             catalog,
             queue: Vec::new(),
@@ -251,9 +256,11 @@ impl Scheduler {
         };
         let pool = self.pool_of(&self.queue[i].spec);
         if self.held > 0
-            && self.queue[..i]
-                .iter()
-                .any(|w| w.passed_over >= MAX_PASSED_OVER && self.pool_of(&w.spec) == pool)
+            && self.queue[..i].iter().any(|w| {
+                w.passed_over >= MAX_PASSED_OVER
+                    && self.pool_of(&w.spec) == pool
+                    && self.berth_can_free(w)
+            })
         {
             return vec![Decision::Wait {
                 id: id.clone(),
@@ -317,7 +324,10 @@ impl Scheduler {
                     // passed over.
                     for (ahead, _) in waiting.iter_mut().zip(&pools).filter(|(_, p)| **p == pool) {
                         ahead.passed_over += 1;
-                        if ahead.passed_over >= MAX_PASSED_OVER && !held_back.contains(&pool) {
+                        if ahead.passed_over >= MAX_PASSED_OVER
+                            && !held_back.contains(&pool)
+                            && self.berth_can_free(ahead)
+                        {
                             held_back.push(pool.clone());
                         }
                     }
@@ -332,7 +342,10 @@ impl Scheduler {
                         id: task.id.clone(),
                         reason,
                     });
-                    if task.passed_over >= MAX_PASSED_OVER && !held_back.contains(&pool) {
+                    if task.passed_over >= MAX_PASSED_OVER
+                        && !held_back.contains(&pool)
+                        && self.berth_can_free(&task)
+                    {
                         held_back.push(pool.clone());
                     }
                     waiting.push(task);
@@ -352,6 +365,15 @@ impl Scheduler {
     /// start then, and takes nothing from anyone).
     fn pool_of(&self, spec: &TaskSpec) -> Option<String> {
         pool_in(&self.catalog, spec)
+    }
+
+    /// Whether the task would start with none of Berth's tasks running: only then can
+    /// what Berth's tasks give back make room for it.
+    fn berth_can_free(&self, waiting: &Waiting) -> bool {
+        matches!(
+            shared::quota::plan(&waiting.spec, &self.catalog, &self.base, &waiting.user),
+            Ok(Some(plan)) if matches!(plan.outcome, Outcome::Now { .. })
+        )
     }
 
     /// Places a waiting task on live capacity: its own hold is set aside while it is
@@ -611,6 +633,35 @@ mod tests {
             .expect("valid");
         assert_eq!(admitted(&scheduler.admit()), [id(22)]);
         assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    /// A task that waits for capacity taken outside Berth holds nothing back: no end of
+    /// Berth's tasks would make room for it, so its pool would wait for nothing.
+    #[test]
+    fn a_task_only_capacity_outside_berth_keeps_waiting_holds_nothing_back() {
+        let (catalog, mut usage) = world(4096);
+        usage
+            .nodes
+            .insert("bj-a-a100-00".into(), Resources::new(4, 0, 0));
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // Every A100 node whole: one of them is half taken outside Berth.
+        scheduler
+            .submit(id(0), task(8, 15), demo::user(), 0)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit()).is_empty());
+        for n in 1..=12 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+        }
+        assert!(scheduler.queue()[0].passed_over >= MAX_PASSED_OVER);
+        // A full pass after an end does not hold the pool back for it either.
+        scheduler.finish(&id(1));
+        scheduler
+            .submit(id(13), task(1, 0), demo::user(), 13)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(13)]);
     }
 
     #[test]
