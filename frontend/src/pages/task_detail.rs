@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use shared::api::{CatalogResponse, LogReplica, ReplicaRole, TaskEventView, TaskView};
 use shared::record::{PhaseChange, TaskPhase};
 use shared::task::Tag;
-use shared::{TaskSpec, TaskType};
+use shared::{Dimension, TaskSpec, TaskType};
 use std::time::Duration;
 
 /// How often a task that has not ended is fetched again.
@@ -190,18 +190,48 @@ pub fn TaskSummary(
                     <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
                     <p>{move || lang.text_with("ui.detail.placement_pool", &[("pool", placement.pool.clone())])}</p>
                     <ul>
-                        {placement.head.clone().map(|head| view! {
-                            <li>{move || lang.text_with("ui.detail.placement_head", &[("node", head.node.clone()), ("spec", head.spec.clone())])}</li>
+                        {placement.head.clone().map(|head| {
+                            let units = view.with_untracked(|v| v.task.spec.compute.units_per_node).to_string();
+                            view! {
+                                <li>{move || lang.text_with("ui.detail.placement_head", &[
+                                    ("node", head.node.clone()),
+                                    ("units", units.clone()),
+                                    ("spec", head.spec.clone()),
+                                    ("takes", takes(lang.get(), head.need)),
+                                ])}</li>
+                            }
                         })}
                         {placement.workers.iter().map(|share| {
-                            let args = [("replicas", share.replicas.to_string()), ("spec", placement.spec.clone()), ("node", share.node.clone())];
-                            view! { <li>{move || lang.text_with("ui.detail.placement_node", &args)}</li> }
+                            let units = view.with_untracked(|v| v.task.spec.compute.units_per_node).to_string();
+                            let need = placement.need.checked_mul(share.replicas).unwrap_or(placement.need);
+                            let (replicas, spec, node) = (share.replicas.to_string(), placement.spec.clone(), share.node.clone());
+                            view! { <li>{move || lang.text_with("ui.detail.placement_node", &[
+                                ("replicas", replicas.clone()),
+                                ("units", units.clone()),
+                                ("spec", spec.clone()),
+                                ("takes", takes(lang.get(), need)),
+                                ("node", node.clone()),
+                            ])}</li> }
                         }).collect_view()}
                     </ul>
                 </div>
             })}
         </section>
     }
+}
+
+/// What replicas take on a node, in the reader's words: the GPUs of a GPU spec (what a
+/// reader counts), else its vCPUs and memory.
+fn takes(lang: shared::Lang, need: shared::Resources) -> String {
+    let dims: &[Dimension] = if need.gpu > 0 {
+        &[Dimension::Gpu]
+    } else {
+        &[Dimension::Vcpu, Dimension::MemoryGib]
+    };
+    dims.iter()
+        .map(|&d| format!("{} {}", need.get(d), d.unit_for(lang, need.get(d))))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// Why a failed task failed: the reason of its last step, which entered the failure.

@@ -2012,3 +2012,83 @@ async fn two_embedded_forms_keep_their_own_berth_and_draft() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
         .unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn the_placement_says_replicas_and_what_each_takes_not_units() {
+    // SPEC §4: every pod is one replica of `units_per_node` units of its spec. The demo
+    // PyTorchJob is a master and 1 worker of 2 × a100-1g each: 4 GPUs on one node.
+    let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
+    view.placement = shared::place(
+        &shared::demo::pytorch(),
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .expect("no overflow");
+    let placement = view
+        .placement
+        .clone()
+        .expect("the demo plan places the example");
+    assert_eq!(placement.workers.len(), 1, "{placement:?}");
+    let node = placement.workers[0].node.clone();
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        [format!("2 replicas of 2 × a100-1g (4 GPUs) on {node}")]
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        [format!(
+            "{node} 上 2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
+        )]
+    );
+    back_to_english(&host).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_ray_heads_placement_says_the_units_it_takes() {
+    let mut view = task("t-00005", TaskPhase::Running, TaskType::RayJob);
+    view.task.spec.compute.units_per_node = 2;
+    let need = shared::Resources::new(2, 16, 64);
+    view.placement = Some(shared::Placement {
+        user: "alice".into(),
+        kind: shared::vocab::ResourceKind::Reserved,
+        pool: "pool-a".into(),
+        index: 0,
+        spec: "a100-1g".into(),
+        need,
+        workers: vec![shared::quota::NodeShare {
+            node: "n-1".into(),
+            replicas: 1,
+        }],
+        head: Some(shared::quota::HeadPlacement {
+            node: "n-2".into(),
+            spec: "cpu-8".into(),
+            need: shared::Resources::new(0, 16, 64),
+        }),
+    });
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        [
+            "Head on n-2: 1 replica of 2 × cpu-8 (16 vCPUs · 64 GiB of memory)",
+            "1 replica of 2 × a100-1g (2 GPUs) on n-1",
+        ]
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        [
+            "Head 位于 n-2：1 个副本，2 份实例规格 cpu-8（共 16 个 vCPU · 64 GiB 内存）",
+            "n-1 上 1 个副本，每个副本 2 份实例规格 a100-1g（共 2 张 GPU）",
+        ]
+    );
+    back_to_english(&host).await;
+}

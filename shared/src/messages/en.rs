@@ -1061,8 +1061,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.owner", "Owner"),
     ("ui.detail.phase", "Phase"),
     ("ui.detail.placement", "Placement"),
-    ("ui.detail.placement_head", "Head on {node} ({spec})"),
-    ("ui.detail.placement_node", "{replicas} × {spec} on {node}"),
+    (
+        "ui.detail.placement_head",
+        "Head on {node}: 1 replica of {units} × {spec} ({takes})",
+    ),
+    (
+        "ui.detail.placement_node",
+        "{replicas} replicas of {units} × {spec} ({takes}) on {node}",
+    ),
+    (
+        "ui.detail.placement_node_one",
+        "1 replica of {units} × {spec} ({takes}) on {node}",
+    ),
     ("ui.detail.placement_pool", "Pool {pool}"),
     ("ui.detail.reason", "Why it waits"),
     ("ui.detail.replica", "Replica"),

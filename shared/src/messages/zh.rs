@@ -903,8 +903,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.owner", "所有者"),
     ("ui.detail.phase", "状态"),
     ("ui.detail.placement", "调度位置"),
-    ("ui.detail.placement_head", "Head 位于 {node}（{spec}）"),
-    ("ui.detail.placement_node", "{node} 上 {replicas} 个 {spec}"),
+    (
+        "ui.detail.placement_head",
+        "Head 位于 {node}：1 个副本，{units} 份实例规格 {spec}（共 {takes}）",
+    ),
+    (
+        "ui.detail.placement_node",
+        "{node} 上 {replicas} 个副本，每个副本 {units} 份实例规格 {spec}（共 {takes}）",
+    ),
     ("ui.detail.placement_pool", "资源池 {pool}"),
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.replica", "副本"),
