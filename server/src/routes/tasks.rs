@@ -176,11 +176,14 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
             .to_str()
             .ok()
             .map(str::trim)
-            // `to_str` lets tabs through; a key is visible characters and spaces only.
-            .filter(|k| !k.is_empty() && k.len() <= 255 && !k.contains('\t'))
+            // `to_str` lets spaces and tabs through; the detail and the documented pattern say
+            // visible ASCII only.
+            .filter(|k| (1..=255).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()))
             .map(|k| Some(k.to_owned()))
             .ok_or_else(|| {
-                ApiError::BadQuery("Idempotency-Key must be 1 to 255 visible characters".into())
+                ApiError::BadQuery(
+                    "Idempotency-Key must be 1 to 255 visible ASCII characters, no spaces".into(),
+                )
             }),
     }
 }
@@ -238,7 +241,7 @@ async fn submit_spec(
     path = "/tasks",
     tag = "tasks",
     params(
-        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]([ -~]*[!-~])?$", description = "1 to 255 visible characters; a retry with the same key answers 200 with the first task instead of submitting again"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "1 to 255 visible ASCII characters, no spaces; a retry with the same key answers 200 with the first task instead of submitting again"),
         ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
@@ -247,7 +250,7 @@ async fn submit_spec(
         (status = 201, description = "The task, once it is durable (queued)", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or `Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or `Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces)", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = ErrorBody, content_type = PROBLEM),
@@ -513,7 +516,7 @@ async fn spec(
     tag = "tasks",
     params(
         ("id" = String, Path, description = "The task id (its final name)"),
-        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]([ -~]*[!-~])?$", description = "1 to 255 visible characters; a retry with the same key answers 200 with the first task instead of submitting again"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "1 to 255 visible ASCII characters, no spaces; a retry with the same key answers 200 with the first task instead of submitting again"),
         ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
@@ -521,7 +524,7 @@ async fn spec(
         (status = 201, description = "The new task, once it is durable", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible characters", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec no longer passes today's catalog and quota; `issues` lists why", body = ErrorBody, content_type = PROBLEM),

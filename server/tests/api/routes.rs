@@ -117,3 +117,31 @@ async fn unknown_paths_fall_back_to_the_console() {
             .is_some_and(|html| html.contains("<title>Berth</title>"))
     );
 }
+
+/// The detail of a refused key says "visible characters": a space is not one, between
+/// visible ones either (the tester's `a b` was taken).
+#[tokio::test]
+async fn an_idempotency_key_is_visible_characters_only() {
+    let app = demo_app().await;
+    let with_key = |key: &str| {
+        let mut request = post("/api/v1/tasks", "{}");
+        request
+            .headers_mut()
+            .insert("idempotency-key", key.parse().expect("a header value"));
+        request
+    };
+    for key in ["a b", "a\tb", " ", "a  b"] {
+        let (status, body) = super::answer(&app, with_key(key)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{key:?}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{key:?}: {body}");
+        assert_eq!(
+            body["detail"], "Idempotency-Key must be 1 to 255 visible ASCII characters, no spaces",
+            "{key:?}"
+        );
+    }
+    // A good key passes on to the spec, which `{}` is not.
+    for key in ["a-b", "~!", &"k".repeat(255)] {
+        let (status, body) = super::answer(&app, with_key(key)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{key:?}: {body}");
+    }
+}
