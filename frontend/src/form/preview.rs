@@ -3,6 +3,7 @@
 use super::context::FormCx;
 use super::transfer::{self, ImportError};
 use leptos::prelude::*;
+use shared::TaskSpec;
 
 fn data_url(mime: &str, text: &str) -> String {
     format!(
@@ -11,9 +12,43 @@ fn data_url(mime: &str, text: &str) -> String {
     )
 }
 
+/// What the import box says under it: the last import's refusal, or that it went in.
+#[derive(Clone)]
+enum ImportNote {
+    Refused(ImportError),
+    Imported,
+}
+
+/// An import's refusal, with the fields of the wrong shape at their paths.
+fn refusal(err: ImportError) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let findings = match &err {
+        ImportError::Shape(report) => report.issues().to_vec(),
+        _ => Vec::new(),
+    };
+    view! {
+        <p class="banner error">{move || err.message(cx.lang())}</p>
+        <ul class="findings">
+            {findings.into_iter().map(|issue| {
+                let path = issue.path.to_string();
+                let (code, at) = (issue.code.code(), path.clone());
+                view! {
+                    <li class="finding error" data-code=code data-path=at>
+                        <code>{path}</code>" "{move || issue.message(cx.lang())}
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
 /// The preview, the export links and the import box.
 #[component]
-pub fn Preview() -> impl IntoView {
+pub fn Preview(
+    /// What the form started from (blank, a clone, the last import): an import over a
+    /// draft that differs from it asks first.
+    origin: StoredValue<TaskSpec>,
+) -> impl IntoView {
     let cx = FormCx::use_context();
     // What the server stores: the spec without the fields its type or kind drops.
     let submitted = Memo::new(move |_| cx.spec.get().normalized());
@@ -112,18 +147,53 @@ pub fn Preview() -> impl IntoView {
         })
     };
     let import_text = RwSignal::new(String::new());
-    let import_note = RwSignal::new(None::<ImportError>);
+    let import_note = RwSignal::new(None::<ImportNote>);
+    // An import replaces the whole draft: over one the user has edited it asks first, as
+    // Start over does, at the safe answer.
+    let pending = RwSignal::new(None::<TaskSpec>);
+    let import_button = NodeRef::<leptos::html::Button>::new();
+    let keep_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(keep) = keep_button.get() {
+            let _ = keep.focus();
+        }
+    });
+    let back_to_import = move || {
+        pending.set(None);
+        if let Some(button) = import_button.get_untracked() {
+            let _ = button.focus();
+        }
+    };
+    let replace = move |spec: TaskSpec| {
+        cx.server.set(None);
+        origin.set_value(spec.clone());
+        cx.spec.set(spec);
+        cx.reset_unparsed();
+        // An imported spec is checked like any input: every finding shows.
+        cx.reveal.set(true);
+        // Said where the user is: the fields it changed may be far above.
+        import_note.set(Some(ImportNote::Imported));
+        import_text.set(String::new());
+    };
     let apply = move |text: String| match transfer::from_text(&text) {
         Ok(spec) => {
-            cx.server.set(None);
-            cx.spec.set(spec);
-            cx.reset_unparsed();
-            // An imported spec is checked like any input: every finding shows.
-            cx.reveal.set(true);
-            import_note.set(None);
-            import_text.set(String::new());
+            let edited = cx
+                .spec
+                .with_untracked(|now| origin.with_value(|o| now != o));
+            if edited {
+                pending.set(Some(spec));
+            } else {
+                replace(spec);
+            }
         }
-        Err(err) => import_note.set(Some(err)),
+        Err(err) => import_note.set(Some(ImportNote::Refused(err))),
+    };
+    let confirm = move |_| {
+        let spec = pending.get_untracked();
+        back_to_import();
+        if let Some(spec) = spec {
+            replace(spec);
+        }
     };
     let import = move |_| {
         let text = import_text.get_untracked();
@@ -175,27 +245,21 @@ pub fn Preview() -> impl IntoView {
                     aria-describedby="form-import-note"
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
-                <button type="button" data-testid="import" on:click=import>{move || cx.text("ui.form.import.button")}</button>
+                <button type="button" data-testid="import" on:click=import node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
+                {move || pending.with(Option::is_some).then(|| view! {
+                    <div class="confirm" role="alertdialog" aria-labelledby="import-confirm-text" data-testid="confirm-import"
+                        on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }>
+                        <p id="import-confirm-text">{move || cx.text("ui.form.import.confirm")}</p>
+                        <button type="button" class="danger" data-testid="confirm-import-yes" on:click=confirm>{move || cx.text("ui.form.import.yes")}</button>
+                        <button type="button" data-testid="confirm-import-no" on:click=move |_| back_to_import() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
+                    </div>
+                })}
                 <div id="form-import-note" aria-live="polite" data-testid="import-note">
-                    {move || import_note.get().map(|err| {
-                        let findings = match &err {
-                            ImportError::Shape(report) => report.issues().to_vec(),
-                            _ => Vec::new(),
-                        };
-                        view! {
-                            <p class="banner error">{move || err.message(cx.lang())}</p>
-                            <ul class="findings">
-                                {findings.into_iter().map(|issue| {
-                                    let path = issue.path.to_string();
-                                    let (code, at) = (issue.code.code(), path.clone());
-                                    view! {
-                                        <li class="finding error" data-code=code data-path=at>
-                                            <code>{path}</code>" "{move || issue.message(cx.lang())}
-                                        </li>
-                                    }
-                                }).collect_view()}
-                            </ul>
-                        }
+                    {move || import_note.get().map(|note| match note {
+                        ImportNote::Imported => view! {
+                            <p class="banner info">{move || cx.text("ui.form.import.done")}</p>
+                        }.into_any(),
+                        ImportNote::Refused(err) => refusal(err).into_any(),
                     })}
                 </div>
             </details>

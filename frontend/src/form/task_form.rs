@@ -57,6 +57,12 @@ pub fn TaskForm(
         },
     };
     let blank = StoredValue::new(draft::blank(&catalog, &user));
+    // A restored draft is the user's own work: only a clone's spec counts as given.
+    let origin = StoredValue::new(if revealed {
+        start.clone()
+    } else {
+        blank.get_value()
+    });
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
     let refresh_usage = follow_usage(usage);
@@ -184,6 +190,7 @@ pub fn TaskForm(
         cx.server.set(None);
         cx.reveal.set(false);
         cx.spec.set(blank.get_value());
+        origin.set_value(blank.get_value());
         cx.reset_unparsed();
         restored.set(false);
     };
@@ -217,7 +224,7 @@ pub fn TaskForm(
                 <h2 id="form-summary-title">{move || cx.text("ui.form.summary_title")}</h2>
                 <ReportView report=Signal::from(cx.report) />
             </section>
-            <Preview />
+            <Preview origin />
             {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">{move || err.localized(cx.lang())}</p> })}
             // The region is there before its text, so a screen reader announces it.
             <div role="status">

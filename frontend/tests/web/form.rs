@@ -2130,3 +2130,65 @@ async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
     drop(handle);
     host.remove();
 }
+
+/// An import replaces the whole form: over a draft the user has edited it asks first,
+/// as Start over does, and afterwards its note says it imported (the user may be at the
+/// bottom of the page, far from the fields it changed).
+#[wasm_bindgen_test]
+async fn an_import_over_an_edited_draft_asks_first_and_says_it_imported() {
+    let form = mount(None, false).await;
+    let ray = example(shared::demo::RAY_EXAMPLE);
+    let pytorch = example(shared::demo::PYTORCH_EXAMPLE);
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    // Opened, as the user does: focus cannot go into a closed `<details>`.
+    area.parent_element().unwrap().set_attribute("open", "").unwrap();
+    let paste = |text: &str| {
+        area.set_value(text);
+        area.dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+    };
+    let focused = || {
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("data-testid"))
+    };
+    // A form as it started has nothing to lose: the import goes in at once.
+    paste(&transfer::to_json(&ray));
+    form.click("import").await;
+    assert!(form.find("[data-testid='confirm-import']").is_none());
+    assert_eq!(form.submitted().await, ray.clone().normalized());
+    assert!(
+        form.text("import-note").starts_with("Imported"),
+        "{}",
+        form.text("import-note")
+    );
+    // Edited since: asked first, at the safe answer; Cancel keeps the draft.
+    form.type_in("basic.name_prefix", "mine").await;
+    paste(&transfer::to_json(&pytorch));
+    form.click("import").await;
+    assert!(form.find("[data-testid='confirm-import']").is_some());
+    assert_eq!(focused().as_deref(), Some("confirm-import-no"));
+    form.click("confirm-import-no").await;
+    assert!(form.find("[data-testid='confirm-import']").is_none());
+    assert_eq!(focused().as_deref(), Some("import"));
+    let kept = form.submitted().await;
+    assert_eq!(kept.basic.name_prefix, "mine");
+    assert_eq!(kept.basic.task_type, Some(shared::TaskType::RayJob));
+    // Confirmed: the form holds the import, and the note says so in either language.
+    form.click("import").await;
+    form.click("confirm-import-yes").await;
+    assert!(form.find("[data-testid='confirm-import']").is_none());
+    assert_eq!(form.submitted().await, pytorch.clone().normalized());
+    assert!(
+        form.text("import-note").starts_with("Imported"),
+        "{}",
+        form.text("import-note")
+    );
+    form.click("lang-zh").await;
+    assert!(
+        form.text("import-note").starts_with("已导入"),
+        "{}",
+        form.text("import-note")
+    );
+    form.click("lang-en").await;
+}

@@ -1150,8 +1150,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.button", "Import"),
     (
+        "ui.form.import.confirm",
+        "Replace the whole form with the pasted spec? What you have filled in cannot be brought back.",
+    ),
+    (
         "ui.form.import.documents",
         "Found {count} YAML documents; a spec is exactly one.",
+    ),
+    (
+        "ui.form.import.done",
+        "Imported: the form above now holds the pasted spec.",
     ),
     ("ui.form.import.label", "Paste a spec as YAML or JSON"),
     (
@@ -1176,6 +1184,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.unread",
         "Not imported: the YAML reader did not load; reload the page, or paste the spec as JSON",
     ),
+    ("ui.form.import.yes", "Replace the form"),
     (
         "ui.form.manifests.failed",
         "The server could not render the objects: {detail}",

@@ -982,8 +982,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.button", "导入"),
     (
+        "ui.form.import.confirm",
+        "用粘贴的任务规格替换整个表单？已填写的内容将无法恢复。",
+    ),
+    (
         "ui.form.import.documents",
         "找到 {count} 个 YAML 文档；一个任务规格只能是一个文档。",
+    ),
+    (
+        "ui.form.import.done",
+        "已导入：上方表单已替换为粘贴的任务规格。",
     ),
     ("ui.form.import.label", "粘贴 YAML 或 JSON 格式的任务规格"),
     (
@@ -1001,6 +1009,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.unread",
         "未导入：YAML 读取模块未能加载，请刷新页面，或粘贴 JSON 格式的任务规格",
     ),
+    ("ui.form.import.yes", "替换表单"),
     ("ui.form.manifests.failed", "服务端无法生成对象：{detail}"),
     (
         "ui.form.manifests.note",
