@@ -145,3 +145,36 @@ async fn an_idempotency_key_is_visible_characters_only() {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{key:?}: {body}");
     }
 }
+
+fn get(path: &str) -> Request<Body> {
+    Request::get(path)
+        .body(Body::empty())
+        .expect("a valid request")
+}
+
+/// A refused `phase` names the values to ask for instead: each of them is taken, and
+/// `deleted`, a 400 itself, is not among them.
+#[tokio::test]
+async fn a_refused_phase_lists_exactly_the_phases_a_list_takes() {
+    let app = demo_app().await;
+    let (status, body) = super::answer(&app, get("/api/v1/tasks?phase=bogus")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "query.invalid", "{body}");
+    let detail = body["detail"].as_str().unwrap_or_default();
+    let offered: Vec<&str> = detail
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| *word != "bogus" && *word != "phase")
+        .collect();
+    assert!(offered.len() >= 7, "{detail}");
+    assert!(!offered.contains(&"deleted"), "{detail}");
+    for phase in offered {
+        let (status, body) =
+            super::answer(&app, get(&format!("/api/v1/tasks?phase={phase}"))).await;
+        assert_eq!(status, StatusCode::OK, "{phase}: {body}");
+    }
+    let (status, body) = super::answer(&app, get("/api/v1/tasks?phase=deleted")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "query.invalid", "{body}");
+}
