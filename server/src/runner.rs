@@ -1050,7 +1050,7 @@ impl Runner {
             command: spec.environment.command.clone(),
             ray: spec.is_ray(),
             replicas,
-            mounts: self.mounts(spec),
+            mounts: self.mounts(&task.id, spec),
             ssh: spec.advanced.ssh,
             // Ray sets them for the entrypoint too; the local backend runs it itself.
             runtime_env: if spec.is_ray() {
@@ -1078,7 +1078,7 @@ impl Runner {
 
     /// The spec's mounts as host directories: volumes, datasets and models live under
     /// `<data dir>/volumes|datasets|models/<id>` on this machine.
-    fn mounts(&self, spec: &TaskSpec) -> Vec<backend::Mount> {
+    fn mounts(&self, id: &TaskId, spec: &TaskSpec) -> Vec<backend::Mount> {
         let env = &spec.environment;
         let dir = |kind: &str, id: &str| self.data_dir.join(kind).join(id);
         let mut mounts: Vec<backend::Mount> = Vec::new();
@@ -1098,9 +1098,9 @@ impl Runner {
                 });
             }
         }
-        if spec.is_ray() && spec.ray.shared_storage.enabled {
+        if let Some(source) = self.ray_shared_dir(id, spec) {
             mounts.push(backend::Mount {
-                source: dir("volumes", &spec.ray.shared_storage.volume),
+                source,
                 target: shared::task::RAY_SHARED_STORAGE_PATH.to_owned(),
                 read_only: false,
             });
@@ -1110,6 +1110,19 @@ impl Runner {
             let _ = std::fs::create_dir_all(&m.source);
         }
         mounts
+    }
+
+    /// A RayJob's shared storage: the task's own directory of its volume, as the
+    /// Kubernetes manifests mount the task's `subPath` of it, so the volume can be shared
+    /// by tasks and one task's data removed at its end.
+    fn ray_shared_dir(&self, id: &TaskId, spec: &TaskSpec) -> Option<PathBuf> {
+        let storage = &spec.ray.shared_storage;
+        (spec.is_ray() && storage.enabled).then(|| {
+            self.data_dir
+                .join("volumes")
+                .join(&storage.volume)
+                .join(&id.0)
+        })
     }
 
     /// Adds an event to a task's list. A store failure is logged, not fatal: the task's
@@ -1471,12 +1484,22 @@ impl Runner {
             }
             return false;
         }
-        let attempts = stored.map_or(0, |s| s.task.attempts);
+        let attempts = stored.as_ref().map_or(0, |s| s.task.attempts);
         let _ = self.store.set_hold(id, &[], None).await;
         // Two ends may race past the look above (a stop, and the exit it caused): the
         // store takes one, and only that one is told.
         if !self.step(id, phase, why.clone(), attempts).await {
             return false;
+        }
+        // "Clean up shared storage on exit" (SPEC.md section 6): once, at the task's
+        // end, not between its attempts, which may read what the last one left.
+        if let Ok(stored) = &stored
+            && stored.task.spec.ray.shared_storage.clean_on_exit
+            && let Some(dir) = self.ray_shared_dir(id, &stored.task.spec)
+            && let Err(err) = std::fs::remove_dir_all(&dir)
+            && err.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(task = %id, error = %err, "cannot clean up a RayJob's shared storage");
         }
         let kind = match phase {
             TaskPhase::Failed => event_kind::FAILED,

@@ -16,6 +16,7 @@ mod problems;
 mod render;
 mod restart;
 mod routes;
+mod storage;
 mod tasks;
 
 use axum::Router;
