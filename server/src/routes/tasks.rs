@@ -280,7 +280,8 @@ struct ListParams {
     /// Only tasks of this type.
     #[serde(rename = "type")]
     task_type: Option<shared::TaskType>,
-    /// Only tasks with this tag: `key` (any value) or `key=value`.
+    /// Only tasks with this tag: `key` (any value) or `key=value`, each as a task's tags
+    /// take it.
     tag: Option<String>,
     /// Only tasks of this owner.
     owner: Option<String>,
@@ -372,6 +373,11 @@ async fn list(
     query: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TaskPage>, ApiError> {
     let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
+    let tag = params
+        .tag
+        .as_deref()
+        .map(|text| tag_filter(&state, &user, text))
+        .transpose()?;
     let after = params
         .cursor
         .as_deref()
@@ -387,7 +393,7 @@ async fn list(
         .list(&ListQuery {
             phase: params.phase,
             task_type: params.task_type,
-            tag: params.tag.as_deref().map(TagFilter::parse),
+            tag,
             owner,
             project_group: params.group,
             name_contains: params.name,
@@ -411,6 +417,40 @@ async fn list(
         tasks,
         next: page.next.map(|c| c.encode()),
     }))
+}
+
+/// A list's `tag`, `key` or `key=value`, held to the key and value rules a task's tags
+/// are held to: a filter no tag could match is a mistake to say, not an empty page.
+fn tag_filter(state: &AppState, user: &User, text: &str) -> Result<TagFilter, ApiError> {
+    use shared::IssueCode::{TagKeyInvalid, TagValueInvalid, ValueRequired};
+    let filter = TagFilter::parse(text);
+    // The rules are the spec check's own, run on a spec with this one tag, so that the
+    // filter cannot drift from what a tag may be.
+    let mut spec = TaskSpec::default();
+    spec.basic.tags = vec![shared::task::Tag {
+        key: filter.key.clone(),
+        value: filter.value.clone().unwrap_or_default(),
+    }];
+    let report = shared::check(&spec, &state.catalog, &shared::Usage::default(), user).issues;
+    let at = shared::FieldPath::parse("basic.tags");
+    let broken = report
+        .under(&at)
+        .find(|issue| matches!(issue.code, TagKeyInvalid | TagValueInvalid | ValueRequired));
+    match broken {
+        None => Ok(filter),
+        Some(issue) => {
+            let part = if issue.code == TagValueInvalid {
+                "value"
+            } else {
+                "key"
+            };
+            Err(ApiError::BadQuery(format!(
+                "tag {text:?} is not a tag filter: give `key` or `key=value`, as a task's \
+                 tags are written; its {part}: {}",
+                issue.message(Lang::En)
+            )))
+        }
+    }
 }
 
 /// `GET /tasks/{id}`: the record, its timeline and why it waits.

@@ -178,3 +178,32 @@ async fn a_refused_phase_lists_exactly_the_phases_a_list_takes() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["code"], "query.invalid", "{body}");
 }
+
+/// README: `tag` is `key` or `key=value`. One that is neither, or whose key no tag could
+/// have, is a 400 that names the parameter and its syntax: it answered `[]`, as if no
+/// task had the tag.
+#[tokio::test]
+async fn a_tag_filter_that_is_not_key_or_key_value_is_refused() {
+    let app = demo_app().await;
+    for tag in [
+        "",
+        "=x",
+        "bad%20key!!",
+        "a=b=c",
+        "-team",
+        "team=bad%20value",
+    ] {
+        let (status, body) = super::answer(&app, get(&format!("/api/v1/tasks?tag={tag}"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{tag:?}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{tag:?}: {body}");
+        let detail = body["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("tag") && detail.contains("`key` or `key=value`"),
+            "{tag:?}: {detail}"
+        );
+    }
+    for tag in ["team", "team=nlp", "team=", "example.com/team=a.b_c-1"] {
+        let (status, body) = super::answer(&app, get(&format!("/api/v1/tasks?tag={tag}"))).await;
+        assert_eq!(status, StatusCode::OK, "{tag:?}: {body}");
+    }
+}
