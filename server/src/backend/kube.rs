@@ -30,7 +30,9 @@
 //!   is the submitter (whose log is the entrypoint's output), 1 the head, `i ≥ 2`
 //!   worker `i - 2` in name order.
 //! - Stop: delete the job with foreground propagation, so its end is reported once its
-//!   pods are gone; with Kueue, suspend it instead (Kueue keeps the workload).
+//!   pods are gone; under Kueue too: Kueue sets `suspend: false` on admission whatever
+//!   its value (k8s/RULES.md section 9), so a suspended job would run again, and the
+//!   job's Workload is deleted with it (owner reference).
 //! - Cleanup: the task's Secrets and ConfigMaps have no ownerReferences; they are
 //!   deleted by the `berth.dev/task` label when an attempt ends, before the end is
 //!   reported (so a retry's apply never races the delete).
@@ -133,7 +135,9 @@ pub struct KubeSettings {
     pub kubeconfig: Option<PathBuf>,
     /// A context of the kubeconfig other than its current one.
     pub context: Option<String>,
-    /// Kueue admits the jobs: stop suspends a job instead of deleting it.
+    /// Kueue admits the jobs. Accepted for existing config files; it changes nothing: a
+    /// stop deletes the job under Kueue as elsewhere (Kueue would unsuspend a suspended
+    /// one on admission, k8s/RULES.md section 9).
     pub kueue: bool,
 }
 
@@ -231,14 +235,6 @@ impl JobKind {
             ),
         }
     }
-
-    /// The merge patch that suspends a job (how Kueue holds it back).
-    fn suspend_patch(self) -> Value {
-        match self {
-            JobKind::PyTorch => json!({ "spec": { "runPolicy": { "suspend": true } } }),
-            JobKind::Ray => json!({ "spec": { "suspend": true } }),
-        }
-    }
 }
 
 /// Where a job stands, read from its status.
@@ -246,7 +242,8 @@ impl JobKind {
 pub enum JobPhase {
     /// Created, pods not all running yet.
     Pending,
-    /// Suspended (by Kueue until admission, or by a stop), with the operator's message.
+    /// Suspended (by Kueue until admission, or when it evicts the job), with the
+    /// operator's message.
     Suspended(String),
     /// Running; a PyTorchJob restarting its pods is still running.
     Running,
@@ -487,8 +484,6 @@ pub struct Submission {
 struct Tracked {
     attempt: u32,
     namespace: String,
-    /// Kueue admits it: a stop suspends it rather than deleting it.
-    kueue: bool,
     kind: JobKind,
     resource: ApiResource,
     name: String,
@@ -635,8 +630,6 @@ impl KubeBackend {
             }
         }
         let (kind, resource, name, object) = applied.expect("the last object is the job");
-        // The catalog chose Kueue for this cluster when the job names a LocalQueue.
-        let kueue = object.labels().contains_key("kueue.x-k8s.io/queue-name");
         let stopping = Arc::new(AtomicBool::new(false));
         let tracker = Tracker::new(
             task.clone(),
@@ -662,7 +655,6 @@ impl KubeBackend {
             Tracked {
                 attempt,
                 namespace,
-                kueue,
                 kind,
                 resource,
                 name,
@@ -796,7 +788,7 @@ impl Backend for KubeBackend {
     }
 
     async fn stop(&self, task: &TaskId, attempt: u32, _grace: Duration) -> Result<()> {
-        let (namespace, kueue, kind, resource, name, stopping) = {
+        let (namespace, resource, name, stopping) = {
             let jobs = self.lock();
             let tracked = jobs
                 .get(task)
@@ -807,8 +799,6 @@ impl Backend for KubeBackend {
                 })?;
             (
                 tracked.namespace.clone(),
-                tracked.kueue || self.settings.kueue,
-                tracked.kind,
                 tracked.resource.clone(),
                 tracked.name.clone(),
                 Arc::clone(&tracked.stopping),
@@ -817,45 +807,22 @@ impl Backend for KubeBackend {
         stopping.store(true, Ordering::SeqCst);
         let api: Api<DynamicObject> =
             Api::namespaced_with(self.client.clone(), &namespace, &resource);
-        let fail = |action: String, error: ::kube::Error| BackendError::Kube {
-            task: task.clone(),
-            action,
-            cause: error.into(),
-        };
-        if kueue {
-            let job = api
-                .patch(
-                    &name,
-                    &PatchParams::default(),
-                    &Patch::Merge(kind.suspend_patch()),
-                )
-                .await
-                .map_err(|e| fail(format!("suspend {} {name}", resource.kind), e))?;
-            // Held by Kueue already, the patch changes nothing and no watch event would
-            // come. A second `Finished` from the watcher finds the attempt ended.
-            if matches!(job_phase(kind, &to_value(&job)), JobPhase::Suspended(_)) {
-                delete_task_objects(&self.client, &namespace, &task_selector(&name)).await;
-                let _ = self.events.send(Event::Finished {
-                    task: task.clone(),
-                    attempt,
-                    failure: Some(Arg::Message(Message::new("event.stopped"))),
-                });
-            }
-        } else {
-            match api.delete(&name, &DeleteParams::foreground()).await {
-                Ok(_) => {}
-                Err(error) => match KubeError::from(error) {
-                    // Gone already: the watcher reports the end.
-                    KubeError::NotFound(_) => {}
-                    cause => {
-                        return Err(BackendError::Kube {
-                            task: task.clone(),
-                            action: format!("delete {} {name}", resource.kind),
-                            cause,
-                        });
-                    }
-                },
-            }
+        // Deleted under Kueue too: a suspended job would not stay stopped, since Kueue
+        // sets `suspend: false` on admission whatever its value (k8s/RULES.md section 9);
+        // the job's Workload goes with it by its owner reference.
+        match api.delete(&name, &DeleteParams::foreground()).await {
+            Ok(_) => {}
+            Err(error) => match KubeError::from(error) {
+                // Gone already: the watcher reports the end.
+                KubeError::NotFound(_) => {}
+                cause => {
+                    return Err(BackendError::Kube {
+                        task: task.clone(),
+                        action: format!("delete {} {name}", resource.kind),
+                        cause,
+                    });
+                }
+            },
         }
         Ok(())
     }
@@ -1347,6 +1314,7 @@ impl Tracker {
             JobPhase::Succeeded => self.end_of_job(object, None),
             // The operator's words: they stay as they came.
             JobPhase::Failed(reason) => self.end_of_job(object, Some(Arg::Text(reason))),
+            // Held by Kueue while the stop deletes it: it has no pods to wait for.
             JobPhase::Suspended(_) if self.stopping() => {
                 self.finish(Some(Arg::Message(Message::new("event.stopped"))))
             }
@@ -2880,8 +2848,29 @@ mod tests {
         ));
     }
 
+    /// The job's foreground delete, and that no merge patch (a suspend) was sent.
+    fn the_stop_s_delete(api: &MockApi, path: &str) -> Seen {
+        assert!(
+            !api.seen()
+                .iter()
+                .any(|s| s.content_type == "application/merge-patch+json"),
+            "not suspended: Kueue unsuspends an admitted job whatever its value"
+        );
+        let delete = api
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "DELETE" && s.resource().1.is_some())
+            .expect("the job is deleted");
+        assert_eq!(delete.path, path);
+        assert_eq!(delete.body["propagationPolicy"], "Foreground");
+        delete
+    }
+
     #[tokio::test]
-    async fn with_kueue_stop_suspends_the_job() {
+    async fn with_kueue_stop_deletes_the_job_in_the_foreground() {
+        // k8s/RULES.md 9: on admission Kueue sets `suspend: false` "regardless of its
+        // previous value", so a suspended job would run again while Berth reports the
+        // task stopped. The job is deleted, and its Workload with it (owner reference).
         let (client, api) = MockApi::start(defaults());
         let backend = backend(client, true);
         let mut events = backend.events();
@@ -2908,29 +2897,14 @@ mod tests {
             .stop(&task(), 1, Duration::from_secs(5))
             .await
             .expect("stopped");
-        let patch = api
-            .seen()
-            .into_iter()
-            .rfind(|s| s.method == "PATCH")
-            .expect("a patch");
-        assert_eq!(
-            patch.path,
-            format!("/apis/ray.io/v1/namespaces/{NS}/rayjobs/{JOB}")
-        );
-        assert_eq!(patch.content_type, "application/merge-patch+json");
-        assert_eq!(patch.body, json!({ "spec": { "suspend": true } }));
-        assert!(
-            !api.seen().iter().any(|s| s.method == "DELETE"),
-            "not deleted"
+        the_stop_s_delete(
+            &api,
+            &format!("/apis/ray.io/v1/namespaces/{NS}/rayjobs/{JOB}"),
         );
         api.push(
             "rayjobs",
-            "MODIFIED",
-            stored(
-                ray_job(),
-                "4",
-                json!({ "jobDeploymentStatus": "Suspended" }),
-            ),
+            "DELETED",
+            stored(ray_job(), "4", json!({ "jobDeploymentStatus": "Running" })),
         )
         .await;
         assert_eq!(
@@ -2944,10 +2918,10 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_job_in_a_kueue_local_queue_is_suspended_to_stop_it_whatever_the_setting() {
+    async fn a_job_in_a_kueue_local_queue_is_deleted_to_stop_it_whatever_the_setting() {
         // The catalog puts this cluster's jobs in a LocalQueue: the renderer labels the
-        // job, and stopping must suspend it (Kueue would re-admit a deleted job's
-        // workload otherwise), even on a server whose `kueue` setting is off.
+        // job. A stop deletes it as anywhere else, on a server whose `kueue` setting is
+        // off too.
         let (client, api) = MockApi::start(defaults());
         let backend = backend(client, false);
         let mut job = ray_job();
@@ -2960,44 +2934,37 @@ mod tests {
             .stop(&task(), 1, Duration::from_secs(5))
             .await
             .expect("stopped");
-        let patch = api
-            .seen()
-            .into_iter()
-            .rfind(|s| s.method == "PATCH")
-            .expect("a patch");
-        assert_eq!(patch.body, json!({ "spec": { "suspend": true } }));
-        assert!(
-            !api.seen().iter().any(|s| s.method == "DELETE"),
-            "not deleted"
+        the_stop_s_delete(
+            &api,
+            &format!("/apis/ray.io/v1/namespaces/{NS}/rayjobs/{JOB}"),
         );
     }
 
     #[tokio::test]
-    async fn with_kueue_stopping_a_job_kueue_still_holds_ends_it_at_once() {
-        let (client, api) = MockApi::start(Box::new(|request| {
-            // The merge patch answers the job as it stands: suspended, not admitted yet.
-            (request.method == "PATCH" && request.content_type == "application/merge-patch+json")
-                .then(|| {
-                    (
-                        StatusCode::OK,
-                        stored(
-                            pytorch_job(),
-                            "5",
-                            conditions(&[("Created", "True"), ("Suspended", "True")]),
-                        ),
-                    )
-                })
-        }));
+    async fn with_kueue_stopping_a_job_kueue_still_holds_ends_it_once_it_is_deleted() {
+        let (client, api) = MockApi::start(defaults());
         let backend = backend(client, true);
         let mut events = backend.events();
         backend
             .submit(submission(vec![pytorch_job()], 3))
             .await
             .expect("applied");
+        let held = stored(
+            pytorch_job(),
+            "5",
+            conditions(&[("Created", "True"), ("Suspended", "True")]),
+        );
+        api.push("pytorchjobs", "MODIFIED", held.clone()).await;
+        assert!(matches!(next(&mut events).await, Event::Note { .. }));
         backend
             .stop(&task(), 1, Duration::from_secs(5))
             .await
             .expect("stopped");
+        the_stop_s_delete(
+            &api,
+            &format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}"),
+        );
+        api.push("pytorchjobs", "DELETED", held).await;
         assert_eq!(
             next(&mut events).await,
             Event::Finished {
