@@ -95,13 +95,17 @@ pub fn RaySection() -> impl IntoView {
                         scaling.max_workers = s.compute.workers;
                     }
                 })) />
-            <GroupFindings path="ray.autoscaling" />
-            {move || autoscaling_on.get().then(|| view! {
-                <TextField path="ray.autoscaling.min_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.min_workers) />
-                <TextField path="ray.autoscaling.max_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.max_workers) />
-                <TextField path="ray.autoscaling.idle_timeout_secs" control=Control::Number lens=number_lens!(cx, ray.autoscaling.idle_timeout_secs) />
-                <SelectField path="ray.autoscaling.upscaling_mode" lens=mode options=modes required=true />
-            })}
+            // The range's finding follows the fields it is about, on a line they keep (as
+            // a field's own): above them it moved the field typed in at each keystroke.
+            <div class="group" data-group="ray.autoscaling">
+                {move || autoscaling_on.get().then(|| view! {
+                    <TextField path="ray.autoscaling.min_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.min_workers) />
+                    <TextField path="ray.autoscaling.max_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.max_workers) />
+                    <TextField path="ray.autoscaling.idle_timeout_secs" control=Control::Number lens=number_lens!(cx, ray.autoscaling.idle_timeout_secs) />
+                    <SelectField path="ray.autoscaling.upscaling_mode" lens=mode options=modes required=true />
+                })}
+                <GroupFindings path="ray.autoscaling" />
+            </div>
         </Section>
     }
 }

@@ -2141,7 +2141,10 @@ async fn an_import_over_an_edited_draft_asks_first_and_says_it_imported() {
     let pytorch = example(shared::demo::PYTORCH_EXAMPLE);
     let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
     // Opened, as the user does: focus cannot go into a closed `<details>`.
-    area.parent_element().unwrap().set_attribute("open", "").unwrap();
+    area.parent_element()
+        .unwrap()
+        .set_attribute("open", "")
+        .unwrap();
     let paste = |text: &str| {
         area.set_value(text);
         area.dispatch_event(&web_sys::Event::new("input").unwrap())
@@ -2191,4 +2194,58 @@ async fn an_import_over_an_edited_draft_asks_first_and_says_it_imported() {
         form.text("import-note")
     );
     form.click("lang-en").await;
+}
+
+/// README: a finding that appears or clears as the user types moves nothing below it. The
+/// autoscaling range's finding is the group's: it shows after the group's fields, on a
+/// line they keep, so the field typed in (and what follows) stays where it was.
+#[wasm_bindgen_test]
+async fn the_autoscaling_ranges_finding_moves_no_field_as_the_user_types() {
+    let style = form_style();
+    let form = mount(Some(shared::demo::ray()), false).await;
+    leptos::task::tick().await;
+    let top = |path: &str| form.control(path).get_bounding_client_rect().top();
+    let summary = || {
+        form.test_id("findings-summary")
+            .get_bounding_client_rect()
+            .top()
+    };
+    let group = || form.find("#f-ray-autoscaling-msgs li.finding");
+    form.control("ray.autoscaling.max_workers").focus().unwrap();
+    form.type_in("ray.autoscaling.max_workers", "4").await;
+    assert!(group().is_none(), "the demo's range holds");
+    // From the group's checkbox: the section's legend gains an error count meanwhile,
+    // which may move the whole section by a fraction of a pixel.
+    let places = || {
+        let from = top("ray.autoscaling.enabled");
+        [
+            top("ray.autoscaling.min_workers") - from,
+            top("ray.autoscaling.max_workers") - from,
+            top("ray.autoscaling.upscaling_mode") - from,
+            summary() - from,
+        ]
+    };
+    let before = places();
+    // Below the workers asked for: the range breaks, and mends at the next keystroke.
+    form.type_in("ray.autoscaling.max_workers", "0").await;
+    assert!(group().is_some(), "the range finding shows at the group");
+    assert_eq!(places(), before, "nothing moves when it appears");
+    form.type_in("ray.autoscaling.max_workers", "8").await;
+    assert!(group().is_none());
+    assert_eq!(places(), before, "nothing moves when it clears");
+    // A tag row's own finding (not a maintained tag) is under the row's fields already.
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let top = |path: &str| form.control(path).get_bounding_client_rect().top();
+    let value = || top("basic.tags[1].value") - top("basic.tags[0].key");
+    form.control("basic.tags[1].value").focus().unwrap();
+    let at = value();
+    form.type_in("basic.tags[1].value", "someday").await;
+    assert_eq!(
+        form.codes_in("f-basic-tags-1-msgs"),
+        ["basic.tags.not_maintained"]
+    );
+    assert_eq!(value(), at, "the tag's value stays where it was");
+    form.type_in("basic.tags[1].value", "eval").await;
+    assert_eq!(value(), at);
+    style.remove();
 }
