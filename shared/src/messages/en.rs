@@ -267,6 +267,23 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",
     ),
+    (
+        "event.alert.failed",
+        "alert \"{event}\" not delivered to {target}: {error}",
+    ),
+    (
+        "event.alert.no_email",
+        "alert \"{event}\" not sent to {target}: this server sends no email (it calls webhooks)",
+    ),
+    (
+        "event.alert.overdue.queued_longer_than",
+        "queued for more than {n} minutes",
+    ),
+    (
+        "event.alert.overdue.running_longer_than",
+        "running for more than {n} hours",
+    ),
+    ("event.alert.sent", "alert \"{event}\" sent to {target}"),
     ("event.cannot_start", "cannot start: {error}"),
     (
         "event.catalog_changed",

@@ -215,6 +215,23 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.admitted#head",
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}",
     ),
+    (
+        "event.alert.failed",
+        "告警“{event}”未能送达 {target}：{error}",
+    ),
+    (
+        "event.alert.no_email",
+        "告警“{event}”未发送至 {target}：本服务器不发送邮件（只调用 Webhook）",
+    ),
+    (
+        "event.alert.overdue.queued_longer_than",
+        "排队超过 {n} 分钟",
+    ),
+    (
+        "event.alert.overdue.running_longer_than",
+        "运行超过 {n} 小时",
+    ),
+    ("event.alert.sent", "告警“{event}”已发送至 {target}"),
     ("event.cannot_start", "无法启动：{error}"),
     (
         "event.catalog_changed",
