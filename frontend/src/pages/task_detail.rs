@@ -234,6 +234,41 @@ fn takes(lang: shared::Lang, need: shared::Resources) -> String {
         .join(" · ")
 }
 
+/// After tag `index` was removed, moves the focus to the × now in its place, else the
+/// one before, else the Add button, as the form's rows do (`form::lists`): the removed
+/// button took the focus with it, down to the page's body.
+fn focus_after_tag_removal(click: &leptos::ev::MouseEvent, index: usize) {
+    let Some(panel) = click
+        .current_target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|e| e.closest("section.tags").ok().flatten())
+    else {
+        return;
+    };
+    // The list is built again after the change: look once it is.
+    request_animation_frame(move || {
+        if !panel.is_connected() {
+            return;
+        }
+        let removes = panel.query_selector_all(".tag-list .remove").ok();
+        let remove = |i: usize| removes.as_ref().and_then(|r| r.item(i as u32));
+        let target = remove(index)
+            .or_else(|| index.checked_sub(1).and_then(remove))
+            .or_else(|| {
+                panel
+                    .query_selector("[data-testid='tag-add']")
+                    .ok()
+                    .flatten()
+                    .map(Into::into)
+            });
+        if let Some(el) =
+            target.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
 /// Why a failed task failed: the reason of its last step, which entered the failure.
 fn failed_because(view: &TaskView) -> Option<String> {
     let last = view.task.history.last()?;
@@ -661,7 +696,11 @@ fn TagEditor(
                                     type="button"
                                     class="remove"
                                     aria-label=move || lang.text_with("ui.detail.tag_remove", &[("tag", label.clone())])
-                                    on:click=move |_| { draft.update(|tags| { tags.remove(i); }); saved.set(false); }
+                                    on:click=move |ev| {
+                                        draft.update(|tags| { tags.remove(i); });
+                                        saved.set(false);
+                                        focus_after_tag_removal(&ev, i);
+                                    }
                                 >"×"</button>
                             })}
                         </li>

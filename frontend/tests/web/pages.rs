@@ -2092,3 +2092,67 @@ async fn a_ray_heads_placement_says_the_units_it_takes() {
     );
     back_to_english(&host).await;
 }
+
+/// Removing a tag with its × keeps the keyboard in the tags, as the form's rows do: the
+/// focus goes to the × now in its place, else the one before, else the Add button.
+#[wasm_bindgen_test]
+async fn removing_a_tag_keeps_the_focus_in_the_tags() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until("the tags", || {
+        host.query_selector("[data-testid='tag-key']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    for (id, text) in [("tag-key", "stage"), ("tag-value", "eval")] {
+        let input: web_sys::HtmlInputElement =
+            find(&host, &format!("[data-testid='{id}']")).unchecked_into();
+        input.set_value(text);
+        input
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+    }
+    find(&host, "[data-testid='tag-add']").click();
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, ".tags .tag"), ["team=nlp", "stage=eval"]);
+    let focused = || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .map(|e| {
+                (
+                    e.tag_name(),
+                    e.get_attribute("aria-label").unwrap_or_default(),
+                )
+            })
+    };
+    let remove_first = || {
+        let remove = find(&host, ".tags li:first-child .remove");
+        remove.focus().unwrap();
+        remove.click();
+    };
+    remove_first();
+    crate::after_paint().await;
+    assert_eq!(all_text(&host, ".tags .tag"), ["stage=eval"]);
+    assert_eq!(
+        focused(),
+        Some(("BUTTON".into(), "Remove tag stage=eval".into())),
+        "the × now in its place"
+    );
+    remove_first();
+    crate::after_paint().await;
+    let add = find(&host, "[data-testid='tag-add']");
+    assert_eq!(
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element(),
+        Some(add.into()),
+        "no tag left: the Add button"
+    );
+    finish(handle, &host, &address);
+}
