@@ -1051,16 +1051,62 @@ fn kueue_suspends_the_job_names_the_queue_and_lists_the_specs_as_flavors_in_orde
         flavor["metadata"].get("namespace").is_none(),
         "cluster-scoped"
     );
-    // Kueue injects the admitted flavor's labels; a selector of our own would pin it.
-    assert!(
-        template(job, "Master")["spec"]
-            .get("nodeSelector")
-            .is_none()
-    );
+    // The replicas are sized for the first spec, so they keep its node selector: Kueue
+    // assigns only a flavor whose node labels match it (RULES.md 9), never another
+    // spec's nodes.
+    for role in ["Master", "Worker"] {
+        assert_eq!(
+            template(job, role)["spec"]["nodeSelector"],
+            flavor["spec"]["nodeLabels"],
+            "{role}"
+        );
+    }
     // Resources come from the first spec: 8 GPUs.
     assert_eq!(
         template(job, "Master")["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"],
         "8"
+    );
+}
+
+/// The node labels of the flavor `berth-<spec>` among `objects`.
+fn flavor_labels<'a>(objects: &'a [Value], spec: &str) -> &'a Value {
+    &objects
+        .iter()
+        .find(|o| o["kind"] == "ResourceFlavor" && o["metadata"]["name"] == format!("berth-{spec}"))
+        .unwrap_or_else(|| panic!("flavor of {spec}"))["spec"]["nodeLabels"]
+}
+
+#[test]
+fn under_kueue_every_pod_keeps_the_node_selector_of_the_spec_that_sizes_it() {
+    // Kueue assigns a pod set any flavor of the ClusterQueue whose node labels its node
+    // selector allows (RULES.md 9). Resources come from one spec (the head's own, or the
+    // first of the list), so each template keeps that spec's selector: a CPU head sized
+    // for cpu-8c never lands on another flavor's nodes, nor a100 workers on h100 nodes.
+    let catalog = demo::catalog();
+    let spec = ray_on_sh_a().with(|s| {
+        s.compute.specs = vec!["a100-1g".into(), "h100-1g".into()];
+        s.compute.pool = None;
+        s.compute.kind = Some(ResourceKind::OnDemand);
+    });
+    assert_eq!(spec.head_spec(), Some("cpu-8c"));
+    let objects = objects(&spec, "ray-tune-bcdfg", &catalog);
+    let cluster = &job_of(&objects)["spec"]["rayClusterSpec"];
+    assert_eq!(job_of(&objects)["spec"]["suspend"], true, "under Kueue");
+    let head = &cluster["headGroupSpec"]["template"]["spec"];
+    let worker = &cluster["workerGroupSpecs"][0]["template"]["spec"];
+    assert!(
+        head["nodeSelector"]
+            .as_object()
+            .is_some_and(|m| !m.is_empty()),
+        "{head}"
+    );
+    assert_eq!(head["nodeSelector"], *flavor_labels(&objects, "cpu-8c"));
+    assert_eq!(worker["nodeSelector"], *flavor_labels(&objects, "a100-1g"));
+    assert_ne!(worker["nodeSelector"], *flavor_labels(&objects, "h100-1g"));
+    // Sized for a100-1g: one GPU per unit.
+    assert_eq!(
+        worker["containers"][0]["resources"]["limits"]["nvidia.com/gpu"],
+        spec.compute.units_per_node.to_string()
     );
 }
 

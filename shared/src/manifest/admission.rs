@@ -3,9 +3,11 @@
 //! - Kueue: the job carries the LocalQueue label and is created suspended; Kueue
 //!   unsuspends it on admission and injects the chosen flavor's node labels. Each spec
 //!   of the priority list (and a RayJob head's own spec) is a ResourceFlavor, rendered
-//!   in priority order; the cluster's ClusterQueue lists them in the same order, so
-//!   Kueue tries them as the spec list says. The pod template then carries no node
-//!   selector of its own, which would pin it to the first flavor.
+//!   in priority order. The pods are sized for one spec (the first of the list, or the
+//!   head's own), so each template keeps that spec's node selector: Kueue assigns only
+//!   a flavor whose node labels match it (k8s/RULES.md section 9), never one whose nodes
+//!   the pods were not sized for. Another spec of the list is no fallback here; the
+//!   server puts the plan's spec first when it submits.
 //! - Volcano: pods use the `volcano` scheduler and the operator creates a PodGroup
 //!   whose minimum member is every replica.
 
@@ -68,8 +70,8 @@ pub fn flavors(job: &Job<'_>) -> Result<Vec<Object>, RenderError> {
 /// What admission changes in every pod template.
 pub fn apply_to_pod(job: &Job<'_>, pod: &mut PodTemplate) {
     match &job.kube.admission {
-        Admission::None => {}
-        Admission::Kueue { .. } => pod.spec.node_selector.clear(),
+        // Kueue: the template keeps the node selector of the spec that sizes it.
+        Admission::None | Admission::Kueue { .. } => {}
         Admission::Volcano { .. } => pod.spec.scheduler_name = Some("volcano".to_owned()),
     }
 }

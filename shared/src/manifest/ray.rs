@@ -208,9 +208,9 @@ impl Target for RayJobTarget {
         if let Some(head_spec) = head_spec(job)? {
             head.spec.containers[0].resources =
                 ResourceRequirements::of(head_spec, spec.compute.units_per_node);
-            if !kueue {
-                head.spec.node_selector = super::pod::node_labels(job, head_spec);
-            }
+            // Under Kueue too: the head is sized for its own spec, so only that spec's
+            // flavor may admit it.
+            head.spec.node_selector = super::pod::node_labels(job, head_spec);
         }
         worker.spec.containers[0].name = "ray-worker".to_owned();
 
