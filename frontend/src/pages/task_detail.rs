@@ -250,17 +250,11 @@ fn focus_after_tag_removal(click: &leptos::ev::MouseEvent, index: usize) {
         if !panel.is_connected() {
             return;
         }
-        let removes = panel.query_selector_all(".tag-list .remove").ok();
-        let remove = |i: usize| removes.as_ref().and_then(|r| r.item(i as u32));
+        let find = |selector: &str| panel.query_selector(selector).ok().flatten();
+        let remove = |i: usize| find(&format!(".tag-list > li:nth-child({}) .remove", i + 1));
         let target = remove(index)
             .or_else(|| index.checked_sub(1).and_then(remove))
-            .or_else(|| {
-                panel
-                    .query_selector("[data-testid='tag-add']")
-                    .ok()
-                    .flatten()
-                    .map(Into::into)
-            });
+            .or_else(|| find("[data-testid='tag-add']"));
         if let Some(el) =
             target.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
         {
