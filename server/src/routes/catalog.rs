@@ -1,5 +1,6 @@
 //! `GET /api/v1/catalog`: the catalog as the current user may see it.
 
+use super::{NoParams, Params};
 use crate::AppState;
 use crate::auth::CurrentUser;
 use axum::extract::State;
@@ -24,16 +25,20 @@ pub(super) struct CatalogApi;
     get,
     path = "/catalog",
     tag = "catalog",
-    responses((
-        status = 200,
-        description = "The catalog as the caller may see it (hidden persistent values \
-                       masked), who the caller is, and live usage",
-        body = CatalogResponse
-    ))
+    responses(
+        (
+            status = 200,
+            description = "The catalog as the caller may see it (hidden persistent values \
+                           masked), who the caller is, and live usage",
+            body = CatalogResponse
+        ),
+        (status = 400, description = "A query parameter is given: this route takes none", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+    )
 )]
 async fn show(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
 ) -> Json<CatalogResponse> {
     let mut view = state.catalog.for_user(&user);
     // Hidden persistent values are secrets: the form needs only their names.
@@ -56,13 +61,16 @@ async fn show(
     get,
     path = "/examples",
     tag = "catalog",
-    responses((
-        status = 200,
-        description = "Complete example specs that pass every rule on the demo catalog",
-        body = Examples
-    ))
+    responses(
+        (
+            status = 200,
+            description = "Complete example specs that pass every rule on the demo catalog",
+            body = Examples
+        ),
+        (status = 400, description = "A query parameter is given: this route takes none", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+    )
 )]
-async fn examples(_signed_in: CurrentUser) -> Json<Examples> {
+async fn examples(_signed_in: CurrentUser, _query: Params<NoParams>) -> Json<Examples> {
     let parse = |text| shared::parse_spec(text).expect("the examples parse");
     Json(Examples {
         pytorch: parse(shared::demo::PYTORCH_EXAMPLE),

@@ -13,9 +13,12 @@ use crate::error::ApiError;
 use crate::json::check_strict;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 /// The `/api/v1` routes.
 pub fn api() -> Router<AppState> {
@@ -25,6 +28,37 @@ pub fn api() -> Router<AppState> {
         .merge(render::router())
         .merge(tasks::router())
         .merge(openapi::router())
+}
+
+/// A route's query parameters, the fields of `T`, which refuses any other
+/// (`deny_unknown_fields`): a misspelt filter or option would otherwise be answered as if
+/// it were not there. Refused as `query.invalid`, naming the parameter.
+pub struct Params<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Query(params)| Params(params))
+            .map_err(|rejection| ApiError::BadQuery(rejection.body_text()))
+    }
+}
+
+/// The query of a route that takes no parameter.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// The query of a route whose one parameter is `lang`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LangParam {
+    /// Read by [`ReaderLang`](crate::ReaderLang), which ignores a language Berth does not
+    /// speak; listed here so that it is not refused as unknown.
+    #[allow(dead_code)]
+    lang: Option<String>,
 }
 
 /// A JSON body as text, refused in our error shape unless it is declared JSON (415),

@@ -61,9 +61,12 @@ fn bound_unsigned(value: &mut Value) {
     get,
     path = "/openapi.json",
     tag = "meta",
-    responses((status = 200, description = "This document (OpenAPI 3.1)", body = Object))
+    responses(
+        (status = 200, description = "This document (OpenAPI 3.1)", body = Object),
+        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = "application/problem+json"),
+    )
 )]
-async fn document() -> Json<&'static Value> {
+async fn document(_query: super::Params<super::NoParams>) -> Json<&'static Value> {
     Json(&DOCUMENT)
 }
 

@@ -5,7 +5,7 @@
 //! `shared::manifest::preview` on the server's catalog: the name ends in `xxxxx`, hidden
 //! values are masked and the SSH key is a placeholder, since nothing is submitted.
 
-use super::JsonText;
+use super::{JsonText, LangParam, Params};
 use crate::auth::CurrentUser;
 use crate::{ApiError, AppState, ReaderLang};
 use axum::extract::State;
@@ -44,7 +44,7 @@ pub struct RenderResponse {
     request_body(content = shared::TaskSpec, content_type = "application/json", description = "The spec to render, as for POST /tasks"),
     responses(
         (status = 200, description = "The objects the spec becomes (name suffix `xxxxx`, hidden values masked)", body = RenderResponse),
-        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or a query parameter other than `lang` is given", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = shared::api::ErrorBody, content_type = "application/problem+json"),
@@ -55,6 +55,7 @@ async fn render(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     JsonText(text): JsonText,
 ) -> Result<Json<RenderResponse>, ApiError> {
     let spec = shared::parse_spec(&text).map_err(|report| ApiError::Spec { report, lang })?;

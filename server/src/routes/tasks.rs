@@ -6,13 +6,13 @@
 //! id). Only the owner may change it. Hidden env values are masked in every answer but
 //! the owner's own spec.
 
-use super::JsonText;
 use super::log_mask::{LogMask, LogText};
+use super::{JsonText, LangParam, NoParams, Params};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
 use crate::{ApiError, AppState, ReaderLang};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -250,7 +250,7 @@ async fn submit_spec(
         (status = 201, description = "The task, once it is durable (queued)", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or `Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces)", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), `Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = ErrorBody, content_type = PROBLEM),
@@ -261,6 +261,7 @@ async fn submit(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     headers: HeaderMap,
     JsonText(text): JsonText,
 ) -> Result<Response, ApiError> {
@@ -370,9 +371,8 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
-    query: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
+    Params(params): Params<ListParams>,
 ) -> Result<Json<TaskPage>, ApiError> {
-    let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let tag = params
         .tag
         .as_deref()
@@ -465,6 +465,7 @@ fn tag_filter(state: &AppState, user: &User, text: &str) -> Result<TagFilter, Ap
     ),
     responses(
         (status = 200, description = "The task, its timeline and why it waits", body = TaskView),
+        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -473,6 +474,7 @@ async fn detail(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     let stored = visible(&state, &user, &id).await?;
@@ -492,6 +494,7 @@ async fn detail(
     ),
     responses(
         (status = 200, description = "The task, stopped or stopping", body = TaskView),
+        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has already ended", body = ErrorBody, content_type = PROBLEM),
@@ -502,6 +505,7 @@ async fn stop(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     owned(&state, &user, &id, "stop").await?;
@@ -524,6 +528,7 @@ async fn stop(
     ),
     responses(
         (status = 204, description = "The task left the lists"),
+        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has not ended; stop it first", body = ErrorBody, content_type = PROBLEM),
@@ -533,6 +538,7 @@ async fn stop(
 async fn delete(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let stored = owned(&state, &user, &id, "delete").await?;
@@ -579,6 +585,7 @@ async fn spec_for(
     ),
     responses(
         (status = 200, description = "The spec, with the task's tags as they are now; hidden env values are real for the owner only, masked for anyone else", body = TaskSpec),
+        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -586,6 +593,7 @@ async fn spec_for(
 async fn spec(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskSpec>, ApiError> {
     let stored = visible(&state, &user, &id).await?;
@@ -608,7 +616,7 @@ async fn spec(
         (status = 201, description = "The new task, once it is durable", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces)", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec no longer passes today's catalog and quota; `issues` lists why", body = ErrorBody, content_type = PROBLEM),
@@ -619,6 +627,7 @@ async fn resubmit(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
@@ -638,6 +647,7 @@ async fn resubmit(
     ),
     responses(
         (status = 201, description = "A read-only link", body = ShareLink),
+        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -646,6 +656,7 @@ async fn resubmit(
 async fn share(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
     let stored = owned(&state, &user, &id, "share").await?;
@@ -684,6 +695,7 @@ fn share_token() -> String {
     ),
     responses(
         (status = 200, description = "The shared task, read-only, hidden values masked", body = TaskView),
+        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No share link with this token", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -692,6 +704,7 @@ async fn shared_view(
     State(state): State<AppState>,
     _signed_in: CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     Path(token): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     let runner = runner(&state)?;
@@ -724,7 +737,7 @@ async fn shared_view(
     request_body(content = TagsBody, content_type = "application/json", description = "The tags the task should have"),
     responses(
         (status = 200, description = "The task with its new tags", body = TaskView),
-        (status = 400, description = "The body is not strict JSON, or not `{\"tags\": [...]}`", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "The body is not strict JSON, or not `{\"tags\": [...]}`, or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
@@ -737,6 +750,7 @@ async fn tags(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     Path(id): Path<String>,
     JsonText(text): JsonText,
 ) -> Result<Json<TaskView>, ApiError> {
@@ -803,7 +817,7 @@ struct EventParams {
     ),
     responses(
         (status = 200, description = "What happened to the task, oldest first, in the reader's language", body = Vec<TaskEventView>),
-        (status = 400, description = "A query parameter is unknown", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -812,10 +826,9 @@ async fn events(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<EventParams>,
     Path(id): Path<String>,
-    query: Result<Query<EventParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<TaskEventView>>, ApiError> {
-    query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let stored = visible(&state, &user, &id).await?;
     let events = runner(&state)?.store().events(&stored.task.id).await?;
     Ok(Json(
@@ -868,10 +881,9 @@ struct LogParams {
 async fn logs(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
+    Params(params): Params<LogParams>,
     Path(id): Path<String>,
-    query: Result<Query<LogParams>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let stored = visible(&state, &user, &id).await?;
     let runner = Arc::clone(runner(&state)?);
     // A replica the task does not have has no log, and never will: followed, it would

@@ -9,7 +9,7 @@
 //!
 //! [`MAX_FINDINGS_PER_CODE`]: shared::api::MAX_FINDINGS_PER_CODE
 
-use super::JsonTextUnchecked;
+use super::{JsonTextUnchecked, LangParam, Params};
 use crate::auth::CurrentUser;
 use crate::json::check_strict;
 use crate::{ApiError, AppState, ReaderLang};
@@ -48,7 +48,7 @@ pub(super) struct ValidateApi;
     ),
     responses(
         (status = 200, description = "Every finding (at most 20 of one code at one field; `truncated` counts the rest) and the plan", body = ValidateResponse),
-        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), or a query parameter other than `lang` is given", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 422, description = "The spec has fields of the wrong shape; `issues` names them", body = shared::api::ErrorBody, content_type = "application/problem+json"),
@@ -58,6 +58,7 @@ async fn validate(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
+    _query: Params<LangParam>,
     JsonTextUnchecked(text): JsonTextUnchecked,
 ) -> Result<Response, ApiError> {
     let usage = state.shared_usage().await;

@@ -207,3 +207,72 @@ async fn a_tag_filter_that_is_not_key_or_key_value_is_refused() {
         assert_eq!(status, StatusCode::OK, "{tag:?}: {body}");
     }
 }
+
+/// README: "any other query parameter is a 400, as on `/tasks` and `/logs`", on every
+/// route: a misspelt parameter answered as if it were not there. Each operation of the
+/// OpenAPI document (which lists exactly the served routes) is asked with a parameter it
+/// does not take, and with each one it documents; the 400 is documented too. Ids and
+/// tokens are made up: the query is refused before anything is looked up.
+#[tokio::test]
+async fn every_route_refuses_a_query_parameter_it_does_not_take() {
+    let app = demo_app().await;
+    let (status, document) = super::answer(&app, get("/api/v1/openapi.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut asked = 0;
+    for (template, item) in document["paths"].as_object().expect("paths") {
+        if !template.starts_with("/api/") {
+            continue;
+        }
+        let path = template
+            .replace("{id}", "no-such-task")
+            .replace("{token}", "0");
+        for (method, op) in item.as_object().expect("operations") {
+            let request = |query: &str| {
+                Request::builder()
+                    .method(method.to_uppercase().as_str())
+                    .uri(format!("{path}?{query}"))
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(Body::from("{}"))
+                    .expect("a valid request")
+            };
+            let (status, body) = super::answer(&app, request("x=1")).await;
+            assert_eq!(
+                (status, &body["code"]),
+                (StatusCode::BAD_REQUEST, &json!("query.invalid")),
+                "{method} {path}?x=1: {}",
+                body["detail"]
+            );
+            assert!(
+                op["responses"].get("400").is_some(),
+                "{method} {template} documents its 400"
+            );
+            let documented = op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p["in"] == "query");
+            for param in documented {
+                let name = param["name"].as_str().expect("a name");
+                let value = match name {
+                    _ if param["schema"]["enum"][0].is_string() => {
+                        param["schema"]["enum"][0].as_str().unwrap()
+                    }
+                    "lang" => "en",
+                    "type" => "pytorch_job",
+                    "mine" | "follow" => "true",
+                    "limit" | "replica" | "attempt" => "1",
+                    "cursor" => continue,
+                    _ => "x",
+                };
+                let (_, body) = super::answer(&app, request(&format!("{name}={value}"))).await;
+                assert_ne!(
+                    body["code"], "query.invalid",
+                    "{method} {path}?{name}={value}: {}",
+                    body["detail"]
+                );
+            }
+            asked += 1;
+        }
+    }
+    assert!(asked >= 16, "every operation was asked ({asked})");
+}
