@@ -1152,28 +1152,33 @@ fn resources_per_replica_come_from_the_spec_times_units_with_requests_equal_to_l
 }
 
 #[test]
-fn fault_tolerance_maps_to_backoff_and_restart_policies() {
-    let on = objects(&demo::pytorch(), "llama-finetune-bcdfg", &demo::catalog());
-    let job = job_of(&on);
-    assert_eq!(job["spec"]["runPolicy"]["backoffLimit"], 3);
-    assert_eq!(
-        job["spec"]["pytorchReplicaSpecs"]["Master"]["restartPolicy"],
-        "OnFailure"
-    );
-    let off_spec = demo::pytorch().with(|s| s.advanced.fault_tolerance.enabled = false);
-    let off = objects(&off_spec, "llama-finetune-bcdfg", &demo::catalog());
-    assert_eq!(job_of(&off)["spec"]["runPolicy"]["backoffLimit"], 0);
-    assert_eq!(
-        job_of(&off)["spec"]["pytorchReplicaSpecs"]["Master"]["restartPolicy"],
-        "Never"
-    );
+fn the_operators_retry_nothing_so_berth_s_whole_gang_re_run_is_the_only_retry() {
+    // SPEC.md 5: max retries counts Berth's re-runs of the whole gang (each in the task's
+    // history); an operator retrying too would multiply them. A replica that fails fails
+    // the job at once (RULES.md 7.3: with `Never` a failed pod fails the job; 8.1: each
+    // RayJob retry is a new Ray cluster).
+    for enabled in [true, false] {
+        let spec = demo::pytorch().with(|s| {
+            s.advanced.fault_tolerance.enabled = enabled;
+            s.advanced.fault_tolerance.max_retries = 3;
+        });
+        let objects = objects(&spec, "llama-finetune-bcdfg", &demo::catalog());
+        let job = job_of(&objects);
+        assert_eq!(job["spec"]["runPolicy"]["backoffLimit"], 0, "{enabled}");
+        for role in ["Master", "Worker"] {
+            assert_eq!(
+                job["spec"]["pytorchReplicaSpecs"][role]["restartPolicy"], "Never",
+                "{role}, fault tolerance {enabled}"
+            );
+        }
 
-    let ray = ray_on_sh_a().with(|s| {
-        s.advanced.fault_tolerance.enabled = true;
-        s.advanced.fault_tolerance.max_retries = 5;
-    });
-    let objects = objects(&ray, "ray-tune-bcdfg", &demo::catalog());
-    assert_eq!(job_of(&objects)["spec"]["backoffLimit"], 5);
+        let ray = ray_on_sh_a().with(|s| {
+            s.advanced.fault_tolerance.enabled = enabled;
+            s.advanced.fault_tolerance.max_retries = 5;
+        });
+        let objects = self::objects(&ray, "ray-tune-bcdfg", &demo::catalog());
+        assert_eq!(job_of(&objects)["spec"]["backoffLimit"], 0, "{enabled}");
+    }
 }
 
 #[test]

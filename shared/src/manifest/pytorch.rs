@@ -40,7 +40,8 @@ pub struct PyTorchJobSpec {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunPolicy {
-    /// Restarts before the job fails.
+    /// Restarts before the job fails: always 0. Berth re-runs the whole gang per fault
+    /// tolerance (SPEC.md section 5), so the operator retries nothing itself.
     pub backoff_limit: u32,
     /// Which pods to delete when the job ends.
     pub clean_pod_policy: &'static str,
@@ -71,7 +72,8 @@ pub struct SchedulingPolicy {
 pub struct ReplicaSpec {
     /// Always written, also the master's 1 (the webhook rejects it omitted).
     pub replicas: u32,
-    /// `OnFailure` with fault tolerance, else `Never`.
+    /// Always `Never`: a failed replica fails the job (k8s/RULES.md section 7.3), and
+    /// Berth's re-run of the whole gang is the only retry.
     pub restart_policy: &'static str,
     /// The pod template, the same for master and workers.
     pub template: PodTemplate,
@@ -135,12 +137,10 @@ impl Target for PyTorchJobTarget {
         script.push_str(&job.spec.environment.command);
         container.command = vec!["bash".to_owned(), "-c".to_owned(), kubelet_literal(&script)];
 
-        let fault_tolerance = &job.spec.advanced.fault_tolerance;
-        let (backoff_limit, restart_policy) = if fault_tolerance.enabled {
-            (fault_tolerance.max_retries, "OnFailure")
-        } else {
-            (0, "Never")
-        };
+        // Fault tolerance is Berth's: its runner re-runs the whole gang on a failed job,
+        // up to the task's max retries, each attempt in the task's history (as on the
+        // local backend). An operator retrying as well would count every failure twice.
+        let (backoff_limit, restart_policy) = (0, "Never");
         let mut replicas = BTreeMap::new();
         replicas.insert(
             "Master",

@@ -42,7 +42,8 @@ pub struct RayJobSpec {
     pub shutdown_after_job_finishes: bool,
     /// Debug keep time, else 0.
     pub ttl_seconds_after_finished: u32,
-    /// Retries; each creates a new Ray cluster.
+    /// Retries; each would create a new Ray cluster. Always 0: Berth re-runs the whole
+    /// gang per fault tolerance (SPEC.md section 5), so KubeRay retries nothing itself.
     pub backoff_limit: u32,
     /// Created suspended for Kueue.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -187,7 +188,7 @@ impl Target for RayJobTarget {
         let ray = &spec.ray;
         let kueue = matches!(job.kube.admission, Admission::Kueue { .. });
         // KubeRay's pods restart nothing themselves (autoscaler v2 requires `Never`);
-        // a failed attempt is retried as a whole through `backoffLimit`.
+        // a failed attempt is retried as a whole by Berth's runner, never by KubeRay.
         worker.spec.restart_policy = Some("Never");
         if spec.advanced.ssh {
             // KubeRay owns the Ray container's command, so the key is installed by a
@@ -257,7 +258,6 @@ impl Target for RayJobTarget {
                 volumes: Vec::new(),
             },
         };
-        let fault_tolerance = &spec.advanced.fault_tolerance;
         let mut labels = job.job_labels();
         labels.extend(admission::job_labels(job));
         let mut annotations = job.job_annotations();
@@ -291,11 +291,7 @@ impl Target for RayJobTarget {
                 } else {
                     0
                 },
-                backoff_limit: if fault_tolerance.enabled {
-                    fault_tolerance.max_retries
-                } else {
-                    0
-                },
+                backoff_limit: 0,
                 suspend: admission::suspended(job),
                 ray_cluster_spec: RayClusterSpec {
                     enable_in_tree_autoscaling: autoscaling.enabled,
