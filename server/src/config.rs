@@ -197,6 +197,10 @@ pub struct Settings {
     /// Kubernetes: the kubeconfig context [default: its current context].
     #[arg(long, env = "BERTH_KUBE_CONTEXT", global = true)]
     pub kube_context: Option<String>,
+    /// A PEM file of CA certificates that alert webhooks' HTTPS servers may be signed
+    /// by, besides the system's (a company's own CA).
+    #[arg(long, env = "BERTH_ALERTS_CA", global = true)]
+    pub alerts_ca: Option<PathBuf>,
 }
 
 /// The config file. Every field is optional; an unknown one is refused with its name
@@ -228,6 +232,8 @@ pub struct FileConfig {
     pub identity: Option<IdentityConfig>,
     /// `[cors]`: other sites whose pages may call the API.
     pub cors: Cors,
+    /// As `--alerts-ca`.
+    pub alerts_ca: Option<PathBuf>,
 }
 
 /// `[cors]` of the config file: the sites whose pages may call the API from the browser,
@@ -407,6 +413,8 @@ pub struct Config {
     pub identity: IdentityConfig,
     /// Other sites whose pages may call the API (`[cors] origins`); none by default.
     pub cors_origins: Vec<String>,
+    /// CA certificates alert webhooks may be signed by, besides the system's.
+    pub alerts_ca: Option<PathBuf>,
 }
 
 impl Config {
@@ -447,6 +455,7 @@ impl Config {
             body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
             identity: file.identity.unwrap_or_default(),
             cors_origins: file.cors.origins,
+            alerts_ca: settings.alerts_ca.or(file.alerts_ca),
         }
     }
 

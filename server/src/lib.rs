@@ -5,6 +5,7 @@
 //! The server never trusts the browser: it re-validates every spec with the same code
 //! the console runs. It must not depend on the frontend crate.
 
+pub mod alerts;
 pub mod auth;
 pub mod backend;
 pub mod cli;

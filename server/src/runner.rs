@@ -30,6 +30,7 @@ use shared::injected::{self, Context, Pod};
 use shared::messages::{Arg, Message};
 use shared::quota::Placement;
 use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
+use shared::task::{Alert, AlertChannel, AlertEvent};
 use shared::usage::QuotaUse;
 use shared::{Catalog, Report, TaskSpec, User};
 use std::collections::{HashMap, HashSet};
@@ -134,6 +135,8 @@ pub struct Runner {
     /// Submits waiting for the scheduler's lock, stored together by whichever of them
     /// takes it first (see [`Runner::submit_grouped`]).
     pending: std::sync::Mutex<Vec<Pending>>,
+    /// Calls the tasks' alert webhooks; `None` when the client could not be made.
+    webhooks: Option<crate::alerts::Webhooks>,
 }
 
 /// What [`Runner::submit_locked`] stored.
@@ -206,6 +209,7 @@ impl Runner {
             recovering: AtomicBool::new(false),
             adopted: Mutex::new(Adopted::default()),
             pending: std::sync::Mutex::new(Vec::new()),
+            webhooks: crate::alerts::Webhooks::new(None).ok(),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
             catalog,
             store,
@@ -1413,7 +1417,9 @@ impl Runner {
             self.forget_lock(id);
             return;
         }
-        self.event(id, event_kind::RETRYING, why).await;
+        self.event(id, event_kind::RETRYING, why.clone()).await;
+        self.alert(id, &stored.task.spec, AlertEvent::Retried, &why)
+            .await;
         {
             let mut scheduler = self.scheduler.lock().await;
             let placement = scheduler.finish(id);
@@ -1501,13 +1507,16 @@ impl Runner {
         {
             tracing::warn!(task = %id, error = %err, "cannot clean up a RayJob's shared storage");
         }
-        let kind = match phase {
-            TaskPhase::Failed => event_kind::FAILED,
-            TaskPhase::Stopped => event_kind::STOPPED,
-            _ => "succeeded",
+        let (kind, alert) = match phase {
+            TaskPhase::Failed => (event_kind::FAILED, AlertEvent::Failed),
+            TaskPhase::Stopped => (event_kind::STOPPED, AlertEvent::Stopped),
+            _ => ("succeeded", AlertEvent::Succeeded),
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
-        self.event(id, kind, message).await;
+        self.event(id, kind, message.clone()).await;
+        if let Ok(stored) = &stored {
+            self.alert(id, &stored.task.spec, alert, &message).await;
+        }
         true
     }
 
@@ -1725,8 +1734,116 @@ impl Runner {
         }
     }
 
+    /// Uses `webhooks` to call the tasks' alert webhooks.
+    #[must_use]
+    pub fn with_webhooks(mut self, webhooks: crate::alerts::Webhooks) -> Self {
+        self.webhooks = Some(webhooks);
+        self
+    }
+
+    /// Fires the task's subscriptions to `which` (`what` says what happened).
+    async fn alert(&self, id: &TaskId, spec: &TaskSpec, which: AlertEvent, what: &Message) {
+        for subscription in spec.advanced.alerts.iter().filter(|a| a.event == which) {
+            self.fire(id, subscription, what).await;
+        }
+    }
+
+    /// Fires one subscription: a webhook is called in the background and its outcome
+    /// recorded as an `alert` event; an email is recorded as not sent (this server sends
+    /// no email), so its owner learns it from the task's events.
+    async fn fire(&self, id: &TaskId, subscription: &Alert, what: &Message) {
+        let said = |key: &str| crate::alerts::said(key, subscription);
+        match subscription.channel {
+            AlertChannel::Email => {
+                self.event(id, event_kind::ALERT, said("event.alert.no_email"))
+                    .await;
+            }
+            AlertChannel::Webhook => {
+                let body = serde_json::json!({
+                    "task": id.0,
+                    "event": crate::alerts::wire(subscription.event),
+                    "threshold": subscription.threshold,
+                    "message": what.render(shared::Lang::En),
+                    "at": now().0,
+                })
+                .to_string();
+                let (store, webhooks, id) =
+                    (Arc::clone(&self.store), self.webhooks.clone(), id.clone());
+                let (sent, failed) = (said("event.alert.sent"), said("event.alert.failed"));
+                let url = subscription.target.clone();
+                tokio::spawn(async move {
+                    let outcome = match webhooks {
+                        Some(webhooks) => webhooks.post(&url, body).await,
+                        None => Err("this server has no HTTPS client".to_owned()),
+                    };
+                    let message = match outcome {
+                        Ok(()) => sent,
+                        Err(error) => failed.with("error", error),
+                    };
+                    let event = TaskEvent::keyed(now(), event_kind::ALERT, message);
+                    if let Err(err) = store.push_event(&id, &event).await {
+                        tracing::error!(task = %id, error = %err, "cannot record an alert");
+                    }
+                });
+            }
+        }
+    }
+
+    /// Fires the threshold subscriptions that are due: a task queued longer than its
+    /// minutes, or running longer than its hours, once per stay in that phase (the
+    /// `alert` events say which have fired, so a restart fires none twice).
+    pub async fn sweep_alerts(&self) {
+        self.sweep_alerts_at(now()).await;
+    }
+
+    /// [`Runner::sweep_alerts`] as at `at`.
+    pub async fn sweep_alerts_at(&self, at: Timestamp) {
+        if !self.leading() {
+            return;
+        }
+        let Ok(unfinished) = self.store.unfinished().await else {
+            return;
+        };
+        for stored in unfinished {
+            let due: Vec<(&Alert, Timestamp)> = stored
+                .task
+                .spec
+                .advanced
+                .alerts
+                .iter()
+                .filter_map(|a| crate::alerts::due(a, &stored.task, at).map(|since| (a, since)))
+                .collect();
+            if due.is_empty() {
+                continue;
+            }
+            let Ok(events) = self.store.events(&stored.task.id).await else {
+                continue;
+            };
+            for (subscription, since) in due {
+                let fired = events.iter().any(|e| {
+                    e.kind == event_kind::ALERT
+                        && e.at >= since
+                        && crate::alerts::is_about(e.keyed.as_ref(), subscription)
+                });
+                if !fired {
+                    let what = crate::alerts::overdue(subscription);
+                    self.fire(&stored.task.id, subscription, &what).await;
+                }
+            }
+        }
+    }
+
     /// Feeds backend events to [`Runner::on_event`] until the backend goes away.
     pub fn watch(self: &Arc<Self>) {
+        let sweeper = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(crate::alerts::SWEEP);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                sweeper.sweep_alerts().await;
+            }
+        });
         let runner = Arc::clone(self);
         let mut events = runner.backend.events();
         tokio::spawn(async move {

@@ -48,6 +48,9 @@ pub enum StartError {
     /// `backend = "kubernetes"` but no cluster configuration could be loaded.
     #[error("cannot connect to Kubernetes")]
     Kubernetes(#[source] kube::Error),
+    /// The alert webhooks' client could not be made (`alerts_ca` unreadable).
+    #[error("{0}")]
+    Alerts(String),
 }
 
 impl AppState {
@@ -136,6 +139,8 @@ impl AppState {
                 Arc::new(kube)
             }
         };
+        let webhooks = crate::alerts::Webhooks::new(state.config.alerts_ca.as_deref())
+            .map_err(StartError::Alerts)?;
         let runner = Arc::new(
             Runner::new(
                 Arc::clone(&state.catalog),
@@ -144,7 +149,8 @@ impl AppState {
                 backend,
                 dir.clone(),
             )
-            .with_admissions(state.metrics.admissions.clone()),
+            .with_admissions(state.metrics.admissions.clone())
+            .with_webhooks(webhooks),
         );
         runner.watch();
         runner

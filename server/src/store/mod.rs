@@ -297,6 +297,8 @@ pub mod event_kind {
     pub const STOPPED: &str = "stopped";
     /// What debug mode keeps after the end.
     pub const DEBUG: &str = "debug";
+    /// An alert subscription fired: sent, or why not.
+    pub const ALERT: &str = "alert";
 }
 
 /// A tag filter: the key, and the value when it must match too.

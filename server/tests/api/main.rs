@@ -4,6 +4,7 @@
 //! `berth` binary and talks to it over a socket.
 
 mod access;
+mod alerts;
 mod cli;
 mod cors;
 mod deploy;
