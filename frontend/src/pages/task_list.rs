@@ -142,10 +142,14 @@ pub fn TaskListPage(
         });
     };
 
-    let load_more = move |_| {
+    let load_more = move |ev: leptos::ev::MouseEvent| {
         let Some(cursor) = next.get_untracked() else {
             return;
         };
+        let list = ev
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|e| e.closest("section.task-list").ok().flatten());
         let f = filter.get_untracked();
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
@@ -155,6 +159,7 @@ pub fn TaskListPage(
             }
             match result {
                 Ok(page) => {
+                    let first_new = page.tasks.first().map(|t| t.task.id.0.clone());
                     tasks.update(|shown| {
                         // A task submitted since the first page shifts the pages by one:
                         // never show a row twice.
@@ -165,7 +170,13 @@ pub fn TaskListPage(
                         }
                     });
                     appended.update_value(|a| *a += 1);
+                    let last = page.next.is_none();
                     next.set(page.next);
+                    // The last page takes the button, and the focus with it: the reader
+                    // goes on at the first row it brought.
+                    if let (true, Some(list), Some(id)) = (last, list, first_new) {
+                        focus_row_if_lost(list, id);
+                    }
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -311,6 +322,33 @@ pub fn TaskListPage(
             })}
         </section>
     }
+}
+
+/// Focuses the link of row `id` in the next frame, once it is built, when the focus
+/// has fallen to the page's body (a user who moved it meanwhile keeps it where it is).
+fn focus_row_if_lost(list: web_sys::Element, id: String) {
+    request_animation_frame(move || {
+        let lost = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element())
+            .is_none_or(|active| active.tag_name() == "BODY");
+        if !lost || !list.is_connected() {
+            return;
+        }
+        // A task id is the server's (`t-00042`): nothing in it needs quoting but a quote.
+        if id.contains(['"', '\\']) {
+            return;
+        }
+        let selector = format!("tr[data-id=\"{id}\"] [data-testid='task-link']");
+        if let Some(link) = list
+            .query_selector(&selector)
+            .ok()
+            .flatten()
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = link.focus();
+        }
+    });
 }
 
 /// One chip per phase, and "all": a click filters the list to that phase.

@@ -2156,3 +2156,42 @@ async fn removing_a_tag_keeps_the_focus_in_the_tags() {
     );
     finish(handle, &host, &address);
 }
+
+/// "More" goes when it loads the last page: the focus it held goes to the first row it
+/// loaded, not to the page's body.
+#[wasm_bindgen_test]
+async fn more_that_loads_the_last_page_hands_the_focus_to_its_first_row() {
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle) = mount_list_page();
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    let more = find(&host, "[data-testid='list-more']");
+    more.focus().unwrap();
+    more.click();
+    until("More's request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=c1"))
+    })
+    .await;
+    answer_fetch("cursor=c1", &page_of(20, 25, None));
+    until("the last page", || rows() == 25).await;
+    crate::after_paint().await;
+    assert!(
+        host.query_selector("[data-testid='list-more']")
+            .unwrap()
+            .is_none()
+    );
+    let link = find(&host, "tr[data-id='t20'] [data-testid='task-link']");
+    assert_eq!(
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element(),
+        Some(link.into()),
+        "the first row More loaded"
+    );
+    finish(handle, &host, &address);
+}
