@@ -36,10 +36,11 @@ pub enum AuthError {
     /// Identity headers from an address that is not a trusted proxy.
     #[error("identity headers are accepted only from the authenticating proxy")]
     UntrustedProxy,
-    /// An identity header given more than once: which one the proxy set is unknown.
+    /// An identity header given more than once, on two lines or as a list on one: which
+    /// one the proxy set is unknown.
     #[error(
-        "the identity header {header} is given more than once; the proxy must set it once, \
-         replacing any the client sent"
+        "the identity header {header} is given more than once (on two lines, or as a \
+         comma-separated list); the proxy must set it once, replacing any the client sent"
     )]
     Repeated {
         /// The header's name.
@@ -110,17 +111,21 @@ impl Identity {
                     return Err(AuthError::UntrustedProxy);
                 }
                 // A proxy that adds its header after the client's, rather than replacing
-                // it, would otherwise let the client choose who it is.
+                // it, would otherwise let the client choose who it is. One that appends
+                // its value to the client's line sends a list (`mallory, bob`): a comma
+                // joins two values of one header (RFC 9110 5.3), so a value with one cannot
+                // be told from the client's and the proxy's.
                 let named = [
                     Some(user_header),
                     org_header.as_ref(),
                     tenant_header.as_ref(),
                 ];
-                if let Some(repeated) = named
-                    .into_iter()
-                    .flatten()
-                    .find(|name| headers.get_all(name.as_str()).iter().count() > 1)
-                {
+                let repeated = |name: &&String| {
+                    let values = headers.get_all(name.as_str());
+                    values.iter().count() > 1
+                        || values.iter().any(|value| value.as_bytes().contains(&b','))
+                };
+                if let Some(repeated) = named.into_iter().flatten().find(repeated) {
                     return Err(AuthError::Repeated {
                         header: repeated.clone(),
                     });

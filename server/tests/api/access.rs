@@ -531,3 +531,39 @@ async fn over_a_socket_the_peer_address_reaches_the_proxy_check() {
     .unwrap();
     assert_eq!((status, name), (200, json!("bob")));
 }
+
+/// README: a header given twice (a proxy that appends its own to the client's) is refused
+/// with 401. A proxy that appends to the client's line rather than adding one sends
+/// `X-Remote-User: mallory, bob`, which was believed as a user of that whole name.
+#[tokio::test]
+async fn an_identity_header_holding_a_list_is_refused_as_one_given_twice() {
+    use axum::extract::connect_info::MockConnectInfo;
+    use std::net::SocketAddr;
+    let app = server::app(server::AppState::new(proxy_config("10.0.0.5")).expect("loads")).layer(
+        MockConnectInfo(SocketAddr::new("10.0.0.5".parse().unwrap(), 40000)),
+    );
+    for (user, org) in [
+        ("mallory, bob", "Acme AI"),
+        ("bob,alice", "Acme AI"),
+        ("bob", "Evil, Acme AI"),
+    ] {
+        let request = Request::get("/api/v1/catalog")
+            .header("x-remote-user", user)
+            .header("x-remote-org", org)
+            .body(Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            status,
+            StatusCode::UNAUTHORIZED,
+            "{user:?} {org:?}: {}",
+            body["user"]
+        );
+        assert_eq!(body["code"], "auth.required", "{body}");
+    }
+    let (status, body) = catalog_as(app, Some("bob")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
