@@ -633,9 +633,12 @@ fn never(
         }
     }
     let empty = best_total(slots, need, head, |s| s.total);
+    // Counted as the replicas are, the distinct head with them: it has its place (it
+    // fits a node, above), so "holds 8 of 10" for 8 workers and the head was one short.
+    let head = u64::from(head.is_some());
     (empty < workers).then_some(NeverReason::PoolTooSmall {
-        capacity: empty,
-        replicas: workers + u64::from(head.is_some()),
+        capacity: empty + head,
+        replicas: workers + head,
     })
 }
 
