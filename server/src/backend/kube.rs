@@ -35,7 +35,8 @@
 //!   job's Workload is deleted with it (owner reference).
 //! - Cleanup: the task's Secrets and ConfigMaps have no ownerReferences; they are
 //!   deleted by the `berth.dev/task` label when an attempt ends, before the end is
-//!   reported (so a retry's apply never races the delete).
+//!   reported (so a retry's apply never races the delete), and when a start fails after
+//!   its first apply.
 //!
 //! # What it does not do
 //!
@@ -464,6 +465,16 @@ fn cluster_scoped(resource: &ApiResource) -> bool {
     resource.group == "kueue.x-k8s.io" && resource.kind == "ResourceFlavor"
 }
 
+/// What applying an attempt's objects gives: the job's kind, resource, name and stored
+/// object, and the namespace's Events, subscribed to before the job was created.
+type Applied = (
+    JobKind,
+    ApiResource,
+    String,
+    DynamicObject,
+    (broadcast::Receiver<Arc<KubeEvent>>, HubLease),
+);
+
 /// One attempt to run on the cluster: the rendered objects, job last.
 #[derive(Clone, Debug)]
 pub struct Submission {
@@ -558,8 +569,10 @@ impl KubeBackend {
     ///
     /// # Errors
     ///
-    /// [`BackendError::Kube`] when an object cannot be applied (nothing is watched then;
-    /// objects applied before it stay, and the next attempt's apply updates them).
+    /// [`BackendError::Kube`] when an object cannot be applied. Nothing is watched then,
+    /// and the task's objects applied before it (Secrets, ConfigMaps: found by the task
+    /// label) are deleted before the error is returned: hidden env values and the SSH
+    /// private key do not outlive a start that failed partway.
     pub async fn submit(&self, submission: Submission) -> Result<()> {
         let Submission {
             task,
@@ -568,68 +581,26 @@ impl KubeBackend {
             mut objects,
             image_pull_retries,
         } = submission;
-        let fail = |action: String, source: KubeError| BackendError::Kube {
-            task: task.clone(),
-            action,
-            cause: source,
-        };
-        let count = objects.len();
-        let Some(job) = objects.last_mut() else {
-            return Err(fail(
-                "apply the job".to_owned(),
-                KubeError::BadObject {
-                    index: 0,
-                    missing: "kind",
-                },
-            ));
-        };
-        job["metadata"]["labels"][ATTEMPT_LABEL] = json!(attempt.to_string());
-        let mut applied = None;
-        let mut cluster_events = None;
-        for (index, mut object) in objects.into_iter().enumerate() {
-            let (resource, name) =
-                identify(&object, index).map_err(|e| fail(format!("apply object {index}"), e))?;
-            let action = format!("apply {} {name}", resource.kind);
-            let api: Api<DynamicObject> = if cluster_scoped(&resource) {
-                if let Some(meta) = object["metadata"].as_object_mut() {
-                    meta.remove("namespace");
+        // The renderer labels every object of the task with the job's name.
+        let selector = task_selector(
+            objects
+                .last()
+                .and_then(|job| job["metadata"]["name"].as_str())
+                .unwrap_or(&task.0),
+        );
+        let mut sent = false;
+        let applied = self
+            .apply_all(&task, attempt, &namespace, &mut objects, &mut sent)
+            .await;
+        let (kind, resource, name, object, cluster_events) = match applied {
+            Ok(applied) => applied,
+            Err(error) => {
+                if sent {
+                    delete_task_objects(&self.client, &namespace, &selector).await;
                 }
-                Api::all_with(self.client.clone(), &resource)
-            } else {
-                // The API refuses a body whose namespace differs from the request's.
-                object["metadata"]["namespace"] = json!(namespace);
-                Api::namespaced_with(self.client.clone(), &namespace, &resource)
-            };
-            if index + 1 == count {
-                let kind = JobKind::of(&resource.api_version, &resource.kind).ok_or_else(|| {
-                    fail(
-                        action.clone(),
-                        KubeError::BadObject {
-                            index,
-                            missing: "PyTorchJob or RayJob kind",
-                        },
-                    )
-                })?;
-                self.forget(&task);
-                // Before the job exists, so none of its first Events is missed.
-                cluster_events = Some(self.hubs.subscribe(&self.client, &namespace));
-                self.clear_previous(&api, &name, attempt)
-                    .await
-                    .map_err(|e| {
-                        fail(format!("delete the previous {} {name}", resource.kind), e)
-                    })?;
-                let object = api
-                    .patch(&name, &apply_params(), &Patch::Apply(&object))
-                    .await
-                    .map_err(|e| fail(action, e.into()))?;
-                applied = Some((kind, resource, name, object));
-            } else {
-                api.patch(&name, &apply_params(), &Patch::Apply(&object))
-                    .await
-                    .map_err(|e| fail(action, e.into()))?;
+                return Err(error);
             }
-        }
-        let (kind, resource, name, object) = applied.expect("the last object is the job");
+        };
         let stopping = Arc::new(AtomicBool::new(false));
         let tracker = Tracker::new(
             task.clone(),
@@ -640,7 +611,6 @@ impl KubeBackend {
             image_pull_retries,
             Arc::clone(&stopping),
         );
-        let cluster_events = cluster_events.expect("subscribed with the job");
         let watch = tokio::spawn(follow(
             self.client.clone(),
             self.events.clone(),
@@ -663,6 +633,81 @@ impl KubeBackend {
             },
         );
         Ok(())
+    }
+
+    /// Applies the objects in order, the job last (an earlier attempt's job deleted
+    /// first); `sent` turns true before the first write, so the caller knows whether
+    /// anything may be there to clean up.
+    async fn apply_all(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        namespace: &str,
+        objects: &mut [Value],
+        sent: &mut bool,
+    ) -> Result<Applied> {
+        let fail = |action: String, source: KubeError| BackendError::Kube {
+            task: task.clone(),
+            action,
+            cause: source,
+        };
+        let Some((job, others)) = objects.split_last_mut() else {
+            return Err(fail(
+                "apply the job".to_owned(),
+                KubeError::BadObject {
+                    index: 0,
+                    missing: "kind",
+                },
+            ));
+        };
+        job["metadata"]["labels"][ATTEMPT_LABEL] = json!(attempt.to_string());
+        // Where an object goes: its API (cluster-wide or the namespace), and its name.
+        let target = |object: &mut Value, index: usize| {
+            let (resource, name) =
+                identify(object, index).map_err(|e| fail(format!("apply object {index}"), e))?;
+            let api: Api<DynamicObject> = if cluster_scoped(&resource) {
+                if let Some(meta) = object["metadata"].as_object_mut() {
+                    meta.remove("namespace");
+                }
+                Api::all_with(self.client.clone(), &resource)
+            } else {
+                // The API refuses a body whose namespace differs from the request's.
+                object["metadata"]["namespace"] = json!(namespace);
+                Api::namespaced_with(self.client.clone(), namespace, &resource)
+            };
+            Ok::<_, BackendError>((api, resource, name))
+        };
+        for (index, object) in others.iter_mut().enumerate() {
+            let (api, resource, name) = target(object, index)?;
+            *sent = true;
+            api.patch(&name, &apply_params(), &Patch::Apply(&*object))
+                .await
+                .map_err(|e| fail(format!("apply {} {name}", resource.kind), e.into()))?;
+        }
+        let index = others.len();
+        let (api, resource, name) = target(job, index)?;
+        let action = format!("apply {} {name}", resource.kind);
+        let kind = JobKind::of(&resource.api_version, &resource.kind).ok_or_else(|| {
+            fail(
+                action.clone(),
+                KubeError::BadObject {
+                    index,
+                    missing: "PyTorchJob or RayJob kind",
+                },
+            )
+        })?;
+        self.forget(task);
+        // Before the job exists, so none of its first Events is missed.
+        let cluster_events = self.hubs.subscribe(&self.client, namespace);
+        *sent = true;
+        self.clear_previous(&api, &name, attempt)
+            .await
+            .map_err(|e| fail(format!("delete the previous {} {name}", resource.kind), e))?;
+        let object = api
+            .patch(&name, &apply_params(), &Patch::Apply(&*job))
+            .await
+            .map_err(|e| fail(action, e.into()))?;
+        Ok((kind, resource, name, object, cluster_events))
     }
 
     /// Stops watching a task's earlier attempt.
@@ -2070,6 +2115,46 @@ mod tests {
             "{error:?}"
         );
         assert!(!error.is_unavailable());
+    }
+
+    #[tokio::test]
+    async fn a_start_refused_partway_deletes_the_task_s_secrets_and_config_maps_it_applied() {
+        // README: hidden env values and the SSH private key do not outlive the run. The
+        // Secret is applied, then the API refuses the job: the start fails, and nothing
+        // of the task stays until the next restart's sweep.
+        let (client, api) = MockApi::start(Box::new(|request| {
+            (request.method == "PATCH" && request.resource().0 == "pytorchjobs")
+                .then(|| (StatusCode::UNPROCESSABLE_ENTITY, status(422, "Invalid")))
+        }));
+        let backend = backend(client, false);
+        let error = backend
+            .submit(submission(vec![secret(), pytorch_job()], 3))
+            .await
+            .expect_err("the job is refused");
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("apply PyTorchJob {JOB}")),
+            "{error}"
+        );
+        let seen = api.seen();
+        assert!(
+            seen.iter()
+                .any(|s| s.method == "PATCH" && s.resource().0 == "secrets"),
+            "the Secret went first"
+        );
+        assert_eq!(
+            cleanups(&seen, &format!("berth.dev/task={JOB}")),
+            [
+                format!("/api/v1/namespaces/{NS}/secrets"),
+                format!("/api/v1/namespaces/{NS}/configmaps"),
+            ]
+        );
+        // Nothing is watched: a stop finds no attempt running.
+        assert!(matches!(
+            backend.stop(&task(), 1, Duration::from_secs(5)).await,
+            Err(BackendError::NotRunning { attempt: 1, .. })
+        ));
     }
 
     #[test]
