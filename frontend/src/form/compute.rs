@@ -82,7 +82,15 @@ pub fn ComputeSection() -> impl IntoView {
         .iter()
         .map(|k| {
             let name = wire(k);
-            let shown = cx.text(&format!("resource_kind.{name}"));
+            // The kind's words are written to sit inside a finding's sentence ("over the
+            // quota of on-demand instances"); as an option of its own it starts a line, as
+            // every other option does.
+            let words = cx.text(&format!("resource_kind.{name}"));
+            let mut chars = words.chars();
+            let shown = chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect())
+                .unwrap_or_default();
             (name, shown)
         })
         .collect()

@@ -511,6 +511,24 @@ async fn an_empty_spec_offer_says_what_to_change() {
 #[wasm_bindgen_test]
 async fn the_resource_kind_fields_follow_the_kind() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // Its options start with a capital, as every other select's do.
+    let options: Vec<String> = document()
+        .query_selector_all("[name='compute.kind'] option")
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i)?.text_content())
+                .filter(|t| !t.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        options.contains(&"On-demand instances".to_owned()),
+        "{options:?}"
+    );
+    assert!(
+        options.contains(&"Idle resources".to_owned()),
+        "{options:?}"
+    );
     // On-demand: priority and guarantee, no idle settings.
     assert!(form.has_control("compute.priority"));
     assert!(form.has_control("compute.guarantee"));
