@@ -856,6 +856,77 @@ fn env_has_one_entry_per_name_and_leaves_operator_names_to_the_operator() {
 }
 
 #[test]
+fn only_the_exact_names_an_operator_injects_are_left_to_it() {
+    // RULES.md 3.3 lists what each operator sets; a user's RAY_* or PET_* var outside
+    // that list reaches the pods (Ray reads RAY_DEDUP_LOGS and the like from them).
+    let with = |spec: TaskSpec, names: &[&str]| {
+        spec.with(|s| {
+            for name in names {
+                s.environment.env.push(shared::task::EnvVar {
+                    name: (*name).into(),
+                    value: "1".into(),
+                    hidden: false,
+                });
+            }
+        })
+    };
+    let pytorch = with(
+        demo::pytorch(),
+        &[
+            "PET_LOG_DIR",
+            "RAY_DEDUP_LOGS",
+            "PET_NODE_RANK",
+            "MASTER_PORT",
+            "PYTHONUNBUFFERED",
+        ],
+    );
+    let objects = objects(&pytorch, "llama-finetune-bcdfg", &demo::catalog());
+    let env = env_map(&template(job_of(&objects), "Worker")["spec"]["containers"][0]);
+    for kept in ["PET_LOG_DIR", "RAY_DEDUP_LOGS"] {
+        assert_eq!(env[kept]["value"], "1", "{kept}");
+    }
+    for dropped in ["PET_NODE_RANK", "MASTER_PORT", "PYTHONUNBUFFERED"] {
+        assert!(!env.contains_key(dropped), "{dropped}");
+    }
+
+    let ray = with(
+        ray_on_sh_a(),
+        &[
+            "RAY_DEDUP_LOGS",
+            "PET_LOG_DIR",
+            "PYTHONUNBUFFERED",
+            "RAY_ADDRESS",
+            "RAY_IP",
+            "RAY_USAGE_STATS_ENABLED",
+            "KUBERAY_GEN_RAY_START_CMD",
+        ],
+    );
+    let objects = objects_for_ray_spec(&ray);
+    let cluster = &job_of(&objects)["spec"]["rayClusterSpec"];
+    for template in [
+        &cluster["headGroupSpec"]["template"],
+        &cluster["workerGroupSpecs"][0]["template"],
+    ] {
+        let env = env_map(&template["spec"]["containers"][0]);
+        for kept in ["RAY_DEDUP_LOGS", "PET_LOG_DIR", "PYTHONUNBUFFERED"] {
+            assert_eq!(env[kept]["value"], "1", "{kept}");
+        }
+        for dropped in [
+            "RAY_ADDRESS",
+            "RAY_IP",
+            "RAY_USAGE_STATS_ENABLED",
+            "KUBERAY_GEN_RAY_START_CMD",
+        ] {
+            assert!(!env.contains_key(dropped), "{dropped}");
+        }
+    }
+}
+
+fn objects_for_ray_spec(spec: &TaskSpec) -> Vec<Value> {
+    objects(spec, "ray-tune-bcdfg", &demo::catalog())
+}
+
+#[test]
 fn hidden_values_are_referenced_from_a_secret_never_inlined() {
     let objects = objects(&demo::pytorch(), "llama-finetune-bcdfg", &demo::catalog());
     let text = serde_json::to_string(job_of(&objects)).expect("JSON");

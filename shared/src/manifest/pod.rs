@@ -6,8 +6,9 @@ use super::Job;
 use super::object::Map;
 use super::shell::kubelet_literal;
 use crate::catalog::{InstanceSpec, Scrape};
-use crate::injected::{CONTEXT, is_injected};
+use crate::injected::PYTORCH_DISTRIBUTED;
 use crate::task::RAY_SHARED_STORAGE_PATH;
+use crate::task::TaskType;
 use serde::Serialize;
 
 fn is_false(b: &bool) -> bool {
@@ -284,14 +285,60 @@ pub fn hosts_config_map_name(task: &str) -> String {
     format!("{task}-hosts")
 }
 
+/// What the training operator sets in every replica of a PyTorchJob (k8s/RULES.md 3.3,
+/// 7.2), besides [`PYTORCH_DISTRIBUTED`]. Berth writes no `elasticPolicy`, so none of the
+/// elastic `PET_RDZV_*`, `PET_MAX_RESTARTS` or `PET_STANDALONE` is set.
+pub const PYTORCH_OPERATOR_ENV: [&str; 6] = [
+    "PYTHONUNBUFFERED",
+    "PET_MASTER_ADDR",
+    "PET_MASTER_PORT",
+    "PET_NODE_RANK",
+    "PET_NNODES",
+    "PET_NPROC_PER_NODE",
+];
+
+/// What KubeRay sets in a RayJob's head and worker pods (k8s/RULES.md 3.3), and
+/// [`KUBERAY_ENV_PREFIX`]. Its submitter pod's own (`PYTHONUNBUFFERED`,
+/// `RAY_DASHBOARD_ADDRESS`, `RAY_JOB_SUBMISSION_ID`) are not in these pods, and the TLS
+/// and auth ones come only with features Berth does not turn on.
+pub const KUBERAY_ENV: [&str; 8] = [
+    "RAY_CLUSTER_NAME",
+    "RAY_CLUSTER_NAMESPACE",
+    "RAY_IP",
+    "RAY_PORT",
+    "RAY_ADDRESS",
+    "RAY_NODE_TYPE_NAME",
+    "RAY_CLOUD_INSTANCE_ID",
+    "KUBERAY_GEN_RAY_START_CMD",
+];
+
+/// KubeRay's usage-statistics variables, `RAY_USAGE_STATS_*`.
+pub const KUBERAY_ENV_PREFIX: &str = "RAY_USAGE_STATS_";
+
+/// Whether the operator of `task_type` sets `name` in the task's pods itself, so a
+/// value of the task's would be overridden or clash: exactly the names k8s/RULES.md 3.3
+/// lists, not whole prefixes (the validator's warning on `RAY_*` and `PET_*` is broader).
+pub fn set_by_operator(name: &str, task_type: Option<TaskType>) -> bool {
+    match task_type {
+        Some(TaskType::PyTorchJob) => {
+            PYTORCH_DISTRIBUTED.contains(&name) || PYTORCH_OPERATOR_ENV.contains(&name)
+        }
+        Some(TaskType::RayJob) => {
+            KUBERAY_ENV.contains(&name) || name.starts_with(KUBERAY_ENV_PREFIX)
+        }
+        None => false,
+    }
+}
+
 /// The env of every container of the task, and the hidden values that go into the
 /// env Secret.
 ///
 /// Order and precedence: `TZ` from the task's time zone, the user's persistent vars,
 /// the task's own (this task's value wins, SPEC.md section 3), then the context vars
 /// (the platform wins, section 8), one entry per name because the CRDs key `env` by
-/// name (k8s/RULES.md 3.1). Names the operator injects itself (`MASTER_ADDR`, `RANK`,
-/// `PET_*`, `RAY_*`, …) are left out: the operator appends its own values, which win.
+/// name (k8s/RULES.md 3.1). The names the operator sets in these pods itself
+/// ([`set_by_operator`]) are left out, its values win; any other name, `RAY_*` and
+/// `PET_*` ones too, reaches the pods.
 pub fn env(job: &Job<'_>) -> (Vec<EnvVar>, Vec<(String, String)>) {
     let task_type = job.spec.task_type();
     let vars = crate::injected::layered(
@@ -308,7 +355,7 @@ pub fn env(job: &Job<'_>) -> (Vec<EnvVar>, Vec<(String, String)>) {
     let mut hidden = Vec::new();
     let env = vars
         .into_iter()
-        .filter(|(name, _, _)| CONTEXT.contains(&name.as_str()) || !is_injected(name, task_type))
+        .filter(|(name, _, _)| !set_by_operator(name, task_type))
         .map(|(name, value, is_hidden)| {
             if is_hidden {
                 let var = EnvVar {
