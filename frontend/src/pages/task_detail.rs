@@ -448,7 +448,13 @@ fn Actions(
             let _ = section.focus();
         }
         run(Box::pin(async move {
-            match api::delete_task(&id).await {
+            // Not found: deleted meanwhile (another tab, another user of the group); what
+            // the user asked for is done, so the page says so rather than refuse it.
+            let deleted = match api::delete_task(&id).await {
+                Err(ClientError::Api(body)) if body.code == "task.not_found" => Ok(()),
+                other => other,
+            };
+            match deleted {
                 Ok(()) => {
                     if let Some(list) = list {
                         list.forget(&id);

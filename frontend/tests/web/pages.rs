@@ -1834,6 +1834,44 @@ async fn the_stop_and_delete_questions_start_at_cancel_and_escape_closes_them() 
     }
 }
 
+/// A delete confirmed here of a task deleted meanwhile elsewhere: what was asked for is
+/// done, so the page says the task was deleted, not that the server refused.
+#[wasm_bindgen_test]
+async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    find(&host, "[data-testid='action-delete']").click();
+    until("the question", || {
+        host.query_selector("[data-testid='confirm-delete-yes']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    find(&host, "[data-testid='confirm-delete-yes']").click();
+    until("the delete", || {
+        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
+    })
+    .await;
+    let at = held_fetches()
+        .iter()
+        .position(|u| u.ends_with("/tasks/t1"))
+        .unwrap();
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].resolve(new Response(JSON.stringify({{type: 'about:blank', \
+         title: 'Not Found', status: 404, code: 'task.not_found', detail: 'no task t1'}}), \
+         {{ status: 404, headers: {{ 'content-type': 'application/problem+json' }} }}))"
+    ))
+    .unwrap();
+    until("the page says so", || {
+        host.query_selector("[data-testid='deleted']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert!(host.query_selector("[role='alert']").unwrap().is_none());
+    finish(handle, &host, &address);
+}
+
 /// A task deleted elsewhere while its page is open: the page says it was deleted, as
 /// after a delete here, rather than a refusal at every poll.
 #[wasm_bindgen_test]
