@@ -1208,6 +1208,51 @@ fn volcano_gangs_every_replica_and_sets_the_scheduler() {
     assert_eq!(labels["ray.io/scheduler-name"], "volcano");
 }
 
+#[test]
+fn a_task_with_no_resource_priority_gets_the_normal_class() {
+    // README: the queue order is high, normal, low, and none is normal; the pods rank so
+    // too (no class would put them below berth-normal ones on the cluster).
+    let catalog = with_kube(
+        Admission::Volcano {
+            queue: "research".into(),
+        },
+        Scrape::Annotations,
+    );
+    let mut spec = demo::pytorch();
+    set_kind(&mut spec, ResourceKind::Reserved);
+    assert_eq!(spec.compute.priority, None);
+    let objects = objects(&spec, "llama-finetune-bcdfg", &catalog);
+    let job = job_of(&objects);
+    for role in ["Master", "Worker"] {
+        assert_eq!(
+            template(job, role)["spec"]["priorityClassName"],
+            "berth-normal",
+            "{role}"
+        );
+    }
+    assert_eq!(
+        job["spec"]["runPolicy"]["schedulingPolicy"]["priorityClass"],
+        "berth-normal"
+    );
+
+    let mut ray = ray_on_sh_a();
+    set_kind(&mut ray, ResourceKind::Idle);
+    let objects = objects_for_ray_spec_on(&ray, &catalog);
+    let job = job_of(&objects);
+    assert_eq!(
+        job["metadata"]["labels"]["ray.io/priority-class-name"],
+        "berth-normal"
+    );
+    assert_eq!(
+        job["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"]["priorityClassName"],
+        "berth-normal"
+    );
+}
+
+fn objects_for_ray_spec_on(spec: &TaskSpec, catalog: &Catalog) -> Vec<Value> {
+    objects(spec, "ray-tune-bcdfg", catalog)
+}
+
 fn objects_for_ray(catalog: &Catalog) -> Vec<Value> {
     objects(&ray_on_sh_a(), "ray-tune-bcdfg", catalog)
 }

@@ -484,10 +484,16 @@ impl<'a> Job<'a> {
         Ok(Template { pod, hidden })
     }
 
-    /// The pod priority class for the task's resource priority.
+    /// The pod priority class for the task's resource priority; a task with none
+    /// (reserved and idle ones) is normal, as in Berth's own queue order.
     pub fn priority_class(&self) -> Option<String> {
         let classes = &self.kube.priority_classes;
-        match self.spec.compute.priority? {
+        match self
+            .spec
+            .compute
+            .priority
+            .unwrap_or(crate::vocab::Priority::Normal)
+        {
             crate::vocab::Priority::Low => classes.low.clone(),
             crate::vocab::Priority::Normal => classes.normal.clone(),
             crate::vocab::Priority::High => classes.high.clone(),
