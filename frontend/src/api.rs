@@ -311,8 +311,38 @@ impl ListFilter {
         query(&self.pairs())
     }
 
+    /// The pairs of the address's query that [`ListFilter::from_query`] does not apply
+    /// (`phase=bogus`, `foo=1`), as written: the page says so, rather than show every
+    /// task as if nothing had been asked.
+    pub fn ignored(text: &str) -> Vec<String> {
+        text.trim_start_matches('?')
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .filter_map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                let value = js_sys::decode_uri_component(&value.replace('+', " "))
+                    .map(String::from)
+                    .unwrap_or_else(|_| value.to_owned());
+                let applied = match key {
+                    "phase" => {
+                        value.is_empty()
+                            || crate::form::context::unwire::<TaskPhase>(&value).is_some()
+                    }
+                    "type" => {
+                        value.is_empty()
+                            || crate::form::context::unwire::<TaskType>(&value).is_some()
+                    }
+                    "tag" | "name" | "mine" | "group" => true,
+                    _ => false,
+                };
+                (!applied).then(|| format!("{key}={value}"))
+            })
+            .collect()
+    }
+
     /// The filter in a query string (with or without `?`); unknown names and values are
-    /// ignored, as a hand-edited address should not break the page.
+    /// ignored (see [`ListFilter::ignored`]), as a hand-edited address should not break
+    /// the page.
     pub fn from_query(text: &str) -> ListFilter {
         let mut filter = ListFilter::default();
         for pair in text.trim_start_matches('?').split('&') {

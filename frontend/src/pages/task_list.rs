@@ -93,6 +93,9 @@ pub fn TaskListPage(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let filter = RwSignal::new(ListFilter::from_query(&nav::current_query()));
+    // What the address asked for that the list does not apply, said until the filters
+    // change: the address is rewritten without it.
+    let ignored = RwSignal::new(ListFilter::ignored(&nav::current_query()));
     let memory = ListMemory::use_context();
     let shown = memory.and_then(|m| m.take(&filter.with_untracked(ListFilter::to_query)));
     let back_at = shown.as_ref().map(|s| s.scroll);
@@ -247,6 +250,9 @@ pub fn TaskListPage(
             nav::set_query(&query, before.is_some());
         }
         nav::remember_list_query(&query);
+        if before.is_some() && ignored.with_untracked(|i| !i.is_empty()) {
+            ignored.set(Vec::new());
+        }
         match returning.try_update_value(Option::take).flatten() {
             Some(y) => {
                 if let Some(window) = web_sys::window() {
@@ -303,6 +309,14 @@ pub fn TaskListPage(
             </div>
             <PhaseChips filter />
             <Filters filter groups />
+            {move || {
+                let pairs = ignored.with(|i| i.join(", "));
+                (!pairs.is_empty()).then(|| view! {
+                    <p class="note" role="status" data-testid="ignored-filters">
+                        {move || lang.text_with("ui.list.ignored", &[("pairs", pairs.clone())])}
+                    </p>
+                })
+            }}
             <ErrorBanner error />
             <p class="list-status" aria-live="polite" data-testid="list-status">
                 {move || lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())])}
@@ -392,6 +406,7 @@ pub fn Filters(
     groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let known: Vec<String> = groups.iter().map(|g| g.id.clone()).collect();
     let scope_value = move || {
         filter.with(|f| {
             if f.mine {
@@ -535,6 +550,19 @@ pub fn Filters(
                             </option>
                         }
                     }).collect_view()}
+                    // A group from the address that the user's groups lack (a shared
+                    // address): the select shows what the list is filtered by.
+                    {move || {
+                        let group = filter.with(|f| f.group.clone());
+                        (!group.is_empty() && !known.contains(&group)).then(|| {
+                            let value = format!("group:{group}");
+                            view! {
+                                <option value=value selected=true>
+                                    {move || lang.text_with("ui.list.scope.group", &[("group", group.clone())])}
+                                </option>
+                            }
+                        })
+                    }}
                 </select>
             </label>
             <button type="button" class="clear" data-testid="filter-clear" on:click=move |_| {

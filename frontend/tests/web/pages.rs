@@ -1673,6 +1673,50 @@ async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
     finish(handle, &host, &address);
 }
 
+/// An address whose filters the list does not know says so instead of showing every
+/// task as if asked for, and a group the user's groups lack shows in the select that
+/// filters by it; a change of filters ends the note.
+#[wasm_bindgen_test]
+async fn filters_from_the_address_are_shown_or_said_not_applied() {
+    let window = web_sys::window().unwrap();
+    let address = fresh_page();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some("/?phase=bogus&type=foo&group=nosuch"),
+        )
+        .unwrap();
+    hold_fetches();
+    let (host, handle) = mount_list_page();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("group=nosuch", &page_of(0, 0, None));
+    let note = find(&host, "[data-testid='ignored-filters']")
+        .text_content()
+        .unwrap();
+    assert!(note.contains("phase=bogus, type=foo"), "{note}");
+    let scope: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='filter-scope']").unchecked_into();
+    assert_eq!(scope.value(), "group:nosuch");
+    assert!(
+        scope
+            .selected_options()
+            .item(0)
+            .and_then(|o| o.text_content())
+            .is_some_and(|t| t.contains("nosuch")),
+    );
+    find(&host, ".chip[data-phase='failed']").click();
+    until("the note gone", || {
+        host.query_selector("[data-testid='ignored-filters']")
+            .unwrap()
+            .is_none()
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
 /// A change of filters is a step in the history: Back brings the filters before, with
 /// their tasks, and Forward the ones after; the address the list opened at adds no step.
 #[wasm_bindgen_test]

@@ -1398,6 +1398,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.tag_help", "key, or key=value"),
     ("ui.list.filter.type", "Type"),
     ("ui.list.filters", "Filters"),
+    (
+        "ui.list.ignored",
+        "Not applied from the address: {pairs} (not a filter this list knows).",
+    ),
     ("ui.list.more", "Load more"),
     ("ui.list.new", "Create task"),
     ("ui.list.scope.all", "Everything I can see"),

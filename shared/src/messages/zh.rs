@@ -1200,6 +1200,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.tag_help", "键，或 键=值"),
     ("ui.list.filter.type", "任务类型"),
     ("ui.list.filters", "筛选"),
+    (
+        "ui.list.ignored",
+        "地址中的 {pairs} 不是此列表可用的筛选条件，未应用。",
+    ),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
     ("ui.list.scope.all", "我可见的全部任务"),
