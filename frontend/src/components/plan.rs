@@ -243,7 +243,10 @@ pub fn PlanView(
                                     // The rank the spec list numbers its rows with, so a
                                     // verdict finds its row.
                                     <strong>{format!("{}. {}", c.index + 1, c.spec)}</strong>
-                                    {is_used.then(|| view! { " " <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
+                                    {is_used.then(|| view! {
+                                        // A full-width bracket brings its own space.
+                                        {(l != Lang::Zh).then_some(" ")}
+                                        <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
                                     {text(l, "ui.form.summary.after_place", &[])}{verdict(c, l)}
                                     <span class="meta">{text(l, "ui.form.plan.aside", &[("text", text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]))])}</span>
                                 </li>

@@ -44,11 +44,18 @@ pub fn PyTorchSection() -> impl IntoView {
         text
     };
     let injected = move || {
+        let lang = cx.lang();
+        // A list in Chinese is joined with 、, as the findings write it.
+        let comma = if lang == shared::Lang::Zh {
+            "、"
+        } else {
+            ", "
+        };
         shared::messages::text(
-            cx.lang(),
+            lang,
             "ui.form.pytorch.injected",
             &[
-                ("names", PYTORCH_DISTRIBUTED.join(", ")),
+                ("names", PYTORCH_DISTRIBUTED.join(comma)),
                 ("port", MASTER_PORT.to_string()),
             ],
         )

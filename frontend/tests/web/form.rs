@@ -666,7 +666,12 @@ async fn the_plan_panel_follows_the_compute_section() {
         option(),
         "A100 single card 单卡 — 1 张 GPU · 12 个 vCPU · 120 GiB 内存"
     );
+    // A full-width bracket after the spec, with no space before it.
+    let marked = form.find(".verdict.used").unwrap().text_content().unwrap();
+    assert!(marked.starts_with("1. a100-1g（将使用）"), "{marked}");
     form.click("lang-en").await;
+    let marked = form.find(".verdict.used").unwrap().text_content().unwrap();
+    assert!(marked.starts_with("1. a100-1g (would be used)"), "{marked}");
     // One unit of a100-1g a replica: one GPU, a count of one in the singular.
     form.type_in("compute.units_per_node", "1").await;
     let used = form.find(".verdict.used").expect("still used");

@@ -1125,7 +1125,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.short_of", "{amount}（{spec}）"),
     ("ui.form.plan.title", "配额和调度"),
     ("ui.form.plan.used", "（将使用）"),
-    ("ui.form.plan.verdict.never", "无法调度：{reason}"),
+    ("ui.form.plan.verdict.never", "永远无法启动：{reason}"),
     ("ui.form.plan.verdict.no_quota", "已跳过：{spec} 没有配额"),
     (
         "ui.form.plan.verdict.now",
