@@ -33,10 +33,10 @@
 //!   pods are gone; under Kueue too: Kueue sets `suspend: false` on admission whatever
 //!   its value (k8s/RULES.md section 9), so a suspended job would run again, and the
 //!   job's Workload is deleted with it (owner reference).
-//! - Cleanup: the task's Secrets and ConfigMaps have no ownerReferences; they are
-//!   deleted by the `berth.dev/task` label when an attempt ends, before the end is
-//!   reported (so a retry's apply never races the delete), and when a start fails after
-//!   its first apply.
+//! - Cleanup: the task's Secrets, ConfigMaps and PodMonitor have no ownerReferences;
+//!   they are deleted by the `berth.dev/task` label when an attempt ends, before the end
+//!   is reported (so a retry's apply never races the delete), and when a start fails
+//!   after its first apply.
 //!
 //! # What it does not do
 //!
@@ -432,10 +432,10 @@ pub fn chosen_first(spec: &TaskSpec, chosen: &str) -> TaskSpec {
     spec
 }
 
-/// Deletes the task's Secrets and ConfigMaps (found by the renderer's
+/// Deletes the task's Secrets, ConfigMaps and PodMonitor (found by the renderer's
 /// `berth.dev/task` label; they carry no ownerReferences) once its attempt ended: hidden
-/// env values and the SSH private key do not outlive the run. Called before the end is
-/// reported, so a retry's apply never races it.
+/// env values and the SSH private key do not outlive the run, nor does a scrape of pods
+/// that are gone. Called before the end is reported, so a retry's apply never races it.
 async fn delete_task_objects(client: &Client, namespace: &str, selector: &str) {
     let params = ListParams::default().labels(selector);
     let secrets: Api<Secret> = Api::namespaced(client.clone(), namespace);
@@ -452,6 +452,30 @@ async fn delete_task_objects(client: &Client, namespace: &str, selector: &str) {
     {
         tracing::warn!(%namespace, %selector, %error, "cannot delete the task's ConfigMaps");
     }
+    let monitors: Api<DynamicObject> =
+        Api::namespaced_with(client.clone(), namespace, &pod_monitor_resource());
+    if let Err(error) = monitors
+        .delete_collection(&DeleteParams::default(), &params)
+        .await
+    {
+        // A cluster without the Prometheus Operator has no PodMonitors to delete.
+        match KubeError::from(error) {
+            KubeError::NotFound(_) => {}
+            error => {
+                tracing::warn!(%namespace, %selector, %error, "cannot delete the task's PodMonitors");
+            }
+        }
+    }
+}
+
+/// The Prometheus Operator's PodMonitor, which the renderer makes when the cluster
+/// scrapes that way.
+fn pod_monitor_resource() -> ApiResource {
+    ApiResource::from_gvk(&GroupVersionKind::gvk(
+        "monitoring.coreos.com",
+        "v1",
+        "PodMonitor",
+    ))
 }
 
 /// The selector of one task's objects.
@@ -877,7 +901,7 @@ impl Backend for KubeBackend {
     }
 
     /// Deletes (foreground) every Berth job in the project groups' namespaces, and every
-    /// task's Secrets and ConfigMaps there: after a restart the runner re-runs or fails
+    /// task's Secrets, ConfigMaps and PodMonitors there: after a restart the runner re-runs or fails
     /// the tasks that were running, and a failed task's job must not keep its GPUs. Each delete is conditional on the job's uid,
     /// so a new attempt's job of the same name is never hit. This assumes one Berth per
     /// set of namespaces.
@@ -924,7 +948,8 @@ impl Backend for KubeBackend {
                     }
                 }
             }
-            // Every task's Secrets and ConfigMaps: a task re-run applies its own again.
+            // Every task's Secrets, ConfigMaps and PodMonitors: a task re-run applies its
+            // own again.
             delete_task_objects(&self.client, namespace, shared::manifest::TASK_LABEL).await;
         }
         ended
@@ -2145,10 +2170,7 @@ mod tests {
         );
         assert_eq!(
             cleanups(&seen, &format!("berth.dev/task={JOB}")),
-            [
-                format!("/api/v1/namespaces/{NS}/secrets"),
-                format!("/api/v1/namespaces/{NS}/configmaps"),
-            ]
+            task_objects(NS)
         );
         // Nothing is watched: a stop finds no attempt running.
         assert!(matches!(
@@ -3059,9 +3081,9 @@ mod tests {
             }
         );
         assert_eq!(
-            cleanups(&api.seen(), &format!("berth.dev/task={JOB}")).len(),
-            2,
-            "its Secrets and ConfigMaps went before the end was reported"
+            cleanups(&api.seen(), &format!("berth.dev/task={JOB}")),
+            task_objects(NS),
+            "its Secrets, ConfigMaps and PodMonitor went before the end was reported"
         );
     }
 
@@ -3129,15 +3151,13 @@ mod tests {
             deletes[0].body["preconditions"]["uid"],
             format!("uid-{JOB}")
         );
-        // Every task's Secrets and ConfigMaps in each namespace go too.
+        // Every task's Secrets, ConfigMaps and PodMonitors in each namespace go too.
         let mut swept = cleanups(&seen, shared::manifest::TASK_LABEL);
         swept.sort();
         let mut expected: Vec<String> = catalog
             .project_groups
             .iter()
-            .flat_map(|g| {
-                ["secrets", "configmaps"].map(|r| format!("/api/v1/namespaces/berth-{}/{r}", g.id))
-            })
+            .flat_map(|g| task_objects(&format!("berth-{}", g.id)))
             .collect();
         expected.sort();
         assert_eq!(swept, expected);
@@ -3577,7 +3597,18 @@ mod tests {
         assert!(api.seen().is_empty());
     }
 
-    /// The requests that delete one task's Secrets and ConfigMaps.
+    /// Where the task's objects without an owner are deleted by their label, in order:
+    /// its Secrets, its ConfigMaps and its PodMonitor (RBAC grants PodMonitors'
+    /// `deletecollection` for this).
+    fn task_objects(namespace: &str) -> Vec<String> {
+        vec![
+            format!("/api/v1/namespaces/{namespace}/secrets"),
+            format!("/api/v1/namespaces/{namespace}/configmaps"),
+            format!("/apis/monitoring.coreos.com/v1/namespaces/{namespace}/podmonitors"),
+        ]
+    }
+
+    /// The requests that delete one task's Secrets, ConfigMaps and PodMonitor.
     fn cleanups(seen: &[Seen], selector: &str) -> Vec<String> {
         seen.iter()
             .filter(|s| {
@@ -3590,7 +3621,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_task_s_secrets_and_config_maps_are_deleted_before_its_end_is_reported() {
+    async fn the_task_s_secrets_config_maps_and_pod_monitor_are_deleted_before_its_end_is_reported()
+    {
         let (client, api) = MockApi::start(defaults());
         let backend = backend(client, false);
         let mut events = backend.events();
@@ -3620,13 +3652,7 @@ mod tests {
             next(&mut events).await,
             Event::Finished { failure: None, .. }
         ));
-        assert_eq!(
-            cleanups(&api.seen(), &selector),
-            [
-                format!("/api/v1/namespaces/{NS}/secrets"),
-                format!("/api/v1/namespaces/{NS}/configmaps"),
-            ]
-        );
+        assert_eq!(cleanups(&api.seen(), &selector), task_objects(NS));
     }
 
     /// What one recorded request needs of RBAC: (API group, resource, verb), and the
