@@ -166,6 +166,10 @@ pub fn PlanView(
     /// The plan.
     #[prop(into)]
     plan: Signal<Option<Plan>>,
+    /// Whether the task takes idle resources besides its kind's (reserved instances that
+    /// accept idle): then, as for the idle kind, no offer at its level is said.
+    #[prop(into, default = Signal::stored(false))]
+    accepts_idle: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     view! {
@@ -205,7 +209,7 @@ pub fn PlanView(
                 };
                 // An idle task with no offer at its level would otherwise show nothing of
                 // idle capacity at all.
-                let no_idle = (idle_kind && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
+                let no_idle = ((idle_kind || accepts_idle.get()) && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
                     <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", c.spec.clone())])}</p>
                 }));
                 let pool_bars = shown.as_ref().map(|c| view! {

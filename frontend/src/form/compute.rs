@@ -270,7 +270,9 @@ pub fn ComputeSection() -> impl IntoView {
                         empty_text=Signal::derive(move || cx.text("ui.form.head_spec.same")) />
                 })}
             </Section>
-            <PlanView plan=cx.plan />
+            <PlanView plan=cx.plan accepts_idle=Signal::derive(move || {
+                kind.get() == Some(ResourceKind::Reserved) && accept_idle.get()
+            }) />
         </div>
     }
 }

@@ -1112,6 +1112,15 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
         bars.starts_with("Idle capacity at the chosen stability"),
         "{bars}"
     );
+    // Reserved instances that accept idle say the same, rather than show no idle line.
+    form.choose("compute.kind", "reserved").await;
+    form.choose("compute.pool", "sh-a-shared").await;
+    form.tick_box("compute.accept_idle", true).await;
+    form.choose("compute.idle_stability", "high").await;
+    assert_eq!(
+        form.text("idle"),
+        "No idle a100-1g is offered at the chosen stability level or above."
+    );
 }
 
 #[wasm_bindgen_test]
