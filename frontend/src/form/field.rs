@@ -402,6 +402,10 @@ pub fn SelectField(
     /// does not use), read out with the control's own.
     #[prop(optional)]
     also_described_by: Option<&'static str>,
+    /// The control's name for assistive technology when its label alone is not enough
+    /// (a row of a list whose labels repeat: which row it is).
+    #[prop(optional, into)]
+    aria_label: Option<Signal<String>>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let d = Described::new(cx, &path, false);
@@ -422,7 +426,7 @@ pub fn SelectField(
         <div class="field" data-field=path.clone()>
             <label for=d.id.clone()>{move || cx.text(&label)}</label>
             <select id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
-                aria-describedby=described_by
+                aria-describedby=described_by aria-label=move || aria_label.map(|l| l.get())
                 on:change=move |ev| {
                     cx.touch(&touch);
                     lens.set.run(event_target_value(&ev));

@@ -9,16 +9,28 @@ use leptos::prelude::*;
 
 const PATH: &str = "compute.specs";
 
-/// Moves row `from` to `to` and keeps the focus on the moved spec.
-fn move_row(cx: FormCx, from: usize, to: usize) {
+/// Moves row `from` to `to` and keeps the focus on the moved spec; `moved` says where
+/// it went (a live region reads it out: the focus alone does not tell a screen reader
+/// that the order changed).
+fn move_row(cx: FormCx, from: usize, to: usize, moved: RwSignal<String>) {
     let len = cx.spec.with_untracked(|s| s.compute.specs.len());
     if from >= len || to >= len || from == to {
         return;
     }
+    let mut spec = String::new();
     cx.edit(PATH, |s| {
-        let spec = s.compute.specs.remove(from);
-        s.compute.specs.insert(to, spec);
+        spec = s.compute.specs.remove(from);
+        s.compute.specs.insert(to, spec.clone());
     });
+    moved.set(shared::messages::text(
+        cx.lang.get_untracked(),
+        "ui.form.specs.moved",
+        &[
+            ("spec", spec),
+            ("rank", (to + 1).to_string()),
+            ("count", len.to_string()),
+        ],
+    ));
     focus_first_in(&control_id(&format!("{PATH}[{to}]")));
 }
 
@@ -49,6 +61,7 @@ pub fn SpecsEditor() -> impl IntoView {
     let described = format!("{help_id} {msgs_id}");
     let labelled = label_id.clone();
     let dragged = RwSignal::new(None::<usize>);
+    let moved = RwSignal::new(String::new());
     let add = move |_| {
         cx.edit(PATH, |s| s.compute.specs.push(String::new()));
         // The draft's length, not the watched one: that follows only after the change.
@@ -94,7 +107,7 @@ pub fn SpecsEditor() -> impl IntoView {
                             on:drop=move |ev| {
                                 ev.prevent_default();
                                 if let Some(from) = dragged.get_untracked() {
-                                    move_row(cx, from, i);
+                                    move_row(cx, from, i, moved);
                                 }
                                 dragged.set(None);
                             }
@@ -106,21 +119,24 @@ pub fn SpecsEditor() -> impl IntoView {
                                         "ArrowUp" => {
                                             ev.prevent_default();
                                             if i > 0 {
-                                                move_row(cx, i, i - 1);
+                                                move_row(cx, i, i - 1, moved);
                                             }
                                         }
-                                        "ArrowDown" => { ev.prevent_default(); move_row(cx, i, i + 1); }
+                                        "ArrowDown" => { ev.prevent_default(); move_row(cx, i, i + 1, moved); }
                                         _ => {}
                                     }
                                 }
                             }>
                             <span class="rank" aria-hidden="true">{i + 1}</span>
-                            <SelectField path=row.clone() no_help=true lens options=offered />
+                            // Each row's label repeats the list's: its name says which row, after
+                            // the label's own words (the name a voice user speaks).
+                            <SelectField path=row.clone() no_help=true lens options=offered
+                                aria_label=Signal::derive(label("ui.form.specs.row")) />
                             <button type="button" class="up" data-testid=format!("up-{row}") disabled={ i == 0 }
-                                aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1))>"↑"</button>
+                                aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1), moved)>"↑"</button>
                             <button type="button" class="down" data-testid=format!("down-{row}")
                                 disabled=move || { i + 1 >= len.get() }
-                                aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1)>"↓"</button>
+                                aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1, moved)>"↓"</button>
                             <button type="button" class="remove" data-testid=format!("remove-{row}")
                                 aria-label=label("ui.form.specs.remove")
                                 on:click=move |ev| {
@@ -135,6 +151,7 @@ pub fn SpecsEditor() -> impl IntoView {
                     }
                 }).collect_view()}
             </ol>
+            <p class="visually-hidden" aria-live="polite" data-testid="specs-moved">{move || moved.get()}</p>
             <button type="button" class="add" id=id data-testid="add-compute.specs" on:click=add>
                 {move || cx.text("ui.form.add.compute.specs")}
             </button>

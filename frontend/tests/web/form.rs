@@ -608,8 +608,17 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
             .has_attribute("disabled")
     );
     assert_eq!(focused_name().as_deref(), Some("compute.specs[1]"));
+    // Said to a screen reader: which spec moved where, and each row's name has its rank.
+    assert_eq!(form.text("specs-moved"), "h100-8g is now spec 2 of 2");
+    assert_eq!(
+        form.control("compute.specs[1]")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Instance specs: number 2 by priority")
+    );
     form.click("up-compute.specs[1]").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
+    assert_eq!(form.text("specs-moved"), "h100-8g is now spec 1 of 2");
     // By mouse: drag the second row onto the first.
     let row = |i: usize| {
         form.find(&format!("li[data-row='compute.specs[{i}]']"))

@@ -1352,6 +1352,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.severity.warning", "warning"),
     ("ui.form.specs.down", "Move spec {rank} down"),
     (
+        "ui.form.specs.moved",
+        "{spec} is now spec {rank} of {count}",
+    ),
+    (
         "ui.form.specs.none_offered",
         "No spec of this instance type runs in the chosen cluster's pool; choose another instance type, resource kind or cluster.",
     ),
@@ -1359,6 +1363,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.specs.reorder_help",
         "Reorder with the arrows, Alt+↑/Alt+↓, or by dragging.",
+    ),
+    (
+        "ui.form.specs.row",
+        "Instance specs: number {rank} by priority",
     ),
     ("ui.form.specs.up", "Move spec {rank} up"),
     ("ui.form.start_over", "Start over"),

@@ -1154,6 +1154,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.severity.warning", "警告"),
     ("ui.form.specs.down", "将第 {rank} 个规格下移"),
     (
+        "ui.form.specs.moved",
+        "{spec} 现为第 {rank} 个规格（共 {count} 个）",
+    ),
+    (
         "ui.form.specs.none_offered",
         "当前集群的资源池中没有该实例类型的规格，请更换实例类型、资源类型或集群。",
     ),
@@ -1162,6 +1166,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.specs.reorder_help",
         "可用箭头按钮、Alt+↑/Alt+↓ 或拖动调整顺序。",
     ),
+    ("ui.form.specs.row", "实例规格：优先级第 {rank} 个"),
     ("ui.form.specs.up", "将第 {rank} 个规格上移"),
     ("ui.form.start_over", "重新填写"),
     (
