@@ -245,7 +245,7 @@ pub fn Preview(
                     aria-describedby="form-import-note"
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
-                <button type="button" data-testid="import" on:click=import node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
+                <button type="button" class="import" data-testid="import" on:click=import node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
                 {move || pending.with(Option::is_some).then(|| view! {
                     <div class="confirm" role="alertdialog" aria-labelledby="import-confirm-text" data-testid="confirm-import"
                         on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }>

@@ -79,11 +79,13 @@ pub fn RaySection() -> impl IntoView {
             })}
             <CheckField path="ray.debug.enabled" get=debug_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.debug.enabled = on)) />
+            // Said under the box that asks for what this server cannot keep, not below the
+            // next field, where it read as part of autoscaling.
             {move || debug_on.get().then(|| view! {
-                <TextField path="ray.debug.keep_secs" control=Control::Number lens=number_lens!(cx, ray.debug.keep_secs) />
                 {(!clusters).then(|| view! {
-                    <p class="note" data-testid="debug-no-cluster">{crate::i18n::tr("ui.form.debug_no_cluster")}</p>
+                    <p class="note check-note" data-testid="debug-no-cluster">{crate::i18n::tr("ui.form.debug_no_cluster")}</p>
                 })}
+                <TextField path="ray.debug.keep_secs" control=Control::Number lens=number_lens!(cx, ray.debug.keep_secs) />
             })}
             <CheckField path="ray.autoscaling.enabled" get=autoscaling_on
                 set=Callback::new(move |on| cx.spec.update(|s| {
