@@ -172,6 +172,18 @@ impl FormCx {
             });
             let mut report = theirs.unwrap_or_else(|| check.with(|c| c.issues.clone()));
             unparsed.with(|bad| {
+                // A box holding text says what is wrong with that text alone: the rules'
+                // findings there are about the draft's last number, which it no longer
+                // shows ("must be between 0 and 1024" under an emptied box).
+                if !bad.is_empty() {
+                    let mut shown = Report::new();
+                    for issue in report.issues() {
+                        if !bad.contains_key(&issue.path.to_string()) {
+                            shown.push_issue(issue.clone());
+                        }
+                    }
+                    report = shown;
+                }
                 for (path, Held { text, expected, .. }) in bad {
                     let code = if text.trim().is_empty() {
                         shared::IssueCode::ValueRequired

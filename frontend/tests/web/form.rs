@@ -1720,6 +1720,10 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
         form.codes_at("compute.workers"),
         ["compute.workers.out_of_range"]
     );
+    // The draft now holds the largest number (out of range): emptied, the box says only
+    // that it is empty, not the range its last number broke.
+    form.type_in("compute.workers", "").await;
+    assert_eq!(form.codes_at("compute.workers"), ["value.required"]);
     form.type_in("compute.workers", "3").await;
     assert!(form.codes_at("compute.workers").is_empty());
     assert_eq!(workers(&form.submitted().await), 3);
