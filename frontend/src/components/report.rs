@@ -146,7 +146,7 @@ fn issue_list(
                                 <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
                                 " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>
                                 {move || text(lang.get(), "ui.form.summary.after_place", &[])}
-                                <span class="message">{move || issue.message(lang.get())}</span>
+                                <span class="message">{move || issue_text(&issue, lang.get())}</span>
                             </button>
                         </li>
                     }
@@ -203,6 +203,19 @@ pub fn field_place(lang: shared::Lang, path: &str) -> String {
         words.remove(0);
     }
     words.join(" › ")
+}
+
+/// A finding's words in `lang`, with a field it names by path (the mount at the same
+/// path, `environment.storage[0]`) named as the summary names places ("Storage #1").
+pub fn issue_text(issue: &Issue, lang: shared::Lang) -> String {
+    if let shared::IssueCode::MountPathConflict { other } = &issue.code {
+        let mut named = issue.clone();
+        named.code = shared::IssueCode::MountPathConflict {
+            other: field_place(lang, other),
+        };
+        return named.message(lang);
+    }
+    issue.message(lang)
 }
 
 /// The findings, errors first, each with a key that is the same for the same finding

@@ -247,7 +247,7 @@ pub fn Findings(
                         " "
                         {field}
                         {beneath}
-                        {move || issue.message(cx.lang())}
+                        {move || crate::components::issue_text(&issue, cx.lang())}
                     </li>
                 }
             }).collect_view()}

@@ -117,7 +117,7 @@ pub fn ErrorBanner(
                                     <span>
                                         <span class="path" title=title>{move || crate::components::field_place(lang.get(), &place)}</span>
                                         {move || lang.text("ui.form.summary.after_place")}
-                                        <span class="message">{move || issue.message(lang.get())}</span>
+                                        <span class="message">{move || crate::components::issue_text(&issue, lang.get())}</span>
                                     </span>
                                 </li>
                             }

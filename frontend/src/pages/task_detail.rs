@@ -731,7 +731,7 @@ fn TagEditor(
                                 " "
                                 {move || crate::components::field_place(lang.get(), &place)}
                                 {move || lang.text("ui.form.summary.after_place")}
-                                {move || issue.message(lang.get())}
+                                {move || crate::components::issue_text(&issue, lang.get())}
                             </li>
                         }
                     }).collect_view()}

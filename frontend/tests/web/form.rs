@@ -1681,6 +1681,28 @@ fn every_findings_place_is_named_in_words() {
 /// whole numbers, `2.5` is reported at the field with submit blocked (it was read as 0),
 /// an empty box is required, a number too large is the field's range finding, and Start
 /// over shows the blank form's value again.
+/// A mount at another's path names that mount as the summary names places, not by its
+/// field path.
+#[wasm_bindgen_test]
+async fn a_mount_at_anothers_path_names_it_by_its_label() {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.environment.datasets[0].path = spec.environment.storage[0].path.clone();
+    let form = mount(Some(spec), false).await;
+    assert_eq!(
+        form.codes_at("environment.datasets[0].path"),
+        ["mount.path.conflict"]
+    );
+    let said = form
+        .find("#f-environment-datasets-0-path-msgs")
+        .and_then(|l| l.text_content())
+        .unwrap_or_default();
+    assert!(
+        said.contains("Storage #1 is mounted at the same path"),
+        "{said}"
+    );
+    assert!(!said.contains("environment."), "{said}");
+}
+
 #[wasm_bindgen_test]
 async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
