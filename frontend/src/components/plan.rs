@@ -109,6 +109,11 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
                 ),
             )
         }
+        // A kind that uses no quota is blocked by fit alone: quota is not the reason.
+        Outcome::Blocked if !plan.kind.uses_quota() => (
+            "outcome blocked",
+            text(lang, "ui.form.plan.outcome.blocked#no_quota", &[]),
+        ),
         Outcome::Blocked => (
             "outcome blocked",
             text(lang, "ui.form.plan.outcome.blocked", &[]),

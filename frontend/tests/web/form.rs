@@ -1681,6 +1681,21 @@ fn every_findings_place_is_named_in_words() {
 /// whole numbers, `2.5` is reported at the field with submit blocked (it was read as 0),
 /// an empty box is required, a number too large is the field's range finding, and Start
 /// over shows the blank form's value again.
+/// A kind that uses no quota cannot be blocked by quota: the outcome says fit alone.
+#[wasm_bindgen_test]
+async fn a_spot_task_that_can_never_fit_is_not_said_to_be_over_quota() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "spot").await;
+    form.type_in("compute.workers", "1000").await;
+    let outcome = form.text("outcome");
+    assert_eq!(
+        outcome,
+        "Cannot start: no spec can ever fit. See the errors."
+    );
+    form.choose("compute.kind", "on_demand").await;
+    assert!(form.text("outcome").contains("within quota"));
+}
+
 /// A mount at another's path names that mount as the summary names places, not by its
 /// field path.
 #[wasm_bindgen_test]

@@ -1291,6 +1291,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Cannot start: no spec is within quota and able to fit. See the errors.",
     ),
     (
+        "ui.form.plan.outcome.blocked#no_quota",
+        "Cannot start: no spec can ever fit. See the errors.",
+    ),
+    (
         "ui.form.plan.outcome.now",
         "Starts now with {spec} on {nodes} nodes.",
     ),

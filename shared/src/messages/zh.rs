@@ -1109,6 +1109,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "无法启动：没有满足配额且可调度的规格，请查看错误。",
     ),
     (
+        "ui.form.plan.outcome.blocked#no_quota",
+        "无法启动：没有任何规格能够放下该任务，请查看错误。",
+    ),
+    (
         "ui.form.plan.outcome.now",
         "可立即启动：使用 {spec}，占用 {nodes} 个节点。",
     ),
