@@ -159,42 +159,45 @@ async fn endpoint(leaf: &Path, key: &Path) -> (u16, tokio::sync::mpsc::Unbounded
     (port, bodies)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_recorded() {
-    let dir = temp_dir("alerts-certs");
-    let (ca, leaf, key) = certificates(&dir);
-    let (port, mut bodies) = endpoint(&leaf, &key).await;
-    let dist = temp_dir("alerts-dist");
-    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("writable");
-    let state = server::AppState::open(server::Config {
-        data_dir: temp_dir("alerts-data"),
-        alerts_ca: Some(ca),
-        ..server::Config::demo(dist)
-    })
-    .await
-    .expect("the state opens");
-    let app = server::app(state);
+/// The demo state whose webhooks trust a CA made here, and an endpoint with its
+/// certificate: `(state, the endpoint's port, the bodies it receives)`.
+async fn with_endpoint(
+    name: &str,
+) -> (
+    server::AppState,
+    u16,
+    tokio::sync::mpsc::UnboundedReceiver<String>,
+) {
+    let (ca, leaf, key) = certificates(&temp_dir(name));
+    let (port, bodies) = endpoint(&leaf, &key).await;
+    let state = super::demo_state_with(|config| config.alerts_ca = Some(ca)).await;
+    (state, port, bodies)
+}
 
-    let hook = format!("https://127.0.0.1:{port}/hook");
+/// The PyTorchJob example running `command` here, with `alerts`.
+fn spec(command: &str, alerts: Value) -> Value {
     let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
-    spec["environment"]["command"] = "true".into();
+    spec["environment"]["command"] = command.into();
     spec["environment"]["storage"] = json!([]);
     spec["environment"]["datasets"] = json!([]);
     spec["environment"]["models"] = json!([]);
     spec["advanced"]["ssh"] = false.into();
-    spec["advanced"]["alerts"] = json!([
+    spec["advanced"]["alerts"] = alerts;
+    spec
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_recorded() {
+    let (state, port, mut bodies) = with_endpoint("alerts-certs").await;
+    let app = server::app(state);
+    let hook = format!("https://127.0.0.1:{port}/hook");
+    let alerts = json!([
         { "event": "failed", "channel": "webhook", "target": hook },
         { "event": "succeeded", "channel": "webhook", "target": hook },
         { "event": "succeeded", "channel": "email", "target": "alice@example.com" },
         { "event": "succeeded", "channel": "webhook", "target": "https://127.0.0.1:1/nobody" },
     ]);
-    let request = Request::post("/api/v1/tasks")
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(spec.to_string()))
-        .expect("a request");
-    let (status, task) = super::answer(&app, request).await;
-    assert_eq!(status, StatusCode::CREATED, "{task}");
-    let id = task["id"].as_str().expect("an id").to_owned();
+    let id = super::submit(&app, &spec("true", alerts)).await;
 
     // The succeeded subscription's webhook is called once, with what happened.
     let body = tokio::time::timeout(Duration::from_secs(30), bodies.recv())
@@ -249,37 +252,14 @@ async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_rec
 /// and once only, though the sweep looks again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_longer_than_alert_fires_once_when_due() {
-    let dir = temp_dir("alerts-due-certs");
-    let (ca, leaf, key) = certificates(&dir);
-    let (port, mut bodies) = endpoint(&leaf, &key).await;
-    let dist = temp_dir("alerts-due-dist");
-    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("writable");
-    let state = server::AppState::open(server::Config {
-        data_dir: temp_dir("alerts-due-data"),
-        alerts_ca: Some(ca),
-        ..server::Config::demo(dist)
-    })
-    .await
-    .expect("the state opens");
+    let (state, port, mut bodies) = with_endpoint("alerts-due-certs").await;
     let runner = state.runner.clone().expect("a runner");
     let app = server::app(state);
     let hook = format!("https://127.0.0.1:{port}/due");
-    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
-    spec["environment"]["command"] = "sleep 1000".into();
-    spec["environment"]["storage"] = json!([]);
-    spec["environment"]["datasets"] = json!([]);
-    spec["environment"]["models"] = json!([]);
-    spec["advanced"]["ssh"] = false.into();
-    spec["advanced"]["alerts"] = json!([
+    let alerts = json!([
         { "event": "running_longer_than", "threshold": 2, "channel": "webhook", "target": hook },
     ]);
-    let request = Request::post("/api/v1/tasks")
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(spec.to_string()))
-        .expect("a request");
-    let (status, task) = super::answer(&app, request).await;
-    assert_eq!(status, StatusCode::CREATED, "{task}");
-    let id = task["id"].as_str().expect("an id").to_owned();
+    let id = super::submit(&app, &spec("sleep 1000", alerts)).await;
     let started = loop {
         let request = Request::get(format!("/api/v1/tasks/{id}"))
             .body(Body::empty())

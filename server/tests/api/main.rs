@@ -40,19 +40,37 @@ pub fn temp_dir(what: &str) -> PathBuf {
 /// The full state on the demo catalog, with its task store and local backend in a fresh
 /// data directory, serving a console from an empty temp folder.
 pub async fn demo_state() -> server::AppState {
+    demo_state_with(|_| {}).await
+}
+
+/// [`demo_state`] with its configuration changed first (a data directory the test reads,
+/// a setting).
+pub async fn demo_state_with(change: impl FnOnce(&mut server::Config)) -> server::AppState {
     let dist = temp_dir("dist");
     std::fs::write(
         dist.join("index.html"),
         "<!doctype html><title>Berth</title>",
     )
     .expect("temp dir is writable");
-    let config = server::Config {
+    let mut config = server::Config {
         data_dir: temp_dir("data"),
         ..server::Config::demo(dist)
     };
+    change(&mut config);
     server::AppState::open(config)
         .await
         .expect("the demo state opens")
+}
+
+/// Submits `spec` to `app` and returns the new task's id.
+pub async fn submit(app: &Router, spec: &serde_json::Value) -> String {
+    let request = axum::http::Request::post("/api/v1/tasks")
+        .header(axum::http::header::CONTENT_TYPE, "application/json")
+        .body(axum::body::Body::from(spec.to_string()))
+        .expect("a request");
+    let (status, task) = answer(app, request).await;
+    assert_eq!(status, axum::http::StatusCode::CREATED, "{task}");
+    task["id"].as_str().expect("an id").to_owned()
 }
 
 /// The app on the demo catalog (see [`demo_state`]).

@@ -4,7 +4,7 @@
 
 use super::temp_dir;
 use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::Request;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -16,16 +16,8 @@ async fn a_rayjobs_shared_storage_is_its_own_and_cleaned_up_on_exit_when_asked()
         println!("skipping: bwrap is not installed (apt-get install -y bubblewrap)");
         return;
     }
-    let dist = temp_dir("storage-dist");
-    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("writable");
     let data = temp_dir("storage-data");
-    let state = server::AppState::open(server::Config {
-        data_dir: data.clone(),
-        ..server::Config::demo(dist)
-    })
-    .await
-    .expect("the demo state opens");
-    let app = server::app(state);
+    let app = server::app(super::demo_state_with(|config| config.data_dir = data.clone()).await);
     for clean in [true, false] {
         let mut spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
         spec["environment"]["command"] =
@@ -34,13 +26,7 @@ async fn a_rayjobs_shared_storage_is_its_own_and_cleaned_up_on_exit_when_asked()
         spec["environment"]["storage"] = json!([]);
         spec["environment"]["datasets"] = json!([]);
         spec["ray"]["shared_storage"]["clean_on_exit"] = clean.into();
-        let request = Request::post("/api/v1/tasks")
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(spec.to_string()))
-            .expect("a request");
-        let (status, task) = super::answer(&app, request).await;
-        assert_eq!(status, StatusCode::CREATED, "{task}");
-        let id = task["id"].as_str().expect("an id").to_owned();
+        let id = super::submit(&app, &spec).await;
         let mut phase = Value::Null;
         for _ in 0..300 {
             let request = Request::get(format!("/api/v1/tasks/{id}"))
