@@ -125,12 +125,17 @@ pub fn wire(event: AlertEvent) -> &'static str {
     }
 }
 
-/// The message `key` about `subscription`: its event (in the reader's language) and
-/// its target.
+/// The message `key` about `subscription`: its event (in the reader's language), its
+/// target, and its threshold (not worded: it tells two subscriptions of one event and
+/// target apart, an escalation at 10 and at 60 minutes).
 pub fn said(key: &str, subscription: &Alert) -> Message {
-    Message::new(key)
+    let said = Message::new(key)
         .with_arg("event", event_name(subscription.event))
-        .with("target", subscription.target.clone())
+        .with("target", subscription.target.clone());
+    match subscription.threshold {
+        Some(threshold) => said.with("threshold", threshold),
+        None => said,
+    }
 }
 
 fn event_name(event: AlertEvent) -> Arg {
@@ -140,19 +145,26 @@ fn event_name(event: AlertEvent) -> Arg {
     )))
 }
 
-/// Whether an `alert` event's message is about `subscription` (its event and target).
+/// Whether an `alert` event's message is about `subscription` (its event, target and
+/// threshold).
 pub fn is_about(message: Option<&Message>, subscription: &Alert) -> bool {
     message.is_some_and(|m| {
         m.args.get("event") == Some(&event_name(subscription.event))
             && m.args.get("target") == Some(&Arg::Text(subscription.target.clone()))
+            && m.args.get("threshold")
+                == subscription
+                    .threshold
+                    .map(|t| Arg::Text(t.to_string()))
+                    .as_ref()
     })
 }
 
 /// What an overdue threshold subscription says happened (`queued for more than 30
 /// minutes`).
 pub fn overdue(subscription: &Alert) -> Message {
+    // `{n}` of 1 reads in the singular where the language has one (`_one` texts).
     Message::new(format!("event.alert.overdue.{}", wire(subscription.event)))
-        .with("n", subscription.threshold.unwrap_or_default().to_string())
+        .with("n", subscription.threshold.unwrap_or_default())
 }
 
 /// When the task entered the phase a threshold subscription watches, if it is in it
@@ -258,5 +270,30 @@ mod tests {
         assert_eq!(due(&queued, &runs, Timestamp(10 * HOUR)), None);
         let failed = subscription(AlertEvent::Failed, 1);
         assert_eq!(due(&failed, &waiting, Timestamp(10 * HOUR)), None);
+    }
+}
+
+#[cfg(test)]
+mod dedupe {
+    use super::*;
+    use shared::task::AlertChannel;
+
+    /// An escalation, at 10 and at 60 minutes to one address: the first's record is not
+    /// taken for the second's.
+    #[test]
+    fn two_thresholds_of_one_event_and_target_are_told_apart() {
+        let at = |threshold| Alert {
+            event: AlertEvent::QueuedLongerThan,
+            threshold: Some(threshold),
+            channel: AlertChannel::Webhook,
+            target: "https://hooks.example.com".into(),
+        };
+        let sent = said("event.alert.sent", &at(10));
+        assert!(is_about(Some(&sent), &at(10)));
+        assert!(!is_about(Some(&sent), &at(60)));
+        assert_eq!(
+            overdue(&at(1)).render(shared::Lang::En),
+            "queued for more than a minute"
+        );
     }
 }

@@ -651,7 +651,9 @@ impl Runner {
     ) -> (Vec<Decision>, Option<Message>, Vec<TaskEvent>) {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         scheduler.queue_checked(id.clone(), spec.clone(), user.clone(), seq, hold.to_vec());
-        let decisions = if leading {
+        // While a recovery rebuilds the queue and the nodes' use, a submit only queues:
+        // the pass at the recovery's end tries it with everything else.
+        let decisions = if leading && !self.recovering.load(Ordering::SeqCst) {
             scheduler.admit_one(id)
         } else {
             Vec::new()
@@ -1129,6 +1131,23 @@ impl Runner {
         })
     }
 
+    /// Removes a RayJob's shared-storage directory when its spec asks for it, off the
+    /// async workers (a Ray session's logs and spilled objects may be large).
+    async fn clean_shared_storage(&self, id: &TaskId, spec: &TaskSpec) {
+        if !spec.ray.shared_storage.clean_on_exit {
+            return;
+        }
+        let Some(dir) = self.ray_shared_dir(id, spec) else {
+            return;
+        };
+        let removed = tokio::task::spawn_blocking(move || std::fs::remove_dir_all(&dir)).await;
+        if let Ok(Err(err)) = removed
+            && err.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(task = %id, error = %err, "cannot clean up a RayJob's shared storage");
+        }
+    }
+
     /// Adds an event to a task's list. A store failure is logged, not fatal: the task's
     /// own state is what decides what happens next.
     async fn event(&self, id: &TaskId, kind: &str, message: Message) {
@@ -1482,6 +1501,13 @@ impl Runner {
         let stored = self.store.get(id).await;
         // Ended already, through another server on the same store: its record is whole,
         // but for a placement a start here may have written since (an ended task has none).
+        // "Clean up shared storage on exit" (SPEC.md section 6): at the task's end, not
+        // between its attempts, which may read what the last one left; here, where its
+        // replicas ran, though the end was recorded through another server; and before
+        // the end is told, so a reader who sees the task ended finds it done.
+        if let Ok(stored) = &stored {
+            self.clean_shared_storage(id, &stored.task.spec).await;
+        }
         if let Ok(stored) = &stored
             && stored.task.phase.is_finished()
         {
@@ -1496,16 +1522,6 @@ impl Runner {
         // store takes one, and only that one is told.
         if !self.step(id, phase, why.clone(), attempts).await {
             return false;
-        }
-        // "Clean up shared storage on exit" (SPEC.md section 6): once, at the task's
-        // end, not between its attempts, which may read what the last one left.
-        if let Ok(stored) = &stored
-            && stored.task.spec.ray.shared_storage.clean_on_exit
-            && let Some(dir) = self.ray_shared_dir(id, &stored.task.spec)
-            && let Err(err) = std::fs::remove_dir_all(&dir)
-            && err.kind() != std::io::ErrorKind::NotFound
-        {
-            tracing::warn!(task = %id, error = %err, "cannot clean up a RayJob's shared storage");
         }
         let (kind, alert) = match phase {
             TaskPhase::Failed => (event_kind::FAILED, AlertEvent::Failed),
@@ -1544,7 +1560,14 @@ impl Runner {
             }
             TaskPhase::Queued | TaskPhase::Retrying => {
                 // An attempt ran already: "before it started" would deny it.
-                let why = Message::new(if stored.task.attempts > 0 {
+                // Counted by its history, not its attempts: a start a crash cut short
+                // counts an attempt that never ran.
+                let ran = stored
+                    .task
+                    .history
+                    .iter()
+                    .any(|step| step.phase == TaskPhase::Running);
+                let why = Message::new(if ran {
                     "event.stopped#before_rerun"
                 } else {
                     "event.stopped#before_start"
@@ -1603,9 +1626,18 @@ impl Runner {
     ///
     /// The store's error when it cannot be read.
     pub async fn recover(&self) -> Result<(), StoreError> {
+        /// Lowers the flag however the restore ends (an error, a panic, a dropped future):
+        /// left up, no pass would ever run again.
+        struct Recovering<'a>(&'a AtomicBool);
+        impl Drop for Recovering<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::SeqCst);
+            }
+        }
         self.recovering.store(true, Ordering::SeqCst);
+        let guard = Recovering(&self.recovering);
         let restored = self.restore().await;
-        self.recovering.store(false, Ordering::SeqCst);
+        drop(guard);
         if restored.is_ok() {
             self.pump().await;
         }
@@ -1632,6 +1664,11 @@ impl Runner {
         {
             let mut scheduler = self.scheduler.lock().await;
             for stored in unfinished {
+                // Queued by a submit to this server since it took the lead (a takeover
+                // recovers while it serves): already here, and not interrupted.
+                if scheduler.knows(&stored.task.id) {
+                    continue;
+                }
                 if stored.task.phase == TaskPhase::Queued {
                     if let Some(why) = self.cannot_run(&stored) {
                         unrunnable.push((stored.task.id.clone(), why));
@@ -1798,7 +1835,8 @@ impl Runner {
 
     /// [`Runner::sweep_alerts`] as at `at`.
     pub async fn sweep_alerts_at(&self, at: Timestamp) {
-        if !self.leading() {
+        // Only the server that places tasks, and not while it rebuilds what ran.
+        if !self.leading() || self.recovering.load(Ordering::SeqCst) {
             return;
         }
         let Ok(unfinished) = self.store.unfinished().await else {
@@ -1837,7 +1875,10 @@ impl Runner {
     pub fn watch(self: &Arc<Self>) {
         let sweeper = Arc::clone(self);
         tokio::spawn(async move {
-            let mut every = tokio::time::interval(crate::alerts::SWEEP);
+            // The first look a sweep after the start, once `begin` has settled whether
+            // this server leads (it starts out leading, until a replicated store says).
+            let first = tokio::time::Instant::now() + crate::alerts::SWEEP;
+            let mut every = tokio::time::interval_at(first, crate::alerts::SWEEP);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 every.tick().await;

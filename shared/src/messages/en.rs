@@ -280,8 +280,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "queued for more than {n} minutes",
     ),
     (
+        "event.alert.overdue.queued_longer_than_one",
+        "queued for more than a minute",
+    ),
+    (
         "event.alert.overdue.running_longer_than",
         "running for more than {n} hours",
+    ),
+    (
+        "event.alert.overdue.running_longer_than_one",
+        "running for more than an hour",
     ),
     ("event.alert.sent", "alert \"{event}\" sent to {target}"),
     ("event.cannot_start", "cannot start: {error}"),
