@@ -91,6 +91,9 @@ pub struct Scheduler {
     catalog: Arc<Catalog>,
     /// Usage taken outside Berth: what is left with none of Berth's tasks running.
     base: Usage,
+    /// [`Scheduler::berth_can_free`] by waiting task: its answer never changes (the
+    /// catalog, the base usage and the spec are fixed), and it is a whole plan.
+    can_free: std::cell::RefCell<HashMap<TaskId, bool>>,
     /// Kept by node position as well as by name: a pass plans every waiting gang
     /// against it, and looking each node of the pool up by name was most of a pass.
     live: LiveUsage,
@@ -110,6 +113,7 @@ impl Scheduler {
     pub fn new(catalog: Arc<Catalog>, usage: Usage) -> Self {
         Scheduler {
             base: usage.clone(),
+            can_free: std::cell::RefCell::default(),
             live: LiveUsage::new(Arc::clone(&catalog), usage),
             catalog,
             queue: Vec::new(),
@@ -227,6 +231,7 @@ impl Scheduler {
     pub fn cancel(&mut self, id: &TaskId) -> Option<Waiting> {
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let waiting = self.queue.remove(at);
+        self.can_free.borrow_mut().remove(id);
         self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
         self.live.unhold(&waiting.hold);
         self.freed = true;
@@ -357,6 +362,10 @@ impl Scheduler {
             .iter()
             .filter(|w| w.passed_over >= MAX_PASSED_OVER)
             .count();
+        // Only waiting tasks keep an answer (a retried task is asked again: cheap once).
+        self.can_free
+            .borrow_mut()
+            .retain(|id, _| waiting.iter().any(|w| &w.id == id));
         self.queue = waiting;
         decisions
     }
@@ -370,10 +379,16 @@ impl Scheduler {
     /// Whether the task would start with none of Berth's tasks running: only then can
     /// what Berth's tasks give back make room for it.
     fn berth_can_free(&self, waiting: &Waiting) -> bool {
-        matches!(
-            shared::quota::plan(&waiting.spec, &self.catalog, &self.base, &waiting.user),
-            Ok(Some(plan)) if matches!(plan.outcome, Outcome::Now { .. })
-        )
+        *self
+            .can_free
+            .borrow_mut()
+            .entry(waiting.id.clone())
+            .or_insert_with(|| {
+                matches!(
+                    shared::quota::plan(&waiting.spec, &self.catalog, &self.base, &waiting.user),
+                    Ok(Some(plan)) if matches!(plan.outcome, Outcome::Now { .. })
+                )
+            })
     }
 
     /// Places a waiting task on live capacity: its own hold is set aside while it is
@@ -407,10 +422,19 @@ impl Scheduler {
     }
 }
 
-/// The id of the pool `spec` draws nodes from in `catalog` (ids are unique across it).
+/// What `spec` is placed on in `catalog`: its pool's id (ids are unique across it), or
+/// for the idle kind its cluster's idle offers, which every idle pool of the cluster
+/// shares and no other kind takes.
 fn pool_in(catalog: &Catalog, spec: &TaskSpec) -> Option<String> {
     let cluster = catalog.cluster(&spec.basic.region, &spec.basic.cluster)?;
-    shared::quota::resolve_pool(spec, cluster).map(|p| p.id.clone())
+    let pool = shared::quota::resolve_pool(spec, cluster)?;
+    Some(
+        if spec.compute.kind == Some(shared::task::ResourceKind::Idle) {
+            format!("idle/{}", cluster.id)
+        } else {
+            pool.id.clone()
+        },
+    )
 }
 
 #[cfg(test)]
@@ -589,6 +613,20 @@ mod tests {
             s.compute.kind = Some(ResourceKind::OnDemand);
             s.compute.pool = Some("sh-a-shared".into());
         })
+    }
+
+    /// Idle tasks are placed on their cluster's idle offers, not on the pool's nodes:
+    /// they pass over, and wait for, one another, not the pool's other kinds.
+    #[test]
+    fn idle_tasks_compete_on_their_clusters_idle_offers_not_the_pools_nodes() {
+        let (catalog, _) = world(16);
+        let on_demand = elsewhere();
+        let idle = elsewhere().with(|s| s.compute.kind = Some(ResourceKind::Idle));
+        assert_eq!(
+            pool_in(&catalog, &on_demand).as_deref(),
+            Some("sh-a-shared")
+        );
+        assert_eq!(pool_in(&catalog, &idle).as_deref(), Some("idle/sh-a"));
     }
 
     #[test]
