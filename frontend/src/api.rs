@@ -324,9 +324,11 @@ impl ListFilter {
                     .map(String::from)
                     .unwrap_or_else(|_| value.to_owned());
                 let applied = match key {
+                    // `deleted` is a phase, not one a list shows.
                     "phase" => {
                         value.is_empty()
-                            || crate::form::context::unwire::<TaskPhase>(&value).is_some()
+                            || crate::form::context::unwire::<TaskPhase>(&value)
+                                .is_some_and(|p| p != TaskPhase::Deleted)
                     }
                     "type" => {
                         value.is_empty()
@@ -353,7 +355,10 @@ impl ListFilter {
                 .map(String::from)
                 .unwrap_or_else(|_| value.to_owned());
             match key {
-                "phase" => filter.phase = crate::form::context::unwire(&value),
+                "phase" => {
+                    filter.phase = crate::form::context::unwire(&value)
+                        .filter(|p: &TaskPhase| *p != TaskPhase::Deleted);
+                }
                 "type" => filter.task_type = crate::form::context::unwire(&value),
                 "tag" => filter.tag = value,
                 "name" => filter.name = value,

@@ -1686,7 +1686,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some("/?phase=bogus&type=foo&group=nosuch"),
+            Some("/?phase=bogus&type=foo&group=nosuch&x=1"),
         )
         .unwrap();
     hold_fetches();
@@ -1697,6 +1697,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .text_content()
         .unwrap();
     assert!(note.contains("phase=bogus, type=foo"), "{note}");
+    assert!(note.contains("x=1"), "{note}");
     let scope: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='filter-scope']").unchecked_into();
     assert_eq!(scope.value(), "group:nosuch");
