@@ -37,3 +37,40 @@ pub fn refocus_if_lost(within: Option<web_sys::Element>, selectors: &'static [&'
         }
     });
 }
+
+/// After row `index` of a list was removed by a click, moves the focus to the row's
+/// remove button now in its place (the next row, `remove_at(index)`), else the one
+/// before, else the list's add button (`add`), looking only within the clicked button's
+/// `within` ancestor: the removed button took the focus with it, down to the page's body,
+/// and a keyboard user would start again at the top.
+pub fn refocus_after_removal(
+    click: &leptos::ev::MouseEvent,
+    within: &'static str,
+    index: usize,
+    remove_at: impl Fn(usize) -> String + 'static,
+    add: String,
+) {
+    let Some(scope) = click
+        .current_target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|e| e.closest(within).ok().flatten())
+    else {
+        return;
+    };
+    // The rows are built again after the change: look once they are, and only while the
+    // list is on the page (a form replaced meanwhile keeps its own focus).
+    leptos::prelude::request_animation_frame(move || {
+        if !scope.is_connected() {
+            return;
+        }
+        let find = |selector: &str| scope.query_selector(selector).ok().flatten();
+        let target = find(&remove_at(index))
+            .or_else(|| index.checked_sub(1).and_then(|i| find(&remove_at(i))))
+            .or_else(|| find(&add));
+        if let Some(el) =
+            target.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}

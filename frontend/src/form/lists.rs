@@ -124,43 +124,19 @@ fn ListShell(
 /// After row `index` of the list at `list` was removed, moves the focus to the remove
 /// button now in its place (the next row), else the one before, else the add button:
 /// a keyboard user keeps their place instead of falling back to the top of the page.
+/// Within the form the button was in: a page may hold two.
 pub(crate) fn focus_after_removal(
     click: &leptos::ev::MouseEvent,
     list: &'static str,
     index: usize,
 ) {
-    // Within the form the button was in, and only while it is on the page: a form
-    // replaced before the next frame (a reset, another page) keeps its own focus.
-    let Some(form) = click
-        .current_target()
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-        .and_then(|e| e.closest("form").ok().flatten())
-    else {
-        return;
-    };
-    // The rows are built again when the length changes: look once they are.
-    request_animation_frame(move || {
-        if !form.is_connected() {
-            return;
-        }
-        let by_test_id = |id: String| {
-            form.query_selector(&format!("[data-testid=\"{id}\"]"))
-                .ok()
-                .flatten()
-        };
-        let target = by_test_id(format!("remove-{list}[{index}]"))
-            .or_else(|| {
-                index
-                    .checked_sub(1)
-                    .and_then(|i| by_test_id(format!("remove-{list}[{i}]")))
-            })
-            .or_else(|| by_test_id(format!("add-{list}")));
-        if let Some(el) =
-            target.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-        {
-            let _ = el.focus();
-        }
-    });
+    crate::components::refocus_after_removal(
+        click,
+        "form",
+        index,
+        move |i| format!("[data-testid=\"remove-{list}[{i}]\"]"),
+        format!("[data-testid=\"add-{list}\"]"),
+    );
 }
 
 /// A row's remove button, named in words ("Remove Tags #2"); after the removal the

@@ -235,32 +235,15 @@ fn takes(lang: shared::Lang, need: shared::Resources) -> String {
 }
 
 /// After tag `index` was removed, moves the focus to the × now in its place, else the
-/// one before, else the Add button, as the form's rows do (`form::lists`): the removed
-/// button took the focus with it, down to the page's body.
+/// one before, else the Add button, as the form's rows do.
 fn focus_after_tag_removal(click: &leptos::ev::MouseEvent, index: usize) {
-    let Some(panel) = click
-        .current_target()
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-        .and_then(|e| e.closest("section.tags").ok().flatten())
-    else {
-        return;
-    };
-    // The list is built again after the change: look once it is.
-    request_animation_frame(move || {
-        if !panel.is_connected() {
-            return;
-        }
-        let find = |selector: &str| panel.query_selector(selector).ok().flatten();
-        let remove = |i: usize| find(&format!(".tag-list > li:nth-child({}) .remove", i + 1));
-        let target = remove(index)
-            .or_else(|| index.checked_sub(1).and_then(remove))
-            .or_else(|| find("[data-testid='tag-add']"));
-        if let Some(el) =
-            target.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-        {
-            let _ = el.focus();
-        }
-    });
+    crate::components::refocus_after_removal(
+        click,
+        "section.tags",
+        index,
+        |i| format!(".tag-list > li:nth-child({}) .remove", i + 1),
+        "[data-testid='tag-add']".to_owned(),
+    );
 }
 
 /// Why a failed task failed: the reason of its last step, which entered the failure.

@@ -804,10 +804,15 @@ fn answer_fetch(part: &str, body: &str) {
 /// Answers the oldest held request whose address contains `part` with a refusal: the
 /// status and the problem's JSON.
 fn refuse_fetch(part: &str, status: u16, body: &str) {
+    refuse_fetch_where(|url| url.contains(part), status, body);
+}
+
+/// [`refuse_fetch`] for the oldest held request whose address `matches`.
+fn refuse_fetch_where(matches: impl Fn(&str) -> bool, status: u16, body: &str) {
     let at = held_fetches()
         .iter()
-        .position(|url| url.contains(part))
-        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
+        .position(|url| matches(url))
+        .unwrap_or_else(|| panic!("no such request: {:?}", held_fetches()));
     let body = serde_json::to_string(body).unwrap();
     js_sys::eval(&format!(
         "window.__held.splice({at}, 1)[0].resolve(new Response({body}, \
@@ -1897,16 +1902,12 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
         held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
     })
     .await;
-    let at = held_fetches()
-        .iter()
-        .position(|u| u.ends_with("/tasks/t1"))
-        .unwrap();
-    js_sys::eval(&format!(
-        "window.__held.splice({at}, 1)[0].resolve(new Response(JSON.stringify({{type: 'about:blank', \
-         title: 'Not Found', status: 404, code: 'task.not_found', detail: 'no task t1'}}), \
-         {{ status: 404, headers: {{ 'content-type': 'application/problem+json' }} }}))"
-    ))
-    .unwrap();
+    refuse_fetch_where(
+        |u| u.ends_with("/tasks/t1"),
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "task.not_found", "detail": "no task t1"}"#,
+    );
     until("the page says so", || {
         host.query_selector("[data-testid='deleted']")
             .unwrap()

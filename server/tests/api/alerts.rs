@@ -176,12 +176,7 @@ async fn with_endpoint(
 
 /// The PyTorchJob example running `command` here, with `alerts`.
 fn spec(command: &str, alerts: Value) -> Value {
-    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
-    spec["environment"]["command"] = command.into();
-    spec["environment"]["storage"] = json!([]);
-    spec["environment"]["datasets"] = json!([]);
-    spec["environment"]["models"] = json!([]);
-    spec["advanced"]["ssh"] = false.into();
+    let mut spec = super::pytorch(command);
     spec["advanced"]["alerts"] = alerts;
     spec
 }

@@ -62,6 +62,19 @@ pub async fn demo_state_with(change: impl FnOnce(&mut server::Config)) -> server
         .expect("the demo state opens")
 }
 
+/// The PyTorchJob example with `command`, no mounts and no pod SSH (those need
+/// bubblewrap, which the local backend's own tests cover).
+pub fn pytorch(command: &str) -> serde_json::Value {
+    let mut spec: serde_json::Value =
+        serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = command.into();
+    spec["environment"]["storage"] = serde_json::json!([]);
+    spec["environment"]["datasets"] = serde_json::json!([]);
+    spec["environment"]["models"] = serde_json::json!([]);
+    spec["advanced"]["ssh"] = false.into();
+    spec
+}
+
 /// Submits `spec` to `app` and returns the new task's id.
 pub async fn submit(app: &Router, spec: &serde_json::Value) -> String {
     let request = axum::http::Request::post("/api/v1/tasks")

@@ -1,7 +1,7 @@
 //! Tasks end to end in-process: submit through the router, the scheduler admits, the
 //! local backend runs real processes, and the answers, events and logs say so.
 
-use super::{demo_state, temp_dir};
+use super::{demo_state, pytorch, temp_dir};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -28,18 +28,6 @@ fn patch_tags(id: &str, tags: Value) -> Request<Body> {
 
 fn get(path: &str) -> Request<Body> {
     Request::get(path).body(Body::empty()).expect("a request")
-}
-
-/// The PyTorchJob example with `command`, no mounts and no pod SSH (those need
-/// bubblewrap, which the local backend's own tests cover).
-fn pytorch(command: &str) -> Value {
-    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
-    spec["environment"]["command"] = command.into();
-    spec["environment"]["storage"] = json!([]);
-    spec["environment"]["datasets"] = json!([]);
-    spec["environment"]["models"] = json!([]);
-    spec["advanced"]["ssh"] = false.into();
-    spec
 }
 
 /// [`pytorch`] running `command` on the reserved H100 pool of Shanghai A, whose room
