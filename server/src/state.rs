@@ -107,15 +107,14 @@ impl AppState {
                 dir: dir.clone(),
                 source,
             })?;
-        let gpus: std::collections::HashMap<String, u64> = state
-            .catalog
-            .nodes()
-            .map(|n| (n.name.clone(), n.total.gpu))
-            .collect();
+        // By the catalog's capacity, which also names the idle offers' fragment nodes
+        // (`idle/<cluster>/<offer>/<n>`) an idle task is placed on: the catalog's nodes
+        // alone gave those 0 GPUs, and every idle GPU task failed to start.
+        let catalog = Arc::clone(&state.catalog);
         let backend: Arc<dyn crate::backend::Backend> = match state.config.backend {
             crate::config::Backend::Local => {
                 Arc::new(LocalBackend::new(dir.clone(), move |node| {
-                    gpus.get(node).copied().unwrap_or(0)
+                    catalog.capacity(node).map_or(0, |c| c.gpu)
                 }))
             }
             crate::config::Backend::Kubernetes => {

@@ -84,6 +84,51 @@ async fn a_tasks_own_path_does_not_decide_whether_its_replicas_start() {
     assert!(log.to_string().contains("PATH is /nonexistent"), "{log}");
 }
 
+/// An idle task runs on the idle offer's capacity (SPEC.md section 4): its replicas get
+/// the offer's GPUs, as a reserved task's get its nodes'. They were placed on the offer's
+/// fragment nodes, which the local backend gave no GPUs, so every idle GPU task failed
+/// at its start with the plan saying it would start now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_task_runs_on_the_idle_offers_gpus() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("echo \"rank $RANK devices $CUDA_VISIBLE_DEVICES\"");
+    let compute = &mut spec["compute"];
+    compute["kind"] = "idle".into();
+    compute["idle_stability"] = "low".into();
+    let compute = compute.as_object_mut().expect("compute");
+    compute.remove("priority");
+    compute.remove("guarantee");
+    let (_, check) = call(&app, post("/api/v1/validate", &spec)).await;
+    assert_eq!(check["plan"]["kind"], "idle", "{check}");
+    assert_eq!(check["plan"]["outcome"]["outcome"], "now", "{check}");
+    let id = submitted(&app, &spec).await;
+    let done = wait_for(&app, &id, |t| {
+        t["phase"] == "succeeded" || t["phase"] == "failed"
+    })
+    .await;
+    assert_eq!(done["phase"], "succeeded", "{done}");
+    // `units_per_node` 2 of a100-1g: two devices each, on the offer's 8-GPU fragment.
+    for replica in 0..2 {
+        let (_, log) = call(
+            &app,
+            get(&format!("/api/v1/tasks/{id}/logs?replica={replica}")),
+        )
+        .await;
+        assert!(
+            log.to_string()
+                .contains(&format!("rank {replica} devices ")),
+            "{log}"
+        );
+        let devices = log.to_string();
+        let devices = devices
+            .split("devices ")
+            .nth(1)
+            .and_then(|rest| rest.split(['\\', '"']).next())
+            .expect("the devices line");
+        assert_eq!(devices.split(',').count(), 2, "{log}");
+    }
+}
+
 /// Debug mode keeps a RayJob's cluster after its end on Kubernetes; the local backend
 /// starts none, and the task's events say so rather than leave the user looking for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
