@@ -829,6 +829,34 @@ fn task_type_code(task_type: Option<TaskType>) -> &'static str {
 mod tests {
     use super::*;
 
+    /// The task page names each event by its kind in the reader's language: a kind
+    /// without a label showed as its code ("alert alert …").
+    #[test]
+    fn every_event_kind_has_a_label_in_both_languages() {
+        use crate::backend::note_kind;
+        let kinds = [
+            event_kind::QUEUED,
+            event_kind::ADMITTED,
+            event_kind::STARTED,
+            event_kind::EXITED,
+            event_kind::RETRYING,
+            event_kind::FAILED,
+            event_kind::STOPPING,
+            event_kind::STOPPED,
+            event_kind::DEBUG,
+            event_kind::ALERT,
+            note_kind::CLUSTER,
+            note_kind::PULL,
+            note_kind::JOB,
+        ];
+        for kind in kinds {
+            let key = format!("ui.detail.event.{kind}");
+            for lang in [shared::messages::Lang::En, shared::messages::Lang::Zh] {
+                assert_ne!(shared::messages::text(lang, &key, &[]), key, "{lang:?}");
+            }
+        }
+    }
+
     #[test]
     fn cursors_round_trip_and_reject_other_text() {
         let cursor = Cursor {
