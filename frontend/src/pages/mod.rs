@@ -88,6 +88,10 @@ pub fn PhaseBadge(
 pub fn ErrorBanner(
     /// The failure, if any.
     error: RwSignal<Option<crate::api::ClientError>>,
+    /// The words for a refused spec (`spec.invalid`, with its `{code}`) on a page without
+    /// the form: "fix the findings" there would ask for what the page cannot do.
+    #[prop(optional)]
+    refused_spec: Option<&'static str>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     move || {
@@ -104,7 +108,12 @@ pub fn ErrorBanner(
             issues.sort_by_key(|issue| issue.severity);
             view! {
                 <div class="banner error" role="alert" data-testid="error">
-                    <span class="message">{err.localized(lang.get())}</span>
+                    <span class="message">{match (&err, refused_spec) {
+                        (crate::api::ClientError::Api(body), Some(key)) if body.code == "spec.invalid" => {
+                            lang.text_with(key, &[("code", body.code.clone())])
+                        }
+                        _ => err.localized(lang.get()),
+                    }}</span>
                     <ul class="issues">
                         {issues.into_iter().map(|issue| {
                             let path = issue.path.to_string();

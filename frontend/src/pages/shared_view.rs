@@ -66,6 +66,9 @@ pub fn SharedTask(
             <div>
                 <section class="panel tags" aria-labelledby="shared-tags-title">
                     <h2 id="shared-tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
+                    {tags.is_empty().then(|| view! {
+                        <p class="empty">{crate::i18n::tr("ui.detail.tags_none")}</p>
+                    })}
                     <ul class="tag-list" data-testid="tags">
                         {tags.iter().map(|tag| view! { <li><span class="tag">{tag_text(tag)}</span></li> }).collect_view()}
                     </ul>

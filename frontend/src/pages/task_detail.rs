@@ -104,7 +104,8 @@ pub fn TaskDetailPage(
             <h1 id="detail-title" data-testid="detail-title">
                 {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
             </h1>
-            <ErrorBanner error />
+            // Only a resubmit sends a spec from this page.
+            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" />
             {move || {
                 let user = user.clone();
                 let session = session.clone();

@@ -500,6 +500,16 @@ async fn the_shared_view_is_read_only() {
     );
 }
 
+/// As the owner's page says it: an empty tags panel read as one that failed to load.
+#[wasm_bindgen_test]
+async fn a_shared_task_without_tags_says_so() {
+    let mut view = task("t-00004", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    view.tags.clear();
+    let host = mount(move || view! { <SharedTask view=view.clone() /> });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, ".tags .empty"), ["No tags."]);
+}
+
 #[wasm_bindgen_test]
 async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
     let error = RwSignal::new(None::<ClientError>);
@@ -1327,6 +1337,57 @@ async fn mount_detail_page_in(
     answer_fetch("/events", "[]");
     answer_fetch("/logs", "");
     (host, handle)
+}
+
+/// A resubmit the rules now refuse (the catalog changed since) cannot be fixed on the
+/// task page: its refusal says to clone the task and fix the findings in the form, not
+/// "fix the findings it lists" as the form's does.
+#[wasm_bindgen_test]
+async fn a_refused_resubmit_leads_to_the_clone() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until("the actions", || {
+        host.query_selector("[data-testid='action-resubmit']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    find(&host, "[data-testid='action-resubmit']").click();
+    until("the resubmit", || {
+        held_fetches().iter().any(|u| u.contains("/resubmit"))
+    })
+    .await;
+    refuse_fetch(
+        "/resubmit",
+        422,
+        r#"{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
+            "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
+            "issues": [{"path": "basic.tags[0].key", "code": "basic.tags.key.invalid",
+                        "severity": "error", "message": "invalid key"}]}"#,
+    );
+    until("the refusal", || {
+        host.query_selector("[role='alert']").unwrap().is_some()
+    })
+    .await;
+    let banner = find(&host, "[role='alert'] .message")
+        .text_content()
+        .unwrap();
+    assert_eq!(
+        banner,
+        "The server refused to run this spec again as it is: clone the task and fix the \
+         findings below in the form (spec.invalid)"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let banner = find(&host, "[role='alert'] .message")
+        .text_content()
+        .unwrap();
+    assert!(
+        banner.starts_with("服务器拒绝按原配置重新提交：请克隆任务"),
+        "{banner}"
+    );
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
 }
 
 /// A tag is checked by the form's rules as it is added, at the tags; a refused save is

@@ -1114,6 +1114,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica_worker", "{n}: worker {i}"),
     ("ui.detail.replica_worker#ray", "{n}: worker {i}"),
     ("ui.detail.resubmit", "Resubmit"),
+    (
+        "ui.detail.resubmit_refused",
+        "The server refused to run this spec again as it is: clone the task and fix the findings below in the form ({code})",
+    ),
     ("ui.detail.share", "Share"),
     (
         "ui.detail.share_help",

@@ -944,6 +944,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
     ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
     ("ui.detail.resubmit", "重提"),
+    (
+        "ui.detail.resubmit_refused",
+        "服务器拒绝按原配置重新提交：请克隆任务，在表单中修正以下问题（{code}）",
+    ),
     ("ui.detail.share", "分享"),
     (
         "ui.detail.share_help",
