@@ -78,7 +78,10 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
 fn is_https_url(text: &str) -> bool {
     fluent_uri::Uri::parse(text).is_ok_and(|uri| {
         uri.scheme().as_str().eq_ignore_ascii_case("https")
-            && uri.authority().is_some_and(|a| !a.host().is_empty())
+            // A port past 65535 parses as digits, and no request could ever use it.
+            && uri
+                .authority()
+                .is_some_and(|a| !a.host().is_empty() && a.port_to_u16().is_ok())
     })
 }
 
@@ -92,5 +95,7 @@ mod tests {
         assert!(!is_https_url("http://hooks.example.com"));
         assert!(!is_https_url("https://"));
         assert!(!is_https_url("hooks.example.com"));
+        assert!(is_https_url("https://hooks.example.com:8443/berth"));
+        assert!(!is_https_url("https://hooks.example.com:99999/berth"));
     }
 }
