@@ -1286,6 +1286,69 @@ fn kueue_suspends_the_job_names_the_queue_and_lists_the_specs_as_flavors_in_orde
     );
 }
 
+#[test]
+fn two_pools_hosting_a_spec_write_one_flavor_that_each_pool_s_pods_match() {
+    // The H100 nodes of sh-a in two pools, each pool's nodes labelled apart.
+    let mut catalog = demo::catalog();
+    let cluster = catalog
+        .regions
+        .iter_mut()
+        .flat_map(|r| &mut r.clusters)
+        .find(|c| c.id == "sh-a")
+        .expect("sh-a");
+    let mut second = cluster
+        .pools
+        .iter()
+        .find(|p| p.id == "sh-a-h100")
+        .expect("sh-a-h100")
+        .clone();
+    second.id = "sh-a-h100-b".into();
+    for node in &mut second.nodes {
+        node.name = node.name.replace("h100", "h100b");
+        node.labels.insert("berth.dev/pool".into(), "b".into());
+    }
+    for pool in cluster.pools.iter_mut().filter(|p| p.id == "sh-a-h100") {
+        for node in &mut pool.nodes {
+            node.labels.insert("berth.dev/pool".into(), "a".into());
+        }
+    }
+    cluster.pools.push(second);
+    let in_pool = |pool: &str| {
+        let spec = demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some(pool.into());
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.specs = vec!["h100-8g".into()];
+            s.compute.units_per_node = 1;
+        });
+        objects(&spec, "llama-finetune-bcdfg", &catalog)
+    };
+    let (a, b) = (in_pool("sh-a-h100"), in_pool("sh-a-h100-b"));
+    let flavor = flavor_labels(&a, "h100-8g");
+    assert_eq!(
+        flavor,
+        flavor_labels(&b, "h100-8g"),
+        "neither task rewrites the other's flavor"
+    );
+    assert_eq!(
+        flavor,
+        &serde_json::json!({ "berth.dev/gpu-model": "h100" })
+    );
+    // Kueue matches a pod set to a flavor on the flavor's own label keys only
+    // (flavorassigner `flavorSelector`): each pool's pods keep their pool's selector and
+    // agree with the flavor on its keys.
+    for (objects, pool) in [(&a, "a"), (&b, "b")] {
+        for role in ["Master", "Worker"] {
+            let selector = &template(job_of(objects), role)["spec"]["nodeSelector"];
+            assert_eq!(selector["berth.dev/pool"], pool, "{role}");
+            for (key, value) in flavor.as_object().expect("labels") {
+                assert_eq!(&selector[key], value, "{role} {key}");
+            }
+        }
+    }
+}
+
 /// The node labels of the flavor `berth-<spec>` among `objects`.
 fn flavor_labels<'a>(objects: &'a [Value], spec: &str) -> &'a Value {
     &objects
