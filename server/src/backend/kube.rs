@@ -3182,7 +3182,7 @@ mod tests {
         );
         assert_eq!(
             step(pytorch_status(Some(false), Some(true))),
-            [evicted.clone()]
+            std::slice::from_ref(&evicted)
         );
         // The same suspension seen again (a re-list, another status write) is noted once.
         assert_eq!(
