@@ -1414,7 +1414,8 @@ impl Tracker {
                 // deleted the pods. The attempt goes on, so this is neither an end
                 // nor a failure: the job runs again once Kueue re-admits it, and is
                 // reported started again then. Kueue's reason comes as its `Stopped`
-                // Event on the job, a cluster note.
+                // Event on the job, a cluster note. Both marks are cleared (`|`, not
+                // `||`): the next suspension is an eviction only after a new admission.
                 let evicted =
                     std::mem::take(&mut self.admitted) | std::mem::take(&mut self.started);
                 let key = match (evicted, message.is_empty()) {
