@@ -1042,6 +1042,153 @@ fn the_ray_entrypoint_runs_the_command_exactly_through_submitter_ray_cli_and_job
     );
 }
 
+/// Runs the submitter's command as its pod would: the kubelet's expansion, then
+/// `bash -ce`, with KubeRay's `RAY_DASHBOARD_ADDRESS` and `RAY_JOB_SUBMISSION_ID`, and a
+/// `python` (the health probe) and `ray` on `PATH` that record what they get. Returns
+/// what `ray job submit` received: its arguments and the runtime env file's bytes.
+fn run_submitter(command: &Value, dashboard: &str) -> (Vec<String>, Option<Vec<u8>>) {
+    let words: Vec<&str> = command
+        .as_array()
+        .expect("the submitter has a command")
+        .iter()
+        .map(|w| w.as_str().expect("a word"))
+        .collect();
+    let [program, flags, script] = words.as_slice() else {
+        panic!("bash -ce <script>: {words:?}")
+    };
+    assert_eq!((*program, *flags), ("bash", "-ce"));
+    static RUN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "berth-submitter-{}-{}",
+        std::process::id(),
+        RUN.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    ));
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("a scratch directory");
+    let fake = |name: &str, body: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = bin.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("a fake program");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    };
+    // The dashboard is healthy; the job was not submitted yet.
+    fake("python", "exit 0");
+    fake(
+        "ray",
+        r#"case "$2" in
+status) exit 1 ;;
+submit)
+  for word in "$@"; do printf '%s\0' "$word"; done > "$OUT/submit"
+  while [ $# -gt 0 ]; do
+    if [ "$1" = --runtime-env ]; then cat "$2" > "$OUT/runtime_env"; fi
+    shift
+  done ;;
+logs) printf '%s ' "$@" > "$OUT/logs" ;;
+esac"#,
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let status = std::process::Command::new("bash")
+        .args(["-ce", &kubelet(script)])
+        .env("PATH", path)
+        .env("OUT", &dir)
+        .env("RAY_DASHBOARD_ADDRESS", dashboard)
+        .env("RAY_JOB_SUBMISSION_ID", "rayjob-x-abcde")
+        .env("HOME", "/home/expanded")
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "{script}");
+    let submitted = std::fs::read(dir.join("submit")).expect("ray job submit ran");
+    let args = submitted
+        .split(|b| *b == 0)
+        .filter(|w| !w.is_empty())
+        .map(|w| String::from_utf8_lossy(w).into_owned())
+        .collect();
+    let runtime_env = std::fs::read(dir.join("runtime_env")).ok();
+    let logs = std::fs::read_to_string(dir.join("logs")).expect("the logs are followed");
+    assert_eq!(
+        logs,
+        "job logs --address http://head-svc:8265 --follow rayjob-x-abcde "
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    (args, runtime_env)
+}
+
+#[test]
+fn the_runtime_env_reaches_ray_job_submit_exactly_as_written() {
+    // KubeRay's own submitter puts it as JSON between double quotes on its `bash -ce`
+    // line, where `$HOME` and `` `id` `` would be expanded (RULES.md 8.1).
+    let runtime_envs = [
+        "env_vars:\n  A: a$HOME\n  B: \"`id`\"\n  C: 'quote'\n",
+        "env_vars: {P: \"$(RANK) $$ ${X} \\\\ \\\" 'it''s'\"}\npip: [\"torch>=2\"]  # ; rm -rf / &\n",
+        "pip:\n  - ray[tune]==2.40.0\nworking_dir: \"!x\"\n\n",
+    ];
+    for runtime_env in runtime_envs {
+        let spec = ray_on_sh_a().with(|s| s.ray.runtime_env = runtime_env.into());
+        let objects = objects(&spec, "ray-tune-bcdfg", &demo::catalog());
+        let job = job_of(&objects);
+        assert_eq!(
+            job["spec"]["runtimeEnvYAML"],
+            Value::Null,
+            "not KubeRay's way"
+        );
+        let command = &job["spec"]["submitterPodTemplate"]["spec"]["containers"][0]["command"];
+        let (args, written) = run_submitter(command, "head-svc:8265");
+        assert_eq!(
+            String::from_utf8_lossy(&written.expect("a runtime env file")),
+            runtime_env
+        );
+        let at = args
+            .iter()
+            .position(|a| a == "--runtime-env")
+            .expect("--runtime-env");
+        assert_eq!(args[at + 1], shared::manifest::ray::RUNTIME_ENV_FILE);
+        let words = |flag: &str| {
+            let at = args.iter().position(|a| a == flag).expect(flag);
+            args[at + 1].clone()
+        };
+        assert_eq!(args[..2], ["job", "submit"]);
+        assert_eq!(words("--address"), "http://head-svc:8265");
+        assert_eq!(words("--submission-id"), "rayjob-x-abcde");
+        assert!(args.contains(&"--no-wait".to_owned()), "{args:?}");
+        // The entrypoint follows `--` as KubeRay splices it.
+        let dash = args.iter().position(|a| a == "--").expect("--");
+        assert_eq!(args[dash + 1..], ["python", "tune.py", "--samples", "32"]);
+    }
+}
+
+#[test]
+fn the_submitter_runs_a_job_without_runtime_env_and_an_address_given_with_its_scheme() {
+    let spec = ray_on_sh_a().with(|s| {
+        s.ray.runtime_env = " \n".into();
+        s.environment.command = "echo \"$HOME\" `id`".into();
+    });
+    let objects = objects(&spec, "ray-tune-bcdfg", &demo::catalog());
+    let job = job_of(&objects);
+    let command = &job["spec"]["submitterPodTemplate"]["spec"]["containers"][0]["command"];
+    let (args, written) = run_submitter(command, "http://head-svc:8265");
+    assert_eq!(written, None);
+    assert!(!args.contains(&"--runtime-env".to_owned()), "{args:?}");
+    assert_eq!(args[3], "http://head-svc:8265");
+    // The same words as the entrypoint KubeRay shows would give its `bash -ce` line.
+    let entrypoint = job["spec"]["entrypoint"].as_str().expect("entrypoint");
+    let (ok, words) = run(
+        "bash",
+        &["-ce", &format!("printf '%s\\0' {}", kubelet(entrypoint))],
+    );
+    assert!(ok);
+    let words: Vec<String> = words
+        .split(|b| *b == 0)
+        .filter(|w| !w.is_empty())
+        .map(|w| String::from_utf8_lossy(w).into_owned())
+        .collect();
+    let dash = args.iter().position(|a| a == "--").expect("--");
+    assert_eq!(args[dash + 1..], words[..]);
+}
+
 #[test]
 fn no_volume_takes_a_name_kuberay_injects() {
     let spec = ray_on_sh_a().with(|s| {
@@ -1137,6 +1284,69 @@ fn kueue_suspends_the_job_names_the_queue_and_lists_the_specs_as_flavors_in_orde
         template(job, "Master")["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"],
         "8"
     );
+}
+
+#[test]
+fn two_pools_hosting_a_spec_write_one_flavor_that_each_pool_s_pods_match() {
+    // The H100 nodes of sh-a in two pools, each pool's nodes labelled apart.
+    let mut catalog = demo::catalog();
+    let cluster = catalog
+        .regions
+        .iter_mut()
+        .flat_map(|r| &mut r.clusters)
+        .find(|c| c.id == "sh-a")
+        .expect("sh-a");
+    let mut second = cluster
+        .pools
+        .iter()
+        .find(|p| p.id == "sh-a-h100")
+        .expect("sh-a-h100")
+        .clone();
+    second.id = "sh-a-h100-b".into();
+    for node in &mut second.nodes {
+        node.name = node.name.replace("h100", "h100b");
+        node.labels.insert("berth.dev/pool".into(), "b".into());
+    }
+    for pool in cluster.pools.iter_mut().filter(|p| p.id == "sh-a-h100") {
+        for node in &mut pool.nodes {
+            node.labels.insert("berth.dev/pool".into(), "a".into());
+        }
+    }
+    cluster.pools.push(second);
+    let in_pool = |pool: &str| {
+        let spec = demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some(pool.into());
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.specs = vec!["h100-8g".into()];
+            s.compute.units_per_node = 1;
+        });
+        objects(&spec, "llama-finetune-bcdfg", &catalog)
+    };
+    let (a, b) = (in_pool("sh-a-h100"), in_pool("sh-a-h100-b"));
+    let flavor = flavor_labels(&a, "h100-8g");
+    assert_eq!(
+        flavor,
+        flavor_labels(&b, "h100-8g"),
+        "neither task rewrites the other's flavor"
+    );
+    assert_eq!(
+        flavor,
+        &serde_json::json!({ "berth.dev/gpu-model": "h100" })
+    );
+    // Kueue matches a pod set to a flavor on the flavor's own label keys only
+    // (flavorassigner `flavorSelector`): each pool's pods keep their pool's selector and
+    // agree with the flavor on its keys.
+    for (objects, pool) in [(&a, "a"), (&b, "b")] {
+        for role in ["Master", "Worker"] {
+            let selector = &template(job_of(objects), role)["spec"]["nodeSelector"];
+            assert_eq!(selector["berth.dev/pool"], pool, "{role}");
+            for (key, value) in flavor.as_object().expect("labels") {
+                assert_eq!(&selector[key], value, "{role} {key}");
+            }
+        }
+    }
 }
 
 /// The node labels of the flavor `berth-<spec>` among `objects`.

@@ -20,6 +20,11 @@
 //!   The job's status is mapped by [`job_phase`]; a running job is reported as
 //!   [`Event::Started`], its end as [`Event::Finished`]. Kubernetes Events of the job
 //!   and of its pods become [`Event::Note`]s.
+//! - Kueue: a job held suspended until admission is noted; one suspended again after
+//!   its admission was evicted (preempted, or its pods not ready in time) and requeued:
+//!   noted as an eviction (Kueue's reason is its `Stopped` Event on the job), the
+//!   attempt going on, and reported started again when re-admitted. An eviction ends
+//!   no attempt, so it is never a failure or a retry.
 //! - Image-pull breaker (SPEC.md section 5): each time a container of a pod enters
 //!   `ErrImagePull` (or is first seen in `ImagePullBackOff`), that pod's count of pull
 //!   failures grows. With `image_pull_retries` = n ≥ 0 the attempt fails when a pod's
@@ -243,8 +248,8 @@ impl JobKind {
 pub enum JobPhase {
     /// Created, pods not all running yet.
     Pending,
-    /// Suspended (by Kueue until admission, or when it evicts the job), with the
-    /// operator's message.
+    /// Suspended (by Kueue until admission, or again when it evicts an admitted job:
+    /// k8s/RULES.md section 9), with the operator's message.
     Suspended(String),
     /// Running; a PyTorchJob restarting its pods is still running.
     Running,
@@ -298,7 +303,10 @@ pub fn job_phase(kind: JobKind, object: &Value) -> JobPhase {
                         .if_empty(status["jobDeploymentStatus"].as_str().unwrap_or_default()),
                     &message,
                 )),
-                "Suspended" | "Suspending" => JobPhase::Suspended(message),
+                "Suspended" => JobPhase::Suspended(message),
+                // KubeRay keeps the last run's message until the cluster is gone
+                // ("Job is currently running."): not about the suspension.
+                "Suspending" => JobPhase::Suspended(String::new()),
                 "Running" => JobPhase::Running,
                 _ => JobPhase::Pending,
             }
@@ -1303,7 +1311,11 @@ struct Tracker {
     pending: Vec<KubeEvent>,
     /// Kubernetes Events reported: (uid, count), since a re-list repeats them.
     seen: HashSet<(String, i32)>,
-    last_note: Option<String>,
+    /// The job is suspended and that was noted; each suspension is noted once.
+    suspended: bool,
+    /// Kueue admitted the job since it was last suspended (it left the suspension), so
+    /// a new suspension is an eviction even before its pods ran.
+    admitted: bool,
     started: bool,
     done: bool,
 }
@@ -1330,7 +1342,8 @@ impl Tracker {
             pulls: HashMap::new(),
             pending: Vec::new(),
             seen: HashSet::new(),
-            last_note: None,
+            suspended: false,
+            admitted: false,
             started: false,
             done: false,
         }
@@ -1377,9 +1390,14 @@ impl Tracker {
         if self.done || object["metadata"]["uid"].as_str() != Some(&self.job_uid) {
             return Vec::new();
         }
-        match job_phase(self.kind, object) {
+        let phase = job_phase(self.kind, object);
+        if !matches!(phase, JobPhase::Suspended(_)) && std::mem::take(&mut self.suspended) {
+            self.admitted = true;
+        }
+        match phase {
             JobPhase::Pending => Vec::new(),
             JobPhase::Running if self.started => Vec::new(),
+            // Also after an eviction: re-admitted, the same attempt runs again.
             JobPhase::Running => vec![self.start_step()],
             JobPhase::Succeeded => self.end_of_job(object, None),
             // The operator's words: they stay as they came.
@@ -1388,17 +1406,28 @@ impl Tracker {
             JobPhase::Suspended(_) if self.stopping() => {
                 self.finish(Some(Arg::Message(Message::new("event.stopped"))))
             }
+            JobPhase::Suspended(_) if self.suspended => Vec::new(),
             JobPhase::Suspended(message) => {
-                let note = if message.is_empty() {
-                    Message::new("event.kube.suspended")
-                } else {
-                    Message::new("event.kube.suspended#detail").with("detail", &message)
+                self.suspended = true;
+                // Suspended after an admission: Kueue evicted the job (preempted it,
+                // or its pods were not ready in time) and requeued it; the operator
+                // deleted the pods. The attempt goes on, so this is neither an end
+                // nor a failure: the job runs again once Kueue re-admits it, and is
+                // reported started again then. Kueue's reason comes as its `Stopped`
+                // Event on the job, a cluster note. Both marks are cleared (`|`, not
+                // `||`): the next suspension is an eviction only after a new admission.
+                let evicted =
+                    std::mem::take(&mut self.admitted) | std::mem::take(&mut self.started);
+                let key = match (evicted, message.is_empty()) {
+                    (true, true) => "event.kube.evicted",
+                    (true, false) => "event.kube.evicted#detail",
+                    (false, true) => "event.kube.suspended",
+                    (false, false) => "event.kube.suspended#detail",
                 };
-                let text = note.render(shared::Lang::En);
-                if self.last_note.as_deref() == Some(text.as_str()) {
-                    return Vec::new();
+                let mut note = Message::new(key);
+                if !message.is_empty() {
+                    note = note.with("detail", &message);
                 }
-                self.last_note = Some(text);
                 vec![self.note(note_kind::JOB, note)]
             }
         }
@@ -3084,6 +3113,245 @@ mod tests {
             cleanups(&api.seen(), &format!("berth.dev/task={JOB}")),
             task_objects(NS),
             "its Secrets, ConfigMaps and PodMonitor went before the end was reported"
+        );
+    }
+
+    /// A PyTorchJob's conditions as Training Operator v1.9 writes them around a
+    /// suspension (`common/job.go`, `util/status.go`): suspending turns `Running` false
+    /// and `Suspended` true, both with reason `PyTorchJobSuspended`; resuming turns
+    /// `Suspended` false (`PyTorchJobResumed`) and `Running` comes back once the pods run.
+    fn pytorch_status(running: Option<bool>, suspended: Option<bool>) -> Value {
+        let suspended_message = format!("PyTorchJob {JOB} is suspended.");
+        let mut list = vec![
+            json!({ "type": "Created", "status": "True", "reason": "PyTorchJobCreated", "message": "created" }),
+        ];
+        if let Some(running) = running {
+            list.push(if running {
+                json!({ "type": "Running", "status": "True", "reason": "PyTorchJobRunning", "message": "running" })
+            } else {
+                json!({ "type": "Running", "status": "False", "reason": "PyTorchJobSuspended", "message": suspended_message })
+            });
+        }
+        if let Some(suspended) = suspended {
+            list.push(if suspended {
+                json!({ "type": "Suspended", "status": "True", "reason": "PyTorchJobSuspended", "message": suspended_message })
+            } else {
+                json!({ "type": "Suspended", "status": "False", "reason": "PyTorchJobResumed", "message": format!("PyTorchJob {JOB} is resumed.") })
+            });
+        }
+        json!({ "conditions": list })
+    }
+
+    /// What the tracker reports, as (event, English text of a note).
+    fn reported(steps: Vec<Step>) -> Vec<String> {
+        steps
+            .into_iter()
+            .map(|step| match step {
+                Step::Emit(Event::Started { attempt, .. }) => format!("started {attempt}"),
+                Step::Emit(Event::Note { kind, message, .. }) => {
+                    format!("{kind}: {}", message.render(Lang::En))
+                }
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_running_pytorchjob_kueue_evicts_waits_for_admission_again_and_runs_again_in_the_same_attempt()
+     {
+        // k8s/RULES.md 9: Kueue evicts an admitted job (preemption, waitForPodsReady) by
+        // setting `runPolicy.suspend` again; the operator deletes the pods and marks it
+        // suspended; on re-admission Kueue unsuspends it. None of it ends the attempt.
+        let mut tracker = tracker(3);
+        let mut step =
+            |status: Value| reported(tracker.on_job(&stored(pytorch_job(), "2", status)));
+        let suspended = format!("PyTorchJob {JOB} is suspended.");
+        assert_eq!(
+            step(pytorch_status(None, Some(true))),
+            [format!(
+                "job: the job is suspended (waiting for admission): {suspended}"
+            )],
+            "created suspended: waiting for admission"
+        );
+        assert_eq!(
+            step(pytorch_status(None, Some(false))),
+            Vec::<String>::new()
+        );
+        assert_eq!(step(pytorch_status(Some(true), Some(false))), ["started 1"]);
+        let evicted = format!(
+            "job: evicted by Kueue: the job is suspended (waiting for admission again): {suspended}"
+        );
+        assert_eq!(
+            step(pytorch_status(Some(false), Some(true))),
+            std::slice::from_ref(&evicted)
+        );
+        // The same suspension seen again (a re-list, another status write) is noted once.
+        assert_eq!(
+            step(pytorch_status(Some(false), Some(true))),
+            Vec::<String>::new()
+        );
+        // Re-admitted: pending until its pods run, then started again, attempt 1 still.
+        assert_eq!(
+            step(pytorch_status(Some(false), Some(false))),
+            Vec::<String>::new()
+        );
+        assert_eq!(step(pytorch_status(Some(true), Some(false))), ["started 1"]);
+        // A second eviction is noted again.
+        assert_eq!(step(pytorch_status(Some(false), Some(true))), [evicted]);
+        assert!(!tracker.done, "an eviction ends nothing");
+    }
+
+    #[test]
+    fn an_admitted_job_evicted_before_its_pods_ran_is_noted_as_evicted() {
+        // waitForPodsReady: an admitted job whose pods are not ready in time is evicted
+        // before it ever ran.
+        let mut tracker = tracker(3);
+        let mut step =
+            |status: Value| reported(tracker.on_job(&stored(pytorch_job(), "2", status)));
+        step(pytorch_status(None, Some(true)));
+        assert_eq!(
+            step(pytorch_status(None, Some(false))),
+            Vec::<String>::new()
+        );
+        let notes = step(pytorch_status(None, Some(true)));
+        assert!(
+            matches!(notes.as_slice(), [note] if note.starts_with("job: evicted by Kueue")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_running_rayjob_kueue_evicts_is_noted_once_and_started_again_when_readmitted() {
+        // KubeRay v1.7 (`rayjob_controller.go`): `suspend` on a Running job goes
+        // Suspending (the old run's message kept) → Suspended (message reset) → New once
+        // unsuspended → Initializing → Running on a new cluster.
+        let mut tracker = Tracker::new(
+            task(),
+            1,
+            JobKind::Ray,
+            JOB.to_owned(),
+            format!("uid-{JOB}"),
+            3,
+            Arc::default(),
+        );
+        let mut step = |status: Value| reported(tracker.on_job(&stored(ray_job(), "2", status)));
+        assert_eq!(
+            step(
+                json!({ "jobDeploymentStatus": "Running", "jobStatus": "RUNNING", "message": "Job is currently running." })
+            ),
+            ["started 1"]
+        );
+        assert_eq!(
+            step(
+                json!({ "jobDeploymentStatus": "Suspending", "jobStatus": "RUNNING", "message": "Job is currently running." })
+            ),
+            ["job: evicted by Kueue: the job is suspended (waiting for admission again)"],
+            "the last run's message says nothing about the eviction"
+        );
+        assert_eq!(
+            step(json!({ "jobDeploymentStatus": "Suspended", "jobStatus": "" })),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            step(json!({ "jobDeploymentStatus": "New", "jobStatus": "" })),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            step(json!({ "jobDeploymentStatus": "Initializing", "jobStatus": "" })),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            step(json!({ "jobDeploymentStatus": "Running", "jobStatus": "RUNNING" })),
+            ["started 1"]
+        );
+    }
+
+    #[tokio::test]
+    async fn with_kueue_an_evicted_job_waits_says_why_and_a_stop_still_ends_it() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, true);
+        let mut events = backend.events();
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(pytorch_job(), "5", pytorch_status(Some(true), Some(false))),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Started {
+                task: task(),
+                attempt: 1
+            }
+        );
+        // Kueue suspends the job and says why in a `Stopped` Event on it
+        // (jobframework `stopJob`: the Workload's `Evicted` message).
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            stored(pytorch_job(), "6", pytorch_status(Some(false), Some(true))),
+        )
+        .await;
+        let Event::Note {
+            kind,
+            message,
+            attempt,
+            ..
+        } = next(&mut events).await
+        else {
+            panic!("a note, not an end")
+        };
+        assert_eq!((kind, attempt), (note_kind::JOB, 1));
+        assert_eq!(message.key, "event.kube.evicted#detail");
+        let why = "Preempted to accommodate a workload (UID: w-2, JobUID: j-2) due to prioritization in the ClusterQueue";
+        api.push(
+            "events",
+            "ADDED",
+            kube_event(
+                "k1",
+                1,
+                "PyTorchJob",
+                JOB,
+                &format!("uid-{JOB}"),
+                "Stopped",
+                why,
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Note {
+                task: task(),
+                attempt: 1,
+                kind: note_kind::CLUSTER,
+                message: Message::new("event.kube.cluster")
+                    .with("object", format!("pytorchjob {JOB}"))
+                    .with("what", format!("Stopped: {why}")),
+            }
+        );
+        // Stopped while evicted: the job is deleted, and its end is the stop's.
+        backend
+            .stop(&task(), 1, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        the_stop_s_delete(
+            &api,
+            &format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}"),
+        );
+        let mut going = stored(pytorch_job(), "7", pytorch_status(Some(false), Some(true)));
+        going["metadata"]["deletionTimestamp"] = json!("2026-11-29T12:00:00Z");
+        api.push("pytorchjobs", "MODIFIED", going).await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some(Arg::Message(Message::new("event.stopped")))
+            }
         );
     }
 

@@ -3,11 +3,13 @@
 //! - Kueue: the job carries the LocalQueue label and is created suspended; Kueue
 //!   unsuspends it on admission and injects the chosen flavor's node labels. Each spec
 //!   of the priority list (and a RayJob head's own spec) is a ResourceFlavor, rendered
-//!   in priority order. The pods are sized for one spec (the first of the list, or the
-//!   head's own), so each template keeps that spec's node selector: Kueue assigns only
-//!   a flavor whose node labels match it (k8s/RULES.md section 9), never one whose nodes
-//!   the pods were not sized for. Another spec of the list is no fallback here; the
-//!   server puts the plan's spec first when it submits.
+//!   in priority order, its node labels those of every node of the cluster hosting the
+//!   spec, so tasks of two pools hosting it write the same flavor. The pods are sized
+//!   for one spec (the first of the list, or the head's own), so each template keeps
+//!   that spec's node selector (its pool's nodes): Kueue assigns only a flavor whose
+//!   node labels it matches (k8s/RULES.md section 9), never one whose nodes the pods
+//!   were not sized for. Another spec of the list is no fallback here; the server puts
+//!   the plan's spec first when it submits.
 //! - Volcano: pods use the `volcano` scheduler and the operator creates a PodGroup
 //!   whose minimum member is every replica.
 
@@ -60,7 +62,7 @@ pub fn flavors(job: &Job<'_>) -> Result<Vec<Object>, RenderError> {
                     annotations: Map::new(),
                 },
                 spec: ResourceFlavorSpec {
-                    node_labels: super::pod::node_labels(job, spec),
+                    node_labels: super::pod::cluster_node_labels(job, spec),
                 },
             }))
         })

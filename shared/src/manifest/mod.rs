@@ -21,7 +21,9 @@
 //!   container is named `pytorch`.
 //! - One env entry per name; every `$` in command and env values doubled.
 //! - The RayJob entrypoint survives the submitter's `bash -ce`, `ray job submit`'s
-//!   `list2cmdline` and the job's `/bin/sh` ([`ray::entrypoint`]); no volume takes
+//!   `list2cmdline` and the job's `/bin/sh` ([`ray::entrypoint`]); the runtime env
+//!   reaches Ray as written, through Berth's own submitter command rather than
+//!   KubeRay's double-quoted one ([`ray::submitter_command`]); no volume takes
 //!   KubeRay's own names; a RayJob name is at most 47 characters.
 
 pub mod admission;

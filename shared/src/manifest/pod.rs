@@ -5,7 +5,7 @@
 use super::Job;
 use super::object::Map;
 use super::shell::kubelet_literal;
-use crate::catalog::{InstanceSpec, Scrape};
+use crate::catalog::{InstanceSpec, Node, Scrape};
 use crate::injected::PYTORCH_DISTRIBUTED;
 use crate::task::RAY_SHARED_STORAGE_PATH;
 use crate::task::TaskType;
@@ -480,7 +480,20 @@ fn claim(name: String, claim_name: &str, read_only: bool) -> Volume {
 /// The labels the nodes hosting `spec` in the task's pool all carry: the node selector
 /// for that spec (the pool's labels plus what sets the spec's nodes apart).
 pub fn node_labels(job: &Job<'_>, spec: &InstanceSpec) -> Map {
-    let mut hosts = job.pool.nodes.iter().filter(|n| n.hosts(spec));
+    common_labels(job.pool.nodes.iter(), spec)
+}
+
+/// The labels every node hosting `spec` in the task's cluster carries, whatever its
+/// pool: a Kueue ResourceFlavor's node labels. Each pool's [`node_labels`] for the spec
+/// holds them with the same values, so a pod sized for the spec matches its flavor
+/// from any pool (Kueue compares only the flavor's own keys), and every task writes the
+/// flavor alike.
+pub fn cluster_node_labels(job: &Job<'_>, spec: &InstanceSpec) -> Map {
+    common_labels(job.cluster.pools.iter().flat_map(|p| &p.nodes), spec)
+}
+
+fn common_labels<'a>(nodes: impl Iterator<Item = &'a Node>, spec: &InstanceSpec) -> Map {
+    let mut hosts = nodes.filter(|n| n.hosts(spec));
     let Some(first) = hosts.next() else {
         return Map::new();
     };

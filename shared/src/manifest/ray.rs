@@ -32,10 +32,8 @@ pub struct RayJob {
 #[serde(rename_all = "camelCase")]
 pub struct RayJobSpec {
     /// The command, as [`entrypoint`] makes it survive the submitter's shells.
+    /// Berth's submitter command ([`submitter_command`]) runs it; KubeRay shows it.
     pub entrypoint: String,
-    /// The runtime env YAML, `$` doubled (it reaches the submitter's command line).
-    #[serde(skip_serializing_if = "Option::is_none", rename = "runtimeEnvYAML")]
-    pub runtime_env_yaml: Option<String>,
     /// A Kubernetes Job runs `ray job submit`.
     pub submission_mode: &'static str,
     /// Always true: Kueue and `suspend` require it, and the cluster is freed.
@@ -147,6 +145,12 @@ pub fn head_spec<'a>(job: &Job<'a>) -> Result<Option<&'a InstanceSpec>, RenderEr
 /// and is decoded by the job's shell: `set -f; IFS=; exec bash -c $(echo <base64> |
 /// base64 -d)` (no field splitting or globbing of the decoded text).
 pub fn entrypoint(command: &str) -> String {
+    kubelet_literal(&entrypoint_words(command))
+}
+
+/// [`entrypoint`] before the kubelet's layer: the words as the submitter's shell reads
+/// them.
+fn entrypoint_words(command: &str) -> String {
     let plain = !command.trim().is_empty()
         && command
             .bytes()
@@ -159,7 +163,50 @@ pub fn entrypoint(command: &str) -> String {
         "set", "-f;", "IFS=;", "exec", "bash", "-c", "$(echo", &encoded, "|", "base64", "-d)",
     ];
     let line: Vec<String> = words.iter().map(|w| single_quoted(w)).collect();
-    kubelet_literal(&line.join(" "))
+    line.join(" ")
+}
+
+/// Where the submitter writes the runtime env for `ray job submit --runtime-env`.
+pub const RUNTIME_ENV_FILE: &str = "/tmp/berth-runtime-env.yaml";
+
+/// The submitter container's command (`bash -ce <script>`, `$` doubled for the
+/// kubelet): what KubeRay v1.7 runs in K8sJobMode (`BuildJobSubmitCommand`,
+/// `common/job.go`): wait until the dashboard's GCS is healthy, submit under the
+/// submission id KubeRay gives (`--no-wait`, skipped when a retried submitter finds the
+/// job submitted), then follow the job's logs; the entrypoint goes after `--` as
+/// KubeRay splices it ([`entrypoint`]).
+///
+/// Berth writes it because KubeRay passes `runtimeEnvYAML` as JSON inside double quotes
+/// (Go's `strconv.Quote`) on its `bash -ce` line, where the shell expands `$` and
+/// backticks. Here the runtime env YAML is one single-quoted word, written to
+/// [`RUNTIME_ENV_FILE`] as it is, which `ray job submit --runtime-env` reads with
+/// PyYAML's `safe_load` (the reader Berth validates it as). KubeRay keeps a command the
+/// template sets and adds `RAY_DASHBOARD_ADDRESS` (without `http://`) and
+/// `RAY_JOB_SUBMISSION_ID` to the container's env (`configureSubmitterContainer`).
+pub fn submitter_command(command: &str, runtime_env: &str) -> Vec<String> {
+    let mut script = vec![
+        "address=http://${RAY_DASHBOARD_ADDRESS#http://}".to_owned(),
+        "until python -c \"import urllib.request; r=urllib.request.urlopen('$address/api/gcs_healthz', timeout=10); exit(0 if b'success' in r.read() else 1)\" >/dev/null 2>&1; do echo \"Waiting for Ray Dashboard GCS to become healthy at $address ...\"; sleep 2; done".to_owned(),
+    ];
+    let mut submit = "ray job submit --address \"$address\" --no-wait".to_owned();
+    if !runtime_env.trim().is_empty() {
+        script.push(format!(
+            "printf '%s' {} > {RUNTIME_ENV_FILE}",
+            single_quoted(runtime_env)
+        ));
+        submit.push_str(&format!(" --runtime-env {RUNTIME_ENV_FILE}"));
+    }
+    script.push(format!(
+        "if ! ray job status --address \"$address\" \"$RAY_JOB_SUBMISSION_ID\" >/dev/null 2>&1; then {submit} --submission-id \"$RAY_JOB_SUBMISSION_ID\" -- {} ; fi",
+        entrypoint_words(command)
+    ));
+    script
+        .push("ray job logs --address \"$address\" --follow \"$RAY_JOB_SUBMISSION_ID\"".to_owned());
+    vec![
+        "bash".to_owned(),
+        "-ce".to_owned(),
+        kubelet_literal(&script.join("\n")),
+    ]
 }
 
 impl Target for RayJobTarget {
@@ -244,11 +291,12 @@ impl Target for RayJobTarget {
                 scheduler_name: head.spec.scheduler_name.clone(),
                 priority_class_name: head.spec.priority_class_name.clone(),
                 node_selector: Map::new(),
-                // No command: KubeRay writes its `ray job submit` line into it.
+                // Berth's command, which KubeRay keeps: its own would let the shell
+                // expand the runtime env ([`submitter_command`]).
                 containers: vec![Container {
                     name: "ray-job-submitter".to_owned(),
                     image: job.image.clone(),
-                    command: Vec::new(),
+                    command: submitter_command(&spec.environment.command, &ray.runtime_env),
                     env: Vec::new(),
                     ports: Vec::new(),
                     resources: ResourceRequirements::fixed("1", "1Gi"),
@@ -282,8 +330,6 @@ impl Target for RayJobTarget {
             },
             spec: RayJobSpec {
                 entrypoint: entrypoint(&spec.environment.command),
-                runtime_env_yaml: (!ray.runtime_env.trim().is_empty())
-                    .then(|| kubelet_literal(&ray.runtime_env)),
                 submission_mode: "K8sJobMode",
                 shutdown_after_job_finishes: true,
                 ttl_seconds_after_finished: if ray.debug.enabled {

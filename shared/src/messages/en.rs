@@ -327,6 +327,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.unknown", "an unknown end"),
     ("event.kube.cluster", "{object}: {what}"),
     (
+        "event.kube.evicted",
+        "evicted by Kueue: the job is suspended (waiting for admission again)",
+    ),
+    (
+        "event.kube.evicted#detail",
+        "evicted by Kueue: the job is suspended (waiting for admission again): {detail}",
+    ),
+    (
         "event.kube.job_deleted",
         "the job {job} was deleted outside Berth",
     ),

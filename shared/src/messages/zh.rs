@@ -262,6 +262,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.signal", "信号 {signal}"),
     ("event.how.unknown", "结束原因未知"),
     ("event.kube.cluster", "{object}：{what}"),
+    (
+        "event.kube.evicted",
+        "作业被 Kueue 驱逐，已挂起（重新等待准入）",
+    ),
+    (
+        "event.kube.evicted#detail",
+        "作业被 Kueue 驱逐，已挂起（重新等待准入）：{detail}",
+    ),
     ("event.kube.job_deleted", "作业 {job} 在 Berth 之外被删除"),
     (
         "event.kube.pull_breaker",
