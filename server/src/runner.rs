@@ -1217,6 +1217,19 @@ impl Runner {
                 attempt,
                 failure,
             } => self.on_finished(task, attempt, failure).await,
+            backend::Event::Requeued { task, attempt, why } => {
+                let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
+                if current != Some(attempt) {
+                    return;
+                }
+                // Its place stays held: the same attempt runs again once re-admitted.
+                self.step(&task, TaskPhase::Scheduling, Some(why.clone()), attempt)
+                    .await;
+                let note = Message::new("event.note")
+                    .with("attempt", attempt)
+                    .with_message("note", why);
+                self.event(&task, backend::note_kind::JOB, note).await;
+            }
             backend::Event::Note {
                 task,
                 attempt,

@@ -66,7 +66,9 @@ impl TaskPhase {
             (Queued, Scheduling | Stopped | Failed | Deleted) => true,
             // A placement can be lost before the pods start: back to the queue.
             (Scheduling, Queued | Running | Failed | Stopped) => true,
-            (Running, Succeeded | Failed | Stopped | Retrying) => true,
+            // Back to waiting for admission: Kueue evicted the running job and requeued it,
+            // the same attempt.
+            (Running, Scheduling | Succeeded | Failed | Stopped | Retrying) => true,
             (Retrying, Queued | Scheduling | Failed | Stopped) => true,
             (Succeeded | Failed | Stopped, Deleted) => true,
             _ => false,

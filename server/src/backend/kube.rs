@@ -1428,6 +1428,13 @@ impl Tracker {
                 if !message.is_empty() {
                     note = note.with("detail", &message);
                 }
+                if evicted {
+                    return vec![Step::Emit(Event::Requeued {
+                        task: self.task.clone(),
+                        attempt: self.attempt,
+                        why: note,
+                    })];
+                }
                 vec![self.note(note_kind::JOB, note)]
             }
         }
@@ -3151,6 +3158,9 @@ mod tests {
                 Step::Emit(Event::Note { kind, message, .. }) => {
                     format!("{kind}: {}", message.render(Lang::En))
                 }
+                Step::Emit(Event::Requeued { attempt, why, .. }) => {
+                    format!("requeued {attempt}: {}", why.render(Lang::En))
+                }
                 other => format!("{other:?}"),
             })
             .collect()
@@ -3179,7 +3189,7 @@ mod tests {
         );
         assert_eq!(step(pytorch_status(Some(true), Some(false))), ["started 1"]);
         let evicted = format!(
-            "job: evicted by Kueue: the job is suspended (waiting for admission again): {suspended}"
+            "requeued 1: evicted by Kueue: the job is suspended (waiting for admission again): {suspended}"
         );
         assert_eq!(
             step(pytorch_status(Some(false), Some(true))),
@@ -3215,7 +3225,7 @@ mod tests {
         );
         let notes = step(pytorch_status(None, Some(true)));
         assert!(
-            matches!(notes.as_slice(), [note] if note.starts_with("job: evicted by Kueue")),
+            matches!(notes.as_slice(), [note] if note.starts_with("requeued 1: evicted by Kueue")),
             "{notes:?}"
         );
     }
@@ -3245,7 +3255,7 @@ mod tests {
             step(
                 json!({ "jobDeploymentStatus": "Suspending", "jobStatus": "RUNNING", "message": "Job is currently running." })
             ),
-            ["job: evicted by Kueue: the job is suspended (waiting for admission again)"],
+            ["requeued 1: evicted by Kueue: the job is suspended (waiting for admission again)"],
             "the last run's message says nothing about the eviction"
         );
         assert_eq!(
@@ -3296,17 +3306,11 @@ mod tests {
             stored(pytorch_job(), "6", pytorch_status(Some(false), Some(true))),
         )
         .await;
-        let Event::Note {
-            kind,
-            message,
-            attempt,
-            ..
-        } = next(&mut events).await
-        else {
-            panic!("a note, not an end")
+        let Event::Requeued { why, attempt, .. } = next(&mut events).await else {
+            panic!("requeued, not an end")
         };
-        assert_eq!((kind, attempt), (note_kind::JOB, 1));
-        assert_eq!(message.key, "event.kube.evicted#detail");
+        assert_eq!(attempt, 1);
+        assert_eq!(why.key, "event.kube.evicted#detail");
         let why = "Preempted to accommodate a workload (UID: w-2, JobUID: j-2) due to prioritization in the ClusterQueue";
         api.push(
             "events",

@@ -171,6 +171,17 @@ pub enum Event {
         /// the cluster's own words as text, Berth's as a catalog message.
         failure: Option<shared::messages::Arg>,
     },
+    /// The attempt waits for admission again, its pods gone (Kubernetes: Kueue evicted
+    /// the job and requeued it). The attempt goes on: [`Event::Started`] comes again
+    /// once it is re-admitted. Neither an end nor a failure.
+    Requeued {
+        /// The task.
+        task: TaskId,
+        /// The attempt.
+        attempt: u32,
+        /// Why, for people, as a catalog message (the cluster's own words inside it).
+        why: shared::messages::Message,
+    },
     /// Something worth a line in the task's events (a Kubernetes Event of the job or its
     /// pods, an image-pull failure).
     Note {

@@ -55,6 +55,24 @@ impl Backend for JobBackend {
             }
             None => gang.command.as_str(),
         };
+        // Kueue evicts the running job; unless it is to `hold` there, it is re-admitted.
+        let command = match command.strip_prefix("evict-") {
+            Some(rest) => {
+                let _ = self.events.send(Event::Requeued {
+                    task: task.clone(),
+                    attempt,
+                    why: Message::new("event.kube.evicted"),
+                });
+                if rest != "hold" {
+                    let _ = self.events.send(Event::Started {
+                        task: task.clone(),
+                        attempt,
+                    });
+                }
+                rest
+            }
+            None => command,
+        };
         let failure = match command {
             "succeed" => None,
             // An operator's words: text from outside Berth.
@@ -255,6 +273,70 @@ async fn stopping_a_running_job_asks_the_backend_and_ends_the_task_stopped() {
     let (app, backend) = app().await;
     let id = submit(&app, &spec("hold")).await;
     wait_for_phase(&app, &id, "running").await;
+    stop(&app, &id).await;
+    assert_eq!(
+        backend.stops.lock().unwrap().as_slice(),
+        [(TaskId(id.clone()), 1)]
+    );
+}
+
+fn phases(task: &Value) -> Vec<&str> {
+    task["history"]
+        .as_array()
+        .expect("a history")
+        .iter()
+        .map(|h| h["phase"].as_str().expect("a phase"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_kueue_evicts_waits_for_admission_again_then_runs_on_as_the_same_attempt() {
+    let (app, backend) = app().await;
+    let mut spec = spec("evict-succeed");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let id = submit(&app, &spec).await;
+    let done = wait_for_phase(&app, &id, "succeeded").await;
+    assert_eq!(
+        phases(&done),
+        [
+            "queued",
+            "scheduling",
+            "running",
+            "scheduling",
+            "running",
+            "succeeded"
+        ]
+    );
+    assert_eq!(done["attempts"], 1, "an eviction is no retry: {done}");
+    assert_eq!(
+        done["history"][3]["reason"],
+        "evicted by Kueue: the job is suspended (waiting for admission again)"
+    );
+    assert_eq!(
+        events_of(&app, &id, "job").await,
+        ["attempt 1: evicted by Kueue: the job is suspended (waiting for admission again)"]
+    );
+    assert_eq!(events_of(&app, &id, "retrying").await, Vec::<String>::new());
+    assert_eq!(
+        backend.starts.lock().unwrap().as_slice(),
+        [(TaskId(id.clone()), 1)],
+        "the gang was started once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_a_job_kueue_evicted_ends_the_task_stopped() {
+    let (app, backend) = app().await;
+    let id = submit(&app, &spec("evict-hold")).await;
+    for _ in 0..300 {
+        let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+        if phases(&task) == ["queued", "scheduling", "running", "scheduling"] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+    assert_eq!(task["phase"], "scheduling", "{task}");
     stop(&app, &id).await;
     assert_eq!(
         backend.stops.lock().unwrap().as_slice(),
