@@ -1026,21 +1026,27 @@ mod tests {
         assert_eq!(recorded(2), None, "no such replica");
 
         // A command a stop's SIGTERM ended: as its exit was reported.
-        let mut sleeper = self::gang("sleep 1000", 1, 0);
+        let mut sleeper = self::gang("echo ready; sleep 1000", 1, 0);
         sleeper.attempt = 2;
         backend.start(sleeper.clone()).await.expect("starts");
+        let log = backend.log_path(&sleeper.task, 2, 0);
+        // The wrapper catches SIGTERM once it runs the command, not before.
+        let begin = Instant::now();
+        while std::fs::read_to_string(&log).unwrap_or_default().is_empty() {
+            assert!(begin.elapsed() < WAIT, "the command never ran");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         backend
             .stop(&sleeper.task, 2, Duration::from_secs(5))
             .await
             .expect("stops");
         let (_, exits) = run_until_exits(&mut events, 1).await;
         assert_eq!(exits, vec![(0, None, Some(15))]);
-        let log = backend.log_path(&sleeper.task, 2, 0);
         assert_eq!(
             recorded_exit(&log).map(|e| (e.code, e.signal)),
             Some((None, Some(15)))
         );
-        assert_eq!(std::fs::read_to_string(&log).expect("its log"), "");
+        assert_eq!(std::fs::read_to_string(&log).expect("its log"), "ready\n");
     }
 
     /// The wrapper that records the exit is invisible to the command: what it prints of
