@@ -111,9 +111,12 @@ const EXIT_FILE: &str = "exit-status";
 
 /// The main process of every replica: `bash -c WRAPPER <bash> <exit file> <mv> <command>`.
 ///
-/// - `trap : TERM`: a stop's SIGTERM goes to the whole group; caught (not ignored, which
+/// - `trap … TERM`: a stop's SIGTERM goes to the whole group; caught (not ignored, which
 ///   the command would inherit and could not undo), it lets the wrapper outlive the
-///   command to record its end, while the command gets SIGTERM as it would alone.
+///   command to record its end, while the command gets SIGTERM as it would alone. One
+///   that comes before the command started means it is not started (as SIGTERM: 143),
+///   where it would otherwise miss the signal and run out the grace. The trap marks it
+///   with an extra argument, not a variable, which the replica's environment may hold.
 /// - `SHLVL`: bash counts itself in `SHLVL`; the wrapper takes its own count back out, so
 ///   the command's shell sets the value it would set run directly.
 /// - `"$0" -c "$3"`: the command's shell has the argv it would have (`argv[0]` the bash
@@ -125,11 +128,10 @@ const EXIT_FILE: &str = "exit-status";
 /// - The status goes to a new file renamed into place, so a reader finds the whole
 ///   status or none; `mv` is the server's own (found on its `PATH`), as the task's
 ///   `PATH` may lack it. A failure to write it is silent: the log is the command's.
-const WRAPPER: &str = r#"trap : TERM
+const WRAPPER: &str = r#"trap 'set -- "$@" stopped' TERM
 exec 3>&2 2>/dev/null
 case $SHLVL in 1) unset SHLVL ;; *) SHLVL=$((SHLVL - 1)) ;; esac
-"$0" -c "$3" 2>&3 3>&-
-s=$?
+if [ $# -gt 3 ]; then s=143; else "$0" -c "$3" 2>&3 3>&-; s=$?; fi
 { printf '%s\n' "$s" >"$1.tmp" && "$2" -f "$1.tmp" "$1"; } 2>/dev/null
 exit "$s"
 "#;
