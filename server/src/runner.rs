@@ -1729,6 +1729,8 @@ impl Runner {
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
+            } else if let Some(exits) = self.ended_unheard(&stored) {
+                self.hear_late(&stored, exits).await;
             } else if let Some(why) = rerun.then(|| self.cannot_run(&stored)).flatten() {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
             } else if rerun {
@@ -1768,6 +1770,74 @@ impl Runner {
             }
         }
         Ok(())
+    }
+
+    /// How every replica of a task's running attempt ended while no server watched
+    /// them, earliest first: as the local backend's replicas record it beside their logs
+    /// ([`backend::local::recorded_exit`]). `None` when one of them recorded no end (it
+    /// still ran when the restart ended it: the attempt was interrupted), when the
+    /// attempt never reached running, or when the backend runs no processes here.
+    fn ended_unheard(
+        &self,
+        stored: &StoredTask,
+    ) -> Option<Vec<(u32, backend::local::RecordedExit)>> {
+        if !self.backend.leftovers_are_local() || stored.task.phase != TaskPhase::Running {
+            return None;
+        }
+        let (id, attempt) = (&stored.task.id, stored.task.attempts);
+        // As many as the start awaited: a RayJob's entrypoint runs alone.
+        let replicas = if stored.task.spec.is_ray() {
+            1
+        } else {
+            let placement = stored.placement.as_ref()?;
+            let workers: u64 = placement.workers.iter().map(|w| w.replicas).sum();
+            u32::try_from(workers).ok()? + u32::from(placement.head.is_some())
+        };
+        if replicas == 0 {
+            return None;
+        }
+        let mut exits = (0..replicas)
+            .map(|replica| {
+                let log = self.backend.log_path(id, attempt, replica);
+                Some((replica, backend::local::recorded_exit(&log)?))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        exits.sort_by_key(|(replica, exit)| (exit.at, *replica));
+        Some(exits)
+    }
+
+    /// Ends an attempt whose replicas all ended while the server was down as it would
+    /// have ended with the server up: each exit is heard now, in the order they came, so
+    /// the task succeeds, or fails (or runs again, per its fault tolerance) with the
+    /// first failed replica's reason, with the same events and alerts.
+    async fn hear_late(
+        &self,
+        stored: &StoredTask,
+        exits: Vec<(u32, backend::local::RecordedExit)>,
+    ) {
+        let (id, attempt) = (&stored.task.id, stored.task.attempts);
+        let said = Message::new("event.server_stopped#ended").with("attempt", attempt);
+        self.event(id, event_kind::EXITED, said).await;
+        self.attempts.lock().await.insert(
+            id.clone(),
+            Attempt {
+                attempt,
+                replicas: exits.len() as u32,
+                ..Attempt::default()
+            },
+        );
+        for (replica, exit) in exits {
+            self.on_exit(id.clone(), attempt, replica, exit.code, exit.signal)
+                .await;
+        }
+        // Queued again by its fault tolerance on a catalog that changed so that it can
+        // never start: it fails, as a task found queued does.
+        if let Ok(now) = self.store.get(id).await
+            && now.task.phase == TaskPhase::Queued
+            && let Some(why) = self.cannot_run(&now)
+        {
+            self.end(id, TaskPhase::Failed, Some(why)).await;
+        }
     }
 
     /// Why a task the store holds can never start on this server's catalog, which

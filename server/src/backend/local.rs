@@ -7,6 +7,14 @@
 //! - Each replica runs `bash -c <command>` in its own process group, in its own working
 //!   directory `<data_dir>/tasks/<task>/attempt-<n>/replica-<i>/work`, with stdout and
 //!   stderr in one log file `<data_dir>/tasks/<task>/attempt-<n>/replica-<i>.log`.
+//! - The group's main process is a small bash wrapper (`WRAPPER`) that runs that
+//!   `bash -c <command>` as its child and, when it ends, writes its exit status to
+//!   `replica-<i>/exit-status` (a new file renamed into place), so that the end of a
+//!   replica that outlives its server is known to the next one ([`recorded_exit`]). The
+//!   command sees what it would see run directly: the same argv, environment, working
+//!   directory, stdin and signals; the wrapper exits with its status. A command killed
+//!   by signal `n` is then seen as exit code `128 + n` (as bash reports it), and such
+//!   codes are reported as signal `n`.
 //! - The environment is exactly the replica's [`Replica::env`], on top of two defaults
 //!   the user's values override: `PATH` (the server's own, as an image's `PATH` would
 //!   be) and `HOME` (the replica's working directory, so caches stay in the data
@@ -40,8 +48,9 @@
 //!   missing inside another mount's volume: the volume is not changed to make one).
 //! - bubblewrap is required for a gang with mounts or pod SSH: without `bwrap` such a
 //!   gang fails to start with [`BackendError::Start`]. Gangs without either run without
-//!   it. Under bubblewrap the main process is `bwrap`, which reports a command killed by
-//!   signal `n` as exit code `128 + n`; such codes are reported as signal `n`.
+//!   it. Under bubblewrap the main process is `bwrap`, with the wrapper inside it; a
+//!   sandboxed replica dies with its server (`--die-with-parent`), so it records no exit
+//!   then.
 
 use super::{Backend, BackendError, Event, Gang, Replica, Result};
 use nix::sys::signal::{Signal, kill, killpg};
@@ -97,6 +106,35 @@ const RAY_ADDRESS: &str = "127.0.0.1:6379";
 const EVENT_CAPACITY: usize = 1024;
 /// How long `stop` waits for the exits after SIGKILL.
 const REAP_WAIT: Duration = Duration::from_secs(5);
+/// The file in a replica's directory that holds its command's exit status.
+const EXIT_FILE: &str = "exit-status";
+
+/// The main process of every replica: `bash -c WRAPPER <bash> <exit file> <mv> <command>`.
+///
+/// - `trap … TERM`: a stop's SIGTERM goes to the whole group; caught (not ignored, which
+///   the command would inherit and could not undo), it lets the wrapper outlive the
+///   command to record its end, while the command gets SIGTERM as it would alone. One
+///   that comes before the command started means it is not started (as SIGTERM: 143),
+///   where it would otherwise miss the signal and run out the grace. The trap marks it
+///   with an extra argument, not a variable, which the replica's environment may hold.
+/// - `SHLVL`: bash counts itself in `SHLVL`; the wrapper takes its own count back out, so
+///   the command's shell sets the value it would set run directly.
+/// - `"$0" -c "$3"`: the command's shell has the argv it would have (`argv[0]` the bash
+///   path, as the server starts it), and the wrapper's environment, which is the
+///   replica's.
+/// - The wrapper's own stderr is `/dev/null` and the command's the log (fd 3 while the
+///   wrapper runs, closed for the command): bash would otherwise add a line such as
+///   `Terminated` to the log when the command dies of a signal.
+/// - The status goes to a new file renamed into place, so a reader finds the whole
+///   status or none; `mv` is the server's own (found on its `PATH`), as the task's
+///   `PATH` may lack it. A failure to write it is silent: the log is the command's.
+const WRAPPER: &str = r#"trap 'set -- "$@" stopped' TERM
+exec 3>&2 2>/dev/null
+case $SHLVL in 1) unset SHLVL ;; *) SHLVL=$((SHLVL - 1)) ;; esac
+if [ $# -gt 3 ]; then s=143; else "$0" -c "$3" 2>&3 3>&-; s=$?; fi
+{ printf '%s\n' "$s" >"$1.tmp" && "$2" -f "$1.tmp" "$1"; } 2>/dev/null
+exit "$s"
+"#;
 
 /// How many GPUs a node has, by node name.
 type GpuCount = dyn Fn(&str) -> u64 + Send + Sync;
@@ -109,6 +147,9 @@ pub struct LocalBackend {
     /// The shell that runs each command, found on the server's `PATH`: a task's own
     /// `PATH` (in its env vars) must not decide whether its replicas can start.
     bash: PathBuf,
+    /// `mv`, found on the server's `PATH`, with which a replica's wrapper puts its exit
+    /// status in place.
+    mv: PathBuf,
     state: Arc<Mutex<State>>,
     events: broadcast::Sender<Event>,
 }
@@ -162,6 +203,7 @@ impl LocalBackend {
             gpus_per_node: Box::new(gpus_per_node),
             bwrap: find_in_path("bwrap"),
             bash: find_in_path("bash").unwrap_or_else(|| PathBuf::from("/bin/bash")),
+            mv: find_in_path("mv").unwrap_or_else(|| PathBuf::from("/bin/mv")),
             state: Arc::default(),
             events: broadcast::channel(EVENT_CAPACITY).0,
         }
@@ -239,6 +281,12 @@ impl LocalBackend {
             .join(format!("replica-{}", replica.index));
         let work = dir.join("work");
         std::fs::create_dir_all(&work).map_err(io_error)?;
+        let exit_file = dir.join(EXIT_FILE);
+        // Nothing an earlier start of this attempt recorded may pass for its end.
+        match std::fs::remove_file(&exit_file) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(io_error(error)),
+            _ => {}
+        }
         let log = File::create(self.log_path(&gang.task, gang.attempt, replica.index))
             .map_err(io_error)?;
         let log_err = log.try_clone().map_err(io_error)?;
@@ -289,6 +337,10 @@ impl LocalBackend {
         };
         command
             .arg("-c")
+            .arg(WRAPPER)
+            .arg(&self.bash)
+            .arg(&exit_file)
+            .arg(&self.mv)
             .arg(&gang.command)
             .env_clear()
             .env(
@@ -330,17 +382,12 @@ impl LocalBackend {
             node,
             devices,
             mut child,
-            sandboxed,
+            sandboxed: _,
         } = spawned;
         tokio::spawn(async move {
             let status = child.wait().await;
             let (code, signal) = match status {
-                Ok(status) => match (status.code(), status.signal()) {
-                    (Some(code), _) if sandboxed && (129..=128 + 64).contains(&code) => {
-                        (None, Some(code - 128))
-                    }
-                    (code, signal) => (code, signal),
-                },
+                Ok(status) => how_it_ended(status.code(), status.signal()),
                 Err(error) => {
                     tracing::warn!(%task, attempt, replica, %error, "cannot wait for a replica");
                     (None, None)
@@ -548,6 +595,45 @@ impl Backend for LocalBackend {
         self.attempt_dir(task, attempt)
             .join(format!("replica-{replica}.log"))
     }
+}
+
+/// How a replica ended, as its wrapper's wait status says (exit code, or signal): the
+/// wrapper exits with its command's status, where a command killed by signal `n` shows
+/// as `128 + n` (bash's, and bubblewrap's, way of saying it), so such codes are signals.
+fn how_it_ended(code: Option<i32>, signal: Option<i32>) -> (Option<i32>, Option<i32>) {
+    match code {
+        Some(code) if (129..=128 + 64).contains(&code) => (None, Some(code - 128)),
+        _ => (code, signal),
+    }
+}
+
+/// The end of a replica as its wrapper recorded it beside its log: how it ended (exit
+/// code, or signal), and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedExit {
+    /// Its exit code; `None` when a signal ended it.
+    pub code: Option<i32>,
+    /// The signal that ended it, if one did.
+    pub signal: Option<i32>,
+    /// When it was recorded (the file's modification time).
+    pub at: std::time::SystemTime,
+}
+
+/// The exit the wrapper of the replica whose log is at `log` (a
+/// [`Backend::log_path`] of this backend) recorded, if it recorded one: it does when its
+/// command ends, whether or not a server is there to see it; not when it was killed
+/// with its command (SIGKILL, or a sandbox dying with its server).
+///
+/// This is how a server that starts learns how the replicas its predecessor ran ended
+/// while no server watched them.
+pub fn recorded_exit(log: &Path) -> Option<RecordedExit> {
+    // `<attempt>/replica-<i>.log` beside the replica's directory `<attempt>/replica-<i>`.
+    let file = log.with_extension("").join(EXIT_FILE);
+    let text = std::fs::read_to_string(&file).ok()?;
+    let status: i32 = text.strip_suffix('\n')?.parse().ok()?;
+    let at = std::fs::metadata(&file).and_then(|m| m.modified()).ok()?;
+    let (code, signal) = how_it_ended(Some(status), None);
+    Some(RecordedExit { code, signal, at })
 }
 
 /// Locks the state; a panic while holding it leaves consistent data (every update is a
@@ -925,6 +1011,77 @@ mod tests {
         backend.start(gang("exit 3", 1, 0)).await.expect("starts");
         let (_, exits) = run_until_exits(&mut events, 1).await;
         assert_eq!(exits, vec![(0, Some(3), None)]);
+    }
+
+    #[tokio::test]
+    async fn each_replica_records_its_exit_beside_its_log() {
+        let (_dir, backend) = backend(0);
+        let mut events = backend.events();
+        let gang = gang("exit \"$RANK\"", 2, 0);
+        backend.start(gang.clone()).await.expect("starts");
+        run_until_exits(&mut events, 2).await;
+        let recorded = |replica| {
+            recorded_exit(&backend.log_path(&gang.task, 1, replica)).map(|e| (e.code, e.signal))
+        };
+        assert_eq!(recorded(0), Some((Some(0), None)));
+        assert_eq!(recorded(1), Some((Some(1), None)));
+        assert_eq!(recorded(2), None, "no such replica");
+
+        // A command a stop's SIGTERM ended: as its exit was reported.
+        let mut sleeper = self::gang("echo ready; sleep 1000", 1, 0);
+        sleeper.attempt = 2;
+        backend.start(sleeper.clone()).await.expect("starts");
+        let log = backend.log_path(&sleeper.task, 2, 0);
+        // The wrapper catches SIGTERM once it runs the command, not before.
+        let begin = Instant::now();
+        while std::fs::read_to_string(&log).unwrap_or_default().is_empty() {
+            assert!(begin.elapsed() < WAIT, "the command never ran");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        backend
+            .stop(&sleeper.task, 2, Duration::from_secs(5))
+            .await
+            .expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, None, Some(15))]);
+        assert_eq!(
+            recorded_exit(&log).map(|e| (e.code, e.signal)),
+            Some((None, Some(15)))
+        );
+        assert_eq!(std::fs::read_to_string(&log).expect("its log"), "ready\n");
+    }
+
+    /// The wrapper that records the exit is invisible to the command: what it prints of
+    /// its arguments and environment is what `bash -c` alone prints with the same
+    /// environment.
+    #[tokio::test]
+    async fn the_command_sees_what_bash_alone_would_show_it() {
+        let (_dir, backend) = backend(0);
+        let probe = "echo \"$0|$#|$*|$-\"; env | sort; trap -p; ulimit -a | md5sum";
+        let gang = gang(probe, 1, 0);
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        run_until_exits(&mut events, 1).await;
+        let work = backend
+            .attempt_dir(&gang.task, 1)
+            .join("replica-0")
+            .join("work");
+        let alone = std::process::Command::new(&backend.bash)
+            .arg("-c")
+            .arg(probe)
+            .current_dir(&work)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").expect("a PATH"))
+            .env("HOME", &work)
+            .envs(gang.replicas[0].env.iter().map(|(n, v)| (n, v)))
+            .env("CUDA_VISIBLE_DEVICES", "")
+            .stdin(Stdio::null())
+            .output()
+            .expect("bash runs");
+        assert_eq!(
+            log(&backend, &gang, 0),
+            String::from_utf8_lossy(&alone.stdout)
+        );
     }
 
     #[tokio::test]

@@ -8,16 +8,39 @@
 //!
 //! A follower gets the chunks as text ([`LogText`]), and a character can be split
 //! across chunks as a value can: its first bytes wait for the rest.
+//!
+//! # Design: values too short to mask
+//!
+//! A hidden value shorter than [`SHORTEST_MASKABLE`] characters cannot be masked in
+//! place without giving it away. One or two characters occur by chance all over a log
+//! (`7` in every number with a 7, `ok` in every "ok"), so masking every occurrence
+//! turns the log into a puzzle whose answer is the value: the masks stand where it is
+//! and the text shown never holds it, and there are only a few thousand such values to
+//! try. Masking only whole tokens is no better: a program that prints the value glued to
+//! other text (`pw$TOKEN`, `--key=$TOKEN,x`) shows it as is, and a token masked in a
+//! counter or a list is told by the ones beside it. So when a value is that short, the
+//! log is withheld from the reader it must be masked for: each line shows as the mask
+//! alone, keeping only what says nothing of any value (that the replica prints, and how
+//! many lines). The owner, for whom a task's own values are not masked, reads the log
+//! whole; a value long enough to be told from chance text is masked where it appears.
 
 use shared::task::HIDDEN_VALUE_MASK;
 
-/// Replaces every occurrence of the hidden values in a log with [`HIDDEN_VALUE_MASK`].
+/// The fewest characters a hidden value needs to be masked where it appears in a log;
+/// with a shorter one the log shows only a mask per line (see the module docs).
+pub const SHORTEST_MASKABLE: usize = 3;
+
+/// Replaces every occurrence of the hidden values in a log with [`HIDDEN_VALUE_MASK`],
+/// or, when one of them is too short to mask safely, every line.
 #[derive(Debug, Default)]
 pub struct LogMask {
     /// The values to hide, longest first, so a value that contains another is masked whole.
     values: Vec<Vec<u8>>,
-    /// Bytes held back: the end of the last chunk, which could begin a hidden value.
+    /// Bytes held back: the end of the last chunk, which could begin a hidden value (or,
+    /// withholding, the line not ended yet).
     held: Vec<u8>,
+    /// A value is shorter than [`SHORTEST_MASKABLE`]: no text of the log is shown.
+    withheld: bool,
 }
 
 impl LogMask {
@@ -27,16 +50,19 @@ impl LogMask {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut values: Vec<Vec<u8>> = values
+        let values: Vec<String> = values
             .into_iter()
-            .map(|v| v.into().into_bytes())
+            .map(Into::into)
             .filter(|v| !v.is_empty())
             .collect();
+        let withheld = values.iter().any(|v| v.chars().count() < SHORTEST_MASKABLE);
+        let mut values: Vec<Vec<u8>> = values.into_iter().map(String::into_bytes).collect();
         values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         values.dedup();
         LogMask {
             values,
             held: Vec::new(),
+            withheld,
         }
     }
 
@@ -68,6 +94,9 @@ impl LogMask {
     }
 
     fn scan(&mut self, last: bool) -> Vec<u8> {
+        if self.withheld {
+            return self.withhold(last);
+        }
         let text = std::mem::take(&mut self.held);
         let mut out = Vec::with_capacity(text.len());
         let mut at = 0;
@@ -91,6 +120,28 @@ impl LogMask {
                 out.push(text[at]);
                 at += 1;
             }
+        }
+        out
+    }
+
+    /// A mask for each line ended so far (and, at the end, for a last line without its
+    /// newline); the line being written waits for its end.
+    fn withhold(&mut self, last: bool) -> Vec<u8> {
+        let ended = self.held.iter().filter(|b| **b == b'\n').count();
+        let mut out = Vec::with_capacity(ended * (HIDDEN_VALUE_MASK.len() + 1));
+        for _ in 0..ended {
+            out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
+            out.push(b'\n');
+        }
+        let open = self
+            .held
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |at| at + 1);
+        self.held.drain(..open);
+        if last && !self.held.is_empty() {
+            self.held.clear();
+            out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
         }
         out
     }
@@ -183,8 +234,8 @@ mod tests {
     fn every_occurrence_of_every_value_is_masked() {
         assert_eq!(
             masked(
-                &["hf_secret", "pw"],
-                &["token=hf_secret pw=pw\nagain hf_secret\n"]
+                &["hf_secret", "pass"],
+                &["token=hf_secret pass=pass\nagain hf_secret\n"]
             ),
             "token=****** ******=******\nagain ******\n"
         );
@@ -225,6 +276,59 @@ mod tests {
             "x ****** y"
         );
         assert_eq!(masked(&["abc", "abcdef"], &["x abc", "dxf"]), "x ******dxf");
+    }
+
+    /// A value of one or two characters: the reader gets a mask per line and nothing of
+    /// the text, however the log is cut into chunks, so neither the value nor where it
+    /// stands shows.
+    #[test]
+    fn a_value_too_short_to_mask_withholds_every_line() {
+        let log = "step 1 loss 0.7\nepoch 17 pw=ok\n密 done\nno newline at the end";
+        let withheld = "******\n******\n******\n******";
+        for values in [
+            &["7"][..],
+            &["ok"],
+            &["密"],
+            &["hf_secret", "7"],
+            &["ab", "ab"],
+        ] {
+            assert_eq!(masked(values, &[log]), withheld, "{values:?}");
+            let bytes = log.as_bytes();
+            for at in 0..=bytes.len() {
+                let parts = as_text(values, &[&bytes[..at], &bytes[at..]]);
+                assert_eq!(parts.concat(), withheld, "{values:?} split at {at}");
+                for part in &parts {
+                    assert!(
+                        part.chars().all(|c| "*\n".contains(c)),
+                        "{values:?} split at {at}: {part:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_withheld_line_shows_once_it_ends() {
+        let mut mask = LogMask::new(["7"]);
+        assert!(!mask.is_empty());
+        assert_eq!(mask.push(b"loss 0.7"), b"");
+        assert_eq!(mask.push(b"\nstep 2\nstep"), b"******\n******\n");
+        assert_eq!(mask.push(b" 3\n"), b"******\n");
+        assert_eq!(mask.finish(), b"", "nothing was left open");
+        assert_eq!(
+            LogMask::new(["7"]).all(b""),
+            b"",
+            "an empty log stays empty"
+        );
+    }
+
+    #[test]
+    fn a_value_of_three_characters_is_masked_where_it_appears() {
+        assert_eq!(SHORTEST_MASKABLE, 3);
+        assert_eq!(
+            masked(&["abc", "密钥🔑"], &["x abc y 密钥🔑\n"]),
+            "x ****** y ******\n"
+        );
     }
 
     #[test]

@@ -462,3 +462,153 @@ fn a_queued_task_the_changed_catalog_can_never_run_fails_at_the_restart() {
         assert!(said.contains(why), "{case}: {said}");
     }
 }
+
+/// A command that runs until `go` exists, then exits with `code`.
+fn until(go: &Path, code: u32) -> String {
+    format!(
+        "while [ ! -e {} ]; do sleep 0.05; done; exit {code}",
+        go.display()
+    )
+}
+
+/// Waits until nothing runs in task `id`'s directory any more: its replicas (and what
+/// records their ends) are done.
+fn wait_ended(data: &Path, id: &str) {
+    let dir = data.join("tasks").join(id);
+    let until = Instant::now() + Duration::from_secs(30);
+    while !processes_under(&dir).is_empty() {
+        assert!(Instant::now() < until, "task {id}'s replicas still run");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The last reason in a task's history.
+fn last_reason(task: &Value) -> String {
+    task["history"]
+        .as_array()
+        .expect("history")
+        .last()
+        .expect("a step")["reason"]
+        .as_str()
+        .expect("a reason")
+        .to_owned()
+}
+
+/// Replicas that end on their own while the server is down end their task as they
+/// would have with the server up (README "Restarts"): a gang whose replicas exit 0
+/// succeeds, one whose replica exits 3 fails with that code, not as interrupted.
+#[test]
+fn replicas_that_end_while_the_server_is_down_end_their_task_as_they_ended() {
+    let data = super::temp_dir("restart-ended-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-ended-catalog");
+    let catalog = catalog(&dir);
+    let go = dir.join("go");
+    let mut first = start(&data, &catalog);
+    let base = gpus_in_use(&first);
+    let mut pair = spec(false);
+    pair["compute"]["workers"] = 1.into();
+    pair["environment"]["command"] = until(&go, 0).into();
+    let pair = submit(&first, &pair);
+    let mut failing = spec(false);
+    failing["environment"]["command"] = until(&go, 3).into();
+    let failing = submit(&first, &failing);
+    for id in [&pair, &failing] {
+        wait_for(&first, id, |t| phase(t) == "running");
+    }
+    first.crash();
+    std::fs::write(&go, "").expect("writable");
+    for id in [&pair, &failing] {
+        wait_ended(&data, id);
+    }
+
+    let second = start(&data, &catalog);
+    let succeeded = wait_for(&second, &pair, |t| phase(t) != "running");
+    assert_eq!(phase(&succeeded), "succeeded", "{succeeded}");
+    assert_eq!(succeeded["attempts"], 1, "{succeeded}");
+    let said = events(&second, &pair);
+    for replica in 0..2 {
+        let exited = format!("attempt 1: replica {replica} ended with exit code 0");
+        assert!(said.contains(&exited), "{said}");
+    }
+    assert!(
+        said.contains("every replica ended while the server was stopped"),
+        "{said}"
+    );
+    assert!(said.contains("every replica ended well"), "{said}");
+    assert!(!said.contains("the server stopped while it ran"), "{said}");
+
+    let failed = wait_for(&second, &failing, |t| phase(t) != "running");
+    assert_eq!(phase(&failed), "failed", "{failed}");
+    assert_eq!(last_reason(&failed), "replica 0 ended with exit code 3");
+    let said = events(&second, &failing);
+    assert!(
+        said.contains("attempt 1: replica 0 ended with exit code 3"),
+        "{said}"
+    );
+    assert!(!said.contains("the server stopped while it ran"), "{said}");
+    // Both ended: their nodes and quota are free again.
+    assert_eq!(gpus_in_use(&second), base);
+}
+
+/// A replica that failed while the server was down is handled as a live failure: with
+/// fault tolerance the gang runs again (and, failing each time, fails after its
+/// retries). A gang with a replica still running at the restart was interrupted: it is
+/// ended and failed as such, though its other replica had ended.
+#[test]
+fn a_failure_while_the_server_is_down_is_retried_and_a_half_ended_gang_is_interrupted() {
+    let data = super::temp_dir("restart-retry-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-retry-catalog");
+    let catalog = catalog(&dir);
+    let go = dir.join("go");
+    let mut first = start(&data, &catalog);
+    let mut tolerant = spec(true);
+    tolerant["environment"]["command"] = until(&go, 3).into();
+    let tolerant = submit(&first, &tolerant);
+    let mut half = spec(false);
+    half["compute"]["workers"] = 1.into();
+    half["environment"]["command"] = format!(
+        "if [ \"$RANK\" = 1 ]; then exec sleep 1000; fi; {}",
+        until(&go, 0)
+    )
+    .into();
+    let half = submit(&first, &half);
+    for id in [&tolerant, &half] {
+        wait_for(&first, id, |t| phase(t) == "running");
+    }
+    first.crash();
+    std::fs::write(&go, "").expect("writable");
+    wait_ended(&data, &tolerant);
+
+    let second = start(&data, &catalog);
+    let failed = wait_for(&second, &tolerant, |t| phase(t) == "failed");
+    assert_eq!(failed["attempts"], 4, "{failed}");
+    assert_eq!(
+        last_reason(&failed),
+        "after 4 attempts; the last: replica 0 ended with exit code 3"
+    );
+    let said = events(&second, &tolerant);
+    assert!(
+        said.contains("attempt 1: replica 0 ended with exit code 3"),
+        "{said}"
+    );
+    assert!(
+        said.contains("attempt 1 failed (replica 0 ended with exit code 3); retry 1 of 3"),
+        "{said}"
+    );
+    assert!(!said.contains("the server stopped while it ran"), "{said}");
+
+    let interrupted = wait_for(&second, &half, |t| phase(t) != "running");
+    assert_eq!(phase(&interrupted), "failed", "{interrupted}");
+    let said = events(&second, &half);
+    assert!(said.contains("fault tolerance is off"), "{said}");
+    assert!(
+        !said.contains("ended while the server was stopped"),
+        "{said}"
+    );
+    assert!(
+        processes_under(&data.join("tasks")).is_empty(),
+        "the replica still running at the restart was ended"
+    );
+}

@@ -367,6 +367,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.server_stopped", "the server stopped while it ran"),
     (
+        "event.server_stopped#ended",
+        "attempt {attempt}: every replica ended while the server was stopped, as each recorded",
+    ),
+    (
         "event.server_stopped#no_tolerance",
         "the server stopped while it ran; fault tolerance is off, so it is not re-run",
     ),

@@ -293,6 +293,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.server_stopped", "任务运行期间服务器已停止"),
     (
+        "event.server_stopped#ended",
+        "第 {attempt} 次运行：服务器停止期间所有副本均已结束，结束状态按各副本的记录",
+    ),
+    (
         "event.server_stopped#no_tolerance",
         "任务运行期间服务器已停止；未启用自动容错，不再重新运行",
     ),
