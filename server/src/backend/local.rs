@@ -359,6 +359,16 @@ impl LocalBackend {
             command.env("RAY_ADDRESS", RAY_ADDRESS);
         }
         for (name, value) in &gang.runtime_env {
+            // What the platform set wins, as the form's `env.name.platform_injected`
+            // says: Ray would give the runtime env's value to the job's processes.
+            let platform_set = shared::injected::is_injected(name, Some(shared::TaskType::RayJob))
+                && command
+                    .as_std()
+                    .get_envs()
+                    .any(|(k, v)| k == name.as_str() && v.is_some());
+            if platform_set {
+                continue;
+            }
             let value = expand_vars(value, name, |var| {
                 let (_, set) = command.as_std().get_envs().find(|(k, _)| *k == var)?;
                 Some(set?.to_string_lossy().into_owned())
@@ -1301,6 +1311,35 @@ mod tests {
             "127.0.0.1:6379 0\nhi 0\n/opt/tools\nfound-bash\n"
         );
         assert!(!backend.log_path(&gang.task, 1, 1).exists());
+    }
+
+    /// The form warns that the platform's value of an injected name replaces the user's
+    /// (`env.name.platform_injected`); the runtime env's env_vars replaced the platform's
+    /// here. A `RAY_*` name the platform leaves unset is the user's to set.
+    #[tokio::test]
+    async fn a_runtime_env_does_not_replace_what_the_platform_sets() {
+        let (_dir, backend) = backend(0);
+        let mut gang = gang(
+            "echo \"$TASK_UUID $RAY_ADDRESS $RAY_DEDUP_LOGS $MINE\"",
+            1,
+            0,
+        );
+        gang.ray = true;
+        gang.replicas[0]
+            .env
+            .push(("TASK_UUID".to_owned(), "demo-abcde".to_owned()));
+        gang.runtime_env = ["TASK_UUID", "RAY_ADDRESS", "RAY_DEDUP_LOGS", "MINE"]
+            .into_iter()
+            .map(|name| (name.to_owned(), "user".to_owned()))
+            .collect();
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, Some(0), None)]);
+        assert_eq!(
+            log(&backend, &gang, 0),
+            "demo-abcde 127.0.0.1:6379 user user\n"
+        );
     }
 
     #[tokio::test]
