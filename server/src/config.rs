@@ -670,6 +670,73 @@ body_bytes = 2048
     }
 
     #[test]
+    fn the_mail_relay_comes_from_flags_over_the_file_and_defaults_to_none() {
+        let none = Config::merge(Settings::default(), FileConfig::default()).mail;
+        assert_eq!(none, Mail::default());
+        assert_eq!(none.smtp_tls, SmtpTls::Starttls);
+        let file = FileConfig::parse(
+            r#"
+smtp_host = "relay.example.com"
+smtp_port = 2525
+smtp_tls = "tls"
+smtp_user = "berth"
+smtp_password_file = "/run/secrets/smtp"
+mail_from = "Berth <berth@example.com>"
+"#,
+        )
+        .expect("parses");
+        let from_file = Config::merge(Settings::default(), file.clone()).mail;
+        assert_eq!(from_file.smtp_host.as_deref(), Some("relay.example.com"));
+        assert_eq!(from_file.smtp_port, Some(2525));
+        assert_eq!(from_file.smtp_tls, SmtpTls::Tls);
+        assert_eq!(from_file.smtp_user.as_deref(), Some("berth"));
+        assert_eq!(
+            from_file.smtp_password_file,
+            Some(PathBuf::from("/run/secrets/smtp"))
+        );
+        assert_eq!(
+            from_file.mail_from.as_deref(),
+            Some("Berth <berth@example.com>")
+        );
+        let flags = settings(&[
+            "--smtp-host",
+            "mail.internal",
+            "--smtp-tls",
+            "none",
+            "--mail-from",
+            "ops@example.com",
+        ]);
+        let merged = Config::merge(flags, file).mail;
+        assert_eq!(merged.smtp_host.as_deref(), Some("mail.internal"));
+        assert_eq!(merged.smtp_tls, SmtpTls::None);
+        assert_eq!(merged.mail_from.as_deref(), Some("ops@example.com"));
+        assert_eq!(merged.smtp_port, Some(2525), "the file's, no flag");
+        // Its usual port for each way of speaking.
+        assert_eq!(SmtpTls::Starttls.default_port(), 587);
+        assert_eq!(SmtpTls::Tls.default_port(), 465);
+        assert_eq!(SmtpTls::None.default_port(), 25);
+    }
+
+    /// The password has a variable and no flag, and no key in the file: a flag shows in
+    /// the process list, and the file is read by more people than the password should be.
+    #[test]
+    fn the_relays_password_is_no_flag_nor_file_key_and_never_printed() {
+        assert!(Cli::try_parse_from(["berth", "--smtp-password", "x"]).is_err());
+        assert!(FileConfig::parse("smtp_password = \"x\"").is_err());
+        let settings = Settings {
+            smtp_password: Some(Secret::new("hunter2-of-the-relay")),
+            ..Settings::default()
+        };
+        let config = Config::merge(settings, FileConfig::default());
+        assert_eq!(
+            config.mail.smtp_password.as_ref().map(Secret::expose),
+            Some("hunter2-of-the-relay")
+        );
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("hunter2"), "{printed}");
+    }
+
+    #[test]
     fn the_file_overrides_defaults() {
         let config = Config::merge(Settings::default(), FileConfig::parse(FILE).unwrap());
         assert_eq!(config.addr, "0.0.0.0:9000");
