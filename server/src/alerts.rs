@@ -219,6 +219,7 @@ impl Mailer {
             }
             (None, None) => None,
         };
+        // "Dangerous" only in that it starts without TLS: the TLS mode is set below.
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
             .port(mail.smtp_port.unwrap_or(mail.smtp_tls.default_port()))
             .timeout(Some(TIMEOUT));
