@@ -337,11 +337,26 @@ enum Login {
     RefusedWithThePassword,
 }
 
-/// An SMTP relay on a free port of 127.0.0.1 that takes every mail (over TLS from the
-/// first byte when `tls` is given) and sends each on the channel.
+/// How the sink is spoken to.
+#[derive(Clone)]
+enum Secure {
+    /// Plain SMTP.
+    Plain,
+    /// TLS from the first byte.
+    Tls(tokio_rustls::TlsAcceptor),
+    /// Plain SMTP offering STARTTLS.
+    Starttls(tokio_rustls::TlsAcceptor),
+}
+
+/// A byte stream the sink speaks SMTP over: TCP, or TLS over it.
+trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<S: AsyncRead + AsyncWrite + Unpin + Send> Stream for S {}
+
+/// An SMTP relay on a free port of 127.0.0.1 that takes every mail and sends each on
+/// the channel.
 async fn relay(
     login: Login,
-    tls: Option<tokio_rustls::TlsAcceptor>,
+    secure: Secure,
 ) -> (u16, tokio::sync::mpsc::UnboundedReceiver<Delivery>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -353,15 +368,19 @@ async fn relay(
             let Ok((tcp, _)) = listener.accept().await else {
                 return;
             };
-            let (tls, sender) = (tls.clone(), sender.clone());
+            let (secure, sender) = (secure.clone(), sender.clone());
             tokio::spawn(async move {
-                match tls {
-                    Some(acceptor) => {
-                        if let Ok(stream) = acceptor.accept(tcp).await {
-                            smtp(stream, login, sender).await;
-                        }
-                    }
-                    None => smtp(tcp, login, sender).await,
+                let (stream, starttls): (Box<dyn Stream>, _) = match secure {
+                    Secure::Plain => (Box::new(tcp), None),
+                    Secure::Starttls(acceptor) => (Box::new(tcp), Some(acceptor)),
+                    Secure::Tls(acceptor) => match acceptor.accept(tcp).await {
+                        Ok(tls) => (Box::new(tls), None),
+                        Err(_) => return,
+                    },
+                };
+                let mut stream = BufReader::new(stream);
+                if stream.write_all(b"220 sink ESMTP\r\n").await.is_ok() {
+                    smtp(stream, login, starttls, sender).await;
                 }
             });
         }
@@ -369,32 +388,58 @@ async fn relay(
     (port, deliveries)
 }
 
-/// One SMTP session (RFC 5321's EHLO, AUTH, MAIL, RCPT, DATA, QUIT), as far as the
-/// client goes.
+/// One SMTP session after the greeting (RFC 5321's EHLO, MAIL, RCPT, DATA, QUIT, with
+/// RFC 3207's STARTTLS and RFC 4954's AUTH), as far as the client goes.
 async fn smtp(
-    stream: impl AsyncRead + AsyncWrite + Unpin,
+    mut stream: BufReader<Box<dyn Stream>>,
     login: Login,
+    starttls: Option<tokio_rustls::TlsAcceptor>,
     sender: tokio::sync::mpsc::UnboundedSender<Delivery>,
 ) {
     use base64::Engine;
-    let mut stream = BufReader::new(stream);
     let mut recipients = Vec::new();
-    if stream.write_all(b"220 sink ESMTP\r\n").await.is_err() {
-        return;
-    }
     loop {
         let mut line = String::new();
         if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
             return;
         }
-        let verb = line.get(..4).unwrap_or_default().to_ascii_uppercase();
+        let verb = line
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
         let reply = match verb.as_str() {
-            "EHLO" => match login {
-                Login::None => "250-sink\r\n250 8BITMIME\r\n".to_owned(),
-                Login::RefusedWithThePassword => {
-                    "250-sink\r\n250-8BITMIME\r\n250 AUTH PLAIN\r\n".to_owned()
+            "EHLO" => {
+                let mut offers = vec!["sink", "8BITMIME"];
+                if starttls.is_some() {
+                    offers.push("STARTTLS");
                 }
-            },
+                if let Login::RefusedWithThePassword = login {
+                    offers.push("AUTH PLAIN");
+                }
+                let last = offers.len() - 1;
+                offers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, offer)| {
+                        format!("250{}{offer}\r\n", if i == last { ' ' } else { '-' })
+                    })
+                    .collect()
+            }
+            "STARTTLS" => {
+                let Some(acceptor) = starttls else {
+                    return;
+                };
+                if stream.write_all(b"220 go ahead\r\n").await.is_err() {
+                    return;
+                }
+                // The session starts again over TLS, without a greeting (RFC 3207).
+                if let Ok(tls) = acceptor.accept(stream.into_inner()).await {
+                    let tls: Box<dyn Stream> = Box::new(tls);
+                    Box::pin(smtp(BufReader::new(tls), login, None, sender)).await;
+                }
+                return;
+            }
             "AUTH" => {
                 // `AUTH PLAIN base64(authzid NUL user NUL password)`.
                 let given = line.split_whitespace().nth(2).unwrap_or_default();
@@ -489,7 +534,7 @@ async fn next_mail(deliveries: &mut tokio::sync::mpsc::UnboundedReceiver<Deliver
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_email_alert_is_mailed_through_the_relay_and_recorded_as_sent() {
-    let (port, mut deliveries) = relay(Login::None, None).await;
+    let (port, mut deliveries) = relay(Login::None, Secure::Plain).await;
     let state = super::demo_state_with(|config| {
         config.mail = mail(port, server::config::SmtpTls::None);
     })
@@ -571,7 +616,7 @@ async fn an_email_alert_through_an_unreachable_relay_is_recorded_as_not_delivere
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_relays_password_never_shows_in_the_tasks_events_or_answers() {
     const PASSWORD: &str = "Pa55-w0rd-of-the-relay";
-    let (port, _deliveries) = relay(Login::RefusedWithThePassword, None).await;
+    let (port, _deliveries) = relay(Login::RefusedWithThePassword, Secure::Plain).await;
     let dir = temp_dir("smtp-password");
     let file = dir.join("password");
     std::fs::write(&file, format!("{PASSWORD}\n")).expect("writable");
@@ -608,11 +653,10 @@ async fn the_relays_password_never_shows_in_the_tasks_events_or_answers() {
     }
 }
 
-/// Over TLS from the first byte, the relay's certificate is trusted when the alerts CA
-/// signs it, as a webhook's is.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
-    let (ca, leaf, key) = certificates(&temp_dir("smtp-certs"));
+/// A TLS acceptor with a certificate for 127.0.0.1 that a CA made here signs, and that
+/// CA's file.
+fn tls_acceptor(name: &str) -> (tokio_rustls::TlsAcceptor, std::path::PathBuf) {
+    let (ca, leaf, key) = certificates(&temp_dir(name));
     let certs = CertificateDer::pem_file_iter(&leaf)
         .expect("readable")
         .collect::<Result<Vec<_>, _>>()
@@ -626,26 +670,106 @@ async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
     .with_no_client_auth()
     .with_single_cert(certs, key)
     .expect("a certificate");
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-    let (port, mut deliveries) = relay(Login::None, Some(acceptor)).await;
+    (tokio_rustls::TlsAcceptor::from(Arc::new(config)), ca)
+}
+
+/// Over TLS, from the first byte or after STARTTLS, the relay's certificate is trusted
+/// when the alerts CA signs it, as a webhook's is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
+    for (mode, name) in [
+        (server::config::SmtpTls::Tls, "smtps-certs"),
+        (server::config::SmtpTls::Starttls, "starttls-certs"),
+    ] {
+        let (acceptor, ca) = tls_acceptor(name);
+        let secure = match mode {
+            server::config::SmtpTls::Tls => Secure::Tls(acceptor),
+            _ => Secure::Starttls(acceptor),
+        };
+        let (port, mut deliveries) = relay(Login::None, secure).await;
+        let state = super::demo_state_with(|config| {
+            config.mail = mail(port, mode);
+            config.alerts_ca = Some(ca);
+        })
+        .await;
+        let app = server::app(state);
+        let alerts = json!([
+            { "event": "failed", "channel": "email", "target": "bob@example.com" },
+        ]);
+        let mut failing = spec("exit 3", alerts);
+        // It fails at once, without retries.
+        failing["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
+        let id = super::submit(&app, &failing).await;
+        let delivery = next_mail(&mut deliveries).await;
+        assert_eq!(
+            delivery.recipients,
+            ["<bob@example.com>"],
+            "{mode:?}: {delivery:?}"
+        );
+        let said = events_once(&app, &id, "sent to bob@example.com").await;
+        assert!(
+            said.contains("alert \\\"Failed\\\" sent to bob@example.com"),
+            "{mode:?}: {said}"
+        );
+    }
+}
+
+/// A threshold subscription by email fires once the task has stayed longer than it in
+/// its phase, and once only: its mail says how long.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_longer_than_email_is_mailed_once_when_due() {
+    let (port, mut deliveries) = relay(Login::None, Secure::Plain).await;
     let state = super::demo_state_with(|config| {
-        config.mail = mail(port, server::config::SmtpTls::Tls);
-        config.alerts_ca = Some(ca);
+        config.mail = mail(port, server::config::SmtpTls::None);
     })
     .await;
+    let runner = state.runner.clone().expect("a runner");
     let app = server::app(state);
     let alerts = json!([
-        { "event": "failed", "channel": "email", "target": "bob@example.com" },
+        { "event": "running_longer_than", "threshold": 2, "channel": "email", "target": "bob@example.com" },
     ]);
-    let mut failing = spec("exit 3", alerts);
-    // It fails at once, without retries.
-    failing["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
-    let id = super::submit(&app, &failing).await;
+    let id = super::submit(&app, &spec("sleep 1000", alerts)).await;
+    let started = loop {
+        let request = Request::get(format!("/api/v1/tasks/{id}"))
+            .body(Body::empty())
+            .expect("a request");
+        let (_, task) = super::answer(&app, request).await;
+        if task["phase"] == "running" {
+            break task["history"]
+                .as_array()
+                .and_then(|h| h.last())
+                .and_then(|s| s["at"].as_i64())
+                .expect("when it started");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    const HOUR: i64 = 3_600_000;
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 2 * HOUR + 1))
+        .await;
     let delivery = next_mail(&mut deliveries).await;
-    assert_eq!(delivery.recipients, ["<bob@example.com>"], "{delivery:?}");
+    let parsed = mail_parser::MessageParser::default()
+        .parse(delivery.data.as_bytes())
+        .expect("a mail");
+    let body = parsed.body_text(0).expect("a text body");
+    assert!(body.contains("running for more than 2 hours"), "{body}");
+    assert!(body.contains("运行超过 2 小时"), "{body}");
+    // Its event is in before the sweep looks again: no second mail.
     let said = events_once(&app, &id, "sent to bob@example.com").await;
+    assert!(said.contains("sent to bob@example.com"), "{said}");
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 3 * HOUR))
+        .await;
     assert!(
-        said.contains("alert \\\"Failed\\\" sent to bob@example.com"),
-        "{said}"
+        tokio::time::timeout(Duration::from_millis(500), deliveries.recv())
+            .await
+            .is_err(),
+        "mailed twice"
     );
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{}"))
+        .expect("a request");
+    let (status, _) = super::answer(&app, request).await;
+    assert_eq!(status, StatusCode::OK);
 }
