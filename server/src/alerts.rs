@@ -1,25 +1,34 @@
 //! Alert subscriptions (SPEC.md section 5): a task's webhooks are called with a JSON
-//! body when an event they subscribe to happens, and each call is recorded among the
-//! task's events (sent, or why not). This server sends no email: an email subscription
-//! is recorded as not sent when it would fire, so its owner learns it from the task's
-//! events instead of waiting for mail.
+//! body, and its email subscriptions are mailed through the configured SMTP relay, when
+//! an event they subscribe to happens; each alert is recorded among the task's events
+//! (sent, or why not). Without a relay an email subscription is recorded as not sent
+//! when it would fire, so its owner learns it from the task's events instead of
+//! waiting for mail.
 
+use crate::config::{Mail, SmtpTls};
+use crate::store::{TaskEvent, TaskStore, event_kind};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
+use lettre::message::Mailbox;
+use lettre::message::header::ContentType;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use rustls_pki_types::CertificateDer;
 use rustls_pki_types::pem::PemObject;
+use shared::Lang;
 use shared::messages::{Arg, Message};
-use shared::record::{Task, TaskPhase, Timestamp};
+use shared::record::{Task, TaskId, TaskPhase, Timestamp};
 use shared::task::{Alert, AlertEvent};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long a webhook has to answer.
+/// How long a webhook, or the mail relay, has to answer.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Calls webhooks over HTTPS, trusting the system's roots and, when configured, one
@@ -47,16 +56,7 @@ impl Webhooks {
         let (_, _) =
             roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
         if let Some(path) = extra_ca {
-            let certs = CertificateDer::pem_file_iter(path)
-                .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-                .map_err(|err| format!("cannot read the alerts CA {}: {err}", path.display()))?;
-            if certs.is_empty() {
-                return Err(format!(
-                    "the alerts CA {} holds no certificate",
-                    path.display()
-                ));
-            }
-            for cert in certs {
+            for cert in extra_roots(path)? {
                 roots
                     .add(cert)
                     .map_err(|err| format!("the alerts CA {}: {err}", path.display()))?;
@@ -92,22 +92,244 @@ impl Webhooks {
         let response = tokio::time::timeout(TIMEOUT, self.client.request(request))
             .await
             .map_err(|_| format!("no answer in {} s", TIMEOUT.as_secs()))?
-            .map_err(|err| {
-                // The client's own words are "client error (Connect)": its source says what.
-                let mut text = err.to_string();
-                let mut source = std::error::Error::source(&err);
-                while let Some(cause) = source {
-                    text = format!("{text}: {cause}");
-                    source = cause.source();
-                }
-                text
-            })?;
+            // The client's own words are "client error (Connect)": its source says what.
+            .map_err(|err| chain(&err))?;
         if response.status().is_success() {
             Ok(())
         } else {
             Err(format!("it answered {}", response.status()))
         }
     }
+}
+
+/// The certificates of the alerts CA file.
+fn extra_roots(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+    let certs = CertificateDer::pem_file_iter(path)
+        .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+        .map_err(|err| format!("cannot read the alerts CA {}: {err}", path.display()))?;
+    if certs.is_empty() {
+        return Err(format!(
+            "the alerts CA {} holds no certificate",
+            path.display()
+        ));
+    }
+    Ok(certs)
+}
+
+/// Sends alert emails through one SMTP relay, trusting the system's roots and the
+/// alerts CA as the webhooks do. Each mail is a connection of its own (no pool): one
+/// try, as a webhook gets.
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+    /// Kept only to blank it out of a relay's answer before that is recorded.
+    password: Option<String>,
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailer")
+            .field("from", &self.from)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A mail's subject and plain-text body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Letter {
+    /// The subject line.
+    pub subject: String,
+    /// The text.
+    pub body: String,
+}
+
+/// The mail `subscription` gets when `what` happened to task `id`, in English then in
+/// Chinese: the server does not know which language its owner reads. It has no link to
+/// the task's page, as the server is not told the address people reach it at.
+pub fn letter(id: &TaskId, subscription: &Alert, what: &Message) -> Letter {
+    let text = |key: &str, lang: Lang| {
+        said(key, subscription)
+            .with("task", &id.0)
+            .with_message("message", what.clone())
+            .render(lang)
+    };
+    Letter {
+        subject: format!(
+            "{} / {}",
+            text("event.alert.mail.subject", Lang::En),
+            text("event.alert.mail.subject", Lang::Zh)
+        ),
+        body: format!(
+            "{}\n\n{}\n",
+            text("event.alert.mail.body", Lang::En),
+            text("event.alert.mail.body", Lang::Zh)
+        ),
+    }
+}
+
+impl Mailer {
+    /// The mailer `mail` describes, trusting the PEM certificates in `extra_ca` too;
+    /// `None` when no relay is configured.
+    ///
+    /// # Errors
+    ///
+    /// When the settings cannot work: no sender, a login without a password (or a
+    /// password without a login), an unreadable password file or alerts CA. The words
+    /// never hold the password.
+    pub fn new(mail: &Mail, extra_ca: Option<&Path>) -> Result<Option<Self>, String> {
+        let Some(host) = &mail.smtp_host else {
+            let set = mail.smtp_port.is_some()
+                || mail.smtp_user.is_some()
+                || mail.smtp_password.is_some()
+                || mail.smtp_password_file.is_some()
+                || mail.mail_from.is_some();
+            return if set {
+                Err(
+                    "the mail settings need a relay: set --smtp-host (BERTH_SMTP_HOST, smtp_host)"
+                        .to_owned(),
+                )
+            } else {
+                Ok(None)
+            };
+        };
+        let from = mail
+            .mail_from
+            .as_deref()
+            .ok_or("alert emails need a sender: set --mail-from (BERTH_MAIL_FROM, mail_from)")?;
+        let from: Mailbox = from
+            .parse()
+            .map_err(|err| format!("the sender {from:?} (--mail-from) is not an address: {err}"))?;
+        let password = match (&mail.smtp_password, &mail.smtp_password_file) {
+            (Some(_), Some(file)) => {
+                return Err(format!(
+                    "the relay's password is given twice: in BERTH_SMTP_PASSWORD and in {}",
+                    file.display()
+                ));
+            }
+            (Some(secret), None) => Some(secret.expose().to_owned()),
+            (None, Some(file)) => {
+                let text = std::fs::read_to_string(file).map_err(|err| {
+                    format!(
+                        "cannot read the relay's password file {}: {err}",
+                        file.display()
+                    )
+                })?;
+                // The first line: editors end a file with a newline.
+                Some(text.lines().next().unwrap_or_default().to_owned())
+            }
+            (None, None) => None,
+        };
+        // "Dangerous" only in that it starts without TLS: the TLS mode is set below.
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
+            .port(mail.smtp_port.unwrap_or(mail.smtp_tls.default_port()))
+            .timeout(Some(TIMEOUT));
+        builder = match (&mail.smtp_user, &password) {
+            (Some(user), Some(password)) => {
+                builder.credentials(Credentials::new(user.clone(), password.clone()))
+            }
+            (None, None) => builder,
+            (Some(_), None) => {
+                return Err("the relay's login has no password: set BERTH_SMTP_PASSWORD or --smtp-password-file".to_owned());
+            }
+            (None, Some(_)) => {
+                return Err("the relay's password has no login: set --smtp-user (BERTH_SMTP_USER, smtp_user)".to_owned());
+            }
+        };
+        let tls = || {
+            let mut params = TlsParameters::builder(host.clone());
+            if let Some(path) = extra_ca {
+                for cert in extra_roots(path)? {
+                    let cert = Certificate::from_der(cert.to_vec())
+                        .map_err(|err| format!("the alerts CA {}: {err}", path.display()))?;
+                    params = params.add_root_certificate(cert);
+                }
+            }
+            params
+                .build_rustls()
+                .map_err(|err| format!("the relay's TLS settings: {err}"))
+        };
+        builder = match mail.smtp_tls {
+            SmtpTls::Starttls => builder.tls(Tls::Required(tls()?)),
+            SmtpTls::Tls => builder.tls(Tls::Wrapper(tls()?)),
+            SmtpTls::None => builder.tls(Tls::None),
+        };
+        Ok(Some(Mailer {
+            transport: builder.build(),
+            from,
+            password,
+        }))
+    }
+
+    /// Mails `letter` to `to`; what went wrong, in words, when the relay did not take it.
+    ///
+    /// # Errors
+    ///
+    /// When `to` is not an address, the relay cannot be reached, does not answer in
+    /// time, or refuses the login, the sender, the recipient or the mail.
+    pub async fn send(&self, to: &str, letter: &Letter) -> Result<(), String> {
+        let to: Mailbox = to
+            .parse()
+            .map_err(|err| format!("{to:?} is not an address: {err}"))?;
+        let mail = lettre::Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(letter.subject.clone())
+            .header(ContentType::TEXT_PLAIN)
+            .body(letter.body.clone())
+            .map_err(|err| err.to_string())?;
+        let sent = tokio::time::timeout(TIMEOUT, self.transport.send(mail))
+            .await
+            .map_err(|_| format!("no answer in {} s", TIMEOUT.as_secs()))?;
+        // lettre's words already end with its cause's: no chain, or the relay's answer
+        // would be said twice.
+        sent.map(drop).map_err(|err| self.blank(&err.to_string()))
+    }
+
+    /// `text` without the password, should a relay have repeated it.
+    fn blank(&self, text: &str) -> String {
+        match &self.password {
+            Some(password) if !password.is_empty() => text.replace(password, "(hidden)"),
+            _ => text.to_owned(),
+        }
+    }
+
+    /// Mails `subscription` about `what` in the background, then records it as an
+    /// `alert` event of task `id`: sent, or not delivered and why.
+    pub fn fire(
+        self: &Arc<Self>,
+        store: Arc<dyn TaskStore>,
+        id: &TaskId,
+        subscription: &Alert,
+        what: &Message,
+    ) {
+        let letter = letter(id, subscription, what);
+        let (sent, failed) = (
+            said("event.alert.sent", subscription),
+            said("event.alert.failed", subscription),
+        );
+        let (mailer, id, to) = (Arc::clone(self), id.clone(), subscription.target.clone());
+        tokio::spawn(async move {
+            let message = match mailer.send(&to, &letter).await {
+                Ok(()) => sent,
+                Err(error) => failed.with("error", error),
+            };
+            let event = TaskEvent::keyed(crate::runner::now(), event_kind::ALERT, message);
+            if let Err(err) = store.push_event(&id, &event).await {
+                tracing::error!(task = %id, error = %err, "cannot record an alert");
+            }
+        });
+    }
+}
+
+/// An error with its causes: a client's own words are often only "connection error".
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text = format!("{text}: {cause}");
+        source = cause.source();
+    }
+    text
 }
 
 /// How often the threshold subscriptions are looked at.
@@ -270,6 +492,150 @@ mod tests {
         assert_eq!(due(&queued, &runs, Timestamp(10 * HOUR)), None);
         let failed = subscription(AlertEvent::Failed, 1);
         assert_eq!(due(&failed, &waiting, Timestamp(10 * HOUR)), None);
+    }
+}
+
+#[cfg(test)]
+mod mail {
+    use super::*;
+    use crate::config::Secret;
+    use shared::task::AlertChannel;
+
+    fn to_bob(event: AlertEvent, threshold: Option<u32>) -> Alert {
+        Alert {
+            event,
+            threshold,
+            channel: AlertChannel::Email,
+            target: "bob@example.com".into(),
+        }
+    }
+
+    #[test]
+    fn a_mail_names_the_task_the_event_and_what_happened_in_english_and_chinese() {
+        let id = TaskId("train-ab12c".into());
+        let failed =
+            Message::new("event.failed").with("reason", "replica 0 ended with exit code 3");
+        let mail = letter(&id, &to_bob(AlertEvent::Failed, None), &failed);
+        for word in ["train-ab12c", "Failed", "任务失败"] {
+            assert!(mail.subject.contains(word), "{word}: {}", mail.subject);
+        }
+        for word in [
+            "train-ab12c",
+            "Failed",
+            "任务失败",
+            "replica 0 ended with exit code 3",
+            "bob@example.com",
+        ] {
+            assert!(mail.body.contains(word), "{word}: {}", mail.body);
+        }
+        // What happened is in each language's words where Berth has them.
+        let overdue = overdue(&to_bob(AlertEvent::RunningLongerThan, Some(2)));
+        let mail = letter(
+            &id,
+            &to_bob(AlertEvent::RunningLongerThan, Some(2)),
+            &overdue,
+        );
+        assert!(
+            mail.body.contains("running for more than 2 hours"),
+            "{}",
+            mail.body
+        );
+        assert!(mail.body.contains("运行超过 2 小时"), "{}", mail.body);
+        assert!(!mail.subject.contains('\n'), "{}", mail.subject);
+    }
+
+    fn relay() -> Mail {
+        Mail {
+            smtp_host: Some("relay.example.com".into()),
+            mail_from: Some("Berth <berth@example.com>".into()),
+            ..Mail::default()
+        }
+    }
+
+    #[test]
+    fn no_relay_means_no_mailer_and_a_relay_makes_one() {
+        assert!(matches!(Mailer::new(&Mail::default(), None), Ok(None)));
+        let login = Mail {
+            smtp_user: Some("berth".into()),
+            smtp_password: Some(Secret::new("hunter2-of-the-relay")),
+            ..relay()
+        };
+        for tls in [SmtpTls::Starttls, SmtpTls::Tls, SmtpTls::None] {
+            let mail = Mail {
+                smtp_tls: tls,
+                ..login.clone()
+            };
+            let mailer = Mailer::new(&mail, None).expect("settings that work");
+            let printed = format!("{mailer:?}");
+            assert!(mailer.is_some(), "{tls:?}");
+            assert!(!printed.contains("hunter2"), "{printed}");
+        }
+    }
+
+    #[test]
+    fn mail_settings_that_cannot_work_are_refused_without_showing_the_password() {
+        const PASSWORD: &str = "hunter2-of-the-relay";
+        let secret = Some(Secret::new(PASSWORD));
+        let missing = std::env::temp_dir().join("berth-no-such-password-file");
+        let cases = [
+            (
+                Mail {
+                    smtp_host: None,
+                    ..relay()
+                },
+                "--smtp-host",
+            ),
+            (
+                Mail {
+                    mail_from: None,
+                    ..relay()
+                },
+                "--mail-from",
+            ),
+            (
+                Mail {
+                    mail_from: Some("not an address".into()),
+                    ..relay()
+                },
+                "not an address",
+            ),
+            (
+                Mail {
+                    smtp_user: Some("berth".into()),
+                    ..relay()
+                },
+                "has no password",
+            ),
+            (
+                Mail {
+                    smtp_password: secret.clone(),
+                    ..relay()
+                },
+                "--smtp-user",
+            ),
+            (
+                Mail {
+                    smtp_user: Some("berth".into()),
+                    smtp_password: secret.clone(),
+                    smtp_password_file: Some(missing.clone()),
+                    ..relay()
+                },
+                "given twice",
+            ),
+            (
+                Mail {
+                    smtp_user: Some("berth".into()),
+                    smtp_password_file: Some(missing.clone()),
+                    ..relay()
+                },
+                "berth-no-such-password-file",
+            ),
+        ];
+        for (mail, says) in cases {
+            let refused = Mailer::new(&mail, None).expect_err("refused");
+            assert!(refused.contains(says), "{says}: {refused}");
+            assert!(!refused.contains(PASSWORD), "{refused}");
+        }
     }
 }
 

@@ -201,6 +201,97 @@ pub struct Settings {
     /// by, besides the system's (a company's own CA).
     #[arg(long, env = "BERTH_ALERTS_CA", global = true)]
     pub alerts_ca: Option<PathBuf>,
+
+    // The mail relay alert emails go through; none, and an email alert is recorded as
+    // not sent.
+    /// The SMTP relay alert emails are sent through [default: none: no email is sent].
+    #[arg(long, env = "BERTH_SMTP_HOST", global = true)]
+    pub smtp_host: Option<String>,
+    /// The relay's port [default: 587 for starttls, 465 for tls, 25 for none].
+    #[arg(long, env = "BERTH_SMTP_PORT", global = true)]
+    pub smtp_port: Option<u16>,
+    /// How the relay is spoken to: STARTTLS, implicit TLS, or plain [default: starttls].
+    #[arg(long, env = "BERTH_SMTP_TLS", value_enum, global = true)]
+    pub smtp_tls: Option<SmtpTls>,
+    /// The user name the relay is logged in with [default: no login].
+    #[arg(long, env = "BERTH_SMTP_USER", global = true)]
+    pub smtp_user: Option<String>,
+    /// A file holding the relay's password (its first line).
+    #[arg(long, env = "BERTH_SMTP_PASSWORD_FILE", global = true)]
+    pub smtp_password_file: Option<PathBuf>,
+    /// The relay's password, from `BERTH_SMTP_PASSWORD` only: a flag would show it to
+    /// anyone who lists the processes (see [`Config::load`]).
+    #[arg(skip)]
+    pub smtp_password: Option<Secret>,
+    /// The address alert emails come from (`Berth <berth@example.com>`).
+    #[arg(long, env = "BERTH_MAIL_FROM", global = true)]
+    pub mail_from: Option<String>,
+}
+
+/// How the mail relay is spoken to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum SmtpTls {
+    /// Plain SMTP, then STARTTLS before anything is sent (refused if the relay does not
+    /// offer it).
+    #[default]
+    Starttls,
+    /// TLS from the first byte (SMTPS).
+    Tls,
+    /// No TLS at all: for a relay on this machine or a trusted network only.
+    None,
+}
+
+impl SmtpTls {
+    /// The port a relay speaking this way usually listens on.
+    pub fn default_port(self) -> u16 {
+        match self {
+            SmtpTls::Starttls => 587,
+            SmtpTls::Tls => 465,
+            SmtpTls::None => 25,
+        }
+    }
+}
+
+/// A password: never printed, so a `Debug` of the configuration cannot show it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps `text`.
+    pub fn new(text: impl Into<String>) -> Self {
+        Secret(text.into())
+    }
+
+    /// The password itself, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(hidden)")
+    }
+}
+
+/// The mail relay's settings, merged (see [`Settings`] for each).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mail {
+    /// The relay's host; `None`: no email is sent.
+    pub smtp_host: Option<String>,
+    /// The relay's port; `None`: the TLS mode's usual one.
+    pub smtp_port: Option<u16>,
+    /// STARTTLS, implicit TLS or plain.
+    pub smtp_tls: SmtpTls,
+    /// The login's user name.
+    pub smtp_user: Option<String>,
+    /// The login's password, from `BERTH_SMTP_PASSWORD`.
+    pub smtp_password: Option<Secret>,
+    /// A file holding the login's password.
+    pub smtp_password_file: Option<PathBuf>,
+    /// The sender's address.
+    pub mail_from: Option<String>,
 }
 
 /// The config file. Every field is optional; an unknown one is refused with its name
@@ -234,6 +325,19 @@ pub struct FileConfig {
     pub cors: Cors,
     /// As `--alerts-ca`.
     pub alerts_ca: Option<PathBuf>,
+    /// As `--smtp-host`.
+    pub smtp_host: Option<String>,
+    /// As `--smtp-port`.
+    pub smtp_port: Option<u16>,
+    /// As `--smtp-tls`: `starttls`, `tls` or `none`.
+    pub smtp_tls: Option<SmtpTls>,
+    /// As `--smtp-user`.
+    pub smtp_user: Option<String>,
+    /// As `--smtp-password-file`. The password itself has no key here: the file is
+    /// read by more people than the password should be.
+    pub smtp_password_file: Option<PathBuf>,
+    /// As `--mail-from`.
+    pub mail_from: Option<String>,
 }
 
 /// `[cors]` of the config file: the sites whose pages may call the API from the browser,
@@ -413,8 +517,11 @@ pub struct Config {
     pub identity: IdentityConfig,
     /// Other sites whose pages may call the API (`[cors] origins`); none by default.
     pub cors_origins: Vec<String>,
-    /// CA certificates alert webhooks may be signed by, besides the system's.
+    /// CA certificates alert webhooks and the mail relay may be signed by, besides the
+    /// system's.
     pub alerts_ca: Option<PathBuf>,
+    /// The mail relay alert emails go through.
+    pub mail: Mail,
 }
 
 impl Config {
@@ -456,15 +563,29 @@ impl Config {
             identity: file.identity.unwrap_or_default(),
             cors_origins: file.cors.origins,
             alerts_ca: settings.alerts_ca.or(file.alerts_ca),
+            mail: Mail {
+                smtp_host: settings.smtp_host.or(file.smtp_host),
+                smtp_port: settings.smtp_port.or(file.smtp_port),
+                smtp_tls: settings.smtp_tls.or(file.smtp_tls).unwrap_or_default(),
+                smtp_user: settings.smtp_user.or(file.smtp_user),
+                smtp_password: settings.smtp_password,
+                smtp_password_file: settings.smtp_password_file.or(file.smtp_password_file),
+                mail_from: settings.mail_from.or(file.mail_from),
+            },
         }
     }
 
-    /// Reads the config file named by the settings, if any, and merges.
+    /// Reads the config file named by the settings, if any, and `BERTH_SMTP_PASSWORD`,
+    /// and merges.
     ///
     /// # Errors
     ///
     /// When the config file cannot be read or parsed.
-    pub fn load(settings: Settings) -> Result<Self, ConfigError> {
+    pub fn load(mut settings: Settings) -> Result<Self, ConfigError> {
+        // The one setting with a variable and no flag (see `Settings::smtp_password`).
+        if settings.smtp_password.is_none() {
+            settings.smtp_password = std::env::var("BERTH_SMTP_PASSWORD").ok().map(Secret);
+        }
         let file = match &settings.config {
             Some(path) => FileConfig::load(path)?,
             None => FileConfig::default(),
@@ -546,6 +667,73 @@ body_bytes = 2048
         assert_eq!(config.data_dir, PathBuf::from("./data"));
         assert_eq!(config.backend, Backend::Local);
         assert_eq!(config.body_limit, MAX_BODY_BYTES);
+    }
+
+    #[test]
+    fn the_mail_relay_comes_from_flags_over_the_file_and_defaults_to_none() {
+        let none = Config::merge(Settings::default(), FileConfig::default()).mail;
+        assert_eq!(none, Mail::default());
+        assert_eq!(none.smtp_tls, SmtpTls::Starttls);
+        let file = FileConfig::parse(
+            r#"
+smtp_host = "relay.example.com"
+smtp_port = 2525
+smtp_tls = "tls"
+smtp_user = "berth"
+smtp_password_file = "/run/secrets/smtp"
+mail_from = "Berth <berth@example.com>"
+"#,
+        )
+        .expect("parses");
+        let from_file = Config::merge(Settings::default(), file.clone()).mail;
+        assert_eq!(from_file.smtp_host.as_deref(), Some("relay.example.com"));
+        assert_eq!(from_file.smtp_port, Some(2525));
+        assert_eq!(from_file.smtp_tls, SmtpTls::Tls);
+        assert_eq!(from_file.smtp_user.as_deref(), Some("berth"));
+        assert_eq!(
+            from_file.smtp_password_file,
+            Some(PathBuf::from("/run/secrets/smtp"))
+        );
+        assert_eq!(
+            from_file.mail_from.as_deref(),
+            Some("Berth <berth@example.com>")
+        );
+        let flags = settings(&[
+            "--smtp-host",
+            "mail.internal",
+            "--smtp-tls",
+            "none",
+            "--mail-from",
+            "ops@example.com",
+        ]);
+        let merged = Config::merge(flags, file).mail;
+        assert_eq!(merged.smtp_host.as_deref(), Some("mail.internal"));
+        assert_eq!(merged.smtp_tls, SmtpTls::None);
+        assert_eq!(merged.mail_from.as_deref(), Some("ops@example.com"));
+        assert_eq!(merged.smtp_port, Some(2525), "the file's, no flag");
+        // Its usual port for each way of speaking.
+        assert_eq!(SmtpTls::Starttls.default_port(), 587);
+        assert_eq!(SmtpTls::Tls.default_port(), 465);
+        assert_eq!(SmtpTls::None.default_port(), 25);
+    }
+
+    /// The password has a variable and no flag, and no key in the file: a flag shows in
+    /// the process list, and the file is read by more people than the password should be.
+    #[test]
+    fn the_relays_password_is_no_flag_nor_file_key_and_never_printed() {
+        assert!(Cli::try_parse_from(["berth", "--smtp-password", "x"]).is_err());
+        assert!(FileConfig::parse("smtp_password = \"x\"").is_err());
+        let settings = Settings {
+            smtp_password: Some(Secret::new("hunter2-of-the-relay")),
+            ..Settings::default()
+        };
+        let config = Config::merge(settings, FileConfig::default());
+        assert_eq!(
+            config.mail.smtp_password.as_ref().map(Secret::expose),
+            Some("hunter2-of-the-relay")
+        );
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("hunter2"), "{printed}");
     }
 
     #[test]

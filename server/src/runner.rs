@@ -137,6 +137,8 @@ pub struct Runner {
     pending: std::sync::Mutex<Vec<Pending>>,
     /// Calls the tasks' alert webhooks; `None` when the client could not be made.
     webhooks: Option<crate::alerts::Webhooks>,
+    /// Mails the tasks' email alerts; `None` when no relay is configured.
+    mail: Option<Arc<crate::alerts::Mailer>>,
 }
 
 /// What [`Runner::submit_locked`] stored.
@@ -210,6 +212,7 @@ impl Runner {
             adopted: Mutex::new(Adopted::default()),
             pending: std::sync::Mutex::new(Vec::new()),
             webhooks: crate::alerts::Webhooks::new(None).ok(),
+            mail: None,
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
             catalog,
             store,
@@ -1861,6 +1864,13 @@ impl Runner {
         self
     }
 
+    /// Uses `mail` to send the tasks' email alerts.
+    #[must_use]
+    pub fn with_mail(mut self, mail: crate::alerts::Mailer) -> Self {
+        self.mail = Some(Arc::new(mail));
+        self
+    }
+
     /// Fires the task's subscriptions to `which` (`what` says what happened).
     async fn alert(&self, id: &TaskId, spec: &TaskSpec, which: AlertEvent, what: &Message) {
         for subscription in spec.advanced.alerts.iter().filter(|a| a.event == which) {
@@ -1868,16 +1878,19 @@ impl Runner {
         }
     }
 
-    /// Fires one subscription: a webhook is called in the background and its outcome
-    /// recorded as an `alert` event; an email is recorded as not sent (this server sends
-    /// no email), so its owner learns it from the task's events.
+    /// Fires one subscription: a webhook is called, or an email mailed, in the
+    /// background and its outcome recorded as an `alert` event; without a mail relay an
+    /// email is recorded as not sent, so its owner learns it from the task's events.
     async fn fire(&self, id: &TaskId, subscription: &Alert, what: &Message) {
         let said = |key: &str| crate::alerts::said(key, subscription);
         match subscription.channel {
-            AlertChannel::Email => {
-                self.event(id, event_kind::ALERT, said("event.alert.no_email"))
-                    .await;
-            }
+            AlertChannel::Email => match &self.mail {
+                Some(mail) => mail.fire(Arc::clone(&self.store), id, subscription, what),
+                None => {
+                    self.event(id, event_kind::ALERT, said("event.alert.no_relay"))
+                        .await;
+                }
+            },
             AlertChannel::Webhook => {
                 let body = serde_json::json!({
                     "task": id.0,

@@ -48,7 +48,8 @@ pub enum StartError {
     /// `backend = "kubernetes"` but no cluster configuration could be loaded.
     #[error("cannot connect to Kubernetes")]
     Kubernetes(#[source] kube::Error),
-    /// The alert webhooks' client could not be made (`alerts_ca` unreadable).
+    /// The alert webhooks' client or mailer could not be made (`alerts_ca` unreadable,
+    /// mail settings that cannot work).
     #[error("{0}")]
     Alerts(String),
 }
@@ -140,17 +141,22 @@ impl AppState {
         };
         let webhooks = crate::alerts::Webhooks::new(state.config.alerts_ca.as_deref())
             .map_err(StartError::Alerts)?;
-        let runner = Arc::new(
-            Runner::new(
-                Arc::clone(&state.catalog),
-                (*state.usage).clone(),
-                store,
-                backend,
-                dir.clone(),
-            )
-            .with_admissions(state.metrics.admissions.clone())
-            .with_webhooks(webhooks),
-        );
+        let mail =
+            crate::alerts::Mailer::new(&state.config.mail, state.config.alerts_ca.as_deref())
+                .map_err(StartError::Alerts)?;
+        let mut runner = Runner::new(
+            Arc::clone(&state.catalog),
+            (*state.usage).clone(),
+            store,
+            backend,
+            dir.clone(),
+        )
+        .with_admissions(state.metrics.admissions.clone())
+        .with_webhooks(webhooks);
+        if let Some(mail) = mail {
+            runner = runner.with_mail(mail);
+        }
+        let runner = Arc::new(runner);
         runner.watch();
         runner
             .begin()

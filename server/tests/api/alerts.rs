@@ -1,7 +1,8 @@
 //! Alert subscriptions (SPEC.md section 5) delivered for real: a task's webhook is
 //! called over HTTPS (a local endpoint whose certificate a CA made here signs, given as
-//! `alerts_ca`) when its event happens, and every alert is recorded among the task's
-//! events, an email one as not sent.
+//! `alerts_ca`), and its email mailed through an SMTP relay (a sink here that keeps
+//! what it takes), when its event happens; every alert is recorded among the task's
+//! events, an email one as not sent when no relay is configured.
 
 use super::temp_dir;
 use axum::body::Body;
@@ -13,7 +14,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 /// A CA and a certificate for 127.0.0.1 it signs, made by the `openssl` command:
 /// `(ca.pem, leaf.pem, leaf.key)`.
@@ -220,9 +221,10 @@ async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_rec
         said.contains(&format!("alert \\\"Succeeded\\\" sent to {hook}")),
         "{said}"
     );
+    // No relay is configured.
     assert!(
         said.contains(
-            "alert \\\"Succeeded\\\" not sent to alice@example.com: this server sends no email"
+            "alert \\\"Succeeded\\\" not sent to alice@example.com: this server has no mail relay configured"
         ),
         "{said}"
     );
@@ -309,6 +311,460 @@ async fn a_running_longer_than_alert_fires_once_when_due() {
             .await
             .is_err(),
         "fired twice"
+    );
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{}"))
+        .expect("a request");
+    let (status, _) = super::answer(&app, request).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// A mail an SMTP sink took: the envelope's recipients and the message as sent.
+#[derive(Debug)]
+struct Delivery {
+    recipients: Vec<String>,
+    data: String,
+}
+
+/// What the sink says to a login.
+#[derive(Clone, Copy)]
+enum Login {
+    /// It offers none.
+    None,
+    /// It offers `AUTH PLAIN` and refuses it, repeating the password it was given, as a
+    /// careless relay might.
+    RefusedWithThePassword,
+}
+
+/// How the sink is spoken to.
+#[derive(Clone)]
+enum Secure {
+    /// Plain SMTP.
+    Plain,
+    /// TLS from the first byte.
+    Tls(tokio_rustls::TlsAcceptor),
+    /// Plain SMTP offering STARTTLS.
+    Starttls(tokio_rustls::TlsAcceptor),
+}
+
+/// A byte stream the sink speaks SMTP over: TCP, or TLS over it.
+trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<S: AsyncRead + AsyncWrite + Unpin + Send> Stream for S {}
+
+/// An SMTP relay on a free port of 127.0.0.1 that takes every mail and sends each on
+/// the channel.
+async fn relay(
+    login: Login,
+    secure: Secure,
+) -> (u16, tokio::sync::mpsc::UnboundedReceiver<Delivery>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let port = listener.local_addr().expect("an address").port();
+    let (sender, deliveries) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            let Ok((tcp, _)) = listener.accept().await else {
+                return;
+            };
+            let (secure, sender) = (secure.clone(), sender.clone());
+            tokio::spawn(async move {
+                let (stream, starttls): (Box<dyn Stream>, _) = match secure {
+                    Secure::Plain => (Box::new(tcp), None),
+                    Secure::Starttls(acceptor) => (Box::new(tcp), Some(acceptor)),
+                    Secure::Tls(acceptor) => match acceptor.accept(tcp).await {
+                        Ok(tls) => (Box::new(tls), None),
+                        Err(_) => return,
+                    },
+                };
+                let mut stream = BufReader::new(stream);
+                if stream.write_all(b"220 sink ESMTP\r\n").await.is_ok() {
+                    smtp(stream, login, starttls, sender).await;
+                }
+            });
+        }
+    });
+    (port, deliveries)
+}
+
+/// One SMTP session after the greeting (RFC 5321's EHLO, MAIL, RCPT, DATA, QUIT, with
+/// RFC 3207's STARTTLS and RFC 4954's AUTH), as far as the client goes.
+async fn smtp(
+    mut stream: BufReader<Box<dyn Stream>>,
+    login: Login,
+    starttls: Option<tokio_rustls::TlsAcceptor>,
+    sender: tokio::sync::mpsc::UnboundedSender<Delivery>,
+) {
+    use base64::Engine;
+    let mut recipients = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
+            return;
+        }
+        let verb = line
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        let reply = match verb.as_str() {
+            "EHLO" => {
+                let mut offers = vec!["sink", "8BITMIME"];
+                if starttls.is_some() {
+                    offers.push("STARTTLS");
+                }
+                if let Login::RefusedWithThePassword = login {
+                    offers.push("AUTH PLAIN");
+                }
+                let last = offers.len() - 1;
+                offers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, offer)| {
+                        format!("250{}{offer}\r\n", if i == last { ' ' } else { '-' })
+                    })
+                    .collect()
+            }
+            "STARTTLS" => {
+                let Some(acceptor) = starttls else {
+                    return;
+                };
+                if stream.write_all(b"220 go ahead\r\n").await.is_err() {
+                    return;
+                }
+                // The session starts again over TLS, without a greeting (RFC 3207).
+                if let Ok(tls) = acceptor.accept(stream.into_inner()).await {
+                    let tls: Box<dyn Stream> = Box::new(tls);
+                    Box::pin(smtp(BufReader::new(tls), login, None, sender)).await;
+                }
+                return;
+            }
+            "AUTH" => {
+                // `AUTH PLAIN base64(authzid NUL user NUL password)`.
+                let given = line.split_whitespace().nth(2).unwrap_or_default();
+                let plain = base64::engine::general_purpose::STANDARD
+                    .decode(given)
+                    .unwrap_or_default();
+                let password = String::from_utf8_lossy(&plain)
+                    .rsplit('\0')
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                format!("535 5.7.8 no login has the password {password}\r\n")
+            }
+            "MAIL" | "RSET" | "NOOP" => "250 ok\r\n".to_owned(),
+            "RCPT" => {
+                recipients.push(
+                    line[line.find(':').map_or(0, |at| at + 1)..]
+                        .trim()
+                        .to_owned(),
+                );
+                "250 ok\r\n".to_owned()
+            }
+            "DATA" => {
+                if stream.write_all(b"354 go on\r\n").await.is_err() {
+                    return;
+                }
+                let mut data = String::new();
+                loop {
+                    let mut line = String::new();
+                    if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    if line == ".\r\n" {
+                        break;
+                    }
+                    data.push_str(&line);
+                }
+                let _ = sender.send(Delivery {
+                    recipients: std::mem::take(&mut recipients),
+                    data,
+                });
+                "250 taken\r\n".to_owned()
+            }
+            "QUIT" => {
+                let _ = stream.write_all(b"221 bye\r\n").await;
+                return;
+            }
+            _ => "502 not here\r\n".to_owned(),
+        };
+        if stream.write_all(reply.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Mail settings for a relay on 127.0.0.1 at `port`, spoken to as `tls` says.
+fn mail(port: u16, tls: server::config::SmtpTls) -> server::config::Mail {
+    server::config::Mail {
+        smtp_host: Some("127.0.0.1".into()),
+        smtp_port: Some(port),
+        smtp_tls: tls,
+        mail_from: Some("Berth <berth@example.com>".into()),
+        ..server::config::Mail::default()
+    }
+}
+
+/// The task's events as the API answers them (English), once they hold `until`
+/// (or after 10 s).
+async fn events_once(app: &axum::Router, id: &str, until: &str) -> String {
+    let mut said = String::new();
+    for _ in 0..100 {
+        let request = Request::get(format!("/api/v1/tasks/{id}/events"))
+            .body(Body::empty())
+            .expect("a request");
+        let (_, events) = super::answer(app, request).await;
+        said = events.to_string();
+        if said.contains(until) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    said
+}
+
+/// The next mail the relay takes, within 30 s.
+async fn next_mail(deliveries: &mut tokio::sync::mpsc::UnboundedReceiver<Delivery>) -> Delivery {
+    tokio::time::timeout(Duration::from_secs(30), deliveries.recv())
+        .await
+        .expect("a mail arrives")
+        .expect("a mail")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_email_alert_is_mailed_through_the_relay_and_recorded_as_sent() {
+    let (port, mut deliveries) = relay(Login::None, Secure::Plain).await;
+    let state = super::demo_state_with(|config| {
+        config.mail = mail(port, server::config::SmtpTls::None);
+    })
+    .await;
+    let app = server::app(state);
+    let alerts = json!([
+        { "event": "failed", "channel": "email", "target": "bob@example.com" },
+        { "event": "succeeded", "channel": "email", "target": "bob@example.com" },
+    ]);
+    let id = super::submit(&app, &spec("true", alerts)).await;
+
+    // The succeeded subscription's mail, to its address, saying which task and what
+    // happened, in English and in Chinese.
+    let delivery = next_mail(&mut deliveries).await;
+    assert_eq!(delivery.recipients, ["<bob@example.com>"], "{delivery:?}");
+    let parsed = mail_parser::MessageParser::default()
+        .parse(delivery.data.as_bytes())
+        .expect("a mail");
+    let to = parsed
+        .to()
+        .and_then(|to| to.first())
+        .and_then(|a| a.address());
+    assert_eq!(to, Some("bob@example.com"), "{}", delivery.data);
+    let from = parsed
+        .from()
+        .and_then(|f| f.first())
+        .and_then(|a| a.address());
+    assert_eq!(from, Some("berth@example.com"), "{}", delivery.data);
+    let subject = parsed.subject().expect("a subject");
+    assert!(subject.contains(&id), "{subject}");
+    assert!(
+        subject.contains("Succeeded") && subject.contains("任务成功"),
+        "{subject}"
+    );
+    let body = parsed.body_text(0).expect("a text body");
+    assert!(body.contains(&id), "{body}");
+    assert!(body.contains("every replica ended well"), "{body}");
+    assert!(body.contains("所有副本均已正常结束"), "{body}");
+
+    // Recorded as sent; the failed subscription did not fire, and nothing more is mailed.
+    let said = events_once(&app, &id, "sent to bob@example.com").await;
+    assert!(
+        said.contains("alert \\\"Succeeded\\\" sent to bob@example.com"),
+        "{said}"
+    );
+    assert!(!said.contains("\\\"Failed\\\""), "{said}");
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), deliveries.recv())
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_email_alert_through_an_unreachable_relay_is_recorded_as_not_delivered() {
+    // A port nothing listens on: bound, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port();
+    let state = super::demo_state_with(|config| {
+        config.mail = mail(port, server::config::SmtpTls::None);
+    })
+    .await;
+    let app = server::app(state);
+    let alerts = json!([
+        { "event": "succeeded", "channel": "email", "target": "bob@example.com" },
+    ]);
+    let id = super::submit(&app, &spec("true", alerts)).await;
+    let said = events_once(&app, &id, "not delivered to bob@example.com").await;
+    assert!(
+        said.contains("alert \\\"Succeeded\\\" not delivered to bob@example.com: "),
+        "{said}"
+    );
+}
+
+/// The relay's password is sent to the relay only: a relay repeating it in its refusal
+/// does not put it in the task's events, and no answer of the API shows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_relays_password_never_shows_in_the_tasks_events_or_answers() {
+    const PASSWORD: &str = "Pa55-w0rd-of-the-relay";
+    let (port, _deliveries) = relay(Login::RefusedWithThePassword, Secure::Plain).await;
+    let dir = temp_dir("smtp-password");
+    let file = dir.join("password");
+    std::fs::write(&file, format!("{PASSWORD}\n")).expect("writable");
+    let state = super::demo_state_with(|config| {
+        config.mail = server::config::Mail {
+            smtp_user: Some("berth".into()),
+            smtp_password_file: Some(file),
+            ..mail(port, server::config::SmtpTls::None)
+        };
+    })
+    .await;
+    assert!(
+        !format!("{:?}", state.config).contains(PASSWORD),
+        "the settings print the password"
+    );
+    let app = server::app(state);
+    let alerts = json!([
+        { "event": "succeeded", "channel": "email", "target": "bob@example.com" },
+    ]);
+    let id = super::submit(&app, &spec("true", alerts)).await;
+    let said = events_once(&app, &id, "not delivered to bob@example.com").await;
+    // The relay's refusal is recorded (so it did get the password), without it.
+    assert!(said.contains("no login has the password"), "{said}");
+    assert!(!said.contains(PASSWORD), "{said}");
+    for path in [
+        format!("/api/v1/tasks/{id}"),
+        format!("/api/v1/tasks/{id}/events?lang=zh-CN"),
+        "/api/v1/tasks".to_owned(),
+    ] {
+        let request = Request::get(&path).body(Body::empty()).expect("a request");
+        let (status, answer) = super::answer(&app, request).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {answer}");
+        assert!(!answer.to_string().contains(PASSWORD), "{path}: {answer}");
+    }
+}
+
+/// A TLS acceptor with a certificate for 127.0.0.1 that a CA made here signs, and that
+/// CA's file.
+fn tls_acceptor(name: &str) -> (tokio_rustls::TlsAcceptor, std::path::PathBuf) {
+    let (ca, leaf, key) = certificates(&temp_dir(name));
+    let certs = CertificateDer::pem_file_iter(&leaf)
+        .expect("readable")
+        .collect::<Result<Vec<_>, _>>()
+        .expect("PEM");
+    let key = PrivateKeyDer::from_pem_file(&key).expect("a key");
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("TLS versions")
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .expect("a certificate");
+    (tokio_rustls::TlsAcceptor::from(Arc::new(config)), ca)
+}
+
+/// Over TLS, from the first byte or after STARTTLS, the relay's certificate is trusted
+/// when the alerts CA signs it, as a webhook's is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
+    for (mode, name) in [
+        (server::config::SmtpTls::Tls, "smtps-certs"),
+        (server::config::SmtpTls::Starttls, "starttls-certs"),
+    ] {
+        let (acceptor, ca) = tls_acceptor(name);
+        let secure = match mode {
+            server::config::SmtpTls::Tls => Secure::Tls(acceptor),
+            _ => Secure::Starttls(acceptor),
+        };
+        let (port, mut deliveries) = relay(Login::None, secure).await;
+        let state = super::demo_state_with(|config| {
+            config.mail = mail(port, mode);
+            config.alerts_ca = Some(ca);
+        })
+        .await;
+        let app = server::app(state);
+        let alerts = json!([
+            { "event": "failed", "channel": "email", "target": "bob@example.com" },
+        ]);
+        let mut failing = spec("exit 3", alerts);
+        // It fails at once, without retries.
+        failing["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
+        let id = super::submit(&app, &failing).await;
+        let delivery = next_mail(&mut deliveries).await;
+        assert_eq!(
+            delivery.recipients,
+            ["<bob@example.com>"],
+            "{mode:?}: {delivery:?}"
+        );
+        let said = events_once(&app, &id, "sent to bob@example.com").await;
+        assert!(
+            said.contains("alert \\\"Failed\\\" sent to bob@example.com"),
+            "{mode:?}: {said}"
+        );
+    }
+}
+
+/// A threshold subscription by email fires once the task has stayed longer than it in
+/// its phase, and once only: its mail says how long.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_longer_than_email_is_mailed_once_when_due() {
+    let (port, mut deliveries) = relay(Login::None, Secure::Plain).await;
+    let state = super::demo_state_with(|config| {
+        config.mail = mail(port, server::config::SmtpTls::None);
+    })
+    .await;
+    let runner = state.runner.clone().expect("a runner");
+    let app = server::app(state);
+    let alerts = json!([
+        { "event": "running_longer_than", "threshold": 2, "channel": "email", "target": "bob@example.com" },
+    ]);
+    let id = super::submit(&app, &spec("sleep 1000", alerts)).await;
+    let started = loop {
+        let request = Request::get(format!("/api/v1/tasks/{id}"))
+            .body(Body::empty())
+            .expect("a request");
+        let (_, task) = super::answer(&app, request).await;
+        if task["phase"] == "running" {
+            break task["history"]
+                .as_array()
+                .and_then(|h| h.last())
+                .and_then(|s| s["at"].as_i64())
+                .expect("when it started");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    const HOUR: i64 = 3_600_000;
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 2 * HOUR + 1))
+        .await;
+    let delivery = next_mail(&mut deliveries).await;
+    let parsed = mail_parser::MessageParser::default()
+        .parse(delivery.data.as_bytes())
+        .expect("a mail");
+    let body = parsed.body_text(0).expect("a text body");
+    assert!(body.contains("running for more than 2 hours"), "{body}");
+    assert!(body.contains("运行超过 2 小时"), "{body}");
+    // Its event is in before the sweep looks again: no second mail.
+    let said = events_once(&app, &id, "sent to bob@example.com").await;
+    assert!(said.contains("sent to bob@example.com"), "{said}");
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 3 * HOUR))
+        .await;
+    assert!(
+        tokio::time::timeout(Duration::from_millis(500), deliveries.recv())
+            .await
+            .is_err(),
+        "mailed twice"
     );
     let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
         .header(header::CONTENT_TYPE, "application/json")

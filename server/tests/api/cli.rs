@@ -28,6 +28,13 @@ fn berth() -> Command {
         "BERTH_USER",
         "BERTH_DATA_DIR",
         "BERTH_CONFIG",
+        "BERTH_SMTP_HOST",
+        "BERTH_SMTP_PORT",
+        "BERTH_SMTP_TLS",
+        "BERTH_SMTP_USER",
+        "BERTH_SMTP_PASSWORD",
+        "BERTH_SMTP_PASSWORD_FILE",
+        "BERTH_MAIL_FROM",
     ] {
         cmd.env_remove(var);
     }
@@ -218,4 +225,68 @@ fn a_second_server_on_a_data_directory_in_use_is_refused() {
         said.contains("another berth server uses the data directory"),
         "{said}"
     );
+}
+
+/// What `berth serve` said on stderr when it refused to start, within 30 s (a server
+/// that starts instead is killed and the test fails).
+fn refused_to_serve(cmd: &mut Command) -> String {
+    let data = super::temp_dir("mail-refused");
+    let mut child = cmd
+        .args(["serve", "--addr", "127.0.0.1:0", "--dist"])
+        .arg(std::env::temp_dir())
+        .arg("--data-dir")
+        .arg(&data)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("berth runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().expect("berth is waited for") {
+            assert!(!status.success(), "berth served and ended");
+            let output = child.wait_with_output().expect("its stderr");
+            return String::from_utf8_lossy(&output.stderr).into_owned();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("berth served with mail settings that cannot work");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Mail settings that cannot work stop the server at its start, saying which; the
+/// password, read from `BERTH_SMTP_PASSWORD`, is not in what it says.
+#[test]
+fn mail_settings_that_cannot_work_stop_the_server_without_showing_the_password() {
+    const PASSWORD: &str = "hunter2-of-the-relay";
+    // A password with no login: the variable is read.
+    let said = refused_to_serve(
+        berth()
+            .args([
+                "--smtp-host",
+                "127.0.0.1",
+                "--mail-from",
+                "berth@example.com",
+            ])
+            .env("BERTH_SMTP_PASSWORD", PASSWORD),
+    );
+    assert!(said.contains("has no login"), "{said}");
+    assert!(!said.contains(PASSWORD), "{said}");
+    // The config file's relay and a password file that is not there.
+    let dir = folder("mail-file");
+    let config = write(
+        &dir,
+        "berth.toml",
+        "smtp_host = \"127.0.0.1\"\nsmtp_user = \"berth\"\nmail_from = \"berth@example.com\"\n",
+    );
+    let missing = dir.join("no-password-here");
+    let said = refused_to_serve(
+        berth()
+            .arg("--config")
+            .arg(&config)
+            .env("BERTH_SMTP_PASSWORD_FILE", &missing),
+    );
+    assert!(said.contains("no-password-here"), "{said}");
 }

@@ -272,8 +272,20 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "alert \"{event}\" not delivered to {target}: {error}",
     ),
     (
+        "event.alert.mail.body",
+        "Berth alert \"{event}\" for task {task}:\n{message}\n\nYou get this mail because the task subscribes {target} to this alert.",
+    ),
+    (
+        "event.alert.mail.subject",
+        "[Berth] alert \"{event}\" for task {task}",
+    ),
+    (
         "event.alert.no_email",
         "alert \"{event}\" not sent to {target}: this server sends no email (it calls webhooks)",
+    ),
+    (
+        "event.alert.no_relay",
+        "alert \"{event}\" not sent to {target}: this server has no mail relay configured (--smtp-host)",
     ),
     (
         "event.alert.overdue.queued_longer_than",

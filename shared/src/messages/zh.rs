@@ -220,8 +220,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "告警“{event}”未能送达 {target}：{error}",
     ),
     (
+        "event.alert.mail.body",
+        "Berth 任务 {task} 的告警“{event}”：\n{message}\n\n您收到此邮件，是因为该任务为 {target} 订阅了此告警。",
+    ),
+    ("event.alert.mail.subject", "任务 {task} 的告警“{event}”"),
+    (
         "event.alert.no_email",
         "告警“{event}”未发送至 {target}：本服务器不发送邮件（只调用 Webhook）",
+    ),
+    (
+        "event.alert.no_relay",
+        "告警“{event}”未发送至 {target}：本服务器未配置邮件中继（--smtp-host）",
     ),
     (
         "event.alert.overdue.queued_longer_than",
