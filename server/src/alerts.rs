@@ -352,7 +352,7 @@ pub fn wire(event: AlertEvent) -> &'static str {
 /// target apart, an escalation at 10 and at 60 minutes).
 pub fn said(key: &str, subscription: &Alert) -> Message {
     let said = Message::new(key)
-        .with_arg("event", event_name(subscription.event))
+        .with_arg("event", event_name(subscription))
         .with("target", subscription.target.clone());
     match subscription.threshold {
         Some(threshold) => said.with("threshold", threshold),
@@ -360,7 +360,19 @@ pub fn said(key: &str, subscription: &Alert) -> Message {
     }
 }
 
-fn event_name(event: AlertEvent) -> Arg {
+/// The subscription's event as its alert names it: a threshold's with its number
+/// ("queued for more than 30 minutes"), so two subscriptions at different thresholds
+/// read apart; the others by the form's option.
+fn event_name(subscription: &Alert) -> Arg {
+    if subscription.event.needs_threshold() {
+        return Arg::Message(overdue(subscription));
+    }
+    option_name(subscription.event)
+}
+
+/// The form's option for `event`; a threshold's says "N", which is how alerts named
+/// their event before they gave the number (and how events stored then still read).
+fn option_name(event: AlertEvent) -> Arg {
     Arg::Message(Message::new(format!(
         "ui.form.option.alert_event.{}",
         wire(event)
@@ -371,7 +383,9 @@ fn event_name(event: AlertEvent) -> Arg {
 /// threshold).
 pub fn is_about(message: Option<&Message>, subscription: &Alert) -> bool {
     message.is_some_and(|m| {
-        m.args.get("event") == Some(&event_name(subscription.event))
+        let event = m.args.get("event");
+        (event == Some(&event_name(subscription))
+            || event == Some(&option_name(subscription.event)))
             && m.args.get("target") == Some(&Arg::Text(subscription.target.clone()))
             && m.args.get("threshold")
                 == subscription
@@ -661,5 +675,22 @@ mod dedupe {
             overdue(&at(1)).render(shared::Lang::En),
             "queued for more than a minute"
         );
+        // The event read names its threshold: "N" could not tell the two apart.
+        assert_eq!(
+            sent.render(shared::Lang::En),
+            "\"queued for more than 10 minutes\" sent to https://hooks.example.com"
+        );
+        assert_eq!(
+            said("event.alert.sent", &at(1)).render(shared::Lang::Zh),
+            "“排队超过 1 分钟”已发送至 https://hooks.example.com"
+        );
+        // One recorded before alerts named the number still counts as sent, so an
+        // upgrade sends nothing twice.
+        let before = Message::new("event.alert.sent")
+            .with_arg("event", option_name(AlertEvent::QueuedLongerThan))
+            .with("target", "https://hooks.example.com")
+            .with("threshold", 10);
+        assert!(is_about(Some(&before), &at(10)));
+        assert!(!is_about(Some(&before), &at(60)));
     }
 }

@@ -218,19 +218,19 @@ async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_rec
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(
-        said.contains(&format!("alert \\\"Succeeded\\\" sent to {hook}")),
+        said.contains(&format!("\\\"Succeeded\\\" sent to {hook}")),
         "{said}"
     );
     // No relay is configured.
     assert!(
         said.contains(
-            "alert \\\"Succeeded\\\" not sent to alice@example.com: this server has no mail relay configured"
+            "\\\"Succeeded\\\" not sent to alice@example.com: this server has no mail relay configured"
         ),
         "{said}"
     );
     // One that cannot be called says why.
     assert!(
-        said.contains("alert \\\"Succeeded\\\" not delivered to https://127.0.0.1:1/nobody: "),
+        said.contains("\\\"Succeeded\\\" not delivered to https://127.0.0.1:1/nobody: "),
         "{said}"
     );
     assert!(
@@ -577,7 +577,7 @@ async fn an_email_alert_is_mailed_through_the_relay_and_recorded_as_sent() {
     // Recorded as sent; the failed subscription did not fire, and nothing more is mailed.
     let said = events_once(&app, &id, "sent to bob@example.com").await;
     assert!(
-        said.contains("alert \\\"Succeeded\\\" sent to bob@example.com"),
+        said.contains("\\\"Succeeded\\\" sent to bob@example.com"),
         "{said}"
     );
     assert!(!said.contains("\\\"Failed\\\""), "{said}");
@@ -606,7 +606,7 @@ async fn an_email_alert_through_an_unreachable_relay_is_recorded_as_not_delivere
     let id = super::submit(&app, &spec("true", alerts)).await;
     let said = events_once(&app, &id, "not delivered to bob@example.com").await;
     assert!(
-        said.contains("alert \\\"Succeeded\\\" not delivered to bob@example.com: "),
+        said.contains("\\\"Succeeded\\\" not delivered to bob@example.com: "),
         "{said}"
     );
 }
@@ -708,7 +708,7 @@ async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
         );
         let said = events_once(&app, &id, "sent to bob@example.com").await;
         assert!(
-            said.contains("alert \\\"Failed\\\" sent to bob@example.com"),
+            said.contains("\\\"Failed\\\" sent to bob@example.com"),
             "{mode:?}: {said}"
         );
     }

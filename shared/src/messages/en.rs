@@ -269,7 +269,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.alert.failed",
-        "alert \"{event}\" not delivered to {target}: {error}",
+        "\"{event}\" not delivered to {target}: {error}",
     ),
     (
         "event.alert.mail.body",
@@ -281,11 +281,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.alert.no_email",
-        "alert \"{event}\" not sent to {target}: this server sends no email (it calls webhooks)",
+        "\"{event}\" not sent to {target}: this server sends no email (it calls webhooks)",
     ),
     (
         "event.alert.no_relay",
-        "alert \"{event}\" not sent to {target}: this server has no mail relay configured (--smtp-host)",
+        "\"{event}\" not sent to {target}: this server has no mail relay configured (--smtp-host)",
     ),
     (
         "event.alert.overdue.queued_longer_than",
@@ -303,7 +303,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.alert.overdue.running_longer_than_one",
         "running for more than an hour",
     ),
-    ("event.alert.sent", "alert \"{event}\" sent to {target}"),
+    ("event.alert.sent", "\"{event}\" sent to {target}"),
     ("event.cannot_start", "cannot start: {error}"),
     (
         "event.catalog_changed",

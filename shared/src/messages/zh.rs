@@ -217,7 +217,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.alert.failed",
-        "告警“{event}”未能送达 {target}：{error}",
+        "“{event}”未能送达 {target}：{error}",
     ),
     (
         "event.alert.mail.body",
@@ -226,11 +226,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.alert.mail.subject", "任务 {task} 的告警“{event}”"),
     (
         "event.alert.no_email",
-        "告警“{event}”未发送至 {target}：本服务器不发送邮件（只调用 Webhook）",
+        "“{event}”未发送至 {target}：本服务器不发送邮件（只调用 Webhook）",
     ),
     (
         "event.alert.no_relay",
-        "告警“{event}”未发送至 {target}：本服务器未配置邮件中继（--smtp-host）",
+        "“{event}”未发送至 {target}：本服务器未配置邮件中继（--smtp-host）",
     ),
     (
         "event.alert.overdue.queued_longer_than",
@@ -240,7 +240,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.alert.overdue.running_longer_than",
         "运行超过 {n} 小时",
     ),
-    ("event.alert.sent", "告警“{event}”已发送至 {target}"),
+    ("event.alert.sent", "“{event}”已发送至 {target}"),
     ("event.cannot_start", "无法启动：{error}"),
     (
         "event.catalog_changed",
