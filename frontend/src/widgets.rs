@@ -196,8 +196,9 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
             usage,
             user,
             ray_clusters,
+            email_alerts,
         } = session.clone();
-        view! { <TaskForm catalog usage user on_submitted ray_clusters /> }.into_any()
+        view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts /> }.into_any()
     });
     Ok(FormHandle {
         handle: Some(handle),

@@ -80,8 +80,13 @@ pub struct CatalogResponse {
     /// entrypoint alone, so debug mode keeps nothing; absent means a cluster.
     #[serde(default = "ray_clusters")]
     pub ray_clusters: bool,
+    /// Whether this server sends alert emails (a mail relay is set up); absent means it
+    /// does. Without one an email subscription is recorded as not sent.
+    #[serde(default = "ray_clusters")]
+    pub email_alerts: bool,
 }
 
+/// The default of the server's capabilities: a server that does not say has them.
 fn ray_clusters() -> bool {
     true
 }

@@ -13,6 +13,11 @@ use shared::TaskSpec;
 use shared::task::{Alert, AlertChannel, AlertEvent};
 use shared::validate::Expected;
 
+/// Whether the server sends alert emails, as its catalog answer says: where it does
+/// not, an email row says so before the user counts on it.
+#[derive(Clone, Copy, Debug)]
+pub struct EmailAlerts(pub bool);
+
 /// The advanced section.
 #[component]
 pub fn AdvancedSection() -> impl IntoView {
@@ -119,6 +124,7 @@ fn AlertsEditor() -> impl IntoView {
             &[AlertChannel::Email, AlertChannel::Webhook],
         )
     });
+    let mails = use_context::<EmailAlerts>().is_none_or(|m| m.0);
     let row_lens =
         move |i: usize, read: fn(&Alert) -> String, write: fn(&mut Alert, String)| Lens {
             get: cx.watch(move |s| s.advanced.alerts.get(i).map(read).unwrap_or_default()),
@@ -178,6 +184,9 @@ fn AlertsEditor() -> impl IntoView {
                 let needs_threshold = cx.watch(move |s| {
                     s.advanced.alerts.get(i).is_some_and(|a| a.event.needs_threshold())
                 });
+                let unsent = cx.watch(move |s| {
+                    !mails && s.advanced.alerts.get(i).is_some_and(|a| a.channel == AlertChannel::Email)
+                });
                 view! {
                     <div class="row" data-row=row_attr>
                         <SelectField path=format!("{row}.event") no_help=true required=true options=events
@@ -205,6 +214,9 @@ fn AlertsEditor() -> impl IntoView {
                                 }
                             })
                         }) />
+                        {move || unsent.get().then(|| view! {
+                            <p class="note" data-testid="no-email">{move || cx.text("ui.form.alerts.no_email")}</p>
+                        })}
                     </div>
                 }
             }).collect_view()}

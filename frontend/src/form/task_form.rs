@@ -41,12 +41,17 @@ pub fn TaskForm(
     /// by default it does.
     #[prop(optional)]
     ray_clusters: Option<bool>,
+    /// Whether the server sends alert emails (`CatalogResponse::email_alerts`); by
+    /// default it does.
+    #[prop(optional)]
+    email_alerts: Option<bool>,
     /// Called once, at the user's first change of a form that started from `initial`:
     /// from then on the saved draft is theirs, not the clone's.
     #[prop(optional)]
     on_edited: Option<Callback<()>>,
 ) -> impl IntoView {
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
+    provide_context(super::advanced::EmailAlerts(email_alerts.unwrap_or(true)));
     let revealed = initial.is_some();
     let slot = draft::Slot::here();
     let (start, restored) = match initial {

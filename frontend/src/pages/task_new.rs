@@ -40,14 +40,16 @@ pub fn NewTaskPage(
                 let session = session.clone();
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
-                        ray_clusters=session.ray_clusters initial on_submitted on_edited />
+                        ray_clusters=session.ray_clusters email_alerts=session.email_alerts
+                        initial on_submitted on_edited />
                 }.into_any()
             }
             Some(Ok(None)) => {
                 let session = session.clone();
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
-                        ray_clusters=session.ray_clusters on_submitted />
+                        ray_clusters=session.ray_clusters email_alerts=session.email_alerts
+                        on_submitted />
                 }.into_any()
             }
             // The task may be gone or not visible: the way on is the create form (blank, or

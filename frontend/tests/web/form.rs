@@ -1434,6 +1434,7 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
         ray_clusters: true,
+        email_alerts: true,
     };
     let catalog = serde_json::to_string(&answer).unwrap();
     let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
@@ -2153,6 +2154,65 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
         .text_content()
         .unwrap();
     assert!(said.contains("debug mode keeps no cluster here"), "{said}");
+}
+
+/// A server without a mail relay records an email alert as not sent: an email row says
+/// so while it is one, and a form on a server that sends mail says nothing.
+#[wasm_bindgen_test]
+async fn an_email_alert_on_a_server_that_sends_no_email_says_so() {
+    let spec: shared::TaskSpec =
+        serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("the example");
+    assert_eq!(
+        spec.advanced.alerts[0].channel,
+        shared::task::AlertChannel::Email
+    );
+    for sends in [false, true] {
+        crate::fresh_page();
+        crate::forget_drafts();
+        let host = crate::new_host();
+        let initial = spec.clone();
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            let (catalog, usage, user) = (
+                shared::demo::catalog(),
+                shared::demo::usage(),
+                shared::demo::user(),
+            );
+            frontend::i18n::UiLang::provide().set(shared::Lang::En);
+            let initial = initial.clone();
+            view! { <TaskForm catalog usage user initial email_alerts=sends /> }
+        });
+        leptos::task::tick().await;
+        let note = host
+            .query_selector("[data-row='advanced.alerts[0]'] [data-testid='no-email']")
+            .unwrap();
+        if sends {
+            assert!(note.is_none());
+        } else {
+            let said = note
+                .expect("the note in the email row")
+                .text_content()
+                .unwrap();
+            assert!(said.starts_with("This server sends no email"), "{said}");
+            let channel: HtmlSelectElement = host
+                .query_selector("[name='advanced.alerts[0].channel']")
+                .unwrap()
+                .expect("the channel")
+                .unchecked_into();
+            channel.set_value("webhook");
+            channel
+                .dispatch_event(&web_sys::Event::new("change").unwrap())
+                .unwrap();
+            leptos::task::tick().await;
+            assert!(
+                host.query_selector("[data-testid='no-email']")
+                    .unwrap()
+                    .is_none(),
+                "a webhook row says nothing"
+            );
+        }
+        drop(handle);
+        host.remove();
+    }
 }
 
 /// A browser whose time zone the catalog does not offer starts at the catalog's first

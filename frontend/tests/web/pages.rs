@@ -878,6 +878,7 @@ fn demo_session() -> shared::api::CatalogResponse {
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
         ray_clusters: true,
+        email_alerts: true,
     }
 }
 

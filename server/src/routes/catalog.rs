@@ -53,6 +53,7 @@ async fn show(
             .runner
             .as_ref()
             .is_none_or(|r| r.backend().runs_ray_clusters()),
+        email_alerts: state.config.mail.smtp_host.is_some(),
     })
 }
 

@@ -137,6 +137,7 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     // Said before submit too: the form reads it from the catalog answer.
     let (_, catalog) = call(&app, get("/api/v1/catalog")).await;
     assert_eq!(catalog["ray_clusters"], false, "the local backend");
+    assert_eq!(catalog["email_alerts"], false, "no mail relay");
     let mut spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
     // The example's runtime env sets OMP_NUM_THREADS to "8": Ray gives it to the
     // entrypoint, and so does the local backend.

@@ -1184,6 +1184,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.env", "Add an env var"),
     ("ui.form.add.environment.models", "Add a model"),
     ("ui.form.add.environment.storage", "Add a volume"),
+    (
+        "ui.form.alerts.no_email",
+        "This server sends no email (no mail relay is set up): the alert would be recorded among the task's events, not sent. Use a webhook, or ask the administrator for a relay.",
+    ),
     ("ui.form.choose", "Choose…"),
     ("ui.form.clone_failed.blank", "Open the create form instead"),
     ("ui.form.count.errors", "{count} errors"),

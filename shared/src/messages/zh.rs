@@ -215,10 +215,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.admitted#head",
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}",
     ),
-    (
-        "event.alert.failed",
-        "“{event}”未能送达 {target}：{error}",
-    ),
+    ("event.alert.failed", "“{event}”未能送达 {target}：{error}"),
     (
         "event.alert.mail.body",
         "Berth 任务 {task} 的告警“{event}”：\n{message}\n\n您收到此邮件，是因为该任务为 {target} 订阅了此告警。",
@@ -1008,6 +1005,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.add.environment.env", "添加环境变量"),
     ("ui.form.add.environment.models", "添加模型"),
     ("ui.form.add.environment.storage", "添加存储"),
+    (
+        "ui.form.alerts.no_email",
+        "本服务器未配置邮件中继，不会发送邮件：告警只会记入任务事件。请改用 Webhook，或请管理员配置邮件中继。",
+    ),
     ("ui.form.choose", "请选择…"),
     ("ui.form.clone_failed.blank", "改为打开新建表单"),
     ("ui.form.count.errors", "{count} 个错误"),

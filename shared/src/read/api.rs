@@ -113,6 +113,7 @@ read_loose!(CatalogResponse {
     catalog,
     usage = crate::Usage::default(),
     ray_clusters = true,
+    email_alerts = true,
 });
 read_loose!(Examples { pytorch, ray });
 
