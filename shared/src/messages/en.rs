@@ -421,7 +421,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "field.advanced.alerts.threshold.help",
         "Minutes queued or hours running, for the threshold events; at least 1.",
     ),
-    ("field.advanced.alerts.threshold.label", "Threshold"),
+    ("field.advanced.alerts.threshold.label", "Threshold N"),
     (
         "field.advanced.fault_tolerance.enabled.help",
         "Retry or recover the task when it fails, for PyTorchJob and RayJob alike. Retries do not fix code, data paths or out-of-memory errors.",

@@ -335,7 +335,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "field.advanced.alerts.threshold.help",
         "排队分钟数或运行小时数，仅阈值类事件需要，不小于 1。",
     ),
-    ("field.advanced.alerts.threshold.label", "阈值"),
+    ("field.advanced.alerts.threshold.label", "阈值 N"),
     (
         "field.advanced.fault_tolerance.enabled.help",
         "开启后，平台可在任务异常时按策略进行重试或恢复。基础容错可用于 PyTorchJob 和 RayJob。自动重试不能解决代码、数据路径、显存不足等需要修改配置或脚本的问题。",
