@@ -72,6 +72,10 @@ pub enum Identity {
         tenant_header: Option<String>,
         /// Addresses the proxy connects from.
         trusted: Vec<IpAddr>,
+        /// The configuration's `[[users]]`: the organisation and tenant of a user the
+        /// proxy names without them, as the tokens mode looks names up.
+        #[serde(skip)]
+        users: Vec<User>,
     },
     /// Bearer tokens, each mapped to a user.
     Tokens {
@@ -106,6 +110,7 @@ impl Identity {
                 org_header,
                 tenant_header,
                 trusted,
+                users,
             } => {
                 if !peer.is_some_and(|p| trusted.contains(&p)) {
                     return Err(AuthError::UntrustedProxy);
@@ -133,13 +138,21 @@ impl Identity {
                 let name = header(user_header).ok_or(AuthError::Missing {
                     expected: "an authenticating proxy that names the user",
                 })?;
+                // They were injected empty (`X_ORG_NAME`, `X_TENANT_ID`) for a proxy that
+                // names only the user, whatever `[[users]]` said of them.
+                let known = users.iter().find(|u| u.name == name);
                 Ok(User {
-                    name,
-                    org: org_header.as_deref().and_then(header).unwrap_or_default(),
+                    org: org_header
+                        .as_deref()
+                        .and_then(header)
+                        .or_else(|| known.map(|u| u.org.clone()))
+                        .unwrap_or_default(),
                     tenant_id: tenant_header
                         .as_deref()
                         .and_then(header)
+                        .or_else(|| known.map(|u| u.tenant_id.clone()))
                         .unwrap_or_default(),
+                    name,
                 })
             }
             Identity::Tokens { tokens } => {
@@ -196,6 +209,7 @@ impl Identity {
                     org_header: org_header.as_deref().map(str::to_ascii_lowercase),
                     tenant_header: tenant_header.as_deref().map(str::to_ascii_lowercase),
                     trusted: trusted.clone(),
+                    users: config.users.clone(),
                 })
             }
             IdentityConfig::Tokens { tokens_file } => {
@@ -352,7 +366,28 @@ mod tests {
             org_header: Some("x-forwarded-org".into()),
             tenant_header: None,
             trusted: vec![proxy],
+            users: vec![User {
+                name: "carol".into(),
+                org: "Carol's org".into(),
+                tenant_id: "t-carol".into(),
+            }],
         };
+        // A user the proxy names alone is who `[[users]]` says: their organisation and
+        // tenant are injected into their tasks. The proxy's own header wins.
+        let carol = identity
+            .identify(&headers(&[("x-forwarded-user", "carol")]), Some(proxy))
+            .expect("from the proxy");
+        assert_eq!(
+            (carol.org.as_str(), carol.tenant_id.as_str()),
+            ("Carol's org", "t-carol")
+        );
+        let carol = identity
+            .identify(
+                &headers(&[("x-forwarded-user", "carol"), ("x-forwarded-org", "Other")]),
+                Some(proxy),
+            )
+            .expect("from the proxy");
+        assert_eq!(carol.org, "Other");
         let h = headers(&[("x-forwarded-user", "bob"), ("x-forwarded-org", "Acme")]);
         let bob = identity.identify(&h, Some(proxy)).expect("from the proxy");
         assert_eq!((bob.name.as_str(), bob.org.as_str()), ("bob", "Acme"));
