@@ -1805,6 +1805,11 @@ impl Runner {
                 Some((replica, backend::local::recorded_exit(&log)?))
             })
             .collect::<Option<Vec<_>>>()?;
+        // A SIGTERM no live server sent (a reboot, a service manager stopping every
+        // process) ended the command, or cut it short: not the command's own end.
+        if exits.iter().any(|(_, exit)| exit.terminated) {
+            return None;
+        }
         exits.sort_by_key(|(replica, exit)| (exit.at, *replica));
         Some(exits)
     }

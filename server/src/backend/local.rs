@@ -125,16 +125,35 @@ const EXIT_FILE: &str = "exit-status";
 /// - The wrapper's own stderr is `/dev/null` and the command's the log (fd 3 while the
 ///   wrapper runs, closed for the command): bash would otherwise add a line such as
 ///   `Terminated` to the log when the command dies of a signal.
+/// - `BASH_ENV` and `ENV`, the files a non-interactive bash runs first, reach the
+///   wrapper under other names ([`WRAPPED_STARTUP`]) and are given back to the command's
+///   shell only: read by the wrapper as well, a file that echoes or prepends to `PATH`
+///   did so twice. (`SHELLOPTS` cannot be held back so, being read-only in bash: with
+///   `xtrace` in it the wrapper's lines are traced into the log; and `$PPID` is the
+///   wrapper.)
 /// - The status goes to a new file renamed into place, so a reader finds the whole
 ///   status or none; `mv` is the server's own (found on its `PATH`), as the task's
 ///   `PATH` may lack it. A failure to write it is silent: the log is the command's.
+///   A SIGTERM while the command ran is written beside the status (`143 term`): no live
+///   server heard the end, so it came from outside (a reboot, a service manager), and
+///   the next server counts the attempt interrupted, not ended by the command.
 const WRAPPER: &str = r#"trap 'set -- "$@" stopped' TERM
 exec 3>&2 2>/dev/null
 case $SHLVL in 1) unset SHLVL ;; *) SHLVL=$((SHLVL - 1)) ;; esac
+if [ -n "${BERTH_WRAPPED_BASH_ENV+x}" ]; then export BASH_ENV="$BERTH_WRAPPED_BASH_ENV"; fi
+if [ -n "${BERTH_WRAPPED_ENV+x}" ]; then export ENV="$BERTH_WRAPPED_ENV"; fi
+unset BERTH_WRAPPED_BASH_ENV BERTH_WRAPPED_ENV
 if [ $# -gt 3 ]; then s=143; else "$0" -c "$3" 2>&3 3>&-; s=$?; fi
-{ printf '%s\n' "$s" >"$1.tmp" && "$2" -f "$1.tmp" "$1"; } 2>/dev/null
+{ printf '%s%s\n' "$s" "${4:+ term}" >"$1.tmp" && "$2" -f "$1.tmp" "$1"; } 2>/dev/null
 exit "$s"
 "#;
+
+/// The startup files' variables as the wrapper gets them ([`WRAPPER`]): the replica's
+/// name, and the name it has until the command's shell starts.
+const WRAPPED_STARTUP: [(&str, &str); 2] = [
+    ("BASH_ENV", "BERTH_WRAPPED_BASH_ENV"),
+    ("ENV", "BERTH_WRAPPED_ENV"),
+];
 
 /// How many GPUs a node has, by node name.
 type GpuCount = dyn Fn(&str) -> u64 + Send + Sync;
@@ -349,7 +368,13 @@ impl LocalBackend {
                     .unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin".into()),
             )
             .env("HOME", &work)
-            .envs(replica.env.iter().map(|(name, value)| (name, value)))
+            .envs(replica.env.iter().map(|(name, value)| {
+                let wrapped = WRAPPED_STARTUP
+                    .iter()
+                    .find(|(own, _)| name == own)
+                    .map_or(name.as_str(), |(_, wrapped)| wrapped);
+                (wrapped, value)
+            }))
             .env("CUDA_VISIBLE_DEVICES", join(devices))
             .stdin(Stdio::null())
             .stdout(log)
@@ -627,6 +652,9 @@ pub struct RecordedExit {
     pub signal: Option<i32>,
     /// When it was recorded (the file's modification time).
     pub at: std::time::SystemTime,
+    /// Whether a SIGTERM reached the replica while its command ran: with no server to
+    /// send it, from outside Berth.
+    pub terminated: bool,
 }
 
 /// The exit the wrapper of the replica whose log is at `log` (a
@@ -640,10 +668,20 @@ pub fn recorded_exit(log: &Path) -> Option<RecordedExit> {
     // `<attempt>/replica-<i>.log` beside the replica's directory `<attempt>/replica-<i>`.
     let file = log.with_extension("").join(EXIT_FILE);
     let text = std::fs::read_to_string(&file).ok()?;
-    let status: i32 = text.strip_suffix('\n')?.parse().ok()?;
+    let line = text.strip_suffix('\n')?;
+    let (status, terminated) = match line.strip_suffix(" term") {
+        Some(status) => (status, true),
+        None => (line, false),
+    };
+    let status: i32 = status.parse().ok()?;
     let at = std::fs::metadata(&file).and_then(|m| m.modified()).ok()?;
     let (code, signal) = how_it_ended(Some(status), None);
-    Some(RecordedExit { code, signal, at })
+    Some(RecordedExit {
+        code,
+        signal,
+        at,
+        terminated,
+    })
 }
 
 /// Locks the state; a panic while holding it leaves consistent data (every update is a
@@ -1031,13 +1069,16 @@ mod tests {
         backend.start(gang.clone()).await.expect("starts");
         run_until_exits(&mut events, 2).await;
         let recorded = |replica| {
-            recorded_exit(&backend.log_path(&gang.task, 1, replica)).map(|e| (e.code, e.signal))
+            recorded_exit(&backend.log_path(&gang.task, 1, replica))
+                .map(|e| (e.code, e.signal, e.terminated))
         };
-        assert_eq!(recorded(0), Some((Some(0), None)));
-        assert_eq!(recorded(1), Some((Some(1), None)));
+        assert_eq!(recorded(0), Some((Some(0), None, false)));
+        assert_eq!(recorded(1), Some((Some(1), None, false)));
         assert_eq!(recorded(2), None, "no such replica");
 
-        // A command a stop's SIGTERM ended: as its exit was reported.
+        // A command a SIGTERM ended: as its exit was reported, and marked as one a
+        // SIGTERM reached (with no server to send it, it came from outside). One that
+        // catches it and exits 0 is marked too: it was cut short, not done.
         let mut sleeper = self::gang("echo ready; sleep 1000", 1, 0);
         sleeper.attempt = 2;
         backend.start(sleeper.clone()).await.expect("starts");
@@ -1055,10 +1096,29 @@ mod tests {
         let (_, exits) = run_until_exits(&mut events, 1).await;
         assert_eq!(exits, vec![(0, None, Some(15))]);
         assert_eq!(
-            recorded_exit(&log).map(|e| (e.code, e.signal)),
-            Some((None, Some(15)))
+            recorded_exit(&log).map(|e| (e.code, e.signal, e.terminated)),
+            Some((None, Some(15), true))
         );
         assert_eq!(std::fs::read_to_string(&log).expect("its log"), "ready\n");
+
+        let mut catcher = self::gang("trap 'exit 0' TERM; echo ready; sleep 1000 & wait", 1, 0);
+        catcher.attempt = 3;
+        backend.start(catcher.clone()).await.expect("starts");
+        let log = backend.log_path(&catcher.task, 3, 0);
+        let begin = Instant::now();
+        while std::fs::read_to_string(&log).unwrap_or_default().is_empty() {
+            assert!(begin.elapsed() < WAIT, "the command never ran");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        backend
+            .stop(&catcher.task, 3, Duration::from_secs(5))
+            .await
+            .expect("stops");
+        run_until_exits(&mut events, 1).await;
+        assert_eq!(
+            recorded_exit(&log).map(|e| (e.code, e.signal, e.terminated)),
+            Some((Some(0), None, true))
+        );
     }
 
     /// The wrapper that records the exit is invisible to the command: what it prints of
@@ -1066,9 +1126,20 @@ mod tests {
     /// environment.
     #[tokio::test]
     async fn the_command_sees_what_bash_alone_would_show_it() {
-        let (_dir, backend) = backend(0);
+        let (dir, backend) = backend(0);
         let probe = "echo \"$0|$#|$*|$-\"; env | sort; trap -p; ulimit -a | md5sum";
-        let gang = gang(probe, 1, 0);
+        let mut gang = gang(probe, 1, 0);
+        // A startup file bash runs first (as module systems and conda set one): run by
+        // the command's shell alone, once, as without the wrapper.
+        let startup = dir.path().join("startup.sh");
+        std::fs::write(
+            &startup,
+            "echo startup-ran; export PATH=\"/opt/extra/bin:$PATH\"\n",
+        )
+        .expect("a startup file");
+        gang.replicas[0]
+            .env
+            .push(("BASH_ENV".to_owned(), startup.display().to_string()));
         let mut events = backend.events();
         backend.start(gang.clone()).await.expect("starts");
         run_until_exits(&mut events, 1).await;

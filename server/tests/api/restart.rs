@@ -551,6 +551,45 @@ fn replicas_that_end_while_the_server_is_down_end_their_task_as_they_ended() {
     assert_eq!(gpus_in_use(&second), base);
 }
 
+/// A SIGTERM that reaches the replicas while no server runs (a reboot, a service manager
+/// stopping every process) did not come from Berth: the command that catches it and exits
+/// 0 was cut short, not done. The task is counted interrupted, as before exits were
+/// recorded, not succeeded (and no success alert fires).
+#[test]
+fn a_sigterm_from_outside_while_the_server_is_down_interrupts_the_task() {
+    let data = super::temp_dir("restart-term-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-term-catalog");
+    let catalog = catalog(&dir);
+    let mut first = start(&data, &catalog);
+    let marker = format!("berth-outside-term-{}", std::process::id());
+    let mut graceful = spec(false);
+    graceful["environment"]["command"] =
+        format!(": {marker}; trap 'exit 0' TERM; while :; do sleep 0.1; done").into();
+    let id = submit(&first, &graceful);
+    wait_for(&first, &id, |t| phase(t) == "running");
+    first.crash();
+    let sent = std::process::Command::new("pkill")
+        .args(["-TERM", "-f", &marker])
+        .status()
+        .expect("pkill runs");
+    assert!(
+        sent.success(),
+        "the replica's processes were there to signal"
+    );
+    wait_ended(&data, &id);
+
+    let second = start(&data, &catalog);
+    let ended = wait_for(&second, &id, |t| phase(t) != "running");
+    assert_eq!(phase(&ended), "failed", "{ended}");
+    let said = events(&second, &id);
+    assert!(said.contains("the server stopped while it ran"), "{said}");
+    assert!(
+        !said.contains("every replica ended while the server was stopped"),
+        "{said}"
+    );
+}
+
 /// A replica that failed while the server was down is handled as a live failure: with
 /// fault tolerance the gang runs again (and, failing each time, fails after its
 /// retries). A gang with a replica still running at the restart was interrupted: it is
