@@ -36,11 +36,13 @@ pub const SHORTEST_MASKABLE: usize = 3;
 pub struct LogMask {
     /// The values to hide, longest first, so a value that contains another is masked whole.
     values: Vec<Vec<u8>>,
-    /// Bytes held back: the end of the last chunk, which could begin a hidden value (or,
-    /// withholding, the line not ended yet).
+    /// Bytes held back: the end of the last chunk, which could begin a hidden value
+    /// (withholding, only the chunk being read).
     held: Vec<u8>,
     /// A value is shorter than [`SHORTEST_MASKABLE`]: no text of the log is shown.
     withheld: bool,
+    /// Withholding: a line has begun and not ended yet.
+    line_open: bool,
 }
 
 impl LogMask {
@@ -63,6 +65,7 @@ impl LogMask {
             values,
             held: Vec::new(),
             withheld,
+            line_open: false,
         }
     }
 
@@ -126,21 +129,25 @@ impl LogMask {
 
     /// A mask for each line ended so far (and, at the end, for a last line without its
     /// newline); the line being written waits for its end.
+    ///
+    /// None of a line's bytes is ever shown, so none is kept past this call, only
+    /// whether a line is open. Kept, a progress bar that redraws with `\r` and never
+    /// ends its line held the whole log in memory for each reader.
     fn withhold(&mut self, last: bool) -> Vec<u8> {
-        let ended = self.held.iter().filter(|b| **b == b'\n').count();
-        let mut out = Vec::with_capacity(ended * (HIDDEN_VALUE_MASK.len() + 1));
+        let chunk = &self.held;
+        let ended = chunk.iter().filter(|b| **b == b'\n').count();
+        let open = match chunk.iter().rposition(|b| *b == b'\n') {
+            Some(at) => at + 1 < chunk.len(),
+            None => self.line_open || !chunk.is_empty(),
+        };
+        let mut out = Vec::with_capacity((ended + 1) * (HIDDEN_VALUE_MASK.len() + 1));
         for _ in 0..ended {
             out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
             out.push(b'\n');
         }
-        let open = self
-            .held
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |at| at + 1);
-        self.held.drain(..open);
-        if last && !self.held.is_empty() {
-            self.held.clear();
+        self.held.clear();
+        self.line_open = open && !last;
+        if open && last {
             out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
         }
         out
@@ -320,6 +327,14 @@ mod tests {
             b"",
             "an empty log stays empty"
         );
+        // A progress bar that redraws its line with `\r` and never ends it: nothing of
+        // it is kept while it goes on (it is never shown), and at the end it is one line.
+        let mut bar = LogMask::new(["7"]);
+        for step in 0..1000 {
+            assert_eq!(bar.push(format!("\r{step:>4}/1000 [====]").as_bytes()), b"");
+            assert!(bar.held.is_empty(), "kept {} bytes", bar.held.len());
+        }
+        assert_eq!(bar.finish(), HIDDEN_VALUE_MASK.as_bytes());
     }
 
     #[test]
