@@ -223,6 +223,17 @@ impl Mailer {
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
             .port(mail.smtp_port.unwrap_or(mail.smtp_tls.default_port()))
             .timeout(Some(TIMEOUT));
+        // A login is sent as it is typed (base64): without TLS, only to this machine.
+        let local = host == "localhost"
+            || host
+                .trim_matches(['[', ']'])
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if mail.smtp_tls == SmtpTls::None && password.is_some() && !local {
+            return Err(format!(
+                "the relay's login would cross the network unencrypted to {host}: set --smtp-tls starttls or tls (a login without TLS is for a relay on this machine only)"
+            ));
+        }
         builder = match (&mail.smtp_user, &password) {
             (Some(user), Some(password)) => {
                 builder.credentials(Credentials::new(user.clone(), password.clone()))
@@ -574,9 +585,15 @@ mod mail {
             smtp_password: Some(Secret::new("hunter2-of-the-relay")),
             ..relay()
         };
-        for tls in [SmtpTls::Starttls, SmtpTls::Tls, SmtpTls::None] {
+        for (tls, host) in [
+            (SmtpTls::Starttls, "relay.example.com"),
+            (SmtpTls::Tls, "relay.example.com"),
+            (SmtpTls::None, "127.0.0.1"),
+            (SmtpTls::None, "localhost"),
+        ] {
             let mail = Mail {
                 smtp_tls: tls,
+                smtp_host: Some(host.into()),
                 ..login.clone()
             };
             let mailer = Mailer::new(&mail, None).expect("settings that work");
@@ -643,6 +660,15 @@ mod mail {
                     ..relay()
                 },
                 "berth-no-such-password-file",
+            ),
+            (
+                Mail {
+                    smtp_user: Some("berth".into()),
+                    smtp_password: secret.clone(),
+                    smtp_tls: SmtpTls::None,
+                    ..relay()
+                },
+                "unencrypted to relay.example.com",
             ),
         ];
         for (mail, says) in cases {
