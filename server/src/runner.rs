@@ -1221,7 +1221,15 @@ impl Runner {
                 failure,
             } => self.on_finished(task, attempt, failure).await,
             backend::Event::Requeued { task, attempt, why } => {
-                let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
+                // A stop under way ends it stopped: waiting for admission again would
+                // say what is not so, a moment before.
+                let current = self
+                    .attempts
+                    .lock()
+                    .await
+                    .get(&task)
+                    .filter(|a| !a.stopping)
+                    .map(|a| a.attempt);
                 if current != Some(attempt) {
                     return;
                 }

@@ -342,6 +342,8 @@ async fn stopping_a_job_kueue_evicted_ends_the_task_stopped() {
         backend.stops.lock().unwrap().as_slice(),
         [(TaskId(id.clone()), 1)]
     );
+    let stopped = wait_for_phase(&app, &id, "stopped").await;
+    assert_eq!(stopped["attempts"], 1, "{stopped}");
 }
 
 /// The task's events of `kind`, as the API words them in English.
