@@ -124,7 +124,13 @@ pub struct Mailer {
     from: Mailbox,
     /// Kept only to blank it out of a relay's answer before that is recorded.
     password: Option<String>,
+    /// Mails sent at once: relays refuse a client many connections (with no second try,
+    /// a burst of alerts, a catalog change failing hundreds of tasks, went unsent).
+    sending: tokio::sync::Semaphore,
 }
+
+/// At most this many connections to the relay at once.
+const SENDING_AT_ONCE: usize = 3;
 
 impl std::fmt::Debug for Mailer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -268,6 +274,7 @@ impl Mailer {
             transport: builder.build(),
             from,
             password,
+            sending: tokio::sync::Semaphore::new(SENDING_AT_ONCE),
         }))
     }
 
@@ -278,6 +285,8 @@ impl Mailer {
     /// When `to` is not an address, the relay cannot be reached, does not answer in
     /// time, or refuses the login, the sender, the recipient or the mail.
     pub async fn send(&self, to: &str, letter: &Letter) -> Result<(), String> {
+        // Never closed: a turn always comes. The time to answer counts from it.
+        let _turn = self.sending.acquire().await;
         let to: Mailbox = to
             .parse()
             .map_err(|err| format!("{to:?} is not an address: {err}"))?;
@@ -574,6 +583,60 @@ mod mail {
             smtp_host: Some("relay.example.com".into()),
             mail_from: Some("Berth <berth@example.com>".into()),
             ..Mail::default()
+        }
+    }
+
+    /// A burst of alerts reaches the relay a few connections at a time, as relays allow
+    /// a client, not all at once.
+    #[tokio::test]
+    async fn a_burst_of_mails_opens_a_few_connections_at_a_time() {
+        // A relay that takes connections and never greets: each send holds its own.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        let port = listener.local_addr().expect("an address").port();
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Arc::clone(&accepted);
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((tcp, _)) = listener.accept().await {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                held.push(tcp);
+            }
+        });
+        let mail = Mail {
+            smtp_host: Some("127.0.0.1".into()),
+            smtp_port: Some(port),
+            smtp_tls: SmtpTls::None,
+            ..relay()
+        };
+        let mailer = Arc::new(
+            Mailer::new(&mail, None)
+                .expect("settings that work")
+                .expect("a relay"),
+        );
+        let letter = Letter {
+            subject: "s".into(),
+            body: "b".into(),
+        };
+        let sends: Vec<_> = (0..8)
+            .map(|_| {
+                let (mailer, letter) = (Arc::clone(&mailer), letter.clone());
+                tokio::spawn(async move { mailer.send("bob@example.com", &letter).await })
+            })
+            .collect();
+        let count = || accepted.load(std::sync::atomic::Ordering::SeqCst);
+        for _ in 0..100 {
+            if count() >= SENDING_AT_ONCE {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Time for any more to come, were they let through.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(count(), SENDING_AT_ONCE);
+        for send in sends {
+            send.abort();
         }
     }
 
