@@ -155,6 +155,15 @@ const WRAPPED_STARTUP: [(&str, &str); 2] = [
     ("ENV", "BERTH_WRAPPED_ENV"),
 ];
 
+/// The name under which the wrapper gets the variable the command sees as `name`: every
+/// place that sets one goes through it (the replica's variables and a runtime env's).
+fn wrapped(name: &str) -> &str {
+    WRAPPED_STARTUP
+        .iter()
+        .find(|(own, _)| *own == name)
+        .map_or(name, |(_, wrapped)| wrapped)
+}
+
 /// How many GPUs a node has, by node name.
 type GpuCount = dyn Fn(&str) -> u64 + Send + Sync;
 
@@ -368,13 +377,12 @@ impl LocalBackend {
                     .unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin".into()),
             )
             .env("HOME", &work)
-            .envs(replica.env.iter().map(|(name, value)| {
-                let wrapped = WRAPPED_STARTUP
+            .envs(
+                replica
+                    .env
                     .iter()
-                    .find(|(own, _)| name == own)
-                    .map_or(name.as_str(), |(_, wrapped)| wrapped);
-                (wrapped, value)
-            }))
+                    .map(|(name, value)| (wrapped(name), value)),
+            )
             .env("CUDA_VISIBLE_DEVICES", join(devices))
             .stdin(Stdio::null())
             .stdout(log)
@@ -383,22 +391,24 @@ impl LocalBackend {
         if gang.ray {
             command.env("RAY_ADDRESS", RAY_ADDRESS);
         }
+        // The value the command will see for `name`, as set so far.
+        let set = |command: &Command, name: &str| {
+            let (_, value) = command
+                .as_std()
+                .get_envs()
+                .find(|(k, _)| *k == wrapped(name))?;
+            Some(value?.to_string_lossy().into_owned())
+        };
         for (name, value) in &gang.runtime_env {
             // What the platform set wins, as the form's `env.name.platform_injected`
             // says: Ray would give the runtime env's value to the job's processes.
-            let platform_set = shared::injected::is_injected(name, Some(shared::TaskType::RayJob))
-                && command
-                    .as_std()
-                    .get_envs()
-                    .any(|(k, v)| k == name.as_str() && v.is_some());
-            if platform_set {
+            if shared::injected::is_injected(name, Some(shared::TaskType::RayJob))
+                && set(&command, name).is_some()
+            {
                 continue;
             }
-            let value = expand_vars(value, name, |var| {
-                let (_, set) = command.as_std().get_envs().find(|(k, _)| *k == var)?;
-                Some(set?.to_string_lossy().into_owned())
-            });
-            command.env(name, value);
+            let value = expand_vars(value, name, |var| set(&command, var));
+            command.env(wrapped(name), value);
         }
         command.spawn().map_err(|error| BackendError::Start {
             task: gang.task.clone(),
@@ -1382,6 +1392,25 @@ mod tests {
             "127.0.0.1:6379 0\nhi 0\n/opt/tools\nfound-bash\n"
         );
         assert!(!backend.log_path(&gang.task, 1, 1).exists());
+    }
+
+    /// A startup file a RayJob's runtime env names runs once, in the entrypoint's shell,
+    /// as one a replica's own variables name does.
+    #[tokio::test]
+    async fn a_runtime_envs_startup_file_runs_once() {
+        let (dir, backend) = backend(0);
+        let startup = dir.path().join("startup.sh");
+        std::fs::write(&startup, "echo startup-ran\n").expect("a startup file");
+        let mut gang = gang("echo \"entrypoint $BASH_ENV\"", 1, 0);
+        gang.ray = true;
+        gang.runtime_env = vec![("BASH_ENV".to_owned(), startup.display().to_string())];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        run_until_exits(&mut events, 1).await;
+        assert_eq!(
+            log(&backend, &gang, 0),
+            format!("startup-ran\nentrypoint {}\n", startup.display())
+        );
     }
 
     /// The form warns that the platform's value of an injected name replaces the user's
