@@ -93,7 +93,7 @@ impl Webhooks {
             .await
             .map_err(|_| format!("no answer in {} s", TIMEOUT.as_secs()))?
             // The client's own words are "client error (Connect)": its source says what.
-            .map_err(|err| chain(&err))?;
+            .map_err(|err| crate::error_chain(&err))?;
         if response.status().is_success() {
             Ok(())
         } else {
@@ -312,44 +312,31 @@ impl Mailer {
             _ => text.to_owned(),
         }
     }
-
-    /// Mails `subscription` about `what` in the background, then records it as an
-    /// `alert` event of task `id`: sent, or not delivered and why.
-    pub fn fire(
-        self: &Arc<Self>,
-        store: Arc<dyn TaskStore>,
-        id: &TaskId,
-        subscription: &Alert,
-        what: &Message,
-    ) {
-        let letter = letter(id, subscription, what);
-        let (sent, failed) = (
-            said("event.alert.sent", subscription),
-            said("event.alert.failed", subscription),
-        );
-        let (mailer, id, to) = (Arc::clone(self), id.clone(), subscription.target.clone());
-        tokio::spawn(async move {
-            let message = match mailer.send(&to, &letter).await {
-                Ok(()) => sent,
-                Err(error) => failed.with("error", error),
-            };
-            let event = TaskEvent::keyed(crate::runner::now(), event_kind::ALERT, message);
-            if let Err(err) = store.push_event(&id, &event).await {
-                tracing::error!(task = %id, error = %err, "cannot record an alert");
-            }
-        });
-    }
 }
 
-/// An error with its causes: a client's own words are often only "connection error".
-fn chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text = format!("{text}: {cause}");
-        source = cause.source();
-    }
-    text
+/// Runs `delivery` (an alert's webhook call or mail) in the background, then records it
+/// as an `alert` event of task `id`: sent, or not delivered and why. Both channels
+/// record alike, as [`is_about`] reads these events to fire a threshold alert once.
+pub fn record_delivery(
+    store: Arc<dyn TaskStore>,
+    id: TaskId,
+    subscription: &Alert,
+    delivery: impl std::future::Future<Output = Result<(), String>> + Send + 'static,
+) {
+    let (sent, failed) = (
+        said("event.alert.sent", subscription),
+        said("event.alert.failed", subscription),
+    );
+    tokio::spawn(async move {
+        let message = match delivery.await {
+            Ok(()) => sent,
+            Err(error) => failed.with("error", error),
+        };
+        let event = TaskEvent::keyed(crate::runner::now(), event_kind::ALERT, message);
+        if let Err(err) = store.push_event(&id, &event).await {
+            tracing::error!(task = %id, error = %err, "cannot record an alert");
+        }
+    });
 }
 
 /// How often the threshold subscriptions are looked at.

@@ -106,3 +106,15 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::R
     )
     .await
 }
+
+/// An error with its causes: a client's own words are often only "connection error",
+/// and "cannot read the catalog file x" needs its cause beside it.
+pub fn error_chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text = format!("{text}: {cause}");
+        source = cause.source();
+    }
+    text
+}

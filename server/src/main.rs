@@ -75,13 +75,7 @@ fn main() -> ExitCode {
 
 /// Prints the whole chain, so "cannot read the catalog file x" comes with its cause.
 fn report(err: &dyn std::error::Error) {
-    let mut text = format!("error: {err}");
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(&format!(": {cause}"));
-        source = cause.source();
-    }
-    eprintln!("{text}");
+    eprintln!("error: {}", server::error_chain(err));
 }
 
 fn load(settings: server::config::Settings) -> Result<Config, Box<dyn std::error::Error>> {

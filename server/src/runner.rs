@@ -176,6 +176,17 @@ struct Adopted {
     mine: HashSet<TaskId>,
 }
 
+/// How many replicas' exits an attempt waits for: one per replica placed, the head
+/// included; a RayJob's one, its entrypoint, which the local backend runs alone (the
+/// start and a recovery count alike, or a recovered attempt would never end, or end early).
+fn awaited_replicas(spec: &TaskSpec, placement: &Placement) -> u32 {
+    if spec.is_ray() {
+        return 1;
+    }
+    let workers: u64 = placement.workers.iter().map(|w| w.replicas).sum();
+    u32::try_from(workers).unwrap_or(u32::MAX) + u32::from(placement.head.is_some())
+}
+
 /// The event of a task that keeps waiting, and why.
 fn queued(reason: &Message) -> Message {
     Message::new("event.queued").with_message("reason", reason.clone())
@@ -981,11 +992,7 @@ impl Runner {
                 id.clone(),
                 Attempt {
                     attempt,
-                    replicas: if spec.is_ray() {
-                        1
-                    } else {
-                        gang.replicas.len() as u32
-                    },
+                    replicas: awaited_replicas(&spec, placement),
                     ..Attempt::default()
                 },
             );
@@ -1796,14 +1803,8 @@ impl Runner {
             return None;
         }
         let (id, attempt) = (&stored.task.id, stored.task.attempts);
-        // As many as the start awaited: a RayJob's entrypoint runs alone.
-        let replicas = if stored.task.spec.is_ray() {
-            1
-        } else {
-            let placement = stored.placement.as_ref()?;
-            let workers: u64 = placement.workers.iter().map(|w| w.replicas).sum();
-            u32::try_from(workers).ok()? + u32::from(placement.head.is_some())
-        };
+        // As many as the start awaited.
+        let replicas = awaited_replicas(&stored.task.spec, stored.placement.as_ref()?);
         if replicas == 0 {
             return None;
         }
@@ -1898,7 +1899,19 @@ impl Runner {
         let said = |key: &str| crate::alerts::said(key, subscription);
         match subscription.channel {
             AlertChannel::Email => match &self.mail {
-                Some(mail) => mail.fire(Arc::clone(&self.store), id, subscription, what),
+                Some(mail) => {
+                    let (mail, letter) = (
+                        Arc::clone(mail),
+                        crate::alerts::letter(id, subscription, what),
+                    );
+                    let to = subscription.target.clone();
+                    crate::alerts::record_delivery(
+                        Arc::clone(&self.store),
+                        id.clone(),
+                        subscription,
+                        async move { mail.send(&to, &letter).await },
+                    );
+                }
                 None => {
                     self.event(id, event_kind::ALERT, said("event.alert.no_relay"))
                         .await;
@@ -1913,24 +1926,18 @@ impl Runner {
                     "at": now().0,
                 })
                 .to_string();
-                let (store, webhooks, id) =
-                    (Arc::clone(&self.store), self.webhooks.clone(), id.clone());
-                let (sent, failed) = (said("event.alert.sent"), said("event.alert.failed"));
-                let url = subscription.target.clone();
-                tokio::spawn(async move {
-                    let outcome = match webhooks {
-                        Some(webhooks) => webhooks.post(&url, body).await,
-                        None => Err("this server has no HTTPS client".to_owned()),
-                    };
-                    let message = match outcome {
-                        Ok(()) => sent,
-                        Err(error) => failed.with("error", error),
-                    };
-                    let event = TaskEvent::keyed(now(), event_kind::ALERT, message);
-                    if let Err(err) = store.push_event(&id, &event).await {
-                        tracing::error!(task = %id, error = %err, "cannot record an alert");
-                    }
-                });
+                let (webhooks, url) = (self.webhooks.clone(), subscription.target.clone());
+                crate::alerts::record_delivery(
+                    Arc::clone(&self.store),
+                    id.clone(),
+                    subscription,
+                    async move {
+                        match webhooks {
+                            Some(webhooks) => webhooks.post(&url, body).await,
+                            None => Err("this server has no HTTPS client".to_owned()),
+                        }
+                    },
+                );
             }
         }
     }
