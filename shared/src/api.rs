@@ -78,16 +78,16 @@ pub struct CatalogResponse {
     pub usage: crate::usage::Usage,
     /// Whether a RayJob runs on a Ray cluster here (KubeRay). The local backend runs its
     /// entrypoint alone, so debug mode keeps nothing; absent means a cluster.
-    #[serde(default = "ray_clusters")]
+    #[serde(default = "offered")]
     pub ray_clusters: bool,
     /// Whether this server sends alert emails (a mail relay is set up); absent means it
     /// does. Without one an email subscription is recorded as not sent.
-    #[serde(default = "ray_clusters")]
+    #[serde(default = "offered")]
     pub email_alerts: bool,
 }
 
 /// The default of the server's capabilities: a server that does not say has them.
-fn ray_clusters() -> bool {
+fn offered() -> bool {
     true
 }
 
