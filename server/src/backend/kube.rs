@@ -773,6 +773,7 @@ impl KubeBackend {
         tracker.suspended = !resumable.started;
         // The namespace's Events since the job began were told by the earlier server.
         tracker.since = Some(k8s_openapi::jiff::Timestamp::now());
+        tracker.resumed = true;
         self.forget(&resumable.task);
         let cluster_events = self.hubs.subscribe(&self.client, namespace);
         let watch = tokio::spawn(follow(
@@ -1416,6 +1417,9 @@ struct Tracker {
     /// Kubernetes Events last seen before this are not reported: a job taken back after
     /// a restart had them reported by the server that started it.
     since: Option<k8s_openapi::jiff::Timestamp>,
+    /// Taken back after a restart: the job was found, so a list of the watch without it
+    /// means it is gone (a new attempt's first list may come before the job shows).
+    resumed: bool,
 }
 
 impl Tracker {
@@ -1445,6 +1449,7 @@ impl Tracker {
             started: false,
             done: false,
             since: None,
+            resumed: false,
         }
     }
 
@@ -1574,6 +1579,13 @@ impl Tracker {
             Message::new("event.kube.job_deleted").with("job", &self.job)
         };
         self.finish(Some(Arg::Message(why)))
+    }
+
+    /// The job was not in a list of the watch: deleted while nothing watched it (a job
+    /// taken back can go between the look that found it and its watch's first list).
+    fn on_job_missing(&mut self) -> Vec<Step> {
+        let uid = self.job_uid.clone();
+        self.on_job_deleted(&json!({ "metadata": { "uid": uid } }))
     }
 
     /// A pod of the job was added or changed: count its image-pull failures.
@@ -1729,14 +1741,26 @@ async fn follow(
         ));
     let mut job_watch = std::pin::pin!(job_watch);
     let mut pod_watch = std::pin::pin!(pod_watch);
+    // Whether the job was in the watch's last list.
+    let mut listed = false;
     while !tracker.done {
         let steps = tokio::select! {
             Some(next) = job_watch.next() => match next {
-                Ok(watcher::Event::Apply(job) | watcher::Event::InitApply(job)) => {
-                    tracker.on_job(&to_value(&job))
+                Ok(watcher::Event::Apply(job)) => tracker.on_job(&to_value(&job)),
+                Ok(watcher::Event::InitApply(job)) => {
+                    let job = to_value(&job);
+                    listed |= job["metadata"]["uid"].as_str() == Some(&tracker.job_uid);
+                    tracker.on_job(&job)
                 }
                 Ok(watcher::Event::Delete(job)) => tracker.on_job_deleted(&to_value(&job)),
-                Ok(watcher::Event::Init | watcher::Event::InitDone) => Vec::new(),
+                Ok(watcher::Event::Init) => {
+                    listed = false;
+                    Vec::new()
+                }
+                Ok(watcher::Event::InitDone) if !listed && tracker.resumed => {
+                    tracker.on_job_missing()
+                }
+                Ok(watcher::Event::InitDone) => Vec::new(),
                 Err(error) => {
                     tracing::warn!(task = %tracker.task, %error, "watching the job failed; retrying");
                     Vec::new()
@@ -3718,6 +3742,118 @@ mod tests {
             Event::Started {
                 task: TaskId("late-q9w8e".to_owned()),
                 attempt: 3
+            }
+        );
+    }
+
+    /// A job taken back is this server's as one it started: its replicas' logs are
+    /// read from its pods, and the image-pull breaker counts its pods' failures with
+    /// the task's retries (0: the first failure trips it) and deletes it.
+    #[tokio::test]
+    async fn a_job_taken_back_serves_logs_and_trips_the_image_pull_breaker() {
+        let (client, api) = holding(vec![job_of_attempt(
+            JOB,
+            1,
+            conditions(&[("Running", "True")]),
+        )]);
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let mut resumable = resumable(JOB, 1, true);
+        resumable.spec.advanced.image_pull_retries = Some(0);
+        let back = backend.take_back(&[resumable]).await;
+        assert_eq!(back.taken, vec![task()]);
+
+        let log = backend.log_stream(&task(), 1, 0, false).await;
+        assert!(matches!(log, Ok(Some(_))), "the log is served");
+        assert!(
+            api.seen().iter().any(|s| s.method == "GET"
+                && s.resource() == ("pods".to_owned(), None)
+                && s.query
+                    .get("labelSelector")
+                    .is_some_and(|l| l.contains(JOB))),
+            "its pods are looked up: {:#?}",
+            api.seen()
+        );
+
+        api.push(
+            "pods",
+            "ADDED",
+            pod(
+                "train-x2b4c-master-0",
+                "uid-pod-0",
+                &[("pytorch", "ErrImagePull")],
+            ),
+        )
+        .await;
+        let Event::Note { kind, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(kind, note_kind::PULL);
+        let Event::Finished {
+            attempt: 1,
+            failure: Some(failure),
+            ..
+        } = next(&mut events).await
+        else {
+            panic!("the attempt fails")
+        };
+        assert!(
+            failure
+                .render(Lang::En)
+                .contains("more than the retries allowed (0)"),
+            "{failure:?}"
+        );
+        tokio::time::timeout(WAIT, async {
+            while !api.seen().iter().any(|s| {
+                s.method == "DELETE"
+                    && s.path == format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+            }) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the breaker deletes the job");
+    }
+
+    /// A job taken back that is gone by its watch's first list (deleted in between)
+    /// ends its attempt as a job deleted outside Berth, not left running for ever.
+    #[tokio::test]
+    async fn a_job_taken_back_that_is_gone_by_its_watch_ends_its_attempt() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            if request.resource() != ("pytorchjobs".to_owned(), None) {
+                return None;
+            }
+            // Found by the look for leftovers; gone when its watch lists it by name.
+            let found = request.path.contains(&format!("/namespaces/{NS}/"))
+                && !request.query.contains_key("fieldSelector");
+            let items = if found {
+                vec![job_of_attempt(JOB, 1, conditions(&[("Running", "True")]))]
+            } else {
+                Vec::new()
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let back = backend.take_back(&[resumable(JOB, 1, true)]).await;
+        assert_eq!(back.taken, vec![task()]);
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some(Arg::Message(
+                    Message::new("event.kube.job_deleted").with("job", JOB)
+                ))
             }
         );
     }
