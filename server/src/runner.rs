@@ -12,7 +12,9 @@
 //!   a whole up to its maximum retries, and fails with the last reason after that.
 //! - **Recovery** ([`Runner::recover`]): after a crash, queued tasks queue again in
 //!   order with their holds, and tasks that were running are re-run or failed according
-//!   to their fault-tolerance setting, with an event saying why. Nothing is duplicated:
+//!   to their fault-tolerance setting, with an event saying why, unless the backend
+//!   takes their attempt back (a Kubernetes job that ran on): then it runs on, in its
+//!   place, as if this server had started it. Nothing is duplicated:
 //!   the store is the record and ids are never reused.
 //! - **Several servers on one database** ([`Runner::begin`], with a replicated store
 //!   such as Postgres): every server accepts submits, and the quota check and the
@@ -1636,9 +1638,8 @@ impl Runner {
     /// server left running is ended (its replicas outlive it) but for the attempts the
     /// backend takes back (Kubernetes jobs of the tasks' current attempts), which run on
     /// in their places; only then are the other tasks that were running re-run or
-    /// failed. One admission pass follows, which
-    /// sees the whole queue (its order) and every node and quota line as they are once
-    /// all of that is done.
+    /// failed. One admission pass follows, which sees the whole queue (its order) and
+    /// every node and quota line as they are once all of that is done.
     ///
     /// # Errors
     ///
