@@ -12,7 +12,9 @@
 //!   a whole up to its maximum retries, and fails with the last reason after that.
 //! - **Recovery** ([`Runner::recover`]): after a crash, queued tasks queue again in
 //!   order with their holds, and tasks that were running are re-run or failed according
-//!   to their fault-tolerance setting, with an event saying why. Nothing is duplicated:
+//!   to their fault-tolerance setting, with an event saying why, unless the backend
+//!   takes their attempt back (a Kubernetes job that ran on): then it runs on, in its
+//!   place, as if this server had started it. Nothing is duplicated:
 //!   the store is the record and ids are never reused.
 //! - **Several servers on one database** ([`Runner::begin`], with a replicated store
 //!   such as Postgres): every server accepts submits, and the quota check and the
@@ -1647,11 +1649,12 @@ impl Runner {
 
     /// Rebuilds the queue and live usage from the store after a start or a crash.
     ///
-    /// First whatever the previous server left running is ended (its replicas outlive
-    /// it), then every queued task and every placement is restored, and only then are
-    /// the tasks that were running re-run or failed. One admission pass follows, which
-    /// sees the whole queue (its order) and every node and quota line as they are once
-    /// all of that is done.
+    /// Every queued task and every placement is restored first; then what the previous
+    /// server left running is ended (its replicas outlive it) but for the attempts the
+    /// backend takes back (Kubernetes jobs of the tasks' current attempts), which run on
+    /// in their places; only then are the other tasks that were running re-run or
+    /// failed. One admission pass follows, which sees the whole queue (its order) and
+    /// every node and quota line as they are once all of that is done.
     ///
     /// # Errors
     ///
@@ -1677,13 +1680,6 @@ impl Runner {
 
     /// [`Runner::recover`] but its admission pass.
     async fn restore(&self) -> Result<(), StoreError> {
-        let ended = self.backend.end_leftovers().await;
-        if ended > 0 {
-            tracing::warn!(
-                ended,
-                "ended replicas an earlier server left running; their tasks are re-run or failed"
-            );
-        }
         let unfinished = self.store.unfinished().await?;
         let next_seq = unfinished.iter().map(|s| s.seq).max().unwrap_or(0) + 1;
         self.seq.store(
@@ -1726,6 +1722,9 @@ impl Runner {
                 }
             }
         }
+        // After the placements are held again: an end heard from a job taken back frees
+        // its place.
+        let interrupted = self.take_back(interrupted).await;
         for (id, why) in unrunnable {
             self.end(&id, TaskPhase::Failed, Some(why)).await;
         }
@@ -1733,16 +1732,7 @@ impl Runner {
             let id = stored.task.id.clone();
             let reason = |variant: &str| Message::new(format!("event.server_stopped{variant}"));
             let tolerance = &stored.task.spec.advanced.fault_tolerance;
-            // A stop asked for before the server stopped is carried out: the user's
-            // word stands over fault tolerance (an unfinished task was never stopped
-            // since, as a stop ends the task).
-            let stop_asked = match self.store.events(&id).await {
-                Ok(events) => events.iter().any(|e| e.kind == event_kind::STOPPING),
-                Err(err) => {
-                    tracing::error!(task = %id, error = %err, "cannot read a task's events; a stop it was asked may be lost");
-                    false
-                }
-            };
+            let stop_asked = self.stop_asked(&id).await;
             let rerun = tolerance.enabled && stored.task.attempts <= tolerance.max_retries;
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
@@ -1788,6 +1778,78 @@ impl Runner {
             }
         }
         Ok(())
+    }
+
+    /// Whether a user asked to stop the task before the server stopped: carried out
+    /// then, the user's word standing over fault tolerance (an unfinished task was never
+    /// stopped since, as a stop ends the task).
+    async fn stop_asked(&self, id: &TaskId) -> bool {
+        match self.store.events(id).await {
+            Ok(events) => events.iter().any(|e| e.kind == event_kind::STOPPING),
+            Err(err) => {
+                tracing::error!(task = %id, error = %err, "cannot read a task's events; a stop it was asked may be lost");
+                false
+            }
+        }
+    }
+
+    /// Has the backend end what an earlier server left running, but for the attempts
+    /// it can take back (Kubernetes jobs run on without their server): those go on as
+    /// if this server had started them, their places still held, with an event saying
+    /// so. Returns the tasks that were not taken back, to re-run or fail.
+    async fn take_back(&self, interrupted: Vec<StoredTask>) -> Vec<StoredTask> {
+        let mut resumable = Vec::new();
+        for stored in &interrupted {
+            let task = &stored.task;
+            if !matches!(task.phase, TaskPhase::Scheduling | TaskPhase::Running)
+                || stored.placement.is_none()
+                || task.attempts == 0
+                || self.stop_asked(&task.id).await
+            {
+                continue;
+            }
+            resumable.push(backend::Resumable {
+                task: task.id.clone(),
+                attempt: task.attempts,
+                spec: task.spec.clone(),
+                started: task.phase == TaskPhase::Running,
+            });
+        }
+        // Held until the attempts taken back are known and said: the backend may report
+        // one's end at once, which must find the attempt and come after the event.
+        let mut attempts = self.attempts.lock().await;
+        for resumable in &resumable {
+            attempts.insert(
+                resumable.task.clone(),
+                Attempt {
+                    attempt: resumable.attempt,
+                    ..Attempt::default()
+                },
+            );
+        }
+        let back = self.backend.take_back(&resumable).await;
+        if back.ended > 0 {
+            tracing::warn!(
+                ended = back.ended,
+                "ended replicas an earlier server left running; their tasks are re-run or failed"
+            );
+        }
+        for resumable in &resumable {
+            if !back.taken.contains(&resumable.task) {
+                attempts.remove(&resumable.task);
+                continue;
+            }
+            tracing::info!(task = %resumable.task, attempt = resumable.attempt, "took back a job an earlier server started");
+            let said =
+                Message::new("event.server_stopped#taken_back").with("attempt", resumable.attempt);
+            self.event(&resumable.task, backend::note_kind::JOB, said)
+                .await;
+        }
+        drop(attempts);
+        interrupted
+            .into_iter()
+            .filter(|stored| !back.taken.contains(&stored.task.id))
+            .collect()
     }
 
     /// How every replica of a task's running attempt ended while no server watched

@@ -742,6 +742,63 @@ impl KubeBackend {
         Ok((kind, resource, name, object, cluster_events))
     }
 
+    /// Watches again a job an earlier server started (see [`Backend::take_back`]): from
+    /// now on, with what the store knew of it, so nothing said before is said again.
+    fn resume(
+        &self,
+        resumable: &super::Resumable,
+        namespace: &str,
+        kind: JobKind,
+        resource: ApiResource,
+        job: &DynamicObject,
+    ) {
+        let name = job.name_any();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let image_pull_retries = resumable
+            .spec
+            .advanced
+            .image_pull_retries
+            .unwrap_or(self.catalog.image_pull_retries_default);
+        let mut tracker = Tracker::new(
+            resumable.task.clone(),
+            resumable.attempt,
+            kind,
+            name.clone(),
+            job.uid().unwrap_or_default(),
+            image_pull_retries,
+            Arc::clone(&stopping),
+        );
+        tracker.started = resumable.started;
+        // Not started: it waited for admission, and that was said when it began to.
+        tracker.suspended = !resumable.started;
+        // The namespace's Events since the job began were told by the earlier server.
+        tracker.since = Some(k8s_openapi::jiff::Timestamp::now());
+        tracker.resumed = true;
+        self.forget(&resumable.task);
+        let cluster_events = self.hubs.subscribe(&self.client, namespace);
+        let watch = tokio::spawn(follow(
+            self.client.clone(),
+            self.events.clone(),
+            cluster_events,
+            namespace.to_owned(),
+            resource.clone(),
+            tracker,
+        ))
+        .abort_handle();
+        self.lock().insert(
+            resumable.task.clone(),
+            Tracked {
+                attempt: resumable.attempt,
+                namespace: namespace.to_owned(),
+                kind,
+                resource,
+                name,
+                stopping,
+                watch,
+            },
+        );
+    }
+
     /// Stops watching a task's earlier attempt.
     fn forget(&self, task: &TaskId) {
         if let Some(old) = self.lock().remove(task) {
@@ -914,7 +971,16 @@ impl Backend for KubeBackend {
     /// so a new attempt's job of the same name is never hit. This assumes one Berth per
     /// set of namespaces.
     async fn end_leftovers(&self) -> usize {
-        let mut ended = 0;
+        self.take_back(&[]).await.ended
+    }
+
+    /// [`Backend::end_leftovers`], but a job of a task's current attempt that still
+    /// exists and is not being deleted is kept with its Secrets, ConfigMaps and
+    /// PodMonitor, and watched again (from its status now: one that ended while no
+    /// server watched ends the attempt as it would have live). A job of an older
+    /// attempt, of a task not running, or of another kind than the task's, is deleted.
+    async fn take_back(&self, running: &[super::Resumable]) -> super::TakenBack {
+        let mut back = super::TakenBack::default();
         let namespaces: HashSet<String> = self
             .catalog
             .project_groups
@@ -922,11 +988,14 @@ impl Backend for KubeBackend {
             .filter_map(|g| self.settings.namespace_for(&g.id).ok())
             .collect();
         for namespace in &namespaces {
-            for (group, version, kind) in [
-                ("kubeflow.org", "v1", "PyTorchJob"),
-                ("ray.io", "v1", "RayJob"),
-            ] {
-                let resource = ApiResource::from_gvk(&GroupVersionKind::gvk(group, version, kind));
+            let mut kept = Vec::new();
+            for kind in [JobKind::PyTorch, JobKind::Ray] {
+                let (group, version, kind_name) = match kind {
+                    JobKind::PyTorch => ("kubeflow.org", "v1", "PyTorchJob"),
+                    JobKind::Ray => ("ray.io", "v1", "RayJob"),
+                };
+                let resource =
+                    ApiResource::from_gvk(&GroupVersionKind::gvk(group, version, kind_name));
                 let api: Api<DynamicObject> =
                     Api::namespaced_with(self.client.clone(), namespace, &resource);
                 let jobs = match api.list(&ListParams::default().labels(ATTEMPT_LABEL)).await {
@@ -934,13 +1003,31 @@ impl Backend for KubeBackend {
                     Err(error) => {
                         // A kind whose operator is not installed has nothing to end.
                         if !matches!(KubeError::from(error), KubeError::NotFound(_)) {
-                            tracing::warn!(%namespace, kind, "cannot list leftover jobs");
+                            tracing::warn!(%namespace, kind = kind_name, "cannot list leftover jobs");
                         }
                         continue;
                     }
                 };
                 for job in jobs {
                     let name = job.name_any();
+                    let resumable = running.iter().find(|r| {
+                        r.task.0 == name
+                            && job.labels().get(ATTEMPT_LABEL) == Some(&r.attempt.to_string())
+                            && r.spec.is_ray() == (kind == JobKind::Ray)
+                            && self
+                                .settings
+                                .namespace_for(&r.spec.basic.project_group)
+                                .is_ok_and(|ns| &ns == namespace)
+                    });
+                    // A job being deleted (a stop, or a lost lead) is going: not taken back.
+                    if let Some(resumable) =
+                        resumable.filter(|_| job.metadata.deletion_timestamp.is_none())
+                    {
+                        self.resume(resumable, namespace, kind, resource.clone(), &job);
+                        back.taken.push(resumable.task.clone());
+                        kept.push(name);
+                        continue;
+                    }
                     let params = DeleteParams {
                         preconditions: Some(::kube::api::Preconditions {
                             uid: job.uid(),
@@ -949,18 +1036,27 @@ impl Backend for KubeBackend {
                         ..DeleteParams::foreground()
                     };
                     match api.delete(&name, &params).await {
-                        Ok(_) => ended += 1,
+                        Ok(_) => back.ended += 1,
                         Err(error) => {
-                            tracing::warn!(%namespace, kind, %name, %error, "cannot end a leftover job");
+                            tracing::warn!(%namespace, kind = kind_name, %name, %error, "cannot end a leftover job");
                         }
                     }
                 }
             }
-            // Every task's Secrets, ConfigMaps and PodMonitors: a task re-run applies its
-            // own again.
-            delete_task_objects(&self.client, namespace, shared::manifest::TASK_LABEL).await;
+            // Every other task's Secrets, ConfigMaps and PodMonitors: a task re-run
+            // applies its own again; a job taken back still needs its own.
+            let mut selector = shared::manifest::TASK_LABEL.to_owned();
+            if !kept.is_empty() {
+                kept.sort();
+                selector = format!(
+                    "{selector},{} notin ({})",
+                    shared::manifest::TASK_LABEL,
+                    kept.join(",")
+                );
+            }
+            delete_task_objects(&self.client, namespace, &selector).await;
         }
-        ended
+        back
     }
 
     fn log_path(&self, _task: &TaskId, _attempt: u32, _replica: u32) -> PathBuf {
@@ -1318,6 +1414,12 @@ struct Tracker {
     admitted: bool,
     started: bool,
     done: bool,
+    /// Kubernetes Events last seen before this are not reported: a job taken back after
+    /// a restart had them reported by the server that started it.
+    since: Option<k8s_openapi::jiff::Timestamp>,
+    /// Taken back after a restart: the job was found, so a list of the watch without it
+    /// means it is gone (a new attempt's first list may come before the job shows).
+    resumed: bool,
 }
 
 impl Tracker {
@@ -1346,6 +1448,8 @@ impl Tracker {
             admitted: false,
             started: false,
             done: false,
+            since: None,
+            resumed: false,
         }
     }
 
@@ -1477,6 +1581,13 @@ impl Tracker {
         self.finish(Some(Arg::Message(why)))
     }
 
+    /// The job was not in a list of the watch: deleted while nothing watched it (a job
+    /// taken back can go between the look that found it and its watch's first list).
+    fn on_job_missing(&mut self) -> Vec<Step> {
+        let uid = self.job_uid.clone();
+        self.on_job_deleted(&json!({ "metadata": { "uid": uid } }))
+    }
+
     /// A pod of the job was added or changed: count its image-pull failures.
     fn on_pod(&mut self, pod: &Pod) -> Vec<Step> {
         let (Some(uid), name) = (pod.uid(), pod.name_any()) else {
@@ -1555,6 +1666,17 @@ impl Tracker {
         let Some(uid) = involved.uid.as_deref() else {
             return Vec::new();
         };
+        let last = event
+            .last_timestamp
+            .as_ref()
+            .map(|t| t.0)
+            .or(event.event_time.as_ref().map(|t| t.0))
+            .or(event.metadata.creation_timestamp.as_ref().map(|t| t.0));
+        if let (Some(since), Some(last)) = (self.since, last)
+            && last < since
+        {
+            return Vec::new();
+        }
         let about_job = uid == self.job_uid;
         if !about_job && !self.pods.contains_key(uid) {
             if involved.kind.as_deref() == Some("Pod") && self.pending.len() < PENDING_EVENTS {
@@ -1619,14 +1741,26 @@ async fn follow(
         ));
     let mut job_watch = std::pin::pin!(job_watch);
     let mut pod_watch = std::pin::pin!(pod_watch);
+    // Whether the job was in the watch's last list.
+    let mut listed = false;
     while !tracker.done {
         let steps = tokio::select! {
             Some(next) = job_watch.next() => match next {
-                Ok(watcher::Event::Apply(job) | watcher::Event::InitApply(job)) => {
-                    tracker.on_job(&to_value(&job))
+                Ok(watcher::Event::Apply(job)) => tracker.on_job(&to_value(&job)),
+                Ok(watcher::Event::InitApply(job)) => {
+                    let job = to_value(&job);
+                    listed |= job["metadata"]["uid"].as_str() == Some(&tracker.job_uid);
+                    tracker.on_job(&job)
                 }
                 Ok(watcher::Event::Delete(job)) => tracker.on_job_deleted(&to_value(&job)),
-                Ok(watcher::Event::Init | watcher::Event::InitDone) => Vec::new(),
+                Ok(watcher::Event::Init) => {
+                    listed = false;
+                    Vec::new()
+                }
+                Ok(watcher::Event::InitDone) if !listed && tracker.resumed => {
+                    tracker.on_job_missing()
+                }
+                Ok(watcher::Event::InitDone) => Vec::new(),
                 Err(error) => {
                     tracing::warn!(task = %tracker.task, %error, "watching the job failed; retrying");
                     Vec::new()
@@ -3433,6 +3567,319 @@ mod tests {
             .collect();
         expected.sort();
         assert_eq!(swept, expected);
+    }
+
+    /// A stored PyTorchJob of `name`, its attempt label and uid, in the test namespace.
+    fn job_of_attempt(name: &str, attempt: u32, status: Value) -> Value {
+        let mut job = stored(pytorch_job(), "3", status);
+        job["metadata"]["name"] = json!(name);
+        job["metadata"]["uid"] = json!(format!("uid-{name}"));
+        job["metadata"]["labels"][ATTEMPT_LABEL] = json!(attempt.to_string());
+        job
+    }
+
+    /// A mocked API server whose `berth-vision` PyTorchJobs are `jobs` (a watch of one
+    /// by name lists that one), with no other namespace's jobs and no KubeRay.
+    fn holding(jobs: Vec<Value>) -> (Client, MockApi) {
+        MockApi::start(Box::new(move |request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            if request.resource() != ("pytorchjobs".to_owned(), None) {
+                return None;
+            }
+            let named = request
+                .query
+                .get("fieldSelector")
+                .and_then(|f| f.strip_prefix("metadata.name="));
+            let items: Vec<Value> = if request.path.contains(&format!("/namespaces/{NS}/")) {
+                jobs.iter()
+                    .filter(|j| named.is_none_or(|n| j["metadata"]["name"] == n))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }))
+    }
+
+    /// What the store says runs: `name`'s attempt `attempt`, a PyTorchJob of the
+    /// `vision` group (whose namespace is `berth-vision`).
+    fn resumable(name: &str, attempt: u32, started: bool) -> super::super::Resumable {
+        super::super::Resumable {
+            task: TaskId(name.to_owned()),
+            attempt,
+            spec: shared::demo::pytorch().with(|s| s.basic.project_group = "vision".into()),
+            started,
+        }
+    }
+
+    /// README, the Kubernetes backend, Restart: a job of a running task's current
+    /// attempt is taken back (not deleted, its Secrets, ConfigMaps and PodMonitor kept)
+    /// and watched from now, its end reported as live; a job of an older attempt is
+    /// deleted by uid as before; a stop deletes the job taken back.
+    #[tokio::test]
+    async fn a_running_task_s_job_is_taken_back_and_an_older_attempt_s_is_deleted() {
+        let (client, api) = holding(vec![
+            job_of_attempt(JOB, 2, conditions(&[("Running", "True")])),
+            job_of_attempt("eval-y7k3p", 1, conditions(&[("Running", "True")])),
+        ]);
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let back = backend
+            .take_back(&[resumable(JOB, 2, true), resumable("eval-y7k3p", 2, true)])
+            .await;
+        assert_eq!(back.taken, vec![task()], "{:#?}", api.seen());
+        assert_eq!(back.ended, 1, "the older attempt's job is ended");
+        let seen = api.seen();
+        let deletes: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| s.method == "DELETE" && s.resource().1.is_some())
+            .collect();
+        assert_eq!(deletes.len(), 1, "{deletes:#?}");
+        assert_eq!(
+            deletes[0].path,
+            format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/eval-y7k3p")
+        );
+        assert_eq!(deletes[0].body["preconditions"]["uid"], "uid-eval-y7k3p");
+        // The job taken back keeps its own objects; every other task's go.
+        let kept = format!(
+            "{label},{label} notin ({JOB})",
+            label = shared::manifest::TASK_LABEL
+        );
+        assert_eq!(cleanups(&seen, &kept), task_objects(NS));
+        assert!(!cleanups(&seen, shared::manifest::TASK_LABEL).contains(&task_objects(NS)[0]));
+
+        // Running already, and known so: nothing is reported until it ends.
+        api.watching("pytorchjobs", 1).await;
+        api.push(
+            "pytorchjobs",
+            "MODIFIED",
+            job_of_attempt(
+                JOB,
+                2,
+                conditions(&[("Running", "False"), ("Succeeded", "True")]),
+            ),
+        )
+        .await;
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 2,
+                failure: None
+            }
+        );
+        assert_eq!(
+            cleanups(&api.seen(), &task_selector(JOB)),
+            task_objects(NS),
+            "its objects go at its end"
+        );
+
+        // Taken back, it is this server's to stop.
+        backend
+            .stop(&task(), 2, Duration::from_secs(5))
+            .await
+            .expect("stopped");
+        let delete = api
+            .seen()
+            .into_iter()
+            .rfind(|s| s.method == "DELETE" && s.resource().1.is_some())
+            .expect("a delete");
+        assert_eq!(
+            delete.path,
+            format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+        );
+        assert_eq!(delete.body["propagationPolicy"], "Foreground");
+    }
+
+    /// A job that failed while no server watched ends its attempt as it would have
+    /// live; one still scheduling that runs now is reported started; a job being
+    /// deleted, or of a task not running, is not taken back.
+    #[tokio::test]
+    async fn a_job_that_ended_while_the_server_was_down_is_reported_ended() {
+        let mut going = job_of_attempt("going-a1b2c", 1, conditions(&[("Running", "True")]));
+        going["metadata"]["deletionTimestamp"] = json!("2026-11-29T12:00:00Z");
+        let (client, api) = holding(vec![
+            job_of_attempt(JOB, 1, conditions(&[("Failed", "True")])),
+            job_of_attempt("late-q9w8e", 3, conditions(&[("Running", "True")])),
+            going,
+            job_of_attempt("other-z5x4c", 1, conditions(&[("Running", "True")])),
+        ]);
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let back = backend
+            .take_back(&[
+                resumable(JOB, 1, true),
+                resumable("late-q9w8e", 3, false),
+                resumable("going-a1b2c", 1, true),
+            ])
+            .await;
+        let mut taken = back.taken.clone();
+        taken.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            taken,
+            vec![TaskId("late-q9w8e".to_owned()), task()],
+            "{:#?}",
+            api.seen()
+        );
+        assert_eq!(back.ended, 2, "the job being deleted and the other task's");
+        let mut heard = vec![next(&mut events).await, next(&mut events).await];
+        heard.sort_by_key(|e| format!("{e:?}"));
+        assert!(
+            matches!(&heard[0], Event::Finished { task: t, attempt: 1, failure: Some(Arg::Text(_)) } if *t == task()),
+            "{heard:?}"
+        );
+        assert_eq!(
+            heard[1],
+            Event::Started {
+                task: TaskId("late-q9w8e".to_owned()),
+                attempt: 3
+            }
+        );
+    }
+
+    /// A job taken back is this server's as one it started: its replicas' logs are
+    /// read from its pods, and the image-pull breaker counts its pods' failures with
+    /// the task's retries (0: the first failure trips it) and deletes it.
+    #[tokio::test]
+    async fn a_job_taken_back_serves_logs_and_trips_the_image_pull_breaker() {
+        let (client, api) = holding(vec![job_of_attempt(
+            JOB,
+            1,
+            conditions(&[("Running", "True")]),
+        )]);
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let mut resumable = resumable(JOB, 1, true);
+        resumable.spec.advanced.image_pull_retries = Some(0);
+        let back = backend.take_back(&[resumable]).await;
+        assert_eq!(back.taken, vec![task()]);
+
+        let log = backend.log_stream(&task(), 1, 0, false).await;
+        assert!(matches!(log, Ok(Some(_))), "the log is served");
+        assert!(
+            api.seen().iter().any(|s| s.method == "GET"
+                && s.resource() == ("pods".to_owned(), None)
+                && s.query
+                    .get("labelSelector")
+                    .is_some_and(|l| l.contains(JOB))),
+            "its pods are looked up: {:#?}",
+            api.seen()
+        );
+
+        api.push(
+            "pods",
+            "ADDED",
+            pod(
+                "train-x2b4c-master-0",
+                "uid-pod-0",
+                &[("pytorch", "ErrImagePull")],
+            ),
+        )
+        .await;
+        let Event::Note { kind, .. } = next(&mut events).await else {
+            panic!("a note")
+        };
+        assert_eq!(kind, note_kind::PULL);
+        let Event::Finished {
+            attempt: 1,
+            failure: Some(failure),
+            ..
+        } = next(&mut events).await
+        else {
+            panic!("the attempt fails")
+        };
+        assert!(
+            failure
+                .render(Lang::En)
+                .contains("more than the retries allowed (0)"),
+            "{failure:?}"
+        );
+        tokio::time::timeout(WAIT, async {
+            while !api.seen().iter().any(|s| {
+                s.method == "DELETE"
+                    && s.path == format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+            }) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the breaker deletes the job");
+    }
+
+    /// A job taken back that is gone by its watch's first list (deleted in between)
+    /// ends its attempt as a job deleted outside Berth, not left running for ever.
+    #[tokio::test]
+    async fn a_job_taken_back_that_is_gone_by_its_watch_ends_its_attempt() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            if request.resource() != ("pytorchjobs".to_owned(), None) {
+                return None;
+            }
+            // Found by the look for leftovers; gone when its watch lists it by name.
+            let found = request.path.contains(&format!("/namespaces/{NS}/"))
+                && !request.query.contains_key("fieldSelector");
+            let items = if found {
+                vec![job_of_attempt(JOB, 1, conditions(&[("Running", "True")]))]
+            } else {
+                Vec::new()
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJobList", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let back = backend.take_back(&[resumable(JOB, 1, true)]).await;
+        assert_eq!(back.taken, vec![task()]);
+        assert_eq!(
+            next(&mut events).await,
+            Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some(Arg::Message(
+                    Message::new("event.kube.job_deleted").with("job", JOB)
+                ))
+            }
+        );
+    }
+
+    /// A job taken back: the namespace's Events from before are the earlier server's
+    /// (told already); those after are told.
+    #[test]
+    fn a_job_taken_back_reports_only_the_events_after_it() {
+        let mut tracker = tracker(3);
+        tracker.since = Some(k8s_openapi::jiff::Timestamp::now());
+        let at = |value: Value, time: &str| {
+            let mut value = value;
+            value["lastTimestamp"] = json!(time);
+            serde_json::from_value::<KubeEvent>(value).expect("an Event")
+        };
+        let job_uid = format!("uid-{JOB}");
+        let old = at(
+            kube_event("e1", 1, "PyTorchJob", JOB, &job_uid, "Created", "old"),
+            "2020-01-01T00:00:00Z",
+        );
+        assert!(tracker.on_kube_event(&old).is_empty());
+        let new = at(
+            kube_event("e2", 1, "PyTorchJob", JOB, &job_uid, "Restarted", "new"),
+            "2999-01-01T00:00:00Z",
+        );
+        assert_eq!(tracker.on_kube_event(&new).len(), 1);
     }
 
     #[tokio::test]

@@ -209,6 +209,30 @@ pub mod note_kind {
     pub const DEBUG: &str = crate::store::event_kind::DEBUG;
 }
 
+/// An attempt the store says runs, which a restarted server may take back
+/// ([`Backend::take_back`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resumable {
+    /// The task.
+    pub task: TaskId,
+    /// Its current attempt: only a job of that attempt is taken back.
+    pub attempt: u32,
+    /// Its spec (where it runs, its kind, its image-pull retries).
+    pub spec: TaskSpec,
+    /// Whether its start was reported (the task is running, not scheduling), so a job
+    /// found running is not reported started again.
+    pub started: bool,
+}
+
+/// What [`Backend::take_back`] did.
+#[derive(Debug, Default, PartialEq)]
+pub struct TakenBack {
+    /// Leftovers ended (processes or jobs).
+    pub ended: usize,
+    /// The tasks whose attempts are watched again.
+    pub taken: Vec<TaskId>,
+}
+
 /// Runs gangs. Implementations are cheap to share (`Arc<dyn Backend>`).
 #[async_trait::async_trait]
 pub trait Backend: Send + Sync {
@@ -228,6 +252,20 @@ pub trait Backend: Send + Sync {
     /// Returns how many processes (or Kubernetes jobs) were ended.
     async fn end_leftovers(&self) -> usize {
         0
+    }
+
+    /// [`Backend::end_leftovers`], but for the attempts of `running` (what the store
+    /// says runs) that still run here, which are taken back: watched again from now as
+    /// if this server had started them, their ends (also one that came while no server
+    /// watched) reported as [`Event::Finished`]. Returns how many leftovers were ended
+    /// and which tasks were taken back. A backend whose replicas die with their server
+    /// (the local one: they are its children) takes back nothing.
+    async fn take_back(&self, running: &[Resumable]) -> TakenBack {
+        let _ = running;
+        TakenBack {
+            ended: self.end_leftovers().await,
+            taken: Vec::new(),
+        }
     }
 
     /// Whether what [`Backend::end_leftovers`] ends is this server's own (replicas it ran

@@ -73,6 +73,12 @@ impl Backend for JobBackend {
             }
             None => command,
         };
+        // The first attempt fails, the next ones run until stopped.
+        let command = match command {
+            "fail-then-hold" if attempt == 1 => "fail",
+            "fail-then-hold" => "hold",
+            other => other,
+        };
         let failure = match command {
             "succeed" => None,
             // An operator's words: text from outside Berth.
@@ -132,8 +138,20 @@ impl Backend for JobBackend {
 }
 
 async fn app() -> (Router, Arc<JobBackend>) {
+    let backend = Arc::new(JobBackend {
+        events: broadcast::channel(64).0,
+        stops: Mutex::default(),
+        starts: Mutex::default(),
+    });
+    let app = app_on(&temp_dir("data"), Arc::clone(&backend) as Arc<dyn Backend>).await;
+    (app, backend)
+}
+
+/// The routes over a runner on `data` (its store there) with `backend`, recovered from
+/// what the store holds, as a server starts.
+async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
     let dist = temp_dir("dist");
-    let data = temp_dir("data");
+    let data = data.to_owned();
     let config = server::Config {
         data_dir: data.clone(),
         ..server::Config::demo(dist)
@@ -142,21 +160,17 @@ async fn app() -> (Router, Arc<JobBackend>) {
     let store = server::store::SqliteStore::open(&data.join("berth.db"))
         .await
         .expect("the store opens");
-    let backend = Arc::new(JobBackend {
-        events: broadcast::channel(64).0,
-        stops: Mutex::default(),
-        starts: Mutex::default(),
-    });
     let runner = Arc::new(server::runner::Runner::new(
         Arc::clone(&state.catalog),
         (*state.usage).clone(),
         Arc::new(store),
-        Arc::clone(&backend) as Arc<dyn Backend>,
+        backend,
         data,
     ));
     runner.watch();
+    runner.begin().await.expect("the store is read");
     state.runner = Some(runner);
-    (server::app(state), backend)
+    server::app(state)
 }
 
 fn spec(command: &str) -> Value {
@@ -577,4 +591,324 @@ async fn a_stop_that_races_the_start_leaves_no_gang_running() {
             );
         }
     }
+}
+
+/// A mocked Kubernetes API server (tower-test behind `kube::Client::new`, as the
+/// backend's own tests do): its PyTorchJobs are `jobs` in every list (the backend's
+/// look for leftovers, its watch's list), a job by name is not found, applies are
+/// echoed, deletes succeed, and watches stay open to push events on.
+struct Cluster {
+    seen: Arc<Mutex<Vec<(String, String)>>>,
+    watches: Watches,
+}
+
+/// Open watches by path, each fed by its sender.
+type Watches = Arc<Mutex<Vec<(String, tokio::sync::mpsc::UnboundedSender<Value>)>>>;
+
+type ClusterBody = http_body_util::combinators::UnsyncBoxBody<bytes::Bytes, std::io::Error>;
+
+impl Cluster {
+    fn start(jobs: Vec<Value>) -> (kube::Client, Cluster) {
+        use http_body_util::BodyExt;
+        let (service, handle) = tower_test::mock::pair::<
+            http::Request<kube::client::Body>,
+            http::Response<ClusterBody>,
+        >();
+        let cluster = Cluster {
+            seen: Arc::default(),
+            watches: Arc::default(),
+        };
+        let (seen, watches) = (Arc::clone(&cluster.seen), Arc::clone(&cluster.watches));
+        tokio::spawn(async move {
+            let mut handle = std::pin::pin!(handle);
+            while let Some((request, send)) = handle.next_request().await {
+                let (method, path) = (
+                    request.method().to_string(),
+                    request.uri().path().to_owned(),
+                );
+                let query = request.uri().query().unwrap_or_default().to_owned();
+                let body = request.into_body().collect_bytes().await.expect("a body");
+                seen.lock().unwrap().push((method.clone(), path.clone()));
+                if query.contains("watch=true") {
+                    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+                    watches.lock().unwrap().push((path, tx));
+                    let lines = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).map(
+                        |event: Value| {
+                            let mut line = serde_json::to_vec(&event).expect("json");
+                            line.push(b'\n');
+                            Ok::<_, std::io::Error>(http_body::Frame::data(bytes::Bytes::from(
+                                line,
+                            )))
+                        },
+                    );
+                    let body = http_body_util::StreamBody::new(lines);
+                    send.send_response(http::Response::new(BodyExt::boxed_unsync(body)));
+                    continue;
+                }
+                let list = |items: Vec<Value>| json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "3" }, "items": items });
+                let last = path.rsplit('/').next().unwrap_or_default();
+                let named = !matches!(
+                    last,
+                    "pytorchjobs"
+                        | "rayjobs"
+                        | "pods"
+                        | "events"
+                        | "secrets"
+                        | "configmaps"
+                        | "podmonitors"
+                );
+                let (status, answer) = match (method.as_str(), named) {
+                    ("GET", false) if last == "pytorchjobs" => (200, list(jobs.clone())),
+                    ("GET", false) => (200, list(Vec::new())),
+                    ("GET", true) => (
+                        404,
+                        json!({ "apiVersion": "v1", "kind": "Status", "metadata": {},
+                        "status": "Failure", "reason": "NotFound", "code": 404 }),
+                    ),
+                    ("PATCH", true) => {
+                        let mut object: Value = serde_json::from_slice(&body).expect("JSON");
+                        object["metadata"]["uid"] = json!(format!("uid-{last}-new"));
+                        object["metadata"]["resourceVersion"] = json!("4");
+                        (200, object)
+                    }
+                    ("DELETE", true) => (
+                        200,
+                        json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Success" }),
+                    ),
+                    _ => (200, list(Vec::new())),
+                };
+                let body = http_body_util::Full::new(bytes::Bytes::from(
+                    serde_json::to_vec(&answer).expect("json"),
+                ))
+                .map_err(|never| match never {});
+                send.send_response(
+                    http::Response::builder()
+                        .status(status)
+                        .body(BodyExt::boxed_unsync(body))
+                        .expect("a response"),
+                );
+            }
+        });
+        (kube::Client::new(service, "default"), cluster)
+    }
+
+    /// The deletes of one object, by its path.
+    fn deletes(&self, path: &str) -> usize {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(method, p)| method == "DELETE" && p == path)
+            .count()
+    }
+
+    /// Sends a watch event to every watch of `path`, once one is open.
+    async fn push(&self, path: &str, kind: &str, object: Value) {
+        for _ in 0..300 {
+            let open: Vec<_> = self
+                .watches
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(p, _)| p == path)
+                .map(|(_, tx)| tx.clone())
+                .collect();
+            if !open.is_empty() {
+                for tx in open {
+                    let _ = tx.send(json!({ "type": kind, "object": object }));
+                }
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("nothing watches {path}");
+    }
+}
+
+use futures_util::StreamExt as _;
+
+/// The job of `id`'s attempt `attempt` as the cluster holds it, with these conditions.
+fn job(id: &str, attempt: u32, conditions: &[(&str, &str)]) -> Value {
+    json!({
+        "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+        "metadata": { "name": id, "namespace": NAMESPACE, "uid": format!("uid-{id}"), "resourceVersion": "3",
+            "labels": { "berth.io/attempt": attempt.to_string(), "berth.dev/task": id } },
+        "spec": { "pytorchReplicaSpecs": {} },
+        "status": { "conditions": conditions.iter().map(|(kind, status)| json!({
+            "type": kind, "status": status, "reason": format!("PyTorchJob{kind}"), "message": format!("job is {kind}")
+        })).collect::<Vec<_>>() }
+    })
+}
+
+/// Where the demo PyTorchJob's group (`nlp`) runs.
+const NAMESPACE: &str = "berth-nlp";
+
+fn job_path(id: &str) -> String {
+    format!("/apis/kubeflow.org/v1/namespaces/{NAMESPACE}/pytorchjobs/{id}")
+}
+
+/// A task run to `phase` by a first server (the scripted backend), on `data`.
+async fn ran_before(data: &std::path::Path, spec: &Value, phase: &str) -> (String, Value) {
+    let backend = Arc::new(JobBackend {
+        events: broadcast::channel(64).0,
+        stops: Mutex::default(),
+        starts: Mutex::default(),
+    });
+    let first = app_on(data, backend).await;
+    let id = submit(&first, spec).await;
+    let task = wait_for_phase(&first, &id, phase).await;
+    let (_, catalog) = get(&first, "/api/v1/catalog").await;
+    assert_eq!(task["spec"]["basic"]["project_group"], "nlp", "{task}");
+    (id, catalog["usage"].clone())
+}
+
+/// The server restarted on `data` with the Kubernetes backend over `cluster`'s client.
+async fn restarted(data: &std::path::Path, client: kube::Client) -> Router {
+    let catalog = Arc::new(shared::demo::catalog());
+    let backend = server::backend::kube::KubeBackend::new(
+        client,
+        server::backend::kube::KubeSettings::default(),
+        catalog,
+    );
+    app_on(data, Arc::new(backend)).await
+}
+
+/// README, the Kubernetes backend, Restart: a job of a running task's attempt that
+/// still runs is taken back: not deleted, the task running on in its place, no retry
+/// and no "interrupted", one event saying so, and its end reported when it comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_takes_back_a_running_job_and_hears_its_end() {
+    let data = temp_dir("data");
+    let (id, usage) = ran_before(&data, &spec("hold"), "running").await;
+    let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
+    let app = restarted(&data, client).await;
+
+    let task = wait_for_phase(&app, &id, "running").await;
+    assert_eq!(task["attempts"], 1, "{task}");
+    assert_eq!(cluster.deletes(&job_path(&id)), 0, "the job is kept");
+    let (_, catalog) = get(&app, "/api/v1/catalog").await;
+    assert_eq!(catalog["usage"], usage, "its place is still held");
+    assert_eq!(
+        events_of(&app, &id, "job").await,
+        [
+            "attempt 1: the restarted server took its job back; the job ran on while the server was stopped"
+        ]
+    );
+    assert_eq!(events_of(&app, &id, "retrying").await, Vec::<String>::new());
+    let (_, events) = get(&app, &format!("/api/v1/tasks/{id}/events")).await;
+    assert!(
+        !events.to_string().contains("the server stopped"),
+        "{events}"
+    );
+
+    cluster
+        .push(
+            &format!("/apis/kubeflow.org/v1/namespaces/{NAMESPACE}/pytorchjobs"),
+            "MODIFIED",
+            job(&id, 1, &[("Running", "False"), ("Succeeded", "True")]),
+        )
+        .await;
+    let done = wait_for_phase(&app, &id, "succeeded").await;
+    assert_eq!(
+        phases(&done),
+        ["queued", "scheduling", "running", "succeeded"]
+    );
+}
+
+/// A stop after the restart deletes the job taken back; the task is stopped once the
+/// job is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_taken_back_is_deleted_by_a_stop() {
+    let data = temp_dir("data");
+    let (id, _) = ran_before(&data, &spec("hold"), "running").await;
+    let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
+    let app = restarted(&data, client).await;
+    wait_for_phase(&app, &id, "running").await;
+    assert_eq!(cluster.deletes(&job_path(&id)), 0);
+
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .body(Body::empty())
+        .expect("a request");
+    let (status, answer) = super::answer(&app, request).await;
+    assert!(status.is_success(), "{status}: {answer}");
+    for _ in 0..100 {
+        if cluster.deletes(&job_path(&id)) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        cluster.deletes(&job_path(&id)),
+        1,
+        "the stop deletes the job"
+    );
+    cluster
+        .push(
+            &format!("/apis/kubeflow.org/v1/namespaces/{NAMESPACE}/pytorchjobs"),
+            "DELETED",
+            job(&id, 1, &[("Running", "True")]),
+        )
+        .await;
+    let stopped = wait_for_phase(&app, &id, "stopped").await;
+    assert_eq!(
+        stopped["history"].as_array().unwrap().last().unwrap()["reason"],
+        "by a user"
+    );
+}
+
+/// A job that failed while the server was down fails its attempt as it would have
+/// live: fault tolerance re-runs the task as attempt 2, with the operator's reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_that_failed_while_the_server_was_down_is_retried_per_fault_tolerance() {
+    let data = temp_dir("data");
+    let mut spec = spec("hold");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let (id, _) = ran_before(&data, &spec, "running").await;
+    let (client, _cluster) = Cluster::start(vec![job(&id, 1, &[("Failed", "True")])]);
+    let app = restarted(&data, client).await;
+
+    let mut task = Value::Null;
+    for _ in 0..300 {
+        (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+        if task["attempts"] == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(task["attempts"], 2, "{task}");
+    let retried = events_of(&app, &id, "retrying").await;
+    assert_eq!(retried.len(), 1, "{retried:?}");
+    assert!(retried[0].contains("job is Failed"), "{retried:?}");
+    let (_, events) = get(&app, &format!("/api/v1/tasks/{id}/events")).await;
+    assert!(
+        !events
+            .to_string()
+            .contains("the server stopped while it ran"),
+        "{events}"
+    );
+}
+
+/// A job of an older attempt than the store's is deleted (by uid), and the task is
+/// re-run as after any restart that found its attempt gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
+    let data = temp_dir("data");
+    let mut spec = spec("fail-then-hold");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 3 });
+    let (id, _) = ran_before(&data, &spec, "running").await;
+    let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
+    let app = restarted(&data, client).await;
+
+    assert_eq!(
+        cluster.deletes(&job_path(&id)),
+        1,
+        "the older attempt's job goes"
+    );
+    let rerun = events_of(&app, &id, "retrying").await;
+    assert_eq!(rerun.len(), 2, "{rerun:?}");
+    assert_eq!(
+        rerun[1],
+        "the server stopped while it ran; re-running it (fault tolerance is on)"
+    );
+    assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
 }

@@ -394,6 +394,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.server_stopped#retries_used",
         "the server stopped while it ran, and it has used its retries",
     ),
+    (
+        "event.server_stopped#taken_back",
+        "attempt {attempt}: the restarted server took its job back; the job ran on while the server was stopped",
+    ),
     ("event.started", "attempt {attempt}: every replica started"),
     ("event.stopped", "by a user"),
     (

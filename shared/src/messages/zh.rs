@@ -314,6 +314,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.server_stopped#retries_used",
         "任务运行期间服务器已停止，且重试次数已用完",
     ),
+    (
+        "event.server_stopped#taken_back",
+        "第 {attempt} 次运行：重启后的服务器接管了其作业，作业在服务器停止期间继续运行",
+    ),
     ("event.started", "第 {attempt} 次运行：所有副本已启动"),
     ("event.stopped", "由用户停止"),
     ("event.stopped#before_rerun", "等待重新运行时由用户停止"),
