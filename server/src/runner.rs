@@ -1688,6 +1688,7 @@ impl Runner {
         );
         let mut interrupted = Vec::new();
         let mut unrunnable = Vec::new();
+        let mut unplaced = HashSet::new();
         {
             let mut scheduler = self.scheduler.lock().await;
             for stored in unfinished {
@@ -1717,6 +1718,7 @@ impl Runner {
                             scheduler.restore_running(stored.task.id.clone(), placement)
                     {
                         tracing::warn!(task = %stored.task.id, error = %err, "cannot restore a placement");
+                        unplaced.insert(stored.task.id.clone());
                     }
                     interrupted.push(stored);
                 }
@@ -1724,7 +1726,7 @@ impl Runner {
         }
         // After the placements are held again: an end heard from a job taken back frees
         // its place.
-        let interrupted = self.take_back(interrupted).await;
+        let interrupted = self.take_back(interrupted, &unplaced).await;
         for (id, why) in unrunnable {
             self.end(&id, TaskPhase::Failed, Some(why)).await;
         }
@@ -1797,12 +1799,19 @@ impl Runner {
     /// it can take back (Kubernetes jobs run on without their server): those go on as
     /// if this server had started them, their places still held, with an event saying
     /// so. Returns the tasks that were not taken back, to re-run or fail.
-    async fn take_back(&self, interrupted: Vec<StoredTask>) -> Vec<StoredTask> {
+    async fn take_back(
+        &self,
+        interrupted: Vec<StoredTask>,
+        unplaced: &HashSet<TaskId>,
+    ) -> Vec<StoredTask> {
         let mut resumable = Vec::new();
         for stored in &interrupted {
             let task = &stored.task;
+            // One whose place the catalog no longer has would run on holding nothing,
+            // its node and quota handed out again: it is re-run or failed instead.
             if !matches!(task.phase, TaskPhase::Scheduling | TaskPhase::Running)
                 || stored.placement.is_none()
+                || unplaced.contains(&task.id)
                 || task.attempts == 0
                 || self.stop_asked(&task.id).await
             {
@@ -2146,7 +2155,7 @@ impl Runner {
                 // and runs again (or fails) what ran here, as after a crash. What ran
                 // here ends, unheard: its ends are the new leader's to record.
                 tracing::error!(
-                    "this server lost the lead; it places no more tasks and ends the attempts it ran"
+                    "this server lost the lead; it places no more tasks and lets go of the attempts it ran"
                 );
                 self.leading.store(false, Ordering::SeqCst);
                 // Its queue and placements are the new leader's now.
@@ -2160,12 +2169,12 @@ impl Runner {
                     .drain()
                     .map(|(id, a)| (id, a.attempt))
                     .collect();
-                // Killed at once: the next leader runs them again, perhaps here, soon.
+                // Let go: this server's processes are killed (the next leader runs them
+                // again, perhaps here, soon); a cluster's jobs are left to the next
+                // leader, which takes them back or deletes them.
                 for (task, attempt) in abandoned {
                     let backend = Arc::clone(&self.backend);
-                    tokio::spawn(async move {
-                        let _ = backend.stop(&task, attempt, Duration::ZERO).await;
-                    });
+                    tokio::spawn(async move { backend.release(&task, attempt).await });
                 }
                 Ok(())
             }

@@ -979,6 +979,13 @@ impl Backend for KubeBackend {
     /// PodMonitor, and watched again (from its status now: one that ended while no
     /// server watched ends the attempt as it would have live). A job of an older
     /// attempt, of a task not running, or of another kind than the task's, is deleted.
+    async fn release(&self, task: &TaskId, attempt: u32) {
+        let ours = self.lock().get(task).is_some_and(|t| t.attempt == attempt);
+        if ours {
+            self.forget(task);
+        }
+    }
+
     async fn take_back(&self, running: &[super::Resumable]) -> super::TakenBack {
         let mut back = super::TakenBack::default();
         let namespaces: HashSet<String> = self
@@ -3072,6 +3079,28 @@ mod tests {
             two.on_pod(&pod_object(&[("pytorch", "ErrImagePull")]))
                 .is_empty()
         );
+    }
+
+    /// A leader that lost the lead lets go of its jobs without deleting them: the next
+    /// leader may have taken them back already, and a delete would end them under it.
+    #[tokio::test]
+    async fn a_released_job_is_no_longer_watched_and_not_deleted() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        backend.release(&task(), 1).await;
+        assert!(
+            api.seen().iter().all(|s| s.method != "DELETE"),
+            "{:#?}",
+            api.seen()
+        );
+        assert!(matches!(
+            backend.stop(&task(), 1, Duration::from_secs(5)).await,
+            Err(BackendError::NotRunning { .. })
+        ));
     }
 
     #[tokio::test]

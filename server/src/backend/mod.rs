@@ -268,6 +268,15 @@ pub trait Backend: Send + Sync {
         }
     }
 
+    /// Lets go of an attempt this server ran when it loses the lead: the next leader
+    /// takes it up. Replicas that are this server's processes are killed (they cannot
+    /// outlive it usefully); a job in a cluster is only no longer watched, as the next
+    /// leader may already have taken it back, and deleting it then would end it under
+    /// that leader ("deleted outside Berth").
+    async fn release(&self, task: &TaskId, attempt: u32) {
+        let _ = self.stop(task, attempt, std::time::Duration::ZERO).await;
+    }
+
     /// Whether what [`Backend::end_leftovers`] ends is this server's own (replicas it ran
     /// as processes here), not shared with the other servers of a replicated store (jobs
     /// in a cluster, which only the leader may end): such leftovers are ended when the

@@ -748,7 +748,7 @@ fn job_path(id: &str) -> String {
 }
 
 /// A task run to `phase` by a first server (the scripted backend), on `data`.
-async fn ran_before(data: &std::path::Path, spec: &Value, phase: &str) -> (String, Value) {
+async fn ran_before(data: &std::path::Path, spec: &Value, attempt: u64) -> (String, Value) {
     let backend = Arc::new(JobBackend {
         events: broadcast::channel(64).0,
         stops: Mutex::default(),
@@ -756,7 +756,17 @@ async fn ran_before(data: &std::path::Path, spec: &Value, phase: &str) -> (Strin
     });
     let first = app_on(data, backend).await;
     let id = submit(&first, spec).await;
-    let task = wait_for_phase(&first, &id, phase).await;
+    // Running in that attempt: `fail-then-hold`'s first attempt runs a moment too, and
+    // a restart read then would find another task than the test means.
+    let mut task = wait_for_phase(&first, &id, "running").await;
+    for _ in 0..300 {
+        if task["attempts"] == attempt && task["phase"] == "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        task = get(&first, &format!("/api/v1/tasks/{id}")).await.1;
+    }
+    assert_eq!(task["attempts"], attempt, "{task}");
     let (_, catalog) = get(&first, "/api/v1/catalog").await;
     assert_eq!(task["spec"]["basic"]["project_group"], "nlp", "{task}");
     (id, catalog["usage"].clone())
@@ -779,7 +789,7 @@ async fn restarted(data: &std::path::Path, client: kube::Client) -> Router {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_server_takes_back_a_running_job_and_hears_its_end() {
     let data = temp_dir("data");
-    let (id, usage) = ran_before(&data, &spec("hold"), "running").await;
+    let (id, usage) = ran_before(&data, &spec("hold"), 1).await;
     let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
     let app = restarted(&data, client).await;
 
@@ -820,7 +830,7 @@ async fn a_restarted_server_takes_back_a_running_job_and_hears_its_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_taken_back_is_deleted_by_a_stop() {
     let data = temp_dir("data");
-    let (id, _) = ran_before(&data, &spec("hold"), "running").await;
+    let (id, _) = ran_before(&data, &spec("hold"), 1).await;
     let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
     let app = restarted(&data, client).await;
     wait_for_phase(&app, &id, "running").await;
@@ -863,7 +873,7 @@ async fn a_job_that_failed_while_the_server_was_down_is_retried_per_fault_tolera
     let data = temp_dir("data");
     let mut spec = spec("hold");
     spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
-    let (id, _) = ran_before(&data, &spec, "running").await;
+    let (id, _) = ran_before(&data, &spec, 1).await;
     let (client, _cluster) = Cluster::start(vec![job(&id, 1, &[("Failed", "True")])]);
     let app = restarted(&data, client).await;
 
@@ -895,7 +905,7 @@ async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
     let data = temp_dir("data");
     let mut spec = spec("fail-then-hold");
     spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 3 });
-    let (id, _) = ran_before(&data, &spec, "running").await;
+    let (id, _) = ran_before(&data, &spec, 2).await;
     let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
     let app = restarted(&data, client).await;
 
