@@ -150,6 +150,15 @@ async fn app() -> (Router, Arc<JobBackend>) {
 /// The routes over a runner on `data` (its store there) with `backend`, recovered from
 /// what the store holds, as a server starts.
 async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
+    app_on_with(data, backend, |_| {}).await
+}
+
+/// [`app_on`] with what runs outside Berth changed first.
+async fn app_on_with(
+    data: &std::path::Path,
+    backend: Arc<dyn Backend>,
+    outside: impl FnOnce(&mut shared::Usage),
+) -> Router {
     let dist = temp_dir("dist");
     let data = data.to_owned();
     let config = server::Config {
@@ -157,6 +166,9 @@ async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
         ..server::Config::demo(dist)
     };
     let mut state = server::AppState::new(config).expect("the demo state");
+    let mut usage = (*state.usage).clone();
+    outside(&mut usage);
+    state.usage = Arc::new(usage);
     let store = server::store::SqliteStore::open(&data.join("berth.db"))
         .await
         .expect("the store opens");
@@ -774,13 +786,47 @@ async fn ran_before(data: &std::path::Path, spec: &Value, attempt: u64) -> (Stri
 
 /// The server restarted on `data` with the Kubernetes backend over `cluster`'s client.
 async fn restarted(data: &std::path::Path, client: kube::Client) -> Router {
+    restarted_with(data, client, |_| {}).await
+}
+
+/// [`restarted`] with what runs outside Berth changed first.
+async fn restarted_with(
+    data: &std::path::Path,
+    client: kube::Client,
+    outside: impl FnOnce(&mut shared::Usage),
+) -> Router {
     let catalog = Arc::new(shared::demo::catalog());
     let backend = server::backend::kube::KubeBackend::new(
         client,
         server::backend::kube::KubeSettings::default(),
         catalog,
     );
-    app_on(data, Arc::new(backend)).await
+    app_on_with(data, Arc::new(backend), outside).await
+}
+
+/// A job whose place is taken meanwhile (the cluster's other work now fills its node)
+/// is not taken back: it would run on holding nothing, its node and quota handed out
+/// again. It is deleted, and its task re-run or failed as after a crash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_whose_place_is_gone_is_not_taken_back() {
+    let data = temp_dir("data");
+    let (id, _) = ran_before(&data, &spec("hold"), 1).await;
+    let (client, cluster) = Cluster::start(vec![job(&id, 1, &[("Running", "True")])]);
+    let catalog = shared::demo::catalog();
+    let app = restarted_with(&data, client, |usage| {
+        for node in catalog.nodes() {
+            usage.nodes.insert(node.name.clone(), node.total);
+        }
+    })
+    .await;
+    // The example re-runs per its fault tolerance: it waits for room again.
+    let rerun = wait_for_events(&app, &id, "retrying", 1).await;
+    assert_eq!(
+        rerun,
+        ["the server stopped while it ran; re-running it (fault tolerance is on)"]
+    );
+    assert_eq!(cluster.deletes(&job_path(&id)), 1, "the job is not kept");
+    assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
 }
 
 /// README, the Kubernetes backend, Restart: a job of a running task's attempt that
