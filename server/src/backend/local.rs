@@ -1089,20 +1089,7 @@ mod tests {
         // A command a SIGTERM ended: as its exit was reported, and marked as one a
         // SIGTERM reached (with no server to send it, it came from outside). One that
         // catches it and exits 0 is marked too: it was cut short, not done.
-        let mut sleeper = self::gang("echo ready; sleep 1000", 1, 0);
-        sleeper.attempt = 2;
-        backend.start(sleeper.clone()).await.expect("starts");
-        let log = backend.log_path(&sleeper.task, 2, 0);
-        // The wrapper catches SIGTERM once it runs the command, not before.
-        let begin = Instant::now();
-        while std::fs::read_to_string(&log).unwrap_or_default().is_empty() {
-            assert!(begin.elapsed() < WAIT, "the command never ran");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        backend
-            .stop(&sleeper.task, 2, Duration::from_secs(5))
-            .await
-            .expect("stops");
+        let log = stop_once_it_prints(&backend, "echo ready; sleep 1000", 2).await;
         let (_, exits) = run_until_exits(&mut events, 1).await;
         assert_eq!(exits, vec![(0, None, Some(15))]);
         assert_eq!(
@@ -1111,24 +1098,33 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&log).expect("its log"), "ready\n");
 
-        let mut catcher = self::gang("trap 'exit 0' TERM; echo ready; sleep 1000 & wait", 1, 0);
-        catcher.attempt = 3;
-        backend.start(catcher.clone()).await.expect("starts");
-        let log = backend.log_path(&catcher.task, 3, 0);
+        let catcher = "trap 'exit 0' TERM; echo ready; sleep 1000 & wait";
+        let log = stop_once_it_prints(&backend, catcher, 3).await;
+        run_until_exits(&mut events, 1).await;
+        assert_eq!(
+            recorded_exit(&log).map(|e| (e.code, e.signal, e.terminated)),
+            Some((Some(0), None, true))
+        );
+    }
+
+    /// Starts `command` as attempt `attempt` of one replica and stops it once it has
+    /// printed (the wrapper catches SIGTERM once it runs the command, not before); gives
+    /// its log's path.
+    async fn stop_once_it_prints(backend: &LocalBackend, command: &str, attempt: u32) -> PathBuf {
+        let mut gang = gang(command, 1, 0);
+        gang.attempt = attempt;
+        backend.start(gang.clone()).await.expect("starts");
+        let log = backend.log_path(&gang.task, attempt, 0);
         let begin = Instant::now();
         while std::fs::read_to_string(&log).unwrap_or_default().is_empty() {
             assert!(begin.elapsed() < WAIT, "the command never ran");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         backend
-            .stop(&catcher.task, 3, Duration::from_secs(5))
+            .stop(&gang.task, attempt, Duration::from_secs(5))
             .await
             .expect("stops");
-        run_until_exits(&mut events, 1).await;
-        assert_eq!(
-            recorded_exit(&log).map(|e| (e.code, e.signal, e.terminated)),
-            Some((Some(0), None, true))
-        );
+        log
     }
 
     /// The wrapper that records the exit is invisible to the command: what it prints of

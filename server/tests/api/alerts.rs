@@ -247,6 +247,24 @@ async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_rec
 
 /// A threshold subscription fires once the task has stayed longer than it in its phase,
 /// and once only, though the sweep looks again.
+/// When task `id` started running, once it runs.
+async fn running_since(app: &axum::Router, id: &str) -> i64 {
+    loop {
+        let request = Request::get(format!("/api/v1/tasks/{id}"))
+            .body(Body::empty())
+            .expect("a request");
+        let (_, task) = super::answer(app, request).await;
+        if task["phase"] == "running" {
+            return task["history"]
+                .as_array()
+                .and_then(|h| h.last())
+                .and_then(|s| s["at"].as_i64())
+                .expect("when it started");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_longer_than_alert_fires_once_when_due() {
     let (state, port, mut bodies) = with_endpoint("alerts-due-certs").await;
@@ -257,20 +275,7 @@ async fn a_running_longer_than_alert_fires_once_when_due() {
         { "event": "running_longer_than", "threshold": 2, "channel": "webhook", "target": hook },
     ]);
     let id = super::submit(&app, &spec("sleep 1000", alerts)).await;
-    let started = loop {
-        let request = Request::get(format!("/api/v1/tasks/{id}"))
-            .body(Body::empty())
-            .expect("a request");
-        let (_, task) = super::answer(&app, request).await;
-        if task["phase"] == "running" {
-            break task["history"]
-                .as_array()
-                .and_then(|h| h.last())
-                .and_then(|s| s["at"].as_i64())
-                .expect("when it started");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let started = running_since(&app, &id).await;
     const HOUR: i64 = 3_600_000;
     // Two hours in: not longer yet.
     runner
@@ -735,20 +740,7 @@ async fn a_running_longer_than_email_is_mailed_once_when_due() {
         { "event": "running_longer_than", "threshold": 2, "channel": "email", "target": "bob@example.com" },
     ]);
     let id = super::submit(&app, &spec("sleep 1000", alerts)).await;
-    let started = loop {
-        let request = Request::get(format!("/api/v1/tasks/{id}"))
-            .body(Body::empty())
-            .expect("a request");
-        let (_, task) = super::answer(&app, request).await;
-        if task["phase"] == "running" {
-            break task["history"]
-                .as_array()
-                .and_then(|h| h.last())
-                .and_then(|s| s["at"].as_i64())
-                .expect("when it started");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let started = running_since(&app, &id).await;
     const HOUR: i64 = 3_600_000;
     runner
         .sweep_alerts_at(shared::Timestamp(started + 2 * HOUR + 1))
