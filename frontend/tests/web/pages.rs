@@ -843,6 +843,11 @@ fn fail_fetch(part: &str) {
     .unwrap();
 }
 
+/// Waits (as [`until`]) until `selector` finds an element in `host`.
+async fn until_found(host: &HtmlElement, what: &str, selector: &str) {
+    until(what, || host.query_selector(selector).unwrap().is_some()).await;
+}
+
 /// Waits (in 50 ms steps, at most 10 s) until `ready` holds.
 async fn until(what: &str, ready: impl Fn() -> bool) {
     for _ in 0..200 {
@@ -1098,12 +1103,7 @@ async fn a_move_to_another_page_puts_the_focus_at_its_start() {
     let new = find(&host, "[data-testid='nav-new']");
     new.focus().unwrap();
     new.click();
-    until("the create form", || {
-        host.query_selector("[name='basic.name_prefix']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the create form", "[name='basic.name_prefix']").await;
     assert_eq!(focused(), "content");
     finish(handle, &host, &address);
 }
@@ -1227,12 +1227,7 @@ async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
     })
     .await;
     fail_fetch("phase=failed");
-    until("the error", || {
-        host.query_selector("[data-testid='error']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the error", "[data-testid='error']").await;
     assert_eq!(rows(), 0, "no rows of the filter before");
     assert!(
         host.query_selector("[data-testid='list-empty']")
@@ -1347,12 +1342,7 @@ async fn mount_detail_page_in(
 async fn a_refused_resubmit_leads_to_the_clone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until("the actions", || {
-        host.query_selector("[data-testid='action-resubmit']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
     find(&host, "[data-testid='action-resubmit']").click();
     until("the resubmit", || {
         held_fetches().iter().any(|u| u.contains("/resubmit"))
@@ -1397,12 +1387,7 @@ async fn a_refused_resubmit_leads_to_the_clone() {
 async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
-    until("the tags", || {
-        host.query_selector("[data-testid='tag-key']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the tags", "[data-testid='tag-key']").await;
     let add = |key: &str, value: &str| {
         for (id, text) in [("tag-key", key), ("tag-value", value)] {
             let input: web_sys::HtmlInputElement =
@@ -1449,12 +1434,7 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         r#"{"type": "about:blank", "title": "Conflict", "status": 409, "code": "conflict",
             "detail": "the task was deleted meanwhile"}"#,
     );
-    until("the refusal", || {
-        host.query_selector(".tags [role='alert']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the refusal", ".tags [role='alert']").await;
     assert!(
         find(&host, ".tags [role='alert']")
             .text_content()
@@ -1953,12 +1933,7 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     find(&host, "[data-testid='action-delete']").click();
-    until("the question", || {
-        host.query_selector("[data-testid='confirm-delete-yes']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the question", "[data-testid='confirm-delete-yes']").await;
     find(&host, "[data-testid='confirm-delete-yes']").click();
     until("the delete", || {
         held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
@@ -1970,12 +1945,7 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
         r#"{"type": "about:blank", "title": "Not Found", "status": 404,
             "code": "task.not_found", "detail": "no task t1"}"#,
     );
-    until("the page says so", || {
-        host.query_selector("[data-testid='deleted']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
     finish(handle, &host, &address);
 }
@@ -1993,12 +1963,7 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
         r#"{"type": "about:blank", "title": "Not Found", "status": 404,
             "code": "task.not_found", "detail": "no task t1"}"#,
     );
-    until("the page says so", || {
-        host.query_selector("[data-testid='deleted']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
     back_to_english(&host).await;
     until("the task asked for in English", || {
@@ -2245,12 +2210,7 @@ async fn a_ray_heads_placement_says_the_units_it_takes() {
 async fn removing_a_tag_keeps_the_focus_in_the_tags() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
-    until("the tags", || {
-        host.query_selector("[data-testid='tag-key']")
-            .unwrap()
-            .is_some()
-    })
-    .await;
+    until_found(&host, "the tags", "[data-testid='tag-key']").await;
     for (id, text) in [("tag-key", "stage"), ("tag-value", "eval")] {
         let input: web_sys::HtmlInputElement =
             find(&host, &format!("[data-testid='{id}']")).unchecked_into();

@@ -1374,20 +1374,33 @@ mod tests {
             3,
             0,
         );
+        let said = run_entrypoint(
+            &backend,
+            &mut gang,
+            &[("PATH", "/opt/tools:${PATH}"), ("GREETING", "hi $RANK")],
+        )
+        .await;
+        assert_eq!(said, "127.0.0.1:6379 0\nhi 0\n/opt/tools\nfound-bash\n");
+        assert!(!backend.log_path(&gang.task, 1, 1).exists());
+    }
+
+    /// Runs `gang` as a RayJob with `runtime_env`'s env_vars, which must exit 0 (its
+    /// entrypoint alone, as replica 0); gives its log.
+    async fn run_entrypoint(
+        backend: &LocalBackend,
+        gang: &mut Gang,
+        runtime_env: &[(&str, &str)],
+    ) -> String {
         gang.ray = true;
-        gang.runtime_env = vec![
-            ("PATH".to_owned(), "/opt/tools:${PATH}".to_owned()),
-            ("GREETING".to_owned(), "hi $RANK".to_owned()),
-        ];
+        gang.runtime_env = runtime_env
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
         let mut events = backend.events();
         backend.start(gang.clone()).await.expect("starts");
         let (_, exits) = run_until_exits(&mut events, 1).await;
         assert_eq!(exits, vec![(0, Some(0), None)]);
-        assert_eq!(
-            log(&backend, &gang, 0),
-            "127.0.0.1:6379 0\nhi 0\n/opt/tools\nfound-bash\n"
-        );
-        assert!(!backend.log_path(&gang.task, 1, 1).exists());
+        log(backend, gang, 0)
     }
 
     /// A startup file a RayJob's runtime env names runs once, in the entrypoint's shell,
@@ -1398,15 +1411,9 @@ mod tests {
         let startup = dir.path().join("startup.sh");
         std::fs::write(&startup, "echo startup-ran\n").expect("a startup file");
         let mut gang = gang("echo \"entrypoint $BASH_ENV\"", 1, 0);
-        gang.ray = true;
-        gang.runtime_env = vec![("BASH_ENV".to_owned(), startup.display().to_string())];
-        let mut events = backend.events();
-        backend.start(gang.clone()).await.expect("starts");
-        run_until_exits(&mut events, 1).await;
-        assert_eq!(
-            log(&backend, &gang, 0),
-            format!("startup-ran\nentrypoint {}\n", startup.display())
-        );
+        let startup = startup.display().to_string();
+        let said = run_entrypoint(&backend, &mut gang, &[("BASH_ENV", &startup)]).await;
+        assert_eq!(said, format!("startup-ran\nentrypoint {startup}\n"));
     }
 
     /// The form warns that the platform's value of an injected name replaces the user's
@@ -1420,22 +1427,13 @@ mod tests {
             1,
             0,
         );
-        gang.ray = true;
         gang.replicas[0]
             .env
             .push(("TASK_UUID".to_owned(), "demo-abcde".to_owned()));
-        gang.runtime_env = ["TASK_UUID", "RAY_ADDRESS", "RAY_DEDUP_LOGS", "MINE"]
-            .into_iter()
-            .map(|name| (name.to_owned(), "user".to_owned()))
-            .collect();
-        let mut events = backend.events();
-        backend.start(gang.clone()).await.expect("starts");
-        let (_, exits) = run_until_exits(&mut events, 1).await;
-        assert_eq!(exits, vec![(0, Some(0), None)]);
-        assert_eq!(
-            log(&backend, &gang, 0),
-            "demo-abcde 127.0.0.1:6379 user user\n"
-        );
+        let user =
+            ["TASK_UUID", "RAY_ADDRESS", "RAY_DEDUP_LOGS", "MINE"].map(|name| (name, "user"));
+        let said = run_entrypoint(&backend, &mut gang, &user).await;
+        assert_eq!(said, "demo-abcde 127.0.0.1:6379 user user\n");
     }
 
     #[tokio::test]

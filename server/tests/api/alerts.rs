@@ -205,18 +205,10 @@ async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_rec
     assert_eq!(body["event"], "succeeded", "{body}");
 
     // Each alert is in the task's events: the webhook sent, the email not.
-    let mut said = String::new();
-    for _ in 0..100 {
-        let request = Request::get(format!("/api/v1/tasks/{id}/events"))
-            .body(Body::empty())
-            .expect("a request");
-        let (_, events) = super::answer(&app, request).await;
-        said = events.to_string();
-        if said.contains("sent to https://") && said.contains("not delivered") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let said = events_until(&app, &id, |said| {
+        said.contains("sent to https://") && said.contains("not delivered")
+    })
+    .await;
     assert!(
         said.contains(&format!("\\\"Succeeded\\\" sent to {hook}")),
         "{said}"
@@ -298,16 +290,7 @@ async fn a_running_longer_than_alert_fires_once_when_due() {
     assert_eq!(body["event"], "running_longer_than", "{body}");
     assert_eq!(body["message"], "running for more than 2 hours", "{body}");
     // Its event is in before the sweep looks again: no second call.
-    for _ in 0..100 {
-        let request = Request::get(format!("/api/v1/tasks/{id}/events"))
-            .body(Body::empty())
-            .expect("a request");
-        let (_, events) = super::answer(&app, request).await;
-        if events.to_string().contains("sent to https://") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    events_once(&app, &id, "sent to https://").await;
     runner
         .sweep_alerts_at(shared::Timestamp(started + 3 * HOUR))
         .await;
@@ -317,12 +300,7 @@ async fn a_running_longer_than_alert_fires_once_when_due() {
             .is_err(),
         "fired twice"
     );
-    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from("{}"))
-        .expect("a request");
-    let (status, _) = super::answer(&app, request).await;
-    assert_eq!(status, StatusCode::OK);
+    stop(&app, &id).await;
 }
 
 /// A mail an SMTP sink took: the envelope's recipients and the message as sent.
@@ -514,6 +492,11 @@ fn mail(port: u16, tls: server::config::SmtpTls) -> server::config::Mail {
 /// The task's events as the API answers them (English), once they hold `until`
 /// (or after 10 s).
 async fn events_once(app: &axum::Router, id: &str, until: &str) -> String {
+    events_until(app, id, |said| said.contains(until)).await
+}
+
+/// The task's events as JSON text once `done` holds of them, or after 10 s.
+async fn events_until(app: &axum::Router, id: &str, done: impl Fn(&str) -> bool) -> String {
     let mut said = String::new();
     for _ in 0..100 {
         let request = Request::get(format!("/api/v1/tasks/{id}/events"))
@@ -521,12 +504,22 @@ async fn events_once(app: &axum::Router, id: &str, until: &str) -> String {
             .expect("a request");
         let (_, events) = super::answer(app, request).await;
         said = events.to_string();
-        if said.contains(until) {
+        if done(&said) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     said
+}
+
+/// Stops task `id`, which the server accepts.
+async fn stop(app: &axum::Router, id: &str) {
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{}"))
+        .expect("a request");
+    let (status, _) = super::answer(app, request).await;
+    assert_eq!(status, StatusCode::OK);
 }
 
 /// The next mail the relay takes, within 30 s.
@@ -764,10 +757,5 @@ async fn a_running_longer_than_email_is_mailed_once_when_due() {
             .is_err(),
         "mailed twice"
     );
-    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from("{}"))
-        .expect("a request");
-    let (status, _) = super::answer(&app, request).await;
-    assert_eq!(status, StatusCode::OK);
+    stop(&app, &id).await;
 }
