@@ -108,6 +108,8 @@ const EVENT_CAPACITY: usize = 1024;
 const REAP_WAIT: Duration = Duration::from_secs(5);
 /// The file in a replica's directory that holds its command's exit status.
 const EXIT_FILE: &str = "exit-status";
+/// The folder in a sandboxed replica's directory that it sees as `/tmp`.
+const OWN_TMP: &str = "tmp";
 
 /// The main process of every replica: `bash -c WRAPPER <bash> <exit file> <mv> <command>`.
 ///
@@ -215,6 +217,8 @@ struct Spawned {
     devices: Vec<u64>,
     child: Child,
     sandboxed: bool,
+    /// The replica's own `/tmp` (sandboxed replicas), removed once it has ended.
+    own_tmp: Option<PathBuf>,
 }
 
 impl LocalBackend {
@@ -255,6 +259,11 @@ impl LocalBackend {
             .join("tasks")
             .join(&task.0)
             .join(format!("attempt-{attempt}"))
+    }
+
+    fn replica_dir(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
+        self.attempt_dir(task, attempt)
+            .join(format!("replica-{replica}"))
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -304,9 +313,7 @@ impl LocalBackend {
             task: gang.task.clone(),
             source,
         };
-        let dir = self
-            .attempt_dir(&gang.task, gang.attempt)
-            .join(format!("replica-{}", replica.index));
+        let dir = self.replica_dir(&gang.task, gang.attempt, replica.index);
         let work = dir.join("work");
         std::fs::create_dir_all(&work).map_err(io_error)?;
         let exit_file = dir.join(EXIT_FILE);
@@ -335,6 +342,33 @@ impl LocalBackend {
                         read_only: mount.read_only,
                     })
                     .collect();
+                // A container's /tmp is its own, and so is a sandboxed replica's: a folder
+                // in its directory, emptied at its start and removed at its end. It neither
+                // sees nor fills the host's /tmp, and a mount below it (a RayJob's shared
+                // storage at /tmp/ray) needs no copy of the host's entries: shadowing a
+                // busy host /tmp took one bwrap argument triple per entry, past bwrap's
+                // limit of 9,000 arguments.
+                let tmp = dir.join(OWN_TMP);
+                match std::fs::remove_dir_all(&tmp) {
+                    Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                        return Err(io_error(error));
+                    }
+                    _ => {}
+                }
+                std::fs::create_dir_all(&tmp).map_err(io_error)?;
+                binds.push(Bind {
+                    target: PathBuf::from("/tmp"),
+                    source: tmp.clone(),
+                    read_only: false,
+                });
+                // A data directory below /tmp (a test's, a trial's) stays reachable.
+                if dir.starts_with("/tmp") {
+                    binds.push(Bind {
+                        target: dir.clone(),
+                        source: dir.clone(),
+                        read_only: false,
+                    });
+                }
                 if gang.ssh {
                     let (addresses, names) = hostfiles(gang);
                     for (name, text) in [("hostfile", addresses), ("hostfile.hostname", names)] {
@@ -345,6 +379,23 @@ impl LocalBackend {
                             source: file,
                             read_only: false,
                         });
+                    }
+                }
+                // Mount points below /tmp are made in the replica's own /tmp, so no host
+                // directory is shadowed for them.
+                for bind in &binds {
+                    let Ok(below) = bind.target.strip_prefix("/tmp") else {
+                        continue;
+                    };
+                    if below.as_os_str().is_empty() {
+                        continue;
+                    }
+                    let point = tmp.join(below);
+                    if bind.source.is_dir() {
+                        std::fs::create_dir_all(&point).map_err(io_error)?;
+                    } else if let Some(parent) = point.parent() {
+                        std::fs::create_dir_all(parent).map_err(io_error)?;
+                        File::create(&point).map_err(io_error)?;
                     }
                 }
                 let args = sandbox_args(&binds).map_err(|error| BackendError::Start {
@@ -428,6 +479,7 @@ impl LocalBackend {
             devices,
             mut child,
             sandboxed: _,
+            own_tmp,
         } = spawned;
         tokio::spawn(async move {
             let status = child.wait().await;
@@ -454,6 +506,10 @@ impl LocalBackend {
                     }
                 }
                 give_back(&mut state, &node, devices);
+            }
+            if let Some(tmp) = own_tmp {
+                // What is left in it is the replica's scratch, as a container's /tmp is.
+                let _ = tokio::fs::remove_dir_all(tmp).await;
             }
             let _ = events.send(Event::Exited {
                 task,
@@ -520,6 +576,10 @@ impl Backend for LocalBackend {
                     devices: devices.clone(),
                     child,
                     sandboxed: bwrap.is_some(),
+                    own_tmp: bwrap.is_some().then(|| {
+                        self.replica_dir(&gang.task, gang.attempt, replica.index)
+                            .join(OWN_TMP)
+                    }),
                 }),
                 Err(error) => {
                     for mut started in spawned {
@@ -1262,6 +1322,60 @@ mod tests {
         assert_eq!(listing(Path::new("/mnt")), before);
         assert!(!Path::new(&parent).exists());
         assert!(!Path::new("/volume").exists());
+    }
+
+    #[tokio::test]
+    async fn a_sandboxed_replicas_tmp_is_its_own_and_gone_at_its_end() {
+        let (dir, backend) = backend(0);
+        if !has_bwrap(&backend, "own /tmp test") {
+            return;
+        }
+        let shared = dir.path().join("shared");
+        std::fs::create_dir_all(&shared).expect("volume dir");
+        // The host's /tmp is neither shown nor written: a container's is its own.
+        let host_tmp = std::fs::canonicalize("/tmp").expect("/tmp");
+        let host_file = host_tmp.join(format!("berth-host-{}", std::process::id()));
+        std::fs::write(&host_file, "host").expect("a host file");
+        let mut gang = gang(
+            &format!(
+                "ls -A /tmp; test -e {} && echo host-seen; echo mine > /tmp/scratch; \
+                 echo kept > /tmp/ray/mark; pwd",
+                host_file.display()
+            ),
+            1,
+            0,
+        );
+        gang.mounts = vec![Mount {
+            source: shared.clone(),
+            target: "/tmp/ray".to_owned(),
+            read_only: false,
+        }];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        let text = log(&backend, &gang, 0);
+        let _ = std::fs::remove_file(&host_file);
+        assert_eq!(exits, vec![(0, Some(0), None)], "{text}");
+        let work = backend.replica_dir(&gang.task, 1, 0).join("work");
+        let first = |path: &Path| {
+            path.strip_prefix("/tmp")
+                .ok()
+                .and_then(|p| p.components().next())
+                .map(|c| format!("{}\n", c.as_os_str().to_string_lossy()))
+                .unwrap_or_default()
+        };
+        // Only the mount point, and the way to the replica's directory when the data
+        // directory is below /tmp.
+        let mut listed = vec!["ray\n".to_owned(), first(&work)];
+        listed.retain(|line| !line.is_empty());
+        listed.sort();
+        assert_eq!(text, format!("{}{}\n", listed.concat(), work.display()));
+        assert_eq!(
+            std::fs::read_to_string(shared.join("mark")).expect("the mount is written"),
+            "kept\n"
+        );
+        assert!(!host_tmp.join("scratch").exists());
+        assert!(!backend.replica_dir(&gang.task, 1, 0).join(OWN_TMP).exists());
     }
 
     #[tokio::test]
