@@ -1625,8 +1625,7 @@ impl Runner {
         why: Option<Message>,
         at: Timestamp,
     ) -> bool {
-        let ended = self.end_recorded(id, phase, why, at).await;
-        self.forget_lock(id);
+        let ended = self.end_quietly_at(id, phase, why, at).await;
         Box::pin(self.pump()).await;
         ended
     }
@@ -1634,7 +1633,18 @@ impl Runner {
     /// [`Runner::end`] without the admission pass after it, for a caller that holds the
     /// task's lock ([`Runner::launches`]), which a start of it in that pass would take.
     async fn end_quietly(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
-        let ended = self.end_recorded(id, phase, why, now()).await;
+        self.end_quietly_at(id, phase, why, now()).await
+    }
+
+    /// [`Runner::end_quietly`] of a task whose end came at `at`.
+    async fn end_quietly_at(
+        &self,
+        id: &TaskId,
+        phase: TaskPhase,
+        why: Option<Message>,
+        at: Timestamp,
+    ) -> bool {
+        let ended = self.end_recorded(id, phase, why, at).await;
         // Once the end is in the store: a start that takes a new lock finds it ended.
         self.forget_lock(id);
         ended
