@@ -410,8 +410,16 @@ pub fn overdue(subscription: &Alert) -> Message {
         .with("n", subscription.threshold.unwrap_or_default())
 }
 
-/// When the task entered the phase a threshold subscription watches, if it is in it
+/// When the stay a threshold subscription watches began, if the task is in its phase
 /// now and has been longer than the threshold at `now`; `None` for the other events.
+/// An alert of the subscription recorded since then has fired for this stay.
+///
+/// Queued counts from the task's last entry into the queue: a retry queues it afresh.
+/// Running counts the attempt's time running, from its first start: a Kueue eviction
+/// sends the attempt back to scheduling and, re-admitted, it runs on as the same
+/// attempt, so the count neither starts again (nor an alert sent before fires again)
+/// nor counts the wait for re-admission, which is not running. A retry is a new attempt
+/// (it goes through the queue), counted afresh.
 pub fn due(subscription: &Alert, task: &Task, now: Timestamp) -> Option<Timestamp> {
     let (phase, unit_ms) = match subscription.event {
         AlertEvent::QueuedLongerThan => (TaskPhase::Queued, 60_000),
@@ -421,14 +429,24 @@ pub fn due(subscription: &Alert, task: &Task, now: Timestamp) -> Option<Timestam
     if task.phase != phase {
         return None;
     }
-    let since = task
+    let threshold = i64::from(subscription.threshold?) * unit_ms;
+    // The steps since the stay began: the last entry into the queue, and for running
+    // the attempt that followed it.
+    let start = task
         .history
         .iter()
-        .rev()
-        .find(|step| step.phase == phase)?
-        .at;
-    let threshold = i64::from(subscription.threshold?) * unit_ms;
-    (now.0 - since.0 > threshold).then_some(since)
+        .rposition(|step| matches!(step.phase, TaskPhase::Queued | TaskPhase::Retrying))
+        .unwrap_or(0);
+    let steps = &task.history[start..];
+    let since = steps.iter().find(|step| step.phase == phase)?.at;
+    let ends = steps.iter().skip(1).map(|step| step.at).chain([now]);
+    let stayed: i64 = steps
+        .iter()
+        .zip(ends)
+        .filter(|(step, _)| step.phase == phase)
+        .map(|(step, end)| end.0 - step.at.0)
+        .sum();
+    (stayed > threshold).then_some(since)
 }
 
 #[cfg(test)]
@@ -513,6 +531,50 @@ mod tests {
         assert_eq!(due(&queued, &runs, Timestamp(10 * HOUR)), None);
         let failed = subscription(AlertEvent::Failed, 1);
         assert_eq!(due(&failed, &waiting, Timestamp(10 * HOUR)), None);
+    }
+
+    /// A Kueue eviction sends a running attempt back to scheduling, and re-admitted it
+    /// runs on as the same attempt (README, Kubernetes "Status"): its running stays add
+    /// up from its first start, so an alert sent before the eviction is found (its time
+    /// is after the stay's start) and the wait for re-admission is not counted.
+    #[test]
+    fn running_longer_counts_the_attempts_time_running_across_an_eviction() {
+        let running = subscription(AlertEvent::RunningLongerThan, 2);
+        let evicted = task(&[
+            (TaskPhase::Queued, 0),
+            (TaskPhase::Scheduling, 0),
+            (TaskPhase::Running, HOUR),
+            (TaskPhase::Scheduling, 2 * HOUR),
+        ]);
+        assert_eq!(due(&running, &evicted, Timestamp(10 * HOUR)), None);
+        let again = task(&[
+            (TaskPhase::Queued, 0),
+            (TaskPhase::Scheduling, 0),
+            (TaskPhase::Running, HOUR),
+            (TaskPhase::Scheduling, 2 * HOUR),
+            (TaskPhase::Running, 5 * HOUR),
+        ]);
+        // An hour before the eviction and an hour since: not longer yet.
+        assert_eq!(due(&running, &again, Timestamp(6 * HOUR)), None);
+        assert_eq!(
+            due(&running, &again, Timestamp(6 * HOUR + 1)),
+            Some(Timestamp(HOUR))
+        );
+        // A retry is another attempt: counted afresh from its start.
+        let retried = task(&[
+            (TaskPhase::Queued, 0),
+            (TaskPhase::Scheduling, 0),
+            (TaskPhase::Running, 0),
+            (TaskPhase::Retrying, 3 * HOUR),
+            (TaskPhase::Queued, 3 * HOUR),
+            (TaskPhase::Scheduling, 4 * HOUR),
+            (TaskPhase::Running, 4 * HOUR),
+        ]);
+        assert_eq!(due(&running, &retried, Timestamp(6 * HOUR)), None);
+        assert_eq!(
+            due(&running, &retried, Timestamp(6 * HOUR + 1)),
+            Some(Timestamp(4 * HOUR))
+        );
     }
 }
 

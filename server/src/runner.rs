@@ -95,6 +95,19 @@ struct Attempt {
     kept: Option<Message>,
 }
 
+/// A replica's end as the runner hears it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Exit {
+    replica: u32,
+    code: Option<i32>,
+    signal: Option<i32>,
+    /// When it ended.
+    at: Timestamp,
+    /// Whether its `exited` event is in the store already: a server heard it before it
+    /// stopped, and the next one replays it only to count it toward the attempt's end.
+    heard: bool,
+}
+
 /// See the module docs.
 pub struct Runner {
     catalog: Arc<Catalog>,
@@ -189,6 +202,68 @@ fn awaited_replicas(spec: &TaskSpec, placement: &Placement) -> u32 {
     u32::try_from(workers).unwrap_or(u32::MAX) + u32::from(placement.head.is_some())
 }
 
+/// How a replica ended, in words.
+fn how_it_ended(code: Option<i32>, signal: Option<i32>) -> Message {
+    match (code, signal) {
+        (Some(code), _) => Message::new("event.how.code").with("code", code),
+        (None, Some(signal)) => Message::new("event.how.signal").with("signal", signal),
+        (None, None) => Message::new("event.how.unknown"),
+    }
+}
+
+/// The `exited` event's message of a replica's end, which [`heard_exits`] reads back.
+fn exited_message(attempt: u32, replica: u32, how: Message) -> Message {
+    Message::new("event.exited")
+        .with("attempt", attempt)
+        .with("replica", replica)
+        .with_message("how", how)
+}
+
+/// The exits of `attempt` its `exited` events record, by replica: what a server heard.
+fn heard_exits(events: &[TaskEvent], attempt: u32) -> Vec<Exit> {
+    let text = |message: &Message, name: &str| match message.args.get(name) {
+        Some(Arg::Text(text)) => text.parse::<i64>().ok(),
+        _ => None,
+    };
+    let mut heard: Vec<Exit> = Vec::new();
+    for event in events.iter().filter(|e| e.kind == event_kind::EXITED) {
+        let Some(said) = event.keyed.as_ref().filter(|m| m.key == "event.exited") else {
+            continue;
+        };
+        if text(said, "attempt") != Some(i64::from(attempt)) {
+            continue;
+        }
+        let Some(replica) = text(said, "replica").and_then(|r| u32::try_from(r).ok()) else {
+            continue;
+        };
+        let number = |name| {
+            let how = match said.args.get("how") {
+                Some(Arg::Message(how)) => how,
+                _ => return None,
+            };
+            text(how, name).and_then(|n| i32::try_from(n).ok())
+        };
+        if heard.iter().all(|e| e.replica != replica) {
+            heard.push(Exit {
+                replica,
+                code: number("code"),
+                signal: number("signal"),
+                at: event.at,
+                heard: true,
+            });
+        }
+    }
+    heard
+}
+
+/// Milliseconds since the Unix epoch of `time`.
+fn timestamp(time: std::time::SystemTime) -> Timestamp {
+    let ms = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    Timestamp(i64::try_from(ms).unwrap_or(i64::MAX))
+}
+
 /// The event of a task that keeps waiting, and why.
 fn queued(reason: &Message) -> Message {
     Message::new("event.queued").with_message("reason", reason.clone())
@@ -196,10 +271,7 @@ fn queued(reason: &Message) -> Message {
 
 /// Milliseconds since the Unix epoch.
 pub fn now() -> Timestamp {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    Timestamp(i64::try_from(ms).unwrap_or(i64::MAX))
+    timestamp(std::time::SystemTime::now())
 }
 
 impl Runner {
@@ -1163,7 +1235,12 @@ impl Runner {
     /// Adds an event to a task's list. A store failure is logged, not fatal: the task's
     /// own state is what decides what happens next.
     async fn event(&self, id: &TaskId, kind: &str, message: Message) {
-        let event = TaskEvent::keyed(now(), kind, message);
+        self.event_at(id, kind, message, now()).await;
+    }
+
+    /// [`Runner::event`] of something that happened at `at`: an end heard late.
+    async fn event_at(&self, id: &TaskId, kind: &str, message: Message, at: Timestamp) {
+        let event = TaskEvent::keyed(at, kind, message);
         if let Err(err) = self.store.push_event(id, &event).await {
             tracing::error!(task = %id, error = %err, "cannot record an event");
         }
@@ -1179,9 +1256,21 @@ impl Runner {
         reason: Option<Message>,
         attempts: u32,
     ) -> bool {
+        self.step_at(id, phase, reason, attempts, now()).await
+    }
+
+    /// [`Runner::step`] taken at `at`: an attempt's end heard late.
+    async fn step_at(
+        &self,
+        id: &TaskId,
+        phase: TaskPhase,
+        reason: Option<Message>,
+        attempts: u32,
+        at: Timestamp,
+    ) -> bool {
         let change = PhaseChange {
             phase,
-            at: now(),
+            at,
             reason: reason
                 .as_ref()
                 .map(|m| m.render(shared::Lang::En))
@@ -1283,11 +1372,12 @@ impl Runner {
             }
             attempts.remove(&task).unwrap_or_default()
         };
-        self.attempt_ended(&task, attempt, ended.stopping, failure, ended.kept)
+        self.attempt_ended(&task, attempt, ended.stopping, failure, ended.kept, now())
             .await;
     }
 
-    /// Ends an attempt whose replicas have all ended: stopped, succeeded, or failed.
+    /// Ends an attempt whose replicas have all ended, the last at `at`: stopped,
+    /// succeeded, or failed.
     async fn attempt_ended(
         &self,
         task: &TaskId,
@@ -1295,18 +1385,19 @@ impl Runner {
         stopping: bool,
         failure: Option<Arg>,
         kept: Option<Message>,
+        at: Timestamp,
     ) {
         match (stopping, failure) {
             (true, _) => {
                 let why = Message::new("event.stopped");
-                self.end(task, TaskPhase::Stopped, Some(why)).await;
+                self.end_at(task, TaskPhase::Stopped, Some(why), at).await;
             }
             (false, None) => {
-                if self.end(task, TaskPhase::Succeeded, None).await {
+                if self.end_at(task, TaskPhase::Succeeded, None, at).await {
                     self.say_kept(task, attempt, kept).await;
                 }
             }
-            (false, Some(reason)) => self.failed(task, attempt, reason, kept).await,
+            (false, Some(reason)) => self.failed(task, attempt, reason, kept, at).await,
         }
     }
 
@@ -1343,6 +1434,27 @@ impl Runner {
         code: Option<i32>,
         signal: Option<i32>,
     ) {
+        let exit = Exit {
+            replica,
+            code,
+            signal,
+            at: now(),
+            heard: false,
+        };
+        self.exited(task, attempt, exit).await;
+    }
+
+    /// Counts a replica's end toward its attempt's, recording it as an `exited` event
+    /// unless that is in already, and ends the attempt once every replica has ended, at
+    /// the time the last one did.
+    async fn exited(&self, task: TaskId, attempt: u32, exit: Exit) {
+        let Exit {
+            replica,
+            code,
+            signal,
+            at,
+            heard,
+        } = exit;
         // An attempt this server gave up with the lead: its end is not its to record.
         if !self.leading()
             && self
@@ -1354,20 +1466,11 @@ impl Runner {
         {
             return;
         }
-        let how = match (code, signal) {
-            (Some(code), _) => Message::new("event.how.code").with("code", code),
-            (None, Some(signal)) => Message::new("event.how.signal").with("signal", signal),
-            (None, None) => Message::new("event.how.unknown"),
-        };
-        self.event(
-            &task,
-            event_kind::EXITED,
-            Message::new("event.exited")
-                .with("attempt", attempt)
-                .with("replica", replica)
-                .with_message("how", how.clone()),
-        )
-        .await;
+        let how = how_it_ended(code, signal);
+        if !heard {
+            let said = exited_message(attempt, replica, how.clone());
+            self.event_at(&task, event_kind::EXITED, said, at).await;
+        }
         let (done, failure, stopping, stop_rest) = {
             let mut attempts = self.attempts.lock().await;
             let Some(state) = attempts.get_mut(&task).filter(|a| a.attempt == attempt) else {
@@ -1407,12 +1510,21 @@ impl Runner {
             return;
         }
         // The local backend notes nothing of what debug mode keeps.
-        self.attempt_ended(&task, attempt, stopping, failure.map(Arg::Message), None)
+        let failure = failure.map(Arg::Message);
+        self.attempt_ended(&task, attempt, stopping, failure, None, at)
             .await;
     }
 
-    /// An attempt failed: run the gang again while fault tolerance allows, else fail.
-    async fn failed(&self, id: &TaskId, attempt: u32, reason: Arg, kept: Option<Message>) {
+    /// An attempt failed (its end at `at`): run the gang again while fault tolerance
+    /// allows, else fail.
+    async fn failed(
+        &self,
+        id: &TaskId,
+        attempt: u32,
+        reason: Arg,
+        kept: Option<Message>,
+        at: Timestamp,
+    ) {
         let Ok(stored) = self.store.get(id).await else {
             return;
         };
@@ -1423,7 +1535,7 @@ impl Runner {
                 .with("attempt", attempt)
                 .with_arg("reason", reason)
                 .with("max_retries", tolerance.max_retries);
-            self.retry(&stored, why).await;
+            self.retry(&stored, why, at).await;
         } else {
             let why = if tolerance.enabled {
                 Message::new("event.failed#after_retries")
@@ -1432,14 +1544,15 @@ impl Runner {
             } else {
                 Message::new("event.failed").with_arg("reason", reason)
             };
-            if self.end(id, TaskPhase::Failed, Some(why)).await {
+            if self.end_at(id, TaskPhase::Failed, Some(why), at).await {
                 self.say_kept(id, attempt, kept).await;
             }
         }
     }
 
-    /// Frees the task's nodes and queues it again with its quota held.
-    async fn retry(&self, stored: &StoredTask, why: Message) {
+    /// Frees the task's nodes and queues it again with its quota held; its attempt ended
+    /// at `at`, when it entered retrying.
+    async fn retry(&self, stored: &StoredTask, why: Message, at: Timestamp) {
         let id = &stored.task.id;
         // A stop decides on what it sees under the task's lock: held until the task is
         // queued again, so it sees the task running (and ended it first: nothing is
@@ -1448,11 +1561,12 @@ impl Runner {
         let launch = self.launch_lock(id);
         let launched = launch.lock().await;
         let retrying = self
-            .step(
+            .step_at(
                 id,
                 TaskPhase::Retrying,
                 Some(why.clone()),
                 stored.task.attempts,
+                at,
             )
             .await;
         // Not written: ended meanwhile (by a stop), and nothing more starts for it; or a
@@ -1469,7 +1583,8 @@ impl Runner {
             self.forget_lock(id);
             return;
         }
-        self.event(id, event_kind::RETRYING, why.clone()).await;
+        self.event_at(id, event_kind::RETRYING, why.clone(), at)
+            .await;
         self.alert(id, &stored.task.spec, AlertEvent::Retried, &why)
             .await;
         {
@@ -1499,7 +1614,18 @@ impl Runner {
     /// Ends a task in `phase`: frees what it holds, records why, admits what now fits.
     /// Whether it recorded the end (not when another server had).
     async fn end(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
-        let ended = self.end_quietly(id, phase, why).await;
+        self.end_at(id, phase, why, now()).await
+    }
+
+    /// [`Runner::end`] of a task whose end came at `at` (its last replica's).
+    async fn end_at(
+        &self,
+        id: &TaskId,
+        phase: TaskPhase,
+        why: Option<Message>,
+        at: Timestamp,
+    ) -> bool {
+        let ended = self.end_quietly_at(id, phase, why, at).await;
         Box::pin(self.pump()).await;
         ended
     }
@@ -1507,7 +1633,18 @@ impl Runner {
     /// [`Runner::end`] without the admission pass after it, for a caller that holds the
     /// task's lock ([`Runner::launches`]), which a start of it in that pass would take.
     async fn end_quietly(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
-        let ended = self.end_recorded(id, phase, why).await;
+        self.end_quietly_at(id, phase, why, now()).await
+    }
+
+    /// [`Runner::end_quietly`] of a task whose end came at `at`.
+    async fn end_quietly_at(
+        &self,
+        id: &TaskId,
+        phase: TaskPhase,
+        why: Option<Message>,
+        at: Timestamp,
+    ) -> bool {
+        let ended = self.end_recorded(id, phase, why, at).await;
         // Once the end is in the store: a start that takes a new lock finds it ended.
         self.forget_lock(id);
         ended
@@ -1521,8 +1658,15 @@ impl Runner {
             .remove(id);
     }
 
-    /// Frees the task's place and records its end (see [`Runner::end`]).
-    async fn end_recorded(&self, id: &TaskId, phase: TaskPhase, why: Option<Message>) -> bool {
+    /// Frees the task's place and records its end, which came at `at` (see
+    /// [`Runner::end`]).
+    async fn end_recorded(
+        &self,
+        id: &TaskId,
+        phase: TaskPhase,
+        why: Option<Message>,
+        at: Timestamp,
+    ) -> bool {
         {
             let mut scheduler = self.scheduler.lock().await;
             if scheduler.finish(id).is_none() {
@@ -1553,7 +1697,7 @@ impl Runner {
         let _ = self.store.set_hold(id, &[], None).await;
         // Two ends may race past the look above (a stop, and the exit it caused): the
         // store takes one, and only that one is told.
-        if !self.step(id, phase, why.clone(), attempts).await {
+        if !self.step_at(id, phase, why.clone(), attempts, at).await {
             return false;
         }
         let (kind, alert) = match phase {
@@ -1562,7 +1706,7 @@ impl Runner {
             _ => ("succeeded", AlertEvent::Succeeded),
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
-        self.event(id, kind, message.clone()).await;
+        self.event_at(id, kind, message.clone(), at).await;
         if let Ok(stored) = &stored {
             self.alert(id, &stored.task.spec, alert, &message).await;
         }
@@ -1739,7 +1883,7 @@ impl Runner {
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
-            } else if let Some(exits) = self.ended_unheard(&stored) {
+            } else if let Some(exits) = self.ended_unheard(&stored).await {
                 self.hear_late(&stored, exits).await;
             } else if let Some(why) = rerun.then(|| self.cannot_run(&stored)).flatten() {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
@@ -1768,7 +1912,7 @@ impl Runner {
                     });
                 } else {
                     let fresh = self.store.get(&id).await?;
-                    self.retry(&fresh, reason("#rerun")).await;
+                    self.retry(&fresh, reason("#rerun"), now()).await;
                 }
             } else {
                 let why = if tolerance.enabled {
@@ -1861,15 +2005,21 @@ impl Runner {
             .collect()
     }
 
-    /// How every replica of a task's running attempt ended while no server watched
-    /// them, earliest first: as the local backend's replicas record it beside their logs
-    /// ([`backend::local::recorded_exit`]). `None` when one of them recorded no end (it
-    /// still ran when the restart ended it: the attempt was interrupted), when the
-    /// attempt never reached running, or when the backend runs no processes here.
-    fn ended_unheard(
-        &self,
-        stored: &StoredTask,
-    ) -> Option<Vec<(u32, backend::local::RecordedExit)>> {
+    /// How every replica of a task's running attempt ended, earliest first: as a server
+    /// heard it before it stopped (its `exited` event), or else as the local backend's
+    /// replica recorded it beside its log while no server watched
+    /// ([`backend::local::recorded_exit`]), at the time it recorded it. `None` when one
+    /// of them ended neither way (it still ran when the restart ended it: the attempt was
+    /// interrupted), when the attempt never reached running, or when the backend runs no
+    /// processes here.
+    ///
+    /// # Design
+    ///
+    /// What was heard is read from the events, not marked in the exit-status files: the
+    /// `exited` event is the one write that records an exit as heard, so no crash can
+    /// come between the record and its mark. (Marking the file after the event, a crash
+    /// between the two replayed the exit again; marking it first, a crash lost it.)
+    async fn ended_unheard(&self, stored: &StoredTask) -> Option<Vec<Exit>> {
         if !self.backend.leftovers_are_local() || stored.task.phase != TaskPhase::Running {
             return None;
         }
@@ -1879,30 +2029,47 @@ impl Runner {
         if replicas == 0 {
             return None;
         }
-        let mut exits = (0..replicas)
-            .map(|replica| {
-                let log = self.backend.log_path(id, attempt, replica);
-                Some((replica, backend::local::recorded_exit(&log)?))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        // A SIGTERM no live server sent (a reboot, a service manager stopping every
-        // process) ended the command, or cut it short: not the command's own end.
-        if exits.iter().any(|(_, exit)| exit.terminated) {
-            return None;
+        let heard = match self.store.events(id).await {
+            Ok(events) => heard_exits(&events, attempt),
+            Err(err) => {
+                tracing::error!(task = %id, error = %err, "cannot read a task's events; its attempt counts as interrupted");
+                return None;
+            }
+        };
+        // Not before the attempt's start (a replica that ends at once may record its end
+        // a moment before the server records it running), nor after now (a clock set back).
+        let began = stored.task.history.last().map_or(Timestamp(0), |s| s.at);
+        let (now, mut exits) = (now(), Vec::new());
+        for replica in 0..replicas {
+            if let Some(exit) = heard.iter().find(|e| e.replica == replica) {
+                exits.push(exit.clone());
+                continue;
+            }
+            let log = self.backend.log_path(id, attempt, replica);
+            let recorded = backend::local::recorded_exit(&log)?;
+            // A SIGTERM no live server sent (a reboot, a service manager stopping every
+            // process) ended the command, or cut it short: not the command's own end.
+            if recorded.terminated {
+                return None;
+            }
+            exits.push(Exit {
+                replica,
+                code: recorded.code,
+                signal: recorded.signal,
+                at: timestamp(recorded.at).clamp(began, now),
+                heard: false,
+            });
         }
-        exits.sort_by_key(|(replica, exit)| (exit.at, *replica));
+        exits.sort_by_key(|exit| (exit.at, exit.replica));
         Some(exits)
     }
 
-    /// Ends an attempt whose replicas all ended while the server was down as it would
-    /// have ended with the server up: each exit is heard now, in the order they came, so
-    /// the task succeeds, or fails (or runs again, per its fault tolerance) with the
-    /// first failed replica's reason, with the same events and alerts.
-    async fn hear_late(
-        &self,
-        stored: &StoredTask,
-        exits: Vec<(u32, backend::local::RecordedExit)>,
-    ) {
+    /// Ends an attempt whose replicas all ended, some of them while the server was down,
+    /// as it would have ended with the server up: each exit not heard yet is heard now,
+    /// at the time it came, and those heard before are counted, in the order they all
+    /// came, so the task succeeds, or fails (or runs again, per its fault tolerance) with
+    /// the first failed replica's reason, with the same events and alerts.
+    async fn hear_late(&self, stored: &StoredTask, exits: Vec<Exit>) {
         let (id, attempt) = (&stored.task.id, stored.task.attempts);
         let said = Message::new("event.server_stopped#ended").with("attempt", attempt);
         self.event(id, event_kind::EXITED, said).await;
@@ -1914,9 +2081,8 @@ impl Runner {
                 ..Attempt::default()
             },
         );
-        for (replica, exit) in exits {
-            self.on_exit(id.clone(), attempt, replica, exit.code, exit.signal)
-                .await;
+        for exit in exits {
+            self.exited(id.clone(), attempt, exit).await;
         }
         // Queued again by its fault tolerance on a catalog that changed so that it can
         // never start: it fails, as a task found queued does.
@@ -2254,5 +2420,46 @@ impl Runner {
 impl std::fmt::Debug for Runner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Runner").finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a server heard is read back from the `exited` events it wrote: each
+    /// replica's first of the attempt asked for, with how and when it ended; not the
+    /// note that every replica ended while the server was stopped, nor another attempt's.
+    #[test]
+    fn heard_exits_read_back_what_the_exited_events_say() {
+        let exited = |at, attempt, replica, code, signal| {
+            let said = exited_message(attempt, replica, how_it_ended(code, signal));
+            TaskEvent::keyed(Timestamp(at), event_kind::EXITED, said)
+        };
+        let ended = Message::new("event.server_stopped#ended").with("attempt", 2);
+        let events = [
+            exited(1, 1, 0, Some(3), None),
+            exited(2, 2, 1, None, Some(9)),
+            TaskEvent::keyed(Timestamp(3), event_kind::EXITED, ended),
+            exited(4, 2, 0, Some(0), None),
+            exited(5, 2, 2, None, None),
+            exited(6, 2, 0, Some(1), None),
+        ];
+        let heard = |replica, code, signal, at| Exit {
+            replica,
+            code,
+            signal,
+            at: Timestamp(at),
+            heard: true,
+        };
+        assert_eq!(
+            heard_exits(&events, 2),
+            [
+                heard(1, None, Some(9), 2),
+                heard(0, Some(0), None, 4),
+                heard(2, None, None, 5),
+            ]
+        );
+        assert_eq!(heard_exits(&events, 3), []);
     }
 }

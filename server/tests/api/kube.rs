@@ -159,6 +159,15 @@ async fn app_on_with(
     backend: Arc<dyn Backend>,
     outside: impl FnOnce(&mut shared::Usage),
 ) -> Router {
+    served(data, backend, outside).await.0
+}
+
+/// [`app_on_with`] and its runner, for what only the runner does (the alert sweep).
+async fn served(
+    data: &std::path::Path,
+    backend: Arc<dyn Backend>,
+    outside: impl FnOnce(&mut shared::Usage),
+) -> (Router, Arc<server::runner::Runner>) {
     let dist = temp_dir("dist");
     let data = data.to_owned();
     let config = server::Config {
@@ -181,8 +190,8 @@ async fn app_on_with(
     ));
     runner.watch();
     runner.begin().await.expect("the store is read");
-    state.runner = Some(runner);
-    server::app(state)
+    state.runner = Some(Arc::clone(&runner));
+    (server::app(state), runner)
 }
 
 fn spec(command: &str) -> Value {
@@ -967,4 +976,64 @@ async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
         "the server stopped while it ran; re-running it (fault tolerance is on)"
     );
     assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
+}
+
+/// A "running longer than" alert sent before Kueue evicted the job is not sent again
+/// once the job is re-admitted and runs on as the same attempt: the attempt's time
+/// running counts from its first start (README "Alerts").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_longer_than_alert_is_not_sent_again_after_an_eviction() {
+    let backend = Arc::new(JobBackend {
+        events: broadcast::channel(64).0,
+        stops: Mutex::default(),
+        starts: Mutex::default(),
+    });
+    let data = temp_dir("evicted-alert-data");
+    let (app, runner) = served(&data, Arc::clone(&backend) as Arc<dyn Backend>, |_| {}).await;
+    let mut spec = spec("hold");
+    // No mail relay: the alert is recorded as not sent, which counts as fired.
+    spec["advanced"]["alerts"] = json!([
+        { "event": "running_longer_than", "threshold": 2, "channel": "email", "target": "bob@example.com" },
+    ]);
+    let id = submit(&app, &spec).await;
+    let running = wait_for_phase(&app, &id, "running").await;
+    let started = running["history"][2]["at"]
+        .as_i64()
+        .expect("when it started");
+    const HOUR: i64 = 3_600_000;
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 2 * HOUR + 1))
+        .await;
+    assert_eq!(events_of(&app, &id, "alert").await.len(), 1);
+
+    let task = TaskId(id.clone());
+    let evicted = Event::Requeued {
+        task: task.clone(),
+        attempt: 1,
+        why: Message::new("event.kube.evicted"),
+    };
+    let _ = backend.events.send(evicted);
+    wait_for_phase(&app, &id, "scheduling").await;
+    let _ = backend.events.send(Event::Started { task, attempt: 1 });
+    for _ in 0..300 {
+        let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+        if phases(&task).len() == 5 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+    assert_eq!(
+        phases(&task),
+        ["queued", "scheduling", "running", "scheduling", "running"]
+    );
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 10 * HOUR))
+        .await;
+    assert_eq!(
+        events_of(&app, &id, "alert").await.len(),
+        1,
+        "sent again after the eviction"
+    );
+    stop(&app, &id).await;
 }

@@ -651,3 +651,90 @@ fn a_failure_while_the_server_is_down_is_retried_and_a_half_ended_gang_is_interr
         "the replica still running at the restart was ended"
     );
 }
+
+/// Milliseconds since the Unix epoch of `time`, as the API gives times.
+fn millis(time: std::time::SystemTime) -> i64 {
+    let ms = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after the epoch")
+        .as_millis();
+    i64::try_from(ms).expect("in range")
+}
+
+/// The task's `exited` events: `(at, message)`.
+fn exited_events(server: &Server, id: &str) -> Vec<(i64, String)> {
+    get(&format!("{}/api/v1/tasks/{id}/events", server.url))
+        .as_array()
+        .expect("a list of events")
+        .iter()
+        .filter(|e| e["kind"] == "exited")
+        .map(|e| {
+            let at = e["at"].as_i64().expect("a time");
+            (at, e["message"].as_str().expect("words").to_owned())
+        })
+        .collect()
+}
+
+/// An exit the server heard before it was killed is not heard again at the restart: one
+/// `exited` event per replica (README "Restarts"). The exit replayed carries the time the
+/// replica ended, when its wrapper wrote its exit status, not the restart's; so does the
+/// task's end, which came with its last replica's.
+#[test]
+fn a_restart_replays_only_unheard_exits_at_the_times_the_replicas_ended() {
+    let data = super::temp_dir("restart-heard-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-heard-catalog");
+    let catalog = catalog(&dir);
+    let go = dir.join("go");
+    let mut first = start(&data, &catalog);
+    let mut pair = spec(false);
+    pair["compute"]["workers"] = 1.into();
+    pair["environment"]["command"] =
+        format!("if [ \"$RANK\" = 0 ]; then exit 0; fi; {}", until(&go, 0)).into();
+    let id = submit(&first, &pair);
+    let heard = "attempt 1: replica 0 ended with exit code 0";
+    let until_heard = Instant::now() + Duration::from_secs(30);
+    while !exited_events(&first, &id).iter().any(|(_, m)| m == heard) {
+        assert!(
+            Instant::now() < until_heard,
+            "replica 0's exit was not heard"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    first.crash();
+    std::fs::write(&go, "").expect("writable");
+    wait_ended(&data, &id);
+    // Far enough from the replica's end that a time taken at the restart shows.
+    std::thread::sleep(Duration::from_millis(1500));
+    let restarted_at = millis(std::time::SystemTime::now());
+
+    let second = start(&data, &catalog);
+    let ended = wait_for(&second, &id, |t| phase(t) != "running");
+    assert_eq!(phase(&ended), "succeeded", "{ended}");
+    let exits = exited_events(&second, &id);
+    let count = |words: &str| exits.iter().filter(|(_, m)| m == words).count();
+    assert_eq!(count(heard), 1, "{exits:?}");
+    let late = "attempt 1: replica 1 ended with exit code 0";
+    assert_eq!(count(late), 1, "{exits:?}");
+
+    let recorded = data
+        .join("tasks")
+        .join(&id)
+        .join("attempt-1")
+        .join("replica-1")
+        .join("exit-status");
+    let ended_at = millis(
+        std::fs::metadata(&recorded)
+            .and_then(|m| m.modified())
+            .expect("replica 1 recorded its end"),
+    );
+    assert!(ended_at < restarted_at);
+    let (at, _) = exits.iter().find(|(_, m)| m == late).expect("its exit");
+    assert_eq!(*at, ended_at, "{exits:?}");
+    let end = ended["history"]
+        .as_array()
+        .and_then(|h| h.last())
+        .expect("its end");
+    assert_eq!(end["phase"], "succeeded");
+    assert_eq!(end["at"].as_i64(), Some(ended_at), "{ended}");
+}
