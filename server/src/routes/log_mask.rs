@@ -7,7 +7,13 @@
 //! that could begin a hidden value waits for the next chunk.
 //!
 //! A follower gets the chunks as text ([`LogText`]), and a character can be split
-//! across chunks as a value can: its first bytes wait for the rest.
+//! across chunks as a value can: its first bytes wait for the rest. A read of a log
+//! still being written ends with [`LogMask::cut`], which leaves the held tail out: shown,
+//! it was the first part of a value the program had not finished printing.
+//!
+//! A value of several lines (a key in PEM) is masked whole, and each of its lines on its
+//! own too: a program that prints it escaped (`printf %q`, a JSON or Python repr of its
+//! settings) writes the lines joined by `\n`, never the value as it is.
 //!
 //! # Design: values too short to mask
 //!
@@ -58,7 +64,21 @@ impl LogMask {
             .filter(|v| !v.is_empty())
             .collect();
         let withheld = values.iter().any(|v| v.chars().count() < SHORTEST_MASKABLE);
-        let mut values: Vec<Vec<u8>> = values.into_iter().map(String::into_bytes).collect();
+        // A line too short to mask (a key's last `==`) says little of the value: skipped,
+        // it does not withhold the log as a short value does.
+        let lines: Vec<String> = values
+            .iter()
+            .filter(|v| v.contains('\n'))
+            .flat_map(|v| v.split('\n'))
+            .map(|line| line.trim_end_matches('\r'))
+            .filter(|line| line.chars().count() >= SHORTEST_MASKABLE)
+            .map(str::to_owned)
+            .collect();
+        let mut values: Vec<Vec<u8>> = values
+            .into_iter()
+            .chain(lines)
+            .map(String::into_bytes)
+            .collect();
         values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         values.dedup();
         LogMask {
@@ -83,9 +103,26 @@ impl LogMask {
         self.scan(false)
     }
 
-    /// The rest, at the end of the log: what was held is shown as it is.
+    /// The rest, at the end of the log. What was held began a hidden value and the log
+    /// ended before the value did: a program that died printing it. Shown as it is when
+    /// shorter than [`SHORTEST_MASKABLE`] characters (chance text, most often), masked
+    /// otherwise.
     pub fn finish(&mut self) -> Vec<u8> {
+        if !self.withheld
+            && String::from_utf8_lossy(&self.held).chars().count() >= SHORTEST_MASKABLE
+        {
+            self.held.clear();
+            return HIDDEN_VALUE_MASK.as_bytes().to_vec();
+        }
         self.scan(true)
+    }
+
+    /// The end of a read of a log still being written: what was held (the start of a
+    /// value, or of a line being withheld) is left out; a later read shows it once what
+    /// follows decides it.
+    pub fn cut(&mut self) {
+        self.held.clear();
+        self.line_open = false;
     }
 
     /// The whole of a log read at once.
@@ -181,6 +218,13 @@ impl LogText {
         self.decode(false)
     }
 
+    /// The end of a read of a log still being written ([`LogMask::cut`]); a character
+    /// whose bytes have not all arrived is left out too.
+    pub fn cut(&mut self) {
+        self.mask.cut();
+        self.held.clear();
+    }
+
     /// The rest, at the end of the log: an unfinished character shows as U+FFFD.
     pub fn finish(&mut self) -> String {
         let masked = self.mask.finish();
@@ -267,8 +311,49 @@ mod tests {
         assert_eq!(mask.push(b"step 1 loss 0.5\n"), b"step 1 loss 0.5\n");
         assert_eq!(mask.push(b"ends with hf_"), b"ends with ");
         assert_eq!(mask.push(b"not it\n"), b"hf_not it\n");
-        assert_eq!(mask.push(b"hf_s"), b"");
-        assert_eq!(mask.finish(), b"hf_s", "a beginning at the end is shown");
+        assert_eq!(mask.push(b"hf"), b"");
+        assert_eq!(
+            mask.finish(),
+            b"hf",
+            "a short beginning at the end is shown"
+        );
+    }
+
+    #[test]
+    fn a_value_cut_off_by_the_logs_end_is_masked() {
+        // The program died printing it: its first part is still the value's.
+        assert_eq!(
+            masked(&["s3cr3t-value"], &["start\npart1 s3cr3t-v"]),
+            "start\npart1 ******"
+        );
+        assert_eq!(masked(&["s3cr3t-value"], &["loss s3"]), "loss s3");
+    }
+
+    #[test]
+    fn a_read_of_a_log_still_written_leaves_out_what_may_begin_a_value() {
+        let mut text = LogText::new(LogMask::new(["s3cr3t-value"]));
+        assert_eq!(text.push(b"start\npart1 s3cr3t-v"), "start\npart1 ");
+        text.cut();
+        let mut withheld = LogText::new(LogMask::new(["ab"]));
+        assert_eq!(withheld.push(b"one\ntwo, unfinis"), "******\n");
+        withheld.cut();
+        // A character's first bytes wait too, and are dropped with the tail.
+        let mut split = LogText::new(LogMask::new(["s3cr3t-value"]));
+        assert_eq!(split.push("é".as_bytes().split_at(1).0), "");
+        split.cut();
+    }
+
+    #[test]
+    fn each_line_of_a_value_of_several_lines_is_masked_on_its_own() {
+        let key = "-----BEGIN KEY-----\r\nMIIEvQIBADANBg\nkqhkiG9w0B\nZw\n-----END KEY-----";
+        // Printed escaped, as `printf %q` or a JSON writer does: no line shows.
+        let escaped = key.replace('\r', "\\r").replace('\n', "\\n");
+        assert_eq!(
+            masked(&[key], &[&format!("settings: {escaped}\n")]),
+            "settings: ******\\r\\n******\\n******\\nZw\\n******\n"
+        );
+        // Printed as it is, it is one value.
+        assert_eq!(masked(&[key], &[&format!("{key}\n")]), "******\n");
     }
 
     #[test]

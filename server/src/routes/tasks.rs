@@ -948,8 +948,11 @@ async fn logs(
             tracing::warn!(task = %stored.task.id, %error, "cannot read a replica's log");
             Some(futures_util::StreamExt::boxed(futures_util::stream::empty()))
         });
+    // Read before the end of a log still being written, what may begin a hidden value
+    // is left out (`LogMask::cut`).
+    let complete = attempt_ended(&stored.task, attempt);
     if let Some(stream) = streamed {
-        return Ok(streamed_log(stream, params.follow, mask).await);
+        return Ok(streamed_log(stream, params.follow || complete, params.follow, mask).await);
     }
     let path = runner
         .backend()
@@ -967,7 +970,7 @@ async fn logs(
         return Err(ApiError::LogElsewhere { id, attempt });
     }
     if !params.follow {
-        return Ok(plain_text(file_text(path, mask)));
+        return Ok(plain_text(file_text(path, mask, complete)));
     }
     let task = stored.task.id.clone();
     let stream = async_stream(runner, task, attempt, path, mask);
@@ -988,10 +991,19 @@ fn plain_text(text: impl IntoResponse) -> Response {
         .into_response()
 }
 
+/// Whether `attempt` of `task` has ended (its log is complete): a later one began, the
+/// task ended, or it went back to the queue.
+fn attempt_ended(task: &shared::record::Task, attempt: u32) -> bool {
+    task.attempts != attempt
+        || task.phase.is_finished()
+        || matches!(task.phase, TaskPhase::Retrying | TaskPhase::Queued)
+}
+
 /// A log file read to its end as the answer's body, a piece at a time: read whole first,
 /// a log of hundreds of megabytes took the server's memory and seconds before its first
-/// byte. A file not there (the replica has not started) is an empty log.
-fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
+/// byte. A file not there (the replica has not started) is an empty log. `complete`: the
+/// replica has ended, so the file's end is the log's.
+fn file_text(path: std::path::PathBuf, mask: LogMask, complete: bool) -> axum::body::Body {
     struct Reading {
         file: Option<tokio::fs::File>,
         text: LogText,
@@ -1003,7 +1015,7 @@ fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
         done: false,
     };
     let pieces =
-        futures_util::stream::unfold((start, Some(path)), |(mut reading, path)| async move {
+        futures_util::stream::unfold((start, Some(path)), move |(mut reading, path)| async move {
             if reading.done {
                 return None;
             }
@@ -1033,7 +1045,12 @@ fn file_text(path: std::path::PathBuf, mask: LogMask) -> axum::body::Body {
             };
             let piece = if read.is_empty() {
                 reading.done = true;
-                reading.text.finish()
+                if complete {
+                    reading.text.finish()
+                } else {
+                    reading.text.cut();
+                    String::new()
+                }
             } else {
                 reading.text.push(&read)
             };
@@ -1054,8 +1071,14 @@ async fn read_piece(file: &mut tokio::fs::File) -> std::io::Result<Vec<u8>> {
 }
 
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
-/// (one per chunk, then `end` when the stream ends with the replica).
-async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: LogMask) -> Response {
+/// (one per chunk, then `end` when the stream ends with the replica). `complete`: the
+/// stream's end is the log's (followed, or the replica has ended).
+async fn streamed_log(
+    stream: crate::backend::LogStream,
+    complete: bool,
+    follow: bool,
+    mask: LogMask,
+) -> Response {
     use futures_util::StreamExt;
     // A read error ends the log: what came before it is still worth showing.
     let chunks = stream.take_while(|chunk| std::future::ready(chunk.is_ok()));
@@ -1066,9 +1089,15 @@ async fn streamed_log(stream: crate::backend::LogStream, follow: bool, mask: Log
     let tail = std::sync::Arc::clone(&text);
     let masked = chunks
         .map(move |chunk| lock(&text).push(&chunk))
-        .chain(futures_util::stream::once(
-            async move { lock(&tail).finish() },
-        ))
+        .chain(futures_util::stream::once(async move {
+            let mut tail = lock(&tail);
+            if complete {
+                tail.finish()
+            } else {
+                tail.cut();
+                String::new()
+            }
+        }))
         .filter(|text| std::future::ready(!text.is_empty()));
     if !follow {
         let pieces = masked.map(Ok::<_, std::convert::Infallible>);
@@ -1136,11 +1165,7 @@ fn async_stream(
                 }
             }
             let ended = match runner.store().get(&task).await {
-                Ok(stored) => {
-                    stored.task.attempts != attempt
-                        || stored.task.phase.is_finished()
-                        || matches!(stored.task.phase, TaskPhase::Retrying | TaskPhase::Queued)
-                }
+                Ok(stored) => attempt_ended(&stored.task, attempt),
                 Err(_) => true,
             };
             if ended {

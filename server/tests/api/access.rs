@@ -567,3 +567,36 @@ async fn an_identity_header_holding_a_list_is_refused_as_one_given_twice() {
     let (status, body) = catalog_as(app, Some("bob")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_value_half_printed_shows_no_part_of_it_to_the_group() {
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    // The program prints the start of its value and has not finished the line: a read
+    // then must not show that start, nor one after the program died there.
+    let command = "printf 'start\\npart1 %s' \"${HF_TOKEN%?????}\"; sleep 1000";
+    let task = alice.post("/api/v1/tasks", &spec(command, true)).await;
+    assert_eq!(task.status, StatusCode::CREATED, "{}", task.text);
+    let id = task.json["id"].as_str().expect("an id").to_owned();
+    wait_until(&alice, &id, |t| t["phase"] == "running").await;
+    let logs = format!("/api/v1/tasks/{id}/logs?replica=0");
+    let mut read = String::new();
+    for _ in 0..100 {
+        read = bob.get(&logs).await.text;
+        if read.starts_with("start\n") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Once the first line is there, the second's start has been written too (one printf).
+    assert_eq!(read, "start\npart1 ");
+    let stopped = alice
+        .post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))
+        .await;
+    assert_eq!(stopped.status, StatusCode::OK, "{}", stopped.text);
+    wait_until(&alice, &id, |t| t["phase"] == "stopped").await;
+    assert_eq!(bob.get(&logs).await.text, "start\npart1 ******");
+    bob.assert_never_received(&SECRET[..SECRET.len() - 5]);
+    bob.assert_never_received(&SECRET[..8]);
+}
