@@ -19,7 +19,10 @@
 //!   connection and re-list after an expired one.
 //!   The job's status is mapped by [`job_phase`]; a running job is reported as
 //!   [`Event::Started`], its end as [`Event::Finished`]. Kubernetes Events of the job
-//!   and of its pods become [`Event::Note`]s.
+//!   and of its pods become [`Event::Note`]s. A job taken back after a restart tells
+//!   those after the task's last recorded event, which came while no server watched:
+//!   that moment is on the servers' clock, the Events' times on the cluster's, so it is
+//!   moved by how far the API server's `Date` is ahead of this server's clock.
 //! - Kueue: a job held suspended until admission is noted; one suspended again after
 //!   its admission was evicted (preempted, or its pods not ready in time) and requeued:
 //!   noted as an eviction (Kueue's reason is its `Stopped` Event on the job), the
@@ -64,6 +67,7 @@ use ::kube::runtime::{WatchStreamExt, watcher};
 use ::kube::{Client, ResourceExt};
 use futures_util::{AsyncReadExt, StreamExt};
 use k8s_openapi::api::core::v1::{ConfigMap, Event as KubeEvent, Pod, Secret};
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use shared::messages::{Arg, Message};
@@ -770,14 +774,16 @@ impl KubeBackend {
     }
 
     /// Watches again a job an earlier server started (see [`Backend::take_back`]): from
-    /// now on, with what the store knew of it, so nothing said before is said again.
+    /// now on, with what the store knew of it, so nothing said before is said again,
+    /// and what was not (the job's and its pods' Events after the task's last recorded
+    /// event, moved onto the cluster's clock by `cluster_ahead`) is said now.
     fn resume(
         &self,
         resumable: &super::Resumable,
         namespace: &str,
-        kind: JobKind,
-        resource: ApiResource,
+        (kind, resource): (JobKind, ApiResource),
         job: &DynamicObject,
+        cluster_ahead: SignedDuration,
     ) {
         let name = job.name_any();
         let stopping = Arc::new(AtomicBool::new(false));
@@ -799,8 +805,13 @@ impl KubeBackend {
         tracker.queued = queued(job);
         // Not started: it waited for admission, and that was said when it began to.
         tracker.suspended = !resumable.started;
-        // The namespace's Events since the job began were told by the earlier server.
-        tracker.since = Some(k8s_openapi::jiff::Timestamp::now());
+        // The earlier servers told the job's Events up to the task's last recorded event,
+        // on their clock; the Events' times are the cluster's, so that moment is moved
+        // onto the cluster's clock. Those after it came while no server watched.
+        tracker.since = resumable.last_event.map(|at| {
+            let at = Timestamp::from_millisecond(at.0).unwrap_or_else(|_| Timestamp::now());
+            at.checked_add(cluster_ahead).unwrap_or(at)
+        });
         tracker.resumed = true;
         self.forget(&resumable.task);
         let cluster_events = self.hubs.subscribe(&self.client, namespace);
@@ -825,6 +836,47 @@ impl KubeBackend {
                 watch,
             },
         );
+    }
+
+    /// How far the cluster's clock is ahead of this server's (negative: behind), from
+    /// the API server's `Date` header; zero when it sends none. The header has whole
+    /// seconds, cut down: half a second is added, and the request's midpoint is taken
+    /// as when it was written.
+    async fn cluster_ahead(&self, namespace: &str) -> SignedDuration {
+        let request = ::kube::core::Request::new(format!("/api/v1/namespaces/{namespace}/events"))
+            .list(&ListParams::default().limit(1));
+        let Ok(request) = request else {
+            return SignedDuration::ZERO;
+        };
+        let before = Timestamp::now();
+        let response = self
+            .client
+            .send(request.map(::kube::client::Body::from))
+            .await;
+        let after = Timestamp::now();
+        let date = response.ok().and_then(|r| {
+            let date = r.headers().get(http::header::DATE)?.to_str().ok()?;
+            k8s_openapi::jiff::fmt::rfc2822::DateTimeParser::new()
+                .parse_timestamp(date)
+                .ok()
+        });
+        match date {
+            Some(date) => {
+                let midpoint = before
+                    .checked_add(after.duration_since(before) / 2)
+                    .unwrap_or(before);
+                let date = date
+                    .checked_add(SignedDuration::from_millis(500))
+                    .unwrap_or(date);
+                date.duration_since(midpoint)
+            }
+            None => {
+                tracing::info!(
+                    "the Kubernetes API sends no Date: its clock is taken to be this server's"
+                );
+                SignedDuration::ZERO
+            }
+        }
     }
 
     /// Stops watching a task's earlier attempt.
@@ -1022,6 +1074,10 @@ impl Backend for KubeBackend {
             .iter()
             .filter_map(|g| self.settings.namespace_for(&g.id).ok())
             .collect();
+        let mut cluster_ahead = SignedDuration::ZERO;
+        if let (false, Some(namespace)) = (running.is_empty(), namespaces.iter().next()) {
+            cluster_ahead = self.cluster_ahead(namespace).await;
+        }
         for namespace in &namespaces {
             let mut kept = Vec::new();
             for kind in [JobKind::PyTorch, JobKind::Ray] {
@@ -1058,7 +1114,13 @@ impl Backend for KubeBackend {
                     if let Some(resumable) =
                         resumable.filter(|_| job.metadata.deletion_timestamp.is_none())
                     {
-                        self.resume(resumable, namespace, kind, resource.clone(), &job);
+                        self.resume(
+                            resumable,
+                            namespace,
+                            (kind, resource.clone()),
+                            &job,
+                            cluster_ahead,
+                        );
                         back.taken.push(resumable.task.clone());
                         kept.push(name);
                         continue;
@@ -1450,9 +1512,10 @@ struct Tracker {
     admitted: bool,
     started: bool,
     done: bool,
-    /// Kubernetes Events last seen before this are not reported: a job taken back after
-    /// a restart had them reported by the server that started it.
-    since: Option<k8s_openapi::jiff::Timestamp>,
+    /// Kubernetes Events last seen before this (by the cluster's clock, as the Events'
+    /// own times are) are not reported: a job taken back after a restart had them
+    /// reported by the servers before.
+    since: Option<Timestamp>,
     /// Taken back after a restart: the job was found, so a list of the watch without it
     /// means it is gone (a new attempt's first list may come before the job shows).
     resumed: bool,
@@ -2029,6 +2092,9 @@ mod tests {
     struct MockApi {
         seen: Arc<Mutex<Vec<Seen>>>,
         watches: Watches,
+        /// How far the API server's clock is ahead of the test's: its answers carry a
+        /// `Date` by it once set.
+        clock: Arc<Mutex<Option<SignedDuration>>>,
     }
 
     impl MockApi {
@@ -2037,7 +2103,9 @@ mod tests {
                 tower_test::mock::pair::<Request<::kube::client::Body>, Response<MockBody>>();
             let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
             let watches: Watches = Arc::default();
-            let (seen_in, watches_in) = (Arc::clone(&seen), Arc::clone(&watches));
+            let clock: Arc<Mutex<Option<SignedDuration>>> = Arc::default();
+            let (seen_in, watches_in, clock_in) =
+                (Arc::clone(&seen), Arc::clone(&watches), Arc::clone(&clock));
             tokio::spawn(async move {
                 let mut handle = std::pin::pin!(handle);
                 while let Some((request, send)) = handle.next_request().await {
@@ -2080,16 +2148,34 @@ mod tests {
                     };
                     let body = http_body_util::Full::new(Bytes::from(bytes))
                         .map_err(|never| match never {});
+                    let mut response = Response::builder().status(status);
+                    if let Some(ahead) = *clock_in.lock().unwrap() {
+                        let date = k8s_openapi::jiff::fmt::rfc2822::DateTimePrinter::new()
+                            .timestamp_to_rfc9110_string(&(Timestamp::now() + ahead))
+                            .expect("a date");
+                        response = response.header(http::header::DATE, date);
+                    }
                     send.send_response(
-                        Response::builder()
-                            .status(status)
+                        response
                             .body(BodyExt::boxed_unsync(body))
                             .expect("a response"),
                     );
                 }
             });
             let client = Client::new(service, NS);
-            (client, MockApi { seen, watches })
+            (
+                client,
+                MockApi {
+                    seen,
+                    watches,
+                    clock,
+                },
+            )
+        }
+
+        /// Sets the API server's clock `ahead` of the test's.
+        fn clock_ahead(&self, ahead: SignedDuration) {
+            *self.clock.lock().unwrap() = Some(ahead);
         }
 
         fn seen(&self) -> Vec<Seen> {
@@ -4004,6 +4090,7 @@ mod tests {
             attempt,
             spec: shared::demo::pytorch().with(|s| s.basic.project_group = "vision".into()),
             started,
+            last_event: Some(crate::runner::now()),
         }
     }
 
@@ -4295,6 +4382,106 @@ mod tests {
                 "Kueue workload pytorchjob-{JOB}-3c0f1: DeactivatedDueToRequeuingLimitExceeded"
             )),
             "{why:?}"
+        );
+    }
+
+    /// README, Restart: the job's Events that came while no server watched are told
+    /// after a take-back, those told before are not. What was told ends with the task's
+    /// last recorded event, by the server's clock; the Events carry the cluster's, here
+    /// ten minutes behind: the cut is made on the cluster's clock.
+    #[tokio::test]
+    async fn a_job_taken_back_tells_the_events_that_came_while_no_server_watched() {
+        let behind = SignedDuration::from_mins(10);
+        let cluster = |ago_mins: i64| {
+            (Timestamp::now() - behind - SignedDuration::from_mins(ago_mins))
+                .strftime("%Y-%m-%dT%H:%M:%SZ")
+                .to_string()
+        };
+        let job_event = |uid: &str, reason: &str, at: String| {
+            let mut event = kube_event(
+                uid,
+                1,
+                "PyTorchJob",
+                JOB,
+                &format!("uid-{JOB}"),
+                reason,
+                "-",
+            );
+            event["lastTimestamp"] = json!(at);
+            event
+        };
+        let mut pod_event = kube_event(
+            "k-pod",
+            4,
+            "Pod",
+            "train-x2b4c-worker-0",
+            "uid-w0",
+            "BackOff",
+            "Back-off pulling image \"pytorch:2.4\"",
+        );
+        pod_event["lastTimestamp"] = json!(cluster(3));
+        let listed = vec![
+            // Told by the earlier server before its last recorded event, 5 minutes ago.
+            job_event("k-before", "SuccessfulCreatePod", cluster(8)),
+            // While no server watched, and at the take-back.
+            job_event("k-down", "PyTorchJobRestarting", cluster(3)),
+            pod_event,
+            job_event("k-now", "SuccessfulCreatePod", cluster(0)),
+        ];
+        let job = job_of_attempt(JOB, 1, conditions(&[("Running", "True")]));
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            let in_ns = request.path.contains(&format!("/namespaces/{NS}/"));
+            let items = match request.resource() {
+                (resource, None) if resource == "pytorchjobs" && in_ns => vec![job.clone()],
+                (resource, None) if resource == "events" && in_ns => listed.clone(),
+                (resource, None) if resource == "pods" && in_ns => {
+                    vec![pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])]
+                }
+                (_, None) => Vec::new(),
+                _ => return None,
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        api.clock_ahead(-behind);
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let mut resumable = resumable(JOB, 1, true);
+        resumable.last_event = Some(shared::record::Timestamp(
+            (Timestamp::now() - SignedDuration::from_mins(5)).as_millisecond(),
+        ));
+        let back = backend.take_back(&[resumable]).await;
+        assert_eq!(back.taken, vec![task()]);
+        let mut told = Vec::new();
+        while told.len() < 3 {
+            if let Event::Note { message, .. } = next(&mut events).await {
+                told.push(message.render(Lang::En));
+            }
+        }
+        // A pod's Events wait for the pod to show, so the order is the watches'.
+        told.sort();
+        assert_eq!(
+            told,
+            [
+                "pod train-x2b4c-worker-0: BackOff: Back-off pulling image \"pytorch:2.4\""
+                    .to_owned(),
+                format!("pytorchjob {JOB}: PyTorchJobRestarting: -"),
+                format!("pytorchjob {JOB}: SuccessfulCreatePod: -"),
+            ]
+        );
+        assert!(
+            tokio::time::timeout(Duration::from_millis(300), events.recv())
+                .await
+                .is_err(),
+            "nothing else is told"
         );
     }
 
