@@ -1521,6 +1521,9 @@ struct Tracker {
     resumed: bool,
     /// The job waits for Kueue's admission: its Workload is watched too.
     queued: bool,
+    /// Its Workload was seen deactivated (`spec.active: false`), its reason maybe not
+    /// written yet: a suspension now is that deactivation, not a requeue.
+    deactivating: bool,
 }
 
 impl Tracker {
@@ -1552,6 +1555,7 @@ impl Tracker {
             since: None,
             resumed: false,
             queued: false,
+            deactivating: false,
         }
     }
 
@@ -1624,6 +1628,10 @@ impl Tracker {
                 // `||`): the next suspension is an eviction only after a new admission.
                 let evicted =
                     std::mem::take(&mut self.admitted) | std::mem::take(&mut self.started);
+                if evicted && self.deactivating {
+                    // Never re-admitted: the Workload's eviction ends the attempt.
+                    return Vec::new();
+                }
                 let key = match (evicted, message.is_empty()) {
                     (true, true) => "event.kube.evicted",
                     (true, false) => "event.kube.evicted#detail",
@@ -1699,6 +1707,7 @@ impl Tracker {
         if self.done || self.stopping() {
             return Vec::new();
         }
+        self.deactivating = workload["spec"]["active"] == Value::Bool(false);
         let Some(what) = deactivation(workload) else {
             return Vec::new();
         };
@@ -3822,6 +3831,15 @@ mod tests {
             tracker.on_workload(&workload(false, &[reserved, target], &readiness)),
             [],
             "admitted still: Kueue has yet to evict it and say why"
+        );
+        // The job suspended before the Workload's eviction is seen: no requeue to wait for.
+        assert_eq!(
+            reported(tracker.on_job(&stored(
+                pytorch_job(),
+                "3",
+                pytorch_status(Some(false), Some(true)),
+            ))),
+            Vec::<String>::new()
         );
         let evicted = (
             "Evicted",
