@@ -1961,11 +1961,19 @@ impl Runner {
             {
                 continue;
             }
+            let last_event = match self.store.events(&task.id).await {
+                Ok(events) => events.iter().map(|e| e.at).max(),
+                Err(err) => {
+                    tracing::warn!(task = %task.id, error = %err, "cannot read a task's events; what its job's cluster said while the server was down is not told");
+                    Some(now())
+                }
+            };
             resumable.push(backend::Resumable {
                 task: task.id.clone(),
                 attempt: task.attempts,
                 spec: task.spec.clone(),
                 started: task.phase == TaskPhase::Running,
+                last_event,
             });
         }
         // Held until the attempts taken back are known and said: the backend may report

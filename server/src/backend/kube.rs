@@ -19,12 +19,21 @@
 //!   connection and re-list after an expired one.
 //!   The job's status is mapped by [`job_phase`]; a running job is reported as
 //!   [`Event::Started`], its end as [`Event::Finished`]. Kubernetes Events of the job
-//!   and of its pods become [`Event::Note`]s.
+//!   and of its pods become [`Event::Note`]s. A job taken back after a restart tells
+//!   those after the task's last recorded event, which came while no server watched:
+//!   that moment is on the servers' clock, the Events' times on the cluster's, so it is
+//!   moved by how far the API server's `Date` is ahead of this server's clock.
 //! - Kueue: a job held suspended until admission is noted; one suspended again after
 //!   its admission was evicted (preempted, or its pods not ready in time) and requeued:
 //!   noted as an eviction (Kueue's reason is its `Stopped` Event on the job), the
 //!   attempt going on, and reported started again when re-admitted. An eviction ends
-//!   no attempt, so it is never a failure or a retry.
+//!   no attempt, so it is never a failure or a retry. A deactivation does: Kueue
+//!   deactivates a Workload (`spec.active: false`: `waitForPodsReady`'s requeue limit,
+//!   its maximum execution time, a rejecting admission check, an admin) for good, and
+//!   only the Workload says so, so a queued job's Workload (`kueue.x-k8s.io/v1beta2`,
+//!   found by Kueue's `kueue.x-k8s.io/job-uid` label) is watched too: its deactivation
+//!   fails the attempt with Kueue's reason and the evictions before it, and deletes
+//!   the job.
 //! - Image-pull breaker (SPEC.md section 5): each time a container of a pod enters
 //!   `ErrImagePull` (or is first seen in `ImagePullBackOff`), that pod's count of pull
 //!   failures grows. With `image_pull_retries` = n ≥ 0 the attempt fails when a pod's
@@ -58,6 +67,7 @@ use ::kube::runtime::{WatchStreamExt, watcher};
 use ::kube::{Client, ResourceExt};
 use futures_util::{AsyncReadExt, StreamExt};
 use k8s_openapi::api::core::v1::{ConfigMap, Event as KubeEvent, Pod, Secret};
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use shared::messages::{Arg, Message};
@@ -82,6 +92,9 @@ const PENDING_EVENTS: usize = 256;
 /// The waiting reasons of a failed image pull.
 const ERR_IMAGE_PULL: &str = "ErrImagePull";
 const IMAGE_PULL_BACK_OFF: &str = "ImagePullBackOff";
+/// The label Kueue puts on a job's Workload, naming the job's uid (KQ
+/// `controller/constants`).
+const KUEUE_JOB_UID_LABEL: &str = "kueue.x-k8s.io/job-uid";
 
 /// A Kubernetes API failure, classified once (STYLE.md section 3). The API's own words
 /// are in the text (kube's error repeats them in its source, so it is not a source here):
@@ -487,6 +500,23 @@ fn pod_monitor_resource() -> ApiResource {
 }
 
 /// The selector of one task's objects.
+/// Kueue's Workloads, in the version `shared::manifest` renders Kueue objects in
+/// (k8s/crds/SOURCES.md: v1beta2 is stored, v1beta1 deprecated).
+fn workload_resource() -> ApiResource {
+    ApiResource::from_gvk(&GroupVersionKind::gvk(
+        "kueue.x-k8s.io",
+        "v1beta2",
+        "Workload",
+    ))
+}
+
+/// Whether a job waits for Kueue's admission (it names a LocalQueue), so it has a
+/// Workload to watch.
+fn queued(job: &DynamicObject) -> bool {
+    job.labels()
+        .contains_key(shared::manifest::admission::KUEUE_QUEUE_LABEL)
+}
+
 fn task_selector(name: &str) -> String {
     format!("{}={name}", shared::manifest::TASK_LABEL)
 }
@@ -634,7 +664,7 @@ impl KubeBackend {
             }
         };
         let stopping = Arc::new(AtomicBool::new(false));
-        let tracker = Tracker::new(
+        let mut tracker = Tracker::new(
             task.clone(),
             attempt,
             kind,
@@ -643,6 +673,7 @@ impl KubeBackend {
             image_pull_retries,
             Arc::clone(&stopping),
         );
+        tracker.queued = queued(&object);
         let watch = tokio::spawn(follow(
             self.client.clone(),
             self.events.clone(),
@@ -743,14 +774,16 @@ impl KubeBackend {
     }
 
     /// Watches again a job an earlier server started (see [`Backend::take_back`]): from
-    /// now on, with what the store knew of it, so nothing said before is said again.
+    /// now on, with what the store knew of it, so nothing said before is said again,
+    /// and what was not (the job's and its pods' Events after the task's last recorded
+    /// event, moved onto the cluster's clock by `cluster_ahead`) is said now.
     fn resume(
         &self,
         resumable: &super::Resumable,
         namespace: &str,
-        kind: JobKind,
-        resource: ApiResource,
+        (kind, resource): (JobKind, ApiResource),
         job: &DynamicObject,
+        cluster_ahead: SignedDuration,
     ) {
         let name = job.name_any();
         let stopping = Arc::new(AtomicBool::new(false));
@@ -769,10 +802,16 @@ impl KubeBackend {
             Arc::clone(&stopping),
         );
         tracker.started = resumable.started;
+        tracker.queued = queued(job);
         // Not started: it waited for admission, and that was said when it began to.
         tracker.suspended = !resumable.started;
-        // The namespace's Events since the job began were told by the earlier server.
-        tracker.since = Some(k8s_openapi::jiff::Timestamp::now());
+        // The earlier servers told the job's Events up to the task's last recorded event,
+        // on their clock; the Events' times are the cluster's, so that moment is moved
+        // onto the cluster's clock. Those after it came while no server watched.
+        tracker.since = resumable.last_event.map(|at| {
+            let at = Timestamp::from_millisecond(at.0).unwrap_or_else(|_| Timestamp::now());
+            at.checked_add(cluster_ahead).unwrap_or(at)
+        });
         tracker.resumed = true;
         self.forget(&resumable.task);
         let cluster_events = self.hubs.subscribe(&self.client, namespace);
@@ -797,6 +836,47 @@ impl KubeBackend {
                 watch,
             },
         );
+    }
+
+    /// How far the cluster's clock is ahead of this server's (negative: behind), from
+    /// the API server's `Date` header; zero when it sends none. The header has whole
+    /// seconds, cut down: half a second is added, and the request's midpoint is taken
+    /// as when it was written.
+    async fn cluster_ahead(&self, namespace: &str) -> SignedDuration {
+        let request = ::kube::core::Request::new(format!("/api/v1/namespaces/{namespace}/events"))
+            .list(&ListParams::default().limit(1));
+        let Ok(request) = request else {
+            return SignedDuration::ZERO;
+        };
+        let before = Timestamp::now();
+        let response = self
+            .client
+            .send(request.map(::kube::client::Body::from))
+            .await;
+        let after = Timestamp::now();
+        let date = response.ok().and_then(|r| {
+            let date = r.headers().get(http::header::DATE)?.to_str().ok()?;
+            k8s_openapi::jiff::fmt::rfc2822::DateTimeParser::new()
+                .parse_timestamp(date)
+                .ok()
+        });
+        match date {
+            Some(date) => {
+                let midpoint = before
+                    .checked_add(after.duration_since(before) / 2)
+                    .unwrap_or(before);
+                let date = date
+                    .checked_add(SignedDuration::from_millis(500))
+                    .unwrap_or(date);
+                date.duration_since(midpoint)
+            }
+            None => {
+                tracing::info!(
+                    "the Kubernetes API sends no Date: its clock is taken to be this server's"
+                );
+                SignedDuration::ZERO
+            }
+        }
     }
 
     /// Stops watching a task's earlier attempt.
@@ -994,6 +1074,10 @@ impl Backend for KubeBackend {
             .iter()
             .filter_map(|g| self.settings.namespace_for(&g.id).ok())
             .collect();
+        let mut cluster_ahead = SignedDuration::ZERO;
+        if let (false, Some(namespace)) = (running.is_empty(), namespaces.iter().next()) {
+            cluster_ahead = self.cluster_ahead(namespace).await;
+        }
         for namespace in &namespaces {
             let mut kept = Vec::new();
             for kind in [JobKind::PyTorch, JobKind::Ray] {
@@ -1030,7 +1114,13 @@ impl Backend for KubeBackend {
                     if let Some(resumable) =
                         resumable.filter(|_| job.metadata.deletion_timestamp.is_none())
                     {
-                        self.resume(resumable, namespace, kind, resource.clone(), &job);
+                        self.resume(
+                            resumable,
+                            namespace,
+                            (kind, resource.clone()),
+                            &job,
+                            cluster_ahead,
+                        );
                         back.taken.push(resumable.task.clone());
                         kept.push(name);
                         continue;
@@ -1386,7 +1476,8 @@ impl Drop for HubLease {
 enum Step {
     /// Report this.
     Emit(Event),
-    /// The image-pull breaker tripped: delete the job (the `Finished` was emitted).
+    /// The attempt failed while its job stays (the image-pull breaker tripped, Kueue
+    /// deactivated it): delete the job (the `Finished` was emitted).
     DeleteJob,
 }
 
@@ -1421,12 +1512,18 @@ struct Tracker {
     admitted: bool,
     started: bool,
     done: bool,
-    /// Kubernetes Events last seen before this are not reported: a job taken back after
-    /// a restart had them reported by the server that started it.
-    since: Option<k8s_openapi::jiff::Timestamp>,
+    /// Kubernetes Events last seen before this (by the cluster's clock, as the Events'
+    /// own times are) are not reported: a job taken back after a restart had them
+    /// reported by the servers before.
+    since: Option<Timestamp>,
     /// Taken back after a restart: the job was found, so a list of the watch without it
     /// means it is gone (a new attempt's first list may come before the job shows).
     resumed: bool,
+    /// The job waits for Kueue's admission: its Workload is watched too.
+    queued: bool,
+    /// Its Workload was seen deactivated (`spec.active: false`), its reason maybe not
+    /// written yet: a suspension now is that deactivation, not a requeue.
+    deactivating: bool,
 }
 
 impl Tracker {
@@ -1457,6 +1554,8 @@ impl Tracker {
             done: false,
             since: None,
             resumed: false,
+            queued: false,
+            deactivating: false,
         }
     }
 
@@ -1529,6 +1628,10 @@ impl Tracker {
                 // `||`): the next suspension is an eviction only after a new admission.
                 let evicted =
                     std::mem::take(&mut self.admitted) | std::mem::take(&mut self.started);
+                if evicted && self.deactivating {
+                    // Never re-admitted: the Workload's eviction ends the attempt.
+                    return Vec::new();
+                }
                 let key = match (evicted, message.is_empty()) {
                     (true, true) => "event.kube.evicted",
                     (true, false) => "event.kube.evicted#detail",
@@ -1593,6 +1696,28 @@ impl Tracker {
     fn on_job_missing(&mut self) -> Vec<Step> {
         let uid = self.job_uid.clone();
         self.on_job_deleted(&json!({ "metadata": { "uid": uid } }))
+    }
+
+    /// The job's Kueue Workload was added or changed. One Kueue deactivated is never
+    /// admitted again (unless someone re-activates it), so its job would wait suspended
+    /// for good: the attempt fails with Kueue's reason, as any failure (fault tolerance,
+    /// alerts), and the job is deleted, since re-activated later it would run with no
+    /// one watching it and its Secrets gone. A stop under way ends it as the stop.
+    fn on_workload(&mut self, workload: &Value) -> Vec<Step> {
+        if self.done || self.stopping() {
+            return Vec::new();
+        }
+        self.deactivating = workload["spec"]["active"] == Value::Bool(false);
+        let Some(what) = deactivation(workload) else {
+            return Vec::new();
+        };
+        let name = workload["metadata"]["name"].as_str().unwrap_or_default();
+        let why = Message::new("event.kube.cluster")
+            .with("object", format!("Kueue workload {name}"))
+            .with("what", what);
+        let mut steps = self.finish(Some(Arg::Message(why)));
+        steps.push(Step::DeleteJob);
+        steps
     }
 
     /// A pod of the job was added or changed: count its image-pull failures.
@@ -1719,6 +1844,65 @@ impl Tracker {
     }
 }
 
+/// Why Kueue deactivated a Workload, in its own words, if it did (KQ v0.20
+/// `workload_controller.go`, `workload/evict`): `spec.active` is false, set by Kueue
+/// when `waitForPodsReady`'s requeue limit or `maximumExecutionTimeSeconds` is reached or
+/// an admission check rejects it, or by an admin. Kueue then evicts an admitted one with
+/// an `Evicted` condition whose reason is `Deactivated` or `DeactivatedDueTo<cause>`
+/// (v0.10 renamed it from `InactiveWorkload`; the v1beta2 API read here is from v0.15).
+/// An admitted Workload counts only once that eviction is written, so its message is
+/// the whole story; one holding no quota (pending, or evicted before, which keeps that
+/// earlier `Evicted` reason) counts at once. The evictions before it
+/// (`status.schedulingStats`: pods not ready in time, preemptions) follow, with their
+/// counts: they are why a requeue limit was reached.
+fn deactivation(workload: &Value) -> Option<String> {
+    if workload["spec"]["active"] != Value::Bool(false) {
+        return None;
+    }
+    let status = &workload["status"];
+    let condition = |kind: &str| {
+        status["conditions"]
+            .as_array()?
+            .iter()
+            .find(|c| c["type"] == kind && c["status"] == "True")
+    };
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    let evicted = condition("Evicted").filter(|c| {
+        c["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("Deactivated"))
+    });
+    let mut what = match (evicted, condition("QuotaReserved")) {
+        (Some(evicted), _) => reason_text(&text(&evicted["reason"]), &text(&evicted["message"])),
+        // Admitted: Kueue is about to evict it and say why.
+        (None, Some(_)) => return None,
+        (None, None) => match condition("DeactivationTarget") {
+            Some(target) => reason_text(&text(&target["reason"]), &text(&target["message"])),
+            None => "Deactivated: The workload is deactivated".to_owned(),
+        },
+    };
+    let before: Vec<String> = status["schedulingStats"]["evictions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["reason"] != "Deactivated")
+        .map(|e| {
+            let cause = text(&e["underlyingCause"]);
+            let reason = text(&e["reason"]);
+            let count = e["count"].as_u64().unwrap_or(0);
+            if cause.is_empty() {
+                format!("{count}× {reason}")
+            } else {
+                format!("{count}× {reason}/{cause}")
+            }
+        })
+        .collect();
+    if !before.is_empty() {
+        what = format!("{what} (evicted before: {})", before.join(", "));
+    }
+    Some(what)
+}
+
 /// Watches one attempt until it ends (or a new attempt replaces it).
 async fn follow(
     client: Client,
@@ -1746,8 +1930,21 @@ async fn follow(
                 .boxed()
             },
         ));
+    // Kueue keeps a deactivation on the job's Workload only: the job just stays
+    // suspended, as for an eviction it will be re-admitted after.
+    let workload_watch = if tracker.queued {
+        let api: Api<DynamicObject> =
+            Api::namespaced_with(client.clone(), &namespace, &workload_resource());
+        let selector = format!("{KUEUE_JOB_UID_LABEL}={}", tracker.job_uid);
+        watcher(api, watcher::Config::default().labels(&selector))
+            .default_backoff()
+            .boxed()
+    } else {
+        futures_util::stream::pending().boxed()
+    };
     let mut job_watch = std::pin::pin!(job_watch);
     let mut pod_watch = std::pin::pin!(pod_watch);
+    let mut workload_watch = std::pin::pin!(workload_watch);
     // Whether the job was in the watch's last list.
     let mut listed = false;
     while !tracker.done {
@@ -1781,6 +1978,16 @@ async fn follow(
                     Vec::new()
                 }
             },
+            Some(next) = workload_watch.next() => match next {
+                Ok(watcher::Event::Apply(workload) | watcher::Event::InitApply(workload)) => {
+                    tracker.on_workload(&to_value(&workload))
+                }
+                Ok(_) => Vec::new(),
+                Err(error) => {
+                    tracing::warn!(task = %tracker.task, %error, "watching the job's Kueue workload failed; retrying");
+                    Vec::new()
+                }
+            },
             next = cluster_events.recv() => match next {
                 Ok(event) => tracker.on_kube_event(&event),
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
@@ -1806,7 +2013,7 @@ async fn follow(
                         .delete(&tracker.job, &DeleteParams::foreground())
                         .await
                     {
-                        tracing::warn!(task = %tracker.task, %error, "cannot delete a job whose image cannot be pulled");
+                        tracing::warn!(task = %tracker.task, %error, "cannot delete a job whose attempt failed");
                     }
                 }
             }
@@ -1894,6 +2101,9 @@ mod tests {
     struct MockApi {
         seen: Arc<Mutex<Vec<Seen>>>,
         watches: Watches,
+        /// How far the API server's clock is ahead of the test's: its answers carry a
+        /// `Date` by it once set.
+        clock: Arc<Mutex<Option<SignedDuration>>>,
     }
 
     impl MockApi {
@@ -1902,7 +2112,9 @@ mod tests {
                 tower_test::mock::pair::<Request<::kube::client::Body>, Response<MockBody>>();
             let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
             let watches: Watches = Arc::default();
-            let (seen_in, watches_in) = (Arc::clone(&seen), Arc::clone(&watches));
+            let clock: Arc<Mutex<Option<SignedDuration>>> = Arc::default();
+            let (seen_in, watches_in, clock_in) =
+                (Arc::clone(&seen), Arc::clone(&watches), Arc::clone(&clock));
             tokio::spawn(async move {
                 let mut handle = std::pin::pin!(handle);
                 while let Some((request, send)) = handle.next_request().await {
@@ -1945,16 +2157,34 @@ mod tests {
                     };
                     let body = http_body_util::Full::new(Bytes::from(bytes))
                         .map_err(|never| match never {});
+                    let mut response = Response::builder().status(status);
+                    if let Some(ahead) = *clock_in.lock().unwrap() {
+                        let date = k8s_openapi::jiff::fmt::rfc2822::DateTimePrinter::new()
+                            .timestamp_to_rfc9110_string(&(Timestamp::now() + ahead))
+                            .expect("a date");
+                        response = response.header(http::header::DATE, date);
+                    }
                     send.send_response(
-                        Response::builder()
-                            .status(status)
+                        response
                             .body(BodyExt::boxed_unsync(body))
                             .expect("a response"),
                     );
                 }
             });
             let client = Client::new(service, NS);
-            (client, MockApi { seen, watches })
+            (
+                client,
+                MockApi {
+                    seen,
+                    watches,
+                    clock,
+                },
+            )
+        }
+
+        /// Sets the API server's clock `ahead` of the test's.
+        fn clock_ahead(&self, ahead: SignedDuration) {
+            *self.clock.lock().unwrap() = Some(ahead);
         }
 
         fn seen(&self) -> Vec<Seen> {
@@ -3522,6 +3752,237 @@ mod tests {
         );
     }
 
+    /// A Workload as Kueue v0.20 keeps it for the test job: owned by it, labelled with
+    /// its uid, `spec.active` as given, these conditions (type, reason, message; all
+    /// `True`) and `schedulingStats.evictions` (reason, underlying cause, count).
+    fn workload(
+        active: bool,
+        conditions: &[(&str, &str, &str)],
+        evictions: &[(&str, &str, u32)],
+    ) -> Value {
+        json!({
+            "apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+            "metadata": {
+                "name": format!("pytorchjob-{JOB}-3c0f1"), "namespace": NS, "uid": "uid-wl",
+                "resourceVersion": "4",
+                "labels": { KUEUE_JOB_UID_LABEL: format!("uid-{JOB}") },
+                "ownerReferences": [{ "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+                    "name": JOB, "uid": format!("uid-{JOB}"), "controller": true }]
+            },
+            "spec": { "active": active, "queueName": "berth", "podSets": [] },
+            "status": {
+                "conditions": conditions.iter().map(|(kind, reason, message)| json!({
+                    "type": kind, "status": "True", "reason": reason, "message": message,
+                    "lastTransitionTime": "2026-11-29T12:00:00Z"
+                })).collect::<Vec<_>>(),
+                "schedulingStats": { "evictions": evictions.iter().map(|(reason, cause, count)| json!({
+                    "reason": reason, "underlyingCause": cause, "count": count
+                })).collect::<Vec<_>>() }
+            }
+        })
+    }
+
+    /// The failure an attempt ends with when Kueue deactivated the test job's Workload.
+    fn deactivated(what: &str) -> Vec<Step> {
+        vec![
+            Step::Emit(Event::Finished {
+                task: task(),
+                attempt: 1,
+                failure: Some(Arg::Message(
+                    Message::new("event.kube.cluster")
+                        .with("object", format!("Kueue workload pytorchjob-{JOB}-3c0f1"))
+                        .with("what", what),
+                )),
+            }),
+            Step::DeleteJob,
+        ]
+    }
+
+    #[test]
+    fn a_job_kueue_deactivates_after_its_requeue_limit_fails_with_kueue_s_reason_and_is_deleted() {
+        // KQ v0.20 `workload_controller.go`: at the PodsReady timeout after
+        // `backoffLimitCount` requeues, Kueue sets `DeactivationTarget`, then
+        // `spec.active: false`, then evicts the still admitted Workload with reason
+        // `DeactivatedDueToRequeuingLimitExceeded`; the earlier evictions are counted in
+        // `schedulingStats`. The job itself only turns suspended, as for an eviction.
+        let mut tracker = tracker(3);
+        tracker.on_job(&stored(
+            pytorch_job(),
+            "2",
+            pytorch_status(Some(true), Some(false)),
+        ));
+        let reserved = (
+            "QuotaReserved",
+            "QuotaReserved",
+            "Quota reserved in ClusterQueue berth",
+        );
+        let readiness = [("PodsReadyTimeout", "WaitForStart", 3)];
+        assert_eq!(
+            tracker.on_workload(&workload(true, &[reserved], &readiness)),
+            [],
+            "an active Workload"
+        );
+        let target = (
+            "DeactivationTarget",
+            "RequeuingLimitExceeded",
+            "exceeding the maximum number of re-queuing retries",
+        );
+        assert_eq!(
+            tracker.on_workload(&workload(false, &[reserved, target], &readiness)),
+            [],
+            "admitted still: Kueue has yet to evict it and say why"
+        );
+        // The job suspended before the Workload's eviction is seen: no requeue to wait for.
+        assert_eq!(
+            reported(tracker.on_job(&stored(
+                pytorch_job(),
+                "3",
+                pytorch_status(Some(false), Some(true)),
+            ))),
+            Vec::<String>::new()
+        );
+        let evicted = (
+            "Evicted",
+            "DeactivatedDueToRequeuingLimitExceeded",
+            "The workload is deactivated due to exceeding the maximum number of re-queuing retries",
+        );
+        let evictions = [
+            ("PodsReadyTimeout", "WaitForStart", 3),
+            ("Deactivated", "RequeuingLimitExceeded", 1),
+        ];
+        assert_eq!(
+            tracker.on_workload(&workload(false, &[evicted], &evictions)),
+            deactivated(
+                "DeactivatedDueToRequeuingLimitExceeded: The workload is deactivated due to exceeding the maximum number of re-queuing retries (evicted before: 3× PodsReadyTimeout/WaitForStart)"
+            )
+        );
+        assert!(tracker.done);
+        assert_eq!(
+            tracker.on_workload(&workload(false, &[evicted], &evictions)),
+            [],
+            "said once"
+        );
+    }
+
+    #[test]
+    fn a_waiting_job_an_admin_deactivates_fails_at_once_and_a_stopped_one_ends_as_stopped() {
+        // `spec.active: false` on a Workload that holds no quota: evicted before (its
+        // `Evicted` reason stays the earlier one) or never admitted, Kueue will never
+        // admit it again.
+        let requeued = (
+            "Evicted",
+            "PodsReadyTimeout",
+            "Exceeded the PodsReady timeout berth-vision/pytorchjob-train-x2b4c-3c0f1",
+        );
+        let mut waiting = tracker(3);
+        assert_eq!(
+            waiting.on_workload(&workload(
+                false,
+                &[requeued],
+                &[("PodsReadyTimeout", "WaitForStart", 1)]
+            )),
+            deactivated(
+                "Deactivated: The workload is deactivated (evicted before: 1× PodsReadyTimeout/WaitForStart)"
+            )
+        );
+        let mut pending = tracker(3);
+        assert_eq!(
+            pending.on_workload(&workload(false, &[], &[])),
+            deactivated("Deactivated: The workload is deactivated")
+        );
+        // Being stopped: the stop deletes the job and ends the attempt as stopped.
+        let mut stopping = tracker(3);
+        stopping.stopping.store(true, Ordering::SeqCst);
+        assert_eq!(stopping.on_workload(&workload(false, &[], &[])), []);
+        assert!(!stopping.done);
+    }
+
+    #[tokio::test]
+    async fn a_queued_job_s_workload_is_watched_by_the_job_s_uid_and_its_deactivation_ends_the_attempt()
+     {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, true);
+        let mut events = backend.events();
+        let mut queued = pytorch_job();
+        queued["metadata"]["labels"][shared::manifest::admission::KUEUE_QUEUE_LABEL] =
+            json!("berth");
+        backend
+            .submit(submission(vec![queued.clone()], 3))
+            .await
+            .expect("applied");
+        api.push(
+            "workloads",
+            "ADDED",
+            workload(
+                false,
+                &[(
+                    "Evicted",
+                    "DeactivatedDueToRequeuingLimitExceeded",
+                    "The workload is deactivated due to exceeding the maximum number of re-queuing retries",
+                )],
+                &[("PodsReadyTimeout", "WaitForStart", 2)],
+            ),
+        )
+        .await;
+        let Event::Finished {
+            failure: Some(Arg::Message(why)),
+            attempt: 1,
+            ..
+        } = next(&mut events).await
+        else {
+            panic!("the attempt fails")
+        };
+        assert_eq!(
+            why.render(Lang::En),
+            format!(
+                "Kueue workload pytorchjob-{JOB}-3c0f1: DeactivatedDueToRequeuingLimitExceeded: The workload is deactivated due to exceeding the maximum number of re-queuing retries (evicted before: 2× PodsReadyTimeout/WaitForStart)"
+            )
+        );
+        let seen = api.seen();
+        let watch = seen
+            .iter()
+            .find(|s| s.is_watch() && s.resource().0 == "workloads")
+            .expect("the Workload is watched");
+        assert_eq!(
+            watch.path,
+            format!("/apis/kueue.x-k8s.io/v1beta2/namespaces/{NS}/workloads")
+        );
+        assert_eq!(
+            watch.query["labelSelector"],
+            format!("{KUEUE_JOB_UID_LABEL}=uid-{JOB}")
+        );
+        // The job is deleted: re-activated, it would run unwatched.
+        tokio::time::timeout(WAIT, async {
+            while !api.seen().iter().any(|s| {
+                s.method == "DELETE"
+                    && s.path == format!("/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{JOB}")
+            }) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the job is deleted");
+
+        // A job in no Kueue queue has no Workload to watch.
+        let (client, api) = MockApi::start(defaults());
+        let backend = super::KubeBackend::new(
+            client,
+            KubeSettings::default(),
+            Arc::new(shared::demo::catalog()),
+        );
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        api.watching("pods", 1).await;
+        api.watching("events", 1).await;
+        assert!(
+            !api.seen().iter().any(|s| s.path.contains("/workloads")),
+            "{:?}",
+            api.seen()
+        );
+    }
+
     #[tokio::test]
     async fn leftover_jobs_in_the_groups_namespaces_are_deleted_by_uid() {
         let catalog = shared::demo::catalog();
@@ -3647,6 +4108,7 @@ mod tests {
             attempt,
             spec: shared::demo::pytorch().with(|s| s.basic.project_group = "vision".into()),
             started,
+            last_event: Some(crate::runner::now()),
         }
     }
 
@@ -3884,6 +4346,160 @@ mod tests {
                     Message::new("event.kube.job_deleted").with("job", JOB)
                 ))
             }
+        );
+    }
+
+    /// A queued job taken back whose Workload Kueue deactivated while no server watched
+    /// (the job only suspended): its attempt fails as it would have live.
+    #[tokio::test]
+    async fn a_queued_job_taken_back_whose_workload_was_deactivated_meanwhile_fails() {
+        let mut job = job_of_attempt(JOB, 1, pytorch_status(Some(false), Some(true)));
+        job["metadata"]["labels"][shared::manifest::admission::KUEUE_QUEUE_LABEL] = json!("berth");
+        let (client, _api) = MockApi::start(Box::new(move |request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            let in_ns = request.path.contains(&format!("/namespaces/{NS}/"));
+            let items = match request.resource() {
+                (resource, None) if resource == "pytorchjobs" && in_ns => vec![job.clone()],
+                (resource, None) if resource == "workloads" && in_ns => vec![workload(
+                    false,
+                    &[(
+                        "Evicted",
+                        "DeactivatedDueToRequeuingLimitExceeded",
+                        "The workload is deactivated due to exceeding the maximum number of re-queuing retries",
+                    )],
+                    &[("PodsReadyTimeout", "WaitForStart", 2)],
+                )],
+                (_, None) => Vec::new(),
+                _ => return None,
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let back = backend.take_back(&[resumable(JOB, 1, true)]).await;
+        assert_eq!(back.taken, vec![task()]);
+        let mut ended = None;
+        while ended.is_none() {
+            if let Event::Finished { failure, .. } = next(&mut events).await {
+                ended = failure;
+            }
+        }
+        let Some(Arg::Message(why)) = ended else {
+            panic!("failed with a reason")
+        };
+        assert!(
+            why.render(Lang::En).starts_with(&format!(
+                "Kueue workload pytorchjob-{JOB}-3c0f1: DeactivatedDueToRequeuingLimitExceeded"
+            )),
+            "{why:?}"
+        );
+    }
+
+    /// README, Restart: the job's Events that came while no server watched are told
+    /// after a take-back, those told before are not. What was told ends with the task's
+    /// last recorded event, by the server's clock; the Events carry the cluster's, here
+    /// ten minutes behind: the cut is made on the cluster's clock.
+    #[tokio::test]
+    async fn a_job_taken_back_tells_the_events_that_came_while_no_server_watched() {
+        let behind = SignedDuration::from_mins(10);
+        let cluster = |ago_mins: i64| {
+            (Timestamp::now() - behind - SignedDuration::from_mins(ago_mins))
+                .strftime("%Y-%m-%dT%H:%M:%SZ")
+                .to_string()
+        };
+        let job_event = |uid: &str, reason: &str, at: String| {
+            let mut event = kube_event(
+                uid,
+                1,
+                "PyTorchJob",
+                JOB,
+                &format!("uid-{JOB}"),
+                reason,
+                "-",
+            );
+            event["lastTimestamp"] = json!(at);
+            event
+        };
+        let mut pod_event = kube_event(
+            "k-pod",
+            4,
+            "Pod",
+            "train-x2b4c-worker-0",
+            "uid-w0",
+            "BackOff",
+            "Back-off pulling image \"pytorch:2.4\"",
+        );
+        pod_event["lastTimestamp"] = json!(cluster(3));
+        let listed = vec![
+            // Told by the earlier server before its last recorded event, 5 minutes ago.
+            job_event("k-before", "SuccessfulCreatePod", cluster(8)),
+            // While no server watched, and at the take-back.
+            job_event("k-down", "PyTorchJobRestarting", cluster(3)),
+            pod_event,
+            job_event("k-now", "SuccessfulCreatePod", cluster(0)),
+        ];
+        let job = job_of_attempt(JOB, 1, conditions(&[("Running", "True")]));
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            if request.method != "GET" {
+                return None;
+            }
+            if request.path.starts_with("/apis/ray.io/") {
+                return Some((StatusCode::NOT_FOUND, status(404, "NotFound")));
+            }
+            let in_ns = request.path.contains(&format!("/namespaces/{NS}/"));
+            let items = match request.resource() {
+                (resource, None) if resource == "pytorchjobs" && in_ns => vec![job.clone()],
+                (resource, None) if resource == "events" && in_ns => listed.clone(),
+                (resource, None) if resource == "pods" && in_ns => {
+                    vec![pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])]
+                }
+                (_, None) => Vec::new(),
+                _ => return None,
+            };
+            Some((
+                StatusCode::OK,
+                json!({ "apiVersion": "v1", "kind": "List", "metadata": { "resourceVersion": "3" }, "items": items }),
+            ))
+        }));
+        api.clock_ahead(-behind);
+        let backend = backend(client, false);
+        let mut events = backend.events();
+        let mut resumable = resumable(JOB, 1, true);
+        resumable.last_event = Some(shared::record::Timestamp(
+            (Timestamp::now() - SignedDuration::from_mins(5)).as_millisecond(),
+        ));
+        let back = backend.take_back(&[resumable]).await;
+        assert_eq!(back.taken, vec![task()]);
+        let mut told = Vec::new();
+        while told.len() < 3 {
+            if let Event::Note { message, .. } = next(&mut events).await {
+                told.push(message.render(Lang::En));
+            }
+        }
+        // A pod's Events wait for the pod to show, so the order is the watches'.
+        told.sort();
+        assert_eq!(
+            told,
+            [
+                "pod train-x2b4c-worker-0: BackOff: Back-off pulling image \"pytorch:2.4\""
+                    .to_owned(),
+                format!("pytorchjob {JOB}: PyTorchJobRestarting: -"),
+                format!("pytorchjob {JOB}: SuccessfulCreatePod: -"),
+            ]
+        );
+        assert!(
+            tokio::time::timeout(Duration::from_millis(300), events.recv())
+                .await
+                .is_err(),
+            "nothing else is told"
         );
     }
 

@@ -222,6 +222,10 @@ pub struct Resumable {
     /// Whether its start was reported (the task is running, not scheduling), so a job
     /// found running is not reported started again.
     pub started: bool,
+    /// When the store recorded the task's last event (by the recording server's clock):
+    /// what the cluster says happened after it (Kubernetes Events that came while no
+    /// server watched) was not told yet. `None`: nothing of the attempt was told.
+    pub last_event: Option<shared::record::Timestamp>,
 }
 
 /// What [`Backend::take_back`] did.
