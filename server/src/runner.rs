@@ -2064,7 +2064,8 @@ impl Runner {
                 replica,
                 code: recorded.code,
                 signal: recorded.signal,
-                at: timestamp(recorded.at).clamp(began, now),
+                // `max` then `min`: with the clock set back past `began`, `clamp` panics.
+                at: timestamp(recorded.at).max(began).min(now),
                 heard: false,
             });
         }

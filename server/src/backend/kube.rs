@@ -83,6 +83,8 @@ use tokio::sync::broadcast;
 pub const FIELD_MANAGER: &str = "berth";
 /// The label naming the attempt a job belongs to.
 pub const ATTEMPT_LABEL: &str = "berth.io/attempt";
+/// How many Kubernetes Events from while no server watched a job taken back reports.
+const CATCH_UP_EVENTS: usize = 20;
 /// Events kept for slow receivers.
 const EVENT_CAPACITY: usize = 1024;
 /// How long a new attempt waits for the previous attempt's job to be deleted.
@@ -812,6 +814,8 @@ impl KubeBackend {
             let at = Timestamp::from_millisecond(at.0).unwrap_or_else(|_| Timestamp::now());
             at.checked_add(cluster_ahead).unwrap_or(at)
         });
+        tracker.taken_back_at = Timestamp::now().checked_add(cluster_ahead).ok();
+        tracker.catch_up = CATCH_UP_EVENTS;
         tracker.resumed = true;
         self.forget(&resumable.task);
         let cluster_events = self.hubs.subscribe(&self.client, namespace);
@@ -843,6 +847,17 @@ impl KubeBackend {
     /// seconds, cut down: half a second is added, and the request's midpoint is taken
     /// as when it was written.
     async fn cluster_ahead(&self, namespace: &str) -> SignedDuration {
+        // Asked while the take-back holds the attempts: an API server that does not answer
+        // must not hold them for kube's own minutes.
+        tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            self.clock_offset(namespace),
+        )
+        .await
+        .unwrap_or(SignedDuration::ZERO)
+    }
+
+    async fn clock_offset(&self, namespace: &str) -> SignedDuration {
         let request = ::kube::core::Request::new(format!("/api/v1/namespaces/{namespace}/events"))
             .list(&ListParams::default().limit(1));
         let Ok(request) = request else {
@@ -1516,6 +1531,12 @@ struct Tracker {
     /// own times are) are not reported: a job taken back after a restart had them
     /// reported by the servers before.
     since: Option<Timestamp>,
+    /// A job taken back: Events last seen before this moment (the take-back, on the
+    /// cluster's clock) came while no server watched, and at most `catch_up` more of them
+    /// are reported. An hour of a busy job's Events, for every job taken back at once,
+    /// would fill the runner's channel and push out what it must hear (a job's end).
+    taken_back_at: Option<Timestamp>,
+    catch_up: usize,
     /// Taken back after a restart: the job was found, so a list of the watch without it
     /// means it is gone (a new attempt's first list may come before the job shows).
     resumed: bool,
@@ -1553,6 +1574,8 @@ impl Tracker {
             started: false,
             done: false,
             since: None,
+            taken_back_at: None,
+            catch_up: 0,
             resumed: false,
             queued: false,
             deactivating: false,
@@ -1822,6 +1845,14 @@ impl Tracker {
         );
         if !self.seen.insert(key) {
             return Vec::new();
+        }
+        if let (Some(taken_back), Some(last)) = (self.taken_back_at, last)
+            && last < taken_back
+        {
+            if self.catch_up == 0 {
+                return Vec::new();
+            }
+            self.catch_up -= 1;
         }
         let object = format!(
             "{} {}",
@@ -4525,6 +4556,46 @@ mod tests {
             "2999-01-01T00:00:00Z",
         );
         assert_eq!(tracker.on_kube_event(&new).len(), 1);
+    }
+
+    /// Of the Events from while no server watched, a job taken back reports a few; those
+    /// after the take-back, all.
+    #[test]
+    fn a_job_taken_back_reports_a_few_events_from_the_downtime() {
+        let mut tracker = tracker(3);
+        tracker.since = Some("2020-01-01T00:00:00Z".parse().expect("a time"));
+        tracker.taken_back_at = Some("2020-01-02T00:00:00Z".parse().expect("a time"));
+        tracker.catch_up = CATCH_UP_EVENTS;
+        let job_uid = format!("uid-{JOB}");
+        let event = |n: usize, time: &str| {
+            let mut value = kube_event(
+                &format!("e{n}"),
+                1,
+                "PyTorchJob",
+                JOB,
+                &job_uid,
+                "Restarted",
+                "down",
+            );
+            value["lastTimestamp"] = json!(time);
+            serde_json::from_value::<KubeEvent>(value).expect("an Event")
+        };
+        let told = (0..CATCH_UP_EVENTS + 5)
+            .filter(|n| {
+                !tracker
+                    .on_kube_event(&event(*n, "2020-01-01T12:00:00Z"))
+                    .is_empty()
+            })
+            .count();
+        assert_eq!(told, CATCH_UP_EVENTS);
+        let after = (100..110)
+            .filter(|n| {
+                !tracker
+                    .on_kube_event(&event(*n, "2020-01-03T00:00:00Z"))
+                    .is_empty()
+            })
+            .count();
+        assert_eq!(after, 10);
     }
 
     #[tokio::test]

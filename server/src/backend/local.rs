@@ -301,14 +301,15 @@ impl LocalBackend {
         Ok(taken)
     }
 
-    /// Creates a replica's directories, files and process.
+    /// Creates a replica's directories, files and process; gives the process and its
+    /// own `/tmp` folder, if it has one.
     fn spawn(
         &self,
         gang: &Gang,
         replica: &Replica,
         devices: &[u64],
         bwrap: Option<&Path>,
-    ) -> Result<Child> {
+    ) -> Result<(Child, Option<PathBuf>)> {
         let io_error = |source| BackendError::Io {
             task: gang.task.clone(),
             source,
@@ -326,6 +327,7 @@ impl LocalBackend {
             .map_err(io_error)?;
         let log_err = log.try_clone().map_err(io_error)?;
 
+        let mut own_tmp = None;
         let mut command = match bwrap {
             None => {
                 let mut command = Command::new(&self.bash);
@@ -348,19 +350,23 @@ impl LocalBackend {
                 // storage at /tmp/ray) needs no copy of the host's entries: shadowing a
                 // busy host /tmp took one bwrap argument triple per entry, past bwrap's
                 // limit of 9,000 arguments.
-                let tmp = dir.join(OWN_TMP);
-                match std::fs::remove_dir_all(&tmp) {
-                    Err(error) if error.kind() != io::ErrorKind::NotFound => {
-                        return Err(io_error(error));
+                // A volume mounted at /tmp itself is the replica's /tmp, as on a cluster.
+                if !binds.iter().any(|bind| bind.target == Path::new("/tmp")) {
+                    let tmp = dir.join(OWN_TMP);
+                    match std::fs::remove_dir_all(&tmp) {
+                        Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                            return Err(io_error(error));
+                        }
+                        _ => {}
                     }
-                    _ => {}
+                    std::fs::create_dir_all(&tmp).map_err(io_error)?;
+                    binds.push(Bind {
+                        target: PathBuf::from("/tmp"),
+                        source: tmp.clone(),
+                        read_only: false,
+                    });
+                    own_tmp = Some(tmp);
                 }
-                std::fs::create_dir_all(&tmp).map_err(io_error)?;
-                binds.push(Bind {
-                    target: PathBuf::from("/tmp"),
-                    source: tmp.clone(),
-                    read_only: false,
-                });
                 // A data directory below /tmp (a test's, a trial's) stays reachable.
                 if dir.starts_with("/tmp") {
                     binds.push(Bind {
@@ -383,19 +389,21 @@ impl LocalBackend {
                 }
                 // Mount points below /tmp are made in the replica's own /tmp, so no host
                 // directory is shadowed for them.
-                for bind in &binds {
-                    let Ok(below) = bind.target.strip_prefix("/tmp") else {
-                        continue;
-                    };
-                    if below.as_os_str().is_empty() {
-                        continue;
-                    }
-                    let point = tmp.join(below);
-                    if bind.source.is_dir() {
-                        std::fs::create_dir_all(&point).map_err(io_error)?;
-                    } else if let Some(parent) = point.parent() {
-                        std::fs::create_dir_all(parent).map_err(io_error)?;
-                        File::create(&point).map_err(io_error)?;
+                if let Some(tmp) = &own_tmp {
+                    for bind in &binds {
+                        let Ok(below) = bind.target.strip_prefix("/tmp") else {
+                            continue;
+                        };
+                        if below.as_os_str().is_empty() {
+                            continue;
+                        }
+                        let point = tmp.join(below);
+                        if bind.source.is_dir() {
+                            std::fs::create_dir_all(&point).map_err(io_error)?;
+                        } else if let Some(parent) = point.parent() {
+                            std::fs::create_dir_all(parent).map_err(io_error)?;
+                            File::create(&point).map_err(io_error)?;
+                        }
                     }
                 }
                 let args = sandbox_args(&binds).map_err(|error| BackendError::Start {
@@ -461,11 +469,12 @@ impl LocalBackend {
             let value = expand_vars(value, name, |var| set(&command, var));
             command.env(wrapped(name), value);
         }
-        command.spawn().map_err(|error| BackendError::Start {
+        let child = command.spawn().map_err(|error| BackendError::Start {
             task: gang.task.clone(),
             replica: replica.index,
             reason: format!("cannot run the command: {error}"),
-        })
+        })?;
+        Ok((child, own_tmp))
     }
 
     /// Waits for a replica's exit in the background, then cleans up after it and
@@ -507,10 +516,6 @@ impl LocalBackend {
                 }
                 give_back(&mut state, &node, devices);
             }
-            if let Some(tmp) = own_tmp {
-                // What is left in it is the replica's scratch, as a container's /tmp is.
-                let _ = tokio::fs::remove_dir_all(tmp).await;
-            }
             let _ = events.send(Event::Exited {
                 task,
                 attempt,
@@ -518,6 +523,11 @@ impl LocalBackend {
                 code,
                 signal,
             });
+            if let Some(tmp) = own_tmp {
+                // What is left in it is the replica's scratch, as a container's /tmp is;
+                // removed after the exit is told, which a large scratch would delay.
+                let _ = tokio::fs::remove_dir_all(tmp).await;
+            }
         });
     }
 }
@@ -570,16 +580,13 @@ impl Backend for LocalBackend {
         let mut spawned: Vec<Spawned> = Vec::with_capacity(replicas.len());
         for (replica, devices) in replicas.iter().zip(&gpus) {
             match self.spawn(&gang, replica, devices, bwrap.as_deref()) {
-                Ok(child) => spawned.push(Spawned {
+                Ok((child, own_tmp)) => spawned.push(Spawned {
                     replica: replica.index,
                     node: replica.node.clone(),
                     devices: devices.clone(),
                     child,
                     sandboxed: bwrap.is_some(),
-                    own_tmp: bwrap.is_some().then(|| {
-                        self.replica_dir(&gang.task, gang.attempt, replica.index)
-                            .join(OWN_TMP)
-                    }),
+                    own_tmp,
                 }),
                 Err(error) => {
                     for mut started in spawned {
@@ -587,6 +594,9 @@ impl Backend for LocalBackend {
                             let _ = killpg(pid, Signal::SIGKILL);
                         }
                         let _ = started.child.wait().await;
+                        if let Some(tmp) = started.own_tmp {
+                            let _ = tokio::fs::remove_dir_all(tmp).await;
+                        }
                     }
                     let mut state = self.lock();
                     for (replica, devices) in replicas.iter().zip(gpus.clone()) {
@@ -1375,7 +1385,50 @@ mod tests {
             "kept\n"
         );
         assert!(!host_tmp.join("scratch").exists());
-        assert!(!backend.replica_dir(&gang.task, 1, 0).join(OWN_TMP).exists());
+        // Removed once the exit has been told.
+        let own = backend.replica_dir(&gang.task, 1, 0).join(OWN_TMP);
+        for _ in 0..100 {
+            if !own.exists() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(!own.exists());
+    }
+
+    #[tokio::test]
+    async fn a_volume_mounted_at_tmp_is_the_replicas_tmp() {
+        // A data directory outside /tmp, as a server's is: one below it is reached through
+        // the volume's mount point, which is not made in a user's volume (README).
+        let outside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/berth-local-tests");
+        std::fs::create_dir_all(&outside).expect("a folder in the target dir");
+        let dir = tempfile::Builder::new()
+            .prefix("berth-local-")
+            .tempdir_in(&outside)
+            .expect("a temporary directory");
+        let backend = LocalBackend::new(dir.path().to_path_buf(), |_| 0);
+        if !has_bwrap(&backend, "volume at /tmp test") {
+            return;
+        }
+        let volume = dir.path().join("volume");
+        std::fs::create_dir_all(&volume).expect("volume dir");
+        std::fs::write(volume.join("input"), "from the volume\n").expect("a file");
+        let mut gang = gang("cat /tmp/input; echo saved > /tmp/checkpoint", 1, 0);
+        gang.mounts = vec![Mount {
+            source: volume.clone(),
+            target: "/tmp".to_owned(),
+            read_only: false,
+        }];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        let text = log(&backend, &gang, 0);
+        assert_eq!(exits, vec![(0, Some(0), None)], "{text}");
+        assert_eq!(text, "from the volume\n");
+        assert_eq!(
+            std::fs::read_to_string(volume.join("checkpoint")).expect("kept in the volume"),
+            "saved\n"
+        );
     }
 
     #[tokio::test]

@@ -36,6 +36,10 @@ use shared::task::HIDDEN_VALUE_MASK;
 /// with a shorter one the log shows only a mask per line (see the module docs).
 pub const SHORTEST_MASKABLE: usize = 3;
 
+/// The fewest characters, spaces around it left out, a line of a hidden value of several
+/// lines needs to be masked on its own.
+const SHORTEST_LINE_MASKED: usize = 8;
+
 /// Replaces every occurrence of the hidden values in a log with [`HIDDEN_VALUE_MASK`],
 /// or, when one of them is too short to mask safely, every line.
 #[derive(Debug, Default)]
@@ -64,14 +68,16 @@ impl LogMask {
             .filter(|v| !v.is_empty())
             .collect();
         let withheld = values.iter().any(|v| v.chars().count() < SHORTEST_MASKABLE);
-        // A line too short to mask (a key's last `==`) says little of the value: skipped,
-        // it does not withhold the log as a short value does.
+        // Only lines that can be told from a log's own text: masked, a blank line, an
+        // indent or a `},` of a hidden YAML or JSON value would mask every one in the log,
+        // and the masks would show which lines the value holds. Shorter ones say little of
+        // the value, and do not withhold the log as a short value does.
         let lines: Vec<String> = values
             .iter()
             .filter(|v| v.contains('\n'))
             .flat_map(|v| v.split('\n'))
-            .map(|line| line.trim_end_matches('\r'))
-            .filter(|line| line.chars().count() >= SHORTEST_MASKABLE)
+            .map(str::trim)
+            .filter(|line| line.chars().count() >= SHORTEST_LINE_MASKED)
             .map(str::to_owned)
             .collect();
         let mut values: Vec<Vec<u8>> = values
@@ -345,13 +351,16 @@ mod tests {
 
     #[test]
     fn each_line_of_a_value_of_several_lines_is_masked_on_its_own() {
-        let key = "-----BEGIN KEY-----\r\nMIIEvQIBADANBg\nkqhkiG9w0B\nZw\n-----END KEY-----";
-        // Printed escaped, as `printf %q` or a JSON writer does: no line shows.
+        let key = "-----BEGIN KEY-----\r\nMIIEvQIBADANBg\n  kqhkiG9w0B\nZw==\n    \n},\n-----END KEY-----";
+        // Printed escaped, as `printf %q` or a JSON writer does: no line long enough to
+        // be told from other text shows.
         let escaped = key.replace('\r', "\\r").replace('\n', "\\n");
         assert_eq!(
             masked(&[key], &[&format!("settings: {escaped}\n")]),
-            "settings: ******\\r\\n******\\n******\\nZw\\n******\n"
+            "settings: ******\\r\\n******\\n  ******\\nZw==\\n    \\n},\\n******\n"
         );
+        // Its short lines are not masked elsewhere in the log.
+        assert_eq!(masked(&[key], &["    },\n"]), "    },\n");
         // Printed as it is, it is one value.
         assert_eq!(masked(&[key], &[&format!("{key}\n")]), "******\n");
     }
