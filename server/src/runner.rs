@@ -2057,7 +2057,9 @@ impl Runner {
             let recorded = backend::local::recorded_exit(&log)?;
             // A SIGTERM no live server sent (a reboot, a service manager stopping every
             // process) ended the command, or cut it short: not the command's own end.
-            if recorded.terminated {
+            // After a failure the server heard, it sent one itself, to the rest of the
+            // gang: the attempt failed with that replica's reason.
+            if recorded.terminated && !heard.iter().any(|exit| exit.code != Some(0)) {
                 return None;
             }
             exits.push(Exit {

@@ -738,3 +738,64 @@ fn a_restart_replays_only_unheard_exits_at_the_times_the_replicas_ended() {
     assert_eq!(end["phase"], "succeeded");
     assert_eq!(end["at"].as_i64(), Some(ended_at), "{ended}");
 }
+
+/// A replica failed and the server heard it, so it sent SIGTERM to the rest of the gang
+/// (README "Lifecycle"); it was killed before it heard them end. At the restart the
+/// attempt ends as it would have: failed with the heard replica's reason, not as
+/// interrupted by the SIGTERM its own server sent.
+#[test]
+fn a_failure_heard_before_a_crash_is_the_attempts_end_after_it() {
+    let data = super::temp_dir("restart-failed-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-failed-catalog");
+    let catalog = catalog(&dir);
+    let (go, termed) = (dir.join("go"), dir.join("termed"));
+    let mut first = start(&data, &catalog);
+    let mut pair = spec(false);
+    pair["compute"]["workers"] = 1.into();
+    // Replica 1 lives on through the SIGTERM, noting it, until told to end.
+    pair["environment"]["command"] = format!(
+        "if [ \"$RANK\" = 0 ]; then exit 3; fi; trap 'touch {}' TERM; {}",
+        termed.display(),
+        until(&go, 0)
+    )
+    .into();
+    let id = submit(&first, &pair);
+    let heard = "attempt 1: replica 0 ended with exit code 3";
+    let until_heard = Instant::now() + Duration::from_secs(30);
+    while !exited_events(&first, &id).iter().any(|(_, m)| m == heard) {
+        assert!(
+            Instant::now() < until_heard,
+            "replica 0's exit was not heard"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    while !termed.exists() {
+        assert!(
+            Instant::now() < until_heard,
+            "replica 1 got no SIGTERM from its server"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    first.crash();
+    std::fs::write(&go, "").expect("writable");
+    wait_ended(&data, &id);
+    let recorded = data
+        .join("tasks")
+        .join(&id)
+        .join("attempt-1")
+        .join("replica-1")
+        .join("exit-status");
+    let status = std::fs::read_to_string(&recorded).expect("replica 1 recorded its end");
+    assert!(status.ends_with(" term\n"), "{status:?}");
+
+    let second = start(&data, &catalog);
+    let ended = wait_for(&second, &id, |t| phase(t) != "running");
+    assert_eq!(phase(&ended), "failed", "{ended}");
+    assert!(
+        last_reason(&ended).contains("replica 0 ended with exit code 3"),
+        "{ended}"
+    );
+    let said = events(&second, &id);
+    assert!(!said.contains("the server stopped while it ran"), "{said}");
+}
