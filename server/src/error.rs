@@ -100,6 +100,9 @@ pub enum ApiError {
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
+    /// A path parameter (`{id}`, `{token}`) is not valid: not UTF-8 once decoded.
+    #[error("{0}")]
+    BadPath(String),
     /// A JSON body not of the route's shape (a spec's own shape is `Spec`, by field).
     #[error("{0}")]
     BadBody(String),
@@ -123,7 +126,9 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
-            ApiError::BadQuery(_) | ApiError::BadBody(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -144,6 +149,7 @@ impl ApiError {
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::BadQuery(_) => "query.invalid",
+            ApiError::BadPath(_) => "path.invalid",
             ApiError::BadBody(_) => "body.invalid",
             ApiError::Internal(_) => "internal",
         }
