@@ -266,7 +266,7 @@ async fn submit(
     JsonText(text): JsonText,
 ) -> Result<Response, ApiError> {
     let key = idempotency_key(&headers)?;
-    let spec = shared::parse_spec(&text).map_err(|report| ApiError::Spec { report, lang })?;
+    let spec = shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang))?;
     submit_spec(&state, &user, spec, key, lang).await
 }
 

@@ -144,6 +144,40 @@ async fn a_hidden_value_of_the_wrong_shape_is_not_echoed() {
     }
 }
 
+/// Only hidden values are masked (README): a value of the wrong shape in an env var
+/// that is not hidden is the caller's own text, echoed as any other finding's is. When
+/// the body does not say the var is not hidden, its value stays masked.
+#[tokio::test]
+async fn a_value_of_the_wrong_shape_is_echoed_unless_it_may_be_hidden() {
+    for path in ["/api/v1/validate", "/api/v1/tasks", "/api/v1/render"] {
+        for (var, echoed) in [
+            (r#"{"name":"X","value":987654321}"#, true),
+            (r#"{"name":"X","value":987654321,"hidden":false}"#, true),
+            (r#"{"hidden":false,"name":"X","value":987654321}"#, true),
+            (r#"{"name":"X","value":987654321,"hidden":true}"#, false),
+            (r#"{"name":"X","value":987654321,"hidden":"no"}"#, false),
+        ] {
+            let spec = format!(
+                r#"{{"version":1,"environment":{{"env":[{{"name":"A","value":"1"}},{var}]}}}}"#
+            );
+            let (status, _, body) = problem(post(path, spec)).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path} {var}");
+            assert_eq!(body["issues"][0]["path"], "environment.env[1].value");
+            let message = body["issues"][0]["message"].as_str().unwrap_or_default();
+            let shown = if echoed { "987654321" } else { "******" };
+            assert!(
+                message.contains(&format!("found the number {shown}")),
+                "{path} {var}: {body}"
+            );
+            assert_eq!(
+                body.to_string().contains("987654321"),
+                echoed,
+                "{path} {var}: {body}"
+            );
+        }
+    }
+}
+
 /// README: every `/api` error is a problem detail whose `detail` names the parameter.
 /// A task id or share token that is not UTF-8 once decoded was axum's plain-text 400
 /// ("Invalid URL: Invalid UTF-8 in `id`").
