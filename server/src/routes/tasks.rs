@@ -72,7 +72,7 @@ struct LogEvent {
     data: String,
 }
 
-/// The kinds of [`LogEvent`].
+/// The kinds of a followed log's server-sent events.
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "snake_case")]
 #[allow(dead_code)]
