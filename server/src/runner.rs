@@ -447,7 +447,8 @@ impl Runner {
             .filter(|earlier| earlier.task.owner == user.name)?;
         // A retry sends the same spec; another spec under the same key is a mistake
         // the caller should hear about, not a silent answer about another task.
-        Some(match self.same_spec(&earlier, &spec.clone().normalized()).await {
+        let same = self.same_spec(&earlier, &spec.clone().normalized()).await;
+        Some(match same {
             Ok(false) => Err(SubmitError::KeyReused(earlier.task.id)),
             Ok(true) => Ok((earlier, false)),
             Err(err) => Err(err.into()),

@@ -14,9 +14,9 @@ use crate::json::check_strict;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
-use axum::http::{StatusCode, Uri};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
+use axum::http::{StatusCode, Uri};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 

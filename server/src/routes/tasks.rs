@@ -322,10 +322,7 @@ impl QueryParams for ListParams {
             ("cursor", "the `next` of the previous page".to_owned()),
             (
                 "limit",
-                format!(
-                    "a whole number from 1 to {}",
-                    crate::store::MAX_PAGE
-                ),
+                format!("a whole number from 1 to {}", crate::store::MAX_PAGE),
             ),
             ("lang", LANG_TAKES.to_owned()),
         ]

@@ -317,6 +317,8 @@ fn a_rustdoc_link_is_told_from_a_bracket_in_code() {
     assert!(has_rustdoc_link("read by [`ReaderLang`], listed"));
     assert!(has_rustdoc_link("see [`crate::Catalog::for_user`])"));
     assert!(has_rustdoc_link("[`Usage`](crate::usage::Usage)"));
-    assert!(!has_rustdoc_link("The line of the `[` or `{` still open there"));
+    assert!(!has_rustdoc_link(
+        "The line of the `[` or `{` still open there"
+    ));
     assert!(!has_rustdoc_link("`[1, 2]` and `{}`"));
 }

@@ -205,7 +205,9 @@ async fn a_path_parameter_that_is_not_utf8_is_a_problem_naming_it() {
         );
     }
     // Escapes of UTF-8 text are an id like any other: no such task.
-    let request = Request::get("/api/v1/tasks/%E4%B8%AD").body(Body::empty()).unwrap();
+    let request = Request::get("/api/v1/tasks/%E4%B8%AD")
+        .body(Body::empty())
+        .unwrap();
     let (status, _, body) = problem(request).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
 }
@@ -216,22 +218,55 @@ async fn a_path_parameter_that_is_not_utf8_is_a_problem_naming_it() {
 #[tokio::test]
 async fn a_query_value_that_does_not_read_names_its_parameter_and_what_it_takes() {
     for (query, expected) in [
-        ("/api/v1/tasks?limit=-1", "`limit` must be a whole number from 1 to 500"),
-        ("/api/v1/tasks?limit=abc", "`limit` must be a whole number from 1 to 500"),
-        ("/api/v1/tasks?limit=1.5", "`limit` must be a whole number from 1 to 500"),
+        (
+            "/api/v1/tasks?limit=-1",
+            "`limit` must be a whole number from 1 to 500",
+        ),
+        (
+            "/api/v1/tasks?limit=abc",
+            "`limit` must be a whole number from 1 to 500",
+        ),
+        (
+            "/api/v1/tasks?limit=1.5",
+            "`limit` must be a whole number from 1 to 500",
+        ),
         (
             "/api/v1/tasks?name=x&limit=99999999999999999999",
             "`limit` must be a whole number from 1 to 500",
         ),
         ("/api/v1/tasks?mine=yes", "`mine` must be `true` or `false`"),
-        ("/api/v1/tasks?type=tf_job", "`type` must be `pytorch_job` or `ray_job`"),
-        ("/api/v1/tasks?phase=running&phase=failed", "`phase` may be given once"),
-        ("/api/v1/tasks?limit=5&name=a&limit=5", "`limit` may be given once"),
-        ("/api/v1/tasks?lang=en&lang=zh-CN", "`lang` may be given once"),
-        ("/api/v1/tasks/no-such/logs?replica=x", "`replica` must be a whole number, 0 or more"),
-        ("/api/v1/tasks/no-such/logs?replica=-1", "`replica` must be a whole number, 0 or more"),
-        ("/api/v1/tasks/no-such/logs?attempt=x", "`attempt` must be a whole number from 1"),
-        ("/api/v1/tasks/no-such/logs?follow=maybe", "`follow` must be `true` or `false`"),
+        (
+            "/api/v1/tasks?type=tf_job",
+            "`type` must be `pytorch_job` or `ray_job`",
+        ),
+        (
+            "/api/v1/tasks?phase=running&phase=failed",
+            "`phase` may be given once",
+        ),
+        (
+            "/api/v1/tasks?limit=5&name=a&limit=5",
+            "`limit` may be given once",
+        ),
+        (
+            "/api/v1/tasks?lang=en&lang=zh-CN",
+            "`lang` may be given once",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?replica=x",
+            "`replica` must be a whole number, 0 or more",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?replica=-1",
+            "`replica` must be a whole number, 0 or more",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?attempt=x",
+            "`attempt` must be a whole number from 1",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?follow=maybe",
+            "`follow` must be `true` or `false`",
+        ),
         (
             "/api/v1/tasks?limt=5",
             "`limt` is not a query parameter of this route, which takes `phase`",
