@@ -162,7 +162,8 @@ impl Identity {
                     return Err(AuthError::TwoTokens);
                 }
                 let given = header("authorization")
-                    .and_then(|v| v.strip_prefix("Bearer ").map(str::to_owned))
+                    .as_deref()
+                    .and_then(bearer_token)
                     .ok_or(AuthError::Missing {
                         expected: "an Authorization: Bearer token",
                     })?;
@@ -178,6 +179,15 @@ impl Identity {
             }
         }
     }
+}
+
+/// The token of an `Authorization: Bearer <token>` value. The scheme is matched
+/// without regard to case and may be followed by several spaces (RFC 9110 11.1 and
+/// 11.4): `bearer <token>` from a client that writes it so is the same credential.
+fn bearer_token(value: &str) -> Option<String> {
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim_start_matches(' ');
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then(|| token.to_owned())
 }
 
 impl Identity {
@@ -426,6 +436,22 @@ mod tests {
         assert_eq!(identity.identify(&as_bob, None).unwrap().name, "bob");
         let wrong = headers(&[("authorization", "Bearer s3cret-c")]);
         assert_eq!(identity.identify(&wrong, None), Err(AuthError::BadToken));
+        // The scheme is case-insensitive (RFC 9110 11.1); the token is not.
+        for written in ["bearer s3cret-b", "BEARER s3cret-b", "BeArEr   s3cret-b"] {
+            let as_bob = headers(&[("authorization", written)]);
+            assert_eq!(identity.identify(&as_bob, None).unwrap().name, "bob");
+        }
+        let upper = headers(&[("authorization", "Bearer S3CRET-B")]);
+        assert_eq!(identity.identify(&upper, None), Err(AuthError::BadToken));
+        for not_bearer in ["Basic s3cret-b", "Bearers3cret-b", "Bearer", "s3cret-b"] {
+            assert!(
+                matches!(
+                    identity.identify(&headers(&[("authorization", not_bearer)]), None),
+                    Err(AuthError::Missing { .. })
+                ),
+                "{not_bearer}"
+            );
+        }
         assert!(matches!(
             identity.identify(&HeaderMap::new(), None),
             Err(AuthError::Missing { .. })

@@ -100,6 +100,9 @@ pub enum ApiError {
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
+    /// A path parameter (`{id}`, `{token}`) is not valid: not UTF-8 once decoded.
+    #[error("{0}")]
+    BadPath(String),
     /// A JSON body not of the route's shape (a spec's own shape is `Spec`, by field).
     #[error("{0}")]
     BadBody(String),
@@ -123,7 +126,9 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
-            ApiError::BadQuery(_) | ApiError::BadBody(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -144,6 +149,7 @@ impl ApiError {
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::BadQuery(_) => "query.invalid",
+            ApiError::BadPath(_) => "path.invalid",
             ApiError::BadBody(_) => "body.invalid",
             ApiError::Internal(_) => "internal",
         }
@@ -162,7 +168,7 @@ impl ApiError {
         let (detail, issues, truncated) = match self {
             ApiError::Internal(_) => ("internal error".to_owned(), Vec::new(), 0),
             ApiError::Spec { report, lang } => {
-                let (issues, truncated) = cap_findings(values_masked(report).localized(*lang));
+                let (issues, truncated) = cap_findings(report.localized(*lang));
                 (self.to_string(), issues, truncated)
             }
             _ => (self.to_string(), Vec::new(), 0),
@@ -221,23 +227,50 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `report` with what a shape finding found at an env var's value said by its kind only
-/// (`found the number ******`): the value may be hidden (its `hidden` may come after it
-/// in the body), and a hidden value is masked in every answer.
-fn values_masked(report: &Report) -> Report {
+impl ApiError {
+    /// The 422 for a spec of the wrong shape read from `text`, with what its finding
+    /// found at a hidden env var's value said by its kind only (`found the number
+    /// ******`): a hidden value is masked in every answer. Whether it is hidden is read
+    /// from the whole body, as `hidden` may come after the value; when the body does
+    /// not say `false` (or leaves it out), the value is taken to be hidden.
+    pub fn shape(text: &str, report: Report, lang: Lang) -> ApiError {
+        ApiError::Spec {
+            report: hidden_values_masked(text, report),
+            lang,
+        }
+    }
+}
+
+fn hidden_values_masked(text: &str, report: Report) -> Report {
     use shared::validate::Found;
+    // Read only when a finding is at an env var's value: most shape findings are not.
+    let mut body: Option<Option<serde_json::Value>> = None;
     let mut masked = Report::new();
     for issue in report.issues() {
         let mut issue = issue.clone();
         let path = issue.path.to_string();
-        if path.starts_with("environment.env[")
-            && path.ends_with("].value")
+        let index = path
+            .strip_prefix("environment.env[")
+            .and_then(|rest| rest.strip_suffix("].value"))
+            .and_then(|index| index.parse::<usize>().ok());
+        if let Some(index) = index
             && let shared::IssueCode::ValueInvalid {
                 found: Some(Found::Text(value) | Found::Number(value) | Found::Boolean(value)),
                 ..
             } = &mut issue.code
         {
-            shared::task::HIDDEN_VALUE_MASK.clone_into(value);
+            let body = body.get_or_insert_with(|| serde_json::from_str(text).ok());
+            let hidden = body
+                .as_ref()
+                .and_then(|body| body.pointer(&format!("/environment/env/{index}")))
+                .and_then(serde_json::Value::as_object)
+                .is_none_or(|var| {
+                    var.get("hidden")
+                        .is_some_and(|hidden| hidden != &serde_json::Value::Bool(false))
+                });
+            if hidden {
+                shared::task::HIDDEN_VALUE_MASK.clone_into(value);
+            }
         }
         masked.push_issue(issue);
     }

@@ -462,7 +462,7 @@ impl Runner {
         }
         // The key may have been used for a spec of another name, whose task id the
         // look-up above did not find: the store answers with that task, checked the same.
-        let sent = key.is_some().then(|| spec.clone().normalized().masked());
+        let sent = key.is_some().then(|| spec.clone().normalized());
         let (submitted, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
             // Looked up again under the lock: a retry sent before the first try was
@@ -493,7 +493,10 @@ impl Runner {
         };
         self.apply(decisions).await;
         let stored = stored?;
-        if !new && sent.is_some_and(|sent| stored.task.spec != sent) {
+        if !new
+            && let Some(sent) = sent
+            && !self.same_spec(&stored, &sent).await?
+        {
             return Err(SubmitError::KeyReused(stored.task.id));
         }
         Ok((stored, new))
@@ -516,11 +519,27 @@ impl Runner {
             .filter(|earlier| earlier.task.owner == user.name)?;
         // A retry sends the same spec; another spec under the same key is a mistake
         // the caller should hear about, not a silent answer about another task.
-        Some(if earlier.task.spec != spec.clone().normalized().masked() {
-            Err(SubmitError::KeyReused(earlier.task.id))
-        } else {
-            Ok((earlier, false))
+        let same = self.same_spec(&earlier, &spec.clone().normalized()).await;
+        Some(match same {
+            Ok(false) => Err(SubmitError::KeyReused(earlier.task.id)),
+            Ok(true) => Ok((earlier, false)),
+            Err(err) => Err(err.into()),
         })
+    }
+
+    /// Whether `stored` was submitted with `sent` (normalized), hidden values included:
+    /// the stored spec has them masked, so a spec that differs only in a hidden value
+    /// would pass for the same. They are compared with the store's real ones, read
+    /// only when the rest is equal.
+    async fn same_spec(&self, stored: &StoredTask, sent: &TaskSpec) -> Result<bool, StoreError> {
+        if stored.task.spec != sent.masked() {
+            return Ok(false);
+        }
+        if !sent.environment.env.iter().any(|var| var.hidden) {
+            return Ok(true);
+        }
+        let hidden = self.store.hidden_values(&stored.task.id).await?;
+        Ok(&restore_hidden(&stored.task.spec, &hidden) == sent)
     }
 
     /// Checks, holds quota for, queues, admits and stores one task, under the

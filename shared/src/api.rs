@@ -28,7 +28,8 @@ pub struct ErrorBody {
     /// reader's language.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub issues: Vec<LocalizedIssue>,
-    /// How many findings were left out of `issues` (see [`MAX_FINDINGS_PER_CODE`]).
+    /// How many findings were left out of `issues`: at most 20 of one code at one field
+    /// are kept.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub truncated: usize,
     /// Where in the body the problem is (malformed JSON, duplicate key): 1-based line.
@@ -71,7 +72,8 @@ pub type ValidateResponse = crate::validate::LocalizedCheck;
 pub struct CatalogResponse {
     /// The signed-in user.
     pub user: crate::User,
-    /// Their view of the catalog (see [`crate::Catalog::for_user`]).
+    /// The catalog as this user may see it: their project groups, their quotas and their
+    /// persistent env vars.
     pub catalog: crate::Catalog,
     /// Live usage: node allocations and the user's own quota lines.
     #[serde(default)]
@@ -120,7 +122,7 @@ pub struct TaskView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The replicas whose logs `GET /tasks/{id}/logs` reads on this server, by what
-    /// they run ([`log_replicas`]); in a task's own answers, not in the list's rows.
+    /// they run; in a task's own answers, not in the list's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<LogReplica>,
 }

@@ -195,7 +195,7 @@ pub struct Node {
     pub name: String,
     /// GPU model, or none for a CPU node.
     pub gpu_model: Option<String>,
-    /// Capacity; what is taken now is live [`Usage`](crate::usage::Usage).
+    /// Capacity; what is taken now is in the live usage (the catalog answer's `usage`).
     pub total: Resources,
     /// Kubernetes node labels.
     pub labels: BTreeMap<String, String>,
@@ -344,8 +344,8 @@ pub struct Quota {
     pub pool: String,
     /// Spec id.
     pub spec: String,
-    /// The most the user may hold at once; what is used is live
-    /// [`Usage`](crate::usage::Usage).
+    /// The most the user may hold at once; what is used now is in the live usage (the
+    /// catalog answer's `usage`).
     pub limit: Resources,
 }
 

@@ -7,7 +7,7 @@ use crate::task::TaskSpec;
 use crate::validate::Validated;
 use serde::{Deserialize, Serialize};
 
-/// A task's id: its final name, `<name prefix>-<5 characters>` (see [`crate::names`]).
+/// A task's id: its final name, `<name prefix>-<5 characters>`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]

@@ -24,7 +24,7 @@ pub const SPEC_VERSION: u32 = 1;
 #[cfg_attr(test, derive(serde::Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct TaskSpec {
-    /// Format version; must be [`SPEC_VERSION`].
+    /// Format version; must be 1.
     pub version: u32,
     /// Basic information [基本信息].
     pub basic: Basic,
@@ -213,7 +213,7 @@ pub enum ImageSource {
 pub struct ImageChoice {
     /// Which list the image comes from.
     pub source: ImageSource,
-    /// The catalog image id, or the image reference for [`ImageSource::Address`].
+    /// The catalog image id, or the image reference when `source` is `address`.
     pub value: String,
 }
 

@@ -95,7 +95,7 @@ pub enum Priority {
     High,
 }
 
-/// One dimension of [`Resources`].
+/// One dimension of an amount of resources: GPUs, vCPUs or memory.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

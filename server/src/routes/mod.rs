@@ -14,9 +14,9 @@ use crate::json::check_strict;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
-use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
+use axum::http::{StatusCode, Uri};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -32,24 +32,91 @@ pub fn api() -> Router<AppState> {
 
 /// A route's query parameters, the fields of `T`, which refuses any other
 /// (`deny_unknown_fields`): a misspelt filter or option would otherwise be answered as if
-/// it were not there. Refused as `query.invalid`, naming the parameter.
+/// it were not there. Refused as `query.invalid`, naming the parameter and what it takes.
 pub struct Params<T>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+/// The query parameters of a route, with what each takes, so that a refusal can say it:
+/// the deserializer's own words ("invalid digit found in string", "duplicate field")
+/// name neither the parameter's meaning nor its range.
+pub trait QueryParams: DeserializeOwned {
+    /// Each parameter the route takes, with what its value must be, in words that
+    /// follow "must be" ("a whole number from 1 to 500").
+    fn takes() -> Vec<(&'static str, String)>;
+}
+
+impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|Query(params)| Params(params))
-            .map_err(|rejection| ApiError::BadQuery(rejection.body_text()))
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::try_from_uri(&parts.uri) {
+            Ok(Query(params)) => Ok(Params(params)),
+            Err(rejection) => Err(query_refusal::<T>(
+                parts.uri.query().unwrap_or_default(),
+                rejection.body_text(),
+            )),
+        }
     }
+}
+
+/// Why `query` does not read as `T`: a parameter given twice, one the route does not
+/// take, or the first whose value it cannot read, found by reading each parameter
+/// alone (every parameter is optional). Only refused requests take this path.
+fn query_refusal<T: QueryParams>(query: &str, fallback: String) -> ApiError {
+    let pieces: Vec<&str> = query.split('&').filter(|p| !p.is_empty()).collect();
+    let names: Vec<String> = pieces.iter().map(|piece| name_of(piece)).collect();
+    if let Some(name) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, name)| names[..i].contains(name).then_some(name))
+    {
+        return ApiError::BadQuery(format!("`{name}` may be given once"));
+    }
+    let takes = T::takes();
+    let refused = pieces.iter().zip(&names).find(|(piece, _)| {
+        !format!("/?{piece}")
+            .parse::<Uri>()
+            .is_ok_and(|uri| Query::<T>::try_from_uri(&uri).is_ok())
+    });
+    let Some((_, name)) = refused else {
+        return ApiError::BadQuery(fallback);
+    };
+    ApiError::BadQuery(match takes.iter().find(|(taken, _)| taken == name) {
+        Some((_, what)) => format!("`{name}` must be {what}"),
+        None if takes.is_empty() => {
+            format!("`{name}` is not a query parameter of this route, which takes none")
+        }
+        None => format!(
+            "`{name}` is not a query parameter of this route, which takes {}",
+            takes
+                .iter()
+                .map(|(taken, _)| format!("`{taken}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
+/// The name of one `name=value` piece of a query, percent-decoded as the query's reader
+/// decodes it.
+fn name_of(piece: &str) -> String {
+    format!("/?{piece}")
+        .parse::<Uri>()
+        .ok()
+        .and_then(|uri| Query::<Vec<(String, String)>>::try_from_uri(&uri).ok())
+        .and_then(|Query(pairs)| pairs.into_iter().next())
+        .map_or_else(|| piece.to_owned(), |(name, _)| name)
 }
 
 /// The query of a route that takes no parameter.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
+
+impl QueryParams for NoParams {
+    fn takes() -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+}
 
 /// The query of a route whose one parameter is `lang`.
 #[derive(Debug, Deserialize)]
@@ -59,6 +126,42 @@ pub struct LangParam {
     /// speak; listed here so that it is not refused as unknown.
     #[allow(dead_code)]
     lang: Option<String>,
+}
+
+impl QueryParams for LangParam {
+    fn takes() -> Vec<(&'static str, String)> {
+        vec![("lang", LANG_TAKES.to_owned())]
+    }
+}
+
+/// What `lang` takes, on every route that has it.
+pub const LANG_TAKES: &str = "a language tag (`en`, `zh-CN`)";
+
+/// A route's path parameters (`{id}`, `{token}`), refused as `path.invalid` in our error
+/// shape, naming the parameter, rather than as axum's plain-text 400.
+pub struct Path<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        use axum::extract::path::ErrorKind;
+        use axum::extract::rejection::PathRejection;
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Path(value)),
+            Err(PathRejection::FailedToDeserializePathParams(err)) => {
+                Err(ApiError::BadPath(match err.kind() {
+                    ErrorKind::InvalidUtf8InPathParam { key } => format!(
+                        "the path parameter `{key}` must be UTF-8 text once its %-escapes \
+                         are decoded"
+                    ),
+                    _ => err.body_text(),
+                }))
+            }
+            // The route's own path has no such parameter: a mistake of ours.
+            Err(other) => Err(ApiError::Internal(other.body_text())),
+        }
+    }
 }
 
 /// A JSON body as text, refused in our error shape unless it is declared JSON (415),

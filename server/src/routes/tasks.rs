@@ -7,12 +7,12 @@
 //! the owner's own spec.
 
 use super::log_mask::{LogMask, LogText};
-use super::{JsonText, LangParam, NoParams, Params};
+use super::{JsonText, LANG_TAKES, LangParam, NoParams, Params, Path, QueryParams};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
 use crate::{ApiError, AppState, ReaderLang};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -72,7 +72,7 @@ struct LogEvent {
     data: String,
 }
 
-/// The kinds of [`LogEvent`].
+/// The kinds of a followed log's server-sent events.
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "snake_case")]
 #[allow(dead_code)]
@@ -266,7 +266,7 @@ async fn submit(
     JsonText(text): JsonText,
 ) -> Result<Response, ApiError> {
     let key = idempotency_key(&headers)?;
-    let spec = shared::parse_spec(&text).map_err(|report| ApiError::Spec { report, lang })?;
+    let spec = shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang))?;
     submit_spec(&state, &user, spec, key, lang).await
 }
 
@@ -297,10 +297,36 @@ struct ListParams {
     cursor: Option<String>,
     /// Tasks per page (default 50; clamped to 1 to the server's maximum).
     limit: Option<u32>,
-    /// Language of the reasons: `en` or `zh-CN` (any `en…` or `zh…` tag); read by
-    /// [`ReaderLang`], listed here so that it is not refused as unknown.
+    /// Language of the reasons: `en` or `zh-CN` (any `en…` or `zh…` tag); another is
+    /// passed over for the `Accept-Language` header.
+    // Read by `ReaderLang`; a field here so that it is not refused as unknown.
     #[allow(dead_code)]
     lang: Option<String>,
+}
+
+impl QueryParams for ListParams {
+    fn takes() -> Vec<(&'static str, String)> {
+        vec![
+            (
+                "phase",
+                "one of `queued`, `scheduling`, `running`, `retrying`, `succeeded`, `failed` \
+                 or `stopped` (a deleted task is gone for everyone, so none is listed)"
+                    .to_owned(),
+            ),
+            ("type", "`pytorch_job` or `ray_job`".to_owned()),
+            ("tag", "`key` or `key=value`".to_owned()),
+            ("owner", "a user name".to_owned()),
+            ("group", "a project group".to_owned()),
+            ("name", "text".to_owned()),
+            ("mine", "`true` or `false`".to_owned()),
+            ("cursor", "the `next` of the previous page".to_owned()),
+            (
+                "limit",
+                format!("a whole number from 1 to {}", crate::store::MAX_PAGE),
+            ),
+            ("lang", LANG_TAKES.to_owned()),
+        ]
+    }
 }
 
 // Its own type, not `TaskPhase`, so that a refusal's "expected one of" and the OpenAPI
@@ -799,10 +825,16 @@ async fn tags(
 #[into_params(parameter_in = Query)]
 struct EventParams {
     /// Language of reasons and event messages: `en` or `zh-CN` (any `en…` or `zh…`
-    /// tag), others are ignored; read by [`ReaderLang`], listed here so that it is not
-    /// refused as unknown.
+    /// tag); another is passed over for the `Accept-Language` header.
+    // Read by `ReaderLang`; a field here so that it is not refused as unknown.
     #[allow(dead_code)]
     lang: Option<String>,
+}
+
+impl QueryParams for EventParams {
+    fn takes() -> Vec<(&'static str, String)> {
+        vec![("lang", LANG_TAKES.to_owned())]
+    }
 }
 
 /// `GET /tasks/{id}/events`: oldest first.
@@ -856,6 +888,22 @@ struct LogParams {
     /// `true`: stream the log as server-sent events until the attempt ends.
     #[serde(default)]
     follow: bool,
+}
+
+impl QueryParams for LogParams {
+    fn takes() -> Vec<(&'static str, String)> {
+        vec![
+            (
+                "replica",
+                "a whole number, 0 or more: one of the task's `logs`".to_owned(),
+            ),
+            (
+                "attempt",
+                "a whole number from 1: an attempt the task has run".to_owned(),
+            ),
+            ("follow", "`true` or `false`".to_owned()),
+        ]
+    }
 }
 
 /// `GET /tasks/{id}/logs?replica=&attempt=&follow=`: a replica's log (stdout and stderr),

@@ -76,10 +76,7 @@ async fn validate(
         }
     };
     if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
-        return Err(ApiError::Spec {
-            report: check.issues,
-            lang,
-        });
+        return Err(ApiError::shape(&text, check.issues, lang));
     }
     Ok(answer(&check.localized_capped(lang)))
 }

@@ -263,3 +263,62 @@ async fn tags_given_as_lists_are_refused_as_documented() {
         );
     }
 }
+
+/// Every text of `value` under a `description` member, with where it is.
+fn descriptions<'a>(value: &'a Value, at: &str, out: &mut Vec<(String, &'a str)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                let here = format!("{at}/{key}");
+                match value {
+                    Value::String(text) if key == "description" => out.push((here, text)),
+                    _ => descriptions(value, &here, out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                descriptions(item, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The descriptions are the API's documentation for its users, written from doc
+/// comments: a rustdoc link (`` [`ReaderLang`] ``, `` [`crate::Catalog::for_user`] ``)
+/// names code they cannot see. The tester found 17.
+#[tokio::test]
+async fn no_description_carries_a_rustdoc_link() {
+    let (json, _) = document(&demo_app().await).await;
+    let mut all = Vec::new();
+    descriptions(&json, "", &mut all);
+    assert!(all.len() > 100, "descriptions were found ({})", all.len());
+    let linked: Vec<String> = all
+        .iter()
+        .filter(|(_, text)| has_rustdoc_link(text) || text.contains("crate::"))
+        .map(|(at, text)| format!("{at}: {text}"))
+        .collect();
+    assert!(linked.is_empty(), "{}", linked.join("\n"));
+}
+
+/// Whether `text` has a rustdoc link, `` [`Name`] `` or `` [`a::b`](path) ``: a backticked
+/// word in brackets. A bracket in code (`` `[` or `{` ``) is not one.
+fn has_rustdoc_link(text: &str) -> bool {
+    text.match_indices("[`").any(|(at, _)| {
+        let rest = &text[at + 2..];
+        rest.find("`]")
+            .is_some_and(|end| end > 0 && !rest[..end].contains(char::is_whitespace))
+    })
+}
+
+#[test]
+fn a_rustdoc_link_is_told_from_a_bracket_in_code() {
+    assert!(has_rustdoc_link("read by [`ReaderLang`], listed"));
+    assert!(has_rustdoc_link("see [`crate::Catalog::for_user`])"));
+    assert!(has_rustdoc_link("[`Usage`](crate::usage::Usage)"));
+    assert!(!has_rustdoc_link(
+        "The line of the `[` or `{` still open there"
+    ));
+    assert!(!has_rustdoc_link("`[1, 2]` and `{}`"));
+}

@@ -144,6 +144,151 @@ async fn a_hidden_value_of_the_wrong_shape_is_not_echoed() {
     }
 }
 
+/// Only hidden values are masked (README): a value of the wrong shape in an env var
+/// that is not hidden is the caller's own text, echoed as any other finding's is. When
+/// the body does not say the var is not hidden, its value stays masked.
+#[tokio::test]
+async fn a_value_of_the_wrong_shape_is_echoed_unless_it_may_be_hidden() {
+    for path in ["/api/v1/validate", "/api/v1/tasks", "/api/v1/render"] {
+        for (var, echoed) in [
+            (r#"{"name":"X","value":987654321}"#, true),
+            (r#"{"name":"X","value":987654321,"hidden":false}"#, true),
+            (r#"{"hidden":false,"name":"X","value":987654321}"#, true),
+            (r#"{"name":"X","value":987654321,"hidden":true}"#, false),
+            (r#"{"name":"X","value":987654321,"hidden":"no"}"#, false),
+        ] {
+            let spec = format!(
+                r#"{{"version":1,"environment":{{"env":[{{"name":"A","value":"1"}},{var}]}}}}"#
+            );
+            let (status, _, body) = problem(post(path, spec)).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path} {var}");
+            assert_eq!(body["issues"][0]["path"], "environment.env[1].value");
+            let message = body["issues"][0]["message"].as_str().unwrap_or_default();
+            let shown = if echoed { "987654321" } else { "******" };
+            assert!(
+                message.contains(&format!("found the number {shown}")),
+                "{path} {var}: {body}"
+            );
+            assert_eq!(
+                body.to_string().contains("987654321"),
+                echoed,
+                "{path} {var}: {body}"
+            );
+        }
+    }
+}
+
+/// README: every `/api` error is a problem detail whose `detail` names the parameter.
+/// A task id or share token that is not UTF-8 once decoded was axum's plain-text 400
+/// ("Invalid URL: Invalid UTF-8 in `id`").
+#[tokio::test]
+async fn a_path_parameter_that_is_not_utf8_is_a_problem_naming_it() {
+    for (method, path, name) in [
+        ("GET", "/api/v1/tasks/%ff", "id"),
+        ("POST", "/api/v1/tasks/%ff/stop", "id"),
+        ("DELETE", "/api/v1/tasks/%ff", "id"),
+        ("GET", "/api/v1/tasks/%ff/logs", "id"),
+        ("GET", "/api/v1/shared/%ff", "token"),
+    ] {
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .body(Body::empty())
+            .unwrap();
+        let (status, _, body) = problem(request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{method} {path}: {body}");
+        assert_eq!(body["code"], "path.invalid", "{method} {path}: {body}");
+        let detail = body["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(&format!("`{name}`")) && detail.contains("UTF-8"),
+            "{method} {path}: {detail}"
+        );
+    }
+    // Escapes of UTF-8 text are an id like any other: no such task.
+    let request = Request::get("/api/v1/tasks/%E4%B8%AD")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = problem(request).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+}
+
+/// README: a query parameter that is not valid is a 400 whose `detail` names it and
+/// what it takes. These gave the deserializer's words ("Failed to deserialize query
+/// string: limit: invalid digit found in string", "duplicate field `phase`").
+#[tokio::test]
+async fn a_query_value_that_does_not_read_names_its_parameter_and_what_it_takes() {
+    for (query, expected) in [
+        (
+            "/api/v1/tasks?limit=-1",
+            "`limit` must be a whole number from 1 to 500",
+        ),
+        (
+            "/api/v1/tasks?limit=abc",
+            "`limit` must be a whole number from 1 to 500",
+        ),
+        (
+            "/api/v1/tasks?limit=1.5",
+            "`limit` must be a whole number from 1 to 500",
+        ),
+        (
+            "/api/v1/tasks?name=x&limit=99999999999999999999",
+            "`limit` must be a whole number from 1 to 500",
+        ),
+        ("/api/v1/tasks?mine=yes", "`mine` must be `true` or `false`"),
+        (
+            "/api/v1/tasks?type=tf_job",
+            "`type` must be `pytorch_job` or `ray_job`",
+        ),
+        (
+            "/api/v1/tasks?phase=running&phase=failed",
+            "`phase` may be given once",
+        ),
+        (
+            "/api/v1/tasks?limit=5&name=a&limit=5",
+            "`limit` may be given once",
+        ),
+        (
+            "/api/v1/tasks?lang=en&lang=zh-CN",
+            "`lang` may be given once",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?replica=x",
+            "`replica` must be a whole number, 0 or more",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?replica=-1",
+            "`replica` must be a whole number, 0 or more",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?attempt=x",
+            "`attempt` must be a whole number from 1",
+        ),
+        (
+            "/api/v1/tasks/no-such/logs?follow=maybe",
+            "`follow` must be `true` or `false`",
+        ),
+        (
+            "/api/v1/tasks?limt=5",
+            "`limt` is not a query parameter of this route, which takes `phase`",
+        ),
+        (
+            "/api/v1/catalog?x=1",
+            "`x` is not a query parameter of this route, which takes none",
+        ),
+        (
+            "/api/v1/tasks/no-such/events?since=0",
+            "`since` is not a query parameter of this route, which takes `lang`",
+        ),
+    ] {
+        let (status, _, body) = problem(Request::get(query).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{query}: {body}");
+        let detail = body["detail"].as_str().unwrap();
+        assert!(detail.starts_with(expected), "{query}: {detail}");
+        assert!(!detail.contains("deserialize"), "{query}: {detail}");
+    }
+}
+
 #[tokio::test]
 async fn an_unknown_api_path_is_a_404_problem_not_the_console() {
     for path in ["/api/v1/nope", "/api/v2/catalog", "/api", "/api/"] {

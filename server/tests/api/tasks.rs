@@ -583,6 +583,44 @@ async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+/// README: a retry with an `Idempotency-Key` answers 200 with the first task, and the
+/// key sent with another spec is a 409. A spec that differs only in a hidden env value
+/// is another spec: it was answered with the first task, whose secret is the old one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_whose_hidden_value_differs_is_another_spec() {
+    let app = server::app(demo_state().await);
+    let with_secret = |secret: &str| {
+        let mut spec = pytorch("true");
+        spec["environment"]["env"] =
+            json!([{ "name": "API_TOKEN", "value": secret, "hidden": true }]);
+        let mut r = post("/api/v1/tasks", &spec);
+        r.headers_mut()
+            .insert("idempotency-key", "hidden-42".parse().unwrap());
+        r
+    };
+    let (first, a) = call(&app, with_secret("first-secret")).await;
+    assert_eq!(first, StatusCode::CREATED, "{a}");
+    let (again, b) = call(&app, with_secret("first-secret")).await;
+    assert_eq!(again, StatusCode::OK, "{b}");
+    assert_eq!(a["id"], b["id"]);
+    let (status, body) = call(&app, with_secret("second-secret")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "task.conflict", "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("used for another spec"),
+        "{body}"
+    );
+    // The first task keeps its own value, and no second task was made.
+    let id = a["id"].as_str().unwrap();
+    let (_, spec) = call(&app, get(&format!("/api/v1/tasks/{id}/spec"))).await;
+    assert_eq!(spec["environment"]["env"][0]["value"], "first-secret");
+    let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
+    assert_eq!(page["tasks"].as_array().unwrap().len(), 1, "{page}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     let app = server::app(demo_state().await);

@@ -21,7 +21,7 @@ pub struct Slot {
 
 /// Why a gang waits in the queue.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-/// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
+// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QueueReason {
@@ -54,7 +54,7 @@ pub enum QueueReason {
 
 /// Why a gang can never start on this pool.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-/// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
+// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NeverReason {

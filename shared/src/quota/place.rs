@@ -32,8 +32,8 @@ pub struct HeadPlacement {
     pub need: Resources,
 }
 
-/// A whole gang placed: what a scheduler reserves with [`Usage::reserve`] and gives
-/// back with [`Usage::release`].
+/// A whole gang placed: what the scheduler reserves on the nodes when the task starts,
+/// and gives back when it ends.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placement {

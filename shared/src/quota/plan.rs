@@ -95,7 +95,7 @@ impl Candidate {
 pub enum Outcome {
     /// Starts now on the first spec, in priority order, within quota that fits now.
     Now {
-        /// The spec's position in `compute.specs`, as [`Candidate::index`].
+        /// The spec's position in `compute.specs`, from 0.
         index: usize,
         /// Fewest nodes it takes.
         nodes: u64,

@@ -20,10 +20,10 @@ macro_rules! issue_codes {
         /// The rule a finding breaks, with the values its message needs.
         ///
         /// On the wire: `{"code": "env.name.reserved_prefix", "params": {...}}`.
-        /// Read by hand ([`IssueCode::from_wire`]), not derived: serde's derive for an
-        /// adjacently tagged enum flattened into [`Issue`](super::Issue) buffers every
-        /// finding through its `Content` and instantiates each variant's reader for it,
-        /// about 109 KB of the console's wasm (BENCHMARKS.md). The wire is the same.
+        // Read by hand (`IssueCode::from_wire`), not derived: serde's derive for an
+        // adjacently tagged enum flattened into `Issue` buffers every finding through
+        // its `Content` and instantiates each variant's reader for it, about 109 KB of
+        // the console's wasm (BENCHMARKS.md). The wire is the same.
         #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(tag = "code", content = "params")]

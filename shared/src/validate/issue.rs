@@ -78,8 +78,8 @@ impl Issue {
     }
 }
 
-/// A finding as the API sends it: the [`Issue`] and its message in the reader's language
-/// (`?lang=` or `Accept-Language`).
+/// A finding as the API sends it: where, which rule and how severe, with its message in
+/// the reader's language (`?lang=` or `Accept-Language`).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LocalizedIssue {

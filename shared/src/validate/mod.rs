@@ -65,7 +65,8 @@ impl Check {
     }
 }
 
-/// A [`Check`] as the API sends it: each finding with its message in one language.
+/// The findings and plan for a spec as the API sends them: each finding with its
+/// message in one language.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LocalizedCheck {
@@ -73,9 +74,8 @@ pub struct LocalizedCheck {
     pub issues: Vec<LocalizedIssue>,
     /// Whether and where the task would start.
     pub plan: Option<Plan>,
-    /// How many findings the server left out of `issues` (at most
-    /// [`MAX_FINDINGS_PER_CODE`](crate::api::MAX_FINDINGS_PER_CODE) are kept per code
-    /// and field, see [`cap_findings`]).
+    /// How many findings the server left out of `issues`: it keeps at most 20 of one
+    /// code at one field.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub truncated: usize,
 }

@@ -10,8 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 /// What a field of the wrong shape should hold.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-///
-/// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
+// Read by hand (`crate::wire`): same JSON, a fraction of the derive's code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expected {
