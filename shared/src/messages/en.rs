@@ -1276,6 +1276,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.name_pattern#no_type",
         "Final name: {pattern} · choose the task type to see the maximum length",
     ),
+    (
+        "ui.form.no_project_group",
+        "You are in no project group, so you cannot submit tasks: ask an administrator to add you to one.",
+    ),
     ("ui.form.option.alert_channel.email", "Email"),
     ("ui.form.option.alert_channel.webhook", "Webhook"),
     ("ui.form.option.alert_event.failed", "Failed"),

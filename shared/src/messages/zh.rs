@@ -1084,6 +1084,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.name_pattern#no_type",
         "最终任务名：{pattern} · 选择任务类型后显示最大长度",
     ),
+    (
+        "ui.form.no_project_group",
+        "你不在任何项目组中，因此无法提交任务：请联系管理员将你加入项目组。",
+    ),
     ("ui.form.option.alert_channel.email", "邮件"),
     ("ui.form.option.alert_channel.webhook", "Webhook"),
     ("ui.form.option.alert_event.failed", "任务失败"),
