@@ -8,6 +8,9 @@ use leptos::prelude::*;
 use shared::TaskType;
 use shared::names::{NAME_SUFFIX_LEN, max_name_prefix_len};
 
+/// The id of the note said to a user in no project group.
+const NO_GROUP_NOTE: &str = "basic-no-project-group";
+
 /// The basic-information section.
 #[component]
 pub fn BasicSection() -> impl IntoView {
@@ -40,6 +43,21 @@ pub fn BasicSection() -> impl IntoView {
                 .collect()
         })
     });
+    // Only the user's own groups are offered (FormCx::provide): with none, no task of
+    // theirs can pass, and an empty choice does not say why or what to do.
+    let no_group = cx.catalog.with_value(|c| c.project_groups.is_empty());
+    let group = text_lens!(cx, basic.project_group);
+    let group_field = if no_group {
+        view! {
+            <SelectField path="basic.project_group" lens=group options=groups also_described_by=NO_GROUP_NOTE />
+            <p class="help note" role="note" id=NO_GROUP_NOTE data-testid="no-project-group">
+                {move || cx.text("ui.form.no_project_group")}
+            </p>
+        }
+        .into_any()
+    } else {
+        view! { <SelectField path="basic.project_group" lens=group options=groups /> }.into_any()
+    };
     let zones = Signal::derive(move || {
         cx.catalog.with_value(|c| {
             c.time_zones
@@ -84,7 +102,7 @@ pub fn BasicSection() -> impl IntoView {
         <Section path="basic">
             <SelectField path="basic.region" lens=region options=regions />
             <SelectField path="basic.cluster" lens=text_lens!(cx, basic.cluster) options=clusters />
-            <SelectField path="basic.project_group" lens=text_lens!(cx, basic.project_group) options=groups />
+            {group_field}
             <SelectField path="basic.task_type" lens=task_type options=types />
             <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix)>
                 <NamePattern />

@@ -70,14 +70,23 @@ pub fn PhaseBadge(
     /// The phase.
     #[prop(into)]
     phase: Signal<TaskPhase>,
+    /// A stop was asked and the replicas are still ending: no phase of its own on the
+    /// server (the task runs until they have), but what the reader must see instead of
+    /// "running" while a second stop would only signal them again.
+    #[prop(optional, into)]
+    stopping: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let name = move || {
+        if stopping.get() {
+            "stopping".to_owned()
+        } else {
+            crate::api::wire_name(&phase.get())
+        }
+    };
     view! {
-        <span
-            class=move || format!("phase phase-{}", crate::api::wire_name(&phase.get()))
-            data-phase=move || crate::api::wire_name(&phase.get())
-        >
-            {move || phase_label(lang.get(), phase.get())}
+        <span class=move || format!("phase phase-{}", name()) data-phase=name>
+            {move || shared::messages::text(lang.get(), &format!("ui.phase.{}", name()), &[])}
         </span>
     }
 }

@@ -13,6 +13,9 @@ use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
 use std::time::Duration;
 
+/// The event kind the server records when a user asks to stop a task that runs.
+const STOPPING_EVENT: &str = "stopping";
+
 /// How often a task that has not ended is fetched again.
 const REFRESH: Duration = Duration::from_secs(2);
 /// An ended task is fetched again every this many refreshes (every 20 s).
@@ -39,6 +42,16 @@ pub fn TaskDetailPage(
     let error = RwSignal::new(None::<ClientError>);
     let gone = RwSignal::new(false);
     let id = StoredValue::new(id);
+    // The task runs on until its replicas have ended (SIGTERM, SIGKILL after a grace
+    // period) and the view has no phase for that: a stop answered here, or a `stopping`
+    // event (a stop asked elsewhere), says it is under way; either ends with the task.
+    let stop_asked = RwSignal::new(false);
+    let stopping = Memo::new(move |_| {
+        let running = task.with(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
+        running
+            && (stop_asked.get()
+                || events.with(|list| list.iter().any(|e| e.kind == STOPPING_EVENT)))
+    });
 
     let load = move || {
         let id = id.get_value();
@@ -125,10 +138,10 @@ pub fn TaskDetailPage(
                         }.into_any()
                     } else {
                         view! {
-                            <Actions view owner error gone on_change=Callback::new(move |()| load()) />
+                            <Actions view owner error gone stopping=stopping.into() stop_asked=stop_asked.write_only() on_change=Callback::new(move |()| load()) />
                             <div class="columns">
                                 <div>
-                                    <TaskSummary view groups=session.catalog.project_groups.clone() />
+                                    <TaskSummary view groups=session.catalog.project_groups.clone() stopping=stopping />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
                                     <EventList events=events.into() zone=zone />
                                 </div>
@@ -154,6 +167,9 @@ pub fn TaskSummary(
     /// The catalog's project groups, to name the task's group.
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
+    /// A stop is under way (see [`PhaseBadge`]).
+    #[prop(optional, into)]
+    stopping: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let row = move |key: &'static str, value: AnyView| {
@@ -164,7 +180,7 @@ pub fn TaskSummary(
             <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
             <dl>
                 {row("ui.detail.phase", view! {
-                    <span data-testid="detail-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) /></span>
+                    <span data-testid="detail-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) stopping /></span>
                 }.into_any())}
                 {row("ui.detail.type", (move || view.with(|v| v.task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default())).into_any())}
                 {row("ui.detail.owner", (move || view.with(|v| v.task.owner.clone())).into_any())}
@@ -344,6 +360,9 @@ impl Question {
     }
 }
 
+/// The id of the line that says why Stop is off while a stop is under way.
+const STOP_ASKED_ID: &str = "stop-asked";
+
 /// Stop and delete (each after a confirmation), clone, resubmit, share.
 #[component]
 fn Actions(
@@ -351,6 +370,8 @@ fn Actions(
     owner: bool,
     error: RwSignal<Option<ClientError>>,
     gone: RwSignal<bool>,
+    stopping: Signal<bool>,
+    stop_asked: WriteSignal<bool>,
     on_change: Callback<()>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
@@ -384,9 +405,10 @@ fn Actions(
             let _ = button.focus();
         }
     });
-    // A task that ends while Stop is being asked has nothing left to stop.
+    // A task that ends, or is being stopped from elsewhere, while Stop is being asked has
+    // nothing left to stop.
     Effect::new(move |_| {
-        if finished() && confirming.get_untracked() == Some(Question::Stop) {
+        if (finished() || stopping.get()) && confirming.get_untracked() == Some(Question::Stop) {
             confirming.set(None);
         }
     });
@@ -420,7 +442,13 @@ fn Actions(
         }
         run(Box::pin(async move {
             match api::stop_task(&id).await {
-                Ok(_) => on_change.run(()),
+                Ok(view) => {
+                    // Said at once: the events that say it come with the next refresh.
+                    if !view.task.phase.is_finished() {
+                        stop_asked.set(true);
+                    }
+                    on_change.run(())
+                }
                 Err(err) => error.set(Some(err)),
             }
         }))
@@ -512,7 +540,8 @@ fn Actions(
             <h2 id="actions-title" class="visually-hidden">{crate::i18n::tr("ui.detail.actions")}</h2>
             <div class="toolbar">
                 {owner.then(|| view! {
-                    <button type="button" data-testid="action-stop" disabled=move || finished() || busy.get()
+                    <button type="button" data-testid="action-stop" disabled=move || finished() || stopping.get() || busy.get()
+                        aria-describedby=move || stopping.get().then_some(STOP_ASKED_ID)
                         on:click=move |_| confirming.set(Some(Question::Stop)) node_ref=stop_button>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
@@ -532,6 +561,9 @@ fn Actions(
                     </button>
                 })}
             </div>
+            {move || (owner && stopping.get()).then(|| view! {
+                <p class="help" id=STOP_ASKED_ID data-testid="stop-asked">{crate::i18n::tr("ui.detail.stop_asked")}</p>
+            })}
             {move || asking.get().map(|question| {
                 let (what, asked, yes) = question.keys();
                 view! {

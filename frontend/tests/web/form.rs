@@ -2215,6 +2215,65 @@ async fn an_email_alert_on_a_server_that_sends_no_email_says_so() {
     }
 }
 
+/// A user in no project group has no group to choose, so no task of theirs can pass:
+/// the exploratory test saw the choice empty with nothing said, and a form filled to
+/// the end that never submits. The field says they are in none and whom to ask, in the
+/// reader's language, as the choice's description; the rules' finding for the empty
+/// choice is the same as for anyone who left it empty.
+#[wasm_bindgen_test]
+async fn a_user_in_no_project_group_is_told_to_ask_an_administrator() {
+    let member = mount(None, false).await;
+    assert!(member.find("[data-testid='no-project-group']").is_none());
+    drop(member);
+
+    crate::fresh_page();
+    crate::forget_drafts();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let (catalog, usage) = (shared::demo::catalog(), shared::demo::usage());
+        // In none of the demo catalog's groups.
+        let user = shared::User {
+            name: "carol".into(),
+            ..shared::demo::user()
+        };
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        view! {
+            <frontend::i18n::LangSwitch />
+            <TaskForm catalog usage user />
+        }
+        .into_any()
+    });
+    leptos::task::tick().await;
+    let form = Form {
+        host,
+        _handle: handle,
+    };
+    let group: HtmlSelectElement = form.control("basic.project_group").unchecked_into();
+    assert_eq!(group.length(), 1, "only \"choose…\"");
+    let note = form.test_id("no-project-group");
+    assert_eq!(
+        note.text_content().unwrap(),
+        "You are in no project group, so you cannot submit tasks: ask an administrator to \
+         add you to one."
+    );
+    let described = group.get_attribute("aria-describedby").unwrap_or_default();
+    assert!(
+        described.split(' ').any(|id| id == note.id()),
+        "the note describes the choice: {described}"
+    );
+    group
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(form.codes_at("basic.project_group"), ["value.required"]);
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("no-project-group"),
+        "你不在任何项目组中，因此无法提交任务：请联系管理员将你加入项目组。"
+    );
+    form.click("lang-en").await;
+}
+
 /// A browser whose time zone the catalog does not offer starts at the catalog's first
 /// zone, and the form says so under the field rather than letting it pass unseen; one
 /// that is offered starts there, with nothing said.

@@ -1926,6 +1926,131 @@ async fn the_stop_and_delete_questions_start_at_cancel_and_escape_closes_them() 
     }
 }
 
+/// The task `t1` in `phase`, as JSON: running, what the server answers a stop with (it
+/// runs until its replicas have ended) and a refresh meanwhile.
+fn t1_in(phase: TaskPhase) -> String {
+    serde_json::to_string(&task("t1", phase, TaskType::PyTorchJob)).unwrap()
+}
+
+/// The events of a running task whose stop was asked, as the server words them in
+/// English.
+const STOPPING_EVENTS: &str = r#"[
+    {"at": 1700000070000, "kind": "started", "message": "attempt 1: every replica started"},
+    {"at": 1700000080000, "kind": "stopping", "message": "a user asked to stop it; its replicas are being ended"}
+]"#;
+
+/// The detail page's phase, as shown.
+fn shown_phase(host: &HtmlElement) -> String {
+    find(host, "[data-testid='detail-phase']")
+        .text_content()
+        .unwrap()
+}
+
+fn stop_button(host: &HtmlElement) -> web_sys::HtmlButtonElement {
+    find(host, "[data-testid='action-stop']").unchecked_into()
+}
+
+/// Stop is off while a stop is under way, and says why where the button does: its
+/// description is the line below the actions.
+fn assert_stop_off_because_asked(host: &HtmlElement, why: &str) {
+    let stop = stop_button(host);
+    assert!(stop.disabled(), "a second stop would only signal again");
+    let line = find(host, "[data-testid='stop-asked']");
+    assert_eq!(line.text_content().unwrap(), why);
+    assert_eq!(
+        stop.get_attribute("aria-describedby"),
+        Some(line.id()),
+        "the reason is the button's description"
+    );
+}
+
+/// A running task whose stop was confirmed here runs on until its replicas have ended
+/// (SIGTERM, then SIGKILL after 10 s): the exploratory test saw it said to be Running,
+/// with Stop on, and each press sent SIGTERM again. Its phase says Stopping (停止中) from
+/// the stop's answer until it has stopped, and Stop is off meanwhile, with why.
+#[wasm_bindgen_test]
+async fn a_task_stopped_here_is_said_to_be_stopping_until_it_has_stopped() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the phase", "[data-testid='detail-phase']").await;
+    assert_eq!(shown_phase(&host), "Running");
+    assert!(!stop_button(&host).disabled());
+    assert!(
+        host.query_selector("[data-testid='stop-asked']")
+            .unwrap()
+            .is_none()
+    );
+    stop_button(&host).click();
+    until_found(&host, "the question", "[data-testid='confirm-stop-yes']").await;
+    find(&host, "[data-testid='confirm-stop-yes']").click();
+    until("the stop", || {
+        held_fetches().iter().any(|u| u.contains("/stop"))
+    })
+    .await;
+    answer_fetch("/stop", &t1_in(TaskPhase::Running));
+    until("the stop's answer taken", || {
+        shown_phase(&host) == "Stopping"
+    })
+    .await;
+    let why = "Stop was asked: the task ends once its replicas have exited.";
+    assert_stop_off_because_asked(&host, why);
+    // The page asks again, and the task still runs: the events now say why.
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_fetch("/events", STOPPING_EVENTS);
+    leptos::task::tick().await;
+    assert_eq!(shown_phase(&host), "Stopping");
+    assert_stop_off_because_asked(&host, why);
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(shown_phase(&host), "停止中");
+    assert_stop_off_because_asked(&host, "已请求停止：副本全部退出后任务即结束。");
+    // Its replicas have ended: it is stopped, and there is nothing left to say why.
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Stopped));
+    until("the end taken", || shown_phase(&host) == "已停止").await;
+    assert!(stop_button(&host).disabled());
+    assert!(
+        host.query_selector("[data-testid='stop-asked']")
+            .unwrap()
+            .is_none()
+    );
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+}
+
+/// A stop asked elsewhere (another tab, the API) shows in the task's events: the page
+/// that polls says Stopping and offers no second stop either.
+#[wasm_bindgen_test]
+async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_events() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the phase", "[data-testid='detail-phase']").await;
+    assert_eq!(shown_phase(&host), "Running");
+    ask_for_the_task_again(&host).await;
+    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_fetch("/events", STOPPING_EVENTS);
+    until("stopping said", || shown_phase(&host) == "停止中").await;
+    assert_stop_off_because_asked(&host, "已请求停止：副本全部退出后任务即结束。");
+    back_to_english(&host).await;
+    assert_eq!(shown_phase(&host), "Stopping");
+    finish(handle, &host, &address);
+}
+
 /// A delete confirmed here of a task deleted meanwhile elsewhere: what was asked for is
 /// done, so the page says the task was deleted, not that the server refused.
 #[wasm_bindgen_test]

@@ -1164,6 +1164,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.status", "Status detail"),
     ("ui.detail.stop", "Stop"),
     (
+        "ui.detail.stop_asked",
+        "Stop was asked: the task ends once its replicas have exited.",
+    ),
+    (
         "ui.detail.stop_confirm",
         "Stop task {name}? Its replicas are ended now, and what they have not saved is lost.",
     ),
@@ -1271,6 +1275,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.name_pattern#no_type",
         "Final name: {pattern} · choose the task type to see the maximum length",
+    ),
+    (
+        "ui.form.no_project_group",
+        "You are in no project group, so you cannot submit tasks: ask an administrator to add you to one.",
     ),
     ("ui.form.option.alert_channel.email", "Email"),
     ("ui.form.option.alert_channel.webhook", "Webhook"),
@@ -1477,6 +1485,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.running", "Running"),
     ("ui.phase.scheduling", "Scheduling"),
     ("ui.phase.stopped", "Stopped"),
+    ("ui.phase.stopping", "Stopping"),
     ("ui.phase.succeeded", "Succeeded"),
     ("ui.shared.back", "Open the console"),
     (

@@ -985,6 +985,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.status", "状态详情"),
     ("ui.detail.stop", "停止"),
     (
+        "ui.detail.stop_asked",
+        "已请求停止：副本全部退出后任务即结束。",
+    ),
+    (
         "ui.detail.stop_confirm",
         "确定停止任务 {name}？其副本将立即结束，尚未保存的内容会丢失。",
     ),
@@ -1079,6 +1083,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.name_pattern#no_type",
         "最终任务名：{pattern} · 选择任务类型后显示最大长度",
+    ),
+    (
+        "ui.form.no_project_group",
+        "你不在任何项目组中，因此无法提交任务：请联系管理员将你加入项目组。",
     ),
     ("ui.form.option.alert_channel.email", "邮件"),
     ("ui.form.option.alert_channel.webhook", "Webhook"),
@@ -1262,6 +1270,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.running", "运行中"),
     ("ui.phase.scheduling", "调度中"),
     ("ui.phase.stopped", "已停止"),
+    ("ui.phase.stopping", "停止中"),
     ("ui.phase.succeeded", "成功"),
     ("ui.shared.back", "打开控制台"),
     ("ui.shared.read_only", "这是分享给你的只读视图。"),
