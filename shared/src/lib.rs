@@ -141,6 +141,7 @@
 //! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
 //! | `advanced.alerts.target.email` | error | Email target is not an email address. |
 //! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
+//! | `advanced.alerts.target.masked` | error | A webhook target is the mask others read it as (a clone of another's task). |
 //! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
 //! | `ray.runtime_env.too_long` | error | Runtime env over the length limit. |
 //! | `ray.runtime_env.alias` | error | Runtime env uses YAML aliases, which could expand without bound. |

@@ -121,11 +121,24 @@ impl TaskSpec {
         self
     }
 
-    /// A copy safe to show to someone other than the owner: hidden env values are masked.
+    /// A copy with its hidden env values masked: what the task record and a saved draft
+    /// keep (the values themselves are stored apart). Its webhook targets stay whole, as
+    /// the server calls them; [`TaskSpec::for_others`] is what anyone else may read.
     pub fn masked(&self) -> Self {
         let mut copy = self.clone();
         for var in copy.environment.env.iter_mut().filter(|v| v.hidden) {
             var.value = HIDDEN_VALUE_MASK.to_owned();
+        }
+        copy
+    }
+
+    /// A copy safe to show to someone other than the owner (a group member, a share
+    /// link's reader): [`TaskSpec::masked`], and each alert's target as
+    /// [`Alert::shown_target`] gives it.
+    pub fn for_others(&self) -> Self {
+        let mut copy = self.masked();
+        for alert in &mut copy.advanced.alerts {
+            alert.target = alert.shown_target();
         }
         copy
     }
@@ -460,6 +473,47 @@ pub struct Alert {
     pub target: String,
 }
 
+impl Alert {
+    /// The target as anyone but the owner reads it. A webhook keeps its scheme, host and
+    /// port, so the reader sees where alerts go, and the rest becomes the mask: chat
+    /// hooks carry their token in the path or query (and a URL may carry a password
+    /// before its host). An email address stays: it names a mailbox, it opens none, and
+    /// a group member's clone can keep it.
+    pub fn shown_target(&self) -> String {
+        match self.channel {
+            AlertChannel::Email => self.target.clone(),
+            AlertChannel::Webhook => {
+                let site = fluent_uri::Uri::parse(self.target.as_str())
+                    .ok()
+                    .and_then(|uri| {
+                        let authority = uri.authority()?;
+                        let port = authority
+                            .port()
+                            .filter(|p| !p.as_str().is_empty())
+                            .map_or(String::new(), |p| format!(":{}", p.as_str()));
+                        Some(format!(
+                            "{}://{}{port}/",
+                            uri.scheme().as_str(),
+                            authority.host()
+                        ))
+                    });
+                // A target that does not read as a URL is masked whole.
+                format!("{}{HIDDEN_VALUE_MASK}", site.unwrap_or_default())
+            }
+        }
+    }
+
+    /// Whether a webhook target is one [`Alert::shown_target`] masked: sent back as it
+    /// is, alerts would go to the mask's path, not the owner's hook.
+    pub fn target_is_masked(&self) -> bool {
+        self.channel == AlertChannel::Webhook
+            && self
+                .target
+                .strip_suffix(HIDDEN_VALUE_MASK)
+                .is_some_and(|site| site.is_empty() || site.ends_with('/'))
+    }
+}
+
 impl Default for Alert {
     fn default() -> Self {
         Alert {
@@ -661,5 +715,63 @@ mod tests {
         let masked = spec.masked();
         assert_eq!(masked.environment.env[0].value, "open");
         assert_eq!(masked.environment.env[1].value, HIDDEN_VALUE_MASK);
+    }
+
+    fn alert(channel: AlertChannel, target: &str) -> Alert {
+        Alert {
+            channel,
+            target: target.into(),
+            ..Alert::default()
+        }
+    }
+
+    #[test]
+    fn others_read_where_a_webhook_goes_but_not_its_path_query_or_password() {
+        let webhook = |target| alert(AlertChannel::Webhook, target);
+        let spec = TaskSpec::default().with(|s| {
+            s.advanced.alerts = vec![
+                webhook("https://hooks.example.com/services/T0/B0/XyZsecret?token=abc#frag"),
+                webhook("https://bot:pa55@open.feishu.cn:8443/hook/uuid-secret"),
+                webhook("https://[2001:db8::1]/send?access_token=t0k"),
+                webhook("https://hooks.example.com"),
+                webhook("not a url, secret"),
+                alert(AlertChannel::Email, "owner@example.com"),
+            ];
+            s.environment.env = vec![EnvVar {
+                name: "B".into(),
+                value: "secret".into(),
+                hidden: true,
+            }];
+        });
+        let shown = spec.for_others();
+        let targets: Vec<&str> = shown
+            .advanced
+            .alerts
+            .iter()
+            .map(|a| a.target.as_str())
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                "https://hooks.example.com/******",
+                "https://open.feishu.cn:8443/******",
+                "https://[2001:db8::1]/******",
+                "https://hooks.example.com/******",
+                "******",
+                "owner@example.com",
+            ]
+        );
+        assert_eq!(shown.environment.env[0].value, HIDDEN_VALUE_MASK);
+        // What the store and drafts keep: the hooks whole, as the server calls them.
+        assert_eq!(spec.masked().advanced.alerts, spec.advanced.alerts);
+        // Every masked webhook reads as masked; no real one, nor an email, does.
+        assert!(
+            shown.advanced.alerts[..5]
+                .iter()
+                .all(Alert::target_is_masked)
+        );
+        assert!(!spec.advanced.alerts.iter().any(Alert::target_is_masked));
+        assert!(!alert(AlertChannel::Email, HIDDEN_VALUE_MASK).target_is_masked());
+        assert!(!webhook("https://hooks.example.com/a******").target_is_masked());
     }
 }

@@ -4,7 +4,8 @@
 //! A task is visible to its owner, and to the members of its project group when it is
 //! marked visible there; to anyone else it does not exist (404, the same as an unknown
 //! id). Only the owner may change it. Hidden env values are masked in every answer but
-//! the owner's own spec.
+//! the owner's own spec; webhook targets, whose path or query often holds a token, for
+//! anyone but the owner and in a share ([`TaskSpec::for_others`]).
 
 use super::log_mask::{LogMask, LogText};
 use super::{JsonText, LANG_TAKES, LangParam, NoParams, Params, Path, QueryParams};
@@ -21,6 +22,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
 use shared::record::{TaskId, TaskPhase};
+use shared::task::AlertChannel;
 use shared::{Lang, TaskSpec, User};
 use std::sync::Arc;
 
@@ -136,9 +138,10 @@ async fn owned(
     }
 }
 
-/// The task as the API shows it, its reasons in `lang` (a reason stored before reasons
+/// The task as the API shows it to `reader` (`None`: a share link's, which reads it as
+/// anyone but the owner does), its reasons in `lang` (a reason stored before reasons
 /// were keyed keeps its text).
-async fn view(state: &AppState, stored: StoredTask, lang: Lang) -> TaskView {
+async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&User>) -> TaskView {
     let reason = match stored.task.phase {
         TaskPhase::Queued | TaskPhase::Retrying => match &state.runner {
             Some(runner) => runner.reason(&stored.task.id).await,
@@ -147,6 +150,9 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang) -> TaskView {
         _ => None,
     };
     let mut task = stored.task;
+    if reader.is_none_or(|r| r.name != task.owner) {
+        task.spec = task.spec.for_others();
+    }
     // Tags edited on the task are the task's (as `/spec` gives them): the spec shown
     // beside them says the same, not the tags it was submitted with.
     task.spec.basic.tags.clone_from(&stored.tags);
@@ -217,7 +223,7 @@ async fn submit_spec(
                     outcome: if new { "accepted" } else { "duplicate" },
                 })
                 .inc();
-            Ok((status, Json(view(state, stored, lang).await)).into_response())
+            Ok((status, Json(view(state, stored, lang, Some(user)).await)).into_response())
         }
         Err(SubmitError::Invalid(report)) => {
             state
@@ -433,7 +439,7 @@ async fn list(
         .await?;
     let mut tasks = Vec::with_capacity(page.tasks.len());
     for stored in page.tasks {
-        let mut row = view(&state, stored, lang).await;
+        let mut row = view(&state, stored, lang, Some(&user)).await;
         // The log picker is the task page's: a page of autoscaling RayJobs would carry
         // hundreds of replicas a row, at every refresh.
         row.logs.clear();
@@ -504,7 +510,7 @@ async fn detail(
     Path(id): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
     let stored = visible(&state, &user, &id).await?;
-    Ok(Json(view(&state, stored, lang).await))
+    Ok(Json(view(&state, stored, lang, Some(&user)).await))
 }
 
 /// `POST /tasks/{id}/stop`: a waiting task stops at once; a running one is signalled
@@ -536,7 +542,7 @@ async fn stop(
 ) -> Result<Json<TaskView>, ApiError> {
     owned(&state, &user, &id, "stop").await?;
     match runner(&state)?.stop(&TaskId(id)).await {
-        Ok(stored) => Ok(Json(view(&state, stored, lang).await)),
+        Ok(stored) => Ok(Json(view(&state, stored, lang, Some(&user)).await)),
         Err(StopError::Finished(id)) => Err(ApiError::Conflict(format!(
             "task {id} has already ended; there is nothing to stop"
         ))),
@@ -595,7 +601,7 @@ async fn spec_for(
             .await?;
         restore_hidden(&stored.task.spec, &hidden)
     } else {
-        stored.task.spec.clone()
+        stored.task.spec.for_others()
     };
     spec.basic.tags.clone_from(&stored.tags);
     Ok(spec)
@@ -610,7 +616,7 @@ async fn spec_for(
         ("id" = String, Path, description = "The task id (its final name)")
     ),
     responses(
-        (status = 200, description = "The spec, with the task's tags as they are now; hidden env values are real for the owner only, masked for anyone else", body = TaskSpec),
+        (status = 200, description = "The spec, with the task's tags as they are now; hidden env values and webhook targets are real for the owner only, masked for anyone else (a webhook keeps its scheme and host: `https://hooks.example.com/******`)", body = TaskSpec),
         (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -709,7 +715,10 @@ fn share_token() -> String {
     format!("{a:016x}{b:016x}")
 }
 
-/// `GET /shared/{token}`: the shared task, read-only, hidden values masked.
+/// `GET /shared/{token}`: the shared task, read-only, hidden values and webhook targets
+/// masked, for its owner too. A reader outside the task's project group reads the group
+/// by its display name: its id is for the group's members (the catalog shows a user only
+/// their own groups).
 #[utoipa::path(
     get,
     path = "/shared/{token}",
@@ -720,7 +729,7 @@ fn share_token() -> String {
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
-        (status = 200, description = "The shared task, read-only, hidden values masked", body = TaskView),
+        (status = 200, description = "The shared task, read-only, hidden values and webhook targets masked; to a reader outside its project group, `project_group` is the group's display name, not its id (empty for a group the catalog no longer has)", body = TaskView),
         (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No share link with this token", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -728,7 +737,7 @@ fn share_token() -> String {
 )]
 async fn shared_view(
     State(state): State<AppState>,
-    _signed_in: CurrentUser,
+    CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
     _query: Params<LangParam>,
     Path(token): Path<String>,
@@ -747,7 +756,18 @@ async fn shared_view(
             id: "(shared link)".to_owned(),
         });
     }
-    Ok(Json(view(&state, stored, lang).await))
+    let mut shown = view(&state, stored, lang, None).await;
+    let group = &mut shown.task.spec.basic.project_group;
+    if !groups(&state, &user).contains(group) {
+        *group = state
+            .catalog
+            .project_groups
+            .iter()
+            .find(|g| g.id == *group)
+            .map(|g| g.name.clone())
+            .unwrap_or_default();
+    }
+    Ok(Json(shown))
 }
 
 /// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).
@@ -815,7 +835,7 @@ async fn tags(
     let runner = runner(&state)?;
     runner.store().set_tags(&stored.task.id, &body.tags).await?;
     let stored = runner.store().get(&stored.task.id).await?;
-    Ok(Json(view(&state, stored, lang).await))
+    Ok(Json(view(&state, stored, lang, Some(&user)).await))
 }
 
 /// The events' one parameter; any other is refused, as `/tasks` and `/logs` refuse
@@ -848,7 +868,7 @@ impl QueryParams for EventParams {
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
-        (status = 200, description = "What happened to the task, oldest first, in the reader's language", body = Vec<TaskEventView>),
+        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner", body = Vec<TaskEventView>),
         (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -863,16 +883,39 @@ async fn events(
 ) -> Result<Json<Vec<TaskEventView>>, ApiError> {
     let stored = visible(&state, &user, &id).await?;
     let events = runner(&state)?.store().events(&stored.task.id).await?;
+    let hooks = if stored.task.owner == user.name {
+        Vec::new()
+    } else {
+        webhooks_shown(&stored.task.spec)
+    };
     Ok(Json(
         events
             .into_iter()
             .map(|e| TaskEventView {
                 at: e.at,
-                message: e.text(lang),
+                // An alert's event names its target, and may repeat it in the error.
+                message: hooks.iter().fold(e.text(lang), |text, (hook, shown)| {
+                    text.replace(hook, shown)
+                }),
                 kind: e.kind,
             })
             .collect(),
     ))
+}
+
+/// Each webhook target of `spec` with its form for anyone but the owner, longest first,
+/// so that a hook whose URL begins another's is not masked inside it (leaving the
+/// other's tail).
+fn webhooks_shown(spec: &TaskSpec) -> Vec<(&str, String)> {
+    let mut hooks: Vec<(&str, String)> = spec
+        .advanced
+        .alerts
+        .iter()
+        .filter(|a| a.channel == AlertChannel::Webhook && !a.target.is_empty())
+        .map(|a| (a.target.as_str(), a.shown_target()))
+        .collect();
+    hooks.sort_by_key(|(hook, _)| std::cmp::Reverse(hook.len()));
+    hooks
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

@@ -411,6 +411,177 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
     );
 }
 
+/// A chat hook's URL: its path and query are the credential.
+const HOOK: &str = "https://127.0.0.1:9/hooks/T0B0/XyZ-hook-path-7c1e?token=q-hook-token-2b9d";
+/// The hook as anyone but its owner reads it: where it goes, not how to post to it.
+const HOOK_SHOWN: &str = "https://127.0.0.1:9/******";
+
+/// The events of task `id` as `caller` reads them, once an `alert` one is among them.
+async fn events_with_an_alert(caller: &Caller, id: &str) -> Value {
+    for _ in 0..300 {
+        let events = caller.get(&format!("/api/v1/tasks/{id}/events")).await;
+        assert_eq!(events.status, StatusCode::OK, "{}", events.text);
+        let alerts = events.json.as_array().expect("a list");
+        if alerts.iter().any(|e| e["kind"] == "alert") {
+            return events.json;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {id} recorded no alert in 30 s")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_target_is_whole_for_its_owner_only_and_its_mask_is_refused_in_a_clone() {
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    let mut task = spec("sleep 1000", true);
+    task["advanced"]["alerts"] = json!([
+        { "event": "stopped", "channel": "webhook", "target": HOOK },
+        { "event": "failed", "channel": "email", "target": "alice@example.com" }
+    ]);
+    let submitted = alice.post("/api/v1/tasks", &task).await;
+    assert_eq!(submitted.status, StatusCode::CREATED, "{}", submitted.text);
+    assert_eq!(
+        submitted.json["spec"]["advanced"]["alerts"][0]["target"],
+        HOOK
+    );
+    let id = submitted.json["id"].as_str().expect("an id").to_owned();
+    let link = alice
+        .post(&format!("/api/v1/tasks/{id}/share"), &json!({}))
+        .await;
+    let link = link.json["path"].as_str().expect("a path").to_owned();
+
+    // The owner's own answers carry the hook whole: her clone and resubmit need it.
+    for path in [
+        format!("/api/v1/tasks/{id}/spec"),
+        format!("/api/v1/tasks/{id}"),
+    ] {
+        let answer = alice.get(&path).await;
+        let spec = if path.ends_with("/spec") {
+            &answer.json
+        } else {
+            &answer.json["spec"]
+        };
+        assert_eq!(spec["advanced"]["alerts"][0]["target"], HOOK, "{path}");
+    }
+    // A group member reads where it goes, not how to post to it; an email stays.
+    for path in [
+        format!("/api/v1/tasks/{id}/spec"),
+        format!("/api/v1/tasks/{id}"),
+    ] {
+        let answer = bob.get(&path).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        let spec = if path.ends_with("/spec") {
+            &answer.json
+        } else {
+            &answer.json["spec"]
+        };
+        assert_eq!(
+            spec["advanced"]["alerts"][0]["target"], HOOK_SHOWN,
+            "{path}"
+        );
+        assert_eq!(spec["advanced"]["alerts"][1]["target"], "alice@example.com");
+    }
+    let row = bob.get("/api/v1/tasks").await.json["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .expect("bob lists it")
+        .clone();
+    assert_eq!(row["spec"]["advanced"]["alerts"][0]["target"], HOOK_SHOWN);
+    // A share masks it for whoever opens the link, its owner too.
+    for caller in [&alice, &bob] {
+        let viewed = caller.get(&link).await;
+        assert_eq!(viewed.status, StatusCode::OK, "{}", viewed.text);
+        assert_eq!(
+            viewed.json["spec"]["advanced"]["alerts"][0]["target"],
+            HOOK_SHOWN
+        );
+    }
+
+    // Bob's clone, his own token typed in for the hidden one: the masked hook is refused
+    // at its field rather than called. (Bob has no quota of his own: that finding is
+    // his, not the hook's.)
+    let mut clone = bob.get(&format!("/api/v1/tasks/{id}/spec")).await.json;
+    clone["environment"]["env"][1]["value"] = "bobs-own-token".into();
+    let about_alerts = |answer: &Answer| -> Vec<(String, String, String)> {
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            answer.text
+        );
+        answer.json["issues"]
+            .as_array()
+            .expect("issues")
+            .iter()
+            .map(|i| {
+                let text = |k: &str| i[k].as_str().unwrap_or_default().to_owned();
+                (text("path"), text("code"), text("severity"))
+            })
+            .filter(|(path, _, _)| path.starts_with("advanced.alerts"))
+            .collect()
+    };
+    let refused = bob.post("/api/v1/tasks", &clone).await;
+    assert_eq!(
+        about_alerts(&refused),
+        [(
+            "advanced.alerts[0].target".to_owned(),
+            "advanced.alerts.target.masked".to_owned(),
+            "error".to_owned()
+        )],
+        "{}",
+        refused.text
+    );
+    // With a URL typed in, the hook is taken.
+    clone["advanced"]["alerts"][0]["target"] = "https://127.0.0.1:9/hooks/bobs-own".into();
+    assert_eq!(about_alerts(&bob.post("/api/v1/tasks", &clone).await), []);
+
+    // The stop's alert (not delivered: nothing listens there) names the hook in the
+    // task's events: whole for its owner, masked for the group.
+    let stopped = alice
+        .post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))
+        .await;
+    assert_eq!(stopped.status, StatusCode::OK, "{}", stopped.text);
+    let own = events_with_an_alert(&alice, &id).await.to_string();
+    assert!(own.contains(HOOK), "{own}");
+    let theirs = events_with_an_alert(&bob, &id).await.to_string();
+    assert!(theirs.contains(HOOK_SHOWN), "{theirs}");
+
+    for secret in ["XyZ-hook-path-7c1e", "q-hook-token-2b9d"] {
+        bob.assert_never_received(secret);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_share_link_names_a_group_its_reader_is_not_in_by_its_display_name() {
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    // Vision's only member is alice: bob, in nlp, is not in it.
+    let mut task = spec("sleep 1000", false);
+    task["basic"]["project_group"] = "vision".into();
+    let submitted = alice.post("/api/v1/tasks", &task).await;
+    assert_eq!(submitted.status, StatusCode::CREATED, "{}", submitted.text);
+    let id = submitted.json["id"].as_str().expect("an id").to_owned();
+    let link = alice
+        .post(&format!("/api/v1/tasks/{id}/share"), &json!({}))
+        .await;
+    let link = link.json["path"].as_str().expect("a path").to_owned();
+
+    let own = alice.get(&link).await;
+    assert_eq!(own.json["spec"]["basic"]["project_group"], "vision");
+    let theirs = bob.get(&link).await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
+    assert_eq!(theirs.json["spec"]["basic"]["project_group"], "Vision 视觉");
+    assert!(!theirs.text.contains("\"vision\""), "{}", theirs.text);
+    alice
+        .post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_mode_refuses_a_request_without_a_valid_token() {
     let app = tokens_app().await;

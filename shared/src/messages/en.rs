@@ -5,6 +5,10 @@
 /// Every message, sorted by key.
 pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.email", "is not an email address"),
+    (
+        "advanced.alerts.target.masked",
+        "is the mask of a URL; type the URL again",
+    ),
     ("advanced.alerts.target.url", "must be an https:// URL"),
     (
         "advanced.alerts.threshold.invalid",

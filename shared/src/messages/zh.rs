@@ -5,6 +5,10 @@
 /// Every message, sorted by key.
 pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.email", "不是有效的邮箱地址"),
+    (
+        "advanced.alerts.target.masked",
+        "这是地址的掩码，请重新填写地址",
+    ),
     ("advanced.alerts.target.url", "必须是 https:// 开头的 URL"),
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (

@@ -337,6 +337,9 @@ issue_codes! {
     AlertEmailInvalid = "advanced.alerts.target.email", Error;
     /// Webhook target is not an https URL.
     AlertUrlInvalid = "advanced.alerts.target.url", Error;
+    /// A webhook target is the masked form others read it in (a clone of another
+    /// user's task): alerts would go to the mask's path, not the owner's hook.
+    AlertTargetMasked = "advanced.alerts.target.masked", Error;
 
     /// Runtime env is not YAML.
     RuntimeEnvInvalidYaml {
@@ -609,6 +612,7 @@ impl IssueCode {
             | AlertThresholdInvalid
             | AlertEmailInvalid
             | AlertUrlInvalid
+            | AlertTargetMasked
             | RuntimeEnvAlias
             | RuntimeEnvUnread
             | RuntimeEnvKeyNotString

@@ -23,34 +23,37 @@ fn image(cx: &Cx, report: &mut Report) {
         return;
     }
     let ray = cx.spec.is_ray();
-    match choice.source {
+    // One push for the image's codes: each call site of a push is code of its own in
+    // the validator package (BENCHMARKS.md, its size).
+    let code = match choice.source {
         ImageSource::Address => {
             if !super::image_ref::is_image_reference(&choice.value) {
-                report.push(path, IssueCode::ImageAddressInvalid);
+                IssueCode::ImageAddressInvalid
             } else if ray {
-                report.push(path, IssueCode::ImageRayUnverified);
+                IssueCode::ImageRayUnverified
+            } else {
+                return;
             }
         }
         source @ (ImageSource::BuiltIn | ImageSource::Custom) => {
             let Some(cluster) = cx.cluster else { return };
             match cluster.image(source, &choice.value) {
-                None => report.push(path, IssueCode::ImageUnknown),
-                Some(image) if ray && !image.has("ray") => {
-                    report.push(path, IssueCode::ImageRayMissing)
-                }
+                None => IssueCode::ImageUnknown,
+                Some(image) if ray && !image.has("ray") => IssueCode::ImageRayMissing,
                 Some(image) if ray && !image.has("ray-dashboard") => {
-                    report.push(path, IssueCode::ImageRayDashboardMissing)
+                    IssueCode::ImageRayDashboardMissing
                 }
                 Some(image)
                     if cx.spec.basic.task_type == Some(TaskType::PyTorchJob)
                         && !image.has("pytorch") =>
                 {
-                    report.push(path, IssueCode::ImagePytorchMissing)
+                    IssueCode::ImagePytorchMissing
                 }
-                Some(_) => {}
+                Some(_) => return,
             }
         }
-    }
+    };
+    report.push(path, code);
 }
 
 /// The finding for a non-empty env var name, if any: the rules of SPEC.md section 3,
