@@ -58,17 +58,26 @@ impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
     }
 }
 
+/// The most parameters a refused query is read for, one by one, to say which is wrong:
+/// many times what any route takes.
+const MOST_QUERY_PIECES: usize = 64;
+
 /// Why `query` does not read as `T`: a parameter given twice, one the route does not
 /// take, or the first whose value it cannot read, found by reading each parameter
 /// alone (every parameter is optional). Only refused requests take this path.
 fn query_refusal<T: QueryParams>(query: &str, fallback: String) -> ApiError {
     let pieces: Vec<&str> = query.split('&').filter(|p| !p.is_empty()).collect();
+    // Each piece is read alone below: thousands of them in a long address would hold a
+    // worker for a request anyone may send.
+    if pieces.len() > MOST_QUERY_PIECES {
+        return ApiError::BadQuery(format!(
+            "a query takes at most {MOST_QUERY_PIECES} parameters; this one has {}",
+            pieces.len()
+        ));
+    }
     let names: Vec<String> = pieces.iter().map(|piece| name_of(piece)).collect();
-    if let Some(name) = names
-        .iter()
-        .enumerate()
-        .find_map(|(i, name)| names[..i].contains(name).then_some(name))
-    {
+    let mut seen = std::collections::HashSet::new();
+    if let Some(name) = names.iter().find(|name| !seen.insert(name.as_str())) {
         return ApiError::BadQuery(format!("`{name}` may be given once"));
     }
     let takes = T::takes();

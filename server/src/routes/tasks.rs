@@ -328,7 +328,11 @@ impl QueryParams for ListParams {
             ("cursor", "the `next` of the previous page".to_owned()),
             (
                 "limit",
-                format!("a whole number from 1 to {}", crate::store::MAX_PAGE),
+                format!(
+                    "a whole number, 0 or more (a page holds 1 to {0} tasks: 0 is read as 1, \
+                     more than {0} as {0})",
+                    crate::store::MAX_PAGE
+                ),
             ),
             ("lang", LANG_TAKES.to_owned()),
         ]

@@ -220,19 +220,19 @@ async fn a_query_value_that_does_not_read_names_its_parameter_and_what_it_takes(
     for (query, expected) in [
         (
             "/api/v1/tasks?limit=-1",
-            "`limit` must be a whole number from 1 to 500",
+            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         (
             "/api/v1/tasks?limit=abc",
-            "`limit` must be a whole number from 1 to 500",
+            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         (
             "/api/v1/tasks?limit=1.5",
-            "`limit` must be a whole number from 1 to 500",
+            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         (
             "/api/v1/tasks?name=x&limit=99999999999999999999",
-            "`limit` must be a whole number from 1 to 500",
+            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         ("/api/v1/tasks?mine=yes", "`mine` must be `true` or `false`"),
         (
@@ -379,4 +379,18 @@ async fn a_valid_spec_has_no_truncated_member() {
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     let body: Value = serde_json::from_slice(&bytes).unwrap();
     assert!(body.get("truncated").is_none(), "{body}");
+}
+
+/// A query of thousands of parameters is refused at once, not read one by one to find
+/// the wrong one.
+#[tokio::test]
+async fn a_query_of_too_many_parameters_is_refused_as_such() {
+    let query: Vec<String> = (0..5000).map(|i| format!("p{i}")).collect();
+    let path = format!("/api/v1/tasks?{}", query.join("&"));
+    let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body["detail"], "a query takes at most 64 parameters; this one has 5000",
+        "{body}"
+    );
 }
