@@ -15,6 +15,8 @@ use std::time::Duration;
 
 /// The event kind the server records when a user asks to stop a task that runs.
 const STOPPING_EVENT: &str = "stopping";
+/// How long after a stop was asked Stop is offered again (the grace period is 10 s).
+const STOP_OFFERED_AGAIN_MS: i64 = 60_000;
 
 /// How often a task that has not ended is fetched again.
 const REFRESH: Duration = Duration::from_secs(2);
@@ -44,13 +46,22 @@ pub fn TaskDetailPage(
     let id = StoredValue::new(id);
     // The task runs on until its replicas have ended (SIGTERM, SIGKILL after a grace
     // period) and the view has no phase for that: a stop answered here, or a `stopping`
-    // event (a stop asked elsewhere), says it is under way; either ends with the task.
-    let stop_asked = RwSignal::new(false);
+    // event of the current attempt (a stop asked elsewhere), says it is under way; either
+    // ends with the task. One under way long past the grace period may have failed (a
+    // cluster that refused the job's delete): Stop is offered again.
+    let stop_asked = RwSignal::new(None::<i64>);
     let stopping = Memo::new(move |_| {
         let running = task.with(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
-        running
-            && (stop_asked.get()
-                || events.with(|list| list.iter().any(|e| e.kind == STOPPING_EVENT)))
+        let said = events.with(|list| {
+            list.iter()
+                .fold(None, |at, event| match event.kind.as_str() {
+                    STOPPING_EVENT => Some(event.at.0),
+                    "started" | "retrying" | "queued" => None,
+                    _ => at,
+                })
+        });
+        let asked = said.max(stop_asked.get());
+        running && asked.is_some_and(|at| (js_sys::Date::now() as i64) - at < STOP_OFFERED_AGAIN_MS)
     });
 
     let load = move || {
@@ -371,7 +382,7 @@ fn Actions(
     error: RwSignal<Option<ClientError>>,
     gone: RwSignal<bool>,
     stopping: Signal<bool>,
-    stop_asked: WriteSignal<bool>,
+    stop_asked: WriteSignal<Option<i64>>,
     on_change: Callback<()>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
@@ -445,7 +456,7 @@ fn Actions(
                 Ok(view) => {
                     // Said at once: the events that say it come with the next refresh.
                     if !view.task.phase.is_finished() {
-                        stop_asked.set(true);
+                        stop_asked.set(Some(js_sys::Date::now() as i64));
                     }
                     on_change.run(())
                 }
@@ -562,7 +573,7 @@ fn Actions(
                 })}
             </div>
             {move || (owner && stopping.get()).then(|| view! {
-                <p class="help" id=STOP_ASKED_ID data-testid="stop-asked">{crate::i18n::tr("ui.detail.stop_asked")}</p>
+                <p class="help" id=STOP_ASKED_ID data-testid="stop-asked" role="status">{crate::i18n::tr("ui.detail.stop_asked")}</p>
             })}
             {move || asking.get().map(|question| {
                 let (what, asked, yes) = question.keys();

@@ -1934,10 +1934,16 @@ fn t1_in(phase: TaskPhase) -> String {
 
 /// The events of a running task whose stop was asked, as the server words them in
 /// English.
-const STOPPING_EVENTS: &str = r#"[
-    {"at": 1700000070000, "kind": "started", "message": "attempt 1: every replica started"},
-    {"at": 1700000080000, "kind": "stopping", "message": "a user asked to stop it; its replicas are being ended"}
-]"#;
+fn stopping_events(ago_ms: i64) -> String {
+    let at = js_sys::Date::now() as i64 - ago_ms;
+    format!(
+        r#"[
+    {{"at": {}, "kind": "started", "message": "attempt 1: every replica started"}},
+    {{"at": {at}, "kind": "stopping", "message": "a user asked to stop it; its replicas are being ended"}}
+]"#,
+        at - 10_000
+    )
+}
 
 /// The detail page's phase, as shown.
 fn shown_phase(host: &HtmlElement) -> String {
@@ -2004,7 +2010,7 @@ async fn a_task_stopped_here_is_said_to_be_stopping_until_it_has_stopped() {
         held_fetches().iter().any(|u| u.contains("/events"))
     })
     .await;
-    answer_fetch("/events", STOPPING_EVENTS);
+    answer_fetch("/events", &stopping_events(0));
     leptos::task::tick().await;
     assert_eq!(shown_phase(&host), "Stopping");
     assert_stop_off_because_asked(&host, why);
@@ -2043,11 +2049,57 @@ async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_events() {
         held_fetches().iter().any(|u| u.contains("/events"))
     })
     .await;
-    answer_fetch("/events", STOPPING_EVENTS);
+    answer_fetch("/events", &stopping_events(0));
     until("stopping said", || shown_phase(&host) == "停止中").await;
     assert_stop_off_because_asked(&host, "已请求停止：副本全部退出后任务即结束。");
     back_to_english(&host).await;
     assert_eq!(shown_phase(&host), "Stopping");
+    finish(handle, &host, &address);
+}
+
+/// A stop still under way long past its grace period may have failed (a cluster that
+/// refused the delete): the page offers Stop again rather than waiting for an end that
+/// may not come; and a stop of an earlier attempt says nothing of the current one.
+#[wasm_bindgen_test]
+async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the phase", "[data-testid='detail-phase']").await;
+    ask_for_the_task_again(&host).await;
+    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_fetch("/events", &stopping_events(5 * 60_000));
+    leptos::task::tick().await;
+    assert_eq!(shown_phase(&host), "运行中");
+    assert!(!stop_button(&host).disabled());
+    // The next poll.
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    let now = js_sys::Date::now() as i64;
+    let later_attempt = format!(
+        r#"[
+    {{"at": {}, "kind": "stopping", "message": "a user asked to stop it"}},
+    {{"at": {}, "kind": "retrying", "message": "attempt 1 failed; retry 1 of 3"}},
+    {{"at": {now}, "kind": "started", "message": "attempt 2: every replica started"}}
+]"#,
+        now - 2000,
+        now - 1000
+    );
+    answer_fetch("/events", &later_attempt);
+    leptos::task::tick().await;
+    assert_eq!(shown_phase(&host), "运行中");
+    assert!(!stop_button(&host).disabled());
+    back_to_english(&host).await;
     finish(handle, &host, &address);
 }
 
