@@ -9,4 +9,15 @@ export CHROMEDRIVER=/usr/bin/chromedriver
 # The whole suite must finish within it: its 82 component tests took 40 s here.
 export WASM_BINDGEN_TEST_TIMEOUT=120
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/tests/webdriver/chromium.json"
+# The wasm builds name crates.io sources in their panic locations by their path in this
+# machine's cargo registry (`/root/.cargo/registry/src/index.crates.io-<hash>/serde_json-
+# 1.0.154/src/error.rs`); remapped to the crate's folder, the validator package is 107 B
+# smaller in brotli (BENCHMARKS.md). This replaces .cargo/config.toml's wasm32 flags
+# (a plain cargo build's), so it carries them too.
+wasm_flags="--cfg erase_components"
+for source in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  [ -d "$source" ] && wasm_flags+=" --remap-path-prefix=${source%/}="
+done
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$wasm_flags"
+unset wasm_flags source
 cd "$root"
