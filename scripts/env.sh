@@ -10,14 +10,19 @@ export CHROMEDRIVER=/usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT=120
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/tests/webdriver/chromium.json"
 # The wasm builds name crates.io sources in their panic locations by their path in this
-# machine's cargo registry (`/root/.cargo/registry/src/index.crates.io-<hash>/serde_json-
-# 1.0.154/src/error.rs`); remapped to the crate's folder, the validator package is 107 B
-# smaller in brotli (BENCHMARKS.md). This replaces .cargo/config.toml's wasm32 flags
-# (a plain cargo build's), so it carries them too.
+# machine's cargo registry (`/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/
+# serde_json-1.0.154/src/error.rs`); remapped to the crate's folder, the validator package
+# is 107 B smaller in brotli (BENCHMARKS.md). The same flags for every wasm build, whether
+# the registry is there yet or not (a fresh machine fetches it later), else builds would
+# undo each other's. Cargo adds them to .cargo/config.toml's (a plain cargo build's), so
+# `erase_components` is given twice, harmlessly. A cargo home with a space in its path
+# cannot be named in this list of flags: its paths stay.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 wasm_flags="--cfg erase_components"
-for source in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
-  [ -d "$source" ] && wasm_flags+=" --remap-path-prefix=${source%/}="
-done
+case "$cargo_home" in
+  *[[:space:]]*) ;;
+  *) wasm_flags+=" --remap-path-prefix=$cargo_home/registry/src/index.crates.io-1949cf8c6b5b557f=" ;;
+esac
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$wasm_flags"
-unset wasm_flags source
+unset wasm_flags cargo_home
 cd "$root"

@@ -2058,8 +2058,10 @@ async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_events() {
 }
 
 /// A stop still under way long past its grace period may have failed (a cluster that
-/// refused the delete): the page offers Stop again rather than waiting for an end that
-/// may not come; and a stop of an earlier attempt says nothing of the current one.
+/// refused the delete): a minute after the page learnt of it, it offers Stop again
+/// rather than waiting for an end that may not come. Its replicas starting after the
+/// stop was asked do not end it; a stop of an earlier attempt says nothing of the
+/// current one.
 #[wasm_bindgen_test]
 async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
     let address = fresh_page();
@@ -2071,11 +2073,34 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
         held_fetches().iter().any(|u| u.contains("/events"))
     })
     .await;
-    answer_fetch("/events", &stopping_events(5 * 60_000));
-    leptos::task::tick().await;
-    assert_eq!(shown_phase(&host), "运行中");
+    let now = js_sys::Date::now() as i64;
+    let started_after = format!(
+        r#"[
+    {{"at": {}, "kind": "stopping", "message": "a user asked to stop it"}},
+    {{"at": {now}, "kind": "started", "message": "attempt 1: every replica started"}}
+]"#,
+        now - 1000
+    );
+    answer_fetch("/events", &started_after);
+    until("stopping said", || shown_phase(&host) == "停止中").await;
+    assert!(stop_button(&host).disabled());
+    // Two minutes on, by this browser's clock.
+    let real_now =
+        js_sys::eval("window.__realNow = Date.now; Date.now = () => window.__realNow() + 120000;");
+    assert!(real_now.is_ok());
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_fetch("/events", &started_after);
+    until("stop offered again", || shown_phase(&host) == "运行中").await;
     assert!(!stop_button(&host).disabled());
-    // The next poll.
+    let _ = js_sys::eval("Date.now = window.__realNow;");
     until("the task asked for again", || {
         held_fetches().iter().any(|u| u.contains("tasks/t1?"))
     })
@@ -2096,8 +2121,10 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
         now - 1000
     );
     answer_fetch("/events", &later_attempt);
-    leptos::task::tick().await;
-    assert_eq!(shown_phase(&host), "运行中");
+    until("the earlier attempt's stop left behind", || {
+        shown_phase(&host) == "运行中"
+    })
+    .await;
     assert!(!stop_button(&host).disabled());
     back_to_english(&host).await;
     finish(handle, &host, &address);

@@ -675,6 +675,15 @@ fn exited_events(server: &Server, id: &str) -> Vec<(i64, String)> {
         .collect()
 }
 
+/// Waits until `server` has recorded the `exited` event `heard` of task `id`.
+fn wait_heard(server: &Server, id: &str, heard: &str) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while !exited_events(server, id).iter().any(|(_, m)| m == heard) {
+        assert!(Instant::now() < until, "not heard: {heard}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// An exit the server heard before it was killed is not heard again at the restart: one
 /// `exited` event per replica (README "Restarts"). The exit replayed carries the time the
 /// replica ended, when its wrapper wrote its exit status, not the restart's; so does the
@@ -693,14 +702,7 @@ fn a_restart_replays_only_unheard_exits_at_the_times_the_replicas_ended() {
         format!("if [ \"$RANK\" = 0 ]; then exit 0; fi; {}", until(&go, 0)).into();
     let id = submit(&first, &pair);
     let heard = "attempt 1: replica 0 ended with exit code 0";
-    let until_heard = Instant::now() + Duration::from_secs(30);
-    while !exited_events(&first, &id).iter().any(|(_, m)| m == heard) {
-        assert!(
-            Instant::now() < until_heard,
-            "replica 0's exit was not heard"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_heard(&first, &id, heard);
     first.crash();
     std::fs::write(&go, "").expect("writable");
     wait_ended(&data, &id);
@@ -762,17 +764,11 @@ fn a_failure_heard_before_a_crash_is_the_attempts_end_after_it() {
     .into();
     let id = submit(&first, &pair);
     let heard = "attempt 1: replica 0 ended with exit code 3";
-    let until_heard = Instant::now() + Duration::from_secs(30);
-    while !exited_events(&first, &id).iter().any(|(_, m)| m == heard) {
-        assert!(
-            Instant::now() < until_heard,
-            "replica 0's exit was not heard"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_heard(&first, &id, heard);
+    let until_termed = Instant::now() + Duration::from_secs(30);
     while !termed.exists() {
         assert!(
-            Instant::now() < until_heard,
+            Instant::now() < until_termed,
             "replica 1 got no SIGTERM from its server"
         );
         std::thread::sleep(Duration::from_millis(50));
