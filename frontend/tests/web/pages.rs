@@ -2001,16 +2001,7 @@ async fn a_task_stopped_here_is_said_to_be_stopping_until_it_has_stopped() {
     let why = "Stop was asked: the task ends once its replicas have exited.";
     assert_stop_off_because_asked(&host, why);
     // The page asks again, and the task still runs: the events now say why.
-    until("the task asked for again", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
-    })
-    .await;
-    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
-    until("the events asked for", || {
-        held_fetches().iter().any(|u| u.contains("/events"))
-    })
-    .await;
-    answer_fetch("/events", &stopping_events(0));
+    answer_next_poll(TaskPhase::Running, &stopping_events(0)).await;
     leptos::task::tick().await;
     assert_eq!(shown_phase(&host), "Stopping");
     assert_stop_off_because_asked(&host, why);
@@ -2044,12 +2035,7 @@ async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_events() {
     until_found(&host, "the phase", "[data-testid='detail-phase']").await;
     assert_eq!(shown_phase(&host), "Running");
     ask_for_the_task_again(&host).await;
-    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
-    until("the events asked for", || {
-        held_fetches().iter().any(|u| u.contains("/events"))
-    })
-    .await;
-    answer_fetch("/events", &stopping_events(0));
+    answer_next_poll(TaskPhase::Running, &stopping_events(0)).await;
     until("stopping said", || shown_phase(&host) == "停止中").await;
     assert_stop_off_because_asked(&host, "已请求停止：副本全部退出后任务即结束。");
     back_to_english(&host).await;
@@ -2068,11 +2054,6 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
     let (host, handle) = mount_detail_page().await;
     until_found(&host, "the phase", "[data-testid='detail-phase']").await;
     ask_for_the_task_again(&host).await;
-    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
-    until("the events asked for", || {
-        held_fetches().iter().any(|u| u.contains("/events"))
-    })
-    .await;
     let now = js_sys::Date::now() as i64;
     let started_after = format!(
         r#"[
@@ -2081,35 +2062,17 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
 ]"#,
         now - 1000
     );
-    answer_fetch("/events", &started_after);
+    answer_next_poll(TaskPhase::Running, &started_after).await;
     until("stopping said", || shown_phase(&host) == "停止中").await;
     assert!(stop_button(&host).disabled());
     // Two minutes on, by this browser's clock.
     let real_now =
         js_sys::eval("window.__realNow = Date.now; Date.now = () => window.__realNow() + 120000;");
     assert!(real_now.is_ok());
-    until("the task asked for again", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
-    })
-    .await;
-    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
-    until("the events asked for", || {
-        held_fetches().iter().any(|u| u.contains("/events"))
-    })
-    .await;
-    answer_fetch("/events", &started_after);
+    answer_next_poll(TaskPhase::Running, &started_after).await;
     until("stop offered again", || shown_phase(&host) == "运行中").await;
     assert!(!stop_button(&host).disabled());
     let _ = js_sys::eval("Date.now = window.__realNow;");
-    until("the task asked for again", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
-    })
-    .await;
-    answer_fetch("tasks/t1?", &t1_in(TaskPhase::Running));
-    until("the events asked for", || {
-        held_fetches().iter().any(|u| u.contains("/events"))
-    })
-    .await;
     let now = js_sys::Date::now() as i64;
     let later_attempt = format!(
         r#"[
@@ -2120,7 +2083,7 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
         now - 2000,
         now - 1000
     );
-    answer_fetch("/events", &later_attempt);
+    answer_next_poll(TaskPhase::Running, &later_attempt).await;
     until("the earlier attempt's stop left behind", || {
         shown_phase(&host) == "运行中"
     })
@@ -2220,6 +2183,20 @@ fn real_event_source() {
 
 /// Has the detail page of `t1` fetch its task again, as its poll does, without waiting
 /// for the poll: by switching to Chinese, which the page's words follow.
+/// Answers the page's next refresh: the task in `phase`, then its `events`.
+async fn answer_next_poll(phase: TaskPhase, events: &str) {
+    until("the task asked for again", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    answer_fetch("tasks/t1?", &t1_in(phase));
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_fetch("/events", events);
+}
+
 async fn ask_for_the_task_again(host: &HtmlElement) {
     find(host, "[data-testid='lang-zh']").click();
     until("the task asked for again", || {
