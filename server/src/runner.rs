@@ -2102,7 +2102,11 @@ impl Runner {
     async fn hear_late(&self, stored: &StoredTask, exits: Vec<Exit>) {
         let (id, attempt) = (&stored.task.id, stored.task.attempts);
         let said = Message::new("event.server_stopped#ended").with("attempt", attempt);
-        self.event(id, event_kind::EXITED, said).await;
+        // Dated with the first end it tells of, which follows it: dated at the restart,
+        // it was listed before ends that came earlier, and the times ran backwards.
+        let first = exits.iter().filter(|e| !e.heard).map(|e| e.at).min();
+        self.event_at(id, event_kind::EXITED, said, first.unwrap_or_else(now))
+            .await;
         self.attempts.lock().await.insert(
             id.clone(),
             Attempt {

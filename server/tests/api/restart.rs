@@ -537,6 +537,15 @@ fn replicas_that_end_while_the_server_is_down_end_their_task_as_they_ended() {
     );
     assert!(said.contains("every replica ended well"), "{said}");
     assert!(!said.contains("the server stopped while it ran"), "{said}");
+    // Listed as they happened: the restart's note comes with the first end it tells of,
+    // not at the restart before the ends it introduces.
+    let times: Vec<i64> = get(&format!("{}/api/v1/tasks/{pair}/events", second.url))
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| e["at"].as_i64().expect("a time"))
+        .collect();
+    assert!(times.is_sorted(), "events out of order: {said}");
 
     let failed = wait_for(&second, &failing, |t| phase(t) != "running");
     assert_eq!(phase(&failed), "failed", "{failed}");
