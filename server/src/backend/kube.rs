@@ -131,6 +131,40 @@ pub enum KubeError {
     StillDeleting(String),
 }
 
+/// How long a restart with jobs to take back waits for an API server it cannot reach:
+/// an API server restarting with Berth (a control plane's upgrade) is back within it.
+/// Meanwhile Berth does not serve (it serves once it has recovered).
+const TAKE_BACK_PATIENCE: Duration = Duration::from_secs(120);
+
+/// Lists `api`'s objects; an answer that asking again may change (the API server
+/// unreachable, overloaded or failing, not refusing us or the request) is asked again,
+/// after 1, 2, 4… (at most 15) seconds, until `until`.
+async fn list_patiently(
+    api: &Api<DynamicObject>,
+    params: &ListParams,
+    until: Option<tokio::time::Instant>,
+) -> ::kube::Result<::kube::core::ObjectList<DynamicObject>> {
+    let mut wait = Duration::from_secs(1);
+    loop {
+        let error = match api.list(params).await {
+            Ok(list) => return Ok(list),
+            Err(error) => error,
+        };
+        let passing = match &error {
+            ::kube::Error::Api(status) => status.code >= 500 || status.code == 429,
+            _ => true,
+        };
+        match until {
+            Some(until) if passing && tokio::time::Instant::now() + wait < until => {
+                tracing::warn!(%error, "the Kubernetes API cannot list the jobs to take back; asking again in {}s", wait.as_secs());
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(15));
+            }
+            _ => return Err(error),
+        }
+    }
+}
+
 impl From<::kube::Error> for KubeError {
     fn from(error: ::kube::Error) -> Self {
         match &error {
@@ -1089,6 +1123,11 @@ impl Backend for KubeBackend {
             .iter()
             .filter_map(|g| self.settings.namespace_for(&g.id).ok())
             .collect();
+        // With jobs to take back, an API server that cannot be reached (restarting with
+        // this server, overloaded) is waited for a while: not found, their tasks would
+        // count as interrupted and run again beside jobs that run on.
+        let patience =
+            (!running.is_empty()).then(|| tokio::time::Instant::now() + TAKE_BACK_PATIENCE);
         let mut cluster_ahead = SignedDuration::ZERO;
         if let (false, Some(namespace)) = (running.is_empty(), namespaces.iter().next()) {
             cluster_ahead = self.cluster_ahead(namespace).await;
@@ -1104,7 +1143,8 @@ impl Backend for KubeBackend {
                     ApiResource::from_gvk(&GroupVersionKind::gvk(group, version, kind_name));
                 let api: Api<DynamicObject> =
                     Api::namespaced_with(self.client.clone(), namespace, &resource);
-                let jobs = match api.list(&ListParams::default().labels(ATTEMPT_LABEL)).await {
+                let params = ListParams::default().labels(ATTEMPT_LABEL);
+                let jobs = match list_patiently(&api, &params, patience).await {
                     Ok(jobs) => jobs.items,
                     Err(error) => {
                         // A kind whose operator is not installed has nothing to end.

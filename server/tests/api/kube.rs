@@ -630,7 +630,14 @@ type ClusterBody = http_body_util::combinators::UnsyncBoxBody<bytes::Bytes, std:
 
 impl Cluster {
     fn start(jobs: Vec<Value>) -> (kube::Client, Cluster) {
+        Self::start_failing(jobs, 0)
+    }
+
+    /// [`Cluster::start`], whose first `failing` lists of PyTorchJobs answer 503, as an
+    /// API server does while it starts.
+    fn start_failing(jobs: Vec<Value>, failing: usize) -> (kube::Client, Cluster) {
         use http_body_util::BodyExt;
+        let mut failing = failing;
         let (service, handle) = tower_test::mock::pair::<
             http::Request<kube::client::Body>,
             http::Response<ClusterBody>,
@@ -679,6 +686,14 @@ impl Cluster {
                         | "podmonitors"
                 );
                 let (status, answer) = match (method.as_str(), named) {
+                    ("GET", false) if last == "pytorchjobs" && failing > 0 => {
+                        failing -= 1;
+                        (
+                            503,
+                            json!({ "apiVersion": "v1", "kind": "Status", "metadata": {},
+                            "status": "Failure", "reason": "ServiceUnavailable", "code": 503 }),
+                        )
+                    }
                     ("GET", false) if last == "pytorchjobs" => (200, list(jobs.clone())),
                     ("GET", false) => (200, list(Vec::new())),
                     ("GET", true) => (
@@ -878,6 +893,28 @@ async fn a_restarted_server_takes_back_a_running_job_and_hears_its_end() {
         phases(&done),
         ["queued", "scheduling", "running", "succeeded"]
     );
+}
+
+/// README, the Kubernetes backend, Restart: an API server that does not answer yet when
+/// Berth restarts (503 while it starts) is asked again, and the job is taken back as
+/// when it answered at once: not deleted, no re-run beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_waits_for_an_api_server_that_is_starting_and_takes_the_job_back() {
+    let data = temp_dir("data");
+    let (id, _) = ran_before(&data, &spec("hold"), 1).await;
+    let (client, cluster) = Cluster::start_failing(vec![job(&id, 1, &[("Running", "True")])], 2);
+    let app = restarted(&data, client).await;
+
+    let task = wait_for_phase(&app, &id, "running").await;
+    assert_eq!(task["attempts"], 1, "{task}");
+    assert_eq!(cluster.deletes(&job_path(&id)), 0, "the job is kept");
+    assert_eq!(
+        events_of(&app, &id, "job").await,
+        [
+            "attempt 1: the restarted server took its job back; the job ran on while the server was stopped"
+        ]
+    );
+    assert_eq!(events_of(&app, &id, "retrying").await, Vec::<String>::new());
 }
 
 /// A stop after the restart deletes the job taken back; the task is stopped once the
