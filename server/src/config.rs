@@ -848,10 +848,15 @@ mail_from = "Berth <berth@example.com>"
     fn the_kubernetes_backend_reads_its_table_and_variables_override_it() {
         let file = FileConfig::parse(
             "backend = \"kubernetes\"\n\n[kubernetes]\nnamespace = \"ml-{group}\"\n\
-             kubeconfig = \"/etc/berth/kubeconfig\"\nkueue = true\n",
+             kubeconfig = \"/etc/berth/kubeconfig\"\nkueue = true\n\
+             cleanup_image = \"registry.example.com/busybox:1.37\"\n",
         )
         .unwrap();
         let config = Config::merge(Settings::default(), file.clone());
+        assert_eq!(
+            config.kubernetes.cleanup_image,
+            "registry.example.com/busybox:1.37"
+        );
         assert_eq!(config.backend, Backend::Kubernetes);
         assert_eq!(config.kubernetes.namespace, "ml-{group}");
         assert_eq!(

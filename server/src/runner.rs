@@ -1703,6 +1703,9 @@ impl Runner {
         // the end is told, so a reader who sees the task ended finds it done.
         if let Ok(stored) = &stored {
             self.clean_shared_storage(id, &stored.task.spec).await;
+            self.backend
+                .clean_shared_storage(id, &stored.task.spec)
+                .await;
         }
         if let Ok(stored) = &stored
             && stored.task.phase.is_finished()

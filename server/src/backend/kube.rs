@@ -194,6 +194,10 @@ pub struct KubeSettings {
     /// stop deletes the job under Kueue as elsewhere (Kueue would unsuspend a suspended
     /// one on admission, k8s/RULES.md section 9).
     pub kueue: bool,
+    /// The image of the Job that removes a RayJob's shared-storage directory at its end
+    /// ("clean up on exit"): any image with `sh`, `sleep` and `rm` [default:
+    /// `busybox:1.37`]. Name a mirror where the cluster cannot pull from Docker Hub.
+    pub cleanup_image: String,
 }
 
 impl Default for KubeSettings {
@@ -203,6 +207,7 @@ impl Default for KubeSettings {
             kubeconfig: None,
             context: None,
             kueue: false,
+            cleanup_image: "busybox:1.37".to_owned(),
         }
     }
 }
@@ -979,6 +984,113 @@ impl KubeBackend {
     }
 }
 
+/// How long the Job that cleans up a RayJob's shared storage waits before it removes
+/// the task's directory, besides the time debug mode keeps the cluster: KubeRay deletes
+/// the cluster when the job ends, and its pods may write Ray's session files until they
+/// are gone (30 s of grace by default).
+const CLEANUP_DELAY_SECS: u32 = 60;
+
+/// The batch Job that removes a RayJob's directory of its shared storage ("clean up on
+/// exit", SPEC.md section 6), or `None` when the spec does not ask for it. On a cluster
+/// the directory is the task's `subPath` of the volume's claim
+/// ([`shared::manifest::pod::ray_shared_storage`]): only a pod that mounts the claim can
+/// remove it. It waits out debug mode's kept cluster first, which still uses it, and is
+/// deleted by Kubernetes an hour after it ends. Its pod carries none of the task's labels,
+/// so the task's PodMonitor never selects it.
+fn cleanup_job(
+    task: &TaskId,
+    spec: &TaskSpec,
+    image: &str,
+) -> Option<k8s_openapi::api::batch::v1::Job> {
+    use k8s_openapi::api::batch::v1::{Job, JobSpec};
+    use k8s_openapi::api::core::v1::{
+        Container, PersistentVolumeClaimVolumeSource, PodSpec, PodTemplateSpec,
+        ResourceRequirements, Volume, VolumeMount,
+    };
+    use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta as Meta;
+    if !spec.ray.shared_storage.clean_on_exit {
+        return None;
+    }
+    let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
+    let wait = CLEANUP_DELAY_SECS
+        + if spec.ray.debug.enabled {
+            spec.ray.debug.keep_secs
+        } else {
+            0
+        };
+    // A Job's name is at most 63 characters (its pods' `job-name` label).
+    let mut name = format!("{}-clean", task.0);
+    if name.len() > 63 {
+        let short = task.0.get(..57).unwrap_or(&task.0);
+        name = format!("{}-clean", short.trim_end_matches('-'));
+    }
+    let labels = [("berth.dev/cleans".to_owned(), task.0.clone())].into();
+    let amount = |cpu: &str, memory: &str| {
+        [
+            ("cpu".to_owned(), Quantity(cpu.to_owned())),
+            ("memory".to_owned(), Quantity(memory.to_owned())),
+        ]
+        .into()
+    };
+    Some(Job {
+        metadata: Meta {
+            name: Some(name),
+            labels: Some(labels),
+            ..Meta::default()
+        },
+        spec: Some(JobSpec {
+            backoff_limit: Some(3),
+            ttl_seconds_after_finished: Some(3600),
+            template: PodTemplateSpec {
+                metadata: None,
+                spec: Some(PodSpec {
+                    restart_policy: Some("Never".to_owned()),
+                    containers: vec![Container {
+                        name: "clean".to_owned(),
+                        image: Some(image.to_owned()),
+                        // The wait and the directory as arguments, not in the script.
+                        command: Some(
+                            [
+                                "sh",
+                                "-c",
+                                r#"sleep "$1" && rm -rf -- "/shared/$2""#,
+                                "clean",
+                                &wait.to_string(),
+                                &dir,
+                            ]
+                            .map(str::to_owned)
+                            .to_vec(),
+                        ),
+                        volume_mounts: Some(vec![VolumeMount {
+                            name: "shared".to_owned(),
+                            mount_path: "/shared".to_owned(),
+                            ..VolumeMount::default()
+                        }]),
+                        resources: Some(ResourceRequirements {
+                            requests: Some(amount("10m", "16Mi")),
+                            limits: Some(amount("100m", "64Mi")),
+                            ..ResourceRequirements::default()
+                        }),
+                        ..Container::default()
+                    }],
+                    volumes: Some(vec![Volume {
+                        name: "shared".to_owned(),
+                        persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
+                            claim_name: claim.to_owned(),
+                            read_only: None,
+                        }),
+                        ..Volume::default()
+                    }]),
+                    ..PodSpec::default()
+                }),
+            },
+            ..JobSpec::default()
+        }),
+        status: None,
+    })
+}
+
 fn apply_params() -> PatchParams {
     // Berth owns these objects: a field another manager took is taken back.
     PatchParams::apply(FIELD_MANAGER).force()
@@ -1006,6 +1118,25 @@ fn identify(object: &Value, index: usize) -> Result<(ApiResource, String), KubeE
 
 #[async_trait::async_trait]
 impl Backend for KubeBackend {
+    async fn clean_shared_storage(&self, task: &TaskId, spec: &TaskSpec) {
+        let Some(job) = cleanup_job(task, spec, &self.settings.cleanup_image) else {
+            return;
+        };
+        let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
+            Ok(namespace) => namespace,
+            Err(error) => {
+                tracing::warn!(task = %task, %error, "cannot clean up a RayJob's shared storage");
+                return;
+            }
+        };
+        let name = job.metadata.name.clone().unwrap_or_default();
+        let api: Api<k8s_openapi::api::batch::v1::Job> =
+            Api::namespaced(self.client.clone(), &namespace);
+        if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
+            tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
+        }
+    }
+
     fn runs_ray_clusters(&self) -> bool {
         // A finished job is left to KubeRay (only a stop deletes it), which deletes
         // the cluster `ttlSecondsAfterFinished` after the end (`shared::manifest`).
@@ -2537,6 +2668,144 @@ mod tests {
             .position(|s| s.method == "PATCH" && s.path.ends_with(&format!("pytorchjobs/{JOB}")))
             .unwrap();
         assert!(get < apply);
+    }
+
+    /// The directory of the shared volume a RayJob's pods mount at `/tmp/ray` (its
+    /// `subPath`), and the claim, read from the rendered RayJob.
+    fn mounted_shared_dir(spec: &TaskSpec, task: &TaskId) -> (String, String) {
+        let objects = shared::manifest::render(
+            spec,
+            &task.0,
+            &task.0,
+            &shared::demo::catalog(),
+            &shared::demo::user(),
+            None,
+        )
+        .expect("rendered");
+        let job = serde_json::to_value(objects.last().expect("the job")).expect("json");
+        let head = &job["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"];
+        let mount = head["containers"][0]["volumeMounts"]
+            .as_array()
+            .expect("mounts")
+            .iter()
+            .find(|m| m["mountPath"] == "/tmp/ray")
+            .expect("the shared storage's mount");
+        let volume = head["volumes"]
+            .as_array()
+            .expect("volumes")
+            .iter()
+            .find(|v| v["name"] == mount["name"])
+            .expect("its volume");
+        (
+            volume["persistentVolumeClaim"]["claimName"]
+                .as_str()
+                .expect("a claim")
+                .to_owned(),
+            mount["subPath"].as_str().expect("a subPath").to_owned(),
+        )
+    }
+
+    /// SPEC.md section 6, "clean up on exit"; README, the Kubernetes backend: at a
+    /// RayJob's end a Job that mounts the shared volume's claim removes the directory the
+    /// task's pods mounted, after the time debug mode keeps the cluster and a minute more.
+    #[tokio::test]
+    async fn a_rayjobs_shared_storage_is_removed_by_a_job_that_mounts_its_claim() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let mut spec = shared::demo::ray();
+        assert!(spec.ray.shared_storage.enabled && spec.ray.shared_storage.clean_on_exit);
+        spec.ray.debug.enabled = true;
+        spec.ray.debug.keep_secs = 600;
+        backend.clean_shared_storage(&ray, &spec).await;
+
+        let writes: Vec<Seen> = api.seen().into_iter().filter(|s| !s.is_watch()).collect();
+        assert_eq!(writes.len(), 1, "{writes:#?}");
+        let namespace = KubeSettings::default()
+            .namespace_for(&spec.basic.project_group)
+            .expect("a namespace");
+        assert_eq!(
+            writes[0].path,
+            format!("/apis/batch/v1/namespaces/{namespace}/jobs/tune-x2b4c-clean")
+        );
+        assert_eq!(writes[0].method, "PATCH");
+        assert_eq!(writes[0].content_type, "application/apply-patch+yaml");
+        assert_eq!(
+            writes[0].query.get("fieldManager").map(String::as_str),
+            Some("berth")
+        );
+        let job = &writes[0].body;
+        assert_eq!(job["apiVersion"], "batch/v1");
+        assert_eq!(job["kind"], "Job");
+        let pod = &job["spec"]["template"]["spec"];
+        assert_eq!(pod["restartPolicy"], "Never");
+        let (claim, dir) = mounted_shared_dir(&spec, &ray);
+        assert_eq!(
+            pod["volumes"][0]["persistentVolumeClaim"]["claimName"],
+            claim
+        );
+        let container = &pod["containers"][0];
+        assert_eq!(container["image"], "busybox:1.37");
+        let mount_path = container["volumeMounts"][0]["mountPath"]
+            .as_str()
+            .expect("mounted");
+        assert_eq!(
+            container["volumeMounts"][0]["name"],
+            pod["volumes"][0]["name"]
+        );
+        // `sh -c <script> clean <wait> <dir>`: the script removes `<mount>/$2` after
+        // sleeping `$1` seconds.
+        let command: Vec<&str> = container["command"]
+            .as_array()
+            .expect("a command")
+            .iter()
+            .map(|a| a.as_str().expect("text"))
+            .collect();
+        assert_eq!(command.len(), 6, "{command:?}");
+        assert_eq!(command[..2], ["sh", "-c"]);
+        assert!(
+            command[2].contains(&format!("rm -rf -- \"{mount_path}/$2\"")),
+            "{command:?}"
+        );
+        assert!(command[2].starts_with("sleep \"$1\" &&"), "{command:?}");
+        assert_eq!(command[4], "660", "the debug cluster's 600 s and a minute");
+        assert_eq!(command[5], dir);
+        // Its pods carry none of the task's labels: the task's PodMonitor selects by them.
+        assert!(job["spec"]["template"]["metadata"].is_null(), "{job}");
+        assert_eq!(job["spec"]["ttlSecondsAfterFinished"], 3600);
+
+        // Without debug mode, only the minute.
+        spec.ray.debug.enabled = false;
+        let again = cleanup_job(&ray, &spec, "busybox:1.37").expect("a job");
+        let again = serde_json::to_value(again).expect("json");
+        assert_eq!(
+            again["spec"]["template"]["spec"]["containers"][0]["command"][4],
+            "60"
+        );
+    }
+
+    /// Nothing is removed when the spec keeps its data, has no shared storage, or is a
+    /// PyTorchJob; a Job's name stays within 63 characters.
+    #[tokio::test]
+    async fn only_a_rayjob_that_asks_has_its_shared_storage_removed() {
+        let (client, api) = MockApi::start(defaults());
+        let backend = backend(client, false);
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let mut kept = shared::demo::ray();
+        kept.ray.shared_storage.clean_on_exit = false;
+        backend.clean_shared_storage(&ray, &kept).await;
+        let mut none = shared::demo::ray();
+        none.ray.shared_storage.enabled = false;
+        backend.clean_shared_storage(&ray, &none).await;
+        backend
+            .clean_shared_storage(&task(), &shared::demo::pytorch())
+            .await;
+        assert!(api.seen().is_empty(), "{:#?}", api.seen());
+
+        let long = TaskId(format!("{}-x2b4c", "a".repeat(57)));
+        let job = cleanup_job(&long, &shared::demo::ray(), "busybox:1.37").expect("a job");
+        let name = job.metadata.name.expect("a name");
+        assert!(name.len() <= 63 && name.ends_with("-clean"), "{name}");
     }
 
     #[tokio::test]
@@ -5301,6 +5570,9 @@ mod tests {
             .stop(&ray, 1, Duration::from_secs(5))
             .await
             .expect("stopped");
+        backend
+            .clean_shared_storage(&ray, &shared::demo::ray())
+            .await;
         backend.end_leftovers().await;
         backend.outside_usage().await.expect("usage");
 

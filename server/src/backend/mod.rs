@@ -289,6 +289,13 @@ pub trait Backend: Send + Sync {
         false
     }
 
+    /// Removes a RayJob's data from its shared storage at the task's end, when its spec
+    /// asks for it ("clean up on exit"), where the backend keeps that storage. The local
+    /// backend's is a directory of this machine, which the runner removes itself.
+    async fn clean_shared_storage(&self, task: &TaskId, spec: &TaskSpec) {
+        let _ = (task, spec);
+    }
+
     /// Whether a RayJob runs on a Ray cluster (KubeRay): a submitter, a head and workers,
     /// each with its log ([`shared::api::log_replicas`]), the cluster outliving the job
     /// in debug mode (for `ttlSecondsAfterFinished`). The local backend runs the

@@ -917,6 +917,69 @@ async fn a_restart_waits_for_an_api_server_that_is_starting_and_takes_the_job_ba
     assert_eq!(events_of(&app, &id, "retrying").await, Vec::<String>::new());
 }
 
+/// SPEC.md section 6, "clean up on exit", on a cluster (README, the Kubernetes backend):
+/// a RayJob whose spec asks for it gets, at its end, the Job that removes its directory
+/// of the shared volume.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
+    let data = temp_dir("data");
+    let (client, cluster) = Cluster::start(Vec::new());
+    let backend = server::backend::kube::KubeBackend::new(
+        client,
+        server::backend::kube::KubeSettings::default(),
+        Arc::new(shared::demo::catalog()),
+    );
+    let app = app_on(&data, Arc::new(backend)).await;
+    let spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
+    assert_eq!(spec["ray"]["shared_storage"]["clean_on_exit"], true);
+    let id = submit(&app, &spec).await;
+    let namespace = server::backend::kube::KubeSettings::default()
+        .namespace_for(spec["basic"]["project_group"].as_str().expect("a group"))
+        .expect("a namespace");
+    let jobs = format!("/apis/ray.io/v1/namespaces/{namespace}/rayjobs");
+    let cleanup = format!("/apis/batch/v1/namespaces/{namespace}/jobs/{id}-clean");
+    let patched = |path: &str| {
+        cluster
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(method, p)| method == "PATCH" && p == path)
+            .count()
+    };
+    // Applied, not ended: nothing is cleaned while it runs.
+    for _ in 0..300 {
+        if patched(&format!("{jobs}/{id}")) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(patched(&format!("{jobs}/{id}")), 1, "the RayJob is applied");
+    assert_eq!(patched(&cleanup), 0);
+
+    cluster
+        .push(
+            &jobs,
+            "MODIFIED",
+            json!({
+                "apiVersion": "ray.io/v1", "kind": "RayJob",
+                "metadata": { "name": id, "namespace": namespace, "uid": format!("uid-{id}-new"),
+                    "resourceVersion": "5", "labels": { "berth.io/attempt": "1" } },
+                "spec": {},
+                "status": { "jobDeploymentStatus": "Complete", "jobStatus": "SUCCEEDED" }
+            }),
+        )
+        .await;
+    wait_for_phase(&app, &id, "succeeded").await;
+    for _ in 0..100 {
+        if patched(&cleanup) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(patched(&cleanup), 1, "the cleanup Job is applied once");
+}
+
 /// A stop after the restart deletes the job taken back; the task is stopped once the
 /// job is gone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,6 +5,7 @@
 use super::Job;
 use super::object::Map;
 use super::shell::kubelet_literal;
+use crate::TaskSpec;
 use crate::catalog::{InstanceSpec, Node, Scrape};
 use crate::injected::PYTORCH_DISTRIBUTED;
 use crate::task::RAY_SHARED_STORAGE_PATH;
@@ -382,6 +383,15 @@ pub fn env(job: &Job<'_>) -> (Vec<EnvVar>, Vec<(String, String)>) {
     (env, hidden)
 }
 
+/// A RayJob's shared storage, when it has one: the claim of its volume, and the
+/// directory of it that the task's pods mount at `/tmp/ray` (its `subPath`), which "clean
+/// up on exit" removes. Every task gets its own directory, named as its job, so two
+/// RayJobs on one volume never share Ray's session files.
+pub fn ray_shared_storage<'a>(spec: &'a TaskSpec, job_name: &str) -> Option<(&'a str, String)> {
+    let shared = &spec.ray.shared_storage;
+    (spec.is_ray() && shared.enabled).then(|| (shared.volume.as_str(), job_name.to_owned()))
+}
+
 /// Volumes and mounts for storage (read-write), datasets and models (read-only) and,
 /// for a RayJob, the shared storage at `/tmp/ray`. One volume per catalog item, even
 /// when it is mounted at several paths; names are `storage-<i>`, `dataset-<i>`,
@@ -417,16 +427,13 @@ pub fn volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
             });
         }
     }
-    let shared = &job.spec.ray.shared_storage;
-    if job.spec.is_ray() && shared.enabled {
-        volumes.push(claim("ray-shared".to_owned(), &shared.volume, false));
-        // Every task gets its own directory of the shared volume, so two RayJobs on
-        // one volume never share Ray's session files.
+    if let Some((claim_name, sub_path)) = ray_shared_storage(job.spec, job.name) {
+        volumes.push(claim("ray-shared".to_owned(), claim_name, false));
         mounts.push(VolumeMount {
             name: "ray-shared".to_owned(),
             mount_path: RAY_SHARED_STORAGE_PATH.to_owned(),
             read_only: false,
-            sub_path: Some(job.name.to_owned()),
+            sub_path: Some(sub_path),
         });
     }
     if job.spec.advanced.ssh {
