@@ -4,6 +4,7 @@ use super::seen::Seen;
 use super::syntax::{is_normalized, is_within};
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::catalog::AccessMode;
+use crate::manifest::pod::{HOSTS_DIR, SSH_KEY_DIR};
 use crate::task::{Environment, Mount, RAY_SHARED_STORAGE_PATH, TaskSpec};
 
 /// Mounting over these breaks the container.
@@ -38,7 +39,8 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         (Source::Model, field_key!(Environment: models), &env.models),
     ];
     let ray_storage = cx.spec.is_ray() && cx.spec.ray.shared_storage.enabled;
-    let ssh = cx.spec.advanced.ssh;
+    // With pod SSH: whether its node lists are mounted too (a PyTorchJob's).
+    let ssh = cx.spec.advanced.ssh.then_some(!cx.spec.is_ray());
     // A RayJob's shared storage is a volume too, the one its help says is for
     // checkpoints: advising one more would contradict it.
     if env.storage.is_empty() && !ray_storage {
@@ -162,7 +164,7 @@ fn path_ok(
     at: impl Fn() -> FieldPath,
     path: &str,
     ray_storage: bool,
-    ssh: bool,
+    ssh: Option<bool>,
 ) -> bool {
     if !require(report, path, &at) {
         return false;
@@ -199,7 +201,18 @@ fn path_ok(
         report.push(at(), IssueCode::MountPathRayReserved);
         return false;
     }
-    if ssh && is_within(SSH_HOSTFILE_DIR, path) {
+    // Pod SSH mounts its key there (and a PyTorchJob's node lists): the API server
+    // refuses two mounts at one path.
+    if ssh.is_some_and(|hosts| path == SSH_KEY_DIR || (hosts && path == HOSTS_DIR)) {
+        report.push(
+            at(),
+            IssueCode::MountPathConflict {
+                other: field_path!(TaskSpec: advanced.ssh).to_string(),
+            },
+        );
+        return false;
+    }
+    if ssh.is_some() && is_within(SSH_HOSTFILE_DIR, path) {
         report.push(at(), IssueCode::MountPathHidesSshHostfile);
     } else if let Some(dir) = IMAGE_DIRS.iter().find(|d| is_within(path, d)) {
         report.push(
