@@ -136,3 +136,77 @@ fn runtime_envs_are_accepted_refused_and_read_as_pyyaml_reads_them() {
     let read = answers.iter().filter(|a| a[0] == "docs").count();
     assert!(read > 100 && read < texts.len() - 100, "{read} read");
 }
+
+/// SPEC.md section 8 (the platform's value wins) on a cluster: the RayJob submitter's
+/// script takes the platform's context variables (`TASK_UUID`, `X_*`) out of the runtime
+/// env's `env_vars` before `ray job submit` reads the file, and leaves the rest (KubeRay's
+/// `RAY_*` too, which Ray reads as settings). Runs the rendered lines themselves (the
+/// file's write and the filter, the file moved and Python named as here) with bash and
+/// PyYAML, and reads the file back with PyYAML.
+#[test]
+fn the_submitter_takes_the_platforms_variables_out_of_the_runtime_env() {
+    use shared::manifest::ray::{RUNTIME_ENV_FILE, submitter_command};
+    let dir = std::env::temp_dir().join(format!("berth-runtime-env-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("runtime-env.yaml");
+    let python = python();
+    let run = |runtime_env: &str| {
+        let command = submitter_command("python main.py", runtime_env);
+        assert_eq!(command[..2], ["bash", "-ce"]);
+        // The kubelet hands the script over with `$$` as `$`.
+        let script = command[2].replace("$$", "$");
+        // From the file's write to the submit (a YAML's lines are lines of the script).
+        let start = script
+            .find("printf '%s' ")
+            .expect("the runtime env is written");
+        let end = script
+            .find("\nif ! ray job status")
+            .expect("then submitted");
+        let steps = script[start..end]
+            .replace(RUNTIME_ENV_FILE, &file.display().to_string())
+            .replacen("\npython -c", &format!("\n{} -c", python.display()), 1);
+        assert_eq!(
+            steps.matches(" -c ").count(),
+            1,
+            "the write and the filter: {steps}"
+        );
+        let status = Command::new("bash")
+            .arg("-ce")
+            .arg(&steps)
+            .status()
+            .expect("bash runs");
+        assert!(status.success(), "{steps}");
+        let read = Command::new(&python)
+            .args([
+                "-c",
+                "import sys,yaml,json;print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+            ])
+            .arg(&file)
+            .output()
+            .expect("python runs");
+        assert!(read.status.success(), "{read:?}");
+        let text = std::fs::read_to_string(&file).expect("written");
+        let value: serde_json::Value = serde_json::from_slice(&read.stdout).expect("JSON");
+        (text, value)
+    };
+
+    let (_, env) = run(
+        "pip:\n  - ray[tune]==2.40.0\nenv_vars:\n  TASK_UUID: mine\n  X_USER_NAME: 'someone else'\n  \
+         OMP_NUM_THREADS: \"8\"\n  RAY_DEDUP_LOGS: \"0\"\n  X_CLUSTER: $HOME\n",
+    );
+    assert_eq!(
+        env,
+        serde_json::json!({
+            "pip": ["ray[tune]==2.40.0"],
+            "env_vars": { "OMP_NUM_THREADS": "8", "RAY_DEDUP_LOGS": "0" }
+        })
+    );
+    // Nothing of the platform's there: the file is as written, comments and all.
+    let kept = "# tuned\nenv_vars:\n  OMP_NUM_THREADS: \"8\"  # per node\nworking_dir: .\n";
+    let (text, _) = run(kept);
+    assert_eq!(text, kept);
+    // Not a mapping, or no `env_vars`: left to `ray job submit` to judge.
+    let (text, _) = run("pip: [torch]\n");
+    assert_eq!(text, "pip: [torch]\n");
+    std::fs::remove_dir_all(&dir).ok();
+}

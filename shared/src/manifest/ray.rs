@@ -166,6 +166,28 @@ fn entrypoint_words(command: &str) -> String {
     line.join(" ")
 }
 
+/// The Python program (`python -c <it> <file>`) that drops the context variables the
+/// platform sets in every pod ([`crate::injected::CONTEXT`]: `TASK_UUID`, `X_*`) from
+/// the runtime env file's `env_vars`: Ray gives the job's processes those over their
+/// pod's environment, and the platform's value wins (SPEC.md section 8), as the form
+/// warns (`env.name.platform_injected`) and the local backend does. The file is read and
+/// written with PyYAML (which `ray job submit` reads it with, and installs), and only
+/// rewritten when it held one of them. KubeRay's own `RAY_*` variables are left: Ray
+/// reads many `RAY_*` settings that users set there on purpose.
+pub fn runtime_env_filter() -> String {
+    let names: Vec<String> = crate::injected::CONTEXT
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect();
+    format!(
+        "import sys,yaml;p=sys.argv[1];d=yaml.safe_load(open(p));\
+         e=d.get('env_vars') if isinstance(d,dict) else None;\
+         k=[n for n in ({}) if isinstance(e,dict) and n in e];\
+         [e.pop(n) for n in k];k and yaml.safe_dump(d,open(p,'w'))",
+        names.join(",")
+    )
+}
+
 /// Where the submitter writes the runtime env for `ray job submit --runtime-env`.
 pub const RUNTIME_ENV_FILE: &str = "/tmp/berth-runtime-env.yaml";
 
@@ -183,6 +205,8 @@ pub const RUNTIME_ENV_FILE: &str = "/tmp/berth-runtime-env.yaml";
 /// PyYAML's `safe_load` (the reader Berth validates it as). KubeRay keeps a command the
 /// template sets and adds `RAY_DASHBOARD_ADDRESS` (without `http://`) and
 /// `RAY_JOB_SUBMISSION_ID` to the container's env (`configureSubmitterContainer`).
+/// Before the submit, [`runtime_env_filter`] takes the platform's context variables out
+/// of the file's `env_vars`.
 pub fn submitter_command(command: &str, runtime_env: &str) -> Vec<String> {
     let mut script = vec![
         "address=http://${RAY_DASHBOARD_ADDRESS#http://}".to_owned(),
@@ -193,6 +217,10 @@ pub fn submitter_command(command: &str, runtime_env: &str) -> Vec<String> {
         script.push(format!(
             "printf '%s' {} > {RUNTIME_ENV_FILE}",
             single_quoted(runtime_env)
+        ));
+        script.push(format!(
+            "python -c {} {RUNTIME_ENV_FILE}",
+            single_quoted(&runtime_env_filter())
         ));
         submit.push_str(&format!(" --runtime-env {RUNTIME_ENV_FILE}"));
     }
