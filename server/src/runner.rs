@@ -1998,6 +1998,11 @@ impl Runner {
                 last_event,
             });
         }
+        // Before the attempts' lock, which stops and the backend's events wait for: an API
+        // server that does not answer yet may take a while.
+        if !resumable.is_empty() {
+            self.backend.await_reachable().await;
+        }
         // Held until the attempts taken back are known and said: the backend may report
         // one's end at once, which must find the attempt and come after the event.
         let mut attempts = self.attempts.lock().await;

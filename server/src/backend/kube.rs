@@ -136,14 +136,16 @@ pub enum KubeError {
 /// Meanwhile Berth does not serve (it serves once it has recovered).
 const TAKE_BACK_PATIENCE: Duration = Duration::from_secs(120);
 
-/// Lists `api`'s objects; an answer that asking again may change (the API server
-/// unreachable, overloaded or failing, not refusing us or the request) is asked again,
-/// after 1, 2, 4… (at most 15) seconds, until `until`.
+/// Lists `api`'s objects until it answers, or gives an answer that asking again would not
+/// change (it refuses us or the request), or `patience` has passed: asked again after
+/// 1, 2, 4… (at most 15) seconds while the API server cannot be reached, is overloaded
+/// (429) or fails (5xx).
 async fn list_patiently(
     api: &Api<DynamicObject>,
     params: &ListParams,
-    until: Option<tokio::time::Instant>,
+    patience: Duration,
 ) -> ::kube::Result<::kube::core::ObjectList<DynamicObject>> {
+    let until = tokio::time::Instant::now() + patience;
     let mut wait = Duration::from_secs(1);
     loop {
         let error = match api.list(params).await {
@@ -154,14 +156,12 @@ async fn list_patiently(
             ::kube::Error::Api(status) => status.code >= 500 || status.code == 429,
             _ => true,
         };
-        match until {
-            Some(until) if passing && tokio::time::Instant::now() + wait < until => {
-                tracing::warn!(%error, "the Kubernetes API cannot list the jobs to take back; asking again in {}s", wait.as_secs());
-                tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(Duration::from_secs(15));
-            }
-            _ => return Err(error),
+        if !passing || tokio::time::Instant::now() + wait >= until {
+            return Err(error);
         }
+        tracing::warn!(%error, "the Kubernetes API does not answer; asking again in {}s", wait.as_secs());
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(15));
     }
 }
 
@@ -1118,6 +1118,25 @@ fn identify(object: &Value, index: usize) -> Result<(ApiResource, String), KubeE
 
 #[async_trait::async_trait]
 impl Backend for KubeBackend {
+    async fn await_reachable(&self) {
+        let namespace = self
+            .catalog
+            .project_groups
+            .iter()
+            .find_map(|g| self.settings.namespace_for(&g.id).ok());
+        let Some(namespace) = namespace else {
+            return;
+        };
+        let resource =
+            ApiResource::from_gvk(&GroupVersionKind::gvk("kubeflow.org", "v1", "PyTorchJob"));
+        let api: Api<DynamicObject> =
+            Api::namespaced_with(self.client.clone(), &namespace, &resource);
+        let one = ListParams::default().labels(ATTEMPT_LABEL).limit(1);
+        if let Err(error) = list_patiently(&api, &one, TAKE_BACK_PATIENCE).await {
+            tracing::warn!(%error, "the Kubernetes API did not answer in time; the jobs it runs are not taken back");
+        }
+    }
+
     async fn clean_shared_storage(&self, task: &TaskId, spec: &TaskSpec) {
         let Some(job) = cleanup_job(task, spec, &self.settings.cleanup_image) else {
             return;
@@ -1254,11 +1273,6 @@ impl Backend for KubeBackend {
             .iter()
             .filter_map(|g| self.settings.namespace_for(&g.id).ok())
             .collect();
-        // With jobs to take back, an API server that cannot be reached (restarting with
-        // this server, overloaded) is waited for a while: not found, their tasks would
-        // count as interrupted and run again beside jobs that run on.
-        let patience =
-            (!running.is_empty()).then(|| tokio::time::Instant::now() + TAKE_BACK_PATIENCE);
         let mut cluster_ahead = SignedDuration::ZERO;
         if let (false, Some(namespace)) = (running.is_empty(), namespaces.iter().next()) {
             cluster_ahead = self.cluster_ahead(namespace).await;
@@ -1275,7 +1289,7 @@ impl Backend for KubeBackend {
                 let api: Api<DynamicObject> =
                     Api::namespaced_with(self.client.clone(), namespace, &resource);
                 let params = ListParams::default().labels(ATTEMPT_LABEL);
-                let jobs = match list_patiently(&api, &params, patience).await {
+                let jobs = match api.list(&params).await {
                     Ok(jobs) => jobs.items,
                     Err(error) => {
                         // A kind whose operator is not installed has nothing to end.

@@ -258,6 +258,11 @@ pub trait Backend: Send + Sync {
         0
     }
 
+    /// Waits a while until what runs the jobs answers: called before a restart takes
+    /// jobs back ([`Backend::take_back`]), which counts a job it cannot ask about as gone
+    /// and its task as interrupted. Nothing to wait for by default.
+    async fn await_reachable(&self) {}
+
     /// [`Backend::end_leftovers`], but for the attempts of `running` (what the store
     /// says runs) that still run here, which are taken back: watched again from now as
     /// if this server had started them, their ends (also one that came while no server
