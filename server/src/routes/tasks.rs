@@ -1175,18 +1175,29 @@ async fn streamed_log(
     mask: LogMask,
 ) -> Response {
     use futures_util::StreamExt;
-    // A read error ends the log: what came before it is still worth showing.
-    let chunks = stream.take_while(|chunk| std::future::ready(chunk.is_ok()));
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // A read error ends the log: what came before it is still worth showing, but not as
+    // the whole log (below).
+    let broke = Arc::new(AtomicBool::new(false));
+    let breaking = Arc::clone(&broke);
+    let chunks = stream.take_while(move |chunk| {
+        if chunk.is_err() {
+            breaking.store(true, Ordering::SeqCst);
+        }
+        std::future::ready(chunk.is_ok())
+    });
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
     // Masked a piece at a time, the held tail after the last: a pod's log may be hundreds
     // of megabytes.
-    let text = std::sync::Arc::new(std::sync::Mutex::new(LogText::new(mask)));
-    let tail = std::sync::Arc::clone(&text);
+    let text = Arc::new(std::sync::Mutex::new(LogText::new(mask)));
+    let tail = Arc::clone(&text);
+    let ended = Arc::clone(&broke);
     let masked = chunks
         .map(move |chunk| lock(&text).push(&chunk))
         .chain(futures_util::stream::once(async move {
             let mut tail = lock(&tail);
-            if complete {
+            // Cut short, its last line may be the start of a hidden value.
+            if complete && !ended.load(Ordering::SeqCst) {
                 tail.finish()
             } else {
                 tail.cut();
@@ -1194,19 +1205,25 @@ async fn streamed_log(
             }
         }))
         .filter(|text| std::future::ready(!text.is_empty()));
+    // After the log, what tells a reader whether it is whole: a plain read's body fails
+    // (the connection is cut, not ended), a followed log's `end` event is left out (the
+    // page says the log broke off, as for a local log that cannot be read).
+    let whole = move || !broke.load(Ordering::SeqCst);
     if !follow {
-        let pieces = masked.map(Ok::<_, std::convert::Infallible>);
+        let pieces = masked.map(Ok::<_, std::io::Error>).chain(
+            futures_util::stream::once(async move {
+                Err(std::io::Error::other("the pod's log broke off"))
+            })
+            .filter(move |_| std::future::ready(!whole())),
+        );
         return plain_text(axum::body::Body::from_stream(pieces));
     }
-    let events =
-        masked
-            .map(|text| Ok(Event::default().data(text)))
-            .chain(futures_util::stream::once(std::future::ready(Ok::<
-                _,
-                std::convert::Infallible,
-            >(
-                Event::default().event("end").data("ended"),
-            ))));
+    let events = masked.map(|text| Ok(Event::default().data(text))).chain(
+        futures_util::stream::once(std::future::ready(Ok::<_, std::convert::Infallible>(
+            Event::default().event("end").data("ended"),
+        )))
+        .filter(move |_| std::future::ready(whole())),
+    );
     Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response()

@@ -127,10 +127,19 @@ impl Backend for JobBackend {
         replica: u32,
         _follow: bool,
     ) -> Result<Option<LogStream>, BackendError> {
-        let chunks = vec![
-            Ok(format!("attempt {attempt} replica {replica}\n").into_bytes()),
-            Ok(b"second line\n".to_vec()),
-        ];
+        // Replica 2's stream breaks off (the API server's connection drops) after a
+        // line and the start of a second.
+        let chunks = if replica == 2 {
+            vec![
+                Ok(b"first line\nsecond".to_vec()),
+                Err(std::io::Error::from(std::io::ErrorKind::ConnectionReset)),
+            ]
+        } else {
+            vec![
+                Ok(format!("attempt {attempt} replica {replica}\n").into_bytes()),
+                Ok(b"second line\n".to_vec()),
+            ]
+        };
         Ok(Some(futures_util::StreamExt::boxed(
             futures_util::stream::iter(chunks),
         )))
@@ -283,6 +292,56 @@ async fn a_finished_job_succeeds_the_task_with_its_cluster_events_and_streamed_l
     );
     // Browsers drop an event without data, so the end carries some.
     assert!(sse[end..].starts_with("event: end\ndata: ended\n"), "{sse}");
+}
+
+/// A pod's log whose stream breaks off is not shown as whole: followed, it ends without
+/// its `end` event (the page says the log broke off, as for a local log that cannot be
+/// read); read plain, the answer's body fails instead of ending, so a client knows it is
+/// cut. What came before the break is shown, a line cut short included only as far as it
+/// goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pod_log_that_breaks_off_is_not_shown_as_whole() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let (app, _) = app().await;
+    let mut three = spec("succeed");
+    three["compute"]["workers"] = 2.into();
+    let id = submit(&app, &three).await;
+    wait_for_phase(&app, &id, "succeeded").await;
+
+    let (status, sse) = get(
+        &app,
+        &format!("/api/v1/tasks/{id}/logs?replica=2&follow=true"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let sse = sse.as_str().expect("text").to_owned();
+    assert!(sse.contains("data: first line\n"), "{sse}");
+    assert!(
+        !sse.contains("event: end"),
+        "a broken log is not ended: {sse}"
+    );
+
+    let request = Request::get(format!("/api/v1/tasks/{id}/logs?replica=2"))
+        .body(Body::empty())
+        .expect("a request");
+    let response = app.clone().oneshot(request).await.expect("an answer");
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let mut read = Vec::new();
+    let broke = loop {
+        match body.frame().await {
+            Some(Ok(frame)) => read.extend_from_slice(frame.data_ref().map_or(&[][..], |d| d)),
+            Some(Err(_)) => break true,
+            None => break false,
+        }
+    };
+    assert!(
+        broke,
+        "the body ends as if whole: {:?}",
+        String::from_utf8_lossy(&read)
+    );
+    assert!(String::from_utf8_lossy(&read).starts_with("first line\n"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
