@@ -82,6 +82,35 @@ pub fn BasicSection() -> impl IntoView {
             });
         }),
     };
+    // The cluster filters the pools and specs (SPEC.md section 1): moving the draft to
+    // another (a clone's) drops those it does not have, which stayed as errors and hid
+    // what the new cluster needs said (no spot instances there, say).
+    let cluster = Lens {
+        get: cx.watch(move |s| s.basic.cluster.clone()),
+        set: Callback::new(move |v: String| {
+            cx.spec.update(|s| {
+                s.basic.cluster = v;
+                cx.catalog.with_value(|c| {
+                    let Some(cluster) = c.cluster(&s.basic.region, &s.basic.cluster) else {
+                        return;
+                    };
+                    let has_spec = |id: &String| cluster.specs.iter().any(|x| &x.id == id);
+                    if !s
+                        .compute
+                        .pool
+                        .as_ref()
+                        .is_none_or(|p| cluster.pools.iter().any(|x| &x.id == p))
+                    {
+                        s.compute.pool = None;
+                    }
+                    s.compute.specs.retain(has_spec);
+                    if !s.compute.head_spec.as_ref().is_none_or(has_spec) {
+                        s.compute.head_spec = None;
+                    }
+                });
+            });
+        }),
+    };
     let task_type = Lens {
         get: cx.watch(move |s| s.basic.task_type.map(|t| wire(&t)).unwrap_or_default()),
         set: Callback::new(move |v: String| {
@@ -101,7 +130,7 @@ pub fn BasicSection() -> impl IntoView {
     view! {
         <Section path="basic">
             <SelectField path="basic.region" lens=region options=regions />
-            <SelectField path="basic.cluster" lens=text_lens!(cx, basic.cluster) options=clusters />
+            <SelectField path="basic.cluster" lens=cluster options=clusters />
             {group_field}
             <SelectField path="basic.task_type" lens=task_type options=types />
             <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix)>

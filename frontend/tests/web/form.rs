@@ -487,6 +487,33 @@ async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     );
 }
 
+/// SPEC.md section 1: the cluster filters the pools and specs offered. A draft moved to
+/// another cluster (a clone) keeps only the pool and specs that cluster has: the old
+/// ones stayed as errors ("is not a pool of this cluster") and hid what the new cluster
+/// needs said.
+#[wasm_bindgen_test]
+async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
+    let mut start = example(shared::demo::PYTORCH_EXAMPLE);
+    start.compute.pool = Some("sh-a-shared".to_owned());
+    start.compute.specs = vec!["h100-1g".to_owned(), "a100-1g".to_owned()];
+    let form = mount(Some(start), false).await;
+    form.choose("basic.region", "cn-north").await;
+    form.choose("basic.cluster", "bj-a").await;
+    let spec = form.submitted().await;
+    assert_eq!(spec.basic.cluster, "bj-a");
+    // bj-a has its own shared pool, a100-1g and no H100.
+    assert_eq!(spec.compute.pool, None);
+    assert_eq!(spec.compute.specs, ["a100-1g"]);
+    assert!(
+        form.find("[data-path='compute.pool']").is_none(),
+        "no finding about the old pool"
+    );
+    // Back to where the draft began: what it kept is kept.
+    form.choose("basic.region", "cn-east").await;
+    form.choose("basic.cluster", "sh-a").await;
+    assert_eq!(form.submitted().await.compute.specs, ["a100-1g"]);
+}
+
 /// A spec list with nothing to offer says so, and what to change, rather than looking
 /// broken; spot says it by its own finding.
 #[wasm_bindgen_test]
