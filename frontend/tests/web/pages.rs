@@ -102,6 +102,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         reason: None,
         // As the local backend lists them (the e2e journeys run on it).
         logs: shared::api::log_replicas(&spec_of(task_type), false),
+        stopping_since: None,
     }
 }
 
