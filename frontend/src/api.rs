@@ -65,6 +65,7 @@ fn refusal_key(code: &str) -> Option<&'static str> {
         "task.conflict" => "ui.app.refused.task_conflict",
         "task.forbidden" => "ui.app.refused.task_forbidden",
         "task.not_found" => "ui.app.refused.task_not_found",
+        "task.stopping" => "ui.app.refused.task_stopping",
         _ => return None,
     })
 }

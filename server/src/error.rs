@@ -86,6 +86,13 @@ pub enum ApiError {
     /// The task is in a phase where this cannot be done.
     #[error("{0}")]
     Conflict(String),
+    /// A delete of a task whose stop is under way: "stop it first" would ask for what
+    /// the user did already.
+    #[error("task {id} has not ended: its stop is under way; delete it once it has stopped")]
+    Stopping {
+        /// The task.
+        id: String,
+    },
     /// The request is not signed in, or its credentials are wrong.
     #[error("{detail}")]
     Unauthorized {
@@ -123,7 +130,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TaskNotFound { .. } | ApiError::LogElsewhere { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::Stopping { .. } => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
             ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
@@ -146,6 +153,7 @@ impl ApiError {
             ApiError::LogElsewhere { .. } => "log.elsewhere",
             ApiError::Forbidden { .. } => "task.forbidden",
             ApiError::Conflict(_) => "task.conflict",
+            ApiError::Stopping { .. } => "task.stopping",
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::BadQuery(_) => "query.invalid",

@@ -663,6 +663,7 @@ impl Runner {
                         placement: None,
                         owner_org: user.org.clone(),
                         owner_tenant_id: user.tenant_id.clone(),
+                        stop_asked_at: None,
                     })
                 });
                 break Submitted::New(id, stored);
@@ -853,6 +854,7 @@ impl Runner {
                     placement: None,
                     owner_org,
                     owner_tenant_id,
+                    stop_asked_at: None,
                 },
                 answer: pending.answer,
             });

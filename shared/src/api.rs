@@ -125,6 +125,13 @@ pub struct TaskView {
     /// they run; in a task's own answers, not in the list's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<LogReplica>,
+    /// While a stop is under way, when it was asked: a user asked to stop the current
+    /// attempt (its `stopping` event) and the task runs on until its replicas have ended
+    /// (SIGTERM, then SIGKILL after the grace period; on Kubernetes, the job's delete).
+    /// Absent otherwise: a stop of an earlier attempt does not count, and it goes when
+    /// the task ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopping_since: Option<crate::Timestamp>,
 }
 
 /// What a replica runs, for the task page's log picker.

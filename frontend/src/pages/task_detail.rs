@@ -13,22 +13,8 @@ use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
 use std::time::Duration;
 
-/// The event kind the server records when a user asks to stop a task that runs.
-const STOPPING_EVENT: &str = "stopping";
 /// How long after a stop was asked Stop is offered again (the grace period is 10 s).
 const STOP_OFFERED_AGAIN_MS: i64 = 60_000;
-
-/// The time of the current attempt's `stopping` event, if a stop of it was asked.
-fn current_stop(events: &[TaskEventView]) -> Option<i64> {
-    events
-        .iter()
-        .fold(None, |at, event| match event.kind.as_str() {
-            STOPPING_EVENT => Some(event.at.0),
-            // A new attempt: an earlier stop is not this one's.
-            "retrying" | "queued" => None,
-            _ => at,
-        })
-}
 
 /// How often a task that has not ended is fetched again.
 const REFRESH: Duration = Duration::from_secs(2);
@@ -57,16 +43,19 @@ pub fn TaskDetailPage(
     let gone = RwSignal::new(false);
     let id = StoredValue::new(id);
     // The task runs on until its replicas have ended (SIGTERM, SIGKILL after a grace
-    // period) and the view has no phase for that: a stop answered here, or a `stopping`
-    // event of the current attempt (a stop asked elsewhere), says it is under way; either
-    // ends with the task. One under way long past the grace period may have failed (a
-    // cluster that refused the job's delete): Stop is offered again. Timed by this
-    // browser's clock from when the page learnt of the stop, as the server's may differ.
+    // period) and has no phase for that: a stop answered here, or the task's
+    // `stopping_since` (a stop of its current attempt, asked here or elsewhere), says it
+    // is under way; either ends with the task. One under way long past the grace period
+    // may have failed (a cluster that refused the job's delete): Stop is offered again.
+    // Timed by this browser's clock from when the page learnt of the stop, as the
+    // server's may differ.
     let stop_asked = RwSignal::new(None::<i64>);
-    // The current attempt's `stopping` event's time, and when this page learnt of it.
+    let stop_since =
+        move || task.with(|t| t.as_ref().and_then(|t| t.stopping_since.map(|at| at.0)));
+    // The stop's time as the server gives it, and when this page learnt of it.
     let stop_said = RwSignal::new(None::<(i64, i64)>);
     Effect::new(move |_| {
-        let said = events.with(|list| current_stop(list));
+        let said = stop_since();
         match said {
             Some(at) if stop_said.with_untracked(|s| s.is_none_or(|(seen, _)| seen != at)) => {
                 stop_said.set(Some((at, js_sys::Date::now() as i64)));
@@ -78,9 +67,9 @@ pub fn TaskDetailPage(
     let stopping = Memo::new(move |_| {
         let running = task.with(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
         let now = js_sys::Date::now() as i64;
-        // Read from the events each time they come (every poll), so the minute is noticed;
+        // Read from the task each time it comes (every poll), so the minute is noticed;
         // learnt now if the effect has not yet noted it.
-        let learnt = events.with(|list| current_stop(list)).map(|at| {
+        let learnt = stop_since().map(|at| {
             stop_said
                 .get()
                 .filter(|(seen, _)| *seen == at)

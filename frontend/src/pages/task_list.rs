@@ -606,20 +606,23 @@ pub fn TaskTable(
                 <tbody>
                     <For
                         each=move || tasks.get()
-                        key=|view| (view.task.id.clone(), view.task.updated_at, view.tags.clone())
+                        // A stop asked leaves `updated_at` as it was: the row is built again
+                        // for its own stop too.
+                        key=|view| (view.task.id.clone(), view.task.updated_at, view.tags.clone(), view.stopping_since)
                         children=move |view| {
                             let task = view.task;
                             let id = task.id.0.clone();
                             let name = id.clone();
                             let created = task.created_at;
                             let zone = task.spec.basic.time_zone.clone();
+                            let stopping = view.stopping_since.is_some();
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
                                     <th scope="row">
                                         <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
                                     </th>
                                     <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
-                                    <td><PhaseBadge phase=task.phase /></td>
+                                    <td><PhaseBadge phase=task.phase stopping /></td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td>{move || format_task_time(lang.get(), created, &zone)}</td>

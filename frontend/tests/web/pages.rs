@@ -102,6 +102,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         reason: None,
         // As the local backend lists them (the e2e journeys run on it).
         logs: shared::api::log_replicas(&spec_of(task_type), false),
+        stopping_since: None,
     }
 }
 
@@ -196,6 +197,39 @@ async fn a_refresh_keeps_the_rows_that_did_not_change() {
         "an unchanged row was rebuilt"
     );
     assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Running"]);
+}
+
+/// README (`/tasks`): a task whose stop is under way runs on until its replicas have
+/// ended; its row's phase reads Stopping (停止中, the task page's word) from the answer
+/// that says so (`stopping_since`), not Running, though nothing else of the task changed.
+/// Its row stays among the running ones: the phase filter is the server's.
+#[wasm_bindgen_test]
+async fn a_row_whose_stop_is_under_way_reads_stopping() {
+    let tasks = RwSignal::new(vec![
+        task("a-00001", TaskPhase::Running, TaskType::PyTorchJob),
+        task("b-00002", TaskPhase::Running, TaskType::PyTorchJob),
+    ]);
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Running"]);
+    // The next refresh: a stop of the second was asked; its record is as it was.
+    tasks.update(|t| t[1].stopping_since = Some(Timestamp(1_700_000_080_000)));
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Stopping"]);
+    let row = find(&host, "tr[data-id='b-00002']");
+    assert_eq!(row.get_attribute("data-phase").as_deref(), Some("running"));
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["运行中", "停止中"]);
+    back_to_english(&host).await;
+    // It has stopped.
+    tasks.update(|t| {
+        t[1].task.phase = TaskPhase::Stopped;
+        t[1].task.updated_at = Timestamp(1_700_000_095_000);
+        t[1].stopping_since = None;
+    });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Stopped"]);
 }
 
 /// The name and tag filters apply once the user pauses typing, not only on Enter, and
@@ -545,6 +579,44 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
     find(&host, ".dismiss").click();
     leptos::task::tick().await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
+}
+
+/// README (the error table): a delete while the task's stop is under way is refused as
+/// `task.stopping`; the page words it as the console's own, in the reader's language,
+/// saying to wait for the stop rather than to look at the task again.
+#[wasm_bindgen_test]
+async fn a_delete_refused_while_the_stop_is_under_way_says_to_wait_for_it() {
+    let error = RwSignal::new(None::<ClientError>);
+    let host = mount(move || view! { <ErrorBanner error /> });
+    error.set(Some(ClientError::Api(ErrorBody {
+        kind: "about:blank".into(),
+        title: "Conflict".into(),
+        status: 409,
+        detail: "task t-1 has not ended: its stop is under way; delete it once it has stopped"
+            .into(),
+        code: "task.stopping".into(),
+        issues: Vec::new(),
+        truncated: 0,
+        line: None,
+        column: None,
+    })));
+    leptos::task::tick().await;
+    let text = || {
+        find(&host, "[role='alert'] .message")
+            .text_content()
+            .unwrap()
+    };
+    assert_eq!(
+        text(),
+        "The server refused: its stop is under way: delete it once it has stopped (task.stopping)"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        text(),
+        "服务器拒绝了请求：任务正在停止中：请待其停止后再删除（task.stopping）"
+    );
+    back_to_english(&host).await;
 }
 
 /// Dismiss goes with its banner: the focus goes to the task's actions, not to the
@@ -1932,6 +2004,14 @@ fn t1_in(phase: TaskPhase) -> String {
     serde_json::to_string(&task("t1", phase, TaskType::PyTorchJob)).unwrap()
 }
 
+/// The task `t1` running, its stop asked `ago_ms` ago by this browser's clock, as JSON:
+/// what the server answers while the stop is under way.
+fn t1_stopping(ago_ms: i64) -> String {
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.stopping_since = Some(Timestamp(js_sys::Date::now() as i64 - ago_ms));
+    serde_json::to_string(&view).unwrap()
+}
+
 /// The events of a running task whose stop was asked, as the server words them in
 /// English.
 fn stopping_events(ago_ms: i64) -> String {
@@ -2000,8 +2080,9 @@ async fn a_task_stopped_here_is_said_to_be_stopping_until_it_has_stopped() {
     .await;
     let why = "Stop was asked: the task ends once its replicas have exited.";
     assert_stop_off_because_asked(&host, why);
-    // The page asks again, and the task still runs: the events now say why.
-    answer_next_poll(TaskPhase::Running, &stopping_events(0)).await;
+    // The page asks again, and the task still runs: its answer now says its stop is
+    // under way.
+    answer_next_poll_with(&t1_stopping(0), &stopping_events(0)).await;
     leptos::task::tick().await;
     assert_eq!(shown_phase(&host), "Stopping");
     assert_stop_off_because_asked(&host, why);
@@ -2026,16 +2107,18 @@ async fn a_task_stopped_here_is_said_to_be_stopping_until_it_has_stopped() {
     finish(handle, &host, &address);
 }
 
-/// A stop asked elsewhere (another tab, the API) shows in the task's events: the page
-/// that polls says Stopping and offers no second stop either.
+/// A stop asked elsewhere (another tab, the API) shows in the task's answer
+/// (`stopping_since`, as in the list's rows): the page that polls says Stopping and
+/// offers no second stop either. The answer is enough: its events come after it, or not
+/// at all.
 #[wasm_bindgen_test]
-async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_events() {
+async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_answer() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     until_found(&host, "the phase", "[data-testid='detail-phase']").await;
     assert_eq!(shown_phase(&host), "Running");
     ask_for_the_task_again(&host).await;
-    answer_next_poll(TaskPhase::Running, &stopping_events(0)).await;
+    answer_next_poll_with(&t1_stopping(0), "[]").await;
     until("stopping said", || shown_phase(&host) == "停止中").await;
     assert_stop_off_because_asked(&host, "已请求停止：副本全部退出后任务即结束。");
     back_to_english(&host).await;
@@ -2045,31 +2128,25 @@ async fn a_task_stopped_elsewhere_is_said_to_be_stopping_by_its_events() {
 
 /// A stop still under way long past its grace period may have failed (a cluster that
 /// refused the delete): a minute after the page learnt of it, it offers Stop again
-/// rather than waiting for an end that may not come. Its replicas starting after the
-/// stop was asked do not end it; a stop of an earlier attempt says nothing of the
-/// current one.
+/// rather than waiting for an end that may not come. A task whose answer says no stop is
+/// under way (the server gives none for an earlier attempt's) runs as running, whatever
+/// its events hold.
 #[wasm_bindgen_test]
 async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     until_found(&host, "the phase", "[data-testid='detail-phase']").await;
     ask_for_the_task_again(&host).await;
-    let now = js_sys::Date::now() as i64;
-    let started_after = format!(
-        r#"[
-    {{"at": {}, "kind": "stopping", "message": "a user asked to stop it"}},
-    {{"at": {now}, "kind": "started", "message": "attempt 1: every replica started"}}
-]"#,
-        now - 1000
-    );
-    answer_next_poll(TaskPhase::Running, &started_after).await;
+    // Asked a second ago: the page learns of it now.
+    let asked = t1_stopping(1000);
+    answer_next_poll_with(&asked, &stopping_events(1000)).await;
     until("stopping said", || shown_phase(&host) == "停止中").await;
     assert!(stop_button(&host).disabled());
     // Two minutes on, by this browser's clock.
     let real_now =
         js_sys::eval("window.__realNow = Date.now; Date.now = () => window.__realNow() + 120000;");
     assert!(real_now.is_ok());
-    answer_next_poll(TaskPhase::Running, &started_after).await;
+    answer_next_poll_with(&asked, &stopping_events(1000)).await;
     until("stop offered again", || shown_phase(&host) == "运行中").await;
     assert!(!stop_button(&host).disabled());
     let _ = js_sys::eval("Date.now = window.__realNow;");
@@ -2185,11 +2262,16 @@ fn real_event_source() {
 /// for the poll: by switching to Chinese, which the page's words follow.
 /// Answers the page's next refresh: the task in `phase`, then its `events`.
 async fn answer_next_poll(phase: TaskPhase, events: &str) {
+    answer_next_poll_with(&t1_in(phase), events).await;
+}
+
+/// Answers the page's next refresh: the task as `task` (JSON), then its `events`.
+async fn answer_next_poll_with(task: &str, events: &str) {
     until("the task asked for again", || {
         held_fetches().iter().any(|u| u.contains("tasks/t1?"))
     })
     .await;
-    answer_fetch("tasks/t1?", &t1_in(phase));
+    answer_fetch("tasks/t1?", task);
     until("the events asked for", || {
         held_fetches().iter().any(|u| u.contains("/events"))
     })

@@ -166,12 +166,16 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         .as_ref()
         .is_some_and(|r| r.backend().runs_ray_clusters());
     let logs = shared::api::log_replicas(&task.spec, ray_cluster);
+    // From the store, not the runner's memory: another server on the database, or one
+    // started since, knows of the stop too.
+    let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
     TaskView {
         task,
         tags: stored.tags,
         placement: stored.placement,
         reason: reason.map(|r| r.render(lang)),
         logs,
+        stopping_since,
     }
 }
 
@@ -554,7 +558,8 @@ async fn stop(
     }
 }
 
-/// `DELETE /tasks/{id}`: an ended task leaves the lists (`409` while it runs).
+/// `DELETE /tasks/{id}`: an ended task leaves the lists (`409` while it runs or its stop
+/// is under way).
 #[utoipa::path(
     delete,
     path = "/tasks/{id}",
@@ -567,7 +572,7 @@ async fn stop(
         (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
-        (status = 409, description = "The task has not ended; stop it first", body = ErrorBody, content_type = PROBLEM),
+        (status = 409, description = "The task has not ended: stop it first (`task.conflict`), or, when its stop is under way, delete it once it has stopped (`task.stopping`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -579,9 +584,10 @@ async fn delete(
 ) -> Result<StatusCode, ApiError> {
     let stored = owned(&state, &user, &id, "delete").await?;
     if !stored.task.phase.is_finished() {
-        return Err(ApiError::Conflict(format!(
-            "task {id} has not ended; stop it first"
-        )));
+        return Err(match stored.stop_asked_at {
+            Some(_) => ApiError::Stopping { id },
+            None => ApiError::Conflict(format!("task {id} has not ended; stop it first")),
+        });
     }
     runner(&state)?
         .store()

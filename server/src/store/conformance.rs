@@ -118,6 +118,7 @@ macro_rules! every_store_test {
             a_group_insert_stores_each_task_with_its_number,
             a_taken_id_in_a_group_keeps_out_only_its_task,
             the_owners_org_and_tenant_read_back_from_every_insert,
+            a_stop_asked_of_the_current_attempt_reads_back_from_every_read,
         );
     };
 }
@@ -1102,4 +1103,78 @@ pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn Task
         .find(|s| s.task.id == t)
         .expect("listed");
     assert_eq!(listed.task.history, by_id.task.history);
+}
+
+/// The console tells a stop under way from the task alone, in the list as on its page,
+/// and a server that restarts, or another on the database, from what is stored: every
+/// read gives when the current attempt's stop was asked (its `stopping` event), and
+/// none once a new attempt started after it (`retrying`, or `queued` again).
+pub(super) async fn a_stop_asked_of_the_current_attempt_reads_back_from_every_read(
+    store: Arc<dyn TaskStore>,
+) {
+    let t = id("stop-aaaaa");
+    let other = id("calm-bbbbb");
+    add(&*store, &t.0, "alice", 1, spec()).await;
+    add(&*store, &other.0, "alice", 2, spec()).await;
+    let push = |kind: &'static str, at: i64| {
+        let store = Arc::clone(&store);
+        let t = t.clone();
+        async move {
+            let event = TaskEvent {
+                at: Timestamp(at),
+                kind: kind.into(),
+                message: kind.into(),
+                keyed: None,
+            };
+            store.push_event(&t, &event).await.expect("pushes");
+        }
+    };
+    // Every way a task is read: alone, in a list page, and among the unfinished.
+    let asked = |id: TaskId| {
+        let store = Arc::clone(&store);
+        async move {
+            let alone = store.get(&id).await.expect("found").stop_asked_at;
+            let page = store
+                .list(&ListQuery {
+                    limit: 10,
+                    ..ListQuery::default()
+                })
+                .await
+                .expect("lists");
+            let listed = page.tasks.iter().find(|s| s.task.id == id).expect("listed");
+            let unfinished = store.unfinished().await.expect("lists");
+            let restored = unfinished
+                .iter()
+                .find(|s| s.task.id == id)
+                .expect("unfinished");
+            assert_eq!(
+                listed.stop_asked_at, alone,
+                "the list says as the task does"
+            );
+            assert_eq!(
+                restored.stop_asked_at, alone,
+                "recovery reads as the task does"
+            );
+            alone
+        }
+    };
+    push("queued", 1).await;
+    push("started", 3).await;
+    assert_eq!(asked(t.clone()).await, None, "no stop was asked");
+    push("stopping", 5).await;
+    push("exited", 6).await;
+    assert_eq!(asked(t.clone()).await, Some(Timestamp(5)));
+    assert_eq!(
+        asked(other.clone()).await,
+        None,
+        "another task's stop is not its"
+    );
+    // A new attempt after it: that stop was the earlier attempt's.
+    push("retrying", 7).await;
+    assert_eq!(asked(t.clone()).await, None);
+    push("started", 8).await;
+    push("stopping", 9).await;
+    assert_eq!(asked(t.clone()).await, Some(Timestamp(9)));
+    push("queued", 10).await;
+    assert_eq!(asked(t.clone()).await, None);
 }

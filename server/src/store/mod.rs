@@ -17,6 +17,22 @@
 //!
 //! [`HIDDEN_VALUE_MASK`]: shared::task::HIDDEN_VALUE_MASK
 
+/// The columns [`rows::decode_task`] reads, in its order, the same on every store. The
+/// last is when a user asked to stop the task's current attempt: its latest `stopping`
+/// event with no `retrying` or `queued` event after it (a new attempt's start, as the
+/// task page reads them), NULL when none was asked. The events are the truth: a server
+/// that restarts, or another on the same database, knows of the stop as the one that
+/// signalled the replicas does.
+macro_rules! task_columns {
+    () => {
+        "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
+         t.quota, t.placement, t.owner_org, t.owner_tenant_id, \
+         (SELECT MAX(s.at) FROM task_events s WHERE s.task_id = t.id AND s.kind = 'stopping' \
+          AND NOT EXISTS (SELECT 1 FROM task_events r WHERE r.task_id = t.id AND r.n > s.n \
+          AND r.kind IN ('retrying', 'queued')))"
+    };
+}
+
 #[cfg(test)]
 mod conformance;
 mod postgres;
@@ -179,6 +195,10 @@ pub struct StoredTask {
     pub owner_org: String,
     /// The owner's tenant at submit (`X_TENANT_ID`), like [`StoredTask::owner_org`].
     pub owner_tenant_id: String,
+    /// When a user asked to stop its current attempt (its `stopping` event), if one was:
+    /// a stop of an earlier attempt does not count. A task that has not ended since is
+    /// being stopped.
+    pub stop_asked_at: Option<Timestamp>,
 }
 
 /// One hidden env value, by its position in `spec.environment.env`.
@@ -714,10 +734,8 @@ where
     for<'t> String: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
     for<'t> i64: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
 {
-    let mut sql = sqlx::QueryBuilder::<DB>::new(
-        "SELECT t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement, t.owner_org, t.owner_tenant_id FROM tasks t WHERE ",
-    );
+    let mut sql =
+        sqlx::QueryBuilder::<DB>::new(concat!("SELECT ", task_columns!(), " FROM tasks t WHERE "));
     match query.phase {
         Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),
         None => sql

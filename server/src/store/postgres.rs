@@ -57,14 +57,6 @@ pub const SUBMIT_LOCK: i64 = 0x6265_7274_6801;
 /// The advisory lock the leading process holds on its own connection.
 pub const LEADER_LOCK: i64 = 0x6265_7274_6802;
 
-/// The columns [`decode_task`] reads, in its order.
-macro_rules! task_columns {
-    () => {
-        "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement, t.owner_org, t.owner_tenant_id"
-    };
-}
-
 /// The task store on a PostgreSQL database.
 #[derive(Clone, Debug)]
 pub struct PostgresStore {

@@ -14,11 +14,12 @@ use std::collections::HashMap;
 const IN_CHUNK: usize = 400;
 
 /// How many columns [`decode_task`] reads: a query's own columns follow them.
-pub(super) const TASK_COLUMNS: usize = 12;
+pub(super) const TASK_COLUMNS: usize = 13;
 
-/// A task row (`t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at,
-/// t.spec, t.quota, t.placement, t.owner_org, t.owner_tenant_id`), without its history
-/// and tags.
+/// A task row (`task_columns!`: `t.id, t.seq, t.owner, t.phase, t.attempts,
+/// t.created_at, t.updated_at, t.spec, t.quota, t.placement, t.owner_org,
+/// t.owner_tenant_id` and when its current attempt's stop was asked), without its
+/// history and tags.
 pub(super) fn decode_task<R>(row: &R) -> Result<StoredTask>
 where
     R: Row,
@@ -26,6 +27,7 @@ where
     for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
     for<'r> Option<String>: Decode<'r, R::Database> + Type<R::Database>,
     for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Option<i64>: Decode<'r, R::Database> + Type<R::Database>,
 {
     let id: String = row.try_get(0).map_err(db)?;
     let phase: String = row.try_get(3).map_err(db)?;
@@ -53,6 +55,10 @@ where
         tags: Vec::new(),
         owner_org: row.try_get(10).map_err(db)?,
         owner_tenant_id: row.try_get(11).map_err(db)?,
+        stop_asked_at: row
+            .try_get::<Option<i64>, _>(12)
+            .map_err(db)?
+            .map(Timestamp),
         task,
     })
 }
@@ -124,6 +130,7 @@ where
     for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
     for<'r> Option<String>: Decode<'r, DB> + Type<DB>,
     for<'r> i64: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> Option<i64>: Decode<'r, DB> + Type<DB>,
 {
     let limit = query.limit.clamp(1, MAX_PAGE);
     let mut sql = super::list_sql::<DB>(query, limit, id);

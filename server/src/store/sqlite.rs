@@ -39,14 +39,6 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections in the pool: SQLite has one writer, so more only helps readers.
 const MAX_CONNECTIONS: u32 = 8;
 
-/// The columns [`decode_task`] reads, in its order.
-macro_rules! task_columns {
-    () => {
-        "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement, t.owner_org, t.owner_tenant_id"
-    };
-}
-
 /// The task store on a SQLite file.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {

@@ -532,3 +532,84 @@ fn a_log_is_read_through_the_server_that_ran_it_and_another_says_where() {
     );
     assert_eq!(status, 200);
 }
+
+/// README (`/tasks`, the API): a stop under way is told by every server on the database,
+/// from what is stored, not only by the one whose runner signalled the replicas: the
+/// other lists the task as stopping, with the same time, and refuses its delete as
+/// `task.stopping` too.
+#[test]
+fn a_stop_under_way_is_told_through_every_server() {
+    let Some(database) = database("stopping") else {
+        return;
+    };
+    let data = [
+        super::temp_dir("pg-stop-lead"),
+        super::temp_dir("pg-stop-follow"),
+    ];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let leader = start(&data[0], &catalog, &database);
+    let follower = start(&data[1], &catalog, &database);
+    let mut stubborn = spec(false);
+    stubborn["environment"]["command"] = "trap '' TERM; echo trapped; sleep 1000".into();
+    let id = submitted(&leader, &stubborn);
+    let running = wait_for(&leader, &id, |t| phase(t) == "running");
+    // Each replica's shell sets its trap first: the stop's SIGTERM must find it.
+    let replicas = running["logs"].as_array().expect("its replicas").len();
+    for replica in 0..replicas {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let mut response = agent()
+                .get(&format!(
+                    "{}/api/v1/tasks/{id}/logs?replica={replica}",
+                    leader.url
+                ))
+                .call()
+                .expect("the server answers");
+            let log = response.body_mut().read_to_string().unwrap_or_default();
+            if log.contains("trapped") {
+                break;
+            }
+            assert!(
+                Instant::now() < until,
+                "replica {replica} never set its trap"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let (status, answer) = post(
+        &format!("{}/api/v1/tasks/{id}/stop", leader.url),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let since = answer["stopping_since"].as_i64().expect("the stop's time");
+    for server in [&leader, &follower] {
+        assert_eq!(task(server, &id)["stopping_since"], since, "{}", server.url);
+        let mut response = agent()
+            .get(&format!("{}/api/v1/tasks", server.url))
+            .call()
+            .expect("the server answers");
+        let page: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().expect("readable"))
+                .expect("JSON");
+        let row = page["tasks"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|row| row["id"] == id.as_str())
+            .unwrap_or_else(|| panic!("{id} is not listed: {page}"));
+        assert_eq!(row["stopping_since"], since, "{}: {row}", server.url);
+        let mut response = agent()
+            .delete(&format!("{}/api/v1/tasks/{id}", server.url))
+            .call()
+            .expect("the server answers");
+        assert_eq!(response.status().as_u16(), 409, "{}", server.url);
+        let problem: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().expect("readable"))
+                .expect("JSON");
+        assert_eq!(problem["code"], "task.stopping", "{problem}");
+    }
+    // SIGKILL after the grace period.
+    let stopped = wait_for(&follower, &id, |t| phase(t) == "stopped");
+    assert_eq!(stopped.get("stopping_since"), None, "{stopped}");
+}

@@ -285,13 +285,26 @@ fn a_stop_asked_for_before_a_crash_ends_the_task_after_the_restart() {
         .expect("the server answers");
     assert_eq!(response.status().as_u16(), 200);
     let _ = response.body_mut().read_to_string();
-    assert_eq!(phase(&task(&first, &id)), "running", "still in its grace");
+    let under_way = task(&first, &id);
+    assert_eq!(phase(&under_way), "running", "still in its grace");
+    assert!(under_way["stopping_since"].is_i64(), "{under_way}");
     first.crash();
 
     let second = start(&data, &catalog);
     let stopped = wait_for(&second, &id, |t| phase(t) != "running");
     assert_eq!(phase(&stopped), "stopped", "{stopped}");
     assert_eq!(stopped["attempts"], 1, "{stopped}");
+    // Its stop is no longer under way, though its `stopping` event stays.
+    assert_eq!(stopped.get("stopping_since"), None, "{stopped}");
+    let listed = get(&format!("{}/api/v1/tasks", second.url));
+    assert!(
+        listed["tasks"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .any(|row| row["id"] == id.as_str() && row.get("stopping_since").is_none()),
+        "{listed}"
+    );
     let said = events(&second, &id);
     assert!(said.contains("\"stopping\""), "{said}");
     assert!(!said.contains("re-running it"), "{said}");

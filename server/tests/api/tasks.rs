@@ -583,6 +583,135 @@ async fn stopping_a_running_task_ends_it_and_a_second_stop_conflicts() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+fn delete(id: &str) -> Request<Body> {
+    Request::delete(format!("/api/v1/tasks/{id}"))
+        .body(Body::empty())
+        .expect("a request")
+}
+
+/// The task's row in the list's first page.
+async fn listed(app: &Router, id: &str) -> Value {
+    let (status, page) = call(app, get("/api/v1/tasks")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    page["tasks"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|row| row["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} is not listed: {page}"))
+}
+
+/// README (`/tasks`, `/tasks/ID`, the API): while a stop is under way (a replica that
+/// ignores SIGTERM runs on for the grace period) the task runs, and its own answer, the
+/// list's row and the stop's answer say since when the stop was asked
+/// (`stopping_since`, the `stopping` event's time): the list showed it as running, as
+/// nothing there told it apart. A delete meanwhile is refused with its own code, not
+/// told to "stop it first", which the user did; a running task's delete still is. Once
+/// stopped, the field goes and the delete is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_under_way_is_told_in_the_answers_and_a_delete_waits_for_its_end() {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("trap '' TERM; echo trapped; sleep 30")).await;
+    let running = wait_for(&app, &id, phase_is("running")).await;
+    // Each replica's shell sets its trap first: the stop's SIGTERM must find it.
+    let replicas = running["logs"].as_array().expect("its replicas").len();
+    assert!(replicas > 0, "{running}");
+    for replica in 0..replicas {
+        let mut trapped = false;
+        for _ in 0..300 {
+            let path = format!("/api/v1/tasks/{id}/logs?replica={replica}");
+            let (_, log) = call(&app, get(&path)).await;
+            if log.as_str().unwrap_or_default().contains("trapped") {
+                trapped = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(trapped, "replica {replica} never set its trap");
+    }
+    assert_eq!(running.get("stopping_since"), None, "{running}");
+    assert_eq!(listed(&app, &id).await.get("stopping_since"), None);
+    let (status, body) = call(&app, delete(&id)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "task.conflict", "{body}");
+    assert_eq!(
+        body["detail"],
+        format!("task {id} has not ended; stop it first")
+    );
+
+    let (status, answer) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["phase"], "running", "in its grace: {answer}");
+    let since = answer["stopping_since"].as_i64().expect("the stop's time");
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    let asked: Vec<&Value> = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["kind"] == "stopping")
+        .collect();
+    assert_eq!(asked.len(), 1, "{events}");
+    assert_eq!(asked[0]["at"], since, "the time the event says");
+    let (_, task) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(
+        (&task["phase"], &task["stopping_since"]),
+        (&json!("running"), &json!(since))
+    );
+    let row = listed(&app, &id).await;
+    assert_eq!(
+        (&row["phase"], &row["stopping_since"]),
+        (&json!("running"), &json!(since))
+    );
+    // Asked again, the same stop: its time stays.
+    let (_, again) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    assert_eq!(again["stopping_since"], since, "{again}");
+
+    let (status, body) = call(&app, delete(&id)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "task.stopping", "{body}");
+    assert_eq!(
+        body["detail"],
+        format!("task {id} has not ended: its stop is under way; delete it once it has stopped")
+    );
+    let (_, task) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(
+        task["phase"], "running",
+        "a refused delete changes nothing: {task}"
+    );
+
+    // SIGKILL after the grace period.
+    let stopped = wait_for(&app, &id, phase_is("stopped")).await;
+    assert_eq!(stopped.get("stopping_since"), None, "{stopped}");
+    assert_eq!(listed(&app, &id).await.get("stopping_since"), None);
+    let (status, body) = call(&app, delete(&id)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+}
+
+/// The OpenAPI document describes the stop under way as it is sent: an optional member
+/// of a task, a time.
+#[tokio::test]
+async fn the_document_describes_a_stop_under_way() {
+    let app = server::app(demo_state().await);
+    let (status, doc) = call(&app, get("/api/v1/openapi.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    let view = &doc["components"]["schemas"]["TaskView"]["allOf"][1];
+    assert_eq!(
+        view["properties"]["stopping_since"]["oneOf"][0]["$ref"], "#/components/schemas/Timestamp",
+        "{view}"
+    );
+    let required = view["required"].as_array().expect("required members");
+    assert!(!required.contains(&json!("stopping_since")), "{view}");
+    let delete = &doc["paths"]["/api/v1/tasks/{id}"]["delete"]["responses"]["409"];
+    assert!(
+        delete["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`task.stopping`"),
+        "{delete}"
+    );
+}
+
 /// README: a retry with an `Idempotency-Key` answers 200 with the first task, and the
 /// key sent with another spec is a 409. A spec that differs only in a hidden env value
 /// is another spec: it was answered with the first task, whose secret is the old one.

@@ -1048,6 +1048,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.refused.task_not_found",
         "there is no such task, or it is not yours to see",
     ),
+    (
+        "ui.app.refused.task_stopping",
+        "its stop is under way: delete it once it has stopped",
+    ),
     ("ui.app.skip", "Skip to content"),
     (
         "ui.app.spec_refused",

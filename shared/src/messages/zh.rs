@@ -885,6 +885,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "只有任务的所有者可以执行此操作",
     ),
     ("ui.app.refused.task_not_found", "任务不存在，或你无权查看"),
+    (
+        "ui.app.refused.task_stopping",
+        "任务正在停止中：请待其停止后再删除",
+    ),
     ("ui.app.skip", "跳到正文"),
     (
         "ui.app.spec_refused",

@@ -136,6 +136,7 @@ impl Read for TaskView {
             placement: object.or("placement", None)?,
             reason: object.or("reason", None)?,
             logs: object.or("logs", Vec::new())?,
+            stopping_since: object.or("stopping_since", None)?,
         })
     }
 }
@@ -236,6 +237,8 @@ mod tests {
                 key: "team".to_owned(),
                 value: "vision".to_owned(),
             }],
+            // One with a stop under way, one without: both read back.
+            stopping_since: placement.as_ref().map(|_| Timestamp(1_764_000_400_000)),
             placement,
             reason: Some("waiting for 2 GPUs".to_owned()),
             logs,
