@@ -60,7 +60,7 @@ pub fn SharedTask(
         <p class="banner info" role="note" data-testid="read-only">{crate::i18n::tr("ui.shared.read_only")}</p>
         <div class="columns">
             <div>
-                <TaskSummary view groups />
+                <TaskSummary view groups stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
                 <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
             </div>
             <div>

@@ -544,6 +544,17 @@ async fn a_shared_task_without_tags_says_so() {
     assert_eq!(all_text(&host, ".tags .empty"), ["No tags."]);
 }
 
+/// A share link's reader sees a stop under way as the owner does: Stopping, not Running.
+#[wasm_bindgen_test]
+async fn a_shared_task_whose_stop_is_under_way_reads_stopping() {
+    let mut view = task("t-00005", TaskPhase::Running, TaskType::PyTorchJob);
+    view.stopping_since = Some(shared::record::Timestamp(1_796_000_000_000));
+    let host = mount(move || view! { <SharedTask view=view.clone() /> });
+    leptos::task::tick().await;
+    let phase = all_text(&host, "[data-testid='detail-phase']").concat();
+    assert!(phase.contains("Stopping"), "{phase}");
+}
+
 #[wasm_bindgen_test]
 async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
     let error = RwSignal::new(None::<ClientError>);
