@@ -165,6 +165,10 @@ pub fn Findings(
     // move the rest of the form by a line at every keystroke. The lines are given back
     // when the focus leaves the field (its `.field` or list, the findings' parent).
     let held = StoredValue::new(1_usize);
+    // And the height they took, in pixels: in a narrow form a finding's text wraps onto
+    // more lines than one, and a shorter one replacing it moved the form up while the
+    // user was still typing.
+    let tallest = StoredValue::new(0.0_f64);
     pointer::watch();
     let hold = move |ul: &web_sys::HtmlElement, count: usize, inside: bool| {
         let lines = if inside {
@@ -177,9 +181,34 @@ pub fn Findings(
             held.set_value(lines);
             let _ = ul.style().set_property("--held", &lines.to_string());
         }
+        if !inside && tallest.get_value() > 0.0 {
+            tallest.set_value(0.0);
+            let _ = ul.style().remove_property("min-height");
+        }
     };
     let within = |ul: &web_sys::HtmlElement, node: Option<web_sys::Node>| {
         node.is_some_and(|node| ul.parent_node().is_some_and(|p| p.contains(Some(&node))))
+    };
+    // Measured two frames after a change, when the form has been laid out and painted:
+    // read on the keystroke, the height would force a layout of its own.
+    let measure = move || {
+        request_animation_frame(move || {
+            request_animation_frame(move || {
+                let Some(ul) = list.try_get_untracked().flatten() else {
+                    return;
+                };
+                if !within(&ul, document().active_element().map(web_sys::Node::from)) {
+                    return;
+                }
+                // Not `offsetHeight`, rounded: a fraction of a pixel less moves the form.
+                let height = ul.get_bounding_client_rect().height();
+                if height > tallest.get_value() {
+                    tallest.set_value(height);
+                    let style = web_sys::HtmlElement::style(&ul);
+                    let _ = style.set_property("min-height", &format!("{height}px"));
+                }
+            });
+        });
     };
     let leave = window_event_listener(leptos::ev::focusout, move |ev| {
         let Some(ul) = list.get_untracked() else {
@@ -217,7 +246,11 @@ pub fn Findings(
                 let shown = findings.get();
                 if let Some(ul) = list.get_untracked() {
                     let active = document().active_element().map(web_sys::Node::from);
-                    hold(&ul, shown.len(), within(&ul, active));
+                    let inside = within(&ul, active);
+                    hold(&ul, shown.len(), inside);
+                    if inside {
+                        measure();
+                    }
                 }
                 shown
             }.into_iter().map(|issue| {
