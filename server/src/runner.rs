@@ -1702,12 +1702,10 @@ impl Runner {
         // "Clean up shared storage on exit" (SPEC.md section 6): at the task's end, not
         // between its attempts, which may read what the last one left; here, where its
         // replicas ran, though the end was recorded through another server; and before
-        // the end is told, so a reader who sees the task ended finds it done.
+        // the end is told, so a reader who sees the task ended finds it done (on this
+        // machine: a backend's own storage is cleaned below, once the end is recorded).
         if let Ok(stored) = &stored {
             self.clean_shared_storage(id, &stored.task.spec).await;
-            self.backend
-                .clean_shared_storage(id, &stored.task.spec)
-                .await;
         }
         if let Ok(stored) = &stored
             && stored.task.phase.is_finished()
@@ -1733,6 +1731,18 @@ impl Runner {
         self.event_at(id, kind, message.clone(), at).await;
         if let Ok(stored) = &stored {
             self.alert(id, &stored.task.spec, alert, &message).await;
+            // Where the backend keeps it (a cluster's volume): in the background, as it
+            // asks the cluster, and only for a task that ran (an attempt wrote there).
+            if stored.task.attempts > 0 {
+                let (backend, id, spec) = (
+                    Arc::clone(&self.backend),
+                    id.clone(),
+                    stored.task.spec.clone(),
+                );
+                tokio::spawn(async move {
+                    backend.clean_shared_storage(&id, &spec, phase).await;
+                });
+            }
         }
         true
     }

@@ -205,8 +205,16 @@ fn the_submitter_takes_the_platforms_variables_out_of_the_runtime_env() {
     let kept = "# tuned\nenv_vars:\n  OMP_NUM_THREADS: \"8\"  # per node\nworking_dir: .\n";
     let (text, _) = run(kept);
     assert_eq!(text, kept);
-    // Not a mapping, or no `env_vars`: left to `ray job submit` to judge.
-    let (text, _) = run("pip: [torch]\n");
-    assert_eq!(text, "pip: [torch]\n");
+    // Not a mapping, no `env_vars`, or `env_vars` not a mapping: left to `ray job submit`
+    // to judge.
+    for kept in [
+        "pip: [torch]\n",
+        "- a\n- b\n",
+        "env_vars:\n",
+        "env_vars: [TASK_UUID]\n",
+    ] {
+        let (text, _) = run(kept);
+        assert_eq!(text, kept);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

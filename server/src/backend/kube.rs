@@ -136,21 +136,40 @@ pub enum KubeError {
 /// Meanwhile Berth does not serve (it serves once it has recovered).
 const TAKE_BACK_PATIENCE: Duration = Duration::from_secs(120);
 
+/// How long the restart's lists of jobs to take back are asked again, once the API
+/// server has answered [`Backend::await_reachable`]'s probe.
+const TAKE_BACK_LIST_PATIENCE: Duration = Duration::from_secs(20);
+
 /// Lists `api`'s objects until it answers, or gives an answer that asking again would not
 /// change (it refuses us or the request), or `patience` has passed: asked again after
 /// 1, 2, 4… (at most 15) seconds while the API server cannot be reached, is overloaded
-/// (429) or fails (5xx).
-async fn list_patiently(
-    api: &Api<DynamicObject>,
+/// (429) or fails (5xx). No one try outlasts the patience either (a connection that
+/// hangs would wait for the client's read timeout, minutes).
+async fn list_patiently<K>(
+    api: &Api<K>,
     params: &ListParams,
     patience: Duration,
-) -> ::kube::Result<::kube::core::ObjectList<DynamicObject>> {
+) -> ::kube::Result<::kube::core::ObjectList<K>>
+where
+    K: Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
     let until = tokio::time::Instant::now() + patience;
     let mut wait = Duration::from_secs(1);
     loop {
-        let error = match api.list(params).await {
-            Ok(list) => return Ok(list),
-            Err(error) => error,
+        let left = until.saturating_duration_since(tokio::time::Instant::now());
+        // No patience: one plain try, as long as the client gives it.
+        let answer = if patience.is_zero() {
+            Ok(api.list(params).await)
+        } else {
+            tokio::time::timeout(left, api.list(params)).await
+        };
+        let error = match answer {
+            Ok(Ok(list)) => return Ok(list),
+            Ok(Err(error)) => error,
+            Err(_) => ::kube::Error::Service(Box::new(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "no answer in time",
+            ))),
         };
         let passing = match &error {
             ::kube::Error::Api(status) => status.code >= 500 || status.code == 429,
@@ -1001,6 +1020,8 @@ fn cleanup_job(
     task: &TaskId,
     spec: &TaskSpec,
     image: &str,
+    kept: bool,
+    queue: Option<String>,
 ) -> Option<k8s_openapi::api::batch::v1::Job> {
     use k8s_openapi::api::batch::v1::{Job, JobSpec};
     use k8s_openapi::api::core::v1::{
@@ -1014,18 +1035,23 @@ fn cleanup_job(
     }
     let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
     let wait = CLEANUP_DELAY_SECS
-        + if spec.ray.debug.enabled {
+        + if kept && spec.ray.debug.enabled {
             spec.ray.debug.keep_secs
         } else {
             0
         };
-    // A Job's name is at most 63 characters (its pods' `job-name` label).
-    let mut name = format!("{}-clean", task.0);
-    if name.len() > 63 {
-        let short = task.0.get(..57).unwrap_or(&task.0);
-        name = format!("{}-clean", short.trim_end_matches('-'));
+    // At most 53 characters: a RayJob's name (the task id) is at most 47.
+    let name = format!("{}-clean", task.0);
+    let mut labels: std::collections::BTreeMap<String, String> =
+        [("berth.dev/cleans".to_owned(), task.0.clone())].into();
+    // Under Kueue, in the task's queue: a Kueue that manages Jobs without a queue label
+    // would hold it for ever.
+    if let Some(queue) = queue {
+        labels.insert(
+            shared::manifest::admission::KUEUE_QUEUE_LABEL.to_owned(),
+            queue,
+        );
     }
-    let labels = [("berth.dev/cleans".to_owned(), task.0.clone())].into();
     let amount = |cpu: &str, memory: &str| {
         [
             ("cpu".to_owned(), Quantity(cpu.to_owned())),
@@ -1041,11 +1067,15 @@ fn cleanup_job(
         },
         spec: Some(JobSpec {
             backoff_limit: Some(3),
+            // A Job that cannot run (its image not pulled, its pod refused or never
+            // placed) fails then, and its TTL removes it too.
+            active_deadline_seconds: Some(i64::from(wait) + 1800),
             ttl_seconds_after_finished: Some(3600),
             template: PodTemplateSpec {
                 metadata: None,
                 spec: Some(PodSpec {
                     restart_policy: Some("Never".to_owned()),
+                    automount_service_account_token: Some(false),
                     containers: vec![Container {
                         name: "clean".to_owned(),
                         image: Some(image.to_owned()),
@@ -1127,18 +1157,31 @@ impl Backend for KubeBackend {
         let Some(namespace) = namespace else {
             return;
         };
-        let resource =
-            ApiResource::from_gvk(&GroupVersionKind::gvk("kubeflow.org", "v1", "PyTorchJob"));
-        let api: Api<DynamicObject> =
-            Api::namespaced_with(self.client.clone(), &namespace, &resource);
-        let one = ListParams::default().labels(ATTEMPT_LABEL).limit(1);
+        // Events: served by every API server (no operator's CRD to wait for), and listed
+        // by the backend anyway.
+        let api: Api<KubeEvent> = Api::namespaced(self.client.clone(), &namespace);
+        let one = ListParams::default().limit(1);
         if let Err(error) = list_patiently(&api, &one, TAKE_BACK_PATIENCE).await {
             tracing::warn!(%error, "the Kubernetes API did not answer in time; the jobs it runs are not taken back");
         }
     }
 
-    async fn clean_shared_storage(&self, task: &TaskId, spec: &TaskSpec) {
-        let Some(job) = cleanup_job(task, spec, &self.settings.cleanup_image) else {
+    async fn clean_shared_storage(
+        &self,
+        task: &TaskId,
+        spec: &TaskSpec,
+        ended: shared::record::TaskPhase,
+    ) {
+        // A stop deletes the job and its cluster: nothing is kept to wait for.
+        let kept = ended != shared::record::TaskPhase::Stopped;
+        let queue = self
+            .catalog
+            .cluster(&spec.basic.region, &spec.basic.cluster)
+            .and_then(|c| match &c.kubernetes.admission {
+                shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
+                _ => None,
+            });
+        let Some(job) = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue) else {
             return;
         };
         let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
@@ -1148,6 +1191,28 @@ impl Backend for KubeBackend {
                 return;
             }
         };
+        // Only under a job that has ended or is gone: a task can end while its job runs
+        // on (one not taken back at a restart), and its Ray session lives there.
+        let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("ray.io", "v1", "RayJob"));
+        let jobs: Api<DynamicObject> =
+            Api::namespaced_with(self.client.clone(), &namespace, &resource);
+        match jobs.get_opt(&task.0).await {
+            Ok(None) => {}
+            Ok(Some(job))
+                if job.metadata.deletion_timestamp.is_some()
+                    || matches!(
+                        job_phase(JobKind::Ray, &to_value(&job)),
+                        JobPhase::Succeeded | JobPhase::Failed(_)
+                    ) => {}
+            Ok(Some(_)) => {
+                tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
+                return;
+            }
+        }
         let name = job.metadata.name.clone().unwrap_or_default();
         let api: Api<k8s_openapi::api::batch::v1::Job> =
             Api::namespaced(self.client.clone(), &namespace);
@@ -1289,7 +1354,14 @@ impl Backend for KubeBackend {
                 let api: Api<DynamicObject> =
                     Api::namespaced_with(self.client.clone(), namespace, &resource);
                 let params = ListParams::default().labels(ATTEMPT_LABEL);
-                let jobs = match api.list(&params).await {
+                // Patient only with jobs to take back: leftovers alone can wait for the
+                // next restart, and the server for no API server.
+                let patience = if running.is_empty() {
+                    Duration::ZERO
+                } else {
+                    TAKE_BACK_LIST_PATIENCE
+                };
+                let jobs = match list_patiently(&api, &params, patience).await {
                     Ok(jobs) => jobs.items,
                     Err(error) => {
                         // A kind whose operator is not installed has nothing to end.
@@ -2731,9 +2803,18 @@ mod tests {
         assert!(spec.ray.shared_storage.enabled && spec.ray.shared_storage.clean_on_exit);
         spec.ray.debug.enabled = true;
         spec.ray.debug.keep_secs = 600;
-        backend.clean_shared_storage(&ray, &spec).await;
+        backend
+            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded)
+            .await;
 
-        let writes: Vec<Seen> = api.seen().into_iter().filter(|s| !s.is_watch()).collect();
+        // The RayJob is looked up first (gone here), then the Job applied.
+        let seen = api.seen();
+        assert_eq!(seen[0].method, "GET", "{seen:#?}");
+        assert_eq!(
+            seen[0].resource(),
+            ("rayjobs".to_owned(), Some("tune-x2b4c".to_owned()))
+        );
+        let writes: Vec<Seen> = seen.into_iter().filter(|s| s.method != "GET").collect();
         assert_eq!(writes.len(), 1, "{writes:#?}");
         let namespace = KubeSettings::default()
             .namespace_for(&spec.basic.project_group)
@@ -2753,6 +2834,7 @@ mod tests {
         assert_eq!(job["kind"], "Job");
         let pod = &job["spec"]["template"]["spec"];
         assert_eq!(pod["restartPolicy"], "Never");
+        assert_eq!(pod["automountServiceAccountToken"], false);
         let (claim, dir) = mounted_shared_dir(&spec, &ray);
         assert_eq!(
             pod["volumes"][0]["persistentVolumeClaim"]["claimName"],
@@ -2787,39 +2869,80 @@ mod tests {
         // Its pods carry none of the task's labels: the task's PodMonitor selects by them.
         assert!(job["spec"]["template"]["metadata"].is_null(), "{job}");
         assert_eq!(job["spec"]["ttlSecondsAfterFinished"], 3600);
+        // One that cannot run fails after half an hour past its wait, and goes too.
+        assert_eq!(job["spec"]["activeDeadlineSeconds"], 660 + 1800);
+        // Not a Kueue cluster's task: no queue.
+        assert!(
+            job["metadata"]["labels"]
+                .get(shared::manifest::admission::KUEUE_QUEUE_LABEL)
+                .is_none()
+        );
 
-        // Without debug mode, only the minute.
-        spec.ray.debug.enabled = false;
-        let again = cleanup_job(&ray, &spec, "busybox:1.37").expect("a job");
-        let again = serde_json::to_value(again).expect("json");
+        let wait = |kept: bool, debug: bool| {
+            let mut spec = spec.clone();
+            spec.ray.debug.enabled = debug;
+            let job = cleanup_job(&ray, &spec, "busybox:1.37", kept, None).expect("a job");
+            serde_json::to_value(job).expect("json")["spec"]["template"]["spec"]["containers"]
+                [0]["command"][4]
+                .clone()
+        };
+        // Without debug mode, or after a stop (which deletes the cluster), the minute only.
+        assert_eq!(wait(true, false), "60");
+        assert_eq!(wait(false, true), "60");
+        // Under Kueue, in the task's queue.
+        let queued = cleanup_job(&ray, &spec, "busybox:1.37", true, Some("lq-nlp".to_owned()))
+            .expect("a job");
         assert_eq!(
-            again["spec"]["template"]["spec"]["containers"][0]["command"][4],
-            "60"
+            queued.metadata.labels.expect("labels")[shared::manifest::admission::KUEUE_QUEUE_LABEL],
+            "lq-nlp"
         );
     }
 
     /// Nothing is removed when the spec keeps its data, has no shared storage, or is a
-    /// PyTorchJob; a Job's name stays within 63 characters.
+    /// PyTorchJob.
     #[tokio::test]
     async fn only_a_rayjob_that_asks_has_its_shared_storage_removed() {
         let (client, api) = MockApi::start(defaults());
         let backend = backend(client, false);
         let ray = TaskId("tune-x2b4c".to_owned());
+        let ended = shared::record::TaskPhase::Failed;
         let mut kept = shared::demo::ray();
         kept.ray.shared_storage.clean_on_exit = false;
-        backend.clean_shared_storage(&ray, &kept).await;
+        backend.clean_shared_storage(&ray, &kept, ended).await;
         let mut none = shared::demo::ray();
         none.ray.shared_storage.enabled = false;
-        backend.clean_shared_storage(&ray, &none).await;
+        backend.clean_shared_storage(&ray, &none, ended).await;
         backend
-            .clean_shared_storage(&task(), &shared::demo::pytorch())
+            .clean_shared_storage(&task(), &shared::demo::pytorch(), ended)
             .await;
         assert!(api.seen().is_empty(), "{:#?}", api.seen());
+    }
 
-        let long = TaskId(format!("{}-x2b4c", "a".repeat(57)));
-        let job = cleanup_job(&long, &shared::demo::ray(), "busybox:1.37").expect("a job");
-        let name = job.metadata.name.expect("a name");
-        assert!(name.len() <= 63 && name.ends_with("-clean"), "{name}");
+    /// A task can end while its RayJob runs on (a job a restart could not take back):
+    /// its Ray session lives in the shared storage, which is left alone. A RayJob that
+    /// has ended (Complete) is cleaned up after.
+    #[tokio::test]
+    async fn the_shared_storage_of_a_rayjob_that_runs_on_is_left_alone() {
+        let status = Arc::new(Mutex::new(json!({ "jobDeploymentStatus": "Running" })));
+        let answer = Arc::clone(&status);
+        let (client, api) = MockApi::start(Box::new(move |request| {
+            let (resource, name) = request.resource();
+            (request.method == "GET" && resource == "rayjobs" && name.is_some()).then(|| {
+                let status = answer.lock().unwrap().clone();
+                (StatusCode::OK, stored(ray_job(), "5", status))
+            })
+        }));
+        let backend = backend(client, false);
+        let ray = TaskId(JOB.to_owned());
+        let spec = shared::demo::ray();
+        let ended = shared::record::TaskPhase::Failed;
+        let applied = |api: &MockApi| api.seen().iter().filter(|s| s.method == "PATCH").count();
+        backend.clean_shared_storage(&ray, &spec, ended).await;
+        assert_eq!(applied(&api), 0, "a running RayJob's storage stays");
+        *status.lock().unwrap() =
+            json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED" });
+        backend.clean_shared_storage(&ray, &spec, ended).await;
+        assert_eq!(applied(&api), 1, "an ended one's is cleaned up");
     }
 
     #[tokio::test]
@@ -5585,7 +5708,11 @@ mod tests {
             .await
             .expect("stopped");
         backend
-            .clean_shared_storage(&ray, &shared::demo::ray())
+            .clean_shared_storage(
+                &ray,
+                &shared::demo::ray(),
+                shared::record::TaskPhase::Stopped,
+            )
             .await;
         backend.end_leftovers().await;
         backend.outside_usage().await.expect("usage");

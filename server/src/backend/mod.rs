@@ -294,11 +294,17 @@ pub trait Backend: Send + Sync {
         false
     }
 
-    /// Removes a RayJob's data from its shared storage at the task's end, when its spec
-    /// asks for it ("clean up on exit"), where the backend keeps that storage. The local
-    /// backend's is a directory of this machine, which the runner removes itself.
-    async fn clean_shared_storage(&self, task: &TaskId, spec: &TaskSpec) {
-        let _ = (task, spec);
+    /// Removes a RayJob's data from its shared storage once the task has ended (in
+    /// `ended`), when its spec asks for it ("clean up on exit"), where the backend keeps
+    /// that storage. The local backend's is a directory of this machine, which the runner
+    /// removes itself.
+    async fn clean_shared_storage(
+        &self,
+        task: &TaskId,
+        spec: &TaskSpec,
+        ended: shared::record::TaskPhase,
+    ) {
+        let _ = (task, spec, ended);
     }
 
     /// Whether a RayJob runs on a Ray cluster (KubeRay): a submitter, a head and workers,

@@ -689,14 +689,16 @@ type ClusterBody = http_body_util::combinators::UnsyncBoxBody<bytes::Bytes, std:
 
 impl Cluster {
     fn start(jobs: Vec<Value>) -> (kube::Client, Cluster) {
-        Self::start_failing(jobs, 0)
+        Self::start_failing(jobs, &[])
     }
 
-    /// [`Cluster::start`], whose first `failing` lists of PyTorchJobs answer 503, as an
-    /// API server does while it starts.
-    fn start_failing(jobs: Vec<Value>, failing: usize) -> (kube::Client, Cluster) {
+    /// [`Cluster::start`], whose first lists of each of these resources (`events`,
+    /// `pytorchjobs`) answer 503, as many as given, as an API server does while it
+    /// starts.
+    fn start_failing(jobs: Vec<Value>, failing: &[(&str, usize)]) -> (kube::Client, Cluster) {
         use http_body_util::BodyExt;
-        let mut failing = failing;
+        let mut failing: std::collections::HashMap<String, usize> =
+            failing.iter().map(|(r, n)| ((*r).to_owned(), *n)).collect();
         let (service, handle) = tower_test::mock::pair::<
             http::Request<kube::client::Body>,
             http::Response<ClusterBody>,
@@ -744,9 +746,12 @@ impl Cluster {
                         | "configmaps"
                         | "podmonitors"
                 );
+                let fails = failing.get_mut(last).filter(|n| **n > 0);
                 let (status, answer) = match (method.as_str(), named) {
-                    ("GET", false) if last == "pytorchjobs" && failing > 0 => {
-                        failing -= 1;
+                    ("GET", false) if fails.is_some() => {
+                        if let Some(n) = fails {
+                            *n -= 1;
+                        }
                         (
                             503,
                             json!({ "apiVersion": "v1", "kind": "Status", "metadata": {},
@@ -955,13 +960,17 @@ async fn a_restarted_server_takes_back_a_running_job_and_hears_its_end() {
 }
 
 /// README, the Kubernetes backend, Restart: an API server that does not answer yet when
-/// Berth restarts (503 while it starts) is asked again, and the job is taken back as
-/// when it answered at once: not deleted, no re-run beside it.
+/// Berth restarts (503 while it starts) is asked again, its probe and then its list of
+/// jobs, and the job is taken back as when it answered at once: not deleted, no re-run
+/// beside it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_waits_for_an_api_server_that_is_starting_and_takes_the_job_back() {
     let data = temp_dir("data");
     let (id, _) = ran_before(&data, &spec("hold"), 1).await;
-    let (client, cluster) = Cluster::start_failing(vec![job(&id, 1, &[("Running", "True")])], 2);
+    let (client, cluster) = Cluster::start_failing(
+        vec![job(&id, 1, &[("Running", "True")])],
+        &[("events", 2), ("pytorchjobs", 1)],
+    );
     let app = restarted(&data, client).await;
 
     let task = wait_for_phase(&app, &id, "running").await;
