@@ -955,8 +955,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     complete.set(true);
                     return;
                 }
-                // The server closes the stream once the attempt has ended (browsers drop
-                // its empty `end` event), and a broken connection looks the same: ask.
+                // The stream stopped without its `end`: it broke off (a lost connection,
+                // a pod's log the cluster cut short). Ask how the attempt is.
                 let followed = attempt.get_untracked().unwrap_or(attempts.get_untracked());
                 leptos::task::spawn_local(async move {
                     match api::fetch_task(&id.get_value(), lang.get_untracked()).await {
@@ -965,9 +965,23 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                             let over = phase.is_finished()
                                 || now.task.attempts != followed
                                 || matches!(phase, TaskPhase::Retrying | TaskPhase::Queued);
-                            ended.set(over);
-                            complete.set(over);
-                            broken.set(!over);
+                            // The latest attempt followed, and a next one began: it
+                            // is followed as the page's poll brings it.
+                            let moved_on =
+                                attempt.get_untracked().is_none() && now.task.attempts != followed;
+                            if moved_on {
+                                ended.set(true);
+                                complete.set(true);
+                            } else if over {
+                                // Ended meanwhile: what the stream showed may lack the
+                                // rest, so the log is read whole (an unreadable one says
+                                // so in the page), not shown as complete.
+                                reload();
+                            } else {
+                                ended.set(false);
+                                complete.set(false);
+                                broken.set(true);
+                            }
                         }
                         Err(err) => error.set(Some(err)),
                     }

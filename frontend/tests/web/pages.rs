@@ -1768,6 +1768,39 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     finish(handle, &host, &address);
 }
 
+/// A followed log whose stream stops without its `end` event (a pod's log the cluster
+/// cut short) when its attempt has ended is not shown as complete: it is read whole.
+#[wasm_bindgen_test]
+async fn a_followed_log_that_broke_off_as_its_attempt_ended_is_read_whole() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let log = || find(&host, "[data-testid='log']").text_content().unwrap();
+    fake_event_source();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    js_sys::eval(
+        "window.__source.onmessage(new MessageEvent('message', { data: 'step 1\\n' })); \
+         window.__source.onerror(new Event('error'))",
+    )
+    .unwrap();
+    until("the task asked after the stream", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    let ended = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    answer_fetch("tasks/t1?", &serde_json::to_string(&ended).unwrap());
+    until("the log read whole", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/logs?") && !u.contains("follow"))
+    })
+    .await;
+    answer_fetch("/logs", "step 1\nstep 2\n");
+    until("the whole log shown", || log() == "step 1\nstep 2\n").await;
+    real_event_source();
+    finish(handle, &host, &address);
+}
+
 /// A log read while its attempt ran may be missing its end: when the task ends with the
 /// page open, the log is read again. An empty log of an ended attempt says there was no
 /// output, not "no output yet".

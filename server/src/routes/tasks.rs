@@ -1045,9 +1045,15 @@ async fn logs(
         .log_stream(&stored.task.id, attempt, params.replica, params.follow)
         .await
         .unwrap_or_else(|error| {
-            // As a missing log file: nothing to show (the pod is gone or not there yet).
             tracing::warn!(task = %stored.task.id, %error, "cannot read a replica's log");
-            Some(futures_util::StreamExt::boxed(futures_util::stream::empty()))
+            // An attempt no longer watched: as a missing log file, nothing to show (its
+            // pods are gone). The cluster failing to answer: a log that broke off at its
+            // start, not an empty one.
+            let broken = matches!(error, crate::backend::BackendError::Kube { .. });
+            let start = futures_util::stream::iter(
+                broken.then(|| Err(std::io::Error::other("the pod's log cannot be read"))),
+            );
+            Some(futures_util::StreamExt::boxed(start))
         });
     // Read before the end of a log still being written, what may begin a hidden value
     // is left out (`LogMask::cut`).

@@ -127,6 +127,14 @@ impl Backend for JobBackend {
         replica: u32,
         _follow: bool,
     ) -> Result<Option<LogStream>, BackendError> {
+        // Replica 3's cannot be opened: the cluster does not answer.
+        if replica == 3 {
+            return Err(BackendError::Kube {
+                task: _task.clone(),
+                action: "read the log of pod x-worker-2".to_owned(),
+                cause: server::backend::kube::KubeError::StillDeleting("x".to_owned()),
+            });
+        }
         // Replica 2's stream breaks off (the API server's connection drops) after a
         // line and the start of a second.
         let chunks = if replica == 2 {
@@ -304,9 +312,9 @@ async fn a_pod_log_that_breaks_off_is_not_shown_as_whole() {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
     let (app, _) = app().await;
-    let mut three = spec("succeed");
-    three["compute"]["workers"] = 2.into();
-    let id = submit(&app, &three).await;
+    let mut four = spec("succeed");
+    four["compute"]["workers"] = 3.into();
+    let id = submit(&app, &four).await;
     wait_for_phase(&app, &id, "succeeded").await;
 
     let (status, sse) = get(
@@ -341,7 +349,25 @@ async fn a_pod_log_that_breaks_off_is_not_shown_as_whole() {
         "the body ends as if whole: {:?}",
         String::from_utf8_lossy(&read)
     );
-    assert!(String::from_utf8_lossy(&read).starts_with("first line\n"));
+    // All that came, to the break (the owner's read: nothing is masked).
+    assert_eq!(String::from_utf8_lossy(&read), "first line\nsecond");
+
+    // One that cannot even be opened (the cluster does not answer) is not an empty log.
+    let (status, sse) = get(
+        &app,
+        &format!("/api/v1/tasks/{id}/logs?replica=3&follow=true"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!sse.to_string().contains("event: end"), "{sse}");
+    let request = Request::get(format!("/api/v1/tasks/{id}/logs?replica=3"))
+        .body(Body::empty())
+        .expect("a request");
+    let response = app.clone().oneshot(request).await.expect("an answer");
+    assert!(
+        response.into_body().collect().await.is_err(),
+        "an unreadable log is not passed off as empty"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
