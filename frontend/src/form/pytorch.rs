@@ -43,6 +43,9 @@ pub fn PyTorchSection() -> impl IntoView {
         }
         text
     };
+    // The local backend gives each task a port of its own (MASTER_PORT), not the
+    // training operator's.
+    let local = use_context::<super::ray::RayClusters>().is_some_and(|r| !r.0);
     let injected = move || {
         let lang = cx.lang();
         // A list in Chinese is joined with 、, as the findings write it.
@@ -53,7 +56,11 @@ pub fn PyTorchSection() -> impl IntoView {
         };
         shared::messages::text(
             lang,
-            "ui.form.pytorch.injected",
+            if local {
+                "ui.form.pytorch.injected_local"
+            } else {
+                "ui.form.pytorch.injected"
+            },
             &[
                 ("names", PYTORCH_DISTRIBUTED.join(comma)),
                 ("port", MASTER_PORT.to_string()),
@@ -63,7 +70,7 @@ pub fn PyTorchSection() -> impl IntoView {
     view! {
         <Section path="pytorch" legend="ui.form.pytorch.title">
             <p class="note" data-testid="pytorch-pods">{pods}</p>
-            <p class="note">{injected}</p>
+            <p class="note" data-testid="pytorch-injected">{injected}</p>
         </Section>
     }
 }

@@ -2183,6 +2183,42 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
     assert!(said.contains("debug mode keeps no cluster here"), "{said}");
 }
 
+/// The PyTorchJob section names the master port the job gets: the training operator's
+/// 23456 on a cluster; on the local backend each task gets one of its own (exploratory
+/// test: the form said 23456, the replicas got 200xx).
+#[wasm_bindgen_test]
+async fn the_pytorch_section_names_the_master_port_the_server_gives() {
+    for clusters in [true, false] {
+        crate::fresh_page();
+        crate::forget_drafts();
+        let host = crate::new_host();
+        let _handle = leptos::mount::mount_to(host.clone(), move || {
+            let (catalog, usage, user) = (
+                shared::demo::catalog(),
+                shared::demo::usage(),
+                shared::demo::user(),
+            );
+            frontend::i18n::UiLang::provide().set(shared::Lang::En);
+            let initial = shared::demo::pytorch();
+            view! { <TaskForm catalog usage user initial ray_clusters=clusters /> }
+        });
+        leptos::task::tick().await;
+        let said = host
+            .query_selector("[data-testid='pytorch-injected']")
+            .unwrap()
+            .expect("the note")
+            .text_content()
+            .unwrap();
+        if clusters {
+            assert!(said.contains("master port 23456"), "{said}");
+        } else {
+            assert!(said.contains("a master port of its own"), "{said}");
+            assert!(!said.contains("23456"), "{said}");
+        }
+        host.remove();
+    }
+}
+
 /// A server without a mail relay records an email alert as not sent: an email row says
 /// so while it is one, and a form on a server that sends mail says nothing.
 #[wasm_bindgen_test]

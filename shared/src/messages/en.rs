@@ -1406,6 +1406,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Every pod gets {names} (master port {port}); use them in the command.",
     ),
     (
+        "ui.form.pytorch.injected_local",
+        "Every pod gets {names}; this server (its local backend) gives each task a master port of its own in MASTER_PORT. Use them in the command.",
+    ),
+    (
         "ui.form.pytorch.pods",
         "{replicas} replicas: the master {master}",
     ),

@@ -1197,6 +1197,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.pytorch.injected",
         "每个 Pod 都会注入 {names}（主节点端口 {port}），可在命令中使用。",
     ),
+    (
+        "ui.form.pytorch.injected_local",
+        "每个 Pod 都会注入 {names}；本服务器（本地后端）为每个任务分配各自的主节点端口（MASTER_PORT），可在命令中使用。",
+    ),
     ("ui.form.pytorch.pods", "{replicas} 个副本：主节点 {master}"),
     ("ui.form.pytorch.title", "PyTorchJob"),
     ("ui.form.pytorch.worker", "以及工作节点 {worker}。"),
