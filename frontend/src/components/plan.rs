@@ -149,7 +149,8 @@ fn bars(
                 &[
                     ("demand", need.to_string()),
                     ("left", left.to_string()),
-                    ("unit", d.unit_for(lang, left)),
+                    // English names the unit with the demand ("needs 1 GPU; 64 left").
+                    ("unit", d.unit_for(lang, need)),
                     ("spec", spec.to_owned()),
                 ],
             );

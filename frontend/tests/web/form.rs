@@ -728,7 +728,17 @@ async fn the_plan_panel_follows_the_compute_section() {
         form.find("[data-testid='quota-bars'] .bar-row.over")
             .is_some()
     );
+    // What it needs, then what is left (exploratory test: "needs 201 of the 32 GPUs
+    // left" read as a fault); the unit follows the count it names.
+    let gpus = || {
+        form.find("[data-testid='quota-bars'] .bar-row[data-dimension='gpu'] .bar-label")
+            .and_then(|l| l.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(gpus(), "Quota for a100-1g: needs 201 GPUs; 32 left");
     assert!(form.submit_disabled());
+    form.type_in("compute.workers", "0").await;
+    assert_eq!(gpus(), "Quota for a100-1g: needs 1 GPU; 32 left");
 }
 
 #[wasm_bindgen_test]

@@ -1327,11 +1327,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.bar.pool",
-        "Pool: needs {demand} of {left} free {unit}",
+        "Pool: needs {demand} {unit}; {left} free",
     ),
     (
         "ui.form.plan.bar.quota",
-        "Quota for {spec}: needs {demand} of the {left} {unit} left",
+        "Quota for {spec}: needs {demand} {unit}; {left} left",
     ),
     (
         "ui.form.plan.fragment",
