@@ -125,7 +125,19 @@ pub fn read_yaml_spec(text: &str) -> String {
             }
             None => {
                 wire.text("syntax");
-                wire.text(&e.to_string());
+                // A tab: where the tab is, as PyYAML and `berth validate` say it, not
+                // where the value it broke began.
+                let tab = e
+                    .info()
+                    .contains("tab")
+                    .then(|| crate::validate::tab_place(text, &e))
+                    .flatten();
+                match tab {
+                    Some((line, column)) => {
+                        wire.text(&format!("{} at line {line} column {column}", e.info()))
+                    }
+                    None => wire.text(&e.to_string()),
+                }
             }
         },
         Ok(docs) => match docs.as_slice() {
@@ -307,6 +319,21 @@ fn from_wire(answer: &str) -> Result<Value, YamlSpecError> {
 #[cfg(all(test, feature = "yaml"))]
 mod tests {
     use super::*;
+
+    /// A stray tab is placed where it is, as PyYAML (and `berth validate`) place it:
+    /// exploratory test, an export with a tab before `workers` was said to fail at the
+    /// line above, where the value the tab broke began.
+    #[test]
+    fn a_stray_tab_is_placed_at_the_tab() {
+        let text = "compute:\n  guarantee: null\n\tworkers: 2\n";
+        match from_wire(&read_yaml_spec(text)) {
+            Err(YamlSpecError::Syntax(detail)) => {
+                assert!(detail.contains("tab"), "{detail}");
+                assert!(detail.ends_with("at line 3 column 1"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn yaml_reads_as_the_loader_reads_it() {

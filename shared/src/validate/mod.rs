@@ -29,6 +29,8 @@ pub(crate) use crate::path::{field_key, field_path};
 pub use code::{IssueCode, YamlFault};
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity, cap_findings};
 pub use parse::{check_json, parse_spec, parse_value};
+#[cfg(feature = "yaml")]
+pub(crate) use pyyaml::tab_place;
 pub use runtime_env::{RuntimeEnvReader, set_runtime_env_reader};
 #[cfg(feature = "yaml")]
 pub use runtime_env::{read_runtime_env, runtime_env_vars};

@@ -244,31 +244,11 @@ fn syntax(text: &str, opened: &[Marker], error: &ScanError) -> Syntax {
         YamlFault::Other
     };
     let mark = error.marker();
-    // The parser marks the tab's line past the tab, or the end of the line before it;
-    // PyYAML marks the tab.
     let tab = (fault == YamlFault::Tab)
-        .then(|| {
-            let chars: Vec<char> = text.chars().collect();
-            let at = char_index(text, mark).min(chars.len());
-            // A tab in a plain value: the parser marks the value's start, the tab
-            // follows. A tab that indents: it marks that line past the tab, or the end
-            // of the line before, so the search starts at the marked line's start.
-            let from = if info.contains("plain scalar") {
-                at
-            } else {
-                chars[..at]
-                    .iter()
-                    .rposition(|c| matches!(c, '\n' | '\r'))
-                    .map_or(0, |i| i + 1)
-            };
-            chars[from..]
-                .iter()
-                .position(|c| *c == '\t')
-                .map(|i| from + i)
-        })
+        .then(|| tab_place(text, error))
         .flatten();
     let (line, column) = if let Some(at) = tab {
-        place(text, at)
+        at
     } else if info.contains("<document start>") {
         // The parser marks inside the line where the next document would start;
         // PyYAML marks the line's start.
@@ -308,6 +288,27 @@ fn printable(c: char) -> bool {
 
 /// The line and column (from 1) of the character at `at`, lines broken as YAML breaks
 /// them (`\n`, `\r\n` or a lone `\r`).
+/// Where the tab that `error` (a tab where YAML allows none) is about lies in `text`, as
+/// PyYAML marks it (line and column from 1): the parser marks the tab's line past the
+/// tab, or the end of the line before it, or, for a tab in a plain value, the value's
+/// start. `None` when no tab follows the mark.
+pub(crate) fn tab_place(text: &str, error: &ScanError) -> Option<(usize, usize)> {
+    let chars: Vec<char> = text.chars().collect();
+    let at = char_index(text, error.marker()).min(chars.len());
+    // A tab in a plain value: the tab follows the mark. A tab that indents: the search
+    // starts at the marked line's start.
+    let from = if error.info().contains("plain scalar") {
+        at
+    } else {
+        chars[..at]
+            .iter()
+            .rposition(|c| matches!(c, '\n' | '\r'))
+            .map_or(0, |i| i + 1)
+    };
+    let tab = chars[from..].iter().position(|c| *c == '\t')? + from;
+    Some(place(text, tab))
+}
+
 fn place(text: &str, at: usize) -> (usize, usize) {
     let (mut line, mut column) = (1, 1);
     let mut chars = text.chars().take(at).peekable();
