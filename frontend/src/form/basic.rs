@@ -139,12 +139,15 @@ pub fn BasicSection() -> impl IntoView {
             <CheckField path="basic.visible_in_group"
                 get=cx.watch(move |s| s.basic.visible_in_group)
                 set=Callback::new(move |v| cx.spec.update(|s| s.basic.visible_in_group = v)) />
-            <SelectField path="basic.time_zone" lens=text_lens!(cx, basic.time_zone) options=zones />
+            <SelectField path="basic.time_zone" lens=text_lens!(cx, basic.time_zone) options=zones also_described_by=ZONE_NOTE />
             <ZoneNotOffered />
             <TagsEditor />
         </Section>
     }
 }
+
+/// The id of [`ZoneNotOffered`]'s note, read out with the time zone's choice.
+const ZONE_NOTE: &str = "f-basic-time_zone-note";
 
 /// Said when the browser's time zone is not one the catalog offers and the form holds
 /// the zone a blank form falls back to then (the catalog's first, which may be hours
@@ -164,7 +167,7 @@ fn ZoneNotOffered() -> impl IntoView {
         move || {
             let zone = zone.clone();
             at_fallback.get().then(|| view! {
-                <p class="help note" role="note" data-testid="zone-not-offered">
+                <p class="help note" role="note" id=ZONE_NOTE data-testid="zone-not-offered">
                     {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_offered", &[("zone", zone.clone())])}
                 </p>
             })

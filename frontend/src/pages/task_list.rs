@@ -590,7 +590,8 @@ pub fn TaskTable(
     // A narrow screen scrolls the table in its box, not the page; the table stays a
     // table (a table made a block loses its semantics in some screen readers).
     view! {
-        <div class="table-scroll">
+        // Focusable, so a keyboard can scroll a table wider than a narrow window.
+        <div class="table-scroll" tabindex="0" role="region" aria-label=move || lang.text("ui.list.title")>
             <table class="tasks" data-testid="task-table">
                 <thead>
                     <tr>

@@ -2391,6 +2391,13 @@ async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
              task's logs and times should be shown in."
         )
     );
+    // Read out with the choice (exploratory test: it was shown but not linked).
+    let described = zone.get_attribute("aria-describedby").unwrap_or_default();
+    assert!(
+        described.split(' ').any(|id| id == note.id()),
+        "{described} names {}",
+        note.id()
+    );
     // Once another zone is chosen, there is nothing more to say.
     zone.set_value("Asia/Tokyo");
     zone.dispatch_event(&web_sys::Event::new("change").unwrap())
