@@ -76,7 +76,10 @@ pub fn BasicSection() -> impl IntoView {
             });
             cx.spec.update(|s| {
                 s.basic.region = v;
-                if !keeps {
+                if keeps {
+                    // Another region's cluster of the same id: its own pools and specs.
+                    cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
+                } else {
                     s.basic.cluster.clear();
                 }
             });
@@ -90,24 +93,7 @@ pub fn BasicSection() -> impl IntoView {
         set: Callback::new(move |v: String| {
             cx.spec.update(|s| {
                 s.basic.cluster = v;
-                cx.catalog.with_value(|c| {
-                    let Some(cluster) = c.cluster(&s.basic.region, &s.basic.cluster) else {
-                        return;
-                    };
-                    let has_spec = |id: &String| cluster.specs.iter().any(|x| &x.id == id);
-                    if !s
-                        .compute
-                        .pool
-                        .as_ref()
-                        .is_none_or(|p| cluster.pools.iter().any(|x| &x.id == p))
-                    {
-                        s.compute.pool = None;
-                    }
-                    s.compute.specs.retain(has_spec);
-                    if !s.compute.head_spec.as_ref().is_none_or(has_spec) {
-                        s.compute.head_spec = None;
-                    }
-                });
+                cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
             });
         }),
     };
@@ -143,6 +129,26 @@ pub fn BasicSection() -> impl IntoView {
             <ZoneNotOffered />
             <TagsEditor />
         </Section>
+    }
+}
+
+/// Drops the pool and the specs (the head's too) the draft's cluster does not have.
+fn keep_what_the_cluster_has(s: &mut shared::TaskSpec, catalog: &shared::Catalog) {
+    let Some(cluster) = catalog.cluster(&s.basic.region, &s.basic.cluster) else {
+        return;
+    };
+    let has_spec = |id: &String| cluster.specs.iter().any(|x| &x.id == id);
+    if !s
+        .compute
+        .pool
+        .as_ref()
+        .is_none_or(|p| cluster.pools.iter().any(|x| &x.id == p))
+    {
+        s.compute.pool = None;
+    }
+    s.compute.specs.retain(has_spec);
+    if !s.compute.head_spec.as_ref().is_none_or(has_spec) {
+        s.compute.head_spec = None;
     }
 }
 

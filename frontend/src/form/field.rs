@@ -204,8 +204,14 @@ pub fn Findings(
                 let height = ul.get_bounding_client_rect().height();
                 if height > tallest.get_value() {
                     tallest.set_value(height);
+                    // The browser writes the number: Rust's float formatting is not in
+                    // the console's wasm, and would add kilobytes for this one use.
+                    let px = js_sys::Number::from(height)
+                        .to_string_with_radix(10)
+                        .map(String::from)
+                        .unwrap_or_default();
                     let style = web_sys::HtmlElement::style(&ul);
-                    let _ = style.set_property("min-height", &format!("{height}px"));
+                    let _ = style.set_property("min-height", &format!("{px}px"));
                 }
             });
         });
@@ -217,7 +223,7 @@ pub fn Findings(
         let to = ev
             .related_target()
             .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-        if held.get_value() <= 1 || within(&ul, to) {
+        if (held.get_value() <= 1 && tallest.get_value() == 0.0) || within(&ul, to) {
             return;
         }
         if !pointer::pressed() {

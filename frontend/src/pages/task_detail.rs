@@ -888,6 +888,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         stop_follow();
         ended.set(false);
         complete.set(false);
+        broken.set(false);
         if attempts.get_untracked() == 0 {
             text.set(String::new());
             return;

@@ -512,6 +512,15 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     form.choose("basic.region", "cn-east").await;
     form.choose("basic.cluster", "sh-a").await;
     assert_eq!(form.submitted().await.compute.specs, ["a100-1g"]);
+    // A RayJob's head spec the new cluster lacks goes too.
+    let mut ray = shared::demo::ray();
+    ray.basic.region = "cn-east".to_owned();
+    ray.basic.cluster = "sh-a".to_owned();
+    ray.compute.head_spec = Some("h100-1g".to_owned());
+    let form = mount(Some(ray), false).await;
+    form.choose("basic.region", "cn-north").await;
+    form.choose("basic.cluster", "bj-a").await;
+    assert_eq!(form.submitted().await.compute.head_spec, None);
 }
 
 /// A spec list with nothing to offer says so, and what to change, rather than looking
@@ -2157,6 +2166,32 @@ async fn a_shared_volume_that_is_not_rwx_is_named_where_it_is_refused() {
 /// Debug mode keeps the Ray cluster after the job, where the server runs one; where it
 /// does not (its catalog answer says so: the local backend), the form says so before
 /// submit rather than after the task has ended.
+/// A form for `initial`, in English, on a server that runs Ray clusters or not (the
+/// local backend does not), as the catalog answer says; the handle unmounts it.
+async fn mount_on_server(
+    initial: TaskSpec,
+    ray_clusters: bool,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
+    crate::fresh_page();
+    crate::forget_drafts();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let (catalog, usage, user) = (
+            shared::demo::catalog(),
+            shared::demo::usage(),
+            shared::demo::user(),
+        );
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        let initial = initial.clone();
+        view! { <TaskForm catalog usage user initial ray_clusters /> }.into_any()
+    });
+    leptos::task::tick().await;
+    (host, handle)
+}
+
 #[wasm_bindgen_test]
 async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster() {
     let mut spec = shared::demo::ray();
@@ -2170,20 +2205,7 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
     );
     drop(with_clusters);
 
-    crate::fresh_page();
-    crate::forget_drafts();
-    let host = crate::new_host();
-    let _handle = leptos::mount::mount_to(host.clone(), move || {
-        let (catalog, usage, user) = (
-            shared::demo::catalog(),
-            shared::demo::usage(),
-            shared::demo::user(),
-        );
-        frontend::i18n::UiLang::provide().set(shared::Lang::En);
-        let initial = spec.clone();
-        view! { <TaskForm catalog usage user initial ray_clusters=false /> }
-    });
-    leptos::task::tick().await;
+    let (host, _handle) = mount_on_server(spec, false).await;
     let said = host
         .query_selector("[data-testid='debug-no-cluster']")
         .unwrap()
@@ -2199,20 +2221,7 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
 #[wasm_bindgen_test]
 async fn the_pytorch_section_names_the_master_port_the_server_gives() {
     for clusters in [true, false] {
-        crate::fresh_page();
-        crate::forget_drafts();
-        let host = crate::new_host();
-        let _handle = leptos::mount::mount_to(host.clone(), move || {
-            let (catalog, usage, user) = (
-                shared::demo::catalog(),
-                shared::demo::usage(),
-                shared::demo::user(),
-            );
-            frontend::i18n::UiLang::provide().set(shared::Lang::En);
-            let initial = shared::demo::pytorch();
-            view! { <TaskForm catalog usage user initial ray_clusters=clusters /> }
-        });
-        leptos::task::tick().await;
+        let (host, _handle) = mount_on_server(shared::demo::pytorch(), clusters).await;
         let said = host
             .query_selector("[data-testid='pytorch-injected']")
             .unwrap()
@@ -2510,6 +2519,14 @@ async fn a_wrapped_finding_replaced_by_a_shorter_one_moves_nothing_while_typing(
     form.control("environment.datasets[0].id").focus().unwrap();
     crate::after_paint().await;
     assert!(next() < long, "given back once the user has left");
+    let held = form
+        .find("#f-environment-storage-0-path-msgs")
+        .expect("the findings")
+        .unchecked_into::<HtmlElement>()
+        .style()
+        .get_property_value("min-height")
+        .unwrap_or_default();
+    assert_eq!(held, "", "no height held once the user has left");
     style.remove();
 }
 

@@ -1003,6 +1003,11 @@ impl KubeBackend {
     }
 }
 
+/// How many times, [`CLEANUP_JOB_LOOK_EVERY`] apart, the cleanup looks for the task's
+/// RayJob to have ended or gone before it leaves the storage alone (half a minute).
+const CLEANUP_JOB_LOOKS: u32 = 15;
+const CLEANUP_JOB_LOOK_EVERY: Duration = Duration::from_secs(2);
+
 /// How long the Job that cleans up a RayJob's shared storage waits before it removes
 /// the task's directory, besides the time debug mode keeps the cluster: KubeRay deletes
 /// the cluster when the job ends, and its pods may write Ray's session files until they
@@ -1192,25 +1197,37 @@ impl Backend for KubeBackend {
             }
         };
         // Only under a job that has ended or is gone: a task can end while its job runs
-        // on (one not taken back at a restart), and its Ray session lives there.
+        // on (one not taken back at a restart), and its Ray session lives there. A job
+        // Berth ends itself (the image-pull breaker, a Kueue deactivation) is deleted just
+        // after its end is told: it is given a while.
         let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("ray.io", "v1", "RayJob"));
         let jobs: Api<DynamicObject> =
             Api::namespaced_with(self.client.clone(), &namespace, &resource);
-        match jobs.get_opt(&task.0).await {
-            Ok(None) => {}
-            Ok(Some(job))
-                if job.metadata.deletion_timestamp.is_some()
-                    || matches!(
-                        job_phase(JobKind::Ray, &to_value(&job)),
-                        JobPhase::Succeeded | JobPhase::Failed(_)
-                    ) => {}
-            Ok(Some(_)) => {
-                tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
-                return;
-            }
-            Err(error) => {
-                tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
-                return;
+        let mut tries = CLEANUP_JOB_LOOKS;
+        loop {
+            match jobs.get_opt(&task.0).await {
+                Ok(None) => break,
+                Ok(Some(job))
+                    if job.metadata.deletion_timestamp.is_some()
+                        || matches!(
+                            job_phase(JobKind::Ray, &to_value(&job)),
+                            JobPhase::Succeeded | JobPhase::Failed(_)
+                        ) =>
+                {
+                    break;
+                }
+                Ok(Some(_)) if tries > 1 => {
+                    tries -= 1;
+                    tokio::time::sleep(CLEANUP_JOB_LOOK_EVERY).await;
+                }
+                Ok(Some(_)) => {
+                    tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
+                    return;
+                }
             }
         }
         let name = job.metadata.name.clone().unwrap_or_default();
@@ -1483,10 +1500,15 @@ impl Backend for KubeBackend {
             follow,
             ..LogParams::default()
         };
-        let reader = pods
-            .log_stream(&pod_name, &params)
-            .await
-            .map_err(|e| fail(format!("read the log of pod {pod_name}"), e))?;
+        let reader = match pods.log_stream(&pod_name, &params).await {
+            Ok(reader) => reader,
+            // "container … is waiting to start": nothing to read yet, as for a pod not
+            // created; not a log that broke off.
+            Err(::kube::Error::Api(status)) if status.code == 400 => {
+                return Ok(Some(futures_util::stream::empty().boxed()));
+            }
+            Err(e) => return Err(fail(format!("read the log of pod {pod_name}"), e)),
+        };
         let chunks = futures_util::stream::unfold(Box::pin(reader), |mut reader| async move {
             let mut buffer = vec![0u8; 16 * 1024];
             match reader.read(&mut buffer).await {
@@ -2919,9 +2941,10 @@ mod tests {
     }
 
     /// A task can end while its RayJob runs on (a job a restart could not take back):
-    /// its Ray session lives in the shared storage, which is left alone. A RayJob that
-    /// has ended (Complete) is cleaned up after.
-    #[tokio::test]
+    /// its Ray session lives in the shared storage, which is left alone, after half a
+    /// minute of looks (a job Berth deletes itself goes just after its end is told). A
+    /// RayJob that has ended (Complete) is cleaned up after.
+    #[tokio::test(start_paused = true)]
     async fn the_shared_storage_of_a_rayjob_that_runs_on_is_left_alone() {
         let status = Arc::new(Mutex::new(json!({ "jobDeploymentStatus": "Running" })));
         let answer = Arc::clone(&status);
@@ -2937,8 +2960,16 @@ mod tests {
         let spec = shared::demo::ray();
         let ended = shared::record::TaskPhase::Failed;
         let applied = |api: &MockApi| api.seen().iter().filter(|s| s.method == "PATCH").count();
+        let began = tokio::time::Instant::now();
         backend.clean_shared_storage(&ray, &spec, ended).await;
         assert_eq!(applied(&api), 0, "a running RayJob's storage stays");
+        let looked = api
+            .seen()
+            .iter()
+            .filter(|s| s.method == "GET" && s.resource().0 == "rayjobs")
+            .count();
+        assert_eq!(looked, 15, "looked at for half a minute");
+        assert!(began.elapsed() >= Duration::from_secs(28));
         *status.lock().unwrap() =
             json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED" });
         backend.clean_shared_storage(&ray, &spec, ended).await;
@@ -5107,6 +5138,42 @@ mod tests {
         assert_eq!(log.query["follow"], "true");
         // Another attempt's log is not here.
         assert!(backend.log_stream(&task(), 2, 0, false).await.is_err());
+    }
+
+    /// A pod whose container is waiting to start answers its log with a 400 ("container
+    /// … is waiting to start: ContainerCreating"): nothing to read yet, an empty log, not
+    /// one that broke off (the route says a log that cannot be opened broke off).
+    #[tokio::test]
+    async fn the_log_of_a_container_waiting_to_start_is_empty() {
+        let (client, _api) = MockApi::start(Box::new(|request| {
+            let (resource, name) = request.resource();
+            match (resource.as_str(), name, request.query.get("labelSelector")) {
+                ("pods", None, Some(_)) => Some((
+                    StatusCode::OK,
+                    json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "3" },
+                    "items": [pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])] }),
+                )),
+                ("pods", Some(_), _) if request.path.ends_with("/log") => Some((
+                    StatusCode::BAD_REQUEST,
+                    json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Failure",
+                        "message": "container \"pytorch\" in pod \"train-x2b4c-worker-0\" is waiting to start: ContainerCreating",
+                        "reason": "BadRequest", "code": 400 }),
+                )),
+                _ => None,
+            }
+        }));
+        let backend = backend(client, false);
+        backend
+            .submit(submission(vec![pytorch_job()], 3))
+            .await
+            .expect("applied");
+        let stream = backend
+            .log_stream(&task(), 1, 1, false)
+            .await
+            .expect("not an error")
+            .expect("a stream");
+        let chunks: Vec<_> = stream.collect().await;
+        assert!(chunks.is_empty(), "{chunks:?}");
     }
 
     #[test]

@@ -1323,7 +1323,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.aside", " ({text})"),
     (
         "ui.form.plan.bar.idle",
-        "Idle capacity at the chosen stability: needs {demand} of {left} free {unit}",
+        "Idle capacity at the chosen stability: needs {demand} {unit}; {left} free",
     ),
     (
         "ui.form.plan.bar.pool",

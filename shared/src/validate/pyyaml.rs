@@ -286,8 +286,6 @@ fn printable(c: char) -> bool {
         | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
-/// The line and column (from 1) of the character at `at`, lines broken as YAML breaks
-/// them (`\n`, `\r\n` or a lone `\r`).
 /// Where the tab that `error` (a tab where YAML allows none) is about lies in `text`, as
 /// PyYAML marks it (line and column from 1): the parser marks the tab's line past the
 /// tab, or the end of the line before it, or, for a tab in a plain value, the value's
@@ -309,6 +307,8 @@ pub(crate) fn tab_place(text: &str, error: &ScanError) -> Option<(usize, usize)>
     Some(place(text, tab))
 }
 
+/// The line and column (from 1) of the character at `at`, lines broken as YAML breaks
+/// them (`\n`, `\r\n` or a lone `\r`).
 fn place(text: &str, at: usize) -> (usize, usize) {
     let (mut line, mut column) = (1, 1);
     let mut chars = text.chars().take(at).peekable();
