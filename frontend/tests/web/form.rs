@@ -2167,10 +2167,12 @@ async fn a_shared_volume_that_is_not_rwx_is_named_where_it_is_refused() {
 /// does not (its catalog answer says so: the local backend), the form says so before
 /// submit rather than after the task has ended.
 /// A form for `initial`, in English, on a server that runs Ray clusters or not (the
-/// local backend does not), as the catalog answer says; the handle unmounts it.
+/// local backend does not) and sends alert emails or not, as the catalog answer says;
+/// the handle unmounts it.
 async fn mount_on_server(
     initial: TaskSpec,
     ray_clusters: bool,
+    email_alerts: bool,
 ) -> (
     HtmlElement,
     leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
@@ -2186,7 +2188,7 @@ async fn mount_on_server(
         );
         frontend::i18n::UiLang::provide().set(shared::Lang::En);
         let initial = initial.clone();
-        view! { <TaskForm catalog usage user initial ray_clusters /> }.into_any()
+        view! { <TaskForm catalog usage user initial ray_clusters email_alerts /> }.into_any()
     });
     leptos::task::tick().await;
     (host, handle)
@@ -2205,7 +2207,7 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
     );
     drop(with_clusters);
 
-    let (host, _handle) = mount_on_server(spec, false).await;
+    let (host, _handle) = mount_on_server(spec, false, true).await;
     let said = host
         .query_selector("[data-testid='debug-no-cluster']")
         .unwrap()
@@ -2221,7 +2223,7 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
 #[wasm_bindgen_test]
 async fn the_pytorch_section_names_the_master_port_the_server_gives() {
     for clusters in [true, false] {
-        let (host, _handle) = mount_on_server(shared::demo::pytorch(), clusters).await;
+        let (host, _handle) = mount_on_server(shared::demo::pytorch(), clusters, true).await;
         let said = host
             .query_selector("[data-testid='pytorch-injected']")
             .unwrap()
@@ -2249,21 +2251,7 @@ async fn an_email_alert_on_a_server_that_sends_no_email_says_so() {
         shared::task::AlertChannel::Email
     );
     for sends in [false, true] {
-        crate::fresh_page();
-        crate::forget_drafts();
-        let host = crate::new_host();
-        let initial = spec.clone();
-        let handle = leptos::mount::mount_to(host.clone(), move || {
-            let (catalog, usage, user) = (
-                shared::demo::catalog(),
-                shared::demo::usage(),
-                shared::demo::user(),
-            );
-            frontend::i18n::UiLang::provide().set(shared::Lang::En);
-            let initial = initial.clone();
-            view! { <TaskForm catalog usage user initial email_alerts=sends /> }
-        });
-        leptos::task::tick().await;
+        let (host, handle) = mount_on_server(spec.clone(), true, sends).await;
         let note = host
             .query_selector("[data-row='advanced.alerts[0]'] [data-testid='no-email']")
             .unwrap();

@@ -5075,9 +5075,10 @@ mod tests {
         assert_eq!(after, 10);
     }
 
-    #[tokio::test]
-    async fn a_replica_log_is_streamed_from_its_pod() {
-        let (client, api) = MockApi::start(Box::new(|request| {
+    /// The test job's worker 0 pod, whose log request gets `log` as the answer; the job
+    /// submitted, so its log can be asked for.
+    async fn with_worker_log(log: (StatusCode, Value)) -> (KubeBackend, MockApi) {
+        let (client, api) = MockApi::start(Box::new(move |request| {
             let (resource, name) = request.resource();
             match (resource.as_str(), name, request.query.get("labelSelector")) {
                 ("pods", None, Some(selector)) if selector.contains("replica-type=worker") => {
@@ -5087,10 +5088,7 @@ mod tests {
                         "items": [pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])] }),
                     ))
                 }
-                ("pods", Some(_), _) if request.path.ends_with("/log") => Some((
-                    StatusCode::OK,
-                    json!("epoch 1 loss 0.5\nepoch 2 loss 0.4\n"),
-                )),
+                ("pods", Some(_), _) if request.path.ends_with("/log") => Some(log.clone()),
                 _ => None,
             }
         }));
@@ -5099,6 +5097,16 @@ mod tests {
             .submit(submission(vec![pytorch_job()], 3))
             .await
             .expect("applied");
+        (backend, api)
+    }
+
+    #[tokio::test]
+    async fn a_replica_log_is_streamed_from_its_pod() {
+        let (backend, api) = with_worker_log((
+            StatusCode::OK,
+            json!("epoch 1 loss 0.5\nepoch 2 loss 0.4\n"),
+        ))
+        .await;
         let stream = backend
             .log_stream(&task(), 1, 1, true)
             .await
@@ -5145,28 +5153,13 @@ mod tests {
     /// one that broke off (the route says a log that cannot be opened broke off).
     #[tokio::test]
     async fn the_log_of_a_container_waiting_to_start_is_empty() {
-        let (client, _api) = MockApi::start(Box::new(|request| {
-            let (resource, name) = request.resource();
-            match (resource.as_str(), name, request.query.get("labelSelector")) {
-                ("pods", None, Some(_)) => Some((
-                    StatusCode::OK,
-                    json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "3" },
-                    "items": [pod("train-x2b4c-worker-0", "uid-w0", &[("pytorch", "")])] }),
-                )),
-                ("pods", Some(_), _) if request.path.ends_with("/log") => Some((
-                    StatusCode::BAD_REQUEST,
-                    json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Failure",
-                        "message": "container \"pytorch\" in pod \"train-x2b4c-worker-0\" is waiting to start: ContainerCreating",
-                        "reason": "BadRequest", "code": 400 }),
-                )),
-                _ => None,
-            }
-        }));
-        let backend = backend(client, false);
-        backend
-            .submit(submission(vec![pytorch_job()], 3))
-            .await
-            .expect("applied");
+        let (backend, _api) = with_worker_log((
+            StatusCode::BAD_REQUEST,
+            json!({ "apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Failure",
+                "message": "container \"pytorch\" in pod \"train-x2b4c-worker-0\" is waiting to start: ContainerCreating",
+                "reason": "BadRequest", "code": 400 }),
+        ))
+        .await;
         let stream = backend
             .log_stream(&task(), 1, 1, false)
             .await
