@@ -46,9 +46,10 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     page.check_verdicts_contain("fits now on a100-1g").await;
     screenshot(&page.client, "form-pytorch-fits-now").await;
 
-    // Far beyond the quota: the spec is skipped and nothing starts; back to two workers.
+    // Far beyond the quota: the list's one spec is refused and nothing starts; back to
+    // two workers.
     page.fill("compute.workers", "200").await;
-    page.check_verdicts_contain("skipped: over quota by").await;
+    page.check_verdicts_contain("over quota by").await;
     page.check_outcome_starts_with("Cannot start").await;
     page.check_summary_contains("fix the errors").await;
     screenshot(&page.client, "form-pytorch-over-quota").await;

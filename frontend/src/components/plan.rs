@@ -17,8 +17,16 @@ pub fn amount(lang: Lang, r: &Resources) -> String {
         .join(" · ")
 }
 
-/// What a spec of the list comes to, in words.
-fn verdict(c: &Candidate, lang: Lang) -> String {
+/// What a spec of the list comes to, in words. `blocked`: no spec of the list can be
+/// used, so none is skipped for another: each is refused.
+fn verdict(c: &Candidate, blocked: bool, lang: Lang) -> String {
+    let refused = |key: &'static str| {
+        if blocked {
+            key.trim_end_matches("#skipped")
+        } else {
+            key
+        }
+    };
     if !c.quota_ok() {
         // A Ray head of another spec draws on that spec's line: a shortfall there is
         // named by its spec, or it would read as the workers' spec's.
@@ -29,7 +37,7 @@ fn verdict(c: &Candidate, lang: Lang) -> String {
             if line.remaining.is_none() {
                 return text(
                     lang,
-                    "ui.form.plan.verdict.no_quota",
+                    refused("ui.form.plan.verdict.no_quota#skipped"),
                     &[("spec", line.spec.clone())],
                 );
             }
@@ -56,7 +64,7 @@ fn verdict(c: &Candidate, lang: Lang) -> String {
         }
         return text(
             lang,
-            "ui.form.plan.verdict.over_quota",
+            refused("ui.form.plan.verdict.over_quota#skipped"),
             &[("shortfall", list(lang, &short))],
         );
     }
@@ -188,6 +196,7 @@ pub fn PlanView(
                 };
                 let (class, said) = outcome(&plan, l);
                 let used = plan.used().map(|c| c.index);
+                let blocked = plan.outcome == Outcome::Blocked;
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();
                 // Every quota line the spec draws on: the workers' and, for a Ray head of
@@ -202,7 +211,7 @@ pub fn PlanView(
                                 {bars(l, "ui.form.plan.bar.quota", &q.spec, q.requested, left)}
                             </div>
                         }.into_any(),
-                        None => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", q.spec.clone())])}</p> }.into_any(),
+                        None => view! { <p class="meta">{text(l, if blocked { "ui.form.plan.verdict.no_quota" } else { "ui.form.plan.verdict.no_quota#skipped" }, &[("spec", q.spec.clone())])}</p> }.into_any(),
                     }).collect_view().into_any()
                 });
                 // Idle tasks run on the idle capacity at their stability level, not on the
@@ -257,7 +266,7 @@ pub fn PlanView(
                                         // A full-width bracket brings its own space.
                                         {(l != Lang::Zh).then_some(" ")}
                                         <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
-                                    {text(l, "ui.form.summary.after_place", &[])}{verdict(c, l)}
+                                    {text(l, "ui.form.summary.after_place", &[])}{verdict(c, blocked, l)}
                                     <span class="meta">{text(l, "ui.form.plan.aside", &[("text", text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]))])}</span>
                                 </li>
                             }

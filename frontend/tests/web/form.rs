@@ -729,10 +729,12 @@ async fn the_plan_panel_follows_the_compute_section() {
         "{}",
         used.text_content().unwrap()
     );
-    // Far more replicas than the quota allows: the spec is skipped, nothing starts.
+    // Far more replicas than the quota allows: nothing starts. The list's one spec is
+    // refused, not skipped for another (SPEC.md: an error when no spec passes quota).
     form.type_in("compute.workers", "200").await;
     assert!(!form.text("outcome").starts_with("Starts now"));
-    assert!(form.text("verdicts").contains("skipped: over quota by"));
+    assert!(form.text("verdicts").contains("over quota by"));
+    assert!(!form.text("verdicts").contains("skipped"));
     assert!(
         form.find("[data-testid='quota-bars'] .bar-row.over")
             .is_some()
@@ -2058,6 +2060,85 @@ async fn an_import_refusal_is_said_again_in_the_language_switched_to() {
     assert_eq!(note(), english);
 }
 
+/// A spec over quota is "skipped" only when a later spec of the list is used instead
+/// (SPEC.md section 4: skipped with a warning at that spec); when none passes quota each
+/// is refused, and says so without "skipped" (the exploratory test read "skipped" on a
+/// task that could not start at all).
+#[wasm_bindgen_test]
+async fn a_spec_over_quota_is_skipped_only_for_another() {
+    use frontend::components::PlanView;
+    use shared::usage::QuotaUse;
+    crate::fresh_page();
+    let catalog = shared::demo::catalog();
+    let user = shared::demo::user();
+    let mut spec = shared::demo::pytorch();
+    spec.compute.kind = Some(shared::task::ResourceKind::Reserved);
+    spec.compute.pool = Some("sh-a-h100".into());
+    spec.compute.specs = vec!["h100-8g".into(), "h100-1g".into()];
+    spec.compute.units_per_node = 1;
+    // Alice's reserved line of `name` in sh-a-h100 (32 GPUs), all of it in use.
+    let mut usage = shared::demo::usage();
+    let mut fill = |name: &str| {
+        usage
+            .quota
+            .retain(|q| !(q.spec == name && q.pool == "sh-a-h100"));
+        usage.quota.push(QuotaUse {
+            user: user.name.clone(),
+            kind: shared::task::ResourceKind::Reserved,
+            pool: "sh-a-h100".into(),
+            spec: name.into(),
+            used: shared::Resources {
+                gpu: 32,
+                vcpu: 768,
+                memory_gib: 7200,
+            },
+        });
+        shared::quota::plan(&spec, &catalog, &usage, &user).unwrap()
+    };
+    // The h100-8g line full; the h100-1g line has half left, and its two GPUs pass.
+    let plan = RwSignal::new(fill("h100-8g"));
+    let host = crate::new_host();
+    let lang = std::rc::Rc::new(std::cell::Cell::new(None));
+    let _handle = leptos::mount::mount_to(host.clone(), {
+        let lang = lang.clone();
+        move || {
+            let provided = frontend::i18n::UiLang::provide();
+            provided.set(shared::Lang::En);
+            lang.set(Some(provided));
+            view! { <PlanView plan /> }
+        }
+    });
+    leptos::task::tick().await;
+    let rows = || {
+        let rows = host.query_selector_all(".verdict").unwrap();
+        (0..rows.length())
+            .map(|i| rows.item(i).unwrap().text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    let now = rows();
+    assert_eq!(now.len(), 2, "{}", host.inner_html());
+    assert!(now[0].contains("skipped: over quota by 16 GPUs"), "{now:?}");
+    assert!(now[1].contains("(would be used)"), "{now:?}");
+    // Both lines full: neither spec can be used, so neither is skipped for the other.
+    plan.set(fill("h100-1g"));
+    leptos::task::tick().await;
+    let now = rows();
+    assert!(
+        now.iter()
+            .all(|r| r.contains("over quota by") && !r.contains("skipped")),
+        "{now:?}"
+    );
+    // In Chinese too.
+    lang.get().expect("provided").set(shared::Lang::Zh);
+    leptos::task::tick().await;
+    let now = rows();
+    assert!(
+        now.iter()
+            .all(|r| r.contains("超出配额") && !r.contains("已跳过")),
+        "{now:?}"
+    );
+}
+
 /// A Ray head of another spec draws on that spec's quota line: the panel shows its bars
 /// beside the workers', names a shortfall on it by its spec (it read as the workers'
 /// spec's), and with no workers shows the head's line alone (it said the workers' spec
@@ -2113,8 +2194,11 @@ async fn the_plan_shows_the_ray_heads_own_quota_line() {
     };
     assert_eq!(bar_specs(), ["a100-1g", "cpu-8c"]);
     let verdicts = text("[data-testid='verdicts']");
+    // The list's one spec cannot be used: refused, not skipped.
     assert!(
-        verdicts.contains("skipped: over quota by ") && verdicts.contains("(cpu-8c)"),
+        verdicts.contains("over quota by ")
+            && verdicts.contains("(cpu-8c)")
+            && !verdicts.contains("skipped"),
         "{verdicts}"
     );
     // No workers: the head's line only.

@@ -1381,8 +1381,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.title", "Quota and scheduling"),
     ("ui.form.plan.used", "(would be used)"),
     ("ui.form.plan.verdict.never", "can never fit: {reason}"),
+    ("ui.form.plan.verdict.no_quota", "no quota for {spec}"),
     (
-        "ui.form.plan.verdict.no_quota",
+        "ui.form.plan.verdict.no_quota#skipped",
         "skipped: no quota for {spec}",
     ),
     (
@@ -1392,6 +1393,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.verdict.now_one", "fits now on {spec}, 1 node"),
     (
         "ui.form.plan.verdict.over_quota",
+        "over quota by {shortfall}",
+    ),
+    (
+        "ui.form.plan.verdict.over_quota#skipped",
         "skipped: over quota by {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "will queue: {reason}"),

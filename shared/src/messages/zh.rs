@@ -1180,13 +1180,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.title", "配额和调度"),
     ("ui.form.plan.used", "（将使用）"),
     ("ui.form.plan.verdict.never", "永远无法启动：{reason}"),
-    ("ui.form.plan.verdict.no_quota", "已跳过：{spec} 没有配额"),
+    ("ui.form.plan.verdict.no_quota", "{spec} 没有配额"),
+    (
+        "ui.form.plan.verdict.no_quota#skipped",
+        "已跳过：{spec} 没有配额",
+    ),
     (
         "ui.form.plan.verdict.now",
         "可立即调度：{spec}，{nodes} 个节点",
     ),
+    ("ui.form.plan.verdict.over_quota", "超出配额 {shortfall}"),
     (
-        "ui.form.plan.verdict.over_quota",
+        "ui.form.plan.verdict.over_quota#skipped",
         "已跳过：超出配额 {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "将排队：{reason}"),
