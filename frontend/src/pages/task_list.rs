@@ -626,7 +626,7 @@ pub fn TaskTable(
                                     <td><PhaseBadge phase=task.phase stopping /></td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
-                                    <td>{move || format_task_time(lang.get(), created, &zone)}</td>
+                                    <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>
                                     <td class="tags">
                                         {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}
                                     </td>

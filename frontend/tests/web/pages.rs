@@ -176,6 +176,55 @@ async fn the_table_shows_each_task_with_its_phase_and_links_to_its_detail() {
     back_to_english(&host).await;
 }
 
+/// In a narrow window (the exploratory test's 400 px) a task's name and its time read
+/// whole, each on one line, and the table scrolls sideways in its own box: a name broken
+/// at each hyphen took four lines.
+#[wasm_bindgen_test]
+async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
+    let style = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("style")
+        .unwrap();
+    style.set_text_content(Some(concat!(
+        include_str!("../../../public/berth.css"),
+        include_str!("../../../public/pages.css")
+    )));
+    let head = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .head()
+        .unwrap();
+    head.append_child(&style).unwrap();
+    let tasks = RwSignal::new(vec![task(
+        "day-ray-en-rfsqq-llama-finetune",
+        TaskPhase::Running,
+        TaskType::RayJob,
+    )]);
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    host.style().set_property("width", "368px").unwrap();
+    leptos::task::tick().await;
+    let lines = |css: &str| {
+        let range = web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .create_range()
+            .unwrap();
+        range.select_node_contents(&find(&host, css)).unwrap();
+        range.get_client_rects().unwrap().length()
+    };
+    let scroller = find(&host, ".table-scroll");
+    let overflowed = scroller.scroll_width() > scroller.client_width();
+    let (name, when) = (lines("tbody th a"), lines("tbody td.when"));
+    head.remove_child(&style).unwrap();
+    assert!(overflowed, "the table scrolls in its box");
+    assert_eq!(name, 1, "the name on one line");
+    assert_eq!(when, 1, "the time on one line");
+}
+
 #[wasm_bindgen_test]
 async fn a_refresh_keeps_the_rows_that_did_not_change() {
     let tasks = RwSignal::new(vec![
