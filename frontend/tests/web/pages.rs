@@ -2243,6 +2243,12 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
     until("stop offered again", || shown_phase(&host) == "运行中").await;
     assert!(!stop_button(&host).disabled());
     let _ = js_sys::eval("Date.now = window.__realNow;");
+    // A new stop, asked half a second ago: Stopping again, so the answer below has a
+    // Stopping to end (without it, the page already read Running and the check that
+    // follows could not fail).
+    answer_next_poll_with(&t1_stopping(500), &stopping_events(500)).await;
+    until("the new stop said", || shown_phase(&host) == "停止中").await;
+    assert!(stop_button(&host).disabled());
     let now = js_sys::Date::now() as i64;
     let later_attempt = format!(
         r#"[
