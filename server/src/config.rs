@@ -849,10 +849,12 @@ mail_from = "Berth <berth@example.com>"
         let file = FileConfig::parse(
             "backend = \"kubernetes\"\n\n[kubernetes]\nnamespace = \"ml-{group}\"\n\
              kubeconfig = \"/etc/berth/kubeconfig\"\nkueue = true\n\
-             cleanup_image = \"registry.example.com/busybox:1.37\"\n",
+             cleanup_image = \"registry.example.com/busybox:1.37\"\n\
+             usage_refresh_seconds = 15\n",
         )
         .unwrap();
         let config = Config::merge(Settings::default(), file.clone());
+        assert_eq!(config.kubernetes.usage_refresh_seconds, 15);
         assert_eq!(
             config.kubernetes.cleanup_image,
             "registry.example.com/busybox:1.37"
@@ -897,6 +899,7 @@ mail_from = "Berth <berth@example.com>"
 
         let defaults = Config::merge(Settings::default(), FileConfig::default());
         assert_eq!(defaults.kubernetes.namespace, "berth-{group}");
+        assert_eq!(defaults.kubernetes.usage_refresh_seconds, 60);
         let err = FileConfig::parse("[kubernetes]\nnamespaces = \"x\"\n")
             .expect_err("refused")
             .to_string();

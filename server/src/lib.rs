@@ -23,7 +23,7 @@ pub mod store;
 pub use config::{Config, ConfigError, MAX_BODY_BYTES};
 pub use error::{ApiError, PROBLEM_JSON};
 pub use lang::ReaderLang;
-pub use state::{AppState, StartError};
+pub use state::{AppState, StartError, follow_outside_usage};
 
 pub use axum::Router;
 use axum::extract::DefaultBodyLimit;

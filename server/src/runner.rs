@@ -136,8 +136,9 @@ pub struct Runner {
     /// Gangs admitted: the `berth_admissions` counter when the server registered one.
     admissions: prometheus_client::metrics::counter::Counter,
     /// Usage taken outside Berth: with a replicated store, a submit's quota check adds
-    /// what every unfinished task in the database holds to this.
-    base: shared::Usage,
+    /// what every unfinished task in the database holds to this. Its nodes are read
+    /// again while the server runs ([`Runner::set_outside_usage`]).
+    base: std::sync::RwLock<shared::Usage>,
     /// Whether this server places tasks on nodes: always, unless the store is
     /// replicated and another server leads.
     leading: AtomicBool,
@@ -291,7 +292,7 @@ impl Runner {
                 .push((var.name.clone(), var.value.clone()));
         }
         Runner {
-            base: usage.clone(),
+            base: std::sync::RwLock::new(usage.clone()),
             leading: AtomicBool::new(true),
             recovering: AtomicBool::new(false),
             adopted: Mutex::new(Adopted::default()),
@@ -338,6 +339,33 @@ impl Runner {
         &self.backend
     }
 
+    /// Usage taken outside Berth, as last read.
+    fn base(&self) -> shared::Usage {
+        self.base
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// What pods outside Berth take on each node now (the Kubernetes backend reads it
+    /// again every `usage_refresh_seconds`): it replaces what was known, Berth's own
+    /// placements and holds stay on top of it, and when it gives room back an admission
+    /// pass runs, so a task waiting for that room starts by itself.
+    pub async fn set_outside_usage(
+        &self,
+        nodes: std::collections::BTreeMap<String, shared::Resources>,
+    ) {
+        self.base
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .nodes
+            .clone_from(&nodes);
+        let freed = self.scheduler.lock().await.set_outside(nodes);
+        if freed {
+            self.pump().await;
+        }
+    }
+
     /// Live usage now.
     pub async fn usage(&self) -> shared::Usage {
         if !self.leading() {
@@ -354,7 +382,7 @@ impl Runner {
     /// Usage as the store records it: the catalog's, plus every unfinished task's
     /// placement or quota hold.
     async fn usage_in_store(&self) -> Result<shared::Usage, StoreError> {
-        let mut scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+        let mut scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
         for stored in self.store.unfinished().await? {
             let user = Self::user_of(&stored);
             let placed = stored
@@ -575,7 +603,12 @@ impl Runner {
             Some(reservation) => {
                 let mut usage = shared::Usage {
                     nodes: scheduler.usage().nodes.clone(),
-                    quota: self.base.quota.clone(),
+                    quota: self
+                        .base
+                        .read()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .quota
+                        .clone(),
                 };
                 usage.hold(
                     &reservation
@@ -2358,7 +2391,7 @@ impl Runner {
                 tracing::info!("this server leads now: recovering the tasks in the store");
                 // What this server knew as a follower is stale: start from the store.
                 *self.scheduler.lock().await =
-                    Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+                    Scheduler::new(Arc::clone(&self.catalog), self.base());
                 self.reasons.lock().await.clear();
                 *self.adopted.lock().await = Adopted::default();
                 self.leading.store(true, Ordering::SeqCst);
@@ -2380,7 +2413,7 @@ impl Runner {
                 self.leading.store(false, Ordering::SeqCst);
                 // Its queue and placements are the new leader's now.
                 *self.scheduler.lock().await =
-                    Scheduler::new(Arc::clone(&self.catalog), self.base.clone());
+                    Scheduler::new(Arc::clone(&self.catalog), self.base());
                 self.reasons.lock().await.clear();
                 let abandoned: Vec<(TaskId, u32)> = self
                     .attempts

@@ -24,8 +24,8 @@ use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
 use shared::task::Priority;
 use shared::usage::{LiveUsage, QuotaUse, Usage};
-use shared::{Catalog, Report, TaskId, TaskSpec, User};
-use std::collections::HashMap;
+use shared::{Catalog, Report, Resources, TaskId, TaskSpec, User};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// How often a waiting task may be overtaken before the queue waits for it.
@@ -246,6 +246,53 @@ impl Scheduler {
         let _ = self.live.release(&placement);
         self.freed = true;
         Some(placement)
+    }
+
+    /// What pods outside Berth take on each node now (`nodes`, by node name; a node not
+    /// listed takes nothing), replacing what was known: live usage keeps Berth's own
+    /// placements and holds on top of it. Returns whether some node has more room than
+    /// before, when a waiting task may fit now (the next [`Scheduler::admit_one`] is then
+    /// a full pass).
+    pub fn set_outside(&mut self, nodes: BTreeMap<String, Resources>) -> bool {
+        if nodes == self.base.nodes {
+            return false;
+        }
+        let freed = self
+            .base
+            .nodes
+            .iter()
+            .any(|(node, was)| !was.fits_within(&nodes.get(node).copied().unwrap_or_default()));
+        // Berth's own allocation on each node: what live usage has above the old base.
+        let mut live = self.live.usage().clone();
+        let names: std::collections::BTreeSet<String> =
+            live.nodes.keys().chain(nodes.keys()).cloned().collect();
+        let old = std::mem::replace(&mut self.base.nodes, nodes);
+        for name in names {
+            let was = old.get(&name).copied().unwrap_or_default();
+            let ours = live
+                .nodes
+                .get(&name)
+                .copied()
+                .unwrap_or_default()
+                .saturating_sub(was);
+            let now = self
+                .base
+                .nodes
+                .get(&name)
+                .copied()
+                .unwrap_or_default()
+                .saturating_add(ours);
+            if now == Resources::default() {
+                live.nodes.remove(&name);
+            } else {
+                live.nodes.insert(name, now);
+            }
+        }
+        self.live = LiveUsage::new(Arc::clone(&self.catalog), live);
+        // Whether a task could start with none of Berth's running depends on the base.
+        self.can_free.borrow_mut().clear();
+        self.freed |= freed;
+        freed
     }
 
     /// The admission pass after `id` was queued. Queuing a task frees nothing, so the
@@ -552,6 +599,88 @@ mod tests {
         // The first ends: the second starts by itself on the next pass.
         scheduler.finish(&id(1)).expect("it ran");
         assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+    }
+
+    /// Pods outside Berth come and go on the cluster (README, Kubernetes: usage is read
+    /// again while the server runs). What they take replaces what was known; Berth's own
+    /// placements stay counted on top of it, a task that did not fit starts once outside
+    /// pods give room back, and a check after they take more sees less room.
+    #[test]
+    fn outside_usage_read_again_keeps_berths_own_and_frees_or_takes_room() {
+        let (catalog, usage) = world(1024);
+        let nodes: Vec<String> = catalog
+            .nodes()
+            .filter(|n| n.name.starts_with("bj-a-a100-"))
+            .map(|n| n.name.clone())
+            .collect();
+        assert_eq!(
+            nodes.len(),
+            16,
+            "the Beijing pool's 16 A100 nodes: {nodes:?}"
+        );
+        let full = Resources::new(8, 96, 960);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // Outside pods take 14 nodes whole.
+        let outside: BTreeMap<String, Resources> =
+            nodes.iter().take(14).map(|n| (n.clone(), full)).collect();
+        assert!(!scheduler.set_outside(outside.clone()), "nothing freed");
+        // Two whole-node replicas fit on the two nodes left; a third task of one waits.
+        scheduler
+            .submit(id(1), task(8, 1), demo::user(), 1)
+            .unwrap();
+        scheduler
+            .submit(id(2), task(8, 0), demo::user(), 2)
+            .unwrap();
+        let decisions = scheduler.admit();
+        assert_eq!(admitted(&decisions), [id(1)], "{decisions:?}");
+        let ran_on: Vec<String> = scheduler
+            .placement(&id(1))
+            .unwrap()
+            .node_needs()
+            .map(|(n, _)| n.to_owned())
+            .collect();
+        assert!(ran_on.iter().all(|n| nodes[14..].contains(n)), "{ran_on:?}");
+        // Read again, unchanged: nothing moves, and Berth's task is still counted.
+        assert!(!scheduler.set_outside(outside.clone()));
+        for n in &ran_on {
+            assert_eq!(scheduler.usage().allocated(n), full, "{n}");
+        }
+        // An outside pod on node 0 ended: the waiting task starts there by itself.
+        let mut less = outside.clone();
+        less.remove(&nodes[0]);
+        assert!(scheduler.set_outside(less.clone()), "room freed");
+        assert_eq!(admitted(&scheduler.admit_one(&id(99))), [id(2)]);
+        assert_eq!(
+            scheduler
+                .placement(&id(2))
+                .unwrap()
+                .node_needs()
+                .next()
+                .unwrap()
+                .0,
+            nodes[0]
+        );
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+        // Berth's two tasks end; outside pods take every node: a new task waits.
+        scheduler.finish(&id(1));
+        scheduler.finish(&id(2));
+        let all: BTreeMap<String, Resources> = nodes.iter().map(|n| (n.clone(), full)).collect();
+        assert!(!scheduler.set_outside(all));
+        for n in &nodes {
+            assert_eq!(scheduler.usage().allocated(n), full, "{n}");
+        }
+        scheduler
+            .submit(id(3), task(8, 0), demo::user(), 3)
+            .unwrap();
+        assert!(admitted(&scheduler.admit()).is_empty());
+        // And none at all: every node empty again, the task starts.
+        assert!(scheduler.set_outside(BTreeMap::new()));
+        assert_eq!(admitted(&scheduler.admit()), [id(3)]);
+        let used: u64 = nodes
+            .iter()
+            .map(|n| scheduler.usage().allocated(n).gpu)
+            .sum();
+        assert_eq!(used, 8, "only the task's own node");
     }
 
     #[test]

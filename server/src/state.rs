@@ -10,6 +10,7 @@ use shared::usage::Usage;
 use shared::{Catalog, User};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What handlers share; cheap to clone.
 #[derive(Clone)]
@@ -112,6 +113,8 @@ impl AppState {
         // (`idle/<cluster>/<offer>/<n>`) an idle task is placed on: the catalog's nodes
         // alone gave those 0 GPUs, and every idle GPU task failed to start.
         let catalog = Arc::clone(&state.catalog);
+        // The Kubernetes backend, kept to read the cluster's usage again once running.
+        let mut cluster = None;
         let backend: Arc<dyn crate::backend::Backend> = match state.config.backend {
             crate::config::Backend::Local => {
                 Arc::new(LocalBackend::new(dir.clone(), move |node| {
@@ -136,7 +139,9 @@ impl AppState {
                         tracing::warn!(%error, "cannot read the cluster's usage; using the catalog's")
                     }
                 }
-                Arc::new(kube)
+                let kube = Arc::new(kube);
+                cluster = Some(Arc::clone(&kube));
+                kube
             }
         };
         let webhooks = crate::alerts::Webhooks::new(state.config.alerts_ca.as_deref())
@@ -158,6 +163,10 @@ impl AppState {
         }
         let runner = Arc::new(runner);
         runner.watch();
+        let every = state.config.kubernetes.usage_refresh_seconds;
+        if let Some(kube) = cluster.filter(|_| every > 0) {
+            follow_outside_usage(kube, Arc::downgrade(&runner), Duration::from_secs(every));
+        }
         runner
             .begin()
             .await
@@ -186,6 +195,40 @@ impl AppState {
     pub fn user(&self) -> User {
         self.config.user_named(&self.config.user)
     }
+}
+
+/// Reads what pods outside Berth take on the catalog's nodes every `every`, for as long
+/// as the runner lives, and gives it to the runner: others' pods come and go, and read
+/// once at startup the fit check drifted from the cluster. A failed read keeps the last
+/// one (and says so in the log once until a read succeeds again).
+pub fn follow_outside_usage(
+    kube: Arc<crate::backend::kube::KubeBackend>,
+    runner: std::sync::Weak<Runner>,
+    every: Duration,
+) {
+    tokio::spawn(async move {
+        let mut failing = false;
+        loop {
+            tokio::time::sleep(every).await;
+            let Some(runner) = runner.upgrade() else {
+                return;
+            };
+            match kube.outside_usage().await {
+                Ok(nodes) => {
+                    if failing {
+                        tracing::info!("the cluster's usage can be read again");
+                    }
+                    failing = false;
+                    runner.set_outside_usage(nodes).await;
+                }
+                Err(error) if !failing => {
+                    failing = true;
+                    tracing::warn!(%error, "cannot read the cluster's usage again; keeping the last read");
+                }
+                Err(_) => {}
+            }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -55,8 +55,8 @@
 //! # What it does not do
 //!
 //! - Rendering is `shared::manifest`'s; [`render_objects`] is the one place that calls
-//!   it. Live usage of the cluster (Nodes, Kueue ClusterQueues) does not feed the
-//!   catalog yet. Logs of an attempt whose pods are gone cannot be read.
+//!   it. Node capacity and Kueue ClusterQueues do not feed the catalog yet (others'
+//!   pods' requests do: [`KubeBackend::outside_usage`]). Logs of an attempt whose pods are gone cannot be read.
 
 use super::{Backend, BackendError, Event, Gang, LogStream, Result, note_kind};
 use ::kube::api::{
@@ -217,6 +217,10 @@ pub struct KubeSettings {
     /// ("clean up on exit"): any image with `sh`, `sleep` and `rm` [default:
     /// `busybox:1.37`]. Name a mirror where the cluster cannot pull from Docker Hub.
     pub cleanup_image: String,
+    /// How often, in seconds, what pods outside Berth's namespaces request on the
+    /// catalog's nodes is read again (it is read at startup, and others' pods come and
+    /// go); 0 reads it at startup only [default: 60].
+    pub usage_refresh_seconds: u64,
 }
 
 impl Default for KubeSettings {
@@ -227,6 +231,7 @@ impl Default for KubeSettings {
             context: None,
             kueue: false,
             cleanup_image: "busybox:1.37".to_owned(),
+            usage_refresh_seconds: 60,
         }
     }
 }

@@ -706,6 +706,8 @@ async fn a_stop_that_races_the_start_leaves_no_gang_running() {
 struct Cluster {
     seen: Arc<Mutex<Vec<(String, String)>>>,
     watches: Watches,
+    /// The pods of every namespace (`GET /api/v1/pods`): none until a test sets some.
+    pods: Arc<Mutex<Vec<Value>>>,
 }
 
 /// Open watches by path, each fed by its sender.
@@ -732,8 +734,10 @@ impl Cluster {
         let cluster = Cluster {
             seen: Arc::default(),
             watches: Arc::default(),
+            pods: Arc::default(),
         };
         let (seen, watches) = (Arc::clone(&cluster.seen), Arc::clone(&cluster.watches));
+        let pods = Arc::clone(&cluster.pods);
         tokio::spawn(async move {
             let mut handle = std::pin::pin!(handle);
             while let Some((request, send)) = handle.next_request().await {
@@ -785,6 +789,9 @@ impl Cluster {
                         )
                     }
                     ("GET", false) if last == "pytorchjobs" => (200, list(jobs.clone())),
+                    ("GET", false) if path == "/api/v1/pods" => {
+                        (200, list(pods.lock().unwrap().clone()))
+                    }
                     ("GET", false) => (200, list(Vec::new())),
                     ("GET", true) => (
                         404,
@@ -916,6 +923,74 @@ async fn restarted_with(
         catalog,
     );
     app_on_with(data, Arc::new(backend), outside).await
+}
+
+/// A pod outside Berth's namespaces holding a whole A100 node of the demo's `sh-a`.
+fn outside_pod(node: &str) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": { "name": format!("other-{node}"), "namespace": "someone-else" },
+        "spec": { "nodeName": node, "containers": [{ "name": "main", "resources": {
+            "requests": { "nvidia.com/gpu": "8", "cpu": "96", "memory": "960Gi" } } }] },
+        "status": { "phase": "Running" }
+    })
+}
+
+/// README (Kubernetes, usage): what pods outside Berth request is read again while the
+/// server runs, not only at its start. Others' pods fill the 8 A100 nodes of `sh-a`: the
+/// catalog's usage says so, and a task submitted then queues; once they are gone, the
+/// next read gives the room back and the task starts by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_outside_berth_is_read_again_and_a_task_starts_when_it_frees() {
+    let data = temp_dir("data");
+    let (client, cluster) = Cluster::start(Vec::new());
+    let catalog = shared::demo::catalog();
+    let nodes: Vec<String> = catalog
+        .nodes()
+        .filter(|n| n.name.starts_with("sh-a-a100-"))
+        .map(|n| n.name.clone())
+        .collect();
+    assert_eq!(nodes.len(), 8, "{nodes:?}");
+    *cluster.pods.lock().unwrap() = nodes.iter().map(|n| outside_pod(n)).collect();
+    let kube = Arc::new(server::backend::kube::KubeBackend::new(
+        client,
+        server::backend::kube::KubeSettings::default(),
+        Arc::new(catalog),
+    ));
+    let (app, runner) = served(&data, Arc::clone(&kube) as Arc<dyn Backend>, |_| {}).await;
+    server::follow_outside_usage(kube, Arc::downgrade(&runner), Duration::from_millis(100));
+    let gpus_taken = |usage: &Value| -> u64 {
+        nodes
+            .iter()
+            .map(|n| usage["nodes"][n]["gpu"].as_u64().unwrap_or(0))
+            .sum()
+    };
+    let mut usage = Value::Null;
+    for _ in 0..100 {
+        usage = get(&app, "/api/v1/catalog").await.1["usage"].clone();
+        if gpus_taken(&usage) == 64 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(gpus_taken(&usage), 64, "{usage}");
+    let id = submit(&app, &spec("python train.py")).await;
+    let task = wait_for_phase(&app, &id, "queued").await;
+    assert_eq!(task["phase"], "queued", "{task}");
+    // The others' pods end.
+    cluster.pods.lock().unwrap().clear();
+    let mut task = task;
+    for _ in 0..100 {
+        task = get(&app, &format!("/api/v1/tasks/{id}")).await.1;
+        if task["phase"] != "queued" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_ne!(task["phase"], "queued", "{task}");
+    let usage = get(&app, "/api/v1/catalog").await.1["usage"].clone();
+    // What is taken now is the task's own: its two replicas of two GPUs.
+    assert_eq!(gpus_taken(&usage), 4, "{usage}");
 }
 
 /// A job whose place is taken meanwhile (the cluster's other work now fills its node)
