@@ -156,9 +156,15 @@ mod packed {
     use super::{Catalog, Lang, findings_only};
 
     const N: usize = findings_only::EN.len();
-    const KEYS: &str = utf8(&joined::<{ bytes(&findings_only::EN, 0) }>(&findings_only::EN, 0));
+    const KEYS: &str = utf8(&joined::<{ bytes(&findings_only::EN, 0) }>(
+        &findings_only::EN,
+        0,
+    ));
     const KEY_ENDS: [u16; N] = ends(&findings_only::EN, 0);
-    const EN: &str = utf8(&joined::<{ bytes(&findings_only::EN, 1) }>(&findings_only::EN, 1));
+    const EN: &str = utf8(&joined::<{ bytes(&findings_only::EN, 1) }>(
+        &findings_only::EN,
+        1,
+    ));
     const EN_ENDS: [u16; N] = ends(&findings_only::EN, 1);
     /// Chinese on English's keys: an empty template where it has none (its `_one` texts).
     const ZH_ON_EN: [(&str, &str); N] = aligned(&findings_only::ZH);
@@ -233,7 +239,10 @@ mod packed {
     }
 
     const fn ends(messages: Catalog, which: usize) -> [u16; N] {
-        assert!(bytes(messages, which) <= u16::MAX as usize, "a u16 holds every end");
+        assert!(
+            bytes(messages, which) <= u16::MAX as usize,
+            "a u16 holds every end"
+        );
         let mut out = [0; N];
         let (mut i, mut n) = (0, 0);
         while i < N {
@@ -508,14 +517,25 @@ fn findings_only_is_every_language_less_its_console_texts() {
 fn the_packed_catalog_says_what_the_findings_tables_say() {
     for (lang, messages) in FINDINGS_ONLY {
         for (key, template) in *messages {
-            assert_eq!(packed::template(*lang, key), Some(*template), "{lang:?} {key}");
+            assert_eq!(
+                packed::template(*lang, key),
+                Some(*template),
+                "{lang:?} {key}"
+            );
         }
     }
     // Chinese has no singular texts: they fall back to nothing, not to English's.
     let singular = "unit.gpu_one";
     assert!(packed::template(Lang::En, singular).is_some());
     assert_eq!(packed::template(Lang::Zh, singular), None);
-    for key in ["", "a", "zzz", "field.basic.name.label", "env.name", "env.name.invalidx"] {
+    for key in [
+        "",
+        "a",
+        "zzz",
+        "field.basic.name.label",
+        "env.name",
+        "env.name.invalidx",
+    ] {
         for lang in [Lang::En, Lang::Zh] {
             assert_eq!(packed::template(lang, key), None, "{lang:?} {key:?}");
         }
