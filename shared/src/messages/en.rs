@@ -827,6 +827,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "mount.path.shadows_image",
         "hides the image's files under {dir}; prefer /volume or /mnt",
     ),
+    (
+        "mount.path.ssh_read_only",
+        "lies inside {dir}, which pod SSH mounts read-only: the pod cannot start; choose another path",
+    ),
+    (
+        "mount.path.ssh_read_only#above",
+        "is read-only and holds {dir}, where pod SSH mounts: the pod cannot start; choose another path",
+    ),
     ("mount.path.system", "cannot mount over /proc, /sys or /dev"),
     (
         "mount.path.too_long",

@@ -696,6 +696,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "mount.path.shadows_image",
         "会覆盖镜像 {dir} 下的文件，建议使用 /volume、/mnt 等开头的独立目录",
     ),
+    (
+        "mount.path.ssh_read_only",
+        "位于 Pod 间免密登录只读挂载的 {dir} 之内，Pod 将无法启动，请更换路径",
+    ),
+    (
+        "mount.path.ssh_read_only#above",
+        "为只读挂载且包含 Pod 间免密登录挂载的 {dir}，Pod 将无法启动，请更换路径",
+    ),
     ("mount.path.system", "不能挂载到 /proc、/sys 或 /dev"),
     (
         "mount.path.too_long",

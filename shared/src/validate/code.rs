@@ -252,6 +252,12 @@ issue_codes! {
     MountPathRayReserved = "mount.path.ray_reserved", Error;
     /// Mount at `/root` or above while pod SSH writes its hostfiles there.
     MountPathHidesSshHostfile = "mount.path.hides_ssh_hostfile", Warning;
+    /// Mount beneath a directory pod SSH mounts read-only, or a read-only mount above
+    /// one: the runtime cannot make the inner mount's mount point, so the pod never starts.
+    MountPathSshReadOnly {
+        /** The directory pod SSH mounts. */ dir: String,
+        /** Whether the mount is read-only and holds `dir` (else it lies inside `dir`). */ above: bool,
+    } = "mount.path.ssh_read_only", Error;
 
     /// Command over the length limit.
     CommandTooLong { /** Limit in bytes. */ max_bytes: usize } = "command.too_long", Error;
@@ -412,6 +418,10 @@ impl IssueCode {
             MountPathConflict { other } => vec![("other", other.clone())],
             MountPathNested { parent } => vec![("parent", parent.clone())],
             MountPathShadowsImage { dir } => vec![("dir", dir.clone())],
+            MountPathSshReadOnly { dir, above: true } => {
+                return ("mount.path.ssh_read_only#above", vec![("dir", dir.clone())]);
+            }
+            MountPathSshReadOnly { dir, .. } => vec![("dir", dir.clone())],
             CommandNprocMismatch { written, gpus } => {
                 vec![("written", n(written)), ("gpus", n(gpus))]
             }
@@ -711,6 +721,14 @@ mod tests {
                 parent: "/mnt".into(),
             },
             MountPathShadowsImage { dir: "/opt".into() },
+            MountPathSshReadOnly {
+                dir: "/etc/berth/ssh".into(),
+                above: false,
+            },
+            MountPathSshReadOnly {
+                dir: "/etc/berth/ssh".into(),
+                above: true,
+            },
             CommandTooLong { max_bytes: 65536 },
             CommandNul,
             CommandNprocMismatch {
