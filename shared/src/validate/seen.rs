@@ -54,7 +54,12 @@ impl<'a, V: Copy> Seen<'a, V> {
             }
             None if self.met.len() <= SMALL => {}
             None => {
-                let map = self.met.iter().enumerate().map(|(i, (k, _))| (*k, i)).collect();
+                let map = self
+                    .met
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (*k, i))
+                    .collect();
                 self.large = Some(map);
             }
         }
