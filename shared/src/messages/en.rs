@@ -229,6 +229,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "use letters, digits and '_', not starting with a digit",
     ),
     (
+        "env.name.overrides_time_zone",
+        "overrides the task's time zone {zone}; this value wins",
+    ),
+    (
         "env.name.platform_injected",
         "the platform sets this variable; its value replaces yours",
     ),

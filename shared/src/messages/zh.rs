@@ -188,6 +188,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "只能包含字母、数字和下划线，且不能以数字开头",
     ),
     (
+        "env.name.overrides_time_zone",
+        "会覆盖任务的时区 {zone}，以该变量的值为准",
+    ),
+    (
         "env.name.platform_injected",
         "平台会注入该变量，以平台的值为准",
     ),

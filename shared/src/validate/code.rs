@@ -206,6 +206,8 @@ issue_codes! {
     EnvNamePlatformInjected = "env.name.platform_injected", Warning;
     /// Same name as a persistent env var; this task's value wins.
     EnvNameShadowsPersistent = "env.name.shadows_persistent", Info;
+    /// A `TZ` env var other than the task's time zone: its pods run in the var's zone.
+    EnvNameOverridesTimeZone { /** The task's time zone. */ zone: String } = "env.name.overrides_time_zone", Info;
     /// One value is over the per-value limit.
     EnvValueTooLong { /** Limit in bytes. */ max_bytes: usize } = "env.value.too_long", Error;
     /// All values together are over the limit.
@@ -418,6 +420,7 @@ impl IssueCode {
             MountPathConflict { other } => vec![("other", other.clone())],
             MountPathNested { parent } => vec![("parent", parent.clone())],
             MountPathShadowsImage { dir } => vec![("dir", dir.clone())],
+            EnvNameOverridesTimeZone { zone } => vec![("zone", zone.clone())],
             MountPathSshReadOnly { dir, above: true } => {
                 return ("mount.path.ssh_read_only#above", vec![("dir", dir.clone())]);
             }
@@ -721,6 +724,9 @@ mod tests {
                 parent: "/mnt".into(),
             },
             MountPathShadowsImage { dir: "/opt".into() },
+            EnvNameOverridesTimeZone {
+                zone: "Asia/Shanghai".into(),
+            },
             MountPathSshReadOnly {
                 dir: "/etc/berth/ssh".into(),
                 above: false,
