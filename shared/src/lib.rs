@@ -122,7 +122,7 @@
 //! | `compute.spec.not_in_pool` | error | No node of the pool can host the Ray head's spec. |
 //! | `compute.specs.duplicate` | error | The same spec twice in the priority list. |
 //! | `compute.specs.mixed_gpu_models` | warning | The priority list mixes GPU models. |
-//! | `compute.units_per_node.out_of_range` | error | Units per node outside 1 and the spec's maximum. |
+//! | `compute.units_per_node.out_of_range` | error | Units per node outside 1 and the chosen specs' maximum; names the spec that bounds it (the first of the fewest, the RayJob head's included). |
 //! | `compute.demand.overflow` | error | The demand overflows the arithmetic. |
 //! | `compute.quota.none` | error | No quota at all for this kind, pool and spec. |
 //! | `compute.quota.exceeded` | error | Demand above the remaining quota in one dimension. |

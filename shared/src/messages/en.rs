@@ -209,7 +209,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.units_per_node.out_of_range",
-        "must be between 1 and {max}",
+        "must be between 1 and {max}, the most {spec} takes per node",
     ),
     (
         "compute.units_per_node.out_of_range#no_max",

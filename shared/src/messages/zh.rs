@@ -177,7 +177,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.units_per_node.out_of_range",
-        "必须在 1 到 {max} 之间",
+        "必须在 1 到 {max} 之间（规格 {spec} 单节点最多 {max}）",
     ),
     ("compute.units_per_node.out_of_range#no_max", "必须不小于 1"),
     ("compute.workers.out_of_range", "必须在 0 到 {max} 之间"),
