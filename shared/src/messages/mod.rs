@@ -71,7 +71,7 @@ type Catalog = &'static [(&'static str, &'static str)];
 const LANGUAGES: &[(Lang, Catalog)] = &[(Lang::En, en::MESSAGES), (Lang::Zh, zh::MESSAGES)];
 
 /// The catalogs [`text`] reads, English first.
-#[cfg(any(test, feature = "console-texts"))]
+#[cfg(feature = "console-texts")]
 const SHIPPED: &[(Lang, Catalog)] = LANGUAGES;
 
 #[cfg(all(test, not(feature = "console-texts")))]
@@ -82,17 +82,19 @@ const SHIPPED: &[(Lang, Catalog)] = FINDINGS_ONLY;
 /// (`event.*`), three quarters of the catalog. The build leaves them out without the
 /// `console-texts` feature: the validator package shows findings and plans only.
 /// Filtered at compile time, so each language file stays whole.
-#[cfg_attr(feature = "console-texts", allow(dead_code))] // then only tests read it
+#[cfg(test)] // the build reads the packed form of it, `packed`
 const FINDINGS_ONLY: &[(Lang, Catalog)] = &[
     (Lang::En, &findings_only::EN),
     (Lang::Zh, &findings_only::ZH),
 ];
 
+#[cfg(any(test, not(feature = "console-texts")))]
 /// Whether `key` is a text only the console or the server shows.
 const fn is_console_text(key: &str) -> bool {
     starts_with(key, "field.") || starts_with(key, "ui.") || starts_with(key, "event.")
 }
 
+#[cfg(any(test, not(feature = "console-texts")))]
 const fn starts_with(key: &str, prefix: &str) -> bool {
     let (key, prefix) = (key.as_bytes(), prefix.as_bytes());
     if key.len() < prefix.len() {
@@ -108,6 +110,7 @@ const fn starts_with(key: &str, prefix: &str) -> bool {
     true
 }
 
+#[cfg(any(test, not(feature = "console-texts")))]
 mod findings_only {
     use super::{Catalog, en, is_console_text, zh};
 
