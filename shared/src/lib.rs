@@ -81,6 +81,7 @@
 //! | `env.name.duplicate` | error | The same env var name twice. |
 //! | `env.name.platform_injected` | warning | A name the platform injects; the platform's value wins. |
 //! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
+//! | `env.name.overrides_time_zone` | info | A `TZ` env var other than the task's time zone: its pods run in the var's zone. |
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
 //! | `env.value.nul` | error | A value holds a NUL character. |
@@ -103,6 +104,7 @@
 //! | `mount.path.outside_recommended` | info | Mount outside `/volume` and `/mnt`. |
 //! | `mount.path.ray_reserved` | error | Mount at `/tmp/ray` while RayJob shared storage takes it. |
 //! | `mount.path.hides_ssh_hostfile` | warning | Mount at `/root` or above while pod SSH writes `/root/hostfile`. |
+//! | `mount.path.ssh_read_only` | error | With pod SSH, a mount beneath a directory it mounts read-only (`/etc/berth/ssh`, a PyTorchJob's `/etc/berth/hosts`), or a dataset or model (read-only) above one: the pod cannot start. |
 //! | `command.too_long` | error | Command over the length limit. |
 //! | `command.nul` | error | Command holds a NUL character. |
 //! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
@@ -120,7 +122,7 @@
 //! | `compute.spec.not_in_pool` | error | No node of the pool can host the Ray head's spec. |
 //! | `compute.specs.duplicate` | error | The same spec twice in the priority list. |
 //! | `compute.specs.mixed_gpu_models` | warning | The priority list mixes GPU models. |
-//! | `compute.units_per_node.out_of_range` | error | Units per node outside 1 and the spec's maximum. |
+//! | `compute.units_per_node.out_of_range` | error | Units per node outside 1 and the chosen specs' maximum; names the spec that bounds it (the first of the fewest, the RayJob head's included). |
 //! | `compute.demand.overflow` | error | The demand overflows the arithmetic. |
 //! | `compute.quota.none` | error | No quota at all for this kind, pool and spec. |
 //! | `compute.quota.exceeded` | error | Demand above the remaining quota in one dimension. |

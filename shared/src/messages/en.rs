@@ -209,7 +209,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.units_per_node.out_of_range",
-        "must be between 1 and {max}",
+        "must be between 1 and {max}, the most {spec} takes per node",
     ),
     (
         "compute.units_per_node.out_of_range#no_max",
@@ -227,6 +227,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "env.name.invalid",
         "use letters, digits and '_', not starting with a digit",
+    ),
+    (
+        "env.name.overrides_time_zone",
+        "overrides the task's time zone {zone}; this value wins",
     ),
     (
         "env.name.platform_injected",
@@ -826,6 +830,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "mount.path.shadows_image",
         "hides the image's files under {dir}; prefer /volume or /mnt",
+    ),
+    (
+        "mount.path.ssh_read_only",
+        "lies inside {dir}, which pod SSH mounts read-only: the pod cannot start; choose another path",
+    ),
+    (
+        "mount.path.ssh_read_only#above",
+        "is read-only and holds {dir}, where pod SSH mounts: the pod cannot start; choose another path",
     ),
     ("mount.path.system", "cannot mount over /proc, /sys or /dev"),
     (

@@ -74,7 +74,7 @@ const LANGUAGES: &[(Lang, Catalog)] = &[(Lang::En, en::MESSAGES), (Lang::Zh, zh:
 #[cfg(feature = "console-texts")]
 const SHIPPED: &[(Lang, Catalog)] = LANGUAGES;
 
-#[cfg(not(feature = "console-texts"))]
+#[cfg(all(test, not(feature = "console-texts")))]
 const SHIPPED: &[(Lang, Catalog)] = FINDINGS_ONLY;
 
 /// [`LANGUAGES`] without the texts only the console and the server show: the form's
@@ -82,17 +82,19 @@ const SHIPPED: &[(Lang, Catalog)] = FINDINGS_ONLY;
 /// (`event.*`), three quarters of the catalog. The build leaves them out without the
 /// `console-texts` feature: the validator package shows findings and plans only.
 /// Filtered at compile time, so each language file stays whole.
-#[cfg_attr(feature = "console-texts", allow(dead_code))] // then only tests read it
+#[cfg(test)] // the build reads the packed form of it, `packed`
 const FINDINGS_ONLY: &[(Lang, Catalog)] = &[
     (Lang::En, &findings_only::EN),
     (Lang::Zh, &findings_only::ZH),
 ];
 
+#[cfg(any(test, not(feature = "console-texts")))]
 /// Whether `key` is a text only the console or the server shows.
 const fn is_console_text(key: &str) -> bool {
     starts_with(key, "field.") || starts_with(key, "ui.") || starts_with(key, "event.")
 }
 
+#[cfg(any(test, not(feature = "console-texts")))]
 const fn starts_with(key: &str, prefix: &str) -> bool {
     let (key, prefix) = (key.as_bytes(), prefix.as_bytes());
     if key.len() < prefix.len() {
@@ -108,6 +110,7 @@ const fn starts_with(key: &str, prefix: &str) -> bool {
     true
 }
 
+#[cfg(any(test, not(feature = "console-texts")))]
 mod findings_only {
     use super::{Catalog, en, is_console_text, zh};
 
@@ -141,6 +144,158 @@ mod findings_only {
 }
 
 /// The template for `key` in `lang`'s own catalog.
+#[cfg(not(feature = "console-texts"))]
+fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
+    packed::template(lang, key)
+}
+
+/// The findings' catalogs packed for the validator package: the keys once for every
+/// language, each language's templates in one text, and where each one ends as a `u16`,
+/// instead of a `(&str, &str)` table per language (16 bytes of pointers a pair, which
+/// brotli hardly shrinks; BENCHMARKS.md, the validator package's size, seventh pass).
+/// Built at compile time from [`FINDINGS_ONLY`], so the language files stay as they are.
+#[cfg(any(test, not(feature = "console-texts")))]
+mod packed {
+    use super::{Catalog, Lang, findings_only};
+
+    const N: usize = findings_only::EN.len();
+    const KEYS: &str = utf8(&joined::<{ bytes(&findings_only::EN, 0) }>(
+        &findings_only::EN,
+        0,
+    ));
+    const KEY_ENDS: [u16; N] = ends(&findings_only::EN, 0);
+    const EN: &str = utf8(&joined::<{ bytes(&findings_only::EN, 1) }>(
+        &findings_only::EN,
+        1,
+    ));
+    const EN_ENDS: [u16; N] = ends(&findings_only::EN, 1);
+    /// Chinese on English's keys: an empty template where it has none (its `_one` texts).
+    const ZH_ON_EN: [(&str, &str); N] = aligned(&findings_only::ZH);
+    const ZH: &str = utf8(&joined::<{ bytes(&ZH_ON_EN, 1) }>(&ZH_ON_EN, 1));
+    const ZH_ENDS: [u16; N] = ends(&ZH_ON_EN, 1);
+
+    /// The template for `key` in `lang`'s own catalog.
+    pub(super) fn template(lang: Lang, key: &str) -> Option<&'static str> {
+        // A binary search over the keys, as over the tables they are packed from.
+        let (mut low, mut high) = (0, N);
+        while low < high {
+            let i = low + (high - low) / 2;
+            match item(KEYS, &KEY_ENDS, i).cmp(key) {
+                std::cmp::Ordering::Less => low = i + 1,
+                std::cmp::Ordering::Greater => high = i,
+                std::cmp::Ordering::Equal => {
+                    let text = match lang {
+                        Lang::En => item(EN, &EN_ENDS, i),
+                        Lang::Zh => item(ZH, &ZH_ENDS, i),
+                    };
+                    return (!text.is_empty()).then_some(text);
+                }
+            }
+        }
+        None
+    }
+
+    fn item(text: &'static str, ends: &[u16; N], i: usize) -> &'static str {
+        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+        &text[start..ends[i] as usize]
+    }
+
+    const fn part(pair: (&'static str, &'static str), which: usize) -> &'static [u8] {
+        if which == 0 {
+            pair.0.as_bytes()
+        } else {
+            pair.1.as_bytes()
+        }
+    }
+
+    const fn bytes(messages: Catalog, which: usize) -> usize {
+        let (mut i, mut n) = (0, 0);
+        while i < messages.len() {
+            n += part(messages[i], which).len();
+            i += 1;
+        }
+        n
+    }
+
+    /// The keys (`which` 0) or templates (1) of `messages`, one after another.
+    const fn joined<const B: usize>(messages: Catalog, which: usize) -> [u8; B] {
+        let mut out = [0; B];
+        let (mut i, mut n) = (0, 0);
+        while i < messages.len() {
+            let text = part(messages[i], which);
+            let mut j = 0;
+            while j < text.len() {
+                out[n] = text[j];
+                n += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    const fn utf8(bytes: &'static [u8]) -> &'static str {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => panic!("the catalog's texts are UTF-8"),
+        }
+    }
+
+    const fn ends(messages: Catalog, which: usize) -> [u16; N] {
+        assert!(
+            bytes(messages, which) <= u16::MAX as usize,
+            "a u16 holds every end"
+        );
+        let mut out = [0; N];
+        let (mut i, mut n) = (0, 0);
+        while i < N {
+            n += part(messages[i], which).len();
+            out[i] = n as u16;
+            i += 1;
+        }
+        out
+    }
+
+    /// `messages` on English's keys; a key English lacks would be lost, so it fails the
+    /// build.
+    const fn aligned(messages: Catalog) -> [(&'static str, &'static str); N] {
+        let mut out = [("", ""); N];
+        let (mut i, mut found) = (0, 0);
+        while i < N {
+            let key = findings_only::EN[i].0;
+            out[i] = (key, "");
+            let mut j = 0;
+            while j < messages.len() {
+                if same(messages[j].0, key) {
+                    out[i] = messages[j];
+                    found += 1;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        assert!(found == messages.len(), "every key is English's too");
+        out
+    }
+
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+}
+
+/// The template for `key` in `lang`'s own catalog.
+#[cfg(feature = "console-texts")]
 fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
     let english = SHIPPED[0].1;
     let messages = SHIPPED
@@ -358,6 +513,36 @@ fn findings_only_is_every_language_less_its_console_texts() {
         }
     }
     assert_eq!(SHIPPED[0].0, Lang::En, "English first: the fallback");
+}
+
+#[cfg(test)]
+#[test]
+fn the_packed_catalog_says_what_the_findings_tables_say() {
+    for (lang, messages) in FINDINGS_ONLY {
+        for (key, template) in *messages {
+            assert_eq!(
+                packed::template(*lang, key),
+                Some(*template),
+                "{lang:?} {key}"
+            );
+        }
+    }
+    // Chinese has no singular texts: they fall back to nothing, not to English's.
+    let singular = "unit.gpu_one";
+    assert!(packed::template(Lang::En, singular).is_some());
+    assert_eq!(packed::template(Lang::Zh, singular), None);
+    for key in [
+        "",
+        "a",
+        "zzz",
+        "field.basic.name.label",
+        "env.name",
+        "env.name.invalidx",
+    ] {
+        for lang in [Lang::En, Lang::Zh] {
+            assert_eq!(packed::template(lang, key), None, "{lang:?} {key:?}");
+        }
+    }
 }
 
 /// Every language, for tests elsewhere in the crate.

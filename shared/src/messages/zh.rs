@@ -177,7 +177,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.units_per_node.out_of_range",
-        "必须在 1 到 {max} 之间",
+        "必须在 1 到 {max} 之间（规格 {spec} 单节点最多 {max}）",
     ),
     ("compute.units_per_node.out_of_range#no_max", "必须不小于 1"),
     ("compute.workers.out_of_range", "必须在 0 到 {max} 之间"),
@@ -186,6 +186,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "env.name.invalid",
         "只能包含字母、数字和下划线，且不能以数字开头",
+    ),
+    (
+        "env.name.overrides_time_zone",
+        "会覆盖任务的时区 {zone}，以该变量的值为准",
     ),
     (
         "env.name.platform_injected",
@@ -695,6 +699,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "mount.path.shadows_image",
         "会覆盖镜像 {dir} 下的文件，建议使用 /volume、/mnt 等开头的独立目录",
+    ),
+    (
+        "mount.path.ssh_read_only",
+        "位于 Pod 间免密登录只读挂载的 {dir} 之内，Pod 将无法启动，请更换路径",
+    ),
+    (
+        "mount.path.ssh_read_only#above",
+        "为只读挂载且包含 Pod 间免密登录挂载的 {dir}，Pod 将无法启动，请更换路径",
     ),
     ("mount.path.system", "不能挂载到 /proc、/sys 或 /dev"),
     (

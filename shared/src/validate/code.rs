@@ -206,6 +206,8 @@ issue_codes! {
     EnvNamePlatformInjected = "env.name.platform_injected", Warning;
     /// Same name as a persistent env var; this task's value wins.
     EnvNameShadowsPersistent = "env.name.shadows_persistent", Info;
+    /// A `TZ` env var other than the task's time zone: its pods run in the var's zone.
+    EnvNameOverridesTimeZone { /** The task's time zone. */ zone: String } = "env.name.overrides_time_zone", Info;
     /// One value is over the per-value limit.
     EnvValueTooLong { /** Limit in bytes. */ max_bytes: usize } = "env.value.too_long", Error;
     /// All values together are over the limit.
@@ -252,6 +254,12 @@ issue_codes! {
     MountPathRayReserved = "mount.path.ray_reserved", Error;
     /// Mount at `/root` or above while pod SSH writes its hostfiles there.
     MountPathHidesSshHostfile = "mount.path.hides_ssh_hostfile", Warning;
+    /// Mount beneath a directory pod SSH mounts read-only, or a read-only mount above
+    /// one: the runtime cannot make the inner mount's mount point, so the pod never starts.
+    MountPathSshReadOnly {
+        /** The directory pod SSH mounts. */ dir: String,
+        /** Whether the mount is read-only and holds `dir` (else it lies inside `dir`). */ above: bool,
+    } = "mount.path.ssh_read_only", Error;
 
     /// Command over the length limit.
     CommandTooLong { /** Limit in bytes. */ max_bytes: usize } = "command.too_long", Error;
@@ -291,7 +299,10 @@ issue_codes! {
     /// The priority list mixes GPU models.
     SpecsMixedGpuModels = "compute.specs.mixed_gpu_models", Warning;
     /// Units per node outside 1 and the spec's maximum.
-    UnitsOutOfRange { /** Most units one node hosts; 0 when no chosen spec is known to bound them. */ max: u32 } = "compute.units_per_node.out_of_range", Error;
+    UnitsOutOfRange {
+        /** Most units one node hosts; 0 when no chosen spec is known to bound them. */ max: u32,
+        /** The chosen spec that bounds them (the first of the fewest); empty with `max` 0. */ spec: String,
+    } = "compute.units_per_node.out_of_range", Error;
     /// The demand overflows the arithmetic.
     DemandOverflow = "compute.demand.overflow", Error;
     /// No quota at all for this kind, pool and spec.
@@ -412,6 +423,11 @@ impl IssueCode {
             MountPathConflict { other } => vec![("other", other.clone())],
             MountPathNested { parent } => vec![("parent", parent.clone())],
             MountPathShadowsImage { dir } => vec![("dir", dir.clone())],
+            EnvNameOverridesTimeZone { zone } => vec![("zone", zone.clone())],
+            MountPathSshReadOnly { dir, above: true } => {
+                return ("mount.path.ssh_read_only#above", vec![("dir", dir.clone())]);
+            }
+            MountPathSshReadOnly { dir, .. } => vec![("dir", dir.clone())],
             CommandNprocMismatch { written, gpus } => {
                 vec![("written", n(written)), ("gpus", n(gpus))]
             }
@@ -428,10 +444,10 @@ impl IssueCode {
                 .to_owned(),
             )],
             // Below 1 with no known spec to bound it: only the lower bound is known.
-            UnitsOutOfRange { max: 0 } => {
+            UnitsOutOfRange { max: 0, .. } => {
                 return ("compute.units_per_node.out_of_range#no_max", vec![]);
             }
-            UnitsOutOfRange { max } => vec![("max", n(max))],
+            UnitsOutOfRange { max, spec } => vec![("max", n(max)), ("spec", spec.clone())],
             QuotaExceeded {
                 dimension,
                 requested,
@@ -711,6 +727,17 @@ mod tests {
                 parent: "/mnt".into(),
             },
             MountPathShadowsImage { dir: "/opt".into() },
+            EnvNameOverridesTimeZone {
+                zone: "Asia/Shanghai".into(),
+            },
+            MountPathSshReadOnly {
+                dir: "/etc/berth/ssh".into(),
+                above: false,
+            },
+            MountPathSshReadOnly {
+                dir: "/etc/berth/ssh".into(),
+                above: true,
+            },
             CommandTooLong { max_bytes: 65536 },
             CommandNul,
             CommandNprocMismatch {
@@ -728,8 +755,14 @@ mod tests {
             SpecTypeMismatch {
                 expected: InstanceType::Cpu,
             },
-            UnitsOutOfRange { max: 8 },
-            UnitsOutOfRange { max: 0 },
+            UnitsOutOfRange {
+                max: 8,
+                spec: "a100-1g".into(),
+            },
+            UnitsOutOfRange {
+                max: 0,
+                spec: String::new(),
+            },
             QuotaExceeded {
                 dimension: Dimension::Vcpu,
                 requested: 128,
@@ -988,11 +1021,24 @@ mod tests {
             "已跳过：需要 gpu-8x 配额 8 张 GPU（剩余 6），将使用列表中的其他规格"
         );
         // Units below 1 with no known spec to bound them: only the lower bound is said.
-        let code = IssueCode::UnitsOutOfRange { max: 0 };
+        let code = IssueCode::UnitsOutOfRange {
+            max: 0,
+            spec: String::new(),
+        };
         assert_eq!(code.message(Lang::En), "must be at least 1");
         assert_eq!(code.message(Lang::Zh), "必须不小于 1");
-        let code = IssueCode::UnitsOutOfRange { max: 8 };
-        assert_eq!(code.message(Lang::En), "must be between 1 and 8");
+        let code = IssueCode::UnitsOutOfRange {
+            max: 8,
+            spec: "a100-1g".into(),
+        };
+        assert_eq!(
+            code.message(Lang::En),
+            "must be between 1 and 8, the most a100-1g takes per node"
+        );
+        assert_eq!(
+            code.message(Lang::Zh),
+            "必须在 1 到 8 之间（规格 a100-1g 单节点最多 8）"
+        );
         let code = IssueCode::EnvValuesTooLong {
             max_bytes: 262_144,
             total: 300_000,

@@ -156,7 +156,8 @@ fn specs(
     }
     let mut seen: Seen<()> = Seen::new();
     let mut models: Vec<Option<&str>> = Vec::new();
-    let mut max_units: Option<u32> = None;
+    // The fewest units a chosen spec's node takes, and the first spec that says so.
+    let mut bound: Option<(u32, &str)> = None;
     let mut unhosted: Vec<(FieldPath, Option<String>)> = Vec::new();
     for (i, id) in compute.specs.iter().enumerate() {
         let at = list.index(i);
@@ -190,8 +191,7 @@ fn specs(
                 models.push(model);
             }
         }
-        max_units =
-            Some(max_units.map_or(spec.max_units_per_node, |m| m.min(spec.max_units_per_node)));
+        bound_by(&mut bound, spec);
     }
     if models.len() > 1 {
         report.push(list, IssueCode::SpecsMixedGpuModels);
@@ -205,24 +205,31 @@ fn specs(
                     report.push(at, IssueCode::SpecNotInPool);
                 }
                 // The head is a replica of `units_per_node` units too, so its spec bounds them.
-                max_units = Some(
-                    max_units.map_or(spec.max_units_per_node, |m| m.min(spec.max_units_per_node)),
-                );
+                bound_by(&mut bound, spec);
             }
             None => {}
         }
     }
     let units = compute.units_per_node;
-    if units == 0 || max_units.is_some_and(|max| units > max) {
+    if units == 0 || bound.is_some_and(|(max, _)| units > max) {
+        // 0 and no spec: none known bounds them (a catalog's specs host at least 1).
+        let (max, spec) = bound.unwrap_or_default();
         report.push(
             field_path!(TaskSpec: compute.units_per_node),
-            // 0: no known spec bounds them (a catalog's specs host at least 1).
             IssueCode::UnitsOutOfRange {
-                max: max_units.unwrap_or(0),
+                max,
+                spec: spec.to_owned(),
             },
         );
     }
     unhosted
+}
+
+/// `spec` as the bound of units per node when it takes fewer than the bound so far.
+fn bound_by<'s>(bound: &mut Option<(u32, &'s str)>, spec: &'s crate::catalog::InstanceSpec) {
+    if bound.is_none_or(|(max, _)| spec.max_units_per_node < max) {
+        *bound = Some((spec.max_units_per_node, &spec.id));
+    }
 }
 
 /// Quota, never-fit and queue findings, read off the plan. A spec the task cannot use
@@ -290,6 +297,79 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
             IssueCode::GangWillQueue {
                 reason: reason.clone(),
             },
+        );
+    }
+}
+
+#[cfg(test)]
+mod units_tests {
+    use crate::IssueCode;
+    use crate::task::TaskSpec;
+    use crate::validate::Lang;
+
+    /// The units finding of `spec` and its English message.
+    fn units(spec: &TaskSpec) -> Vec<(IssueCode, String)> {
+        crate::validate(
+            spec,
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        )
+        .into_localized(Lang::En)
+        .into_iter()
+        .filter(|i| i.path.to_string() == "compute.units_per_node")
+        .map(|i| (i.code, i.message))
+        .collect()
+    }
+
+    #[test]
+    fn units_over_the_maximum_name_the_spec_that_bounds_them() {
+        // The second spec of the list takes fewer units per node than the first.
+        let listed = crate::demo::pytorch().with(|s| {
+            s.compute.specs = vec!["h100-1g".into(), "h100-8g".into()];
+            s.compute.units_per_node = 2;
+        });
+        assert_eq!(
+            units(&listed),
+            [(
+                IssueCode::UnitsOutOfRange {
+                    max: 1,
+                    spec: "h100-8g".into()
+                },
+                "must be between 1 and 1, the most h100-8g takes per node".into()
+            )]
+        );
+        // A RayJob's head spec bounds them too.
+        let head = crate::demo::ray().with(|s| {
+            // On the demo cluster whose specs take 4 and 1 units.
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-b".into();
+            s.compute = crate::demo::pytorch().compute;
+            s.compute.specs = vec!["l40s-1g".into()];
+            s.compute.head_spec = Some("l40s-8g".into());
+            s.compute.units_per_node = 2;
+        });
+        assert_eq!(
+            units(&head),
+            [(
+                IssueCode::UnitsOutOfRange {
+                    max: 1,
+                    spec: "l40s-8g".into()
+                },
+                "must be between 1 and 1, the most l40s-8g takes per node".into()
+            )]
+        );
+        // Two specs of the same maximum: the first is named.
+        let tie = crate::demo::pytorch().with(|s| {
+            s.compute.specs = vec!["a100-1g".into(), "h100-1g".into()];
+            s.compute.units_per_node = 9;
+        });
+        assert_eq!(
+            units(&tie)[0].0,
+            IssueCode::UnitsOutOfRange {
+                max: 8,
+                spec: "a100-1g".into()
+            }
         );
     }
 }

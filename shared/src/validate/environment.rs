@@ -90,6 +90,15 @@ fn env(cx: &Cx, report: &mut Report) {
         {
             report.push(name(), code);
         }
+        // The task's zone reaches its pods as `TZ`, and a var of its own replaces it
+        // (`injected::layered`): said, since the form shows the zone as the task's.
+        let zone = &cx.spec.basic.time_zone;
+        if var.name == "TZ" && !zone.is_empty() && var.value != *zone {
+            report.push(
+                name(),
+                IssueCode::EnvNameOverridesTimeZone { zone: zone.clone() },
+            );
+        }
         if var.value.len() > MAX_ENV_VALUE_BYTES {
             report.push(
                 list.index(i).key(field_key!(EnvVar: value)),
@@ -122,5 +131,62 @@ fn env(cx: &Cx, report: &mut Report) {
                 total,
             },
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::IssueCode;
+    use crate::task::EnvVar;
+    use crate::validate::Lang;
+
+    #[test]
+    fn a_tz_var_says_it_overrides_the_task_s_time_zone_and_names_it() {
+        let spec = crate::demo::pytorch().with(|s| {
+            s.environment.env = vec![EnvVar {
+                name: "TZ".into(),
+                value: "UTC".into(),
+                hidden: false,
+            }];
+        });
+        let said = |lang| -> Vec<(String, IssueCode, String)> {
+            crate::validate(
+                &spec,
+                &crate::demo::catalog(),
+                &Default::default(),
+                &crate::demo::user(),
+            )
+            .into_localized(lang)
+            .into_iter()
+            .map(|i| (i.path.to_string(), i.code, i.message))
+            .collect()
+        };
+        let code = IssueCode::EnvNameOverridesTimeZone {
+            zone: "Asia/Shanghai".into(),
+        };
+        assert_eq!(
+            said(Lang::En),
+            [(
+                "environment.env[0].name".to_owned(),
+                code.clone(),
+                "overrides the task's time zone Asia/Shanghai; this value wins".to_owned()
+            )]
+        );
+        assert_eq!(
+            said(Lang::Zh)[0].2,
+            "会覆盖任务的时区 Asia/Shanghai，以该变量的值为准"
+        );
+        assert_eq!(code.severity(), crate::validate::Severity::Info);
+        // The behaviour stays: the pods get the var's value.
+        let context = crate::injected::Context {
+            user: &crate::demo::user(),
+            task: "t",
+        };
+        let tz: Vec<_> = crate::injected::layered(&spec, context, [])
+            .into_iter()
+            .filter(|(name, ..)| name == "TZ")
+            .map(|(_, value, _)| value)
+            .collect();
+        assert_eq!(tz, ["UTC"]);
     }
 }

@@ -89,6 +89,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                 &mount.path,
                 ray_storage,
                 ssh,
+                source != Source::Storage,
             ) {
                 placed.push((source, key, i, mount));
             }
@@ -165,6 +166,7 @@ fn path_ok(
     path: &str,
     ray_storage: bool,
     ssh: Option<bool>,
+    read_only: bool,
 ) -> bool {
     if !require(report, path, &at) {
         return false;
@@ -203,7 +205,11 @@ fn path_ok(
     }
     // Pod SSH mounts its key there (and a PyTorchJob's node lists): the API server
     // refuses two mounts at one path.
-    if ssh.is_some_and(|hosts| path == SSH_KEY_DIR || (hosts && path == HOSTS_DIR)) {
+    let ssh_dirs = match ssh {
+        Some(hosts) => &[SSH_KEY_DIR, HOSTS_DIR][..1 + usize::from(hosts)],
+        None => &[],
+    };
+    if ssh_dirs.contains(&path) {
         report.push(
             at(),
             IssueCode::MountPathConflict {
@@ -211,6 +217,28 @@ fn path_ok(
             },
         );
         return false;
+    }
+    // Pod SSH's mounts are read-only, and the runtime makes a mount's mount point inside
+    // the mount enclosing it: beneath one of them, or above one in a read-only dataset or
+    // model, that fails and the pod never starts.
+    if let Some(dir) = ssh_dirs.iter().find(|d| is_within(path, d)) {
+        report.push(
+            at(),
+            IssueCode::MountPathSshReadOnly {
+                dir: (*dir).to_owned(),
+                above: false,
+            },
+        );
+        return false;
+    }
+    if read_only && let Some(dir) = ssh_dirs.iter().find(|d| is_within(d, path)) {
+        report.push(
+            at(),
+            IssueCode::MountPathSshReadOnly {
+                dir: (*dir).to_owned(),
+                above: true,
+            },
+        );
     }
     if ssh.is_some() && is_within(SSH_HOSTFILE_DIR, path) {
         report.push(at(), IssueCode::MountPathHidesSshHostfile);
@@ -225,4 +253,92 @@ fn path_ok(
         report.push(at(), IssueCode::MountPathOutsideRecommended);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::IssueCode;
+    use crate::task::{Mount, TaskSpec};
+    use crate::validate::Lang;
+
+    /// The findings at the first dataset's path and their messages in both languages.
+    fn at_dataset(spec: &TaskSpec) -> Vec<(IssueCode, String, String)> {
+        let check = |lang| {
+            crate::validate(
+                spec,
+                &crate::demo::catalog(),
+                &Default::default(),
+                &crate::demo::user(),
+            )
+            .into_localized(lang)
+            .into_iter()
+            .filter(|i| i.path.to_string() == "environment.datasets[0].path")
+            .map(|i| (i.code, i.message))
+            .collect::<Vec<_>>()
+        };
+        check(Lang::En)
+            .into_iter()
+            .zip(check(Lang::Zh))
+            .map(|((code, en), (_, zh))| (code, en, zh))
+            .collect()
+    }
+
+    fn dataset_at(path: &str) -> TaskSpec {
+        crate::demo::pytorch().with(|s| {
+            s.environment.datasets = vec![Mount {
+                id: "ds-c4".into(),
+                path: path.into(),
+            }];
+        })
+    }
+
+    #[test]
+    fn pod_ssh_read_only_mounts_take_no_mount_inside_or_above_them() {
+        // Beneath the node lists' directory of a PyTorchJob with pod SSH.
+        let inside = at_dataset(&dataset_at("/etc/berth/hosts/c4"));
+        assert_eq!(
+            inside,
+            [(
+                IssueCode::MountPathSshReadOnly {
+                    dir: "/etc/berth/hosts".into(),
+                    above: false
+                },
+                "lies inside /etc/berth/hosts, which pod SSH mounts read-only: the pod cannot \
+                 start; choose another path"
+                    .into(),
+                "位于 Pod 间免密登录只读挂载的 /etc/berth/hosts 之内，Pod 将无法启动，请更换路径"
+                    .into(),
+            )]
+        );
+        assert_eq!(inside[0].0.severity(), crate::validate::Severity::Error);
+        // A dataset is read-only: above the key's directory it leaves no mount point.
+        let above = at_dataset(&dataset_at("/etc/berth"));
+        assert_eq!(
+            above[0],
+            (
+                IssueCode::MountPathSshReadOnly {
+                    dir: "/etc/berth/ssh".into(),
+                    above: true
+                },
+                "is read-only and holds /etc/berth/ssh, where pod SSH mounts: the pod cannot \
+                 start; choose another path"
+                    .into(),
+                "为只读挂载且包含 Pod 间免密登录挂载的 /etc/berth/ssh，Pod 将无法启动，请更换路径"
+                    .into(),
+            )
+        );
+        // Beside them, or without pod SSH, nothing of the kind.
+        for spec in [
+            dataset_at("/etc/berth/sshd"),
+            dataset_at("/etc/berth").with(|s| s.advanced.ssh = false),
+        ] {
+            assert!(
+                at_dataset(&spec)
+                    .iter()
+                    .all(|(code, ..)| code.code() != "mount.path.ssh_read_only"),
+                "{:?}",
+                spec.environment.datasets
+            );
+        }
+    }
 }

@@ -12,25 +12,29 @@ const SMALL: usize = 16;
 
 /// Strings met so far, each with the value it was first met with.
 pub(super) struct Seen<'a, V> {
-    small: Vec<(&'a str, V)>,
-    large: Option<HashMap<&'a str, V>>,
+    met: Vec<(&'a str, V)>,
+    /// Each key's place in `met`, once there are many: one map type for every `V`, so
+    /// the wasm carries one hash map, not one per kind of value (the validator package's
+    /// size, BENCHMARKS.md).
+    large: Option<HashMap<&'a str, usize>>,
 }
 
 impl<'a, V: Copy> Seen<'a, V> {
     /// Nothing seen yet.
     pub fn new() -> Self {
         Seen {
-            small: Vec::new(),
+            met: Vec::new(),
             large: None,
         }
     }
 
     /// The value `key` was first met with.
     pub fn get(&self, key: &str) -> Option<V> {
-        match &self.large {
+        let at = match &self.large {
             Some(map) => map.get(key).copied(),
-            None => self.small.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
-        }
+            None => self.met.iter().position(|(k, _)| *k == key),
+        };
+        at.map(|i| self.met[i].1)
     }
 
     /// Whether `key` was met.
@@ -43,14 +47,19 @@ impl<'a, V: Copy> Seen<'a, V> {
         if let Some(earlier) = self.get(key) {
             return Some(earlier);
         }
+        self.met.push((key, value));
         match &mut self.large {
             Some(map) => {
-                map.insert(key, value);
+                map.insert(key, self.met.len() - 1);
             }
-            None if self.small.len() < SMALL => self.small.push((key, value)),
+            None if self.met.len() <= SMALL => {}
             None => {
-                let mut map: HashMap<&'a str, V> = self.small.drain(..).collect();
-                map.insert(key, value);
+                let map = self
+                    .met
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (*k, i))
+                    .collect();
                 self.large = Some(map);
             }
         }
