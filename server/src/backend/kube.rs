@@ -637,10 +637,6 @@ pub struct KubeBackend {
     events: broadcast::Sender<Event>,
     jobs: Arc<Mutex<HashMap<TaskId, Tracked>>>,
     hubs: Arc<EventHubs>,
-    /// What the last read of the nodes warned of (catalog nodes the cluster lacks or
-    /// will not place on, or a list refused): said again only when it changes, as the
-    /// usage is read every minute.
-    node_warning: Mutex<Option<String>>,
 }
 
 impl KubeBackend {
@@ -653,7 +649,6 @@ impl KubeBackend {
             events: broadcast::channel(EVENT_CAPACITY).0,
             jobs: Arc::default(),
             hubs: Arc::default(),
-            node_warning: Mutex::default(),
         }
     }
 
@@ -1540,11 +1535,6 @@ impl KubeBackend {
     /// as it is. Berth's own pods (in the namespaces the template gives the catalog's
     /// project groups) are left out: the scheduler holds their capacity itself.
     ///
-    /// A catalog node the cluster does not have, has cordoned (`unschedulable`) or does
-    /// not report Ready counts as full: no pod would be placed there, and a gang planned
-    /// onto it would wait without Berth saying why. When the nodes cannot be listed
-    /// (a role without `list` on nodes), pods alone count, with a warning in the log.
-    ///
     /// # Errors
     ///
     /// [`KubeError`] when the pods cannot be listed.
@@ -1585,8 +1575,7 @@ impl KubeBackend {
             }
         }
         const GIB_MILLI: i128 = 1000 * (1 << 30);
-        let unusable = self.unusable_nodes(&nodes).await?;
-        let mut usage: std::collections::BTreeMap<String, shared::Resources> = totals
+        Ok(totals
             .into_iter()
             .map(|(node, [gpu, cpu, memory])| {
                 let up = |milli: i128, unit: i128| {
@@ -1601,101 +1590,7 @@ impl KubeBackend {
                     },
                 )
             })
-            .collect();
-        for node in unusable {
-            if let Some(total) = self.catalog.capacity(&node) {
-                let taken = usage.entry(node).or_default();
-                *taken = shared::Resources {
-                    gpu: taken.gpu.max(total.gpu),
-                    vcpu: taken.vcpu.max(total.vcpu),
-                    memory_gib: taken.memory_gib.max(total.memory_gib),
-                };
-            }
-        }
-        Ok(usage)
-    }
-
-    /// The catalog's nodes (`nodes`) the cluster would place no pod on: absent from its
-    /// nodes, cordoned, or not Ready. None when the nodes cannot be listed for want of
-    /// the permission (warned of).
-    async fn unusable_nodes(&self, nodes: &HashSet<&str>) -> Result<Vec<String>, KubeError> {
-        use k8s_openapi::api::core::v1::Node;
-        let api: Api<Node> = Api::all(self.client.clone());
-        let mut params = ListParams::default().limit(500);
-        let mut usable = HashSet::new();
-        let mut held = Vec::new();
-        loop {
-            let page = match api.list(&params).await {
-                Ok(page) => page,
-                Err(::kube::Error::Api(status)) if status.code == 403 => {
-                    self.warn_nodes(format!(
-                        "cannot list the cluster's nodes ({}): cordoned and missing nodes count as free; grant `list` on nodes (deploy/rbac.yaml)",
-                        status.message
-                    ));
-                    return Ok(Vec::new());
-                }
-                Err(error) => return Err(error.into()),
-            };
-            for node in &page.items {
-                let name = node.name_any();
-                if !nodes.contains(name.as_str()) {
-                    continue;
-                }
-                let cordoned = node
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.unschedulable)
-                    .unwrap_or(false);
-                let ready = node
-                    .status
-                    .as_ref()
-                    .and_then(|s| s.conditions.as_ref())
-                    .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-                    .is_some_and(|c| c.status == "True");
-                if cordoned || !ready {
-                    held.push(name);
-                } else {
-                    usable.insert(name);
-                }
-            }
-            match page.metadata.continue_.filter(|c| !c.is_empty()) {
-                Some(token) => params = params.continue_token(&token),
-                None => break,
-            }
-        }
-        let mut missing: Vec<String> = nodes
-            .iter()
-            .filter(|n| !usable.contains(**n) && !held.iter().any(|h| h == *n))
-            .map(|n| (*n).to_owned())
-            .collect();
-        missing.sort();
-        held.sort();
-        if missing.is_empty() && held.is_empty() {
-            *self
-                .node_warning
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
-        } else {
-            self.warn_nodes(format!(
-                "catalog nodes counted as full: not in the cluster [{}]; cordoned or not Ready [{}]",
-                missing.join(", "),
-                held.join(", ")
-            ));
-        }
-        held.extend(missing);
-        Ok(held)
-    }
-
-    /// Logs `warning` unless it is what the last read warned of.
-    fn warn_nodes(&self, warning: String) {
-        let mut last = self
-            .node_warning
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if last.as_deref() != Some(warning.as_str()) {
-            tracing::warn!("{warning}");
-            *last = Some(warning);
-        }
+            .collect())
     }
 }
 
@@ -5351,35 +5246,6 @@ mod tests {
         assert_eq!(quantity_milli("12x"), None);
     }
 
-    /// The nodes list of a cluster that has each of `nodes`: `(name, ready, cordoned)`.
-    fn node_list(nodes: &[(String, bool, bool)]) -> Value {
-        let items: Vec<Value> = nodes
-            .iter()
-            .map(|(name, ready, cordoned)| {
-                json!({
-                    "apiVersion": "v1", "kind": "Node",
-                    "metadata": { "name": name },
-                    "spec": { "unschedulable": cordoned },
-                    "status": { "conditions": [
-                        { "type": "MemoryPressure", "status": "False" },
-                        { "type": "Ready", "status": if *ready { "True" } else { "Unknown" } }
-                    ] }
-                })
-            })
-            .collect();
-        json!({ "apiVersion": "v1", "kind": "NodeList", "metadata": { "resourceVersion": "5" }, "items": items })
-    }
-
-    /// Every node of the demo catalog, Ready and schedulable.
-    fn every_node_ready() -> Value {
-        node_list(
-            &shared::demo::catalog()
-                .nodes()
-                .map(|n| (n.name.clone(), true, false))
-                .collect::<Vec<_>>(),
-        )
-    }
-
     fn running_pod(namespace: &str, node: &str, containers: Value, init: Value) -> Value {
         json!({
             "apiVersion": "v1", "kind": "Pod",
@@ -5389,58 +5255,6 @@ mod tests {
         })
     }
 
-    /// A catalog node the cluster does not have, has cordoned, or that is not Ready
-    /// takes no pod: it counts as full (its whole capacity), with the pods elsewhere
-    /// counted as before. A role that may not list nodes leaves pods alone counting.
-    #[tokio::test]
-    async fn outside_usage_counts_missing_cordoned_and_unready_nodes_as_full() {
-        let catalog = shared::demo::catalog();
-        let names: Vec<String> = catalog.nodes().map(|n| n.name.clone()).collect();
-        let (cordoned, unready, missing, busy) = (
-            names[0].clone(),
-            names[1].clone(),
-            names[2].clone(),
-            names[3].clone(),
-        );
-        let listed: Vec<(String, bool, bool)> = names
-            .iter()
-            .filter(|n| **n != missing)
-            .map(|n| (n.clone(), *n != unready, *n == cordoned))
-            .collect();
-        let forbidden = Arc::new(AtomicBool::new(false));
-        let (refuse, pod_node) = (Arc::clone(&forbidden), busy.clone());
-        let (client, _api) = MockApi::start(Box::new(move |request| {
-            if request.method == "GET" && request.path == "/api/v1/nodes" {
-                return Some(if refuse.load(Ordering::SeqCst) {
-                    (StatusCode::FORBIDDEN, status(403, "Forbidden"))
-                } else {
-                    (StatusCode::OK, node_list(&listed))
-                });
-            }
-            (request.method == "GET" && request.path == "/api/v1/pods").then(|| {
-                let pod = running_pod(
-                    "team-a",
-                    &pod_node,
-                    json!([{ "name": "a", "resources": { "requests": { "nvidia.com/gpu": "1" } } }]),
-                    json!([]),
-                );
-                (StatusCode::OK, json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "5" }, "items": [pod] }))
-            })
-        }));
-        let backend = backend(client, false);
-        let usage = backend.outside_usage().await.expect("listed");
-        let total = |n: &str| catalog.capacity(n).expect("a catalog node");
-        assert_eq!(usage[&cordoned], total(&cordoned), "cordoned");
-        assert_eq!(usage[&unready], total(&unready), "not Ready");
-        assert_eq!(usage[&missing], total(&missing), "not in the cluster");
-        assert_eq!(usage[&busy].gpu, 1, "{usage:?}");
-        assert_eq!(usage.len(), 4, "the other nodes are free: {usage:?}");
-        forbidden.store(true, Ordering::SeqCst);
-        let usage = backend.outside_usage().await.expect("pods listed");
-        assert_eq!(usage.len(), 1, "pods alone: {usage:?}");
-        assert_eq!(usage[&busy].gpu, 1);
-    }
-
     #[tokio::test]
     async fn outside_usage_sums_other_pods_requests_per_catalog_node() {
         let catalog = shared::demo::catalog();
@@ -5448,9 +5262,6 @@ mod tests {
         let group = catalog.project_groups[0].id.clone();
         let (ours, node_in) = (format!("berth-{group}"), node.clone());
         let (client, api) = MockApi::start(Box::new(move |request| {
-            if request.method == "GET" && request.path == "/api/v1/nodes" {
-                return Some((StatusCode::OK, every_node_ready()));
-            }
             (request.method == "GET" && request.path == "/api/v1/pods").then(|| {
                 let page = request.query.get("continue").cloned().unwrap_or_default();
                 let (items, next) = if page.is_empty() {
@@ -5498,11 +5309,7 @@ mod tests {
             },
             "cpu max(2.5, 4) + 0.1 = 4.1 rounds up to 5; 3 GiB + 512 MiB + 100 MiB rounds up to 4"
         );
-        let lists: Vec<Seen> = api
-            .seen()
-            .into_iter()
-            .filter(|r| r.path == "/api/v1/pods")
-            .collect();
+        let lists: Vec<Seen> = api.seen();
         assert_eq!(lists.len(), 2, "two pages");
         assert_eq!(
             lists[0].query["fieldSelector"],

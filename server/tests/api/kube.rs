@@ -792,8 +792,6 @@ impl Cluster {
                     ("GET", false) if path == "/api/v1/pods" => {
                         (200, list(pods.lock().unwrap().clone()))
                     }
-                    // Every node of the demo catalog, Ready.
-                    ("GET", true) if path == "/api/v1/nodes" => (200, list(ready_nodes())),
                     ("GET", false) => (200, list(Vec::new())),
                     ("GET", true) => (
                         404,
@@ -925,17 +923,6 @@ async fn restarted_with(
         catalog,
     );
     app_on_with(data, Arc::new(backend), outside).await
-}
-
-/// Every node of the demo catalog as the cluster lists it: Ready, schedulable.
-fn ready_nodes() -> Vec<Value> {
-    shared::demo::catalog()
-        .nodes()
-        .map(|n| {
-            json!({ "apiVersion": "v1", "kind": "Node", "metadata": { "name": n.name },
-                "status": { "conditions": [{ "type": "Ready", "status": "True" }] } })
-        })
-        .collect()
 }
 
 /// A pod outside Berth's namespaces holding a whole A100 node of the demo's `sh-a`.
