@@ -2390,8 +2390,11 @@ impl Runner {
             (false, true) => {
                 tracing::info!("this server leads now: recovering the tasks in the store");
                 // What this server knew as a follower is stale: start from the store.
-                *self.scheduler.lock().await =
-                    Scheduler::new(Arc::clone(&self.catalog), self.base());
+                // The lock first, then the base: a refresh of the base between the two
+                // would be lost until the next one.
+                let mut scheduler = self.scheduler.lock().await;
+                *scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
+                drop(scheduler);
                 self.reasons.lock().await.clear();
                 *self.adopted.lock().await = Adopted::default();
                 self.leading.store(true, Ordering::SeqCst);
@@ -2412,8 +2415,11 @@ impl Runner {
                 );
                 self.leading.store(false, Ordering::SeqCst);
                 // Its queue and placements are the new leader's now.
-                *self.scheduler.lock().await =
-                    Scheduler::new(Arc::clone(&self.catalog), self.base());
+                // The lock first, then the base: a refresh of the base between the two
+                // would be lost until the next one.
+                let mut scheduler = self.scheduler.lock().await;
+                *scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
+                drop(scheduler);
                 self.reasons.lock().await.clear();
                 let abandoned: Vec<(TaskId, u32)> = self
                     .attempts

@@ -91,8 +91,9 @@ pub struct Scheduler {
     catalog: Arc<Catalog>,
     /// Usage taken outside Berth: what is left with none of Berth's tasks running.
     base: Usage,
-    /// [`Scheduler::berth_can_free`] by waiting task: its answer never changes (the
-    /// catalog, the base usage and the spec are fixed), and it is a whole plan.
+    /// [`Scheduler::berth_can_free`] by waiting task: its answer changes only with the
+    /// base usage ([`Scheduler::set_outside`] clears it; the catalog and the spec are
+    /// fixed), and it is a whole plan.
     can_free: std::cell::RefCell<HashMap<TaskId, bool>>,
     /// Kept by node position as well as by name: a pass plans every waiting gang
     /// against it, and looking each node of the pool up by name was most of a pass.
@@ -642,6 +643,8 @@ mod tests {
         assert!(ran_on.iter().all(|n| nodes[14..].contains(n)), "{ran_on:?}");
         // Read again, unchanged: nothing moves, and Berth's task is still counted.
         assert!(!scheduler.set_outside(outside.clone()));
+        let quota = scheduler.usage().quota.clone();
+        assert!(!quota.is_empty(), "the two tasks hold quota");
         for n in &ran_on {
             assert_eq!(scheduler.usage().allocated(n), full, "{n}");
         }
@@ -649,6 +652,7 @@ mod tests {
         let mut less = outside.clone();
         less.remove(&nodes[0]);
         assert!(scheduler.set_outside(less.clone()), "room freed");
+        assert_eq!(scheduler.usage().quota, quota, "the holds kept");
         assert_eq!(admitted(&scheduler.admit_one(&id(99))), [id(2)]);
         assert_eq!(
             scheduler

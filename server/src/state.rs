@@ -115,6 +115,9 @@ impl AppState {
         let catalog = Arc::clone(&state.catalog);
         // The Kubernetes backend, kept to read the cluster's usage again once running.
         let mut cluster = None;
+        // Whether the startup read failed: the refresh then does not warn again until
+        // a read has succeeded.
+        let mut unread = false;
         let backend: Arc<dyn crate::backend::Backend> = match state.config.backend {
             crate::config::Backend::Local => {
                 Arc::new(LocalBackend::new(dir.clone(), move |node| {
@@ -136,6 +139,7 @@ impl AppState {
                         state.usage = Arc::new(usage);
                     }
                     Err(error) => {
+                        unread = true;
                         tracing::warn!(%error, "cannot read the cluster's usage; using the catalog's")
                     }
                 }
@@ -165,7 +169,12 @@ impl AppState {
         runner.watch();
         let every = state.config.kubernetes.usage_refresh_seconds;
         if let Some(kube) = cluster.filter(|_| every > 0) {
-            follow_outside_usage(kube, Arc::downgrade(&runner), Duration::from_secs(every));
+            follow_outside_usage(
+                kube,
+                Arc::downgrade(&runner),
+                Duration::from_secs(every),
+                unread,
+            );
         }
         runner
             .begin()
@@ -200,14 +209,16 @@ impl AppState {
 /// Reads what pods outside Berth take on the catalog's nodes every `every`, for as long
 /// as the runner lives, and gives it to the runner: others' pods come and go, and read
 /// once at startup the fit check drifted from the cluster. A failed read keeps the last
-/// one (and says so in the log once until a read succeeds again).
+/// one (and says so in the log once until a read succeeds again; `failing`: the last
+/// read, at startup, failed and was said).
 pub fn follow_outside_usage(
     kube: Arc<crate::backend::kube::KubeBackend>,
     runner: std::sync::Weak<Runner>,
     every: Duration,
+    failing: bool,
 ) {
     tokio::spawn(async move {
-        let mut failing = false;
+        let mut failing = failing;
         loop {
             tokio::time::sleep(every).await;
             let Some(runner) = runner.upgrade() else {

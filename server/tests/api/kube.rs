@@ -958,7 +958,12 @@ async fn usage_outside_berth_is_read_again_and_a_task_starts_when_it_frees() {
         Arc::new(catalog),
     ));
     let (app, runner) = served(&data, Arc::clone(&kube) as Arc<dyn Backend>, |_| {}).await;
-    server::follow_outside_usage(kube, Arc::downgrade(&runner), Duration::from_millis(100));
+    server::follow_outside_usage(
+        kube,
+        Arc::downgrade(&runner),
+        Duration::from_millis(100),
+        false,
+    );
     let gpus_taken = |usage: &Value| -> u64 {
         nodes
             .iter()
