@@ -370,6 +370,12 @@ impl Page {
             .await;
     }
 
+    /// The verdicts, as they read now, do not say `text`.
+    pub async fn check_verdicts_lack(&self, text: &str) {
+        let now = self.text("verdicts").await;
+        assert!(!now.contains(text), "the verdicts say {text:?}: {now:?}");
+    }
+
     /// A finding with this code shows at the field, which is marked invalid when it is an
     /// error; returns what it says.
     pub async fn check_finding_at(&self, path: &str, code: &str) -> String {

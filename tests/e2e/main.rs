@@ -50,6 +50,7 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     // two workers.
     page.fill("compute.workers", "200").await;
     page.check_verdicts_contain("over quota by").await;
+    page.check_verdicts_lack("skipped").await;
     page.check_outcome_starts_with("Cannot start").await;
     page.check_summary_contains("fix the errors").await;
     screenshot(&page.client, "form-pytorch-over-quota").await;

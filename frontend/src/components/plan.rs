@@ -17,14 +17,15 @@ pub fn amount(lang: Lang, r: &Resources) -> String {
         .join(" · ")
 }
 
-/// What a spec of the list comes to, in words. `blocked`: no spec of the list can be
-/// used, so none is skipped for another: each is refused.
-fn verdict(c: &Candidate, blocked: bool, lang: Lang) -> String {
+/// What a spec of the list comes to, in words. `used`: the position of the spec the task
+/// would use. Only a spec before it is skipped (passed over for it); one after it is
+/// never tried, and when none can be used each is refused: those read what stops them.
+fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
     let refused = |key: &'static str| {
-        if blocked {
-            key.trim_end_matches("#skipped")
-        } else {
+        if used.is_some_and(|u| c.index < u) {
             key
+        } else {
+            key.trim_end_matches("#skipped")
         }
     };
     if !c.quota_ok() {
@@ -196,7 +197,6 @@ pub fn PlanView(
                 };
                 let (class, said) = outcome(&plan, l);
                 let used = plan.used().map(|c| c.index);
-                let blocked = plan.outcome == Outcome::Blocked;
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();
                 // Every quota line the spec draws on: the workers' and, for a Ray head of
@@ -211,7 +211,8 @@ pub fn PlanView(
                                 {bars(l, "ui.form.plan.bar.quota", &q.spec, q.requested, left)}
                             </div>
                         }.into_any(),
-                        None => view! { <p class="meta">{text(l, if blocked { "ui.form.plan.verdict.no_quota" } else { "ui.form.plan.verdict.no_quota#skipped" }, &[("spec", q.spec.clone())])}</p> }.into_any(),
+                        // The spec shown is the one used, or the first when none can be: never one skipped.
+                        None => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", q.spec.clone())])}</p> }.into_any(),
                     }).collect_view().into_any()
                 });
                 // Idle tasks run on the idle capacity at their stability level, not on the
@@ -266,7 +267,7 @@ pub fn PlanView(
                                         // A full-width bracket brings its own space.
                                         {(l != Lang::Zh).then_some(" ")}
                                         <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
-                                    {text(l, "ui.form.summary.after_place", &[])}{verdict(c, blocked, l)}
+                                    {text(l, "ui.form.summary.after_place", &[])}{verdict(c, used, l)}
                                     <span class="meta">{text(l, "ui.form.plan.aside", &[("text", text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]))])}</span>
                                 </li>
                             }

@@ -619,7 +619,8 @@ pub fn TaskTable(
                             let stopping = view.stopping_since.is_some();
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
-                                    <th scope="row">
+                                    // Whole on hover where a narrow window cuts it short.
+                                    <th scope="row" title=id.clone()>
                                         <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
                                     </th>
                                     <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>

@@ -2069,34 +2069,38 @@ async fn a_spec_over_quota_is_skipped_only_for_another() {
     use frontend::components::PlanView;
     use shared::usage::QuotaUse;
     crate::fresh_page();
-    let catalog = shared::demo::catalog();
-    let user = shared::demo::user();
-    let mut spec = shared::demo::pytorch();
-    spec.compute.kind = Some(shared::task::ResourceKind::Reserved);
-    spec.compute.pool = Some("sh-a-h100".into());
-    spec.compute.specs = vec!["h100-8g".into(), "h100-1g".into()];
-    spec.compute.units_per_node = 1;
-    // Alice's reserved line of `name` in sh-a-h100 (32 GPUs), all of it in use.
-    let mut usage = shared::demo::usage();
-    let mut fill = |name: &str| {
-        usage
-            .quota
-            .retain(|q| !(q.spec == name && q.pool == "sh-a-h100"));
-        usage.quota.push(QuotaUse {
-            user: user.name.clone(),
-            kind: shared::task::ResourceKind::Reserved,
-            pool: "sh-a-h100".into(),
-            spec: name.into(),
-            used: shared::Resources {
-                gpu: 32,
-                vcpu: 768,
-                memory_gib: 7200,
-            },
-        });
+    // The plan of a reserved task on sh-a-h100 with `specs` in that order, when Alice's
+    // reserved lines of `full` there (32 GPUs each) are all in use; her h100-1g line
+    // otherwise has half left, and a replica of one unit asks 1 or 8 GPUs.
+    let plan_for = |specs: &[&str], full: &[&str]| {
+        let catalog = shared::demo::catalog();
+        let user = shared::demo::user();
+        let mut spec = shared::demo::pytorch();
+        spec.compute.kind = Some(shared::task::ResourceKind::Reserved);
+        spec.compute.pool = Some("sh-a-h100".into());
+        spec.compute.specs = specs.iter().map(|s| (*s).to_owned()).collect();
+        spec.compute.units_per_node = 1;
+        let mut usage = shared::demo::usage();
+        for name in full {
+            usage
+                .quota
+                .retain(|q| !(q.spec == *name && q.pool == "sh-a-h100"));
+            usage.quota.push(QuotaUse {
+                user: user.name.clone(),
+                kind: shared::task::ResourceKind::Reserved,
+                pool: "sh-a-h100".into(),
+                spec: (*name).into(),
+                used: shared::Resources {
+                    gpu: 32,
+                    vcpu: 768,
+                    memory_gib: 7200,
+                },
+            });
+        }
         shared::quota::plan(&spec, &catalog, &usage, &user).unwrap()
     };
-    // The h100-8g line full; the h100-1g line has half left, and its two GPUs pass.
-    let plan = RwSignal::new(fill("h100-8g"));
+    // h100-8g first and full: passed over for h100-1g, which is used.
+    let plan = RwSignal::new(plan_for(&["h100-8g", "h100-1g"], &["h100-8g"]));
     let host = crate::new_host();
     let lang = std::rc::Rc::new(std::cell::Cell::new(None));
     let _handle = leptos::mount::mount_to(host.clone(), {
@@ -2119,8 +2123,17 @@ async fn a_spec_over_quota_is_skipped_only_for_another() {
     assert_eq!(now.len(), 2, "{}", host.inner_html());
     assert!(now[0].contains("skipped: over quota by 16 GPUs"), "{now:?}");
     assert!(now[1].contains("(would be used)"), "{now:?}");
+    // h100-8g after the spec used: never tried, so not skipped either.
+    plan.set(plan_for(&["h100-1g", "h100-8g"], &["h100-8g"]));
+    leptos::task::tick().await;
+    let now = rows();
+    assert!(now[0].contains("(would be used)"), "{now:?}");
+    assert!(
+        now[1].contains("over quota by 16 GPUs") && !now[1].contains("skipped"),
+        "{now:?}"
+    );
     // Both lines full: neither spec can be used, so neither is skipped for the other.
-    plan.set(fill("h100-1g"));
+    plan.set(plan_for(&["h100-8g", "h100-1g"], &["h100-8g", "h100-1g"]));
     leptos::task::tick().await;
     let now = rows();
     assert!(
