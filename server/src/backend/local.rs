@@ -459,11 +459,11 @@ impl LocalBackend {
             Some(value?.to_string_lossy().into_owned())
         };
         for (name, value) in &gang.runtime_env {
-            // What the platform set wins, as the form's `env.name.platform_injected`
-            // says: Ray would give the runtime env's value to the job's processes.
-            if shared::injected::is_injected(name, Some(shared::TaskType::RayJob))
-                && set(&command, name).is_some()
-            {
+            // The platform's context (`TASK_UUID`, `X_*`) wins, as the form's
+            // `env.name.platform_injected` says and a cluster's submitter does (it takes
+            // them out of `env_vars`); Ray gives the job's processes the user's value of
+            // any other name, `RAY_ADDRESS` included, and so does this.
+            if shared::injected::CONTEXT.contains(&name.as_str()) {
                 continue;
             }
             let value = expand_vars(value, name, |var| set(&command, var));
@@ -1583,11 +1583,12 @@ mod tests {
         assert_eq!(said, format!("startup-ran\nentrypoint {startup}\n"));
     }
 
-    /// The form warns that the platform's value of an injected name replaces the user's
-    /// (`env.name.platform_injected`); the runtime env's env_vars replaced the platform's
-    /// here. A `RAY_*` name the platform leaves unset is the user's to set.
+    /// The form warns that the platform's value of its context names replaces the
+    /// user's (`env.name.platform_injected`), as a cluster's submitter takes them out of
+    /// the runtime env; a `RAY_*` name is the user's to set, `RAY_ADDRESS` too, as Ray
+    /// gives the job's processes the runtime env's value on a cluster.
     #[tokio::test]
-    async fn a_runtime_env_does_not_replace_what_the_platform_sets() {
+    async fn a_runtime_env_does_not_replace_the_platforms_context() {
         let (_dir, backend) = backend(0);
         let mut gang = gang(
             "echo \"$TASK_UUID $RAY_ADDRESS $RAY_DEDUP_LOGS $MINE\"",
@@ -1600,7 +1601,7 @@ mod tests {
         let user =
             ["TASK_UUID", "RAY_ADDRESS", "RAY_DEDUP_LOGS", "MINE"].map(|name| (name, "user"));
         let said = run_entrypoint(&backend, &mut gang, &user).await;
-        assert_eq!(said, "demo-abcde 127.0.0.1:6379 user user\n");
+        assert_eq!(said, "demo-abcde user user user\n");
     }
 
     #[tokio::test]

@@ -4,6 +4,7 @@ use super::runtime_env::{self, Refusal, Value};
 use super::seen::Seen;
 use super::{Cx, FieldPath, IssueCode, Report, field_path, require};
 use crate::catalog::AccessMode;
+use crate::injected::CONTEXT;
 use crate::task::TaskSpec;
 
 /// Top-level runtime-env keys Ray knows.
@@ -177,7 +178,12 @@ fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
             continue;
         };
         let at = || path.name(name);
-        if let Some(code) = super::environment::name_issue(cx, name, &mut seen) {
+        // Of the names the platform sets, only its context (`TASK_UUID`, `X_*`) is taken
+        // out of `env_vars` before the submit: Ray gives the job's processes the user's
+        // value of the others (KubeRay's `RAY_*`), so they are the user's to set.
+        if let Some(code) = super::environment::name_issue(cx, name, &mut seen).filter(|c| {
+            !matches!(c, IssueCode::EnvNamePlatformInjected) || CONTEXT.contains(&name.as_str())
+        }) {
             report.push(at(), code);
         }
         match value {
