@@ -1734,13 +1734,26 @@ impl Runner {
             // Where the backend keeps it (a cluster's volume): in the background, as it
             // asks the cluster, and only for a task that ran (an attempt wrote there).
             if stored.task.attempts > 0 {
-                let (backend, id, spec) = (
+                let (backend, store, id, spec, attempt) = (
                     Arc::clone(&self.backend),
+                    Arc::clone(&self.store),
                     id.clone(),
                     stored.task.spec.clone(),
+                    stored.task.attempts,
                 );
                 tokio::spawn(async move {
-                    backend.clean_shared_storage(&id, &spec, phase).await;
+                    // The cleanup is followed to its end: its owner hears whether the
+                    // directory went, and why not.
+                    let Some(note) = backend.clean_shared_storage(&id, &spec, phase).await else {
+                        return;
+                    };
+                    let note = Message::new("event.note")
+                        .with("attempt", attempt)
+                        .with_message("note", note);
+                    let event = TaskEvent::keyed(now(), backend::note_kind::CLUSTER, note);
+                    if let Err(err) = store.push_event(&id, &event).await {
+                        tracing::warn!(task = %id, error = %err, "cannot record what became of the shared storage's cleanup");
+                    }
                 });
             }
         }

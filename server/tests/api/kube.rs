@@ -786,6 +786,14 @@ impl Cluster {
                     }
                     ("GET", false) if last == "pytorchjobs" => (200, list(jobs.clone())),
                     ("GET", false) => (200, list(Vec::new())),
+                    // A cleanup Job (the only batch Job Berth makes) has done its work.
+                    ("GET", true) if path.starts_with("/apis/batch/v1/") => (
+                        200,
+                        json!({ "apiVersion": "batch/v1", "kind": "Job",
+                            "metadata": { "name": last, "namespace": NAMESPACE, "resourceVersion": "8" },
+                            "spec": { "template": { "spec": { "containers": [] } } },
+                            "status": { "conditions": [{ "type": "Complete", "status": "True" }] } }),
+                    ),
                     ("GET", true) => (
                         404,
                         json!({ "apiVersion": "v1", "kind": "Status", "metadata": {},
@@ -1013,7 +1021,8 @@ async fn a_restart_waits_for_an_api_server_that_is_starting_and_takes_the_job_ba
 
 /// SPEC.md section 6, "clean up on exit", on a cluster (README, the Kubernetes backend):
 /// a RayJob whose spec asks for it gets, at its end, the Job that removes its directory
-/// of the shared volume.
+/// of the shared volume; Berth follows that Job, and the task's events say the
+/// directory was removed once it has completed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
     let data = temp_dir("data");
@@ -1072,6 +1081,18 @@ async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(patched(&cleanup), 1, "the cleanup Job is applied once");
+    let told = wait_for_events(&app, &id, "cluster", 1).await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+    let storage = &task["spec"]["ray"]["shared_storage"];
+    // The task's directory of the volume's claim (its pods' `subPath`).
+    assert_eq!(
+        told[0],
+        format!(
+            "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {} in namespace {namespace}",
+            storage["volume"].as_str().expect("a volume")
+        )
+    );
 }
 
 /// A stop after the restart deletes the job taken back; the task is stopped once the
