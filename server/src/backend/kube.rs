@@ -216,7 +216,21 @@ pub struct KubeSettings {
     /// The image of the Job that removes a RayJob's shared-storage directory at its end
     /// ("clean up on exit"): any image with `sh`, `sleep` and `rm` [default:
     /// `busybox:1.37`]. Name a mirror where the cluster cannot pull from Docker Hub.
+    #[serde(deserialize_with = "cleanup_image")]
     pub cleanup_image: String,
+}
+
+/// Reads `[kubernetes] cleanup_image`, refusing an empty one: the Job would be applied
+/// with no image, refused by the API server at every RayJob's end, long after the start.
+fn cleanup_image<'de, D: serde::Deserializer<'de>>(de: D) -> Result<String, D::Error> {
+    let image = String::deserialize(de)?;
+    if image.trim().is_empty() {
+        return Err(serde::de::Error::custom(
+            "[kubernetes] cleanup_image is empty: name an image with sh, sleep and rm, \
+             like \"busybox:1.37\" or its mirror, or leave the key out for busybox:1.37",
+        ));
+    }
+    Ok(image)
 }
 
 impl Default for KubeSettings {
