@@ -815,6 +815,7 @@ impl KubeBackend {
                 let first = lines.next().unwrap_or_default();
                 let more = match lines.count() {
                     0 => String::new(),
+                    1 => " (and 1 more line)".to_owned(),
                     n => format!(" (and {n} more lines)"),
                 };
                 let why = reason_text(end.reason.as_deref().unwrap_or_default(), first) + &more;
@@ -3315,7 +3316,7 @@ mod tests {
             format!(
                 "Job {name}: failed: BackoffLimitExceeded: Job has reached the specified backoff limit; \
                  pod tune-x2b4c-clean-b exit code 1: Error: rm: can't remove '/shared/b/f': Permission denied \
-                 (and 1 more lines): the {} remains",
+                 (and 1 more line): the {} remains",
                 cleanup_place(&spec, &ray)
             )
         );
