@@ -835,6 +835,30 @@ mail_from = "Berth <berth@example.com>"
         }
     }
 
+    /// Brief srv8 item 2: an empty cleanup image would make every RayJob's cleanup Job
+    /// fail at its end; the config is refused at load, naming the key and the fix.
+    #[test]
+    fn an_empty_cleanup_image_is_refused_naming_the_key_and_the_fix() {
+        for empty in ["", "  "] {
+            let err = FileConfig::parse(&format!(
+                "backend = \"kubernetes\"\n\n[kubernetes]\ncleanup_image = \"{empty}\"\n"
+            ))
+            .expect_err("refused")
+            .to_string();
+            assert!(err.contains("line 4"), "{err}");
+            assert!(err.contains("[kubernetes] cleanup_image is empty"), "{err}");
+            assert!(err.contains("busybox:1.37"), "{err}");
+        }
+        // Left out, it is the default.
+        let file = FileConfig::parse("[kubernetes]\nkueue = true\n").unwrap();
+        assert_eq!(
+            Config::merge(Settings::default(), file)
+                .kubernetes
+                .cleanup_image,
+            "busybox:1.37"
+        );
+    }
+
     #[test]
     fn a_backend_other_than_local_or_kubernetes_is_refused() {
         let err = FileConfig::parse("backend = \"docker\"\n")

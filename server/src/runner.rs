@@ -115,6 +115,13 @@ pub struct Runner {
     backend: Arc<dyn Backend>,
     scheduler: Mutex<Scheduler>,
     attempts: Mutex<HashMap<TaskId, Attempt>>,
+    /// Held (to write) by a restart's take-back while the backend takes jobs back:
+    /// whatever the backend reports, and a stop's request to it, waits for its read, so
+    /// an end it hears at once comes after the event saying the job was taken back, and a
+    /// stop reaches a job the backend tracks. Not the attempts' lock, which every stop
+    /// and the metrics take, and the backend's calls may take minutes against an API
+    /// server that answers slowly.
+    taking_back: Arc<tokio::sync::RwLock<()>>,
     /// A lock per task, held by a start from its first look at the task until the
     /// backend has started the gang, and by a stop from its look at the task to its
     /// decision (and, for a task not started, its end): so a stop either finds a gang the
@@ -295,6 +302,7 @@ impl Runner {
             base: std::sync::RwLock::new(usage.clone()),
             leading: AtomicBool::new(true),
             recovering: AtomicBool::new(false),
+            taking_back: Arc::default(),
             adopted: Mutex::new(Adopted::default()),
             pending: std::sync::Mutex::new(Vec::new()),
             webhooks: crate::alerts::Webhooks::new(None).ok(),
@@ -1346,6 +1354,7 @@ impl Runner {
 
     /// Handles one backend event.
     pub async fn on_event(&self, event: backend::Event) {
+        drop(self.taking_back.read().await);
         match event {
             backend::Event::Started { task, attempt } => {
                 let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
@@ -1767,13 +1776,26 @@ impl Runner {
             // Where the backend keeps it (a cluster's volume): in the background, as it
             // asks the cluster, and only for a task that ran (an attempt wrote there).
             if stored.task.attempts > 0 {
-                let (backend, id, spec) = (
+                let (backend, store, id, spec, attempt) = (
                     Arc::clone(&self.backend),
+                    Arc::clone(&self.store),
                     id.clone(),
                     stored.task.spec.clone(),
+                    stored.task.attempts,
                 );
                 tokio::spawn(async move {
-                    backend.clean_shared_storage(&id, &spec, phase).await;
+                    // The cleanup is followed to its end: its owner hears whether the
+                    // directory went, and why not.
+                    let Some(note) = backend.clean_shared_storage(&id, &spec, phase).await else {
+                        return;
+                    };
+                    let note = Message::new("event.note")
+                        .with("attempt", attempt)
+                        .with_message("note", note);
+                    let event = TaskEvent::keyed(now(), backend::note_kind::CLUSTER, note);
+                    if let Err(err) = store.push_event(&id, &event).await {
+                        tracing::warn!(task = %id, error = %err, "cannot record what became of the shared storage's cleanup");
+                    }
                 });
             }
         }
@@ -1841,7 +1863,11 @@ impl Runner {
                         }
                         let backend = Arc::clone(&self.backend);
                         let task = id.clone();
+                        let taking_back = Arc::clone(&self.taking_back);
                         tokio::spawn(async move {
+                            // A job a restart is taking back: the backend stops it once
+                            // it tracks it (one not taken back ends stopped then).
+                            drop(taking_back.read().await);
                             let _ = backend.stop(&task, attempt, STOP_GRACE).await;
                         });
                     }
@@ -2043,22 +2069,28 @@ impl Runner {
                 last_event,
             });
         }
-        // Before the attempts' lock, which stops and the backend's events wait for: an API
-        // server that does not answer yet may take a while.
+        // Held until the attempts taken back are known and said: the backend may report
+        // one's end at once, which must come after the event.
+        let taking_back = self.taking_back.write().await;
+        // In place before the backend is asked, so its report of an end finds the
+        // attempt, and before the wait for the API server, so a stop meanwhile finds it
+        // too (and is carried out once the job is taken back, or ends the task stopped
+        // when it is not) rather than ending the task while the job is taken back.
+        {
+            let mut attempts = self.attempts.lock().await;
+            for resumable in &resumable {
+                attempts.insert(
+                    resumable.task.clone(),
+                    Attempt {
+                        attempt: resumable.attempt,
+                        ..Attempt::default()
+                    },
+                );
+            }
+        }
+        // An API server that does not answer yet may take minutes.
         if !resumable.is_empty() {
             self.backend.await_reachable().await;
-        }
-        // Held until the attempts taken back are known and said: the backend may report
-        // one's end at once, which must find the attempt and come after the event.
-        let mut attempts = self.attempts.lock().await;
-        for resumable in &resumable {
-            attempts.insert(
-                resumable.task.clone(),
-                Attempt {
-                    attempt: resumable.attempt,
-                    ..Attempt::default()
-                },
-            );
         }
         let back = self.backend.take_back(&resumable).await;
         if back.ended > 0 {
@@ -2067,18 +2099,22 @@ impl Runner {
                 "ended replicas an earlier server left running; their tasks are re-run or failed"
             );
         }
-        for resumable in &resumable {
-            if !back.taken.contains(&resumable.task) {
-                attempts.remove(&resumable.task);
-                continue;
+        {
+            let mut attempts = self.attempts.lock().await;
+            for resumable in &resumable {
+                if !back.taken.contains(&resumable.task) {
+                    attempts.remove(&resumable.task);
+                }
             }
+        }
+        for resumable in resumable.iter().filter(|r| back.taken.contains(&r.task)) {
             tracing::info!(task = %resumable.task, attempt = resumable.attempt, "took back a job an earlier server started");
             let said =
                 Message::new("event.server_stopped#taken_back").with("attempt", resumable.attempt);
             self.event(&resumable.task, backend::note_kind::JOB, said)
                 .await;
         }
-        drop(attempts);
+        drop(taking_back);
         interrupted
             .into_iter()
             .filter(|stored| !back.taken.contains(&stored.task.id))

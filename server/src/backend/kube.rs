@@ -216,11 +216,25 @@ pub struct KubeSettings {
     /// The image of the Job that removes a RayJob's shared-storage directory at its end
     /// ("clean up on exit"): any image with `sh`, `sleep` and `rm` [default:
     /// `busybox:1.37`]. Name a mirror where the cluster cannot pull from Docker Hub.
+    #[serde(deserialize_with = "cleanup_image")]
     pub cleanup_image: String,
     /// How often, in seconds, what pods outside Berth's namespaces request on the
     /// catalog's nodes is read again (it is read at startup, and others' pods come and
     /// go); 0 reads it at startup only [default: 60].
     pub usage_refresh_seconds: u64,
+}
+
+/// Reads `[kubernetes] cleanup_image`, refusing an empty one: the Job would be applied
+/// with no image, refused by the API server at every RayJob's end, long after the start.
+fn cleanup_image<'de, D: serde::Deserializer<'de>>(de: D) -> Result<String, D::Error> {
+    let image = String::deserialize(de)?;
+    if image.trim().is_empty() {
+        return Err(serde::de::Error::custom(
+            "[kubernetes] cleanup_image is empty: name an image with sh, sleep and rm, \
+             like \"busybox:1.37\" or its mirror, or leave the key out for busybox:1.37",
+        ));
+    }
+    Ok(image)
 }
 
 impl Default for KubeSettings {
@@ -686,6 +700,143 @@ impl KubeBackend {
         Ok(Self::new(client, settings, catalog))
     }
 
+    /// Follows the cleanup Job `name` until it ends, looking every `every`, for at most
+    /// `limit`: what became of it, for the task's events. One still not ended then (Kueue
+    /// never admitted it, and a suspended Job's deadline does not run; its pod never
+    /// placed) is deleted with its pods, as nothing else would delete it.
+    async fn follow_cleanup(
+        &self,
+        namespace: &str,
+        name: &str,
+        place: &str,
+        limit: Duration,
+        every: Duration,
+    ) -> Message {
+        let api: Api<k8s_openapi::api::batch::v1::Job> =
+            Api::namespaced(self.client.clone(), namespace);
+        let until = tokio::time::Instant::now() + limit;
+        let mut suspended = false;
+        loop {
+            match api.get_opt(name).await {
+                Ok(None) => {
+                    return cleanup_note(
+                        name,
+                        &format!("deleted before it ended: the {place} may remain"),
+                    );
+                }
+                Ok(Some(job)) => {
+                    let status = job.status.unwrap_or_default();
+                    let condition = |kind: &str| {
+                        status
+                            .conditions
+                            .iter()
+                            .flatten()
+                            .find(|c| c.type_ == kind && c.status == "True")
+                            .cloned()
+                    };
+                    if condition("Complete").is_some() {
+                        return cleanup_note(name, &format!("removed the {place}"));
+                    }
+                    if let Some(failed) = condition("Failed") {
+                        let why = reason_text(
+                            failed.reason.as_deref().unwrap_or_default(),
+                            failed.message.as_deref().unwrap_or_default(),
+                        );
+                        let pod = self.cleanup_pod_end(namespace, name).await;
+                        let pod = pod.map(|p| format!("; {p}")).unwrap_or_default();
+                        return cleanup_note(
+                            name,
+                            &format!("failed: {why}{pod}: the {place} remains"),
+                        );
+                    }
+                    suspended = job.spec.and_then(|s| s.suspend).unwrap_or(false)
+                        || condition("Suspended").is_some();
+                }
+                Err(error) => {
+                    tracing::debug!(%namespace, job = name, %error, "cannot look at the cleanup Job; looking again");
+                }
+            }
+            let now = tokio::time::Instant::now();
+            if now >= until {
+                break;
+            }
+            tokio::time::sleep(every.min(until - now)).await;
+        }
+        let waited = limit.as_secs();
+        let state = if suspended {
+            format!("not admitted by Kueue after {waited} s (still suspended)")
+        } else {
+            format!("not ended after {waited} s")
+        };
+        match api.delete(name, &DeleteParams::background()).await {
+            Ok(_) => cleanup_note(name, &format!("{state}: deleted; the {place} may remain")),
+            Err(::kube::Error::Api(status)) if status.code == 404 => cleanup_note(
+                name,
+                &format!("{state}, and gone since: the {place} may remain"),
+            ),
+            Err(error) => {
+                tracing::warn!(%namespace, job = name, %error, "cannot delete a cleanup Job that did not end");
+                cleanup_note(
+                    name,
+                    &format!("{state}, and cannot be deleted ({error}): the {place} may remain"),
+                )
+            }
+        }
+    }
+
+    /// How the last pod of a failed cleanup Job ended or why it never ran (its
+    /// container's termination, with `rm`'s complaint, or what it waits for), if any pod
+    /// says.
+    async fn cleanup_pod_end(&self, namespace: &str, job: &str) -> Option<String> {
+        let api: Api<Pod> = Api::namespaced(self.client.clone(), namespace);
+        let params = ListParams::default().labels(&format!("job-name={job}"));
+        let pods = match api.list(&params).await {
+            Ok(pods) => pods.items,
+            Err(error) => {
+                tracing::debug!(%namespace, job, %error, "cannot list a failed cleanup Job's pods");
+                return None;
+            }
+        };
+        let mut pods: Vec<Pod> = pods;
+        pods.sort_by(|a, b| {
+            a.metadata
+                .creation_timestamp
+                .cmp(&b.metadata.creation_timestamp)
+        });
+        pods.iter().rev().find_map(|pod| {
+            let state = pod
+                .status
+                .as_ref()?
+                .container_statuses
+                .as_ref()?
+                .first()?
+                .state
+                .as_ref()?;
+            let name = pod.metadata.name.as_deref().unwrap_or_default();
+            if let Some(end) = &state.terminated {
+                // A long `rm` complains once a file: its first line says enough.
+                let message = end.message.as_deref().unwrap_or_default().trim();
+                let mut lines = message.lines();
+                let first = lines.next().unwrap_or_default();
+                let more = match lines.count() {
+                    0 => String::new(),
+                    1 => " (and 1 more line)".to_owned(),
+                    n => format!(" (and {n} more lines)"),
+                };
+                let why = reason_text(end.reason.as_deref().unwrap_or_default(), first) + &more;
+                return Some(format!("pod {name} exit code {}: {why}", end.exit_code));
+            }
+            let waiting = state.waiting.as_ref()?;
+            Some(format!(
+                "pod {name} waiting: {}",
+                reason_text(
+                    waiting.reason.as_deref().unwrap_or_default(),
+                    waiting.message.as_deref().unwrap_or_default(),
+                )
+            ))
+        })
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<TaskId, Tracked>> {
         self.jobs
             .lock()
@@ -1019,6 +1170,14 @@ const CLEANUP_JOB_LOOK_EVERY: Duration = Duration::from_secs(2);
 /// are gone (30 s of grace by default).
 const CLEANUP_DELAY_SECS: u32 = 60;
 
+/// How often Berth looks at the cleanup Job it follows.
+const CLEANUP_FOLLOW_EVERY: Duration = Duration::from_secs(15);
+
+/// How long past the cleanup Job's own deadline (`activeDeadlineSeconds`) Berth waits for
+/// it to end before deleting it: that deadline counts from the Job's start, which comes
+/// after the apply (its pod placed, its image pulled), and not while Kueue holds it.
+const CLEANUP_FOLLOW_MARGIN: Duration = Duration::from_secs(300);
+
 /// The batch Job that removes a RayJob's directory of its shared storage ("clean up on
 /// exit", SPEC.md section 6), or `None` when the spec does not ask for it. On a cluster
 /// the directory is the task's `subPath` of the volume's claim
@@ -1089,6 +1248,9 @@ fn cleanup_job(
                     containers: vec![Container {
                         name: "clean".to_owned(),
                         image: Some(image.to_owned()),
+                        // `rm`'s complaint (a `root_squash` share's "Permission denied")
+                        // becomes the pod's termination message, which Berth reports.
+                        termination_message_policy: Some("FallbackToLogsOnError".to_owned()),
                         // The wait and the directory as arguments, not in the script.
                         command: Some(
                             [
@@ -1129,6 +1291,13 @@ fn cleanup_job(
         }),
         status: None,
     })
+}
+
+/// A line of the task's events about its cleanup Job, in the words of a cluster event.
+fn cleanup_note(job: &str, what: &str) -> Message {
+    Message::new("event.kube.cluster")
+        .with("object", format!("Job {job}"))
+        .with("what", what)
 }
 
 fn apply_params() -> PatchParams {
@@ -1181,7 +1350,7 @@ impl Backend for KubeBackend {
         task: &TaskId,
         spec: &TaskSpec,
         ended: shared::record::TaskPhase,
-    ) {
+    ) -> Option<Message> {
         // A stop deletes the job and its cluster: nothing is kept to wait for.
         let kept = ended != shared::record::TaskPhase::Stopped;
         let queue = self
@@ -1191,15 +1360,20 @@ impl Backend for KubeBackend {
                 shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
                 _ => None,
             });
-        let Some(job) = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue) else {
-            return;
-        };
+        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue)?;
         let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
             Ok(namespace) => namespace,
             Err(error) => {
                 tracing::warn!(task = %task, %error, "cannot clean up a RayJob's shared storage");
-                return;
+                return None;
             }
+        };
+        let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
+        let place = format!("directory {dir} of volume claim {claim} in namespace {namespace}");
+        let rayjob = |what: String| {
+            Message::new("event.kube.cluster")
+                .with("object", format!("RayJob {}", task.0))
+                .with("what", what)
         };
         // Only under a job that has ended or is gone: a task can end while its job runs
         // on (one not taken back at a restart), and its Ray session lives there. A job
@@ -1227,11 +1401,15 @@ impl Backend for KubeBackend {
                 }
                 Ok(Some(_)) => {
                     tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
-                    return;
+                    return Some(rayjob(format!(
+                        "still runs after the task's end: its {place} is not cleaned up"
+                    )));
                 }
                 Err(error) => {
                     tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
-                    return;
+                    return Some(rayjob(format!(
+                        "cannot tell whether it still runs ({error}): its {place} is not cleaned up"
+                    )));
                 }
             }
         }
@@ -1240,7 +1418,22 @@ impl Backend for KubeBackend {
             Api::namespaced(self.client.clone(), &namespace);
         if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
             tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
+            return Some(cleanup_note(
+                &name,
+                &format!("cannot be created ({error}): the {place} remains"),
+            ));
         }
+        let deadline = job
+            .spec
+            .as_ref()
+            .and_then(|s| s.active_deadline_seconds)
+            .and_then(|secs| u64::try_from(secs).ok())
+            .map_or(Duration::ZERO, Duration::from_secs)
+            + CLEANUP_FOLLOW_MARGIN;
+        Some(
+            self.follow_cleanup(&namespace, &name, &place, deadline, CLEANUP_FOLLOW_EVERY)
+                .await,
+        )
     }
 
     fn runs_ray_clusters(&self) -> bool {
@@ -2869,6 +3062,11 @@ mod tests {
         );
         let container = &pod["containers"][0];
         assert_eq!(container["image"], "busybox:1.37");
+        // What `rm` says when it fails is the pod's termination message, which is told.
+        assert_eq!(
+            container["terminationMessagePolicy"],
+            "FallbackToLogsOnError"
+        );
         let mount_path = container["volumeMounts"][0]["mountPath"]
             .as_str()
             .expect("mounted");
@@ -2979,6 +3177,248 @@ mod tests {
             json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED" });
         backend.clean_shared_storage(&ray, &spec, ended).await;
         assert_eq!(applied(&api), 1, "an ended one's is cleaned up");
+    }
+
+    /// The cleanup Job as the API server holds it: `spec.suspend` and these conditions.
+    fn cleanup_status(name: &str, suspend: bool, conditions: &[(&str, &str, &str)]) -> Value {
+        json!({
+            "apiVersion": "batch/v1", "kind": "Job",
+            "metadata": { "name": name, "namespace": "berth-nlp", "uid": "uid-clean", "resourceVersion": "7" },
+            "spec": { "suspend": suspend, "template": { "spec": { "containers": [] } } },
+            "status": { "conditions": conditions.iter().map(|(kind, reason, message)| json!({
+                "type": kind, "status": "True", "reason": reason, "message": message
+            })).collect::<Vec<_>>() }
+        })
+    }
+
+    /// A mocked API whose RayJobs are gone and whose cleanup Job answers what `job`
+    /// gives at each look (counted from 0), and whose pods list is `pods`.
+    fn cleanup_api(
+        job: impl Fn(usize) -> Option<Value> + Send + 'static,
+        pods: Value,
+    ) -> (Client, MockApi) {
+        let mut looks = 0;
+        MockApi::start(Box::new(move |request| {
+            let (resource, name) = request.resource();
+            match (request.method.as_str(), resource.as_str(), name) {
+                ("GET", "jobs", Some(_)) => {
+                    let answer = job(looks);
+                    looks += 1;
+                    Some(answer.map_or_else(
+                        || (StatusCode::NOT_FOUND, status(404, "NotFound")),
+                        |job| (StatusCode::OK, job),
+                    ))
+                }
+                ("GET", "pods", None) => Some((
+                    StatusCode::OK,
+                    json!({ "apiVersion": "v1", "kind": "PodList", "metadata": { "resourceVersion": "3" }, "items": pods.clone() }),
+                )),
+                _ => None,
+            }
+        }))
+    }
+
+    /// The directory the cleanup removes, as its events name it.
+    fn cleanup_place(spec: &TaskSpec, task: &TaskId) -> String {
+        let (claim, dir) = mounted_shared_dir(spec, task);
+        let namespace = KubeSettings::default()
+            .namespace_for(&spec.basic.project_group)
+            .expect("a namespace");
+        format!("directory {dir} of volume claim {claim} in namespace {namespace}")
+    }
+
+    fn deletes_of(api: &MockApi, resource: &str) -> Vec<Seen> {
+        api.seen()
+            .into_iter()
+            .filter(|s| s.method == "DELETE" && s.resource().0 == resource)
+            .collect()
+    }
+
+    /// Brief srv8 item 1 (README, the Kubernetes backend): the cleanup Job is followed
+    /// until it ends, and its task's events say that the directory was removed.
+    #[tokio::test(start_paused = true)]
+    async fn a_cleanup_job_that_completes_is_told_as_the_directory_removed() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let name = "tune-x2b4c-clean";
+        let (client, api) = cleanup_api(
+            move |look| {
+                Some(match look {
+                    0 => cleanup_status(name, false, &[]),
+                    _ => cleanup_status(name, false, &[("Complete", "", "")]),
+                })
+            },
+            json!([]),
+        );
+        let backend = backend(client, false);
+        let spec = shared::demo::ray();
+        let note = backend
+            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded)
+            .await
+            .expect("what became of it");
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!("Job {name}: removed the {}", cleanup_place(&spec, &ray))
+        );
+        let looks = api
+            .seen()
+            .iter()
+            .filter(|s| {
+                s.method == "GET" && s.resource() == ("jobs".to_owned(), Some(name.to_owned()))
+            })
+            .count();
+        assert_eq!(looks, 2, "looked at until it completed");
+        assert!(
+            deletes_of(&api, "jobs").is_empty(),
+            "a finished Job is left to its TTL"
+        );
+    }
+
+    /// A cleanup that fails (`rm` refused on an NFS share with `root_squash`) is told
+    /// with the Job's reason and its last pod's termination message: the directory stays.
+    #[tokio::test(start_paused = true)]
+    async fn a_cleanup_job_that_fails_is_told_with_its_reason_and_the_pod_s_message() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let name = "tune-x2b4c-clean";
+        let pod = |pod: &str, created: &str, message: &str| {
+            json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": { "name": pod, "namespace": "berth-nlp", "creationTimestamp": created },
+                "status": { "containerStatuses": [{
+                    "name": "clean", "image": "busybox:1.37", "imageID": "", "ready": false, "restartCount": 0,
+                    "state": { "terminated": { "exitCode": 1, "reason": "Error", "message": message } }
+                }] }
+            })
+        };
+        let (client, api) = cleanup_api(
+            move |_| {
+                Some(cleanup_status(
+                    name,
+                    false,
+                    &[(
+                        "Failed",
+                        "BackoffLimitExceeded",
+                        "Job has reached the specified backoff limit",
+                    )],
+                ))
+            },
+            json!([
+                pod(
+                    "tune-x2b4c-clean-b",
+                    "2026-01-01T10:05:00Z",
+                    "rm: can't remove '/shared/b/f': Permission denied\nrm: can't remove '/shared/b/g': Permission denied\n"
+                ),
+                pod("tune-x2b4c-clean-a", "2026-01-01T10:00:00Z", "rm: earlier"),
+            ]),
+        );
+        let backend = backend(client, false);
+        let spec = shared::demo::ray();
+        let note = backend
+            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Failed)
+            .await
+            .expect("what became of it");
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job {name}: failed: BackoffLimitExceeded: Job has reached the specified backoff limit; \
+                 pod tune-x2b4c-clean-b exit code 1: Error: rm: can't remove '/shared/b/f': Permission denied \
+                 (and 1 more line): the {} remains",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        let listed = api
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "GET" && s.resource() == ("pods".to_owned(), None))
+            .expect("its pods are listed");
+        assert_eq!(
+            listed.query.get("labelSelector").map(String::as_str),
+            Some("job-name=tune-x2b4c-clean")
+        );
+        assert!(deletes_of(&api, "jobs").is_empty());
+    }
+
+    /// A cleanup Job Kueue never admits stays suspended, its own deadline stopped: Berth
+    /// deletes it (with its pods) at that deadline plus a margin, and says the directory
+    /// may remain, and where.
+    #[tokio::test(start_paused = true)]
+    async fn a_cleanup_job_kueue_never_admits_is_deleted_at_its_deadline_and_told() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let name = "tune-x2b4c-clean";
+        let (client, api) = cleanup_api(
+            move |_| {
+                Some(cleanup_status(
+                    name,
+                    true,
+                    &[("Suspended", "JobSuspended", "Job suspended")],
+                ))
+            },
+            json!([]),
+        );
+        let backend = backend(client, true);
+        let spec = shared::demo::ray();
+        let began = tokio::time::Instant::now();
+        let note = backend
+            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Stopped)
+            .await
+            .expect("what became of it");
+        // A stopped task's Job waits a minute, then has half an hour (1860 s), and Berth
+        // five minutes more.
+        let waited = began.elapsed();
+        assert!(
+            waited >= Duration::from_secs(2160) && waited < Duration::from_secs(2200),
+            "{waited:?}"
+        );
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job {name}: not admitted by Kueue after 2160 s (still suspended): deleted; the {} may remain",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        let deletes = deletes_of(&api, "jobs");
+        assert_eq!(deletes.len(), 1, "{deletes:#?}");
+        assert!(deletes[0].path.ends_with(&format!("/jobs/{name}")));
+        // A Job's pods are orphaned by a delete that does not say otherwise.
+        assert_eq!(deletes[0].body["propagationPolicy"], "Background");
+    }
+
+    /// One admitted but still not ended at the deadline (its pod never placed) is
+    /// deleted too, and one deleted by someone else is told as gone.
+    #[tokio::test(start_paused = true)]
+    async fn a_cleanup_job_not_ended_by_its_deadline_is_deleted_and_one_gone_is_told() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let name = "tune-x2b4c-clean";
+        let spec = shared::demo::ray();
+        let (client, api) = cleanup_api(move |_| Some(cleanup_status(name, false, &[])), json!([]));
+        let note = backend(client, false)
+            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Stopped)
+            .await
+            .expect("what became of it");
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job {name}: not ended after 2160 s: deleted; the {} may remain",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        assert_eq!(deletes_of(&api, "jobs").len(), 1);
+
+        let (client, api) = cleanup_api(
+            move |look| (look < 3).then(|| cleanup_status(name, false, &[])),
+            json!([]),
+        );
+        let note = backend(client, false)
+            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Stopped)
+            .await
+            .expect("what became of it");
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job {name}: deleted before it ended: the {} may remain",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        assert!(deletes_of(&api, "jobs").is_empty());
     }
 
     #[tokio::test]
@@ -5723,6 +6163,10 @@ mod tests {
                 ("GET", "pods", Some(_)) if request.path.ends_with("/log") => {
                     Some((StatusCode::OK, json!("step 1\n")))
                 }
+                // A cleanup Job Kueue holds, deleted once Berth gives up on it.
+                ("GET", "jobs", Some(name)) if name == "held-clean" => {
+                    Some((StatusCode::OK, cleanup_status("held-clean", true, &[])))
+                }
                 // A job an earlier server left, for the restart's sweep.
                 ("GET", "pytorchjobs", None) if selector == ATTEMPT_LABEL => Some((
                     StatusCode::OK,
@@ -5778,6 +6222,12 @@ mod tests {
                 &shared::demo::ray(),
                 shared::record::TaskPhase::Stopped,
             )
+            .await;
+        let namespace = KubeSettings::default()
+            .namespace_for(&shared::demo::ray().basic.project_group)
+            .expect("a namespace");
+        backend
+            .follow_cleanup(&namespace, "held-clean", "", Duration::ZERO, Duration::ZERO)
             .await;
         backend.end_leftovers().await;
         backend.outside_usage().await.expect("usage");

@@ -297,14 +297,17 @@ pub trait Backend: Send + Sync {
     /// Removes a RayJob's data from its shared storage once the task has ended (in
     /// `ended`), when its spec asks for it ("clean up on exit"), where the backend keeps
     /// that storage. The local backend's is a directory of this machine, which the runner
-    /// removes itself.
+    /// removes itself. Returns what became of it when the task's owner should hear (a
+    /// note for the task's events, of kind [`note_kind::CLUSTER`]): the cluster's cleanup
+    /// is followed until it has succeeded, failed or been given up.
     async fn clean_shared_storage(
         &self,
         task: &TaskId,
         spec: &TaskSpec,
         ended: shared::record::TaskPhase,
-    ) {
+    ) -> Option<shared::messages::Message> {
         let _ = (task, spec, ended);
+        None
     }
 
     /// Whether a RayJob runs on a Ray cluster (KubeRay): a submitter, a head and workers,

@@ -654,6 +654,38 @@ mod tests {
         .expect("reads")
     }
 
+    /// Brief srv8 item 3: `stopping_since` (in every read of a task and of the list)
+    /// can seek a task's events by kind in `task_events_kind` rather than reading all of
+    /// them through the primary key. The tables are empty here, where any plan reads
+    /// nothing and the planner would scan: sequential scans are priced out, so the plan
+    /// shows which index the query can use.
+    #[tokio::test]
+    async fn stopping_since_can_seek_the_task_s_events_by_kind() {
+        let Some((store, _)) = two_servers().await else {
+            return;
+        };
+        let mut tx = store.pool.begin().await.expect("a transaction");
+        sqlx::query("SET LOCAL enable_seqscan = off")
+            .execute(&mut *tx)
+            .await
+            .expect("set");
+        let plan: Vec<String> = sqlx::query_scalar(concat!(
+            "EXPLAIN SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE t.id = 'train-x2b4c'"
+        ))
+        .fetch_all(&mut *tx)
+        .await
+        .expect("a plan");
+        // One seek per subquery (the `stopping` events, a `retrying` or `queued` after
+        // one), and none through the primary key.
+        let seeks = |index: &str| plan.iter().filter(|line| line.contains(index)).count();
+        assert_eq!(seeks("task_events_kind"), 2, "{plan:#?}");
+        assert_eq!(seeks("task_events_pkey"), 0, "{plan:#?}");
+        tx.rollback().await.expect("rolled back");
+        store.close().await;
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_reservation_waits_for_the_other_servers_and_sees_what_they_took() {
         let Some((a, b)) = two_servers().await else {

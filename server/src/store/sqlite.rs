@@ -684,4 +684,34 @@ mod tests {
             .expect("reads");
         assert_eq!(synchronous, 1, "NORMAL");
     }
+
+    /// Brief srv8 item 3: `stopping_since` (in every read of a task and of the list)
+    /// seeks a task's events by kind in the `task_events_kind` index, both its `stopping`
+    /// events and a `retrying` or `queued` one after each, rather than reading all the
+    /// task's events through the primary key.
+    #[tokio::test]
+    async fn stopping_since_seeks_the_task_s_events_by_kind() {
+        let (_dir, store) = store().await;
+        let plan: Vec<(i64, i64, i64, String)> = sqlx::query_as(concat!(
+            "EXPLAIN QUERY PLAN SELECT ",
+            task_columns!(),
+            " FROM tasks t WHERE t.id = ?"
+        ))
+        .bind("train-x2b4c")
+        .fetch_all(&store.pool)
+        .await
+        .expect("a plan");
+        let events: Vec<&str> = plan
+            .iter()
+            .map(|(_, _, _, detail)| detail.as_str())
+            .filter(|detail| detail.contains(" s ") || detail.contains(" r "))
+            .collect();
+        assert_eq!(events.len(), 2, "{plan:#?}");
+        for detail in events {
+            assert!(
+                detail.contains("INDEX task_events_kind (task_id=? AND kind=?"),
+                "{detail} in {plan:#?}"
+            );
+        }
+    }
 }

@@ -793,6 +793,14 @@ impl Cluster {
                         (200, list(pods.lock().unwrap().clone()))
                     }
                     ("GET", false) => (200, list(Vec::new())),
+                    // A cleanup Job (the only batch Job Berth makes) has done its work.
+                    ("GET", true) if path.starts_with("/apis/batch/v1/") => (
+                        200,
+                        json!({ "apiVersion": "batch/v1", "kind": "Job",
+                            "metadata": { "name": last, "namespace": NAMESPACE, "resourceVersion": "8" },
+                            "spec": { "template": { "spec": { "containers": [] } } },
+                            "status": { "conditions": [{ "type": "Complete", "status": "True" }] } }),
+                    ),
                     ("GET", true) => (
                         404,
                         json!({ "apiVersion": "v1", "kind": "Status", "metadata": {},
@@ -1093,7 +1101,8 @@ async fn a_restart_waits_for_an_api_server_that_is_starting_and_takes_the_job_ba
 
 /// SPEC.md section 6, "clean up on exit", on a cluster (README, the Kubernetes backend):
 /// a RayJob whose spec asks for it gets, at its end, the Job that removes its directory
-/// of the shared volume.
+/// of the shared volume; Berth follows that Job, and the task's events say the
+/// directory was removed once it has completed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
     let data = temp_dir("data");
@@ -1152,6 +1161,18 @@ async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(patched(&cleanup), 1, "the cleanup Job is applied once");
+    let told = wait_for_events(&app, &id, "cluster", 1).await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+    let storage = &task["spec"]["ray"]["shared_storage"];
+    // The task's directory of the volume's claim (its pods' `subPath`).
+    assert_eq!(
+        told[0],
+        format!(
+            "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {} in namespace {namespace}",
+            storage["volume"].as_str().expect("a volume")
+        )
+    );
 }
 
 /// A stop after the restart deletes the job taken back; the task is stopped once the
@@ -1310,4 +1331,163 @@ async fn a_running_longer_than_alert_is_not_sent_again_after_an_eviction() {
         "sent again after the eviction"
     );
     stop(&app, &id).await;
+}
+
+/// Takes back every attempt it is given once the test lets it, as a Kubernetes backend
+/// whose API server answers slowly; a stop ends the attempt stopped, and records whether
+/// the job had been taken back by then.
+struct SlowTakeBack {
+    events: broadcast::Sender<Event>,
+    release: tokio::sync::Semaphore,
+    asked: std::sync::atomic::AtomicBool,
+    taken: Mutex<Vec<TaskId>>,
+    stops: Mutex<Vec<(TaskId, u32, bool)>>,
+}
+
+#[async_trait::async_trait]
+impl Backend for SlowTakeBack {
+    async fn start(&self, gang: Gang) -> Result<(), BackendError> {
+        panic!(
+            "nothing starts while the restart takes jobs back: {}",
+            gang.task
+        );
+    }
+
+    async fn stop(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        _grace: Duration,
+    ) -> Result<(), BackendError> {
+        let taken = self.taken.lock().unwrap().contains(task);
+        self.stops
+            .lock()
+            .unwrap()
+            .push((task.clone(), attempt, taken));
+        let _ = self.events.send(Event::Finished {
+            task: task.clone(),
+            attempt,
+            failure: Some(Arg::Message(Message::new("event.stopped"))),
+        });
+        Ok(())
+    }
+
+    async fn take_back(
+        &self,
+        running: &[server::backend::Resumable],
+    ) -> server::backend::TakenBack {
+        self.asked.store(true, std::sync::atomic::Ordering::SeqCst);
+        let _ = self.release.acquire().await.expect("open");
+        let taken: Vec<TaskId> = running.iter().map(|r| r.task.clone()).collect();
+        self.taken.lock().unwrap().clone_from(&taken);
+        server::backend::TakenBack { ended: 0, taken }
+    }
+
+    fn events(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn log_path(&self, _task: &TaskId, _attempt: u32, _replica: u32) -> PathBuf {
+        PathBuf::from("/nonexistent/berth/log")
+    }
+}
+
+/// Brief srv8 item 4 (README, the Kubernetes backend, Restart): while a restart's
+/// take-back waits on a slow API server, a stop of the task it takes back is answered
+/// at once (Stopping), as is the running count the metrics read; the stop reaches the
+/// backend only once it has taken the job back, after the event saying so, and ends
+/// the task stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_take_back_holds_up_neither_a_stop_nor_the_running_count() {
+    let data = temp_dir("data");
+    let (id, _) = ran_before(&data, &spec("hold"), 1).await;
+    let backend = Arc::new(SlowTakeBack {
+        events: broadcast::channel(64).0,
+        release: tokio::sync::Semaphore::new(0),
+        asked: std::sync::atomic::AtomicBool::new(false),
+        taken: Mutex::default(),
+        stops: Mutex::default(),
+    });
+    let config = server::Config {
+        data_dir: data.clone(),
+        ..server::Config::demo(temp_dir("dist"))
+    };
+    let state = server::AppState::new(config).expect("the demo state");
+    let store = server::store::SqliteStore::open(&data.join("berth.db"))
+        .await
+        .expect("the store opens");
+    let runner = Arc::new(server::runner::Runner::new(
+        Arc::clone(&state.catalog),
+        (*state.usage).clone(),
+        Arc::new(store),
+        Arc::clone(&backend) as Arc<dyn Backend>,
+        data.clone(),
+    ));
+    runner.watch();
+    let recovering = tokio::spawn({
+        let runner = Arc::clone(&runner);
+        async move { runner.recover().await }
+    });
+    for _ in 0..300 {
+        if backend.asked.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(backend.asked.load(std::sync::atomic::Ordering::SeqCst));
+
+    let soon = Duration::from_secs(2);
+    let running = tokio::time::timeout(soon, runner.running_count())
+        .await
+        .expect("the running count is not held up by the take-back");
+    assert_eq!(running, 1, "the attempt being taken back");
+    let task = TaskId(id.clone());
+    let stopping = tokio::time::timeout(soon, runner.stop(&task))
+        .await
+        .expect("a stop is not held up by the take-back")
+        .expect("a running task stops");
+    assert_eq!(
+        stopping.task.phase,
+        shared::record::TaskPhase::Running,
+        "{stopping:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        backend.stops.lock().unwrap().is_empty(),
+        "the backend is asked to stop a job it tracks, after the take-back"
+    );
+
+    backend.release.add_permits(1);
+    recovering
+        .await
+        .expect("the recovery ends")
+        .expect("the store is read");
+    let mut phase = None;
+    for _ in 0..300 {
+        phase = Some(
+            runner
+                .store()
+                .get(&task)
+                .await
+                .expect("the task")
+                .task
+                .phase,
+        );
+        if phase == Some(shared::record::TaskPhase::Stopped) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(phase, Some(shared::record::TaskPhase::Stopped));
+    assert_eq!(*backend.stops.lock().unwrap(), [(task.clone(), 1, true)]);
+    let kinds: Vec<String> = runner
+        .store()
+        .events(&task)
+        .await
+        .expect("events")
+        .into_iter()
+        .map(|e| e.kind)
+        .filter(|k| ["job", "stopping", "stopped", "retrying"].contains(&k.as_str()))
+        .collect();
+    assert_eq!(kinds, ["stopping", "job", "stopped"]);
 }
