@@ -708,7 +708,7 @@ impl KubeBackend {
         &self,
         namespace: &str,
         name: &str,
-        place: &str,
+        place: &Message,
         limit: Duration,
         every: Duration,
     ) -> Message {
@@ -719,10 +719,7 @@ impl KubeBackend {
         loop {
             match api.get_opt(name).await {
                 Ok(None) => {
-                    return cleanup_note(
-                        name,
-                        &format!("deleted before it ended: the {place} may remain"),
-                    );
+                    return cleanup_note("event.kube.cleanup.gone", name, place);
                 }
                 Ok(Some(job)) => {
                     let status = job.status.unwrap_or_default();
@@ -735,7 +732,7 @@ impl KubeBackend {
                             .cloned()
                     };
                     if condition("Complete").is_some() {
-                        return cleanup_note(name, &format!("removed the {place}"));
+                        return cleanup_note("event.kube.cleanup.removed", name, place);
                     }
                     if let Some(failed) = condition("Failed") {
                         let why = reason_text(
@@ -744,10 +741,8 @@ impl KubeBackend {
                         );
                         let pod = self.cleanup_pod_end(namespace, name).await;
                         let pod = pod.map(|p| format!("; {p}")).unwrap_or_default();
-                        return cleanup_note(
-                            name,
-                            &format!("failed: {why}{pod}: the {place} remains"),
-                        );
+                        return cleanup_note("event.kube.cleanup.failed", name, place)
+                            .with("why", format!("{why}{pod}"));
                     }
                     suspended = job.spec.and_then(|s| s.suspend).unwrap_or(false)
                         || condition("Suspended").is_some();
@@ -763,25 +758,24 @@ impl KubeBackend {
             tokio::time::sleep(every.min(until - now)).await;
         }
         let waited = limit.as_secs();
-        let state = if suspended {
-            format!("not admitted by Kueue after {waited} s (still suspended)")
+        let state = Message::new(if suspended {
+            "event.kube.cleanup.unadmitted"
         } else {
-            format!("not ended after {waited} s")
-        };
-        match api.delete(name, &DeleteParams::background()).await {
-            Ok(_) => cleanup_note(name, &format!("{state}: deleted; the {place} may remain")),
-            Err(::kube::Error::Api(status)) if status.code == 404 => cleanup_note(
-                name,
-                &format!("{state}, and gone since: the {place} may remain"),
-            ),
+            "event.kube.cleanup.unended"
+        })
+        .with("secs", waited.to_string());
+        let note = match api.delete(name, &DeleteParams::background()).await {
+            Ok(_) => cleanup_note("event.kube.cleanup.deleted", name, place),
+            Err(::kube::Error::Api(status)) if status.code == 404 => {
+                cleanup_note("event.kube.cleanup.gone_since", name, place)
+            }
             Err(error) => {
                 tracing::warn!(%namespace, job = name, %error, "cannot delete a cleanup Job that did not end");
-                cleanup_note(
-                    name,
-                    &format!("{state}, and cannot be deleted ({error}): the {place} may remain"),
-                )
+                cleanup_note("event.kube.cleanup.undeletable", name, place)
+                    .with("error", error.to_string())
             }
-        }
+        };
+        note.with_message("state", state)
     }
 
     /// How the last pod of a failed cleanup Job ended or why it never ran (its
@@ -1293,11 +1287,12 @@ fn cleanup_job(
     })
 }
 
-/// A line of the task's events about its cleanup Job, in the words of a cluster event.
-fn cleanup_note(job: &str, what: &str) -> Message {
-    Message::new("event.kube.cluster")
-        .with("object", format!("Job {job}"))
-        .with("what", what)
+/// A line of the task's events about its cleanup Job `job` (`key`, in the reader's
+/// language), about the directory `place` says.
+fn cleanup_note(key: &str, job: &str, place: &Message) -> Message {
+    Message::new(key)
+        .with("job", job)
+        .with_message("place", place.clone())
 }
 
 fn apply_params() -> PatchParams {
@@ -1369,11 +1364,14 @@ impl Backend for KubeBackend {
             }
         };
         let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
-        let place = format!("directory {dir} of volume claim {claim} in namespace {namespace}");
-        let rayjob = |what: String| {
-            Message::new("event.kube.cluster")
-                .with("object", format!("RayJob {}", task.0))
-                .with("what", what)
+        let place = Message::new("event.kube.cleanup.place")
+            .with("dir", dir.as_str())
+            .with("claim", claim)
+            .with("namespace", namespace.as_str());
+        let rayjob = |key: &str| {
+            Message::new(key)
+                .with("task", task.0.as_str())
+                .with_message("place", place.clone())
         };
         // Only under a job that has ended or is gone: a task can end while its job runs
         // on (one not taken back at a restart), and its Ray session lives there. A job
@@ -1401,15 +1399,13 @@ impl Backend for KubeBackend {
                 }
                 Ok(Some(_)) => {
                     tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
-                    return Some(rayjob(format!(
-                        "still runs after the task's end: its {place} is not cleaned up"
-                    )));
+                    return Some(rayjob("event.kube.cleanup.still_runs"));
                 }
                 Err(error) => {
                     tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
-                    return Some(rayjob(format!(
-                        "cannot tell whether it still runs ({error}): its {place} is not cleaned up"
-                    )));
+                    return Some(
+                        rayjob("event.kube.cleanup.unknown").with("error", error.to_string()),
+                    );
                 }
             }
         }
@@ -1418,10 +1414,10 @@ impl Backend for KubeBackend {
             Api::namespaced(self.client.clone(), &namespace);
         if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
             tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
-            return Some(cleanup_note(
-                &name,
-                &format!("cannot be created ({error}): the {place} remains"),
-            ));
+            return Some(
+                cleanup_note("event.kube.cleanup.not_created", &name, &place)
+                    .with("error", error.to_string()),
+            );
         }
         let deadline = job
             .spec
@@ -3258,6 +3254,15 @@ mod tests {
         assert_eq!(
             note.render(shared::Lang::En),
             format!("Job {name}: removed the {}", cleanup_place(&spec, &ray))
+        );
+        // In the reader's language: a Chinese reader's events are in Chinese.
+        let (claim, dir) = mounted_shared_dir(&spec, &ray);
+        let namespace = KubeSettings::default()
+            .namespace_for(&spec.basic.project_group)
+            .expect("a namespace");
+        assert_eq!(
+            note.render(shared::Lang::Zh),
+            format!("Job {name}：已删除命名空间 {namespace} 中存储卷声明 {claim} 的目录 {dir}")
         );
         let looks = api
             .seen()
@@ -6227,7 +6232,13 @@ mod tests {
             .namespace_for(&shared::demo::ray().basic.project_group)
             .expect("a namespace");
         backend
-            .follow_cleanup(&namespace, "held-clean", "", Duration::ZERO, Duration::ZERO)
+            .follow_cleanup(
+                &namespace,
+                "held-clean",
+                &Message::new("event.kube.cleanup.place"),
+                Duration::ZERO,
+                Duration::ZERO,
+            )
             .await;
         backend.end_leftovers().await;
         backend.outside_usage().await.expect("usage");

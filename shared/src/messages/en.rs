@@ -345,6 +345,51 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.code", "exit code {code}"),
     ("event.how.signal", "signal {signal}"),
     ("event.how.unknown", "an unknown end"),
+    (
+        "event.kube.cleanup.deleted",
+        "Job {job}: {state}: deleted; the {place} may remain",
+    ),
+    (
+        "event.kube.cleanup.failed",
+        "Job {job}: failed: {why}: the {place} remains",
+    ),
+    (
+        "event.kube.cleanup.gone",
+        "Job {job}: deleted before it ended: the {place} may remain",
+    ),
+    (
+        "event.kube.cleanup.gone_since",
+        "Job {job}: {state}, and gone since: the {place} may remain",
+    ),
+    (
+        "event.kube.cleanup.not_created",
+        "Job {job}: cannot be created ({error}): the {place} remains",
+    ),
+    (
+        "event.kube.cleanup.place",
+        "directory {dir} of volume claim {claim} in namespace {namespace}",
+    ),
+    (
+        "event.kube.cleanup.removed",
+        "Job {job}: removed the {place}",
+    ),
+    (
+        "event.kube.cleanup.still_runs",
+        "RayJob {task}: still runs after the task's end: its {place} is not cleaned up",
+    ),
+    (
+        "event.kube.cleanup.unadmitted",
+        "not admitted by Kueue after {secs} s (still suspended)",
+    ),
+    (
+        "event.kube.cleanup.undeletable",
+        "Job {job}: {state}, and cannot be deleted ({error}): the {place} may remain",
+    ),
+    ("event.kube.cleanup.unended", "not ended after {secs} s"),
+    (
+        "event.kube.cleanup.unknown",
+        "RayJob {task}: cannot tell whether it still runs ({error}): its {place} is not cleaned up",
+    ),
     ("event.kube.cluster", "{object}: {what}"),
     (
         "event.kube.evicted",

@@ -275,6 +275,48 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.code", "退出码 {code}"),
     ("event.how.signal", "信号 {signal}"),
     ("event.how.unknown", "结束原因未知"),
+    (
+        "event.kube.cleanup.deleted",
+        "Job {job}：{state}，已删除；{place}可能仍在",
+    ),
+    (
+        "event.kube.cleanup.failed",
+        "Job {job}：失败：{why}；{place}仍在",
+    ),
+    (
+        "event.kube.cleanup.gone",
+        "Job {job}：结束前已被删除；{place}可能仍在",
+    ),
+    (
+        "event.kube.cleanup.gone_since",
+        "Job {job}：{state}，且已不存在；{place}可能仍在",
+    ),
+    (
+        "event.kube.cleanup.not_created",
+        "Job {job}：无法创建（{error}）；{place}仍在",
+    ),
+    (
+        "event.kube.cleanup.place",
+        "命名空间 {namespace} 中存储卷声明 {claim} 的目录 {dir}",
+    ),
+    ("event.kube.cleanup.removed", "Job {job}：已删除{place}"),
+    (
+        "event.kube.cleanup.still_runs",
+        "RayJob {task}：任务结束后仍在运行，其{place}未清理",
+    ),
+    (
+        "event.kube.cleanup.unadmitted",
+        "{secs} 秒后仍未被 Kueue 接纳（仍处于挂起状态）",
+    ),
+    (
+        "event.kube.cleanup.undeletable",
+        "Job {job}：{state}，且无法删除（{error}）；{place}可能仍在",
+    ),
+    ("event.kube.cleanup.unended", "{secs} 秒后仍未结束"),
+    (
+        "event.kube.cleanup.unknown",
+        "RayJob {task}：无法确定是否仍在运行（{error}），其{place}未清理",
+    ),
     ("event.kube.cluster", "{object}：{what}"),
     (
         "event.kube.evicted",
