@@ -188,7 +188,17 @@ fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
         }
         match value {
             Value::Str(value) if value.contains('\0') => report.push(at(), IssueCode::EnvValueNul),
-            Value::Str(_) => {}
+            Value::Str(value) => {
+                // Ray gives the job's processes this `TZ` over the task's zone, as a task
+                // env var replaces it in the pods (`environment::env`).
+                let zone = &cx.spec.basic.time_zone;
+                if name == "TZ" && !zone.is_empty() && value != zone {
+                    report.push(
+                        at(),
+                        IssueCode::EnvNameOverridesTimeZone { zone: zone.clone() },
+                    );
+                }
+            }
             _ => report.push(at(), IssueCode::RuntimeEnvEnvVars),
         }
     }
