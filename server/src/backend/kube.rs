@@ -1738,10 +1738,15 @@ impl KubeBackend {
             .collect();
         let nodes: HashSet<&str> = self.catalog.nodes().map(|n| n.name.as_str()).collect();
         let pods: Api<Pod> = Api::all(self.client.clone());
-        // Finished pods hold nothing; pending ones on a node already do.
+        // Finished pods hold nothing; pending ones on a node already do. From the API
+        // server's watch cache (any recent version), as an informer's first list is:
+        // read every minute by every server (`usage_refresh_seconds`), a list of every
+        // pod from etcd would load a large cluster's control plane. The cache answers
+        // in one page (a limit would send the list to etcd); a continue token is still
+        // followed should a server page it.
         let mut params = ListParams::default()
             .fields("status.phase!=Succeeded,status.phase!=Failed")
-            .limit(500);
+            .match_any();
         let mut totals: HashMap<String, [i128; 3]> = HashMap::new();
         loop {
             let page = pods.list(&params).await?;
@@ -5760,7 +5765,11 @@ mod tests {
             lists[0].query["fieldSelector"],
             "status.phase!=Succeeded,status.phase!=Failed"
         );
+        // The first page from the watch cache; the next by its token alone.
+        assert_eq!(lists[0].query["resourceVersion"], "0");
+        assert_eq!(lists[0].query["resourceVersionMatch"], "NotOlderThan");
         assert_eq!(lists[1].query["continue"], "page-2");
+        assert!(!lists[1].query.contains_key("resourceVersion"));
     }
 
     #[tokio::test]
