@@ -459,11 +459,12 @@ impl LocalBackend {
             Some(value?.to_string_lossy().into_owned())
         };
         for (name, value) in &gang.runtime_env {
-            // The platform's context (`TASK_UUID`, `X_*`) wins, as the form's
-            // `env.name.platform_injected` says and a cluster's submitter does (it takes
-            // them out of `env_vars`); Ray gives the job's processes the user's value of
-            // any other name, `RAY_ADDRESS` included, and so does this.
-            if shared::injected::CONTEXT.contains(&name.as_str()) {
+            // The platform's context (`TASK_UUID`, `X_*`) and `RAY_ADDRESS` win, as the
+            // form's `env.name.platform_injected` says and a cluster does (its submitter
+            // takes the context out of `env_vars`; Ray's job supervisor sets the
+            // entrypoint's `RAY_ADDRESS` to the cluster); Ray gives the job's processes
+            // the user's value of any other name, and so does this.
+            if shared::injected::CONTEXT.contains(&name.as_str()) || name == "RAY_ADDRESS" {
                 continue;
             }
             let value = expand_vars(value, name, |var| set(&command, var));
@@ -1583,10 +1584,11 @@ mod tests {
         assert_eq!(said, format!("startup-ran\nentrypoint {startup}\n"));
     }
 
-    /// The form warns that the platform's value of its context names replaces the
-    /// user's (`env.name.platform_injected`), as a cluster's submitter takes them out of
-    /// the runtime env; a `RAY_*` name is the user's to set, `RAY_ADDRESS` too, as Ray
-    /// gives the job's processes the runtime env's value on a cluster.
+    /// The form warns that the platform's value of its context names and of
+    /// `RAY_ADDRESS` replaces the user's (`env.name.platform_injected`), as on a cluster
+    /// (the submitter takes the context out of the runtime env, and Ray's job supervisor
+    /// sets the entrypoint's `RAY_ADDRESS`); another `RAY_*` name is the user's to set,
+    /// as Ray gives the job's processes the runtime env's value.
     #[tokio::test]
     async fn a_runtime_env_does_not_replace_the_platforms_context() {
         let (_dir, backend) = backend(0);
@@ -1601,7 +1603,7 @@ mod tests {
         let user =
             ["TASK_UUID", "RAY_ADDRESS", "RAY_DEDUP_LOGS", "MINE"].map(|name| (name, "user"));
         let said = run_entrypoint(&backend, &mut gang, &user).await;
-        assert_eq!(said, "demo-abcde user user user\n");
+        assert_eq!(said, "demo-abcde 127.0.0.1:6379 user user\n");
     }
 
     #[tokio::test]

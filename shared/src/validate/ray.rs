@@ -178,11 +178,14 @@ fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
             continue;
         };
         let at = || path.name(name);
-        // Of the names the platform sets, only its context (`TASK_UUID`, `X_*`) is taken
-        // out of `env_vars` before the submit: Ray gives the job's processes the user's
-        // value of the others (KubeRay's `RAY_*`), so they are the user's to set.
+        // Of the names the platform sets, its context (`TASK_UUID`, `X_*`) is taken out
+        // of `env_vars` before the submit, and Ray's job supervisor sets the entrypoint's
+        // `RAY_ADDRESS` to the cluster over any other: those are the platform's. Ray gives
+        // the job's processes the user's value of the others (KubeRay's `RAY_*`).
         if let Some(code) = super::environment::name_issue(cx, name, &mut seen).filter(|c| {
-            !matches!(c, IssueCode::EnvNamePlatformInjected) || CONTEXT.contains(&name.as_str())
+            !matches!(c, IssueCode::EnvNamePlatformInjected)
+                || CONTEXT.contains(&name.as_str())
+                || name == "RAY_ADDRESS"
         }) {
             report.push(at(), code);
         }
