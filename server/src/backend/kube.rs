@@ -1179,12 +1179,17 @@ const CLEANUP_FOLLOW_MARGIN: Duration = Duration::from_secs(300);
 /// remove it. It waits out debug mode's kept cluster first, which still uses it, and is
 /// deleted by Kubernetes an hour after it ends. Its pod carries none of the task's labels,
 /// so the task's PodMonitor never selects it.
+/// `now` is the time of the apply, in seconds since the Unix epoch: the pod removes the
+/// directory once the wait past it is over, so a pod the Job runs again (its `rm` failed)
+/// does not wait the whole time again, and its complaint is told rather than the Job's
+/// deadline.
 fn cleanup_job(
     task: &TaskId,
     spec: &TaskSpec,
     image: &str,
     kept: bool,
     queue: Option<String>,
+    now: u64,
 ) -> Option<k8s_openapi::api::batch::v1::Job> {
     use k8s_openapi::api::batch::v1::{Job, JobSpec};
     use k8s_openapi::api::core::v1::{
@@ -1245,14 +1250,15 @@ fn cleanup_job(
                         // `rm`'s complaint (a `root_squash` share's "Permission denied")
                         // becomes the pod's termination message, which Berth reports.
                         termination_message_policy: Some("FallbackToLogsOnError".to_owned()),
-                        // The wait and the directory as arguments, not in the script.
+                        // The time to remove at and the directory as arguments, not in
+                        // the script.
                         command: Some(
                             [
                                 "sh",
                                 "-c",
-                                r#"sleep "$1" && rm -rf -- "/shared/$2""#,
+                                CLEANUP_SCRIPT,
                                 "clean",
-                                &wait.to_string(),
+                                &(now + u64::from(wait)).to_string(),
                                 &dir,
                             ]
                             .map(str::to_owned)
@@ -1286,6 +1292,11 @@ fn cleanup_job(
         status: None,
     })
 }
+
+/// What the cleanup Job's pod runs: wait until `$1` (seconds since the epoch), then
+/// remove `$2` beneath the shared volume. POSIX `sh` and `date +%s` (busybox has both).
+const CLEANUP_SCRIPT: &str =
+    r#"w=$(( $1 - $(date +%s) )); if [ "$w" -gt 0 ]; then sleep "$w"; fi; rm -rf -- "/shared/$2""#;
 
 /// A line of the task's events about its cleanup Job `job` (`key`, in the reader's
 /// language), about the directory `place` says.
@@ -1355,7 +1366,10 @@ impl Backend for KubeBackend {
                 shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
                 _ => None,
             });
-        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue)?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue, now)?;
         let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
             Ok(namespace) => namespace,
             Err(error) => {
@@ -3089,8 +3103,17 @@ mod tests {
             command[2].contains(&format!("rm -rf -- \"{mount_path}/$2\"")),
             "{command:?}"
         );
-        assert!(command[2].starts_with("sleep \"$1\" &&"), "{command:?}");
-        assert_eq!(command[4], "660", "the debug cluster's 600 s and a minute");
+        assert_eq!(command[2], CLEANUP_SCRIPT);
+        // Removed at the apply's time plus the debug cluster's 600 s and a minute.
+        let at: u64 = command[4].parse().expect("seconds since the epoch");
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after the epoch")
+            .as_secs();
+        assert!(
+            (now + 660 - 600..=now + 660).contains(&at),
+            "{at} against {now}"
+        );
         assert_eq!(command[5], dir);
         // Its pods carry none of the task's labels: the task's PodMonitor selects by them.
         assert!(job["spec"]["template"]["metadata"].is_null(), "{job}");
@@ -3107,21 +3130,70 @@ mod tests {
         let wait = |kept: bool, debug: bool| {
             let mut spec = spec.clone();
             spec.ray.debug.enabled = debug;
-            let job = cleanup_job(&ray, &spec, "busybox:1.37", kept, None).expect("a job");
+            let job =
+                cleanup_job(&ray, &spec, "busybox:1.37", kept, None, 1_000_000).expect("a job");
             serde_json::to_value(job).expect("json")["spec"]["template"]["spec"]["containers"]
                 [0]["command"][4]
                 .clone()
         };
         // Without debug mode, or after a stop (which deletes the cluster), the minute only.
-        assert_eq!(wait(true, false), "60");
-        assert_eq!(wait(false, true), "60");
+        assert_eq!(wait(true, false), "1000060");
+        assert_eq!(wait(false, true), "1000060");
+        assert_eq!(wait(true, true), "1000660");
         // Under Kueue, in the task's queue.
-        let queued = cleanup_job(&ray, &spec, "busybox:1.37", true, Some("lq-nlp".to_owned()))
-            .expect("a job");
+        let queued = cleanup_job(
+            &ray,
+            &spec,
+            "busybox:1.37",
+            true,
+            Some("lq-nlp".to_owned()),
+            0,
+        )
+        .expect("a job");
         assert_eq!(
             queued.metadata.labels.expect("labels")[shared::manifest::admission::KUEUE_QUEUE_LABEL],
             "lq-nlp"
         );
+    }
+
+    /// The cleanup pod's script, run by `sh` over a directory standing for the volume:
+    /// past its time it removes the task's directory at once (a pod the Job runs again
+    /// after a failed `rm` does not wait again), and only that directory; `rm`'s failure
+    /// is the script's.
+    #[test]
+    fn the_cleanup_script_removes_the_directory_once_its_time_has_come() {
+        let volume = tempfile::tempdir().expect("a directory");
+        let root = volume.path().to_str().expect("UTF-8");
+        let script = CLEANUP_SCRIPT.replace("/shared/", &format!("{root}/"));
+        for dir in ["task-a/session", "task-b"] {
+            std::fs::create_dir_all(volume.path().join(dir)).expect("made");
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after the epoch")
+            .as_secs();
+        let run = |at: u64, dir: &str| {
+            std::process::Command::new("sh")
+                .args(["-c", &script, "clean", &at.to_string(), dir])
+                .status()
+                .expect("sh runs")
+        };
+        // Its time came an hour ago: removed now, the other task's directory kept.
+        assert!(run(now - 3600, "task-a").success());
+        assert!(!volume.path().join("task-a").exists());
+        assert!(volume.path().join("task-b").exists());
+        // A failing `rm` fails the pod (the Job then runs it again, and tells why).
+        let refused = std::process::Command::new("sh")
+            .args([
+                "-c",
+                &script.replace("rm -rf", "false"),
+                "clean",
+                "0",
+                "task-b",
+            ])
+            .status()
+            .expect("sh runs");
+        assert!(!refused.success());
     }
 
     /// Nothing is removed when the spec keeps its data, has no shared storage, or is a
@@ -3267,7 +3339,7 @@ mod tests {
             .expect("a namespace");
         assert_eq!(
             note.render(shared::Lang::Zh),
-            format!("Job {name}：已删除命名空间 {namespace} 中存储卷声明 {claim} 的目录 {dir}")
+            format!("Job {name}：已删除命名空间 {namespace} 中 PVC {claim} 的目录 {dir}")
         );
         let looks = api
             .seen()

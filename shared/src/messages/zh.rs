@@ -277,27 +277,27 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.unknown", "结束原因未知"),
     (
         "event.kube.cleanup.deleted",
-        "Job {job}：{state}，已删除；{place}可能仍在",
+        "Job {job}：{state}，已删除；{place}可能仍保留",
     ),
     (
         "event.kube.cleanup.failed",
-        "Job {job}：失败：{why}；{place}仍在",
+        "Job {job}：失败：{why}；{place}仍保留",
     ),
     (
         "event.kube.cleanup.gone",
-        "Job {job}：结束前已被删除；{place}可能仍在",
+        "Job {job}：结束前已被删除；{place}可能仍保留",
     ),
     (
         "event.kube.cleanup.gone_since",
-        "Job {job}：{state}，且已不存在；{place}可能仍在",
+        "Job {job}：{state}，且已不存在；{place}可能仍保留",
     ),
     (
         "event.kube.cleanup.not_created",
-        "Job {job}：无法创建（{error}）；{place}仍在",
+        "Job {job}：无法创建（{error}）；{place}仍保留",
     ),
     (
         "event.kube.cleanup.place",
-        "命名空间 {namespace} 中存储卷声明 {claim} 的目录 {dir}",
+        "命名空间 {namespace} 中 PVC {claim} 的目录 {dir}",
     ),
     ("event.kube.cleanup.removed", "Job {job}：已删除{place}"),
     (
@@ -306,11 +306,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.kube.cleanup.unadmitted",
-        "{secs} 秒后仍未被 Kueue 接纳（仍处于挂起状态）",
+        "{secs} 秒后仍未被 Kueue 准入（仍处于挂起状态）",
     ),
     (
         "event.kube.cleanup.undeletable",
-        "Job {job}：{state}，且无法删除（{error}）；{place}可能仍在",
+        "Job {job}：{state}，且无法删除（{error}）；{place}可能仍保留",
     ),
     ("event.kube.cleanup.unended", "{secs} 秒后仍未结束"),
     (
