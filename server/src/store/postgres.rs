@@ -682,6 +682,14 @@ mod tests {
         let seeks = |index: &str| plan.iter().filter(|line| line.contains(index)).count();
         assert_eq!(seeks("task_events_kind"), 2, "{plan:#?}");
         assert_eq!(seeks("task_events_pkey"), 0, "{plan:#?}");
+        // Each seeks by the task and the kind, not a walk of the index with a filter.
+        let by_task_and_kind = plan
+            .iter()
+            .filter(|line| {
+                line.contains("Index Cond:") && line.contains("task_id") && line.contains("kind")
+            })
+            .count();
+        assert_eq!(by_task_and_kind, 2, "{plan:#?}");
         tx.rollback().await.expect("rolled back");
         store.close().await;
     }
