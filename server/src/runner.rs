@@ -2088,6 +2088,23 @@ impl Runner {
                 );
             }
         }
+        // A stop asked after the check above and before the insert found no attempt and
+        // ended the task: its job is not taken back (the backend ends it as left over).
+        // One asked after the insert found the attempt, and is asked here too: its job
+        // is not taken back either, and the restore ends the task stopped.
+        let mut late = HashSet::new();
+        for resumable in &resumable {
+            if self.stop_asked(&resumable.task).await {
+                late.insert(resumable.task.clone());
+            }
+        }
+        if !late.is_empty() {
+            let mut attempts = self.attempts.lock().await;
+            for task in &late {
+                attempts.remove(task);
+            }
+            resumable.retain(|r| !late.contains(&r.task));
+        }
         // An API server that does not answer yet may take minutes.
         if !resumable.is_empty() {
             self.backend.await_reachable().await;
