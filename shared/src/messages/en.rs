@@ -216,6 +216,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "must be at least 1",
     ),
     (
+        "compute.units_per_node.out_of_range_one",
+        "must be 1, the most {spec} takes per node",
+    ),
+    (
         "compute.workers.out_of_range",
         "must be between 0 and {max}",
     ),

@@ -336,7 +336,8 @@ mod units_tests {
                     max: 1,
                     spec: "h100-8g".into()
                 },
-                "must be between 1 and 1, the most h100-8g takes per node".into()
+                // One unit the most: "between 1 and 1" read as a fault.
+                "must be 1, the most h100-8g takes per node".into()
             )]
         );
         // A RayJob's head spec bounds them too.
@@ -356,7 +357,7 @@ mod units_tests {
                     max: 1,
                     spec: "l40s-8g".into()
                 },
-                "must be between 1 and 1, the most l40s-8g takes per node".into()
+                "must be 1, the most l40s-8g takes per node".into()
             )]
         );
         // Two specs of the same maximum: the first is named.
