@@ -1,7 +1,7 @@
 //! The read-only view of a shared task at `/shared/TOKEN`: what the link's holder may
 //! see (status, timeline, tags, the spec with hidden values masked), and no action.
 
-use super::task_detail::{SpecView, TaskSummary, Timeline};
+use super::task_detail::{Resilience, SpecView, TaskSummary, Timeline};
 use super::task_list::tag_text;
 use crate::api;
 use crate::i18n::UiLang;
@@ -61,6 +61,7 @@ pub fn SharedTask(
         <div class="columns">
             <div>
                 <TaskSummary view groups stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
+                <Resilience view />
                 <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
             </div>
             <div>

@@ -170,6 +170,7 @@ pub fn TaskDetailPage(
                             <div class="columns">
                                 <div>
                                     <TaskSummary view groups=session.catalog.project_groups.clone() stopping=stopping />
+                                    <Resilience view />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
                                     <EventList events=events.into() zone=zone />
                                 </div>
@@ -263,6 +264,94 @@ pub fn TaskSummary(
             })}
         </section>
     }
+}
+
+/// Monitoring and fault tolerance (SPEC.md section 7, the seeds' 监控和容错详情): whether
+/// the task's metrics are scraped and where, whether failed attempts are retried and how
+/// many retries are used, and each attempt that ended in a retry, with why.
+#[component]
+pub fn Resilience(
+    /// The task.
+    view: Signal<TaskView>,
+) -> impl IntoView {
+    let lang = UiLang::use_context();
+    let monitoring = move || {
+        view.with(|v| {
+            let m = &v.task.spec.advanced.monitoring;
+            if m.enabled {
+                lang.text_with(
+                    "ui.detail.monitoring_on",
+                    &[("port", m.port.to_string()), ("path", m.path.clone())],
+                )
+            } else {
+                lang.text("ui.detail.off")
+            }
+        })
+    };
+    let tolerance = move || {
+        view.with(|v| {
+            let f = &v.task.spec.advanced.fault_tolerance;
+            if f.enabled {
+                let used = retries(&v.task.history);
+                lang.text_with(
+                    "ui.detail.fault_tolerance_on",
+                    &[
+                        ("max", f.max_retries.to_string()),
+                        ("used", used.to_string()),
+                    ],
+                )
+            } else {
+                lang.text("ui.detail.off")
+            }
+        })
+    };
+    // Each step into retrying ended an attempt: the n-th, in order.
+    let ended = move || {
+        view.with(|v| {
+            let zone = v.task.spec.basic.time_zone.clone();
+            v.task
+                .history
+                .iter()
+                .filter(|c| c.phase == TaskPhase::Retrying)
+                .enumerate()
+                .map(|(i, c)| (i + 1, c.at, c.reason.clone(), zone.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="panel resilience" aria-labelledby="resilience-title" data-testid="resilience">
+            <h2 id="resilience-title">{crate::i18n::tr("ui.detail.resilience")}</h2>
+            <dl>
+                <dt>{crate::i18n::tr("ui.detail.monitoring")}</dt>
+                <dd data-testid="monitoring">{monitoring}</dd>
+                <dt>{crate::i18n::tr("ui.detail.fault_tolerance")}</dt>
+                <dd data-testid="fault-tolerance">{tolerance}</dd>
+            </dl>
+            {move || {
+                let ended = ended();
+                (!ended.is_empty()).then(|| view! {
+                    <h3>{crate::i18n::tr("ui.detail.retries")}</h3>
+                    <ol class="retries" data-testid="retries">
+                        {ended.into_iter().map(|(n, at, reason, zone)| view! {
+                            <li>{move || lang.text_with("ui.detail.retry", &[
+                                ("attempt", n.to_string()),
+                                ("at", format_task_time(lang.get(), at, &zone)),
+                                ("reason", reason.clone()),
+                            ])}</li>
+                        }).collect_view()}
+                    </ol>
+                })
+            }}
+        </section>
+    }
+}
+
+/// How many retries a task has used: its steps into retrying.
+fn retries(history: &[shared::record::PhaseChange]) -> usize {
+    history
+        .iter()
+        .filter(|c| c.phase == TaskPhase::Retrying)
+        .count()
 }
 
 /// What replicas take on a node, in the reader's words: the GPUs of a GPU spec (what a

@@ -7,7 +7,7 @@ use frontend::i18n::UiLang;
 use frontend::nav::{Link, Nav, Route};
 use frontend::pages::ErrorBanner;
 use frontend::pages::shared_view::SharedTask;
-use frontend::pages::task_detail::{TaskSummary, Timeline, replica_labels};
+use frontend::pages::task_detail::{Resilience, TaskSummary, Timeline, replica_labels};
 use frontend::pages::task_list::{Filters, PhaseChips, TaskTable};
 use leptos::prelude::*;
 use shared::api::{ErrorBody, TaskView};
@@ -174,6 +174,88 @@ async fn the_table_shows_each_task_with_its_phase_and_links_to_its_detail() {
     assert_eq!(all_text(&host, "tbody .phase"), ["运行中", "失败"]);
     assert_eq!(all_text(&host, "thead th")[0], "任务名称");
     back_to_english(&host).await;
+}
+
+/// SPEC.md section 7 and the seeds' 监控和容错详情: the task page says whether the task's
+/// metrics are scraped and where, whether failed attempts are retried and how many
+/// retries are used, and each attempt that ended in a retry with why (the exploratory
+/// test found the monitoring only in the spec, and retries only as timeline rows).
+#[wasm_bindgen_test]
+async fn the_page_says_the_monitoring_and_each_retried_attempt() {
+    let mut view = task("t-retried", TaskPhase::Running, TaskType::PyTorchJob);
+    let spec = &mut view.task.spec;
+    spec.advanced.monitoring.enabled = true;
+    spec.advanced.monitoring.port = 9090;
+    spec.advanced.monitoring.path = "/metrics".into();
+    spec.advanced.fault_tolerance.enabled = true;
+    spec.advanced.fault_tolerance.max_retries = 3;
+    let step = |phase, at: i64, reason: &str| PhaseChange {
+        phase,
+        at: Timestamp(at),
+        reason: reason.into(),
+        keyed: None,
+    };
+    view.task.history.extend([
+        step(
+            TaskPhase::Retrying,
+            1_700_000_100_000,
+            "exit code 3 from worker-1",
+        ),
+        step(TaskPhase::Running, 1_700_000_110_000, ""),
+        step(
+            TaskPhase::Retrying,
+            1_700_000_200_000,
+            "exit code 137 from master-0",
+        ),
+        step(TaskPhase::Running, 1_700_000_210_000, ""),
+    ]);
+    view.task.attempts = 3;
+    let shown = RwSignal::new(view);
+    let host = mount(move || view! { <Resilience view=shown.into() /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='monitoring']"),
+        ["On: metrics at port 9090, path /metrics, scraped while the task runs"]
+    );
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["On: up to 3 retries, 2 used"]
+    );
+    let retries = all_text(&host, "[data-testid='retries'] li");
+    assert_eq!(retries.len(), 2, "{retries:?}");
+    assert!(retries[0].starts_with("Attempt 1 ended "), "{retries:?}");
+    assert!(
+        retries[0].ends_with(": exit code 3 from worker-1"),
+        "{retries:?}"
+    );
+    assert!(retries[1].starts_with("Attempt 2 ended "), "{retries:?}");
+    assert!(
+        retries[1].ends_with(": exit code 137 from master-0"),
+        "{retries:?}"
+    );
+    // 中文, in the seeds' words.
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "h2"), ["监控和容错详情"]);
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["已开启：最多重试 3 次，已重试 2 次"]
+    );
+    back_to_english(&host).await;
+    // Neither on, and no retry: said off, and no list.
+    shown.update(|v| {
+        v.task.spec.advanced.monitoring.enabled = false;
+        v.task.spec.advanced.fault_tolerance.enabled = false;
+        v.task.history.retain(|c| c.phase != TaskPhase::Retrying);
+    });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "[data-testid='monitoring']"), ["Off"]);
+    assert_eq!(all_text(&host, "[data-testid='fault-tolerance']"), ["Off"]);
+    assert!(
+        host.query_selector("[data-testid='retries']")
+            .unwrap()
+            .is_none()
+    );
 }
 
 /// In a narrow window (the exploratory test's 400 px) a task's name and its time read

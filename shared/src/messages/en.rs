@@ -1161,6 +1161,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.events", "Events"),
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.failed_reason", "Why it failed"),
+    ("ui.detail.fault_tolerance", "Fault tolerance"),
+    (
+        "ui.detail.fault_tolerance_on",
+        "On: up to {max} retries, {used} used",
+    ),
+    (
+        "ui.detail.fault_tolerance_on_one",
+        "On: up to 1 retry, {used} used",
+    ),
     ("ui.detail.follow", "Follow live"),
     (
         "ui.detail.follow_broken",
@@ -1184,6 +1193,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "No attempt has started yet, so there is no log.",
     ),
     ("ui.detail.logs_reload", "Reload"),
+    ("ui.detail.monitoring", "Monitoring"),
+    (
+        "ui.detail.monitoring_on",
+        "On: metrics at port {port}, path {path}, scraped while the task runs",
+    ),
+    ("ui.detail.off", "Off"),
     ("ui.detail.owner", "Owner"),
     ("ui.detail.phase", "Phase"),
     ("ui.detail.placement", "Placement"),
@@ -1210,11 +1225,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.replica_worker", "{n}: worker {i}"),
     ("ui.detail.replica_worker#ray", "{n}: worker {i}"),
+    ("ui.detail.resilience", "Monitoring and fault tolerance"),
     ("ui.detail.resubmit", "Resubmit"),
     (
         "ui.detail.resubmit_refused",
         "The server refused to run this spec again as it is: clone the task and fix the findings below in the form ({code})",
     ),
+    ("ui.detail.retries", "Attempts retried"),
+    ("ui.detail.retry", "Attempt {attempt} ended {at}: {reason}"),
     ("ui.detail.share", "Share"),
     (
         "ui.detail.share_help",

@@ -991,6 +991,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.events", "事件"),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.failed_reason", "失败原因"),
+    ("ui.detail.fault_tolerance", "自动容错"),
+    (
+        "ui.detail.fault_tolerance_on",
+        "已开启：最多重试 {max} 次，已重试 {used} 次",
+    ),
     ("ui.detail.follow", "实时跟踪"),
     (
         "ui.detail.follow_broken",
@@ -1005,6 +1010,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs_empty_ended", "该副本在本次运行中没有输出。"),
     ("ui.detail.logs_none", "任务尚未开始运行，暂无日志。"),
     ("ui.detail.logs_reload", "刷新"),
+    ("ui.detail.monitoring", "监控看板"),
+    (
+        "ui.detail.monitoring_on",
+        "已开启：指标端口 {port}，路径 {path}，任务运行中时采集",
+    ),
+    ("ui.detail.off", "未开启"),
     ("ui.detail.owner", "所有者"),
     ("ui.detail.phase", "状态"),
     ("ui.detail.placement", "调度位置"),
@@ -1027,10 +1038,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
     ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
+    ("ui.detail.resilience", "监控和容错详情"),
     ("ui.detail.resubmit", "重提"),
     (
         "ui.detail.resubmit_refused",
         "服务器拒绝按原配置重新提交：请克隆任务，在表单中修正以下问题（{code}）",
+    ),
+    ("ui.detail.retries", "重试记录"),
+    (
+        "ui.detail.retry",
+        "第 {attempt} 次运行于 {at} 结束：{reason}",
     ),
     ("ui.detail.share", "分享"),
     (
