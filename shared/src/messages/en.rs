@@ -24,7 +24,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "must start with '/', like /metrics",
+        "must be a URL path starting with '/', like /metrics, without spaces, '?' or '#'",
     ),
     (
         "advanced.monitoring.port.master",

@@ -21,7 +21,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "必须以 / 开头，例如 /metrics",
+        "必须是以 / 开头的 URL 路径，例如 /metrics，不能含空格、? 或 #",
     ),
     (
         "advanced.monitoring.port.master",

@@ -34,7 +34,14 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         if let Some(code) = port {
             report.push(field_path!(TaskSpec: advanced.monitoring.port), code);
         }
-        if !monitoring.path.starts_with('/') {
+        // A URL path Prometheus requests as written: a query, a fragment or a space
+        // would be escaped into the path and the scrape find nothing.
+        if !monitoring.path.starts_with('/')
+            || !monitoring
+                .path
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@%/".contains(&b))
+        {
             report.push(
                 field_path!(TaskSpec: advanced.monitoring.path),
                 IssueCode::MonitoringPathInvalid,
