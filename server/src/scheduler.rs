@@ -32,8 +32,9 @@ use std::sync::Arc;
 pub const MAX_PASSED_OVER: u32 = 8;
 
 /// Why a task waits behind one that has been overtaken [`MAX_PASSED_OVER`] times.
-fn passed_over_too_often() -> Message {
-    Message::new("queue.passed_over")
+/// Why a task waits behind `ahead`, passed over too often: it starts first.
+fn passed_over_too_often(ahead: &TaskId) -> Message {
+    Message::new("queue.passed_over").with("task", &ahead.0)
 }
 
 /// A task in the queue.
@@ -309,7 +310,7 @@ impl Scheduler {
         };
         let pool = self.pool_of(&self.queue[i].spec);
         if self.held > 0
-            && self.queue[..i].iter().any(|w| {
+            && let Some(ahead) = self.queue[..i].iter().find(|w| {
                 w.passed_over >= MAX_PASSED_OVER
                     && self.pool_of(&w.spec) == pool
                     && self.berth_can_free(w)
@@ -317,7 +318,7 @@ impl Scheduler {
         {
             return vec![Decision::Wait {
                 id: id.clone(),
-                reason: passed_over_too_often(),
+                reason: passed_over_too_often(&ahead.id),
             }];
         }
         let waiting = self.queue.remove(i);
@@ -325,17 +326,29 @@ impl Scheduler {
             Ok(placement) => {
                 self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
                 let catalog = Arc::clone(&self.catalog);
-                for ahead in &mut self.queue[..i] {
+                let mut passed = Vec::new();
+                for (k, ahead) in self.queue[..i].iter_mut().enumerate() {
                     if pool_in(&catalog, &ahead.spec) == pool {
                         ahead.passed_over += 1;
                         self.held += usize::from(ahead.passed_over == MAX_PASSED_OVER);
+                        passed.push(k);
                     }
                 }
                 self.running.insert(waiting.id.clone(), placement.clone());
-                vec![Decision::Admit {
+                let mut decisions = vec![Decision::Admit {
                     id: waiting.id,
                     placement,
-                }]
+                }];
+                // What the tasks passed over wait for has changed (the room this one
+                // took): said again, or their reason stayed that of the last full pass.
+                for k in passed {
+                    let ahead = &self.queue[k];
+                    decisions.push(Decision::Wait {
+                        id: ahead.id.clone(),
+                        reason: self.reason(ahead),
+                    });
+                }
+                decisions
             }
             Err(reason) => {
                 self.queue.insert(i, waiting);
@@ -358,14 +371,14 @@ impl Scheduler {
         // Each waiting task's pool, by its position in `waiting`.
         let mut pools: Vec<Option<String>> = Vec::with_capacity(queue.len());
         // The pools where a task waits in this pass that has been passed over too
-        // often: nothing behind it there starts.
-        let mut held_back: Vec<Option<String>> = Vec::new();
+        // often, with that task: nothing behind it there starts.
+        let mut held_back: Vec<(Option<String>, TaskId)> = Vec::new();
         for task in queue {
             let pool = self.pool_of(&task.spec);
-            if held_back.contains(&pool) {
+            if let Some((_, ahead)) = held_back.iter().find(|(p, _)| *p == pool) {
                 decisions.push(Decision::Wait {
                     id: task.id.clone(),
-                    reason: passed_over_too_often(),
+                    reason: passed_over_too_often(ahead),
                 });
                 waiting.push(task);
                 pools.push(pool);
@@ -378,10 +391,10 @@ impl Scheduler {
                     for (ahead, _) in waiting.iter_mut().zip(&pools).filter(|(_, p)| **p == pool) {
                         ahead.passed_over += 1;
                         if ahead.passed_over >= MAX_PASSED_OVER
-                            && !held_back.contains(&pool)
+                            && !held_back.iter().any(|(p, _)| *p == pool)
                             && self.berth_can_free(ahead)
                         {
-                            held_back.push(pool.clone());
+                            held_back.push((pool.clone(), ahead.id.clone()));
                         }
                     }
                     self.running.insert(task.id.clone(), placement.clone());
@@ -396,10 +409,10 @@ impl Scheduler {
                         reason,
                     });
                     if task.passed_over >= MAX_PASSED_OVER
-                        && !held_back.contains(&pool)
+                        && !held_back.iter().any(|(p, _)| *p == pool)
                         && self.berth_can_free(&task)
                     {
-                        held_back.push(pool.clone());
+                        held_back.push((pool.clone(), task.id.clone()));
                     }
                     waiting.push(task);
                     pools.push(pool);
@@ -781,19 +794,49 @@ mod tests {
             assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)]);
         }
         assert_eq!(scheduler.queue()[0].passed_over, 0);
-        // Eight small tasks of its own pool backfill past it: it is held now.
+        // Eight small tasks of its own pool backfill past it: it is held now. Each one
+        // that starts says again why it waits (the room it took), rather than leaving
+        // the reason of the last full pass.
+        let waits_for = |decisions: &[Decision]| {
+            decisions
+                .iter()
+                .find_map(|d| match d {
+                    Decision::Wait { id: w, reason } if *w == id(1) => {
+                        Some(reason.render(shared::Lang::En))
+                    }
+                    _ => None,
+                })
+                .expect("the task passed over is told why it waits")
+        };
         for n in 12..20 {
             scheduler
                 .submit(id(n), task(1, 0), demo::user(), n)
                 .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)]);
+            let decisions = scheduler.admit_one(&id(n));
+            assert_eq!(admitted(&decisions), [id(n)]);
+            // The one node id(0) left free loses a GPU to each.
+            let free = 19 - n;
+            let unit = if free == 1 { "GPU" } else { "GPUs" };
+            assert_eq!(
+                waits_for(&decisions),
+                format!("the largest free node has {free} {unit}; one replica needs 8")
+            );
         }
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
-        // Its pool waits for it; the other pool does not, by a submit or a full pass.
+        // Its pool waits for it, named; the other pool does not, by a submit or a full
+        // pass.
         scheduler
             .submit(id(20), task(1, 0), demo::user(), 20)
             .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(20))).is_empty());
+        let decisions = scheduler.admit_one(&id(20));
+        assert!(admitted(&decisions).is_empty());
+        let Some(Decision::Wait { reason, .. }) = decisions.first() else {
+            panic!("{decisions:?}")
+        };
+        assert_eq!(
+            reason.render(shared::Lang::En),
+            "waiting for t-1, ahead in the queue and passed over too often, to start first"
+        );
         scheduler
             .submit(id(21), elsewhere(), demo::user(), 21)
             .expect("valid");

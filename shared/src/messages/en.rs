@@ -942,7 +942,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.passed_over",
-        "waiting for a task ahead in the queue that has been passed over too often",
+        "waiting for {task}, ahead in the queue and passed over too often, to start first",
     ),
     (
         "queue.spec_unresolved",

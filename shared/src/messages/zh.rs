@@ -790,7 +790,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.passed_over",
-        "等待队列中前面一个多次被跳过的任务先启动",
+        "等待队列中前面多次被跳过的任务 {task} 先启动",
     ),
     ("queue.spec_unresolved", "任务配置已无法与资源目录匹配"),
     (
