@@ -1368,6 +1368,9 @@ impl Runner {
                     Message::new("event.started").with("attempt", attempt),
                 )
                 .await;
+                if attempt == 1 {
+                    self.say_runtime_env_unapplied(&task).await;
+                }
             }
             backend::Event::Exited {
                 task,
@@ -1461,6 +1464,27 @@ impl Runner {
                 }
             }
             (false, Some(reason)) => self.failed(task, attempt, reason, kept, at).await,
+        }
+    }
+
+    /// Where the backend runs no Ray cluster (the local one), what of a RayJob's runtime
+    /// env it does not apply: only `env_vars` reach the job's processes; `working_dir`,
+    /// `pip` and the rest would otherwise be dropped without a word.
+    async fn say_runtime_env_unapplied(&self, id: &TaskId) {
+        if self.backend.runs_ray_clusters() {
+            return;
+        }
+        let Ok(stored) = self.store.get(id).await else {
+            return;
+        };
+        let spec = &stored.task.spec;
+        if spec.basic.task_type != Some(shared::TaskType::RayJob) {
+            return;
+        }
+        let keys = shared::validate::runtime_env_other_keys(&spec.ray.runtime_env);
+        if !keys.is_empty() {
+            let said = Message::new("event.runtime_env.unapplied").with("keys", keys.join(", "));
+            self.event(id, backend::note_kind::JOB, said).await;
         }
     }
 

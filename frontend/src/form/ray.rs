@@ -69,6 +69,11 @@ pub fn RaySection() -> impl IntoView {
     view! {
         <Section path="ray">
             <TextField path="ray.runtime_env" control=Control::Area under=true lens=text_lens!(cx, ray.runtime_env) />
+            // Where no Ray cluster runs, only env_vars are applied: said before the user
+            // writes a working_dir or pip list that nothing would install.
+            {(!clusters).then(|| view! {
+                <p class="note check-note" data-testid="runtime-env-local">{crate::i18n::tr("ui.form.runtime_env_local")}</p>
+            })}
             <CheckField path="ray.shared_storage.enabled" get=storage_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.shared_storage.enabled = on)) />
             {move || storage_on.get().then(|| view! {

@@ -2292,7 +2292,7 @@ async fn mount_on_server(
 }
 
 #[wasm_bindgen_test]
-async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster() {
+async fn a_server_without_ray_clusters_says_what_it_keeps_and_applies_of_a_rayjob() {
     let mut spec = shared::demo::ray();
     spec.ray.debug.enabled = true;
     // The default: a server with Ray clusters, nothing said.
@@ -2312,6 +2312,15 @@ async fn debug_mode_says_it_keeps_nothing_where_the_server_runs_no_ray_cluster()
         .text_content()
         .unwrap();
     assert!(said.contains("debug mode keeps no cluster here"), "{said}");
+    // And that of the runtime env only env_vars are applied (the exploratory test found
+    // working_dir and pip dropped without a word).
+    let said = host
+        .query_selector("[data-testid='runtime-env-local']")
+        .unwrap()
+        .expect("the note under the runtime env")
+        .text_content()
+        .unwrap();
+    assert!(said.contains("only the runtime env's env_vars"), "{said}");
 }
 
 /// The PyTorchJob section names the master port the job gets: the training operator's

@@ -182,6 +182,22 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     assert_eq!(debug.len(), 1, "{events}");
     let said = debug[0]["message"].as_str().unwrap_or_default();
     assert!(said.starts_with("no Ray cluster is kept"), "{said}");
+    // The example's runtime env asks for pip packages, which nothing installs here: said
+    // at the start, not dropped without a word (the exploratory test).
+    let unapplied: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["message"].as_str())
+        .filter(|m| m.contains("does not apply the runtime env's"))
+        .collect();
+    assert_eq!(
+        unapplied,
+        [
+            "this server (the local backend) runs no Ray cluster and does not apply the runtime env's pip: only its env_vars reach the job's processes"
+        ],
+        "{events}"
+    );
     // After the end, as the end is what it follows.
     assert_eq!(
         events.as_array().unwrap().last(),

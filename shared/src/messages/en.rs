@@ -434,6 +434,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.retrying",
         "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries}",
     ),
+    (
+        "event.runtime_env.unapplied",
+        "this server (the local backend) runs no Ray cluster and does not apply the runtime env's {keys}: only its env_vars reach the job's processes",
+    ),
     ("event.server_stopped", "the server stopped while it ran"),
     (
         "event.server_stopped#ended",
@@ -1503,6 +1507,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.pytorch.workers", "and workers {first} … {last}."),
     ("ui.form.ready", "ready to submit"),
     ("ui.form.remove_row", "Remove {row}"),
+    (
+        "ui.form.runtime_env_local",
+        "This server (the local backend) runs no Ray cluster: only the runtime env's env_vars reach the job's processes; working_dir, pip, conda and the rest are not applied.",
+    ),
     ("ui.form.severity.error", "error"),
     ("ui.form.severity.info", "hint"),
     ("ui.form.severity.warning", "warning"),

@@ -347,6 +347,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.retrying",
         "第 {attempt} 次运行失败（{reason}），开始第 {attempt} 次重试，最多 {max_retries} 次",
     ),
+    (
+        "event.runtime_env.unapplied",
+        "本服务器（本地后端）不启动 Ray 集群：运行环境中的 {keys} 不会生效，只有 env_vars 会传给任务进程",
+    ),
     ("event.server_stopped", "任务运行期间服务器已停止"),
     (
         "event.server_stopped#ended",
@@ -1283,6 +1287,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.pytorch.workers", "以及工作节点 {first} … {last}。"),
     ("ui.form.ready", "可以提交"),
     ("ui.form.remove_row", "删除 {row}"),
+    (
+        "ui.form.runtime_env_local",
+        "本服务器（本地后端）不启动 Ray 集群：运行环境中只有 env_vars 会传给任务进程，working_dir、pip、conda 等不会生效。",
+    ),
     ("ui.form.severity.error", "错误"),
     ("ui.form.severity.info", "提示"),
     ("ui.form.severity.warning", "警告"),

@@ -33,7 +33,7 @@ pub use parse::{check_json, parse_spec, parse_value};
 pub(crate) use pyyaml::tab_place;
 pub use runtime_env::{RuntimeEnvReader, set_runtime_env_reader};
 #[cfg(feature = "yaml")]
-pub use runtime_env::{read_runtime_env, runtime_env_vars};
+pub use runtime_env::{read_runtime_env, runtime_env_other_keys, runtime_env_vars};
 pub(crate) use shape::{EXPECTED_KINDS, describe_text};
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;

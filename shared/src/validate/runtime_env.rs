@@ -155,6 +155,26 @@ pub fn set_runtime_env_reader(read: RuntimeEnvReader) {
     let _ = READER.set(read);
 }
 
+/// The top-level keys of a runtime env other than `env_vars`, in the order written
+/// (`working_dir`, `pip`, …): what a backend that runs the entrypoint itself, without Ray's
+/// runtime env agent, does not apply; none when the text does not read.
+#[cfg(feature = "yaml")]
+pub fn runtime_env_other_keys(text: &str) -> Vec<String> {
+    let Ok(docs) = super::pyyaml::load(text) else {
+        return Vec::new();
+    };
+    match docs.first() {
+        Some(Value::Map(entries)) => entries
+            .iter()
+            .filter_map(|(key, _)| match key {
+                Value::Str(key) if key != "env_vars" => Some(key.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The `env_vars` of a runtime env as Ray reads them (strings to strings, in the order of
 /// a Python dict: a name given twice keeps its first place and its last value), for a
 /// backend that runs the entrypoint itself; none when the text does not read (the
@@ -417,6 +437,17 @@ mod tests {
     }
 
     #[cfg(feature = "yaml")]
+    #[test]
+    fn the_other_keys_are_every_top_level_key_but_env_vars() {
+        assert_eq!(
+            runtime_env_other_keys("working_dir: .\nenv_vars: {A: x}\npip: [torch]\n"),
+            ["working_dir", "pip"]
+        );
+        assert!(runtime_env_other_keys("env_vars: {A: x}\n").is_empty());
+        assert!(runtime_env_other_keys("").is_empty());
+        assert!(runtime_env_other_keys("[a").is_empty());
+    }
+
     #[test]
     fn the_env_vars_are_what_ray_gives_the_entrypoint() {
         let pairs = |text| runtime_env_vars(text);
