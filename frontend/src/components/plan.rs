@@ -185,6 +185,10 @@ pub fn PlanView(
     /// accept idle): then, as for the idle kind, no offer at its level is said.
     #[prop(into, default = Signal::stored(false))]
     accepts_idle: Signal<bool>,
+    /// The spec list as written: a spec the pool does not offer has no verdict of the
+    /// plan's, and gets a row saying so (the numbering skipped it).
+    #[prop(into, default = Signal::stored(Vec::new()))]
+    specs: Signal<Vec<String>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     view! {
@@ -255,23 +259,49 @@ pub fn PlanView(
                     {idle}
                     {no_idle}
                     <ol class="verdicts" data-testid="verdicts">
-                        {plan.candidates.iter().map(|c| {
-                            let is_used = used == Some(c.index);
-                            view! {
-                                <li class="verdict" class:used=is_used data-spec=c.spec.clone()
-                                    aria-current=is_used.then_some("true")>
-                                    // The rank the spec list numbers its rows with, so a
-                                    // verdict finds its row.
-                                    <strong>{format!("{}. {}", c.index + 1, c.spec)}</strong>
-                                    {is_used.then(|| view! {
-                                        // A full-width bracket brings its own space.
-                                        {(l != Lang::Zh).then_some(" ")}
-                                        <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
-                                    {text(l, "ui.form.summary.after_place", &[])}{verdict(c, used, l)}
+                        {
+                            // By the list's order: the plan's verdicts, and a row for each
+                            // spec it has none for (not hosted by the pool's nodes, too
+                            // many units for it, another instance type, a repeat), so the
+                            // numbering skips none.
+                            let mut rows: Vec<(usize, Option<Candidate>, String)> = plan
+                                .candidates
+                                .iter()
+                                .map(|c| (c.index, Some(c.clone()), c.spec.clone()))
+                                .collect();
+                            specs.with(|specs| {
+                                for (index, spec) in specs.iter().enumerate() {
+                                    if !spec.is_empty() && plan.candidate(index).is_none() {
+                                        rows.push((index, None, spec.clone()));
+                                    }
+                                }
+                            });
+                            rows.sort_by_key(|(index, _, _)| *index);
+                            rows.into_iter().map(|(index, c, spec)| {
+                                let is_used = used == Some(index);
+                                let said = match &c {
+                                    Some(c) => verdict(c, used, l),
+                                    None => text(l, "ui.form.plan.verdict.unusable", &[("pool", plan.pool.clone())]),
+                                };
+                                let aside = c.as_ref().map(|c| view! {
                                     <span class="meta">{text(l, "ui.form.plan.aside", &[("text", text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]))])}</span>
-                                </li>
-                            }
-                        }).collect_view()}
+                                });
+                                view! {
+                                    <li class="verdict" class:used=is_used data-spec=spec.clone()
+                                        aria-current=is_used.then_some("true")>
+                                        // The rank the spec list numbers its rows with, so a
+                                        // verdict finds its row.
+                                        <strong>{format!("{}. {}", index + 1, spec)}</strong>
+                                        {is_used.then(|| view! {
+                                            // A full-width bracket brings its own space.
+                                            {(l != Lang::Zh).then_some(" ")}
+                                            <span class="used-mark">{text(l, "ui.form.plan.used", &[])}</span> })}
+                                        {text(l, "ui.form.summary.after_place", &[])}{said}
+                                        {aside}
+                                    </li>
+                                }
+                            }).collect_view()
+                        }
                     </ol>
                 }.into_any()
             }}

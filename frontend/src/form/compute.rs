@@ -272,7 +272,7 @@ pub fn ComputeSection() -> impl IntoView {
             </Section>
             <PlanView plan=cx.plan accepts_idle=Signal::derive(move || {
                 kind.get() == Some(ResourceKind::Reserved) && accept_idle.get()
-            }) />
+            }) specs=cx.watch(|s| s.compute.specs.clone()) />
         </div>
     }
 }

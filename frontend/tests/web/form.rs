@@ -2152,6 +2152,39 @@ async fn a_spec_over_quota_is_skipped_only_for_another() {
     );
 }
 
+/// A spec of the list the pool does not offer gets a row of its own, so the verdicts
+/// are numbered as the spec list is (the exploratory test saw "1." then "3.").
+#[wasm_bindgen_test]
+async fn a_spec_the_pool_lacks_keeps_its_place_in_the_verdicts() {
+    use frontend::components::PlanView;
+    crate::fresh_page();
+    let catalog = shared::demo::catalog();
+    let user = shared::demo::user();
+    let mut spec = shared::demo::pytorch();
+    // h100-8g is offered in sh-a-h100 only, not in the on-demand sh-a-shared.
+    spec.compute.specs = vec!["a100-1g".into(), "h100-8g".into(), "a100-1g-b".into()];
+    let plan = shared::quota::plan(&spec, &catalog, &shared::demo::usage(), &user).unwrap();
+    let specs = spec.compute.specs.clone();
+    let host = crate::new_host();
+    let _handle = leptos::mount::mount_to(host.clone(), move || {
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        view! { <PlanView plan=Signal::stored(plan.clone()) specs=specs.clone() /> }
+    });
+    leptos::task::tick().await;
+    let rows = host.query_selector_all(".verdict").unwrap();
+    let rows: Vec<String> = (0..rows.length())
+        .map(|i| rows.item(i).unwrap().text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[0].starts_with("1. a100-1g"), "{rows:?}");
+    assert!(
+        rows[1].starts_with("2. h100-8g")
+            && rows[1].contains("cannot be used in pool sh-a-shared (its finding says why)"),
+        "{rows:?}"
+    );
+    assert!(rows[2].starts_with("3. a100-1g-b"), "{rows:?}");
+}
+
 /// A Ray head of another spec draws on that spec's quota line: the panel shows its bars
 /// beside the workers', names a shortfall on it by its spec (it read as the workers'
 /// spec's), and with no workers shows the head's line alone (it said the workers' spec

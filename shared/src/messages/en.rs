@@ -1483,6 +1483,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "skipped: over quota by {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "will queue: {reason}"),
+    (
+        "ui.form.plan.verdict.unusable",
+        "cannot be used in pool {pool} (its finding says why)",
+    ),
     ("ui.form.pool_automatic", "Automatic: {pool}"),
     ("ui.form.prefix_placeholder", "<prefix>"),
     (

@@ -1270,6 +1270,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "已跳过：超出配额 {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "将排队：{reason}"),
+    (
+        "ui.form.plan.verdict.unusable",
+        "无法在资源池 {pool} 中使用（原因见该规格的提示）",
+    ),
     ("ui.form.pool_automatic", "自动：{pool}"),
     ("ui.form.prefix_placeholder", "<前缀>"),
     ("ui.form.preview.title", "预览：将提交的任务规格（YAML）"),
