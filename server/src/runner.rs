@@ -922,7 +922,9 @@ impl Runner {
             }
             for task in &mut tasks {
                 task.decisions.retain(|d| match d {
-                    Decision::Admit { id, .. } | Decision::Wait { id, .. } => !failed.contains(id),
+                    Decision::Admit { id, .. }
+                    | Decision::Wait { id, .. }
+                    | Decision::Reason { id, .. } => !failed.contains(id),
                 });
             }
         }
@@ -1028,6 +1030,9 @@ impl Runner {
                         drop(reasons);
                         self.event(&id, event_kind::QUEUED, queued(&reason)).await;
                     }
+                }
+                Decision::Reason { id, reason } => {
+                    self.reasons.lock().await.insert(id, reason);
                 }
             }
         }
@@ -1368,9 +1373,7 @@ impl Runner {
                     Message::new("event.started").with("attempt", attempt),
                 )
                 .await;
-                if attempt == 1 {
-                    self.say_runtime_env_unapplied(&task).await;
-                }
+                self.say_runtime_env_unapplied(&task).await;
             }
             backend::Event::Exited {
                 task,
@@ -1478,7 +1481,14 @@ impl Runner {
             return;
         };
         let spec = &stored.task.spec;
-        if spec.basic.task_type != Some(shared::TaskType::RayJob) {
+        // Once, at the task's first run (an attempt may have failed before it ran).
+        let runs = stored
+            .task
+            .history
+            .iter()
+            .filter(|c| c.phase == TaskPhase::Running)
+            .count();
+        if spec.basic.task_type != Some(shared::TaskType::RayJob) || runs != 1 {
             return;
         }
         let keys = shared::validate::runtime_env_other_keys(&spec.ray.runtime_env);
@@ -2113,12 +2123,18 @@ impl Runner {
             }
         }
         // A stop asked after the check above and before the insert found no attempt and
-        // ended the task: its job is not taken back (the backend ends it as left over).
-        // One asked after the insert found the attempt, and is asked here too: its job
-        // is not taken back either, and the restore ends the task stopped.
+        // ended the task (with no `stopping` event): its job is not taken back (the
+        // backend ends it as left over). One asked after the insert found the attempt,
+        // and is asked here too: its job is not taken back either, and the restore ends
+        // the task stopped.
         let mut late = HashSet::new();
         for resumable in &resumable {
-            if self.stop_asked(&resumable.task).await {
+            let ended = self
+                .store
+                .get(&resumable.task)
+                .await
+                .is_ok_and(|s| s.task.phase.is_finished());
+            if ended || self.stop_asked(&resumable.task).await {
                 late.insert(resumable.task.clone());
             }
         }

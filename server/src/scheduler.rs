@@ -34,7 +34,7 @@ pub const MAX_PASSED_OVER: u32 = 8;
 /// Why a task waits behind one that has been overtaken [`MAX_PASSED_OVER`] times.
 /// Why a task waits behind `ahead`, passed over too often: it starts first.
 fn passed_over_too_often(ahead: &TaskId) -> Message {
-    Message::new("queue.passed_over").with("task", &ahead.0)
+    Message::new("queue.passed_over#named").with("task", &ahead.0)
 }
 
 /// A task in the queue.
@@ -80,6 +80,15 @@ pub enum Decision {
         /// The task.
         id: TaskId,
         /// Why it cannot start now, rendered in each reader's language.
+        reason: Message,
+    },
+    /// A task that was not tried waits for something else now (another took room it
+    /// waits for): what its page says, not a line of its events, which would grow by one
+    /// at every task started past it.
+    Reason {
+        /// The task.
+        id: TaskId,
+        /// Why it cannot start now.
         reason: Message,
     },
 }
@@ -343,7 +352,7 @@ impl Scheduler {
                 // took): said again, or their reason stayed that of the last full pass.
                 for k in passed {
                     let ahead = &self.queue[k];
-                    decisions.push(Decision::Wait {
+                    decisions.push(Decision::Reason {
                         id: ahead.id.clone(),
                         reason: self.reason(ahead),
                     });
@@ -546,7 +555,7 @@ mod tests {
             .iter()
             .filter_map(|d| match d {
                 Decision::Admit { id, .. } => Some(id.clone()),
-                Decision::Wait { .. } => None,
+                Decision::Wait { .. } | Decision::Reason { .. } => None,
             })
             .collect()
     }
@@ -801,7 +810,7 @@ mod tests {
             decisions
                 .iter()
                 .find_map(|d| match d {
-                    Decision::Wait { id: w, reason } if *w == id(1) => {
+                    Decision::Reason { id: w, reason } if *w == id(1) => {
                         Some(reason.render(shared::Lang::En))
                     }
                     _ => None,
