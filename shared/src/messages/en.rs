@@ -24,7 +24,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "must be a URL path starting with '/', like /metrics, without spaces, '?' or '#'",
+        "must be a URL path starting with '/', like /metrics, without spaces, '?', '#' or '%'",
     ),
     (
         "advanced.monitoring.port.master",
@@ -216,7 +216,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "must be at least 1",
     ),
     (
-        "compute.units_per_node.out_of_range_one",
+        "compute.units_per_node.out_of_range#one",
         "must be 1, the most {spec} takes per node",
     ),
     (
@@ -946,6 +946,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.passed_over",
+        "waiting for a task ahead in the queue that has been passed over too often",
+    ),
+    (
+        "queue.passed_over#named",
         "waiting for {task}, ahead in the queue and passed over too often, to start first",
     ),
     (
@@ -1236,7 +1240,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The server refused to run this spec again as it is: clone the task and fix the findings below in the form ({code})",
     ),
     ("ui.detail.retries", "Attempts retried"),
-    ("ui.detail.retry", "Attempt {attempt} ended {at}: {reason}"),
+    ("ui.detail.retry", "{at}: {reason}"),
     ("ui.detail.share", "Share"),
     (
         "ui.detail.share_help",
@@ -1485,7 +1489,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.verdict.queue", "will queue: {reason}"),
     (
         "ui.form.plan.verdict.unusable",
-        "cannot be used in pool {pool} (its finding says why)",
+        "not part of the plan in pool {pool} (its finding says why)",
     ),
     ("ui.form.pool_automatic", "Automatic: {pool}"),
     ("ui.form.prefix_placeholder", "<prefix>"),

@@ -21,7 +21,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "必须是以 / 开头的 URL 路径，例如 /metrics，不能含空格、? 或 #",
+        "必须是以 / 开头的 URL 路径，例如 /metrics，不能含空格、?、# 或 %",
     ),
     (
         "advanced.monitoring.port.master",
@@ -180,6 +180,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "必须在 1 到 {max} 之间（规格 {spec} 单节点最多 {max}）",
     ),
     ("compute.units_per_node.out_of_range#no_max", "必须不小于 1"),
+    (
+        "compute.units_per_node.out_of_range#one",
+        "必须为 1（规格 {spec} 单节点最多 1）",
+    ),
     ("compute.workers.out_of_range", "必须在 0 到 {max} 之间"),
     ("datasets.unknown", "不是该集群中的数据集，请从列表中选择"),
     ("env.name.duplicate", "与上方的环境变量重名，请只保留一个"),
@@ -794,6 +798,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.passed_over",
+        "等待队列中前面一个多次被跳过的任务先启动",
+    ),
+    (
+        "queue.passed_over#named",
         "等待队列中前面多次被跳过的任务 {task} 先启动",
     ),
     ("queue.spec_unresolved", "任务配置已无法与资源目录匹配"),
@@ -1049,10 +1057,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "服务器拒绝按原配置重新提交：请克隆任务，在表单中修正以下问题（{code}）",
     ),
     ("ui.detail.retries", "重试记录"),
-    (
-        "ui.detail.retry",
-        "第 {attempt} 次运行于 {at} 结束：{reason}",
-    ),
+    ("ui.detail.retry", "{at}：{reason}"),
     ("ui.detail.share", "分享"),
     (
         "ui.detail.share_help",
@@ -1272,7 +1277,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.verdict.queue", "将排队：{reason}"),
     (
         "ui.form.plan.verdict.unusable",
-        "无法在资源池 {pool} 中使用（原因见该规格的提示）",
+        "未纳入资源池 {pool} 的调度计划（原因见该规格的提示）",
     ),
     ("ui.form.pool_automatic", "自动：{pool}"),
     ("ui.form.prefix_placeholder", "<前缀>"),

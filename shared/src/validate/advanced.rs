@@ -34,13 +34,14 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         if let Some(code) = port {
             report.push(field_path!(TaskSpec: advanced.monitoring.port), code);
         }
-        // A URL path Prometheus requests as written: a query, a fragment or a space
-        // would be escaped into the path and the scrape find nothing.
+        // A URL path Prometheus requests as written: a query, a fragment, a space or a
+        // `%` (Prometheus escapes the path again: `%7E` is asked as `%257E`) would be
+        // escaped into the path and the scrape find nothing.
         if !monitoring.path.starts_with('/')
             || !monitoring
                 .path
                 .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@%/".contains(&b))
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b))
         {
             report.push(
                 field_path!(TaskSpec: advanced.monitoring.path),

@@ -447,6 +447,13 @@ impl IssueCode {
             UnitsOutOfRange { max: 0, .. } => {
                 return ("compute.units_per_node.out_of_range#no_max", vec![]);
             }
+            // At most 1: "between 1 and 1" read as a fault, in either language.
+            UnitsOutOfRange { max: 1, spec } => {
+                return (
+                    "compute.units_per_node.out_of_range#one",
+                    vec![("spec", spec.clone())],
+                );
+            }
             UnitsOutOfRange { max, spec } => vec![("max", n(max)), ("spec", spec.clone())],
             QuotaExceeded {
                 dimension,
