@@ -272,7 +272,10 @@ pub fn ComputeSection() -> impl IntoView {
             </Section>
             <PlanView plan=cx.plan accepts_idle=Signal::derive(move || {
                 kind.get() == Some(ResourceKind::Reserved) && accept_idle.get()
-            }) specs=cx.watch(|s| s.compute.specs.clone()) />
+            })
+            // Read when the plan is drawn, which a change of the list redraws: not
+            // watched, which would copy the list at every keystroke anywhere.
+            specs=Signal::derive(move || cx.spec.with_untracked(|s| s.compute.specs.clone())) />
         </div>
     }
 }

@@ -170,7 +170,7 @@ pub fn TaskDetailPage(
                             <div class="columns">
                                 <div>
                                     <TaskSummary view groups=session.catalog.project_groups.clone() stopping=stopping />
-                                    <Resilience view />
+                                    <Resilience view events=events />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
                                     <EventList events=events.into() zone=zone />
                                 </div>
@@ -268,11 +268,16 @@ pub fn TaskSummary(
 
 /// Monitoring and fault tolerance (SPEC.md section 7, the seeds' 监控和容错详情): whether
 /// the task's metrics are scraped and where, whether failed attempts are retried and how
-/// many retries are used, and each attempt that ended in a retry, with why.
+/// many retries are used, and each retry, with when and why.
 #[component]
 pub fn Resilience(
     /// The task.
     view: Signal<TaskView>,
+    /// Its events: each `retrying` one is a retry (written even for an attempt that
+    /// failed before it ran, which has no step into retrying). Without them (the shared
+    /// view), the retries are counted from the task alone, and not listed.
+    #[prop(optional, into)]
+    events: Option<Signal<Vec<TaskEventView>>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let monitoring = move || {
@@ -288,11 +293,33 @@ pub fn Resilience(
             }
         })
     };
+    let retried = move || {
+        events
+            .map(|events| {
+                events.with(|events| {
+                    events
+                        .iter()
+                        .filter(|e| e.kind == "retrying")
+                        .map(|e| (e.at, e.message.clone()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .unwrap_or_default()
+    };
     let tolerance = move || {
         view.with(|v| {
             let f = &v.task.spec.advanced.fault_tolerance;
             if f.enabled {
-                let used = retries(&v.task.history);
+                // Each attempt after the first was a retry; a retry asked and not yet
+                // started shows as a step into retrying or as its event.
+                let steps = v
+                    .task
+                    .history
+                    .iter()
+                    .filter(|c| c.phase == TaskPhase::Retrying)
+                    .count();
+                let started = v.task.attempts.saturating_sub(1) as usize;
+                let used = retried().len().max(steps).max(started);
                 lang.text_with(
                     "ui.detail.fault_tolerance_on",
                     &[
@@ -305,19 +332,6 @@ pub fn Resilience(
             }
         })
     };
-    // Each step into retrying ended an attempt: the n-th, in order.
-    let ended = move || {
-        view.with(|v| {
-            let zone = v.task.spec.basic.time_zone.clone();
-            v.task
-                .history
-                .iter()
-                .filter(|c| c.phase == TaskPhase::Retrying)
-                .enumerate()
-                .map(|(i, c)| (i + 1, c.at, c.reason.clone(), zone.clone()))
-                .collect::<Vec<_>>()
-        })
-    };
     view! {
         <section class="panel resilience" aria-labelledby="resilience-title" data-testid="resilience">
             <h2 id="resilience-title">{crate::i18n::tr("ui.detail.resilience")}</h2>
@@ -328,30 +342,25 @@ pub fn Resilience(
                 <dd data-testid="fault-tolerance">{tolerance}</dd>
             </dl>
             {move || {
-                let ended = ended();
-                (!ended.is_empty()).then(|| view! {
+                let retried = retried();
+                let zone = view.with(|v| v.task.spec.basic.time_zone.clone());
+                (!retried.is_empty()).then(|| view! {
                     <h3>{crate::i18n::tr("ui.detail.retries")}</h3>
                     <ol class="retries" data-testid="retries">
-                        {ended.into_iter().map(|(n, at, reason, zone)| view! {
-                            <li>{move || lang.text_with("ui.detail.retry", &[
-                                ("attempt", n.to_string()),
-                                ("at", format_task_time(lang.get(), at, &zone)),
-                                ("reason", reason.clone()),
-                            ])}</li>
+                        {retried.into_iter().map(|(at, said)| {
+                            let zone = zone.clone();
+                            view! {
+                                <li>{move || lang.text_with("ui.detail.retry", &[
+                                    ("at", format_task_time(lang.get(), at, &zone)),
+                                    ("reason", said.clone()),
+                                ])}</li>
+                            }
                         }).collect_view()}
                     </ol>
                 })
             }}
         </section>
     }
-}
-
-/// How many retries a task has used: its steps into retrying.
-fn retries(history: &[shared::record::PhaseChange]) -> usize {
-    history
-        .iter()
-        .filter(|c| c.phase == TaskPhase::Retrying)
-        .count()
 }
 
 /// What replicas take on a node, in the reader's words: the GPUs of a GPU spec (what a

@@ -2179,7 +2179,7 @@ async fn a_spec_the_pool_lacks_keeps_its_place_in_the_verdicts() {
     assert!(rows[0].starts_with("1. a100-1g"), "{rows:?}");
     assert!(
         rows[1].starts_with("2. h100-8g")
-            && rows[1].contains("cannot be used in pool sh-a-shared (its finding says why)"),
+            && rows[1].contains("not part of the plan in pool sh-a-shared (its finding says why)"),
         "{rows:?}"
     );
     assert!(rows[2].starts_with("3. a100-1g-b"), "{rows:?}");
