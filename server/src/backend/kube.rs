@@ -214,7 +214,7 @@ pub struct KubeSettings {
     /// one on admission, k8s/RULES.md section 9).
     pub kueue: bool,
     /// The image of the Job that removes a RayJob's shared-storage directory at its end
-    /// ("clean up on exit"): any image with `sh`, `sleep` and `rm` [default:
+    /// ("clean up on exit"): any image with `sh`, `date`, `sleep` and `rm` [default:
     /// `busybox:1.37`]. Name a mirror where the cluster cannot pull from Docker Hub.
     #[serde(deserialize_with = "cleanup_image")]
     pub cleanup_image: String,
@@ -3178,7 +3178,22 @@ mod tests {
                 .status()
                 .expect("sh runs")
         };
-        // Its time came an hour ago: removed now, the other task's directory kept.
+        // Its time comes in five seconds: it waits for it, then removes.
+        let mut waiting = std::process::Command::new("sh")
+            .args(["-c", &script, "clean", &(now + 5).to_string(), "task-a"])
+            .spawn()
+            .expect("sh runs");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            waiting.try_wait().expect("asked").is_none(),
+            "it waits for its time"
+        );
+        assert!(volume.path().join("task-a").exists());
+        assert!(waiting.wait().expect("ended").success());
+        assert!(!volume.path().join("task-a").exists());
+        // Its time came an hour ago (a pod run again): removed now, the other task's
+        // directory kept.
+        std::fs::create_dir_all(volume.path().join("task-a")).expect("made");
         assert!(run(now - 3600, "task-a").success());
         assert!(!volume.path().join("task-a").exists());
         assert!(volume.path().join("task-b").exists());
