@@ -3306,6 +3306,18 @@ mod tests {
         }))
     }
 
+    /// What the cleanup of the demo RayJob `task`, ended in `ended`, tells: the note.
+    async fn cleanup_told(
+        backend: &KubeBackend,
+        task: &TaskId,
+        ended: shared::record::TaskPhase,
+    ) -> Message {
+        backend
+            .clean_shared_storage(task, &shared::demo::ray(), ended)
+            .await
+            .expect("what became of it")
+    }
+
     /// The directory the cleanup removes, as its events name it.
     fn cleanup_place(spec: &TaskSpec, task: &TaskId) -> String {
         let (claim, dir) = mounted_shared_dir(spec, task);
@@ -3339,10 +3351,7 @@ mod tests {
         );
         let backend = backend(client, false);
         let spec = shared::demo::ray();
-        let note = backend
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded)
-            .await
-            .expect("what became of it");
+        let note = cleanup_told(&backend, &ray, shared::record::TaskPhase::Succeeded).await;
         assert_eq!(
             note.render(shared::Lang::En),
             format!("Job {name}: removed the {}", cleanup_place(&spec, &ray))
@@ -3409,10 +3418,7 @@ mod tests {
         );
         let backend = backend(client, false);
         let spec = shared::demo::ray();
-        let note = backend
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Failed)
-            .await
-            .expect("what became of it");
+        let note = cleanup_told(&backend, &ray, shared::record::TaskPhase::Failed).await;
         assert_eq!(
             note.render(shared::Lang::En),
             format!(
@@ -3454,10 +3460,7 @@ mod tests {
         let backend = backend(client, true);
         let spec = shared::demo::ray();
         let began = tokio::time::Instant::now();
-        let note = backend
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Stopped)
-            .await
-            .expect("what became of it");
+        let note = cleanup_told(&backend, &ray, shared::record::TaskPhase::Stopped).await;
         // A stopped task's Job waits a minute, then has half an hour (1860 s), and Berth
         // five minutes more.
         let waited = began.elapsed();
@@ -3487,10 +3490,12 @@ mod tests {
         let name = "tune-x2b4c-clean";
         let spec = shared::demo::ray();
         let (client, api) = cleanup_api(move |_| Some(cleanup_status(name, false, &[])), json!([]));
-        let note = backend(client, false)
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Stopped)
-            .await
-            .expect("what became of it");
+        let note = cleanup_told(
+            &backend(client, false),
+            &ray,
+            shared::record::TaskPhase::Stopped,
+        )
+        .await;
         assert_eq!(
             note.render(shared::Lang::En),
             format!(
@@ -3504,10 +3509,12 @@ mod tests {
             move |look| (look < 3).then(|| cleanup_status(name, false, &[])),
             json!([]),
         );
-        let note = backend(client, false)
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Stopped)
-            .await
-            .expect("what became of it");
+        let note = cleanup_told(
+            &backend(client, false),
+            &ray,
+            shared::record::TaskPhase::Stopped,
+        )
+        .await;
         assert_eq!(
             note.render(shared::Lang::En),
             format!(
