@@ -435,6 +435,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries}",
     ),
     (
+        "event.retrying#backoff",
+        "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries} starts {secs} s after it at the earliest",
+    ),
+    (
+        "event.retrying.waits",
+        "waiting before its retry: the next attempt starts at {at} at the earliest",
+    ),
+    (
         "event.runtime_env.unapplied",
         "this server (the local backend) runs no Ray cluster and does not apply the runtime env's {keys}: only its env_vars reach the job's processes",
     ),

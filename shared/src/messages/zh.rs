@@ -352,6 +352,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "第 {attempt} 次运行失败（{reason}），开始第 {attempt} 次重试，最多 {max_retries} 次",
     ),
     (
+        "event.retrying#backoff",
+        "第 {attempt} 次运行失败（{reason}），最早 {secs} 秒后开始第 {attempt} 次重试，最多 {max_retries} 次",
+    ),
+    (
+        "event.retrying.waits",
+        "重试前等待中：下次运行最早于 {at} 开始",
+    ),
+    (
         "event.runtime_env.unapplied",
         "本服务器（本地后端）不启动 Ray 集群：运行环境中的 {keys} 不会生效，只有 env_vars 会传给任务进程",
     ),
