@@ -352,6 +352,45 @@ fn backing_off(due: Timestamp) -> Message {
     Message::new("event.retrying.waits").with("at", at)
 }
 
+/// Nodes an `admitted` event names at most; the rest are counted.
+const NAMED_NODES: usize = 8;
+
+/// Where a placement's replicas run, for its `admitted` event: the task's page shows
+/// its placement only while it holds it, and the event keeps it after the end. Each
+/// node with its replicas (`gpu-a1 ×2, gpu-a2 ×2`), a distinct head apart; past
+/// [`NAMED_NODES`] the rest are counted, so a large gang's event stays short.
+fn where_it_runs(placement: &Placement) -> Message {
+    let named: Vec<String> = placement
+        .workers
+        .iter()
+        .take(NAMED_NODES)
+        .map(|share| format!("{} ×{}", share.node, share.replicas))
+        .collect();
+    let more = placement.workers.len().saturating_sub(NAMED_NODES);
+    let (head, workers) = (placement.head.as_ref(), named.join(", "));
+    let said = match (head, named.is_empty(), more > 0) {
+        (Some(_), true, _) => Message::new("event.admitted.on#head_only"),
+        (Some(_), false, false) => Message::new("event.admitted.on#head"),
+        (Some(_), false, true) => Message::new("event.admitted.on#head_more"),
+        (None, _, false) => Message::new("event.admitted.on"),
+        (None, _, true) => Message::new("event.admitted.on#more"),
+    };
+    let said = match head {
+        Some(head) => said.with("head", &head.node),
+        None => said,
+    };
+    let said = if named.is_empty() {
+        said
+    } else {
+        said.with("workers", workers)
+    };
+    if more > 0 {
+        said.with("more", more)
+    } else {
+        said
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now() -> Timestamp {
     timestamp(std::time::SystemTime::now())
@@ -1189,8 +1228,8 @@ impl Runner {
         let nodes = placement.nodes();
         // A Ray head of its own spec is said too: the workers' spec alone hides it.
         let admitted = match placement.head.as_ref().filter(|h| h.spec != placement.spec) {
-            Some(head) => Message::new("event.admitted#head").with("head", &head.spec),
-            None => Message::new("event.admitted"),
+            Some(head) => Message::new("event.admitted#head_placed").with("head", &head.spec),
+            None => Message::new("event.admitted#placed"),
         };
         self.event(
             id,
@@ -1198,7 +1237,8 @@ impl Runner {
             admitted
                 .with("attempt", attempt)
                 .with("nodes", nodes)
-                .with("spec", &placement.spec),
+                .with("spec", &placement.spec)
+                .with_message("on", where_it_runs(placement)),
         )
         .await;
         let hidden = self
@@ -2848,6 +2888,82 @@ impl std::fmt::Debug for Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A placement of `workers` one-replica nodes `n0`, `n1`, … (two replicas on `n0`),
+    /// with a head on `h` when `head`.
+    fn placed(workers: usize, head: bool) -> Placement {
+        Placement {
+            user: "alice".into(),
+            kind: shared::task::ResourceKind::OnDemand,
+            pool: "p".into(),
+            index: 0,
+            spec: "a100-1g".into(),
+            need: shared::Resources::new(1, 12, 120),
+            workers: (0..workers)
+                .map(|n| shared::quota::NodeShare {
+                    node: format!("n{n}"),
+                    replicas: if n == 0 { 2 } else { 1 },
+                })
+                .collect(),
+            head: head.then(|| shared::quota::HeadPlacement {
+                node: "h".into(),
+                spec: "cpu-4c".into(),
+                need: shared::Resources::new(0, 4, 16),
+            }),
+        }
+    }
+
+    /// The `admitted` event names where each replica runs (README, Running tasks): each
+    /// node with its replicas, a distinct head apart, and past eight nodes a count, so a
+    /// 256-node gang's event stays short; an event stored before names nothing, as then.
+    #[test]
+    fn the_admitted_event_names_the_nodes_a_head_apart_and_counts_past_eight() {
+        let en = |m: &Message| m.render(shared::Lang::En);
+        let zh = |m: &Message| m.render(shared::Lang::Zh);
+        let two = where_it_runs(&placed(2, false));
+        assert_eq!(en(&two), "n0 ×2, n1 ×1");
+        let event = Message::new("event.admitted#placed")
+            .with("attempt", 1)
+            .with("nodes", 2)
+            .with("spec", "a100-1g")
+            .with_message("on", two);
+        assert_eq!(
+            en(&event),
+            "attempt 1 on 2 nodes with a100-1g: n0 ×2, n1 ×1"
+        );
+        assert_eq!(
+            zh(&event),
+            "第 1 次运行，使用 2 个节点，实例规格 a100-1g：n0 ×2, n1 ×1"
+        );
+        let one = Message::new("event.admitted#placed")
+            .with("attempt", 2)
+            .with("nodes", 1)
+            .with("spec", "a100-1g")
+            .with_message("on", where_it_runs(&placed(1, false)));
+        assert_eq!(en(&one), "attempt 2 on 1 node with a100-1g: n0 ×2");
+
+        let big = where_it_runs(&placed(256, true));
+        assert_eq!(
+            en(&big),
+            "the head on h; workers on n0 ×2, n1 ×1, n2 ×1, n3 ×1, n4 ×1, n5 ×1, n6 ×1, n7 ×1 and 248 more nodes"
+        );
+        assert_eq!(
+            zh(&big),
+            "Head 位于 h；Worker 位于 n0 ×2, n1 ×1, n2 ×1, n3 ×1, n4 ×1, n5 ×1, n6 ×1, n7 ×1，另有 248 个节点"
+        );
+        assert!(en(&where_it_runs(&placed(9, false))).ends_with("n7 ×1 and 1 more node"));
+        assert_eq!(en(&where_it_runs(&placed(0, true))), "the head on h");
+        assert_eq!(
+            en(&where_it_runs(&placed(1, true))),
+            "the head on h; workers on n0 ×2"
+        );
+
+        let stored_before = Message::new("event.admitted")
+            .with("attempt", 1)
+            .with("nodes", 2)
+            .with("spec", "a100-1g");
+        assert_eq!(en(&stored_before), "attempt 1 on 2 nodes with a100-1g");
+    }
 
     /// What a server heard is read back from the `exited` events it wrote: each
     /// replica's first of the attempt asked for, with how and when it ended; not the
