@@ -161,7 +161,8 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     assert_eq!(row["id"], id.as_str());
     assert!(row.get("logs").is_none(), "{row}");
     let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
-    // The head's own spec is said beside the workers' (the explorer saw only a100-1g).
+    // The head's own spec is said beside the workers' (the explorer saw only a100-1g),
+    // and its node apart from theirs.
     let admitted = events
         .as_array()
         .unwrap()
@@ -170,7 +171,8 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
         .expect("admitted");
     let said = admitted["message"].as_str().unwrap_or_default();
     assert!(
-        said.ends_with("with a100-1g, the head with cpu-8c"),
+        said.contains("with a100-1g, the head with cpu-8c: the head on bj-a-cpu-")
+            && said.contains("; workers on bj-a-a100-"),
         "{said}"
     );
     let debug: Vec<&Value> = events
