@@ -659,6 +659,32 @@ fn a_retry_waiting_with_several_servers_starts_once_on_the_leader_at_its_time() 
         (200, "stopped".to_owned()),
         "{answer}"
     );
+    // The leader gives its hold back when it catches up with the store, not at the time
+    // its retry would have started: the other still waits then.
+    let held = |server: &Server| -> u64 {
+        let text = agent()
+            .get(&format!("{}/api/v1/catalog", server.url))
+            .call()
+            .expect("the server answers")
+            .body_mut()
+            .read_to_string()
+            .expect("readable");
+        let catalog: Value = serde_json::from_str(&text).expect("JSON");
+        catalog["usage"]["quota"]
+            .as_array()
+            .expect("quota lines")
+            .iter()
+            .find(|q| {
+                q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved"
+            })
+            .map_or(0, |q| q["used"]["gpu"].as_u64().expect("a number"))
+    };
+    let until = Instant::now() + Duration::from_secs(30);
+    while held(&leader) != 1 {
+        assert!(Instant::now() < until, "the stopped task's hold stays");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(phase(&task(&follower, &kept)), "retrying");
     leader.crash();
 
     let done = wait_for(&follower, &kept, |t| phase(t) == "failed");
