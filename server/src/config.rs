@@ -319,6 +319,8 @@ pub struct FileConfig {
     pub users: Vec<UserEntry>,
     /// `[limits]`.
     pub limits: Limits,
+    /// `[retries]`: how long a failed attempt's retry waits.
+    pub retries: Retries,
     /// `[identity]`: how requests are tied to users.
     pub identity: Option<IdentityConfig>,
     /// `[cors]`: other sites whose pages may call the API.
@@ -452,6 +454,79 @@ pub struct Limits {
     pub body_bytes: Option<usize>,
 }
 
+/// `[retries]` of the config file: the wait between a failed attempt and its retry
+/// (fault tolerance), as Kubernetes backs off a Job's failed pods: the first retry
+/// waits `backoff_seconds`, each next one twice the last, up to `backoff_max_seconds`.
+/// Without it a command that fails at once spent all its retries within seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RetriesFile")]
+pub struct Retries {
+    /// The first retry's wait, in seconds; 0 retries at once [default: 10].
+    pub backoff_seconds: u64,
+    /// The longest wait, in seconds [default: 300].
+    pub backoff_max_seconds: u64,
+}
+
+impl Default for Retries {
+    fn default() -> Self {
+        Retries {
+            backoff_seconds: 10,
+            backoff_max_seconds: 300,
+        }
+    }
+}
+
+/// `[retries]` as written, checked into [`Retries`].
+#[derive(Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RetriesFile {
+    backoff_seconds: u64,
+    backoff_max_seconds: u64,
+}
+
+impl Default for RetriesFile {
+    fn default() -> Self {
+        let Retries {
+            backoff_seconds,
+            backoff_max_seconds,
+        } = Retries::default();
+        RetriesFile {
+            backoff_seconds,
+            backoff_max_seconds,
+        }
+    }
+}
+
+impl TryFrom<RetriesFile> for Retries {
+    type Error = String;
+
+    /// Refuses a cap below the first wait, which would make every wait the cap: a typo
+    /// (minutes for seconds) more likely than what was meant.
+    fn try_from(file: RetriesFile) -> Result<Self, String> {
+        if file.backoff_seconds > 0 && file.backoff_max_seconds < file.backoff_seconds {
+            return Err(format!(
+                "[retries] backoff_max_seconds ({}) is below backoff_seconds ({}): the cap \
+                 is the longest wait, at least the first (both in seconds)",
+                file.backoff_max_seconds, file.backoff_seconds
+            ));
+        }
+        Ok(Retries {
+            backoff_seconds: file.backoff_seconds,
+            backoff_max_seconds: file.backoff_max_seconds,
+        })
+    }
+}
+
+impl Retries {
+    /// The waits as the runner takes them.
+    pub fn backoff(self) -> crate::runner::Backoff {
+        crate::runner::Backoff {
+            base: std::time::Duration::from_secs(self.backoff_seconds),
+            cap: std::time::Duration::from_secs(self.backoff_max_seconds),
+        }
+    }
+}
+
 /// Where tasks run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ValueEnum)]
 #[serde(rename_all = "snake_case")]
@@ -522,6 +597,8 @@ pub struct Config {
     pub alerts_ca: Option<PathBuf>,
     /// The mail relay alert emails go through.
     pub mail: Mail,
+    /// The wait before each retry of a failed attempt (`[retries]`).
+    pub retry_backoff: crate::runner::Backoff,
 }
 
 impl Config {
@@ -572,6 +649,7 @@ impl Config {
                 smtp_password_file: settings.smtp_password_file.or(file.smtp_password_file),
                 mail_from: settings.mail_from.or(file.mail_from),
             },
+            retry_backoff: file.retries.backoff(),
         }
     }
 
@@ -866,6 +944,41 @@ mail_from = "Berth <berth@example.com>"
             .to_string();
         assert!(err.contains("docker"), "{err}");
         assert!(err.contains("line 1"), "{err}");
+    }
+
+    /// A retry waits 10 s, doubling per retry up to 5 minutes, as Kubernetes backs off
+    /// a Job's failed pods; `[retries]` changes both (0: no wait), and a cap below the
+    /// first wait is refused with the key and its line.
+    #[test]
+    fn retries_back_off_ten_seconds_doubling_to_five_minutes_unless_the_file_says() {
+        let backoff = Config::merge(Settings::default(), FileConfig::default()).retry_backoff;
+        let waits: Vec<u64> = (1..=7).map(|n| backoff.delay(n).as_secs()).collect();
+        assert_eq!(waits, [10, 20, 40, 80, 160, 300, 300]);
+        assert_eq!(backoff.delay(100).as_secs(), 300, "no overflow");
+
+        let file = FileConfig::parse("[retries]\nbackoff_seconds = 2\nbackoff_max_seconds = 5\n")
+            .expect("parses");
+        let backoff = Config::merge(Settings::default(), file).retry_backoff;
+        let waits: Vec<u64> = (1..=4).map(|n| backoff.delay(n).as_secs()).collect();
+        assert_eq!(waits, [2, 4, 5, 5]);
+
+        let off = FileConfig::parse("[retries]\nbackoff_seconds = 0\n").expect("parses");
+        let backoff = Config::merge(Settings::default(), off).retry_backoff;
+        assert_eq!(backoff.delay(1), std::time::Duration::ZERO);
+        assert_eq!(backoff.delay(9), std::time::Duration::ZERO);
+
+        let err = FileConfig::parse("[retries]\nbackoff_seconds = 60\nbackoff_max_seconds = 30\n")
+            .expect_err("a cap below the first wait")
+            .to_string();
+        assert!(
+            err.contains("backoff_max_seconds (30) is below backoff_seconds (60)"),
+            "{err}"
+        );
+        assert!(err.contains("line 1"), "{err}");
+        let err = FileConfig::parse("[retries]\nbackoff = 3\n")
+            .expect_err("unknown key")
+            .to_string();
+        assert!(err.contains("backoff"), "{err}");
     }
 
     #[test]

@@ -54,6 +54,45 @@ pub const LEAD_INTERVAL: Duration = Duration::from_millis(500);
 /// bound on how long the first of them waits for the group's commit.
 const MAX_GROUP: usize = 64;
 
+/// The wait before each retry of a failed attempt (`[retries]` of the config), as
+/// Kubernetes backs off a Job's failed pods: `base` before the first retry, twice the
+/// last wait before each next one, never more than `cap`. A zero `base` retries at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Backoff {
+    /// The first retry's wait.
+    pub base: Duration,
+    /// The longest wait.
+    pub cap: Duration,
+}
+
+impl Backoff {
+    /// No wait: a retry queues as soon as its attempt has failed.
+    pub const NONE: Backoff = Backoff {
+        base: Duration::ZERO,
+        cap: Duration::ZERO,
+    };
+
+    /// The wait before retry `retry` (1 for the first).
+    pub fn delay(self, retry: u32) -> Duration {
+        if self.base.is_zero() {
+            return Duration::ZERO;
+        }
+        let factor = 1u32
+            .checked_shl(retry.saturating_sub(1))
+            .unwrap_or(u32::MAX);
+        self.base
+            .checked_mul(factor)
+            .unwrap_or(Duration::MAX)
+            .min(self.cap.max(self.base))
+    }
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        crate::config::Retries::default().backoff()
+    }
+}
+
 /// A submit could not be accepted.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -162,6 +201,11 @@ pub struct Runner {
     webhooks: Option<crate::alerts::Webhooks>,
     /// Mails the tasks' email alerts; `None` when no relay is configured.
     mail: Option<Arc<crate::alerts::Mailer>>,
+    /// The wait before each retry.
+    backoff: Backoff,
+    /// Told when a retried task starts resting (see [`Scheduler::rest`]), so the one
+    /// sleeper [`Runner::watch`] runs wakes for the earliest due time.
+    rested: tokio::sync::Notify,
 }
 
 /// What [`Runner::submit_locked`] stored.
@@ -277,6 +321,76 @@ fn queued(reason: &Message) -> Message {
     Message::new("event.queued").with_message("reason", reason.clone())
 }
 
+/// When the retry a `retrying` event records may start: its failure's time plus the
+/// wait it names (none for a retry that did not wait: one recorded before backoff was,
+/// with backoff off, or a re-run after a restart).
+fn retry_due(event: &TaskEvent) -> Timestamp {
+    let secs = event
+        .keyed
+        .as_ref()
+        .filter(|m| m.key == RETRYING_BACKOFF)
+        .and_then(|m| match m.args.get("secs") {
+            Some(Arg::Text(secs)) => secs.parse::<i64>().ok(),
+            _ => None,
+        })
+        .unwrap_or(0);
+    Timestamp(event.at.0.saturating_add(secs.saturating_mul(1000)))
+}
+
+/// The `retrying` event of a retry that waits before it queues.
+const RETRYING_BACKOFF: &str = "event.retrying#backoff";
+
+/// Why a retried task waits: the time (UTC) its next attempt may start.
+fn backing_off(due: Timestamp) -> Message {
+    let secs = due.0.div_euclid(1000).rem_euclid(86_400);
+    let at = format!(
+        "{:02}:{:02}:{:02} UTC",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    );
+    Message::new("event.retrying.waits").with("at", at)
+}
+
+/// Nodes an `admitted` event names at most; the rest are counted.
+const NAMED_NODES: usize = 8;
+
+/// Where a placement's replicas run, for its `admitted` event: the task's page shows
+/// its placement only while it holds it, and the event keeps it after the end. Each
+/// node with its replicas (`gpu-a1 ×2, gpu-a2 ×2`), a distinct head apart; past
+/// [`NAMED_NODES`] the rest are counted, so a large gang's event stays short.
+fn where_it_runs(placement: &Placement) -> Message {
+    let named: Vec<String> = placement
+        .workers
+        .iter()
+        .take(NAMED_NODES)
+        .map(|share| format!("{} ×{}", share.node, share.replicas))
+        .collect();
+    let more = placement.workers.len().saturating_sub(NAMED_NODES);
+    let (head, workers) = (placement.head.as_ref(), named.join(", "));
+    let said = match (head, named.is_empty(), more > 0) {
+        (Some(_), true, _) => Message::new("event.admitted.on#head_only"),
+        (Some(_), false, false) => Message::new("event.admitted.on#head"),
+        (Some(_), false, true) => Message::new("event.admitted.on#head_more"),
+        (None, _, false) => Message::new("event.admitted.on"),
+        (None, _, true) => Message::new("event.admitted.on#more"),
+    };
+    let said = match head {
+        Some(head) => said.with("head", &head.node),
+        None => said,
+    };
+    let said = if named.is_empty() {
+        said
+    } else {
+        said.with("workers", workers)
+    };
+    if more > 0 {
+        said.with("more", more)
+    } else {
+        said
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now() -> Timestamp {
     timestamp(std::time::SystemTime::now())
@@ -307,6 +421,8 @@ impl Runner {
             pending: std::sync::Mutex::new(Vec::new()),
             webhooks: crate::alerts::Webhooks::new(None).ok(),
             mail: None,
+            backoff: Backoff::default(),
+            rested: tokio::sync::Notify::new(),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
             catalog,
             store,
@@ -329,6 +445,13 @@ impl Runner {
         counter: prometheus_client::metrics::counter::Counter,
     ) -> Self {
         self.admissions = counter;
+        self
+    }
+
+    /// Waits `backoff` before each retry of a failed attempt.
+    #[must_use]
+    pub fn with_backoff(mut self, backoff: Backoff) -> Self {
+        self.backoff = backoff;
         self
     }
 
@@ -429,6 +552,9 @@ impl Runner {
     /// in the reader's language.
     pub async fn reason(&self, id: &TaskId) -> Option<Message> {
         if self.leading() {
+            if let Some(due) = self.scheduler.lock().await.due(id) {
+                return Some(backing_off(Timestamp(due)));
+            }
             return self.reasons.lock().await.get(id).cloned();
         }
         // A server that does not lead makes no passes: the reason is the last one the
@@ -446,7 +572,11 @@ impl Runner {
                         return Some(reason.clone());
                     }
                 }
-                event_kind::ADMITTED | event_kind::STARTED | event_kind::RETRYING => return None,
+                event_kind::RETRYING => {
+                    let due = retry_due(event);
+                    return (due > now()).then(|| backing_off(due));
+                }
+                event_kind::ADMITTED | event_kind::STARTED => return None,
                 _ => {}
             }
         }
@@ -1098,8 +1228,8 @@ impl Runner {
         let nodes = placement.nodes();
         // A Ray head of its own spec is said too: the workers' spec alone hides it.
         let admitted = match placement.head.as_ref().filter(|h| h.spec != placement.spec) {
-            Some(head) => Message::new("event.admitted#head").with("head", &head.spec),
-            None => Message::new("event.admitted"),
+            Some(head) => Message::new("event.admitted#head_placed").with("head", &head.spec),
+            None => Message::new("event.admitted#placed"),
         };
         self.event(
             id,
@@ -1107,7 +1237,8 @@ impl Runner {
             admitted
                 .with("attempt", attempt)
                 .with("nodes", nodes)
-                .with("spec", &placement.spec),
+                .with("spec", &placement.spec)
+                .with_message("on", where_it_runs(placement)),
         )
         .await;
         let hidden = self
@@ -1628,11 +1759,20 @@ impl Runner {
         let tolerance = &stored.task.spec.advanced.fault_tolerance;
         // Attempts after the first are retries: the first attempt plus `max_retries`.
         if tolerance.enabled && attempt <= tolerance.max_retries {
-            let why = Message::new("event.retrying")
+            // Attempt n's failure is followed by retry n.
+            let delay = self.backoff.delay(attempt);
+            let why = if delay.is_zero() {
+                Message::new("event.retrying")
+            } else {
+                // Whole seconds, as configured: what the event says is what a restart
+                // waits for (see `retry_due`).
+                Message::new(RETRYING_BACKOFF).with("secs", delay.as_secs())
+            };
+            let why = why
                 .with("attempt", attempt)
                 .with_arg("reason", reason)
                 .with("max_retries", tolerance.max_retries);
-            self.retry(&stored, why, at).await;
+            self.retry(&stored, why, at, delay).await;
         } else {
             let why = if tolerance.enabled {
                 Message::new("event.failed#after_retries")
@@ -1647,9 +1787,46 @@ impl Runner {
         }
     }
 
+    /// Queues the retried tasks whose wait is over, in their places by priority and
+    /// submit time, and runs a pass.
+    async fn wake_due(&self) {
+        let due = self.scheduler.lock().await.due_by(now().0);
+        if due.is_empty() {
+            return;
+        }
+        for id in due {
+            // Under the task's lock: a stop sees it retrying (and ends it, which takes it
+            // out of the scheduler) or queued, never in between.
+            let launch = self.launch_lock(&id);
+            let launched = launch.lock().await;
+            match self.store.get(&id).await {
+                // Stopped through another server before the leader's sync saw it.
+                Ok(stored) if stored.task.phase.is_finished() => {
+                    self.scheduler.lock().await.cancel(&id);
+                    drop(launched);
+                    self.forget_lock(&id);
+                    continue;
+                }
+                Ok(stored) if stored.task.phase == TaskPhase::Retrying => {
+                    self.step(&id, TaskPhase::Queued, None, stored.task.attempts)
+                        .await;
+                }
+                Ok(_) => {}
+                // Queued all the same: the start looks at the task again.
+                Err(err) => {
+                    tracing::error!(task = %id, error = %err, "cannot read a retried task; queuing it");
+                }
+            }
+            self.scheduler.lock().await.wake(&id);
+        }
+        self.pump().await;
+    }
+
     /// Frees the task's nodes and queues it again with its quota held; its attempt ended
-    /// at `at`, when it entered retrying.
-    async fn retry(&self, stored: &StoredTask, why: Message, at: Timestamp) {
+    /// at `at`, when it entered retrying. With a `delay` it stays retrying until `at` +
+    /// `delay`, resting ([`Scheduler::rest`]): its quota held, as a queued task's, its
+    /// nodes free for others; the sleeper of [`Runner::watch`] queues it then.
+    async fn retry(&self, stored: &StoredTask, why: Message, at: Timestamp, delay: Duration) {
         let id = &stored.task.id;
         // A stop decides on what it sees under the task's lock: held until the task is
         // queued again, so it sees the task running (and ended it first: nothing is
@@ -1692,17 +1869,27 @@ impl Runner {
                 .unwrap_or_else(|| stored.quota.clone());
             let user = Self::user_of(stored);
             let _ = self.store.set_hold(id, &hold, None).await;
-            scheduler.restore_waiting(Waiting {
+            let waiting = Waiting {
                 id: id.clone(),
                 spec: stored.task.spec.clone(),
                 user,
                 seq: u64::try_from(stored.seq).unwrap_or(0),
                 hold,
                 passed_over: 0,
-            });
+            };
+            if delay.is_zero() {
+                scheduler.restore_waiting(waiting);
+            } else {
+                let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
+                scheduler.rest(waiting, at.0.saturating_add(millis));
+            }
         }
-        self.step(id, TaskPhase::Queued, None, stored.task.attempts)
-            .await;
+        if delay.is_zero() {
+            self.step(id, TaskPhase::Queued, None, stored.task.attempts)
+                .await;
+        } else {
+            self.rested.notify_one();
+        }
         // The pass may start it, which takes the lock.
         drop(launched);
         Box::pin(self.pump()).await;
@@ -1958,6 +2145,7 @@ impl Runner {
             Ordering::Relaxed,
         );
         let mut interrupted = Vec::new();
+        let mut retrying = Vec::new();
         let mut unrunnable = Vec::new();
         let mut unplaced = HashSet::new();
         {
@@ -1981,6 +2169,9 @@ impl Runner {
                         hold: stored.quota.clone(),
                         passed_over: 0,
                     });
+                } else if stored.task.phase == TaskPhase::Retrying {
+                    // Its attempt has ended; its wait goes on below, from when it failed.
+                    retrying.push(stored);
                 } else {
                     // Its processes ended with the server. Hold what it held until the
                     // retry or the end below gives it back.
@@ -1998,6 +2189,13 @@ impl Runner {
         // After the placements are held again: an end heard from a job taken back frees
         // its place.
         let interrupted = self.take_back(interrupted, &unplaced).await;
+        for stored in retrying {
+            if let Some(why) = self.cannot_run(&stored) {
+                unrunnable.push((stored.task.id.clone(), why));
+                continue;
+            }
+            self.rest_again(stored).await;
+        }
         for (id, why) in unrunnable {
             self.end(&id, TaskPhase::Failed, Some(why)).await;
         }
@@ -2039,7 +2237,9 @@ impl Runner {
                     });
                 } else {
                     let fresh = self.store.get(&id).await?;
-                    self.retry(&fresh, reason("#rerun"), now()).await;
+                    // Not its command's failure: run again at once.
+                    self.retry(&fresh, reason("#rerun"), now(), Duration::ZERO)
+                        .await;
                 }
             } else {
                 let why = if tolerance.enabled {
@@ -2051,6 +2251,55 @@ impl Runner {
             }
         }
         Ok(())
+    }
+
+    /// Puts back a task an earlier server left retrying: resting until the time its
+    /// `retrying` event says (a restart neither starts it at once nor makes it wait
+    /// afresh), or queued when that has passed; its nodes given back if a crash came
+    /// before they were.
+    async fn rest_again(&self, stored: StoredTask) {
+        let id = stored.task.id.clone();
+        let events = self.store.events(&id).await.unwrap_or_else(|err| {
+            tracing::warn!(task = %id, error = %err, "cannot read a retried task's events; it queues at once");
+            Vec::new()
+        });
+        let due = match events.iter().rev().find(|e| e.kind == event_kind::RETRYING) {
+            Some(event) => retry_due(event),
+            // A crash between the step and its event: the wait this server would give.
+            None => {
+                let failed = stored
+                    .task
+                    .history
+                    .iter()
+                    .rev()
+                    .find(|c| c.phase == TaskPhase::Retrying)
+                    .map_or_else(now, |c| c.at);
+                let delay = self.backoff.delay(stored.task.attempts);
+                Timestamp(
+                    failed
+                        .0
+                        .saturating_add(i64::try_from(delay.as_millis()).unwrap_or(i64::MAX)),
+                )
+            }
+        };
+        let hold = stored
+            .placement
+            .as_ref()
+            .map_or_else(|| stored.quota.clone(), Placement::hold);
+        if stored.placement.is_some() {
+            let _ = self.store.set_hold(&id, &hold, None).await;
+        }
+        let user = Self::user_of(&stored);
+        let waiting = Waiting {
+            id: id.clone(),
+            spec: stored.task.spec,
+            user,
+            seq: u64::try_from(stored.seq).unwrap_or(0),
+            hold,
+            passed_over: 0,
+        };
+        self.scheduler.lock().await.rest(waiting, due.0);
+        self.rested.notify_one();
     }
 
     /// Whether a user asked to stop the task before the server stopped: carried out
@@ -2418,6 +2667,27 @@ impl Runner {
                 sweeper.sweep_alerts().await;
             }
         });
+        // One sleeper for every retry's wait: it sleeps until the earliest is due, and
+        // is woken to look again when a task starts resting (perhaps due sooner).
+        let sleeper = Arc::clone(self);
+        tokio::spawn(async move {
+            loop {
+                let next = sleeper.scheduler.lock().await.next_due();
+                let rested = sleeper.rested.notified();
+                match next {
+                    None => rested.await,
+                    Some(due) => {
+                        let wait = u64::try_from(due.saturating_sub(now().0)).unwrap_or(0);
+                        if tokio::time::timeout(Duration::from_millis(wait), rested)
+                            .await
+                            .is_err()
+                        {
+                            sleeper.wake_due().await;
+                        }
+                    }
+                }
+            }
+        });
         let runner = Arc::clone(self);
         let mut events = runner.backend.events();
         tokio::spawn(async move {
@@ -2544,7 +2814,13 @@ impl Runner {
         let stop = {
             let mut scheduler = self.scheduler.lock().await;
             let mut adopted = self.adopted.lock().await;
-            let queued: HashSet<TaskId> = scheduler.queue().iter().map(|w| w.id.clone()).collect();
+            // Resting ones too: one stopped through another server gives its hold back.
+            let queued: HashSet<TaskId> = scheduler
+                .queue()
+                .iter()
+                .map(|w| w.id.clone())
+                .chain(scheduler.resting())
+                .collect();
             for id in queued
                 .iter()
                 .filter(|id| !live.contains(id) && !adopted.mine.contains(*id))
@@ -2612,6 +2888,82 @@ impl std::fmt::Debug for Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A placement of `workers` one-replica nodes `n0`, `n1`, … (two replicas on `n0`),
+    /// with a head on `h` when `head`.
+    fn placed(workers: usize, head: bool) -> Placement {
+        Placement {
+            user: "alice".into(),
+            kind: shared::task::ResourceKind::OnDemand,
+            pool: "p".into(),
+            index: 0,
+            spec: "a100-1g".into(),
+            need: shared::Resources::new(1, 12, 120),
+            workers: (0..workers)
+                .map(|n| shared::quota::NodeShare {
+                    node: format!("n{n}"),
+                    replicas: if n == 0 { 2 } else { 1 },
+                })
+                .collect(),
+            head: head.then(|| shared::quota::HeadPlacement {
+                node: "h".into(),
+                spec: "cpu-4c".into(),
+                need: shared::Resources::new(0, 4, 16),
+            }),
+        }
+    }
+
+    /// The `admitted` event names where each replica runs (README, Running tasks): each
+    /// node with its replicas, a distinct head apart, and past eight nodes a count, so a
+    /// 256-node gang's event stays short; an event stored before names nothing, as then.
+    #[test]
+    fn the_admitted_event_names_the_nodes_a_head_apart_and_counts_past_eight() {
+        let en = |m: &Message| m.render(shared::Lang::En);
+        let zh = |m: &Message| m.render(shared::Lang::Zh);
+        let two = where_it_runs(&placed(2, false));
+        assert_eq!(en(&two), "n0 ×2, n1 ×1");
+        let event = Message::new("event.admitted#placed")
+            .with("attempt", 1)
+            .with("nodes", 2)
+            .with("spec", "a100-1g")
+            .with_message("on", two);
+        assert_eq!(
+            en(&event),
+            "attempt 1 on 2 nodes with a100-1g: n0 ×2, n1 ×1"
+        );
+        assert_eq!(
+            zh(&event),
+            "第 1 次运行，使用 2 个节点，实例规格 a100-1g：n0 ×2, n1 ×1"
+        );
+        let one = Message::new("event.admitted#placed")
+            .with("attempt", 2)
+            .with("nodes", 1)
+            .with("spec", "a100-1g")
+            .with_message("on", where_it_runs(&placed(1, false)));
+        assert_eq!(en(&one), "attempt 2 on 1 node with a100-1g: n0 ×2");
+
+        let big = where_it_runs(&placed(256, true));
+        assert_eq!(
+            en(&big),
+            "the head on h; workers on n0 ×2, n1 ×1, n2 ×1, n3 ×1, n4 ×1, n5 ×1, n6 ×1, n7 ×1 and 248 more nodes"
+        );
+        assert_eq!(
+            zh(&big),
+            "Head 位于 h；Worker 位于 n0 ×2, n1 ×1, n2 ×1, n3 ×1, n4 ×1, n5 ×1, n6 ×1, n7 ×1，另有 248 个节点"
+        );
+        assert!(en(&where_it_runs(&placed(9, false))).ends_with("n7 ×1 and 1 more node"));
+        assert_eq!(en(&where_it_runs(&placed(0, true))), "the head on h");
+        assert_eq!(
+            en(&where_it_runs(&placed(1, true))),
+            "the head on h; workers on n0 ×2"
+        );
+
+        let stored_before = Message::new("event.admitted")
+            .with("attempt", 1)
+            .with("nodes", 2)
+            .with("spec", "a100-1g");
+        assert_eq!(en(&stored_before), "attempt 1 on 2 nodes with a100-1g");
+    }
 
     /// What a server heard is read back from the `exited` events it wrote: each
     /// replica's first of the attempt asked for, with how and when it ended; not the

@@ -109,6 +109,9 @@ pub struct Scheduler {
     /// against it, and looking each node of the pool up by name was most of a pass.
     live: LiveUsage,
     queue: Vec<Waiting>,
+    /// Tasks waiting out a retry's backoff, with when (ms since the epoch) they may
+    /// queue again: their quota is held, as a queued task's, but no pass tries them.
+    resting: HashMap<TaskId, (Waiting, i64)>,
     running: HashMap<TaskId, Placement>,
     /// Capacity or quota was given back since the last full pass, so a waiting task
     /// may fit now: [`Scheduler::admit_one`] then makes a full pass.
@@ -128,6 +131,7 @@ impl Scheduler {
             live: LiveUsage::new(Arc::clone(&catalog), usage),
             catalog,
             queue: Vec::new(),
+            resting: HashMap::new(),
             running: HashMap::new(),
             freed: false,
             held: 0,
@@ -149,9 +153,55 @@ impl Scheduler {
         &self.queue
     }
 
-    /// Whether `id` waits in the queue or runs.
+    /// Whether `id` waits in the queue, waits out a retry's backoff, or runs.
     pub fn knows(&self, id: &TaskId) -> bool {
-        self.running.contains_key(id) || self.queue.iter().any(|w| &w.id == id)
+        self.running.contains_key(id)
+            || self.resting.contains_key(id)
+            || self.queue.iter().any(|w| &w.id == id)
+    }
+
+    /// Holds a retried task's quota until `due` (ms since the epoch), when
+    /// [`Scheduler::wake`] queues it: before then no pass starts it, and it blocks no
+    /// one (its nodes are given back; only its quota stays held, as a queued task's).
+    pub fn rest(&mut self, waiting: Waiting, due: i64) {
+        self.live.hold(&waiting.hold);
+        self.resting.insert(waiting.id.clone(), (waiting, due));
+    }
+
+    /// When the earliest resting task may queue again.
+    pub fn next_due(&self) -> Option<i64> {
+        self.resting.values().map(|(_, due)| *due).min()
+    }
+
+    /// When resting task `id` may queue again.
+    pub fn due(&self, id: &TaskId) -> Option<i64> {
+        self.resting.get(id).map(|(_, due)| *due)
+    }
+
+    /// The resting tasks whose time has come by `now`.
+    pub fn due_by(&self, now: i64) -> Vec<TaskId> {
+        self.resting
+            .iter()
+            .filter(|(_, (_, due))| *due <= now)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// The tasks resting now.
+    pub fn resting(&self) -> Vec<TaskId> {
+        self.resting.keys().cloned().collect()
+    }
+
+    /// Queues resting task `id` in its place by priority and submit time (its hold
+    /// stays taken); false when it does not rest here.
+    pub fn wake(&mut self, id: &TaskId) -> bool {
+        let Some((waiting, _)) = self.resting.remove(id) else {
+            return false;
+        };
+        self.enqueue(waiting);
+        // Not tried since it was queued again: the next pass is a full one.
+        self.freed = true;
+        true
     }
 
     /// The placement of a task that was admitted and has not finished.
@@ -240,6 +290,11 @@ impl Scheduler {
     /// Takes a waiting task out of the queue (stopped or deleted before it started) and
     /// gives its quota back.
     pub fn cancel(&mut self, id: &TaskId) -> Option<Waiting> {
+        if let Some((waiting, _)) = self.resting.remove(id) {
+            self.live.unhold(&waiting.hold);
+            self.freed = true;
+            return Some(waiting);
+        }
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let waiting = self.queue.remove(at);
         self.can_free.borrow_mut().remove(id);
@@ -622,6 +677,72 @@ mod tests {
         // The first ends: the second starts by itself on the next pass.
         scheduler.finish(&id(1)).expect("it ran");
         assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+    }
+
+    /// A retried task waiting out its backoff (README, Running tasks) holds its quota,
+    /// as a queued task does, but takes no node, is never admitted and blocks no one;
+    /// woken, it queues in its place by priority and submit time, behind what ranks
+    /// before it; stopped, it gives its hold back.
+    #[test]
+    fn a_resting_task_holds_its_quota_blocks_no_one_and_rejoins_in_its_place() {
+        let (catalog, usage) = world(16);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler
+            .submit(id(1), task(8, 0), demo::user(), 1)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        let placement = scheduler.finish(&id(1)).expect("it ran");
+        let resting = Waiting {
+            id: id(1),
+            spec: task(8, 0),
+            user: demo::user(),
+            seq: 1,
+            hold: placement.hold(),
+            passed_over: 0,
+        };
+        scheduler.rest(resting.clone(), 5_000);
+        assert!(scheduler.knows(&id(1)));
+        assert_eq!(scheduler.next_due(), Some(5_000));
+        assert_eq!(scheduler.due_by(4_999), Vec::<TaskId>::new());
+        assert_eq!(scheduler.due_by(5_000), [id(1)]);
+        // Its 8 GPUs stay held: 8 more fit the quota of 16, and start (it is not tried).
+        assert!(
+            scheduler
+                .submit(id(9), task(8, 1), demo::user(), 9)
+                .is_err(),
+            "16 more GPUs are over quota beside its hold"
+        );
+        scheduler
+            .submit(id(2), task(8, 0), demo::user(), 2)
+            .expect("8 more fit beside its hold");
+        assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+        assert!(
+            scheduler
+                .submit(id(3), task(8, 0), demo::user(), 3)
+                .is_err(),
+            "the quota is full: 8 held, 8 running"
+        );
+        scheduler.cancel(&id(1)).expect("it rested");
+        assert!(!scheduler.knows(&id(1)));
+        scheduler
+            .submit(id(3), task(8, 0), demo::user(), 3)
+            .expect("its hold given back");
+
+        // Woken, it ranks by priority, then by its submit, as when it first queued.
+        let (catalog, usage) = world(1024);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler.rest(resting, 5_000);
+        let urgent = task(8, 0).with(|s| s.compute.priority = Some(Priority::High));
+        scheduler
+            .submit(id(3), urgent, demo::user(), 3)
+            .expect("valid");
+        scheduler
+            .submit(id(4), task(8, 0), demo::user(), 4)
+            .expect("valid");
+        assert!(scheduler.wake(&id(1)));
+        let order: Vec<TaskId> = scheduler.queue().iter().map(|w| w.id.clone()).collect();
+        assert_eq!(order, [id(3), id(1), id(4)]);
+        assert_eq!(scheduler.next_due(), None);
     }
 
     /// Pods outside Berth come and go on the cluster (README, Kubernetes: usage is read

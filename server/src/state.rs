@@ -161,6 +161,7 @@ impl AppState {
             dir.clone(),
         )
         .with_admissions(state.metrics.admissions.clone())
+        .with_backoff(state.config.retry_backoff)
         .with_webhooks(webhooks);
         if let Some(mail) = mail {
             runner = runner.with_mail(mail);

@@ -198,13 +198,17 @@ async fn served(
     let store = server::store::SqliteStore::open(&data.join("berth.db"))
         .await
         .expect("the store opens");
-    let runner = Arc::new(server::runner::Runner::new(
-        Arc::clone(&state.catalog),
-        (*state.usage).clone(),
-        Arc::new(store),
-        backend,
-        data,
-    ));
+    let runner = Arc::new(
+        server::runner::Runner::new(
+            Arc::clone(&state.catalog),
+            (*state.usage).clone(),
+            Arc::new(store),
+            backend,
+            data,
+        )
+        // Retries at once: these tests are of the cluster's side.
+        .with_backoff(server::runner::Backoff::NONE),
+    );
     runner.watch();
     runner.begin().await.expect("the store is read");
     state.runner = Some(Arc::clone(&runner));
@@ -1416,13 +1420,16 @@ async fn a_slow_take_back_holds_up_neither_a_stop_nor_the_running_count() {
     let store = server::store::SqliteStore::open(&data.join("berth.db"))
         .await
         .expect("the store opens");
-    let runner = Arc::new(server::runner::Runner::new(
-        Arc::clone(&state.catalog),
-        (*state.usage).clone(),
-        Arc::new(store),
-        Arc::clone(&backend) as Arc<dyn Backend>,
-        data.clone(),
-    ));
+    let runner = Arc::new(
+        server::runner::Runner::new(
+            Arc::clone(&state.catalog),
+            (*state.usage).clone(),
+            Arc::new(store),
+            Arc::clone(&backend) as Arc<dyn Backend>,
+            data.clone(),
+        )
+        .with_backoff(server::runner::Backoff::NONE),
+    );
     runner.watch();
     let recovering = tokio::spawn({
         let runner = Arc::clone(&runner);

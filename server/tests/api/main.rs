@@ -16,6 +16,7 @@ mod postgres;
 mod problems;
 mod render;
 mod restart;
+mod retries;
 mod routes;
 mod storage;
 mod tasks;
@@ -54,6 +55,9 @@ pub async fn demo_state_with(change: impl FnOnce(&mut server::Config)) -> server
     .expect("temp dir is writable");
     let mut config = server::Config {
         data_dir: temp_dir("data"),
+        // Retries at once, as the tests of other things expect of the example's fault
+        // tolerance; the backoff's own tests set it.
+        retry_backoff: server::runner::Backoff::NONE,
         ..server::Config::demo(dist)
     };
     change(&mut config);

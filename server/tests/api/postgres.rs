@@ -613,3 +613,114 @@ fn a_stop_under_way_is_told_through_every_server() {
     let stopped = wait_for(&follower, &id, |t| phase(t) == "stopped");
     assert_eq!(stopped.get("stopping_since"), None, "{stopped}");
 }
+
+/// Retries that wait out their backoff (README, Running tasks) with a leader and a
+/// follower: the follower's page says until when; a stop through the follower ends its
+/// task at once, and nothing of it starts later; when the leader dies during the wait,
+/// the next leader starts the other one once, at the time its failure set, not before.
+#[test]
+fn a_retry_waiting_with_several_servers_starts_once_on_the_leader_at_its_time() {
+    let Some(database) = database("backoff") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-lead"), super::temp_dir("pg-next")];
+    let _leftovers = Leftovers(data.to_vec());
+    let dir = super::temp_dir("pg-catalog");
+    let catalog = catalog(&dir);
+    let config = dir.join("berth.toml");
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 8\n").expect("writable");
+    let start = |data: &Path| {
+        Server::start(&[
+            ("BERTH_DATA_DIR", data.as_os_str()),
+            ("BERTH_CATALOG", catalog.as_os_str()),
+            ("BERTH_DATABASE_URL", database.as_ref()),
+            ("BERTH_CONFIG", config.as_os_str()),
+        ])
+    };
+    let mut leader = start(&data[0]);
+    let follower = start(&data[1]);
+    let mut failing = spec(true);
+    failing["environment"]["command"] = "exit 3".into();
+    failing["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let kept = submitted(&follower, &failing);
+    let stopped = submitted(&follower, &failing);
+    for id in [&kept, &stopped] {
+        let waiting = wait_for(&follower, id, |t| phase(t) == "retrying");
+        let reason = waiting["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains(" UTC at the earliest"), "{waiting}");
+    }
+
+    let (status, answer) = post(
+        &format!("{}/api/v1/tasks/{stopped}/stop", follower.url),
+        &json!({}),
+    );
+    assert_eq!(
+        (status, phase(&answer)),
+        (200, "stopped".to_owned()),
+        "{answer}"
+    );
+    // The leader gives its hold back when it catches up with the store, not at the time
+    // its retry would have started: the other still waits then.
+    let held = |server: &Server| -> u64 {
+        let text = agent()
+            .get(&format!("{}/api/v1/catalog", server.url))
+            .call()
+            .expect("the server answers")
+            .body_mut()
+            .read_to_string()
+            .expect("readable");
+        let catalog: Value = serde_json::from_str(&text).expect("JSON");
+        catalog["usage"]["quota"]
+            .as_array()
+            .expect("quota lines")
+            .iter()
+            .find(|q| {
+                q["pool"] == "bj-a-shared" && q["spec"] == "a100-1g" && q["kind"] == "reserved"
+            })
+            .map_or(0, |q| q["used"]["gpu"].as_u64().expect("a number"))
+    };
+    let until = Instant::now() + Duration::from_secs(30);
+    while held(&leader) != 1 {
+        assert!(Instant::now() < until, "the stopped task's hold stays");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(phase(&task(&follower, &kept)), "retrying");
+    leader.crash();
+
+    let done = wait_for(&follower, &kept, |t| phase(t) == "failed");
+    assert_eq!(done["attempts"], 2, "{done}");
+    let mut response = agent()
+        .get(&format!("{}/api/v1/tasks/{kept}/events", follower.url))
+        .call()
+        .expect("the server answers");
+    let events: Value =
+        serde_json::from_str(&response.body_mut().read_to_string().expect("readable"))
+            .expect("JSON");
+    let at = |kind: &str| -> Vec<i64> {
+        events
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["kind"] == kind)
+            .map(|e| e["at"].as_i64().expect("a time"))
+            .collect()
+    };
+    let (failed, admitted) = (at("retrying"), at("admitted"));
+    assert_eq!((failed.len(), admitted.len()), (1, 2), "{events}");
+    assert!(admitted[1] - failed[0] >= 8000, "{events}");
+    // Its second attempt ran on the new leader only.
+    assert!(data[1].join("tasks").join(&kept).join("attempt-2").exists());
+    assert!(!data[0].join("tasks").join(&kept).join("attempt-2").exists());
+
+    let after = task(&follower, &stopped);
+    assert_eq!(
+        (phase(&after), &after["attempts"]),
+        ("stopped".to_owned(), &json!(1))
+    );
+    let kinds = kinds(&follower, &stopped);
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "admitted").count(),
+        1,
+        "{kinds:?}"
+    );
+}

@@ -11,11 +11,15 @@ use std::time::{Duration, Instant};
 
 use super::Berth as Server;
 
-/// A `berth` on a free loopback port over `data` with `catalog`.
+/// A `berth` on a free loopback port over `data` with `catalog`, retrying at once (the
+/// backoff's own test sets one).
 fn start(data: &Path, catalog: &Path) -> Server {
+    let config = catalog.with_file_name("no-backoff.toml");
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 0\n").expect("writable");
     Server::start(&[
         ("BERTH_DATA_DIR", data.as_os_str()),
         ("BERTH_CATALOG", catalog.as_os_str()),
+        ("BERTH_CONFIG", config.as_os_str()),
     ])
 }
 
@@ -816,4 +820,56 @@ fn a_failure_heard_before_a_crash_is_the_attempts_end_after_it() {
     );
     let said = events(&second, &id);
     assert!(!said.contains("the server stopped while it ran"), "{said}");
+}
+
+/// A retry waiting out its backoff when the server is killed (README, Running tasks)
+/// is neither lost nor started at once by the next server, nor made to wait afresh: it
+/// waits until the time its `retrying` event set, which its page says before and after.
+#[test]
+fn a_retry_waiting_across_a_restart_waits_until_the_time_it_was_given() {
+    let data = super::temp_dir("restart-backoff-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-backoff-catalog");
+    let catalog = catalog(&dir);
+    let config = dir.join("berth.toml");
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 8\n").expect("writable");
+    let start = || {
+        Server::start(&[
+            ("BERTH_DATA_DIR", data.as_os_str()),
+            ("BERTH_CATALOG", catalog.as_os_str()),
+            ("BERTH_CONFIG", config.as_os_str()),
+        ])
+    };
+    let mut first = start();
+    let mut failing = spec(true);
+    failing["environment"]["command"] = "exit 3".into();
+    failing["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let id = submit(&first, &failing);
+    let waiting = wait_for(&first, &id, |t| phase(t) == "retrying");
+    let until = waiting["reason"].clone();
+    assert!(
+        until.as_str().is_some_and(|r| r.contains(" UTC")),
+        "{waiting}"
+    );
+
+    first.crash();
+    let second = start();
+    let back = task(&second, &id);
+    assert_eq!(phase(&back), "retrying", "{back}");
+    assert_eq!(back["reason"], until, "the same time, not a wait afresh");
+    let done = wait_for(&second, &id, |t| phase(t) == "failed");
+    assert_eq!(done["attempts"], 2, "run once more, once: {done}");
+    let events = get(&format!("{}/api/v1/tasks/{id}/events", second.url));
+    let at = |kind: &str| -> Vec<i64> {
+        events
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["kind"] == kind)
+            .map(|e| e["at"].as_i64().expect("a time"))
+            .collect()
+    };
+    let (failed, admitted) = (at("retrying"), at("admitted"));
+    assert_eq!((failed.len(), admitted.len()), (1, 2), "{events}");
+    assert!(admitted[1] - failed[0] >= 8000, "{events}");
 }

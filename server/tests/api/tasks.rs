@@ -161,7 +161,8 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
     assert_eq!(row["id"], id.as_str());
     assert!(row.get("logs").is_none(), "{row}");
     let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
-    // The head's own spec is said beside the workers' (the explorer saw only a100-1g).
+    // The head's own spec is said beside the workers' (the explorer saw only a100-1g),
+    // and its node apart from theirs.
     let admitted = events
         .as_array()
         .unwrap()
@@ -170,7 +171,8 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
         .expect("admitted");
     let said = admitted["message"].as_str().unwrap_or_default();
     assert!(
-        said.ends_with("with a100-1g, the head with cpu-8c"),
+        said.contains("with a100-1g, the head with cpu-8c: the head on bj-a-cpu-")
+            && said.contains("; workers on bj-a-a100-"),
         "{said}"
     );
     let debug: Vec<&Value> = events
@@ -1412,5 +1414,60 @@ async fn a_language_berth_does_not_speak_is_passed_over_on_the_events_as_elsewhe
             chinese,
             "{path}"
         );
+    }
+}
+
+/// Where a task ran stays on its page after its end (README, Running tasks): its
+/// placement goes with its nodes, and its `admitted` event names each node of it with
+/// the replicas there, in the reader's language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
+    let app = server::app(demo_state().await);
+    // Two replicas; the fault tolerance of the example has nothing to retry.
+    let id = submitted(&app, &pytorch("sleep 0.5")).await;
+    let running = wait_for(&app, &id, phase_is("running")).await;
+    let shares: Vec<(String, u64)> = running["placement"]["workers"]
+        .as_array()
+        .expect("placed while it runs")
+        .iter()
+        .map(|w| {
+            let node = w["node"].as_str().expect("a node").to_owned();
+            (node, w["replicas"].as_u64().expect("replicas"))
+        })
+        .collect();
+    assert_eq!(shares.iter().map(|s| s.1).sum::<u64>(), 2, "{running}");
+    let done = wait_for(&app, &id, phase_is("succeeded")).await;
+    assert_eq!(
+        done["placement"],
+        Value::Null,
+        "gone with its nodes: {done}"
+    );
+
+    let on = shares
+        .iter()
+        .map(|(node, replicas)| format!("{node} ×{replicas}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (en, zh) = match shares.len() {
+        1 => (
+            format!("attempt 1 on 1 node with a100-1g: {on}"),
+            format!("第 1 次运行，使用 1 个节点，实例规格 a100-1g：{on}"),
+        ),
+        n => (
+            format!("attempt 1 on {n} nodes with a100-1g: {on}"),
+            format!("第 1 次运行，使用 {n} 个节点，实例规格 a100-1g：{on}"),
+        ),
+    };
+    for (lang, said) in [("en", en), ("zh-CN", zh)] {
+        let path = format!("/api/v1/tasks/{id}/events?lang={lang}");
+        let (_, events) = call(&app, get(&path)).await;
+        let admitted: Vec<&Value> = events
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["kind"] == "admitted")
+            .map(|e| &e["message"])
+            .collect();
+        assert_eq!(admitted, [&json!(said)], "{lang}: {events}");
     }
 }

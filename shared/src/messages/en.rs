@@ -276,6 +276,38 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "attempt {attempt} on 1 node with {spec}, the head with {head}",
     ),
     (
+        "event.admitted#head_placed",
+        "attempt {attempt} on {nodes} nodes with {spec}, the head with {head}: {on}",
+    ),
+    (
+        "event.admitted#head_placed_one",
+        "attempt {attempt} on 1 node with {spec}, the head with {head}: {on}",
+    ),
+    (
+        "event.admitted#placed",
+        "attempt {attempt} on {nodes} nodes with {spec}: {on}",
+    ),
+    (
+        "event.admitted#placed_one",
+        "attempt {attempt} on 1 node with {spec}: {on}",
+    ),
+    ("event.admitted.on", "{workers}"),
+    (
+        "event.admitted.on#head",
+        "the head on {head}; workers on {workers}",
+    ),
+    (
+        "event.admitted.on#head_more",
+        "the head on {head}; workers on {workers} and {more} more nodes",
+    ),
+    (
+        "event.admitted.on#head_more_one",
+        "the head on {head}; workers on {workers} and 1 more node",
+    ),
+    ("event.admitted.on#head_only", "the head on {head}"),
+    ("event.admitted.on#more", "{workers} and {more} more nodes"),
+    ("event.admitted.on#more_one", "{workers} and 1 more node"),
+    (
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",
     ),
@@ -433,6 +465,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "event.retrying",
         "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries}",
+    ),
+    (
+        "event.retrying#backoff",
+        "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries} starts {secs} s after it at the earliest",
+    ),
+    (
+        "event.retrying.waits",
+        "waiting before its retry: the next attempt starts at {at} at the earliest",
     ),
     (
         "event.runtime_env.unapplied",

@@ -227,6 +227,25 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.admitted#head",
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}",
     ),
+    (
+        "event.admitted#head_placed",
+        "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}：{on}",
+    ),
+    (
+        "event.admitted#placed",
+        "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}：{on}",
+    ),
+    ("event.admitted.on", "{workers}"),
+    (
+        "event.admitted.on#head",
+        "Head 位于 {head}；Worker 位于 {workers}",
+    ),
+    (
+        "event.admitted.on#head_more",
+        "Head 位于 {head}；Worker 位于 {workers}，另有 {more} 个节点",
+    ),
+    ("event.admitted.on#head_only", "Head 位于 {head}"),
+    ("event.admitted.on#more", "{workers}，另有 {more} 个节点"),
     ("event.alert.failed", "“{event}”未能送达 {target}：{error}"),
     (
         "event.alert.mail.body",
@@ -350,6 +369,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "event.retrying",
         "第 {attempt} 次运行失败（{reason}），开始第 {attempt} 次重试，最多 {max_retries} 次",
+    ),
+    (
+        "event.retrying#backoff",
+        "第 {attempt} 次运行失败（{reason}），最早 {secs} 秒后开始第 {attempt} 次重试，最多 {max_retries} 次",
+    ),
+    (
+        "event.retrying.waits",
+        "重试前等待中：下次运行最早于 {at} 开始",
     ),
     (
         "event.runtime_env.unapplied",

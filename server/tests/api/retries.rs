@@ -1,0 +1,204 @@
+//! Fault tolerance's retries wait before they start (README, Running tasks): a command
+//! that fails at once does not spend all its retries within seconds. The next attempt
+//! starts no sooner than `[retries] backoff_seconds` after the failure, twice that after
+//! the next failure, and so on; meanwhile the task is `retrying` with its quota held and
+//! its nodes free, and a stop ends it at once.
+
+use super::pytorch;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn get(path: &str) -> Request<Body> {
+    Request::get(path).body(Body::empty()).expect("a request")
+}
+
+fn post(path: &str, body: &Value) -> Request<Body> {
+    Request::post(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a request")
+}
+
+/// The demo app whose retries wait `base` seconds, doubling (up to the default cap).
+async fn app_backing_off(base: u64) -> Router {
+    let state = super::demo_state_with(|config| {
+        config.retry_backoff = server::runner::Backoff {
+            base: Duration::from_secs(base),
+            cap: Duration::from_secs(300),
+        };
+    })
+    .await;
+    server::app(state)
+}
+
+/// A gang whose every attempt fails at once, retried up to `retries` times.
+fn failing(retries: u32) -> Value {
+    // Replica 1 fails first, every time (replica 0 ends well, or stopped after it).
+    let mut spec = pytorch("if [ \"$RANK\" = 1 ]; then exit 3; fi; sleep 0.2");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": retries });
+    spec["advanced"]["alerts"] = json!([]);
+    spec
+}
+
+async fn task(app: &Router, id: &str, lang: &str) -> Value {
+    let (status, task) = super::answer(app, get(&format!("/api/v1/tasks/{id}?lang={lang}"))).await;
+    assert_eq!(status, StatusCode::OK, "{task}");
+    task
+}
+
+async fn events(app: &Router, id: &str, lang: &str) -> Vec<Value> {
+    let path = format!("/api/v1/tasks/{id}/events?lang={lang}");
+    let (status, events) = super::answer(app, get(&path)).await;
+    assert_eq!(status, StatusCode::OK, "{events}");
+    events.as_array().expect("events").clone()
+}
+
+async fn wait_for(app: &Router, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..600 {
+        let task = task(app, id, "en").await;
+        if done(&task) {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("task {id} did not get there in 30 s")
+}
+
+/// GPUs the quota lines have in use, and GPUs allocated on nodes, over the catalog.
+async fn gpus_in_use(app: &Router) -> (u64, u64) {
+    let (_, catalog) = super::answer(app, get("/api/v1/catalog")).await;
+    let quota = catalog["usage"]["quota"]
+        .as_array()
+        .expect("quota lines")
+        .iter()
+        .map(|q| q["used"]["gpu"].as_u64().expect("a number"))
+        .sum();
+    let nodes = catalog["usage"]["nodes"]
+        .as_object()
+        .expect("node allocations")
+        .values()
+        .map(|n| n["gpu"].as_u64().expect("a number"))
+        .sum();
+    (quota, nodes)
+}
+
+/// The times of the events of `kind`, oldest first.
+fn times(events: &[Value], kind: &str) -> Vec<i64> {
+    events
+        .iter()
+        .filter(|e| e["kind"] == kind)
+        .map(|e| e["at"].as_i64().expect("a time"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_retry_waits_the_backoff_after_its_failure_doubling_per_retry() {
+    let app = app_backing_off(2).await;
+    let before = gpus_in_use(&app).await;
+    let id = super::submit(&app, &failing(2)).await;
+
+    // While the first retry waits: retrying, its nodes given back and its quota held
+    // (the example's 2 replicas of 2 A100s), and its page says until when.
+    let waiting = wait_for(&app, &id, |t| t["phase"] == "retrying").await;
+    assert_eq!(waiting["placement"], Value::Null, "{waiting}");
+    assert_eq!(gpus_in_use(&app).await, (before.0 + 4, before.1));
+    let reason = waiting["reason"].as_str().expect("a reason while it waits");
+    assert!(
+        reason.starts_with("waiting before its retry: the next attempt starts at ")
+            && reason.ends_with(" UTC at the earliest"),
+        "{reason}"
+    );
+    let zh = task(&app, &id, "zh-CN").await;
+    assert!(
+        zh["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("重试前等待中：下次运行最早于 ")),
+        "{zh}"
+    );
+
+    let done = wait_for(&app, &id, |t| t["phase"] == "failed").await;
+    assert_eq!(done["attempts"], 3, "{done}");
+    assert_eq!(gpus_in_use(&app).await, before, "everything given back");
+    let events = events(&app, &id, "en").await;
+    let failures = times(&events, "retrying");
+    let admissions = times(&events, "admitted");
+    assert_eq!((failures.len(), admissions.len()), (2, 3), "{events:?}");
+    // Retry n starts no sooner than 2 s × 2^(n-1) after attempt n failed.
+    assert!(admissions[1] - failures[0] >= 2000, "{events:?}");
+    assert!(admissions[2] - failures[1] >= 4000, "{events:?}");
+    let said: Vec<&str> = events
+        .iter()
+        .filter(|e| e["kind"] == "retrying")
+        .map(|e| e["message"].as_str().expect("a message"))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 2 starts 2 s after it at the earliest",
+            "attempt 2 failed (replica 1 ended with exit code 3); retry 2 of 2 starts 4 s after it at the earliest",
+        ]
+    );
+    let zh = events_zh(&app, &id).await;
+    assert!(
+        zh.contains(
+            "第 1 次运行失败（副本 1 已结束，退出码 3），最早 2 秒后开始第 1 次重试，最多 2 次"
+        ),
+        "{zh}"
+    );
+}
+
+async fn events_zh(app: &Router, id: &str) -> String {
+    events(app, id, "zh-CN")
+        .await
+        .iter()
+        .map(|e| e["message"].as_str().unwrap_or_default().to_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_later() {
+    let app = app_backing_off(2).await;
+    let before = gpus_in_use(&app).await;
+    let id = super::submit(&app, &failing(3)).await;
+    wait_for(&app, &id, |t| t["phase"] == "retrying").await;
+
+    let path = format!("/api/v1/tasks/{id}/stop");
+    let (status, stopped) = super::answer(&app, post(&path, &json!({}))).await;
+    assert_eq!(status, StatusCode::OK, "{stopped}");
+    assert_eq!(stopped["phase"], "stopped", "at once: {stopped}");
+    assert_eq!(gpus_in_use(&app).await, before, "its hold given back");
+
+    // Past the time the retry would have started.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let after = task(&app, &id, "en").await;
+    assert_eq!(
+        (&after["phase"], &after["attempts"]),
+        (&json!("stopped"), &json!(1))
+    );
+    let events = events(&app, &id, "en").await;
+    assert_eq!(times(&events, "admitted").len(), 1, "{events:?}");
+    let last = events.last().expect("events");
+    assert_eq!(last["kind"], "stopped", "{events:?}");
+}
+
+/// A backoff of 0 retries at once, with the event it always had.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_backoff_retries_at_once_with_the_event_it_always_had() {
+    let app = app_backing_off(0).await;
+    let id = super::submit(&app, &failing(1)).await;
+    wait_for(&app, &id, |t| t["phase"] == "failed").await;
+    let events = events(&app, &id, "en").await;
+    let said: Vec<&str> = events
+        .iter()
+        .filter(|e| e["kind"] == "retrying")
+        .map(|e| e["message"].as_str().expect("a message"))
+        .collect();
+    assert_eq!(
+        said,
+        ["attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1"]
+    );
+}
