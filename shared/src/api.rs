@@ -118,7 +118,8 @@ pub struct TaskView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<crate::Placement>,
     /// Why it waits, in the findings' words and the reader's language (`?lang=` or
-    /// `Accept-Language`), while it is queued.
+    /// `Accept-Language`), while it is queued, or retrying and waiting for its next
+    /// attempt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The replicas whose logs `GET /tasks/{id}/logs` reads on this server, by what
