@@ -1790,6 +1790,11 @@ impl Runner {
     /// Queues the retried tasks whose wait is over, in their places by priority and
     /// submit time, and runs a pass.
     async fn wake_due(&self) {
+        // Only the leader queues: a server that lost the lead leaves its tasks to the
+        // next leader, which rests them again from their events.
+        if !self.leading() {
+            return;
+        }
         let due = self.scheduler.lock().await.due_by(now().0);
         if due.is_empty() {
             return;
@@ -1799,6 +1804,9 @@ impl Runner {
             // out of the scheduler) or queued, never in between.
             let launch = self.launch_lock(&id);
             let launched = launch.lock().await;
+            if !self.leading() {
+                return;
+            }
             match self.store.get(&id).await {
                 // Stopped through another server before the leader's sync saw it.
                 Ok(stored) if stored.task.phase.is_finished() => {
@@ -1808,8 +1816,17 @@ impl Runner {
                     continue;
                 }
                 Ok(stored) if stored.task.phase == TaskPhase::Retrying => {
-                    self.step(&id, TaskPhase::Queued, None, stored.task.attempts)
-                        .await;
+                    // A step refused lost to an end (a stop through another server):
+                    // nothing more starts for it.
+                    if !self
+                        .step(&id, TaskPhase::Queued, None, stored.task.attempts)
+                        .await
+                    {
+                        self.scheduler.lock().await.cancel(&id);
+                        drop(launched);
+                        self.forget_lock(&id);
+                        continue;
+                    }
                 }
                 Ok(_) => {}
                 // Queued all the same: the start looks at the task again.
@@ -2260,10 +2277,21 @@ impl Runner {
     async fn rest_again(&self, stored: StoredTask) {
         let id = stored.task.id.clone();
         let events = self.store.events(&id).await.unwrap_or_else(|err| {
-            tracing::warn!(task = %id, error = %err, "cannot read a retried task's events; it queues at once");
+            tracing::warn!(task = %id, error = %err, "cannot read a retried task's events; it waits its backoff from its retrying step");
             Vec::new()
         });
-        let due = match events.iter().rev().find(|e| e.kind == event_kind::RETRYING) {
+        let attempt = stored.task.attempts;
+        let delay = self.backoff.delay(attempt);
+        let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
+        // The event of this attempt's failure: an earlier retry's names a shorter wait.
+        let told = events.iter().rev().find(|e| {
+            e.kind == event_kind::RETRYING
+                && e.keyed
+                    .as_ref()
+                    .and_then(|m| m.args.get("attempt"))
+                    .is_some_and(|a| matches!(a, Arg::Text(n) if *n == attempt.to_string()))
+        });
+        let due = match told {
             Some(event) => retry_due(event),
             // A crash between the step and its event: the wait this server would give.
             None => {
@@ -2274,14 +2302,12 @@ impl Runner {
                     .rev()
                     .find(|c| c.phase == TaskPhase::Retrying)
                     .map_or_else(now, |c| c.at);
-                let delay = self.backoff.delay(stored.task.attempts);
-                Timestamp(
-                    failed
-                        .0
-                        .saturating_add(i64::try_from(delay.as_millis()).unwrap_or(i64::MAX)),
-                )
+                Timestamp(failed.0.saturating_add(millis))
             }
         };
+        // Never longer than its wait from now: another server's clock, or this one's
+        // set back, would stretch it without end.
+        let due = Timestamp(due.0.min(now().0.saturating_add(millis)));
         let hold = stored
             .placement
             .as_ref()
@@ -2513,10 +2539,11 @@ impl Runner {
         for exit in exits {
             self.exited(id.clone(), attempt, exit).await;
         }
-        // Queued again by its fault tolerance on a catalog that changed so that it can
-        // never start: it fails, as a task found queued does.
+        // Queued again by its fault tolerance (or waiting for its retry, with a backoff)
+        // on a catalog that changed so that it can never start: it fails, as a task
+        // found queued does.
         if let Ok(now) = self.store.get(id).await
-            && now.task.phase == TaskPhase::Queued
+            && matches!(now.task.phase, TaskPhase::Queued | TaskPhase::Retrying)
             && let Some(why) = self.cannot_run(&now)
         {
             self.end(id, TaskPhase::Failed, Some(why)).await;
@@ -2682,7 +2709,14 @@ impl Runner {
                             .await
                             .is_err()
                         {
-                            sleeper.wake_due().await;
+                            // In a task of its own: a panic in a pass must not end the
+                            // sleeper, or nothing resting would wake until a restart.
+                            let waker = Arc::clone(&sleeper);
+                            if let Err(err) =
+                                tokio::spawn(async move { waker.wake_due().await }).await
+                            {
+                                tracing::error!(error = %err, "waking the retries that were due failed");
+                            }
                         }
                     }
                 }

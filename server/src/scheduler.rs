@@ -165,7 +165,10 @@ impl Scheduler {
     /// one (its nodes are given back; only its quota stays held, as a queued task's).
     pub fn rest(&mut self, waiting: Waiting, due: i64) {
         self.live.hold(&waiting.hold);
-        self.resting.insert(waiting.id.clone(), (waiting, due));
+        // Rested twice, it would hold twice and give one hold back.
+        if let Some((before, _)) = self.resting.insert(waiting.id.clone(), (waiting, due)) {
+            self.live.unhold(&before.hold);
+        }
     }
 
     /// When the earliest resting task may queue again.

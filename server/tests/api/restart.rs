@@ -832,7 +832,9 @@ fn a_retry_waiting_across_a_restart_waits_until_the_time_it_was_given() {
     let dir = super::temp_dir("restart-backoff-catalog");
     let catalog = catalog(&dir);
     let config = dir.join("berth.toml");
-    std::fs::write(&config, "[retries]\nbackoff_seconds = 8\n").expect("writable");
+    // Long enough for the crash and the next server's start to come within the wait on
+    // a loaded machine.
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 15\n").expect("writable");
     let start = || {
         Server::start(&[
             ("BERTH_DATA_DIR", data.as_os_str()),
@@ -845,7 +847,10 @@ fn a_retry_waiting_across_a_restart_waits_until_the_time_it_was_given() {
     failing["environment"]["command"] = "exit 3".into();
     failing["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
     let id = submit(&first, &failing);
-    let waiting = wait_for(&first, &id, |t| phase(t) == "retrying");
+    // The step is written a moment before the wait starts: waited for together.
+    let waiting = wait_for(&first, &id, |t| {
+        phase(t) == "retrying" && t["reason"].is_string()
+    });
     let until = waiting["reason"].clone();
     assert!(
         until.as_str().is_some_and(|r| r.contains(" UTC")),
@@ -871,5 +876,45 @@ fn a_retry_waiting_across_a_restart_waits_until_the_time_it_was_given() {
     };
     let (failed, admitted) = (at("retrying"), at("admitted"));
     assert_eq!((failed.len(), admitted.len()), (1, 2), "{events}");
-    assert!(admitted[1] - failed[0] >= 8000, "{events}");
+    assert!(admitted[1] - failed[0] >= 15_000, "{events}");
+}
+
+/// A failure heard at the restart, on a catalog that changed so the task can never start
+/// again, fails the task (README "Restarts") also when its retry would wait out a
+/// backoff first: resting, then queued, it waited for ever.
+#[test]
+fn a_failure_heard_late_on_a_catalog_that_can_no_longer_run_it_fails_with_a_backoff() {
+    let data = super::temp_dir("restart-late-backoff-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-late-backoff-catalog");
+    let go = dir.join("go");
+    let mut first = start(&data, &catalog(&dir));
+    let mut tolerant = spec(true);
+    tolerant["environment"]["command"] = until(&go, 3).into();
+    let id = submit(&first, &tolerant);
+    wait_for(&first, &id, |t| phase(t) == "running");
+    first.crash();
+    std::fs::write(&go, "").expect("writable");
+    wait_ended(&data, &id);
+
+    // The quota shrank below the task's one replica of 8 GPUs.
+    let changed = catalog_with(
+        &super::temp_dir("restart-late-backoff-catalog-2"),
+        json!({ "gpu": 4, "vcpu": 48, "memory_gib": 480 }),
+        |_| {},
+    );
+    let config = dir.join("backoff.toml");
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 1\n").expect("writable");
+    let second = Server::start(&[
+        ("BERTH_DATA_DIR", data.as_os_str()),
+        ("BERTH_CATALOG", changed.as_os_str()),
+        ("BERTH_CONFIG", config.as_os_str()),
+    ]);
+    let failed = wait_for(&second, &id, |t| phase(t) == "failed");
+    assert_eq!(failed["attempts"], 1, "{failed}");
+    let said = events(&second, &id);
+    assert!(
+        said.contains("no spec of this task fits its pool or its quota"),
+        "{said}"
+    );
 }

@@ -1423,8 +1423,9 @@ async fn a_language_berth_does_not_speak_is_passed_over_on_the_events_as_elsewhe
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
     let app = server::app(demo_state().await);
-    // Two replicas; the fault tolerance of the example has nothing to retry.
-    let id = submitted(&app, &pytorch("sleep 0.5")).await;
+    // Two replicas, running long enough to be seen running on a loaded machine; the
+    // fault tolerance of the example has nothing to retry.
+    let id = submitted(&app, &pytorch("sleep 2")).await;
     let running = wait_for(&app, &id, phase_is("running")).await;
     let shares: Vec<(String, u64)> = running["placement"]["workers"]
         .as_array()
