@@ -936,6 +936,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "queue.no_node_hosts_one",
         "the largest free node has {largest_free} {unit}; one replica needs {need}",
     ),
+    ("queue.none_free", "no node has a free {unit}"),
     (
         "queue.not_enough_at_once",
         "free nodes can host {placeable} of {replicas} replicas at once",

@@ -792,6 +792,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "queue.no_node_hosts_one",
         "空闲最多的节点只有 {largest_free} {unit}，单个副本需要 {need}",
     ),
+    ("queue.none_free", "所有节点的空闲资源均不足 1 {unit}"),
     (
         "queue.not_enough_at_once",
         "空闲节点只能同时容纳 {replicas} 个副本中的 {placeable} 个",

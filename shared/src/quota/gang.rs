@@ -746,10 +746,7 @@ impl QueueReason {
                 dimension,
                 largest_free,
                 need,
-            } => Message::new("queue.no_node_hosts_one")
-                .with("largest_free", largest_free)
-                .with_message("unit", dimension.unit_message(*largest_free))
-                .with("need", need),
+            } => no_room("queue.no_node_hosts_one", *dimension, *largest_free, *need),
             QueueReason::NotEnoughAtOnce {
                 placeable,
                 replicas,
@@ -760,12 +757,25 @@ impl QueueReason {
                 dimension,
                 largest_free,
                 need,
-            } => Message::new("queue.head_has_no_room")
-                .with("largest_free", largest_free)
-                .with_message("unit", dimension.unit_message(*largest_free))
-                .with("need", need),
+            } => no_room("queue.head_has_no_room", *dimension, *largest_free, *need),
         }
     }
+}
+
+/// Why a replica or the head finds no room: the roomiest node's free amount against the
+/// need, or, with none free on any node, just that ("the largest free node has 0 GPUs"
+/// read as a fault), whoever needs it.
+fn no_room(key: &'static str, dimension: Dimension, largest_free: u64, need: u64) -> Message {
+    // One message either way: its arguments the none-free text leaves out cost nothing.
+    let key = if largest_free == 0 {
+        "queue.none_free"
+    } else {
+        key
+    };
+    Message::new(key)
+        .with("largest_free", largest_free)
+        .with_message("unit", dimension.unit_message(largest_free.max(1)))
+        .with("need", need)
 }
 
 impl NeverReason {
