@@ -1985,6 +1985,40 @@ async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_th
     );
 }
 
+/// SPEC section 5 and the rule `advanced.alerts.threshold.invalid`: a threshold is at
+/// least 1. A box holding text that is no such number (`0.5`) says so, in the rule's
+/// words, not the shape's "a whole number, 0 or more", which would allow 0.
+#[wasm_bindgen_test]
+async fn a_threshold_box_holding_a_fraction_asks_for_at_least_1() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.click("add-advanced.alerts").await;
+    form.choose("advanced.alerts[1].event", "queued_longer_than")
+        .await;
+    let threshold = "advanced.alerts[1].threshold";
+    for held in ["0.5", "-1"] {
+        form.type_in(threshold, held).await;
+        assert_eq!(
+            form.codes_at(threshold),
+            ["advanced.alerts.threshold.invalid"],
+            "{held}"
+        );
+        assert!(form.submit_disabled(), "{held}");
+    }
+    let said = form
+        .find("[data-code='advanced.alerts.threshold.invalid']")
+        .expect("the finding shows")
+        .text_content()
+        .unwrap_or_default();
+    assert!(said.contains("at least 1"), "{said}");
+    assert!(!said.contains("0 or more"), "{said}");
+    form.type_in(threshold, "30").await;
+    assert!(form.codes_at(threshold).is_empty());
+    assert_eq!(
+        form.submitted().await.advanced.alerts[1].threshold,
+        Some(30)
+    );
+}
+
 #[wasm_bindgen_test]
 async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     let form = mount(Some(shared::demo::pytorch()), false).await;
