@@ -181,8 +181,13 @@ fn AlertsEditor() -> impl IntoView {
             {move || (0..len.get()).map(|i| {
                 let row = format!("{ALERTS}[{i}]");
                 let row_attr = row.clone();
-                let needs_threshold = cx.watch(move |s| {
-                    s.advanced.alerts.get(i).is_some_and(|a| a.event.needs_threshold())
+                // A threshold an event takes none of (an import's, the API's) shows too,
+                // with the rule's error, until the user empties it.
+                let shows_threshold = cx.watch(move |s| {
+                    s.advanced
+                        .alerts
+                        .get(i)
+                        .is_some_and(|a| a.event.needs_threshold() || a.threshold.is_some())
                 });
                 let unsent = cx.watch(move |s| {
                     !mails && s.advanced.alerts.get(i).is_some_and(|a| a.channel == AlertChannel::Email)
@@ -199,7 +204,7 @@ fn AlertsEditor() -> impl IntoView {
                                     }
                                 }
                             }) />
-                        {let row = row.clone(); move || needs_threshold.get().then(|| view! {
+                        {let row = row.clone(); move || shows_threshold.get().then(|| view! {
                             <TextField path=format!("{row}.threshold") no_help=true control=Control::Number
                                 lens=threshold_lens(i) />
                         })}

@@ -2019,6 +2019,33 @@ async fn a_threshold_box_holding_a_fraction_asks_for_at_least_1() {
     );
 }
 
+/// SPEC section 5: only the two "longer than N" events take N. A spec that carries a
+/// threshold on another event (an import, the API's) shows the box holding it, with the
+/// rule's error there, until the user empties it.
+#[wasm_bindgen_test]
+async fn a_threshold_on_an_event_that_takes_none_shows_where_it_is_removed() {
+    let spec = shared::demo::pytorch().with(|s| {
+        s.advanced.alerts[0].event = shared::task::AlertEvent::Failed;
+        s.advanced.alerts[0].threshold = Some(5);
+    });
+    let form = mount(Some(spec), false).await;
+    let threshold = "advanced.alerts[0].threshold";
+    assert!(
+        form.has_control(threshold),
+        "the threshold shows to be removed"
+    );
+    assert!(form.submit_disabled());
+    form.type_in(threshold, "7").await;
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.unused"]
+    );
+    form.type_in(threshold, "").await;
+    leptos::task::tick().await;
+    assert!(!form.has_control(threshold));
+    assert_eq!(form.submitted().await.advanced.alerts[0].threshold, None);
+}
+
 #[wasm_bindgen_test]
 async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     let form = mount(Some(shared::demo::pytorch()), false).await;

@@ -15,6 +15,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "set a threshold of at least 1",
     ),
     (
+        "advanced.alerts.threshold.unused",
+        "this event takes no threshold; remove the threshold",
+    ),
+    (
         "advanced.fault_tolerance.max_retries.out_of_range",
         "must be between 1 and 100",
     ),

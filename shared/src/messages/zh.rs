@@ -12,6 +12,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.url", "必须是 https:// 开头的 URL"),
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (
+        "advanced.alerts.threshold.unused",
+        "该事件不需要阈值，请删除阈值",
+    ),
+    (
         "advanced.fault_tolerance.max_retries.out_of_range",
         "必须在 1 到 100 之间",
     ),

@@ -344,6 +344,8 @@ issue_codes! {
     SshSinglePod = "advanced.ssh.single_pod", Info;
     /// A threshold event without a positive threshold.
     AlertThresholdInvalid = "advanced.alerts.threshold.invalid", Error;
+    /// A threshold on an event that takes none.
+    AlertThresholdUnused = "advanced.alerts.threshold.unused", Error;
     /// Email target is not an email address.
     AlertEmailInvalid = "advanced.alerts.target.email", Error;
     /// Webhook target is not an https URL.
@@ -633,6 +635,7 @@ impl IssueCode {
             | ImagePullRetriesOutOfRange
             | SshSinglePod
             | AlertThresholdInvalid
+            | AlertThresholdUnused
             | AlertEmailInvalid
             | AlertUrlInvalid
             | AlertTargetMasked
