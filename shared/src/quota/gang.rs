@@ -798,18 +798,12 @@ impl NeverReason {
                 dimension,
                 largest_total,
                 need,
-            } => Message::new("never.replica_too_large")
-                .with("need", need)
-                .with_message("unit", dimension.unit_message(*need))
-                .with("largest_total", largest_total),
+            } => too_large("never.replica_too_large", *dimension, *largest_total, *need),
             NeverReason::HeadTooLarge {
                 dimension,
                 largest_total,
                 need,
-            } => Message::new("never.head_too_large")
-                .with("need", need)
-                .with_message("unit", dimension.unit_message(*need))
-                .with("largest_total", largest_total),
+            } => too_large("never.head_too_large", *dimension, *largest_total, *need),
             NeverReason::PoolTooSmall { capacity, replicas } => {
                 Message::new("never.pool_too_small")
                     .with("capacity", capacity)
@@ -817,6 +811,15 @@ impl NeverReason {
             }
         }
     }
+}
+
+/// Why a replica or the head can never start: its need against the largest node's total.
+/// One body for both (each copy is code of its own in the validator package).
+fn too_large(key: &'static str, dimension: Dimension, largest_total: u64, need: u64) -> Message {
+    Message::new(key)
+        .with("need", need)
+        .with_message("unit", dimension.unit_message(need))
+        .with("largest_total", largest_total)
 }
 
 #[cfg(test)]
