@@ -159,6 +159,7 @@
 //! | `ray.shared_storage.not_rwx` | error | The shared-storage volume is not RWX. |
 //! | `ray.debug.keep_secs.out_of_range` | error | Debug keep time outside 1–86,400 seconds. |
 //! | `ray.autoscaling.range` | error | Autoscaling needs min ≤ workers ≤ max. |
+//! | `ray.autoscaling.max_workers.zero` | warning | Autoscaling whose maximum is 0: it can never add a worker. |
 #![deny(missing_docs)]
 
 pub mod api;

@@ -2046,6 +2046,31 @@ async fn a_threshold_on_an_event_that_takes_none_shows_where_it_is_removed() {
     assert_eq!(form.submitted().await.advanced.alerts[0].threshold, None);
 }
 
+/// SPEC section 6: autoscaling needs min ≤ workers ≤ max. Broken from the compute
+/// section's workers, the range's finding shows at the autoscaling fields, where the
+/// range is mended, not at the workers box. A range whose max is 0 can never add a
+/// worker: said at max.
+#[wasm_bindgen_test]
+async fn the_autoscaling_range_is_said_at_its_fields_whichever_box_broke_it() {
+    let form = mount(Some(shared::demo::ray()), false).await;
+    leptos::task::tick().await;
+    form.type_in("compute.workers", "9").await;
+    assert!(form.codes_at("compute.workers").is_empty());
+    assert_eq!(
+        form.codes_in("f-ray-autoscaling-msgs"),
+        ["ray.autoscaling.range"]
+    );
+    form.type_in("compute.workers", "0").await;
+    form.type_in("ray.autoscaling.min_workers", "0").await;
+    assert!(form.codes_in("f-ray-autoscaling-msgs").is_empty());
+    form.type_in("ray.autoscaling.max_workers", "0").await;
+    assert_eq!(
+        form.codes_at("ray.autoscaling.max_workers"),
+        ["ray.autoscaling.max_workers.zero"]
+    );
+    assert!(!form.submit_disabled(), "a warning: the task still runs");
+}
+
 #[wasm_bindgen_test]
 async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     let form = mount(Some(shared::demo::pytorch()), false).await;

@@ -962,6 +962,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "the spec no longer resolves against the catalog",
     ),
     (
+        "ray.autoscaling.max_workers.zero",
+        "at 0 autoscaling can never add a worker; raise it or turn autoscaling off",
+    ),
+    (
         "ray.autoscaling.range",
         "needs min ≤ workers ≤ max; now {min} ≤ {workers} ≤ {max}",
     ),

@@ -811,6 +811,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("queue.spec_unresolved", "任务配置已无法与资源目录匹配"),
     (
+        "ray.autoscaling.max_workers.zero",
+        "为 0 时自动扩缩容无法增加任何工作节点，请调高或关闭自动扩缩容",
+    ),
+    (
         "ray.autoscaling.range",
         "需满足 缩容下限 ≤ 工作节点数 ≤ 扩容上限，当前为 {min} ≤ {workers} ≤ {max}",
     ),

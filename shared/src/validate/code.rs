@@ -388,6 +388,8 @@ issue_codes! {
     DebugKeepOutOfRange = "ray.debug.keep_secs.out_of_range", Error;
     /// Autoscaling needs min ≤ workers ≤ max.
     AutoscalingRange { /** Minimum. */ min: u32, /** Workers. */ workers: u32, /** Maximum. */ max: u32 } = "ray.autoscaling.range", Error;
+    /// Autoscaling whose maximum is 0: it can never add a worker.
+    AutoscalingMaxZero = "ray.autoscaling.max_workers.zero", Warning;
 }
 
 impl IssueCode {
@@ -646,6 +648,7 @@ impl IssueCode {
             | RuntimeEnvEnvVars
             | RuntimeEnvPipAndConda
             | SharedStorageNotRwx
+            | AutoscalingMaxZero
             | DebugKeepOutOfRange => vec![],
         };
         (self.code(), args)

@@ -71,6 +71,13 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
                     max: scaling.max_workers,
                 },
             );
+        } else if scaling.max_workers == 0 {
+            // 0 ≤ 0 ≤ 0 holds, and KubeRay takes maxReplicas 0: the head runs alone with
+            // an autoscaler that can never add a worker.
+            report.push(
+                field_path!(TaskSpec: ray.autoscaling.max_workers),
+                IssueCode::AutoscalingMaxZero,
+            );
         }
         if scaling.max_workers > super::compute::MAX_WORKERS {
             report.push(
@@ -204,5 +211,72 @@ fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
             }
             _ => report.push(at(), IssueCode::RuntimeEnvEnvVars),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::validate::Severity;
+
+    fn findings(
+        change: impl FnOnce(&mut crate::TaskSpec),
+    ) -> Vec<(String, &'static str, Severity)> {
+        crate::validate(
+            &crate::demo::ray().with(change),
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        )
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.code.code(), i.severity))
+        .collect()
+    }
+
+    /// SPEC section 6 (min ≤ workers ≤ max) holds for 0 ≤ 0 ≤ 0, but such a range can
+    /// never add a worker: KubeRay runs the head alone (maxReplicas 0 is valid) with an
+    /// autoscaler that has nothing to do. A warning at max, where it is raised; the task
+    /// may still run. A max above 0 says nothing, nor does autoscaling turned off.
+    #[test]
+    fn an_autoscaling_range_with_max_0_says_it_can_never_add_a_worker() {
+        let zero = |s: &mut crate::TaskSpec| {
+            s.compute.workers = 0;
+            s.ray.autoscaling.min_workers = 0;
+            s.ray.autoscaling.max_workers = 0;
+        };
+        assert_eq!(
+            findings(zero),
+            [(
+                "ray.autoscaling.max_workers".to_owned(),
+                "ray.autoscaling.max_workers.zero",
+                Severity::Warning
+            )]
+        );
+        assert_eq!(
+            findings(|s| {
+                zero(s);
+                s.ray.autoscaling.max_workers = 1;
+            }),
+            []
+        );
+        assert_eq!(
+            findings(|s| {
+                zero(s);
+                s.ray.autoscaling.enabled = false;
+            }),
+            []
+        );
+        // Workers above a max of 0: the range is broken, and that is the one finding.
+        assert_eq!(
+            findings(|s| {
+                zero(s);
+                s.compute.workers = 2;
+            }),
+            [(
+                "ray.autoscaling".to_owned(),
+                "ray.autoscaling.range",
+                Severity::Error
+            )]
+        );
     }
 }
