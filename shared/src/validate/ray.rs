@@ -2,10 +2,10 @@
 
 use super::runtime_env::{self, Refusal, Value};
 use super::seen::Seen;
-use super::{Cx, FieldPath, IssueCode, Report, field_path, require};
+use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::catalog::AccessMode;
 use crate::injected::CONTEXT;
-use crate::task::TaskSpec;
+use crate::task::{Autoscaling, TaskSpec};
 
 /// Top-level runtime-env keys Ray knows.
 const RUNTIME_ENV_KEYS: [&str; 14] = [
@@ -62,26 +62,32 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     let scaling = &ray.autoscaling;
     if scaling.enabled {
         let workers = cx.spec.compute.workers;
-        if !scaling.holds(workers) {
-            report.push(
-                field_path!(TaskSpec: ray.autoscaling),
+        let group = field_path!(TaskSpec: ray.autoscaling);
+        let max = group.key(field_key!(Autoscaling: max_workers));
+        // One push for the range's two codes: each push site is code of its own in the
+        // validator package (BENCHMARKS.md, its size).
+        let range = if !scaling.holds(workers) {
+            Some((
+                group,
                 IssueCode::AutoscalingRange {
                     min: scaling.min_workers,
                     workers,
                     max: scaling.max_workers,
                 },
-            );
+            ))
         } else if scaling.max_workers == 0 {
             // 0 ≤ 0 ≤ 0 holds, and KubeRay takes maxReplicas 0: the head runs alone with
             // an autoscaler that can never add a worker.
-            report.push(
-                field_path!(TaskSpec: ray.autoscaling.max_workers),
-                IssueCode::AutoscalingMaxZero,
-            );
+            Some((max.clone(), IssueCode::AutoscalingMaxZero))
+        } else {
+            None
+        };
+        if let Some((path, code)) = range {
+            report.push(path, code);
         }
         if scaling.max_workers > super::compute::MAX_WORKERS {
             report.push(
-                field_path!(TaskSpec: ray.autoscaling.max_workers),
+                max,
                 IssueCode::WorkersOutOfRange {
                     max: super::compute::MAX_WORKERS,
                 },
