@@ -81,7 +81,7 @@
 //! | `env.name.duplicate` | error | The same env var name twice. |
 //! | `env.name.platform_injected` | warning | A name the platform injects; the platform's value wins. |
 //! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
-//! | `env.name.overrides_time_zone` | info | A `TZ` env var other than the task's time zone: its pods run in the var's zone. |
+//! | `env.name.overrides_time_zone` | info | A `TZ` env var other than the task's time zone: its pods run in the var's zone. At the var (the task's, a runtime env's) or, for a persistent one, at the time zone. |
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
 //! | `env.value.nul` | error | A value holds a NUL character. |

@@ -238,7 +238,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.name.overrides_time_zone",
-        "overrides the task's time zone {zone}; this value wins",
+        "a TZ env var (the task's or a persistent one) overrides the time zone {zone}; its value wins",
     ),
     (
         "env.name.platform_injected",

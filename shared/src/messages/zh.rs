@@ -197,7 +197,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.name.overrides_time_zone",
-        "会覆盖任务的时区 {zone}，以该变量的值为准",
+        "TZ 环境变量（任务的或持久的）会覆盖时区 {zone}，以该变量的值为准",
     ),
     (
         "env.name.platform_injected",
