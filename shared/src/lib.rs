@@ -81,7 +81,7 @@
 //! | `env.name.duplicate` | error | The same env var name twice. |
 //! | `env.name.platform_injected` | warning | A name the platform injects; the platform's value wins. |
 //! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
-//! | `env.name.overrides_time_zone` | info | A `TZ` env var other than the task's time zone: its pods run in the var's zone. |
+//! | `env.name.overrides_time_zone` | info | A `TZ` env var other than the task's time zone: its pods run in the var's zone. At the var (the task's, a runtime env's) or, for a persistent one, at the time zone. |
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
 //! | `env.value.nul` | error | A value holds a NUL character. |
@@ -141,6 +141,7 @@
 //! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |
 //! | `advanced.ssh.single_pod` | info | SSH on a task with one pod. |
 //! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
+//! | `advanced.alerts.threshold.unused` | error | A threshold on an event that takes none. |
 //! | `advanced.alerts.target.email` | error | Email target is not an email address. |
 //! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
 //! | `advanced.alerts.target.masked` | error | A webhook target is the mask others read it as (a clone of another's task). |
@@ -158,6 +159,7 @@
 //! | `ray.shared_storage.not_rwx` | error | The shared-storage volume is not RWX. |
 //! | `ray.debug.keep_secs.out_of_range` | error | Debug keep time outside 1–86,400 seconds. |
 //! | `ray.autoscaling.range` | error | Autoscaling needs min ≤ workers ≤ max. |
+//! | `ray.autoscaling.max_workers.zero` | warning | Autoscaling whose maximum is 0: it can never add a worker. |
 #![deny(missing_docs)]
 
 pub mod api;

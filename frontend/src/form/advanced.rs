@@ -1,7 +1,7 @@
 //! Advanced options [高级选项]: fault tolerance, monitoring, image-pull retries, pod SSH
 //! and alert subscriptions.
 
-use super::context::{FormCx, control_id, field_key, options, unwire, wire};
+use super::context::{FormCx, Unread, control_id, field_key, options, unwire, wire};
 use super::field::{
     CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, whole_i64,
     whole_u32,
@@ -137,7 +137,7 @@ fn AlertsEditor() -> impl IntoView {
             }),
         };
     // Empty is no threshold (the rules then ask for one); other text that is not a whole
-    // number is held and reported.
+    // number is held and reported in the rule's words: at least 1.
     let threshold_lens = move |i: usize| {
         let shown = cx.watch(move |s| {
             s.advanced
@@ -164,7 +164,7 @@ fn AlertsEditor() -> impl IntoView {
                         &path,
                         v,
                         whole_u32,
-                        Expected::WholeNumber,
+                        Unread::Rule(shared::IssueCode::AlertThresholdInvalid),
                         shown,
                         move |s, n| store(s, Some(n)),
                     );
@@ -181,8 +181,13 @@ fn AlertsEditor() -> impl IntoView {
             {move || (0..len.get()).map(|i| {
                 let row = format!("{ALERTS}[{i}]");
                 let row_attr = row.clone();
-                let needs_threshold = cx.watch(move |s| {
-                    s.advanced.alerts.get(i).is_some_and(|a| a.event.needs_threshold())
+                // A threshold an event takes none of (an import's, the API's) shows too,
+                // with the rule's error, until the user empties it.
+                let shows_threshold = cx.watch(move |s| {
+                    s.advanced
+                        .alerts
+                        .get(i)
+                        .is_some_and(|a| a.event.needs_threshold() || a.threshold.is_some())
                 });
                 let unsent = cx.watch(move |s| {
                     !mails && s.advanced.alerts.get(i).is_some_and(|a| a.channel == AlertChannel::Email)
@@ -199,7 +204,7 @@ fn AlertsEditor() -> impl IntoView {
                                     }
                                 }
                             }) />
-                        {let row = row.clone(); move || needs_threshold.get().then(|| view! {
+                        {let row = row.clone(); move || shows_threshold.get().then(|| view! {
                             <TextField path=format!("{row}.threshold") no_help=true control=Control::Number
                                 lens=threshold_lens(i) />
                         })}

@@ -184,14 +184,14 @@ impl FormCx {
                     }
                     report = shown;
                 }
-                for (path, Held { text, expected, .. }) in bad {
-                    let code = if text.trim().is_empty() {
-                        shared::IssueCode::ValueRequired
-                    } else {
-                        shared::IssueCode::ValueInvalid {
+                for (path, Held { text, unread, .. }) in bad {
+                    let code = match unread {
+                        _ if text.trim().is_empty() => shared::IssueCode::ValueRequired,
+                        Unread::Shape(expected) => shared::IssueCode::ValueInvalid {
                             expected: expected.clone(),
                             found: Some(Found::Text(text.clone())),
-                        }
+                        },
+                        Unread::Rule(code) => code.clone(),
                     };
                     report.push(shared::FieldPath::parse(path), code);
                 }
@@ -380,14 +380,14 @@ impl FormCx {
     }
 
     /// Stores what a number control reads: the number when `text` is one (`read`), else
-    /// holds the text so the report says what is wrong and the draft keeps its value.
-    /// `shown` is the draft's value as the control writes it.
+    /// holds the text so the report says what is wrong (`unread`) and the draft keeps its
+    /// value. `shown` is the draft's value as the control writes it.
     pub fn set_number<T>(
         &self,
         path: &str,
         text: String,
         read: impl FnOnce(&str) -> Option<T>,
-        expected: Expected,
+        unread: impl Into<Unread>,
         shown: Signal<String>,
         store: impl FnOnce(&mut TaskSpec, T),
     ) {
@@ -399,7 +399,7 @@ impl FormCx {
             None => self.unparsed.update(|bad| {
                 let held = Held {
                     text,
-                    expected,
+                    unread: unread.into(),
                     shown,
                 };
                 bad.insert(path.to_owned(), held);
@@ -469,11 +469,28 @@ impl FormCx {
     }
 }
 
+/// What a number control's report says of text that is not a number of its kind.
+#[derive(Clone)]
+pub enum Unread {
+    /// The shape finding: what the box holds is not `Expected`.
+    Shape(Expected),
+    /// The field's own rule, where the shape's words would allow what the rule refuses
+    /// (an alert's threshold: "a whole number, 0 or more" under `0.5`, where the rule
+    /// wants at least 1).
+    Rule(shared::IssueCode),
+}
+
+impl From<Expected> for Unread {
+    fn from(expected: Expected) -> Self {
+        Unread::Shape(expected)
+    }
+}
+
 /// A number control's text that is not a number of its kind.
 #[derive(Clone)]
 struct Held {
     text: String,
-    expected: Expected,
+    unread: Unread,
     /// The draft's value as the control writes it, to show again when the draft is
     /// replaced.
     shown: Signal<String>,

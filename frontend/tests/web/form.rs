@@ -1985,6 +1985,92 @@ async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_th
     );
 }
 
+/// SPEC section 5 and the rule `advanced.alerts.threshold.invalid`: a threshold is at
+/// least 1. A box holding text that is no such number (`0.5`) says so, in the rule's
+/// words, not the shape's "a whole number, 0 or more", which would allow 0.
+#[wasm_bindgen_test]
+async fn a_threshold_box_holding_a_fraction_asks_for_at_least_1() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.click("add-advanced.alerts").await;
+    form.choose("advanced.alerts[1].event", "queued_longer_than")
+        .await;
+    let threshold = "advanced.alerts[1].threshold";
+    for held in ["0.5", "-1"] {
+        form.type_in(threshold, held).await;
+        assert_eq!(
+            form.codes_at(threshold),
+            ["advanced.alerts.threshold.invalid"],
+            "{held}"
+        );
+        assert!(form.submit_disabled(), "{held}");
+    }
+    let said = form
+        .find("[data-code='advanced.alerts.threshold.invalid']")
+        .expect("the finding shows")
+        .text_content()
+        .unwrap_or_default();
+    assert!(said.contains("at least 1"), "{said}");
+    assert!(!said.contains("0 or more"), "{said}");
+    form.type_in(threshold, "30").await;
+    assert!(form.codes_at(threshold).is_empty());
+    assert_eq!(
+        form.submitted().await.advanced.alerts[1].threshold,
+        Some(30)
+    );
+}
+
+/// SPEC section 5: only the two "longer than N" events take N. A spec that carries a
+/// threshold on another event (an import, the API's) shows the box holding it, with the
+/// rule's error there, until the user empties it.
+#[wasm_bindgen_test]
+async fn a_threshold_on_an_event_that_takes_none_shows_where_it_is_removed() {
+    let spec = shared::demo::pytorch().with(|s| {
+        s.advanced.alerts[0].event = shared::task::AlertEvent::Failed;
+        s.advanced.alerts[0].threshold = Some(5);
+    });
+    let form = mount(Some(spec), false).await;
+    let threshold = "advanced.alerts[0].threshold";
+    assert!(
+        form.has_control(threshold),
+        "the threshold shows to be removed"
+    );
+    assert!(form.submit_disabled());
+    form.type_in(threshold, "7").await;
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.unused"]
+    );
+    form.type_in(threshold, "").await;
+    leptos::task::tick().await;
+    assert!(!form.has_control(threshold));
+    assert_eq!(form.submitted().await.advanced.alerts[0].threshold, None);
+}
+
+/// SPEC section 6: autoscaling needs min ≤ workers ≤ max. Broken from the compute
+/// section's workers, the range's finding shows at the autoscaling fields, where the
+/// range is mended, not at the workers box. A range whose max is 0 can never add a
+/// worker: said at max.
+#[wasm_bindgen_test]
+async fn the_autoscaling_range_is_said_at_its_fields_whichever_box_broke_it() {
+    let form = mount(Some(shared::demo::ray()), false).await;
+    leptos::task::tick().await;
+    form.type_in("compute.workers", "9").await;
+    assert!(form.codes_at("compute.workers").is_empty());
+    assert_eq!(
+        form.codes_in("f-ray-autoscaling-msgs"),
+        ["ray.autoscaling.range"]
+    );
+    form.type_in("compute.workers", "0").await;
+    form.type_in("ray.autoscaling.min_workers", "0").await;
+    assert!(form.codes_in("f-ray-autoscaling-msgs").is_empty());
+    form.type_in("ray.autoscaling.max_workers", "0").await;
+    assert_eq!(
+        form.codes_at("ray.autoscaling.max_workers"),
+        ["ray.autoscaling.max_workers.zero"]
+    );
+    assert!(!form.submit_disabled(), "a warning: the task still runs");
+}
+
 #[wasm_bindgen_test]
 async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     let form = mount(Some(shared::demo::pytorch()), false).await;

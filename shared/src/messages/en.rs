@@ -15,6 +15,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "set a threshold of at least 1",
     ),
     (
+        "advanced.alerts.threshold.unused",
+        "this event takes no threshold; remove the threshold",
+    ),
+    (
         "advanced.fault_tolerance.max_retries.out_of_range",
         "must be between 1 and 100",
     ),
@@ -234,7 +238,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.name.overrides_time_zone",
-        "overrides the task's time zone {zone}; this value wins",
+        "a TZ env var (the task's or a persistent one) overrides the time zone {zone}; its value wins",
     ),
     (
         "env.name.platform_injected",
@@ -976,6 +980,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "queue.no_node_hosts_one",
         "the largest free node has {largest_free} {unit}; one replica needs {need}",
     ),
+    ("queue.none_free", "no node has a free {unit}"),
     (
         "queue.not_enough_at_once",
         "free nodes can host {placeable} of {replicas} replicas at once",
@@ -995,6 +1000,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "queue.spec_unresolved",
         "the spec no longer resolves against the catalog",
+    ),
+    (
+        "ray.autoscaling.max_workers.zero",
+        "at 0 autoscaling can never add a worker; raise it or turn autoscaling off",
     ),
     (
         "ray.autoscaling.range",

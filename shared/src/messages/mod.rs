@@ -150,9 +150,13 @@ fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
 }
 
 /// The findings' catalogs packed for the validator package: the keys once for every
-/// language, each language's templates in one text, and where each one ends as a `u16`,
+/// language, each language's templates in one text, and each one's length as a byte,
 /// instead of a `(&str, &str)` table per language (16 bytes of pointers a pair, which
 /// brotli hardly shrinks; BENCHMARKS.md, the validator package's size, seventh pass).
+/// Lengths rather than ends: a byte each, and small numbers brotli shrinks, where the
+/// ends grew to `u16`s (−620 B brotli); the price is a scan instead of a binary search
+/// over some 170 keys, once for each message a finding or plan says: about 0.3 µs
+/// against 0.07 µs natively (BENCHMARKS.md, the validator package's size, eighth pass).
 /// Built at compile time from [`FINDINGS_ONLY`], so the language files stay as they are.
 #[cfg(any(test, not(feature = "console-texts")))]
 mod packed {
@@ -163,41 +167,38 @@ mod packed {
         &findings_only::EN,
         0,
     ));
-    const KEY_ENDS: [u16; N] = ends(&findings_only::EN, 0);
+    const KEY_LENS: [u8; N] = lens(&findings_only::EN, 0);
     const EN: &str = utf8(&joined::<{ bytes(&findings_only::EN, 1) }>(
         &findings_only::EN,
         1,
     ));
-    const EN_ENDS: [u16; N] = ends(&findings_only::EN, 1);
+    const EN_LENS: [u8; N] = lens(&findings_only::EN, 1);
     /// Chinese on English's keys: an empty template where it has none (its `_one` texts).
     const ZH_ON_EN: [(&str, &str); N] = aligned(&findings_only::ZH);
     const ZH: &str = utf8(&joined::<{ bytes(&ZH_ON_EN, 1) }>(&ZH_ON_EN, 1));
-    const ZH_ENDS: [u16; N] = ends(&ZH_ON_EN, 1);
+    const ZH_LENS: [u8; N] = lens(&ZH_ON_EN, 1);
 
     /// The template for `key` in `lang`'s own catalog.
     pub(super) fn template(lang: Lang, key: &str) -> Option<&'static str> {
-        // A binary search over the keys, as over the tables they are packed from.
-        let (mut low, mut high) = (0, N);
-        while low < high {
-            let i = low + (high - low) / 2;
-            match item(KEYS, &KEY_ENDS, i).cmp(key) {
-                std::cmp::Ordering::Less => low = i + 1,
-                std::cmp::Ordering::Greater => high = i,
-                std::cmp::Ordering::Equal => {
-                    let text = match lang {
-                        Lang::En => item(EN, &EN_ENDS, i),
-                        Lang::Zh => item(ZH, &ZH_ENDS, i),
-                    };
-                    return (!text.is_empty()).then_some(text);
-                }
+        let (texts, lens) = match lang {
+            Lang::En => (EN, &EN_LENS),
+            Lang::Zh => (ZH, &ZH_LENS),
+        };
+        let (mut at_key, mut at_text) = (0, 0);
+        for (&key_len, &text_len) in KEY_LENS.iter().zip(lens) {
+            let (key_end, text_end) = (
+                at_key + usize::from(key_len),
+                at_text + usize::from(text_len),
+            );
+            // Equality (`str`'s compares the lengths first): an ordered comparison at
+            // each key took twice as long again.
+            if KEYS[at_key..key_end] == *key {
+                let text = &texts[at_text..text_end];
+                return (!text.is_empty()).then_some(text);
             }
+            (at_key, at_text) = (key_end, text_end);
         }
         None
-    }
-
-    fn item(text: &'static str, ends: &[u16; N], i: usize) -> &'static str {
-        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
-        &text[start..ends[i] as usize]
     }
 
     const fn part(pair: (&'static str, &'static str), which: usize) -> &'static [u8] {
@@ -241,16 +242,16 @@ mod packed {
         }
     }
 
-    const fn ends(messages: Catalog, which: usize) -> [u16; N] {
-        assert!(
-            bytes(messages, which) <= u16::MAX as usize,
-            "a u16 holds every end"
-        );
+    const fn lens(messages: Catalog, which: usize) -> [u8; N] {
         let mut out = [0; N];
-        let (mut i, mut n) = (0, 0);
+        let mut i = 0;
         while i < N {
-            n += part(messages[i], which).len();
-            out[i] = n as u16;
+            let len = part(messages[i], which).len();
+            assert!(
+                len <= u8::MAX as usize,
+                "a byte holds every key's and template's length"
+            );
+            out[i] = len as u8;
             i += 1;
         }
         out

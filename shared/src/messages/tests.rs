@@ -230,6 +230,60 @@ fn a_message_renders_in_each_language_with_nested_messages() {
     }
 }
 
+/// README, known gaps: a full pool's wait read "the largest free node has 0 GPUs". With
+/// none free on any node, the reason says so, for a replica and for a Ray head alike.
+#[test]
+fn a_wait_with_nothing_free_on_any_node_says_so_plainly() {
+    use crate::quota::QueueReason::{HeadHasNoRoom, NoNodeHostsOne};
+    let cases = [
+        (
+            NoNodeHostsOne {
+                dimension: Dimension::Gpu,
+                largest_free: 0,
+                need: 8,
+            },
+            "no node has a free GPU",
+            "所有节点的空闲资源均不足 1 张 GPU",
+        ),
+        (
+            HeadHasNoRoom {
+                dimension: Dimension::Vcpu,
+                largest_free: 0,
+                need: 16,
+            },
+            "no node has a free vCPU",
+            "所有节点的空闲资源均不足 1 个 vCPU",
+        ),
+        (
+            NoNodeHostsOne {
+                dimension: Dimension::MemoryGib,
+                largest_free: 0,
+                need: 64,
+            },
+            "no node has a free GiB of memory",
+            "所有节点的空闲资源均不足 1 GiB 内存",
+        ),
+    ];
+    for (reason, en, zh) in cases {
+        assert_eq!(reason.message(Lang::En), en);
+        assert_eq!(reason.message(Lang::Zh), zh);
+        // What the validator package says of a plan is in its catalog.
+        for lang in languages() {
+            assert!(findings_only_has_key(lang, &reason.to_message().key));
+        }
+    }
+    // Some free, not enough: the largest free node is named as before.
+    let some = NoNodeHostsOne {
+        dimension: Dimension::Gpu,
+        largest_free: 2,
+        need: 8,
+    };
+    assert_eq!(
+        some.message(Lang::En),
+        "the largest free node has 2 GPUs; one replica needs 8"
+    );
+}
+
 #[test]
 #[cfg(feature = "console-texts")]
 fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {

@@ -12,6 +12,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.url", "必须是 https:// 开头的 URL"),
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (
+        "advanced.alerts.threshold.unused",
+        "该事件不需要阈值，请删除阈值",
+    ),
+    (
         "advanced.fault_tolerance.max_retries.out_of_range",
         "必须在 1 到 100 之间",
     ),
@@ -193,7 +197,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.name.overrides_time_zone",
-        "会覆盖任务的时区 {zone}，以该变量的值为准",
+        "TZ 环境变量（任务的或持久的）会覆盖时区 {zone}，以该变量的值为准",
     ),
     (
         "env.name.platform_injected",
@@ -819,6 +823,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "queue.no_node_hosts_one",
         "空闲最多的节点只有 {largest_free} {unit}，单个副本需要 {need}",
     ),
+    ("queue.none_free", "所有节点的空闲资源均不足 1 {unit}"),
     (
         "queue.not_enough_at_once",
         "空闲节点只能同时容纳 {replicas} 个副本中的 {placeable} 个",
@@ -832,6 +837,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "等待队列中前面多次被跳过的任务 {task} 先启动",
     ),
     ("queue.spec_unresolved", "任务配置已无法与资源目录匹配"),
+    (
+        "ray.autoscaling.max_workers.zero",
+        "为 0 时自动扩缩容无法增加任何工作节点，请调高或关闭自动扩缩容",
+    ),
     (
         "ray.autoscaling.range",
         "需满足 缩容下限 ≤ 工作节点数 ≤ 扩容上限，当前为 {min} ≤ {workers} ≤ {max}",

@@ -746,10 +746,7 @@ impl QueueReason {
                 dimension,
                 largest_free,
                 need,
-            } => Message::new("queue.no_node_hosts_one")
-                .with("largest_free", largest_free)
-                .with_message("unit", dimension.unit_message(*largest_free))
-                .with("need", need),
+            } => no_room("queue.no_node_hosts_one", *dimension, *largest_free, *need),
             QueueReason::NotEnoughAtOnce {
                 placeable,
                 replicas,
@@ -760,12 +757,25 @@ impl QueueReason {
                 dimension,
                 largest_free,
                 need,
-            } => Message::new("queue.head_has_no_room")
-                .with("largest_free", largest_free)
-                .with_message("unit", dimension.unit_message(*largest_free))
-                .with("need", need),
+            } => no_room("queue.head_has_no_room", *dimension, *largest_free, *need),
         }
     }
+}
+
+/// Why a replica or the head finds no room: the roomiest node's free amount against the
+/// need, or, with none free on any node, just that ("the largest free node has 0 GPUs"
+/// read as a fault), whoever needs it.
+fn no_room(key: &'static str, dimension: Dimension, largest_free: u64, need: u64) -> Message {
+    // One message either way: its arguments the none-free text leaves out cost nothing.
+    let key = if largest_free == 0 {
+        "queue.none_free"
+    } else {
+        key
+    };
+    Message::new(key)
+        .with("largest_free", largest_free)
+        .with_message("unit", dimension.unit_message(largest_free.max(1)))
+        .with("need", need)
 }
 
 impl NeverReason {
@@ -788,18 +798,12 @@ impl NeverReason {
                 dimension,
                 largest_total,
                 need,
-            } => Message::new("never.replica_too_large")
-                .with("need", need)
-                .with_message("unit", dimension.unit_message(*need))
-                .with("largest_total", largest_total),
+            } => too_large("never.replica_too_large", *dimension, *largest_total, *need),
             NeverReason::HeadTooLarge {
                 dimension,
                 largest_total,
                 need,
-            } => Message::new("never.head_too_large")
-                .with("need", need)
-                .with_message("unit", dimension.unit_message(*need))
-                .with("largest_total", largest_total),
+            } => too_large("never.head_too_large", *dimension, *largest_total, *need),
             NeverReason::PoolTooSmall { capacity, replicas } => {
                 Message::new("never.pool_too_small")
                     .with("capacity", capacity)
@@ -807,6 +811,15 @@ impl NeverReason {
             }
         }
     }
+}
+
+/// Why a replica or the head can never start: its need against the largest node's total.
+/// One body for both (each copy is code of its own in the validator package).
+fn too_large(key: &'static str, dimension: Dimension, largest_total: u64, need: u64) -> Message {
+    Message::new(key)
+        .with("need", need)
+        .with_message("unit", dimension.unit_message(need))
+        .with("largest_total", largest_total)
 }
 
 #[cfg(test)]

@@ -60,11 +60,15 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
     for (i, alert) in advanced.alerts.iter().enumerate() {
         let item = field_path!(TaskSpec: advanced.alerts).index(i);
-        if alert.event.needs_threshold() && alert.threshold.unwrap_or(0) == 0 {
-            report.push(
-                item.key(field_key!(Alert: threshold)),
-                IssueCode::AlertThresholdInvalid,
-            );
+        // SPEC section 5: only the two "longer than N" events take N; on another it
+        // would be stored and mean nothing. One push for both codes.
+        let threshold = match (alert.event.needs_threshold(), alert.threshold) {
+            (true, None | Some(0)) => Some(IssueCode::AlertThresholdInvalid),
+            (false, Some(_)) => Some(IssueCode::AlertThresholdUnused),
+            _ => None,
+        };
+        if let Some(code) = threshold {
+            report.push(item.key(field_key!(Alert: threshold)), code);
         }
         let target = item.key(field_key!(Alert: target));
         if !require(report, &alert.target, || target.clone()) {
@@ -139,6 +143,67 @@ mod tests {
             crate::IssueCode::AlertTargetMasked.severity(),
             crate::validate::Severity::Error
         );
+    }
+
+    /// SPEC section 5: only "queued longer than N minutes" and "running longer than N
+    /// hours" take N. A threshold on another event would be stored and mean nothing: an
+    /// error at the threshold, whose message says to remove it. The events that take one
+    /// keep their own rule (at least 1).
+    #[test]
+    fn a_threshold_on_an_event_that_takes_none_is_refused_at_the_threshold() {
+        use crate::task::AlertEvent::*;
+        use crate::validate::Severity;
+        let alert = |event, threshold| Alert {
+            event,
+            threshold,
+            target: "alice@example.com".into(),
+            ..Alert::default()
+        };
+        let spec = crate::demo::pytorch().with(|s| {
+            s.advanced.alerts = vec![
+                alert(Failed, Some(5)),
+                alert(Succeeded, Some(0)),
+                alert(Stopped, None),
+                alert(Retried, Some(1)),
+                alert(QueuedLongerThan, Some(30)),
+                alert(RunningLongerThan, Some(0)),
+            ];
+        });
+        let report = crate::validate(
+            &spec,
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        );
+        let found: Vec<(String, &str, Severity)> = report
+            .issues()
+            .iter()
+            .map(|i| (i.path.to_string(), i.code.code(), i.severity))
+            .collect();
+        let unused = |i: usize| {
+            (
+                format!("advanced.alerts[{i}].threshold"),
+                "advanced.alerts.threshold.unused",
+                Severity::Error,
+            )
+        };
+        assert_eq!(
+            found,
+            [
+                unused(0),
+                unused(1),
+                unused(3),
+                (
+                    "advanced.alerts[5].threshold".to_owned(),
+                    "advanced.alerts.threshold.invalid",
+                    Severity::Error
+                ),
+            ]
+        );
+        let said = report.issues()[0].message(crate::Lang::En);
+        assert!(said.contains("remove the threshold"), "{said}");
+        let said = report.issues()[0].message(crate::Lang::Zh);
+        assert!(said.contains("删除阈值"), "{said}");
     }
 
     #[test]

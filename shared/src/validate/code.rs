@@ -344,6 +344,8 @@ issue_codes! {
     SshSinglePod = "advanced.ssh.single_pod", Info;
     /// A threshold event without a positive threshold.
     AlertThresholdInvalid = "advanced.alerts.threshold.invalid", Error;
+    /// A threshold on an event that takes none.
+    AlertThresholdUnused = "advanced.alerts.threshold.unused", Error;
     /// Email target is not an email address.
     AlertEmailInvalid = "advanced.alerts.target.email", Error;
     /// Webhook target is not an https URL.
@@ -386,6 +388,8 @@ issue_codes! {
     DebugKeepOutOfRange = "ray.debug.keep_secs.out_of_range", Error;
     /// Autoscaling needs min ≤ workers ≤ max.
     AutoscalingRange { /** Minimum. */ min: u32, /** Workers. */ workers: u32, /** Maximum. */ max: u32 } = "ray.autoscaling.range", Error;
+    /// Autoscaling whose maximum is 0: it can never add a worker.
+    AutoscalingMaxZero = "ray.autoscaling.max_workers.zero", Warning;
 }
 
 impl IssueCode {
@@ -633,6 +637,7 @@ impl IssueCode {
             | ImagePullRetriesOutOfRange
             | SshSinglePod
             | AlertThresholdInvalid
+            | AlertThresholdUnused
             | AlertEmailInvalid
             | AlertUrlInvalid
             | AlertTargetMasked
@@ -643,6 +648,7 @@ impl IssueCode {
             | RuntimeEnvEnvVars
             | RuntimeEnvPipAndConda
             | SharedStorageNotRwx
+            | AutoscalingMaxZero
             | DebugKeepOutOfRange => vec![],
         };
         (self.code(), args)

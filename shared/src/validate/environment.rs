@@ -123,6 +123,21 @@ fn env(cx: &Cx, report: &mut Report) {
         }
         total += var.value.len();
     }
+    // A persistent `TZ` replaces the zone the same way, unless the task's own replaces
+    // both (said above): said at the zone, as the var is not in the task's list.
+    let zone = &cx.spec.basic.time_zone;
+    if !zone.is_empty()
+        && !cx.spec.environment.env.iter().any(|v| v.name == "TZ")
+        && cx
+            .catalog
+            .persistent_env_of(&cx.user.name)
+            .any(|p| p.name == "TZ" && p.value != *zone)
+    {
+        report.push(
+            field_path!(TaskSpec: basic.time_zone),
+            IssueCode::EnvNameOverridesTimeZone { zone: zone.clone() },
+        );
+    }
     if total > MAX_ENV_TOTAL_BYTES {
         report.push(
             list,
@@ -169,12 +184,12 @@ mod tests {
             [(
                 "environment.env[0].name".to_owned(),
                 code.clone(),
-                "overrides the task's time zone Asia/Shanghai; this value wins".to_owned()
+                "a TZ env var (the task's or a persistent one) overrides the time zone Asia/Shanghai; its value wins".to_owned()
             )]
         );
         assert_eq!(
             said(Lang::Zh)[0].2,
-            "会覆盖任务的时区 Asia/Shanghai，以该变量的值为准"
+            "TZ 环境变量（任务的或持久的）会覆盖时区 Asia/Shanghai，以该变量的值为准"
         );
         assert_eq!(code.severity(), crate::validate::Severity::Info);
         // The behaviour stays: the pods get the var's value.
@@ -188,5 +203,63 @@ mod tests {
             .map(|(_, value, _)| value)
             .collect();
         assert_eq!(tz, ["UTC"]);
+    }
+
+    /// README, known gaps: a persistent env var `TZ` replaces the task's time zone in its
+    /// pods (`injected::layered`: the zone, then persistent vars, then the task's own),
+    /// as the task's own `TZ` does. Said with the same code, at the time zone field,
+    /// unless the task's own `TZ` replaces both (then said at that var).
+    #[test]
+    fn a_persistent_tz_says_it_overrides_the_time_zone_at_the_zone() {
+        let tz = |value: &str| crate::catalog::PersistentEnvVar {
+            user: "alice".into(),
+            name: "TZ".into(),
+            value: value.into(),
+            hidden: false,
+        };
+        let found = |persistent: &str, own: Option<&str>| -> Vec<(String, IssueCode)> {
+            let mut catalog = crate::demo::catalog();
+            catalog.persistent_env.push(tz(persistent));
+            let spec = crate::demo::pytorch().with(|s| {
+                s.environment.env = own
+                    .map(|value| EnvVar {
+                        name: "TZ".into(),
+                        value: value.into(),
+                        hidden: false,
+                    })
+                    .into_iter()
+                    .collect();
+            });
+            crate::validate(&spec, &catalog, &Default::default(), &crate::demo::user())
+                .issues()
+                .iter()
+                .map(|i| (i.path.to_string(), i.code.clone()))
+                .collect()
+        };
+        let code = IssueCode::EnvNameOverridesTimeZone {
+            zone: "Asia/Shanghai".into(),
+        };
+        assert_eq!(
+            found("UTC", None),
+            [("basic.time_zone".to_owned(), code.clone())]
+        );
+        // The same zone changes nothing.
+        assert_eq!(found("Asia/Shanghai", None), []);
+        // The task's own TZ wins over both: said there, with its shadowing of the
+        // persistent var.
+        assert_eq!(
+            found("UTC", Some("Europe/Berlin")),
+            [
+                (
+                    "environment.env[0].name".to_owned(),
+                    IssueCode::EnvNameShadowsPersistent
+                ),
+                ("environment.env[0].name".to_owned(), code.clone()),
+            ]
+        );
+        // Read at the zone, the message is true of either var.
+        let said =
+            crate::validate::Issue::new(crate::path::FieldPath::root(), code).message(Lang::En);
+        assert!(said.contains("persistent"), "{said}");
     }
 }

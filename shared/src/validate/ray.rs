@@ -2,10 +2,10 @@
 
 use super::runtime_env::{self, Refusal, Value};
 use super::seen::Seen;
-use super::{Cx, FieldPath, IssueCode, Report, field_path, require};
+use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::catalog::AccessMode;
 use crate::injected::CONTEXT;
-use crate::task::TaskSpec;
+use crate::task::{Autoscaling, TaskSpec};
 
 /// Top-level runtime-env keys Ray knows.
 const RUNTIME_ENV_KEYS: [&str; 14] = [
@@ -62,19 +62,32 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     let scaling = &ray.autoscaling;
     if scaling.enabled {
         let workers = cx.spec.compute.workers;
-        if !scaling.holds(workers) {
-            report.push(
-                field_path!(TaskSpec: ray.autoscaling),
+        let group = field_path!(TaskSpec: ray.autoscaling);
+        let max = group.key(field_key!(Autoscaling: max_workers));
+        // One push for the range's two codes: each push site is code of its own in the
+        // validator package (BENCHMARKS.md, its size).
+        let range = if !scaling.holds(workers) {
+            Some((
+                group,
                 IssueCode::AutoscalingRange {
                     min: scaling.min_workers,
                     workers,
                     max: scaling.max_workers,
                 },
-            );
+            ))
+        } else if scaling.max_workers == 0 {
+            // 0 ≤ 0 ≤ 0 holds, and KubeRay takes maxReplicas 0: the head runs alone with
+            // an autoscaler that can never add a worker.
+            Some((max.clone(), IssueCode::AutoscalingMaxZero))
+        } else {
+            None
+        };
+        if let Some((path, code)) = range {
+            report.push(path, code);
         }
         if scaling.max_workers > super::compute::MAX_WORKERS {
             report.push(
-                field_path!(TaskSpec: ray.autoscaling.max_workers),
+                max,
                 IssueCode::WorkersOutOfRange {
                     max: super::compute::MAX_WORKERS,
                 },
@@ -204,5 +217,72 @@ fn env_vars(cx: &Cx, vars: &Value, path: FieldPath, report: &mut Report) {
             }
             _ => report.push(at(), IssueCode::RuntimeEnvEnvVars),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::validate::Severity;
+
+    fn findings(
+        change: impl FnOnce(&mut crate::TaskSpec),
+    ) -> Vec<(String, &'static str, Severity)> {
+        crate::validate(
+            &crate::demo::ray().with(change),
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        )
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.code.code(), i.severity))
+        .collect()
+    }
+
+    /// SPEC section 6 (min ≤ workers ≤ max) holds for 0 ≤ 0 ≤ 0, but such a range can
+    /// never add a worker: KubeRay runs the head alone (maxReplicas 0 is valid) with an
+    /// autoscaler that has nothing to do. A warning at max, where it is raised; the task
+    /// may still run. A max above 0 says nothing, nor does autoscaling turned off.
+    #[test]
+    fn an_autoscaling_range_with_max_0_says_it_can_never_add_a_worker() {
+        let zero = |s: &mut crate::TaskSpec| {
+            s.compute.workers = 0;
+            s.ray.autoscaling.min_workers = 0;
+            s.ray.autoscaling.max_workers = 0;
+        };
+        assert_eq!(
+            findings(zero),
+            [(
+                "ray.autoscaling.max_workers".to_owned(),
+                "ray.autoscaling.max_workers.zero",
+                Severity::Warning
+            )]
+        );
+        assert_eq!(
+            findings(|s| {
+                zero(s);
+                s.ray.autoscaling.max_workers = 1;
+            }),
+            []
+        );
+        assert_eq!(
+            findings(|s| {
+                zero(s);
+                s.ray.autoscaling.enabled = false;
+            }),
+            []
+        );
+        // Workers above a max of 0: the range is broken, and that is the one finding.
+        assert_eq!(
+            findings(|s| {
+                zero(s);
+                s.compute.workers = 2;
+            }),
+            [(
+                "ray.autoscaling".to_owned(),
+                "ray.autoscaling.range",
+                Severity::Error
+            )]
+        );
     }
 }
