@@ -947,13 +947,15 @@ mod tests {
                 .expect("valid");
             let decisions = scheduler.admit_one(&id(n));
             assert_eq!(admitted(&decisions), [id(n)]);
-            // The one node id(0) left free loses a GPU to each.
+            // The one node id(0) left free loses a GPU to each, the last its last.
             let free = 19 - n;
             let unit = if free == 1 { "GPU" } else { "GPUs" };
-            assert_eq!(
-                waits_for(&decisions),
+            let said = if free == 0 {
+                "no node has a free GPU".to_owned()
+            } else {
                 format!("the largest free node has {free} {unit}; one replica needs 8")
-            );
+            };
+            assert_eq!(waits_for(&decisions), said);
         }
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
         // Its pool waits for it, named; the other pool does not, by a submit or a full
