@@ -432,6 +432,12 @@ pub async fn fetch_events(id: &str, lang: Lang) -> Result<Vec<TaskEventView>> {
     .await
 }
 
+/// The address of a replica's whole log of `attempt` (default the latest), as plain
+/// text: the task page links to it when it shows only the log's end.
+pub fn log_url(base: &Base, id: &str, replica: u32, attempt: Option<u32>) -> String {
+    base.url(&logs_path(id, replica, attempt, false))
+}
+
 fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> String {
     let mut pairs = vec![("replica", replica.to_string())];
     if let Some(attempt) = attempt {

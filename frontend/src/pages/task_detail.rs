@@ -944,7 +944,9 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let replica = RwSignal::new(0u32);
     // None: the latest attempt.
     let attempt = RwSignal::new(None::<u32>);
+    // The log's end as shown (at most `SHOWN_MAX` bytes), and the bytes read in all.
     let text = RwSignal::new(String::new());
+    let total = RwSignal::new(0usize);
     let error = RwSignal::new(None::<ClientError>);
     let log_box = NodeRef::<leptos::html::Pre>::new();
     // A scroll to the log's end is asked for once per frame, however many chunks come.
@@ -989,6 +991,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         broken.set(false);
         if attempts.get_untracked() == 0 {
             text.set(String::new());
+            total.set(0);
             return;
         }
         let (r, a) = (replica.get_untracked(), attempt.get_untracked());
@@ -1001,7 +1004,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             }
             match answer {
                 Ok(log) => {
-                    text.set(log);
+                    total.set(log.len());
+                    text.set(shown_end(readable(&log)));
                     complete.set(whole);
                     error.set(None);
                 }
@@ -1031,10 +1035,17 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 let tail = log_box.get_untracked().is_some_and(|pre| {
                     first || pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height()
                 });
+                // Only the end is kept: rewritten whole at each chunk, a log of
+                // megabytes held the page for a minute.
                 if first {
-                    text.set(chunk);
+                    total.set(chunk.len());
+                    text.set(shown_end(readable(&chunk)));
                 } else {
-                    text.update(|t| t.push_str(&chunk));
+                    total.update(|n| *n += chunk.len());
+                    text.update(|t| {
+                        t.push_str(&readable(&chunk));
+                        *t = shown_end(std::mem::take(t));
+                    });
                 }
                 if tail && !scroll_asked.get_value() {
                     scroll_asked.set_value(true);
@@ -1178,6 +1189,29 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                         }}
                     </p>
                     <ErrorBanner error />
+                    {move || {
+                        let (kept, all) = (text.with(String::len), total.get());
+                        (all > SHOWN_MAX).then(|| {
+                            let href = api::log_url(
+                                &crate::api::Base::default(),
+                                &id.get_value(),
+                                replica.get(),
+                                Some(shown.get()),
+                            );
+                            view! {
+                                <p class="log-cut" data-testid="log-cut">
+                                    {lang.text_with("ui.detail.logs_cut", &[
+                                        ("shown", (kept / 1024).to_string()),
+                                        ("total", (all / 1024).to_string()),
+                                    ])}
+                                    " "
+                                    <a href=href target="_blank" rel="noopener" data-testid="log-whole">
+                                        {lang.text("ui.detail.logs_whole")}
+                                    </a>
+                                </p>
+                            }
+                        })
+                    }}
                     <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title" node_ref=log_box>
                         {move || if !text.with(String::is_empty) {
                             text.get()
@@ -1189,6 +1223,71 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// The most of a log's end the page shows: a `<pre>` of megabytes takes seconds to lay
+/// out again at each chunk of a followed log, and the whole log is a link away.
+pub const SHOWN_MAX: usize = 512 * 1024;
+
+/// The end of `log`, at most [`SHOWN_MAX`] bytes, from the start of a line.
+pub fn shown_end(mut log: String) -> String {
+    if log.len() <= SHOWN_MAX {
+        return log;
+    }
+    let mut cut = log.len() - SHOWN_MAX;
+    while !log.is_char_boundary(cut) {
+        cut += 1;
+    }
+    // From the next line's start, unless the end is one line.
+    if let Some(at) = log[cut..].find('\n') {
+        cut += at + 1;
+    }
+    log.drain(..cut);
+    log
+}
+
+/// A log as a terminal would leave it readable in a box of text: colour and cursor
+/// codes (`ESC [ … m`) left out, a carriage return (a progress bar's redraw) a new line
+/// as the live stream's events make it, and other control bytes (NUL) dropped.
+pub fn readable(log: &str) -> String {
+    let mut out = String::with_capacity(log.len());
+    let mut chars = log.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.peek() {
+                // CSI: parameters and intermediates, then one final byte.
+                Some('[') => {
+                    chars.next();
+                    while let Some(&c) = chars.peek() {
+                        chars.next();
+                        if ('\u{40}'..='\u{7e}').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC (a window title, a link): to BEL or ESC \\.
+                Some(']') => {
+                    chars.next();
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    chars.next();
+                }
+            },
+            '\r' => {
+                chars.next_if_eq(&'\n');
+                out.push('\n');
+            }
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The spec as YAML: the owner's with real hidden values, anyone else's masked.

@@ -1240,6 +1240,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "Following the log live…"),
     ("ui.detail.group", "Project group"),
     ("ui.detail.logs", "Logs"),
+    (
+        "ui.detail.logs_cut",
+        "Showing the last {shown} KiB of this log ({total} KiB in all).",
+    ),
     ("ui.detail.logs_empty", "No output yet."),
     (
         "ui.detail.logs_empty_ended",
@@ -1250,6 +1254,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "No attempt has started yet, so there is no log.",
     ),
     ("ui.detail.logs_reload", "Reload"),
+    ("ui.detail.logs_whole", "Open the whole log"),
     ("ui.detail.monitoring", "Monitoring"),
     (
         "ui.detail.monitoring_on",

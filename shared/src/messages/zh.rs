@@ -1054,10 +1054,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
     ("ui.detail.logs", "日志"),
+    (
+        "ui.detail.logs_cut",
+        "仅显示日志末尾 {shown} KiB（共 {total} KiB）。",
+    ),
     ("ui.detail.logs_empty", "暂无输出。"),
     ("ui.detail.logs_empty_ended", "该副本在本次运行中没有输出。"),
     ("ui.detail.logs_none", "任务尚未开始运行，暂无日志。"),
     ("ui.detail.logs_reload", "刷新"),
+    ("ui.detail.logs_whole", "查看完整日志"),
     ("ui.detail.monitoring", "监控看板"),
     (
         "ui.detail.monitoring_on",
