@@ -2005,18 +2005,16 @@ impl Runner {
                     stored.task.attempts,
                 );
                 tokio::spawn(async move {
-                    // The cleanup is followed to its end: its owner hears whether the
-                    // directory went, and why not.
-                    let Some(note) = backend.clean_shared_storage(&id, &spec, phase).await else {
-                        return;
+                    // The cleanup is followed to its end: its owner hears that it is under
+                    // way, then whether the directory went, and why not.
+                    let (notes, mut told) = tokio::sync::mpsc::unbounded_channel();
+                    let clean = backend.clean_shared_storage(&id, &spec, phase, notes);
+                    let record = async {
+                        while let Some(note) = told.recv().await {
+                            record_cleanup_note(&*store, &id, attempt, note).await;
+                        }
                     };
-                    let note = Message::new("event.note")
-                        .with("attempt", attempt)
-                        .with_message("note", note);
-                    let event = TaskEvent::keyed(now(), backend::note_kind::CLUSTER, note);
-                    if let Err(err) = store.push_event(&id, &event).await {
-                        tracing::warn!(task = %id, error = %err, "cannot record what became of the shared storage's cleanup");
-                    }
+                    tokio::join!(clean, record);
                 });
             }
         }
@@ -2701,6 +2699,17 @@ impl Runner {
                 }
             }
         });
+    }
+}
+
+/// Records a note of a task's cleanup of shared storage (of attempt `attempt`).
+async fn record_cleanup_note(store: &dyn TaskStore, id: &TaskId, attempt: u32, note: Message) {
+    let note = Message::new("event.note")
+        .with("attempt", attempt)
+        .with_message("note", note);
+    let event = TaskEvent::keyed(now(), backend::note_kind::CLUSTER, note);
+    if let Err(err) = store.push_event(id, &event).await {
+        tracing::warn!(task = %id, error = %err, "cannot record what became of the shared storage's cleanup");
     }
 }
 

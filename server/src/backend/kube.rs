@@ -778,6 +778,100 @@ impl KubeBackend {
         note.with_message("state", state)
     }
 
+    /// [`Backend::clean_shared_storage`]: sends the note that the cleanup is under way
+    /// and returns what became of it.
+    async fn clean_told(
+        &self,
+        task: &TaskId,
+        spec: &TaskSpec,
+        ended: shared::record::TaskPhase,
+        notes: &super::Notes,
+    ) -> Option<Message> {
+        // A stop deletes the job and its cluster: nothing is kept to wait for.
+        let kept = ended != shared::record::TaskPhase::Stopped;
+        let queue = self
+            .catalog
+            .cluster(&spec.basic.region, &spec.basic.cluster)
+            .and_then(|c| match &c.kubernetes.admission {
+                shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
+                _ => None,
+            });
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue, now)?;
+        let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
+            Ok(namespace) => namespace,
+            Err(error) => {
+                tracing::warn!(task = %task, %error, "cannot clean up a RayJob's shared storage");
+                return None;
+            }
+        };
+        let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
+        let place = Message::new("event.kube.cleanup.place")
+            .with("dir", dir.as_str())
+            .with("claim", claim)
+            .with("namespace", namespace.as_str());
+        let rayjob = |key: &str| {
+            Message::new(key)
+                .with("task", task.0.as_str())
+                .with_message("place", place.clone())
+        };
+        // Only under a job that has ended or is gone: a task can end while its job runs
+        // on (one not taken back at a restart), and its Ray session lives there. A job
+        // Berth ends itself (the image-pull breaker, a Kueue deactivation) is deleted just
+        // after its end is told: it is given a while.
+        let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("ray.io", "v1", "RayJob"));
+        let jobs: Api<DynamicObject> =
+            Api::namespaced_with(self.client.clone(), &namespace, &resource);
+        let mut tries = CLEANUP_JOB_LOOKS;
+        loop {
+            match jobs.get_opt(&task.0).await {
+                Ok(None) => break,
+                Ok(Some(job))
+                    if job.metadata.deletion_timestamp.is_some()
+                        || matches!(
+                            job_phase(JobKind::Ray, &to_value(&job)),
+                            JobPhase::Succeeded | JobPhase::Failed(_)
+                        ) =>
+                {
+                    break;
+                }
+                Ok(Some(_)) if tries > 1 => {
+                    tries -= 1;
+                    tokio::time::sleep(CLEANUP_JOB_LOOK_EVERY).await;
+                }
+                Ok(Some(_)) => {
+                    tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
+                    return Some(rayjob("event.kube.cleanup.still_runs"));
+                }
+                Err(error) => {
+                    tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
+                    return Some(
+                        rayjob("event.kube.cleanup.unknown").with("error", error.to_string()),
+                    );
+                }
+            }
+        }
+        let name = job.metadata.name.clone().unwrap_or_default();
+        let api: Api<k8s_openapi::api::batch::v1::Job> =
+            Api::namespaced(self.client.clone(), &namespace);
+        if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
+            tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
+            return Some(
+                cleanup_note("event.kube.cleanup.not_created", &name, &place)
+                    .with("error", error.to_string()),
+            );
+        }
+        // Said at once: the end may be an hour away (debug mode's kept cluster, Kueue).
+        let _ = notes.send(cleanup_note("event.kube.cleanup.under_way", &name, &place));
+        let deadline = follow_limit(job.spec.as_ref());
+        Some(
+            self.follow_cleanup(&namespace, &name, &place, deadline, CLEANUP_FOLLOW_EVERY)
+                .await,
+        )
+    }
+
     /// How the last pod of a failed cleanup Job ended or why it never ran (its
     /// container's termination, with `rm`'s complaint, or what it waits for), if any pod
     /// says.
@@ -1211,7 +1305,7 @@ fn cleanup_job(
     // At most 53 characters: a RayJob's name (the task id) is at most 47.
     let name = format!("{}-clean", task.0);
     let mut labels: std::collections::BTreeMap<String, String> =
-        [("berth.dev/cleans".to_owned(), task.0.clone())].into();
+        [(CLEANS_LABEL.to_owned(), task.0.clone())].into();
     // Under Kueue, in the task's queue: a Kueue that manages Jobs without a queue label
     // would hold it for ever.
     if let Some(queue) = queue {
@@ -1293,6 +1387,17 @@ fn cleanup_job(
     })
 }
 
+/// The label of a cleanup Job: the task whose directory it removes.
+const CLEANS_LABEL: &str = "berth.dev/cleans";
+
+/// How long Berth follows a cleanup Job from its apply: its own deadline and a margin.
+fn follow_limit(spec: Option<&k8s_openapi::api::batch::v1::JobSpec>) -> Duration {
+    spec.and_then(|s| s.active_deadline_seconds)
+        .and_then(|secs| u64::try_from(secs).ok())
+        .map_or(Duration::ZERO, Duration::from_secs)
+        + CLEANUP_FOLLOW_MARGIN
+}
+
 /// What the cleanup Job's pod runs: wait until `$1` (seconds since the epoch), then
 /// remove `$2` beneath the shared volume. POSIX `sh` and `date +%s` (busybox has both).
 const CLEANUP_SCRIPT: &str =
@@ -1356,94 +1461,12 @@ impl Backend for KubeBackend {
         task: &TaskId,
         spec: &TaskSpec,
         ended: shared::record::TaskPhase,
-    ) -> Option<Message> {
-        // A stop deletes the job and its cluster: nothing is kept to wait for.
-        let kept = ended != shared::record::TaskPhase::Stopped;
-        let queue = self
-            .catalog
-            .cluster(&spec.basic.region, &spec.basic.cluster)
-            .and_then(|c| match &c.kubernetes.admission {
-                shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
-                _ => None,
-            });
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue, now)?;
-        let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
-            Ok(namespace) => namespace,
-            Err(error) => {
-                tracing::warn!(task = %task, %error, "cannot clean up a RayJob's shared storage");
-                return None;
-            }
-        };
-        let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
-        let place = Message::new("event.kube.cleanup.place")
-            .with("dir", dir.as_str())
-            .with("claim", claim)
-            .with("namespace", namespace.as_str());
-        let rayjob = |key: &str| {
-            Message::new(key)
-                .with("task", task.0.as_str())
-                .with_message("place", place.clone())
-        };
-        // Only under a job that has ended or is gone: a task can end while its job runs
-        // on (one not taken back at a restart), and its Ray session lives there. A job
-        // Berth ends itself (the image-pull breaker, a Kueue deactivation) is deleted just
-        // after its end is told: it is given a while.
-        let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("ray.io", "v1", "RayJob"));
-        let jobs: Api<DynamicObject> =
-            Api::namespaced_with(self.client.clone(), &namespace, &resource);
-        let mut tries = CLEANUP_JOB_LOOKS;
-        loop {
-            match jobs.get_opt(&task.0).await {
-                Ok(None) => break,
-                Ok(Some(job))
-                    if job.metadata.deletion_timestamp.is_some()
-                        || matches!(
-                            job_phase(JobKind::Ray, &to_value(&job)),
-                            JobPhase::Succeeded | JobPhase::Failed(_)
-                        ) =>
-                {
-                    break;
-                }
-                Ok(Some(_)) if tries > 1 => {
-                    tries -= 1;
-                    tokio::time::sleep(CLEANUP_JOB_LOOK_EVERY).await;
-                }
-                Ok(Some(_)) => {
-                    tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
-                    return Some(rayjob("event.kube.cleanup.still_runs"));
-                }
-                Err(error) => {
-                    tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
-                    return Some(
-                        rayjob("event.kube.cleanup.unknown").with("error", error.to_string()),
-                    );
-                }
-            }
+        notes: super::Notes,
+    ) {
+        // The receiver goes only with its runner's task: nobody is left to hear.
+        if let Some(note) = self.clean_told(task, spec, ended, &notes).await {
+            let _ = notes.send(note);
         }
-        let name = job.metadata.name.clone().unwrap_or_default();
-        let api: Api<k8s_openapi::api::batch::v1::Job> =
-            Api::namespaced(self.client.clone(), &namespace);
-        if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
-            tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
-            return Some(
-                cleanup_note("event.kube.cleanup.not_created", &name, &place)
-                    .with("error", error.to_string()),
-            );
-        }
-        let deadline = job
-            .spec
-            .as_ref()
-            .and_then(|s| s.active_deadline_seconds)
-            .and_then(|secs| u64::try_from(secs).ok())
-            .map_or(Duration::ZERO, Duration::from_secs)
-            + CLEANUP_FOLLOW_MARGIN;
-        Some(
-            self.follow_cleanup(&namespace, &name, &place, deadline, CLEANUP_FOLLOW_EVERY)
-                .await,
-        )
     }
 
     fn runs_ray_clusters(&self) -> bool {
@@ -3038,9 +3061,7 @@ mod tests {
         assert!(spec.ray.shared_storage.enabled && spec.ray.shared_storage.clean_on_exit);
         spec.ray.debug.enabled = true;
         spec.ray.debug.keep_secs = 600;
-        backend
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded)
-            .await;
+        cleanup_notes(&backend, &ray, &spec, shared::record::TaskPhase::Succeeded).await;
 
         // The RayJob is looked up first (gone here), then the Job applied.
         let seen = api.seen();
@@ -3221,13 +3242,16 @@ mod tests {
         let ended = shared::record::TaskPhase::Failed;
         let mut kept = shared::demo::ray();
         kept.ray.shared_storage.clean_on_exit = false;
-        backend.clean_shared_storage(&ray, &kept, ended).await;
+        assert!(cleanup_notes(&backend, &ray, &kept, ended).await.is_empty());
         let mut none = shared::demo::ray();
         none.ray.shared_storage.enabled = false;
-        backend.clean_shared_storage(&ray, &none, ended).await;
-        backend
-            .clean_shared_storage(&task(), &shared::demo::pytorch(), ended)
-            .await;
+        assert!(cleanup_notes(&backend, &ray, &none, ended).await.is_empty());
+        let pytorch = shared::demo::pytorch();
+        assert!(
+            cleanup_notes(&backend, &task(), &pytorch, ended)
+                .await
+                .is_empty()
+        );
         assert!(api.seen().is_empty(), "{:#?}", api.seen());
     }
 
@@ -3252,7 +3276,7 @@ mod tests {
         let ended = shared::record::TaskPhase::Failed;
         let applied = |api: &MockApi| api.seen().iter().filter(|s| s.method == "PATCH").count();
         let began = tokio::time::Instant::now();
-        backend.clean_shared_storage(&ray, &spec, ended).await;
+        cleanup_notes(&backend, &ray, &spec, ended).await;
         assert_eq!(applied(&api), 0, "a running RayJob's storage stays");
         let looked = api
             .seen()
@@ -3263,7 +3287,7 @@ mod tests {
         assert!(began.elapsed() >= Duration::from_secs(28));
         *status.lock().unwrap() =
             json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED" });
-        backend.clean_shared_storage(&ray, &spec, ended).await;
+        cleanup_notes(&backend, &ray, &spec, ended).await;
         assert_eq!(applied(&api), 1, "an ended one's is cleaned up");
     }
 
@@ -3306,15 +3330,31 @@ mod tests {
         }))
     }
 
-    /// What the cleanup of the demo RayJob `task`, ended in `ended`, tells: the note.
+    /// Every note the cleanup of `spec`'s RayJob `task`, ended in `ended`, sends, in order.
+    async fn cleanup_notes(
+        backend: &KubeBackend,
+        task: &TaskId,
+        spec: &TaskSpec,
+        ended: shared::record::TaskPhase,
+    ) -> Vec<Message> {
+        let (notes, mut told) = mpsc::unbounded_channel();
+        backend.clean_shared_storage(task, spec, ended, notes).await;
+        let mut all = Vec::new();
+        while let Some(note) = told.recv().await {
+            all.push(note);
+        }
+        all
+    }
+
+    /// What the cleanup of the demo RayJob `task`, ended in `ended`, tells at its end.
     async fn cleanup_told(
         backend: &KubeBackend,
         task: &TaskId,
         ended: shared::record::TaskPhase,
     ) -> Message {
-        backend
-            .clean_shared_storage(task, &shared::demo::ray(), ended)
+        cleanup_notes(backend, task, &shared::demo::ray(), ended)
             .await
+            .pop()
             .expect("what became of it")
     }
 
@@ -3377,6 +3417,69 @@ mod tests {
             deletes_of(&api, "jobs").is_empty(),
             "a finished Job is left to its TTL"
         );
+    }
+
+    /// Brief kube9 item 1: once the cleanup Job is applied, the task's events hear at once
+    /// that it is under way (which Job, what it removes, that its end comes here), in
+    /// the reader's language, long before its end is told.
+    #[tokio::test(start_paused = true)]
+    async fn a_cleanup_job_is_said_under_way_once_applied_and_its_end_after() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let name = "tune-x2b4c-clean";
+        // Running for its first three looks (three quarters of a minute), then complete.
+        let (client, api) = cleanup_api(
+            move |look| {
+                Some(if look < 3 {
+                    cleanup_status(name, false, &[])
+                } else {
+                    cleanup_status(name, false, &[("Complete", "", "")])
+                })
+            },
+            json!([]),
+        );
+        let backend = backend(client, false);
+        let spec = shared::demo::ray();
+        let (notes, mut told) = mpsc::unbounded_channel();
+        let began = tokio::time::Instant::now();
+        let clean =
+            backend.clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded, notes);
+        let heard = async {
+            let first = told.recv().await.expect("a note");
+            let applied = api.seen().iter().any(|s| s.method == "PATCH");
+            let when = began.elapsed();
+            let mut rest = Vec::new();
+            while let Some(note) = told.recv().await {
+                rest.push(note);
+            }
+            (first, applied, when, rest)
+        };
+        let ((), (first, applied, when, rest)) = tokio::join!(clean, heard);
+        assert!(applied, "said once the Job is applied");
+        assert!(when < Duration::from_secs(1), "said at once: {when:?}");
+        assert_eq!(
+            first.render(shared::Lang::En),
+            format!(
+                "Job {name} removes the {}; its end is told here",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        let (claim, dir) = mounted_shared_dir(&spec, &ray);
+        let namespace = KubeSettings::default()
+            .namespace_for(&spec.basic.project_group)
+            .expect("a namespace");
+        assert_eq!(
+            first.render(shared::Lang::Zh),
+            format!(
+                "Job {name} 正在删除命名空间 {namespace} 中 PVC {claim} 的目录 {dir}；结束时将在此告知"
+            )
+        );
+        // Then its end, and nothing more.
+        assert_eq!(rest.len(), 1, "{rest:?}");
+        assert_eq!(
+            rest[0].render(shared::Lang::En),
+            format!("Job {name}: removed the {}", cleanup_place(&spec, &ray))
+        );
+        assert!(began.elapsed() >= Duration::from_secs(45));
     }
 
     /// A cleanup that fails (`rm` refused on an NFS share with `root_squash`) is told
@@ -6324,13 +6427,13 @@ mod tests {
             .stop(&ray, 1, Duration::from_secs(5))
             .await
             .expect("stopped");
-        backend
-            .clean_shared_storage(
-                &ray,
-                &shared::demo::ray(),
-                shared::record::TaskPhase::Stopped,
-            )
-            .await;
+        cleanup_notes(
+            &backend,
+            &ray,
+            &shared::demo::ray(),
+            shared::record::TaskPhase::Stopped,
+        )
+        .await;
         let namespace = KubeSettings::default()
             .namespace_for(&shared::demo::ray().basic.project_group)
             .expect("a namespace");

@@ -228,6 +228,9 @@ pub struct Resumable {
     pub last_event: Option<shared::record::Timestamp>,
 }
 
+/// Where [`Backend::clean_shared_storage`] sends its notes, in order.
+pub type Notes = tokio::sync::mpsc::UnboundedSender<shared::messages::Message>;
+
 /// What [`Backend::take_back`] did.
 #[derive(Debug, Default, PartialEq)]
 pub struct TakenBack {
@@ -297,17 +300,18 @@ pub trait Backend: Send + Sync {
     /// Removes a RayJob's data from its shared storage once the task has ended (in
     /// `ended`), when its spec asks for it ("clean up on exit"), where the backend keeps
     /// that storage. The local backend's is a directory of this machine, which the runner
-    /// removes itself. Returns what became of it when the task's owner should hear (a
-    /// note for the task's events, of kind [`note_kind::CLUSTER`]): the cluster's cleanup
-    /// is followed until it has succeeded, failed or been given up.
+    /// removes itself. Sends through `notes` what the task's owner should hear, as it
+    /// happens (notes for the task's events, of kind [`note_kind::CLUSTER`]): that the
+    /// cluster's cleanup is under way, then, once it has succeeded, failed or been given
+    /// up, what became of it.
     async fn clean_shared_storage(
         &self,
         task: &TaskId,
         spec: &TaskSpec,
         ended: shared::record::TaskPhase,
-    ) -> Option<shared::messages::Message> {
-        let _ = (task, spec, ended);
-        None
+        notes: Notes,
+    ) {
+        let _ = (task, spec, ended, notes);
     }
 
     /// Whether a RayJob runs on a Ray cluster (KubeRay): a submitter, a head and workers,

@@ -1165,17 +1165,23 @@ async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(patched(&cleanup), 1, "the cleanup Job is applied once");
-    let told = wait_for_events(&app, &id, "cluster", 1).await;
-    assert_eq!(told.len(), 1, "{told:?}");
+    let told = wait_for_events(&app, &id, "cluster", 2).await;
+    assert_eq!(told.len(), 2, "{told:?}");
     let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
     let storage = &task["spec"]["ray"]["shared_storage"];
-    // The task's directory of the volume's claim (its pods' `subPath`).
+    let volume = storage["volume"].as_str().expect("a volume");
+    // The task's directory of the volume's claim (its pods' `subPath`): the cleanup is
+    // said under way once applied, then its end.
     assert_eq!(
-        told[0],
-        format!(
-            "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {} in namespace {namespace}",
-            storage["volume"].as_str().expect("a volume")
-        )
+        told,
+        [
+            format!(
+                "attempt 1: Job {id}-clean removes the directory {id} of volume claim {volume} in namespace {namespace}; its end is told here"
+            ),
+            format!(
+                "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {volume} in namespace {namespace}"
+            ),
+        ]
     );
 }
 
