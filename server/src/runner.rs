@@ -2022,18 +2022,16 @@ impl Runner {
                     stored.task.attempts,
                 );
                 tokio::spawn(async move {
-                    // The cleanup is followed to its end: its owner hears whether the
-                    // directory went, and why not.
-                    let Some(note) = backend.clean_shared_storage(&id, &spec, phase).await else {
-                        return;
+                    // The cleanup is followed to its end: its owner hears that it is under
+                    // way, then whether the directory went, and why not.
+                    let (notes, mut told) = tokio::sync::mpsc::unbounded_channel();
+                    let clean = backend.clean_shared_storage(&id, &spec, phase, notes);
+                    let record = async {
+                        while let Some(note) = told.recv().await {
+                            record_cleanup_note(&*backend, &*store, &id, attempt, note).await;
+                        }
                     };
-                    let note = Message::new("event.note")
-                        .with("attempt", attempt)
-                        .with_message("note", note);
-                    let event = TaskEvent::keyed(now(), backend::note_kind::CLUSTER, note);
-                    if let Err(err) = store.push_event(&id, &event).await {
-                        tracing::warn!(task = %id, error = %err, "cannot record what became of the shared storage's cleanup");
-                    }
+                    tokio::join!(clean, record);
                 });
             }
         }
@@ -2144,6 +2142,7 @@ impl Runner {
             }
         }
         self.recovering.store(true, Ordering::SeqCst);
+        self.follow_cleanups();
         let guard = Recovering(&self.recovering);
         let restored = self.restore().await;
         drop(guard);
@@ -2151,6 +2150,34 @@ impl Runner {
             self.pump().await;
         }
         restored
+    }
+
+    /// Follows again, in the background, the cleanups of shared storage an earlier server
+    /// began and did not see end (its task's events say it is under way, and no more):
+    /// their ends are told once. Only the leader recovers, so only it follows them.
+    fn follow_cleanups(&self) {
+        let (backend, store) = (Arc::clone(&self.backend), Arc::clone(&self.store));
+        tokio::spawn(async move {
+            for cleanup in backend.cleanups().await {
+                let Ok(stored) = store.get(&cleanup.task).await else {
+                    continue;
+                };
+                let told = store.events(&cleanup.task).await.unwrap_or_else(|err| {
+                    tracing::warn!(task = %cleanup.task, error = %err, "cannot read a task's events; its shared storage's cleanup is not followed");
+                    Vec::new()
+                });
+                if cleanup_told(&*backend, &told, &cleanup.job) != Some(false) {
+                    continue;
+                }
+                let (backend, store) = (Arc::clone(&backend), Arc::clone(&store));
+                tokio::spawn(async move {
+                    if let Some(note) = backend.follow_cleanup(&cleanup).await {
+                        let attempt = stored.task.attempts;
+                        record_cleanup_note(&*backend, &*store, &cleanup.task, attempt, note).await;
+                    }
+                });
+            }
+        });
     }
 
     /// [`Runner::recover`] but its admission pass.
@@ -2735,6 +2762,45 @@ impl Runner {
                 }
             }
         });
+    }
+}
+
+/// What the task's events tell of the cleanup `job` ([`Backend::clean_shared_storage`]):
+/// `Some(true)` its end, `Some(false)` only that it is under way, `None` nothing.
+fn cleanup_told(backend: &dyn Backend, events: &[TaskEvent], job: &str) -> Option<bool> {
+    events
+        .iter()
+        .filter_map(|e| match e.keyed.as_ref()?.args.get("note")? {
+            Arg::Message(note) => backend.cleanup_note(note),
+            Arg::Text(_) => None,
+        })
+        .filter(|(of, _)| of == job)
+        .map(|(_, end)| end)
+        .reduce(|a, b| a || b)
+}
+
+/// Records a note of a task's cleanup of shared storage (of attempt `attempt`), but an
+/// end already told: after a restart or a change of leader, two servers may follow the
+/// same cleanup.
+async fn record_cleanup_note(
+    backend: &dyn Backend,
+    store: &dyn TaskStore,
+    id: &TaskId,
+    attempt: u32,
+    note: Message,
+) {
+    if let Some((job, true)) = backend.cleanup_note(&note)
+        && let Ok(events) = store.events(id).await
+        && cleanup_told(backend, &events, &job) == Some(true)
+    {
+        return;
+    }
+    let note = Message::new("event.note")
+        .with("attempt", attempt)
+        .with_message("note", note);
+    let event = TaskEvent::keyed(now(), backend::note_kind::CLUSTER, note);
+    if let Err(err) = store.push_event(id, &event).await {
+        tracing::warn!(task = %id, error = %err, "cannot record what became of the shared storage's cleanup");
     }
 }
 

@@ -703,13 +703,15 @@ impl KubeBackend {
     /// Follows the cleanup Job `name` until it ends, looking every `every`, for at most
     /// `limit`: what became of it, for the task's events. One still not ended then (Kueue
     /// never admitted it, and a suspended Job's deadline does not run; its pod never
-    /// placed) is deleted with its pods, as nothing else would delete it.
-    async fn follow_cleanup(
+    /// placed) is deleted with its pods, as nothing else would delete it, and told as not
+    /// ended after `allowed` (since its apply: a server that follows it again after a
+    /// restart has less than that left).
+    async fn follow_cleanup_job(
         &self,
         namespace: &str,
         name: &str,
         place: &Message,
-        limit: Duration,
+        (limit, allowed): (Duration, Duration),
         every: Duration,
     ) -> Message {
         let api: Api<k8s_openapi::api::batch::v1::Job> =
@@ -757,7 +759,7 @@ impl KubeBackend {
             }
             tokio::time::sleep(every.min(until - now)).await;
         }
-        let waited = limit.as_secs();
+        let waited = allowed.as_secs();
         let state = Message::new(if suspended {
             "event.kube.cleanup.unadmitted"
         } else {
@@ -776,6 +778,106 @@ impl KubeBackend {
             }
         };
         note.with_message("state", state)
+    }
+
+    /// [`Backend::clean_shared_storage`]: sends the note that the cleanup is under way
+    /// and returns what became of it.
+    async fn clean_told(
+        &self,
+        task: &TaskId,
+        spec: &TaskSpec,
+        ended: shared::record::TaskPhase,
+        notes: &super::Notes,
+    ) -> Option<Message> {
+        // A stop deletes the job and its cluster: nothing is kept to wait for.
+        let kept = ended != shared::record::TaskPhase::Stopped;
+        let queue = self
+            .catalog
+            .cluster(&spec.basic.region, &spec.basic.cluster)
+            .and_then(|c| match &c.kubernetes.admission {
+                shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
+                _ => None,
+            });
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue, now)?;
+        let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
+            Ok(namespace) => namespace,
+            Err(error) => {
+                tracing::warn!(task = %task, %error, "cannot clean up a RayJob's shared storage");
+                return None;
+            }
+        };
+        let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
+        let place = Message::new("event.kube.cleanup.place")
+            .with("dir", dir.as_str())
+            .with("claim", claim)
+            .with("namespace", namespace.as_str());
+        let rayjob = |key: &str| {
+            Message::new(key)
+                .with("task", task.0.as_str())
+                .with_message("place", place.clone())
+        };
+        // Only under a job that has ended or is gone: a task can end while its job runs
+        // on (one not taken back at a restart), and its Ray session lives there. A job
+        // Berth ends itself (the image-pull breaker, a Kueue deactivation) is deleted just
+        // after its end is told: it is given a while.
+        let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("ray.io", "v1", "RayJob"));
+        let jobs: Api<DynamicObject> =
+            Api::namespaced_with(self.client.clone(), &namespace, &resource);
+        let mut tries = CLEANUP_JOB_LOOKS;
+        loop {
+            match jobs.get_opt(&task.0).await {
+                Ok(None) => break,
+                Ok(Some(job))
+                    if job.metadata.deletion_timestamp.is_some()
+                        || matches!(
+                            job_phase(JobKind::Ray, &to_value(&job)),
+                            JobPhase::Succeeded | JobPhase::Failed(_)
+                        ) =>
+                {
+                    break;
+                }
+                Ok(Some(_)) if tries > 1 => {
+                    tries -= 1;
+                    tokio::time::sleep(CLEANUP_JOB_LOOK_EVERY).await;
+                }
+                Ok(Some(_)) => {
+                    tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
+                    return Some(rayjob("event.kube.cleanup.still_runs"));
+                }
+                Err(error) => {
+                    tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
+                    return Some(
+                        rayjob("event.kube.cleanup.unknown").with("error", error.to_string()),
+                    );
+                }
+            }
+        }
+        let name = job.metadata.name.clone().unwrap_or_default();
+        let api: Api<k8s_openapi::api::batch::v1::Job> =
+            Api::namespaced(self.client.clone(), &namespace);
+        if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
+            tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
+            return Some(
+                cleanup_note("event.kube.cleanup.not_created", &name, &place)
+                    .with("error", error.to_string()),
+            );
+        }
+        // Said at once: the end may be an hour away (debug mode's kept cluster, Kueue).
+        let _ = notes.send(cleanup_note("event.kube.cleanup.under_way", &name, &place));
+        let deadline = follow_limit(job.spec.as_ref());
+        Some(
+            self.follow_cleanup_job(
+                &namespace,
+                &name,
+                &place,
+                (deadline, deadline),
+                CLEANUP_FOLLOW_EVERY,
+            )
+            .await,
+        )
     }
 
     /// How the last pod of a failed cleanup Job ended or why it never ran (its
@@ -1211,7 +1313,7 @@ fn cleanup_job(
     // At most 53 characters: a RayJob's name (the task id) is at most 47.
     let name = format!("{}-clean", task.0);
     let mut labels: std::collections::BTreeMap<String, String> =
-        [("berth.dev/cleans".to_owned(), task.0.clone())].into();
+        [(CLEANS_LABEL.to_owned(), task.0.clone())].into();
     // Under Kueue, in the task's queue: a Kueue that manages Jobs without a queue label
     // would hold it for ever.
     if let Some(queue) = queue {
@@ -1293,6 +1395,52 @@ fn cleanup_job(
     })
 }
 
+/// The label of a cleanup Job: the task whose directory it removes.
+const CLEANS_LABEL: &str = "berth.dev/cleans";
+
+/// How long Berth follows a cleanup Job from its apply: its own deadline and a margin.
+fn follow_limit(spec: Option<&k8s_openapi::api::batch::v1::JobSpec>) -> Duration {
+    spec.and_then(|s| s.active_deadline_seconds)
+        .and_then(|secs| u64::try_from(secs).ok())
+        .map_or(Duration::ZERO, Duration::from_secs)
+        + CLEANUP_FOLLOW_MARGIN
+}
+
+/// A cleanup Job as listed ([`cleanup_job`] made it): its task, what it removes and
+/// when Berth gives up on it. `None` for one not as Berth makes them.
+fn found_cleanup(job: &k8s_openapi::api::batch::v1::Job) -> Option<super::Cleanup> {
+    let meta = &job.metadata;
+    let task = TaskId(meta.labels.as_ref()?.get(CLEANS_LABEL)?.clone());
+    let spec = job.spec.as_ref()?;
+    let pod = spec.template.spec.as_ref()?;
+    let claim = pod
+        .volumes
+        .iter()
+        .flatten()
+        .find_map(|v| v.persistent_volume_claim.as_ref())?
+        .claim_name
+        .clone();
+    let dir = pod.containers.first()?.command.as_ref()?.last()?.clone();
+    let namespace = meta.namespace.clone()?;
+    let allowed = follow_limit(Some(spec));
+    // Counted from its creation, as the server that applied it counted from the apply.
+    let created = meta.creation_timestamp.as_ref()?.0;
+    let created = std::time::UNIX_EPOCH
+        + Duration::from_millis(u64::try_from(created.as_millisecond()).ok()?);
+    let place = Message::new("event.kube.cleanup.place")
+        .with("dir", dir)
+        .with("claim", claim)
+        .with("namespace", namespace.as_str());
+    Some(super::Cleanup {
+        task,
+        job: meta.name.clone()?,
+        namespace,
+        place,
+        give_up_at: created + allowed,
+        allowed,
+    })
+}
+
 /// What the cleanup Job's pod runs: wait until `$1` (seconds since the epoch), then
 /// remove `$2` beneath the shared volume. POSIX `sh` and `date +%s` (busybox has both).
 const CLEANUP_SCRIPT: &str =
@@ -1356,94 +1504,61 @@ impl Backend for KubeBackend {
         task: &TaskId,
         spec: &TaskSpec,
         ended: shared::record::TaskPhase,
-    ) -> Option<Message> {
-        // A stop deletes the job and its cluster: nothing is kept to wait for.
-        let kept = ended != shared::record::TaskPhase::Stopped;
-        let queue = self
+        notes: super::Notes,
+    ) {
+        // The receiver goes only with its runner's task: nobody is left to hear.
+        if let Some(note) = self.clean_told(task, spec, ended, &notes).await {
+            let _ = notes.send(note);
+        }
+    }
+
+    async fn cleanups(&self) -> Vec<super::Cleanup> {
+        let namespaces: std::collections::BTreeSet<String> = self
             .catalog
-            .cluster(&spec.basic.region, &spec.basic.cluster)
-            .and_then(|c| match &c.kubernetes.admission {
-                shared::catalog::Admission::Kueue { local_queue } => Some(local_queue.clone()),
-                _ => None,
-            });
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let job = cleanup_job(task, spec, &self.settings.cleanup_image, kept, queue, now)?;
-        let namespace = match self.settings.namespace_for(&spec.basic.project_group) {
-            Ok(namespace) => namespace,
-            Err(error) => {
-                tracing::warn!(task = %task, %error, "cannot clean up a RayJob's shared storage");
-                return None;
-            }
-        };
-        let (claim, dir) = shared::manifest::pod::ray_shared_storage(spec, &task.0)?;
-        let place = Message::new("event.kube.cleanup.place")
-            .with("dir", dir.as_str())
-            .with("claim", claim)
-            .with("namespace", namespace.as_str());
-        let rayjob = |key: &str| {
-            Message::new(key)
-                .with("task", task.0.as_str())
-                .with_message("place", place.clone())
-        };
-        // Only under a job that has ended or is gone: a task can end while its job runs
-        // on (one not taken back at a restart), and its Ray session lives there. A job
-        // Berth ends itself (the image-pull breaker, a Kueue deactivation) is deleted just
-        // after its end is told: it is given a while.
-        let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("ray.io", "v1", "RayJob"));
-        let jobs: Api<DynamicObject> =
-            Api::namespaced_with(self.client.clone(), &namespace, &resource);
-        let mut tries = CLEANUP_JOB_LOOKS;
-        loop {
-            match jobs.get_opt(&task.0).await {
-                Ok(None) => break,
-                Ok(Some(job))
-                    if job.metadata.deletion_timestamp.is_some()
-                        || matches!(
-                            job_phase(JobKind::Ray, &to_value(&job)),
-                            JobPhase::Succeeded | JobPhase::Failed(_)
-                        ) =>
-                {
-                    break;
-                }
-                Ok(Some(_)) if tries > 1 => {
-                    tries -= 1;
-                    tokio::time::sleep(CLEANUP_JOB_LOOK_EVERY).await;
-                }
-                Ok(Some(_)) => {
-                    tracing::warn!(task = %task, %namespace, "the task's RayJob still runs; its shared storage is not cleaned up");
-                    return Some(rayjob("event.kube.cleanup.still_runs"));
-                }
+            .project_groups
+            .iter()
+            .filter_map(|g| self.settings.namespace_for(&g.id).ok())
+            .collect();
+        let params = ListParams::default().labels(CLEANS_LABEL);
+        let mut found = Vec::new();
+        for namespace in namespaces {
+            let api: Api<k8s_openapi::api::batch::v1::Job> =
+                Api::namespaced(self.client.clone(), &namespace);
+            // In the background of a restart: an API server restarting with Berth is
+            // waited for, as for the jobs taken back.
+            match list_patiently(&api, &params, TAKE_BACK_PATIENCE).await {
+                Ok(jobs) => found.extend(jobs.items.iter().filter_map(found_cleanup)),
                 Err(error) => {
-                    tracing::warn!(task = %task, %namespace, %error, "cannot tell whether the task's RayJob still runs; its shared storage is not cleaned up");
-                    return Some(
-                        rayjob("event.kube.cleanup.unknown").with("error", error.to_string()),
-                    );
+                    tracing::warn!(%namespace, %error, "cannot list the Jobs that clean up RayJobs' shared storage; those an earlier server began are not followed");
                 }
             }
         }
-        let name = job.metadata.name.clone().unwrap_or_default();
-        let api: Api<k8s_openapi::api::batch::v1::Job> =
-            Api::namespaced(self.client.clone(), &namespace);
-        if let Err(error) = api.patch(&name, &apply_params(), &Patch::Apply(&job)).await {
-            tracing::warn!(task = %task, %namespace, %error, "cannot start the job that cleans up a RayJob's shared storage; its directory stays");
-            return Some(
-                cleanup_note("event.kube.cleanup.not_created", &name, &place)
-                    .with("error", error.to_string()),
-            );
-        }
-        let deadline = job
-            .spec
-            .as_ref()
-            .and_then(|s| s.active_deadline_seconds)
-            .and_then(|secs| u64::try_from(secs).ok())
-            .map_or(Duration::ZERO, Duration::from_secs)
-            + CLEANUP_FOLLOW_MARGIN;
+        found
+    }
+
+    async fn follow_cleanup(&self, cleanup: &super::Cleanup) -> Option<Message> {
+        let left = cleanup
+            .give_up_at
+            .duration_since(std::time::SystemTime::now())
+            .unwrap_or_default();
         Some(
-            self.follow_cleanup(&namespace, &name, &place, deadline, CLEANUP_FOLLOW_EVERY)
-                .await,
+            self.follow_cleanup_job(
+                &cleanup.namespace,
+                &cleanup.job,
+                &cleanup.place,
+                (left, cleanup.allowed),
+                CLEANUP_FOLLOW_EVERY,
+            )
+            .await,
         )
+    }
+
+    fn cleanup_note(&self, note: &Message) -> Option<(String, bool)> {
+        let end = note.key.strip_prefix("event.kube.cleanup.")? != "under_way";
+        match note.args.get("job")? {
+            Arg::Text(job) => Some((job.clone(), end)),
+            Arg::Message(_) => None,
+        }
     }
 
     fn runs_ray_clusters(&self) -> bool {
@@ -3038,9 +3153,7 @@ mod tests {
         assert!(spec.ray.shared_storage.enabled && spec.ray.shared_storage.clean_on_exit);
         spec.ray.debug.enabled = true;
         spec.ray.debug.keep_secs = 600;
-        backend
-            .clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded)
-            .await;
+        cleanup_notes(&backend, &ray, &spec, shared::record::TaskPhase::Succeeded).await;
 
         // The RayJob is looked up first (gone here), then the Job applied.
         let seen = api.seen();
@@ -3221,13 +3334,16 @@ mod tests {
         let ended = shared::record::TaskPhase::Failed;
         let mut kept = shared::demo::ray();
         kept.ray.shared_storage.clean_on_exit = false;
-        backend.clean_shared_storage(&ray, &kept, ended).await;
+        assert!(cleanup_notes(&backend, &ray, &kept, ended).await.is_empty());
         let mut none = shared::demo::ray();
         none.ray.shared_storage.enabled = false;
-        backend.clean_shared_storage(&ray, &none, ended).await;
-        backend
-            .clean_shared_storage(&task(), &shared::demo::pytorch(), ended)
-            .await;
+        assert!(cleanup_notes(&backend, &ray, &none, ended).await.is_empty());
+        let pytorch = shared::demo::pytorch();
+        assert!(
+            cleanup_notes(&backend, &task(), &pytorch, ended)
+                .await
+                .is_empty()
+        );
         assert!(api.seen().is_empty(), "{:#?}", api.seen());
     }
 
@@ -3252,7 +3368,7 @@ mod tests {
         let ended = shared::record::TaskPhase::Failed;
         let applied = |api: &MockApi| api.seen().iter().filter(|s| s.method == "PATCH").count();
         let began = tokio::time::Instant::now();
-        backend.clean_shared_storage(&ray, &spec, ended).await;
+        cleanup_notes(&backend, &ray, &spec, ended).await;
         assert_eq!(applied(&api), 0, "a running RayJob's storage stays");
         let looked = api
             .seen()
@@ -3263,7 +3379,7 @@ mod tests {
         assert!(began.elapsed() >= Duration::from_secs(28));
         *status.lock().unwrap() =
             json!({ "jobDeploymentStatus": "Complete", "jobStatus": "FAILED" });
-        backend.clean_shared_storage(&ray, &spec, ended).await;
+        cleanup_notes(&backend, &ray, &spec, ended).await;
         assert_eq!(applied(&api), 1, "an ended one's is cleaned up");
     }
 
@@ -3306,15 +3422,31 @@ mod tests {
         }))
     }
 
-    /// What the cleanup of the demo RayJob `task`, ended in `ended`, tells: the note.
+    /// Every note the cleanup of `spec`'s RayJob `task`, ended in `ended`, sends, in order.
+    async fn cleanup_notes(
+        backend: &KubeBackend,
+        task: &TaskId,
+        spec: &TaskSpec,
+        ended: shared::record::TaskPhase,
+    ) -> Vec<Message> {
+        let (notes, mut told) = mpsc::unbounded_channel();
+        backend.clean_shared_storage(task, spec, ended, notes).await;
+        let mut all = Vec::new();
+        while let Some(note) = told.recv().await {
+            all.push(note);
+        }
+        all
+    }
+
+    /// What the cleanup of the demo RayJob `task`, ended in `ended`, tells at its end.
     async fn cleanup_told(
         backend: &KubeBackend,
         task: &TaskId,
         ended: shared::record::TaskPhase,
     ) -> Message {
-        backend
-            .clean_shared_storage(task, &shared::demo::ray(), ended)
+        cleanup_notes(backend, task, &shared::demo::ray(), ended)
             .await
+            .pop()
             .expect("what became of it")
     }
 
@@ -3377,6 +3509,222 @@ mod tests {
             deletes_of(&api, "jobs").is_empty(),
             "a finished Job is left to its TTL"
         );
+    }
+
+    /// Brief kube9 item 1: once the cleanup Job is applied, the task's events hear at once
+    /// that it is under way (which Job, what it removes, that its end comes here), in
+    /// the reader's language, long before its end is told.
+    #[tokio::test(start_paused = true)]
+    async fn a_cleanup_job_is_said_under_way_once_applied_and_its_end_after() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let name = "tune-x2b4c-clean";
+        // Running for its first three looks (three quarters of a minute), then complete.
+        let (client, api) = cleanup_api(
+            move |look| {
+                Some(if look < 3 {
+                    cleanup_status(name, false, &[])
+                } else {
+                    cleanup_status(name, false, &[("Complete", "", "")])
+                })
+            },
+            json!([]),
+        );
+        let backend = backend(client, false);
+        let spec = shared::demo::ray();
+        let (notes, mut told) = mpsc::unbounded_channel();
+        let began = tokio::time::Instant::now();
+        let clean =
+            backend.clean_shared_storage(&ray, &spec, shared::record::TaskPhase::Succeeded, notes);
+        let heard = async {
+            let first = told.recv().await.expect("a note");
+            let applied = api.seen().iter().any(|s| s.method == "PATCH");
+            let when = began.elapsed();
+            let mut rest = Vec::new();
+            while let Some(note) = told.recv().await {
+                rest.push(note);
+            }
+            (first, applied, when, rest)
+        };
+        let ((), (first, applied, when, rest)) = tokio::join!(clean, heard);
+        assert!(applied, "said once the Job is applied");
+        assert!(when < Duration::from_secs(1), "said at once: {when:?}");
+        assert_eq!(
+            first.render(shared::Lang::En),
+            format!(
+                "Job {name} removes the {}; its end is told here",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        let (claim, dir) = mounted_shared_dir(&spec, &ray);
+        let namespace = KubeSettings::default()
+            .namespace_for(&spec.basic.project_group)
+            .expect("a namespace");
+        assert_eq!(
+            first.render(shared::Lang::Zh),
+            format!(
+                "Job {name} 正在删除命名空间 {namespace} 中 PVC {claim} 的目录 {dir}；结束时将在此告知"
+            )
+        );
+        assert_eq!(backend.cleanup_note(&first), Some((name.to_owned(), false)));
+        // Then its end, and nothing more.
+        assert_eq!(rest.len(), 1, "{rest:?}");
+        assert_eq!(
+            rest[0].render(shared::Lang::En),
+            format!("Job {name}: removed the {}", cleanup_place(&spec, &ray))
+        );
+        assert_eq!(
+            backend.cleanup_note(&rest[0]),
+            Some((name.to_owned(), true))
+        );
+        assert!(began.elapsed() >= Duration::from_secs(45));
+    }
+
+    /// The cleanup Job of `task` as the API server lists it: as Berth applies it, created
+    /// `ago` before now, in its namespace, with these conditions.
+    fn listed_cleanup(task: &TaskId, ago: Duration, conditions: &[(&str, &str, &str)]) -> Value {
+        let job =
+            cleanup_job(task, &shared::demo::ray(), "busybox:1.37", true, None, 0).expect("a job");
+        let mut job = serde_json::to_value(job).expect("json");
+        let created = Timestamp::now() - SignedDuration::try_from(ago).expect("a duration");
+        job["apiVersion"] = json!("batch/v1");
+        job["kind"] = json!("Job");
+        let namespace = KubeSettings::default()
+            .namespace_for(&shared::demo::ray().basic.project_group)
+            .expect("a namespace");
+        job["metadata"]["namespace"] = json!(namespace);
+        job["metadata"]["creationTimestamp"] = json!(created.to_string());
+        job["metadata"]["resourceVersion"] = json!("7");
+        job["status"] = json!({ "conditions": conditions.iter().map(|(kind, reason, message)| json!({
+            "type": kind, "status": "True", "reason": reason, "message": message
+        })).collect::<Vec<_>>() });
+        job
+    }
+
+    /// A mocked API whose cleanup Jobs (lists and looks by name, each in its namespace)
+    /// are what `jobs` gives.
+    fn listing_api(jobs: Arc<Mutex<Vec<Value>>>) -> (Client, MockApi) {
+        MockApi::start(Box::new(move |request| {
+            let (resource, name) = request.resource();
+            let mut jobs = jobs.lock().unwrap().clone();
+            jobs.retain(|j| {
+                let namespace = j["metadata"]["namespace"].as_str().unwrap_or_default();
+                request.path.contains(&format!("/namespaces/{namespace}/"))
+            });
+            match (request.method.as_str(), resource.as_str(), name) {
+                ("GET", "jobs", None) => Some((
+                    StatusCode::OK,
+                    json!({ "apiVersion": "batch/v1", "kind": "JobList", "metadata": { "resourceVersion": "7" }, "items": jobs }),
+                )),
+                ("GET", "jobs", Some(name)) => Some(
+                    jobs.into_iter()
+                        .find(|j| j["metadata"]["name"] == name.as_str())
+                        .map_or_else(
+                            || (StatusCode::NOT_FOUND, status(404, "NotFound")),
+                            |job| (StatusCode::OK, job),
+                        ),
+                ),
+                _ => None,
+            }
+        }))
+    }
+
+    /// Brief kube9 item 2: a restarted server finds the cleanup Jobs by their label in
+    /// each project group's namespace, with what they remove (as their first note named
+    /// it) and when Berth gives up on them: counted from their creation, not from now.
+    #[tokio::test(start_paused = true)]
+    async fn a_restart_finds_the_cleanup_jobs_and_follows_each_to_its_own_deadline() {
+        let ray = TaskId("tune-x2b4c".to_owned());
+        let spec = shared::demo::ray();
+        let created = Duration::from_secs(100);
+        let jobs = Arc::new(Mutex::new(vec![listed_cleanup(&ray, created, &[])]));
+        let (client, api) = listing_api(Arc::clone(&jobs));
+        let backend = backend(client, false);
+        let found = backend.cleanups().await;
+        let lists: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.method == "GET" && s.resource() == ("jobs".to_owned(), None))
+            .collect();
+        let mut namespaces: Vec<String> = shared::demo::catalog()
+            .project_groups
+            .iter()
+            .map(|g| {
+                KubeSettings::default()
+                    .namespace_for(&g.id)
+                    .expect("a namespace")
+            })
+            .collect();
+        namespaces.sort();
+        namespaces.dedup();
+        assert_eq!(lists.len(), namespaces.len(), "{lists:#?}");
+        for list in &lists {
+            assert_eq!(
+                list.query.get("labelSelector").map(String::as_str),
+                Some("berth.dev/cleans")
+            );
+        }
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let cleanup = found[0].clone();
+        assert_eq!(cleanup.task, ray);
+        assert_eq!(cleanup.job, "tune-x2b4c-clean");
+        let namespace = KubeSettings::default()
+            .namespace_for(&spec.basic.project_group)
+            .expect("a namespace");
+        assert_eq!(cleanup.namespace, namespace);
+        assert_eq!(
+            cleanup.place.render(shared::Lang::En),
+            cleanup_place(&spec, &ray)
+        );
+        // Kept (a debug cluster is not, in the demo): a minute, half an hour, five more.
+        assert_eq!(cleanup.allowed, Duration::from_secs(2160));
+
+        // Still running: followed until 2160 s after its creation, 2060 s from now.
+        let began = tokio::time::Instant::now();
+        let note = backend.follow_cleanup(&cleanup).await.expect("its end");
+        let waited = began.elapsed();
+        assert!(
+            waited >= Duration::from_secs(2050) && waited <= Duration::from_secs(2065),
+            "{waited:?}"
+        );
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job tune-x2b4c-clean: not ended after 2160 s: deleted; the {} may remain",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        assert_eq!(deletes_of(&api, "jobs").len(), 1);
+
+        // Created three hours ago and still held: past its deadline, deleted at once.
+        *jobs.lock().unwrap() = vec![listed_cleanup(&ray, Duration::from_secs(3 * 3600), &[])];
+        let cleanup = backend.cleanups().await.remove(0);
+        let began = tokio::time::Instant::now();
+        backend.follow_cleanup(&cleanup).await.expect("its end");
+        assert!(began.elapsed() < Duration::from_secs(1));
+        assert_eq!(deletes_of(&api, "jobs").len(), 2);
+
+        // Complete while no server watched: its end is told as it is.
+        *jobs.lock().unwrap() = vec![listed_cleanup(&ray, created, &[("Complete", "", "")])];
+        let cleanup = backend.cleanups().await.remove(0);
+        let note = backend.follow_cleanup(&cleanup).await.expect("its end");
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job tune-x2b4c-clean: removed the {}",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        // Gone since the list: said so.
+        jobs.lock().unwrap().clear();
+        let note = backend.follow_cleanup(&cleanup).await.expect("its end");
+        assert_eq!(
+            note.render(shared::Lang::En),
+            format!(
+                "Job tune-x2b4c-clean: deleted before it ended: the {} may remain",
+                cleanup_place(&spec, &ray)
+            )
+        );
+        assert_eq!(deletes_of(&api, "jobs").len(), 2);
     }
 
     /// A cleanup that fails (`rm` refused on an NFS share with `root_squash`) is told
@@ -6324,22 +6672,22 @@ mod tests {
             .stop(&ray, 1, Duration::from_secs(5))
             .await
             .expect("stopped");
-        backend
-            .clean_shared_storage(
-                &ray,
-                &shared::demo::ray(),
-                shared::record::TaskPhase::Stopped,
-            )
-            .await;
+        cleanup_notes(
+            &backend,
+            &ray,
+            &shared::demo::ray(),
+            shared::record::TaskPhase::Stopped,
+        )
+        .await;
         let namespace = KubeSettings::default()
             .namespace_for(&shared::demo::ray().basic.project_group)
             .expect("a namespace");
         backend
-            .follow_cleanup(
+            .follow_cleanup_job(
                 &namespace,
                 "held-clean",
                 &Message::new("event.kube.cleanup.place"),
-                Duration::ZERO,
+                (Duration::ZERO, Duration::ZERO),
                 Duration::ZERO,
             )
             .await;

@@ -228,6 +228,26 @@ pub struct Resumable {
     pub last_event: Option<shared::record::Timestamp>,
 }
 
+/// Where [`Backend::clean_shared_storage`] sends its notes, in order.
+pub type Notes = tokio::sync::mpsc::UnboundedSender<shared::messages::Message>;
+
+/// A cleanup of a task's shared storage found in the cluster ([`Backend::cleanups`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cleanup {
+    /// The task whose storage it removes.
+    pub task: TaskId,
+    /// Its name (a Kubernetes Job's).
+    pub job: String,
+    /// Where it runs (a namespace).
+    pub namespace: String,
+    /// What it removes, as its notes name it.
+    pub place: shared::messages::Message,
+    /// When the server that began it would give up on it (it is then deleted).
+    pub give_up_at: std::time::SystemTime,
+    /// How long that is after its start.
+    pub allowed: std::time::Duration,
+}
+
 /// What [`Backend::take_back`] did.
 #[derive(Debug, Default, PartialEq)]
 pub struct TakenBack {
@@ -297,16 +317,39 @@ pub trait Backend: Send + Sync {
     /// Removes a RayJob's data from its shared storage once the task has ended (in
     /// `ended`), when its spec asks for it ("clean up on exit"), where the backend keeps
     /// that storage. The local backend's is a directory of this machine, which the runner
-    /// removes itself. Returns what became of it when the task's owner should hear (a
-    /// note for the task's events, of kind [`note_kind::CLUSTER`]): the cluster's cleanup
-    /// is followed until it has succeeded, failed or been given up.
+    /// removes itself. Sends through `notes` what the task's owner should hear, as it
+    /// happens (notes for the task's events, of kind [`note_kind::CLUSTER`]): that the
+    /// cluster's cleanup is under way, then, once it has succeeded, failed or been given
+    /// up, what became of it ([`Backend::cleanup_note`] tells which note is which).
     async fn clean_shared_storage(
         &self,
         task: &TaskId,
         spec: &TaskSpec,
         ended: shared::record::TaskPhase,
-    ) -> Option<shared::messages::Message> {
-        let _ = (task, spec, ended);
+        notes: Notes,
+    ) {
+        let _ = (task, spec, ended, notes);
+    }
+
+    /// The cleanups of shared storage ([`Backend::clean_shared_storage`]) still in the
+    /// cluster, whichever server began them: a server that starts leading follows again
+    /// those whose end its task's events do not tell yet ([`Backend::follow_cleanup`]).
+    async fn cleanups(&self) -> Vec<Cleanup> {
+        Vec::new()
+    }
+
+    /// Follows a cleanup found by [`Backend::cleanups`] to its end, as the server that
+    /// began it would have (its deadline counted from its start, not from now): what
+    /// became of it, for the task's events.
+    async fn follow_cleanup(&self, cleanup: &Cleanup) -> Option<shared::messages::Message> {
+        let _ = cleanup;
+        None
+    }
+
+    /// Which cleanup a note of [`Backend::clean_shared_storage`] is about, and whether it
+    /// tells its end (else that it is under way); `None` for another note.
+    fn cleanup_note(&self, note: &shared::messages::Message) -> Option<(String, bool)> {
+        let _ = note;
         None
     }
 

@@ -712,6 +712,9 @@ struct Cluster {
     watches: Watches,
     /// The pods of every namespace (`GET /api/v1/pods`): none until a test sets some.
     pods: Arc<Mutex<Vec<Value>>>,
+    /// The batch Jobs (cleanups), when a test sets them: listed in their namespace and
+    /// found by name. Unset, none is listed and every one looked up has completed.
+    batch: Arc<Mutex<Option<Vec<Value>>>>,
 }
 
 /// Open watches by path, each fed by its sender.
@@ -739,9 +742,11 @@ impl Cluster {
             seen: Arc::default(),
             watches: Arc::default(),
             pods: Arc::default(),
+            batch: Arc::default(),
         };
         let (seen, watches) = (Arc::clone(&cluster.seen), Arc::clone(&cluster.watches));
         let pods = Arc::clone(&cluster.pods);
+        let batch = Arc::clone(&cluster.batch);
         tokio::spawn(async move {
             let mut handle = std::pin::pin!(handle);
             while let Some((request, send)) = handle.next_request().await {
@@ -779,7 +784,16 @@ impl Cluster {
                         | "secrets"
                         | "configmaps"
                         | "podmonitors"
+                        | "jobs"
                 );
+                let batch_jobs = batch.lock().unwrap().clone().map(|jobs| {
+                    jobs.into_iter()
+                        .filter(|j| {
+                            let namespace = j["metadata"]["namespace"].as_str().unwrap_or_default();
+                            path.contains(&format!("/namespaces/{namespace}/"))
+                        })
+                        .collect::<Vec<Value>>()
+                });
                 let fails = failing.get_mut(last).filter(|n| **n > 0);
                 let (status, answer) = match (method.as_str(), named) {
                     ("GET", false) if fails.is_some() => {
@@ -796,7 +810,24 @@ impl Cluster {
                     ("GET", false) if path == "/api/v1/pods" => {
                         (200, list(pods.lock().unwrap().clone()))
                     }
+                    ("GET", false) if last == "jobs" => (200, list(batch_jobs.unwrap_or_default())),
                     ("GET", false) => (200, list(Vec::new())),
+                    ("GET", true)
+                        if path.starts_with("/apis/batch/v1/") && batch_jobs.is_some() =>
+                    {
+                        match batch_jobs
+                            .unwrap_or_default()
+                            .into_iter()
+                            .find(|j| j["metadata"]["name"] == last)
+                        {
+                            Some(job) => (200, job),
+                            None => (
+                                404,
+                                json!({ "apiVersion": "v1", "kind": "Status", "metadata": {},
+                                "status": "Failure", "reason": "NotFound", "code": 404 }),
+                            ),
+                        }
+                    }
                     // A cleanup Job (the only batch Job Berth makes) has done its work.
                     ("GET", true) if path.starts_with("/apis/batch/v1/") => (
                         200,
@@ -1165,17 +1196,130 @@ async fn a_rayjob_that_ends_gets_the_job_that_cleans_its_shared_storage() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(patched(&cleanup), 1, "the cleanup Job is applied once");
-    let told = wait_for_events(&app, &id, "cluster", 1).await;
-    assert_eq!(told.len(), 1, "{told:?}");
+    let told = wait_for_events(&app, &id, "cluster", 2).await;
+    assert_eq!(told.len(), 2, "{told:?}");
     let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
     let storage = &task["spec"]["ray"]["shared_storage"];
-    // The task's directory of the volume's claim (its pods' `subPath`).
+    let volume = storage["volume"].as_str().expect("a volume");
+    // The task's directory of the volume's claim (its pods' `subPath`): the cleanup is
+    // said under way once applied, then its end.
     assert_eq!(
-        told[0],
-        format!(
-            "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {} in namespace {namespace}",
-            storage["volume"].as_str().expect("a volume")
+        told,
+        [
+            format!(
+                "attempt 1: Job {id}-clean removes the directory {id} of volume claim {volume} in namespace {namespace}; its end is told here"
+            ),
+            format!(
+                "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {volume} in namespace {namespace}"
+            ),
+        ]
+    );
+}
+
+/// The cleanup Job of the RayJob `id` as the cluster lists it (as Berth applies it),
+/// created a minute ago, with these conditions.
+fn cleanup_job(id: &str, namespace: &str, volume: &str, conditions: &[&str]) -> Value {
+    let created =
+        k8s_openapi::jiff::Timestamp::now() - k8s_openapi::jiff::SignedDuration::from_secs(60);
+    json!({
+        "apiVersion": "batch/v1", "kind": "Job",
+        "metadata": { "name": format!("{id}-clean"), "namespace": namespace, "resourceVersion": "8",
+            "creationTimestamp": created.to_string(), "labels": { "berth.dev/cleans": id } },
+        "spec": { "activeDeadlineSeconds": 1860, "template": { "spec": {
+            "containers": [{ "name": "clean", "image": "busybox:1.37",
+                "command": ["sh", "-c", "rm", "clean", "0", id] }],
+            "volumes": [{ "name": "shared", "persistentVolumeClaim": { "claimName": volume } }] } } },
+        "status": { "conditions": conditions.iter().map(|kind| json!({ "type": kind, "status": "True" })).collect::<Vec<_>>() }
+    })
+}
+
+/// Brief kube9 item 2 (README, the Kubernetes backend): a server that restarts while
+/// the cleanup Job of a RayJob's shared storage runs follows it again and tells its end
+/// once; one that restarts after that end was told tells nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cleanup_under_way_at_a_restart_is_followed_and_its_end_told_once() {
+    let data = temp_dir("data");
+    let spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
+    let namespace = server::backend::kube::KubeSettings::default()
+        .namespace_for(spec["basic"]["project_group"].as_str().expect("a group"))
+        .expect("a namespace");
+    let volume = spec["ray"]["shared_storage"]["volume"]
+        .as_str()
+        .expect("a volume")
+        .to_owned();
+    // The first server: its cleanup Job runs on past its life.
+    let (client, first) = Cluster::start(Vec::new());
+    *first.batch.lock().unwrap() = Some(Vec::new());
+    let app = restarted(&data, client).await;
+    let id = submit(&app, &spec).await;
+    let jobs = format!("/apis/ray.io/v1/namespaces/{namespace}/rayjobs");
+    *first.batch.lock().unwrap() = Some(vec![cleanup_job(&id, &namespace, &volume, &[])]);
+    first
+        .push(
+            &jobs,
+            "MODIFIED",
+            json!({
+                "apiVersion": "ray.io/v1", "kind": "RayJob",
+                "metadata": { "name": id, "namespace": namespace, "uid": format!("uid-{id}-new"),
+                    "resourceVersion": "5", "labels": { "berth.io/attempt": "1" } },
+                "spec": {},
+                "status": { "jobDeploymentStatus": "Complete", "jobStatus": "SUCCEEDED" }
+            }),
         )
+        .await;
+    wait_for_phase(&app, &id, "succeeded").await;
+    let under_way = format!(
+        "attempt 1: Job {id}-clean removes the directory {id} of volume claim {volume} in namespace {namespace}; its end is told here"
+    );
+    assert_eq!(
+        wait_for_events(&app, &id, "cluster", 1).await,
+        std::slice::from_ref(&under_way)
+    );
+    drop(app);
+
+    // Restarted while it runs; it completes: its end is told, once.
+    let (client, second) = Cluster::start(Vec::new());
+    *second.batch.lock().unwrap() =
+        Some(vec![cleanup_job(&id, &namespace, &volume, &["Complete"])]);
+    let app = restarted(&data, client).await;
+    let removed = format!(
+        "attempt 1: Job {id}-clean: removed the directory {id} of volume claim {volume} in namespace {namespace}"
+    );
+    let told = wait_for_events(&app, &id, "cluster", 2).await;
+    assert_eq!(told, [under_way.clone(), removed.clone()]);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(events_of(&app, &id, "cluster").await.len(), 2);
+    drop(app);
+
+    // Restarted again, the Job still there (its TTL not run out): nothing more is told,
+    // nor is it looked at.
+    let (client, third) = Cluster::start(Vec::new());
+    *third.batch.lock().unwrap() = Some(vec![cleanup_job(&id, &namespace, &volume, &["Complete"])]);
+    let app = restarted(&data, client).await;
+    let listed = || {
+        third.seen.lock().unwrap().iter().any(|(method, p)| {
+            method == "GET" && p == &format!("/apis/batch/v1/namespaces/{namespace}/jobs")
+        })
+    };
+    for _ in 0..100 {
+        if listed() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(listed(), "the restart looks for cleanup Jobs");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(events_of(&app, &id, "cluster").await, [under_way, removed]);
+    let looked = third
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(method, p)| method == "GET" && p.ends_with(&format!("/jobs/{id}-clean")))
+        .count();
+    assert_eq!(
+        looked, 0,
+        "a cleanup whose end was told is not followed again"
     );
 }
 

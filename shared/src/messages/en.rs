@@ -425,6 +425,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.kube.cleanup.undeletable",
         "Job {job}: {state}, and cannot be deleted ({error}): the {place} may remain",
     ),
+    (
+        "event.kube.cleanup.under_way",
+        "Job {job} removes the {place}; its end is told here",
+    ),
     ("event.kube.cleanup.unended", "not ended after {secs} s"),
     (
         "event.kube.cleanup.unknown",

@@ -339,6 +339,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.kube.cleanup.undeletable",
         "Job {job}：{state}，且无法删除（{error}）；{place}可能仍保留",
     ),
+    (
+        "event.kube.cleanup.under_way",
+        "Job {job} 正在删除{place}；结束时将在此告知",
+    ),
     ("event.kube.cleanup.unended", "{secs} 秒后仍未结束"),
     (
         "event.kube.cleanup.unknown",
