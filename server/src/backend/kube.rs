@@ -6691,6 +6691,8 @@ mod tests {
                 Duration::ZERO,
             )
             .await;
+        // A restart's look for the cleanups an earlier server began.
+        backend.cleanups().await;
         backend.end_leftovers().await;
         backend.outside_usage().await.expect("usage");
 
