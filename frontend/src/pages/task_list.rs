@@ -605,34 +605,41 @@ pub fn TaskTable(
                     </tr>
                 </thead>
                 <tbody>
+                    // Keyed by the task alone, its changing cells following it: a row built
+                    // again at each change of its task took the focus from a reader on it.
                     <For
-                        each=move || tasks.get()
-                        // A stop asked leaves `updated_at` as it was: the row is built again
-                        // for its own stop too.
-                        key=|view| (view.task.id.clone(), view.task.updated_at, view.tags.clone(), view.stopping_since)
-                        children=move |view| {
+                        each=move || tasks.with(|t| t.iter().map(|v| v.task.id.0.clone()).collect::<Vec<_>>())
+                        key=String::clone
+                        children=move |id| {
+                            let row = {
+                                let id = id.clone();
+                                Memo::new(move |_| tasks.with(|t| t.iter().find(|v| v.task.id.0 == id).cloned()))
+                            };
+                            let Some(view) = row.get_untracked() else {
+                                return ().into_any();
+                            };
                             let task = view.task;
-                            let id = task.id.0.clone();
                             let name = id.clone();
                             let created = task.created_at;
                             let zone = task.spec.basic.time_zone.clone();
-                            let stopping = view.stopping_since.is_some();
+                            let phase = Signal::derive(move || row.with(|v| v.as_ref().map_or(task.phase, |v| v.task.phase)));
+                            let stopping = Signal::derive(move || row.with(|v| v.as_ref().is_some_and(|v| v.stopping_since.is_some())));
                             view! {
-                                <tr data-testid="task-row" data-id=id.clone() data-phase=api::wire_name(&task.phase)>
+                                <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())>
                                     // Whole on hover where a narrow window cuts it short.
                                     <th scope="row" title=id.clone()>
                                         <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
                                     </th>
                                     <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
-                                    <td><PhaseBadge phase=task.phase stopping /></td>
+                                    <td><PhaseBadge phase stopping /></td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>
                                     <td class="tags">
-                                        {view.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()}
+                                        {move || row.with(|v| v.as_ref().map(|v| v.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()))}
                                     </td>
                                 </tr>
-                            }
+                            }.into_any()
                         }
                     />
                 </tbody>

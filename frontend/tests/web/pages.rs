@@ -2797,3 +2797,50 @@ fn a_long_log_is_shown_from_its_end_at_a_line_start() {
     let end = shown_end(wide);
     assert!(end.len() <= SHOWN_MAX && end.chars().all(|c| c == 'é'));
 }
+
+/// A refresh that changes a task keeps the focus of a keyboard reader on its row (the
+/// explorer, round 9: the row was built again and the focus fell to the page), and the
+/// row says what changed.
+#[wasm_bindgen_test]
+async fn a_refresh_that_changes_a_row_keeps_the_focus_on_it() {
+    let tasks = RwSignal::new(vec![
+        task("a-00001", TaskPhase::Running, TaskType::PyTorchJob),
+        task("b-00002", TaskPhase::Running, TaskType::PyTorchJob),
+    ]);
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    leptos::task::tick().await;
+    let link = find(&host, "tr[data-id='b-00002'] a");
+    link.focus().unwrap();
+    tasks.update(|t| {
+        t[1].task.phase = TaskPhase::Stopped;
+        t[1].task.updated_at = Timestamp(1_700_000_095_000);
+        t[1].tags = vec![shared::task::Tag {
+            key: "stage".to_owned(),
+            value: "done".to_owned(),
+        }];
+    });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Stopped"]);
+    let row = find(&host, "tr[data-id='b-00002']");
+    assert_eq!(row.get_attribute("data-phase").as_deref(), Some("stopped"));
+    assert_eq!(
+        all_text(&host, "tr[data-id='b-00002'] .tag"),
+        ["stage=done"]
+    );
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert!(
+        focused.is_some_and(|f| link.is_same_node(Some(&f))),
+        "the focus stays on the row's link"
+    );
+    // A task gone from the page takes its row; a new one gets its own.
+    tasks.update(|t| {
+        t.remove(0);
+        t.push(task("c-00003", TaskPhase::Queued, TaskType::RayJob));
+    });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "tbody .phase"), ["Stopped", "Queued"]);
+}
