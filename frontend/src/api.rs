@@ -335,7 +335,9 @@ impl ListFilter {
                         value.is_empty()
                             || crate::form::context::unwire::<TaskType>(&value).is_some()
                     }
-                    "tag" | "name" | "mine" | "group" => true,
+                    // `mine=maybe` read as not mine, silently, showed everyone's.
+                    "mine" => matches!(value.as_str(), "" | "true" | "false"),
+                    "tag" | "name" | "group" => true,
                     _ => false,
                 };
                 (!applied).then(|| format!("{key}={value}"))

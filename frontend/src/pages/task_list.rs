@@ -557,8 +557,9 @@ pub fn Filters(
                         (!group.is_empty() && !known.contains(&group)).then(|| {
                             let value = format!("group:{group}");
                             view! {
+                                // Said, or an empty list reads as a group with no task.
                                 <option value=value selected=true>
-                                    {move || lang.text_with("ui.list.scope.group", &[("group", group.clone())])}
+                                    {move || lang.text_with("ui.list.scope.group_other", &[("group", group.clone())])}
                                 </option>
                             }
                         })

@@ -1990,7 +1990,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some("/?phase=bogus&type=foo&group=nosuch&x=1"),
+            Some("/?phase=bogus&type=foo&group=nosuch&x=1&mine=maybe"),
         )
         .unwrap();
     hold_fetches();
@@ -2002,6 +2002,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .unwrap();
     assert!(note.contains("phase=bogus, type=foo"), "{note}");
     assert!(note.contains("x=1"), "{note}");
+    assert!(note.contains("mine=maybe"), "{note}");
     let scope: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='filter-scope']").unchecked_into();
     assert_eq!(scope.value(), "group:nosuch");
@@ -2010,7 +2011,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
             .selected_options()
             .item(0)
             .and_then(|o| o.text_content())
-            .is_some_and(|t| t.contains("nosuch")),
+            .is_some_and(|t| t.contains("nosuch") && t.contains("not one of yours")),
     );
     find(&host, ".chip[data-phase='failed']").click();
     until("the note gone", || {

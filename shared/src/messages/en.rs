@@ -1644,6 +1644,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.new", "Create task"),
     ("ui.list.scope.all", "Everything I can see"),
     ("ui.list.scope.group", "Project group {group}"),
+    (
+        "ui.list.scope.group_other",
+        "Project group {group} (not one of yours: only its tasks you may see)",
+    ),
     ("ui.list.scope.mine", "Mine"),
     ("ui.list.shown", "{count} shown"),
     ("ui.list.title", "Training tasks"),

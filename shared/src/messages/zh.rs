@@ -1409,6 +1409,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.new", "新建"),
     ("ui.list.scope.all", "我可见的全部任务"),
     ("ui.list.scope.group", "项目组 {group}"),
+    (
+        "ui.list.scope.group_other",
+        "项目组 {group}（您不在该组，仅显示您可见的任务）",
+    ),
     ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
     ("ui.list.title", "训练任务"),
