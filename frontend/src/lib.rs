@@ -90,7 +90,14 @@ pub fn App() -> impl IntoView {
                 Some(Err(err)) => view! {
                     <div class="banner error" role="alert" data-testid="load-failed">
                         <span class="message">
-                            {move || lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])}
+                            // Every page needs the session first, a shared task's too: a
+                            // reader not signed in is asked to sign in, not told of a
+                            // catalog.
+                            {move || if matches!(&err, api::ClientError::Api(body) if body.code == "auth.required") {
+                                lang.text("ui.app.sign_in")
+                            } else {
+                                lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])
+                            }}
                         </span>
                         <button type="button" data-testid="load-again" disabled=move || trying.get()
                             on:click=move |_| {

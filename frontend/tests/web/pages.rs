@@ -1297,6 +1297,45 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
     finish(handle, &host, &address);
 }
 
+/// A reader not signed in (a share link opened in another browser) is asked to sign in,
+/// not told the catalog failed (the explorer, round 9).
+#[wasm_bindgen_test]
+async fn a_reader_not_signed_in_is_asked_to_sign_in() {
+    let address = fresh_page();
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .set_item("berth.lang", "en")
+        .unwrap();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), frontend::App);
+    until("the catalog's request", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    refuse_fetch(
+        "/api/v1/catalog",
+        401,
+        r#"{"type":"about:blank","title":"Unauthorized","status":401,"detail":"not signed in","code":"auth.required"}"#,
+    );
+    until("the refusal", || {
+        host.query_selector("[data-testid='load-failed']")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert_eq!(
+        find(&host, "[data-testid='load-failed'] .message")
+            .text_content()
+            .unwrap(),
+        "You are not signed in, or your sign-in has expired: sign in, then try again."
+    );
+    finish(handle, &host, &address);
+}
+
 /// A move to another page puts the focus at the page's start (the main region), as a page
 /// load does: it fell to the body when the link or button that had it went with its page.
 #[wasm_bindgen_test]

@@ -1174,6 +1174,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.refused.task_stopping",
         "its stop is under way: delete it once it has stopped",
     ),
+    (
+        "ui.app.sign_in",
+        "You are not signed in, or your sign-in has expired: sign in, then try again.",
+    ),
     ("ui.app.skip", "Skip to content"),
     (
         "ui.app.spec_refused",

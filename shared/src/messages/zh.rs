@@ -995,6 +995,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.refused.task_stopping",
         "任务正在停止中：请待其停止后再删除",
     ),
+    ("ui.app.sign_in", "你尚未登录，或登录已过期：请登录后重试。"),
     ("ui.app.skip", "跳到正文"),
     (
         "ui.app.spec_refused",
