@@ -947,6 +947,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     // The log's end as shown (at most `SHOWN_MAX` bytes), and the bytes read in all.
     let text = RwSignal::new(String::new());
     let total = RwSignal::new(0usize);
+    // The log's start was left out of the box.
+    let cut = RwSignal::new(false);
     let error = RwSignal::new(None::<ClientError>);
     let log_box = NodeRef::<leptos::html::Pre>::new();
     // A scroll to the log's end is asked for once per frame, however many chunks come.
@@ -1004,8 +1006,10 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             }
             match answer {
                 Ok(log) => {
+                    let (shown, left_out) = shown_end(readable(&log));
                     total.set(log.len());
-                    text.set(shown_end(readable(&log)));
+                    cut.set(left_out);
+                    text.set(shown);
                     complete.set(whole);
                     error.set(None);
                 }
@@ -1022,6 +1026,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         // The stream sends the log from its start: it replaces the log shown once it
         // speaks, so a stream that cannot connect leaves the log as it was.
         let first = std::cell::Cell::new(true);
+        let reader = std::cell::RefCell::new(Readable::default());
         let opened = LogFollow::open(
             // The task page is the console's own, on its origin.
             &crate::api::Base::default(),
@@ -1037,15 +1042,23 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 });
                 // Only the end is kept: rewritten whole at each chunk, a log of
                 // megabytes held the page for a minute.
+                let more = reader.borrow_mut().push(&chunk);
                 if first {
+                    let (shown, left_out) = shown_end(more);
                     total.set(chunk.len());
-                    text.set(shown_end(readable(&chunk)));
+                    cut.set(left_out);
+                    text.set(shown);
                 } else {
                     total.update(|n| *n += chunk.len());
+                    let mut left_out = false;
                     text.update(|t| {
-                        t.push_str(&readable(&chunk));
-                        *t = shown_end(std::mem::take(t));
+                        t.push_str(&more);
+                        let (shown, left) = shown_end(std::mem::take(t));
+                        (*t, left_out) = (shown, left);
                     });
+                    if left_out && !cut.get_untracked() {
+                        cut.set(true);
+                    }
                 }
                 if tail && !scroll_asked.get_value() {
                     scroll_asked.set_value(true);
@@ -1117,6 +1130,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         over.track();
         if !started.get() {
             return now;
+        }
+        // Another replica or attempt: its log, or none, not the last one's meanwhile
+        // (a followed stream of a replica with no output never speaks).
+        if before.is_some_and(|b| b != now) {
+            text.set(String::new());
+            total.set(0);
+            cut.set(false);
         }
         if before == Some(now) {
             // Only the attempt's end: a followed log ends with its stream, and one read
@@ -1191,7 +1211,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     <ErrorBanner error />
                     {move || {
                         let (kept, all) = (text.with(String::len), total.get());
-                        (all > SHOWN_MAX).then(|| {
+                        cut.get().then(|| {
                             let href = api::log_url(
                                 &crate::api::Base::default(),
                                 &id.get_value(),
@@ -1229,65 +1249,118 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
 /// out again at each chunk of a followed log, and the whole log is a link away.
 pub const SHOWN_MAX: usize = 512 * 1024;
 
-/// The end of `log`, at most [`SHOWN_MAX`] bytes, from the start of a line.
-pub fn shown_end(mut log: String) -> String {
+/// The end of `log`, at most [`SHOWN_MAX`] bytes, from the start of a line (unless its
+/// last line alone is longer), and whether anything was left out.
+pub fn shown_end(mut log: String) -> (String, bool) {
     if log.len() <= SHOWN_MAX {
-        return log;
+        return (log, false);
     }
     let mut cut = log.len() - SHOWN_MAX;
     while !log.is_char_boundary(cut) {
         cut += 1;
     }
-    // From the next line's start, unless the end is one line.
-    if let Some(at) = log[cut..].find('\n') {
+    // From the next line's start, when a line starts after it: a last line longer than
+    // the limit is shown from within, not left out whole.
+    if let Some(at) = log[cut..].find('\n')
+        && cut + at + 1 < log.len()
+    {
         cut += at + 1;
     }
     log.drain(..cut);
-    log
+    (log, true)
 }
 
 /// A log as a terminal would leave it readable in a box of text: colour and cursor
-/// codes (`ESC [ … m`) left out, a carriage return (a progress bar's redraw) a new line
-/// as the live stream's events make it, and other control bytes (NUL) dropped.
+/// codes (`ESC [ … m`, `ESC ( B`) and window titles left out, a carriage return (a
+/// progress bar's redraw) a new line as the live stream's events make it, and other
+/// control bytes (NUL) dropped.
 pub fn readable(log: &str) -> String {
-    let mut out = String::with_capacity(log.len());
-    let mut chars = log.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => match chars.peek() {
-                // CSI: parameters and intermediates, then one final byte.
-                Some('[') => {
-                    chars.next();
-                    while let Some(&c) = chars.peek() {
-                        chars.next();
-                        if ('\u{40}'..='\u{7e}').contains(&c) {
-                            break;
-                        }
+    Readable::default().push(log)
+}
+
+/// [`readable`] over a log that comes in chunks cut anywhere: a code begun at one's end
+/// is held until the next one ends it, so its rest does not show as text.
+#[derive(Default)]
+pub struct Readable {
+    held: String,
+}
+
+impl Readable {
+    /// The readable text of `chunk`, after what the last one held.
+    pub fn push(&mut self, chunk: &str) -> String {
+        let text = if self.held.is_empty() {
+            std::borrow::Cow::Borrowed(chunk)
+        } else {
+            let mut joined = std::mem::take(&mut self.held);
+            joined.push_str(chunk);
+            std::borrow::Cow::Owned(joined)
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_ref();
+        while let Some(c) = rest.chars().next() {
+            let at = rest;
+            rest = &rest[c.len_utf8()..];
+            match c {
+                '\u{1b}' => match escape_len(rest) {
+                    Some(len) => rest = &rest[len..],
+                    // Not a code so long unended: the escape alone is left out.
+                    None if rest.len() > HELD_MAX => {}
+                    None => {
+                        self.held = at.to_owned();
+                        break;
                     }
+                },
+                '\r' => {
+                    rest = rest.strip_prefix('\n').unwrap_or(rest);
+                    out.push('\n');
                 }
-                // OSC (a window title, a link): to BEL or ESC \\.
-                Some(']') => {
-                    chars.next();
-                    while let Some(c) = chars.next() {
-                        if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
-                            break;
-                        }
-                    }
-                }
-                _ => {
-                    chars.next();
-                }
-            },
-            '\r' => {
-                chars.next_if_eq(&'\n');
-                out.push('\n');
+                '\n' | '\t' => out.push(c),
+                c if c.is_control() => {}
+                c => out.push(c),
             }
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => {}
-            c => out.push(c),
         }
+        out
     }
-    out
+}
+
+/// The longest code held for the next chunk to end.
+const HELD_MAX: usize = 256;
+
+/// How many bytes after an `ESC` its code takes, or `None` when `after` ends first.
+fn escape_len(after: &str) -> Option<usize> {
+    let bytes = after.as_bytes();
+    match bytes.first()? {
+        // CSI: parameters and intermediates, then one final byte.
+        b'[' => {
+            let body = &bytes[1..];
+            let params = body
+                .iter()
+                .take_while(|b| (0x20..=0x3f).contains(*b))
+                .count();
+            match body.get(params) {
+                None => None,
+                Some(b) if (0x40..=0x7e).contains(b) => Some(params + 2),
+                // Broken off (a line's end): what it had is left out, the rest is text.
+                Some(_) => Some(params + 1),
+            }
+        }
+        // OSC (a window title, a link): to BEL or ESC \.
+        b']' => {
+            let body = &bytes[1..];
+            (0..body.len()).find_map(|i| match body[i] {
+                0x07 => Some(i + 2),
+                0x1b if body.get(i + 1) == Some(&b'\\') => Some(i + 3),
+                _ => None,
+            })
+        }
+        // Intermediates (`ESC ( B`, a character set), then one final byte.
+        b' '..=b'/' => bytes
+            .iter()
+            .position(|b| !(b' '..=b'/').contains(b))
+            .map(|i| i + 1),
+        // One byte (`ESC =`, `ESC 7`), a whole character if it is not ASCII.
+        _ => Some(after.chars().next().map_or(1, char::len_utf8)),
+    }
 }
 
 /// The spec as YAML: the owner's with real hidden values, anyone else's masked.

@@ -2796,34 +2796,52 @@ async fn more_that_loads_the_last_page_hands_the_focus_to_its_first_row() {
     finish(handle, &host, &address);
 }
 
-/// A log is shown as a terminal leaves it readable (explorer, round 9): colour codes
-/// and a window title left out, a progress bar's carriage returns new lines as its
-/// live stream shows them, NUL bytes dropped, tabs and text kept.
+/// A log is shown as a terminal leaves it readable (explorer, round 9): colour codes,
+/// character sets and a window title left out, a progress bar's carriage returns new
+/// lines as its live stream shows them, NUL bytes dropped, tabs and text kept; a code
+/// cut between two chunks of a followed log is left out whole.
 #[wasm_bindgen_test]
 fn a_log_is_shown_without_its_terminal_codes() {
-    use frontend::pages::task_detail::readable;
+    use frontend::pages::task_detail::{Readable, readable};
     assert_eq!(readable("\u{1b}[31mRED\u{1b}[0m plain"), "RED plain");
     assert_eq!(readable("\u{1b}[1;32;4mbold\u{1b}[K"), "bold");
+    assert_eq!(readable("\u{1b}(Bsgr0 \u{1b}=keypad"), "sgr0 keypad");
     assert_eq!(readable("10%\r20%\r100%\n"), "10%\n20%\n100%\n");
     assert_eq!(readable("a\r\nb\r\n"), "a\nb\n");
     assert_eq!(readable("nul\0byte\ttab é 中"), "nulbyte\ttab é 中");
     assert_eq!(readable("\u{1b}]0;title\u{7}text"), "text");
     assert_eq!(readable("\u{1b}]8;;http://x\u{1b}\\link"), "link");
+    // A code broken off by a line's end is not taken for text after it.
+    assert_eq!(readable("\u{1b}[3\nnext"), "\nnext");
+    // An escape that never ends a code is left out alone.
+    let long = format!("\u{1b}]{}", "x".repeat(300));
+    assert_eq!(readable(&long), format!("]{}", "x".repeat(300)));
+
+    let mut followed = Readable::default();
+    let chunks = [
+        "red \u{1b}[3",
+        "1mRED\u{1b}",
+        "[0m and \u{1b}]0;ti",
+        "tle\u{7}done",
+    ];
+    let shown: String = chunks.iter().map(|c| followed.push(c)).collect();
+    assert_eq!(shown, "red RED and done");
 }
 
 /// A log of megabytes is shown from its end, at most `SHOWN_MAX` bytes starting at a
 /// line's start (explorer, round 9: rewritten whole at each chunk it held the page for a
-/// minute); a shorter one whole.
+/// minute), and says it was cut; a shorter one whole.
 #[wasm_bindgen_test]
 fn a_long_log_is_shown_from_its_end_at_a_line_start() {
     use frontend::pages::task_detail::{SHOWN_MAX, shown_end};
     let short = "one\ntwo\n".to_owned();
-    assert_eq!(shown_end(short.clone()), short);
+    assert_eq!(shown_end(short.clone()), (short, false));
     let log: String = (0..60_000)
         .map(|i| format!("line {i:05} of the log\n"))
         .collect();
     assert!(log.len() > SHOWN_MAX);
-    let end = shown_end(log.clone());
+    let (end, cut) = shown_end(log.clone());
+    assert!(cut);
     assert!(
         end.len() <= SHOWN_MAX && end.len() > SHOWN_MAX - 64,
         "{}",
@@ -2833,9 +2851,17 @@ fn a_long_log_is_shown_from_its_end_at_a_line_start() {
     assert!(end.starts_with("line "), "{}", &end[..20]);
     assert!(log[..log.len() - end.len()].ends_with('\n'));
     // One line longer than the limit, in two-byte letters: cut inside it, at a letter.
-    let wide = "é".repeat(SHOWN_MAX);
-    let end = shown_end(wide);
-    assert!(end.len() <= SHOWN_MAX && end.chars().all(|c| c == 'é'));
+    let (end, _) = shown_end("é".repeat(SHOWN_MAX));
+    assert!(end.len() <= SHOWN_MAX && end.len() > SHOWN_MAX - 4 && end.chars().all(|c| c == 'é'));
+    // A last line longer than the limit (a JSON dump) is shown from within it, not left
+    // out with everything before it.
+    let dump = format!("start\n{}\n", "x".repeat(SHOWN_MAX + 100));
+    let (end, cut) = shown_end(dump);
+    assert!(
+        cut && end.len() == SHOWN_MAX && end.ends_with("x\n"),
+        "{}",
+        end.len()
+    );
 }
 
 /// A refresh that changes a task keeps the focus of a keyboard reader on its row (the

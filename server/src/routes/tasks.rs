@@ -1086,6 +1086,17 @@ async fn logs(
         .into_response())
 }
 
+/// A piece of a followed log as a server-sent event. A line's `\r\n` is sent as `\n`:
+/// each of its two bytes ends a `data:` line, and the reader's browser joined them with
+/// an empty line between, which the log read whole does not have.
+fn log_event(text: &str) -> Event {
+    if text.contains("\r\n") {
+        Event::default().data(text.replace("\r\n", "\n"))
+    } else {
+        Event::default().data(text)
+    }
+}
+
 /// A log read whole, as the answer's text.
 fn plain_text(text: impl IntoResponse) -> Response {
     (
@@ -1230,7 +1241,7 @@ async fn streamed_log(
         );
         return plain_text(axum::body::Body::from_stream(pieces));
     }
-    let events = masked.map(|text| Ok(Event::default().data(text))).chain(
+    let events = masked.map(|text| Ok(log_event(&text))).chain(
         futures_util::stream::once(std::future::ready(Ok::<_, std::convert::Infallible>(
             Event::default().event("end").data("ended"),
         )))
@@ -1280,7 +1291,7 @@ fn async_stream(
             };
             if !appended.is_empty() {
                 let chunk = log.push(&appended);
-                if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
+                if !chunk.is_empty() && tx.send(log_event(&chunk)).await.is_err() {
                     return;
                 }
                 // More may be written already: read on before looking at the task.
@@ -1302,7 +1313,7 @@ fn async_stream(
                     if appended.is_empty() {
                         chunk.push_str(&log.finish());
                     }
-                    if !chunk.is_empty() && tx.send(Event::default().data(chunk)).await.is_err() {
+                    if !chunk.is_empty() && tx.send(log_event(&chunk)).await.is_err() {
                         return;
                     }
                     if appended.is_empty() {

@@ -383,6 +383,24 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
     assert_eq!(sse_data(body), "a中b", "{body}");
 }
 
+/// A line that ends in `\r\n` (a Windows tool's, a progress bar's) is one line followed,
+/// as read whole: each of the two bytes ended a `data:` line, and the browser showed an
+/// empty line after every such line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_log_s_crlf_ends_one_line() {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("printf 'a\\r\\nb\\r\\n'; sleep 1")).await;
+    wait_for(&app, &id, phase_is("running")).await;
+    let (status, body) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = body.as_str().unwrap_or_default();
+    assert!(body.contains("data: a\ndata: b\n"), "{body:?}");
+}
+
 /// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
 /// answer says `charset=utf-8`, and sent raw its text could not be read as that.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
