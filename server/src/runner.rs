@@ -2162,11 +2162,13 @@ impl Runner {
                 let Ok(stored) = store.get(&cleanup.task).await else {
                     continue;
                 };
+                // Followed unless its end was told: a Job an older server applied, or
+                // one whose note was lost, has no note that it is under way either.
                 let told = store.events(&cleanup.task).await.unwrap_or_else(|err| {
-                    tracing::warn!(task = %cleanup.task, error = %err, "cannot read a task's events; its shared storage's cleanup is not followed");
+                    tracing::warn!(task = %cleanup.task, error = %err, "cannot read a task's events; its shared storage's cleanup is followed, its end told unless told by then");
                     Vec::new()
                 });
-                if cleanup_told(&*backend, &told, &cleanup.job) != Some(false) {
+                if cleanup_told(&*backend, &told, &cleanup.job) == Some(true) {
                     continue;
                 }
                 let (backend, store) = (Arc::clone(&backend), Arc::clone(&store));

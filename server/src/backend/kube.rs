@@ -651,6 +651,41 @@ pub struct KubeBackend {
     events: broadcast::Sender<Event>,
     jobs: Arc<Mutex<HashMap<TaskId, Tracked>>>,
     hubs: Arc<EventHubs>,
+    /// The cleanup Jobs this server follows, by namespace and name: a restart's look
+    /// (`cleanups`) finds those a task's end has just applied too, and a lead taken
+    /// again lists them again.
+    following: Arc<std::sync::Mutex<HashSet<(String, String)>>>,
+}
+
+/// A cleanup Job this server follows, until dropped.
+struct Following(
+    Arc<std::sync::Mutex<HashSet<(String, String)>>>,
+    (String, String),
+);
+
+impl Following {
+    /// The Job taken to follow; `None` when this server follows it already.
+    fn take(
+        all: &Arc<std::sync::Mutex<HashSet<(String, String)>>>,
+        namespace: &str,
+        name: &str,
+    ) -> Option<Following> {
+        let key = (namespace.to_owned(), name.to_owned());
+        let mut set = all
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        set.insert(key.clone())
+            .then(|| Following(Arc::clone(all), key))
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.1);
+    }
 }
 
 impl KubeBackend {
@@ -663,6 +698,7 @@ impl KubeBackend {
             events: broadcast::channel(EVENT_CAPACITY).0,
             jobs: Arc::default(),
             hubs: Arc::default(),
+            following: Arc::default(),
         }
     }
 
@@ -867,6 +903,8 @@ impl KubeBackend {
         }
         // Said at once: the end may be an hour away (debug mode's kept cluster, Kueue).
         let _ = notes.send(cleanup_note("event.kube.cleanup.under_way", &name, &place));
+        // Applied again over a Job a restart's look follows already: that one tells.
+        let _following = Following::take(&self.following, &namespace, &name)?;
         let deadline = follow_limit(job.spec.as_ref());
         Some(
             self.follow_cleanup_job(
@@ -1537,6 +1575,7 @@ impl Backend for KubeBackend {
     }
 
     async fn follow_cleanup(&self, cleanup: &super::Cleanup) -> Option<Message> {
+        let _following = Following::take(&self.following, &cleanup.namespace, &cleanup.job)?;
         let left = cleanup
             .give_up_at
             .duration_since(std::time::SystemTime::now())
