@@ -156,15 +156,33 @@ fn AlertsEditor() -> impl IntoView {
                         a.threshold = n;
                     }
                 };
+                let takes = cx.spec.with_untracked(|s| {
+                    s.advanced
+                        .alerts
+                        .get(i)
+                        .is_some_and(|a| a.event.needs_threshold())
+                });
                 if v.trim().is_empty() {
                     cx.forget_unparsed(&path);
                     cx.spec.update(|s| store(s, None));
+                    // The box goes with a threshold its event takes none of: the
+                    // keyboard goes on from the row's event, not the page's start.
+                    if !takes {
+                        focus_first_in(&control_id(&format!("{ALERTS}[{i}].event")));
+                    }
                 } else {
+                    // What is wrong with text in a box its event takes none of is the
+                    // box itself.
+                    let rule = if takes {
+                        shared::IssueCode::AlertThresholdInvalid
+                    } else {
+                        shared::IssueCode::AlertThresholdUnused
+                    };
                     cx.set_number(
                         &path,
                         v,
                         whole_u32,
-                        Unread::Rule(shared::IssueCode::AlertThresholdInvalid),
+                        Unread::Rule(rule),
                         shown,
                         move |s, n| store(s, Some(n)),
                     );
@@ -182,7 +200,7 @@ fn AlertsEditor() -> impl IntoView {
                 let row = format!("{ALERTS}[{i}]");
                 let row_attr = row.clone();
                 // A threshold an event takes none of (an import's, the API's) shows too,
-                // with the rule's error, until the user empties it.
+                // with the rule's warning, until the user empties it.
                 let shows_threshold = cx.watch(move |s| {
                     s.advanced
                         .alerts

@@ -2034,8 +2034,16 @@ async fn a_threshold_on_an_event_that_takes_none_shows_where_it_is_removed() {
         form.has_control(threshold),
         "the threshold shows to be removed"
     );
-    assert!(form.submit_disabled());
+    // A warning: the task runs, and the threshold is ignored (a stored task of an older
+    // API client can be resubmitted).
+    assert!(!form.submit_disabled());
     form.type_in(threshold, "7").await;
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.unused"]
+    );
+    // A number it cannot hold says what is wrong with the box itself, not "at least 1".
+    form.type_in(threshold, "-1").await;
     assert_eq!(
         form.codes_at(threshold),
         ["advanced.alerts.threshold.unused"]

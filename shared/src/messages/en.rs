@@ -16,7 +16,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.alerts.threshold.unused",
-        "this event takes no threshold; remove the threshold",
+        "this event takes no threshold and ignores it; remove the threshold",
     ),
     (
         "advanced.fault_tolerance.max_retries.out_of_range",
@@ -1007,7 +1007,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.autoscaling.max_workers.zero",
-        "at 0 autoscaling can never add a worker; raise it or turn autoscaling off",
+        "at 0, autoscaling can never add a worker; raise it or turn autoscaling off",
     ),
     (
         "ray.autoscaling.range",

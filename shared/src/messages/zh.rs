@@ -13,7 +13,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (
         "advanced.alerts.threshold.unused",
-        "该事件不需要阈值，请删除阈值",
+        "该事件不需要阈值，设置的阈值不生效，请删除阈值",
     ),
     (
         "advanced.fault_tolerance.max_retries.out_of_range",
@@ -197,7 +197,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.name.overrides_time_zone",
-        "TZ 环境变量（任务的或持久的）会覆盖时区 {zone}，以该变量的值为准",
+        "TZ 环境变量（本任务的或持久环境变量）会覆盖时区 {zone}，以该变量的值为准",
     ),
     (
         "env.name.platform_injected",
@@ -843,7 +843,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("queue.spec_unresolved", "任务配置已无法与资源目录匹配"),
     (
         "ray.autoscaling.max_workers.zero",
-        "为 0 时自动扩缩容无法增加任何工作节点，请调高或关闭自动扩缩容",
+        "扩容上限为 0 时，自动扩缩容无法增加任何 Worker；请调高扩容上限或关闭自动扩缩容",
     ),
     (
         "ray.autoscaling.range",

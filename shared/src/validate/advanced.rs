@@ -61,7 +61,8 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     for (i, alert) in advanced.alerts.iter().enumerate() {
         let item = field_path!(TaskSpec: advanced.alerts).index(i);
         // SPEC section 5: only the two "longer than N" events take N; on another it
-        // would be stored and mean nothing. One push for both codes.
+        // is ignored: a warning, as an error would refuse the resubmit of a task an
+        // older client stored so. One push for both codes.
         let threshold = match (alert.event.needs_threshold(), alert.threshold) {
             (true, None | Some(0)) => Some(IssueCode::AlertThresholdInvalid),
             (false, Some(_)) => Some(IssueCode::AlertThresholdUnused),
@@ -146,11 +147,11 @@ mod tests {
     }
 
     /// SPEC section 5: only "queued longer than N minutes" and "running longer than N
-    /// hours" take N. A threshold on another event would be stored and mean nothing: an
-    /// error at the threshold, whose message says to remove it. The events that take one
-    /// keep their own rule (at least 1).
+    /// hours" take N. A threshold on another event is ignored: a warning at the
+    /// threshold, whose message says to remove it. The events that take one keep their
+    /// own rule (at least 1).
     #[test]
-    fn a_threshold_on_an_event_that_takes_none_is_refused_at_the_threshold() {
+    fn a_threshold_on_an_event_that_takes_none_is_warned_of_at_the_threshold() {
         use crate::task::AlertEvent::*;
         use crate::validate::Severity;
         let alert = |event, threshold| Alert {
@@ -184,7 +185,7 @@ mod tests {
             (
                 format!("advanced.alerts[{i}].threshold"),
                 "advanced.alerts.threshold.unused",
-                Severity::Error,
+                Severity::Warning,
             )
         };
         assert_eq!(

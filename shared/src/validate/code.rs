@@ -345,7 +345,7 @@ issue_codes! {
     /// A threshold event without a positive threshold.
     AlertThresholdInvalid = "advanced.alerts.threshold.invalid", Error;
     /// A threshold on an event that takes none.
-    AlertThresholdUnused = "advanced.alerts.threshold.unused", Error;
+    AlertThresholdUnused = "advanced.alerts.threshold.unused", Warning;
     /// Email target is not an email address.
     AlertEmailInvalid = "advanced.alerts.target.email", Error;
     /// Webhook target is not an https URL.

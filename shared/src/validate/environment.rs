@@ -189,7 +189,7 @@ mod tests {
         );
         assert_eq!(
             said(Lang::Zh)[0].2,
-            "TZ 环境变量（任务的或持久的）会覆盖时区 Asia/Shanghai，以该变量的值为准"
+            "TZ 环境变量（本任务的或持久环境变量）会覆盖时区 Asia/Shanghai，以该变量的值为准"
         );
         assert_eq!(code.severity(), crate::validate::Severity::Info);
         // The behaviour stays: the pods get the var's value.
