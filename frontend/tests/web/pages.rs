@@ -1243,12 +1243,14 @@ async fn whole_list_refresh(new: usize) {
     finish(handle, &host, &address);
 }
 
-/// The catalog could not be loaded (the server was restarting): "Try again" asks again
-/// without a reload, and the page then opens.
-#[wasm_bindgen_test]
-async fn a_failed_catalog_load_is_tried_again_in_place() {
+/// The whole console mounted in English (the language it starts in is the stored one),
+/// its fetches held, once it has asked for its catalog.
+async fn console_in_english() -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<impl leptos::tachys::view::Mountable>,
+    String,
+) {
     let address = fresh_page();
-    // The console starts in the stored language: English here, whatever ran before.
     web_sys::window()
         .unwrap()
         .local_storage()
@@ -1259,15 +1261,23 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
     hold_fetches();
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), frontend::App);
+    until("the catalog's request", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    (host, handle, address)
+}
+
+/// The catalog could not be loaded (the server was restarting): "Try again" asks again
+/// without a reload, and the page then opens.
+#[wasm_bindgen_test]
+async fn a_failed_catalog_load_is_tried_again_in_place() {
+    let (host, handle, address) = console_in_english().await;
     let failed = || {
         host.query_selector("[data-testid='load-failed']")
             .unwrap()
             .is_some()
     };
-    until("the catalog's request", || {
-        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
-    })
-    .await;
     fail_fetch("/api/v1/catalog");
     until("the failure", failed).await;
     // In words, with what to do: not the browser's "TypeError: Failed to fetch".
@@ -1301,21 +1311,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
 /// not told the catalog failed (the explorer, round 9).
 #[wasm_bindgen_test]
 async fn a_reader_not_signed_in_is_asked_to_sign_in() {
-    let address = fresh_page();
-    web_sys::window()
-        .unwrap()
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .set_item("berth.lang", "en")
-        .unwrap();
-    hold_fetches();
-    let host = crate::new_host();
-    let handle = leptos::mount::mount_to(host.clone(), frontend::App);
-    until("the catalog's request", || {
-        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
-    })
-    .await;
+    let (host, handle, address) = console_in_english().await;
     refuse_fetch(
         "/api/v1/catalog",
         401,
