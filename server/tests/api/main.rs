@@ -24,6 +24,17 @@ mod tasks;
 use axum::Router;
 use std::path::PathBuf;
 
+/// The times of a task's events of `kind`, oldest first, from its events' answer.
+pub fn event_times(events: &serde_json::Value, kind: &str) -> Vec<i64> {
+    events
+        .as_array()
+        .expect("a list of events")
+        .iter()
+        .filter(|e| e["kind"] == kind)
+        .map(|e| e["at"].as_i64().expect("a time"))
+        .collect()
+}
+
 /// A fresh, empty folder under the system's temp folder.
 pub fn temp_dir(what: &str) -> PathBuf {
     use std::sync::atomic::{AtomicU32, Ordering};

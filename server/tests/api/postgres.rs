@@ -702,15 +702,7 @@ fn a_retry_waiting_with_several_servers_starts_once_on_the_leader_at_its_time() 
     let events: Value =
         serde_json::from_str(&response.body_mut().read_to_string().expect("readable"))
             .expect("JSON");
-    let at = |kind: &str| -> Vec<i64> {
-        events
-            .as_array()
-            .expect("events")
-            .iter()
-            .filter(|e| e["kind"] == kind)
-            .map(|e| e["at"].as_i64().expect("a time"))
-            .collect()
-    };
+    let at = |kind: &str| super::event_times(&events, kind);
     let (failed, admitted) = (at("retrying"), at("admitted"));
     assert_eq!((failed.len(), admitted.len()), (1, 2), "{events}");
     assert!(admitted[1] - failed[0] >= 20_000, "{events}");

@@ -865,15 +865,7 @@ fn a_retry_waiting_across_a_restart_waits_until_the_time_it_was_given() {
     let done = wait_for(&second, &id, |t| phase(t) == "failed");
     assert_eq!(done["attempts"], 2, "run once more, once: {done}");
     let events = get(&format!("{}/api/v1/tasks/{id}/events", second.url));
-    let at = |kind: &str| -> Vec<i64> {
-        events
-            .as_array()
-            .expect("events")
-            .iter()
-            .filter(|e| e["kind"] == kind)
-            .map(|e| e["at"].as_i64().expect("a time"))
-            .collect()
-    };
+    let at = |kind: &str| super::event_times(&events, kind);
     let (failed, admitted) = (at("retrying"), at("admitted"));
     assert_eq!((failed.len(), admitted.len()), (1, 2), "{events}");
     assert!(admitted[1] - failed[0] >= 15_000, "{events}");

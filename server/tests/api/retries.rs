@@ -85,13 +85,18 @@ async fn gpus_in_use(app: &Router) -> (u64, u64) {
     (quota, nodes)
 }
 
-/// The times of the events of `kind`, oldest first.
-fn times(events: &[Value], kind: &str) -> Vec<i64> {
+/// The messages of the events of `kind`, oldest first.
+fn said<'a>(events: &'a [Value], kind: &str) -> Vec<&'a str> {
     events
         .iter()
         .filter(|e| e["kind"] == kind)
-        .map(|e| e["at"].as_i64().expect("a time"))
+        .map(|e| e["message"].as_str().expect("a message"))
         .collect()
+}
+
+/// The times of the events of `kind`, oldest first.
+fn times(events: &[Value], kind: &str) -> Vec<i64> {
+    super::event_times(&Value::from(events.to_vec()), kind)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,11 +116,7 @@ async fn each_retry_waits_the_backoff_after_its_failure_doubling_per_retry() {
     // Retry n starts no sooner than 1 s × 2^(n-1) after attempt n failed.
     assert!(admissions[1] - failures[0] >= 1000, "{events:?}");
     assert!(admissions[2] - failures[1] >= 2000, "{events:?}");
-    let said: Vec<&str> = events
-        .iter()
-        .filter(|e| e["kind"] == "retrying")
-        .map(|e| e["message"].as_str().expect("a message"))
-        .collect();
+    let said = said(&events, "retrying");
     assert_eq!(
         said,
         [
@@ -197,11 +198,7 @@ async fn no_backoff_retries_at_once_with_the_event_it_always_had() {
     let id = super::submit(&app, &failing(1)).await;
     wait_for(&app, &id, |t| t["phase"] == "failed").await;
     let events = events(&app, &id, "en").await;
-    let said: Vec<&str> = events
-        .iter()
-        .filter(|e| e["kind"] == "retrying")
-        .map(|e| e["message"].as_str().expect("a message"))
-        .collect();
+    let said = said(&events, "retrying");
     assert_eq!(
         said,
         ["attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1"]
