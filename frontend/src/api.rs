@@ -335,8 +335,9 @@ impl ListFilter {
                         value.is_empty()
                             || crate::form::context::unwire::<TaskType>(&value).is_some()
                     }
-                    // `mine=maybe` read as not mine, silently, showed everyone's.
-                    "mine" => matches!(value.as_str(), "" | "true" | "false"),
+                    // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
+                    // everyone's.
+                    "mine" => matches!(value.as_str(), "true" | "false"),
                     "tag" | "name" | "group" => true,
                     _ => false,
                 };

@@ -361,10 +361,18 @@ pub fn said(key: &str, subscription: &Alert) -> Message {
     let said = Message::new(key)
         .with_arg("event", event_name(subscription))
         .with("target", subscription.target.clone());
-    match subscription.threshold {
+    match threshold(subscription) {
         Some(threshold) => said.with("threshold", threshold),
         None => said,
     }
+}
+
+/// The subscription's threshold, if its event takes one: on another event it is ignored
+/// (`advanced.alerts.threshold.unused`, a warning), in its alerts as in when they fire.
+pub fn threshold(subscription: &Alert) -> Option<u32> {
+    subscription
+        .threshold
+        .filter(|_| subscription.event.needs_threshold())
 }
 
 /// The subscription's event as its alert names it: a threshold's with its number
@@ -395,8 +403,7 @@ pub fn is_about(message: Option<&Message>, subscription: &Alert) -> bool {
             || event == Some(&option_name(subscription.event)))
             && m.args.get("target") == Some(&Arg::Text(subscription.target.clone()))
             && m.args.get("threshold")
-                == subscription
-                    .threshold
+                == threshold(subscription)
                     .map(|t| Arg::Text(t.to_string()))
                     .as_ref()
     })
@@ -795,6 +802,28 @@ mod mail {
 mod dedupe {
     use super::*;
     use shared::task::AlertChannel;
+
+    /// A threshold on an event that takes none is ignored (README, Alerts): its alerts
+    /// neither carry it nor are told apart by it.
+    #[test]
+    fn a_threshold_on_an_event_that_takes_none_is_ignored_in_its_alert() {
+        let failed = |threshold| Alert {
+            event: AlertEvent::Failed,
+            threshold,
+            channel: AlertChannel::Webhook,
+            target: "https://hooks.example.com".into(),
+        };
+        let said = said("event.alert.sent", &failed(Some(5)));
+        assert_eq!(said, super::said("event.alert.sent", &failed(None)));
+        assert!(!said.args.contains_key("threshold"), "{said:?}");
+        assert!(is_about(Some(&said), &failed(Some(7))));
+        assert_eq!(threshold(&failed(Some(5))), None);
+        let queued = Alert {
+            event: AlertEvent::QueuedLongerThan,
+            ..failed(Some(5))
+        };
+        assert_eq!(threshold(&queued), Some(5));
+    }
 
     /// An escalation, at 10 and at 60 minutes to one address: the first's record is not
     /// taken for the second's.

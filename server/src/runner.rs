@@ -1791,8 +1791,13 @@ impl Runner {
     /// submit time, and runs a pass.
     async fn wake_due(&self) {
         // Only the leader queues: a server that lost the lead leaves its tasks to the
-        // next leader, which rests them again from their events.
+        // next leader, which rests them again from their events. Taken out here, or the
+        // sleeper would find them due at every turn.
         if !self.leading() {
+            let mut scheduler = self.scheduler.lock().await;
+            for id in scheduler.due_by(now().0) {
+                scheduler.cancel(&id);
+            }
             return;
         }
         let due = self.scheduler.lock().await.due_by(now().0);
@@ -1817,10 +1822,16 @@ impl Runner {
                 }
                 Ok(stored) if stored.task.phase == TaskPhase::Retrying => {
                     // A step refused lost to an end (a stop through another server):
-                    // nothing more starts for it.
+                    // nothing more starts for it. One the store failed to write is
+                    // queued all the same, as below: the start looks at it again.
                     if !self
                         .step(&id, TaskPhase::Queued, None, stored.task.attempts)
                         .await
+                        && self
+                            .store
+                            .get(&id)
+                            .await
+                            .is_ok_and(|now| now.task.phase.is_finished())
                     {
                         self.scheduler.lock().await.cancel(&id);
                         drop(launched);
@@ -2643,7 +2654,7 @@ impl Runner {
                 let body = serde_json::json!({
                     "task": id.0,
                     "event": crate::alerts::wire(subscription.event),
-                    "threshold": subscription.threshold,
+                    "threshold": crate::alerts::threshold(subscription),
                     "message": what.render(shared::Lang::En),
                     "at": now().0,
                 })
@@ -2745,6 +2756,8 @@ impl Runner {
                                 tokio::spawn(async move { waker.wake_due().await }).await
                             {
                                 tracing::error!(error = %err, "waking the retries that were due failed");
+                                // Not at once again: a pass that fails fails the same way.
+                                tokio::time::sleep(Duration::from_secs(1)).await;
                             }
                         }
                     }

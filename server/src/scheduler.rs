@@ -686,6 +686,38 @@ mod tests {
     /// as a queued task does, but takes no node, is never admitted and blocks no one;
     /// woken, it queues in its place by priority and submit time, behind what ranks
     /// before it; stopped, it gives its hold back.
+    /// A task rested twice (a restart's recovery over a retry already resting) holds
+    /// its quota once: cancelled, all of it is given back.
+    #[test]
+    fn a_task_rested_twice_holds_its_quota_once() {
+        let (catalog, usage) = world(16);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler
+            .submit(id(1), task(8, 0), demo::user(), 1)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        let placement = scheduler.finish(&id(1)).expect("it ran");
+        let resting = Waiting {
+            id: id(1),
+            spec: task(8, 0),
+            user: demo::user(),
+            seq: 1,
+            hold: placement.hold(),
+            passed_over: 0,
+        };
+        scheduler.rest(resting.clone(), 5_000);
+        scheduler.rest(resting, 6_000);
+        assert_eq!(scheduler.due(&id(1)), Some(6_000));
+        scheduler
+            .submit(id(2), task(8, 0), demo::user(), 2)
+            .expect("8 held once: 8 more fit the quota of 16");
+        scheduler.cancel(&id(2)).expect("queued");
+        scheduler.cancel(&id(1)).expect("it rested");
+        scheduler
+            .submit(id(3), task(8, 1), demo::user(), 3)
+            .expect("everything given back: 16 GPUs fit the quota of 16");
+    }
+
     #[test]
     fn a_resting_task_holds_its_quota_blocks_no_one_and_rejoins_in_its_place() {
         let (catalog, usage) = world(16);

@@ -1353,13 +1353,15 @@ fn escape_len(after: &str) -> Option<usize> {
                 _ => None,
             })
         }
-        // Intermediates (`ESC ( B`, a character set), then one final byte.
-        b' '..=b'/' => bytes
-            .iter()
-            .position(|b| !(b' '..=b'/').contains(b))
-            .map(|i| i + 1),
-        // One byte (`ESC =`, `ESC 7`), a whole character if it is not ASCII.
-        _ => Some(after.chars().next().map_or(1, char::len_utf8)),
+        // Intermediates (`ESC ( B`, a character set), then one final byte; another
+        // byte (a line's end, a letter of another script) is text, and the code ends
+        // before it: the slices stay on character boundaries.
+        b' '..=b'/' => {
+            let at = bytes.iter().position(|b| !(b' '..=b'/').contains(b))?;
+            Some(at + usize::from((0x30..=0x7e).contains(&bytes[at])))
+        }
+        // One byte (`ESC =`, `ESC 7`); any other is text, the escape alone left out.
+        b => Some(usize::from((0x30..=0x7e).contains(b))),
     }
 }
 

@@ -2025,7 +2025,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some("/?phase=bogus&type=foo&group=nosuch&x=1&mine=maybe"),
+            Some("/?phase=bogus&type=foo&group=nosuch&x=1&mine=maybe&mine"),
         )
         .unwrap();
     hold_fetches();
@@ -2037,7 +2037,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .unwrap();
     assert!(note.contains("phase=bogus, type=foo"), "{note}");
     assert!(note.contains("x=1"), "{note}");
-    assert!(note.contains("mine=maybe"), "{note}");
+    assert!(note.contains("mine=maybe, mine="), "{note}");
     let scope: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='filter-scope']").unchecked_into();
     assert_eq!(scope.value(), "group:nosuch");
@@ -2802,6 +2802,8 @@ fn a_log_is_shown_without_its_terminal_codes() {
     assert_eq!(readable("\u{1b}[31mRED\u{1b}[0m plain"), "RED plain");
     assert_eq!(readable("\u{1b}[1;32;4mbold\u{1b}[K"), "bold");
     assert_eq!(readable("\u{1b}(Bsgr0 \u{1b}=keypad"), "sgr0 keypad");
+    // A code broken off by a letter of another script or a line's end keeps them.
+    assert_eq!(readable("\u{1b}(é\u{1b}(\nb\u{1b}中\u{1b}\nc"), "é\nb中\nc");
     assert_eq!(readable("10%\r20%\r100%\n"), "10%\n20%\n100%\n");
     assert_eq!(readable("a\r\nb\r\n"), "a\nb\n");
     assert_eq!(readable("nul\0byte\ttab é 中"), "nulbyte\ttab é 中");

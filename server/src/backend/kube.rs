@@ -901,10 +901,11 @@ impl KubeBackend {
                     .with("error", error.to_string()),
             );
         }
+        // Applied again over a Job a restart's look follows already: that one tells, and
+        // an "under way" said now could come after its end.
+        let _following = Following::take(&self.following, &namespace, &name)?;
         // Said at once: the end may be an hour away (debug mode's kept cluster, Kueue).
         let _ = notes.send(cleanup_note("event.kube.cleanup.under_way", &name, &place));
-        // Applied again over a Job a restart's look follows already: that one tells.
-        let _following = Following::take(&self.following, &namespace, &name)?;
         let deadline = follow_limit(job.spec.as_ref());
         Some(
             self.follow_cleanup_job(

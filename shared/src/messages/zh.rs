@@ -1412,7 +1412,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.scope.group", "项目组 {group}"),
     (
         "ui.list.scope.group_other",
-        "项目组 {group}（您不在该组，仅显示您可见的任务）",
+        "项目组 {group}（你不在该组，仅显示你可见的任务）",
     ),
     ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
