@@ -159,8 +159,9 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
         }),
     );
     // ChromeDriver, busy starting another journey's Chromium on a loaded machine, has
-    // once reset the connection of a session request (a CI rehearsal); that says nothing
-    // about Berth, so a request the driver dropped is asked again, and only that.
+    // once reset the connection of a session request (a CI rehearsal), and a Chromium
+    // has once exited as it started ("Chrome instance exited", another); neither says
+    // anything about Berth, so such a request is asked again, and only that.
     let mut tries = 0;
     loop {
         tries += 1;
@@ -173,7 +174,8 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
             Err(
                 e @ (NewSessionError::Failed(_)
                 | NewSessionError::FailedC(_)
-                | NewSessionError::Lost(_)),
+                | NewSessionError::Lost(_)
+                | NewSessionError::SessionNotCreated(_)),
             ) if tries < 3 => {
                 eprintln!("ChromeDriver dropped a session request ({e}); asking again");
                 tokio::time::sleep(Duration::from_secs(1)).await;
