@@ -682,14 +682,9 @@ mod tests {
         assert_eq!(admitted(&scheduler.admit()), [id(2)]);
     }
 
-    /// A retried task waiting out its backoff (README, Running tasks) holds its quota,
-    /// as a queued task does, but takes no node, is never admitted and blocks no one;
-    /// woken, it queues in its place by priority and submit time, behind what ranks
-    /// before it; stopped, it gives its hold back.
-    /// A task rested twice (a restart's recovery over a retry already resting) holds
-    /// its quota once: cancelled, all of it is given back.
-    #[test]
-    fn a_task_rested_twice_holds_its_quota_once() {
+    /// A scheduler on a quota of 16 GPUs whose task `id(1)` (8 GPUs) has run and ended
+    /// its attempt, and that task as it would rest for its retry, holding what it ran on.
+    fn ran_once() -> (Scheduler, Waiting) {
         let (catalog, usage) = world(16);
         let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
         scheduler
@@ -705,6 +700,14 @@ mod tests {
             hold: placement.hold(),
             passed_over: 0,
         };
+        (scheduler, resting)
+    }
+
+    /// A task rested twice (a restart's recovery over a retry already resting) holds
+    /// its quota once: cancelled, all of it is given back.
+    #[test]
+    fn a_task_rested_twice_holds_its_quota_once() {
+        let (mut scheduler, resting) = ran_once();
         scheduler.rest(resting.clone(), 5_000);
         scheduler.rest(resting, 6_000);
         assert_eq!(scheduler.due(&id(1)), Some(6_000));
@@ -718,23 +721,13 @@ mod tests {
             .expect("everything given back: 16 GPUs fit the quota of 16");
     }
 
+    /// A retried task waiting out its backoff (README, Running tasks) holds its quota,
+    /// as a queued task does, but takes no node, is never admitted and blocks no one;
+    /// woken, it queues in its place by priority and submit time, behind what ranks
+    /// before it; stopped, it gives its hold back.
     #[test]
     fn a_resting_task_holds_its_quota_blocks_no_one_and_rejoins_in_its_place() {
-        let (catalog, usage) = world(16);
-        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
-        scheduler
-            .submit(id(1), task(8, 0), demo::user(), 1)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
-        let placement = scheduler.finish(&id(1)).expect("it ran");
-        let resting = Waiting {
-            id: id(1),
-            spec: task(8, 0),
-            user: demo::user(),
-            seq: 1,
-            hold: placement.hold(),
-            passed_over: 0,
-        };
+        let (mut scheduler, resting) = ran_once();
         scheduler.rest(resting.clone(), 5_000);
         assert!(scheduler.knows(&id(1)));
         assert_eq!(scheduler.next_due(), Some(5_000));

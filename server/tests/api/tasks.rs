@@ -371,16 +371,22 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
     let app = server::app(demo_state().await);
     // 中 is E4 B8 AD.
     let command = "printf 'a\\344'; sleep 1; printf '\\270\\255b\\n'";
-    let id = submitted(&app, &pytorch(command)).await;
-    wait_for(&app, &id, phase_is("running")).await;
+    let body = followed_from_its_start(&app, command).await;
+    assert_eq!(sse_data(&body), "a中b", "{body}");
+}
+
+/// The server-sent events of replica 0's log of a task running `command`, followed
+/// from once it runs to its end.
+async fn followed_from_its_start(app: &Router, command: &str) -> String {
+    let id = submitted(app, &pytorch(command)).await;
+    wait_for(app, &id, phase_is("running")).await;
     let (status, body) = call(
-        &app,
+        app,
         get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let body = body.as_str().unwrap_or_default();
-    assert_eq!(sse_data(body), "a中b", "{body}");
+    body.as_str().unwrap_or_default().to_owned()
 }
 
 /// A line that ends in `\r\n` (a Windows tool's, a progress bar's) is one line followed,
@@ -389,15 +395,7 @@ async fn a_followed_log_keeps_a_character_written_in_two_parts() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_followed_log_s_crlf_ends_one_line() {
     let app = server::app(demo_state().await);
-    let id = submitted(&app, &pytorch("printf 'a\\r\\nb\\r\\n'; sleep 1")).await;
-    wait_for(&app, &id, phase_is("running")).await;
-    let (status, body) = call(
-        &app,
-        get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let body = body.as_str().unwrap_or_default();
+    let body = followed_from_its_start(&app, "printf 'a\\r\\nb\\r\\n'; sleep 1").await;
     assert!(body.contains("data: a\ndata: b\n"), "{body:?}");
 }
 
