@@ -340,16 +340,40 @@ fn retry_due(event: &TaskEvent) -> Timestamp {
 /// The `retrying` event of a retry that waits before it queues.
 const RETRYING_BACKOFF: &str = "event.retrying#backoff";
 
-/// Why a retried task waits: the time (UTC) its next attempt may start.
+/// Why a retried task waits: when its next attempt may start, in UTC with the date
+/// (`2026-12-02 14:05:09 UTC`), so an API reader in any zone, on any day, reads it
+/// right. The console says it in its reader's own zone, from [`WhyItWaits::retry_at`].
 fn backing_off(due: Timestamp) -> Message {
-    let secs = due.0.div_euclid(1000).rem_euclid(86_400);
-    let at = format!(
-        "{:02}:{:02}:{:02} UTC",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
+    let at = k8s_openapi::jiff::Timestamp::from_millisecond(due.0).map_or_else(
+        |_| format!("{} ms after 1970-01-01 00:00:00 UTC", due.0),
+        |at| at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string(),
     );
     Message::new("event.retrying.waits").with("at", at)
+}
+
+/// Why a waiting task waits ([`Runner::reason`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WhyItWaits {
+    /// In the findings' words, rendered in each reader's language.
+    pub reason: Message,
+    /// When its next attempt may start, while it waits out a retry's backoff.
+    pub retry_at: Option<Timestamp>,
+}
+
+impl WhyItWaits {
+    fn backing_off(due: Timestamp) -> Self {
+        WhyItWaits {
+            reason: backing_off(due),
+            retry_at: Some(due),
+        }
+    }
+
+    fn queued(reason: Message) -> Self {
+        WhyItWaits {
+            reason,
+            retry_at: None,
+        }
+    }
 }
 
 /// Nodes an `admitted` event names at most; the rest are counted.
@@ -550,12 +574,18 @@ impl Runner {
 
     /// Why a waiting task waits, as the last admission pass said; the API renders it
     /// in the reader's language.
-    pub async fn reason(&self, id: &TaskId) -> Option<Message> {
+    pub async fn reason(&self, id: &TaskId) -> Option<WhyItWaits> {
         if self.leading() {
             if let Some(due) = self.scheduler.lock().await.due(id) {
-                return Some(backing_off(Timestamp(due)));
+                return Some(WhyItWaits::backing_off(Timestamp(due)));
             }
-            return self.reasons.lock().await.get(id).cloned();
+            return self
+                .reasons
+                .lock()
+                .await
+                .get(id)
+                .cloned()
+                .map(WhyItWaits::queued);
         }
         // A server that does not lead makes no passes: the reason is the last one the
         // leader recorded since the task last left the queue.
@@ -569,12 +599,12 @@ impl Runner {
                         .filter(|m| m.key == "event.queued")
                         .and_then(|m| m.args.get("reason"));
                     if let Some(Arg::Message(reason)) = reason {
-                        return Some(reason.clone());
+                        return Some(WhyItWaits::queued(reason.clone()));
                     }
                 }
                 event_kind::RETRYING => {
                     let due = retry_due(event);
-                    return (due > now()).then(|| backing_off(due));
+                    return (due > now()).then(|| WhyItWaits::backing_off(due));
                 }
                 event_kind::ADMITTED | event_kind::STARTED => return None,
                 _ => {}
@@ -3026,6 +3056,34 @@ mod tests {
                 need: shared::Resources::new(0, 4, 16),
             }),
         }
+    }
+
+    /// Why a retry waits names the time it may start in UTC with its date (README, Runs
+    /// and retries): an API reader on another day or in another zone reads it right. A
+    /// reason said before, with the time of day alone, reads as it did.
+    #[test]
+    fn a_retry_waits_until_a_utc_time_with_its_date() {
+        let due = Timestamp(1_796_220_309_000); // 2026-12-02T14:05:09Z
+        let waits = WhyItWaits::backing_off(due);
+        assert_eq!(waits.retry_at, Some(due));
+        assert_eq!(
+            waits.reason.render(shared::Lang::En),
+            "waiting before its retry: the next attempt starts at 2026-12-02 14:05:09 UTC at the earliest"
+        );
+        assert_eq!(
+            waits.reason.render(shared::Lang::Zh),
+            "重试前等待中：下次运行最早于 2026-12-02 14:05:09 UTC 开始"
+        );
+        // Just after midnight, the day after.
+        assert_eq!(
+            backing_off(Timestamp(1_796_256_000_999)).render(shared::Lang::En),
+            "waiting before its retry: the next attempt starts at 2026-12-03 00:00:00 UTC at the earliest"
+        );
+        let before = Message::new("event.retrying.waits").with("at", "14:05:09 UTC");
+        assert_eq!(
+            before.render(shared::Lang::En),
+            "waiting before its retry: the next attempt starts at 14:05:09 UTC at the earliest"
+        );
     }
 
     /// The `admitted` event names where each replica runs (README, Running tasks): each

@@ -122,6 +122,10 @@ pub struct TaskView {
     /// attempt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// While it waits out the backoff before a retry, when its next attempt may start at
+    /// the earliest (`reason` says it too, in UTC), for a reader to show in its own zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_at: Option<crate::Timestamp>,
     /// The replicas whose logs `GET /tasks/{id}/logs` reads on this server, by what
     /// they run; in a task's own answers, not in the list's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

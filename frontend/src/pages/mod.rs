@@ -34,24 +34,35 @@ pub fn phase_label(lang: Lang, phase: TaskPhase) -> String {
 /// A time as the reader's locale writes it, in the browser's time zone.
 pub fn format_time(lang: Lang, at: Timestamp) -> String {
     // Named, as every task's time is beside it: a reader compares them.
-    in_zone(at.0 as f64, lang.tag(), "")
+    in_zone(at.0 as f64, lang.tag(), "", true)
+}
+
+/// A time to come (or just gone) as the reader's locale writes it, in the browser's
+/// time zone, named: the time of day alone when it falls on `now`'s day there, with the
+/// date when not.
+pub fn format_time_from(lang: Lang, at: Timestamp, now: Timestamp) -> String {
+    let day = |ms: i64| js_sys::Date::new(&(ms as f64).into()).to_date_string();
+    in_zone(at.0 as f64, lang.tag(), "", day(at.0) != day(now.0))
 }
 
 // The zone's name goes last in every language: zh-CN's own layout puts it between the
 // date and the time ("2026/12/1 UTC 16:51:18"), where it reads as part of the date.
-#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function in_zone(ms, locale, zone) { \
+// Without `dated`, the time of day alone.
+#[wasm_bindgen::prelude::wasm_bindgen(
+    inline_js = "export function in_zone(ms, locale, zone, dated) { \
     const date = new Date(ms); \
-    const parts = (timeZone) => new Intl.DateTimeFormat(locale, { year: 'numeric', \
-      month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', \
-      second: 'numeric', timeZone, timeZoneName: 'short' }).formatToParts(date); \
+    const day = dated ? { year: 'numeric', month: 'numeric', day: 'numeric' } : {}; \
+    const parts = (timeZone) => new Intl.DateTimeFormat(locale, { ...day, hour: 'numeric', \
+      minute: 'numeric', second: 'numeric', timeZone, timeZoneName: 'short' }).formatToParts(date); \
     let all; \
     if (zone) { try { all = parts(zone); } catch (e) {} } \
     all = all || parts(undefined); \
     const name = all.filter((p) => p.type === 'timeZoneName').map((p) => p.value).join(''); \
     const rest = all.filter((p) => p.type !== 'timeZoneName').map((p) => p.value).join(''); \
-    return (rest.replace(/\\s+/g, ' ').trim() + ' ' + name).trim(); }")]
+    return (rest.replace(/\\s+/g, ' ').trim() + ' ' + name).trim(); }"
+)]
 extern "C" {
-    fn in_zone(ms: f64, locale: &str, zone: &str) -> String;
+    fn in_zone(ms: f64, locale: &str, zone: &str, dated: bool) -> String;
 }
 
 /// A task's time as the reader's locale writes it, in the task's time zone (SPEC.md
@@ -61,7 +72,7 @@ pub fn format_task_time(lang: Lang, at: Timestamp, zone: &str) -> String {
     if zone.is_empty() {
         return format_time(lang, at);
     }
-    in_zone(at.0 as f64, lang.tag(), zone)
+    in_zone(at.0 as f64, lang.tag(), zone, true)
 }
 
 /// A phase as a coloured badge; the colour only repeats the word.

@@ -8,7 +8,7 @@ use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
 use shared::api::{CatalogResponse, LogReplica, ReplicaRole, TaskEventView, TaskView};
-use shared::record::{PhaseChange, TaskPhase};
+use shared::record::{PhaseChange, TaskPhase, Timestamp};
 use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
 use std::time::Duration;
@@ -217,10 +217,19 @@ pub fn TaskSummary(
                 {row("ui.detail.attempts", (move || view.with(|v| v.task.attempts)).into_any())}
                 {row("ui.detail.created", (move || view.with(|v| format_task_time(lang.get(), v.task.created_at, &v.task.spec.basic.time_zone))).into_any())}
             </dl>
-            {move || view.with(|v| v.reason.clone()).map(|reason| view! {
+            {move || view.with(why_it_waits).map(|reason| view! {
                 <div class="reason" data-testid="reason">
                     <h3>{crate::i18n::tr("ui.detail.reason")}</h3>
-                    <p>{reason}</p>
+                    <p>{move || match &reason {
+                        // The server says the time in UTC; the reader reads it in its own
+                        // zone, with the date when it is not today.
+                        Waits::Until(due) => {
+                            let now = Timestamp(js_sys::Date::now() as i64);
+                            let at = super::format_time_from(lang.get(), *due, now);
+                            lang.text_with("event.retrying.waits", &[("at", at)])
+                        }
+                        Waits::Because(reason) => reason.clone(),
+                    }}</p>
                 </div>
             })}
             // The timeline says it too, at its end: a failed task's page says it where the
@@ -387,6 +396,22 @@ fn focus_after_tag_removal(click: &leptos::ev::MouseEvent, index: usize) {
         |i| format!(".tag-list > li:nth-child({}) .remove", i + 1),
         "[data-testid='tag-add']".to_owned(),
     );
+}
+
+/// Why a task waits, as its page says it.
+enum Waits {
+    /// Its retry's backoff, until then.
+    Until(Timestamp),
+    /// Another reason, as the server words it.
+    Because(String),
+}
+
+fn why_it_waits(view: &TaskView) -> Option<Waits> {
+    match (view.retry_at, &view.reason) {
+        (Some(due), _) => Some(Waits::Until(due)),
+        (None, Some(reason)) => Some(Waits::Because(reason.clone())),
+        (None, None) => None,
+    }
 }
 
 /// Why a failed task failed: the reason of its last step, which entered the failure.

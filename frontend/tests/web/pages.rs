@@ -100,6 +100,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         }],
         placement: None,
         reason: None,
+        retry_at: None,
         // As the local backend lists them (the e2e journeys run on it).
         logs: shared::api::log_replicas(&spec_of(task_type), false),
         stopping_since: None,
@@ -571,6 +572,57 @@ async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li").len(),
         expected_nodes
+    );
+}
+
+/// A retry waiting out its backoff says when it may start in the reader's own zone (the
+/// browser's; the test browser runs in UTC), in the reader's language, with the date
+/// when it is not today (README, Runs and retries), not as the server words it for API
+/// readers.
+#[wasm_bindgen_test]
+async fn a_waiting_retry_says_when_it_starts_in_the_readers_zone() {
+    let mut view = task("t-00003", TaskPhase::Retrying, TaskType::PyTorchJob);
+    view.reason = Some(
+        "waiting before its retry: the next attempt starts at 2020-02-29 14:05:09 UTC at the earliest"
+            .into(),
+    );
+    view.retry_at = Some(Timestamp(1_582_985_109_000)); // 2020-02-29T14:05:09Z
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    let said = || {
+        find(&host, "[data-testid='reason'] p")
+            .text_content()
+            .unwrap()
+    };
+    assert_eq!(
+        said(),
+        "waiting before its retry: the next attempt starts at 2/29/2020, 2:05:09 PM UTC at the earliest"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        said(),
+        "重试前等待中：下次运行最早于 2020/2/29 14:05:09 UTC 开始"
+    );
+    back_to_english(&host).await;
+
+    // Today's time of day alone; another day's with its date, also the next day's.
+    use frontend::pages::format_time_from;
+    let (at, evening, next_day) = (
+        Timestamp(1_582_985_109_000),
+        Timestamp(1_583_020_740_000), // 2020-02-29T23:59:00Z
+        Timestamp(1_583_020_801_000), // 2020-03-01T00:00:01Z
+    );
+    assert_eq!(format_time_from(Lang::En, at, evening), "2:05:09 PM UTC");
+    assert_eq!(format_time_from(Lang::Zh, at, evening), "14:05:09 UTC");
+    assert_eq!(
+        format_time_from(Lang::En, at, next_day),
+        "2/29/2020, 2:05:09 PM UTC"
+    );
+    assert_eq!(
+        format_time_from(Lang::En, next_day, at),
+        "3/1/2020, 12:00:01 AM UTC"
     );
 }
 

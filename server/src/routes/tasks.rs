@@ -173,7 +173,8 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         task,
         tags: stored.tags,
         placement: stored.placement,
-        reason: reason.map(|r| r.render(lang)),
+        reason: reason.as_ref().map(|r| r.reason.render(lang)),
+        retry_at: reason.and_then(|r| r.retry_at),
         logs,
         stopping_since,
     }

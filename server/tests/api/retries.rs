@@ -159,10 +159,18 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
     .await;
     assert_eq!(gpus_in_use(&app).await, (before.0 + 4, before.1));
     let reason = waiting["reason"].as_str().expect("a reason while it waits");
-    assert!(
-        reason.starts_with("waiting before its retry: the next attempt starts at ")
-            && reason.ends_with(" UTC at the earliest"),
-        "{reason}"
+    // Until the failure's time and its 6 s (README, Runs and retries): in `retry_at`, for
+    // a reader to say in its own zone, and in the reason, in UTC with the date.
+    let failed = times(&events(&app, &id, "en").await, "retrying");
+    assert_eq!(failed.len(), 1, "{waiting}");
+    let due = waiting["retry_at"].as_i64().expect("the time it may start");
+    assert_eq!(due, failed[0] + 6000, "{waiting}");
+    let utc = k8s_openapi::jiff::Timestamp::from_millisecond(due)
+        .expect("a time")
+        .strftime("%Y-%m-%d %H:%M:%S");
+    assert_eq!(
+        reason,
+        format!("waiting before its retry: the next attempt starts at {utc} UTC at the earliest")
     );
     let zh = task(&app, &id, "zh-CN").await;
     assert!(
@@ -176,6 +184,10 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
     let (status, stopped) = super::answer(&app, post(&path, &json!({}))).await;
     assert_eq!(status, StatusCode::OK, "{stopped}");
     assert_eq!(stopped["phase"], "stopped", "at once: {stopped}");
+    assert!(
+        stopped.get("retry_at").is_none(),
+        "it waits no more: {stopped}"
+    );
     assert_eq!(gpus_in_use(&app).await, before, "its hold given back");
 
     // Past the time the retry would have started.

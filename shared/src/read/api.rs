@@ -135,6 +135,7 @@ impl Read for TaskView {
             tags: object.field("tags")?,
             placement: object.or("placement", None)?,
             reason: object.or("reason", None)?,
+            retry_at: object.or("retry_at", None)?,
             logs: object.or("logs", Vec::new())?,
             stopping_since: object.or("stopping_since", None)?,
         })
@@ -239,6 +240,8 @@ mod tests {
             }],
             // One with a stop under way, one without: both read back.
             stopping_since: placement.as_ref().map(|_| Timestamp(1_764_000_400_000)),
+            // One waiting out a retry's backoff, one not: both read back.
+            retry_at: placement.is_none().then_some(Timestamp(1_764_000_500_000)),
             placement,
             reason: Some("waiting for 2 GPUs".to_owned()),
             logs,
