@@ -391,8 +391,8 @@ fn where_it_runs(placement: &Placement) -> Message {
         .map(|share| format!("{} ×{}", share.node, share.replicas))
         .collect();
     let more = placement.workers.len().saturating_sub(NAMED_NODES);
-    let (head, workers) = (placement.head.as_ref(), named.join(", "));
-    let said = match (head, named.is_empty(), more > 0) {
+    let (head, workers) = (placement.head.as_ref(), node_list(named));
+    let said = match (head, workers.is_none(), more > 0) {
         (Some(_), true, _) => Message::new("event.admitted.on#head_only"),
         (Some(_), false, false) => Message::new("event.admitted.on#head"),
         (Some(_), false, true) => Message::new("event.admitted.on#head_more"),
@@ -403,16 +403,31 @@ fn where_it_runs(placement: &Placement) -> Message {
         Some(head) => said.with("head", &head.node),
         None => said,
     };
-    let said = if named.is_empty() {
-        said
-    } else {
-        said.with("workers", workers)
+    let said = match workers {
+        Some(workers) => said.with_arg("workers", workers),
+        None => said,
     };
     if more > 0 {
         said.with("more", more)
     } else {
         said
     }
+}
+
+/// The nodes an `admitted` event names, each joined to the rest as the reader's language
+/// joins a list (`n0 ×2, n1 ×1`; `n0 ×2、n1 ×1`): one `event.admitted.on.nodes` for
+/// each but the last. `None` for none. Events stored before hold the list as text,
+/// joined with `, `, and read so still.
+fn node_list(named: Vec<String>) -> Option<Arg> {
+    let mut named = named.into_iter().rev();
+    let last = Arg::Text(named.next()?);
+    Some(named.fold(last, |rest, node| {
+        Arg::Message(
+            Message::new("event.admitted.on.nodes")
+                .with("node", node)
+                .with_arg("rest", rest),
+        )
+    }))
 }
 
 /// Milliseconds since the Unix epoch.
@@ -3104,9 +3119,10 @@ mod tests {
             en(&event),
             "attempt 1 on 2 nodes with a100-1g: n0 ×2, n1 ×1"
         );
+        // Chinese joins the nodes as it joins a list, with 、 (README, Runs and retries).
         assert_eq!(
             zh(&event),
-            "第 1 次运行，使用 2 个节点，实例规格 a100-1g：n0 ×2, n1 ×1"
+            "第 1 次运行，使用 2 个节点，实例规格 a100-1g：n0 ×2、n1 ×1"
         );
         let one = Message::new("event.admitted#placed")
             .with("attempt", 2)
@@ -3115,6 +3131,11 @@ mod tests {
             .with_message("on", where_it_runs(&placed(1, false)));
         assert_eq!(en(&one), "attempt 2 on 1 node with a100-1g: n0 ×2");
 
+        // As the store keeps it: its nested list reads back.
+        let json = serde_json::to_string(&event).expect("a message is strings in maps");
+        let kept: Message = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(kept, event);
+
         let big = where_it_runs(&placed(256, true));
         assert_eq!(
             en(&big),
@@ -3122,7 +3143,7 @@ mod tests {
         );
         assert_eq!(
             zh(&big),
-            "Head 位于 h；Worker 位于 n0 ×2, n1 ×1, n2 ×1, n3 ×1, n4 ×1, n5 ×1, n6 ×1, n7 ×1，另有 248 个节点"
+            "Head 位于 h；Worker 位于 n0 ×2、n1 ×1、n2 ×1、n3 ×1、n4 ×1、n5 ×1、n6 ×1、n7 ×1，另有 248 个节点"
         );
         assert!(en(&where_it_runs(&placed(9, false))).ends_with("n7 ×1 and 1 more node"));
         assert_eq!(en(&where_it_runs(&placed(0, true))), "the head on h");
@@ -3136,6 +3157,23 @@ mod tests {
             .with("nodes", 2)
             .with("spec", "a100-1g");
         assert_eq!(en(&stored_before), "attempt 1 on 2 nodes with a100-1g");
+        // One stored with its nodes joined as text reads as it was written, in Chinese too.
+        let joined_before = Message::new("event.admitted#placed")
+            .with("attempt", 1)
+            .with("nodes", 2)
+            .with("spec", "a100-1g")
+            .with_message(
+                "on",
+                Message::new("event.admitted.on").with("workers", "n0 ×2, n1 ×1"),
+            );
+        assert_eq!(
+            zh(&joined_before),
+            "第 1 次运行，使用 2 个节点，实例规格 a100-1g：n0 ×2, n1 ×1"
+        );
+        assert_eq!(
+            en(&joined_before),
+            "attempt 1 on 2 nodes with a100-1g: n0 ×2, n1 ×1"
+        );
     }
 
     /// What a server heard is read back from the `exited` events it wrote: each

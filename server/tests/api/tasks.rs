@@ -1460,19 +1460,20 @@ async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
         "gone with its nodes: {done}"
     );
 
+    // Joined as each language joins a list (README, Runs and retries).
     let on = shares
         .iter()
         .map(|(node, replicas)| format!("{node} ×{replicas}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+        .collect::<Vec<_>>();
+    let (on_en, on_zh) = (on.join(", "), on.join("、"));
     let (en, zh) = match shares.len() {
         1 => (
-            format!("attempt 1 on 1 node with a100-1g: {on}"),
-            format!("第 1 次运行，使用 1 个节点，实例规格 a100-1g：{on}"),
+            format!("attempt 1 on 1 node with a100-1g: {on_en}"),
+            format!("第 1 次运行，使用 1 个节点，实例规格 a100-1g：{on_zh}"),
         ),
         n => (
-            format!("attempt 1 on {n} nodes with a100-1g: {on}"),
-            format!("第 1 次运行，使用 {n} 个节点，实例规格 a100-1g：{on}"),
+            format!("attempt 1 on {n} nodes with a100-1g: {on_en}"),
+            format!("第 1 次运行，使用 {n} 个节点，实例规格 a100-1g：{on_zh}"),
         ),
     };
     for (lang, said) in [("en", en), ("zh-CN", zh)] {

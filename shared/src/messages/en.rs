@@ -311,6 +311,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on#head_only", "the head on {head}"),
     ("event.admitted.on#more", "{workers} and {more} more nodes"),
     ("event.admitted.on#more_one", "{workers} and 1 more node"),
+    ("event.admitted.on.nodes", "{node}, {rest}"),
     (
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",

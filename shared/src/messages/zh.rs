@@ -250,6 +250,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.admitted.on#head_only", "Head 位于 {head}"),
     ("event.admitted.on#more", "{workers}，另有 {more} 个节点"),
+    ("event.admitted.on.nodes", "{node}、{rest}"),
     ("event.alert.failed", "“{event}”未能送达 {target}：{error}"),
     (
         "event.alert.mail.body",
