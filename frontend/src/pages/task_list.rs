@@ -8,6 +8,7 @@ use crate::nav::{self, Link, Route};
 use leptos::prelude::*;
 use shared::TaskType;
 use shared::api::{CatalogResponse, TaskView};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// Tasks per page.
@@ -588,6 +589,16 @@ pub fn TaskTable(
     let groups = StoredValue::new(groups);
     let lang = UiLang::use_context();
     let head = |key: &'static str| view! { <th scope="col">{move || lang.text(key)}</th> };
+    // Where each task is in the rows, once per change of them: each row finds its task
+    // there, not by a search of the rows (a refresh of 500 rows searched them 500 times).
+    let places = Memo::new(move |_| {
+        tasks.with(|t| {
+            t.iter()
+                .enumerate()
+                .map(|(i, v)| (v.task.id.0.clone(), i))
+                .collect::<HashMap<_, _>>()
+        })
+    });
     // A narrow screen scrolls the table in its box, not the page; the table stays a
     // table (a table made a block loses its semantics in some screen readers).
     view! {
@@ -614,7 +625,10 @@ pub fn TaskTable(
                         children=move |id| {
                             let row = {
                                 let id = id.clone();
-                                Memo::new(move |_| tasks.with(|t| t.iter().find(|v| v.task.id.0 == id).cloned()))
+                                Memo::new(move |_| {
+                                    let i = places.with(|p| p.get(&id).copied())?;
+                                    tasks.with(|t| t.get(i).cloned())
+                                })
                             };
                             let Some(view) = row.get_untracked() else {
                                 return ().into_any();

@@ -2960,3 +2960,60 @@ async fn a_refresh_that_changes_a_row_keeps_the_focus_on_it() {
     leptos::task::tick().await;
     assert_eq!(all_text(&host, "tbody .phase"), ["Stopped", "Queued"]);
 }
+
+/// Rows follow their tasks wherever a refresh puts them (README, `/tasks`): tasks new at
+/// the top move every row down, and a list in another order moves them again; each row
+/// keeps its elements and says its own task's phase, a changed one too.
+#[wasm_bindgen_test]
+async fn a_refresh_that_moves_the_rows_keeps_each_on_its_task() {
+    let tasks = RwSignal::new(vec![
+        task("a-00001", TaskPhase::Running, TaskType::PyTorchJob),
+        task("b-00002", TaskPhase::Queued, TaskType::PyTorchJob),
+        task("c-00003", TaskPhase::Succeeded, TaskType::RayJob),
+    ]);
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
+    leptos::task::tick().await;
+    let b_row = find(&host, "tr[data-id='b-00002']");
+    let ids = || {
+        let rows = host.query_selector_all("tbody tr").unwrap();
+        (0..rows.length())
+            .map(|i| {
+                let row: web_sys::Element = rows.item(i).unwrap().unchecked_into();
+                row.get_attribute("data-id").unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+    };
+    tasks.update(|t| {
+        t[1].task.phase = TaskPhase::Running;
+        t[1].task.updated_at = Timestamp(1_700_000_090_000);
+        t.insert(0, task("e-00005", TaskPhase::Running, TaskType::RayJob));
+        t.insert(0, task("d-00004", TaskPhase::Queued, TaskType::PyTorchJob));
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        ids(),
+        ["d-00004", "e-00005", "a-00001", "b-00002", "c-00003"]
+    );
+    assert_eq!(
+        all_text(&host, "tbody .phase"),
+        ["Queued", "Running", "Running", "Running", "Succeeded"]
+    );
+    assert!(
+        b_row.is_same_node(Some(&find(&host, "tr[data-id='b-00002']"))),
+        "a moved row was rebuilt"
+    );
+    tasks.update(|t| {
+        t.reverse();
+        t[0].task.phase = TaskPhase::Failed;
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        ids(),
+        ["c-00003", "b-00002", "a-00001", "e-00005", "d-00004"]
+    );
+    assert_eq!(
+        all_text(&host, "tbody .phase"),
+        ["Failed", "Running", "Running", "Running", "Queued"]
+    );
+    assert_eq!(all_text(&host, "tr[data-id='c-00003'] .phase"), ["Failed"]);
+}
