@@ -118,8 +118,8 @@ pub struct FormCx {
     /// draft or a prefilled spec), not only those of edited fields.
     pub reveal: RwSignal<bool>,
     /// The number controls whose text is not a number of their kind (`2.5` for workers),
-    /// by path: the draft keeps its last value, and the report says what is wrong, so
-    /// what is submitted is never other than what the box shows.
+    /// by path: the draft keeps its last value, and the report says what is wrong, as an
+    /// error, so what is submitted is never other than what the box shows.
     unparsed: RwSignal<BTreeMap<String, Held>>,
     /// The console language.
     pub lang: UiLang,
@@ -193,7 +193,15 @@ impl FormCx {
                         },
                         Unread::Rule(code) => code.clone(),
                     };
-                    report.push(shared::FieldPath::parse(path), code);
+                    // An error whatever the rule's own weight: the draft still holds
+                    // the box's last number, which the box no longer shows, so submit
+                    // waits until the box holds what can be sent (a threshold its event
+                    // takes none of, held as `-1`, would have sent the last one).
+                    report.push_issue(Issue {
+                        path: shared::FieldPath::parse(path),
+                        code,
+                        severity: Severity::Error,
+                    });
                 }
             });
             report

@@ -2042,12 +2042,34 @@ async fn a_threshold_on_an_event_that_takes_none_shows_where_it_is_removed() {
         form.codes_at(threshold),
         ["advanced.alerts.threshold.unused"]
     );
-    // A number it cannot hold says what is wrong with the box itself, not "at least 1".
-    form.type_in(threshold, "-1").await;
-    assert_eq!(
-        form.codes_at(threshold),
-        ["advanced.alerts.threshold.unused"]
+    assert!(
+        !form.submit_disabled(),
+        "a number there is ignored: a warning"
     );
+    // A number it cannot hold says what is wrong with the box itself, not "at least 1",
+    // and is not sent: the draft's last number (7), which the box no longer shows, is
+    // not submitted in its place. Submit waits, the box's finding an error meanwhile.
+    for held in ["-1", "2.5"] {
+        form.type_in(threshold, held).await;
+        assert_eq!(
+            form.codes_at(threshold),
+            ["advanced.alerts.threshold.unused"],
+            "{held}"
+        );
+        assert!(form.submit_disabled(), "{held}");
+        let msgs = form
+            .control(threshold)
+            .get_attribute("aria-describedby")
+            .unwrap_or_default();
+        let msgs = msgs
+            .split(' ')
+            .find(|id| id.ends_with("-msgs"))
+            .unwrap_or_default();
+        assert!(
+            form.find(&format!("#{msgs} .finding.error")).is_some(),
+            "{held}: said as an error"
+        );
+    }
     form.type_in(threshold, "").await;
     leptos::task::tick().await;
     assert!(!form.has_control(threshold));
