@@ -89,6 +89,16 @@ pub fn AdvancedSection() -> impl IntoView {
 
 const ALERTS: &str = "advanced.alerts";
 
+/// What is wrong with threshold text that is not a whole number: for an event that takes
+/// a threshold, the rule's "at least 1"; for one that takes none, the box itself.
+fn threshold_rule(takes: bool) -> shared::IssueCode {
+    if takes {
+        shared::IssueCode::AlertThresholdInvalid
+    } else {
+        shared::IssueCode::AlertThresholdUnused
+    }
+}
+
 /// Alert subscriptions: event (with its threshold), channel and target per row.
 #[component]
 fn AlertsEditor() -> impl IntoView {
@@ -136,6 +146,14 @@ fn AlertsEditor() -> impl IntoView {
                 })
             }),
         };
+    let takes_threshold = move |i: usize| {
+        cx.spec.with_untracked(|s| {
+            s.advanced
+                .alerts
+                .get(i)
+                .is_some_and(|a| a.event.needs_threshold())
+        })
+    };
     // Empty is no threshold (the rules then ask for one); other text that is not a whole
     // number is held and reported in the rule's words: at least 1.
     let threshold_lens = move |i: usize| {
@@ -156,12 +174,7 @@ fn AlertsEditor() -> impl IntoView {
                         a.threshold = n;
                     }
                 };
-                let takes = cx.spec.with_untracked(|s| {
-                    s.advanced
-                        .alerts
-                        .get(i)
-                        .is_some_and(|a| a.event.needs_threshold())
-                });
+                let takes = takes_threshold(i);
                 if v.trim().is_empty() {
                     cx.forget_unparsed(&path);
                     cx.spec.update(|s| store(s, None));
@@ -171,21 +184,66 @@ fn AlertsEditor() -> impl IntoView {
                         focus_first_in(&control_id(&format!("{ALERTS}[{i}].event")));
                     }
                 } else {
-                    // What is wrong with text in a box its event takes none of is the
-                    // box itself.
-                    let rule = if takes {
-                        shared::IssueCode::AlertThresholdInvalid
-                    } else {
-                        shared::IssueCode::AlertThresholdUnused
-                    };
                     cx.set_number(
                         &path,
                         v,
                         whole_u32,
-                        Unread::Rule(rule),
+                        Unread::Rule(threshold_rule(takes)),
                         shown,
                         move |s, n| store(s, Some(n)),
                     );
+                }
+            }),
+        }
+    };
+    // Text the threshold box holds was judged by the event it was typed for. Another
+    // event that takes none removes the box and its threshold, so the text goes too;
+    // one that takes a threshold judges the text again by its own rule.
+    let event_lens = move |i: usize| {
+        let lens = row_lens(
+            i,
+            |a| wire(&a.event),
+            |a, v| {
+                if let Some(e) = unwire(&v) {
+                    a.event = e;
+                    // A threshold belongs to the event it was set for.
+                    if !e.needs_threshold() {
+                        a.threshold = None;
+                    }
+                }
+            },
+        );
+        Lens {
+            get: lens.get,
+            set: Callback::new(move |v: String| {
+                let path = format!("{ALERTS}[{i}].threshold");
+                let held = cx.held(&path);
+                lens.set.run(v);
+                if let Some((text, shown)) = held {
+                    cx.forget_unparsed(&path);
+                    let takes = takes_threshold(i);
+                    let stays = takes
+                        || cx.spec.with_untracked(|s| {
+                            s.advanced
+                                .alerts
+                                .get(i)
+                                .is_some_and(|a| a.threshold.is_some())
+                        });
+                    if stays {
+                        let store = move |s: &mut TaskSpec, n: Option<u32>| {
+                            if let Some(a) = s.advanced.alerts.get_mut(i) {
+                                a.threshold = n;
+                            }
+                        };
+                        cx.set_number(
+                            &path,
+                            text,
+                            whole_u32,
+                            Unread::Rule(threshold_rule(takes)),
+                            shown,
+                            move |s, n| store(s, Some(n)),
+                        );
+                    }
                 }
             }),
         }
@@ -213,15 +271,7 @@ fn AlertsEditor() -> impl IntoView {
                 view! {
                     <div class="row" data-row=row_attr>
                         <SelectField path=format!("{row}.event") no_help=true required=true options=events
-                            lens=row_lens(i, |a| wire(&a.event), |a, v| {
-                                if let Some(e) = unwire(&v) {
-                                    a.event = e;
-                                    // A threshold belongs to the event it was set for.
-                                    if !e.needs_threshold() {
-                                        a.threshold = None;
-                                    }
-                                }
-                            }) />
+                            lens=event_lens(i) />
                         {let row = row.clone(); move || shows_threshold.get().then(|| view! {
                             <TextField path=format!("{row}.threshold") no_help=true control=Control::Number
                                 lens=threshold_lens(i) />

@@ -415,6 +415,13 @@ impl FormCx {
         }
     }
 
+    /// The text the number control at `path` holds that is not a number, if any, with
+    /// the draft's value as it writes it.
+    pub fn held(&self, path: &str) -> Option<(String, Signal<String>)> {
+        self.unparsed
+            .with_untracked(|bad| bad.get(path).map(|h| (h.text.clone(), h.shown)))
+    }
+
     /// After the whole draft is replaced (start over, an import): the number controls
     /// that held text show the new draft's value, which their own value may not have
     /// changed from, and nothing held is reported any more.

@@ -2076,6 +2076,47 @@ async fn a_threshold_on_an_event_that_takes_none_shows_where_it_is_removed() {
     assert_eq!(form.submitted().await.advanced.alerts[0].threshold, None);
 }
 
+/// Text held in a threshold box was judged by the event it was typed for. Another event
+/// that takes a threshold judges it by its own rule ("at least 1"), still blocking submit
+/// (the box shows `-1`, the draft its last number); one that takes none removes the box,
+/// its threshold and the text's error with it, so nothing is left to block submit.
+#[wasm_bindgen_test]
+async fn a_threshold_held_as_text_follows_its_rows_event() {
+    let spec = shared::demo::pytorch().with(|s| {
+        s.advanced.alerts[0].event = shared::task::AlertEvent::Failed;
+        s.advanced.alerts[0].threshold = Some(7);
+    });
+    let form = mount(Some(spec), false).await;
+    let (event, threshold) = ("advanced.alerts[0].event", "advanced.alerts[0].threshold");
+    form.type_in(threshold, "-1").await;
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.unused"]
+    );
+    form.choose(event, "queued_longer_than").await;
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.invalid"],
+        "judged by the new event's rule"
+    );
+    assert!(
+        form.submit_disabled(),
+        "the box shows -1, not the draft's 7"
+    );
+    form.choose(event, "succeeded").await;
+    // The summary follows the report in the task after the change's frame.
+    sleep(50).await;
+    assert!(!form.has_control(threshold));
+    let left = form.find("[data-code^='advanced.alerts.threshold']");
+    assert!(
+        left.is_none(),
+        "no finding left about a box that is gone: {:?}",
+        left.map(|e| e.parent_element().unwrap().outer_html())
+    );
+    assert!(!form.submit_disabled());
+    assert_eq!(form.submitted().await.advanced.alerts[0].threshold, None);
+}
+
 /// SPEC section 6: autoscaling needs min ≤ workers ≤ max. Broken from the compute
 /// section's workers, the range's finding shows at the autoscaling fields, where the
 /// range is mended, not at the workers box. A range whose max is 0 can never add a

@@ -577,7 +577,7 @@ async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
 
 /// A retry waiting out its backoff says when it may start in the reader's own zone (the
 /// browser's; the test browser runs in UTC), in the reader's language, with the date
-/// when it is not today (README, Runs and retries), not as the server words it for API
+/// when it is not today (README, Running tasks), not as the server words it for API
 /// readers.
 #[wasm_bindgen_test]
 async fn a_waiting_retry_says_when_it_starts_in_the_readers_zone() {

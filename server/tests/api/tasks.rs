@@ -1460,7 +1460,7 @@ async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
         "gone with its nodes: {done}"
     );
 
-    // Joined as each language joins a list (README, Runs and retries).
+    // Joined as each language joins a list (README, Running tasks).
     let on = shares
         .iter()
         .map(|(node, replicas)| format!("{node} ×{replicas}"))
