@@ -590,6 +590,33 @@ pub async fn share_task(id: &str) -> Result<ShareLink> {
     answer(send_post(&task_path(id, "/share"), None).await?).await
 }
 
+/// `GET /api/v1/tasks/{id}/share`: the task's share links that work, oldest first.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner.
+pub async fn share_links(id: &str) -> Result<Vec<ShareLink>> {
+    answer(send_get(&task_path(id, "/share")).await?).await
+}
+
+/// `DELETE /api/v1/tasks/{id}/share/{link}`: revokes a share link.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner, 404 `share.not_found` when it was revoked
+/// already.
+pub async fn revoke_share(id: &str, link: u32) -> Result<()> {
+    let response = to(Request::delete, &task_path(id, &format!("/share/{link}")))
+        .send()
+        .await
+        .map_err(network)?;
+    if response.ok() {
+        Ok(())
+    } else {
+        Err(refusal(response).await)
+    }
+}
+
 /// `PATCH /api/v1/tasks/{id}/tags`.
 ///
 /// # Errors

@@ -7,7 +7,7 @@ use crate::api::{self, ClientError, LogFollow};
 use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
-use shared::api::{CatalogResponse, LogReplica, ReplicaRole, TaskEventView, TaskView};
+use shared::api::{CatalogResponse, LogReplica, ReplicaRole, ShareLink, TaskEventView, TaskView};
 use shared::record::{PhaseChange, TaskPhase};
 use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
@@ -489,7 +489,8 @@ impl Question {
 /// The id of the line that says why Stop is off while a stop is under way.
 const STOP_ASKED_ID: &str = "stop-asked";
 
-/// Stop and delete (each after a confirmation), clone, resubmit, share.
+/// Stop and delete (each after a confirmation), clone, resubmit, share, and the task's
+/// share links, each with its Revoke.
 #[component]
 fn Actions(
     view: Signal<TaskView>,
@@ -552,6 +553,25 @@ fn Actions(
     let share = RwSignal::new(None::<String>);
     let copied = RwSignal::new(None::<bool>);
     let busy = RwSignal::new(false);
+    // The task's links that work, once asked for (Share or Links); what the last Revoke
+    // did, said where the revoked link's button was.
+    let links = RwSignal::new(None::<Vec<ShareLink>>);
+    let revoked = RwSignal::new(None::<(u32, shared::Timestamp)>);
+    let revoked_note = NodeRef::<leptos::html::P>::new();
+    let zone = move || view.with_untracked(|v| v.task.spec.basic.time_zone.clone());
+    let made_at = move |at: shared::Timestamp| format_task_time(lang.get(), at, &zone());
+    let link_address = |token: &str| {
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        format!("{origin}{}", Route::Shared(token.to_owned()).href())
+    };
+    let list_links = move |id: String| async move {
+        match api::share_links(&id).await {
+            Ok(list) => links.set(Some(list)),
+            Err(err) => error.set(Some(err)),
+        }
+    };
 
     let run = move |job: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
         busy.set(true);
@@ -627,14 +647,44 @@ fn Actions(
         run(Box::pin(async move {
             match api::share_task(&id).await {
                 Ok(link) => {
-                    let origin = web_sys::window()
-                        .and_then(|w| w.location().origin().ok())
-                        .unwrap_or_default();
-                    share.set(Some(format!(
-                        "{origin}{}",
-                        Route::Shared(link.token).href()
-                    )));
+                    share.set(Some(link_address(&link.token)));
                     copied.set(None);
+                    revoked.set(None);
+                    list_links(id).await;
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        }))
+    };
+    let show_links = move |_| {
+        let id = id();
+        revoked.set(None);
+        run(Box::pin(list_links(id)))
+    };
+    let revoke = move |link: ShareLink| {
+        let id = id();
+        let address = link_address(&link.token);
+        // Its button goes with it: the focus goes to the line that says it is done.
+        if let Some(note) = revoked_note.get_untracked() {
+            let _ = note.focus();
+        }
+        run(Box::pin(async move {
+            // Revoked meanwhile (another tab): what was asked for is done.
+            let done = match api::revoke_share(&id, link.link).await {
+                Err(ClientError::Api(body)) if body.code == "share.not_found" => Ok(()),
+                other => other,
+            };
+            match done {
+                Ok(()) => {
+                    links.update(|list| {
+                        if let Some(list) = list {
+                            list.retain(|l| l.link != link.link);
+                        }
+                    });
+                    if share.get_untracked().as_deref() == Some(address.as_str()) {
+                        share.set(None);
+                    }
+                    revoked.set(Some((link.link, link.created_at)));
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -685,6 +735,9 @@ fn Actions(
                     <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>
                         {crate::i18n::tr("ui.detail.share")}
                     </button>
+                    <button type="button" data-testid="action-share-links" disabled=move || busy.get() on:click=show_links>
+                        {crate::i18n::tr("ui.detail.share_list")}
+                    </button>
                 })}
             </div>
             {move || (owner && stopping.get()).then(|| view! {
@@ -729,6 +782,41 @@ fn Actions(
                     </p>
                 </div>
             })}
+            {move || links.get().map(|list| view! {
+                <div class="share-links" data-testid="share-links">
+                    <h3 id="share-links-title">{crate::i18n::tr("ui.detail.share_links")}</h3>
+                    {if list.is_empty() {
+                        view! { <p class="help" data-testid="share-links-none">{crate::i18n::tr("ui.detail.share_links_none")}</p> }.into_any()
+                    } else {
+                        view! {
+                            <ul aria-labelledby="share-links-title">
+                                {list.into_iter().map(|link| {
+                                    let n = link.link;
+                                    let at = made_at(link.created_at);
+                                    let made = lang.text_with("ui.detail.share_made", &[("at", at.clone()), ("by", link.created_by.clone())]);
+                                    let label = lang.text_with("ui.detail.share_revoke_label", &[("link", n.to_string()), ("at", at)]);
+                                    let address = link_address(&link.token);
+                                    view! {
+                                        <li data-testid=format!("share-link-{n}")>
+                                            <code>{address}</code>
+                                            " "
+                                            <span class="help">{made}</span>
+                                            " "
+                                            <button type="button" data-testid=format!("share-revoke-{n}") aria-label=label
+                                                disabled=move || busy.get() on:click=move |_| revoke(link.clone())>
+                                                {crate::i18n::tr("ui.detail.share_revoke")}
+                                            </button>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        }.into_any()
+                    }}
+                </div>
+            })}
+            <p role="status" tabindex="-1" data-testid="share-revoked" node_ref=revoked_note>
+                {move || revoked.get().map(|(n, at)| lang.text_with("ui.detail.share_revoked", &[("link", n.to_string()), ("at", made_at(at))]))}
+            </p>
         </section>
     }
 }

@@ -1640,6 +1640,124 @@ async fn a_refused_resubmit_leads_to_the_clone() {
     finish(handle, &host, &address);
 }
 
+/// The owner's share links, each with its Revoke: a revoke says which link it revoked
+/// and leaves the focus on that line; a link revoked meanwhile (another tab) is gone
+/// too, not refused.
+#[wasm_bindgen_test]
+async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share-links']").await;
+    find(&host, "[data-testid='action-share-links']").click();
+    until("the links' request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share"))
+    })
+    .await;
+    let link = |n: u32, token: &str| shared::api::ShareLink {
+        token: token.to_owned(),
+        path: format!("/api/v1/shared/{token}"),
+        link: n,
+        created_at: Timestamp(1_700_000_000_000 + i64::from(n) * 60_000),
+        created_by: "alice".to_owned(),
+    };
+    let links = vec![link(1, "tok-one"), link(3, "tok-three")];
+    answer_fetch("/share", &serde_json::to_string(&links).unwrap());
+    until_found(&host, "the links", "[data-testid='share-link-3']").await;
+    let items = all_text(&host, "[data-testid='share-links'] li");
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(
+        items[0].contains("/shared/tok-one") && items[0].contains("by alice"),
+        "{items:?}"
+    );
+    let revoke_one = find(&host, "[data-testid='share-revoke-1']");
+    let label = revoke_one.get_attribute("aria-label").unwrap_or_default();
+    assert!(label.starts_with("Revoke link 1, made "), "{label}");
+    assert_eq!(
+        revoke_one.tag_name(),
+        "BUTTON",
+        "a keyboard reaches and presses it"
+    );
+
+    revoke_one.focus().unwrap();
+    revoke_one.click();
+    until("the revoke", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share/1"))
+    })
+    .await;
+    answer_fetch("/share/1", "");
+    until_found(
+        &host,
+        "the link gone",
+        "[data-testid='share-links'] li:only-child",
+    )
+    .await;
+    assert!(
+        host.query_selector("[data-testid='share-link-1']")
+            .unwrap()
+            .is_none()
+    );
+    let said = find(&host, "[data-testid='share-revoked']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.starts_with("Link 1, made ")
+            && said.ends_with("is revoked: it no longer opens this task."),
+        "{said}"
+    );
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active
+            .and_then(|a| a.get_attribute("data-testid"))
+            .as_deref(),
+        Some("share-revoked"),
+        "the focus stays where the button was"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let said = find(&host, "[data-testid='share-revoked']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.starts_with("链接 1（创建于 ") && said.ends_with("已撤销：它不能再打开此任务。"),
+        "{said}"
+    );
+    back_to_english(&host).await;
+
+    // Revoked from another tab meanwhile: the server's 404 means it is done.
+    find(&host, "[data-testid='share-revoke-3']").click();
+    until("the second revoke", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share/3"))
+    })
+    .await;
+    refuse_fetch(
+        "/share/3",
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "share.not_found", "detail": "task t1 has no share link 3"}"#,
+    );
+    until_found(&host, "no link left", "[data-testid='share-links-none']").await;
+    assert!(
+        host.query_selector("[role='alert']").unwrap().is_none(),
+        "not refused"
+    );
+    let said = find(&host, "[data-testid='share-revoked']")
+        .text_content()
+        .unwrap();
+    assert!(said.starts_with("Link 3, made "), "{said}");
+    finish(handle, &host, &address);
+}
+
 /// A tag is checked by the form's rules as it is added, at the tags; a refused save is
 /// said there too, not at the page's top.
 #[wasm_bindgen_test]

@@ -17,7 +17,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{self, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
@@ -34,7 +34,8 @@ pub fn router() -> Router<AppState> {
         .route("/tasks/{id}/stop", post(stop))
         .route("/tasks/{id}/spec", get(spec))
         .route("/tasks/{id}/resubmit", post(resubmit))
-        .route("/tasks/{id}/share", post(share))
+        .route("/tasks/{id}/share", post(share).get(share_links))
+        .route("/tasks/{id}/share/{link}", routing::delete(revoke_share))
         .route("/tasks/{id}/tags", axum::routing::patch(tags))
         .route("/tasks/{id}/events", get(events))
         .route("/tasks/{id}/logs", get(logs))
@@ -52,6 +53,8 @@ pub fn router() -> Router<AppState> {
     spec,
     resubmit,
     share,
+    share_links,
+    revoke_share,
     tags,
     events,
     logs,
@@ -679,7 +682,7 @@ async fn resubmit(
     submit_spec(&state, &user, spec, idempotency_key(&headers)?, lang).await
 }
 
-/// `POST /tasks/{id}/share`: a read-only link.
+/// `POST /tasks/{id}/share`: a read-only link, until it is revoked or the task deleted.
 #[utoipa::path(
     post,
     path = "/tasks/{id}/share",
@@ -703,17 +706,95 @@ async fn share(
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
     let stored = owned(&state, &user, &id, "share").await?;
     let token = share_token();
-    runner(&state)?
+    let at = now();
+    let link = runner(&state)?
         .store()
-        .create_share(&stored.task.id, &token, now())
+        .create_share(&stored.task.id, &token, &user.name, at)
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(ShareLink {
-            path: format!("/api/v1/shared/{token}"),
+        Json(share_link(crate::store::Share {
+            link,
             token,
-        }),
+            created_at: at,
+            created_by: user.name,
+        })),
     ))
+}
+
+fn share_link(share: crate::store::Share) -> ShareLink {
+    ShareLink {
+        path: format!("/api/v1/shared/{}", share.token),
+        token: share.token,
+        link: share.link,
+        created_at: share.created_at,
+        created_by: share.created_by,
+    }
+}
+
+/// `GET /tasks/{id}/share`: the task's share links that work (not revoked), oldest
+/// first; for its owner only.
+#[utoipa::path(
+    get,
+    path = "/tasks/{id}/share",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 200, description = "The task's share links not revoked, oldest first", body = Vec<ShareLink>),
+        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn share_links(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<ShareLink>>, ApiError> {
+    let stored = owned(&state, &user, &id, "list the links that share").await?;
+    let shares = runner(&state)?.store().shares(&stored.task.id).await?;
+    Ok(Json(shares.into_iter().map(share_link).collect()))
+}
+
+/// `DELETE /tasks/{id}/share/{link}`: revokes a share link; opening it answers from then
+/// on as a link never made does (404). Named by its number, not its token, so that the
+/// token stays out of request paths and the logs that keep them.
+#[utoipa::path(
+    delete,
+    path = "/tasks/{id}/share/{link}",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("link" = u32, Path, description = "The link's number on the task (`link` of its `ShareLink`)")
+    ),
+    responses(
+        (status = 204, description = "The link is revoked"),
+        (status = 400, description = "`link` is not a whole number, or a query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or the task has no such link that works: revoked already, or never made (`share.not_found`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn revoke_share(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
+    Path((id, link)): Path<(String, u32)>,
+) -> Result<StatusCode, ApiError> {
+    let stored = owned(&state, &user, &id, "revoke a link that shares").await?;
+    let revoked = runner(&state)?
+        .store()
+        .revoke_share(&stored.task.id, link, now())
+        .await?;
+    if revoked {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::ShareNotFound { id, link })
+    }
 }
 
 /// 128 random bits as hex, from the process's random hasher keys.

@@ -225,7 +225,8 @@ async fn every_route_refuses_a_query_parameter_it_does_not_take() {
         }
         let path = template
             .replace("{id}", "no-such-task")
-            .replace("{token}", "0");
+            .replace("{token}", "0")
+            .replace("{link}", "1");
         for (method, op) in item.as_object().expect("operations") {
             let request = |query: &str| {
                 Request::builder()

@@ -1110,6 +1110,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。",
     ),
     ("ui.detail.share_link", "分享链接"),
+    ("ui.detail.share_links", "有效的分享链接"),
+    (
+        "ui.detail.share_links_none",
+        "此任务当前没有有效的分享链接：单击“分享”可生成。",
+    ),
+    ("ui.detail.share_list", "管理链接"),
+    ("ui.detail.share_made", "{by} 创建于 {at}"),
+    ("ui.detail.share_revoke", "撤销"),
+    (
+        "ui.detail.share_revoke_label",
+        "撤销链接 {link}（创建于 {at}）",
+    ),
+    (
+        "ui.detail.share_revoked",
+        "链接 {link}（创建于 {at}）已撤销：它不能再打开此任务。",
+    ),
     ("ui.detail.spec", "任务配置"),
     (
         "ui.detail.spec_masked",
