@@ -118,6 +118,8 @@ fn cors(origins: &[String]) -> tower_http::cors::CorsLayer {
             header::ACCEPT_LANGUAGE,
             HeaderName::from_static("idempotency-key"),
         ])
+        // A log's end says in a header how much of the log it left out.
+        .expose_headers([HeaderName::from_static(routes::tasks::LOG_LEFT_OUT)])
         .max_age(std::time::Duration::from_secs(600))
 }
 

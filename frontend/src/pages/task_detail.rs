@@ -1088,15 +1088,21 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         let mine = asked.get_value();
         let whole = over.get_untracked();
         leptos::task::spawn_local(async move {
-            let answer = api::fetch_logs(&id.get_value(), r, a).await;
+            // Only the end that is shown: a log of megabytes read whole took seconds to
+            // arrive.
+            let answer = api::fetch_log_end(&id.get_value(), r, a, SHOWN_MAX).await;
             if asked.try_get_value() != Some(mine) {
                 return;
             }
             match answer {
-                Ok(log) => {
+                Ok((log, skipped)) => {
                     let (shown, left_out) = shown_end(readable(&log));
-                    total.set(log.len());
-                    cut.set(left_out);
+                    total.set(
+                        usize::try_from(skipped)
+                            .unwrap_or(usize::MAX)
+                            .saturating_add(log.len()),
+                    );
+                    cut.set(left_out || skipped > 0);
                     text.set(shown);
                     complete.set(whole);
                     error.set(None);
@@ -1111,16 +1117,21 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         ended.set(false);
         complete.set(false);
         broken.set(false);
-        // The stream sends the log from its start: it replaces the log shown once it
-        // speaks, so a stream that cannot connect leaves the log as it was.
+        // The stream sends the end of the log written so far (what is shown), then what
+        // is appended: it replaces the log shown once it speaks, so a stream that cannot
+        // connect leaves the log as it was.
         let first = std::cell::Cell::new(true);
         let reader = std::cell::RefCell::new(Readable::default());
-        let opened = LogFollow::open(
+        // Bytes left out before the end the stream began with, as it says first.
+        let skipped = std::rc::Rc::new(std::cell::Cell::new(0usize));
+        let told = skipped.clone();
+        let opened = LogFollow::open_end(
             // The task page is the console's own, on its origin.
             &crate::api::Base::default(),
             &id.get_value(),
             replica.get_untracked(),
             attempt.get_untracked(),
+            SHOWN_MAX,
             move |chunk| {
                 // A followed log is tailed: its box stays at the newest line, unless the
                 // reader has scrolled up to read, when it stays where they are.
@@ -1133,8 +1144,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 let more = reader.borrow_mut().push(&chunk);
                 if first {
                     let (shown, left_out) = shown_end(more);
-                    total.set(chunk.len());
-                    cut.set(left_out);
+                    total.set(skipped.get().saturating_add(chunk.len()));
+                    cut.set(left_out || skipped.get() > 0);
                     text.set(shown);
                 } else {
                     total.update(|n| *n += chunk.len());
@@ -1200,7 +1211,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             },
         );
         match opened {
-            Ok(stream) => {
+            Ok(mut stream) => {
+                stream.on_left_out(move |n| told.set(usize::try_from(n).unwrap_or(usize::MAX)));
                 follow.set_value(Some(stream));
                 following.set(true);
             }

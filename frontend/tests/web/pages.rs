@@ -1992,6 +1992,82 @@ fn assert_followed(host: &HtmlElement) {
     );
 }
 
+/// A log is read from its end, the end the page shows (the server sends no more), and
+/// followed from there; what the server left out before it is said, as a cut the page
+/// made itself is.
+#[wasm_bindgen_test]
+async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let cut = || {
+        host.query_selector("[data-testid='log-cut']")
+            .unwrap()
+            .and_then(|p| p.text_content())
+            .unwrap_or_default()
+    };
+    let log = || find(&host, "[data-testid='log']").text_content().unwrap();
+    find(&host, "[data-testid='log-reload']").click();
+    until("the log asked for again", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+    let asked = held_fetches()
+        .into_iter()
+        .find(|u| u.contains("/logs?"))
+        .unwrap();
+    assert!(
+        asked.ends_with("/api/v1/tasks/t1/logs?replica=0&tail_bytes=524288"),
+        "{asked}"
+    );
+    js_sys::eval(&format!(
+        "window.__held.splice({}, 1)[0].resolve(new Response('step 9\\n', \
+         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '1048576' }} }}))",
+        held_fetches()
+            .iter()
+            .position(|u| u.contains("/logs?"))
+            .unwrap()
+    ))
+    .unwrap();
+    until("the log's end shown", || log() == "step 9\n").await;
+    assert_eq!(
+        cut(),
+        "Showing the last 0 KiB of this log (1024 KiB in all). Open the whole log"
+    );
+
+    // Followed: the stream's first word is how much it left out, then the end.
+    js_sys::eval(
+        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
+         window.EventSource = class {
+             constructor(url, init) { this.url = url; this.readyState = 1; window.__source = this; }
+             addEventListener(kind, f) { this['on_' + kind] = f; }
+             close() { this.readyState = 2; }
+         };",
+    )
+    .unwrap();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    let url = js_sys::eval("window.__source.url")
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(
+        url,
+        "/api/v1/tasks/t1/logs?replica=0&follow=true&tail_bytes=524288"
+    );
+    js_sys::eval(
+        "window.__source.on_left_out(new MessageEvent('left_out', { data: '2097152' })); \
+         window.__source.onmessage(new MessageEvent('message', { data: 'step 10\\n' }))",
+    )
+    .unwrap();
+    until("the followed end shown", || log() == "step 10\n").await;
+    assert_eq!(
+        cut(),
+        "Showing the last 0 KiB of this log (2048 KiB in all). Open the whole log"
+    );
+    real_event_source();
+    finish(handle, &host, &address);
+}
+
 /// A followed log goes on being followed on the replica picked next: the picker does not
 /// stop the follow behind the reader's back.
 #[wasm_bindgen_test]
@@ -2008,7 +2084,10 @@ async fn a_followed_log_follows_the_replica_picked_next() {
     let follow = find(&host, "[data-testid='log-follow']");
     follow.click();
     leptos::task::tick().await;
-    assert_eq!(source(), "/api/v1/tasks/t1/logs?replica=0&follow=true 1");
+    assert_eq!(
+        source(),
+        "/api/v1/tasks/t1/logs?replica=0&follow=true&tail_bytes=524288 1"
+    );
     let picker: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='log-replica']").unchecked_into();
     picker.set_value("1");
@@ -2016,7 +2095,7 @@ async fn a_followed_log_follows_the_replica_picked_next() {
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
     until("the second replica followed", || {
-        source() == "/api/v1/tasks/t1/logs?replica=1&follow=true 1"
+        source() == "/api/v1/tasks/t1/logs?replica=1&follow=true&tail_bytes=524288 1"
     })
     .await;
     assert_followed(&host);
@@ -2053,7 +2132,7 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
             .unwrap()
     };
     until("the second attempt followed", || {
-        source() == "/api/v1/tasks/t1/logs?replica=0&follow=true"
+        source() == "/api/v1/tasks/t1/logs?replica=0&follow=true&tail_bytes=524288"
     })
     .await;
     assert_followed(&host);
