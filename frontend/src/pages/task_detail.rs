@@ -1383,6 +1383,9 @@ pub fn readable(log: &str) -> String {
 #[derive(Default)]
 pub struct Readable {
     held: String,
+    /// The last chunk ended with a `\r`, shown as a new line: a `\n` that begins this
+    /// one is the rest of its `\r\n`, not a line of its own.
+    after_cr: bool,
 }
 
 impl Readable {
@@ -1397,6 +1400,9 @@ impl Readable {
         };
         let mut out = String::with_capacity(text.len());
         let mut rest = text.as_ref();
+        if std::mem::take(&mut self.after_cr) {
+            rest = rest.strip_prefix('\n').unwrap_or(rest);
+        }
         while let Some(c) = rest.chars().next() {
             let at = rest;
             rest = &rest[c.len_utf8()..];
@@ -1412,6 +1418,7 @@ impl Readable {
                 },
                 '\r' => {
                     rest = rest.strip_prefix('\n').unwrap_or(rest);
+                    self.after_cr = rest.is_empty();
                     out.push('\n');
                 }
                 '\n' | '\t' => out.push(c),

@@ -3023,6 +3023,27 @@ fn a_log_is_shown_without_its_terminal_codes() {
     assert_eq!(shown, "red RED and done");
 }
 
+/// A followed log's `\r\n` cut between two chunks is one line's end, as it is within
+/// one: not a blank line after it. A `\r` that ends a chunk alone (a progress bar's
+/// redraw) is still a line's end, and a later chunk's `\n` a line of its own.
+#[wasm_bindgen_test]
+fn a_crlf_split_across_two_chunks_ends_one_line() {
+    use frontend::pages::task_detail::Readable;
+    let shown = |chunks: &[&str]| {
+        let mut followed = Readable::default();
+        chunks.iter().map(|c| followed.push(c)).collect::<String>()
+    };
+    assert_eq!(shown(&["a\r", "\nb\r\n"]), "a\nb\n");
+    assert_eq!(
+        shown(&["step 1\r", "\n", "step 2\r", "\nend"]),
+        "step 1\nstep 2\nend"
+    );
+    assert_eq!(shown(&["10%\r", "20%\r", "\n"]), "10%\n20%\n");
+    assert_eq!(shown(&["a\r", "b\n", "\nc"]), "a\nb\n\nc");
+    // A code held between the two does not make the `\n` a line of its own either.
+    assert_eq!(shown(&["a\r", "\n\u{1b}[3", "1mb"]), "a\nb");
+}
+
 /// A log of megabytes is shown from its end, at most `SHOWN_MAX` bytes starting at a
 /// line's start (explorer, round 9: rewritten whole at each chunk it held the page for a
 /// minute), and says it was cut; a shorter one whole.
