@@ -118,8 +118,12 @@ fn cors(origins: &[String]) -> tower_http::cors::CorsLayer {
             header::ACCEPT_LANGUAGE,
             HeaderName::from_static("idempotency-key"),
         ])
-        // A log's end says in a header how much of the log it left out.
-        .expose_headers([HeaderName::from_static(routes::tasks::LOG_LEFT_OUT)])
+        // A log's end says in a header how much of the log it left out, a page of events
+        // where the page before ends.
+        .expose_headers([
+            HeaderName::from_static(routes::tasks::LOG_LEFT_OUT),
+            HeaderName::from_static(routes::tasks::EVENTS_EARLIER),
+        ])
         .max_age(std::time::Duration::from_secs(600))
 }
 

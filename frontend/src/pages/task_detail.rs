@@ -428,7 +428,12 @@ pub fn Timeline(
     }
 }
 
-/// What happened, oldest first: scheduling decisions, starts, exits, retries.
+/// How many of a task's latest events the page shows at first, and how many more each
+/// "Show earlier" adds: a task retried a hundred times has four hundred.
+pub const EVENTS_SHOWN: usize = 50;
+
+/// What happened, oldest first: scheduling decisions, starts, exits, retries. The latest
+/// [`EVENTS_SHOWN`] are shown, and earlier ones a page at a time on asking.
 #[component]
 pub fn EventList(
     /// The events.
@@ -438,14 +443,32 @@ pub fn EventList(
     zone: Signal<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let shown = RwSignal::new(EVENTS_SHOWN);
+    let left_out = Memo::new(move |_| events.with(Vec::len).saturating_sub(shown.get()));
+    let list = NodeRef::<leptos::html::Ol>::new();
+    let show_earlier = move |_| {
+        shown.update(|n| *n = n.saturating_add(EVENTS_SHOWN));
+        // The button goes once every event is shown: the focus goes to the list, not to
+        // the page's body.
+        if left_out.get_untracked() == 0
+            && let Some(list) = list.get_untracked()
+        {
+            let _ = list.focus();
+        }
+    };
     view! {
         <section class="panel events" aria-labelledby="events-title">
             <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
             {move || events.with(Vec::is_empty).then(|| view! {
                 <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
             })}
-            <ol data-testid="events">
-                {move || events.get().into_iter().map(|event| {
+            {move || (left_out.get() > 0).then(|| view! {
+                <button type="button" data-testid="events-earlier" on:click=show_earlier>
+                    {move || lang.text_with("ui.detail.events_earlier", &[("n", left_out.get().to_string())])}
+                </button>
+            })}
+            <ol data-testid="events" tabindex="-1" aria-labelledby="events-title" node_ref=list>
+                {move || events.with(|all| all[all.len().saturating_sub(shown.get())..].to_vec()).into_iter().map(|event| {
                     let key = format!("ui.detail.event.{}", event.kind);
                     let kind = event.kind.clone();
                     view! {

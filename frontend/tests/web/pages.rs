@@ -1640,6 +1640,86 @@ async fn a_refused_resubmit_leads_to_the_clone() {
     finish(handle, &host, &address);
 }
 
+/// A task retried a hundred times has hundreds of events: the latest are shown, oldest
+/// first, and earlier ones a page at a time on asking, until none is left out.
+#[wasm_bindgen_test]
+async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
+    use frontend::pages::task_detail::{EVENTS_SHOWN, EventList};
+    let all: Vec<shared::api::TaskEventView> = (0..120)
+        .map(|n| shared::api::TaskEventView {
+            at: Timestamp(1_700_000_000_000 + n * 1000),
+            kind: "retrying".into(),
+            message: format!("event {n}"),
+        })
+        .collect();
+    let events = RwSignal::new(all);
+    let host = mount(move || view! { <EventList events=events.into() zone="UTC".to_owned() /> });
+    leptos::task::tick().await;
+    let messages = || all_text(&host, "[data-testid='events'] .message");
+    let earlier = || {
+        host.query_selector("[data-testid='events-earlier']")
+            .unwrap()
+            .map(|b| b.text_content().unwrap_or_default())
+    };
+    assert_eq!(EVENTS_SHOWN, 50);
+    assert_eq!(messages().len(), 50);
+    assert_eq!(messages()[0], "event 70", "the latest, oldest first");
+    assert_eq!(messages()[49], "event 119");
+    assert_eq!(
+        earlier().as_deref(),
+        Some("Show earlier events (70 not shown)")
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        earlier().as_deref(),
+        Some("显示更早的事件（还有 70 条未显示）")
+    );
+    back_to_english(&host).await;
+    find(&host, "[data-testid='events-earlier']").click();
+    leptos::task::tick().await;
+    assert_eq!(messages().len(), 100);
+    assert_eq!(messages()[0], "event 20");
+    assert_eq!(
+        earlier().as_deref(),
+        Some("Show earlier events (20 not shown)")
+    );
+    // A new event keeps the earlier ones asked for in view.
+    events.update(|e| {
+        e.push(shared::api::TaskEventView {
+            at: Timestamp(1_700_000_200_000),
+            kind: "exited".into(),
+            message: "event 120".into(),
+        })
+    });
+    leptos::task::tick().await;
+    assert_eq!(messages().len(), 100);
+    assert_eq!(
+        earlier().as_deref(),
+        Some("Show earlier events (21 not shown)")
+    );
+    let button = find(&host, "[data-testid='events-earlier']");
+    button.focus().unwrap();
+    button.click();
+    leptos::task::tick().await;
+    assert_eq!(messages().len(), 121);
+    assert_eq!(messages()[0], "event 0");
+    assert_eq!(earlier(), None, "nothing left out");
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active
+            .and_then(|a| a.get_attribute("data-testid"))
+            .as_deref(),
+        Some("events"),
+        "the focus goes to the list, not the page's body"
+    );
+}
+
 /// The owner's share links, each with its Revoke: a revoke says which link it revoked
 /// and leaves the focus on that line; a link revoked meanwhile (another tab) is gone
 /// too, not refused.

@@ -932,8 +932,8 @@ async fn tags(
     Ok(Json(view(&state, stored, lang, Some(&user)).await))
 }
 
-/// The events' one parameter; any other is refused, as `/tasks` and `/logs` refuse
-/// theirs, rather than a misspelt filter silently answering everything.
+/// The events' parameters; any other is refused, as `/tasks` and `/logs` refuse theirs,
+/// rather than a misspelt filter silently answering everything.
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
@@ -943,15 +943,39 @@ struct EventParams {
     // Read by `ReaderLang`; a field here so that it is not refused as unknown.
     #[allow(dead_code)]
     lang: Option<String>,
+    /// Only the latest this many events (before `before`), still oldest first; `0` is
+    /// read as 1, more than the server's maximum as its maximum. Without it, every one.
+    limit: Option<u32>,
+    /// Only events before this one: the `Berth-Events-Earlier` of the page after.
+    before: Option<u64>,
 }
 
 impl QueryParams for EventParams {
     fn takes() -> Vec<(&'static str, String)> {
-        vec![("lang", LANG_TAKES.to_owned())]
+        vec![
+            ("lang", LANG_TAKES.to_owned()),
+            (
+                "limit",
+                format!(
+                    "a whole number, 0 or more (a page holds 1 to {0} events: 0 is read as \
+                     1, more than {0} as {0})",
+                    crate::store::MAX_PAGE
+                ),
+            ),
+            (
+                "before",
+                "the `Berth-Events-Earlier` header of a page of this task's events".to_owned(),
+            ),
+        ]
     }
 }
 
-/// `GET /tasks/{id}/events`: oldest first.
+/// The header of a page of events that says earlier ones are left out: its value, as
+/// `before`, asks for the page before.
+pub const EVENTS_EARLIER: &str = "berth-events-earlier";
+
+/// `GET /tasks/{id}/events`: oldest first; with `limit`, a page of the latest, and
+/// `Berth-Events-Earlier` to ask for the page before.
 #[utoipa::path(
     get,
     path = "/tasks/{id}/events",
@@ -962,8 +986,8 @@ impl QueryParams for EventParams {
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
-        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner", body = Vec<TaskEventView>),
-        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner. With `limit`, only the latest that many (before `before`); when earlier ones are left out, `Berth-Events-Earlier` says where the page before ends", body = Vec<TaskEventView>, headers(("Berth-Events-Earlier" = String, description = "Sent when events before this page are left out: give it as `before` (with `limit`) for the page before"))),
+        (status = 400, description = "A query parameter other than `lang`, `limit` and `before` is given, or one is not valid (`before` not a `Berth-Events-Earlier` of this task's events)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -972,29 +996,57 @@ async fn events(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
-    _query: Params<EventParams>,
+    Params(params): Params<EventParams>,
     Path(id): Path<String>,
-) -> Result<Json<Vec<TaskEventView>>, ApiError> {
+) -> Result<Response, ApiError> {
     let stored = visible(&state, &user, &id).await?;
-    let events = runner(&state)?.store().events(&stored.task.id).await?;
+    let mut events = runner(&state)?.store().events(&stored.task.id).await?;
+    // A page: the events numbered (from 1, in the order they happened) below `before`,
+    // the latest `limit` of them. Events are only ever added, so a number names the same
+    // event for good.
+    let end = match params.before {
+        None => events.len(),
+        Some(before) => usize::try_from(before)
+            .ok()
+            .filter(|b| (1..=events.len() + 1).contains(b))
+            .map(|b| b - 1)
+            .ok_or_else(|| {
+                ApiError::BadQuery(format!(
+                    "before={before} is not where a page of task {id}'s events ends: give \
+                     the Berth-Events-Earlier header of the page after"
+                ))
+            })?,
+    };
+    let start = params.limit.map_or(0, |limit| {
+        let limit = usize::try_from(limit.clamp(1, crate::store::MAX_PAGE)).unwrap_or(1);
+        end.saturating_sub(limit)
+    });
+    events.truncate(end);
+    events.drain(..start);
     let hooks = if stored.task.owner == user.name {
         Vec::new()
     } else {
         webhooks_shown(&stored.task.spec)
     };
-    Ok(Json(
-        events
-            .into_iter()
-            .map(|e| TaskEventView {
-                at: e.at,
-                // An alert's event names its target, and may repeat it in the error.
-                message: hooks.iter().fold(e.text(lang), |text, (hook, shown)| {
-                    text.replace(hook, shown)
-                }),
-                kind: e.kind,
-            })
-            .collect(),
-    ))
+    let page: Vec<TaskEventView> = events
+        .into_iter()
+        .map(|e| TaskEventView {
+            at: e.at,
+            // An alert's event names its target, and may repeat it in the error.
+            message: hooks.iter().fold(e.text(lang), |text, (hook, shown)| {
+                text.replace(hook, shown)
+            }),
+            kind: e.kind,
+        })
+        .collect();
+    let mut answer = Json(page).into_response();
+    if start > 0 {
+        answer.headers_mut().insert(
+            axum::http::HeaderName::from_static(EVENTS_EARLIER),
+            axum::http::HeaderValue::from(start + 1),
+        );
+    }
+    Ok(answer)
 }
 
 /// Each webhook target of `spec` with its form for anyone but the owner, longest first,

@@ -261,7 +261,7 @@ async fn every_route_refuses_a_query_parameter_it_does_not_take() {
                     "lang" => "en",
                     "type" => "pytorch_job",
                     "mine" | "follow" => "true",
-                    "limit" | "replica" | "attempt" | "tail_bytes" => "1",
+                    "limit" | "replica" | "attempt" | "tail_bytes" | "before" => "1",
                     "cursor" => continue,
                     _ => "x",
                 };

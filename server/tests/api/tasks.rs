@@ -602,6 +602,62 @@ async fn a_followed_logs_end_says_what_it_left_out_then_follows() {
     );
 }
 
+/// A page of a task's events, its header's `before` for the page before.
+async fn events_page(app: &Router, id: &str, query: &str) -> (Vec<Value>, Option<String>) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let path = format!("/api/v1/tasks/{id}/events?{query}");
+    let response = app.clone().oneshot(get(&path)).await.expect("answers");
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    let earlier = response
+        .headers()
+        .get("berth-events-earlier")
+        .map(|v| v.to_str().expect("text").to_owned());
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let page: Value = serde_json::from_slice(&body).expect("JSON");
+    (page.as_array().expect("a list").clone(), earlier)
+}
+
+/// A task's events a page at a time: the latest first, each page oldest first, each
+/// saying where the page before ends, until the first; together they are the events
+/// read whole, each once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_events_come_a_page_at_a_time_from_the_latest() {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("true")).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (all, earlier) = events_page(&app, &id, "").await;
+    assert_eq!(earlier, None, "read whole, nothing left out");
+    assert!(all.len() >= 4, "{all:?}");
+    let (latest, mut earlier) = events_page(&app, &id, "limit=2").await;
+    assert_eq!(latest, all[all.len() - 2..]);
+    let mut pages = vec![latest];
+    while let Some(before) = earlier {
+        let (page, next) = events_page(&app, &id, &format!("limit=2&before={before}")).await;
+        assert!(!page.is_empty() && page.len() <= 2, "{page:?}");
+        pages.push(page);
+        earlier = next;
+        assert!(pages.len() <= all.len(), "the pages end");
+    }
+    let joined: Vec<Value> = pages.into_iter().rev().flatten().collect();
+    assert_eq!(joined, all);
+    // `limit=0` is read as 1; `before` alone is everything before it.
+    let (one, _) = events_page(&app, &id, "limit=0").await;
+    assert_eq!(one, all[all.len() - 1..]);
+    let (first_two, earlier) = events_page(&app, &id, "before=3").await;
+    assert_eq!((first_two.as_slice(), earlier), (&all[..2], None));
+    for bad in ["before=0", &format!("before={}", all.len() + 2), "before=x"] {
+        let (status, body) = call(&app, get(&format!("/api/v1/tasks/{id}/events?{bad}"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{body}");
+    }
+}
+
 /// A task that has not started has no output yet: its log, asked for without an attempt,
 /// is empty, and followed it ends at once (as a follow ends when its task goes back to
 /// the queue); an attempt named is one it did not run.

@@ -1224,6 +1224,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.stopping", "Stopping"),
     ("ui.detail.event.succeeded", "Succeeded"),
     ("ui.detail.events", "Events"),
+    (
+        "ui.detail.events_earlier",
+        "Show earlier events ({n} not shown)",
+    ),
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.failed_reason", "Why it failed"),
     ("ui.detail.fault_tolerance", "Fault tolerance"),

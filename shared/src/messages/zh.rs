@@ -1042,6 +1042,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.stopping", "停止中"),
     ("ui.detail.event.succeeded", "成功"),
     ("ui.detail.events", "事件"),
+    (
+        "ui.detail.events_earlier",
+        "显示更早的事件（还有 {n} 条未显示）",
+    ),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.failed_reason", "失败原因"),
     ("ui.detail.fault_tolerance", "自动容错"),
