@@ -438,10 +438,16 @@ pub async fn fetch_events(id: &str, lang: Lang) -> Result<Vec<TaskEventView>> {
 /// The address of a replica's whole log of `attempt` (default the latest), as plain
 /// text: the task page links to it when it shows only the log's end.
 pub fn log_url(base: &Base, id: &str, replica: u32, attempt: Option<u32>) -> String {
-    base.url(&logs_path(id, replica, attempt, false))
+    base.url(&logs_path(id, replica, attempt, false, None))
 }
 
-fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> String {
+fn logs_path(
+    id: &str,
+    replica: u32,
+    attempt: Option<u32>,
+    follow: bool,
+    tail: Option<usize>,
+) -> String {
     let mut pairs = vec![("replica", replica.to_string())];
     if let Some(attempt) = attempt {
         pairs.push(("attempt", attempt.to_string()));
@@ -449,8 +455,14 @@ fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> Stri
     if follow {
         pairs.push(("follow", "true".to_owned()));
     }
+    if let Some(tail) = tail {
+        pairs.push(("tail_bytes", tail.to_string()));
+    }
     task_path(id, &format!("/logs?{}", query(&pairs)))
 }
+
+/// The header of a log's end that says how many bytes of the log came before it.
+const LOG_LEFT_OUT: &str = "berth-log-left-out";
 
 /// `GET /api/v1/tasks/{id}/logs`: a replica's log so far, of `attempt` (default the
 /// latest).
@@ -459,7 +471,7 @@ fn logs_path(id: &str, replica: u32, attempt: Option<u32>, follow: bool) -> Stri
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (400: no such attempt).
 pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<String> {
-    let response = to(Request::get, &logs_path(id, replica, attempt, false))
+    let response = to(Request::get, &logs_path(id, replica, attempt, false, None))
         .send()
         .await
         .map_err(network)?;
@@ -470,6 +482,37 @@ pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<
     }
 }
 
+/// `GET /api/v1/tasks/{id}/logs?tail_bytes=`: the end of a replica's log so far, at most
+/// `tail` bytes from a line's start, and how many bytes before it were left out (0 from
+/// a server that sends the whole log).
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (400: no such attempt).
+pub async fn fetch_log_end(
+    id: &str,
+    replica: u32,
+    attempt: Option<u32>,
+    tail: usize,
+) -> Result<(String, u64)> {
+    let response = to(
+        Request::get,
+        &logs_path(id, replica, attempt, false, Some(tail)),
+    )
+    .send()
+    .await
+    .map_err(network)?;
+    if !response.ok() {
+        return Err(refusal(response).await);
+    }
+    let left_out = response
+        .headers()
+        .get(LOG_LEFT_OUT)
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    Ok((response.text().await.map_err(network)?, left_out))
+}
+
 /// A live log: `GET …/logs?follow=true` read as server-sent events. Closed when
 /// dropped, so a page that goes away stops the stream.
 pub struct LogFollow {
@@ -478,6 +521,7 @@ pub struct LogFollow {
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_end: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    _on_left_out: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
 }
 
 impl LogFollow {
@@ -495,7 +539,62 @@ impl LogFollow {
         on_chunk: impl Fn(String) + 'static,
         on_end: impl Fn(bool) + 'static,
     ) -> Result<LogFollow> {
-        let address = base.url(&logs_path(id, replica, attempt, true));
+        Self::open_at(
+            base,
+            &logs_path(id, replica, attempt, true, None),
+            on_chunk,
+            on_end,
+        )
+    }
+
+    /// [`LogFollow::open`] from the log's end: the end of what is written so far, at
+    /// most `tail` bytes from a line's start, comes as the first chunk, then what is
+    /// appended. Before it, [`LogFollow::on_left_out`] is told how many bytes were left
+    /// out.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Network`] when the browser cannot open the stream.
+    pub fn open_end(
+        base: &Base,
+        id: &str,
+        replica: u32,
+        attempt: Option<u32>,
+        tail: usize,
+        on_chunk: impl Fn(String) + 'static,
+        on_end: impl Fn(bool) + 'static,
+    ) -> Result<LogFollow> {
+        Self::open_at(
+            base,
+            &logs_path(id, replica, attempt, true, Some(tail)),
+            on_chunk,
+            on_end,
+        )
+    }
+
+    /// Calls `told` with how many bytes of the log were left out before its end (sent
+    /// once, before the first chunk, by a stream opened with [`LogFollow::open_end`]).
+    pub fn on_left_out(&mut self, told: impl Fn(u64) + 'static) {
+        let said = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                if let Some(n) = event.data().as_string().and_then(|n| n.parse().ok()) {
+                    told(n);
+                }
+            },
+        );
+        let _ = self
+            .source
+            .add_event_listener_with_callback("left_out", said.as_ref().unchecked_ref());
+        self._on_left_out = Some(said);
+    }
+
+    fn open_at(
+        base: &Base,
+        path: &str,
+        on_chunk: impl Fn(String) + 'static,
+        on_end: impl Fn(bool) + 'static,
+    ) -> Result<LogFollow> {
+        let address = base.url(path);
         // Credentials to another Berth's site, as `to_at` sends them with every request.
         let init = web_sys::EventSourceInit::new();
         init.set_with_credentials(base.elsewhere());
@@ -535,6 +634,7 @@ impl LogFollow {
             _on_message: on_message,
             _on_end: ended,
             _on_error: broken,
+            _on_left_out: None,
         })
     }
 }
@@ -588,6 +688,33 @@ pub async fn resubmit_task(id: &str, idempotency_key: &str, lang: Lang) -> Resul
 /// [`ClientError::Api`]: 403 not the owner.
 pub async fn share_task(id: &str) -> Result<ShareLink> {
     answer(send_post(&task_path(id, "/share"), None).await?).await
+}
+
+/// `GET /api/v1/tasks/{id}/share`: the task's share links that work, oldest first.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner.
+pub async fn share_links(id: &str) -> Result<Vec<ShareLink>> {
+    answer(send_get(&task_path(id, "/share")).await?).await
+}
+
+/// `DELETE /api/v1/tasks/{id}/share/{link}`: revokes a share link.
+///
+/// # Errors
+///
+/// [`ClientError::Api`]: 403 not the owner, 404 `share.not_found` when it was revoked
+/// already.
+pub async fn revoke_share(id: &str, link: u32) -> Result<()> {
+    let response = to(Request::delete, &task_path(id, &format!("/share/{link}")))
+        .send()
+        .await
+        .map_err(network)?;
+    if response.ok() {
+        Ok(())
+    } else {
+        Err(refusal(response).await)
+    }
 }
 
 /// `PATCH /api/v1/tasks/{id}/tags`.

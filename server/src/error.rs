@@ -75,6 +75,17 @@ pub enum ApiError {
         /// The attempt asked for.
         attempt: u32,
     },
+    /// The task has no share link with this number that works: it was revoked, or
+    /// never made.
+    #[error(
+        "task {id} has no share link {link}: it was revoked or never made; GET /api/v1/tasks/{id}/share lists the links that work"
+    )]
+    ShareNotFound {
+        /// The task.
+        id: String,
+        /// The link's number asked for.
+        link: u32,
+    },
     /// The caller may see the task but not do this to it.
     #[error("only the owner of task {id} can {action} it")]
     Forbidden {
@@ -128,7 +139,9 @@ impl ApiError {
             ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::TaskNotFound { .. } | ApiError::LogElsewhere { .. } => StatusCode::NOT_FOUND,
+            ApiError::TaskNotFound { .. }
+            | ApiError::LogElsewhere { .. }
+            | ApiError::ShareNotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::Conflict(_) | ApiError::Stopping { .. } => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
@@ -151,6 +164,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => "method.not_allowed",
             ApiError::TaskNotFound { .. } => "task.not_found",
             ApiError::LogElsewhere { .. } => "log.elsewhere",
+            ApiError::ShareNotFound { .. } => "share.not_found",
             ApiError::Forbidden { .. } => "task.forbidden",
             ApiError::Conflict(_) => "task.conflict",
             ApiError::Stopping { .. } => "task.stopping",

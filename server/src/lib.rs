@@ -59,12 +59,41 @@ pub fn app(state: AppState) -> Router {
             metrics::count_requests,
         ))
         .layer(axum::middleware::from_fn(error::log_server_errors))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state);
     match cors_origins.as_slice() {
         [] => app,
         origins => app.layer(cors(origins)),
     }
+}
+
+/// The span each request is traced in: tower-http's default (`method`, `uri`,
+/// `version`), with a share link's token left out of the address (the API's
+/// `/api/v1/shared/{token}` and the console's `/shared/{token}`): whoever reads the
+/// server's log must not be able to open the task through it.
+fn request_span<B>(request: &axum::http::Request<B>) -> tracing::Span {
+    let uri = request.uri().to_string();
+    let shown = without_share_token(&uri);
+    tracing::debug_span!(
+        "request",
+        method = %request.method(),
+        uri = %shown,
+        version = ?request.version(),
+    )
+}
+
+/// `uri` with what follows a `/shared/` (a share link's token, up to the next `/`, `?`
+/// or `#`) replaced by `…`.
+fn without_share_token(uri: &str) -> std::borrow::Cow<'_, str> {
+    const MARK: &str = "/shared/";
+    let Some(at) = uri.find(MARK) else {
+        return std::borrow::Cow::Borrowed(uri);
+    };
+    let start = at + MARK.len();
+    let end = uri[start..]
+        .find(['/', '?', '#'])
+        .map_or(uri.len(), |i| start + i);
+    std::borrow::Cow::Owned(format!("{}…{}", &uri[..start], &uri[end..]))
 }
 
 /// The answer to other sites' pages (`[cors] origins`): a listed site's page may load the
@@ -88,6 +117,12 @@ fn cors(origins: &[String]) -> tower_http::cors::CorsLayer {
             header::AUTHORIZATION,
             header::ACCEPT_LANGUAGE,
             HeaderName::from_static("idempotency-key"),
+        ])
+        // A log's end says in a header how much of the log it left out, a page of events
+        // where the page before ends.
+        .expose_headers([
+            HeaderName::from_static(routes::tasks::LOG_LEFT_OUT),
+            HeaderName::from_static(routes::tasks::EVENTS_EARLIER),
         ])
         .max_age(std::time::Duration::from_secs(600))
 }
@@ -117,4 +152,24 @@ pub fn error_chain(err: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_share_token;
+
+    #[test]
+    fn a_share_token_is_left_out_of_a_traced_address() {
+        for (uri, shown) in [
+            (
+                "/api/v1/shared/0123abcd?lang=zh",
+                "/api/v1/shared/…?lang=zh",
+            ),
+            ("/shared/0123abcd", "/shared/…"),
+            ("/shared/0123abcd/x#y", "/shared/…/x#y"),
+            ("/api/v1/tasks/t-1/share/2", "/api/v1/tasks/t-1/share/2"),
+        ] {
+            assert_eq!(without_share_token(uri), shown, "{uri}");
+        }
+    }
 }

@@ -217,7 +217,8 @@ pub struct TaskEventView {
     pub message: String,
 }
 
-/// `POST /api/v1/tasks/{id}/share`: a read-only link.
+/// A read-only link to a task: what `POST /api/v1/tasks/{id}/share` makes, and each of
+/// the links `GET /api/v1/tasks/{id}/share` lists for the task's owner.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShareLink {
@@ -225,6 +226,13 @@ pub struct ShareLink {
     pub token: String,
     /// Where the shared view is, `/api/v1/shared/{token}`.
     pub path: String,
+    /// Its number on the task, from 1 in the order the task's links were made, never
+    /// reused: what `DELETE /api/v1/tasks/{id}/share/{link}` revokes it by.
+    pub link: u32,
+    /// When it was made.
+    pub created_at: crate::Timestamp,
+    /// Who made it.
+    pub created_by: String,
 }
 
 /// `PATCH /api/v1/tasks/{id}/tags`.

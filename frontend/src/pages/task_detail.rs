@@ -7,7 +7,7 @@ use crate::api::{self, ClientError, LogFollow};
 use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
-use shared::api::{CatalogResponse, LogReplica, ReplicaRole, TaskEventView, TaskView};
+use shared::api::{CatalogResponse, LogReplica, ReplicaRole, ShareLink, TaskEventView, TaskView};
 use shared::record::{PhaseChange, TaskPhase, Timestamp};
 use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
@@ -453,7 +453,12 @@ pub fn Timeline(
     }
 }
 
-/// What happened, oldest first: scheduling decisions, starts, exits, retries.
+/// How many of a task's latest events the page shows at first, and how many more each
+/// "Show earlier" adds: a task retried a hundred times has four hundred.
+pub const EVENTS_SHOWN: usize = 50;
+
+/// What happened, oldest first: scheduling decisions, starts, exits, retries. The latest
+/// [`EVENTS_SHOWN`] are shown, and earlier ones a page at a time on asking.
 #[component]
 pub fn EventList(
     /// The events.
@@ -463,14 +468,32 @@ pub fn EventList(
     zone: Signal<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let shown = RwSignal::new(EVENTS_SHOWN);
+    let left_out = Memo::new(move |_| events.with(Vec::len).saturating_sub(shown.get()));
+    let list = NodeRef::<leptos::html::Ol>::new();
+    let show_earlier = move |_| {
+        shown.update(|n| *n = n.saturating_add(EVENTS_SHOWN));
+        // The button goes once every event is shown: the focus goes to the list, not to
+        // the page's body.
+        if left_out.get_untracked() == 0
+            && let Some(list) = list.get_untracked()
+        {
+            let _ = list.focus();
+        }
+    };
     view! {
         <section class="panel events" aria-labelledby="events-title">
             <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
             {move || events.with(Vec::is_empty).then(|| view! {
                 <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
             })}
-            <ol data-testid="events">
-                {move || events.get().into_iter().map(|event| {
+            {move || (left_out.get() > 0).then(|| view! {
+                <button type="button" data-testid="events-earlier" on:click=show_earlier>
+                    {move || lang.text_with("ui.detail.events_earlier", &[("n", left_out.get().to_string())])}
+                </button>
+            })}
+            <ol data-testid="events" tabindex="-1" aria-labelledby="events-title" node_ref=list>
+                {move || events.with(|all| all[all.len().saturating_sub(shown.get())..].to_vec()).into_iter().map(|event| {
                     let key = format!("ui.detail.event.{}", event.kind);
                     let kind = event.kind.clone();
                     view! {
@@ -514,7 +537,8 @@ impl Question {
 /// The id of the line that says why Stop is off while a stop is under way.
 const STOP_ASKED_ID: &str = "stop-asked";
 
-/// Stop and delete (each after a confirmation), clone, resubmit, share.
+/// Stop and delete (each after a confirmation), clone, resubmit, share, and the task's
+/// share links, each with its Revoke.
 #[component]
 fn Actions(
     view: Signal<TaskView>,
@@ -577,6 +601,25 @@ fn Actions(
     let share = RwSignal::new(None::<String>);
     let copied = RwSignal::new(None::<bool>);
     let busy = RwSignal::new(false);
+    // The task's links that work, once asked for (Share or Links); what the last Revoke
+    // did, said where the revoked link's button was.
+    let links = RwSignal::new(None::<Vec<ShareLink>>);
+    let revoked = RwSignal::new(None::<(u32, shared::Timestamp)>);
+    let revoked_note = NodeRef::<leptos::html::P>::new();
+    let zone = move || view.with_untracked(|v| v.task.spec.basic.time_zone.clone());
+    let made_at = move |at: shared::Timestamp| format_task_time(lang.get(), at, &zone());
+    let link_address = |token: &str| {
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        format!("{origin}{}", Route::Shared(token.to_owned()).href())
+    };
+    let list_links = move |id: String| async move {
+        match api::share_links(&id).await {
+            Ok(list) => links.set(Some(list)),
+            Err(err) => error.set(Some(err)),
+        }
+    };
 
     let run = move |job: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
         busy.set(true);
@@ -652,14 +695,44 @@ fn Actions(
         run(Box::pin(async move {
             match api::share_task(&id).await {
                 Ok(link) => {
-                    let origin = web_sys::window()
-                        .and_then(|w| w.location().origin().ok())
-                        .unwrap_or_default();
-                    share.set(Some(format!(
-                        "{origin}{}",
-                        Route::Shared(link.token).href()
-                    )));
+                    share.set(Some(link_address(&link.token)));
                     copied.set(None);
+                    revoked.set(None);
+                    list_links(id).await;
+                }
+                Err(err) => error.set(Some(err)),
+            }
+        }))
+    };
+    let show_links = move |_| {
+        let id = id();
+        revoked.set(None);
+        run(Box::pin(list_links(id)))
+    };
+    let revoke = move |link: ShareLink| {
+        let id = id();
+        let address = link_address(&link.token);
+        // Its button goes with it: the focus goes to the line that says it is done.
+        if let Some(note) = revoked_note.get_untracked() {
+            let _ = note.focus();
+        }
+        run(Box::pin(async move {
+            // Revoked meanwhile (another tab): what was asked for is done.
+            let done = match api::revoke_share(&id, link.link).await {
+                Err(ClientError::Api(body)) if body.code == "share.not_found" => Ok(()),
+                other => other,
+            };
+            match done {
+                Ok(()) => {
+                    links.update(|list| {
+                        if let Some(list) = list {
+                            list.retain(|l| l.link != link.link);
+                        }
+                    });
+                    if share.get_untracked().as_deref() == Some(address.as_str()) {
+                        share.set(None);
+                    }
+                    revoked.set(Some((link.link, link.created_at)));
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -710,6 +783,9 @@ fn Actions(
                     <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>
                         {crate::i18n::tr("ui.detail.share")}
                     </button>
+                    <button type="button" data-testid="action-share-links" disabled=move || busy.get() on:click=show_links>
+                        {crate::i18n::tr("ui.detail.share_list")}
+                    </button>
                 })}
             </div>
             {move || (owner && stopping.get()).then(|| view! {
@@ -754,6 +830,41 @@ fn Actions(
                     </p>
                 </div>
             })}
+            {move || links.get().map(|list| view! {
+                <div class="share-links" data-testid="share-links">
+                    <h3 id="share-links-title">{crate::i18n::tr("ui.detail.share_links")}</h3>
+                    {if list.is_empty() {
+                        view! { <p class="help" data-testid="share-links-none">{crate::i18n::tr("ui.detail.share_links_none")}</p> }.into_any()
+                    } else {
+                        view! {
+                            <ul aria-labelledby="share-links-title">
+                                {list.into_iter().map(|link| {
+                                    let n = link.link;
+                                    let at = made_at(link.created_at);
+                                    let made = lang.text_with("ui.detail.share_made", &[("at", at.clone()), ("by", link.created_by.clone())]);
+                                    let label = lang.text_with("ui.detail.share_revoke_label", &[("link", n.to_string()), ("at", at)]);
+                                    let address = link_address(&link.token);
+                                    view! {
+                                        <li data-testid=format!("share-link-{n}")>
+                                            <code>{address}</code>
+                                            " "
+                                            <span class="help">{made}</span>
+                                            " "
+                                            <button type="button" data-testid=format!("share-revoke-{n}") aria-label=label
+                                                disabled=move || busy.get() on:click=move |_| revoke(link.clone())>
+                                                {crate::i18n::tr("ui.detail.share_revoke")}
+                                            </button>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        }.into_any()
+                    }}
+                </div>
+            })}
+            <p role="status" tabindex="-1" data-testid="share-revoked" node_ref=revoked_note>
+                {move || revoked.get().map(|(n, at)| lang.text_with("ui.detail.share_revoked", &[("link", n.to_string()), ("at", made_at(at))]))}
+            </p>
         </section>
     }
 }
@@ -1025,15 +1136,21 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         let mine = asked.get_value();
         let whole = over.get_untracked();
         leptos::task::spawn_local(async move {
-            let answer = api::fetch_logs(&id.get_value(), r, a).await;
+            // Only the end that is shown: a log of megabytes read whole took seconds to
+            // arrive.
+            let answer = api::fetch_log_end(&id.get_value(), r, a, SHOWN_MAX).await;
             if asked.try_get_value() != Some(mine) {
                 return;
             }
             match answer {
-                Ok(log) => {
+                Ok((log, skipped)) => {
                     let (shown, left_out) = shown_end(readable(&log));
-                    total.set(log.len());
-                    cut.set(left_out);
+                    total.set(
+                        usize::try_from(skipped)
+                            .unwrap_or(usize::MAX)
+                            .saturating_add(log.len()),
+                    );
+                    cut.set(left_out || skipped > 0);
                     text.set(shown);
                     complete.set(whole);
                     error.set(None);
@@ -1048,16 +1165,21 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         ended.set(false);
         complete.set(false);
         broken.set(false);
-        // The stream sends the log from its start: it replaces the log shown once it
-        // speaks, so a stream that cannot connect leaves the log as it was.
+        // The stream sends the end of the log written so far (what is shown), then what
+        // is appended: it replaces the log shown once it speaks, so a stream that cannot
+        // connect leaves the log as it was.
         let first = std::cell::Cell::new(true);
         let reader = std::cell::RefCell::new(Readable::default());
-        let opened = LogFollow::open(
+        // Bytes left out before the end the stream began with, as it says first.
+        let skipped = std::rc::Rc::new(std::cell::Cell::new(0usize));
+        let told = skipped.clone();
+        let opened = LogFollow::open_end(
             // The task page is the console's own, on its origin.
             &crate::api::Base::default(),
             &id.get_value(),
             replica.get_untracked(),
             attempt.get_untracked(),
+            SHOWN_MAX,
             move |chunk| {
                 // A followed log is tailed: its box stays at the newest line, unless the
                 // reader has scrolled up to read, when it stays where they are.
@@ -1070,8 +1192,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 let more = reader.borrow_mut().push(&chunk);
                 if first {
                     let (shown, left_out) = shown_end(more);
-                    total.set(chunk.len());
-                    cut.set(left_out);
+                    total.set(skipped.get().saturating_add(chunk.len()));
+                    cut.set(left_out || skipped.get() > 0);
                     text.set(shown);
                 } else {
                     total.update(|n| *n += chunk.len());
@@ -1137,7 +1259,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             },
         );
         match opened {
-            Ok(stream) => {
+            Ok(mut stream) => {
+                stream.on_left_out(move |n| told.set(usize::try_from(n).unwrap_or(usize::MAX)));
                 follow.set_value(Some(stream));
                 following.set(true);
             }
@@ -1308,6 +1431,9 @@ pub fn readable(log: &str) -> String {
 #[derive(Default)]
 pub struct Readable {
     held: String,
+    /// The last chunk ended with a `\r`, shown as a new line: a `\n` that begins this
+    /// one is the rest of its `\r\n`, not a line of its own.
+    after_cr: bool,
 }
 
 impl Readable {
@@ -1322,6 +1448,9 @@ impl Readable {
         };
         let mut out = String::with_capacity(text.len());
         let mut rest = text.as_ref();
+        if std::mem::take(&mut self.after_cr) {
+            rest = rest.strip_prefix('\n').unwrap_or(rest);
+        }
         while let Some(c) = rest.chars().next() {
             let at = rest;
             rest = &rest[c.len_utf8()..];
@@ -1337,6 +1466,7 @@ impl Readable {
                 },
                 '\r' => {
                     rest = rest.strip_prefix('\n').unwrap_or(rest);
+                    self.after_cr = rest.is_empty();
                     out.push('\n');
                 }
                 '\n' | '\t' => out.push(c),

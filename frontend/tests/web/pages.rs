@@ -1692,6 +1692,204 @@ async fn a_refused_resubmit_leads_to_the_clone() {
     finish(handle, &host, &address);
 }
 
+/// A task retried a hundred times has hundreds of events: the latest are shown, oldest
+/// first, and earlier ones a page at a time on asking, until none is left out.
+#[wasm_bindgen_test]
+async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
+    use frontend::pages::task_detail::{EVENTS_SHOWN, EventList};
+    let all: Vec<shared::api::TaskEventView> = (0..120)
+        .map(|n| shared::api::TaskEventView {
+            at: Timestamp(1_700_000_000_000 + n * 1000),
+            kind: "retrying".into(),
+            message: format!("event {n}"),
+        })
+        .collect();
+    let events = RwSignal::new(all);
+    let host = mount(move || view! { <EventList events=events.into() zone="UTC".to_owned() /> });
+    leptos::task::tick().await;
+    let messages = || all_text(&host, "[data-testid='events'] .message");
+    let earlier = || {
+        host.query_selector("[data-testid='events-earlier']")
+            .unwrap()
+            .map(|b| b.text_content().unwrap_or_default())
+    };
+    assert_eq!(EVENTS_SHOWN, 50);
+    assert_eq!(messages().len(), 50);
+    assert_eq!(messages()[0], "event 70", "the latest, oldest first");
+    assert_eq!(messages()[49], "event 119");
+    assert_eq!(
+        earlier().as_deref(),
+        Some("Show earlier events (70 not shown)")
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        earlier().as_deref(),
+        Some("显示更早的事件（还有 70 条未显示）")
+    );
+    back_to_english(&host).await;
+    find(&host, "[data-testid='events-earlier']").click();
+    leptos::task::tick().await;
+    assert_eq!(messages().len(), 100);
+    assert_eq!(messages()[0], "event 20");
+    assert_eq!(
+        earlier().as_deref(),
+        Some("Show earlier events (20 not shown)")
+    );
+    // A new event keeps the earlier ones asked for in view.
+    events.update(|e| {
+        e.push(shared::api::TaskEventView {
+            at: Timestamp(1_700_000_200_000),
+            kind: "exited".into(),
+            message: "event 120".into(),
+        })
+    });
+    leptos::task::tick().await;
+    assert_eq!(messages().len(), 100);
+    assert_eq!(
+        earlier().as_deref(),
+        Some("Show earlier events (21 not shown)")
+    );
+    let button = find(&host, "[data-testid='events-earlier']");
+    button.focus().unwrap();
+    button.click();
+    leptos::task::tick().await;
+    assert_eq!(messages().len(), 121);
+    assert_eq!(messages()[0], "event 0");
+    assert_eq!(earlier(), None, "nothing left out");
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active
+            .and_then(|a| a.get_attribute("data-testid"))
+            .as_deref(),
+        Some("events"),
+        "the focus goes to the list, not the page's body"
+    );
+}
+
+/// The owner's share links, each with its Revoke: a revoke says which link it revoked
+/// and leaves the focus on that line; a link revoked meanwhile (another tab) is gone
+/// too, not refused.
+#[wasm_bindgen_test]
+async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share-links']").await;
+    find(&host, "[data-testid='action-share-links']").click();
+    until("the links' request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share"))
+    })
+    .await;
+    let link = |n: u32, token: &str| shared::api::ShareLink {
+        token: token.to_owned(),
+        path: format!("/api/v1/shared/{token}"),
+        link: n,
+        created_at: Timestamp(1_700_000_000_000 + i64::from(n) * 60_000),
+        created_by: "alice".to_owned(),
+    };
+    let links = vec![link(1, "tok-one"), link(3, "tok-three")];
+    answer_fetch("/share", &serde_json::to_string(&links).unwrap());
+    until_found(&host, "the links", "[data-testid='share-link-3']").await;
+    let items = all_text(&host, "[data-testid='share-links'] li");
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(
+        items[0].contains("/shared/tok-one") && items[0].contains("by alice"),
+        "{items:?}"
+    );
+    let revoke_one = find(&host, "[data-testid='share-revoke-1']");
+    let label = revoke_one.get_attribute("aria-label").unwrap_or_default();
+    assert!(label.starts_with("Revoke link 1, made "), "{label}");
+    assert_eq!(
+        revoke_one.tag_name(),
+        "BUTTON",
+        "a keyboard reaches and presses it"
+    );
+
+    revoke_one.focus().unwrap();
+    revoke_one.click();
+    until("the revoke", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share/1"))
+    })
+    .await;
+    answer_fetch("/share/1", "");
+    until_found(
+        &host,
+        "the link gone",
+        "[data-testid='share-links'] li:only-child",
+    )
+    .await;
+    assert!(
+        host.query_selector("[data-testid='share-link-1']")
+            .unwrap()
+            .is_none()
+    );
+    let said = find(&host, "[data-testid='share-revoked']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.starts_with("Link 1, made ")
+            && said.ends_with("is revoked: it no longer opens this task."),
+        "{said}"
+    );
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active
+            .and_then(|a| a.get_attribute("data-testid"))
+            .as_deref(),
+        Some("share-revoked"),
+        "the focus stays where the button was"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let said = find(&host, "[data-testid='share-revoked']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.starts_with("链接 1（创建于 ") && said.ends_with("已撤销：它不能再打开此任务。"),
+        "{said}"
+    );
+    back_to_english(&host).await;
+
+    // Revoked from another tab meanwhile: the server's 404 means it is done.
+    find(&host, "[data-testid='share-revoke-3']").click();
+    until("the second revoke", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share/3"))
+    })
+    .await;
+    refuse_fetch(
+        "/share/3",
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "share.not_found", "detail": "task t1 has no share link 3"}"#,
+    );
+    until_found(&host, "no link left", "[data-testid='share-links-none']").await;
+    assert!(
+        host.query_selector("[role='alert']").unwrap().is_none(),
+        "not refused"
+    );
+    let said = find(&host, "[data-testid='share-revoked']")
+        .text_content()
+        .unwrap();
+    assert!(said.starts_with("Link 3, made "), "{said}");
+    finish(handle, &host, &address);
+}
+
 /// A tag is checked by the form's rules as it is added, at the tags; a refused save is
 /// said there too, not at the page's top.
 #[wasm_bindgen_test]
@@ -1926,6 +2124,82 @@ fn assert_followed(host: &HtmlElement) {
     );
 }
 
+/// A log is read from its end, the end the page shows (the server sends no more), and
+/// followed from there; what the server left out before it is said, as a cut the page
+/// made itself is.
+#[wasm_bindgen_test]
+async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let cut = || {
+        host.query_selector("[data-testid='log-cut']")
+            .unwrap()
+            .and_then(|p| p.text_content())
+            .unwrap_or_default()
+    };
+    let log = || find(&host, "[data-testid='log']").text_content().unwrap();
+    find(&host, "[data-testid='log-reload']").click();
+    until("the log asked for again", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+    let asked = held_fetches()
+        .into_iter()
+        .find(|u| u.contains("/logs?"))
+        .unwrap();
+    assert!(
+        asked.ends_with("/api/v1/tasks/t1/logs?replica=0&tail_bytes=524288"),
+        "{asked}"
+    );
+    js_sys::eval(&format!(
+        "window.__held.splice({}, 1)[0].resolve(new Response('step 9\\n', \
+         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '1048576' }} }}))",
+        held_fetches()
+            .iter()
+            .position(|u| u.contains("/logs?"))
+            .unwrap()
+    ))
+    .unwrap();
+    until("the log's end shown", || log() == "step 9\n").await;
+    assert_eq!(
+        cut(),
+        "Showing the last 0 KiB of this log (1024 KiB in all). Open the whole log"
+    );
+
+    // Followed: the stream's first word is how much it left out, then the end.
+    js_sys::eval(
+        "window.__RealEventSource = window.__RealEventSource || window.EventSource;
+         window.EventSource = class {
+             constructor(url, init) { this.url = url; this.readyState = 1; window.__source = this; }
+             addEventListener(kind, f) { this['on_' + kind] = f; }
+             close() { this.readyState = 2; }
+         };",
+    )
+    .unwrap();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    let url = js_sys::eval("window.__source.url")
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(
+        url,
+        "/api/v1/tasks/t1/logs?replica=0&follow=true&tail_bytes=524288"
+    );
+    js_sys::eval(
+        "window.__source.on_left_out(new MessageEvent('left_out', { data: '2097152' })); \
+         window.__source.onmessage(new MessageEvent('message', { data: 'step 10\\n' }))",
+    )
+    .unwrap();
+    until("the followed end shown", || log() == "step 10\n").await;
+    assert_eq!(
+        cut(),
+        "Showing the last 0 KiB of this log (2048 KiB in all). Open the whole log"
+    );
+    real_event_source();
+    finish(handle, &host, &address);
+}
+
 /// A followed log goes on being followed on the replica picked next: the picker does not
 /// stop the follow behind the reader's back.
 #[wasm_bindgen_test]
@@ -1942,7 +2216,10 @@ async fn a_followed_log_follows_the_replica_picked_next() {
     let follow = find(&host, "[data-testid='log-follow']");
     follow.click();
     leptos::task::tick().await;
-    assert_eq!(source(), "/api/v1/tasks/t1/logs?replica=0&follow=true 1");
+    assert_eq!(
+        source(),
+        "/api/v1/tasks/t1/logs?replica=0&follow=true&tail_bytes=524288 1"
+    );
     let picker: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='log-replica']").unchecked_into();
     picker.set_value("1");
@@ -1950,7 +2227,7 @@ async fn a_followed_log_follows_the_replica_picked_next() {
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
     until("the second replica followed", || {
-        source() == "/api/v1/tasks/t1/logs?replica=1&follow=true 1"
+        source() == "/api/v1/tasks/t1/logs?replica=1&follow=true&tail_bytes=524288 1"
     })
     .await;
     assert_followed(&host);
@@ -1987,7 +2264,7 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
             .unwrap()
     };
     until("the second attempt followed", || {
-        source() == "/api/v1/tasks/t1/logs?replica=0&follow=true"
+        source() == "/api/v1/tasks/t1/logs?replica=0&follow=true&tail_bytes=524288"
     })
     .await;
     assert_followed(&host);
@@ -2876,6 +3153,27 @@ fn a_log_is_shown_without_its_terminal_codes() {
     ];
     let shown: String = chunks.iter().map(|c| followed.push(c)).collect();
     assert_eq!(shown, "red RED and done");
+}
+
+/// A followed log's `\r\n` cut between two chunks is one line's end, as it is within
+/// one: not a blank line after it. A `\r` that ends a chunk alone (a progress bar's
+/// redraw) is still a line's end, and a later chunk's `\n` a line of its own.
+#[wasm_bindgen_test]
+fn a_crlf_split_across_two_chunks_ends_one_line() {
+    use frontend::pages::task_detail::Readable;
+    let shown = |chunks: &[&str]| {
+        let mut followed = Readable::default();
+        chunks.iter().map(|c| followed.push(c)).collect::<String>()
+    };
+    assert_eq!(shown(&["a\r", "\nb\r\n"]), "a\nb\n");
+    assert_eq!(
+        shown(&["step 1\r", "\n", "step 2\r", "\nend"]),
+        "step 1\nstep 2\nend"
+    );
+    assert_eq!(shown(&["10%\r", "20%\r", "\n"]), "10%\n20%\n");
+    assert_eq!(shown(&["a\r", "b\n", "\nc"]), "a\nb\n\nc");
+    // A code held between the two does not make the `\n` a line of its own either.
+    assert_eq!(shown(&["a\r", "\n\u{1b}[3", "1mb"]), "a\nb");
 }
 
 /// A log of megabytes is shown from its end, at most `SHOWN_MAX` bytes starting at a

@@ -273,6 +273,64 @@ impl LogText {
     }
 }
 
+/// The end of a log's text as it comes, at most `max` bytes of it from a line's start
+/// (a last line longer than `max` from within), and how many bytes before it were left
+/// out. It is cut from the text already masked, so a cut anywhere shows nothing of a
+/// hidden value that the whole text would not: a value is never read half, from a cut in
+/// the file.
+#[derive(Debug)]
+pub struct LogTail {
+    max: usize,
+    text: String,
+    left_out: u64,
+}
+
+impl LogTail {
+    /// At most `max` bytes of the end.
+    pub fn new(max: usize) -> LogTail {
+        LogTail {
+            max,
+            text: String::new(),
+            left_out: 0,
+        }
+    }
+
+    /// The next piece of the text; what is past keeping is dropped as it comes (never
+    /// more than twice `max` and a piece are held).
+    pub fn push(&mut self, piece: &str) {
+        self.text.push_str(piece);
+        if self.text.len() > self.max.saturating_mul(2) {
+            self.trim();
+        }
+    }
+
+    /// How many bytes were left out before the end, and the end.
+    pub fn finish(mut self) -> (u64, String) {
+        self.trim();
+        (self.left_out, self.text)
+    }
+
+    fn trim(&mut self) {
+        if self.text.len() <= self.max {
+            return;
+        }
+        let mut cut = self.text.len() - self.max;
+        while !self.text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        // From the next line's start, unless the cut is at one, or no line starts after
+        // it (a last line longer than `max` is shown from within, not left out whole).
+        if self.text.as_bytes()[cut - 1] != b'\n'
+            && let Some(at) = self.text[cut..].find('\n')
+            && cut + at + 1 < self.text.len()
+        {
+            cut += at + 1;
+        }
+        self.left_out += cut as u64;
+        self.text.drain(..cut);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,5 +557,54 @@ mod tests {
         assert_eq!(as_text(&[], &[b"a\xe4\xb8"]), ["a", "\u{FFFD}"]);
         // A beginning that the next byte does not continue is replaced then.
         assert_eq!(as_text(&[], &[b"\xe4", b"z"]), ["", "\u{FFFD}z", ""]);
+    }
+
+    /// The end of `text` cut as a reader of it whole would cut it.
+    fn tail_of(text: &str, max: usize) -> (u64, String) {
+        let mut tail = LogTail::new(max);
+        tail.push(text);
+        tail.finish()
+    }
+
+    #[test]
+    fn a_tail_starts_at_a_line_and_says_what_it_left_out() {
+        let log = "one\ntwo\nthree\nfour\n";
+        assert_eq!(tail_of(log, 100), (0, log.to_owned()));
+        assert_eq!(tail_of(log, 11), (8, "three\nfour\n".to_owned()));
+        assert_eq!(tail_of(log, 10), (14, "four\n".to_owned()));
+        assert_eq!(tail_of(log, 5), (14, "four\n".to_owned()));
+        // A last line longer than the tail, from within, at a character's start.
+        assert_eq!(tail_of("a\nééé", 3), (6, "é".to_owned()));
+        assert_eq!(tail_of("", 3), (0, String::new()));
+    }
+
+    #[test]
+    fn a_tail_kept_piece_by_piece_is_the_tail_of_the_whole() {
+        // Lines of many lengths, some longer than the tail, in pieces of many sizes.
+        let mut log = String::new();
+        for n in 0..400_usize {
+            log.push_str(&"x".repeat((n * 7919) % 53));
+            log.push(if n % 11 == 0 { 'é' } else { 'y' });
+            log.push('\n');
+        }
+        for max in [1, 5, 40, 64, 100, 999] {
+            for size in [1, 3, 17, 64, 500] {
+                let mut tail = LogTail::new(max);
+                let mut rest = log.as_str();
+                while !rest.is_empty() {
+                    let mut at = size.min(rest.len());
+                    while !rest.is_char_boundary(at) {
+                        at += 1;
+                    }
+                    tail.push(&rest[..at]);
+                    rest = &rest[at..];
+                }
+                assert_eq!(
+                    tail.finish(),
+                    tail_of(&log, max),
+                    "max {max}, pieces of {size}"
+                );
+            }
+        }
     }
 }

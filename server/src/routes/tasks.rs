@@ -7,7 +7,7 @@
 //! the owner's own spec; webhook targets, whose path or query often holds a token, for
 //! anyone but the owner and in a share ([`TaskSpec::for_others`]).
 
-use super::log_mask::{LogMask, LogText};
+use super::log_mask::{LogMask, LogTail, LogText};
 use super::{JsonText, LANG_TAKES, LangParam, NoParams, Params, Path, QueryParams};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
@@ -17,7 +17,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{self, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
@@ -34,7 +34,8 @@ pub fn router() -> Router<AppState> {
         .route("/tasks/{id}/stop", post(stop))
         .route("/tasks/{id}/spec", get(spec))
         .route("/tasks/{id}/resubmit", post(resubmit))
-        .route("/tasks/{id}/share", post(share))
+        .route("/tasks/{id}/share", post(share).get(share_links))
+        .route("/tasks/{id}/share/{link}", routing::delete(revoke_share))
         .route("/tasks/{id}/tags", axum::routing::patch(tags))
         .route("/tasks/{id}/events", get(events))
         .route("/tasks/{id}/logs", get(logs))
@@ -52,6 +53,8 @@ pub fn router() -> Router<AppState> {
     spec,
     resubmit,
     share,
+    share_links,
+    revoke_share,
     tags,
     events,
     logs,
@@ -67,8 +70,9 @@ const PROBLEM: &str = crate::error::PROBLEM_JSON;
 #[derive(utoipa::ToSchema)]
 #[allow(dead_code)]
 struct LogEvent {
-    /// `message` for a chunk of the log; `end`, with empty data, once the attempt has
-    /// ended.
+    /// `message` for a chunk of the log; `end`, with the data `ended`, once the attempt
+    /// has ended; with `tail_bytes`, `left_out` first, its data how many bytes of the log
+    /// were left out before its end.
     event: LogEventKind,
     /// The chunk of the log.
     data: String,
@@ -83,6 +87,8 @@ enum LogEventKind {
     Message,
     /// The attempt has ended; the stream closes.
     End,
+    /// With `tail_bytes`: how many bytes of the log were left out before the end sent.
+    LeftOut,
 }
 
 fn runner(state: &AppState) -> Result<&Arc<Runner>, ApiError> {
@@ -680,7 +686,7 @@ async fn resubmit(
     submit_spec(&state, &user, spec, idempotency_key(&headers)?, lang).await
 }
 
-/// `POST /tasks/{id}/share`: a read-only link.
+/// `POST /tasks/{id}/share`: a read-only link, until it is revoked or the task deleted.
 #[utoipa::path(
     post,
     path = "/tasks/{id}/share",
@@ -704,17 +710,95 @@ async fn share(
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
     let stored = owned(&state, &user, &id, "share").await?;
     let token = share_token();
-    runner(&state)?
+    let at = now();
+    let link = runner(&state)?
         .store()
-        .create_share(&stored.task.id, &token, now())
+        .create_share(&stored.task.id, &token, &user.name, at)
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(ShareLink {
-            path: format!("/api/v1/shared/{token}"),
+        Json(share_link(crate::store::Share {
+            link,
             token,
-        }),
+            created_at: at,
+            created_by: user.name,
+        })),
     ))
+}
+
+fn share_link(share: crate::store::Share) -> ShareLink {
+    ShareLink {
+        path: format!("/api/v1/shared/{}", share.token),
+        token: share.token,
+        link: share.link,
+        created_at: share.created_at,
+        created_by: share.created_by,
+    }
+}
+
+/// `GET /tasks/{id}/share`: the task's share links that work (not revoked), oldest
+/// first; for its owner only.
+#[utoipa::path(
+    get,
+    path = "/tasks/{id}/share",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)")
+    ),
+    responses(
+        (status = 200, description = "The task's share links not revoked, oldest first", body = Vec<ShareLink>),
+        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn share_links(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<ShareLink>>, ApiError> {
+    let stored = owned(&state, &user, &id, "list the links that share").await?;
+    let shares = runner(&state)?.store().shares(&stored.task.id).await?;
+    Ok(Json(shares.into_iter().map(share_link).collect()))
+}
+
+/// `DELETE /tasks/{id}/share/{link}`: revokes a share link; opening it answers from then
+/// on as a link never made does (404). Named by its number, not its token, so that the
+/// token stays out of request paths and the logs that keep them.
+#[utoipa::path(
+    delete,
+    path = "/tasks/{id}/share/{link}",
+    tag = "tasks",
+    params(
+        ("id" = String, Path, description = "The task id (its final name)"),
+        ("link" = u32, Path, description = "The link's number on the task (`link` of its `ShareLink`)")
+    ),
+    responses(
+        (status = 204, description = "The link is revoked"),
+        (status = 400, description = "`link` is not a whole number, or a query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or the task has no such link that works: revoked already, or never made (`share.not_found`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn revoke_share(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    _query: Params<NoParams>,
+    Path((id, link)): Path<(String, u32)>,
+) -> Result<StatusCode, ApiError> {
+    let stored = owned(&state, &user, &id, "revoke a link that shares").await?;
+    let revoked = runner(&state)?
+        .store()
+        .revoke_share(&stored.task.id, link, now())
+        .await?;
+    if revoked {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::ShareNotFound { id, link })
+    }
 }
 
 /// 128 random bits as hex, from the process's random hasher keys.
@@ -849,8 +933,8 @@ async fn tags(
     Ok(Json(view(&state, stored, lang, Some(&user)).await))
 }
 
-/// The events' one parameter; any other is refused, as `/tasks` and `/logs` refuse
-/// theirs, rather than a misspelt filter silently answering everything.
+/// The events' parameters; any other is refused, as `/tasks` and `/logs` refuse theirs,
+/// rather than a misspelt filter silently answering everything.
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
@@ -860,15 +944,39 @@ struct EventParams {
     // Read by `ReaderLang`; a field here so that it is not refused as unknown.
     #[allow(dead_code)]
     lang: Option<String>,
+    /// Only the latest this many events (before `before`), still oldest first; `0` is
+    /// read as 1, more than the server's maximum as its maximum. Without it, every one.
+    limit: Option<u32>,
+    /// Only events before this one: the `Berth-Events-Earlier` of the page after.
+    before: Option<u64>,
 }
 
 impl QueryParams for EventParams {
     fn takes() -> Vec<(&'static str, String)> {
-        vec![("lang", LANG_TAKES.to_owned())]
+        vec![
+            ("lang", LANG_TAKES.to_owned()),
+            (
+                "limit",
+                format!(
+                    "a whole number, 0 or more (a page holds 1 to {0} events: 0 is read as \
+                     1, more than {0} as {0})",
+                    crate::store::MAX_PAGE
+                ),
+            ),
+            (
+                "before",
+                "the `Berth-Events-Earlier` header of a page of this task's events".to_owned(),
+            ),
+        ]
     }
 }
 
-/// `GET /tasks/{id}/events`: oldest first.
+/// The header of a page of events that says earlier ones are left out: its value, as
+/// `before`, asks for the page before.
+pub const EVENTS_EARLIER: &str = "berth-events-earlier";
+
+/// `GET /tasks/{id}/events`: oldest first; with `limit`, a page of the latest, and
+/// `Berth-Events-Earlier` to ask for the page before.
 #[utoipa::path(
     get,
     path = "/tasks/{id}/events",
@@ -879,8 +987,8 @@ impl QueryParams for EventParams {
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
-        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner", body = Vec<TaskEventView>),
-        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner. With `limit`, only the latest that many (before `before`); when earlier ones are left out, `Berth-Events-Earlier` says where the page before ends", body = Vec<TaskEventView>, headers(("Berth-Events-Earlier" = String, description = "Sent when events before this page are left out: give it as `before` (with `limit`) for the page before"))),
+        (status = 400, description = "A query parameter other than `lang`, `limit` and `before` is given, or one is not valid (`before` not a `Berth-Events-Earlier` of this task's events)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -889,29 +997,57 @@ async fn events(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
-    _query: Params<EventParams>,
+    Params(params): Params<EventParams>,
     Path(id): Path<String>,
-) -> Result<Json<Vec<TaskEventView>>, ApiError> {
+) -> Result<Response, ApiError> {
     let stored = visible(&state, &user, &id).await?;
-    let events = runner(&state)?.store().events(&stored.task.id).await?;
+    let mut events = runner(&state)?.store().events(&stored.task.id).await?;
+    // A page: the events numbered (from 1, in the order they happened) below `before`,
+    // the latest `limit` of them. Events are only ever added, so a number names the same
+    // event for good.
+    let end = match params.before {
+        None => events.len(),
+        Some(before) => usize::try_from(before)
+            .ok()
+            .filter(|b| (1..=events.len() + 1).contains(b))
+            .map(|b| b - 1)
+            .ok_or_else(|| {
+                ApiError::BadQuery(format!(
+                    "before={before} is not where a page of task {id}'s events ends: give \
+                     the Berth-Events-Earlier header of the page after"
+                ))
+            })?,
+    };
+    let start = params.limit.map_or(0, |limit| {
+        let limit = usize::try_from(limit.clamp(1, crate::store::MAX_PAGE)).unwrap_or(1);
+        end.saturating_sub(limit)
+    });
+    events.truncate(end);
+    events.drain(..start);
     let hooks = if stored.task.owner == user.name {
         Vec::new()
     } else {
         webhooks_shown(&stored.task.spec)
     };
-    Ok(Json(
-        events
-            .into_iter()
-            .map(|e| TaskEventView {
-                at: e.at,
-                // An alert's event names its target, and may repeat it in the error.
-                message: hooks.iter().fold(e.text(lang), |text, (hook, shown)| {
-                    text.replace(hook, shown)
-                }),
-                kind: e.kind,
-            })
-            .collect(),
-    ))
+    let page: Vec<TaskEventView> = events
+        .into_iter()
+        .map(|e| TaskEventView {
+            at: e.at,
+            // An alert's event names its target, and may repeat it in the error.
+            message: hooks.iter().fold(e.text(lang), |text, (hook, shown)| {
+                text.replace(hook, shown)
+            }),
+            kind: e.kind,
+        })
+        .collect();
+    let mut answer = Json(page).into_response();
+    if start > 0 {
+        answer.headers_mut().insert(
+            axum::http::HeaderName::from_static(EVENTS_EARLIER),
+            axum::http::HeaderValue::from(start + 1),
+        );
+    }
+    Ok(answer)
 }
 
 /// Each webhook target of `spec` with its form for anyone but the owner, longest first,
@@ -942,6 +1078,9 @@ struct LogParams {
     /// `true`: stream the log as server-sent events until the attempt ends.
     #[serde(default)]
     follow: bool,
+    /// Only the log's end: at most this many bytes of it (as this reader reads it,
+    /// masked), from a line's start.
+    tail_bytes: Option<u64>,
 }
 
 impl QueryParams for LogParams {
@@ -956,15 +1095,16 @@ impl QueryParams for LogParams {
                 "a whole number from 1: an attempt the task has run".to_owned(),
             ),
             ("follow", "`true` or `false`".to_owned()),
+            ("tail_bytes", "a whole number, 0 or more".to_owned()),
         ]
     }
 }
 
-/// `GET /tasks/{id}/logs?replica=&attempt=&follow=`: a replica's log (stdout and stderr),
-/// of the latest attempt unless one is named (empty before the first has started).
-/// `follow=true` streams it as server-sent events (`data:` lines, one event per chunk)
-/// until the attempt has ended (at once before the first). Anyone but the owner reads the
-/// task's hidden env values in it masked.
+/// `GET /tasks/{id}/logs?replica=&attempt=&follow=&tail_bytes=`: a replica's log (stdout
+/// and stderr), of the latest attempt unless one is named (empty before the first has
+/// started). `follow=true` streams it as server-sent events (`data:` lines, one event per
+/// chunk) until the attempt has ended (at once before the first). `tail_bytes` asks for
+/// its end only. Anyone but the owner reads the task's hidden env values in it masked.
 #[utoipa::path(
     get,
     path = "/tasks/{id}/logs",
@@ -974,7 +1114,7 @@ impl QueryParams for LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended)", content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended; a pod's log that Kubernetes streams is followed whole", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -1059,8 +1199,14 @@ async fn logs(
     // Read before the end of a log still being written, what may begin a hidden value
     // is left out (`LogMask::cut`).
     let complete = attempt_ended(&stored.task, attempt);
+    let tail = params
+        .tail_bytes
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     if let Some(stream) = streamed {
-        return Ok(streamed_log(stream, params.follow || complete, params.follow, mask).await);
+        let tail = tail.filter(|_| !params.follow);
+        return Ok(
+            streamed_log(stream, params.follow || complete, params.follow, mask, tail).await,
+        );
     }
     let path = runner
         .backend()
@@ -1078,10 +1224,13 @@ async fn logs(
         return Err(ApiError::LogElsewhere { id, attempt });
     }
     if !params.follow {
-        return Ok(plain_text(file_text(path, mask, complete)));
+        return match tail {
+            Some(max) => file_tail(&path, mask, complete, max).await,
+            None => Ok(plain_text(file_text(path, mask, complete))),
+        };
     }
     let task = stored.task.id.clone();
-    let stream = async_stream(runner, task, attempt, path, mask);
+    let stream = async_stream(runner, task, attempt, path, mask, tail);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response())
@@ -1096,6 +1245,87 @@ fn log_event(text: &str) -> Event {
     } else {
         Event::default().data(text)
     }
+}
+
+/// The header of a log's end (`tail_bytes`) that says how many bytes of the log (as the
+/// reader reads it, masked) came before it and were left out.
+pub const LOG_LEFT_OUT: &str = "berth-log-left-out";
+
+/// The server-sent event of a followed log's end (`tail_bytes`) that says, before it,
+/// how many bytes were left out.
+const LEFT_OUT_EVENT: &str = "left_out";
+
+/// A log's end as the answer: its text, and [`LOG_LEFT_OUT`].
+fn tail_answer(left_out: u64, text: String) -> Response {
+    let mut answer = plain_text(text);
+    answer.headers_mut().insert(
+        axum::http::HeaderName::from_static(LOG_LEFT_OUT),
+        axum::http::HeaderValue::from(left_out),
+    );
+    answer
+}
+
+/// The end of a log file, at most `max` bytes from a line's start ([`LogTail`]). Cut
+/// from the masked text: with values to mask, the file is read through from its start
+/// (a value is masked only when read whole), and only its end is kept; with none, the
+/// read starts near the end. `complete`: as [`file_text`]'s.
+async fn file_tail(
+    path: &std::path::Path,
+    mask: LogMask,
+    complete: bool,
+    max: usize,
+) -> Result<Response, ApiError> {
+    use tokio::io::AsyncSeekExt;
+    let cannot = |error: std::io::Error| {
+        tracing::warn!(%error, "cannot read a replica's log");
+        ApiError::Internal("cannot read the replica's log".into())
+    };
+    let mut file = match tokio::fs::File::open(path).await {
+        Ok(file) => file,
+        // Not written yet: the replica has not started, an empty log.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(tail_answer(0, String::new()));
+        }
+        Err(error) => return Err(cannot(error)),
+    };
+    // Nothing to mask: the read starts a few bytes before the end's, so that the tail
+    // sees whether its first byte starts a line, after the rest of a character the seek
+    // cut (left out, not shown as U+FFFD).
+    let mut skipped = 0;
+    let len = file.metadata().await.map_err(cannot)?.len();
+    let max_bytes = u64::try_from(max).unwrap_or(u64::MAX);
+    let mut sought = mask.is_empty() && len > max_bytes.saturating_add(4);
+    if sought {
+        skipped = len - max_bytes - 4;
+        file.seek(std::io::SeekFrom::Start(skipped))
+            .await
+            .map_err(cannot)?;
+    }
+    let mut text = LogText::new(mask);
+    let mut tail = LogTail::new(max);
+    loop {
+        let mut piece = read_piece(&mut file).await.map_err(cannot)?;
+        if piece.is_empty() {
+            break;
+        }
+        if std::mem::take(&mut sought) {
+            let rest_of_char = piece
+                .iter()
+                .take(3)
+                .take_while(|b| **b & 0xC0 == 0x80)
+                .count();
+            piece.drain(..rest_of_char);
+            skipped += rest_of_char as u64;
+        }
+        tail.push(&text.push(&piece));
+    }
+    if complete {
+        tail.push(&text.finish());
+    } else {
+        text.cut();
+    }
+    let (left_out, end) = tail.finish();
+    Ok(tail_answer(skipped + left_out, end))
 }
 
 /// A log read whole, as the answer's text.
@@ -1197,6 +1427,7 @@ async fn streamed_log(
     complete: bool,
     follow: bool,
     mask: LogMask,
+    end_only: Option<usize>,
 ) -> Response {
     use futures_util::StreamExt;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -1233,6 +1464,26 @@ async fn streamed_log(
     // (the connection is cut, not ended), a followed log's `end` event is left out (the
     // page says the log broke off, as for a local log that cannot be read).
     let whole = move || !broke.load(Ordering::SeqCst);
+    if let Some(max) = end_only {
+        // Read to its end here, only the end kept: what the answer's header says is known
+        // before its body.
+        let mut kept = LogTail::new(max);
+        let mut masked = std::pin::pin!(masked);
+        while let Some(text) = masked.next().await {
+            kept.push(&text);
+        }
+        let (left_out, end) = kept.finish();
+        if whole() {
+            return tail_answer(left_out, end);
+        }
+        let pieces = futures_util::stream::iter([
+            Ok(end),
+            Err(std::io::Error::other("the pod's log broke off")),
+        ]);
+        let mut answer = tail_answer(left_out, String::new());
+        *answer.body_mut() = axum::body::Body::from_stream(pieces);
+        return answer;
+    }
     if !follow {
         let pieces = masked.map(Ok::<_, std::io::Error>).chain(
             futures_util::stream::once(async move {
@@ -1261,6 +1512,7 @@ fn async_stream(
     attempt: u32,
     path: std::path::PathBuf,
     mask: LogMask,
+    tail: Option<usize>,
 ) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
     let mut log = LogText::new(mask);
@@ -1281,6 +1533,36 @@ fn async_stream(
                 None => Ok(Vec::new()),
             }
         };
+        // Asked for its end only: what is written so far is read through (masked, as a
+        // value is masked only when read whole) and its end sent as one chunk, after an
+        // event that says how much was left out; what follows is sent as it comes.
+        if let Some(max) = tail {
+            let mut kept = LogTail::new(max);
+            loop {
+                if tx.is_closed() {
+                    return;
+                }
+                let Ok(appended) = read_on(&mut file).await else {
+                    return;
+                };
+                kept.push(&log.push(&appended));
+                if appended.len() < LOG_PIECE {
+                    break;
+                }
+            }
+            let (left_out, end) = kept.finish();
+            if left_out > 0 {
+                let said = Event::default()
+                    .event(LEFT_OUT_EVENT)
+                    .data(left_out.to_string());
+                if tx.send(said).await.is_err() {
+                    return;
+                }
+            }
+            if !end.is_empty() && tx.send(log_event(&end)).await.is_err() {
+                return;
+            }
+        }
         loop {
             // A reader that has gone is noticed here, not only at the next send: a
             // quiet log would otherwise be polled until the attempt ends.
@@ -1344,8 +1626,50 @@ fn tokio_stream_from(
 
 #[cfg(test)]
 mod tests {
-    use super::ListedPhase;
+    use super::{ListedPhase, LogMask, file_tail};
     use shared::TaskPhase;
+
+    /// A log file's end read from near it (nothing to mask) is the end read through from
+    /// its start (with a value to mask that the log does not hold): the same text, at a
+    /// line's start, and the same count left out, whatever the seek cuts.
+    #[tokio::test]
+    async fn a_files_end_read_from_near_it_is_the_end_read_through() {
+        use http_body_util::BodyExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("0.log");
+        let mut log = String::new();
+        for n in 0..3000_usize {
+            log.push_str(&"é中".repeat(n % 5));
+            log.push_str(&n.to_string());
+            log.push('\n');
+        }
+        log.push_str(&"中".repeat(40));
+        std::fs::write(&path, &log).expect("written");
+        let end = async |mask: LogMask, max: usize| {
+            let answer = file_tail(&path, mask, true, max).await.expect("reads");
+            let left_out: u64 = answer.headers()[super::LOG_LEFT_OUT]
+                .to_str()
+                .expect("text")
+                .parse()
+                .expect("a number");
+            let body = answer
+                .into_body()
+                .collect()
+                .await
+                .expect("a body")
+                .to_bytes();
+            (left_out, String::from_utf8(body.to_vec()).expect("UTF-8"))
+        };
+        let mut sizes: Vec<usize> = (0..200).collect();
+        sizes.extend([1000, 4096, 70_000, log.len() - 1, log.len(), log.len() + 9]);
+        for max in sizes {
+            let near = end(LogMask::default(), max).await;
+            let through = end(LogMask::new(["not-in-the-log"]), max).await;
+            assert_eq!(near, through, "{max}");
+            assert_eq!(near.0 as usize + near.1.len(), log.len(), "{max}");
+            assert!(log.ends_with(&near.1), "{max}");
+        }
+    }
 
     #[test]
     fn every_phase_but_deleted_can_be_listed() {

@@ -4,8 +4,8 @@
 //! unset — `scripts/postgres.sh` starts one and sets it).
 
 use super::{
-    Cursor, HiddenValue, Inserted, ListQuery, NewTask, PostgresStore, SqliteStore, StoreError,
-    StoredTask, TagFilter, TaskEvent, TaskStore, Viewer, restore_hidden,
+    Cursor, HiddenValue, Inserted, ListQuery, NewTask, PostgresStore, Share, SqliteStore,
+    StoreError, StoredTask, TagFilter, TaskEvent, TaskStore, Viewer, restore_hidden,
 };
 use shared::Resources;
 use shared::quota::NodeShare;
@@ -112,6 +112,7 @@ macro_rules! every_store_test {
             concurrent_phase_changes_keep_every_allowed_step,
             unfinished_tasks_come_in_submit_order,
             shares_name_their_task_and_tokens_are_unique,
+            share_links_are_listed_and_revoked_one_by_one,
             keyed_events_and_reasons_read_back_whole,
             an_insert_answers_the_number_a_read_gives,
             refused_inserts_leave_every_connection_usable,
@@ -873,24 +874,123 @@ pub(super) async fn unfinished_tasks_come_in_submit_order(store: Arc<dyn TaskSto
 pub(super) async fn shares_name_their_task_and_tokens_are_unique(store: Arc<dyn TaskStore>) {
     let t = id("bert-aaaaa");
     add(&*store, &t.0, "alice", 1, spec()).await;
-    store
-        .create_share(&t, "tok-1", Timestamp(2))
-        .await
-        .expect("shares");
+    assert_eq!(
+        store
+            .create_share(&t, "tok-1", "alice", Timestamp(2))
+            .await
+            .expect("shares"),
+        1
+    );
     assert_eq!(store.shared("tok-1").await.expect("reads"), Some(t.clone()));
     assert_eq!(store.shared("tok-2").await.expect("reads"), None);
     assert!(matches!(
-        store.create_share(&t, "tok-1", Timestamp(3)).await,
+        store.create_share(&t, "tok-1", "alice", Timestamp(3)).await,
         Err(StoreError::TokenTaken)
     ));
     assert!(matches!(
         store
-            .create_share(&id("ghost-zzzzz"), "tok-3", Timestamp(3))
+            .create_share(&id("ghost-zzzzz"), "tok-3", "alice", Timestamp(3))
             .await,
         Err(StoreError::NotFound { .. })
     ));
     assert!(matches!(
         store.set_tags(&id("ghost-zzzzz"), &[]).await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+pub(super) async fn share_links_are_listed_and_revoked_one_by_one(store: Arc<dyn TaskStore>) {
+    let t = id("bert-aaaaa");
+    let other = id("bert-bbbbb");
+    add(&*store, &t.0, "alice", 1, spec()).await;
+    add(&*store, &other.0, "alice", 2, spec()).await;
+    assert_eq!(store.shares(&t).await.expect("lists"), []);
+    for (token, at) in [("tok-a", 10), ("tok-b", 11), ("tok-c", 12)] {
+        store
+            .create_share(&t, token, "alice", Timestamp(at))
+            .await
+            .expect("shares");
+    }
+    // Another task's links are numbered on their own.
+    assert_eq!(
+        store
+            .create_share(&other, "tok-x", "alice", Timestamp(13))
+            .await
+            .expect("shares"),
+        1
+    );
+    let share = |link: u32, token: &str, at: i64| Share {
+        link,
+        token: token.to_owned(),
+        created_at: Timestamp(at),
+        created_by: "alice".to_owned(),
+    };
+    assert_eq!(
+        store.shares(&t).await.expect("lists"),
+        [
+            share(1, "tok-a", 10),
+            share(2, "tok-b", 11),
+            share(3, "tok-c", 12)
+        ]
+    );
+
+    assert!(
+        store
+            .revoke_share(&t, 2, Timestamp(20))
+            .await
+            .expect("revokes")
+    );
+    assert_eq!(store.shared("tok-b").await.expect("reads"), None);
+    assert_eq!(store.shared("tok-a").await.expect("reads"), Some(t.clone()));
+    assert_eq!(
+        store.shares(&t).await.expect("lists"),
+        [share(1, "tok-a", 10), share(3, "tok-c", 12)]
+    );
+    // Revoked already, not there, or another task's: nothing to revoke.
+    assert!(
+        !store
+            .revoke_share(&t, 2, Timestamp(21))
+            .await
+            .expect("answers")
+    );
+    assert!(
+        !store
+            .revoke_share(&t, 9, Timestamp(21))
+            .await
+            .expect("answers")
+    );
+    assert!(
+        !store
+            .revoke_share(&other, 3, Timestamp(21))
+            .await
+            .expect("answers")
+    );
+    assert_eq!(
+        store.shared("tok-x").await.expect("reads"),
+        Some(other.clone())
+    );
+    // A revoked token is never given again, and a number never reused.
+    assert!(matches!(
+        store
+            .create_share(&t, "tok-b", "alice", Timestamp(22))
+            .await,
+        Err(StoreError::TokenTaken)
+    ));
+    assert_eq!(
+        store
+            .create_share(&t, "tok-d", "alice", Timestamp(23))
+            .await
+            .expect("shares"),
+        4
+    );
+    assert!(matches!(
+        store.shares(&id("ghost-zzzzz")).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store
+            .revoke_share(&id("ghost-zzzzz"), 1, Timestamp(24))
+            .await,
         Err(StoreError::NotFound { .. })
     ));
 }
@@ -997,7 +1097,7 @@ pub(super) async fn data_survives_closing_and_reopening(fixture: &Fixture) {
         };
         store.push_event(&t, &event).await.expect("pushes");
         store
-            .create_share(&t, "tok", Timestamp(3))
+            .create_share(&t, "tok", "alice", Timestamp(3))
             .await
             .expect("shares");
         store.get(&t).await.expect("found")

@@ -321,6 +321,19 @@ pub mod event_kind {
     pub const ALERT: &str = "alert";
 }
 
+/// A share link of a task, as its owner lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// Its number on the task, from 1 in the order the links were made, never reused.
+    pub link: u32,
+    /// The token that names the task.
+    pub token: String,
+    /// When it was made.
+    pub created_at: Timestamp,
+    /// Who made it.
+    pub created_by: String,
+}
+
 /// A tag filter: the key, and the value when it must match too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TagFilter {
@@ -592,16 +605,33 @@ pub trait TaskStore: Send + Sync {
     /// [`StoreError::NotFound`]; database failures.
     async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()>;
 
-    /// Records a share link: `token` now names the task.
+    /// Records a share link that `by` made: `token` now names the task. Answers the
+    /// link's number on the task ([`Share::link`]).
     ///
     /// # Errors
     ///
-    /// [`StoreError::TokenTaken`] when the token names a share already;
-    /// [`StoreError::NotFound`]; database failures.
-    async fn create_share(&self, id: &TaskId, token: &str, at: Timestamp) -> Result<()>;
+    /// [`StoreError::TokenTaken`] when the token names a share already (a revoked one
+    /// too); [`StoreError::NotFound`]; database failures.
+    async fn create_share(&self, id: &TaskId, token: &str, by: &str, at: Timestamp) -> Result<u32>;
 
-    /// The task a share token names, if any (deleted tasks included: the caller decides
-    /// what a link to one shows).
+    /// The task's share links not revoked, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn shares(&self, id: &TaskId) -> Result<Vec<Share>>;
+
+    /// Revokes the task's share link numbered `link` at `at`: its token names nothing
+    /// from then on ([`TaskStore::shared`]). `false` when the task has no such link not
+    /// revoked already.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn revoke_share(&self, id: &TaskId, link: u32, at: Timestamp) -> Result<bool>;
+
+    /// The task a share token names, if any and not revoked (deleted tasks included:
+    /// the caller decides what a link to one shows).
     ///
     /// # Errors
     ///

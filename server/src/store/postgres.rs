@@ -22,12 +22,12 @@
 
 use super::rows::{
     attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page, not_found,
-    require_task,
+    require_task, shares_of,
 };
 use super::{
-    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Reservation, Result, StoreError,
-    StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column, parse_phase,
-    phase_code, task_type_code, without_password,
+    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Reservation, Result, Share,
+    StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column,
+    parse_phase, phase_code, task_type_code, without_password,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -350,34 +350,60 @@ impl TaskStore for PostgresStore {
         tx.commit().await.map_err(db)
     }
 
-    async fn create_share(&self, id: &TaskId, token: &str, at: Timestamp) -> Result<()> {
-        // ON CONFLICT keeps a taken token from aborting anything: it inserts no row,
-        // and the task's existence tells the two empty outcomes apart.
-        let done = sqlx::query(
-            "INSERT INTO task_shares (token, task_id, created_at) \
-             SELECT $1, t.id, $2 FROM tasks t WHERE t.id = $3 ON CONFLICT (token) DO NOTHING",
+    async fn create_share(&self, id: &TaskId, token: &str, by: &str, at: Timestamp) -> Result<u32> {
+        // The task's row lock keeps two links made at once from one number. ON CONFLICT
+        // keeps a taken token from aborting the transaction: it inserts no row.
+        let mut tx = self.write().await?;
+        lock_task(&mut tx, id).await?;
+        let n: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO task_shares (token, task_id, created_at, n, created_by) \
+             SELECT $1, $2, $3, COALESCE(MAX(n), 0) + 1, $4 FROM task_shares \
+             WHERE task_id = $2 ON CONFLICT (token) DO NOTHING RETURNING n",
         )
         .bind(token)
-        .bind(at.0)
         .bind(&id.0)
-        .execute(&self.pool)
+        .bind(at.0)
+        .bind(by)
+        .fetch_optional(&mut *tx)
         .await
         .map_err(db)?;
-        if done.rows_affected() == 1 {
-            return Ok(());
-        }
-        let mut conn = self.pool.acquire().await.map_err(db)?;
-        require_task::<Postgres>(&mut conn, id).await?;
-        Err(StoreError::TokenTaken)
+        let n = n.ok_or(StoreError::TokenTaken)?;
+        tx.commit().await.map_err(db)?;
+        u32::try_from(n).map_err(|_| corrupt(&id.0, "share link number", None))
+    }
+
+    async fn shares(&self, id: &TaskId) -> Result<Vec<Share>> {
+        let mut tx = self.read().await?;
+        let shares = shares_of::<Postgres>(&mut tx, id).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(shares)
+    }
+
+    async fn revoke_share(&self, id: &TaskId, link: u32, at: Timestamp) -> Result<bool> {
+        let mut tx = self.write().await?;
+        lock_task(&mut tx, id).await?;
+        let done = sqlx::query(
+            "UPDATE task_shares SET revoked_at = $1 \
+             WHERE task_id = $2 AND n = $3 AND revoked_at IS NULL",
+        )
+        .bind(at.0)
+        .bind(&id.0)
+        .bind(i64::from(link))
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(done.rows_affected() == 1)
     }
 
     async fn shared(&self, token: &str) -> Result<Option<TaskId>> {
-        let id: Option<String> =
-            sqlx::query_scalar("SELECT task_id FROM task_shares WHERE token = $1")
-                .bind(token)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(db)?;
+        let id: Option<String> = sqlx::query_scalar(
+            "SELECT task_id FROM task_shares WHERE token = $1 AND revoked_at IS NULL",
+        )
+        .bind(token)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
         Ok(id.map(TaskId))
     }
 

@@ -2,7 +2,7 @@
 //! decoding, and the history and tags fetched in bulk beside them.
 
 use super::{
-    Cursor, HiddenValue, ListQuery, MAX_PAGE, Page, Result, StoreError, StoredTask,
+    Cursor, HiddenValue, ListQuery, MAX_PAGE, Page, Result, Share, StoreError, StoredTask,
     keyed_from_column, parse_phase,
 };
 use shared::record::{PhaseChange, TaskId, Timestamp};
@@ -112,6 +112,36 @@ where
     sql.push(" ORDER BY env_index");
     let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
     rows.iter().map(|row| decode_hidden(id, row)).collect()
+}
+
+/// The share links of task `id` not revoked, oldest first.
+pub(super) async fn shares_of<DB>(conn: &mut DB::Connection, id: &TaskId) -> Result<Vec<Share>>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> i64: Decode<'r, DB> + Type<DB>,
+{
+    require_task::<DB>(conn, id).await?;
+    let mut sql = QueryBuilder::<DB>::new(
+        "SELECT n, token, created_at, created_by FROM task_shares WHERE task_id = ",
+    );
+    sql.push_bind(id.0.clone());
+    sql.push(" AND revoked_at IS NULL ORDER BY n");
+    let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
+    rows.iter()
+        .map(|row| {
+            let n: i64 = row.try_get(0).map_err(db)?;
+            Ok(Share {
+                link: u32::try_from(n).map_err(|_| corrupt(&id.0, "share link number", None))?,
+                token: row.try_get(1).map_err(db)?,
+                created_at: Timestamp(row.try_get(2).map_err(db)?),
+                created_by: row.try_get(3).map_err(db)?,
+            })
+        })
+        .collect()
 }
 
 /// One page of [`super::TaskStore::list`], read through `conn` (a read transaction of

@@ -14,12 +14,12 @@
 
 use super::rows::{
     TASK_COLUMNS, attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page,
-    not_found, require_task,
+    not_found, require_task, shares_of,
 };
 use super::{
-    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Result, StoreError, StoredTask,
-    TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column, parse_phase, phase_code,
-    task_type_code,
+    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Result, Share, StoreError,
+    StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column, parse_phase,
+    phase_code, task_type_code,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -455,31 +455,61 @@ impl TaskStore for SqliteStore {
         tx.commit().await.map_err(db)
     }
 
-    async fn create_share(&self, id: &TaskId, token: &str, at: Timestamp) -> Result<()> {
-        let done = sqlx::query(
-            "INSERT INTO task_shares (token, task_id, created_at) \
-             SELECT ?, t.id, ? FROM tasks t WHERE t.id = ?",
+    async fn create_share(&self, id: &TaskId, token: &str, by: &str, at: Timestamp) -> Result<u32> {
+        // One statement: SQLite's write lock keeps two links of a task from one number.
+        let done: std::result::Result<Option<i64>, _> = sqlx::query_scalar(
+            "INSERT INTO task_shares (token, task_id, created_at, n, created_by) \
+             SELECT ?, t.id, ?, \
+                    (SELECT COALESCE(MAX(s.n), 0) + 1 FROM task_shares s WHERE s.task_id = t.id), \
+                    ? \
+             FROM tasks t WHERE t.id = ? RETURNING n",
         )
         .bind(token)
         .bind(at.0)
+        .bind(by)
         .bind(&id.0)
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await;
         match done {
-            Ok(done) if done.rows_affected() == 0 => Err(not_found(id)),
-            Ok(_) => Ok(()),
+            Ok(None) => Err(not_found(id)),
+            Ok(Some(n)) => u32::try_from(n).map_err(|_| corrupt(&id.0, "share link number", None)),
             Err(error) if is_unique_violation(&error) => Err(StoreError::TokenTaken),
             Err(error) => Err(db(error)),
         }
     }
 
+    async fn shares(&self, id: &TaskId) -> Result<Vec<Share>> {
+        let mut tx = self.read().await?;
+        let shares = shares_of::<Sqlite>(&mut tx, id).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(shares)
+    }
+
+    async fn revoke_share(&self, id: &TaskId, link: u32, at: Timestamp) -> Result<bool> {
+        let mut tx = self.write().await?;
+        require_task::<Sqlite>(&mut tx, id).await?;
+        let done = sqlx::query(
+            "UPDATE task_shares SET revoked_at = ? \
+             WHERE task_id = ? AND n = ? AND revoked_at IS NULL",
+        )
+        .bind(at.0)
+        .bind(&id.0)
+        .bind(i64::from(link))
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(done.rows_affected() == 1)
+    }
+
     async fn shared(&self, token: &str) -> Result<Option<TaskId>> {
-        let id: Option<String> =
-            sqlx::query_scalar("SELECT task_id FROM task_shares WHERE token = ?")
-                .bind(token)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(db)?;
+        let id: Option<String> = sqlx::query_scalar(
+            "SELECT task_id FROM task_shares WHERE token = ? AND revoked_at IS NULL",
+        )
+        .bind(token)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
         Ok(id.map(TaskId))
     }
 
@@ -662,6 +692,60 @@ mod tests {
             .await
             .expect("opens");
         (dir, store)
+    }
+
+    /// Links made before they could be listed are numbered by when they were made, each
+    /// task's from 1, and credited to their task's owner, the only one who could make
+    /// them; they work until revoked.
+    #[tokio::test]
+    async fn share_links_made_before_they_were_numbered_read_back_numbered() {
+        let pool = sqlx::SqlitePool::connect("sqlite::memory:")
+            .await
+            .expect("opens");
+        for schema in [
+            include_str!("../../migrations/0001_tasks.sql"),
+            include_str!("../../migrations/0002_keyed_messages.sql"),
+            include_str!("../../migrations/0003_owner_org_tenant.sql"),
+            include_str!("../../migrations/0004_task_events_kind.sql"),
+        ] {
+            sqlx::raw_sql(schema)
+                .execute(&pool)
+                .await
+                .expect("migrates");
+        }
+        sqlx::raw_sql(
+            "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
+             phase, attempts, created_at, updated_at, spec, quota) VALUES \
+             ('a-1', 1, 'alice', 'nlp', 'pytorch_job', 0, 'running', 1, 1, 1, '{}', '[]'), \
+             ('b-1', 2, 'bob', 'nlp', 'pytorch_job', 0, 'running', 1, 1, 1, '{}', '[]'); \
+             INSERT INTO task_shares (token, task_id, created_at) VALUES \
+             ('t-late', 'a-1', 30), ('t-early', 'a-1', 10), ('t-b', 'a-1', 20), \
+             ('t-a', 'a-1', 20), ('t-bob', 'b-1', 5);",
+        )
+        .execute(&pool)
+        .await
+        .expect("inserts");
+        sqlx::raw_sql(include_str!("../../migrations/0005_share_links.sql"))
+            .execute(&pool)
+            .await
+            .expect("migrates");
+        let rows: Vec<(String, i64, String, Option<i64>)> = sqlx::query_as(
+            "SELECT token, n, created_by, revoked_at FROM task_shares ORDER BY task_id, n",
+        )
+        .fetch_all(&pool)
+        .await
+        .expect("reads");
+        let row = |token: &str, n: i64, by: &str| (token.to_owned(), n, by.to_owned(), None);
+        assert_eq!(
+            rows,
+            [
+                row("t-early", 1, "alice"),
+                row("t-a", 2, "alice"),
+                row("t-b", 3, "alice"),
+                row("t-late", 4, "alice"),
+                row("t-bob", 1, "bob"),
+            ]
+        );
     }
 
     #[tokio::test]

@@ -411,6 +411,96 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn share_links_are_listed_and_revoked_by_their_owner_alone() {
+    captured_logs();
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    let submitted = alice.post("/api/v1/tasks", &spec("sleep 1000", true)).await;
+    assert_eq!(submitted.status, StatusCode::CREATED, "{}", submitted.text);
+    let id = submitted.json["id"].as_str().expect("an id").to_owned();
+    let private = alice
+        .post("/api/v1/tasks", &spec("sleep 1000", false))
+        .await;
+    let private_id = private.json["id"].as_str().expect("an id").to_owned();
+    let links = format!("/api/v1/tasks/{id}/share");
+    let mut made = Vec::new();
+    for n in 1..=2 {
+        let link = alice.post(&links, &json!({})).await;
+        assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+        assert_eq!(link.json["link"], n, "{}", link.text);
+        assert_eq!(link.json["created_by"], "alice", "{}", link.text);
+        made.push(link.json);
+    }
+    let token = |n: usize| made[n]["token"].as_str().expect("a token").to_owned();
+    let path = |n: usize| made[n]["path"].as_str().expect("a path").to_owned();
+
+    // Her list holds both, as they were made; no one else has one.
+    let listed = alice.get(&links).await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    assert_eq!(listed.json, json!(made));
+    for (method, path) in [("GET", links.clone()), ("DELETE", format!("{links}/1"))] {
+        let answer = bob.send(method, &path, None).await;
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{method} {path}");
+        assert_eq!(answer.json["code"], "task.forbidden", "{}", answer.text);
+        let hidden = bob
+            .send(method, &path.replace(&id, &private_id), None)
+            .await;
+        assert_eq!(hidden.status, StatusCode::NOT_FOUND, "{method} {path}");
+        assert_eq!(hidden.json["code"], "task.not_found", "{}", hidden.text);
+    }
+    assert_eq!(bob.get(&path(0)).await.status, StatusCode::OK);
+
+    // Revoked, the first link answers as a link never made; the second still works.
+    let revoked = alice.send("DELETE", &format!("{links}/1"), None).await;
+    assert_eq!(revoked.status, StatusCode::NO_CONTENT, "{}", revoked.text);
+    let unknown = bob
+        .get("/api/v1/shared/0123456789abcdef0123456789abcdef")
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    for caller in [&alice, &bob] {
+        let gone = caller.get(&path(0)).await;
+        assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+        assert_eq!(gone.json, unknown.json);
+        assert_eq!(caller.get(&path(1)).await.status, StatusCode::OK);
+    }
+    assert_eq!(alice.get(&links).await.json, json!([made[1]]));
+
+    // A link revoked already, or never made, is named in its refusal.
+    for n in [1, 7] {
+        let again = alice.send("DELETE", &format!("{links}/{n}"), None).await;
+        assert_eq!(again.status, StatusCode::NOT_FOUND, "{}", again.text);
+        assert_eq!(again.json["code"], "share.not_found", "{}", again.text);
+        let detail = again.json["detail"].as_str().expect("a detail");
+        assert!(
+            detail.contains(&format!("task {id} has no share link {n}")),
+            "{detail}"
+        );
+    }
+    let bad = alice.send("DELETE", &format!("{links}/first"), None).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    assert_eq!(
+        alice.get(&format!("{links}?all=true")).await.status,
+        StatusCode::BAD_REQUEST
+    );
+
+    for task in [&id, &private_id] {
+        alice
+            .post(&format!("/api/v1/tasks/{task}/stop"), &json!({}))
+            .await;
+    }
+    // Opening a link logs its request, not the token in its address.
+    let logs = String::from_utf8_lossy(&captured_logs().lock().unwrap()).into_owned();
+    assert!(
+        logs.contains("/api/v1/shared/…"),
+        "the requests were logged"
+    );
+    for n in 0..2 {
+        assert!(!logs.contains(&token(n)), "a share token was logged");
+    }
+}
+
 /// A chat hook's URL: its path and query are the credential.
 const HOOK: &str = "https://127.0.0.1:9/hooks/T0B0/XyZ-hook-path-7c1e?token=q-hook-token-2b9d";
 /// The hook as anyone but its owner reads it: where it goes, not how to post to it.

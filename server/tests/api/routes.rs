@@ -225,7 +225,8 @@ async fn every_route_refuses_a_query_parameter_it_does_not_take() {
         }
         let path = template
             .replace("{id}", "no-such-task")
-            .replace("{token}", "0");
+            .replace("{token}", "0")
+            .replace("{link}", "1");
         for (method, op) in item.as_object().expect("operations") {
             let request = |query: &str| {
                 Request::builder()
@@ -260,7 +261,7 @@ async fn every_route_refuses_a_query_parameter_it_does_not_take() {
                     "lang" => "en",
                     "type" => "pytorch_job",
                     "mine" | "follow" => "true",
-                    "limit" | "replica" | "attempt" => "1",
+                    "limit" | "replica" | "attempt" | "tail_bytes" | "before" => "1",
                     "cursor" => continue,
                     _ => "x",
                 };

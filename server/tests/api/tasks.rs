@@ -446,6 +446,218 @@ async fn a_long_log_comes_whole_read_or_followed() {
     assert!(pieces >= 3, "in pieces, not one event: {pieces}");
 }
 
+/// A log's end with `tail_bytes`: the answer's text and how many bytes its header says
+/// were left out before it.
+async fn log_end(app: &Router, id: &str, tail: usize) -> (String, u64) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let path = format!("/api/v1/tasks/{id}/logs?replica=0&tail_bytes={tail}");
+    let response = app.clone().oneshot(get(&path)).await.expect("answers");
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    let left_out = response.headers()["berth-log-left-out"]
+        .to_str()
+        .expect("a number")
+        .parse()
+        .expect("a number");
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    (String::from_utf8(body.to_vec()).expect("UTF-8"), left_out)
+}
+
+/// The end of a log longer than the end asked for starts at a line's start, is all of
+/// the log after that start, and says how much came before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logs_end_starts_at_a_line_and_says_what_it_left_out() {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("seq 1 20000")).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (status, whole) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    assert_eq!(status, StatusCode::OK);
+    let whole = whole.as_str().expect("text").to_owned();
+    assert_eq!(whole.lines().count(), 20000);
+    // A last line longer than the end asked for is cut within ("20000\n" is 6 bytes).
+    for tail in [1, 5] {
+        let (end, left_out) = log_end(&app, &id, tail).await;
+        assert_eq!(end, whole[whole.len() - tail..], "{tail}");
+        assert_eq!(left_out, (whole.len() - tail) as u64, "{tail}");
+    }
+    for tail in [6, 7, 100, 4096, whole.len() - 1] {
+        let (end, left_out) = log_end(&app, &id, tail).await;
+        assert!(end.len() <= tail, "{tail}: {} bytes", end.len());
+        let start = whole.len() - end.len();
+        assert!(whole.ends_with(&end), "{tail}: not the log's end");
+        assert_eq!(
+            &whole[start - 1..start],
+            "\n",
+            "{tail}: not at a line's start"
+        );
+        // The line before it did not fit.
+        let before = whole[..start - 1].rfind('\n').map_or(0, |at| at + 1);
+        assert!(whole.len() - before > tail, "{tail}: a line more fits");
+        assert_eq!(left_out, start as u64, "{tail}");
+        assert!(
+            end.is_empty() || end.ends_with("20000\n"),
+            "{tail}: {end:?}"
+        );
+    }
+    assert_eq!(log_end(&app, &id, whole.len()).await, (whole.clone(), 0));
+    assert_eq!(log_end(&app, &id, 1 << 40).await, (whole, 0));
+    let (status, body) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&tail_bytes=-1")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("tail_bytes"),
+        "{body}"
+    );
+}
+
+/// A hidden value is masked in a log's end however near the cut it falls: the end is
+/// cut from the masked log, never from the file, so no part of the value shows, and the
+/// end is the masked log's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logs_end_cut_near_a_hidden_value_keeps_it_masked() {
+    const SECRET: &str = "wandb-demo-secret";
+    let app = server::app(demo_state().await);
+    // The owner's hidden persistent value is masked for everyone, her too: at the start
+    // of a line, within one, at its end, and in a last line without a newline.
+    let command = "echo \"$WANDB_API_KEY\"; echo \"key=$WANDB_API_KEY end\"; \
+                   echo \"ab$WANDB_API_KEY\"; printf 'last=%s' \"$WANDB_API_KEY\"";
+    let id = submitted(&app, &pytorch(command)).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (_, whole) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    let whole = whole.as_str().expect("text").to_owned();
+    assert_eq!(whole, "******\nkey=****** end\nab******\nlast=******");
+    // Every cut of the file's bytes, the value's 17 and its mask's 6 included.
+    let file_len = 4 * SECRET.len() + "\nkey= end\nab\nlast=".len();
+    for tail in 1..=file_len + 1 {
+        let (end, left_out) = log_end(&app, &id, tail).await;
+        for piece in (0..SECRET.len() - 2).map(|at| &SECRET[at..at + 3]) {
+            assert!(!end.contains(piece), "{tail}: {piece:?} shows in {end:?}");
+        }
+        assert!(
+            whole.ends_with(&end),
+            "{tail}: {end:?} is not the masked log's end"
+        );
+        assert_eq!(left_out as usize + end.len(), whole.len(), "{tail}");
+    }
+}
+
+/// A followed log asked for its end gets the end of what is written so far, after an
+/// event that says how much was left out, then what is appended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_logs_end_says_what_it_left_out_then_follows() {
+    let app = server::app(demo_state().await);
+    let marker = temp_dir("tail-follow").join("go");
+    let command = format!(
+        "seq 1 3000; while [ ! -e {} ]; do sleep 0.1; done; echo after",
+        marker.display()
+    );
+    let id = submitted(&app, &pytorch(&command)).await;
+    wait_for(&app, &id, phase_is("running")).await;
+    let log = format!("/api/v1/tasks/{id}/logs?replica=0");
+    for _ in 0..300 {
+        let (_, text) = call(&app, get(&log)).await;
+        if text.as_str().unwrap_or_default().ends_with("3000\n") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = app
+        .clone()
+        .oneshot(get(&format!("{log}&follow=true&tail_bytes=12")))
+        .await
+        .expect("answers");
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let mut events = String::new();
+    // The end of what is written so far comes before the program goes on.
+    while !events.contains("3000") {
+        let frame = body.frame().await.expect("an event").expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            events.push_str(std::str::from_utf8(&data).expect("UTF-8"));
+        }
+    }
+    std::fs::write(&marker, "").expect("the marker is written");
+    let rest = body.collect().await.expect("the follow ends").to_bytes();
+    events.push_str(std::str::from_utf8(&rest).expect("UTF-8"));
+    let whole_before: usize = (1..=3000).map(|n: usize| n.to_string().len() + 1).sum();
+    let said = format!("event: left_out\ndata: {}\n", whole_before - 10);
+    assert!(events.starts_with(&said), "{events:?}");
+    assert_eq!(
+        sse_data(&events),
+        format!("{}29993000after", whole_before - 10),
+        "{events:?}"
+    );
+}
+
+/// A page of a task's events, its header's `before` for the page before.
+async fn events_page(app: &Router, id: &str, query: &str) -> (Vec<Value>, Option<String>) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let path = format!("/api/v1/tasks/{id}/events?{query}");
+    let response = app.clone().oneshot(get(&path)).await.expect("answers");
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    let earlier = response
+        .headers()
+        .get("berth-events-earlier")
+        .map(|v| v.to_str().expect("text").to_owned());
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let page: Value = serde_json::from_slice(&body).expect("JSON");
+    (page.as_array().expect("a list").clone(), earlier)
+}
+
+/// A task's events a page at a time: the latest first, each page oldest first, each
+/// saying where the page before ends, until the first; together they are the events
+/// read whole, each once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_events_come_a_page_at_a_time_from_the_latest() {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("true")).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (all, earlier) = events_page(&app, &id, "").await;
+    assert_eq!(earlier, None, "read whole, nothing left out");
+    assert!(all.len() >= 4, "{all:?}");
+    let (latest, mut earlier) = events_page(&app, &id, "limit=2").await;
+    assert_eq!(latest, all[all.len() - 2..]);
+    let mut pages = vec![latest];
+    while let Some(before) = earlier {
+        let (page, next) = events_page(&app, &id, &format!("limit=2&before={before}")).await;
+        assert!(!page.is_empty() && page.len() <= 2, "{page:?}");
+        pages.push(page);
+        earlier = next;
+        assert!(pages.len() <= all.len(), "the pages end");
+    }
+    let joined: Vec<Value> = pages.into_iter().rev().flatten().collect();
+    assert_eq!(joined, all);
+    // `limit=0` is read as 1; `before` alone is everything before it.
+    let (one, _) = events_page(&app, &id, "limit=0").await;
+    assert_eq!(one, all[all.len() - 1..]);
+    let (first_two, earlier) = events_page(&app, &id, "before=3").await;
+    assert_eq!((first_two.as_slice(), earlier), (&all[..2], None));
+    for bad in ["before=0", &format!("before={}", all.len() + 2), "before=x"] {
+        let (status, body) = call(&app, get(&format!("/api/v1/tasks/{id}/events?{bad}"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{body}");
+    }
+}
+
 /// A task that has not started has no output yet: its log, asked for without an attempt,
 /// is empty, and followed it ends at once (as a follow ends when its task goes back to
 /// the queue); an attempt named is one it did not run.

@@ -1225,6 +1225,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.stopping", "Stopping"),
     ("ui.detail.event.succeeded", "Succeeded"),
     ("ui.detail.events", "Events"),
+    (
+        "ui.detail.events_earlier",
+        "Show earlier events ({n} not shown)",
+    ),
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.failed_reason", "Why it failed"),
     ("ui.detail.fault_tolerance", "Fault tolerance"),
@@ -1310,6 +1314,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Anyone signed in with this link sees the task read-only; hidden values stay masked.",
     ),
     ("ui.detail.share_link", "Share link"),
+    ("ui.detail.share_links", "Share links that work"),
+    (
+        "ui.detail.share_links_none",
+        "No share link of this task works now: Share makes one.",
+    ),
+    ("ui.detail.share_list", "Manage links"),
+    ("ui.detail.share_made", "made {at} by {by}"),
+    ("ui.detail.share_revoke", "Revoke"),
+    (
+        "ui.detail.share_revoke_label",
+        "Revoke link {link}, made {at}",
+    ),
+    (
+        "ui.detail.share_revoked",
+        "Link {link}, made {at}, is revoked: it no longer opens this task.",
+    ),
     ("ui.detail.spec", "Spec"),
     (
         "ui.detail.spec_masked",

@@ -1043,6 +1043,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.event.stopping", "停止中"),
     ("ui.detail.event.succeeded", "成功"),
     ("ui.detail.events", "事件"),
+    (
+        "ui.detail.events_earlier",
+        "显示更早的事件（还有 {n} 条未显示）",
+    ),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.failed_reason", "失败原因"),
     ("ui.detail.fault_tolerance", "自动容错"),
@@ -1111,6 +1115,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。",
     ),
     ("ui.detail.share_link", "分享链接"),
+    ("ui.detail.share_links", "有效的分享链接"),
+    (
+        "ui.detail.share_links_none",
+        "此任务当前没有有效的分享链接：单击“分享”可生成。",
+    ),
+    ("ui.detail.share_list", "管理链接"),
+    ("ui.detail.share_made", "{by} 创建于 {at}"),
+    ("ui.detail.share_revoke", "撤销"),
+    (
+        "ui.detail.share_revoke_label",
+        "撤销链接 {link}（创建于 {at}）",
+    ),
+    (
+        "ui.detail.share_revoked",
+        "链接 {link}（创建于 {at}）已撤销：它不能再打开此任务。",
+    ),
     ("ui.detail.spec", "任务配置"),
     (
         "ui.detail.spec_masked",

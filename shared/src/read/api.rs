@@ -107,7 +107,13 @@ read_loose!(Placement {
 });
 read_loose!(TaskPage { tasks, next = None });
 read_loose!(TaskEventView { at, kind, message });
-read_loose!(ShareLink { token, path });
+read_loose!(ShareLink {
+    token,
+    path,
+    link,
+    created_at,
+    created_by,
+});
 read_loose!(CatalogResponse {
     user,
     catalog,
@@ -305,7 +311,10 @@ mod tests {
             r#"[{"at": 5, "kind": "queued", "message": "Queued"},
                 {"at": 9, "kind": "exited", "message": "进程退出，退出码 1"}]"#,
         );
-        same::<ShareLink>(r#"{"token": "s-1", "path": "/api/v1/shared/s-1"}"#);
+        same::<ShareLink>(
+            r#"{"token": "s-1", "path": "/api/v1/shared/s-1", "link": 2,
+                "created_at": 7, "created_by": "alice"}"#,
+        );
         same::<Examples>(&format!(r#"{{"pytorch": {PYTORCH}, "ray": {RAY}}}"#));
         let catalog = include_str!("../../demo/catalog.json");
         let file: serde_json::Value = serde_json::from_str(catalog).unwrap();
@@ -327,12 +336,16 @@ mod tests {
 
     #[test]
     fn fields_a_newer_server_adds_are_ignored() {
-        let json = r#"{"token": "s-1", "path": "/p", "expires_at": 99, "extra": {"a": [1]}}"#;
+        let json = r#"{"token": "s-1", "path": "/p", "link": 1, "created_at": 5,
+            "created_by": "alice", "expires_at": 99, "extra": {"a": [1]}}"#;
         assert_eq!(
             same::<ShareLink>(json),
             ShareLink {
                 token: "s-1".to_owned(),
-                path: "/p".to_owned()
+                path: "/p".to_owned(),
+                link: 1,
+                created_at: Timestamp(5),
+                created_by: "alice".to_owned(),
             }
         );
         let mut view = serde_json::to_value(task(spec(PYTORCH), None)).unwrap();
