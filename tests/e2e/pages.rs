@@ -449,9 +449,7 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     // The link is listed under the actions, and revoked by keyboard alone: the page says
     // which, and the link opens nothing from then on.
     pages.check_text("share-link-1", "by alice").await;
-    pages
-        .press_enter_on("[data-testid='share-revoke-1']")
-        .await;
+    pages.press_enter_on("[data-testid='share-revoke-1']").await;
     pages.check_text("share-revoked", "Link 1, made ").await;
     pages.check_focus("share-revoked").await;
     pages.check_text("share-links-none", "No share link").await;
@@ -463,9 +461,7 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
         link.trim_start_matches(&server),
     )
     .await;
-    revoked
-        .check_text("error", "there is no such task")
-        .await;
+    revoked.check_text("error", "there is no such task").await;
     revoked.close().await;
 
     // Switch language: the same page in the seeds' words.

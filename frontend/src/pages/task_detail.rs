@@ -734,7 +734,14 @@ fn Actions(
                     }
                     revoked.set(Some((link.link, link.created_at)));
                 }
-                Err(err) => error.set(Some(err)),
+                Err(err) => {
+                    error.set(Some(err));
+                    // Not on the empty line it waited on: back to the actions, which
+                    // say what went wrong.
+                    if let Some(section) = actions.get_untracked() {
+                        let _ = section.focus();
+                    }
+                }
             }
         }))
     };
@@ -1369,8 +1376,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                             view! {
                                 <p class="log-cut" data-testid="log-cut">
                                     {lang.text_with("ui.detail.logs_cut", &[
-                                        ("shown", (kept / 1024).to_string()),
-                                        ("total", (all / 1024).to_string()),
+                                        ("shown", byte_size(kept)),
+                                        ("total", byte_size(all)),
                                     ])}
                                     " "
                                     <a href=href target="_blank" rel="noopener" data-testid="log-whole">
@@ -1465,8 +1472,12 @@ impl Readable {
                     }
                 },
                 '\r' => {
-                    rest = rest.strip_prefix('\n').unwrap_or(rest);
-                    self.after_cr = rest.is_empty();
+                    match rest.strip_prefix('\n') {
+                        Some(after) => rest = after,
+                        // Its `\n` may begin the next chunk; a `\n` after a whole
+                        // `\r\n` is a line of its own.
+                        None => self.after_cr = rest.is_empty(),
+                    }
                     out.push('\n');
                 }
                 '\n' | '\t' => out.push(c),
@@ -1475,6 +1486,19 @@ impl Readable {
             }
         }
         out
+    }
+}
+
+/// A log's size as its cut note says it: bytes under a KiB (a short last line after a
+/// long one left out is not "0 KiB"), KiB under a MiB, then MiB to a tenth.
+fn byte_size(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    if bytes < KIB {
+        format!("{bytes} B")
+    } else if bytes < KIB * KIB {
+        format!("{} KiB", (bytes + KIB / 2) / KIB)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (KIB * KIB) as f64)
     }
 }
 

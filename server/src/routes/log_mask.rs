@@ -320,11 +320,22 @@ impl LogTail {
         }
         // From the next line's start, unless the cut is at one, or no line starts after
         // it (a last line longer than `max` is shown from within, not left out whole).
-        if self.text.as_bytes()[cut - 1] != b'\n'
-            && let Some(at) = self.text[cut..].find('\n')
-            && cut + at + 1 < self.text.len()
-        {
-            cut += at + 1;
+        // A `\r` alone starts a line too, as the console shows it: a progress bar's
+        // redraws may hold no `\n` for megabytes.
+        let bytes = self.text.as_bytes();
+        let at_start = match bytes[cut - 1] {
+            b'\n' => true,
+            b'\r' => bytes.get(cut) != Some(&b'\n'),
+            _ => false,
+        };
+        if !at_start && let Some(at) = self.text[cut..].find(['\n', '\r']) {
+            let mut start = cut + at + 1;
+            if bytes[cut + at] == b'\r' && bytes.get(start) == Some(&b'\n') {
+                start += 1;
+            }
+            if start < self.text.len() {
+                cut = start;
+            }
         }
         self.left_out += cut as u64;
         self.text.drain(..cut);
@@ -576,6 +587,11 @@ mod tests {
         // A last line longer than the tail, from within, at a character's start.
         assert_eq!(tail_of("a\nééé", 3), (6, "é".to_owned()));
         assert_eq!(tail_of("", 3), (0, String::new()));
+        // A carriage return alone starts a line (a progress bar's redraw), a `\r\n`
+        // one line's end (review, round 15: the end began within a redraw).
+        assert_eq!(tail_of("10%\r20%\r30%", 6), (8, "30%".to_owned()));
+        assert_eq!(tail_of("one\r\ntwo\r\n", 6), (5, "two\r\n".to_owned()));
+        assert_eq!(tail_of("one\r\ntwo", 4), (5, "two".to_owned()));
     }
 
     #[test]
@@ -585,7 +601,11 @@ mod tests {
         for n in 0..400_usize {
             log.push_str(&"x".repeat((n * 7919) % 53));
             log.push(if n % 11 == 0 { 'é' } else { 'y' });
-            log.push('\n');
+            log.push_str(match n % 7 {
+                3 => "\r",
+                5 => "\r\n",
+                _ => "\n",
+            });
         }
         for max in [1, 5, 40, 64, 100, 999] {
             for size in [1, 3, 17, 64, 500] {

@@ -1066,7 +1066,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs", "日志"),
     (
         "ui.detail.logs_cut",
-        "仅显示日志末尾 {shown} KiB（共 {total} KiB）。",
+        "仅显示日志末尾 {shown}（共 {total}）。",
     ),
     ("ui.detail.logs_empty", "暂无输出。"),
     ("ui.detail.logs_empty_ended", "该副本在本次运行中没有输出。"),
