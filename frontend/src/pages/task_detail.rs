@@ -468,11 +468,19 @@ pub fn EventList(
     zone: Signal<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    let shown = RwSignal::new(EVENTS_SHOWN);
-    let left_out = Memo::new(move |_| events.with(Vec::len).saturating_sub(shown.get()));
+    // The first event shown, once the reader asked for earlier ones: events that come
+    // meanwhile are added below, and what was asked for stays (the latest N alone would
+    // drop it off the top as a retried task's events come). Until then, the latest.
+    let from = RwSignal::new(None::<usize>);
+    let left_out = Memo::new(move |_| {
+        let len = events.with(Vec::len);
+        from.get()
+            .unwrap_or(len.saturating_sub(EVENTS_SHOWN))
+            .min(len)
+    });
     let list = NodeRef::<leptos::html::Ol>::new();
     let show_earlier = move |_| {
-        shown.update(|n| *n = n.saturating_add(EVENTS_SHOWN));
+        from.set(Some(left_out.get_untracked().saturating_sub(EVENTS_SHOWN)));
         // The button goes once every event is shown: the focus goes to the list, not to
         // the page's body.
         if left_out.get_untracked() == 0
@@ -493,7 +501,7 @@ pub fn EventList(
                 </button>
             })}
             <ol data-testid="events" tabindex="-1" aria-labelledby="events-title" node_ref=list>
-                {move || events.with(|all| all[all.len().saturating_sub(shown.get())..].to_vec()).into_iter().map(|event| {
+                {move || events.with(|all| all[left_out.get().min(all.len())..].to_vec()).into_iter().map(|event| {
                     let key = format!("ui.detail.event.{}", event.kind);
                     let kind = event.kind.clone();
                     view! {
@@ -707,6 +715,11 @@ fn Actions(
     let show_links = move |_| {
         let id = id();
         revoked.set(None);
+        // The buttons are off while the list loads: the focus would fall to the page's
+        // body (explorer, round 10), so it waits on the actions, as Share's does.
+        if let Some(section) = actions.get_untracked() {
+            let _ = section.focus();
+        }
         run(Box::pin(list_links(id)))
     };
     let revoke = move |link: ShareLink| {
@@ -1161,6 +1174,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     text.set(shown);
                     complete.set(whole);
                     error.set(None);
+                    // Read, a log opens at its end, where a failure says why, as a
+                    // followed one does: after Leptos has written it, in a microtask.
+                    request_animation_frame(move || {
+                        if let Some(pre) = log_box.try_get_untracked().flatten() {
+                            pre.set_scroll_top(pre.scroll_height());
+                        }
+                    });
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -1365,7 +1385,10 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     </p>
                     <ErrorBanner error />
                     {move || {
-                        let (kept, all) = (text.with(String::len), total.get());
+                        // The box's text is the log made readable (codes left out), and a
+                        // followed log's line ends come as `\n`: its size in the box is
+                        // not the log's, so only the log's is said, and as "about".
+                        let all = total.get();
                         cut.get().then(|| {
                             let href = api::log_url(
                                 &crate::api::Base::default(),
@@ -1376,7 +1399,6 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                             view! {
                                 <p class="log-cut" data-testid="log-cut">
                                     {lang.text_with("ui.detail.logs_cut", &[
-                                        ("shown", byte_size(kept)),
                                         ("total", byte_size(all)),
                                     ])}
                                     " "

@@ -1736,7 +1736,8 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
         earlier().as_deref(),
         Some("Show earlier events (20 not shown)")
     );
-    // A new event keeps the earlier ones asked for in view.
+    // A new event keeps the earlier ones asked for in view: it is added below, and
+    // none drops off the top (explorer, round 10: they went as a retried task's came).
     events.update(|e| {
         e.push(shared::api::TaskEventView {
             at: Timestamp(1_700_000_200_000),
@@ -1745,10 +1746,12 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
         })
     });
     leptos::task::tick().await;
-    assert_eq!(messages().len(), 100);
+    assert_eq!(messages().len(), 101);
+    assert_eq!(messages()[0], "event 20");
+    assert_eq!(messages()[100], "event 120");
     assert_eq!(
         earlier().as_deref(),
-        Some("Show earlier events (21 not shown)")
+        Some("Show earlier events (20 not shown)")
     );
     let button = find(&host, "[data-testid='events-earlier']");
     button.focus().unwrap();
@@ -2127,6 +2130,48 @@ fn assert_followed(host: &HtmlElement) {
 /// A log is read from its end, the end the page shows (the server sends no more), and
 /// followed from there; what the server left out before it is said, as a cut the page
 /// made itself is.
+/// A log read (an ended attempt's) opens at its end, where a failure says why, as a
+/// followed one does (explorer, round 10: a 2.7 MB log's box opened at its top).
+#[wasm_bindgen_test]
+async fn a_log_read_opens_at_its_end() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let pre = find(&host, "[data-testid='log']");
+    pre.set_attribute("style", "max-height: 100px; overflow: auto")
+        .unwrap();
+    find(&host, "[data-testid='log-reload']").click();
+    until("the log asked for again", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+    js_sys::eval(&format!(
+        "window.__held.splice({}, 1)[0].resolve(new Response('line\\n'.repeat(300) + 'the failure\\n', \
+         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '0' }} }}))",
+        held_fetches()
+            .iter()
+            .position(|u| u.contains("/logs?"))
+            .unwrap()
+    ))
+    .unwrap();
+    until("the log shown", || {
+        pre.text_content()
+            .unwrap_or_default()
+            .ends_with("the failure\n")
+    })
+    .await;
+    crate::after_paint().await;
+    crate::after_paint().await;
+    assert!(pre.scroll_top() > 0, "scrolled");
+    assert!(
+        pre.scroll_top() + pre.client_height() + 2 >= pre.scroll_height(),
+        "at the end: {} + {} of {}",
+        pre.scroll_top(),
+        pre.client_height(),
+        pre.scroll_height()
+    );
+    finish(handle, &host, &address);
+}
+
 #[wasm_bindgen_test]
 async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
     let address = fresh_page();
@@ -2163,7 +2208,7 @@ async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
     until("the log's end shown", || log() == "step 9\n").await;
     assert_eq!(
         cut(),
-        "Showing the last 7 B of this log (1.0 MiB in all). Open the whole log"
+        "Showing the end of this log (about 1.0 MiB in all). Open the whole log"
     );
 
     // Followed: the stream's first word is how much it left out, then the end.
@@ -2194,7 +2239,7 @@ async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
     until("the followed end shown", || log() == "step 10\n").await;
     assert_eq!(
         cut(),
-        "Showing the last 8 B of this log (2.0 MiB in all). Open the whole log"
+        "Showing the end of this log (about 2.0 MiB in all). Open the whole log"
     );
     real_event_source();
     finish(handle, &host, &address);

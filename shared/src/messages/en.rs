@@ -1255,7 +1255,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs", "Logs"),
     (
         "ui.detail.logs_cut",
-        "Showing the last {shown} of this log ({total} in all).",
+        "Showing the end of this log (about {total} in all).",
     ),
     ("ui.detail.logs_empty", "No output yet."),
     (

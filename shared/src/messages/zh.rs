@@ -1064,10 +1064,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
     ("ui.detail.logs", "日志"),
-    (
-        "ui.detail.logs_cut",
-        "仅显示日志末尾 {shown}（共 {total}）。",
-    ),
+    ("ui.detail.logs_cut", "仅显示日志末尾（全部约 {total}）。"),
     ("ui.detail.logs_empty", "暂无输出。"),
     ("ui.detail.logs_empty_ended", "该副本在本次运行中没有输出。"),
     ("ui.detail.logs_none", "任务尚未开始运行，暂无日志。"),
