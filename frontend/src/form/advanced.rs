@@ -99,6 +99,18 @@ fn threshold_rule(takes: bool) -> shared::IssueCode {
     }
 }
 
+/// Whether the number control `id` holds text that is no number, which its value reads
+/// as empty (the constraint validation API's `badInput`).
+fn holds_bad_input(id: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| js_sys::Reflect::get(&e, &"validity".into()).ok())
+        .and_then(|v| js_sys::Reflect::get(&v, &"badInput".into()).ok())
+        .and_then(|b| b.as_bool())
+        .unwrap_or(false)
+}
+
 /// Alert subscriptions: event (with its threshold), channel and target per row.
 #[component]
 fn AlertsEditor() -> impl IntoView {
@@ -175,7 +187,10 @@ fn AlertsEditor() -> impl IntoView {
                     }
                 };
                 let takes = takes_threshold(i);
-                if v.trim().is_empty() {
+                // Text the browser holds that is no number (`1e` on the way to `1e3`)
+                // reads as empty: not the user emptying the box, which would take the
+                // threshold, and so the box and its text, away mid-word.
+                if v.trim().is_empty() && !holds_bad_input(&control_id(&path)) {
                     cx.forget_unparsed(&path);
                     cx.spec.update(|s| store(s, None));
                     // The box goes with a threshold its event takes none of: the

@@ -186,12 +186,15 @@ impl FormCx {
                 }
                 for (path, Held { text, unread, .. }) in bad {
                     let code = match unread {
+                        // A rule's box held empty is one the browser holds text in that
+                        // is no number (`1e` in a number box reads as empty): its rule
+                        // says what is wrong, not "required".
+                        Unread::Rule(code) => code.clone(),
                         _ if text.trim().is_empty() => shared::IssueCode::ValueRequired,
                         Unread::Shape(expected) => shared::IssueCode::ValueInvalid {
                             expected: expected.clone(),
                             found: Some(Found::Text(text.clone())),
                         },
-                        Unread::Rule(code) => code.clone(),
                     };
                     // An error whatever the rule's own weight: the draft still holds
                     // the box's last number, which the box no longer shows, so submit

@@ -2155,6 +2155,81 @@ async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     assert_eq!(form.submitted().await.advanced.alerts[1].threshold, None);
 }
 
+/// A number box the browser holds text in that is no number (`1e`, typed on the way to
+/// `1e3`) reads as empty, as the browser hides that text: the threshold box does not take
+/// it for the user's emptying it, which removed the threshold and cleared the box
+/// mid-word (explorer, round 10: `1e3` typed left `3`). It says the rule meanwhile.
+#[wasm_bindgen_test]
+async fn a_threshold_box_holding_what_the_browser_cannot_read_keeps_it() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.click("add-advanced.alerts").await;
+    form.choose("advanced.alerts[1].event", "queued_longer_than")
+        .await;
+    let threshold = "advanced.alerts[1].threshold";
+    form.type_in(threshold, "1").await;
+    // The form's own write of `1` done.
+    sleep(20).await;
+    // What a browser's number box is while it holds `1e`: empty, and `badInput`.
+    let bad_input = |on: bool| {
+        js_sys::Reflect::set(
+            &web_sys::window().unwrap(),
+            &"__box".into(),
+            &form.control(threshold),
+        )
+        .unwrap();
+        js_sys::eval(&format!(
+            "Object.defineProperty(window.__box, 'validity', \
+             {{ value: {{ badInput: {on} }}, configurable: true }})"
+        ))
+        .unwrap();
+    };
+    bad_input(true);
+    // Its value reads as empty, and what the form writes to it is kept aside: a write
+    // would clear the text the browser holds.
+    js_sys::eval(
+        "window.__writes = []; Object.defineProperty(window.__box, 'value', \
+         { get() { return ''; }, set(v) { window.__writes.push(v); }, configurable: true })",
+    )
+    .unwrap();
+    form.control(threshold)
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    sleep(20).await;
+    let writes = js_sys::eval("JSON.stringify(window.__writes)")
+        .unwrap()
+        .as_string();
+    js_sys::eval("delete window.__box.value").unwrap();
+    assert_eq!(
+        writes.as_deref(),
+        Some("[]"),
+        "the box's text left as it is"
+    );
+    assert!(form.has_control(threshold), "the box stays");
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.invalid"],
+        "its rule, not required"
+    );
+    assert!(
+        form.submit_disabled(),
+        "not the last number, 1, sent meanwhile"
+    );
+    bad_input(false);
+    form.type_in(threshold, "1e3").await;
+    assert!(form.codes_at(threshold).is_empty());
+    assert_eq!(
+        form.submitted().await.advanced.alerts[1].threshold,
+        Some(1000)
+    );
+    // Emptied by the user, the threshold goes, and the rule asks for one, as before.
+    form.type_in(threshold, "").await;
+    assert_eq!(
+        form.codes_at(threshold),
+        ["advanced.alerts.threshold.invalid"]
+    );
+    assert_eq!(form.submitted().await.advanced.alerts[1].threshold, None);
+}
+
 #[wasm_bindgen_test]
 async fn removing_a_row_keeps_the_keyboard_in_the_list() {
     let form = mount(Some(shared::demo::pytorch()), false).await;
