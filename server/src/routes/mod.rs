@@ -164,6 +164,15 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
                         "the path parameter `{key}` must be UTF-8 text once its %-escapes \
                          are decoded"
                     ),
+                    // A number (a share link's): said in words, not as a Rust type.
+                    ErrorKind::ParseErrorAtKey {
+                        key,
+                        value,
+                        expected_type,
+                    } if expected_type.starts_with('u') => format!(
+                        "the path parameter `{key}` must be a whole number, 0 or more \
+                         (`{value}` is not one, or is too large)"
+                    ),
                     _ => err.body_text(),
                 }))
             }

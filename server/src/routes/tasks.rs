@@ -764,6 +764,14 @@ async fn share_links(
     Ok(Json(shares.into_iter().map(share_link).collect()))
 }
 
+/// `/tasks/{id}/share/{link}`, by name, so a link that is no number is refused naming
+/// `link`.
+#[derive(serde::Deserialize)]
+struct ShareLinkPath {
+    id: String,
+    link: u32,
+}
+
 /// `DELETE /tasks/{id}/share/{link}`: revokes a share link; opening it answers from then
 /// on as a link never made does (404). Named by its number, not its token, so that the
 /// token stays out of request paths and the logs that keep them.
@@ -787,7 +795,7 @@ async fn revoke_share(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     _query: Params<NoParams>,
-    Path((id, link)): Path<(String, u32)>,
+    Path(ShareLinkPath { id, link }): Path<ShareLinkPath>,
 ) -> Result<StatusCode, ApiError> {
     let stored = owned(&state, &user, &id, "revoke a link that shares").await?;
     let revoked = runner(&state)?

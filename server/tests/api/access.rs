@@ -480,6 +480,15 @@ async fn share_links_are_listed_and_revoked_by_their_owner_alone() {
     }
     let bad = alice.send("DELETE", &format!("{links}/first"), None).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    // Said in words, naming the parameter, not as axum's words for a Rust type
+    // (explorer, round 10).
+    assert_eq!(bad.json["code"], "path.invalid", "{}", bad.text);
+    let detail = bad.json["detail"].as_str().expect("a detail");
+    assert!(
+        detail.contains("`link` must be a whole number") && detail.contains("`first`"),
+        "{detail}"
+    );
+    assert!(!detail.contains("u32"), "{detail}");
     assert_eq!(
         alice.get(&format!("{links}?all=true")).await.status,
         StatusCode::BAD_REQUEST
