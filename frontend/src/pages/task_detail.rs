@@ -275,6 +275,10 @@ pub fn TaskSummary(
     }
 }
 
+/// How many of a task's latest retries its page lists until asked for all of them: a
+/// task retried sixty times made the panel sixty lines long (explorer, round 10).
+pub const RETRIES_SHOWN: usize = 5;
+
 /// Monitoring and fault tolerance (SPEC.md section 7, the seeds' 监控和容错详情): whether
 /// the task's metrics are scraped and where, whether failed attempts are retried and how
 /// many retries are used, and each retry, with when and why.
@@ -289,6 +293,8 @@ pub fn Resilience(
     events: Option<Signal<Vec<TaskEventView>>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let all_retries = RwSignal::new(false);
+    let retries_list = NodeRef::<leptos::html::Ol>::new();
     let monitoring = move || {
         view.with(|v| {
             let m = &v.task.spec.advanced.monitoring;
@@ -353,10 +359,23 @@ pub fn Resilience(
             {move || {
                 let retried = retried();
                 let zone = view.with(|v| v.task.spec.basic.time_zone.clone());
-                (!retried.is_empty()).then(|| view! {
-                    <h3>{crate::i18n::tr("ui.detail.retries")}</h3>
-                    <ol class="retries" data-testid="retries">
-                        {retried.into_iter().map(|(at, said)| {
+                let count = retried.len();
+                // The latest, numbered as they are among all of them.
+                let from = if all_retries.get() { 0 } else { count.saturating_sub(RETRIES_SHOWN) };
+                let show_all = move |_| {
+                    all_retries.set(true);
+                    // The button goes: the focus goes to the list, not the page's body.
+                    request_animation_frame(move || {
+                        if let Some(list) = retries_list.try_get_untracked().flatten() {
+                            let _ = list.focus();
+                        }
+                    });
+                };
+                (count > 0).then(|| view! {
+                    <h3 id="retries-title">{crate::i18n::tr("ui.detail.retries")}</h3>
+                    <ol class="retries" data-testid="retries" start=from + 1 tabindex="-1"
+                        aria-labelledby="retries-title" node_ref=retries_list>
+                        {retried.into_iter().skip(from).map(|(at, said)| {
                             let zone = zone.clone();
                             view! {
                                 <li>{move || lang.text_with("ui.detail.retry", &[
@@ -366,6 +385,11 @@ pub fn Resilience(
                             }
                         }).collect_view()}
                     </ol>
+                    {(from > 0).then(|| view! {
+                        <button type="button" data-testid="retries-all" on:click=show_all>
+                            {move || lang.text_with("ui.detail.retries_all", &[("n", count.to_string())])}
+                        </button>
+                    })}
                 })
             }}
         </section>

@@ -269,6 +269,76 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
     );
 }
 
+/// A task retried many times lists its latest retries, numbered as they are among all,
+/// and all of them on asking: sixty made the panel sixty lines long (explorer, round 10).
+#[wasm_bindgen_test]
+async fn many_retries_are_listed_latest_first_and_all_on_asking() {
+    use frontend::pages::task_detail::RETRIES_SHOWN;
+    let mut view = task("t-retried", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = true;
+    view.task.spec.advanced.fault_tolerance.max_retries = 60;
+    view.task.attempts = 13;
+    let events = RwSignal::new(
+        (1..=12)
+            .map(|n| shared::api::TaskEventView {
+                at: Timestamp(1_700_000_000_000 + n * 60_000),
+                kind: "retrying".into(),
+                message: format!("retry {n} of 60"),
+            })
+            .collect::<Vec<_>>(),
+    );
+    let shown = RwSignal::new(view);
+    let host = mount(move || view! { <Resilience view=shown.into() events=events /> });
+    leptos::task::tick().await;
+    assert_eq!(RETRIES_SHOWN, 5);
+    let retries = all_text(&host, "[data-testid='retries'] li");
+    assert_eq!(retries.len(), 5, "{retries:?}");
+    assert!(retries[0].ends_with("retry 8 of 60"), "{retries:?}");
+    assert!(retries[4].ends_with("retry 12 of 60"), "{retries:?}");
+    let list = find(&host, "[data-testid='retries']");
+    assert_eq!(list.get_attribute("start").as_deref(), Some("8"));
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["On: up to 60 retries, 12 used"]
+    );
+    let all = find(&host, "[data-testid='retries-all']");
+    assert_eq!(all.text_content().as_deref(), Some("Show all 12 retries"));
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        find(&host, "[data-testid='retries-all']")
+            .text_content()
+            .as_deref(),
+        Some("显示全部 12 次重试")
+    );
+    back_to_english(&host).await;
+    let all = find(&host, "[data-testid='retries-all']");
+    all.focus().unwrap();
+    all.click();
+    leptos::task::tick().await;
+    let retries = all_text(&host, "[data-testid='retries'] li");
+    assert_eq!(retries.len(), 12, "{retries:?}");
+    assert!(retries[0].ends_with("retry 1 of 60"), "{retries:?}");
+    assert!(
+        host.query_selector("[data-testid='retries-all']")
+            .unwrap()
+            .is_none()
+    );
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active
+            .and_then(|a| a.get_attribute("data-testid"))
+            .as_deref(),
+        Some("retries"),
+        "the focus goes to the list, not the page's body"
+    );
+}
+
 /// In a narrow window (the exploratory test's 400 px) a task's name and its time read
 /// whole, each on one line, and the table scrolls sideways in its own box: a name broken
 /// at each hyphen took four lines.

@@ -1307,6 +1307,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The server refused to run this spec again as it is: clone the task and fix the findings below in the form ({code})",
     ),
     ("ui.detail.retries", "Attempts retried"),
+    ("ui.detail.retries_all", "Show all {n} retries"),
     ("ui.detail.retry", "{at}: {reason}"),
     ("ui.detail.share", "Share"),
     (

@@ -1105,6 +1105,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "服务器拒绝按原配置重新提交：请克隆任务，在表单中修正以下问题（{code}）",
     ),
     ("ui.detail.retries", "重试记录"),
+    ("ui.detail.retries_all", "显示全部 {n} 次重试"),
     ("ui.detail.retry", "{at}：{reason}"),
     ("ui.detail.share", "分享"),
     (
