@@ -1255,6 +1255,36 @@ fn log_event(text: &str) -> Event {
     }
 }
 
+/// A followed log's text as server-sent events. An event's data is cut into lines at
+/// each `\r`, `\n` or `\r\n` on the wire, so a `\r\n` that falls across two chunks
+/// would reach the reader as two line ends (a blank line after it): a chunk's last `\r`
+/// waits for the next chunk, or for the end.
+#[derive(Default)]
+struct LogEvents {
+    held_cr: bool,
+}
+
+impl LogEvents {
+    /// The event of the next chunk, if it has anything to send yet.
+    fn next(&mut self, chunk: &str) -> Option<Event> {
+        let mut text = String::with_capacity(chunk.len() + 1);
+        if std::mem::take(&mut self.held_cr) {
+            text.push('\r');
+        }
+        text.push_str(chunk);
+        if text.ends_with('\r') {
+            text.pop();
+            self.held_cr = true;
+        }
+        (!text.is_empty()).then(|| log_event(&text))
+    }
+
+    /// The `\r` still held, once nothing follows it.
+    fn finish(&mut self) -> Option<Event> {
+        std::mem::take(&mut self.held_cr).then(|| log_event("\r"))
+    }
+}
+
 /// The header of a log's end (`tail_bytes`) that says how many bytes of the log (as the
 /// reader reads it, masked) came before it and were left out.
 pub const LOG_LEFT_OUT: &str = "berth-log-left-out";
@@ -1524,6 +1554,7 @@ fn async_stream(
 ) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
     let mut log = LogText::new(mask);
+    let mut events = LogEvents::default();
     tokio::spawn(async move {
         // Opened once it exists, then read from where the last read stopped: the whole
         // file read again at every poll cost a long log's size per poll.
@@ -1567,7 +1598,9 @@ fn async_stream(
                     return;
                 }
             }
-            if !end.is_empty() && tx.send(log_event(&end)).await.is_err() {
+            if let Some(event) = events.next(&end)
+                && tx.send(event).await.is_err()
+            {
                 return;
             }
         }
@@ -1582,7 +1615,9 @@ fn async_stream(
             };
             if !appended.is_empty() {
                 let chunk = log.push(&appended);
-                if !chunk.is_empty() && tx.send(log_event(&chunk)).await.is_err() {
+                if let Some(event) = events.next(&chunk)
+                    && tx.send(event).await.is_err()
+                {
                     return;
                 }
                 // More may be written already: read on before looking at the task.
@@ -1604,10 +1639,17 @@ fn async_stream(
                     if appended.is_empty() {
                         chunk.push_str(&log.finish());
                     }
-                    if !chunk.is_empty() && tx.send(log_event(&chunk)).await.is_err() {
+                    if let Some(event) = events.next(&chunk)
+                        && tx.send(event).await.is_err()
+                    {
                         return;
                     }
                     if appended.is_empty() {
+                        if let Some(event) = events.finish()
+                            && tx.send(event).await.is_err()
+                        {
+                            return;
+                        }
                         break;
                     }
                 }

@@ -399,6 +399,36 @@ async fn a_followed_log_s_crlf_ends_one_line() {
     assert!(body.contains("data: a\ndata: b\n"), "{body:?}");
 }
 
+/// The text a browser's `EventSource` reads from a followed log's events: each event's
+/// `data:` lines joined by line ends, the events' data one after another.
+fn event_source_text(events: &str) -> String {
+    // `\r\n`, `\r` and `\n` each end a line of the stream.
+    events
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .split("\n\n")
+        .filter(|event| !event.contains("event:"))
+        .filter_map(|event| {
+            let lines: Vec<&str> = event
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .map(|data| data.strip_prefix(' ').unwrap_or(data))
+                .collect();
+            (!lines.is_empty()).then(|| lines.join("\n"))
+        })
+        .collect()
+}
+
+/// A `\r\n` the program writes in two parts, read between them, is one line's end to a
+/// follower, as read whole: the wire cuts an event's data at a `\r`, and the first part's
+/// `\r` showed as a line end of its own (review, round 16).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_log_s_crlf_written_in_two_parts_ends_one_line() {
+    let app = server::app(demo_state().await);
+    let body = followed_from_its_start(&app, "printf 'a\\r'; sleep 1; printf '\\nb\\r'").await;
+    assert_eq!(event_source_text(&body), "a\nb\n", "{body:?}");
+}
+
 /// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
 /// answer says `charset=utf-8`, and sent raw its text could not be read as that.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
