@@ -1,7 +1,9 @@
 //! Advanced options [高级选项]: fault tolerance, monitoring, image-pull retries, pod SSH
 //! and alert subscriptions.
 
-use super::context::{FormCx, Unread, control_id, field_key, options, unwire, wire};
+use super::context::{
+    FormCx, Unread, control_id, field_key, holds_bad_input, options, unwire, wire,
+};
 use super::field::{
     CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, whole_i64,
     whole_u32,
@@ -36,7 +38,9 @@ pub fn AdvancedSection() -> impl IntoView {
         get: retries_shown,
         set: Callback::new(move |v: String| {
             const PATH: &str = "advanced.image_pull_retries";
-            if v.trim().is_empty() {
+            // Text the browser holds that is no number reads as empty: not the user's
+            // emptying the box, which would clear it mid-word (as the threshold's).
+            if v.trim().is_empty() && !holds_bad_input(&control_id(PATH)) {
                 cx.forget_unparsed(PATH);
                 cx.spec.update(|s| s.advanced.image_pull_retries = None);
             } else {
@@ -97,18 +101,6 @@ fn threshold_rule(takes: bool) -> shared::IssueCode {
     } else {
         shared::IssueCode::AlertThresholdUnused
     }
-}
-
-/// Whether the number control `id` holds text that is no number, which its value reads
-/// as empty (the constraint validation API's `badInput`).
-fn holds_bad_input(id: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| js_sys::Reflect::get(&e, &"validity".into()).ok())
-        .and_then(|v| js_sys::Reflect::get(&v, &"badInput".into()).ok())
-        .and_then(|b| b.as_bool())
-        .unwrap_or(false)
 }
 
 /// Alert subscriptions: event (with its threshold), channel and target per row.

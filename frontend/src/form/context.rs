@@ -184,16 +184,27 @@ impl FormCx {
                     }
                     report = shown;
                 }
-                for (path, Held { text, unread, .. }) in bad {
+                for (
+                    path,
+                    Held {
+                        text,
+                        unread,
+                        bad_input,
+                        ..
+                    },
+                ) in bad
+                {
+                    // A box the browser holds text in that is no number (`1e` on the way
+                    // to `1e3`) reads as empty: what is wrong is the text, which the
+                    // browser does not show the page, not that the box is empty.
                     let code = match unread {
-                        // A rule's box held empty is one the browser holds text in that
-                        // is no number (`1e` in a number box reads as empty): its rule
-                        // says what is wrong, not "required".
                         Unread::Rule(code) => code.clone(),
-                        _ if text.trim().is_empty() => shared::IssueCode::ValueRequired,
+                        _ if text.trim().is_empty() && !bad_input => {
+                            shared::IssueCode::ValueRequired
+                        }
                         Unread::Shape(expected) => shared::IssueCode::ValueInvalid {
                             expected: expected.clone(),
-                            found: Some(Found::Text(text.clone())),
+                            found: (!bad_input).then(|| Found::Text(text.clone())),
                         },
                     };
                     // An error whatever the rule's own weight: the draft still holds
@@ -409,6 +420,7 @@ impl FormCx {
             }
             None => self.unparsed.update(|bad| {
                 let held = Held {
+                    bad_input: text.trim().is_empty() && holds_bad_input(&control_id(path)),
                     text,
                     unread: unread.into(),
                     shown,
@@ -507,11 +519,25 @@ impl From<Expected> for Unread {
 /// A number control's text that is not a number of its kind.
 #[derive(Clone)]
 struct Held {
+    /// The browser holds text in the box that is no number, which reads as empty.
+    bad_input: bool,
     text: String,
     unread: Unread,
     /// The draft's value as the control writes it, to show again when the draft is
     /// replaced.
     shown: Signal<String>,
+}
+
+/// Whether the number control `id` holds text that is no number, which its value reads
+/// as empty (the constraint validation API's `badInput`).
+pub fn holds_bad_input(id: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| js_sys::Reflect::get(&e, &"validity".into()).ok())
+        .and_then(|v| js_sys::Reflect::get(&v, &"badInput".into()).ok())
+        .and_then(|b| b.as_bool())
+        .unwrap_or(false)
 }
 
 /// Whether `at` is `path` or a field beneath it (`basic.tags[1].key` is within

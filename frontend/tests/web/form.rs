@@ -127,6 +127,40 @@ impl Form {
         leptos::task::tick().await;
     }
 
+    /// Makes the number box at `path` what a browser's is while the user has typed text
+    /// that is no number (`1e` on the way to `1e3`): its value reads as empty and its
+    /// validity says `badInput`; then its `input` event. What the form writes to the box
+    /// meanwhile (a write would clear that text) is returned as JSON, and the box is
+    /// itself again after.
+    async fn hold_bad_input(&self, path: &str) -> String {
+        // Any write of the form's from an earlier change done first.
+        sleep(20).await;
+        js_sys::Reflect::set(
+            &web_sys::window().unwrap(),
+            &"__box".into(),
+            &self.control(path),
+        )
+        .unwrap();
+        js_sys::eval(
+            "window.__writes = []; \
+             Object.defineProperty(window.__box, 'validity', \
+               { value: { badInput: true }, configurable: true }); \
+             Object.defineProperty(window.__box, 'value', \
+               { get() { return ''; }, set(v) { window.__writes.push(v); }, configurable: true })",
+        )
+        .unwrap();
+        self.control(path)
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        sleep(20).await;
+        let writes = js_sys::eval("JSON.stringify(window.__writes)")
+            .unwrap()
+            .as_string()
+            .unwrap_or_default();
+        js_sys::eval("delete window.__box.value; delete window.__box.validity").unwrap();
+        writes
+    }
+
     async fn choose(&self, path: &str, value: &str) {
         let el: HtmlSelectElement = self.control(path).unchecked_into();
         el.set_value(value);
@@ -2167,41 +2201,9 @@ async fn a_threshold_box_holding_what_the_browser_cannot_read_keeps_it() {
         .await;
     let threshold = "advanced.alerts[1].threshold";
     form.type_in(threshold, "1").await;
-    // The form's own write of `1` done.
-    sleep(20).await;
-    // What a browser's number box is while it holds `1e`: empty, and `badInput`.
-    let bad_input = |on: bool| {
-        js_sys::Reflect::set(
-            &web_sys::window().unwrap(),
-            &"__box".into(),
-            &form.control(threshold),
-        )
-        .unwrap();
-        js_sys::eval(&format!(
-            "Object.defineProperty(window.__box, 'validity', \
-             {{ value: {{ badInput: {on} }}, configurable: true }})"
-        ))
-        .unwrap();
-    };
-    bad_input(true);
-    // Its value reads as empty, and what the form writes to it is kept aside: a write
-    // would clear the text the browser holds.
-    js_sys::eval(
-        "window.__writes = []; Object.defineProperty(window.__box, 'value', \
-         { get() { return ''; }, set(v) { window.__writes.push(v); }, configurable: true })",
-    )
-    .unwrap();
-    form.control(threshold)
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    sleep(20).await;
-    let writes = js_sys::eval("JSON.stringify(window.__writes)")
-        .unwrap()
-        .as_string();
-    js_sys::eval("delete window.__box.value").unwrap();
     assert_eq!(
-        writes.as_deref(),
-        Some("[]"),
+        form.hold_bad_input(threshold).await,
+        "[]",
         "the box's text left as it is"
     );
     assert!(form.has_control(threshold), "the box stays");
@@ -2214,7 +2216,6 @@ async fn a_threshold_box_holding_what_the_browser_cannot_read_keeps_it() {
         form.submit_disabled(),
         "not the last number, 1, sent meanwhile"
     );
-    bad_input(false);
     form.type_in(threshold, "1e3").await;
     assert!(form.codes_at(threshold).is_empty());
     assert_eq!(
@@ -2228,6 +2229,38 @@ async fn a_threshold_box_holding_what_the_browser_cannot_read_keeps_it() {
         ["advanced.alerts.threshold.invalid"]
     );
     assert_eq!(form.submitted().await.advanced.alerts[1].threshold, None);
+}
+
+/// The same for the other number boxes: the image pull retries' (empty takes the
+/// catalog's default) keeps the text rather than clearing it mid-word, and every number
+/// box says its text is not a number, not that it is empty (review, round 16).
+#[wasm_bindgen_test]
+async fn number_boxes_holding_what_the_browser_cannot_read_say_so() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let pulls = "advanced.image_pull_retries";
+    form.type_in(pulls, "2").await;
+    assert_eq!(
+        form.hold_bad_input(pulls).await,
+        "[]",
+        "the box left as it is"
+    );
+    assert_eq!(form.codes_at(pulls), ["value.invalid"]);
+    assert!(
+        form.submit_disabled(),
+        "not the last number, 2, sent meanwhile"
+    );
+    form.type_in(pulls, "3").await;
+    assert!(form.codes_at(pulls).is_empty());
+    assert_eq!(form.submitted().await.advanced.image_pull_retries, Some(3));
+    let workers = "compute.workers";
+    form.hold_bad_input(workers).await;
+    assert_eq!(form.codes_at(workers), ["value.invalid"], "not required");
+    form.type_in(workers, "").await;
+    assert_eq!(
+        form.codes_at(workers),
+        ["value.required"],
+        "emptied: required"
+    );
 }
 
 #[wasm_bindgen_test]
