@@ -1179,6 +1179,11 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         let (r, a) = (replica.get_untracked(), attempt.get_untracked());
         let mine = asked.get_value();
         let whole = over.get_untracked();
+        // A reader who has scrolled up to read stays where they are when the log is read
+        // again (its attempt ended); one at its end, or new to it, is taken to the end.
+        let at_end = log_box
+            .get_untracked()
+            .is_none_or(|pre| pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height());
         leptos::task::spawn_local(async move {
             // Only the end that is shown: a log of megabytes read whole took seconds to
             // arrive.
@@ -1200,11 +1205,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                     error.set(None);
                     // Read, a log opens at its end, where a failure says why, as a
                     // followed one does: after Leptos has written it, in a microtask.
-                    request_animation_frame(move || {
-                        if let Some(pre) = log_box.try_get_untracked().flatten() {
-                            pre.set_scroll_top(pre.scroll_height());
-                        }
-                    });
+                    if at_end {
+                        request_animation_frame(move || {
+                            if let Some(pre) = log_box.try_get_untracked().flatten() {
+                                pre.set_scroll_top(pre.scroll_height());
+                            }
+                        });
+                    }
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -1492,6 +1499,10 @@ pub struct Readable {
 impl Readable {
     /// The readable text of `chunk`, after what the last one held.
     pub fn push(&mut self, chunk: &str) -> String {
+        if chunk.is_empty() {
+            // Nothing to read: a `\r` the last chunk ended with waits on.
+            return String::new();
+        }
         let text = if self.held.is_empty() {
             std::borrow::Cow::Borrowed(chunk)
         } else {
@@ -1535,13 +1546,13 @@ impl Readable {
     }
 }
 
-/// A log's size as its cut note says it: bytes under a KiB (a short last line after a
-/// long one left out is not "0 KiB"), KiB under a MiB, then MiB to a tenth.
+/// A log's size as its cut note says it: KiB under a MiB, then MiB to a tenth (bytes
+/// under a KiB, which a cut log is not, for a caller that passes one).
 fn byte_size(bytes: usize) -> String {
     const KIB: usize = 1024;
     if bytes < KIB {
         format!("{bytes} B")
-    } else if bytes < KIB * KIB {
+    } else if bytes < KIB * KIB - KIB / 2 {
         format!("{} KiB", (bytes + KIB / 2) / KIB)
     } else {
         format!("{:.1} MiB", bytes as f64 / (KIB * KIB) as f64)

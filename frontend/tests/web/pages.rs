@@ -2197,9 +2197,6 @@ fn assert_followed(host: &HtmlElement) {
     );
 }
 
-/// A log is read from its end, the end the page shows (the server sends no more), and
-/// followed from there; what the server left out before it is said, as a cut the page
-/// made itself is.
 /// A log read (an ended attempt's) opens at its end, where a failure says why, as a
 /// followed one does (explorer, round 10: a 2.7 MB log's box opened at its top).
 #[wasm_bindgen_test]
@@ -2239,9 +2236,38 @@ async fn a_log_read_opens_at_its_end() {
         pre.client_height(),
         pre.scroll_height()
     );
+    // A reader who scrolled up to read stays there when the log is read again (review,
+    // round 16: its attempt's end reloads it).
+    pre.set_scroll_top(0);
+    find(&host, "[data-testid='log-reload']").click();
+    until("the log asked for again", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+    js_sys::eval(&format!(
+        "window.__held.splice({}, 1)[0].resolve(new Response('line\\n'.repeat(300) + 'the end\\n', \
+         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '0' }} }}))",
+        held_fetches()
+            .iter()
+            .position(|u| u.contains("/logs?"))
+            .unwrap()
+    ))
+    .unwrap();
+    until("the log read again", || {
+        pre.text_content()
+            .unwrap_or_default()
+            .ends_with("the end\n")
+    })
+    .await;
+    crate::after_paint().await;
+    crate::after_paint().await;
+    assert_eq!(pre.scroll_top(), 0, "left where the reader was");
     finish(handle, &host, &address);
 }
 
+/// A log is read from its end, the end the page shows (the server sends no more), and
+/// followed from there; what the server left out before it is said, as a cut the page
+/// made itself is.
 #[wasm_bindgen_test]
 async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
     let address = fresh_page();
@@ -3291,6 +3317,8 @@ fn a_crlf_split_across_two_chunks_ends_one_line() {
     assert_eq!(shown(&["a\r", "\n\u{1b}[3", "1mb"]), "a\nb");
     // A blank line after a whole `\r\n` stays one (review, round 15: it went).
     assert_eq!(shown(&["a\r\n", "\nb"]), "a\n\nb");
+    // An empty chunk between the two halves changes nothing (review, round 16).
+    assert_eq!(shown(&["a\r", "", "\nb"]), "a\nb");
     // Wherever a log is cut in two, it reads as it does whole.
     for log in [
         "a\r\n\nb",

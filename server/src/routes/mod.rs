@@ -169,10 +169,12 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
                         key,
                         value,
                         expected_type,
-                    } if expected_type.starts_with('u') => format!(
-                        "the path parameter `{key}` must be a whole number, 0 or more \
+                    } if matches!(*expected_type, "u8" | "u16" | "u32" | "u64" | "usize") => {
+                        format!(
+                            "the path parameter `{key}` must be a whole number, 0 or more \
                          (`{value}` is not one, or is too large)"
-                    ),
+                        )
+                    }
                     _ => err.body_text(),
                 }))
             }
