@@ -660,10 +660,12 @@ pub async fn stop_task(id: &str) -> Result<TaskView> {
 ///
 /// [`ClientError::Api`]: 403 not the owner, 409 still running.
 pub async fn delete_task(id: &str) -> Result<()> {
-    let response = to(Request::delete, &task_path(id, ""))
-        .send()
-        .await
-        .map_err(network)?;
+    send_delete(&task_path(id, "")).await
+}
+
+/// A `DELETE` whose answer has no body: done, or the server's refusal.
+async fn send_delete(path: &str) -> Result<()> {
+    let response = to(Request::delete, path).send().await.map_err(network)?;
     if response.ok() {
         Ok(())
     } else {
@@ -706,15 +708,7 @@ pub async fn share_links(id: &str) -> Result<Vec<ShareLink>> {
 /// [`ClientError::Api`]: 403 not the owner, 404 `share.not_found` when it was revoked
 /// already.
 pub async fn revoke_share(id: &str, link: u32) -> Result<()> {
-    let response = to(Request::delete, &task_path(id, &format!("/share/{link}")))
-        .send()
-        .await
-        .map_err(network)?;
-    if response.ok() {
-        Ok(())
-    } else {
-        Err(refusal(response).await)
-    }
+    send_delete(&task_path(id, &format!("/share/{link}"))).await
 }
 
 /// `PATCH /api/v1/tasks/{id}/tags`.

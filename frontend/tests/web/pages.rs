@@ -1177,6 +1177,30 @@ fn refuse_fetch_where(matches: impl Fn(&str) -> bool, status: u16, body: &str) {
     .unwrap();
 }
 
+/// Answers the held request for a log's end with `text` as plain text, and
+/// `left_out` bytes before it, as the server's header says them.
+fn answer_log_end(text: &str, left_out: u64) {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.contains("/logs?"))
+        .unwrap_or_else(|| panic!("no request for a log: {:?}", held_fetches()));
+    let body = serde_json::to_string(text).unwrap();
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].resolve(new Response({body}, \
+         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '{left_out}' }} }}))"
+    ))
+    .unwrap();
+}
+
+/// Clicks the log's Reload and waits for its request.
+async fn reload_log(host: &HtmlElement) {
+    find(host, "[data-testid='log-reload']").click();
+    until("the log asked for again", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+}
+
 /// Fails the oldest held request whose address contains `part` as a lost connection does.
 fn fail_fetch(part: &str) {
     let at = held_fetches()
@@ -1633,11 +1657,7 @@ async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
             .unwrap()
     };
     until("the log", || log() == "No output yet.").await;
-    find(&host, "[data-testid='log-reload']").click();
-    until("the reload", || {
-        held_fetches().iter().any(|u| u.contains("/logs"))
-    })
-    .await;
+    reload_log(&host).await;
     answer_fetch("/logs", "step 1\n");
     until("the log", || log() == "step 1\n").await;
     // The test server has no such stream: it answers 404, and the browser gives up.
@@ -2206,20 +2226,8 @@ async fn a_log_read_opens_at_its_end() {
     let pre = find(&host, "[data-testid='log']");
     pre.set_attribute("style", "max-height: 100px; overflow: auto")
         .unwrap();
-    find(&host, "[data-testid='log-reload']").click();
-    until("the log asked for again", || {
-        held_fetches().iter().any(|u| u.contains("/logs?"))
-    })
-    .await;
-    js_sys::eval(&format!(
-        "window.__held.splice({}, 1)[0].resolve(new Response('line\\n'.repeat(300) + 'the failure\\n', \
-         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '0' }} }}))",
-        held_fetches()
-            .iter()
-            .position(|u| u.contains("/logs?"))
-            .unwrap()
-    ))
-    .unwrap();
+    reload_log(&host).await;
+    answer_log_end(&format!("{}the failure\n", "line\n".repeat(300)), 0);
     until("the log shown", || {
         pre.text_content()
             .unwrap_or_default()
@@ -2239,20 +2247,8 @@ async fn a_log_read_opens_at_its_end() {
     // A reader who scrolled up to read stays there when the log is read again (review,
     // round 16: its attempt's end reloads it).
     pre.set_scroll_top(0);
-    find(&host, "[data-testid='log-reload']").click();
-    until("the log asked for again", || {
-        held_fetches().iter().any(|u| u.contains("/logs?"))
-    })
-    .await;
-    js_sys::eval(&format!(
-        "window.__held.splice({}, 1)[0].resolve(new Response('line\\n'.repeat(300) + 'the end\\n', \
-         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '0' }} }}))",
-        held_fetches()
-            .iter()
-            .position(|u| u.contains("/logs?"))
-            .unwrap()
-    ))
-    .unwrap();
+    reload_log(&host).await;
+    answer_log_end(&format!("{}the end\n", "line\n".repeat(300)), 0);
     until("the log read again", || {
         pre.text_content()
             .unwrap_or_default()
@@ -2279,11 +2275,7 @@ async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
             .unwrap_or_default()
     };
     let log = || find(&host, "[data-testid='log']").text_content().unwrap();
-    find(&host, "[data-testid='log-reload']").click();
-    until("the log asked for again", || {
-        held_fetches().iter().any(|u| u.contains("/logs?"))
-    })
-    .await;
+    reload_log(&host).await;
     let asked = held_fetches()
         .into_iter()
         .find(|u| u.contains("/logs?"))
@@ -2292,15 +2284,7 @@ async fn a_log_is_read_and_followed_from_its_end_and_says_what_was_left_out() {
         asked.ends_with("/api/v1/tasks/t1/logs?replica=0&tail_bytes=524288"),
         "{asked}"
     );
-    js_sys::eval(&format!(
-        "window.__held.splice({}, 1)[0].resolve(new Response('step 9\\n', \
-         {{ headers: {{ 'content-type': 'text/plain', 'berth-log-left-out': '1048576' }} }}))",
-        held_fetches()
-            .iter()
-            .position(|u| u.contains("/logs?"))
-            .unwrap()
-    ))
-    .unwrap();
+    answer_log_end("step 9\n", 1_048_576);
     until("the log's end shown", || log() == "step 9\n").await;
     assert_eq!(
         cut(),

@@ -479,23 +479,29 @@ async fn a_long_log_comes_whole_read_or_followed() {
 /// A log's end with `tail_bytes`: the answer's text and how many bytes its header says
 /// were left out before it.
 async fn log_end(app: &Router, id: &str, tail: usize) -> (String, u64) {
+    let path = format!("/api/v1/tasks/{id}/logs?replica=0&tail_bytes={tail}");
+    let (body, left_out) = ok_with_header(app, &path, "berth-log-left-out").await;
+    let left_out = left_out.expect("the header").parse().expect("a number");
+    (String::from_utf8(body).expect("UTF-8"), left_out)
+}
+
+/// The body of a `GET` of `path` that must answer 200, and its header `name`.
+async fn ok_with_header(app: &Router, path: &str, name: &str) -> (Vec<u8>, Option<String>) {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
-    let path = format!("/api/v1/tasks/{id}/logs?replica=0&tail_bytes={tail}");
-    let response = app.clone().oneshot(get(&path)).await.expect("answers");
+    let response = app.clone().oneshot(get(path)).await.expect("answers");
     assert_eq!(response.status(), StatusCode::OK, "{path}");
-    let left_out = response.headers()["berth-log-left-out"]
-        .to_str()
-        .expect("a number")
-        .parse()
-        .expect("a number");
+    let header = response
+        .headers()
+        .get(name)
+        .map(|v| v.to_str().expect("text").to_owned());
     let body = response
         .into_body()
         .collect()
         .await
         .expect("a body")
         .to_bytes();
-    (String::from_utf8(body.to_vec()).expect("UTF-8"), left_out)
+    (body.to_vec(), header)
 }
 
 /// The end of a log longer than the end asked for starts at a line's start, is all of
@@ -634,21 +640,8 @@ async fn a_followed_logs_end_says_what_it_left_out_then_follows() {
 
 /// A page of a task's events, its header's `before` for the page before.
 async fn events_page(app: &Router, id: &str, query: &str) -> (Vec<Value>, Option<String>) {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
     let path = format!("/api/v1/tasks/{id}/events?{query}");
-    let response = app.clone().oneshot(get(&path)).await.expect("answers");
-    assert_eq!(response.status(), StatusCode::OK, "{path}");
-    let earlier = response
-        .headers()
-        .get("berth-events-earlier")
-        .map(|v| v.to_str().expect("text").to_owned());
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes();
+    let (body, earlier) = ok_with_header(app, &path, "berth-events-earlier").await;
     let page: Value = serde_json::from_slice(&body).expect("JSON");
     (page.as_array().expect("a list").clone(), earlier)
 }
