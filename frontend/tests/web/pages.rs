@@ -34,6 +34,16 @@ fn mount<V: IntoView + 'static>(view: impl Fn() -> V + 'static) -> HtmlElement {
 
 /// The language choice is kept in local storage, which every test of this run shares:
 /// a test that switches to 中文 switches back, so the next one starts in English.
+/// Holds that `read` says `en` in English and `zh` once the page is in Chinese, and
+/// leaves the page in English.
+async fn says_in_both(host: &HtmlElement, read: impl Fn() -> String, en: &str, zh: &str) {
+    assert_eq!(read(), en);
+    find(host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(read(), zh);
+    back_to_english(host).await;
+}
+
 async fn back_to_english(host: &HtmlElement) {
     find(host, "[data-testid='lang-en']").click();
     leptos::task::tick().await;
@@ -665,17 +675,7 @@ async fn a_waiting_retry_says_when_it_starts_in_the_readers_zone() {
             .text_content()
             .unwrap()
     };
-    assert_eq!(
-        said(),
-        "waiting before its retry: the next attempt starts at 2/29/2020, 2:05:09 PM UTC at the earliest"
-    );
-    find(&host, "[data-testid='lang-zh']").click();
-    leptos::task::tick().await;
-    assert_eq!(
-        said(),
-        "重试前等待中：下次运行最早于 2020/2/29 14:05:09 UTC 开始"
-    );
-    back_to_english(&host).await;
+    says_in_both(&host, said, "waiting before its retry: the next attempt starts at 2/29/2020, 2:05:09 PM UTC at the earliest", "重试前等待中：下次运行最早于 2020/2/29 14:05:09 UTC 开始").await;
 
     // Today's time of day alone; another day's with its date, also the next day's.
     use frontend::pages::format_time_from;
@@ -880,17 +880,13 @@ async fn a_delete_refused_while_the_stop_is_under_way_says_to_wait_for_it() {
             .text_content()
             .unwrap()
     };
-    assert_eq!(
-        text(),
-        "The server refused: its stop is under way: delete it once it has stopped (task.stopping)"
-    );
-    find(&host, "[data-testid='lang-zh']").click();
-    leptos::task::tick().await;
-    assert_eq!(
-        text(),
-        "服务器拒绝了请求：任务正在停止中：请待其停止后再删除（task.stopping）"
-    );
-    back_to_english(&host).await;
+    says_in_both(
+        &host,
+        text,
+        "The server refused: its stop is under way: delete it once it has stopped (task.stopping)",
+        "服务器拒绝了请求：任务正在停止中：请待其停止后再删除（task.stopping）",
+    )
+    .await;
 }
 
 /// Dismiss goes with its banner: the focus goes to the task's actions, not to the
