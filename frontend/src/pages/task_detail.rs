@@ -741,10 +741,38 @@ fn Actions(
         revoked.set(None);
         // The buttons are off while the list loads: the focus would fall to the page's
         // body (explorer, round 10), so it waits on the actions, as Share's does.
-        if let Some(section) = actions.get_untracked() {
+        let waiting_on = actions.get_untracked();
+        if let Some(section) = &waiting_on {
             let _ = section.focus();
         }
-        run(Box::pin(list_links(id)))
+        run(Box::pin(async move {
+            list_links(id).await;
+            // The list is what was asked for: the keyboard goes on from its heading,
+            // unless the user put the focus elsewhere meanwhile. On a failure the
+            // actions, which say what went wrong, keep it.
+            if links.get_untracked().is_some() {
+                leptos::prelude::request_animation_frame(move || {
+                    let document = web_sys::window().and_then(|w| w.document());
+                    let waited = document
+                        .as_ref()
+                        .and_then(|d| d.active_element())
+                        .zip(waiting_on)
+                        .is_some_and(|(active, section)| {
+                            let section: &web_sys::Node = &section;
+                            section.is_same_node(Some(&active))
+                        });
+                    if let Some(heading) = document
+                        .filter(|_| waited)
+                        .and_then(|d| d.get_element_by_id("share-links-title"))
+                        .and_then(|e| {
+                            wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()
+                        })
+                    {
+                        let _ = heading.focus();
+                    }
+                });
+            }
+        }))
     };
     let revoke = move |link: ShareLink| {
         let id = id();
@@ -876,7 +904,7 @@ fn Actions(
             })}
             {move || links.get().map(|list| view! {
                 <div class="share-links" data-testid="share-links">
-                    <h3 id="share-links-title">{crate::i18n::tr("ui.detail.share_links")}</h3>
+                    <h3 id="share-links-title" tabindex="-1">{crate::i18n::tr("ui.detail.share_links")}</h3>
                     {if list.is_empty() {
                         view! { <p class="help" data-testid="share-links-none">{crate::i18n::tr("ui.detail.share_links_none")}</p> }.into_any()
                     } else {

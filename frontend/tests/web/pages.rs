@@ -1886,6 +1886,17 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     let links = vec![link(1, "tok-one"), link(3, "tok-three")];
     answer_fetch("/share", &serde_json::to_string(&links).unwrap());
     until_found(&host, "the links", "[data-testid='share-link-3']").await;
+    crate::after_paint().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active.map(|a| a.id()).as_deref(),
+        Some("share-links-title"),
+        "the keyboard goes on from the list asked for, not the actions"
+    );
     let items = all_text(&host, "[data-testid='share-links'] li");
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(
