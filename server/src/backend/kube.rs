@@ -39,7 +39,8 @@
 //!   failures grows. With `image_pull_retries` = n ≥ 0 the attempt fails when a pod's
 //!   count exceeds n (0: the first failure; n: n failures are retried, the next one
 //!   trips), and the job is deleted; −1 never trips.
-//! - Logs: the replica's pod log (its first container), followed while it runs.
+//! - Logs: the replica's pod log (its first container), followed while it runs, from its
+//!   start or from its last lines (`tailLines`: the route counts them for a log's end).
 //!   Replica 0 is a PyTorchJob's master, `i` its worker `i - 1`; a RayJob's replica 0
 //!   is the submitter (whose log is the entrypoint's output), 1 the head, `i ≥ 2`
 //!   worker `i - 2` in name order.
@@ -1820,6 +1821,33 @@ impl Backend for KubeBackend {
         replica: u32,
         follow: bool,
     ) -> Result<Option<LogStream>> {
+        self.pod_log(task, attempt, replica, follow, None).await
+    }
+
+    async fn log_stream_from_end(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        replica: u32,
+        lines: u64,
+    ) -> Result<Option<LogStream>> {
+        // More lines than `i64` holds is the whole log, as no `tailLines` at all.
+        let lines = i64::try_from(lines).ok();
+        self.pod_log(task, attempt, replica, true, lines).await
+    }
+}
+
+impl KubeBackend {
+    /// The log of a replica's pod, its first container's: to its end, or followed; from
+    /// its last `tail_lines` lines, or from its start.
+    async fn pod_log(
+        &self,
+        task: &TaskId,
+        attempt: u32,
+        replica: u32,
+        follow: bool,
+        tail_lines: Option<i64>,
+    ) -> Result<Option<LogStream>> {
         let (namespace, kind, name) = {
             let jobs = self.lock();
             let tracked = jobs
@@ -1861,6 +1889,7 @@ impl Backend for KubeBackend {
         let params = LogParams {
             container,
             follow,
+            tail_lines,
             ..LogParams::default()
         };
         let reader = match pods.log_stream(&pod_name, &params).await {
@@ -6083,6 +6112,46 @@ mod tests {
         assert_eq!(log.query["follow"], "true");
         // Another attempt's log is not here.
         assert!(backend.log_stream(&task(), 2, 0, false).await.is_err());
+    }
+
+    /// A followed log's end: the pod's log asked for from as many lines from its end as
+    /// the route counted, followed; a plain read asks for no `tailLines`.
+    #[tokio::test]
+    async fn a_replica_log_is_followed_from_its_last_lines() {
+        let (backend, api) = with_worker_log((StatusCode::OK, json!("epoch 2 loss 0.4\n"))).await;
+        let stream = backend
+            .log_stream_from_end(&task(), 1, 1, 1)
+            .await
+            .expect("read")
+            .expect("a stream");
+        let chunks: Vec<Vec<u8>> = stream.map(|c| c.expect("a chunk")).collect().await;
+        assert_eq!(
+            String::from_utf8(chunks.concat()).unwrap(),
+            "epoch 2 loss 0.4\n"
+        );
+        let logs: Vec<Seen> = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.path.ends_with("/log"))
+            .collect();
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        assert_eq!(logs[0].query["tailLines"], "1");
+        assert_eq!(logs[0].query["follow"], "true");
+        assert_eq!(logs[0].query["container"], "pytorch");
+
+        let _plain = backend
+            .log_stream(&task(), 1, 1, false)
+            .await
+            .expect("read")
+            .expect("a stream");
+        let plain = api
+            .seen()
+            .into_iter()
+            .filter(|s| s.path.ends_with("/log"))
+            .nth(1)
+            .expect("read again");
+        assert!(!plain.query.contains_key("tailLines"), "{plain:?}");
+        assert!(!plain.query.contains_key("follow"), "{plain:?}");
     }
 
     /// A pod whose container is waiting to start answers its log with a 400 ("container

@@ -377,4 +377,19 @@ pub trait Backend: Send + Sync {
     ) -> Result<Option<LogStream>> {
         Ok(None)
     }
+
+    /// One replica's log followed from its last `lines` lines on (lines end at `\n`, as
+    /// Kubernetes' `tailLines` counts them; 0: only what is written from now), until the
+    /// replica ends: a followed log's end without its whole start. `Ok(None)`: this
+    /// backend cannot start a followed log there (it writes log files, which are read
+    /// from any byte).
+    async fn log_stream_from_end(
+        &self,
+        _task: &TaskId,
+        _attempt: u32,
+        _replica: u32,
+        _lines: u64,
+    ) -> Result<Option<LogStream>> {
+        Ok(None)
+    }
 }

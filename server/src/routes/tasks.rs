@@ -1122,7 +1122,7 @@ impl QueryParams for LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended; a pod's log that Kubernetes streams is followed whole", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole when a hidden value spans lines)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -1187,7 +1187,25 @@ async fn logs(
     } else {
         runner.store().hidden_values(&stored.task.id).await?
     };
-    let mask = LogMask::new(own.into_iter().map(|h| h.value).chain(persistent));
+    let hidden: Vec<String> = own.into_iter().map(|h| h.value).chain(persistent).collect();
+    let mask = LogMask::new(hidden.iter().cloned());
+    let tail = params
+        .tail_bytes
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    if params.follow
+        && let Some(max) = tail
+        && let Some((left_out, stream)) = followed_end(
+            &runner,
+            &stored.task.id,
+            attempt,
+            params.replica,
+            &hidden,
+            max,
+        )
+        .await
+    {
+        return Ok(streamed_log(stream, true, true, mask, None, left_out).await);
+    }
     // Kubernetes streams pod logs; the local backend answers `None` and keeps files.
     let streamed = runner
         .backend()
@@ -1207,14 +1225,17 @@ async fn logs(
     // Read before the end of a log still being written, what may begin a hidden value
     // is left out (`LogMask::cut`).
     let complete = attempt_ended(&stored.task, attempt);
-    let tail = params
-        .tail_bytes
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     if let Some(stream) = streamed {
         let tail = tail.filter(|_| !params.follow);
-        return Ok(
-            streamed_log(stream, params.follow || complete, params.follow, mask, tail).await,
-        );
+        return Ok(streamed_log(
+            stream,
+            params.follow || complete,
+            params.follow,
+            mask,
+            tail,
+            0,
+        )
+        .await);
     }
     let path = runner
         .backend()
@@ -1457,6 +1478,56 @@ async fn read_piece(file: &mut tokio::fs::File) -> std::io::Result<Vec<u8>> {
     Ok(piece)
 }
 
+/// A streamed log's end, followed: read once to its end to find where its last `max`
+/// bytes (masked, as [`LogTail`] cuts them) begin, then followed from as many lines from
+/// its end, as Kubernetes starts a followed log at a count of lines, not of bytes. With
+/// how many bytes were left out before that end, as the plain read counted them (lines
+/// written between the two reads move the start on by as many lines).
+///
+/// `None`, to follow the log whole: the backend writes log files (read from any byte)
+/// or cannot start a followed log at a line; its plain read broke off; nothing was left
+/// out (its whole start is its end, and a count of lines taken from a log still empty
+/// would miss what is written before the follow begins); or a hidden value spans
+/// lines, since a log followed from within one would show its short lines, which only
+/// the whole value's mask hides.
+async fn followed_end(
+    runner: &Runner,
+    task: &TaskId,
+    attempt: u32,
+    replica: u32,
+    hidden: &[String],
+    max: usize,
+) -> Option<(u64, crate::backend::LogStream)> {
+    use futures_util::StreamExt;
+    if hidden.iter().any(|v| v.contains(['\n', '\r'])) {
+        return None;
+    }
+    let mut plain = runner
+        .backend()
+        .log_stream(task, attempt, replica, false)
+        .await
+        .ok()??;
+    let mut text = LogText::new(LogMask::new(hidden.iter().cloned()));
+    let mut kept = LogTail::new(max);
+    while let Some(chunk) = plain.next().await {
+        kept.push(&text.push(&chunk.ok()?));
+    }
+    kept.push(&text.finish());
+    let (left_out, end) = kept.finish();
+    if left_out == 0 {
+        return None;
+    }
+    // Its last line counts, ended or not; one begun at a lone `\r` is part of the line
+    // Kubernetes counts from the `\n` before it.
+    let lines = end.matches('\n').count() + usize::from(!end.is_empty() && !end.ends_with('\n'));
+    let stream = runner
+        .backend()
+        .log_stream_from_end(task, attempt, replica, lines as u64)
+        .await
+        .ok()??;
+    Some((left_out, stream))
+}
+
 /// A log a backend streams: all of it as text, or with `follow` as server-sent events
 /// (one per chunk, then `end` when the stream ends with the replica). `complete`: the
 /// stream's end is the log's (followed, or the replica has ended).
@@ -1466,6 +1537,7 @@ async fn streamed_log(
     follow: bool,
     mask: LogMask,
     end_only: Option<usize>,
+    left_out: u64,
 ) -> Response {
     use futures_util::StreamExt;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -1531,12 +1603,29 @@ async fn streamed_log(
         );
         return plain_text(axum::body::Body::from_stream(pieces));
     }
-    let events = masked.map(|text| Ok(log_event(&text))).chain(
-        futures_util::stream::once(std::future::ready(Ok::<_, std::convert::Infallible>(
-            Event::default().event("end").data("ended"),
-        )))
-        .filter(move |_| std::future::ready(whole())),
-    );
+    // A chunk's last `\r` waits for the next chunk ([`LogEvents`]).
+    let held = Arc::new(std::sync::Mutex::new(LogEvents::default()));
+    let last = Arc::clone(&held);
+    let said = (left_out > 0).then(|| {
+        Event::default()
+            .event(LEFT_OUT_EVENT)
+            .data(left_out.to_string())
+    });
+    let events = futures_util::stream::iter(said)
+        .chain(masked.filter_map(move |text| {
+            let event = held.lock().unwrap_or_else(|e| e.into_inner()).next(&text);
+            std::future::ready(event)
+        }))
+        .chain(futures_util::stream::iter(std::iter::from_fn(move || {
+            last.lock().unwrap_or_else(|e| e.into_inner()).finish()
+        })))
+        .map(Ok::<_, std::convert::Infallible>)
+        .chain(
+            futures_util::stream::once(std::future::ready(Ok(Event::default()
+                .event("end")
+                .data("ended"))))
+            .filter(move |_| std::future::ready(whole())),
+        );
     Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response()

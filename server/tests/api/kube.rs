@@ -24,6 +24,8 @@ struct JobBackend {
     events: broadcast::Sender<Event>,
     stops: Mutex<Vec<(TaskId, u32)>>,
     starts: Mutex<Vec<(TaskId, u32)>>,
+    /// The line counts a followed log's end was asked from, as Kubernetes' `tailLines`.
+    tails: Mutex<Vec<u64>>,
 }
 
 #[async_trait::async_trait]
@@ -152,6 +154,36 @@ impl Backend for JobBackend {
             futures_util::stream::iter(chunks),
         )))
     }
+
+    /// As Kubernetes follows a pod's log from its last `lines` lines: replica 1's log's
+    /// last lines, then what its pod wrote since, a `\r\n` falling across two chunks.
+    async fn log_stream_from_end(
+        &self,
+        _task: &TaskId,
+        attempt: u32,
+        replica: u32,
+        lines: u64,
+    ) -> Result<Option<LogStream>, BackendError> {
+        if replica != 1 {
+            return Ok(None);
+        }
+        self.tails.lock().unwrap().push(lines);
+        let log = [
+            format!("attempt {attempt} replica {replica}\n"),
+            "second line\n".to_owned(),
+        ];
+        let from = log
+            .len()
+            .saturating_sub(usize::try_from(lines).unwrap_or(usize::MAX));
+        let chunks = log[from..]
+            .iter()
+            .map(|line| line.clone().into_bytes())
+            .chain([b"written since\r".to_vec(), b"\nlast\n".to_vec()])
+            .map(Ok);
+        Ok(Some(futures_util::StreamExt::boxed(
+            futures_util::stream::iter(chunks.collect::<Vec<_>>()),
+        )))
+    }
 }
 
 async fn app() -> (Router, Arc<JobBackend>) {
@@ -159,6 +191,7 @@ async fn app() -> (Router, Arc<JobBackend>) {
         events: broadcast::channel(64).0,
         stops: Mutex::default(),
         starts: Mutex::default(),
+        tails: Mutex::default(),
     });
     let app = app_on(&temp_dir("data"), Arc::clone(&backend) as Arc<dyn Backend>).await;
     (app, backend)
@@ -304,6 +337,79 @@ async fn a_finished_job_succeeds_the_task_with_its_cluster_events_and_streamed_l
     );
     // Browsers drop an event without data, so the end carries some.
     assert!(sse[end..].starts_with("event: end\ndata: ended\n"), "{sse}");
+}
+
+/// The text a browser reads from server-sent events, as `(event name, data)` pairs: a
+/// line ends at `\r\n`, `\r` or `\n`, an event at an empty line, and an event's `data:`
+/// lines are joined by `\n` (the HTML standard's event stream).
+fn as_a_browser_reads(sse: &str) -> Vec<(String, String)> {
+    let mut events = Vec::new();
+    let (mut name, mut data) = (String::new(), Vec::<String>::new());
+    for line in sse.replace("\r\n", "\n").replace('\r', "\n").split('\n') {
+        if line.is_empty() {
+            if !data.is_empty() {
+                events.push((std::mem::take(&mut name), data.join("\n")));
+            }
+            (name, data) = (String::new(), Vec::new());
+        } else if let Some(value) = line.strip_prefix("data:") {
+            data.push(value.strip_prefix(' ').unwrap_or(value).to_owned());
+        } else if let Some(value) = line.strip_prefix("event:") {
+            name = value.trim_start().to_owned();
+        }
+    }
+    events
+}
+
+/// A pod's log followed from its end (`tail_bytes`, as the task page follows it): the
+/// server finds where the end begins, asks Kubernetes for the pod's log from as many
+/// lines from its end, and says first how many bytes were left out; it is not sent whole
+/// from its start. What the pod writes on follows, a `\r\n` falling across two chunks
+/// ending one line (no blank line after it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pod_log_is_followed_from_its_end() {
+    let (app, backend) = app().await;
+    let id = submit(&app, &spec("succeed")).await;
+    wait_for_phase(&app, &id, "succeeded").await;
+
+    // "attempt 1 replica 1\n" (20 bytes) left out, "second line\n" (12) kept.
+    let (status, sse) = get(
+        &app,
+        &format!("/api/v1/tasks/{id}/logs?replica=1&follow=true&tail_bytes=15"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let sse = sse.as_str().expect("text").to_owned();
+    let events = as_a_browser_reads(&sse);
+    assert_eq!(
+        events[0],
+        ("left_out".to_owned(), "20".to_owned()),
+        "{sse:?}"
+    );
+    let text: String = events[1..]
+        .iter()
+        .filter(|(name, _)| name.is_empty())
+        .map(|(_, data)| data.as_str())
+        .collect();
+    assert_eq!(text, "second line\nwritten since\nlast\n", "{sse:?}");
+    assert_eq!(
+        events.last(),
+        Some(&("end".to_owned(), "ended".to_owned())),
+        "{sse:?}"
+    );
+    assert_eq!(*backend.tails.lock().unwrap(), [1]);
+
+    // A log shorter than the end asked for is followed whole, from its first line:
+    // nothing said left out, no count of lines asked for.
+    let (_, sse) = get(
+        &app,
+        &format!("/api/v1/tasks/{id}/logs?replica=1&follow=true&tail_bytes=4096"),
+    )
+    .await;
+    let sse = sse.as_str().expect("text").to_owned();
+    let events = as_a_browser_reads(&sse);
+    assert!(events.iter().all(|(name, _)| name != "left_out"), "{sse:?}");
+    assert!(events[0].1.starts_with("attempt 1 replica 1\n"), "{sse:?}");
+    assert_eq!(*backend.tails.lock().unwrap(), [1]);
 }
 
 /// A pod's log whose stream breaks off is not shown as whole: followed, it ends without
@@ -929,6 +1035,7 @@ async fn ran_before(data: &std::path::Path, spec: &Value, attempt: u64) -> (Stri
         events: broadcast::channel(64).0,
         stops: Mutex::default(),
         starts: Mutex::default(),
+        tails: Mutex::default(),
     });
     let first = app_on(data, backend).await;
     let id = submit(&first, spec).await;
@@ -1430,6 +1537,7 @@ async fn a_running_longer_than_alert_is_not_sent_again_after_an_eviction() {
         events: broadcast::channel(64).0,
         stops: Mutex::default(),
         starts: Mutex::default(),
+        tails: Mutex::default(),
     });
     let data = temp_dir("evicted-alert-data");
     let (app, runner) = served(&data, Arc::clone(&backend) as Arc<dyn Backend>, |_| {}).await;
