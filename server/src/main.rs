@@ -106,11 +106,49 @@ fn hold_data_dir(dir: &std::path::Path) -> Result<std::fs::File, Box<dyn std::er
     }
 }
 
+/// Locks `<database>.lock` beside a SQLite task database for this process: the data
+/// directory's lock does not cover a file named by `--database-url`, which two servers
+/// with two data directories may both name. They would both migrate it at their start,
+/// and both lead, each holding quota in its own memory. PostgreSQL is shared (README,
+/// "Several servers"); `None` for it.
+fn hold_database(config: &Config) -> Result<Option<std::fs::File>, Box<dyn std::error::Error>> {
+    let Some(database) =
+        server::store::sqlite_path(config.database_url.as_deref(), &config.data_dir)
+    else {
+        return Ok(None);
+    };
+    if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "cannot make the directory of the task database {} (--database-url): {e}",
+                database.display()
+            )
+        })?;
+    }
+    let mut name = database.clone().into_os_string();
+    name.push(".lock");
+    let path = std::path::PathBuf::from(name);
+    let file = std::fs::File::create(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another berth server uses the task database {}: a SQLite database serves one server; give each its own (--database-url), or share a PostgreSQL database",
+            database.display()
+        )
+        .into()),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", path.display()).into())
+        }
+    }
+}
+
 async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::error::Error>> {
     let config = load(settings)?;
     // One server a data directory: a second would take the first's replicas for its own
     // leftovers and end them, and its database file for its own. Held until exit.
     let _data_dir = hold_data_dir(&config.data_dir)?;
+    let _database = hold_database(&config)?;
     let state = AppState::open(config.clone()).await?;
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await

@@ -718,18 +718,24 @@ pub trait Reservation: Send {
 /// [`StoreError::UnknownUrl`], or the store's own errors when it cannot be opened.
 pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn TaskStore>> {
     match database_url {
-        None => Ok(Arc::new(
-            SqliteStore::open(&data_dir.join("berth.db")).await?,
-        )),
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             Ok(Arc::new(PostgresStore::connect(url).await?))
         }
-        Some(url) => match url.strip_prefix("sqlite://") {
-            Some(path) => Ok(Arc::new(SqliteStore::open(Path::new(path)).await?)),
+        _ => match sqlite_path(database_url, data_dir) {
+            Some(path) => Ok(Arc::new(SqliteStore::open(&path).await?)),
             None => Err(StoreError::UnknownUrl {
-                url: without_password(url),
+                url: without_password(database_url.unwrap_or_default()),
             }),
         },
+    }
+}
+
+/// The SQLite file [`open`] opens for `database_url` (none: `berth.db` in `data_dir`);
+/// `None` for a URL of another store.
+pub fn sqlite_path(database_url: Option<&str>, data_dir: &Path) -> Option<PathBuf> {
+    match database_url {
+        None => Some(data_dir.join("berth.db")),
+        Some(url) => url.strip_prefix("sqlite://").map(PathBuf::from),
     }
 }
 

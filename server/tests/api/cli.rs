@@ -227,6 +227,35 @@ fn a_second_server_on_a_data_directory_in_use_is_refused() {
     );
 }
 
+/// Two servers with two data directories on one SQLite file (`--database-url`): they
+/// would both migrate it as they start, and both lead, each holding quota in its own
+/// memory. SQLite serves one server (README, the configuration's `--database-url`): the
+/// second is refused, naming the file and the way out; once the first has stopped, the
+/// file serves another server.
+#[test]
+fn a_second_server_on_a_sqlite_file_in_use_is_refused() {
+    let database = super::temp_dir("one-db").join("tasks.db");
+    let url = format!("sqlite://{}", database.display());
+    let data = super::temp_dir("first-dir");
+    let mut first = super::Berth::start(&[
+        ("BERTH_DATA_DIR", data.as_os_str()),
+        ("BERTH_DATABASE_URL", std::ffi::OsStr::new(&url)),
+    ]);
+    let said = refused_to_serve(berth().env("BERTH_DATABASE_URL", &url));
+    assert!(
+        said.contains(&format!(
+            "another berth server uses the task database {}",
+            database.display()
+        )) && said.contains("--database-url"),
+        "{said}"
+    );
+    first.crash();
+    let _third = super::Berth::start(&[
+        ("BERTH_DATA_DIR", super::temp_dir("third-dir").as_os_str()),
+        ("BERTH_DATABASE_URL", std::ffi::OsStr::new(&url)),
+    ]);
+}
+
 /// What `berth serve` said on stderr when it refused to start, within 30 s (a server
 /// that starts instead is killed and the test fails).
 fn refused_to_serve(cmd: &mut Command) -> String {
@@ -250,7 +279,7 @@ fn refused_to_serve(cmd: &mut Command) -> String {
         if std::time::Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("berth served with mail settings that cannot work");
+            panic!("berth served where it should have refused to start");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
