@@ -2061,7 +2061,7 @@ impl Runner {
         let (kind, alert) = match phase {
             TaskPhase::Failed => (event_kind::FAILED, AlertEvent::Failed),
             TaskPhase::Stopped => (event_kind::STOPPED, AlertEvent::Stopped),
-            _ => ("succeeded", AlertEvent::Succeeded),
+            _ => (event_kind::SUCCEEDED, AlertEvent::Succeeded),
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event_at(id, kind, message.clone(), at).await;
