@@ -1989,6 +1989,54 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
     finish(handle, &host, &address);
 }
 
+/// Earlier events the reader asked for are worded again when the page's language
+/// changes, as the latest are: the page asks for them again in the new language, and
+/// they stay in view.
+#[wasm_bindgen_test]
+async fn earlier_events_shown_are_worded_again_in_a_new_language() {
+    let address = fresh_page();
+    let events = |from: i64, to: i64, word: &str| {
+        let list: Vec<shared::api::TaskEventView> = (from..=to)
+            .map(|n| shared::api::TaskEventView {
+                at: Timestamp(1_700_000_000_000 + n * 1000),
+                kind: "exited".into(),
+                message: format!("{word} {n}"),
+            })
+            .collect();
+        serde_json::to_string(&list).unwrap()
+    };
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = false;
+    let task_json = serde_json::to_string(&view).unwrap();
+    let (host, handle) =
+        mount_detail_page_with(&view, (&events(70, 119, "event"), 70), ("[]", 0)).await;
+    let messages = || all_text(&host, "[data-testid='events'] .message");
+    until("the events", || messages().len() == 50).await;
+    find(&host, "[data-testid='events-earlier']").click();
+    answer_events_when_asked("lang=en&limit=50&before=71", &events(20, 69, "event"), 20).await;
+    until("the page before", || messages().len() == 100).await;
+    find(&host, "[data-testid='lang-zh']").click();
+    until("the task asked for in Chinese", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=zh-CN"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=zh-CN", &task_json);
+    answer_events_when_asked(&latest_events("zh-CN"), &events(70, 119, "事件"), 70).await;
+    answer_events_when_asked("lang=zh-CN&limit=50&before=71", &events(20, 69, "事件"), 20).await;
+    let expected: Vec<String> = (20..=119).map(|n| format!("事件 {n}")).collect();
+    until("the events in Chinese", || messages() == expected).await;
+    assert_eq!(
+        find(&host, "[data-testid='events-earlier']")
+            .text_content()
+            .as_deref(),
+        Some("显示更早的事件（还有 20 条未显示）")
+    );
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+}
+
 /// The owner's share links, each with its Revoke: a revoke says which link it revoked
 /// and leaves the focus on that line; a link revoked meanwhile (another tab) is gone
 /// too, not refused.
