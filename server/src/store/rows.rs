@@ -189,24 +189,8 @@ where
     let start = query
         .limit
         .map_or(0, |limit| end.saturating_sub(u64::from(limit)));
-    let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    let mut sql = QueryBuilder::<DB>::new(
-        "SELECT at, kind, message, keyed FROM task_events WHERE task_id = ",
-    );
-    sql.push_bind(id.0.clone());
-    push_kinds(&mut sql, query.kinds);
-    if filtered {
-        sql.push(" ORDER BY n DESC LIMIT ")
-            .push_bind(as_i64(end - start))
-            .push(" OFFSET ")
-            .push_bind(as_i64(total - end));
-    } else {
-        sql.push(" AND n > ")
-            .push_bind(as_i64(start))
-            .push(" AND n <= ")
-            .push_bind(as_i64(end))
-            .push(" ORDER BY n DESC");
-    }
+    let mut sql = QueryBuilder::<DB>::new("");
+    push_events_page(&mut sql, id, query.kinds, (start, end, total));
     let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
     let mut events = rows
         .iter()
@@ -228,6 +212,37 @@ where
         first: start + 1,
         total,
     })
+}
+
+/// Pushes the query of the events of task `id` (of `kinds`) numbered `start + 1` to
+/// `end` of `total`, newest first: a range of the primary key, or of those kinds the
+/// latest below `end` in the `task_events_kind` index.
+pub(super) fn push_events_page<DB>(
+    sql: &mut QueryBuilder<DB>,
+    id: &TaskId,
+    kinds: &[&str],
+    (start, end, total): (u64, u64, u64),
+) where
+    DB: Database,
+    for<'r> String: Encode<'r, DB> + Type<DB>,
+    for<'r> i64: Encode<'r, DB> + Type<DB>,
+{
+    let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    sql.push("SELECT at, kind, message, keyed FROM task_events WHERE task_id = ")
+        .push_bind(id.0.clone());
+    push_kinds(sql, kinds);
+    if kinds.is_empty() {
+        sql.push(" AND n > ")
+            .push_bind(as_i64(start))
+            .push(" AND n <= ")
+            .push_bind(as_i64(end))
+            .push(" ORDER BY n DESC");
+    } else {
+        sql.push(" ORDER BY n DESC LIMIT ")
+            .push_bind(as_i64(end - start))
+            .push(" OFFSET ")
+            .push_bind(as_i64(total - end));
+    }
 }
 
 fn push_kinds<DB>(sql: &mut QueryBuilder<DB>, kinds: &[&str])
