@@ -422,17 +422,65 @@ pub async fn fetch_task(id: &str, lang: Lang) -> Result<TaskView> {
     answer(send_get(&task_path(id, &format!("?lang={}", wire_name(&lang)))).await?).await
 }
 
-/// `GET /api/v1/tasks/{id}/events`, oldest first, in `lang`.
+/// Which of a task's events to fetch: `GET …/events` numbers them (those of `kind`,
+/// when it is set, among themselves) from 1 in the order they happened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventsWanted {
+    /// Only events of this kind (`retrying`).
+    pub kind: Option<&'static str>,
+    /// Only the latest this many; every one when `None`.
+    pub limit: Option<usize>,
+    /// Only those numbered below this.
+    pub before: Option<usize>,
+}
+
+/// Some of a task's events, as `GET …/events` answers them: oldest first, and how many
+/// (of the kind asked) come before them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EventPage {
+    /// The events, oldest first.
+    pub events: Vec<TaskEventView>,
+    /// How many come before the first of them (0: none is left out).
+    pub earlier: usize,
+}
+
+impl EventPage {
+    /// How many there are, up to the last of these.
+    pub fn count(&self) -> usize {
+        self.earlier + self.events.len()
+    }
+}
+
+/// The header of a page of events that says earlier ones are left out: the number of
+/// its first event, which as `before` asks for the page before.
+const EVENTS_EARLIER: &str = "berth-events-earlier";
+
+/// `GET /api/v1/tasks/{id}/events`, oldest first, in `lang`: those `wanted`.
 ///
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses.
-pub async fn fetch_events(id: &str, lang: Lang) -> Result<Vec<TaskEventView>> {
-    get(&task_path(
-        id,
-        &format!("/events?lang={}", wire_name(&lang)),
-    ))
-    .await
+pub async fn fetch_events(id: &str, lang: Lang, wanted: EventsWanted) -> Result<EventPage> {
+    let mut pairs = vec![("lang", wire_name(&lang))];
+    if let Some(kind) = wanted.kind {
+        pairs.push(("kind", kind.to_owned()));
+    }
+    if let Some(limit) = wanted.limit {
+        pairs.push(("limit", limit.to_string()));
+    }
+    if let Some(before) = wanted.before {
+        pairs.push(("before", before.to_string()));
+    }
+    let response = send_get(&task_path(id, &format!("/events?{}", query(&pairs)))).await?;
+    let earlier = response
+        .headers()
+        .get(EVENTS_EARLIER)
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .map_or(0, |first| first.saturating_sub(1));
+    Ok(EventPage {
+        events: answer(response).await?,
+        earlier,
+    })
 }
 
 /// The address of a replica's whole log of `attempt` (default the latest), as plain

@@ -26,7 +26,8 @@
 use crate::backend::{self, Backend, Gang, Replica};
 use crate::scheduler::{Decision, Scheduler, Waiting};
 use crate::store::{
-    Inserted, NewTask, StoreError, StoredTask, TaskEvent, TaskStore, event_kind, restore_hidden,
+    EventQuery, Inserted, NewTask, StoreError, StoredTask, TaskEvent, TaskStore, event_kind,
+    restore_hidden,
 };
 use shared::injected::{self, Context, Pod};
 use shared::messages::{Arg, Message};
@@ -53,6 +54,11 @@ pub const LEAD_INTERVAL: Duration = Duration::from_millis(500);
 /// Submits stored in one transaction at most (see [`Runner::submit_grouped`]): a
 /// bound on how long the first of them waits for the group's commit.
 const MAX_GROUP: usize = 64;
+
+/// How many of a waiting task's latest events that decide why it waits (its queued,
+/// retrying, admitted and started ones) a server that does not lead reads at a time:
+/// the latest decides, but for a queued one written without its reason.
+const REASON_READ: u32 = 8;
 
 /// The wait before each retry of a failed attempt (`[retries]` of the config), as
 /// Kubernetes backs off a Job's failed pods: `base` before the first retry, twice the
@@ -604,28 +610,46 @@ impl Runner {
         }
         // A server that does not lead makes no passes: the reason is the last one the
         // leader recorded since the task last left the queue.
-        let events = self.store.events(id).await.ok()?;
-        for event in events.iter().rev() {
-            match event.kind.as_str() {
-                event_kind::QUEUED => {
-                    let reason = event
-                        .keyed
-                        .as_ref()
-                        .filter(|m| m.key == "event.queued")
-                        .and_then(|m| m.args.get("reason"));
-                    if let Some(Arg::Message(reason)) = reason {
-                        return Some(WhyItWaits::queued(reason.clone()));
+        // Read from the latest, a few at a time and only of the kinds that decide it (a
+        // poll of a waiting task's page asks for it): not all of a long run's events.
+        let kinds = [
+            event_kind::QUEUED,
+            event_kind::RETRYING,
+            event_kind::ADMITTED,
+            event_kind::STARTED,
+        ];
+        let mut before = None;
+        loop {
+            let query = EventQuery {
+                kinds: &kinds,
+                before,
+                limit: Some(REASON_READ),
+            };
+            let page = self.store.events_page(id, query).await.ok()?;
+            for event in page.events.iter().rev() {
+                match event.kind.as_str() {
+                    event_kind::QUEUED => {
+                        let reason = event
+                            .keyed
+                            .as_ref()
+                            .filter(|m| m.key == "event.queued")
+                            .and_then(|m| m.args.get("reason"));
+                        if let Some(Arg::Message(reason)) = reason {
+                            return Some(WhyItWaits::queued(reason.clone()));
+                        }
                     }
+                    event_kind::RETRYING => {
+                        let due = retry_due(event);
+                        return (due > now()).then(|| WhyItWaits::backing_off(due));
+                    }
+                    _ => return None,
                 }
-                event_kind::RETRYING => {
-                    let due = retry_due(event);
-                    return (due > now()).then(|| WhyItWaits::backing_off(due));
-                }
-                event_kind::ADMITTED | event_kind::STARTED => return None,
-                _ => {}
             }
+            if page.first <= 1 {
+                return None;
+            }
+            before = Some(page.first);
         }
-        None
     }
 
     /// The id a submit gets: `<prefix>-<5 characters>`. With an idempotency key the
@@ -2061,7 +2085,7 @@ impl Runner {
         let (kind, alert) = match phase {
             TaskPhase::Failed => (event_kind::FAILED, AlertEvent::Failed),
             TaskPhase::Stopped => (event_kind::STOPPED, AlertEvent::Stopped),
-            _ => ("succeeded", AlertEvent::Succeeded),
+            _ => (event_kind::SUCCEEDED, AlertEvent::Succeeded),
         };
         let message = why.unwrap_or_else(|| Message::new("event.succeeded"));
         self.event_at(id, kind, message.clone(), at).await;
@@ -2361,7 +2385,9 @@ impl Runner {
     /// before they were.
     async fn rest_again(&self, stored: StoredTask) {
         let id = stored.task.id.clone();
-        let events = self.store.events(&id).await.unwrap_or_else(|err| {
+        let events = events_of(&*self.store, &id, &[event_kind::RETRYING])
+            .await
+            .unwrap_or_else(|err| {
             tracing::warn!(task = %id, error = %err, "cannot read a retried task's events; it waits its backoff from its retrying step");
             Vec::new()
         });
@@ -2417,8 +2443,14 @@ impl Runner {
     /// then, the user's word standing over fault tolerance (an unfinished task was never
     /// stopped since, as a stop ends the task).
     async fn stop_asked(&self, id: &TaskId) -> bool {
-        match self.store.events(id).await {
-            Ok(events) => events.iter().any(|e| e.kind == event_kind::STOPPING),
+        // Counted, not read.
+        let stops = EventQuery {
+            kinds: &[event_kind::STOPPING],
+            limit: Some(0),
+            ..EventQuery::default()
+        };
+        match self.store.events_page(id, stops).await {
+            Ok(stops) => stops.total > 0,
             Err(err) => {
                 tracing::error!(task = %id, error = %err, "cannot read a task's events; a stop it was asked may be lost");
                 false
@@ -2562,7 +2594,7 @@ impl Runner {
         if replicas == 0 {
             return None;
         }
-        let heard = match self.store.events(id).await {
+        let heard = match events_of(&*self.store, id, &[event_kind::EXITED]).await {
             Ok(events) => heard_exits(&events, attempt),
             Err(err) => {
                 tracing::error!(task = %id, error = %err, "cannot read a task's events; its attempt counts as interrupted");
@@ -2748,7 +2780,8 @@ impl Runner {
             if due.is_empty() {
                 continue;
             }
-            let Ok(events) = self.store.events(&stored.task.id).await else {
+            let Ok(events) = events_of(&*self.store, &stored.task.id, &[event_kind::ALERT]).await
+            else {
                 continue;
             };
             for (subscription, since) in due {
@@ -2837,6 +2870,20 @@ fn cleanup_told(backend: &dyn Backend, events: &[TaskEvent], job: &str) -> Optio
         .filter(|(of, _)| of == job)
         .map(|(_, end)| end)
         .reduce(|a, b| a || b)
+}
+
+/// The task's events of `kinds`, oldest first, read by the store's query: not the
+/// task's other events.
+async fn events_of(
+    store: &dyn TaskStore,
+    id: &TaskId,
+    kinds: &[&str],
+) -> Result<Vec<TaskEvent>, StoreError> {
+    let query = EventQuery {
+        kinds,
+        ..EventQuery::default()
+    };
+    Ok(store.events_page(id, query).await?.events)
 }
 
 /// Records a note of a task's cleanup of shared storage (of attempt `attempt`), but an

@@ -3,11 +3,11 @@
 
 use super::task_list::tag_text;
 use super::{ErrorBanner, PhaseBadge, format_task_time, phase_label};
-use crate::api::{self, ClientError, LogFollow};
+use crate::api::{self, ClientError, EventPage, LogFollow};
 use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
-use shared::api::{CatalogResponse, LogReplica, ReplicaRole, ShareLink, TaskEventView, TaskView};
+use shared::api::{CatalogResponse, LogReplica, ReplicaRole, ShareLink, TaskView};
 use shared::record::{PhaseChange, TaskPhase, Timestamp};
 use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
@@ -38,7 +38,14 @@ pub fn TaskDetailPage(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let task = RwSignal::new(None::<TaskView>);
-    let events = RwSignal::new(Vec::<TaskEventView>::new());
+    // The events shown: the latest page, and earlier ones the reader asked for (which
+    // then stay above new ones), in the language they were fetched in.
+    let events = RwSignal::new(EventPage::default());
+    let events_asked = RwSignal::new(false);
+    let events_lang = StoredValue::new(None::<shared::Lang>);
+    // The task's retries (its `retrying` events): the latest few, or all once asked.
+    let retries = RwSignal::new(EventPage::default());
+    let all_retries = RwSignal::new(false);
     let error = RwSignal::new(None::<ClientError>);
     let gone = RwSignal::new(false);
     let id = StoredValue::new(id);
@@ -92,10 +99,40 @@ pub fn TaskDetailPage(
                     if error.with_untracked(|e| matches!(e, Some(ClientError::Network(_)))) {
                         error.set(None);
                     }
+                    let retried = view.task.spec.advanced.fault_tolerance.enabled;
                     task.set(Some(view));
-                    match api::fetch_events(&id, l).await {
-                        Ok(list) => events.set(list),
+                    // Only the page shown: the latest, and any the reader asked for that
+                    // a new language must word again, or that more events than a page
+                    // since the last poll pushed out of it.
+                    let held = events.get_untracked();
+                    let reworded = events_lang.get_value() != Some(l);
+                    let kept = events_asked.get_untracked();
+                    let down_to = match (kept, reworded) {
+                        (false, _) => None,
+                        (true, true) => Some(held.earlier),
+                        (true, false) => Some(held.count()),
+                    };
+                    match latest_events(&id, l, down_to).await {
+                        Ok(latest) => {
+                            events_lang.set_value(Some(l));
+                            events.update(|held| {
+                                *held = if kept {
+                                    joined(held, &latest).unwrap_or(latest)
+                                } else {
+                                    latest
+                                };
+                            });
+                        }
                         Err(err) => error.set(Some(err)),
+                    }
+                    // Only the retries the panel lists (a task without fault tolerance
+                    // has none).
+                    if retried {
+                        let all = all_retries.get_untracked();
+                        match api::fetch_events(&id, l, retries_wanted(all)).await {
+                            Ok(page) => retries.set(page),
+                            Err(err) => error.set(Some(err)),
+                        }
                     }
                 }
                 // Shown before and gone now: deleted elsewhere. The page says so, as after
@@ -135,6 +172,39 @@ pub fn TaskDetailPage(
         on_cleanup(move || handle.clear());
     }
 
+    // The page before the first event shown, added above it.
+    let show_earlier = Callback::new(move |()| {
+        events_asked.set(true);
+        let (id, l) = (id.get_value(), lang.get_untracked());
+        let first = events.with_untracked(|e| e.earlier + 1);
+        leptos::task::spawn_local(async move {
+            let wanted = api::EventsWanted {
+                limit: Some(EVENTS_SHOWN),
+                before: Some(first),
+                kind: None,
+            };
+            match api::fetch_events(&id, l, wanted).await {
+                Ok(page) => events.update(|held| {
+                    if let Some(more) = joined(&page, held) {
+                        *held = more;
+                    }
+                }),
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    });
+    // Every retry, once asked for: fetched now, and so at each poll after.
+    let show_all_retries = Callback::new(move |()| {
+        all_retries.set(true);
+        let (id, l) = (id.get_value(), lang.get_untracked());
+        leptos::task::spawn_local(async move {
+            match api::fetch_events(&id, l, retries_wanted(true)).await {
+                Ok(page) => retries.set(page),
+                Err(err) => error.set(Some(err)),
+            }
+        });
+    });
+
     let user = session.user.name.clone();
     // The panels are built once the task has loaded, not at each poll: the log stream,
     // the tag draft and the focus survive a refresh.
@@ -170,9 +240,9 @@ pub fn TaskDetailPage(
                             <div class="columns">
                                 <div>
                                     <TaskSummary view groups=session.catalog.project_groups.clone() stopping=stopping />
-                                    <Resilience view events=events />
+                                    <Resilience view retries=retries show_all=show_all_retries />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
-                                    <EventList events=events.into() zone=zone />
+                                    <EventList events=events.into() zone=zone earlier=show_earlier />
                                 </div>
                                 <div>
                                     <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags />
@@ -286,15 +356,31 @@ pub const RETRIES_SHOWN: usize = 5;
 pub fn Resilience(
     /// The task.
     view: Signal<TaskView>,
-    /// Its events: each `retrying` one is a retry (written even for an attempt that
-    /// failed before it ran, which has no step into retrying). Without them (the shared
-    /// view), the retries are counted from the task alone, and not listed.
+    /// Its retries, the latest or all of them, as fetched: its `retrying` events (one
+    /// is written even for an attempt that failed before it ran, which has no step into
+    /// retrying), and how many came before those. Without them (the shared view), the
+    /// retries are counted from the task alone, and not listed.
     #[prop(optional, into)]
-    events: Option<Signal<Vec<TaskEventView>>>,
+    retries: Option<Signal<EventPage>>,
+    /// Asks for every retry, when the latest alone are listed.
+    #[prop(optional)]
+    show_all: Option<Callback<()>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    let all_retries = RwSignal::new(false);
     let retries_list = NodeRef::<leptos::html::Ol>::new();
+    // Once every retry has come after Show all, the focus goes to the list, as the
+    // button has gone.
+    let asked = StoredValue::new(false);
+    Effect::new(move |_| {
+        let all_here = retries.is_some_and(|r| r.with(|r| r.earlier == 0));
+        if all_here
+            && asked.get_value()
+            && let Some(list) = retries_list.get_untracked()
+        {
+            asked.set_value(false);
+            let _ = list.focus();
+        }
+    });
     let monitoring = move || {
         view.with(|v| {
             let m = &v.task.spec.advanced.monitoring;
@@ -308,19 +394,7 @@ pub fn Resilience(
             }
         })
     };
-    let retried = move || {
-        events
-            .map(|events| {
-                events.with(|events| {
-                    events
-                        .iter()
-                        .filter(|e| e.kind == "retrying")
-                        .map(|e| (e.at, e.message.clone()))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .unwrap_or_default()
-    };
+    let retried = move || retries.map(|r| r.get()).unwrap_or_default();
     let tolerance = move || {
         view.with(|v| {
             let f = &v.task.spec.advanced.fault_tolerance;
@@ -334,7 +408,10 @@ pub fn Resilience(
                     .filter(|c| c.phase == TaskPhase::Retrying)
                     .count();
                 let started = v.task.attempts.saturating_sub(1) as usize;
-                let used = retried().len().max(steps).max(started);
+                let used = retries
+                    .map_or(0, |r| r.with(EventPage::count))
+                    .max(steps)
+                    .max(started);
                 lang.text_with(
                     "ui.detail.fault_tolerance_on",
                     &[
@@ -359,24 +436,22 @@ pub fn Resilience(
             {move || {
                 let retried = retried();
                 let zone = view.with(|v| v.task.spec.basic.time_zone.clone());
-                let count = retried.len();
+                let count = retried.count();
                 // The latest, numbered as they are among all of them.
-                let from = if all_retries.get() { 0 } else { count.saturating_sub(RETRIES_SHOWN) };
-                let show_all = move |_| {
-                    all_retries.set(true);
-                    // The button goes: the focus goes to the list, not the page's body.
-                    request_animation_frame(move || {
-                        if let Some(list) = retries_list.try_get_untracked().flatten() {
-                            let _ = list.focus();
-                        }
-                    });
+                let from = retried.earlier;
+                let ask_all = move |_| {
+                    asked.set_value(true);
+                    if let Some(show_all) = show_all {
+                        show_all.run(());
+                    }
                 };
                 (count > 0).then(|| view! {
                     <h3 id="retries-title">{crate::i18n::tr("ui.detail.retries")}</h3>
                     <ol class="retries" data-testid="retries" start=from + 1 tabindex="-1"
                         aria-labelledby="retries-title" node_ref=retries_list>
-                        {retried.into_iter().skip(from).map(|(at, said)| {
+                        {retried.events.into_iter().map(|retry| {
                             let zone = zone.clone();
+                            let (at, said) = (retry.at, retry.message);
                             view! {
                                 <li>{move || lang.text_with("ui.detail.retry", &[
                                     ("at", format_task_time(lang.get(), at, &zone)),
@@ -385,8 +460,8 @@ pub fn Resilience(
                             }
                         }).collect_view()}
                     </ol>
-                    {(from > 0).then(|| view! {
-                        <button type="button" data-testid="retries-all" on:click=show_all>
+                    {(from > 0 && show_all.is_some()).then(|| view! {
+                        <button type="button" data-testid="retries-all" on:click=ask_all>
                             {move || lang.text_with("ui.detail.retries_all", &[("n", count.to_string())])}
                         </button>
                     })}
@@ -481,42 +556,99 @@ pub fn Timeline(
 /// "Show earlier" adds: a task retried a hundred times has four hundred.
 pub const EVENTS_SHOWN: usize = 50;
 
+/// The most events one request asks for: the server's page at most.
+const EVENTS_READ_MAX: usize = 500;
+
+/// The kind of a retry's event.
+const RETRYING: &str = "retrying";
+
+/// The retries the panel fetches: the latest [`RETRIES_SHOWN`], or `all`.
+fn retries_wanted(all: bool) -> api::EventsWanted {
+    api::EventsWanted {
+        kind: Some(RETRYING),
+        limit: (!all).then_some(RETRIES_SHOWN),
+        before: None,
+    }
+}
+
+/// The latest [`EVENTS_SHOWN`] of task `id`'s events, and the ones before them down to
+/// the number `down_to` (those that many events leave out), fetched a page at a time.
+async fn latest_events(
+    id: &str,
+    lang: shared::Lang,
+    down_to: Option<usize>,
+) -> api::Result<EventPage> {
+    let wanted = api::EventsWanted {
+        limit: Some(EVENTS_SHOWN),
+        ..api::EventsWanted::default()
+    };
+    let mut latest = api::fetch_events(id, lang, wanted).await?;
+    while let Some(down_to) = down_to.filter(|&d| latest.earlier > d) {
+        let wanted = api::EventsWanted {
+            limit: Some((latest.earlier - down_to).min(EVENTS_READ_MAX)),
+            before: Some(latest.earlier + 1),
+            kind: None,
+        };
+        let before = api::fetch_events(id, lang, wanted).await?;
+        match joined(&before, &latest) {
+            Some(more) if more.earlier < latest.earlier => latest = more,
+            // None came (the server's events cannot shrink): as it is.
+            _ => break,
+        }
+    }
+    Ok(latest)
+}
+
+/// The events of `above` and then those of `below` after them, when the two meet (the
+/// events are numbered for good, so a number names one event): `None` when events
+/// between them are missing.
+pub fn joined(above: &EventPage, below: &EventPage) -> Option<EventPage> {
+    if above.earlier > below.earlier || above.count() < below.earlier {
+        return None;
+    }
+    let mut events = above.events[..below.earlier - above.earlier].to_vec();
+    events.extend(below.events.iter().cloned());
+    Some(EventPage {
+        events,
+        earlier: above.earlier,
+    })
+}
+
 /// What happened, oldest first: scheduling decisions, starts, exits, retries. The latest
 /// [`EVENTS_SHOWN`] are shown, and earlier ones a page at a time on asking.
 #[component]
 pub fn EventList(
-    /// The events.
-    events: Signal<Vec<TaskEventView>>,
+    /// The events fetched, and how many came before them.
+    events: Signal<EventPage>,
     /// The task's time zone, which its times are shown in.
     #[prop(into)]
     zone: Signal<String>,
+    /// Asks for the page before the first event shown.
+    earlier: Callback<()>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    // The first event shown, once the reader asked for earlier ones: events that come
-    // meanwhile are added below, and what was asked for stays (the latest N alone would
-    // drop it off the top as a retried task's events come). Until then, the latest.
-    let from = RwSignal::new(None::<usize>);
-    let left_out = Memo::new(move |_| {
-        let len = events.with(Vec::len);
-        from.get()
-            .unwrap_or(len.saturating_sub(EVENTS_SHOWN))
-            .min(len)
-    });
+    let left_out = Memo::new(move |_| events.with(|e| e.earlier));
     let list = NodeRef::<leptos::html::Ol>::new();
-    let show_earlier = move |_| {
-        from.set(Some(left_out.get_untracked().saturating_sub(EVENTS_SHOWN)));
-        // The button goes once every event is shown: the focus goes to the list, not to
-        // the page's body.
-        if left_out.get_untracked() == 0
+    // The button goes once every event is shown: the focus goes to the list, not to the
+    // page's body.
+    let asked = StoredValue::new(false);
+    Effect::new(move |_| {
+        if left_out.get() == 0
+            && asked.get_value()
             && let Some(list) = list.get_untracked()
         {
+            asked.set_value(false);
             let _ = list.focus();
         }
+    });
+    let show_earlier = move |_| {
+        asked.set_value(true);
+        earlier.run(());
     };
     view! {
         <section class="panel events" aria-labelledby="events-title">
             <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
-            {move || events.with(Vec::is_empty).then(|| view! {
+            {move || events.with(|e| e.count() == 0).then(|| view! {
                 <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
             })}
             {move || (left_out.get() > 0).then(|| view! {
@@ -525,7 +657,7 @@ pub fn EventList(
                 </button>
             })}
             <ol data-testid="events" tabindex="-1" aria-labelledby="events-title" node_ref=list>
-                {move || events.with(|all| all[left_out.get().min(all.len())..].to_vec()).into_iter().map(|event| {
+                {move || events.with(|e| e.events.clone()).into_iter().map(|event| {
                     let key = format!("ui.detail.event.{}", event.kind);
                     let kind = event.kind.clone();
                     view! {

@@ -2,7 +2,7 @@
 //! filters, the detail's summary and timeline, the shared view, errors and links.
 
 use crate::{fresh_page, sleep};
-use frontend::api::{ClientError, ListFilter};
+use frontend::api::{ClientError, EventPage, ListFilter};
 use frontend::i18n::UiLang;
 use frontend::nav::{Link, Nav, Route};
 use frontend::pages::ErrorBanner;
@@ -223,18 +223,21 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
         kind: "retrying".into(),
         message: message.into(),
     };
-    let events = RwSignal::new(vec![
-        event(
-            1_700_000_100_000,
-            "attempt 1 failed (exit code 3 from worker-1); retry 1 of 3",
-        ),
-        event(
-            1_700_000_200_000,
-            "attempt 2 failed (cannot start: no such image); retry 2 of 3",
-        ),
-    ]);
+    let events = RwSignal::new(EventPage {
+        events: vec![
+            event(
+                1_700_000_100_000,
+                "attempt 1 failed (exit code 3 from worker-1); retry 1 of 3",
+            ),
+            event(
+                1_700_000_200_000,
+                "attempt 2 failed (cannot start: no such image); retry 2 of 3",
+            ),
+        ],
+        earlier: 0,
+    });
     let shown = RwSignal::new(view);
-    let host = mount(move || view! { <Resilience view=shown.into() events=events /> });
+    let host = mount(move || view! { <Resilience view=shown.into() retries=events /> });
     leptos::task::tick().await;
     assert_eq!(
         all_text(&host, "[data-testid='monitoring']"),
@@ -268,7 +271,7 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
         v.task.spec.advanced.monitoring.enabled = false;
         v.task.spec.advanced.fault_tolerance.enabled = false;
     });
-    events.set(Vec::new());
+    events.set(EventPage::default());
     leptos::task::tick().await;
     assert_eq!(all_text(&host, "[data-testid='monitoring']"), ["Off"]);
     assert_eq!(all_text(&host, "[data-testid='fault-tolerance']"), ["Off"]);
@@ -281,30 +284,34 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
 
 /// A task retried many times lists its latest retries, numbered as they are among all,
 /// and all of them on asking: sixty made the panel sixty lines long (explorer, round 10).
+/// The page asks the server for those it lists alone (README, Known gaps: it fetched
+/// every event at each poll to find them): the latest five and how many came before,
+/// then every retry, and only them, at each poll after.
 #[wasm_bindgen_test]
 async fn many_retries_are_listed_latest_first_and_all_on_asking() {
     use frontend::pages::task_detail::RETRIES_SHOWN;
-    let mut view = task("t-retried", TaskPhase::Running, TaskType::PyTorchJob);
+    let address = fresh_page();
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
     view.task.spec.advanced.fault_tolerance.enabled = true;
     view.task.spec.advanced.fault_tolerance.max_retries = 60;
     view.task.attempts = 13;
-    let events = RwSignal::new(
-        (1..=12)
+    let retries = |from: i64, to: i64| {
+        let list: Vec<shared::api::TaskEventView> = (from..=to)
             .map(|n| shared::api::TaskEventView {
                 at: Timestamp(1_700_000_000_000 + n * 60_000),
                 kind: "retrying".into(),
                 message: format!("retry {n} of 60"),
             })
-            .collect::<Vec<_>>(),
-    );
-    let shown = RwSignal::new(view);
-    let host = mount(move || view! { <Resilience view=shown.into() events=events /> });
-    leptos::task::tick().await;
+            .collect();
+        serde_json::to_string(&list).unwrap()
+    };
     assert_eq!(RETRIES_SHOWN, 5);
-    let retries = all_text(&host, "[data-testid='retries'] li");
-    assert_eq!(retries.len(), 5, "{retries:?}");
-    assert!(retries[0].ends_with("retry 8 of 60"), "{retries:?}");
-    assert!(retries[4].ends_with("retry 12 of 60"), "{retries:?}");
+    let (host, handle) = mount_detail_page_with(&view, ("[]", 0), (&retries(8, 12), 7)).await;
+    until_found(&host, "the retries", "[data-testid='retries'] li").await;
+    let retried = all_text(&host, "[data-testid='retries'] li");
+    assert_eq!(retried.len(), 5, "{retried:?}");
+    assert!(retried[0].ends_with("retry 8 of 60"), "{retried:?}");
+    assert!(retried[4].ends_with("retry 12 of 60"), "{retried:?}");
     let list = find(&host, "[data-testid='retries']");
     assert_eq!(list.get_attribute("start").as_deref(), Some("8"));
     assert_eq!(
@@ -325,10 +332,19 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
     let all = find(&host, "[data-testid='retries-all']");
     all.focus().unwrap();
     all.click();
-    leptos::task::tick().await;
-    let retries = all_text(&host, "[data-testid='retries'] li");
-    assert_eq!(retries.len(), 12, "{retries:?}");
-    assert!(retries[0].ends_with("retry 1 of 60"), "{retries:?}");
+    answer_events_when_asked("lang=en&kind=retrying", &retries(1, 12), 0).await;
+    until("every retry", || {
+        all_text(&host, "[data-testid='retries'] li").len() == 12
+    })
+    .await;
+    let retried = all_text(&host, "[data-testid='retries'] li");
+    assert!(retried[0].ends_with("retry 1 of 60"), "{retried:?}");
+    assert_eq!(
+        find(&host, "[data-testid='retries']")
+            .get_attribute("start")
+            .as_deref(),
+        Some("1")
+    );
     assert!(
         host.query_selector("[data-testid='retries-all']")
             .unwrap()
@@ -347,11 +363,29 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
         Some("retries"),
         "the focus goes to the list, not the page's body"
     );
+    // The next refresh asks for every retry again, and for no other event but the
+    // latest page.
+    let task_json = serde_json::to_string(&view).unwrap();
+    until("the task asked for again", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=en", &task_json);
+    answer_events_when_asked(&latest_events("en"), "[]", 0).await;
+    answer_events_when_asked("lang=en&kind=retrying", &retries(1, 13), 0).await;
+    until("the new retry", || {
+        all_text(&host, "[data-testid='retries'] li").len() == 13
+    })
+    .await;
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["On: up to 60 retries, 13 used"]
+    );
+    finish(handle, &host, &address);
 }
 
-/// In a narrow window (the exploratory test's 400 px) a task's name and its time read
-/// whole, each on one line, and the table scrolls sideways in its own box: a name broken
-/// at each hyphen took four lines.
 #[wasm_bindgen_test]
 async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
     let style = web_sys::window()
@@ -1153,6 +1187,49 @@ fn answer_fetch(part: &str, body: &str) {
     .unwrap();
 }
 
+/// Answers the held request for a task's events whose query is `query` exactly (what
+/// follows `/events?`: a console that fetched every event, or another page than the
+/// one it shows, finds no answer) with `events`, and the header that says the number of
+/// the first of them when `earlier` events come before them.
+fn answer_events(query: &str, events: &str, earlier: usize) {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.ends_with(&format!("/events?{query}")))
+        .unwrap_or_else(|| panic!("no request for events?{query}: {:?}", held_fetches()));
+    let body = serde_json::to_string(events).unwrap();
+    let header = if earlier > 0 {
+        format!(", 'berth-events-earlier': '{}'", earlier + 1)
+    } else {
+        String::new()
+    };
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].resolve(new Response({body}, \
+         {{ headers: {{ 'content-type': 'application/json'{header} }} }}))"
+    ))
+    .unwrap();
+}
+
+/// Waits for the held request for a task's events whose query is `query`, and answers it
+/// as [`answer_events`] does.
+async fn answer_events_when_asked(query: &str, events: &str, earlier: usize) {
+    let wanted = format!("/events?{query}");
+    until(&format!("the request for events?{query}"), || {
+        held_fetches().iter().any(|u| u.ends_with(&wanted))
+    })
+    .await;
+    answer_events(query, events, earlier);
+}
+
+/// The page's latest events, as it asks for them at each poll in `lang`.
+fn latest_events(lang: &str) -> String {
+    format!("lang={lang}&limit=50")
+}
+
+/// The page's latest retries, as it asks for them at each poll in `lang`.
+fn latest_retries(lang: &str) -> String {
+    format!("lang={lang}&kind=retrying&limit=5")
+}
+
 /// Answers the oldest held request whose address contains `part` with a refusal: the
 /// status and the problem's JSON.
 fn refuse_fetch(part: &str, status: u16, body: &str) {
@@ -1707,6 +1784,20 @@ async fn mount_detail_page_in(
     HtmlElement,
     leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
 ) {
+    let running = task("t1", phase, TaskType::PyTorchJob);
+    mount_detail_page_with(&running, ("[]", 0), ("[]", 0)).await
+}
+
+/// [`mount_detail_page`] with the task `running`, the latest page of its events and of
+/// its retries as the server answers them (the JSON, and how many come before).
+async fn mount_detail_page_with(
+    running: &TaskView,
+    events: (&str, usize),
+    retries: (&str, usize),
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
     use frontend::pages::task_detail::TaskDetailPage;
     hold_fetches();
     let host = crate::new_host();
@@ -1719,16 +1810,19 @@ async fn mount_detail_page_in(
         }
         .into_any()
     });
-    let running = task("t1", phase, TaskType::PyTorchJob);
     until("the task's request", || !held_fetches().is_empty()).await;
-    answer_fetch("tasks/t1", &serde_json::to_string(&running).unwrap());
+    answer_fetch("tasks/t1", &serde_json::to_string(running).unwrap());
     until("the events' and log's requests", || {
         let held = held_fetches();
         held.iter().any(|u| u.contains("/events")) && held.iter().any(|u| u.contains("/logs"))
     })
     .await;
-    answer_fetch("/events", "[]");
+    answer_events(&latest_events("en"), events.0, events.1);
     answer_fetch("/logs", "");
+    // A task without fault tolerance has no retries to ask for.
+    if running.task.spec.advanced.fault_tolerance.enabled {
+        answer_events_when_asked(&latest_retries("en"), retries.0, retries.1).await;
+    }
     (host, handle)
 }
 
@@ -1779,28 +1873,37 @@ async fn a_refused_resubmit_leads_to_the_clone() {
 }
 
 /// A task retried a hundred times has hundreds of events: the latest are shown, oldest
-/// first, and earlier ones a page at a time on asking, until none is left out.
+/// first, and earlier ones a page at a time on asking, until none is left out. The page
+/// asks the server for those it shows alone (README, Known gaps: it fetched every event
+/// at each poll): the latest page at each poll, and the page before the first shown on
+/// asking, which then stays in view as new events come.
 #[wasm_bindgen_test]
 async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
-    use frontend::pages::task_detail::{EVENTS_SHOWN, EventList};
-    let all: Vec<shared::api::TaskEventView> = (0..120)
-        .map(|n| shared::api::TaskEventView {
-            at: Timestamp(1_700_000_000_000 + n * 1000),
-            kind: "retrying".into(),
-            message: format!("event {n}"),
-        })
-        .collect();
-    let events = RwSignal::new(all);
-    let host = mount(move || view! { <EventList events=events.into() zone="UTC".to_owned() /> });
-    leptos::task::tick().await;
+    use frontend::pages::task_detail::EVENTS_SHOWN;
+    let address = fresh_page();
+    // Event `n` is numbered n + 1.
+    let events = |from: i64, to: i64| {
+        let list: Vec<shared::api::TaskEventView> = (from..=to)
+            .map(|n| shared::api::TaskEventView {
+                at: Timestamp(1_700_000_000_000 + n * 1000),
+                kind: "retrying".into(),
+                message: format!("event {n}"),
+            })
+            .collect();
+        serde_json::to_string(&list).unwrap()
+    };
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = false;
+    let (host, handle) = mount_detail_page_with(&view, (&events(70, 119), 70), ("[]", 0)).await;
+    let task_json = serde_json::to_string(&view).unwrap();
     let messages = || all_text(&host, "[data-testid='events'] .message");
     let earlier = || {
         host.query_selector("[data-testid='events-earlier']")
             .unwrap()
             .map(|b| b.text_content().unwrap_or_default())
     };
+    until("the events", || messages().len() == 50).await;
     assert_eq!(EVENTS_SHOWN, 50);
-    assert_eq!(messages().len(), 50);
     assert_eq!(messages()[0], "event 70", "the latest, oldest first");
     assert_eq!(messages()[49], "event 119");
     assert_eq!(
@@ -1814,9 +1917,18 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
         Some("显示更早的事件（还有 70 条未显示）")
     );
     back_to_english(&host).await;
+    // The refreshes the switches asked for: in English again, the latest page.
+    until("the task asked for in English", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=en", &task_json);
+    answer_events_when_asked(&latest_events("en"), &events(70, 119), 70).await;
     find(&host, "[data-testid='events-earlier']").click();
-    leptos::task::tick().await;
-    assert_eq!(messages().len(), 100);
+    answer_events_when_asked("lang=en&limit=50&before=71", &events(20, 69), 20).await;
+    until("the page before", || messages().len() == 100).await;
     assert_eq!(messages()[0], "event 20");
     assert_eq!(
         earlier().as_deref(),
@@ -1824,26 +1936,41 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
     );
     // A new event keeps the earlier ones asked for in view: it is added below, and
     // none drops off the top (explorer, round 10: they went as a retried task's came).
-    events.update(|e| {
-        e.push(shared::api::TaskEventView {
-            at: Timestamp(1_700_000_200_000),
-            kind: "exited".into(),
-            message: "event 120".into(),
-        })
-    });
-    leptos::task::tick().await;
-    assert_eq!(messages().len(), 101);
+    // The poll still asks for the latest page alone.
+    until("a refresh", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=en", &task_json);
+    answer_events_when_asked(&latest_events("en"), &events(71, 120), 71).await;
+    until("the new event", || messages().len() == 101).await;
     assert_eq!(messages()[0], "event 20");
     assert_eq!(messages()[100], "event 120");
     assert_eq!(
         earlier().as_deref(),
         Some("Show earlier events (20 not shown)")
     );
+    // More than a page of new ones between two refreshes: those between the page and
+    // what is shown are asked for too, so none is missing.
+    until("a refresh", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=en", &task_json);
+    answer_events_when_asked(&latest_events("en"), &events(131, 180), 131).await;
+    answer_events_when_asked("lang=en&limit=10&before=132", &events(121, 130), 121).await;
+    until("the new events", || messages().len() == 161).await;
+    let expected: Vec<String> = (20..=180).map(|n| format!("event {n}")).collect();
+    assert_eq!(messages(), expected);
     let button = find(&host, "[data-testid='events-earlier']");
     button.focus().unwrap();
     button.click();
-    leptos::task::tick().await;
-    assert_eq!(messages().len(), 121);
+    answer_events_when_asked("lang=en&limit=50&before=21", &events(0, 19), 0).await;
+    until("every event", || messages().len() == 181).await;
     assert_eq!(messages()[0], "event 0");
     assert_eq!(earlier(), None, "nothing left out");
     crate::after_paint().await;
@@ -1859,6 +1986,55 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
         Some("events"),
         "the focus goes to the list, not the page's body"
     );
+    finish(handle, &host, &address);
+}
+
+/// Earlier events the reader asked for are worded again when the page's language
+/// changes, as the latest are: the page asks for them again in the new language, and
+/// they stay in view.
+#[wasm_bindgen_test]
+async fn earlier_events_shown_are_worded_again_in_a_new_language() {
+    let address = fresh_page();
+    let events = |from: i64, to: i64, word: &str| {
+        let list: Vec<shared::api::TaskEventView> = (from..=to)
+            .map(|n| shared::api::TaskEventView {
+                at: Timestamp(1_700_000_000_000 + n * 1000),
+                kind: "exited".into(),
+                message: format!("{word} {n}"),
+            })
+            .collect();
+        serde_json::to_string(&list).unwrap()
+    };
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = false;
+    let task_json = serde_json::to_string(&view).unwrap();
+    let (host, handle) =
+        mount_detail_page_with(&view, (&events(70, 119, "event"), 70), ("[]", 0)).await;
+    let messages = || all_text(&host, "[data-testid='events'] .message");
+    until("the events", || messages().len() == 50).await;
+    find(&host, "[data-testid='events-earlier']").click();
+    answer_events_when_asked("lang=en&limit=50&before=71", &events(20, 69, "event"), 20).await;
+    until("the page before", || messages().len() == 100).await;
+    find(&host, "[data-testid='lang-zh']").click();
+    until("the task asked for in Chinese", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=zh-CN"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=zh-CN", &task_json);
+    answer_events_when_asked(&latest_events("zh-CN"), &events(70, 119, "事件"), 70).await;
+    answer_events_when_asked("lang=zh-CN&limit=50&before=71", &events(20, 69, "事件"), 20).await;
+    let expected: Vec<String> = (20..=119).map(|n| format!("事件 {n}")).collect();
+    until("the events in Chinese", || messages() == expected).await;
+    assert_eq!(
+        find(&host, "[data-testid='events-earlier']")
+            .text_content()
+            .as_deref(),
+        Some("显示更早的事件（还有 20 条未显示）")
+    );
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
 }
 
 /// The owner's share links, each with its Revoke: a revoke says which link it revoked
@@ -2465,11 +2641,8 @@ async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
     })
     .await;
     answer_fetch("tasks/t1?", &serde_json::to_string(&ended).unwrap());
-    until("its events", || {
-        held_fetches().iter().any(|u| u.contains("/events"))
-    })
-    .await;
-    answer_fetch("/events", "[]");
+    answer_events_when_asked(&latest_events("en"), "[]", 0).await;
+    answer_events_when_asked(&latest_retries("en"), "[]", 0).await;
     finish(handle, &host, &address);
 }
 
@@ -2964,7 +3137,14 @@ async fn answer_next_poll_with(task: &str, events: &str) {
         held_fetches().iter().any(|u| u.contains("/events"))
     })
     .await;
-    answer_fetch("/events", events);
+    // In the language the page is in now.
+    let lang = if held_fetches().iter().any(|u| u.contains("lang=zh-CN")) {
+        "zh-CN"
+    } else {
+        "en"
+    };
+    answer_events(&latest_events(lang), events, 0);
+    answer_events_when_asked(&latest_retries(lang), "[]", 0).await;
 }
 
 async fn ask_for_the_task_again(host: &HtmlElement) {

@@ -957,6 +957,54 @@ struct EventParams {
     limit: Option<u32>,
     /// Only events before this one: the `Berth-Events-Earlier` of the page after.
     before: Option<u64>,
+    /// Only events of this kind, numbered among themselves (`before`, `limit` and
+    /// `Berth-Events-Earlier` count only them): `kind=retrying` lists a task's retries.
+    #[param(inline)]
+    kind: Option<EventKind>,
+}
+
+/// A kind of event the server writes, as `kind` filters by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum EventKind {
+    Queued,
+    Admitted,
+    Started,
+    Exited,
+    Retrying,
+    Stopping,
+    Failed,
+    Stopped,
+    Succeeded,
+    Debug,
+    Alert,
+    Cluster,
+    Pull,
+    Job,
+}
+
+impl EventKind {
+    /// Its code, as the store keeps it.
+    fn code(self) -> &'static str {
+        use crate::backend::note_kind;
+        use crate::store::event_kind;
+        match self {
+            EventKind::Queued => event_kind::QUEUED,
+            EventKind::Admitted => event_kind::ADMITTED,
+            EventKind::Started => event_kind::STARTED,
+            EventKind::Exited => event_kind::EXITED,
+            EventKind::Retrying => event_kind::RETRYING,
+            EventKind::Stopping => event_kind::STOPPING,
+            EventKind::Failed => event_kind::FAILED,
+            EventKind::Stopped => event_kind::STOPPED,
+            EventKind::Succeeded => event_kind::SUCCEEDED,
+            EventKind::Debug => event_kind::DEBUG,
+            EventKind::Alert => event_kind::ALERT,
+            EventKind::Cluster => note_kind::CLUSTER,
+            EventKind::Pull => note_kind::PULL,
+            EventKind::Job => note_kind::JOB,
+        }
+    }
 }
 
 impl QueryParams for EventParams {
@@ -975,6 +1023,12 @@ impl QueryParams for EventParams {
                 "before",
                 "the `Berth-Events-Earlier` header of a page of this task's events".to_owned(),
             ),
+            (
+                "kind",
+                "one of `queued`, `admitted`, `started`, `exited`, `retrying`, `stopping`, \
+                 `failed`, `stopped`, `succeeded`, `debug`, `alert`, `cluster`, `pull` or `job`"
+                    .to_owned(),
+            ),
         ]
     }
 }
@@ -984,7 +1038,7 @@ impl QueryParams for EventParams {
 pub const EVENTS_EARLIER: &str = "berth-events-earlier";
 
 /// `GET /tasks/{id}/events`: oldest first; with `limit`, a page of the latest, and
-/// `Berth-Events-Earlier` to ask for the page before.
+/// `Berth-Events-Earlier` to ask for the page before; with `kind`, only that kind's.
 #[utoipa::path(
     get,
     path = "/tasks/{id}/events",
@@ -995,8 +1049,8 @@ pub const EVENTS_EARLIER: &str = "berth-events-earlier";
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     responses(
-        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner. With `limit`, only the latest that many (before `before`); when earlier ones are left out, `Berth-Events-Earlier` says where the page before ends", body = Vec<TaskEventView>, headers(("Berth-Events-Earlier" = String, description = "Sent when events before this page are left out: give it as `before` (with `limit`) for the page before"))),
-        (status = 400, description = "A query parameter other than `lang`, `limit` and `before` is given, or one is not valid (`before` not a `Berth-Events-Earlier` of this task's events)", body = ErrorBody, content_type = PROBLEM),
+        (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner. With `kind`, only the events of that kind, numbered among themselves. With `limit`, only the latest that many (before `before`); when earlier ones are left out, `Berth-Events-Earlier` says where the page before ends, and one less than it is how many there are before the page", body = Vec<TaskEventView>, headers(("Berth-Events-Earlier" = String, description = "Sent when events before this page are left out: give it as `before` (with `limit`, and the same `kind`) for the page before; less one, it is how many come before the page"))),
+        (status = 400, description = "A query parameter other than `lang`, `limit`, `before` and `kind` is given, or one is not valid (`kind` not a kind of event, `before` not a `Berth-Events-Earlier` of this task's events of that kind)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -1009,35 +1063,38 @@ async fn events(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let stored = visible(&state, &user, &id).await?;
-    let mut events = runner(&state)?.store().events(&stored.task.id).await?;
-    // A page: the events numbered (from 1, in the order they happened) below `before`,
-    // the latest `limit` of them. Events are only ever added, so a number names the same
-    // event for good.
-    let end = match params.before {
-        None => events.len(),
-        Some(before) => usize::try_from(before)
-            .ok()
-            .filter(|b| (1..=events.len() + 1).contains(b))
-            .map(|b| b - 1)
-            .ok_or_else(|| {
-                ApiError::BadQuery(format!(
-                    "before={before} is not where a page of task {id}'s events ends: give \
-                     the Berth-Events-Earlier header of the page after"
-                ))
-            })?,
+    // A page, read in the store's query: the events (of `kind`) numbered (from 1, in the
+    // order they happened) below `before`, the latest `limit` of them. Events are only
+    // ever added, so a number names the same event for good.
+    let kinds = params.kind.map(EventKind::code);
+    let query = crate::store::EventQuery {
+        kinds: kinds.as_slice(),
+        before: params.before,
+        limit: params
+            .limit
+            .map(|limit| limit.clamp(1, crate::store::MAX_PAGE)),
     };
-    let start = params.limit.map_or(0, |limit| {
-        let limit = usize::try_from(limit.clamp(1, crate::store::MAX_PAGE)).unwrap_or(1);
-        end.saturating_sub(limit)
-    });
-    events.truncate(end);
-    events.drain(..start);
+    let page = runner(&state)?
+        .store()
+        .events_page(&stored.task.id, query)
+        .await?;
+    // Valid from 1 to one past the last, read in the same transaction as the page.
+    if let Some(before) = params.before
+        && !(1..=page.total + 1).contains(&before)
+    {
+        return Err(ApiError::BadQuery(format!(
+            "before={before} is not where a page of task {id}'s events ends: give the \
+             Berth-Events-Earlier header of the page after"
+        )));
+    }
     let hooks = if stored.task.owner == user.name {
         Vec::new()
     } else {
         webhooks_shown(&stored.task.spec)
     };
-    let page: Vec<TaskEventView> = events
+    let first = page.first;
+    let page: Vec<TaskEventView> = page
+        .events
         .into_iter()
         .map(|e| TaskEventView {
             at: e.at,
@@ -1049,10 +1106,10 @@ async fn events(
         })
         .collect();
     let mut answer = Json(page).into_response();
-    if start > 0 {
+    if first > 1 {
         answer.headers_mut().insert(
             axum::http::HeaderName::from_static(EVENTS_EARLIER),
-            axum::http::HeaderValue::from(start + 1),
+            axum::http::HeaderValue::from(first),
         );
     }
     Ok(answer)

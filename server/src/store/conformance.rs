@@ -4,8 +4,8 @@
 //! unset — `scripts/postgres.sh` starts one and sets it).
 
 use super::{
-    Cursor, HiddenValue, Inserted, ListQuery, NewTask, PostgresStore, Share, SqliteStore,
-    StoreError, StoredTask, TagFilter, TaskEvent, TaskStore, Viewer, restore_hidden,
+    Cursor, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, PostgresStore, Share,
+    SqliteStore, StoreError, StoredTask, TagFilter, TaskEvent, TaskStore, Viewer, restore_hidden,
 };
 use shared::Resources;
 use shared::quota::NodeShare;
@@ -109,6 +109,7 @@ macro_rules! every_store_test {
             lists_filter_by_every_field,
             cursor_paging_has_no_duplicates_or_gaps_while_tasks_arrive,
             phases_history_holds_and_events_are_recorded_in_order,
+            events_are_paged_in_the_query_and_numbered_by_kind,
             concurrent_phase_changes_keep_every_allowed_step,
             unfinished_tasks_come_in_submit_order,
             shares_name_their_task_and_tokens_are_unique,
@@ -1049,6 +1050,87 @@ pub(super) async fn concurrent_inserts_and_events_get_distinct_sequence_numbers(
     let mut expected: Vec<String> = (0..16).map(|n| format!("replica {n}")).collect();
     expected.sort();
     assert_eq!(messages, expected);
+    // Numbered 1 to 16, none skipped: what the events' pages count on.
+    let page = store
+        .events_page(&t, EventQuery::default())
+        .await
+        .expect("found");
+    assert_eq!((page.events.len(), page.first, page.total), (16, 1, 16));
+}
+
+pub(super) async fn events_are_paged_in_the_query_and_numbered_by_kind(store: Arc<dyn TaskStore>) {
+    let t = id("paged-aaaaa");
+    let event = |n: i64, kind: &str| TaskEvent {
+        at: Timestamp(n),
+        kind: kind.into(),
+        message: format!("event {n}"),
+        keyed: None,
+    };
+    // Event 1 comes with the insert, as a submit's do; 2 to 12 after, every third a
+    // retry: retries are events 3, 6, 9 and 12.
+    store
+        .insert_with_events(
+            new(task(&t.0, "alice", 1, spec()), None),
+            &[event(1, "queued")],
+        )
+        .await
+        .expect("inserts");
+    for n in 2..=12 {
+        let kind = if n % 3 == 0 { "retrying" } else { "exited" };
+        store.push_event(&t, &event(n, kind)).await.expect("pushes");
+    }
+    let read = |kinds: &'static [&'static str], before: Option<u64>, limit: Option<u32>| {
+        let store = Arc::clone(&store);
+        let t = t.clone();
+        async move {
+            let page: EventPage = store
+                .events_page(
+                    &t,
+                    EventQuery {
+                        kinds,
+                        before,
+                        limit,
+                    },
+                )
+                .await
+                .expect("found");
+            let ats: Vec<i64> = page.events.iter().map(|e| e.at.0).collect();
+            (ats, page.first, page.total)
+        }
+    };
+    assert_eq!(read(&[], None, None).await, ((1..=12).collect(), 1, 12));
+    assert_eq!(
+        read(&[], None, Some(5)).await,
+        (vec![8, 9, 10, 11, 12], 8, 12)
+    );
+    assert_eq!(
+        read(&[], Some(8), Some(5)).await,
+        (vec![3, 4, 5, 6, 7], 3, 12)
+    );
+    assert_eq!(read(&[], Some(3), Some(5)).await, (vec![1, 2], 1, 12));
+    assert_eq!(read(&[], Some(1), Some(5)).await, (vec![], 1, 12));
+    assert_eq!(read(&[], Some(8), None).await, ((1..=7).collect(), 1, 12));
+    // Past the last is the same as none left out; a limit of none reads none.
+    assert_eq!(read(&[], Some(13), Some(2)).await, (vec![11, 12], 11, 12));
+    assert_eq!(read(&[], Some(99), Some(2)).await, (vec![11, 12], 11, 12));
+    assert_eq!(read(&[], None, Some(0)).await, (vec![], 13, 12));
+    // Of one kind, numbered among themselves: retries 1 to 4.
+    let retries: &[&str] = &["retrying"];
+    assert_eq!(read(retries, None, None).await, (vec![3, 6, 9, 12], 1, 4));
+    assert_eq!(read(retries, None, Some(2)).await, (vec![9, 12], 3, 4));
+    assert_eq!(read(retries, Some(3), Some(2)).await, (vec![3, 6], 1, 4));
+    assert_eq!(read(retries, Some(2), Some(5)).await, (vec![3], 1, 4));
+    assert_eq!(read(retries, Some(4), None).await, (vec![3, 6, 9], 1, 4));
+    assert_eq!(read(retries, Some(9), Some(1)).await, (vec![12], 4, 4));
+    let two: &[&str] = &["queued", "retrying"];
+    assert_eq!(read(two, None, Some(3)).await, (vec![6, 9, 12], 3, 5));
+    assert_eq!(read(&["stopping"], None, Some(3)).await, (vec![], 1, 0));
+    assert!(matches!(
+        store
+            .events_page(&id("ghost-zzzzz"), EventQuery::default())
+            .await,
+        Err(StoreError::NotFound { .. })
+    ));
 }
 
 pub(super) async fn concurrent_phase_changes_keep_every_allowed_step(store: Arc<dyn TaskStore>) {

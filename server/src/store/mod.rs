@@ -315,6 +315,8 @@ pub mod event_kind {
     pub const STOPPING: &str = "stopping";
     /// Stopped by a user.
     pub const STOPPED: &str = "stopped";
+    /// Finished well.
+    pub const SUCCEEDED: &str = "succeeded";
     /// What debug mode keeps after the end.
     pub const DEBUG: &str = "debug";
     /// An alert subscription fired: sent, or why not.
@@ -457,6 +459,33 @@ pub struct Page {
     pub next: Option<Cursor>,
 }
 
+/// Which of a task's events [`TaskStore::events_page`] reads. The events it reads from
+/// (those of `kinds`, or every one) are numbered from 1 in the order they happened,
+/// among themselves; events are only ever added, so a number names the same event for
+/// good.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventQuery<'a> {
+    /// Only events of these kinds; every one when empty.
+    pub kinds: &'a [&'a str],
+    /// Only those numbered below this; one past the last, or more, reads as none left
+    /// out.
+    pub before: Option<u64>,
+    /// Only the latest this many of them (0: none); every one when `None`.
+    pub limit: Option<u32>,
+}
+
+/// A page of a task's events: what [`TaskStore::events_page`] answers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventPage {
+    /// The events, oldest first.
+    pub events: Vec<TaskEvent>,
+    /// The number of the first of them (that of `before` when the page is empty): how
+    /// many come before the page, plus one.
+    pub first: u64,
+    /// How many events there are to read from in all (of the query's kinds).
+    pub total: u64,
+}
+
 /// Durable task storage (see the module docs).
 ///
 /// Every method that names a task answers [`StoreError::NotFound`] when no task has
@@ -588,7 +617,17 @@ pub trait TaskStore: Send + Sync {
     /// # Errors
     ///
     /// [`StoreError::NotFound`]; database failures.
-    async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>>;
+    async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
+        Ok(self.events_page(id, EventQuery::default()).await?.events)
+    }
+
+    /// A page of the task's events, read in the database's query: only those the query
+    /// asks for are read, with how many there are (see [`EventQuery`]).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`]; database failures.
+    async fn events_page(&self, id: &TaskId, query: EventQuery<'_>) -> Result<EventPage>;
 
     /// Every task not finished ([`TaskPhase::is_finished`]), in submit order: what
     /// recovery requeues and what live usage is rebuilt from.
@@ -897,6 +936,7 @@ mod tests {
             event_kind::FAILED,
             event_kind::STOPPING,
             event_kind::STOPPED,
+            event_kind::SUCCEEDED,
             event_kind::DEBUG,
             event_kind::ALERT,
             note_kind::CLUSTER,

@@ -21,13 +21,13 @@
 //!   collation, so list pages and cursors order alike in both stores.
 
 use super::rows::{
-    attach_details, corrupt, db, decode_task, encode, hidden_values_of, list_page, not_found,
-    require_task, shares_of,
+    attach_details, corrupt, db, decode_task, encode, events_of, hidden_values_of, list_page,
+    not_found, shares_of,
 };
 use super::{
-    ALL_PHASES, HiddenValue, Inserted, ListQuery, NewTask, Page, Reservation, Result, Share,
-    StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column, keyed_from_column,
-    parse_phase, phase_code, task_type_code, without_password,
+    ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page,
+    Reservation, Result, Share, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of,
+    keyed_column, parse_phase, phase_code, task_type_code, without_password,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -296,30 +296,11 @@ impl TaskStore for PostgresStore {
         ))))
     }
 
-    async fn events(&self, id: &TaskId) -> Result<Vec<TaskEvent>> {
+    async fn events_page(&self, id: &TaskId, query: EventQuery<'_>) -> Result<EventPage> {
         let mut tx = self.read().await?;
-        require_task::<Postgres>(&mut tx, id).await?;
-        let rows = sqlx::query(
-            "SELECT at, kind, message, keyed FROM task_events WHERE task_id = $1 ORDER BY n",
-        )
-        .bind(&id.0)
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(db)?;
+        let page = events_of::<Postgres>(&mut tx, id, query).await?;
         tx.commit().await.map_err(db)?;
-        rows.iter()
-            .map(|row| {
-                Ok(TaskEvent {
-                    at: Timestamp(row.try_get(0).map_err(db)?),
-                    kind: row.try_get(1).map_err(db)?,
-                    message: row.try_get(2).map_err(db)?,
-                    keyed: keyed_from_column(
-                        &id.0,
-                        row.try_get::<Option<String>, _>(3).map_err(db)?.as_deref(),
-                    )?,
-                })
-            })
-            .collect()
+        Ok(page)
     }
 
     async fn unfinished(&self) -> Result<Vec<StoredTask>> {

@@ -2,8 +2,8 @@
 //! decoding, and the history and tags fetched in bulk beside them.
 
 use super::{
-    Cursor, HiddenValue, ListQuery, MAX_PAGE, Page, Result, Share, StoreError, StoredTask,
-    keyed_from_column, parse_phase,
+    Cursor, EventPage, EventQuery, HiddenValue, ListQuery, MAX_PAGE, Page, Result, Share,
+    StoreError, StoredTask, TaskEvent, keyed_from_column, parse_phase,
 };
 use shared::record::{PhaseChange, TaskId, Timestamp};
 use shared::task::Tag;
@@ -142,6 +142,123 @@ where
             })
         })
         .collect()
+}
+
+/// [`super::TaskStore::events_page`] read through `conn` (a read transaction of the
+/// store's). A task's events are numbered in `n` from 1 as they are written (the
+/// inserting statement takes the next number, and none is removed), so every event's
+/// number is its `n`: a page of them is a range of the primary key. Those of some kinds
+/// are counted and numbered among themselves in the `task_events_kind` index, the page
+/// the latest below `before` (newest first, skipping those at or after it), so a poll
+/// of the latest reads only them.
+pub(super) async fn events_of<DB>(
+    conn: &mut DB::Connection,
+    id: &TaskId,
+    query: EventQuery<'_>,
+) -> Result<EventPage>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> Option<String>: Decode<'r, DB> + Type<DB>,
+    for<'r> i64: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+{
+    require_task::<DB>(conn, id).await?;
+    let filtered = !query.kinds.is_empty();
+    let mut sql = QueryBuilder::<DB>::new(if filtered {
+        "SELECT COUNT(*) FROM task_events WHERE task_id = "
+    } else {
+        "SELECT COALESCE(MAX(n), 0) FROM task_events WHERE task_id = "
+    });
+    sql.push_bind(id.0.clone());
+    push_kinds(&mut sql, query.kinds);
+    let total: i64 = sql
+        .build()
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(db)?
+        .try_get(0)
+        .map_err(db)?;
+    let total = u64::try_from(total).unwrap_or(0);
+    // The page: numbers `start + 1` to `end`.
+    let end = query
+        .before
+        .map_or(total, |before| before.saturating_sub(1).min(total));
+    let start = query
+        .limit
+        .map_or(0, |limit| end.saturating_sub(u64::from(limit)));
+    let mut sql = QueryBuilder::<DB>::new("");
+    push_events_page(&mut sql, id, query.kinds, (start, end, total));
+    let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
+    let mut events = rows
+        .iter()
+        .map(|row| {
+            Ok(TaskEvent {
+                at: Timestamp(row.try_get(0).map_err(db)?),
+                kind: row.try_get(1).map_err(db)?,
+                message: row.try_get(2).map_err(db)?,
+                keyed: keyed_from_column(
+                    &id.0,
+                    row.try_get::<Option<String>, _>(3).map_err(db)?.as_deref(),
+                )?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    events.reverse();
+    Ok(EventPage {
+        events,
+        first: start + 1,
+        total,
+    })
+}
+
+/// Pushes the query of the events of task `id` (of `kinds`) numbered `start + 1` to
+/// `end` of `total`, newest first: a range of the primary key, or of those kinds the
+/// latest below `end` in the `task_events_kind` index.
+pub(super) fn push_events_page<DB>(
+    sql: &mut QueryBuilder<DB>,
+    id: &TaskId,
+    kinds: &[&str],
+    (start, end, total): (u64, u64, u64),
+) where
+    DB: Database,
+    for<'r> String: Encode<'r, DB> + Type<DB>,
+    for<'r> i64: Encode<'r, DB> + Type<DB>,
+{
+    let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    sql.push("SELECT at, kind, message, keyed FROM task_events WHERE task_id = ")
+        .push_bind(id.0.clone());
+    push_kinds(sql, kinds);
+    if kinds.is_empty() {
+        sql.push(" AND n > ")
+            .push_bind(as_i64(start))
+            .push(" AND n <= ")
+            .push_bind(as_i64(end))
+            .push(" ORDER BY n DESC");
+    } else {
+        sql.push(" ORDER BY n DESC LIMIT ")
+            .push_bind(as_i64(end - start))
+            .push(" OFFSET ")
+            .push_bind(as_i64(total - end));
+    }
+}
+
+fn push_kinds<DB>(sql: &mut QueryBuilder<DB>, kinds: &[&str])
+where
+    DB: Database,
+    for<'r> String: Encode<'r, DB> + Type<DB>,
+{
+    if kinds.is_empty() {
+        return;
+    }
+    sql.push(" AND kind IN (");
+    let mut list = sql.separated(", ");
+    for kind in kinds {
+        list.push_bind((*kind).to_owned());
+    }
+    sql.push(")");
 }
 
 /// One page of [`super::TaskStore::list`], read through `conn` (a read transaction of

@@ -722,3 +722,74 @@ fn a_retry_waiting_with_several_servers_starts_once_on_the_leader_at_its_time() 
         "{kinds:?}"
     );
 }
+
+/// A page of a task's events read over HTTP: the body and `Berth-Events-Earlier`.
+fn events_page(server: &Server, id: &str, query: &str) -> (u16, Value, Option<String>) {
+    let mut response = agent()
+        .get(&format!("{}/api/v1/tasks/{id}/events?{query}", server.url))
+        .call()
+        .expect("the server answers");
+    let earlier = response
+        .headers()
+        .get("berth-events-earlier")
+        .map(|v| v.to_str().expect("text").to_owned());
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().expect("readable");
+    (status, serde_json::from_str(&text).expect("JSON"), earlier)
+}
+
+/// README (the API): a task's events are paged in PostgreSQL's query as in SQLite's:
+/// the latest page and the pages before it are the events read whole, and its retries
+/// alone (`kind=retrying`) are numbered among themselves.
+#[test]
+fn a_tasks_events_and_its_retries_are_paged_in_the_query() {
+    let Some(database) = database("events") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-events")];
+    let _leftovers = Leftovers(data.to_vec());
+    let dir = super::temp_dir("pg-catalog");
+    let catalog = catalog(&dir);
+    let config = dir.join("berth.toml");
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 0\n").expect("writable");
+    let server = Server::start(&[
+        ("BERTH_DATA_DIR", data[0].as_os_str()),
+        ("BERTH_CATALOG", catalog.as_os_str()),
+        ("BERTH_DATABASE_URL", database.as_ref()),
+        ("BERTH_CONFIG", config.as_os_str()),
+    ]);
+    let mut failing = spec(true);
+    failing["environment"]["command"] = "exit 3".into();
+    let id = submitted(&server, &failing);
+    wait_for(&server, &id, |t| phase(t) == "failed");
+    let (_, all, none) = events_page(&server, &id, "");
+    let all = all.as_array().expect("a list").clone();
+    assert_eq!(none, None);
+    let mut pages = Vec::new();
+    let mut query = "limit=3".to_owned();
+    loop {
+        let (status, page, earlier) = events_page(&server, &id, &query);
+        assert_eq!(status, 200, "{page}");
+        let page = page.as_array().expect("a list").clone();
+        assert!(!page.is_empty() && page.len() <= 3, "{page:?}");
+        pages.push(page);
+        let Some(before) = earlier else { break };
+        query = format!("limit=3&before={before}");
+        assert!(pages.len() <= all.len(), "the pages end");
+    }
+    let joined: Vec<Value> = pages.into_iter().rev().flatten().collect();
+    assert_eq!(joined, all);
+    let retries: Vec<Value> = all
+        .iter()
+        .filter(|e| e["kind"] == "retrying")
+        .cloned()
+        .collect();
+    assert_eq!(retries.len(), 3, "{all:?}");
+    let (_, latest, earlier) = events_page(&server, &id, "kind=retrying&limit=2");
+    assert_eq!(latest, json!(retries[1..]));
+    assert_eq!(earlier.as_deref(), Some("2"));
+    let (_, first, earlier) = events_page(&server, &id, "kind=retrying&limit=2&before=2");
+    assert_eq!((first, earlier), (json!(retries[..1]), None));
+    let (status, problem, _) = events_page(&server, &id, "kind=retrying&before=5");
+    assert_eq!((status, &problem["code"]), (400, &json!("query.invalid")));
+}

@@ -216,3 +216,52 @@ async fn no_backoff_retries_at_once_with_the_event_it_always_had() {
         ["attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1"]
     );
 }
+
+/// The task page's retries panel reads only a task's retries (README, Task page):
+/// `kind=retrying` answers them alone, numbered among themselves, the latest `limit`
+/// with `Berth-Events-Earlier` saying how many came before (one less than it), and
+/// earlier ones by `before`; a kind no event has is refused, not answered empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_retries_are_read_alone_a_page_at_a_time() {
+    use super::tasks::events_page;
+    let app = app_backing_off(0).await;
+    let id = super::submit(&app, &failing(4)).await;
+    wait_for(&app, &id, |t| t["phase"] == "failed").await;
+    let all = events(&app, &id, "en").await;
+    let retries: Vec<Value> = all
+        .iter()
+        .filter(|e| e["kind"] == "retrying")
+        .cloned()
+        .collect();
+    assert_eq!(retries.len(), 4, "{all:?}");
+    assert!(all.len() > retries.len() + 4, "{all:?}");
+    let (alone, earlier) = events_page(&app, &id, "kind=retrying").await;
+    assert_eq!((&alone, earlier), (&retries, None));
+    let (latest, earlier) = events_page(&app, &id, "kind=retrying&limit=3").await;
+    assert_eq!(
+        (latest.as_slice(), earlier.as_deref()),
+        (&retries[1..], Some("2"))
+    );
+    let (first, earlier) = events_page(&app, &id, "kind=retrying&limit=3&before=2").await;
+    assert_eq!((first.as_slice(), earlier), (&retries[..1], None));
+    // One past the last retry is where the latest end; past it is no page of them,
+    // though the task has that many events.
+    let (upto, _) = events_page(&app, &id, "kind=retrying&before=5").await;
+    assert_eq!(upto, retries);
+    for bad in [
+        "kind=retrying&before=6",
+        "kind=nope",
+        "kind=Retrying",
+        "kind=",
+    ] {
+        let path = format!("/api/v1/tasks/{id}/events?{bad}");
+        let (status, body) = super::answer(&app, get(&path)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{body}");
+    }
+    // Every event, paged: the latest, numbered among all.
+    let (latest, earlier) = events_page(&app, &id, "limit=3").await;
+    let left_out = all.len() - 3;
+    assert_eq!(latest.as_slice(), &all[left_out..]);
+    assert_eq!(earlier, Some((left_out + 1).to_string()));
+}

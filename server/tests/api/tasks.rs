@@ -639,7 +639,11 @@ async fn a_followed_logs_end_says_what_it_left_out_then_follows() {
 }
 
 /// A page of a task's events, its header's `before` for the page before.
-async fn events_page(app: &Router, id: &str, query: &str) -> (Vec<Value>, Option<String>) {
+pub(super) async fn events_page(
+    app: &Router,
+    id: &str,
+    query: &str,
+) -> (Vec<Value>, Option<String>) {
     let path = format!("/api/v1/tasks/{id}/events?{query}");
     let (body, earlier) = ok_with_header(app, &path, "berth-events-earlier").await;
     let page: Value = serde_json::from_slice(&body).expect("JSON");
@@ -1388,11 +1392,30 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     // Without a language, English, as before.
     assert_eq!(events("").await.1, english);
     // A parameter the events do not have is refused, as `/tasks` refuses one.
-    let (status, body) = events("?lang=en&kind=failed").await;
+    let (status, body) = events("?lang=en&phase=failed").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["code"], "query.invalid", "{body}");
     assert!(
-        body["detail"].as_str().is_some_and(|d| d.contains("kind")),
+        body["detail"].as_str().is_some_and(|d| d.contains("phase")),
+        "{body}"
+    );
+    // `kind` is a filter the events have: only those of that kind, and none of a kind
+    // the server does not write.
+    let (status, failed) = events("?lang=en&kind=failed").await;
+    assert_eq!(status, StatusCode::OK, "{failed}");
+    let ends: Vec<&Value> = english
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "failed")
+        .collect();
+    assert_eq!(failed.as_array().unwrap().iter().collect::<Vec<_>>(), ends);
+    let (status, body) = events("?lang=en&kind=fail").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("kind") && d.contains("`retrying`")),
         "{body}"
     );
 
