@@ -1124,18 +1124,26 @@ fn TagEditor(
     let new_key = RwSignal::new(String::new());
     let new_value = RwSignal::new(String::new());
     let id = StoredValue::new(id);
+    // A value typed without its key is added too, and the tag rules then ask for the
+    // key: nothing typed is dropped unsaid.
     let add = move || {
         let key = new_key.get_untracked().trim().to_owned();
-        if key.is_empty() {
+        let value = new_value.get_untracked().trim().to_owned();
+        if key.is_empty() && value.is_empty() {
             return;
         }
-        let value = new_value.get_untracked().trim().to_owned();
         draft.update(|tags| tags.push(Tag { key, value }));
         new_key.set(String::new());
         new_value.set(String::new());
         saved.set(false);
     };
     let save = move |_| {
+        // A tag typed and not yet added is what the user means to save with the rest
+        // (explorer, round 11: "Tags saved." while the typed tag stayed in its boxes).
+        add();
+        if blocked() {
+            return;
+        }
         let tags = draft.get_untracked();
         let l = lang.get_untracked();
         leptos::task::spawn_local(async move {
