@@ -557,6 +557,30 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     assert_eq!(form.submitted().await.compute.head_spec, None);
 }
 
+/// A switch of the resource kind drops what the new kind cannot use, as a switch of the
+/// cluster does: a dedicated pool that serves only reserved instances, and a spec only
+/// that pool hosts (explorer, round 11: both stayed, the pool shown by its raw id and
+/// the plan waiting). A spec another pool of the new kind hosts stays.
+#[wasm_bindgen_test]
+async fn choosing_another_kind_drops_the_pool_and_specs_it_cannot_use() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "reserved").await;
+    form.choose("compute.pool", "sh-a-h100").await;
+    let mut spec = form.submitted().await;
+    spec.compute.specs = vec!["h100-1g".to_owned(), "a100-1g".to_owned()];
+    let form = mount(Some(spec), false).await;
+    form.choose("compute.kind", "on_demand").await;
+    let spec = form.submitted().await;
+    // sh-a's H100 pool is reserved only; its shared pool serves on-demand and hosts
+    // a100-1g, not h100-1g.
+    assert_eq!(spec.compute.pool, None);
+    assert_eq!(spec.compute.specs, ["a100-1g"]);
+    assert!(
+        form.find("[data-path='compute.pool']").is_none(),
+        "no finding about the old pool"
+    );
+}
+
 /// A spec list with nothing to offer says so, and what to change, rather than looking
 /// broken; spot says it by its own finding.
 #[wasm_bindgen_test]
