@@ -72,6 +72,13 @@ pub fn whole_i64(text: &str) -> Option<i64> {
     whole(text).map(|n| n as i64)
 }
 
+/// Whether a number box's `text` reads as `value`, the draft's number as the box writes
+/// it, by the reading of a field that may be negative or of one that may not.
+fn reads_as(text: &str, value: &str) -> bool {
+    whole_u32(text).is_some_and(|n| n.to_string() == value)
+        || whole_i64(text).is_some_and(|n| n.to_string() == value)
+}
+
 fn whole(text: &str) -> Option<f64> {
     let n: f64 = text.trim().parse().ok()?;
     (n.is_finite() && n.fract() == 0.0).then_some(n)
@@ -335,10 +342,42 @@ pub fn TextField(
     // Written only when its own value changes: the lens's value is watched
     // (`FormCx::watch`), not derived from the whole draft.
     let value = lens.get;
+    let node = NodeRef::<leptos::html::Input>::new();
+    // A number box the user is typing in keeps their text when it reads as the value it
+    // set: `2.0` as 2, and a number past the field's largest as that largest (the
+    // range rule then says what is wrong), which was written over the text mid-number
+    // (explorer, round 11: `50000000000` became `4294967295` after its tenth digit).
+    // Written here, not by `prop:value`, which writes a value later in a queue of its
+    // own, over what was typed meanwhile.
+    if control == Control::Number {
+        Effect::new(move |_| {
+            let v = value.get();
+            let Some(el) = node.get() else {
+                return;
+            };
+            let text = el.value();
+            let typing = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .is_some_and(|active| {
+                    let el: &web_sys::Element = &el;
+                    active == *el
+                });
+            if text != v && !(typing && reads_as(&text, &v)) {
+                el.set_value(&v);
+            }
+        });
+    }
     let input = if control == Control::Area {
         view! {
             <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby
                 spellcheck="false" prop:value=move || value.get() on:input=on_input></textarea>
+        }
+        .into_any()
+    } else if control == Control::Number {
+        view! {
+            <input id=d.id.clone() name=path.clone() aria-invalid=invalid type=control.input_type()
+                aria-describedby=describedby autocomplete="off" node_ref=node on:input=on_input />
         }
         .into_any()
     } else {

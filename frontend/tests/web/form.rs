@@ -557,6 +557,39 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     assert_eq!(form.submitted().await.compute.head_spec, None);
 }
 
+/// A number box keeps what the user types while it reads as the number the form took
+/// from it: a number past the field's largest is taken as that largest, for its range
+/// rule to say what is wrong, without writing it over the text mid-number (explorer,
+/// round 11); `2.0` stays `2.0`. Out of the box, the draft's number is what it shows.
+#[wasm_bindgen_test]
+async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let workers = form
+        .control("compute.workers")
+        .unchecked_into::<HtmlInputElement>();
+    workers.focus().unwrap();
+    form.type_in("compute.workers", "5000000000").await;
+    form.type_in("compute.workers", "50000000000").await;
+    leptos::task::tick().await;
+    assert_eq!(workers.value(), "50000000000");
+    assert!(
+        form.codes_at("compute.workers")
+            .contains(&"compute.workers.out_of_range".to_owned()),
+        "{:?}",
+        form.codes_at("compute.workers")
+    );
+    form.type_in("compute.workers", "2.0").await;
+    leptos::task::tick().await;
+    assert_eq!(workers.value(), "2.0");
+    assert_eq!(form.submitted().await.compute.workers, 2);
+    // Another change of the draft (here an import's, by the box's own lens while it is
+    // not focused) shows the draft's number.
+    workers.blur().unwrap();
+    form.type_in("compute.workers", "3.0").await;
+    leptos::task::tick().await;
+    assert_eq!(workers.value(), "3");
+}
+
 /// A switch of the resource kind drops what the new kind cannot use, as a switch of the
 /// cluster does: a dedicated pool that serves only reserved instances, and a spec only
 /// that pool hosts (explorer, round 11: both stayed, the pool shown by its raw id and
