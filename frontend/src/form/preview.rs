@@ -3,7 +3,7 @@
 use super::context::FormCx;
 use super::transfer::{self, ImportError};
 use leptos::prelude::*;
-use shared::TaskSpec;
+use shared::{Report, TaskSpec};
 
 fn data_url(mime: &str, text: &str) -> String {
     format!(
@@ -138,12 +138,39 @@ pub fn Preview(
                 }
                 .into_any()
             }
-            Err(err) => view! {
-                <p class="banner error" role="alert" data-testid="manifests-error">
-                    {move || shared::messages::text(cx.lang(), "ui.form.manifests.failed", &[("detail", err.localized(cx.lang()))])}
-                </p>
+            Err(err) => {
+                // A refusal by findings lists them here, where it says to fix them: a rule
+                // only the server has is in no other list of the form.
+                let issues: Vec<shared::Issue> = match &err {
+                    crate::api::ClientError::Api(body) => body
+                        .issues
+                        .iter()
+                        .cloned()
+                        .map(shared::Issue::from)
+                        .collect(),
+                    crate::api::ClientError::Network(_) => Vec::new(),
+                };
+                view! {
+                    <div class="banner error" role="alert" data-testid="manifests-error">
+                        <p>{move || shared::messages::text(cx.lang(), "ui.form.manifests.failed", &[("detail", err.localized(cx.lang()))])}</p>
+                        {(!issues.is_empty()).then(|| view! {
+                            <ul data-testid="manifests-findings">
+                                {issues.into_iter().map(|issue| {
+                                    let place = issue.path.to_string();
+                                    view! {
+                                        <li>
+                                            {move || crate::components::field_place(cx.lang(), &place)}
+                                            {move || cx.text("ui.form.summary.after_place")}
+                                            {move || crate::components::issue_text(&issue, cx.lang())}
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        })}
+                    </div>
+                }
+                .into_any()
             }
-            .into_any(),
         })
     };
     let import_text = RwSignal::new(String::new());
@@ -218,9 +245,15 @@ pub fn Preview(
             </details>
             <details>
                 <summary>{move || cx.text("ui.form.manifests.title")}</summary>
-                <button type="button" data-testid="render" on:click=render_now>
+                // As submit is: the server refuses a spec with errors, which the form lists.
+                <button type="button" data-testid="render" on:click=render_now
+                    disabled=move || cx.report.with(Report::has_errors)
+                    aria-describedby=move || cx.report.with(Report::has_errors).then_some("render-blocked")>
                     {move || cx.text("ui.form.manifests.render")}
                 </button>
+                <p class="help" id="render-blocked" data-testid="render-blocked">
+                    {move || cx.report.with(Report::has_errors).then(|| cx.text("ui.form.manifests.blocked"))}
+                </p>
                 <div aria-live="polite">{manifests}</div>
             </details>
             <p class="export">

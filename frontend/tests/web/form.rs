@@ -590,6 +590,59 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     assert_eq!(workers.value(), "3");
 }
 
+/// Render with the server waits while the form lists errors, as submit does, and says
+/// why beside it (explorer, round 11: the server refused and the page said to fix the
+/// findings "it lists", listing none); a refusal by findings the server alone has lists
+/// them where it says to fix them.
+#[wasm_bindgen_test]
+async fn render_waits_for_the_form_s_errors_and_lists_the_server_s_findings() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let render = form.test_id("render");
+    assert!(!render.has_attribute("disabled"));
+    form.type_in("basic.name_prefix", "Bad_").await;
+    leptos::task::tick().await;
+    assert!(render.has_attribute("disabled"));
+    assert_eq!(
+        render.get_attribute("aria-describedby").as_deref(),
+        Some("render-blocked")
+    );
+    assert_eq!(
+        form.text("render-blocked"),
+        "Fix the errors the form lists to render the objects."
+    );
+    form.type_in("basic.name_prefix", "good-name").await;
+    leptos::task::tick().await;
+    assert!(!render.has_attribute("disabled"));
+    assert_eq!(form.text("render-blocked"), "");
+
+    js_sys::eval(
+        r#"window.__beforeRender = window.fetch;
+           window.fetch = () => Promise.resolve(new Response(JSON.stringify({
+               type: "about:blank", title: "Unprocessable Entity", status: 422,
+               code: "spec.invalid", detail: "the spec does not pass Berth's checks",
+               issues: [{ path: "basic.name_prefix", code: "value.required",
+                          severity: "error", message: "is required" }] }),
+               { status: 422, headers: { "content-type": "application/problem+json" } }));"#,
+    )
+    .unwrap();
+    render.click();
+    for _ in 0..100 {
+        if form.find("[data-testid='manifests-findings'] li").is_some() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    js_sys::eval("window.fetch = window.__beforeRender;").unwrap();
+    let listed = form
+        .find("[data-testid='manifests-findings'] li")
+        .and_then(|li| li.text_content())
+        .unwrap_or_default();
+    assert!(
+        listed.starts_with("Name prefix") && listed.ends_with("is required"),
+        "{listed:?}"
+    );
+}
+
 /// A switch of the resource kind drops what the new kind cannot use, as a switch of the
 /// cluster does: a dedicated pool that serves only reserved instances, and a spec only
 /// that pool hosts (explorer, round 11: both stayed, the pool shown by its raw id and

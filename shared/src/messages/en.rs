@@ -1434,6 +1434,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.yes", "Replace the form"),
     (
+        "ui.form.manifests.blocked",
+        "Fix the errors the form lists to render the objects.",
+    ),
+    (
         "ui.form.manifests.failed",
         "The server could not render the objects: {detail}",
     ),

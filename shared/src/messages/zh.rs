@@ -1218,6 +1218,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "未导入：YAML 读取模块未能加载，请刷新页面，或粘贴 JSON 格式的任务规格",
     ),
     ("ui.form.import.yes", "替换表单"),
+    (
+        "ui.form.manifests.blocked",
+        "请先修正表单列出的错误，再生成对象。",
+    ),
     ("ui.form.manifests.failed", "服务端无法生成对象：{detail}"),
     (
         "ui.form.manifests.note",
