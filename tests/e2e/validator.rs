@@ -1,7 +1,7 @@
 //! The example portal page (`public/validator.html`): only the validator package, no
 //! console. Its page object, split into find, act and check, and its journey.
 
-use berth_e2e::{browser, screenshot, start_driver, start_server};
+use berth_e2e::{assert_accessible, browser, screenshot, start_driver, start_server};
 use fantoccini::{Client, Locator};
 use std::time::Duration;
 
@@ -144,6 +144,9 @@ async fn a_portal_embeds_the_validator_alone_and_sees_a_finding_for_a_bad_field(
     page.check_findings(&crate_findings(&spec, shared::Lang::En))
         .await;
     page.check_plan_contains("\"now\"").await;
+    // Its two controls are named for a screen reader (exploratory test, round 11: axe
+    // found both unnamed, critical).
+    assert_accessible(&page.client, "example portal").await;
 
     // A bad field: the finding names it, with the crate's message.
     spec["compute"]["workers"] = "three".into();
