@@ -222,7 +222,7 @@ pub fn Preview(
             replace(spec);
         }
     };
-    let import = move |_| {
+    let import = move |()| {
         let text = import_text.get_untracked();
         if transfer::is_json(&text) || crate::yaml::is_ready() {
             apply(text);
@@ -234,6 +234,39 @@ pub fn Preview(
                 apply(text);
             });
         }
+    };
+    // A file is read as its text and imported as pasted text is: an export comes back
+    // without opening it to copy its text.
+    let import_file = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        let file = js_sys::Reflect::get(&input, &"files".into())
+            .ok()
+            .and_then(|files| js_sys::Reflect::get(&files, &0.into()).ok())
+            .filter(|file| file.is_object());
+        // The same file chosen again is a change too.
+        input.set_value("");
+        let Some(text) = file
+            .and_then(|file| {
+                let read = js_sys::Reflect::get(&file, &"text".into()).ok()?;
+                wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(read)
+                    .ok()?
+                    .call0(&file)
+                    .ok()
+            })
+            .map(js_sys::Promise::from)
+        else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            if let Some(text) = wasm_bindgen_futures::JsFuture::from(text)
+                .await
+                .ok()
+                .and_then(|t| t.as_string())
+            {
+                import_text.set(text);
+                import(());
+            }
+        });
     };
     view! {
         <section class="transfer" aria-labelledby="preview-title">
@@ -278,7 +311,13 @@ pub fn Preview(
                     aria-describedby="form-import-note"
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
-                <button type="button" class="import" data-testid="import" on:click=import node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
+                <button type="button" class="import" data-testid="import" on:click=move |_| import(()) node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
+                <label class="import-file">
+                    <span>{move || cx.text("ui.form.import.file")}</span>
+                    " "
+                    <input type="file" data-testid="import-file" aria-describedby="form-import-note"
+                        accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" on:change=import_file />
+                </label>
                 {move || pending.with(Option::is_some).then(|| view! {
                     <div class="confirm" role="alertdialog" aria-labelledby="import-confirm-text" data-testid="confirm-import"
                         on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }>

@@ -1238,6 +1238,53 @@ async fn an_import_is_checked_like_any_input() {
     assert!(!form.submit_disabled());
 }
 
+/// A spec file (an export brought back) is imported from the file picker as pasted text
+/// is: read, checked like any input, and its refusal said under the box (explorer,
+/// round 11: the import took pasted text only).
+#[wasm_bindgen_test]
+async fn a_spec_file_is_imported_from_the_file_picker() {
+    let form = mount(None, false).await;
+    let choose = |name: &str, text: &str| {
+        let script = format!(
+            "(() => {{ const input = document.querySelector(\"[data-testid='import-file']\"); \
+             const files = new DataTransfer(); \
+             files.items.add(new File([{text}], {name}, {{ type: 'application/json' }})); \
+             input.files = files.files; \
+             input.dispatchEvent(new Event('change', {{ bubbles: true }})); }})()",
+            text = serde_json::to_string(text).unwrap(),
+            name = serde_json::to_string(name).unwrap(),
+        );
+        js_sys::eval(&script).unwrap();
+    };
+    choose("bad.json", r#"{"basic": {"workers": 2}}"#);
+    for _ in 0..100 {
+        if form.find("[data-testid='import-note'] li").is_some() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    assert!(
+        form.find("[data-testid='import-note'] li[data-path='basic.workers']")
+            .is_some(),
+        "{}",
+        form.text("import-note")
+    );
+    let ray = example(shared::demo::RAY_EXAMPLE);
+    choose("ray.json", &serde_json::to_string(&ray).unwrap());
+    for _ in 0..100 {
+        if form.text("import-note").starts_with("Imported") {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    assert_eq!(form.submitted().await, ray.normalized());
+    let label = form
+        .find("label.import-file")
+        .and_then(|l| l.text_content())
+        .unwrap_or_default();
+    assert!(label.starts_with("Or import a file"), "{label}");
+}
+
 #[wasm_bindgen_test]
 async fn the_form_speaks_chinese_and_english() {
     let form = mount(None, false).await;

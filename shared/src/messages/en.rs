@@ -1403,16 +1403,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.documents",
-        "Found {count} YAML documents; a spec is exactly one.",
+        "Not imported: found {count} YAML documents; a spec is exactly one.",
     ),
     (
         "ui.form.import.done",
         "Imported: the form above now holds the pasted spec.",
     ),
+    ("ui.form.import.file", "Or import a file"),
     ("ui.form.import.label", "Paste a spec as YAML or JSON"),
     (
         "ui.form.import.not_plain",
-        "Only plain YAML is read: text keys, no aliases.",
+        "Not imported: only plain YAML is read (text keys, no aliases).",
     ),
     (
         "ui.form.import.shape",

@@ -1195,16 +1195,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.documents",
-        "找到 {count} 个 YAML 文档；一个任务规格只能是一个文档。",
+        "未导入：找到 {count} 个 YAML 文档；一个任务规格只能是一个文档。",
     ),
     (
         "ui.form.import.done",
         "已导入：上方表单已替换为粘贴的任务规格。",
     ),
+    ("ui.form.import.file", "或导入文件"),
     ("ui.form.import.label", "粘贴 YAML 或 JSON 格式的任务规格"),
     (
         "ui.form.import.not_plain",
-        "仅支持普通 YAML：键必须是文本，不能使用别名。",
+        "未导入：仅支持普通 YAML（键必须是文本，不能使用别名）。",
     ),
     ("ui.form.import.shape", "未导入：{count} 个字段格式不正确。"),
     ("ui.form.import.syntax", "未导入：{detail}"),
