@@ -570,7 +570,7 @@ async fn detail(
     ),
     responses(
         (status = 200, description = "The task, stopped or stopping", body = TaskView),
-        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter other than `lang` is given, or a body is sent (this route takes none; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has already ended", body = ErrorBody, content_type = PROBLEM),
@@ -606,7 +606,7 @@ async fn stop(
     ),
     responses(
         (status = 204, description = "The task left the lists"),
-        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has not ended: stop it first (`task.conflict`), or, when its stop is under way, delete it once it has stopped (`task.stopping`)", body = ErrorBody, content_type = PROBLEM),
@@ -696,7 +696,7 @@ async fn spec(
         (status = 201, description = "The new task, once it is durable", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), a query parameter other than `lang` is given, or a body is sent (this route takes none; an empty JSON object, `{}`, is accepted): an edited spec is submitted with `POST /tasks`", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec no longer passes today's catalog and quota; `issues` lists why", body = ErrorBody, content_type = PROBLEM),
@@ -728,7 +728,7 @@ async fn resubmit(
     ),
     responses(
         (status = 201, description = "A read-only link", body = ShareLink),
-        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -818,7 +818,7 @@ struct ShareLinkPath {
     ),
     responses(
         (status = 204, description = "The link is revoked"),
-        (status = 400, description = "`link` is not a whole number, or a query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "`link` is not a whole number, a query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or the task has no such link that works: revoked already, or never made (`share.not_found`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
