@@ -48,6 +48,20 @@ impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        // A NUL can only come %-escaped. No stored text holds one (PostgreSQL's text
+        // cannot; SQLite's LIKE stops at it): refused here for every route and parameter.
+        if query.contains("%00")
+            && let Ok(Query(pairs)) = Query::<Vec<(String, String)>>::try_from_uri(&parts.uri)
+            && let Some((name, _)) = pairs
+                .iter()
+                .find(|(name, value)| name.contains('\0') || value.contains('\0'))
+        {
+            return Err(ApiError::BadQuery(format!(
+                "`{}` must not hold a NUL character (%00): no stored text holds one",
+                name.escape_default()
+            )));
+        }
         match Query::<T>::try_from_uri(&parts.uri) {
             Ok(Query(params)) => Ok(Params(params)),
             Err(rejection) => Err(query_refusal::<T>(
@@ -116,6 +130,37 @@ fn name_of(piece: &str) -> String {
         .map_or_else(|| piece.to_owned(), |(name, _)| name)
 }
 
+/// A whole-number query parameter read as the largest `T` when it is too large for one,
+/// as a value over the route's maximum is read as that maximum: "99999999999999999999"
+/// is a whole number, and refusing it as "not a whole number" would say what is not so.
+pub(crate) fn saturating_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr<Err = std::num::ParseIntError> + Largest,
+{
+    use serde::de::Error;
+    let text = String::deserialize(deserializer)?;
+    match text.parse::<T>() {
+        Ok(value) => Ok(Some(value)),
+        Err(err) if *err.kind() == std::num::IntErrorKind::PosOverflow => Ok(Some(T::LARGEST)),
+        Err(err) => Err(D::Error::custom(err)),
+    }
+}
+
+/// The number types [`saturating_number`] reads, with their largest value.
+pub(crate) trait Largest {
+    /// The type's largest value.
+    const LARGEST: Self;
+}
+
+impl Largest for u32 {
+    const LARGEST: u32 = u32::MAX;
+}
+
+impl Largest for u64 {
+    const LARGEST: u64 = u64::MAX;
+}
+
 /// The query of a route that takes no parameter.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,7 +202,22 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
         use axum::extract::path::ErrorKind;
         use axum::extract::rejection::PathRejection;
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Path(value)) => Ok(Path(value)),
+            Ok(axum::extract::Path(value)) => {
+                // No task id or token holds a NUL, and no store can look one up
+                // (PostgreSQL's text cannot hold it): refused as a path that is not
+                // UTF-8 is, naming the parameter.
+                if parts.uri.path().contains("%00") {
+                    let raw = axum::extract::RawPathParams::from_request_parts(parts, state)
+                        .await
+                        .map_err(|rejection| ApiError::Internal(rejection.body_text()))?;
+                    if let Some((key, _)) = raw.iter().find(|(_, value)| value.contains('\0')) {
+                        return Err(ApiError::BadPath(format!(
+                            "the path parameter `{key}` must not hold a NUL character (%00)"
+                        )));
+                    }
+                }
+                Ok(Path(value))
+            }
             Err(PathRejection::FailedToDeserializePathParams(err)) => {
                 Err(ApiError::BadPath(match err.kind() {
                     ErrorKind::InvalidUtf8InPathParam { key } => format!(
@@ -228,8 +288,65 @@ impl FromRequest<AppState> for JsonTextUnchecked {
                     ApiError::Internal(format!("cannot read the request body: {rejection}"))
                 }
             })?;
-        let text = String::from_utf8(bytes.into()).map_err(|_| ApiError::NotUtf8)?;
+        let mut text = String::from_utf8(bytes.into()).map_err(|_| ApiError::NotUtf8)?;
+        // A byte order mark is no part of JSON, but editors and Windows PowerShell's
+        // `Set-Content -Encoding UTF8` write one; RFC 8259 (section 8.1) lets a reader
+        // ignore it, and nothing is gained by refusing a body for an invisible character.
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         Ok(JsonTextUnchecked(text))
+    }
+}
+
+/// The body of a route that takes none (stop, resubmit, share, delete, revoke): empty,
+/// or an empty JSON object (`{}`, which scripts and HTTP clients often send with a POST
+/// and which says nothing). Anything else sent (an edited spec to resubmit) would
+/// otherwise be ignored without a word; refused as `body.invalid` saying the route takes
+/// none. The body extractor always comes last.
+pub struct NoBody;
+
+/// The longest body [`NoBody`] reads to see whether it is `{}`: room for whitespace.
+const MOST_NO_BODY_BYTES: u64 = 64;
+
+impl FromRequest<AppState> for NoBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let path = request.uri().path().to_owned();
+        let refused = || {
+            let mut detail =
+                format!("{path} takes no request body; send none (or an empty JSON object, {{}})");
+            if path.ends_with("/resubmit") {
+                detail.push_str(
+                    ": a resubmit runs the task's own spec again; to run an edited spec, \
+                     submit it with POST /api/v1/tasks (the console's Clone starts from \
+                     this one)",
+                );
+            }
+            ApiError::BadBody(detail)
+        };
+        let declared = request
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|length| length > MOST_NO_BODY_BYTES) {
+            return Err(refused());
+        }
+        // Without a length (chunked): read it, within the body limit.
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|_| refused())?;
+        let empty_object = || {
+            serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&bytes)
+                .is_ok_and(|object| object.is_empty())
+        };
+        if bytes.is_empty() || empty_object() {
+            Ok(NoBody)
+        } else {
+            Err(refused())
+        }
     }
 }
 

@@ -8,7 +8,9 @@
 //! anyone but the owner and in a share ([`TaskSpec::for_others`]).
 
 use super::log_mask::{LogMask, LogTail, LogText};
-use super::{JsonText, LANG_TAKES, LangParam, NoParams, Params, Path, QueryParams};
+use super::{
+    JsonText, LANG_TAKES, LangParam, NoBody, NoParams, Params, Path, QueryParams, saturating_number,
+};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
@@ -305,14 +307,17 @@ struct ListParams {
     owner: Option<String>,
     /// Only tasks of this project group.
     group: Option<String>,
-    /// Only tasks whose name contains this text.
+    /// Only tasks whose name contains this text, ignoring ASCII case. Text longer than
+    /// any task name can be (54 characters) matches none: the page is empty.
     name: Option<String>,
     /// `true`: only the caller's own tasks (overrides `owner`).
     #[serde(default)]
     mine: bool,
     /// The `next` of the previous page.
     cursor: Option<String>,
-    /// Tasks per page (default 50; clamped to 1 to the server's maximum).
+    /// Tasks per page (default 50; clamped to 1 to the server's maximum, a number too
+    /// large to read included).
+    #[serde(default, deserialize_with = "saturating_number")]
     limit: Option<u32>,
     /// Language of the reasons: `en` or `zh-CN` (any `en…` or `zh…` tag); another is
     /// passed over for the `Accept-Language` header.
@@ -348,6 +353,18 @@ impl QueryParams for ListParams {
             ("lang", LANG_TAKES.to_owned()),
         ]
     }
+}
+
+/// The longest final name a task can have: the longest name prefix of any task type,
+/// with its `-xxxxx` suffix.
+fn longest_task_name() -> usize {
+    use shared::names::{NAME_SUFFIX_LEN, max_name_prefix_len};
+    [shared::TaskType::PyTorchJob, shared::TaskType::RayJob]
+        .into_iter()
+        .map(|task_type| max_name_prefix_len(task_type, 1))
+        .max()
+        .unwrap_or_default()
+        + NAME_SUFFIX_LEN
 }
 
 // Its own type, not `TaskPhase`, so that a refusal's "expected one of" and the OpenAPI
@@ -435,6 +452,18 @@ async fn list(
     } else {
         params.owner
     };
+    // No task name is longer: such text matches none, and is not sent to the store
+    // (SQLite refuses a LIKE pattern over 50,000 bytes).
+    if params
+        .name
+        .as_ref()
+        .is_some_and(|name| name.chars().count() > longest_task_name())
+    {
+        return Ok(Json(TaskPage {
+            tasks: Vec::new(),
+            next: None,
+        }));
+    }
     let page = runner(&state)?
         .store()
         .list(&ListQuery {
@@ -541,7 +570,7 @@ async fn detail(
     ),
     responses(
         (status = 200, description = "The task, stopped or stopping", body = TaskView),
-        (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter other than `lang` is given, or a body is sent (this route takes none; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has already ended", body = ErrorBody, content_type = PROBLEM),
@@ -554,6 +583,7 @@ async fn stop(
     ReaderLang(lang): ReaderLang,
     _query: Params<LangParam>,
     Path(id): Path<String>,
+    _body: NoBody,
 ) -> Result<Json<TaskView>, ApiError> {
     owned(&state, &user, &id, "stop").await?;
     match runner(&state)?.stop(&TaskId(id)).await {
@@ -576,7 +606,7 @@ async fn stop(
     ),
     responses(
         (status = 204, description = "The task left the lists"),
-        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has not ended: stop it first (`task.conflict`), or, when its stop is under way, delete it once it has stopped (`task.stopping`)", body = ErrorBody, content_type = PROBLEM),
@@ -588,6 +618,7 @@ async fn delete(
     CurrentUser(user): CurrentUser,
     _query: Params<NoParams>,
     Path(id): Path<String>,
+    _body: NoBody,
 ) -> Result<StatusCode, ApiError> {
     let stored = owned(&state, &user, &id, "delete").await?;
     if !stored.task.phase.is_finished() {
@@ -665,7 +696,7 @@ async fn spec(
         (status = 201, description = "The new task, once it is durable", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), a query parameter other than `lang` is given, or a body is sent (this route takes none; an empty JSON object, `{}`, is accepted): an edited spec is submitted with `POST /tasks`", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec no longer passes today's catalog and quota; `issues` lists why", body = ErrorBody, content_type = PROBLEM),
@@ -679,6 +710,7 @@ async fn resubmit(
     _query: Params<LangParam>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    _body: NoBody,
 ) -> Result<Response, ApiError> {
     // Only the owner: anyone else would resubmit masked secrets as values.
     let stored = owned(&state, &user, &id, "resubmit").await?;
@@ -696,7 +728,7 @@ async fn resubmit(
     ),
     responses(
         (status = 201, description = "A read-only link", body = ShareLink),
-        (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -707,6 +739,7 @@ async fn share(
     CurrentUser(user): CurrentUser,
     _query: Params<NoParams>,
     Path(id): Path<String>,
+    _body: NoBody,
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
     let stored = owned(&state, &user, &id, "share").await?;
     let token = share_token();
@@ -785,7 +818,7 @@ struct ShareLinkPath {
     ),
     responses(
         (status = 204, description = "The link is revoked"),
-        (status = 400, description = "`link` is not a whole number, or a query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "`link` is not a whole number, a query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or the task has no such link that works: revoked already, or never made (`share.not_found`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -796,6 +829,7 @@ async fn revoke_share(
     CurrentUser(user): CurrentUser,
     _query: Params<NoParams>,
     Path(ShareLinkPath { id, link }): Path<ShareLinkPath>,
+    _body: NoBody,
 ) -> Result<StatusCode, ApiError> {
     let stored = owned(&state, &user, &id, "revoke a link that shares").await?;
     let revoked = runner(&state)?
@@ -917,6 +951,14 @@ async fn tags(
     if !objects {
         return Err(bad(&"the body and each tag are objects"));
     }
+    // Each tag read alone, so that a refusal names it (`tags[0]`): serde names only the
+    // field within it (`value: invalid type`).
+    if let Some(tags) = value["tags"].as_array() {
+        for (i, tag) in tags.iter().enumerate() {
+            serde_json::from_value::<shared::task::Tag>(tag.clone())
+                .map_err(|e| bad(&format_args!("tags[{i}]: {e}")))?;
+        }
+    }
     let body: TagsBody = serde_json::from_value(value).map_err(|e| bad(&e))?;
     // The same rules as on the form: check the spec with the new tags and keep the
     // findings about them.
@@ -954,6 +996,7 @@ struct EventParams {
     lang: Option<String>,
     /// Only the latest this many events (before `before`), still oldest first; `0` is
     /// read as 1, more than the server's maximum as its maximum. Without it, every one.
+    #[serde(default, deserialize_with = "saturating_number")]
     limit: Option<u32>,
     /// Only events before this one: the `Berth-Events-Earlier` of the page after.
     before: Option<u64>,
@@ -1099,9 +1142,7 @@ async fn events(
         .map(|e| TaskEventView {
             at: e.at,
             // An alert's event names its target, and may repeat it in the error.
-            message: hooks.iter().fold(e.text(lang), |text, (hook, shown)| {
-                text.replace(hook, shown)
-            }),
+            message: masked_hooks(&e.text(lang), &hooks),
             kind: e.kind,
         })
         .collect();
@@ -1115,9 +1156,34 @@ async fn events(
     Ok(answer)
 }
 
+/// `text` with each webhook target in `hooks` (longest first) replaced by its shown
+/// form, in one pass: at each place the longest target that starts there is replaced
+/// whole, and a shown form is never read again. Replacing one target after another
+/// garbled a target that begins another (`https://h.example` inside the masked
+/// `https://h.example:8443/******` became `https://h.example/******:8443/******`).
+fn masked_hooks(text: &str, hooks: &[(&str, String)]) -> String {
+    if hooks.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some((hook, shown)) = hooks.iter().find(|(hook, _)| rest.starts_with(hook)) {
+            out.push_str(shown);
+            rest = &rest[hook.len()..];
+        } else {
+            let mut chars = rest.chars();
+            if let Some(c) = chars.next() {
+                out.push(c);
+            }
+            rest = chars.as_str();
+        }
+    }
+    out
+}
+
 /// Each webhook target of `spec` with its form for anyone but the owner, longest first,
-/// so that a hook whose URL begins another's is not masked inside it (leaving the
-/// other's tail).
+/// so that where a hook's URL begins another's, the longer is masked whole.
 fn webhooks_shown(spec: &TaskSpec) -> Vec<(&str, String)> {
     let mut hooks: Vec<(&str, String)> = spec
         .advanced
@@ -1144,7 +1210,8 @@ struct LogParams {
     #[serde(default)]
     follow: bool,
     /// Only the log's end: at most this many bytes of it (as this reader reads it,
-    /// masked), from a line's start.
+    /// masked), from a line's start; a number too large to read is read as the largest.
+    #[serde(default, deserialize_with = "saturating_number")]
     tail_bytes: Option<u64>,
 }
 
@@ -1891,6 +1958,46 @@ mod tests {
             ListedPhase::Stopped,
         ] {
             assert_eq!(listed(phase.into()), Some(phase));
+        }
+    }
+
+    /// Brief (exploratory test): with the targets `https://hooks.example.com` and
+    /// `https://hooks.example.com:8443/SEKRIT3`, a group member read
+    /// `https://hooks.example.com/******:8443/******`: the shorter target was masked
+    /// again inside the longer's masked form. Each target is masked whole, wherever the
+    /// two meet in a message.
+    #[test]
+    fn a_webhook_target_that_begins_another_is_masked_whole_beside_it() {
+        use shared::task::{Alert, AlertChannel, AlertEvent};
+        let hook = |target: &str| Alert {
+            event: AlertEvent::Failed,
+            threshold: None,
+            channel: AlertChannel::Webhook,
+            target: target.to_owned(),
+        };
+        let spec = shared::demo::pytorch().with(|s| {
+            s.advanced.alerts = vec![
+                hook("https://hooks.example.com"),
+                hook("https://hooks.example.com:8443/SEKRIT3"),
+            ];
+        });
+        let hooks = super::webhooks_shown(&spec);
+        for (text, shown) in [
+            (
+                "webhook https://hooks.example.com:8443/SEKRIT3 answered 500",
+                "webhook https://hooks.example.com:8443/****** answered 500",
+            ),
+            (
+                "webhook https://hooks.example.com answered 500",
+                "webhook https://hooks.example.com/****** answered 500",
+            ),
+            (
+                "https://hooks.example.com:8443/SEKRIT3https://hooks.example.com, é",
+                "https://hooks.example.com:8443/******https://hooks.example.com/******, é",
+            ),
+            ("no target here", "no target here"),
+        ] {
+            assert_eq!(super::masked_hooks(text, &hooks), shown, "{text}");
         }
     }
 }

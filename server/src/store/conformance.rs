@@ -115,6 +115,7 @@ macro_rules! every_store_test {
             shares_name_their_task_and_tokens_are_unique,
             share_links_are_listed_and_revoked_one_by_one,
             keyed_events_and_reasons_read_back_whole,
+            an_event_with_a_nul_in_its_words_is_kept,
             an_insert_answers_the_number_a_read_gives,
             refused_inserts_leave_every_connection_usable,
             a_group_insert_stores_each_task_with_its_number,
@@ -1195,6 +1196,78 @@ pub(super) async fn data_survives_closing_and_reopening(fixture: &Fixture) {
     add(&*store, "next-bbbbb", "alice", 4, spec()).await;
     let next = store.get(&id("next-bbbbb")).await.expect("found");
     assert_eq!(next.seq, 2, "the sequence continues");
+}
+
+/// PostgreSQL's text cannot hold a NUL: an event quoting a runtime env key with one
+/// (`"py\u0000modules"`, which a spec may hold) was lost ("cannot record an event").
+/// Every store keeps it: the key exact in the message's arguments, its English text with
+/// the NUL as U+FFFD; a phase change's reason likewise.
+pub(super) async fn an_event_with_a_nul_in_its_words_is_kept(store: Arc<dyn TaskStore>) {
+    use shared::Lang;
+    use shared::messages::Message;
+    let t = id("nul-aaaaa");
+    let first = TaskEvent::keyed(
+        Timestamp(1),
+        "job",
+        Message::new("event.runtime_env.unapplied").with("keys", "\"py\0modules\""),
+    );
+    store
+        .insert_with_events(new(task(&t.0, "alice", 1, spec()), None), &[first])
+        .await
+        .expect("inserts with the event");
+    let pushed = TaskEvent::keyed(
+        Timestamp(2),
+        "job",
+        Message::new("event.note")
+            .with("attempt", 1)
+            .with("note", "a\0b"),
+    );
+    store
+        .push_event(&t, &pushed)
+        .await
+        .expect("pushes the event");
+    let old = TaskEvent {
+        at: Timestamp(3),
+        kind: "cluster".into(),
+        message: "pod x: a\0b".into(),
+        keyed: None,
+    };
+    store
+        .push_event(&t, &old)
+        .await
+        .expect("pushes the unkeyed event");
+    let reason = Message::new("event.note")
+        .with("attempt", 1)
+        .with("note", "c\0d");
+    store
+        .advance(
+            &t,
+            PhaseChange {
+                phase: TaskPhase::Stopped,
+                at: Timestamp(4),
+                reason: reason.render(Lang::En),
+                keyed: Some(reason.clone()),
+            },
+            0,
+        )
+        .await
+        .expect("records the phase change");
+    let events = store.events(&t).await.expect("found");
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert!(
+        events[0].text(Lang::En).contains("\"py\0modules\""),
+        "{events:?}"
+    );
+    assert!(
+        events[0].message.contains("\"py\u{fffd}modules\""),
+        "{events:?}"
+    );
+    assert!(events[1].text(Lang::En).contains("a\0b"), "{events:?}");
+    assert_eq!(events[2].message, "pod x: a\u{fffd}b");
+    let stored = store.get(&t).await.expect("found");
+    let last = stored.task.history.last().expect("a history");
+    assert_eq!(last.keyed, Some(reason));
+    assert!(last.reason.contains("c\u{fffd}d"), "{last:?}");
 }
 
 pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn TaskStore>) {

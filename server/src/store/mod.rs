@@ -273,6 +273,14 @@ impl TaskEvent {
     }
 }
 
+/// Words as a text column holds them: a NUL as U+FFFD (�). PostgreSQL's text cannot hold
+/// a NUL, and an event whose message held one (a runtime env key quoted from a spec) was
+/// lost; SQLite's is changed the same way, so that both stores read back alike. The
+/// keyed column keeps the NUL, escaped in its JSON (`\u0000`).
+pub(super) fn storable(text: &str) -> String {
+    text.replace('\0', "\u{fffd}")
+}
+
 /// A keyed message as its column holds it: JSON, NULL for none.
 fn keyed_column(keyed: Option<&shared::messages::Message>) -> Option<String> {
     // A message is strings in maps: serializing it cannot fail.
@@ -414,6 +422,10 @@ impl Cursor {
             .map_err(|_| bad())?;
         let plain = String::from_utf8(bytes).map_err(|_| bad())?;
         let (at, id) = plain.split_once('/').ok_or_else(bad)?;
+        // No task id holds a control character (nor can PostgreSQL's text hold a NUL).
+        if id.chars().any(char::is_control) {
+            return Err(bad());
+        }
         let at = at.parse::<i64>().map_err(|_| bad())?;
         Ok(Cursor {
             created_at: Timestamp(at),

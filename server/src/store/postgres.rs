@@ -27,7 +27,7 @@ use super::rows::{
 use super::{
     ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page,
     Reservation, Result, Share, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of,
-    keyed_column, parse_phase, phase_code, task_type_code, without_password,
+    keyed_column, parse_phase, phase_code, storable, task_type_code, without_password,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -179,7 +179,7 @@ impl PostgresStore {
         .bind(&id.0)
         .bind(phase_code(change.phase))
         .bind(change.at.0)
-        .bind(&change.reason)
+        .bind(storable(&change.reason))
         .bind(keyed_column(change.keyed.as_ref()))
         .execute(&mut *tx)
         .await
@@ -279,7 +279,7 @@ impl TaskStore for PostgresStore {
             .bind(&id.0)
             .bind(event.at.0)
             .bind(&event.kind)
-            .bind(&event.message)
+            .bind(storable(&event.message))
             .bind(keyed_column(event.keyed.as_ref()))
             .execute(&self.pool)
             .await;
@@ -527,7 +527,7 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
         .bind(n)
         .bind(phase_code(change.phase))
         .bind(change.at.0)
-        .bind(&change.reason)
+        .bind(storable(&change.reason))
         .bind(keyed_column(change.keyed.as_ref()))
         .execute(&mut *conn)
         .await

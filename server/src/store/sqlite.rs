@@ -19,7 +19,7 @@ use super::rows::{
 use super::{
     ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page, Result,
     Share, StoreError, StoredTask, TaskEvent, TaskStore, hidden_of, keyed_column,
-    keyed_from_column, parse_phase, phase_code, task_type_code,
+    keyed_from_column, parse_phase, phase_code, storable, task_type_code,
 };
 use shared::quota::Placement;
 use shared::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
@@ -173,7 +173,7 @@ impl SqliteStore {
         .bind(&id.0)
         .bind(phase_code(change.phase))
         .bind(change.at.0)
-        .bind(&change.reason)
+        .bind(storable(&change.reason))
         .bind(keyed_column(change.keyed.as_ref()))
         .bind(&id.0)
         .execute(&mut *tx)
@@ -386,7 +386,7 @@ impl TaskStore for SqliteStore {
         )
         .bind(event.at.0)
         .bind(&event.kind)
-        .bind(&event.message)
+        .bind(storable(&event.message))
         .bind(keyed_column(event.keyed.as_ref()))
         .bind(&id.0)
         .execute(&self.pool)
@@ -581,7 +581,7 @@ fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]
                 .push_bind(n)
                 .push_bind(phase_code(change.phase))
                 .push_bind(change.at.0)
-                .push_bind(change.reason.clone())
+                .push_bind(storable(&change.reason))
                 .push_bind(keyed_column(change.keyed.as_ref()));
         },
     );
@@ -606,7 +606,7 @@ fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]
                 .push_bind(n)
                 .push_bind(event.at.0)
                 .push_bind(event.kind.clone())
-                .push_bind(event.message.clone())
+                .push_bind(storable(&event.message))
                 .push_bind(keyed_column(event.keyed.as_ref()));
         },
     );

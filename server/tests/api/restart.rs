@@ -777,15 +777,19 @@ fn a_failure_heard_before_a_crash_is_the_attempts_end_after_it() {
     let _leftovers = Leftovers(data.clone());
     let dir = super::temp_dir("restart-failed-catalog");
     let catalog = catalog(&dir);
-    let (go, termed) = (dir.join("go"), dir.join("termed"));
+    let (go, termed, ready) = (dir.join("go"), dir.join("termed"), dir.join("ready"));
     let mut first = start(&data, &catalog);
     let mut pair = spec(false);
     pair["compute"]["workers"] = 1.into();
-    // Replica 1 lives on through the SIGTERM, noting it, until told to end.
+    // Replica 1 lives on through the SIGTERM, noting it, until told to end. Replica 0
+    // fails once replica 1 has its trap: on a busy machine the SIGTERM came first, and
+    // replica 1 died of it with nothing noted.
     pair["environment"]["command"] = format!(
-        "if [ \"$RANK\" = 0 ]; then exit 3; fi; trap 'touch {}' TERM; {}",
-        termed.display(),
-        until(&go, 0)
+        "if [ \"$RANK\" = 0 ]; then while [ ! -e {ready} ]; do sleep 0.05; done; exit 3; fi; \
+         trap 'touch {termed}' TERM; touch {ready}; {rest}",
+        ready = ready.display(),
+        termed = termed.display(),
+        rest = until(&go, 0)
     )
     .into();
     let id = submit(&first, &pair);
