@@ -940,3 +940,43 @@ async fn a_repeated_subscription_is_called_once() {
     assert_eq!(said.matches(&format!("sent to {a}\"")).count(), 1, "{said}");
     assert_eq!(said.matches(&format!("sent to {b}\"")).count(), 1, "{said}");
 }
+
+/// The server checks the count as the form does: the exploratory tester's spec of
+/// 10,000 webhooks gets `advanced.alerts.too_many` from `/validate` (with no more than
+/// a repeat warning for each of the first 20 but the first) and is refused on submit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spec_with_more_subscriptions_than_allowed_is_refused() {
+    let app = super::demo_app().await;
+    let hook =
+        json!({ "event": "failed", "channel": "webhook", "target": "https://hooks.example.com/h" });
+    let flood = spec("true", Value::Array(vec![hook; 10_000]));
+    let post = |path: &str| {
+        Request::post(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(flood.to_string()))
+            .expect("a request")
+    };
+    let (status, answer) = super::answer(&app, post("/api/v1/validate")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let codes: Vec<&str> = answer["issues"]
+        .as_array()
+        .expect("issues")
+        .iter()
+        .filter_map(|i| i["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"advanced.alerts.too_many"), "{codes:?}");
+    assert_eq!(
+        codes
+            .iter()
+            .filter(|c| **c == "advanced.alerts.duplicate")
+            .count(),
+        19,
+        "{codes:?}"
+    );
+    let (status, answer) = super::answer(&app, post("/api/v1/tasks")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert!(
+        answer.to_string().contains("advanced.alerts.too_many"),
+        "{answer}"
+    );
+}
