@@ -141,7 +141,7 @@
 //! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |
 //! | `advanced.ssh.single_pod` | info | SSH on a task with one pod. |
 //! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
-//! | `advanced.alerts.threshold.unused` | error | A threshold on an event that takes none. |
+//! | `advanced.alerts.threshold.unused` | warning | A threshold on an event that takes none; it is ignored. |
 //! | `advanced.alerts.target.email` | error | Email target is not an email address. |
 //! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
 //! | `advanced.alerts.target.masked` | error | A webhook target is the mask others read it as (a clone of another's task). |
