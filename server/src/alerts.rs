@@ -314,21 +314,39 @@ impl Mailer {
     }
 }
 
-/// Runs `delivery` (an alert's webhook call or mail) in the background, then records it
-/// as an `alert` event of task `id`: sent, or not delivered and why. Both channels
-/// record alike, as [`is_about`] reads these events to fire a threshold alert once.
+/// Alerts a server delivers at once, of all its tasks and both channels: a task with
+/// many subscriptions to one event, or many tasks failing together, wait their turn
+/// instead of opening a connection each at the same moment.
+pub const DELIVERING_AT_ONCE: usize = 4;
+
+/// The turns [`record_delivery`] takes: one a server, [`DELIVERING_AT_ONCE`] wide.
+pub fn delivering() -> Arc<tokio::sync::Semaphore> {
+    Arc::new(tokio::sync::Semaphore::new(DELIVERING_AT_ONCE))
+}
+
+/// Runs `delivery` (an alert's webhook call or mail) in the background once it has a
+/// turn of `turns` (the server's [`delivering`]; its time to answer counts from then),
+/// then records it as an `alert` event of task `id`: sent, or not delivered and why.
+/// Both channels record alike, as [`is_about`] reads these events to fire a threshold
+/// alert once. `keep` is dropped once the record is in (or could not be made).
 pub fn record_delivery(
     store: Arc<dyn TaskStore>,
+    turns: Arc<tokio::sync::Semaphore>,
     id: TaskId,
     subscription: &Alert,
     delivery: impl std::future::Future<Output = Result<(), String>> + Send + 'static,
+    keep: impl Send + 'static,
 ) {
     let (sent, failed) = (
         said("event.alert.sent", subscription),
         said("event.alert.failed", subscription),
     );
     tokio::spawn(async move {
-        let message = match delivery.await {
+        // Never closed: a turn always comes.
+        let turn = turns.acquire_owned().await;
+        let done = delivery.await;
+        drop(turn);
+        let message = match done {
             Ok(()) => sent,
             Err(error) => failed.with("error", error),
         };
@@ -336,6 +354,7 @@ pub fn record_delivery(
         if let Err(err) = store.push_event(&id, &event).await {
             tracing::error!(task = %id, error = %err, "cannot record an alert");
         }
+        drop(keep);
     });
 }
 

@@ -207,11 +207,41 @@ pub struct Runner {
     webhooks: Option<crate::alerts::Webhooks>,
     /// Mails the tasks' email alerts; `None` when no relay is configured.
     mail: Option<Arc<crate::alerts::Mailer>>,
+    /// Turns to deliver an alert, shared by every task's (see
+    /// [`crate::alerts::record_delivery`]).
+    delivering: Arc<tokio::sync::Semaphore>,
+    /// The threshold alerts waiting for a turn or being delivered, by task and
+    /// subscription: a sweep while one waits longer than [`crate::alerts::SWEEP`] finds
+    /// no record of it yet, and must not fire it again.
+    overdue_out: Arc<std::sync::Mutex<HashSet<(TaskId, String)>>>,
     /// The wait before each retry.
     backoff: Backoff,
     /// Told when a retried task starts resting (see [`Scheduler::rest`]), so the one
     /// sleeper [`Runner::watch`] runs wakes for the earliest due time.
     rested: tokio::sync::Notify,
+}
+
+/// The subscriptions of `alerts` that fire: each but those that repeat an earlier one
+/// ([`Alert::identity`]), which would send the same alert again.
+fn firing<'a>(alerts: impl Iterator<Item = &'a Alert>) -> impl Iterator<Item = &'a Alert> {
+    let mut seen = HashSet::new();
+    alerts.filter(move |a| seen.insert(a.identity()))
+}
+
+/// A threshold alert out from a sweep: its entry in [`Runner`]'s `overdue_out`, taken
+/// out when this is dropped, once its `alert` event is recorded.
+struct Out {
+    set: Arc<std::sync::Mutex<HashSet<(TaskId, String)>>>,
+    key: (TaskId, String),
+}
+
+impl Drop for Out {
+    fn drop(&mut self) {
+        self.set
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.key);
+    }
 }
 
 /// What [`Runner::submit_locked`] stored.
@@ -466,6 +496,8 @@ impl Runner {
             pending: std::sync::Mutex::new(Vec::new()),
             webhooks: crate::alerts::Webhooks::new(None).ok(),
             mail: None,
+            delivering: crate::alerts::delivering(),
+            overdue_out: Arc::default(),
             backoff: Backoff::default(),
             rested: tokio::sync::Notify::new(),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
@@ -2695,17 +2727,27 @@ impl Runner {
         self
     }
 
-    /// Fires the task's subscriptions to `which` (`what` says what happened).
+    /// Fires the task's subscriptions to `which` (`what` says what happened): a
+    /// subscription that repeats an earlier one ([`Alert::identity`]) fires with it,
+    /// once, and gets no event of its own.
     async fn alert(&self, id: &TaskId, spec: &TaskSpec, which: AlertEvent, what: &Message) {
-        for subscription in spec.advanced.alerts.iter().filter(|a| a.event == which) {
-            self.fire(id, subscription, what).await;
+        for subscription in firing(spec.advanced.alerts.iter().filter(|a| a.event == which)) {
+            self.fire(id, subscription, what, ()).await;
         }
     }
 
     /// Fires one subscription: a webhook is called, or an email mailed, in the
-    /// background and its outcome recorded as an `alert` event; without a mail relay an
-    /// email is recorded as not sent, so its owner learns it from the task's events.
-    async fn fire(&self, id: &TaskId, subscription: &Alert, what: &Message) {
+    /// background, in its turn of the server's [`crate::alerts::DELIVERING_AT_ONCE`],
+    /// and its outcome recorded as an `alert` event; without a mail relay an email is
+    /// recorded as not sent, so its owner learns it from the task's events. `keep` is
+    /// dropped once the event is in.
+    async fn fire(
+        &self,
+        id: &TaskId,
+        subscription: &Alert,
+        what: &Message,
+        keep: impl Send + 'static,
+    ) {
         let said = |key: &str| crate::alerts::said(key, subscription);
         match subscription.channel {
             AlertChannel::Email => match &self.mail {
@@ -2717,14 +2759,17 @@ impl Runner {
                     let to = subscription.target.clone();
                     crate::alerts::record_delivery(
                         Arc::clone(&self.store),
+                        Arc::clone(&self.delivering),
                         id.clone(),
                         subscription,
                         async move { mail.send(&to, &letter).await },
+                        keep,
                     );
                 }
                 None => {
                     self.event(id, event_kind::ALERT, said("event.alert.no_relay"))
                         .await;
+                    drop(keep);
                 }
             },
             AlertChannel::Webhook => {
@@ -2739,6 +2784,7 @@ impl Runner {
                 let (webhooks, url) = (self.webhooks.clone(), subscription.target.clone());
                 crate::alerts::record_delivery(
                     Arc::clone(&self.store),
+                    Arc::clone(&self.delivering),
                     id.clone(),
                     subscription,
                     async move {
@@ -2747,6 +2793,7 @@ impl Runner {
                             None => Err("this server has no HTTPS client".to_owned()),
                         }
                     },
+                    keep,
                 );
             }
         }
@@ -2769,12 +2816,7 @@ impl Runner {
             return;
         };
         for stored in unfinished {
-            let due: Vec<(&Alert, Timestamp)> = stored
-                .task
-                .spec
-                .advanced
-                .alerts
-                .iter()
+            let due: Vec<(&Alert, Timestamp)> = firing(stored.task.spec.advanced.alerts.iter())
                 .filter_map(|a| crate::alerts::due(a, &stored.task, at).map(|since| (a, since)))
                 .collect();
             if due.is_empty() {
@@ -2790,10 +2832,28 @@ impl Runner {
                         && e.at >= since
                         && crate::alerts::is_about(e.keyed.as_ref(), subscription)
                 });
-                if !fired {
-                    let what = crate::alerts::overdue(subscription);
-                    self.fire(&stored.task.id, subscription, &what).await;
+                if fired {
+                    continue;
                 }
+                // Still waiting for its turn (or its answer) from an earlier sweep.
+                let out = (
+                    stored.task.id.clone(),
+                    format!("{:?}", subscription.identity()),
+                );
+                let taken = self
+                    .overdue_out
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(out.clone());
+                if !taken {
+                    continue;
+                }
+                let keep = Out {
+                    set: Arc::clone(&self.overdue_out),
+                    key: out,
+                };
+                let what = crate::alerts::overdue(subscription);
+                self.fire(&stored.task.id, subscription, &what, keep).await;
             }
         }
     }

@@ -141,10 +141,12 @@
 //! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |
 //! | `advanced.ssh.single_pod` | info | SSH on a task with one pod. |
 //! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
-//! | `advanced.alerts.threshold.unused` | error | A threshold on an event that takes none. |
+//! | `advanced.alerts.threshold.unused` | warning | A threshold on an event that takes none; it is ignored. |
 //! | `advanced.alerts.target.email` | error | Email target is not an email address. |
 //! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
 //! | `advanced.alerts.target.masked` | error | A webhook target is the mask others read it as (a clone of another's task). |
+//! | `advanced.alerts.too_many` | error | More alert subscriptions than allowed (20). |
+//! | `advanced.alerts.duplicate` | warning | A subscription repeats an earlier one field for field (event, threshold, channel, target): the server fires it once. |
 //! | `ray.runtime_env.invalid_yaml` | error | Runtime env is not YAML. |
 //! | `ray.runtime_env.too_long` | error | Runtime env over the length limit. |
 //! | `ray.runtime_env.alias` | error | Runtime env uses YAML aliases, which could expand without bound. |

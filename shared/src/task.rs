@@ -474,6 +474,16 @@ pub struct Alert {
 }
 
 impl Alert {
+    /// What tells this subscription's alerts apart: its event, its threshold where its
+    /// event takes one (on another it is ignored), its channel and its target. The
+    /// server fires a subscription with the same as an earlier one of its task once,
+    /// with it. (The checks warn of a repeat field for field, `advanced.alerts.duplicate`:
+    /// one that differs only in an ignored threshold is warned of at that threshold.)
+    pub fn identity(&self) -> (AlertEvent, Option<u32>, AlertChannel, &str) {
+        let threshold = self.threshold.filter(|_| self.event.needs_threshold());
+        (self.event, threshold, self.channel, &self.target)
+    }
+
     /// The target as anyone but the owner reads it. A webhook keeps its scheme, host and
     /// port, so the reader sees where alerts go, and the rest becomes the mask: chat
     /// hooks carry their token in the path or query (and a URL may carry a password

@@ -759,3 +759,224 @@ async fn a_running_longer_than_email_is_mailed_once_when_due() {
     );
     stop(&app, &id).await;
 }
+
+/// A TCP listener on a free port of 127.0.0.1 that holds every connection it takes,
+/// never answering (a webhook's TLS never starts), until the test lets them go: the
+/// held connections, and the most ever held at once.
+struct Holder {
+    port: u16,
+    held: Arc<std::sync::Mutex<Vec<tokio::net::TcpStream>>>,
+    most: Arc<std::sync::atomic::AtomicUsize>,
+    taken: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Holder {
+    async fn new() -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        let port = listener.local_addr().expect("an address").port();
+        let held: Arc<std::sync::Mutex<Vec<tokio::net::TcpStream>>> = Arc::default();
+        let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let taken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (into, highest, counted) = (Arc::clone(&held), Arc::clone(&most), Arc::clone(&taken));
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let mut held = into.lock().expect("not poisoned");
+                held.push(tcp);
+                highest.fetch_max(held.len(), std::sync::atomic::Ordering::SeqCst);
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        });
+        Holder {
+            port,
+            held,
+            most,
+            taken,
+        }
+    }
+
+    /// Connections held now.
+    fn holding(&self) -> usize {
+        self.held.lock().expect("not poisoned").len()
+    }
+
+    /// Connections taken so far.
+    fn taken(&self) -> usize {
+        self.taken.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Waits (up to 10 s) until `done` holds of the listener, then as long again as
+    /// more connections would take to come, were they let through.
+    async fn settle(&self, done: impl Fn(&Self) -> bool) {
+        for _ in 0..200 {
+            if done(self) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+
+    /// Closes every connection held: their calls fail, and their alerts' turns end.
+    fn let_go(&self) {
+        self.held.lock().expect("not poisoned").clear();
+    }
+}
+
+/// An event of a task with many webhooks opens a few connections at a time (the
+/// server's `DELIVERING_AT_ONCE`, 4), not one for each at the same moment; every one
+/// is still called in its turn and recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_many_webhooks_are_called_a_few_at_a_time() {
+    const HOOKS: usize = 10;
+    const AT_ONCE: usize = 4;
+    let holder = Holder::new().await;
+    let app = server::app(super::demo_state().await);
+    let hooks: Vec<Value> = (0..HOOKS)
+        .map(|i| {
+            json!({
+                "event": "failed",
+                "channel": "webhook",
+                "target": format!("https://127.0.0.1:{}/h{i}", holder.port),
+            })
+        })
+        .collect();
+    let mut failing = spec("exit 1", Value::Array(hooks));
+    failing["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
+    let id = super::submit(&app, &failing).await;
+    // Each round: as many as the bound come, and no more while they are held.
+    while holder.taken() < HOOKS {
+        holder.settle(|h| h.holding() >= AT_ONCE).await;
+        let holding = holder.holding();
+        assert!(
+            holding == AT_ONCE || holder.taken() == HOOKS,
+            "held {holding} at once, {} taken",
+            holder.taken()
+        );
+        holder.let_go();
+    }
+    assert_eq!(
+        holder.most.load(std::sync::atomic::Ordering::SeqCst),
+        AT_ONCE
+    );
+    // Every alert is recorded, not delivered: each call was cut off.
+    let said = events_until(&app, &id, |said| {
+        said.matches("not delivered to https://").count() == HOOKS
+    })
+    .await;
+    for i in 0..HOOKS {
+        let hook = format!("https://127.0.0.1:{}/h{i}: ", holder.port);
+        assert!(said.contains(&hook), "{hook}: {said}");
+    }
+}
+
+/// A threshold alert still waiting for its turn (or its answer) when the sweep looks
+/// again has not been recorded yet, and is not fired a second time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_threshold_alert_still_out_is_not_fired_again_by_the_next_sweep() {
+    let holder = Holder::new().await;
+    let state = super::demo_state().await;
+    let runner = state.runner.clone().expect("a runner");
+    let app = server::app(state);
+    let hook = format!("https://127.0.0.1:{}/due", holder.port);
+    let alerts = json!([
+        { "event": "running_longer_than", "threshold": 2, "channel": "webhook", "target": hook },
+    ]);
+    let id = super::submit(&app, &spec("sleep 1000", alerts)).await;
+    let started = running_since(&app, &id).await;
+    const HOUR: i64 = 3_600_000;
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 2 * HOUR + 1))
+        .await;
+    holder.settle(|h| h.taken() >= 1).await;
+    assert_eq!(holder.taken(), 1);
+    // Held: its event is not in, and the next sweep sends it no second time.
+    runner
+        .sweep_alerts_at(shared::Timestamp(started + 3 * HOUR))
+        .await;
+    holder.settle(|h| h.taken() >= 2).await;
+    assert_eq!(holder.taken(), 1, "fired again while out");
+    holder.let_go();
+    events_once(&app, &id, "not delivered to https://").await;
+    stop(&app, &id).await;
+}
+
+/// A subscription that repeats an earlier one of the task (the same event, channel and
+/// target, and a threshold its event ignores) fires once, with one event; another
+/// target of the same event is called too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_subscription_is_called_once() {
+    let (state, port, mut bodies) = with_endpoint("alerts-repeat-certs").await;
+    let app = server::app(state);
+    let (a, b) = (
+        format!("https://127.0.0.1:{port}/a"),
+        format!("https://127.0.0.1:{port}/b"),
+    );
+    let alerts = json!([
+        { "event": "succeeded", "channel": "webhook", "target": a },
+        { "event": "succeeded", "channel": "webhook", "target": b },
+        { "event": "succeeded", "channel": "webhook", "target": a },
+        { "event": "succeeded", "threshold": 3, "channel": "webhook", "target": a },
+    ]);
+    let id = super::submit(&app, &spec("true", alerts)).await;
+    for _ in 0..2 {
+        tokio::time::timeout(Duration::from_secs(30), bodies.recv())
+            .await
+            .expect("a webhook is called")
+            .expect("a body");
+    }
+    let said = events_until(&app, &id, |said| {
+        said.matches("sent to https://").count() >= 2
+    })
+    .await;
+    assert!(
+        tokio::time::timeout(Duration::from_millis(500), bodies.recv())
+            .await
+            .is_err(),
+        "called again"
+    );
+    // A message ends with its target: the JSON string's quote follows.
+    assert_eq!(said.matches(&format!("sent to {a}\"")).count(), 1, "{said}");
+    assert_eq!(said.matches(&format!("sent to {b}\"")).count(), 1, "{said}");
+}
+
+/// The server checks the count as the form does: the exploratory tester's spec of
+/// 10,000 webhooks gets `advanced.alerts.too_many` from `/validate` (with no more than
+/// a repeat warning for each of the first 20 but the first) and is refused on submit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spec_with_more_subscriptions_than_allowed_is_refused() {
+    let app = super::demo_app().await;
+    let hook =
+        json!({ "event": "failed", "channel": "webhook", "target": "https://hooks.example.com/h" });
+    let flood = spec("true", Value::Array(vec![hook; 10_000]));
+    let post = |path: &str| {
+        Request::post(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(flood.to_string()))
+            .expect("a request")
+    };
+    let (status, answer) = super::answer(&app, post("/api/v1/validate")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let codes: Vec<&str> = answer["issues"]
+        .as_array()
+        .expect("issues")
+        .iter()
+        .filter_map(|i| i["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"advanced.alerts.too_many"), "{codes:?}");
+    assert_eq!(
+        codes
+            .iter()
+            .filter(|c| **c == "advanced.alerts.duplicate")
+            .count(),
+        19,
+        "{codes:?}"
+    );
+    let (status, answer) = super::answer(&app, post("/api/v1/tasks")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert!(
+        answer.to_string().contains("advanced.alerts.too_many"),
+        "{answer}"
+    );
+}

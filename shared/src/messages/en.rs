@@ -4,6 +4,10 @@
 
 /// Every message, sorted by key.
 pub(super) const MESSAGES: &[(&str, &str)] = &[
+    (
+        "advanced.alerts.duplicate",
+        "this subscription is already listed; keep one",
+    ),
     ("advanced.alerts.target.email", "is not an email address"),
     (
         "advanced.alerts.target.masked",
@@ -17,6 +21,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "advanced.alerts.threshold.unused",
         "this event takes no threshold and ignores it; remove the threshold",
+    ),
+    (
+        "advanced.alerts.too_many",
+        "at most {max} alert subscriptions; remove some",
     ),
     (
         "advanced.fault_tolerance.max_retries.out_of_range",

@@ -4,6 +4,7 @@
 
 /// Every message, sorted by key.
 pub(super) const MESSAGES: &[(&str, &str)] = &[
+    ("advanced.alerts.duplicate", "告警订阅重复，请只保留一个"),
     ("advanced.alerts.target.email", "不是有效的邮箱地址"),
     (
         "advanced.alerts.target.masked",
@@ -14,6 +15,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "advanced.alerts.threshold.unused",
         "该事件不需要阈值，设置的阈值不生效，请删除阈值",
+    ),
+    (
+        "advanced.alerts.too_many",
+        "最多 {max} 个告警订阅，请删除多余告警订阅",
     ),
     (
         "advanced.fault_tolerance.max_retries.out_of_range",

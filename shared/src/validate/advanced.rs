@@ -4,6 +4,9 @@ use super::{Cx, IssueCode, Report, field_key, field_path, require};
 use crate::injected::{MASTER_PORT, RAY_PORTS};
 use crate::task::{Alert, AlertChannel, TaskSpec, TaskType};
 
+/// Most alert subscriptions on one task: each event may call every one of them.
+pub const MAX_ALERTS: usize = 20;
+
 pub(super) fn check(cx: &Cx, report: &mut Report) {
     let advanced = &cx.spec.advanced;
     if advanced.fault_tolerance.enabled
@@ -58,8 +61,13 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     if advanced.ssh && cx.spec.replicas() == 1 {
         report.push(field_path!(TaskSpec: advanced.ssh), IssueCode::SshSinglePod);
     }
-    for (i, alert) in advanced.alerts.iter().enumerate() {
-        let item = field_path!(TaskSpec: advanced.alerts).index(i);
+    let alerts = &advanced.alerts;
+    let list = field_path!(TaskSpec: advanced.alerts);
+    if alerts.len() > MAX_ALERTS {
+        report.push(list.clone(), IssueCode::AlertsTooMany { max: MAX_ALERTS });
+    }
+    for (i, alert) in alerts.iter().enumerate() {
+        let item = list.index(i);
         // SPEC section 5: only the two "longer than N" events take N; on another it
         // is ignored: a warning, as an error would refuse the resubmit of a task an
         // older client stored so. One push for both codes.
@@ -75,7 +83,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         if !require(report, &alert.target, || target.clone()) {
             continue;
         }
-        // One push for the three codes: each push site is code of its own in the
+        // One push for the four codes: each push site is code of its own in the
         // validator package (BENCHMARKS.md, its size).
         let code = match alert.channel {
             AlertChannel::Email if !email_address::EmailAddress::is_valid(&alert.target) => {
@@ -84,6 +92,10 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
             // Before the URL's own rule: the mask keeps a valid https site.
             AlertChannel::Webhook if alert.target_is_masked() => IssueCode::AlertTargetMasked,
             AlertChannel::Webhook if !is_https_url(&alert.target) => IssueCode::AlertUrlInvalid,
+            // A repeat of an earlier subscription, field for field: the server sends
+            // it once. Within the limit only: past it the list is refused anyway, and
+            // comparing each with every earlier one would cost the square of its length.
+            _ if i < MAX_ALERTS && alerts[..i].contains(alert) => IssueCode::AlertDuplicate,
             _ => continue,
         };
         report.push(target, code);
@@ -205,6 +217,104 @@ mod tests {
         assert!(said.contains("remove the threshold"), "{said}");
         let said = report.issues()[0].message(crate::Lang::Zh);
         assert!(said.contains("删除阈值"), "{said}");
+    }
+
+    /// At most `MAX_ALERTS` (20) subscriptions a task, an error at the list; one that
+    /// repeats an earlier one field for field (event, threshold, channel, target) is a
+    /// warning at the repeat's target, as the server fires it once.
+    #[test]
+    fn too_many_subscriptions_are_refused_and_a_repeat_is_warned_of() {
+        use crate::task::AlertEvent::*;
+        use crate::validate::Severity;
+        let hook = |event, threshold, target: &str| Alert {
+            event,
+            threshold,
+            channel: AlertChannel::Webhook,
+            target: target.into(),
+        };
+        let findings = |alerts: Vec<Alert>| -> Vec<(String, &'static str, Severity)> {
+            let spec = crate::demo::pytorch().with(|s| s.advanced.alerts = alerts);
+            crate::validate(
+                &spec,
+                &crate::demo::catalog(),
+                &Default::default(),
+                &crate::demo::user(),
+            )
+            .issues()
+            .iter()
+            .map(|i| (i.path.to_string(), i.code.code(), i.severity))
+            .collect()
+        };
+        let many = |n: usize| -> Vec<Alert> {
+            (0..n)
+                .map(|i| hook(Failed, None, &format!("https://hooks.example.com/h{i}")))
+                .collect()
+        };
+        assert_eq!(findings(many(20)), []);
+        let too_many = (
+            "advanced.alerts".to_owned(),
+            "advanced.alerts.too_many",
+            Severity::Error,
+        );
+        assert_eq!(findings(many(21)), std::slice::from_ref(&too_many));
+        // Ten thousand, the same: the list's finding, and a repeat for each of the
+        // first 20 but the first, not for all of them.
+        let same = vec![hook(Failed, None, "https://hooks.example.com/h"); 10_000];
+        let found = findings(same);
+        assert_eq!(found[0], too_many);
+        assert_eq!(found.len(), 1 + (super::MAX_ALERTS - 1), "{found:?}");
+
+        let (a, b) = ("https://hooks.example.com/a", "https://hooks.example.com/b");
+        let email = Alert {
+            channel: AlertChannel::Email,
+            target: "alice@example.com".into(),
+            ..hook(Failed, None, "")
+        };
+        let found = findings(vec![
+            hook(Failed, None, a),
+            email.clone(),
+            hook(Failed, None, a),
+            // Its threshold is ignored: the server sends it once with the first.
+            hook(Failed, Some(5), a),
+            hook(QueuedLongerThan, Some(10), a),
+            hook(QueuedLongerThan, Some(60), a),
+            hook(QueuedLongerThan, Some(10), a),
+            hook(Succeeded, None, a),
+            hook(Failed, None, b),
+            email,
+        ]);
+        let repeat = |i: usize| {
+            (
+                format!("advanced.alerts[{i}].target"),
+                "advanced.alerts.duplicate",
+                Severity::Warning,
+            )
+        };
+        assert_eq!(
+            found,
+            [
+                repeat(2),
+                // Not the first field for field: its threshold is warned of instead.
+                (
+                    "advanced.alerts[3].threshold".to_owned(),
+                    "advanced.alerts.threshold.unused",
+                    Severity::Warning
+                ),
+                repeat(6),
+                repeat(9),
+            ]
+        );
+        let spec = crate::demo::pytorch().with(|s| s.advanced.alerts = many(21));
+        let report = crate::validate(
+            &spec,
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        );
+        let said = report.issues()[0].message(crate::Lang::En);
+        assert_eq!(said, "at most 20 alert subscriptions; remove some");
+        let said = report.issues()[0].message(crate::Lang::Zh);
+        assert_eq!(said, "最多 20 个告警订阅，请删除多余告警订阅");
     }
 
     #[test]

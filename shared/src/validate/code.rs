@@ -353,6 +353,10 @@ issue_codes! {
     /// A webhook target is the masked form others read it in (a clone of another
     /// user's task): alerts would go to the mask's path, not the owner's hook.
     AlertTargetMasked = "advanced.alerts.target.masked", Error;
+    /// More alert subscriptions than allowed.
+    AlertsTooMany { /** Most subscriptions allowed. */ max: usize } = "advanced.alerts.too_many", Error;
+    /// A subscription that repeats an earlier one: the server fires it once.
+    AlertDuplicate = "advanced.alerts.duplicate", Warning;
 
     /// Runtime env is not YAML.
     RuntimeEnvInvalidYaml {
@@ -415,7 +419,7 @@ impl IssueCode {
                 vec![("found", n(found)), ("supported", n(supported))]
             }
             NamePrefixTooLong { max, len } => vec![("len", n(len)), ("max", n(max))],
-            TagsTooMany { max } => vec![("max", n(max))],
+            TagsTooMany { max } | AlertsTooMany { max } => vec![("max", n(max))],
             EnvValueTooLong { max_bytes }
             | CommandTooLong { max_bytes }
             | RuntimeEnvTooLong { max_bytes } => kib(*max_bytes),
@@ -641,6 +645,7 @@ impl IssueCode {
             | AlertEmailInvalid
             | AlertUrlInvalid
             | AlertTargetMasked
+            | AlertDuplicate
             | RuntimeEnvAlias
             | RuntimeEnvUnread
             | RuntimeEnvKeyNotString
@@ -727,6 +732,7 @@ mod tests {
             },
             NamePrefixTooLong { max: 40, len: 50 },
             TagsTooMany { max: 20 },
+            AlertsTooMany { max: 20 },
             EnvValueTooLong { max_bytes: 32768 },
             EnvValuesTooLong {
                 max_bytes: 262_144,
