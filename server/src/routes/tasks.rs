@@ -1246,7 +1246,7 @@ impl QueryParams for LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole when a hidden value spans lines)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -1602,6 +1602,10 @@ async fn read_piece(file: &mut tokio::fs::File) -> std::io::Result<Vec<u8>> {
     Ok(piece)
 }
 
+/// The longest piece of a line a kubelet keeps in a container's log file (the CRI's and
+/// docker's 16 KiB); a longer line is several pieces, each a line to `tailLines`.
+const KUBELET_LOG_PIECE: usize = 16 * 1024;
+
 /// A streamed log's end, followed: read once to its end to find where its last `max`
 /// bytes (masked, as [`LogTail`] cuts them) begin, then followed from as many lines from
 /// its end, as Kubernetes starts a followed log at a count of lines, not of bytes. With
@@ -1609,7 +1613,9 @@ async fn read_piece(file: &mut tokio::fs::File) -> std::io::Result<Vec<u8>> {
 /// written between the two reads move the start on by as many lines).
 ///
 /// `None`, to follow the log whole: the backend writes log files (read from any byte)
-/// or cannot start a followed log at a line; its plain read broke off; nothing was left
+/// or cannot start a followed log at a line; its plain read broke off; a line of it is
+/// long enough for the kubelet to keep it in pieces while there are values to mask
+/// ([`KUBELET_LOG_PIECE`]); nothing was left
 /// out (its whole start is its end, and a count of lines taken from a log still empty
 /// would miss what is written before the follow begins); or a hidden value spans
 /// lines, since a log followed from within one would show its short lines, which only
@@ -1633,12 +1639,25 @@ async fn followed_end(
         .ok()??;
     let mut text = LogText::new(LogMask::new(hidden.iter().cloned()));
     let mut kept = LogTail::new(max);
+    // The longest line written, in file bytes: the kubelet stores a line longer than
+    // 16 KiB as pieces and counts each as a line, so a follow counted in lines could
+    // start within one, and within a hidden value there, whose rest no mask would know.
+    let (mut longest, mut line) = (0usize, 0usize);
     while let Some(chunk) = plain.next().await {
-        kept.push(&text.push(&chunk.ok()?));
+        let chunk = chunk.ok()?;
+        for piece in chunk.split_inclusive(|b| *b == b'\n') {
+            line += piece.len();
+            longest = longest.max(line);
+            if piece.ends_with(b"\n") {
+                line = 0;
+            }
+        }
+        kept.push(&text.push(&chunk));
     }
     kept.push(&text.finish());
     let (left_out, end) = kept.finish();
-    if left_out == 0 {
+    let masked = hidden.iter().any(|v| !v.is_empty());
+    if left_out == 0 || (masked && longest >= KUBELET_LOG_PIECE) {
         return None;
     }
     // Its last line counts, ended or not; one begun at a lone `\r` is part of the line
