@@ -43,6 +43,12 @@ pub fn TaskDetailPage(
     let events = RwSignal::new(EventPage::default());
     let events_asked = RwSignal::new(false);
     let events_lang = StoredValue::new(None::<shared::Lang>);
+    // Which load is the latest, and whether one is out: a poll waits for the last one's
+    // answer (on a network slower than the poll, answers would land out of order and an
+    // older one cut the events back), and a language's load makes any answer still out
+    // stale.
+    let loads = StoredValue::new(0u64);
+    let loading = StoredValue::new(false);
     // The task's retries (its `retrying` events): the latest few, or all once asked.
     let retries = RwSignal::new(EventPage::default());
     let all_retries = RwSignal::new(false);
@@ -91,8 +97,16 @@ pub fn TaskDetailPage(
     let load = move || {
         let id = id.get_value();
         let l = lang.get_untracked();
+        loads.update_value(|n| *n += 1);
+        let this = loads.get_value();
+        let latest = move || loads.try_get_value() == Some(this);
+        loading.set_value(true);
         leptos::task::spawn_local(async move {
-            match api::fetch_task(&id, l).await {
+            let fetched = api::fetch_task(&id, l).await;
+            if !latest() {
+                return;
+            }
+            match fetched {
                 Ok(view) => {
                     // Reached again: a lost connection's banner goes (an action's
                     // refusal stays until dismissed).
@@ -106,22 +120,32 @@ pub fn TaskDetailPage(
                     // since the last poll pushed out of it.
                     let held = events.get_untracked();
                     let reworded = events_lang.get_value() != Some(l);
-                    let kept = events_asked.get_untracked();
-                    let down_to = match (kept, reworded) {
+                    let down_to = match (events_asked.get_untracked(), reworded) {
                         (false, _) => None,
                         (true, true) => Some(held.earlier),
                         (true, false) => Some(held.count()),
                     };
-                    match latest_events(&id, l, down_to).await {
+                    let fetched = latest_events(&id, l, down_to).await;
+                    if !latest() {
+                        return;
+                    }
+                    match fetched {
                         Ok(latest) => {
                             events_lang.set_value(Some(l));
-                            events.update(|held| {
-                                *held = if kept {
+                            // Read as the answer lands: earlier events asked for
+                            // meanwhile stay, joined to the latest.
+                            let kept = events_asked.get_untracked();
+                            let now = events.with_untracked(|held| {
+                                if kept {
                                     joined(held, &latest).unwrap_or(latest)
                                 } else {
                                     latest
-                                };
+                                }
                             });
+                            // Set only when changed: every event shown is drawn again.
+                            if events.with_untracked(|held| *held != now) {
+                                events.set(now);
+                            }
                         }
                         Err(err) => error.set(Some(err)),
                     }
@@ -129,8 +153,18 @@ pub fn TaskDetailPage(
                     // has none).
                     if retried {
                         let all = all_retries.get_untracked();
-                        match api::fetch_events(&id, l, retries_wanted(all)).await {
-                            Ok(page) => retries.set(page),
+                        let fetched = api::fetch_events(&id, l, retries_wanted(all)).await;
+                        if !latest() {
+                            return;
+                        }
+                        match fetched {
+                            // "Show all" asked for meanwhile: its own answer stands.
+                            Ok(page) if all == all_retries.get_untracked() => {
+                                if retries.with_untracked(|held| *held != page) {
+                                    retries.set(page);
+                                }
+                            }
+                            Ok(_) => {}
                             Err(err) => error.set(Some(err)),
                         }
                     }
@@ -144,6 +178,7 @@ pub fn TaskDetailPage(
                 }
                 Err(err) => error.set(Some(err)),
             }
+            loading.try_set_value(false);
         });
     };
     // The server words events and reasons in the page's language: fetch again when it
@@ -159,7 +194,7 @@ pub fn TaskDetailPage(
         let hidden = web_sys::window()
             .and_then(|w| w.document())
             .is_some_and(|d| d.hidden());
-        if hidden || gone.get_untracked() {
+        if hidden || gone.get_untracked() || loading.get_value() {
             return;
         }
         ticks.update_value(|t| *t = t.wrapping_add(1));
@@ -176,20 +211,33 @@ pub fn TaskDetailPage(
     let show_earlier = Callback::new(move |()| {
         events_asked.set(true);
         let (id, l) = (id.get_value(), lang.get_untracked());
-        let first = events.with_untracked(|e| e.earlier + 1);
         leptos::task::spawn_local(async move {
-            let wanted = api::EventsWanted {
-                limit: Some(EVENTS_SHOWN),
-                before: Some(first),
-                kind: None,
-            };
-            match api::fetch_events(&id, l, wanted).await {
-                Ok(page) => events.update(|held| {
-                    if let Some(more) = joined(&page, held) {
-                        *held = more;
+            // A poll that lands meanwhile may move the first event shown (more than a
+            // page of new ones): the page then no longer meets it, and is asked again
+            // from where the events shown now begin.
+            for _ in 0..3 {
+                let first = events.with_untracked(|e| e.earlier + 1);
+                let wanted = api::EventsWanted {
+                    limit: Some(EVENTS_SHOWN),
+                    before: Some(first),
+                    kind: None,
+                };
+                match api::fetch_events(&id, l, wanted).await {
+                    // Worded in a language the page has left: the language's load
+                    // words every page it keeps again.
+                    Ok(_) if lang.get_untracked() != l => return,
+                    Ok(page) => {
+                        let more = events.with_untracked(|held| joined(&page, held));
+                        if let Some(more) = more {
+                            events.set(more);
+                            return;
+                        }
                     }
-                }),
-                Err(err) => error.set(Some(err)),
+                    Err(err) => {
+                        error.set(Some(err));
+                        return;
+                    }
+                }
             }
         });
     });
