@@ -375,9 +375,26 @@ pub fn TextField(
         }
         .into_any()
     } else if control == Control::Number {
+        // Left (`change`), a box shows the number the form holds when its text read as
+        // that number only by being past the field's largest: a field with no rule of
+        // its own above would otherwise send another number than the one shown (review,
+        // round 18). `2.0` stays as typed.
+        let settle = move |_: leptos::ev::Event| {
+            let Some(el) = node.get_untracked() else {
+                return;
+            };
+            let (text, v) = (el.value(), value.get_untracked());
+            let same = whole(&text)
+                .zip(v.parse::<f64>().ok())
+                .is_some_and(|(a, b)| a == b);
+            if text != v && reads_as(&text, &v) && !same {
+                el.set_value(&v);
+            }
+        };
         view! {
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid type=control.input_type()
-                aria-describedby=describedby autocomplete="off" node_ref=node on:input=on_input />
+                aria-describedby=describedby autocomplete="off" node_ref=node on:input=on_input
+                on:change=settle />
         }
         .into_any()
     } else {

@@ -578,9 +578,19 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
         "{:?}",
         form.codes_at("compute.workers")
     );
+    // Left, it shows the number the form took (a field without a rule above would
+    // otherwise send another number than the one shown).
+    workers
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    assert_eq!(workers.value(), "4294967295");
     form.type_in("compute.workers", "2.0").await;
     leptos::task::tick().await;
     assert_eq!(workers.value(), "2.0");
+    workers
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    assert_eq!(workers.value(), "2.0", "a number as typed stays");
     assert_eq!(form.submitted().await.compute.workers, 2);
     // Another change of the draft (here an import's, by the box's own lens while it is
     // not focused) shows the draft's number.
