@@ -42,6 +42,9 @@ fn refusal(err: ImportError) -> impl IntoView {
     }
 }
 
+/// The largest file the import reads: the server's limit on a request's body.
+const IMPORT_FILE_MAX: f64 = 1024.0 * 1024.0;
+
 /// The preview, the export links and the import box.
 #[component]
 pub fn Preview(
@@ -245,26 +248,41 @@ pub fn Preview(
             .filter(|file| file.is_object());
         // The same file chosen again is a change too.
         input.set_value("");
-        let Some(text) = file
-            .and_then(|file| {
-                let read = js_sys::Reflect::get(&file, &"text".into()).ok()?;
-                wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(read)
-                    .ok()?
-                    .call0(&file)
-                    .ok()
-            })
-            .map(js_sys::Promise::from)
-        else {
+        let Some(file) = file else {
             return;
         };
+        let refuse = move |key| import_note.set(Some(ImportNote::Refused(ImportError::File(key))));
+        // A spec is a few KB; the server takes at most 1 MiB of it.
+        let size = js_sys::Reflect::get(&file, &"size".into())
+            .ok()
+            .and_then(|s| s.as_f64())
+            .unwrap_or(0.0);
+        if size > IMPORT_FILE_MAX {
+            refuse("ui.form.import.file_too_large");
+            return;
+        }
+        let bytes = js_sys::Reflect::get(&file, &"arrayBuffer".into())
+            .ok()
+            .and_then(|read| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(read).ok())
+            .and_then(|read| read.call0(&file).ok())
+            .map(js_sys::Promise::from);
         leptos::task::spawn_local(async move {
-            if let Some(text) = wasm_bindgen_futures::JsFuture::from(text)
-                .await
-                .ok()
-                .and_then(|t| t.as_string())
-            {
-                import_text.set(text);
-                import(());
+            let bytes = match bytes {
+                Some(read) => wasm_bindgen_futures::JsFuture::from(read).await.ok(),
+                None => None,
+            };
+            let Some(bytes) = bytes else {
+                refuse("ui.form.import.file_unreadable");
+                return;
+            };
+            // Read as UTF-8 or not at all: a file in another encoding (GBK from an
+            // editor on Chinese Windows) would come in with its text replaced.
+            match String::from_utf8(js_sys::Uint8Array::new(&bytes).to_vec()) {
+                Ok(text) => {
+                    import_text.set(text);
+                    import(());
+                }
+                Err(_) => refuse("ui.form.import.file_not_utf8"),
             }
         });
     };

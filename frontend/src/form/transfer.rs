@@ -197,6 +197,9 @@ pub enum ImportError {
     Unread,
     /// A spec of a format version this console does not read.
     Version(u32),
+    /// A file that cannot be taken as a spec's text: its refusal's message key
+    /// (`ui.form.import.file_*`).
+    File(&'static str),
 }
 
 impl ImportError {
@@ -224,6 +227,7 @@ impl ImportError {
                 &[("count", count.to_string())],
             ),
             ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
+            ImportError::File(key) => text(lang, key, &[]),
             ImportError::Unread => text(lang, "ui.form.import.unread", &[]),
             // The rules' own words for it (`spec.version.unsupported`).
             ImportError::Version(found) => {

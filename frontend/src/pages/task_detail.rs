@@ -826,10 +826,17 @@ fn Actions(
             .unwrap_or_default();
         format!("{origin}{}", Route::Shared(token.to_owned()).href())
     };
+    // Whether the list came.
     let list_links = move |id: String| async move {
         match api::share_links(&id).await {
-            Ok(list) => links.set(Some(list)),
-            Err(err) => error.set(Some(err)),
+            Ok(list) => {
+                links.set(Some(list));
+                true
+            }
+            Err(err) => {
+                error.set(Some(err));
+                false
+            }
         }
     };
 
@@ -910,7 +917,7 @@ fn Actions(
                     share.set(Some(link_address(&link.token)));
                     copied.set(None);
                     revoked.set(None);
-                    list_links(id).await;
+                    let _ = list_links(id).await;
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -926,11 +933,11 @@ fn Actions(
             let _ = section.focus();
         }
         run(Box::pin(async move {
-            list_links(id).await;
             // The list is what was asked for: the keyboard goes on from its heading,
             // unless the user put the focus elsewhere meanwhile. On a failure the
-            // actions, which say what went wrong, keep it.
-            if links.get_untracked().is_some() {
+            // actions, which say what went wrong, keep it (a list shown before is not
+            // what this answer brought).
+            if list_links(id).await {
                 leptos::prelude::request_animation_frame(move || {
                     let document = web_sys::window().and_then(|w| w.document());
                     let waited = document
@@ -1190,6 +1197,14 @@ fn TagEditor(
         // (explorer, round 11: "Tags saved." while the typed tag stayed in its boxes).
         add();
         if blocked() {
+            // The button goes off under the focus: the keyboard goes to what says why.
+            if let Some(list) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("tags-msgs"))
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+            {
+                let _ = list.focus();
+            }
             return;
         }
         let tags = draft.get_untracked();
@@ -1257,7 +1272,7 @@ fn TagEditor(
                     </label>
                     <button type="submit" data-testid="tag-add">{crate::i18n::tr("ui.detail.tag_add")}</button>
                 </form>
-                <ul class="findings" id="tags-msgs" data-testid="tags-findings" aria-live="polite">
+                <ul class="findings" id="tags-msgs" data-testid="tags-findings" aria-live="polite" tabindex="-1">
                     {move || findings.get().into_iter().map(|issue| {
                         let class = format!("finding {}", issue.severity.as_str());
                         let path = issue.path.to_string();

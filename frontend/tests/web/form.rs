@@ -1287,12 +1287,48 @@ async fn a_spec_file_is_imported_from_the_file_picker() {
         }
         crate::sleep(20).await;
     }
-    assert_eq!(form.submitted().await, ray.normalized());
+    assert_eq!(form.submitted().await, ray.clone().normalized());
     let label = form
         .find("label.import-file")
         .and_then(|l| l.text_content())
         .unwrap_or_default();
     assert!(label.starts_with("Or import a file"), "{label}");
+
+    // A file in another encoding (GBK: 中 is D6 D0) is refused, not read with its text
+    // replaced; one larger than a spec can be is refused unread.
+    let choose_bytes = |script: &str| {
+        js_sys::eval(&format!(
+            "(() => {{ const input = document.querySelector(\"[data-testid='import-file']\"); \
+             const files = new DataTransfer(); files.items.add({script}); \
+             input.files = files.files; \
+             input.dispatchEvent(new Event('change', {{ bubbles: true }})); }})()"
+        ))
+        .unwrap();
+    };
+    for (file, said) in [
+        (
+            r#"new File([new Uint8Array([123, 34, 98, 34, 58, 34, 0xd6, 0xd0, 34, 125])], "gbk.json")"#,
+            "Not imported: the file is not UTF-8 text",
+        ),
+        (
+            r#"new File(["x".repeat(1024 * 1024 + 1)], "big.json")"#,
+            "Not imported: the file is larger than 1 MiB",
+        ),
+    ] {
+        choose_bytes(file);
+        for _ in 0..100 {
+            if form.text("import-note").starts_with(said) {
+                break;
+            }
+            crate::sleep(20).await;
+        }
+        assert!(
+            form.text("import-note").starts_with(said),
+            "{}",
+            form.text("import-note")
+        );
+    }
+    assert_eq!(form.submitted().await, ray.normalized(), "the form kept");
 }
 
 #[wasm_bindgen_test]

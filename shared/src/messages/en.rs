@@ -1407,7 +1407,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.button", "Import"),
     (
         "ui.form.import.confirm",
-        "Replace the whole form with the pasted spec? What you have filled in cannot be brought back.",
+        "Replace the whole form with the imported spec? What you have filled in cannot be brought back.",
     ),
     (
         "ui.form.import.documents",
@@ -1415,9 +1415,21 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.done",
-        "Imported: the form above now holds the pasted spec.",
+        "Imported: the form above now holds the imported spec.",
     ),
     ("ui.form.import.file", "Or import a file"),
+    (
+        "ui.form.import.file_not_utf8",
+        "Not imported: the file is not UTF-8 text; save it as UTF-8 and choose it again.",
+    ),
+    (
+        "ui.form.import.file_too_large",
+        "Not imported: the file is larger than 1 MiB, more than a spec can be.",
+    ),
+    (
+        "ui.form.import.file_unreadable",
+        "Not imported: the browser could not read the file.",
+    ),
     ("ui.form.import.label", "Paste a spec as YAML or JSON"),
     (
         "ui.form.import.not_plain",

@@ -1196,7 +1196,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.button", "导入"),
     (
         "ui.form.import.confirm",
-        "用粘贴的任务规格替换整个表单？已填写的内容将无法恢复。",
+        "用导入的任务规格替换整个表单？已填写的内容将无法恢复。",
     ),
     (
         "ui.form.import.documents",
@@ -1204,9 +1204,21 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.done",
-        "已导入：上方表单已替换为粘贴的任务规格。",
+        "已导入：上方表单已替换为导入的任务规格。",
     ),
     ("ui.form.import.file", "或导入文件"),
+    (
+        "ui.form.import.file_not_utf8",
+        "未导入：文件不是 UTF-8 文本，请另存为 UTF-8 后重新选择。",
+    ),
+    (
+        "ui.form.import.file_too_large",
+        "未导入：文件大于 1 MiB，超出任务规格的大小上限。",
+    ),
+    (
+        "ui.form.import.file_unreadable",
+        "未导入：浏览器无法读取该文件。",
+    ),
     ("ui.form.import.label", "粘贴 YAML 或 JSON 格式的任务规格"),
     (
         "ui.form.import.not_plain",
