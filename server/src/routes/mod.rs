@@ -339,7 +339,9 @@ impl FromRequest<AppState> for NoBody {
             .await
             .map_err(|_| refused())?;
         let empty_object = || {
-            serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&bytes)
+            // A leading byte order mark is read past, as on every JSON route.
+            let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+            serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(json)
                 .is_ok_and(|object| object.is_empty())
         };
         if bytes.is_empty() || empty_object() {
