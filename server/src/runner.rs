@@ -2822,11 +2822,40 @@ impl Runner {
             if due.is_empty() {
                 continue;
             }
+            // Taken before the events are read, not after: an earlier sweep's alert lets
+            // go of its entry only once its event is recorded, so an entry free here has
+            // its event in the read below. Taken after, an alert recorded between the
+            // read and the look was fired again (review, round 17).
+            let taken: Vec<(&Alert, Timestamp, Out)> = due
+                .into_iter()
+                .filter_map(|(subscription, since)| {
+                    let out = (
+                        stored.task.id.clone(),
+                        format!("{:?}", subscription.identity()),
+                    );
+                    // Still waiting for its turn (or its answer) from an earlier sweep.
+                    let free = self
+                        .overdue_out
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(out.clone());
+                    free.then(|| {
+                        let keep = Out {
+                            set: Arc::clone(&self.overdue_out),
+                            key: out,
+                        };
+                        (subscription, since, keep)
+                    })
+                })
+                .collect();
+            if taken.is_empty() {
+                continue;
+            }
             let Ok(events) = events_of(&*self.store, &stored.task.id, &[event_kind::ALERT]).await
             else {
                 continue;
             };
-            for (subscription, since) in due {
+            for (subscription, since, keep) in taken {
                 let fired = events.iter().any(|e| {
                     e.kind == event_kind::ALERT
                         && e.at >= since
@@ -2835,23 +2864,6 @@ impl Runner {
                 if fired {
                     continue;
                 }
-                // Still waiting for its turn (or its answer) from an earlier sweep.
-                let out = (
-                    stored.task.id.clone(),
-                    format!("{:?}", subscription.identity()),
-                );
-                let taken = self
-                    .overdue_out
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(out.clone());
-                if !taken {
-                    continue;
-                }
-                let keep = Out {
-                    set: Arc::clone(&self.overdue_out),
-                    key: out,
-                };
                 let what = crate::alerts::overdue(subscription);
                 self.fire(&stored.task.id, subscription, &what, keep).await;
             }
