@@ -8,9 +8,7 @@
 //! anyone but the owner and in a share ([`TaskSpec::for_others`]).
 
 use super::log_mask::{LogMask, LogTail, LogText};
-use super::{
-    JsonText, LANG_TAKES, LangParam, NoBody, NoParams, Params, Path, QueryParams, saturating_number,
-};
+use super::{JsonText, LANG_TAKES, LangParam, NoBody, NoParams, Params, Path, QueryParams};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
 use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
@@ -302,22 +300,25 @@ struct ListParams {
     task_type: Option<shared::TaskType>,
     /// Only tasks with this tag: `key` (any value) or `key=value`, each as a task's tags
     /// take it.
+    #[param(pattern = "^[^\\x00]*$")]
     tag: Option<String>,
     /// Only tasks of this owner.
+    #[param(pattern = "^[^\\x00]*$")]
     owner: Option<String>,
     /// Only tasks of this project group.
+    #[param(pattern = "^[^\\x00]*$")]
     group: Option<String>,
     /// Only tasks whose name contains this text, ignoring ASCII case. Text longer than
     /// any task name can be (54 characters) matches none: the page is empty.
+    #[param(pattern = "^[^\\x00]*$")]
     name: Option<String>,
     /// `true`: only the caller's own tasks (overrides `owner`).
     #[serde(default)]
     mine: bool,
     /// The `next` of the previous page.
+    #[param(pattern = "^[^\\x00]*$")]
     cursor: Option<String>,
-    /// Tasks per page (default 50; clamped to 1 to the server's maximum, a number too
-    /// large to read included).
-    #[serde(default, deserialize_with = "saturating_number")]
+    /// Tasks per page (default 50; clamped to 1 to the server's maximum).
     limit: Option<u32>,
     /// Language of the reasons: `en` or `zh-CN` (any `en…` or `zh…` tag); another is
     /// passed over for the `Accept-Language` header.
@@ -345,9 +346,10 @@ impl QueryParams for ListParams {
             (
                 "limit",
                 format!(
-                    "a whole number, 0 or more (a page holds 1 to {0} tasks: 0 is read as 1, \
-                     more than {0} as {0})",
-                    crate::store::MAX_PAGE
+                    "a whole number from 0 to {1} (a page holds 1 to {0} tasks: 0 is read \
+                     as 1, more than {0} as {0})",
+                    crate::store::MAX_PAGE,
+                    u32::MAX
                 ),
             ),
             ("lang", LANG_TAKES.to_owned()),
@@ -996,7 +998,6 @@ struct EventParams {
     lang: Option<String>,
     /// Only the latest this many events (before `before`), still oldest first; `0` is
     /// read as 1, more than the server's maximum as its maximum. Without it, every one.
-    #[serde(default, deserialize_with = "saturating_number")]
     limit: Option<u32>,
     /// Only events before this one: the `Berth-Events-Earlier` of the page after.
     before: Option<u64>,
@@ -1057,9 +1058,10 @@ impl QueryParams for EventParams {
             (
                 "limit",
                 format!(
-                    "a whole number, 0 or more (a page holds 1 to {0} events: 0 is read as \
-                     1, more than {0} as {0})",
-                    crate::store::MAX_PAGE
+                    "a whole number from 0 to {1} (a page holds 1 to {0} events: 0 is read \
+                     as 1, more than {0} as {0})",
+                    crate::store::MAX_PAGE,
+                    u32::MAX
                 ),
             ),
             (
@@ -1210,8 +1212,7 @@ struct LogParams {
     #[serde(default)]
     follow: bool,
     /// Only the log's end: at most this many bytes of it (as this reader reads it,
-    /// masked), from a line's start; a number too large to read is read as the largest.
-    #[serde(default, deserialize_with = "saturating_number")]
+    /// masked), from a line's start.
     tail_bytes: Option<u64>,
 }
 
@@ -1227,7 +1228,10 @@ impl QueryParams for LogParams {
                 "a whole number from 1: an attempt the task has run".to_owned(),
             ),
             ("follow", "`true` or `false`".to_owned()),
-            ("tail_bytes", "a whole number, 0 or more".to_owned()),
+            (
+                "tail_bytes",
+                format!("a whole number from 0 to {}", u64::MAX),
+            ),
         ]
     }
 }

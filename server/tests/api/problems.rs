@@ -220,15 +220,15 @@ async fn a_query_value_that_does_not_read_names_its_parameter_and_what_it_takes(
     for (query, expected) in [
         (
             "/api/v1/tasks?limit=-1",
-            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
+            "`limit` must be a whole number from 0 to 4294967295 (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         (
             "/api/v1/tasks?limit=abc",
-            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
+            "`limit` must be a whole number from 0 to 4294967295 (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         (
             "/api/v1/tasks?limit=1.5",
-            "`limit` must be a whole number, 0 or more (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
+            "`limit` must be a whole number from 0 to 4294967295 (a page holds 1 to 500 tasks: 0 is read as 1, more than 500 as 500)",
         ),
         ("/api/v1/tasks?mine=yes", "`mine` must be `true` or `false`"),
         (
@@ -402,9 +402,6 @@ async fn a_nul_in_a_query_value_is_a_400_naming_its_parameter() {
         ("/api/v1/tasks?owner=%00", "owner"),
         ("/api/v1/tasks?group=a%00", "group"),
         ("/api/v1/tasks?tag=team=%00", "tag"),
-        ("/api/v1/tasks?limit=5&lang=%00", "lang"),
-        ("/api/v1/tasks/no-such/events?lang=%00", "lang"),
-        ("/api/v1/catalog?lang=en%00", "lang"),
     ] {
         let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
@@ -414,6 +411,16 @@ async fn a_nul_in_a_query_value_is_a_400_naming_its_parameter() {
             detail.contains(&format!("`{name}`")) && detail.contains("NUL"),
             "{path}: {detail}"
         );
+    }
+    // `lang` reaches no store: a tag with a NUL is one Berth does not speak, passed over
+    // for `Accept-Language` as any other (its schema, a string, allows it).
+    for path in [
+        "/api/v1/tasks?limit=5&lang=%00",
+        "/api/v1/tasks?lang=en%00zh",
+    ] {
+        let (status, body) =
+            super::routes::call(Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
     }
     // A list cursor whose task id holds a NUL (`1796228048608/\0`) is no cursor this
     // server gave.
@@ -478,25 +485,23 @@ async fn a_name_filter_longer_than_any_name_lists_nothing() {
     }
 }
 
-/// The route docs: a `limit` above the maximum is read as the maximum. A number too
-/// large for the server to read is one too, not "not a whole number".
+/// A number too large for the parameter's type is refused, as its OpenAPI schema says
+/// (schemathesis sends one), in words that give the range rather than "not a whole
+/// number" (exploratory test, round 11).
 #[tokio::test]
-async fn a_limit_too_large_to_read_is_read_as_the_maximum() {
+async fn a_limit_too_large_to_read_is_refused_with_its_range() {
     for path in [
         "/api/v1/tasks?name=x&limit=99999999999999999999",
         "/api/v1/tasks?limit=4294967296",
     ] {
-        let (status, body) =
-            super::routes::call(Request::get(path).body(Body::empty()).unwrap()).await;
-        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        let detail = body["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.starts_with("`limit` must be a whole number from 0 to 4294967295"),
+            "{path}: {detail}"
+        );
     }
-    let app = demo_app().await;
-    let id = super::submit(&app, &super::pytorch("true")).await;
-    let path = format!("/api/v1/tasks/{id}/events?limit=99999999999999999999");
-    let (status, events) =
-        super::answer(&app, Request::get(path).body(Body::empty()).unwrap()).await;
-    assert_eq!(status, StatusCode::OK, "{events}");
-    assert!(!events.as_array().unwrap().is_empty(), "{events}");
 }
 
 /// RFC 8259 section 8.1 lets a reader ignore a byte order mark, which editors and
