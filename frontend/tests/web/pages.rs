@@ -1208,6 +1208,18 @@ fn answer_fetch(part: &str, body: &str) {
     .unwrap();
 }
 
+/// Waits for the task page's next refresh of task t1 (in English) and answers it with
+/// `task_json`.
+async fn answer_refresh(task_json: &str) {
+    until("a refresh", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    answer_fetch("tasks/t1?lang=en", task_json);
+}
+
 /// Answers the held request for a task's events whose query is `query` exactly (what
 /// follows `/events?`: a console that fetched every event, or another page than the
 /// one it shows, finds no answer) with `events`, and the header that says the number of
@@ -1958,13 +1970,7 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
     // A new event keeps the earlier ones asked for in view: it is added below, and
     // none drops off the top (explorer, round 10: they went as a retried task's came).
     // The poll still asks for the latest page alone.
-    until("a refresh", || {
-        held_fetches()
-            .iter()
-            .any(|u| u.contains("tasks/t1?lang=en"))
-    })
-    .await;
-    answer_fetch("tasks/t1?lang=en", &task_json);
+    answer_refresh(&task_json).await;
     answer_events_when_asked(&latest_events("en"), &events(71, 120), 71).await;
     until("the new event", || messages().len() == 101).await;
     assert_eq!(messages()[0], "event 20");
@@ -1975,13 +1981,7 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
     );
     // More than a page of new ones between two refreshes: those between the page and
     // what is shown are asked for too, so none is missing.
-    until("a refresh", || {
-        held_fetches()
-            .iter()
-            .any(|u| u.contains("tasks/t1?lang=en"))
-    })
-    .await;
-    answer_fetch("tasks/t1?lang=en", &task_json);
+    answer_refresh(&task_json).await;
     answer_events_when_asked(&latest_events("en"), &events(131, 180), 131).await;
     answer_events_when_asked("lang=en&limit=10&before=132", &events(121, 130), 121).await;
     until("the new events", || messages().len() == 161).await;

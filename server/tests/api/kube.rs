@@ -369,6 +369,24 @@ fn as_a_browser_reads(sse: &str) -> Vec<(String, String)> {
     events
 }
 
+/// Replica 1's log of task `id` followed from its last `tail_bytes`: the server-sent
+/// events as sent, and as a browser reads them.
+async fn followed_end(
+    app: &Router,
+    id: &str,
+    tail_bytes: usize,
+) -> (String, Vec<(String, String)>) {
+    let (status, sse) = get(
+        app,
+        &format!("/api/v1/tasks/{id}/logs?replica=1&follow=true&tail_bytes={tail_bytes}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{sse}");
+    let sse = sse.as_str().expect("text").to_owned();
+    let events = as_a_browser_reads(&sse);
+    (sse, events)
+}
+
 /// A pod's log followed from its end (`tail_bytes`, as the task page follows it): the
 /// server finds where the end begins, asks Kubernetes for the pod's log from as many
 /// lines from its end, and says first how many bytes were left out; it is not sent whole
@@ -381,14 +399,7 @@ async fn a_pod_log_is_followed_from_its_end() {
     wait_for_phase(&app, &id, "succeeded").await;
 
     // "attempt 1 replica 1\n" (20 bytes) left out, "second line\n" (12) kept.
-    let (status, sse) = get(
-        &app,
-        &format!("/api/v1/tasks/{id}/logs?replica=1&follow=true&tail_bytes=15"),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
-    let sse = sse.as_str().expect("text").to_owned();
-    let events = as_a_browser_reads(&sse);
+    let (sse, events) = followed_end(&app, &id, 15).await;
     assert_eq!(
         events[0],
         ("left_out".to_owned(), "20".to_owned()),
@@ -409,13 +420,7 @@ async fn a_pod_log_is_followed_from_its_end() {
 
     // A log shorter than the end asked for is followed whole, from its first line:
     // nothing said left out, no count of lines asked for.
-    let (_, sse) = get(
-        &app,
-        &format!("/api/v1/tasks/{id}/logs?replica=1&follow=true&tail_bytes=4096"),
-    )
-    .await;
-    let sse = sse.as_str().expect("text").to_owned();
-    let events = as_a_browser_reads(&sse);
+    let (sse, events) = followed_end(&app, &id, 4096).await;
     assert!(events.iter().all(|(name, _)| name != "left_out"), "{sse:?}");
     assert!(events[0].1.starts_with("attempt 1 replica 1\n"), "{sse:?}");
     assert_eq!(*backend.tails.lock().unwrap(), [1]);
@@ -432,14 +437,7 @@ async fn a_pod_log_with_a_line_kept_in_pieces_is_followed_whole() {
     let id = submit(&app, &spec("succeed")).await;
     backend.long_lines.lock().unwrap().push(TaskId(id.clone()));
     wait_for_phase(&app, &id, "succeeded").await;
-    let (status, sse) = get(
-        &app,
-        &format!("/api/v1/tasks/{id}/logs?replica=1&follow=true&tail_bytes=15"),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
-    let sse = sse.as_str().expect("text").to_owned();
-    let events = as_a_browser_reads(&sse);
+    let (sse, events) = followed_end(&app, &id, 15).await;
     assert!(
         events.iter().all(|(name, _)| name != "left_out"),
         "{sse:.200}"

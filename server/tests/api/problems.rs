@@ -178,6 +178,24 @@ async fn a_value_of_the_wrong_shape_is_echoed_unless_it_may_be_hidden() {
     }
 }
 
+/// `method path` answers a 400 `path.invalid` whose detail names the parameter `name`
+/// and says `what` is wrong with it.
+async fn path_refused(method: &str, path: &str, name: &str, what: &str) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = problem(request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{method} {path}: {body}");
+    assert_eq!(body["code"], "path.invalid", "{method} {path}: {body}");
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains(&format!("`{name}`")) && detail.contains(what),
+        "{method} {path}: {detail}"
+    );
+}
+
 /// README: every `/api` error is a problem detail whose `detail` names the parameter.
 /// A task id or share token that is not UTF-8 once decoded was axum's plain-text 400
 /// ("Invalid URL: Invalid UTF-8 in `id`").
@@ -190,19 +208,7 @@ async fn a_path_parameter_that_is_not_utf8_is_a_problem_naming_it() {
         ("GET", "/api/v1/tasks/%ff/logs", "id"),
         ("GET", "/api/v1/shared/%ff", "token"),
     ] {
-        let request = Request::builder()
-            .method(method)
-            .uri(path)
-            .body(Body::empty())
-            .unwrap();
-        let (status, _, body) = problem(request).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{method} {path}: {body}");
-        assert_eq!(body["code"], "path.invalid", "{method} {path}: {body}");
-        let detail = body["detail"].as_str().unwrap();
-        assert!(
-            detail.contains(&format!("`{name}`")) && detail.contains("UTF-8"),
-            "{method} {path}: {detail}"
-        );
+        path_refused(method, path, name, "UTF-8").await;
     }
     // Escapes of UTF-8 text are an id like any other: no such task.
     let request = Request::get("/api/v1/tasks/%E4%B8%AD")
@@ -447,19 +453,7 @@ async fn a_nul_in_a_path_parameter_is_a_400_naming_it() {
         ("DELETE", "/api/v1/tasks/a%00/share/1", "id"),
         ("GET", "/api/v1/shared/%00", "token"),
     ] {
-        let request = Request::builder()
-            .method(method)
-            .uri(path)
-            .body(Body::empty())
-            .unwrap();
-        let (status, _, body) = problem(request).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{method} {path}: {body}");
-        assert_eq!(body["code"], "path.invalid", "{method} {path}: {body}");
-        let detail = body["detail"].as_str().unwrap();
-        assert!(
-            detail.contains(&format!("`{name}`")) && detail.contains("NUL"),
-            "{method} {path}: {detail}"
-        );
+        path_refused(method, path, name, "NUL").await;
     }
 }
 
