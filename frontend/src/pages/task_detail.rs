@@ -114,7 +114,12 @@ pub fn TaskDetailPage(
                         error.set(None);
                     }
                     let retried = view.task.spec.advanced.fault_tolerance.enabled;
-                    task.set(Some(view));
+                    // Set only when changed: a panel drawn from the task is drawn anew, and
+                    // the focus in it was lost to the page's body at every poll (explorer,
+                    // round 13: after Show all, on the retries' list).
+                    if task.with_untracked(|t| t.as_ref() != Some(&view)) {
+                        task.set(Some(view));
+                    }
                     // Only the page shown: the latest, and any the reader asked for that
                     // a new language must word again, or that more events than a page
                     // since the last poll pushed out of it.
@@ -421,12 +426,14 @@ pub fn Resilience(
     let asked = StoredValue::new(false);
     Effect::new(move |_| {
         let all_here = retries.is_some_and(|r| r.with(|r| r.earlier == 0));
-        if all_here
-            && asked.get_value()
-            && let Some(list) = retries_list.get_untracked()
-        {
+        if all_here && asked.get_value() {
             asked.set_value(false);
-            let _ = list.focus();
+            // Once the list drawn with them is in the page.
+            request_animation_frame(move || {
+                if let Some(list) = retries_list.get_untracked() {
+                    let _ = list.focus();
+                }
+            });
         }
     });
     let monitoring = move || {

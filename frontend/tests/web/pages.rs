@@ -363,9 +363,26 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
         Some("retries"),
         "the focus goes to the list, not the page's body"
     );
+    // A refresh that brings nothing new draws nothing anew: the focus stays on the list
+    // (explorer, round 13: every poll drew the panel again and dropped it to the body).
+    let task_json = serde_json::to_string(&view).unwrap();
+    answer_refresh(&task_json).await;
+    answer_events_when_asked(&latest_events("en"), "[]", 0).await;
+    answer_events_when_asked("lang=en&kind=retrying", &retries(1, 12), 0).await;
+    crate::after_paint().await;
+    assert_eq!(
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .and_then(|a| a.get_attribute("data-testid"))
+            .as_deref(),
+        Some("retries"),
+        "a refresh with nothing new keeps the focus where it was"
+    );
     // The next refresh asks for every retry again, and for no other event but the
     // latest page.
-    let task_json = serde_json::to_string(&view).unwrap();
     until("the task asked for again", || {
         held_fetches()
             .iter()
