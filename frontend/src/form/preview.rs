@@ -211,6 +211,9 @@ pub fn Preview(
                 .spec
                 .with_untracked(|now| origin.with_value(|o| now != o));
             if edited {
+                // The last import's word is not this one's: the question stands alone
+                // (explorer, round 13: "Imported" under a question not yet answered).
+                import_note.set(None);
                 pending.set(Some(spec));
             } else {
                 replace(spec);

@@ -3055,6 +3055,29 @@ async fn an_import_over_an_edited_draft_asks_first_and_says_it_imported() {
     paste(&transfer::to_json(&pytorch));
     form.click("import").await;
     assert!(form.find("[data-testid='confirm-import']").is_some());
+    assert_eq!(
+        form.text("import-note"),
+        "",
+        "the last import's word is not this one's"
+    );
+    // Its answer that replaces the form reads as the console's styles draw it (berth.css,
+    // then form.css, as index.html links them): form.css's white buttons had whitened
+    // its red, white on white (explorer, round 13).
+    let console = document().create_element("style").unwrap();
+    console.set_text_content(Some(include_str!("../../../public/berth.css")));
+    document().head().unwrap().append_child(&console).unwrap();
+    let form_css = form_style();
+    let drawn = js_sys::eval(
+        "(() => { const s = getComputedStyle(document.querySelector(\"[data-testid='confirm-import-yes']\")); \
+         return s.color + ' on ' + s.backgroundColor; })()",
+    )
+    .unwrap()
+    .as_string()
+    .unwrap_or_default();
+    console.remove();
+    form_css.remove();
+    let (color, background) = drawn.split_once(" on ").unwrap_or_default();
+    assert_ne!(color, background, "the answer can be read: {drawn}");
     assert_eq!(focused().as_deref(), Some("confirm-import-no"));
     form.click("confirm-import-no").await;
     assert!(form.find("[data-testid='confirm-import']").is_none());
