@@ -77,7 +77,10 @@ pub fn TaskDetailPage(
             _ => {}
         }
     });
+    // Each poll's answer, changed or not: what depends on the clock looks again.
+    let polled = RwSignal::new(0u64);
     let stopping = Memo::new(move |_| {
+        polled.track();
         let running = task.with(|t| t.as_ref().is_some_and(|t| !t.task.phase.is_finished()));
         let now = js_sys::Date::now() as i64;
         // Read from the task each time it comes (every poll), so the minute is noticed;
@@ -120,6 +123,7 @@ pub fn TaskDetailPage(
                     if task.with_untracked(|t| t.as_ref() != Some(&view)) {
                         task.set(Some(view));
                     }
+                    polled.update(|n| *n = n.wrapping_add(1));
                     // Only the page shown: the latest, and any the reader asked for that
                     // a new language must word again, or that more events than a page
                     // since the last poll pushed out of it.
