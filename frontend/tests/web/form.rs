@@ -2379,6 +2379,19 @@ async fn the_autoscaling_range_is_said_at_its_fields_whichever_box_broke_it() {
     assert!(!form.submit_disabled(), "a warning: the task still runs");
 }
 
+/// The alerts' list says before a target is typed what a target may be: a webhook must
+/// be https:// (explorer, round 13: the rows leave out each field's help, and the list's
+/// said only "Alerts set up with the task", so an http:// target was refused unwarned).
+#[wasm_bindgen_test]
+async fn the_alerts_list_says_what_a_target_may_be() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let help = form
+        .find("#f-advanced-alerts-help")
+        .and_then(|p| p.text_content())
+        .unwrap_or_default();
+    assert!(help.contains("https://"), "{help:?}");
+}
+
 #[wasm_bindgen_test]
 async fn an_alerts_threshold_goes_with_the_event_it_was_for() {
     let form = mount(Some(shared::demo::pytorch()), false).await;

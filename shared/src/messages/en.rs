@@ -532,7 +532,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.alerts.channel.label", "Channel"),
     ("field.advanced.alerts.event.help", "What fires the alert."),
     ("field.advanced.alerts.event.label", "Event"),
-    ("field.advanced.alerts.help", "Alerts set up with the task."),
+    (
+        "field.advanced.alerts.help",
+        "Alerts set up with the task: each sends an email, or a POST to an https:// URL.",
+    ),
     ("field.advanced.alerts.label", "Alert subscriptions"),
     (
         "field.advanced.alerts.target.help",

@@ -427,7 +427,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.alerts.channel.label", "通知方式"),
     ("field.advanced.alerts.event.help", "触发告警的事件。"),
     ("field.advanced.alerts.event.label", "告警事件"),
-    ("field.advanced.alerts.help", "在任务创建时同步配置告警。"),
+    (
+        "field.advanced.alerts.help",
+        "在任务创建时同步配置告警：每个订阅发送邮件，或向 https:// URL 发送 POST 请求。",
+    ),
     ("field.advanced.alerts.label", "告警订阅"),
     (
         "field.advanced.alerts.target.help",
