@@ -114,6 +114,42 @@ impl TaskSpec {
         self.normalized()
     }
 
+    /// [`TaskSpec::with_kind`] in `cluster`: also without the pool that does not serve
+    /// the new kind, and the specs (the head's too) that no pool of the cluster serving it
+    /// can host; fields the switch made unusable, as a switch of the cluster drops what
+    /// the cluster lacks. A spec another pool of the kind hosts stays, for the user to
+    /// pick that pool.
+    pub fn with_kind_in(
+        self,
+        kind: Option<crate::vocab::ResourceKind>,
+        cluster: &crate::catalog::Cluster,
+    ) -> Self {
+        let mut s = self.with_kind(kind);
+        let Some(kind) = s.compute.kind else {
+            return s;
+        };
+        let serves = |p: &&crate::catalog::Pool| p.kinds.contains(&kind);
+        if let Some(pool) = &s.compute.pool
+            && !cluster.pools.iter().filter(serves).any(|p| &p.id == pool)
+        {
+            s.compute.pool = None;
+        }
+        let hosted = |id: &String| {
+            cluster.specs.iter().filter(|x| &x.id == id).any(|spec| {
+                cluster
+                    .pools
+                    .iter()
+                    .filter(serves)
+                    .any(|p| p.nodes.iter().any(|n| n.hosts(spec)))
+            })
+        };
+        s.compute.specs.retain(|id| id.is_empty() || hosted(id));
+        if !s.compute.head_spec.as_ref().is_none_or(hosted) {
+            s.compute.head_spec = None;
+        }
+        s
+    }
+
     /// This spec with one change: how tests and fixtures build "a valid spec with one
     /// field changed" (`demo::pytorch().with(|s| s.compute.workers = 3)`).
     pub fn with(mut self, change: impl FnOnce(&mut TaskSpec)) -> Self {
@@ -673,6 +709,36 @@ mod tests {
         let spec = spec.normalized();
         assert_eq!(spec.ray, RaySettings::default());
         assert_eq!(spec.compute.head_spec, None);
+    }
+
+    /// A switch of the kind in a cluster drops a pool that does not serve the new kind
+    /// and a spec only such a pool hosts; a spec another pool of the kind hosts stays.
+    #[cfg(feature = "demo")]
+    #[test]
+    fn switching_the_kind_in_a_cluster_drops_the_pool_and_specs_it_cannot_use() {
+        use crate::vocab::ResourceKind;
+        let catalog = crate::demo::catalog();
+        let reserved = crate::demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some("sh-a-h100".into());
+            s.compute.specs = vec!["h100-1g".into(), "a100-1g".into()];
+        });
+        let cluster = catalog
+            .cluster(&reserved.basic.region, &reserved.basic.cluster)
+            .expect("the demo's cluster");
+        // sh-a's H100 pool is reserved only; its shared pool serves on-demand and hosts
+        // a100-1g, not h100-1g.
+        let on_demand = reserved
+            .clone()
+            .with_kind_in(Some(ResourceKind::OnDemand), cluster);
+        assert_eq!(on_demand.compute.pool, None);
+        assert_eq!(on_demand.compute.specs, ["a100-1g"]);
+        // Back to reserved, the pool that serves it stays.
+        let back = reserved
+            .clone()
+            .with_kind_in(Some(ResourceKind::Reserved), cluster);
+        assert_eq!(back.compute.pool.as_deref(), Some("sh-a-h100"));
+        assert_eq!(back.compute.specs, reserved.compute.specs);
     }
 
     #[test]

@@ -52,37 +52,6 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
     })
 }
 
-/// Drops, after a switch of the resource kind, the pool that does not serve the new
-/// kind and the specs (the head's too) that no pool of the cluster serving it can host:
-/// fields the switch made unusable, as a switch of the cluster drops what the cluster
-/// lacks (explorer, round 11: a dedicated pool's id and its spec stayed, shown raw, the
-/// plan waiting). A spec another pool of the kind hosts stays, for the user to pick
-/// that pool.
-fn keep_what_the_kind_can_use(s: &mut shared::TaskSpec, cluster: &shared::catalog::Cluster) {
-    let Some(kind) = s.compute.kind else {
-        return;
-    };
-    let serves = |p: &&shared::catalog::Pool| p.kinds.contains(&kind);
-    if let Some(pool) = &s.compute.pool
-        && !cluster.pools.iter().filter(serves).any(|p| &p.id == pool)
-    {
-        s.compute.pool = None;
-    }
-    let hosted = |id: &String| {
-        cluster.specs.iter().filter(|x| &x.id == id).any(|spec| {
-            cluster
-                .pools
-                .iter()
-                .filter(serves)
-                .any(|p| p.nodes.iter().any(|n| n.hosts(spec)))
-        })
-    };
-    s.compute.specs.retain(|id| id.is_empty() || hosted(id));
-    if !s.compute.head_spec.as_ref().is_none_or(hosted) {
-        s.compute.head_spec = None;
-    }
-}
-
 /// The list of findings about the fields the chosen kind does not use.
 const UNUSED_MSGS: &str = "compute-kind-unused-msgs";
 
@@ -101,10 +70,11 @@ pub fn ComputeSection() -> impl IntoView {
             // The old kind's fields go, as the shared crate drops them.
             let cluster = cx.cluster();
             cx.spec.update(|s| {
-                *s = std::mem::take(s).with_kind(unwire(&v));
-                if let Some(cluster) = &cluster {
-                    keep_what_the_kind_can_use(s, cluster);
-                }
+                let spec = std::mem::take(s);
+                *s = match &cluster {
+                    Some(cluster) => spec.with_kind_in(unwire(&v), cluster),
+                    None => spec.with_kind(unwire(&v)),
+                };
             });
         }),
     };
