@@ -296,14 +296,9 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
     view.task.spec.advanced.fault_tolerance.max_retries = 60;
     view.task.attempts = 13;
     let retries = |from: i64, to: i64| {
-        let list: Vec<shared::api::TaskEventView> = (from..=to)
-            .map(|n| shared::api::TaskEventView {
-                at: Timestamp(1_700_000_000_000 + n * 60_000),
-                kind: "retrying".into(),
-                message: format!("retry {n} of 60"),
-            })
-            .collect();
-        serde_json::to_string(&list).unwrap()
+        events_json(from..=to, "retrying", 60_000, |n| {
+            format!("retry {n} of 60")
+        })
     };
     assert_eq!(RETRIES_SHOWN, 5);
     let (host, handle) = mount_detail_page_with(&view, ("[]", 0), (&retries(8, 12), 7)).await;
@@ -1225,6 +1220,24 @@ fn answer_fetch(part: &str, body: &str) {
     .unwrap();
 }
 
+/// Events `numbers` of `kind` as the events route answers them: event `n` happened
+/// `step_ms` × n after a fixed time and says `message(n)`.
+fn events_json(
+    numbers: std::ops::RangeInclusive<i64>,
+    kind: &str,
+    step_ms: i64,
+    message: impl Fn(i64) -> String,
+) -> String {
+    let list: Vec<shared::api::TaskEventView> = numbers
+        .map(|n| shared::api::TaskEventView {
+            at: Timestamp(1_700_000_000_000 + n * step_ms),
+            kind: kind.into(),
+            message: message(n),
+        })
+        .collect();
+    serde_json::to_string(&list).unwrap()
+}
+
 /// Waits for the task page's next refresh of task t1 (in English) and answers it with
 /// `task_json`.
 async fn answer_refresh(task_json: &str) {
@@ -1932,16 +1945,8 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
     use frontend::pages::task_detail::EVENTS_SHOWN;
     let address = fresh_page();
     // Event `n` is numbered n + 1.
-    let events = |from: i64, to: i64| {
-        let list: Vec<shared::api::TaskEventView> = (from..=to)
-            .map(|n| shared::api::TaskEventView {
-                at: Timestamp(1_700_000_000_000 + n * 1000),
-                kind: "retrying".into(),
-                message: format!("event {n}"),
-            })
-            .collect();
-        serde_json::to_string(&list).unwrap()
-    };
+    let events =
+        |from: i64, to: i64| events_json(from..=to, "retrying", 1000, |n| format!("event {n}"));
     let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
     view.task.spec.advanced.fault_tolerance.enabled = false;
     let (host, handle) = mount_detail_page_with(&view, (&events(70, 119), 70), ("[]", 0)).await;
@@ -2034,14 +2039,7 @@ async fn the_latest_events_are_shown_and_earlier_ones_on_asking() {
 async fn earlier_events_shown_are_worded_again_in_a_new_language() {
     let address = fresh_page();
     let events = |from: i64, to: i64, word: &str| {
-        let list: Vec<shared::api::TaskEventView> = (from..=to)
-            .map(|n| shared::api::TaskEventView {
-                at: Timestamp(1_700_000_000_000 + n * 1000),
-                kind: "exited".into(),
-                message: format!("{word} {n}"),
-            })
-            .collect();
-        serde_json::to_string(&list).unwrap()
+        events_json(from..=to, "exited", 1000, |n| format!("{word} {n}"))
     };
     let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
     view.task.spec.advanced.fault_tolerance.enabled = false;
