@@ -49,8 +49,8 @@
 //! - bubblewrap is required for a gang with mounts or pod SSH: without `bwrap` such a
 //!   gang fails to start with [`BackendError::Start`]. Gangs without either run without
 //!   it. Under bubblewrap the main process is `bwrap`, with the wrapper inside it; a
-//!   sandboxed replica dies with its server (`--die-with-parent`), so it records no exit
-//!   then.
+//!   sandboxed replica, every process of it, dies with its server (`--die-with-parent`
+//!   in a PID namespace of its own, `--unshare-pid`), so it records no exit then.
 
 use super::{Backend, BackendError, Event, Gang, Replica, Result};
 use nix::sys::signal::{Signal, kill, killpg};
@@ -416,6 +416,11 @@ impl LocalBackend {
                     .args(args)
                     .arg("--chdir")
                     .arg(&work)
+                    // Its own PID namespace, whose first process is bwrap's: when that
+                    // dies (with the server, `--die-with-parent`) the kernel ends every
+                    // process in it. Without it only the wrapper died, and the command
+                    // ran on, re-parented, holding its mounts and GPUs.
+                    .arg("--unshare-pid")
                     .arg("--die-with-parent")
                     .arg("--")
                     .arg(&self.bash);
@@ -1333,6 +1338,31 @@ mod tests {
         assert_eq!(listing(Path::new("/mnt")), before);
         assert!(!Path::new(&parent).exists());
         assert!(!Path::new("/volume").exists());
+    }
+
+    /// A sandboxed replica's processes are in a PID namespace whose first process is
+    /// bwrap's, so that when bwrap dies with its server the kernel ends them all: its
+    /// command does not run on, re-parented, after a crash (explorer, round 19).
+    #[tokio::test]
+    async fn a_sandboxed_replica_is_a_pid_namespace_of_its_own() {
+        let (dir, backend) = backend(0);
+        if !has_bwrap(&backend, "PID namespace test") {
+            return;
+        }
+        let volume = dir.path().join("vol");
+        std::fs::create_dir_all(&volume).expect("volume dir");
+        let mut gang = gang("cat /proc/1/comm; sleep 0.2 & wait", 1, 0);
+        gang.mounts = vec![Mount {
+            source: volume,
+            target: "/mnt/vol".to_owned(),
+            read_only: false,
+        }];
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        let text = log(&backend, &gang, 0);
+        assert_eq!(exits, vec![(0, Some(0), None)], "{text}");
+        assert_eq!(text, "bwrap\n");
     }
 
     #[tokio::test]
