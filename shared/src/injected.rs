@@ -146,10 +146,21 @@ pub fn pod_env<'p>(
             Some(entry) => entry.1 = value,
             None => env.push((name.to_owned(), value)),
         };
-        set("MASTER_ADDR", pod.master_addr.to_owned());
-        set("MASTER_PORT", pod.master_port.to_string());
-        set("WORLD_SIZE", pod.world_size.to_string());
-        set("RANK", pod.rank.to_string());
+        // As the operator sets them (k8s/RULES.md 7.2), the `PET_*` ones too: torchrun
+        // reads them as its flags' defaults, so a user's `PET_NNODES` would make a run
+        // here unlike one on the cluster, which the form's warning says it replaces.
+        for (names, value) in [
+            (["MASTER_ADDR", "PET_MASTER_ADDR"], pod.master_addr.to_owned()),
+            (["MASTER_PORT", "PET_MASTER_PORT"], pod.master_port.to_string()),
+            (["WORLD_SIZE", "PET_NNODES"], pod.world_size.to_string()),
+            (["RANK", "PET_NODE_RANK"], pod.rank.to_string()),
+        ] {
+            for name in names {
+                set(name, value.clone());
+            }
+        }
+        // Berth leaves `nprocPerNode` unset, which the operator defaults to `auto`.
+        set("PET_NPROC_PER_NODE", "auto".to_owned());
         set("PYTHONUNBUFFERED", "1".to_owned());
     }
     env
@@ -167,6 +178,7 @@ mod tests {
                 "environment": {"env": [
                     {"name": "HF_HOME", "value": "/task"},
                     {"name": "RANK", "value": "99"},
+                    {"name": "PET_NNODES", "value": "9"},
                     {"name": "SECRET", "value": "s3cret", "hidden": true}]}}"#,
         )
         .expect("parses");
@@ -202,6 +214,12 @@ mod tests {
         assert_eq!(get("KEEP"), Some("k"));
         assert_eq!(get("RANK"), Some("2"));
         assert_eq!(get("WORLD_SIZE"), Some("3"));
+        // The operator's `PET_*`, whatever the task says (RULES.md 7.2).
+        assert_eq!(get("PET_NNODES"), Some("3"));
+        assert_eq!(get("PET_NODE_RANK"), Some("2"));
+        assert_eq!(get("PET_MASTER_ADDR"), Some("10.0.0.1"));
+        assert_eq!(get("PET_MASTER_PORT"), Some("23456"));
+        assert_eq!(get("PET_NPROC_PER_NODE"), Some("auto"));
         assert_eq!(get("SECRET"), Some("s3cret"));
         assert_eq!(get("TASK_UUID"), Some("job-bcdfg"));
         assert_eq!(get("X_REGION"), Some("r"));
