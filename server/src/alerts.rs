@@ -319,9 +319,95 @@ impl Mailer {
 /// instead of opening a connection each at the same moment.
 pub const DELIVERING_AT_ONCE: usize = 4;
 
-/// The turns [`record_delivery`] takes: one a server, [`DELIVERING_AT_ONCE`] wide.
-pub fn delivering() -> Arc<tokio::sync::Semaphore> {
-    Arc::new(tokio::sync::Semaphore::new(DELIVERING_AT_ONCE))
+/// Of those turns, the most one task, or one webhook host, holds at once: a task whose
+/// subscriptions all go to a dead webhook (each call waiting out its 10 s), or a host
+/// that many tasks call and that no longer answers, leaves the other turns to the rest
+/// of the server's alerts.
+pub const SHARE: usize = 2;
+
+/// The server's turns to deliver alerts: [`DELIVERING_AT_ONCE`] in all, of which a task
+/// or a webhook's host holds at most [`SHARE`].
+#[derive(Debug)]
+pub struct Turns {
+    all: Arc<tokio::sync::Semaphore>,
+    /// A share for each task or host with an alert out or waiting; dropped when none is.
+    shares: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Semaphore>>>,
+}
+
+/// A delivery's turn: its task's and its host's share, and one of the server's turns.
+struct Turn {
+    turns: Arc<Turns>,
+    keys: Vec<String>,
+    permits: Vec<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.permits.clear();
+        let mut shares = self.turns.shares.lock().unwrap_or_else(|e| e.into_inner());
+        for key in &self.keys {
+            // Only the map holds it: nobody has it or waits for it (waiters hold a
+            // clone, taken under this lock).
+            if shares.get(key).is_some_and(|s| Arc::strong_count(s) == 1) {
+                shares.remove(key);
+            }
+        }
+    }
+}
+
+impl Turns {
+    /// The turn of a delivery of the alerts of `keys` (its task, its host), waiting
+    /// first for their shares, in that order, then for one of the server's turns: a
+    /// delivery never holds one of those while it waits for its share.
+    async fn take(self: &Arc<Self>, keys: Vec<String>) -> Turn {
+        let mut turn = Turn {
+            turns: Arc::clone(self),
+            keys,
+            permits: Vec::with_capacity(3),
+        };
+        for key in turn.keys.clone() {
+            let share = Arc::clone(
+                self.shares
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .entry(key)
+                    .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(SHARE))),
+            );
+            // Never closed: a turn always comes.
+            if let Ok(permit) = share.acquire_owned().await {
+                turn.permits.push(permit);
+            }
+        }
+        if let Ok(permit) = Arc::clone(&self.all).acquire_owned().await {
+            turn.permits.push(permit);
+        }
+        turn
+    }
+}
+
+/// The turns [`record_delivery`] takes: one set a server.
+pub fn delivering() -> Arc<Turns> {
+    Arc::new(Turns {
+        all: Arc::new(tokio::sync::Semaphore::new(DELIVERING_AT_ONCE)),
+        shares: std::sync::Mutex::default(),
+    })
+}
+
+/// What a delivery shares its turns with besides its task: a webhook's host (and
+/// port), which other tasks may call too; `None` for an email, whose relay is the
+/// server's own and has its own bound ([`Mailer`]).
+pub fn host_of(subscription: &Alert) -> Option<String> {
+    match subscription.channel {
+        shared::task::AlertChannel::Email => None,
+        shared::task::AlertChannel::Webhook => Some(
+            subscription
+                .target
+                .parse::<http::Uri>()
+                .ok()
+                .and_then(|uri| uri.authority().map(|a| a.as_str().to_ascii_lowercase()))
+                .unwrap_or_else(|| subscription.target.clone()),
+        ),
+    }
 }
 
 /// Runs `delivery` (an alert's webhook call or mail) in the background once it has a
@@ -331,7 +417,7 @@ pub fn delivering() -> Arc<tokio::sync::Semaphore> {
 /// alert once. `keep` is dropped once the record is in (or could not be made).
 pub fn record_delivery(
     store: Arc<dyn TaskStore>,
-    turns: Arc<tokio::sync::Semaphore>,
+    turns: Arc<Turns>,
     id: TaskId,
     subscription: &Alert,
     delivery: impl std::future::Future<Output = Result<(), String>> + Send + 'static,
@@ -341,9 +427,10 @@ pub fn record_delivery(
         said("event.alert.sent", subscription),
         said("event.alert.failed", subscription),
     );
+    let mut keys = vec![format!("task {}", id.0)];
+    keys.extend(host_of(subscription).map(|host| format!("host {host}")));
     tokio::spawn(async move {
-        // Never closed: a turn always comes.
-        let turn = turns.acquire_owned().await;
+        let turn = turns.take(keys).await;
         let done = delivery.await;
         drop(turn);
         let message = match done {

@@ -209,7 +209,7 @@ pub struct Runner {
     mail: Option<Arc<crate::alerts::Mailer>>,
     /// Turns to deliver an alert, shared by every task's (see
     /// [`crate::alerts::record_delivery`]).
-    delivering: Arc<tokio::sync::Semaphore>,
+    delivering: Arc<crate::alerts::Turns>,
     /// The threshold alerts waiting for a turn or being delivered, by task and
     /// subscription: a sweep while one waits longer than [`crate::alerts::SWEEP`] finds
     /// no record of it yet, and must not fire it again.
@@ -2737,7 +2737,8 @@ impl Runner {
     }
 
     /// Fires one subscription: a webhook is called, or an email mailed, in the
-    /// background, in its turn of the server's [`crate::alerts::DELIVERING_AT_ONCE`],
+    /// background, in its turn of the server's [`crate::alerts::DELIVERING_AT_ONCE`] (its task's and
+    /// host's share of them, [`crate::alerts::SHARE`]),
     /// and its outcome recorded as an `alert` event; without a mail relay an email is
     /// recorded as not sent, so its owner learns it from the task's events. `keep` is
     /// dropped once the event is in.

@@ -824,16 +824,43 @@ impl Holder {
     }
 }
 
-/// An event of a task with many webhooks opens a few connections at a time (the
-/// server's `DELIVERING_AT_ONCE`, 4), not one for each at the same moment; every one
-/// is still called in its turn and recorded.
+/// An event of a task with many webhooks to one host opens a few connections at a time
+/// (its share of the server's turns, `SHARE`, 2), not one for each at the same moment;
+/// every one is still called in its turn and recorded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tasks_many_webhooks_are_called_a_few_at_a_time() {
     const HOOKS: usize = 10;
-    const AT_ONCE: usize = 4;
+    const SHARE: usize = 2;
     let holder = Holder::new().await;
     let app = server::app(super::demo_state().await);
-    let hooks: Vec<Value> = (0..HOOKS)
+    let id = super::submit(&app, &failing_with_hooks(&holder, HOOKS)).await;
+    // Each round: as many as the bound come, and no more while they are held.
+    while holder.taken() < HOOKS {
+        holder.settle(|h| h.holding() >= SHARE).await;
+        let holding = holder.holding();
+        assert!(
+            holding == SHARE || holder.taken() == HOOKS,
+            "held {holding} at once, {} taken",
+            holder.taken()
+        );
+        holder.let_go();
+    }
+    assert_eq!(holder.most.load(std::sync::atomic::Ordering::SeqCst), SHARE);
+    // Every alert is recorded, not delivered: each call was cut off.
+    let said = events_until(&app, &id, |said| {
+        said.matches("not delivered to https://").count() == HOOKS
+    })
+    .await;
+    for i in 0..HOOKS {
+        let hook = format!("https://127.0.0.1:{}/h{i}: ", holder.port);
+        assert!(said.contains(&hook), "{hook}: {said}");
+    }
+}
+
+/// A spec that fails at once, with no retry, calling `hooks` webhooks at `holder` when
+/// it does.
+fn failing_with_hooks(holder: &Holder, hooks: usize) -> Value {
+    let hooks: Vec<Value> = (0..hooks)
         .map(|i| {
             json!({
                 "event": "failed",
@@ -844,31 +871,85 @@ async fn a_tasks_many_webhooks_are_called_a_few_at_a_time() {
         .collect();
     let mut failing = spec("exit 1", Value::Array(hooks));
     failing["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
-    let id = super::submit(&app, &failing).await;
-    // Each round: as many as the bound come, and no more while they are held.
-    while holder.taken() < HOOKS {
-        holder.settle(|h| h.holding() >= AT_ONCE).await;
-        let holding = holder.holding();
-        assert!(
-            holding == AT_ONCE || holder.taken() == HOOKS,
-            "held {holding} at once, {} taken",
-            holder.taken()
-        );
-        holder.let_go();
+    failing
+}
+
+/// Tasks calling webhooks of three hosts that never answer hold at most the server's
+/// `DELIVERING_AT_ONCE` (4) connections in all, though their shares would allow six.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_alerts_are_delivered_four_at_a_time_in_all() {
+    const HOOKS: usize = 3;
+    let holders = [Holder::new().await, Holder::new().await, Holder::new().await];
+    let app = server::app(super::demo_state().await);
+    for holder in &holders {
+        super::submit(&app, &failing_with_hooks(holder, HOOKS)).await;
     }
-    assert_eq!(
-        holder.most.load(std::sync::atomic::Ordering::SeqCst),
-        AT_ONCE
-    );
-    // Every alert is recorded, not delivered: each call was cut off.
-    let said = events_until(&app, &id, |said| {
-        said.matches("not delivered to https://").count() == HOOKS
+    let holding = || holders.iter().map(Holder::holding).sum::<usize>();
+    let taken = || holders.iter().map(Holder::taken).sum::<usize>();
+    while taken() < 3 * HOOKS {
+        holders[0].settle(|_| holding() >= 4).await;
+        assert!(
+            holding() == 4 || taken() == 3 * HOOKS,
+            "held {} at once, {} taken",
+            holding(),
+            taken()
+        );
+        for holder in &holders {
+            holder.let_go();
+        }
+    }
+}
+
+/// Two tasks calling one host that never answers hold its share (2) of the server's
+/// turns between them, not a share each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tasks_calling_one_dead_host_share_its_turns() {
+    let holder = Holder::new().await;
+    let app = server::app(super::demo_state().await);
+    for _ in 0..2 {
+        super::submit(&app, &failing_with_hooks(&holder, 3)).await;
+    }
+    // Within the calls' 10 s: a turn that ends with a timeout lets the next one in.
+    holder.settle(|h| h.holding() >= 2).await;
+    assert_eq!(holder.holding(), 2);
+    while holder.taken() < 6 {
+        holder.let_go();
+        holder.settle(|h| h.holding() >= 2 || h.taken() == 6).await;
+    }
+    assert_eq!(holder.most.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
+
+/// A task's webhooks to a host that never answers hold only their share of the server's
+/// turns: another task's alert to a host that answers is delivered meanwhile, not after
+/// the first task's ten calls have timed out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_webhook_does_not_hold_back_other_alerts() {
+    let (state, port, mut bodies) = with_endpoint("alerts-share-certs").await;
+    let holder = Holder::new().await;
+    let app = server::app(state);
+    let stuck = super::submit(&app, &failing_with_hooks(&holder, 10)).await;
+    holder.settle(|h| h.holding() >= 2).await;
+    assert_eq!(holder.holding(), 2, "the task's share of the turns");
+    let hook = format!("https://127.0.0.1:{port}/live");
+    let mut other = spec("exit 1", json!([{ "event": "failed", "channel": "webhook", "target": hook }]));
+    other["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
+    let other = super::submit(&app, &other).await;
+    let body = tokio::time::timeout(Duration::from_secs(30), bodies.recv())
+        .await
+        .expect("the live webhook is called while the dead one holds its share")
+        .expect("a body");
+    assert!(body.contains(&other), "{body}");
+    events_once(&app, &other, "sent to https://").await;
+    // Still held: the live call did not wait for them, nor did they get more turns.
+    assert_eq!(holder.holding(), 2);
+    assert_eq!(holder.taken(), 2);
+    let said = events_until(&app, &stuck, |_| true).await;
+    assert!(!said.contains("not delivered"), "{said}");
+    holder.let_go();
+    events_until(&app, &stuck, |said| {
+        said.matches("not delivered to https://").count() == 10
     })
     .await;
-    for i in 0..HOOKS {
-        let hook = format!("https://127.0.0.1:{}/h{i}: ", holder.port);
-        assert!(said.contains(&hook), "{hook}: {said}");
-    }
 }
 
 /// A threshold alert still waiting for its turn (or its answer) when the sweep looks
