@@ -104,6 +104,7 @@ pub fn Preview(
     let rendered_for = RwSignal::new(None::<String>);
     let base = StoredValue::new(crate::api::Base::here());
     let render_now = move |_| {
+        let draft = cx.spec.get_untracked();
         let spec = serde_json::to_string(&submitted.get_untracked()).unwrap_or_default();
         rendered_for.set(Some(spec.clone()));
         let base = base.get_value();
@@ -111,6 +112,18 @@ pub fn Preview(
             let objects = crate::api::render(&base, spec.clone()).await;
             // Only the answer for the spec last asked about is shown.
             if rendered_for.with_untracked(|last| last.as_deref() == Some(spec.as_str())) {
+                // A refusal by findings is shown as submit's is: at each field, in the
+                // summary and the sections' counts, until the draft changes.
+                if let Err(crate::api::ClientError::Api(body)) = &objects
+                    && !body.issues.is_empty()
+                    && cx.spec.with_untracked(|now| *now == draft)
+                {
+                    let mut report = Report::new();
+                    for issue in &body.issues {
+                        report.push_issue(issue.clone().into());
+                    }
+                    cx.server.set(Some((draft, report)));
+                }
                 rendered.set(Some(objects));
             }
         });
@@ -160,11 +173,18 @@ pub fn Preview(
                             <ul data-testid="manifests-findings">
                                 {issues.into_iter().map(|issue| {
                                     let place = issue.path.to_string();
+                                    let target = place.clone();
                                     view! {
                                         <li>
-                                            {move || crate::components::field_place(cx.lang(), &place)}
-                                            {move || cx.text("ui.form.summary.after_place")}
-                                            {move || crate::components::issue_text(&issue, cx.lang())}
+                                            // A way to its field, as the summary's lines are.
+                                            <button type="button" class="goto" on:click=move |_| {
+                                                cx.touch(&target);
+                                                crate::components::focus_field(&target);
+                                            }>
+                                                {move || crate::components::field_place(cx.lang(), &place)}
+                                                {move || cx.text("ui.form.summary.after_place")}
+                                                {move || crate::components::issue_text(&issue, cx.lang())}
+                                            </button>
                                         </li>
                                     }
                                 }).collect_view()}
