@@ -150,8 +150,14 @@ pub fn pod_env<'p>(
         // reads them as its flags' defaults, so a user's `PET_NNODES` would make a run
         // here unlike one on the cluster, which the form's warning says it replaces.
         for (names, value) in [
-            (["MASTER_ADDR", "PET_MASTER_ADDR"], pod.master_addr.to_owned()),
-            (["MASTER_PORT", "PET_MASTER_PORT"], pod.master_port.to_string()),
+            (
+                ["MASTER_ADDR", "PET_MASTER_ADDR"],
+                pod.master_addr.to_owned(),
+            ),
+            (
+                ["MASTER_PORT", "PET_MASTER_PORT"],
+                pod.master_port.to_string(),
+            ),
             (["WORLD_SIZE", "PET_NNODES"], pod.world_size.to_string()),
             (["RANK", "PET_NODE_RANK"], pod.rank.to_string()),
         ] {

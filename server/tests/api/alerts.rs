@@ -879,7 +879,11 @@ fn failing_with_hooks(holder: &Holder, hooks: usize) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_servers_alerts_are_delivered_four_at_a_time_in_all() {
     const HOOKS: usize = 3;
-    let holders = [Holder::new().await, Holder::new().await, Holder::new().await];
+    let holders = [
+        Holder::new().await,
+        Holder::new().await,
+        Holder::new().await,
+    ];
     let app = server::app(super::demo_state().await);
     for holder in &holders {
         super::submit(&app, &failing_with_hooks(holder, HOOKS)).await;
@@ -931,7 +935,10 @@ async fn a_dead_webhook_does_not_hold_back_other_alerts() {
     holder.settle(|h| h.holding() >= 2).await;
     assert_eq!(holder.holding(), 2, "the task's share of the turns");
     let hook = format!("https://127.0.0.1:{port}/live");
-    let mut other = spec("exit 1", json!([{ "event": "failed", "channel": "webhook", "target": hook }]));
+    let mut other = spec(
+        "exit 1",
+        json!([{ "event": "failed", "channel": "webhook", "target": hook }]),
+    );
     other["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
     let other = super::submit(&app, &other).await;
     let body = tokio::time::timeout(Duration::from_secs(30), bodies.recv())
