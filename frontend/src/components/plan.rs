@@ -228,8 +228,9 @@ pub fn PlanView(
                     "ui.form.plan.bar.pool"
                 };
                 // An idle task with no offer at its level would otherwise show nothing of
-                // idle capacity at all.
-                let no_idle = ((idle_kind || accepts_idle.get()) && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
+                // idle capacity at all. The offers are read for the spec the task would
+                // use: with none usable there are none to tell of, offered or not.
+                let no_idle = ((idle_kind || accepts_idle.get()) && used.is_some() && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
                     <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", c.spec.clone())])}</p>
                 }));
                 let pool_bars = shown.as_ref().map(|c| view! {

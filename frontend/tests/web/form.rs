@@ -1435,6 +1435,16 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
         form.text("idle"),
         "No idle a100-1g is offered at the chosen stability level or above."
     );
+    // A plan that can use no spec (here over its quota) reads no idle offers for one:
+    // the panel does not say that none is offered (explorer, round 19: it did, of an
+    // offer it showed a worker before).
+    form.choose("compute.idle_stability", "medium").await;
+    let idle = form.text("idle");
+    assert!(idle.contains("quantity 12"), "{idle}");
+    form.type_in("compute.workers", "500").await;
+    leptos::task::tick().await;
+    let plan = form.text("plan");
+    assert!(!plan.contains("No idle"), "{plan}");
 }
 
 #[wasm_bindgen_test]
