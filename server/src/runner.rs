@@ -2737,9 +2737,9 @@ impl Runner {
     }
 
     /// Fires one subscription: a webhook is called, or an email mailed, in the
-    /// background, in its turn of the server's [`crate::alerts::DELIVERING_AT_ONCE`] (its task's and
-    /// host's share of them, [`crate::alerts::SHARE`]),
-    /// and its outcome recorded as an `alert` event; without a mail relay an email is
+    /// background, in its turn of the server's [`crate::alerts::DELIVERING_AT_ONCE`]
+    /// (within its task's and its host's share, [`crate::alerts::SHARE`]), and its
+    /// outcome recorded as an `alert` event; without a mail relay an email is
     /// recorded as not sent, so its owner learns it from the task's events. `keep` is
     /// dropped once the event is in.
     async fn fire(
