@@ -191,13 +191,25 @@ pub fn PlanView(
     specs: Signal<Vec<String>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    // The outcome, for screen readers, when it changes: the panel is drawn anew with each
+    // plan, and a live region is heard only while it stays in the page (explorer, round
+    // 19: "starts now" and "will queue" went unsaid). The drawn line is hidden from them,
+    // so it is not read twice.
+    let said = Memo::new(move |_| {
+        let l = lang.get();
+        plan.with(|p| match p {
+            Some(p) => outcome(p, l).1,
+            None => text(l, "ui.form.plan.pending", &[]),
+        })
+    });
     view! {
         <section class="plan" aria-labelledby="plan-title" data-testid="plan">
             <h2 id="plan-title">{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
+            <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{move || said.get()}</p>
             {move || {
                 let l = lang.get();
                 let Some(plan) = plan.get() else {
-                    return view! { <p class="outcome pending" data-testid="outcome">{text(l, "ui.form.plan.pending", &[])}</p> }.into_any();
+                    return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, "ui.form.plan.pending", &[])}</p> }.into_any();
                 };
                 let (class, said) = outcome(&plan, l);
                 let used = plan.used().map(|c| c.index);
@@ -253,7 +265,7 @@ pub fn PlanView(
                     }
                 }).collect_view();
                 view! {
-                    <p class=class data-testid="outcome">{said}</p>
+                    <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
                     <p class="meta">{text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", plan.pool.clone())])}</p>
                     {quota_bars}
                     {pool_bars}
@@ -284,8 +296,16 @@ pub fn PlanView(
                                     Some(c) => verdict(c, used, l),
                                     None => text(l, "ui.form.plan.verdict.unusable", &[("pool", plan.pool.clone())]),
                                 };
-                                let aside = c.as_ref().map(|c| view! {
-                                    <span class="meta">{text(l, "ui.form.plan.aside", &[("text", text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]))])}</span>
+                                let aside = c.as_ref().map(|c| {
+                                    // A RayJob of no workers is its head alone: what one
+                                    // worker would take is no pod's (explorer, round 19).
+                                    let each = match &c.head {
+                                        Some(head) if c.workers == 0 => text(l, "ui.form.plan.head_only", &[("spec", head.spec.clone()), ("amount", amount(l, &head.need))]),
+                                        _ => text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]),
+                                    };
+                                    view! {
+                                        <span class="meta">{text(l, "ui.form.plan.aside", &[("text", each)])}</span>
+                                    }
                                 });
                                 view! {
                                     <li class="verdict" class:used=is_used data-spec=spec.clone()

@@ -532,6 +532,11 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     start.compute.specs = vec!["h100-1g".to_owned(), "a100-1g".to_owned()];
     let form = mount(Some(start), false).await;
     form.choose("basic.region", "cn-north").await;
+    // The region's one cluster is chosen with it (explorer, round 19: the cluster was
+    // emptied, and the old one's pool and specs stayed as bare ids until one was).
+    let spec = form.submitted().await;
+    assert_eq!(spec.basic.cluster, "bj-a");
+    assert_eq!(spec.compute.pool, None);
     form.choose("basic.cluster", "bj-a").await;
     let spec = form.submitted().await;
     assert_eq!(spec.basic.cluster, "bj-a");
@@ -848,6 +853,24 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g"]);
 }
 
+/// A RayJob of no workers is its head alone: its verdict gives the head's spec and need,
+/// not what one worker of the list's spec would take (explorer, round 19).
+#[wasm_bindgen_test]
+async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
+    let mut ray = shared::demo::ray();
+    ray.compute.workers = 0;
+    ray.ray.autoscaling.enabled = false;
+    let form = mount(Some(ray), false).await;
+    let verdicts = form.text("verdicts");
+    assert!(
+        verdicts.contains("no workers; the head on cpu-8c: "),
+        "{verdicts}"
+    );
+    assert!(!verdicts.contains("one replica"), "{verdicts}");
+    form.type_in("compute.workers", "1").await;
+    assert!(form.text("verdicts").contains("one replica: "));
+}
+
 #[wasm_bindgen_test]
 async fn the_plan_panel_follows_the_compute_section() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
@@ -905,8 +928,21 @@ async fn the_plan_panel_follows_the_compute_section() {
     );
     // Far more replicas than the quota allows: nothing starts. The list's one spec is
     // refused, not skipped for another (SPEC.md: an error when no spec passes quota).
+    // Screen readers hear the outcome from a live region that stays in the page, and
+    // not twice (explorer, round 19).
+    assert_eq!(form.text("outcome-said"), outcome);
+    assert_eq!(
+        form.test_id("outcome")
+            .get_attribute("aria-hidden")
+            .as_deref(),
+        Some("true")
+    );
+    let live = form.test_id("outcome-said");
     form.type_in("compute.workers", "200").await;
     assert!(!form.text("outcome").starts_with("Starts now"));
+    assert_eq!(form.text("outcome-said"), form.text("outcome"));
+    assert!(live.is_connected(), "the same live region");
+    assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
     assert!(form.text("verdicts").contains("over quota by"));
     assert!(!form.text("verdicts").contains("skipped"));
     assert!(

@@ -1538,6 +1538,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.plan.fragment_one", "1 node with {units} free"),
     (
+        "ui.form.plan.head_only",
+        "no workers; the head on {spec}: {amount}",
+    ),
+    (
         "ui.form.plan.idle",
         "Idle {spec}: quantity {quantity}, stability {stability}, fragments {fragments}",
     ),

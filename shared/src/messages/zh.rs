@@ -1316,6 +1316,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.plan.fragment", "{nodes} 个节点 × {units} 份"),
     (
+        "ui.form.plan.head_only",
+        "无工作节点；头节点使用 {spec}：{amount}",
+    ),
+    (
         "ui.form.plan.idle",
         "闲时 {spec}：闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
     ),
