@@ -321,92 +321,103 @@ pub const DELIVERING_AT_ONCE: usize = 4;
 
 /// Of those turns, the most one task, or one webhook host, holds at once: a task whose
 /// subscriptions all go to a dead webhook (each call waiting out its 10 s), or a host
-/// that many tasks call and that no longer answers, leaves the other turns to the rest
-/// of the server's alerts.
+/// that many tasks call and that no longer answers (the mail relay counting as one),
+/// leaves the other turns to the rest of the server's alerts.
 pub const SHARE: usize = 2;
 
 /// The server's turns to deliver alerts: [`DELIVERING_AT_ONCE`] in all, of which a task
-/// or a webhook's host holds at most [`SHARE`].
-#[derive(Debug)]
+/// or a host holds at most [`SHARE`].
+#[derive(Debug, Default)]
 pub struct Turns {
-    all: Arc<tokio::sync::Semaphore>,
-    /// A share for each task or host with an alert out or waiting; dropped when none is.
-    shares: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Semaphore>>>,
+    /// Turns out, in all and by task or host.
+    out: std::sync::Mutex<Out>,
+    /// Told when a turn ends.
+    ended: tokio::sync::Notify,
 }
 
-/// A delivery's turn: its task's and its host's share, and one of the server's turns.
+#[derive(Debug, Default)]
+struct Out {
+    all: usize,
+    /// By task or host, only while it has a turn out.
+    by: std::collections::HashMap<String, usize>,
+}
+
+/// A delivery's turn: one of the server's, and one of its task's and its host's shares.
 struct Turn {
     turns: Arc<Turns>,
     keys: Vec<String>,
-    permits: Vec<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Drop for Turn {
     fn drop(&mut self) {
-        self.permits.clear();
-        let mut shares = self.turns.shares.lock().unwrap_or_else(|e| e.into_inner());
-        for key in &self.keys {
-            // Only the map holds it: nobody has it or waits for it (waiters hold a
-            // clone, taken under this lock).
-            if shares.get(key).is_some_and(|s| Arc::strong_count(s) == 1) {
-                shares.remove(key);
+        {
+            let mut out = self.turns.out.lock().unwrap_or_else(|e| e.into_inner());
+            out.all -= 1;
+            for key in &self.keys {
+                if let Some(n) = out.by.get_mut(key) {
+                    *n -= 1;
+                    if *n == 0 {
+                        out.by.remove(key);
+                    }
+                }
             }
         }
+        self.turns.ended.notify_waiters();
     }
 }
 
 impl Turns {
-    /// The turn of a delivery of the alerts of `keys` (its task, its host), waiting
-    /// first for their shares, in that order, then for one of the server's turns: a
-    /// delivery never holds one of those while it waits for its share.
+    /// The turn of a delivery of the alerts of `keys` (its task, its host), once one of
+    /// the server's turns and each key's share are free together: taken all at once, so
+    /// a delivery waiting for a dead host's share holds no turn of its task's or the
+    /// server's meanwhile.
     async fn take(self: &Arc<Self>, keys: Vec<String>) -> Turn {
-        let mut turn = Turn {
-            turns: Arc::clone(self),
-            keys,
-            permits: Vec::with_capacity(3),
-        };
-        for key in turn.keys.clone() {
-            let share = Arc::clone(
-                self.shares
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .entry(key)
-                    .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(SHARE))),
-            );
-            // Never closed: a turn always comes.
-            if let Ok(permit) = share.acquire_owned().await {
-                turn.permits.push(permit);
+        loop {
+            // Listening before looking: a turn that ends in between still wakes this.
+            let ended = self.ended.notified();
+            tokio::pin!(ended);
+            ended.as_mut().enable();
+            {
+                let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+                let free = |key: &String| out.by.get(key).is_none_or(|&n| n < SHARE);
+                if out.all < DELIVERING_AT_ONCE && keys.iter().all(free) {
+                    out.all += 1;
+                    for key in &keys {
+                        *out.by.entry(key.clone()).or_default() += 1;
+                    }
+                    return Turn {
+                        turns: Arc::clone(self),
+                        keys,
+                    };
+                }
             }
+            ended.await;
         }
-        if let Ok(permit) = Arc::clone(&self.all).acquire_owned().await {
-            turn.permits.push(permit);
-        }
-        turn
     }
 }
 
 /// The turns [`record_delivery`] takes: one set a server.
 pub fn delivering() -> Arc<Turns> {
-    Arc::new(Turns {
-        all: Arc::new(tokio::sync::Semaphore::new(DELIVERING_AT_ONCE)),
-        shares: std::sync::Mutex::default(),
-    })
+    Arc::default()
 }
 
-/// What a delivery shares its turns with besides its task: a webhook's host (and
-/// port), which other tasks may call too; `None` for an email, whose relay is the
-/// server's own and has its own bound ([`Mailer`]).
-pub fn host_of(subscription: &Alert) -> Option<String> {
+/// What a delivery shares its turns with besides its task: a webhook's host and port
+/// (the scheme's when the URL gives none; without the URL's login, which a key must not
+/// hold), which other tasks may call too; for an email, the server's mail relay.
+pub fn host_of(subscription: &Alert) -> String {
     match subscription.channel {
-        shared::task::AlertChannel::Email => None,
-        shared::task::AlertChannel::Webhook => Some(
-            subscription
-                .target
-                .parse::<http::Uri>()
-                .ok()
-                .and_then(|uri| uri.authority().map(|a| a.as_str().to_ascii_lowercase()))
-                .unwrap_or_else(|| subscription.target.clone()),
-        ),
+        shared::task::AlertChannel::Email => "the mail relay".to_owned(),
+        shared::task::AlertChannel::Webhook => match subscription.target.parse::<http::Uri>() {
+            Ok(uri) if uri.host().is_some() => format!(
+                "{}:{}",
+                uri.host()
+                    .unwrap_or_default()
+                    .trim_end_matches('.')
+                    .to_ascii_lowercase(),
+                uri.port_u16().unwrap_or(443)
+            ),
+            _ => subscription.target.clone(),
+        },
     }
 }
 
@@ -427,8 +438,10 @@ pub fn record_delivery(
         said("event.alert.sent", subscription),
         said("event.alert.failed", subscription),
     );
-    let mut keys = vec![format!("task {}", id.0)];
-    keys.extend(host_of(subscription).map(|host| format!("host {host}")));
+    let keys = vec![
+        format!("task {}", id.0),
+        format!("host {}", host_of(subscription)),
+    ];
     tokio::spawn(async move {
         let turn = turns.take(keys).await;
         let done = delivery.await;
@@ -965,5 +978,96 @@ mod dedupe {
             .with("threshold", 10);
         assert!(is_about(Some(&before), &at(10)));
         assert!(!is_about(Some(&before), &at(60)));
+    }
+}
+
+#[cfg(test)]
+mod turns {
+    use super::*;
+    use shared::task::AlertChannel;
+
+    /// One webhook host is one share, however its URL writes it; a login is no part of
+    /// its key; every email shares the relay's.
+    #[test]
+    fn a_webhooks_host_is_its_name_and_port() {
+        let hook = |target: &str| {
+            host_of(&Alert {
+                event: AlertEvent::Failed,
+                threshold: None,
+                channel: AlertChannel::Webhook,
+                target: target.into(),
+            })
+        };
+        for same in [
+            "https://hooks.example.com/a",
+            "https://Hooks.Example.com:443/b?c=d",
+            "https://hooks.example.com./e",
+            "https://user:secret@hooks.example.com/f",
+        ] {
+            assert_eq!(hook(same), "hooks.example.com:443", "{same}");
+        }
+        assert_eq!(
+            hook("https://hooks.example.com:8443/"),
+            "hooks.example.com:8443"
+        );
+        assert_eq!(hook("https://[::1]:9/"), "[::1]:9");
+        let mail = |target: &str| {
+            host_of(&Alert {
+                event: AlertEvent::Failed,
+                threshold: None,
+                channel: AlertChannel::Email,
+                target: target.into(),
+            })
+        };
+        assert_eq!(mail("a@example.com"), mail("b@example.org"));
+    }
+
+    /// A delivery takes its turn only when its task's and its host's shares and one of
+    /// the server's turns are free together, and holds none while it waits: another of
+    /// its task's alerts, to a host with room, goes ahead of those waiting for a full
+    /// host. Every count is gone once the turns end.
+    #[tokio::test]
+    async fn a_turn_waiting_for_its_host_holds_nothing_of_its_tasks() {
+        let turns = delivering();
+        let keys = |task: &str, host: &str| vec![format!("task {task}"), format!("host {host}")];
+        let dead = [
+            turns.take(keys("a", "dead")).await,
+            turns.take(keys("b", "dead")).await,
+        ];
+        // Task c's two alerts to the full host wait, holding nothing.
+        let waiting: Vec<_> = (0..2)
+            .map(|_| {
+                let (turns, keys) = (Arc::clone(&turns), keys("c", "dead"));
+                tokio::spawn(async move { turns.take(keys).await })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        let live = tokio::time::timeout(Duration::from_secs(5), turns.take(keys("c", "live")))
+            .await
+            .expect("task c's alert to a live host is not held back by its others");
+        // The server's four turns: two out for the dead host, one for the live one.
+        let another = tokio::time::timeout(Duration::from_secs(5), turns.take(keys("d", "other")))
+            .await
+            .expect("a fourth turn");
+        let fifth = turns.take(keys("e", "more"));
+        tokio::pin!(fifth);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(100), fifth.as_mut())
+                .await
+                .is_err(),
+            "no fifth turn"
+        );
+        drop(dead);
+        drop((live, another));
+        let rest: Vec<Turn> = futures_util::future::join_all(waiting)
+            .await
+            .into_iter()
+            .map(|t| t.expect("taken"))
+            .collect();
+        let fifth = fifth.await;
+        drop((rest, fifth));
+        let out = turns.out.lock().expect("not poisoned");
+        assert_eq!(out.all, 0);
+        assert!(out.by.is_empty(), "{:?}", out.by);
     }
 }
