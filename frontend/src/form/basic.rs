@@ -66,38 +66,21 @@ pub fn BasicSection() -> impl IntoView {
                 .collect()
         })
     });
-    // Choosing another region keeps the cluster only when the new region has it, and
-    // takes the region's cluster when it has only one: there is nothing else to choose,
-    // and until a cluster is chosen the old one's pool and specs would stay, shown as
-    // bare ids (explorer, round 19).
+    // Choosing another region keeps the cluster only when the new region has it.
     let region = Lens {
         get: cx.watch(move |s| s.basic.region.clone()),
         set: Callback::new(move |v: String| {
-            let cluster = cx.catalog.with_value(|c| {
-                cx.spec.with_untracked(|s| {
-                    if c.cluster(&v, &s.basic.cluster).is_some() {
-                        return Some(s.basic.cluster.clone());
-                    }
-                    match c
-                        .regions
-                        .iter()
-                        .find(|r| r.id == v)
-                        .map(|r| &r.clusters[..])
-                    {
-                        Some([only]) => Some(only.id.clone()),
-                        _ => None,
-                    }
-                })
+            let keeps = cx.catalog.with_value(|c| {
+                cx.spec
+                    .with_untracked(|s| c.cluster(&v, &s.basic.cluster).is_some())
             });
             cx.spec.update(|s| {
                 s.basic.region = v;
-                match cluster {
-                    // Another region's cluster: its own pools and specs.
-                    Some(cluster) => {
-                        s.basic.cluster = cluster;
-                        cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
-                    }
-                    None => s.basic.cluster.clear(),
+                if keeps {
+                    // Another region's cluster of the same id: its own pools and specs.
+                    cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
+                } else {
+                    s.basic.cluster.clear();
                 }
             });
         }),
