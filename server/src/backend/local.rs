@@ -40,7 +40,8 @@
 //!   listens there unless the user's code starts Ray itself; only replica 0 reports
 //!   events.
 //! - No isolation beyond the mounts: replicas share this machine's network (every
-//!   address is `127.0.0.1`), processes, users and GPUs. `CUDA_VISIBLE_DEVICES` is a
+//!   address is `127.0.0.1`), processes (a sandboxed replica sees only its own, in a PID
+//!   namespace of its own), users and GPUs. `CUDA_VISIBLE_DEVICES` is a
 //!   convention CUDA honours, not a limit.
 //! - No images: the command runs with this machine's tools.
 //! - Under pod SSH, `/root` shows the host's entries, but a file created directly in it
@@ -454,6 +455,17 @@ impl LocalBackend {
             .process_group(0);
         if gang.ray {
             command.env("RAY_ADDRESS", RAY_ADDRESS);
+        }
+        // Replicas in PID namespaces of their own, on one machine under one hostname,
+        // are each a host of its own to NCCL, as pods (each its own hostname) are on a
+        // node: NCCL would otherwise take them for processes of one host and share GPU
+        // memory between them by means that do not cross PID namespaces. A task's own
+        // value stays.
+        if bwrap.is_some() && !replica.env.iter().any(|(name, _)| name == "NCCL_HOSTID") {
+            command.env(
+                "NCCL_HOSTID",
+                format!("{}-{}-{}", gang.task, gang.attempt, replica.index),
+            );
         }
         // The value the command will see for `name`, as set so far.
         let set = |command: &Command, name: &str| {
@@ -1340,18 +1352,28 @@ mod tests {
         assert!(!Path::new("/volume").exists());
     }
 
-    /// A sandboxed replica's processes are in a PID namespace whose first process is
-    /// bwrap's, so that when bwrap dies with its server the kernel ends them all: its
-    /// command does not run on, re-parented, after a crash (explorer, round 19).
+    /// A sandboxed replica ends whole when its main process, `bwrap`, dies as it does
+    /// with a crashed server (`--die-with-parent`): a process the command started in a
+    /// session of its own, which a kill of the group would miss, goes too, as every
+    /// process of the replica's PID namespace does (explorer, round 19: the command ran
+    /// on after a kill -9 of the server, writing to its volume).
     #[tokio::test]
-    async fn a_sandboxed_replica_is_a_pid_namespace_of_its_own() {
+    async fn a_sandboxed_replica_ends_whole_when_its_bwrap_dies() {
         let (dir, backend) = backend(0);
         if !has_bwrap(&backend, "PID namespace test") {
             return;
         }
         let volume = dir.path().join("vol");
         std::fs::create_dir_all(&volume).expect("volume dir");
-        let mut gang = gang("cat /proc/1/comm; sleep 0.2 & wait", 1, 0);
+        // A duration no other process here sleeps for, to find it by.
+        let marker = format!("sleep 61.{}", std::process::id());
+        let mut gang = gang(
+            &format!(
+                "cat /proc/1/comm; echo \"$NCCL_HOSTID\"; setsid {marker} & echo started; wait"
+            ),
+            1,
+            0,
+        );
         gang.mounts = vec![Mount {
             source: volume,
             target: "/mnt/vol".to_owned(),
@@ -1359,10 +1381,46 @@ mod tests {
         }];
         let mut events = backend.events();
         backend.start(gang.clone()).await.expect("starts");
-        let (_, exits) = run_until_exits(&mut events, 1).await;
-        let text = log(&backend, &gang, 0);
-        assert_eq!(exits, vec![(0, Some(0), None)], "{text}");
-        assert_eq!(text, "bwrap\n");
+        let sleeping = || {
+            std::fs::read_dir("/proc")
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+                .any(|cmdline| {
+                    String::from_utf8_lossy(&cmdline).replace('\0', " ").trim() == marker
+                })
+        };
+        for _ in 0..200 {
+            if log(&backend, &gang, 0).contains("started") && sleeping() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert!(sleeping(), "{}", log(&backend, &gang, 0));
+        let main = backend
+            .lock()
+            .attempts
+            .get(&(gang.task.clone(), 1))
+            .expect("running")
+            .running[0]
+            .group;
+        kill(main, Signal::SIGKILL).expect("killed");
+        let _ = run_until_exits(&mut events, 1).await;
+        for _ in 0..200 {
+            if !sleeping() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert!(!sleeping(), "the command's process outlived its replica");
+        // Its first process was bwrap's, whose end ended the namespace; to NCCL it is a
+        // host of its own.
+        assert!(
+            log(&backend, &gang, 0).starts_with(&format!("bwrap\n{}-1-0\n", gang.task)),
+            "{}",
+            log(&backend, &gang, 0)
+        );
     }
 
     #[tokio::test]
