@@ -51,6 +51,8 @@ pub fn Preview(
     /// What the form started from (blank, a clone, the last import): an import over a
     /// draft that differs from it asks first.
     origin: StoredValue<TaskSpec>,
+    /// Asks for the use again: a refusal may be quota spent since the plan was drawn.
+    refresh_usage: Callback<()>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     // What the server stores: the spec without the fields its type or kind drops.
@@ -123,6 +125,9 @@ pub fn Preview(
                         report.push_issue(issue.clone().into());
                     }
                     cx.server.set(Some((draft, report)));
+                    // As a refused submit does: the plan beside it is drawn again from the
+                    // use now, not in up to 30 s.
+                    refresh_usage.run(());
                 }
                 rendered.set(Some(objects));
             }

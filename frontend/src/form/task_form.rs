@@ -229,7 +229,7 @@ pub fn TaskForm(
                 <h2 id="form-summary-title">{move || cx.text("ui.form.summary_title")}</h2>
                 <ReportView report=Signal::from(cx.report) />
             </section>
-            <Preview origin />
+            <Preview origin refresh_usage=Callback::new(move |()| refresh_usage()) />
             {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">{move || err.localized(cx.lang())}</p> })}
             // The region is there before its text, so a screen reader announces it.
             <div role="status">
