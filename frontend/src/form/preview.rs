@@ -102,10 +102,17 @@ pub fn Preview(
     };
     // The Kubernetes objects come from the server (`POST /api/v1/render`): the renderer
     // stays out of the console's bundle. Rendered on request, for the spec as it is then.
-    let rendered = RwSignal::new(None::<crate::api::Result<Vec<serde_json::Value>>>);
+    // With whether a refusal's findings were placed in the form (it was not edited
+    // while the request was out).
+    let rendered = RwSignal::new(None::<(crate::api::Result<Vec<serde_json::Value>>, bool)>);
     let rendered_for = RwSignal::new(None::<String>);
     let base = StoredValue::new(crate::api::Base::here());
-    let render_now = move |_| {
+    let render_now = move |ev: leptos::ev::MouseEvent| {
+        // The focus goes to this form's findings after a refusal (a portal may hold two).
+        let form = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|e| e.closest("form").ok().flatten());
         let draft = cx.spec.get_untracked();
         let spec = serde_json::to_string(&submitted.get_untracked()).unwrap_or_default();
         rendered_for.set(Some(spec.clone()));
@@ -116,20 +123,21 @@ pub fn Preview(
             if rendered_for.with_untracked(|last| last.as_deref() == Some(spec.as_str())) {
                 // A refusal by findings is shown as submit's is: at each field, in the
                 // summary and the sections' counts, until the draft changes.
-                if let Err(crate::api::ClientError::Api(body)) = &objects
-                    && !body.issues.is_empty()
-                    && cx.spec.with_untracked(|now| *now == draft)
-                {
+                let placed = matches!(&objects, Err(crate::api::ClientError::Api(body)) if !body.issues.is_empty())
+                    && cx.spec.with_untracked(|now| *now == draft);
+                if placed && let Err(crate::api::ClientError::Api(body)) = &objects {
                     let mut report = Report::new();
                     for issue in &body.issues {
                         report.push_issue(issue.clone().into());
                     }
                     cx.server.set(Some((draft, report)));
                     // As a refused submit does: the plan beside it is drawn again from the
-                    // use now, not in up to 30 s.
+                    // use now, not in up to 30 s; Render is now off, and the focus goes to
+                    // the findings, each a way to its field.
                     refresh_usage.run(());
+                    crate::components::refocus_if_lost(form, &[".findings-summary"]);
                 }
-                rendered.set(Some(objects));
+                rendered.set(Some((objects, placed)));
             }
         });
     };
@@ -143,7 +151,7 @@ pub fn Preview(
         })
     });
     let manifests = move || {
-        let result = rendered.get()?;
+        let (result, placed) = rendered.get()?;
         Some(match result {
             Ok(objects) => {
                 let text = objects
@@ -160,9 +168,12 @@ pub fn Preview(
                 .into_any()
             }
             Err(err) => {
-                // A refusal by findings lists them here, where it says to fix them: a rule
-                // only the server has is in no other list of the form.
+                // A refusal by findings placed in the form is said there, at the fields
+                // and in the summary; one that could not be (the draft was edited while
+                // the request was out) lists them here, where it says to fix them, as a
+                // rule only the server has is in no other list of the form.
                 let issues: Vec<shared::Issue> = match &err {
+                    crate::api::ClientError::Api(_) if placed => Vec::new(),
                     crate::api::ClientError::Api(body) => body
                         .issues
                         .iter()

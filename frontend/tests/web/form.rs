@@ -637,6 +637,39 @@ async fn render_waits_for_the_form_s_errors_and_lists_the_server_s_findings() {
     .unwrap();
     render.click();
     for _ in 0..100 {
+        if form.find("[data-testid='manifests-error']").is_some() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    // Shown as a refused submit's findings are: at the field and in the summary, whose
+    // lines lead to their fields, not a second time in the refusal (a screen reader heard
+    // them from both).
+    leptos::task::tick().await;
+    let at_field = form
+        .find("#f-basic-name_prefix-msgs li")
+        .and_then(|li| li.text_content())
+        .unwrap_or_default();
+    assert!(at_field.contains("is required"), "{at_field:?}");
+    assert!(
+        form.find(".findings-summary [data-path='basic.name_prefix']")
+            .is_some()
+    );
+    assert!(form.find("[data-testid='manifests-findings']").is_none());
+    assert!(
+        render.has_attribute("disabled"),
+        "the form now lists an error"
+    );
+    // Gone with the draft it was about.
+    form.type_in("basic.name_prefix", "other-name").await;
+    leptos::task::tick().await;
+    assert!(form.find("#f-basic-name_prefix-msgs li").is_none());
+
+    // A refusal that answers a draft edited meanwhile is not placed in the form: the
+    // refusal lists its findings itself, where it says to fix them.
+    render.click();
+    form.type_in("basic.name_prefix", "edited-meanwhile").await;
+    for _ in 0..100 {
         if form.find("[data-testid='manifests-findings'] li").is_some() {
             break;
         }
@@ -651,26 +684,10 @@ async fn render_waits_for_the_form_s_errors_and_lists_the_server_s_findings() {
         listed.starts_with("Name prefix") && listed.ends_with("is required"),
         "{listed:?}"
     );
-    // Shown as a refused submit's findings are: at the field, in the summary, and each
-    // line of the refusal a way to its field.
-    leptos::task::tick().await;
-    let at_field = form
-        .find("#f-basic-name_prefix-msgs li")
-        .and_then(|li| li.text_content())
-        .unwrap_or_default();
-    assert!(at_field.contains("is required"), "{at_field:?}");
-    assert!(
-        form.find(".findings-summary [data-path='basic.name_prefix']")
-            .is_some()
-    );
     form.find("[data-testid='manifests-findings'] li button")
         .expect("a way to the field")
         .click();
     assert_eq!(focused_name().as_deref(), Some("basic.name_prefix"));
-    // Gone with the draft it was about.
-    form.type_in("basic.name_prefix", "other-name").await;
-    leptos::task::tick().await;
-    assert!(form.find("#f-basic-name_prefix-msgs li").is_none());
 }
 
 /// A switch of the resource kind drops what the new kind cannot use, as a switch of the
