@@ -335,6 +335,7 @@ pub struct Turns {
     ended: tokio::sync::Notify,
 }
 
+/// The turns out, counted.
 #[derive(Debug, Default)]
 struct Out {
     all: usize,
@@ -407,17 +408,15 @@ pub fn delivering() -> Arc<Turns> {
 pub fn host_of(subscription: &Alert) -> String {
     match subscription.channel {
         shared::task::AlertChannel::Email => "the mail relay".to_owned(),
-        shared::task::AlertChannel::Webhook => match subscription.target.parse::<http::Uri>() {
-            Ok(uri) if uri.host().is_some() => format!(
-                "{}:{}",
-                uri.host()
-                    .unwrap_or_default()
-                    .trim_end_matches('.')
-                    .to_ascii_lowercase(),
-                uri.port_u16().unwrap_or(443)
-            ),
-            _ => subscription.target.clone(),
-        },
+        shared::task::AlertChannel::Webhook => subscription
+            .target
+            .parse::<http::Uri>()
+            .ok()
+            .and_then(|uri| {
+                let host = uri.host()?.trim_end_matches('.').to_ascii_lowercase();
+                Some(format!("{host}:{}", uri.port_u16().unwrap_or(443)))
+            })
+            .unwrap_or_else(|| subscription.target.clone()),
     }
 }
 
