@@ -2219,6 +2219,17 @@ impl Runner {
                             let _ = backend.stop(&task, attempt, STOP_GRACE).await;
                         });
                     }
+                    // Another server leads and runs it: the stop is asked in the store,
+                    // and the leader, which reads it at its next turn, signals the
+                    // replicas, whose exits end the task, as a stop through it does (the
+                    // task was ended at once here, while its replicas ran on for up to
+                    // the grace, its delete allowed and its alert sent early).
+                    None if !self.leading() => {
+                        if stored.stop_asked_at.is_none() {
+                            let asked = Message::new("event.stopping");
+                            self.event(id, event_kind::STOPPING, asked).await;
+                        }
+                    }
                     // Nothing runs for it here (its processes ended with a crash).
                     None => {
                         let why = Message::new("event.stopped");
@@ -3085,12 +3096,19 @@ impl Runner {
     }
 
     /// The leader catches up with the store: queues the tasks other servers accepted,
-    /// drops from its queue the tasks they ended, and stops the attempts they stopped.
+    /// drops from its queue the tasks they ended, and stops the attempts they ended or
+    /// were asked to stop.
     async fn sync(&self) -> Result<(), StoreError> {
         // Read before taking the scheduler lock, so submits go on meanwhile; what this
         // server queued after the read is in `mine`, and is neither dropped nor adopted.
         let unfinished = self.store.unfinished().await?;
         let live: HashSet<&TaskId> = unfinished.iter().map(|s| &s.task.id).collect();
+        // Asked to stop through another server (`Runner::stop`).
+        let asked: HashSet<&TaskId> = unfinished
+            .iter()
+            .filter(|s| s.stop_asked_at.is_some())
+            .map(|s| &s.task.id)
+            .collect();
         let stop = {
             let mut scheduler = self.scheduler.lock().await;
             let mut adopted = self.adopted.lock().await;
@@ -3139,7 +3157,11 @@ impl Runner {
             let mut attempts = self.attempts.lock().await;
             let stop = attempts
                 .iter_mut()
-                .filter(|(id, a)| !a.stopping && !live.contains(id) && !adopted.mine.contains(*id))
+                .filter(|(id, a)| {
+                    !a.stopping
+                        && (!live.contains(id) || asked.contains(id))
+                        && !adopted.mine.contains(*id)
+                })
                 .map(|(id, a)| {
                     a.stopping = true;
                     (id.clone(), a.attempt)

@@ -614,6 +614,68 @@ fn a_stop_under_way_is_told_through_every_server() {
     assert_eq!(stopped.get("stopping_since"), None, "{stopped}");
 }
 
+/// A stop through a server that does not lead is a stop under way as one through the
+/// leader is (README, the API's stop): its answer says the task is running with
+/// `stopping_since`, its delete is refused as `task.stopping` meanwhile, and the task is
+/// `stopped` once the leader has ended its replicas, after their `exited` events
+/// (explorer, round 19: the follower ended it at once while its replicas ran on for the
+/// grace, its delete allowed and its Stopped alert sent early).
+#[test]
+fn a_stop_through_a_server_that_does_not_lead_waits_for_the_replicas() {
+    let Some(database) = database("stop_follower") else {
+        return;
+    };
+    let data = [
+        super::temp_dir("pg-fstop-lead"),
+        super::temp_dir("pg-fstop-follow"),
+    ];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-fstop-catalog"));
+    let leader = start(&data[0], &catalog, &database);
+    let follower = start(&data[1], &catalog, &database);
+    let mut stubborn = spec(false);
+    stubborn["environment"]["command"] = "trap '' TERM; echo trapped; sleep 1000".into();
+    let id = submitted(&leader, &stubborn);
+    wait_for(&leader, &id, |t| phase(t) == "running");
+    let (status, answer) = post(
+        &format!("{}/api/v1/tasks/{id}/stop", follower.url),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(phase(&answer), "running", "{answer}");
+    let since = answer["stopping_since"].as_i64().expect("the stop's time");
+    for server in [&leader, &follower] {
+        assert_eq!(task(server, &id)["stopping_since"], since, "{}", server.url);
+        let response = agent()
+            .delete(&format!("{}/api/v1/tasks/{id}", server.url))
+            .call()
+            .expect("the server answers");
+        assert_eq!(response.status().as_u16(), 409, "{}", server.url);
+    }
+    // A second stop asks nothing more.
+    let (status, again) = post(
+        &format!("{}/api/v1/tasks/{id}/stop", follower.url),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["stopping_since"], since, "{again}");
+    // SIGKILL after the grace period, by the leader.
+    let stopped = wait_for(&follower, &id, |t| phase(t) == "stopped");
+    assert_eq!(stopped.get("stopping_since"), None, "{stopped}");
+    let kinds = kinds(&leader, &id);
+    let at = |kind: &str| kinds.iter().position(|k| k == kind);
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "stopping").count(),
+        1,
+        "{kinds:?}"
+    );
+    assert!(at("stopping") < at("exited"), "{kinds:?}");
+    assert!(
+        at("exited").is_some() && at("exited") < at("stopped"),
+        "{kinds:?}"
+    );
+}
+
 /// Retries that wait out their backoff (README, Running tasks) with a leader and a
 /// follower: the follower's page says until when; a stop through the follower ends its
 /// task at once, and nothing of it starts later; when the leader dies during the wait,
