@@ -72,6 +72,21 @@ impl Drop for Leftovers {
     }
 }
 
+/// A leader and a follower on a new database for `what`, `None` without a test
+/// PostgreSQL; the first value ends, last, what their replicas leave running.
+fn leader_and_follower(what: &str) -> Option<(Leftovers, Server, Server)> {
+    let database = database(what)?;
+    let data = [
+        super::temp_dir(&format!("pg-{what}-lead")),
+        super::temp_dir(&format!("pg-{what}-follow")),
+    ];
+    let leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let leader = start(&data[0], &catalog, &database);
+    let follower = start(&data[1], &catalog, &database);
+    Some((leftovers, leader, follower))
+}
+
 /// Processes whose working directory is under `dir`.
 fn processes_under(dir: &Path) -> Vec<u32> {
     let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
@@ -486,17 +501,9 @@ fn a_waiting_tasks_reason_is_told_through_every_server() {
 /// that printed nothing.
 #[test]
 fn a_log_is_read_through_the_server_that_ran_it_and_another_says_where() {
-    let Some(database) = database("logs") else {
+    let Some((_leftovers, leader, follower)) = leader_and_follower("logs") else {
         return;
     };
-    let data = [
-        super::temp_dir("pg-log-lead"),
-        super::temp_dir("pg-log-follow"),
-    ];
-    let _leftovers = Leftovers(data.to_vec());
-    let catalog = catalog(&super::temp_dir("pg-catalog"));
-    let leader = start(&data[0], &catalog, &database);
-    let follower = start(&data[1], &catalog, &database);
     let mut talker = spec(false);
     talker["environment"]["command"] = "echo hello-from-the-leader; sleep 1000".into();
     let id = submitted(&follower, &talker);
@@ -539,17 +546,9 @@ fn a_log_is_read_through_the_server_that_ran_it_and_another_says_where() {
 /// `task.stopping` too.
 #[test]
 fn a_stop_under_way_is_told_through_every_server() {
-    let Some(database) = database("stopping") else {
+    let Some((_leftovers, leader, follower)) = leader_and_follower("stopping") else {
         return;
     };
-    let data = [
-        super::temp_dir("pg-stop-lead"),
-        super::temp_dir("pg-stop-follow"),
-    ];
-    let _leftovers = Leftovers(data.to_vec());
-    let catalog = catalog(&super::temp_dir("pg-catalog"));
-    let leader = start(&data[0], &catalog, &database);
-    let follower = start(&data[1], &catalog, &database);
     let mut stubborn = spec(false);
     stubborn["environment"]["command"] = "trap '' TERM; echo trapped; sleep 1000".into();
     let id = submitted(&leader, &stubborn);
@@ -622,17 +621,9 @@ fn a_stop_under_way_is_told_through_every_server() {
 /// grace, its delete allowed and its Stopped alert sent early).
 #[test]
 fn a_stop_through_a_server_that_does_not_lead_waits_for_the_replicas() {
-    let Some(database) = database("stop_follower") else {
+    let Some((_leftovers, leader, follower)) = leader_and_follower("stop_follower") else {
         return;
     };
-    let data = [
-        super::temp_dir("pg-fstop-lead"),
-        super::temp_dir("pg-fstop-follow"),
-    ];
-    let _leftovers = Leftovers(data.to_vec());
-    let catalog = catalog(&super::temp_dir("pg-fstop-catalog"));
-    let leader = start(&data[0], &catalog, &database);
-    let follower = start(&data[1], &catalog, &database);
     let mut stubborn = spec(false);
     stubborn["environment"]["command"] = "trap '' TERM; echo trapped; sleep 1000".into();
     let id = submitted(&leader, &stubborn);
