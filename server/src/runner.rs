@@ -1257,9 +1257,13 @@ impl Runner {
                 Decision::Wait { id, reason } => {
                     let mut reasons = self.reasons.lock().await;
                     if reasons.get(&id) != Some(&reason) {
+                        let known = reasons.contains_key(&id);
                         reasons.insert(id.clone(), reason.clone());
                         drop(reasons);
-                        self.event(&id, event_kind::QUEUED, queued(&reason)).await;
+                        let said = queued(&reason);
+                        if known || !self.said_last_of_its_stay(&id, &said).await {
+                            self.event(&id, event_kind::QUEUED, said).await;
+                        }
                     }
                 }
                 Decision::Reason { id, reason } => {
@@ -1270,6 +1274,26 @@ impl Runner {
         if freed {
             Box::pin(self.pump()).await;
         }
+    }
+
+    /// Whether `said` is what task `id`'s events last said of why it waits, in the stay
+    /// it is in (no admission or retry since): a server that starts, or takes the lead,
+    /// knows no reason yet, and would write the same line again at each change of lead.
+    async fn said_last_of_its_stay(&self, id: &TaskId, said: &Message) -> bool {
+        let query = EventQuery {
+            kinds: &[
+                event_kind::QUEUED,
+                event_kind::ADMITTED,
+                event_kind::RETRYING,
+            ],
+            before: None,
+            limit: Some(1),
+        };
+        self.store.events_page(id, query).await.is_ok_and(|page| {
+            page.events.last().is_some_and(|last| {
+                last.kind == event_kind::QUEUED && last.keyed.as_ref() == Some(said)
+            })
+        })
     }
 
     /// The lock of task `id` (see [`Runner::launches`]).
