@@ -66,7 +66,7 @@
 //! | `basic.task_type.ray_unused` | info | A PyTorchJob's spec with Ray settings or a head spec; they are dropped on submit. |
 //! | `basic.tags.too_many` | error | More tags than allowed. |
 //! | `basic.tags.key.invalid` | error | A tag key is not label-like. |
-//! | `basic.tags.key.reserved` | error | A tag key under a prefix the platform or an operator owns (`kubernetes.io/`, `k8s.io/` and their subdomains, `kueue.x-k8s.io/`, `volcano.sh/`, `ray.io/`, `kubeflow.org/`, `training.kubeflow.org/`, `scheduling.x-k8s.io/`, `berth.`). |
+//! | `basic.tags.key.reserved` | error | A tag key under a prefix the platform or an operator owns (`kubernetes.io/`, `k8s.io/`, `kueue.x-k8s.io/`, `volcano.sh/`, `ray.io/`, `kubeflow.org/`, `training.kubeflow.org/`, `scheduling.x-k8s.io/`, each with its subdomains, and `berth.`). |
 //! | `basic.tags.value.invalid` | error | A tag value is not label-like. |
 //! | `basic.tags.duplicate` | error | The same tag key twice. |
 //! | `basic.tags.not_maintained` | error | Tag validation is on and the tag is not maintained. |
@@ -79,7 +79,7 @@
 //! | `env.name.invalid` | error | Env var name is not `[A-Za-z_][A-Za-z0-9_]*`. |
 //! | `env.name.reserved_prefix` | error | Env var name starts with `KUBERNETES_`. |
 //! | `env.name.duplicate` | error | The same env var name twice. |
-//! | `env.name.platform_injected` | warning | A name the platform injects; the platform's value wins. |
+//! | `env.name.platform_injected` | warning | A name the platform injects; the platform's value wins. In a RayJob runtime env's `env_vars`, only the context names and `RAY_ADDRESS`: Ray gives the job's processes the user's value of any other `RAY_*` name. |
 //! | `env.name.shadows_persistent` | info | Same name as a persistent env var; this task's value wins. |
 //! | `env.name.overrides_time_zone` | info | A `TZ` env var other than the task's time zone: its pods run in the var's zone. At the var (the task's, a runtime env's) or, for a persistent one, at the time zone. |
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
@@ -89,7 +89,7 @@
 //! | `storage.volume.unknown` | error | The volume is not in this cluster. |
 //! | `storage.duplicate` | error | The same volume at the same path twice. |
 //! | `storage.volume.rwo_multi_pod` | warning | An RWO volume on a task with more than one pod: it attaches to one node only. |
-//! | `storage.none` | info | No storage volume at all: outputs are lost when the task ends. |
+//! | `storage.none` | info | No storage volume at all (a RayJob's shared storage counts as one): outputs are lost when the task ends. |
 //! | `datasets.unknown` | error | The dataset is not in this cluster. |
 //! | `models.unknown` | error | The model is not in this cluster. |
 //! | `mount.path.not_absolute` | error | Mount path is not absolute. |
@@ -137,7 +137,7 @@
 //! | `advanced.monitoring.port.master` | error | A PyTorchJob's metrics port is the master port. |
 //! | `advanced.monitoring.port.ray` | error | A RayJob's metrics port is one of Ray's own (6379, 8265, 10001, 8080, 52365). |
 //! | `advanced.monitoring.port.ssh` | error | Metrics port 22 while pod SSH is on. |
-//! | `advanced.monitoring.path.invalid` | error | Metrics path does not start with `/`. |
+//! | `advanced.monitoring.path.invalid` | error | Metrics path does not start with `/`, or holds a byte a URL path may not (a space, `?`, `#`, `%`, non-ASCII): Prometheus would escape it and scrape nothing. |
 //! | `advanced.image_pull_retries.out_of_range` | error | Image-pull retries below −1. |
 //! | `advanced.ssh.single_pod` | info | SSH on a task with one pod. |
 //! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
