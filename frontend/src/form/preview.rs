@@ -123,20 +123,25 @@ pub fn Preview(
             if rendered_for.with_untracked(|last| last.as_deref() == Some(spec.as_str())) {
                 // A refusal by findings is shown as submit's is: at each field, in the
                 // summary and the sections' counts, until the draft changes.
-                let placed = matches!(&objects, Err(crate::api::ClientError::Api(body)) if !body.issues.is_empty())
-                    && cx.spec.with_untracked(|now| *now == draft);
-                if placed && let Err(crate::api::ClientError::Api(body)) = &objects {
-                    let mut report = Report::new();
-                    for issue in &body.issues {
-                        report.push_issue(issue.clone().into());
+                let placed = match &objects {
+                    Err(crate::api::ClientError::Api(body))
+                        if !body.issues.is_empty()
+                            && cx.spec.with_untracked(|now| *now == draft) =>
+                    {
+                        let mut report = Report::new();
+                        for issue in &body.issues {
+                            report.push_issue(issue.clone().into());
+                        }
+                        cx.server.set(Some((draft, report)));
+                        // As a refused submit does: the plan beside it is drawn again from
+                        // the use now, not in up to 30 s; Render is now off, and the focus
+                        // goes to the findings, each a way to its field.
+                        refresh_usage.run(());
+                        crate::components::refocus_if_lost(form, &[".findings-summary"]);
+                        true
                     }
-                    cx.server.set(Some((draft, report)));
-                    // As a refused submit does: the plan beside it is drawn again from the
-                    // use now, not in up to 30 s; Render is now off, and the focus goes to
-                    // the findings, each a way to its field.
-                    refresh_usage.run(());
-                    crate::components::refocus_if_lost(form, &[".findings-summary"]);
-                }
+                    _ => false,
+                };
                 rendered.set(Some((objects, placed)));
             }
         });
