@@ -81,6 +81,12 @@ if [ ! -f "$tools/node_modules/axe-core/axe.min.js" ] || ! grep -q "\"version\":
   mkdir -p "$tools"
   npm install --silent --no-audit --no-fund --prefix "$tools" "axe-core@$AXE_CORE_VERSION" >/dev/null
 fi
+TERSER_VERSION=5.51.4
+if [ ! -f "$tools/node_modules/terser/package.json" ] || ! grep -q "\"version\": \"$TERSER_VERSION\"" "$tools/node_modules/terser/package.json"; then
+  say "installing terser $TERSER_VERSION (npm) to minify the release builds' JS modules"
+  mkdir -p "$tools"
+  npm install --silent --no-audit --no-fund --prefix "$tools" "terser@$TERSER_VERSION" >/dev/null
+fi
 if [ ! -x "$tools/venv/bin/schemathesis" ]; then
   say "installing schemathesis (PyPI) into .tools/venv"
   mkdir -p "$tools"

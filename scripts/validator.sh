@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the validator package for other portals (frontend/validator, no Leptos) into
-# dist/validator/: berth_validator.js (an ES module) and berth_validator_bg.wasm, its
+# dist/validator/: berth_validator.js (an ES module, minified, its API documented in
+# berth_validator.d.ts) and berth_validator_bg.wasm, its
 # optional YAML module for RayJob runtime envs (frontend/validator/yaml:
 # berth_validator_yaml.js and berth_validator_yaml_bg.wasm), the main module with that
 # reader inside for portals that always check runtime envs (full/), and copies the
@@ -23,4 +24,6 @@ package berth-validator berth_validator "$out/full" --features shared/yaml
 package berth-validator-yaml berth_validator_yaml "$out"
 # Last, so the next incremental build of the main module starts from it.
 package berth-validator berth_validator "$out" ${features:+--features "$features"}
+# Their docs and types are in the .d.ts files wasm-bindgen writes beside them.
+[ "${BERTH_WASM_OPT:-1}" = 0 ] || bash "$root/scripts/minify-js.sh" "$out"
 cp public/validator.html public/embed.html "$(dirname "$out")/"

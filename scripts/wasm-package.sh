@@ -3,14 +3,17 @@
 target="${CARGO_TARGET_DIR:-target}"
 
 # package <crate> <wasm name> <out dir> [cargo args]: cargo's `wasm-release` build, then
-# wasm-bindgen's ES module and wasm into <out dir>, then wasm-opt on the wasm. Each wasm
+# wasm-bindgen's ES module, its TypeScript declarations (the API's docs for a portal's
+# editor) and wasm into <out dir>, then wasm-opt on the wasm. Each wasm
 # goes through wasm-bindgen before the next build replaces it. BERTH_WASM_OPT=0 leaves
 # the wasm unoptimised (a `trunk serve` rebuild).
 package() {
   local crate=$1 module=$2 dir=$3; shift 3
   cargo build --locked -p "$crate" --target wasm32-unknown-unknown --profile wasm-release "$@"
-  wasm-bindgen --target web --no-typescript --out-dir "$dir" \
+  wasm-bindgen --target web --out-dir "$dir" \
     "$target/wasm32-unknown-unknown/wasm-release/$module.wasm"
+  # The wasm's own declarations are for bundlers, not portals.
+  rm -f "$dir/${module}_bg.wasm.d.ts"
   if [ "${BERTH_WASM_OPT:-1}" = 0 ]; then
     return
   elif command -v wasm-opt >/dev/null; then
