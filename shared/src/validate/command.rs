@@ -3,12 +3,13 @@
 use super::syntax::mentions;
 use super::{Cx, IssueCode, Report, field_path, require};
 use crate::injected::PYTORCH_DISTRIBUTED;
+use crate::quota::Plan;
 use crate::task::{TaskSpec, TaskType};
 
 /// Longest command, in bytes.
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 
-pub(super) fn check(cx: &Cx, report: &mut Report) {
+pub(super) fn check(cx: &Cx, plan: Option<&Plan>, report: &mut Report) {
     let command = &cx.spec.environment.command;
     let path = field_path!(TaskSpec: environment.command);
     if !require(report, command, || path.clone()) {
@@ -34,7 +35,7 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
     let replicas = cx.spec.replicas();
     if command.contains("torchrun") || command.contains("torch.distributed.run") {
-        if let Some(gpus) = gpus_per_replica(cx).filter(|&g| g > 0)
+        if let Some(gpus) = gpus_per_replica(cx, plan).filter(|&g| g > 0)
             && let Some(written) =
                 flag(command, &["--nproc_per_node", "--nproc-per-node"]).filter(|&n| n != gpus)
         {
@@ -60,10 +61,18 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
 }
 
-/// GPUs one replica gets with the first spec of the priority list.
-fn gpus_per_replica(cx: &Cx) -> Option<u64> {
-    let spec = cx.cluster?.spec(cx.spec.compute.specs.first()?)?;
-    spec.per_unit
+/// GPUs one replica gets with the spec the task would start on or queue for, which is
+/// not the first of the list when that one is skipped (over quota, or no node hosts it);
+/// with the first while no spec is usable.
+fn gpus_per_replica(cx: &Cx, plan: Option<&Plan>) -> Option<u64> {
+    let specs = &cx.spec.compute.specs;
+    let id = plan
+        .and_then(Plan::used)
+        .map(|used| &used.spec)
+        .or(specs.first())?;
+    cx.cluster?
+        .spec(id)?
+        .per_unit
         .gpu
         .checked_mul(u64::from(cx.spec.compute.units_per_node))
 }

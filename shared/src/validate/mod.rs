@@ -143,8 +143,12 @@ pub fn check(spec: &TaskSpec, catalog: &Catalog, usage: &Usage, user: &User) -> 
     basic::check(&cx, &mut report);
     environment::check(&cx, &mut report);
     mounts::check(&cx, &mut report);
-    command::check(&cx, &mut report);
-    let plan = compute::check(&cx, &mut report);
+    // The torchrun lint reads the spec the plan uses; the compute findings still follow
+    // the command's, in the form's order.
+    let mut compute = Report::new();
+    let plan = compute::check(&cx, &mut compute);
+    command::check(&cx, plan.as_ref(), &mut report);
+    report.extend(compute);
     advanced::check(&cx, &mut report);
     ray::check(&cx, &mut report);
     Check {
