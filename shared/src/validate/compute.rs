@@ -238,18 +238,22 @@ fn bound_by<'s>(bound: &mut Option<(u32, &'s str)>, spec: &'s crate::catalog::In
 fn plan_findings(plan: &Plan, report: &mut Report) {
     let list = field_path!(TaskSpec: compute.specs);
     let blocked = plan.outcome == Outcome::Blocked;
+    // A distinct head's line is the same with every worker spec: said once.
+    let mut head_said = false;
     for candidate in &plan.candidates {
         let at_spec = list.index(candidate.index);
         for line in &candidate.quota {
             // A line of the head's own spec is the head's.
-            let at = if candidate.head.as_ref().is_some_and(|h| h.spec == line.spec) {
+            let head = candidate.head.as_ref().is_some_and(|h| h.spec == line.spec);
+            if line.is_ok() || (head && head_said) {
+                continue;
+            }
+            head_said |= head;
+            let at = if head {
                 field_path!(TaskSpec: compute.head_spec)
             } else {
                 at_spec.clone()
             };
-            if line.is_ok() {
-                continue;
-            }
             if !blocked {
                 report.push(
                     at,
@@ -371,6 +375,68 @@ mod units_tests {
                 max: 8,
                 spec: "a100-1g".into()
             }
+        );
+    }
+}
+
+#[cfg(test)]
+mod head_quota_tests {
+    use crate::catalog::Quota;
+    use crate::resources::Resources;
+    use crate::task::ResourceKind;
+    use crate::{FieldPath, IssueCode};
+
+    #[test]
+    fn a_distinct_heads_shortfall_is_said_once_whatever_the_worker_specs() {
+        // SPEC.md section 4: when no spec passes quota, the error names each spec's
+        // shortfall; the head's line is one line, whichever worker spec it goes with.
+        let mut catalog = crate::demo::catalog();
+        let cluster = &mut catalog.regions[0].clusters[0];
+        let cpu = cluster.pools[1]
+            .nodes
+            .iter()
+            .find(|n| n.gpu_model.is_none())
+            .expect("a CPU node in sh-a-shared")
+            .clone();
+        cluster.pools[0].nodes.push(cpu);
+        catalog.quotas.push(Quota {
+            user: "alice".into(),
+            kind: Some(ResourceKind::Reserved),
+            pool: "sh-a-h100".into(),
+            spec: "cpu-8c".into(),
+            limit: Resources {
+                gpu: 0,
+                vcpu: 4,
+                memory_gib: 16,
+            },
+        });
+        let spec = crate::demo::ray().with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-a".into();
+            s.compute.pool = Some("sh-a-h100".into());
+            s.compute.specs = vec!["h100-1g".into(), "h100-8g".into()];
+            s.compute.units_per_node = 1;
+            s.compute.head_spec = Some("cpu-8c".into());
+        });
+        let report = crate::validate(&spec, &catalog, &Default::default(), &crate::demo::user());
+        let head = FieldPath::of(&["compute", "head_spec"]);
+        let said: Vec<_> = report.at(&head).map(|i| i.code.clone()).collect();
+        // One unit of cpu-8c: 8 vCPUs and 32 GiB, against 4 and 16 left.
+        assert_eq!(
+            said,
+            [
+                IssueCode::QuotaExceeded {
+                    dimension: crate::vocab::Dimension::Vcpu,
+                    requested: 8,
+                    remaining: 4
+                },
+                IssueCode::QuotaExceeded {
+                    dimension: crate::vocab::Dimension::MemoryGib,
+                    requested: 32,
+                    remaining: 16
+                },
+            ],
+            "{report}"
         );
     }
 }
