@@ -83,14 +83,11 @@ fn name_prefix(cx: &Cx, report: &mut Report) {
     }
     if let Some(task_type) = cx.spec.basic.task_type {
         let max = max_name_prefix_len(task_type, cx.spec.scheduled_workers());
-        if prefix.len() > max {
-            report.push(
-                path,
-                IssueCode::NamePrefixTooLong {
-                    max,
-                    len: prefix.len(),
-                },
-            );
+        // Characters, as the message and the form's counter say: a valid prefix is ASCII,
+        // so only one of other characters (already refused) counts otherwise than bytes.
+        let len = prefix.chars().count();
+        if len > max {
+            report.push(path, IssueCode::NamePrefixTooLong { max, len });
         }
     }
 }
@@ -193,5 +190,30 @@ mod tests {
         ] {
             assert!(!is_reserved_tag_key(key), "{key}");
         }
+    }
+}
+
+#[cfg(test)]
+mod prefix_tests {
+    use crate::IssueCode;
+    use crate::validate::Lang;
+
+    #[test]
+    fn a_prefix_too_long_is_said_its_length_in_characters() {
+        let spec = crate::demo::ray().with(|s| s.basic.name_prefix = "训".repeat(42));
+        let said: Vec<_> = crate::validate(
+            &spec,
+            &crate::demo::catalog(),
+            &crate::demo::usage(),
+            &crate::demo::user(),
+        )
+        .into_localized(Lang::En)
+        .into_iter()
+        .filter(|i| matches!(i.code, IssueCode::NamePrefixTooLong { .. }))
+        .map(|i| (i.code, i.message))
+        .collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].0, IssueCode::NamePrefixTooLong { max: 41, len: 42 });
+        assert!(said[0].1.contains("42 characters"), "{}", said[0].1);
     }
 }
