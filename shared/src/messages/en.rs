@@ -164,6 +164,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "needs {requested} but the pool has {remaining} free now; the task will queue",
     ),
     (
+        "compute.pool.availability_exceeded#idle",
+        "needs {requested} but idle capacity at the chosen stability or above has {remaining} now; the task will queue",
+    ),
+    (
         "compute.pool.kind_mismatch",
         "does not serve this resource kind; pick another pool",
     ),

@@ -135,6 +135,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "需要 {requested}，资源池当前可用 {remaining}，任务将排队",
     ),
     (
+        "compute.pool.availability_exceeded#idle",
+        "需要 {requested}，所选稳定性等级及以上的闲时资源当前可用 {remaining}，任务将排队",
+    ),
+    (
         "compute.pool.kind_mismatch",
         "该资源池不支持此资源类型，请选择其他资源池",
     ),

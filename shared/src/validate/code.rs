@@ -320,7 +320,7 @@ issue_codes! {
     /// Demand above the pool's free amount: the task will queue.
     /// One finding for all short dimensions, so a task too large for the pool reads as one
     /// warning, not three.
-    PoolAvailabilityExceeded { /** Each short dimension: demand, and free in the pool as `remaining`. */ short: Vec<Shortfall> } = "compute.pool.availability_exceeded", Warning;
+    PoolAvailabilityExceeded { /** Each short dimension: demand, and free in the pool as `remaining`. */ short: Vec<Shortfall>, /** Whether `remaining` is idle capacity at the chosen stability or above (idle resources), not the pool's free capacity. */ idle: bool } = "compute.pool.availability_exceeded", Warning;
     /// Not all replicas can be placed now: the task will queue.
     GangWillQueue { /** Why. */ reason: QueueReason } = "compute.gang.will_queue", Warning;
     /// The replicas can never be placed at once.
@@ -473,7 +473,7 @@ impl IssueCode {
                 ("remaining", n(remaining)),
                 ("short", n(&(requested - remaining))),
             ],
-            PoolAvailabilityExceeded { short } => {
+            PoolAvailabilityExceeded { short, idle } => {
                 let requested: Vec<String> = short
                     .iter()
                     .map(|s| {
@@ -485,10 +485,14 @@ impl IssueCode {
                     })
                     .collect();
                 let remaining: Vec<String> = short.iter().map(|s| n(&s.remaining)).collect();
-                vec![
+                let args = vec![
                     ("requested", list(lang, &requested)),
                     ("remaining", list(lang, &remaining)),
-                ]
+                ];
+                if *idle {
+                    return ("compute.pool.availability_exceeded#idle", args);
+                }
+                args
             }
             QuotaSkipped { spec, short } if short.is_empty() => {
                 return (
@@ -795,7 +799,10 @@ mod tests {
                 spec: "gpu-8x".into(),
                 short: shorts.clone(),
             },
-            PoolAvailabilityExceeded { short: shorts },
+            PoolAvailabilityExceeded {
+                short: shorts,
+                idle: false,
+            },
             MonitoringPortIsMaster { port: 23456 },
             RuntimeEnvInvalidYaml {
                 line: 2,
@@ -1153,6 +1160,7 @@ mod tests {
                 short(Dimension::Vcpu, 128, 96),
                 short(Dimension::MemoryGib, 960, 720),
             ],
+            idle: false,
         };
         assert_eq!(
             code.message(Lang::En),

@@ -294,7 +294,13 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
         if let Some(used) = plan.candidate(*index)
             && let Err(short) = quota::fits(used.demand, used.available)
         {
-            report.push(list.clone(), IssueCode::PoolAvailabilityExceeded { short });
+            report.push(
+                list.clone(),
+                IssueCode::PoolAvailabilityExceeded {
+                    short,
+                    idle: plan.kind == ResourceKind::Idle,
+                },
+            );
         }
         report.push(
             list,
@@ -437,6 +443,76 @@ mod head_quota_tests {
                 },
             ],
             "{report}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod availability_tests {
+    use crate::IssueCode;
+    use crate::task::{IdleStability, ResourceKind};
+    use crate::validate::Lang;
+
+    /// The availability finding of `spec` on the demo, in both languages.
+    fn availability(spec: &crate::task::TaskSpec) -> Vec<(IssueCode, String, String)> {
+        let report = crate::validate(
+            spec,
+            &crate::demo::catalog(),
+            &crate::demo::usage(),
+            &crate::demo::user(),
+        );
+        report
+            .issues()
+            .iter()
+            .filter(|i| matches!(i.code, IssueCode::PoolAvailabilityExceeded { .. }))
+            .map(|i| (i.code.clone(), i.message(Lang::En), i.message(Lang::Zh)))
+            .collect()
+    }
+
+    #[test]
+    fn an_idle_tasks_availability_is_the_idle_capacity_and_says_so() {
+        // SPEC.md section 4: for idle, the available amount is the idle quantity of offers
+        // at or above the chosen stability, not the pool's free capacity.
+        let spec = crate::demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.idle_stability = Some(IdleStability::Low);
+            s.compute.pool = None;
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.specs = vec!["a100-1g".into()];
+            s.compute.units_per_node = 8;
+            s.compute.workers = 1;
+        });
+        let said = availability(&spec);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            matches!(
+                &said[0].0,
+                IssueCode::PoolAvailabilityExceeded { idle: true, .. }
+            ),
+            "{said:?}"
+        );
+        assert!(
+            said[0].1.contains("idle capacity at the chosen stability"),
+            "{}",
+            said[0].1
+        );
+        assert!(!said[0].1.contains("the pool"), "{}", said[0].1);
+        assert!(said[0].2.contains("闲时资源"), "{}", said[0].2);
+        // A pool's own: the pool's free capacity, as before.
+        let pool = spec.clone().with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-b".into();
+            s.compute.kind = Some(ResourceKind::OnDemand);
+            s.compute.idle_stability = None;
+            s.compute.specs = vec!["l40s-1g".into()];
+            s.compute.units_per_node = 2;
+            s.compute.workers = 3;
+        });
+        let said = availability(&pool);
+        assert!(
+            matches!(&said[..], [(IssueCode::PoolAvailabilityExceeded { idle: false, .. }, en, _)] if en.contains("the pool has")),
+            "{said:?}"
         );
     }
 }
