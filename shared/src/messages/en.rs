@@ -966,6 +966,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "the head needs {need} {unit}; the largest node has {largest_total}",
     ),
     (
+        "never.head_too_large#mixed",
+        "no node of the pool has all the head needs at once, even empty",
+    ),
+    (
         "never.no_matching_node",
         "no node of the pool has {gpu_model} GPUs",
     ),
@@ -985,6 +989,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "never.replica_too_large",
         "one replica needs {need} {unit}; the largest node has {largest_total}",
     ),
+    (
+        "never.replica_too_large#mixed",
+        "no node of the pool has all one replica needs at once, even empty",
+    ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "no spec of the list can be used now"),
     (
@@ -997,8 +1005,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "the largest free node has {largest_free} {unit}; the head needs {need}",
     ),
     (
+        "queue.head_has_no_room#mixed",
+        "no node has all the head needs free at once",
+    ),
+    (
         "queue.no_node_hosts_one",
         "the largest free node has {largest_free} {unit}; one replica needs {need}",
+    ),
+    (
+        "queue.no_node_hosts_one#mixed",
+        "no node has all one replica needs free at once",
     ),
     ("queue.none_free", "no node has a free {unit}"),
     (

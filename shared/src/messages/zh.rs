@@ -816,6 +816,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Head 需要 {need} {unit}，最大的节点只有 {largest_total}",
     ),
     (
+        "never.head_too_large#mixed",
+        "即使空闲，资源池中也没有节点能同时满足 Head 所需的全部资源",
+    ),
+    (
         "never.no_matching_node",
         "资源池中没有 {gpu_model} GPU 节点",
     ),
@@ -828,6 +832,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "never.replica_too_large",
         "单个副本需要 {need} {unit}，最大的节点只有 {largest_total}",
     ),
+    (
+        "never.replica_too_large#mixed",
+        "即使空闲，资源池中也没有节点能同时满足单个副本所需的全部资源",
+    ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "列表中的实例规格当前均不可用"),
     ("queue.capacity_changed", "调度期间可用资源发生了变化"),
@@ -837,8 +845,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "空闲最多的节点只有 {largest_free} {unit}，Head 需要 {need}",
     ),
     (
+        "queue.head_has_no_room#mixed",
+        "没有节点能同时空出 Head 所需的全部资源",
+    ),
+    (
         "queue.no_node_hosts_one",
         "空闲最多的节点只有 {largest_free} {unit}，单个副本需要 {need}",
+    ),
+    (
+        "queue.no_node_hosts_one#mixed",
+        "没有节点能同时空出单个副本所需的全部资源",
     ),
     ("queue.none_free", "所有节点的空闲资源均不足 1 {unit}"),
     (

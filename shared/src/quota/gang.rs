@@ -25,7 +25,10 @@ pub struct Slot {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QueueReason {
-    /// No node has room for even one replica now.
+    /// No node has room for even one replica now. On nodes of different shapes no one
+    /// dimension may be short (one node lacks vCPUs, another memory): then `largest_free`
+    /// is not below `need`, and the reason reads as no node having all of it at once. The
+    /// same holds for the head's and the never-fit reasons below.
     NoNodeHostsOne {
         /// The dimension that is short on the roomiest node.
         dimension: Dimension,
@@ -122,7 +125,9 @@ impl Fit {
 /// Where `need` falls short on the slots that pass `filter`, measured by `pick` (free
 /// or total): the first dimension in which it is above the per-dimension maximum, that
 /// maximum, and the need. This is what "the largest free node has 4 GPUs; one replica
-/// needs 8" reports.
+/// needs 8" reports. On nodes of different shapes no dimension may be short of the
+/// maximum (one node lacks vCPUs, another memory): then the maximum returned is not
+/// below the need, which the reasons' messages say as no node having all of it at once.
 pub(crate) fn shortest(
     slots: &[Slot],
     need: &Resources,
@@ -767,7 +772,9 @@ impl QueueReason {
 /// read as a fault), whoever needs it.
 fn no_room(key: &'static str, dimension: Dimension, largest_free: u64, need: u64) -> Message {
     // One message either way: its arguments the none-free text leaves out cost nothing.
-    let key = if largest_free == 0 {
+    let key = if largest_free >= need {
+        mixed(key)
+    } else if largest_free == 0 {
         "queue.none_free"
     } else {
         key
@@ -816,10 +823,26 @@ impl NeverReason {
 /// Why a replica or the head can never start: its need against the largest node's total.
 /// One body for both (each copy is code of its own in the validator package).
 fn too_large(key: &'static str, dimension: Dimension, largest_total: u64, need: u64) -> Message {
+    let key = if largest_total >= need {
+        mixed(key)
+    } else {
+        key
+    };
     Message::new(key)
         .with("need", need)
         .with_message("unit", dimension.unit_message(need))
         .with("largest_total", largest_total)
+}
+
+/// The wording of `key` for nodes of different shapes, none short of the need in any one
+/// dimension of the largest, yet none with all of it ([`shortest`]).
+fn mixed(key: &'static str) -> &'static str {
+    match key {
+        "queue.no_node_hosts_one" => "queue.no_node_hosts_one#mixed",
+        "queue.head_has_no_room" => "queue.head_has_no_room#mixed",
+        "never.replica_too_large" => "never.replica_too_large#mixed",
+        _ => "never.head_too_large#mixed",
+    }
 }
 
 #[cfg(test)]
@@ -1229,5 +1252,146 @@ mod tests {
             reason.message(Lang::En),
             "the largest free node has 4 GPUs; one replica needs 8"
         );
+    }
+}
+
+#[cfg(test)]
+mod reason_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn slot(free: (u64, u64, u64), total: (u64, u64, u64)) -> Slot {
+        Slot {
+            free: Resources::new(free.0, free.1, free.2),
+            total: Resources::new(total.0, total.1, total.2),
+            worker: true,
+            head: true,
+        }
+    }
+
+    #[test]
+    fn nodes_of_different_shapes_none_with_room_say_so_not_a_dimension_that_is_there() {
+        // SPEC.md section 4: "will queue and why". One node lacks vCPUs, the other memory
+        // and GPUs: no dimension is short of the largest node's, yet neither hosts one.
+        let slots = [
+            slot((8, 10, 900), (8, 96, 960)),
+            slot((2, 96, 100), (8, 96, 960)),
+        ];
+        let need = Resources::new(4, 24, 200);
+        let fit = gang_fit(&slots, need, 1, None);
+        let Fit::Queue { reason } = &fit else {
+            panic!("{fit:?}")
+        };
+        assert_eq!(
+            reason.message(Lang::En),
+            "no node has all one replica needs free at once"
+        );
+        assert_eq!(
+            reason.message(Lang::Zh),
+            "没有节点能同时空出单个副本所需的全部资源"
+        );
+        // Their totals of the same shapes: it can never start.
+        let empty = [
+            slot((8, 10, 900), (8, 10, 900)),
+            slot((2, 96, 100), (2, 96, 100)),
+        ];
+        let fit = gang_fit(&empty, need, 1, None);
+        let Fit::Never { reason } = &fit else {
+            panic!("{fit:?}")
+        };
+        assert_eq!(
+            reason.message(Lang::En),
+            "no node of the pool has all one replica needs at once, even empty"
+        );
+        // A head the same way.
+        let fit = gang_fit(&empty, Resources::new(1, 1, 1), 1, Some(need));
+        let Fit::Never { reason } = &fit else {
+            panic!("{fit:?}")
+        };
+        assert_eq!(
+            reason.message(Lang::En),
+            "no node of the pool has all the head needs at once, even empty"
+        );
+        // A CPU task is never told of GPUs.
+        let cpu = Resources::new(0, 24, 200);
+        let fit = gang_fit(&slots, cpu, 1, None);
+        let Fit::Queue { reason } = &fit else {
+            panic!("{fit:?}")
+        };
+        assert!(!reason.message(Lang::En).contains("GPU"), "{reason:?}");
+    }
+
+    /// The largest of `d` on the slots that may host a worker, read by `pick`.
+    fn largest(slots: &[Slot], d: Dimension, pick: fn(&Slot) -> Resources) -> u64 {
+        slots
+            .iter()
+            .filter(|s| s.worker)
+            .map(|s| pick(s).get(d))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A replica's no-room reason is true: the dimension it names is short of the need on
+    /// every node that may host one, by the amount it says; or, where none is, it says
+    /// that no node has all of the need at once, and no node does.
+    fn holds(
+        slots: &[Slot],
+        need: Resources,
+        said: (Dimension, u64, u64),
+        text: String,
+        pick: fn(&Slot) -> Resources,
+    ) -> Result<(), TestCaseError> {
+        let (d, most, n) = said;
+        prop_assert_eq!(n, need.get(d));
+        prop_assert_eq!(most, largest(slots, d, pick));
+        let short = Dimension::ALL
+            .into_iter()
+            .any(|e| largest(slots, e, pick) < need.get(e));
+        if short {
+            prop_assert!(most < n, "{:?} {} of {}", d, most, n);
+        } else {
+            prop_assert!(text.starts_with("no node"), "{}", text);
+            prop_assert!(text.contains("all"), "{}", text);
+            prop_assert!(
+                !slots.iter().any(|s| s.worker && need.fits_within(&pick(s))),
+                "a node has room"
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn a_no_room_reason_says_what_is_short_or_that_no_node_has_it_all(
+            nodes in prop::collection::vec(
+                ((0u64..=6, 0u64..=6, 0u64..=6), (0u64..=3, 0u64..=3, 0u64..=3), prop::bool::weighted(0.8)),
+                1..=4,
+            ),
+            need in (0u64..=4, 0u64..=4, 1u64..=4),
+            workers in 1u64..=3,
+        ) {
+            let slots: Vec<Slot> = nodes
+                .into_iter()
+                .map(|((g, c, m), (ug, uc, um), worker)| {
+                    let total = Resources::new(g, c, m);
+                    Slot {
+                        free: total.saturating_sub(Resources::new(ug, uc, um)),
+                        total,
+                        worker,
+                        head: false,
+                    }
+                })
+                .collect();
+            let need = Resources::new(need.0, need.1, need.2);
+            match gang_fit(&slots, need, workers, None) {
+                Fit::Queue { reason: reason @ QueueReason::NoNodeHostsOne { dimension, largest_free, need: n } } => {
+                    holds(&slots, need, (dimension, largest_free, n), reason.message(Lang::En), |s| s.free)?;
+                }
+                Fit::Never { reason: reason @ NeverReason::ReplicaTooLarge { dimension, largest_total, need: n } } => {
+                    holds(&slots, need, (dimension, largest_total, n), reason.message(Lang::En), |s| s.total)?;
+                }
+                _ => {}
+            }
+        }
     }
 }
