@@ -483,8 +483,9 @@ fn free_sum<'s>(slots: impl Iterator<Item = &'s Slot>) -> Resources {
 }
 
 /// Idle tasks never fail for lack of idle capacity, which comes and goes: they wait.
-/// They can never start only when a replica or the head is larger than any node of the
-/// pool (`pool` is the verdict on the pool's nodes).
+/// They can never start only when the pool's nodes, whose idle capacity is offered, could
+/// not hold the gang even empty (`pool` is the verdict on them): a replica or the head
+/// larger than any node, or more replicas than the empty pool holds (SPEC.md section 4).
 fn idle_fit(
     pool: Fit,
     idle: &[Slot],
@@ -496,7 +497,8 @@ fn idle_fit(
         reason:
             reason @ (NeverReason::NoMatchingNode { .. }
             | NeverReason::ReplicaTooLarge { .. }
-            | NeverReason::HeadTooLarge { .. }),
+            | NeverReason::HeadTooLarge { .. }
+            | NeverReason::PoolTooSmall { .. }),
     } = pool
     {
         return Fit::Never { reason };
