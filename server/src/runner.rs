@@ -1351,8 +1351,12 @@ impl Runner {
             Err(err) => return Err(err.to_string()),
         }
         let nodes = placement.nodes();
-        // A Ray head of its own spec is said too: the workers' spec alone hides it.
+        // A Ray head of its own spec is said too: the workers' spec alone hides it. With
+        // no workers the head is the one pod, and the workers' spec none of them.
         let admitted = match placement.head.as_ref().filter(|h| h.spec != placement.spec) {
+            Some(head) if placement.workers.is_empty() => {
+                Message::new("event.admitted#head_only").with("head", &head.spec)
+            }
             Some(head) => Message::new("event.admitted#head_placed").with("head", &head.spec),
             None => Message::new("event.admitted#placed"),
         };

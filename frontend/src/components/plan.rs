@@ -88,13 +88,20 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
     }
 }
 
+/// The spec the task's pods would take: a RayJob of no workers is its head alone.
+fn pods_spec(plan: &Plan, index: usize) -> String {
+    plan.candidate(index)
+        .map(|c| match &c.head {
+            Some(head) if c.workers == 0 => head.spec.clone(),
+            _ => c.spec.clone(),
+        })
+        .unwrap_or_default()
+}
+
 fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
-            let spec = plan
-                .candidate(*index)
-                .map(|c| c.spec.clone())
-                .unwrap_or_default();
+            let spec = pods_spec(plan, *index);
             (
                 "outcome now",
                 text(
@@ -105,10 +112,7 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
             )
         }
         Outcome::Queue { index, reason } => {
-            let spec = plan
-                .candidate(*index)
-                .map(|c| c.spec.clone())
-                .unwrap_or_default();
+            let spec = pods_spec(plan, *index);
             (
                 "outcome queue",
                 text(

@@ -879,8 +879,12 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
         "{verdicts}"
     );
     assert!(!verdicts.contains("one replica"), "{verdicts}");
+    // It starts with the head's spec, its one pod: not the workers' spec, which none takes.
+    let outcome = form.text("outcome");
+    assert!(outcome.starts_with("Starts now with cpu-8c"), "{outcome}");
     form.type_in("compute.workers", "1").await;
     assert!(form.text("verdicts").contains("one replica: "));
+    assert!(form.text("outcome").starts_with("Starts now with a100-1g"));
 }
 
 #[wasm_bindgen_test]

@@ -129,6 +129,40 @@ async fn an_idle_task_runs_on_the_idle_offers_gpus() {
     }
 }
 
+/// A RayJob of no workers is its head alone: its `admitted` event names the head's spec,
+/// not the workers' spec that no pod takes (explorer, round 19).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rayjob_of_no_workers_is_admitted_as_its_head_alone() {
+    let app = server::app(demo_state().await);
+    let mut spec: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).expect("JSON");
+    spec["environment"]["command"] = "echo head-only".into();
+    spec["environment"]["storage"] = json!([]);
+    spec["environment"]["datasets"] = json!([]);
+    spec["ray"]["shared_storage"]["enabled"] = false.into();
+    spec["ray"]["autoscaling"]["enabled"] = false.into();
+    spec["compute"]["workers"] = 0.into();
+    let (status, task) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::CREATED, "{task}");
+    let id = task["id"].as_str().expect("an id").to_owned();
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    let said: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "admitted")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    assert_eq!(said.len(), 1, "{events}");
+    assert!(
+        said[0]
+            .starts_with("attempt 1 on 1 node, the head alone with cpu-8c: the head on bj-a-cpu-"),
+        "{}",
+        said[0]
+    );
+    assert!(!said[0].contains("a100"), "{}", said[0]);
+}
+
 /// Debug mode keeps a RayJob's cluster after its end on Kubernetes; the local backend
 /// starts none, and the task's events say so rather than leave the user looking for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

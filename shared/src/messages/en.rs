@@ -292,6 +292,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "attempt {attempt} on 1 node with {spec}, the head with {head}",
     ),
     (
+        "event.admitted#head_only",
+        "attempt {attempt} on 1 node, the head alone with {head}: {on}",
+    ),
+    (
         "event.admitted#head_placed",
         "attempt {attempt} on {nodes} nodes with {spec}, the head with {head}: {on}",
     ),

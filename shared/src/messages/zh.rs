@@ -241,6 +241,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}",
     ),
     (
+        "event.admitted#head_only",
+        "第 {attempt} 次运行，使用 1 个节点，仅 Head，实例规格 {head}：{on}",
+    ),
+    (
         "event.admitted#head_placed",
         "第 {attempt} 次运行，使用 {nodes} 个节点，实例规格 {spec}，Head 使用 {head}：{on}",
     ),
