@@ -194,6 +194,11 @@ pub struct Runner {
     /// Whether this server places tasks on nodes: always, unless the store is
     /// replicated and another server leads.
     leading: AtomicBool,
+    /// The lead's term it leads under ([`TaskStore::lead`]), while `leading`.
+    term: AtomicU64,
+    /// Attempts it let go of with the lead: their ends are the next leader's to record,
+    /// even once this server leads again.
+    let_go: std::sync::Mutex<HashSet<(TaskId, u32)>>,
     /// While [`Runner::recover`] ends and re-queues what was running, admission waits
     /// for it: a pass after each end gave the first task's nodes to whatever waited
     /// then, ahead of tasks queued earlier whose room the later ends made.
@@ -490,6 +495,8 @@ impl Runner {
         Runner {
             base: std::sync::RwLock::new(usage.clone()),
             leading: AtomicBool::new(true),
+            term: AtomicU64::new(0),
+            let_go: std::sync::Mutex::default(),
             recovering: AtomicBool::new(false),
             taking_back: Arc::default(),
             adopted: Mutex::new(Adopted::default()),
@@ -1318,7 +1325,7 @@ impl Runner {
             return Ok(false);
         }
         // The lead lost since this pass: nothing is written, and the next leader starts it.
-        if !self.leading() {
+        if !self.still_leads().await {
             return Ok(false);
         }
         let attempt = stored.task.attempts + 1;
@@ -1623,7 +1630,7 @@ impl Runner {
         match event {
             backend::Event::Started { task, attempt } => {
                 let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
-                if current != Some(attempt) {
+                if current != Some(attempt) || !self.still_leads().await {
                     return;
                 }
                 self.step(&task, TaskPhase::Running, None, attempt).await;
@@ -1694,6 +1701,9 @@ impl Runner {
 
     /// A job-level backend (Kubernetes) reports the whole attempt's end at once.
     async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<Arg>) {
+        if self.was_let_go(&task, attempt) || !self.still_leads().await {
+            return;
+        }
         let ended = {
             let mut attempts = self.attempts.lock().await;
             if attempts.get(&task).map(|a| a.attempt) != Some(attempt) {
@@ -1813,14 +1823,19 @@ impl Runner {
             heard,
         } = exit;
         // An attempt this server gave up with the lead: its end is not its to record.
-        if !self.leading()
-            && self
-                .attempts
-                .lock()
-                .await
-                .get(&task)
-                .is_none_or(|a| a.attempt != attempt)
+        if self.was_let_go(&task, attempt)
+            || (!self.leading()
+                && self
+                    .attempts
+                    .lock()
+                    .await
+                    .get(&task)
+                    .is_none_or(|a| a.attempt != attempt))
         {
+            return;
+        }
+        // Nor is it once the lead moved, though this server has not taken its turn since.
+        if self.leading() && !self.still_leads().await {
             return;
         }
         let how = how_it_ended(code, signal);
@@ -3069,57 +3084,99 @@ impl Runner {
     async fn take_turn(&self) -> Result<(), StoreError> {
         let lead = self.store.lead().await?;
         match (self.leading(), lead) {
-            (false, true) => {
-                tracing::info!("this server leads now: recovering the tasks in the store");
-                // What this server knew as a follower is stale: start from the store.
-                // The lock first, then the base: a refresh of the base between the two
-                // would be lost until the next one.
-                let mut scheduler = self.scheduler.lock().await;
-                *scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
-                drop(scheduler);
-                self.reasons.lock().await.clear();
-                *self.adopted.lock().await = Adopted::default();
-                self.leading.store(true, Ordering::SeqCst);
-                let recovered = self.recover().await;
-                // Not recovered (the store failed again): the next turn leads afresh.
-                if recovered.is_err() {
-                    self.leading.store(false, Ordering::SeqCst);
-                }
-                recovered
+            (true, Some(term)) if term == self.term.load(Ordering::SeqCst) => self.sync().await,
+            (true, Some(term)) => {
+                // Its lock came back to it after another server led, which ran again (or
+                // failed) what ran here: as a leader that lost the lead, then as a new one.
+                self.lose_lead().await;
+                self.take_lead(term).await
             }
-            (true, true) => self.sync().await,
-            (true, false) => {
-                // Its lock went with its connection: another server may lead already,
-                // and runs again (or fails) what ran here, as after a crash. What ran
-                // here ends, unheard: its ends are the new leader's to record.
-                tracing::error!(
-                    "this server lost the lead; it places no more tasks and lets go of the attempts it ran"
-                );
-                self.leading.store(false, Ordering::SeqCst);
-                // Its queue and placements are the new leader's now.
-                // The lock first, then the base: a refresh of the base between the two
-                // would be lost until the next one.
-                let mut scheduler = self.scheduler.lock().await;
-                *scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
-                drop(scheduler);
-                self.reasons.lock().await.clear();
-                let abandoned: Vec<(TaskId, u32)> = self
-                    .attempts
-                    .lock()
-                    .await
-                    .drain()
-                    .map(|(id, a)| (id, a.attempt))
-                    .collect();
-                // Let go: this server's processes are killed (the next leader runs them
-                // again, perhaps here, soon); a cluster's jobs are left to the next
-                // leader, which takes them back or deletes them.
-                for (task, attempt) in abandoned {
-                    let backend = Arc::clone(&self.backend);
-                    tokio::spawn(async move { backend.release(&task, attempt).await });
-                }
+            (false, Some(term)) => self.take_lead(term).await,
+            (true, None) => {
+                self.lose_lead().await;
                 Ok(())
             }
-            (false, false) => Ok(()),
+            (false, None) => Ok(()),
+        }
+    }
+
+    /// Whether this server still leads under the term it took the lead in, asked of the
+    /// store again before it records an attempt's start or end: the lead may have moved
+    /// since its last turn (a process paused, or cut from the store, for longer than a
+    /// turn), and the next leader records those itself. Where the store cannot be asked,
+    /// the write goes ahead, and fails as any write to it does.
+    async fn still_leads(&self) -> bool {
+        if !self.store.replicated() {
+            return self.leading();
+        }
+        match self.store.lead().await {
+            Ok(Some(term)) => self.leading() && term == self.term.load(Ordering::SeqCst),
+            Ok(None) => false,
+            Err(_) => self.leading(),
+        }
+    }
+
+    /// Whether this server let go of `attempt` of `task` with the lead.
+    fn was_let_go(&self, task: &TaskId, attempt: u32) -> bool {
+        self.let_go
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&(task.clone(), attempt))
+    }
+
+    /// Takes the lead under `term`, recovering what the last leader left.
+    async fn take_lead(&self, term: u64) -> Result<(), StoreError> {
+        tracing::info!("this server leads now: recovering the tasks in the store");
+        // What this server knew as a follower is stale: start from the store.
+        // The lock first, then the base: a refresh of the base between the two
+        // would be lost until the next one.
+        let mut scheduler = self.scheduler.lock().await;
+        *scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
+        drop(scheduler);
+        self.reasons.lock().await.clear();
+        *self.adopted.lock().await = Adopted::default();
+        self.term.store(term, Ordering::SeqCst);
+        self.leading.store(true, Ordering::SeqCst);
+        let recovered = self.recover().await;
+        // Not recovered (the store failed again): the next turn leads afresh.
+        if recovered.is_err() {
+            self.leading.store(false, Ordering::SeqCst);
+        }
+        recovered
+    }
+
+    /// Lets go of the lead and of the attempts this server ran, whose ends it does not
+    /// record: its lock went with its connection, and another server may lead already
+    /// and run again (or fail) what ran here, as after a crash.
+    async fn lose_lead(&self) {
+        tracing::error!(
+            "this server lost the lead; it places no more tasks and lets go of the attempts it ran"
+        );
+        self.leading.store(false, Ordering::SeqCst);
+        // Its queue and placements are the new leader's now.
+        // The lock first, then the base: a refresh of the base between the two
+        // would be lost until the next one.
+        let mut scheduler = self.scheduler.lock().await;
+        *scheduler = Scheduler::new(Arc::clone(&self.catalog), self.base());
+        drop(scheduler);
+        self.reasons.lock().await.clear();
+        let abandoned: Vec<(TaskId, u32)> = self
+            .attempts
+            .lock()
+            .await
+            .drain()
+            .map(|(id, a)| (id, a.attempt))
+            .collect();
+        self.let_go
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend(abandoned.iter().cloned());
+        // Let go: this server's processes are killed (the next leader runs them
+        // again, perhaps here, soon); a cluster's jobs are left to the next
+        // leader, which takes them back or deletes them.
+        for (task, attempt) in abandoned {
+            let backend = Arc::clone(&self.backend);
+            tokio::spawn(async move { backend.release(&task, attempt).await });
         }
     }
 

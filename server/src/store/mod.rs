@@ -718,15 +718,18 @@ pub trait TaskStore: Send + Sync {
         Ok(None)
     }
 
-    /// Whether this process leads now: only the leader places tasks on nodes. A store
-    /// one process uses always answers `true`; a replicated one holds a lock on a
-    /// connection of its own, which another process takes when that connection ends.
+    /// The term this process leads under, or `None` when it does not lead now: only the
+    /// leader places tasks on nodes. A store one process uses always answers term 0; a
+    /// replicated one holds a lock on a connection of its own, which another process
+    /// takes when that connection ends, and each process that takes the lead from
+    /// another raises the term. A process that lost its lock and takes it back keeps its
+    /// term only when no other led meanwhile.
     ///
     /// # Errors
     ///
     /// Database failures.
-    async fn lead(&self) -> Result<bool> {
-        Ok(true)
+    async fn lead(&self) -> Result<Option<u64>> {
+        Ok(Some(0))
     }
 }
 

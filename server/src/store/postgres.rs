@@ -62,8 +62,18 @@ pub const LEADER_LOCK: i64 = 0x6265_7274_6802;
 pub struct PostgresStore {
     pool: PgPool,
     options: PgConnectOptions,
+    /// The connection holding [`LEADER_LOCK`], while this process leads, and the term it
+    /// last led under.
+    leader: Arc<Mutex<Leader>>,
+}
+
+/// This process's part in leading.
+#[derive(Debug, Default)]
+struct Leader {
     /// The connection holding [`LEADER_LOCK`], while this process leads.
-    leader: Arc<Mutex<Option<PgConnection>>>,
+    conn: Option<PgConnection>,
+    /// The term (`lead_term`) it last led under; none before it first led.
+    term: Option<i64>,
 }
 
 impl PostgresStore {
@@ -108,13 +118,13 @@ impl PostgresStore {
         Ok(PostgresStore {
             pool,
             options,
-            leader: Arc::new(Mutex::new(None)),
+            leader: Arc::new(Mutex::new(Leader::default())),
         })
     }
 
     /// Closes every connection, the leader's too (another process may then lead).
     pub async fn close(&self) {
-        if let Some(conn) = self.leader.lock().await.take() {
+        if let Some(conn) = self.leader.lock().await.conn.take() {
             let _ = conn.close().await;
         }
         self.pool.close().await;
@@ -408,14 +418,14 @@ impl TaskStore for PostgresStore {
         })))
     }
 
-    async fn lead(&self) -> Result<bool> {
+    async fn lead(&self) -> Result<Option<u64>> {
         let mut leader = self.leader.lock().await;
-        if let Some(conn) = leader.as_mut() {
+        if let Some(conn) = leader.conn.as_mut() {
             if conn.ping().await.is_ok() {
-                return Ok(true);
+                return Ok(leader.term.map(term));
             }
             // The connection is gone, and with it the lock: another process may lead.
-            *leader = None;
+            leader.conn = None;
         }
         let mut conn = self.options.connect().await.map_err(db)?;
         let taken: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
@@ -423,13 +433,30 @@ impl TaskStore for PostgresStore {
             .fetch_one(&mut conn)
             .await
             .map_err(db)?;
-        if taken {
-            *leader = Some(conn);
-        } else {
+        if !taken {
             let _ = conn.close().await;
+            return Ok(None);
         }
-        Ok(taken)
+        // A new term, unless the lock comes back to the process that last led under the
+        // term there: then no other led meanwhile, and what it runs is still its own.
+        let raised: Option<i64> = sqlx::query_scalar(
+            "UPDATE lead_term SET term = term + 1 WHERE id = 1 AND term <> $1 RETURNING term",
+        )
+        .bind(leader.term.unwrap_or(-1))
+        .fetch_optional(&mut conn)
+        .await
+        .map_err(db)?;
+        if let Some(raised) = raised {
+            leader.term = Some(raised);
+        }
+        leader.conn = Some(conn);
+        Ok(leader.term.map(term))
     }
+}
+
+/// A term as the store's API gives it (the column is a `BIGINT` from 0 up).
+fn term(stored: i64) -> u64 {
+    u64::try_from(stored).unwrap_or_default()
 }
 
 /// [`TaskStore::reserve`]'s reservation: a transaction holding [`SUBMIT_LOCK`].
@@ -761,26 +788,66 @@ mod tests {
         ));
     }
 
+    /// Asks `store` to lead until it does (a closed or cut connection's backend releases
+    /// its lock a moment after), for up to 10 s.
+    async fn leads_soon(store: &PostgresStore) -> u64 {
+        for _ in 0..200 {
+            if let Some(term) = store.lead().await.expect("asks") {
+                return term;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("the lock went with the connection (within 10 s)");
+    }
+
+    /// Cuts the connection that holds the leader's lock, as a network or database
+    /// restart does.
+    async fn cut_the_leader(store: &PostgresStore) {
+        sqlx::query(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' \
+             AND granted AND pid <> pg_backend_pid() \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        )
+        .execute(&store.pool)
+        .await
+        .expect("terminates");
+    }
+
     #[tokio::test]
     async fn one_server_leads_until_its_connection_ends() {
         let Some((a, b)) = two_servers().await else {
             return;
         };
-        assert!(a.lead().await.expect("asks"));
-        assert!(!b.lead().await.expect("asks"));
-        assert!(a.lead().await.expect("asks"), "it keeps the lead");
+        let first = a.lead().await.expect("asks").expect("a leads");
+        assert_eq!(b.lead().await.expect("asks"), None);
+        assert_eq!(
+            a.lead().await.expect("asks"),
+            Some(first),
+            "it keeps the lead"
+        );
         a.close().await;
         // Closing sends the server a goodbye and returns: its backend releases the lock
         // as it exits, a moment later. A follower asks again on its next round; so here.
-        let mut took = false;
-        for _ in 0..200 {
-            took = b.lead().await.expect("asks");
-            if took {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        assert!(took, "the lock went with the connection (within 10 s)");
+        let second = leads_soon(&b).await;
+        assert!(second > first, "another server's lead is a new term");
         assert!(b.replicated());
+    }
+
+    /// A leader cut from its lock that takes it back keeps its term while no other server
+    /// led meanwhile (what it runs is still its own), and gets a new one when another did.
+    #[tokio::test]
+    async fn a_lead_taken_back_keeps_its_term_only_if_no_other_led_meanwhile() {
+        let Some((a, b)) = two_servers().await else {
+            return;
+        };
+        let first = a.lead().await.expect("asks").expect("a leads");
+        cut_the_leader(&b).await;
+        assert_eq!(leads_soon(&a).await, first, "no other led");
+        cut_the_leader(&b).await;
+        let second = leads_soon(&b).await;
+        assert!(second > first);
+        cut_the_leader(&a).await;
+        let third = leads_soon(&a).await;
+        assert!(third > second, "b led meanwhile: {first} {second} {third}");
     }
 }

@@ -432,6 +432,121 @@ fn a_leader_that_loses_its_lock_ends_what_it_ran() {
     );
 }
 
+/// A command whose first attempt waits for `flags`/go and ends well, and whose later
+/// attempts run on.
+fn gated(flags: &Path) -> Value {
+    let f = flags.display();
+    let mut gated = spec(true);
+    gated["environment"]["command"] = format!(
+        "if [ -e {f}/started ]; then sleep 1000; else touch {f}/started; \
+         while [ ! -e {f}/go ]; do sleep 0.1; done; fi"
+    )
+    .into();
+    gated
+}
+
+/// Lets the first attempt of [`gated`] end, and waits until it has.
+fn end_the_first_attempt(flags: &Path, data: &Path, id: &str) {
+    std::fs::write(flags.join("go"), "").expect("writable");
+    let exit = data.join(format!("tasks/{id}/attempt-1/replica-0/exit-status"));
+    let until = Instant::now() + Duration::from_secs(30);
+    while !exit.exists() {
+        assert!(Instant::now() < until, "attempt 1 never ended");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Events after the retry that say the first attempt's end: none should be.
+fn ends_after_the_retry(server: &Server, id: &str) -> Vec<String> {
+    let kinds = kinds(server, id);
+    let retried = kinds.iter().position(|k| k == "retrying").expect("a retry");
+    kinds[retried..]
+        .iter()
+        .filter(|k| *k == "exited" || *k == "succeeded" || *k == "failed")
+        .cloned()
+        .collect()
+}
+
+/// A leader paused while another takes the lead and re-runs its task, whose attempt
+/// meanwhile ends well: once it goes on, it records nothing of that attempt (README,
+/// Several servers: it lets go of what it ran without recording the ends), though it
+/// has not taken its turn yet when the end reaches it.
+#[test]
+fn a_paused_leader_records_no_end_of_what_another_ran_again() {
+    let Some(database) = database("pausedlead") else {
+        return;
+    };
+    let data = [super::temp_dir("pg-paused"), super::temp_dir("pg-other")];
+    let flags = super::temp_dir("pg-paused-flags");
+    let _leftovers = Leftovers(vec![data[0].clone(), data[1].clone(), flags.clone()]);
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let first = start(&data[0], &catalog, &database);
+    let second = start(&data[1], &catalog, &database);
+    let id = submitted(&second, &gated(&flags));
+    wait_for(&first, &id, |t| phase(t) == "running");
+    first.signal("STOP");
+    drop_the_leaders_connection(&database);
+    wait_for(&second, &id, |t| {
+        phase(t) == "running" && t["attempts"] == 2
+    });
+    end_the_first_attempt(&flags, &data[0], &id);
+    first.signal("CONT");
+    std::thread::sleep(Duration::from_secs(2));
+    let now = task(&second, &id);
+    assert_eq!(
+        (phase(&now), now["attempts"].clone()),
+        ("running".into(), json!(2)),
+        "{now}"
+    );
+    assert_eq!(ends_after_the_retry(&second, &id), Vec::<String>::new());
+    assert!(
+        !processes_under(&data[1].join("tasks")).is_empty(),
+        "attempt 2 runs on"
+    );
+}
+
+/// A leader cut from its lock while another leads, which is cut in turn, takes the lock
+/// back: another led meanwhile (a new term), so it lets go of what it ran before, and
+/// records nothing of it over the other server's retry; it recovers as a new leader.
+#[test]
+fn a_leader_back_after_another_led_records_nothing_of_its_old_attempts() {
+    let Some(database) = database("aba") else {
+        return;
+    };
+    let data = [
+        super::temp_dir("pg-aba-first"),
+        super::temp_dir("pg-aba-second"),
+    ];
+    let flags = super::temp_dir("pg-aba-flags");
+    let _leftovers = Leftovers(vec![data[0].clone(), data[1].clone(), flags.clone()]);
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let first = start(&data[0], &catalog, &database);
+    let second = start(&data[1], &catalog, &database);
+    let id = submitted(&second, &gated(&flags));
+    wait_for(&first, &id, |t| phase(t) == "running");
+    first.signal("STOP");
+    drop_the_leaders_connection(&database);
+    wait_for(&second, &id, |t| {
+        phase(t) == "running" && t["attempts"] == 2
+    });
+    second.signal("STOP");
+    drop_the_leaders_connection(&database);
+    end_the_first_attempt(&flags, &data[0], &id);
+    first.signal("CONT");
+    // Leading again under a new term, it recovers as a new leader does: attempt 2 ran
+    // on the other machine, whose end it cannot read, so it runs again.
+    let now = wait_for(&first, &id, |t| {
+        t["attempts"] == 3 || phase(t) == "succeeded"
+    });
+    second.signal("CONT");
+    assert_eq!(
+        (phase(&now), now["attempts"].clone()),
+        ("running".into(), json!(3)),
+        "{now}"
+    );
+    assert_eq!(ends_after_the_retry(&first, &id), Vec::<String>::new());
+}
+
 /// A leader that crashed and comes back while another leads: what it left running is
 /// ended when it starts, not only if it leads again some day.
 #[test]
