@@ -11,7 +11,7 @@ use super::log_mask::{LogMask, LogTail, LogText};
 use super::{JsonText, LANG_TAKES, LangParam, NoBody, NoParams, Params, Path, QueryParams};
 use crate::auth::CurrentUser;
 use crate::runner::{Runner, StopError, SubmitError, now};
-use crate::store::{ListQuery, StoredTask, TagFilter, Viewer, restore_hidden};
+use crate::store::{ListQuery, StoreError, StoredTask, TagFilter, Viewer, restore_hidden};
 use crate::{ApiError, AppState, ReaderLang};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -629,11 +629,13 @@ async fn delete(
             None => ApiError::Conflict(format!("task {id} has not ended; stop it first")),
         });
     }
-    runner(&state)?
-        .store()
-        .delete(&stored.task.id, now())
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+    match runner(&state)?.store().delete(&stored.task.id, now()).await {
+        Ok(()) => Ok(StatusCode::NO_CONTENT),
+        // An ended task changes phase only to deleted: another delete (a client's retry)
+        // took it since the read above, and it is gone, as to any later request.
+        Err(StoreError::Phase { .. }) => Err(ApiError::TaskNotFound { id }),
+        Err(err) => Err(err.into()),
+    }
 }
 
 /// The spec as the caller may see it: real hidden values for the owner only, and the

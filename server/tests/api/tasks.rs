@@ -995,6 +995,37 @@ async fn a_stop_under_way_is_told_in_the_answers_and_a_delete_waits_for_its_end(
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
 }
 
+/// Deletes of one ended task sent at once (a client retrying one it timed out on): one
+/// deletes it and the others find it gone, 404, not a 409 telling them to stop it first
+/// (server audit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deletes_of_one_task_at_once_delete_it_once_and_find_it_gone() {
+    let app = server::app(demo_state().await);
+    for _ in 0..4 {
+        let (status, task) = call(&app, post("/api/v1/tasks", &pytorch("true"))).await;
+        assert_eq!(status, StatusCode::CREATED, "{task}");
+        let id = task["id"].as_str().expect("an id").to_owned();
+        wait_for(&app, &id, phase_is("succeeded")).await;
+        let sent: Vec<_> = (0..8)
+            .map(|_| {
+                let app = app.clone();
+                let id = id.clone();
+                tokio::spawn(async move { call(&app, delete(&id)).await })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for answer in sent {
+            statuses.push(answer.await.expect("answered").0);
+        }
+        statuses.sort();
+        assert_eq!(statuses[0], StatusCode::NO_CONTENT, "{statuses:?}");
+        assert!(
+            statuses[1..].iter().all(|s| *s == StatusCode::NOT_FOUND),
+            "{statuses:?}"
+        );
+    }
+}
+
 /// The OpenAPI document describes the stop under way as it is sent: an optional member
 /// of a task, a time.
 #[tokio::test]
