@@ -1264,11 +1264,13 @@ impl Runner {
                 Decision::Wait { id, reason } => {
                     let mut reasons = self.reasons.lock().await;
                     if reasons.get(&id) != Some(&reason) {
-                        let known = reasons.contains_key(&id);
                         reasons.insert(id.clone(), reason.clone());
                         drop(reasons);
+                        // The reason in memory may be one only shown (passed over, below),
+                        // or none yet (a server that starts or takes the lead): the line
+                        // is written when its events do not say it last already.
                         let said = queued(&reason);
-                        if known || !self.said_last_of_its_stay(&id, &said).await {
+                        if !self.said_last_of_its_stay(&id, &said).await {
                             self.event(&id, event_kind::QUEUED, said).await;
                         }
                     }

@@ -1,7 +1,7 @@
 //! Tasks end to end in-process: submit through the router, the scheduler admits, the
 //! local backend runs real processes, and the answers, events and logs say so.
 
-use super::{demo_state, pytorch, temp_dir};
+use super::{demo_state, pytorch, submit, temp_dir};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -993,6 +993,52 @@ async fn a_stop_under_way_is_told_in_the_answers_and_a_delete_waits_for_its_end(
     assert_eq!(listed(&app, &id).await.get("stopping_since"), None);
     let (status, body) = call(&app, delete(&id)).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+}
+
+/// A waiting task passed over by smaller ones, then tried again once they ended, is said
+/// to wait for the reason its last line gave: no new line of its events repeating it
+/// (README, Queue order; server audit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_passed_over_and_tried_again_says_its_reason_once() {
+    let app = server::app(demo_state().await);
+    // The demo's L40S pool has three nodes with 2 GPUs free: one replica of 4 waits.
+    let l40s = |units: u32, command: &str| {
+        let mut spec = pytorch(command);
+        spec["basic"]["region"] = "cn-east".into();
+        spec["basic"]["cluster"] = "sh-b".into();
+        spec["compute"] = json!({ "kind": "spot", "workers": 0, "instance_type": "gpu",
+            "specs": ["l40s-1g"], "units_per_node": units });
+        spec
+    };
+    let first = submit(&app, &l40s(2, "sleep 3")).await;
+    wait_for(&app, &first, phase_is("running")).await;
+    let big = submit(&app, &l40s(4, "true")).await;
+    wait_for(&app, &big, |t| t["reason"].is_string()).await;
+    // Two small ones start past it, taking the last free GPUs, then end.
+    let small = [
+        submit(&app, &l40s(2, "sleep 1")).await,
+        submit(&app, &l40s(2, "sleep 1")).await,
+    ];
+    for id in &small {
+        wait_for(&app, id, phase_is("succeeded")).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{big}/events"))).await;
+    let said: Vec<&str> = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["kind"] == "queued")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    assert!(
+        said.windows(2).all(|pair| pair[0] != pair[1]),
+        "a line repeated: {said:?}"
+    );
+    assert!(
+        said.contains(&"the largest free node has 2 GPUs; one replica needs 4"),
+        "{said:?}"
+    );
 }
 
 /// Deletes of one ended task sent at once (a client retrying one it timed out on): one
