@@ -734,8 +734,8 @@ impl Runner {
                 .await
                 .map(|stored| (stored, true));
         }
-        // The key may have been used for a spec of another name, whose task id the
-        // look-up above did not find: the store answers with that task, checked the same.
+        // Used by a submit still under way, the key is found at the insert: the store
+        // answers with that task, checked the same.
         let sent = key.is_some().then(|| spec.clone().normalized());
         let (submitted, decisions) = {
             let mut scheduler = self.scheduler.lock().await;
@@ -785,9 +785,11 @@ impl Runner {
         spec: &TaskSpec,
         key: Option<&str>,
     ) -> Option<Result<(StoredTask, bool), SubmitError>> {
+        // By the key, not the id it gives: a spec of another name prefix is another id.
+        let id = self.store.by_key(&user.name, key?).await.ok()??;
         let earlier = self
             .store
-            .get(&Self::task_id(spec, &user.name, Some(key?), 0))
+            .get(&id)
             .await
             .ok()
             .filter(|earlier| earlier.task.owner == user.name)?;
@@ -837,13 +839,9 @@ impl Runner {
         // commit: it is answered with that task, not checked against the quota it holds.
         if reservation.is_some()
             && let Some(key) = key
-            && let Ok(earlier) = self
-                .store
-                .get(&Self::task_id(&spec, &user.name, Some(key), 0))
-                .await
-            && earlier.task.owner == user.name
+            && let Ok(Some(earlier)) = self.store.by_key(&user.name, key).await
         {
-            return Ok((Submitted::Earlier(earlier.task.id), Vec::new()));
+            return Ok((Submitted::Earlier(earlier), Vec::new()));
         }
         let shared_usage = match reservation.as_mut() {
             Some(reservation) => {

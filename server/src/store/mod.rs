@@ -581,6 +581,13 @@ pub trait TaskStore: Send + Sync {
     /// [`StoreError::NotFound`]; database failures.
     async fn get(&self, id: &TaskId) -> Result<StoredTask>;
 
+    /// The task `owner` submitted with idempotency key `key`, if any, whatever its name.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn by_key(&self, owner: &str, key: &str) -> Result<Option<TaskId>>;
+
     /// The real hidden env values of the task, by env index (empty when it has none).
     ///
     /// # Errors

@@ -220,6 +220,17 @@ impl TaskStore for PostgresStore {
         Ok(inserted)
     }
 
+    async fn by_key(&self, owner: &str, key: &str) -> Result<Option<TaskId>> {
+        let id: Option<String> =
+            sqlx::query_scalar("SELECT id FROM tasks WHERE owner = $1 AND idempotency_key = $2")
+                .bind(owner)
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(db)?;
+        Ok(id.map(TaskId))
+    }
+
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {
         let mut tx = self.read().await?;
         let row = sqlx::query(concat!(

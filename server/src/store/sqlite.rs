@@ -295,6 +295,11 @@ impl TaskStore for SqliteStore {
         answers
     }
 
+    async fn by_key(&self, owner: &str, key: &str) -> Result<Option<TaskId>> {
+        let mut conn = self.pool.acquire().await.map_err(db)?;
+        by_idempotency_key(&mut conn, owner, Some(key)).await
+    }
+
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {
         // One statement, so one round trip and one snapshot: the history and tags come
         // as JSON arrays from subqueries (a submit reads its task back this way).

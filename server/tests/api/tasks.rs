@@ -1171,6 +1171,15 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
             .contains("used for another spec"),
         "{body}"
     );
+    // Of another name and refused by the checks too (over quota, as when the first
+    // task holds the last of it): the key's conflict, not the findings (server audit).
+    renamed["compute"]["workers"] = 1000.into();
+    let mut other = post("/api/v1/tasks", &renamed);
+    other
+        .headers_mut()
+        .insert("idempotency-key", "req-42".parse().unwrap());
+    let (status, body) = call(&app, other).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
     let (_, page) = call(&app, get("/api/v1/tasks?mine=true")).await;
     assert_eq!(page["tasks"].as_array().unwrap().len(), 1, "{page}");
     // Once the first task is deleted, a retry with its key says so instead of making a
