@@ -1475,7 +1475,7 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
     );
     let bars = form.text("pool-bars");
     assert!(
-        bars.starts_with("Idle capacity at the chosen stability"),
+        bars.starts_with("Idle capacity at the chosen stability or above"),
         "{bars}"
     );
     // Reserved instances that accept idle say the same, rather than show no idle line.

@@ -1546,7 +1546,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.aside", " ({text})"),
     (
         "ui.form.plan.bar.idle",
-        "Idle capacity at the chosen stability: needs {demand} {unit}; {left} free",
+        "Idle capacity at the chosen stability or above: needs {demand} {unit}; {left} free",
     ),
     (
         "ui.form.plan.bar.pool",

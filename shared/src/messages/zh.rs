@@ -821,7 +821,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "never.head_too_large#mixed",
-        "即使空闲，资源池中也没有节点能同时满足 Head 所需的全部资源",
+        "即使资源池全部空闲，也没有节点能同时满足 Head 所需的全部资源",
     ),
     (
         "never.no_matching_node",
@@ -838,7 +838,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "never.replica_too_large#mixed",
-        "即使空闲，资源池中也没有节点能同时满足单个副本所需的全部资源",
+        "即使资源池全部空闲，也没有节点能同时满足单个副本所需的全部资源",
     ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "列表中的实例规格当前均不可用"),
@@ -1328,7 +1328,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.aside", "（{text}）"),
     (
         "ui.form.plan.bar.idle",
-        "所选稳定性等级的闲时资源：需要 {demand}，可用 {left} {unit}",
+        "所选稳定性等级及以上的闲时资源：需要 {demand}，可用 {left} {unit}",
     ),
     (
         "ui.form.plan.bar.pool",
