@@ -240,6 +240,7 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
     let blocked = plan.outcome == Outcome::Blocked;
     // A distinct head's line is the same with every worker spec: said once.
     let mut head_said = false;
+    let mut head_never_said = false;
     for candidate in &plan.candidates {
         let at_spec = list.index(candidate.index);
         for line in &candidate.quota {
@@ -277,7 +278,21 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
                 }
             }
         }
-        if let Fit::Never { reason } = &candidate.fit {
+        // The head's own never-fit (too large, or no node of its model: the pool runs
+        // every candidate's workers) is the head's field's, and said once, as its quota.
+        if let Fit::Never { reason } = &candidate.fit
+            && let head = matches!(
+                reason,
+                NeverReason::HeadTooLarge { .. } | NeverReason::NoMatchingNode { .. }
+            )
+            && !(head && head_never_said)
+        {
+            head_never_said |= head;
+            let at = if head {
+                field_path!(TaskSpec: compute.head_spec)
+            } else {
+                at_spec
+            };
             let code = if blocked {
                 IssueCode::GangNeverFits {
                     reason: reason.clone(),
@@ -287,7 +302,7 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
                     reason: reason.clone(),
                 }
             };
-            report.push(at_spec, code);
+            report.push(at, code);
         }
     }
     if let Outcome::Queue { index, reason } = &plan.outcome {
@@ -444,6 +459,66 @@ mod head_quota_tests {
             ],
             "{report}"
         );
+    }
+}
+
+#[cfg(test)]
+mod head_never_tests {
+    use crate::catalog::Quota;
+    use crate::quota::NeverReason;
+    use crate::resources::Resources;
+    use crate::task::ResourceKind;
+    use crate::{FieldPath, IssueCode};
+
+    #[test]
+    fn a_head_that_can_never_fit_is_said_once_at_the_heads_field() {
+        // The H100 pool's one CPU node is too small for a cpu-8c head: whichever worker
+        // spec, the head is what can never start, at its own field, as its quota is
+        // (explorer).
+        let mut catalog = crate::demo::catalog();
+        let cluster = &mut catalog.regions[0].clusters[0];
+        let mut cpu = cluster.pools[1]
+            .nodes
+            .iter()
+            .find(|n| n.gpu_model.is_none())
+            .expect("a CPU node in sh-a-shared")
+            .clone();
+        cpu.total = Resources::new(0, 4, 16);
+        cluster.pools[0].nodes.push(cpu);
+        catalog.quotas.push(Quota {
+            user: "alice".into(),
+            kind: Some(ResourceKind::Reserved),
+            pool: "sh-a-h100".into(),
+            spec: "cpu-8c".into(),
+            limit: Resources::new(0, 1000, 4000),
+        });
+        let spec = crate::demo::ray().with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-a".into();
+            s.compute.pool = Some("sh-a-h100".into());
+            s.compute.specs = vec!["h100-1g".into(), "h100-8g".into()];
+            s.compute.units_per_node = 1;
+            s.compute.head_spec = Some("cpu-8c".into());
+        });
+        let report = crate::validate(&spec, &catalog, &Default::default(), &crate::demo::user());
+        let at = |path: FieldPath| -> Vec<IssueCode> {
+            report.at(&path).map(|i| i.code.clone()).collect()
+        };
+        let never = IssueCode::GangNeverFits {
+            reason: NeverReason::HeadTooLarge {
+                dimension: crate::vocab::Dimension::Vcpu,
+                largest_total: 4,
+                need: 8,
+            },
+        };
+        assert_eq!(
+            at(FieldPath::of(&["compute", "head_spec"])),
+            [never],
+            "{report}"
+        );
+        let specs = FieldPath::of(&["compute", "specs"]);
+        assert_eq!(at(specs.index(0)), [], "{report}");
+        assert_eq!(at(specs.index(1)), [], "{report}");
     }
 }
 
