@@ -16,9 +16,14 @@ pub fn focus_field(path: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
+    // A group that marks where its fields are (the autoscaling range, after the switch
+    // that shows them) leads to the first of those.
     let first_inside = |path: &str| {
-        let selector = format!("[name^=\"{path}.\"], [name^=\"{path}[\"]");
-        document.query_selector(&selector).ok().flatten()
+        let marked = format!("[data-group=\"{path}\"] [name]");
+        let named = format!("[name^=\"{path}.\"], [name^=\"{path}[\"]");
+        [marked, named]
+            .iter()
+            .find_map(|selector| document.query_selector(selector).ok().flatten())
     };
     // A finding about the spec as a whole (its version) has no control: its list is
     // brought into view instead.

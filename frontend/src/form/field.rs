@@ -114,6 +114,8 @@ struct Described {
     help_id: String,
     msgs_id: String,
     findings: Signal<Vec<Issue>>,
+    /// The group this is the first control of: its findings' list id and its findings.
+    group: Option<(String, Signal<Vec<Issue>>)>,
 }
 
 impl Described {
@@ -124,13 +126,23 @@ impl Described {
             msgs_id: format!("{id}-msgs"),
             id,
             findings: cx.findings_at(path, under),
+            group: None,
         }
+    }
+
+    /// The first control of `group` (a tag row, the autoscaling range), where the
+    /// summary sends the focus for the group's findings: they describe it too.
+    fn first_of(mut self, cx: FormCx, group: Option<&str>) -> Self {
+        self.group = group.map(|g| (format!("{}-msgs", control_id(g)), cx.findings_at(g, false)));
+        self
     }
 
     fn invalid(&self) -> Signal<&'static str> {
         let findings = self.findings;
+        let group = self.group.as_ref().map(|(_, f)| *f);
+        let error = |f: &Vec<Issue>| f.iter().any(|i| i.severity == shared::Severity::Error);
         Signal::derive(move || {
-            if findings.with(|f| f.iter().any(|i| i.severity == shared::Severity::Error)) {
+            if findings.with(error) || group.is_some_and(|g| g.with(error)) {
                 "true"
             } else {
                 "false"
@@ -139,10 +151,14 @@ impl Described {
     }
 
     fn described_by(&self, help: bool) -> String {
-        if help {
+        let own = if help {
             format!("{} {}", self.help_id, self.msgs_id)
         } else {
             self.msgs_id.clone()
+        };
+        match &self.group {
+            Some((group, _)) => format!("{own} {group}"),
+            None => own,
         }
     }
 }
@@ -325,12 +341,16 @@ pub fn TextField(
     /// The id of a `<datalist>` of suggested values (the maintained tags).
     #[prop(default = None)]
     suggest: Option<String>,
+    /// The group whose first control this is (a tag row, the autoscaling range): the
+    /// group's findings describe it too, and make it invalid while one is an error.
+    #[prop(optional, into)]
+    group: Option<String>,
     /// Extra text after the control (the final name pattern).
     #[prop(optional)]
     children: Option<Children>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
-    let d = Described::new(cx, &path, under);
+    let d = Described::new(cx, &path, under).first_of(cx, group.as_deref());
     let (label, help) = (field_key(&path, "label"), field_key(&path, "help"));
     let describedby = d.described_by(!no_help);
     let invalid = d.invalid();

@@ -214,7 +214,7 @@ pub fn TagsEditor() -> impl IntoView {
                 };
                 view! {
                     <div class="row" data-row=row_attr>
-                        <TextField path=format!("{row}.key") no_help=true
+                        <TextField path=format!("{row}.key") no_help=true group=row.clone()
                             suggest=has_suggestions.then(|| "tags-key-suggested".to_owned())
                             lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />
                         <TextField path=format!("{row}.value") no_help=true suggest=values_list(i)

@@ -106,7 +106,7 @@ pub fn RaySection() -> impl IntoView {
             // a field's own): above them it moved the field typed in at each keystroke.
             <div class="group" data-group="ray.autoscaling">
                 {move || autoscaling_on.get().then(|| view! {
-                    <TextField path="ray.autoscaling.min_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.min_workers) />
+                    <TextField path="ray.autoscaling.min_workers" control=Control::Number group="ray.autoscaling" lens=number_lens!(cx, ray.autoscaling.min_workers) />
                     <TextField path="ray.autoscaling.max_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.max_workers) />
                     <TextField path="ray.autoscaling.idle_timeout_secs" control=Control::Number lens=number_lens!(cx, ray.autoscaling.idle_timeout_secs) />
                     <SelectField path="ray.autoscaling.upscaling_mode" lens=mode options=modes required=true />

@@ -2272,6 +2272,19 @@ async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_
         focused.get_attribute("name").as_deref(),
         Some("basic.tags[1].key")
     );
+    // Where it lands, the row's finding is heard (console explorer): it describes the
+    // key's box, which it marks invalid while it is an error.
+    let described = focused
+        .get_attribute("aria-describedby")
+        .unwrap_or_default();
+    assert!(
+        described.split(' ').any(|id| id == "f-basic-tags-1-msgs"),
+        "{described}"
+    );
+    assert_eq!(
+        focused.get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
     form.type_in("basic.tags[1].value", "eval").await;
     assert!(row_codes(&form).is_empty());
     // Its remove button is named in words, not by its path.
@@ -2301,6 +2314,27 @@ async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_th
     assert_eq!(
         finding.dataset().get("code").as_deref(),
         Some("ray.autoscaling.range")
+    );
+    // The summary leads to the range's first field, which the finding describes and
+    // marks invalid, not to the switch above it (console explorer).
+    let min = form.control("ray.autoscaling.min_workers");
+    assert_eq!(min.get_attribute("aria-invalid").as_deref(), Some("true"));
+    let described = min.get_attribute("aria-describedby").unwrap_or_default();
+    assert!(
+        described
+            .split(' ')
+            .any(|id| id == "f-ray-autoscaling-msgs"),
+        "{described}"
+    );
+    // The summary's items follow a frame after the change.
+    crate::sleep(50).await;
+    form.find("li.issue[data-path='ray.autoscaling'] button")
+        .expect("the summary lists the range")
+        .click();
+    leptos::task::tick().await;
+    assert_eq!(
+        focused_name().as_deref(),
+        Some("ray.autoscaling.min_workers")
     );
 }
 
