@@ -1255,7 +1255,7 @@ mod tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod reason_tests {
     use super::*;
     use proptest::prelude::*;
