@@ -30,6 +30,11 @@ pub fn SharedTaskPage(
             {move || match task.get() {
                 None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
                 Some(Ok(view)) => view! { <SharedTask view groups=groups.clone() /> }.into_any(),
+                // The reader holds a link, not a task: an unknown or revoked one (the
+                // same answer, 404) is said as the link's fault, not as a permission.
+                Some(Err(api::ClientError::Api(body))) if body.code == "task.not_found" => view! {
+                    <p class="banner error" role="alert" data-testid="error">{crate::i18n::tr("ui.shared.link_dead")}</p>
+                }.into_any(),
                 Some(Err(err)) => view! {
                     <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
                 }.into_any(),

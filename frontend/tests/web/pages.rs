@@ -6,7 +6,7 @@ use frontend::api::{ClientError, EventPage, ListFilter};
 use frontend::i18n::UiLang;
 use frontend::nav::{Link, Nav, Route};
 use frontend::pages::ErrorBanner;
-use frontend::pages::shared_view::SharedTask;
+use frontend::pages::shared_view::{SharedTask, SharedTaskPage};
 use frontend::pages::task_detail::{Resilience, TaskSummary, Timeline, replica_labels};
 use frontend::pages::task_list::{Filters, PhaseChips, TaskTable};
 use leptos::prelude::*;
@@ -786,6 +786,55 @@ async fn a_failed_tasks_status_detail_says_why_it_failed() {
             .unwrap()
             .is_none()
     );
+}
+
+/// A share link that opens no task (revoked, or cut short) is said as the link's fault,
+/// in the reader's language, not as a task that is not theirs to see (console explorer).
+#[wasm_bindgen_test]
+async fn a_dead_share_link_says_the_link_opens_no_task() {
+    let address = fresh_page();
+    let host = mount(|| view! { <SharedTaskPage token="tok-gone".to_owned() /> });
+    // Before the page's first ask, which waits for its effect to run.
+    hold_fetches();
+    // The page asks again in the reader's language: each ask is answered 404.
+    let refuse = || async {
+        until("the shared task's request", || {
+            held_fetches()
+                .iter()
+                .any(|u| u.contains("/shared/tok-gone"))
+        })
+        .await;
+        let body = serde_json::to_string(
+            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"no task","code":"task.not_found"}"#,
+        )
+        .unwrap();
+        js_sys::eval(&format!(
+            "window.__held.splice(0, 1)[0].resolve(new Response({body}, \
+             {{ status: 404, headers: {{ 'content-type': 'application/problem+json' }} }}))"
+        ))
+        .unwrap();
+        until_found(&host, "the refusal", "[data-testid='error']").await;
+        find(&host, "[data-testid='error']").text_content().unwrap()
+    };
+    assert_eq!(
+        refuse().await,
+        "This link opens no task: it was revoked, or is not whole. Ask the task's owner for a new one."
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        refuse().await,
+        "此分享链接无法打开任务：链接已被撤销，或不完整。请向任务所有者索取新的链接。"
+    );
+    back_to_english(&host).await;
+    release_fetches();
+    host.remove();
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
+        .unwrap();
 }
 
 #[wasm_bindgen_test]

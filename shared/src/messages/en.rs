@@ -1745,6 +1745,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.succeeded", "Succeeded"),
     ("ui.shared.back", "Open the console"),
     (
+        "ui.shared.link_dead",
+        "This link opens no task: it was revoked, or is not whole. Ask the task's owner for a new one.",
+    ),
+    (
         "ui.shared.read_only",
         "This is a read-only view shared with you.",
     ),

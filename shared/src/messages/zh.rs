@@ -1500,6 +1500,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.stopping", "停止中"),
     ("ui.phase.succeeded", "成功"),
     ("ui.shared.back", "打开控制台"),
+    (
+        "ui.shared.link_dead",
+        "此分享链接无法打开任务：链接已被撤销，或不完整。请向任务所有者索取新的链接。",
+    ),
     ("ui.shared.read_only", "这是分享给你的只读视图。"),
     (
         "ui.shared.spec_masked",
