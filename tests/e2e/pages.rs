@@ -461,7 +461,9 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
         link.trim_start_matches(&server),
     )
     .await;
-    revoked.check_text("error", "This link opens no task: it was revoked").await;
+    revoked
+        .check_text("error", "This link opens no task: it was revoked")
+        .await;
     revoked.close().await;
 
     // Switch language: the same page in the seeds' words.
