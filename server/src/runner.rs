@@ -199,6 +199,9 @@ pub struct Runner {
     /// Attempts it let go of with the lead: their ends are the next leader's to record,
     /// even once this server leads again.
     let_go: std::sync::Mutex<HashSet<(TaskId, u32)>>,
+    /// Found between turns that it no longer leads under its term: it places nothing
+    /// more, and its next turn lets go of what it ran before it may lead again.
+    lapsed: AtomicBool,
     /// While [`Runner::recover`] ends and re-queues what was running, admission waits
     /// for it: a pass after each end gave the first task's nodes to whatever waited
     /// then, ahead of tasks queued earlier whose room the later ends made.
@@ -497,6 +500,7 @@ impl Runner {
             leading: AtomicBool::new(true),
             term: AtomicU64::new(0),
             let_go: std::sync::Mutex::default(),
+            lapsed: AtomicBool::new(false),
             recovering: AtomicBool::new(false),
             taking_back: Arc::default(),
             adopted: Mutex::new(Adopted::default()),
@@ -1315,6 +1319,7 @@ impl Runner {
     /// Records the admission and starts the gang; `false` when the task had ended
     /// meanwhile and nothing was started.
     async fn start(&self, id: &TaskId, placement: &Placement) -> Result<bool, String> {
+        let term = self.term.load(Ordering::SeqCst);
         let launch = self.launch_lock(id);
         let _launch = launch.lock().await;
         let stored = self.store.get(id).await.map_err(|e| e.to_string())?;
@@ -1325,7 +1330,7 @@ impl Runner {
             return Ok(false);
         }
         // The lead lost since this pass: nothing is written, and the next leader starts it.
-        if !self.still_leads().await {
+        if !self.still_leads(term).await {
             return Ok(false);
         }
         let attempt = stored.task.attempts + 1;
@@ -1629,8 +1634,9 @@ impl Runner {
         drop(self.taking_back.read().await);
         match event {
             backend::Event::Started { task, attempt } => {
+                let term = self.term.load(Ordering::SeqCst);
                 let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
-                if current != Some(attempt) || !self.still_leads().await {
+                if current != Some(attempt) || !self.still_leads(term).await {
                     return;
                 }
                 self.step(&task, TaskPhase::Running, None, attempt).await;
@@ -1701,7 +1707,8 @@ impl Runner {
 
     /// A job-level backend (Kubernetes) reports the whole attempt's end at once.
     async fn on_finished(&self, task: TaskId, attempt: u32, failure: Option<Arg>) {
-        if self.was_let_go(&task, attempt) || !self.still_leads().await {
+        let term = self.term.load(Ordering::SeqCst);
+        if self.was_let_go(&task, attempt) || !self.still_leads(term).await {
             return;
         }
         let ended = {
@@ -1822,6 +1829,9 @@ impl Runner {
             at,
             heard,
         } = exit;
+        // The term first: one the lead moves to while this end is looked at is not the
+        // term the attempt ran under.
+        let term = self.term.load(Ordering::SeqCst);
         // An attempt this server gave up with the lead: its end is not its to record.
         if self.was_let_go(&task, attempt)
             || (!self.leading()
@@ -1835,7 +1845,7 @@ impl Runner {
             return;
         }
         // Nor is it once the lead moved, though this server has not taken its turn since.
-        if self.leading() && !self.still_leads().await {
+        if self.lapsed.load(Ordering::SeqCst) || (self.leading() && !self.still_leads(term).await) {
             return;
         }
         let how = how_it_ended(code, signal);
@@ -2591,6 +2601,7 @@ impl Runner {
         {
             let mut attempts = self.attempts.lock().await;
             for resumable in &resumable {
+                self.take_up(&resumable.task, resumable.attempt);
                 attempts.insert(
                     resumable.task.clone(),
                     Attempt {
@@ -2731,6 +2742,7 @@ impl Runner {
         let first = exits.iter().filter(|e| !e.heard).map(|e| e.at).min();
         self.event_at(id, event_kind::EXITED, said, first.unwrap_or_else(now))
             .await;
+        self.take_up(id, attempt);
         self.attempts.lock().await.insert(
             id.clone(),
             Attempt {
@@ -3083,6 +3095,11 @@ impl Runner {
     /// or, leading, adopt what other servers accepted.
     async fn take_turn(&self) -> Result<(), StoreError> {
         let lead = self.store.lead().await?;
+        // Found since the last turn that it no longer led under its term: what it ran
+        // goes (its ends may have gone unrecorded), whoever leads now.
+        if self.lapsed.swap(false, Ordering::SeqCst) {
+            self.lose_lead().await;
+        }
         match (self.leading(), lead) {
             (true, Some(term)) if term == self.term.load(Ordering::SeqCst) => self.sync().await,
             (true, Some(term)) => {
@@ -3103,17 +3120,36 @@ impl Runner {
     /// Whether this server still leads under the term it took the lead in, asked of the
     /// store again before it records an attempt's start or end: the lead may have moved
     /// since its last turn (a process paused, or cut from the store, for longer than a
-    /// turn), and the next leader records those itself. Where the store cannot be asked,
-    /// the write goes ahead, and fails as any write to it does.
-    async fn still_leads(&self) -> bool {
+    /// turn), and the next leader records those itself. `term` is the term the caller
+    /// began under: one the lead moved to meanwhile is not it. Where the store cannot be
+    /// asked, the write goes ahead, and fails as any write to it does. Finding that the
+    /// lead moved, it stops placing at once, and its next turn lets go of what it ran.
+    async fn still_leads(&self, term: u64) -> bool {
         if !self.store.replicated() {
             return self.leading();
         }
+        if self.lapsed.load(Ordering::SeqCst) || !self.leading() {
+            return false;
+        }
         match self.store.lead().await {
-            Ok(Some(term)) => self.leading() && term == self.term.load(Ordering::SeqCst),
-            Ok(None) => false,
+            // Still its lead, though perhaps taken again since the caller began.
+            Ok(Some(now)) if now == self.term.load(Ordering::SeqCst) => now == term,
+            Ok(_) => {
+                self.lapsed.store(true, Ordering::SeqCst);
+                self.leading.store(false, Ordering::SeqCst);
+                false
+            }
             Err(_) => self.leading(),
         }
+    }
+
+    /// Takes up `attempt` of `task` again (a cluster's job taken back, an end heard
+    /// late): its end is this server's to record once more.
+    fn take_up(&self, task: &TaskId, attempt: u32) {
+        self.let_go
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&(task.clone(), attempt));
     }
 
     /// Whether this server let go of `attempt` of `task` with the lead.
