@@ -4,7 +4,7 @@
 # that named a module's old bytes rewritten for its new ones, or the browser would refuse
 # it. wasm-bindgen writes its modules readable, with the Rust doc comments; the packages
 # ship those docs in their `.d.ts` files instead, which browsers never fetch. Trunk's own
-# `minify` covers only the CSS and HTML. Run on release builds only: by scripts/trunk-hook.sh
+# `minify` does the CSS and HTML, and gives up on these modules. Run on release builds only: by scripts/trunk-hook.sh
 # on the console's staging directory (after trunk wrote its hashes) and by
 # scripts/validator.sh on the validator package.
 set -euo pipefail

@@ -818,13 +818,13 @@ async fn a_dead_share_link_says_the_link_opens_no_task() {
     };
     assert_eq!(
         refuse().await,
-        "This link opens no task: it was revoked, or is not whole. Ask the task's owner for a new one."
+        "This link opens no task: it was revoked, its task was deleted, or it is not whole. Ask the task's owner for a new one."
     );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
     assert_eq!(
         refuse().await,
-        "此分享链接无法打开任务：链接已被撤销，或不完整。请向任务所有者索取新的链接。"
+        "此分享链接无法打开任务：链接已被撤销、任务已被删除，或链接不完整。请向任务所有者索取新的链接。"
     );
     back_to_english(&host).await;
     release_fetches();

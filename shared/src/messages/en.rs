@@ -1746,7 +1746,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.shared.back", "Open the console"),
     (
         "ui.shared.link_dead",
-        "This link opens no task: it was revoked, or is not whole. Ask the task's owner for a new one.",
+        "This link opens no task: it was revoked, its task was deleted, or it is not whole. Ask the task's owner for a new one.",
     ),
     (
         "ui.shared.read_only",
