@@ -221,14 +221,7 @@ impl TaskStore for PostgresStore {
     }
 
     async fn by_key(&self, owner: &str, key: &str) -> Result<Option<TaskId>> {
-        let id: Option<String> =
-            sqlx::query_scalar("SELECT id FROM tasks WHERE owner = $1 AND idempotency_key = $2")
-                .bind(owner)
-                .bind(key)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(db)?;
-        Ok(id.map(TaskId))
+        by_idempotency_key(&self.pool, owner, key).await
     }
 
     async fn get(&self, id: &TaskId) -> Result<StoredTask> {
@@ -506,20 +499,29 @@ impl Reservation for PgReservation {
 /// Inserts a task in a transaction that holds [`SUBMIT_LOCK`]: no other insert runs
 /// meanwhile, so looking before inserting cannot race and no statement fails (which
 /// would abort the transaction of a reservation).
+/// The task `owner` submitted with idempotency key `key`, if any.
+async fn by_idempotency_key<'e>(
+    executor: impl sqlx::PgExecutor<'e>,
+    owner: &str,
+    key: &str,
+) -> Result<Option<TaskId>> {
+    let id: Option<String> =
+        sqlx::query_scalar("SELECT id FROM tasks WHERE owner = $1 AND idempotency_key = $2")
+            .bind(owner)
+            .bind(key)
+            .fetch_optional(executor)
+            .await
+            .map_err(db)?;
+    Ok(id.map(TaskId))
+}
+
 async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserted> {
     let task = &new.task;
     let spec = encode("spec", &task.spec.masked())?;
     let quota = encode("quota", &new.quota)?;
     if let Some(key) = &new.idempotency_key {
-        let existing: Option<String> =
-            sqlx::query_scalar("SELECT id FROM tasks WHERE owner = $1 AND idempotency_key = $2")
-                .bind(&task.owner)
-                .bind(key)
-                .fetch_optional(&mut *conn)
-                .await
-                .map_err(db)?;
-        if let Some(existing) = existing {
-            return Ok(Inserted::Existing(TaskId(existing)));
+        if let Some(existing) = by_idempotency_key(&mut *conn, &task.owner, key).await? {
+            return Ok(Inserted::Existing(existing));
         }
     }
     let taken: Option<i32> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = $1")
