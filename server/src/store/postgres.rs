@@ -519,10 +519,10 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
     let task = &new.task;
     let spec = encode("spec", &task.spec.masked())?;
     let quota = encode("quota", &new.quota)?;
-    if let Some(key) = &new.idempotency_key {
-        if let Some(existing) = by_idempotency_key(&mut *conn, &task.owner, key).await? {
-            return Ok(Inserted::Existing(existing));
-        }
+    if let Some(key) = &new.idempotency_key
+        && let Some(existing) = by_idempotency_key(&mut *conn, &task.owner, key).await?
+    {
+        return Ok(Inserted::Existing(existing));
     }
     let taken: Option<i32> = sqlx::query_scalar("SELECT 1 FROM tasks WHERE id = $1")
         .bind(&task.id.0)
