@@ -445,6 +445,49 @@ fn gated(flags: &Path) -> Value {
     gated
 }
 
+/// Two servers on a new database for `what`, the first leading, and a [`gated`] task
+/// whose first attempt runs on the first while it is paused and cut from its lock, and
+/// whose second the other server then runs: the database, the servers, the task, its
+/// flags folder and the servers' data folders.
+struct Paused {
+    database: String,
+    first: Server,
+    second: Server,
+    id: String,
+    flags: PathBuf,
+    data: [PathBuf; 2],
+    _leftovers: Leftovers,
+}
+
+fn paused_while_another_reruns(what: &str) -> Option<Paused> {
+    let database = database(what)?;
+    let data = [
+        super::temp_dir(&format!("pg-{what}-first")),
+        super::temp_dir(&format!("pg-{what}-second")),
+    ];
+    let flags = super::temp_dir(&format!("pg-{what}-flags"));
+    let leftovers = Leftovers(vec![data[0].clone(), data[1].clone(), flags.clone()]);
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let first = start(&data[0], &catalog, &database);
+    let second = start(&data[1], &catalog, &database);
+    let id = submitted(&second, &gated(&flags));
+    wait_for(&first, &id, |t| phase(t) == "running");
+    first.signal("STOP");
+    drop_the_leaders_connection(&database);
+    wait_for(&second, &id, |t| {
+        phase(t) == "running" && t["attempts"] == 2
+    });
+    Some(Paused {
+        database,
+        first,
+        second,
+        id,
+        flags,
+        data,
+        _leftovers: leftovers,
+    })
+}
+
 /// Lets the first attempt of [`gated`] end, and waits until it has.
 fn end_the_first_attempt(flags: &Path, data: &Path, id: &str) {
     std::fs::write(flags.join("go"), "").expect("writable");
@@ -473,22 +516,18 @@ fn ends_after_the_retry(server: &Server, id: &str) -> Vec<String> {
 /// has not taken its turn yet when the end reaches it.
 #[test]
 fn a_paused_leader_records_no_end_of_what_another_ran_again() {
-    let Some(database) = database("pausedlead") else {
+    let Some(Paused {
+        database: _,
+        first,
+        second,
+        id,
+        flags,
+        data,
+        _leftovers,
+    }) = paused_while_another_reruns("pausedlead")
+    else {
         return;
     };
-    let data = [super::temp_dir("pg-paused"), super::temp_dir("pg-other")];
-    let flags = super::temp_dir("pg-paused-flags");
-    let _leftovers = Leftovers(vec![data[0].clone(), data[1].clone(), flags.clone()]);
-    let catalog = catalog(&super::temp_dir("pg-catalog"));
-    let first = start(&data[0], &catalog, &database);
-    let second = start(&data[1], &catalog, &database);
-    let id = submitted(&second, &gated(&flags));
-    wait_for(&first, &id, |t| phase(t) == "running");
-    first.signal("STOP");
-    drop_the_leaders_connection(&database);
-    wait_for(&second, &id, |t| {
-        phase(t) == "running" && t["attempts"] == 2
-    });
     end_the_first_attempt(&flags, &data[0], &id);
     first.signal("CONT");
     std::thread::sleep(Duration::from_secs(2));
@@ -510,25 +549,18 @@ fn a_paused_leader_records_no_end_of_what_another_ran_again() {
 /// records nothing of it over the other server's retry; it recovers as a new leader.
 #[test]
 fn a_leader_back_after_another_led_records_nothing_of_its_old_attempts() {
-    let Some(database) = database("aba") else {
+    let Some(Paused {
+        database,
+        first,
+        second,
+        id,
+        flags,
+        data,
+        _leftovers,
+    }) = paused_while_another_reruns("aba")
+    else {
         return;
     };
-    let data = [
-        super::temp_dir("pg-aba-first"),
-        super::temp_dir("pg-aba-second"),
-    ];
-    let flags = super::temp_dir("pg-aba-flags");
-    let _leftovers = Leftovers(vec![data[0].clone(), data[1].clone(), flags.clone()]);
-    let catalog = catalog(&super::temp_dir("pg-catalog"));
-    let first = start(&data[0], &catalog, &database);
-    let second = start(&data[1], &catalog, &database);
-    let id = submitted(&second, &gated(&flags));
-    wait_for(&first, &id, |t| phase(t) == "running");
-    first.signal("STOP");
-    drop_the_leaders_connection(&database);
-    wait_for(&second, &id, |t| {
-        phase(t) == "running" && t["attempts"] == 2
-    });
     second.signal("STOP");
     drop_the_leaders_connection(&database);
     end_the_first_attempt(&flags, &data[0], &id);
