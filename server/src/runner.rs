@@ -1735,6 +1735,11 @@ impl Runner {
     ) {
         match (stopping, failure) {
             (true, _) => {
+                // After the stop's own line: a stop marks the attempt, then writes that
+                // it is under way, holding the task's lock, and the last replica may end
+                // (by itself, say) in between.
+                let lock = self.launch_lock(task);
+                let _stop_said = lock.lock().await;
                 let why = Message::new("event.stopped");
                 self.end_at(task, TaskPhase::Stopped, Some(why), at).await;
             }
