@@ -829,12 +829,7 @@ async fn a_dead_share_link_says_the_link_opens_no_task() {
     back_to_english(&host).await;
     release_fetches();
     host.remove();
-    web_sys::window()
-        .unwrap()
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
-        .unwrap();
+    restore_address(&address);
 }
 
 #[wasm_bindgen_test]
@@ -1219,6 +1214,11 @@ where
     release_fetches();
     drop(handle);
     host.remove();
+    restore_address(address);
+}
+
+/// Puts `address` back in the address bar, as the page found it.
+fn restore_address(address: &str) {
     web_sys::window()
         .unwrap()
         .history()
@@ -3411,12 +3411,7 @@ async fn two_embedded_forms_keep_their_own_berth_and_draft() {
         host.remove();
     }
     release_fetches();
-    web_sys::window()
-        .unwrap()
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address))
-        .unwrap();
+    restore_address(&address);
 }
 
 #[wasm_bindgen_test]
