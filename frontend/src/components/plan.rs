@@ -122,15 +122,23 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
                 ),
             )
         }
-        // A kind that uses no quota is blocked by fit alone: quota is not the reason.
-        Outcome::Blocked if !plan.kind.uses_quota() => (
-            "outcome blocked",
-            text(lang, "ui.form.plan.outcome.blocked#no_quota", &[]),
-        ),
-        Outcome::Blocked => (
-            "outcome blocked",
-            text(lang, "ui.form.plan.outcome.blocked", &[]),
-        ),
+        Outcome::Blocked => ("outcome blocked", text(lang, blocked_key(plan), &[])),
+    }
+}
+
+/// Why no spec can be used, said as what the specs have in common: quota is named only
+/// when it stops every spec, fit only when no spec could ever fit (a kind that uses no
+/// quota is always the latter); specs stopped each by one or the other read both.
+fn blocked_key(plan: &Plan) -> &'static str {
+    let specs = &plan.candidates;
+    if specs.is_empty() {
+        "ui.form.plan.outcome.blocked"
+    } else if specs.iter().all(|c| matches!(c.fit, Fit::Never { .. })) {
+        "ui.form.plan.outcome.blocked#never"
+    } else if specs.iter().all(|c| !c.quota_ok()) {
+        "ui.form.plan.outcome.blocked#quota"
+    } else {
+        "ui.form.plan.outcome.blocked"
     }
 }
 

@@ -60,13 +60,18 @@ fn example(text: &str) -> TaskSpec {
 
 /// Mounts a form with the language switch; `keep_draft` leaves local storage as is.
 async fn mount(initial: Option<TaskSpec>, keep_draft: bool) -> Form {
+    mount_on(shared::demo::catalog(), initial, keep_draft).await
+}
+
+/// [`mount`] on another catalog than the demo's (the demo's usage still).
+async fn mount_on(catalog: shared::Catalog, initial: Option<TaskSpec>, keep_draft: bool) -> Form {
     crate::fresh_page();
     if !keep_draft {
         crate::forget_drafts();
     }
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
-        let catalog = shared::demo::catalog();
+        let catalog = catalog.clone();
         let usage = shared::demo::usage();
         let user = shared::demo::user();
         frontend::i18n::UiLang::provide().set(shared::Lang::En);
@@ -2045,24 +2050,61 @@ fn every_findings_place_is_named_in_words() {
     assert!(missing.is_empty(), "fields without words: {missing:?}");
 }
 
+/// A blocked task's headline names what stops every spec: quota only when each spec is
+/// over it, fit when none could ever fit (always so for a kind that uses no quota).
+#[wasm_bindgen_test]
+async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
+    // On-demand A100 quota for 1,000 GPUs: more than the pool's eight 8-GPU nodes.
+    let mut catalog = shared::demo::catalog();
+    for q in &mut catalog.quotas {
+        if q.kind == Some(shared::vocab::ResourceKind::OnDemand) && q.spec == "a100-1g" {
+            q.limit.gpu = 1000;
+            q.limit.vcpu = 100_000;
+            q.limit.memory_gib = 1_000_000;
+        }
+    }
+    let form = mount_on(catalog, Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let said = |code: &str| {
+        form.find(&format!(".findings-summary [data-code='{code}']"))
+            .is_some()
+    };
+    let never = "Cannot start: no spec can ever fit. See the errors.";
+    form.choose("compute.kind", "spot").await;
+    form.type_in("compute.workers", "1000").await;
+    assert_eq!(form.text("outcome"), never);
+    // 40 replicas of 2 A100s: within the quota, never on 64 GPUs.
+    form.choose("compute.kind", "on_demand").await;
+    form.type_in("compute.workers", "39").await;
+    sleep(50).await;
+    assert!(
+        said("compute.gang.never_fits") && !said("compute.quota.exceeded"),
+        "{} | {}",
+        form.text("outcome"),
+        form.text("summary")
+    );
+    assert_eq!(form.text("outcome"), never);
+    // 8 replicas: 16 GPUs, over the 12 left of the reserved quota, on nodes that hold 32.
+    form.choose("compute.kind", "reserved").await;
+    form.choose("compute.pool", "sh-a-shared").await;
+    form.type_in("compute.workers", "7").await;
+    sleep(50).await;
+    assert!(!said("compute.gang.never_fits") && said("compute.quota.exceeded"));
+    assert_eq!(
+        form.text("outcome"),
+        "Cannot start: every spec is over your remaining quota. See the errors."
+    );
+    form.type_in("compute.workers", "1").await;
+    assert!(
+        form.text("outcome").starts_with("Starts now"),
+        "{}",
+        form.text("outcome")
+    );
+}
+
 /// A number box's text is what is submitted or what is reported: `2.0` and `1e1` are
 /// whole numbers, `2.5` is reported at the field with submit blocked (it was read as 0),
 /// an empty box is required, a number too large is the field's range finding, and Start
 /// over shows the blank form's value again.
-/// A kind that uses no quota cannot be blocked by quota: the outcome says fit alone.
-#[wasm_bindgen_test]
-async fn a_spot_task_that_can_never_fit_is_not_said_to_be_over_quota() {
-    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
-    form.choose("compute.kind", "spot").await;
-    form.type_in("compute.workers", "1000").await;
-    let outcome = form.text("outcome");
-    assert_eq!(
-        outcome,
-        "Cannot start: no spec can ever fit. See the errors."
-    );
-    form.choose("compute.kind", "on_demand").await;
-    assert!(form.text("outcome").contains("within quota"));
-}
 
 /// A mount at another's path names that mount as the summary names places, not by its
 /// field path.

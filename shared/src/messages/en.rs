@@ -1582,8 +1582,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Cannot start: no spec is within quota and able to fit. See the errors.",
     ),
     (
-        "ui.form.plan.outcome.blocked#no_quota",
+        "ui.form.plan.outcome.blocked#never",
         "Cannot start: no spec can ever fit. See the errors.",
+    ),
+    (
+        "ui.form.plan.outcome.blocked#quota",
+        "Cannot start: every spec is over your remaining quota. See the errors.",
     ),
     (
         "ui.form.plan.outcome.now",

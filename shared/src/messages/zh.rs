@@ -1357,8 +1357,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "无法启动：没有满足配额且可调度的规格，请查看错误。",
     ),
     (
-        "ui.form.plan.outcome.blocked#no_quota",
+        "ui.form.plan.outcome.blocked#never",
         "无法启动：没有任何规格能够放下该任务，请查看错误。",
+    ),
+    (
+        "ui.form.plan.outcome.blocked#quota",
+        "无法启动：所有规格都超出用户剩余配额，请查看错误。",
     ),
     (
         "ui.form.plan.outcome.now",
