@@ -1013,6 +1013,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "no node has all the head needs free at once",
     ),
     (
+        "queue.no_idle_offer",
+        "no idle capacity of {spec} is offered at the chosen stability or above",
+    ),
+    (
         "queue.no_node_hosts_one",
         "the largest free node has {largest_free} {unit}; one replica needs {need}",
     ),

@@ -853,6 +853,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "没有节点能同时空出 Head 所需的全部资源",
     ),
     (
+        "queue.no_idle_offer",
+        "所选稳定性等级及以上没有 {spec} 的闲时资源",
+    ),
+    (
         "queue.no_node_hosts_one",
         "空闲最多的节点只有 {largest_free} {unit}，单个副本需要 {need}",
     ),

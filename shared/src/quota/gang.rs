@@ -53,6 +53,13 @@ pub enum QueueReason {
         /// What the head needs in it.
         need: u64,
     },
+    /// An idle task: no idle capacity of this spec is offered at the chosen stability or
+    /// above, so none of its pods (the workers, or a head of its own spec) has anywhere
+    /// to go until one is.
+    NoIdleOffer {
+        /// The spec without an offer.
+        spec: String,
+    },
 }
 
 /// Why a gang can never start on this pool.
@@ -688,6 +695,9 @@ impl<'de> Deserialize<'de> for QueueReason {
                     largest_free: f.take("largest_free")?,
                     need: f.take("need")?,
                 },
+                "no_idle_offer" => QueueReason::NoIdleOffer {
+                    spec: f.take("spec")?,
+                },
                 other => return Err(de::Error::unknown_variant(other, QUEUE_KINDS)),
             })
         };
@@ -699,6 +709,7 @@ pub(crate) const QUEUE_KINDS: &[&str] = &[
     "no_node_hosts_one",
     "not_enough_at_once",
     "head_has_no_room",
+    "no_idle_offer",
 ];
 
 impl<'de> Deserialize<'de> for NeverReason {
@@ -763,6 +774,9 @@ impl QueueReason {
                 largest_free,
                 need,
             } => no_room("queue.head_has_no_room", *dimension, *largest_free, *need),
+            QueueReason::NoIdleOffer { spec } => {
+                Message::new("queue.no_idle_offer").with("spec", spec)
+            }
         }
     }
 }
@@ -874,6 +888,12 @@ mod wire_tests {
                     need: 8,
                 },
                 r#"{"kind":"head_has_no_room","dimension":"vcpu","largest_free":4,"need":8}"#,
+            ),
+            (
+                QueueReason::NoIdleOffer {
+                    spec: "cpu-8c".into(),
+                },
+                r#"{"kind":"no_idle_offer","spec":"cpu-8c"}"#,
             ),
         ];
         for (reason, json) in queue {

@@ -375,8 +375,9 @@ impl<'a> Setup<'a> {
         let fit = gang_fit(&pool, need, workers, head_need);
         let (fit, available) = if self.kind == ResourceKind::Idle {
             let idle = self.idle_slots(worker);
+            let fit = idle_fit(fit, &idle.slots, need, workers, head_need);
             (
-                idle_fit(fit, &idle.slots, need, workers, head_need),
+                no_offer(fit, &idle.slots, workers, &worker.id, head_spec),
                 free_sum(idle.slots.iter()),
             )
         } else {
@@ -531,6 +532,35 @@ fn idle_fit(
             },
         },
         other => other,
+    }
+}
+
+/// An idle task that waits while its workers' spec, or its head's, has no idle offer at
+/// the chosen stability at all waits for an offer: that is the reason, not the free
+/// capacity of fragments of the other spec (the panel's bars show those).
+fn no_offer(
+    fit: Fit,
+    idle: &[Slot],
+    workers: u64,
+    worker: &str,
+    head: Option<&InstanceSpec>,
+) -> Fit {
+    if !matches!(fit, Fit::Queue { .. }) {
+        return fit;
+    }
+    let missing = if workers > 0 && !idle.iter().any(|s| s.worker) {
+        worker
+    } else if let Some(h) = head
+        && !idle.iter().any(|s| s.head)
+    {
+        &h.id
+    } else {
+        return fit;
+    };
+    Fit::Queue {
+        reason: QueueReason::NoIdleOffer {
+            spec: missing.to_owned(),
+        },
     }
 }
 
@@ -1002,13 +1032,21 @@ mod tests {
         spec.compute.head_spec = Some("s1".into());
         spec.compute.workers = 2;
         let user = User::default();
-        // No idle offer of the head's spec: the head has nowhere to go, so the task queues.
+        // No idle offer of the head's spec: the head has nowhere to go, so the task queues
+        // for one (the workers' offer has free vCPUs: "none free" would misread it).
+        let no_offer = |spec: &str| Outcome::Queue {
+            index: 0,
+            reason: QueueReason::NoIdleOffer { spec: spec.into() },
+        };
         let p = plan(&spec, &catalog, &usage, &user).unwrap().unwrap();
-        assert!(
-            matches!(p.outcome, Outcome::Queue { .. }),
-            "{:?}",
-            p.outcome
-        );
+        assert_eq!(p.outcome, no_offer("s1"));
+        // Nor of the workers': they are said first.
+        let mut no_workers_offer = catalog.clone();
+        no_workers_offer.regions[0].clusters[0].idle.clear();
+        let p = plan(&spec, &no_workers_offer, &usage, &user)
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.outcome, no_offer("s0"));
         // A low-stability offer of the head's spec does not count at medium.
         let mut with_low = catalog.clone();
         with_low.regions[0].clusters[0].idle.push(IdleOffer {
@@ -1018,11 +1056,7 @@ mod tests {
             fragments: vec![IdleFragment { nodes: 1, units: 1 }],
         });
         let p = plan(&spec, &with_low, &usage, &user).unwrap().unwrap();
-        assert!(
-            matches!(p.outcome, Outcome::Queue { .. }),
-            "{:?}",
-            p.outcome
-        );
+        assert_eq!(p.outcome, no_offer("s1"));
         spec.compute.idle_stability = Some(IdleStability::Low);
         let p = plan(&spec, &with_low, &usage, &user).unwrap().unwrap();
         assert!(matches!(p.outcome, Outcome::Now { .. }), "{:?}", p.outcome);

@@ -54,10 +54,13 @@ impl Read for QueueReason {
                 placeable: f.field("placeable")?,
                 replicas: f.field("replicas")?,
             },
-            _ => QueueReason::HeadHasNoRoom {
+            2 => QueueReason::HeadHasNoRoom {
                 dimension: f.field("dimension")?,
                 largest_free: f.field("largest_free")?,
                 need: f.field("need")?,
+            },
+            _ => QueueReason::NoIdleOffer {
+                spec: f.field("spec")?,
             },
         })
     }

@@ -700,6 +700,9 @@ mod tests {
                 largest_free: 4,
                 need: 8,
             },
+            QueueReason::NoIdleOffer {
+                spec: "cpu-8c".into(),
+            },
         ];
         let never = [
             NeverReason::NoMatchingNode {
