@@ -2050,6 +2050,99 @@ fn every_findings_place_is_named_in_words() {
     assert!(missing.is_empty(), "fields without words: {missing:?}");
 }
 
+/// Each section's legend counts the findings inside it, by severity, and no other
+/// section's: bad env var names are the environment's errors; a name the platform sets
+/// (a warning) and `TZ` beside the task's time zone (a hint) are its warning and hint.
+#[wasm_bindgen_test]
+async fn a_sections_legend_counts_its_own_findings_by_severity() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // Each count's own words, in the legend's order.
+    let counts = |section: &str| {
+        let spans = form
+            .test_id(&format!("counts-{section}"))
+            .query_selector_all(".count")
+            .unwrap();
+        (0..spans.length())
+            .map(|i| spans.item(i).unwrap().text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let sections = ["basic", "environment", "compute", "advanced", "pytorch"];
+    for section in sections {
+        assert_eq!(counts(section), "", "{section} starts clean");
+    }
+    form.type_in("environment.env[0].name", "1BAD").await;
+    assert_eq!(counts("environment"), "1 error");
+    form.type_in("environment.env[1].name", "2BAD").await;
+    assert_eq!(counts("environment"), "2 errors");
+    form.type_in("environment.env[0].name", "RANK").await;
+    form.type_in("environment.env[1].name", "TZ").await;
+    assert_eq!(counts("environment"), "1 warning | 1 hint");
+    for section in sections.iter().filter(|s| **s != "environment") {
+        assert_eq!(counts(section), "", "{section} has none of them");
+    }
+    form.type_in("environment.env[1].name", "3BAD").await;
+    form.click("lang-zh").await;
+    assert_eq!(counts("environment"), "1 个错误 | 1 个警告");
+    form.click("lang-en").await;
+    form.type_in("environment.env[0].name", "NCCL_DEBUG").await;
+    form.type_in("environment.env[1].name", "HF_TOKEN").await;
+    assert_eq!(counts("environment"), "");
+}
+
+/// A refused submit's findings (the server's 422) show as the form's own do: at their
+/// field, which is marked invalid, and in the summary, which takes the focus; Submit
+/// waits, and an edit of the draft they were about takes them away. The finding here is
+/// one the form's own check cannot give (the quota it knows is not spent).
+#[wasm_bindgen_test]
+async fn a_refused_submit_shows_the_server_s_findings_at_their_fields() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let at = "compute.specs[0]";
+    assert!(form.codes_at(at).is_empty() && !form.submit_disabled());
+    js_sys::eval(
+        r#"window.__beforeSubmit = window.fetch;
+           window.fetch = (input, init) =>
+             (((init && init.method) || input.method) === "POST"
+                && String(input.url || input).endsWith("/api/v1/tasks"))
+               ? Promise.resolve(new Response(JSON.stringify({
+                   type: "about:blank", title: "Unprocessable Entity", status: 422,
+                   code: "spec.invalid", detail: "the spec does not pass Berth's checks",
+                   issues: [{ path: "compute.specs[0]", code: "compute.quota.exceeded",
+                              params: { dimension: "gpu", requested: 4, remaining: 2 },
+                              severity: "error", message: "over quota" }] }),
+                   { status: 422, headers: { "content-type": "application/problem+json" } }))
+               : window.__beforeSubmit(input, init);"#,
+    )
+    .unwrap();
+    form.click("submit").await;
+    for _ in 0..100 {
+        if !form.codes_at(at).is_empty() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    js_sys::eval("window.fetch = window.__beforeSubmit;").unwrap();
+    assert_eq!(form.codes_at(at), ["compute.quota.exceeded"]);
+    assert!(form.invalid(at));
+    crate::sleep(50).await;
+    assert!(
+        form.find(&format!(".findings-summary [data-path='{at}']"))
+            .is_some()
+    );
+    let focus = document()
+        .active_element()
+        .expect("something has the focus");
+    assert!(
+        focus.closest(".findings-summary").unwrap().is_some(),
+        "the focus is on {}",
+        focus.outer_html()
+    );
+    assert!(form.submit_disabled());
+    form.type_in("basic.name_prefix", "another-name").await;
+    assert!(form.codes_at(at).is_empty() && !form.invalid(at));
+    assert!(!form.submit_disabled());
+}
+
 /// A blocked task's headline names what stops every spec: quota only when each spec is
 /// over it, fit when none could ever fit (always so for a kind that uses no quota).
 #[wasm_bindgen_test]
