@@ -24,40 +24,6 @@ fn free_port() -> u16 {
         .expect("a free local port")
 }
 
-/// Starts the real router on a free port, serving `dist/`; returns its base URL.
-pub async fn start_server() -> String {
-    let dist = std::env::var_os("BERTH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("dist"));
-    assert!(
-        dist.join("index.html").exists(),
-        "{} has no console build: run `trunk build --release` first (scripts/test.sh does)",
-        dist.display()
-    );
-    // A task store and runner in a fresh data folder, so a journey can submit.
-    let data = std::env::temp_dir().join(format!(
-        "berth-e2e-data-{}-{}",
-        std::process::id(),
-        free_port()
-    ));
-    std::fs::create_dir_all(&data).expect("the data folder can be made");
-    let config = server::Config {
-        data_dir: data,
-        ..server::Config::demo(dist)
-    };
-    let state = server::AppState::open(config)
-        .await
-        .expect("the demo state opens");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a free local port");
-    let addr = listener.local_addr().expect("a bound address");
-    tokio::spawn(async move {
-        axum_serve(listener, server::app(state)).await;
-    });
-    format!("http://{addr}")
-}
-
 /// A portal on one site and Berth on another: the same real router on two free ports
 /// (two origins), Berth listing the portal's site in `[cors] origins`. Returns the
 /// portal's base URL and Berth's.
@@ -228,7 +194,7 @@ fn temp_dir(what: &str) -> PathBuf {
 
 /// Starts the real server as `berth serve` runs it (task store, scheduler and local
 /// backend in a fresh data folder) on a free port, serving `dist/`; returns its base URL.
-pub async fn start_server_with_tasks() -> String {
+pub async fn start_server() -> String {
     let dist = std::env::var_os("BERTH_DIST")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("dist"));

@@ -9,7 +9,10 @@ mod validator;
 use berth_e2e::{browser, screenshot, start_driver, start_server};
 use console::{Page, key};
 
-const TORCHRUN: &str = "torchrun --master_addr \"$MASTER_ADDR\" --master_port \"$MASTER_PORT\" --nnodes \"$WORLD_SIZE\" --nproc_per_node 1 --node_rank \"$RANK\" train.py --out /volume/ckpt";
+/// What each replica runs: its place in the job from the injected environment, and a
+/// mark on the volume the form mounted (the local backend runs it; no torchrun here).
+const TRAIN: &str = "echo \"rank $RANK of $WORLD_SIZE, master $MASTER_ADDR:$MASTER_PORT\"; \
+                     touch /volume/ckpt/rank-$RANK && echo \"$NCCL_DEBUG checkpoint written\"";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
@@ -35,7 +38,7 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     page.choose("environment.storage[0].id", "vol-ckpt").await;
     page.fill("environment.storage[0].path", "/volume/ckpt")
         .await;
-    page.fill("environment.command", TORCHRUN).await;
+    page.fill("environment.command", TRAIN).await;
 
     page.choose("compute.kind", "on_demand").await;
     page.fill("compute.workers", "2").await;
@@ -76,7 +79,34 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     screenshot(&page.client, "form-pytorch-submitted").await;
     // The console reads no YAML itself: a PyTorchJob's journey never fetched the reader.
     assert!(!berth_e2e::fetched(&page.client, "berth_validator_yaml").await);
-    page.close().await;
+
+    // What the form built runs: the master and both workers, with the env var and the
+    // volume it set.
+    let pages = pages::Pages::of(page.client, &server);
+    pages.check_phase("Succeeded").await;
+    pages.click("log-reload").await;
+    pages.check_log_contains("rank 0 of 3, master ").await;
+    pages.check_log_contains("WARN checkpoint written").await;
+    pages.pick_replica("2").await;
+    pages.check_log_contains("rank 2 of 3, master ").await;
+    pages.screenshot("form-pytorch-succeeded").await;
+    pages.click("nav-list").await;
+    pages.check_row(&id, "succeeded").await;
+
+    // Cloned: the form again, with what was typed, and checked.
+    pages.goto(&format!("/tasks/{id}")).await;
+    pages.click("action-clone").await;
+    pages.check_address(&format!("/new?clone={id}")).await;
+    pages
+        .check_control_value("basic.name_prefix", "llama-ft")
+        .await;
+    pages
+        .check_control_value("environment.env[0].name", "NCCL_DEBUG")
+        .await;
+    pages.check_control_value("compute.workers", "2").await;
+    pages.check_text("summary", "0 errors").await;
+    pages.screenshot("form-pytorch-clone").await;
+    pages.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -88,7 +118,11 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
     page.choose("basic.task_type", "ray_job").await;
     page.fill("basic.name_prefix", "ray-etl").await;
     page.choose("environment.image.value", "ray-2.40").await;
-    page.fill("environment.command", "python main.py").await;
+    page.fill(
+        "environment.command",
+        "echo \"entrypoint ran\" && ls /volume/out",
+    )
+    .await;
     page.click("add-environment.storage").await;
     page.choose("environment.storage[0].id", "vol-ckpt").await;
     page.fill("environment.storage[0].path", "/volume/out")
@@ -125,7 +159,25 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
     page.click("submit").await;
     let id = page.check_on_task_page().await;
     assert!(id.starts_with("ray-etl-"), "{id}");
-    page.close().await;
+    screenshot(&page.client, "form-ray-submitted").await;
+
+    // Run to its end, its entrypoint's log read; then cloned with what was typed.
+    let pages = pages::Pages::of(page.client, &server);
+    pages.check_phase("Succeeded").await;
+    pages.click("log-reload").await;
+    pages.check_log_contains("entrypoint ran").await;
+    pages.screenshot("form-ray-succeeded").await;
+    pages.click("action-clone").await;
+    pages.check_address(&format!("/new?clone={id}")).await;
+    pages
+        .check_control_value("basic.name_prefix", "ray-etl")
+        .await;
+    pages
+        .check_control_value("ray.autoscaling.max_workers", "3")
+        .await;
+    pages.check_text("summary", "0 errors").await;
+    pages.screenshot("form-ray-clone").await;
+    pages.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,10 +1,8 @@
 //! The task pages' object (list, detail, shared view), split into find, act and check,
-//! and the journeys through them: tasks are submitted over the API, then followed in
-//! the console as a researcher would.
+//! and the journeys through them: tasks are submitted over the API (the form's journeys
+//! submit theirs through the form), then followed in the console as a researcher would.
 
-use berth_e2e::{
-    api_call, assert_accessible, browser, screenshot, start_driver, start_server_with_tasks,
-};
+use berth_e2e::{api_call, assert_accessible, browser, screenshot, start_driver, start_server};
 use fantoccini::{Client, Locator, elements::Element, key::Key};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -95,12 +93,27 @@ impl Pages {
             .goto(&format!("{base}{path}"))
             .await
             .expect("the console loads");
-        let pages = Pages {
-            client,
-            base: base.to_owned(),
-        };
+        let pages = Pages::of(client, base);
         pages.by_id("nav-list").await;
         pages
+    }
+
+    /// The pages of a session already in the console: a form journey's, once its task is
+    /// submitted.
+    pub fn of(client: Client, base: &str) -> Pages {
+        Pages {
+            client,
+            base: base.to_owned(),
+        }
+    }
+
+    /// Picks a replica's log, by the keyboard-operable select (`0` is the first).
+    pub async fn pick_replica(&self, replica: &str) {
+        self.by_id("log-replica")
+            .await
+            .select_by_value(replica)
+            .await
+            .expect("the replica picker takes a choice");
     }
 
     /// Goes to `path` by the address bar (a reload).
@@ -365,7 +378,7 @@ fn ray(entrypoint: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares_clones_and_deletes_it()
  {
-    let server = start_server_with_tasks().await;
+    let server = start_server().await;
     let driver = start_driver();
     let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
 
@@ -400,12 +413,7 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages.check_accessible("detail").await;
 
     // The worker's log, picked by keyboard-operable select.
-    pages
-        .by_id("log-replica")
-        .await
-        .select_by_value("1")
-        .await
-        .expect("the replica picker takes a choice");
+    pages.pick_replica("1").await;
     pages.check_log_contains("rank 1 of 2").await;
 
     // Share: the link opens in a fresh session as a read-only view, secrets masked.
@@ -540,7 +548,7 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_reload() {
-    let server = start_server_with_tasks().await;
+    let server = start_server().await;
     let driver = start_driver();
     let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
 
@@ -657,7 +665,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retried_task_shows_the_log_of_the_attempt_its_picker_shows() {
-    let server = start_server_with_tasks().await;
+    let server = start_server().await;
     let driver = start_driver();
     let pages = Pages::open(browser(&driver, "en-US").await, &server, "/").await;
     // Each replica's first attempt leaves its own mark on the shared volume and fails;
