@@ -705,5 +705,6 @@ async fn a_retried_task_shows_the_log_of_the_attempt_its_picker_shows() {
             t.contains("second-attempt") && !t.contains("first-attempt")
         })
         .await;
+    pages.screenshot("pages-11-retried-attempt-2").await;
     pages.close().await;
 }

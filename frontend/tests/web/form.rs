@@ -2194,11 +2194,6 @@ async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
     );
 }
 
-/// A number box's text is what is submitted or what is reported: `2.0` and `1e1` are
-/// whole numbers, `2.5` is reported at the field with submit blocked (it was read as 0),
-/// an empty box is required, a number too large is the field's range finding, and Start
-/// over shows the blank form's value again.
-
 /// A mount at another's path names that mount as the summary names places, not by its
 /// field path.
 #[wasm_bindgen_test]
@@ -2221,6 +2216,10 @@ async fn a_mount_at_anothers_path_names_it_by_its_label() {
     assert!(!said.contains("environment."), "{said}");
 }
 
+/// A number box's text is what is submitted or what is reported: `2.0` and `1e1` are
+/// whole numbers, `2.5` is reported at the field with submit blocked (it was read as 0),
+/// an empty box is required, a number too large is the field's range finding, and Start
+/// over shows the blank form's value again.
 #[wasm_bindgen_test]
 async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
