@@ -2143,6 +2143,58 @@ async fn a_refused_submit_shows_the_server_s_findings_at_their_fields() {
     assert!(!form.submit_disabled());
 }
 
+/// The images, volumes and datasets offered follow the cluster, as its pools and specs
+/// do: another cluster's choices are its own (the demo's clusters offer the same ones,
+/// so this cluster lacks some here).
+#[wasm_bindgen_test]
+async fn the_images_and_mounts_offered_follow_the_cluster() {
+    let mut catalog = shared::demo::catalog();
+    let sh_b = catalog.regions[0]
+        .clusters
+        .iter_mut()
+        .find(|c| c.id == "sh-b")
+        .expect("the demo has sh-b");
+    sh_b.images.retain(|i| i.id != "ray-2.40-slim");
+    sh_b.volumes.retain(|v| v.id != "vol-scratch");
+    sh_b.datasets.retain(|d| d.id != "ds-imagenet");
+    let form = mount_on(catalog, Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let offered = |path: &str| {
+        let options = form.control(path).query_selector_all("option").unwrap();
+        (0..options.length())
+            .map(|i| {
+                options
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<web_sys::Element>()
+                    .get_attribute("value")
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+    };
+    let lists = [
+        ("environment.image.value", "ray-2.40-slim", "pytorch-2.5"),
+        ("environment.storage[0].id", "vol-scratch", "vol-ckpt"),
+        ("environment.datasets[0].id", "ds-imagenet", "ds-c4"),
+    ];
+    for (path, only_sh_a, both) in lists {
+        let options = offered(path);
+        assert!(
+            options.iter().any(|o| o == only_sh_a) && options.iter().any(|o| o == both),
+            "{path}: {options:?}"
+        );
+    }
+    form.choose("basic.cluster", "sh-b").await;
+    for (path, only_sh_a, both) in lists {
+        let options = offered(path);
+        assert!(
+            !options.iter().any(|o| o == only_sh_a),
+            "{path}: {options:?}"
+        );
+        assert!(options.iter().any(|o| o == both), "{path}: {options:?}");
+        assert!(form.codes_at(path).is_empty(), "{path} is still offered");
+    }
+}
+
 /// A blocked task's headline names what stops every spec: quota only when each spec is
 /// over it, fit when none could ever fit (always so for a kind that uses no quota).
 #[wasm_bindgen_test]
