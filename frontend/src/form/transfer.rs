@@ -207,9 +207,19 @@ impl ImportError {
     pub fn message(&self, lang: shared::Lang) -> String {
         use shared::messages::text;
         match self {
-            // The reader's own words are English: the place is said in the reader's
-            // language, and the words follow as they came.
+            // The JSON parser's usual words are said in the reader's language; others
+            // (rarer ones, the YAML reader's) are English: the place is said in the
+            // reader's language, and the words follow as they came.
             ImportError::Syntax(detail) => match place(detail) {
+                Some((line, column, words)) if let Some(reason) = json_reason(words) => text(
+                    lang,
+                    "ui.form.import.syntax_at#known",
+                    &[
+                        ("line", line.to_string()),
+                        ("column", column.to_string()),
+                        ("reason", text(lang, reason, &[])),
+                    ],
+                ),
                 Some((line, column, words)) => text(
                     lang,
                     "ui.form.import.syntax_at",
@@ -247,6 +257,30 @@ impl ImportError {
     }
 }
 
+/// The message key for what serde_json says of text that is not JSON, for the mistakes
+/// people make by hand (its `ErrorCode`s' words).
+fn json_reason(words: &str) -> Option<&'static str> {
+    Some(match words {
+        "EOF while parsing a list"
+        | "EOF while parsing an object"
+        | "EOF while parsing a value" => "ui.form.import.json.eof",
+        "EOF while parsing a string" => "ui.form.import.json.eof_string",
+        "expected `:`" => "ui.form.import.json.colon",
+        "expected `,` or `]`" => "ui.form.import.json.comma_bracket",
+        "expected `,` or `}`" => "ui.form.import.json.comma_brace",
+        "expected value" | "expected ident" => "ui.form.import.json.value",
+        "key must be a string" => "ui.form.import.json.key",
+        "trailing comma" => "ui.form.import.json.trailing_comma",
+        "trailing characters" => "ui.form.import.json.trailing",
+        "invalid number" | "number out of range" => "ui.form.import.json.number",
+        "invalid escape" => "ui.form.import.json.escape",
+        "control character (\\u0000-\\u001F) found while parsing a string" => {
+            "ui.form.import.json.control"
+        }
+        _ => return None,
+    })
+}
+
 /// The line and column a reader's error names (`… at line 3 column 1`, serde_json's and
 /// yaml-rust2's wording, the latter with `at byte 20` before it), with the words before
 /// the place.
@@ -278,10 +312,11 @@ pub fn is_json(text: &str) -> bool {
 /// [`ImportError`] when the text is not one document of the spec's shape.
 pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
     // JSON goes through the shared parser, whose findings carry the line and column;
-    // text that is not JSON at all is a syntax error, not a field of the wrong shape.
+    // text that is not JSON at all is a syntax error, not a field of the wrong shape,
+    // wherever the parser was (a text cut short inside `basic` is found at `basic`).
     let spec = if is_json(text) {
         shared::parse_spec(text).map_err(|report| match report.issues() {
-            [issue] if issue.path.to_string().is_empty() => match &issue.code {
+            [issue] => match &issue.code {
                 shared::IssueCode::ValueInvalid {
                     expected: shared::validate::Expected::Json { detail },
                     ..

@@ -1187,17 +1187,27 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
         panic!("{broken:?}");
     };
     assert!(detail.contains("line 1"), "{detail}");
-    // The place in the reader's language, the parser's own words after it, for JSON and
-    // for YAML alike.
+    // The place in the reader's language, and the JSON parser's words for the mistakes
+    // made by hand too; the YAML reader's own words after it.
     let json = transfer::from_text("{bad json").unwrap_err();
     assert_eq!(
         json.message(shared::Lang::Zh),
-        "未导入：第 1 行第 2 列无法解析（解析器原文：key must be a string）。"
+        "未导入：第 1 行第 2 列无法解析：键必须是双引号括起的文本。"
     );
     assert_eq!(
         json.message(shared::Lang::En),
-        "Not imported: the text cannot be read at line 1, column 2 (the reader says: key \
-         must be a string)."
+        "Not imported: the text cannot be read at line 1, column 2: a key must be text in \
+         double quotes."
+    );
+    let cut = transfer::from_text("{\"basic\": {\"name_prefix\": \"a\",\n").unwrap_err();
+    assert_eq!(
+        cut.message(shared::Lang::Zh),
+        "未导入：第 2 行第 0 列无法解析：JSON 尚未结束，文本就已结束。"
+    );
+    let comma = transfer::from_text("{\"basic\": {\"name_prefix\": \"a\" \"b\"}}").unwrap_err();
+    assert_eq!(
+        comma.message(shared::Lang::Zh),
+        "未导入：第 1 行第 31 列无法解析：此处应为“,”或“}”。"
     );
     // yaml-rust2 names a byte before the line: it is left out.
     let yaml = transfer::from_text("version: 1\nbasic: [\n").unwrap_err();

@@ -1461,6 +1461,51 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.file_unreadable",
         "Not imported: the browser could not read the file.",
     ),
+    (
+        "ui.form.import.json.colon",
+        "a ':' is expected after the key",
+    ),
+    (
+        "ui.form.import.json.comma_brace",
+        "a ',' or '}' is expected here",
+    ),
+    (
+        "ui.form.import.json.comma_bracket",
+        "a ',' or ']' is expected here",
+    ),
+    (
+        "ui.form.import.json.control",
+        "a string holds a line break or a tab: write it as \\n or \\t",
+    ),
+    (
+        "ui.form.import.json.eof",
+        "the text ends before the JSON does",
+    ),
+    (
+        "ui.form.import.json.eof_string",
+        "a string has no closing double quote",
+    ),
+    (
+        "ui.form.import.json.escape",
+        "a backslash escape is not valid",
+    ),
+    (
+        "ui.form.import.json.key",
+        "a key must be text in double quotes",
+    ),
+    ("ui.form.import.json.number", "a number is not valid"),
+    (
+        "ui.form.import.json.trailing",
+        "there is more text after the JSON object",
+    ),
+    (
+        "ui.form.import.json.trailing_comma",
+        "a comma before a closing bracket is not allowed in JSON",
+    ),
+    (
+        "ui.form.import.json.value",
+        "a value is expected: text in double quotes, a number, true, false, null, a list or an object",
+    ),
     ("ui.form.import.label", "Paste a spec as YAML or JSON"),
     (
         "ui.form.import.not_plain",
@@ -1478,6 +1523,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.import.syntax_at",
         "Not imported: the text cannot be read at line {line}, column {column} (the reader says: {detail}).",
+    ),
+    (
+        "ui.form.import.syntax_at#known",
+        "Not imported: the text cannot be read at line {line}, column {column}: {reason}.",
     ),
     ("ui.form.import.title", "Import a spec"),
     (

@@ -1250,6 +1250,30 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.file_unreadable",
         "未导入：浏览器无法读取该文件。",
     ),
+    ("ui.form.import.json.colon", "键之后应为“:”"),
+    ("ui.form.import.json.comma_brace", "此处应为“,”或“}”"),
+    ("ui.form.import.json.comma_bracket", "此处应为“,”或“]”"),
+    (
+        "ui.form.import.json.control",
+        "字符串中含有换行符或制表符，请写成 \\n 或 \\t",
+    ),
+    ("ui.form.import.json.eof", "JSON 尚未结束，文本就已结束"),
+    ("ui.form.import.json.eof_string", "字符串缺少结尾的双引号"),
+    ("ui.form.import.json.escape", "反斜杠转义无效"),
+    ("ui.form.import.json.key", "键必须是双引号括起的文本"),
+    ("ui.form.import.json.number", "数字无效"),
+    (
+        "ui.form.import.json.trailing",
+        "JSON 对象之后还有多余的文本",
+    ),
+    (
+        "ui.form.import.json.trailing_comma",
+        "JSON 不允许在右括号前多加逗号",
+    ),
+    (
+        "ui.form.import.json.value",
+        "此处应为一个值：双引号括起的文本、数字、true、false、null、列表或对象",
+    ),
     ("ui.form.import.label", "粘贴 YAML 或 JSON 格式的任务规格"),
     (
         "ui.form.import.not_plain",
@@ -1260,6 +1284,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.import.syntax_at",
         "未导入：第 {line} 行第 {column} 列无法解析（解析器原文：{detail}）。",
+    ),
+    (
+        "ui.form.import.syntax_at#known",
+        "未导入：第 {line} 行第 {column} 列无法解析：{reason}。",
     ),
     ("ui.form.import.title", "导入任务规格"),
     (
