@@ -311,6 +311,9 @@ pub fn is_json(text: &str) -> bool {
 ///
 /// [`ImportError`] when the text is not one document of the spec's shape.
 pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
+    // A byte order mark (Windows editors write one) is not text: the server ignores it
+    // too, and left in, JSON was taken for YAML and a YAML first key was not found.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // JSON goes through the shared parser, whose findings carry the line and column;
     // text that is not JSON at all is a syntax error, not a field of the wrong shape,
     // wherever the parser was (a text cut short inside `basic` is found at `basic`).

@@ -1209,6 +1209,13 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
         comma.message(shared::Lang::Zh),
         "未导入：第 1 行第 31 列无法解析：此处应为“,”或“}”。"
     );
+    // A byte order mark before either is not part of the spec.
+    let json = serde_json::to_string(&example(shared::demo::PYTORCH_EXAMPLE)).unwrap();
+    let yaml = transfer::to_yaml(&example(shared::demo::PYTORCH_EXAMPLE));
+    for text in [json, yaml] {
+        let spec = transfer::from_text(&format!("\u{feff}{text}"));
+        assert_eq!(spec, Ok(example(shared::demo::PYTORCH_EXAMPLE)));
+    }
     // yaml-rust2 names a byte before the line: it is left out.
     let yaml = transfer::from_text("version: 1\nbasic: [\n").unwrap_err();
     let said = yaml.message(shared::Lang::Zh);
