@@ -104,6 +104,12 @@ pub enum ApiError {
         /// The task.
         id: String,
     },
+    /// A tags' replacement that expected other tags than the task has now.
+    #[error("the tags of task {id} were changed since they were read; read them again")]
+    TagsChanged {
+        /// The task.
+        id: String,
+    },
     /// The request is not signed in, or its credentials are wrong.
     #[error("{detail}")]
     Unauthorized {
@@ -143,7 +149,9 @@ impl ApiError {
             | ApiError::LogElsewhere { .. }
             | ApiError::ShareNotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            ApiError::Conflict(_) | ApiError::Stopping { .. } => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::Stopping { .. } | ApiError::TagsChanged { .. } => {
+                StatusCode::CONFLICT
+            }
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
             ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
@@ -168,6 +176,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => "task.forbidden",
             ApiError::Conflict(_) => "task.conflict",
             ApiError::Stopping { .. } => "task.stopping",
+            ApiError::TagsChanged { .. } => "task.tags_changed",
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::BadQuery(_) => "query.invalid",
@@ -353,6 +362,7 @@ impl From<crate::store::StoreError> for ApiError {
         use crate::store::StoreError;
         match err {
             StoreError::NotFound { task } => ApiError::TaskNotFound { id: task.0 },
+            StoreError::TagsChanged { task } => ApiError::TagsChanged { id: task.0 },
             StoreError::Phase { task, source } => {
                 ApiError::Conflict(format!("task {task}: {source}; stop it first"))
             }

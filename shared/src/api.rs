@@ -242,6 +242,11 @@ pub struct ShareLink {
 pub struct TagsBody {
     /// The tags the task should have.
     pub tags: Vec<crate::task::Tag>,
+    /// The tags the caller last read: when given, the tags are replaced only if the task
+    /// still has these (in this order), else nothing changes and the answer is 409
+    /// `task.tags_changed`, so a save never drops tags set elsewhere unseen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Vec<crate::task::Tag>>,
 }
 
 #[cfg(test)]

@@ -927,6 +927,7 @@ async fn shared_view(
         (status = 400, description = "The body is not strict JSON, or not `{\"tags\": [...]}`, or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 409, description = "`expected` was given and the task's tags are no longer those (`task.tags_changed`); nothing changed", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "A tag breaks the form's tag rules; `issues` lists them", body = ErrorBody, content_type = PROBLEM),
@@ -982,7 +983,10 @@ async fn tags(
         });
     }
     let runner = runner(&state)?;
-    runner.store().set_tags(&stored.task.id, &body.tags).await?;
+    runner
+        .store()
+        .set_tags(&stored.task.id, &body.tags, body.expected.as_deref())
+        .await?;
     let stored = runner.store().get(&stored.task.id).await?;
     Ok(Json(view(&state, stored, lang, Some(&user)).await))
 }

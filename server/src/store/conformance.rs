@@ -122,6 +122,7 @@ macro_rules! every_store_test {
             a_taken_id_in_a_group_keeps_out_only_its_task,
             the_owners_org_and_tenant_read_back_from_every_insert,
             a_stop_asked_of_the_current_attempt_reads_back_from_every_read,
+            tags_are_replaced_only_while_they_are_the_ones_expected,
         );
     };
 }
@@ -656,6 +657,7 @@ pub(super) async fn lists_filter_by_every_field(store: Arc<dyn TaskStore>) {
                 key: "team".into(),
                 value: "cv".into(),
             }],
+            None,
         )
         .await
         .expect("sets tags");
@@ -896,7 +898,50 @@ pub(super) async fn shares_name_their_task_and_tokens_are_unique(store: Arc<dyn 
         Err(StoreError::NotFound { .. })
     ));
     assert!(matches!(
-        store.set_tags(&id("ghost-zzzzz"), &[]).await,
+        store.set_tags(&id("ghost-zzzzz"), &[], None).await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+/// A replacement that names the tags it read changes them only while the task still has
+/// those, in that order: a save never drops tags set meanwhile by another page.
+pub(super) async fn tags_are_replaced_only_while_they_are_the_ones_expected(
+    store: Arc<dyn TaskStore>,
+) {
+    let t = id("bert-aaaaa");
+    add(&*store, &t.0, "alice", 1, spec()).await;
+    let tag = |key: &str, value: &str| Tag {
+        key: key.into(),
+        value: value.into(),
+    };
+    let tags = |store: Arc<dyn TaskStore>| async move {
+        store.get(&id("bert-aaaaa")).await.expect("reads").tags
+    };
+    let read = tags(store.clone()).await;
+    let theirs = [tag("team", "nlp"), tag("stage", "eval")];
+    store
+        .set_tags(&t, &theirs, Some(&read))
+        .await
+        .expect("the tags read are the tags now");
+    assert_eq!(tags(store.clone()).await, theirs);
+    // Made from the first read: refused, and nothing changes.
+    assert!(matches!(
+        store.set_tags(&t, &[tag("mine", "1")], Some(&read)).await,
+        Err(StoreError::TagsChanged { .. })
+    ));
+    let reordered = [tag("stage", "eval"), tag("team", "nlp")];
+    assert!(matches!(
+        store.set_tags(&t, &[], Some(&reordered)).await,
+        Err(StoreError::TagsChanged { .. })
+    ));
+    assert_eq!(tags(store.clone()).await, theirs);
+    store
+        .set_tags(&t, &[tag("mine", "1")], Some(&theirs))
+        .await
+        .expect("made from the tags now");
+    assert_eq!(tags(store.clone()).await, [tag("mine", "1")]);
+    assert!(matches!(
+        store.set_tags(&id("ghost-zzzzz"), &[], Some(&[])).await,
         Err(StoreError::NotFound { .. })
     ));
 }

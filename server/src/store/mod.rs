@@ -79,6 +79,12 @@ pub enum StoreError {
     /// A share token is already in use.
     #[error("share token is already in use")]
     TokenTaken,
+    /// The task's tags are not the ones a replacement expected: nothing was written.
+    #[error("the tags of task {task} were changed since they were read")]
+    TagsChanged {
+        /// The task.
+        task: TaskId,
+    },
     /// A list cursor that this store did not make.
     #[error("list cursor {cursor:?} is not valid")]
     BadCursor {
@@ -656,12 +662,13 @@ pub trait TaskStore: Send + Sync {
     /// Database failures.
     async fn unfinished(&self) -> Result<Vec<StoredTask>>;
 
-    /// Replaces the task's tags ([`StoredTask::tags`]).
+    /// Replaces the task's tags ([`StoredTask::tags`]); with `expected`, only if they are
+    /// those now, checked in the same transaction.
     ///
     /// # Errors
     ///
-    /// [`StoreError::NotFound`]; database failures.
-    async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()>;
+    /// [`StoreError::NotFound`]; [`StoreError::TagsChanged`]; database failures.
+    async fn set_tags(&self, id: &TaskId, tags: &[Tag], expected: Option<&[Tag]>) -> Result<()>;
 
     /// Records a share link that `by` made: `token` now names the task. Answers the
     /// link's number on the task ([`Share::link`]).

@@ -22,7 +22,7 @@
 
 use super::rows::{
     attach_details, corrupt, db, decode_task, encode, events_of, hidden_values_of, list_page,
-    not_found, shares_of,
+    not_found, shares_of, tags_of,
 };
 use super::{
     ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page,
@@ -333,9 +333,14 @@ impl TaskStore for PostgresStore {
         Ok(tasks)
     }
 
-    async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()> {
+    async fn set_tags(&self, id: &TaskId, tags: &[Tag], expected: Option<&[Tag]>) -> Result<()> {
         let mut tx = self.write().await?;
         lock_task(&mut tx, id).await?;
+        if let Some(expected) = expected
+            && tags_of::<Postgres>(&mut tx, id).await? != expected
+        {
+            return Err(StoreError::TagsChanged { task: id.clone() });
+        }
         sqlx::query("DELETE FROM task_tags WHERE task_id = $1")
             .bind(&id.0)
             .execute(&mut *tx)

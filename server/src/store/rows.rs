@@ -114,6 +114,30 @@ where
     rows.iter().map(|row| decode_hidden(id, row)).collect()
 }
 
+/// The tags of task `id`, in their order.
+pub(super) async fn tags_of<DB>(conn: &mut DB::Connection, id: &TaskId) -> Result<Vec<Tag>>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+{
+    let mut sql =
+        QueryBuilder::<DB>::new("SELECT tag_key, tag_value FROM task_tags WHERE task_id = ");
+    sql.push_bind(id.0.clone());
+    sql.push(" ORDER BY n");
+    let rows = sql.build().fetch_all(&mut *conn).await.map_err(db)?;
+    rows.iter()
+        .map(|row| {
+            Ok(Tag {
+                key: row.try_get(0).map_err(db)?,
+                value: row.try_get(1).map_err(db)?,
+            })
+        })
+        .collect()
+}
+
 /// The share links of task `id` not revoked, oldest first.
 pub(super) async fn shares_of<DB>(conn: &mut DB::Connection, id: &TaskId) -> Result<Vec<Share>>
 where

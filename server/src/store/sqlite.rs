@@ -14,7 +14,7 @@
 
 use super::rows::{
     TASK_COLUMNS, attach_details, corrupt, db, decode_task, encode, events_of, hidden_values_of,
-    list_page, not_found, require_task, shares_of,
+    list_page, not_found, require_task, shares_of, tags_of,
 };
 use super::{
     ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page, Result,
@@ -429,9 +429,14 @@ impl TaskStore for SqliteStore {
         Ok(tasks)
     }
 
-    async fn set_tags(&self, id: &TaskId, tags: &[Tag]) -> Result<()> {
+    async fn set_tags(&self, id: &TaskId, tags: &[Tag], expected: Option<&[Tag]>) -> Result<()> {
         let mut tx = self.write().await?;
         require_task::<Sqlite>(&mut tx, id).await?;
+        if let Some(expected) = expected
+            && tags_of::<Sqlite>(&mut tx, id).await? != expected
+        {
+            return Err(StoreError::TagsChanged { task: id.clone() });
+        }
         sqlx::query("DELETE FROM task_tags WHERE task_id = ?")
             .bind(&id.0)
             .execute(&mut *tx)

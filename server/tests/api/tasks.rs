@@ -1370,6 +1370,37 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+/// A save that names the tags it was made from (`expected`) is refused with 409
+/// `task.tags_changed`, changing nothing, once another has changed them: a page's stale
+/// tags never silently replace newer ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tags_save_made_from_tags_changed_since_is_refused() {
+    let app = server::app(demo_state().await);
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("true"))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    let read = task["tags"].clone();
+    let save = |tags: Value, expected: Value| {
+        Request::patch(format!("/api/v1/tasks/{id}/tags"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(
+                json!({ "tags": tags, "expected": expected }).to_string(),
+            ))
+            .expect("a request")
+    };
+    let theirs = json!([{ "key": "stage", "value": "eval" }]);
+    let (status, body) = call(&app, save(theirs.clone(), read.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = call(&app, save(json!([]), read)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "task.tags_changed", "{body}");
+    let (_, shown) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(shown["tags"], theirs);
+    let (status, body) = call(&app, save(json!([]), theirs)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["tags"], json!([]));
+    call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+}
+
 /// Tags edited on a task are the task's: its spec (which the console's clone reads) and
 /// a resubmit carry them, not the ones it was submitted with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
