@@ -66,6 +66,7 @@ fn refusal_key(code: &str) -> Option<&'static str> {
         "task.forbidden" => "ui.app.refused.task_forbidden",
         "task.not_found" => "ui.app.refused.task_not_found",
         "task.stopping" => "ui.app.refused.task_stopping",
+        "task.tags_changed" => "ui.app.refused.tags_changed",
         _ => return None,
     })
 }
@@ -759,13 +760,24 @@ pub async fn revoke_share(id: &str, link: u32) -> Result<()> {
     send_delete(&task_path(id, &format!("/share/{link}"))).await
 }
 
-/// `PATCH /api/v1/tasks/{id}/tags`.
+/// `PATCH /api/v1/tasks/{id}/tags`: `tags` in place of `expected`, the tags they were
+/// made from.
 ///
 /// # Errors
 ///
-/// [`ClientError::Api`]: 422 with the findings when a tag breaks the form's rules.
-pub async fn set_tags(id: &str, tags: Vec<Tag>, lang: Lang) -> Result<TaskView> {
-    let body = serde_json::to_string(&TagsBody { tags }).unwrap_or_default();
+/// [`ClientError::Api`]: 422 with the findings when a tag breaks the form's rules; 409
+/// `task.tags_changed` when the task's tags are no longer `expected`.
+pub async fn set_tags(
+    id: &str,
+    tags: Vec<Tag>,
+    expected: Vec<Tag>,
+    lang: Lang,
+) -> Result<TaskView> {
+    let body = serde_json::to_string(&TagsBody {
+        tags,
+        expected: Some(expected),
+    })
+    .unwrap_or_default();
     let path = task_path(id, &format!("/tags?lang={}", wire_name(&lang)));
     let request = to(Request::patch, &path)
         .header("content-type", "application/json")

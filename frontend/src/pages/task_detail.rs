@@ -302,7 +302,7 @@ pub fn TaskDetailPage(
                                     <EventList events=events.into() zone=zone earlier=show_earlier />
                                 </div>
                                 <div>
-                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags />
+                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags reload=Callback::new(move |()| load()) />
                                     <Logs id=id.get_value() view />
                                     <SpecPanel id=id.get_value() owner tags=tags.into() />
                                 </div>
@@ -1148,11 +1148,34 @@ fn TagEditor(
     owner: bool,
     session: CatalogResponse,
     saved_tags: RwSignal<Vec<Tag>>,
+    /// Reads the task again.
+    reload: Callback<()>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // The save's refusal is said here, beside the tags, not at the page's top.
     let error = RwSignal::new(None::<ClientError>);
     let draft = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
+    // The task's tags as this page last read them, which a save names as the ones it
+    // replaces. Newer ones read by the poll (set elsewhere: another tab, a script)
+    // replace an unedited list; over the user's edits they are said, and a save then
+    // replaces them knowingly. A save made from tags changed since is refused by the
+    // server, which this page then reads again.
+    let base = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
+    let elsewhere = RwSignal::new(None::<Vec<Tag>>);
+    Effect::new(move |_| {
+        let now = view.with(|v| v.tags.clone());
+        if base.with_untracked(|b| *b == now) {
+            return;
+        }
+        saved_tags.set(now.clone());
+        if draft.with_untracked(|d| base.with_untracked(|b| d == b)) {
+            draft.set(now.clone());
+            elsewhere.set(None);
+        } else {
+            elsewhere.set(Some(now.clone()));
+        }
+        base.set(now);
+    });
     // The server's findings on a refused save, for the tags it refused: they join the
     // list below, each at its tag, until the tags change.
     let refused = RwSignal::new(None::<(Vec<Tag>, Vec<shared::Issue>)>);
@@ -1219,15 +1242,25 @@ fn TagEditor(
             return;
         }
         let tags = draft.get_untracked();
+        let expected = base.get_untracked();
         let l = lang.get_untracked();
         leptos::task::spawn_local(async move {
-            match api::set_tags(&id.get_value(), tags.clone(), l).await {
+            match api::set_tags(&id.get_value(), tags.clone(), expected, l).await {
                 Ok(updated) => {
                     saved_tags.set(updated.tags.clone());
+                    base.set(updated.tags.clone());
                     draft.set(updated.tags);
+                    elsewhere.set(None);
                     saved.set(true);
                     refused.set(None);
                     error.set(None);
+                }
+                // Changed elsewhere since this page read them: read again, and the
+                // newer tags are said beside the user's, which are kept.
+                Err(ClientError::Api(body)) if body.code == "task.tags_changed" => {
+                    saved.set(false);
+                    error.set(None);
+                    reload.run(());
                 }
                 Err(ClientError::Api(body)) if !body.issues.is_empty() => {
                     saved.set(false);
@@ -1300,6 +1333,24 @@ fn TagEditor(
                         }
                     }).collect_view()}
                 </ul>
+                {move || elsewhere.get().filter(|_| draft.with(|d| base.with(|b| d != b))).map(|theirs| {
+                    let listed = theirs.iter().map(tag_text).collect::<Vec<_>>();
+                    let take = theirs.clone();
+                    view! {
+                        <p class="banner info" role="status" data-testid="tags-elsewhere">
+                            {move || if listed.is_empty() {
+                                lang.text("ui.detail.tags_elsewhere#none")
+                            } else {
+                                lang.text_with("ui.detail.tags_elsewhere", &[("tags", listed.join(", "))])
+                            }}
+                            " "
+                            <button type="button" data-testid="tags-take-theirs" on:click=move |_| {
+                                draft.set(take.clone());
+                                elsewhere.set(None);
+                            }>{crate::i18n::tr("ui.detail.tags_take_theirs")}</button>
+                        </p>
+                    }
+                })}
                 <button type="button" class="primary" data-testid="tags-save" disabled=blocked aria-describedby="tags-msgs" on:click=save>
                     {crate::i18n::tr("ui.detail.tags_save")}
                 </button>

@@ -1938,6 +1938,122 @@ async fn mount_detail_page_with(
     (host, handle)
 }
 
+/// Tags changed elsewhere (another tab, a script) are never silently replaced: a save
+/// names the tags it was made from; refused as made from old ones, the page reads the
+/// task again; an unedited list then shows the new tags, and over the user's edits the
+/// new tags are said beside them, with a way to take them, and the next save names them.
+#[wasm_bindgen_test]
+async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the tags", "[data-testid='tag-key']").await;
+    let save = || find(&host, "[data-testid='tags-save']");
+    let shown = || all_text(&host, "[data-testid='tags'] .tag");
+    let tag = |key: &str, value: &str| shared::task::Tag {
+        key: key.into(),
+        value: value.into(),
+    };
+    let with_tags = |tags: Vec<shared::task::Tag>| {
+        let mut view = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
+        view.tags = tags;
+        serde_json::to_string(&view).unwrap()
+    };
+    let changed = r#"{"type": "about:blank", "title": "Conflict", "status": 409,
+        "code": "task.tags_changed", "detail": "the tags of task t1 were changed since they were read"}"#;
+    let read_again = |tags: Vec<shared::task::Tag>| {
+        let body = with_tags(tags);
+        async move {
+            until("the task read again", || {
+                held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+            })
+            .await;
+            answer_fetch("tasks/t1?", &body);
+        }
+    };
+    let elsewhere = || {
+        host.query_selector("[data-testid='tags-elsewhere']")
+            .unwrap()
+    };
+
+    // Unedited, over tags changed meanwhile: the page shows the new ones, quietly.
+    save().click();
+    until("the save", || {
+        held_fetches().iter().any(|u| u.contains("/tags"))
+    })
+    .await;
+    let body = held_fetch_body("/tags").await;
+    assert!(
+        body.contains(r#""expected":[{"key":"team","value":"nlp"}]"#),
+        "{body}"
+    );
+    refuse_fetch("/tags", 409, changed);
+    let theirs = vec![tag("team", "nlp"), tag("stage", "eval")];
+    read_again(theirs.clone()).await;
+    until("the new tags", || shown() == ["team=nlp", "stage=eval"]).await;
+    assert!(elsewhere().is_none());
+
+    // Edited: the user's list stays, and the task's new tags are said beside it.
+    find(&host, ".tags li:nth-child(1) .remove").click();
+    leptos::task::tick().await;
+    save().click();
+    until("the second save", || {
+        held_fetches().iter().any(|u| u.contains("/tags"))
+    })
+    .await;
+    let body = held_fetch_body("/tags").await;
+    assert!(
+        body.contains(r#""tags":[{"key":"stage","value":"eval"}]"#)
+            && body.contains(
+                r#""expected":[{"key":"team","value":"nlp"},{"key":"stage","value":"eval"}]"#
+            ),
+        "{body}"
+    );
+    refuse_fetch("/tags", 409, changed);
+    let three = vec![
+        tag("team", "nlp"),
+        tag("stage", "eval"),
+        tag("priority", "p0"),
+    ];
+    read_again(three.clone()).await;
+    until_found(&host, "the note", "[data-testid='tags-elsewhere']").await;
+    let note = elsewhere().unwrap().text_content().unwrap_or_default();
+    assert!(
+        note.contains("the task now has team=nlp, stage=eval, priority=p0"),
+        "{note}"
+    );
+    assert_eq!(shown(), ["stage=eval"], "the user's edit is kept");
+    assert!(
+        host.query_selector(".tags [role='alert']")
+            .unwrap()
+            .is_none()
+    );
+
+    // Taken: the task's tags are the list, the note goes; a save then names them.
+    find(&host, "[data-testid='tags-take-theirs']").click();
+    leptos::task::tick().await;
+    assert_eq!(shown(), ["team=nlp", "stage=eval", "priority=p0"]);
+    assert!(elsewhere().is_none());
+    find(&host, ".tags li:nth-child(3) .remove").click();
+    leptos::task::tick().await;
+    save().click();
+    until("the third save", || {
+        held_fetches().iter().any(|u| u.contains("/tags"))
+    })
+    .await;
+    let body = held_fetch_body("/tags").await;
+    assert!(
+        body.contains(r#""expected":[{"key":"team","value":"nlp"},{"key":"stage","value":"eval"},{"key":"priority","value":"p0"}]"#),
+        "{body}"
+    );
+    answer_fetch("/tags", &with_tags(theirs));
+    until("the save said", || {
+        all_text(&host, "[data-testid='tags-saved']") == ["Tags saved."]
+    })
+    .await;
+    assert_eq!(shown(), ["team=nlp", "stage=eval"]);
+    finish(handle, &host, &address);
+}
+
 /// A resubmit the rules now refuse (the catalog changed since) cannot be fixed on the
 /// task page: its refusal says to clone the task and fix the findings in the form, not
 /// "fix the findings it lists" as the form's does.

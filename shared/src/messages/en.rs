@@ -1199,6 +1199,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "this server did not run this attempt: its log is kept by the server that ran it",
     ),
     (
+        "ui.app.refused.tags_changed",
+        "the tags were changed elsewhere since this page read them; look at them again",
+    ),
+    (
         "ui.app.refused.task_conflict",
         "the task has changed since this page showed it; look at it again",
     ),
@@ -1397,9 +1401,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.tag_add", "Add tag"),
     ("ui.detail.tag_remove", "Remove tag {tag}"),
     ("ui.detail.tags", "Tags"),
+    (
+        "ui.detail.tags_elsewhere",
+        "These tags were changed elsewhere meanwhile; the task now has {tags}. Saving replaces them with yours.",
+    ),
+    (
+        "ui.detail.tags_elsewhere#none",
+        "These tags were removed elsewhere meanwhile; the task now has none. Saving puts yours back.",
+    ),
     ("ui.detail.tags_none", "No tags."),
     ("ui.detail.tags_save", "Save tags"),
     ("ui.detail.tags_saved", "Tags saved."),
+    ("ui.detail.tags_take_theirs", "Take the task's tags"),
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),
     ("ui.detail.type", "Type"),

@@ -1020,6 +1020,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "本服务器未运行该次尝试：其日志保存在运行它的服务器上",
     ),
     (
+        "ui.app.refused.tags_changed",
+        "本页读取之后，标签已在别处被修改，请重新查看",
+    ),
+    (
         "ui.app.refused.task_conflict",
         "任务状态已变化，请刷新后再试",
     ),
@@ -1189,9 +1193,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.tag_add", "添加标签"),
     ("ui.detail.tag_remove", "移除标签 {tag}"),
     ("ui.detail.tags", "标签"),
+    (
+        "ui.detail.tags_elsewhere",
+        "标签已在别处被修改，任务当前的标签为 {tags}。保存将以你的标签替换它们。",
+    ),
+    (
+        "ui.detail.tags_elsewhere#none",
+        "标签已在别处被全部删除，任务当前没有标签。保存将恢复你的标签。",
+    ),
     ("ui.detail.tags_none", "无标签。"),
     ("ui.detail.tags_save", "保存标签"),
     ("ui.detail.tags_saved", "标签已保存。"),
+    ("ui.detail.tags_take_theirs", "改用任务当前的标签"),
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
     ("ui.detail.type", "任务类型"),
