@@ -184,6 +184,9 @@ pub fn TaskDetailPage(
                     if body.code == "task.not_found" && task.with_untracked(Option::is_some) =>
                 {
                     gone.set(true);
+                    // A keyboard user in a panel or a question that went with the task
+                    // lands on the line that says why, not on the page's body.
+                    crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
                 }
                 Err(err) => error.set(Some(err)),
             }
@@ -804,10 +807,17 @@ fn Actions(
         }
     });
     // A task that ends, or is being stopped from elsewhere, while Stop is being asked has
-    // nothing left to stop.
+    // nothing left to stop: the question goes, a line says why, and the keyboard, which
+    // was on the question, goes to that line.
+    let stopped_meanwhile = RwSignal::new(false);
     Effect::new(move |_| {
         if (finished() || stopping.get()) && confirming.get_untracked() == Some(Question::Stop) {
             confirming.set(None);
+            stopped_meanwhile.set(true);
+            crate::components::refocus_if_lost(
+                None,
+                &["[data-testid='stop-meanwhile']", "[data-testid='actions']"],
+            );
         }
     });
     let cancel = move || {
@@ -1036,10 +1046,10 @@ fn Actions(
                 {owner.then(|| view! {
                     <button type="button" data-testid="action-stop" disabled=move || finished() || stopping.get() || busy.get()
                         aria-describedby=move || stopping.get().then_some(STOP_ASKED_ID)
-                        on:click=move |_| confirming.set(Some(Question::Stop)) node_ref=stop_button>
+                        on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Stop)) } node_ref=stop_button>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
-                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| confirming.set(Some(Question::Delete)) node_ref=delete_button>
+                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 })}
@@ -1061,6 +1071,9 @@ fn Actions(
             {move || (owner && stopping.get()).then(|| view! {
                 <p class="help" id=STOP_ASKED_ID data-testid="stop-asked" role="status">{crate::i18n::tr("ui.detail.stop_asked")}</p>
             })}
+            <p role="status" tabindex="-1" data-testid="stop-meanwhile">
+                {move || stopped_meanwhile.get().then(|| lang.text("ui.detail.stop_meanwhile"))}
+            </p>
             {move || asking.get().map(|question| {
                 let (what, asked, yes) = question.keys();
                 view! {

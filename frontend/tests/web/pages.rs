@@ -3332,6 +3332,59 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
     );
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
+    // The keyboard, on an action that went with the task, lands on the line.
+    until("the focus on the line", || {
+        focused_test_id().as_deref() == Some("deleted")
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
+/// The `data-testid` of what has the keyboard focus.
+fn focused_test_id() -> Option<String> {
+    web_sys::window()?
+        .document()?
+        .active_element()?
+        .get_attribute("data-testid")
+}
+
+/// A stop being asked when the task's answer says it is being stopped (asked elsewhere)
+/// has nothing left to stop: the question goes, a line says why, and the keyboard, which
+/// was on the question, lands on that line, not on the page's body.
+#[wasm_bindgen_test]
+async fn a_stop_asked_while_stopped_elsewhere_says_so_where_the_focus_was() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the actions", "[data-testid='action-stop']").await;
+    find(&host, "[data-testid='action-stop']").click();
+    until("the focus on the safe answer", || {
+        focused_test_id().as_deref() == Some("confirm-stop-no")
+    })
+    .await;
+    ask_for_the_task_again(&host).await;
+    answer_next_poll_with(&t1_stopping(0), "[]").await;
+    until("the question gone", || {
+        host.query_selector("[data-testid='confirm-stop']")
+            .unwrap()
+            .is_none()
+    })
+    .await;
+    until("the focus on the line that says why", || {
+        focused_test_id().as_deref() == Some("stop-meanwhile")
+    })
+    .await;
+    let said = || {
+        find(&host, "[data-testid='stop-meanwhile']")
+            .text_content()
+            .unwrap_or_default()
+    };
+    assert!(said().starts_with("确认停止期间"), "{}", said());
+    back_to_english(&host).await;
+    assert!(
+        said().starts_with("The task ended, or its stop was asked elsewhere"),
+        "{}",
+        said()
+    );
     finish(handle, &host, &address);
 }
 
@@ -3341,6 +3394,8 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
 async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the actions", "[data-testid='action-clone']").await;
+    find(&host, "[data-testid='action-clone']").focus().unwrap();
     ask_for_the_task_again(&host).await;
     refuse_fetch(
         "tasks/t1?",
@@ -3350,6 +3405,11 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     );
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
+    // The keyboard, on an action that went with the task, lands on the line.
+    until("the focus on the line", || {
+        focused_test_id().as_deref() == Some("deleted")
+    })
+    .await;
     back_to_english(&host).await;
     until("the task asked for in English", || {
         held_fetches()

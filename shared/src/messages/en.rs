@@ -1397,6 +1397,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.stop_confirm#waiting",
         "Stop task {name}? It has not started: it leaves the queue, and any quota it holds is given back.",
     ),
+    (
+        "ui.detail.stop_meanwhile",
+        "The task ended, or its stop was asked elsewhere, while Stop was being asked: there is nothing left to stop.",
+    ),
     ("ui.detail.stop_yes", "Stop it"),
     ("ui.detail.tag_add", "Add tag"),
     ("ui.detail.tag_remove", "Remove tag {tag}"),

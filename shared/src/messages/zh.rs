@@ -1189,6 +1189,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.stop_confirm#waiting",
         "确定停止任务 {name}？任务尚未启动：将移出队列，并归还其占用的配额（如有）。",
     ),
+    (
+        "ui.detail.stop_meanwhile",
+        "确认停止期间，任务已结束或已在别处被停止：无需再停止。",
+    ),
     ("ui.detail.stop_yes", "确认停止"),
     ("ui.detail.tag_add", "添加标签"),
     ("ui.detail.tag_remove", "移除标签 {tag}"),
