@@ -316,32 +316,48 @@ impl ListFilter {
     /// The pairs of the address's query that [`ListFilter::from_query`] does not apply
     /// (`phase=bogus`, `foo=1`), as written: the page says so, rather than show every
     /// task as if nothing had been asked.
+    /// A name given twice is applied once, as its last value (the filter bar shows one),
+    /// and `group` not beside `mine=true` (the bar's one "whose" choice): the others are
+    /// not applied either.
     pub fn ignored(text: &str) -> Vec<String> {
-        text.trim_start_matches('?')
+        let pairs: Vec<(&str, String)> = text
+            .trim_start_matches('?')
             .split('&')
             .filter(|pair| !pair.is_empty())
-            .filter_map(|pair| {
+            .map(|pair| {
                 let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
                 let value = js_sys::decode_uri_component(&value.replace('+', " "))
                     .map(String::from)
                     .unwrap_or_else(|_| value.to_owned());
-                let applied = match key {
-                    // `deleted` is a phase, not one a list shows.
-                    "phase" => {
-                        value.is_empty()
-                            || crate::form::context::unwire::<TaskPhase>(&value)
-                                .is_some_and(|p| p != TaskPhase::Deleted)
-                    }
-                    "type" => {
-                        value.is_empty()
-                            || crate::form::context::unwire::<TaskType>(&value).is_some()
-                    }
-                    // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
-                    // everyone's.
-                    "mine" => matches!(value.as_str(), "true" | "false"),
-                    "tag" | "name" | "group" => true,
-                    _ => false,
-                };
+                (key, value)
+            })
+            .collect();
+        let mine = Self::from_query(text).mine;
+        pairs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (key, value))| {
+                let (key, value) = (*key, value);
+                let later = pairs[i + 1..].iter().any(|(k, _)| *k == key);
+                let applied = !later
+                    && match key {
+                        // `deleted` is a phase, not one a list shows.
+                        "phase" => {
+                            value.is_empty()
+                                || crate::form::context::unwire::<TaskPhase>(&value)
+                                    .is_some_and(|p| p != TaskPhase::Deleted)
+                        }
+                        "type" => {
+                            value.is_empty()
+                                || crate::form::context::unwire::<TaskType>(&value).is_some()
+                        }
+                        // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
+                        // everyone's.
+                        "mine" => matches!(value.as_str(), "true" | "false"),
+                        "group" => !mine,
+                        "tag" | "name" => true,
+                        _ => false,
+                    };
                 (!applied).then(|| format!("{key}={value}"))
             })
             .collect()
@@ -371,6 +387,11 @@ impl ListFilter {
                 "group" => filter.group = value,
                 _ => {}
             }
+        }
+        // The filter bar offers mine or a group, not both: mine, and the group is said
+        // not applied.
+        if filter.mine {
+            filter.group.clear();
         }
         filter
     }

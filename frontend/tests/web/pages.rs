@@ -149,6 +149,24 @@ fn list_filters_survive_the_address_bar_both_ways() {
         }
     );
     assert_eq!(ListFilter::default().to_query(), "");
+    // What the filter bar cannot show is not applied, and said so: a group beside
+    // `mine=true` (the bar's one choice of whose), and all but the last of a name given
+    // twice.
+    let query = "mine=true&group=vision&phase=running&phase=failed&tag=stage";
+    assert_eq!(
+        ListFilter::from_query(query),
+        ListFilter {
+            phase: Some(TaskPhase::Failed),
+            tag: "stage".into(),
+            mine: true,
+            ..ListFilter::default()
+        }
+    );
+    assert_eq!(
+        ListFilter::ignored(query),
+        ["group=vision", "phase=running"]
+    );
+    assert!(ListFilter::ignored("group=vision&mine=false").is_empty());
 }
 
 #[wasm_bindgen_test]
