@@ -352,20 +352,23 @@ pub fn Preview(
                 <div aria-live="polite">{manifests}</div>
             </details>
             <p class="export">
-                <a data-testid="export-yaml" href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
+                <a data-testid="export-yaml" aria-describedby="export-hidden" href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
                     on:pointerenter=move |ev| refresh(ev.into(), "yaml") on:focus=move |ev| refresh(ev.into(), "yaml")
                     on:pointerdown=move |ev| refresh(ev.into(), "yaml") on:contextmenu=move |ev| refresh(ev.into(), "yaml")
                     on:click=move |ev| refresh(ev.into(), "yaml")>
                     {move || cx.text("ui.form.export.yaml")}
                 </a>
                 " · "
-                <a data-testid="export-json" href=data_url("application/json", &json()) download=file("json")
+                <a data-testid="export-json" aria-describedby="export-hidden" href=data_url("application/json", &json()) download=file("json")
                     on:pointerenter=move |ev| refresh(ev.into(), "json") on:focus=move |ev| refresh(ev.into(), "json")
                     on:pointerdown=move |ev| refresh(ev.into(), "json") on:contextmenu=move |ev| refresh(ev.into(), "json")
                     on:click=move |ev| refresh(ev.into(), "json")>
                     {move || cx.text("ui.form.export.json")}
                 </a>
             </p>
+            // An exported file is the thing most likely to be mailed or committed: what it
+            // carries of hidden values is said where it is made.
+            <p class="help" id="export-hidden" data-testid="export-hidden">{move || cx.text("ui.form.export.hidden")}</p>
             <details>
                 <summary>{move || cx.text("ui.form.import.title")}</summary>
                 <label for="form-import">{move || cx.text("ui.form.import.label")}</label>

@@ -1260,7 +1260,7 @@ fn json_export_is_laid_out_as_serde_json_pretty_prints() {
 
 /// The export links are brought up to date by any way a user can take one, though not
 /// at every keystroke: a pointer resting on a link while the spec changes, then a middle
-/// or right click, or the keyboard's menu.
+/// or right click, or the keyboard's menu; and they say what they carry of hidden values.
 #[wasm_bindgen_test]
 async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
     let form = mount(None, false).await;
@@ -1290,6 +1290,19 @@ async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
             "{kind}: {text}"
         );
     }
+    // What a file carries of hidden values is said with the links.
+    for id in ["export-yaml", "export-json"] {
+        assert_eq!(
+            form.test_id(id)
+                .get_attribute("aria-describedby")
+                .as_deref(),
+            Some("export-hidden")
+        );
+    }
+    assert!(
+        form.text("export-hidden")
+            .starts_with("Hidden env values are exported")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -1444,6 +1444,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "This server runs a RayJob's entrypoint without a Ray cluster (its local backend): debug mode keeps no cluster here.",
     ),
     ("ui.form.draft_restored", "Your unsent draft was restored."),
+    (
+        "ui.form.export.hidden",
+        "Hidden env values are exported as the form holds them: in clear if typed here, or as the mask ****** (after a reload, or in a clone of another's task), which must be typed again after an import.",
+    ),
     ("ui.form.export.json", "Export JSON"),
     ("ui.form.export.yaml", "Export YAML"),
     ("ui.form.fix_errors", "fix the errors to submit"),

@@ -1233,6 +1233,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "本服务器（本地后端）不启动 Ray 集群，直接运行 RayJob 的入口命令：Debug 模式在这里不保留集群。",
     ),
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
+    (
+        "ui.form.export.hidden",
+        "隐藏的环境变量值按表单中的内容导出：在此输入的值为明文；为掩码 ******（页面重新加载后，或克隆他人任务时）的值，导入后需重新填写。",
+    ),
     ("ui.form.export.json", "导出 JSON"),
     ("ui.form.export.yaml", "导出 YAML"),
     ("ui.form.fix_errors", "请先修正错误再提交"),
