@@ -344,12 +344,12 @@ impl ListFilter {
                         // `deleted` is a phase, not one a list shows.
                         "phase" => {
                             value.is_empty()
-                                || crate::form::context::unwire::<TaskPhase>(&value)
+                                || crate::form::context::unwire::<TaskPhase>(value)
                                     .is_some_and(|p| p != TaskPhase::Deleted)
                         }
                         "type" => {
                             value.is_empty()
-                                || crate::form::context::unwire::<TaskType>(&value).is_some()
+                                || crate::form::context::unwire::<TaskType>(value).is_some()
                         }
                         // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
                         // everyone's.

@@ -192,6 +192,9 @@ pub fn Findings(
     // more lines than one, and a shorter one replacing it moved the form up while the
     // user was still typing.
     let tallest = StoredValue::new(0.0_f64);
+    // Counts the times the room was given back: a height measured after one (the focus
+    // left for another field of the section meanwhile) is not held again.
+    let given_back = StoredValue::new(0_u32);
     pointer::watch();
     let hold = move |ul: &web_sys::HtmlElement, count: usize, inside: bool| {
         let lines = if inside {
@@ -208,19 +211,37 @@ pub fn Findings(
             tallest.set_value(0.0);
             let _ = ul.style().remove_property("min-height");
         }
+        if !inside {
+            given_back.update_value(|n| *n = n.wrapping_add(1));
+        }
     };
     let within = |ul: &web_sys::HtmlElement, node: Option<web_sys::Node>| {
         node.is_some_and(|node| ul.parent_node().is_some_and(|p| p.contains(Some(&node))))
     };
+    // Held too while the user types in another field of its section: the workers typed
+    // one digit at a time (2, 20, 200, 2000) made the specs' quota findings come and go
+    // just below, moving the rest of the form at each keystroke. Given back when the
+    // focus moves, as the field's own.
+    let near = |ul: &web_sys::HtmlElement, node: Option<web_sys::Node>| {
+        node.is_some_and(|node| {
+            ul.closest("fieldset.section")
+                .ok()
+                .flatten()
+                .is_some_and(|section| section.contains(Some(&node)))
+        })
+    };
     // Measured two frames after a change, when the form has been laid out and painted:
     // read on the keystroke, the height would force a layout of its own.
     let measure = move || {
+        let asked = given_back.get_value();
         request_animation_frame(move || {
             request_animation_frame(move || {
                 let Some(ul) = list.try_get_untracked().flatten() else {
                     return;
                 };
-                if !within(&ul, document().active_element().map(web_sys::Node::from)) {
+                if given_back.try_get_value() != Some(asked)
+                    || !near(&ul, document().active_element().map(web_sys::Node::from))
+                {
                     return;
                 }
                 // Not `offsetHeight`, rounded: a fraction of a pixel less moves the form.
@@ -275,7 +296,7 @@ pub fn Findings(
                 let shown = findings.get();
                 if let Some(ul) = list.get_untracked() {
                     let active = document().active_element().map(web_sys::Node::from);
-                    let inside = within(&ul, active);
+                    let inside = near(&ul, active);
                     hold(&ul, shown.len(), inside);
                     if inside {
                         measure();
