@@ -305,7 +305,7 @@ pub fn TaskDetailPage(
                                     <EventList events=events.into() zone=zone earlier=show_earlier />
                                 </div>
                                 <div>
-                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags reload=Callback::new(move |()| load()) />
+                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags reload=Callback::new(move |()| load()) gone />
                                     <Logs id=id.get_value() view />
                                     <SpecPanel id=id.get_value() owner tags=tags.into() />
                                 </div>
@@ -760,6 +760,17 @@ impl Question {
     }
 }
 
+/// Says `err` where the page says refusals, unless it is the task's own 404: then the
+/// task was deleted since the page read it, and the page says that instead.
+fn deleted_or(err: ClientError, gone: RwSignal<bool>, error: RwSignal<Option<ClientError>>) {
+    if matches!(&err, ClientError::Api(body) if body.code == "task.not_found") {
+        gone.set(true);
+        crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
+    } else {
+        error.set(Some(err));
+    }
+}
+
 /// The id of the line that says why Stop is off while a stop is under way.
 const STOP_ASKED_ID: &str = "stop-asked";
 
@@ -855,12 +866,16 @@ fn Actions(
                 true
             }
             Err(err) => {
-                error.set(Some(err));
+                deleted_or(err, gone, error);
                 false
             }
         }
     };
 
+    // An action on a task deleted meanwhile (another tab, another member of the group):
+    // the page says it was deleted, as its refresh would, not that there is no such task
+    // or it is not the reader's to see.
+    let refused = move |err: ClientError| deleted_or(err, gone, error);
     let run = move |job: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
         busy.set(true);
         leptos::task::spawn_local(async move {
@@ -883,7 +898,7 @@ fn Actions(
                     }
                     on_change.run(())
                 }
-                Err(err) => error.set(Some(err)),
+                Err(err) => refused(err),
             }
         }))
     };
@@ -909,7 +924,7 @@ fn Actions(
                     // The actions went with the task: the page's one line says it.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
                 }
-                Err(err) => error.set(Some(err)),
+                Err(err) => refused(err),
             }
         }))
     };
@@ -923,7 +938,7 @@ fn Actions(
         run(Box::pin(async move {
             match api::resubmit_task(&id, &key, l).await {
                 Ok(new) => nav.go(Route::Detail(new.task.id.0)),
-                Err(err) => error.set(Some(err)),
+                Err(err) => refused(err),
             }
         }))
     };
@@ -940,7 +955,7 @@ fn Actions(
                     revoked.set(None);
                     let _ = list_links(id).await;
                 }
-                Err(err) => error.set(Some(err)),
+                Err(err) => refused(err),
             }
         }))
     };
@@ -1008,7 +1023,7 @@ fn Actions(
                     revoked.set(Some((link.link, link.created_at)));
                 }
                 Err(err) => {
-                    error.set(Some(err));
+                    deleted_or(err, gone, error);
                     // Not on the empty line it waited on: back to the actions, which
                     // say what went wrong.
                     if let Some(section) = actions.get_untracked() {
@@ -1163,6 +1178,8 @@ fn TagEditor(
     saved_tags: RwSignal<Vec<Tag>>,
     /// Reads the task again.
     reload: Callback<()>,
+    /// Set when the task turns out to be deleted.
+    gone: RwSignal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // The save's refusal is said here, beside the tags, not at the page's top.
@@ -1283,7 +1300,7 @@ fn TagEditor(
                 }
                 Err(err) => {
                     saved.set(false);
-                    error.set(Some(err));
+                    deleted_or(err, gone, error);
                 }
             }
         });

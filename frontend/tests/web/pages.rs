@@ -3406,6 +3406,34 @@ async fn a_stop_asked_while_stopped_elsewhere_says_so_where_the_focus_was() {
     finish(handle, &host, &address);
 }
 
+/// An action on a task deleted meanwhile in another tab (share, tags, resubmit) finds it
+/// gone: the page says the task was deleted, as its refresh would, not that there is no
+/// such task or it is not the reader's to see (explorer, round 3).
+#[wasm_bindgen_test]
+async fn an_action_on_a_task_deleted_meanwhile_says_it_was_deleted() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share']").await;
+    find(&host, "[data-testid='action-share']").click();
+    until("the share", || {
+        held_fetches().iter().any(|u| u.contains("/share"))
+    })
+    .await;
+    refuse_fetch(
+        "/share",
+        404,
+        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+            "code": "task.not_found", "detail": "no task t1"}"#,
+    );
+    until_found(&host, "the page says so", "[data-testid='deleted']").await;
+    assert!(host.query_selector("[role='alert']").unwrap().is_none());
+    until("the focus on the line", || {
+        focused_test_id().as_deref() == Some("deleted")
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
 /// A task deleted elsewhere while its page is open: the page says it was deleted, as
 /// after a delete here, rather than a refusal at every poll.
 #[wasm_bindgen_test]
