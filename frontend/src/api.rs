@@ -354,7 +354,7 @@ impl ListFilter {
                         // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
                         // everyone's.
                         "mine" => matches!(value.as_str(), "true" | "false"),
-                        "group" => !mine,
+                        "group" => !mine || value.is_empty(),
                         "tag" | "name" => true,
                         _ => false,
                     };
@@ -369,9 +369,8 @@ impl ListFilter {
     pub fn from_query(text: &str) -> ListFilter {
         let mut filter = ListFilter::default();
         for pair in text.trim_start_matches('?').split('&') {
-            let Some((key, value)) = pair.split_once('=') else {
-                continue;
-            };
+            // A bare name is the name with no value, as `ignored` reads it.
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             let value = js_sys::decode_uri_component(&value.replace('+', " "))
                 .map(String::from)
                 .unwrap_or_else(|_| value.to_owned());

@@ -305,7 +305,15 @@ pub fn TaskDetailPage(
                                     <EventList events=events.into() zone=zone earlier=show_earlier />
                                 </div>
                                 <div>
-                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags reload=Callback::new(move |()| load()) gone />
+                                    <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags gone
+                                        reload=Callback::new(move |()| load())
+                                        on_saved=Callback::new(move |saved: TaskView| {
+                                            // The page's task is what the save answered: a
+                                            // poll sent before it (its answer older) is
+                                            // dropped by the load that follows.
+                                            task.set(Some(saved));
+                                            load();
+                                        }) />
                                     <Logs id=id.get_value() view />
                                     <SpecPanel id=id.get_value() owner tags=tags.into() />
                                 </div>
@@ -1178,6 +1186,8 @@ fn TagEditor(
     saved_tags: RwSignal<Vec<Tag>>,
     /// Reads the task again.
     reload: Callback<()>,
+    /// Takes the task as a save answered it.
+    on_saved: Callback<TaskView>,
     /// Set when the task turns out to be deleted.
     gone: RwSignal<bool>,
 ) -> impl IntoView {
@@ -1192,12 +1202,17 @@ fn TagEditor(
     // server, which this page then reads again.
     let base = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
     let elsewhere = RwSignal::new(None::<Vec<Tag>>);
+    // Set after the effect below, which reads it: the line under Save.
+    let saved = RwSignal::new(false);
     Effect::new(move |_| {
         let now = view.with(|v| v.tags.clone());
         if base.with_untracked(|b| *b == now) {
             return;
         }
         saved_tags.set(now.clone());
+        // What the page said of the last save is about other tags now.
+        saved.set(false);
+        error.set(None);
         if draft.with_untracked(|d| base.with_untracked(|b| d == b)) {
             draft.set(now.clone());
             elsewhere.set(None);
@@ -1239,7 +1254,12 @@ fn TagEditor(
     });
     let blocked =
         move || findings.with(|f| f.iter().any(|i| i.severity == shared::Severity::Error));
-    let saved = RwSignal::new(false);
+    // The task's tags changed elsewhere while the user's differ: said, with a way to take them.
+    let theirs = move || {
+        elsewhere
+            .get()
+            .filter(|_| draft.with(|d| base.with(|b| d != b)))
+    };
     let new_key = RwSignal::new(String::new());
     let new_value = RwSignal::new(String::new());
     let id = StoredValue::new(id);
@@ -1279,17 +1299,19 @@ fn TagEditor(
                 Ok(updated) => {
                     saved_tags.set(updated.tags.clone());
                     base.set(updated.tags.clone());
-                    draft.set(updated.tags);
+                    draft.set(updated.tags.clone());
                     elsewhere.set(None);
                     saved.set(true);
                     refused.set(None);
                     error.set(None);
+                    on_saved.run(updated);
                 }
-                // Changed elsewhere since this page read them: read again, and the
-                // newer tags are said beside the user's, which are kept.
-                Err(ClientError::Api(body)) if body.code == "task.tags_changed" => {
+                // Changed elsewhere since this page read them: said, and read again; the
+                // newer tags, once here, are said beside the user's, which are kept.
+                Err(err @ ClientError::Api(_)) if matches!(&err, ClientError::Api(body) if body.code == "task.tags_changed") =>
+                {
                     saved.set(false);
-                    error.set(None);
+                    error.set(Some(err));
                     reload.run(());
                 }
                 Err(ClientError::Api(body)) if !body.issues.is_empty() => {
@@ -1363,23 +1385,25 @@ fn TagEditor(
                         }
                     }).collect_view()}
                 </ul>
-                {move || elsewhere.get().filter(|_| draft.with(|d| base.with(|b| d != b))).map(|theirs| {
-                    let listed = theirs.iter().map(tag_text).collect::<Vec<_>>();
-                    let take = theirs.clone();
-                    view! {
-                        <p class="banner info" role="status" data-testid="tags-elsewhere">
-                            {move || if listed.is_empty() {
-                                lang.text("ui.detail.tags_elsewhere#none")
-                            } else {
-                                lang.text_with("ui.detail.tags_elsewhere", &[("tags", listed.join(", "))])
-                            }}
-                            " "
-                            <button type="button" data-testid="tags-take-theirs" on:click=move |_| {
-                                draft.set(take.clone());
-                                elsewhere.set(None);
-                            }>{crate::i18n::tr("ui.detail.tags_take_theirs")}</button>
-                        </p>
-                    }
+                // Kept in the page, empty until there is something to say, so a screen
+                // reader hears it when it fills.
+                <p role="status" data-testid="tags-elsewhere" class:banner=move || theirs().is_some() class:info=move || theirs().is_some()>
+                    {move || theirs().map(|theirs| {
+                        let listed = theirs.iter().map(tag_text).collect::<Vec<_>>();
+                        if listed.is_empty() {
+                            lang.text("ui.detail.tags_elsewhere#none")
+                        } else {
+                            lang.text_with("ui.detail.tags_elsewhere", &[("tags", listed.join(", "))])
+                        }
+                    })}
+                </p>
+                {move || theirs().map(|take| view! {
+                    <button type="button" data-testid="tags-take-theirs" on:click=move |_| {
+                        draft.set(take.clone());
+                        elsewhere.set(None);
+                        // The button goes with the note: the keyboard goes on at Save.
+                        crate::components::refocus_if_lost(None, &["[data-testid='tags-save']"]);
+                    }>{crate::i18n::tr("ui.detail.tags_take_theirs")}</button>
                 })}
                 <button type="button" class="primary" data-testid="tags-save" disabled=blocked aria-describedby="tags-msgs" on:click=save>
                     {crate::i18n::tr("ui.detail.tags_save")}

@@ -1307,7 +1307,7 @@ async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
     }
     assert!(
         form.text("export-hidden")
-            .starts_with("Hidden env values are exported")
+            .starts_with("Hidden env values and webhook targets are exported")
     );
 }
 

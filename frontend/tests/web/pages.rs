@@ -167,6 +167,10 @@ fn list_filters_survive_the_address_bar_both_ways() {
         ["group=vision", "phase=running"]
     );
     assert!(ListFilter::ignored("group=vision&mine=false").is_empty());
+    assert!(ListFilter::ignored("mine=true&group=").is_empty());
+    // A bare name is the name with nothing: the last, so the one before is not applied.
+    assert_eq!(ListFilter::from_query("name=foo&name").name, "");
+    assert_eq!(ListFilter::ignored("name=foo&name"), ["name=foo"]);
 }
 
 #[wasm_bindgen_test]
@@ -1988,9 +1992,11 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
             answer_fetch("tasks/t1?", &body);
         }
     };
+    // The note's line stays in the page, empty until it has something to say.
     let elsewhere = || {
-        host.query_selector("[data-testid='tags-elsewhere']")
-            .unwrap()
+        find(&host, "[data-testid='tags-elsewhere']")
+            .text_content()
+            .unwrap_or_default()
     };
 
     // Unedited, over tags changed meanwhile: the page shows the new ones, quietly.
@@ -2008,7 +2014,13 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     let theirs = vec![tag("team", "nlp"), tag("stage", "eval")];
     read_again(theirs.clone()).await;
     until("the new tags", || shown() == ["team=nlp", "stage=eval"]).await;
-    assert!(elsewhere().is_none());
+    assert_eq!(elsewhere(), "");
+    assert!(
+        host.query_selector(".tags [role='alert']")
+            .unwrap()
+            .is_none(),
+        "the refusal is answered by the tags shown"
+    );
 
     // Edited: the user's list stays, and the task's new tags are said beside it.
     find(&host, ".tags li:nth-child(1) .remove").click();
@@ -2033,8 +2045,8 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
         tag("priority", "p0"),
     ];
     read_again(three.clone()).await;
-    until_found(&host, "the note", "[data-testid='tags-elsewhere']").await;
-    let note = elsewhere().unwrap().text_content().unwrap_or_default();
+    until("the note", || !elsewhere().is_empty()).await;
+    let note = elsewhere();
     assert!(
         note.contains("the task now has team=nlp, stage=eval, priority=p0"),
         "{note}"
@@ -2047,10 +2059,17 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     );
 
     // Taken: the task's tags are the list, the note goes; a save then names them.
-    find(&host, "[data-testid='tags-take-theirs']").click();
+    let take = find(&host, "[data-testid='tags-take-theirs']");
+    take.focus().unwrap();
+    take.click();
     leptos::task::tick().await;
     assert_eq!(shown(), ["team=nlp", "stage=eval", "priority=p0"]);
-    assert!(elsewhere().is_none());
+    assert_eq!(elsewhere(), "");
+    // The button went with the note: the keyboard goes on at Save.
+    until("the focus at Save", || {
+        focused_test_id().as_deref() == Some("tags-save")
+    })
+    .await;
     find(&host, ".tags li:nth-child(3) .remove").click();
     leptos::task::tick().await;
     save().click();
@@ -2063,12 +2082,18 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
         body.contains(r#""expected":[{"key":"team","value":"nlp"},{"key":"stage","value":"eval"},{"key":"priority","value":"p0"}]"#),
         "{body}"
     );
-    answer_fetch("/tags", &with_tags(theirs));
+    answer_fetch("/tags", &with_tags(theirs.clone()));
     until("the save said", || {
         all_text(&host, "[data-testid='tags-saved']") == ["Tags saved."]
     })
     .await;
     assert_eq!(shown(), ["team=nlp", "stage=eval"]);
+    // The page reads the task again after a save; the tags set back elsewhere since
+    // (the list before it) replace the unedited list, and the line about the save goes.
+    read_again(vec![tag("team", "nlp")]).await;
+    until("the tags set back", || shown() == ["team=nlp"]).await;
+    assert_eq!(all_text(&host, "[data-testid='tags-saved']"), [""]);
+    assert_eq!(elsewhere(), "");
     finish(handle, &host, &address);
 }
 

@@ -1446,7 +1446,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.draft_restored", "Your unsent draft was restored."),
     (
         "ui.form.export.hidden",
-        "Hidden env values are exported as the form holds them: in clear if typed here, or as the mask ****** (after a reload, or in a clone of another's task), which must be typed again after an import.",
+        "Hidden env values and webhook targets are exported as the form holds them: in clear if typed here, or as the mask ****** (after a reload, or in a clone of another's task), which must be typed again after an import.",
     ),
     ("ui.form.export.json", "Export JSON"),
     ("ui.form.export.yaml", "Export YAML"),
@@ -1496,7 +1496,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.json.control",
-        "a string holds a line break or a tab: write it as \\n or \\t",
+        "a string holds a control character (a line break, a tab): write it escaped, as \\n or \\t",
     ),
     (
         "ui.form.import.json.eof",

@@ -1235,7 +1235,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
     (
         "ui.form.export.hidden",
-        "隐藏的环境变量值按表单中的内容导出：在此输入的值为明文；为掩码 ******（页面重新加载后，或克隆他人任务时）的值，导入后需重新填写。",
+        "隐藏的环境变量值和 Webhook 地址按表单中的内容导出：在此输入的为明文；值为掩码 ******（页面重新加载后，或克隆他人任务时）的，导入后需重新填写。",
     ),
     ("ui.form.export.json", "导出 JSON"),
     ("ui.form.export.yaml", "导出 YAML"),
@@ -1276,7 +1276,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.json.comma_bracket", "此处应为“,”或“]”"),
     (
         "ui.form.import.json.control",
-        "字符串中含有换行符或制表符，请写成 \\n 或 \\t",
+        "字符串中含有控制字符（如换行符、制表符），请转义，如写成 \\n 或 \\t",
     ),
     ("ui.form.import.json.eof", "JSON 尚未结束，文本就已结束"),
     ("ui.form.import.json.eof_string", "字符串缺少结尾的双引号"),
