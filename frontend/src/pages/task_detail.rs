@@ -1265,6 +1265,7 @@ fn TagEditor(
     let id = StoredValue::new(id);
     // A value typed without its key is added too, and the tag rules then ask for the
     // key: nothing typed is dropped unsaid.
+    let key_input = NodeRef::<leptos::html::Input>::new();
     let add = move || {
         let key = new_key.get_untracked().trim().to_owned();
         let value = new_value.get_untracked().trim().to_owned();
@@ -1357,10 +1358,20 @@ fn TagEditor(
                 }).collect_view()}
             </ul>
             {owner.then(|| view! {
-                <form class="tag-add" on:submit=move |ev| { ev.prevent_default(); add(); }>
+                <form class="tag-add" on:submit=move |ev| {
+                    ev.prevent_default();
+                    // Nothing typed: Add leads to where the tag is typed.
+                    if new_key.with_untracked(|k| k.trim().is_empty())
+                        && new_value.with_untracked(|v| v.trim().is_empty())
+                        && let Some(input) = key_input.get_untracked()
+                    {
+                        let _ = input.focus();
+                    }
+                    add();
+                }>
                     <label>
                         <span>{crate::i18n::tr("field.basic.tags.key.label")}</span>
-                        <input data-testid="tag-key" prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
+                        <input data-testid="tag-key" node_ref=key_input prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
                     </label>
                     <label>
                         <span>{crate::i18n::tr("field.basic.tags.value.label")}</span>

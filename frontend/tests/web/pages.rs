@@ -3044,7 +3044,7 @@ async fn saved_tags_show_in_the_spec_at_once() {
 
 /// A tag typed into the boxes and saved without Add is saved with the rest, not left in
 /// its boxes under "Tags saved."; one that breaks a rule is added, said at its tag, and
-/// holds the save.
+/// holds the save. Add with nothing typed leads to the key's box.
 #[wasm_bindgen_test]
 async fn a_tag_typed_and_saved_without_add_is_saved() {
     let address = fresh_page();
@@ -3070,6 +3070,18 @@ async fn a_tag_typed_and_saved_without_add_is_saved() {
             .filter(|u| u.contains("/tags"))
             .count()
     };
+    // Add with nothing typed adds nothing, and leads to the key's box.
+    let add = find(&host, "[data-testid='tag-add']");
+    add.focus().unwrap();
+    add.click();
+    leptos::task::tick().await;
+    assert_eq!(focused_test_id().as_deref(), Some("tag-key"));
+    assert_eq!(
+        host.query_selector_all("[data-testid='tags'] li")
+            .unwrap()
+            .length(),
+        kept
+    );
     type_tag("bad key!", "x");
     find(&host, "[data-testid='tags-save']").click();
     leptos::task::tick().await;
