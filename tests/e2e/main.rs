@@ -95,17 +95,12 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
 
     // Cloned: the form again, with what was typed, and checked.
     pages.goto(&format!("/tasks/{id}")).await;
-    pages.click("action-clone").await;
-    pages.check_address(&format!("/new?clone={id}")).await;
-    pages
-        .check_control_value("basic.name_prefix", "llama-ft")
-        .await;
-    pages
-        .check_control_value("environment.env[0].name", "NCCL_DEBUG")
-        .await;
-    pages.check_control_value("compute.workers", "2").await;
-    pages.check_text("summary", "0 errors").await;
-    pages.screenshot("form-pytorch-clone").await;
+    let typed = [
+        ("basic.name_prefix", "llama-ft"),
+        ("environment.env[0].name", "NCCL_DEBUG"),
+        ("compute.workers", "2"),
+    ];
+    pages.clone_it(&id, &typed, "form-pytorch-clone").await;
     pages.close().await;
 }
 
@@ -167,16 +162,11 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
     pages.click("log-reload").await;
     pages.check_log_contains("entrypoint ran").await;
     pages.screenshot("form-ray-succeeded").await;
-    pages.click("action-clone").await;
-    pages.check_address(&format!("/new?clone={id}")).await;
-    pages
-        .check_control_value("basic.name_prefix", "ray-etl")
-        .await;
-    pages
-        .check_control_value("ray.autoscaling.max_workers", "3")
-        .await;
-    pages.check_text("summary", "0 errors").await;
-    pages.screenshot("form-ray-clone").await;
+    let typed = [
+        ("basic.name_prefix", "ray-etl"),
+        ("ray.autoscaling.max_workers", "3"),
+    ];
+    pages.clone_it(&id, &typed, "form-ray-clone").await;
     pages.close().await;
 }
 

@@ -116,6 +116,18 @@ impl Pages {
             .expect("the replica picker takes a choice");
     }
 
+    /// Clones the task whose page is shown: the form at `/new?clone=<id>`, holding each of
+    /// `values` (a control's name and value), and checked with no error.
+    pub async fn clone_it(&self, id: &str, values: &[(&str, &str)], shot: &str) {
+        self.click("action-clone").await;
+        self.check_address(&format!("/new?clone={id}")).await;
+        for (name, value) in values {
+            self.check_control_value(name, value).await;
+        }
+        self.check_text("summary", "0 errors").await;
+        self.screenshot(shot).await;
+    }
+
     /// Goes to `path` by the address bar (a reload).
     pub async fn goto(&self, path: &str) {
         self.client
@@ -481,21 +493,14 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages.screenshot("pages-5-detail-zh").await;
     pages.click("lang-en").await;
 
-    // Clone: the form, at /new?clone=<id>.
-    pages.click("action-clone").await;
-    pages.check_address(&format!("/new?clone={id}")).await;
-    // Prefilled with the task's spec, the owner's hidden value real, and checked.
-    pages
-        .check_control_value("basic.name_prefix", "llama-finetune")
-        .await;
-    pages
-        .check_control_value("environment.command", command)
-        .await;
-    pages
-        .check_control_value("environment.env[1].value", "hf_demo_secret")
-        .await;
-    pages.check_text("summary", "0 errors").await;
-    pages.screenshot("pages-6-clone").await;
+    // Clone: the form, at /new?clone=<id>, prefilled with the task's spec, the owner's
+    // hidden value real, and checked.
+    let prefilled = [
+        ("basic.name_prefix", "llama-finetune"),
+        ("environment.command", command),
+        ("environment.env[1].value", "hf_demo_secret"),
+    ];
+    pages.clone_it(&id, &prefilled, "pages-6-clone").await;
 
     // Resubmit: the same spec again, a new task whose page opens and which runs.
     pages.goto(&format!("/tasks/{id}")).await;

@@ -3379,12 +3379,7 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
         held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
     })
     .await;
-    refuse_fetch_where(
-        |u| u.ends_with("/tasks/t1"),
-        404,
-        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
-            "code": "task.not_found", "detail": "no task t1"}"#,
-    );
+    refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 404, T1_GONE);
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
     // The keyboard, on an action that went with the task, lands on the line.
@@ -3394,6 +3389,10 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
     .await;
     finish(handle, &host, &address);
 }
+
+/// The server's answer for task t1 once it is deleted.
+const T1_GONE: &str = r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+    "code": "task.not_found", "detail": "no task t1"}"#;
 
 /// The `data-testid` of what has the keyboard focus.
 fn focused_test_id() -> Option<String> {
@@ -3456,12 +3455,7 @@ async fn an_action_on_a_task_deleted_meanwhile_says_it_was_deleted() {
         held_fetches().iter().any(|u| u.contains("/share"))
     })
     .await;
-    refuse_fetch(
-        "/share",
-        404,
-        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
-            "code": "task.not_found", "detail": "no task t1"}"#,
-    );
+    refuse_fetch("/share", 404, T1_GONE);
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
     until("the focus on the line", || {
@@ -3480,12 +3474,7 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     until_found(&host, "the actions", "[data-testid='action-clone']").await;
     find(&host, "[data-testid='action-clone']").focus().unwrap();
     ask_for_the_task_again(&host).await;
-    refuse_fetch(
-        "tasks/t1?",
-        404,
-        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
-            "code": "task.not_found", "detail": "no task t1"}"#,
-    );
+    refuse_fetch("tasks/t1?", 404, T1_GONE);
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
     // The keyboard, on an action that went with the task, lands on the line.
@@ -3500,12 +3489,7 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
             .any(|u| u.contains("tasks/t1?lang=en"))
     })
     .await;
-    refuse_fetch(
-        "tasks/t1?",
-        404,
-        r#"{"type": "about:blank", "title": "Not Found", "status": 404,
-            "code": "task.not_found", "detail": "no task t1"}"#,
-    );
+    refuse_fetch("tasks/t1?", 404, T1_GONE);
     finish(handle, &host, &address);
 }
 
