@@ -1202,7 +1202,7 @@ fn TagEditor(
     // server, which this page then reads again.
     let base = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
     let elsewhere = RwSignal::new(None::<Vec<Tag>>);
-    // Set after the effect below, which reads it: the line under Save.
+    // Whether the line under Save says the last save: the effect below clears it.
     let saved = RwSignal::new(false);
     Effect::new(move |_| {
         let now = view.with(|v| v.tags.clone());
