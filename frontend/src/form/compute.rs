@@ -26,16 +26,37 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
         )
     });
     Memo::new(move |_| {
-        let Some(cluster) = cx.cluster() else {
-            return Vec::new();
-        };
-        let instance_type = offer.with(|(_, _, t)| *t);
         // What one unit holds, in the reader's words, as the plan panel says it.
         let lang = cx.lang();
         let shown = |s: &shared::catalog::InstanceSpec| {
             let per_unit = crate::components::amount(lang, &s.per_unit);
             (s.id.clone(), format!("{} — {per_unit}", s.name))
         };
+        let Some(cluster) = cx.cluster() else {
+            // No cluster chosen (the region changed to one without the draft's): the
+            // specs kept until one is are shown by their names, as a cluster of the
+            // catalog offers them, not as bare ids.
+            let kept = cx.spec.with(|s| {
+                s.compute
+                    .specs
+                    .iter()
+                    .chain(&s.compute.head_spec)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            });
+            return cx.catalog.with_value(|c| {
+                let all = || {
+                    c.regions
+                        .iter()
+                        .flat_map(|r| &r.clusters)
+                        .flat_map(|c| &c.specs)
+                };
+                kept.iter()
+                    .filter_map(|id| all().find(|s| &s.id == id).map(shown))
+                    .collect()
+            });
+        };
+        let instance_type = offer.with(|(_, _, t)| *t);
         let typed =
             |s: &&shared::catalog::InstanceSpec| any_type || s.instance_type == instance_type;
         // `resolve_pool` reads the kind and the pool, which `offer` follows.
@@ -103,19 +124,34 @@ pub fn ComputeSection() -> impl IntoView {
     });
     let pools = Signal::derive(move || {
         let kind = kind.get();
-        cx.cluster()
-            .map(|c| {
-                c.pools
-                    .iter()
-                    .filter(|p| kind.is_none_or(|k| p.kinds.contains(&k)))
-                    .map(|p| {
-                        let sharing =
-                            cx.text(&format!("ui.form.option.sharing.{}", wire(&p.sharing)));
-                        (p.id.clone(), format!("{} ({sharing})", p.name))
+        let shown = |p: &shared::catalog::Pool| {
+            let sharing = cx.text(&format!("ui.form.option.sharing.{}", wire(&p.sharing)));
+            (p.id.clone(), format!("{} ({sharing})", p.name))
+        };
+        match cx.cluster() {
+            Some(c) => c
+                .pools
+                .iter()
+                .filter(|p| kind.is_none_or(|k| p.kinds.contains(&k)))
+                .map(shown)
+                .collect(),
+            // No cluster chosen: the pool kept until one is, by its name, as the specs.
+            None => {
+                let kept = cx.spec.with(|s| s.compute.pool.clone());
+                cx.catalog.with_value(|c| {
+                    kept.and_then(|id| {
+                        c.regions
+                            .iter()
+                            .flat_map(|r| &r.clusters)
+                            .flat_map(|c| &c.pools)
+                            .find(|p| p.id == id)
+                            .map(shown)
                     })
+                    .into_iter()
                     .collect()
-            })
-            .unwrap_or_default()
+                })
+            }
+        }
     });
     // Left empty, a task of any kind but reserved runs in the cluster's first pool for
     // its kind (`shared::quota::resolve_pool`): the empty choice says which.

@@ -894,6 +894,8 @@ fn Actions(
     let stop = move || {
         let id = id();
         confirming.set(None);
+        // A revoke said before is not what this answers.
+        revoked.set(None);
         if let Some(section) = actions.get_untracked() {
             let _ = section.focus();
         }
@@ -913,6 +915,8 @@ fn Actions(
     let delete = move || {
         let id = id();
         confirming.set(None);
+        // A revoke said before is not what this answers.
+        revoked.set(None);
         if let Some(section) = actions.get_untracked() {
             let _ = section.focus();
         }
@@ -938,6 +942,7 @@ fn Actions(
     };
     let resubmit = move |_| {
         let id = id();
+        revoked.set(None);
         let key = api::new_idempotency_key();
         let l = lang.get_untracked();
         if let Some(section) = actions.get_untracked() {

@@ -543,6 +543,24 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     start.compute.specs = vec!["h100-1g".to_owned(), "a100-1g".to_owned()];
     let form = mount(Some(start), false).await;
     form.choose("basic.region", "cn-north").await;
+    // Until a cluster is chosen, the pool and specs kept are shown by their names.
+    let shown = |path: &str| {
+        form.control(path)
+            .query_selector("option:checked")
+            .unwrap()
+            .and_then(|o| o.text_content())
+            .unwrap_or_default()
+    };
+    assert!(
+        shown("compute.specs[1]").starts_with("A100 single card"),
+        "{}",
+        shown("compute.specs[1]")
+    );
+    assert!(
+        shown("compute.pool").starts_with("A100 + CPU shared"),
+        "{}",
+        shown("compute.pool")
+    );
     form.choose("basic.cluster", "bj-a").await;
     let spec = form.submitted().await;
     assert_eq!(spec.basic.cluster, "bj-a");

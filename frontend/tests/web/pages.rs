@@ -2407,6 +2407,10 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
         .text_content()
         .unwrap();
     assert!(said.starts_with("Link 3, made "), "{said}");
+    // The next action's answer is not that one: the line goes.
+    find(&host, "[data-testid='action-resubmit']").click();
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "[data-testid='share-revoked']"), [""]);
     finish(handle, &host, &address);
 }
 
