@@ -1259,6 +1259,16 @@ fn held_fetches() -> Vec<String> {
         .collect()
 }
 
+/// Clicks the control with this test id and waits for the request it sends, held, whose
+/// address contains `part`.
+async fn press_until_asked(host: &HtmlElement, test_id: &str, part: &str) {
+    find(host, &format!("[data-testid='{test_id}']")).click();
+    until(&format!("the request for {part}"), || {
+        held_fetches().iter().any(|u| u.contains(part))
+    })
+    .await;
+}
+
 /// The body of the oldest held request whose address contains `part`, as text.
 async fn held_fetch_body(part: &str) -> String {
     let at = held_fetches()
@@ -1969,7 +1979,6 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     until_found(&host, "the tags", "[data-testid='tag-key']").await;
-    let save = || find(&host, "[data-testid='tags-save']");
     let shown = || all_text(&host, "[data-testid='tags'] .tag");
     let tag = |key: &str, value: &str| shared::task::Tag {
         key: key.into(),
@@ -2000,11 +2009,7 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     };
 
     // Unedited, over tags changed meanwhile: the page shows the new ones, quietly.
-    save().click();
-    until("the save", || {
-        held_fetches().iter().any(|u| u.contains("/tags"))
-    })
-    .await;
+    press_until_asked(&host, "tags-save", "/tags").await;
     let body = held_fetch_body("/tags").await;
     assert!(
         body.contains(r#""expected":[{"key":"team","value":"nlp"}]"#),
@@ -2025,11 +2030,7 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     // Edited: the user's list stays, and the task's new tags are said beside it.
     find(&host, ".tags li:nth-child(1) .remove").click();
     leptos::task::tick().await;
-    save().click();
-    until("the second save", || {
-        held_fetches().iter().any(|u| u.contains("/tags"))
-    })
-    .await;
+    press_until_asked(&host, "tags-save", "/tags").await;
     let body = held_fetch_body("/tags").await;
     assert!(
         body.contains(r#""tags":[{"key":"stage","value":"eval"}]"#)
@@ -2072,11 +2073,7 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     .await;
     find(&host, ".tags li:nth-child(3) .remove").click();
     leptos::task::tick().await;
-    save().click();
-    until("the third save", || {
-        held_fetches().iter().any(|u| u.contains("/tags"))
-    })
-    .await;
+    press_until_asked(&host, "tags-save", "/tags").await;
     let body = held_fetch_body("/tags").await;
     assert!(
         body.contains(r#""expected":[{"key":"team","value":"nlp"},{"key":"stage","value":"eval"},{"key":"priority","value":"p0"}]"#),
@@ -2105,11 +2102,7 @@ async fn a_refused_resubmit_leads_to_the_clone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
-    find(&host, "[data-testid='action-resubmit']").click();
-    until("the resubmit", || {
-        held_fetches().iter().any(|u| u.contains("/resubmit"))
-    })
-    .await;
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
     refuse_fetch(
         "/resubmit",
         422,
@@ -2456,11 +2449,7 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         "{:?}",
         all_text(&host, "[data-testid='tags-findings'] li")
     );
-    save().click();
-    until("the save", || {
-        held_fetches().iter().any(|u| u.contains("/tags"))
-    })
-    .await;
+    press_until_asked(&host, "tags-save", "/tags").await;
     refuse_fetch(
         "/tags",
         409,
@@ -2482,11 +2471,7 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
     // A refusal with findings (a rule the page could not apply: the maintained tags
     // changed since the catalog loaded): each joins the list at its tag, and the save
     // waits for a change of the tags.
-    save().click();
-    until("the second save", || {
-        held_fetches().iter().any(|u| u.contains("/tags"))
-    })
-    .await;
+    press_until_asked(&host, "tags-save", "/tags").await;
     refuse_fetch(
         "/tags",
         422,
@@ -3454,11 +3439,7 @@ async fn an_action_on_a_task_deleted_meanwhile_says_it_was_deleted() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     until_found(&host, "the actions", "[data-testid='action-share']").await;
-    find(&host, "[data-testid='action-share']").click();
-    until("the share", || {
-        held_fetches().iter().any(|u| u.contains("/share"))
-    })
-    .await;
+    press_until_asked(&host, "action-share", "/share").await;
     refuse_fetch("/share", 404, T1_GONE);
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
