@@ -53,7 +53,7 @@ pub fn TaskDetailPage(
     let retries = RwSignal::new(EventPage::default());
     let all_retries = RwSignal::new(false);
     let error = RwSignal::new(None::<ClientError>);
-    let gone = RwSignal::new(false);
+    let gone = RwSignal::new(None::<Gone>);
     let id = StoredValue::new(id);
     // The task runs on until its replicas have ended (SIGTERM, SIGKILL after a grace
     // period) and has no phase for that: a stop answered here, or the task's
@@ -178,12 +178,12 @@ pub fn TaskDetailPage(
                         }
                     }
                 }
-                // Shown before and gone now: deleted elsewhere. The page says so, as after
-                // a delete here, and asks no more.
+                // Shown before and gone now: deleted elsewhere, or no longer the reader's
+                // to see. The page says so, as after a delete here, and asks no more.
                 Err(ClientError::Api(body))
                     if body.code == "task.not_found" && task.with_untracked(Option::is_some) =>
                 {
-                    gone.set(true);
+                    gone.set(Some(Gone::NotFound));
                     // A keyboard user in a panel or a question that went with the task
                     // lands on the line that says why, not on the page's body.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
@@ -206,7 +206,7 @@ pub fn TaskDetailPage(
         let hidden = web_sys::window()
             .and_then(|w| w.document())
             .is_some_and(|d| d.hidden());
-        if hidden || gone.get_untracked() || loading.get_value() {
+        if hidden || gone.with_untracked(Option::is_some) || loading.get_value() {
             return;
         }
         ticks.update_value(|t| *t = t.wrapping_add(1));
@@ -285,13 +285,17 @@ pub fn TaskDetailPage(
                     let owner = view.with_untracked(|v| v.task.owner == user);
                     // The tags as last saved here: the spec shown carries them.
                     let tags = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
-                    // Set once, when the task is deleted: the page then says only that.
+                    // Set once, when the task is deleted or not found: the page then says only that.
                     let deleted = Memo::new(move |_| gone.get());
                     let zone = Memo::new(move |_| view.with(|v| v.task.spec.basic.time_zone.clone()));
-                    move || if deleted.get() {
+                    move || if let Some(why) = deleted.get() {
+                        let key = match why {
+                            Gone::Deleted => "ui.detail.deleted",
+                            Gone::NotFound => "ui.detail.not_found",
+                        };
                         view! {
                             <p class="banner ok" role="status" data-testid="deleted" tabindex="-1">
-                                {move || lang.text_with("ui.detail.deleted", &[("name", id.get_value())])}
+                                {move || lang.text_with(key, &[("name", id.get_value())])}
                             </p>
                         }.into_any()
                     } else {
@@ -768,11 +772,26 @@ impl Question {
     }
 }
 
+/// Why the page's task is no longer there.
+#[derive(Clone, Copy, PartialEq)]
+enum Gone {
+    /// Deleted by the reader, here.
+    Deleted,
+    /// Not found since the page read it: deleted elsewhere, or no longer the reader's to
+    /// see (they left its group, its owner hid it from the group). The API answers both
+    /// with one 404, so that a task's existence is told only to those who may see it.
+    NotFound,
+}
+
 /// Says `err` where the page says refusals, unless it is the task's own 404: then the
-/// task was deleted since the page read it, and the page says that instead.
-fn deleted_or(err: ClientError, gone: RwSignal<bool>, error: RwSignal<Option<ClientError>>) {
+/// task is gone since the page read it, and the page says that instead.
+fn deleted_or(
+    err: ClientError,
+    gone: RwSignal<Option<Gone>>,
+    error: RwSignal<Option<ClientError>>,
+) {
     if matches!(&err, ClientError::Api(body) if body.code == "task.not_found") {
-        gone.set(true);
+        gone.set(Some(Gone::NotFound));
         crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
     } else {
         error.set(Some(err));
@@ -789,7 +808,7 @@ fn Actions(
     view: Signal<TaskView>,
     owner: bool,
     error: RwSignal<Option<ClientError>>,
-    gone: RwSignal<bool>,
+    gone: RwSignal<Option<Gone>>,
     stopping: Signal<bool>,
     stop_asked: WriteSignal<Option<i64>>,
     on_change: Callback<()>,
@@ -921,18 +940,19 @@ fn Actions(
             let _ = section.focus();
         }
         run(Box::pin(async move {
-            // Not found: deleted meanwhile (another tab, another user of the group); what
-            // the user asked for is done, so the page says so rather than refuse it.
+            // Not found: deleted meanwhile (another tab, another user of the group), or no
+            // longer the reader's to see; either way it is gone from their view, which is
+            // what they asked for, so the page says so rather than refuse it.
             let deleted = match api::delete_task(&id).await {
-                Err(ClientError::Api(body)) if body.code == "task.not_found" => Ok(()),
-                other => other,
+                Err(ClientError::Api(body)) if body.code == "task.not_found" => Ok(Gone::NotFound),
+                other => other.map(|()| Gone::Deleted),
             };
             match deleted {
-                Ok(()) => {
+                Ok(why) => {
                     if let Some(list) = list {
                         list.forget(&id);
                     }
-                    gone.set(true);
+                    gone.set(Some(why));
                     // The actions went with the task: the page's one line says it.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
                 }
@@ -1194,7 +1214,7 @@ fn TagEditor(
     /// Takes the task as a save answered it.
     on_saved: Callback<TaskView>,
     /// Set when the task turns out to be deleted.
-    gone: RwSignal<bool>,
+    gone: RwSignal<Option<Gone>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // The save's refusal is said here, beside the tags, not at the page's top.

@@ -3356,9 +3356,10 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
 }
 
 /// A delete confirmed here of a task deleted meanwhile elsewhere: what was asked for is
-/// done, so the page says the task was deleted, not that the server refused.
+/// done, so the page says the task is gone, not that the server refused. It says "or is
+/// no longer yours to see": the API answers a task the reader lost sight of alike.
 #[wasm_bindgen_test]
-async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
+async fn a_delete_of_a_task_deleted_meanwhile_says_it_is_gone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     find(&host, "[data-testid='action-delete']").click();
@@ -3374,6 +3375,14 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_was_deleted() {
     // The keyboard, on an action that went with the task, lands on the line.
     until("the focus on the line", || {
         focused_test_id().as_deref() == Some("deleted")
+    })
+    .await;
+    back_to_english(&host).await;
+    until("the line in English", || {
+        find(&host, "[data-testid='deleted']")
+            .text_content()
+            .as_deref()
+            == Some("Task t1 was deleted, or is no longer yours to see.")
     })
     .await;
     finish(handle, &host, &address);
@@ -3435,7 +3444,7 @@ async fn a_stop_asked_while_stopped_elsewhere_says_so_where_the_focus_was() {
 /// gone: the page says the task was deleted, as its refresh would, not that there is no
 /// such task or it is not the reader's to see (explorer, round 3).
 #[wasm_bindgen_test]
-async fn an_action_on_a_task_deleted_meanwhile_says_it_was_deleted() {
+async fn an_action_on_a_task_deleted_meanwhile_says_it_is_gone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     until_found(&host, "the actions", "[data-testid='action-share']").await;
@@ -3450,10 +3459,11 @@ async fn an_action_on_a_task_deleted_meanwhile_says_it_was_deleted() {
     finish(handle, &host, &address);
 }
 
-/// A task deleted elsewhere while its page is open: the page says it was deleted, as
-/// after a delete here, rather than a refusal at every poll.
+/// A task deleted elsewhere while its page is open: the page says it is gone, as after a
+/// delete here, rather than a refusal at every poll; in words that hold too for a reader
+/// who lost sight of it (left its group), which the API answers with the same 404.
 #[wasm_bindgen_test]
-async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
+async fn a_task_deleted_elsewhere_is_said_to_be_gone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     until_found(&host, "the actions", "[data-testid='action-clone']").await;
@@ -3475,6 +3485,13 @@ async fn a_task_deleted_elsewhere_is_said_to_be_deleted() {
     })
     .await;
     refuse_fetch("tasks/t1?", 404, T1_GONE);
+    until("the line in English", || {
+        find(&host, "[data-testid='deleted']")
+            .text_content()
+            .as_deref()
+            == Some("Task t1 was deleted, or is no longer yours to see.")
+    })
+    .await;
     finish(handle, &host, &address);
 }
 

@@ -1316,6 +1316,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.monitoring_on",
         "On: metrics at port {port}, path {path}, scraped while the task runs",
     ),
+    (
+        "ui.detail.not_found",
+        "Task {name} was deleted, or is no longer yours to see.",
+    ),
     ("ui.detail.off", "Off"),
     ("ui.detail.owner", "Owner"),
     ("ui.detail.phase", "Phase"),

@@ -1115,6 +1115,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.monitoring_on",
         "已开启：指标端口 {port}，路径 {path}，任务运行中时采集",
     ),
+    (
+        "ui.detail.not_found",
+        "任务 {name} 已删除，或你已无权查看。",
+    ),
     ("ui.detail.off", "未开启"),
     ("ui.detail.owner", "所有者"),
     ("ui.detail.phase", "状态"),
