@@ -5,8 +5,8 @@ use super::context::{
     FormCx, Unread, control_id, field_key, holds_bad_input, options, unwire, wire,
 };
 use super::field::{
-    CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, whole_i64,
-    whole_u32,
+    CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, too_large,
+    whole_i64, whole_u32_within,
 };
 use super::lists::{Remove, focus_first_in};
 use super::section::Section;
@@ -103,6 +103,12 @@ fn threshold_rule(takes: bool) -> shared::IssueCode {
     }
 }
 
+/// What is wrong with threshold text that is not a threshold: too large, as the API
+/// says it of such a number, else [`threshold_rule`]'s.
+fn threshold_unread(text: &str, takes: bool) -> Unread {
+    Unread::Rule(too_large(text).unwrap_or_else(|| threshold_rule(takes)))
+}
+
 /// Alert subscriptions: event (with its threshold), channel and target per row.
 #[component]
 fn AlertsEditor() -> impl IntoView {
@@ -191,14 +197,10 @@ fn AlertsEditor() -> impl IntoView {
                         focus_first_in(&control_id(&format!("{ALERTS}[{i}].event")));
                     }
                 } else {
-                    cx.set_number(
-                        &path,
-                        v,
-                        whole_u32,
-                        Unread::Rule(threshold_rule(takes)),
-                        shown,
-                        move |s, n| store(s, Some(n)),
-                    );
+                    let unread = threshold_unread(&v, takes);
+                    cx.set_number(&path, v, whole_u32_within, unread, shown, move |s, n| {
+                        store(s, Some(n))
+                    });
                 }
             }),
         }
@@ -242,14 +244,10 @@ fn AlertsEditor() -> impl IntoView {
                                 a.threshold = n;
                             }
                         };
-                        cx.set_number(
-                            &path,
-                            text,
-                            whole_u32,
-                            Unread::Rule(threshold_rule(takes)),
-                            shown,
-                            move |s, n| store(s, Some(n)),
-                        );
+                        let unread = threshold_unread(&text, takes);
+                        cx.set_number(&path, text, whole_u32_within, unread, shown, move |s, n| {
+                            store(s, Some(n))
+                        });
                     }
                 }
             }),

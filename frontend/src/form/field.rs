@@ -66,6 +66,34 @@ pub fn whole_u32(text: &str) -> Option<u32> {
     whole(text).and_then(|n| (n >= 0.0).then(|| n.min(f64::from(u32::MAX)) as u32))
 }
 
+/// As [`whole_u32`], for a field no rule bounds above (an alert's threshold): a number
+/// past the largest the field holds is not read, so the box holds it and says it is too
+/// large ([`too_large`]), rather than taking it as another number with nothing said.
+pub fn whole_u32_within(text: &str) -> Option<u32> {
+    whole(text)
+        .filter(|n| (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+}
+
+/// What a box of a `u32` field says of `text`, a whole number past the largest it holds:
+/// what the API says of that number. `None` for any other text.
+pub fn too_large(text: &str) -> Option<shared::IssueCode> {
+    let n = whole(text).filter(|n| *n > f64::from(u32::MAX))?;
+    let digits = text.trim();
+    // As the API would have it from JSON: `1e10` is the number 10000000000.
+    let found = if digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.to_owned()
+    } else if n < 2f64.powi(64) {
+        (n as u64).to_string()
+    } else {
+        digits.to_owned()
+    };
+    Some(shared::IssueCode::ValueInvalid {
+        expected: shared::validate::Expected::WholeNumber,
+        found: Some(shared::validate::Found::Number(found)),
+    })
+}
+
 /// As [`whole_u32`], for a field that may be negative.
 pub fn whole_i64(text: &str) -> Option<i64> {
     // `as` saturates at the type's bounds.

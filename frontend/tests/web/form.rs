@@ -2639,6 +2639,43 @@ async fn a_threshold_box_holding_a_fraction_asks_for_at_least_1() {
     );
 }
 
+/// No rule bounds a threshold above, so a number past the largest the field holds
+/// (4294967295) was taken as that number, and another number than the one typed would
+/// have been sent with nothing said. The box holds it and says it is too large, in the
+/// words the API has for such a number.
+#[wasm_bindgen_test]
+async fn a_threshold_past_the_largest_the_field_holds_is_too_large() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.click("add-advanced.alerts").await;
+    form.choose("advanced.alerts[1].event", "running_longer_than")
+        .await;
+    let threshold = "advanced.alerts[1].threshold";
+    let api = shared::parse_spec(
+        r#"{"advanced": {"alerts": [{"event": "running_longer_than",
+            "threshold": 5000000000, "channel": "email", "target": "a@b.c"}]}}"#,
+    )
+    .unwrap_err();
+    let api_says = api.issues()[0].message(shared::Lang::En);
+    for typed in ["5000000000", "5e9"] {
+        form.type_in(threshold, typed).await;
+        assert_eq!(form.codes_at(threshold), ["value.invalid"], "{typed}");
+        assert!(form.submit_disabled(), "{typed}");
+        let said = form
+            .find("[data-path='advanced.alerts[1].threshold'][data-code='value.invalid']")
+            .expect("the finding shows")
+            .text_content()
+            .unwrap_or_default();
+        assert!(said.ends_with(&api_says), "{typed}: {said}");
+    }
+    // The largest it holds is a threshold like any other.
+    form.type_in(threshold, "4294967295").await;
+    assert!(form.codes_at(threshold).is_empty());
+    assert_eq!(
+        form.submitted().await.advanced.alerts[1].threshold,
+        Some(u32::MAX)
+    );
+}
+
 /// SPEC section 5: only the two "longer than N" events take N. A spec that carries a
 /// threshold on another event (an import, the API's) shows the box holding it, with the
 /// rule's error there, until the user empties it.

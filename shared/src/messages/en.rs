@@ -1857,5 +1857,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "is not a known field; fields here: {options}",
     ),
     ("value.invalid#once", "appears more than once; keep one"),
+    (
+        "value.invalid#too_large",
+        "is too large for this field: {found}; enter a smaller number",
+    ),
     ("value.required", "is required"),
 ];

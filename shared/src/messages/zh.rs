@@ -1587,5 +1587,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "不是可识别的字段，可用字段：{options}",
     ),
     ("value.invalid#once", "重复出现，请只保留一个"),
+    (
+        "value.invalid#too_large",
+        "超出该字段的取值范围：{found}，请填写更小的数",
+    ),
     ("value.required", "必填"),
 ];

@@ -242,6 +242,15 @@ pub(super) fn key_and_args(
 ) -> (&'static str, Vec<(&'static str, String)>) {
     let word = |key: &str| crate::messages::text(lang, key, &[]);
     let list = |o: &[String]| o.join(", ");
+    // A whole number where one is expected is refused only for being out of the
+    // field's range (a `u32` past 4294967295): "expected a whole number, found the
+    // number 5000000000" would not say what is wrong with it.
+    if let (Expected::WholeNumber | Expected::Integer, Some(Found::Number(n))) = (expected, found)
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        return ("value.invalid#too_large", vec![("found", n.clone())]);
+    }
     let expected = match expected {
         Expected::KnownField { options } => {
             return (
@@ -348,6 +357,35 @@ mod tests {
             issue.message(crate::Lang::Zh),
             "格式不正确：应为非负整数，实际为文本 \"two\""
         );
+    }
+
+    /// A whole number past what the field holds is refused for its size, not as if it
+    /// were no whole number (an alert threshold has no rule of its own above).
+    #[test]
+    fn a_whole_number_out_of_range_is_too_large() {
+        let json = r#"{"advanced": {"alerts": [{"event": "running_longer_than",
+            "threshold": 5000000000, "channel": "email", "target": "a@b.c"}]}}"#;
+        let issue = first(json);
+        assert_eq!(issue.path.to_string(), "advanced.alerts[0].threshold");
+        assert_eq!(
+            issue.message(crate::Lang::En),
+            "is too large for this field: 5000000000; enter a smaller number"
+        );
+        assert_eq!(
+            issue.message(crate::Lang::Zh),
+            "超出该字段的取值范围：5000000000，请填写更小的数"
+        );
+        // Not a whole number, or below zero: what was expected, as before.
+        for (json, found) in [
+            (r#"{"compute": {"workers": 2.5}}"#, "the number 2.5"),
+            (r#"{"compute": {"workers": -1}}"#, "the number -1"),
+        ] {
+            let said = first(json).message(crate::Lang::En);
+            assert_eq!(
+                said,
+                format!("is not valid: expected a whole number, 0 or more, found {found}")
+            );
+        }
     }
 
     #[test]
