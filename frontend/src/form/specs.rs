@@ -61,6 +61,18 @@ pub fn SpecsEditor() -> impl IntoView {
     let described = format!("{help_id} {msgs_id}");
     let labelled = label_id.clone();
     let dragged = RwSignal::new(None::<usize>);
+    // The row a dragged row is over: it is marked where the dragged one would land (a
+    // line above it when moving up, below when moving down), and the dragged row is
+    // dimmed. The list itself moves only on the drop: moved at each row passed, the
+    // specs would be checked and the plan redrawn under the pointer.
+    let over = RwSignal::new(None::<usize>);
+    let lands = move |i: usize| {
+        dragged
+            .get()
+            .zip(over.get())
+            .filter(|&(from, at)| at == i && from != i)
+            .map(|(from, _)| from < i)
+    };
     let moved = RwSignal::new(String::new());
     let add = move |_| {
         cx.edit(PATH, |s| s.compute.specs.push(String::new()));
@@ -96,6 +108,9 @@ pub fn SpecsEditor() -> impl IntoView {
                     };
                     view! {
                         <li class="row" class:used=used data-row=row.clone() draggable="true"
+                            class:dragging=move || dragged.get() == Some(i)
+                            class:drop-above=move || lands(i) == Some(false)
+                            class:drop-below=move || lands(i) == Some(true)
                             on:dragstart=move |ev| {
                                 // Firefox starts a drag only with data set.
                                 if let Some(data) = ev.data_transfer() {
@@ -103,13 +118,24 @@ pub fn SpecsEditor() -> impl IntoView {
                                 }
                                 dragged.set(Some(i));
                             }
-                            on:dragover=move |ev| ev.prevent_default()
+                            on:dragover=move |ev| {
+                                ev.prevent_default();
+                                if over.get_untracked() != Some(i) {
+                                    over.set(Some(i));
+                                }
+                            }
                             on:drop=move |ev| {
                                 ev.prevent_default();
                                 if let Some(from) = dragged.get_untracked() {
                                     move_row(cx, from, i, moved);
                                 }
                                 dragged.set(None);
+                                over.set(None);
+                            }
+                            // Dropped elsewhere, or Escape: nothing moves, nothing stays marked.
+                            on:dragend=move |_| {
+                                dragged.set(None);
+                                over.set(None);
                             }
                             on:keydown=move |ev| {
                                 if ev.alt_key() {

@@ -886,9 +886,36 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
         init.set_cancelable(true);
         web_sys::Event::new_with_event_init_dict(name, &init).unwrap()
     };
+    let marks = |i: usize| {
+        ["dragging", "drop-above", "drop-below"]
+            .into_iter()
+            .filter(|m| row(i).class_list().contains(m))
+            .collect::<Vec<_>>()
+    };
     row(1).dispatch_event(&event("dragstart")).unwrap();
+    leptos::task::tick().await;
+    // While dragged, the row is marked, and so is where it would land: above the row it
+    // is over, as it moves up. Nothing moves before the drop.
+    assert_eq!(marks(1), ["dragging"]);
+    row(1).dispatch_event(&event("dragover")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(marks(1), ["dragging"], "over itself it lands nowhere new");
+    row(0).dispatch_event(&event("dragover")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(marks(0), ["drop-above"]);
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     row(0).dispatch_event(&event("drop")).unwrap();
     leptos::task::tick().await;
+    assert_eq!(form.submitted().await.compute.specs, ["h100-1g", "h100-8g"]);
+    assert!(marks(0).is_empty() && marks(1).is_empty());
+    // Moving down, it would land below; let go elsewhere, nothing moves or stays marked.
+    row(0).dispatch_event(&event("dragstart")).unwrap();
+    row(1).dispatch_event(&event("dragover")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(marks(1), ["drop-below"]);
+    row(0).dispatch_event(&event("dragend")).unwrap();
+    leptos::task::tick().await;
+    assert!(marks(0).is_empty() && marks(1).is_empty());
     assert_eq!(form.submitted().await.compute.specs, ["h100-1g", "h100-8g"]);
     form.click("remove-compute.specs[0]").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g"]);
