@@ -160,14 +160,11 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         ));
     }
     let _ = element.set_attribute(MOUNTED, "");
-    if let Some(locale) = locale {
-        // Screen readers take the form's language from its element.
-        let _ = element.set_attribute("lang", locale.tag());
-    }
     // Each form on the page keeps its own draft, by its element's id.
     let slot = Some(element.id())
         .filter(|id| !id.is_empty())
         .map(|id| crate::form::draft::Slot(format!("{}#{id}", crate::form::draft::DRAFT_KEY)));
+    let speaks = element.clone();
     let handle = leptos::mount::mount_to(element.clone(), move || {
         provide_context(base.clone());
         if let Some(slot) = slot.clone() {
@@ -177,6 +174,9 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         if let Some(locale) = locale {
             lang.set_here(locale);
         }
+        // Screen readers take the form's language from its element: the one it speaks,
+        // asked for or the browser's, which may not be the portal page's.
+        let _ = speaks.set_attribute("lang", lang.get_untracked().tag());
         let on_submit = on_submit.clone();
         let on_submitted = Callback::new(move |task: TaskView| {
             if let Some(f) = &on_submit {

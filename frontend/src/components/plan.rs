@@ -214,9 +214,15 @@ pub fn PlanView(
             None => text(l, "ui.form.plan.pending", &[]),
         })
     });
+    // Its title's id is the form's, when it is in one (two forms may share a page).
+    let title = use_context::<crate::form::FormCx>()
+        .map(|cx| cx.ids)
+        .unwrap_or_default()
+        .of("plan-title");
+    let labelled = title.clone();
     view! {
-        <section class="plan" aria-labelledby="plan-title" data-testid="plan">
-            <h2 id="plan-title">{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
+        <section class="plan" aria-labelledby=labelled data-testid="plan">
+            <h2 id=title>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
             <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{move || said.get()}</p>
             {move || {
                 let l = lang.get();

@@ -1,7 +1,7 @@
 //! The findings summary: counts by severity, then every finding, errors first; each
 //! moves the focus to its field.
 
-use crate::form::context::{control_id, field_key};
+use crate::form::context::{Ids, control_id, field_key};
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{count, text};
@@ -9,11 +9,15 @@ use shared::{Issue, Lang, Report, Severity};
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 
-/// Focuses the control at `path`; for a group (a tag row, the autoscaling settings), its
-/// first control; else the nearest enclosing one that has a control (a list's findings
-/// go to its add button).
-pub fn focus_field(path: &str) {
+/// Focuses the control at `path` of the form `ids` names; for a group (a tag row, the
+/// autoscaling settings), its first control; else the nearest enclosing one that has a
+/// control (a list's findings go to its add button).
+pub fn focus_field(ids: Ids, path: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    // Controls are named by their paths in every form: looked for in this one.
+    let Some(form) = document.get_element_by_id(&ids.of("task-form")) else {
         return;
     };
     // A group that marks where its fields are (the autoscaling range, after the switch
@@ -23,15 +27,15 @@ pub fn focus_field(path: &str) {
         let named = format!("[name^=\"{path}.\"], [name^=\"{path}[\"]");
         [marked, named]
             .iter()
-            .find_map(|selector| document.query_selector(selector).ok().flatten())
+            .find_map(|selector| form.query_selector(selector).ok().flatten())
     };
     // A finding about the spec as a whole (its version) has no control: its list is
     // brought into view instead.
-    let list = document.get_element_by_id(&format!("{}-msgs", control_id(path)));
+    let list = document.get_element_by_id(&format!("{}-msgs", ids.of(&control_id(path))));
     let mut path = path.to_owned();
     loop {
         if let Some(el) = document
-            .get_element_by_id(&control_id(&path))
+            .get_element_by_id(&ids.of(&control_id(&path)))
             .or_else(|| first_inside(&path))
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
@@ -146,7 +150,7 @@ fn issue_list(
                                 if let Some(cx) = form {
                                     cx.touch(&target);
                                 }
-                                focus_field(&target)
+                                focus_field(form.map(|cx| cx.ids).unwrap_or_default(), &target)
                             }>
                                 <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
                                 " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>

@@ -1,9 +1,7 @@
 //! Advanced options [高级选项]: fault tolerance, monitoring, image-pull retries, pod SSH
 //! and alert subscriptions.
 
-use super::context::{
-    FormCx, Unread, control_id, field_key, holds_bad_input, options, unwire, wire,
-};
+use super::context::{FormCx, Unread, field_key, holds_bad_input, options, unwire, wire};
 use super::field::{
     CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, too_large,
     whole_i64, whole_u32_within,
@@ -40,7 +38,7 @@ pub fn AdvancedSection() -> impl IntoView {
             const PATH: &str = "advanced.image_pull_retries";
             // Text the browser holds that is no number reads as empty: not the user's
             // emptying the box, which would clear it mid-word (as the threshold's).
-            if v.trim().is_empty() && !holds_bad_input(&control_id(PATH)) {
+            if v.trim().is_empty() && !holds_bad_input(&cx.control_id(PATH)) {
                 cx.forget_unparsed(PATH);
                 cx.spec.update(|s| s.advanced.image_pull_retries = None);
             } else {
@@ -114,7 +112,7 @@ fn threshold_unread(text: &str, takes: bool) -> Unread {
 fn AlertsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
     let len = cx.watch(move |s| s.advanced.alerts.len());
-    let id = control_id(ALERTS);
+    let id = cx.control_id(ALERTS);
     let (label_id, help_id, msgs_id) = (
         format!("{id}-label"),
         format!("{id}-help"),
@@ -188,13 +186,13 @@ fn AlertsEditor() -> impl IntoView {
                 // Text the browser holds that is no number (`1e` on the way to `1e3`)
                 // reads as empty: not the user emptying the box, which would take the
                 // threshold, and so the box and its text, away mid-word.
-                if v.trim().is_empty() && !holds_bad_input(&control_id(&path)) {
+                if v.trim().is_empty() && !holds_bad_input(&cx.control_id(&path)) {
                     cx.forget_unparsed(&path);
                     cx.spec.update(|s| store(s, None));
                     // The box goes with a threshold its event takes none of: the
                     // keyboard goes on from the row's event, not the page's start.
                     if !takes {
-                        focus_first_in(&control_id(&format!("{ALERTS}[{i}].event")));
+                        focus_first_in(&cx.control_id(&format!("{ALERTS}[{i}].event")));
                     }
                 } else {
                     let unread = threshold_unread(&v, takes);
@@ -301,7 +299,7 @@ fn AlertsEditor() -> impl IntoView {
             <button type="button" class="add" id=id data-testid="add-advanced.alerts"
                 on:click=move |_| {
                     cx.edit(ALERTS, |s| s.advanced.alerts.push(Alert::default()));
-                    focus_first_in(&control_id(&format!("{ALERTS}[{}]", cx.spec.with_untracked(|s| s.advanced.alerts.len()) - 1)));
+                    focus_first_in(&cx.control_id(&format!("{ALERTS}[{}]", cx.spec.with_untracked(|s| s.advanced.alerts.len()) - 1)));
                 }>
                 {move || cx.text("ui.form.add.advanced.alerts")}
             </button>

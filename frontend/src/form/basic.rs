@@ -50,7 +50,7 @@ pub fn BasicSection() -> impl IntoView {
     let group_field = if no_group {
         view! {
             <SelectField path="basic.project_group" lens=group options=groups also_described_by=NO_GROUP_NOTE />
-            <p class="help note" role="note" id=NO_GROUP_NOTE data-testid="no-project-group">
+            <p class="help note" role="note" id=cx.id(NO_GROUP_NOTE) data-testid="no-project-group">
                 {move || cx.text("ui.form.no_project_group")}
             </p>
         }
@@ -169,16 +169,19 @@ fn ZoneNotOffered() -> impl IntoView {
         .catalog
         .with_value(|c| super::draft::time_zone_for(c, browser.as_deref()));
     let at_fallback = cx.watch(move |s| s.basic.time_zone == fallback);
-    browser.map(|zone| {
+    let note = browser.map(|zone| {
         move || {
             let zone = zone.clone();
             at_fallback.get().then(|| view! {
-                <p class="help note" role="note" id=ZONE_NOTE data-testid="zone-not-offered">
+                <p class="help note" role="note" data-testid="zone-not-offered">
                     {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_offered", &[("zone", zone.clone())])}
                 </p>
             })
         }
-    })
+    });
+    // Always in the page, empty while there is nothing to say: the choice's
+    // `aria-describedby` names it.
+    view! { <div id=cx.id(ZONE_NOTE)>{note}</div> }
 }
 
 /// The final name the task gets and the prefix's live maximum length, which depends on

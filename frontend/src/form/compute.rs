@@ -300,7 +300,7 @@ pub fn ComputeSection() -> impl IntoView {
         <div class="compute-row">
             <Section path="compute">
                 <SelectField path="compute.kind" lens=kind_lens options=kinds also_described_by=UNUSED_MSGS />
-                <Findings id=UNUSED_MSGS.to_owned() findings=unused named=true />
+                <Findings id=cx.id(UNUSED_MSGS) findings=unused named=true />
                 <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
                 <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) />

@@ -79,6 +79,55 @@ impl Showing<'_> {
     }
 }
 
+/// Which of the page's forms this is, for the ids of its elements: a portal may mount
+/// two forms on one page (`mountTaskForm`), and each `<label for>`, `aria-describedby`
+/// and focus move of the second would otherwise find the first form's element of the
+/// same id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ids(u32);
+
+thread_local! {
+    /// The numbers the page's forms hold, each with its `<form>` once in the page.
+    static FORMS: std::cell::RefCell<Vec<(u32, Option<web_sys::Element>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Ids {
+    /// The lowest number no form in the page holds, held until the calling owner is
+    /// cleaned up. A form whose element has left the page without its owner being
+    /// cleaned up holds none.
+    fn take() -> Ids {
+        let n = FORMS.with_borrow_mut(|held| {
+            held.retain(|(_, form)| form.as_ref().is_none_or(|f| f.is_connected()));
+            let n = (0..)
+                .find(|n| held.iter().all(|(h, _)| h != n))
+                .unwrap_or_default();
+            held.push((n, None));
+            n
+        });
+        on_cleanup(move || FORMS.with_borrow_mut(|held| held.retain(|(h, _)| *h != n)));
+        Ids(n)
+    }
+
+    /// Notes the form's element, once in the page.
+    pub fn placed(self, form: web_sys::Element) {
+        FORMS.with_borrow_mut(|held| {
+            if let Some(entry) = held.iter_mut().find(|(h, _)| *h == self.0) {
+                entry.1 = Some(form);
+            }
+        });
+    }
+
+    /// `id` in this form: as it is in the page's first form (the console's one), with a
+    /// prefix in any other (`b1-plan-title`), which no id of the first form starts with.
+    pub fn of(self, id: &str) -> String {
+        match self.0 {
+            0 => id.to_owned(),
+            n => format!("b{n}-{id}"),
+        }
+    }
+}
+
 /// The form in context. Copy: every field is an arena handle.
 #[derive(Clone, Copy)]
 pub struct FormCx {
@@ -123,6 +172,8 @@ pub struct FormCx {
     unparsed: RwSignal<BTreeMap<String, Held>>,
     /// The console language.
     pub lang: UiLang,
+    /// The ids of this form's elements.
+    pub ids: Ids,
 }
 
 impl FormCx {
@@ -314,6 +365,7 @@ impl FormCx {
             reveal,
             unparsed,
             lang: UiLang::use_context(),
+            ids: Ids::take(),
         };
         provide_context(cx);
         cx
@@ -382,6 +434,16 @@ impl FormCx {
         Signal::from(value)
     }
 
+    /// The id of this form's element `id` (see [`Ids`]).
+    pub fn id(&self, id: &str) -> String {
+        self.ids.of(id)
+    }
+
+    /// The id of this form's control at `path` (see [`control_id`]).
+    pub fn control_id(&self, path: &str) -> String {
+        self.ids.of(&control_id(path))
+    }
+
     /// The current language, tracked.
     pub fn lang(&self) -> Lang {
         self.lang.get()
@@ -420,7 +482,7 @@ impl FormCx {
             }
             None => self.unparsed.update(|bad| {
                 let held = Held {
-                    bad_input: text.trim().is_empty() && holds_bad_input(&control_id(path)),
+                    bad_input: text.trim().is_empty() && holds_bad_input(&self.control_id(path)),
                     text,
                     unread: unread.into(),
                     shown,
@@ -454,7 +516,7 @@ impl FormCx {
             return;
         };
         for (path, shown) in held {
-            if let Ok(Some(control)) = document.query_selector(&format!("[name='{path}']")) {
+            if let Some(control) = document.get_element_by_id(&self.control_id(&path)) {
                 let text = shown.get_untracked();
                 let _ = js_sys::Reflect::set(&control, &"value".into(), &text.into());
             }

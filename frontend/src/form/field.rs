@@ -2,9 +2,9 @@
 //! named by its field path, and the findings at that path.
 //!
 //! Every control's `name` is its field path (`environment.env[2].value`), the path the
-//! findings carry; its `id` is [`control_id`] of it, which the summary focuses.
+//! findings carry; its `id` is [`FormCx::control_id`](super::FormCx::control_id) of it, which the summary focuses.
 
-use super::context::{FormCx, control_id, field_key};
+use super::context::{FormCx, field_key};
 use super::pointer;
 use crate::components::field_place;
 use leptos::prelude::*;
@@ -148,7 +148,7 @@ struct Described {
 
 impl Described {
     fn new(cx: FormCx, path: &str, under: bool) -> Self {
-        let id = control_id(path);
+        let id = cx.control_id(path);
         Described {
             help_id: format!("{id}-help"),
             msgs_id: format!("{id}-msgs"),
@@ -161,7 +161,12 @@ impl Described {
     /// The first control of `group` (a tag row, the autoscaling range), where the
     /// summary sends the focus for the group's findings: they describe it too.
     fn first_of(mut self, cx: FormCx, group: Option<&str>) -> Self {
-        self.group = group.map(|g| (format!("{}-msgs", control_id(g)), cx.findings_at(g, false)));
+        self.group = group.map(|g| {
+            (
+                format!("{}-msgs", cx.control_id(g)),
+                cx.findings_at(g, false),
+            )
+        });
         self
     }
 
@@ -499,7 +504,7 @@ pub fn GroupFindings(
     path: String,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
-    let id = format!("{}-msgs", control_id(&path));
+    let id = format!("{}-msgs", cx.control_id(&path));
     view! { <Findings id findings=cx.findings_at(&path, false) /> }
 }
 
@@ -562,8 +567,9 @@ pub fn SelectField(
     /// Leave out the help line.
     #[prop(optional)]
     no_help: bool,
-    /// The id of another findings list about this choice (the fields the chosen kind
-    /// does not use), read out with the control's own.
+    /// The id of another element about this choice (the findings about the fields the
+    /// chosen kind does not use, a note), as in the page's first form: read out with the
+    /// control's own.
     #[prop(optional)]
     also_described_by: Option<&'static str>,
     /// The control's name for assistive technology when its label alone is not enough
@@ -579,7 +585,7 @@ pub fn SelectField(
         view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
     });
     let described_by = match also_described_by {
-        Some(more) => format!("{} {more}", d.described_by(!no_help)),
+        Some(more) => format!("{} {}", d.described_by(!no_help), cx.id(more)),
         None => d.described_by(!no_help),
     };
     // The options may derive from the draft: memoized, they are rebuilt only when they

@@ -2,7 +2,7 @@
 //! row's path (`environment.env[2].value`); a list re-renders only when its length
 //! changes, so typing in a row keeps the focus.
 
-use super::context::{FormCx, control_id, field_key};
+use super::context::{FormCx, field_key};
 use super::field::{CheckField, Findings, GroupFindings, Lens, SelectField, TextField};
 use leptos::prelude::*;
 use shared::TaskSpec;
@@ -44,7 +44,7 @@ impl<T: Clone + Default + Send + Sync + 'static> List<T> {
 
     fn add(self, cx: FormCx) {
         cx.edit(self.path, |s| (self.get_mut)(s).push(T::default()));
-        let id = control_id(&format!(
+        let id = cx.control_id(&format!(
             "{}[{}]",
             self.path,
             cx.spec.with_untracked(|s| (self.get)(s).len()) - 1
@@ -96,7 +96,7 @@ fn ListShell(
     children: Children,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
-    let id = control_id(path);
+    let id = cx.control_id(path);
     let (label_id, help_id, msgs_id) = (
         format!("{id}-label"),
         format!("{id}-help"),
@@ -191,11 +191,12 @@ pub fn TagsEditor() -> impl IntoView {
     }
     let maintained = StoredValue::new(maintained);
     let has_suggestions = !keys.is_empty();
-    let values_list = move |i: usize| has_suggestions.then(|| format!("tags-value-{i}"));
+    let values_list = move |i: usize| has_suggestions.then(|| cx.id(&format!("tags-value-{i}")));
+    let keys_list = cx.id("tags-key-suggested");
     view! {
         <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
             {has_suggestions.then(|| view! {
-                <datalist id="tags-key-suggested">
+                <datalist id=keys_list.clone()>
                     {keys.into_iter().map(|k| view! { <option value=k></option> }).collect_view()}
                 </datalist>
             })}
@@ -215,7 +216,7 @@ pub fn TagsEditor() -> impl IntoView {
                 view! {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.key") no_help=true group=row.clone()
-                            suggest=has_suggestions.then(|| "tags-key-suggested".to_owned())
+                            suggest=has_suggestions.then(|| keys_list.clone())
                             lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />
                         <TextField path=format!("{row}.value") no_help=true suggest=values_list(i)
                             lens=list.text(cx, i, |t| t.value.clone(), |t, v| t.value = v) />

@@ -200,7 +200,7 @@ pub fn Preview(
                                             // A way to its field, as the summary's lines are.
                                             <button type="button" class="goto" on:click=move |_| {
                                                 cx.touch(&target);
-                                                crate::components::focus_field(&target);
+                                                crate::components::focus_field(cx.ids, &target);
                                             }>
                                                 {move || crate::components::field_place(cx.lang(), &place)}
                                                 {move || cx.text("ui.form.summary.after_place")}
@@ -330,10 +330,18 @@ pub fn Preview(
             }
         });
     };
+    let id = |name: &str| cx.id(name);
+    let (blocked_id, import_id, note_id, confirm_id) = (
+        id("render-blocked"),
+        id("form-import"),
+        id("form-import-note"),
+        id("import-confirm-text"),
+    );
+    let blocked_ref = blocked_id.clone();
     view! {
-        <section class="transfer" aria-labelledby="preview-title">
+        <section class="transfer" aria-labelledby=id("preview-title")>
             <details on:toggle=on_toggle>
-                <summary id="preview-title">{move || cx.text("ui.form.preview.title")}</summary>
+                <summary id=id("preview-title")>{move || cx.text("ui.form.preview.title")}</summary>
                 <pre class="preview" data-testid="preview" tabindex="0">
                     {move || if open.get() { yaml.get() } else { String::new() }}
                 </pre>
@@ -343,23 +351,23 @@ pub fn Preview(
                 // As submit is: the server refuses a spec with errors, which the form lists.
                 <button type="button" data-testid="render" on:click=render_now
                     disabled=move || cx.report.with(Report::has_errors)
-                    aria-describedby=move || cx.report.with(Report::has_errors).then_some("render-blocked")>
+                    aria-describedby=move || cx.report.with(Report::has_errors).then(|| blocked_ref.clone())>
                     {move || cx.text("ui.form.manifests.render")}
                 </button>
-                <p class="help" id="render-blocked" data-testid="render-blocked">
+                <p class="help" id=blocked_id data-testid="render-blocked">
                     {move || cx.report.with(Report::has_errors).then(|| cx.text("ui.form.manifests.blocked"))}
                 </p>
                 <div aria-live="polite">{manifests}</div>
             </details>
             <p class="export">
-                <a data-testid="export-yaml" aria-describedby="export-hidden" href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
+                <a data-testid="export-yaml" aria-describedby=id("export-hidden") href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
                     on:pointerenter=move |ev| refresh(ev.into(), "yaml") on:focus=move |ev| refresh(ev.into(), "yaml")
                     on:pointerdown=move |ev| refresh(ev.into(), "yaml") on:contextmenu=move |ev| refresh(ev.into(), "yaml")
                     on:click=move |ev| refresh(ev.into(), "yaml")>
                     {move || cx.text("ui.form.export.yaml")}
                 </a>
                 " · "
-                <a data-testid="export-json" aria-describedby="export-hidden" href=data_url("application/json", &json()) download=file("json")
+                <a data-testid="export-json" aria-describedby=id("export-hidden") href=data_url("application/json", &json()) download=file("json")
                     on:pointerenter=move |ev| refresh(ev.into(), "json") on:focus=move |ev| refresh(ev.into(), "json")
                     on:pointerdown=move |ev| refresh(ev.into(), "json") on:contextmenu=move |ev| refresh(ev.into(), "json")
                     on:click=move |ev| refresh(ev.into(), "json")>
@@ -368,30 +376,30 @@ pub fn Preview(
             </p>
             // An exported file is the thing most likely to be mailed or committed: what it
             // carries of hidden values is said where it is made.
-            <p class="help" id="export-hidden" data-testid="export-hidden">{move || cx.text("ui.form.export.hidden")}</p>
+            <p class="help" id=id("export-hidden") data-testid="export-hidden">{move || cx.text("ui.form.export.hidden")}</p>
             <details>
                 <summary>{move || cx.text("ui.form.import.title")}</summary>
-                <label for="form-import">{move || cx.text("ui.form.import.label")}</label>
-                <textarea id="form-import" name="import" data-testid="import-text" spellcheck="false"
-                    aria-describedby="form-import-note"
+                <label for=import_id.clone()>{move || cx.text("ui.form.import.label")}</label>
+                <textarea id=import_id name="import" data-testid="import-text" spellcheck="false"
+                    aria-describedby=note_id.clone()
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
                 <button type="button" class="import" data-testid="import" on:click=move |_| import(()) node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
                 <label class="import-file">
                     <span>{move || cx.text("ui.form.import.file")}</span>
                     " "
-                    <input type="file" data-testid="import-file" aria-describedby="form-import-note"
+                    <input type="file" data-testid="import-file" aria-describedby=note_id.clone()
                         accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" on:change=import_file />
                 </label>
                 {move || pending.with(Option::is_some).then(|| view! {
-                    <div class="confirm" role="alertdialog" aria-labelledby="import-confirm-text" data-testid="confirm-import"
+                    <div class="confirm" role="alertdialog" aria-labelledby=confirm_id.clone() data-testid="confirm-import"
                         on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }>
-                        <p id="import-confirm-text">{move || cx.text("ui.form.import.confirm")}</p>
+                        <p id=confirm_id.clone()>{move || cx.text("ui.form.import.confirm")}</p>
                         <button type="button" class="danger" data-testid="confirm-import-yes" on:click=confirm>{move || cx.text("ui.form.import.yes")}</button>
                         <button type="button" data-testid="confirm-import-no" on:click=move |_| back_to_import() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
                     </div>
                 })}
-                <div id="form-import-note" aria-live="polite" data-testid="import-note">
+                <div id=note_id aria-live="polite" data-testid="import-note">
                     {move || import_note.get().map(|note| match note {
                         ImportNote::Imported => view! {
                             <p class="banner info">{move || cx.text("ui.form.import.done")}</p>

@@ -2,7 +2,7 @@
 //! and reordered with the buttons, with Alt+↑/Alt+↓ on a row, or by dragging a row.
 
 use super::compute::spec_options;
-use super::context::{FormCx, control_id, field_key};
+use super::context::{FormCx, field_key};
 use super::field::{Findings, Lens, SelectField};
 use super::lists::focus_first_in;
 use leptos::prelude::*;
@@ -31,7 +31,7 @@ fn move_row(cx: FormCx, from: usize, to: usize, moved: RwSignal<String>) {
             ("count", len.to_string()),
         ],
     ));
-    focus_first_in(&control_id(&format!("{PATH}[{to}]")));
+    focus_first_in(&cx.control_id(&format!("{PATH}[{to}]")));
 }
 
 /// The priority list editor.
@@ -52,7 +52,7 @@ pub fn SpecsEditor() -> impl IntoView {
                 .get()
                 .is_some_and(|k| k != shared::task::ResourceKind::Spot)
     };
-    let id = control_id(PATH);
+    let id = cx.control_id(PATH);
     let (label_id, help_id, msgs_id) = (
         format!("{id}-label"),
         format!("{id}-help"),
@@ -78,7 +78,7 @@ pub fn SpecsEditor() -> impl IntoView {
         cx.edit(PATH, |s| s.compute.specs.push(String::new()));
         // The draft's length, not the watched one: that follows only after the change.
         let last = cx.spec.with_untracked(|s| s.compute.specs.len()) - 1;
-        focus_first_in(&control_id(&format!("{PATH}[{last}]")));
+        focus_first_in(&cx.control_id(&format!("{PATH}[{last}]")));
     };
     view! {
         <div class="list specs" data-field=PATH role="group" aria-labelledby=labelled

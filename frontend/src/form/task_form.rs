@@ -207,8 +207,15 @@ pub fn TaskForm(
     // rendered would stand at a guessed one and the page would jump when it renders.
     let settled = RwSignal::new(false);
     request_animation_frame(move || request_animation_frame(move || settled.set(true)));
+    Effect::new(move |_| {
+        if let Some(form) = form_ref.get() {
+            cx.ids.placed(form.into());
+        }
+    });
+    let (summary_title, start_over_text) = (cx.id("form-summary-title"), cx.id("start-over-text"));
+    let summary_labelled = summary_title.clone();
     view! {
-        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
+        <form class="task-form" id=cx.id("task-form") class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
             <h1>{move || cx.text("ui.form.title")}</h1>
             {move || restored.get().then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
@@ -225,8 +232,8 @@ pub fn TaskForm(
                 (true, false) => Some(view! { <PyTorchSection /> }.into_any()),
                 (true, true) => Some(view! { <RaySection /> }.into_any()),
             }}
-            <section class="findings-summary" aria-labelledby="form-summary-title" tabindex="-1" data-testid="findings-summary">
-                <h2 id="form-summary-title">{move || cx.text("ui.form.summary_title")}</h2>
+            <section class="findings-summary" aria-labelledby=summary_labelled tabindex="-1" data-testid="findings-summary">
+                <h2 id=summary_title>{move || cx.text("ui.form.summary_title")}</h2>
                 <ReportView report=Signal::from(cx.report) />
             </section>
             <Preview origin refresh_usage=Callback::new(move |()| refresh_usage()) />
@@ -246,9 +253,9 @@ pub fn TaskForm(
                 <button type="button" data-testid="start-over" on:click=move |_| asking.set(true) node_ref=start_button>{move || cx.text("ui.form.start_over")}</button>
             </div>
             {move || asking.get().then(|| view! {
-                <div class="confirm" role="alertdialog" aria-labelledby="start-over-text" data-testid="confirm-start-over"
+                <div class="confirm" role="alertdialog" aria-labelledby=start_over_text.clone() data-testid="confirm-start-over"
                     on:keydown=move |ev| if ev.key() == "Escape" { back_to_start() }>
-                    <p id="start-over-text">{move || cx.text("ui.form.start_over_confirm")}</p>
+                    <p id=start_over_text.clone()>{move || cx.text("ui.form.start_over_confirm")}</p>
                     <button type="button" class="danger" data-testid="confirm-start-over-yes" on:click=start_over>{move || cx.text("ui.form.start_over_yes")}</button>
                     <button type="button" data-testid="confirm-start-over-no" on:click=move |_| back_to_start() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
                 </div>

@@ -3659,6 +3659,119 @@ async fn two_embedded_forms_keep_their_own_berth_and_draft() {
     restore_address(&address);
 }
 
+/// Two forms on one page (explorer, round 4): every id in the page once, so each form's
+/// labels, descriptions and lists are its own, and its summary sends the focus to its own
+/// field; a form mounted without `locale` marks the language it speaks on its element.
+#[wasm_bindgen_test]
+async fn two_embedded_forms_name_their_own_elements() {
+    use frontend::widgets::mount_task_form;
+    let address = fresh_page();
+    hold_fetches();
+    crate::forget_drafts();
+    let catalog = serde_json::to_string(&demo_session()).unwrap();
+    let mount = |locale: &str| {
+        let host = crate::new_host();
+        let locale = if locale.is_empty() {
+            String::new()
+        } else {
+            format!(r#", "locale": "{locale}""#)
+        };
+        let options = format!(r#"{{"catalog": {catalog}{locale}}}"#);
+        let options = js_sys::JSON::parse(&options).unwrap();
+        async move {
+            let form = mount_task_form(host.clone().into(), options)
+                .await
+                .expect("mounts");
+            (host, form)
+        }
+    };
+    let (a, mut form_a) = mount("en").await;
+    let (b, mut form_b) = mount("").await;
+    leptos::task::tick().await;
+    // B speaks the page's stored or the browser's language, and says which.
+    let title = find(&b, "h1").text_content().unwrap_or_default();
+    let lang = b
+        .get_attribute("lang")
+        .expect("the form's language is marked");
+    let expected = if title == "创建训练任务" {
+        "zh-CN"
+    } else {
+        "en"
+    };
+    assert_eq!(lang, expected, "{title}");
+    assert_eq!(a.get_attribute("lang").as_deref(), Some("en"));
+    // Every id once in the page.
+    let ids: Vec<String> = all_elements(
+        &web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .body()
+            .unwrap(),
+        "[id]",
+    )
+    .iter()
+    .map(|e| e.id())
+    .collect();
+    let mut twice: Vec<&String> = ids
+        .iter()
+        .filter(|id| ids.iter().filter(|other| other == id).count() > 1)
+        .collect();
+    twice.sort();
+    twice.dedup();
+    assert!(twice.is_empty(), "ids given twice: {twice:?}");
+    // Each reference of a form is to an element of that form.
+    for host in [&a, &b] {
+        for attribute in ["for", "aria-describedby", "aria-labelledby", "list"] {
+            for element in all_elements(host, &format!("[{attribute}]")) {
+                for id in element
+                    .get_attribute(attribute)
+                    .unwrap_or_default()
+                    .split_whitespace()
+                {
+                    assert!(
+                        host.query_selector(&format!("[id='{id}']"))
+                            .unwrap()
+                            .is_some(),
+                        "{attribute}={id} of {} is not in its form",
+                        element.outer_html().chars().take(120).collect::<String>()
+                    );
+                }
+            }
+        }
+    }
+    // B's summary sends the focus to B's field.
+    find(&b, "li.issue[data-path='basic.name_prefix'] button.goto").click();
+    leptos::task::tick().await;
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .expect("a focus");
+    assert!(b.contains(Some(&focused)), "{}", focused.outer_html());
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.name_prefix")
+    );
+    form_a.unmount();
+    form_b.unmount();
+    for host in [a, b] {
+        host.remove();
+    }
+    release_fetches();
+    restore_address(&address);
+}
+
+/// The elements under `root` that `selector` finds.
+fn all_elements(root: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
+    let found = root.query_selector_all(selector).unwrap();
+    (0..found.length())
+        .filter_map(|i| found.item(i))
+        .map(|n| n.unchecked_into())
+        .collect()
+}
+
 #[wasm_bindgen_test]
 async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     // SPEC §4: every pod is one replica of `units_per_node` units of its spec. The demo
