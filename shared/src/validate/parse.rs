@@ -23,7 +23,11 @@ use crate::usage::Usage;
 ///
 /// A [`Report`] with one `value.invalid` finding at the first field of the wrong shape,
 /// or where parsing stopped when the text is not JSON.
+///
+/// A byte order mark at the start is read past, as the server reads every JSON body:
+/// editors on Windows write one, and RFC 8259 (section 8.1) lets a reader ignore it.
 pub fn parse_spec(text: &str) -> Result<TaskSpec, Report> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut de = serde_json::Deserializer::from_str(text);
     // Where the text stops being JSON, and why; `None` while it is JSON.
     let (mut value, broken) = match read::parse_partial(text, &mut de) {
@@ -74,6 +78,19 @@ mod tests {
     use super::*;
     use crate::validate::derived::{self, reference, reference_value};
     use crate::validate::{Expected, Found, IssueCode};
+
+    /// A spec saved by a Windows editor starts with a byte order mark: read as the same
+    /// spec, by the validator package as by the server (explorer, round 4); one anywhere
+    /// else is no JSON.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_read_past() {
+        let json = r#"{"basic": {"name_prefix": "bom"}}"#;
+        assert_eq!(
+            parse_spec(&format!("\u{feff}{json}")).expect("read"),
+            parse_spec(json).expect("read")
+        );
+        assert!(parse_spec(&format!(" \u{feff}{json}")).is_err());
+    }
 
     /// The one finding for `json`, as path and code.
     fn finding(json: &str) -> (String, IssueCode) {
