@@ -271,15 +271,19 @@ pub fn PlanView(
                         .map(|f| text(l, "ui.form.plan.fragment", &[("nodes", f.nodes.to_string()), ("units", f.units.to_string())]))
                         .collect::<Vec<_>>();
                     let stability = text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(&offer.stability)), &[]);
+                    // Every unit of the offer held by tasks now.
+                    let said = if offer.quantity == 0 && fragments.is_empty() {
+                        text(l, "ui.form.plan.idle#none_free", &[("spec", offer.spec.clone()), ("stability", stability)])
+                    } else {
+                        text(l, "ui.form.plan.idle", &[
+                            ("spec", offer.spec.clone()),
+                            ("quantity", offer.quantity.to_string()),
+                            ("stability", stability),
+                            ("fragments", list(l, &fragments)),
+                        ])
+                    };
                     view! {
-                        <p class="idle" data-testid="idle">
-                            {text(l, "ui.form.plan.idle", &[
-                                ("spec", offer.spec.clone()),
-                                ("quantity", offer.quantity.to_string()),
-                                ("stability", stability),
-                                ("fragments", list(l, &fragments)),
-                            ])}
-                        </p>
+                        <p class="idle" data-testid="idle">{said}</p>
                     }
                 }).collect_view();
                 view! {

@@ -3080,6 +3080,73 @@ async fn a_spec_over_quota_is_skipped_only_for_another() {
     );
 }
 
+/// The idle line says what is free of the offer now, as the bars and the verdict beside
+/// it do (explorer, round 4: it said the catalog's "1 node with 8 free" while another
+/// task held those 8 units), and says so when nothing is.
+#[wasm_bindgen_test]
+async fn the_idle_line_says_what_is_free_now() {
+    use frontend::components::PlanView;
+    use shared::task::ResourceKind;
+    use shared::vocab::IdleStability;
+    crate::fresh_page();
+    let catalog = shared::demo::catalog();
+    let user = shared::demo::user();
+    let spec = shared::demo::pytorch().with(|s| {
+        s.compute.kind = Some(ResourceKind::Idle);
+        s.compute.idle_stability = Some(IdleStability::Medium);
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+        s.compute.pool = None;
+    });
+    let cluster = catalog
+        .regions
+        .iter()
+        .flat_map(|r| &r.clusters)
+        .find(|c| c.id == "sh-a")
+        .expect("the demo's sh-a");
+    assert_eq!(cluster.idle[0].spec, "a100-1g");
+    let unit = cluster.spec("a100-1g").expect("a100-1g").per_unit;
+    let shown = |held: &[(&str, u64)]| {
+        let mut usage = shared::demo::usage();
+        for (node, units) in held {
+            usage
+                .nodes
+                .insert((*node).to_owned(), unit.checked_mul(*units).unwrap());
+        }
+        let plan = shared::quota::plan(&spec, &catalog, &usage, &user).unwrap();
+        let host = crate::new_host();
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            frontend::i18n::UiLang::provide().set(shared::Lang::En);
+            view! { <PlanView plan=Signal::stored(plan.clone()) /> }
+        });
+        let said = host
+            .query_selector("[data-testid='idle']")
+            .unwrap()
+            .expect("the idle line")
+            .text_content()
+            .unwrap_or_default();
+        drop(handle);
+        host.remove();
+        said
+    };
+    assert_eq!(
+        shown(&[]),
+        "Idle a100-1g: quantity 12 free now, stability Medium, fragments 1 node with 8 free and 2 nodes with 2 free each"
+    );
+    assert_eq!(
+        shown(&[("idle/sh-a/0/0", 8)]),
+        "Idle a100-1g: quantity 4 free now, stability Medium, fragments 2 nodes with 2 free each"
+    );
+    assert_eq!(
+        shown(&[
+            ("idle/sh-a/0/0", 8),
+            ("idle/sh-a/0/1", 2),
+            ("idle/sh-a/0/2", 2)
+        ]),
+        "Idle a100-1g: none free now, stability Medium"
+    );
+}
+
 /// A spec of the list the pool does not offer gets a row of its own, so the verdicts
 /// are numbered as the spec list is (the exploratory test saw "1." then "3.").
 #[wasm_bindgen_test]

@@ -1645,7 +1645,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.idle",
-        "Idle {spec}: quantity {quantity}, stability {stability}, fragments {fragments}",
+        "Idle {spec}: quantity {quantity} free now, stability {stability}, fragments {fragments}",
+    ),
+    (
+        "ui.form.plan.idle#none_free",
+        "Idle {spec}: none free now, stability {stability}",
     ),
     (
         "ui.form.plan.idle_none",

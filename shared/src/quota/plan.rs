@@ -4,7 +4,7 @@ use super::{
     Fit, NeverReason, QueueReason, QuotaError, Result, Shortfall, Slot, demand, fits, gang_fit,
     per_replica, remaining,
 };
-use crate::catalog::{Catalog, Cluster, IdleOffer, InstanceSpec, Pool, User};
+use crate::catalog::{Catalog, Cluster, IdleFragment, IdleOffer, InstanceSpec, Pool, User};
 use crate::resources::Resources;
 use crate::task::{ResourceKind, TaskSpec};
 use crate::usage::{LiveUsage, Usage};
@@ -431,15 +431,60 @@ impl<'a> Setup<'a> {
         }
     }
 
-    /// Idle offers of the spec the task would use, for the form to show.
+    /// Idle offers of the spec the task would use, for the form to show: what is free of
+    /// each now, as the gang fit sees it (an offer's nodes less what tasks hold on them),
+    /// so the line agrees with the bars and the verdict beside it. A fragment of nodes
+    /// whose units are all taken is left out; the rest are grouped by the units each node
+    /// still has, in the order the catalog lists them.
     fn idle_info(&self, spec: &str) -> Vec<IdleInfo> {
         if !self.uses_idle() {
             return Vec::new();
         }
-        self.cluster
-            .idle_offers(spec, self.idle_level())
-            .cloned()
-            .collect()
+        let Some(instance) = self.cluster.spec(spec) else {
+            return Vec::new();
+        };
+        let level = self.idle_level();
+        let mut out = Vec::new();
+        for (index, offer) in self.cluster.idle.iter().enumerate() {
+            if offer.spec != spec || level.is_some_and(|l| offer.stability < l) {
+                continue;
+            }
+            let mut taken = 0u64;
+            let mut fragments: Vec<IdleFragment> = Vec::new();
+            for (name, capacity) in idle_nodes(self.cluster, index, instance) {
+                let free = capacity.saturating_sub(self.usage.allocated(&name));
+                let units = capacity.copies_of(&instance.per_unit);
+                let left = free.copies_of(&instance.per_unit).min(units);
+                taken += units - left;
+                let Ok(left) = u32::try_from(left) else {
+                    continue;
+                };
+                if left == 0 {
+                    continue;
+                }
+                match fragments.iter_mut().find(|f| f.units == left) {
+                    Some(f) => f.nodes += 1,
+                    None => fragments.push(IdleFragment {
+                        nodes: 1,
+                        units: left,
+                    }),
+                }
+            }
+            out.push(IdleInfo {
+                spec: offer.spec.clone(),
+                stability: offer.stability,
+                quantity: offer
+                    .quantity
+                    .saturating_sub(u32::try_from(taken).unwrap_or(u32::MAX)),
+                // An offer that lists no fragments has no nodes to take from: as listed.
+                fragments: if offer.fragments.is_empty() {
+                    Vec::new()
+                } else {
+                    fragments
+                },
+            });
+        }
+        out
     }
 }
 
@@ -1013,6 +1058,69 @@ mod tests {
             let json = serde_json::to_string(&spec).expect("serialises");
             prop_assert_eq!(crate::parse_spec(&json).expect("parses"), spec);
         }
+    }
+
+    /// SPEC.md section 4: the idle quantity and fragments shown are what the gang fit
+    /// sees: an offer's nodes less what tasks hold on them (explorer, round 4: the line
+    /// showed the catalog's 1 node with 8 free beside bars of 4 free and a verdict of 0
+    /// of 3 replicas placed).
+    #[test]
+    fn the_idle_offer_shown_is_what_is_free_now() {
+        let (mut catalog, mut usage) = world(
+            vec![(Resources::new(8, 16, 32), Resources::ZERO)],
+            vec![],
+            vec![],
+        );
+        catalog.regions[0].clusters[0].idle.push(IdleOffer {
+            spec: "s0".into(),
+            stability: IdleStability::Medium,
+            quantity: 12,
+            fragments: vec![
+                IdleFragment { nodes: 1, units: 8 },
+                IdleFragment { nodes: 2, units: 2 },
+            ],
+        });
+        let mut spec = TaskSpec::default();
+        spec.basic.region = "r".into();
+        spec.basic.cluster = "c".into();
+        spec.basic.task_type = Some(TaskType::PyTorchJob);
+        spec.compute.kind = Some(ResourceKind::Idle);
+        spec.compute.idle_stability = Some(IdleStability::Medium);
+        spec.compute.specs = vec!["s0".into()];
+        spec.compute.workers = 1;
+        spec.compute.units_per_node = 2;
+        let user = User::default();
+        let shown = |usage: &Usage| {
+            let p = plan(&spec, &catalog, usage, &user).unwrap().unwrap();
+            p.idle
+                .iter()
+                .map(|o| {
+                    let f: Vec<(u32, u32)> =
+                        o.fragments.iter().map(|f| (f.nodes, f.units)).collect();
+                    (o.quantity, f)
+                })
+                .collect::<Vec<_>>()
+        };
+        // Nothing held: as the catalog offers it.
+        assert_eq!(shown(&usage), [(12, vec![(1, 8), (2, 2)])]);
+        // Another task holds all 8 units of the large node (s0 is 1 GPU, 2 vCPUs, 4 GiB).
+        usage
+            .nodes
+            .insert("idle/c/0/0".into(), Resources::new(8, 16, 32));
+        assert_eq!(shown(&usage), [(4, vec![(2, 2)])]);
+        // And 1 of one small node's: the nodes are grouped by what each has left.
+        usage
+            .nodes
+            .insert("idle/c/0/1".into(), Resources::new(1, 2, 4));
+        assert_eq!(shown(&usage), [(3, vec![(1, 1), (1, 2)])]);
+        // Every unit held: the offer is still named, with nothing free.
+        usage
+            .nodes
+            .insert("idle/c/0/1".into(), Resources::new(2, 4, 8));
+        usage
+            .nodes
+            .insert("idle/c/0/2".into(), Resources::new(2, 4, 8));
+        assert_eq!(shown(&usage), [(0, vec![])]);
     }
 
     #[test]
