@@ -111,7 +111,8 @@ pub enum Outcome {
     Blocked,
 }
 
-/// Idle capacity shown for the spec the task would use.
+/// Idle capacity shown for the spec the task would use: an offer as it is now, its
+/// quantity and fragments less the units tasks hold on its nodes.
 pub type IdleInfo = IdleOffer;
 
 /// Where and whether the task would start (SPEC.md section 4).
@@ -130,7 +131,7 @@ pub struct Plan {
     pub outcome: Outcome,
     /// For idle, and for reserved with idle accepted: the idle offers, at or above the
     /// chosen stability, of the spec the task would use (the one that starts now, else
-    /// the one it queues for).
+    /// the one it queues for), each with what is free of it now.
     pub idle: Vec<IdleInfo>,
 }
 
