@@ -1029,6 +1029,13 @@ async fn the_plan_panel_follows_the_compute_section() {
             .unwrap_or_default()
     };
     assert_eq!(gpus(), "Quota for a100-1g: needs 201 GPUs; 32 left");
+    // Said once: the bar that draws it is hidden from screen readers (explorer, round 4:
+    // each bar repeated its label as an image's name).
+    let bar = form
+        .find("[data-testid='quota-bars'] .bar-row[data-dimension='gpu'] .bar")
+        .expect("the bar");
+    assert_eq!(bar.get_attribute("aria-hidden").as_deref(), Some("true"));
+    assert!(bar.get_attribute("aria-label").is_none() && bar.get_attribute("role").is_none());
     assert!(form.submit_disabled());
     form.type_in("compute.workers", "0").await;
     assert_eq!(gpus(), "Quota for a100-1g: needs 1 GPU; 32 left");
