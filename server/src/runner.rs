@@ -428,11 +428,19 @@ const NAMED_NODES: usize = 8;
 /// node with its replicas (`gpu-a1 ×2, gpu-a2 ×2`), a distinct head apart; past
 /// [`NAMED_NODES`] the rest are counted, so a large gang's event stays short.
 fn where_it_runs(placement: &Placement) -> Message {
-    let named: Vec<String> = placement
+    // An idle fragment node is named as the reader finds it (`shared::quota::node_arg`),
+    // not by the name Berth keeps its use under.
+    let named: Vec<Arg> = placement
         .workers
         .iter()
         .take(NAMED_NODES)
-        .map(|share| format!("{} ×{}", share.node, share.replicas))
+        .map(|share| {
+            Arg::Message(
+                Message::new("event.admitted.on.share")
+                    .with_arg("node", shared::quota::node_arg(&share.node))
+                    .with("replicas", share.replicas),
+            )
+        })
         .collect();
     let more = placement.workers.len().saturating_sub(NAMED_NODES);
     let (head, workers) = (placement.head.as_ref(), node_list(named));
@@ -444,7 +452,7 @@ fn where_it_runs(placement: &Placement) -> Message {
         (None, _, true) => Message::new("event.admitted.on#more"),
     };
     let said = match head {
-        Some(head) => said.with("head", &head.node),
+        Some(head) => said.with_arg("head", shared::quota::node_arg(&head.node)),
         None => said,
     };
     let said = match workers {
@@ -462,13 +470,13 @@ fn where_it_runs(placement: &Placement) -> Message {
 /// joins a list (`n0 ×2, n1 ×1`; `n0 ×2、n1 ×1`): one `event.admitted.on.nodes` for
 /// each but the last. `None` for none. Events stored before hold the list as text,
 /// joined with `, `, and read so still.
-fn node_list(named: Vec<String>) -> Option<Arg> {
+fn node_list(named: Vec<Arg>) -> Option<Arg> {
     let mut named = named.into_iter().rev();
-    let last = Arg::Text(named.next()?);
+    let last = named.next()?;
     Some(named.fold(last, |rest, node| {
         Arg::Message(
             Message::new("event.admitted.on.nodes")
-                .with("node", node)
+                .with_arg("node", node)
                 .with_arg("rest", rest),
         )
     }))
@@ -3392,6 +3400,22 @@ mod tests {
             .with("spec", "a100-1g")
             .with_message("on", where_it_runs(&placed(1, false)));
         assert_eq!(en(&one), "attempt 2 on 1 node with a100-1g: n0 ×2");
+        // Idle capacity's nodes by their offer, not by the names Berth keeps their use
+        // under (explorer, round 4: `idle/sh-a/0/0`).
+        let mut idle = placed(2, true);
+        idle.workers[0].node = "idle/sh-a/0/0".into();
+        idle.workers[1].node = "idle/sh-a/0/2".into();
+        if let Some(head) = idle.head.as_mut() {
+            head.node = "idle/sh-a/1/0".into();
+        }
+        assert_eq!(
+            en(&where_it_runs(&idle)),
+            "the head on node 1 of idle offer 2 in sh-a; workers on node 1 of idle offer 1 in sh-a ×2, node 3 of idle offer 1 in sh-a ×1"
+        );
+        assert_eq!(
+            zh(&where_it_runs(&idle)),
+            "Head 位于 sh-a 第 2 项闲时资源的第 1 个节点；Worker 位于 sh-a 第 1 项闲时资源的第 1 个节点 ×2、sh-a 第 1 项闲时资源的第 3 个节点 ×1"
+        );
 
         // As the store keeps it: its nested list reads back.
         let json = serde_json::to_string(&event).expect("a message is strings in maps");

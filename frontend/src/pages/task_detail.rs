@@ -391,7 +391,7 @@ pub fn TaskSummary(
                             let units = view.with_untracked(|v| v.task.spec.compute.units_per_node).to_string();
                             view! {
                                 <li>{move || lang.text_with("ui.detail.placement_head", &[
-                                    ("node", head.node.clone()),
+                                    ("node", shared::quota::node_arg(&head.node).render(lang.get())),
                                     ("units", units.clone()),
                                     ("spec", head.spec.clone()),
                                     ("takes", takes(lang.get(), head.need)),
@@ -407,7 +407,7 @@ pub fn TaskSummary(
                                 ("units", units.clone()),
                                 ("spec", spec.clone()),
                                 ("takes", takes(lang.get(), need)),
-                                ("node", node.clone()),
+                                ("node", shared::quota::node_arg(&node).render(lang.get())),
                             ])}</li> }
                         }).collect_view()}
                     </ul>

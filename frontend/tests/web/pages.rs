@@ -3808,6 +3808,40 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     back_to_english(&host).await;
 }
 
+/// A placement on idle capacity names its nodes as the reader can find them, by the
+/// cluster's idle offer, not by the names Berth keeps their use under (explorer, round 4:
+/// "on idle/sh-a/0/0").
+#[wasm_bindgen_test]
+async fn an_idle_placement_names_its_nodes_by_their_offer() {
+    let mut view = task("t-00004", TaskPhase::Running, TaskType::PyTorchJob);
+    let mut placement = shared::place(
+        &shared::demo::pytorch(),
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .expect("no overflow")
+    .expect("the demo plan places the example");
+    placement.workers[0].node = "idle/sh-a/0/0".into();
+    view.placement = Some(placement);
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        ["2 replicas of 2 × a100-1g (4 GPUs) on node 1 of idle offer 1 in sh-a"]
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        [
+            "sh-a 第 1 项闲时资源的第 1 个节点 上 2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
+        ]
+    );
+    back_to_english(&host).await;
+}
+
 #[wasm_bindgen_test]
 async fn a_ray_heads_placement_says_the_units_it_takes() {
     let mut view = task("t-00005", TaskPhase::Running, TaskType::RayJob);

@@ -328,6 +328,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on#more", "{workers} and {more} more nodes"),
     ("event.admitted.on#more_one", "{workers} and 1 more node"),
     ("event.admitted.on.nodes", "{node}, {rest}"),
+    ("event.admitted.on.share", "{node} ×{replicas}"),
     (
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",
@@ -996,6 +997,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "never.replica_too_large#mixed",
         "no node of the pool has all one replica needs at once, even empty",
+    ),
+    (
+        "node.idle",
+        "node {node} of idle offer {offer} in {cluster}",
     ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "no spec of the list can be used now"),

@@ -264,6 +264,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on#head_only", "Head 位于 {head}"),
     ("event.admitted.on#more", "{workers}，另有 {more} 个节点"),
     ("event.admitted.on.nodes", "{node}、{rest}"),
+    ("event.admitted.on.share", "{node} ×{replicas}"),
     ("event.alert.failed", "“{event}”未能送达 {target}：{error}"),
     (
         "event.alert.mail.body",
@@ -839,6 +840,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "never.replica_too_large#mixed",
         "即使资源池全部空闲，也没有节点能同时满足单个副本所需的全部资源",
+    ),
+    (
+        "node.idle",
+        "{cluster} 第 {offer} 项闲时资源的第 {node} 个节点",
     ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "列表中的实例规格当前均不可用"),

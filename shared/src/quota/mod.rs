@@ -93,5 +93,6 @@ pub use gang::{Fit, GangPlacement, NeverReason, QueueReason, Slot, gang_fit, gan
 pub(crate) use gang::{NEVER_KINDS, QUEUE_KINDS};
 pub use place::{HeadPlacement, NodeShare, Placement, place, place_live};
 pub use plan::{
-    Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, plan, plan_live, resolve_pool,
+    Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, node_arg, plan, plan_live,
+    resolve_pool,
 };

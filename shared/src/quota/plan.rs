@@ -510,6 +510,31 @@ fn idle_nodes<'a>(
         })
 }
 
+/// A node of a placement as a reader can find it: a pool's node by its name; an idle
+/// fragment node, whose name (`idle/<cluster>/<offer>/<n>`, see [`idle_nodes`]) is
+/// Berth's and no machine's, as its cluster's idle offer and node, each counted from 1
+/// in the catalog's order ("node 1 of idle offer 1 in sh-a"), rendered in the reader's
+/// language.
+pub fn node_arg(name: &str) -> crate::messages::Arg {
+    use crate::messages::{Arg, Message};
+    let place = name.strip_prefix("idle/").and_then(|rest| {
+        let mut parts = rest.split('/');
+        let cluster = parts.next()?;
+        let offer = parts.next()?.parse::<usize>().ok()?;
+        let node = parts.next()?.parse::<usize>().ok()?;
+        parts.next().is_none().then_some((cluster, offer, node))
+    });
+    match place {
+        Some((cluster, offer, node)) => Arg::Message(
+            Message::new("node.idle")
+                .with("cluster", cluster)
+                .with("offer", offer.saturating_add(1))
+                .with("node", node.saturating_add(1)),
+        ),
+        None => Arg::Text(name.to_owned()),
+    }
+}
+
 /// The capacity of an idle fragment node named by [`idle_nodes`].
 pub(crate) fn idle_node_capacity(catalog: &Catalog, name: &str) -> Option<Resources> {
     let mut parts = name.strip_prefix("idle/")?.split('/');
@@ -1122,6 +1147,29 @@ mod tests {
             .nodes
             .insert("idle/c/0/2".into(), Resources::new(2, 4, 8));
         assert_eq!(shown(&usage), [(0, vec![])]);
+    }
+
+    /// An idle fragment node is named for the reader by its cluster's offer and node,
+    /// counted from 1; a pool's node by its own name, as is anything else.
+    #[test]
+    fn a_node_is_named_as_a_reader_can_find_it() {
+        use crate::Lang;
+        assert_eq!(
+            node_arg("idle/sh-a/0/2").render(Lang::En),
+            "node 3 of idle offer 1 in sh-a"
+        );
+        assert_eq!(
+            node_arg("idle/sh-a/1/0").render(Lang::Zh),
+            "sh-a 第 2 项闲时资源的第 1 个节点"
+        );
+        for name in [
+            "sh-a-a100-00",
+            "idle/sh-a/x/0",
+            "idle/sh-a/0",
+            "idle/sh-a/0/1/2",
+        ] {
+            assert_eq!(node_arg(name).render(Lang::En), name);
+        }
     }
 
     #[test]
