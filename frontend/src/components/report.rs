@@ -17,7 +17,7 @@ pub fn focus_field(ids: Ids, path: &str) {
         return;
     };
     // Controls are named by their paths in every form: looked for in this one.
-    let Some(form) = document.get_element_by_id(&ids.of("task-form")) else {
+    let Some(form) = ids.form() else {
         return;
     };
     // A group that marks where its fields are (the autoscaling range, after the switch

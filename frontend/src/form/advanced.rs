@@ -4,7 +4,7 @@
 use super::context::{FormCx, Unread, field_key, holds_bad_input, options, unwire, wire};
 use super::field::{
     CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, too_large,
-    whole_i64, whole_u32_within,
+    whole_i64, whole_u32,
 };
 use super::lists::{Remove, focus_first_in};
 use super::section::Section;
@@ -196,7 +196,7 @@ fn AlertsEditor() -> impl IntoView {
                     }
                 } else {
                     let unread = threshold_unread(&v, takes);
-                    cx.set_number(&path, v, whole_u32_within, unread, shown, move |s, n| {
+                    cx.set_number(&path, v, whole_u32, unread, shown, move |s, n| {
                         store(s, Some(n))
                     });
                 }
@@ -243,7 +243,7 @@ fn AlertsEditor() -> impl IntoView {
                             }
                         };
                         let unread = threshold_unread(&text, takes);
-                        cx.set_number(&path, text, whole_u32_within, unread, shown, move |s, n| {
+                        cx.set_number(&path, text, whole_u32, unread, shown, move |s, n| {
                             store(s, Some(n))
                         });
                     }

@@ -84,44 +84,76 @@ impl Showing<'_> {
 /// and focus move of the second would otherwise find the first form's element of the
 /// same id.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ids(u32);
+pub struct Ids {
+    /// 0 for the page's first form.
+    number: u32,
+    /// This form's own, as the page's forms hold numbers.
+    token: u64,
+}
+
+/// A form that holds a number: its number, a token of its own, and its `<form>` once in
+/// the page.
+struct Holder {
+    number: u32,
+    token: u64,
+    form: Option<web_sys::Element>,
+}
 
 thread_local! {
-    /// The numbers the page's forms hold, each with its `<form>` once in the page.
-    static FORMS: std::cell::RefCell<Vec<(u32, Option<web_sys::Element>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    /// The numbers the page's forms hold.
+    static FORMS: std::cell::RefCell<Vec<Holder>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The last token handed out.
+    static TOKENS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl Ids {
     /// The lowest number no form in the page holds, held until the calling owner is
     /// cleaned up. A form whose element has left the page without its owner being
-    /// cleaned up holds none.
+    /// cleaned up (a test that stopped midway) holds none; its cleanup, if it ever runs,
+    /// frees only its own entry, by its token, not the number another form took since.
     fn take() -> Ids {
-        let n = FORMS.with_borrow_mut(|held| {
-            held.retain(|(_, form)| form.as_ref().is_none_or(|f| f.is_connected()));
-            let n = (0..)
-                .find(|n| held.iter().all(|(h, _)| h != n))
-                .unwrap_or_default();
-            held.push((n, None));
-            n
+        let token = TOKENS.with(|t| {
+            t.set(t.get() + 1);
+            t.get()
         });
-        on_cleanup(move || FORMS.with_borrow_mut(|held| held.retain(|(h, _)| *h != n)));
-        Ids(n)
+        let number = FORMS.with_borrow_mut(|held| {
+            held.retain(|h| h.form.as_ref().is_none_or(|f| f.is_connected()));
+            let number = (0..)
+                .find(|n| held.iter().all(|h| h.number != *n))
+                .unwrap_or_default();
+            held.push(Holder {
+                number,
+                token,
+                form: None,
+            });
+            number
+        });
+        on_cleanup(move || FORMS.with_borrow_mut(|held| held.retain(|h| h.token != token)));
+        Ids { number, token }
     }
 
     /// Notes the form's element, once in the page.
     pub fn placed(self, form: web_sys::Element) {
         FORMS.with_borrow_mut(|held| {
-            if let Some(entry) = held.iter_mut().find(|(h, _)| *h == self.0) {
-                entry.1 = Some(form);
+            if let Some(entry) = held.iter_mut().find(|h| h.token == self.token) {
+                entry.form = Some(form);
             }
         });
+    }
+
+    /// This form's `<form>`, once in the page.
+    pub fn form(self) -> Option<web_sys::Element> {
+        FORMS.with_borrow(|held| {
+            held.iter()
+                .find(|h| h.token == self.token)
+                .and_then(|h| h.form.clone())
+        })
     }
 
     /// `id` in this form: as it is in the page's first form (the console's one), with a
     /// prefix in any other (`b1-plan-title`), which no id of the first form starts with.
     pub fn of(self, id: &str) -> String {
-        match self.0 {
+        match self.number {
             0 => id.to_owned(),
             n => format!("b{n}-{id}"),
         }

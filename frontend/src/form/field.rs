@@ -44,11 +44,12 @@ macro_rules! number_lens {
             get,
             set: Callback::new(move |v: String| {
                 let path = stringify!($($field)+).replace(' ', "");
+                let unread = $crate::form::field::unread_u32(&v);
                 cx.set_number(
                     &path,
                     v,
                     $crate::form::field::whole_u32,
-                    shared::validate::Expected::WholeNumber,
+                    unread,
                     get,
                     |s, n| s.$($field)+ = n,
                 )
@@ -58,35 +59,41 @@ macro_rules! number_lens {
 }
 pub(crate) use number_lens;
 
-/// The whole number 0 or more that `text` says, as a number control's box shows it:
-/// `2`, also `2.0` and `1e1` (whole, written as a browser may), and a number too large
-/// for the field as the largest it holds, so the field's range rule says what is wrong.
-/// `None` for anything else (`2.5`, `-1`, `abc`, nothing).
+/// The whole number 0 or more that `text` says, as a number control's box shows it: `2`,
+/// also `2.0` and `1e1` (whole, written as a browser may). `None` for anything else
+/// (`2.5`, `-1`, `abc`, nothing), and for a number past the largest the field holds
+/// (4294967295): the box holds it and says it is too large ([`too_large`]), as the API
+/// says of it, rather than taking another number than the one typed.
 pub fn whole_u32(text: &str) -> Option<u32> {
-    whole(text).and_then(|n| (n >= 0.0).then(|| n.min(f64::from(u32::MAX)) as u32))
-}
-
-/// As [`whole_u32`], for a field no rule bounds above (an alert's threshold): a number
-/// past the largest the field holds is not read, so the box holds it and says it is too
-/// large ([`too_large`]), rather than taking it as another number with nothing said.
-pub fn whole_u32_within(text: &str) -> Option<u32> {
     whole(text)
         .filter(|n| (0.0..=f64::from(u32::MAX)).contains(n))
         .map(|n| n as u32)
 }
 
+/// What a `u32` box says of `text` it does not read ([`whole_u32`]): too large, or no
+/// whole number 0 or more.
+pub fn unread_u32(text: &str) -> super::context::Unread {
+    match too_large(text) {
+        Some(code) => super::context::Unread::Rule(code),
+        None => shared::validate::Expected::WholeNumber.into(),
+    }
+}
+
 /// What a box of a `u32` field says of `text`, a whole number past the largest it holds:
-/// what the API says of that number. `None` for any other text.
+/// the API's finding for that number in a spec's JSON, worded alike. The API reads a
+/// whole number below 2^64 as that integer however it is written (`5e9` is 5000000000),
+/// and says it is too large; one from 2^64 on as a float, which it writes back as
+/// serde_json does (`1e20`). `None` for any other text.
 pub fn too_large(text: &str) -> Option<shared::IssueCode> {
     let n = whole(text).filter(|n| *n > f64::from(u32::MAX))?;
-    let digits = text.trim();
-    // As the API would have it from JSON: `1e10` is the number 10000000000.
-    let found = if digits.bytes().all(|b| b.is_ascii_digit()) {
+    let digits = text.trim().trim_start_matches('0');
+    let found = if digits.bytes().all(|b| b.is_ascii_digit()) && digits.parse::<u64>().is_ok() {
+        // Exactly as written: past 2^53 a float would round it.
         digits.to_owned()
-    } else if n < 2f64.powi(64) {
+    } else if n < 18_446_744_073_709_551_616.0 {
         (n as u64).to_string()
     } else {
-        digits.to_owned()
+        serde_json::to_string(&n).ok()?
     };
     Some(shared::IssueCode::ValueInvalid {
         expected: shared::validate::Expected::WholeNumber,

@@ -91,7 +91,18 @@ pub fn SpecsEditor() -> impl IntoView {
             {move || none_offered().then(|| view! {
                 <p class="note" data-testid="specs-none">{move || cx.text("ui.form.specs.none_offered")}</p>
             })}
-            <ol class="spec-list">
+            // Dragged out of the list, it would land nowhere: no row stays marked.
+            <ol class="spec-list" on:dragleave=move |ev| {
+                let node = |t: Option<web_sys::EventTarget>| {
+                    t.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok())
+                };
+                let inside = node(ev.related_target())
+                    .zip(node(ev.current_target()))
+                    .is_some_and(|(to, list)| list.contains(Some(&to)));
+                if !inside && over.get_untracked().is_some() {
+                    over.set(None);
+                }
+            }>
                 {move || (0..len.get()).map(|i| {
                     let row = format!("{PATH}[{i}]");
                     let lens = Lens {

@@ -215,7 +215,7 @@ pub fn TaskForm(
     let (summary_title, start_over_text) = (cx.id("form-summary-title"), cx.id("start-over-text"));
     let summary_labelled = summary_title.clone();
     view! {
-        <form class="task-form" id=cx.id("task-form") class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
+        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
             <h1>{move || cx.text("ui.form.title")}</h1>
             {move || restored.get().then(|| view! {
                 <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>

@@ -3441,8 +3441,8 @@ async fn a_stop_asked_while_stopped_elsewhere_says_so_where_the_focus_was() {
 }
 
 /// An action on a task deleted meanwhile in another tab (share, tags, resubmit) finds it
-/// gone: the page says the task was deleted, as its refresh would, not that there is no
-/// such task or it is not the reader's to see (explorer, round 3).
+/// gone: the page says so in its own line, as its refresh would, rather than as a
+/// refusal of the action (explorer, round 3).
 #[wasm_bindgen_test]
 async fn an_action_on_a_task_deleted_meanwhile_says_it_is_gone() {
     let address = fresh_page();
