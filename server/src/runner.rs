@@ -1496,7 +1496,7 @@ impl Runner {
                 Vec::new()
             },
             source: Some(Arc::new(backend::GangSource {
-                spec: backend::kube::chosen_first(spec, &placement.spec),
+                spec: backend::kube::as_placed(spec, placement),
                 owner: user,
             })),
         }

@@ -72,7 +72,11 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
     match &c.fit {
         Fit::Now { nodes } => text(
             lang,
-            "ui.form.plan.verdict.now",
+            if c.on_idle {
+                "ui.form.plan.verdict.now#idle"
+            } else {
+                "ui.form.plan.verdict.now"
+            },
             &[("spec", c.spec.clone()), ("nodes", nodes.to_string())],
         ),
         Fit::Queue { reason } => text(
@@ -102,11 +106,16 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
             let spec = pods_spec(plan, *index);
+            let on_idle = plan.candidate(*index).is_some_and(|c| c.on_idle);
             (
                 "outcome now",
                 text(
                     lang,
-                    "ui.form.plan.outcome.now",
+                    if on_idle {
+                        "ui.form.plan.outcome.now#idle"
+                    } else {
+                        "ui.form.plan.outcome.now"
+                    },
                     &[("spec", spec), ("nodes", nodes.to_string())],
                 ),
             )
@@ -254,7 +263,8 @@ pub fn PlanView(
                 // Idle tasks run on the idle capacity at their stability level, not on the
                 // pool's free capacity.
                 let idle_kind = plan.kind == shared::task::ResourceKind::Idle;
-                let pool_key = if idle_kind {
+                // Reserved capacity that starts on idle is measured against the idle offers.
+                let pool_key = if idle_kind || shown.as_ref().is_some_and(|c| c.on_idle) {
                     "ui.form.plan.bar.idle"
                 } else {
                     "ui.form.plan.bar.pool"

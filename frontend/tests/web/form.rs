@@ -586,10 +586,11 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     assert_eq!(form.submitted().await.compute.head_spec, None);
 }
 
-/// A number box keeps what the user types while it reads as the number the form took
-/// from it: a number past the field's largest is taken as that largest, for its range
-/// rule to say what is wrong, without writing it over the text mid-number (explorer,
-/// round 11); `2.0` stays `2.0`. Out of the box, the draft's number is what it shows.
+/// A number box keeps what the user types: a number past the largest the field holds
+/// is held as typed and said to be too large, as the API says of it, never taken as
+/// another number (it was taken as 4294967295, which a field with no rule above sent
+/// with nothing said: review, round 4), nor written over mid-number (explorer, round
+/// 11); `2.0` stays `2.0`. Out of the box, the draft's number is what it shows.
 #[wasm_bindgen_test]
 async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
@@ -601,18 +602,21 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     form.type_in("compute.workers", "50000000000").await;
     leptos::task::tick().await;
     assert_eq!(workers.value(), "50000000000");
+    assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
+    let said = form
+        .find("[data-path='compute.workers'][data-code='value.invalid']")
+        .and_then(|f| f.text_content())
+        .unwrap_or_default();
     assert!(
-        form.codes_at("compute.workers")
-            .contains(&"compute.workers.out_of_range".to_owned()),
-        "{:?}",
-        form.codes_at("compute.workers")
+        said.ends_with("is too large for this field: 50000000000; enter a smaller number"),
+        "{said}"
     );
-    // Left, it shows the number the form took (a field without a rule above would
-    // otherwise send another number than the one shown).
+    assert!(form.submit_disabled());
+    // Left, it still shows what was typed: nothing else is taken from it.
     workers
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
-    assert_eq!(workers.value(), "4294967295");
+    assert_eq!(workers.value(), "50000000000");
     form.type_in("compute.workers", "2.0").await;
     leptos::task::tick().await;
     assert_eq!(workers.value(), "2.0");
@@ -917,6 +921,20 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     leptos::task::tick().await;
     assert!(marks(0).is_empty() && marks(1).is_empty());
     assert_eq!(form.submitted().await.compute.specs, ["h100-1g", "h100-8g"]);
+    // Dragged out of the list, no row stays marked as where it would land.
+    row(0).dispatch_event(&event("dragstart")).unwrap();
+    row(1).dispatch_event(&event("dragover")).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(marks(1), ["drop-below"]);
+    js_sys::eval(
+        "document.querySelector('ol.spec-list').dispatchEvent(
+             new DragEvent('dragleave', { bubbles: true, relatedTarget: document.body }))",
+    )
+    .unwrap();
+    leptos::task::tick().await;
+    assert!(marks(1).is_empty());
+    row(0).dispatch_event(&event("dragend")).unwrap();
+    leptos::task::tick().await;
     form.click("remove-compute.specs[0]").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g"]);
 }
@@ -2420,14 +2438,22 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     form.type_in("compute.workers", "").await;
     assert_eq!(form.codes_at("compute.workers"), ["value.required"]);
 
+    // Past what the field holds, it is held as typed and said as the API says it of
+    // that number in JSON (a float there: "1e20"), never taken as another number.
     form.type_in("compute.workers", "99999999999999999999")
         .await;
-    assert_eq!(
-        form.codes_at("compute.workers"),
-        ["compute.workers.out_of_range"]
-    );
-    // The draft now holds the largest number (out of range): emptied, the box says only
-    // that it is empty, not the range its last number broke.
+    assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
+    let api = shared::parse_spec(r#"{"compute": {"workers": 99999999999999999999}}"#)
+        .unwrap_err()
+        .issues()[0]
+        .message(shared::Lang::En);
+    let said = form
+        .find("[data-path='compute.workers'][data-code='value.invalid']")
+        .and_then(|f| f.text_content())
+        .unwrap_or_default();
+    assert!(said.ends_with(&api), "{said} | {api}");
+    assert_eq!(workers(&form.submitted().await), 10);
+    // Emptied, the box says only that it is empty.
     form.type_in("compute.workers", "").await;
     assert_eq!(form.codes_at("compute.workers"), ["value.required"]);
     form.type_in("compute.workers", "3").await;
@@ -2684,12 +2710,15 @@ async fn a_threshold_past_the_largest_the_field_holds_is_too_large() {
     form.choose("advanced.alerts[1].event", "running_longer_than")
         .await;
     let threshold = "advanced.alerts[1].threshold";
-    let api = shared::parse_spec(
-        r#"{"advanced": {"alerts": [{"event": "running_longer_than",
-            "threshold": 5000000000, "channel": "email", "target": "a@b.c"}]}}"#,
-    )
-    .unwrap_err();
-    let api_says = api.issues()[0].message(shared::Lang::En);
+    // What the API says of the same number in a spec's JSON, however it is written.
+    let api_says = |typed: &str| {
+        let json = format!(
+            r#"{{"advanced": {{"alerts": [{{"event": "running_longer_than",
+                "threshold": {typed}, "channel": "email", "target": "a@b.c"}}]}}}}"#
+        );
+        shared::parse_spec(&json).unwrap_err().issues()[0].message(shared::Lang::En)
+    };
+    assert!(api_says("5000000000").contains("too large"));
     for typed in ["5000000000", "5e9"] {
         form.type_in(threshold, typed).await;
         assert_eq!(form.codes_at(threshold), ["value.invalid"], "{typed}");
@@ -2699,7 +2728,11 @@ async fn a_threshold_past_the_largest_the_field_holds_is_too_large() {
             .expect("the finding shows")
             .text_content()
             .unwrap_or_default();
-        assert!(said.ends_with(&api_says), "{typed}: {said}");
+        assert!(
+            said.ends_with(&api_says(typed)),
+            "{typed}: {said} | {}",
+            api_says(typed)
+        );
     }
     // The largest it holds is a threshold like any other.
     form.type_in(threshold, "4294967295").await;
@@ -3152,6 +3185,57 @@ async fn the_idle_line_says_what_is_free_now() {
         ]),
         "Idle a100-1g: none free now, stability Medium"
     );
+}
+
+/// Reserved capacity that prefers idle starts on the idle offers: the headline and the
+/// verdict say so, and its bars are the idle capacity's.
+#[wasm_bindgen_test]
+async fn reserved_capacity_on_idle_is_said_to_start_there() {
+    use frontend::components::PlanView;
+    use shared::task::ResourceKind;
+    crate::fresh_page();
+    let spec = shared::demo::pytorch().with(|s| {
+        s.compute.kind = Some(ResourceKind::Reserved);
+        s.compute.pool = Some("sh-a-shared".into());
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.accept_idle = true;
+        s.compute.prefer_idle = true;
+    });
+    let plan = shared::quota::plan(
+        &spec,
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .unwrap();
+    let host = crate::new_host();
+    let _handle = leptos::mount::mount_to(host.clone(), move || {
+        frontend::i18n::UiLang::provide().set(shared::Lang::En);
+        view! { <PlanView plan=Signal::stored(plan.clone()) accepts_idle=true /> }
+    });
+    leptos::task::tick().await;
+    let text = |selector: &str| {
+        host.query_selector(selector)
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        text("[data-testid='outcome']"),
+        "Starts now on idle capacity with a100-1g on 1 node."
+    );
+    assert!(
+        text("[data-testid='verdicts']").contains("fits now on idle capacity, a100-1g, 1 node"),
+        "{}",
+        text("[data-testid='verdicts']")
+    );
+    assert!(
+        text("[data-testid='pool-bars']")
+            .starts_with("Idle capacity at the chosen stability or above"),
+        "{}",
+        text("[data-testid='pool-bars']")
+    );
+    host.remove();
 }
 
 /// A spec of the list the pool does not offer gets a row of its own, so the verdicts

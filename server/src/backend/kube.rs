@@ -520,6 +520,25 @@ pub fn ssh_key_pair(task: &str) -> Result<shared::manifest::SshKeyPair, ssh_key:
     })
 }
 
+/// `spec` as `placement` runs it: the placement's spec first ([`chosen_first`]), and
+/// reserved capacity placed on idle offers (it accepts idle) sent as an idle job (the
+/// cluster's pool for idle, no priority or guarantee), so the cluster admits it on the
+/// idle capacity Berth placed it on and counts no reserved quota for it.
+pub fn as_placed(spec: &TaskSpec, placement: &shared::quota::Placement) -> TaskSpec {
+    use shared::task::ResourceKind;
+    let mut spec = chosen_first(spec, &placement.spec);
+    if placement.kind == ResourceKind::Idle && spec.compute.kind != Some(ResourceKind::Idle) {
+        let compute = &mut spec.compute;
+        compute.kind = Some(ResourceKind::Idle);
+        compute.pool = None;
+        compute.priority = None;
+        compute.guarantee = None;
+        compute.accept_idle = false;
+        compute.prefer_idle = false;
+    }
+    spec
+}
+
 /// `spec` with `chosen` (the plan's spec id) moved to the front of its priority list, the
 /// rest in their order: the renderer sizes the replicas from the first spec, and under
 /// Kueue the flavors are tried in list order. An unknown id leaves the list as it is.
@@ -6390,6 +6409,45 @@ mod tests {
             spec.compute.specs,
             "an unknown id changes nothing"
         );
+    }
+
+    /// Reserved capacity placed on idle runs as the idle job of its spec; placed on its
+    /// pool it runs as it was written.
+    #[test]
+    fn reserved_capacity_placed_on_idle_is_sent_as_an_idle_job() {
+        use shared::task::ResourceKind;
+        let catalog = shared::demo::catalog();
+        let user = shared::demo::user();
+        let spec = shared::demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some("sh-a-shared".into());
+            s.compute.accept_idle = true;
+        });
+        let mut placement = shared::place(&spec, &catalog, &shared::demo::usage(), &user)
+            .expect("no overflow")
+            .expect("placed");
+        let on_pool = as_placed(&spec, &placement);
+        assert_eq!(on_pool.compute.kind, Some(ResourceKind::Reserved));
+        assert_eq!(on_pool.compute.pool.as_deref(), Some("sh-a-shared"));
+        placement.kind = ResourceKind::Idle;
+        let on_idle = as_placed(&spec, &placement);
+        assert_eq!(on_idle.compute.kind, Some(ResourceKind::Idle));
+        assert_eq!(on_idle.compute.pool, None);
+        assert!(!on_idle.compute.accept_idle && on_idle.compute.priority.is_none());
+        assert_eq!(on_idle.compute.specs[0], placement.spec);
+        // It renders as the idle job of its spec would.
+        let idle = shared::demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.pool = None;
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.specs = on_idle.compute.specs.clone();
+        });
+        let job = |spec: &TaskSpec| {
+            let objects = render_objects(&task(), spec, &catalog, &user, "berth").expect("renders");
+            objects.last().expect("the job").clone()
+        };
+        assert_eq!(job(&on_idle), job(&idle));
     }
 
     /// A gang made from a demo spec, as the runner makes it.

@@ -129,6 +129,70 @@ async fn an_idle_task_runs_on_the_idle_offers_gpus() {
     }
 }
 
+/// Reserved capacity that accepts and prefers idle (SPEC.md section 4) starts on the
+/// idle offer's nodes: the plan says so, the task runs there, its `admitted` event names
+/// them by their offer, and it holds none of its reserved quota meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reserved_capacity_that_prefers_idle_runs_on_idle() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("sleep 1; echo on-idle");
+    let compute = &mut spec["compute"];
+    compute["kind"] = "reserved".into();
+    compute["pool"] = "sh-a-shared".into();
+    compute["specs"] = json!(["a100-1g"]);
+    compute["accept_idle"] = true.into();
+    compute["prefer_idle"] = true.into();
+    let (_, check) = call(&app, post("/api/v1/validate", &spec)).await;
+    assert_eq!(check["plan"]["kind"], "reserved", "{check}");
+    assert_eq!(check["plan"]["outcome"]["outcome"], "now", "{check}");
+    assert_eq!(check["plan"]["candidates"][0]["on_idle"], true, "{check}");
+    // What the reserved a100-1g line has in use before (the demo's own use).
+    let reserved_use = |catalog: &Value| {
+        catalog["usage"]["quota"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|line| {
+                line["kind"] == "reserved"
+                    && line["pool"] == "sh-a-shared"
+                    && line["spec"] == "a100-1g"
+            })
+            .map(|line| line["used"].clone())
+    };
+    let (_, before) = call(&app, get("/api/v1/catalog")).await;
+    let id = submitted(&app, &spec).await;
+    let running = wait_for(&app, &id, |t| {
+        t["phase"] == "running" || t["phase"] == "succeeded" || t["phase"] == "failed"
+    })
+    .await;
+    let nodes: Vec<&str> = running["placement"]["workers"]
+        .as_array()
+        .map(|w| w.iter().filter_map(|s| s["node"].as_str()).collect())
+        .unwrap_or_default();
+    if running["phase"] == "running" {
+        assert!(
+            !nodes.is_empty() && nodes.iter().all(|n| n.starts_with("idle/sh-a/")),
+            "{running}"
+        );
+        let (_, during) = call(&app, get("/api/v1/catalog")).await;
+        assert_eq!(reserved_use(&during), reserved_use(&before), "{during}");
+    }
+    let done = wait_for(&app, &id, |t| {
+        t["phase"] == "succeeded" || t["phase"] == "failed"
+    })
+    .await;
+    assert_eq!(done["phase"], "succeeded", "{done}");
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    let admitted = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "admitted")
+        .map(|e| e["message"].to_string())
+        .unwrap_or_default();
+    assert!(admitted.contains("of idle offer 1 in sh-a"), "{events}");
+}
+
 /// A RayJob of no workers is its head alone: its `admitted` event names the head's spec,
 /// not the workers' spec that no pod takes (explorer, round 19).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

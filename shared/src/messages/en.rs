@@ -1681,6 +1681,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Starts now with {spec} on {nodes} nodes.",
     ),
     (
+        "ui.form.plan.outcome.now#idle",
+        "Starts now on idle capacity with {spec} on {nodes} nodes.",
+    ),
+    (
+        "ui.form.plan.outcome.now#idle_one",
+        "Starts now on idle capacity with {spec} on 1 node.",
+    ),
+    (
         "ui.form.plan.outcome.now_one",
         "Starts now with {spec} on 1 node.",
     ),
@@ -1707,6 +1715,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.plan.verdict.now",
         "fits now on {spec}, {nodes} nodes",
+    ),
+    (
+        "ui.form.plan.verdict.now#idle",
+        "fits now on idle capacity, {spec}, {nodes} nodes",
+    ),
+    (
+        "ui.form.plan.verdict.now#idle_one",
+        "fits now on idle capacity, {spec}, 1 node",
     ),
     ("ui.form.plan.verdict.now_one", "fits now on {spec}, 1 node"),
     (

@@ -1435,6 +1435,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "可立即启动：使用 {spec}，占用 {nodes} 个节点。",
     ),
     (
+        "ui.form.plan.outcome.now#idle",
+        "可立即使用闲时资源启动：使用 {spec}，占用 {nodes} 个节点。",
+    ),
+    (
         "ui.form.plan.outcome.queue",
         "任务将整体排队等待 {spec}：{reason}。",
     ),
@@ -1456,6 +1460,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.plan.verdict.now",
         "可立即调度：{spec}，{nodes} 个节点",
+    ),
+    (
+        "ui.form.plan.verdict.now#idle",
+        "可立即调度到闲时资源：{spec}，{nodes} 个节点",
     ),
     ("ui.form.plan.verdict.over_quota", "超出配额 {shortfall}"),
     (

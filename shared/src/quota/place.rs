@@ -161,8 +161,8 @@ fn place_on(setup: &Setup<'_>) -> Result<Option<Placement>> {
     };
     // On a pool, a slot's name is its node's, taken only for the nodes used: copying
     // every name cost as much as building the slots.
-    let (slots, idle_names) = if setup.kind == ResourceKind::Idle {
-        let idle = setup.slots(worker);
+    let (slots, idle_names) = if setup.kind == ResourceKind::Idle || candidate.on_idle {
+        let idle = setup.idle_slots(worker);
         (idle.slots, Some(idle.names))
     } else {
         match pool_slots {
@@ -182,7 +182,12 @@ fn place_on(setup: &Setup<'_>) -> Result<Option<Placement>> {
     };
     Ok(Some(Placement {
         user: setup.user.name.clone(),
-        kind: setup.kind,
+        // Reserved capacity placed on idle runs as idle: it holds no quota there.
+        kind: if candidate.on_idle {
+            ResourceKind::Idle
+        } else {
+            setup.kind
+        },
         pool: setup.pool.id.clone(),
         index,
         spec: candidate.spec.clone(),

@@ -74,6 +74,11 @@ pub struct Candidate {
     pub available: Resources,
     /// The gang-fit verdict.
     pub fit: Fit,
+    /// A reserved task that accepts idle starts now on idle capacity rather than its
+    /// pool's (SPEC.md section 4): `fit` and `available` are the idle offers', and it
+    /// holds no quota while there. Left out of the JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_idle: bool,
 }
 
 impl Candidate {
@@ -153,9 +158,10 @@ impl Plan {
     }
 
     /// The quota the task holds from submit until it starts: what the spec it would use
-    /// asks of each quota line (nothing for spot and idle, or when no spec is usable).
+    /// asks of each quota line (nothing for spot and idle, for reserved capacity that
+    /// starts on idle, or when no spec is usable).
     pub fn hold(&self, user: &str) -> Vec<crate::usage::QuotaUse> {
-        let Some(used) = self.used() else {
+        let Some(used) = self.used().filter(|c| !c.on_idle) else {
             return Vec::new();
         };
         used.quota
@@ -299,7 +305,7 @@ impl<'a> Setup<'a> {
 
     /// Idle fragments as slots: workers on `worker`'s offers, a distinct head on its own
     /// spec's offers.
-    fn idle_slots(&self, worker: &InstanceSpec) -> Slots {
+    pub(super) fn idle_slots(&self, worker: &InstanceSpec) -> Slots {
         let mut out = Slots {
             slots: Vec::new(),
             names: Vec::new(),
@@ -327,18 +333,6 @@ impl<'a> Setup<'a> {
             }
         }
         out
-    }
-
-    /// The slots the gang is placed on: idle fragments for idle, else the pool's nodes.
-    pub fn slots(&self, worker: &InstanceSpec) -> Slots {
-        if self.kind == ResourceKind::Idle {
-            self.idle_slots(worker)
-        } else {
-            Slots {
-                slots: self.pool_slots(worker),
-                names: self.pool.nodes.iter().map(|n| n.name.clone()).collect(),
-            }
-        }
     }
 
     /// Works one spec of the priority list through; with the pool's slots it was
@@ -374,6 +368,7 @@ impl<'a> Setup<'a> {
         }
         let pool = self.pool_slots(worker);
         let fit = gang_fit(&pool, need, workers, head_need);
+        let mut on_idle = false;
         let (fit, available) = if self.kind == ResourceKind::Idle {
             let idle = self.idle_slots(worker);
             let fit = idle_fit(fit, &idle.slots, need, workers, head_need);
@@ -389,7 +384,24 @@ impl<'a> Setup<'a> {
                 pool.iter()
                     .filter(|s| s.worker || (head_elsewhere && s.head)),
             );
-            (fit, available)
+            // Reserved capacity that accepts idle (the seeds' 闲时补充): the gang starts on
+            // idle offers at or above the chosen level when the pool cannot start it
+            // now, or before the pool when idle is preferred. Otherwise, queued or never
+            // fitting, its verdict is the pool's: idle capacity comes and goes.
+            let compute = &self.spec.compute;
+            let idle_first = compute.prefer_idle || !fit.is_now();
+            if self.kind == ResourceKind::Reserved && compute.accept_idle && idle_first {
+                let idle = self.idle_slots(worker);
+                match gang_fit(&idle.slots, need, workers, head_need) {
+                    now @ Fit::Now { .. } => {
+                        on_idle = true;
+                        (now, free_sum(idle.slots.iter()))
+                    }
+                    _ => (fit, available),
+                }
+            } else {
+                (fit, available)
+            }
         };
         // Candidates are specs the pool can run, so a missing node is the head's.
         let fit = match fit {
@@ -412,6 +424,7 @@ impl<'a> Setup<'a> {
             quota,
             available,
             fit,
+            on_idle,
         };
         Ok((candidate, pool))
     }
@@ -436,7 +449,8 @@ impl<'a> Setup<'a> {
     /// each now, as the gang fit sees it (an offer's nodes less what tasks hold on them),
     /// so the line agrees with the bars and the verdict beside it. A fragment of nodes
     /// whose units are all taken is left out; the rest are grouped by the units each node
-    /// still has, in the order the catalog lists them.
+    /// still has, in the order the catalog lists them. The quantity is no more than the
+    /// units free on the offer's nodes (none for an offer that lists no fragments).
     fn idle_info(&self, spec: &str) -> Vec<IdleInfo> {
         if !self.uses_idle() {
             return Vec::new();
@@ -450,13 +464,14 @@ impl<'a> Setup<'a> {
             if offer.spec != spec || level.is_some_and(|l| offer.stability < l) {
                 continue;
             }
-            let mut taken = 0u64;
+            let (mut taken, mut units_free) = (0u64, 0u64);
             let mut fragments: Vec<IdleFragment> = Vec::new();
             for (name, capacity) in idle_nodes(self.cluster, index, instance) {
                 let free = capacity.saturating_sub(self.usage.allocated(&name));
                 let units = capacity.copies_of(&instance.per_unit);
                 let left = free.copies_of(&instance.per_unit).min(units);
                 taken += units - left;
+                units_free += left;
                 let Ok(left) = u32::try_from(left) else {
                     continue;
                 };
@@ -471,18 +486,17 @@ impl<'a> Setup<'a> {
                     }),
                 }
             }
+            // No more than its nodes have free: an offer that lists no fragments has no
+            // nodes the gang could take, and a quantity the catalog states above its
+            // fragments' units is none the gang could take either.
+            let quantity = u64::from(offer.quantity)
+                .saturating_sub(taken)
+                .min(units_free);
             out.push(IdleInfo {
                 spec: offer.spec.clone(),
                 stability: offer.stability,
-                quantity: offer
-                    .quantity
-                    .saturating_sub(u32::try_from(taken).unwrap_or(u32::MAX)),
-                // An offer that lists no fragments has no nodes to take from: as listed.
-                fragments: if offer.fragments.is_empty() {
-                    Vec::new()
-                } else {
-                    fragments
-                },
+                quantity: u32::try_from(quantity).unwrap_or(u32::MAX),
+                fragments,
             });
         }
         out
@@ -1086,6 +1100,101 @@ mod tests {
         }
     }
 
+    /// Reserved capacity that accepts idle (SPEC.md section 4, the seeds' 闲时补充):
+    /// the gang starts on idle offers when its pool cannot start it now, or before the
+    /// pool with "prefer idle", holding no quota there; the spec must still be within its
+    /// quota; with neither free it queues for the pool.
+    #[test]
+    fn reserved_capacity_that_accepts_idle_starts_on_idle_when_its_pool_cannot() {
+        let quota = Resources::new(64, 128, 256);
+        let world_with = |pool_used: Resources, idle_nodes: u32, quota_used: Resources| {
+            world(
+                vec![(Resources::new(8, 16, 32), pool_used)],
+                vec![(ResourceKind::Reserved, 0, quota, quota_used)],
+                vec![(0, IdleStability::Medium, idle_nodes, 4)],
+            )
+        };
+        let full = Resources::new(8, 16, 32);
+        let mut spec = TaskSpec::default();
+        spec.basic.region = "r".into();
+        spec.basic.cluster = "c".into();
+        spec.basic.task_type = Some(TaskType::PyTorchJob);
+        spec.compute.kind = Some(ResourceKind::Reserved);
+        spec.compute.pool = Some("p".into());
+        spec.compute.specs = vec!["s0".into()];
+        spec.compute.workers = 1;
+        spec.compute.units_per_node = 4;
+        let user = User {
+            name: "u".into(),
+            ..User::default()
+        };
+        let outcome = |spec: &TaskSpec, (catalog, usage): &(Catalog, Usage)| {
+            let p = plan(spec, catalog, usage, &user).unwrap().unwrap();
+            let placed = place(spec, catalog, usage, &user).unwrap();
+            let on_idle = p.candidates[0].on_idle;
+            (p.outcome.clone(), on_idle, p.hold("u").is_empty(), placed)
+        };
+
+        // The pool is full: without accepting idle, the task queues, holding its quota.
+        let busy = world_with(full, 2, Resources::ZERO);
+        let (o, on_idle, no_hold, placed) = outcome(&spec, &busy);
+        assert!(matches!(o, Outcome::Queue { .. }), "{o:?}");
+        assert!(!on_idle && !no_hold && placed.is_none());
+        // Accepting idle, it starts now on the idle offer's two nodes, holding no quota.
+        spec.compute.accept_idle = true;
+        let (o, on_idle, no_hold, placed) = outcome(&spec, &busy);
+        assert_eq!(o, Outcome::Now { index: 0, nodes: 2 });
+        assert!(on_idle && no_hold);
+        let placed = placed.expect("placed");
+        assert_eq!(placed.kind, ResourceKind::Idle);
+        assert!(placed.hold().is_empty());
+        let mut nodes: Vec<&str> = placed.workers.iter().map(|w| w.node.as_str()).collect();
+        nodes.sort_unstable();
+        assert_eq!(nodes, ["idle/c/0/0", "idle/c/0/1"]);
+        // The idle offers too are taken: it queues for its pool, as without idle.
+        let all_busy = {
+            let (catalog, mut usage) = world_with(full, 2, Resources::ZERO);
+            for n in 0..2 {
+                usage
+                    .nodes
+                    .insert(format!("idle/c/0/{n}"), Resources::new(4, 8, 16));
+            }
+            (catalog, usage)
+        };
+        let (o, on_idle, no_hold, placed) = outcome(&spec, &all_busy);
+        assert!(matches!(o, Outcome::Queue { .. }), "{o:?}");
+        assert!(!on_idle && !no_hold && placed.is_none());
+        // Over its quota, idle does not make the spec usable.
+        let over = world_with(full, 2, quota);
+        let (o, _, _, placed) = outcome(&spec, &over);
+        assert_eq!(o, Outcome::Blocked);
+        assert!(placed.is_none());
+        // The pool free: its own capacity first, unless idle is preferred.
+        let free = world_with(Resources::ZERO, 2, Resources::ZERO);
+        let (o, on_idle, no_hold, placed) = outcome(&spec, &free);
+        assert_eq!(o, Outcome::Now { index: 0, nodes: 1 });
+        assert!(!on_idle && !no_hold);
+        assert_eq!(placed.expect("placed").workers[0].node, "n0");
+        spec.compute.prefer_idle = true;
+        let (_, on_idle, no_hold, placed) = outcome(&spec, &free);
+        assert!(on_idle && no_hold);
+        assert_eq!(placed.expect("placed").kind, ResourceKind::Idle);
+        // Preferred but taken, the pool's capacity is used.
+        let idle_taken = {
+            let (catalog, mut usage) = world_with(Resources::ZERO, 2, Resources::ZERO);
+            for n in 0..2 {
+                usage
+                    .nodes
+                    .insert(format!("idle/c/0/{n}"), Resources::new(4, 8, 16));
+            }
+            (catalog, usage)
+        };
+        let (o, on_idle, _, placed) = outcome(&spec, &idle_taken);
+        assert_eq!(o, Outcome::Now { index: 0, nodes: 1 });
+        assert!(!on_idle);
+        assert_eq!(placed.expect("placed").workers[0].node, "n0");
+    }
+
     /// SPEC.md section 4: the idle quantity and fragments shown are what the gang fit
     /// sees: an offer's nodes less what tasks hold on them (explorer, round 4: the line
     /// showed the catalog's 1 node with 8 free beside bars of 4 free and a verdict of 0
@@ -1147,6 +1256,17 @@ mod tests {
             .nodes
             .insert("idle/c/0/2".into(), Resources::new(2, 4, 8));
         assert_eq!(shown(&usage), [(0, vec![])]);
+        // An offer that lists no nodes has none free for the gang (its verdict says no
+        // idle capacity is offered).
+        let mut bare = catalog.clone();
+        bare.regions[0].clusters[0].idle[0].fragments.clear();
+        let p = plan(&spec, &bare, &Usage::new(), &user).unwrap().unwrap();
+        let listed: Vec<(u32, usize)> = p
+            .idle
+            .iter()
+            .map(|o| (o.quantity, o.fragments.len()))
+            .collect();
+        assert_eq!(listed, [(0, 0)]);
     }
 
     /// An idle fragment node is named for the reader by its cluster's offer and node,
