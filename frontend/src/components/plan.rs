@@ -225,11 +225,16 @@ pub fn PlanView(
             None => text(l, "ui.form.plan.pending", &[]),
         })
     });
+    let form = use_context::<crate::form::FormCx>();
     // Its title's id is the form's, when it is in one (two forms may share a page).
-    let title = use_context::<crate::form::FormCx>()
-        .map(|cx| cx.ids)
-        .unwrap_or_default()
-        .of("plan-title");
+    let title = form.map(|cx| cx.ids).unwrap_or_default().of("plan-title");
+    // No idle stability chosen: any level serves (reserved capacity that accepts idle).
+    // Watched, not read off the draft: the panel is drawn anew only when what it shows
+    // changes, not at every keystroke.
+    let any_level = match form {
+        Some(cx) => cx.watch(|s| s.compute.idle_stability.is_none()),
+        None => Signal::stored(false),
+    };
     let labelled = title.clone();
     view! {
         <section class="plan" aria-labelledby=labelled data-testid="plan">
@@ -263,12 +268,19 @@ pub fn PlanView(
                 // Idle tasks run on the idle capacity at their stability level, not on the
                 // pool's free capacity.
                 let idle_kind = plan.kind == shared::task::ResourceKind::Idle;
-                // Reserved capacity that starts on idle is measured against the idle offers.
-                let pool_key = if idle_kind || shown.as_ref().is_some_and(|c| c.on_idle) {
+                // Reserved capacity that starts on idle is measured against the idle offers,
+                // of any stability when it chose none.
+                let on_idle = shown.as_ref().is_some_and(|c| c.on_idle);
+                let pool_key = if on_idle && any_level.get() {
+                    "ui.form.plan.bar.idle#any"
+                } else if idle_kind || on_idle {
                     "ui.form.plan.bar.idle"
                 } else {
                     "ui.form.plan.bar.pool"
                 };
+                let quota_note = on_idle.then(|| view! {
+                    <p class="meta" data-testid="on-idle-quota">{text(l, "ui.form.plan.on_idle_quota", &[])}</p>
+                });
                 // An idle task with no offer at its level would otherwise show nothing of
                 // idle capacity at all. The offers are read for the spec the task would
                 // use: with none usable there are none to tell of, offered or not.
@@ -302,6 +314,7 @@ pub fn PlanView(
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
                     <p class="meta">{text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", plan.pool.clone())])}</p>
                     {quota_bars}
+                    {quota_note}
                     {pool_bars}
                     {idle}
                     {no_idle}

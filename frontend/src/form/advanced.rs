@@ -65,14 +65,22 @@ pub fn AdvancedSection() -> impl IntoView {
         <Section path="advanced">
             <CheckField path="advanced.fault_tolerance.enabled"
                 get=retries_on
-                set=Callback::new(move |on| cx.spec.update(|s| s.advanced.fault_tolerance.enabled = on)) />
+                set=Callback::new(move |on| {
+                    // Text its box held goes with the box: left, it would stop submit with
+                    // an error at a box no longer there (review, round 5).
+                    cx.forget_unparsed("advanced.fault_tolerance");
+                    cx.spec.update(|s| s.advanced.fault_tolerance.enabled = on)
+                }) />
             {move || retries_on.get().then(|| view! {
                 <TextField path="advanced.fault_tolerance.max_retries" control=Control::Number
                     lens=number_lens!(cx, advanced.fault_tolerance.max_retries) />
             })}
             <CheckField path="advanced.monitoring.enabled"
                 get=monitoring_on
-                set=Callback::new(move |on| cx.spec.update(|s| s.advanced.monitoring.enabled = on)) />
+                set=Callback::new(move |on| {
+                    cx.forget_unparsed("advanced.monitoring");
+                    cx.spec.update(|s| s.advanced.monitoring.enabled = on)
+                }) />
             {move || monitoring_on.get().then(|| view! {
                 <TextField path="advanced.monitoring.port" control=Control::Number
                     lens=number_lens!(cx, advanced.monitoring.port) />

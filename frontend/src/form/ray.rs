@@ -83,7 +83,11 @@ pub fn RaySection() -> impl IntoView {
                     set=Callback::new(move |on| cx.spec.update(|s| s.ray.shared_storage.clean_on_exit = on)) />
             })}
             <CheckField path="ray.debug.enabled" get=debug_on
-                set=Callback::new(move |on| cx.spec.update(|s| s.ray.debug.enabled = on)) />
+                set=Callback::new(move |on| {
+                    // Text its box held goes with the box (see the advanced section's).
+                    cx.forget_unparsed("ray.debug");
+                    cx.spec.update(|s| s.ray.debug.enabled = on)
+                }) />
             // Said under the box that asks for what this server cannot keep, not below the
             // next field, where it read as part of autoscaling.
             {move || debug_on.get().then(|| view! {
@@ -93,7 +97,9 @@ pub fn RaySection() -> impl IntoView {
                 <TextField path="ray.debug.keep_secs" control=Control::Number lens=number_lens!(cx, ray.debug.keep_secs) />
             })}
             <CheckField path="ray.autoscaling.enabled" get=autoscaling_on
-                set=Callback::new(move |on| cx.spec.update(|s| {
+                set=Callback::new(move |on| {
+                    cx.forget_unparsed("ray.autoscaling");
+                    cx.spec.update(|s| {
                     let scaling = &mut s.ray.autoscaling;
                     scaling.enabled = on;
                     // Turned on with no range yet: up to the workers asked for, which the
@@ -101,7 +107,8 @@ pub fn RaySection() -> impl IntoView {
                     if on && scaling.max_workers == 0 {
                         scaling.max_workers = s.compute.workers;
                     }
-                })) />
+                    })
+                }) />
             // The range's finding follows the fields it is about, on a line they keep (as
             // a field's own): above them it moved the field typed in at each keystroke.
             <div class="group" data-group="ray.autoscaling">

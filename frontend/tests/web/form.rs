@@ -633,6 +633,38 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     assert_eq!(workers.value(), "3");
 }
 
+/// A box that goes with its switch takes the text it held with it: left, it stopped
+/// submit with an error at a box no longer there (review, round 5). Back on, the box
+/// shows the draft's number.
+#[wasm_bindgen_test]
+async fn a_switch_turned_off_drops_what_its_box_held() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let retries = "advanced.fault_tolerance.max_retries";
+    let before = form.submitted().await.advanced.fault_tolerance.max_retries;
+    form.type_in(retries, "5000000000").await;
+    assert_eq!(form.codes_at(retries), ["value.invalid"]);
+    assert!(form.submit_disabled());
+    form.tick_box("advanced.fault_tolerance.enabled", false)
+        .await;
+    assert!(!form.has_control(retries));
+    assert!(!form.submit_disabled(), "nothing held where nothing shows");
+    form.tick_box("advanced.fault_tolerance.enabled", true)
+        .await;
+    let shown = || {
+        form.control(retries)
+            .unchecked_into::<HtmlInputElement>()
+            .value()
+    };
+    for _ in 0..5 {
+        if shown() == before.to_string() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    assert_eq!(shown(), before.to_string());
+    assert!(form.codes_at(retries).is_empty());
+}
+
 /// Render with the server waits while the form lists errors, as submit does, and says
 /// why beside it (explorer, round 11: the server refused and the page said to fix the
 /// findings "it lists", listing none); a refusal by findings the server alone has lists
@@ -3234,6 +3266,11 @@ async fn reserved_capacity_on_idle_is_said_to_start_there() {
             .starts_with("Idle capacity at the chosen stability or above"),
         "{}",
         text("[data-testid='pool-bars']")
+    );
+    // Its quota bars say what it is drawn on, and that on idle it draws none.
+    assert_eq!(
+        text("[data-testid='on-idle-quota']"),
+        "On idle capacity the task holds none of this quota while it runs; it must be within it to start."
     );
     host.remove();
 }

@@ -521,16 +521,16 @@ pub fn ssh_key_pair(task: &str) -> Result<shared::manifest::SshKeyPair, ssh_key:
 }
 
 /// `spec` as `placement` runs it: the placement's spec first ([`chosen_first`]), and
-/// reserved capacity placed on idle offers (it accepts idle) sent as an idle job (the
-/// cluster's pool for idle, no priority or guarantee), so the cluster admits it on the
-/// idle capacity Berth placed it on and counts no reserved quota for it.
+/// reserved capacity placed on idle offers (it accepts idle) sent as an idle job (no
+/// priority or guarantee), so the cluster counts no reserved quota for it. Its pool
+/// stays: its nodes' labels are the node selector, and the cluster's pool for idle may
+/// host no node of the spec's model (sh-a's idle H100s come from its H100 pool).
 pub fn as_placed(spec: &TaskSpec, placement: &shared::quota::Placement) -> TaskSpec {
     use shared::task::ResourceKind;
     let mut spec = chosen_first(spec, &placement.spec);
     if placement.kind == ResourceKind::Idle && spec.compute.kind != Some(ResourceKind::Idle) {
         let compute = &mut spec.compute;
         compute.kind = Some(ResourceKind::Idle);
-        compute.pool = None;
         compute.priority = None;
         compute.guarantee = None;
         compute.accept_idle = false;
@@ -6432,13 +6432,13 @@ mod tests {
         placement.kind = ResourceKind::Idle;
         let on_idle = as_placed(&spec, &placement);
         assert_eq!(on_idle.compute.kind, Some(ResourceKind::Idle));
-        assert_eq!(on_idle.compute.pool, None);
+        assert_eq!(on_idle.compute.pool.as_deref(), Some("sh-a-shared"));
         assert!(!on_idle.compute.accept_idle && on_idle.compute.priority.is_none());
         assert_eq!(on_idle.compute.specs[0], placement.spec);
         // It renders as the idle job of its spec would.
         let idle = shared::demo::pytorch().with(|s| {
             s.compute.kind = Some(ResourceKind::Idle);
-            s.compute.pool = None;
+            s.compute.pool = Some("sh-a-shared".into());
             s.compute.priority = None;
             s.compute.guarantee = None;
             s.compute.specs = on_idle.compute.specs.clone();
@@ -6448,6 +6448,19 @@ mod tests {
             objects.last().expect("the job").clone()
         };
         assert_eq!(job(&on_idle), job(&idle));
+        // sh-a's idle H100s come from its H100 pool, which serves no idle task: sent as
+        // an idle job, its pods still select H100 nodes.
+        let h100 = spec.with(|s| {
+            s.compute.pool = Some("sh-a-h100".into());
+            s.compute.specs = vec!["h100-1g".into()];
+        });
+        let mut on_h100 = placement.clone();
+        on_h100.spec = "h100-1g".into();
+        let job = job(&as_placed(&h100, &on_h100)).to_string();
+        assert!(
+            job.contains(r#""nodeSelector":{"berth.dev/gpu-model":"h100"}"#),
+            "{job}"
+        );
     }
 
     /// A gang made from a demo spec, as the runner makes it.

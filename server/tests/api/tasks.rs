@@ -135,7 +135,7 @@ async fn an_idle_task_runs_on_the_idle_offers_gpus() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reserved_capacity_that_prefers_idle_runs_on_idle() {
     let app = server::app(demo_state().await);
-    let mut spec = pytorch("sleep 1; echo on-idle");
+    let mut spec = pytorch("sleep 3; echo on-idle");
     let compute = &mut spec["compute"];
     compute["kind"] = "reserved".into();
     compute["pool"] = "sh-a-shared".into();
@@ -165,18 +165,17 @@ async fn reserved_capacity_that_prefers_idle_runs_on_idle() {
         t["phase"] == "running" || t["phase"] == "succeeded" || t["phase"] == "failed"
     })
     .await;
+    assert_eq!(running["phase"], "running", "{running}");
     let nodes: Vec<&str> = running["placement"]["workers"]
         .as_array()
         .map(|w| w.iter().filter_map(|s| s["node"].as_str()).collect())
         .unwrap_or_default();
-    if running["phase"] == "running" {
-        assert!(
-            !nodes.is_empty() && nodes.iter().all(|n| n.starts_with("idle/sh-a/")),
-            "{running}"
-        );
-        let (_, during) = call(&app, get("/api/v1/catalog")).await;
-        assert_eq!(reserved_use(&during), reserved_use(&before), "{during}");
-    }
+    assert!(
+        !nodes.is_empty() && nodes.iter().all(|n| n.starts_with("idle/sh-a/")),
+        "{running}"
+    );
+    let (_, during) = call(&app, get("/api/v1/catalog")).await;
+    assert_eq!(reserved_use(&during), reserved_use(&before), "{during}");
     let done = wait_for(&app, &id, |t| {
         t["phase"] == "succeeded" || t["phase"] == "failed"
     })

@@ -1632,6 +1632,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Idle capacity at the chosen stability or above: needs {demand} {unit}; {left} free",
     ),
     (
+        "ui.form.plan.bar.idle#any",
+        "Idle capacity at any stability: needs {demand} {unit}; {left} free",
+    ),
+    (
         "ui.form.plan.bar.pool",
         "Pool: needs {demand} {unit}; {left} free",
     ),
@@ -1663,6 +1667,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.plan.no_quota_needed",
         "This resource kind uses no quota.",
+    ),
+    (
+        "ui.form.plan.on_idle_quota",
+        "On idle capacity the task holds none of this quota while it runs; it must be within it to start.",
     ),
     (
         "ui.form.plan.outcome.blocked",

@@ -1393,6 +1393,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "所选稳定性等级及以上的闲时资源：需要 {demand}，可用 {left} {unit}",
     ),
     (
+        "ui.form.plan.bar.idle#any",
+        "任意稳定性等级的闲时资源：需要 {demand}，可用 {left} {unit}",
+    ),
+    (
         "ui.form.plan.bar.pool",
         "资源池可用量：需要 {demand}，可用 {left} {unit}",
     ),
@@ -1419,6 +1423,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.plan.no_quota_needed", "该资源类型不占用配额。"),
     (
+        "ui.form.plan.on_idle_quota",
+        "在闲时资源上运行时不占用该配额，但须在配额之内才能启动。",
+    ),
+    (
         "ui.form.plan.outcome.blocked",
         "无法启动：没有满足配额且可调度的规格，请查看错误。",
     ),
@@ -1436,7 +1444,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.now#idle",
-        "可立即使用闲时资源启动：使用 {spec}，占用 {nodes} 个节点。",
+        "可立即在闲时资源上启动：使用 {spec}，占用 {nodes} 个节点。",
     ),
     (
         "ui.form.plan.outcome.queue",

@@ -158,10 +158,12 @@ impl Plan {
     }
 
     /// The quota the task holds from submit until it starts: what the spec it would use
-    /// asks of each quota line (nothing for spot and idle, for reserved capacity that
-    /// starts on idle, or when no spec is usable).
+    /// asks of each quota line (nothing for spot and idle, or when no spec is usable).
+    /// Reserved capacity that would start on idle holds it too while it waits: by the
+    /// time it is placed, the idle offers may be gone and its pool the way it starts.
+    /// Placed on idle, it holds none ([`super::Placement::hold`]).
     pub fn hold(&self, user: &str) -> Vec<crate::usage::QuotaUse> {
-        let Some(used) = self.used().filter(|c| !c.on_idle) else {
+        let Some(used) = self.used() else {
             return Vec::new();
         };
         used.quota
@@ -386,11 +388,16 @@ impl<'a> Setup<'a> {
             );
             // Reserved capacity that accepts idle (the seeds' 闲时补充): the gang starts on
             // idle offers at or above the chosen level when the pool cannot start it
-            // now, or before the pool when idle is preferred. Otherwise, queued or never
-            // fitting, its verdict is the pool's: idle capacity comes and goes.
+            // now, or before the pool when idle is preferred. Otherwise its verdict is
+            // the pool's: idle capacity comes and goes, so a gang the pool could never
+            // hold is refused whatever idle is free at the moment, as for the idle kind.
             let compute = &self.spec.compute;
-            let idle_first = compute.prefer_idle || !fit.is_now();
-            if self.kind == ResourceKind::Reserved && compute.accept_idle && idle_first {
+            let try_idle = match fit {
+                Fit::Now { .. } => compute.prefer_idle,
+                Fit::Queue { .. } => true,
+                Fit::Never { .. } => false,
+            };
+            if self.kind == ResourceKind::Reserved && compute.accept_idle && try_idle {
                 let idle = self.idle_slots(worker);
                 match gang_fit(&idle.slots, need, workers, head_need) {
                     now @ Fit::Now { .. } => {
@@ -941,9 +948,10 @@ mod tests {
             1u32..=2,
             prop::option::of(stability()),
             any::<bool>(),
+            any::<bool>(),
         )
             .prop_map(
-                |(ray, kind, specs, head, workers, units, level, accept_idle)| {
+                |(ray, kind, specs, head, workers, units, level, accept_idle, prefer_idle)| {
                     let mut spec = TaskSpec::default();
                     spec.basic.region = "r".into();
                     spec.basic.cluster = "c".into();
@@ -962,6 +970,7 @@ mod tests {
                     spec.compute.units_per_node = units;
                     spec.compute.idle_stability = level;
                     spec.compute.accept_idle = accept_idle;
+                    spec.compute.prefer_idle = prefer_idle;
                     spec
                 },
             )
@@ -1011,8 +1020,17 @@ mod tests {
             let Some(placement) = placement else { return Ok(()) };
             let Outcome::Now { index, nodes } = plan.outcome else { unreachable!("checked above") };
             prop_assert_eq!(placement.index, index);
-            // What the task held while it waited is what it holds once placed.
-            prop_assert_eq!(plan.hold("u"), placement.hold());
+            // What the task held while it waited is what it holds once placed, but on
+            // idle capacity, where reserved capacity that accepts idle holds none.
+            if plan.chosen().is_some_and(|c| c.on_idle) {
+                prop_assert_eq!(plan.kind, ResourceKind::Reserved);
+                prop_assert!(spec.compute.accept_idle);
+                prop_assert_eq!(placement.kind, ResourceKind::Idle);
+                prop_assert!(placement.hold().is_empty());
+                prop_assert!(placement.workers.iter().all(|w| w.node.starts_with("idle/")));
+            } else {
+                prop_assert_eq!(plan.hold("u"), placement.hold());
+            }
             prop_assert_eq!(placement.nodes(), nodes);
             if plan.kind.uses_quota() {
                 for (line, amount) in charged(&spec, &catalog, index) {
@@ -1102,8 +1120,9 @@ mod tests {
 
     /// Reserved capacity that accepts idle (SPEC.md section 4, the seeds' 闲时补充):
     /// the gang starts on idle offers when its pool cannot start it now, or before the
-    /// pool with "prefer idle", holding no quota there; the spec must still be within its
-    /// quota; with neither free it queues for the pool.
+    /// pool with "prefer idle", holding no quota there (it holds it while it waits); the
+    /// spec must still be within its quota; with neither free it queues for its pool; a
+    /// gang its pool could never hold is refused, whatever idle is free at the moment.
     #[test]
     fn reserved_capacity_that_accepts_idle_starts_on_idle_when_its_pool_cannot() {
         let quota = Resources::new(64, 128, 256);
@@ -1113,6 +1132,14 @@ mod tests {
                 vec![(ResourceKind::Reserved, 0, quota, quota_used)],
                 vec![(0, IdleStability::Medium, idle_nodes, 4)],
             )
+        };
+        let taken = |(catalog, mut usage): (Catalog, Usage), nodes: u32| {
+            for n in 0..nodes {
+                usage
+                    .nodes
+                    .insert(format!("idle/c/0/{n}"), Resources::new(4, 8, 16));
+            }
+            (catalog, usage)
         };
         let full = Resources::new(8, 16, 32);
         let mut spec = TaskSpec::default();
@@ -1128,23 +1155,26 @@ mod tests {
             name: "u".into(),
             ..User::default()
         };
+        // The outcome, whether on idle, whether it holds its quota while it waits, and
+        // where it is placed now.
         let outcome = |spec: &TaskSpec, (catalog, usage): &(Catalog, Usage)| {
             let p = plan(spec, catalog, usage, &user).unwrap().unwrap();
             let placed = place(spec, catalog, usage, &user).unwrap();
             let on_idle = p.candidates[0].on_idle;
-            (p.outcome.clone(), on_idle, p.hold("u").is_empty(), placed)
+            (p.outcome.clone(), on_idle, !p.hold("u").is_empty(), placed)
         };
 
         // The pool is full: without accepting idle, the task queues, holding its quota.
         let busy = world_with(full, 2, Resources::ZERO);
-        let (o, on_idle, no_hold, placed) = outcome(&spec, &busy);
+        let (o, on_idle, holds, placed) = outcome(&spec, &busy);
         assert!(matches!(o, Outcome::Queue { .. }), "{o:?}");
-        assert!(!on_idle && !no_hold && placed.is_none());
-        // Accepting idle, it starts now on the idle offer's two nodes, holding no quota.
+        assert!(!on_idle && holds && placed.is_none());
+        // Accepting idle, it starts now on the idle offer's two nodes, holding no quota
+        // there (waiting to be placed, it holds it: the offer may be gone by then).
         spec.compute.accept_idle = true;
-        let (o, on_idle, no_hold, placed) = outcome(&spec, &busy);
+        let (o, on_idle, holds, placed) = outcome(&spec, &busy);
         assert_eq!(o, Outcome::Now { index: 0, nodes: 2 });
-        assert!(on_idle && no_hold);
+        assert!(on_idle && holds);
         let placed = placed.expect("placed");
         assert_eq!(placed.kind, ResourceKind::Idle);
         assert!(placed.hold().is_empty());
@@ -1152,47 +1182,42 @@ mod tests {
         nodes.sort_unstable();
         assert_eq!(nodes, ["idle/c/0/0", "idle/c/0/1"]);
         // The idle offers too are taken: it queues for its pool, as without idle.
-        let all_busy = {
-            let (catalog, mut usage) = world_with(full, 2, Resources::ZERO);
-            for n in 0..2 {
-                usage
-                    .nodes
-                    .insert(format!("idle/c/0/{n}"), Resources::new(4, 8, 16));
-            }
-            (catalog, usage)
-        };
-        let (o, on_idle, no_hold, placed) = outcome(&spec, &all_busy);
+        let (o, on_idle, holds, placed) =
+            outcome(&spec, &taken(world_with(full, 2, Resources::ZERO), 2));
         assert!(matches!(o, Outcome::Queue { .. }), "{o:?}");
-        assert!(!on_idle && !no_hold && placed.is_none());
+        assert!(!on_idle && holds && placed.is_none());
         // Over its quota, idle does not make the spec usable.
-        let over = world_with(full, 2, quota);
-        let (o, _, _, placed) = outcome(&spec, &over);
+        let (o, _, _, placed) = outcome(&spec, &world_with(full, 2, quota));
         assert_eq!(o, Outcome::Blocked);
         assert!(placed.is_none());
-        // The pool free: its own capacity first, unless idle is preferred.
+        // The pool free: its own capacity first, holding its quota, unless idle is
+        // preferred.
         let free = world_with(Resources::ZERO, 2, Resources::ZERO);
-        let (o, on_idle, no_hold, placed) = outcome(&spec, &free);
+        let (o, on_idle, _, placed) = outcome(&spec, &free);
         assert_eq!(o, Outcome::Now { index: 0, nodes: 1 });
-        assert!(!on_idle && !no_hold);
-        assert_eq!(placed.expect("placed").workers[0].node, "n0");
+        assert!(!on_idle);
+        let placed = placed.expect("placed");
+        assert_eq!(placed.workers[0].node, "n0");
+        assert!(!placed.hold().is_empty());
         spec.compute.prefer_idle = true;
-        let (_, on_idle, no_hold, placed) = outcome(&spec, &free);
-        assert!(on_idle && no_hold);
+        let (_, on_idle, _, placed) = outcome(&spec, &free);
+        assert!(on_idle);
         assert_eq!(placed.expect("placed").kind, ResourceKind::Idle);
         // Preferred but taken, the pool's capacity is used.
-        let idle_taken = {
-            let (catalog, mut usage) = world_with(Resources::ZERO, 2, Resources::ZERO);
-            for n in 0..2 {
-                usage
-                    .nodes
-                    .insert(format!("idle/c/0/{n}"), Resources::new(4, 8, 16));
-            }
-            (catalog, usage)
-        };
-        let (o, on_idle, _, placed) = outcome(&spec, &idle_taken);
+        let (o, on_idle, _, placed) = outcome(
+            &spec,
+            &taken(world_with(Resources::ZERO, 2, Resources::ZERO), 2),
+        );
         assert_eq!(o, Outcome::Now { index: 0, nodes: 1 });
         assert!(!on_idle);
         assert_eq!(placed.expect("placed").workers[0].node, "n0");
+        // Four replicas of 4 units: more than the pool's one node could hold even empty.
+        // Refused, though four idle nodes are free now.
+        spec.compute.workers = 3;
+        let (o, on_idle, _, placed) =
+            outcome(&spec, &world_with(Resources::ZERO, 4, Resources::ZERO));
+        assert_eq!(o, Outcome::Blocked);
+        assert!(!on_idle && placed.is_none());
     }
 
     /// SPEC.md section 4: the idle quantity and fragments shown are what the gang fit
