@@ -80,25 +80,26 @@ pub fn unread_u32(text: &str) -> super::context::Unread {
 }
 
 /// What a box of a `u32` field says of `text`, a whole number past the largest it holds:
-/// the API's finding for that number in a spec's JSON, worded alike. The API reads a
-/// whole number below 2^64 as that integer however it is written (`5e9` is 5000000000),
-/// and says it is too large; one from 2^64 on as a float, which it writes back as
-/// serde_json does (`1e20`). `None` for any other text.
+/// what the API says of that number in a spec's JSON, read by the API's own reader (a
+/// `u32` field of the spec stands for every one), so the two never differ in a digit.
+/// `None` for any other text, or one JSON would not take as a number (`+5000000000`).
 pub fn too_large(text: &str) -> Option<shared::IssueCode> {
-    let n = whole(text).filter(|n| *n > f64::from(u32::MAX))?;
-    let digits = text.trim().trim_start_matches('0');
-    let found = if digits.bytes().all(|b| b.is_ascii_digit()) && digits.parse::<u64>().is_ok() {
-        // Exactly as written: past 2^53 a float would round it.
-        digits.to_owned()
-    } else if n < 18_446_744_073_709_551_616.0 {
-        (n as u64).to_string()
-    } else {
-        serde_json::to_string(&n).ok()?
-    };
-    Some(shared::IssueCode::ValueInvalid {
-        expected: shared::validate::Expected::WholeNumber,
-        found: Some(shared::validate::Found::Number(found)),
-    })
+    whole(text).filter(|n| *n > f64::from(u32::MAX))?;
+    let json = format!(r#"{{"compute": {{"workers": {}}}}}"#, text.trim());
+    let code = shared::parse_spec(&json)
+        .err()?
+        .issues()
+        .first()?
+        .code
+        .clone();
+    matches!(
+        code,
+        shared::IssueCode::ValueInvalid {
+            expected: shared::validate::Expected::WholeNumber,
+            ..
+        }
+    )
+    .then_some(code)
 }
 
 /// As [`whole_u32`], for a field that may be negative.
