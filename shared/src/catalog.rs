@@ -464,15 +464,16 @@ impl Cluster {
         self.volumes.iter().find(|v| v.id == id)
     }
 
-    /// The idle offers for a spec at or above a stability level (any level when `None`).
+    /// The idle offers for a spec at or above a stability level (any level when `None`),
+    /// each with its position in the cluster's list (which names its nodes).
     pub fn idle_offers<'a>(
         &'a self,
         spec: &'a str,
         at_least: Option<IdleStability>,
-    ) -> impl Iterator<Item = &'a IdleOffer> + 'a {
-        self.idle
-            .iter()
-            .filter(move |o| o.spec == spec && at_least.is_none_or(|level| o.stability >= level))
+    ) -> impl Iterator<Item = (usize, &'a IdleOffer)> + 'a {
+        self.idle.iter().enumerate().filter(move |(_, o)| {
+            o.spec == spec && at_least.is_none_or(|level| o.stability >= level)
+        })
     }
 
     /// Specs of this instance type that some node of `pool` can host: what the form offers.

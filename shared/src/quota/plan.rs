@@ -315,14 +315,7 @@ impl<'a> Setup<'a> {
         let head = self.distinct_head(worker);
         for (spec, is_head) in [(Some(worker), false), (head, true)] {
             let Some(spec) = spec else { continue };
-            let level = self.idle_level();
-            for (offer, _) in self
-                .cluster
-                .idle
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.spec == spec.id && level.is_none_or(|l| o.stability >= l))
-            {
+            for (offer, _) in self.cluster.idle_offers(&spec.id, self.idle_level()) {
                 for (name, capacity) in idle_nodes(self.cluster, offer, spec) {
                     out.slots.push(Slot {
                         free: capacity.saturating_sub(self.usage.allocated(&name)),
@@ -465,12 +458,8 @@ impl<'a> Setup<'a> {
         let Some(instance) = self.cluster.spec(spec) else {
             return Vec::new();
         };
-        let level = self.idle_level();
         let mut out = Vec::new();
-        for (index, offer) in self.cluster.idle.iter().enumerate() {
-            if offer.spec != spec || level.is_some_and(|l| offer.stability < l) {
-                continue;
-            }
+        for (index, offer) in self.cluster.idle_offers(spec, self.idle_level()) {
             let (mut taken, mut units_free) = (0u64, 0u64);
             let mut fragments: Vec<IdleFragment> = Vec::new();
             for (name, capacity) in idle_nodes(self.cluster, index, instance) {
@@ -538,14 +527,7 @@ fn idle_nodes<'a>(
 /// language.
 pub fn node_arg(name: &str) -> crate::messages::Arg {
     use crate::messages::{Arg, Message};
-    let place = name.strip_prefix("idle/").and_then(|rest| {
-        let mut parts = rest.split('/');
-        let cluster = parts.next()?;
-        let offer = parts.next()?.parse::<usize>().ok()?;
-        let node = parts.next()?.parse::<usize>().ok()?;
-        parts.next().is_none().then_some((cluster, offer, node))
-    });
-    match place {
+    match idle_place(name) {
         Some((cluster, offer, node)) => Arg::Message(
             Message::new("node.idle")
                 .with("cluster", cluster)
@@ -556,10 +538,19 @@ pub fn node_arg(name: &str) -> crate::messages::Arg {
     }
 }
 
+/// The cluster, offer and node positions an idle fragment node's name holds (see
+/// [`idle_nodes`]); `None` for any other name.
+fn idle_place(name: &str) -> Option<(&str, usize, usize)> {
+    let mut parts = name.strip_prefix("idle/")?.split('/');
+    let cluster = parts.next()?;
+    let offer = parts.next()?.parse::<usize>().ok()?;
+    let node = parts.next()?.parse::<usize>().ok()?;
+    parts.next().is_none().then_some((cluster, offer, node))
+}
+
 /// The capacity of an idle fragment node named by [`idle_nodes`].
 pub(crate) fn idle_node_capacity(catalog: &Catalog, name: &str) -> Option<Resources> {
-    let mut parts = name.strip_prefix("idle/")?.split('/');
-    let (cluster, offer) = (parts.next()?, parts.next()?.parse::<usize>().ok()?);
+    let (cluster, offer, _) = idle_place(name)?;
     let cluster = catalog
         .regions
         .iter()
