@@ -3378,14 +3378,20 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_is_gone() {
     })
     .await;
     back_to_english(&host).await;
+    said_gone_in_english(&host).await;
+    finish(handle, &host, &address);
+}
+
+/// Waits for the page's line to say, in English, that task t1 is gone: deleted, or no
+/// longer the reader's to see (the API answers both with one 404).
+async fn said_gone_in_english(host: &HtmlElement) {
     until("the line in English", || {
-        find(&host, "[data-testid='deleted']")
+        find(host, "[data-testid='deleted']")
             .text_content()
             .as_deref()
             == Some("Task t1 was deleted, or is no longer yours to see.")
     })
     .await;
-    finish(handle, &host, &address);
 }
 
 /// The server's answer for task t1 once it is deleted.
@@ -3485,13 +3491,7 @@ async fn a_task_deleted_elsewhere_is_said_to_be_gone() {
     })
     .await;
     refuse_fetch("tasks/t1?", 404, T1_GONE);
-    until("the line in English", || {
-        find(&host, "[data-testid='deleted']")
-            .text_content()
-            .as_deref()
-            == Some("Task t1 was deleted, or is no longer yours to see.")
-    })
-    .await;
+    said_gone_in_english(&host).await;
     finish(handle, &host, &address);
 }
 
