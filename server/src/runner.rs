@@ -2059,10 +2059,10 @@ impl Runner {
         {
             let mut scheduler = self.scheduler.lock().await;
             let placement = scheduler.finish(id);
-            let hold = placement
-                .map(|p| p.hold())
-                .unwrap_or_else(|| stored.quota.clone());
             let user = Self::user_of(stored);
+            let hold = placement
+                .map(|p| scheduler.waiting_hold(&p, &stored.task.spec, &user))
+                .unwrap_or_else(|| stored.quota.clone());
             let _ = self.store.set_hold(id, &hold, None).await;
             let waiting = Waiting {
                 id: id.clone(),
@@ -2458,14 +2458,15 @@ impl Runner {
                     )
                     .await;
                     let mut scheduler = self.scheduler.lock().await;
+                    let user = Self::user_of(&stored);
                     let hold = scheduler
                         .finish(&id)
-                        .map(|p| p.hold())
+                        .map(|p| scheduler.waiting_hold(&p, &stored.task.spec, &user))
                         .unwrap_or_else(|| stored.quota.clone());
                     scheduler.restore_waiting(Waiting {
                         id: id.clone(),
                         spec: stored.task.spec.clone(),
-                        user: Self::user_of(&stored),
+                        user,
                         seq: u64::try_from(stored.seq).unwrap_or(0),
                         hold,
                         passed_over: 0,

@@ -24,6 +24,7 @@ use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
 use shared::task::Priority;
 use shared::usage::{LiveUsage, QuotaUse, Usage};
+use shared::vocab::ResourceKind;
 use shared::{Catalog, Report, Resources, TaskId, TaskSpec, User};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -315,6 +316,26 @@ impl Scheduler {
         let _ = self.live.release(&placement);
         self.freed = true;
         Some(placement)
+    }
+
+    /// What a task taken off `placement` holds while it waits to run again: what the
+    /// placement held, except for reserved capacity that ran on idle, which held none
+    /// there and waits as it did before its first start, holding what its plan holds
+    /// ([`shared::Plan::hold`]): by its next start the idle offers may be gone.
+    pub fn waiting_hold(
+        &self,
+        placement: &Placement,
+        spec: &TaskSpec,
+        user: &User,
+    ) -> Vec<QuotaUse> {
+        if placement.kind != ResourceKind::Idle || spec.compute.kind == Some(ResourceKind::Idle) {
+            return placement.hold();
+        }
+        shared::quota::plan_live(spec, &self.live, user)
+            .ok()
+            .flatten()
+            .map(|plan| plan.hold(&user.name))
+            .unwrap_or_default()
     }
 
     /// What pods outside Berth take on each node now (`nodes`, by node name; a node not

@@ -203,6 +203,44 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
     assert_eq!(last["kind"], "stopped", "{events:?}");
 }
 
+/// Reserved capacity that ran on idle holds none of its quota there; waiting for its
+/// retry it holds it again, as it did before its first start (README, the plan), since
+/// by then the idle offers may be gone and its pool the way it starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reserved_capacity_that_ran_on_idle_holds_its_quota_while_its_retry_waits() {
+    let app = app_backing_off(6).await;
+    let mut spec = failing(2);
+    let compute = &mut spec["compute"];
+    compute["kind"] = "reserved".into();
+    compute["pool"] = "sh-a-shared".into();
+    compute["specs"] = json!(["a100-1g"]);
+    compute["accept_idle"] = true.into();
+    compute["prefer_idle"] = true.into();
+    let before = gpus_in_use(&app).await;
+    let id = super::submit(&app, &spec).await;
+    let running = wait_for(&app, &id, |t| t["placement"].is_object()).await;
+    let on_idle = running["placement"]["workers"].as_array().is_some_and(|w| {
+        w.iter()
+            .all(|s| s["node"].as_str().is_some_and(|n| n.starts_with("idle/")))
+    });
+    assert!(on_idle, "{running}");
+    assert_eq!(running["placement"]["kind"], "idle", "{running}");
+    let waiting = wait_for(&app, &id, |t| {
+        t["phase"] == "retrying" && t["placement"].is_null() && t["reason"].is_string()
+    })
+    .await;
+    // The example's 2 replicas of 2 A100s, held on its reserved line; no node taken.
+    assert_eq!(
+        gpus_in_use(&app).await,
+        (before.0 + 4, before.1),
+        "{waiting}"
+    );
+    let path = format!("/api/v1/tasks/{id}/stop");
+    let (status, stopped) = super::answer(&app, post(&path, &json!({}))).await;
+    assert_eq!(status, StatusCode::OK, "{stopped}");
+    assert_eq!(gpus_in_use(&app).await, before, "its hold given back");
+}
+
 /// A backoff of 0 retries at once, with the event it always had.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_backoff_retries_at_once_with_the_event_it_always_had() {
