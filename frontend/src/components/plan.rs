@@ -18,11 +18,13 @@ pub fn amount(lang: Lang, r: &Resources) -> String {
 }
 
 /// What a spec of the list comes to, in words. `used`: the position of the spec the task
-/// would use. Only a spec before it is skipped (passed over for it); one after it is
-/// never tried, and when none can be used each is refused: those read what stops them.
+/// would use. While one is used, a spec it cannot use is skipped, before or after it, as
+/// its field's finding says (`compute.quota.skipped`: were the used spec's room gone at
+/// admission, the scheduler would pass over it too); when none can be used each is
+/// refused, and reads what stops it.
 fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
     let refused = |key: &'static str| {
-        if used.is_some_and(|u| c.index < u) {
+        if used.is_some() {
             key
         } else {
             key.trim_end_matches("#skipped")

@@ -3060,8 +3060,9 @@ async fn an_import_refusal_is_said_again_in_the_language_switched_to() {
     assert_eq!(note(), english);
 }
 
-/// A spec over quota is "skipped" only when a later spec of the list is used instead
-/// (SPEC.md section 4: skipped with a warning at that spec); when none passes quota each
+/// A spec over quota is "skipped" only when another spec of the list is used instead,
+/// before or after it, as its field's finding says (SPEC.md section 4: skipped with a
+/// warning at that spec); when none passes quota each
 /// is refused, and says so without "skipped" (the exploratory test read "skipped" on a
 /// task that could not start at all).
 #[wasm_bindgen_test]
@@ -3123,15 +3124,13 @@ async fn a_spec_over_quota_is_skipped_only_for_another() {
     assert_eq!(now.len(), 2, "{}", host.inner_html());
     assert!(now[0].contains("skipped: over quota by 16 GPUs"), "{now:?}");
     assert!(now[1].contains("(would be used)"), "{now:?}");
-    // h100-8g after the spec used: never tried, so not skipped either.
+    // h100-8g after the spec used: skipped too, as its field's finding says (the
+    // scheduler would pass over it were h100-1g's room gone at admission).
     plan.set(plan_for(&["h100-1g", "h100-8g"], &["h100-8g"]));
     leptos::task::tick().await;
     let now = rows();
     assert!(now[0].contains("(would be used)"), "{now:?}");
-    assert!(
-        now[1].contains("over quota by 16 GPUs") && !now[1].contains("skipped"),
-        "{now:?}"
-    );
+    assert!(now[1].contains("skipped: over quota by 16 GPUs"), "{now:?}");
     // Both lines full: neither spec can be used, so neither is skipped for the other.
     plan.set(plan_for(&["h100-8g", "h100-1g"], &["h100-8g", "h100-1g"]));
     leptos::task::tick().await;
@@ -3601,7 +3600,7 @@ async fn a_user_in_no_project_group_is_told_to_ask_an_administrator() {
     form.click("lang-zh").await;
     assert_eq!(
         form.text("no-project-group"),
-        "你不在任何项目组中，因此无法提交任务：请联系管理员将你加入项目组。"
+        "您不在任何项目组中，因此无法提交任务：请联系管理员将您加入项目组。"
     );
     form.click("lang-en").await;
 }

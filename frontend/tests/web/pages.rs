@@ -3802,7 +3802,7 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         [format!(
-            "{node} 上 2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
+            "{node}：2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
         )]
     );
     back_to_english(&host).await;
@@ -3836,7 +3836,7 @@ async fn an_idle_placement_names_its_nodes_by_their_offer() {
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         [
-            "sh-a 第 1 项闲时资源的第 1 个节点 上 2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
+            "sh-a 第 1 项闲时资源的第 1 个节点：2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
         ]
     );
     back_to_english(&host).await;
@@ -3880,7 +3880,7 @@ async fn a_ray_heads_placement_says_the_units_it_takes() {
         all_text(&host, "[data-testid='placement'] li"),
         [
             "Head 位于 n-2：1 个副本，2 份实例规格 cpu-8（共 16 个 vCPU · 64 GiB 内存）",
-            "n-1 上 1 个副本，每个副本 2 份实例规格 a100-1g（共 2 张 GPU）",
+            "n-1：1 个副本，每个副本 2 份实例规格 a100-1g（共 2 张 GPU）",
         ]
     );
     back_to_english(&host).await;

@@ -13,6 +13,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "advanced.alerts.target.masked",
         "is the mask of a URL; type the URL again",
     ),
+    (
+        "advanced.alerts.target.spaces",
+        "has a space at its start or end; remove it",
+    ),
     ("advanced.alerts.target.url", "must be an https:// URL"),
     (
         "advanced.alerts.threshold.invalid",

@@ -10,6 +10,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "advanced.alerts.target.masked",
         "这是地址的掩码，请重新填写地址",
     ),
+    ("advanced.alerts.target.spaces", "开头或结尾有空格，请删除"),
     ("advanced.alerts.target.url", "必须是 https:// 开头的 URL"),
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (
@@ -1036,12 +1037,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.refused.task_forbidden",
         "只有任务的所有者可以执行此操作",
     ),
-    ("ui.app.refused.task_not_found", "任务不存在，或你无权查看"),
+    ("ui.app.refused.task_not_found", "任务不存在，或您无权查看"),
     (
         "ui.app.refused.task_stopping",
         "任务正在停止中：请待其停止后再删除",
     ),
-    ("ui.app.sign_in", "你尚未登录，或登录已过期：请登录后重试。"),
+    ("ui.app.sign_in", "您尚未登录，或登录已过期：请登录后重试。"),
     ("ui.app.skip", "跳到正文"),
     (
         "ui.app.spec_refused",
@@ -1122,7 +1123,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.not_found",
-        "任务 {name} 已删除，或你已无权查看。",
+        "任务 {name} 已删除，或您已无权查看。",
     ),
     ("ui.detail.off", "未开启"),
     ("ui.detail.owner", "所有者"),
@@ -1134,7 +1135,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.placement_node",
-        "{node} 上 {replicas} 个副本，每个副本 {units} 份实例规格 {spec}（共 {takes}）",
+        "{node}：{replicas} 个副本，每个副本 {units} 份实例规格 {spec}（共 {takes}）",
     ),
     ("ui.detail.placement_pool", "资源池 {pool}"),
     ("ui.detail.reason", "等待原因"),
@@ -1181,9 +1182,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.spec", "任务配置"),
     (
         "ui.detail.spec_masked",
-        "隐藏的变量值以掩码展示：此任务不属于你。",
+        "隐藏的变量值以掩码展示：此任务不属于您。",
     ),
-    ("ui.detail.spec_own", "你的任务：隐藏的变量值仅对你可见。"),
+    ("ui.detail.spec_own", "您的任务：隐藏的变量值仅对您可见。"),
     ("ui.detail.status", "状态详情"),
     ("ui.detail.stop", "停止"),
     (
@@ -1208,11 +1209,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.tags", "标签"),
     (
         "ui.detail.tags_elsewhere",
-        "标签已在别处被修改，任务当前的标签为 {tags}。保存将以你的标签替换它们。",
+        "标签已在别处被修改，任务当前的标签为 {tags}。保存将以您的标签替换它们。",
     ),
     (
         "ui.detail.tags_elsewhere#none",
-        "标签已在别处被全部删除，任务当前没有标签。保存将恢复你的标签。",
+        "标签已在别处被全部删除，任务当前没有标签。保存将恢复您的标签。",
     ),
     ("ui.detail.tags_none", "无标签。"),
     ("ui.detail.tags_save", "保存标签"),
@@ -1350,7 +1351,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.no_project_group",
-        "你不在任何项目组中，因此无法提交任务：请联系管理员将你加入项目组。",
+        "您不在任何项目组中，因此无法提交任务：请联系管理员将您加入项目组。",
     ),
     ("ui.form.option.alert_channel.email", "邮件"),
     ("ui.form.option.alert_channel.webhook", "Webhook"),
@@ -1570,7 +1571,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.scope.group", "项目组 {group}"),
     (
         "ui.list.scope.group_other",
-        "项目组 {group}（你不在该组，仅显示你可见的任务）",
+        "项目组 {group}（您不在该组，仅显示您可见的任务）",
     ),
     ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
@@ -1590,7 +1591,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.shared.link_dead",
         "此分享链接无法打开任务：链接已被撤销、任务已被删除，或链接不完整。请向任务所有者索取新的链接。",
     ),
-    ("ui.shared.read_only", "这是分享给你的只读视图。"),
+    ("ui.shared.read_only", "这是分享给您的只读视图。"),
     (
         "ui.shared.spec_masked",
         "分享的任务中，隐藏的变量值对任何人（包括所有者）都以掩码显示。",

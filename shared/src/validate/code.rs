@@ -346,6 +346,9 @@ issue_codes! {
     AlertThresholdInvalid = "advanced.alerts.threshold.invalid", Error;
     /// A threshold on an event that takes none.
     AlertThresholdUnused = "advanced.alerts.threshold.unused", Warning;
+    /// A target with a space (or another blank) at its start or end: as typed it is no
+    /// address, and "not an email address" would not say why.
+    AlertTargetSpaces = "advanced.alerts.target.spaces", Error;
     /// Email target is not an email address.
     AlertEmailInvalid = "advanced.alerts.target.email", Error;
     /// Webhook target is not an https URL.
@@ -646,6 +649,7 @@ impl IssueCode {
             | SshSinglePod
             | AlertThresholdInvalid
             | AlertThresholdUnused
+            | AlertTargetSpaces
             | AlertEmailInvalid
             | AlertUrlInvalid
             | AlertTargetMasked
