@@ -2697,6 +2697,26 @@ async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_th
     );
 }
 
+/// An alert target typed with a space before or after it (pasted, say) is told as such,
+/// not as "not an email address", which would not say what to fix (explorer, round 4).
+#[wasm_bindgen_test]
+async fn an_alert_target_with_a_space_at_an_end_says_so() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.click("add-advanced.alerts").await;
+    let target = "advanced.alerts[1].target";
+    form.type_in(target, " bob@example.com").await;
+    assert_eq!(form.codes_at(target), ["advanced.alerts.target.spaces"]);
+    let said = form
+        .find("[data-code='advanced.alerts.target.spaces']")
+        .expect("the finding shows")
+        .text_content()
+        .unwrap_or_default();
+    assert!(said.contains("starts or ends with a space"), "{said}");
+    assert!(form.submit_disabled());
+    form.type_in(target, "bob@example.com").await;
+    assert!(form.codes_at(target).is_empty());
+}
+
 /// SPEC section 5 and the rule `advanced.alerts.threshold.invalid`: a threshold is at
 /// least 1. A box holding text that is no such number (`0.5`) says so, in the rule's
 /// words, not the shape's "a whole number, 0 or more", which would allow 0.

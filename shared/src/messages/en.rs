@@ -15,7 +15,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.alerts.target.spaces",
-        "has a space at its start or end; remove it",
+        "starts or ends with a space",
     ),
     ("advanced.alerts.target.url", "must be an https:// URL"),
     (

@@ -10,7 +10,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "advanced.alerts.target.masked",
         "这是地址的掩码，请重新填写地址",
     ),
-    ("advanced.alerts.target.spaces", "开头或结尾有空格，请删除"),
+    ("advanced.alerts.target.spaces", "首尾有空格"),
     ("advanced.alerts.target.url", "必须是 https:// 开头的 URL"),
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (

@@ -85,13 +85,8 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         }
         // One push for the four codes: each push site is code of its own in the
         // validator package (BENCHMARKS.md, its size).
-        let blank_end = |c: Option<char>| c.is_some_and(char::is_whitespace);
         let code = match alert.channel {
-            _ if blank_end(alert.target.chars().next())
-                || blank_end(alert.target.chars().next_back()) =>
-            {
-                IssueCode::AlertTargetSpaces
-            }
+            _ if alert.target.trim().len() != alert.target.len() => IssueCode::AlertTargetSpaces,
             AlertChannel::Email if !email_address::EmailAddress::is_valid(&alert.target) => {
                 IssueCode::AlertEmailInvalid
             }
