@@ -68,8 +68,9 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   wasm-bindgen --target web --keep-debug --no-typescript --out-dir "$work/dist" --out-name berth-frontend \
     "${BENCH_WASM:-$target/wasm32-unknown-unknown/wasm-release/frontend.wasm}"
   cp "$dist"/*.css "$dist"/*.svg "$work/dist/"
-  # The integrity hashes are the optimized files'.
-  sed 's/ integrity="[^"]*"//g' "$dist/index.html" > "$work/dist/index.html"
+  # The integrity hashes are the optimized files' (quoted or not: trunk's release
+  # build minifies the page and drops the quotes).
+  sed -E 's/ integrity=("[^"]*"|[^ >]*)//g' "$dist/index.html" > "$work/dist/index.html"
   dist="$work/dist"
 fi
 
