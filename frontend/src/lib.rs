@@ -8,7 +8,6 @@
 pub mod api;
 pub mod components;
 pub mod form;
-pub mod frame;
 pub mod i18n;
 pub mod nav;
 pub mod pages;

@@ -88,11 +88,16 @@ pub fn ReportView(
             return;
         }
         asked.set_value(true);
-        crate::frame::after_paint(move || {
-            asked.try_set_value(false);
-            if let Some(now) = report.try_get_untracked() {
-                shown.try_set(now);
-            }
+        request_animation_frame(move || {
+            let _ = set_timeout_with_handle(
+                move || {
+                    asked.try_set_value(false);
+                    if let Some(now) = report.try_get_untracked() {
+                        shown.try_set(now);
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
         });
     });
     let sorted = move || shown.with(keyed);

@@ -275,28 +275,30 @@ pub fn Findings(
     // read on the keystroke, the height would force a layout of its own.
     let measure = move || {
         let asked = given_back.get_value();
-        crate::frame::in_two_frames(move || {
-            let Some(ul) = list.try_get_untracked().flatten() else {
-                return;
-            };
-            if given_back.try_get_value() != Some(asked)
-                || !near(&ul, document().active_element().map(web_sys::Node::from))
-            {
-                return;
-            }
-            // Not `offsetHeight`, rounded: a fraction of a pixel less moves the form.
-            let height = ul.get_bounding_client_rect().height();
-            if height > tallest.get_value() {
-                tallest.set_value(height);
-                // The browser writes the number: Rust's float formatting is not in
-                // the console's wasm, and would add kilobytes for this one use.
-                let px = js_sys::Number::from(height)
-                    .to_string_with_radix(10)
-                    .map(String::from)
-                    .unwrap_or_default();
-                let style = web_sys::HtmlElement::style(&ul);
-                let _ = style.set_property("min-height", &format!("{px}px"));
-            }
+        request_animation_frame(move || {
+            request_animation_frame(move || {
+                let Some(ul) = list.try_get_untracked().flatten() else {
+                    return;
+                };
+                if given_back.try_get_value() != Some(asked)
+                    || !near(&ul, document().active_element().map(web_sys::Node::from))
+                {
+                    return;
+                }
+                // Not `offsetHeight`, rounded: a fraction of a pixel less moves the form.
+                let height = ul.get_bounding_client_rect().height();
+                if height > tallest.get_value() {
+                    tallest.set_value(height);
+                    // The browser writes the number: Rust's float formatting is not in
+                    // the console's wasm, and would add kilobytes for this one use.
+                    let px = js_sys::Number::from(height)
+                        .to_string_with_radix(10)
+                        .map(String::from)
+                        .unwrap_or_default();
+                    let style = web_sys::HtmlElement::style(&ul);
+                    let _ = style.set_property("min-height", &format!("{px}px"));
+                }
+            });
         });
     };
     let leave = window_event_listener(leptos::ev::focusout, move |ev| {
