@@ -2058,11 +2058,11 @@ impl Runner {
             .await;
         {
             let mut scheduler = self.scheduler.lock().await;
-            let placement = scheduler.finish(id);
+            let held = scheduler
+                .finish(id)
+                .map_or_else(|| stored.quota.clone(), |p| p.hold());
             let user = Self::user_of(stored);
-            let hold = placement
-                .map(|p| scheduler.waiting_hold(&p, &stored.task.spec, &user))
-                .unwrap_or_else(|| stored.quota.clone());
+            let hold = scheduler.waiting_hold(held, &stored.task.spec, &user);
             let _ = self.store.set_hold(id, &hold, None).await;
             let waiting = Waiting {
                 id: id.clone(),
@@ -2459,10 +2459,15 @@ impl Runner {
                     .await;
                     let mut scheduler = self.scheduler.lock().await;
                     let user = Self::user_of(&stored);
-                    let hold = scheduler
+                    let held = scheduler
                         .finish(&id)
-                        .map(|p| scheduler.waiting_hold(&p, &stored.task.spec, &user))
-                        .unwrap_or_else(|| stored.quota.clone());
+                        .map_or_else(|| stored.quota.clone(), |p| p.hold());
+                    let hold = scheduler.waiting_hold(held, &stored.task.spec, &user);
+                    // Queued again: no placement, and (after a run on idle) a hold the
+                    // store does not have yet, which other servers read.
+                    if stored.placement.is_some() || hold != stored.quota {
+                        let _ = self.store.set_hold(&id, &hold, None).await;
+                    }
                     scheduler.restore_waiting(Waiting {
                         id: id.clone(),
                         spec: stored.task.spec.clone(),
@@ -2529,14 +2534,16 @@ impl Runner {
         // Never longer than its wait from now: another server's clock, or this one's
         // set back, would stretch it without end.
         let due = Timestamp(due.0.min(now().0.saturating_add(millis)));
-        let hold = stored
+        let held = stored
             .placement
             .as_ref()
             .map_or_else(|| stored.quota.clone(), Placement::hold);
-        if stored.placement.is_some() {
+        let user = Self::user_of(&stored);
+        let mut scheduler = self.scheduler.lock().await;
+        let hold = scheduler.waiting_hold(held, &stored.task.spec, &user);
+        if stored.placement.is_some() || hold != stored.quota {
             let _ = self.store.set_hold(&id, &hold, None).await;
         }
-        let user = Self::user_of(&stored);
         let waiting = Waiting {
             id: id.clone(),
             spec: stored.task.spec,
@@ -2545,7 +2552,8 @@ impl Runner {
             hold,
             passed_over: 0,
         };
-        self.scheduler.lock().await.rest(waiting, due.0);
+        scheduler.rest(waiting, due.0);
+        drop(scheduler);
         self.rested.notify_one();
     }
 

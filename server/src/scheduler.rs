@@ -318,18 +318,14 @@ impl Scheduler {
         Some(placement)
     }
 
-    /// What a task taken off `placement` holds while it waits to run again: what the
-    /// placement held, except for reserved capacity that ran on idle, which held none
-    /// there and waits as it did before its first start, holding what its plan holds
-    /// ([`shared::Plan::hold`]): by its next start the idle offers may be gone.
-    pub fn waiting_hold(
-        &self,
-        placement: &Placement,
-        spec: &TaskSpec,
-        user: &User,
-    ) -> Vec<QuotaUse> {
-        if placement.kind != ResourceKind::Idle || spec.compute.kind == Some(ResourceKind::Idle) {
-            return placement.hold();
+    /// What a task about to wait again holds, from what it `held` last (its placement's
+    /// hold, or the store's): the same, except for reserved capacity that ran on idle,
+    /// which held none there (an idle placement holds no quota) and waits as it did
+    /// before its first start, holding what its plan holds ([`shared::Plan::hold`]): by
+    /// its next start the idle offers may be gone.
+    pub fn waiting_hold(&self, held: Vec<QuotaUse>, spec: &TaskSpec, user: &User) -> Vec<QuotaUse> {
+        if !held.is_empty() || spec.compute.kind != Some(ResourceKind::Reserved) {
+            return held;
         }
         shared::quota::plan_live(spec, &self.live, user)
             .ok()
@@ -722,6 +718,34 @@ mod tests {
             passed_over: 0,
         };
         (scheduler, resting)
+    }
+
+    /// Reserved capacity that ran on idle held nothing there: waiting again, it holds
+    /// what its plan holds, as before its first start. A hold it had keeps, and an idle
+    /// task waits holding nothing, as it ran.
+    #[test]
+    fn a_reserved_task_back_from_idle_waits_holding_its_plans_quota() {
+        let (catalog, usage) = world(16);
+        let scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        let user = demo::user();
+        let reserved = task(8, 0);
+        let planned = shared::quota::plan(&reserved, &catalog, scheduler.usage(), &user)
+            .expect("no overflow")
+            .expect("a plan")
+            .hold(&user.name);
+        assert_eq!(planned.len(), 1, "{planned:?}");
+        assert_eq!(
+            scheduler.waiting_hold(Vec::new(), &reserved, &user),
+            planned
+        );
+        let mut held = planned.clone();
+        held[0].used = Resources::new(1, 1, 1);
+        assert_eq!(scheduler.waiting_hold(held.clone(), &reserved, &user), held);
+        let idle = reserved.with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.idle_stability = Some(shared::task::IdleStability::Low);
+        });
+        assert_eq!(scheduler.waiting_hold(Vec::new(), &idle, &user), []);
     }
 
     /// A task rested twice (a restart's recovery over a retry already resting) holds

@@ -142,7 +142,7 @@
 //! | `advanced.ssh.single_pod` | info | SSH on a task with one pod. |
 //! | `advanced.alerts.threshold.invalid` | error | A threshold event without a positive threshold. |
 //! | `advanced.alerts.threshold.unused` | warning | A threshold on an event that takes none; it is ignored. |
-//! | `advanced.alerts.target.spaces` | error | A target starts or ends with a space (or another blank). |
+//! | `advanced.alerts.target.spaces` | error | A target its channel refuses starts or ends with a space (or another blank). |
 //! | `advanced.alerts.target.email` | error | Email target is not an email address. |
 //! | `advanced.alerts.target.url` | error | Webhook target is not an https URL. |
 //! | `advanced.alerts.target.masked` | error | A webhook target is the mask others read it as (a clone of another's task). |

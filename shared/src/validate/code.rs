@@ -346,8 +346,8 @@ issue_codes! {
     AlertThresholdInvalid = "advanced.alerts.threshold.invalid", Error;
     /// A threshold on an event that takes none.
     AlertThresholdUnused = "advanced.alerts.threshold.unused", Warning;
-    /// A target with a space (or another blank) at its start or end: as typed it is no
-    /// address, and "not an email address" would not say why.
+    /// A target its channel refuses that has a space (or another blank) at its start or
+    /// end: "not an email address" would not say why.
     AlertTargetSpaces = "advanced.alerts.target.spaces", Error;
     /// Email target is not an email address.
     AlertEmailInvalid = "advanced.alerts.target.email", Error;
