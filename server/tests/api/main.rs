@@ -90,6 +90,17 @@ pub fn pytorch(command: &str) -> serde_json::Value {
     spec
 }
 
+/// Makes `spec` reserved capacity of a100-1g on sh-a's shared pool that accepts idle
+/// capacity and prefers it: on the demo catalog it starts on sh-a's idle offers.
+pub fn preferring_idle(spec: &mut serde_json::Value) {
+    let compute = &mut spec["compute"];
+    compute["kind"] = "reserved".into();
+    compute["pool"] = "sh-a-shared".into();
+    compute["specs"] = serde_json::json!(["a100-1g"]);
+    compute["accept_idle"] = true.into();
+    compute["prefer_idle"] = true.into();
+}
+
 /// Submits `spec` to `app` and returns the new task's id.
 pub async fn submit(app: &Router, spec: &serde_json::Value) -> String {
     let request = axum::http::Request::post("/api/v1/tasks")

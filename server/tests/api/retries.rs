@@ -210,12 +210,7 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
 async fn reserved_capacity_that_ran_on_idle_holds_its_quota_while_its_retry_waits() {
     let app = app_backing_off(6).await;
     let mut spec = failing(2);
-    let compute = &mut spec["compute"];
-    compute["kind"] = "reserved".into();
-    compute["pool"] = "sh-a-shared".into();
-    compute["specs"] = json!(["a100-1g"]);
-    compute["accept_idle"] = true.into();
-    compute["prefer_idle"] = true.into();
+    super::preferring_idle(&mut spec);
     let before = gpus_in_use(&app).await;
     let id = super::submit(&app, &spec).await;
     let waiting = wait_for(&app, &id, |t| {

@@ -136,12 +136,7 @@ async fn an_idle_task_runs_on_the_idle_offers_gpus() {
 async fn reserved_capacity_that_prefers_idle_runs_on_idle() {
     let app = server::app(demo_state().await);
     let mut spec = pytorch("sleep 3; echo on-idle");
-    let compute = &mut spec["compute"];
-    compute["kind"] = "reserved".into();
-    compute["pool"] = "sh-a-shared".into();
-    compute["specs"] = json!(["a100-1g"]);
-    compute["accept_idle"] = true.into();
-    compute["prefer_idle"] = true.into();
+    super::preferring_idle(&mut spec);
     let (_, check) = call(&app, post("/api/v1/validate", &spec)).await;
     assert_eq!(check["plan"]["kind"], "reserved", "{check}");
     assert_eq!(check["plan"]["outcome"]["outcome"], "now", "{check}");
