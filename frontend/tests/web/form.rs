@@ -106,6 +106,14 @@ impl Form {
             .map(|e| e.unchecked_into())
     }
 
+    /// The words of the finding of `code` shown in the form (the first, if several).
+    fn said(&self, code: &str) -> String {
+        self.find(&format!("[data-code='{code}']"))
+            .unwrap_or_else(|| panic!("no finding {code} shows"))
+            .text_content()
+            .unwrap_or_default()
+    }
+
     /// The control named by a field path.
     fn control(&self, path: &str) -> HtmlElement {
         self.find(&format!("[name='{path}']"))
@@ -2706,11 +2714,7 @@ async fn an_alert_target_with_a_space_at_an_end_says_so() {
     let target = "advanced.alerts[1].target";
     form.type_in(target, " bob@example.com").await;
     assert_eq!(form.codes_at(target), ["advanced.alerts.target.spaces"]);
-    let said = form
-        .find("[data-code='advanced.alerts.target.spaces']")
-        .expect("the finding shows")
-        .text_content()
-        .unwrap_or_default();
+    let said = form.said("advanced.alerts.target.spaces");
     assert!(said.contains("starts or ends with a space"), "{said}");
     assert!(form.submit_disabled());
     form.type_in(target, "bob@example.com").await;
@@ -2736,11 +2740,7 @@ async fn a_threshold_box_holding_a_fraction_asks_for_at_least_1() {
         );
         assert!(form.submit_disabled(), "{held}");
     }
-    let said = form
-        .find("[data-code='advanced.alerts.threshold.invalid']")
-        .expect("the finding shows")
-        .text_content()
-        .unwrap_or_default();
+    let said = form.said("advanced.alerts.threshold.invalid");
     assert!(said.contains("at least 1"), "{said}");
     assert!(!said.contains("0 or more"), "{said}");
     form.type_in(threshold, "30").await;
