@@ -431,6 +431,10 @@ def profile_main(server, driver_url, example, samples):
             d.cdp("Profiler.start", {})
             d.js_async(PROFILE_JS, target, samples)
             prof = d.cdp("Profiler.stop", {})["profile"]
+            if os.environ.get("BENCH_PROFILE_OUT"):
+                # The raw profile, for DevTools or a closer look at its call tree.
+                with open(os.path.join(os.environ["BENCH_PROFILE_OUT"], f"{target}.cpuprofile"), "w") as f:
+                    json.dump(prof, f)
             after = {m["name"]: m["value"] for m in d.cdp("Performance.getMetrics", {})["metrics"]}
             print(f"## {target}: {samples} keystrokes, per keystroke")
             for m in METRICS:

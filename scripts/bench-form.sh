@@ -21,6 +21,8 @@
 # per keystroke the DevTools CPU profile's top functions and Chromium's style/layout
 # metrics (BENCH_SAMPLES keystrokes per target). BENCH_WASM profiles another cargo wasm
 # (a baseline's, kept aside with its dist/) instead of the one cargo built last.
+# BENCH_PROFILE_OUT=<dir> also saves each target's raw profile there (<target>.cpuprofile,
+# which DevTools' Performance panel opens).
 # BENCH_TRACE=1 traces instead of timing: a Chromium trace (devtools.timeline, through
 # chromedriver's performance log) of BENCH_SAMPLES keystrokes per target on the release
 # console, and per keystroke the main thread's time in style recalculation, layout,
