@@ -199,6 +199,11 @@ struct Attempt {
     running: Vec<Running>,
     /// How many replicas are still running; `stop` waits on it.
     remaining: watch::Sender<usize>,
+    /// Stopped already: a second stop (Stop pressed twice, a client's retry) signals
+    /// nothing, as a second SIGTERM breaks off what a command does on the first (a
+    /// checkpoint saved, torchrun's shutdown of its workers). The first stop's SIGKILL
+    /// still comes after its grace.
+    stopping: bool,
 }
 
 /// A replica's process group.
@@ -640,6 +645,7 @@ impl Backend for LocalBackend {
             Attempt {
                 remaining: watch::Sender::new(running.len()),
                 running,
+                stopping: false,
             },
         );
         // Started goes out before any exit: the waiters begin after it.
@@ -660,8 +666,11 @@ impl Backend for LocalBackend {
             attempt,
         };
         let mut remaining = {
-            let state = self.lock();
-            let entry = state.attempts.get(&key).ok_or_else(not_running)?;
+            let mut state = self.lock();
+            let entry = state.attempts.get_mut(&key).ok_or_else(not_running)?;
+            if std::mem::replace(&mut entry.stopping, true) {
+                return Ok(());
+            }
             for running in &entry.running {
                 terminate(running);
             }
@@ -1275,6 +1284,49 @@ mod tests {
             backend.stop(&gang.task, 1, grace).await,
             Err(BackendError::NotRunning { attempt: 1, .. })
         ));
+    }
+
+    /// A stop asked again while the first waits out its grace signals nothing more: the
+    /// command that handles SIGTERM gets it once, and the first stop's SIGKILL ends it.
+    #[tokio::test]
+    async fn a_second_stop_sends_no_second_sigterm() {
+        let (_dir, backend) = backend(0);
+        let backend = Arc::new(backend);
+        let gang = gang(
+            "trap 'echo got TERM' TERM; echo ready; while :; do sleep 0.1; done",
+            1,
+            0,
+        );
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let log_path = backend.log_path(&gang.task, 1, 0);
+        let begin = Instant::now();
+        while !std::fs::read_to_string(&log_path)
+            .unwrap_or_default()
+            .contains("ready")
+        {
+            assert!(begin.elapsed() < WAIT, "the command never ran");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let grace = Duration::from_millis(1500);
+        let first = {
+            let (backend, task) = (Arc::clone(&backend), gang.task.clone());
+            tokio::spawn(async move { backend.stop(&task, 1, grace).await })
+        };
+        // The first stop has signalled once the trap has run.
+        while !std::fs::read_to_string(&log_path)
+            .unwrap_or_default()
+            .contains("got TERM")
+        {
+            assert!(begin.elapsed() < WAIT, "the first SIGTERM never came");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        backend.stop(&gang.task, 1, grace).await.expect("stops");
+        first.await.expect("joins").expect("stops");
+        let (_, exits) = run_until_exits(&mut events, 1).await;
+        assert_eq!(exits, vec![(0, None, Some(9))]);
+        assert_eq!(log(&backend, &gang, 0).matches("got TERM").count(), 1);
     }
 
     #[tokio::test]
