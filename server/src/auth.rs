@@ -46,6 +46,17 @@ pub enum AuthError {
         /// The header's name.
         header: String,
     },
+    /// An identity header whose value is not UTF-8 text: read as absent, a name in
+    /// Chinese was refused as no name, and an organisation so written was replaced by
+    /// another.
+    #[error(
+        "the identity header {header} is not UTF-8 text; the proxy must send its value \
+         as UTF-8"
+    )]
+    NotText {
+        /// The header's name.
+        header: String,
+    },
     /// More than one `Authorization` header: the request names more than one user.
     #[error("the Authorization header is given more than once; send one Bearer token")]
     TwoTokens,
@@ -135,21 +146,31 @@ impl Identity {
                         header: repeated.clone(),
                     });
                 }
-                let name = header(user_header).ok_or(AuthError::Missing {
+                // Names are the people's own (`张三`, `Acme 中国`), which a proxy sends
+                // as UTF-8 bytes: not the visible ASCII `to_str` takes.
+                let text = |name: &str| -> Result<Option<String>, AuthError> {
+                    let Some(value) = headers.get(name) else {
+                        return Ok(None);
+                    };
+                    let value =
+                        std::str::from_utf8(value.as_bytes()).map_err(|_| AuthError::NotText {
+                            header: name.to_owned(),
+                        })?;
+                    Ok(Some(value.trim().to_owned()).filter(|v| !v.is_empty()))
+                };
+                let name = text(user_header)?.ok_or(AuthError::Missing {
                     expected: "an authenticating proxy that names the user",
                 })?;
+                let org = org_header.as_deref().map(text).transpose()?.flatten();
+                let tenant_id = tenant_header.as_deref().map(text).transpose()?.flatten();
                 // They were injected empty (`X_ORG_NAME`, `X_TENANT_ID`) for a proxy that
                 // names only the user, whatever `[[users]]` said of them.
                 let known = users.iter().find(|u| u.name == name);
                 Ok(User {
-                    org: org_header
-                        .as_deref()
-                        .and_then(header)
+                    org: org
                         .or_else(|| known.map(|u| u.org.clone()))
                         .unwrap_or_default(),
-                    tenant_id: tenant_header
-                        .as_deref()
-                        .and_then(header)
+                    tenant_id: tenant_id
                         .or_else(|| known.map(|u| u.tenant_id.clone()))
                         .unwrap_or_default(),
                     name,
@@ -329,7 +350,7 @@ impl FromRequestParts<AppState> for CurrentUser {
                     detail: err.to_string(),
                     challenge: state.identity.wants_bearer().then_some("Bearer"),
                 },
-                AuthError::Repeated { .. } => ApiError::Unauthorized {
+                AuthError::Repeated { .. } | AuthError::NotText { .. } => ApiError::Unauthorized {
                     detail: err.to_string(),
                     challenge: None,
                 },
@@ -351,7 +372,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderMap;
+    use axum::http::{HeaderMap, HeaderValue};
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
@@ -409,6 +430,36 @@ mod tests {
             identity.identify(&HeaderMap::new(), Some(proxy)),
             Err(AuthError::Missing { .. })
         ));
+        // Names in UTF-8 are the proxy's as written; a value that is not UTF-8 is
+        // refused, naming its header, rather than read as no value (a user refused as
+        // unnamed, an organisation replaced by `[[users]]`' one).
+        let mut chinese = HeaderMap::new();
+        chinese.insert(
+            "x-forwarded-user",
+            HeaderValue::from_bytes("张三".as_bytes()).unwrap(),
+        );
+        chinese.insert(
+            "x-forwarded-org",
+            HeaderValue::from_bytes(" Acme 中国 ".as_bytes()).unwrap(),
+        );
+        let zhang = identity
+            .identify(&chinese, Some(proxy))
+            .expect("from the proxy");
+        assert_eq!(
+            (zhang.name.as_str(), zhang.org.as_str()),
+            ("张三", "Acme 中国")
+        );
+        let mut latin1 = headers(&[("x-forwarded-user", "carol")]);
+        latin1.insert(
+            "x-forwarded-org",
+            HeaderValue::from_bytes(b"Caf\xe9").unwrap(),
+        );
+        assert_eq!(
+            identity.identify(&latin1, Some(proxy)),
+            Err(AuthError::NotText {
+                header: "x-forwarded-org".to_owned()
+            })
+        );
         // A header the client sent and the proxy added to, rather than replaced: no
         // telling which is the proxy's, so neither is believed.
         for name in ["x-forwarded-user", "x-forwarded-org"] {
