@@ -244,10 +244,12 @@ pub(super) fn key_and_args(
     let list = |o: &[String]| o.join(", ");
     // A whole number where one is expected is refused only for being out of the
     // field's range (a `u32` past 4294967295): "expected a whole number, found the
-    // number 5000000000" would not say what is wrong with it.
+    // number 5000000000" would not say what is wrong with it. Past 2^64 the number is
+    // read as a float, written with an exponent (`1e+29`): whole, and as large.
     if let (Expected::WholeNumber | Expected::Integer, Some(Found::Number(n))) = (expected, found)
         && !n.is_empty()
-        && n.bytes().all(|b| b.is_ascii_digit())
+        && (n.bytes().all(|b| b.is_ascii_digit())
+            || (n.bytes().any(|b| b == b'e') && !n.bytes().any(|b| b == b'-')))
     {
         return ("value.invalid#too_large", vec![("found", n.clone())]);
     }
@@ -375,10 +377,23 @@ mod tests {
             issue.message(crate::Lang::Zh),
             "超出该字段的取值范围：5000000000，请填写更小的数"
         );
+        // Past 2^64 too, though read as a float.
+        for (typed, found) in [
+            ("100000000000000000000000000000", "1e+29"),
+            ("18446744073709551616", "1.8446744073709552e+19"),
+        ] {
+            let json = format!(r#"{{"compute": {{"workers": {typed}}}}}"#);
+            assert_eq!(
+                first(&json).message(crate::Lang::En),
+                format!("is too large for this field: {found}; enter a smaller number")
+            );
+        }
         // Not a whole number, or below zero: what was expected, as before.
         for (json, found) in [
             (r#"{"compute": {"workers": 2.5}}"#, "the number 2.5"),
             (r#"{"compute": {"workers": -1}}"#, "the number -1"),
+            (r#"{"compute": {"workers": 1e-7}}"#, "the number 1e-7"),
+            (r#"{"compute": {"workers": -1e30}}"#, "the number -1e+30"),
         ] {
             let said = first(json).message(crate::Lang::En);
             assert_eq!(
