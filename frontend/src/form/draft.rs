@@ -139,9 +139,9 @@ pub struct Autosave {
 }
 
 impl Autosave {
-    /// Starts following `spec`. The spec as it is now counts as a change unless it is
-    /// someone else's start (a clone): opening one must not write over the user's own
-    /// unsent draft before they change anything.
+    /// Starts following `spec`; the spec as it is now counts as a change when
+    /// `start_is_a_change`. A clone's start is someone else's spec, and a blank form's
+    /// no one's work: neither is written before the user changes something.
     pub fn follow(spec: RwSignal<TaskSpec>, start_is_a_change: bool, slot: Slot) -> Autosave {
         let this = Autosave {
             spec,

@@ -45,23 +45,21 @@ pub fn TaskForm(
     /// default it does.
     #[prop(optional)]
     email_alerts: Option<bool>,
-    /// Called once, at the user's first change of a form that started from `initial`:
-    /// from then on the saved draft is theirs, not the clone's.
-    #[prop(optional)]
-    on_edited: Option<Callback<()>>,
 ) -> impl IntoView {
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     provide_context(super::advanced::EmailAlerts(email_alerts.unwrap_or(true)));
     let revealed = initial.is_some();
     let slot = draft::Slot::here();
+    let blank = StoredValue::new(draft::blank(&catalog, &user));
+    // A saved draft that is still the blank form is no one's work: restored, it showed
+    // every required field's error to a user who had typed nothing.
     let (start, restored) = match initial {
         Some(spec) => (spec, false),
-        None => match draft::load(&slot.0) {
+        None => match draft::load(&slot.0).filter(|d| blank.with_value(|b| d != b)) {
             Some(spec) => (spec, true),
-            None => (draft::blank(&catalog, &user), false),
+            None => (blank.get_value(), false),
         },
     };
-    let blank = StoredValue::new(draft::blank(&catalog, &user));
     // A restored draft is the user's own work: only a clone's spec counts as given.
     let origin = StoredValue::new(if revealed {
         start.clone()
@@ -74,22 +72,10 @@ pub fn TaskForm(
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
-    // The draft follows every change, so a reload finds it; a clone's spec only once
-    // the user changes it.
-    let autosave = draft::Autosave::follow(cx.spec, !revealed, slot);
-    if let Some(edited) = on_edited.filter(|_| revealed) {
-        Effect::new(move |said: Option<bool>| {
-            cx.spec.track();
-            match said {
-                None => false,
-                Some(false) => {
-                    edited.run(());
-                    true
-                }
-                Some(true) => true,
-            }
-        });
-    }
+    // The draft follows every change, so a reload finds it. A restored draft is written
+    // at once (this tab's, when it came from another's); a blank form or a clone's spec
+    // only once the user changes it.
+    let autosave = draft::Autosave::follow(cx.spec, restored.get_untracked(), slot);
 
     // The failure itself, not its text: it is worded in the reader's language, and
     // again when they switch.

@@ -1,8 +1,9 @@
 //! The create page at `/new` (or `/new?clone=ID`): the form, prefilled with a copy of a
-//! task's spec when cloning; after the submit it goes to the new task's page.
+//! task's spec when cloning (or the clone's edits, kept apart from the user's draft of
+//! `/new`); after the submit it goes to the new task's page.
 
 use crate::api;
-use crate::form::TaskForm;
+use crate::form::{TaskForm, draft};
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
 
@@ -17,8 +18,20 @@ pub fn NewTaskPage(
 ) -> impl IntoView {
     let lang = crate::i18n::UiLang::use_context();
     let nav = Nav::use_context();
+    // A clone's edits are kept under a key of their own, the cloned task's: editing a
+    // clone wrote over the user's unsent draft of `/new`, unasked, and lost it. Opened
+    // again (a reload, Clone again), the clone finds its edits there.
+    let clone_slot = clone
+        .as_ref()
+        .map(|id| draft::Slot(format!("{}.clone.{id}", draft::DRAFT_KEY)));
+    let edited = clone_slot
+        .as_ref()
+        .is_some_and(|s| draft::load(&s.0).is_some());
+    if let Some(slot) = clone_slot {
+        provide_context(slot);
+    }
     let start = crate::components::load(move || {
-        let clone = clone.clone();
+        let clone = clone.clone().filter(|_| !edited);
         async move {
             match clone {
                 Some(id) => api::fetch_spec(&id).await.map(Some),
@@ -29,10 +42,6 @@ pub fn NewTaskPage(
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         nav.go(Route::Detail(view.task.id.to_string()));
     });
-    // Once a clone is edited the draft is the user's: the address becomes `/new`, so a
-    // reload restores that draft rather than the task's spec over it (which also wrote
-    // over the saved draft, losing the edits).
-    let on_edited = Callback::new(move |()| crate::nav::set_query("", false));
     view! {
         {move || match start.get() {
             None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
@@ -41,7 +50,7 @@ pub fn NewTaskPage(
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                        initial on_submitted on_edited />
+                        initial on_submitted />
                 }.into_any()
             }
             Some(Ok(None)) => {

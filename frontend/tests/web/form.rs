@@ -1194,6 +1194,28 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
     );
 }
 
+/// A blank form nobody typed in leaves no draft, and a draft that is still the blank
+/// form is not restored: coming back showed every required field's error to a user who
+/// had typed nothing, as after a failed submit.
+#[wasm_bindgen_test]
+async fn an_untouched_blank_form_comes_back_blank_and_calm() {
+    let first = mount(None, false).await;
+    sleep(frontend::form::draft::SAVE_DELAY.as_millis() as i32 + 100).await;
+    drop(first);
+    assert_eq!(storage().get_item(DRAFT_KEY).unwrap(), None);
+    // Saved by a form that was edited and put back as it started.
+    let blank = frontend::form::draft::blank(&shared::demo::catalog(), &shared::demo::user());
+    storage()
+        .set_item(DRAFT_KEY, &serde_json::to_string(&blank).unwrap())
+        .unwrap();
+    let again = mount(None, true).await;
+    assert!(again.find("[data-testid='draft-restored']").is_none());
+    assert!(
+        again.find("[aria-invalid='true']").is_none(),
+        "no finding shows before an edit"
+    );
+}
+
 /// Two forms open in two tabs each keep their own draft: a reload finds its own tab's,
 /// not the one another tab saved later, and a new tab starts from the last one saved.
 #[wasm_bindgen_test]

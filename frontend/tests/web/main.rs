@@ -43,11 +43,15 @@ async fn after_paint() {
 fn forget_drafts() {
     let window = web_sys::window().unwrap();
     for storage in [window.session_storage(), window.local_storage()] {
-        storage
-            .unwrap()
-            .unwrap()
-            .remove_item(frontend::form::draft::DRAFT_KEY)
-            .unwrap();
+        let storage = storage.unwrap().unwrap();
+        // The form's draft, and the clones' (`<key>.clone.<id>`).
+        let keys: Vec<String> = (0..storage.length().unwrap())
+            .filter_map(|i| storage.key(i).unwrap())
+            .filter(|k| k.starts_with(frontend::form::draft::DRAFT_KEY))
+            .collect();
+        for key in keys {
+            storage.remove_item(&key).unwrap();
+        }
     }
 }
 

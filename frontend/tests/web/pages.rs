@@ -1790,12 +1790,20 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
     finish(handle, &host, &address);
 }
 
-/// A clone once edited is the user's draft: the address becomes `/new`, so a reload opens
-/// the draft with the edits, not the task's spec again over it (which lost them).
+/// A clone once edited keeps its edits under a key of its own: a reload of its address
+/// opens them, not the task's spec again over them (which lost them), and the user's
+/// unsent draft of `/new` stays as it was (editing a clone wrote over it, unasked).
 #[wasm_bindgen_test]
-async fn an_edited_clone_reloads_as_the_users_draft() {
+async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
+    use frontend::form::draft::DRAFT_KEY;
     let address = fresh_page();
+    let mut own = shared::demo::pytorch();
+    own.basic.name_prefix = "half-done".into();
+    let own = serde_json::to_string(&own).unwrap();
     let (host, handle) = mount_clone_page("src-12345").await;
+    // The user's own draft, saved before they cloned.
+    let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    local.set_item(DRAFT_KEY, &own).unwrap();
     let mut spec = shared::demo::pytorch();
     spec.basic.name_prefix = "source".into();
     answer_fetch("src-12345", &serde_json::to_string(&spec).unwrap());
@@ -1808,27 +1816,37 @@ async fn an_edited_clone_reloads_as_the_users_draft() {
         prefix().is_some_and(|p| p.value() == "source")
     })
     .await;
-    // Opened, not yet edited: still the clone's address.
-    assert_eq!(frontend::nav::current_query(), "clone=src-12345");
     let input = prefix().unwrap();
     input.set_value("my-edit");
     input
         .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
     leptos::task::tick().await;
-    assert_eq!(frontend::nav::current_query(), "");
-    // A reload: the page goes (the draft is written as it does), and `/new` opens again.
+    assert_eq!(frontend::nav::current_query(), "clone=src-12345");
+    // A reload: the page goes (the clone's edits are written as it does), and the
+    // clone's address opens them, without asking the server for the task again.
     release_fetches();
     drop(handle);
+    hold_fetches();
     let again = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
         view! { <frontend::Page session=demo_session() /> }.into_any()
     });
-    until("the draft", || {
+    until("the clone's edits", || {
         prefix().is_some_and(|p| p.value() == "my-edit")
     })
     .await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("src-12345")),
+        "{:?}",
+        held_fetches()
+    );
+    assert_eq!(
+        local.get_item(DRAFT_KEY).unwrap().as_deref(),
+        Some(own.as_str())
+    );
+    release_fetches();
     finish(again, &host, &address);
 }
 
