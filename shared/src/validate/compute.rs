@@ -20,17 +20,19 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     };
     let errors_before = errors(report);
 
-    let Some(kind) = compute.kind else {
-        report.push(at(field_key!(Compute: kind)), IssueCode::ValueRequired);
-        specs(cx, report, None);
-        return None;
-    };
+    // Whatever the kind, or before one is chosen: a count typed first was said nothing
+    // until then.
     if compute.workers > MAX_WORKERS {
         report.push(
             at(field_key!(Compute: workers)),
             IssueCode::WorkersOutOfRange { max: MAX_WORKERS },
         );
     }
+    let Some(kind) = compute.kind else {
+        report.push(at(field_key!(Compute: kind)), IssueCode::ValueRequired);
+        specs(cx, report, None);
+        return None;
+    };
     // Reserved with idle accepted may leave the level open: any idle capacity will do.
     if kind == ResourceKind::Idle {
         if compute.idle_stability.is_none() {
@@ -69,9 +71,8 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
                 }
                 Some(_) => {}
             },
-            None if kind == ResourceKind::Reserved => {
-                report.push(at(field_key!(Compute: pool)), IssueCode::ValueRequired)
-            }
+            // A cluster with no pool of the kind says so at the kind, reserved too: "the
+            // pool is required" beside an empty choice was a dead end.
             None if cluster.default_pool_for(kind).is_none() => {
                 let code = if kind == ResourceKind::Spot {
                     IssueCode::SpotUnavailable
@@ -79,6 +80,9 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
                     IssueCode::PoolNoneForKind
                 };
                 report.push(at(field_key!(Compute: kind)), code);
+            }
+            None if kind == ResourceKind::Reserved => {
+                report.push(at(field_key!(Compute: pool)), IssueCode::ValueRequired)
             }
             None => {}
         }
@@ -556,6 +560,82 @@ mod availability_tests {
         assert!(
             matches!(&said[..], [(IssueCode::PoolAvailabilityExceeded { idle: false, .. }, en, _)] if en.contains("the pool has")),
             "{said:?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use crate::IssueCode;
+    use crate::task::{ResourceKind, TaskSpec};
+
+    /// The findings of `spec` on the demo catalog, as (path, code).
+    fn found(spec: &TaskSpec) -> Vec<(String, IssueCode)> {
+        crate::validate(
+            spec,
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        )
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.code.clone()))
+        .collect()
+    }
+
+    /// SPEC.md section 3: a kind with nothing to offer says so and what to switch. The
+    /// demo's sh-b has one pool, for on-demand and spot: reserved capacity there was
+    /// "the pool is required", beside a pool list with nothing in it.
+    #[test]
+    fn reserved_capacity_on_a_cluster_without_a_reserved_pool_says_so_at_the_kind() {
+        let spec = crate::demo::pytorch().with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-b".into();
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = None;
+            s.compute.specs = vec!["l40s-1g".into()];
+        });
+        let found = found(&spec);
+        assert!(
+            found.contains(&("compute.kind".into(), IssueCode::PoolNoneForKind)),
+            "{found:?}"
+        );
+        assert!(
+            !found.iter().any(|(path, _)| path == "compute.pool"),
+            "{found:?}"
+        );
+        // Where the cluster has one, the pool is still the user's to choose.
+        let sh_a = crate::demo::pytorch().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = None;
+        });
+        let found = self::found(&sh_a);
+        assert!(
+            found.contains(&("compute.pool".into(), IssueCode::ValueRequired)),
+            "{found:?}"
+        );
+        assert!(
+            !found.iter().any(|(_, c)| *c == IssueCode::PoolNoneForKind),
+            "{found:?}"
+        );
+    }
+
+    /// A worker count past the limit is said before a kind is chosen, as after.
+    #[test]
+    fn too_many_workers_are_said_before_a_kind_is_chosen() {
+        let spec = crate::demo::pytorch().with(|s| {
+            s.compute.kind = None;
+            s.compute.workers = 2000;
+        });
+        let found = found(&spec);
+        assert!(
+            found.contains(&(
+                "compute.workers".into(),
+                IssueCode::WorkersOutOfRange {
+                    max: super::MAX_WORKERS
+                }
+            )),
+            "{found:?}"
         );
     }
 }
