@@ -69,13 +69,17 @@ impl Showing<'_> {
         if !self.reveal && !self.touched.iter().any(|t| is_within(t, path)) {
             return Vec::new();
         }
-        if under {
+        let mut found: Vec<Issue> = if under {
             within(self.located, path)
                 .flat_map(|(_, issues)| issues.iter().cloned())
                 .collect()
         } else {
             self.located.get(path).cloned().unwrap_or_default()
-        }
+        };
+        // Errors first, as the summary lists them: a runtime env's warning about an
+        // unknown key stood above the errors that block the submit.
+        found.sort_by_key(|i| i.severity);
+        found
     }
 }
 

@@ -527,6 +527,27 @@ async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].contains("env_vars.A: "), "{lines:?}");
     assert!(lines[1].contains("env_vars.B: "), "{lines:?}");
+    // Errors first, as in the summary: Ray's unknown key (a warning, at the box) was
+    // listed above the errors beneath it that block the submit.
+    form.type_in("ray.runtime_env", "foo: 1\nenv_vars:\n  A: 1\n")
+        .await;
+    let severities: Vec<String> = form
+        .find("#f-ray-runtime_env-msgs")
+        .expect("the box's findings")
+        .query_selector_all("li")
+        .map(|all| {
+            (0..all.length())
+                .filter_map(|i| all.item(i))
+                .filter_map(|li| {
+                    li.unchecked_into::<web_sys::Element>()
+                        .get_attribute("class")
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(severities.len(), 2, "{severities:?}");
+    assert!(severities[0].contains("error"), "{severities:?}");
+    assert!(severities[1].contains("warning"), "{severities:?}");
     // A finding about the box as a whole names nothing more.
     form.type_in("ray.runtime_env", "pip: [a\n").await;
     let whole = form.find("#f-ray-runtime_env-msgs li").expect("a finding");
