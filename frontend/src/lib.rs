@@ -134,24 +134,34 @@ pub fn Page(
     let route = Memo::new(move |_| nav.route());
     move || match route.get() {
         Route::List => {
+            pages::title_page(|lang| Some(lang.text("ui.list.title")));
             view! { <pages::task_list::TaskListPage session=session.clone() /> }.into_any()
         }
         Route::New { clone } => {
+            pages::title_page(|lang| Some(lang.text("ui.form.title")));
             view! { <pages::task_new::NewTaskPage session=session.clone() clone /> }.into_any()
         }
         Route::Detail(id) => {
+            let name = id.clone();
+            pages::title_page(move |lang| {
+                Some(lang.text_with("ui.detail.title", &[("name", name.clone())]))
+            });
             view! { <pages::task_detail::TaskDetailPage id session=session.clone() /> }.into_any()
         }
+        // Titled by the page once the task is read: its name is not in the address.
         Route::Shared(token) => {
             let groups = session.catalog.project_groups.clone();
             view! { <pages::shared_view::SharedTaskPage token groups /> }.into_any()
         }
-        Route::NotFound(path) => view! {
+        Route::NotFound(path) => {
+            pages::title_page(|_| None);
+            view! {
             <p class="banner error" role="alert" data-testid="not-found">
                 {move || lang.text_with("ui.app.not_found", &[("path", path.clone())])}
             </p>
+            }
+            .into_any()
         }
-        .into_any(),
     }
 }
 

@@ -166,6 +166,21 @@ pub fn ErrorBanner(
     }
 }
 
+/// Titles the browser's tab after the page, in the reader's language (`Task x — Berth`):
+/// every page was "Berth", so tabs, the history and a screen reader's window name could
+/// not tell them apart.
+pub fn title_page(heading: impl Fn(&UiLang) -> Option<String> + Send + Sync + 'static) {
+    let lang = UiLang::use_context();
+    Effect::new(move |_| {
+        let brand = lang.text("ui.app.brand");
+        let title = match heading(&lang) {
+            Some(heading) => format!("{heading} — {brand}"),
+            None => brand,
+        };
+        document().set_title(&title);
+    });
+}
+
 /// A project group as people know it: its name from the catalog, else its id (a group
 /// since removed, or a page shown without the catalog).
 pub fn group_name(groups: &[shared::catalog::ProjectGroup], id: &str) -> String {

@@ -60,6 +60,10 @@ pub fn SharedTask(
     let history = view.task.history.clone();
     let zone = view.task.spec.basic.time_zone.clone();
     let view = Signal::stored(view);
+    let titled = name.clone();
+    super::title_page(move |lang| {
+        Some(lang.text_with("ui.shared.title", &[("name", titled.clone())]))
+    });
     view! {
         <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
         <p class="banner info" role="note" data-testid="read-only">{crate::i18n::tr("ui.shared.read_only")}</p>

@@ -877,6 +877,10 @@ async fn the_shared_view_is_read_only() {
             .unwrap(),
         "Shared task t-00003 (read-only)"
     );
+    assert_eq!(
+        web_sys::window().unwrap().document().unwrap().title(),
+        "Shared task t-00003 (read-only) — Berth"
+    );
     assert!(
         host.query_selector("[data-testid^='action-']")
             .unwrap()
@@ -4215,4 +4219,43 @@ async fn a_refresh_that_moves_the_rows_keeps_each_on_its_task() {
         ["Failed", "Running", "Running", "Running", "Queued"]
     );
     assert_eq!(all_text(&host, "tr[data-id='c-00003'] .phase"), ["Failed"]);
+}
+
+/// Each page titles the browser's tab after itself, in the reader's language: every page
+/// was "Berth", so tabs, the history and a screen reader's window name could not tell
+/// them apart.
+#[wasm_bindgen_test]
+async fn each_page_titles_the_tab_in_the_readers_language() {
+    let address = fresh_page();
+    hold_fetches();
+    let host = crate::new_host();
+    let handles = std::rc::Rc::new(std::cell::Cell::new(None::<(UiLang, Nav)>));
+    let kept = std::rc::Rc::clone(&handles);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let lang = UiLang::provide();
+        lang.set(Lang::En);
+        let nav = Nav::provide();
+        nav.go(Route::List);
+        kept.set(Some((lang, nav)));
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    let (lang, nav) = handles.get().expect("mounted");
+    let title = || web_sys::window().unwrap().document().unwrap().title();
+    leptos::task::tick().await;
+    assert_eq!(title(), "Training tasks — Berth");
+    nav.go(Route::Detail("t-42".into()));
+    leptos::task::tick().await;
+    assert_eq!(title(), "Task t-42 — Berth");
+    lang.set(Lang::Zh);
+    leptos::task::tick().await;
+    assert!(
+        title().contains("t-42") && title() != "Task t-42 — Berth",
+        "{}",
+        title()
+    );
+    nav.go(Route::New { clone: None });
+    leptos::task::tick().await;
+    assert_eq!(title(), "创建训练任务 — Berth");
+    lang.set(Lang::En);
+    finish(handle, &host, &address);
 }
