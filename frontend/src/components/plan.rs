@@ -341,6 +341,9 @@ pub fn PlanView(
                             rows.sort_by_key(|(index, _, _)| *index);
                             rows.into_iter().map(|(index, c, spec)| {
                                 let is_used = used == Some(index);
+                                // The spec it waits for, marked as the verdict is: green
+                                // read as "fine" beside "will queue".
+                                let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
                                 let said = match &c {
                                     Some(c) => verdict(c, used, l),
                                     None => text(l, "ui.form.plan.verdict.unusable", &[("pool", plan.pool.clone())]),
@@ -357,7 +360,7 @@ pub fn PlanView(
                                     }
                                 });
                                 view! {
-                                    <li class="verdict" class:used=is_used data-spec=spec.clone()
+                                    <li class="verdict" class:used=is_used class:queued=queued data-spec=spec.clone()
                                         aria-current=is_used.then_some("true")>
                                         // The rank the spec list numbers its rows with, so a
                                         // verdict finds its row.

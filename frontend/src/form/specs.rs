@@ -39,6 +39,14 @@ fn move_row(cx: FormCx, from: usize, to: usize, moved: RwSignal<String>) {
 pub fn SpecsEditor() -> impl IntoView {
     let cx = FormCx::use_context();
     let len = cx.watch(move |s| s.compute.specs.len());
+    // The spec the task would use is one it waits for: marked as the verdict is, not in
+    // the green of a start.
+    let queues = Memo::new(move |_| {
+        cx.plan.with(|p| {
+            p.as_ref()
+                .is_some_and(|p| matches!(p.outcome, shared::quota::Outcome::Queue { .. }))
+        })
+    });
     // One list for every row, recomputed only when it changes.
     let offered = spec_options(cx, false);
     let findings = cx.findings_at(PATH, false);
@@ -118,7 +126,8 @@ pub fn SpecsEditor() -> impl IntoView {
                         move || shared::messages::text(cx.lang(), key, &[("rank", (i + 1).to_string())])
                     };
                     view! {
-                        <li class="row" class:used=used data-row=row.clone() draggable="true"
+                        <li class="row" class:used=used class:queued=move || used() && queues.get()
+                            data-row=row.clone() draggable="true"
                             class:dragging=move || dragged.get() == Some(i)
                             class:drop-above=move || lands(i) == Some(false)
                             class:drop-below=move || lands(i) == Some(true)

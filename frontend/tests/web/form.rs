@@ -1120,6 +1120,32 @@ async fn the_plan_panel_follows_the_compute_section() {
     assert_eq!(gpus(), "Quota for a100-1g: needs 1 GPU; 32 left");
 }
 
+/// The spec a waiting task would use is marked as its verdict is, in the colour of a
+/// wait: green "(would be used)" beside "will queue" read as "fine" (explorer).
+#[wasm_bindgen_test]
+async fn the_spec_a_task_waits_for_is_not_marked_as_a_start() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert!(form.find(".verdict.used").is_some());
+    assert!(form.find(".verdict.used.queued").is_none());
+    assert!(form.find(".spec-list li.used.queued").is_none());
+    // Idle capacity now holds one of the three replicas of 8 units.
+    let idle = shared::demo::pytorch().with(|s| {
+        s.compute.kind = Some(shared::vocab::ResourceKind::Idle);
+        s.compute.idle_stability = Some(shared::vocab::IdleStability::Low);
+        s.compute.pool = None;
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.units_per_node = 8;
+        s.compute.workers = 2;
+    });
+    let form = mount(Some(idle), false).await;
+    let outcome = form.text("outcome");
+    assert!(outcome.contains("queue"), "{outcome}");
+    assert!(form.find(".verdict.used.queued").is_some());
+    assert!(form.find(".spec-list li.used.queued").is_some());
+}
+
 #[wasm_bindgen_test]
 async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
     let spec = shared::demo::pytorch();
