@@ -134,6 +134,8 @@ pub struct Autosave {
     key: StoredValue<String>,
     /// A change not yet written.
     dirty: StoredValue<bool>,
+    /// The next change is the form put back where it started ([`Autosave::restart`]).
+    quiet: StoredValue<bool>,
     /// The pending write, if any.
     timer: StoredValue<Option<TimeoutHandle>>,
 }
@@ -147,11 +149,15 @@ impl Autosave {
             spec,
             key: StoredValue::new(slot.0),
             dirty: StoredValue::new(false),
+            quiet: StoredValue::new(false),
             timer: StoredValue::new(None),
         };
         Effect::new(move |ran: Option<()>| {
             spec.track();
             if ran.is_none() && !start_is_a_change {
+                return;
+            }
+            if this.quiet.try_update_value(|q| std::mem::take(q)) == Some(true) {
                 return;
             }
             this.dirty.set_value(true);
@@ -200,6 +206,14 @@ impl Autosave {
         if let Some(key) = self.key.try_get_value() {
             clear(&key);
         }
+    }
+
+    /// Forgets the draft, and the change the form makes next: the form put back where it
+    /// started (Start over, a clone from the task's spec again) is no one's work, and
+    /// written, it came back as a restored draft. Called before that change.
+    pub fn restart(&self) {
+        self.forget();
+        self.quiet.try_set_value(true);
     }
 
     fn cancel(&self) {

@@ -45,6 +45,11 @@ pub fn TaskForm(
     /// default it does.
     #[prop(optional)]
     email_alerts: Option<bool>,
+    /// With `initial` (a clone's spec): the draft saved under this form's storage key,
+    /// when there is one (the clone's edits), is restored instead, and the form offers
+    /// to start again from `initial`.
+    #[prop(optional)]
+    resume: bool,
 ) -> impl IntoView {
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     provide_context(super::advanced::EmailAlerts(email_alerts.unwrap_or(true)));
@@ -53,19 +58,17 @@ pub fn TaskForm(
     let blank = StoredValue::new(draft::blank(&catalog, &user));
     // A saved draft that is still the blank form is no one's work: restored, it showed
     // every required field's error to a user who had typed nothing.
-    let (start, restored) = match initial {
-        Some(spec) => (spec, false),
-        None => match draft::load(&slot.0).filter(|d| blank.with_value(|b| d != b)) {
-            Some(spec) => (spec, true),
-            None => (blank.get_value(), false),
-        },
-    };
+    let saved = (initial.is_none() || resume)
+        .then(|| draft::load(&slot.0))
+        .flatten()
+        .filter(|d| blank.with_value(|b| d != b));
     // A restored draft is the user's own work: only a clone's spec counts as given.
-    let origin = StoredValue::new(if revealed {
-        start.clone()
-    } else {
-        blank.get_value()
-    });
+    let origin = StoredValue::new(initial.clone().unwrap_or_else(|| blank.get_value()));
+    let (start, restored) = match (saved, initial) {
+        (Some(spec), _) => (spec, true),
+        (None, Some(spec)) => (spec, false),
+        (None, None) => (blank.get_value(), false),
+    };
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
     let refresh_usage = follow_usage(usage);
@@ -177,13 +180,22 @@ pub fn TaskForm(
     };
     let start_over = move |_| {
         back_to_start();
-        autosave.forget();
+        autosave.restart();
         cx.server.set(None);
         cx.reveal.set(false);
         cx.spec.set(blank.get_value());
         origin.set_value(blank.get_value());
         cx.reset_unparsed();
         restored.set(false);
+    };
+    let afresh = move |_| {
+        autosave.restart();
+        cx.server.set(None);
+        cx.spec.set(origin.get_value());
+        cx.reset_unparsed();
+        restored.set(false);
+        // The button goes with the note: the focus goes to the form's first control.
+        crate::components::refocus_if_lost(this_form(), &["select", "input"]);
     };
     let is_ray = cx.watch(TaskSpec::is_ray);
     let has_type = cx.watch(move |s| s.task_type().is_some());
@@ -203,8 +215,20 @@ pub fn TaskForm(
     view! {
         <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
             <h1>{move || cx.text("ui.form.title")}</h1>
-            {move || restored.get().then(|| view! {
-                <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
+            {move || restored.get().then(|| if resume && revealed {
+                // A clone's edits: the way back to the task's own spec, which opening the
+                // clone again no longer gives.
+                view! {
+                    <p class="banner info" role="status" data-testid="draft-restored">
+                        {move || cx.text("ui.form.clone_restored")}
+                        " "
+                        <button type="button" data-testid="clone-afresh" on:click=afresh>{move || cx.text("ui.form.clone_afresh")}</button>
+                    </p>
+                }.into_any()
+            } else {
+                view! {
+                    <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
+                }.into_any()
             })}
             // The spec's own version has no control: a clone or import of another
             // version says so here, above every section.

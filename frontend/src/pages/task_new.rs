@@ -20,18 +20,16 @@ pub fn NewTaskPage(
     let nav = Nav::use_context();
     // A clone's edits are kept under a key of their own, the cloned task's: editing a
     // clone wrote over the user's unsent draft of `/new`, unasked, and lost it. Opened
-    // again (a reload, Clone again), the clone finds its edits there.
+    // again (a reload, Clone again), the clone finds its edits there, with a way back to
+    // the task's spec (which is fetched for it).
     let clone_slot = clone
         .as_ref()
         .map(|id| draft::Slot(format!("{}.clone.{id}", draft::DRAFT_KEY)));
-    let edited = clone_slot
-        .as_ref()
-        .is_some_and(|s| draft::load(&s.0).is_some());
     if let Some(slot) = clone_slot {
         provide_context(slot);
     }
     let start = crate::components::load(move || {
-        let clone = clone.clone().filter(|_| !edited);
+        let clone = clone.clone();
         async move {
             match clone {
                 Some(id) => api::fetch_spec(&id).await.map(Some),
@@ -50,7 +48,7 @@ pub fn NewTaskPage(
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                        initial on_submitted />
+                        initial on_submitted resume=true />
                 }.into_any()
             }
             Some(Ok(None)) => {

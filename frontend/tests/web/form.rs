@@ -1239,6 +1239,13 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
         second.find("[data-testid='draft-restored']").is_none(),
         "a fresh start is not a restored draft"
     );
+    // The cleared form is no draft to keep; the next change is.
+    sleep(frontend::form::draft::SAVE_DELAY.as_millis() as i32 + 100).await;
+    assert_eq!(storage().get_item(DRAFT_KEY).unwrap(), None);
+    second.type_in("basic.name_prefix", "after-over").await;
+    sleep(frontend::form::draft::SAVE_DELAY.as_millis() as i32 + 100).await;
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("after-over"), "{saved}");
 }
 
 /// A blank form nobody typed in leaves no draft, and a draft that is still the blank

@@ -1828,7 +1828,7 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
     leptos::task::tick().await;
     assert_eq!(frontend::nav::current_query(), "clone=src-12345");
     // A reload: the page goes (the clone's edits are written as it does), and the
-    // clone's address opens them, without asking the server for the task again.
+    // clone's address opens them.
     release_fetches();
     drop(handle);
     hold_fetches();
@@ -1837,15 +1837,37 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
         Nav::provide();
         view! { <frontend::Page session=demo_session() /> }.into_any()
     });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("src-12345"))
+    })
+    .await;
+    answer_fetch("src-12345", &serde_json::to_string(&spec).unwrap());
     until("the clone's edits", || {
         prefix().is_some_and(|p| p.value() == "my-edit")
     })
     .await;
-    assert!(
-        !held_fetches().iter().any(|u| u.contains("src-12345")),
-        "{:?}",
-        held_fetches()
+    assert_eq!(
+        local.get_item(DRAFT_KEY).unwrap().as_deref(),
+        Some(own.as_str())
     );
+    // With the way back to the task's own spec, which opening the clone no longer gives.
+    let clone_key = format!("{DRAFT_KEY}.clone.src-12345");
+    assert!(local.get_item(&clone_key).unwrap().is_some());
+    until_found(&host, "the way back", "[data-testid='clone-afresh']").await;
+    find(&host, "[data-testid='clone-afresh']").click();
+    until("the task's spec again", || {
+        prefix().is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='draft-restored']")
+            .unwrap()
+            .is_none()
+    );
+    // Nor written again once the save delay is past: opened again, the clone would say
+    // its edits were restored.
+    sleep(frontend::form::draft::SAVE_DELAY.as_millis() as i32 + 100).await;
+    assert_eq!(local.get_item(&clone_key).unwrap(), None);
     assert_eq!(
         local.get_item(DRAFT_KEY).unwrap().as_deref(),
         Some(own.as_str())

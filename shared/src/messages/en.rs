@@ -1445,7 +1445,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "This server sends no email (no mail relay is set up): the alert would be recorded among the task's events, not sent. Use a webhook, or ask the administrator for a relay.",
     ),
     ("ui.form.choose", "Choose…"),
+    ("ui.form.clone_afresh", "Start again from the task's spec"),
     ("ui.form.clone_failed.blank", "Open the create form instead"),
+    (
+        "ui.form.clone_restored",
+        "Your unsent edits of this clone were restored.",
+    ),
     ("ui.form.count.errors", "{count} errors"),
     ("ui.form.count.errors_one", "1 error"),
     ("ui.form.count.hints", "{count} hints"),
