@@ -157,7 +157,7 @@ impl Autosave {
             if ran.is_none() && !start_is_a_change {
                 return;
             }
-            if this.quiet.try_update_value(|q| std::mem::take(q)) == Some(true) {
+            if this.quiet.try_update_value(std::mem::take) == Some(true) {
                 return;
             }
             this.dirty.set_value(true);
