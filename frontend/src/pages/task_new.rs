@@ -25,9 +25,9 @@ pub fn NewTaskPage(
     let clone_slot = clone
         .as_ref()
         .map(|id| draft::Slot(format!("{}.clone.{id}", draft::DRAFT_KEY)));
-    if let Some(slot) = clone_slot {
-        provide_context(slot);
-    }
+    // Provided for `/new` too: the page before (a clone's) left its key in context, and
+    // the top bar's Create task showed the clone's edits at `/new`, and wrote them there.
+    provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
     let start = crate::components::load(move || {
         let clone = clone.clone();
         async move {

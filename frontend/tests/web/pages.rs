@@ -4281,3 +4281,67 @@ async fn each_page_titles_the_tab_in_the_readers_language() {
     lang.set(Lang::En);
     finish(handle, &host, &address);
 }
+
+/// The top bar's Create task, from a clone, opens the user's own draft: the clone's
+/// storage key stayed in context, and the clone's edits showed (and were written) at
+/// `/new`.
+#[wasm_bindgen_test]
+async fn create_task_from_a_clone_opens_the_users_own_draft() {
+    use frontend::form::draft::DRAFT_KEY;
+    let address = fresh_page();
+    crate::forget_drafts();
+    let mut own = shared::demo::pytorch();
+    own.basic.name_prefix = "half-done".into();
+    let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    local
+        .set_item(DRAFT_KEY, &serde_json::to_string(&own).unwrap())
+        .unwrap();
+    hold_fetches();
+    let host = crate::new_host();
+    let kept = std::rc::Rc::new(std::cell::Cell::new(None::<Nav>));
+    let handles = std::rc::Rc::clone(&kept);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        let nav = Nav::provide();
+        nav.go(Route::New {
+            clone: Some("src-777".into()),
+        });
+        handles.set(Some(nav));
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    let nav = kept.get().expect("mounted");
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("src-777"))
+    })
+    .await;
+    let mut spec = shared::demo::pytorch();
+    spec.basic.name_prefix = "source".into();
+    answer_fetch("src-777", &serde_json::to_string(&spec).unwrap());
+    let prefix = || -> Option<web_sys::HtmlInputElement> {
+        host.query_selector("[name='basic.name_prefix']")
+            .unwrap()
+            .map(|e| e.unchecked_into())
+    };
+    until("the cloned form", || {
+        prefix().is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    let input = prefix().unwrap();
+    input.set_value("my-edit");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    nav.go(Route::New { clone: None });
+    until("the user's own draft", || {
+        prefix().is_some_and(|p| p.value() == "half-done")
+    })
+    .await;
+    release_fetches();
+    finish(handle, &host, &address);
+    let saved = local
+        .get_item(DRAFT_KEY)
+        .unwrap()
+        .expect("the user's draft");
+    assert!(saved.contains("half-done"), "{saved}");
+}
