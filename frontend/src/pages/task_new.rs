@@ -25,6 +25,10 @@ pub fn NewTaskPage(
     let clone_slot = clone
         .as_ref()
         .map(|id| draft::Slot(format!("{}.clone.{id}", draft::DRAFT_KEY)));
+    // Edits of a clone whose task can no longer be read (deleted since) are still shown.
+    let edits_kept = clone_slot
+        .as_ref()
+        .is_some_and(|slot| draft::load(&slot.0).is_some());
     // Provided for `/new` too: the page before (a clone's) left its key in context, and
     // the top bar's Create task showed the clone's edits at `/new`, and wrote them there.
     provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
@@ -40,6 +44,14 @@ pub fn NewTaskPage(
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         nav.go(Route::Detail(view.task.id.to_string()));
     });
+    let plain = move |session: shared::api::CatalogResponse| {
+        view! {
+            <TaskForm catalog=session.catalog usage=session.usage user=session.user
+                ray_clusters=session.ray_clusters email_alerts=session.email_alerts
+                on_submitted />
+        }
+        .into_any()
+    };
     view! {
         {move || match start.get() {
             None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
@@ -51,14 +63,10 @@ pub fn NewTaskPage(
                         initial on_submitted resume=true />
                 }.into_any()
             }
-            Some(Ok(None)) => {
-                let session = session.clone();
-                view! {
-                    <TaskForm catalog=session.catalog usage=session.usage user=session.user
-                        ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                        on_submitted />
-                }.into_any()
-            }
+            // The user's draft; or the edits kept of a clone whose task can no longer be
+            // read (deleted since), which are still theirs to send.
+            Some(Ok(None)) => plain(session.clone()),
+            Some(Err(_)) if edits_kept => plain(session.clone()),
             // The task may be gone or not visible: the way on is the create form (blank, or
             // the user's draft).
             Some(Err(err)) => view! {

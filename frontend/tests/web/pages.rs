@@ -4345,3 +4345,52 @@ async fn create_task_from_a_clone_opens_the_users_own_draft() {
         .expect("the user's draft");
     assert!(saved.contains("half-done"), "{saved}");
 }
+
+/// The edits kept of a clone whose task can no longer be read (deleted since) still
+/// open: they are the user's to send, not the task's.
+#[wasm_bindgen_test]
+async fn a_clones_kept_edits_open_though_its_task_is_gone() {
+    use frontend::form::draft::DRAFT_KEY;
+    let address = fresh_page();
+    crate::forget_drafts();
+    let mut edits = shared::demo::pytorch();
+    edits.basic.name_prefix = "kept-edit".into();
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .set_item(
+            &format!("{DRAFT_KEY}.clone.gone-777"),
+            &serde_json::to_string(&edits).unwrap(),
+        )
+        .unwrap();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide().go(Route::New {
+            clone: Some("gone-777".into()),
+        });
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("gone-777"))
+    })
+    .await;
+    fail_fetch("gone-777");
+    until("the kept edits", || {
+        host.query_selector("[name='basic.name_prefix']")
+            .unwrap()
+            .is_some_and(|e| e.unchecked_into::<web_sys::HtmlInputElement>().value() == "kept-edit")
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='clone-failed']")
+            .unwrap()
+            .is_none()
+    );
+    release_fetches();
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
