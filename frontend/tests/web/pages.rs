@@ -1744,20 +1744,37 @@ async fn mount_clone_page(
 ) {
     crate::forget_drafts();
     hold_fetches();
-    let host = crate::new_host();
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        let nav = Nav::provide();
-        nav.go(Route::New {
-            clone: Some(id.into()),
-        });
-        view! { <frontend::Page session=demo_session() /> }.into_any()
+    let (host, handle, _) = mount_page_at(Route::New {
+        clone: Some(id.into()),
     });
     until("the clone's request", || {
         held_fetches().iter().any(|u| u.contains(id))
     })
     .await;
     (host, handle)
+}
+
+/// The console's pages mounted at `route`, in English, with the page's language and
+/// navigation to move on with.
+fn mount_page_at(
+    route: Route,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+    (UiLang, Nav),
+) {
+    let host = crate::new_host();
+    let kept = std::rc::Rc::new(std::cell::Cell::new(None::<(UiLang, Nav)>));
+    let handles = std::rc::Rc::clone(&kept);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let lang = UiLang::provide();
+        lang.set(Lang::En);
+        let nav = Nav::provide();
+        nav.go(route.clone());
+        handles.set(Some((lang, nav)));
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    (host, handle, kept.get().expect("mounted"))
 }
 
 /// A clone of a task that cannot be read (gone, not visible, no connection) says why and
@@ -4250,18 +4267,7 @@ async fn a_refresh_that_moves_the_rows_keeps_each_on_its_task() {
 async fn each_page_titles_the_tab_in_the_readers_language() {
     let address = fresh_page();
     hold_fetches();
-    let host = crate::new_host();
-    let handles = std::rc::Rc::new(std::cell::Cell::new(None::<(UiLang, Nav)>));
-    let kept = std::rc::Rc::clone(&handles);
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        let lang = UiLang::provide();
-        lang.set(Lang::En);
-        let nav = Nav::provide();
-        nav.go(Route::List);
-        kept.set(Some((lang, nav)));
-        view! { <frontend::Page session=demo_session() /> }.into_any()
-    });
-    let (lang, nav) = handles.get().expect("mounted");
+    let (host, handle, (lang, nav)) = mount_page_at(Route::List);
     let title = || web_sys::window().unwrap().document().unwrap().title();
     leptos::task::tick().await;
     assert_eq!(title(), "Training tasks — Berth");
@@ -4297,19 +4303,9 @@ async fn create_task_from_a_clone_opens_the_users_own_draft() {
         .set_item(DRAFT_KEY, &serde_json::to_string(&own).unwrap())
         .unwrap();
     hold_fetches();
-    let host = crate::new_host();
-    let kept = std::rc::Rc::new(std::cell::Cell::new(None::<Nav>));
-    let handles = std::rc::Rc::clone(&kept);
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        let nav = Nav::provide();
-        nav.go(Route::New {
-            clone: Some("src-777".into()),
-        });
-        handles.set(Some(nav));
-        view! { <frontend::Page session=demo_session() /> }.into_any()
+    let (host, handle, (_, nav)) = mount_page_at(Route::New {
+        clone: Some("src-777".into()),
     });
-    let nav = kept.get().expect("mounted");
     until("the clone's request", || {
         held_fetches().iter().any(|u| u.contains("src-777"))
     })
@@ -4366,13 +4362,8 @@ async fn a_clones_kept_edits_open_though_its_task_is_gone() {
         )
         .unwrap();
     hold_fetches();
-    let host = crate::new_host();
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        Nav::provide().go(Route::New {
-            clone: Some("gone-777".into()),
-        });
-        view! { <frontend::Page session=demo_session() /> }.into_any()
+    let (host, handle, _) = mount_page_at(Route::New {
+        clone: Some("gone-777".into()),
     });
     until("the clone's request", || {
         held_fetches().iter().any(|u| u.contains("gone-777"))
