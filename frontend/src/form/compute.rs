@@ -56,6 +56,12 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
                     .collect()
             });
         };
+        // A kind no pool of the cluster serves (reserved on one without a reserved pool)
+        // runs none of its specs: the kind's finding says what to switch. Offered, they
+        // read as choices that could work.
+        if offer.with(|(kind, _, _)| kind.is_some_and(|k| cluster.default_pool_for(k).is_none())) {
+            return Vec::new();
+        }
         let instance_type = offer.with(|(_, _, t)| *t);
         let typed =
             |s: &&shared::catalog::InstanceSpec| any_type || s.instance_type == instance_type;

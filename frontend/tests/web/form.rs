@@ -827,6 +827,11 @@ async fn an_empty_spec_offer_says_what_to_change() {
     );
     form.choose("compute.instance_type", "gpu").await;
     assert!(!none());
+    // Nor does a kind no pool of the cluster serves offer specs: sh-b has no reserved
+    // pool, and its L40S specs read as choices that could work.
+    form.choose("compute.kind", "reserved").await;
+    leptos::task::tick().await;
+    assert!(none());
 }
 
 #[wasm_bindgen_test]
