@@ -50,6 +50,10 @@ pub fn TaskForm(
     /// to start again from `initial`.
     #[prop(optional)]
     resume: bool,
+    /// The task `initial` is a copy of, said under the title: the form alone did not say
+    /// the page was a clone, nor of which task.
+    #[prop(default = None)]
+    copy_of: Option<String>,
 ) -> impl IntoView {
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     provide_context(super::advanced::EmailAlerts(email_alerts.unwrap_or(true)));
@@ -215,6 +219,11 @@ pub fn TaskForm(
     view! {
         <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
             <h1>{move || cx.text("ui.form.title")}</h1>
+            {copy_of.map(|id| view! {
+                <p class="help" data-testid="copy-of">
+                    {move || shared::messages::text(cx.lang(), "ui.form.copy_of", &[("id", id.clone())])}
+                </p>
+            })}
             {move || restored.get().then(|| if resume && revealed {
                 // A clone's edits: the way back to the task's own spec, which opening the
                 // clone again no longer gives.

@@ -32,6 +32,7 @@ pub fn NewTaskPage(
     // Provided for `/new` too: the page before (a clone's) left its key in context, and
     // the top bar's Create task showed the clone's edits at `/new`, and wrote them there.
     provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
+    let copy_of = clone.clone();
     let start = crate::components::load(move || {
         let clone = clone.clone();
         async move {
@@ -60,7 +61,7 @@ pub fn NewTaskPage(
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                        initial on_submitted resume=true />
+                        initial on_submitted resume=true copy_of=copy_of.clone() />
                 }.into_any()
             }
             // The user's draft; or the edits kept of a clone whose task can no longer be

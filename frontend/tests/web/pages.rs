@@ -1837,6 +1837,13 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
         prefix().is_some_and(|p| p.value() == "source")
     })
     .await;
+    // Which task it copies, under the title: the form alone did not say it was a clone.
+    assert_eq!(
+        find(&host, "[data-testid='copy-of']")
+            .text_content()
+            .unwrap(),
+        "A copy of task src-12345: a new task is created only when you submit."
+    );
     let input = prefix().unwrap();
     input.set_value("my-edit");
     input

@@ -1451,6 +1451,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.clone_restored",
         "Your unsent edits of this clone were restored.",
     ),
+    (
+        "ui.form.copy_of",
+        "A copy of task {id}: a new task is created only when you submit.",
+    ),
     ("ui.form.count.errors", "{count} errors"),
     ("ui.form.count.errors_one", "1 error"),
     ("ui.form.count.hints", "{count} hints"),
