@@ -156,9 +156,9 @@ pub fn Page(
         Route::NotFound(path) => {
             pages::title_page(|_| None);
             view! {
-            <p class="banner error" role="alert" data-testid="not-found">
-                {move || lang.text_with("ui.app.not_found", &[("path", path.clone())])}
-            </p>
+                <p class="banner error" role="alert" data-testid="not-found">
+                    {move || lang.text_with("ui.app.not_found", &[("path", path.clone())])}
+                </p>
             }
             .into_any()
         }
