@@ -46,13 +46,8 @@ pub enum AuthError {
         /// The header's name.
         header: String,
     },
-    /// An identity header whose value is not UTF-8 text: read as absent, a name in
-    /// Chinese was refused as no name, and an organisation so written was replaced by
-    /// another.
-    #[error(
-        "the identity header {header} is not UTF-8 text; the proxy must send its value \
-         as UTF-8"
-    )]
+    /// An identity header whose value is not UTF-8 text.
+    #[error("the header {header} is not UTF-8 text; send its value as UTF-8")]
     NotText {
         /// The header's name.
         header: String,
@@ -106,13 +101,18 @@ impl Identity {
         headers: &axum::http::HeaderMap,
         peer: Option<IpAddr>,
     ) -> Result<User, AuthError> {
-        let header = |name: &str| {
-            headers
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::trim)
-                .filter(|v| !v.is_empty())
-                .map(str::to_owned)
+        // A header's value, trimmed; none when absent or blank. Read as UTF-8: names are
+        // the people's own (`张三`, `Acme 中国`), which a proxy sends as UTF-8 bytes, not
+        // the visible ASCII `to_str` takes (read as absent, such a user was refused as
+        // unnamed, and such an organisation replaced by `[[users]]`' one).
+        let header = |name: &str| -> Result<Option<String>, AuthError> {
+            let Some(value) = headers.get(name) else {
+                return Ok(None);
+            };
+            let value = std::str::from_utf8(value.as_bytes()).map_err(|_| AuthError::NotText {
+                header: name.to_owned(),
+            })?;
+            Ok(Some(value.trim().to_owned()).filter(|v| !v.is_empty()))
         };
         match self {
             Identity::Default { user } => Ok(user.clone()),
@@ -146,23 +146,11 @@ impl Identity {
                         header: repeated.clone(),
                     });
                 }
-                // Names are the people's own (`张三`, `Acme 中国`), which a proxy sends
-                // as UTF-8 bytes: not the visible ASCII `to_str` takes.
-                let text = |name: &str| -> Result<Option<String>, AuthError> {
-                    let Some(value) = headers.get(name) else {
-                        return Ok(None);
-                    };
-                    let value =
-                        std::str::from_utf8(value.as_bytes()).map_err(|_| AuthError::NotText {
-                            header: name.to_owned(),
-                        })?;
-                    Ok(Some(value.trim().to_owned()).filter(|v| !v.is_empty()))
-                };
-                let name = text(user_header)?.ok_or(AuthError::Missing {
+                let name = header(user_header)?.ok_or(AuthError::Missing {
                     expected: "an authenticating proxy that names the user",
                 })?;
-                let org = org_header.as_deref().map(text).transpose()?.flatten();
-                let tenant_id = tenant_header.as_deref().map(text).transpose()?.flatten();
+                let org = org_header.as_deref().map(header).transpose()?.flatten();
+                let tenant_id = tenant_header.as_deref().map(header).transpose()?.flatten();
                 // They were injected empty (`X_ORG_NAME`, `X_TENANT_ID`) for a proxy that
                 // names only the user, whatever `[[users]]` said of them.
                 let known = users.iter().find(|u| u.name == name);
@@ -182,7 +170,7 @@ impl Identity {
                 if headers.get_all("authorization").iter().count() > 1 {
                     return Err(AuthError::TwoTokens);
                 }
-                let given = header("authorization")
+                let given = header("authorization")?
                     .as_deref()
                     .and_then(bearer_token)
                     .ok_or(AuthError::Missing {
