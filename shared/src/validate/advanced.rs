@@ -139,18 +139,7 @@ mod tests {
         let owner = crate::demo::pytorch().with(|s| {
             s.advanced.alerts = vec![hook("https://hooks.example.com/services/T0?token=abc")];
         });
-        let findings = |spec: &crate::task::TaskSpec| -> Vec<(String, &'static str)> {
-            crate::validate(
-                spec,
-                &crate::demo::catalog(),
-                &Default::default(),
-                &crate::demo::user(),
-            )
-            .issues()
-            .iter()
-            .map(|i| (i.path.to_string(), i.code.code()))
-            .collect()
-        };
+        let findings = crate::validate::demo_findings;
         assert_eq!(findings(&owner), []);
         // The example's hidden env value is refused as well, by its own rule.
         let clone = owner.for_others();

@@ -566,22 +566,8 @@ mod availability_tests {
 
 #[cfg(test)]
 mod kind_tests {
-    use crate::IssueCode;
-    use crate::task::{ResourceKind, TaskSpec};
-
-    /// The findings of `spec` on the demo catalog, as (path, code).
-    fn found(spec: &TaskSpec) -> Vec<(String, IssueCode)> {
-        crate::validate(
-            spec,
-            &crate::demo::catalog(),
-            &Default::default(),
-            &crate::demo::user(),
-        )
-        .issues()
-        .iter()
-        .map(|i| (i.path.to_string(), i.code.clone()))
-        .collect()
-    }
+    use crate::task::ResourceKind;
+    use crate::validate::demo_findings as found;
 
     /// SPEC.md section 3: a kind with nothing to offer says so and what to switch. The
     /// demo's sh-b has one pool, for on-demand and spot: reserved capacity there was
@@ -597,7 +583,7 @@ mod kind_tests {
         });
         let found = found(&spec);
         assert!(
-            found.contains(&("compute.kind".into(), IssueCode::PoolNoneForKind)),
+            found.contains(&("compute.kind".into(), "compute.pool.none_for_kind")),
             "{found:?}"
         );
         assert!(
@@ -611,11 +597,13 @@ mod kind_tests {
         });
         let found = self::found(&sh_a);
         assert!(
-            found.contains(&("compute.pool".into(), IssueCode::ValueRequired)),
+            found.contains(&("compute.pool".into(), "value.required")),
             "{found:?}"
         );
         assert!(
-            !found.iter().any(|(_, c)| *c == IssueCode::PoolNoneForKind),
+            !found
+                .iter()
+                .any(|(_, c)| *c == "compute.pool.none_for_kind"),
             "{found:?}"
         );
     }
@@ -629,12 +617,7 @@ mod kind_tests {
         });
         let found = found(&spec);
         assert!(
-            found.contains(&(
-                "compute.workers".into(),
-                IssueCode::WorkersOutOfRange {
-                    max: super::MAX_WORKERS
-                }
-            )),
+            found.contains(&("compute.workers".into(), "compute.workers.out_of_range")),
             "{found:?}"
         );
     }

@@ -38,6 +38,22 @@ pub(crate) use shape::{EXPECTED_KINDS, describe_text};
 pub use shape::{Expected, Found};
 pub use syntax::max_name_prefix_len;
 
+/// The findings of `spec` on the demo catalog, with nothing in use, for the demo user:
+/// (path, code), for the rules' tests.
+#[cfg(test)]
+pub(crate) fn demo_findings(spec: &crate::TaskSpec) -> Vec<(String, &'static str)> {
+    crate::validate(
+        spec,
+        &crate::demo::catalog(),
+        &Default::default(),
+        &crate::demo::user(),
+    )
+    .issues()
+    .iter()
+    .map(|i| (i.path.to_string(), i.code.code()))
+    .collect()
+}
+
 use crate::catalog::{Catalog, Cluster, User};
 use crate::quota::Plan;
 use crate::task::{SPEC_VERSION, TaskSpec};
