@@ -511,19 +511,22 @@ async fn switching_the_task_type_keeps_shared_fields_and_drops_the_others() {
 #[wasm_bindgen_test]
 async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     let form = mount(Some(example(shared::demo::RAY_EXAMPLE)), false).await;
+    // The box's finding items, each read by `read`.
+    let items = |read: fn(web_sys::Element) -> Option<String>| -> Vec<String> {
+        form.find("#f-ray-runtime_env-msgs")
+            .expect("the box's findings")
+            .query_selector_all("li")
+            .map(|all| {
+                (0..all.length())
+                    .filter_map(|i| all.item(i))
+                    .filter_map(|li| read(li.unchecked_into()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     form.type_in("ray.runtime_env", "env_vars:\n  A: 1\n  B: true\n")
         .await;
-    let lines: Vec<String> = form
-        .find("#f-ray-runtime_env-msgs")
-        .expect("the box's findings")
-        .query_selector_all("li")
-        .map(|all| {
-            (0..all.length())
-                .filter_map(|i| all.item(i))
-                .filter_map(|li| li.text_content())
-                .collect()
-        })
-        .unwrap_or_default();
+    let lines = items(|li| li.text_content());
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].contains("env_vars.A: "), "{lines:?}");
     assert!(lines[1].contains("env_vars.B: "), "{lines:?}");
@@ -531,20 +534,7 @@ async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     // listed above the errors beneath it that block the submit.
     form.type_in("ray.runtime_env", "foo: 1\nenv_vars:\n  A: 1\n")
         .await;
-    let severities: Vec<String> = form
-        .find("#f-ray-runtime_env-msgs")
-        .expect("the box's findings")
-        .query_selector_all("li")
-        .map(|all| {
-            (0..all.length())
-                .filter_map(|i| all.item(i))
-                .filter_map(|li| {
-                    li.unchecked_into::<web_sys::Element>()
-                        .get_attribute("class")
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let severities = items(|li| li.get_attribute("class"));
     assert_eq!(severities.len(), 2, "{severities:?}");
     assert!(severities[0].contains("error"), "{severities:?}");
     assert!(severities[1].contains("warning"), "{severities:?}");

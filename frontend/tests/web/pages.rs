@@ -1754,6 +1754,36 @@ async fn mount_clone_page(
     (host, handle)
 }
 
+/// The spec a clone's task is answered with: the demo's, named `source`.
+fn clone_source() -> String {
+    let mut spec = shared::demo::pytorch();
+    spec.basic.name_prefix = "source".into();
+    serde_json::to_string(&spec).unwrap()
+}
+
+/// The form's name prefix box, once shown.
+fn name_prefix(host: &HtmlElement) -> Option<web_sys::HtmlInputElement> {
+    host.query_selector("[name='basic.name_prefix']")
+        .unwrap()
+        .map(|e| e.unchecked_into())
+}
+
+/// Answers the request for the task `id` a clone copies with [`clone_source`], waits for
+/// the cloned form, and types `my-edit` over its name prefix.
+async fn edit_clone(host: &HtmlElement, id: &str) {
+    answer_fetch(id, &clone_source());
+    until("the cloned form", || {
+        name_prefix(host).is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    let input = name_prefix(host).unwrap();
+    input.set_value("my-edit");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+}
+
 /// The console's pages mounted at `route`, in English, with the page's language and
 /// navigation to move on with.
 fn mount_page_at(
@@ -1825,18 +1855,8 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
     // The user's own draft, saved before they cloned.
     let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
     local.set_item(DRAFT_KEY, &own).unwrap();
-    let mut spec = shared::demo::pytorch();
-    spec.basic.name_prefix = "source".into();
-    answer_fetch("src-12345", &serde_json::to_string(&spec).unwrap());
-    let prefix = || -> Option<web_sys::HtmlInputElement> {
-        host.query_selector("[name='basic.name_prefix']")
-            .unwrap()
-            .map(|e| e.unchecked_into())
-    };
-    until("the cloned form", || {
-        prefix().is_some_and(|p| p.value() == "source")
-    })
-    .await;
+    edit_clone(&host, "src-12345").await;
+    let prefix = || name_prefix(&host);
     // Which task it copies, under the title: the form alone did not say it was a clone.
     assert_eq!(
         find(&host, "[data-testid='copy-of']")
@@ -1844,12 +1864,6 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
             .unwrap(),
         "A copy of task src-12345: a new task is created only when you submit."
     );
-    let input = prefix().unwrap();
-    input.set_value("my-edit");
-    input
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    leptos::task::tick().await;
     assert_eq!(frontend::nav::current_query(), "clone=src-12345");
     // A reload: the page goes (the clone's edits are written as it does), and the
     // clone's address opens them.
@@ -1865,7 +1879,7 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
         held_fetches().iter().any(|u| u.contains("src-12345"))
     })
     .await;
-    answer_fetch("src-12345", &serde_json::to_string(&spec).unwrap());
+    answer_fetch("src-12345", &clone_source());
     until("the clone's edits", || {
         prefix().is_some_and(|p| p.value() == "my-edit")
     })
@@ -4317,24 +4331,8 @@ async fn create_task_from_a_clone_opens_the_users_own_draft() {
         held_fetches().iter().any(|u| u.contains("src-777"))
     })
     .await;
-    let mut spec = shared::demo::pytorch();
-    spec.basic.name_prefix = "source".into();
-    answer_fetch("src-777", &serde_json::to_string(&spec).unwrap());
-    let prefix = || -> Option<web_sys::HtmlInputElement> {
-        host.query_selector("[name='basic.name_prefix']")
-            .unwrap()
-            .map(|e| e.unchecked_into())
-    };
-    until("the cloned form", || {
-        prefix().is_some_and(|p| p.value() == "source")
-    })
-    .await;
-    let input = prefix().unwrap();
-    input.set_value("my-edit");
-    input
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    leptos::task::tick().await;
+    edit_clone(&host, "src-777").await;
+    let prefix = || name_prefix(&host);
     nav.go(Route::New { clone: None });
     until("the user's own draft", || {
         prefix().is_some_and(|p| p.value() == "half-done")
