@@ -12,6 +12,8 @@ use shared::{Dimension, Lang, Plan, Resources};
 pub fn amount(lang: Lang, r: &Resources) -> String {
     Dimension::ALL
         .iter()
+        // A CPU spec's "0 GPUs" reads as a fault, as the bars found.
+        .filter(|&&d| r.get(d) > 0 || *r == Resources::default())
         .map(|&d| format!("{} {}", r.get(d), d.unit_for(lang, r.get(d))))
         .collect::<Vec<_>>()
         .join(" · ")
@@ -353,6 +355,9 @@ pub fn PlanView(
                                     // worker would take is no pod's (explorer, round 19).
                                     let each = match &c.head {
                                         Some(head) if c.workers == 0 => text(l, "ui.form.plan.head_only", &[("spec", head.spec.clone()), ("amount", amount(l, &head.need))]),
+                                        // A head of its own spec is a pod the list's spec
+                                        // does not say: where it goes, and what it takes.
+                                        Some(head) => text(l, "ui.form.plan.with_head", &[("amount", amount(l, &c.per_replica)), ("spec", head.spec.clone()), ("head", amount(l, &head.need))]),
                                         _ => text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]),
                                     };
                                     view! {

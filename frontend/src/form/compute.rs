@@ -277,8 +277,14 @@ pub fn ComputeSection() -> impl IntoView {
         // error, not dropped), so a set one stays visible there until the user clears it;
         // switching to idle drops them.
         let takes_priority = matches!(k, Some(ResourceKind::OnDemand | ResourceKind::Spot));
+        // On a cluster with no reserved pool the kind's finding says to switch: idle
+        // accepted there would read as a way out (explorer: it is none). Once ticked it
+        // stays, so it can be cleared.
+        let served = cx
+            .cluster()
+            .is_none_or(|c| c.default_pool_for(ResourceKind::Reserved).is_some());
         view! {
-            {reserved.then(|| view! {
+            {(reserved && (served || accept_idle.get())).then(|| view! {
                 <CheckField path="compute.accept_idle"
                     get=accept_idle
                     set=Callback::new(move |on| cx.spec.update(|s| {

@@ -822,6 +822,12 @@ async fn an_empty_spec_offer_says_what_to_change() {
     form.choose("compute.kind", "reserved").await;
     leptos::task::tick().await;
     assert!(none());
+    // Nor idle accepted instead, which would read as a way out; back on a cluster with a
+    // reserved pool it is offered again.
+    assert!(!form.has_control("compute.accept_idle"));
+    form.choose("basic.cluster", "sh-a").await;
+    form.choose("compute.kind", "reserved").await;
+    assert!(form.has_control("compute.accept_idle"));
 }
 
 #[wasm_bindgen_test]
@@ -996,7 +1002,8 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
 }
 
 /// A RayJob of no workers is its head alone: its verdict gives the head's spec and need,
-/// not what one worker of the list's spec would take (explorer, round 19).
+/// not what one worker of the list's spec would take (explorer, round 19); with workers,
+/// a head of its own spec is said beside them.
 #[wasm_bindgen_test]
 async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     let mut ray = shared::demo::ray();
@@ -1013,8 +1020,20 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     let outcome = form.text("outcome");
     assert!(outcome.starts_with("Starts now with cpu-8c"), "{outcome}");
     form.type_in("compute.workers", "1").await;
-    assert!(form.text("verdicts").contains("one replica: "));
+    // With workers the head is still a pod of its own spec: the verdict says where it goes.
+    let verdicts = form.text("verdicts");
+    assert!(verdicts.contains("one worker: 4 GPUs"), "{verdicts}");
+    // A CPU spec's need says no "0 GPUs".
+    assert!(
+        verdicts.contains("; the head on cpu-8c: 32 vCPUs · 128 GiB of memory)"),
+        "{verdicts}"
+    );
     assert!(form.text("outcome").starts_with("Starts now with a100-1g"));
+    // A head of the workers' spec is one of the replicas.
+    form.choose("compute.head_spec", "").await;
+    let verdicts = form.text("verdicts");
+    assert!(verdicts.contains("one replica: 4 GPUs"), "{verdicts}");
+    assert!(!verdicts.contains("the head on"), "{verdicts}");
 }
 
 #[wasm_bindgen_test]

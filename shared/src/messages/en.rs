@@ -1759,6 +1759,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.verdict.unusable",
         "not part of the plan in pool {pool} (its finding says why)",
     ),
+    (
+        "ui.form.plan.with_head",
+        "one worker: {amount}; the head on {spec}: {head}",
+    ),
     ("ui.form.pool_automatic", "Automatic: {pool}"),
     ("ui.form.prefix_placeholder", "<prefix>"),
     (

@@ -1487,6 +1487,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.verdict.unusable",
         "未纳入资源池 {pool} 的调度计划（原因见该规格的提示）",
     ),
+    (
+        "ui.form.plan.with_head",
+        "单个工作节点：{amount}；头节点使用 {spec}：{head}",
+    ),
     ("ui.form.pool_automatic", "自动：{pool}"),
     ("ui.form.prefix_placeholder", "<前缀>"),
     ("ui.form.preview.title", "预览：将提交的任务规格（YAML）"),
