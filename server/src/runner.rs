@@ -529,7 +529,10 @@ impl Runner {
             seq: AtomicU64::new(1),
             persistent,
             data_dir,
-            next_port: AtomicU64::new(0),
+            // Each server on the machine starts at its own place in the range.
+            next_port: AtomicU64::new(
+                std::collections::hash_map::RandomState::new().hash_one(now()) % PORTS,
+            ),
             admissions: prometheus_client::metrics::counter::Counter::default(),
         }
     }
@@ -1451,8 +1454,7 @@ impl Runner {
             }
         }
         let world_size = nodes.len() as u64;
-        // A free port per task, from a range the platform keeps for rendezvous.
-        let port = 20000 + (self.next_port.fetch_add(1, Ordering::Relaxed) % 10000) as u32;
+        let port = master_port(&self.next_port);
         let persistent = self
             .persistent
             .get(&task.owner)
@@ -3330,9 +3332,49 @@ impl std::fmt::Debug for Runner {
     }
 }
 
+/// How many ports, from [`FIRST_PORT`], the local backend gives tasks' masters.
+const PORTS: u64 = 10_000;
+const FIRST_PORT: u64 = 20_000;
+
+/// A port for a task's master that nothing on this machine holds now (another program,
+/// another server's task): the next of the range after `next` that binds on loopback.
+/// A master that cannot bind its port fails its task through no fault of its own.
+fn master_port(next: &AtomicU64) -> u32 {
+    let mut port = 0;
+    for _ in 0..PORTS {
+        port = FIRST_PORT + next.fetch_add(1, Ordering::Relaxed) % PORTS;
+        if std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port as u16)).is_ok() {
+            break;
+        }
+    }
+    // Every port held: the last one tried, and the master says it cannot bind.
+    port as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A port another program listens on is not given to a task's master (explorer: a
+    /// task on 20000, held by another server's task, failed "Address already in use").
+    #[test]
+    fn a_master_port_held_on_the_machine_is_passed_by() {
+        // A port of the range that this test can hold: free now, then held.
+        let next = AtomicU64::new(4_321);
+        let held_port = master_port(&next);
+        let held = std::net::TcpListener::bind(("127.0.0.1", held_port as u16))
+            .expect("the port given was free");
+        next.store(u64::from(held_port) - FIRST_PORT, Ordering::Relaxed);
+        let given = master_port(&next);
+        assert_ne!(given, held_port);
+        assert!((20_000..30_000).contains(&given), "{given}");
+        std::net::TcpListener::bind(("127.0.0.1", given as u16)).expect("the port given is free");
+        drop(held);
+        // The range wraps at its end.
+        next.store(PORTS - 1, Ordering::Relaxed);
+        let last = master_port(&next);
+        assert!(last == 29_999 || last < 21_000, "{last}");
+    }
 
     /// A placement of `workers` one-replica nodes `n0`, `n1`, … (two replicas on `n0`),
     /// with a head on `h` when `head`.

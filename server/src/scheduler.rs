@@ -426,10 +426,10 @@ impl Scheduler {
                 // What the tasks passed over wait for has changed (the room this one
                 // took): said again, or their reason stayed that of the last full pass.
                 for k in passed {
-                    let ahead = &self.queue[k];
+                    let ahead = self.queue[k].clone();
                     decisions.push(Decision::Reason {
-                        id: ahead.id.clone(),
-                        reason: self.reason(ahead),
+                        reason: self.reason(&ahead),
+                        id: ahead.id,
                     });
                 }
                 decisions
@@ -457,9 +457,14 @@ impl Scheduler {
         // The pools where a task waits in this pass that has been passed over too
         // often, with that task: nothing behind it there starts.
         let mut held_back: Vec<(Option<String>, TaskId)> = Vec::new();
+        // By position in `waiting`: where its wait is among `decisions`, and whether a
+        // task behind it started after it was judged (its reason then spoke of room
+        // since taken).
+        let mut judged: Vec<(usize, bool)> = Vec::with_capacity(queue.len());
         for task in queue {
             let pool = self.pool_of(&task.spec);
             if let Some((_, ahead)) = held_back.iter().find(|(p, _)| *p == pool) {
+                judged.push((decisions.len(), false));
                 decisions.push(Decision::Wait {
                     id: task.id.clone(),
                     reason: passed_over_too_often(ahead),
@@ -472,8 +477,14 @@ impl Scheduler {
                 Ok(placement) => {
                     // Every task that waits ahead of it in its pool in this pass is
                     // passed over.
-                    for (ahead, _) in waiting.iter_mut().zip(&pools).filter(|(_, p)| **p == pool) {
+                    for ((ahead, _), (_, passed)) in waiting
+                        .iter_mut()
+                        .zip(&pools)
+                        .zip(judged.iter_mut())
+                        .filter(|((_, p), _)| **p == pool)
+                    {
                         ahead.passed_over += 1;
+                        *passed = true;
                         if ahead.passed_over >= MAX_PASSED_OVER
                             && !held_back.iter().any(|(p, _)| *p == pool)
                             && self.berth_can_free(ahead)
@@ -488,6 +499,7 @@ impl Scheduler {
                     });
                 }
                 Err(reason) => {
+                    judged.push((decisions.len(), false));
                     decisions.push(Decision::Wait {
                         id: task.id.clone(),
                         reason,
@@ -501,6 +513,15 @@ impl Scheduler {
                     waiting.push(task);
                     pools.push(pool);
                 }
+            }
+        }
+        // Said as the pass leaves the room, so its line of events is not of room gone.
+        for (task, (at, passed)) in waiting.iter().zip(judged) {
+            if passed {
+                decisions[at] = Decision::Wait {
+                    id: task.id.clone(),
+                    reason: self.reason(task),
+                };
             }
         }
         self.held = waiting
@@ -546,15 +567,24 @@ impl Scheduler {
                 Ok(()) => return Ok(placement),
                 Err(err) => Err(Message::new("queue.error").with("error", err)),
             },
-            Ok(None) => Err(self.reason(waiting)),
+            Ok(None) => Err(self.reason_unheld(waiting)),
             Err(err) => Err(Message::new("queue.error").with("error", err)),
         };
         self.live.hold(&waiting.hold);
         result
     }
 
-    /// Why a waiting task cannot start now, as the plan says it.
-    fn reason(&self, waiting: &Waiting) -> Message {
+    /// Why a waiting task cannot start now: its own hold set aside, or its quota would
+    /// count it twice and read as over ("no spec of the list can be used now").
+    fn reason(&mut self, waiting: &Waiting) -> Message {
+        self.live.unhold(&waiting.hold);
+        let reason = self.reason_unheld(waiting);
+        self.live.hold(&waiting.hold);
+        reason
+    }
+
+    /// Why a waiting task whose hold is set aside cannot start now, as the plan says it.
+    fn reason_unheld(&self, waiting: &Waiting) -> Message {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
                 Outcome::Queue { reason, .. } => reason.to_message(),
@@ -1052,6 +1082,85 @@ mod tests {
             .expect("valid");
         assert_eq!(admitted(&scheduler.admit()), [id(22)]);
         assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    /// A scheduler on a quota of 12 GPUs whose pool has one node with 4 GPUs free (the
+    /// rest taken outside Berth), and on it a task of 8 GPUs that waits, holding 8 of
+    /// them.
+    fn waiting_for_room() -> Scheduler {
+        let (catalog, usage) = world(12);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        let outside: BTreeMap<String, Resources> = catalog
+            .nodes()
+            .filter(|n| n.name.starts_with("bj-a-a100-"))
+            .enumerate()
+            .map(|(i, n)| {
+                let taken = if i == 0 { 4 } else { 8 };
+                (
+                    n.name.clone(),
+                    Resources::new(taken, taken * 12, taken * 120),
+                )
+            })
+            .collect();
+        scheduler.set_outside(outside);
+        scheduler
+            .submit(id(1), task(8, 0), demo::user(), 1)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        scheduler
+    }
+
+    /// The reason a task passed over is told is about room, as it is: its own hold is
+    /// not counted against its quota a second time (explorer: 8 held of 12, one more
+    /// started, and it read "no spec of the list can be used now").
+    #[test]
+    fn a_task_passed_over_by_a_submit_waits_for_room_not_quota() {
+        let mut scheduler = waiting_for_room();
+        scheduler
+            .submit(id(2), task(1, 0), demo::user(), 2)
+            .expect("within quota: 9 of 12");
+        let decisions = scheduler.admit_one(&id(2));
+        assert_eq!(admitted(&decisions), [id(2)]);
+        let said: Vec<String> = decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Reason { id: w, reason } if *w == id(1) => {
+                    Some(reason.render(shared::Lang::En))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            said,
+            ["the largest free node has 3 GPUs; one replica needs 8"]
+        );
+    }
+
+    /// A full pass says why a task waits as the pass leaves the room: tasks behind it
+    /// that start after it was judged take room its first reason spoke of (explorer: "the
+    /// largest free node has 3 GPUs" while none was free).
+    #[test]
+    fn a_full_pass_says_why_a_task_waits_after_those_behind_it_start() {
+        let mut scheduler = waiting_for_room();
+        // Two tasks of 2 GPUs queue behind it, then a full pass (something was freed)
+        // judges it first, on 4 free GPUs, and starts them on those.
+        for n in [2, 3] {
+            scheduler
+                .submit(id(n), task(2, 0), demo::user(), n)
+                .expect("within quota");
+        }
+        let decisions = scheduler.admit();
+        assert_eq!(admitted(&decisions), [id(2), id(3)]);
+        let waits: Vec<String> = decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Wait { id: w, reason } if *w == id(1) => {
+                    Some(reason.render(shared::Lang::En))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(waits, ["no node has a free GPU"]);
     }
 
     /// A task that waits for capacity taken outside Berth holds nothing back: no end of
