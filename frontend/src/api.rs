@@ -319,7 +319,10 @@ impl ListFilter {
     /// A name given twice is applied once, as its last value (the filter bar shows one),
     /// and `group` not beside `mine=true` (the bar's one "whose" choice): the others are
     /// not applied either.
-    pub fn ignored(text: &str) -> Vec<String> {
+    ///
+    /// Each with the key of the message that says why (explorer: a name given twice read
+    /// "not a filter this list knows").
+    pub fn ignored(text: &str) -> Vec<(String, &'static str)> {
         let pairs: Vec<(&str, String)> = text
             .trim_start_matches('?')
             .split('&')
@@ -339,26 +342,30 @@ impl ListFilter {
             .filter_map(|(i, (key, value))| {
                 let (key, value) = (*key, value);
                 let later = pairs[i + 1..].iter().any(|(k, _)| *k == key);
-                let applied = !later
-                    && match key {
-                        // `deleted` is a phase, not one a list shows.
-                        "phase" => {
-                            value.is_empty()
-                                || crate::form::context::unwire::<TaskPhase>(value)
-                                    .is_some_and(|p| p != TaskPhase::Deleted)
-                        }
-                        "type" => {
-                            value.is_empty()
-                                || crate::form::context::unwire::<TaskType>(value).is_some()
-                        }
-                        // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
-                        // everyone's.
-                        "mine" => matches!(value.as_str(), "true" | "false"),
-                        "group" => !mine || value.is_empty(),
-                        "tag" | "name" => true,
-                        _ => false,
-                    };
-                (!applied).then(|| format!("{key}={value}"))
+                if later {
+                    return Some((format!("{key}={value}"), "ui.list.ignored.repeated"));
+                }
+                if key == "group" && mine && !value.is_empty() {
+                    return Some((format!("{key}={value}"), "ui.list.ignored.beside_mine"));
+                }
+                let applied = match key {
+                    // `deleted` is a phase, not one a list shows.
+                    "phase" => {
+                        value.is_empty()
+                            || crate::form::context::unwire::<TaskPhase>(value)
+                                .is_some_and(|p| p != TaskPhase::Deleted)
+                    }
+                    "type" => {
+                        value.is_empty()
+                            || crate::form::context::unwire::<TaskType>(value).is_some()
+                    }
+                    // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
+                    // everyone's.
+                    "mine" => matches!(value.as_str(), "true" | "false"),
+                    "group" | "tag" | "name" => true,
+                    _ => false,
+                };
+                (!applied).then(|| (format!("{key}={value}"), "ui.list.ignored.unknown"))
             })
             .collect()
     }

@@ -26,6 +26,7 @@ pub fn App() -> impl IntoView {
     i18n::set_document_lang(lang.get_untracked());
     let nav = Nav::provide();
     pages::task_list::ListMemory::provide();
+    pages::task_detail::Resubmitted::provide();
     // Bumped by "Try again": a failed load (the server restarting) is asked again
     // without reloading the page.
     let attempt = RwSignal::new(0u32);

@@ -135,7 +135,25 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
                 ),
             )
         }
-        Outcome::Blocked => ("outcome blocked", text(lang, blocked_key(plan), &[])),
+        Outcome::Blocked => {
+            // Only a distinct head's own spec short of quota: said of the head, or the
+            // spec list, which is fine, reads as the fault (explorer).
+            let head = plan.candidates.iter().find_map(|c| c.head.as_ref());
+            let head_short = head.filter(|head| {
+                plan.candidates.iter().all(|c| {
+                    !c.quota_ok() && c.quota.iter().all(|l| l.is_ok() || l.spec == head.spec)
+                })
+            });
+            let said = match head_short {
+                Some(head) => text(
+                    lang,
+                    "ui.form.plan.outcome.blocked#head_quota",
+                    &[("spec", head.spec.clone())],
+                ),
+                None => text(lang, blocked_key(plan), &[]),
+            };
+            ("outcome blocked", said)
+        }
     }
 }
 

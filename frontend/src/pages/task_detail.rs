@@ -54,6 +54,12 @@ pub fn TaskDetailPage(
     let all_retries = RwSignal::new(false);
     let error = RwSignal::new(None::<ClientError>);
     let gone = RwSignal::new(None::<Gone>);
+    // A task just made by a resubmit on the page before says what it was made from:
+    // the page changed to one named alike, and a second one went unnoticed (explorer).
+    let resubmitted_from = Resubmitted::use_context()
+        .and_then(|r| r.0.get_untracked())
+        .filter(|(new, _)| *new == id)
+        .map(|(_, from)| from);
     let id = StoredValue::new(id);
     // The task runs on until its replicas have ended (SIGTERM, SIGKILL after a grace
     // period) and has no phase for that: a stop answered here, or the task's
@@ -275,6 +281,11 @@ pub fn TaskDetailPage(
             <h1 id="detail-title" data-testid="detail-title">
                 {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
             </h1>
+            {resubmitted_from.map(|from| view! {
+                <p class="banner ok" role="status" data-testid="resubmitted-from">
+                    {move || lang.text_with("ui.detail.resubmitted_from", &[("name", from.clone())])}
+                </p>
+            })}
             // Only a resubmit sends a spec from this page.
             <ErrorBanner error refused_spec="ui.detail.resubmit_refused" />
             {move || {
@@ -772,6 +783,22 @@ impl Question {
     }
 }
 
+/// The task the last resubmit made, and the task it was made from, for the new task's
+/// page to say. Provided by the console.
+#[derive(Clone, Copy)]
+pub struct Resubmitted(RwSignal<Option<(String, String)>>);
+
+impl Resubmitted {
+    /// Provides it to the views below.
+    pub fn provide() {
+        provide_context(Resubmitted(RwSignal::new(None)));
+    }
+
+    fn use_context() -> Option<Self> {
+        use_context::<Self>()
+    }
+}
+
 /// Why the page's task is no longer there.
 #[derive(Clone, Copy, PartialEq)]
 enum Gone {
@@ -960,7 +987,13 @@ fn Actions(
             }
         }))
     };
-    let resubmit = move |_| {
+    let resubmitted = Resubmitted::use_context();
+    let resubmit = move |ev: web_sys::MouseEvent| {
+        // A double-click's second click lands on the new task's page, whose Resubmit is
+        // where this one was: it would run the new task again too (explorer).
+        if ev.detail() > 1 {
+            return;
+        }
         let id = id();
         revoked.set(None);
         let key = api::new_idempotency_key();
@@ -970,7 +1003,12 @@ fn Actions(
         }
         run(Box::pin(async move {
             match api::resubmit_task(&id, &key, l).await {
-                Ok(new) => nav.go(Route::Detail(new.task.id.0)),
+                Ok(new) => {
+                    if let Some(resubmitted) = resubmitted {
+                        resubmitted.0.set(Some((new.task.id.0.clone(), id)));
+                    }
+                    nav.go(Route::Detail(new.task.id.0))
+                }
                 Err(err) => refused(err),
             }
         }))
@@ -1128,15 +1166,12 @@ fn Actions(
                     <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid=format!("confirm-{what}")
                         on:keydown=move |ev| if ev.key() == "Escape" { cancel() }>
                         <p id="confirm-text">{move || {
-                            // A task that waits has no replicas to end.
-                            let waiting = matches!(
-                                view.with(|v| v.task.phase),
-                                TaskPhase::Queued | TaskPhase::Retrying
-                            );
-                            let asked = if question == Question::Stop && waiting {
-                                "ui.detail.stop_confirm#waiting"
-                            } else {
-                                asked
+                            // A task that waits has no replicas to end; one waiting to
+                            // run again has run (explorer: "it has not started").
+                            let asked = match (question, view.with(|v| v.task.phase)) {
+                                (Question::Stop, TaskPhase::Queued) => "ui.detail.stop_confirm#waiting",
+                                (Question::Stop, TaskPhase::Retrying) => "ui.detail.stop_confirm#retrying",
+                                _ => asked,
                             };
                             lang.text_with(asked, &[("name", id())])
                         }}</p>
@@ -1445,7 +1480,15 @@ fn TagEditor(
                     {crate::i18n::tr("ui.detail.tags_save")}
                 </button>
                 <ErrorBanner error />
-                <p role="status" data-testid="tags-saved">{move || saved.get().then(|| lang.text("ui.detail.tags_saved"))}</p>
+                // Edits look like saved tags: said until saved (explorer: an added tag was
+                // taken as added, and dropped unsaid on leaving the page).
+                <p role="status" data-testid="tags-saved">{move || {
+                    if saved.get() {
+                        Some(lang.text("ui.detail.tags_saved"))
+                    } else {
+                        draft.with(|d| base.with(|b| d != b)).then(|| lang.text("ui.detail.tags_unsaved"))
+                    }
+                }}</p>
             })}
         </section>
     }

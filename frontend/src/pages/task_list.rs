@@ -311,10 +311,19 @@ pub fn TaskListPage(
             <PhaseChips filter />
             <Filters filter groups />
             {move || {
-                let pairs = ignored.with(|i| i.join(", "));
+                let pairs = ignored.get();
                 (!pairs.is_empty()).then(|| view! {
                     <p class="note" role="status" data-testid="ignored-filters">
-                        {move || lang.text_with("ui.list.ignored", &[("pairs", pairs.clone())])}
+                        {move || {
+                            let said: Vec<String> = pairs
+                                .iter()
+                                .map(|(pair, why)| lang.text_with("ui.list.ignored.item", &[
+                                    ("pair", pair.clone()),
+                                    ("reason", lang.text_with(why, &[])),
+                                ]))
+                                .collect();
+                            lang.text_with("ui.list.ignored", &[("pairs", shared::messages::list(lang.get(), &said))])
+                        }}
                     </p>
                 })
             }}
@@ -328,7 +337,11 @@ pub fn TaskListPage(
             </p>
             <TaskTable tasks=tasks.into() groups=table_groups />
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
-                <p class="empty" data-testid="list-empty">{crate::i18n::tr("ui.list.empty")}</p>
+                // With no filter set, nothing matches because there is nothing yet
+                // (explorer: a first-time user read "these filters", which there were none of).
+                <p class="empty" data-testid="list-empty">{crate::i18n::tr(
+                    if filter.with_untracked(|f| *f == ListFilter::default()) { "ui.list.empty#none" } else { "ui.list.empty" }
+                )}</p>
             })}
             {move || more.get().then(|| view! {
                 <button type="button" class="more" on:click=load_more data-testid="list-more">

@@ -1001,6 +1001,32 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g"]);
 }
 
+/// A head whose own spec has no quota left is named as what stops the task: "every spec
+/// is over your remaining quota" sent the user to a spec list that was fine (explorer).
+#[wasm_bindgen_test]
+async fn a_head_short_of_quota_is_said_to_be_what_stops_the_task() {
+    let ray = shared::demo::ray().with(|s| {
+        s.basic.region = "cn-east".into();
+        s.basic.cluster = "sh-a".into();
+        s.compute.pool = Some("sh-a-shared".into());
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.units_per_node = 1;
+        s.compute.workers = 1;
+        s.compute.head_spec = Some("cpu-8c".into());
+        s.ray.autoscaling.enabled = false;
+    });
+    let form = mount(Some(ray), false).await;
+    let outcome = form.text("outcome");
+    assert_eq!(
+        outcome,
+        "Cannot start: the head's spec cpu-8c is over your remaining quota. See the errors."
+    );
+    // The workers' spec short too: every spec, as before.
+    form.type_in("compute.workers", "13").await;
+    let outcome = form.text("outcome");
+    assert!(outcome.contains("every spec is over"), "{outcome}");
+}
+
 /// A RayJob of no workers is its head alone: its verdict gives the head's spec and need,
 /// not what one worker of the list's spec would take (explorer, round 19); with workers,
 /// a head of its own spec is said beside them.

@@ -162,15 +162,22 @@ fn list_filters_survive_the_address_bar_both_ways() {
             ..ListFilter::default()
         }
     );
+    // Each with why (explorer: a name given twice read "not a filter this list knows").
     assert_eq!(
         ListFilter::ignored(query),
-        ["group=vision", "phase=running"]
+        [
+            ("group=vision".to_owned(), "ui.list.ignored.beside_mine"),
+            ("phase=running".to_owned(), "ui.list.ignored.repeated")
+        ]
     );
     assert!(ListFilter::ignored("group=vision&mine=false").is_empty());
     assert!(ListFilter::ignored("mine=true&group=").is_empty());
     // A bare name is the name with nothing: the last, so the one before is not applied.
     assert_eq!(ListFilter::from_query("name=foo&name").name, "");
-    assert_eq!(ListFilter::ignored("name=foo&name"), ["name=foo"]);
+    assert_eq!(
+        ListFilter::ignored("name=foo&name"),
+        [("name=foo".to_owned(), "ui.list.ignored.repeated")]
+    );
 }
 
 #[wasm_bindgen_test]
@@ -1800,6 +1807,7 @@ fn mount_page_at(
         let lang = UiLang::provide();
         lang.set(Lang::En);
         let nav = Nav::provide();
+        frontend::pages::task_detail::Resubmitted::provide();
         nav.go(route.clone());
         handles.set(Some((lang, nav)));
         view! { <frontend::Page session=demo_session() /> }.into_any()
@@ -1912,6 +1920,33 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
     );
     release_fetches();
     finish(again, &host, &address);
+}
+
+/// An empty list with no filter set has no tasks yet, and says where to make one: "No
+/// task matches these filters" sent a first-time user looking for filters (explorer).
+#[wasm_bindgen_test]
+async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle) = mount_list_page();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 0, None));
+    until_found(&host, "the empty list", "[data-testid='list-empty']").await;
+    assert_eq!(
+        all_text(&host, "[data-testid='list-empty']"),
+        ["No tasks yet. Create one with Create task."]
+    );
+    find(&host, ".chip[data-phase='failed']").click();
+    until("the failed filter's request", || {
+        held_fetches().iter().any(|u| u.contains("phase=failed"))
+    })
+    .await;
+    answer_fetch("phase=failed", &page_of(0, 0, None));
+    until("the filter's words", || {
+        all_text(&host, "[data-testid='list-empty']") == ["No task matches these filters."]
+    })
+    .await;
+    finish(handle, &host, &address);
 }
 
 /// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
@@ -2036,8 +2071,19 @@ async fn mount_detail_page_with(
         }
         .into_any()
     });
-    until("the task's request", || !held_fetches().is_empty()).await;
-    answer_fetch("tasks/t1", &serde_json::to_string(running).unwrap());
+    answer_detail_loads(running, events, retries).await;
+    (host, handle)
+}
+
+/// Answers a task page's first requests: the task `running`, the latest page of its
+/// events and of its retries (the JSON, and how many come before), and its log.
+async fn answer_detail_loads(running: &TaskView, events: (&str, usize), retries: (&str, usize)) {
+    let at = format!("tasks/{}", running.task.id.0);
+    until("the task's request", || {
+        held_fetches().iter().any(|u| u.contains(&at))
+    })
+    .await;
+    answer_fetch(&at, &serde_json::to_string(running).unwrap());
     until("the events' and log's requests", || {
         let held = held_fetches();
         held.iter().any(|u| u.contains("/events")) && held.iter().any(|u| u.contains("/logs"))
@@ -2049,7 +2095,50 @@ async fn mount_detail_page_with(
     if running.task.spec.advanced.fault_tolerance.enabled {
         answer_events_when_asked(&latest_retries("en"), retries.0, retries.1).await;
     }
-    (host, handle)
+}
+
+/// A double-click on Resubmit makes one task: its second click lands on the new task's
+/// page, whose Resubmit is where the first was (explorer: it made two). The new page
+/// says which task it was resubmitted from.
+#[wasm_bindgen_test]
+async fn a_double_click_on_resubmit_makes_one_task_whose_page_says_from_which() {
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::Detail("t1".into()));
+    let done = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    answer_detail_loads(&done, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    assert!(
+        host.query_selector("[data-testid='resubmitted-from']")
+            .unwrap()
+            .is_none()
+    );
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
+    let new = task("t2", TaskPhase::Queued, TaskType::PyTorchJob);
+    answer_fetch("/resubmit", &serde_json::to_string(&new).unwrap());
+    answer_detail_loads(&new, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the note", "[data-testid='resubmitted-from']").await;
+    assert_eq!(
+        all_text(&host, "[data-testid='resubmitted-from']"),
+        ["Resubmitted from task t1: this is a new task with the same spec."]
+    );
+    // The double-click's second click, on the new page's Resubmit.
+    js_sys::eval(
+        "document.querySelector(\"[data-testid='action-resubmit']\")
+             .dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 2 }))",
+    )
+    .unwrap();
+    for _ in 0..3 {
+        leptos::task::tick().await;
+    }
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("/resubmit")),
+        "{:?}",
+        held_fetches()
+    );
+    // A click of its own resubmits it.
+    press_until_asked(&host, "action-resubmit", "t2/resubmit").await;
+    finish(handle, &host, &address);
 }
 
 /// Tags changed elsewhere (another tab, a script) are never silently replaced: a save
@@ -2112,6 +2201,11 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     // Edited: the user's list stays, and the task's new tags are said beside it.
     find(&host, ".tags li:nth-child(1) .remove").click();
     leptos::task::tick().await;
+    // An edit looks like a saved tag: said until saved (explorer).
+    assert_eq!(
+        all_text(&host, "[data-testid='tags-saved']"),
+        ["Not saved yet: Save tags applies these tags to the task."]
+    );
     press_until_asked(&host, "tags-save", "/tags").await;
     let body = held_fetch_body("/tags").await;
     assert!(
@@ -2984,9 +3078,22 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
     let note = find(&host, "[data-testid='ignored-filters']")
         .text_content()
         .unwrap();
-    assert!(note.contains("phase=bogus, type=foo"), "{note}");
-    assert!(note.contains("x=1"), "{note}");
-    assert!(note.contains("mine=maybe, mine="), "{note}");
+    assert!(
+        note.starts_with(
+            "Not applied from the address: phase=bogus (not a filter this list knows), \
+             type=foo (not a filter this list knows), "
+        ),
+        "{note}"
+    );
+    assert!(
+        note.contains("x=1 (not a filter this list knows)"),
+        "{note}"
+    );
+    // A name given twice says so: the last is the one applied (here itself not one).
+    assert!(
+        note.contains("mine=maybe (given again later: the last is applied) and mine= (not a filter this list knows)."),
+        "{note}"
+    );
     let scope: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='filter-scope']").unchecked_into();
     assert_eq!(scope.value(), "group:nosuch");
@@ -3486,6 +3593,30 @@ fn focused_test_id() -> Option<String> {
         .document()?
         .active_element()?
         .get_attribute("data-testid")
+}
+
+/// Stop asks in the words of the task's phase: a task waiting to run again has run
+/// (explorer: it read "It has not started"), a queued one has not.
+#[wasm_bindgen_test]
+async fn the_stop_question_says_whether_the_task_ran() {
+    for (phase, said) in [
+        (
+            TaskPhase::Retrying,
+            "Stop task t1? It is waiting to run again: its next attempt does not start, and any quota it holds is given back.",
+        ),
+        (
+            TaskPhase::Queued,
+            "Stop task t1? It has not started: it leaves the queue, and any quota it holds is given back.",
+        ),
+    ] {
+        let address = fresh_page();
+        let (host, handle) = mount_detail_page_in(phase).await;
+        until_found(&host, "the actions", "[data-testid='action-stop']").await;
+        find(&host, "[data-testid='action-stop']").click();
+        until_found(&host, "the question", "#confirm-text").await;
+        assert_eq!(all_text(&host, "#confirm-text"), [said]);
+        finish(handle, &host, &address);
+    }
 }
 
 /// A stop being asked when the task's answer says it is being stopped (asked elsewhere)

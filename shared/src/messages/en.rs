@@ -1362,6 +1362,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.resubmit_refused",
         "The server refused to run this spec again as it is: clone the task and fix the findings below in the form ({code})",
     ),
+    (
+        "ui.detail.resubmitted_from",
+        "Resubmitted from task {name}: this is a new task with the same spec.",
+    ),
     ("ui.detail.retries", "Attempts retried"),
     ("ui.detail.retries_all", "Show all {n} retries"),
     ("ui.detail.retry", "{at}: {reason}"),
@@ -1407,6 +1411,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Stop task {name}? Its replicas are ended now, and what they have not saved is lost.",
     ),
     (
+        "ui.detail.stop_confirm#retrying",
+        "Stop task {name}? It is waiting to run again: its next attempt does not start, and any quota it holds is given back.",
+    ),
+    (
         "ui.detail.stop_confirm#waiting",
         "Stop task {name}? It has not started: it leaves the queue, and any quota it holds is given back.",
     ),
@@ -1430,6 +1438,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.tags_save", "Save tags"),
     ("ui.detail.tags_saved", "Tags saved."),
     ("ui.detail.tags_take_theirs", "Take the task's tags"),
+    (
+        "ui.detail.tags_unsaved",
+        "Not saved yet: Save tags applies these tags to the task.",
+    ),
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),
     ("ui.detail.type", "Type"),
@@ -1690,6 +1702,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Cannot start: no spec is within quota and able to fit. See the errors.",
     ),
     (
+        "ui.form.plan.outcome.blocked#head_quota",
+        "Cannot start: the head's spec {spec} is over your remaining quota. See the errors.",
+    ),
+    (
         "ui.form.plan.outcome.blocked#never",
         "Cannot start: no spec can ever fit. See the errors.",
     ),
@@ -1844,16 +1860,27 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.tags", "Tags"),
     ("ui.list.col.type", "Type"),
     ("ui.list.empty", "No task matches these filters."),
+    (
+        "ui.list.empty#none",
+        "No tasks yet. Create one with Create task.",
+    ),
     ("ui.list.filter.name", "Name contains"),
     ("ui.list.filter.scope", "Whose"),
     ("ui.list.filter.tag", "Tag"),
     ("ui.list.filter.tag_help", "key, or key=value"),
     ("ui.list.filter.type", "Type"),
     ("ui.list.filters", "Filters"),
+    ("ui.list.ignored", "Not applied from the address: {pairs}."),
     (
-        "ui.list.ignored",
-        "Not applied from the address: {pairs} (not a filter this list knows).",
+        "ui.list.ignored.beside_mine",
+        "a group is not applied beside mine=true",
     ),
+    ("ui.list.ignored.item", "{pair} ({reason})"),
+    (
+        "ui.list.ignored.repeated",
+        "given again later: the last is applied",
+    ),
+    ("ui.list.ignored.unknown", "not a filter this list knows"),
     ("ui.list.more", "Load more"),
     ("ui.list.new", "Create task"),
     ("ui.list.scope.all", "Everything I can see"),

@@ -97,10 +97,11 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     {
         report.push(at(field_key!(Compute: specs)), IssueCode::SpotUnavailable);
     }
-    let unhosted = specs(cx, report, pool);
-    // A RayJob that autoscales outside its own range has no demand to plan with (the
-    // plan counts the maximum, which may be below the workers it starts with): no plan
-    // until `ray.autoscaling.range` is fixed, rather than a verdict on a wrong count.
+    let (unhosted, hosted) = specs(cx, report, pool);
+    // A RayJob that autoscales outside its own range, or past the most workers, has no
+    // demand to plan with (the plan counts the maximum, which may be below the workers
+    // it starts with): no plan until `ray.autoscaling` is fixed, rather than a verdict
+    // on a wrong count (explorer: 2000 read as four quota and fit errors).
     //
     // Likewise while the compute section has an error of its own (units over a spec's
     // bound, an unknown pool or spec): a plan drawn around it, on the specs left, said
@@ -108,11 +109,15 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     // agree).
     let scaling = &cx.spec.ray.autoscaling;
     if errors(report) > errors_before
-        || cx.spec.is_ray() && scaling.enabled && !scaling.holds(compute.workers)
+        || cx.spec.is_ray()
+            && scaling.enabled
+            && (!scaling.holds(compute.workers) || scaling.max_workers > MAX_WORKERS)
     {
+        // Skipped only beside a spec the pool hosts: a lone spec read "another spec of
+        // the list is used" while the head's error stopped the plan (explorer).
         for (at, gpu_model) in unhosted {
             let reason = NeverReason::NoMatchingNode { gpu_model };
-            report.push(at, IssueCode::GangSkipped { reason });
+            report.push(at, never_or_skipped(hosted, reason));
         }
         return None;
     }
@@ -134,25 +139,30 @@ pub(super) fn check(cx: &Cx, report: &mut Report) -> Option<Plan> {
     let usable = plan.as_ref().is_some_and(|p| p.outcome != Outcome::Blocked);
     for (at, gpu_model) in unhosted {
         let reason = NeverReason::NoMatchingNode { gpu_model };
-        let code = if usable {
-            IssueCode::GangSkipped { reason }
-        } else {
-            IssueCode::GangNeverFits { reason }
-        };
-        report.push(at, code);
+        report.push(at, never_or_skipped(usable, reason));
     }
     let plan = plan?;
     plan_findings(&plan, report);
     Some(plan)
 }
 
+/// A spec that can never start: skipped with a warning while another can be used.
+fn never_or_skipped(other_usable: bool, reason: NeverReason) -> IssueCode {
+    if other_usable {
+        IssueCode::GangSkipped { reason }
+    } else {
+        IssueCode::GangNeverFits { reason }
+    }
+}
+
 /// The spec list's own findings; returns the specs no node of the pool hosts, each with
-/// its GPU model, for the plan's findings to judge.
+/// its GPU model, for the plan's findings to judge, and whether any spec of the list is
+/// one the pool hosts.
 fn specs(
     cx: &Cx,
     report: &mut Report,
     pool: Option<&crate::catalog::Pool>,
-) -> Vec<(FieldPath, Option<String>)> {
+) -> (Vec<(FieldPath, Option<String>)>, bool) {
     let compute = &cx.spec.compute;
     let list = field_path!(TaskSpec: compute.specs);
     if compute.specs.is_empty() {
@@ -163,6 +173,7 @@ fn specs(
     // The fewest units a chosen spec's node takes, and the first spec that says so.
     let mut bound: Option<(u32, &str)> = None;
     let mut unhosted: Vec<(FieldPath, Option<String>)> = Vec::new();
+    let mut hosted = false;
     for (i, id) in compute.specs.iter().enumerate() {
         let at = list.index(i);
         if !super::require(report, id, || at.clone()) {
@@ -188,6 +199,8 @@ fn specs(
         }
         if pool.is_some_and(|p| !p.nodes.iter().any(|n| n.hosts(spec))) {
             unhosted.push((at, spec.gpu_model.clone()));
+        } else {
+            hosted = true;
         }
         if compute.instance_type == InstanceType::Gpu {
             let model = spec.gpu_model.as_deref();
@@ -226,7 +239,7 @@ fn specs(
             },
         );
     }
-    unhosted
+    (unhosted, hosted)
 }
 
 /// `spec` as the bound of units per node when it takes fewer than the bound so far.
@@ -604,6 +617,44 @@ mod kind_tests {
             !found
                 .iter()
                 .any(|(_, c)| *c == "compute.pool.none_for_kind"),
+            "{found:?}"
+        );
+    }
+
+    /// SPEC.md section 4: a spec that can never fit is skipped with a warning only while
+    /// another spec of the list can be used. A lone spec the pool does not host is an
+    /// error, also while the head's own error stops the plan (explorer: it read "another
+    /// spec of the list is used").
+    #[test]
+    fn a_lone_spec_the_pool_does_not_host_is_an_error_beside_a_head_error() {
+        let spec = crate::demo::ray().with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-a".into();
+            s.compute.pool = Some("sh-a-h100".into());
+            s.compute.specs = vec!["a100-1g".into()];
+            s.compute.units_per_node = 1;
+            s.compute.workers = 1;
+            s.compute.head_spec = Some("cpu-8c".into());
+            s.ray.autoscaling.enabled = false;
+        });
+        let found = found(&spec);
+        assert!(
+            found.contains(&("compute.specs[0]".into(), "compute.gang.never_fits")),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&("compute.head_spec".into(), "compute.spec.not_in_pool")),
+            "{found:?}"
+        );
+        assert!(
+            !found.iter().any(|(_, c)| *c == "compute.gang.skipped"),
+            "{found:?}"
+        );
+        // Beside a spec the pool hosts, it is skipped, as the plan would use the other.
+        let two = spec.with(|s| s.compute.specs.push("h100-1g".into()));
+        let found = self::found(&two);
+        assert!(
+            found.contains(&("compute.specs[0]".into(), "compute.gang.skipped")),
             "{found:?}"
         );
     }

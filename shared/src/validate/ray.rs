@@ -167,7 +167,8 @@ fn runtime_env(cx: &Cx, text: &str, path: FieldPath, report: &mut Report) {
             return;
         }
     };
-    if let Some(vars) = map.get("env_vars") {
+    // `env_vars:` with its entries commented out is None, which Ray leaves unset.
+    if let Some(vars) = map.get("env_vars").filter(|v| !matches!(v, Value::Null)) {
         env_vars(cx, vars, path.key("env_vars"), report);
     }
     // Ray refuses both only when both are set: `pip: []` or `conda: {}` is ignored.
@@ -281,6 +282,49 @@ mod tests {
             [(
                 "ray.autoscaling".to_owned(),
                 "ray.autoscaling.range",
+                Severity::Error
+            )]
+        );
+    }
+
+    /// A max past the most workers is the one finding, as workers past it are: the plan
+    /// waits (explorer: 2000 also read as four quota and fit errors on 2001 replicas).
+    #[test]
+    fn a_max_past_the_most_workers_is_said_alone() {
+        assert_eq!(
+            findings(|s| s.ray.autoscaling.max_workers = 2000),
+            [(
+                "ray.autoscaling.max_workers".to_owned(),
+                "compute.workers.out_of_range",
+                Severity::Error
+            )]
+        );
+        let check = crate::check(
+            &crate::demo::ray().with(|s| s.ray.autoscaling.max_workers = 2000),
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        );
+        assert!(check.plan.is_none(), "{:?}", check.plan);
+    }
+
+    /// `env_vars:` whose entries are all commented out is None to PyYAML, and Ray leaves
+    /// a None `env_vars` unset (`RuntimeEnv`), as it does a None `pip`.
+    #[test]
+    fn env_vars_commented_out_is_no_env_vars() {
+        assert_eq!(
+            findings(|s| {
+                s.ray.runtime_env =
+                    "pip:\n  - ray[tune]==2.40.0\nenv_vars:\n  # OMP_NUM_THREADS: \"8\"\n".into()
+            }),
+            []
+        );
+        // Another value that is no mapping is still refused.
+        assert_eq!(
+            findings(|s| s.ray.runtime_env = "env_vars: 8\n".into()),
+            [(
+                "ray.runtime_env.env_vars".to_owned(),
+                "ray.runtime_env.env_vars",
                 Severity::Error
             )]
         );
