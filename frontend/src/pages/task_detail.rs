@@ -1547,7 +1547,15 @@ pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, Stri
 fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let lang = UiLang::use_context();
     let id = StoredValue::new(id);
-    let replica = RwSignal::new(0u32);
+    // A failed task opens on the replica whose end failed it: the master's log, first in
+    // the list, said only that it was stopped (explorer).
+    let failed = move || {
+        view.with_untracked(|v| {
+            v.failed_replica
+                .filter(|r| log_replicas(v).iter().any(|l| l.replica == *r))
+        })
+    };
+    let replica = RwSignal::new(failed().unwrap_or(0));
     // None: the latest attempt.
     let attempt = RwSignal::new(None::<u32>);
     // The log's end as shown (at most `SHOWN_MAX` bytes), and the bytes read in all.
@@ -1796,8 +1804,13 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                         <label>
                             <span>{crate::i18n::tr("ui.detail.replica")}</span>
                             <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
-                                {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| view! {
-                                    <option value=r.to_string() selected=move || replica.get() == r>{label}</option>
+                                {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
+                                    let label = if view.with(|v| v.failed_replica) == Some(r) {
+                                        lang.text_with("ui.detail.replica_failed", &[("label", label)])
+                                    } else {
+                                        label
+                                    };
+                                    view! { <option value=r.to_string() selected=move || replica.get() == r>{label}</option> }
                                 }).collect_view()}
                             </select>
                         </label>

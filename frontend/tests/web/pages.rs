@@ -114,6 +114,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         // As the local backend lists them (the e2e journeys run on it).
         logs: shared::api::log_replicas(&spec_of(task_type), false),
         stopping_since: None,
+        failed_replica: None,
     }
 }
 
@@ -2949,6 +2950,35 @@ async fn a_followed_log_follows_the_replica_picked_next() {
     .await;
     assert_followed(&host);
     real_event_source();
+    finish(handle, &host, &address);
+}
+
+/// A failed task's logs open on the replica whose end failed it, marked in the picker:
+/// the master's log, first in the list, said only that it was stopped (explorer).
+#[wasm_bindgen_test]
+async fn a_failed_tasks_logs_open_on_the_replica_that_failed_it() {
+    let address = fresh_page();
+    let mut failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
+    failed.failed_replica = Some(1);
+    let (host, handle) = mount_detail_page_with(&failed, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the picker", "[data-testid='log-replica']").await;
+    let picker: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='log-replica']").unchecked_into();
+    assert_eq!(picker.value(), "1");
+    let chosen = picker
+        .selected_options()
+        .item(0)
+        .and_then(|o| o.text_content());
+    assert_eq!(
+        chosen.as_deref(),
+        Some("1: worker 0 (its end failed the task)")
+    );
+    // Its log is the one asked for.
+    find(&host, "[data-testid='log-reload']").click();
+    until("the failed replica's log asked", || {
+        held_fetches().iter().any(|u| u.contains("/logs?replica=1"))
+    })
+    .await;
     finish(handle, &host, &address);
 }
 

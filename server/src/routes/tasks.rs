@@ -175,6 +175,12 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
     // From the store, not the runner's memory: another server on the database, or one
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
+    let failed_replica = task
+        .history
+        .last()
+        .filter(|_| task.phase == TaskPhase::Failed)
+        .and_then(|change| change.keyed.as_ref())
+        .and_then(ended_replica);
     TaskView {
         task,
         tags: stored.tags,
@@ -183,7 +189,23 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         retry_at: reason.and_then(|r| r.retry_at),
         logs,
         stopping_since,
+        failed_replica,
     }
+}
+
+/// The replica a failure's reason says ended the attempt (`event.replica_ended`, also
+/// within "after N attempts; the last: …").
+fn ended_replica(reason: &shared::messages::Message) -> Option<u32> {
+    if reason.key == "event.replica_ended" {
+        return match reason.args.get("replica") {
+            Some(shared::messages::Arg::Text(n)) => n.parse().ok(),
+            _ => None,
+        };
+    }
+    reason.args.values().find_map(|arg| match arg {
+        shared::messages::Arg::Message(inner) => ended_replica(inner),
+        shared::messages::Arg::Text(_) => None,
+    })
 }
 
 fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {

@@ -323,6 +323,7 @@ async fn a_two_replica_pytorch_job_runs_to_success_with_ranks_logs_and_events() 
     assert!(!task.to_string().contains("hf_demo_secret"), "{task}");
     let done = wait_for(&app, &id, phase_is("succeeded")).await;
     assert_eq!(done["attempts"], 1);
+    assert_eq!(done.get("failed_replica"), None, "{done}");
     assert_eq!(
         done["logs"],
         json!([{ "replica": 0, "role": "master" }, { "replica": 1, "role": "worker" }])
@@ -376,6 +377,8 @@ async fn a_failing_gang_is_retried_as_a_whole_then_fails_with_the_last_reason() 
             .contains("replica 1 ended with exit code 3"),
         "{last}"
     );
+    // The replica to read first, named within "after 2 attempts; the last: …".
+    assert_eq!(done["failed_replica"], 1, "{done}");
     let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
     assert!(events.to_string().contains("retrying"), "{events}");
     // Each attempt keeps its own log.

@@ -1348,6 +1348,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.placement_pool", "Pool {pool}"),
     ("ui.detail.reason", "Why it waits"),
     ("ui.detail.replica", "Replica"),
+    (
+        "ui.detail.replica_failed",
+        "{label} (its end failed the task)",
+    ),
     ("ui.detail.replica_head", "{n}: head"),
     ("ui.detail.replica_master", "{n}: master"),
     (

@@ -1140,6 +1140,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.placement_pool", "资源池 {pool}"),
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.replica", "副本"),
+    ("ui.detail.replica_failed", "{label}（其结束导致任务失败）"),
     ("ui.detail.replica_head", "{n}：Head"),
     ("ui.detail.replica_master", "{n}：主节点"),
     (

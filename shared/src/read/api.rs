@@ -144,6 +144,7 @@ impl Read for TaskView {
             retry_at: object.or("retry_at", None)?,
             logs: object.or("logs", Vec::new())?,
             stopping_since: object.or("stopping_since", None)?,
+            failed_replica: object.or("failed_replica", None)?,
         })
     }
 }
@@ -246,6 +247,7 @@ mod tests {
             }],
             // One with a stop under way, one without: both read back.
             stopping_since: placement.as_ref().map(|_| Timestamp(1_764_000_400_000)),
+            failed_replica: placement.as_ref().map(|_| 1),
             // One waiting out a retry's backoff, one not: both read back.
             retry_at: placement.is_none().then_some(Timestamp(1_764_000_500_000)),
             placement,
