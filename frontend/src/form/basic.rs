@@ -66,22 +66,26 @@ pub fn BasicSection() -> impl IntoView {
                 .collect()
         })
     });
-    // Choosing another region keeps the cluster only when the new region has it.
+    // Choosing another region keeps the cluster only when the new region has it (its
+    // own pools and specs), or takes the region's only one: the old cluster's pool and
+    // specs were kept, shown by their names, until a cluster was picked. Arrowing on
+    // through the regions starts again from the draft before ([`FormCx::switch`]), so
+    // the regions passed trim nothing.
     let region = Lens {
         get: cx.watch(move |s| s.basic.region.clone()),
         set: Callback::new(move |v: String| {
-            let keeps = cx.catalog.with_value(|c| {
-                cx.spec
-                    .with_untracked(|s| c.cluster(&v, &s.basic.cluster).is_some())
-            });
-            cx.spec.update(|s| {
+            cx.switch("basic.region", |s| {
                 s.basic.region = v;
-                if keeps {
-                    // Another region's cluster of the same id: its own pools and specs.
-                    cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
-                } else {
-                    s.basic.cluster.clear();
-                }
+                cx.catalog.with_value(|c| {
+                    if c.cluster(&s.basic.region, &s.basic.cluster).is_none() {
+                        s.basic.cluster =
+                            match c.region(&s.basic.region).map(|r| r.clusters.as_slice()) {
+                                Some([only]) => only.id.clone(),
+                                _ => String::new(),
+                            };
+                    }
+                    keep_what_the_cluster_has(s, c);
+                });
             });
         }),
     };
@@ -91,7 +95,7 @@ pub fn BasicSection() -> impl IntoView {
     let cluster = Lens {
         get: cx.watch(move |s| s.basic.cluster.clone()),
         set: Callback::new(move |v: String| {
-            cx.spec.update(|s| {
+            cx.switch("basic.cluster", |s| {
                 s.basic.cluster = v;
                 cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
             });
@@ -101,7 +105,7 @@ pub fn BasicSection() -> impl IntoView {
         get: cx.watch(move |s| s.basic.task_type.map(|t| wire(&t)).unwrap_or_default()),
         set: Callback::new(move |v: String| {
             // The other type's fields go, as the shared crate drops them.
-            cx.spec.update(|s| {
+            cx.switch("basic.task_type", |s| {
                 s.basic.task_type = super::context::unwire(&v);
                 *s = std::mem::take(s).normalized();
             });

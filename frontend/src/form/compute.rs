@@ -96,7 +96,7 @@ pub fn ComputeSection() -> impl IntoView {
         set: Callback::new(move |v: String| {
             // The old kind's fields go, as the shared crate drops them.
             let cluster = cx.cluster();
-            cx.spec.update(|s| {
+            cx.switch("compute.kind", |s| {
                 let spec = std::mem::take(s);
                 *s = match &cluster {
                     Some(cluster) => spec.with_kind_in(unwire(&v), cluster),

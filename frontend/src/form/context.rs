@@ -210,6 +210,9 @@ pub struct FormCx {
     pub lang: UiLang,
     /// The ids of this form's elements.
     pub ids: Ids,
+    /// The last switch (see [`FormCx::switch`]): its select, the draft before it and
+    /// the draft it made.
+    switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
 }
 
 impl FormCx {
@@ -402,6 +405,7 @@ impl FormCx {
             unparsed,
             lang: UiLang::use_context(),
             ids: Ids::take(),
+            switched: StoredValue::new(None),
         };
         provide_context(cx);
         cx
@@ -488,6 +492,25 @@ impl FormCx {
     /// The message `key` in the current language, tracked.
     pub fn text(&self, key: &str) -> String {
         shared::messages::text(self.lang(), key, &[])
+    }
+
+    /// Changes the draft through the choice `select` (the kind, the task type, the
+    /// region, the cluster), which drops what the new choice does not use: from the
+    /// draft before this select's last change while nothing else changed since. A
+    /// keyboard user arrowing through a closed select changes it at each option passed:
+    /// ↓ then ↑ on the kind lost the pool and the spec list, and a kind passed on the way
+    /// to another lost what that one keeps (explorer).
+    pub fn switch(&self, select: &'static str, change: impl FnOnce(&mut TaskSpec)) {
+        let now = self.spec.get_untracked();
+        let before = match self.switched.get_value() {
+            Some((last, before, after)) if last == select && after == now => before,
+            _ => now,
+        };
+        let mut next = before.clone();
+        change(&mut next);
+        self.switched
+            .set_value(Some((select, before, next.clone())));
+        self.spec.set(next);
     }
 
     /// Changes the draft through the field at `path`, which then shows its findings.

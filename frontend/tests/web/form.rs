@@ -561,26 +561,9 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     start.compute.pool = Some("sh-a-shared".to_owned());
     start.compute.specs = vec!["h100-1g".to_owned(), "a100-1g".to_owned()];
     let form = mount(Some(start), false).await;
+    // cn-north has one cluster, bj-a: chosen with the region (the old cluster's pool and
+    // specs stayed, shown by their names, until a cluster was picked).
     form.choose("basic.region", "cn-north").await;
-    // Until a cluster is chosen, the pool and specs kept are shown by their names.
-    let shown = |path: &str| {
-        form.control(path)
-            .query_selector("option:checked")
-            .unwrap()
-            .and_then(|o| o.text_content())
-            .unwrap_or_default()
-    };
-    assert!(
-        shown("compute.specs[1]").starts_with("A100 single card"),
-        "{}",
-        shown("compute.specs[1]")
-    );
-    assert!(
-        shown("compute.pool").starts_with("A100 + CPU shared"),
-        "{}",
-        shown("compute.pool")
-    );
-    form.choose("basic.cluster", "bj-a").await;
     let spec = form.submitted().await;
     assert_eq!(spec.basic.cluster, "bj-a");
     // bj-a has its own shared pool, a100-1g and no H100.
@@ -590,10 +573,21 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
         form.find("[data-path='compute.pool']").is_none(),
         "no finding about the old pool"
     );
-    // Back to where the draft began: what it kept is kept.
+    // Back to the region before with nothing else changed, as a keyboard user arrowing
+    // through the regions goes: the draft as it was.
     form.choose("basic.region", "cn-east").await;
+    let spec = form.submitted().await;
+    assert_eq!(spec.basic.cluster, "sh-a");
+    assert_eq!(spec.compute.pool.as_deref(), Some("sh-a-shared"));
+    assert_eq!(spec.compute.specs, ["h100-1g", "a100-1g"]);
+    // Once something else changed, a switch back keeps what the switch dropped.
+    form.choose("basic.cluster", "sh-b").await;
+    assert!(form.submitted().await.compute.specs.is_empty());
+    form.type_in("compute.workers", "3").await;
     form.choose("basic.cluster", "sh-a").await;
-    assert_eq!(form.submitted().await.compute.specs, ["a100-1g"]);
+    let spec = form.submitted().await;
+    assert!(spec.compute.specs.is_empty(), "{:?}", spec.compute.specs);
+    assert_eq!(spec.compute.workers, 3);
     // A RayJob's head spec the new cluster lacks goes too.
     let mut ray = shared::demo::ray();
     ray.basic.region = "cn-east".to_owned();
@@ -603,6 +597,44 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     form.choose("basic.region", "cn-north").await;
     form.choose("basic.cluster", "bj-a").await;
     assert_eq!(form.submitted().await.compute.head_spec, None);
+}
+
+/// Arrowing through a closed select changes it at each option passed: a kind passed on
+/// the way drops nothing the kind landed on keeps, and ↓ then ↑ loses nothing (explorer:
+/// it lost the pool, accept idle with its level and the whole spec list).
+#[wasm_bindgen_test]
+async fn arrowing_through_the_kinds_drops_only_what_the_kind_landed_on_does_not_use() {
+    let mut start = example(shared::demo::PYTORCH_EXAMPLE);
+    start.compute.kind = Some(shared::task::ResourceKind::Reserved);
+    start.compute.pool = Some("sh-a-h100".to_owned());
+    start.compute.priority = None;
+    start.compute.guarantee = None;
+    start.compute.accept_idle = true;
+    start.compute.idle_stability = Some(shared::task::IdleStability::High);
+    start.compute.specs = vec!["h100-8g".to_owned(), "h100-1g".to_owned()];
+    start.compute.units_per_node = 1;
+    let form = mount(Some(start.clone()), false).await;
+    form.choose("compute.kind", "on_demand").await;
+    assert!(form.submitted().await.compute.pool.is_none());
+    form.choose("compute.kind", "reserved").await;
+    let back = form.submitted().await;
+    assert_eq!(back.compute, start.compute);
+    // Reserved to idle by way of on-demand and spot keeps the level idle uses.
+    for kind in ["on_demand", "spot", "idle"] {
+        form.choose("compute.kind", kind).await;
+    }
+    let idle = form.submitted().await;
+    assert_eq!(
+        idle.compute.idle_stability,
+        Some(shared::task::IdleStability::High)
+    );
+    // The task type's switch is undone the same way: a RayJob's fields come back.
+    let ray = shared::demo::ray();
+    let form = mount(Some(ray.clone()), false).await;
+    form.choose("basic.task_type", "pytorch_job").await;
+    assert!(form.submitted().await.ray.runtime_env.is_empty());
+    form.choose("basic.task_type", "ray_job").await;
+    assert_eq!(form.submitted().await, ray);
 }
 
 /// A number box keeps what the user types: a number past the largest the field holds
