@@ -210,6 +210,8 @@ pub struct FormCx {
     pub lang: UiLang,
     /// The ids of this form's elements.
     pub ids: Ids,
+    /// Who fills the form, for the rules [`FormCx::unread_u32`] asks.
+    user: StoredValue<User>,
     /// The last switch (see [`FormCx::switch`]): its select, the draft before it and
     /// the draft it made.
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
@@ -230,6 +232,7 @@ impl FormCx {
             .project_groups
             .retain(|g| g.members.contains(&user.name));
         let catalog = StoredValue::new(catalog);
+        let rules_user = StoredValue::new(user.clone());
         let spec = RwSignal::new(spec);
         let base = crate::api::Base::here();
         let check = Memo::new(move |_| {
@@ -406,6 +409,7 @@ impl FormCx {
             lang: UiLang::use_context(),
             ids: Ids::take(),
             switched: StoredValue::new(None),
+            user: rules_user,
         };
         provide_context(cx);
         cx
@@ -617,6 +621,42 @@ impl FormCx {
     /// The chosen cluster, tracked.
     pub fn cluster(&self) -> Option<Arc<Cluster>> {
         self.cluster.get()
+    }
+
+    /// What the `u32` box at `path` says of `text` it does not read (`-1`, `1.5`; see
+    /// [`super::field::whole_u32`]): too large, as the API says it; else the field's
+    /// own rule where it refuses 0, the draft's nearest number to such text (max
+    /// retries 1 to 100, a port, units per node: "a whole number, 0 or more" named a
+    /// range the rule does not take, explorer); else that it is no whole number, 0 or
+    /// more. `set` writes a number into the field.
+    pub fn unread_u32(
+        &self,
+        path: &str,
+        text: &str,
+        set: impl FnOnce(&mut TaskSpec, u32),
+    ) -> Unread {
+        if let Some(code) = super::field::too_large(text) {
+            return Unread::Rule(code);
+        }
+        // An empty box is required, whatever the rule.
+        if text.trim().is_empty() {
+            return Expected::WholeNumber.into();
+        }
+        let mut zero = self.spec.get_untracked();
+        set(&mut zero, 0);
+        let rule = self.catalog.with_value(|c| {
+            self.user.with_value(|u| {
+                shared::validate(&zero, c, &Default::default(), u)
+                    .issues()
+                    .iter()
+                    .find(|i| i.severity == Severity::Error && i.path.to_string() == path)
+                    .map(|i| i.code.clone())
+            })
+        });
+        match rule {
+            Some(code) => Unread::Rule(code),
+            None => Expected::WholeNumber.into(),
+        }
     }
 }
 

@@ -44,7 +44,7 @@ macro_rules! number_lens {
             get,
             set: Callback::new(move |v: String| {
                 let path = stringify!($($field)+).replace(' ', "");
-                let unread = $crate::form::field::unread_u32(&v);
+                let unread = cx.unread_u32(&path, &v, |s, n| s.$($field)+ = n);
                 cx.set_number(
                     &path,
                     v,
@@ -68,15 +68,6 @@ pub fn whole_u32(text: &str) -> Option<u32> {
     whole(text)
         .filter(|n| (0.0..=f64::from(u32::MAX)).contains(n))
         .map(|n| n as u32)
-}
-
-/// What a `u32` box says of `text` it does not read ([`whole_u32`]): too large, or no
-/// whole number 0 or more.
-pub fn unread_u32(text: &str) -> super::context::Unread {
-    match too_large(text) {
-        Some(code) => super::context::Unread::Rule(code),
-        None => shared::validate::Expected::WholeNumber.into(),
-    }
 }
 
 /// What a box of a `u32` field says of `text`, a whole number past the largest it holds:

@@ -2649,6 +2649,34 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     assert_eq!(workers(&form.submitted().await), 3);
     assert!(form.find("[data-testid='outcome'].pending").is_none());
 
+    // Below a field's range or between two of its numbers, the field's rule says what it
+    // takes where that is not "0 or more" (explorer: "-1" under max retries read "a
+    // whole number, 0 or more"); for workers it is.
+    form.type_in("compute.workers", "-1").await;
+    assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
+    form.type_in("compute.workers", "3").await;
+    form.tick_box("advanced.fault_tolerance.enabled", true)
+        .await;
+    let retries = "advanced.fault_tolerance.max_retries";
+    for typed in ["-1", "1.5"] {
+        form.type_in(retries, typed).await;
+        let said = form
+            .find(&format!("[data-path='{retries}']"))
+            .and_then(|f| f.text_content())
+            .unwrap_or_default();
+        assert!(said.contains("between 1 and 100"), "{typed}: {said}");
+        assert!(!said.contains("0 or more"), "{typed}: {said}");
+    }
+    form.type_in(retries, "").await;
+    assert_eq!(form.codes_at(retries), ["value.required"]);
+    form.type_in(retries, "3").await;
+    form.type_in("compute.units_per_node", "-1").await;
+    assert_eq!(
+        form.codes_at("compute.units_per_node"),
+        ["compute.units_per_node.out_of_range"]
+    );
+    form.type_in("compute.units_per_node", "1").await;
+
     // Pull retries may be negative, and empty is the catalog's default.
     form.type_in("advanced.image_pull_retries", "-1").await;
     assert_eq!(form.submitted().await.advanced.image_pull_retries, Some(-1));
