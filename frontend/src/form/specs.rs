@@ -93,7 +93,10 @@ pub fn SpecsEditor() -> impl IntoView {
             aria-describedby=described>
             <h3 id=label_id>{move || cx.text(&field_key(PATH, "label"))}</h3>
             <p class="help" id=help_id>
-                {move || cx.text(&field_key(PATH, "help"))}" "{move || cx.text("ui.form.specs.reorder_help")}
+                {move || cx.text(&field_key(PATH, "help"))}
+                // Chinese sentences join with no space.
+                {move || (cx.lang() != shared::Lang::Zh).then_some(" ")}
+                {move || cx.text("ui.form.specs.reorder_help")}
             </p>
             <Findings id=msgs_id findings=findings />
             {move || none_offered().then(|| view! {

@@ -1524,7 +1524,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.pytorch.worker", "以及工作节点 {worker}。"),
     ("ui.form.pytorch.workers", "以及工作节点 {first} … {last}。"),
     ("ui.form.ready", "可以提交"),
-    ("ui.form.remove_row", "删除 {row}"),
+    ("ui.form.remove_row", "删除{row}"),
     (
         "ui.form.runtime_env_local",
         "本服务器（本地后端）不启动 Ray 集群：运行环境中只有 env_vars 会传给任务进程，working_dir、pip、conda 等不会生效。",
@@ -1532,22 +1532,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.severity.error", "错误"),
     ("ui.form.severity.info", "提示"),
     ("ui.form.severity.warning", "警告"),
-    ("ui.form.specs.down", "将第 {rank} 个规格下移"),
+    ("ui.form.specs.down", "将实例规格第 {rank} 项下移"),
     (
         "ui.form.specs.moved",
-        "{spec} 现为第 {rank} 个规格（共 {count} 个）",
+        "{spec} 现为实例规格第 {rank} 项（共 {count} 项）",
     ),
     (
         "ui.form.specs.none_offered",
         "当前集群的资源池中没有该实例类型的规格，请更换实例类型、资源类型或集群。",
     ),
-    ("ui.form.specs.remove", "删除第 {rank} 个规格"),
+    ("ui.form.specs.remove", "删除实例规格第 {rank} 项"),
     (
         "ui.form.specs.reorder_help",
         "可用箭头按钮、Alt+↑/Alt+↓ 或拖动调整顺序。",
     ),
-    ("ui.form.specs.row", "实例规格：优先级第 {rank} 个"),
-    ("ui.form.specs.up", "将第 {rank} 个规格上移"),
+    ("ui.form.specs.row", "实例规格第 {rank} 项（优先级 {rank}）"),
+    ("ui.form.specs.up", "将实例规格第 {rank} 项上移"),
     ("ui.form.start_over", "重新填写"),
     (
         "ui.form.start_over_confirm",
