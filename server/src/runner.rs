@@ -3337,13 +3337,24 @@ const PORTS: u64 = 10_000;
 const FIRST_PORT: u64 = 20_000;
 
 /// A port for a task's master that nothing on this machine holds now (another program,
-/// another server's task): the next of the range after `next` that binds on loopback.
-/// A master that cannot bind its port fails its task through no fault of its own.
+/// another server's task): the next of the range after `next` that binds on every
+/// address, IPv4's and IPv6's (a wildcard bind fails where any one address holds the
+/// port; a machine without IPv6 refuses that one otherwise). A master that cannot bind
+/// its port fails its task through no fault of its own.
 fn master_port(next: &AtomicU64) -> u32 {
+    use std::net::{Ipv4Addr, Ipv6Addr, TcpListener};
+    let free = |port: u16| {
+        // One at a time: IPv6's wildcard also takes IPv4's on a dual-stack machine.
+        let v4 = TcpListener::bind((Ipv4Addr::UNSPECIFIED, port)).is_ok();
+        v4 && match TcpListener::bind((Ipv6Addr::UNSPECIFIED, port)) {
+            Ok(_) => true,
+            Err(err) => err.kind() != std::io::ErrorKind::AddrInUse,
+        }
+    };
     let mut port = 0;
     for _ in 0..PORTS {
         port = FIRST_PORT + next.fetch_add(1, Ordering::Relaxed) % PORTS;
-        if std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port as u16)).is_ok() {
+        if free(port as u16) {
             break;
         }
     }
@@ -3356,20 +3367,25 @@ mod tests {
     use super::*;
 
     /// A port another program listens on is not given to a task's master (explorer: a
-    /// task on 20000, held by another server's task, failed "Address already in use").
+    /// task on 20000, held by another server's task, failed "Address already in use"),
+    /// whichever address holds it (re-test: one held on ::1 only was given).
     #[test]
     fn a_master_port_held_on_the_machine_is_passed_by() {
-        // A port of the range that this test can hold: free now, then held.
         let next = AtomicU64::new(4_321);
-        let held_port = master_port(&next);
-        let held = std::net::TcpListener::bind(("127.0.0.1", held_port as u16))
-            .expect("the port given was free");
-        next.store(u64::from(held_port) - FIRST_PORT, Ordering::Relaxed);
-        let given = master_port(&next);
-        assert_ne!(given, held_port);
-        assert!((20_000..30_000).contains(&given), "{given}");
-        std::net::TcpListener::bind(("127.0.0.1", given as u16)).expect("the port given is free");
-        drop(held);
+        for address in ["127.0.0.1", "0.0.0.0", "::1", "::"] {
+            // A port of the range that this test can hold: free now, then held.
+            let held_port = master_port(&next);
+            let Ok(held) = std::net::TcpListener::bind((address, held_port as u16)) else {
+                // No IPv6 here.
+                continue;
+            };
+            next.store(u64::from(held_port) - FIRST_PORT, Ordering::Relaxed);
+            let given = master_port(&next);
+            assert_ne!(given, held_port, "{address}");
+            assert!((20_000..30_000).contains(&given), "{given}");
+            std::net::TcpListener::bind(("0.0.0.0", given as u16)).expect("the port given is free");
+            drop(held);
+        }
         // The range wraps at its end.
         next.store(PORTS - 1, Ordering::Relaxed);
         let last = master_port(&next);

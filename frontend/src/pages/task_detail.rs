@@ -988,6 +988,22 @@ fn Actions(
         }))
     };
     let resubmitted = Resubmitted::use_context();
+    // A page reached by Resubmit holds its own for a moment: it is where the one pressed
+    // was, and a second press meant for that one would run this task too (re-test: two
+    // clicks 600 ms apart made two tasks).
+    let settling = RwSignal::new(
+        resubmitted
+            .and_then(|r| r.0.get_untracked())
+            .is_some_and(|(new, _)| new == id()),
+    );
+    if settling.get_untracked() {
+        set_timeout(
+            move || {
+                let _ = settling.try_set(false);
+            },
+            std::time::Duration::from_millis(1000),
+        );
+    }
     let resubmit = move |ev: web_sys::MouseEvent| {
         // A double-click's second click lands on the new task's page, whose Resubmit is
         // where this one was: it would run the new task again too (explorer).
@@ -1143,7 +1159,7 @@ fn Actions(
                     {crate::i18n::tr("ui.detail.clone")}
                 </Link>
                 {owner.then(|| view! {
-                    <button type="button" data-testid="action-resubmit" disabled=move || busy.get() on:click=resubmit>
+                    <button type="button" data-testid="action-resubmit" disabled=move || busy.get() || settling.get() on:click=resubmit>
                         {crate::i18n::tr("ui.detail.resubmit")}
                     </button>
                     <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>

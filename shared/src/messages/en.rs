@@ -1882,7 +1882,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.ignored.item", "{pair} ({reason})"),
     (
         "ui.list.ignored.repeated",
-        "given again later: the last is applied",
+        "given again later: only the last is read",
     ),
     ("ui.list.ignored.unknown", "not a filter this list knows"),
     ("ui.list.more", "Load more"),

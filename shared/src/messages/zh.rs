@@ -1592,7 +1592,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "与 mine=true 同时给出时不应用项目组",
     ),
     ("ui.list.ignored.item", "{pair}（{reason}）"),
-    ("ui.list.ignored.repeated", "后面再次给出，以最后一个为准"),
+    ("ui.list.ignored.repeated", "后面再次给出，只读取最后一个"),
     ("ui.list.ignored.unknown", "不是此列表可用的筛选条件"),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
