@@ -1151,7 +1151,9 @@ fn Actions(
                         on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Stop)) } node_ref=stop_button>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
-                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get() on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
+                    // Off without a word until the task ends, it read as broken (explorer).
+                    <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get()
+                        title=move || (!finished()).then(|| lang.text("ui.detail.delete_after_end")) on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 })}

@@ -3650,6 +3650,13 @@ async fn the_stop_question_says_whether_the_task_ran() {
         find(&host, "[data-testid='action-stop']").click();
         until_found(&host, "the question", "#confirm-text").await;
         assert_eq!(all_text(&host, "#confirm-text"), [said]);
+        // Delete, off until the task ends, says so (explorer: it read as broken).
+        assert_eq!(
+            find(&host, "[data-testid='action-delete']")
+                .get_attribute("title")
+                .as_deref(),
+            Some("Only a task that has ended can be deleted: stop it first.")
+        );
         finish(handle, &host, &address);
     }
 }

@@ -1257,6 +1257,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.created", "Submitted"),
     ("ui.detail.delete", "Delete"),
     (
+        "ui.detail.delete_after_end",
+        "Only a task that has ended can be deleted: stop it first.",
+    ),
+    (
         "ui.detail.delete_confirm",
         "Delete task {name}? It leaves the lists and cannot be brought back.",
     ),

@@ -1069,6 +1069,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.created", "提交时间"),
     ("ui.detail.delete", "删除"),
     (
+        "ui.detail.delete_after_end",
+        "只能删除已结束的任务：请先停止。",
+    ),
+    (
         "ui.detail.delete_confirm",
         "确定删除任务 {name}？删除后任务将从列表中移除，无法恢复。",
     ),
