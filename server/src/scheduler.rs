@@ -655,6 +655,19 @@ mod tests {
         TaskId(format!("t-{n}"))
     }
 
+    /// Why `who` waits, as each of `decisions` says it (a wait, or a passed-over reason).
+    fn said_to(decisions: &[Decision], who: &TaskId) -> Vec<String> {
+        decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Wait { id, reason } | Decision::Reason { id, reason } if id == who => {
+                    Some(reason.render(shared::Lang::En))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     fn admitted(decisions: &[Decision]) -> Vec<TaskId> {
         decisions
             .iter()
@@ -1121,17 +1134,8 @@ mod tests {
             .expect("within quota: 9 of 12");
         let decisions = scheduler.admit_one(&id(2));
         assert_eq!(admitted(&decisions), [id(2)]);
-        let said: Vec<String> = decisions
-            .iter()
-            .filter_map(|d| match d {
-                Decision::Reason { id: w, reason } if *w == id(1) => {
-                    Some(reason.render(shared::Lang::En))
-                }
-                _ => None,
-            })
-            .collect();
         assert_eq!(
-            said,
+            said_to(&decisions, &id(1)),
             ["the largest free node has 3 GPUs; one replica needs 8"]
         );
     }
@@ -1151,16 +1155,7 @@ mod tests {
         }
         let decisions = scheduler.admit();
         assert_eq!(admitted(&decisions), [id(2), id(3)]);
-        let waits: Vec<String> = decisions
-            .iter()
-            .filter_map(|d| match d {
-                Decision::Wait { id: w, reason } if *w == id(1) => {
-                    Some(reason.render(shared::Lang::En))
-                }
-                _ => None,
-            })
-            .collect();
-        assert_eq!(waits, ["no node has a free GPU"]);
+        assert_eq!(said_to(&decisions, &id(1)), ["no node has a free GPU"]);
     }
 
     /// A task that waits for capacity taken outside Berth holds nothing back: no end of

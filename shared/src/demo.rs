@@ -136,6 +136,21 @@ pub fn ray() -> crate::TaskSpec {
     crate::parse_spec(RAY_EXAMPLE).expect("the example parses")
 }
 
+/// The RayJob example moved to sh-a's reserved `pool`: one worker of one A100 and a head
+/// of its own spec, `cpu-8c`, which the demo user has no reserved quota for there.
+pub fn ray_with_cpu_head_on_sh_a(pool: &str) -> crate::TaskSpec {
+    ray().with(|s| {
+        s.basic.region = "cn-east".into();
+        s.basic.cluster = "sh-a".into();
+        s.compute.pool = Some(pool.into());
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.units_per_node = 1;
+        s.compute.workers = 1;
+        s.compute.head_spec = Some("cpu-8c".into());
+        s.ray.autoscaling.enabled = false;
+    })
+}
+
 /// The demo catalog file: what the server loads when `BERTH_CATALOG` names none, through
 /// the same loader ([`CatalogFile::from_json`]).
 pub const CATALOG_FILE: &str = include_str!("../demo/catalog.json");

@@ -1037,16 +1037,7 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
 /// is over your remaining quota" sent the user to a spec list that was fine (explorer).
 #[wasm_bindgen_test]
 async fn a_head_short_of_quota_is_said_to_be_what_stops_the_task() {
-    let ray = shared::demo::ray().with(|s| {
-        s.basic.region = "cn-east".into();
-        s.basic.cluster = "sh-a".into();
-        s.compute.pool = Some("sh-a-shared".into());
-        s.compute.specs = vec!["a100-1g".into()];
-        s.compute.units_per_node = 1;
-        s.compute.workers = 1;
-        s.compute.head_spec = Some("cpu-8c".into());
-        s.ray.autoscaling.enabled = false;
-    });
+    let ray = shared::demo::ray_with_cpu_head_on_sh_a("sh-a-shared");
     let form = mount(Some(ray), false).await;
     let outcome = form.text("outcome");
     assert_eq!(

@@ -627,16 +627,7 @@ mod kind_tests {
     /// spec of the list is used").
     #[test]
     fn a_lone_spec_the_pool_does_not_host_is_an_error_beside_a_head_error() {
-        let spec = crate::demo::ray().with(|s| {
-            s.basic.region = "cn-east".into();
-            s.basic.cluster = "sh-a".into();
-            s.compute.pool = Some("sh-a-h100".into());
-            s.compute.specs = vec!["a100-1g".into()];
-            s.compute.units_per_node = 1;
-            s.compute.workers = 1;
-            s.compute.head_spec = Some("cpu-8c".into());
-            s.ray.autoscaling.enabled = false;
-        });
+        let spec = crate::demo::ray_with_cpu_head_on_sh_a("sh-a-h100");
         let found = found(&spec);
         assert!(
             found.contains(&("compute.specs[0]".into(), "compute.gang.never_fits")),
