@@ -13,7 +13,12 @@
 //!
 //! A value of several lines (a key in PEM) is masked whole, and each of its lines on its
 //! own too: a program that prints it escaped (`printf %q`, a JSON or Python repr of its
-//! settings) writes the lines joined by `\n`, never the value as it is.
+//! settings) writes the lines joined by `\n`, never the value as it is. Each value and
+//! line is masked too as the common printers escape it ([`escaped`]: JSON, with and
+//! without `\uXXXX` for what is not ASCII, Python's `repr`, bash's `printf %q`): a JSON
+//! credential or a key's `private_key` line holds quotes and backslashes, which a program
+//! that logs its settings prints escaped (security exploration: shown to the group).
+//! Where two values overlap in the text, all of both is masked.
 //!
 //! # Design: values too short to mask
 //!
@@ -83,6 +88,11 @@ impl LogMask {
         let mut values: Vec<Vec<u8>> = values
             .into_iter()
             .chain(lines)
+            .flat_map(|v| {
+                let mut forms = escaped(&v);
+                forms.push(v);
+                forms
+            })
             .map(String::into_bytes)
             .collect();
         values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
@@ -160,8 +170,34 @@ impl LogMask {
                 break;
             }
             if let Some(value) = self.values.iter().find(|v| rest.starts_with(v)) {
+                // A value that begins within this one and runs past it is masked with it:
+                // skipped, its end was shown (`abcdefgh12` and `fgh12XYZW9` printed as
+                // `abcdefgh12XYZW9` showed `XYZW9`).
+                let mut end = at + value.len();
+                let mut from = at + 1;
+                let mut undecided = false;
+                while from < end {
+                    let tail = &text[from..];
+                    if !last
+                        && self
+                            .values
+                            .iter()
+                            .any(|v| v.len() > tail.len() && v.starts_with(tail))
+                    {
+                        undecided = true;
+                        break;
+                    }
+                    if let Some(v) = self.values.iter().find(|v| tail.starts_with(v)) {
+                        end = end.max(from + v.len());
+                    }
+                    from += 1;
+                }
+                if undecided {
+                    self.held = rest.to_vec();
+                    break;
+                }
                 out.extend_from_slice(HIDDEN_VALUE_MASK.as_bytes());
-                at += value.len();
+                at = end;
             } else {
                 out.push(text[at]);
                 at += 1;
@@ -195,6 +231,72 @@ impl LogMask {
         }
         out
     }
+}
+
+/// `value` as the common printers escape it, where that differs from the value: a JSON
+/// string's inside (serde's, Go's with `<`, `>` and `&` as `\u003c`…, and Python's
+/// `json.dumps` with what is not ASCII as `\uXXXX`), Python's `repr` inside its quotes,
+/// and bash's `printf %q` (backslashes, or `$'…'` for a value with control characters).
+fn escaped(value: &str) -> Vec<String> {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    let json = json
+        .strip_prefix('"')
+        .and_then(|j| j.strip_suffix('"'))
+        .unwrap_or_default()
+        .to_owned();
+    let go = json
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let mut ascii = String::new();
+    for c in json.chars() {
+        if c.is_ascii() {
+            ascii.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                ascii.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    let both_quotes = value.contains('\'') && value.contains('"');
+    let mut repr = String::new();
+    for c in value.chars() {
+        match c {
+            '\\' => repr.push_str("\\\\"),
+            '\n' => repr.push_str("\\n"),
+            '\r' => repr.push_str("\\r"),
+            '\t' => repr.push_str("\\t"),
+            '\'' if both_quotes => repr.push_str("\\'"),
+            c if c.is_control() => repr.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => repr.push(c),
+        }
+    }
+    let mut shell = String::new();
+    if value.chars().any(char::is_control) {
+        for c in value.chars() {
+            match c {
+                '\\' => shell.push_str("\\\\"),
+                '\'' => shell.push_str("\\'"),
+                '\n' => shell.push_str("\\n"),
+                '\r' => shell.push_str("\\r"),
+                '\t' => shell.push_str("\\t"),
+                c if c.is_control() => shell.push_str(&format!("\\{:03o}", u32::from(c))),
+                c => shell.push(c),
+            }
+        }
+    } else {
+        for (i, c) in value.chars().enumerate() {
+            if " '\"\\|&;()<>!{}*[?]^$`,".contains(c) || (i == 0 && "~#".contains(c)) {
+                shell.push('\\');
+            }
+            shell.push(c);
+        }
+    }
+    let mut forms = vec![json, go, ascii, repr, shell];
+    forms.retain(|f| !f.is_empty() && f != value);
+    forms.sort();
+    forms.dedup();
+    forms
 }
 
 /// A followed log as text: masked chunks, each cut before a character whose bytes have
@@ -356,6 +458,78 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    /// A value printed escaped by the common printers is masked (security exploration:
+    /// a JSON credential and a key's `private_key` line were shown to the group). The
+    /// printed forms below are what Python 3 and bash 5 print, written out by hand.
+    #[test]
+    fn a_value_printed_escaped_is_masked() {
+        let dsn = r#"{"user":"svc","password":"Pa55-word-XYZ"}"#;
+        for printed in [
+            // json.dumps, serde_json, Go's encoding/json
+            r#"{"DB_DSN": "{\"user\":\"svc\",\"password\":\"Pa55-word-XYZ\"}"}"#,
+            // printf '%q'
+            r#"\{\"user\":\"svc\"\,\"password\":\"Pa55-word-XYZ\"\}"#,
+        ] {
+            let shown = masked(&[dsn], &[printed, "\n"]);
+            assert!(!shown.contains("Pa55"), "{printed} -> {shown}");
+        }
+        // A key whose lines hold backslashes, printed by repr and by json.dumps.
+        let key = "{\n  \"private_key\": \"-----BEGIN-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END-----\\n\"\n}";
+        let repr = r#"'{\n  "private_key": "-----BEGIN-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END-----\\n"\n}'"#;
+        let json = r#""{\n  \"private_key\": \"-----BEGIN-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END-----\\n\"\n}""#;
+        for printed in [repr, json] {
+            let shown = masked(&[key], &[printed]);
+            assert!(!shown.contains("MIIEvQ"), "{printed} -> {shown}");
+        }
+        // Not ASCII, as json.dumps writes it by default; a bare `\r`, as repr writes it.
+        let shown = masked(
+            &["密钥秘密值abcdef"],
+            &[r#""\u5bc6\u94a5\u79d8\u5bc6\u503cabcdef""#],
+        );
+        assert_eq!(shown, r#""******""#);
+        let shown = masked(
+            &["firstpart-AAAA\rsecondpart-BBBB"],
+            &[r"'firstpart-AAAA\rsecondpart-BBBB'"],
+        );
+        assert_eq!(shown, "'******'");
+        // Split across chunks, an escaped form waits for its end as a value does.
+        let shown = masked(
+            &[dsn],
+            &[
+                r#"{\"user\":\"svc\",\"pass"#,
+                r#"word\":\"Pa55-word-XYZ\"}"#,
+            ],
+        );
+        assert_eq!(shown, "******");
+    }
+
+    /// Two values that overlap where they are printed are both masked whole (security
+    /// exploration: the end of the second was shown).
+    #[test]
+    fn values_that_overlap_are_masked_whole() {
+        assert_eq!(
+            masked(&["abcdefgh12", "fgh12XYZW9"], &["abcdefgh12XYZW9 ok"]),
+            "****** ok"
+        );
+        assert_eq!(
+            masked(
+                &["alpha-7Q2k-shared", "shared-Zx9-beta-4411"],
+                &["alpha-7Q2k-", "shared-Zx9-beta-4411\n"]
+            ),
+            "******\n"
+        );
+        // The second begins in the first and its end comes in the next chunk.
+        assert_eq!(
+            masked(&["abcdefgh12", "fgh12XYZW9"], &["abcdefgh12XY", "ZW9."]),
+            "******."
+        );
+        // Only the first where the second does not follow.
+        assert_eq!(
+            masked(&["abcdefgh12", "fgh12XYZW9"], &["abcdefgh12XY."]),
+            "******XY."
+        );
+    }
+
     #[test]
     fn every_occurrence_of_every_value_is_masked() {
         assert_eq!(
@@ -421,12 +595,18 @@ mod tests {
     #[test]
     fn each_line_of_a_value_of_several_lines_is_masked_on_its_own() {
         let key = "-----BEGIN KEY-----\r\nMIIEvQIBADANBg\n  kqhkiG9w0B\nZw==\n    \n},\n-----END KEY-----";
-        // Printed escaped, as `printf %q` or a JSON writer does: no line long enough to
-        // be told from other text shows.
+        // Printed escaped, as `printf %q` or a JSON writer does: masked whole as such.
         let escaped = key.replace('\r', "\\r").replace('\n', "\\n");
         assert_eq!(
             masked(&[key], &[&format!("settings: {escaped}\n")]),
-            "settings: ******\\r\\n******\\n  ******\\nZw==\\n    \\n},\\n******\n"
+            "settings: ******\n"
+        );
+        // Escaped otherwise (`\r` dropped, say), no line long enough to be told from other
+        // text shows.
+        let other = key.replace('\r', "").replace('\n', "\\n");
+        assert_eq!(
+            masked(&[key], &[&format!("settings: {other}\n")]),
+            "settings: ******\\n******\\n  ******\\nZw==\\n    \\n},\\n******\n"
         );
         // Its short lines are not masked elsewhere in the log.
         assert_eq!(masked(&[key], &["    },\n"]), "    },\n");
