@@ -121,6 +121,15 @@ pub enum ApiError {
     /// Identity headers from an address that is not the configured proxy.
     #[error("identity headers are accepted only from the authenticating proxy")]
     UntrustedProxy,
+    /// A change asked by another site's page, which a browser sends with the user's
+    /// cookies (cross-site request forgery).
+    #[error(
+        "a change asked by a page of another site ({origin}) is refused: only this server's pages, and those of the sites in `[cors] origins`, may change tasks"
+    )]
+    CrossSite {
+        /// The page's origin, as its `Origin` header says it (`none` when it sent none).
+        origin: String,
+    },
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
@@ -153,7 +162,7 @@ impl ApiError {
                 StatusCode::CONFLICT
             }
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
-            ApiError::UntrustedProxy => StatusCode::FORBIDDEN,
+            ApiError::UntrustedProxy | ApiError::CrossSite { .. } => StatusCode::FORBIDDEN,
             ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
                 StatusCode::BAD_REQUEST
             }
@@ -179,6 +188,7 @@ impl ApiError {
             ApiError::TagsChanged { .. } => "task.tags_changed",
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
+            ApiError::CrossSite { .. } => "request.cross_site",
             ApiError::BadQuery(_) => "query.invalid",
             ApiError::BadPath(_) => "path.invalid",
             ApiError::BadBody(_) => "body.invalid",
@@ -306,6 +316,39 @@ fn hidden_values_masked(text: &str, report: Report) -> Report {
         masked.push_issue(issue);
     }
     masked
+}
+
+/// Refuses a change (any method but GET, HEAD and OPTIONS) that a browser says another
+/// site's page asked for (`Sec-Fetch-Site: cross-site` or `same-site`), unless that site
+/// is one of `[cors] origins`: with a proxy's session cookie, a form on any page could
+/// stop, resubmit or share the user's tasks (security exploration). Told by the
+/// browser's own header rather than by `Origin` against `Host`, which a proxy in front
+/// may rewrite; clients that are not browsers send none, and are not pages.
+pub(crate) async fn refuse_cross_site(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    use axum::http::{Method, header};
+    let safe = matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    let headers = request.headers();
+    let other_site = headers
+        .get("sec-fetch-site")
+        .is_some_and(|site| site == "cross-site" || site == "same-site");
+    if !safe && other_site {
+        let origin = headers
+            .get(header::ORIGIN)
+            .and_then(|o| o.to_str().ok())
+            .unwrap_or("none")
+            .to_owned();
+        if !state.config.cors_origins.contains(&origin) {
+            return ApiError::CrossSite { origin }.into_response();
+        }
+    }
+    next.run(request).await
 }
 
 /// Logs the cause of every 5xx answer, so the conversion itself has no side effects.

@@ -46,6 +46,10 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             error::problem_for_bare_errors,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            error::refuse_cross_site,
         ));
     let cors_origins = state.config.cors_origins.clone();
     let app = Router::new()

@@ -116,3 +116,51 @@ async fn without_origins_the_api_speaks_to_its_own_site_only() {
     assert_eq!(answer.status(), StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(header(&answer, "access-control-allow-origin"), None);
 }
+
+/// A change asked by another site's page is refused unless the site is listed: with a
+/// proxy's session cookie, a form on any page could stop, resubmit or share the user's
+/// tasks (security exploration). The server's own pages, listed sites and clients that
+/// are not browsers (no `Sec-Fetch-Site`) go on; reading is not a change.
+#[tokio::test]
+async fn a_change_asked_by_another_sites_page_is_refused_unless_listed() {
+    let app = app(&[PORTAL]).await;
+    let validate = |site: &str, origin: &str| {
+        let mut request = Request::post("/api/v1/validate")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header("sec-fetch-site", site);
+        if !origin.is_empty() {
+            request = request.header(header::ORIGIN, origin);
+        }
+        request.body(Body::from("{}")).unwrap()
+    };
+    for (site, origin) in [
+        ("cross-site", "https://evil.example"),
+        ("same-site", "https://other.example.com"),
+        ("cross-site", ""),
+    ] {
+        let answer = send(&app, validate(site, origin)).await;
+        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{site} {origin}");
+        let body = axum::body::to_bytes(answer.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["code"], "request.cross_site", "{body}");
+        let detail = body["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("[cors] origins"), "{detail}");
+    }
+    // Past the check: the route's own answer (here its 415 for a form's body).
+    for (site, origin) in [("same-origin", ""), ("cross-site", PORTAL), ("none", "")] {
+        let answer = send(&app, validate(site, origin)).await;
+        assert_eq!(
+            answer.status(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "{site} {origin}"
+        );
+    }
+    let read = Request::get("/api/v1/tasks")
+        .header("sec-fetch-site", "cross-site")
+        .header(header::ORIGIN, "https://evil.example")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(send(&app, read).await.status(), StatusCode::OK);
+}
