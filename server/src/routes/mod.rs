@@ -14,7 +14,7 @@ use crate::json::check_strict;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_ENCODING, CONTENT_TYPE};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, Uri};
 use serde::Deserialize;
@@ -248,6 +248,18 @@ impl FromRequest<AppState> for JsonTextUnchecked {
                 found: content_type.unwrap_or_else(|| "nothing".to_owned()),
             });
         }
+        // A compressed body read as text was "not UTF-8 text", which named neither the
+        // header nor the fix (security exploration).
+        if let Some(coding) = request
+            .headers()
+            .get(CONTENT_ENCODING)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
+            .filter(|c| !c.eq_ignore_ascii_case("identity"))
+        {
+            return Err(ApiError::BadBody(format!(
+                "the body is sent with Content-Encoding `{coding}`, which this server does not read; send it uncompressed, without the header"
+            )));
+        }
         let bytes = Bytes::from_request(request, state)
             .await
             .map_err(|rejection| {
@@ -256,7 +268,11 @@ impl FromRequest<AppState> for JsonTextUnchecked {
                         max: state.config.body_limit,
                     }
                 } else {
-                    ApiError::Internal(format!("cannot read the request body: {rejection}"))
+                    // The client's fault (a broken chunked encoding, a body cut off when
+                    // it went away), not the server's: a 500 set off operators' alerts.
+                    ApiError::BadBody(format!(
+                        "the request body could not be read to its end ({rejection}); send it whole"
+                    ))
                 }
             })?;
         let mut text = String::from_utf8(bytes.into()).map_err(|_| ApiError::NotUtf8)?;

@@ -106,6 +106,42 @@ async fn a_body_not_declared_json_is_415() {
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 }
 
+/// A compressed body says which header to leave out; a body the client broke (a bad
+/// chunk, a body cut off) is its fault, a 400, not the server's 500 (security
+/// exploration: operators' alerts on 5xx fired on it).
+#[tokio::test]
+async fn a_compressed_or_broken_body_is_a_400_that_says_what_to_send() {
+    let request = Request::post("/api/v1/validate")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::CONTENT_ENCODING, "gzip")
+        .body(Body::from(vec![0x1f, 0x8b, 0x08, 0x00]))
+        .unwrap();
+    let (status, _, body) = problem(request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "body.invalid");
+    let detail = body["detail"].as_str().unwrap();
+    assert!(detail.contains("Content-Encoding `gzip`"), "{detail}");
+    assert!(detail.contains("send it uncompressed"), "{detail}");
+    let broken = futures_util::stream::iter([
+        Ok::<_, std::io::Error>(axum::body::Bytes::from_static(b"{\"ver")),
+        Err(std::io::Error::other("the client went away")),
+    ]);
+    let request = Request::post("/api/v1/validate")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from_stream(broken))
+        .unwrap();
+    let (status, _, body) = problem(request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "body.invalid");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("could not be read to its end"),
+        "{body}"
+    );
+}
+
 #[tokio::test]
 async fn a_spec_of_the_wrong_shape_is_422_in_the_readers_language() {
     let (status, _, body) = problem(post(
