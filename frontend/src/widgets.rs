@@ -60,15 +60,18 @@ impl Options {
                         .map_err(|e| format!("catalog: {e}"))?;
                     options.catalog = Some(catalog);
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown option `{name}`, expected apiBase, locale, catalog or onSubmit"
-                    ));
-                }
+                _ => return Err(unknown_option(&name)),
             }
         }
         Ok(options)
     }
+}
+
+/// The options [`mount_task_form`] takes.
+const OPTIONS: [&str; 4] = ["apiBase", "locale", "catalog", "onSubmit"];
+
+fn unknown_option(name: &str) -> String {
+    format!("unknown option `{name}`, expected apiBase, locale, catalog or onSubmit")
 }
 
 /// Marks an element that holds a mounted form.
@@ -130,6 +133,24 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         .then(|| js_sys::Reflect::get(&options, &JsValue::from_str("onSubmit")).ok())
         .flatten()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    // A misspelt `onSubmit` (`onsubmit`) holds a function, which JSON drops before
+    // `Options::read` could name it: it was accepted and never called (embedding test).
+    if let Some(object) = options
+        .dyn_ref::<js_sys::Object>()
+        .filter(|_| !js_sys::Array::is_array(&options))
+    {
+        for name in js_sys::Object::keys(object)
+            .iter()
+            .filter_map(|k| k.as_string())
+        {
+            if !OPTIONS.contains(&name.as_str()) {
+                return Err(JsError::new(&format!(
+                    "mountTaskForm: options: {}",
+                    unknown_option(&name)
+                )));
+            }
+        }
+    }
     let options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {

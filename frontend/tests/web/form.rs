@@ -2178,6 +2178,22 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         refusal(err),
         "mountTaskForm: options: onSubmit must be a function"
     );
+    // A misspelt one holds a function, which JSON drops: named all the same.
+    let misspelt = js_sys::Object::new();
+    js_sys::Reflect::set(
+        &misspelt,
+        &"onsubmit".into(),
+        &js_sys::Function::new_no_args(""),
+    )
+    .unwrap();
+    let err = mount_task_form(host.clone().into(), misspelt.into())
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(
+        refusal(err),
+        "mountTaskForm: options: unknown option `onsubmit`, expected apiBase, locale, catalog or onSubmit"
+    );
     // The element: none (a lookup that found nothing), or not an element.
     for (element, what) in [
         (wasm_bindgen::JsValue::NULL, "nothing"),

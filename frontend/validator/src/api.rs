@@ -23,7 +23,11 @@ impl Validator {
     ///
     /// A string when the catalog, user or usage is not of the documented shape.
     #[wasm_bindgen(constructor)]
-    pub fn new(catalog: &JsValue, user: &JsValue, usage: &JsValue) -> Result<Validator, JsValue> {
+    pub fn new(
+        catalog: &JsValue,
+        user: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: &JsValue,
+    ) -> Result<Validator, JsValue> {
         Ok(Self::from_parts(
             from_js(catalog, "catalog")?,
             from_js(user, "user")?,
@@ -37,7 +41,10 @@ impl Validator {
     ///
     /// A string when `usage` is not of the documented shape; the usage before stays.
     #[wasm_bindgen(js_name = setUsage)]
-    pub fn set_usage(&mut self, usage: &JsValue) -> Result<(), JsValue> {
+    pub fn set_usage(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: &JsValue,
+    ) -> Result<(), JsValue> {
         self.usage = usage_from_js(usage)?;
         Ok(())
     }
@@ -89,7 +96,7 @@ impl Validator {
 pub fn create_validator(
     catalog: &JsValue,
     user: &JsValue,
-    usage: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: &JsValue,
 ) -> Result<Validator, JsValue> {
     Validator::new(catalog, user, usage)
 }
@@ -105,8 +112,8 @@ pub fn validate_task(
     spec: JsValue,
     catalog: JsValue,
     user: JsValue,
-    usage: JsValue,
-    lang: Option<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] lang: Option<String>,
 ) -> Result<JsValue, JsValue> {
     Validator::new(&catalog, &user, &usage)?.check(&spec, lang)
 }
@@ -122,7 +129,7 @@ pub fn plan_task(
     spec: JsValue,
     catalog: JsValue,
     user: JsValue,
-    usage: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: JsValue,
 ) -> Result<JsValue, JsValue> {
     Validator::new(&catalog, &user, &usage)?.plan(&spec)
 }
