@@ -160,12 +160,7 @@ impl LogMask {
             let rest = &text[at..];
             // The chunk ends inside what may be a hidden value (or a longer one than a
             // value that already matches here): wait for more before deciding.
-            if !last
-                && self
-                    .values
-                    .iter()
-                    .any(|v| v.len() > rest.len() && v.starts_with(rest))
-            {
+            if !last && self.may_begin(rest) {
                 self.held = rest.to_vec();
                 break;
             }
@@ -178,12 +173,7 @@ impl LogMask {
                 let mut undecided = false;
                 while from < end {
                     let tail = &text[from..];
-                    if !last
-                        && self
-                            .values
-                            .iter()
-                            .any(|v| v.len() > tail.len() && v.starts_with(tail))
-                    {
+                    if !last && self.may_begin(tail) {
                         undecided = true;
                         break;
                     }
@@ -204,6 +194,13 @@ impl LogMask {
             }
         }
         out
+    }
+
+    /// Whether `rest`, the end of the text so far, may begin a hidden value longer than it.
+    fn may_begin(&self, rest: &[u8]) -> bool {
+        self.values
+            .iter()
+            .any(|v| v.len() > rest.len() && v.starts_with(rest))
     }
 
     /// A mask for each line ended so far (and, at the end, for a last line without its
