@@ -40,7 +40,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "must be a URL path starting with '/', like /metrics, without spaces, '?', '#' or '%'",
+        "must be a URL path starting with '/', like /metrics, without spaces, '?', '#' or '%', of at most 1024 characters",
     ),
     (
         "advanced.monitoring.port.master",

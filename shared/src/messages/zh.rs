@@ -31,7 +31,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "必须是以 / 开头的 URL 路径，例如 /metrics，不能含空格、?、# 或 %",
+        "必须是以 / 开头的 URL 路径，例如 /metrics，不能含空格、?、# 或 %，最长 1024 个字符",
     ),
     (
         "advanced.monitoring.port.master",

@@ -39,8 +39,11 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
         }
         // A URL path Prometheus requests as written: a query, a fragment, a space or a
         // `%` (Prometheus escapes the path again: `%7E` is asked as `%257E`) would be
-        // escaped into the path and the scrape find nothing.
+        // escaped into the path and the scrape find nothing. Past 1024 characters it is no
+        // path a metrics endpoint has, and it is rendered into a pod annotation, which
+        // Kubernetes refuses past 256 KiB (security exploration: 300 KB was accepted).
         if !monitoring.path.starts_with('/')
+            || monitoring.path.len() > 1024
             || !monitoring
                 .path
                 .bytes()
