@@ -120,6 +120,14 @@ const OWN_TMP: &str = "tmp";
 ///   that comes before the command started means it is not started (as SIGTERM: 143),
 ///   where it would otherwise miss the signal and run out the grace. The trap marks it
 ///   with an extra argument, not a variable, which the replica's environment may hold.
+/// - `( … exec "$0" … )`: the command's shell is started from a subshell, which drops
+///   the trap, and only if no stop was asked (`<exit file>.stop`, made before the
+///   SIGTERM is sent). A SIGTERM that came while the wrapper forked was otherwise lost:
+///   to the wrapper, whose trap runs only after the command, and to the child, whose
+///   copy of the trap is dropped unrun when bash resets its signals. The command then
+///   ran out the grace and was killed. Made before the signal, the file is seen by every
+///   child that could have missed it; a child that checked before it was made still has
+///   SIGTERM's default action, or the command's own, when the signal comes.
 /// - `SHLVL`: bash counts itself in `SHLVL`; the wrapper takes its own count back out, so
 ///   the command's shell sets the value it would set run directly.
 /// - `"$0" -c "$3"`: the command's shell has the argv it would have (`argv[0]` the bash
@@ -146,7 +154,7 @@ case $SHLVL in 1) unset SHLVL ;; *) SHLVL=$((SHLVL - 1)) ;; esac
 if [ -n "${BERTH_WRAPPED_BASH_ENV+x}" ]; then export BASH_ENV="$BERTH_WRAPPED_BASH_ENV"; fi
 if [ -n "${BERTH_WRAPPED_ENV+x}" ]; then export ENV="$BERTH_WRAPPED_ENV"; fi
 unset BERTH_WRAPPED_BASH_ENV BERTH_WRAPPED_ENV
-if [ $# -gt 3 ]; then s=143; else "$0" -c "$3" 2>&3 3>&-; s=$?; fi
+if [ $# -gt 3 ]; then s=143; else ( [ -e "$1.stop" ] && exit 143; exec "$0" -c "$3" ) 2>&3 3>&-; s=$?; fi
 { printf '%s%s\n' "$s" "${4:+ term}" >"$1.tmp" && "$2" -f "$1.tmp" "$1"; } 2>/dev/null
 exit "$s"
 "#;
@@ -214,6 +222,9 @@ struct Running {
     /// Whether the main process is `bwrap` (which dies of SIGTERM before its command
     /// could handle it, so SIGTERM skips it).
     sandboxed: bool,
+    /// Made before a stop's SIGTERM, so the wrapper does not start the command after it
+    /// ([`WRAPPER`]).
+    stop_file: PathBuf,
 }
 
 /// A spawned replica, before its waiter takes it.
@@ -324,10 +335,15 @@ impl LocalBackend {
         let work = dir.join("work");
         std::fs::create_dir_all(&work).map_err(io_error)?;
         let exit_file = dir.join(EXIT_FILE);
-        // Nothing an earlier start of this attempt recorded may pass for its end.
-        match std::fs::remove_file(&exit_file) {
-            Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(io_error(error)),
-            _ => {}
+        // Nothing an earlier start of this attempt recorded may pass for its end, or
+        // keep its command from starting.
+        for earlier in [exit_file.clone(), stop_file(&exit_file)] {
+            match std::fs::remove_file(earlier) {
+                Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                    return Err(io_error(error));
+                }
+                _ => {}
+            }
         }
         let log = File::create(self.log_path(&gang.task, gang.attempt, replica.index))
             .map_err(io_error)?;
@@ -637,6 +653,11 @@ impl Backend for LocalBackend {
                     replica: s.replica,
                     group: s.child.id().and_then(pid)?,
                     sandboxed: s.sandboxed,
+                    stop_file: stop_file(
+                        &self
+                            .replica_dir(&gang.task, gang.attempt, s.replica)
+                            .join(EXIT_FILE),
+                    ),
                 })
             })
             .collect::<Vec<_>>();
@@ -822,6 +843,8 @@ fn join(devices: &[u64]) -> String {
 /// which would die at once and take its command with it (`--die-with-parent`), so only
 /// the other members of the group get it; `bwrap` exits when its command does.
 fn terminate(running: &Running) {
+    // Failing to make it leaves only the narrow race it closes ([`WRAPPER`]) open.
+    let _ = File::create(&running.stop_file);
     if !running.sandboxed {
         let _ = killpg(running.group, Signal::SIGTERM);
         return;
@@ -831,6 +854,11 @@ fn terminate(running: &Running) {
             let _ = kill(member, Signal::SIGTERM);
         }
     }
+}
+
+/// The file whose presence tells a replica's wrapper that a stop was asked.
+fn stop_file(exit_file: &Path) -> PathBuf {
+    exit_file.with_extension("stop")
 }
 
 /// The processes of a process group, read from `/proc`.
@@ -1274,16 +1302,50 @@ mod tests {
         let gang = gang("sleep 1000", 2, 0);
         let mut events = backend.events();
         backend.start(gang.clone()).await.expect("starts");
-        let begin = Instant::now();
+        // Asked at once: a stop that raced the wrappers' forks ran out the grace, and a
+        // SIGKILL (9) ended the replica that missed the SIGTERM.
         let grace = Duration::from_secs(5);
         backend.stop(&gang.task, 1, grace).await.expect("stops");
         let (_, exits) = run_until_exits(&mut events, 2).await;
-        assert!(begin.elapsed() < grace, "took {:?}", begin.elapsed());
         assert_eq!(exits, vec![(0, None, Some(15)), (1, None, Some(15))]);
         assert!(matches!(
             backend.stop(&gang.task, 1, grace).await,
             Err(BackendError::NotRunning { attempt: 1, .. })
         ));
+    }
+
+    /// The wrapper does not start a command once a stop was asked, whether or not its
+    /// SIGTERM reached it: it ends as SIGTERM would have ended it.
+    #[test]
+    fn the_wrapper_starts_no_command_after_a_stop_was_asked() {
+        let (dir, backend) = backend(0);
+        let exit_file = dir.path().join(EXIT_FILE);
+        let run = || {
+            std::process::Command::new(&backend.bash)
+                .arg("-c")
+                .arg(WRAPPER)
+                .arg(&backend.bash)
+                .arg(&exit_file)
+                .arg(&backend.mv)
+                .arg("echo ran")
+                .output()
+                .expect("bash runs")
+        };
+        let ran = run();
+        assert_eq!(
+            (ran.status.code(), &ran.stdout[..]),
+            (Some(0), &b"ran\n"[..])
+        );
+        File::create(stop_file(&exit_file)).expect("a stop file");
+        let stopped = run();
+        assert_eq!(
+            (stopped.status.code(), &stopped.stdout[..]),
+            (Some(143), &b""[..])
+        );
+        assert_eq!(
+            std::fs::read_to_string(&exit_file).expect("its status"),
+            "143\n"
+        );
     }
 
     /// A stop asked again while the first waits out its grace signals nothing more: the
