@@ -9,6 +9,7 @@ use serde::Deserialize;
 use shared::User;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Default listen address.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -16,6 +17,9 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_USER: &str = "alice";
 /// Largest request body accepted by default: a spec's env values alone may reach 256 KiB.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// How long a client may take to send a request's head, and then its body, by default:
+/// a slow link sends the largest body (1 MiB) in that time at 300 kbit/s.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Reading the configuration failed.
 #[derive(Debug, thiserror::Error)]
@@ -452,6 +456,9 @@ impl From<UserEntry> for User {
 pub struct Limits {
     /// Largest request body, in bytes [default: 1 MiB].
     pub body_bytes: Option<usize>,
+    /// How long a client may take to send a request's head, and again its body, in
+    /// seconds [default: 30]; at least 1.
+    pub read_seconds: Option<std::num::NonZeroU64>,
 }
 
 /// `[retries]` of the config file: the wait between a failed attempt and its retry
@@ -588,6 +595,8 @@ pub struct Config {
     pub kubernetes: crate::backend::kube::KubeSettings,
     /// Largest request body, in bytes.
     pub body_limit: usize,
+    /// How long a client may take to send a request's head, and again its body.
+    pub read_timeout: Duration,
     /// How requests are tied to users (`[identity]`); the configured user by default.
     pub identity: IdentityConfig,
     /// Other sites whose pages may call the API (`[cors] origins`); none by default.
@@ -637,6 +646,10 @@ impl Config {
                 kube
             },
             body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
+            read_timeout: file
+                .limits
+                .read_seconds
+                .map_or(READ_TIMEOUT, |seconds| Duration::from_secs(seconds.get())),
             identity: file.identity.unwrap_or_default(),
             cors_origins: file.cors.origins,
             alerts_ca: settings.alerts_ca.or(file.alerts_ca),
@@ -733,6 +746,7 @@ tenant_id = "t-acme"
 
 [limits]
 body_bytes = 2048
+read_seconds = 5
 "#;
 
     #[test]
@@ -745,6 +759,7 @@ body_bytes = 2048
         assert_eq!(config.data_dir, PathBuf::from("./data"));
         assert_eq!(config.backend, Backend::Local);
         assert_eq!(config.body_limit, MAX_BODY_BYTES);
+        assert_eq!(config.read_timeout, READ_TIMEOUT);
     }
 
     #[test]
@@ -822,6 +837,7 @@ mail_from = "Berth <berth@example.com>"
         assert_eq!(config.user, "bob");
         assert_eq!(config.data_dir, PathBuf::from("/var/lib/berth"));
         assert_eq!(config.body_limit, 2048);
+        assert_eq!(config.read_timeout, Duration::from_secs(5));
         assert_eq!(config.users[0].tenant_id, "t-acme");
     }
 
@@ -877,6 +893,17 @@ mail_from = "Berth <berth@example.com>"
             .to_string();
         assert!(err.contains("body_size"), "{err}");
         assert!(err.contains("line 4"), "{err}");
+    }
+
+    /// No time at all would cut off every client before its first byte.
+    #[test]
+    fn a_read_timeout_of_zero_is_refused_with_its_line() {
+        let err = FileConfig::parse("[limits]\nread_seconds = 0\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("read_seconds"), "{err}");
+        assert!(err.contains("nonzero"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
     }
 
     #[test]

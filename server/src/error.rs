@@ -30,6 +30,14 @@ pub enum ApiError {
         /// The limit.
         max: usize,
     },
+    /// The body did not arrive whole within the server's read timeout.
+    #[error(
+        "the request body did not arrive whole within {seconds} s; send it at once, right after the request's head"
+    )]
+    BodyTimeout {
+        /// The timeout, in seconds.
+        seconds: u64,
+    },
     /// The body is not declared as JSON.
     #[error("the request body must be JSON (content-type application/json), not {found}")]
     UnsupportedMediaType {
@@ -150,6 +158,7 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) | ApiError::NotUtf8 => StatusCode::BAD_REQUEST,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
@@ -175,6 +184,7 @@ impl ApiError {
             ApiError::BadJson(JsonError::DuplicateKey { .. }) => "body.duplicate_key",
             ApiError::BadJson(JsonError::Syntax { .. }) | ApiError::NotUtf8 => "body.invalid_json",
             ApiError::TooLarge { .. } => "body.too_large",
+            ApiError::BodyTimeout { .. } => "body.timeout",
             ApiError::UnsupportedMediaType { .. } => "body.unsupported_media_type",
             ApiError::Spec { .. } => "spec.invalid",
             ApiError::NotFound { .. } => "route.not_found",

@@ -132,18 +132,91 @@ fn cors(origins: &[String]) -> tower_http::cors::CorsLayer {
 }
 
 /// Serves `app` on `listener` until the process ends: what `main` does, for tests that
-/// run the real server in-process. Each request carries its peer address
-/// (`ConnectInfo`), which the proxy identity mode checks.
+/// run the real server in-process, with the default read timeout
+/// ([`config::READ_TIMEOUT`]).
 ///
 /// # Errors
 ///
 /// The I/O error that stopped the listener.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .await
+    serve_until(listener, app, config::READ_TIMEOUT, std::future::pending()).await;
+    Ok(())
+}
+
+/// Serves `app` on `listener` over HTTP/1.1 until `shutdown` completes, then waits for
+/// the connections' requests under way. Each request carries its peer address
+/// (`ConnectInfo`), which the proxy identity mode checks.
+///
+/// A client has `read_timeout` to send a request's head, counted from when the server
+/// waits for it: a new connection and a kept-alive one between requests alike. Without
+/// it (`axum::serve` sets none) a client that sent part of a head, or nothing, and
+/// waited held its connection for good, and some 20,000 such connections used up the
+/// process's file descriptors and locked every user out. A body has as long again
+/// ([`routes`]' body readers).
+pub async fn serve_until(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    read_timeout: std::time::Duration,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::{Service, ServiceExt};
+
+    let mut make_service = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    // Each connection holds a receiver; the sender's `closed` is when all have ended.
+    let (signal, connections) = tokio::sync::watch::channel(());
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    accept_failed(&error).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Ok(service) = make_service.call(peer).await;
+        let service = hyper_util::service::TowerToHyperService::new(service.map_request(
+            |request: axum::http::Request<hyper::body::Incoming>| {
+                request.map(axum::body::Body::new)
+            },
+        ));
+        let mut stop = connections.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(read_timeout);
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                _ = stop.changed() => {}
+            }
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        });
+    }
+    drop(connections);
+    let _ = signal.send(());
+    signal.closed().await;
+}
+
+/// What the accept loop does when an accept fails: a connection reset before it was
+/// taken is the client's business; anything else (out of file descriptors) is logged
+/// and waited out for a second rather than spun on, as `axum::serve` does.
+async fn accept_failed(error: &std::io::Error) {
+    use std::io::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) {
+        return;
+    }
+    tracing::error!("cannot accept a connection: {error}");
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
 }
 
 /// An error with its causes: a client's own words are often only "connection error",

@@ -157,13 +157,9 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");
     // The peer address goes with each request: the proxy identity mode checks it.
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    server::serve_until(listener, app(state), config.read_timeout, async {
         let _ = tokio::signal::ctrl_c().await;
     })
-    .await?;
+    .await;
     Ok(())
 }

@@ -260,21 +260,19 @@ impl FromRequest<AppState> for JsonTextUnchecked {
                 "the body is sent with Content-Encoding `{coding}`, which this server does not read; send it uncompressed, without the header"
             )));
         }
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::TooLarge {
-                        max: state.config.body_limit,
-                    }
-                } else {
-                    // The client's fault (a broken chunked encoding, a body cut off when
-                    // it went away), not the server's: a 500 set off operators' alerts.
-                    ApiError::BadBody(format!(
-                        "the request body could not be read to its end ({rejection}); send it whole"
-                    ))
+        let bytes = read_body(request, state).await?.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::TooLarge {
+                    max: state.config.body_limit,
                 }
-            })?;
+            } else {
+                // The client's fault (a broken chunked encoding, a body cut off when
+                // it went away), not the server's: a 500 set off operators' alerts.
+                ApiError::BadBody(format!(
+                    "the request body could not be read to its end ({rejection}); send it whole"
+                ))
+            }
+        })?;
         let mut text = String::from_utf8(bytes.into()).map_err(|_| ApiError::NotUtf8)?;
         // A byte order mark is no part of JSON, but editors and Windows PowerShell's
         // `Set-Content -Encoding UTF8` write one; RFC 8259 (section 8.1) lets a reader
@@ -284,6 +282,21 @@ impl FromRequest<AppState> for JsonTextUnchecked {
         }
         Ok(JsonTextUnchecked(text))
     }
+}
+
+/// A request's body, within the server's read timeout: a client that sends a body slowly,
+/// or not at all after its head, would otherwise hold its connection for good (the
+/// head's own timeout is the connection's, [`crate::serve_until`]).
+async fn read_body(
+    request: Request,
+    state: &AppState,
+) -> Result<Result<Bytes, axum::extract::rejection::BytesRejection>, ApiError> {
+    let limit = state.config.read_timeout;
+    tokio::time::timeout(limit, Bytes::from_request(request, state))
+        .await
+        .map_err(|_| ApiError::BodyTimeout {
+            seconds: limit.as_secs(),
+        })
 }
 
 /// The body of a route that takes none (stop, resubmit, share, delete, revoke): empty,
@@ -322,9 +335,7 @@ impl FromRequest<AppState> for NoBody {
             return Err(refused());
         }
         // Without a length (chunked): read it, within the body limit.
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|_| refused())?;
+        let bytes = read_body(request, state).await?.map_err(|_| refused())?;
         let empty_object = || {
             // A leading byte order mark is read past, as on every JSON route.
             let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);

@@ -6,6 +6,7 @@
 mod access;
 mod alerts;
 mod cli;
+mod connections;
 mod cors;
 mod deploy;
 mod kube;
