@@ -17,7 +17,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "advanced.alerts.target.spaces",
         "starts or ends with a space",
     ),
-    ("advanced.alerts.target.url", "must be an https:// URL"),
+    (
+        "advanced.alerts.target.url",
+        "must be an https:// URL of at most 2048 characters",
+    ),
     (
         "advanced.alerts.threshold.invalid",
         "set a threshold of at least 1",

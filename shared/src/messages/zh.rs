@@ -11,7 +11,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "这是地址的掩码，请重新填写地址",
     ),
     ("advanced.alerts.target.spaces", "首尾有空格"),
-    ("advanced.alerts.target.url", "必须是 https:// 开头的 URL"),
+    (
+        "advanced.alerts.target.url",
+        "必须是 https:// 开头的 URL，最长 2048 个字符",
+    ),
     ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
     (
         "advanced.alerts.threshold.unused",

@@ -117,14 +117,17 @@ pub(super) fn check(cx: &Cx, report: &mut Report) {
     }
 }
 
+/// An https URL with a host and a port a request can use, of at most 2048 characters:
+/// each alert carries it, and a URL of 900 KB was accepted (security exploration).
 fn is_https_url(text: &str) -> bool {
-    fluent_uri::Uri::parse(text).is_ok_and(|uri| {
-        uri.scheme().as_str().eq_ignore_ascii_case("https")
+    text.len() <= 2048
+        && fluent_uri::Uri::parse(text).is_ok_and(|uri| {
+            uri.scheme().as_str().eq_ignore_ascii_case("https")
             // A port past 65535 parses as digits, and no request could ever use it.
             && uri
                 .authority()
                 .is_some_and(|a| !a.host().is_empty() && a.port_to_u16().is_ok())
-    })
+        })
 }
 
 #[cfg(test)]
@@ -329,5 +332,9 @@ mod tests {
         assert!(!is_https_url("hooks.example.com"));
         assert!(is_https_url("https://hooks.example.com:8443/berth"));
         assert!(!is_https_url("https://hooks.example.com:99999/berth"));
+        let long = |n: usize| format!("https://hooks.example.com/{}", "a".repeat(n - 26));
+        assert_eq!(long(2048).len(), 2048);
+        assert!(is_https_url(&long(2048)));
+        assert!(!is_https_url(&long(2049)));
     }
 }
