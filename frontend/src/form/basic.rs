@@ -67,8 +67,7 @@ pub fn BasicSection() -> impl IntoView {
         })
     });
     // Choosing another region keeps the cluster only when the new region has it (its
-    // own pools and specs), or takes the region's only one: the old cluster's pool and
-    // specs were kept, shown by their names, until a cluster was picked. Arrowing on
+    // own pools and specs), or takes the region's only one. Arrowing on
     // through the regions starts again from the draft before ([`FormCx::switch`]), so
     // the regions passed trim nothing.
     let region = Lens {
@@ -136,17 +135,23 @@ pub fn BasicSection() -> impl IntoView {
     }
 }
 
-/// Drops the pool and the specs (the head's too) the draft's cluster does not have.
+/// Drops the pool and the specs (the head's too) the draft's cluster does not have; with
+/// no cluster chosen yet (a region of several), those no cluster of its region has: the
+/// old cluster's stayed, shown by their names, until a cluster was picked.
 fn keep_what_the_cluster_has(s: &mut shared::TaskSpec, catalog: &shared::Catalog) {
-    let Some(cluster) = catalog.cluster(&s.basic.region, &s.basic.cluster) else {
-        return;
+    let clusters = match catalog.cluster(&s.basic.region, &s.basic.cluster) {
+        Some(cluster) => std::slice::from_ref(cluster),
+        None => match catalog.region(&s.basic.region) {
+            Some(region) => region.clusters.as_slice(),
+            None => return,
+        },
     };
-    let has_spec = |id: &String| cluster.specs.iter().any(|x| &x.id == id);
+    let has_spec = |id: &String| clusters.iter().any(|c| c.specs.iter().any(|x| &x.id == id));
     if !s
         .compute
         .pool
         .as_ref()
-        .is_none_or(|p| cluster.pools.iter().any(|x| &x.id == p))
+        .is_none_or(|p| clusters.iter().any(|c| c.pools.iter().any(|x| &x.id == p)))
     {
         s.compute.pool = None;
     }

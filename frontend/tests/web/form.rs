@@ -597,6 +597,22 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
     form.choose("basic.region", "cn-north").await;
     form.choose("basic.cluster", "bj-a").await;
     assert_eq!(form.submitted().await.compute.head_spec, None);
+
+    // A region of several clusters chooses none: until one is, the pool and specs none
+    // of its clusters has go (they stayed, shown by their names), and those one has stay.
+    let mut north = example(shared::demo::PYTORCH_EXAMPLE);
+    north.basic.region = "cn-north".to_owned();
+    north.basic.cluster = "bj-a".to_owned();
+    north.compute.pool = Some("bj-a-shared".to_owned());
+    north.compute.specs = vec!["a100-1g".to_owned(), "cpu-8c".to_owned()];
+    let form = mount(Some(north), false).await;
+    form.choose("basic.region", "cn-east").await;
+    let spec = form.submitted().await;
+    assert_eq!(spec.basic.cluster, "");
+    assert_eq!(spec.compute.pool, None);
+    assert_eq!(spec.compute.specs, ["a100-1g", "cpu-8c"], "sh-a has both");
+    form.choose("basic.cluster", "sh-b").await;
+    assert!(form.submitted().await.compute.specs.is_empty());
 }
 
 /// Arrowing through a closed select changes it at each option passed: a kind passed on
