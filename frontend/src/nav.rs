@@ -88,7 +88,27 @@ impl Nav {
         let nav = Nav(RwSignal::new(current()));
         provide_context(nav);
         if let Some(window) = web_sys::window() {
-            let on_pop = Closure::<dyn FnMut()>::new(move || nav.0.set(current()));
+            let on_pop = Closure::<dyn FnMut()>::new(move || {
+                let next = current();
+                // A console unmounted (an embedding's) follows nothing.
+                let Some(here) = nav.0.try_get_untracked() else {
+                    return;
+                };
+                // Back cannot be undone before it happens: kept on the page, its address
+                // comes back as a new entry.
+                if next != here && !may_leave() {
+                    if let Ok(history) = web_sys::window().expect("a window").history() {
+                        let href = here.href();
+                        let _ = history.push_state_with_url(
+                            &wasm_bindgen::JsValue::NULL,
+                            "",
+                            Some(&href),
+                        );
+                    }
+                    return;
+                }
+                nav.0.set(next);
+            });
             let _ = window
                 .add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
             // The console lives as long as the page.
@@ -113,13 +133,102 @@ impl Nav {
         self.go_at(route, &href);
     }
 
-    /// Goes to a route at `href`, its address with a query (the list's filters).
+    /// Goes to a route at `href`, its address with a query (the list's filters), once
+    /// the page may be left ([`may_leave`]).
     pub fn go_at(&self, route: Route, href: &str) {
+        if route != self.0.get_untracked() && !may_leave() {
+            return;
+        }
+        self.go_unasked(route, href);
+    }
+
+    /// Goes to a route at `href` without asking whether the page may be left: for an
+    /// action that asked before it began.
+    pub fn go_unasked(&self, route: Route, href: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
         }
         self.0.set(route);
     }
+}
+
+thread_local! {
+    /// What each page part that would lose work asks before the page is left, by the
+    /// number [`ask_before_leaving`] gave it.
+    static UNSAVED: std::cell::RefCell<Vec<(u64, Signal<Option<String>>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    static NEXT_UNSAVED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The window's `beforeunload` listener, there only while something is unsaved: a
+    /// page with one is kept out of the browser's back-forward cache.
+    static BEFORE_UNLOAD: std::cell::RefCell<Option<Listener>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// An event listener the console adds and removes.
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+/// Asks before the console leaves the page (a link, Back, a reload, closing the tab)
+/// while `question` holds one: what leaving would lose. For as long as the calling
+/// component lives. A reload or a closed tab gets the browser's own question, which
+/// cannot carry ours.
+pub fn ask_before_leaving(question: Signal<Option<String>>) {
+    let id = NEXT_UNSAVED.with(|n| {
+        let id = n.get();
+        n.set(id + 1);
+        id
+    });
+    UNSAVED.with(|u| u.borrow_mut().push((id, question)));
+    let window = web_sys::window().expect("a window");
+    BEFORE_UNLOAD.with(|listener| {
+        let mut listener = listener.borrow_mut();
+        if listener.is_none() {
+            let on_unload = Listener::new(|ev: web_sys::Event| {
+                if let Some(question) = unsaved() {
+                    ev.prevent_default();
+                    // Older browsers ask only when it is set.
+                    let _ = js_sys::Reflect::set(&ev, &"returnValue".into(), &question.into());
+                }
+            });
+            let _ = window.add_event_listener_with_callback(
+                "beforeunload",
+                on_unload.as_ref().unchecked_ref(),
+            );
+            *listener = Some(on_unload);
+        }
+    });
+    on_cleanup(move || {
+        let none_left = UNSAVED.with(|u| {
+            let mut u = u.borrow_mut();
+            u.retain(|(other, _)| *other != id);
+            u.is_empty()
+        });
+        if none_left && let Some(on_unload) = BEFORE_UNLOAD.with(|l| l.borrow_mut().take()) {
+            let _ = window.remove_event_listener_with_callback(
+                "beforeunload",
+                on_unload.as_ref().unchecked_ref(),
+            );
+        }
+    });
+}
+
+/// The question of the first page part that would lose work now.
+fn unsaved() -> Option<String> {
+    UNSAVED.with(|u| {
+        u.borrow()
+            .iter()
+            .find_map(|(_, question)| question.try_get_untracked().flatten())
+    })
+}
+
+/// Whether the page may be left: nothing on it would be lost, or the user, asked, chose
+/// to leave.
+pub fn may_leave() -> bool {
+    let Some(question) = unsaved() else {
+        return true;
+    };
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(&question).ok())
+        .unwrap_or(true)
 }
 
 thread_local! {

@@ -1010,6 +1010,11 @@ fn Actions(
         if ev.detail() > 1 {
             return;
         }
+        // Asked before the new task is made, not after: staying then would leave a task
+        // made and its page unseen.
+        if !crate::nav::may_leave() {
+            return;
+        }
         let id = id();
         revoked.set(None);
         let key = api::new_idempotency_key();
@@ -1023,7 +1028,9 @@ fn Actions(
                     if let Some(resubmitted) = resubmitted {
                         resubmitted.0.set(Some((new.task.id.0.clone(), id)));
                     }
-                    nav.go(Route::Detail(new.task.id.0))
+                    let route = Route::Detail(new.task.id.0);
+                    let href = route.href();
+                    nav.go_unasked(route, &href);
                 }
                 Err(err) => refused(err),
             }
@@ -1340,6 +1347,16 @@ fn TagEditor(
     };
     let new_key = RwSignal::new(String::new());
     let new_value = RwSignal::new(String::new());
+    // Edits not saved, a tag typed and not added too, are asked about before the page is
+    // left (explorer: they were dropped without a word).
+    if owner {
+        crate::nav::ask_before_leaving(Signal::derive(move || {
+            let typed = |text: RwSignal<String>| text.with(|t| !t.trim().is_empty());
+            let edited =
+                draft.with(|d| base.with(|b| d != b)) || typed(new_key) || typed(new_value);
+            (edited && gone.with(Option::is_none)).then(|| lang.text("ui.detail.tags_leave"))
+        }));
+    }
     let id = StoredValue::new(id);
     // A value typed without its key is added too, and the tag rules then ask for the
     // key: nothing typed is dropped unsaid.

@@ -2276,6 +2276,97 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     finish(handle, &host, &address);
 }
 
+/// Tag edits not saved are asked about before the page is left, by a link, Back or
+/// Resubmit (explorer: they were dropped without a word), or by a reload (the browser's
+/// own question); staying keeps the page and the edits.
+#[wasm_bindgen_test]
+async fn leaving_with_tag_edits_not_saved_asks_first() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the tags", "[data-testid='tag-key']").await;
+    let window = web_sys::window().unwrap();
+    let path = || web_sys::window().unwrap().location().pathname().unwrap();
+    let here = path();
+    assert_ne!(here, "/new");
+    js_sys::eval(
+        "window.__asked = []; window.__stay = true; window.__confirm = window.confirm; \
+         window.confirm = (q) => { window.__asked.push(q); return !window.__stay; };",
+    )
+    .unwrap();
+    let asked = || {
+        js_sys::eval("window.__asked.join('\\n')")
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    let clone = || find(&host, "[data-testid='action-clone']").click();
+
+    // A tag typed and not added is an edit too.
+    let key: web_sys::HtmlInputElement = find(&host, "[data-testid='tag-key']").unchecked_into();
+    key.set_value("stage");
+    key.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    clone();
+    leptos::task::tick().await;
+    let question = "The tag edits on this page are not saved. Leave the page without saving them?";
+    assert_eq!(asked(), question);
+    assert_eq!(path(), here, "stayed");
+    key.set_value("");
+    key.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+
+    // Back: the address it moved to is put back.
+    find(&host, ".tags li:nth-child(1) .remove").click();
+    leptos::task::tick().await;
+    window
+        .history()
+        .unwrap()
+        .push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/new"))
+        .unwrap();
+    window
+        .dispatch_event(&web_sys::Event::new("popstate").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(asked(), [question, question].join("\n"));
+    assert_eq!(path(), here, "the page's address is back");
+    assert_eq!(
+        all_text(&host, "[data-testid='tags-saved']"),
+        ["Not saved yet: Save tags applies these tags to the task."],
+        "the edit is kept"
+    );
+
+    // A reload or a closed tab: the browser asks, as the event is cancelled.
+    let unload = || {
+        let init = web_sys::EventInit::new();
+        init.set_cancelable(true);
+        let ev = web_sys::Event::new_with_event_init_dict("beforeunload", &init).unwrap();
+        web_sys::window().unwrap().dispatch_event(&ev).unwrap();
+        ev.default_prevented()
+    };
+    assert!(unload());
+
+    // Resubmit asks before it makes a task.
+    find(&host, "[data-testid='action-resubmit']").click();
+    leptos::task::tick().await;
+    assert_eq!(asked().lines().count(), 3);
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("/resubmit")),
+        "{:?}",
+        held_fetches()
+    );
+
+    // Told to leave, the link goes.
+    js_sys::eval("window.__stay = false").unwrap();
+    clone();
+    leptos::task::tick().await;
+    assert_eq!(asked().lines().count(), 4);
+    assert_eq!(path(), "/new");
+
+    js_sys::eval("window.confirm = window.__confirm").unwrap();
+    finish(handle, &host, &address);
+    assert!(!unload(), "the page that asked is gone");
+}
+
 /// A resubmit the rules now refuse (the catalog changed since) cannot be fixed on the
 /// task page: its refusal says to clone the task and fix the findings in the form, not
 /// "fix the findings it lists" as the form's does.

@@ -1445,6 +1445,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.tags_elsewhere#none",
         "These tags were removed elsewhere meanwhile; the task now has none. Saving puts yours back.",
     ),
+    (
+        "ui.detail.tags_leave",
+        "The tag edits on this page are not saved. Leave the page without saving them?",
+    ),
     ("ui.detail.tags_none", "No tags."),
     ("ui.detail.tags_save", "Save tags"),
     ("ui.detail.tags_saved", "Tags saved."),

@@ -1231,6 +1231,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.tags_elsewhere#none",
         "标签已在别处被全部删除，任务当前没有标签。保存将恢复您的标签。",
     ),
+    (
+        "ui.detail.tags_leave",
+        "本页的标签修改尚未保存。确定不保存就离开此页面吗？",
+    ),
     ("ui.detail.tags_none", "无标签。"),
     ("ui.detail.tags_save", "保存标签"),
     ("ui.detail.tags_saved", "标签已保存。"),
