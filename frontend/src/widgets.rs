@@ -168,9 +168,23 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         .unwrap_or_default();
     let session = match options.catalog {
         Some(session) => session,
+        // The address tried is named, and without `apiBase` that it was this page's
+        // site: "cannot reach the server" alone left a portal's developer guessing which.
         None => api::fetch_catalog(&base).await.map_err(|e| {
             let said = e.localized(options.locale.unwrap_or(Lang::En));
-            JsError::new(&format!("mountTaskForm: catalog: {said}"))
+            let mut tried = base.url("/api/v1/catalog");
+            if tried.starts_with('/') {
+                let origin = web_sys::window().and_then(|w| w.location().origin().ok());
+                tried = format!("{}{tried}", origin.unwrap_or_default());
+            }
+            let hint = if options.api_base.is_none() {
+                "; without apiBase the form asks this page's site: set apiBase to Berth's address"
+            } else {
+                ""
+            };
+            JsError::new(&format!(
+                "mountTaskForm: catalog: {said} (GET {tried}{hint})"
+            ))
         })?,
     };
     let locale = options.locale;

@@ -2157,6 +2157,33 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         );
         form.unmount();
     }
+    // A catalog that cannot be fetched: the address tried is named, and without apiBase
+    // that it was this page's site.
+    let err = mount_task_form(
+        host.clone().into(),
+        options(r#"{"apiBase": "http://127.0.0.1:9/"}"#),
+    )
+    .await
+    .err()
+    .expect("refused");
+    let message = refusal(err);
+    assert!(
+        message.starts_with("mountTaskForm: catalog: Cannot reach the server")
+            && message.ends_with(" (GET http://127.0.0.1:9/api/v1/catalog)"),
+        "{message}"
+    );
+    let err = mount_task_form(host.clone().into(), options("{}"))
+        .await
+        .err()
+        .expect("refused: the test page's site has no Berth");
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    let message = refusal(err);
+    assert!(
+        message.ends_with(&format!(
+            " (GET {origin}/api/v1/catalog; without apiBase the form asks this page's site: set apiBase to Berth's address)"
+        )),
+        "{message}"
+    );
     for (json, words) in [
         (r#"{"apiBase": 5}"#, "apiBase must be a string"),
         (
