@@ -137,7 +137,8 @@ fn cors(origins: &[String]) -> tower_http::cors::CorsLayer {
 ///
 /// # Errors
 ///
-/// The I/O error that stopped the listener.
+/// None: a failed accept is logged and waited out ([`serve_until`]); the `Result` is
+/// kept for callers written against `axum::serve`'s.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
     serve_until(listener, app, config::READ_TIMEOUT, std::future::pending()).await;
     Ok(())
