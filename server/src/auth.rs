@@ -209,7 +209,7 @@ impl Identity {
     /// an empty one, or a proxy has no trusted address.
     pub fn from_config(config: &Config) -> Result<Identity, ConfigError> {
         match &config.identity {
-            IdentityConfig::Default => Ok(Identity::Default {
+            IdentityConfig::Default {} => Ok(Identity::Default {
                 user: config.user_named(&config.user),
             }),
             IdentityConfig::Proxy {

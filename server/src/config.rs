@@ -397,12 +397,14 @@ fn is_origin(text: &str) -> bool {
 }
 
 /// `[identity]` of the config file: how a request is tied to a user.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
 pub enum IdentityConfig {
-    /// Every request acts as the configured user (`--user`, `BERTH_USER`, `user`).
-    #[default]
-    Default,
+    /// Every request acts as the configured user (`--user`, `BERTH_USER`, `user`). A
+    /// struct of no fields, not a unit: a unit took any key beside `mode` without a word,
+    /// so a half-edited table (`mode = "default"` left above `tokens_file`) served
+    /// everyone as the configured user (README exploration).
+    Default {},
     /// An authenticating proxy names the user in headers; believed only from `trusted`.
     Proxy {
         /// Header with the user name [default: `X-Forwarded-User`].
@@ -422,6 +424,12 @@ pub enum IdentityConfig {
         /// A TOML or JSON file: token → user name, or token → `{name, org, tenant_id}`.
         tokens_file: PathBuf,
     },
+}
+
+impl Default for IdentityConfig {
+    fn default() -> Self {
+        IdentityConfig::Default {}
+    }
 }
 
 fn default_user_header() -> String {
@@ -454,11 +462,34 @@ impl From<UserEntry> for User {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
-    /// Largest request body, in bytes [default: 1 MiB].
-    pub body_bytes: Option<usize>,
+    /// Largest request body, in bytes [default: 1 MiB]; at least 1024, room for a spec.
+    pub body_bytes: Option<Within<1024, { u64::MAX }>>,
     /// How long a client may take to send a request's head, and again its body, in
-    /// seconds [default: 30]; at least 1.
-    pub read_seconds: Option<std::num::NonZeroU64>,
+    /// seconds [default: 30]; from 1 to 3600.
+    pub read_seconds: Option<Within<1, 3600>>,
+}
+
+/// A whole number of the config file from `MIN` to `MAX`, refused at its key and line
+/// otherwise: `body_bytes = 0` refused every body, and a `read_seconds` past what a
+/// clock can add panicked on every connection (README exploration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Within<const MIN: u64, const MAX: u64>(pub u64);
+
+impl<'de, const MIN: u64, const MAX: u64> Deserialize<'de> for Within<MIN, MAX> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let n = u64::deserialize(deserializer)?;
+        if (MIN..=MAX).contains(&n) {
+            return Ok(Within(n));
+        }
+        let range = if MAX == u64::MAX {
+            format!("at least {MIN}")
+        } else {
+            format!("from {MIN} to {MAX}")
+        };
+        Err(serde::de::Error::custom(format!(
+            "{n} is out of range: must be {range}"
+        )))
+    }
 }
 
 /// `[retries]` of the config file: the wait between a failed attempt and its retry
@@ -487,8 +518,16 @@ impl Default for Retries {
 #[derive(Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct RetriesFile {
+    /// Up to a day, as the cap: a wait past what a clock can add was said as a start
+    /// 292 million years on.
+    #[serde(deserialize_with = "a_day_at_most")]
     backoff_seconds: u64,
+    #[serde(deserialize_with = "a_day_at_most")]
     backoff_max_seconds: u64,
+}
+
+fn a_day_at_most<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    Within::<0, 86_400>::deserialize(deserializer).map(|Within(n)| n)
 }
 
 impl Default for RetriesFile {
@@ -645,11 +684,13 @@ impl Config {
                 }
                 kube
             },
-            body_limit: file.limits.body_bytes.unwrap_or(MAX_BODY_BYTES),
+            body_limit: file.limits.body_bytes.map_or(MAX_BODY_BYTES, |Within(n)| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            }),
             read_timeout: file
                 .limits
                 .read_seconds
-                .map_or(READ_TIMEOUT, |seconds| Duration::from_secs(seconds.get())),
+                .map_or(READ_TIMEOUT, |Within(seconds)| Duration::from_secs(seconds)),
             identity: file.identity.unwrap_or_default(),
             cors_origins: file.cors.origins,
             alerts_ca: settings.alerts_ca.or(file.alerts_ca),
@@ -895,15 +936,68 @@ mail_from = "Berth <berth@example.com>"
         assert!(err.contains("line 4"), "{err}");
     }
 
-    /// No time at all would cut off every client before its first byte.
+    /// No time at all would cut off every client before its first byte, and a time past
+    /// what a clock can add panicked on every connection; no body at all refused every
+    /// request; a retry's wait past a clock's reach was said as a start in 292 million
+    /// years. Each is refused at its key and line, with its range.
     #[test]
-    fn a_read_timeout_of_zero_is_refused_with_its_line() {
-        let err = FileConfig::parse("[limits]\nread_seconds = 0\n")
+    fn numbers_out_of_their_range_are_refused_with_key_line_and_range() {
+        for (text, key, line, range) in [
+            (
+                "[limits]\nread_seconds = 0\n",
+                "read_seconds",
+                2,
+                "from 1 to 3600",
+            ),
+            (
+                "[limits]\nread_seconds = 18446744073709551615\n",
+                "read_seconds",
+                2,
+                "from 1 to 3600",
+            ),
+            (
+                "[limits]\n\nbody_bytes = 0\n",
+                "body_bytes",
+                3,
+                "at least 1024",
+            ),
+            (
+                "[retries]\nbackoff_seconds = 1\nbackoff_max_seconds = 86401\n",
+                "backoff_max_seconds",
+                3,
+                "from 0 to 86400",
+            ),
+        ] {
+            let err = FileConfig::parse(text).expect_err(text).to_string();
+            assert!(err.contains(key), "{err}");
+            assert!(err.contains(&format!("line {line}")), "{err}");
+            assert!(err.contains(range), "{err}");
+        }
+        let edges = FileConfig::parse(
+            "[limits]\nread_seconds = 3600\nbody_bytes = 1024\n[retries]\nbackoff_seconds = 86400\nbackoff_max_seconds = 86400\n",
+        )
+        .expect("the edges are taken");
+        let config = Config::merge(Settings::default(), edges);
+        assert_eq!(
+            (config.read_timeout, config.body_limit),
+            (Duration::from_secs(3600), 1024)
+        );
+    }
+
+    /// A key of another mode beside `mode = "default"` (a half-edited table) is refused,
+    /// as it is beside the other modes.
+    #[test]
+    fn the_default_identity_takes_no_other_key() {
+        let err = FileConfig::parse("[identity]\nmode = \"default\"\ntokens_file = \"x\"\n")
             .expect_err("refused")
             .to_string();
-        assert!(err.contains("read_seconds"), "{err}");
-        assert!(err.contains("nonzero"), "{err}");
-        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("unknown field `tokens_file`"), "{err}");
+        assert_eq!(
+            FileConfig::parse("[identity]\nmode = \"default\"\n")
+                .unwrap()
+                .identity,
+            Some(IdentityConfig::Default {})
+        );
     }
 
     #[test]
@@ -1074,7 +1168,7 @@ mail_from = "Berth <berth@example.com>"
     fn the_identity_table_names_its_mode() {
         assert_eq!(
             Config::merge(Settings::default(), FileConfig::default()).identity,
-            IdentityConfig::Default
+            IdentityConfig::Default {}
         );
         let proxy = FileConfig::parse(
             "[identity]\nmode = \"proxy\"\norg_header = \"X-Org\"\ntrusted = [\"10.0.0.5\", \"::1\"]\n",
