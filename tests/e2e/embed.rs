@@ -41,6 +41,41 @@ async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
         "the console's top bar is not part of the widget"
     );
 
+    // The form's stylesheet styles the form only: the portal's own label and textarea
+    // beside it keep the portal's look (berth.css made every label a bold block and
+    // every textarea 70vh tall, and gave the page Berth's background). Asked once the
+    // form's sheet has loaded: the form is a flex column by it.
+    let deadline = std::time::Instant::now() + WAIT;
+    while client
+        .execute(
+            "return getComputedStyle(document.querySelector('#task-form form')).display;",
+            vec![],
+        )
+        .await
+        .expect("the script runs")
+        != "flex"
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the form's stylesheet did not load"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let outside = client
+        .execute(
+            "const look = (css) => getComputedStyle(document.querySelector(css)); \
+             return [look('label[for=spec]').display, look('label[for=spec]').fontWeight, \
+             look('#spec').minHeight, look('html').backgroundColor];",
+            vec![],
+        )
+        .await
+        .expect("the script runs");
+    assert_eq!(
+        outside,
+        serde_json::json!(["inline", "400", "0px", "rgba(0, 0, 0, 0)"]),
+        "the portal's label, textarea and page as the portal styles them"
+    );
+
     // The widget speaks the locale it was given: the same label text as the catalog.
     let label = find(&client, "#task-form label[for]")
         .await
