@@ -209,6 +209,13 @@ fn ended_replica(reason: &shared::messages::Message) -> Option<u32> {
 }
 
 fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    // Two keys: which one the client meant cannot be told, and taking the first made a
+    // retry that sent only the second a new task.
+    if headers.get_all("idempotency-key").iter().nth(1).is_some() {
+        return Err(ApiError::BadQuery(
+            "Idempotency-Key is given more than once; send one".into(),
+        ));
+    }
     match headers.get("idempotency-key") {
         None => Ok(None),
         Some(value) => value

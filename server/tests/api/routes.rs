@@ -144,6 +144,18 @@ async fn an_idempotency_key_is_visible_characters_only() {
         let (status, body) = super::answer(&app, with_key(key)).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{key:?}: {body}");
     }
+    // Two keys: which was meant cannot be told (the first was taken, and a retry with
+    // the second alone made a second task).
+    let mut twice = with_key("k1");
+    twice
+        .headers_mut()
+        .append("idempotency-key", "k2".parse().unwrap());
+    let (status, body) = super::answer(&app, twice).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body["detail"],
+        "Idempotency-Key is given more than once; send one"
+    );
 }
 
 fn get(path: &str) -> Request<Body> {
