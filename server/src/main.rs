@@ -150,6 +150,15 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     let _data_dir = hold_data_dir(&config.data_dir)?;
     let _database = hold_database(&config)?;
     let state = AppState::open(config.clone()).await?;
+    // Served without its console the server answers every page with an empty 404: said
+    // at the start, not left to be found in a browser (README exploration).
+    if !config.dist.join("index.html").is_file() {
+        eprintln!(
+            "warning: no console at {} (--dist, BERTH_DIST, dist): its pages will answer 404; \
+             build it with `trunk build --release` or point --dist at the built folder",
+            config.dist.display()
+        );
+    }
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await
         .map_err(|e| format!("cannot listen on {} (--addr, BERTH_ADDR): {e}", config.addr))?;

@@ -139,6 +139,15 @@ pub enum StoreError {
         #[source]
         source: sqlx::Error,
     },
+    /// A `sqlite://` URL with no path: SQLite took it for a database of its own that is
+    /// gone when the server ends, so every task was lost at a restart.
+    #[error(
+        "the task database URL {url} names no file: give its path, as sqlite:///var/lib/berth/berth.db (an absolute path after the third slash)"
+    )]
+    NoFile {
+        /// The URL.
+        url: String,
+    },
     /// The database URL names no store this server has.
     #[error("the task database URL {url} is neither postgres:// nor sqlite://")]
     UnknownUrl {
@@ -791,6 +800,11 @@ pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn
         }
         _ => match sqlite_path(database_url, data_dir) {
             Some(path) => Ok(Arc::new(SqliteStore::open(&path).await?)),
+            None if database_url.is_some_and(|url| url.starts_with("sqlite://")) => {
+                Err(StoreError::NoFile {
+                    url: database_url.unwrap_or_default().to_owned(),
+                })
+            }
             None => Err(StoreError::UnknownUrl {
                 url: without_password(database_url.unwrap_or_default()),
             }),
@@ -799,11 +813,14 @@ pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn
 }
 
 /// The SQLite file [`open`] opens for `database_url` (none: `berth.db` in `data_dir`);
-/// `None` for a URL of another store.
+/// `None` for a URL of another store, or `sqlite://` with no path.
 pub fn sqlite_path(database_url: Option<&str>, data_dir: &Path) -> Option<PathBuf> {
     match database_url {
         None => Some(data_dir.join("berth.db")),
-        Some(url) => url.strip_prefix("sqlite://").map(PathBuf::from),
+        Some(url) => url
+            .strip_prefix("sqlite://")
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from),
     }
 }
 
@@ -1018,6 +1035,11 @@ mod tests {
         assert!(matches!(
             open(Some("mysql://u:pw@h/db"), dir.path()).await.err(),
             Some(StoreError::UnknownUrl { url }) if url == "mysql://u:***@h/db"
+        ));
+        // No file named: SQLite's own database of the moment, lost at every restart.
+        assert!(matches!(
+            open(Some("sqlite://"), dir.path()).await.err(),
+            Some(StoreError::NoFile { url }) if url == "sqlite://"
         ));
     }
 
