@@ -144,11 +144,16 @@ fn read_json(file: &Path) -> Result<String, Outcome> {
         detail: format!("cannot read the file: {err}"),
         position: None,
     })?;
-    let text = String::from_utf8(bytes).map_err(|_| Outcome::Unreadable {
+    let mut text = String::from_utf8(bytes).map_err(|_| Outcome::Unreadable {
         code: "file.unreadable",
         detail: "the file is not UTF-8 text".to_owned(),
         position: None,
     })?;
+    // A byte order mark is read past, as the API reads past one (editors and PowerShell
+    // write one): the file the API took was refused here (README exploration).
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
     if is_yaml(file, &text) {
         yaml_to_json(&text)
     } else {

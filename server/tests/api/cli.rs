@@ -65,6 +65,14 @@ fn a_good_file_passes_and_a_bad_one_exits_1_with_its_findings() {
     let (code, out, err) = run(berth().arg("validate").arg(&good));
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("good.json: 0 errors"), "{out}");
+    // With a byte order mark, as the API takes it.
+    let marked = write(
+        &dir,
+        "marked.json",
+        &format!("\u{feff}{}", shared::demo::PYTORCH_EXAMPLE),
+    );
+    let (code, out, err) = run(berth().arg("validate").arg(&marked));
+    assert_eq!(code, 0, "{out}{err}");
     let (code, out, _) = run(berth().arg("validate").arg(&good).arg(&bad));
     assert_eq!(code, 1, "{out}");
     assert!(
