@@ -312,7 +312,15 @@ async fn submit(
     JsonText(text): JsonText,
 ) -> Result<Response, ApiError> {
     let key = idempotency_key(&headers)?;
-    let spec = shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang))?;
+    // A field of the wrong shape is a 422 like the rules' findings, and counted with them.
+    let spec = shared::parse_spec(&text).map_err(|report| {
+        state
+            .metrics
+            .submits
+            .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
+            .inc();
+        ApiError::shape(&text, report, lang)
+    })?;
     submit_spec(&state, &user, spec, key, lang).await
 }
 

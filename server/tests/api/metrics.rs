@@ -68,9 +68,18 @@ async fn metrics_count_requests_submits_admissions_and_quota_after_a_submit() {
     assert!(running, "the task runs");
     let (status, _) = call(&app, get("/api/v1/no-such-route")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // Refused by a rule, or for a field of the wrong shape: each a 422, each counted.
+    let mut bad = spec.clone();
+    bad["basic"]["name_prefix"] = "-Bad".into();
+    let (status, body) = call(&app, post("/api/v1/tasks", &bad)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    bad["compute"]["workers"] = "two".into();
+    let (status, body) = call(&app, post("/api/v1/tasks", &bad)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     let text = scrape(&app).await;
     for series in [
         r#"berth_submits_total{outcome="accepted"} 1"#,
+        r#"berth_submits_total{outcome="refused"} 2"#,
         r#"berth_http_requests_total{method="POST",route="/api/v1/tasks",status="201"} 1"#,
         r#"berth_http_requests_total{method="GET",route="/api/v1/tasks/{id}",status="200"}"#,
         r#"berth_http_requests_total{method="GET",route="/api/{*rest}",status="404"} 1"#,
