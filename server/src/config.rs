@@ -398,23 +398,17 @@ fn is_origin(text: &str) -> bool {
 
 /// `[identity]` of the config file: how a request is tied to a user.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(try_from = "IdentityFile")]
 pub enum IdentityConfig {
-    /// Every request acts as the configured user (`--user`, `BERTH_USER`, `user`). A
-    /// struct of no fields, not a unit: a unit took any key beside `mode` without a word,
-    /// so a half-edited table (`mode = "default"` left above `tokens_file`) served
-    /// everyone as the configured user (README exploration).
+    /// Every request acts as the configured user (`--user`, `BERTH_USER`, `user`).
     Default {},
     /// An authenticating proxy names the user in headers; believed only from `trusted`.
     Proxy {
         /// Header with the user name [default: `X-Forwarded-User`].
-        #[serde(default = "default_user_header")]
         user_header: String,
         /// Header with the organisation, if the proxy sets one.
-        #[serde(default)]
         org_header: Option<String>,
         /// Header with the tenant id, if the proxy sets one.
-        #[serde(default)]
         tenant_header: Option<String>,
         /// The addresses the proxy connects from (at least one).
         trusted: Vec<IpAddr>,
@@ -424,6 +418,93 @@ pub enum IdentityConfig {
         /// A TOML or JSON file: token → user name, or token → `{name, org, tenant_id}`.
         tokens_file: PathBuf,
     },
+}
+
+/// `[identity]` as written: every mode's keys, read as a plain table so that a misspelt
+/// key or a bad address is named at its own line (read as a tagged enum, the table was
+/// buffered first and every error pointed at `[identity]`, a bad address without its
+/// key; README exploration); then checked into [`IdentityConfig`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdentityFile {
+    mode: IdentityMode,
+    user_header: Option<String>,
+    org_header: Option<String>,
+    tenant_header: Option<String>,
+    trusted: Option<Vec<IpAddr>>,
+    tokens_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum IdentityMode {
+    Default,
+    Proxy,
+    Tokens,
+}
+
+impl TryFrom<IdentityFile> for IdentityConfig {
+    type Error = String;
+
+    /// Refuses a key of another mode: a half-edited table (`mode = "default"` left above
+    /// `tokens_file`) served everyone as the configured user without a word.
+    fn try_from(file: IdentityFile) -> Result<Self, String> {
+        let (mode, theirs): (&str, &[(&str, bool)]) = match file.mode {
+            IdentityMode::Default => ("default", &[]),
+            IdentityMode::Proxy => (
+                "proxy",
+                &[
+                    ("user_header", true),
+                    ("org_header", true),
+                    ("tenant_header", true),
+                    ("trusted", true),
+                ],
+            ),
+            IdentityMode::Tokens => ("tokens", &[("tokens_file", true)]),
+        };
+        let given = [
+            ("user_header", file.user_header.is_some()),
+            ("org_header", file.org_header.is_some()),
+            ("tenant_header", file.tenant_header.is_some()),
+            ("trusted", file.trusted.is_some()),
+            ("tokens_file", file.tokens_file.is_some()),
+        ];
+        if let Some((key, _)) = given
+            .iter()
+            .find(|(key, set)| *set && !theirs.iter().any(|(k, _)| k == key))
+        {
+            return Err(format!(
+                "[identity] {key} is no key of mode = \"{mode}\": remove it, or set the mode it belongs to"
+            ));
+        }
+        // A header name no request can carry (`X User`, empty) left every request 401.
+        for (key, name) in [
+            ("user_header", &file.user_header),
+            ("org_header", &file.org_header),
+            ("tenant_header", &file.tenant_header),
+        ] {
+            if let Some(name) = name
+                && http::HeaderName::from_bytes(name.as_bytes()).is_err()
+            {
+                return Err(format!(
+                    "[identity] {key} = \"{name}\" is no HTTP header name: use letters, digits and '-', as X-Forwarded-User"
+                ));
+            }
+        }
+        let missing = |key: &str| format!("[identity] mode = \"{mode}\" needs `{key}`");
+        Ok(match file.mode {
+            IdentityMode::Default => IdentityConfig::Default {},
+            IdentityMode::Proxy => IdentityConfig::Proxy {
+                user_header: file.user_header.unwrap_or_else(default_user_header),
+                org_header: file.org_header,
+                tenant_header: file.tenant_header,
+                trusted: file.trusted.ok_or_else(|| missing("trusted"))?,
+            },
+            IdentityMode::Tokens => IdentityConfig::Tokens {
+                tokens_file: file.tokens_file.ok_or_else(|| missing("tokens_file"))?,
+            },
+        })
+    }
 }
 
 impl Default for IdentityConfig {
@@ -991,7 +1072,10 @@ mail_from = "Berth <berth@example.com>"
         let err = FileConfig::parse("[identity]\nmode = \"default\"\ntokens_file = \"x\"\n")
             .expect_err("refused")
             .to_string();
-        assert!(err.contains("unknown field `tokens_file`"), "{err}");
+        assert!(
+            err.contains("[identity] tokens_file is no key of mode = \"default\""),
+            "{err}"
+        );
         assert_eq!(
             FileConfig::parse("[identity]\nmode = \"default\"\n")
                 .unwrap()
@@ -1197,10 +1281,34 @@ mail_from = "Berth <berth@example.com>"
             .expect_err("refused")
             .to_string();
         assert!(err.contains("ldap"), "{err}");
-        let err = FileConfig::parse("[identity]\nmode = \"proxy\"\ntrusted = [\"not-an-ip\"]\n")
+        // A misspelt key and a bad address are named at their own line.
+        let err = FileConfig::parse(
+            "[identity]\nmode = \"proxy\"\ntrusted = [\"127.0.0.1\"]\nuser_heder = \"X\"\n",
+        )
+        .expect_err("refused")
+        .to_string();
+        assert!(err.contains("line 4"), "{err}");
+        assert!(err.contains("unknown field `user_heder`"), "{err}");
+        let err = FileConfig::parse("[identity]\nmode = \"proxy\"\n\ntrusted = [\"not-an-ip\"]\n")
             .expect_err("refused")
             .to_string();
-        assert!(err.contains("line"), "{err}");
+        assert!(err.contains("line 4"), "{err}");
+        assert!(err.contains("trusted"), "{err}");
+        for header in ["X User", ""] {
+            let err = FileConfig::parse(&format!(
+                "[identity]\nmode = \"proxy\"\ntrusted = [\"::1\"]\nuser_header = \"{header}\"\n"
+            ))
+            .expect_err("refused")
+            .to_string();
+            assert!(err.contains("is no HTTP header name"), "{err}");
+        }
+        let err = FileConfig::parse("[identity]\nmode = \"tokens\"\n")
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            err.contains("[identity] mode = \"tokens\" needs `tokens_file`"),
+            "{err}"
+        );
     }
 
     #[test]
