@@ -26,7 +26,67 @@ static DOCUMENT: LazyLock<Value> = LazyLock::new(openapi);
 pub fn openapi() -> Value {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the document serialises");
     bound_unsigned(&mut doc);
+    add_shared_answers(&mut doc);
     doc
+}
+
+/// The answers every operation of the API can give whatever it does, which no handler's
+/// attribute lists: who is asking (401, 403, and the bearer scheme of the tokens mode),
+/// a change another site's page asked for (403), a body too slow to arrive (408). A
+/// generated client knew none of them (README exploration).
+fn add_shared_answers(doc: &mut Value) {
+    let problem = |description: &str| {
+        serde_json::json!({
+            "description": description,
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+        })
+    };
+    doc["components"]["securitySchemes"]["bearer"] = serde_json::json!({
+        "type": "http",
+        "scheme": "bearer",
+        "description": "In the tokens identity mode (`[identity] mode = \"tokens\"`). The default mode asks for nothing; the proxy mode takes the user from the proxy's headers, believed only from its trusted addresses."
+    });
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for (path, item) in paths {
+        if !path.starts_with("/api/v1/") || path == "/api/v1/openapi.json" {
+            continue;
+        }
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, operation) in item {
+            let Some(responses) = operation["responses"].as_object_mut() else {
+                continue;
+            };
+            let change = method != "get";
+            responses.insert(
+                "401".to_owned(),
+                problem("`auth.required`: no identity, or a bearer token that is not valid (with `WWW-Authenticate: Bearer` in the tokens mode)"),
+            );
+            let mut forbidden = "`auth.untrusted_proxy`: identity headers from an address that is not the configured proxy".to_owned();
+            if change {
+                forbidden.push_str("; `request.cross_site`: a change the browser says another site's page asked for (`Sec-Fetch-Site: cross-site` or `same-site`), from a site not in `[cors] origins`");
+            }
+            match responses.get_mut("403") {
+                Some(own) => {
+                    let said = own["description"].as_str().unwrap_or_default();
+                    own["description"] = Value::from(format!("{said}; {forbidden}"));
+                }
+                None => {
+                    responses.insert("403".to_owned(), problem(&forbidden));
+                }
+            }
+            if change {
+                responses.insert(
+                    "408".to_owned(),
+                    problem("`body.timeout`: the body did not arrive whole within `[limits] read_seconds` (30 s)"),
+                );
+            }
+            operation["security"] = serde_json::json!([{}, {"bearer": []}]);
+        }
+    }
 }
 
 /// utoipa marks `u8`…`u64` with a format and `minimum: 0` but no `maximum`; validators
