@@ -149,7 +149,7 @@ pub enum StoreError {
         url: String,
     },
     /// The database URL names no store this server has.
-    #[error("the task database URL {url} is neither postgres:// nor sqlite://")]
+    #[error("the task database URL `{url}` is neither postgres:// nor sqlite://")]
     UnknownUrl {
         /// The URL, without its password.
         url: String,
@@ -824,25 +824,52 @@ pub fn sqlite_path(database_url: Option<&str>, data_dir: &Path) -> Option<PathBu
     }
 }
 
-/// `url` with the password of its `user:password@` part replaced, for messages.
+/// `url` with its passwords replaced, for messages: the `user:password@` part's, also of
+/// a URL whose scheme lost its colon (`postgres//…`), and any query parameter whose name
+/// holds `password` (`?password=…`, which libpq and sqlx read too; README exploration:
+/// both were printed in clear).
 fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+    let (head, query) = match url.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (url, None),
     };
+    let start = head
+        .find("://")
+        .map(|i| i + 3)
+        .or_else(|| head.find("//").map(|i| i + 2))
+        .unwrap_or(0);
+    let rest = &head[start..];
     let authority_end = rest.find('/').unwrap_or(rest.len());
+    let mut shown = head[..start].to_owned();
     match rest[..authority_end].rsplit_once('@') {
         Some((userinfo, host)) => {
             let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
-            let masked = if user.len() == userinfo.len() {
-                ""
-            } else {
-                ":***"
-            };
-            format!("{scheme}://{user}{masked}@{host}{}", &rest[authority_end..])
+            shown.push_str(user);
+            if user.len() != userinfo.len() {
+                shown.push_str(":***");
+            }
+            shown.push('@');
+            shown.push_str(host);
         }
-        None => url.to_owned(),
+        None => shown.push_str(&rest[..authority_end]),
     }
+    shown.push_str(&rest[authority_end..]);
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.to_ascii_lowercase().contains("password") => {
+                    format!("{key}=***")
+                }
+                _ => pair.to_owned(),
+            })
+            .collect();
+        shown.push('?');
+        shown.push_str(&pairs.join("&"));
+    }
+    shown
 }
+
 /// The task list's query, the same SQL on every store: the filters of `query`, newest
 /// first, one row more than `limit` (so the page knows whether another follows). `id`
 /// is how the dialect compares ids byte-wise, as cursors need (`t.id`, or
@@ -1020,6 +1047,15 @@ mod tests {
             "postgres://berth@db/berth"
         );
         assert_eq!(without_password("sqlite://a@b.db"), "sqlite://a@b.db");
+        assert_eq!(
+            without_password("postgres//postgres:secretpw@127.0.0.1/berth"),
+            "postgres//postgres:***@127.0.0.1/berth"
+        );
+        assert_eq!(
+            without_password("postgres://u@h:5432/berth?user=u&Password=QueryPass999&sslmode=off"),
+            "postgres://u@h:5432/berth?user=u&Password=***&sslmode=off"
+        );
+        assert_eq!(without_password("u:pw@h/db"), "u:***@h/db");
     }
 
     #[tokio::test]
