@@ -917,26 +917,20 @@ impl Runner {
                 owner_tenant_id: user.tenant_id.clone(),
             };
             let (inserted, seq) = match reservation.as_mut() {
-                Some(reservation) => (reservation.insert(new).await, None),
+                Some(reservation) => (reservation.insert(new, &events).await, None),
                 None => match self.store.insert_numbered(new, &events).await {
                     Ok((inserted, seq)) => (Ok(inserted), seq),
                     Err(err) => (Err(err), None),
                 },
             };
             if let Ok(Inserted::New) = inserted {
-                // In a replicated store other servers see the task once the
-                // reservation commits; its events follow it.
-                if let Some(reservation) = reservation.take() {
-                    if let Err(err) = reservation.commit().await {
-                        Self::unqueue(scheduler, &id, decisions, &mut others);
-                        return Err((err.into(), others));
-                    }
-                    for event in &events {
-                        if let Err(err) = self.store.push_event(&id, event).await {
-                            others.extend(decisions);
-                            return Err((err.into(), others));
-                        }
-                    }
+                // In a replicated store other servers see the task, with its first
+                // events, once the reservation commits.
+                if let Some(reservation) = reservation.take()
+                    && let Err(err) = reservation.commit().await
+                {
+                    Self::unqueue(scheduler, &id, decisions, &mut others);
+                    return Err((err.into(), others));
                 }
                 if let Some(reason) = reason {
                     // Recorded above: the pass's answer adds no second event.

@@ -769,14 +769,16 @@ pub trait Reservation: Send {
     /// Database failures.
     async fn held(&mut self, owner: &str) -> Result<Vec<QuotaUse>>;
 
-    /// [`TaskStore::insert`] inside the reservation; other processes see the task once
-    /// the reservation commits.
+    /// [`TaskStore::insert_with_events`] inside the reservation; other processes see the
+    /// task and its first events once the reservation commits, together: pushed after
+    /// the commit, a leader could adopt and run the task first, and its `queued` event
+    /// came after its end (multi-server exploration).
     ///
     /// # Errors
     ///
     /// As [`TaskStore::insert`]; after an error other than [`StoreError::IdTaken`] the
     /// reservation can only be dropped.
-    async fn insert(&mut self, new: NewTask) -> Result<Inserted>;
+    async fn insert(&mut self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted>;
 
     /// Ends the reservation, keeping what it inserted.
     ///

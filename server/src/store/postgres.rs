@@ -212,9 +212,14 @@ impl PostgresStore {
 #[async_trait::async_trait]
 impl TaskStore for PostgresStore {
     async fn insert(&self, new: NewTask) -> Result<Inserted> {
+        self.insert_with_events(new, &[]).await
+    }
+
+    async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
         let mut tx = self.submit_lock().await?;
         let inserted = insert_locked(&mut tx, &new).await?;
         if inserted == Inserted::New {
+            insert_first_events(&mut tx, &new.task.id, events).await?;
             tx.commit().await.map_err(db)?;
         }
         Ok(inserted)
@@ -492,8 +497,12 @@ impl Reservation for PgReservation {
         Ok(held)
     }
 
-    async fn insert(&mut self, new: NewTask) -> Result<Inserted> {
-        insert_locked(&mut self.tx, &new).await
+    async fn insert(&mut self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
+        let inserted = insert_locked(&mut self.tx, &new).await?;
+        if inserted == Inserted::New {
+            insert_first_events(&mut self.tx, &new.task.id, events).await?;
+        }
+        Ok(inserted)
     }
 
     async fn commit(self: Box<Self>) -> Result<()> {
@@ -518,6 +527,31 @@ async fn by_idempotency_key<'e>(
             .await
             .map_err(db)?;
     Ok(id.map(TaskId))
+}
+
+/// The first events of a task inserted in this transaction, numbered from 1: no other
+/// writer sees the task before the transaction commits.
+async fn insert_first_events(
+    conn: &mut PgConnection,
+    id: &TaskId,
+    events: &[TaskEvent],
+) -> Result<()> {
+    for (n, event) in (1_i64..).zip(events) {
+        sqlx::query(
+            "INSERT INTO task_events (task_id, n, at, kind, message, keyed) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&id.0)
+        .bind(n)
+        .bind(event.at.0)
+        .bind(&event.kind)
+        .bind(storable(&event.message))
+        .bind(keyed_column(event.keyed.as_ref()))
+        .execute(&mut *conn)
+        .await
+        .map_err(db)?;
+    }
+    Ok(())
 }
 
 async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserted> {
@@ -753,12 +787,21 @@ mod tests {
         };
         let mut first = a.reserve().await.expect("reserves").expect("replicated");
         assert_eq!(first.held("alice").await.expect("reads"), Vec::new());
+        let queued = TaskEvent {
+            at: Timestamp(1),
+            kind: "queued".into(),
+            message: "waiting for its turn".into(),
+            keyed: None,
+        };
         first
-            .insert(new_task("one-aaaaa", "alice", 4))
+            .insert(
+                new_task("one-aaaaa", "alice", 4),
+                std::slice::from_ref(&queued),
+            )
             .await
             .expect("inserts");
         first
-            .insert(new_task("bob-ccccc", "bob", 2))
+            .insert(new_task("bob-ccccc", "bob", 2), &[])
             .await
             .expect("inserts");
 
@@ -779,6 +822,13 @@ mod tests {
         let held = waiting.await.expect("joins");
         assert_eq!(held.len(), 1, "alice's holds, not bob's: {held:?}");
         assert_eq!(held[0].used.gpu, 4, "it sees the first server's hold");
+        // Its first event came with it, in the one commit, numbered first: pushed after
+        // the commit, a leader could run the task before it (multi-server exploration).
+        let page = b
+            .events_page(&TaskId("one-aaaaa".into()), EventQuery::default())
+            .await
+            .expect("found");
+        assert_eq!((page.events, page.first), (vec![queued], 1));
 
         // A task that ended holds nothing; a reservation dropped stores nothing.
         b.advance(
@@ -796,7 +846,7 @@ mod tests {
         let mut third = a.reserve().await.expect("reserves").expect("replicated");
         assert_eq!(third.held("alice").await.expect("reads"), Vec::new());
         third
-            .insert(new_task("two-bbbbb", "alice", 1))
+            .insert(new_task("two-bbbbb", "alice", 1), &[])
             .await
             .expect("inserts");
         drop(third);
