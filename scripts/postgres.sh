@@ -45,9 +45,14 @@ postgres_start() {
   local port
   port="$(postgres_free_port)"
   postgres_as "$postgres_bin/initdb" -D "$postgres_dir/db" -A trust -U berth --encoding UTF8 --no-locale >"$postgres_dir/initdb.log"
+  # TLS offered, as a database across a network does: a certificate of its own, which
+  # clients asking for `sslmode=require` take unverified (the store's TLS test).
+  postgres_as openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+    -keyout "$postgres_dir/db/server.key" -out "$postgres_dir/db/server.crt" 2>/dev/null
+  chmod 600 "$postgres_dir/db/server.key"
   # fsync off: the data is thrown away, and the tests then do not wait on the disk.
   postgres_as "$postgres_bin/pg_ctl" -D "$postgres_dir/db" -w -l "$postgres_dir/log" \
-    -o "-p $port -k $postgres_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
+    -o "-p $port -k $postgres_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300 -c ssl=on" start >/dev/null
   export BERTH_TEST_POSTGRES="postgres://berth@127.0.0.1:$port/postgres"
   echo "PostgreSQL 15 at $BERTH_TEST_POSTGRES (data in $postgres_dir)" >&2
 }

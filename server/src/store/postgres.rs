@@ -780,6 +780,33 @@ mod tests {
         store.close().await;
     }
 
+    /// `sslmode=require` in the URL speaks TLS to the database (the test server offers
+    /// it): without a TLS feature the store refused such a URL, and spoke in clear to a
+    /// server that offered TLS (multi-server exploration).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_url_that_requires_tls_gets_it() {
+        let Some(Fixture::Postgres(options)) = Fixture::postgres().await else {
+            return;
+        };
+        let url = format!(
+            "postgres://{}@{}:{}/{}?sslmode=require",
+            options.get_username(),
+            options.get_host(),
+            options.get_port(),
+            options.get_database().expect("a database")
+        );
+        let store = PostgresStore::connect(&url)
+            .await
+            .expect("connects over TLS");
+        let ssl: bool =
+            sqlx::query_scalar("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+                .fetch_one(&store.pool)
+                .await
+                .expect("asks");
+        assert!(ssl);
+        store.close().await;
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_reservation_waits_for_the_other_servers_and_sees_what_they_took() {
         let Some((a, b)) = two_servers().await else {
