@@ -143,6 +143,17 @@ fn hold_database(config: &Config) -> Result<Option<std::fs::File>, Box<dyn std::
     }
 }
 
+/// SIGINT (Ctrl-C) or SIGTERM (a service manager's, Kubernetes' stop): before, SIGTERM
+/// ended the process at once, with no drain and no hand-over.
+async fn stop_asked() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("a SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
 async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::error::Error>> {
     let config = load(settings)?;
     // One server a data directory: a second would take the first's replicas for its own
@@ -166,8 +177,13 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");
     // The peer address goes with each request: the proxy identity mode checks it.
-    server::serve_until(listener, app(state), config.read_timeout, async {
-        let _ = tokio::signal::ctrl_c().await;
+    let runner = state.runner.clone();
+    server::serve_until(listener, app(state), config.read_timeout, async move {
+        stop_asked().await;
+        // Before the connections drain: a followed log ends with its attempt.
+        if let Some(runner) = runner {
+            runner.shut_down().await;
+        }
     })
     .await;
     Ok(())

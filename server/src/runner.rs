@@ -3206,6 +3206,40 @@ impl Runner {
         tracing::error!(
             "this server lost the lead; it places no more tasks and lets go of the attempts it ran"
         );
+        for (task, attempt) in self.let_go_of_all().await {
+            let backend = Arc::clone(&self.backend);
+            tokio::spawn(async move { backend.release(&task, attempt).await });
+        }
+    }
+
+    /// Before the server stops (SIGINT, SIGTERM): with several servers on one store, what
+    /// it runs as processes here is ended and left unrecorded, as when it loses the lead,
+    /// so the next leader runs those tasks again alone. They outlived it before, and the
+    /// next leader's second run went beside them (multi-server exploration). A lone
+    /// server's replicas go on: its next start records how they ended.
+    pub async fn shut_down(&self) {
+        if !self.store.replicated() || !self.backend.leftovers_are_local() {
+            return;
+        }
+        let attempts = self.let_go_of_all().await;
+        if !attempts.is_empty() {
+            tracing::warn!(
+                count = attempts.len(),
+                "stopping: ending the attempts this server runs, for the next leader to run again"
+            );
+        }
+        // SIGTERM first, as a stop does, so a command may save its work; within the 30 s
+        // a service manager (and Kubernetes) gives a stopping server.
+        futures_util::future::join_all(attempts.iter().map(|(task, attempt)| {
+            self.backend
+                .stop(task, *attempt, std::time::Duration::from_secs(10))
+        }))
+        .await;
+    }
+
+    /// Stops leading and forgets every attempt it runs, which the caller releases: their
+    /// ends are not this server's to record.
+    async fn let_go_of_all(&self) -> Vec<(TaskId, u32)> {
         self.leading.store(false, Ordering::SeqCst);
         // Its queue and placements are the new leader's now.
         // The lock first, then the base: a refresh of the base between the two
@@ -3228,10 +3262,7 @@ impl Runner {
         // Let go: this server's processes are killed (the next leader runs them
         // again, perhaps here, soon); a cluster's jobs are left to the next
         // leader, which takes them back or deletes them.
-        for (task, attempt) in abandoned {
-            let backend = Arc::clone(&self.backend);
-            tokio::spawn(async move { backend.release(&task, attempt).await });
-        }
+        abandoned
     }
 
     /// The leader catches up with the store: queues the tasks other servers accepted,

@@ -361,6 +361,32 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
     assert!(!processes_under(&data[1].join("tasks")).is_empty());
 }
 
+/// A leader stopped as a service manager stops it (SIGTERM), or by Ctrl-C: it ends what
+/// it ran before it goes, and the next leader runs it again alone. Before, its replicas
+/// outlived it and ran beside the second run (multi-server exploration).
+#[test]
+fn a_leader_stopped_by_sigterm_ends_what_it_ran_before_it_goes() {
+    for signal in ["TERM", "INT"] {
+        let Some((_leftovers, leader, follower)) = leader_and_follower("stopped") else {
+            return;
+        };
+        let lead_dir = _leftovers.0[0].join("tasks");
+        let tolerant = submitted(&follower, &spec(true));
+        wait_for(&follower, &tolerant, |t| phase(t) == "running");
+        assert!(!processes_under(&lead_dir).is_empty(), "the leader runs it");
+        leader.signal(signal);
+        wait_until_none_under(
+            &lead_dir,
+            &format!("the stopped leader's replicas ({signal})"),
+        );
+        let rerun = wait_for(&follower, &tolerant, |t| {
+            phase(t) == "running" && t["attempts"] == 2
+        });
+        assert_eq!(rerun["attempts"], 2, "{rerun}");
+        assert!(processes_under(&lead_dir).is_empty(), "{signal}");
+    }
+}
+
 /// Ends the database sessions that hold advisory locks on `database`: the leader's lock
 /// connection, as a network blip or a database restart drops it.
 fn drop_the_leaders_connection(database: &str) {
