@@ -266,11 +266,38 @@ impl Identity {
 }
 
 /// A user in a tokens file: a name (looked up in `[[users]]`) or a whole user.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum TokenUser {
     Name(String),
     Full(UserEntry),
+}
+
+/// Read by the value's own type, not tried as each in turn (`untagged`), which said only
+/// "data did not match any variant of untagged enum TokenUser" for a misspelt field or a
+/// number (README exploration); now a user's own fields are named as they are wrong.
+impl<'de> Deserialize<'de> for TokenUser {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = TokenUser;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a user's name, or a table of its name, org and tenant_id")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<TokenUser, E> {
+                Ok(TokenUser::Name(name.to_owned()))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<TokenUser, A::Error> {
+                UserEntry::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(TokenUser::Full)
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
 }
 
 /// A tokens file, TOML (`"token" = "alice"`) or JSON (`{"token": "alice"}`): JSON when
@@ -544,6 +571,20 @@ mod tests {
         .to_string();
         assert!(err.contains("line 2"), "{err}");
         assert!(!err.contains("tok-visible"), "{err}");
+        assert!(
+            err.contains("expected a user's name, or a table of its name, org and tenant_id"),
+            "{err}"
+        );
+        // A misspelt field of a whole user is named, at its line.
+        let err = Identity::from_config(&tokens_config(
+            "misspelt.toml",
+            "\"tok-a\" = \"alice\"\n\"tok-b\" = { name = \"bob\", orgg = \"x\", tenant_id = \"t\" }\n",
+        ))
+        .expect_err("refused")
+        .to_string();
+        assert!(err.contains("unknown field `orgg`"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+        assert!(!err.contains("untagged"), "{err}");
         let err = Identity::from_config(&tokens_config("empty.toml", ""))
             .expect_err("refused")
             .to_string();
