@@ -226,7 +226,12 @@ pub fn error_chain(err: &dyn std::error::Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {
-        text = format!("{text}: {cause}");
+        // A wrapper that prints its cause's words as its own (sqlx's database errors)
+        // would say them twice.
+        let said = cause.to_string();
+        if !text.ends_with(&said) {
+            text = format!("{text}: {said}");
+        }
         source = cause.source();
     }
     text
@@ -235,6 +240,25 @@ pub fn error_chain(err: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::without_share_token;
+
+    /// A cause is said once, also where its wrapper says its words itself (sqlx's
+    /// database errors: "password authentication failed …" came twice).
+    #[test]
+    fn a_chain_says_each_cause_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("password authentication failed")]
+        struct Database;
+        #[derive(Debug, thiserror::Error)]
+        #[error("{0}")]
+        struct Wrapper(#[source] Database);
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot connect")]
+        struct Connect(#[source] Wrapper);
+        assert_eq!(
+            super::error_chain(&Connect(Wrapper(Database))),
+            "cannot connect: password authentication failed"
+        );
+    }
 
     #[test]
     fn a_share_token_is_left_out_of_a_traced_address() {

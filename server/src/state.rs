@@ -38,10 +38,12 @@ pub enum StartError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     /// The task store could not be opened.
-    #[error("cannot open the task store in {dir}")]
+    #[error(
+        "cannot open the task database {dir} (--database-url, BERTH_DATABASE_URL, database_url)"
+    )]
     Store {
-        /// The data directory.
-        dir: PathBuf,
+        /// The database: its file, or its URL without the password.
+        dir: String,
         /// Why.
         #[source]
         source: crate::store::StoreError,
@@ -103,10 +105,13 @@ impl AppState {
     pub async fn open(config: Config) -> Result<Self, StartError> {
         let mut state = AppState::new(config)?;
         let dir = state.config.data_dir.clone();
+        // Named as the settings name it: a PostgreSQL store is no file of the data
+        // directory, which the message named (multi-server exploration).
+        let database = crate::store::described(state.config.database_url.as_deref(), &dir);
         let store = crate::store::open(state.config.database_url.as_deref(), &dir)
             .await
             .map_err(|source| StartError::Store {
-                dir: dir.clone(),
+                dir: database.clone(),
                 source,
             })?;
         // By the catalog's capacity, which also names the idle offers' fragment nodes
@@ -177,10 +182,10 @@ impl AppState {
                 unread,
             );
         }
-        runner
-            .begin()
-            .await
-            .map_err(|source| StartError::Store { dir, source })?;
+        runner.begin().await.map_err(|source| StartError::Store {
+            dir: database,
+            source,
+        })?;
         state.runner = Some(runner);
         Ok(state)
     }

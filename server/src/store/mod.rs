@@ -814,6 +814,15 @@ pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn
     }
 }
 
+/// The database `database_url` names, for messages: its SQLite file, or its URL without
+/// the password.
+pub fn described(database_url: Option<&str>, data_dir: &Path) -> String {
+    match sqlite_path(database_url, data_dir) {
+        Some(path) => path.display().to_string(),
+        None => without_password(database_url.unwrap_or_default()),
+    }
+}
+
 /// The SQLite file [`open`] opens for `database_url` (none: `berth.db` in `data_dir`);
 /// `None` for a URL of another store, or `sqlite://` with no path.
 pub fn sqlite_path(database_url: Option<&str>, data_dir: &Path) -> Option<PathBuf> {
