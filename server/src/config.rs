@@ -72,6 +72,9 @@ pub enum ConfigError {
     /// The `[identity]` table cannot work as written.
     #[error("the [identity] settings cannot work: {0}")]
     Identity(String),
+    /// Settings that cannot work together or at all, each named with where it is set.
+    #[error("{0}")]
+    Settings(String),
     /// The catalog file is not a catalog.
     #[error("the catalog file {path} is not a valid catalog")]
     ParseCatalog {
@@ -803,7 +806,33 @@ impl Config {
             Some(path) => FileConfig::load(path)?,
             None => FileConfig::default(),
         };
-        Ok(Self::merge(settings, file))
+        let config = Self::merge(settings, file);
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Refuses settings that cannot work: an empty user (every request acted as `""`,
+    /// of no group), and two `[[users]]` of one name (the first was taken, the second
+    /// ignored without a word; README exploration).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Settings`], naming the setting.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        if self.user.trim().is_empty() {
+            return Err(ConfigError::Settings(
+                "the user requests act as is empty: name one (--user, BERTH_USER, user)".into(),
+            ));
+        }
+        for (i, user) in self.users.iter().enumerate() {
+            if self.users[..i].iter().any(|u| u.name == user.name) {
+                return Err(ConfigError::Settings(format!(
+                    "[[users]] names `{}` twice: give each user once",
+                    user.name
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Reads `BERTH_*` variables (and the config file they name), without flags.
@@ -1081,6 +1110,28 @@ mail_from = "Berth <berth@example.com>"
                 .unwrap()
                 .identity,
             Some(IdentityConfig::Default {})
+        );
+    }
+
+    #[test]
+    fn an_empty_user_or_a_user_named_twice_is_refused() {
+        let empty = Config::merge(settings(&["--user", ""]), FileConfig::default());
+        let err = empty.check().expect_err("refused").to_string();
+        assert!(err.contains("(--user, BERTH_USER, user)"), "{err}");
+        let twice = FileConfig::parse(
+            "[[users]]\nname = \"bob\"\norg = \"A\"\ntenant_id = \"t\"\n\
+             [[users]]\nname = \"bob\"\norg = \"B\"\ntenant_id = \"u\"\n",
+        )
+        .unwrap();
+        let err = Config::merge(Settings::default(), twice)
+            .check()
+            .expect_err("refused")
+            .to_string();
+        assert_eq!(err, "[[users]] names `bob` twice: give each user once");
+        assert!(
+            Config::merge(Settings::default(), FileConfig::default())
+                .check()
+                .is_ok()
         );
     }
 
