@@ -231,7 +231,7 @@ fn cleanup_image<'de, D: serde::Deserializer<'de>>(de: D) -> Result<String, D::E
     let image = String::deserialize(de)?;
     if image.trim().is_empty() {
         return Err(serde::de::Error::custom(
-            "[kubernetes] cleanup_image is empty: name an image with sh, sleep and rm, \
+            "[kubernetes] cleanup_image is empty: name an image with sh, date, sleep and rm, \
              like \"busybox:1.37\" or its mirror, or leave the key out for busybox:1.37",
         ));
     }
