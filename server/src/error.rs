@@ -147,6 +147,9 @@ pub enum ApiError {
     /// A JSON body not of the route's shape (a spec's own shape is `Spec`, by field).
     #[error("{0}")]
     BadBody(String),
+    /// The task database did not answer `/readyz` in time.
+    #[error("the task database does not answer: this server cannot serve tasks now")]
+    StoreUnreachable,
     /// Something on our side broke; the detail is logged, not sent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -176,6 +179,7 @@ impl ApiError {
                 StatusCode::BAD_REQUEST
             }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::StoreUnreachable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -203,6 +207,7 @@ impl ApiError {
             ApiError::BadPath(_) => "path.invalid",
             ApiError::BadBody(_) => "body.invalid",
             ApiError::Internal(_) => "internal",
+            ApiError::StoreUnreachable => "store.unreachable",
         }
     }
 

@@ -138,7 +138,7 @@ async fn document(_query: super::Params<super::NoParams>) -> Json<&'static Value
                        answer is an RFC 9457 problem detail (`application/problem+json`).",
         license(name = "Apache-2.0", identifier = "Apache-2.0")
     ),
-    paths(super::health::show),
+    paths(super::health::show, super::health::ready),
     nest(
         (path = "/api/v1", api = OpenApiDoc),
         (path = "/api/v1", api = super::catalog::CatalogApi),

@@ -728,6 +728,13 @@ pub trait TaskStore: Send + Sync {
         false
     }
 
+    /// Whether the database answers a query now: what `/readyz` asks.
+    ///
+    /// # Errors
+    ///
+    /// The database's failure.
+    async fn ping(&self) -> Result<()>;
+
     /// Starts a quota reservation when other processes may hold quota in this database:
     /// until it ends, no other reservation (and no insert) on the database starts, so a
     /// quota check against [`Reservation::held`] and the insert that takes the quota

@@ -426,6 +426,14 @@ impl TaskStore for PostgresStore {
         true
     }
 
+    async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1")
+            .execute(&self.pool)
+            .await
+            .map_err(db)
+            .map(drop)
+    }
+
     async fn reserve(&self) -> Result<Option<Box<dyn Reservation>>> {
         Ok(Some(Box::new(PgReservation {
             tx: self.submit_lock().await?,

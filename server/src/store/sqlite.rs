@@ -189,6 +189,14 @@ impl TaskStore for SqliteStore {
         self.insert_with_events(new, &[]).await
     }
 
+    async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1")
+            .execute(&self.pool)
+            .await
+            .map_err(db)
+            .map(drop)
+    }
+
     async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
         Ok(self.insert_numbered(new, events).await?.0)
     }

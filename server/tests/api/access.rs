@@ -716,7 +716,7 @@ async fn tokens_mode_refuses_a_request_without_a_valid_token() {
         assert_eq!(body["status"], 401);
     }
     // Health, metrics and the console need no sign-in.
-    for path in ["/healthz", "/metrics", "/"] {
+    for path in ["/healthz", "/readyz", "/metrics", "/"] {
         let response = app
             .clone()
             .oneshot(Request::get(path).body(Body::empty()).unwrap())

@@ -21,9 +21,9 @@ const API_MODULES: [&str; 5] = [
     include_str!("../../src/routes/openapi.rs"),
 ];
 
-/// Every path template the router serves: `/healthz` and the `/api/v1` routes.
+/// Every path template the router serves: `/healthz`, `/readyz` and the `/api/v1` routes.
 fn served_templates() -> Vec<String> {
-    let mut templates = vec!["/healthz".to_owned()];
+    let mut templates = vec!["/healthz".to_owned(), "/readyz".to_owned()];
     for module in API_MODULES {
         for piece in module.split(".route(\"").skip(1) {
             let path = piece.split('"').next().unwrap();

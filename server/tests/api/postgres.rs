@@ -361,6 +361,51 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
     assert!(!processes_under(&data[1].join("tasks")).is_empty());
 }
 
+/// `/readyz` says when the task database does not answer, while `/healthz` (liveness)
+/// still answers: a server cut off from its database said ok and failed every request
+/// after 10 s (multi-server exploration).
+#[test]
+fn readyz_says_when_the_database_does_not_answer() {
+    use sqlx::{ConnectOptions, Executor};
+    let Some(database) = database("ready") else {
+        return;
+    };
+    let data = super::temp_dir("pg-ready");
+    let _leftovers = Leftovers(vec![data.clone()]);
+    let server = start(&data, &catalog(&super::temp_dir("pg-catalog")), &database);
+    let status = |path: &str| {
+        agent()
+            .get(&format!("{}{path}", server.url))
+            .call()
+            .expect("answers")
+            .status()
+            .as_u16()
+    };
+    assert_eq!(status("/readyz"), 200);
+    let (_, name) = database.rsplit_once('/').unwrap();
+    let admin_url = std::env::var("BERTH_TEST_POSTGRES").unwrap();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let options: sqlx::postgres::PgConnectOptions = admin_url.parse().unwrap();
+            let mut admin = options.connect().await.expect("the test server answers");
+            admin
+                .execute(sqlx::AssertSqlSafe(format!(
+                    "DROP DATABASE {name} WITH (FORCE)"
+                )))
+                .await
+                .expect("drops");
+        });
+    let until = Instant::now() + Duration::from_secs(30);
+    while status("/readyz") != 503 {
+        assert!(Instant::now() < until, "readyz never said 503");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(status("/healthz"), 200);
+}
+
 /// A leader stopped as a service manager stops it (SIGTERM), or by Ctrl-C: it ends what
 /// it ran before it goes, and the next leader runs it again alone. Before, its replicas
 /// outlived it and ran beside the second run (multi-server exploration).

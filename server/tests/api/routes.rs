@@ -19,9 +19,11 @@ pub(crate) fn post(path: &str, body: impl Into<Body>) -> Request<Body> {
 
 #[tokio::test]
 async fn healthz_answers_ok() {
-    let (status, body) = call(Request::get("/healthz").body(Body::empty()).unwrap()).await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(body["status"], "ok");
+    for path in ["/healthz", "/readyz"] {
+        let (status, body) = call(Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(body["status"], "ok");
+    }
 }
 
 #[tokio::test]
