@@ -155,7 +155,11 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
     };
     match body {
         Ok(body) => ClientError::Api(body),
-        Err(err) => ClientError::Network(format!("HTTP {status}: {err}")),
+        // Not Berth's answer (a portal's own 404 page, a proxy's error): said as such,
+        // not as the JSON reader's "expected value at line 1 column 1".
+        Err(_) => ClientError::Network(format!(
+            "HTTP {status} with an answer that is not Berth's: is Berth at this address?"
+        )),
     }
 }
 

@@ -45,7 +45,23 @@ impl Options {
                 continue;
             }
             match (name.as_str(), value) {
-                ("apiBase", Value::String(base)) => options.api_base = Some(base),
+                // An address the browser would take as a path of the page's own site
+                // (`127.0.0.1:8080`, no scheme) was fetched there, and the refusal
+                // named an address never tried (console exploration). Empty is the
+                // page's own site, as when it is left out.
+                ("apiBase", Value::String(base)) if base.is_empty() => {}
+                ("apiBase", Value::String(base)) => {
+                    let lower = base.to_ascii_lowercase();
+                    if !(lower.starts_with("http://")
+                        || lower.starts_with("https://")
+                        || base.starts_with('/'))
+                    {
+                        return Err(format!(
+                            "apiBase must start with http:// or https:// (or be a path of this site, starting with /), not \"{base}\""
+                        ));
+                    }
+                    options.api_base = Some(base);
+                }
                 ("locale", Value::String(locale)) => {
                     let lang = Lang::from_tag(&locale).ok_or_else(|| {
                         format!("locale must be \"en\" or \"zh-CN\", not \"{locale}\"")

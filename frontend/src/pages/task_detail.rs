@@ -1349,12 +1349,13 @@ fn TagEditor(
     let new_value = RwSignal::new(String::new());
     // Edits not saved, a tag typed and not added too, are asked about before the page is
     // left (explorer: they were dropped without a word).
+    let edited = move || {
+        let typed = |text: RwSignal<String>| text.with(|t| !t.trim().is_empty());
+        draft.with(|d| base.with(|b| d != b)) || typed(new_key) || typed(new_value)
+    };
     if owner {
         crate::nav::ask_before_leaving(Signal::derive(move || {
-            let typed = |text: RwSignal<String>| text.with(|t| !t.trim().is_empty());
-            let edited =
-                draft.with(|d| base.with(|b| d != b)) || typed(new_key) || typed(new_value);
-            (edited && gone.with(Option::is_none)).then(|| lang.text("ui.detail.tags_leave"))
+            (edited() && gone.with(Option::is_none)).then(|| lang.text("ui.detail.tags_leave"))
         }));
     }
     let id = StoredValue::new(id);
@@ -1518,10 +1519,13 @@ fn TagEditor(
                 // Edits look like saved tags: said until saved (explorer: an added tag was
                 // taken as added, and dropped unsaid on leaving the page).
                 <p role="status" data-testid="tags-saved">{move || {
-                    if saved.get() {
-                        Some(lang.text("ui.detail.tags_saved"))
+                    // Said of a tag typed and not added too (Save takes it), which
+                    // leaving asks about (console exploration: asked, never said), also
+                    // once typed after a save.
+                    if edited() {
+                        Some(lang.text("ui.detail.tags_unsaved"))
                     } else {
-                        draft.with(|d| base.with(|b| d != b)).then(|| lang.text("ui.detail.tags_unsaved"))
+                        saved.get().then(|| lang.text("ui.detail.tags_saved"))
                     }
                 }}</p>
             })}

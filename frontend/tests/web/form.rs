@@ -2172,20 +2172,32 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
             && message.ends_with(" (GET http://127.0.0.1:9/api/v1/catalog)"),
         "{message}"
     );
-    let err = mount_task_form(host.clone().into(), options("{}"))
-        .await
-        .err()
-        .expect("refused: the test page's site has no Berth");
     let origin = web_sys::window().unwrap().location().origin().unwrap();
-    let message = refusal(err);
-    assert!(
-        message.ends_with(&format!(
-            " (GET {origin}/api/v1/catalog; without apiBase the form asks this page's site: set apiBase to Berth's address)"
-        )),
-        "{message}"
-    );
+    for left_out in ["{}", r#"{"apiBase": ""}"#] {
+        let err = mount_task_form(host.clone().into(), options(left_out))
+            .await
+            .err()
+            .expect("refused: the test page's site has no Berth");
+        let message = refusal(err);
+        assert!(
+            message.ends_with(&format!(
+                " (GET {origin}/api/v1/catalog; without apiBase the form asks this page's site: set apiBase to Berth's address)"
+            )),
+            "{left_out}: {message}"
+        );
+        // The page's site answered, with something that is not Berth's.
+        assert!(
+            message.contains("with an answer that is not Berth's: is Berth at this address?"),
+            "{message}"
+        );
+    }
     for (json, words) in [
         (r#"{"apiBase": 5}"#, "apiBase must be a string"),
+        // Without a scheme the browser fetched it as a path of the page's own site.
+        (
+            r#"{"apiBase": "127.0.0.1:18300"}"#,
+            r#"apiBase must start with http:// or https:// (or be a path of this site, starting with /), not "127.0.0.1:18300""#,
+        ),
         (
             r#"{"locale": "fr"}"#,
             r#"locale must be "en" or "zh-CN", not "fr""#,

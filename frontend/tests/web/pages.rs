@@ -2306,6 +2306,12 @@ async fn leaving_with_tag_edits_not_saved_asks_first() {
     key.set_value("stage");
     key.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='tags-saved']"),
+        ["Not saved yet: Save tags applies these tags to the task."],
+        "a typed tag is said, as leaving asks about it"
+    );
     clone();
     leptos::task::tick().await;
     let question = "The tag edits on this page are not saved. Leave the page without saving them?";
