@@ -112,6 +112,10 @@ pub fn ErrorBanner(
     /// the form: "fix the findings" there would ask for what the page cannot do.
     #[prop(optional)]
     refused_spec: Option<&'static str>,
+    /// While true, the banner is all the page has to say (a task that never loaded):
+    /// it has no Dismiss, which left an empty page (console exploration).
+    #[prop(optional, into)]
+    whole_page: Option<Signal<bool>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     move || {
@@ -152,14 +156,16 @@ pub fn ErrorBanner(
                             }
                         }).collect_view()}
                     </ul>
-                    <button type="button" class="dismiss" on:click=move |_| {
-                        error.set(None);
-                        // The button goes with the banner: the focus goes to the task's
-                        // actions, else to the page's start.
-                        crate::components::refocus_if_lost(None, &["[data-testid='actions']", "main#content"]);
-                    }>
-                        {crate::i18n::tr("ui.app.dismiss")}
-                    </button>
+                    {(!whole_page.is_some_and(|w| w.get())).then(|| view! {
+                        <button type="button" class="dismiss" on:click=move |_| {
+                            error.set(None);
+                            // The button goes with the banner: the focus goes to the task's
+                            // actions, else to the page's start.
+                            crate::components::refocus_if_lost(None, &["[data-testid='actions']", "main#content"]);
+                        }>
+                            {crate::i18n::tr("ui.app.dismiss")}
+                        </button>
+                    })}
                 </div>
             }
         })

@@ -287,7 +287,7 @@ pub fn TaskDetailPage(
                 </p>
             })}
             // Only a resubmit sends a spec from this page.
-            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" />
+            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" whole_page=Signal::derive(move || !loaded.get()) />
             {move || {
                 let user = user.clone();
                 let session = session.clone();

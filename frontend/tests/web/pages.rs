@@ -3715,6 +3715,28 @@ async fn said_gone_in_english(host: &HtmlElement) {
     .await;
 }
 
+/// A task page whose task never loaded is its refusal alone: no Dismiss, which left a
+/// page with nothing on it (console exploration). Once the task has loaded, a refusal
+/// (a stop refused) has its Dismiss.
+#[wasm_bindgen_test]
+async fn a_task_that_never_loaded_keeps_its_refusal() {
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::Detail("t1".into()));
+    until("the task's request", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1"))
+    })
+    .await;
+    refuse_fetch("tasks/t1", 404, T1_GONE);
+    until_found(&host, "the refusal", "[data-testid='error']").await;
+    assert!(
+        host.query_selector("[data-testid='error'] .dismiss")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+}
+
 /// The server's answer for task t1 once it is deleted.
 const T1_GONE: &str = r#"{"type": "about:blank", "title": "Not Found", "status": 404,
     "code": "task.not_found", "detail": "no task t1"}"#;
