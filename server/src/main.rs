@@ -86,7 +86,7 @@ fn load(settings: server::config::Settings) -> Result<Config, Box<dyn std::error
 fn hold_data_dir(dir: &std::path::Path) -> Result<std::fs::File, Box<dyn std::error::Error>> {
     std::fs::create_dir_all(dir).map_err(|e| {
         format!(
-            "cannot make the data directory {} (--data-dir): {e}",
+            "cannot make the data directory {} (--data-dir, BERTH_DATA_DIR, data_dir): {e}",
             dir.display()
         )
     })?;
@@ -120,7 +120,7 @@ fn hold_database(config: &Config) -> Result<Option<std::fs::File>, Box<dyn std::
     if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| {
             format!(
-                "cannot make the directory of the task database {} (--database-url): {e}",
+                "cannot make the directory of the task database {} (--database-url, BERTH_DATABASE_URL, database_url): {e}",
                 database.display()
             )
         })?;
@@ -133,7 +133,7 @@ fn hold_database(config: &Config) -> Result<Option<std::fs::File>, Box<dyn std::
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
-            "another berth server uses the task database {}: a SQLite database serves one server; give each its own (--database-url), or share a PostgreSQL database",
+            "another berth server uses the task database {}: a SQLite database serves one server; give each its own (--database-url, BERTH_DATABASE_URL, database_url), or share a PostgreSQL database",
             database.display()
         )
         .into()),
@@ -172,7 +172,12 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     }
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await
-        .map_err(|e| format!("cannot listen on {} (--addr, BERTH_ADDR): {e}", config.addr))?;
+        .map_err(|e| {
+            format!(
+                "cannot listen on {} (--addr, BERTH_ADDR, addr): {e}",
+                config.addr
+            )
+        })?;
     let addr = listener.local_addr()?;
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");
