@@ -64,6 +64,15 @@ pub fn check_strict(text: &str) -> Result<(), JsonError> {
 
 /// [`check_strict`] without the quick pass.
 fn check_strict_fully(text: &str) -> Result<(), JsonError> {
+    // serde_json places the end of nothing at column 0, which the 1-based position
+    // contradicted, and said "EOF while parsing a value" (README exploration).
+    if text.trim().is_empty() {
+        return Err(JsonError::Syntax {
+            message: "there is nothing in it; send a JSON object".to_owned(),
+            line: 1,
+            column: 1,
+        });
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let result = scan(&mut de).and_then(|()| de.end().map_err(|err| (err, None)));
     result.map_err(|(err, duplicate)| match duplicate {
@@ -775,6 +784,15 @@ mod tests {
 
     #[test]
     fn syntax_errors_carry_line_and_column() {
+        // Nothing sent: said so, at 1:1 (serde_json places it at column 0).
+        for empty in ["", " \n "] {
+            let err = check_strict(empty).expect_err("refused");
+            assert_eq!(err.position(), (1, 1), "{err:?}");
+            assert_eq!(
+                err.to_string(),
+                "the request body is not valid JSON: there is nothing in it; send a JSON object"
+            );
+        }
         let err = check_strict("{\n  \"a\": 1,\n  oops\n}").expect_err("refused");
         assert!(
             matches!(
