@@ -175,7 +175,10 @@ pub(crate) async fn scrape(
         metrics.queue_length.set(gauge(runner.queue_length().await));
         metrics.running.set(gauge(runner.running_count().await));
     }
-    metrics.observe_usage(&state.live_usage().await);
+    // Without the store's answer the gauges keep their last values.
+    if let Ok(usage) = state.live_usage().await {
+        metrics.observe_usage(&usage);
+    }
     (
         [(axum::http::header::CONTENT_TYPE, OPENMETRICS_TEXT)],
         metrics.render(),

@@ -597,16 +597,19 @@ impl Runner {
     }
 
     /// Live usage now.
-    pub async fn usage(&self) -> shared::Usage {
+    ///
+    /// # Errors
+    ///
+    /// A server that does not lead reads it from the store, and fails as the store does:
+    /// it answered with its own queue's usage, which holds none of Berth's tasks, as if
+    /// live (multi-server exploration).
+    pub async fn usage(&self) -> Result<shared::Usage, StoreError> {
         if !self.leading() {
             // Only the leader holds live usage in memory; the others read what every
             // unfinished task holds from the shared store.
-            match self.usage_in_store().await {
-                Ok(usage) => return usage,
-                Err(err) => tracing::error!(error = %err, "cannot read usage from the store"),
-            }
+            return self.usage_in_store().await;
         }
-        self.scheduler.lock().await.usage().clone()
+        Ok(self.scheduler.lock().await.usage().clone())
     }
 
     /// Usage as the store records it: the catalog's, plus every unfinished task's
@@ -635,11 +638,15 @@ impl Runner {
 
     /// Live usage now, shared (see [`Scheduler::usage_snapshot`]); a server that does not
     /// lead reads it from the store, as [`Runner::usage`] does.
-    pub async fn usage_snapshot(&self) -> Arc<shared::Usage> {
+    ///
+    /// # Errors
+    ///
+    /// As [`Runner::usage`].
+    pub async fn usage_snapshot(&self) -> Result<Arc<shared::Usage>, StoreError> {
         if !self.leading() {
-            return Arc::new(self.usage().await);
+            return self.usage().await.map(Arc::new);
         }
-        self.scheduler.lock().await.usage_snapshot()
+        Ok(self.scheduler.lock().await.usage_snapshot())
     }
 
     /// Tasks waiting now.

@@ -191,16 +191,28 @@ impl AppState {
     }
 
     /// Live usage: the runner's when tasks run here, else the catalog file's.
-    pub async fn live_usage(&self) -> Usage {
-        (*self.shared_usage().await).clone()
+    ///
+    /// # Errors
+    ///
+    /// [`crate::ApiError::StoreUnreachable`] when a server that does not lead cannot read
+    /// it from the store (logged).
+    pub async fn live_usage(&self) -> Result<Usage, crate::ApiError> {
+        Ok((*self.shared_usage().await?).clone())
     }
 
     /// [`AppState::live_usage`], shared rather than copied: what each check of a spec
     /// reads.
-    pub async fn shared_usage(&self) -> Arc<Usage> {
+    ///
+    /// # Errors
+    ///
+    /// As [`AppState::live_usage`].
+    pub async fn shared_usage(&self) -> Result<Arc<Usage>, crate::ApiError> {
         match &self.runner {
-            Some(runner) => runner.usage_snapshot().await,
-            None => Arc::clone(&self.usage),
+            Some(runner) => runner.usage_snapshot().await.map_err(|err| {
+                tracing::error!(error = %err, "cannot read usage from the store");
+                crate::ApiError::StoreUnreachable
+            }),
+            None => Ok(Arc::clone(&self.usage)),
         }
     }
 

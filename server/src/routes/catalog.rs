@@ -33,20 +33,21 @@ pub(super) struct CatalogApi;
             body = CatalogResponse
         ),
         (status = 400, description = "A query parameter is given: this route takes none", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 503, description = "`store.unreachable`: a server that does not lead could not read live usage from the task database", body = shared::api::ErrorBody, content_type = "application/problem+json"),
     )
 )]
 async fn show(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     _query: Params<NoParams>,
-) -> Json<CatalogResponse> {
+) -> Result<Json<CatalogResponse>, crate::ApiError> {
     let mut view = state.catalog.for_user(&user);
     // Hidden persistent values are secrets: the form needs only their names.
     for var in view.persistent_env.iter_mut().filter(|v| v.hidden) {
         var.value = shared::task::HIDDEN_VALUE_MASK.to_owned();
     }
-    Json(CatalogResponse {
-        usage: state.live_usage().await.for_user(&user.name),
+    Ok(Json(CatalogResponse {
+        usage: state.live_usage().await?.for_user(&user.name),
         user,
         catalog: view,
         ray_clusters: state
@@ -54,7 +55,7 @@ async fn show(
             .as_ref()
             .is_none_or(|r| r.backend().runs_ray_clusters()),
         email_alerts: state.config.mail.smtp_host.is_some(),
-    })
+    }))
 }
 
 /// The example specs; they pass every rule on the demo catalog.

@@ -1006,7 +1006,7 @@ async fn tags(
     // findings about them.
     let mut spec = stored.task.spec.clone();
     spec.basic.tags.clone_from(&body.tags);
-    let usage = runner(&state)?.usage().await;
+    let usage = state.live_usage().await?;
     let report = shared::check(&spec, &state.catalog, &usage, &user).issues;
     let at = shared::FieldPath::parse("basic.tags");
     let mut about_tags = shared::Report::new();

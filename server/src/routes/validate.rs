@@ -61,7 +61,7 @@ async fn validate(
     _query: Params<LangParam>,
     JsonTextUnchecked(text): JsonTextUnchecked,
 ) -> Result<Response, ApiError> {
-    let usage = state.shared_usage().await;
+    let usage = state.shared_usage().await?;
     // The strict read (well formed, no key twice) is a second pass over the text, a
     // sixth of this request's instructions, and it has nothing to add when the spec
     // reads: every object of a spec is a struct that refuses unknown keys and a key

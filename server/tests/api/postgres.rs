@@ -363,17 +363,24 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
 
 /// `/readyz` says when the task database does not answer, while `/healthz` (liveness)
 /// still answers: a server cut off from its database said ok and failed every request
-/// after 10 s (multi-server exploration).
+/// after 10 s. A server that does not lead, which reads live usage from the database,
+/// then says it cannot, where it answered its own empty usage as live (multi-server
+/// exploration).
 #[test]
 fn readyz_says_when_the_database_does_not_answer() {
     use sqlx::{ConnectOptions, Executor};
     let Some(database) = database("ready") else {
         return;
     };
-    let data = super::temp_dir("pg-ready");
-    let _leftovers = Leftovers(vec![data.clone()]);
-    let server = start(&data, &catalog(&super::temp_dir("pg-catalog")), &database);
-    let status = |path: &str| {
+    let data = [
+        super::temp_dir("pg-ready"),
+        super::temp_dir("pg-ready-follow"),
+    ];
+    let _leftovers = Leftovers(data.to_vec());
+    let catalog = catalog(&super::temp_dir("pg-catalog"));
+    let server = start(&data[0], &catalog, &database);
+    let follower = start(&data[1], &catalog, &database);
+    let status_of = |server: &Server, path: &str| {
         agent()
             .get(&format!("{}{path}", server.url))
             .call()
@@ -381,7 +388,9 @@ fn readyz_says_when_the_database_does_not_answer() {
             .status()
             .as_u16()
     };
+    let status = |path: &str| status_of(&server, path);
     assert_eq!(status("/readyz"), 200);
+    assert_eq!(status_of(&follower, "/api/v1/catalog"), 200);
     let (_, name) = database.rsplit_once('/').unwrap();
     let admin_url = std::env::var("BERTH_TEST_POSTGRES").unwrap();
     tokio::runtime::Builder::new_current_thread()
@@ -404,6 +413,13 @@ fn readyz_says_when_the_database_does_not_answer() {
         std::thread::sleep(Duration::from_millis(200));
     }
     assert_eq!(status("/healthz"), 200);
+    let mut answer = agent()
+        .get(&format!("{}/api/v1/catalog", follower.url))
+        .call()
+        .expect("answers");
+    assert_eq!(answer.status().as_u16(), 503);
+    let body: Value = serde_json::from_str(&answer.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(body["code"], "store.unreachable", "{body}");
 }
 
 /// A leader stopped as a service manager stops it (SIGTERM), or by Ctrl-C: it ends what
