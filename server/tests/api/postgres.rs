@@ -17,7 +17,6 @@ use super::Berth as Server;
 /// A fresh database on the test server, as a URL; `None` with a notice when
 /// `BERTH_TEST_POSTGRES` is unset.
 fn database(what: &str) -> Option<String> {
-    use sqlx::{ConnectOptions, Executor};
     let Ok(url) = std::env::var("BERTH_TEST_POSTGRES") else {
         eprintln!(
             "skipped: BERTH_TEST_POSTGRES is not set (scripts/postgres.sh starts a server and sets it)"
@@ -25,28 +24,36 @@ fn database(what: &str) -> Option<String> {
         return None;
     };
     let name = format!("berth_api_{what}_{}", std::process::id());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let options: sqlx::postgres::PgConnectOptions = url.parse().expect("a postgres:// URL");
-        let mut admin = options.connect().await.expect("the test server answers");
-        // The name is made here of letters, digits and underscores: nothing to escape.
-        admin
-            .execute(sqlx::AssertSqlSafe(format!(
-                "DROP DATABASE IF EXISTS {name}"
-            )))
-            .await
-            .expect("drops");
-        admin
-            .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .await
-            .expect("creates");
-    });
+    // The name is made here of letters, digits and underscores: nothing to escape.
+    run_on(
+        &url,
+        &[
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ],
+    );
     // The server URL names a database after the last `/`; this test's replaces it.
     let (server, _) = url.rsplit_once('/').expect("the URL names a database");
     Some(format!("{server}/{name}"))
+}
+
+/// Runs `statements` in order on the database at `url`.
+fn run_on(url: &str, statements: &[String]) {
+    use sqlx::{ConnectOptions, Executor};
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(async {
+            let options: sqlx::postgres::PgConnectOptions = url.parse().expect("a postgres:// URL");
+            let mut admin = options.connect().await.expect("the test server answers");
+            for statement in statements {
+                admin
+                    .execute(sqlx::AssertSqlSafe(statement.clone()))
+                    .await
+                    .unwrap_or_else(|e| panic!("{statement}: {e}"));
+            }
+        });
 }
 
 /// A `berth` on its own data directory, on the shared database.
@@ -368,7 +375,6 @@ fn when_the_leader_dies_another_server_takes_over_its_tasks() {
 /// exploration).
 #[test]
 fn readyz_says_when_the_database_does_not_answer() {
-    use sqlx::{ConnectOptions, Executor};
     let Some(database) = database("ready") else {
         return;
     };
@@ -392,21 +398,10 @@ fn readyz_says_when_the_database_does_not_answer() {
     assert_eq!(status("/readyz"), 200);
     assert_eq!(status_of(&follower, "/api/v1/catalog"), 200);
     let (_, name) = database.rsplit_once('/').unwrap();
-    let admin_url = std::env::var("BERTH_TEST_POSTGRES").unwrap();
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let options: sqlx::postgres::PgConnectOptions = admin_url.parse().unwrap();
-            let mut admin = options.connect().await.expect("the test server answers");
-            admin
-                .execute(sqlx::AssertSqlSafe(format!(
-                    "DROP DATABASE {name} WITH (FORCE)"
-                )))
-                .await
-                .expect("drops");
-        });
+    run_on(
+        &std::env::var("BERTH_TEST_POSTGRES").unwrap(),
+        &[format!("DROP DATABASE {name} WITH (FORCE)")],
+    );
     let until = Instant::now() + Duration::from_secs(30);
     while status("/readyz") != 503 {
         assert!(Instant::now() < until, "readyz never said 503");
@@ -451,22 +446,15 @@ fn a_leader_stopped_by_sigterm_ends_what_it_ran_before_it_goes() {
 /// Ends the database sessions that hold advisory locks on `database`: the leader's lock
 /// connection, as a network blip or a database restart drops it.
 fn drop_the_leaders_connection(database: &str) {
-    use sqlx::{ConnectOptions, Executor};
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let options: sqlx::postgres::PgConnectOptions = database.parse().expect("a URL");
-        let mut conn = options.connect().await.expect("the test server answers");
-        conn.execute(
+    run_on(
+        database,
+        &[
             "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' \
-             AND granted AND pid <> pg_backend_pid() \
-             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-        )
-        .await
-        .expect("terminates");
-    });
+           AND granted AND pid <> pg_backend_pid() \
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                .to_owned(),
+        ],
+    );
 }
 
 /// Waits until no process works under `dir`, or fails after 30 s.
