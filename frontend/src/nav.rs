@@ -158,8 +158,9 @@ thread_local! {
     static UNSAVED: std::cell::RefCell<Vec<(u64, Signal<Option<String>>)>> =
         const { std::cell::RefCell::new(Vec::new()) };
     static NEXT_UNSAVED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// The window's `beforeunload` listener, there only while something is unsaved: a
-    /// page with one is kept out of the browser's back-forward cache.
+    /// The window's `beforeunload` listener, there only while a page part that may lose
+    /// work is mounted (an owner's task page): a page with one is kept out of some
+    /// browsers' back-forward cache.
     static BEFORE_UNLOAD: std::cell::RefCell<Option<Listener>> =
         const { std::cell::RefCell::new(None) };
 }
