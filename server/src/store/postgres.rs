@@ -427,11 +427,7 @@ impl TaskStore for PostgresStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map_err(db)
-            .map(drop)
+        super::rows::ping(&self.pool).await
     }
 
     async fn reserve(&self) -> Result<Option<Box<dyn Reservation>>> {

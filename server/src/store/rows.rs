@@ -394,6 +394,13 @@ pub(super) fn encode<T: serde::Serialize + ?Sized>(
     serde_json::to_string(value).map_err(|source| StoreError::Encode { what, source })
 }
 
+/// Whether a pool's database answers now ([`super::TaskStore::ping`] of both stores): a
+/// connection taken from it, or made, answers a ping.
+pub(super) async fn ping<DB: sqlx::Database>(pool: &sqlx::Pool<DB>) -> Result<(), StoreError> {
+    use sqlx::Connection;
+    pool.acquire().await.map_err(db)?.ping().await.map_err(db)
+}
+
 pub(super) fn db(source: sqlx::Error) -> StoreError {
     StoreError::Database(source)
 }

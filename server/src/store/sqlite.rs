@@ -190,11 +190,7 @@ impl TaskStore for SqliteStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map_err(db)
-            .map(drop)
+        super::rows::ping(&self.pool).await
     }
 
     async fn insert_with_events(&self, new: NewTask, events: &[TaskEvent]) -> Result<Inserted> {
