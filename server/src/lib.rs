@@ -168,15 +168,18 @@ pub async fn serve_until(
     let (signal, connections) = tokio::sync::watch::channel(());
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(error) => {
-                    accept_failed(&error).await;
-                    continue;
-                }
-            },
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                tokio::select! {
+                    () = accept_failed(&error) => continue,
+                    () = &mut shutdown => break,
+                }
+            }
         };
         let Ok(service) = make_service.call(peer).await;
         let service = hyper_util::service::TowerToHyperService::new(service.map_request(
@@ -200,10 +203,25 @@ pub async fn serve_until(
             let _ = connection.await;
         });
     }
+    // New clients are refused at once rather than left waiting for an answer.
+    drop(listener);
     drop(connections);
     let _ = signal.send(());
-    signal.closed().await;
+    // A followed log of a task that goes on never ends, and a client that stops
+    // reading holds its answer: waiting for every connection, the server never stopped
+    // (code review).
+    if tokio::time::timeout(DRAIN, signal.closed()).await.is_err() {
+        tracing::warn!(
+            "stopping: connections still open after {} s are cut (followed logs, clients not reading)",
+            DRAIN.as_secs()
+        );
+    }
 }
+
+/// How long a stopping server waits for its connections to end: each answers the
+/// request it has, and then closes. Within the 30 s a service manager (and Kubernetes)
+/// gives a stopping server, with the local replicas' 10 s grace before it.
+pub const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What the accept loop does when an accept fails: a connection reset before it was
 /// taken is the client's business; anything else (out of file descriptors) is logged

@@ -183,13 +183,25 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     println!("Berth is running at http://{addr}/");
     // The peer address goes with each request: the proxy identity mode checks it.
     let runner = state.runner.clone();
-    server::serve_until(listener, app(state), config.read_timeout, async move {
+    let (asked, asked_once) = tokio::sync::oneshot::channel();
+    let serving = server::serve_until(listener, app(state), config.read_timeout, async move {
         stop_asked().await;
+        let _ = asked.send(());
         // Before the connections drain: a followed log ends with its attempt.
         if let Some(runner) = runner {
             runner.shut_down().await;
         }
-    })
-    .await;
+    });
+    // Asked a second time, it stops at once, as a user pressing Ctrl-C again expects.
+    let asked_again = async {
+        match asked_once.await {
+            Ok(()) => stop_asked().await,
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        () = serving => {}
+        () = asked_again => eprintln!("asked to stop again: stopping now"),
+    }
     Ok(())
 }

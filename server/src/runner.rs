@@ -202,6 +202,12 @@ pub struct Runner {
     /// Found between turns that it no longer leads under its term: it places nothing
     /// more, and its next turn lets go of what it ran before it may lead again.
     lapsed: AtomicBool,
+    /// The server is stopping ([`Runner::shut_down`]): it takes no more turns at
+    /// leading. Its turn that let go of the lead took it back 44 ms later and ran again
+    /// what it had just ended, and those replicas outlived it (code review).
+    stopping: AtomicBool,
+    /// Held through each turn at leading, so the stop waits for a turn under way.
+    turns: Mutex<()>,
     /// While [`Runner::recover`] ends and re-queues what was running, admission waits
     /// for it: a pass after each end gave the first task's nodes to whatever waited
     /// then, ahead of tasks queued earlier whose room the later ends made.
@@ -509,6 +515,8 @@ impl Runner {
             term: AtomicU64::new(0),
             let_go: std::sync::Mutex::default(),
             lapsed: AtomicBool::new(false),
+            stopping: AtomicBool::new(false),
+            turns: Mutex::new(()),
             recovering: AtomicBool::new(false),
             taking_back: Arc::default(),
             adopted: Mutex::new(Adopted::default()),
@@ -3119,6 +3127,10 @@ impl Runner {
     /// One turn: take the lead when it is free (recovering what the last leader left),
     /// or, leading, adopt what other servers accepted.
     async fn take_turn(&self) -> Result<(), StoreError> {
+        let _turn = self.turns.lock().await;
+        if self.stopping.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         let lead = self.store.lead().await?;
         // Found since the last turn that it no longer led under its term: what it ran
         // goes (its ends may have gone unrecorded), whoever leads now.
@@ -3222,13 +3234,25 @@ impl Runner {
     /// Before the server stops (SIGINT, SIGTERM): with several servers on one store, what
     /// it runs as processes here is ended and left unrecorded, as when it loses the lead,
     /// so the next leader runs those tasks again alone. They outlived it before, and the
-    /// next leader's second run went beside them (multi-server exploration). A lone
-    /// server's replicas go on: its next start records how they ended.
+    /// next leader's second run went beside them (multi-server exploration). It takes
+    /// no more turns at leading and, once those have ended, gives up its lock, so the
+    /// next leader takes over at once. A lone server's replicas go on: its next start
+    /// records how they ended.
     pub async fn shut_down(&self) {
-        if !self.store.replicated() || !self.backend.leftovers_are_local() {
+        if !self.store.replicated() {
             return;
         }
+        {
+            let _turn = self.turns.lock().await;
+            self.stopping.store(true, Ordering::SeqCst);
+        }
         let attempts = self.let_go_of_all().await;
+        if !self.backend.leftovers_are_local() {
+            // A cluster's jobs go on; the next leader takes them back, as soon as the
+            // lock is free.
+            self.store.resign().await;
+            return;
+        }
         if !attempts.is_empty() {
             tracing::warn!(
                 count = attempts.len(),
@@ -3242,6 +3266,8 @@ impl Runner {
                 .stop(task, *attempt, std::time::Duration::from_secs(10))
         }))
         .await;
+        // Only once they have ended: the next leader runs them again at once.
+        self.store.resign().await;
     }
 
     /// Stops leading and forgets every attempt it runs, which the caller releases: their

@@ -148,6 +148,16 @@ pub enum StoreError {
         /// The URL.
         url: String,
     },
+    /// The database URL sets its password under a name libpq does not read.
+    #[error(
+        "the task database URL `{url}` gives its password as `{key}`, which is not read: write `password`"
+    )]
+    PasswordKey {
+        /// The parameter's name as written.
+        key: String,
+        /// The URL, without its password.
+        url: String,
+    },
     /// The database URL names no store this server has.
     #[error("the task database URL `{url}` is neither postgres:// nor sqlite://")]
     UnknownUrl {
@@ -761,6 +771,13 @@ pub trait TaskStore: Send + Sync {
     async fn lead(&self) -> Result<Option<u64>> {
         Ok(Some(0))
     }
+
+    /// Gives up leading for good, at once, the lock too (the server is stopping): the
+    /// next leader need not wait for this process's connection to end, and [`lead`]
+    /// answers `None` from now on. A store one process uses has nothing to give up.
+    ///
+    /// [`lead`]: TaskStore::lead
+    async fn resign(&self) {}
 }
 
 /// A quota reservation ([`TaskStore::reserve`]); dropping it without
@@ -842,50 +859,95 @@ pub fn sqlite_path(database_url: Option<&str>, data_dir: &Path) -> Option<PathBu
     }
 }
 
-/// `url` with its passwords replaced, for messages: the `user:password@` part's, also of
-/// a URL whose scheme lost its colon (`postgres//…`), and any query parameter whose name
-/// holds `password` (`?password=…`, which libpq and sqlx read too; README exploration:
-/// both were printed in clear).
-fn without_password(url: &str) -> String {
-    let (head, query) = match url.split_once('?') {
-        Some((head, query)) => (head, Some(query)),
-        None => (url, None),
+/// `url` with its passwords replaced, for messages: the `user:password@` part's (up to
+/// the URL's last `@`, as an unencoded `/`, `?` or `@` in the password leaves it), also
+/// of a URL whose scheme lost its colon or a slash (`postgres//…`, `postgres:/…`); any
+/// query parameter whose name, decoded, holds `pass` (`?password=…`, `?pass%77ord=…`,
+/// which libpq and sqlx read too); and a libpq key=value string's (`host=db
+/// password=…`). README exploration and code review: each was printed in clear.
+pub(crate) fn without_password(url: &str) -> String {
+    let start = ["://", ":/", "//"]
+        .iter()
+        .find_map(|sep| url.find(sep).map(|i| i + sep.len()));
+    let Some(at) = url[start.unwrap_or(0)..]
+        .rfind('@')
+        .map(|at| at + start.unwrap_or(0))
+    else {
+        return match start {
+            // No user part: only the query can hold a password.
+            Some(start) => format!("{}{}", &url[..start], masked_query(&url[start..])),
+            None => masked_pairs(url),
+        };
     };
-    let start = head
-        .find("://")
-        .map(|i| i + 3)
-        .or_else(|| head.find("//").map(|i| i + 2))
-        .unwrap_or(0);
-    let rest = &head[start..];
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    let mut shown = head[..start].to_owned();
-    match rest[..authority_end].rsplit_once('@') {
-        Some((userinfo, host)) => {
-            let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
-            shown.push_str(user);
-            if user.len() != userinfo.len() {
-                shown.push_str(":***");
-            }
-            shown.push('@');
-            shown.push_str(host);
+    let start = start.unwrap_or(0);
+    let userinfo = &url[start..at];
+    let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+    let password = if user.len() == userinfo.len() {
+        ""
+    } else {
+        ":***"
+    };
+    format!(
+        "{}{user}{password}@{}",
+        &url[..start],
+        masked_query(&url[at + 1..])
+    )
+}
+
+/// Whether a connection parameter's name, percent-decoded, names a password.
+fn is_password_key(key: &str) -> bool {
+    percent_encoding::percent_decode_str(key)
+        .decode_utf8_lossy()
+        .to_ascii_lowercase()
+        .contains("pass")
+}
+
+/// `rest` (a URL's host, path and query) with its password parameters' values masked.
+fn masked_query(rest: &str) -> String {
+    let Some((head, query)) = rest.split_once('?') else {
+        return rest.to_owned();
+    };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if is_password_key(key) => format!("{key}=***"),
+            _ => pair.to_owned(),
+        })
+        .collect();
+    format!("{head}?{}", pairs.join("&"))
+}
+
+/// A libpq key=value string with its password's value masked, quoted or not.
+fn masked_pairs(text: &str) -> String {
+    let mut shown = Vec::new();
+    let mut quoted = false;
+    for word in text.split(' ') {
+        if quoted {
+            // A quote escaped with a backslash does not close the value.
+            quoted = !word.ends_with('\'') || word.ends_with("\\'");
+            continue;
         }
-        None => shown.push_str(&rest[..authority_end]),
+        match word.split_once('=') {
+            Some((key, value)) if is_password_key(key.trim()) => {
+                quoted = value.starts_with('\'') && (value.len() == 1 || !value.ends_with('\''));
+                shown.push(format!("{key}=***"));
+            }
+            _ => shown.push(word.to_owned()),
+        }
     }
-    shown.push_str(&rest[authority_end..]);
-    if let Some(query) = query {
-        let pairs: Vec<String> = query
-            .split('&')
-            .map(|pair| match pair.split_once('=') {
-                Some((key, _)) if key.to_ascii_lowercase().contains("password") => {
-                    format!("{key}=***")
-                }
-                _ => pair.to_owned(),
-            })
-            .collect();
-        shown.push('?');
-        shown.push_str(&pairs.join("&"));
-    }
-    shown
+    shown.join(" ")
+}
+
+/// The query parameter of `url` that sets its password under another spelling than
+/// libpq's `password` (`PASSWORD`, `Password`, `pass%77ord`): sqlx ignores it, and
+/// logs its value in clear as it does.
+pub(crate) fn misspelt_password_key(url: &str) -> Option<String> {
+    let (_, query) = url.split_once('?')?;
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').map(|(key, _)| key))
+        .find(|key| *key != "password" && is_password_key(key))
+        .map(str::to_owned)
 }
 
 /// The task list's query, the same SQL on every store: the filters of `query`, newest
@@ -1074,6 +1136,53 @@ mod tests {
             "postgres://u@h:5432/berth?user=u&Password=***&sslmode=off"
         );
         assert_eq!(without_password("u:pw@h/db"), "u:***@h/db");
+        // Code review: each printed its password in clear.
+        for (url, shown) in [
+            ("postgres://u:pa/ss@h/db", "postgres://u:***@h/db"),
+            (
+                "postgres://u:pa?ss@h/db?sslmode=off",
+                "postgres://u:***@h/db?sslmode=off",
+            ),
+            ("postgres://u:pa@ss@h/db", "postgres://u:***@h/db"),
+            ("postgres:/u:secret@h/db", "postgres:/u:***@h/db"),
+            (
+                "postgres://h/db?pass%77ord=secret",
+                "postgres://h/db?pass%77ord=***",
+            ),
+            (
+                "postgres://h/db?PASSWORD=secret&x=1",
+                "postgres://h/db?PASSWORD=***&x=1",
+            ),
+            (
+                "host=db user=u password=secret dbname=b",
+                "host=db user=u password=*** dbname=b",
+            ),
+            (
+                "host=db password='se cret' dbname=b",
+                "host=db password=*** dbname=b",
+            ),
+            (
+                "host=db password='secret' dbname=b",
+                "host=db password=*** dbname=b",
+            ),
+        ] {
+            assert_eq!(without_password(url), shown, "{url}");
+            assert!(!without_password(url).contains("secret"), "{url}");
+        }
+    }
+
+    #[test]
+    fn a_password_parameter_spelt_otherwise_than_libpq_is_named() {
+        assert_eq!(misspelt_password_key("postgres://h/db?password=x"), None);
+        assert_eq!(misspelt_password_key("postgres://u:x@h/db"), None);
+        assert_eq!(
+            misspelt_password_key("postgres://h/db?sslmode=off&PASSWORD=x").as_deref(),
+            Some("PASSWORD")
+        );
+        assert_eq!(
+            misspelt_password_key("postgres://h/db?pass%77ord=x").as_deref(),
+            Some("pass%77ord")
+        );
     }
 
     #[tokio::test]

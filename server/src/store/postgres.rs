@@ -74,6 +74,8 @@ struct Leader {
     conn: Option<PgConnection>,
     /// The term (`lead_term`) it last led under; none before it first led.
     term: Option<i64>,
+    /// Given up for good: the server is stopping ([`TaskStore::resign`]).
+    resigned: bool,
 }
 
 impl PostgresStore {
@@ -88,6 +90,13 @@ impl PostgresStore {
             url: without_password(url),
             source,
         };
+        // Before sqlx reads it: sqlx logs an unknown parameter's value.
+        if let Some(key) = super::misspelt_password_key(url) {
+            return Err(StoreError::PasswordKey {
+                key,
+                url: without_password(url),
+            });
+        }
         let options = PgConnectOptions::from_str(url)
             .map_err(connect_error)?
             .application_name("berth");
@@ -426,6 +435,14 @@ impl TaskStore for PostgresStore {
         true
     }
 
+    async fn resign(&self) {
+        let mut leader = self.leader.lock().await;
+        leader.resigned = true;
+        if let Some(conn) = leader.conn.take() {
+            let _ = conn.close().await;
+        }
+    }
+
     async fn ping(&self) -> Result<()> {
         super::rows::ping(&self.pool).await
     }
@@ -438,6 +455,9 @@ impl TaskStore for PostgresStore {
 
     async fn lead(&self) -> Result<Option<u64>> {
         let mut leader = self.leader.lock().await;
+        if leader.resigned {
+            return Ok(None);
+        }
         if let Some(conn) = leader.conn.as_mut() {
             if conn.ping().await.is_ok() {
                 return Ok(leader.term.map(term));

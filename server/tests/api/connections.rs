@@ -1,6 +1,6 @@
 //! The server's own accept loop over real sockets: a client that holds a connection
 //! without sending its request is cut off after the read timeout, while an answer that
-//! streams for longer is not.
+//! streams for longer is not; a stopping server does not wait for such an answer for good.
 
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -110,4 +110,57 @@ async fn a_followed_log_streams_past_the_read_timeout() {
     .unwrap();
     assert!(log.contains("data: late"), "{log}");
     assert!(log.contains("event: end"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_server_stops_though_a_log_is_followed() {
+    let state = super::demo_state_with(|config| config.read_timeout = READ_TIMEOUT).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(server::serve_until(
+        listener,
+        server::app(state),
+        READ_TIMEOUT,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let base = format!("http://{addr}/api/v1");
+    let mut spec = super::pytorch("echo started; sleep 120");
+    spec["compute"]["workers"] = 1.into();
+    let (following, followed) = tokio::sync::oneshot::channel();
+    let log = tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut created = agent
+            .post(&format!("{base}/tasks"))
+            .header("content-type", "application/json")
+            .send(spec.to_string())
+            .expect("submits");
+        let task: serde_json::Value =
+            serde_json::from_str(&created.body_mut().read_to_string().unwrap()).unwrap();
+        let id = task["id"].as_str().expect("an id").to_owned();
+        let mut answer = agent
+            .get(&format!("{base}/tasks/{id}/logs?replica=0&follow=true"))
+            .call()
+            .expect("follows");
+        let _ = following.send(id.clone());
+        // Cut off, not ended: no `end` event.
+        let text = answer.body_mut().read_to_string().unwrap_or_default();
+        let _ = agent.post(&format!("{base}/tasks/{id}/stop")).send_empty();
+        text
+    });
+    followed.await.expect("the log is followed");
+    let _ = stop.send(());
+    // The replica runs on (a lone server's do), so the log would stream for two minutes.
+    let ended = tokio::time::timeout(server::DRAIN + GIVE_UP, serving).await;
+    assert!(ended.is_ok(), "the server still serves");
+    assert!(
+        TcpStream::connect(addr).await.is_err(),
+        "a stopped server takes no connection"
+    );
+    let _ = tokio::time::timeout(GIVE_UP, log).await;
 }

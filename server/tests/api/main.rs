@@ -161,6 +161,24 @@ impl Berth {
         self.child.wait().expect("the server is reaped");
     }
 
+    /// Waits up to `within` for it to exit by itself: its status, or `None` if it still
+    /// runs then.
+    pub fn exits_within(
+        &mut self,
+        within: std::time::Duration,
+    ) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the server can be waited for") {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
     /// Sends it `signal` (`STOP` freezes it, `CONT` lets it go on).
     pub fn signal(&self, signal: &str) {
         let sent = std::process::Command::new("kill")
