@@ -1053,8 +1053,13 @@ fn run_submitter(command: &Value, dashboard: &str) -> (Vec<String>, Option<Vec<u
         .iter()
         .map(|w| w.as_str().expect("a word"))
         .collect();
-    let [program, flags, script] = words.as_slice() else {
-        panic!("bash -ce <script>: {words:?}")
+    let (program, flags, script, args) = match words.as_slice() {
+        [program, flags, script] => (program, flags, script, &[][..]),
+        [program, flags, script, name, runtime_env] => {
+            assert_eq!(*name, "berth-submitter");
+            (program, flags, script, &words[3..5])
+        }
+        _ => panic!("bash -ce <script> [berth-submitter <runtime env>]: {words:?}"),
     };
     assert_eq!((*program, *flags), ("bash", "-ce"));
     static RUN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -1093,6 +1098,7 @@ esac"#,
     );
     let status = std::process::Command::new("bash")
         .args(["-ce", &kubelet(script)])
+        .args(args.iter().map(|a| kubelet(a)))
         .env("PATH", path)
         .env("OUT", &dir)
         .env("RAY_DASHBOARD_ADDRESS", dashboard)
@@ -1158,6 +1164,40 @@ fn the_runtime_env_reaches_ray_job_submit_exactly_as_written() {
         let dash = args.iter().position(|a| a == "--").expect("--");
         assert_eq!(args[dash + 1..], ["python", "tune.py", "--samples", "32"]);
     }
+}
+
+/// Linux takes at most 128 KiB (`MAX_ARG_STRLEN`) in one argument: a command and a
+/// runtime env each within their limits, the command base64 encoded, went over it in the
+/// one `bash -ce` argument, and the submitter never started (manifest audit). Each is an
+/// argument of its own now, and the submitter runs (a refused `execve` fails the run).
+#[test]
+fn the_largest_command_and_runtime_env_reach_ray_job_submit() {
+    let command = format!("echo \"{}\" $HOME", "y".repeat(65_000));
+    let runtime_env = format!(
+        "pip:\n{}",
+        (0..3_600)
+            .map(|i| format!("  - pkg{i:05}==1.0\n"))
+            .collect::<String>()
+    );
+    assert!(command.len() <= 64 * 1024 && runtime_env.len() <= 64 * 1024);
+    assert!(command.len() * 4 / 3 + runtime_env.len() > 128 * 1024);
+    let spec = ray_on_sh_a().with(|s| {
+        s.environment.command = command.clone();
+        s.ray.runtime_env = runtime_env.clone();
+    });
+    let objects = objects(&spec, "ray-tune-bcdfg", &demo::catalog());
+    let job = job_of(&objects);
+    let argv = &job["spec"]["submitterPodTemplate"]["spec"]["containers"][0]["command"];
+    for arg in argv.as_array().expect("a command") {
+        let arg = kubelet(arg.as_str().expect("a word"));
+        assert!(arg.len() < 128 * 1024, "{} bytes in one argument", arg.len());
+    }
+    let (args, written) = run_submitter(argv, "head-svc:8265");
+    assert_eq!(
+        String::from_utf8_lossy(&written.expect("a runtime env file")),
+        runtime_env
+    );
+    assert!(args.contains(&"--runtime-env".to_owned()), "{args:?}");
 }
 
 #[test]

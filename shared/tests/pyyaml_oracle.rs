@@ -153,6 +153,9 @@ fn the_submitter_takes_the_platforms_variables_out_of_the_runtime_env() {
     let run = |runtime_env: &str| {
         let command = submitter_command("python main.py", runtime_env);
         assert_eq!(command[..2], ["bash", "-ce"]);
+        assert_eq!(command[3], "berth-submitter");
+        // The kubelet hands the runtime env over with `$$` as `$` too.
+        let runtime_env_arg = command[4].replace("$$", "$");
         // The kubelet hands the script over with `$$` as `$`.
         let script = command[2].replace("$$", "$");
         // From the file's write to the submit (a YAML's lines are lines of the script).
@@ -173,6 +176,8 @@ fn the_submitter_takes_the_platforms_variables_out_of_the_runtime_env() {
         let status = Command::new("bash")
             .arg("-ce")
             .arg(&steps)
+            .arg("berth-submitter")
+            .arg(&runtime_env_arg)
             .status()
             .expect("bash runs");
         assert!(status.success(), "{steps}");

@@ -191,8 +191,8 @@ pub fn runtime_env_filter() -> String {
 /// Where the submitter writes the runtime env for `ray job submit --runtime-env`.
 pub const RUNTIME_ENV_FILE: &str = "/tmp/berth-runtime-env.yaml";
 
-/// The submitter container's command (`bash -ce <script>`, `$` doubled for the
-/// kubelet): what KubeRay v1.7 runs in K8sJobMode (`BuildJobSubmitCommand`,
+/// The submitter container's command (`bash -ce <script>`, then `berth-submitter
+/// <runtime env>` when there is one; `$` doubled for the kubelet): what KubeRay v1.7 runs in K8sJobMode (`BuildJobSubmitCommand`,
 /// `common/job.go`): wait until the dashboard's GCS is healthy, submit under the
 /// submission id KubeRay gives (`--no-wait`, skipped when a retried submitter finds the
 /// job submitted), then follow the job's logs; the entrypoint goes after `--` as
@@ -200,8 +200,10 @@ pub const RUNTIME_ENV_FILE: &str = "/tmp/berth-runtime-env.yaml";
 ///
 /// Berth writes it because KubeRay passes `runtimeEnvYAML` as JSON inside double quotes
 /// (Go's `strconv.Quote`) on its `bash -ce` line, where the shell expands `$` and
-/// backticks. Here the runtime env YAML is one single-quoted word, written to
-/// [`RUNTIME_ENV_FILE`] as it is, which `ray job submit --runtime-env` reads with
+/// backticks. Here the runtime env YAML is an argument of its own (`$1` of the
+/// script: Linux takes at most 128 KiB in one argument, and a 64 KiB command, base64
+/// encoded, with a 64 KiB runtime env in the same one was refused, so the submitter
+/// never started), written to [`RUNTIME_ENV_FILE`] as it is, which `ray job submit --runtime-env` reads with
 /// PyYAML's `safe_load` (the reader Berth validates it as). KubeRay keeps a command the
 /// template sets and adds `RAY_DASHBOARD_ADDRESS` (without `http://`) and
 /// `RAY_JOB_SUBMISSION_ID` to the container's env (`configureSubmitterContainer`).
@@ -213,11 +215,9 @@ pub fn submitter_command(command: &str, runtime_env: &str) -> Vec<String> {
         "until python -c \"import urllib.request; r=urllib.request.urlopen('$address/api/gcs_healthz', timeout=10); exit(0 if b'success' in r.read() else 1)\" >/dev/null 2>&1; do echo \"Waiting for Ray Dashboard GCS to become healthy at $address ...\"; sleep 2; done".to_owned(),
     ];
     let mut submit = "ray job submit --address \"$address\" --no-wait".to_owned();
-    if !runtime_env.trim().is_empty() {
-        script.push(format!(
-            "printf '%s' {} > {RUNTIME_ENV_FILE}",
-            single_quoted(runtime_env)
-        ));
+    let with_runtime_env = !runtime_env.trim().is_empty();
+    if with_runtime_env {
+        script.push(format!("printf '%s' \"$1\" > {RUNTIME_ENV_FILE}"));
         script.push(format!(
             "python -c {} {RUNTIME_ENV_FILE}",
             single_quoted(&runtime_env_filter())
@@ -230,11 +230,16 @@ pub fn submitter_command(command: &str, runtime_env: &str) -> Vec<String> {
     ));
     script
         .push("ray job logs --address \"$address\" --follow \"$RAY_JOB_SUBMISSION_ID\"".to_owned());
-    vec![
+    let mut argv = vec![
         "bash".to_owned(),
         "-ce".to_owned(),
         kubelet_literal(&script.join("\n")),
-    ]
+    ];
+    if with_runtime_env {
+        argv.push("berth-submitter".to_owned());
+        argv.push(kubelet_literal(runtime_env));
+    }
+    argv
 }
 
 impl Target for RayJobTarget {
