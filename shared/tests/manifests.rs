@@ -1055,7 +1055,7 @@ fn run_submitter(command: &Value, dashboard: &str) -> (Vec<String>, Option<Vec<u
         .collect();
     let (program, flags, script, args) = match words.as_slice() {
         [program, flags, script] => (program, flags, script, &[][..]),
-        [program, flags, script, name, runtime_env] => {
+        [program, flags, script, name, _] => {
             assert_eq!(*name, "berth-submitter");
             (program, flags, script, &words[3..5])
         }
@@ -1190,7 +1190,11 @@ fn the_largest_command_and_runtime_env_reach_ray_job_submit() {
     let argv = &job["spec"]["submitterPodTemplate"]["spec"]["containers"][0]["command"];
     for arg in argv.as_array().expect("a command") {
         let arg = kubelet(arg.as_str().expect("a word"));
-        assert!(arg.len() < 128 * 1024, "{} bytes in one argument", arg.len());
+        assert!(
+            arg.len() < 128 * 1024,
+            "{} bytes in one argument",
+            arg.len()
+        );
     }
     let (args, written) = run_submitter(argv, "head-svc:8265");
     assert_eq!(
