@@ -2502,6 +2502,15 @@ impl Runner {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
             }
         }
+        let given_back = self.scheduler.lock().await.give_back_holds_over_quota();
+        for id in given_back {
+            // Other servers check submits against the holds the store has.
+            if let Err(err) = self.store.set_hold(&id, &[], None).await {
+                tracing::error!(task = %id, error = %err, "cannot record a hold given back");
+            }
+            let said = queued(&Message::new("event.hold_given_back"));
+            self.event(&id, event_kind::QUEUED, said).await;
+        }
         Ok(())
     }
 

@@ -285,6 +285,66 @@ impl Scheduler {
         Ok(())
     }
 
+    /// Gives back the holds the quota no longer has room for: in queue order (resting
+    /// tasks in their places too), each waiting task keeps its hold while that fits its
+    /// lines' limits on top of what runs and the holds kept ahead of it. After the
+    /// catalog lowered a line below what its waiting tasks held (a restart on a changed
+    /// catalog), each judged the others' holds over its quota and none ever started,
+    /// the first in the queue too (lifecycle exploration). A task whose hold is given
+    /// back waits holding none, and starts once its quota has room. Returns those tasks.
+    pub fn give_back_holds_over_quota(&mut self) -> Vec<TaskId> {
+        let mut order: Vec<(usize, Option<TaskId>)> =
+            (0..self.queue.len()).map(|i| (i, None)).collect();
+        order.extend(self.resting.keys().map(|id| (0, Some(id.clone()))));
+        let rank = |this: &Self, (i, id): &(usize, Option<TaskId>)| match id {
+            Some(id) => this.resting[id].0.rank(),
+            None => this.queue[*i].rank(),
+        };
+        order.sort_by_key(|entry| rank(self, entry));
+        let mut kept = self.live.usage().clone();
+        for waiting in self
+            .queue
+            .iter()
+            .chain(self.resting.values().map(|(w, _)| w))
+        {
+            kept.unhold(&waiting.hold);
+        }
+        let mut over = Vec::new();
+        for (i, id) in order {
+            let waiting = match &id {
+                Some(id) => &self.resting[id].0,
+                None => &self.queue[i],
+            };
+            let mut with = kept.clone();
+            with.hold(&waiting.hold);
+            let fits = waiting.hold.iter().all(|line| {
+                self.catalog
+                    .quota(&line.user, line.kind, &line.pool, &line.spec)
+                    .is_none_or(|quota| {
+                        with.quota_used(&line.user, line.kind, &line.pool, &line.spec)
+                            .fits_within(&quota.limit)
+                    })
+            });
+            if fits {
+                kept = with;
+            } else {
+                over.push((i, id));
+            }
+        }
+        let mut given_back = Vec::new();
+        for (i, id) in over {
+            let waiting = match &id {
+                Some(id) => &mut self.resting.get_mut(id).expect("listed above").0,
+                None => &mut self.queue[i],
+            };
+            let hold = std::mem::take(&mut waiting.hold);
+            given_back.push(waiting.id.clone());
+            self.live.unhold(&hold);
+            self.freed = true;
+        }
+        given_back
+    }
+
     fn enqueue(&mut self, waiting: Waiting) {
         self.held += usize::from(waiting.passed_over >= MAX_PASSED_OVER);
         let at = self.queue.partition_point(|w| w.rank() <= waiting.rank());
@@ -700,6 +760,62 @@ mod tests {
             .unwrap_err();
         scheduler.finish(&id(1));
         assert!(!scheduler.knows(&id(1)));
+    }
+
+    /// A restart on a catalog that lowered a quota line below what its waiting tasks
+    /// held: each judged the others' holds over its quota, and none ever started
+    /// (lifecycle exploration). The first in the queue keeps its hold and starts; the
+    /// next holds none and starts once the quota has room.
+    #[test]
+    fn holds_a_lowered_quota_has_no_room_for_are_given_back_in_queue_order() {
+        let (catalog, usage) = world(16);
+        let mut before = Scheduler::new(catalog, usage);
+        for n in 1..=2 {
+            before
+                .submit(id(n), task(8, 0), demo::user(), n)
+                .expect("within 16 GPUs");
+        }
+        let holds: Vec<Vec<QuotaUse>> = before.queue().iter().map(|w| w.hold.clone()).collect();
+        assert!(
+            holds.iter().all(|h| h.len() == 1 && h[0].used.gpu == 8),
+            "{holds:?}"
+        );
+
+        let (lowered, usage) = world(8);
+        let restart = || {
+            let mut scheduler = Scheduler::new(Arc::clone(&lowered), usage.clone());
+            for (n, hold) in (1..=2).zip(&holds) {
+                scheduler.restore_waiting(Waiting {
+                    id: id(n),
+                    spec: task(8, 0),
+                    user: demo::user(),
+                    seq: n,
+                    hold: hold.clone(),
+                    passed_over: 0,
+                });
+            }
+            scheduler
+        };
+        // As it was: the nodes are empty, and nothing starts.
+        assert_eq!(admitted(&restart().admit()), Vec::<TaskId>::new());
+
+        let mut scheduler = restart();
+        assert_eq!(scheduler.give_back_holds_over_quota(), [id(2)]);
+        let decisions = scheduler.admit();
+        assert_eq!(admitted(&decisions), [id(1)]);
+        // The queue's word for a task its quota has no room for now.
+        assert_eq!(
+            said_to(&decisions, &id(2)),
+            ["no spec of the list can be used now"]
+        );
+        assert!(scheduler.queue().iter().all(|w| w.hold.is_empty()));
+        scheduler.finish(&id(1));
+        assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+        // Holds that fit are kept.
+        let (_, usage) = world(16);
+        let mut roomy = Scheduler::new(Arc::clone(&lowered), usage);
+        roomy.restore_waiting(before.queue()[0].clone());
+        assert_eq!(roomy.give_back_holds_over_quota(), Vec::<TaskId>::new());
     }
 
     #[test]

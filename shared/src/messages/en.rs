@@ -99,7 +99,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.invalid",
-        "use 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
+        "use at most 63 characters: letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional lowercase domain and '/' (example.com/team)",
     ),
     (
         "basic.tags.key.reserved",
@@ -204,7 +204,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.quota.skipped.item",
-        "{requested} {unit} ({remaining} left)",
+        "{requested} {unit} ({remaining} left, {short} short)",
     ),
     (
         "compute.spec.not_in_pool",
@@ -279,7 +279,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("env.value.too_long", "is longer than {kib} KiB"),
     (
         "env.values.too_long",
-        "all values together are {total_kib} KiB; at most {max_kib} KiB",
+        "all values together are {total} bytes; at most {max} ({max_kib} KiB)",
     ),
     ("event.accepted", "quota held; waiting for its turn"),
     (
@@ -406,6 +406,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "event.failed#after_retries_one",
         "after 1 attempt: {reason}",
+    ),
+    (
+        "event.hold_given_back",
+        "your quota for its spec was lowered below what your tasks ahead of it hold, so it holds none of it now; it starts once your quota has room",
     ),
     ("event.how.code", "exit code {code}"),
     ("event.how.signal", "signal {signal}"),

@@ -81,7 +81,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("basic.tags.duplicate", "标签键重复，请只保留一个"),
     (
         "basic.tags.key.invalid",
-        "请使用 1–63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
+        "最多 63 个字符：字母、数字、'-'、'_' 或 '.'，以字母或数字开头和结尾，可加小写域名前缀和 '/'（如 example.com/team）",
     ),
     (
         "basic.tags.key.reserved",
@@ -169,7 +169,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.quota.skipped.item",
-        "{requested} {unit}（剩余 {remaining}）",
+        "{requested} {unit}（剩余 {remaining}，缺少 {short}）",
     ),
     (
         "compute.spec.not_in_pool",
@@ -229,7 +229,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("env.value.too_long", "超过 {kib} KiB"),
     (
         "env.values.too_long",
-        "所有变量值合计 {total_kib} KiB，最多 {max_kib} KiB",
+        "所有变量值合计 {total} 字节，最多 {max} 字节（{max_kib} KiB）",
     ),
     ("event.accepted", "配额已预留，进入队列排队"),
     (
@@ -317,6 +317,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "event.failed#after_retries",
         "共运行 {attempts} 次，最后一次：{reason}",
+    ),
+    (
+        "event.hold_given_back",
+        "您在该实例规格上的配额已调低，排在它前面的任务已占满，该任务现不占用配额；配额有余量时将自动启动",
     ),
     ("event.how.code", "退出码 {code}"),
     ("event.how.signal", "信号 {signal}"),
