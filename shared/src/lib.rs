@@ -65,7 +65,7 @@
 //! | `basic.time_zone.unknown` | error | The time zone is not in the catalog's list. |
 //! | `basic.task_type.ray_unused` | info | A PyTorchJob's spec with Ray settings or a head spec; they are dropped on submit. |
 //! | `basic.tags.too_many` | error | More tags than allowed. |
-//! | `basic.tags.key.invalid` | error | A tag key is not label-like. |
+//! | `basic.tags.key.invalid` | error | A tag key is not label-like, or is over 63 characters, its prefix counted. |
 //! | `basic.tags.key.reserved` | error | A tag key under a prefix the platform or an operator owns (`kubernetes.io/`, `k8s.io/`, `kueue.x-k8s.io/`, `volcano.sh/`, `ray.io/`, `kubeflow.org/`, `training.kubeflow.org/`, `scheduling.x-k8s.io/`, each with its subdomains, and `berth.`). |
 //! | `basic.tags.value.invalid` | error | A tag value is not label-like. |
 //! | `basic.tags.duplicate` | error | The same tag key twice. |
@@ -108,7 +108,7 @@
 //! | `command.too_long` | error | Command over the length limit. |
 //! | `command.nul` | error | Command holds a NUL character. |
 //! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
-//! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count. |
+//! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count (each launch read from its own options). |
 //! | `command.distributed_env_unused` | warning | A multi-replica PyTorchJob whose command uses none of the injected variables. |
 //! | `compute.pool.unknown` | error | The pool is not in this cluster. |
 //! | `compute.pool.kind_mismatch` | error | The pool does not serve the chosen resource kind. |

@@ -99,7 +99,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.invalid",
-        "use at most 63 characters: letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional lowercase domain and '/' (example.com/team)",
+        "use at most 63 letters, digits, '-', '_' or '.', a letter or digit at each end; a lowercase domain and '/' may come first",
     ),
     (
         "basic.tags.key.reserved",

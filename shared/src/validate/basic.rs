@@ -1,7 +1,7 @@
 //! Basic information rules (SPEC.md section 2).
 
 use super::seen::Seen;
-use super::syntax::{is_label_key, is_label_value, max_name_prefix_len};
+use super::syntax::{DNS_LABEL_MAX, is_label_key, is_label_value, max_name_prefix_len};
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::task::{Basic, RaySettings, Tag, TaskSpec, TaskType};
 
@@ -142,7 +142,9 @@ fn tags(cx: &Cx, report: &mut Report) {
     for (i, tag) in tags.iter().enumerate() {
         let at = list.index(i);
         let key_ok = require(report, &tag.key, || at.key(field_key!(Tag: key)));
-        if key_ok && !is_label_key(&tag.key) {
+        // SPEC.md caps the whole key, an optional prefix included, at 63 characters (a
+        // label key's name alone may be 63 under a prefix of 253).
+        if key_ok && (tag.key.len() > DNS_LABEL_MAX || !is_label_key(&tag.key)) {
             report.push(at.key(field_key!(Tag: key)), IssueCode::TagKeyInvalid);
         } else if key_ok && is_reserved_tag_key(&tag.key) {
             report.push(at.key(field_key!(Tag: key)), IssueCode::TagKeyReserved);

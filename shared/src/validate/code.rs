@@ -426,8 +426,11 @@ impl IssueCode {
             EnvValueTooLong { max_bytes }
             | CommandTooLong { max_bytes }
             | RuntimeEnvTooLong { max_bytes } => kib(*max_bytes),
+            // In bytes: a total just over the limit, rounded to KiB, read as a whole KiB
+            // over it ("257 KiB" for 256 KiB and one byte).
             EnvValuesTooLong { max_bytes, total } => vec![
-                ("total_kib", n(&total.div_ceil(1024))),
+                ("total", n(total)),
+                ("max", n(max_bytes)),
                 ("max_kib", n(&(max_bytes / 1024))),
             ],
             StorageRwoMultiPod { pods } => vec![("pods", n(pods))],
@@ -511,6 +514,7 @@ impl IssueCode {
                             ("requested", n(&s.requested)),
                             ("unit", s.dimension.unit_for(lang, s.requested)),
                             ("remaining", n(&s.remaining)),
+                            ("short", n(&s.requested.saturating_sub(s.remaining))),
                         ];
                         text(lang, "compute.quota.skipped.item", &args)
                     })
@@ -1047,11 +1051,11 @@ mod tests {
         };
         assert_eq!(
             code.message(Lang::En),
-            "skipped: needs 8 GPUs (6 left) of your gpu-8x quota; another spec of the list is used"
+            "skipped: needs 8 GPUs (6 left, 2 short) of your gpu-8x quota; another spec of the list is used"
         );
         assert_eq!(
             code.message(Lang::Zh),
-            "已跳过：需要 gpu-8x 配额 8 张 GPU（剩余 6），将使用列表中的其他规格"
+            "已跳过：需要 gpu-8x 配额 8 张 GPU（剩余 6，缺少 2），将使用列表中的其他规格"
         );
         // Units below 1 with no known spec to bound them: only the lower bound is said.
         let code = IssueCode::UnitsOutOfRange {
@@ -1074,11 +1078,15 @@ mod tests {
         );
         let code = IssueCode::EnvValuesTooLong {
             max_bytes: 262_144,
-            total: 300_000,
+            total: 262_145,
         };
         assert_eq!(
             code.message(Lang::En),
-            "all values together are 293 KiB; at most 256 KiB"
+            "all values together are 262145 bytes; at most 262144 (256 KiB)"
+        );
+        assert_eq!(
+            code.message(Lang::Zh),
+            "所有变量值合计 262145 字节，最多 262144 字节（256 KiB）"
         );
         let code = IssueCode::MonitoringPortIsRay { port: 8080 };
         assert_eq!(code.message(Lang::Zh), "8080 是 Ray 的指标导出端口，请更换");

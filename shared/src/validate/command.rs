@@ -35,20 +35,32 @@ pub(super) fn check(cx: &Cx, plan: Option<&Plan>, report: &mut Report) {
     }
     let replicas = cx.spec.replicas();
     if command.contains("torchrun") || command.contains("torch.distributed.run") {
-        if let Some(gpus) = gpus_per_replica(cx, plan).filter(|&g| g > 0)
-            && let Some(written) =
-                flag(command, &["--nproc_per_node", "--nproc-per-node"]).filter(|&n| n != gpus)
-        {
-            report.push(
-                path.clone(),
-                IssueCode::CommandNprocMismatch { written, gpus },
-            );
-        }
-        if let Some(written) = flag(command, &["--nnodes"]).filter(|&n| n != replicas) {
-            report.push(
-                path.clone(),
-                IssueCode::CommandNnodesMismatch { written, replicas },
-            );
+        let gpus = gpus_per_replica(cx, plan).filter(|&g| g > 0);
+        // Two launches with the same wrong number are one thing to fix. Kept as the
+        // numbers, not the findings: comparing findings brings `IssueCode`'s equality,
+        // kilobytes of the validator package.
+        let mut nprocs = Vec::new();
+        let mut nnodes = Vec::new();
+        for launch in launches(command) {
+            if let Some(gpus) = gpus
+                && let Some(written) = launch.nproc.filter(|&n| n != gpus && !nprocs.contains(&n))
+            {
+                nprocs.push(written);
+                report.push(
+                    path.clone(),
+                    IssueCode::CommandNprocMismatch { written, gpus },
+                );
+            }
+            if let Some(written) = launch
+                .nnodes
+                .filter(|&n| n != replicas && !nnodes.contains(&n))
+            {
+                nnodes.push(written);
+                report.push(
+                    path.clone(),
+                    IssueCode::CommandNnodesMismatch { written, replicas },
+                );
+            }
         }
     }
     if replicas > 1
@@ -77,122 +89,186 @@ fn gpus_per_replica(cx: &Cx, plan: Option<&Plan>) -> Option<u64> {
         .checked_mul(u64::from(cx.spec.compute.units_per_node))
 }
 
-/// The literal number given to one of `names` (`--flag 8` or `--flag=8`); `None` when
-/// the flag is absent or its value is not a number (`"$WORLD_SIZE"`, `1:4`, `auto`).
-fn flag(command: &str, names: &[&str]) -> Option<u64> {
-    // A word can be the flag only if a name occurs in it, so the words wholly before the
-    // first occurrence are skipped unread: splitting the whole command into words, once
-    // per flag, was a twentieth of a `POST /validate`.
-    let first = names.iter().filter_map(|name| command.find(name)).min()?;
-    let start = command[..first]
-        .char_indices()
-        .rev()
-        .find(|(_, c)| c.is_whitespace())
-        .map_or(0, |(at, c)| at + c.len_utf8());
-    flag_in_words(&command[start..], names)
+/// What one launch of torchrun (or `python -m torch.distributed.run`) is given, as
+/// literal numbers: `None` when absent or not a number (`"$WORLD_SIZE"`, `1:4`, `auto`).
+#[derive(Debug, Default, PartialEq)]
+struct Launch {
+    nproc: Option<u64>,
+    nnodes: Option<u64>,
 }
 
-/// The value of the first of `names` in `text`'s words, as `--name value` or
-/// `--name=value`, quotes around either trimmed.
-fn flag_in_words(text: &str, names: &[&str]) -> Option<u64> {
-    let mut words = text
+/// Every launch of torchrun in `command`, each read from its own options only: those
+/// between the launcher and its script, in the same simple command (`&&`, `||`, `;`,
+/// `|`, `&` and line ends end one, unless after a backslash; quotes are not read, so a
+/// separator quoted before the script cuts it too). A flag of another program (`prep.py --nnodes 3 && torchrun
+/// …`) or of the script (`train.py --nnodes 3`) is not torchrun's, and a second launch
+/// (an evaluation after the training) is read too.
+fn launches(command: &str) -> impl Iterator<Item = Launch> + '_ {
+    // A backslash keeps the character after it: a line continued with `\` goes on.
+    let mut escaped = false;
+    command
+        .split(move |c| {
+            let cut = !escaped && matches!(c, ';' | '&' | '|' | '\n');
+            escaped = !escaped && c == '\\';
+            cut
+        })
+        .filter_map(launch)
+}
+
+/// `word` without the quotes (and backslashes) around it.
+fn unquote(word: &str) -> &str {
+    word.trim_matches(|c| c == '"' || c == '\'' || c == '\\')
+}
+
+/// The launch of torchrun in one simple command, if it has one.
+#[inline(never)]
+fn launch(segment: &str) -> Option<Launch> {
+    let mut words = segment
         .split_whitespace()
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
+        .map(unquote)
+        .filter(|w| !w.is_empty());
+    let mut module = false;
+    words.by_ref().find(|&word| {
+        let is = (word.ends_with("torchrun")
+            && (word.len() == 8 || word[..word.len() - 8].ends_with('/')))
+            || (module && word == "torch.distributed.run");
+        module = word == "-m";
+        is
+    })?;
+    let mut launch = Launch::default();
     while let Some(word) = words.next() {
-        for name in names {
-            if word == *name {
-                return words
-                    .next()?
-                    .trim_matches(|c| c == '"' || c == '\'')
-                    .parse()
-                    .ok();
-            }
-            if let Some(value) = word
-                .strip_prefix(name)
-                .and_then(|rest| rest.strip_prefix('='))
-            {
-                return value.trim_matches(|c| c == '"' || c == '\'').parse().ok();
-            }
+        // The script: what follows is its own.
+        if !word.starts_with('-') {
+            break;
+        }
+        let (name, inline) = match word.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (word, None),
+        };
+        // torchrun's options that take no value.
+        if inline.is_none()
+            && [
+                "-m",
+                "--module",
+                "--standalone",
+                "--no_python",
+                "--no-python",
+                "--run_path",
+                "--run-path",
+            ]
+            .contains(&name)
+        {
+            continue;
+        }
+        let value = inline
+            .or_else(|| words.next())
+            .and_then(|v| unquote(v).parse().ok());
+        // argparse keeps an option's last value.
+        match name {
+            "--nproc_per_node" | "--nproc-per-node" => launch.nproc = value,
+            "--nnodes" => launch.nnodes = value,
+            _ => {}
         }
     }
-    None
+    Some(launch)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::flag;
+    use super::{Launch, launches};
 
-    /// [`flag`] as it read every word of the command (what skipping to the first
-    /// name must not change).
-    fn flag_of_every_word(command: &str, names: &[&str]) -> Option<u64> {
-        super::flag_in_words(command, names)
+    fn all(command: &str) -> Vec<Launch> {
+        launches(command).collect()
+    }
+
+    fn launch(nproc: Option<u64>, nnodes: Option<u64>) -> Launch {
+        Launch { nproc, nnodes }
     }
 
     #[test]
-    fn skipping_to_the_first_name_reads_the_same_value() {
-        let pieces = [
-            "torchrun",
-            "--nnodes",
-            "--nnodes=2",
-            "\"--nnodes\"",
-            "'--nnodes=3'",
-            "4",
-            "\"5\"",
-            "x--nnodes",
-            "--nnodesx",
-            "--nproc_per_node",
-            "--nproc-per-node=8",
-            "$WORLD_SIZE",
-            "é",
-            "--nnodes=\u{3000}",
-            "1:4",
-        ];
-        let gaps = [" ", "  ", "\t", "\u{3000}", "\n", "\u{a0}"];
-        let names: [&[&str]; 2] = [&["--nnodes"], &["--nproc_per_node", "--nproc-per-node"]];
-        // Every command of up to four pieces, with gaps chosen by position.
-        let mut commands = vec![String::new()];
-        for length in 1..=4 {
-            let mut next = Vec::new();
-            for command in commands
-                .iter()
-                .filter(|c| c.split_whitespace().count() == length - 1)
-            {
-                for (i, piece) in pieces.iter().enumerate() {
-                    let gap = gaps[(i + length) % gaps.len()];
-                    next.push(format!("{command}{gap}{piece}"));
-                }
-            }
-            commands.extend(next);
-        }
-        assert!(commands.len() > 50_000, "{}", commands.len());
-        for command in &commands {
-            for names in names {
-                assert_eq!(
-                    flag(command, names),
-                    flag_of_every_word(command, names),
-                    "{command:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn reads_literal_flag_values_in_both_spellings() {
-        assert_eq!(
-            flag("torchrun --nproc_per_node 8 x.py", &["--nproc_per_node"]),
-            Some(8)
-        );
-        assert_eq!(
-            flag(
-                "torchrun --nproc_per_node=\"4\" x.py",
-                &["--nproc_per_node"]
+    fn reads_literal_values_in_every_spelling() {
+        for (command, nproc, nnodes) in [
+            (
+                "torchrun --nproc_per_node 8 --nnodes 2 x.py",
+                Some(8),
+                Some(2),
             ),
-            Some(4)
-        );
+            (
+                "torchrun --nproc-per-node=\"4\" --nnodes='3' x.py",
+                Some(4),
+                Some(3),
+            ),
+            (
+                "/opt/conda/bin/torchrun --nproc_per_node=2 x.py",
+                Some(2),
+                None,
+            ),
+            (
+                "python -m torch.distributed.run --nnodes=4 x.py",
+                None,
+                Some(4),
+            ),
+            (
+                "torchrun --nnodes \"$WORLD_SIZE\" --nproc_per_node auto x.py",
+                None,
+                None,
+            ),
+            ("torchrun --nnodes 1:4 x.py", None, None),
+            ("torchrun x.py", None, None),
+        ] {
+            assert_eq!(all(command), [launch(nproc, nnodes)], "{command}");
+        }
+    }
+
+    #[test]
+    fn only_the_launchers_own_options_count() {
+        // Another program's flag before it, the script's after it (explorer: the first
+        // `--nnodes` anywhere in the command was read).
         assert_eq!(
-            flag("torchrun --nnodes \"$WORLD_SIZE\"", &["--nnodes"]),
-            None
+            all(
+                "python prep.py --nnodes 3 && torchrun --nnodes \"$WORLD_SIZE\" --nproc_per_node 2 train.py --nnodes 5"
+            ),
+            [launch(Some(2), None)]
         );
-        assert_eq!(flag("torchrun x.py", &["--nnodes"]), None);
+        // Options with values and options without are stepped over, not taken for the
+        // script.
+        assert_eq!(
+            all(
+                "torchrun --standalone --master_port 29500 --rdzv-backend=c10d --no-python --nnodes 2 train.py"
+            ),
+            [launch(None, Some(2))]
+        );
+        // argparse keeps the last value given.
+        assert_eq!(
+            all("torchrun --nnodes 2 --nnodes 3 t.py"),
+            [launch(None, Some(3))]
+        );
+    }
+
+    #[test]
+    fn every_launch_is_read() {
+        for sep in [" && ", " || ", "; ", "\n", " | ", " & "] {
+            let command = format!(
+                "torchrun --nnodes 2 --nproc_per_node 2 train.py{sep}torchrun --nproc_per_node 8 eval.py"
+            );
+            assert_eq!(
+                all(&command),
+                [launch(Some(2), Some(2)), launch(Some(8), None)],
+                "{command:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn continued_lines_do_not_cut_a_command() {
+        assert_eq!(
+            all("torchrun \\\n  --nnodes 3 \\\n  --nproc_per_node 2 train.py"),
+            [launch(Some(2), Some(3))]
+        );
+        // After the script, a quoted separator cuts nothing that counts.
+        assert_eq!(
+            all("torchrun --nnodes 2 train.py --note \"a; --nnodes 5\""),
+            [launch(None, Some(2))]
+        );
     }
 }
