@@ -42,6 +42,37 @@ impl CatalogFile {
                 spec.id
             )));
         }
+        // A cluster's queue and priority class names go into each job's labels, which
+        // the API server checks: a wrong one refused every job there, while the catalog
+        // loaded and every check passed (manifest audit).
+        for cluster in file.catalog.regions.iter().flat_map(|r| &r.clusters) {
+            let kube = &cluster.kubernetes;
+            let queue = match &kube.admission {
+                crate::catalog::Admission::None => None,
+                crate::catalog::Admission::Kueue { local_queue } => {
+                    Some(("admission.local_queue", local_queue))
+                }
+                crate::catalog::Admission::Volcano { queue } => Some(("admission.queue", queue)),
+            };
+            let classes = &kube.priority_classes;
+            let named = queue.into_iter().chain(
+                [
+                    ("priority_classes.low", &classes.low),
+                    ("priority_classes.normal", &classes.normal),
+                    ("priority_classes.high", &classes.high),
+                ]
+                .into_iter()
+                .filter_map(|(key, name)| name.as_ref().map(|n| (key, n))),
+            );
+            for (key, name) in named {
+                if name.is_empty() || !crate::validate::is_label_value(name) {
+                    return Err(serde::de::Error::custom(format!(
+                        "cluster `{}`: kubernetes.{key} `{name}` cannot be a label value, as the jobs carry it: 1 to 63 letters, digits, '-', '_' or '.', a letter or digit at each end",
+                        cluster.id
+                    )));
+                }
+            }
+        }
         let mut names = std::collections::BTreeSet::new();
         for node in file.catalog.nodes() {
             if !names.insert(node.name.as_str()) {
@@ -68,6 +99,47 @@ impl CatalogFile {
 #[cfg(test)]
 mod tests {
     use super::CatalogFile;
+
+    fn kube_of(file: &mut CatalogFile) -> &mut crate::catalog::KubeSettings {
+        &mut file.catalog.regions[0].clusters[0].kubernetes
+    }
+
+    #[test]
+    fn queue_and_priority_class_names_that_no_label_can_hold_are_refused() {
+        let text = include_str!("../demo/catalog.json");
+        let file = CatalogFile::from_json(text).expect("the demo catalog reads");
+        for (bad, key) in [
+            ("Berth Queue!", "admission.local_queue"),
+            (&*"q".repeat(64), "admission.queue"),
+            ("", "admission.queue"),
+            (&*"n".repeat(64), "priority_classes.normal"),
+        ] {
+            let mut changed = file.clone();
+            let kube = kube_of(&mut changed);
+            match key {
+                "admission.local_queue" => {
+                    kube.admission = crate::catalog::Admission::Kueue {
+                        local_queue: bad.to_owned(),
+                    }
+                }
+                "admission.queue" => {
+                    kube.admission = crate::catalog::Admission::Volcano {
+                        queue: bad.to_owned(),
+                    }
+                }
+                _ => kube.priority_classes.normal = Some(bad.to_owned()),
+            }
+            let text = serde_json::to_string(&changed).expect("JSON");
+            let err = CatalogFile::from_json(&text).expect_err(key).to_string();
+            assert!(err.contains(&format!("kubernetes.{key} `{bad}`")), "{err}");
+        }
+        let mut fine = file.clone();
+        kube_of(&mut fine).admission = crate::catalog::Admission::Volcano {
+            queue: "q".repeat(63),
+        };
+        let text = serde_json::to_string(&fine).expect("JSON");
+        CatalogFile::from_json(&text).expect("63 characters fit a label");
+    }
 
     #[test]
     fn a_spec_that_hosts_no_unit_is_refused_by_name() {
