@@ -103,7 +103,7 @@
 //! | `mount.path.shadows_image` | warning | Mount hides the image's own files. |
 //! | `mount.path.outside_recommended` | info | Mount outside `/volume` and `/mnt`. |
 //! | `mount.path.ray_reserved` | error | Mount at `/tmp/ray` while RayJob shared storage takes it. |
-//! | `mount.path.hides_ssh_hostfile` | warning | Mount at `/root` or above while pod SSH writes `/root/hostfile`. |
+//! | `mount.path.hides_ssh_hostfile` | warning | Mount at `/root` or above, in `/root/.ssh` or at `/root/hostfile` while pod SSH writes its keys and node lists there. |
 //! | `mount.path.ssh_read_only` | error | With pod SSH, a mount beneath a directory it mounts read-only (`/etc/berth/ssh`, a PyTorchJob's `/etc/berth/hosts`), or a dataset or model (read-only) above one: the pod cannot start. |
 //! | `command.too_long` | error | Command over the length limit. |
 //! | `command.nul` | error | Command holds a NUL character. |

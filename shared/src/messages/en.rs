@@ -933,7 +933,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.hides_ssh_hostfile",
-        "hides /root, where pod SSH writes its keys and node lists; prefer /volume or /mnt",
+        "takes the place of what pod SSH writes in /root (its keys in /root/.ssh, the node lists /root/hostfile); prefer /volume or /mnt",
     ),
     (
         "mount.path.invalid_chars",

@@ -786,7 +786,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.hides_ssh_hostfile",
-        "会覆盖 /root：Pod 间免密登录在其中写入密钥和节点信息，建议使用 /volume、/mnt 等开头的独立目录",
+        "会覆盖 Pod 间免密登录在 /root 下写入的密钥（/root/.ssh）和节点信息（/root/hostfile），建议使用 /volume、/mnt 等开头的独立目录",
     ),
     ("mount.path.invalid_chars", "不能包含 : 或控制字符"),
     (

@@ -240,7 +240,14 @@ fn path_ok(
             },
         );
     }
-    if ssh.is_some() && is_within(SSH_HOSTFILE_DIR, path) {
+    // Pod SSH writes its keys into /root/.ssh and (with node lists) /root/hostfile: a
+    // mount there or above takes their place, and a volume there would keep the task's
+    // private key (SPEC audit: beneath /root it was only an info).
+    if ssh.is_some()
+        && (is_within(SSH_HOSTFILE_DIR, path)
+            || is_within(path, "/root/.ssh")
+            || (ssh == Some(true) && path.starts_with("/root/hostfile")))
+    {
         report.push(at(), IssueCode::MountPathHidesSshHostfile);
     } else if let Some(dir) = IMAGE_DIRS.iter().find(|d| is_within(path, d)) {
         report.push(
