@@ -44,7 +44,8 @@ impl CatalogFile {
         }
         // A cluster's queue and priority class names go into each job's labels, which
         // the API server checks: a wrong one refused every job there, while the catalog
-        // loaded and every check passed (manifest audit).
+        // loaded and every check passed (manifest audit). They also name objects (a
+        // LocalQueue, a Volcano Queue, a PriorityClass), so no capital or '_' either.
         for cluster in file.catalog.regions.iter().flat_map(|r| &r.clusters) {
             let kube = &cluster.kubernetes;
             let queue = match &kube.admission {
@@ -65,9 +66,10 @@ impl CatalogFile {
                 .filter_map(|(key, name)| name.as_ref().map(|n| (key, n))),
             );
             for (key, name) in named {
-                if name.is_empty() || !crate::validate::is_label_value(name) {
+                let label = crate::validate::is_label_value(name);
+                if name.is_empty() || !label || !crate::validate::is_dns_subdomain(name) {
                     return Err(serde::de::Error::custom(format!(
-                        "cluster `{}`: kubernetes.{key} `{name}` cannot be a label value, as the jobs carry it: 1 to 63 letters, digits, '-', '_' or '.', a letter or digit at each end",
+                        "cluster `{}`: kubernetes.{key} `{name}` cannot name the object and be a label value on each job: 1 to 63 lower-case letters, digits, '-' or '.', a letter or digit at each end",
                         cluster.id
                     )));
                 }
@@ -110,6 +112,10 @@ mod tests {
         let file = CatalogFile::from_json(text).expect("the demo catalog reads");
         for (bad, key) in [
             ("Berth Queue!", "admission.local_queue"),
+            ("Berth_Queue", "admission.local_queue"),
+            ("berth_queue", "admission.queue"),
+            ("Berth-High", "priority_classes.normal"),
+            ("berth-.high", "priority_classes.normal"),
             (&*"q".repeat(64), "admission.queue"),
             ("", "admission.queue"),
             (&*"n".repeat(64), "priority_classes.normal"),
@@ -139,6 +145,9 @@ mod tests {
         };
         let text = serde_json::to_string(&fine).expect("JSON");
         CatalogFile::from_json(&text).expect("63 characters fit a label");
+        kube_of(&mut fine).priority_classes.high = Some("berth.high-1".to_owned());
+        let text = serde_json::to_string(&fine).expect("JSON");
+        CatalogFile::from_json(&text).expect("dots and dashes inside a name are fine");
     }
 
     #[test]

@@ -14,7 +14,7 @@ fn label_like(s: &str, max: usize) -> bool {
 }
 
 /// A DNS-1123 subdomain: lowercase labels joined by dots, at most 253 characters.
-fn is_dns_subdomain(s: &str) -> bool {
+pub fn is_dns_subdomain(s: &str) -> bool {
     s.len() <= 253
         && s.split('.').all(|label| {
             !label.is_empty()
