@@ -102,22 +102,32 @@ struct Launch {
 /// `|`, `&` and line ends end one, unless after a backslash; quotes are not read, so a
 /// separator quoted before the script cuts it too). A flag of another program (`prep.py --nnodes 3 && torchrun
 /// …`) or of the script (`train.py --nnodes 3`) is not torchrun's, and a second launch
-/// (an evaluation after the training) is read too.
+/// (an evaluation after the training) is read too. A comment (`#` starting a word, to the
+/// line's end) is not read, and neither is what `echo` or `printf` prints.
 fn launches(command: &str) -> impl Iterator<Item = Launch> + '_ {
     // A backslash keeps the character after it: a line continued with `\` goes on.
     let mut escaped = false;
+    let mut comment = false;
+    let mut word_start = true;
     command
         .split(move |c| {
-            let cut = !escaped && matches!(c, ';' | '&' | '|' | '\n');
+            comment |= c == '#' && word_start && !escaped;
+            let cut = if comment {
+                c == '\n'
+            } else {
+                !escaped && matches!(c, ';' | '&' | '|' | '\n')
+            };
+            comment &= c != '\n';
+            word_start = cut || c.is_whitespace() || c == '(';
             escaped = !escaped && c == '\\';
             cut
         })
         .filter_map(launch)
 }
 
-/// `word` without the quotes (and backslashes) around it.
+/// `word` without the quotes, backslashes and brackets around it.
 fn unquote(word: &str) -> &str {
-    word.trim_matches(|c| c == '"' || c == '\'' || c == '\\')
+    word.trim_matches(|c| matches!(c, '"' | '\'' | '\\' | '(' | ')' | '{' | '}'))
 }
 
 /// The launch of torchrun in one simple command, if it has one.
@@ -125,8 +135,13 @@ fn unquote(word: &str) -> &str {
 fn launch(segment: &str) -> Option<Launch> {
     let mut words = segment
         .split_whitespace()
+        .take_while(|w| !w.starts_with('#'))
         .map(unquote)
-        .filter(|w| !w.is_empty());
+        .filter(|w| !w.is_empty())
+        .peekable();
+    if matches!(words.peek(), Some(&("echo" | "printf"))) {
+        return None;
+    }
     let mut module = false;
     words.by_ref().find(|&word| {
         let is = (word.ends_with("torchrun")
@@ -155,6 +170,8 @@ fn launch(segment: &str) -> Option<Launch> {
                 "--no-python",
                 "--run_path",
                 "--run-path",
+                "--virtual_local_rank",
+                "--virtual-local-rank",
             ]
             .contains(&name)
         {
@@ -257,6 +274,38 @@ mod tests {
                 "{command:?}"
             );
         }
+    }
+
+    #[test]
+    fn comments_and_printed_text_are_not_launches() {
+        // Verify helper: a commented-out launch and an echoed one were read.
+        assert_eq!(
+            all(
+                "# torchrun --nnodes 3 old.py\ntorchrun --nnodes 2 train.py # not --nnodes 4; torchrun --nnodes 5"
+            ),
+            [launch(None, Some(2))]
+        );
+        assert_eq!(
+            all("echo \"torchrun --nnodes 3\" && printf '%s' torchrun --nnodes 3"),
+            []
+        );
+        // A `#` inside a word is no comment.
+        assert_eq!(
+            all("torchrun --rdzv-id=run#1 --nnodes 2 t.py"),
+            [launch(None, Some(2))]
+        );
+    }
+
+    #[test]
+    fn launches_in_brackets_and_flags_without_values_are_read() {
+        assert_eq!(
+            all("(torchrun --nnodes 2 t.py) && { torchrun --nproc_per_node 4 e.py; }"),
+            [launch(None, Some(2)), launch(Some(4), None)]
+        );
+        assert_eq!(
+            all("torchrun --virtual-local-rank --nnodes 2 t.py"),
+            [launch(None, Some(2))]
+        );
     }
 
     #[test]
