@@ -658,7 +658,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages
         .check_text(
             "tags-findings",
-            "标签第 4 项 › 标签键：最多 63 个字母、数字",
+            "标签第 4 项 › 标签键：连同前缀最多 63 个字符",
         )
         .await;
     pages.check_disabled("tags-save").await;

@@ -99,7 +99,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "basic.tags.key.invalid",
-        "use at most 63 letters, digits, '-', '_' or '.', a letter or digit at each end; a lowercase domain and '/' may come first",
+        "use at most 63 characters, a prefix counted: letters, digits, '-', '_' or '.', a letter or digit at each end, after an optional lowercase domain and '/'",
     ),
     (
         "basic.tags.key.reserved",

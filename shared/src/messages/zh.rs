@@ -81,7 +81,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("basic.tags.duplicate", "标签键重复，请只保留一个"),
     (
         "basic.tags.key.invalid",
-        "最多 63 个字母、数字、'-'、'_' 或 '.'，首尾为字母或数字；前面可加小写域名和 '/'",
+        "连同前缀最多 63 个字符：字母、数字、'-'、'_' 或 '.'，首尾为字母或数字；前面可加小写域名和 '/'",
     ),
     (
         "basic.tags.key.reserved",
