@@ -104,25 +104,33 @@ struct Launch {
 /// …`) or of the script (`train.py --nnodes 3`) is not torchrun's, and a second launch
 /// (an evaluation after the training) is read too. A comment (`#` starting a word, to the
 /// line's end) is not read, and neither is what `echo` or `printf` prints.
-fn launches(command: &str) -> impl Iterator<Item = Launch> + '_ {
+fn launches(command: &str) -> Vec<Launch> {
+    let mut found = Vec::new();
+    let mut read = |segment: &str| found.extend(launch(segment));
+    // Where the simple command being read began; `None` in a comment. Bytes, as every
+    // separator is ASCII: a cut is always at a character's boundary.
+    let mut from = Some(0);
     // A backslash keeps the character after it: a line continued with `\` goes on.
-    let mut escaped = false;
-    let mut comment = false;
-    let mut word_start = true;
-    command
-        .split(move |c| {
-            comment |= c == '#' && word_start && !escaped;
-            let cut = if comment {
-                c == '\n'
-            } else {
-                !escaped && matches!(c, ';' | '&' | '|' | '\n')
-            };
-            comment &= c != '\n';
-            word_start = cut || c.is_whitespace() || c == '(';
-            escaped = !escaped && c == '\\';
-            cut
-        })
-        .filter_map(launch)
+    let (mut escaped, mut word_start) = (false, true);
+    for (at, &b) in command.as_bytes().iter().enumerate() {
+        match from {
+            Some(start)
+                if !escaped
+                    && (matches!(b, b';' | b'&' | b'|' | b'\n') || (b == b'#' && word_start)) =>
+            {
+                read(&command[start..at]);
+                from = (b != b'#').then_some(at + 1);
+            }
+            None if b == b'\n' => from = Some(at + 1),
+            _ => {}
+        }
+        word_start = b.is_ascii_whitespace() || matches!(b, b';' | b'&' | b'|' | b'(');
+        escaped = !escaped && b == b'\\';
+    }
+    if let Some(start) = from {
+        read(&command[start..]);
+    }
+    found
 }
 
 /// `word` without the quotes, backslashes and brackets around it.
@@ -135,20 +143,18 @@ fn unquote(word: &str) -> &str {
 fn launch(segment: &str) -> Option<Launch> {
     let mut words = segment
         .split_whitespace()
-        .take_while(|w| !w.starts_with('#'))
         .map(unquote)
-        .filter(|w| !w.is_empty())
-        .peekable();
-    if matches!(words.peek(), Some(&("echo" | "printf"))) {
-        return None;
-    }
-    let mut module = false;
+        .filter(|w| !w.is_empty());
+    // What `echo` or `printf` prints is no launch: `printed` is set at the first word.
+    let (mut module, mut first, mut printed) = (false, true, false);
     words.by_ref().find(|&word| {
+        printed |= first && (word == "echo" || word == "printf");
+        first = false;
         let is = (word.ends_with("torchrun")
             && (word.len() == 8 || word[..word.len() - 8].ends_with('/')))
             || (module && word == "torch.distributed.run");
         module = word == "-m";
-        is
+        is && !printed
     })?;
     let mut launch = Launch::default();
     while let Some(word) = words.next() {
@@ -195,7 +201,7 @@ mod tests {
     use super::{Launch, launches};
 
     fn all(command: &str) -> Vec<Launch> {
-        launches(command).collect()
+        launches(command)
     }
 
     fn launch(nproc: Option<u64>, nnodes: Option<u64>) -> Launch {
