@@ -246,7 +246,10 @@ fn path_ok(
     if ssh.is_some()
         && (is_within(SSH_HOSTFILE_DIR, path)
             || is_within(path, "/root/.ssh")
-            || (ssh == Some(true) && path.starts_with("/root/hostfile")))
+            || (ssh == Some(true)
+                && ["/root/hostfile", "/root/hostfile.hostname"]
+                    .iter()
+                    .any(|file| is_within(path, file))))
     {
         report.push(at(), IssueCode::MountPathHidesSshHostfile);
     } else if let Some(dir) = IMAGE_DIRS.iter().find(|d| is_within(path, d)) {
