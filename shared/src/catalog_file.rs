@@ -66,8 +66,10 @@ impl CatalogFile {
                 .filter_map(|(key, name)| name.as_ref().map(|n| (key, n))),
             );
             for (key, name) in named {
-                let label = crate::validate::is_label_value(name);
-                if name.is_empty() || !label || !crate::validate::is_dns_subdomain(name) {
+                // An object name (a subdomain, never empty) that fits a label value.
+                let fits = crate::validate::is_dns_subdomain(name)
+                    && crate::validate::is_label_value(name);
+                if !fits {
                     return Err(serde::de::Error::custom(format!(
                         "cluster `{}`: kubernetes.{key} `{name}` cannot name the object and be a label value on each job: 1 to 63 lower-case letters, digits, '-' or '.', a letter or digit at each end",
                         cluster.id
