@@ -99,33 +99,42 @@ struct Launch {
 
 /// Every launch of torchrun in `command`, each read from its own options only: those
 /// between the launcher and its script, in the same simple command (`&&`, `||`, `;`,
-/// `|`, `&` and line ends end one, unless after a backslash; quotes are not read, so a
-/// separator quoted before the script cuts it too). A flag of another program (`prep.py --nnodes 3 && torchrun
-/// …`) or of the script (`train.py --nnodes 3`) is not torchrun's, and a second launch
-/// (an evaluation after the training) is read too. A comment (`#` starting a word, to the
-/// line's end) is not read, and neither is what `echo` or `printf` prints.
+/// `|`, `&` and line ends end one, unless after a backslash or in quotes). A flag of
+/// another program (`prep.py --nnodes 3 && torchrun …`) or of the script (`train.py
+/// --nnodes 3`) is not torchrun's, and a second launch (an evaluation after the training)
+/// is read too. A comment (`#` starting a word, to the line's end) is not read, and
+/// neither is what `echo` or `printf` prints.
 fn launches(command: &str) -> Vec<Launch> {
     let mut found = Vec::new();
     let mut read = |segment: &str| found.extend(launch(segment));
     // Where the simple command being read began; `None` in a comment. Bytes, as every
     // separator is ASCII: a cut is always at a character's boundary.
     let mut from = Some(0);
-    // A backslash keeps the character after it: a line continued with `\` goes on.
-    let (mut escaped, mut word_start) = (false, true);
+    // A backslash keeps the character after it (a line continued with `\` goes on), but
+    // not in single quotes; quotes keep separators and `#` (`echo "step #1" && torchrun`).
+    let (mut escaped, mut word_start, mut quote) = (false, true, None);
     for (at, &b) in command.as_bytes().iter().enumerate() {
         match from {
             Some(start)
                 if !escaped
+                    && quote.is_none()
                     && (matches!(b, b';' | b'&' | b'|' | b'\n') || (b == b'#' && word_start)) =>
             {
                 read(&command[start..at]);
                 from = (b != b'#').then_some(at + 1);
             }
+            Some(_) if !escaped && matches!(b, b'\'' | b'"') => {
+                quote = match quote {
+                    None => Some(b),
+                    Some(q) if q == b => None,
+                    open => open,
+                };
+            }
             None if b == b'\n' => from = Some(at + 1),
             _ => {}
         }
         word_start = b.is_ascii_whitespace() || matches!(b, b';' | b'&' | b'|' | b'(');
-        escaped = !escaped && b == b'\\';
+        escaped = !escaped && b == b'\\' && quote != Some(b'\'');
     }
     if let Some(start) = from {
         read(&command[start..]);
@@ -300,6 +309,19 @@ mod tests {
             all("torchrun --rdzv-id=run#1 --nnodes 2 t.py"),
             [launch(None, Some(2))]
         );
+    }
+
+    #[test]
+    fn quotes_keep_separators_and_hashes() {
+        // Review: a quoted `#` was read as a comment, and the launch after it missed.
+        for command in [
+            "echo \"== step #1 ==\" && torchrun --nnodes 3 t.py",
+            "NAME='exp #1' torchrun --nnodes 3 t.py",
+            "echo \"a;#b\"; torchrun --nnodes 3 t.py",
+            "echo 'a\\'; torchrun --nnodes 3 t.py",
+        ] {
+            assert_eq!(all(command), [launch(None, Some(3))], "{command}");
+        }
     }
 
     #[test]
