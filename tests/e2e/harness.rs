@@ -9,6 +9,7 @@ use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The workspace root (this crate lives in `tests/`).
@@ -109,8 +110,7 @@ pub fn start_driver() -> Driver {
 
 /// A headless Chromium session with the flags these machines need (../shared/TOOLCHAIN.md).
 pub async fn browser(driver: &Driver, lang: &str) -> Client {
-    let profile =
-        std::env::temp_dir().join(format!("berth-e2e-{}-{}", std::process::id(), free_port()));
+    let profile = std::env::temp_dir().join(unique_name("profile"));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
@@ -181,12 +181,17 @@ pub async fn screenshot(client: &Client, name: &str) {
 }
 
 /// A fresh, empty folder under the system's temp folder.
+/// A folder name no other test of this run is given: the process's id and a count. (It
+/// was a free port: two tests running at once were given the same port, and so one data
+/// folder, which the second emptied under the first server, whose task was then gone.)
+fn unique_name(what: &str) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("berth-e2e-{what}-{}-{n}", std::process::id())
+}
+
 fn temp_dir(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "berth-e2e-{what}-{}-{}",
-        std::process::id(),
-        free_port()
-    ));
+    let dir = std::env::temp_dir().join(unique_name(what));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the temp folder is writable");
     dir
