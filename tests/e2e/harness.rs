@@ -180,7 +180,6 @@ pub async fn screenshot(client: &Client, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is saved");
 }
 
-/// A fresh, empty folder under the system's temp folder.
 /// A folder name no other test of this run is given: the process's id and a count. (It
 /// was a free port: two tests running at once were given the same port, and so one data
 /// folder, which the second emptied under the first server, whose task was then gone.)
@@ -190,6 +189,7 @@ fn unique_name(what: &str) -> String {
     format!("berth-e2e-{what}-{}-{n}", std::process::id())
 }
 
+/// A fresh, empty folder under the system's temp folder.
 fn temp_dir(what: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(unique_name(what));
     let _ = std::fs::remove_dir_all(&dir);
