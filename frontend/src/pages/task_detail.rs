@@ -2025,15 +2025,19 @@ impl Readable {
 }
 
 /// A log's size as its cut note says it: KiB under a MiB, then MiB to a tenth (bytes
-/// under a KiB, which a cut log is not, for a caller that passes one).
-fn byte_size(bytes: usize) -> String {
+/// under a KiB, which a cut log is not, for a caller that passes one). Whole numbers
+/// only: formatting an `f64` brings core's float printing into the wasm, 14 KB raw.
+pub fn byte_size(bytes: usize) -> String {
     const KIB: usize = 1024;
+    const MIB: u128 = 1024 * 1024;
     if bytes < KIB {
         format!("{bytes} B")
     } else if bytes < KIB * KIB - KIB / 2 {
         format!("{} KiB", (bytes + KIB / 2) / KIB)
     } else {
-        format!("{:.1} MiB", bytes as f64 / (KIB * KIB) as f64)
+        // Tenths of a MiB, rounded half up.
+        let tenths = (bytes as u128 * 10 + MIB / 2) / MIB;
+        format!("{}.{} MiB", tenths / 10, tenths % 10)
     }
 }
 

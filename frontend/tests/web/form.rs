@@ -2989,6 +2989,38 @@ async fn a_threshold_box_holding_a_fraction_asks_for_at_least_1() {
     );
 }
 
+/// A number box reads decimal whole numbers as written (`2`, `2.0`, `1e1`, spaces
+/// around), and nothing else: not the empty text, hex, `Infinity` or a fraction.
+#[wasm_bindgen_test]
+fn a_number_box_reads_whole_decimal_numbers_only() {
+    use frontend::form::field::{whole_i64, whole_u32};
+    for (text, read) in [
+        ("2", Some(2)),
+        (" 2 ", Some(2)),
+        ("2.0", Some(2)),
+        ("1e1", Some(10)),
+        ("+5", Some(5)),
+        ("4294967295", Some(u32::MAX)),
+        ("4294967296", None),
+        ("2.5", None),
+        ("-1", None),
+        ("", None),
+        ("  ", None),
+        ("0x10", None),
+        ("0b1", None),
+        ("Infinity", None),
+        ("inf", None),
+        ("1e", None),
+        ("1_000", None),
+        ("abc", None),
+    ] {
+        assert_eq!(whole_u32(text), read, "{text:?}");
+    }
+    assert_eq!(whole_i64("-3"), Some(-3));
+    assert_eq!(whole_i64("-1e2"), Some(-100));
+    assert_eq!(whole_i64(""), None);
+}
+
 /// No rule bounds a threshold above, so a number past the largest the field holds
 /// (4294967295) was taken as that number, and another number than the one typed would
 /// have been sent with nothing said. The box holds it and says it is too large, in the

@@ -4433,6 +4433,25 @@ fn a_crlf_split_across_two_chunks_ends_one_line() {
     }
 }
 
+/// A cut log's size as its note says it: bytes, whole KiB, then MiB to a tenth.
+#[wasm_bindgen_test]
+fn a_log_size_is_said_in_bytes_kib_or_tenths_of_a_mib() {
+    use frontend::pages::task_detail::byte_size;
+    const MIB: usize = 1024 * 1024;
+    assert_eq!(byte_size(1023), "1023 B");
+    assert_eq!(byte_size(1024), "1 KiB");
+    assert_eq!(byte_size(1535), "1 KiB");
+    assert_eq!(byte_size(1536), "2 KiB");
+    // 1023.5 KiB and up round to 1.0 MiB, not "1024 KiB".
+    assert_eq!(byte_size(MIB - 513), "1023 KiB");
+    assert_eq!(byte_size(MIB - 512), "1.0 MiB");
+    assert_eq!(byte_size(MIB), "1.0 MiB");
+    assert_eq!(byte_size(MIB + MIB / 4), "1.3 MiB");
+    assert_eq!(byte_size(MIB * 5 / 2), "2.5 MiB");
+    assert_eq!(byte_size(MIB * 10 - 1), "10.0 MiB");
+    assert_eq!(byte_size(MIB * 1234 + MIB / 10 * 7), "1234.7 MiB");
+}
+
 /// A log of megabytes is shown from its end, at most `SHOWN_MAX` bytes starting at a
 /// line's start (explorer, round 9: rewritten whole at each chunk it held the page for a
 /// minute), and says it was cut; a shorter one whole.
