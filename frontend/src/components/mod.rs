@@ -6,7 +6,7 @@ mod report;
 
 pub use load::load;
 pub use plan::{PlanView, amount};
-pub use report::{ReportView, field_place, focus_field, issue_text};
+pub use report::{ReportView, errors_first, field_place, focus_field, issue_text};
 
 /// Focuses the first element one of `selectors` finds (within `within`, else the page),
 /// tried in order, in the next frame (once what the change that calls this renders is in

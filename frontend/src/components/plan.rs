@@ -346,19 +346,24 @@ pub fn PlanView(
                             // spec it has none for (not hosted by the pool's nodes, too
                             // many units for it, another instance type, a repeat), so the
                             // numbering skips none.
-                            let mut rows: Vec<(usize, Option<Candidate>, String)> = plan
-                                .candidates
-                                .iter()
-                                .map(|c| (c.index, Some(c.clone()), c.spec.clone()))
-                                .collect();
+                            // Walked in the list's order rather than sorted: a sort by
+                            // index brought a copy of the standard library's stable sort.
+                            let mut rows: Vec<(usize, Option<Candidate>, String)> = Vec::new();
                             specs.with(|specs| {
-                                for (index, spec) in specs.iter().enumerate() {
-                                    if !spec.is_empty() && plan.candidate(index).is_none() {
+                                let end = plan.candidates.iter().map(|c| c.index + 1).max().unwrap_or(0);
+                                for index in 0..end.max(specs.len()) {
+                                    let before = rows.len();
+                                    for c in plan.candidates.iter().filter(|c| c.index == index) {
+                                        rows.push((index, Some(c.clone()), c.spec.clone()));
+                                    }
+                                    if let Some(spec) = specs.get(index)
+                                        && rows.len() == before
+                                        && !spec.is_empty()
+                                    {
                                         rows.push((index, None, spec.clone()));
                                     }
                                 }
                             });
-                            rows.sort_by_key(|(index, _, _)| *index);
                             rows.into_iter().map(|(index, c, spec)| {
                                 let is_used = used == Some(index);
                                 // The spec it waits for, marked as the verdict is: green

@@ -21,14 +21,16 @@ type FindingsWatcher = Arc<dyn Fn(&Showing<'_>) + Send + Sync>;
 /// draft by [`FormCx::watch`], and the findings fields show ([`FormCx::findings_at`]).
 struct Watchers<W> {
     next: u64,
-    all: BTreeMap<u64, W>,
+    /// By id, which only grows: pushed in order. A list, not a `BTreeMap`: each map of
+    /// another type brought its own copy of the map's code into the wasm.
+    all: Vec<(u64, W)>,
 }
 
 impl<W> Default for Watchers<W> {
     fn default() -> Self {
         Watchers {
             next: 0,
-            all: BTreeMap::new(),
+            all: Vec::new(),
         }
     }
 }
@@ -39,18 +41,22 @@ impl<W: Clone + Send + Sync + 'static> Watchers<W> {
         let id = this
             .try_update_value(|w| {
                 w.next += 1;
-                w.all.insert(w.next, watcher);
+                w.all.push((w.next, watcher));
                 w.next
             })
             .unwrap_or_default();
         on_cleanup(move || {
-            this.try_update_value(|w| w.all.remove(&id));
+            this.try_update_value(|w| {
+                if let Ok(at) = w.all.binary_search_by_key(&id, |(id, _)| *id) {
+                    w.all.remove(at);
+                }
+            });
         });
     }
 
     /// Every watcher, copied out: running one may build or drop controls, which register.
     fn all(this: StoredValue<Watchers<W>>) -> Vec<W> {
-        this.with_value(|w| w.all.values().cloned().collect())
+        this.with_value(|w| w.all.iter().map(|(_, w)| w.clone()).collect())
     }
 }
 
@@ -69,7 +75,7 @@ impl Showing<'_> {
         if !self.reveal && !self.touched.iter().any(|t| is_within(t, path)) {
             return Vec::new();
         }
-        let mut found: Vec<Issue> = if under {
+        let found: Vec<Issue> = if under {
             within(self.located, path)
                 .flat_map(|(_, issues)| issues.iter().cloned())
                 .collect()
@@ -78,8 +84,7 @@ impl Showing<'_> {
         };
         // Errors first, as the summary lists them: a runtime env's warning about an
         // unknown key stood above the errors that block the submit.
-        found.sort_by_key(|i| i.severity);
-        found
+        crate::components::errors_first(found, |i| i.severity)
     }
 }
 
@@ -205,7 +210,7 @@ pub struct FormCx {
     /// The number controls whose text is not a number of their kind (`2.5` for workers),
     /// by path: the draft keeps its last value, and the report says what is wrong, as an
     /// error, so what is submitted is never other than what the box shows.
-    unparsed: RwSignal<BTreeMap<String, Held>>,
+    unparsed: RwSignal<Vec<(String, Held)>>,
     /// The console language.
     pub lang: UiLang,
     /// The ids of this form's elements.
@@ -255,7 +260,8 @@ impl FormCx {
             check
         });
         let server = RwSignal::new(None::<(TaskSpec, Report)>);
-        let unparsed = RwSignal::new(BTreeMap::<String, Held>::new());
+        // In path order, a few at most: a list rather than a map (as `Watchers`).
+        let unparsed = RwSignal::new(Vec::<(String, Held)>::new());
         let report = Memo::new(move |_| {
             let theirs = server.with(|answer| {
                 answer
@@ -271,7 +277,8 @@ impl FormCx {
                 if !bad.is_empty() {
                     let mut shown = Report::new();
                     for issue in report.issues() {
-                        if !bad.contains_key(&issue.path.to_string()) {
+                        let path = issue.path.to_string();
+                        if !bad.iter().any(|(p, _)| *p == path) {
                             shown.push_issue(issue.clone());
                         }
                     }
@@ -318,7 +325,7 @@ impl FormCx {
         // shows, so its verdict would be about another task.
         let plan = Memo::new(move |_| {
             let held = unparsed.with(|bad| {
-                bad.keys().any(|p| {
+                bad.iter().map(|(p, _)| p).any(|p| {
                     is_within(p, "compute")
                         || p == "ray.autoscaling.min_workers"
                         || p == "ray.autoscaling.max_workers"
@@ -550,7 +557,11 @@ impl FormCx {
                     unread: unread.into(),
                     shown,
                 };
-                bad.insert(path.to_owned(), held);
+                // Kept in path order, as their findings are reported.
+                match bad.binary_search_by(|(p, _)| p.as_str().cmp(path)) {
+                    Ok(at) => bad[at].1 = held,
+                    Err(at) => bad.insert(at, (path.to_owned(), held)),
+                }
             }),
         }
     }
@@ -558,8 +569,11 @@ impl FormCx {
     /// The text the number control at `path` holds that is not a number, if any, with
     /// the draft's value as it writes it.
     pub fn held(&self, path: &str) -> Option<(String, Signal<String>)> {
-        self.unparsed
-            .with_untracked(|bad| bad.get(path).map(|h| (h.text.clone(), h.shown)))
+        self.unparsed.with_untracked(|bad| {
+            bad.iter()
+                .find(|(p, _)| p == path)
+                .map(|(_, h)| (h.text.clone(), h.shown))
+        })
     }
 
     /// After the whole draft is replaced (start over, an import): the number controls
@@ -574,7 +588,7 @@ impl FormCx {
         if held.is_empty() {
             return;
         }
-        self.unparsed.update(BTreeMap::clear);
+        self.unparsed.update(Vec::clear);
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
@@ -589,12 +603,12 @@ impl FormCx {
     /// Drops the held text of number controls at or beneath `path` (`""`: all of them,
     /// when the whole draft is replaced).
     pub fn forget_unparsed(&self, path: &str) {
-        if self
-            .unparsed
-            .with_untracked(|bad| bad.keys().any(|k| is_within(k, path) || path.is_empty()))
-        {
+        if self.unparsed.with_untracked(|bad| {
+            bad.iter()
+                .any(|(k, _)| is_within(k, path) || path.is_empty())
+        }) {
             self.unparsed
-                .update(|bad| bad.retain(|k, _| !(path.is_empty() || is_within(k, path))));
+                .update(|bad| bad.retain(|(k, _)| !(path.is_empty() || is_within(k, path))));
         }
     }
 

@@ -123,13 +123,13 @@ pub fn ErrorBanner(
             // Read back by their codes, so each is worded in the language shown now, and
             // errors first with their severity said: a hint the server sent beside them
             // is not a reason for the refusal.
-            let mut issues: Vec<shared::Issue> = match &err {
+            let issues: Vec<shared::Issue> = match &err {
                 crate::api::ClientError::Api(body) => {
                     body.issues.iter().cloned().map(Into::into).collect()
                 }
                 crate::api::ClientError::Network(_) => Vec::new(),
             };
-            issues.sort_by_key(|issue| issue.severity);
+            let issues = crate::components::errors_first(issues, |i| i.severity);
             view! {
                 <div class="banner error" role="alert" data-testid="error">
                     <span class="message">{match (&err, refused_spec) {

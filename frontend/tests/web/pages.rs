@@ -4701,3 +4701,25 @@ async fn a_clones_kept_edits_open_though_its_task_is_gone() {
     finish(handle, &host, &address);
     crate::forget_drafts();
 }
+
+/// Findings are listed errors first, then warnings, then hints, each kind in the order
+/// the report gave them.
+#[wasm_bindgen_test]
+fn findings_are_ordered_errors_first_and_otherwise_kept() {
+    use frontend::components::errors_first;
+    use shared::Severity::{Error, Info, Warning};
+    let items = vec![
+        (Info, 1),
+        (Warning, 2),
+        (Error, 3),
+        (Info, 4),
+        (Error, 5),
+        (Warning, 6),
+    ];
+    let ordered: Vec<u32> = errors_first(items, |i| i.0)
+        .into_iter()
+        .map(|i| i.1)
+        .collect();
+    assert_eq!(ordered, [3, 5, 2, 6, 1, 4]);
+    assert!(errors_first(Vec::<(shared::Severity, u32)>::new(), |i| i.0).is_empty());
+}
