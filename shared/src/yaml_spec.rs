@@ -66,7 +66,9 @@ const FALSE: u64 = 1;
 const TRUE: u64 = 2;
 /// Followed by the integer as written in decimal.
 const INTEGER: u64 = 3;
-/// Followed by the number as written.
+/// Followed by the number's bits (`f64::to_bits`): a finite real, read here by the YAML
+/// module, so the console reads none itself (Rust's float parser is 15 KB of its wasm).
+/// A real that is not finite (`.inf`) comes as its text.
 const REAL: u64 = 4;
 /// Followed by the count of items, then the items.
 const ARRAY: u64 = 5;
@@ -90,10 +92,13 @@ pub fn read_yaml_spec(text: &str) -> String {
                 wire.mark(INTEGER);
                 wire.text(&n.to_string());
             }
-            Yaml::Real(text) => {
-                wire.mark(REAL);
-                wire.text(text);
-            }
+            Yaml::Real(text) => match text.parse::<f64>().ok().filter(|r| r.is_finite()) {
+                Some(real) => {
+                    wire.mark(REAL);
+                    wire.mark(real.to_bits());
+                }
+                None => wire.text(text),
+            },
             Yaml::String(s) => wire.text(s),
             Yaml::Array(items) => {
                 wire.mark(ARRAY);
@@ -279,13 +284,12 @@ fn from_wire(answer: &str) -> Result<Value, YamlSpecError> {
             Item::Mark(FALSE) => Value::Bool(false),
             Item::Mark(TRUE) => Value::Bool(true),
             Item::Mark(INTEGER) => Value::from(text(items)?.parse::<i64>().map_err(|_| garbled)?),
-            Item::Mark(REAL) => {
-                let text = text(items)?;
-                text.parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-                    .map_or(Value::String(text), Value::Number)
-            }
+            Item::Mark(REAL) => match items.next() {
+                Some(Item::Mark(bits)) => serde_json::Number::from_f64(f64::from_bits(bits))
+                    .map(Value::Number)
+                    .ok_or(garbled)?,
+                _ => return Err(garbled),
+            },
             Item::Mark(ARRAY) => {
                 let n = flat::count(items).ok_or(garbled)?;
                 Value::Array((0..n).map(|_| value(items)).collect::<Result<_, _>>()?)
@@ -370,9 +374,13 @@ mod tests {
             }))
         );
         assert_eq!(
-            read("a: 1.5\nb: .inf\nc: ~\nd: yes\ne: \"q\\\"\\t\\u0001\"\nf: -7\n"),
+            read(
+                "a: 1.5\nb: .inf\nc: ~\nd: yes\ne: \"q\\\"\\t\\u0001\"\nf: -7\n\
+                 g: 0.30000000000000004\nh: -1.0e-300\ni: -.nan\n"
+            ),
             Ok(serde_json::json!({
-                "a": 1.5, "b": ".inf", "c": null, "d": "yes", "e": "q\"\t\u{1}", "f": -7
+                "a": 1.5, "b": ".inf", "c": null, "d": "yes", "e": "q\"\t\u{1}", "f": -7,
+                "g": 0.300_000_000_000_000_04, "h": -1.0e-300, "i": "-.nan"
             }))
         );
         assert!(matches!(read("a: ["), Err(YamlSpecError::Syntax(_))));
@@ -437,6 +445,9 @@ mod tests {
             "[\"doc\", 5, 2, 0]",
             "[\"doc\", 0, 0]",
             "[\"doc\", 9]",
+            // A real's bits that are no finite number (infinity), or its text.
+            "[\"doc\", 4, 9218868437227405312]",
+            "[\"doc\", 4, \"1.5\"]",
             "[\"what\"]",
         ] {
             assert_eq!(from_wire(answer), Err(YamlSpecError::Unread), "{answer}");

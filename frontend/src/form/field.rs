@@ -66,8 +66,8 @@ pub(crate) use number_lens;
 /// says of it, rather than taking another number than the one typed.
 pub fn whole_u32(text: &str) -> Option<u32> {
     whole(text)
-        .filter(|n| (0.0..=f64::from(u32::MAX)).contains(n))
-        .map(|n| n as u32)
+        .filter(|n| !n.negative)
+        .and_then(|n| u32::try_from(n.size).ok())
 }
 
 /// What a box of a `u32` field says of `text`, a whole number past the largest it holds:
@@ -75,7 +75,7 @@ pub fn whole_u32(text: &str) -> Option<u32> {
 /// `u32` field of the spec stands for every one), so the two never differ in a digit.
 /// `None` for any other text, or one JSON would not take as a number (`+5000000000`).
 pub fn too_large(text: &str) -> Option<shared::IssueCode> {
-    whole(text).filter(|n| *n > f64::from(u32::MAX))?;
+    whole(text).filter(|n| !n.negative && n.size > u64::from(u32::MAX))?;
     let json = format!(r#"{{"compute": {{"workers": {}}}}}"#, text.trim());
     let code = shared::parse_spec(&json)
         .err()?
@@ -93,10 +93,15 @@ pub fn too_large(text: &str) -> Option<shared::IssueCode> {
     .then_some(code)
 }
 
-/// As [`whole_u32`], for a field that may be negative.
+/// As [`whole_u32`], for a field that may be negative; a number past the type's bounds
+/// reads as the bound.
 pub fn whole_i64(text: &str) -> Option<i64> {
-    // `as` saturates at the type's bounds.
-    whole(text).map(|n| n as i64)
+    let n = whole(text)?;
+    Some(match (n.negative, i64::try_from(n.size)) {
+        (false, Ok(size)) => size,
+        (false, Err(_)) => i64::MAX,
+        (true, _) => 0_i64.saturating_sub_unsigned(n.size),
+    })
 }
 
 /// Whether a number box's `text` reads as `value`, the draft's number as the box writes
@@ -106,9 +111,75 @@ fn reads_as(text: &str, value: &str) -> bool {
         || whole_i64(text).is_some_and(|n| n.to_string() == value)
 }
 
-fn whole(text: &str) -> Option<f64> {
-    let n: f64 = text.trim().parse().ok()?;
-    (n.is_finite() && n.fract() == 0.0).then_some(n)
+/// A whole number as a box's text says it: its sign and its size, which saturates at
+/// `u64::MAX` (no field holds as much).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Whole {
+    /// Never for zero, however written (`-0`).
+    negative: bool,
+    size: u64,
+}
+
+/// The whole number decimal `text` says (`-12`, `2.0`, `1.5e1`, a sign, spaces around),
+/// exactly: by its digits rather than as a float, whose parser was 15 KB of the
+/// console's wasm, and which read `4294967295.00000000001` as whole.
+fn whole(text: &str) -> Option<Whole> {
+    let text = text.trim();
+    let (negative, text) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let (int, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = || int.bytes().chain(fraction.bytes());
+    if int.len() + fraction.len() == 0 || !digits().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // The exponent saturates far past any digit count a box could hold.
+    let exponent = match exponent {
+        None => 0,
+        Some(e) => {
+            let (minus, e) = match e.as_bytes().first()? {
+                b'-' => (true, &e[1..]),
+                b'+' => (false, &e[1..]),
+                _ => (false, e),
+            };
+            if e.is_empty() || !e.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let size = e
+                .bytes()
+                .fold(0_i64, |n, b| (n * 10 + i64::from(b - b'0')).min(1 << 40));
+            if minus { -size } else { size }
+        }
+    };
+    // The digits without leading zeros, and the power of ten they are times once their
+    // trailing zeros are taken into it.
+    let significant: Vec<u8> = digits().skip_while(|&b| b == b'0').collect();
+    let kept = significant.len() - significant.iter().rev().take_while(|&&b| b == b'0').count();
+    let fraction_len = i64::try_from(fraction.len()).ok()?;
+    let trailing = i64::try_from(significant.len() - kept).ok()?;
+    let power = exponent - fraction_len + trailing;
+    if kept == 0 {
+        return Some(Whole {
+            negative: false,
+            size: 0,
+        });
+    }
+    if power < 0 {
+        return None;
+    }
+    let size = significant[..kept]
+        .iter()
+        .map(|&b| u64::from(b - b'0'))
+        .chain((0..power).map(|_| 0))
+        .try_fold(0_u64, |n, d| n.checked_mul(10)?.checked_add(d))
+        .unwrap_or(u64::MAX);
+    Some(Whole { negative, size })
 }
 
 /// What kind of control a field is.
@@ -457,9 +528,7 @@ pub fn TextField(
                 return;
             };
             let (text, v) = (el.value(), value.get_untracked());
-            let same = whole(&text)
-                .zip(v.parse::<f64>().ok())
-                .is_some_and(|(a, b)| a == b);
+            let same = whole(&text).zip(whole(&v)).is_some_and(|(a, b)| a == b);
             if text != v && reads_as(&text, &v) && !same {
                 el.set_value(&v);
             }

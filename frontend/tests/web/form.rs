@@ -3013,12 +3013,33 @@ fn a_number_box_reads_whole_decimal_numbers_only() {
         ("1e", None),
         ("1_000", None),
         ("abc", None),
+        // Read by the digits, exactly: a float read the first as 4294967295.
+        ("4294967295.00000000001", None),
+        ("007", Some(7)),
+        ("1.50e1", Some(15)),
+        ("10e-1", Some(1)),
+        ("1e-1", None),
+        ("-0", Some(0)),
+        ("0.0e-7", Some(0)),
+        ("2.", Some(2)),
+        (".5", None),
+        (".", None),
+        ("1e+2", Some(100)),
+        ("1e2.0", None),
+        ("--1", None),
+        ("99999999999999999999", None),
+        ("1e99999999999999999999", None),
     ] {
         assert_eq!(whole_u32(text), read, "{text:?}");
     }
     assert_eq!(whole_i64("-3"), Some(-3));
     assert_eq!(whole_i64("-1e2"), Some(-100));
     assert_eq!(whole_i64(""), None);
+    assert_eq!(whole_i64("99999999999999999999"), Some(i64::MAX));
+    assert_eq!(whole_i64("-1e30"), Some(i64::MIN));
+    assert_eq!(whole_i64("-9223372036854775808"), Some(i64::MIN));
+    assert_eq!(whole_i64("-12.50e1"), Some(-125));
+    assert_eq!(whole_i64("-12.55e1"), None);
 }
 
 /// No rule bounds a threshold above, so a number past the largest the field holds
