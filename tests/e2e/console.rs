@@ -334,6 +334,18 @@ impl Page {
         self.click("import").await;
     }
 
+    /// Imports another spec through the import box, already open.
+    pub async fn import_again(&self, text: &str) {
+        self.fill_test_id("import-text", text).await;
+        self.click("import").await;
+    }
+
+    /// The import's note says `what`; returns all it says.
+    pub async fn check_import_note_contains(&self, what: &str) -> String {
+        self.text_until("import-note", what, |t| t.contains(what))
+            .await
+    }
+
     async fn fill_test_id(&self, id: &str, text: &str) {
         let el = self.test_id(id).await;
         el.clear().await.expect("the box clears");

@@ -264,6 +264,32 @@ async fn another_portal_checks_a_spec_with_the_exported_validator() {
     page.close().await;
 }
 
+/// A spec imported as YAML is read by the YAML module the form fetches for it, and its
+/// numbers reach the form as they were written: `1.5` refuses the import as no whole
+/// number, as it does in JSON, and a whole `2.0e0` is 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_yaml_import_is_read_by_the_yaml_module_with_its_numbers_as_written() {
+    let server = start_server().await;
+    let driver = start_driver();
+    let page = Page::open(browser(&driver, "en-US").await, &server).await;
+    let yaml = |workers: &str| {
+        format!(
+            "version: 1\nbasic:\n  name_prefix: yaml-real\ncompute:\n  workers: {workers}\n  \
+             units_per_node: 2.0e0\n"
+        )
+    };
+    page.import(&yaml("1.5")).await;
+    let said = page.check_import_note_contains("1.5").await;
+    assert!(said.contains("whole number"), "{said}");
+    assert!(berth_e2e::fetched(&page.client, "/yaml/berth_validator_yaml").await);
+    page.import_again(&yaml("3")).await;
+    page.check_import_note_contains("Imported").await;
+    page.check_value("basic.name_prefix", "yaml-real").await;
+    page.check_value("compute.workers", "3").await;
+    page.check_value("compute.units_per_node", "2").await;
+    page.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_servers_refusal_shows_at_the_fields_like_the_forms_own_findings() {
     let server = start_server().await;
