@@ -20,7 +20,7 @@
 //!   (`environment.env.name`).
 //!
 //! Adding a language: copy `en.rs` to a new file, translate every template (keep the
-//! `{name}` placeholders), add a [`Lang`] variant and list it in `LANGUAGES`.
+//! `{name}` placeholders), add a [`Lang`] variant and list it in `LANGUAGES` and the packed catalogs.
 //! The tests check every key and placeholder in every language.
 
 mod en;
@@ -66,12 +66,13 @@ impl Lang {
 type Catalog = &'static [(&'static str, &'static str)];
 
 /// Every language Berth speaks, with its catalog. Adding a language is adding its file,
-/// its [`Lang`] variant and one line here; the tests then check it is complete.
-#[cfg_attr(not(feature = "console-texts"), allow(dead_code))] // then only tests read it
+/// its [`Lang`] variant and one line here and in the packed catalogs (`packed_all`,
+/// `packed`); the tests then check it is complete.
+#[cfg_attr(not(test), allow(dead_code))] // the build reads it packed (`packed_all`)
 const LANGUAGES: &[(Lang, Catalog)] = &[(Lang::En, en::MESSAGES), (Lang::Zh, zh::MESSAGES)];
 
-/// The catalogs [`text`] reads, English first.
-#[cfg(feature = "console-texts")]
+/// The catalogs [`text`] reads (packed: `packed_all`), English first.
+#[cfg(all(test, feature = "console-texts"))]
 const SHIPPED: &[(Lang, Catalog)] = LANGUAGES;
 
 #[cfg(all(test, not(feature = "console-texts")))]
@@ -157,6 +158,92 @@ fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
     packed::template(lang, key)
 }
 
+/// Compile-time packing of `(key, template)` tables, for [`packed`] and `packed_all`.
+mod pack {
+    use super::Catalog;
+
+    pub(super) const fn part(pair: (&'static str, &'static str), which: usize) -> &'static [u8] {
+        if which == 0 {
+            pair.0.as_bytes()
+        } else {
+            pair.1.as_bytes()
+        }
+    }
+
+    /// The bytes of the keys (`which` 0) or templates (1) of `messages`.
+    pub(super) const fn bytes(messages: Catalog, which: usize) -> usize {
+        let (mut i, mut n) = (0, 0);
+        while i < messages.len() {
+            n += part(messages[i], which).len();
+            i += 1;
+        }
+        n
+    }
+
+    /// The keys (`which` 0) or templates (1) of `messages`, one after another.
+    pub(super) const fn joined<const B: usize>(messages: Catalog, which: usize) -> [u8; B] {
+        let mut out = [0; B];
+        let (mut i, mut n) = (0, 0);
+        while i < messages.len() {
+            let text = part(messages[i], which);
+            let mut j = 0;
+            while j < text.len() {
+                out[n] = text[j];
+                n += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    pub(super) const fn utf8(bytes: &'static [u8]) -> &'static str {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => panic!("the catalog's texts are UTF-8"),
+        }
+    }
+
+    /// `messages` on the keys of `on`, both sorted: an empty template where `messages`
+    /// has none. A key `on` lacks would be lost, so it fails the build.
+    pub(super) const fn aligned<const N: usize>(
+        messages: Catalog,
+        on: Catalog,
+    ) -> [(&'static str, &'static str); N] {
+        let mut out = [("", ""); N];
+        let (mut i, mut j) = (0, 0);
+        while i < N {
+            let key = on[i].0;
+            out[i] = (key, "");
+            if j < messages.len() && same(messages[j].0, key) {
+                out[i] = messages[j];
+                j += 1;
+            }
+            i += 1;
+        }
+        assert!(
+            j == messages.len(),
+            "every key is English's too, in English's order"
+        );
+        out
+    }
+
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+}
+
 /// The findings' catalogs packed for the validator package: the keys once for every
 /// language, each language's templates in one text, and each one's length as a byte,
 /// instead of a `(&str, &str)` table per language (16 bytes of pointers a pair, which
@@ -168,6 +255,7 @@ fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
 /// Built at compile time from [`FINDINGS_ONLY`], so the language files stay as they are.
 #[cfg(any(test, not(feature = "console-texts")))]
 mod packed {
+    use super::pack::{aligned, bytes, joined, part, utf8};
     use super::{Catalog, Lang, findings_only};
 
     const N: usize = findings_only::EN.len();
@@ -182,7 +270,7 @@ mod packed {
     ));
     const EN_LENS: [u8; N] = lens(&findings_only::EN, 1);
     /// Chinese on English's keys: an empty template where it has none (its `_one` texts).
-    const ZH_ON_EN: [(&str, &str); N] = aligned(&findings_only::ZH);
+    const ZH_ON_EN: [(&str, &str); N] = aligned(&findings_only::ZH, &findings_only::EN);
     const ZH: &str = utf8(&joined::<{ bytes(&ZH_ON_EN, 1) }>(&ZH_ON_EN, 1));
     const ZH_LENS: [u8; N] = lens(&ZH_ON_EN, 1);
 
@@ -209,47 +297,6 @@ mod packed {
         None
     }
 
-    const fn part(pair: (&'static str, &'static str), which: usize) -> &'static [u8] {
-        if which == 0 {
-            pair.0.as_bytes()
-        } else {
-            pair.1.as_bytes()
-        }
-    }
-
-    const fn bytes(messages: Catalog, which: usize) -> usize {
-        let (mut i, mut n) = (0, 0);
-        while i < messages.len() {
-            n += part(messages[i], which).len();
-            i += 1;
-        }
-        n
-    }
-
-    /// The keys (`which` 0) or templates (1) of `messages`, one after another.
-    const fn joined<const B: usize>(messages: Catalog, which: usize) -> [u8; B] {
-        let mut out = [0; B];
-        let (mut i, mut n) = (0, 0);
-        while i < messages.len() {
-            let text = part(messages[i], which);
-            let mut j = 0;
-            while j < text.len() {
-                out[n] = text[j];
-                n += 1;
-                j += 1;
-            }
-            i += 1;
-        }
-        out
-    }
-
-    const fn utf8(bytes: &'static [u8]) -> &'static str {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(_) => panic!("the catalog's texts are UTF-8"),
-        }
-    }
-
     const fn lens(messages: Catalog, which: usize) -> [u8; N] {
         let mut out = [0; N];
         let mut i = 0;
@@ -264,57 +311,73 @@ mod packed {
         }
         out
     }
-
-    /// `messages` on English's keys; a key English lacks would be lost, so it fails the
-    /// build.
-    const fn aligned(messages: Catalog) -> [(&'static str, &'static str); N] {
-        let mut out = [("", ""); N];
-        let (mut i, mut found) = (0, 0);
-        while i < N {
-            let key = findings_only::EN[i].0;
-            out[i] = (key, "");
-            let mut j = 0;
-            while j < messages.len() {
-                if same(messages[j].0, key) {
-                    out[i] = messages[j];
-                    found += 1;
-                }
-                j += 1;
-            }
-            i += 1;
-        }
-        assert!(found == messages.len(), "every key is English's too");
-        out
-    }
-
-    const fn same(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
 }
 
 /// The template for `key` in `lang`'s own catalog.
 #[cfg(feature = "console-texts")]
 fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
-    let english = SHIPPED[0].1;
-    let messages = SHIPPED
-        .iter()
-        .find(|(l, _)| *l == lang)
-        .map_or(english, |(_, messages)| messages);
-    messages
-        .binary_search_by(|(k, _)| (*k).cmp(key))
-        .ok()
-        .map(|i| messages[i].1)
+    packed_all::template(lang, key)
+}
+
+/// Every language's catalog packed for the console and the server, as [`packed`] packs
+/// the findings' for the validator package: the keys once, each language's templates in
+/// one text, and `u16` ends, found by a binary search (the console looks up hundreds of
+/// labels as it draws the form). A `(&str, &str)` table per language was 16 bytes of
+/// pointers a pair and every key twice: 1,500 pairs a language. Built at compile time
+/// from [`LANGUAGES`], so the language files stay as they are.
+#[cfg(feature = "console-texts")]
+mod packed_all {
+    use super::pack::{aligned, bytes, joined, part, utf8};
+    use super::{Catalog, Lang, en, zh};
+
+    const N: usize = en::MESSAGES.len();
+    const KEYS: &str = utf8(&joined::<{ bytes(en::MESSAGES, 0) }>(en::MESSAGES, 0));
+    const KEY_ENDS: [u16; N] = ends(en::MESSAGES, 0);
+    const EN: &str = utf8(&joined::<{ bytes(en::MESSAGES, 1) }>(en::MESSAGES, 1));
+    const EN_ENDS: [u16; N] = ends(en::MESSAGES, 1);
+    /// Chinese on English's keys: an empty template where it has none (its `_one` texts).
+    #[allow(clippy::large_const_arrays)] // read only while compiling
+    const ZH_ON_EN: [(&str, &str); N] = aligned(zh::MESSAGES, en::MESSAGES);
+    const ZH: &str = utf8(&joined::<{ bytes(&ZH_ON_EN, 1) }>(&ZH_ON_EN, 1));
+    const ZH_ENDS: [u16; N] = ends(&ZH_ON_EN, 1);
+
+    /// The template for `key` in `lang`'s own catalog.
+    pub(super) fn template(lang: Lang, key: &str) -> Option<&'static str> {
+        let (texts, text_ends) = match lang {
+            Lang::En => (EN, &EN_ENDS),
+            Lang::Zh => (ZH, &ZH_ENDS),
+        };
+        let span = |ends: &[u16; N], i: usize| {
+            let start = i.checked_sub(1).map_or(0, |before| ends[before]);
+            usize::from(start)..usize::from(ends[i])
+        };
+        let (mut low, mut high) = (0, N);
+        while low < high {
+            let mid = low + (high - low) / 2;
+            match KEYS[span(&KEY_ENDS, mid)].cmp(key) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => {
+                    let text = &texts[span(text_ends, mid)];
+                    return (!text.is_empty()).then_some(text);
+                }
+            }
+        }
+        None
+    }
+
+    /// Where each key (`which` 0) or template (1) of `messages` ends in their joined text.
+    const fn ends(messages: Catalog, which: usize) -> [u16; N] {
+        let mut out = [0; N];
+        let (mut i, mut end) = (0, 0);
+        while i < N {
+            end += part(messages[i], which).len();
+            assert!(end <= u16::MAX as usize, "a u16 holds every end");
+            out[i] = end as u16;
+            i += 1;
+        }
+        out
+    }
 }
 
 /// The template for `key` in `lang`, falling back to English.
@@ -561,6 +624,39 @@ fn the_packed_catalog_says_what_the_findings_tables_say() {
     ] {
         for lang in [Lang::En, Lang::Zh] {
             assert_eq!(packed::template(lang, key), None, "{lang:?} {key:?}");
+        }
+    }
+}
+
+#[cfg(all(test, feature = "console-texts"))]
+#[test]
+fn the_packed_catalogs_say_what_the_language_tables_say() {
+    for (lang, messages) in LANGUAGES {
+        for (key, template) in *messages {
+            assert_eq!(
+                packed_all::template(*lang, key),
+                Some(*template),
+                "{lang:?} {key}"
+            );
+        }
+    }
+    // Chinese has no singular texts: they fall back to nothing, not to English's.
+    let singular = "unit.gpu_one";
+    assert!(packed_all::template(Lang::En, singular).is_some());
+    assert_eq!(packed_all::template(Lang::Zh, singular), None);
+    let (first, last) = (en::MESSAGES[0].0, en::MESSAGES[en::MESSAGES.len() - 1].0);
+    for key in [
+        "",
+        "a",
+        "zzzz",
+        "field.basic",
+        "env.name",
+        "env.name.invalidx",
+        &format!("{first}x"),
+        &format!("{last}x"),
+    ] {
+        for lang in [Lang::En, Lang::Zh] {
+            assert_eq!(packed_all::template(lang, key), None, "{lang:?} {key:?}");
         }
     }
 }
