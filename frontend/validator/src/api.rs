@@ -21,18 +21,29 @@ impl Validator {
     ///
     /// # Errors
     ///
-    /// A string when the catalog, user or usage is not of the documented shape.
+    /// A string when the catalog, user or usage is not of the documented shape, or the
+    /// catalog has no regions or the user no name (an empty object reads as either).
     #[wasm_bindgen(constructor)]
     pub fn new(
         catalog: &JsValue,
         user: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: &JsValue,
     ) -> Result<Validator, JsValue> {
-        Ok(Self::from_parts(
-            from_js(catalog, "catalog")?,
-            from_js(user, "user")?,
-            usage_from_js(usage)?,
-        ))
+        let catalog: Catalog = from_js(catalog, "catalog")?;
+        let user: User = from_js(user, "user")?;
+        // Every field has a default, so `{}` reads as a catalog or a user: then every
+        // spec would be refused for its region or its group, blamed on the spec.
+        if catalog.regions.is_empty() {
+            return Err(JsValue::from_str(
+                "catalog has no regions: pass the `catalog` of GET /api/v1/catalog",
+            ));
+        }
+        if user.name.is_empty() {
+            return Err(JsValue::from_str(
+                "user has no name: pass the `user` of GET /api/v1/catalog",
+            ));
+        }
+        Ok(Self::from_parts(catalog, user, usage_from_js(usage)?))
     }
 
     /// `setUsage(usage)`: checks from now on see this live usage (`undefined` for none).
@@ -132,6 +143,28 @@ pub fn plan_task(
     #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: JsValue,
 ) -> Result<JsValue, JsValue> {
     Validator::new(&catalog, &user, &usage)?.plan(&spec)
+}
+
+/// `useRuntimeEnvReader(readRuntimeEnv)`: every check from now on reads RayJob runtime
+/// envs with `readRuntimeEnv` from the package's YAML module (`berth_validator_yaml.js`).
+/// Without it a runtime env is the error `ray.runtime_env.unread`.
+///
+/// # Errors
+///
+/// A string when `read` is not a function: a reader that cannot be called would have
+/// every runtime env said to be unread, blamed on the spec.
+#[wasm_bindgen(js_name = useRuntimeEnvReader)]
+pub fn use_runtime_env_reader_js(
+    #[wasm_bindgen(unchecked_param_type = "(text: string) => string")] read: JsValue,
+) -> Result<(), JsValue> {
+    use wasm_bindgen::JsCast;
+    let read = read.dyn_into::<js_sys::Function>().map_err(|_| {
+        JsValue::from_str(
+            "useRuntimeEnvReader takes a function: readRuntimeEnv from berth_validator_yaml.js",
+        )
+    })?;
+    crate::use_runtime_env_reader(read);
+    Ok(())
 }
 
 /// The language of a check's messages; portals pass the tags the API documents.

@@ -38,7 +38,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(feature = "exports")]
 mod api;
 #[cfg(feature = "exports")]
-pub use api::{Validator, create_validator, plan_task, validate_task};
+pub use api::{Validator, create_validator, plan_task, use_runtime_env_reader_js, validate_task};
 
 /// Talc instead of Rust's default dlmalloc for every wasm build that links this crate
 /// (the package, and the console): a smaller allocator and no slower per check
@@ -53,12 +53,11 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// `useRuntimeEnvReader(readRuntimeEnv)`: every check from now on reads RayJob runtime
-/// envs with `readRuntimeEnv` from the package's YAML module (`berth_validator_yaml.js`).
-/// Without it a runtime env is the error `ray.runtime_env.unread`. The console, which
-/// links this crate, hands over its own build of that module's reader the same way
-/// (`frontend/src/yaml.rs`).
-#[wasm_bindgen(js_name = useRuntimeEnvReader)]
+/// Every check from now on reads RayJob runtime envs with `read`, the package's YAML
+/// module's `readRuntimeEnv` (`berth_validator_yaml.js`): JavaScript's
+/// `useRuntimeEnvReader`. Without it a runtime env is the error `ray.runtime_env.unread`.
+/// The console, which links this crate, hands over its own build of that module's reader
+/// the same way (`frontend/src/yaml.rs`).
 pub fn use_runtime_env_reader(read: js_sys::Function) {
     RUNTIME_ENV_READER.with(|reader| *reader.borrow_mut() = Some(read));
     shared::validate::set_runtime_env_reader(|text| {

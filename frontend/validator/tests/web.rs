@@ -192,6 +192,46 @@ fn what_is_not_a_plain_object_is_refused_with_its_name() {
         .unwrap();
     assert!(err.as_string().unwrap().contains("catalog"), "{err:?}");
 
+    // An empty object reads as a catalog or a user (every field has a default), and
+    // would have every spec refused for its region or its group: refused here instead.
+    let empty = js_sys::Object::new();
+    let catalog = js(&shared::demo::catalog());
+    let err = create_validator(&empty, &user, &JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert!(
+        err.as_string()
+            .unwrap()
+            .starts_with("catalog has no regions"),
+        "{err:?}"
+    );
+    let err = create_validator(&catalog, &empty, &JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert!(
+        err.as_string().unwrap().starts_with("user has no name"),
+        "{err:?}"
+    );
+    // The catalog answer whole, where its `catalog` belongs: its fields are not a
+    // catalog's, and the refusal names the first.
+    let whole = js(&serde_json::json!({ "catalog": shared::demo::catalog() }));
+    let err = create_validator(&whole, &user, &JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert!(
+        err.as_string().unwrap().contains("unknown field `catalog`"),
+        "{err:?}"
+    );
+    // A reader that is no function is refused when it is handed over, not found out as
+    // every runtime env said to be unread.
+    let err = berth_validator::use_runtime_env_reader_js("readRuntimeEnv".into()).unwrap_err();
+    assert!(
+        err.as_string()
+            .unwrap()
+            .starts_with("useRuntimeEnvReader takes a function"),
+        "{err:?}"
+    );
+
     let validator = demo_validator();
     let err = validator
         .check(&js_sys::Array::new().into(), None)
