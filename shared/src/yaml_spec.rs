@@ -67,7 +67,8 @@ const TRUE: u64 = 2;
 /// Followed by the integer as written in decimal.
 const INTEGER: u64 = 3;
 /// Followed by the number's bits (`f64::to_bits`): a finite real, read here by the YAML
-/// module, so the console reads none itself (Rust's float parser is 15 KB of its wasm).
+/// module, so the console runs no float parser of core's (15 KB raw of its wasm with
+/// its tables; serde_json's own still reads JSON's floats).
 /// A real that is not finite (`.inf`) comes as its text.
 const REAL: u64 = 4;
 /// Followed by the count of items, then the items.
@@ -433,6 +434,36 @@ mod tests {
         assert!(read("a:\n  - {k: 1}\n  - {k: 2}\n").is_ok());
         let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         assert!(read(&deep).is_ok());
+    }
+
+    /// A finite real crosses as its bits: the value read is the one written, whatever
+    /// its sign, size or subnormality, as the loader's own float reads it.
+    #[test]
+    fn a_real_crosses_the_wire_exactly() {
+        let cross = |real: f64| match from_wire(&read_yaml_spec(&format!("a: {real:?}\n"))) {
+            Ok(Value::Object(doc)) => doc["a"].as_f64(),
+            other => panic!("{real:?}: {other:?}"),
+        };
+        for real in [
+            -0.0,
+            f64::MIN,
+            f64::MAX,
+            f64::MIN_POSITIVE / 2.0,
+            5e-324,
+            0.1,
+        ] {
+            assert_eq!(
+                cross(real).map(f64::to_bits),
+                Some(real.to_bits()),
+                "{real:?}"
+            );
+        }
+        proptest::proptest!(|(bits in proptest::prelude::any::<u64>())| {
+            let real = f64::from_bits(bits);
+            if real.is_finite() {
+                proptest::prop_assert_eq!(cross(real).map(f64::to_bits), Some(bits));
+            }
+        });
     }
 
     #[test]

@@ -261,6 +261,7 @@ async fn another_portal_checks_a_spec_with_the_exported_validator() {
     assert!(page.console_exports("mountTaskForm").await);
     assert!(!page.console_exports("validateTask").await);
     assert!(!page.console_exports("createValidator").await);
+    assert!(!page.console_exports("useRuntimeEnvReader").await);
     page.close().await;
 }
 

@@ -121,8 +121,13 @@ struct Whole {
 }
 
 /// The whole number decimal `text` says (`-12`, `2.0`, `1.5e1`, a sign, spaces around),
-/// exactly: by its digits rather than as a float, whose parser was 15 KB of the
-/// console's wasm, and which read `4294967295.00000000001` as whole.
+/// exactly: by its digits rather than as a float, whose parser (with its tables) was
+/// 15 KB raw of the console's wasm, and which read `4294967295.00000000001` as whole.
+/// Stricter than the API's JSON reader in one place: a fraction past a float's 17
+/// digits (`2.00000000000000001`), which that reader takes as whole, is a fraction in
+/// the box, and a too-large number written so (`4294967296.000000000001`) is no whole
+/// number here rather than too large. The browser's number box never rounds what it
+/// holds, so the box says what was typed.
 fn whole(text: &str) -> Option<Whole> {
     let text = text.trim();
     let (negative, text) = match text.as_bytes().first()? {

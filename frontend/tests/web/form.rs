@@ -3029,6 +3029,16 @@ fn a_number_box_reads_whole_decimal_numbers_only() {
         ("--1", None),
         ("99999999999999999999", None),
         ("1e99999999999999999999", None),
+        ("e5", None),
+        ("+", None),
+        ("-", None),
+        ("1e-", None),
+        ("1e+", None),
+        ("\u{661}", None),
+        ("1 2", None),
+        // As many digits as a box holds, and an exponent past any: read at once.
+        (&format!("{}e9999999999", "9".repeat(100_000)), None),
+        (&format!("0.{}1e99999", "0".repeat(100_000)), None),
     ] {
         assert_eq!(whole_u32(text), read, "{text:?}");
     }
@@ -3040,6 +3050,9 @@ fn a_number_box_reads_whole_decimal_numbers_only() {
     assert_eq!(whole_i64("-9223372036854775808"), Some(i64::MIN));
     assert_eq!(whole_i64("-12.50e1"), Some(-125));
     assert_eq!(whole_i64("-12.55e1"), None);
+    // Past any float: the box holds it as the type's bound, where the float read no
+    // number (a browser's number box gives no such text; the rules bound the field).
+    assert_eq!(whole_i64("1e400"), Some(i64::MAX));
 }
 
 /// No rule bounds a threshold above, so a number past the largest the field holds

@@ -35,12 +35,12 @@ impl Validator {
         // spec would be refused for its region or its group, blamed on the spec.
         if catalog.regions.is_empty() {
             return Err(JsValue::from_str(
-                "catalog has no regions: pass the `catalog` of GET /api/v1/catalog",
+                "catalog has no regions: is it the `catalog` of GET /api/v1/catalog?",
             ));
         }
         if user.name.is_empty() {
             return Err(JsValue::from_str(
-                "user has no name: pass the `user` of GET /api/v1/catalog",
+                "user has no name: is it the `user` of GET /api/v1/catalog?",
             ));
         }
         Ok(Self::from_parts(catalog, user, usage_from_js(usage)?))

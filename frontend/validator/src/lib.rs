@@ -15,6 +15,7 @@
 //! given, a runtime env is an error finding, `ray.runtime_env.unread`, which says so:
 //!
 //! ```js
+//! import { useRuntimeEnvReader } from "/validator/berth_validator.js";
 //! import initYaml, { readRuntimeEnv } from "/validator/berth_validator_yaml.js";
 //! await initYaml();
 //! useRuntimeEnvReader(readRuntimeEnv); // from now on every check reads runtime envs

@@ -323,7 +323,7 @@ fn own_template(lang: Lang, key: &str) -> Option<&'static str> {
 /// the findings' for the validator package: the keys once, each language's templates in
 /// one text, and `u16` ends, found by a binary search (the console looks up hundreds of
 /// labels as it draws the form). A `(&str, &str)` table per language was 16 bytes of
-/// pointers a pair and every key twice: 1,500 pairs a language. Built at compile time
+/// pointers a pair and every key twice: some 760 pairs a language. Built at compile time
 /// from [`LANGUAGES`], so the language files stay as they are.
 #[cfg(feature = "console-texts")]
 mod packed_all {
@@ -367,16 +367,35 @@ mod packed_all {
     }
 
     /// Where each key (`which` 0) or template (1) of `messages` ends in their joined text.
+    /// The binary search needs the keys sorted, each once: an order other than that
+    /// fails the build.
     const fn ends(messages: Catalog, which: usize) -> [u16; N] {
         let mut out = [0; N];
         let (mut i, mut end) = (0, 0);
         while i < N {
+            assert!(
+                which != 0 || i == 0 || before(messages[i - 1].0, messages[i].0),
+                "the keys are sorted, each once"
+            );
             end += part(messages[i], which).len();
             assert!(end <= u16::MAX as usize, "a u16 holds every end");
             out[i] = end as u16;
             i += 1;
         }
         out
+    }
+
+    /// Whether `a` sorts strictly before `b`, as `str`'s order has it (by bytes).
+    const fn before(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        let mut i = 0;
+        while i < a.len() && i < b.len() {
+            if a[i] != b[i] {
+                return a[i] < b[i];
+            }
+            i += 1;
+        }
+        a.len() < b.len()
     }
 }
 
