@@ -4,7 +4,7 @@
 use super::context::{FormCx, Unread, field_key, holds_bad_input, options, unwire, wire};
 use super::field::{
     CheckField, Control, Findings, Lens, SelectField, TextField, number_lens, text_lens, too_large,
-    whole_i64, whole_u32,
+    too_large_i64, whole_i64, whole_u32,
 };
 use super::lists::{Remove, focus_first_in};
 use super::section::Section;
@@ -42,14 +42,13 @@ pub fn AdvancedSection() -> impl IntoView {
                 cx.forget_unparsed(PATH);
                 cx.spec.update(|s| s.advanced.image_pull_retries = None);
             } else {
-                cx.set_number(
-                    PATH,
-                    v,
-                    whole_i64,
-                    Expected::Integer,
-                    retries_shown,
-                    |s, n| s.advanced.image_pull_retries = Some(n),
-                );
+                // A number past the field's bounds is held and said too large, as the
+                // API says it: read as the bound, it was sent without a word (explorer).
+                let unread =
+                    too_large_i64(&v).map_or(Unread::Shape(Expected::Integer), Unread::Rule);
+                cx.set_number(PATH, v, whole_i64, unread, retries_shown, |s, n| {
+                    s.advanced.image_pull_retries = Some(n)
+                });
             }
         }),
     };

@@ -76,32 +76,48 @@ pub fn whole_u32(text: &str) -> Option<u32> {
 /// `None` for any other text, or one JSON would not take as a number (`+5000000000`).
 pub fn too_large(text: &str) -> Option<shared::IssueCode> {
     whole(text).filter(|n| !n.negative && n.size > u64::from(u32::MAX))?;
-    let json = format!(r#"{{"compute": {{"workers": {}}}}}"#, text.trim());
-    let code = shared::parse_spec(&json)
+    api_says(&format!(r#"{{"compute": {{"workers": {}}}}}"#, text.trim()))
+}
+
+/// As [`too_large`], for the box of an `i64` field (image pull retries): a whole number
+/// past either of its bounds.
+pub fn too_large_i64(text: &str) -> Option<shared::IssueCode> {
+    whole(text).filter(|_| whole_i64(text).is_none())?;
+    api_says(&format!(
+        r#"{{"advanced": {{"image_pull_retries": {}}}}}"#,
+        text.trim()
+    ))
+}
+
+/// The API's shape finding for a number in `json`, the one field it sets.
+fn api_says(json: &str) -> Option<shared::IssueCode> {
+    let code = shared::parse_spec(json)
         .err()?
         .issues()
         .first()?
         .code
         .clone();
+    use shared::validate::Expected;
     matches!(
         code,
         shared::IssueCode::ValueInvalid {
-            expected: shared::validate::Expected::WholeNumber,
+            expected: Expected::WholeNumber | Expected::Integer,
             ..
         }
     )
     .then_some(code)
 }
 
-/// As [`whole_u32`], for a field that may be negative; a number past the type's bounds
-/// reads as the bound.
+/// As [`whole_u32`], for a field that may be negative. `None` past the type's bounds:
+/// the box holds the number and says it is too large ([`too_large_i64`]), rather than
+/// taking the bound.
 pub fn whole_i64(text: &str) -> Option<i64> {
     let n = whole(text)?;
-    Some(match (n.negative, i64::try_from(n.size)) {
-        (false, Ok(size)) => size,
-        (false, Err(_)) => i64::MAX,
-        (true, _) => 0_i64.saturating_sub_unsigned(n.size),
-    })
+    if n.negative {
+        0_i64.checked_sub_unsigned(n.size)
+    } else {
+        i64::try_from(n.size).ok()
+    }
 }
 
 /// Whether a number box's `text` reads as `value`, the draft's number as the box writes

@@ -3045,14 +3045,16 @@ fn a_number_box_reads_whole_decimal_numbers_only() {
     assert_eq!(whole_i64("-3"), Some(-3));
     assert_eq!(whole_i64("-1e2"), Some(-100));
     assert_eq!(whole_i64(""), None);
-    assert_eq!(whole_i64("99999999999999999999"), Some(i64::MAX));
-    assert_eq!(whole_i64("-1e30"), Some(i64::MIN));
+    // Past the type's bounds: no number of the field (the box says it is too large).
+    assert_eq!(whole_i64("99999999999999999999"), None);
+    assert_eq!(whole_i64("9223372036854775808"), None);
+    assert_eq!(whole_i64("9223372036854775807"), Some(i64::MAX));
+    assert_eq!(whole_i64("-1e30"), None);
+    assert_eq!(whole_i64("-9223372036854775809"), None);
     assert_eq!(whole_i64("-9223372036854775808"), Some(i64::MIN));
     assert_eq!(whole_i64("-12.50e1"), Some(-125));
     assert_eq!(whole_i64("-12.55e1"), None);
-    // Past any float: the box holds it as the type's bound, where the float read no
-    // number (a browser's number box gives no such text; the rules bound the field).
-    assert_eq!(whole_i64("1e400"), Some(i64::MAX));
+    assert_eq!(whole_i64("1e400"), None);
 }
 
 /// No rule bounds a threshold above, so a number past the largest the field holds
@@ -3096,6 +3098,54 @@ async fn a_threshold_past_the_largest_the_field_holds_is_too_large() {
     assert_eq!(
         form.submitted().await.advanced.alerts[1].threshold,
         Some(u32::MAX)
+    );
+}
+
+/// Image pull retries is the one signed box. A number past its bounds was read as the
+/// bound (9223372036854775807) and sent with nothing said (explorer); the box holds it
+/// and says it is too large, in the API's words, as the unsigned boxes do.
+#[wasm_bindgen_test]
+async fn image_pull_retries_past_its_bounds_are_too_large_not_the_bound() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let retries = "advanced.image_pull_retries";
+    let api_says = |typed: &str| {
+        let json = format!(r#"{{"advanced": {{"image_pull_retries": {typed}}}}}"#);
+        shared::parse_spec(&json).unwrap_err().issues()[0].message(shared::Lang::En)
+    };
+    for typed in [
+        "99999999999999999999",
+        "9223372036854775808",
+        "-99999999999999999999",
+    ] {
+        form.type_in(retries, typed).await;
+        assert_eq!(form.codes_at(retries), ["value.invalid"], "{typed}");
+        assert!(form.submit_disabled(), "{typed}");
+        let said = form
+            .find("[data-path='advanced.image_pull_retries'][data-code='value.invalid']")
+            .expect("the finding shows")
+            .text_content()
+            .unwrap_or_default();
+        // Below its bounds the API says what it found, not "too small".
+        let words = if typed.starts_with('-') {
+            "found the number -1e+20"
+        } else {
+            "too large"
+        };
+        assert!(said.contains(words), "{typed}: {said}");
+        assert!(
+            said.ends_with(&api_says(typed)),
+            "{typed}: {said} | {}",
+            api_says(typed)
+        );
+    }
+    // -1 (never trip the breaker) and the largest it holds are numbers like any other.
+    form.type_in(retries, "-1").await;
+    assert!(form.codes_at(retries).is_empty());
+    assert_eq!(form.submitted().await.advanced.image_pull_retries, Some(-1));
+    form.type_in(retries, "9223372036854775807").await;
+    assert_eq!(
+        form.submitted().await.advanced.image_pull_retries,
+        Some(i64::MAX)
     );
 }
 
