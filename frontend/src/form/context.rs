@@ -576,6 +576,36 @@ impl FormCx {
         })
     }
 
+    /// The texts number boxes hold that are no number of their field, by path, tracked:
+    /// what a saved draft keeps beside its spec.
+    pub fn held_texts(&self) -> Vec<(String, String)> {
+        self.unparsed.with(|bad| {
+            bad.iter()
+                .map(|(path, held)| (path.clone(), held.text.clone()))
+                .collect()
+        })
+    }
+
+    /// Puts a restored draft's held texts ([`FormCx::held_texts`]) back in their number
+    /// boxes, each read as if typed there: held, and said wrong, as before the reload.
+    /// Once the boxes are in the page.
+    pub fn hold_again(&self, texts: &[(String, String)]) {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        for (path, text) in texts {
+            let Some(control) = document.get_element_by_id(&self.control_id(path)) else {
+                continue;
+            };
+            let _ = js_sys::Reflect::set(&control, &"value".into(), &text.into());
+            if let Ok(event) = web_sys::Event::new_with_event_init_dict("input", &init) {
+                let _ = control.dispatch_event(&event);
+            }
+        }
+    }
+
     /// After the whole draft is replaced (start over, an import): the number controls
     /// that held text show the new draft's value, which their own value may not have
     /// changed from, and nothing held is reported any more.

@@ -77,10 +77,33 @@ fn storages() -> impl Iterator<Item = web_sys::Storage> {
 /// The saved draft, when there is one that still reads as a spec: this tab's, else the
 /// last one saved in any tab.
 pub fn load(key: &str) -> Option<TaskSpec> {
+    load_with_held(key).map(|(spec, _)| spec)
+}
+
+/// As [`load`], with the texts its number boxes held that were no number of their field
+/// (`2.5` in Workers), by path, from the same storage: the draft keeps the box's last
+/// number, and coming back showed that number with nothing said.
+pub fn load_with_held(key: &str) -> Option<(TaskSpec, Vec<(String, String)>)> {
     storages().find_map(|storage| {
         let text = storage.get_item(key).ok().flatten()?;
-        shared::parse_spec(&text).ok()
+        let spec = shared::parse_spec(&text).ok()?;
+        let held = storage
+            .get_item(&held_key(key))
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.split_once('\t'))
+            .map(|(path, text)| (path.to_owned(), text.to_owned()))
+            .collect();
+        Some((spec, held))
     })
+}
+
+/// Where the texts a draft's number boxes hold are kept beside it: one `path<TAB>text` a
+/// line (a number box's text has neither).
+fn held_key(key: &str) -> String {
+    format!("{key}.held")
 }
 
 /// Saves the draft, its hidden values as the mask; a full or refused storage only loses
@@ -89,10 +112,20 @@ pub fn load(key: &str) -> Option<TaskSpec> {
 /// Browser storage is plain text that outlives the tab (and, in an embedding page, is the
 /// portal's), so a secret is not kept there: a restored draft shows the mask, which the
 /// rules flag (`env.value.masked`) until the value is typed again.
-pub fn save(key: &str, spec: &TaskSpec) {
+pub fn save(key: &str, spec: &TaskSpec, held: &[(String, String)]) {
     if let Ok(text) = serde_json::to_string(&spec.masked()) {
+        let held: String = held
+            .iter()
+            .filter(|(path, text)| !(path.contains(['\t', '\n']) || text.contains(['\t', '\n'])))
+            .map(|(path, text)| format!("{path}\t{text}\n"))
+            .collect();
         for storage in storages() {
             let _ = storage.set_item(key, &text);
+            let _ = if held.is_empty() {
+                storage.remove_item(&held_key(key))
+            } else {
+                storage.set_item(&held_key(key), &held)
+            };
         }
     }
 }
@@ -109,11 +142,13 @@ pub fn clear(key: &str) {
     let mine = tab.as_ref().and_then(|t| t.get_item(key).ok().flatten());
     if let Some(tab) = &tab {
         let _ = tab.remove_item(key);
+        let _ = tab.remove_item(&held_key(key));
     }
     if let Some(any) = any {
         let last = any.get_item(key).ok().flatten();
         if mine.is_none() || last == mine {
             let _ = any.remove_item(key);
+            let _ = any.remove_item(&held_key(key));
         }
     }
 }
@@ -130,6 +165,8 @@ pub const SAVE_DELAY: Duration = Duration::from_millis(400);
 #[derive(Clone, Copy)]
 pub struct Autosave {
     spec: RwSignal<TaskSpec>,
+    /// The texts number boxes hold that are no number of their field, by path.
+    held: Signal<Vec<(String, String)>>,
     /// Its storage key ([`Slot`]).
     key: StoredValue<String>,
     /// A change not yet written.
@@ -144,9 +181,15 @@ impl Autosave {
     /// Starts following `spec`; the spec as it is now counts as a change when
     /// `start_is_a_change`. A clone's start is someone else's spec, and a blank form's
     /// no one's work: neither is written before the user changes something.
-    pub fn follow(spec: RwSignal<TaskSpec>, start_is_a_change: bool, slot: Slot) -> Autosave {
+    pub fn follow(
+        spec: RwSignal<TaskSpec>,
+        held: Signal<Vec<(String, String)>>,
+        start_is_a_change: bool,
+        slot: Slot,
+    ) -> Autosave {
         let this = Autosave {
             spec,
+            held,
             key: StoredValue::new(slot.0),
             dirty: StoredValue::new(false),
             quiet: StoredValue::new(false),
@@ -154,6 +197,7 @@ impl Autosave {
         };
         Effect::new(move |ran: Option<()>| {
             spec.track();
+            held.track();
             if ran.is_none() && !start_is_a_change {
                 return;
             }
@@ -194,7 +238,8 @@ impl Autosave {
         if self.dirty.try_get_value() == Some(true) {
             self.dirty.try_set_value(false);
             if let Some(key) = self.key.try_get_value() {
-                self.spec.try_with_untracked(|spec| save(&key, spec));
+                let held = self.held.try_get_untracked().unwrap_or_default();
+                self.spec.try_with_untracked(|spec| save(&key, spec, &held));
             }
         }
     }

@@ -63,9 +63,10 @@ pub fn TaskForm(
     // A saved draft that is still the blank form is no one's work: restored, it showed
     // every required field's error to a user who had typed nothing.
     let saved = (initial.is_none() || resume)
-        .then(|| draft::load(&slot.0))
+        .then(|| draft::load_with_held(&slot.0))
         .flatten()
-        .filter(|d| blank.with_value(|b| d != b));
+        .filter(|(d, held)| !held.is_empty() || blank.with_value(|b| d != b));
+    let (saved, held) = saved.map_or((None, Vec::new()), |(spec, held)| (Some(spec), held));
     // A restored draft is the user's own work: only a clone's spec counts as given.
     let origin = StoredValue::new(initial.clone().unwrap_or_else(|| blank.get_value()));
     let (start, restored) = match (saved, initial) {
@@ -82,7 +83,17 @@ pub fn TaskForm(
     // The draft follows every change, so a reload finds it. A restored draft is written
     // at once (this tab's, when it came from another's); a blank form or a clone's spec
     // only once the user changes it.
-    let autosave = draft::Autosave::follow(cx.spec, restored.get_untracked(), slot);
+    let autosave = draft::Autosave::follow(
+        cx.spec,
+        Signal::derive(move || cx.held_texts()),
+        restored.get_untracked(),
+        slot,
+    );
+    // The boxes that held text no number of their field hold it again, once they are in
+    // the page and have written the draft's numbers into themselves.
+    if !held.is_empty() {
+        set_timeout(move || cx.hold_again(&held), std::time::Duration::ZERO);
+    }
 
     // The failure itself, not its text: it is worded in the reader's language, and
     // again when they switch.

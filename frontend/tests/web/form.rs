@@ -1327,6 +1327,43 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
     assert!(saved.contains("after-over"), "{saved}");
 }
 
+/// A number box holding text that is no number of its field (`2.5` in Workers) keeps the
+/// draft's last number, as the form says; the saved draft keeps the text beside it, and
+/// coming back shows it again, said wrong, where it showed that last number with nothing
+/// said (explorer).
+#[wasm_bindgen_test]
+async fn a_reload_finds_a_boxs_text_that_was_no_number_as_it_was() {
+    let held_key = format!("{DRAFT_KEY}.held");
+    let first = mount(None, false).await;
+    first.type_in("basic.name_prefix", "held-text").await;
+    first.type_in("compute.workers", "2").await;
+    first.type_in("compute.workers", "2.5").await;
+    assert_eq!(first.codes_at("compute.workers"), ["value.invalid"]);
+    drop(first);
+    assert_eq!(
+        storage().get_item(&held_key).unwrap().as_deref(),
+        Some("compute.workers\t2.5\n")
+    );
+    let second = mount(None, true).await;
+    sleep(50).await;
+    let workers: HtmlInputElement = second.control("compute.workers").unchecked_into();
+    assert_eq!(workers.value(), "2.5");
+    assert_eq!(second.codes_at("compute.workers"), ["value.invalid"]);
+    assert!(second.submit_disabled());
+    let name: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
+    assert_eq!(name.value(), "held-text");
+    // Put right, the box holds nothing, and the saved draft keeps no text beside it.
+    second.type_in("compute.workers", "3").await;
+    assert!(second.codes_at("compute.workers").is_empty());
+    drop(second);
+    assert_eq!(storage().get_item(&held_key).unwrap(), None);
+    let third = mount(None, true).await;
+    sleep(50).await;
+    let workers: HtmlInputElement = third.control("compute.workers").unchecked_into();
+    assert_eq!(workers.value(), "3");
+    assert_eq!(third.submitted().await.compute.workers, 3);
+}
+
 /// A blank form nobody typed in leaves no draft, and a draft that is still the blank
 /// form is not restored: coming back showed every required field's error to a user who
 /// had typed nothing, as after a failed submit.
