@@ -617,67 +617,59 @@ fn findings_only_is_every_language_less_its_console_texts() {
     assert_eq!(SHIPPED[0].0, Lang::En, "English first: the fallback");
 }
 
+/// A packed catalog's lookup says what `tables` say, for every key of each language, and
+/// nothing for `misses`; Chinese's absent singulars fall back to nothing, not English's.
+#[cfg(test)]
+fn check_packed(
+    tables: &[(Lang, Catalog)],
+    template: fn(Lang, &str) -> Option<&'static str>,
+    misses: &[&str],
+) {
+    for (lang, messages) in tables {
+        for (key, text) in *messages {
+            assert_eq!(template(*lang, key), Some(*text), "{lang:?} {key}");
+        }
+    }
+    let singular = "unit.gpu_one";
+    assert!(template(Lang::En, singular).is_some());
+    assert_eq!(template(Lang::Zh, singular), None);
+    for key in misses {
+        for lang in [Lang::En, Lang::Zh] {
+            assert_eq!(template(lang, key), None, "{lang:?} {key:?}");
+        }
+    }
+}
+
 #[cfg(test)]
 #[test]
 fn the_packed_catalog_says_what_the_findings_tables_say() {
-    for (lang, messages) in FINDINGS_ONLY {
-        for (key, template) in *messages {
-            assert_eq!(
-                packed::template(*lang, key),
-                Some(*template),
-                "{lang:?} {key}"
-            );
-        }
-    }
-    // Chinese has no singular texts: they fall back to nothing, not to English's.
-    let singular = "unit.gpu_one";
-    assert!(packed::template(Lang::En, singular).is_some());
-    assert_eq!(packed::template(Lang::Zh, singular), None);
-    for key in [
+    let misses = [
         "",
         "a",
         "zzz",
         "field.basic.name.label",
         "env.name",
         "env.name.invalidx",
-    ] {
-        for lang in [Lang::En, Lang::Zh] {
-            assert_eq!(packed::template(lang, key), None, "{lang:?} {key:?}");
-        }
-    }
+    ];
+    check_packed(FINDINGS_ONLY, packed::template, &misses);
 }
 
 #[cfg(all(test, feature = "console-texts"))]
 #[test]
 fn the_packed_catalogs_say_what_the_language_tables_say() {
-    for (lang, messages) in LANGUAGES {
-        for (key, template) in *messages {
-            assert_eq!(
-                packed_all::template(*lang, key),
-                Some(*template),
-                "{lang:?} {key}"
-            );
-        }
-    }
-    // Chinese has no singular texts: they fall back to nothing, not to English's.
-    let singular = "unit.gpu_one";
-    assert!(packed_all::template(Lang::En, singular).is_some());
-    assert_eq!(packed_all::template(Lang::Zh, singular), None);
     let (first, last) = (en::MESSAGES[0].0, en::MESSAGES[en::MESSAGES.len() - 1].0);
-    for key in [
+    let (past_first, past_last) = (format!("{first}x"), format!("{last}x"));
+    let misses = [
         "",
         "a",
         "zzzz",
         "field.basic",
         "env.name",
         "env.name.invalidx",
-        &format!("{first}x"),
-        &format!("{last}x"),
-    ] {
-        for lang in [Lang::En, Lang::Zh] {
-            assert_eq!(packed_all::template(lang, key), None, "{lang:?} {key:?}");
-        }
-    }
+        &past_first,
+        &past_last,
+    ];
+    check_packed(LANGUAGES, packed_all::template, &misses);
 }
 
 /// Every language, for tests elsewhere in the crate.
