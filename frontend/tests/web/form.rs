@@ -114,6 +114,14 @@ impl Form {
             .unwrap_or_default()
     }
 
+    /// The words of the finding of `code` shown at the field `path`.
+    fn said_at(&self, path: &str, code: &str) -> String {
+        self.find(&format!("[data-path='{path}'][data-code='{code}']"))
+            .unwrap_or_else(|| panic!("no finding {code} shows at {path}"))
+            .text_content()
+            .unwrap_or_default()
+    }
+
     /// The control named by a field path.
     fn control(&self, path: &str) -> HtmlElement {
         self.find(&format!("[name='{path}']"))
@@ -670,10 +678,7 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     leptos::task::tick().await;
     assert_eq!(workers.value(), "50000000000");
     assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
-    let said = form
-        .find("[data-path='compute.workers'][data-code='value.invalid']")
-        .and_then(|f| f.text_content())
-        .unwrap_or_default();
+    let said = form.said_at("compute.workers", "value.invalid");
     assert!(
         said.ends_with("is too large for this field: 50000000000; enter a smaller number"),
         "{said}"
@@ -2734,10 +2739,7 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
         .unwrap_err()
         .issues()[0]
         .message(shared::Lang::En);
-    let said = form
-        .find("[data-path='compute.workers'][data-code='value.invalid']")
-        .and_then(|f| f.text_content())
-        .unwrap_or_default();
+    let said = form.said_at("compute.workers", "value.invalid");
     assert!(said.ends_with(&api), "{said} | {api}");
     assert_eq!(workers(&form.submitted().await), 10);
     // Emptied, the box says only that it is empty.
@@ -3118,11 +3120,7 @@ async fn a_threshold_past_the_largest_the_field_holds_is_too_large() {
         form.type_in(threshold, typed).await;
         assert_eq!(form.codes_at(threshold), ["value.invalid"], "{typed}");
         assert!(form.submit_disabled(), "{typed}");
-        let said = form
-            .find("[data-path='advanced.alerts[1].threshold'][data-code='value.invalid']")
-            .expect("the finding shows")
-            .text_content()
-            .unwrap_or_default();
+        let said = form.said_at("advanced.alerts[1].threshold", "value.invalid");
         assert!(
             said.ends_with(&api_says(typed)),
             "{typed}: {said} | {}",
@@ -3157,11 +3155,7 @@ async fn image_pull_retries_past_its_bounds_are_too_large_not_the_bound() {
         form.type_in(retries, typed).await;
         assert_eq!(form.codes_at(retries), ["value.invalid"], "{typed}");
         assert!(form.submit_disabled(), "{typed}");
-        let said = form
-            .find("[data-path='advanced.image_pull_retries'][data-code='value.invalid']")
-            .expect("the finding shows")
-            .text_content()
-            .unwrap_or_default();
+        let said = form.said_at("advanced.image_pull_retries", "value.invalid");
         // Below its bounds the API says what it found, not "too small".
         let words = if typed.starts_with('-') {
             "found the number -1e+20"
