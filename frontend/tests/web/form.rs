@@ -2765,7 +2765,11 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
             .find(&format!("[data-path='{retries}']"))
             .and_then(|f| f.text_content())
             .unwrap_or_default();
-        assert!(said.contains("between 1 and 100"), "{typed}: {said}");
+        // A whole number is said, or "between 1 and 100" would read as taking `1.5`.
+        assert!(
+            said.contains("a whole number between 1 and 100"),
+            "{typed}: {said}"
+        );
         assert!(!said.contains("0 or more"), "{typed}: {said}");
     }
     form.type_in(retries, "").await;
@@ -2775,6 +2779,19 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     assert_eq!(
         form.codes_at("compute.units_per_node"),
         ["compute.units_per_node.out_of_range"]
+    );
+    form.type_in("compute.units_per_node", "2.5").await;
+    assert_eq!(
+        form.codes_at("compute.units_per_node"),
+        ["compute.units_per_node.out_of_range"]
+    );
+    let said = form.said_at(
+        "compute.units_per_node",
+        "compute.units_per_node.out_of_range",
+    );
+    assert!(
+        said.contains("must be a whole number between 1 and"),
+        "{said}"
     );
     form.type_in("compute.units_per_node", "1").await;
 

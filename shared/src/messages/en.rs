@@ -23,7 +23,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.alerts.threshold.invalid",
-        "set a threshold of at least 1",
+        "set a threshold that is a whole number, at least 1",
     ),
     (
         "advanced.alerts.threshold.unused",
@@ -35,7 +35,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.fault_tolerance.max_retries.out_of_range",
-        "must be between 1 and 100",
+        "must be a whole number between 1 and 100",
     ),
     (
         "advanced.image_pull_retries.out_of_range",
@@ -51,7 +51,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.port.out_of_range",
-        "must be between 1 and 65535",
+        "must be a whole number between 1 and 65535",
     ),
     (
         "advanced.monitoring.port.ray",
@@ -232,11 +232,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.units_per_node.out_of_range",
-        "must be between 1 and {max}, the most {spec} takes per node",
+        "must be a whole number between 1 and {max}, the most {spec} takes per node",
     ),
     (
         "compute.units_per_node.out_of_range#no_max",
-        "must be at least 1",
+        "must be a whole number, at least 1",
     ),
     (
         "compute.units_per_node.out_of_range#one",
@@ -1071,7 +1071,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.debug.keep_secs.out_of_range",
-        "must be between 1 and 86400 seconds",
+        "must be a whole number of seconds between 1 and 86400",
     ),
     (
         "ray.runtime_env.alias",

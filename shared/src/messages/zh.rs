@@ -15,7 +15,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "advanced.alerts.target.url",
         "必须是 https:// 开头的 URL，最长 2048 个字符",
     ),
-    ("advanced.alerts.threshold.invalid", "请设置不小于 1 的阈值"),
+    (
+        "advanced.alerts.threshold.invalid",
+        "请设置不小于 1 的整数阈值",
+    ),
     (
         "advanced.alerts.threshold.unused",
         "该事件不需要阈值，设置的阈值不生效，请删除阈值",
@@ -26,7 +29,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.fault_tolerance.max_retries.out_of_range",
-        "必须在 1 到 100 之间",
+        "必须是 1 到 100 之间的整数",
     ),
     (
         "advanced.image_pull_retries.out_of_range",
@@ -42,7 +45,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.port.out_of_range",
-        "必须在 1 到 65535 之间",
+        "必须是 1 到 65535 之间的整数",
     ),
     (
         "advanced.monitoring.port.ray",
@@ -194,9 +197,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.units_per_node.out_of_range",
-        "必须在 1 到 {max} 之间（规格 {spec} 单节点最多 {max}）",
+        "必须是 1 到 {max} 之间的整数（规格 {spec} 单节点最多 {max}）",
     ),
-    ("compute.units_per_node.out_of_range#no_max", "必须不小于 1"),
+    (
+        "compute.units_per_node.out_of_range#no_max",
+        "必须是不小于 1 的整数",
+    ),
     (
         "compute.units_per_node.out_of_range#one",
         "必须为 1（规格 {spec} 单节点最多 1）",
@@ -901,7 +907,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.debug.keep_secs.out_of_range",
-        "必须在 1 到 86400 秒之间",
+        "必须是 1 到 86400 之间的整数（秒）",
     ),
     (
         "ray.runtime_env.alias",

@@ -1062,19 +1062,19 @@ mod tests {
             max: 0,
             spec: String::new(),
         };
-        assert_eq!(code.message(Lang::En), "must be at least 1");
-        assert_eq!(code.message(Lang::Zh), "必须不小于 1");
+        assert_eq!(code.message(Lang::En), "must be a whole number, at least 1");
+        assert_eq!(code.message(Lang::Zh), "必须是不小于 1 的整数");
         let code = IssueCode::UnitsOutOfRange {
             max: 8,
             spec: "a100-1g".into(),
         };
         assert_eq!(
             code.message(Lang::En),
-            "must be between 1 and 8, the most a100-1g takes per node"
+            "must be a whole number between 1 and 8, the most a100-1g takes per node"
         );
         assert_eq!(
             code.message(Lang::Zh),
-            "必须在 1 到 8 之间（规格 a100-1g 单节点最多 8）"
+            "必须是 1 到 8 之间的整数（规格 a100-1g 单节点最多 8）"
         );
         let code = IssueCode::EnvValuesTooLong {
             max_bytes: 262_144,
