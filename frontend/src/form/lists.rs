@@ -3,7 +3,7 @@
 //! changes, so typing in a row keeps the focus.
 
 use super::context::{FormCx, field_key};
-use super::field::{CheckField, Findings, GroupFindings, Lens, SelectField, TextField};
+use super::field::{CheckField, Control, Findings, GroupFindings, Lens, SelectField, TextField};
 use leptos::prelude::*;
 use shared::TaskSpec;
 use shared::task::{EnvVar, Mount, Tag};
@@ -247,14 +247,38 @@ pub fn EnvEditor() -> impl IntoView {
                 let row_attr = row.clone();
                 // A memo, so typing a value does not touch its control's type.
                 let hidden = cx.watch(move |s| s.environment.env.get(i).is_some_and(|v| v.hidden));
+                // A shown value of several lines (imported, cloned, restored) gets a box
+                // of several lines: a one-line box drops the line breaks, and the next
+                // keystroke saved the value joined (explorer). Kept while the value is
+                // shown, or deleting its last break would rebuild the box under the cursor.
+                let lines = {
+                    let kept = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                    cx.watch(move |s| {
+                        use std::sync::atomic::Ordering::Relaxed;
+                        let now = s.environment.env.get(i).is_some_and(|v| {
+                            !v.hidden && (kept.load(Relaxed) || v.value.contains('\n'))
+                        });
+                        kept.store(now, Relaxed);
+                        now
+                    })
+                };
+                let value = move || {
+                    let (path, lens) = (
+                        format!("{}[{i}].value", list.path),
+                        list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t),
+                    );
+                    if lines.get() {
+                        view! { <TextField path lens no_help=true control=Control::Area /> }.into_any()
+                    } else {
+                        view! { <TextField path lens no_help=true masked=hidden /> }.into_any()
+                    }
+                };
+                let start_over = move |ev| start_over_the_mask(ev, cx, i);
                 view! {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.name") no_help=true
                             lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
-                        <span class="value-box" on:beforeinput=start_over_the_mask>
-                            <TextField path=format!("{row}.value") no_help=true masked=hidden
-                                lens=list.text(cx, i, |v| v.value.clone(), |v, t| v.value = t) />
-                        </span>
+                        <span class="value-box" on:beforeinput=start_over>{value}</span>
                         <CheckField path=format!("{row}.hidden") no_help=true get=hidden
                             set=Callback::new(move |on| cx.spec.update(|s| {
                                 if let Some(v) = s.environment.env.get_mut(i) {
@@ -273,14 +297,22 @@ pub fn EnvEditor() -> impl IntoView {
 /// user's clone), the box is emptied, so the edit starts from nothing: typed or pasted
 /// text is the value, and a deletion leaves nothing. The box is a password box, and an
 /// edit left around the mask's stars (`******newtoken`) was saved unseen; guessing the
-/// typed part afterwards cut a secret's own stars.
-fn start_over_the_mask(ev: leptos::ev::InputEvent) {
+/// typed part afterwards cut a secret's own stars. So is the box of a hidden value of
+/// several lines (row `i`): a password box shows it without its line breaks, and an edit
+/// there would save the value joined, unseen.
+fn start_over_the_mask(ev: leptos::ev::InputEvent, cx: FormCx, i: usize) {
     use wasm_bindgen::JsCast;
     if let Some(input) = ev
         .target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
         && input.type_() == "password"
-        && input.value() == shared::task::HIDDEN_VALUE_MASK
+        && (input.value() == shared::task::HIDDEN_VALUE_MASK
+            || cx.spec.with_untracked(|s| {
+                s.environment
+                    .env
+                    .get(i)
+                    .is_some_and(|v| v.value.contains('\n'))
+            }))
     {
         input.set_value("");
     }

@@ -1284,6 +1284,58 @@ async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
     let _ = secret;
 }
 
+/// SPEC section 3 forbids only NUL in an env value. A value of several lines (a key, a
+/// certificate), imported or cloned, showed in a one-line box without its line breaks,
+/// and the next keystroke saved it joined (explorer: `line1line2line34`).
+#[wasm_bindgen_test]
+async fn an_env_value_of_several_lines_keeps_its_line_breaks() {
+    let spec = shared::demo::pytorch().with(|s| {
+        s.environment.env[0].value = "line1\nline2\nline3".into();
+        s.environment.env[0].hidden = false;
+    });
+    let form = mount(Some(spec), false).await;
+    let path = "environment.env[0].value";
+    let area = form
+        .control(path)
+        .dyn_into::<HtmlTextAreaElement>()
+        .expect("a box of several lines");
+    assert_eq!(area.value(), "line1\nline2\nline3");
+    form.type_in(path, "line1\nline2\nline3\n4").await;
+    assert_eq!(
+        form.submitted().await.environment.env[0].value,
+        "line1\nline2\nline3\n4"
+    );
+    // Its breaks deleted while the user is in it, the box stays: rebuilt, it would lose
+    // the caret.
+    form.type_in(path, "one line").await;
+    assert!(form.control(path).dyn_into::<HtmlTextAreaElement>().is_ok());
+    form.type_in(path, "line1\nline2").await;
+
+    // Hidden, it is a password box, which cannot show line breaks: an edit there starts
+    // from an empty box, as at the mask, rather than saving the value joined.
+    form.tick_box("environment.env[0].hidden", true).await;
+    let boxed: HtmlInputElement = form.control(path).unchecked_into();
+    assert_eq!(boxed.type_(), "password");
+    assert_eq!(
+        form.submitted().await.environment.env[0].value,
+        "line1\nline2"
+    );
+    let before =
+        js_sys::eval("new InputEvent('beforeinput', { bubbles: true, inputType: 'insertText' })")
+            .unwrap()
+            .unchecked_into::<web_sys::Event>();
+    boxed.dispatch_event(&before).unwrap();
+    boxed.set_value(&format!("{}new", boxed.value()));
+    boxed
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().await.environment.env[0].value, "new");
+    // Shown again, a value of one line is in a one-line box.
+    form.tick_box("environment.env[0].hidden", false).await;
+    assert!(form.control(path).dyn_ref::<HtmlInputElement>().is_some());
+}
+
 #[wasm_bindgen_test]
 async fn the_draft_is_saved_as_you_type_and_restored() {
     let first = mount(None, false).await;
