@@ -329,7 +329,10 @@ pub fn TaskListPage(
             }}
             <ErrorBanner error />
             <p class="list-status" aria-live="polite" data-testid="list-status">
-                {move || lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())])}
+                // No count until a page has come: "0 shown" beside a failed first load
+                // read as a list with nothing in it (explorer).
+                {move || (loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()))
+                    .then(|| lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())]))}
                 {move || updated.get().map(|at| {
                     let at = shared::record::Timestamp(at as i64);
                     format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_time(lang.get(), at))]))

@@ -33,7 +33,12 @@ pub fn NewTaskPage(
     // the top bar's Create task showed the clone's edits at `/new`, and wrote them there.
     provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
     let copy_of = clone.clone();
+    let cloning = clone.is_some();
+    // Bumped by "Try again": a clone asked while the server was down stayed refused
+    // after it was back, and only a reload found the task (explorer).
+    let attempt = RwSignal::new(0u32);
     let start = crate::components::load(move || {
+        attempt.track();
         let clone = clone.clone();
         async move {
             match clone {
@@ -41,6 +46,12 @@ pub fn NewTaskPage(
                 None => Ok(None),
             }
         }
+    });
+    // The failure stays on screen while it is asked again: the button says so meanwhile.
+    let trying = RwSignal::new(false);
+    Effect::new(move |_| {
+        start.track();
+        trying.set(false);
     });
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         nav.go(Route::Detail(view.task.id.to_string()));
@@ -55,7 +66,9 @@ pub fn NewTaskPage(
     };
     view! {
         {move || match start.get() {
-            None => view! { <p class="loading">{move || shared::messages::text(lang.get(), "ui.app.loading", &[])}</p> }.into_any(),
+            // The task's spec, not the catalog (which the console has): "Loading the catalog…"
+            // read as the console starting again.
+            None => view! { <p class="loading">{move || shared::messages::text(lang.get(), if cloning { "ui.form.clone_loading" } else { "ui.app.loading" }, &[])}</p> }.into_any(),
             Some(Ok(Some(initial))) => {
                 let session = session.clone();
                 view! {
@@ -73,6 +86,13 @@ pub fn NewTaskPage(
             Some(Err(err)) => view! {
                 <div class="banner error" role="alert" data-testid="clone-failed">
                     <span class="message">{move || err.localized(lang.get())}</span>
+                    <button type="button" data-testid="clone-again" disabled=move || trying.get()
+                        on:click=move |_| {
+                            trying.set(true);
+                            attempt.update(|a| *a += 1);
+                        }>
+                        {move || shared::messages::text(lang.get(), if trying.get() { "ui.form.clone_loading" } else { "ui.app.try_again" }, &[])}
+                    </button>
                     <Link to=Route::New { clone: None } test_id="clone-blank">
                         {crate::i18n::tr("ui.form.clone_failed.blank")}
                     </Link>

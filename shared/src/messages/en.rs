@@ -1478,6 +1478,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.choose", "Choose…"),
     ("ui.form.clone_afresh", "Start again from the task's spec"),
     ("ui.form.clone_failed.blank", "Open the create form instead"),
+    ("ui.form.clone_loading", "Loading the task to copy…"),
     (
         "ui.form.clone_restored",
         "Your unsent edits of this clone were restored.",

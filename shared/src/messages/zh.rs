@@ -1270,6 +1270,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.choose", "请选择…"),
     ("ui.form.clone_afresh", "从原任务的配置重新开始"),
     ("ui.form.clone_failed.blank", "改为打开新建表单"),
+    ("ui.form.clone_loading", "正在加载要复制的任务…"),
     ("ui.form.clone_restored", "已恢复您对此克隆未提交的修改。"),
     ("ui.form.copy_of", "复制自任务 {id}：提交后才会创建新任务。"),
     ("ui.form.count.errors", "{count} 个错误"),
