@@ -828,6 +828,9 @@ fn deleted_or(
 /// The id of the line that says why Stop is off while a stop is under way.
 const STOP_ASKED_ID: &str = "stop-asked";
 
+/// The id of the line that says why Delete is off until the task has ended.
+const DELETE_AFTER_END_ID: &str = "delete-after-end";
+
 /// Stop and delete (each after a confirmation), clone, resubmit, share, and the task's
 /// share links, each with its Revoke.
 #[component]
@@ -1158,9 +1161,11 @@ fn Actions(
                         on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Stop)) } node_ref=stop_button>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
-                    // Off without a word until the task ends, it read as broken (explorer).
+                    // Off without a word until the task ends, it read as broken (explorer);
+                    // said only in a title, the reason never reached a keyboard or a screen
+                    // reader, as a disabled button takes no focus.
                     <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get()
-                        title=move || (!finished()).then(|| lang.text("ui.detail.delete_after_end")) on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
+                        aria-describedby=move || (!finished()).then_some(DELETE_AFTER_END_ID) on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 })}
@@ -1181,6 +1186,9 @@ fn Actions(
             </div>
             {move || (owner && stopping.get()).then(|| view! {
                 <p class="help" id=STOP_ASKED_ID data-testid="stop-asked" role="status">{crate::i18n::tr("ui.detail.stop_asked")}</p>
+            })}
+            {move || (owner && !finished()).then(|| view! {
+                <p class="help" id=DELETE_AFTER_END_ID data-testid="delete-after-end">{crate::i18n::tr("ui.detail.delete_after_end")}</p>
             })}
             <p role="status" tabindex="-1" data-testid="stop-meanwhile">
                 {move || stopped_meanwhile.get().then(|| lang.text("ui.detail.stop_meanwhile"))}
@@ -1693,6 +1701,7 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
     let start_follow = move || {
         follow.set_value(None);
         asked.update_value(|a| *a += 1);
+        let mine = asked.get_value();
         ended.set(false);
         complete.set(false);
         broken.set(false);
@@ -1722,6 +1731,9 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 // megabytes held the page for a minute.
                 let more = reader.borrow_mut().push(&chunk);
                 if first {
+                    // The stream speaks: a failure said before (a follow or load while
+                    // the server was down) is over, as the page's own banner goes.
+                    error.set(None);
                     let (shown, left_out) = shown_end(more);
                     total.set(skipped.get().saturating_add(chunk.len()));
                     cut.set(left_out || skipped.get() > 0);
@@ -1752,6 +1764,9 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
             move |done| {
                 following.set(false);
                 if done {
+                    // Heard from the server, as a chunk is: a replica with no output
+                    // says nothing else.
+                    error.set(None);
                     ended.set(true);
                     complete.set(true);
                     return;
@@ -1760,8 +1775,17 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 // a pod's log the cluster cut short). Ask how the attempt is.
                 let followed = attempt.get_untracked().unwrap_or(attempts.get_untracked());
                 leptos::task::spawn_local(async move {
-                    match api::fetch_task(&id.get_value(), lang.get_untracked()).await {
+                    let answer = api::fetch_task(&id.get_value(), lang.get_untracked()).await;
+                    // A load or follow begun meanwhile says how the log is now, and
+                    // whether its failure still holds.
+                    if asked.try_get_value() != Some(mine) {
+                        return;
+                    }
+                    match answer {
                         Ok(now) => {
+                            // The server answered: a failure said before is over, and
+                            // what follows says how the log is.
+                            error.set(None);
                             let phase = now.task.phase;
                             let over = phase.is_finished()
                                 || now.task.attempts != followed

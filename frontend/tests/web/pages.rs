@@ -1850,6 +1850,45 @@ async fn a_clone_that_cannot_load_offers_the_create_form() {
     finish(handle, &host, &address);
 }
 
+/// A clone asked while the server was down offers to ask again: the page stayed refused
+/// once the server was back, and only a reload found the task (explorer).
+#[wasm_bindgen_test]
+async fn a_clone_that_could_not_load_is_asked_again() {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page("later-12345").await;
+    fail_fetch("later-12345");
+    until_found(&host, "the failure", "[data-testid='clone-failed']").await;
+    let again = find(&host, "[data-testid='clone-again']");
+    assert_eq!(again.text_content().unwrap(), "Try again");
+    again.click();
+    until("the request asked again", || {
+        held_fetches().iter().any(|u| u.contains("later-12345"))
+    })
+    .await;
+    // The failure stays while it is asked; the button says so and takes no second click.
+    assert!(
+        host.query_selector("[data-testid='clone-failed']")
+            .unwrap()
+            .is_some()
+    );
+    let again: web_sys::HtmlButtonElement =
+        find(&host, "[data-testid='clone-again']").unchecked_into();
+    assert!(again.disabled());
+    assert_eq!(again.text_content().unwrap(), "Loading the task to copy…");
+    answer_fetch("later-12345", &clone_source());
+    until("the cloned form", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='clone-failed']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone once edited keeps its edits under a key of its own: a reload of its address
 /// opens them, not the task's spec again over them (which lost them), and the user's
 /// unsent draft of `/new` stays as it was (editing a clone wrote over it, unasked).
@@ -1961,6 +2000,12 @@ async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
     until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, None));
     until("the first page", || rows() == 20).await;
+    assert!(
+        find(&host, "[data-testid='list-status']")
+            .text_content()
+            .unwrap()
+            .starts_with("20 shown")
+    );
     find(&host, ".chip[data-phase='failed']").click();
     until("the failed filter's request", || {
         held_fetches().iter().any(|u| u.contains("phase=failed"))
@@ -1975,6 +2020,11 @@ async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
             .is_none(),
         "nor a claim that there are no tasks"
     );
+    // Nor a count: "0 shown" beside the error read as an empty list (explorer).
+    let status = find(&host, "[data-testid='list-status']")
+        .text_content()
+        .unwrap();
+    assert!(!status.contains("shown"), "{status}");
     finish(handle, &host, &address);
 }
 
@@ -3122,6 +3172,84 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     finish(handle, &host, &address);
 }
 
+/// A follow that failed while the server was down says why in the log's panel; once the
+/// server is heard from again (the next attempt's stream speaks or ends, or answers how
+/// the task is after the stream broke), the failure is over and goes, as the page's own
+/// banner goes on recovery. It stayed beside "Following the log live…", then beside "The
+/// attempt has ended; the log is complete." Until then nothing says the server is back:
+/// the failure stays.
+#[wasm_bindgen_test]
+async fn a_follow_that_works_again_clears_the_failure_it_said() {
+    for heard in ["a chunk", "its end", "the task after a break"] {
+        let address = fresh_page();
+        let (host, handle) = mount_detail_page().await;
+        let failure = || {
+            host.query_selector(".logs [data-testid='error']")
+                .unwrap()
+                .is_some()
+        };
+        let state = || {
+            find(&host, "[data-testid='log-state']")
+                .text_content()
+                .unwrap()
+        };
+        fake_event_source();
+        // The server is down: the stream breaks, and how the task is cannot be asked.
+        find(&host, "[data-testid='log-follow']").click();
+        leptos::task::tick().await;
+        js_sys::eval("window.__source.onerror(new Event('error'))").unwrap();
+        until("the task asked after the stream", || {
+            held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+        })
+        .await;
+        fail_fetch("tasks/t1?");
+        until("the failure said", failure).await;
+        // The server is back, and the task on its next attempt, which is followed.
+        let mut retried = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+        retried.task.attempts = 2;
+        ask_for_the_task_again(&host).await;
+        answer_fetch("tasks/t1?", &serde_json::to_string(&retried).unwrap());
+        until("the next attempt followed", || {
+            state() == "正在实时跟踪日志…"
+        })
+        .await;
+        assert!(failure(), "nothing heard from the server yet");
+        match heard {
+            "a chunk" => {
+                js_sys::eval(
+                    "window.__source.onmessage(new MessageEvent('message', { data: 'step 1\\n' }))",
+                )
+                .unwrap();
+                leptos::task::tick().await;
+                assert_eq!(state(), "正在实时跟踪日志…");
+            }
+            // A replica with no output says nothing until its attempt's end.
+            "its end" => {
+                js_sys::eval("window.__source.on_end(new MessageEvent('end', { data: 'ended' }))")
+                    .unwrap();
+                leptos::task::tick().await;
+                assert_eq!(state(), "本次运行已结束，日志已完整。");
+            }
+            _ => {
+                js_sys::eval("window.__source.onerror(new Event('error'))").unwrap();
+                until("the task asked after the stream", || {
+                    held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+                })
+                .await;
+                answer_fetch("tasks/t1?", &serde_json::to_string(&retried).unwrap());
+                until("the break said", || {
+                    state() == "实时日志在本次运行结束前中断，请刷新查看其余内容。"
+                })
+                .await;
+            }
+        }
+        assert!(!failure(), "heard from the server: {heard}");
+        real_event_source();
+        back_to_english(&host).await;
+        finish(handle, &host, &address);
+    }
+}
+
 /// A followed log whose stream stops without its `end` event (a pod's log the cluster
 /// cut short) when its attempt has ended is not shown as complete: it is read whole.
 #[wasm_bindgen_test]
@@ -3770,14 +3898,71 @@ async fn the_stop_question_says_whether_the_task_ran() {
         until_found(&host, "the question", "#confirm-text").await;
         assert_eq!(all_text(&host, "#confirm-text"), [said]);
         // Delete, off until the task ends, says so (explorer: it read as broken).
-        assert_eq!(
-            find(&host, "[data-testid='action-delete']")
-                .get_attribute("title")
-                .as_deref(),
-            Some("Only a task that has ended can be deleted: stop it first.")
-        );
+        assert_delete_off_until_ended(&host);
         finish(handle, &host, &address);
     }
+}
+
+/// Delete is off until the task ends, and says why where Stop does: in a line below the
+/// actions that is the button's description. Only in its `title`, the reason never
+/// reached a keyboard (a disabled button takes no focus) or a screen reader.
+fn assert_delete_off_until_ended(host: &HtmlElement) {
+    let delete = find(host, "[data-testid='action-delete']");
+    assert!(
+        delete
+            .unchecked_ref::<web_sys::HtmlButtonElement>()
+            .disabled()
+    );
+    let line = find(host, "[data-testid='delete-after-end']");
+    assert_eq!(
+        line.text_content().as_deref(),
+        Some("Only a task that has ended can be deleted: stop it first.")
+    );
+    assert_eq!(
+        delete.get_attribute("aria-describedby"),
+        Some(line.id()),
+        "the reason is the button's description"
+    );
+}
+
+/// A running task's Delete says why it is off in words the keyboard and a screen reader
+/// reach, in the reader's language; once the task has ended, Delete is on, with nothing
+/// left to say.
+#[wasm_bindgen_test]
+async fn delete_says_why_it_is_off_in_its_description_until_the_task_ends() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the actions", "[data-testid='action-delete']").await;
+    assert_delete_off_until_ended(&host);
+    let line = || {
+        find(&host, "[data-testid='delete-after-end']")
+            .text_content()
+            .unwrap()
+    };
+    says_in_both(
+        &host,
+        line,
+        "Only a task that has ended can be deleted: stop it first.",
+        "只能删除已结束的任务：请先停止。",
+    )
+    .await;
+    // The page asked for the task again in each language: the English answer is the one
+    // it takes.
+    answer_refresh(&t1_in(TaskPhase::Succeeded)).await;
+    let delete = || find(&host, "[data-testid='action-delete']");
+    until("Delete on", || {
+        !delete()
+            .unchecked_ref::<web_sys::HtmlButtonElement>()
+            .disabled()
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='delete-after-end']")
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(delete().get_attribute("aria-describedby"), None);
+    finish(handle, &host, &address);
 }
 
 /// A stop being asked when the task's answer says it is being stopped (asked elsewhere)
@@ -3882,7 +4067,7 @@ fn an_ended_tasks_page_still_asks_now_and_then() {
 
 /// Puts a fake `EventSource` in the page: each one made is `window.__source`, with its
 /// `url`, `init` and `readyState` (open until closed); a test speaks through its
-/// `onmessage`.
+/// `onmessage`, and its named events through `on_<name>` (`on_end`).
 fn fake_event_source() {
     js_sys::eval(
         "window.__RealEventSource = window.__RealEventSource || window.EventSource;
@@ -3890,7 +4075,7 @@ fn fake_event_source() {
              constructor(url, init) {
                  this.url = url; this.init = init; this.readyState = 1; window.__source = this;
              }
-             addEventListener() {}
+             addEventListener(kind, f) { this['on_' + kind] = f; }
              close() { this.readyState = 2; }
          };",
     )
