@@ -602,6 +602,7 @@ pub struct LogFollow {
     _on_end: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
     _on_left_out: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    _on_open: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
 impl LogFollow {
@@ -668,6 +669,13 @@ impl LogFollow {
         self._on_left_out = Some(said);
     }
 
+    /// Calls `opened` when the server has answered the stream.
+    pub fn on_open(&mut self, opened: impl Fn() + 'static) {
+        let said = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| opened());
+        self.source.set_onopen(Some(said.as_ref().unchecked_ref()));
+        self._on_open = Some(said);
+    }
+
     fn open_at(
         base: &Base,
         path: &str,
@@ -715,6 +723,7 @@ impl LogFollow {
             _on_end: ended,
             _on_error: broken,
             _on_left_out: None,
+            _on_open: None,
         })
     }
 }

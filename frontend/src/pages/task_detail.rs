@@ -1816,6 +1816,9 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         match opened {
             Ok(mut stream) => {
                 stream.on_left_out(move |n| told.set(usize::try_from(n).unwrap_or(usize::MAX)));
+                // Answered, though a replica with no output sends nothing yet: a failure
+                // said before is over.
+                stream.on_open(move || error.set(None));
                 follow.set_value(Some(stream));
                 following.set(true);
             }

@@ -3180,7 +3180,12 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
 /// the failure stays.
 #[wasm_bindgen_test]
 async fn a_follow_that_works_again_clears_the_failure_it_said() {
-    for heard in ["a chunk", "its end", "the task after a break"] {
+    for heard in [
+        "its opening",
+        "a chunk",
+        "its end",
+        "the task after a break",
+    ] {
         let address = fresh_page();
         let (host, handle) = mount_detail_page().await;
         let failure = || {
@@ -3215,6 +3220,12 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
         .await;
         assert!(failure(), "nothing heard from the server yet");
         match heard {
+            // Answered, with nothing to say yet (a replica with no output).
+            "its opening" => {
+                js_sys::eval("window.__source.onopen(new Event('open'))").unwrap();
+                leptos::task::tick().await;
+                assert_eq!(state(), "正在实时跟踪日志…");
+            }
             "a chunk" => {
                 js_sys::eval(
                     "window.__source.onmessage(new MessageEvent('message', { data: 'step 1\\n' }))",
