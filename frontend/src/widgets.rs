@@ -93,29 +93,73 @@ fn unknown_option(name: &str) -> String {
 /// Marks an element that holds a mounted form.
 const MOUNTED: &str = "data-berth-form";
 
-/// A mounted form; `unmount()` takes it out of the page.
+/// A form in the page, until it is unmounted.
+struct Mounted {
+    number: u64,
+    element: web_sys::HtmlElement,
+    /// The element's `lang` before the form set its own, given back when it goes.
+    lang_before: Option<String>,
+    _view: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+}
+
+thread_local! {
+    /// The forms mounted and not yet unmounted. Held here, not by their handles: a portal
+    /// that kept no handle (`await mountTaskForm(…)` in a click handler) saw its form
+    /// vanish seconds later, while the user filled it in, when the browser collected the
+    /// handle (embedding test).
+    static MOUNTED_FORMS: std::cell::RefCell<Vec<Mounted>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    static HANDLES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Takes out of the page the mounted form `which` picks, if any: its element is then as
+/// it was before the mount.
+fn unmount_where(which: impl Fn(&Mounted) -> bool) {
+    let mounted =
+        MOUNTED_FORMS.with_borrow_mut(|all| all.iter().position(&which).map(|at| all.remove(at)));
+    // Dropped out of the borrow: a form's cleanup may run code that mounts.
+    let Some(mounted) = mounted else {
+        return;
+    };
+    let element = mounted.element.clone();
+    let lang_before = mounted.lang_before.clone();
+    drop(mounted);
+    let _ = element.remove_attribute(MOUNTED);
+    let _ = match lang_before {
+        Some(lang) => element.set_attribute("lang", &lang),
+        None => element.remove_attribute("lang"),
+    };
+}
+
+/// A mounted form; `unmount()` takes it out of the page. The form stays until then (or
+/// `unmountTaskForm(element)`), whether the handle is kept or not: freeing it (`free()`,
+/// or the browser collecting it) leaves the form as it is.
 #[wasm_bindgen]
 pub struct FormHandle {
-    handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
-    element: web_sys::HtmlElement,
+    number: u64,
 }
 
 #[wasm_bindgen]
 impl FormHandle {
     /// Takes the form out of its element.
     pub fn unmount(&mut self) {
-        if self.handle.take().is_some() {
-            let _ = self.element.remove_attribute(MOUNTED);
-        }
+        unmount_where(|m| m.number == self.number);
     }
 }
 
-/// A handle freed (`free()`, `using`, or collected) unmounts its form: the element is
-/// free for another then, and its mark goes with it.
-impl Drop for FormHandle {
-    fn drop(&mut self) {
-        self.unmount();
-    }
+/// Takes the form mounted in `element` out of it, for a portal that kept no handle.
+/// Nothing when the element holds none.
+///
+/// # Errors
+///
+/// `element` is not an element.
+#[wasm_bindgen(js_name = unmountTaskForm)]
+pub fn unmount_task_form(element: JsValue) -> Result<(), JsError> {
+    let element: web_sys::HtmlElement = element
+        .dyn_into()
+        .map_err(|_| JsError::new("unmountTaskForm: element: must be an element of the page"))?;
+    unmount_where(|m| m.element == element);
+    Ok(())
 }
 
 /// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
@@ -211,6 +255,7 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         ));
     }
     let _ = element.set_attribute(MOUNTED, "");
+    let lang_before = element.get_attribute("lang");
     // Each form on the page keeps its own draft, by its element's id.
     let slot = Some(element.id())
         .filter(|id| !id.is_empty())
@@ -251,8 +296,15 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         } = session.clone();
         view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts /> }.into_any()
     });
-    Ok(FormHandle {
-        handle: Some(handle),
-        element,
-    })
+    let number = HANDLES.get() + 1;
+    HANDLES.set(number);
+    MOUNTED_FORMS.with_borrow_mut(|all| {
+        all.push(Mounted {
+            number,
+            element,
+            lang_before,
+            _view: handle,
+        });
+    });
+    Ok(FormHandle { number })
 }

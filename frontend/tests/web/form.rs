@@ -2375,13 +2375,33 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     let again = mount_task_form(host.clone().into(), options(&json))
         .await
         .expect("mounts once the first is gone");
-    // A handle freed without unmount() unmounts too, and frees the element.
+    // A handle freed (a portal that kept none, collected by the browser) leaves its form
+    // in the page: it vanished while the user filled it in (embedding test).
     drop(again);
+    assert_eq!(host.query_selector_all("h1").unwrap().length(), 1);
+    assert!(host.has_attribute("data-berth-form"));
+    assert!(
+        mount_task_form(host.clone().into(), options(&json))
+            .await
+            .is_err(),
+        "still held"
+    );
+    // Without a handle, the element names the form to take out; the element is then as
+    // before the mount, its `lang` too.
+    frontend::widgets::unmount_task_form(host.clone().into()).expect("an element");
     assert_eq!(host.query_selector_all("h1").unwrap().length(), 0);
+    assert!(!host.has_attribute("data-berth-form"));
+    assert!(!host.has_attribute("lang"));
+    host.set_attribute("lang", "fr").unwrap();
     let mut last = mount_task_form(host.clone().into(), options(&json))
         .await
-        .expect("mounts once the handle is freed");
+        .expect("mounts once the first is gone");
+    // The form's own language while it is there.
+    assert!(host.get_attribute("lang").is_some_and(|l| l != "fr"));
     last.unmount();
+    assert_eq!(host.get_attribute("lang").as_deref(), Some("fr"));
+    // Nothing to take out: nothing happens.
+    frontend::widgets::unmount_task_form(host.clone().into()).expect("an element");
     host.remove();
 }
 
