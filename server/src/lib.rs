@@ -56,7 +56,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::health::router())
         .route("/metrics", axum::routing::get(metrics::scrape))
         .merge(api)
-        .fallback_service(console)
+        .fallback(move |request: axum::extract::Request| console_or_api(console.clone(), request))
         .layer(DefaultBodyLimit::max(state.config.body_limit))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -68,6 +68,26 @@ pub fn app(state: AppState) -> Router {
     match cors_origins.as_slice() {
         [] => app,
         origins => app.layer(cors(origins)),
+    }
+}
+
+/// The console's file or page for `request`; but an API path the router could not match
+/// for an empty segment (`//api/v1/catalog`, from a portal's `${base}/api/...` with a base
+/// that ends in `/`) is a 404 problem, as any unknown API path: it got the console's page
+/// with a 200, which a client then failed to read as JSON (embedding test).
+async fn console_or_api<S>(console: S, request: axum::extract::Request) -> axum::response::Response
+where
+    S: tower::Service<axum::extract::Request, Error = std::convert::Infallible>,
+    S::Response: axum::response::IntoResponse,
+{
+    use axum::response::IntoResponse;
+    use tower::ServiceExt;
+    if request.uri().path().split('/').find(|s| !s.is_empty()) == Some("api") {
+        return error::api_not_found(request).await.into_response();
+    }
+    match console.oneshot(request).await {
+        Ok(answer) => answer.into_response(),
+        Err(never) => match never {},
     }
 }
 

@@ -329,7 +329,16 @@ async fn a_query_value_that_does_not_read_names_its_parameter_and_what_it_takes(
 
 #[tokio::test]
 async fn an_unknown_api_path_is_a_404_problem_not_the_console() {
-    for path in ["/api/v1/nope", "/api/v2/catalog", "/api", "/api/"] {
+    // `//api/...` too, which no route matches for its empty segment (a portal's base
+    // ending in `/`): it was the console's page, with a 200.
+    for path in [
+        "/api/v1/nope",
+        "/api/v2/catalog",
+        "/api",
+        "/api/",
+        "//api/v1/catalog",
+        "///api/v1/examples",
+    ] {
         let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
         assert_eq!(body["code"], "route.not_found");
