@@ -67,8 +67,12 @@ impl Validator {
     /// # Errors
     ///
     /// A string when `spec` is neither a plain object nor a string, or `lang` is unknown.
-    pub fn check(&self, spec: &JsValue, lang: Option<String>) -> Result<JsValue, JsValue> {
-        let lang = lang_from_js(lang.as_deref())?;
+    pub fn check(
+        &self,
+        spec: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] lang: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let lang = lang_from_js(&lang)?;
         to_js(&self.check_text(&spec_text(spec)?).localized(lang))
     }
 
@@ -124,7 +128,7 @@ pub fn validate_task(
     catalog: JsValue,
     user: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "string")] lang: Option<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] lang: JsValue,
 ) -> Result<JsValue, JsValue> {
     Validator::new(&catalog, &user, &usage)?.check(&spec, lang)
 }
@@ -176,8 +180,22 @@ fn parse_lang(lang: Option<&str>) -> Result<Lang, String> {
     }
 }
 
-fn lang_from_js(lang: Option<&str>) -> Result<Lang, JsValue> {
-    parse_lang(lang).map_err(|e| JsValue::from_str(&e))
+/// As [`parse_lang`], for what JavaScript passed: a value that is no string is named as
+/// it was given (`5` read as `""`, and was refused as the empty tag).
+fn lang_from_js(lang: &JsValue) -> Result<Lang, JsValue> {
+    if lang.is_undefined() || lang.is_null() {
+        return Ok(Lang::En);
+    }
+    let Some(tag) = lang.as_string() else {
+        let given = js_sys::JSON::stringify(lang)
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_else(|| lang.js_typeof().as_string().unwrap_or_default());
+        return Err(JsValue::from_str(&format!(
+            "lang must be \"en\" or \"zh-CN\", not {given}"
+        )));
+    };
+    parse_lang(Some(&tag)).map_err(|e| JsValue::from_str(&e))
 }
 
 /// The spec's JSON text: a string is taken as that text already, which spares the

@@ -56,7 +56,7 @@ fn every_corpus_case_gives_exactly_its_findings_from_text_and_from_an_object() {
             ("text", JsValue::from_str(&text)),
             ("object", js(&case.spec)),
         ] {
-            let answer = rust(&validator.check(&spec, None).unwrap());
+            let answer = rust(&validator.check(&spec, JsValue::UNDEFINED).unwrap());
             let got = findings(&answer);
             if got != case.findings {
                 failures.push(format!(
@@ -87,7 +87,7 @@ fn an_answer_is_the_crates_localized_check_in_either_language() {
         );
         for (tag, lang) in [("en", shared::Lang::En), ("zh-CN", shared::Lang::Zh)] {
             let answer = validator
-                .check(&JsValue::from_str(&text), Some(tag.to_owned()))
+                .check(&JsValue::from_str(&text), JsValue::from_str(tag))
                 .unwrap();
             let expected = serde_json::to_value(check.clone().localized(lang)).unwrap();
             assert_eq!(rust(&answer), expected, "{} in {tag}", case.name);
@@ -99,14 +99,33 @@ fn an_answer_is_the_crates_localized_check_in_either_language() {
 fn messages_follow_the_language_asked_for() {
     let validator = demo_validator();
     let spec = JsValue::from_str(r#"{"compute": {"workers": "two"}}"#);
-    let zh = rust(&validator.check(&spec, Some("zh-CN".into())).unwrap());
+    let zh = rust(&validator.check(&spec, JsValue::from_str("zh-CN")).unwrap());
     assert_eq!(
         zh["issues"][0]["message"],
         "格式不正确：应为非负整数，实际为文本 \"two\""
     );
     assert_eq!(zh["plan"], serde_json::Value::Null);
-    let err = validator.check(&spec, Some("fr".into())).unwrap_err();
+    let err = validator.check(&spec, JsValue::from_str("fr")).unwrap_err();
     assert!(err.as_string().unwrap().contains("\"fr\""), "{err:?}");
+    // A lang that is no string is named as given: `5` was said to be `""`.
+    for (given, named) in [
+        (JsValue::from_f64(5.0), "not 5"),
+        (JsValue::TRUE, "not true"),
+    ] {
+        let err = validator.check(&spec, given).unwrap_err();
+        assert_eq!(
+            err.as_string().unwrap(),
+            format!("lang must be \"en\" or \"zh-CN\", {named}")
+        );
+    }
+    // `null` is no lang asked, as `undefined` is: English.
+    let en = rust(&validator.check(&spec, JsValue::NULL).unwrap());
+    assert!(
+        en["issues"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("is not valid")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -130,17 +149,20 @@ fn set_usage_moves_the_plan_and_nothing_else() {
         )
         .unwrap()
     };
-    let idle = rust(&validator.check(&spec, None).unwrap());
+    let idle = rust(&validator.check(&spec, JsValue::UNDEFINED).unwrap());
     assert_eq!(idle, expected(&shared::Usage::new()));
     validator.set_usage(&js(&shared::demo::usage())).unwrap();
-    let busy = rust(&validator.check(&spec, None).unwrap());
+    let busy = rust(&validator.check(&spec, JsValue::UNDEFINED).unwrap());
     assert_eq!(busy, expected(&shared::demo::usage()));
     assert_ne!(idle["plan"], busy["plan"]);
 
     // A usage it cannot read is refused and the one before stays.
     let err = validator.set_usage(&JsValue::from_str("busy")).unwrap_err();
     assert!(err.as_string().unwrap().contains("usage"), "{err:?}");
-    assert_eq!(rust(&validator.check(&spec, None).unwrap()), busy);
+    assert_eq!(
+        rust(&validator.check(&spec, JsValue::UNDEFINED).unwrap()),
+        busy
+    );
 }
 
 #[wasm_bindgen_test]
@@ -153,10 +175,12 @@ fn the_one_shot_calls_answer_as_a_validator_does() {
         js(&shared::demo::catalog()),
         js(&shared::demo::user()),
         js(&shared::demo::usage()),
-        Some("zh-CN".into()),
+        JsValue::from_str("zh-CN"),
     )
     .unwrap();
-    let kept = validator.check(&js(&spec), Some("zh-CN".into())).unwrap();
+    let kept = validator
+        .check(&js(&spec), JsValue::from_str("zh-CN"))
+        .unwrap();
     assert_eq!(rust(&once), rust(&kept));
     assert_eq!(
         rust(&once)["issues"][0]["code"],
@@ -234,10 +258,12 @@ fn what_is_not_a_plain_object_is_refused_with_its_name() {
 
     let validator = demo_validator();
     let err = validator
-        .check(&js_sys::Array::new().into(), None)
+        .check(&js_sys::Array::new().into(), JsValue::UNDEFINED)
         .unwrap_err();
     assert!(err.as_string().unwrap().contains("spec"), "{err:?}");
-    let err = validator.check(&JsValue::from_f64(3.0), None).unwrap_err();
+    let err = validator
+        .check(&JsValue::from_f64(3.0), JsValue::UNDEFINED)
+        .unwrap_err();
     assert!(err.as_string().unwrap().contains("spec"), "{err:?}");
 }
 
@@ -262,7 +288,7 @@ fn runtime_envs_read_through_the_reader_a_portal_hands_over() {
         "throw new Error('the YAML module failed to load')",
     ));
     let mut spec: serde_json::Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
-    let answer = rust(&validator.check(&js(&spec), None).unwrap());
+    let answer = rust(&validator.check(&js(&spec), JsValue::UNDEFINED).unwrap());
     assert_eq!(
         findings(&answer),
         [(
@@ -278,13 +304,17 @@ fn runtime_envs_read_through_the_reader_a_portal_hands_over() {
     for case in corpus() {
         if case.spec["ray"]["runtime_env"].is_string() {
             cases += 1;
-            let answer = rust(&validator.check(&js(&case.spec), None).unwrap());
+            let answer = rust(
+                &validator
+                    .check(&js(&case.spec), JsValue::UNDEFINED)
+                    .unwrap(),
+            );
             assert_eq!(findings(&answer), case.findings, "{}", case.name);
         }
     }
     assert!(cases >= 10, "only {cases} corpus cases have a runtime env");
     spec["ray"]["runtime_env"] = "env_vars:\n  1BAD: x\n".into();
-    let answer = rust(&validator.check(&js(&spec), None).unwrap());
+    let answer = rust(&validator.check(&js(&spec), JsValue::UNDEFINED).unwrap());
     assert_eq!(
         findings(&answer),
         [(
