@@ -236,5 +236,41 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     screenshot(&client, "embed-other-site-submitted").await;
+
+    // Submitted again unchanged, the spec carries the same key and the server answers
+    // with the same task: the form says it was made before, and onSubmit, called once a
+    // task, is not called again (a portal counting submissions counted it at each press).
+    client
+        .execute(
+            "document.getElementById('submitted').textContent = '';",
+            vec![],
+        )
+        .await
+        .expect("the script runs");
+    find(&client, "#task-form [data-testid='submit']:not([disabled])")
+        .await
+        .click()
+        .await
+        .expect("the form submits again");
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let said = find(&client, "#task-form [data-testid='form-submitted']")
+            .await
+            .text()
+            .await
+            .unwrap_or_default();
+        if said.starts_with("Already submitted") {
+            assert!(said.contains(&id), "{said}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the form says {said}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let called = find(&client, "[data-testid='submitted']")
+        .await
+        .text()
+        .await
+        .unwrap_or_default();
+    assert_eq!(called, "", "onSubmit called again");
     client.close().await.expect("the session closes");
 }

@@ -1857,6 +1857,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.start_over_yes", "Clear the form"),
     ("ui.form.submit", "Submit"),
     ("ui.form.submitted", "Submitted: task {id} was created."),
+    (
+        "ui.form.submitted#again",
+        "Already submitted: task {id} was created from this spec; change the spec to create another.",
+    ),
     ("ui.form.submitting", "Submitting…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
     ("ui.form.summary.after_place", ": "),

@@ -1578,6 +1578,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.start_over_yes", "清空表单"),
     ("ui.form.submit", "新建"),
     ("ui.form.submitted", "已提交，任务 {id} 已创建。"),
+    (
+        "ui.form.submitted#again",
+        "已提交过：任务 {id} 已按此配置创建；修改配置后才会创建新任务。",
+    ),
     ("ui.form.submitting", "正在提交…"),
     ("ui.form.summary", "{errors} · {warnings} · {hints}"),
     ("ui.form.summary.after_place", "："),
