@@ -106,6 +106,9 @@ struct Holder {
     number: u32,
     token: u64,
     form: Option<web_sys::Element>,
+    /// Its form was in the page when placed: mounted into an element not yet in the
+    /// page (a framework that mounts before it attaches), it is not "gone" while out.
+    placed_in_page: bool,
 }
 
 thread_local! {
@@ -120,13 +123,14 @@ impl Ids {
     /// cleaned up. A form whose element has left the page without its owner being
     /// cleaned up (a test that stopped midway) holds none; its cleanup, if it ever runs,
     /// frees only its own entry, by its token, not the number another form took since.
+    /// A form mounted into an element not yet in the page holds its number while out.
     fn take() -> Ids {
         let token = TOKENS.with(|t| {
             t.set(t.get() + 1);
             t.get()
         });
         let number = FORMS.with_borrow_mut(|held| {
-            held.retain(|h| h.form.as_ref().is_none_or(|f| f.is_connected()));
+            held.retain(|h| !h.placed_in_page || h.form.as_ref().is_none_or(|f| f.is_connected()));
             let number = (0..)
                 .find(|n| held.iter().all(|h| h.number != *n))
                 .unwrap_or_default();
@@ -134,6 +138,7 @@ impl Ids {
                 number,
                 token,
                 form: None,
+                placed_in_page: false,
             });
             number
         });
@@ -145,6 +150,7 @@ impl Ids {
     pub fn placed(self, form: web_sys::Element) {
         FORMS.with_borrow_mut(|held| {
             if let Some(entry) = held.iter_mut().find(|h| h.token == self.token) {
+                entry.placed_in_page = form.is_connected();
                 entry.form = Some(form);
             }
         });

@@ -4270,6 +4270,19 @@ async fn two_embedded_forms_name_their_own_elements() {
     };
     assert_eq!(lang, expected, "{title}");
     assert_eq!(a.get_attribute("lang").as_deref(), Some("en"));
+    // A form mounted into an element not yet in the page (a framework that attaches
+    // after it mounts) keeps its number while out: a form mounted meanwhile took it, and
+    // the two shared 96 ids once it was attached (embedding test).
+    let document = web_sys::window().unwrap().document().unwrap();
+    let c: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    let options = format!(r#"{{"catalog": {catalog}, "locale": "en"}}"#);
+    let mut form_c = mount_task_form(c.clone().into(), js_sys::JSON::parse(&options).unwrap())
+        .await
+        .expect("mounts");
+    leptos::task::tick().await;
+    let (d, mut form_d) = mount("en").await;
+    document.body().unwrap().append_child(&c).unwrap();
+    leptos::task::tick().await;
     // Every id once in the page.
     let ids: Vec<String> = all_elements(
         &web_sys::window()
@@ -4291,7 +4304,7 @@ async fn two_embedded_forms_name_their_own_elements() {
     twice.dedup();
     assert!(twice.is_empty(), "ids given twice: {twice:?}");
     // Each reference of a form is to an element of that form.
-    for host in [&a, &b] {
+    for host in [&a, &b, &c, &d] {
         for attribute in ["for", "aria-describedby", "aria-labelledby", "list"] {
             for element in all_elements(host, &format!("[{attribute}]")) {
                 for id in element
@@ -4324,9 +4337,10 @@ async fn two_embedded_forms_name_their_own_elements() {
         focused.get_attribute("name").as_deref(),
         Some("basic.name_prefix")
     );
-    form_a.unmount();
-    form_b.unmount();
-    for host in [a, b] {
+    for form in [&mut form_a, &mut form_b, &mut form_c, &mut form_d] {
+        form.unmount();
+    }
+    for host in [a, b, c, d] {
         host.remove();
     }
     release_fetches();
