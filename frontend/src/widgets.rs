@@ -72,8 +72,16 @@ impl Options {
                 // JSON drops functions: an `onSubmit` that came through is not one.
                 ("onSubmit", _) => return Err("onSubmit must be a function".to_owned()),
                 ("catalog", catalog) => {
+                    // The validator package's `catalog` is this answer's field of that
+                    // name: passed here, it was refused with no word of the mix-up.
+                    let hint = if catalog.get("regions").is_some() && catalog.get("user").is_none()
+                    {
+                        "; it is the whole answer of GET /api/v1/catalog (user, catalog, usage, …), not its `catalog`"
+                    } else {
+                        ""
+                    };
                     let catalog = shared::read::from_json(&catalog.to_string())
-                        .map_err(|e| format!("catalog: {e}"))?;
+                        .map_err(|e| format!("catalog: {e}{hint}"))?;
                     options.catalog = Some(catalog);
                 }
                 _ => return Err(unknown_option(&name)),
@@ -183,6 +191,13 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
             "mountTaskForm: element: must be an element of the page, not {what}"
         ))
     })?;
+    // HTML has no form in a form: the browser would drop the inner `<form>` and this
+    // form's submit would send the outer one (embedding test: in another form's fieldset).
+    if element.closest("form").ok().flatten().is_some() {
+        return Err(JsError::new(
+            "mountTaskForm: element: it is inside a <form>, which cannot hold another; mount the form outside it",
+        ));
+    }
     // A second form in one element would stand below the first, both live.
     if element.has_attribute(MOUNTED) {
         return Err(JsError::new(

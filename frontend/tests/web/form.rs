@@ -2317,6 +2317,21 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
             "{json}"
         );
     }
+    // The validator package's `catalog` (the answer's field) for the whole answer: the
+    // mix-up is said.
+    let field = serde_json::to_string(&shared::demo::catalog()).unwrap();
+    let err = mount_task_form(
+        host.clone().into(),
+        options(&format!(r#"{{"catalog": {field}}}"#)),
+    )
+    .await
+    .err()
+    .expect("refused");
+    assert!(
+        refusal(err).ends_with(
+            "; it is the whole answer of GET /api/v1/catalog (user, catalog, usage, …), not its `catalog`"
+        )
+    );
     // `onSubmit` is a function; JSON drops functions, so one that is not is named.
     let not_a_function = js_sys::JSON::parse(r#"{"onSubmit": "x"}"#).unwrap();
     let err = mount_task_form(host.clone().into(), not_a_function)
@@ -2357,6 +2372,30 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
             format!("mountTaskForm: element: must be an element of the page, not {what}")
         );
     }
+    // Nor inside another form: HTML has no form in a form.
+    let outer = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("form")
+        .unwrap();
+    let inner = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("div")
+        .unwrap();
+    outer.append_child(&inner).unwrap();
+    host.append_child(&outer).unwrap();
+    let err = mount_task_form(inner.into(), options("{}"))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(
+        refusal(err),
+        "mountTaskForm: element: it is inside a <form>, which cannot hold another; mount the form outside it"
+    );
+    outer.remove();
     // One form an element: a second mount is refused until the first is unmounted.
     let json = format!(r#"{{"catalog": {catalog}}}"#);
     let mut first = mount_task_form(host.clone().into(), options(&json))
