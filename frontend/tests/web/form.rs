@@ -2416,7 +2416,10 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         .expect("mounts once the first is gone");
     // A handle freed (a portal that kept none, collected by the browser) leaves its form
     // in the page: it vanished while the user filled it in (embedding test).
-    drop(again);
+    {
+        // Freed, as `free()` or the browser's collection frees it.
+        let _freed = again;
+    }
     assert_eq!(host.query_selector_all("h1").unwrap().length(), 1);
     assert!(host.has_attribute("data-berth-form"));
     assert!(
