@@ -1165,7 +1165,7 @@ fn Actions(
                     // said only in a title, the reason never reached a keyboard or a screen
                     // reader, as a disabled button takes no focus.
                     <button type="button" data-testid="action-delete" disabled=move || !finished() || busy.get()
-                        aria-describedby=move || (!finished()).then_some(DELETE_AFTER_END_ID) on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
+                        aria-describedby=move || (!finished()).then_some(if stopping.get() { STOP_ASKED_ID } else { DELETE_AFTER_END_ID }) on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Delete)) } node_ref=delete_button>
                         {crate::i18n::tr("ui.detail.delete")}
                     </button>
                 })}
@@ -1187,7 +1187,9 @@ fn Actions(
             {move || (owner && stopping.get()).then(|| view! {
                 <p class="help" id=STOP_ASKED_ID data-testid="stop-asked" role="status">{crate::i18n::tr("ui.detail.stop_asked")}</p>
             })}
-            {move || (owner && !finished()).then(|| view! {
+            // Not while a stop is under way: "stop it first" would ask for what was done,
+            // and the stop's own line says why the task has not ended yet.
+            {move || (owner && !finished() && !stopping.get()).then(|| view! {
                 <p class="help" id=DELETE_AFTER_END_ID data-testid="delete-after-end">{crate::i18n::tr("ui.detail.delete_after_end")}</p>
             })}
             <p role="status" tabindex="-1" data-testid="stop-meanwhile">

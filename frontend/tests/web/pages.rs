@@ -3687,6 +3687,14 @@ fn assert_stop_off_because_asked(host: &HtmlElement, why: &str) {
         Some(line.id()),
         "the reason is the button's description"
     );
+    // Delete waits for the same end: not "stop it first", which was done.
+    let delete = find(host, "[data-testid='action-delete']");
+    assert_eq!(delete.get_attribute("aria-describedby"), Some(line.id()));
+    assert!(
+        host.query_selector("[data-testid='delete-after-end']")
+            .unwrap()
+            .is_none()
+    );
 }
 
 /// A running task whose stop was confirmed here runs on until its replicas have ended
