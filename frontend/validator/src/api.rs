@@ -175,27 +175,32 @@ pub fn use_runtime_env_reader_js(
 fn parse_lang(lang: Option<&str>) -> Result<Lang, String> {
     match lang {
         None => Ok(Lang::En),
-        Some(tag) => Lang::from_tag(tag)
-            .ok_or_else(|| format!("lang must be \"en\" or \"zh-CN\", not \"{tag}\"")),
+        Some(tag) => Lang::from_tag(tag).ok_or_else(|| lang_refused(&format!("\"{tag}\""))),
     }
 }
 
-/// As [`parse_lang`], for what JavaScript passed: a value that is no string is named as
-/// it was given (`5` read as `""`, and was refused as the empty tag).
+fn lang_refused(given: &str) -> String {
+    format!("lang must be \"en\" or \"zh-CN\", not {given}")
+}
+
+/// As [`parse_lang`], for what JavaScript passed. A number or a boolean is named as
+/// given (`5` read as `""`, and was refused as the empty tag); anything else by its kind
+/// only: a spec passed for the lang would have put its hidden values in the error.
 fn lang_from_js(lang: &JsValue) -> Result<Lang, JsValue> {
+    use wasm_bindgen::JsCast;
     if lang.is_undefined() || lang.is_null() {
-        return Ok(Lang::En);
+        return parse_lang(None).map_err(JsValue::from);
     }
     let Some(tag) = lang.as_string() else {
-        let given = js_sys::JSON::stringify(lang)
-            .ok()
-            .and_then(|t| t.as_string())
-            .unwrap_or_else(|| lang.js_typeof().as_string().unwrap_or_default());
-        return Err(JsValue::from_str(&format!(
-            "lang must be \"en\" or \"zh-CN\", not {given}"
-        )));
+        let kind = lang.js_typeof().as_string().unwrap_or_default();
+        let given = if kind == "number" || kind == "boolean" {
+            String::from(lang.unchecked_ref::<js_sys::Object>().to_string())
+        } else {
+            format!("a value of type {kind}")
+        };
+        return Err(JsValue::from(lang_refused(&given)));
     };
-    parse_lang(Some(&tag)).map_err(|e| JsValue::from_str(&e))
+    parse_lang(Some(&tag)).map_err(JsValue::from)
 }
 
 /// The spec's JSON text: a string is taken as that text already, which spares the

@@ -108,9 +108,14 @@ fn messages_follow_the_language_asked_for() {
     let err = validator.check(&spec, JsValue::from_str("fr")).unwrap_err();
     assert!(err.as_string().unwrap().contains("\"fr\""), "{err:?}");
     // A lang that is no string is named as given: `5` was said to be `""`.
+    // Anything else by its kind only: a spec passed for the lang put its hidden values
+    // in the error.
+    let secret = js(&shared::demo::pytorch());
     for (given, named) in [
         (JsValue::from_f64(5.0), "not 5"),
+        (JsValue::from_f64(f64::NAN), "not NaN"),
         (JsValue::TRUE, "not true"),
+        (secret, "not a value of type object"),
     ] {
         let err = validator.check(&spec, given).unwrap_err();
         assert_eq!(
