@@ -249,14 +249,19 @@ pub fn EnvEditor() -> impl IntoView {
                 let hidden = cx.watch(move |s| s.environment.env.get(i).is_some_and(|v| v.hidden));
                 // A shown value of several lines (imported, cloned, restored) gets a box
                 // of several lines: a one-line box drops the line breaks, and the next
-                // keystroke saved the value joined (explorer). Kept while the value is
-                // shown, or deleting its last break would rebuild the box under the cursor.
+                // keystroke saved the value joined (explorer). Kept while the user is in
+                // it, or deleting its last break would rebuild the box under the cursor;
+                // a value of one line put there otherwise (an import) gets a one-line box,
+                // where Enter adds no break to a token.
                 let lines = {
                     let kept = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                    let id = cx.control_id(&format!("{row}.value"));
                     cx.watch(move |s| {
                         use std::sync::atomic::Ordering::Relaxed;
                         let now = s.environment.env.get(i).is_some_and(|v| {
-                            !v.hidden && (kept.load(Relaxed) || v.value.contains('\n'))
+                            !v.hidden
+                                && (v.value.contains('\n')
+                                    || (kept.load(Relaxed) && focused(&id)))
                         });
                         kept.store(now, Relaxed);
                         now
@@ -291,6 +296,11 @@ pub fn EnvEditor() -> impl IntoView {
             }).collect_view()}
         </ListShell>
     }
+}
+
+/// Whether the element `id` has the focus.
+fn focused(id: &str) -> bool {
+    document().active_element().is_some_and(|e| e.id() == id)
 }
 
 /// Before an edit of a hidden value's box that shows the mask (a restored draft, another

@@ -1289,17 +1289,20 @@ async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
 /// and the next keystroke saved it joined (explorer: `line1line2line34`).
 #[wasm_bindgen_test]
 async fn an_env_value_of_several_lines_keeps_its_line_breaks() {
-    let spec = shared::demo::pytorch().with(|s| {
-        s.environment.env[0].value = "line1\nline2\nline3".into();
-        s.environment.env[0].hidden = false;
-    });
-    let form = mount(Some(spec), false).await;
+    let with_value = |value: &str, hidden: bool| {
+        shared::demo::pytorch().with(|s| {
+            s.environment.env[0].value = value.into();
+            s.environment.env[0].hidden = hidden;
+        })
+    };
+    let form = mount(Some(with_value("line1\nline2\nline3", false)), false).await;
     let path = "environment.env[0].value";
     let area = form
         .control(path)
         .dyn_into::<HtmlTextAreaElement>()
         .expect("a box of several lines");
     assert_eq!(area.value(), "line1\nline2\nline3");
+    area.focus().unwrap();
     form.type_in(path, "line1\nline2\nline3\n4").await;
     assert_eq!(
         form.submitted().await.environment.env[0].value,
@@ -1309,11 +1312,16 @@ async fn an_env_value_of_several_lines_keeps_its_line_breaks() {
     // the caret.
     form.type_in(path, "one line").await;
     assert!(form.control(path).dyn_into::<HtmlTextAreaElement>().is_ok());
-    form.type_in(path, "line1\nline2").await;
+    // A value of one line put there while the user is elsewhere gets a one-line box:
+    // Enter in a box of several lines would add a break to a token.
+    form.control("basic.name_prefix").focus().unwrap();
+    form.type_in(path, "token").await;
+    assert!(form.control(path).dyn_ref::<HtmlInputElement>().is_some());
+    drop(form);
 
     // Hidden, it is a password box, which cannot show line breaks: an edit there starts
     // from an empty box, as at the mask, rather than saving the value joined.
-    form.tick_box("environment.env[0].hidden", true).await;
+    let form = mount(Some(with_value("line1\nline2", true)), false).await;
     let boxed: HtmlInputElement = form.control(path).unchecked_into();
     assert_eq!(boxed.type_(), "password");
     assert_eq!(
@@ -1331,9 +1339,14 @@ async fn an_env_value_of_several_lines_keeps_its_line_breaks() {
         .unwrap();
     leptos::task::tick().await;
     assert_eq!(form.submitted().await.environment.env[0].value, "new");
-    // Shown again, a value of one line is in a one-line box.
+    // Shown, a value of one line is in a one-line box.
     form.tick_box("environment.env[0].hidden", false).await;
     assert!(form.control(path).dyn_ref::<HtmlInputElement>().is_some());
+    // And a value of several lines shown again gets its box of several lines.
+    drop(form);
+    let form = mount(Some(with_value("a\nb", true)), false).await;
+    form.tick_box("environment.env[0].hidden", false).await;
+    assert!(form.control(path).dyn_into::<HtmlTextAreaElement>().is_ok());
 }
 
 #[wasm_bindgen_test]
