@@ -76,7 +76,8 @@ pub fn TaskForm(
     };
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
-    let refresh_usage = follow_usage(usage);
+    let form_ref = NodeRef::<leptos::html::Form>::new();
+    let refresh_usage = follow_usage(usage, form_ref);
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
@@ -103,7 +104,6 @@ pub fn TaskForm(
     // is always the latest request's.
     let submitting = RwSignal::new(false);
     // Focus moved after an answer stays in this form: a portal may hold two.
-    let form_ref = NodeRef::<leptos::html::Form>::new();
     // `try_`: the answer may come after the form is gone (the user moved on).
     let this_form = move || form_ref.try_get_untracked().flatten().map(Into::into);
     // The created task's name, said until the draft changes: a form mounted in a portal
@@ -314,10 +314,19 @@ pub const USAGE_REFRESH: std::time::Duration = std::time::Duration::from_secs(30
 /// again at submit).
 ///
 /// Returns the ask, for a refusal that may be about quota spent since.
-fn follow_usage(usage: RwSignal<Usage>) -> impl Fn() + Copy + 'static {
+fn follow_usage(
+    usage: RwSignal<Usage>,
+    form: NodeRef<leptos::html::Form>,
+) -> impl Fn() + Copy + 'static {
     let base = StoredValue::new(api::Base::here());
     let refresh = move || {
-        if document().hidden() {
+        // Nor while the form is out of the page: a portal's form lives until it is
+        // unmounted, and one whose element was dropped without would ask every 30 s.
+        let out = form
+            .try_get_untracked()
+            .flatten()
+            .is_some_and(|f| !f.is_connected());
+        if document().hidden() || out {
             return;
         }
         let Some(base) = base.try_get_value() else {
