@@ -107,7 +107,9 @@ struct Mounted {
     element: web_sys::HtmlElement,
     /// The element's `lang` before the form set its own, given back when it goes.
     lang_before: Option<String>,
-    _view: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+    /// `None` while the catalog is fetched: an unmount meanwhile (React's StrictMode
+    /// mounts, unmounts and mounts again at once) cancels the mount.
+    view: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
 }
 
 thread_local! {
@@ -241,6 +243,19 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         .as_deref()
         .map(api::Base::new)
         .unwrap_or_default();
+    // Held from here, before the catalog is fetched: a second mount meanwhile is
+    // refused, and an unmount meanwhile is not lost.
+    let number = HANDLES.get() + 1;
+    HANDLES.set(number);
+    MOUNTED_FORMS.with_borrow_mut(|all| {
+        all.push(Mounted {
+            number,
+            element: element.clone(),
+            lang_before: element.get_attribute("lang"),
+            view: None,
+        });
+    });
+    let _ = element.set_attribute(MOUNTED, "");
     let session = match options.catalog {
         Some(session) => session,
         // The address tried is named, and without `apiBase` that it was this page's
@@ -257,20 +272,18 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
             } else {
                 ""
             };
+            unmount_where(|m| m.number == number);
             JsError::new(&format!(
                 "mountTaskForm: catalog: {said} (GET {tried}{hint})"
             ))
         })?,
     };
-    let locale = options.locale;
-    // Marked again here: another mount may have come while the catalog was fetched.
-    if element.has_attribute(MOUNTED) {
+    if !MOUNTED_FORMS.with_borrow(|all| all.iter().any(|m| m.number == number)) {
         return Err(JsError::new(
-            "mountTaskForm: element: it holds a form already; unmount that one first",
+            "mountTaskForm: unmounted while the catalog was fetched, before the form was shown",
         ));
     }
-    let _ = element.set_attribute(MOUNTED, "");
-    let lang_before = element.get_attribute("lang");
+    let locale = options.locale;
     // Each form on the page keeps its own draft, by its element's id.
     let slot = Some(element.id())
         .filter(|id| !id.is_empty())
@@ -311,15 +324,10 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         } = session.clone();
         view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts /> }.into_any()
     });
-    let number = HANDLES.get() + 1;
-    HANDLES.set(number);
     MOUNTED_FORMS.with_borrow_mut(|all| {
-        all.push(Mounted {
-            number,
-            element,
-            lang_before,
-            _view: handle,
-        });
+        if let Some(mounted) = all.iter_mut().find(|m| m.number == number) {
+            mounted.view = Some(handle);
+        }
     });
     Ok(FormHandle { number })
 }

@@ -4237,6 +4237,70 @@ async fn two_embedded_forms_keep_their_own_berth_and_draft() {
     restore_address(&address);
 }
 
+/// React's StrictMode mounts, unmounts and mounts again at once: the unmount came while
+/// the first mount fetched its catalog, was lost, and the second mount was refused while
+/// the first form appeared (review). An unmount meanwhile cancels the mount.
+#[wasm_bindgen_test]
+async fn an_unmount_while_the_catalog_is_fetched_cancels_the_mount() {
+    use frontend::widgets::{mount_task_form, unmount_task_form};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let address = fresh_page();
+    hold_fetches();
+    crate::forget_drafts();
+    let host = crate::new_host();
+    let start = |host: &HtmlElement| {
+        let answer = Rc::new(RefCell::new(None));
+        let kept = Rc::clone(&answer);
+        let future = mount_task_form(host.clone().into(), js_sys::Object::new().into());
+        wasm_bindgen_futures::spawn_local(async move {
+            *kept.borrow_mut() = Some(future.await);
+        });
+        answer
+    };
+    let first = start(&host);
+    until("the first catalog asked", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    // Held from the start: a second mount meanwhile is refused.
+    assert!(host.has_attribute("data-berth-form"));
+    unmount_task_form(host.clone().into()).expect("an element");
+    assert!(!host.has_attribute("data-berth-form"));
+    let second = start(&host);
+    until("the second catalog asked", || {
+        held_fetches()
+            .iter()
+            .filter(|u| u.contains("/api/v1/catalog"))
+            .count()
+            == 2
+    })
+    .await;
+    let session = serde_json::to_string(&demo_session()).unwrap();
+    answer_fetch("/api/v1/catalog", &session);
+    answer_fetch("/api/v1/catalog", &session);
+    until("both answered", || {
+        first.borrow().is_some() && second.borrow().is_some()
+    })
+    .await;
+    let refused = first.borrow_mut().take().unwrap().err().expect("cancelled");
+    let said = js_sys::Reflect::get(&wasm_bindgen::JsValue::from(refused), &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(
+        said,
+        "mountTaskForm: unmounted while the catalog was fetched, before the form was shown"
+    );
+    let mut form = second.borrow_mut().take().unwrap().expect("mounts");
+    leptos::task::tick().await;
+    assert_eq!(host.query_selector_all("h1").unwrap().length(), 1);
+    form.unmount();
+    host.remove();
+    release_fetches();
+    restore_address(&address);
+}
+
 /// Two forms on one page (explorer, round 4): every id in the page once, so each form's
 /// labels, descriptions and lists are its own, and its summary sends the focus to its own
 /// field; a form mounted without `locale` marks the language it speaks on its element.
