@@ -112,12 +112,17 @@ async fn messages_come_in_the_readers_language() {
 
 #[tokio::test]
 async fn unknown_paths_fall_back_to_the_console() {
-    let (status, body) = call(Request::get("/tasks/new").body(Body::empty()).unwrap()).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(
-        body.as_str()
-            .is_some_and(|html| html.contains("<title>Berth</title>"))
-    );
+    // A path that only starts with `api`, or has it further on, is the console's: only a
+    // first segment `api` is the API's (`//api/...` too, problems.rs).
+    for path in ["/tasks/new", "/apiary", "/tasks/api", "/api.html"] {
+        let (status, body) = call(Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(
+            body.as_str()
+                .is_some_and(|html| html.contains("<title>Berth</title>")),
+            "{path}"
+        );
+    }
 }
 
 /// The detail of a refused key says "visible characters": a space is not one, between
