@@ -27,19 +27,10 @@ pub fn App() -> impl IntoView {
     let nav = Nav::provide();
     pages::task_list::ListMemory::provide();
     pages::task_detail::Resubmitted::provide();
-    // Bumped by "Try again": a failed load (the server restarting) is asked again
-    // without reloading the page.
-    let attempt = RwSignal::new(0u32);
-    let session = components::load(move || {
-        attempt.track();
-        async { api::fetch_catalog(&api::Base::default()).await }
-    });
-    // The failure stays on screen while it is asked again: the button says so meanwhile.
-    let trying = RwSignal::new(false);
-    Effect::new(move |_| {
-        session.track();
-        trying.set(false);
-    });
+    // With Try again: a failed load (the server restarting) is asked again without
+    // reloading the page.
+    let (session, again) =
+        components::load_again(|| async { api::fetch_catalog(&api::Base::default()).await });
     let current = move || nav.route();
     // A move to another page (a link, a submit, Back) puts the focus at the page's start,
     // as a page load does: left on a control of the page that went, it fell to the body,
@@ -100,13 +91,7 @@ pub fn App() -> impl IntoView {
                                 lang.text_with("ui.app.load_failed", &[("detail", err.localized(lang.get()))])
                             }}
                         </span>
-                        <button type="button" data-testid="load-again" disabled=move || trying.get()
-                            on:click=move |_| {
-                                trying.set(true);
-                                attempt.update(|a| *a += 1);
-                            }>
-                            {move || lang.text(if trying.get() { "ui.app.loading" } else { "ui.app.try_again" })}
-                        </button>
+                        <components::TryAgain again loading="ui.app.loading" test_id="load-again" />
                     </div>
                 }.into_any(),
             }}

@@ -34,3 +34,55 @@ where
     });
     answer
 }
+
+/// A [`load`] the reader can ask again after a failure (the server restarting), without
+/// reloading the page: its answer, and [`Again`] for a [`TryAgain`] button.
+pub fn load_again<T, F>(
+    load: impl Fn() -> F + 'static,
+) -> (ReadSignal<Option<T>, LocalStorage>, Again)
+where
+    T: 'static,
+    F: Future<Output = T> + 'static,
+{
+    let again = Again {
+        attempt: RwSignal::new(0),
+        trying: RwSignal::new(false),
+    };
+    let answer = self::load(move || {
+        again.attempt.track();
+        load()
+    });
+    // The failure stays on screen while it is asked again: the button says so meanwhile.
+    Effect::new(move |_| {
+        answer.track();
+        again.trying.set(false);
+    });
+    (answer, again)
+}
+
+/// Asks a [`load_again`] again.
+#[derive(Clone, Copy)]
+pub struct Again {
+    attempt: RwSignal<u32>,
+    trying: RwSignal<bool>,
+}
+
+/// "Try again" for a failed [`load_again`]; while it is asked, off and saying `loading`.
+#[component]
+pub fn TryAgain(
+    again: Again,
+    /// The message key said while it is asked.
+    loading: &'static str,
+    test_id: &'static str,
+) -> impl IntoView {
+    let lang = crate::i18n::UiLang::use_context();
+    view! {
+        <button type="button" data-testid=test_id disabled=move || again.trying.get()
+            on:click=move |_| {
+                again.trying.set(true);
+                again.attempt.update(|a| *a += 1);
+            }>
+            {move || lang.text(if again.trying.get() { loading } else { "ui.app.try_again" })}
+        </button>
+    }
+}

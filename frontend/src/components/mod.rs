@@ -4,7 +4,7 @@ mod load;
 mod plan;
 mod report;
 
-pub use load::load;
+pub use load::{Again, TryAgain, load, load_again};
 pub use plan::{PlanView, amount};
 pub use report::{ReportView, errors_first, field_place, focus_field, issue_text};
 

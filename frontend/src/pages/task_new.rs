@@ -34,11 +34,9 @@ pub fn NewTaskPage(
     provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
     let copy_of = clone.clone();
     let cloning = clone.is_some();
-    // Bumped by "Try again": a clone asked while the server was down stayed refused
-    // after it was back, and only a reload found the task (explorer).
-    let attempt = RwSignal::new(0u32);
-    let start = crate::components::load(move || {
-        attempt.track();
+    // With Try again: a clone asked while the server was down stayed refused after it
+    // was back, and only a reload found the task (explorer).
+    let (start, again) = crate::components::load_again(move || {
         let clone = clone.clone();
         async move {
             match clone {
@@ -46,12 +44,6 @@ pub fn NewTaskPage(
                 None => Ok(None),
             }
         }
-    });
-    // The failure stays on screen while it is asked again: the button says so meanwhile.
-    let trying = RwSignal::new(false);
-    Effect::new(move |_| {
-        start.track();
-        trying.set(false);
     });
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         nav.go(Route::Detail(view.task.id.to_string()));
@@ -86,13 +78,7 @@ pub fn NewTaskPage(
             Some(Err(err)) => view! {
                 <div class="banner error" role="alert" data-testid="clone-failed">
                     <span class="message">{move || err.localized(lang.get())}</span>
-                    <button type="button" data-testid="clone-again" disabled=move || trying.get()
-                        on:click=move |_| {
-                            trying.set(true);
-                            attempt.update(|a| *a += 1);
-                        }>
-                        {move || shared::messages::text(lang.get(), if trying.get() { "ui.form.clone_loading" } else { "ui.app.try_again" }, &[])}
-                    </button>
+                    <crate::components::TryAgain again loading="ui.form.clone_loading" test_id="clone-again" />
                     <Link to=Route::New { clone: None } test_id="clone-blank">
                         {crate::i18n::tr("ui.form.clone_failed.blank")}
                     </Link>
