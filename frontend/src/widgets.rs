@@ -165,11 +165,25 @@ impl FormHandle {
 /// `element` is not an element.
 #[wasm_bindgen(js_name = unmountTaskForm)]
 pub fn unmount_task_form(element: JsValue) -> Result<(), JsError> {
-    let element: web_sys::HtmlElement = element
-        .dyn_into()
-        .map_err(|_| JsError::new("unmountTaskForm: element: must be an element of the page"))?;
+    let element = element_given(element, "unmountTaskForm")?;
     unmount_where(|m| m.element == element);
     Ok(())
+}
+
+/// The element `call` was given. Checked, not taken on trust: `null` (a `getElementById`
+/// that found nothing) mounted nothing and said nothing, and a string was refused as if
+/// the options were wrong.
+fn element_given(element: JsValue, call: &str) -> Result<web_sys::HtmlElement, JsError> {
+    element.dyn_into().map_err(|given| {
+        let what = if given.is_null() || given.is_undefined() {
+            "nothing".to_owned()
+        } else {
+            format!("a {}", given.js_typeof().as_string().unwrap_or_default())
+        };
+        JsError::new(&format!(
+            "{call}: element: must be an element of the page, not {what}"
+        ))
+    })
 }
 
 /// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
@@ -181,18 +195,7 @@ pub fn unmount_task_form(element: JsValue) -> Result<(), JsError> {
 /// Options of the wrong shape, or a catalog that cannot be fetched, with the reason.
 #[wasm_bindgen(js_name = mountTaskForm)]
 pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormHandle, JsError> {
-    // Checked, not taken on trust: `null` (a `getElementById` that found nothing) mounted
-    // nothing and said nothing, and a string was refused as if the options were wrong.
-    let element: web_sys::HtmlElement = element.dyn_into().map_err(|given| {
-        let what = if given.is_null() || given.is_undefined() {
-            "nothing".to_owned()
-        } else {
-            format!("a {}", given.js_typeof().as_string().unwrap_or_default())
-        };
-        JsError::new(&format!(
-            "mountTaskForm: element: must be an element of the page, not {what}"
-        ))
-    })?;
+    let element = element_given(element, "mountTaskForm")?;
     // HTML has no form in a form: the browser would drop the inner `<form>` and this
     // form's submit would send the outer one (embedding test: in another form's fieldset).
     if element.closest("form").ok().flatten().is_some() {

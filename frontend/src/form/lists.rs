@@ -278,7 +278,7 @@ pub fn EnvEditor() -> impl IntoView {
                         view! { <TextField path lens no_help=true masked=hidden /> }.into_any()
                     }
                 };
-                let start_over = move |ev| start_over_the_mask(ev, cx, i);
+                let start_over = move |ev| start_over_unseen(ev, cx, i);
                 view! {
                     <div class="row" data-row=row_attr>
                         <TextField path=format!("{row}.name") no_help=true
@@ -310,7 +310,7 @@ fn focused(id: &str) -> bool {
 /// typed part afterwards cut a secret's own stars. So is the box of a hidden value of
 /// several lines (row `i`): a password box shows it without its line breaks, and an edit
 /// there would save the value joined, unseen.
-fn start_over_the_mask(ev: leptos::ev::InputEvent, cx: FormCx, i: usize) {
+fn start_over_unseen(ev: leptos::ev::InputEvent, cx: FormCx, i: usize) {
     use wasm_bindgen::JsCast;
     if let Some(input) = ev
         .target()

@@ -1989,6 +1989,23 @@ async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
     finish(handle, &host, &address);
 }
 
+/// A list whose first page cannot be fetched says the error and counts nothing: "0 shown"
+/// beside it read as a list with no tasks in it (explorer).
+#[wasm_bindgen_test]
+async fn a_first_page_that_cannot_load_counts_no_rows() {
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle) = mount_list_page();
+    until("the first page's request", || !held_fetches().is_empty()).await;
+    fail_fetch("/api/v1/tasks?");
+    until_found(&host, "the error", "[data-testid='error']").await;
+    let status = find(&host, "[data-testid='list-status']")
+        .text_content()
+        .unwrap();
+    assert!(!status.contains("shown"), "{status}");
+    finish(handle, &host, &address);
+}
+
 /// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
 /// the rows of the filter before would read as its tasks.
 #[wasm_bindgen_test]
