@@ -18,6 +18,15 @@ async fn find(client: &Client, css: &str) -> Element {
         .unwrap_or_else(|e| panic!("no element {css}: {e}"))
 }
 
+/// Presses the portal's form's Submit, once it is on.
+async fn submit(client: &Client) {
+    find(client, "#task-form [data-testid='submit']:not([disabled])")
+        .await
+        .click()
+        .await
+        .expect("the form submits");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_portal_mounts_the_form_and_the_validator_without_the_console() {
     let server = start_server().await;
@@ -176,11 +185,7 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         .click()
         .await
         .expect("the import runs");
-    find(&client, "#task-form [data-testid='submit']:not([disabled])")
-        .await
-        .click()
-        .await
-        .expect("the form submits");
+    submit(&client).await;
 
     // onSubmit got Berth's answer: the created task, named after the prefix.
     let deadline = std::time::Instant::now() + WAIT;
@@ -247,11 +252,7 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         )
         .await
         .expect("the script runs");
-    find(&client, "#task-form [data-testid='submit']:not([disabled])")
-        .await
-        .click()
-        .await
-        .expect("the form submits again");
+    submit(&client).await;
     let deadline = std::time::Instant::now() + WAIT;
     loop {
         let said = find(&client, "#task-form [data-testid='form-submitted']")
