@@ -1486,18 +1486,21 @@ fn demo_session() -> shared::api::CatalogResponse {
     }
 }
 
-/// The list page, in English, mounted into a fresh element.
-fn mount_list_page() -> (
+/// The list page, in English, mounted into a fresh element with the fetches held, once
+/// it has asked for its first page.
+async fn list_page_asked() -> (
     HtmlElement,
     leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
 ) {
     use frontend::pages::task_list::TaskListPage;
+    hold_fetches();
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
         view! { <TaskListPage session=demo_session() /> }.into_any()
     });
+    until("the first page's request", || !held_fetches().is_empty()).await;
     (host, handle)
 }
 
@@ -1506,10 +1509,8 @@ fn mount_list_page() -> (
 #[wasm_bindgen_test]
 async fn a_refresh_answered_after_more_keeps_the_page_more_added() {
     let address = fresh_page();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
+    let (host, handle) = list_page_asked().await;
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
-    until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
     until("the first page", || rows() == 20).await;
 
@@ -1558,8 +1559,7 @@ async fn a_refresh_of_a_whole_list_that_reaches_no_row_shown_leads_on_with_more(
 /// page reaches none of the forty, when it shows alone and More leads on.
 async fn whole_list_refresh(new: usize) {
     let address = fresh_page();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
+    let (host, handle) = list_page_asked().await;
     let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
     let more = || {
         host.query_selector("[data-testid='list-more']")
@@ -1568,7 +1568,6 @@ async fn whole_list_refresh(new: usize) {
     };
     // Newest first: the new tasks are t00.., the forty after them.
     let (first, all) = (new, new + 40);
-    until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(first, first + 20, Some("c1")));
     until("the first page", || rows() == 20).await;
     find(&host, "[data-testid='list-more']").click();
@@ -1967,9 +1966,7 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
 #[wasm_bindgen_test]
 async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
     let address = fresh_page();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
-    until("the first page's request", || !held_fetches().is_empty()).await;
+    let (host, handle) = list_page_asked().await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 0, None));
     until_found(&host, "the empty list", "[data-testid='list-empty']").await;
     assert_eq!(
@@ -1994,9 +1991,7 @@ async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
 #[wasm_bindgen_test]
 async fn a_first_page_that_cannot_load_counts_no_rows() {
     let address = fresh_page();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
-    until("the first page's request", || !held_fetches().is_empty()).await;
+    let (host, handle) = list_page_asked().await;
     fail_fetch("/api/v1/tasks?");
     until_found(&host, "the error", "[data-testid='error']").await;
     let status = find(&host, "[data-testid='list-status']")
@@ -2011,10 +2006,8 @@ async fn a_first_page_that_cannot_load_counts_no_rows() {
 #[wasm_bindgen_test]
 async fn a_filter_that_cannot_load_shows_no_other_filters_rows() {
     let address = fresh_page();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
+    let (host, handle) = list_page_asked().await;
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
-    until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, None));
     until("the first page", || rows() == 20).await;
     assert!(
@@ -3359,9 +3352,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
             Some("/?phase=bogus&type=foo&group=nosuch&x=1&mine=maybe&mine"),
         )
         .unwrap();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
-    until("the first page's request", || !held_fetches().is_empty()).await;
+    let (host, handle) = list_page_asked().await;
     answer_fetch("group=nosuch", &page_of(0, 0, None));
     let note = find(&host, "[data-testid='ignored-filters']")
         .text_content()
@@ -3413,8 +3404,7 @@ async fn back_and_forward_step_through_the_lists_filters() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/?type=ray_job"))
         .unwrap();
     let steps = history.length().unwrap();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
+    let (host, handle) = list_page_asked().await;
     let search = || window.location().search().unwrap();
     let pressed = |phase: &str| {
         find(&host, &format!(".chip[data-phase='{phase}']"))
@@ -3422,7 +3412,6 @@ async fn back_and_forward_step_through_the_lists_filters() {
             .as_deref()
             == Some("true")
     };
-    until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("type=ray_job", &page_of(0, 3, None));
     assert_eq!(history.length().unwrap(), steps, "opening adds no step");
     find(&host, ".chip[data-phase='failed']").click();
@@ -4623,10 +4612,8 @@ async fn removing_a_tag_keeps_the_focus_in_the_tags() {
 #[wasm_bindgen_test]
 async fn more_that_loads_the_last_page_hands_the_focus_to_its_first_row() {
     let address = fresh_page();
-    hold_fetches();
-    let (host, handle) = mount_list_page();
+    let (host, handle) = list_page_asked().await;
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
-    until("the first page's request", || !held_fetches().is_empty()).await;
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
     until("the first page", || rows() == 20).await;
     let more = find(&host, "[data-testid='list-more']");
