@@ -15,7 +15,8 @@
 //! own too: a program that prints it escaped (`printf %q`, a JSON or Python repr of its
 //! settings) writes the lines joined by `\n`, never the value as it is. Each value and
 //! line is masked too as the common printers escape it ([`escaped`]: JSON, with and
-//! without `\uXXXX` for what is not ASCII, Python's `repr`, bash's `printf %q`): a JSON
+//! without `\uXXXX` for what is not ASCII, Python's `repr` of the text and of its bytes,
+//! bash's `printf %q` in a UTF-8 locale and in the C locale, `shlex.quote`): a JSON
 //! credential or a key's `private_key` line holds quotes and backslashes, which a program
 //! that logs its settings prints escaped (security exploration: shown to the group).
 //! Where two values overlap in the text, all of both is masked.
@@ -233,7 +234,9 @@ impl LogMask {
 /// `value` as the common printers escape it, where that differs from the value: a JSON
 /// string's inside (serde's, Go's with `<`, `>` and `&` as `\u003c`…, and Python's
 /// `json.dumps` with what is not ASCII as `\uXXXX`), Python's `repr` inside its quotes,
-/// and bash's `printf %q` (backslashes, or `$'…'` for a value with control characters).
+/// and its bytes repr (`\xc3\xa4`), bash's `printf %q` (backslashes, or `$'…'` for a
+/// value with control characters, and with what is not ASCII in octal in the C locale),
+/// and Python's `shlex.quote`.
 fn escaped(value: &str) -> Vec<String> {
     let json = serde_json::to_string(value).unwrap_or_default();
     let json = json
@@ -268,32 +271,79 @@ fn escaped(value: &str) -> Vec<String> {
             c => repr.push(c),
         }
     }
-    let mut shell = String::new();
-    if value.chars().any(char::is_control) {
-        for c in value.chars() {
-            match c {
-                '\\' => shell.push_str("\\\\"),
-                '\'' => shell.push_str("\\'"),
-                '\n' => shell.push_str("\\n"),
-                '\r' => shell.push_str("\\r"),
-                '\t' => shell.push_str("\\t"),
-                c if c.is_control() => shell.push_str(&format!("\\{:03o}", u32::from(c))),
-                c => shell.push(c),
-            }
-        }
+    let shell = if value.chars().any(char::is_control) {
+        ansi_c(value, false)
     } else {
+        let mut shell = String::new();
         for (i, c) in value.chars().enumerate() {
             if " '\"\\|&;()<>!{}*[?]^$`,".contains(c) || (i == 0 && "~#".contains(c)) {
                 shell.push('\\');
             }
             shell.push(c);
         }
+        shell
+    };
+    // bash quotes a value with a character its locale cannot print as `$'…'`. A replica
+    // of the local backend runs without LANG, in the C locale, where every byte that is
+    // not ASCII is one: `printf %q` writes it in octal (`\303\244` for `ä`).
+    let c_locale = if value.is_ascii() {
+        String::new()
+    } else {
+        ansi_c(value, true)
+    };
+    // Python's bytes repr (`os.environb`, a subprocess's output): what is not ASCII, a
+    // byte at a time in hex.
+    let mut bytes_repr = String::new();
+    for b in value.bytes() {
+        match b {
+            b'\\' => bytes_repr.push_str("\\\\"),
+            b'\n' => bytes_repr.push_str("\\n"),
+            b'\r' => bytes_repr.push_str("\\r"),
+            b'\t' => bytes_repr.push_str("\\t"),
+            b'\'' if both_quotes => bytes_repr.push_str("\\'"),
+            b if !(0x20..0x7f).contains(&b) => bytes_repr.push_str(&format!("\\x{b:02x}")),
+            b => bytes_repr.push(char::from(b)),
+        }
     }
-    let mut forms = vec![json, go, ascii, repr, shell];
+    // Python's `shlex.quote` writes a value in single quotes, each `'` in it as `'"'"'`.
+    let shlex = if value.contains('\'') {
+        value.replace('\'', "'\"'\"'")
+    } else {
+        String::new()
+    };
+    let mut forms = vec![json, go, ascii, repr, bytes_repr, shell, c_locale, shlex];
     forms.retain(|f| !f.is_empty() && f != value);
     forms.sort();
     forms.dedup();
     forms
+}
+
+/// The inside of bash's `$'…'` quoting of `value`, as `printf %q` writes it; `c_locale`:
+/// what is not ASCII as the octal of its bytes, as bash writes it where the locale
+/// cannot print it.
+fn ansi_c(value: &str, c_locale: bool) -> String {
+    let mut out = String::new();
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{1b}' => out.push_str("\\E"),
+            c if c.is_control() || (c_locale && !c.is_ascii()) => {
+                for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                    out.push_str(&format!("\\{b:03o}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A followed log as text: masked chunks, each cut before a character whose bytes have
@@ -498,6 +548,45 @@ mod tests {
             ],
         );
         assert_eq!(shown, "******");
+    }
+
+    /// A value printed escaped as bash does in the C locale, where a replica of the local
+    /// backend runs, as Python's bytes repr does, and as `shlex.quote` does, is masked
+    /// (exploratory test: shown in full to the group). The printed forms are what bash
+    /// 5.2 and Python 3 print.
+    #[test]
+    fn a_value_printed_by_bytes_escaping_printers_is_masked() {
+        let value = "pässwörd-秘密-123";
+        let quoted = r#"ab c'd"e$f\g!h&i<j"#;
+        for (values, printed, shown) in [
+            // `printf %q` without LANG or LC_ALL
+            (
+                [value],
+                r"$'p\303\244ssw\303\266rd-\347\247\230\345\257\206-123'",
+                "$'******'",
+            ),
+            // `print(os.environb[b"HF_TOKEN"])`
+            (
+                [value],
+                r"b'p\xc3\xa4ssw\xc3\xb6rd-\xe7\xa7\x98\xe5\xaf\x86-123'",
+                "b'******'",
+            ),
+            // `print(shlex.quote(value))`
+            ([quoted], r#"'ab c'"'"'d"e$f\g!h&i<j'"#, "'******'"),
+            // `printf %q` of a value with an escape character, in the C locale
+            (
+                ["tok\u{1b}[0m-ä-end"],
+                r"$'tok\E[0m-\303\244-end'",
+                "$'******'",
+            ),
+        ] {
+            assert_eq!(masked(&values, &[printed]), shown, "{printed}");
+            // Split anywhere, it still waits for its end.
+            for at in 1..printed.len() {
+                let (a, b) = printed.split_at(at);
+                assert_eq!(masked(&values, &[a, b]), shown, "{a}|{b}");
+            }
+        }
     }
 
     /// Two values that overlap where they are printed are both masked whole (security

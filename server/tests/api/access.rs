@@ -870,3 +870,44 @@ async fn a_hidden_value_half_printed_shows_no_part_of_it_to_the_group() {
     bob.assert_never_received(&SECRET[..SECRET.len() - 5]);
     bob.assert_never_received(&SECRET[..8]);
 }
+
+/// A hidden value printed by the escapers that write bytes is masked for the group: a
+/// replica of the local backend runs without LANG, so bash's `printf %q` writes what is
+/// not ASCII in octal, and Python's bytes repr writes it in hex; `shlex.quote` writes a
+/// `'` as `'"'"'` (exploratory test: each was shown in full).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_value_escaped_byte_by_byte_is_masked_for_the_group() {
+    const NOT_ASCII: &str = "pässwörd-秘密-123";
+    const QUOTED: &str = r#"ab c'd"e$f\g!h&i<j"#;
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    let command = r#"printf '%q\n' "$HF_TOKEN"; python3 -c 'import os, shlex; print(os.environb[b"HF_TOKEN"]); print(shlex.quote(os.environ["QUOTED_TOKEN"]))'"#;
+    let mut spec = spec(command, true);
+    spec["environment"]["env"] = json!([
+        { "name": "HF_TOKEN", "value": NOT_ASCII, "hidden": true },
+        { "name": "QUOTED_TOKEN", "value": QUOTED, "hidden": true }
+    ]);
+    let task = alice.post("/api/v1/tasks", &spec).await;
+    assert_eq!(task.status, StatusCode::CREATED, "{}", task.text);
+    let id = task.json["id"].as_str().expect("an id").to_owned();
+    wait_until(&alice, &id, |t| t["phase"] == "succeeded").await;
+    let logs = format!("/api/v1/tasks/{id}/logs?replica=0");
+    // The owner reads what the printers wrote, so the test knows they wrote these forms.
+    assert_eq!(
+        alice.get(&logs).await.text,
+        "$'p\\303\\244ssw\\303\\266rd-\\347\\247\\230\\345\\257\\206-123'\n\
+         b'p\\xc3\\xa4ssw\\xc3\\xb6rd-\\xe7\\xa7\\x98\\xe5\\xaf\\x86-123'\n\
+         'ab c'\"'\"'d\"e$f\\g!h&i<j'\n"
+    );
+    assert_eq!(
+        bob.get(&logs).await.text,
+        "$'******'\nb'******'\n'******'\n"
+    );
+    let followed = bob.get(&format!("{logs}&follow=true")).await.text;
+    assert!(
+        !followed.contains("303") && !followed.contains("xc3"),
+        "{followed}"
+    );
+    assert!(!followed.contains("i<j"), "{followed}");
+}
