@@ -132,7 +132,9 @@ pub fn ComputeSection() -> impl IntoView {
         let kind = kind.get();
         let shown = |p: &shared::catalog::Pool| {
             let sharing = cx.text(&format!("ui.form.option.sharing.{}", wire(&p.sharing)));
-            (p.id.clone(), format!("{} ({sharing})", p.name))
+            let args = [("name", p.name.clone()), ("sharing", sharing)];
+            let words = shared::messages::text(cx.lang(), "ui.form.option.pool", &args);
+            (p.id.clone(), words)
         };
         match cx.cluster() {
             Some(c) => c

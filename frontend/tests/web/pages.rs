@@ -974,7 +974,7 @@ async fn a_server_refusal_is_shown_in_the_page_in_the_readers_language() {
         find(&host, "[role='alert']")
             .text_content()
             .unwrap()
-            .starts_with("服务器拒绝了请求：任务状态已变化，请刷新后再试（task.conflict）")
+            .starts_with("服务器拒绝了请求：任务已发生变化，请刷新后重新查看（task.conflict）")
     );
     back_to_english(&host).await;
     find(&host, ".dismiss").click();
@@ -1138,7 +1138,7 @@ fn replicas_are_named_by_what_they_run() {
     );
     assert_eq!(
         replica_labels(Lang::Zh, &[at(0, ReplicaRole::Submitter)])[0].1,
-        "0：Submitter（入口命令的输出）"
+        "0：Submitter（启动命令的输出）"
     );
     // In Chinese, a PyTorchJob's roles in the form's words; a RayJob's keep Ray's.
     let zh = |logs: &[LogReplica]| -> Vec<String> {
@@ -4498,7 +4498,7 @@ async fn an_idle_placement_names_its_nodes_by_their_offer() {
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         [
-            "sh-a 第 1 项闲时资源的第 1 个节点：2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
+            "集群 sh-a 第 1 项闲时资源中的第 1 个节点：2 个副本，每个副本 2 份实例规格 a100-1g（共 4 张 GPU）"
         ]
     );
     back_to_english(&host).await;

@@ -1660,6 +1660,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.image_source.custom", "Custom"),
     ("ui.form.option.instance_type.cpu", "CPU"),
     ("ui.form.option.instance_type.gpu", "GPU"),
+    ("ui.form.option.pool", "{name} ({sharing})"),
     ("ui.form.option.priority.high", "High"),
     ("ui.form.option.priority.low", "Low"),
     ("ui.form.option.priority.normal", "Normal"),

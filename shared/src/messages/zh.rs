@@ -57,7 +57,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.ssh.single_pod",
-        "任务只有一个 Pod，Pod 间免密登录无对端",
+        "任务只有一个 Pod，Pod 间免密登录没有可连接的其他 Pod",
     ),
     (
         "basic.cluster.unknown",
@@ -84,7 +84,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("basic.tags.duplicate", "标签键重复，请只保留一个"),
     (
         "basic.tags.key.invalid",
-        "连同前缀最多 63 个字符：字母、数字、'-'、'_' 或 '.'，首尾为字母或数字；前面可加小写域名和 '/'",
+        "连同前缀最多 63 个字符：字母、数字、“-”、“_”或“.”，首尾为字母或数字；前面可加小写域名和“/”",
     ),
     (
         "basic.tags.key.reserved",
@@ -97,11 +97,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("basic.tags.too_many", "最多 {max} 个标签，请删除多余标签"),
     (
         "basic.tags.value.invalid",
-        "最多 63 个字母、数字、'-'、'_' 或 '.'，并以字母或数字开头和结尾",
+        "最多 63 个字母、数字、“-”、“_”或“.”，并以字母或数字开头和结尾",
     ),
     (
         "basic.task_type.ray_unused",
-        "PyTorchJob 不使用规格中的 RayJob 配置和 Head 实例规格，提交时将被忽略",
+        "PyTorchJob 不使用任务配置中的 RayJob 配置和 Head 实例规格，提交时将被移除",
     ),
     ("basic.time_zone.unknown", "不是列表中的时区"),
     (
@@ -135,7 +135,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "compute.kind.field_unused",
-        "{kind}不使用此项，提交时将被忽略",
+        "{kind}不使用此项，提交时将被移除",
     ),
     (
         "compute.pool.availability_exceeded",
@@ -280,7 +280,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.alert.mail.body",
         "Berth 任务 {task} 的告警“{event}”：\n{message}\n\n您收到此邮件，是因为该任务为 {target} 订阅了此告警。",
     ),
-    ("event.alert.mail.subject", "任务 {task} 的告警“{event}”"),
+    (
+        "event.alert.mail.subject",
+        "[Berth] 任务 {task} 的告警“{event}”",
+    ),
     (
         "event.alert.no_email",
         "“{event}”未发送至 {target}：本服务器不发送邮件（只调用 Webhook）",
@@ -301,11 +304,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.cannot_start", "无法启动：{error}"),
     (
         "event.catalog_changed",
-        "目录中已没有该任务的运行位置（区域、集群、资源池或实例规格），任务永远无法启动",
+        "资源目录中已没有该任务的运行位置（区域、集群、资源池或实例规格），任务永远无法启动",
     ),
     (
         "event.catalog_changed#never",
-        "按目录当前的配置，即使没有其他任务运行，该任务的实例规格也都无法放入其资源池或配额，任务永远无法启动",
+        "按资源目录当前的配置，即使没有其他任务运行，该任务的实例规格也都无法放入其资源池或配额，任务永远无法启动",
     ),
     (
         "event.debug.cluster_kept",
@@ -313,7 +316,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.debug.no_cluster",
-        "没有保留 Ray 集群：本服务器的本地后端不启动 Ray 集群，直接运行入口命令；其输出仍在副本 0（Submitter）的日志中",
+        "没有保留 Ray 集群：本服务器的本地后端不启动 Ray 集群，直接运行启动命令（entrypoint）；其输出仍在副本 0（Submitter）的日志中",
     ),
     (
         "event.exited",
@@ -386,7 +389,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.kube.evicted#detail",
         "作业被 Kueue 驱逐，已挂起（重新等待准入）：{detail}",
     ),
-    ("event.kube.job_deleted", "作业 {job} 在 Berth 之外被删除"),
+    ("event.kube.job_deleted", "Job {job} 在 Berth 之外被删除"),
     (
         "event.kube.pull_breaker",
         "Pod {pod} 的容器 {container} 镜像拉取失败 {count} 次，超过允许的 {retries} 次重试：{what}",
@@ -417,12 +420,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.runtime_env.unapplied",
-        "本服务器（本地后端）不启动 Ray 集群：运行环境中的 {keys} 不会生效，只有 env_vars 会传给任务进程",
+        "本服务器（本地后端）不启动 Ray 集群：Runtime Env 中的 {keys} 不会生效，只有 env_vars 会传给任务进程",
     ),
     ("event.server_stopped", "任务运行期间服务器已停止"),
     (
         "event.server_stopped#ended",
-        "第 {attempt} 次运行：服务器停止期间所有副本均已结束，结束状态按各副本的记录",
+        "第 {attempt} 次运行：服务器停止期间所有副本均已结束，各副本的结束状态以其自身记录为准",
     ),
     (
         "event.server_stopped#no_tolerance",
@@ -473,7 +476,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "field.advanced.fault_tolerance.enabled.label",
         "启用自动容错",
     ),
-    ("field.advanced.fault_tolerance.label", "启用自动容错"),
+    ("field.advanced.fault_tolerance.label", "自动容错"),
     (
         "field.advanced.fault_tolerance.max_retries.help",
         "首次运行之后的重试次数，1–100。",
@@ -501,7 +504,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.advanced.monitoring.path.label", "指标路径"),
     (
         "field.advanced.monitoring.port.help",
-        "训练代码暴露指标的端口，1–65535；不能使用任务自身占用的端口（PyTorchJob 的 23456，Ray 的 6379、8265、10001、8080 和 52365，开启 SSH 时的 22）。",
+        "训练代码暴露指标的端口，1–65535；不能使用任务自身占用的端口（PyTorchJob 的 23456，Ray 的 6379、8265、10001、8080 和 52365，开启 Pod 间免密登录时的 22）。",
     ),
     ("field.advanced.monitoring.port.label", "指标端口"),
     (
@@ -536,13 +539,13 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "field.basic.tags.key.help",
-        "1–63 个字母、数字、'-'、'_' 或 '.'，以字母或数字开头和结尾；前面可加小写域名前缀和 '/'（如 example.com/team）。",
+        "1–63 个字母、数字、“-”、“_”或“.”，以字母或数字开头和结尾；前面可加小写域名前缀和“/”（如 example.com/team）。",
     ),
     ("field.basic.tags.key.label", "标签键"),
     ("field.basic.tags.label", "标签"),
     (
         "field.basic.tags.value.help",
-        "最多 63 个字母、数字、'-'、'_' 或 '.'，以字母或数字开头和结尾；可以为空。",
+        "最多 63 个字母、数字、“-”、“_”或“.”，以字母或数字开头和结尾；可以为空。",
     ),
     ("field.basic.tags.value.label", "标签值"),
     (
@@ -603,7 +606,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.prefer_idle.label", "优先闲时"),
     (
         "field.compute.priority.help",
-        "优先级会影响任务排队和调度顺序，也可能影响资源竞争中的处理结果。闲时资源不支持设置优先级。",
+        "优先级会影响任务排队和调度顺序，也可能影响资源竞争中的处理结果；同优先级按提交时间先后排队。闲时资源不支持设置优先级。",
     ),
     ("field.compute.priority.label", "资源优先级"),
     (
@@ -620,7 +623,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "field.compute.workers.help",
         "PyTorchJob 的主节点默认为 1 且不可更改，使用与工作节点相同规格的实例；RayJob 另有 1 个 Head。工作节点数 0–1024，可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。",
     ),
-    ("field.compute.workers.label", "工作节点"),
+    ("field.compute.workers.label", "工作节点数"),
     (
         "field.environment.command.help",
         "容器启动后执行的训练命令，平台以 bash -c 执行。PyTorchJob 可在命令中使用平台自动注入的分布式训练环境变量；RayJob 的命令通常是 Ray entrypoint，例如 python main.py。最大 64 KiB。",
@@ -754,14 +757,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "将同一个 Volume 挂载到 RayJob 各 Pod 的 /tmp/ray 目录，用于跨 Pod 共享 checkpoint、日志、中间结果或缓存数据。",
     ),
     ("field.ray.shared_storage.enabled.label", "挂载共享存储"),
-    ("field.ray.shared_storage.label", "挂载共享存储"),
+    ("field.ray.shared_storage.label", "共享存储"),
     (
         "field.ray.shared_storage.volume.help",
         "需要选择支持多 Pod 读写（RWX）的 Volume。",
     ),
-    ("field.ray.shared_storage.volume.label", "共享存储"),
+    ("field.ray.shared_storage.volume.label", "存储卷"),
     ("field.version.help", "任务规格的格式版本，当前支持版本 1。"),
-    ("field.version.label", "规格版本"),
+    ("field.version.label", "任务配置版本"),
     (
         "image.address.invalid",
         "不是有效的镜像地址，格式如 registry/repo:tag 或 registry/repo@sha256:…",
@@ -794,10 +797,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "mount.path.hides_ssh_hostfile",
         "会覆盖 Pod 间免密登录在 /root 下写入的密钥（/root/.ssh）和节点信息（/root/hostfile），建议使用 /volume、/mnt 等开头的独立目录",
     ),
-    ("mount.path.invalid_chars", "不能包含 : 或控制字符"),
+    ("mount.path.invalid_chars", "不能包含“:”或控制字符"),
     (
         "mount.path.nested",
-        "位于 {parent} 挂载目录之内，两者会互相遮盖",
+        "位于 {parent} 的挂载之内，会遮盖其中的部分内容",
     ),
     ("mount.path.not_absolute", "必须是以 / 开头的绝对路径"),
     (
@@ -857,7 +860,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "node.idle",
-        "{cluster} 第 {offer} 项闲时资源的第 {node} 个节点",
+        "集群 {cluster} 第 {offer} 项闲时资源中的第 {node} 个节点",
     ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "列表中的实例规格当前均不可用"),
@@ -915,7 +918,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.runtime_env.duplicate_key",
-        "键 '{key}' 重复出现，Ray 只保留最后一个",
+        "键“{key}”重复出现，Ray 只保留最后一个",
     ),
     (
         "ray.runtime_env.env_vars",
@@ -961,7 +964,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Ray 的 YAML 解析器不支持标签 {tag}，请删除",
     ),
     ("ray.runtime_env.too_long", "超过 {kib} KiB"),
-    ("ray.runtime_env.unknown_key", "Ray 不支持键 '{key}'"),
+    ("ray.runtime_env.unknown_key", "Ray 无法识别键“{key}”"),
     (
         "ray.runtime_env.unread",
         "未校验：YAML 读取模块未能加载，请刷新页面（门户请把 berth_validator_yaml.js 的 readRuntimeEnv 传给 useRuntimeEnvReader）",
@@ -1024,7 +1027,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.nav_list", "任务管理"),
     ("ui.app.nav_new", "创建任务"),
     ("ui.app.network_error", "无法连接服务器：{detail}"),
-    ("ui.app.not_found", "没有这个页面：{path}"),
+    ("ui.app.not_found", "页面 {path} 不存在。"),
     (
         "ui.app.refused.auth_required",
         "未登录或登录已过期，请重新登录",
@@ -1036,7 +1039,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.refused.internal", "服务器内部出错，请稍后重试"),
     (
         "ui.app.refused.log_elsewhere",
-        "本服务器未运行该次尝试：其日志保存在运行它的服务器上",
+        "这次运行不在本服务器上：其日志保存在运行它的服务器上",
     ),
     (
         "ui.app.refused.tags_changed",
@@ -1044,7 +1047,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.app.refused.task_conflict",
-        "任务状态已变化，请刷新后再试",
+        "任务已发生变化，请刷新后重新查看",
     ),
     (
         "ui.app.refused.task_forbidden",
@@ -1067,7 +1070,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "无法连接服务器：请检查网络连接，或等待服务器恢复后重试",
     ),
     ("ui.detail.actions", "操作"),
-    ("ui.detail.attempt", "运行次数"),
+    ("ui.detail.attempt", "运行轮次"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
     ("ui.detail.attempts", "运行次数"),
     ("ui.detail.back", "全部任务"),
@@ -1136,7 +1139,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.monitoring", "监控看板"),
     (
         "ui.detail.monitoring_on",
-        "已开启：指标端口 {port}，路径 {path}，任务运行中时采集",
+        "已开启：指标端口 {port}，路径 {path}，任务运行期间采集",
     ),
     (
         "ui.detail.not_found",
@@ -1162,7 +1165,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica_master", "{n}：主节点"),
     (
         "ui.detail.replica_submitter",
-        "{n}：Submitter（入口命令的输出）",
+        "{n}：Submitter（启动命令的输出）",
     ),
     ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
     ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
@@ -1219,7 +1222,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.stop_confirm#retrying",
-        "确定停止任务 {name}？任务正在等待重试：下一次尝试将不再启动，并归还其占用的配额（如有）。",
+        "确定停止任务 {name}？任务正在等待重试：下一次运行将不再启动，并归还其占用的配额（如有）。",
     ),
     (
         "ui.detail.stop_confirm#waiting",
@@ -1251,7 +1254,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.tags_take_theirs", "改用任务当前的标签"),
     (
         "ui.detail.tags_unsaved",
-        "尚未保存：点击「保存标签」后才会应用到任务。",
+        "尚未保存：单击“保存标签”后才会应用到任务。",
     ),
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
@@ -1278,7 +1281,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.count.warnings", "{count} 个警告"),
     (
         "ui.form.debug_no_cluster",
-        "本服务器（本地后端）不启动 Ray 集群，直接运行 RayJob 的入口命令：Debug 模式在这里不保留集群。",
+        "本服务器（本地后端）不启动 Ray 集群，直接运行 RayJob 的启动命令（entrypoint）：Debug 模式在这里不保留集群。",
     ),
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
     (
@@ -1326,7 +1329,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.json.control",
         "字符串中含有控制字符（如换行符、制表符），请转义，如写成 \\n 或 \\t",
     ),
-    ("ui.form.import.json.eof", "JSON 尚未结束，文本就已结束"),
+    ("ui.form.import.json.eof", "文本提前结束，JSON 不完整"),
     ("ui.form.import.json.eof_string", "字符串缺少结尾的双引号"),
     ("ui.form.import.json.escape", "反斜杠转义无效"),
     ("ui.form.import.json.key", "键必须是双引号括起的文本"),
@@ -1368,15 +1371,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.manifests.blocked",
         "请先修正表单列出的错误，再生成对象。",
     ),
-    ("ui.form.manifests.failed", "服务端无法生成对象：{detail}"),
+    ("ui.form.manifests.failed", "服务器无法生成对象：{detail}"),
     (
         "ui.form.manifests.note",
-        "服务端将提交到集群的对象：名称的随机后缀显示为 xxxxx，隐藏的值已遮盖。",
+        "服务器将提交到集群的对象：名称的随机后缀显示为 xxxxx，隐藏的变量值以掩码展示。",
     ),
-    ("ui.form.manifests.render", "由服务端生成"),
+    ("ui.form.manifests.render", "由服务器生成"),
     (
         "ui.form.manifests.stale",
-        "生成之后规格已修改，请重新生成以查看当前规格的对象。",
+        "生成后任务配置已修改，请重新生成以查看最新的对象。",
     ),
     ("ui.form.manifests.title", "预览：Kubernetes 对象"),
     (
@@ -1408,10 +1411,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.guarantee.false", "关闭"),
     ("ui.form.option.guarantee.true", "开启"),
     ("ui.form.option.image_source.address", "镜像地址"),
-    ("ui.form.option.image_source.built_in", "内置"),
-    ("ui.form.option.image_source.custom", "自定义"),
+    ("ui.form.option.image_source.built_in", "内置镜像"),
+    ("ui.form.option.image_source.custom", "自定义镜像"),
     ("ui.form.option.instance_type.cpu", "CPU"),
     ("ui.form.option.instance_type.gpu", "GPU"),
+    ("ui.form.option.pool", "{name}（{sharing}）"),
     ("ui.form.option.priority.high", "高"),
     ("ui.form.option.priority.low", "低"),
     ("ui.form.option.priority.normal", "中"),
@@ -1443,14 +1447,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.bar.quota",
         "{spec} 剩余配额：需要 {demand}，剩余 {left} {unit}",
     ),
-    ("ui.form.plan.fragment", "{nodes} 个节点 × {units} 份"),
+    ("ui.form.plan.fragment", "{nodes} 个节点，各空闲 {units} 份"),
     (
         "ui.form.plan.head_only",
-        "无工作节点；头节点使用 {spec}：{amount}",
+        "无 Worker；Head 使用 {spec}：{amount}",
     ),
     (
         "ui.form.plan.idle",
-        "闲时 {spec}：当前空闲的闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
+        "闲时 {spec}：闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
     ),
     (
         "ui.form.plan.idle#none_free",
@@ -1471,7 +1475,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#head_quota",
-        "无法启动：头节点规格 {spec} 超出用户剩余配额，请查看错误。",
+        "无法启动：Head 实例规格 {spec} 超出用户剩余配额，请查看错误。",
     ),
     (
         "ui.form.plan.outcome.blocked#never",
@@ -1495,7 +1499,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.pending",
-        "选择集群、资源类型和实例规格，并修正计算资源（以及 RayJob 自动扩缩范围）中的错误后，即可查看任务将在何处运行。",
+        "选择集群、资源类型和实例规格，并修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
@@ -1524,11 +1528,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.verdict.queue", "将排队：{reason}"),
     (
         "ui.form.plan.verdict.unusable",
-        "未纳入资源池 {pool} 的调度计划（原因见该规格的提示）",
+        "未纳入资源池 {pool} 的调度计划（原因见该规格处的校验结果）",
     ),
     (
         "ui.form.plan.with_head",
-        "单个工作节点：{amount}；头节点使用 {spec}：{head}",
+        "单个 Worker：{amount}；Head 使用 {spec}：{head}",
     ),
     ("ui.form.pool_automatic", "自动：{pool}"),
     ("ui.form.prefix_placeholder", "<前缀>"),
@@ -1549,7 +1553,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.remove_row", "删除{row}"),
     (
         "ui.form.runtime_env_local",
-        "本服务器（本地后端）不启动 Ray 集群：运行环境中只有 env_vars 会传给任务进程，working_dir、pip、conda 等不会生效。",
+        "本服务器（本地后端）不启动 Ray 集群：Runtime Env 中只有 env_vars 会传给任务进程，working_dir、pip、conda 等不会生效。",
     ),
     ("ui.form.severity.error", "错误"),
     ("ui.form.severity.info", "提示"),
@@ -1568,7 +1572,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.specs.reorder_help",
         "可用箭头按钮、Alt+↑/Alt+↓ 或拖动调整顺序。",
     ),
-    ("ui.form.specs.row", "实例规格第 {rank} 项（优先级 {rank}）"),
+    ("ui.form.specs.row", "实例规格：优先级第 {rank} 位"),
     ("ui.form.specs.up", "将实例规格第 {rank} 项上移"),
     ("ui.form.start_over", "重新填写"),
     (
@@ -1605,7 +1609,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.tags", "标签"),
     ("ui.list.col.type", "任务类型"),
     ("ui.list.empty", "没有符合筛选条件的任务。"),
-    ("ui.list.empty#none", "还没有任务。点击「新建」创建一个。"),
+    ("ui.list.empty#none", "还没有任务。单击“新建”创建一个。"),
     ("ui.list.filter.name", "名称包含"),
     ("ui.list.filter.scope", "范围"),
     ("ui.list.filter.tag", "标签"),

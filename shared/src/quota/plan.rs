@@ -1301,7 +1301,7 @@ mod tests {
         );
         assert_eq!(
             node_arg("idle/sh-a/1/0").render(Lang::Zh),
-            "sh-a 第 2 项闲时资源的第 1 个节点"
+            "集群 sh-a 第 2 项闲时资源中的第 1 个节点"
         );
         for name in [
             "sh-a-a100-00",

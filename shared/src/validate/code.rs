@@ -1095,7 +1095,7 @@ mod tests {
         let code = IssueCode::KindFieldUnused {
             kind: ResourceKind::Idle,
         };
-        assert_eq!(code.message(Lang::Zh), "闲时资源不使用此项，提交时将被忽略");
+        assert_eq!(code.message(Lang::Zh), "闲时资源不使用此项，提交时将被移除");
         let code = IssueCode::GangNeverFits {
             reason: NeverReason::NoMatchingNode { gpu_model: None },
         };
