@@ -280,11 +280,23 @@ impl FormCx {
                 // A box holding text says what is wrong with that text alone: the rules'
                 // findings there are about the draft's last number, which it no longer
                 // shows ("must be between 0 and 1024" under an emptied box).
+                // So is the autoscaling range of a box it names: "now 5 ≤ 2 ≤ 4" quoted
+                // the 5 of an emptied Min workers (explorer).
                 if !bad.is_empty() {
+                    let ranged = bad.iter().any(|(p, _)| {
+                        matches!(
+                            p.as_str(),
+                            "compute.workers"
+                                | "ray.autoscaling.min_workers"
+                                | "ray.autoscaling.max_workers"
+                        )
+                    });
                     let mut shown = Report::new();
                     for issue in report.issues() {
                         let path = issue.path.to_string();
-                        if !bad.iter().any(|(p, _)| *p == path) {
+                        let range =
+                            matches!(issue.code, shared::IssueCode::AutoscalingRange { .. });
+                        if !bad.iter().any(|(p, _)| *p == path) && !(ranged && range) {
                             shown.push_issue(issue.clone());
                         }
                     }
@@ -308,9 +320,22 @@ impl FormCx {
                         _ if text.trim().is_empty() && !bad_input => {
                             shared::IssueCode::ValueRequired
                         }
+                        // A number box holds a number's text or none: `-1` in a box
+                        // of 0 or more was said to be "the text "-1"" (explorer).
                         Unread::Shape(expected) => shared::IssueCode::ValueInvalid {
                             expected: expected.clone(),
-                            found: (!bad_input).then(|| Found::Text(text.clone())),
+                            found: (!bad_input).then(|| {
+                                let number = text.bytes().any(|b| b.is_ascii_digit())
+                                    && text.trim().bytes().all(|b| {
+                                        b.is_ascii_digit()
+                                            || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
+                                    });
+                                if number {
+                                    Found::Number(text.trim().to_owned())
+                                } else {
+                                    Found::Text(text.clone())
+                                }
+                            }),
                         },
                     };
                     // An error whatever the rule's own weight: the draft still holds

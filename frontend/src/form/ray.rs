@@ -70,9 +70,11 @@ pub fn RaySection() -> impl IntoView {
         <Section path="ray">
             <TextField path="ray.runtime_env" control=Control::Area under=true lens=text_lens!(cx, ray.runtime_env) />
             // Where no Ray cluster runs, only env_vars are applied: said before the user
-            // writes a working_dir or pip list that nothing would install.
+            // writes a working_dir or pip list that nothing would install. Set as the
+            // box's, not indented as a check box's words, which made it read as part of
+            // shared storage below it (explorer).
             {(!clusters).then(|| view! {
-                <p class="note check-note" data-testid="runtime-env-local">{crate::i18n::tr("ui.form.runtime_env_local")}</p>
+                <p class="note field-note" data-testid="runtime-env-local">{crate::i18n::tr("ui.form.runtime_env_local")}</p>
             })}
             <CheckField path="ray.shared_storage.enabled" get=storage_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.shared_storage.enabled = on)) />

@@ -1580,7 +1580,7 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
     let cut = transfer::from_text("{\"basic\": {\"name_prefix\": \"a\",\n").unwrap_err();
     assert_eq!(
         cut.message(shared::Lang::Zh),
-        "未导入：第 2 行第 0 列无法解析：JSON 尚未结束，文本就已结束。"
+        "未导入：第 2 行第 0 列无法解析：文本提前结束，JSON 不完整。"
     );
     let comma = transfer::from_text("{\"basic\": {\"name_prefix\": \"a\" \"b\"}}").unwrap_err();
     assert_eq!(
@@ -2217,6 +2217,79 @@ async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
         side("bottom") > 0.0 && side("top") < height,
         "{path} is in view"
     );
+    style.remove();
+}
+
+/// How tall `el` is laid out where it is, and once brought into view: the same for a
+/// block that keeps no stale height while off screen.
+async fn height_off_and_in_view(el: &HtmlElement) -> (i32, i32) {
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    let below = window.inner_height().unwrap().as_f64().unwrap();
+    assert!(
+        el.get_bounding_client_rect().top() > below,
+        "the block starts off screen"
+    );
+    let off = el.offset_height();
+    el.scroll_into_view();
+    sleep(50).await;
+    let seen = el.offset_height();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    (off, seen)
+}
+
+/// The findings summary, far below the fields being typed in, grows with their
+/// findings where it is: while it kept the height it had when last seen, it grew as it
+/// came into view and moved Submit 740 px away from a user who had just pressed End
+/// (explorer).
+#[wasm_bindgen_test]
+async fn the_summary_off_screen_is_as_tall_as_its_findings() {
+    let style = form_style();
+    let form = mount(None, false).await;
+    sleep(50).await;
+    let summary = form.find("[data-testid='findings-summary']").unwrap();
+    let (before, _) = height_off_and_in_view(&summary).await;
+    sleep(50).await;
+    form.control("basic.name_prefix").focus().unwrap();
+    // Two rules broken, then a tag key and an env name each breaking one.
+    form.type_in("basic.name_prefix", "7b_name").await;
+    form.click("add-basic.tags").await;
+    form.type_in("basic.tags[0].key", "-a").await;
+    form.click("add-environment.env").await;
+    form.type_in("environment.env[0].name", "1BAD").await;
+    // The summary's items follow a frame after the fields' (components/report.rs).
+    sleep(50).await;
+    let (off, seen) = height_off_and_in_view(&summary).await;
+    assert!(off > before, "{off} > {before}: the new findings are in it");
+    assert_eq!(off, seen, "nothing moves as it comes into view");
+    style.remove();
+}
+
+/// A language switched at the top rewrites every block below: each is laid out again,
+/// so the page's height is right for a user who then goes to its end (explorer: the
+/// blocks kept their English heights until each came into view).
+#[wasm_bindgen_test]
+async fn blocks_off_screen_take_their_height_in_a_new_language() {
+    let style = form_style();
+    let form = mount(Some(example(shared::demo::RAY_EXAMPLE)), false).await;
+    sleep(50).await;
+    let blocks = || {
+        let all = form
+            .host
+            .query_selector_all(".task-form > .section")
+            .unwrap();
+        (0..all.length())
+            .map(|i| all.item(i).unwrap().unchecked_into::<HtmlElement>())
+            .collect::<Vec<_>>()
+    };
+    let last = blocks().pop().expect("sections");
+    let (english, _) = height_off_and_in_view(&last).await;
+    sleep(50).await;
+    form.find("[data-testid='lang-zh']").unwrap().click();
+    sleep(50).await;
+    let (off, seen) = height_off_and_in_view(&last).await;
+    assert_ne!(off, english, "Chinese words wrap otherwise");
+    assert_eq!(off, seen, "nothing moves as it comes into view");
     style.remove();
 }
 
@@ -2882,6 +2955,12 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
     // whole number, 0 or more"); for workers it is.
     form.type_in("compute.workers", "-1").await;
     assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
+    // A number, not "the text "-1"" (explorer).
+    let said = form.said_at("compute.workers", "value.invalid");
+    assert!(said.ends_with("found the number -1"), "{said}");
+    form.type_in("compute.workers", "2.5").await;
+    let said = form.said_at("compute.workers", "value.invalid");
+    assert!(said.ends_with("found the number 2.5"), "{said}");
     form.type_in("compute.workers", "3").await;
     form.tick_box("advanced.fault_tolerance.enabled", true)
         .await;
@@ -3435,6 +3514,14 @@ async fn the_autoscaling_range_is_said_at_its_fields_whichever_box_broke_it() {
     assert_eq!(
         form.codes_in("f-ray-autoscaling-msgs"),
         ["ray.autoscaling.range"]
+    );
+    // A box of the range emptied: the range quoted its last number, no longer shown
+    // (explorer: "now 5 ≤ 2 ≤ 4" under an empty Min workers); only "required" is said.
+    form.type_in("ray.autoscaling.min_workers", "").await;
+    assert!(form.codes_in("f-ray-autoscaling-msgs").is_empty());
+    assert_eq!(
+        form.codes_at("ray.autoscaling.min_workers"),
+        ["value.required"]
     );
     form.type_in("compute.workers", "0").await;
     form.type_in("ray.autoscaling.min_workers", "0").await;
