@@ -427,41 +427,51 @@ impl LogText {
 /// out. It is cut from the text already masked, so a cut anywhere shows nothing of a
 /// hidden value that the whole text would not: a value is never read half, from a cut in
 /// the file.
+///
+/// Nor is a mask cut: an end that would begin within one begins at its start (a few
+/// bytes more than `max`). Cut, its last asterisks read as the log's own text (`***`).
 #[derive(Debug)]
 pub struct LogTail {
     max: usize,
+    /// The text may hold masks ([`LogMask::is_empty`] is false).
+    masked: bool,
     text: String,
     left_out: u64,
 }
 
 impl LogTail {
-    /// At most `max` bytes of the end.
-    pub fn new(max: usize) -> LogTail {
+    /// At most `max` bytes of the end of a text masked by a mask that is empty or not
+    /// (`masked`).
+    pub fn new(max: usize, masked: bool) -> LogTail {
         LogTail {
             max,
+            masked,
             text: String::new(),
             left_out: 0,
         }
     }
 
     /// The next piece of the text; what is past keeping is dropped as it comes (never
-    /// more than twice `max` and a piece are held).
+    /// more than twice `max`, [`RUN_BACK`], a few bytes and a piece are held).
     pub fn push(&mut self, piece: &str) {
         self.text.push_str(piece);
-        if self.text.len() > self.max.saturating_mul(2) {
-            self.trim();
+        // Kept: the end, and what the end's cut reads before it (the byte before, the
+        // rest of a character, asterisks back to a run's start).
+        let keep = self.max.saturating_add(RUN_BACK + 4);
+        if self.text.len() > self.max.saturating_mul(2).saturating_add(RUN_BACK + 4) {
+            let mut cut = self.text.len() - keep;
+            while !self.text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            self.left_out += cut as u64;
+            self.text.drain(..cut);
         }
     }
 
     /// How many bytes were left out before the end, and the end.
     pub fn finish(mut self) -> (u64, String) {
-        self.trim();
-        (self.left_out, self.text)
-    }
-
-    fn trim(&mut self) {
         if self.text.len() <= self.max {
-            return;
+            return (self.left_out, self.text);
         }
         let mut cut = self.text.len() - self.max;
         while !self.text.is_char_boundary(cut) {
@@ -486,10 +496,28 @@ impl LogTail {
                 cut = start;
             }
         }
+        // Within asterisks, the cut may be within a mask (never at a line's start: a mask
+        // holds no line end). A mask is told by its text alone, and masks and the log's
+        // own asterisks may stand side by side, so the end begins where the run of them
+        // does; or, a run longer than [`RUN_BACK`] (a progress bar's), where it ends. No
+        // values to mask, no masks: a log's asterisks are then cut as any text.
+        if self.masked && bytes[cut - 1] == b'*' && bytes.get(cut) == Some(&b'*') {
+            let from = cut.saturating_sub(RUN_BACK);
+            match bytes[from..cut].iter().rposition(|b| *b != b'*') {
+                Some(at) => cut = from + at + 1,
+                None if from == 0 && self.left_out == 0 => cut = 0,
+                None => cut += bytes[cut..].iter().take_while(|b| **b == b'*').count(),
+            }
+        }
         self.left_out += cut as u64;
         self.text.drain(..cut);
+        (self.left_out, self.text)
     }
 }
+
+/// The most asterisks a log's end begins before its cut, to begin at their run's start
+/// rather than within a mask (see [`LogTail`]).
+const RUN_BACK: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -838,7 +866,7 @@ mod tests {
 
     /// The end of `text` cut as a reader of it whole would cut it.
     fn tail_of(text: &str, max: usize) -> (u64, String) {
-        let mut tail = LogTail::new(max);
+        let mut tail = LogTail::new(max, true);
         tail.push(text);
         tail.finish()
     }
@@ -860,6 +888,35 @@ mod tests {
         assert_eq!(tail_of("one\r\ntwo", 4), (5, "two".to_owned()));
     }
 
+    /// A tail never begins within a mask: it begins at the mask's start, though that is
+    /// more than it asked for (exploratory test: `tail_bytes=4` of a line ending in a
+    /// mask answered `***\n`).
+    #[test]
+    fn a_tail_begins_at_a_masks_start_rather_than_within_it() {
+        let log = "WANDB_API_KEY=******\n";
+        assert_eq!(tail_of(log, 1), (20, "\n".to_owned()), "after the mask");
+        for max in 2..=6 {
+            assert_eq!(tail_of(log, max), (14, "******\n".to_owned()), "{max}");
+        }
+        assert_eq!(tail_of(log, 7), (14, "******\n".to_owned()));
+        assert_eq!(tail_of(log, 8), (13, "=******\n".to_owned()));
+        // Masks side by side, and the log's own asterisks beside one: from the run's start.
+        assert_eq!(tail_of("a ************", 3), (2, "************".to_owned()));
+        assert_eq!(tail_of("a ********", 3), (2, "********".to_owned()));
+        // A run longer than a tail's look back (a progress bar's) is left out to its end.
+        let bar = format!("[{}] 100%", "*".repeat(200));
+        assert_eq!(tail_of(&bar, 100), (201, "] 100%".to_owned()));
+        // A log withheld line by line.
+        assert_eq!(
+            tail_of("******\n******\n******", 2),
+            (14, "******".to_owned())
+        );
+        // Without values to mask, asterisks are the log's own and cut as any text.
+        let mut plain = LogTail::new(4, false);
+        plain.push(log);
+        assert_eq!(plain.finish(), (17, "***\n".to_owned()));
+    }
+
     #[test]
     fn a_tail_kept_piece_by_piece_is_the_tail_of_the_whole() {
         // Lines of many lengths, some longer than the tail, in pieces of many sizes.
@@ -867,15 +924,20 @@ mod tests {
         for n in 0..400_usize {
             log.push_str(&"x".repeat((n * 7919) % 53));
             log.push(if n % 11 == 0 { 'é' } else { 'y' });
+            // Masks, and asterisks of the log's own beside them.
+            log.push_str(&"*".repeat(if n % 97 == 0 { 150 } else { (n * 31) % 15 }));
             log.push_str(match n % 7 {
                 3 => "\r",
                 5 => "\r\n",
                 _ => "\n",
             });
         }
-        for max in [1, 5, 40, 64, 100, 999] {
+        for (max, masked) in [1, 5, 40, 64, 100, 999]
+            .into_iter()
+            .flat_map(|max| [(max, true), (max, false)])
+        {
             for size in [1, 3, 17, 64, 500] {
-                let mut tail = LogTail::new(max);
+                let mut tail = LogTail::new(max, masked);
                 let mut rest = log.as_str();
                 while !rest.is_empty() {
                     let mut at = size.min(rest.len());
@@ -885,10 +947,12 @@ mod tests {
                     tail.push(&rest[..at]);
                     rest = &rest[at..];
                 }
+                let mut whole = LogTail::new(max, masked);
+                whole.push(&log);
                 assert_eq!(
                     tail.finish(),
-                    tail_of(&log, max),
-                    "max {max}, pieces of {size}"
+                    whole.finish(),
+                    "max {max}, masked {masked}, pieces of {size}"
                 );
             }
         }

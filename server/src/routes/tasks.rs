@@ -1531,8 +1531,8 @@ async fn file_tail(
             .await
             .map_err(cannot)?;
     }
+    let mut tail = LogTail::new(max, !mask.is_empty());
     let mut text = LogText::new(mask);
-    let mut tail = LogTail::new(max);
     loop {
         let mut piece = read_piece(&mut file).await.map_err(cannot)?;
         if piece.is_empty() {
@@ -1684,8 +1684,9 @@ async fn followed_end(
         .log_stream(task, attempt, replica, false)
         .await
         .ok()??;
-    let mut text = LogText::new(LogMask::new(hidden.iter().cloned()));
-    let mut kept = LogTail::new(max);
+    let mask = LogMask::new(hidden.iter().cloned());
+    let mut kept = LogTail::new(max, !mask.is_empty());
+    let mut text = LogText::new(mask);
     // The longest line written, in file bytes: the kubelet stores a line longer than
     // 16 KiB as pieces and counts each as a line, so a follow counted in lines could
     // start within one, and within a hidden value there, whose rest no mask would know.
@@ -1742,6 +1743,7 @@ async fn streamed_log(
         std::future::ready(chunk.is_ok())
     });
     let chunks = chunks.filter_map(|chunk| std::future::ready(chunk.ok()));
+    let masked_any = !mask.is_empty();
     // Masked a piece at a time, the held tail after the last: a pod's log may be hundreds
     // of megabytes.
     let text = Arc::new(std::sync::Mutex::new(LogText::new(mask)));
@@ -1767,7 +1769,7 @@ async fn streamed_log(
     if let Some(max) = end_only {
         // Read to its end here, only the end kept: what the answer's header says is known
         // before its body.
-        let mut kept = LogTail::new(max);
+        let mut kept = LogTail::new(max, masked_any);
         let mut masked = std::pin::pin!(masked);
         while let Some(text) = masked.next().await {
             kept.push(&text);
@@ -1832,6 +1834,7 @@ fn async_stream(
     tail: Option<usize>,
 ) -> impl futures_core::Stream<Item = Result<Event, std::convert::Infallible>> {
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(16);
+    let masked = !mask.is_empty();
     let mut log = LogText::new(mask);
     let mut events = LogEvents::default();
     tokio::spawn(async move {
@@ -1855,7 +1858,7 @@ fn async_stream(
         // value is masked only when read whole) and its end sent as one chunk, after an
         // event that says how much was left out; what follows is sent as it comes.
         if let Some(max) = tail {
-            let mut kept = LogTail::new(max);
+            let mut kept = LogTail::new(max, masked);
             loop {
                 if tx.is_closed() {
                     return;

@@ -683,6 +683,39 @@ async fn a_logs_end_cut_near_a_hidden_value_keeps_it_masked() {
     }
 }
 
+/// A log's end never begins within a mask, read or followed: it begins at the mask's
+/// start, a few bytes more than asked for (exploratory test: `tail_bytes=4` of a log
+/// ending in `WANDB_API_KEY=******` answered `***`, and followed `data: ***`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logs_end_begins_at_a_masks_start_not_within_it() {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, &pytorch("echo \"WANDB_API_KEY=$WANDB_API_KEY\"")).await;
+    wait_for(&app, &id, phase_is("succeeded")).await;
+    let (_, whole) = call(&app, get(&format!("/api/v1/tasks/{id}/logs?replica=0"))).await;
+    assert_eq!(whole, "WANDB_API_KEY=******\n");
+    for tail in 2..=7 {
+        assert_eq!(
+            log_end(&app, &id, tail).await,
+            ("******\n".to_owned(), 14),
+            "{tail}"
+        );
+    }
+    let (status, events) = call(
+        &app,
+        get(&format!(
+            "/api/v1/tasks/{id}/logs?replica=0&follow=true&tail_bytes=4"
+        )),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let events = events.as_str().unwrap_or_default();
+    assert!(
+        events.starts_with("event: left_out\ndata: 14\n"),
+        "{events:?}"
+    );
+    assert_eq!(sse_data(events), "14******", "{events:?}");
+}
+
 /// A followed log asked for its end gets the end of what is written so far, after an
 /// event that says how much was left out, then what is appended.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
