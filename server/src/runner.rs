@@ -138,6 +138,30 @@ struct Attempt {
     /// What the backend says debug mode keeps of the job, said only once the end is
     /// the task's (a retry deletes the job first).
     kept: Option<Message>,
+    /// Its start was told: a replay ([`Backend::replay`]) tells it again.
+    started: bool,
+    /// The replicas whose end was counted: a replay tells them again.
+    heard: HashSet<u32>,
+}
+
+/// Asks the event loop of [`Runner::watch`] to read again what the backend says of the
+/// attempts that run ([`Runner::resync`]).
+#[derive(Debug, Default)]
+struct Resync {
+    asked: tokio::sync::Notify,
+    /// Attempts a stop found the backend no longer runs: their exits were sent, but may
+    /// have been lost; ended stopped if a replay does not end them.
+    not_running: std::sync::Mutex<Vec<(TaskId, u32)>>,
+}
+
+/// The ends a replay told of, kept until the events that were queued when it read
+/// them have been received: those may tell the same ends again, after their attempt
+/// ended and no longer holds what it heard.
+#[derive(Debug, Default)]
+struct Replayed {
+    ends: HashSet<(TaskId, u32, u32)>,
+    /// Events still to receive before `ends` can go.
+    left: usize,
 }
 
 /// A replica's end as the runner hears it.
@@ -233,6 +257,10 @@ pub struct Runner {
     /// Told when a retried task starts resting (see [`Scheduler::rest`]), so the one
     /// sleeper [`Runner::watch`] runs wakes for the earliest due time.
     rested: tokio::sync::Notify,
+    /// Asks for a replay of the running attempts (see [`Runner::resync`]).
+    resync: Arc<Resync>,
+    /// What the last replay told (see [`Runner::resync`]).
+    replayed: std::sync::Mutex<Replayed>,
 }
 
 /// The subscriptions of `alerts` that fire: each but those that repeat an earlier one
@@ -527,6 +555,8 @@ impl Runner {
             overdue_out: Arc::default(),
             backoff: Backoff::default(),
             rested: tokio::sync::Notify::new(),
+            resync: Arc::default(),
+            replayed: std::sync::Mutex::default(),
             scheduler: Mutex::new(Scheduler::new(Arc::clone(&catalog), usage)),
             catalog,
             store,
@@ -1654,8 +1684,15 @@ impl Runner {
         match event {
             backend::Event::Started { task, attempt } => {
                 let term = self.term.load(Ordering::SeqCst);
-                let current = self.attempts.lock().await.get(&task).map(|a| a.attempt);
-                if current != Some(attempt) || !self.still_leads(term).await {
+                // Once: a replay tells it again.
+                let first = self
+                    .attempts
+                    .lock()
+                    .await
+                    .get_mut(&task)
+                    .filter(|a| a.attempt == attempt)
+                    .is_some_and(|a| !std::mem::replace(&mut a.started, true));
+                if !first || !self.still_leads(term).await {
                     return;
                 }
                 self.step(&task, TaskPhase::Running, None, attempt).await;
@@ -1686,10 +1723,11 @@ impl Runner {
                     .attempts
                     .lock()
                     .await
-                    .get(&task)
-                    .filter(|a| !a.stopping)
-                    .map(|a| a.attempt);
-                if current != Some(attempt) {
+                    .get_mut(&task)
+                    .filter(|a| !a.stopping && a.attempt == attempt)
+                    // Its start is told again once it is re-admitted.
+                    .map(|a| a.started = false);
+                if current.is_none() {
                     return;
                 }
                 // Its place stays held: the same attempt runs again once re-admitted.
@@ -1872,6 +1910,9 @@ impl Runner {
         if self.lapsed.load(Ordering::SeqCst) || (self.leading() && !self.still_leads(term).await) {
             return;
         }
+        if self.counted_before(&task, attempt, replica).await {
+            return;
+        }
         let how = how_it_ended(code, signal);
         if !heard {
             let said = exited_message(attempt, replica, how.clone());
@@ -1919,6 +1960,119 @@ impl Runner {
         let failure = failure.map(Arg::Message);
         self.attempt_ended(&task, attempt, stopping, failure, None, at)
             .await;
+    }
+
+    /// Whether the end of `replica` was counted already (a replay told it, then its
+    /// event came, or the other way round); marks it counted.
+    async fn counted_before(&self, task: &TaskId, attempt: u32, replica: u32) -> bool {
+        if let Some(state) = self
+            .attempts
+            .lock()
+            .await
+            .get_mut(task)
+            .filter(|a| a.attempt == attempt)
+        {
+            return !state.heard.insert(replica);
+        }
+        lock_replayed(&self.replayed)
+            .ends
+            .contains(&(task.clone(), attempt, replica))
+    }
+
+    /// Reads again from the backend what became of every attempt that runs, and hears
+    /// what it tells ([`Backend::replay`]): after events were lost (a receiver that falls
+    /// behind loses the oldest), an exit never heard left its task running for ever,
+    /// holding its quota and nodes, its stop and delete refused. Then ends stopped each
+    /// attempt a stop found the backend no longer runs, if the replay did not end it.
+    /// `queued` gives how many events wait in the receiver now: until they have been
+    /// received, the ends told here are remembered, as they may come again.
+    async fn resync(&self, queued: impl Fn() -> usize) {
+        let running: Vec<(TaskId, u32)> = self
+            .attempts
+            .lock()
+            .await
+            .iter()
+            .map(|(task, a)| (task.clone(), a.attempt))
+            .collect();
+        let mut told = Vec::new();
+        for (task, attempt) in running {
+            // Not while its start is under way: the backend has not all of it yet. No
+            // lock: the task has ended (its end drops it).
+            let launch = self
+                .launches
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(&task)
+                .cloned();
+            let Some(launch) = launch else {
+                continue;
+            };
+            let events = {
+                let _launch = launch.lock().await;
+                self.backend.replay(&task, attempt).await
+            };
+            told.extend(events);
+        }
+        {
+            let mut replayed = lock_replayed(&self.replayed);
+            replayed
+                .ends
+                .extend(told.iter().filter_map(|event| match event {
+                    backend::Event::Exited {
+                        task,
+                        attempt,
+                        replica,
+                        ..
+                    } => Some((task.clone(), *attempt, *replica)),
+                    _ => None,
+                }));
+            // Counted after the reads: every end read was sent before them.
+            replayed.left = queued();
+            if replayed.left == 0 {
+                replayed.ends.clear();
+            }
+        }
+        if !told.is_empty() {
+            tracing::warn!(
+                events = told.len(),
+                "told again what the backend says of the running attempts"
+            );
+        }
+        for event in told {
+            self.on_event(event).await;
+        }
+        let not_running = std::mem::take(
+            &mut *self
+                .resync
+                .not_running
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for (task, attempt) in not_running {
+            let ended = {
+                let mut attempts = self.attempts.lock().await;
+                match attempts.get(&task) {
+                    Some(a) if a.attempt == attempt && a.stopping => attempts.remove(&task),
+                    _ => None,
+                }
+            };
+            if let Some(ended) = ended {
+                tracing::warn!(%task, attempt, "a stopped attempt's end was not heard; it ends stopped");
+                self.attempt_ended(&task, attempt, true, None, ended.kept, now())
+                    .await;
+            }
+        }
+    }
+
+    /// Counts a received event against what a replay remembers ([`Replayed::left`]).
+    fn received(&self) {
+        let mut replayed = lock_replayed(&self.replayed);
+        if replayed.left > 0 {
+            replayed.left -= 1;
+            if replayed.left == 0 {
+                replayed.ends.clear();
+            }
+        }
     }
 
     /// An attempt failed (its end at `at`): run the gang again while fault tolerance
@@ -2289,11 +2443,23 @@ impl Runner {
                         let backend = Arc::clone(&self.backend);
                         let task = id.clone();
                         let taking_back = Arc::clone(&self.taking_back);
+                        let resync = Arc::clone(&self.resync);
                         tokio::spawn(async move {
                             // A job a restart is taking back: the backend stops it once
                             // it tracks it (one not taken back ends stopped then).
                             drop(taking_back.read().await);
-                            let _ = backend.stop(&task, attempt, STOP_GRACE).await;
+                            let stopped = backend.stop(&task, attempt, STOP_GRACE).await;
+                            // Its replicas have all ended, and their exits were sent, or
+                            // lost: the event loop reads them again, and the stop ends
+                            // the task if that does not.
+                            if let Err(backend::BackendError::NotRunning { .. }) = stopped {
+                                resync
+                                    .not_running
+                                    .lock()
+                                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                    .push((task, attempt));
+                                resync.asked.notify_one();
+                            }
                         });
                     }
                     // Another server leads and runs it: the stop is asked in the store,
@@ -3027,16 +3193,37 @@ impl Runner {
         let mut events = runner.backend.events();
         tokio::spawn(async move {
             loop {
-                match events.recv().await {
-                    Ok(event) => runner.on_event(event).await,
+                let received = tokio::select! {
+                    received = events.recv() => received,
+                    () = runner.resync.asked.notified() => {
+                        runner.resync(|| events.len()).await;
+                        continue;
+                    }
+                };
+                match received {
+                    Ok(event) => {
+                        runner.on_event(event).await;
+                        runner.received();
+                    }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
-                        tracing::error!(missed, "backend events were missed");
+                        tracing::error!(
+                            missed,
+                            "backend events were missed; reading the running attempts again"
+                        );
+                        runner.resync(|| events.len()).await;
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }
             }
         });
     }
+}
+
+/// Locks what a replay told; a panic while holding it leaves consistent data.
+fn lock_replayed(replayed: &std::sync::Mutex<Replayed>) -> std::sync::MutexGuard<'_, Replayed> {
+    replayed
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What the task's events tell of the cleanup `job` ([`Backend::clean_shared_storage`]):

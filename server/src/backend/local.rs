@@ -109,6 +109,10 @@ const EVENT_CAPACITY: usize = 1024;
 const REAP_WAIT: Duration = Duration::from_secs(5);
 /// The file in a replica's directory that holds its command's exit status.
 const EXIT_FILE: &str = "exit-status";
+/// The file in a replica's directory where the server records the end it saw (its
+/// wrapper's wait status, a SIGKILL too): what [`Backend::replay`] tells again.
+const ENDED_FILE: &str = "ended";
+
 /// The folder in a sandboxed replica's directory that it sees as `/tmp`.
 const OWN_TMP: &str = "tmp";
 
@@ -204,6 +208,8 @@ struct State {
 
 /// An attempt with at least one replica not yet reaped.
 struct Attempt {
+    /// Every replica started, running or not.
+    replicas: Vec<u32>,
     running: Vec<Running>,
     /// How many replicas are still running; `stop` waits on it.
     remaining: watch::Sender<usize>,
@@ -337,7 +343,11 @@ impl LocalBackend {
         let exit_file = dir.join(EXIT_FILE);
         // Nothing an earlier start of this attempt recorded may pass for its end, or
         // keep its command from starting.
-        for earlier in [exit_file.clone(), stop_file(&exit_file)] {
+        for earlier in [
+            exit_file.clone(),
+            stop_file(&exit_file),
+            dir.join(ENDED_FILE),
+        ] {
             match std::fs::remove_file(earlier) {
                 Err(error) if error.kind() != io::ErrorKind::NotFound => {
                     return Err(io_error(error));
@@ -521,6 +531,9 @@ impl LocalBackend {
     fn watch(&self, task: TaskId, attempt: u32, spawned: Spawned) {
         let state = Arc::clone(&self.state);
         let events = self.events.clone();
+        let ended_file = self
+            .replica_dir(&task, attempt, spawned.replica)
+            .join(ENDED_FILE);
         let Spawned {
             replica,
             node,
@@ -538,6 +551,9 @@ impl LocalBackend {
                     (None, None)
                 }
             };
+            // Before the replica leaves the running ones: a replay that finds it gone
+            // finds its end.
+            record_end(&ended_file, code, signal);
             {
                 let mut state = lock(&state);
                 let key = (task.clone(), attempt);
@@ -554,14 +570,16 @@ impl LocalBackend {
                     }
                 }
                 give_back(&mut state, &node, devices);
+                // Under the lock: a replay, which reads the state under it too, sees the
+                // replica running and its end still to come, or ended and its event sent.
+                let _ = events.send(Event::Exited {
+                    task,
+                    attempt,
+                    replica,
+                    code,
+                    signal,
+                });
             }
-            let _ = events.send(Event::Exited {
-                task,
-                attempt,
-                replica,
-                code,
-                signal,
-            });
             if let Some(tmp) = own_tmp {
                 // What is left in it is the replica's scratch, as a container's /tmp is;
                 // removed after the exit is told, which a large scratch would delay.
@@ -664,6 +682,7 @@ impl Backend for LocalBackend {
         self.lock().attempts.insert(
             (gang.task.clone(), gang.attempt),
             Attempt {
+                replicas: running.iter().map(|r| r.replica).collect(),
                 remaining: watch::Sender::new(running.len()),
                 running,
                 stopping: false,
@@ -714,6 +733,57 @@ impl Backend for LocalBackend {
 
     fn events(&self) -> broadcast::Receiver<Event> {
         self.events.subscribe()
+    }
+
+    /// From the state (an attempt still running) or, once every replica has ended, from
+    /// the ends recorded in the replicas' directories; nothing for an attempt not every
+    /// replica of which this server saw end (a start that failed kills what it started
+    /// unrecorded, as the runner fails its task itself).
+    async fn replay(&self, task: &TaskId, attempt: u32) -> Vec<Event> {
+        let started = Event::Started {
+            task: task.clone(),
+            attempt,
+        };
+        let exited = |replica: u32| {
+            let (code, signal) =
+                read_end(&self.replica_dir(task, attempt, replica).join(ENDED_FILE))?;
+            Some(Event::Exited {
+                task: task.clone(),
+                attempt,
+                replica,
+                code,
+                signal,
+            })
+        };
+        let state = self.lock();
+        if let Some(entry) = state.attempts.get(&(task.clone(), attempt)) {
+            let ended = entry
+                .replicas
+                .iter()
+                .filter(|i| entry.running.iter().all(|r| r.replica != **i));
+            return std::iter::once(Some(started))
+                .chain(ended.map(|i| exited(*i)))
+                .flatten()
+                .collect();
+        }
+        drop(state);
+        let Ok(entries) = std::fs::read_dir(self.attempt_dir(task, attempt)) else {
+            return Vec::new();
+        };
+        let mut replicas: Vec<u32> = entries
+            .filter_map(|entry| {
+                let entry = entry.ok()?;
+                let name = entry.file_name();
+                let index = name.to_str()?.strip_prefix("replica-")?.parse().ok()?;
+                entry.file_type().ok()?.is_dir().then_some(index)
+            })
+            .collect();
+        replicas.sort_unstable();
+        let ends: Option<Vec<Event>> = replicas.into_iter().map(exited).collect();
+        match ends {
+            Some(ends) if !ends.is_empty() => std::iter::once(started).chain(ends).collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Every replica starts in a directory under `<data_dir>/tasks`, its `HOME`, and is
@@ -768,6 +838,27 @@ fn how_it_ended(code: Option<i32>, signal: Option<i32>) -> (Option<i32>, Option<
         Some(code) if (129..=128 + 64).contains(&code) => (None, Some(code - 128)),
         _ => (code, signal),
     }
+}
+
+/// Records in `file` the end the server saw of a replica ([`ENDED_FILE`]): `code signal`,
+/// `-` for none. A failure is only logged: the event is sent all the same, and only a
+/// replay after lost events misses the record.
+fn record_end(file: &Path, code: Option<i32>, signal: Option<i32>) {
+    let word = |n: Option<i32>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
+    if let Err(error) = std::fs::write(file, format!("{} {}\n", word(code), word(signal))) {
+        tracing::warn!(file = %file.display(), %error, "cannot record a replica's end");
+    }
+}
+
+/// The end [`record_end`] wrote, if it did.
+fn read_end(file: &Path) -> Option<(Option<i32>, Option<i32>)> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let (code, signal) = text.strip_suffix('\n')?.split_once(' ')?;
+    let number = |word: &str| match word {
+        "-" => Some(None),
+        word => word.parse().ok().map(Some),
+    };
+    Some((number(code)?, number(signal)?))
 }
 
 /// The end of a replica as its wrapper recorded it beside its log: how it ended (exit

@@ -270,6 +270,16 @@ pub trait Backend: Send + Sync {
     /// Events from now on, oldest first. Each call returns a new receiver.
     fn events(&self) -> tokio::sync::broadcast::Receiver<Event>;
 
+    /// What became of an attempt this backend started, told again as events
+    /// ([`Event::Started`], then an [`Event::Exited`] per replica that has ended), for a
+    /// receiver of [`Backend::events`] that fell behind and lost some: an exit lost left
+    /// its task running for ever. Events it had are told again too; the receiver drops
+    /// those. Empty when the backend cannot tell (by default).
+    async fn replay(&self, task: &TaskId, attempt: u32) -> Vec<Event> {
+        let _ = (task, attempt);
+        Vec::new()
+    }
+
     /// Ends whatever an earlier server left running (its replicas outlive it when it
     /// crashes), before tasks are recovered: the store says which tasks ran, and they
     /// are re-run or failed, so nothing of theirs may keep running beside a new attempt.

@@ -10,6 +10,7 @@ mod connections;
 mod cors;
 mod deploy;
 mod kube;
+mod local_backend;
 mod metrics;
 mod openapi;
 mod over_http;

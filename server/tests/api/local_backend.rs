@@ -1,0 +1,196 @@
+//! The runner over the local backend when what it hears goes wrong: backend events lost
+//! to a receiver that fell behind, a stop that finds nothing running.
+
+use super::{pytorch, submit, temp_dir};
+use axum::Router;
+use axum::body::Body;
+use axum::http::Request;
+use serde_json::Value;
+use server::backend::local::LocalBackend;
+use server::backend::{Backend, BackendError, Event, Gang};
+use shared::TaskId;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// How [`Lossy`] passes on the local backend's exits.
+#[derive(Clone, Copy)]
+enum Loss {
+    /// Held until `n` have come, then sent at once into a channel of one: the runner's
+    /// receiver falls behind and loses all but the last, as it lost 171 of 1,001 exits.
+    Burst(usize),
+    /// Never passed on, with nothing to say so (only a stop can find it out).
+    Silent,
+}
+
+/// The local backend, its events passed on to the runner through a channel of
+/// capacity one, its exits as [`Loss`] says.
+struct Lossy {
+    inner: Arc<LocalBackend>,
+    out: broadcast::Sender<Event>,
+    dropped: Arc<AtomicUsize>,
+}
+
+impl Lossy {
+    fn new(data: PathBuf, loss: Loss) -> Self {
+        let inner = Arc::new(LocalBackend::new(data, |_| 8));
+        let out = broadcast::channel(1).0;
+        let dropped = Arc::new(AtomicUsize::new(0));
+        let mut from = inner.events();
+        let (to, gone) = (out.clone(), Arc::clone(&dropped));
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok(event) = from.recv().await {
+                match (event, loss) {
+                    (exit @ Event::Exited { .. }, Loss::Burst(n)) => {
+                        held.push(exit);
+                        if held.len() == n {
+                            // No await between the sends: the runner reads none of them
+                            // in between.
+                            for exit in held.drain(..) {
+                                let _ = to.send(exit);
+                            }
+                        }
+                    }
+                    (Event::Exited { .. }, Loss::Silent) => {
+                        gone.fetch_add(1, Ordering::SeqCst);
+                    }
+                    (other, _) => {
+                        let _ = to.send(other);
+                    }
+                }
+            }
+        });
+        Self {
+            inner,
+            out,
+            dropped,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Backend for Lossy {
+    async fn start(&self, gang: Gang) -> Result<(), BackendError> {
+        self.inner.start(gang).await
+    }
+
+    async fn stop(&self, task: &TaskId, attempt: u32, grace: Duration) -> Result<(), BackendError> {
+        self.inner.stop(task, attempt, grace).await
+    }
+
+    fn events(&self) -> broadcast::Receiver<Event> {
+        self.out.subscribe()
+    }
+
+    async fn replay(&self, task: &TaskId, attempt: u32) -> Vec<Event> {
+        self.inner.replay(task, attempt).await
+    }
+
+    fn leftovers_are_local(&self) -> bool {
+        true
+    }
+
+    fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
+        self.inner.log_path(task, attempt, replica)
+    }
+}
+
+/// The routes over a runner with `backend`, its store in `data`.
+async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
+    let config = server::Config {
+        data_dir: data.to_owned(),
+        ..server::Config::demo(temp_dir("dist"))
+    };
+    let mut state = server::AppState::new(config).expect("the demo state");
+    let store = server::store::SqliteStore::open(&data.join("berth.db"))
+        .await
+        .expect("the store opens");
+    let runner = Arc::new(
+        server::runner::Runner::new(
+            Arc::clone(&state.catalog),
+            (*state.usage).clone(),
+            Arc::new(store),
+            backend,
+            data.to_owned(),
+        )
+        .with_backoff(server::runner::Backoff::NONE),
+    );
+    runner.watch();
+    runner.begin().await.expect("the store is read");
+    state.runner = Some(runner);
+    server::app(state)
+}
+
+async fn get(app: &Router, path: &str) -> Value {
+    let request = Request::get(path).body(Body::empty()).expect("a request");
+    super::answer(app, request).await.1
+}
+
+/// Polls the task until it is in `phase`, or fails after 20 s with its last answer.
+async fn wait_for_phase(app: &Router, id: &str, phase: &str) -> Value {
+    let mut task = Value::Null;
+    for _ in 0..200 {
+        task = get(app, &format!("/api/v1/tasks/{id}")).await;
+        if task["phase"] == phase {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {id} did not reach {phase}: {task}")
+}
+
+/// The `exited` events of a task.
+async fn exits(app: &Router, id: &str) -> usize {
+    let events = get(app, &format!("/api/v1/tasks/{id}/events")).await;
+    events
+        .as_array()
+        .expect("a list of events")
+        .iter()
+        .filter(|e| e["kind"] == "exited")
+        .count()
+}
+
+/// Issue: a task stayed `running` for ever with 830 of its 1,001 exits heard, its stop
+/// doing nothing and its delete refused, when the runner fell behind the local
+/// backend's events and lost some. It reads the attempts again from the backend.
+/// (On a runtime of one thread, so the burst is never read in between.)
+#[tokio::test]
+async fn exits_lost_to_a_receiver_that_fell_behind_still_end_the_task() {
+    let data = temp_dir("lost-exits");
+    let backend = Arc::new(Lossy::new(data.clone(), Loss::Burst(2)));
+    let app = app_on(&data, backend).await;
+    let id = submit(&app, &pytorch("true")).await;
+    wait_for_phase(&app, &id, "succeeded").await;
+    // Each exit once: the one the runner received is not told again by the replay.
+    assert_eq!(exits(&app, &id).await, 2);
+}
+
+/// A stop of a task whose replicas the backend no longer runs (their exits lost)
+/// still ends it: it stayed `running`, the backend saying "not running" to every stop.
+#[tokio::test]
+async fn a_stop_that_finds_nothing_running_still_ends_the_task() {
+    let data = temp_dir("lost-exits-stop");
+    let backend = Arc::new(Lossy::new(data.clone(), Loss::Silent));
+    let dropped = Arc::clone(&backend.dropped);
+    let app = app_on(&data, backend).await;
+    let id = submit(&app, &pytorch("true")).await;
+    wait_for_phase(&app, &id, "running").await;
+    for _ in 0..200 {
+        if dropped.load(Ordering::SeqCst) == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(dropped.load(Ordering::SeqCst), 2, "both replicas ended");
+    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .body(Body::empty())
+        .expect("a request");
+    let (status, answer) = super::answer(&app, request).await;
+    assert!(status.is_success(), "{status}: {answer}");
+    wait_for_phase(&app, &id, "stopped").await;
+    // Their ends are told, as they came.
+    assert_eq!(exits(&app, &id).await, 2);
+}
