@@ -101,6 +101,10 @@ fn expand_vars(value: &str, name: &str, lookup: impl Fn(&str) -> Option<String>)
     out.replace(&format!("${{{name}}}"), "")
 }
 
+/// The variable every replica, and so what it starts, carries: its directory. A process
+/// with it under this data directory's tasks folder is a replica's, not an operator's
+/// shell that went there to read a log ([`LocalBackend::end_leftovers`]).
+const REPLICA_MARK: &str = "BERTH_REPLICA";
 /// Where a RayJob's entrypoint finds "its cluster" (Ray's default GCS port).
 const RAY_ADDRESS: &str = "127.0.0.1:6379";
 /// Events kept for slow receivers.
@@ -480,6 +484,7 @@ impl LocalBackend {
                     .map(|(name, value)| (wrapped(name), value)),
             )
             .env("CUDA_VISIBLE_DEVICES", join(devices))
+            .env(REPLICA_MARK, &dir)
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log_err)
@@ -512,7 +517,10 @@ impl LocalBackend {
             // takes the context out of `env_vars`; Ray's job supervisor sets the
             // entrypoint's `RAY_ADDRESS` to the cluster); Ray gives the job's processes
             // the user's value of any other name, and so does this.
-            if shared::injected::CONTEXT.contains(&name.as_str()) || name == "RAY_ADDRESS" {
+            if shared::injected::CONTEXT.contains(&name.as_str())
+                || name == "RAY_ADDRESS"
+                || name == REPLICA_MARK
+            {
                 continue;
             }
             let value = expand_vars(value, name, |var| set(&command, var));
@@ -786,14 +794,16 @@ impl Backend for LocalBackend {
         }
     }
 
-    /// Every replica starts in a directory under `<data_dir>/tasks`, its `HOME`, and is
-    /// the leader of its own process group: SIGKILL to the group of each process
-    /// working there, or started with that `HOME` (a command that went elsewhere with
-    /// `cd`), that this backend did not start. (Sandboxed replicas die with their server
-    /// already: `bwrap --die-with-parent`.)
+    /// Every replica starts with [`REPLICA_MARK`] naming its directory under
+    /// `<data_dir>/tasks`, which what it runs inherits wherever it goes with `cd`, and
+    /// is the leader of its own process group: SIGKILL to the group of each process
+    /// with that mark that this backend did not start. Not a process that merely works
+    /// there: an operator's shell that went to a task's folder to read a log was killed
+    /// at the next start. (Sandboxed replicas die with their server already:
+    /// `bwrap --die-with-parent`.)
     async fn end_leftovers(&self) -> usize {
         let named = self.data_dir.join("tasks");
-        // The working directory as the kernel resolves it; `HOME` as it was given.
+        // The mark as it was given, or the folder as the kernel resolves it.
         let tasks = std::fs::canonicalize(&named).unwrap_or_else(|_| named.clone());
         let ours: Vec<Pid> = self
             .lock()
@@ -808,7 +818,7 @@ impl Backend for LocalBackend {
         let mut groups: Vec<Pid> = entries
             .filter_map(|entry| {
                 let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-                works_under(id, &tasks, &named).then(|| process_group(id))?
+                marked_under(id, &tasks, &named).then(|| process_group(id))?
             })
             .filter(|group| *group != own && !ours.contains(group))
             .collect();
@@ -965,21 +975,19 @@ fn group_members(group: Pid) -> Vec<Pid> {
         .collect()
 }
 
-/// Whether process `id` works under `dir` (resolved), or was started with its `HOME`
-/// under `dir` (resolved or as `named`), as a replica and what it runs are, wherever
-/// they `cd` to.
-fn works_under(id: i32, dir: &Path, named: &Path) -> bool {
-    if std::fs::read_link(format!("/proc/{id}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir)) {
-        return true;
-    }
+/// Whether process `id` was started with [`REPLICA_MARK`] under `dir` (resolved, or as
+/// `named`), as a replica and what it runs are, wherever they `cd` to. (A process that
+/// clears its environment escapes, as one that left and reset its `HOME` did before.)
+fn marked_under(id: i32, dir: &Path, named: &Path) -> bool {
     let Ok(environ) = std::fs::read(format!("/proc/{id}/environ")) else {
         return false;
     };
+    let mark = format!("{REPLICA_MARK}=");
     environ
         .split(|b| *b == 0)
-        .filter_map(|var| var.strip_prefix(b"HOME="))
-        .map(|home| Path::new(std::ffi::OsStr::from_bytes(home)))
-        .any(|home| home.starts_with(dir) || home.starts_with(named))
+        .filter_map(|var| var.strip_prefix(mark.as_bytes()))
+        .map(|value| Path::new(std::ffi::OsStr::from_bytes(value)))
+        .any(|value| value.starts_with(dir) || value.starts_with(named))
 }
 
 /// The process group of a process, read from `/proc`.
@@ -1378,6 +1386,12 @@ mod tests {
             .env("HOME", &work)
             .envs(gang.replicas[0].env.iter().map(|(n, v)| (n, v)))
             .env("CUDA_VISIBLE_DEVICES", "")
+            // The one variable it sees that it would not alone, as a pod sees those of
+            // its cluster: what tells its processes from others on the machine.
+            .env(
+                REPLICA_MARK,
+                work.parent().expect("the replica's directory"),
+            )
             .stdin(Stdio::null())
             .output()
             .expect("bash runs");
@@ -1385,6 +1399,38 @@ mod tests {
             log(&backend, &gang, 0),
             String::from_utf8_lossy(&alone.stdout)
         );
+    }
+
+    /// Issue: an operator's shell that went to a task's folder to `tail -f` a log was
+    /// killed at the next server start, as every process working under the tasks folder
+    /// was. Only what carries a replica's mark is a leftover.
+    #[tokio::test]
+    async fn leftovers_are_the_marked_processes_not_any_in_the_tasks_folder() {
+        let (dir, backend) = backend(0);
+        let folder = dir.path().join("tasks/demo-abcde/attempt-1");
+        std::fs::create_dir_all(&folder).expect("a task folder");
+        let sleep = |mark: Option<&Path>| {
+            use std::os::unix::process::CommandExt;
+            let mut command = std::process::Command::new("sleep");
+            command
+                .arg("1000")
+                .current_dir(&folder)
+                .env("HOME", &folder)
+                .process_group(0);
+            if let Some(mark) = mark {
+                command.env(REPLICA_MARK, mark);
+            }
+            command.spawn().expect("sleep runs")
+        };
+        let mut shell = sleep(None);
+        let mut leftover = sleep(Some(&folder.join("replica-0")));
+        assert_eq!(backend.end_leftovers().await, 1);
+        let ended = leftover.wait().expect("the leftover is reaped");
+        assert_eq!(ended.signal(), Some(9));
+        let shell_ran_on = shell.try_wait().expect("the shell is looked at").is_none();
+        let _ = shell.kill();
+        let _ = shell.wait();
+        assert!(shell_ran_on, "the operator's shell was killed");
     }
 
     #[tokio::test]
