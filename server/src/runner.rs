@@ -3145,6 +3145,23 @@ impl Runner {
         }
     }
 
+    /// Removes what the backend keeps on this machine of every deleted task
+    /// ([`Backend::remove_task`]): the delete is the store's, through whichever server
+    /// (or while this one was down), so each server looks at its own folders. A task the
+    /// store does not know is left alone: its folder may be another database's.
+    pub async fn sweep_deleted(&self) {
+        for task in self.backend.task_folders() {
+            if self
+                .store
+                .get(&task)
+                .await
+                .is_ok_and(|s| s.task.phase == TaskPhase::Deleted)
+            {
+                self.backend.remove_task(&task);
+            }
+        }
+    }
+
     /// Feeds backend events to [`Runner::on_event`] until the backend goes away.
     pub fn watch(self: &Arc<Self>) {
         let sweeper = Arc::clone(self);
@@ -3157,6 +3174,7 @@ impl Runner {
             loop {
                 every.tick().await;
                 sweeper.sweep_alerts().await;
+                sweeper.sweep_deleted().await;
             }
         });
         // One sleeper for every retry's wait: it sleeps until the earliest is due, and

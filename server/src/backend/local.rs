@@ -834,6 +834,25 @@ impl Backend for LocalBackend {
         true
     }
 
+    fn task_folders(&self) -> Vec<TaskId> {
+        let Ok(entries) = std::fs::read_dir(self.data_dir.join("tasks")) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|entry| Some(TaskId(entry.ok()?.file_name().into_string().ok()?)))
+            .collect()
+    }
+
+    fn remove_task(&self, task: &TaskId) {
+        let folder = self.data_dir.join("tasks").join(&task.0);
+        match std::fs::remove_dir_all(&folder) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                tracing::warn!(folder = %folder.display(), %error, "cannot remove a deleted task's folder");
+            }
+            _ => {}
+        }
+    }
+
     fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
         self.attempt_dir(task, attempt)
             .join(format!("replica-{replica}.log"))

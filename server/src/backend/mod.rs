@@ -280,6 +280,19 @@ pub trait Backend: Send + Sync {
         Vec::new()
     }
 
+    /// The tasks whose folders this backend keeps on this machine (logs, replicas' work
+    /// folders); none by default.
+    fn task_folders(&self) -> Vec<TaskId> {
+        Vec::new()
+    }
+
+    /// Removes what this backend keeps on this machine of a task that was deleted: its
+    /// logs (which may have printed a secret) and its replicas' folders, which would
+    /// otherwise fill the disk for ever. Nothing by default.
+    fn remove_task(&self, task: &TaskId) {
+        let _ = task;
+    }
+
     /// Ends whatever an earlier server left running (its replicas outlive it when it
     /// crashes), before tasks are recovered: the store says which tasks ran, and they
     /// are re-run or failed, so nothing of theirs may keep running beside a new attempt.

@@ -194,3 +194,31 @@ async fn a_stop_that_finds_nothing_running_still_ends_the_task() {
     // Their ends are told, as they came.
     assert_eq!(exits(&app, &id).await, 2);
 }
+
+/// Issue: a deleted task's folder (its logs, which may have printed a secret, and its
+/// replicas' folders) stayed on disk for ever. The sweep removes it; a task not deleted
+/// keeps its logs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_tasks_folder_is_removed_and_a_kept_tasks_logs_stay() {
+    let data = temp_dir("deleted-folders");
+    let state = super::demo_state_with(|config| config.data_dir = data.clone()).await;
+    let runner = state.runner.clone().expect("a runner");
+    let app = server::app(state);
+    let deleted = submit(&app, &pytorch("echo secret")).await;
+    let kept = submit(&app, &pytorch("echo kept")).await;
+    for id in [&deleted, &kept] {
+        wait_for_phase(&app, id, "succeeded").await;
+    }
+    let request = Request::delete(format!("/api/v1/tasks/{deleted}"))
+        .body(Body::empty())
+        .expect("a request");
+    let (status, answer) = super::answer(&app, request).await;
+    assert!(status.is_success(), "{status}: {answer}");
+    runner.sweep_deleted().await;
+    assert!(!data.join("tasks").join(&deleted).exists());
+    let log = data
+        .join("tasks")
+        .join(&kept)
+        .join("attempt-1/replica-0.log");
+    assert_eq!(std::fs::read_to_string(log).expect("its log"), "kept\n");
+}
