@@ -50,6 +50,47 @@ async fn malformed_json_is_400_with_line_and_column() {
     assert!(detail.contains("line 3 column 3"), "{detail}");
 }
 
+/// A number JSON allows but the reader cannot hold is a 400 naming its field, not one
+/// saying the JSON is not valid (exploratory test: "the request body is not valid JSON:
+/// number out of range at line 1 column 39", for checks and submits alike).
+#[tokio::test]
+async fn a_number_too_large_to_read_is_400_naming_its_field() {
+    let digits = "1".repeat(5000);
+    for (path, spec, field, column) in [
+        (
+            "/api/v1/validate",
+            r#"{"version":1,"compute":{"workers":1e400}}"#.to_owned(),
+            "compute.workers",
+            39,
+        ),
+        (
+            "/api/v1/tasks",
+            r#"{"version":1,"compute":{"workers":1e400}}"#.to_owned(),
+            "compute.workers",
+            39,
+        ),
+        (
+            "/api/v1/validate",
+            format!(r#"{{"version":1,"compute":{{"workers":{digits}}}}}"#),
+            "compute.workers",
+            5034,
+        ),
+    ] {
+        let (status, _, body) = problem(post(path, spec)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(body["code"], "body.invalid_json", "{body}");
+        assert_eq!(
+            body["detail"],
+            format!(
+                "the request body holds a number too large to read at `{field}` (line 1, \
+                 column {column}): no field takes a number that large"
+            ),
+            "{path}"
+        );
+        assert_eq!(body["column"], column, "{body}");
+    }
+}
+
 #[tokio::test]
 async fn a_duplicate_key_anywhere_is_400_naming_it() {
     let spec = "{\"environment\": {\"env\": [\n  {\"name\": \"A\", \"value\": \"1\", \"name\": \"B\"}\n]}}";
