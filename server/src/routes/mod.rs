@@ -49,6 +49,11 @@ impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or_default();
+        if query.contains('%')
+            && let Some(refusal) = not_utf8(query)
+        {
+            return Err(refusal);
+        }
         // A NUL can only come %-escaped. No stored text holds one (PostgreSQL's text
         // cannot; SQLite's LIKE stops at it): refused here for every route and parameter
         // that may reach a store (their schemas say so). `lang` reaches none: a tag with
@@ -72,6 +77,35 @@ impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
             )),
         }
     }
+}
+
+/// A refusal naming the first parameter of `query` whose name, or value, is not UTF-8 once
+/// its %-escapes are decoded. The query's reader reads such bytes as U+FFFD, so
+/// `name=%ff` listed no task and `tag=%ff` was refused quoting "\u{FFFD}": a client's
+/// encoding bug looked like an answer (exploratory test). `lang`'s value is passed over
+/// as one Berth does not speak, as a `lang` holding a NUL is.
+fn not_utf8(query: &str) -> Option<ApiError> {
+    let decoded = |text: &str| {
+        percent_encoding::percent_decode_str(&text.replace('+', " "))
+            .decode_utf8()
+            .map(std::borrow::Cow::into_owned)
+    };
+    for piece in query.split('&') {
+        let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
+        let Ok(name) = decoded(name) else {
+            return Some(ApiError::BadQuery(format!(
+                "the query parameter named `{name}` must be named in UTF-8 text once its \
+                 %-escapes are decoded"
+            )));
+        };
+        if name != "lang" && decoded(value).is_err() {
+            return Some(ApiError::BadQuery(format!(
+                "`{}` must be UTF-8 text once its %-escapes are decoded",
+                name.escape_default()
+            )));
+        }
+    }
+    None
 }
 
 /// The most parameters a refused query is read for, one by one, to say which is wrong:
