@@ -3146,9 +3146,11 @@ impl Runner {
     }
 
     /// Removes what the backend keeps on this machine of every deleted task
-    /// ([`Backend::remove_task`]): the delete is the store's, through whichever server
-    /// (or while this one was down), so each server looks at its own folders. A task the
-    /// store does not know is left alone: its folder may be another database's.
+    /// ([`Backend::remove_task`]), once after the start: a delete through this server
+    /// removes its task's folder at once, but one through another server, or while this
+    /// one was down, is only the store's. A task the store does not know is left alone:
+    /// its folder may be another database's. Not on every sweep: it reads every task
+    /// kept on the machine from the store.
     pub async fn sweep_deleted(&self) {
         for task in self.backend.task_folders() {
             if self
@@ -3171,10 +3173,12 @@ impl Runner {
             let first = tokio::time::Instant::now() + crate::alerts::SWEEP;
             let mut every = tokio::time::interval_at(first, crate::alerts::SWEEP);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            every.tick().await;
+            sweeper.sweep_alerts().await;
+            sweeper.sweep_deleted().await;
             loop {
                 every.tick().await;
                 sweeper.sweep_alerts().await;
-                sweeper.sweep_deleted().await;
             }
         });
         // One sleeper for every retry's wait: it sleeps until the earliest is due, and
@@ -3753,7 +3757,7 @@ mod tests {
         );
         assert_eq!(
             zh(&where_it_runs(&idle)),
-            "Head 位于 sh-a 第 2 项闲时资源的第 1 个节点；Worker 位于 sh-a 第 1 项闲时资源的第 1 个节点 ×2、sh-a 第 1 项闲时资源的第 3 个节点 ×1"
+            "Head 位于 集群 sh-a 第 2 项闲时资源中的第 1 个节点；Worker 位于 集群 sh-a 第 1 项闲时资源中的第 1 个节点 ×2、集群 sh-a 第 1 项闲时资源中的第 3 个节点 ×1"
         );
 
         // As the store keeps it: its nested list reads back.

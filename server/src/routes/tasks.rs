@@ -666,8 +666,16 @@ async fn delete(
             None => ApiError::Conflict(format!("task {id} has not ended; stop it first")),
         });
     }
-    match runner(&state)?.store().delete(&stored.task.id, now()).await {
-        Ok(()) => Ok(StatusCode::NO_CONTENT),
+    let runner = runner(&state)?;
+    match runner.store().delete(&stored.task.id, now()).await {
+        Ok(()) => {
+            // Its logs (which may have printed a secret) and its replicas' folders go
+            // with it, off the request's thread: a folder may be large.
+            let backend = Arc::clone(runner.backend());
+            let task = stored.task.id.clone();
+            tokio::task::spawn_blocking(move || backend.remove_task(&task));
+            Ok(StatusCode::NO_CONTENT)
+        }
         // An ended task changes phase only to deleted: another delete (a client's retry)
         // took it since the read above, and it is gone, as to any later request.
         Err(StoreError::Phase { .. }) => Err(ApiError::TaskNotFound { id }),

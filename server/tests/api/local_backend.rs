@@ -196,8 +196,9 @@ async fn a_stop_that_finds_nothing_running_still_ends_the_task() {
 }
 
 /// Issue: a deleted task's folder (its logs, which may have printed a secret, and its
-/// replicas' folders) stayed on disk for ever. The sweep removes it; a task not deleted
-/// keeps its logs.
+/// replicas' folders) stayed on disk for ever. A delete removes it; a task not deleted
+/// keeps its logs; a folder left by a delete this server did not make (another server's,
+/// or one while it was down) goes at the sweep after a start.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deleted_tasks_folder_is_removed_and_a_kept_tasks_logs_stay() {
     let data = temp_dir("deleted-folders");
@@ -209,16 +210,37 @@ async fn a_deleted_tasks_folder_is_removed_and_a_kept_tasks_logs_stay() {
     for id in [&deleted, &kept] {
         wait_for_phase(&app, id, "succeeded").await;
     }
+    let folder = data.join("tasks").join(&deleted);
+    let log = folder.join("attempt-1/replica-0.log");
+    let secret = std::fs::read_to_string(&log).expect("its log");
     let request = Request::delete(format!("/api/v1/tasks/{deleted}"))
         .body(Body::empty())
         .expect("a request");
     let (status, answer) = super::answer(&app, request).await;
     assert!(status.is_success(), "{status}: {answer}");
-    runner.sweep_deleted().await;
-    assert!(!data.join("tasks").join(&deleted).exists());
-    let log = data
+    // Removed off the request's thread: soon after the answer.
+    for _ in 0..200 {
+        if !folder.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!folder.exists());
+    let kept_log = data
         .join("tasks")
         .join(&kept)
         .join("attempt-1/replica-0.log");
-    assert_eq!(std::fs::read_to_string(log).expect("its log"), "kept\n");
+    assert_eq!(
+        std::fs::read_to_string(&kept_log).expect("its log"),
+        "kept\n"
+    );
+    // As another server's delete would leave it here.
+    std::fs::create_dir_all(log.parent().expect("its attempt")).expect("a folder");
+    std::fs::write(&log, secret).expect("a log");
+    runner.sweep_deleted().await;
+    assert!(!folder.exists());
+    assert_eq!(
+        std::fs::read_to_string(&kept_log).expect("its log"),
+        "kept\n"
+    );
 }
