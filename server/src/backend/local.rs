@@ -1443,6 +1443,18 @@ mod tests {
         };
         let mut shell = sleep(None);
         let mut leftover = sleep(Some(&folder.join("replica-0")));
+        // A spawn returns once the child has begun its exec, before the kernel has set
+        // where its environment is: read then, `/proc/<pid>/environ` is empty (one run
+        // in a dozen under load). A leftover an earlier server left is long past that.
+        for child in [&shell, &leftover] {
+            let environ = format!("/proc/{}/environ", child.id());
+            for _ in 0..400 {
+                if std::fs::read(&environ).is_ok_and(|e| !e.is_empty()) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
         assert_eq!(backend.end_leftovers().await, 1);
         let ended = leftover.wait().expect("the leftover is reaped");
         assert_eq!(ended.signal(), Some(9));
