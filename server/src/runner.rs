@@ -1987,13 +1987,26 @@ impl Runner {
     /// `queued` gives how many events wait in the receiver now: until they have been
     /// received, the ends told here are remembered, as they may come again.
     async fn resync(&self, queued: impl Fn() -> usize) {
-        let running: Vec<(TaskId, u32)> = self
-            .attempts
-            .lock()
-            .await
-            .iter()
-            .map(|(task, a)| (task.clone(), a.attempt))
-            .collect();
+        // Taken before the replays: a stop that finds nothing running after them waits
+        // for the next resync's replay, or its attempt's ends, still queued, would come
+        // after the attempt was ended without them.
+        let not_running = std::mem::take(
+            &mut *self
+                .resync
+                .not_running
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        let running: Vec<(TaskId, u32)> = if self.backend.replays() {
+            self.attempts
+                .lock()
+                .await
+                .iter()
+                .map(|(task, a)| (task.clone(), a.attempt))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut told = Vec::new();
         for (task, attempt) in running {
             // Not while its start is under way: the backend has not all of it yet. No
@@ -2041,13 +2054,6 @@ impl Runner {
         for event in told {
             self.on_event(event).await;
         }
-        let not_running = std::mem::take(
-            &mut *self
-                .resync
-                .not_running
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
         for (task, attempt) in not_running {
             let ended = {
                 let mut attempts = self.attempts.lock().await;
@@ -3152,16 +3158,29 @@ impl Runner {
     /// its folder may be another database's. Not on every sweep: it reads every task
     /// kept on the machine from the store.
     pub async fn sweep_deleted(&self) {
-        for task in self.backend.task_folders() {
+        // Off the runtime's threads, as a delete's removal is: folders may be large.
+        let backend = Arc::clone(&self.backend);
+        let folders = tokio::task::spawn_blocking(move || backend.task_folders())
+            .await
+            .unwrap_or_default();
+        let mut deleted = Vec::new();
+        for task in folders {
             if self
                 .store
                 .get(&task)
                 .await
                 .is_ok_and(|s| s.task.phase == TaskPhase::Deleted)
             {
-                self.backend.remove_task(&task);
+                deleted.push(task);
             }
         }
+        let backend = Arc::clone(&self.backend);
+        let _ = tokio::task::spawn_blocking(move || {
+            for task in &deleted {
+                backend.remove_task(task);
+            }
+        })
+        .await;
     }
 
     /// Feeds backend events to [`Runner::on_event`] until the backend goes away.

@@ -542,6 +542,7 @@ impl LocalBackend {
         let ended_file = self
             .replica_dir(&task, attempt, spawned.replica)
             .join(ENDED_FILE);
+        let attempt_dir = self.attempt_dir(&task, attempt);
         let Spawned {
             replica,
             node,
@@ -562,6 +563,30 @@ impl LocalBackend {
             // Before the replica leaves the running ones: a replay that finds it gone
             // finds its end.
             record_end(&ended_file, code, signal);
+            // What the attempt's replicas started outside their process groups (`setsid`,
+            // a daemon) dies with the attempt, as it would with a pod's containers:
+            // before its end is told, so the next task is not placed on GPUs it still
+            // holds. Once an attempt, when its last replica has ended: a look at every
+            // process's environment, too dear for each replica of a large gang.
+            let last = lock(&state)
+                .attempts
+                .get(&(task.clone(), attempt))
+                .is_some_and(|entry| entry.running.iter().all(|r| r.replica == replica));
+            if last {
+                let dir = attempt_dir.clone();
+                let escaped = tokio::task::spawn_blocking(move || {
+                    let groups = marked_groups(&dir);
+                    for group in &groups {
+                        let _ = killpg(*group, Signal::SIGKILL);
+                    }
+                    groups.len()
+                })
+                .await
+                .unwrap_or(0);
+                if escaped > 0 {
+                    tracing::info!(%task, attempt, escaped, "ended what the attempt's replicas left running outside their process groups");
+                }
+            }
             {
                 let mut state = lock(&state);
                 let key = (task.clone(), attempt);
@@ -747,6 +772,10 @@ impl Backend for LocalBackend {
     /// the ends recorded in the replicas' directories; nothing for an attempt not every
     /// replica of which this server saw end (a start that failed kills what it started
     /// unrecorded, as the runner fails its task itself).
+    fn replays(&self) -> bool {
+        true
+    }
+
     async fn replay(&self, task: &TaskId, attempt: u32) -> Vec<Event> {
         let started = Event::Started {
             task: task.clone(),
@@ -802,28 +831,14 @@ impl Backend for LocalBackend {
     /// at the next start. (Sandboxed replicas die with their server already:
     /// `bwrap --die-with-parent`.)
     async fn end_leftovers(&self) -> usize {
-        let named = self.data_dir.join("tasks");
-        // The mark as it was given, or the folder as the kernel resolves it.
-        let tasks = std::fs::canonicalize(&named).unwrap_or_else(|_| named.clone());
         let ours: Vec<Pid> = self
             .lock()
             .attempts
             .values()
             .flat_map(|a| a.running.iter().map(|r| r.group))
             .collect();
-        let own = nix::unistd::getpgrp();
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return 0;
-        };
-        let mut groups: Vec<Pid> = entries
-            .filter_map(|entry| {
-                let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-                marked_under(id, &tasks, &named).then(|| process_group(id))?
-            })
-            .filter(|group| *group != own && !ours.contains(group))
-            .collect();
-        groups.sort_unstable();
-        groups.dedup();
+        let mut groups = marked_groups(&self.data_dir.join("tasks"));
+        groups.retain(|group| !ours.contains(group));
         for group in &groups {
             let _ = killpg(*group, Signal::SIGKILL);
         }
@@ -994,9 +1009,31 @@ fn group_members(group: Pid) -> Vec<Pid> {
         .collect()
 }
 
-/// Whether process `id` was started with [`REPLICA_MARK`] under `dir` (resolved, or as
-/// `named`), as a replica and what it runs are, wherever they `cd` to. (A process that
-/// clears its environment escapes, as one that left and reset its `HOME` did before.)
+/// The process groups of the processes marked ([`marked_under`]) under `named` (or the
+/// folder it resolves to), but this server's own.
+fn marked_groups(named: &Path) -> Vec<Pid> {
+    let resolved = std::fs::canonicalize(named).unwrap_or_else(|_| named.to_owned());
+    let own = nix::unistd::getpgrp();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut groups: Vec<Pid> = entries
+        .filter_map(|entry| {
+            let id: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            marked_under(id, &resolved, named).then(|| process_group(id))?
+        })
+        .filter(|group| *group != own)
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups
+}
+
+/// Whether process `id` was started with [`REPLICA_MARK`] or its `HOME` under `dir`
+/// (resolved, or as `named`), as a replica and what it runs are, wherever they `cd` to;
+/// an operator's shell that went there keeps its own `HOME`. The `HOME` finds what a
+/// server before the mark started, and what was started with the mark cleared but not
+/// `HOME` (`sudo`, `env -u`). A process that clears both escapes.
 fn marked_under(id: i32, dir: &Path, named: &Path) -> bool {
     let Ok(environ) = std::fs::read(format!("/proc/{id}/environ")) else {
         return false;
@@ -1004,7 +1041,10 @@ fn marked_under(id: i32, dir: &Path, named: &Path) -> bool {
     let mark = format!("{REPLICA_MARK}=");
     environ
         .split(|b| *b == 0)
-        .filter_map(|var| var.strip_prefix(mark.as_bytes()))
+        .filter_map(|var| {
+            var.strip_prefix(mark.as_bytes())
+                .or_else(|| var.strip_prefix(b"HOME="))
+        })
         .map(|value| Path::new(std::ffi::OsStr::from_bytes(value)))
         .any(|value| value.starts_with(dir) || value.starts_with(named))
 }
@@ -1422,31 +1462,33 @@ mod tests {
 
     /// Issue: an operator's shell that went to a task's folder to `tail -f` a log was
     /// killed at the next server start, as every process working under the tasks folder
-    /// was. Only what carries a replica's mark is a leftover.
+    /// was. Only what carries a replica's mark, or a replica's `HOME` (what a server
+    /// before the mark left), is a leftover.
     #[tokio::test]
     async fn leftovers_are_the_marked_processes_not_any_in_the_tasks_folder() {
         let (dir, backend) = backend(0);
         let folder = dir.path().join("tasks/demo-abcde/attempt-1");
         std::fs::create_dir_all(&folder).expect("a task folder");
-        let sleep = |mark: Option<&Path>| {
+        let sleep = |home: Option<&Path>, mark: Option<&Path>| {
             use std::os::unix::process::CommandExt;
             let mut command = std::process::Command::new("sleep");
-            command
-                .arg("1000")
-                .current_dir(&folder)
-                .env("HOME", &folder)
-                .process_group(0);
+            command.arg("1000").current_dir(&folder).process_group(0);
+            if let Some(home) = home {
+                command.env("HOME", home);
+            }
             if let Some(mark) = mark {
                 command.env(REPLICA_MARK, mark);
             }
             command.spawn().expect("sleep runs")
         };
-        let mut shell = sleep(None);
-        let mut leftover = sleep(Some(&folder.join("replica-0")));
+        let mut shell = sleep(None, None);
+        let replica = folder.join("replica-0");
+        let mut marked = sleep(None, Some(&replica));
+        let mut unmarked = sleep(Some(&replica.join("work")), None);
         // A spawn returns once the child has begun its exec, before the kernel has set
         // where its environment is: read then, `/proc/<pid>/environ` is empty (one run
         // in a dozen under load). A leftover an earlier server left is long past that.
-        for child in [&shell, &leftover] {
+        for child in [&shell, &marked, &unmarked] {
             let environ = format!("/proc/{}/environ", child.id());
             for _ in 0..400 {
                 if std::fs::read(&environ).is_ok_and(|e| !e.is_empty()) {
@@ -1455,9 +1497,11 @@ mod tests {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
         }
-        assert_eq!(backend.end_leftovers().await, 1);
-        let ended = leftover.wait().expect("the leftover is reaped");
-        assert_eq!(ended.signal(), Some(9));
+        assert_eq!(backend.end_leftovers().await, 2);
+        for leftover in [&mut marked, &mut unmarked] {
+            let ended = leftover.wait().expect("the leftover is reaped");
+            assert_eq!(ended.signal(), Some(9));
+        }
         let shell_ran_on = shell.try_wait().expect("the shell is looked at").is_none();
         let _ = shell.kill();
         let _ = shell.wait();
@@ -1480,6 +1524,36 @@ mod tests {
             backend.stop(&gang.task, 1, grace).await,
             Err(BackendError::NotRunning { attempt: 1, .. })
         ));
+    }
+
+    /// Issue: a process a replica started in a session of its own (`setsid`) outlived
+    /// the task, still holding what it held, as only the replicas' process groups were
+    /// signalled. It ends with its attempt, before the attempt's end is told.
+    #[tokio::test]
+    async fn what_a_replica_started_outside_its_group_ends_with_the_attempt() {
+        let (_dir, backend) = backend(0);
+        let gang = gang("setsid sleep 1000 & echo $!; sleep 0.2", 2, 0);
+        let mut events = backend.events();
+        backend.start(gang.clone()).await.expect("starts");
+        let (_, exits) = run_until_exits(&mut events, 2).await;
+        assert_eq!(exits, vec![(0, Some(0), None), (1, Some(0), None)]);
+        for replica in 0..2 {
+            let pid: i32 = log(&backend, &gang, replica)
+                .trim()
+                .parse()
+                .expect("the escapee's pid");
+            // Ended: gone, or a zombie until whatever adopted it reaps it.
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| stat[stat.rfind(')')? + 2..].chars().next());
+            if state.is_some() {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+            assert!(
+                matches!(state, None | Some('Z')),
+                "replica {replica}'s escapee {pid}: {state:?}"
+            );
+        }
     }
 
     /// The wrapper does not start a command once a stop was asked, whether or not its

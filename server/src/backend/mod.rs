@@ -280,6 +280,13 @@ pub trait Backend: Send + Sync {
         Vec::new()
     }
 
+    /// Whether [`Backend::replay`] can tell anything: a receiver that fell behind asks
+    /// only then, as it waits for each running attempt's start to finish first (on
+    /// Kubernetes a start can take minutes, while its events go unread).
+    fn replays(&self) -> bool {
+        false
+    }
+
     /// The tasks whose folders this backend keeps on this machine (logs, replicas' work
     /// folders); none by default.
     fn task_folders(&self) -> Vec<TaskId> {

@@ -85,6 +85,10 @@ impl Backend for Lossy {
         self.out.subscribe()
     }
 
+    fn replays(&self) -> bool {
+        self.inner.replays()
+    }
+
     async fn replay(&self, task: &TaskId, attempt: u32) -> Vec<Event> {
         self.inner.replay(task, attempt).await
     }
