@@ -294,9 +294,10 @@ impl FormCx {
                     let mut shown = Report::new();
                     for issue in report.issues() {
                         let path = issue.path.to_string();
-                        let range =
-                            matches!(issue.code, shared::IssueCode::AutoscalingRange { .. });
-                        if !bad.iter().any(|(p, _)| *p == path) && !(ranged && range) {
+                        let stale = bad.iter().any(|(p, _)| *p == path)
+                            || ranged
+                                && matches!(issue.code, shared::IssueCode::AutoscalingRange { .. });
+                        if !stale {
                             shown.push_issue(issue.clone());
                         }
                     }

@@ -233,7 +233,9 @@ pub fn TaskForm(
     // and the blocks below moved as they rendered (explorer).
     let settled = RwSignal::new(false);
     Effect::new(move |_| {
-        (cx.lang(), has_type.get(), is_ray.get());
+        cx.lang();
+        has_type.track();
+        is_ray.track();
         settled.set(false);
         request_animation_frame(move || {
             request_animation_frame(move || {
