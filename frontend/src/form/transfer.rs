@@ -10,13 +10,21 @@ use shared::yaml_spec::YamlSpecError;
 use shared::{Report, TaskSpec};
 use std::fmt::Write;
 
-/// The spec as YAML, fields in the spec's order.
+/// The spec as YAML, fields in the spec's order; a PyTorchJob's without the RayJob
+/// settings while they are as the type's switch leaves them: a whole `ray:` block of
+/// defaults read as settings the task uses (explorer). Read back, they are the same.
 pub fn to_yaml(spec: &TaskSpec) -> String {
     // Through JSON text: the console already has that serializer and `shared::read`.
-    let value = serde_json::to_string(spec)
+    let mut value = serde_json::to_string(spec)
         .ok()
         .and_then(|text| shared::read::from_json(&text).ok())
         .unwrap_or(Value::Null);
+    if !spec.is_ray()
+        && spec.ray == shared::task::RaySettings::default()
+        && let Value::Object(fields) = &mut value
+    {
+        fields.remove("ray");
+    }
     value_to_yaml(&value)
 }
 

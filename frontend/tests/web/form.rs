@@ -1535,7 +1535,17 @@ async fn yaml_export_imports_back_to_the_same_spec() {
         let spec = example(text);
         let yaml = transfer::to_yaml(&spec);
         assert_eq!(transfer::from_text(&yaml).as_ref(), Ok(&spec), "{yaml}");
+        // A PyTorchJob's has no block of RayJob defaults (explorer: it read as
+        // settings the task uses); a RayJob's has its settings.
+        assert_eq!(yaml.contains("\nray:\n"), spec.is_ray(), "{yaml}");
     }
+    // Ray settings a PyTorchJob still carries (from an import) are shown, as its info
+    // finding names them.
+    let spec =
+        example(shared::demo::PYTORCH_EXAMPLE).with(|s| s.ray.runtime_env = "pip: [a]".into());
+    let yaml = transfer::to_yaml(&spec);
+    assert!(yaml.contains("\nray:\n"), "{yaml}");
+    assert_eq!(transfer::from_text(&yaml), Ok(spec));
     // Multi-line text survives as a literal block.
     let spec = TaskSpec::default().with(|s| s.environment.command = "set -e\npython a.py\n".into());
     let yaml = transfer::to_yaml(&spec);
