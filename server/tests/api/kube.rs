@@ -208,7 +208,7 @@ async fn app() -> (Router, Arc<JobBackend>) {
 
 /// The routes over a runner on `data` (its store there) with `backend`, recovered from
 /// what the store holds, as a server starts.
-async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
+pub(super) async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
     app_on_with(data, backend, |_| {}).await
 }
 

@@ -1,6 +1,7 @@
 //! The runner over the local backend when what it hears goes wrong: backend events lost
 //! to a receiver that fell behind, a stop that finds nothing running.
 
+use super::kube::app_on;
 use super::{pytorch, submit, temp_dir};
 use axum::Router;
 use axum::body::Body;
@@ -100,32 +101,6 @@ impl Backend for Lossy {
     fn log_path(&self, task: &TaskId, attempt: u32, replica: u32) -> PathBuf {
         self.inner.log_path(task, attempt, replica)
     }
-}
-
-/// The routes over a runner with `backend`, its store in `data`.
-async fn app_on(data: &std::path::Path, backend: Arc<dyn Backend>) -> Router {
-    let config = server::Config {
-        data_dir: data.to_owned(),
-        ..server::Config::demo(temp_dir("dist"))
-    };
-    let mut state = server::AppState::new(config).expect("the demo state");
-    let store = server::store::SqliteStore::open(&data.join("berth.db"))
-        .await
-        .expect("the store opens");
-    let runner = Arc::new(
-        server::runner::Runner::new(
-            Arc::clone(&state.catalog),
-            (*state.usage).clone(),
-            Arc::new(store),
-            backend,
-            data.to_owned(),
-        )
-        .with_backoff(server::runner::Backoff::NONE),
-    );
-    runner.watch();
-    runner.begin().await.expect("the store is read");
-    state.runner = Some(runner);
-    server::app(state)
 }
 
 async fn get(app: &Router, path: &str) -> Value {
