@@ -154,6 +154,20 @@ struct Resync {
     not_running: std::sync::Mutex<Vec<(TaskId, u32)>>,
 }
 
+impl Resync {
+    /// Notes what a stop of `attempt` answered: one that found nothing running asks the
+    /// event loop to read the attempt's ends again, and to end it if that does not.
+    fn stopped(&self, task: TaskId, attempt: u32, answer: backend::Result<()>) {
+        if let Err(backend::BackendError::NotRunning { .. }) = answer {
+            self.not_running
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((task, attempt));
+            self.asked.notify_one();
+        }
+    }
+}
+
 /// The ends a replay told of, kept until the events that were queued when it read
 /// them have been received: those may tell the same ends again, after their attempt
 /// ended and no longer holds what it heard.
@@ -1997,16 +2011,19 @@ impl Runner {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         );
-        let running: Vec<(TaskId, u32)> = if self.backend.replays() {
-            self.attempts
-                .lock()
-                .await
-                .iter()
-                .map(|(task, a)| (task.clone(), a.attempt))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // A backend that cannot replay cannot say whether an attempt's ends are lost or
+        // still on their way: its stops that found nothing running wait for them, as a
+        // stopped attempt ended here would be told its queued ends after its end.
+        if !self.backend.replays() {
+            return;
+        }
+        let running: Vec<(TaskId, u32)> = self
+            .attempts
+            .lock()
+            .await
+            .iter()
+            .map(|(task, a)| (task.clone(), a.attempt))
+            .collect();
         let mut told = Vec::new();
         for (task, attempt) in running {
             // Not while its start is under way: the backend has not all of it yet. No
@@ -2458,14 +2475,7 @@ impl Runner {
                             // Its replicas have all ended, and their exits were sent, or
                             // lost: the event loop reads them again, and the stop ends
                             // the task if that does not.
-                            if let Err(backend::BackendError::NotRunning { .. }) = stopped {
-                                resync
-                                    .not_running
-                                    .lock()
-                                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                    .push((task, attempt));
-                                resync.asked.notify_one();
-                            }
+                            resync.stopped(task, attempt, stopped);
                         });
                     }
                     // Another server leads and runs it: the stop is asked in the store,
@@ -3612,8 +3622,11 @@ impl Runner {
         };
         for (task, attempt) in stop {
             let backend = Arc::clone(&self.backend);
+            // A stop asked through another server finds what this one's does (review).
+            let resync = Arc::clone(&self.resync);
             tokio::spawn(async move {
-                let _ = backend.stop(&task, attempt, STOP_GRACE).await;
+                let stopped = backend.stop(&task, attempt, STOP_GRACE).await;
+                resync.stopped(task, attempt, stopped);
             });
         }
         self.pump().await;
