@@ -1724,7 +1724,11 @@ impl Runner {
                 replica,
                 code,
                 signal,
-            } => self.on_exit(task, attempt, replica, code, signal).await,
+                at,
+            } => {
+                let at = at.map_or_else(now, timestamp);
+                self.on_exit(task, attempt, replica, code, signal, at).await;
+            }
             backend::Event::Finished {
                 task,
                 attempt,
@@ -1883,12 +1887,13 @@ impl Runner {
         replica: u32,
         code: Option<i32>,
         signal: Option<i32>,
+        at: Timestamp,
     ) {
         let exit = Exit {
             replica,
             code,
             signal,
-            at: now(),
+            at,
             heard: false,
         };
         self.exited(task, attempt, exit).await;

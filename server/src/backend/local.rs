@@ -611,6 +611,7 @@ impl LocalBackend {
                     replica,
                     code,
                     signal,
+                    at: None,
                 });
             }
             if let Some(tmp) = own_tmp {
@@ -782,14 +783,18 @@ impl Backend for LocalBackend {
             attempt,
         };
         let exited = |replica: u32| {
-            let (code, signal) =
-                read_end(&self.replica_dir(task, attempt, replica).join(ENDED_FILE))?;
+            let file = self.replica_dir(task, attempt, replica).join(ENDED_FILE);
+            let (code, signal) = read_end(&file)?;
+            // Dated when it was written, not when the replay is heard: a stop hours
+            // after a lost exit would otherwise end the task then (review).
+            let at = std::fs::metadata(&file).and_then(|m| m.modified()).ok();
             Some(Event::Exited {
                 task: task.clone(),
                 attempt,
                 replica,
                 code,
                 signal,
+                at,
             })
         };
         let state = self.lock();

@@ -158,6 +158,8 @@ pub enum Event {
         code: Option<i32>,
         /// The signal that ended it, if one did.
         signal: Option<i32>,
+        /// When it ended, told later than it happened ([`Backend::replay`]); `None`: now.
+        at: Option<std::time::SystemTime>,
     },
     /// The whole attempt ended, as a backend that sees jobs rather than processes
     /// reports it (Kubernetes: the job's status, or the image-pull breaker). No

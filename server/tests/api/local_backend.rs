@@ -164,6 +164,9 @@ async fn a_stop_that_finds_nothing_running_still_ends_the_task() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(dropped.load(Ordering::SeqCst), 2, "both replicas ended");
+    // A while after they ended: their ends are dated when they were, not at the stop.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let asked = server::runner::now().0 - 1000;
     let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
         .body(Body::empty())
         .expect("a request");
@@ -172,6 +175,12 @@ async fn a_stop_that_finds_nothing_running_still_ends_the_task() {
     wait_for_phase(&app, &id, "stopped").await;
     // Their ends are told, as they came.
     assert_eq!(exits(&app, &id).await, 2);
+    let events = get(&app, &format!("/api/v1/tasks/{id}/events")).await;
+    let ended = super::event_times(&events, "exited");
+    assert!(
+        ended.iter().all(|at| *at < asked),
+        "{ended:?} before {asked}"
+    );
 }
 
 /// Issue: a deleted task's folder (its logs, which may have printed a secret, and its
