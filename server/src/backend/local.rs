@@ -57,7 +57,7 @@ use super::{Backend, BackendError, Event, Gang, Replica, Result};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use shared::TaskId;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
@@ -797,18 +797,27 @@ impl Backend for LocalBackend {
                 at,
             })
         };
-        let state = self.lock();
-        if let Some(entry) = state.attempts.get(&(task.clone(), attempt)) {
-            let ended = entry
-                .replicas
-                .iter()
-                .filter(|i| entry.running.iter().all(|r| r.replica != **i));
+        // Which have ended, under the lock; their files read after it, as each was
+        // written before its replica left the running ones: a gang of a thousand read
+        // its files with every other replica's end waiting on the lock (review).
+        let ended: Option<Vec<u32>> = {
+            let state = self.lock();
+            state.attempts.get(&(task.clone(), attempt)).map(|entry| {
+                let running: HashSet<u32> = entry.running.iter().map(|r| r.replica).collect();
+                entry
+                    .replicas
+                    .iter()
+                    .copied()
+                    .filter(|i| !running.contains(i))
+                    .collect()
+            })
+        };
+        if let Some(ended) = ended {
             return std::iter::once(Some(started))
-                .chain(ended.map(|i| exited(*i)))
+                .chain(ended.into_iter().map(exited))
                 .flatten()
                 .collect();
         }
-        drop(state);
         let Ok(entries) = std::fs::read_dir(self.attempt_dir(task, attempt)) else {
             return Vec::new();
         };
