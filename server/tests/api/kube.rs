@@ -273,7 +273,7 @@ async fn submit(app: &Router, spec: &Value) -> String {
     task["id"].as_str().expect("an id").to_owned()
 }
 
-async fn get(app: &Router, path: &str) -> (StatusCode, Value) {
+pub(super) async fn get(app: &Router, path: &str) -> (StatusCode, Value) {
     super::answer(
         app,
         Request::get(path).body(Body::empty()).expect("a request"),
@@ -282,7 +282,7 @@ async fn get(app: &Router, path: &str) -> (StatusCode, Value) {
 }
 
 /// Stops the task through the API and waits until it has stopped.
-async fn stop(app: &Router, id: &str) {
+pub(super) async fn stop(app: &Router, id: &str) {
     let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
         .body(Body::empty())
         .expect("a request");
@@ -291,7 +291,7 @@ async fn stop(app: &Router, id: &str) {
     wait_for_phase(app, id, "stopped").await;
 }
 
-async fn wait_for_phase(app: &Router, id: &str, phase: &str) -> Value {
+pub(super) async fn wait_for_phase(app: &Router, id: &str, phase: &str) -> Value {
     for _ in 0..300 {
         let (_, task) = get(app, &format!("/api/v1/tasks/{id}")).await;
         if task["phase"] == phase {

@@ -1,12 +1,11 @@
 //! The runner over the local backend when what it hears goes wrong: backend events lost
 //! to a receiver that fell behind, a stop that finds nothing running.
 
-use super::kube::app_on;
+use super::kube::{app_on, get, stop, wait_for_phase};
 use super::{pytorch, submit, temp_dir};
 use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
-use serde_json::Value;
 use server::backend::local::LocalBackend;
 use server::backend::{Backend, BackendError, Event, Gang};
 use shared::TaskId;
@@ -103,27 +102,9 @@ impl Backend for Lossy {
     }
 }
 
-async fn get(app: &Router, path: &str) -> Value {
-    let request = Request::get(path).body(Body::empty()).expect("a request");
-    super::answer(app, request).await.1
-}
-
-/// Polls the task until it is in `phase`, or fails after 20 s with its last answer.
-async fn wait_for_phase(app: &Router, id: &str, phase: &str) -> Value {
-    let mut task = Value::Null;
-    for _ in 0..200 {
-        task = get(app, &format!("/api/v1/tasks/{id}")).await;
-        if task["phase"] == phase {
-            return task;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("task {id} did not reach {phase}: {task}")
-}
-
 /// The `exited` events of a task.
 async fn exits(app: &Router, id: &str) -> usize {
-    let events = get(app, &format!("/api/v1/tasks/{id}/events")).await;
+    let (_, events) = get(app, &format!("/api/v1/tasks/{id}/events")).await;
     events
         .as_array()
         .expect("a list of events")
@@ -167,15 +148,10 @@ async fn a_stop_that_finds_nothing_running_still_ends_the_task() {
     // A while after they ended: their ends are dated when they were, not at the stop.
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let asked = server::runner::now().0 - 1000;
-    let request = Request::post(format!("/api/v1/tasks/{id}/stop"))
-        .body(Body::empty())
-        .expect("a request");
-    let (status, answer) = super::answer(&app, request).await;
-    assert!(status.is_success(), "{status}: {answer}");
-    wait_for_phase(&app, &id, "stopped").await;
+    stop(&app, &id).await;
     // Their ends are told, as they came.
     assert_eq!(exits(&app, &id).await, 2);
-    let events = get(&app, &format!("/api/v1/tasks/{id}/events")).await;
+    let (_, events) = get(&app, &format!("/api/v1/tasks/{id}/events")).await;
     let ended = super::event_times(&events, "exited");
     assert!(
         ended.iter().all(|at| *at < asked),
