@@ -283,14 +283,7 @@ impl FormCx {
                 // So is the autoscaling range of a box it names: "now 5 ≤ 2 ≤ 4" quoted
                 // the 5 of an emptied Min workers (explorer).
                 if !bad.is_empty() {
-                    let ranged = bad.iter().any(|(p, _)| {
-                        matches!(
-                            p.as_str(),
-                            "compute.workers"
-                                | "ray.autoscaling.min_workers"
-                                | "ray.autoscaling.max_workers"
-                        )
-                    });
+                    let ranged = bad.iter().any(|(p, _)| RANGE_BOXES.contains(&p.as_str()));
                     let mut shown = Report::new();
                     for issue in report.issues() {
                         let path = issue.path.to_string();
@@ -357,11 +350,9 @@ impl FormCx {
         // shows, so its verdict would be about another task.
         let plan = Memo::new(move |_| {
             let held = unparsed.with(|bad| {
-                bad.iter().map(|(p, _)| p).any(|p| {
-                    is_within(p, "compute")
-                        || p == "ray.autoscaling.min_workers"
-                        || p == "ray.autoscaling.max_workers"
-                })
+                bad.iter()
+                    .map(|(p, _)| p)
+                    .any(|p| is_within(p, "compute") || RANGE_BOXES.contains(&p.as_str()))
             });
             if held {
                 return None;
@@ -735,6 +726,14 @@ impl FormCx {
         }
     }
 }
+
+/// The number boxes the autoscaling range is read from: text held in one leaves the
+/// range, and the plan, about a number the box no longer shows.
+const RANGE_BOXES: [&str; 3] = [
+    "compute.workers",
+    "ray.autoscaling.min_workers",
+    "ray.autoscaling.max_workers",
+];
 
 /// What a number control's report says of text that is not a number of its kind.
 #[derive(Clone)]
