@@ -429,7 +429,9 @@ impl LogText {
 /// the file.
 ///
 /// Nor is a mask cut: an end that would begin within one begins at its start (a few
-/// bytes more than `max`). Cut, its last asterisks read as the log's own text (`***`).
+/// bytes more than `max`), and one within a run of over [`RUN_BACK`] asterisks at its
+/// run's end, unless the log ends in the run. Cut, its last asterisks read as the log's own
+/// text (`***`).
 #[derive(Debug)]
 pub struct LogTail {
     max: usize,
@@ -506,7 +508,13 @@ impl LogTail {
             match bytes[from..cut].iter().rposition(|b| *b != b'*') {
                 Some(at) => cut = from + at + 1,
                 None if from == 0 && self.left_out == 0 => cut = 0,
-                None => cut += bytes[cut..].iter().take_while(|b| **b == b'*').count(),
+                // A run to the log's end is its end: shown cut, not left out whole.
+                None => {
+                    let run = bytes[cut..].iter().take_while(|b| **b == b'*').count();
+                    if cut + run < bytes.len() {
+                        cut += run;
+                    }
+                }
             }
         }
         self.left_out += cut as u64;
@@ -906,6 +914,10 @@ mod tests {
         // A run longer than a tail's look back (a progress bar's) is left out to its end.
         let bar = format!("[{}] 100%", "*".repeat(200));
         assert_eq!(tail_of(&bar, 100), (201, "] 100%".to_owned()));
+        // Unless the log ends in it: its end is the run's, not nothing (review: a
+        // progress bar still drawing tailed as an empty log).
+        let drawing = format!("done\n[{}", "*".repeat(200));
+        assert_eq!(tail_of(&drawing, 100), (106, "*".repeat(100)));
         // A log withheld line by line.
         assert_eq!(
             tail_of("******\n******\n******", 2),
