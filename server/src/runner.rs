@@ -55,6 +55,10 @@ pub const LEAD_INTERVAL: Duration = Duration::from_millis(500);
 /// bound on how long the first of them waits for the group's commit.
 const MAX_GROUP: usize = 64;
 
+/// Sweeps between looks for folders of tasks deleted through other servers: ten
+/// minutes, how long a deleted task's logs may stay on this machine.
+const DELETED_EVERY: u64 = 600 / crate::alerts::SWEEP.as_secs();
+
 /// How many of a waiting task's latest events that decide why it waits (its queued,
 /// retrying, admitted and started ones) a server that does not lead reads at a time:
 /// the latest decides, but for a queued one written without its reason.
@@ -3167,11 +3171,11 @@ impl Runner {
     }
 
     /// Removes what the backend keeps on this machine of every deleted task
-    /// ([`Backend::remove_task`]), once after the start: a delete through this server
-    /// removes its task's folder at once, but one through another server, or while this
-    /// one was down, is only the store's. A task the store does not know is left alone:
-    /// its folder may be another database's. Not on every sweep: it reads every task
-    /// kept on the machine from the store.
+    /// ([`Backend::remove_task`]), after the start and every [`DELETED_EVERY`] sweeps: a
+    /// delete through this server removes its task's folder at once, but one through
+    /// another server, or while this one was down, is only the store's. A task the store
+    /// does not know is left alone: its folder may be another database's. Not on every
+    /// sweep: it reads every task kept on the machine from the store.
     pub async fn sweep_deleted(&self) {
         // Off the runtime's threads, as a delete's removal is: folders may be large.
         let backend = Arc::clone(&self.backend);
@@ -3210,9 +3214,12 @@ impl Runner {
             every.tick().await;
             sweeper.sweep_alerts().await;
             sweeper.sweep_deleted().await;
-            loop {
+            for sweep in 1_u64.. {
                 every.tick().await;
                 sweeper.sweep_alerts().await;
+                if sweep.is_multiple_of(DELETED_EVERY) {
+                    sweeper.sweep_deleted().await;
+                }
             }
         });
         // One sleeper for every retry's wait: it sleeps until the earliest is due, and
