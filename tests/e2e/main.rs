@@ -44,9 +44,10 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     page.fill("compute.workers", "2").await;
     page.click("add-compute.specs").await;
     page.choose("compute.specs[0]", "a100-1g").await;
-    page.check_outcome_starts_with("Starts now with a100-1g")
+    page.check_outcome_starts_with("Starts now with A100 single card 单卡")
         .await;
-    page.check_verdicts_contain("fits now on a100-1g").await;
+    page.check_verdicts_contain("fits now on A100 single card 单卡")
+        .await;
     screenshot(&page.client, "form-pytorch-fits-now").await;
 
     // Far beyond the quota: the list's one spec is refused and nothing starts; back to
@@ -58,7 +59,7 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     page.check_summary_contains("fix the errors").await;
     screenshot(&page.client, "form-pytorch-over-quota").await;
     page.fill("compute.workers", "2").await;
-    page.check_outcome_starts_with("Starts now with a100-1g")
+    page.check_outcome_starts_with("Starts now with A100 single card 单卡")
         .await;
 
     page.check_summary_contains("0 errors").await;
@@ -146,7 +147,7 @@ async fn a_researcher_creates_a_rayjob_with_a_runtime_env_and_autoscaling() {
     // Autoscaling counts its maximum: the plan follows.
     page.toggle("ray.autoscaling.enabled").await;
     page.fill("ray.autoscaling.max_workers", "3").await;
-    page.check_outcome_contains("a100-1g").await;
+    page.check_outcome_contains("A100 single card 单卡").await;
     screenshot(&page.client, "form-ray-autoscaling").await;
 
     page.check_summary_contains("0 errors").await;

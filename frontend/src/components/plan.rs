@@ -4,9 +4,24 @@
 
 use crate::i18n::UiLang;
 use leptos::prelude::*;
-use shared::messages::{list, text};
+use shared::messages::{Arg, Message, list, text};
 use shared::quota::{Candidate, Fit, Outcome};
 use shared::{Dimension, Lang, Plan, Resources};
+
+/// What the panel calls spec `id`: the name the form's spec list gives it
+/// ([`crate::form::compute::spec_name`]), so a researcher who picked "A100 single card"
+/// does not read of "a100-1g"; outside a form, which has no catalog, the id.
+type Name<'a> = &'a dyn Fn(&str) -> String;
+
+/// A reason from the shared crate in words, with a spec it names called as the panel
+/// calls it: the reason's own text, which task events and the validator package also
+/// say, names it by its id.
+fn reason(mut said: Message, lang: Lang, name: Name<'_>) -> String {
+    if let Some(Arg::Text(spec)) = said.args.get_mut("spec") {
+        *spec = name(spec);
+    }
+    said.render(lang)
+}
 
 /// Resources in the reader's words: "1 GPU · 12 vCPUs · 120 GiB of memory".
 pub fn amount(lang: Lang, r: &Resources) -> String {
@@ -24,7 +39,7 @@ pub fn amount(lang: Lang, r: &Resources) -> String {
 /// its field's finding says (`compute.quota.skipped`: were the used spec's room gone at
 /// admission, the scheduler would pass over it too); when none can be used each is
 /// refused, and reads what stops it.
-fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
+fn verdict(c: &Candidate, used: Option<usize>, lang: Lang, name: Name<'_>) -> String {
     let refused = |key: &'static str| {
         if used.is_some() {
             key
@@ -43,7 +58,7 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
                 return text(
                     lang,
                     refused("ui.form.plan.verdict.no_quota#skipped"),
-                    &[("spec", line.spec.clone())],
+                    &[("spec", name(&line.spec))],
                 );
             }
             let amounts: Vec<String> = line
@@ -58,10 +73,7 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
                 text(
                     lang,
                     "ui.form.plan.short_of",
-                    &[
-                        ("amount", list(lang, &amounts)),
-                        ("spec", line.spec.clone()),
-                    ],
+                    &[("amount", list(lang, &amounts)), ("spec", name(&line.spec))],
                 )
             } else {
                 list(lang, &amounts)
@@ -81,17 +93,17 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang) -> String {
             } else {
                 "ui.form.plan.verdict.now"
             },
-            &[("spec", c.spec.clone()), ("nodes", nodes.to_string())],
+            &[("spec", name(&c.spec)), ("nodes", nodes.to_string())],
         ),
-        Fit::Queue { reason } => text(
+        Fit::Queue { reason: why } => text(
             lang,
             "ui.form.plan.verdict.queue",
-            &[("reason", reason.message(lang))],
+            &[("reason", reason(why.to_message(), lang, name))],
         ),
-        Fit::Never { reason } => text(
+        Fit::Never { reason: why } => text(
             lang,
             "ui.form.plan.verdict.never",
-            &[("reason", reason.message(lang))],
+            &[("reason", reason(why.to_message(), lang, name))],
         ),
     }
 }
@@ -106,10 +118,10 @@ fn pods_spec(plan: &Plan, index: usize) -> String {
         .unwrap_or_default()
 }
 
-fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
+fn outcome(plan: &Plan, lang: Lang, name: Name<'_>) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
-            let spec = pods_spec(plan, *index);
+            let spec = name(&pods_spec(plan, *index));
             let on_idle = plan.candidate(*index).is_some_and(|c| c.on_idle);
             (
                 "outcome now",
@@ -124,14 +136,17 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
                 ),
             )
         }
-        Outcome::Queue { index, reason } => {
-            let spec = pods_spec(plan, *index);
+        Outcome::Queue { index, reason: why } => {
+            let spec = name(&pods_spec(plan, *index));
             (
                 "outcome queue",
                 text(
                     lang,
                     "ui.form.plan.outcome.queue",
-                    &[("spec", spec), ("reason", reason.message(lang))],
+                    &[
+                        ("spec", spec),
+                        ("reason", reason(why.to_message(), lang, name)),
+                    ],
                 ),
             )
         }
@@ -148,7 +163,7 @@ fn outcome(plan: &Plan, lang: Lang) -> (&'static str, String) {
                 Some(head) => text(
                     lang,
                     "ui.form.plan.outcome.blocked#head_quota",
-                    &[("spec", head.spec.clone())],
+                    &[("spec", name(&head.spec))],
                 ),
                 None => text(lang, blocked_key(plan), &[]),
             };
@@ -177,7 +192,7 @@ fn blocked_key(plan: &Plan) -> &'static str {
 fn bars(
     lang: Lang,
     key: &'static str,
-    spec: &str,
+    spec: String,
     demand: Resources,
     limit: Resources,
 ) -> impl IntoView {
@@ -203,7 +218,7 @@ fn bars(
                     ("left", left.to_string()),
                     // English names the unit with the demand ("needs 1 GPU; 64 left").
                     ("unit", d.unit_for(lang, need)),
-                    ("spec", spec.to_owned()),
+                    ("spec", spec.clone()),
                 ],
             );
             // The bar draws what its label says: hidden from screen readers, which read
@@ -236,6 +251,11 @@ pub fn PlanView(
     specs: Signal<Vec<String>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let form = use_context::<crate::form::FormCx>();
+    let name = move |id: &str| match form {
+        Some(cx) => crate::form::compute::spec_name(cx, id),
+        None => id.to_owned(),
+    };
     // The outcome, for screen readers, when it changes: the panel is drawn anew with each
     // plan, and a live region is heard only while it stays in the page (explorer, round
     // 19: "starts now" and "will queue" went unsaid). The drawn line is hidden from them,
@@ -243,11 +263,10 @@ pub fn PlanView(
     let said = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
-            Some(p) => outcome(p, l).1,
+            Some(p) => outcome(p, l, &name).1,
             None => text(l, "ui.form.plan.pending", &[]),
         })
     });
-    let form = use_context::<crate::form::FormCx>();
     // Its title's id is the form's, when it is in one (two forms may share a page).
     let title = form.map(|cx| cx.ids).unwrap_or_default().of("plan-title");
     // No idle stability chosen: any level serves (reserved capacity that accepts idle).
@@ -267,7 +286,7 @@ pub fn PlanView(
                 let Some(plan) = plan.get() else {
                     return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, "ui.form.plan.pending", &[])}</p> }.into_any();
                 };
-                let (class, said) = outcome(&plan, l);
+                let (class, said) = outcome(&plan, l, &name);
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();
@@ -280,11 +299,11 @@ pub fn PlanView(
                     c.quota.iter().map(|q| match q.remaining {
                         Some(left) => view! {
                             <div class="bars quota" data-testid="quota-bars" data-spec=q.spec.clone()>
-                                {bars(l, "ui.form.plan.bar.quota", &q.spec, q.requested, left)}
+                                {bars(l, "ui.form.plan.bar.quota", name(&q.spec), q.requested, left)}
                             </div>
                         }.into_any(),
                         // The spec shown is the one used, or the first when none can be: never one skipped.
-                        None => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", q.spec.clone())])}</p> }.into_any(),
+                        None => view! { <p class="meta">{text(l, "ui.form.plan.verdict.no_quota", &[("spec", name(&q.spec))])}</p> }.into_any(),
                     }).collect_view().into_any()
                 });
                 // Idle tasks run on the idle capacity at their stability level, not on the
@@ -307,10 +326,10 @@ pub fn PlanView(
                 // idle capacity at all. The offers are read for the spec the task would
                 // use: with none usable there are none to tell of, offered or not.
                 let no_idle = ((idle_kind || accepts_idle.get()) && used.is_some() && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
-                    <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", c.spec.clone())])}</p>
+                    <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", name(&c.spec))])}</p>
                 }));
                 let pool_bars = shown.as_ref().map(|c| view! {
-                    <div class="bars pool" data-testid="pool-bars">{bars(l, pool_key, &c.spec, c.demand, c.available)}</div>
+                    <div class="bars pool" data-testid="pool-bars">{bars(l, pool_key, name(&c.spec), c.demand, c.available)}</div>
                 });
                 let idle = plan.idle.iter().map(|offer| {
                     let fragments = offer.fragments.iter()
@@ -319,10 +338,10 @@ pub fn PlanView(
                     let stability = text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(&offer.stability)), &[]);
                     // Every unit of the offer held by tasks now.
                     let said = if offer.quantity == 0 && fragments.is_empty() {
-                        text(l, "ui.form.plan.idle#none_free", &[("spec", offer.spec.clone()), ("stability", stability)])
+                        text(l, "ui.form.plan.idle#none_free", &[("spec", name(&offer.spec)), ("stability", stability)])
                     } else {
                         text(l, "ui.form.plan.idle", &[
-                            ("spec", offer.spec.clone()),
+                            ("spec", name(&offer.spec)),
                             ("quantity", offer.quantity.to_string()),
                             ("stability", stability),
                             ("fragments", list(l, &fragments)),
@@ -370,17 +389,17 @@ pub fn PlanView(
                                 // read as "fine" beside "will queue".
                                 let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
                                 let said = match &c {
-                                    Some(c) => verdict(c, used, l),
+                                    Some(c) => verdict(c, used, l, &name),
                                     None => text(l, "ui.form.plan.verdict.unusable", &[("pool", plan.pool.clone())]),
                                 };
                                 let aside = c.as_ref().map(|c| {
                                     // A RayJob of no workers is its head alone: what one
                                     // worker would take is no pod's (explorer, round 19).
                                     let each = match &c.head {
-                                        Some(head) if c.workers == 0 => text(l, "ui.form.plan.head_only", &[("spec", head.spec.clone()), ("amount", amount(l, &head.need))]),
+                                        Some(head) if c.workers == 0 => text(l, "ui.form.plan.head_only", &[("spec", name(&head.spec)), ("amount", amount(l, &head.need))]),
                                         // A head of its own spec is a pod the list's spec
                                         // does not say: where it goes, and what it takes.
-                                        Some(head) => text(l, "ui.form.plan.with_head", &[("amount", amount(l, &c.per_replica)), ("spec", head.spec.clone()), ("head", amount(l, &head.need))]),
+                                        Some(head) => text(l, "ui.form.plan.with_head", &[("amount", amount(l, &c.per_replica)), ("spec", name(&head.spec)), ("head", amount(l, &head.need))]),
                                         _ => text(l, "ui.form.plan.per_replica", &[("amount", amount(l, &c.per_replica))]),
                                     };
                                     view! {
@@ -392,7 +411,7 @@ pub fn PlanView(
                                         aria-current=is_used.then_some("true")>
                                         // The rank the spec list numbers its rows with, so a
                                         // verdict finds its row.
-                                        <strong>{format!("{}. {}", index + 1, spec)}</strong>
+                                        <strong>{format!("{}. {}", index + 1, name(&spec))}</strong>
                                         {is_used.then(|| view! {
                                             // A full-width bracket brings its own space.
                                             {(l != Lang::Zh).then_some(" ")}

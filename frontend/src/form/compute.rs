@@ -8,6 +8,7 @@ use super::specs::SpecsEditor;
 use crate::components::PlanView;
 use leptos::prelude::*;
 use shared::IssueCode;
+use shared::catalog::InstanceSpec;
 use shared::task::{IdleStability, InstanceType, Priority, ResourceKind};
 
 /// The specs the chosen cluster, pool and instance type offer, as options, tracked.
@@ -26,11 +27,12 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
         )
     });
     Memo::new(move |_| {
-        // What one unit holds, in the reader's words, as the plan panel says it.
+        // Its name, then what one unit holds in the reader's words, as the plan panel
+        // says it.
         let lang = cx.lang();
-        let shown = |s: &shared::catalog::InstanceSpec| {
+        let shown = |s: &InstanceSpec| {
             let per_unit = crate::components::amount(lang, &s.per_unit);
-            (s.id.clone(), format!("{} — {per_unit}", s.name))
+            (s.id.clone(), format!("{} — {per_unit}", named(s)))
         };
         let Some(cluster) = cx.cluster() else {
             // No cluster chosen (the region changed to one without the draft's): the
@@ -45,14 +47,8 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
                     .collect::<Vec<_>>()
             });
             return cx.catalog.with_value(|c| {
-                let all = || {
-                    c.regions
-                        .iter()
-                        .flat_map(|r| &r.clusters)
-                        .flat_map(|c| &c.specs)
-                };
                 kept.iter()
-                    .filter_map(|id| all().find(|s| &s.id == id).map(shown))
+                    .filter_map(|id| in_any_cluster(c, id).map(shown))
                     .collect()
             });
         };
@@ -63,8 +59,7 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
             return Vec::new();
         }
         let instance_type = offer.with(|(_, _, t)| *t);
-        let typed =
-            |s: &&shared::catalog::InstanceSpec| any_type || s.instance_type == instance_type;
+        let typed = |s: &&InstanceSpec| any_type || s.instance_type == instance_type;
         // `resolve_pool` reads the kind and the pool, which `offer` follows.
         cx.spec.with_untracked(|s| {
             let pool = shared::quota::resolve_pool(s, &cluster);
@@ -77,6 +72,34 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
                 .collect()
         })
     })
+}
+
+/// What the form calls a spec: its options start with it, and [`spec_name`] says it
+/// wherever else the form names the spec.
+fn named(s: &InstanceSpec) -> String {
+    s.name.clone()
+}
+
+/// Spec `id` in the first cluster of `catalog` that has it.
+fn in_any_cluster<'a>(catalog: &'a shared::Catalog, id: &str) -> Option<&'a InstanceSpec> {
+    catalog
+        .regions
+        .iter()
+        .flat_map(|r| &r.clusters)
+        .flat_map(|c| &c.specs)
+        .find(|s| s.id == id)
+}
+
+/// Spec `id` as the spec list's options name it, for what else the form says of it (the
+/// plan panel): one name for one thing. Its catalog name, the chosen cluster's, or with
+/// none chosen any cluster's, as the list then shows the specs it keeps; an id the
+/// catalog does not know stays as written, as the list's select shows it.
+pub fn spec_name(cx: FormCx, id: &str) -> String {
+    let name = match cx.cluster() {
+        Some(cluster) => cluster.spec(id).map(named),
+        None => cx.catalog.with_value(|c| in_any_cluster(c, id).map(named)),
+    };
+    name.unwrap_or_else(|| id.to_owned())
 }
 
 /// The list of findings about the fields the chosen kind does not use.

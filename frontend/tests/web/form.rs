@@ -1063,7 +1063,14 @@ async fn a_head_short_of_quota_is_said_to_be_what_stops_the_task() {
     let outcome = form.text("outcome");
     assert_eq!(
         outcome,
-        "Cannot start: the head's spec cpu-8c is over your remaining quota. See the errors."
+        "Cannot start: the head's spec CPU general 通用型 is over your remaining quota. See the errors."
+    );
+    // The list's spec refused for the head's line, which is named as the form names it.
+    let verdicts = form.text("verdicts");
+    assert!(
+        verdicts.starts_with("1. A100 single card 单卡")
+            && verdicts.contains("no quota for CPU general 通用型"),
+        "{verdicts}"
     );
     // The workers' spec short too: every spec, as before.
     form.type_in("compute.workers", "13").await;
@@ -1082,23 +1089,29 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     let form = mount(Some(ray), false).await;
     let verdicts = form.text("verdicts");
     assert!(
-        verdicts.contains("no workers; the head on cpu-8c: "),
+        verdicts.contains("no workers; the head on CPU general 通用型: "),
         "{verdicts}"
     );
     assert!(!verdicts.contains("one replica"), "{verdicts}");
     // It starts with the head's spec, its one pod: not the workers' spec, which none takes.
     let outcome = form.text("outcome");
-    assert!(outcome.starts_with("Starts now with cpu-8c"), "{outcome}");
+    assert!(
+        outcome.starts_with("Starts now with CPU general 通用型"),
+        "{outcome}"
+    );
     form.type_in("compute.workers", "1").await;
     // With workers the head is still a pod of its own spec: the verdict says where it goes.
     let verdicts = form.text("verdicts");
     assert!(verdicts.contains("one worker: 4 GPUs"), "{verdicts}");
     // A CPU spec's need says no "0 GPUs".
     assert!(
-        verdicts.contains("; the head on cpu-8c: 32 vCPUs · 128 GiB of memory)"),
+        verdicts.contains("; the head on CPU general 通用型: 32 vCPUs · 128 GiB of memory)"),
         "{verdicts}"
     );
-    assert!(form.text("outcome").starts_with("Starts now with a100-1g"));
+    assert!(
+        form.text("outcome")
+            .starts_with("Starts now with A100 single card 单卡")
+    );
     // A head of the workers' spec is one of the replicas.
     form.choose("compute.head_spec", "").await;
     let verdicts = form.text("verdicts");
@@ -1111,7 +1124,7 @@ async fn the_plan_panel_follows_the_compute_section() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     let outcome = form.text("outcome");
     assert!(
-        outcome.starts_with("Starts now with a100-1g"),
+        outcome.starts_with("Starts now with A100 single card 单卡 on 1 node."),
         "{outcome} / {}",
         form.text("summary")
     );
@@ -1120,8 +1133,14 @@ async fn the_plan_panel_follows_the_compute_section() {
     let used = form
         .find(".verdict.used")
         .expect("the spec in use is marked");
+    // Named as the spec list's option names it (not by its id: two names for one
+    // thing), its id kept for machines.
     assert_eq!(used.dataset().get("spec").as_deref(), Some("a100-1g"));
-    assert!(used.text_content().unwrap().contains("fits now on a100-1g"));
+    assert!(
+        used.text_content()
+            .unwrap()
+            .contains("fits now on A100 single card 单卡, 1 node")
+    );
     assert!(
         used.text_content()
             .unwrap()
@@ -1143,17 +1162,32 @@ async fn the_plan_panel_follows_the_compute_section() {
         option(),
         "A100 single card 单卡 — 1 张 GPU · 12 个 vCPU · 120 GiB 内存"
     );
+    // The panel names the spec as the list's option does, in Chinese too.
+    assert_eq!(
+        form.text("outcome"),
+        "可立即启动：使用 A100 single card 单卡，占用 1 个节点。"
+    );
     // A full-width bracket after the spec, with no space before it.
     let marked = form.find(".verdict.used").unwrap().text_content().unwrap();
-    assert!(marked.starts_with("1. a100-1g（将使用）"), "{marked}");
+    assert!(
+        marked.starts_with("1. A100 single card 单卡（将使用）"),
+        "{marked}"
+    );
     form.click("lang-en").await;
     let marked = form.find(".verdict.used").unwrap().text_content().unwrap();
-    assert!(marked.starts_with("1. a100-1g (would be used)"), "{marked}");
+    assert!(
+        marked.starts_with("1. A100 single card 单卡 (would be used)"),
+        "{marked}"
+    );
     // One unit of a100-1g a replica: one GPU, a count of one in the singular.
     form.type_in("compute.units_per_node", "1").await;
     let used = form.find(".verdict.used").expect("still used");
     // Numbered as the spec list numbers its rows.
-    assert!(used.text_content().unwrap().starts_with("1. a100-1g"));
+    assert!(
+        used.text_content()
+            .unwrap()
+            .starts_with("1. A100 single card 单卡")
+    );
     assert!(
         used.text_content()
             .unwrap()
@@ -1191,7 +1225,10 @@ async fn the_plan_panel_follows_the_compute_section() {
             .and_then(|l| l.text_content())
             .unwrap_or_default()
     };
-    assert_eq!(gpus(), "Quota for a100-1g: needs 201 GPUs; 32 left");
+    assert_eq!(
+        gpus(),
+        "Quota for A100 single card 单卡: needs 201 GPUs; 32 left"
+    );
     // Said once: the bar that draws it is hidden from screen readers (explorer, round 4:
     // each bar repeated its label as an image's name).
     let bar = form
@@ -1201,7 +1238,10 @@ async fn the_plan_panel_follows_the_compute_section() {
     assert!(bar.get_attribute("aria-label").is_none() && bar.get_attribute("role").is_none());
     assert!(form.submit_disabled());
     form.type_in("compute.workers", "0").await;
-    assert_eq!(gpus(), "Quota for a100-1g: needs 1 GPU; 32 left");
+    assert_eq!(
+        gpus(),
+        "Quota for A100 single card 单卡: needs 1 GPU; 32 left"
+    );
 }
 
 /// The spec a waiting task would use is marked as its verdict is, in the colour of a
@@ -1878,8 +1918,10 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
     assert_eq!(form.codes_at("compute.idle_stability"), ["value.required"]);
     form.choose("compute.idle_stability", "medium").await;
     let idle = form.text("idle");
-    assert!(idle.contains("a100-1g"), "{idle}");
-    assert!(idle.contains("quantity 12"), "{idle}");
+    assert!(
+        idle.starts_with("Idle capacity of A100 single card 单卡: quantity 12 free now"),
+        "{idle}"
+    );
     assert!(idle.contains("stability Medium"), "{idle}");
     assert!(
         idle.contains("1 node with 8 free and 2 nodes with 2 free each"),
@@ -1894,7 +1936,7 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
     form.choose("compute.idle_stability", "high").await;
     assert_eq!(
         form.text("idle"),
-        "No idle a100-1g is offered at the chosen stability level or above."
+        "No idle capacity of A100 single card 单卡 is offered at the chosen stability level or above."
     );
     let bars = form.text("pool-bars");
     assert!(
@@ -1908,7 +1950,7 @@ async fn idle_resources_show_quantity_stability_and_fragments() {
     form.choose("compute.idle_stability", "high").await;
     assert_eq!(
         form.text("idle"),
-        "No idle a100-1g is offered at the chosen stability level or above."
+        "No idle capacity of A100 single card 单卡 is offered at the chosen stability level or above."
     );
     // A plan that can use no spec (here over its quota) reads no idle offers for one:
     // the panel does not say that none is offered (explorer, round 19: it did, of an
@@ -3846,13 +3888,14 @@ async fn the_idle_line_says_what_is_free_now() {
         host.remove();
         said
     };
+    // Outside a form the panel has no catalog to name a spec by: it says the id.
     assert_eq!(
         shown(&[]),
-        "Idle a100-1g: quantity 12 free now, stability Medium, fragments 1 node with 8 free and 2 nodes with 2 free each"
+        "Idle capacity of a100-1g: quantity 12 free now, stability Medium, fragments 1 node with 8 free and 2 nodes with 2 free each"
     );
     assert_eq!(
         shown(&[("idle/sh-a/0/0", 8)]),
-        "Idle a100-1g: quantity 4 free now, stability Medium, fragments 2 nodes with 2 free each"
+        "Idle capacity of a100-1g: quantity 4 free now, stability Medium, fragments 2 nodes with 2 free each"
     );
     assert_eq!(
         shown(&[
@@ -3860,7 +3903,7 @@ async fn the_idle_line_says_what_is_free_now() {
             ("idle/sh-a/0/1", 2),
             ("idle/sh-a/0/2", 2)
         ]),
-        "Idle a100-1g: none free now, stability Medium"
+        "Idle capacity of a100-1g: none free now, stability Medium"
     );
 }
 

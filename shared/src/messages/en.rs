@@ -1700,15 +1700,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.idle",
-        "Idle {spec}: quantity {quantity} free now, stability {stability}, fragments {fragments}",
+        "Idle capacity of {spec}: quantity {quantity} free now, stability {stability}, fragments {fragments}",
     ),
     (
         "ui.form.plan.idle#none_free",
-        "Idle {spec}: none free now, stability {stability}",
+        "Idle capacity of {spec}: none free now, stability {stability}",
     ),
     (
         "ui.form.plan.idle_none",
-        "No idle {spec} is offered at the chosen stability level or above.",
+        "No idle capacity of {spec} is offered at the chosen stability level or above.",
     ),
     (
         "ui.form.plan.no_quota_needed",

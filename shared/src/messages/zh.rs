@@ -1454,11 +1454,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.idle",
-        "闲时 {spec}：闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
+        "{spec} 的闲时资源：闲时数量 {quantity} 份，稳定性等级 {stability}，闲时资源碎片 {fragments}",
     ),
     (
         "ui.form.plan.idle#none_free",
-        "闲时 {spec}：当前无空闲，稳定性等级 {stability}",
+        "{spec} 的闲时资源：当前无空闲，稳定性等级 {stability}",
     ),
     (
         "ui.form.plan.idle_none",
