@@ -5,7 +5,7 @@
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{Arg, Message, list, text};
-use shared::quota::{Candidate, Fit, Outcome};
+use shared::quota::{Candidate, Fit, Outcome, QueueReason};
 use shared::{Dimension, Lang, Plan, Resources};
 
 /// What the panel calls spec `id`: the name the form's spec list gives it
@@ -135,6 +135,24 @@ fn outcome(plan: &Plan, lang: Lang, name: Name<'_>) -> (&'static str, String) {
                     &[("spec", spec), ("nodes", nodes.to_string())],
                 ),
             )
+        }
+        // An idle task waits for an offer of the spec that has none at its level, which
+        // is the head's when the head has a spec of its own and the workers' is offered:
+        // said as the head's, not as "for" the workers' spec with the head's reason.
+        Outcome::Queue {
+            index,
+            reason: QueueReason::NoIdleOffer { spec },
+        } => {
+            let head = plan
+                .candidate(*index)
+                .and_then(|c| c.head.as_ref())
+                .is_some_and(|head| head.spec == *spec);
+            let key = if head {
+                "ui.form.plan.outcome.queue#no_idle_head"
+            } else {
+                "ui.form.plan.outcome.queue#no_idle"
+            };
+            ("outcome queue", text(lang, key, &[("spec", name(spec))]))
         }
         Outcome::Queue { index, reason: why } => {
             let spec = name(&pods_spec(plan, *index));

@@ -1119,6 +1119,68 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     assert!(!verdicts.contains("the head on"), "{verdicts}");
 }
 
+/// An idle RayJob waits for the spec that has no idle offer at its level: when that is
+/// its head's, the headline names the head's spec (it named the workers' spec, which is
+/// offered, with the head's reason); when it is the workers', theirs.
+#[wasm_bindgen_test]
+async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
+    use shared::vocab::{IdleStability, InstanceType, ResourceKind};
+    // bj-a offers idle a100-1g at high stability, and no idle cpu-8c at any.
+    let idle = |s: &mut TaskSpec| {
+        s.compute.kind = Some(ResourceKind::Idle);
+        s.compute.idle_stability = Some(IdleStability::High);
+        s.compute.pool = None;
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+    };
+    let form = mount(Some(shared::demo::ray().with(idle)), false).await;
+    assert_eq!(
+        form.text("outcome"),
+        "Will queue as a whole until idle capacity of CPU general 通用型 is offered for the head at the chosen stability level or above."
+    );
+    // The workers' offer is still shown, by its name.
+    let offers = form.text("idle");
+    assert!(
+        offers.starts_with("Idle capacity of A100 single card 单卡: quantity 64 free now"),
+        "{offers}"
+    );
+    // The verdict's reason names the head's spec as the form does, not by its id.
+    let verdicts = form.text("verdicts");
+    assert!(
+        verdicts.contains("will queue: no idle capacity of CPU general 通用型 is offered"),
+        "{verdicts}"
+    );
+    assert!(!verdicts.contains("cpu-8c"), "{verdicts}");
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("outcome"),
+        "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 CPU general 通用型 的闲时资源。"
+    );
+    assert!(
+        form.text("verdicts")
+            .contains("将排队：所选稳定性等级及以上没有 CPU general 通用型 的闲时资源"),
+        "{}",
+        form.text("verdicts")
+    );
+    drop(form);
+    // The other way round: CPU workers, which have no offer, beside an A100 head.
+    let form = mount(
+        Some(shared::demo::ray().with(|s| {
+            idle(s);
+            s.compute.instance_type = InstanceType::Cpu;
+            s.compute.specs = vec!["cpu-8c".into()];
+            s.compute.units_per_node = 1;
+            s.compute.head_spec = Some("a100-1g".into());
+        })),
+        false,
+    )
+    .await;
+    assert_eq!(
+        form.text("outcome"),
+        "Will queue as a whole until idle capacity of CPU general 通用型 is offered at the chosen stability level or above."
+    );
+}
+
 #[wasm_bindgen_test]
 async fn the_plan_panel_follows_the_compute_section() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;

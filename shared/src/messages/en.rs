@@ -1755,6 +1755,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Will queue as a whole for {spec}: {reason}.",
     ),
     (
+        "ui.form.plan.outcome.queue#no_idle",
+        "Will queue as a whole until idle capacity of {spec} is offered at the chosen stability level or above.",
+    ),
+    (
+        "ui.form.plan.outcome.queue#no_idle_head",
+        "Will queue as a whole until idle capacity of {spec} is offered for the head at the chosen stability level or above.",
+    ),
+    (
         "ui.form.plan.pending",
         "Where the task would run shows once a cluster, resource kind and instance spec are chosen and the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
     ),

@@ -1498,6 +1498,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任务将整体排队等待 {spec}：{reason}。",
     ),
     (
+        "ui.form.plan.outcome.queue#no_idle",
+        "任务将整体排队，直到所选稳定性等级及以上有 {spec} 的闲时资源。",
+    ),
+    (
+        "ui.form.plan.outcome.queue#no_idle_head",
+        "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 {spec} 的闲时资源。",
+    ),
+    (
         "ui.form.plan.pending",
         "选择集群、资源类型和实例规格，并修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
     ),
