@@ -24,8 +24,11 @@ impl CatalogFile {
     ///
     /// The JSON error (a syntax error names the line and column, a value of the wrong
     /// shape its place, `catalog.regions[0].name`); an instance spec without a
-    /// `max_units_per_node` of at least 1; or a node name used twice (usage is kept by
-    /// node name).
+    /// `max_units_per_node` of at least 1; a node name used twice (usage is kept by
+    /// node name); an id used twice (a region's, a cluster's in its region, a pool's, a
+    /// spec's in its cluster, a project group's); a quota line that names a pool not in
+    /// the catalog or a spec its pool's cluster does not sell; or an idle offer of a spec
+    /// its cluster does not sell.
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
         let file: CatalogFile = crate::read::from_json(text)?;
         // A spec no node can host one unit of could never be chosen; and 0 is what a
@@ -77,6 +80,7 @@ impl CatalogFile {
                 }
             }
         }
+        check_ids(&file.catalog)?;
         let mut names = std::collections::BTreeSet::new();
         for node in file.catalog.nodes() {
             if !names.insert(node.name.as_str()) {
@@ -98,6 +102,89 @@ impl CatalogFile {
         }
         Ok(file)
     }
+}
+
+/// Ids are what choices, quotas and usage name: one used twice, or a name that matches
+/// none, loaded and left users without a choice or a quota, said only at the form as
+/// "you have no quota" (operator's exploratory test).
+fn check_ids(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::Error> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let fail = |what: String| Err(serde::de::Error::custom(what));
+    let mut regions = BTreeSet::new();
+    let mut pools = BTreeMap::new();
+    for region in &catalog.regions {
+        if !regions.insert(region.id.as_str()) {
+            return fail(format!(
+                "region id `{}` is used twice; region ids must be unique in the catalog",
+                region.id
+            ));
+        }
+        let mut clusters = BTreeSet::new();
+        for cluster in &region.clusters {
+            if !clusters.insert(cluster.id.as_str()) {
+                return fail(format!(
+                    "region `{}`: cluster id `{}` is used twice; cluster ids must be unique in their region",
+                    region.id, cluster.id
+                ));
+            }
+            let mut specs = BTreeSet::new();
+            for spec in &cluster.specs {
+                if !specs.insert(spec.id.as_str()) {
+                    return fail(format!(
+                        "cluster `{}`: instance spec id `{}` is used twice; spec ids must be unique in their cluster",
+                        cluster.id, spec.id
+                    ));
+                }
+            }
+            for pool in &cluster.pools {
+                if pools.insert(pool.id.as_str(), cluster).is_some() {
+                    return fail(format!(
+                        "pool id `{}` is used twice; pool ids must be unique in the catalog, as quotas name a pool by its id alone",
+                        pool.id
+                    ));
+                }
+            }
+            if let Some(offer) = cluster
+                .idle
+                .iter()
+                .find(|o| cluster.spec(&o.spec).is_none())
+            {
+                return fail(format!(
+                    "cluster `{}`: an idle offer names spec `{}`, which the cluster's `specs` do not list",
+                    cluster.id, offer.spec
+                ));
+            }
+        }
+    }
+    let mut groups = BTreeSet::new();
+    if let Some(group) = catalog
+        .project_groups
+        .iter()
+        .find(|g| !groups.insert(g.id.as_str()))
+    {
+        return fail(format!(
+            "project group id `{}` is used twice; group ids must be unique in the catalog",
+            group.id
+        ));
+    }
+    for (i, quota) in catalog.quotas.iter().enumerate() {
+        match pools.get(quota.pool.as_str()) {
+            None => {
+                return fail(format!(
+                    "quotas[{i}] (user `{}`) names pool `{}`, which is not in the catalog",
+                    quota.user, quota.pool
+                ));
+            }
+            Some(cluster) if cluster.spec(&quota.spec).is_none() => {
+                return fail(format!(
+                    "quotas[{i}] (user `{}`) names spec `{}`, which cluster `{}` of pool `{}` does not list in its `specs`",
+                    quota.user, quota.spec, cluster.id, quota.pool
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -150,6 +237,71 @@ mod tests {
         kube_of(&mut fine).priority_classes.high = Some("berth.high-1".to_owned());
         let text = serde_json::to_string(&fine).expect("JSON");
         CatalogFile::from_json(&text).expect("dots and dashes inside a name are fine");
+    }
+
+    /// The demo catalog with one change made to its JSON, read.
+    fn demo_changed(change: impl FnOnce(&mut serde_json::Value)) -> Result<CatalogFile, String> {
+        let mut value: serde_json::Value =
+            serde_json::from_str(include_str!("../demo/catalog.json")).expect("JSON");
+        change(&mut value);
+        CatalogFile::from_json(&value.to_string()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn ids_used_twice_and_names_that_match_no_id_are_refused_by_name() {
+        demo_changed(|_| {}).expect("the demo catalog reads");
+        let cases: [(&str, fn(&mut serde_json::Value)); 8] = [
+            ("quotas[0] (user `alice`) names spec `nosuch`", |c| {
+                c["catalog"]["quotas"][0]["spec"] = "nosuch".into();
+            }),
+            (
+                "quotas[0] (user `alice`) names pool `nosuch`, which is not in the catalog",
+                |c| {
+                    c["catalog"]["quotas"][0]["pool"] = "nosuch".into();
+                },
+            ),
+            ("instance spec id `h100-1g` is used twice", |c| {
+                let specs = &mut c["catalog"]["regions"][0]["clusters"][0]["specs"];
+                let first = specs[0].clone();
+                specs.as_array_mut().unwrap().push(first);
+            }),
+            (
+                "is used twice; pool ids must be unique in the catalog",
+                |c| {
+                    let pools = &mut c["catalog"]["regions"][0]["clusters"][0]["pools"];
+                    let mut first = pools[0].clone();
+                    first["nodes"] = serde_json::json!([]);
+                    pools.as_array_mut().unwrap().push(first);
+                },
+            ),
+            ("region id `", |c| {
+                let regions = &mut c["catalog"]["regions"];
+                let mut first = regions[0].clone();
+                first["clusters"] = serde_json::json!([]);
+                regions.as_array_mut().unwrap().push(first);
+            }),
+            ("cluster id `", |c| {
+                let clusters = &mut c["catalog"]["regions"][0]["clusters"];
+                let mut first = serde_json::json!({"id": clusters[0]["id"].clone()});
+                first["name"] = "again".into();
+                clusters.as_array_mut().unwrap().push(first);
+            }),
+            ("an idle offer names spec `nosuch`", |c| {
+                let cluster = &mut c["catalog"]["regions"][0]["clusters"][0];
+                cluster["idle"] = serde_json::json!([{
+                    "spec": "nosuch", "stability": "high", "quantity": 1, "fragments": []
+                }]);
+            }),
+            ("project group id `", |c| {
+                let groups = &mut c["catalog"]["project_groups"];
+                let first = groups[0].clone();
+                groups.as_array_mut().unwrap().push(first);
+            }),
+        ];
+        for (said, change) in cases {
+            let err = demo_changed(change).expect_err(said);
+            assert!(err.contains(said), "{said}: {err}");
+        }
     }
 
     #[test]
