@@ -250,7 +250,8 @@ mod tests {
     #[test]
     fn ids_used_twice_and_names_that_match_no_id_are_refused_by_name() {
         demo_changed(|_| {}).expect("the demo catalog reads");
-        let cases: [(&str, fn(&mut serde_json::Value)); 8] = [
+        type Change = fn(&mut serde_json::Value);
+        let cases: [(&str, Change); 8] = [
             ("quotas[0] (user `alice`) names spec `nosuch`", |c| {
                 c["catalog"]["quotas"][0]["spec"] = "nosuch".into();
             }),
