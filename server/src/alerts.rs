@@ -451,7 +451,7 @@ pub fn record_delivery(
         };
         let event = TaskEvent::keyed(crate::runner::now(), event_kind::ALERT, message);
         if let Err(err) = store.push_event(&id, &event).await {
-            tracing::error!(task = %id, error = %err, "cannot record an alert");
+            tracing::error!(task = %id, error = %crate::error_chain(&err), "cannot record an alert");
         }
         drop(keep);
     });

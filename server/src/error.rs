@@ -284,6 +284,12 @@ impl IntoResponse for ApiError {
 }
 
 impl ApiError {
+    /// A 500 for `err`: the log gets its words and every cause's
+    /// ([`crate::error_chain`]); the answer says only `internal error`.
+    pub fn internal(err: &dyn std::error::Error) -> ApiError {
+        ApiError::Internal(crate::error_chain(err))
+    }
+
     /// The 422 for a spec of the wrong shape read from `text`, with what its finding
     /// found at a hidden env var's value said by its kind only (`found the number
     /// ******`): a hidden value is masked in every answer. Whether it is hidden is read
@@ -427,7 +433,56 @@ impl From<crate::store::StoreError> for ApiError {
             StoreError::BadCursor { cursor } => {
                 ApiError::BadQuery(format!("cursor {cursor:?} is not one this server gave"))
             }
-            other => ApiError::Internal(format!("{other:#}")),
+            // The whole chain: `{:#}` does not walk a thiserror type's sources, and the
+            // log said only "task database failed" (operator exploration).
+            other => ApiError::internal(&other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// A store failure's 500 logs every cause, down to the database's own words, and
+    /// answers only `internal error`: with a read-only SQLite file every submit
+    /// answered 500 while the log said only "task database failed" (operator
+    /// exploration).
+    #[test]
+    fn a_store_failure_logs_its_whole_cause_and_answers_internal_error() {
+        let cause = sqlx::Error::Io(std::io::Error::other(
+            "attempt to write a readonly database",
+        ));
+        let err = ApiError::from(crate::store::StoreError::Database(cause));
+        let response = err.into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let InternalCause(logged) = response
+            .extensions()
+            .get::<InternalCause>()
+            .expect("the cause is kept for the log")
+            .clone();
+        assert!(
+            logged.starts_with("task database failed")
+                && logged.contains("attempt to write a readonly database"),
+            "{logged}"
+        );
+        let again = ApiError::from(crate::store::StoreError::Database(sqlx::Error::Io(
+            std::io::Error::other("attempt to write a readonly database"),
+        )));
+        assert_eq!(again.body().detail, "internal error");
+        // Any failure's causes, not only the database's.
+        let json = serde_json::from_str::<Value>("{").expect_err("not JSON");
+        let ApiError::Internal(logged) = ApiError::from(crate::store::StoreError::Corrupt {
+            task: "t-1".into(),
+            what: "spec",
+            source: Some(json),
+        }) else {
+            panic!("a corrupt row is a 500");
+        };
+        assert!(
+            logged.contains("stored spec of task t-1 cannot be read: EOF while parsing"),
+            "{logged}"
+        );
     }
 }

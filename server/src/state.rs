@@ -209,7 +209,7 @@ impl AppState {
     pub async fn shared_usage(&self) -> Result<Arc<Usage>, crate::ApiError> {
         match &self.runner {
             Some(runner) => runner.usage_snapshot().await.map_err(|err| {
-                tracing::error!(error = %err, "cannot read usage from the store");
+                tracing::error!(error = %crate::error_chain(&err), "cannot read usage from the store");
                 crate::ApiError::StoreUnreachable
             }),
             None => Ok(Arc::clone(&self.usage)),

@@ -70,7 +70,12 @@ async fn render(
                 .config
                 .kubernetes
                 .namespace_for(&spec.basic.project_group)
-                .map_err(|err| ApiError::Internal(format!("cannot choose the namespace: {err}")))?;
+                .map_err(|err| {
+                    ApiError::Internal(format!(
+                        "cannot choose the namespace: {}",
+                        crate::error_chain(&err)
+                    ))
+                })?;
             std::borrow::Cow::Owned(crate::backend::kube::in_namespace(
                 &state.catalog,
                 &spec,
@@ -79,7 +84,11 @@ async fn render(
         }
         crate::config::Backend::Local => std::borrow::Cow::Borrowed(&*state.catalog),
     };
-    let objects = shared::manifest::preview(&spec, &catalog, &user)
-        .map_err(|err| ApiError::Internal(format!("cannot render a valid spec: {err}")))?;
+    let objects = shared::manifest::preview(&spec, &catalog, &user).map_err(|err| {
+        ApiError::Internal(format!(
+            "cannot render a valid spec: {}",
+            crate::error_chain(&err)
+        ))
+    })?;
     Ok(Json(RenderResponse { objects }))
 }

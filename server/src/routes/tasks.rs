@@ -1515,8 +1515,11 @@ async fn file_tail(
 ) -> Result<Response, ApiError> {
     use tokio::io::AsyncSeekExt;
     let cannot = |error: std::io::Error| {
-        tracing::warn!(%error, "cannot read a replica's log");
-        ApiError::Internal("cannot read the replica's log".into())
+        ApiError::Internal(format!(
+            "cannot read the replica's log {}: {}",
+            path.display(),
+            crate::error_chain(&error)
+        ))
     };
     let mut file = match tokio::fs::File::open(path).await {
         Ok(file) => file,

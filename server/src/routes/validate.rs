@@ -96,7 +96,11 @@ fn answer(check: &ValidateResponse) -> Response {
         )
             .into_response(),
         // As `Json` answers a value it cannot write (none of ours: every map key is a string).
-        Err(err) => ApiError::Internal(format!("cannot write the answer: {err}")).into_response(),
+        Err(err) => ApiError::Internal(format!(
+            "cannot write the answer: {}",
+            crate::error_chain(&err)
+        ))
+        .into_response(),
     }
 }
 

@@ -167,8 +167,26 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("cannot migrate the task database")]
     Migrate(#[source] sqlx::migrate::MigrateError),
-    /// Any other database failure.
-    #[error("task database failed")]
+    /// The SQLite file opened, but cannot be written: it (or the `-wal` and `-shm` files
+    /// beside it) is read-only to the user the server runs as. SQLite then opens it
+    /// read-only without a word: the server started, `/readyz` said ok, and every
+    /// submit answered 500 (operator exploration).
+    #[error(
+        "it cannot be written (read-only to the user berth runs as): let that user write it, \
+         the -wal and -shm files beside it and its directory (chown, chmod), or name another \
+         file"
+    )]
+    ReadOnly {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said (a migration's failure, or the check's).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// Any other database failure. Its words carry the cause's: the runner logs a store
+    /// error by its `Display`, and "task database failed" alone said nothing of why
+    /// (operator exploration).
+    #[error("task database failed: {0}")]
     Database(#[source] sqlx::Error),
 }
 

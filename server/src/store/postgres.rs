@@ -78,6 +78,19 @@ struct Leader {
     resigned: bool,
 }
 
+/// Whether sqlx's pool tries a connection that failed so again until its timeout: a
+/// refused one (the database's machine is up, its server not yet), or PostgreSQL's
+/// "the database system is starting up" (57P03).
+fn tried_again(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::ConnectionRefused,
+        other => other
+            .as_database_error()
+            .and_then(|e| e.code())
+            .is_some_and(|code| code == "57P03"),
+    }
+}
+
 impl PostgresStore {
     /// Connects to the database at `url` and brings the schema up to date (sqlx's
     /// migrator takes its own lock, so servers starting together migrate once).
@@ -100,6 +113,8 @@ impl PostgresStore {
         let options = PgConnectOptions::from_str(url)
             .map_err(connect_error)?
             .application_name("berth");
+        // Said before the wait: a database that does not answer took 10 s with no word.
+        tracing::info!("connecting to the task database {}", without_password(url));
         Self::connect_with(options)
             .await
             .map_err(|error| match error {
@@ -114,12 +129,40 @@ impl PostgresStore {
     ///
     /// [`StoreError::Database`] or [`StoreError::Migrate`].
     pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
+        // sqlx's pool tries a refused connection again until its timeout, and then says
+        // only "pool timed out while waiting for an open connection": "connection
+        // refused" was lost (operator exploration). One connection of our own first
+        // keeps the cause.
+        let refused = match tokio::time::timeout(CONNECT_TIMEOUT, options.connect()).await {
+            Ok(Ok(conn)) => {
+                let _ = conn.close().await;
+                None
+            }
+            Ok(Err(error)) if tried_again(&error) => {
+                tracing::warn!(
+                    %error,
+                    "the task database does not take connections; trying again for {} s",
+                    CONNECT_TIMEOUT.as_secs()
+                );
+                Some(error)
+            }
+            Ok(Err(error)) => return Err(db(error)),
+            Err(_) => {
+                return Err(db(sqlx::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("no answer within {} s", CONNECT_TIMEOUT.as_secs()),
+                ))));
+            }
+        };
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(CONNECT_TIMEOUT)
             .connect_with(options.clone())
             .await
-            .map_err(db)?;
+            .map_err(|error| match (error, refused) {
+                (sqlx::Error::PoolTimedOut, Some(refused)) => db(refused),
+                (error, _) => db(error),
+            })?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await

@@ -51,8 +51,14 @@ impl SqliteStore {
     ///
     /// # Errors
     ///
-    /// [`StoreError::CreateDir`], [`StoreError::Open`] or [`StoreError::Migrate`].
+    /// [`StoreError::CreateDir`], [`StoreError::Open`], [`StoreError::Migrate`], or
+    /// [`StoreError::ReadOnly`] when the file cannot be written.
     pub async fn open(path: &Path) -> Result<Self> {
+        Self::open_with(path, SqliteConnectOptions::new()).await
+    }
+
+    /// [`SqliteStore::open`] with `options` to start from (a test's read-only open).
+    async fn open_with(path: &Path, options: SqliteConnectOptions) -> Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             tokio::fs::create_dir_all(dir)
                 .await
@@ -61,7 +67,7 @@ impl SqliteStore {
                     source,
                 })?;
         }
-        let options = SqliteConnectOptions::new()
+        let options = options
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -79,8 +85,40 @@ impl SqliteStore {
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
-            .map_err(StoreError::Migrate)?;
-        Ok(SqliteStore { pool })
+            .map_err(|error| {
+                if is_read_only(&error) {
+                    StoreError::ReadOnly {
+                        path: path.to_owned(),
+                        source: Box::new(error),
+                    }
+                } else {
+                    StoreError::Migrate(error)
+                }
+            })?;
+        let store = SqliteStore { pool };
+        store.check_writable(path).await?;
+        Ok(store)
+    }
+
+    /// Refuses a file this process can only read. SQLite opens a file it may not write
+    /// read-only, and the migrations of a file already migrated write nothing: the
+    /// server started, and every write failed. An update of no row needs a write
+    /// transaction, so it fails on such a file and changes nothing on any other.
+    async fn check_writable(&self, path: &Path) -> Result<()> {
+        match sqlx::query("UPDATE tasks SET id = id WHERE 0")
+            .execute(&self.pool)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(error) if is_read_only(&error) => Err(StoreError::ReadOnly {
+                path: path.to_owned(),
+                source: Box::new(error),
+            }),
+            Err(error) => Err(StoreError::Open {
+                path: path.to_owned(),
+                source: error,
+            }),
+        }
     }
 
     /// Closes every connection, waiting for those in use (a clean shutdown).
@@ -665,6 +703,24 @@ fn push_rows<T>(
     }
 }
 
+/// Whether SQLite said, somewhere in `error`'s chain, that the database is read-only
+/// (`SQLITE_READONLY`, or one of its extended codes, `8 | n << 8`).
+fn is_read_only(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        let code = error
+            .downcast_ref::<sqlx::Error>()
+            .and_then(sqlx::Error::as_database_error)
+            .and_then(|e| e.code())
+            .and_then(|code| code.parse::<i32>().ok());
+        if code.is_some_and(|code| code & 0xff == 8) {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
+}
+
 fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
@@ -687,6 +743,32 @@ mod tests {
             .await
             .expect("opens");
         (dir, store)
+    }
+
+    /// A file this process may only read is refused at the start, saying so and how to
+    /// mend it: opened read-only without a word, it served reads while every submit
+    /// answered 500 (operator exploration). Opened read-only here, as SQLite opens a
+    /// file its user may not write (a test run as root may write any file).
+    #[tokio::test]
+    async fn a_database_that_cannot_be_written_is_refused_at_the_start() {
+        let (dir, store) = store().await;
+        store.close().await;
+        let path = dir.path().join("data/tasks.db");
+        let err = SqliteStore::open_with(&path, SqliteConnectOptions::new().read_only(true))
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(err, StoreError::ReadOnly { .. }),
+            "{}",
+            crate::error_chain(&err)
+        );
+        let said = crate::error_chain(&err);
+        assert!(
+            said.contains("cannot be written") && said.contains("readonly database"),
+            "{said}"
+        );
+        // The same file, writable, opens.
+        SqliteStore::open(&path).await.expect("opens");
     }
 
     /// Links made before they could be listed are numbered by when they were made, each

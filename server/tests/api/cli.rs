@@ -327,3 +327,29 @@ fn mail_settings_that_cannot_work_stop_the_server_without_showing_the_password()
     );
     assert!(said.contains("no-password-here"), "{said}");
 }
+
+/// An unreachable PostgreSQL: the server says it connects before it waits, and, when it
+/// gives up, why ("connection refused"), not only that sqlx's pool timed out; the
+/// password stays masked (operator exploration).
+#[test]
+fn an_unreachable_database_is_said_with_its_cause() {
+    // A port nothing listens on: taken, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("postgres://berth:hunter2@127.0.0.1:{port}/tasks");
+    let said = refused_to_serve(
+        berth()
+            .env("RUST_LOG", "info")
+            .env("BERTH_DATABASE_URL", &url),
+    );
+    let masked = format!("postgres://berth:***@127.0.0.1:{port}/tasks");
+    assert!(
+        said.contains(&format!("connecting to the task database {masked}")),
+        "{said}"
+    );
+    assert!(said.contains("refused"), "{said}");
+    assert!(!said.contains("pool timed out"), "{said}");
+    assert!(!said.contains("hunter2"), "{said}");
+}
