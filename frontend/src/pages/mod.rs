@@ -112,12 +112,18 @@ pub fn ErrorBanner(
     /// the form: "fix the findings" there would ask for what the page cannot do.
     #[prop(optional)]
     refused_spec: Option<&'static str>,
+    /// A finding's place in the page's own words, where it has better ones than the
+    /// form's labels (a spec of the list by its catalog name, not its row); the form's
+    /// labels otherwise.
+    #[prop(optional, into)]
+    place: Option<Callback<(shared::Lang, String), Option<String>>>,
     /// While true, the banner is all the page has to say (a task that never loaded):
     /// it has no Dismiss, which left an empty page (console exploration).
     #[prop(optional, into)]
     whole_page: Option<Signal<bool>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let named_place = place;
     move || {
         error.get().map(|err| {
             // Read back by their codes, so each is worded in the language shown now, and
@@ -134,7 +140,13 @@ pub fn ErrorBanner(
                 <div class="banner error" role="alert" data-testid="error">
                     <span class="message">{match (&err, refused_spec) {
                         (crate::api::ClientError::Api(body), Some(key)) if body.code == "spec.invalid" => {
-                            lang.text_with(key, &[("code", body.code.clone())])
+                            // Refused only for quota other tasks hold now: no edit of a
+                            // clone fixes that, a stop or a wait does.
+                            let mut errors = issues.iter().filter(|i| i.severity == shared::Severity::Error).peekable();
+                            let quota = errors.peek().is_some()
+                                && errors.all(|i| matches!(i.code, shared::IssueCode::QuotaExceeded { .. }));
+                            let key = if quota { format!("{key}#quota") } else { key.to_owned() };
+                            lang.text_with(&key, &[("code", body.code.clone())])
                         }
                         _ => err.localized(lang.get()),
                     }}</span>
@@ -148,7 +160,12 @@ pub fn ErrorBanner(
                                     <span class="badge">{move || lang.text(&format!("ui.form.severity.{severity}"))}</span>
                                     " "
                                     <span>
-                                        <span class="path" title=title>{move || crate::components::field_place(lang.get(), &place)}</span>
+                                        <span class="path" title=title>{move || {
+                                            let l = lang.get();
+                                            named_place
+                                                .and_then(|named| named.run((l, place.clone())))
+                                                .unwrap_or_else(|| crate::components::field_place(l, &place))
+                                        }}</span>
                                         {move || lang.text("ui.form.summary.after_place")}
                                         <span class="message">{move || crate::components::issue_text(&issue, lang.get())}</span>
                                     </span>
@@ -194,4 +211,13 @@ pub fn group_name(groups: &[shared::catalog::ProjectGroup], id: &str) -> String 
         .iter()
         .find(|g| g.id == id)
         .map_or_else(|| id.to_owned(), |g| g.name.clone())
+}
+
+/// A spec of `task`'s cluster as people know it: its catalog name, else its id (a spec
+/// since removed).
+pub fn spec_name(catalog: &shared::Catalog, task: &shared::TaskSpec, id: &str) -> String {
+    catalog
+        .cluster(&task.basic.region, &task.basic.cluster)
+        .and_then(|c| c.spec(id))
+        .map_or_else(|| id.to_owned(), |s| s.name.clone())
 }

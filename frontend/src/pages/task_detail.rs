@@ -271,6 +271,26 @@ pub fn TaskDetailPage(
         });
     });
 
+    // A refused resubmit's finding at a spec of the list names the spec, as the form's
+    // plan does: "spec #1" says nothing on a page that shows no list.
+    let catalog = StoredValue::new(session.catalog.clone());
+    let spec_place = Callback::new(move |(l, path): (shared::Lang, String)| {
+        let index: usize = path
+            .strip_prefix("compute.specs[")?
+            .strip_suffix(']')?
+            .parse()
+            .ok()?;
+        let name = task.with_untracked(|t| {
+            let spec = &t.as_ref()?.task.spec;
+            let id = spec.compute.specs.get(index)?;
+            Some(catalog.with_value(|c| super::spec_name(c, spec, id)))
+        })?;
+        Some(shared::messages::text(
+            l,
+            "ui.detail.spec_place",
+            &[("name", name)],
+        ))
+    });
     let user = session.user.name.clone();
     // The panels are built once the task has loaded, not at each poll: the log stream,
     // the tag draft and the focus survive a refresh.
@@ -287,7 +307,7 @@ pub fn TaskDetailPage(
                 </p>
             })}
             // Only a resubmit sends a spec from this page.
-            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" whole_page=Signal::derive(move || !loaded.get()) />
+            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get()) />
             {move || {
                 let user = user.clone();
                 let session = session.clone();

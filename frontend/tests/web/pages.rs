@@ -2475,6 +2475,58 @@ async fn a_refused_resubmit_leads_to_the_clone() {
     finish(handle, &host, &address);
 }
 
+/// A resubmit refused only because the user's quota is in use now cannot be fixed in a
+/// clone's form: the refusal says to stop another task or wait, and names the spec short
+/// of quota as the catalog does, not by its row (explorer: "实例规格第 1 项").
+#[wasm_bindgen_test]
+async fn a_resubmit_refused_for_quota_in_use_says_to_stop_a_task_or_wait() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Stopped).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
+    refuse_fetch(
+        "/resubmit",
+        422,
+        r#"{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
+            "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
+            "issues": [{"path": "compute.specs[0]", "code": "compute.quota.exceeded",
+                        "params": {"dimension": "gpu", "requested": 8, "remaining": 0},
+                        "severity": "error", "message": "over quota"}]}"#,
+    );
+    until("the refusal", || {
+        host.query_selector("[role='alert']").unwrap().is_some()
+    })
+    .await;
+    let banner = || {
+        find(&host, "[role='alert'] > .message")
+            .text_content()
+            .unwrap()
+    };
+    assert_eq!(
+        banner(),
+        "Your quota for this spec is in use by your other tasks: stop one of them, or \
+         resubmit when they have ended (spec.invalid)"
+    );
+    assert_eq!(
+        all_text(&host, "[role='alert'] .issue .path"),
+        ["Instance spec A100 single card 单卡"]
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert!(
+        banner().starts_with("您在该实例规格上的剩余配额"),
+        "{}",
+        banner()
+    );
+    assert!(!banner().contains("克隆"), "{}", banner());
+    assert_eq!(
+        all_text(&host, "[role='alert'] .issue .path"),
+        ["实例规格 A100 single card 单卡"]
+    );
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+}
+
 /// A task retried a hundred times has hundreds of events: the latest are shown, oldest
 /// first, and earlier ones a page at a time on asking, until none is left out. The page
 /// asks the server for those it shows alone (README, Known gaps: it fetched every event

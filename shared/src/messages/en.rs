@@ -1378,6 +1378,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The server refused to run this spec again as it is: clone the task and fix the findings below in the form ({code})",
     ),
     (
+        "ui.detail.resubmit_refused#quota",
+        "Your quota for this spec is in use by your other tasks: stop one of them, or resubmit when they have ended ({code})",
+    ),
+    (
         "ui.detail.resubmitted_from",
         "Resubmitted from task {name}: this is a new task with the same spec.",
     ),
@@ -1415,6 +1419,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.spec_own",
         "Your task: hidden values are shown to you only.",
     ),
+    ("ui.detail.spec_place", "Instance spec {name}"),
     ("ui.detail.status", "Status detail"),
     ("ui.detail.stop", "Stop"),
     (

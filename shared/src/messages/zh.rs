@@ -1176,6 +1176,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "服务器拒绝按原配置重新提交：请克隆任务，在表单中修正以下问题（{code}）",
     ),
     (
+        "ui.detail.resubmit_refused#quota",
+        "您在该实例规格上的剩余配额已被您的其他任务占用：请停止其中一个，或待其结束后再重提（{code}）",
+    ),
+    (
         "ui.detail.resubmitted_from",
         "已由任务 {name} 重新提交：这是使用相同配置的新任务。",
     ),
@@ -1210,6 +1214,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "隐藏的变量值以掩码展示：此任务不属于您。",
     ),
     ("ui.detail.spec_own", "您的任务：隐藏的变量值仅对您可见。"),
+    ("ui.detail.spec_place", "实例规格 {name}"),
     ("ui.detail.status", "状态详情"),
     ("ui.detail.stop", "停止"),
     (
