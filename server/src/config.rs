@@ -117,7 +117,8 @@ pub enum Command {
 /// `berth render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content.
+    /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content;
+    /// `-` is standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Language of the findings of a spec with errors.
@@ -128,7 +129,8 @@ pub struct RenderArgs {
 /// `berth validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content.
+    /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content;
+    /// `-` is standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Language of the messages.

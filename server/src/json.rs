@@ -399,10 +399,28 @@ impl<'de> DeserializeSeed<'de> for Node<'_, 'de> {
     }
 }
 
-/// An object key, borrowed from the text when it can be.
-struct Key;
+/// An object key, borrowed from the text when it can be, refused when its object has
+/// it already (`seen`), the key then left in `repeated`. Refused as it is read, not
+/// after: a deserializer places an error where the value it was reading starts, and
+/// YAML's pointed a repeated key at its mapping's first line (operator exploration);
+/// JSON's is past the key either way.
+struct Key<'a, 'de> {
+    seen: &'a Seen<'de>,
+    repeated: &'a mut Option<String>,
+}
 
-impl<'de> DeserializeSeed<'de> for Key {
+impl<'de> Key<'_, 'de> {
+    fn take<E: de::Error>(self, key: Cow<'de, str>) -> Result<Cow<'de, str>, E> {
+        if self.seen.contains(&key) {
+            let message = format!("duplicate key `{key}`");
+            *self.repeated = Some(key.into_owned());
+            return Err(E::custom(message));
+        }
+        Ok(key)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Key<'_, 'de> {
     type Value = Cow<'de, str>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -410,23 +428,23 @@ impl<'de> DeserializeSeed<'de> for Key {
     }
 }
 
-impl<'de> Visitor<'de> for Key {
+impl<'de> Visitor<'de> for Key<'_, 'de> {
     type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object key")
     }
 
-    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(key))
+    fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Self::Value, E> {
+        self.take(Cow::Borrowed(key))
     }
 
-    fn visit_str<E>(self, key: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(key.to_owned()))
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
+        self.take(Cow::Owned(key.to_owned()))
     }
 
-    fn visit_string<E>(self, key: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(key))
+    fn visit_string<E: de::Error>(self, key: String) -> Result<Self::Value, E> {
+        self.take(Cow::Owned(key))
     }
 }
 
@@ -505,13 +523,22 @@ impl<'de> Visitor<'de> for Node<'_, 'de> {
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         let mut seen = Seen::Few(Vec::new());
-        while let Some(key) = map.next_key_seed(Key)? {
-            if seen.contains(&key) {
-                let object = render(self.path);
-                let message = format!("duplicate key `{key}` in {object}");
-                *self.duplicate = Some((key.into_owned(), object));
-                return Err(de::Error::custom(message));
-            }
+        let mut repeated = None;
+        loop {
+            let key = map.next_key_seed(Key {
+                seen: &seen,
+                repeated: &mut repeated,
+            });
+            let key = match key {
+                Ok(Some(key)) => key,
+                Ok(None) => break,
+                Err(err) => {
+                    if let Some(key) = repeated {
+                        *self.duplicate = Some((key, render(self.path)));
+                    }
+                    return Err(err);
+                }
+            };
             self.path.push(Segment::Key(key));
             map.next_value_seed(self.child())?;
             if let Some(Segment::Key(key)) = self.path.pop() {

@@ -353,3 +353,106 @@ fn an_unreachable_database_is_said_with_its_cause() {
     assert!(!said.contains("pool timed out"), "{said}");
     assert!(!said.contains("hunter2"), "{said}");
 }
+
+/// A file with no YAML in it (empty, blank lines, comments) says so, as an empty JSON
+/// file does, not "invalid type: Option value, expected any JSON value" (operator
+/// exploration); an empty file with no extension is taken for YAML and says the same.
+#[test]
+fn an_empty_yaml_file_says_there_is_nothing_in_it() {
+    let dir = folder("empty-yaml");
+    for (name, text) in [
+        ("empty.yaml", ""),
+        ("empty", ""),
+        ("blank.yml", "\n  \n"),
+        ("comments.yaml", "# a spec comes here\n--- # later\n"),
+    ] {
+        let file = write(&dir, name, text);
+        let (code, out, err) = run(berth().arg("validate").arg(&file));
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        assert!(
+            out.contains(&format!(
+                "{name}:1:1: the file is not valid YAML: there is nothing in it"
+            )) && out.contains("[body.invalid_yaml]"),
+            "{name}: {out}"
+        );
+        assert!(!out.contains("Option value"), "{name}: {out}");
+    }
+}
+
+/// A key repeated in a YAML mapping is placed at its repeat, as JSON's is, not at the
+/// mapping's first line (operator exploration).
+#[test]
+fn a_repeated_yaml_key_is_placed_at_its_repeat() {
+    let dir = folder("yaml-repeat");
+    let top = write(&dir, "top.yaml", "version: 1\nversion: 2\n");
+    let (code, out, _) = run(berth().arg("validate").arg(&top));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("top.yaml:2:1: the key `version` appears twice in the top-level object"),
+        "{out}"
+    );
+    let nested = write(
+        &dir,
+        "nested.yaml",
+        "version: 1\nbasic:\n  name: a\n  name: b\n",
+    );
+    let (code, out, _) = run(berth().arg("validate").arg(&nested));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("nested.yaml:4:3: the key `name` appears twice in basic"),
+        "{out}"
+    );
+}
+
+/// The summary line counts every finding, those past the cap too; the capped ones
+/// are left out of the lines below it only (operator exploration: "21 errors" over
+/// 300,000).
+#[test]
+fn the_summary_counts_the_findings_left_out_too() {
+    let dir = folder("counts");
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["environment"]["env"] = (0..30)
+        .map(|i| serde_json::json!({"name": format!("{i}bad"), "value": "v"}))
+        .collect();
+    let file = write(&dir, "many.json", &spec.to_string());
+    let (code, out, _) = run(berth().arg("validate").arg(&file));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("many.json: 30 errors, 0 warnings"), "{out}");
+    assert!(out.contains("… and 10 more findings"), "{out}");
+    // `render` says the same of a spec it will not render.
+    let output = berth()
+        .arg("render")
+        .arg(&file)
+        .output()
+        .expect("berth runs");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("many.json: 30 errors, 0 warnings"), "{said}");
+}
+
+/// `-` is standard input, JSON or YAML by its first character, as most tools read it.
+#[test]
+fn a_dash_reads_the_spec_from_standard_input() {
+    use std::io::Write as _;
+    let value: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
+    for text in [
+        shared::demo::PYTORCH_EXAMPLE.to_owned(),
+        serde_yaml_ng::to_string(&value).unwrap(),
+    ] {
+        let mut child = berth()
+            .args(["validate", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("berth runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin is piped")
+            .write_all(text.as_bytes())
+            .expect("berth reads its input");
+        let output = child.wait_with_output().expect("berth ends");
+        let out = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{out}");
+        assert!(out.contains("-: 0 errors"), "{out}");
+    }
+}
