@@ -8,6 +8,7 @@ use crate::nav::{self, Link, Route};
 use leptos::prelude::*;
 use shared::TaskType;
 use shared::api::{CatalogResponse, TaskView};
+use shared::record::TaskPhase;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -655,6 +656,10 @@ pub fn TaskTable(
                             let zone = task.spec.basic.time_zone.clone();
                             let phase = Signal::derive(move || row.with(|v| v.as_ref().map_or(task.phase, |v| v.task.phase)));
                             let stopping = Signal::derive(move || row.with(|v| v.as_ref().is_some_and(|v| v.stopping_since.is_some())));
+                            // Why a waiting task waits, under its phase: a reader scanning
+                            // the list sees what each waits on without opening it (explorer).
+                            let waits = Memo::new(move |_| row.with(|v| v.as_ref().and_then(|v| waits_for(lang.get(), v))));
+                            let waiting = Memo::new(move |_| waits.with(Option::is_some));
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())>
                                     // Whole on hover where a narrow window cuts it short.
@@ -662,7 +667,19 @@ pub fn TaskTable(
                                         <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
                                     </th>
                                     <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
-                                    <td><PhaseBadge phase stopping /></td>
+                                    <td>
+                                        <PhaseBadge phase stopping />
+                                        // One line, as wide whatever it says, cut short with
+                                        // the whole reason on hover: a refresh that rewords it
+                                        // moves nothing. Reworded in place, not built again.
+                                        {move || waiting.get().then(|| view! {
+                                            <span class="waits" data-testid="row-reason"
+                                                style="display: block; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; margin-top: .2rem; font-size: .8rem; color: var(--muted)"
+                                                title=move || waits.get().unwrap_or_default()>
+                                                {move || waits.get().unwrap_or_default()}
+                                            </span>
+                                        })}
+                                    </td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>
@@ -676,6 +693,26 @@ pub fn TaskTable(
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// Why a queued or retrying task waits, as its page says it: its retry's backoff with
+/// the time in the reader's zone, else the server's reason.
+fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
+    if !matches!(view.task.phase, TaskPhase::Queued | TaskPhase::Retrying) {
+        return None;
+    }
+    match (view.retry_at, &view.reason) {
+        (Some(due), _) => {
+            let now = shared::record::Timestamp(js_sys::Date::now() as i64);
+            let at = super::format_time_from(lang, due, now);
+            Some(shared::messages::text(
+                lang,
+                "event.retrying.waits",
+                &[("at", at)],
+            ))
+        }
+        (None, reason) => reason.clone().filter(|r| !r.is_empty()),
     }
 }
 

@@ -1504,6 +1504,52 @@ async fn list_page_asked() -> (
     (host, handle)
 }
 
+/// A queued task's row says why it waits, on one line cut short with the whole reason
+/// on hover, as the list API gives it (explorer: the list showed only "排队中"); a live
+/// refresh rewords it in place, and a running task's row says nothing more.
+#[wasm_bindgen_test]
+async fn a_waiting_tasks_row_says_why_it_waits() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let page = |reason: &str| {
+        let mut queued = task("t1", TaskPhase::Queued, TaskType::PyTorchJob);
+        queued.reason = Some(reason.to_owned());
+        let running = task("t2", TaskPhase::Running, TaskType::PyTorchJob);
+        serde_json::to_string(&shared::api::TaskPage {
+            tasks: vec![queued, running],
+            next: None,
+        })
+        .unwrap()
+    };
+    let first = "the largest free node has 4 GPUs; one replica needs 8";
+    answer_fetch("/api/v1/tasks?", &page(first));
+    until_found(
+        &host,
+        "the reason",
+        "tr[data-id='t1'] [data-testid='row-reason']",
+    )
+    .await;
+    let reason = find(&host, "tr[data-id='t1'] [data-testid='row-reason']");
+    assert_eq!(reason.text_content().unwrap(), first);
+    assert_eq!(reason.get_attribute("title").as_deref(), Some(first));
+    assert!(
+        host.query_selector("tr[data-id='t2'] [data-testid='row-reason']")
+            .unwrap()
+            .is_none()
+    );
+
+    let second = "waiting for t0, passed over many times, to start first";
+    until("the live refresh", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &page(second));
+    until("the new reason", || {
+        reason.text_content().unwrap() == second
+    })
+    .await;
+    assert!(reason.is_connected(), "the reason is reworded in place");
+    assert_eq!(reason.get_attribute("title").as_deref(), Some(second));
+    finish(handle, &host, &address);
+}
+
 /// A live refresh asked for before "More" added a page, and answered after it, would
 /// put back the first page alone: it is dropped, and the rows "More" added stay.
 #[wasm_bindgen_test]
