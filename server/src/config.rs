@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// Default listen address.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
-/// Default user requests act as, until sign-in exists.
+/// Default user requests act as in the default identity mode.
 pub const DEFAULT_USER: &str = "alice";
 /// Largest request body accepted by default: a spec's env values alone may reach 256 KiB.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -44,7 +44,7 @@ pub enum ConfigError {
         source: Box<toml::de::Error>,
     },
     /// The catalog file could not be read.
-    #[error("cannot read the catalog file {path}")]
+    #[error("cannot read the catalog file {}", resolved(path))]
     ReadCatalog {
         /// The file named by `BERTH_CATALOG`.
         path: PathBuf,
@@ -53,7 +53,7 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// The tokens file of `[identity] mode = "tokens"` could not be read.
-    #[error("cannot read the tokens file {path}")]
+    #[error("cannot read the tokens file {}", resolved(path))]
     ReadTokens {
         /// The file named by `[identity] tokens_file`.
         path: PathBuf,
@@ -84,6 +84,20 @@ pub enum ConfigError {
         #[source]
         source: serde_json::Error,
     },
+}
+
+/// `path` as a message names it: a relative one with where it was looked for, as a
+/// config file's `catalog = "cat.json"` is read from the directory Berth starts in, not
+/// the file's (operator exploration).
+fn resolved(path: &Path) -> String {
+    match std::path::absolute(path) {
+        Ok(absolute) if path.is_relative() => format!(
+            "{} ({}: a relative path is read from the directory berth starts in)",
+            path.display(),
+            absolute.display()
+        ),
+        _ => path.display().to_string(),
+    }
 }
 
 /// `berth`: Berth's server and tools.
@@ -181,7 +195,9 @@ pub struct Settings {
     /// A catalog JSON file [default: the demo catalog].
     #[arg(long, env = "BERTH_CATALOG", global = true)]
     pub catalog: Option<PathBuf>,
-    /// The user requests act as, until sign-in exists [default: alice].
+    /// The user every request acts as in the default identity mode (`[identity]` proxy
+    /// and tokens modes name theirs), and the user `berth validate` and `berth render`
+    /// check as [default: alice].
     #[arg(long, env = "BERTH_USER", global = true)]
     pub user: Option<String>,
     /// Where Berth keeps its data [default: ./data].
@@ -217,7 +233,7 @@ pub struct Settings {
     #[arg(long, env = "BERTH_SMTP_HOST", global = true)]
     pub smtp_host: Option<String>,
     /// The relay's port [default: 587 for starttls, 465 for tls, 25 for none].
-    #[arg(long, env = "BERTH_SMTP_PORT", global = true)]
+    #[arg(long, env = "BERTH_SMTP_PORT", global = true, value_parser = clap::value_parser!(u16).range(1..))]
     pub smtp_port: Option<u16>,
     /// How the relay is spoken to: STARTTLS, implicit TLS, or plain [default: starttls].
     #[arg(long, env = "BERTH_SMTP_TLS", value_enum, global = true)]
@@ -338,7 +354,8 @@ pub struct FileConfig {
     pub alerts_ca: Option<PathBuf>,
     /// As `--smtp-host`.
     pub smtp_host: Option<String>,
-    /// As `--smtp-port`.
+    /// As `--smtp-port`: from 1 to 65535.
+    #[serde(deserialize_with = "port")]
     pub smtp_port: Option<u16>,
     /// As `--smtp-tls`: `starttls`, `tls` or `none`.
     pub smtp_tls: Option<SmtpTls>,
@@ -349,6 +366,14 @@ pub struct FileConfig {
     pub smtp_password_file: Option<PathBuf>,
     /// As `--mail-from`.
     pub mail_from: Option<String>,
+}
+
+/// Reads a port, refused out of range as other numbers are ([`whole_number`]): it was
+/// "expected u16".
+fn port<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u16>, D::Error> {
+    let n = whole_number(deserializer, 1, u64::from(u16::MAX))?;
+    // In range: no larger than u16::MAX.
+    Ok(u16::try_from(n).ok())
 }
 
 /// `[cors]` of the config file: the sites whose pages may call the API from the browser,
@@ -563,17 +588,79 @@ pub struct Within<const MIN: u64, const MAX: u64>(pub u64);
 
 impl<'de, const MIN: u64, const MAX: u64> Deserialize<'de> for Within<MIN, MAX> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let n = u64::deserialize(deserializer)?;
-        if (MIN..=MAX).contains(&n) {
-            return Ok(Within(n));
+        whole_number(deserializer, MIN, MAX).map(Within)
+    }
+}
+
+/// A whole number of the config file from `min` to `max`, refused otherwise with the
+/// range in words: a negative number, text (`"2MB"`) or a fraction was refused as
+/// "expected u64" (operator exploration). The key is on the line TOML's error shows.
+///
+/// # Errors
+///
+/// When the value is not such a number.
+pub(crate) fn whole_number<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    min: u64,
+    max: u64,
+) -> Result<u64, D::Error> {
+    deserializer.deserialize_any(WholeNumber { min, max })
+}
+
+/// Reads [`whole_number`].
+struct WholeNumber {
+    min: u64,
+    max: u64,
+}
+
+impl WholeNumber {
+    /// The range in words: `from 1 to 3600`, `at least 1024`, `0 or more`.
+    fn range(&self) -> String {
+        match (self.min, self.max) {
+            (0, u64::MAX) => "0 or more".to_owned(),
+            (min, u64::MAX) => format!("at least {min}"),
+            (min, max) => format!("from {min} to {max}"),
         }
-        let range = if MAX == u64::MAX {
-            format!("at least {MIN}")
+    }
+
+    fn out_of_range<E: serde::de::Error>(&self, n: impl std::fmt::Display) -> E {
+        E::custom(format!("{n} is out of range: must be {}", self.range()))
+    }
+}
+
+impl serde::de::Visitor<'_> for WholeNumber {
+    type Value = u64;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a whole number, {}", self.range())
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<u64, E> {
+        if (self.min..=self.max).contains(&n) {
+            Ok(n)
         } else {
-            format!("from {MIN} to {MAX}")
-        };
-        Err(serde::de::Error::custom(format!(
-            "{n} is out of range: must be {range}"
+            Err(self.out_of_range(n))
+        }
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<u64, E> {
+        match u64::try_from(n) {
+            Ok(n) => self.visit_u64(n),
+            Err(_) => Err(self.out_of_range(n)),
+        }
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<u64, E> {
+        Err(E::custom(format!(
+            "{n} is not a whole number: must be a whole number, {}",
+            self.range()
+        )))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<u64, E> {
+        Err(E::custom(format!(
+            "{text:?} is text: must be a whole number, {}, written with no quotes and no unit",
+            self.range()
         )))
     }
 }
@@ -706,7 +793,7 @@ pub struct Config {
     pub dist: PathBuf,
     /// A catalog JSON file; `None` for the demo catalog.
     pub catalog: Option<PathBuf>,
-    /// The user requests act as, until sign-in exists.
+    /// The user requests act as in the default identity mode, and the CLI checks as.
     pub user: String,
     /// Known users; the demo user when empty.
     pub users: Vec<User>,
@@ -1093,6 +1180,63 @@ mail_from = "Berth <berth@example.com>"
         assert_eq!(
             (config.read_timeout, config.body_limit),
             (Duration::from_secs(3600), 1024)
+        );
+    }
+
+    /// A number that is negative, text (`"2MB"`) or a fraction is refused with the range
+    /// in words, as one out of range is, and a port past 65535 too: each said "expected
+    /// u64" or "expected u16" (operator exploration). The key is on the line shown.
+    #[test]
+    fn numbers_of_the_wrong_kind_are_refused_with_their_range() {
+        for (text, key, said) in [
+            (
+                "[limits]\nbody_bytes = -1\n",
+                "body_bytes",
+                "-1 is out of range: must be at least 1024",
+            ),
+            (
+                "[limits]\nbody_bytes = \"2MB\"\n",
+                "body_bytes",
+                "\"2MB\" is text: must be a whole number, at least 1024, written with no quotes and no unit",
+            ),
+            (
+                "[retries]\nbackoff_seconds = -1\n",
+                "backoff_seconds",
+                "-1 is out of range: must be from 0 to 86400",
+            ),
+            (
+                "[retries]\nbackoff_seconds = 1.5\n",
+                "backoff_seconds",
+                "1.5 is not a whole number: must be a whole number, from 0 to 86400",
+            ),
+            (
+                "smtp_port = 70000\n",
+                "smtp_port",
+                "70000 is out of range: must be from 1 to 65535",
+            ),
+            (
+                "smtp_port = 0\n",
+                "smtp_port",
+                "0 is out of range: must be from 1 to 65535",
+            ),
+            (
+                "[kubernetes]\nusage_refresh_seconds = -5\n",
+                "usage_refresh_seconds",
+                "-5 is out of range: must be 0 or more",
+            ),
+        ] {
+            let err = FileConfig::parse(text).expect_err(text).to_string();
+            assert!(err.contains(said), "{err}");
+            assert!(err.contains(key), "{err}");
+            assert!(!err.contains("expected u"), "{err}");
+        }
+        let err = Cli::try_parse_from(["berth", "--smtp-port", "0"])
+            .expect_err("port 0 is no relay's")
+            .to_string();
+        assert!(err.contains("0 is not in 1..=65535"), "{err}");
+        assert_eq!(
+            FileConfig::parse("smtp_port = 65535\n").map(|f| f.smtp_port),
+            Ok(Some(65535))
         );
     }
 

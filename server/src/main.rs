@@ -91,8 +91,15 @@ fn hold_data_dir(dir: &std::path::Path) -> Result<std::fs::File, Box<dyn std::er
         )
     })?;
     let path = dir.join("berth.lock");
-    let file = std::fs::File::create(&path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // Named with the setting and the way out: "cannot write …/berth.lock" left both to
+    // be guessed (operator exploration).
+    let file = std::fs::File::create(&path).map_err(|e| {
+        format!(
+            "cannot write {} in the data directory (--data-dir, BERTH_DATA_DIR, data_dir): {e}; \
+             let the user berth runs as write the directory, or name another",
+            path.display()
+        )
+    })?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
@@ -128,8 +135,14 @@ fn hold_database(config: &Config) -> Result<Option<std::fs::File>, Box<dyn std::
     let mut name = database.clone().into_os_string();
     name.push(".lock");
     let path = std::path::PathBuf::from(name);
-    let file = std::fs::File::create(&path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let file = std::fs::File::create(&path).map_err(|e| {
+        format!(
+            "cannot write {} beside the task database (--database-url, BERTH_DATABASE_URL, \
+             database_url): {e}; let the user berth runs as write its directory, or name \
+             another file",
+            path.display()
+        )
+    })?;
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
@@ -173,8 +186,15 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     let listener = tokio::net::TcpListener::bind(&config.addr)
         .await
         .map_err(|e| {
+            // "invalid socket address" for `127.0.0.1`, with no word of the port.
+            let hint = if e.kind() == std::io::ErrorKind::InvalidInput {
+                "; give a host and a port, host:port, as 127.0.0.1:8080 or [::1]:8080 \
+                 (port 0 picks a free one)"
+            } else {
+                ""
+            };
             format!(
-                "cannot listen on {} (--addr, BERTH_ADDR, addr): {e}",
+                "cannot listen on {} (--addr, BERTH_ADDR, addr): {e}{hint}",
                 config.addr
             )
         })?;

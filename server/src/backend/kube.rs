@@ -222,7 +222,13 @@ pub struct KubeSettings {
     /// How often, in seconds, what pods outside Berth's namespaces request on the
     /// catalog's nodes is read again (it is read at startup, and others' pods come and
     /// go); 0 reads it at startup only [default: 60].
+    #[serde(deserialize_with = "seconds")]
     pub usage_refresh_seconds: u64,
+}
+
+/// Reads a number of seconds, said in words when it is not one (not "expected u64").
+fn seconds<'de, D: serde::Deserializer<'de>>(de: D) -> Result<u64, D::Error> {
+    crate::config::whole_number(de, 0, u64::MAX)
 }
 
 /// Reads `[kubernetes] cleanup_image`, refusing an empty one: the Job would be applied

@@ -109,6 +109,38 @@ fn yaml_is_read_as_json_and_messages_follow_lang() {
     );
 }
 
+/// A YAML spec written for another tool, or by hand, with several unknown fields:
+/// `berth validate` names every one at once, and checks the rest.
+#[test]
+fn validate_names_every_unknown_field_and_checks_the_rest() {
+    let dir = folder("unknown");
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["foo"] = 1.into();
+    spec["bar"] = 2.into();
+    spec["basic"]["baz"] = 3.into();
+    spec["basic"]["name_prefix"] = "Bad_Name".into();
+    let file = write(
+        &dir,
+        "other.yaml",
+        &serde_yaml_ng::to_string(&spec).unwrap(),
+    );
+    let (code, out, _) = run(berth().arg("validate").arg(&file));
+    assert_eq!(code, 1, "{out}");
+    let named: Vec<&str> = out
+        .lines()
+        .filter(|line| line.contains("is not a known field; fields here: "))
+        .map(|line| {
+            line.trim_start_matches("  error   ")
+                .split(':')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(named, ["bar", "basic.baz", "foo"], "{out}");
+    assert!(out.contains("error   basic.name_prefix: "), "{out}");
+    assert!(out.contains("other.yaml: 4 errors"), "{out}");
+}
+
 #[test]
 fn unreadable_or_malformed_input_exits_2() {
     let dir = folder("unreadable");
@@ -455,4 +487,74 @@ fn a_dash_reads_the_spec_from_standard_input() {
         assert_eq!(output.status.code(), Some(0), "{out}");
         assert!(out.contains("-: 0 errors"), "{out}");
     }
+}
+
+/// An address without a port says that a port is needed, with an example, not only
+/// "invalid socket address" (operator exploration).
+#[test]
+fn an_address_without_a_port_says_host_and_port() {
+    let data = super::temp_dir("addr-no-port");
+    let output = berth()
+        .args(["serve", "--addr", "127.0.0.1", "--dist"])
+        .arg(std::env::temp_dir())
+        .arg("--data-dir")
+        .arg(&data)
+        .output()
+        .expect("berth runs");
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("cannot listen on 127.0.0.1 (--addr, BERTH_ADDR, addr)")
+            && said.contains("host:port, as 127.0.0.1:8080"),
+        "{said}"
+    );
+}
+
+/// A data directory the server cannot write names the setting and the way out, not
+/// only the file (operator exploration). Its lock is a folder here: a test run as root
+/// may write any file.
+#[test]
+fn a_data_directory_that_cannot_be_written_names_its_setting() {
+    let data = super::temp_dir("data-unwritable");
+    std::fs::create_dir_all(data.join("berth.lock")).expect("temp dir is writable");
+    let output = berth()
+        .args(["serve", "--addr", "127.0.0.1:0", "--dist"])
+        .arg(std::env::temp_dir())
+        .arg("--data-dir")
+        .arg(&data)
+        .output()
+        .expect("berth runs");
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(&format!(
+            "cannot write {} in the data directory (--data-dir, BERTH_DATA_DIR, data_dir)",
+            data.join("berth.lock").display()
+        )) && said.contains("or name another"),
+        "{said}"
+    );
+}
+
+/// A config file's relative catalog is read from the directory Berth starts in; a
+/// catalog not found there is named with the path that was tried (operator
+/// exploration: "cannot read the catalog file cat.json").
+#[test]
+fn a_relative_catalog_not_found_is_named_with_the_path_tried() {
+    let dir = folder("relative-catalog");
+    let spec = write(&dir, "good.json", shared::demo::PYTORCH_EXAMPLE);
+    let config = write(&dir, "berth.toml", "catalog = \"no-such-catalog.json\"\n");
+    let (code, _, err) = run(berth()
+        .current_dir(&dir)
+        .arg("validate")
+        .arg(&spec)
+        .arg("--config")
+        .arg(&config));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot read the catalog file no-such-catalog.json ({}: a relative path is read from the directory berth starts in)",
+            dir.join("no-such-catalog.json").display()
+        )),
+        "{err}"
+    );
 }
