@@ -274,6 +274,11 @@ pub fn PlanView(
         Some(cx) => crate::form::compute::spec_name(cx, id),
         None => id.to_owned(),
     };
+    // The pool as its select names it, beside the panel.
+    let pool_name = move |id: &str| match form {
+        Some(cx) => crate::form::compute::pool_name(cx, id),
+        None => id.to_owned(),
+    };
     // The outcome, for screen readers, when it changes: the panel is drawn anew with each
     // plan, and a live region is heard only while it stays in the page (explorer, round
     // 19: "starts now" and "will queue" went unsaid). The drawn line is hidden from them,
@@ -371,7 +376,7 @@ pub fn PlanView(
                 }).collect_view();
                 view! {
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
-                    <p class="meta">{text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", plan.pool.clone())])}</p>
+                    <p class="meta" data-pool=plan.pool.clone()>{text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", pool_name(&plan.pool))])}</p>
                     {quota_bars}
                     {quota_note}
                     {pool_bars}
@@ -408,7 +413,7 @@ pub fn PlanView(
                                 let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
                                 let said = match &c {
                                     Some(c) => verdict(c, used, l, &name),
-                                    None => text(l, "ui.form.plan.verdict.unusable", &[("pool", plan.pool.clone())]),
+                                    None => text(l, "ui.form.plan.verdict.unusable", &[("pool", pool_name(&plan.pool))]),
                                 };
                                 let aside = c.as_ref().map(|c| {
                                     // A RayJob of no workers is its head alone: what one

@@ -102,6 +102,14 @@ pub fn spec_name(cx: FormCx, id: &str) -> String {
     name.unwrap_or_else(|| id.to_owned())
 }
 
+/// Pool `id` as the pool select names it: its catalog name in the chosen cluster, else
+/// its id.
+pub fn pool_name(cx: FormCx, id: &str) -> String {
+    cx.cluster()
+        .and_then(|c| c.pool(id).map(|p| p.name.clone()))
+        .unwrap_or_else(|| id.to_owned())
+}
+
 /// The list of findings about the fields the chosen kind does not use.
 const UNUSED_MSGS: &str = "compute-kind-unused-msgs";
 

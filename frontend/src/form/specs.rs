@@ -26,7 +26,8 @@ fn move_row(cx: FormCx, from: usize, to: usize, moved: RwSignal<String>) {
         cx.lang.get_untracked(),
         "ui.form.specs.moved",
         &[
-            ("spec", spec),
+            // Named as its option is: the id is no word the list shows.
+            ("spec", super::compute::spec_name(cx, &spec)),
             ("rank", (to + 1).to_string()),
             ("count", len.to_string()),
         ],

@@ -221,3 +221,11 @@ pub fn spec_name(catalog: &shared::Catalog, task: &shared::TaskSpec, id: &str) -
         .and_then(|c| c.spec(id))
         .map_or_else(|| id.to_owned(), |s| s.name.clone())
 }
+
+/// A pool of `task`'s cluster as people know it: its catalog name, else its id.
+pub fn pool_name(catalog: &shared::Catalog, task: &shared::TaskSpec, id: &str) -> String {
+    catalog
+        .cluster(&task.basic.region, &task.basic.cluster)
+        .and_then(|c| c.pool(id))
+        .map_or_else(|| id.to_owned(), |p| p.name.clone())
+}

@@ -334,7 +334,7 @@ pub fn TaskDetailPage(
                             <Actions view owner error gone stopping=stopping.into() stop_asked=stop_asked.write_only() on_change=Callback::new(move |()| load()) />
                             <div class="columns">
                                 <div>
-                                    <TaskSummary view groups=session.catalog.project_groups.clone() stopping=stopping />
+                                    <TaskSummary view groups=session.catalog.project_groups.clone() catalog=session.catalog.clone() stopping=stopping />
                                     <Resilience view retries=retries show_all=show_all_retries />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
                                     <EventList events=events.into() zone=zone earlier=show_earlier />
@@ -369,11 +369,23 @@ pub fn TaskSummary(
     /// The catalog's project groups, to name the task's group.
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
+    /// The catalog, to name the placement's pool and specs as the form does; their ids
+    /// without it (the shared view).
+    #[prop(optional)]
+    catalog: Option<shared::Catalog>,
     /// A stop is under way (see [`PhaseBadge`]).
     #[prop(optional, into)]
     stopping: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let catalog = StoredValue::new(catalog);
+    // Named as the form names them, where the catalog is at hand.
+    let named = move |id: &str, name: fn(&shared::Catalog, &shared::TaskSpec, &str) -> String| {
+        catalog.with_value(|c| match c {
+            Some(c) => view.with_untracked(|v| name(c, &v.task.spec, id)),
+            None => id.to_owned(),
+        })
+    };
     let row = move |key: &'static str, value: AnyView| {
         view! { <dt>{move || lang.text(key)}</dt><dd>{value}</dd> }
     };
@@ -416,15 +428,19 @@ pub fn TaskSummary(
             {move || view.with(|v| v.placement.clone()).map(|placement| view! {
                 <div class="placement" data-testid="placement">
                     <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
-                    <p>{move || lang.text_with("ui.detail.placement_pool", &[("pool", placement.pool.clone())])}</p>
+                    <p data-pool=placement.pool.clone()>{
+                        let pool = named(&placement.pool, super::pool_name);
+                        move || lang.text_with("ui.detail.placement_pool", &[("pool", pool.clone())])
+                    }</p>
                     <ul>
                         {placement.head.clone().map(|head| {
                             let units = view.with_untracked(|v| v.task.spec.compute.units_per_node).to_string();
+                            let spec = named(&head.spec, super::spec_name);
                             view! {
-                                <li>{move || lang.text_with("ui.detail.placement_head", &[
+                                <li data-spec=head.spec.clone()>{move || lang.text_with("ui.detail.placement_head", &[
                                     ("node", shared::quota::node_arg(&head.node).render(lang.get())),
                                     ("units", units.clone()),
-                                    ("spec", head.spec.clone()),
+                                    ("spec", spec.clone()),
                                     ("takes", takes(lang.get(), head.need)),
                                 ])}</li>
                             }
@@ -432,8 +448,8 @@ pub fn TaskSummary(
                         {placement.workers.iter().map(|share| {
                             let units = view.with_untracked(|v| v.task.spec.compute.units_per_node).to_string();
                             let need = placement.need.checked_mul(share.replicas).unwrap_or(placement.need);
-                            let (replicas, spec, node) = (share.replicas.to_string(), placement.spec.clone(), share.node.clone());
-                            view! { <li>{move || lang.text_with("ui.detail.placement_node", &[
+                            let (replicas, spec, node) = (share.replicas.to_string(), named(&placement.spec, super::spec_name), share.node.clone());
+                            view! { <li data-spec=placement.spec.clone()>{move || lang.text_with("ui.detail.placement_node", &[
                                 ("replicas", replicas.clone()),
                                 ("units", units.clone()),
                                 ("spec", spec.clone()),

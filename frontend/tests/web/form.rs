@@ -983,8 +983,12 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
             .has_attribute("disabled")
     );
     assert_eq!(focused_name().as_deref(), Some("compute.specs[1]"));
-    // Said to a screen reader: which spec moved where, and each row's name has its rank.
-    assert_eq!(form.text("specs-moved"), "h100-8g is now spec 2 of 2");
+    // Said to a screen reader: which spec moved where, by the name its option shows (not
+    // its id), and each row's name has its rank.
+    assert_eq!(
+        form.text("specs-moved"),
+        "H100 whole node 整机 is now spec 2 of 2"
+    );
     assert_eq!(
         form.control("compute.specs[1]")
             .get_attribute("aria-label")
@@ -993,7 +997,10 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
     );
     form.click("up-compute.specs[1]").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
-    assert_eq!(form.text("specs-moved"), "h100-8g is now spec 1 of 2");
+    assert_eq!(
+        form.text("specs-moved"),
+        "H100 whole node 整机 is now spec 1 of 2"
+    );
     // By mouse: drag the second row onto the first.
     let row = |i: usize| {
         form.find(&format!("li[data-row='compute.specs[{i}]']"))
@@ -2051,7 +2058,10 @@ async fn an_empty_pool_says_which_pool_the_task_gets_unless_it_is_reserved() {
     let kind = spec.compute.kind.expect("the example's kind");
     let pool = cluster.default_pool_for(kind).expect("a pool for the kind");
     assert_eq!(empty(), format!("Automatic: {}", pool.name));
-    assert!(form.text("plan").contains(&pool.id), "the plan uses it");
+    assert!(
+        form.text("plan").contains(&pool.name),
+        "the plan uses it, named as the select names it"
+    );
     // A reserved task names its pool itself.
     form.choose("compute.kind", "reserved").await;
     assert_eq!(empty(), "Choose…");
@@ -4027,6 +4037,24 @@ async fn reserved_capacity_on_idle_is_said_to_start_there() {
 
 /// A spec of the list the pool does not offer gets a row of its own, so the verdicts
 /// are numbered as the spec list is (the exploratory test saw "1." then "3.").
+/// The plan panel names its pool as the pool select beside it does, its id kept for
+/// machines (explorer: "pool sh-a-shared" beside "A100 + CPU shared 共享").
+#[wasm_bindgen_test]
+async fn the_plan_names_its_pool_by_catalog_name() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let meta = form
+        .find("[data-testid='plan'] .meta")
+        .expect("the plan's pool line");
+    assert_eq!(
+        meta.text_content().unwrap(),
+        "2 replicas · pool A100 + CPU shared 共享"
+    );
+    assert_eq!(
+        meta.get_attribute("data-pool").as_deref(),
+        Some("sh-a-shared")
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_spec_the_pool_lacks_keeps_its_place_in_the_verdicts() {
     use frontend::components::PlanView;

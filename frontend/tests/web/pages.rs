@@ -4568,6 +4568,54 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     back_to_english(&host).await;
 }
 
+/// With the catalog at hand (the task page's), the placement names its pool and spec as
+/// the form does, by their catalog names; their ids stay in data attributes (explorer:
+/// "2 × a100-1g" and "Pool sh-a-shared" where the form said their names).
+#[wasm_bindgen_test]
+async fn the_placement_names_its_pool_and_spec_by_catalog_name() {
+    let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
+    view.placement = shared::place(
+        &shared::demo::pytorch(),
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .expect("no overflow");
+    let node = view.placement.clone().expect("placed").workers[0]
+        .node
+        .clone();
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view catalog=shared::demo::catalog() /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] p"),
+        ["Pool A100 + CPU shared 共享"]
+    );
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] li"),
+        [format!(
+            "2 replicas of 2 × A100 single card 单卡 (4 GPUs) on {node}"
+        )]
+    );
+    let pool = find(&host, "[data-testid='placement'] p");
+    assert_eq!(
+        pool.get_attribute("data-pool").as_deref(),
+        Some("sh-a-shared")
+    );
+    let worker = find(&host, "[data-testid='placement'] li");
+    assert_eq!(
+        worker.get_attribute("data-spec").as_deref(),
+        Some("a100-1g")
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='placement'] p"),
+        ["资源池 A100 + CPU shared 共享"]
+    );
+    back_to_english(&host).await;
+}
+
 /// A placement on idle capacity names its nodes as the reader can find them, by the
 /// cluster's idle offer, not by the names Berth keeps their use under (explorer, round 4:
 /// "on idle/sh-a/0/0").
