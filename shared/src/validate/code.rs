@@ -480,20 +480,24 @@ impl IssueCode {
                 ("short", n(&(requested - remaining))),
             ],
             PoolAvailabilityExceeded { short, idle } => {
-                let requested: Vec<String> = short
-                    .iter()
-                    .map(|s| {
-                        let args = [
-                            ("amount", n(&s.requested)),
-                            ("unit", s.dimension.unit_for(lang, s.requested)),
-                        ];
-                        text(lang, "quantity", &args)
-                    })
-                    .collect();
-                let remaining: Vec<String> = short.iter().map(|s| n(&s.remaining)).collect();
+                // What is free carries its unit as the need does: "has 4, 48, 480" left
+                // the reader to match them up (explorer).
+                let amounts = |of: fn(&Shortfall) -> u64| {
+                    let said: Vec<String> = short
+                        .iter()
+                        .map(|s| {
+                            let args = [
+                                ("amount", n(&of(s))),
+                                ("unit", s.dimension.unit_for(lang, of(s))),
+                            ];
+                            text(lang, "quantity", &args)
+                        })
+                        .collect();
+                    list(lang, &said)
+                };
                 let args = vec![
-                    ("requested", list(lang, &requested)),
-                    ("remaining", list(lang, &remaining)),
+                    ("requested", amounts(|s| s.requested)),
+                    ("remaining", amounts(|s| s.remaining)),
                 ];
                 if *idle {
                     return ("compute.pool.availability_exceeded#idle", args);
@@ -1163,7 +1167,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pool_too_small_in_three_dimensions_reads_as_one_sentence() {
+    fn a_pool_too_small_in_three_dimensions_reads_as_one_sentence_each_amount_with_its_unit() {
         let short = |dimension, requested, remaining| Shortfall {
             dimension,
             requested,
@@ -1179,11 +1183,11 @@ mod tests {
         };
         assert_eq!(
             code.message(Lang::En),
-            "needs 8 GPUs, 128 vCPUs and 960 GiB of memory but the pool has 6, 96 and 720 free now; the task will queue"
+            "needs 8 GPUs, 128 vCPUs and 960 GiB of memory but the pool has 6 GPUs, 96 vCPUs and 720 GiB of memory free now; the task will queue"
         );
         assert_eq!(
             code.message(Lang::Zh),
-            "需要 8 张 GPU、128 个 vCPU、960 GiB 内存，资源池当前可用 6、96、720，任务将排队"
+            "需要 8 张 GPU、128 个 vCPU、960 GiB 内存，资源池当前可用 6 张 GPU、96 个 vCPU、720 GiB 内存，任务将排队"
         );
     }
 }
