@@ -104,7 +104,8 @@ fn resolved(path: &Path) -> String {
 #[derive(Debug, Parser)]
 #[command(name = "berth", version, about)]
 pub struct Cli {
-    /// Settings shared by every subcommand.
+    /// Settings: `--catalog`, `--user` and `--config` of every command (given after it
+    /// too), the others the server's.
     #[command(flatten)]
     pub settings: Settings,
     /// What to do; `serve` when left out.
@@ -115,8 +116,14 @@ pub struct Cli {
 /// What `berth` does.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve the API and the console (the default).
-    Serve,
+    /// Serve the API and the console (the default). Its settings may come before
+    /// `serve` too, and from their `BERTH_*` variables (`berth --help` lists them).
+    // The serve-only settings are `berth`'s own and this command's, not global: global,
+    // `berth validate --help` listed a listen address and mail relay it never used
+    // (operator exploration). This copy reads flags only, so that a flag before
+    // `serve` still beats a variable ([`Settings::with_flags`]).
+    #[command(mut_args(|arg| arg.env(None)))]
+    Serve(Box<Settings>),
     /// Check task spec files (JSON or YAML) against the catalog, as `POST /api/v1/validate`
     /// does. Exit code 1 when any file has an error finding, 2 when a file cannot be read
     /// or is not JSON or YAML.
@@ -187,10 +194,10 @@ pub enum Format {
 #[derive(Clone, Debug, Default, Args)]
 pub struct Settings {
     /// Listen address; port 0 picks a free port [default: 127.0.0.1:8080].
-    #[arg(long, env = "BERTH_ADDR", global = true)]
+    #[arg(long, env = "BERTH_ADDR")]
     pub addr: Option<String>,
     /// The console built by trunk [default: dist].
-    #[arg(long, env = "BERTH_DIST", global = true)]
+    #[arg(long, env = "BERTH_DIST")]
     pub dist: Option<PathBuf>,
     /// A catalog JSON file [default: the demo catalog].
     #[arg(long, env = "BERTH_CATALOG", global = true)]
@@ -201,11 +208,11 @@ pub struct Settings {
     #[arg(long, env = "BERTH_USER", global = true)]
     pub user: Option<String>,
     /// Where Berth keeps its data [default: ./data].
-    #[arg(long, env = "BERTH_DATA_DIR", global = true)]
+    #[arg(long, env = "BERTH_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
     /// The task database: `postgres://…` for a PostgreSQL database several servers
     /// can share, `sqlite://…` for a SQLite file [default: berth.db in the data dir].
-    #[arg(long, env = "BERTH_DATABASE_URL", global = true)]
+    #[arg(long, env = "BERTH_DATABASE_URL")]
     pub database_url: Option<String>,
     /// A TOML config file for what outgrows variables (users, backend, limits).
     #[arg(long, env = "BERTH_CONFIG", global = true)]
@@ -213,44 +220,72 @@ pub struct Settings {
 
     // The backend: which one, and the Kubernetes settings a variable may override.
     /// Where tasks run [default: local].
-    #[arg(long, env = "BERTH_BACKEND", value_enum, global = true)]
+    #[arg(long, env = "BERTH_BACKEND", value_enum)]
     pub backend: Option<Backend>,
     /// Kubernetes: the namespace template, `{group}` being the project group
     /// [default: berth-{group}].
-    #[arg(long, env = "BERTH_KUBE_NAMESPACE", global = true)]
+    #[arg(long, env = "BERTH_KUBE_NAMESPACE")]
     pub kube_namespace: Option<String>,
     /// Kubernetes: the kubeconfig context [default: its current context].
-    #[arg(long, env = "BERTH_KUBE_CONTEXT", global = true)]
+    #[arg(long, env = "BERTH_KUBE_CONTEXT")]
     pub kube_context: Option<String>,
     /// A PEM file of CA certificates that alert webhooks' HTTPS servers may be signed
     /// by, besides the system's (a company's own CA).
-    #[arg(long, env = "BERTH_ALERTS_CA", global = true)]
+    #[arg(long, env = "BERTH_ALERTS_CA")]
     pub alerts_ca: Option<PathBuf>,
 
     // The mail relay alert emails go through; none, and an email alert is recorded as
     // not sent.
     /// The SMTP relay alert emails are sent through [default: none: no email is sent].
-    #[arg(long, env = "BERTH_SMTP_HOST", global = true)]
+    #[arg(long, env = "BERTH_SMTP_HOST")]
     pub smtp_host: Option<String>,
     /// The relay's port [default: 587 for starttls, 465 for tls, 25 for none].
-    #[arg(long, env = "BERTH_SMTP_PORT", global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, env = "BERTH_SMTP_PORT", value_parser = clap::value_parser!(u16).range(1..))]
     pub smtp_port: Option<u16>,
     /// How the relay is spoken to: STARTTLS, implicit TLS, or plain [default: starttls].
-    #[arg(long, env = "BERTH_SMTP_TLS", value_enum, global = true)]
+    #[arg(long, env = "BERTH_SMTP_TLS", value_enum)]
     pub smtp_tls: Option<SmtpTls>,
     /// The user name the relay is logged in with [default: no login].
-    #[arg(long, env = "BERTH_SMTP_USER", global = true)]
+    #[arg(long, env = "BERTH_SMTP_USER")]
     pub smtp_user: Option<String>,
     /// A file holding the relay's password (its first line).
-    #[arg(long, env = "BERTH_SMTP_PASSWORD_FILE", global = true)]
+    #[arg(long, env = "BERTH_SMTP_PASSWORD_FILE")]
     pub smtp_password_file: Option<PathBuf>,
     /// The relay's password, from `BERTH_SMTP_PASSWORD` only: a flag would show it to
     /// anyone who lists the processes (see [`Config::load`]).
     #[arg(skip)]
     pub smtp_password: Option<Secret>,
     /// The address alert emails come from (`Berth <berth@example.com>`).
-    #[arg(long, env = "BERTH_MAIL_FROM", global = true)]
+    #[arg(long, env = "BERTH_MAIL_FROM")]
     pub mail_from: Option<String>,
+}
+
+impl Settings {
+    /// These settings with each one `flags` gives replacing its own: `berth serve`'s
+    /// flags over those before `serve` and the variables.
+    #[must_use]
+    pub fn with_flags(self, flags: Settings) -> Settings {
+        Settings {
+            addr: flags.addr.or(self.addr),
+            dist: flags.dist.or(self.dist),
+            catalog: flags.catalog.or(self.catalog),
+            user: flags.user.or(self.user),
+            data_dir: flags.data_dir.or(self.data_dir),
+            database_url: flags.database_url.or(self.database_url),
+            config: flags.config.or(self.config),
+            backend: flags.backend.or(self.backend),
+            kube_namespace: flags.kube_namespace.or(self.kube_namespace),
+            kube_context: flags.kube_context.or(self.kube_context),
+            alerts_ca: flags.alerts_ca.or(self.alerts_ca),
+            smtp_host: flags.smtp_host.or(self.smtp_host),
+            smtp_port: flags.smtp_port.or(self.smtp_port),
+            smtp_tls: flags.smtp_tls.or(self.smtp_tls),
+            smtp_user: flags.smtp_user.or(self.smtp_user),
+            smtp_password_file: flags.smtp_password_file.or(self.smtp_password_file),
+            smtp_password: flags.smtp_password.or(self.smtp_password),
+            mail_from: flags.mail_from.or(self.mail_from),
+        }
+    }
 }
 
 /// How the mail relay is spoken to.

@@ -60,15 +60,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Serve) | None => {
-            let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime starts");
-            match runtime.block_on(serve(cli.settings)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(err) => {
-                    report(&*err);
-                    ExitCode::FAILURE
-                }
-            }
+        Some(Command::Serve(flags)) => run_serve(cli.settings.with_flags(*flags)),
+        None => run_serve(cli.settings),
+    }
+}
+
+fn run_serve(settings: server::config::Settings) -> ExitCode {
+    let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime starts");
+    match runtime.block_on(serve(settings)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            report(&*err);
+            ExitCode::FAILURE
         }
     }
 }

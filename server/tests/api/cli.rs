@@ -558,3 +558,81 @@ fn a_relative_catalog_not_found_is_named_with_the_path_tried() {
         "{err}"
     );
 }
+
+/// The serve-only settings are `berth`'s and `berth serve`'s, not `validate`'s or
+/// `render`'s, whose help listed a listen address and a mail relay they never use
+/// (operator exploration); given before or after `serve`, a flag still beats its
+/// variable, and the one after `serve` wins.
+#[test]
+fn serve_settings_belong_to_serve() {
+    let (code, out, _) = run(berth().args(["validate", "--help"]));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("--catalog") && out.contains("--config"),
+        "{out}"
+    );
+    for serve_only in [
+        "--addr",
+        "--dist",
+        "--data-dir",
+        "--database-url",
+        "--smtp-host",
+    ] {
+        assert!(!out.contains(serve_only), "{serve_only}: {out}");
+    }
+    let (code, out, _) = run(berth().args(["render", "--help"]));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("--addr"), "{out}");
+    let (code, _, err) = run(berth().args(["validate", "--addr", "127.0.0.1:9", "x.json"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unexpected argument '--addr'"), "{err}");
+    // `berth` alone is `berth serve`: its help lists them, and names the identity modes.
+    let (code, out, _) = run(berth().arg("--help"));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("--addr") && out.contains("[env: BERTH_ADDR="),
+        "{out}"
+    );
+    assert!(
+        out.contains("in the default identity mode") && !out.contains("until sign-in"),
+        "{out}"
+    );
+    // Which address was taken, told by the error of one with no port.
+    let listened = |cmd: &mut Command| {
+        let data = super::temp_dir("serve-flags");
+        let output = cmd
+            .env("BERTH_ADDR", "127.0.0.7")
+            .env("BERTH_DIST", std::env::temp_dir())
+            .env("BERTH_DATA_DIR", &data)
+            .output()
+            .expect("berth runs");
+        assert!(!output.status.success());
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        ["127.0.0.7", "127.0.0.8", "127.0.0.9"]
+            .into_iter()
+            .find(|addr| said.contains(&format!("cannot listen on {addr} ")))
+            .unwrap_or_else(|| panic!("{said}"))
+    };
+    assert_eq!(listened(&mut berth()), "127.0.0.7", "the variable");
+    assert_eq!(listened(berth().arg("serve")), "127.0.0.7", "the variable");
+    assert_eq!(
+        listened(berth().args(["--addr", "127.0.0.8"])),
+        "127.0.0.8",
+        "a flag over the variable"
+    );
+    assert_eq!(
+        listened(berth().args(["--addr", "127.0.0.8", "serve"])),
+        "127.0.0.8",
+        "a flag before serve over the variable"
+    );
+    assert_eq!(
+        listened(berth().args(["serve", "--addr", "127.0.0.9"])),
+        "127.0.0.9",
+        "a flag after serve over the variable"
+    );
+    assert_eq!(
+        listened(berth().args(["--addr", "127.0.0.8", "serve", "--addr", "127.0.0.9"])),
+        "127.0.0.9",
+        "the flag after serve"
+    );
+}
