@@ -674,7 +674,6 @@ pub fn TaskTable(
                                         // moves nothing. Reworded in place, not built again.
                                         {move || waiting.get().then(|| view! {
                                             <span class="waits" data-testid="row-reason"
-                                                style="display: block; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; margin-top: .2rem; font-size: .8rem; color: var(--muted)"
                                                 title=move || waits.get().unwrap_or_default()>
                                                 {move || waits.get().unwrap_or_default()}
                                             </span>
