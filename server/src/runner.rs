@@ -3004,7 +3004,7 @@ impl Runner {
     fn cannot_run(&self, stored: &StoredTask) -> Option<Message> {
         let (spec, user) = (&stored.task.spec, Self::user_of(stored));
         match shared::quota::plan(spec, &self.catalog, &shared::Usage::new(), &user) {
-            Ok(None) => Some(Message::new("event.catalog_changed")),
+            Ok(None) => Some(gone_from(spec, &self.catalog)),
             Ok(Some(plan)) if plan.outcome == shared::quota::Outcome::Blocked => {
                 Some(Message::new("event.catalog_changed#never"))
             }
@@ -3653,6 +3653,36 @@ impl std::fmt::Debug for Runner {
 }
 
 /// How many ports, from [`FIRST_PORT`], the local backend gives tasks' masters.
+/// What of where `spec` runs the catalog no longer has, named: its region, its cluster,
+/// its pool (for its resource kind), its head's spec or every spec of its list (an
+/// operator's exploratory test: "where this task runs" left the reader to guess which).
+fn gone_from(spec: &shared::TaskSpec, catalog: &shared::Catalog) -> Message {
+    let basic = &spec.basic;
+    let Some(region) = catalog.region(&basic.region) else {
+        return Message::new("event.catalog_changed#region").with("region", &basic.region);
+    };
+    let Some(cluster) = region.clusters.iter().find(|c| c.id == basic.cluster) else {
+        return Message::new("event.catalog_changed#cluster").with("cluster", &basic.cluster);
+    };
+    if shared::quota::resolve_pool(spec, cluster).is_none() {
+        if let Some(pool) = spec.compute.pool.as_deref().filter(|p| !p.is_empty()) {
+            return Message::new("event.catalog_changed#pool").with("pool", pool);
+        }
+    } else if let Some(head) = spec.head_spec().filter(|id| cluster.spec(id).is_none()) {
+        return Message::new("event.catalog_changed#spec").with("spec", head);
+    } else if !spec.compute.specs.is_empty()
+        && spec
+            .compute
+            .specs
+            .iter()
+            .all(|id| cluster.spec(id).is_none())
+    {
+        return Message::new("event.catalog_changed#spec")
+            .with("spec", spec.compute.specs.join(", "));
+    }
+    Message::new("event.catalog_changed")
+}
+
 const PORTS: u64 = 10_000;
 const FIRST_PORT: u64 = 20_000;
 
@@ -3685,6 +3715,38 @@ fn master_port(next: &AtomicU64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A task the changed catalog cannot run is told what is gone, by its id.
+    #[test]
+    fn what_the_catalog_no_longer_has_is_named() {
+        let catalog = shared::demo::catalog();
+        let said = |change: &dyn Fn(&mut shared::TaskSpec)| {
+            let mut spec = shared::demo::pytorch();
+            change(&mut spec);
+            gone_from(&spec, &catalog).render(shared::Lang::En)
+        };
+        let spec = shared::demo::pytorch();
+        assert!(
+            said(&|s| s.basic.region = "mars".into())
+                .starts_with("the catalog no longer has region mars,")
+        );
+        assert!(
+            said(&|s| s.basic.cluster = "gone".into())
+                .starts_with("the catalog no longer has cluster gone,")
+        );
+        assert!(
+            said(&|s| s.compute.pool = Some("old-pool".into()))
+                .starts_with("the catalog no longer has pool old-pool ")
+        );
+        assert_eq!(
+            said(&|s| s.compute.specs = vec!["x1".into(), "x2".into()]),
+            "this task's cluster no longer sells instance spec x1, x2, so it can no longer run"
+        );
+        // One spec of the list still sold: not what stops it, so not named.
+        let mut kept = spec.compute.specs.clone();
+        kept.insert(0, "x1".into());
+        assert!(said(&|s| s.compute.specs.clone_from(&kept)).contains("(its region, cluster"));
+    }
 
     /// A port another program listens on is not given to a task's master (explorer: a
     /// task on 20000, held by another server's task, failed "Address already in use"),

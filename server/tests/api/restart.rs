@@ -489,7 +489,7 @@ fn a_queued_task_the_changed_catalog_can_never_run_fails_at_the_restart() {
         assert_eq!(phase(&failed), "failed", "{case}: {failed}");
         let said = events(&second, &waiting);
         let why = if gone {
-            "the catalog no longer has where this task runs"
+            "the catalog no longer has cluster sh-a, where this task runs"
         } else {
             "no spec of this task fits its pool or its quota"
         };

@@ -383,8 +383,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "the catalog no longer has where this task runs (its region, cluster, pool or spec), so it can never start",
     ),
     (
+        "event.catalog_changed#cluster",
+        "the catalog no longer has cluster {cluster}, where this task runs, so it can no longer run",
+    ),
+    (
         "event.catalog_changed#never",
         "as the catalog now has them, no spec of this task fits its pool or its quota, even with nothing else running, so it can never start",
+    ),
+    (
+        "event.catalog_changed#pool",
+        "the catalog no longer has pool {pool} for this task's resource kind, so it can no longer run",
+    ),
+    (
+        "event.catalog_changed#region",
+        "the catalog no longer has region {region}, where this task runs, so it can no longer run",
+    ),
+    (
+        "event.catalog_changed#spec",
+        "this task's cluster no longer sells instance spec {spec}, so it can no longer run",
     ),
     (
         "event.debug.cluster_kept",

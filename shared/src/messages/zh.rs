@@ -307,8 +307,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "资源目录中已没有该任务的运行位置（区域、集群、资源池或实例规格），任务永远无法启动",
     ),
     (
+        "event.catalog_changed#cluster",
+        "资源目录中已没有该任务所在的集群 {cluster}，任务无法再运行",
+    ),
+    (
         "event.catalog_changed#never",
         "按资源目录当前的配置，即使没有其他任务运行，该任务的实例规格也都无法放入其资源池或配额，任务永远无法启动",
+    ),
+    (
+        "event.catalog_changed#pool",
+        "资源目录中已没有该任务资源类型可用的资源池 {pool}，任务无法再运行",
+    ),
+    (
+        "event.catalog_changed#region",
+        "资源目录中已没有该任务所在的区域 {region}，任务无法再运行",
+    ),
+    (
+        "event.catalog_changed#spec",
+        "该任务所在的集群已不再提供实例规格 {spec}，任务无法再运行",
     ),
     (
         "event.debug.cluster_kept",
