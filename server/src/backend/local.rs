@@ -1556,10 +1556,20 @@ mod tests {
                 .trim()
                 .parse()
                 .expect("the escapee's pid");
-            // Ended: gone, or a zombie until whatever adopted it reaps it.
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| stat[stat.rfind(')')? + 2..].chars().next());
+            // Ended: gone, or a zombie until whatever adopted it reaps it. Killed before
+            // the end is told, but SIGKILL takes effect when the process next runs,
+            // which on a busy machine may be a moment after (seen as `R`).
+            let state_of = || {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .and_then(|stat| stat[stat.rfind(')')? + 2..].chars().next())
+            };
+            let begin = Instant::now();
+            let mut state = state_of();
+            while !matches!(state, None | Some('Z')) && begin.elapsed() < WAIT {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                state = state_of();
+            }
             if state.is_some() {
                 let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
             }
