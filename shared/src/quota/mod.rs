@@ -88,11 +88,13 @@ pub fn fits(request: Resources, left: Resources) -> std::result::Result<(), Vec<
 mod gang;
 mod place;
 mod plan;
+mod reach;
 
 pub use gang::{Fit, GangPlacement, NeverReason, QueueReason, Slot, gang_fit, gang_place};
 pub(crate) use gang::{NEVER_KINDS, QUEUE_KINDS};
-pub use place::{HeadPlacement, NodeShare, Placement, place, place_live};
+pub use place::{HeadPlacement, NodeShare, Placement, place, place_live, place_live_avoiding};
 pub use plan::{
     Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, node_arg, plan, plan_live,
     resolve_pool,
 };
+pub use reach::nodes_for_one_pod;

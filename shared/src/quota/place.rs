@@ -8,7 +8,7 @@ use crate::task::TaskSpec;
 use crate::usage::{LiveUsage, QuotaUse, Usage, UsageError};
 use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// Replicas of the workers' spec on one node.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -142,6 +142,63 @@ pub fn place_live(spec: &TaskSpec, live: &LiveUsage, user: &User) -> Result<Opti
         Some(setup) => place_on(&setup),
         None => Ok(None),
     }
+}
+
+/// [`place_live`] as if the nodes `avoid` names (pool nodes, or idle fragment nodes as
+/// placements name them) had no room: where the plan would start the gang without them,
+/// on the first spec of its priority list that fits there. A pod that needs nothing may
+/// still be placed on one of them: it takes nothing there.
+///
+/// # Errors
+///
+/// [`super::QuotaError::Overflow`] when the demand does not fit in 64 bits.
+pub fn place_live_avoiding(
+    spec: &TaskSpec,
+    live: &LiveUsage,
+    user: &User,
+    avoid: &HashSet<String>,
+) -> Result<Option<Placement>> {
+    let Some(setup) = Setup::live(spec, live, user) else {
+        return Ok(None);
+    };
+    let alloc: Vec<Resources> = setup
+        .pool
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            if avoid.contains(&node.name) {
+                node.total
+            } else {
+                match setup.alloc.and_then(|alloc| alloc.get(i)) {
+                    Some(used) => *used,
+                    None => setup.usage.allocated(&node.name),
+                }
+            }
+        })
+        .collect();
+    // Idle fragment nodes are read by name: the usage is copied only when one is avoided.
+    let full: Vec<(&String, Resources)> = avoid
+        .iter()
+        .filter(|name| name.starts_with("idle/"))
+        .filter_map(|name| Some((name, super::plan::idle_node_capacity(setup.catalog, name)?)))
+        .collect();
+    let copied;
+    let usage = if full.is_empty() {
+        setup.usage
+    } else {
+        let mut usage = setup.usage.clone();
+        for (name, capacity) in full {
+            usage.nodes.insert(name.clone(), capacity);
+        }
+        copied = usage;
+        &copied
+    };
+    place_on(&Setup {
+        alloc: Some(&alloc),
+        usage,
+        ..setup
+    })
 }
 
 fn place_on(setup: &Setup<'_>) -> Result<Option<Placement>> {
@@ -280,5 +337,94 @@ impl Usage {
         }
         self.unhold(&placement.hold());
         Ok(())
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::demo;
+    use crate::task::InstanceType;
+    use std::sync::Arc;
+
+    /// One replica of `units` A100s on sh-a's shared pool, of `kind`.
+    fn a100s(kind: ResourceKind, units: u32) -> TaskSpec {
+        demo::pytorch().with(|s| {
+            s.basic.region = "cn-east".into();
+            s.basic.cluster = "sh-a".into();
+            s.compute.kind = Some(kind);
+            s.compute.pool = Some("sh-a-shared".into());
+            s.compute.guarantee = None;
+            s.compute.instance_type = InstanceType::Gpu;
+            s.compute.specs = vec!["a100-1g".into()];
+            s.compute.units_per_node = units;
+            s.compute.workers = 0;
+        })
+    }
+
+    fn nodes(placement: Option<Placement>) -> Vec<String> {
+        placement
+            .map(|p| p.node_needs().map(|(n, _)| n.to_owned()).collect())
+            .unwrap_or_default()
+    }
+
+    fn set(names: &[&str]) -> HashSet<String> {
+        names.iter().map(|&n| n.to_owned()).collect()
+    }
+
+    /// On the demo's usage (sh-a's A100 nodes 00 to 04 have 2 GPUs free), a pod of 2
+    /// goes to the first node with room; nodes avoided are passed by as if full, and with
+    /// every node that has room avoided it does not start.
+    #[test]
+    fn a_placement_avoiding_nodes_takes_the_next_with_room_or_none() {
+        let live = LiveUsage::new(Arc::new(demo::catalog()), demo::usage());
+        let user = demo::user();
+        let two = a100s(ResourceKind::Spot, 2);
+        assert_eq!(
+            nodes(place_live(&two, &live, &user).unwrap()),
+            ["sh-a-a100-00"]
+        );
+        assert_eq!(
+            place_live_avoiding(&two, &live, &user, &HashSet::new()).unwrap(),
+            place_live(&two, &live, &user).unwrap()
+        );
+        let avoid = set(&["sh-a-a100-00", "sh-a-a100-01", "sh-a-a100-05"]);
+        assert_eq!(
+            nodes(place_live_avoiding(&two, &live, &user, &avoid).unwrap()),
+            ["sh-a-a100-02"]
+        );
+        let all: Vec<String> = (0..8).map(|n| format!("sh-a-a100-{n:02}")).collect();
+        let all: HashSet<String> = all.into_iter().collect();
+        assert_eq!(place_live_avoiding(&two, &live, &user, &all).unwrap(), None);
+        // A whole node's pod fits 05 to 07 only.
+        let whole = a100s(ResourceKind::Spot, 8);
+        let avoid = set(&["sh-a-a100-05", "sh-a-a100-06"]);
+        assert_eq!(
+            nodes(place_live_avoiding(&whole, &live, &user, &avoid).unwrap()),
+            ["sh-a-a100-07"]
+        );
+    }
+
+    /// Idle fragment nodes avoided are passed by too (sh-a's A100 offer: a node of 8
+    /// units, then two of 2).
+    #[test]
+    fn idle_fragment_nodes_are_avoided_by_name() {
+        let live = LiveUsage::new(Arc::new(demo::catalog()), demo::usage());
+        let user = demo::user();
+        let idle = a100s(ResourceKind::Idle, 2);
+        assert_eq!(
+            nodes(place_live(&idle, &live, &user).unwrap()),
+            ["idle/sh-a/0/0"]
+        );
+        let avoid = set(&["idle/sh-a/0/0", "sh-a-a100-00"]);
+        assert_eq!(
+            nodes(place_live_avoiding(&idle, &live, &user, &avoid).unwrap()),
+            ["idle/sh-a/0/1"]
+        );
+        let avoid = set(&["idle/sh-a/0/0", "idle/sh-a/0/1", "idle/sh-a/0/2"]);
+        assert_eq!(
+            place_live_avoiding(&idle, &live, &user, &avoid).unwrap(),
+            None
+        );
     }
 }
