@@ -11,14 +11,24 @@
 //! Priority first (high, normal, low; none counts as normal), then submit order. Each
 //! pass walks the queue in that order and starts every task that fits now. A task that
 //! does not fit does not block the ones behind it, so a small task can start ahead of a
-//! larger one: that is backfill. To keep a large task from starving, each time a task
-//! behind it starts in its pool it is "passed over" once; once it has been passed over
-//! [`MAX_PASSED_OVER`] times, nothing behind it in its pool starts until it does, so the
-//! capacity that frees up there is left for it. Tasks of other pools take none of its
-//! nodes (a waiting task's quota is held already), so they neither pass it over nor
-//! wait for it; nor does its pool wait for it when Berth's own tasks ending would not
-//! make room for it (it waits for capacity taken outside Berth): holding the pool back
-//! would keep everything there waiting for nothing Berth can free.
+//! larger one: that is backfill.
+//!
+//! To keep a large task from starving, each time a task behind it in its pool starts
+//! taking room it could use, it is "passed over" once. The room it could use is on the
+//! nodes where one of its pods fits with none of Berth's tasks running
+//! ([`shared::quota::nodes_for_one_pod`] under the usage taken outside Berth): room
+//! taken on any other node is none it could ever have, so a start there neither passes
+//! it over nor waits for it (the exploratory test's pool had 10 GPUs idle for five
+//! minutes on nodes a held task of 8 per replica could never use). Once it has been
+//! passed over [`MAX_PASSED_OVER`] times, nothing behind it in its pool takes room on
+//! those nodes until it starts, so the capacity that frees up there is left for it: a
+//! task behind it starts only where it takes none of that room (placed as if those nodes
+//! were full, [`shared::quota::place_live_avoiding`]), or waits, told which task it
+//! waits for. Tasks of other pools take none of its nodes (a waiting task's quota is held
+//! already), so they neither pass it over nor wait for it; nor does its pool wait for it
+//! when Berth's own tasks ending would not make room for it (it waits for capacity taken
+//! outside Berth): holding the pool back would keep everything there waiting for nothing
+//! Berth can free.
 
 use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
@@ -26,10 +36,11 @@ use shared::task::Priority;
 use shared::usage::{LiveUsage, QuotaUse, Usage};
 use shared::vocab::ResourceKind;
 use shared::{Catalog, Report, Resources, TaskId, TaskSpec, User};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-/// How often a waiting task may be overtaken before the queue waits for it.
+/// How often a waiting task may be overtaken on room it could use before the queue keeps
+/// that room for it.
 pub const MAX_PASSED_OVER: u32 = 8;
 
 /// Why a task waits behind one that has been overtaken [`MAX_PASSED_OVER`] times.
@@ -51,7 +62,7 @@ pub struct Waiting {
     pub seq: u64,
     /// The quota it holds while it waits.
     pub hold: Vec<QuotaUse>,
-    /// Times a task behind it started first.
+    /// Times a task behind it started first, taking room it could use.
     pub passed_over: u32,
 }
 
@@ -106,6 +117,9 @@ pub struct Scheduler {
     /// base usage ([`Scheduler::set_outside`] clears it; the catalog and the spec are
     /// fixed), and it is a whole plan.
     can_free: std::cell::RefCell<HashMap<TaskId, bool>>,
+    /// [`Scheduler::reach`] by waiting task: as `can_free`, it changes only with the base
+    /// usage, and it is a pass over its pool's nodes for each spec of its list.
+    reach: std::cell::RefCell<HashMap<TaskId, Arc<HashSet<String>>>>,
     /// Kept by node position as well as by name: a pass plans every waiting gang
     /// against it, and looking each node of the pool up by name was most of a pass.
     live: LiveUsage,
@@ -129,6 +143,7 @@ impl Scheduler {
         Scheduler {
             base: usage.clone(),
             can_free: std::cell::RefCell::default(),
+            reach: std::cell::RefCell::default(),
             live: LiveUsage::new(Arc::clone(&catalog), usage),
             catalog,
             queue: Vec::new(),
@@ -362,6 +377,7 @@ impl Scheduler {
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let waiting = self.queue.remove(at);
         self.can_free.borrow_mut().remove(id);
+        self.reach.borrow_mut().remove(id);
         self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
         self.live.unhold(&waiting.hold);
         self.freed = true;
@@ -435,8 +451,10 @@ impl Scheduler {
             }
         }
         self.live = LiveUsage::new(Arc::clone(&self.catalog), live);
-        // Whether a task could start with none of Berth's running depends on the base.
+        // Whether a task could start with none of Berth's running, and where, depend on
+        // the base.
         self.can_free.borrow_mut().clear();
+        self.reach.borrow_mut().clear();
         self.freed |= freed;
         freed
     }
@@ -453,29 +471,35 @@ impl Scheduler {
             return Vec::new();
         };
         let pool = self.pool_of(&self.queue[i].spec);
-        if self.held > 0
-            && let Some(ahead) = self.queue[..i].iter().find(|w| {
-                w.passed_over >= MAX_PASSED_OVER
-                    && self.pool_of(&w.spec) == pool
-                    && self.berth_can_free(w)
-            })
-        {
-            return vec![Decision::Wait {
-                id: id.clone(),
-                reason: passed_over_too_often(&ahead.id),
-            }];
+        let mut held: Option<Held> = None;
+        if self.held > 0 {
+            for ahead in &self.queue[..i] {
+                if ahead.passed_over >= MAX_PASSED_OVER
+                    && self.pool_of(&ahead.spec) == pool
+                    && self.berth_can_free(ahead)
+                {
+                    held = Some(Held::and(held, ahead, self.reach(ahead)));
+                }
+            }
         }
         let waiting = self.queue.remove(i);
-        match self.try_place(&waiting) {
+        match self.try_place(&waiting, held.as_ref()) {
             Ok(placement) => {
                 self.held -= usize::from(waiting.passed_over >= MAX_PASSED_OVER);
-                let catalog = Arc::clone(&self.catalog);
-                let mut passed = Vec::new();
-                for (k, ahead) in self.queue[..i].iter_mut().enumerate() {
-                    if pool_in(&catalog, &ahead.spec) == pool {
+                // Every task ahead of it in its pool: what it waits for may have changed
+                // (the room this one took), and it is passed over when that room was
+                // some it could use.
+                let ahead: Vec<(usize, bool)> = self.queue[..i]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, ahead)| self.pool_of(&ahead.spec) == pool)
+                    .map(|(k, ahead)| (k, takes_from(&placement, &self.reach(ahead))))
+                    .collect();
+                for &(k, passed) in &ahead {
+                    if passed {
+                        let ahead = &mut self.queue[k];
                         ahead.passed_over += 1;
                         self.held += usize::from(ahead.passed_over == MAX_PASSED_OVER);
-                        passed.push(k);
                     }
                 }
                 self.running.insert(waiting.id.clone(), placement.clone());
@@ -483,13 +507,27 @@ impl Scheduler {
                     id: waiting.id,
                     placement,
                 }];
-                // What the tasks passed over wait for has changed (the room this one
-                // took): said again, or their reason stayed that of the last full pass.
-                for k in passed {
-                    let ahead = self.queue[k].clone();
+                // Said again, or their reason stayed that of the last full pass; one behind
+                // a task held for waits for that task, whatever room is left.
+                let mut first_held: Option<TaskId> = None;
+                for (k, _) in ahead {
+                    let reason = match &first_held {
+                        Some(held) => passed_over_too_often(held),
+                        None => {
+                            let ahead = self.queue[k].clone();
+                            self.reason(&ahead)
+                        }
+                    };
+                    let ahead = &self.queue[k];
+                    if first_held.is_none()
+                        && ahead.passed_over >= MAX_PASSED_OVER
+                        && self.berth_can_free(ahead)
+                    {
+                        first_held = Some(ahead.id.clone());
+                    }
                     decisions.push(Decision::Reason {
-                        reason: self.reason(&ahead),
-                        id: ahead.id,
+                        reason,
+                        id: ahead.id.clone(),
                     });
                 }
                 decisions
@@ -515,41 +553,35 @@ impl Scheduler {
         // Each waiting task's pool, by its position in `waiting`.
         let mut pools: Vec<Option<String>> = Vec::with_capacity(queue.len());
         // The pools where a task waits in this pass that has been passed over too
-        // often, with that task: nothing behind it there starts.
-        let mut held_back: Vec<(Option<String>, TaskId)> = Vec::new();
+        // often, with those tasks: nothing behind them there takes room they could use.
+        let mut held_back: Vec<(Option<String>, Held)> = Vec::new();
         // By position in `waiting`: where its wait is among `decisions`, and whether a
         // task behind it started after it was judged (its reason then spoke of room
-        // since taken).
-        let mut judged: Vec<(usize, bool)> = Vec::with_capacity(queue.len());
+        // since taken); none for a task that waits for one held for, whatever room.
+        let mut judged: Vec<(usize, Option<bool>)> = Vec::with_capacity(queue.len());
         for task in queue {
             let pool = self.pool_of(&task.spec);
-            if let Some((_, ahead)) = held_back.iter().find(|(p, _)| *p == pool) {
-                judged.push((decisions.len(), false));
-                decisions.push(Decision::Wait {
-                    id: task.id.clone(),
-                    reason: passed_over_too_often(ahead),
-                });
-                waiting.push(task);
-                pools.push(pool);
-                continue;
-            }
-            match self.try_place(&task) {
+            let held = held_back.iter().find(|(p, _)| *p == pool).map(|(_, h)| h);
+            match self.try_place(&task, held) {
                 Ok(placement) => {
-                    // Every task that waits ahead of it in its pool in this pass is
-                    // passed over.
-                    for ((ahead, _), (_, passed)) in waiting
+                    // Every task that waits ahead of it in its pool in this pass: what it
+                    // waits for may have changed, and it is passed over when the room
+                    // taken was some it could use.
+                    for ((ahead, _), (_, stale)) in waiting
                         .iter_mut()
                         .zip(&pools)
                         .zip(judged.iter_mut())
                         .filter(|((_, p), _)| **p == pool)
                     {
+                        if let Some(stale) = stale {
+                            *stale = true;
+                        }
+                        if !takes_from(&placement, &self.reach(ahead)) {
+                            continue;
+                        }
                         ahead.passed_over += 1;
-                        *passed = true;
-                        if ahead.passed_over >= MAX_PASSED_OVER
-                            && !held_back.iter().any(|(p, _)| *p == pool)
-                            && self.berth_can_free(ahead)
-                        {
-                            held_back.push((pool.clone(), ahead.id.clone()));
+                        if ahead.passed_over == MAX_PASSED_OVER && self.berth_can_free(ahead) {
+                            hold_back(&mut held_back, &pool, ahead, self.reach(ahead));
                         }
                     }
                     self.running.insert(task.id.clone(), placement.clone());
@@ -559,16 +591,13 @@ impl Scheduler {
                     });
                 }
                 Err(reason) => {
-                    judged.push((decisions.len(), false));
+                    judged.push((decisions.len(), held.is_none().then_some(false)));
                     decisions.push(Decision::Wait {
                         id: task.id.clone(),
                         reason,
                     });
-                    if task.passed_over >= MAX_PASSED_OVER
-                        && !held_back.iter().any(|(p, _)| *p == pool)
-                        && self.berth_can_free(&task)
-                    {
-                        held_back.push((pool.clone(), task.id.clone()));
+                    if task.passed_over >= MAX_PASSED_OVER && self.berth_can_free(&task) {
+                        hold_back(&mut held_back, &pool, &task, self.reach(&task));
                     }
                     waiting.push(task);
                     pools.push(pool);
@@ -576,8 +605,8 @@ impl Scheduler {
             }
         }
         // Said as the pass leaves the room, so its line of events is not of room gone.
-        for (task, (at, passed)) in waiting.iter().zip(judged) {
-            if passed {
+        for (task, (at, stale)) in waiting.iter().zip(judged) {
+            if stale == Some(true) {
                 decisions[at] = Decision::Wait {
                     id: task.id.clone(),
                     reason: self.reason(task),
@@ -589,9 +618,12 @@ impl Scheduler {
             .filter(|w| w.passed_over >= MAX_PASSED_OVER)
             .count();
         // Only waiting tasks keep an answer (a retried task is asked again: cheap once).
-        self.can_free
-            .borrow_mut()
-            .retain(|id, _| waiting.iter().any(|w| &w.id == id));
+        let (can_free, reach) = (self.can_free.get_mut(), self.reach.get_mut());
+        if !can_free.is_empty() || !reach.is_empty() {
+            let ids: HashSet<&TaskId> = waiting.iter().map(|w| &w.id).collect();
+            can_free.retain(|id, _| ids.contains(id));
+            reach.retain(|id, _| ids.contains(id));
+        }
         self.queue = waiting;
         decisions
     }
@@ -617,21 +649,61 @@ impl Scheduler {
             })
     }
 
+    /// The nodes a waiting task could ever take: those where one of its pods fits with
+    /// none of Berth's tasks running. Room taken anywhere else is none it could use.
+    fn reach(&self, waiting: &Waiting) -> Arc<HashSet<String>> {
+        let mut reach = self.reach.borrow_mut();
+        let nodes = reach.entry(waiting.id.clone()).or_insert_with(|| {
+            // A pod whose need overflows is placed nowhere: the task never starts.
+            let nodes = shared::quota::nodes_for_one_pod(&waiting.spec, &self.catalog, &self.base)
+                .unwrap_or_default();
+            Arc::new(nodes.into_iter().collect())
+        });
+        Arc::clone(nodes)
+    }
+
     /// Places a waiting task on live capacity: its own hold is set aside while it is
-    /// placed, and replaced by what the placement reserves.
-    fn try_place(&mut self, waiting: &Waiting) -> Result<Placement, Message> {
+    /// placed, and replaced by what the placement reserves. Behind tasks `held` for in
+    /// its pool, only on room none of them could use; it waits for them when there is
+    /// none.
+    fn try_place(&mut self, waiting: &Waiting, held: Option<&Held>) -> Result<Placement, Message> {
         self.live.unhold(&waiting.hold);
-        let placed = shared::quota::place_live(&waiting.spec, &self.live, &waiting.user);
+        let placed = match held {
+            None => shared::quota::place_live(&waiting.spec, &self.live, &waiting.user),
+            Some(held) => self.place_beside(waiting, held),
+        };
         let result = match placed {
             Ok(Some(placement)) => match self.live.reserve(&placement) {
                 Ok(()) => return Ok(placement),
                 Err(err) => Err(Message::new("queue.error").with("error", err)),
             },
-            Ok(None) => Err(self.reason_unheld(waiting)),
+            Ok(None) => Err(match held {
+                Some(held) => passed_over_too_often(&held.first),
+                None => self.reason_unheld(waiting),
+            }),
             Err(err) => Err(Message::new("queue.error").with("error", err)),
         };
         self.live.hold(&waiting.hold);
         result
+    }
+
+    /// Where a task whose hold is set aside starts without taking room `held` tasks
+    /// could use: where it would start anyway when that is elsewhere (a placement is
+    /// planned once, as any), else as if their nodes were full.
+    fn place_beside(
+        &self,
+        waiting: &Waiting,
+        held: &Held,
+    ) -> shared::quota::Result<Option<Placement>> {
+        let (spec, user) = (&waiting.spec, &waiting.user);
+        match shared::quota::place_live(spec, &self.live, user)? {
+            Some(placement) if takes_from(&placement, &held.nodes) => {
+                let placed =
+                    shared::quota::place_live_avoiding(spec, &self.live, user, &held.nodes)?;
+                Ok(placed.filter(|p| !takes_from(p, &held.nodes)))
+            }
+            placed => Ok(placed),
+        }
     }
 
     /// Why a waiting task cannot start now: its own hold set aside, or its quota would
@@ -655,6 +727,52 @@ impl Scheduler {
             Err(err) => Message::new("queue.error").with("error", err),
         }
     }
+}
+
+/// Tasks of one pool passed over too often, that the tasks behind them wait for.
+#[derive(Clone, Debug)]
+struct Held {
+    /// The first held for: the one a task that waits is told of.
+    first: TaskId,
+    /// The nodes any of them could use ([`Scheduler::reach`]).
+    nodes: Arc<HashSet<String>>,
+}
+
+impl Held {
+    /// `held`, with `task`, which could use `nodes`, held for too.
+    fn and(held: Option<Held>, task: &Waiting, nodes: Arc<HashSet<String>>) -> Held {
+        match held {
+            None => Held {
+                first: task.id.clone(),
+                nodes,
+            },
+            Some(held) if nodes.is_subset(&held.nodes) => held,
+            Some(held) => Held {
+                nodes: Arc::new(held.nodes.union(&nodes).cloned().collect()),
+                first: held.first,
+            },
+        }
+    }
+}
+
+/// Holds `pool` back for `task` as well, which could use `nodes`.
+fn hold_back(
+    held_back: &mut Vec<(Option<String>, Held)>,
+    pool: &Option<String>,
+    task: &Waiting,
+    nodes: Arc<HashSet<String>>,
+) {
+    match held_back.iter_mut().find(|(p, _)| p == pool) {
+        Some((_, held)) => *held = Held::and(Some(held.clone()), task, nodes),
+        None => held_back.push((pool.clone(), Held::and(None, task, nodes))),
+    }
+}
+
+/// Whether `placement` takes room on any of `nodes`.
+fn takes_from(placement: &Placement, nodes: &HashSet<String>) -> bool {
+    placement
+        .node_needs()
+        .any(|(node, need)| need != Resources::ZERO && nodes.contains(node))
 }
 
 /// What `spec` is placed on in `catalog`: its pool's id (ids are unique across it), or
@@ -1303,6 +1421,166 @@ mod tests {
         assert_eq!(admitted(&scheduler.admit()), [id(13)]);
     }
 
+    /// What `gpus` A100 GPUs of a Beijing node take, with their share of its CPUs and
+    /// memory.
+    fn a100s(gpus: u64) -> Resources {
+        Resources::new(gpus, gpus * 12, gpus * 120)
+    }
+
+    /// The Beijing pool with `outside[i]` GPUs of node `bj-a-a100-<i>` taken outside
+    /// Berth (the catalog's `usage`): what is left with none of Berth's tasks running.
+    fn outside(outside: [u64; 16]) -> (Arc<Catalog>, Usage) {
+        let (catalog, mut usage) = world(4096);
+        for (i, gpus) in outside.into_iter().enumerate() {
+            if gpus > 0 {
+                usage.nodes.insert(format!("bj-a-a100-{i:02}"), a100s(gpus));
+            }
+        }
+        (catalog, usage)
+    }
+
+    /// The nodes `id` runs on.
+    fn runs_on(scheduler: &Scheduler, id: &TaskId) -> Vec<String> {
+        scheduler
+            .placement(id)
+            .expect("it runs")
+            .node_needs()
+            .map(|(n, _)| n.to_owned())
+            .collect()
+    }
+
+    /// The exploratory test's pool in miniature: a task of a whole node waits while
+    /// Berth's tasks fill the two empty nodes; six nodes have 2 GPUs free, the rest
+    /// taken outside Berth. Those 12 GPUs are no room it could ever use: small tasks
+    /// that start there take nothing from it, so they do not pass it over and are not
+    /// held back for it (before: the ninth waited for it five minutes, 10 GPUs idle).
+    #[test]
+    fn starts_on_nodes_a_waiting_task_can_never_use_do_not_pass_it_over() {
+        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 6, 6, 6, 6, 6, 6, 0, 0]);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler
+            .submit(id(0), task(8, 1), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+        scheduler
+            .submit(id(1), task(8, 0), demo::user(), 1)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(1));
+        assert_eq!(
+            said_to(&decisions, &id(1)),
+            ["the largest free node has 2 GPUs; one replica needs 8"]
+        );
+        for n in 2..14 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            let on = runs_on(&scheduler, &id(n));
+            assert!(
+                on.iter()
+                    .all(|node| !node.ends_with("-14") && !node.ends_with("-15")),
+                "{on:?}"
+            );
+            assert_eq!(scheduler.queue()[0].passed_over, 0, "{n}");
+        }
+        // No room left: the next waits for room, not for the large task.
+        scheduler
+            .submit(id(14), task(1, 0), demo::user(), 14)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(14));
+        assert_eq!(said_to(&decisions, &id(14)), ["no node has a free GPU"]);
+        // Berth's task ends: the large task starts first, in queue order.
+        scheduler.finish(&id(0)).expect("it ran");
+        assert_eq!(admitted(&scheduler.admit()), [id(1), id(14)]);
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    /// Held back, a task passed over too often still keeps the room it could use: a task
+    /// behind it starts only where it takes none of that room, even when its first
+    /// choice of node was such room, and one that fits nowhere else waits for it, named.
+    /// Nor does a start on other nodes pass it over again.
+    #[test]
+    fn a_task_held_for_keeps_the_nodes_it_could_use_and_only_those() {
+        // Nodes 12 and 13 empty, 14 and 15 with 2 GPUs free, the rest taken outside.
+        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 6, 6]);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler
+            .submit(id(0), task(8, 0), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+        assert_eq!(runs_on(&scheduler, &id(0)), ["bj-a-a100-12"]);
+        // Two whole nodes: it waits, and it could use nodes 12 and 13 only.
+        scheduler
+            .submit(id(1), task(8, 1), demo::user(), 1)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        // Eight small tasks take node 13, one GPU each: each passes it over.
+        for n in 2..10 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(runs_on(&scheduler, &id(n)), ["bj-a-a100-13"]);
+        }
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        for n in 2..6 {
+            scheduler.finish(&id(n)).expect("it ran");
+        }
+        // Node 13 has 4 GPUs free and comes first, but it is held: a small task goes to
+        // node 14 instead, and passes nothing over.
+        let waits_for_it =
+            "waiting for t-1, ahead in the queue and passed over too often, to start first";
+        scheduler
+            .submit(id(10), task(1, 0), demo::user(), 10)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(10))), [id(10)]);
+        assert_eq!(runs_on(&scheduler, &id(10)), ["bj-a-a100-14"]);
+        // Four GPUs fit node 13 only: it waits for the held task.
+        scheduler
+            .submit(id(11), task(4, 0), demo::user(), 11)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(11));
+        assert!(admitted(&decisions).is_empty());
+        assert_eq!(said_to(&decisions, &id(11)), [waits_for_it]);
+        // Two GPUs: node 15 has them. The task ahead that waits for the held one is
+        // still said to: the room taken is none it waits for.
+        scheduler
+            .submit(id(12), task(2, 0), demo::user(), 12)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(12));
+        assert_eq!(admitted(&decisions), [id(12)]);
+        assert_eq!(runs_on(&scheduler, &id(12)), ["bj-a-a100-15"]);
+        assert_eq!(said_to(&decisions, &id(11)), [waits_for_it]);
+        // Two more: only node 13 has them now.
+        scheduler
+            .submit(id(13), task(2, 0), demo::user(), 13)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(13));
+        assert!(admitted(&decisions).is_empty());
+        assert_eq!(said_to(&decisions, &id(13)), [waits_for_it]);
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        // A full pass keeps it so.
+        let decisions = scheduler.admit();
+        assert!(admitted(&decisions).is_empty(), "{decisions:?}");
+        assert_eq!(said_to(&decisions, &id(11)), [waits_for_it]);
+        // Node 14 has 2 GPUs free again: in a full pass the last starts there, and the
+        // one before it, judged first, still waits for the held task.
+        scheduler.finish(&id(10)).expect("it ran");
+        let decisions = scheduler.admit();
+        assert_eq!(admitted(&decisions), [id(13)]);
+        assert_eq!(runs_on(&scheduler, &id(13)), ["bj-a-a100-14"]);
+        assert_eq!(said_to(&decisions, &id(11)), [waits_for_it]);
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        // Its two nodes empty: it starts there, and leaves no room for the one that
+        // waited for it.
+        scheduler.finish(&id(0)).expect("it ran");
+        for n in 6..10 {
+            scheduler.finish(&id(n)).expect("it ran");
+        }
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
     #[test]
     fn after_a_submit_only_the_new_task_is_tried_unless_something_was_freed() {
         let (catalog, usage) = world(4096);
@@ -1442,6 +1720,93 @@ mod tests {
                     scheduler.cancel(id);
                 }
                 prop_assert_eq!(scheduler.usage(), &before);
+            }
+        }
+
+        #[derive(Clone, Debug)]
+        enum Later {
+            /// A task of `units` GPUs queues behind the large one.
+            Small(u32),
+            /// The `n`th task that ran ends (the first fills the empty nodes).
+            End(usize),
+        }
+
+        fn later() -> impl Strategy<Value = Later> {
+            prop_oneof![
+                3 => (1u32..=8).prop_map(Later::Small),
+                1 => (0usize..40).prop_map(Later::End),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// With any capacity taken outside Berth, a task of two whole nodes is passed
+            /// over only by starts on the nodes it could ever use (those nothing outside
+            /// Berth takes from), held for once that has happened too often (when it
+            /// could start at all: on two of them) so that no start behind it takes
+            /// room there, and starts once Berth's other tasks end.
+            #[test]
+            fn only_starts_on_room_a_task_could_use_pass_it_over(
+                taken in prop::array::uniform16(prop_oneof![Just(0u64), Just(2), Just(6), Just(8)]),
+                steps in prop::collection::vec(later(), 1..60),
+            ) {
+                let (catalog, usage) = outside(taken);
+                let usable: Vec<String> = (0..16)
+                    .filter(|&i| taken[i] == 0)
+                    .map(|i| format!("bj-a-a100-{i:02}"))
+                    .collect();
+                let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+                // Berth's tasks fill the empty nodes, one each, ahead of it.
+                let mut ran: Vec<TaskId> = Vec::new();
+                for k in 0..usable.len() as u64 {
+                    let fill = TaskId(format!("fill-{k}"));
+                    scheduler.submit(fill.clone(), task(8, 0), demo::user(), 0).expect("valid");
+                    prop_assert_eq!(admitted(&scheduler.admit_one(&fill)), [fill.clone()]);
+                    ran.push(fill);
+                }
+                let large = id(1);
+                scheduler.submit(large.clone(), task(8, 1), demo::user(), 1).expect("valid");
+                prop_assert!(admitted(&scheduler.admit_one(&large)).is_empty());
+                let can_start = usable.len() >= 2;
+                let mut passed = 0;
+                let waiting = |s: &Scheduler| s.queue().iter().any(|w| w.id == large);
+                for (n, step) in (2..).zip(steps) {
+                    let decisions = match step {
+                        Later::Small(units) => {
+                            scheduler.submit(id(n), task(units, 0), demo::user(), n).expect("valid");
+                            scheduler.admit_one(&id(n))
+                        }
+                        Later::End(k) if !ran.is_empty() => {
+                            scheduler.finish(&ran.remove(k % ran.len()));
+                            scheduler.admit()
+                        }
+                        Later::End(_) => continue,
+                    };
+                    for started in admitted(&decisions) {
+                        if started == large {
+                            break;
+                        }
+                        let on = runs_on(&scheduler, &started);
+                        let took = on.iter().any(|node| usable.contains(node));
+                        prop_assert!(
+                            !(took && can_start && passed >= MAX_PASSED_OVER),
+                            "{:?} on {:?}, held for", started, on
+                        );
+                        passed += u32::from(took);
+                        ran.push(started);
+                    }
+                    if !waiting(&scheduler) {
+                        break;
+                    }
+                    prop_assert_eq!(scheduler.queue()[0].passed_over, passed);
+                }
+                prop_assert!(nodes_within_capacity(&scheduler, &catalog));
+                for done in ran {
+                    scheduler.finish(&done);
+                }
+                let decisions = scheduler.admit();
+                prop_assert_eq!(!waiting(&scheduler), can_start, "{:?}", decisions);
             }
         }
     }
