@@ -1135,6 +1135,47 @@ async fn a_task_passed_over_and_tried_again_says_its_reason_once() {
     );
 }
 
+/// The exploratory test's scenario on the demo catalog: sh-a's A100 nodes 00 to 04 have 6
+/// of 8 GPUs taken outside Berth; three tasks fill the three empty ones and one more of
+/// 8 GPUs waits. Ten tasks of one GPU take the 10 GPUs left on nodes it could never use:
+/// all start (the ninth waited for it, "passed over too often", five minutes), and the
+/// next waits for room, not for it (README, Queue order).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_tasks_on_nodes_a_waiting_task_can_never_use_start_without_waiting_for_it() {
+    let app = server::app(demo_state().await);
+    let a100 = |units: u32, command: &str| {
+        let mut spec = pytorch(command);
+        spec["compute"] = json!({ "kind": "spot", "pool": "sh-a-shared", "workers": 0,
+            "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": units });
+        spec
+    };
+    let mut started = Vec::new();
+    for _ in 0..3 {
+        let id = submitted(&app, &a100(8, "sleep 1000")).await;
+        wait_for(&app, &id, phase_is("running")).await;
+        started.push(id);
+    }
+    let large = submitted(&app, &a100(8, "true")).await;
+    let waits = wait_for(&app, &large, |t| t["reason"].is_string()).await;
+    assert_eq!(
+        waits["reason"], "the largest free node has 2 GPUs; one replica needs 8",
+        "{waits}"
+    );
+    let settled = |t: &Value| t["phase"] == "running" || t["reason"].is_string();
+    for n in 1..=10 {
+        let id = submitted(&app, &a100(1, "sleep 1000")).await;
+        let task = wait_for(&app, &id, settled).await;
+        assert_eq!(task["phase"], "running", "small task {n}: {task}");
+        started.push(id);
+    }
+    let last = submitted(&app, &a100(1, "true")).await;
+    let task = wait_for(&app, &last, settled).await;
+    assert_eq!(task["reason"], "no node has a free GPU", "{task}");
+    for id in started.iter().chain([&large, &last]) {
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
+}
+
 /// Deletes of one ended task sent at once (a client retrying one it timed out on): one
 /// deletes it and the others find it gone, 404, not a 409 telling them to stop it first
 /// (server audit).
