@@ -2023,8 +2023,8 @@ pub fn shown_end(mut log: String) -> (String, bool) {
 
 /// A log as a terminal would leave it readable in a box of text: colour and cursor
 /// codes (`ESC [ … m`, `ESC ( B`) and window titles left out, a carriage return (a
-/// progress bar's redraw) a new line as the live stream's events make it, and other
-/// control bytes (NUL) dropped.
+/// progress bar's redraw) a new line as the live stream's events make it (none at a
+/// line's start), and other control bytes (NUL) dropped.
 pub fn readable(log: &str) -> String {
     Readable::default().push(log)
 }
@@ -2033,17 +2033,19 @@ pub fn readable(log: &str) -> String {
 /// is held until the next one ends it, so its rest does not show as text.
 #[derive(Default)]
 pub struct Readable {
+    /// What the last chunk ended with that the next one says how to read: a code begun,
+    /// or a `\r` (the start of a `\r\n`, or a redraw).
     held: String,
-    /// The last chunk ended with a `\r`, shown as a new line: a `\n` that begins this
-    /// one is the rest of its `\r\n`, not a line of its own.
-    after_cr: bool,
+    /// What was shown last ended within a line: a `\r` there starts a new one, where at a
+    /// line's start it adds no blank line (a tqdm bar writes `\r` before each redraw).
+    mid_line: bool,
 }
 
 impl Readable {
     /// The readable text of `chunk`, after what the last one held.
     pub fn push(&mut self, chunk: &str) -> String {
         if chunk.is_empty() {
-            // Nothing to read: a `\r` the last chunk ended with waits on.
+            // Nothing to read: what the last chunk ended with waits on.
             return String::new();
         }
         let text = if self.held.is_empty() {
@@ -2055,9 +2057,6 @@ impl Readable {
         };
         let mut out = String::with_capacity(text.len());
         let mut rest = text.as_ref();
-        if std::mem::take(&mut self.after_cr) {
-            rest = rest.strip_prefix('\n').unwrap_or(rest);
-        }
         while let Some(c) = rest.chars().next() {
             let at = rest;
             rest = &rest[c.len_utf8()..];
@@ -2071,19 +2070,30 @@ impl Readable {
                         break;
                     }
                 },
+                // A `\r\n` ends its line at its `\n`; one cut between two chunks waits
+                // for the next to say which it is.
+                '\r' if rest.is_empty() => {
+                    self.held = at.to_owned();
+                    break;
+                }
+                '\r' if rest.starts_with('\n') => {}
                 '\r' => {
-                    match rest.strip_prefix('\n') {
-                        Some(after) => rest = after,
-                        // Its `\n` may begin the next chunk; a `\n` after a whole
-                        // `\r\n` is a line of its own.
-                        None => self.after_cr = rest.is_empty(),
+                    let at_start = if out.is_empty() {
+                        !self.mid_line
+                    } else {
+                        out.ends_with('\n')
+                    };
+                    if !at_start {
+                        out.push('\n');
                     }
-                    out.push('\n');
                 }
                 '\n' | '\t' => out.push(c),
                 c if c.is_control() => {}
                 c => out.push(c),
             }
+        }
+        if !out.is_empty() {
+            self.mid_line = !out.ends_with('\n');
         }
         out
     }

@@ -4803,6 +4803,13 @@ fn a_log_is_shown_without_its_terminal_codes() {
     // A code broken off by a letter of another script or a line's end keeps them.
     assert_eq!(readable("\u{1b}(é\u{1b}(\nb\u{1b}中\u{1b}\nc"), "é\nb中\nc");
     assert_eq!(readable("10%\r20%\r100%\n"), "10%\n20%\n100%\n");
+    // A bar that writes `\r` before each redraw, as tqdm does, adds no blank line at a
+    // line's start (explorer: every bar of a training log had one before it).
+    assert_eq!(
+        readable("x\n\rbar [ 0%]\rbar [10%]\n\rnext"),
+        "x\nbar [ 0%]\nbar [10%]\nnext"
+    );
+    assert_eq!(readable("\rfirst"), "first");
     assert_eq!(readable("a\r\nb\r\n"), "a\nb\n");
     assert_eq!(readable("nul\0byte\ttab é 中"), "nulbyte\ttab é 中");
     assert_eq!(readable("\u{1b}]0;title\u{7}text"), "text");
@@ -4847,6 +4854,11 @@ fn a_crlf_split_across_two_chunks_ends_one_line() {
     assert_eq!(shown(&["a\r\n", "\nb"]), "a\n\nb");
     // An empty chunk between the two halves changes nothing (review, round 16).
     assert_eq!(shown(&["a\r", "", "\nb"]), "a\nb");
+    // A line's start is known across chunks: a redraw's `\r` there adds no blank line.
+    assert_eq!(
+        shown(&["x\n", "\rp 0%", "\rp 10%", "\r", "p 20%\n"]),
+        "x\np 0%\np 10%\np 20%\n"
+    );
     // Wherever a log is cut in two, it reads as it does whole.
     for log in [
         "a\r\n\nb",
