@@ -3,7 +3,8 @@
 //! The same parse and check the console runs (`shared::check_json`), on the server's
 //! catalog; the strict read of [`JsonText`](super::JsonText) is made only when the spec
 //! does not read. A spec with fields of the wrong shape is answered 422 with those
-//! fields named. At most [`MAX_FINDINGS_PER_CODE`] findings of one code at
+//! fields named (and the rules' findings on the rest when its only wrong shapes are
+//! unknown fields). At most [`MAX_FINDINGS_PER_CODE`] findings of one code at
 //! one field (list positions aside) are sent; `truncated` counts the rest
 //! ([`shared::validate::cap_findings`]).
 //!
@@ -68,14 +69,11 @@ async fn validate(
     // twice, and every value is read, so such a text is strict JSON (a test in
     // `json.rs` holds to this). Only a spec that does not read may be what the strict
     // read refuses, and then its 400 comes first, as [`JsonText`](super::JsonText) gives it.
-    let check = match shared::parse_spec(&text) {
-        Ok(spec) => shared::check(&spec, &state.catalog, &usage, &user),
-        Err(issues) => {
-            check_strict(&text).map_err(ApiError::BadJson)?;
-            shared::Check { issues, plan: None }
-        }
-    };
-    if check.plan.is_none() && check.issues.has_errors() && is_shape_error(&check.issues) {
+    // A spec whose only wrong shapes are unknown fields is checked still: its 422 names
+    // each of them, then what the rules find in the rest.
+    let check = shared::check_json(&text, &state.catalog, &usage, &user);
+    if is_shape_error(&check.issues) {
+        check_strict(&text).map_err(ApiError::BadJson)?;
         return Err(ApiError::shape(&text, check.issues, lang));
     }
     Ok(answer(&check.localized_capped(lang)))
@@ -104,8 +102,11 @@ fn answer(check: &ValidateResponse) -> Response {
     }
 }
 
-/// Whether the report is `check_json`'s answer for a spec of the wrong shape: its one
-/// `value.invalid` finding, with no plan.
+/// Whether the report is `check_json`'s answer for a spec of the wrong shape: it has a
+/// `value.invalid` finding, which no rule gives.
 fn is_shape_error(report: &shared::Report) -> bool {
-    matches!(report.issues(), [only] if only.code.code() == "value.invalid")
+    report
+        .issues()
+        .iter()
+        .any(|issue| issue.code.code() == "value.invalid")
 }

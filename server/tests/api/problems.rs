@@ -240,6 +240,57 @@ async fn a_spec_of_the_wrong_shape_is_422_in_the_readers_language() {
     );
 }
 
+/// A spec with several unknown fields (one written for another tool) is a 422 that
+/// names each at its place; validate also says what the rules find in the rest, which
+/// reads without them.
+#[tokio::test]
+async fn every_unknown_field_is_named_and_the_rest_validated() {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["foo"] = 1.into();
+    spec["bar"] = 2.into();
+    spec["basic"]["baz"] = 3.into();
+    spec["basic"]["name_prefix"] = "Bad_Name".into();
+    let unknown = |body: &Value| -> Vec<String> {
+        let issues = body["issues"].as_array().expect("issues");
+        issues
+            .iter()
+            .filter(|i| i["code"] == "value.invalid")
+            .map(|i| {
+                assert_eq!(i["severity"], "error", "{i}");
+                assert_eq!(i["params"]["expected"]["kind"], "known_field", "{i}");
+                assert!(
+                    i["message"]
+                        .as_str()
+                        .is_some_and(|m| m.starts_with("is not a known field; fields here: ")),
+                    "{i}"
+                );
+                i["path"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    // The keys in the text's order (serde_json's object sorts them).
+    let paths = ["bar", "basic.baz", "foo"];
+    let (status, _, body) = problem(post("/api/v1/validate", spec.to_string())).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "spec.invalid");
+    assert_eq!(unknown(&body), paths, "{body}");
+    let codes: Vec<&str> = body["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes[3..],
+        ["basic.name_prefix.invalid_chars"],
+        "the rules' findings after the unknown fields': {body}"
+    );
+    // A submit is refused with each unknown field named.
+    let (status, _, body) = problem(post("/api/v1/tasks", spec.to_string())).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(unknown(&body), paths, "{body}");
+}
+
 /// An env var's value of the wrong shape is named by its kind, not echoed: it may be a
 /// hidden one, whose `hidden` the body gives after it.
 #[tokio::test]

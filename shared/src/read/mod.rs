@@ -22,10 +22,10 @@
 //! read such a key once.
 //!
 //! The spec's reader must give the findings serde's derived reader gave, word for word,
-//! for every input (its module says how). The types the spec and the catalog both hold
-//! (`Tag`, the vocabulary enums) have one reader, the spec's, and one description of what
-//! went wrong ([`ReadError`]), which gives the catalog's error text and the spec's
-//! finding.
+//! for every input (its module says how), past each unknown field as well as up to it.
+//! The types the spec and the catalog both hold (`Tag`, the vocabulary enums) have one
+//! reader, the spec's, and one description of what went wrong ([`ReadError`]), which
+//! gives the catalog's error text and the spec's finding.
 
 use crate::catalog::{
     AccessMode, Admission, Catalog, Cluster, DataItem, IdleFragment, IdleOffer, Image,
@@ -177,6 +177,11 @@ impl ReadError {
 
     pub(crate) fn at_field(self, key: &'static str) -> Self {
         self.at(Segment::Key(Cow::Borrowed(key)))
+    }
+
+    /// Whether the read stopped at an unknown field.
+    pub(crate) fn is_unknown(&self) -> bool {
+        matches!(self.0.problem, Problem::Unknown { .. })
     }
 
     /// Whether the read stopped where the text stopped being JSON: the parser's error
@@ -420,6 +425,74 @@ fn each_item(
         read(item).map_err(|e| e.at(Segment::Index(i)))?;
     }
     Ok(())
+}
+
+/// How many more unknown fields the struct readers pass, unread, before one stops the
+/// read ([`past_unknown`]): each thread's, as a server reads specs on several.
+#[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+mod pass {
+    use std::cell::Cell;
+
+    thread_local! {
+        static PASS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(super) fn get() -> usize {
+        PASS.with(Cell::get)
+    }
+
+    pub(super) fn set(left: usize) {
+        PASS.with(|pass| pass.set(left));
+    }
+}
+
+/// The count in wasm without threads (the console's, the validator package's), where a
+/// static is the one thread's: a thread local's accessors took 80 more bytes of the
+/// package, whose budget is tight (BENCHMARKS.md, the validator package's size).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+mod pass {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static PASS: AtomicUsize = AtomicUsize::new(0);
+
+    pub(super) fn get() -> usize {
+        PASS.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn set(left: usize) {
+        PASS.store(left, Ordering::Relaxed);
+    }
+}
+
+/// Runs `read`, whose struct readers pass the first `unknown` unknown fields they meet
+/// (a key that is none of the struct's fields), unread, and stop at the next, as they
+/// stop at each outside this (`deny_unknown_fields`: a catalog's, a stored task's spec).
+/// A read that stops at the next unknown field, or reads the whole text, has passed
+/// them all: none is left for a later read.
+pub(crate) fn past_unknown<T>(unknown: usize, read: impl FnOnce() -> T) -> T {
+    /// Leaves none to pass however the read ends: where a panic unwinds (natively), the
+    /// thread may read again.
+    #[cfg(panic = "unwind")]
+    struct Stop;
+    #[cfg(panic = "unwind")]
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            pass::set(0);
+        }
+    }
+    #[cfg(panic = "unwind")]
+    let _stop = Stop;
+    pass::set(unknown);
+    read()
+}
+
+/// Whether the struct reader that met an unknown field passes it.
+pub(crate) fn passes_unknown() -> bool {
+    let left = pass::get();
+    if left > 0 {
+        pass::set(left - 1);
+    }
+    left > 0
 }
 
 impl<T: Read> Read for BTreeMap<String, T> {

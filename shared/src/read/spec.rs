@@ -12,7 +12,8 @@
 //! - An object's entries in the text's order, so that the first wrong entry in the text
 //!   is the one reported (the derive read as it parsed): an unknown key at the key,
 //!   before its value; a key written twice at the second (serde: "duplicate field"); a
-//!   wrong value at the value.
+//!   wrong value at the value. The spec's findings pass unknown keys, unread, and go on
+//!   (`super::past_unknown`): each is found where the derive would have stopped at it.
 //! - Every field optional, the struct's own `Default` filling the absent ones
 //!   (`#[serde(default)]` on the struct: `workers` 0, `units_per_node` 1).
 //! - An integer field takes a whole number written as a float below 2^53 (`3.0`), as
@@ -20,7 +21,7 @@
 //! - Text that stops being JSON ([`Value::Cut`]) after a value of the wrong shape gives
 //!   the shape's finding; otherwise the parser's.
 
-use super::{Json, Problem, Read, ReadError, Seen, Token, Value, Want};
+use super::{Json, Problem, Read, ReadError, Seen, Token, Value, Want, passes_unknown};
 use crate::path::FieldPath;
 use crate::task::{
     Advanced, Alert, AlertChannel, AlertEvent, Autoscaling, Basic, Compute, DebugMode, EnvVar,
@@ -55,6 +56,11 @@ pub(crate) fn in_order<'t, 'a>(
             _ => fields.iter().position(|f| *f == key),
         };
         let Some(i) = found else {
+            // Passed unread while the read passes unknown fields (the spec's findings):
+            // whatever it holds, it is not the struct's.
+            if passes_unknown() {
+                continue;
+            }
             return Err(ReadError::new(Problem::Unknown {
                 field: key.into_owned(),
                 expected: fields,

@@ -41,6 +41,28 @@ fn a_key_twice_is_refused_and_the_first_wrong_entry_in_the_text_is_named() {
     );
 }
 
+/// Only the spec's findings read past unknown fields (`crate::parse_spec`): a catalog,
+/// and a spec read otherwise (a stored task's, in a server's answer), stop at the first,
+/// as `deny_unknown_fields` did, on a thread that has just read past some too.
+#[test]
+fn only_the_specs_findings_read_past_unknown_fields() {
+    let spec = r#"{"foo": 1, "basic": {"bar": 2}, "baz": 3}"#;
+    assert_eq!(crate::parse_spec(spec).unwrap_err().issues().len(), 3);
+    let many: Vec<String> = (0..30).map(|i| format!("\"x{i}\": 0")).collect();
+    let many = format!("{{{}}}", many.join(", "));
+    assert_eq!(crate::parse_spec(&many).unwrap_err().issues().len(), 21);
+    assert!(
+        from_json::<crate::TaskSpec>(spec)
+            .unwrap_err()
+            .to_string()
+            .starts_with("unknown field `foo`, expected one of `version`"),
+    );
+    assert_eq!(
+        read_err::<Region>(r#"{"colour": 1, "size": 2}"#),
+        "unknown field `colour`, expected one of `id`, `name`, `clusters`"
+    );
+}
+
 #[test]
 fn absent_fields_take_each_types_default() {
     assert_eq!(Catalog::from_json("{}").unwrap(), Catalog::default());

@@ -1,17 +1,20 @@
-//! From JSON to a [`TaskSpec`], or to the finding that says where its shape is wrong;
+//! From JSON to a [`TaskSpec`], or to the findings that say where its shape is wrong;
 //! and [`check_json`], from JSON text to findings and plan in one call.
 //!
-//! The text is parsed once into a JSON value (`crate::read::Tape`), which the spec's
-//! reader (`crate::read`'s spec module) takes apart, one small reader per type. Its
-//! findings are the ones serde's derived reader gave (the tests' oracle, `derived`),
-//! for every input: the first thing wrong in the text's order, at the failing field's
-//! path. That reader also refused a list wherever a struct belongs (serde's derive
-//! fills a struct from a JSON array by position: `[]` would be an empty spec and
-//! `"basic": [...]` would pass); so does this one, as `value.invalid` (expected an
-//! object, found a list).
+//! The text is parsed into a JSON value (`crate::read::Tape`), which the spec's reader
+//! (`crate::read`'s spec module) takes apart, one small reader per type. Its findings
+//! are the ones serde's derived reader gave (the tests' oracle, `derived`), for every
+//! input: the first thing wrong in the text's order, at the failing field's path;
+//! except that an unknown field does not end the read: each is named, as the derived
+//! reader named it when it was the first, and the read goes on past it, so that a user
+//! sees every one at once (an import written for another tool has several) and the
+//! rest of the spec is still checked. That reader also refused a list wherever a
+//! struct belongs (serde's derive fills a struct from a JSON array by position: `[]`
+//! would be an empty spec and `"basic": [...]` would pass); so does this one, as
+//! `value.invalid` (expected an object, found a list).
 
-use super::shape::{finding_report, shape_report};
-use super::{Check, FieldPath, Report, check};
+use super::shape::shape_report;
+use super::{Check, FieldPath, IssueCode, Report, check};
 use crate::catalog::{Catalog, User};
 use crate::read::{self, Broken, Read};
 use crate::task::TaskSpec;
@@ -21,33 +24,66 @@ use crate::usage::Usage;
 ///
 /// # Errors
 ///
-/// A [`Report`] with one `value.invalid` finding at the first field of the wrong shape,
-/// or where parsing stopped when the text is not JSON.
+/// A [`Report`] of `value.invalid` findings: one at each unknown field (a key that is no
+/// field of its object; up to 20, the 21st stops the read), then one at the first field of
+/// another wrong shape, or where parsing stopped when the text is not JSON, if any, in
+/// the text's order.
 ///
 /// A byte order mark at the start is read past, as the server reads every JSON body:
 /// editors on Windows write one, and RFC 8259 (section 8.1) lets a reader ignore it.
 pub fn parse_spec(text: &str) -> Result<TaskSpec, Report> {
+    match read_spec(text) {
+        (Some(spec), shape) if shape.is_empty() => Ok(spec),
+        (_, shape) => Err(shape),
+    }
+}
+
+/// The most unknown fields a read passes: the next stops it, as any other wrong shape
+/// does. The findings stay bounded whatever the size of the text, as `cap_findings`
+/// bounds the rules' (a key that is no field is a new field each time).
+const PASS_AT_MOST: usize = crate::api::MAX_FINDINGS_PER_CODE;
+
+/// The spec in JSON text as far as its shape lets it be read, and the findings of its
+/// shape ([`parse_spec`]'s). An unknown field is read past, its value unread: a spec
+/// whose only wrong shapes are unknown fields is read whole without them, for the rules
+/// to check the rest.
+///
+/// The text is parsed and read again past each unknown field found (21 times at most,
+/// and only for a spec of the wrong shape): a finding's place is built as the error
+/// passes out of each value, so a read names the field it stops at. A read that noted
+/// each one and went on would have to carry its place in, a cost to every read, and
+/// more of the validator package's bytes than it has to spare.
+fn read_spec(text: &str) -> (Option<TaskSpec>, Report) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut de = serde_json::Deserializer::from_str(text);
-    // Where the text stops being JSON, and why; `None` while it is JSON.
-    let (mut value, broken) = match read::parse_partial(text, &mut de) {
-        // Text after the spec: the spec itself was whole, so the finding is about all
-        // of it, unless the spec has a wrong shape, which comes first in the text.
-        Ok(value) => (value, de.end().err().map(|error| (error, Vec::new()))),
-        Err(Broken { value, error, path }) => (value, Some((error, path))),
-    };
-    match (TaskSpec::read(value.json()), broken) {
-        (Ok(spec), None) => Ok(spec),
-        (Err(err), _) if !err.is_cut() => {
-            let (path, expected, found) = err.finding();
-            Err(finding_report(path, expected, found))
+    let mut shape = Report::new();
+    let mut passed = 0;
+    loop {
+        let mut de = serde_json::Deserializer::from_str(text);
+        // Where the text stops being JSON, and why; `None` while it is JSON.
+        let (mut value, broken) = match read::parse_partial(text, &mut de) {
+            // Text after the spec: the spec itself was whole, so the finding is about all
+            // of it, unless the spec has a wrong shape, which comes first in the text.
+            Ok(value) => (value, de.end().err().map(|error| (error, Vec::new()))),
+            Err(Broken { value, error, path }) => (value, Some((error, path))),
+        };
+        match read::past_unknown(passed, || TaskSpec::read(value.json())) {
+            Ok(spec) if broken.is_none() => return (Some(spec), shape),
+            // A cut only ever comes with its error.
+            Err(err) if !err.is_cut() || broken.is_none() => {
+                let (path, expected, found) = err.finding();
+                shape.push(path, IssueCode::ValueInvalid { expected, found });
+                if err.is_unknown() && passed < PASS_AT_MOST {
+                    passed += 1;
+                    continue;
+                }
+            }
+            _ => {
+                if let Some((error, path)) = broken {
+                    shape.extend(shape_report(FieldPath::from_segments(path), &error));
+                }
+            }
         }
-        (_, Some((error, path))) => Err(shape_report(FieldPath::from_segments(path), &error)),
-        // A cut only ever comes with its error.
-        (Err(err), None) => {
-            let (path, expected, found) = err.finding();
-            Err(finding_report(path, expected, found))
-        }
+        return (None, shape);
     }
 }
 
@@ -64,13 +100,20 @@ pub fn parse_value(value: serde_json::Value) -> Result<TaskSpec, Report> {
 }
 
 /// The findings and the plan for a spec given as JSON text: what the form, the JS API
-/// and `POST /validate` show. A spec of the wrong shape gives its shape finding and no
-/// plan.
+/// and `POST /validate` show. A spec of the wrong shape gives its shape findings and no
+/// plan; the rules' findings too when its only wrong shapes are unknown fields.
 pub fn check_json(text: &str, catalog: &Catalog, usage: &Usage, user: &User) -> Check {
-    match parse_spec(text) {
-        Ok(spec) => check(&spec, catalog, usage, user),
-        Err(issues) => Check { issues, plan: None },
+    let (spec, mut issues) = read_spec(text);
+    if let Some(spec) = spec {
+        let check = check(&spec, catalog, usage, user);
+        if issues.is_empty() {
+            return check;
+        }
+        // Unknown fields are only read past: the rest is checked, and the spec is still
+        // of the wrong shape, with no plan.
+        issues.extend(check.issues);
     }
+    Check { issues, plan: None }
 }
 
 #[cfg(test)]
@@ -368,6 +411,179 @@ mod tests {
         }
     }
 
+    /// The brief's reproduction, and an unknown field in a list's item: the example
+    /// with `foo` and `bar` at the top, `baz` in `basic` and `colour` in an env var.
+    fn with_unknown_fields() -> String {
+        let example = crate::demo::PYTORCH_EXAMPLE.trim();
+        let example = example.strip_suffix('}').expect("an object");
+        let example = example
+            .replacen("\"basic\": {", "\"basic\": {\"baz\": 3, ", 1)
+            .replacen(
+                "{ \"name\": \"NCCL_DEBUG\"",
+                "{\"colour\": \"red\", \"name\": \"NCCL_DEBUG\"",
+                1,
+            );
+        format!("{{\"foo\": 1, {}, \"bar\": 2}}", &example.trim_start()[1..])
+    }
+
+    /// `text` with every unknown field but `keep` taken out.
+    fn only(text: &str, keep: &str) -> String {
+        let mut text = text.to_owned();
+        for (unknown, value) in [
+            ("foo", "1"),
+            ("baz", "3"),
+            ("colour", "\"red\""),
+            ("bar", "2"),
+        ] {
+            if unknown != keep {
+                for written in [
+                    format!("\"{unknown}\": {value}, "),
+                    format!(", \"{unknown}\": {value}"),
+                ] {
+                    text = text.replacen(&written, "", 1);
+                }
+            }
+        }
+        text
+    }
+
+    /// Each unknown field is its own finding, at its place, in the text's order: the one
+    /// the reader gave when it was the only one (serde's derived reader's), so a user
+    /// who imports a spec written for another tool sees them all at once.
+    #[test]
+    fn every_unknown_field_is_named_at_its_place() {
+        let text = with_unknown_fields();
+        let report = parse_spec(&text).expect_err(&text);
+        let paths: Vec<String> = report.issues().iter().map(|i| i.path.to_string()).collect();
+        assert_eq!(
+            paths,
+            ["foo", "basic.baz", "environment.env[0].colour", "bar"],
+            "{report}"
+        );
+        for (issue, unknown) in report.issues().iter().zip(["foo", "baz", "colour", "bar"]) {
+            let alone = only(&text, unknown);
+            let before = derived::parse_spec(&alone).expect_err(&alone);
+            assert_eq!(before.issues(), std::slice::from_ref(issue), "{alone}");
+            assert_eq!(parse_spec(&alone), Err(before), "{alone}");
+            // An error, as every wrong shape is (SPEC.md: it blocks submission).
+            assert_eq!(issue.severity, crate::Severity::Error);
+            assert!(
+                matches!(
+                    &issue.code,
+                    IssueCode::ValueInvalid {
+                        expected: Expected::KnownField { .. },
+                        found: None
+                    }
+                ),
+                "{issue:?}"
+            );
+        }
+        assert_eq!(
+            report.issues()[0].message(crate::Lang::En),
+            "is not a known field; fields here: version, basic, environment, compute, advanced, ray"
+        );
+        // The same from a JSON value (a YAML import's), in its object's order.
+        let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let from_value = parse_value(value).expect_err("unknown fields");
+        assert_eq!(from_value.issues().len(), 4, "{from_value}");
+    }
+
+    /// The rest of a spec whose only wrong shapes are unknown fields is checked as
+    /// usual: the rules' findings follow the unknown fields', and there is no plan, as
+    /// for any spec of the wrong shape.
+    #[test]
+    fn the_rest_of_a_spec_with_unknown_fields_is_checked() {
+        let catalog = crate::demo::catalog();
+        let user = crate::demo::user();
+        let usage = crate::demo::usage();
+        let text =
+            with_unknown_fields().replacen("\"name_prefix\": \"", "\"name_prefix\": \"Bad_", 1);
+        let without = parse_spec(&only(&text, "none")).expect("the rest reads");
+        let rules = check(&without, &catalog, &usage, &user);
+        assert!(
+            rules
+                .issues
+                .codes()
+                .contains(&"basic.name_prefix.invalid_chars"),
+            "{}",
+            rules.issues
+        );
+        let checked = check_json(&text, &catalog, &usage, &user);
+        let shape = parse_spec(&text).expect_err(&text);
+        let mut expected = shape.clone();
+        expected.extend(rules.issues);
+        assert_eq!(checked.issues, expected);
+        assert_eq!(checked.plan, None);
+        // Another wrong shape stops the read there as before: the unknown fields before
+        // it are named, with it, and nothing is checked.
+        let text = text.replacen("\"workers\": ", "\"workers\": \"two\", \"x\": ", 1);
+        let checked = check_json(&text, &catalog, &usage, &user);
+        let paths: Vec<String> = checked
+            .issues
+            .issues()
+            .iter()
+            .map(|i| i.path.to_string())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "foo",
+                "basic.baz",
+                "environment.env[0].colour",
+                "compute.workers"
+            ],
+            "{}",
+            checked.issues
+        );
+    }
+
+    #[test]
+    fn unknown_fields_before_text_that_is_not_json_are_named_with_where_it_stops() {
+        let text = r#"{"foo": 1, "basic": {"bar": 2, "region" "x"}}"#;
+        let report = parse_spec(text).expect_err(text);
+        let paths: Vec<String> = report.issues().iter().map(|i| i.path.to_string()).collect();
+        assert_eq!(paths, ["foo", "basic.bar", "basic"], "{report}");
+        assert!(
+            matches!(
+                &report.issues()[2].code,
+                IssueCode::ValueInvalid {
+                    expected: Expected::Json { .. },
+                    ..
+                }
+            ),
+            "{report}"
+        );
+    }
+
+    /// However many unknown fields a text has, its findings stay few: past 20, the next
+    /// stops the read, as any other wrong shape does.
+    #[test]
+    fn at_most_twenty_unknown_fields_are_read_past() {
+        let catalog = crate::demo::catalog();
+        let user = crate::demo::user();
+        let usage = crate::demo::usage();
+        let keys: Vec<String> = (0..25).map(|i| format!("\"x{i}\": {i}")).collect();
+        let text = format!("{{{}}}", keys.join(", "));
+        let report = parse_spec(&text).expect_err(&text);
+        let paths: Vec<String> = report.issues().iter().map(|i| i.path.to_string()).collect();
+        let expected: Vec<String> = (0..21).map(|i| format!("x{i}")).collect();
+        assert_eq!(paths, expected);
+        let checked = check_json(&text, &catalog, &usage, &user);
+        assert_eq!(checked.issues, report, "nothing else is checked");
+        // Twenty are read past: the rest is checked.
+        let text = format!("{{{}}}", keys[..20].join(", "));
+        let checked = check_json(&text, &catalog, &usage, &user);
+        assert_eq!(
+            checked.issues.issues()[..20],
+            parse_spec(&text).expect_err(&text).issues()[..]
+        );
+        assert!(
+            checked.issues.codes().contains(&"value.required"),
+            "{}",
+            checked.issues
+        );
+    }
+
     #[test]
     fn check_json_gives_shape_findings_without_a_plan() {
         let catalog = crate::demo::catalog();
@@ -383,14 +599,16 @@ mod tests {
 }
 
 /// Generated specs, and JSON-ish mutations of them, read by `parse_spec` and by the
-/// derived reader it replaced (`derived`, today's findings): the two must agree on
-/// every input, good or bad.
+/// derived reader it replaced (`derived`, the findings before): the two must agree on
+/// every input, good or bad. The derived reader stopped at the first unknown field,
+/// where `parse_spec` reads past it: past each, they must agree on the text without it.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod generated {
-    use super::parse_spec;
+    use super::{PASS_AT_MOST, parse_spec, read_spec};
     use crate::read::tests::arbitrary::{kind, stability};
     use crate::task::*;
     use crate::validate::derived;
+    use crate::validate::{Expected, FieldPath, IssueCode, Report};
     use proptest::collection::vec;
     use proptest::option;
     use proptest::prelude::*;
@@ -697,6 +915,33 @@ mod generated {
         }
 
         /// Every node, outermost first, as the child indexes that lead to it.
+        /// Takes out the first entry in the text's order at `path` (a finding's), this
+        /// tree being at `at`; `false` when there is none (it is in a value written as
+        /// text).
+        fn take_out(&mut self, at: &FieldPath, path: &FieldPath) -> bool {
+            match self {
+                Tree::Raw(_) => false,
+                Tree::List(items) => items.iter_mut().enumerate().any(|(i, item)| {
+                    let here = at.index(i);
+                    path.starts_with(&here) && item.take_out(&here, path)
+                }),
+                Tree::Object(entries) => {
+                    for i in 0..entries.len() {
+                        let key: String = serde_json::from_str(&entries[i].0).expect("a key");
+                        let here = at.name(&key);
+                        if here == *path {
+                            entries.remove(i);
+                            return true;
+                        }
+                        if path.starts_with(&here) && entries[i].1.take_out(&here, path) {
+                            return true;
+                        }
+                    }
+                    false
+                }
+            }
+        }
+
         fn places(&self, at: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
             out.push(at.clone());
             let children: Vec<&Tree> = match self {
@@ -764,6 +1009,15 @@ mod generated {
             Just(Tree::Raw(deep_list)),
             Just(Tree::Raw(deep_object)),
         ]
+    }
+
+    /// [`junk`] that is JSON.
+    fn json() -> impl Strategy<Value = Tree> {
+        junk().prop_filter("JSON", |tree| {
+            let mut text = String::new();
+            tree.write(&mut text);
+            serde_json::from_str::<serde_json::Value>(&format!("[{text}]")).is_ok()
+        })
     }
 
     #[derive(Clone, Debug)]
@@ -875,6 +1129,38 @@ mod generated {
         }
     }
 
+    /// What `read_spec` must give for the tree's text followed by `tail`: the derived
+    /// reader's finding, and while that is an unknown field (up to the most read past),
+    /// its finding for the text with that field taken out, as `read_spec` reads past it;
+    /// the spec it reads once only unknown fields were wrong. `None` when an unknown
+    /// field is not in the tree to take out (it is in a value written as text).
+    fn derived_past_unknown(mut tree: Tree, tail: &str) -> Option<(Option<TaskSpec>, Report)> {
+        let mut found = Report::new();
+        loop {
+            let mut text = String::new();
+            tree.write(&mut text);
+            text.push_str(tail);
+            let issue = match derived::parse_spec(&text) {
+                Ok(spec) => return Some((Some(spec), found)),
+                Err(report) => report.issues()[0].clone(),
+            };
+            found.push_issue(issue.clone());
+            let unknown = matches!(
+                issue.code,
+                IssueCode::ValueInvalid {
+                    expected: Expected::KnownField { .. },
+                    ..
+                }
+            );
+            if !unknown || found.issues().len() > PASS_AT_MOST {
+                return Some((None, found));
+            }
+            if !tree.take_out(&FieldPath::root(), &issue.path) {
+                return None;
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -885,6 +1171,33 @@ mod generated {
                 serde_json::to_string_pretty(&spec).unwrap(),
             ] {
                 prop_assert_eq!(parse_spec(&text), Ok(spec.clone()), "{}", text);
+            }
+        }
+
+        /// A spec whose only wrong shapes are unknown fields, anywhere, holding any
+        /// JSON: each is named as the derived reader named it alone, and the rest reads
+        /// as the derived reader reads the text without them.
+        #[test]
+        fn a_spec_with_unknown_fields_reads_as_the_derived_reader_reads_it_without_them(
+            spec in spec(),
+            unknown in vec((any::<usize>(), text(), json()), 1..8),
+        ) {
+            let mut tree = Tree::of(&serde_json::to_value(&spec).unwrap());
+            for (choice, key, value) in unknown {
+                // In an object: every object of a spec is a struct's.
+                let mut objects = Vec::new();
+                tree.places(&mut Vec::new(), &mut objects);
+                objects.retain(|place| matches!(tree.at(place), Tree::Object(_)));
+                if let Tree::Object(entries) = tree.at(&objects[choice % objects.len()]) {
+                    let at = choice / 7 % (entries.len() + 1);
+                    entries.insert(at, (serde_json::to_string(&key).unwrap(), value));
+                }
+            }
+            let mut text = String::new();
+            tree.write(&mut text);
+            let tail = serde_json::from_str::<serde_json::Value>(&text).is_ok().then_some("");
+            if let Some(expected) = tail.and_then(|tail| derived_past_unknown(tree, tail)) {
+                prop_assert_eq!(read_spec(&text), expected, "{}", text);
             }
         }
 
@@ -900,8 +1213,56 @@ mod generated {
             }
             let mut text = String::new();
             tree.write(&mut text);
-            let text = edited(text, &edit);
-            prop_assert_eq!(parse_spec(&text), derived::parse_spec(&text), "{}", text);
+            // Taking a field out of the tree moves what follows it in the text: only an
+            // edit at the end is made again the same after it, and only JSON text is
+            // compared whole, as the place where text stops being JSON moves too. (A
+            // field's value is read past, not taken out: where it is not JSON, such as
+            // past serde_json's depth limit, the text stops being JSON in it.)
+            let tail = match &edit {
+                Edit::None => Some(""),
+                Edit::Append(tail) => Some(tail.as_str()),
+                _ => None,
+            };
+            let whole = edited(text.clone(), &edit);
+            let json = serde_json::from_str::<serde_json::Value>(&whole).is_ok();
+            let tail = tail.filter(|_| json);
+            let expected = tail.and_then(|tail| derived_past_unknown(tree.clone(), tail));
+            let text = whole;
+            let read = read_spec(&text);
+            if let Some(expected) = expected {
+                prop_assert_eq!(&read, &expected, "{}", text);
+            } else {
+                // Else the first finding is the derived reader's, and every finding before
+                // the last is an unknown field's, read past.
+                match (&read, derived::parse_spec(&text)) {
+                    ((Some(spec), shape), Ok(derived)) if shape.is_empty() => {
+                        prop_assert_eq!(spec, &derived, "{}", text);
+                    }
+                    ((_, shape), Err(derived)) => {
+                        prop_assert_eq!(&shape.issues()[0], &derived.issues()[0], "{}", text);
+                        let past = &shape.issues()[..shape.issues().len() - 1];
+                        prop_assert!(past.len() <= PASS_AT_MOST, "{}", text);
+                        for issue in past {
+                            prop_assert!(
+                                matches!(
+                                    issue.code,
+                                    IssueCode::ValueInvalid {
+                                        expected: Expected::KnownField { .. },
+                                        ..
+                                    }
+                                ),
+                                "{issue:?} in {text}"
+                            );
+                        }
+                    }
+                    (read, derived) => prop_assert!(false, "{read:?} {derived:?}: {text}"),
+                }
+            }
+            let parsed = match read {
+                (Some(spec), shape) if shape.is_empty() => Ok(spec),
+                (_, shape) => Err(shape),
+            };
+            prop_assert_eq!(parse_spec(&text), parsed, "{}", text);
         }
     }
 }
