@@ -326,16 +326,7 @@ pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
     // text that is not JSON at all is a syntax error, not a field of the wrong shape,
     // wherever the parser was (a text cut short inside `basic` is found at `basic`).
     let spec = if is_json(text) {
-        shared::parse_spec(text).map_err(|report| match report.issues() {
-            [issue] => match &issue.code {
-                shared::IssueCode::ValueInvalid {
-                    expected: shared::validate::Expected::Json { detail },
-                    ..
-                } => ImportError::Syntax(detail.clone()),
-                _ => ImportError::Shape(report),
-            },
-            _ => ImportError::Shape(report),
-        })?
+        shared::parse_spec(text).map_err(refused)?
     } else {
         from_yaml(text)?
     };
@@ -355,5 +346,26 @@ fn from_yaml(text: &str) -> Result<TaskSpec, ImportError> {
         YamlSpecError::Duplicate(report) => ImportError::Shape(report),
         YamlSpecError::Unread => ImportError::Unread,
     })?;
-    shared::parse_value(value).map_err(ImportError::Shape)
+    shared::parse_value(value).map_err(refused)
+}
+
+/// The refusal of a text read whole whose shape is wrong: its fields, each named once
+/// (a key that is no field may be written twice in JSON text), so that the refusal's
+/// count is of fields. Text that stops being JSON is refused as such, with its place,
+/// whatever unknown fields come before that place: they are named once it reads.
+fn refused(report: Report) -> ImportError {
+    let mut fields = Report::new();
+    for issue in report.issues() {
+        if let shared::IssueCode::ValueInvalid {
+            expected: shared::validate::Expected::Json { detail },
+            ..
+        } = &issue.code
+        {
+            return ImportError::Syntax(detail.clone());
+        }
+        if !fields.issues().contains(issue) {
+            fields.push_issue(issue.clone());
+        }
+    }
+    ImportError::Shape(fields)
 }
