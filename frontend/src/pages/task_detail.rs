@@ -521,7 +521,8 @@ pub fn Resilience(
             let f = &v.task.spec.advanced.fault_tolerance;
             if f.enabled {
                 // Each attempt after the first was a retry; a retry asked and not yet
-                // started shows as a step into retrying or as its event.
+                // started shows as a step into retrying or as its event, and is not
+                // used once the task has ended without starting it (a stop in its wait).
                 let steps = v
                     .task
                     .history
@@ -529,10 +530,14 @@ pub fn Resilience(
                     .filter(|c| c.phase == TaskPhase::Retrying)
                     .count();
                 let started = v.task.attempts.saturating_sub(1) as usize;
-                let used = retries
-                    .map_or(0, |r| r.with(EventPage::count))
-                    .max(steps)
-                    .max(started);
+                let used = if v.task.phase.is_finished() {
+                    started
+                } else {
+                    retries
+                        .map_or(0, |r| r.with(EventPage::count))
+                        .max(steps)
+                        .max(started)
+                };
                 lang.text_with(
                     "ui.detail.fault_tolerance_on",
                     &[

@@ -296,6 +296,17 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
         ["已开启：最多重试 3 次，已重试 2 次"]
     );
     back_to_english(&host).await;
+    // Stopped while it waited for its second retry: that retry never ran, so it was
+    // not used (explorer: "2 used" beside Attempts 2).
+    shown.update(|v| {
+        v.task.phase = TaskPhase::Stopped;
+        v.task.attempts = 2;
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["On: up to 3 retries, 1 used"]
+    );
     // Neither on, and no retry: said off, and no list.
     shown.update(|v| {
         v.task.spec.advanced.monitoring.enabled = false;
