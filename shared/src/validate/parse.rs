@@ -25,7 +25,8 @@ use crate::usage::Usage;
 /// # Errors
 ///
 /// A [`Report`] of `value.invalid` findings: one at each unknown field (a key that is no
-/// field of its object; up to 20, the 21st stops the read), then one at the first field of
+/// field of its object; up to 20, the 21st stops the read, and fewer in a text so large
+/// that reading it again past each would parse over 4 MiB), then one at the first field of
 /// another wrong shape, or where parsing stopped when the text is not JSON, if any, in
 /// the text's order.
 ///
@@ -42,6 +43,10 @@ pub fn parse_spec(text: &str) -> Result<TaskSpec, Report> {
 /// does. The findings stay bounded whatever the size of the text, as `cap_findings`
 /// bounds the rules' (a key that is no field is a new field each time).
 const PASS_AT_MOST: usize = crate::api::MAX_FINDINGS_PER_CODE;
+
+/// The most text all the reads past unknown fields parse again, in bytes: a spec of a
+/// few kilobytes has all 20 named; one of a megabyte its first few.
+const REREAD_AT_MOST: usize = 4 << 20;
 
 /// The spec in JSON text as far as its shape lets it be read, and the findings of its
 /// shape ([`parse_spec`]'s). An unknown field is read past, its value unread: a spec
@@ -72,7 +77,10 @@ fn read_spec(text: &str) -> (Option<TaskSpec>, Report) {
             Err(err) if !err.is_cut() || broken.is_none() => {
                 let (path, expected, found) = err.finding();
                 shape.push(path, IssueCode::ValueInvalid { expected, found });
-                if err.is_unknown() && passed < PASS_AT_MOST {
+                // Bounded by the text read again too: a large spec (a megabyte of
+                // commands) names fewer, each read costing milliseconds on the server.
+                let reread = text.len().saturating_mul(passed + 1);
+                if err.is_unknown() && passed < PASS_AT_MOST && reread <= REREAD_AT_MOST {
                     passed += 1;
                     continue;
                 }
@@ -582,6 +590,20 @@ mod tests {
             "{}",
             checked.issues
         );
+    }
+
+    /// A large text is read again fewer times: its reads past unknown fields stop at
+    /// 4 MiB of text parsed, so a request of a megabyte costs a few reads, not 21.
+    #[test]
+    fn a_large_text_is_read_past_fewer_unknown_fields() {
+        let keys: Vec<String> = (0..10).map(|i| format!("\"x{i}\": {i}")).collect();
+        let filler = "a".repeat(1 << 20);
+        let text = format!("{{{}, \"z\": \"{filler}\"}}", keys.join(", "));
+        let report = parse_spec(&text).expect_err("unknown fields");
+        let paths: Vec<String> = report.issues().iter().map(|i| i.path.to_string()).collect();
+        // Reads 1 to 4 parse at most 4 MiB of a text just over 1 MiB; the fourth
+        // finding stops the read.
+        assert_eq!(paths, ["x0", "x1", "x2", "x3"]);
     }
 
     #[test]
