@@ -1852,6 +1852,75 @@ async fn an_import_is_checked_like_any_input() {
     assert!(!form.submit_disabled());
 }
 
+/// A spec written for another tool, or by hand, with several unknown fields: the import
+/// names every one at its place, in the text's order, and counts them (it named only
+/// the first, so each import met the next); the form is left alone.
+#[wasm_bindgen_test]
+async fn an_import_names_every_unknown_field_at_once() {
+    let form = mount(None, false).await;
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    for text in [
+        "kind: PyTorchJob\nversion: 1\nbasic:\n  name_prefix: other\n  owner: alice\n\
+         environment:\n  env:\n    - {name: A, value: '1', secret: true}\nreplicas: 2\n",
+        // A key that is no field, written twice, is one field.
+        r#"{"kind": "PyTorchJob", "version": 1,
+            "basic": {"name_prefix": "other", "owner": "alice"},
+            "environment": {"env": [{"name": "A", "value": "1", "secret": true}]},
+            "replicas": 2, "replicas": 3}"#,
+    ] {
+        area.set_value(text);
+        area.dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        form.click("import").await;
+        let note = form.text("import-note");
+        let named = form
+            .host
+            .query_selector_all("[data-testid='import-note'] li")
+            .unwrap();
+        let paths: Vec<String> = (0..named.length())
+            .map(|i| {
+                let li: web_sys::Element = named.item(i).unwrap().unchecked_into();
+                li.get_attribute("data-path").unwrap()
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "kind",
+                "basic.owner",
+                "environment.env[0].secret",
+                "replicas"
+            ],
+            "{note}"
+        );
+        assert!(
+            note.starts_with("Not imported: 4 fields are of the wrong shape."),
+            "{note}"
+        );
+        assert!(
+            form.said_at("basic.owner", "value.invalid")
+                .contains("is not a known field; fields here: region, cluster,"),
+            "{note}"
+        );
+        assert_ne!(form.submitted().await.basic.name_prefix, "other");
+    }
+    // Text that stops being JSON is refused as such, with its place, whatever unknown
+    // fields come before it: they are named once it reads.
+    area.set_value(r#"{"kind": "PyTorchJob", "basic": {"owner": "alice", "#);
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    let note = form.text("import-note");
+    assert!(
+        note.starts_with("Not imported: the text cannot be read at line 1, column "),
+        "{note}"
+    );
+    assert!(
+        form.find("[data-testid='import-note'] li").is_none(),
+        "{note}"
+    );
+}
+
 /// A spec file (an export brought back) is imported from the file picker as pasted text
 /// is: read, checked like any input, and its refusal said under the box (explorer,
 /// round 11: the import took pasted text only).
