@@ -1958,6 +1958,10 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                             Some(lang.text("ui.detail.follow_ended"))
                         } else if broken.get() {
                             Some(lang.text("ui.detail.follow_broken"))
+                        } else if !over.get() {
+                            // Read once while it runs, the box does not change as the log
+                            // grows: said, or it reads as a log gone quiet (explorer).
+                            Some(lang.text("ui.detail.log_snapshot"))
                         } else {
                             None
                         }}

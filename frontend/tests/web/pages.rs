@@ -2112,6 +2112,12 @@ async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
     reload_log(&host).await;
     answer_fetch("/logs", "step 1\n");
     until("the log", || log() == "step 1\n").await;
+    // Read once while the attempt runs: said to be the log as it was, not a log gone
+    // quiet (explorer: the box stayed the same for 15 s while the log grew to 29 MiB).
+    assert_eq!(
+        state(),
+        "The log as it was when read: Follow live shows what is written now."
+    );
     // The test server has no such stream: it answers 404, and the browser gives up.
     find(&host, "[data-testid='log-follow']").click();
     until("the task asked for again", || {

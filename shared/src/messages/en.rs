@@ -1331,6 +1331,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.follow_stop", "Stop following"),
     ("ui.detail.following", "Following the log live…"),
     ("ui.detail.group", "Project group"),
+    (
+        "ui.detail.log_snapshot",
+        "The log as it was when read: Follow live shows what is written now.",
+    ),
     ("ui.detail.logs", "Logs"),
     (
         "ui.detail.logs_cut",

@@ -1145,6 +1145,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.follow_stop", "停止跟踪"),
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
+    (
+        "ui.detail.log_snapshot",
+        "以下为读取时的日志：单击“实时跟踪”查看最新输出。",
+    ),
     ("ui.detail.logs", "日志"),
     ("ui.detail.logs_cut", "仅显示日志末尾（全部约 {total}）。"),
     ("ui.detail.logs_empty", "暂无输出。"),
