@@ -142,6 +142,10 @@ pub struct TaskView {
     /// that failed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_replica: Option<u32>,
+    /// While it waits for an earlier task that was passed over too often to start first,
+    /// that task (its `reason` names it): for a reader to go to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits_behind: Option<crate::TaskId>,
 }
 
 /// What a replica runs, for the task page's log picker.

@@ -411,9 +411,25 @@ pub fn TaskSummary(
                         Waits::Until(due) => {
                             let now = Timestamp(js_sys::Date::now() as i64);
                             let at = super::format_time_from(lang.get(), *due, now);
-                            lang.text_with("event.retrying.waits", &[("at", at)])
+                            lang.text_with("event.retrying.waits", &[("at", at)]).into_any()
                         }
-                        Waits::Because(reason) => reason.clone(),
+                        // The task it waits behind, named in its words, is a way to it.
+                        Waits::Because(reason, behind) => match behind
+                            .as_ref()
+                            .and_then(|id| Some((id.0.clone(), reason.find(&id.0)?)))
+                        {
+                            Some((id, at)) => {
+                                let before = reason[..at].to_owned();
+                                let after = reason[at + id.len()..].to_owned();
+                                view! {
+                                    {before}
+                                    <Link to=Route::Detail(id.clone()) test_id="waits-behind">{id}</Link>
+                                    {after}
+                                }
+                                .into_any()
+                            }
+                            None => reason.clone().into_any(),
+                        },
                     }}</p>
                 </div>
             })}
@@ -627,14 +643,14 @@ fn focus_after_tag_removal(click: &leptos::ev::MouseEvent, index: usize) {
 enum Waits {
     /// Its retry's backoff, until then.
     Until(Timestamp),
-    /// Another reason, as the server words it.
-    Because(String),
+    /// Another reason, as the server words it, and the task it waits behind, if any.
+    Because(String, Option<shared::TaskId>),
 }
 
 fn why_it_waits(view: &TaskView) -> Option<Waits> {
     match (view.retry_at, &view.reason) {
         (Some(due), _) => Some(Waits::Until(due)),
-        (None, Some(reason)) => Some(Waits::Because(reason.clone())),
+        (None, Some(reason)) => Some(Waits::Because(reason.clone(), view.waits_behind.clone())),
         (None, None) => None,
     }
 }

@@ -109,6 +109,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
             value: "nlp".into(),
         }],
         placement: None,
+        waits_behind: None,
         reason: None,
         retry_at: None,
         // As the local backend lists them (the e2e journeys run on it).
@@ -742,6 +743,36 @@ async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li").len(),
         expected_nodes
+    );
+}
+
+/// A task held back for one passed over too often names it as a link to its page
+/// (explorer: the name was plain text, to be copied into the address bar).
+#[wasm_bindgen_test]
+async fn a_task_waiting_behind_another_links_to_it() {
+    let mut view = task("t-small", TaskPhase::Queued, TaskType::PyTorchJob);
+    view.reason = Some(
+        "waiting for big-abcde, ahead in the queue and passed over too often, to start first"
+            .into(),
+    );
+    view.waits_behind = Some(TaskId("big-abcde".into()));
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    let link = find(
+        &host,
+        "[data-testid='reason'] a[data-testid='waits-behind']",
+    );
+    assert_eq!(link.text_content().as_deref(), Some("big-abcde"));
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("/tasks/big-abcde")
+    );
+    assert_eq!(
+        find(&host, "[data-testid='reason'] p")
+            .text_content()
+            .unwrap(),
+        "waiting for big-abcde, ahead in the queue and passed over too often, to start first"
     );
 }
 

@@ -185,6 +185,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         task,
         tags: stored.tags,
         placement: stored.placement,
+        waits_behind: reason.as_ref().and_then(|r| waits_behind(&r.reason)),
         reason: reason.as_ref().map(|r| r.reason.render(lang)),
         retry_at: reason.and_then(|r| r.retry_at),
         logs,
@@ -206,6 +207,16 @@ fn ended_replica(reason: &shared::messages::Message) -> Option<u32> {
         shared::messages::Arg::Message(inner) => ended_replica(inner),
         shared::messages::Arg::Text(_) => None,
     })
+}
+
+/// The task a waiting task's reason says it waits behind (`queue.passed_over#named`).
+fn waits_behind(reason: &shared::messages::Message) -> Option<TaskId> {
+    match reason.args.get("task") {
+        Some(shared::messages::Arg::Text(id)) if reason.key == "queue.passed_over#named" => {
+            Some(TaskId(id.clone()))
+        }
+        _ => None,
+    }
 }
 
 fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
@@ -1971,6 +1982,20 @@ fn tokio_stream_from(
 mod tests {
     use super::{ListedPhase, LogMask, file_tail};
     use shared::TaskPhase;
+
+    /// A task held back for one passed over too often is given that task, to link it;
+    /// no other reason names a task to go to.
+    #[test]
+    fn the_task_a_waiting_task_waits_behind_is_given() {
+        use shared::messages::Message;
+        let named = Message::new("queue.passed_over#named").with("task", "big-abcde");
+        assert_eq!(
+            super::waits_behind(&named),
+            Some(shared::TaskId("big-abcde".to_owned()))
+        );
+        let other = Message::new("queue.capacity_changed").with("task", "big-abcde");
+        assert_eq!(super::waits_behind(&other), None);
+    }
 
     /// A log file's end read from near it (nothing to mask) is the end read through from
     /// its start (with a value to mask that the log does not hold): the same text, at a

@@ -145,6 +145,7 @@ impl Read for TaskView {
             logs: object.or("logs", Vec::new())?,
             stopping_since: object.or("stopping_since", None)?,
             failed_replica: object.or("failed_replica", None)?,
+            waits_behind: object.or("waits_behind", None)?,
         })
     }
 }
@@ -248,6 +249,9 @@ mod tests {
             // One with a stop under way, one without: both read back.
             stopping_since: placement.as_ref().map(|_| Timestamp(1_764_000_400_000)),
             failed_replica: placement.as_ref().map(|_| 1),
+            waits_behind: placement
+                .is_none()
+                .then(|| crate::TaskId("big-abcde".to_owned())),
             // One waiting out a retry's backoff, one not: both read back.
             retry_at: placement.is_none().then_some(Timestamp(1_764_000_500_000)),
             placement,
