@@ -25,7 +25,7 @@ impl CatalogFile {
     /// The JSON error (a syntax error names the line and column, a value of the wrong
     /// shape its place, `catalog.regions[0].name`); an instance spec without a
     /// `max_units_per_node` of at least 1; a node name used twice (usage is kept by
-    /// node name); an id used twice (a region's, a cluster's in its region, a pool's, a
+    /// node name); an id used twice (a region's, a cluster's, a pool's, a
     /// spec's in its cluster, a project group's); a quota line that names a pool not in
     /// the catalog or a spec its pool's cluster does not sell; or an idle offer of a spec
     /// its cluster does not sell.
@@ -111,6 +111,9 @@ fn check_ids(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::Error>
     use std::collections::{BTreeMap, BTreeSet};
     let fail = |what: String| Err(serde::de::Error::custom(what));
     let mut regions = BTreeSet::new();
+    // Across regions too: idle capacity is kept by cluster id (`idle/<cluster>/…`), so
+    // two regions' clusters of one id would share it (review).
+    let mut clusters = BTreeSet::new();
     let mut pools = BTreeMap::new();
     for region in &catalog.regions {
         if !regions.insert(region.id.as_str()) {
@@ -119,11 +122,10 @@ fn check_ids(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::Error>
                 region.id
             ));
         }
-        let mut clusters = BTreeSet::new();
         for cluster in &region.clusters {
             if !clusters.insert(cluster.id.as_str()) {
                 return fail(format!(
-                    "region `{}`: cluster id `{}` is used twice; cluster ids must be unique in their region",
+                    "region `{}`: cluster id `{}` is used twice; cluster ids must be unique in the catalog, across regions",
                     region.id, cluster.id
                 ));
             }
@@ -251,7 +253,7 @@ mod tests {
     fn ids_used_twice_and_names_that_match_no_id_are_refused_by_name() {
         demo_changed(|_| {}).expect("the demo catalog reads");
         type Change = fn(&mut serde_json::Value);
-        let cases: [(&str, Change); 8] = [
+        let cases: [(&str, Change); 9] = [
             ("quotas[0] (user `alice`) names spec `nosuch`", |c| {
                 c["catalog"]["quotas"][0]["spec"] = "nosuch".into();
             }),
@@ -286,6 +288,14 @@ mod tests {
                 let mut first = serde_json::json!({"id": clusters[0]["id"].clone()});
                 first["name"] = "again".into();
                 clusters.as_array_mut().unwrap().push(first);
+            }),
+            ("unique in the catalog, across regions", |c| {
+                let id = c["catalog"]["regions"][0]["clusters"][0]["id"].clone();
+                let clusters = &mut c["catalog"]["regions"][1]["clusters"];
+                clusters
+                    .as_array_mut()
+                    .unwrap()
+                    .push(serde_json::json!({"id": id}));
             }),
             ("an idle offer names spec `nosuch`", |c| {
                 let cluster = &mut c["catalog"]["regions"][0]["clusters"][0];
