@@ -3213,12 +3213,18 @@ impl Runner {
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             every.tick().await;
             sweeper.sweep_alerts().await;
-            sweeper.sweep_deleted().await;
+            let mut deleting = {
+                let sweeper = Arc::clone(&sweeper);
+                tokio::spawn(async move { sweeper.sweep_deleted().await })
+            };
             for sweep in 1_u64.. {
                 every.tick().await;
                 sweeper.sweep_alerts().await;
-                if sweep.is_multiple_of(DELETED_EVERY) {
-                    sweeper.sweep_deleted().await;
+                // Apart from the alerts' sweeps, which it would hold up: it reads each
+                // task kept on this machine from the store, one by one. One at a time.
+                if sweep.is_multiple_of(DELETED_EVERY) && deleting.is_finished() {
+                    let sweeper = Arc::clone(&sweeper);
+                    deleting = tokio::spawn(async move { sweeper.sweep_deleted().await });
                 }
             }
         });
@@ -3652,7 +3658,6 @@ impl std::fmt::Debug for Runner {
     }
 }
 
-/// How many ports, from [`FIRST_PORT`], the local backend gives tasks' masters.
 /// What of where `spec` runs the catalog no longer has, named: its region, its cluster,
 /// its pool (for its resource kind), its head's spec or every spec of its list (an
 /// operator's exploratory test: "where this task runs" left the reader to guess which).
@@ -3683,6 +3688,7 @@ fn gone_from(spec: &shared::TaskSpec, catalog: &shared::Catalog) -> Message {
     Message::new("event.catalog_changed")
 }
 
+/// How many ports, from [`FIRST_PORT`], the local backend gives tasks' masters.
 const PORTS: u64 = 10_000;
 const FIRST_PORT: u64 = 20_000;
 
