@@ -80,14 +80,15 @@ struct Leader {
 
 /// Whether sqlx's pool tries a connection that failed so again until its timeout: a
 /// refused one (the database's machine is up, its server not yet), or PostgreSQL's
-/// "the database system is starting up" (57P03).
+/// "the database system is starting up" (57P03) and "too many connections" (53300: the
+/// connections of servers restarted together, not yet ended; review).
 fn tried_again(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::ConnectionRefused,
         other => other
             .as_database_error()
             .and_then(|e| e.code())
-            .is_some_and(|code| code == "57P03"),
+            .is_some_and(|code| code == "57P03" || code == "53300"),
     }
 }
 
