@@ -83,8 +83,9 @@ pub fn validate(state: &AppState, args: &ValidateArgs, out: &mut dyn Write) -> s
     let user = state.user();
     let mut code = EXIT_OK;
     let mut documents = Vec::new();
+    let mut stdin_read = false;
     for file in &args.files {
-        let outcome = match read_json(file) {
+        let outcome = match read_once(file, &mut stdin_read) {
             Ok(text) => {
                 let check = checked(
                     shared::check_json(&text, &state.catalog, &state.usage, &user).localized(lang),
@@ -130,8 +131,9 @@ pub fn render(
     let lang = Lang::from(args.lang);
     let user = state.user();
     let mut code = EXIT_OK;
+    let mut stdin_read = false;
     for file in &args.files {
-        let text = match read_json(file) {
+        let text = match read_once(file, &mut stdin_read) {
             Ok(text) => text,
             Err(unreadable) => {
                 print_text(err, file, &unreadable)?;
@@ -167,6 +169,19 @@ pub fn render(
 
 /// The file named `-`: standard input, as most tools read it.
 pub const STDIN: &str = "-";
+
+/// [`read_json`], refusing standard input named again: read once, it was then said to
+/// have nothing in it (review).
+fn read_once(file: &Path, stdin_read: &mut bool) -> Result<String, Outcome> {
+    if file == Path::new(STDIN) && std::mem::replace(stdin_read, true) {
+        return Err(Outcome::Unreadable {
+            code: "file.unreadable",
+            detail: "standard input (-) is named twice; it can be read once".to_owned(),
+            position: None,
+        });
+    }
+    read_json(file)
+}
 
 /// The file as strict JSON text; `-` is standard input, read by its first character.
 fn read_json(file: &Path) -> Result<String, Outcome> {

@@ -487,6 +487,24 @@ fn a_dash_reads_the_spec_from_standard_input() {
         assert_eq!(output.status.code(), Some(0), "{out}");
         assert!(out.contains("-: 0 errors"), "{out}");
     }
+    // Named twice, it is read once; the second is refused as such, not as empty.
+    let mut child = berth()
+        .args(["validate", "-", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("berth runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(shared::demo::PYTORCH_EXAMPLE.as_bytes())
+        .expect("berth reads its input");
+    let output = child.wait_with_output().expect("berth ends");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert!(out.contains("-: 0 errors"), "{out}");
+    assert!(out.contains("standard input (-) is named twice"), "{out}");
 }
 
 /// An address without a port says that a port is needed, with an example, not only
