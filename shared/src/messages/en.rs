@@ -1399,7 +1399,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.resubmit_refused#quota",
-        "Your quota for this spec is in use by your other tasks: stop one of them, or resubmit when they have ended ({code})",
+        "Your quota for this spec does not cover the task now: stop one of your other tasks, or resubmit when they have ended; if your quota was lowered below what the task needs, clone it and ask for less ({code})",
     ),
     (
         "ui.detail.resubmitted_from",

@@ -1197,7 +1197,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.resubmit_refused#quota",
-        "您在该实例规格上的剩余配额已被您的其他任务占用：请停止其中一个，或待其结束后再重提（{code}）",
+        "您在该实例规格上的剩余配额目前不足以运行该任务：请停止您的其他任务之一，或待其结束后再重提；若配额已调低到不够该任务所需，请克隆任务并减少资源需求（{code}）",
     ),
     (
         "ui.detail.resubmitted_from",
