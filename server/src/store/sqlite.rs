@@ -78,9 +78,20 @@ impl SqliteStore {
             .max_connections(MAX_CONNECTIONS)
             .connect_with(options)
             .await
-            .map_err(|source| StoreError::Open {
-                path: path.to_owned(),
-                source,
+            .map_err(|source| {
+                // A file that may not be switched to WAL, or whose -wal and -shm files
+                // may not be made, fails here (review): said as any read-only file is.
+                if is_read_only(&source) {
+                    StoreError::ReadOnly {
+                        path: path.to_owned(),
+                        source: Box::new(source),
+                    }
+                } else {
+                    StoreError::Open {
+                        path: path.to_owned(),
+                        source,
+                    }
+                }
             })?;
         sqlx::migrate!("./migrations")
             .run(&pool)
@@ -769,6 +780,34 @@ mod tests {
         );
         // The same file, writable, opens.
         SqliteStore::open(&path).await.expect("opens");
+    }
+
+    /// A read-only file still in SQLite's default journal fails at the connection, as
+    /// the switch to WAL needs a write: said as any read-only file is (review).
+    #[tokio::test]
+    async fn a_read_only_file_not_in_wal_mode_is_refused_as_read_only() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("tasks.db");
+        let made = sqlx::SqlitePool::connect_with(
+            SqliteConnectOptions::new()
+                .filename(&path)
+                .create_if_missing(true),
+        )
+        .await
+        .expect("made");
+        sqlx::query("CREATE TABLE other (x)")
+            .execute(&made)
+            .await
+            .expect("written");
+        made.close().await;
+        let err = SqliteStore::open_with(&path, SqliteConnectOptions::new().read_only(true))
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(err, StoreError::ReadOnly { .. }),
+            "{}",
+            crate::error_chain(&err)
+        );
     }
 
     /// Links made before they could be listed are numbered by when they were made, each
