@@ -23,8 +23,10 @@
 //! passed over [`MAX_PASSED_OVER`] times, nothing behind it in its pool takes room on
 //! those nodes until it starts, so the capacity that frees up there is left for it: a
 //! task behind it starts only where it takes none of that room (placed as if those nodes
-//! were full, [`shared::quota::place_live_avoiding`]), or waits, told which task it
-//! waits for. Tasks of other pools take none of its nodes (a waiting task's quota is held
+//! were full, [`shared::quota::place_live_avoiding`]), or waits. It is told it waits for
+//! that task only when it would start on that room (of several held for, the first whose
+//! room it would take); one that would not start even there (its quota in use, no room
+//! anywhere) is told its own reason, which that task starting would not change. Tasks of other pools take none of its nodes (a waiting task's quota is held
 //! already), so they neither pass it over nor wait for it; nor does its pool wait for it
 //! when Berth's own tasks ending would not make room for it (it waits for capacity taken
 //! outside Berth): holding the pool back would keep everything there waiting for nothing
@@ -43,7 +45,6 @@ use std::sync::Arc;
 /// that room for it.
 pub const MAX_PASSED_OVER: u32 = 8;
 
-/// Why a task waits behind one that has been overtaken [`MAX_PASSED_OVER`] times.
 /// Why a task waits behind `ahead`, passed over too often: it starts first.
 fn passed_over_too_often(ahead: &TaskId) -> Message {
     Message::new("queue.passed_over#named").with("task", &ahead.0)
@@ -507,27 +508,18 @@ impl Scheduler {
                     id: waiting.id,
                     placement,
                 }];
-                // Said again, or their reason stayed that of the last full pass; one behind
-                // a task held for waits for that task, whatever room is left.
-                let mut first_held: Option<TaskId> = None;
+                // Said again, or their reason stayed that of the last full pass: as a full
+                // pass says it, behind the tasks ahead of each that are held for.
+                let mut held: Option<Held> = None;
                 for (k, _) in ahead {
-                    let reason = match &first_held {
-                        Some(held) => passed_over_too_often(held),
-                        None => {
-                            let ahead = self.queue[k].clone();
-                            self.reason(&ahead)
-                        }
-                    };
-                    let ahead = &self.queue[k];
-                    if first_held.is_none()
-                        && ahead.passed_over >= MAX_PASSED_OVER
-                        && self.berth_can_free(ahead)
-                    {
-                        first_held = Some(ahead.id.clone());
+                    let ahead = self.queue[k].clone();
+                    let reason = self.reason_behind(&ahead, held.as_ref());
+                    if ahead.passed_over >= MAX_PASSED_OVER && self.berth_can_free(&ahead) {
+                        held = Some(Held::and(held, &ahead, self.reach(&ahead)));
                     }
                     decisions.push(Decision::Reason {
                         reason,
-                        id: ahead.id.clone(),
+                        id: ahead.id,
                     });
                 }
                 decisions
@@ -556,9 +548,9 @@ impl Scheduler {
         // often, with those tasks: nothing behind them there takes room they could use.
         let mut held_back: Vec<(Option<String>, Held)> = Vec::new();
         // By position in `waiting`: where its wait is among `decisions`, and whether a
-        // task behind it started after it was judged (its reason then spoke of room
-        // since taken); none for a task that waits for one held for, whatever room.
-        let mut judged: Vec<(usize, Option<bool>)> = Vec::with_capacity(queue.len());
+        // task behind it in its pool started after it was judged (its reason then spoke
+        // of room since taken, or of fewer tasks held for).
+        let mut judged: Vec<(usize, bool)> = Vec::with_capacity(queue.len());
         for task in queue {
             let pool = self.pool_of(&task.spec);
             let held = held_back.iter().find(|(p, _)| *p == pool).map(|(_, h)| h);
@@ -573,9 +565,7 @@ impl Scheduler {
                         .zip(judged.iter_mut())
                         .filter(|((_, p), _)| **p == pool)
                     {
-                        if let Some(stale) = stale {
-                            *stale = true;
-                        }
+                        *stale = true;
                         if !takes_from(&placement, &self.reach(ahead)) {
                             continue;
                         }
@@ -591,7 +581,7 @@ impl Scheduler {
                     });
                 }
                 Err(reason) => {
-                    judged.push((decisions.len(), held.is_none().then_some(false)));
+                    judged.push((decisions.len(), false));
                     decisions.push(Decision::Wait {
                         id: task.id.clone(),
                         reason,
@@ -604,13 +594,28 @@ impl Scheduler {
                 }
             }
         }
-        // Said as the pass leaves the room, so its line of events is not of room gone.
-        for (task, (at, stale)) in waiting.iter().zip(judged) {
-            if stale == Some(true) {
+        // Said as the pass leaves the room and the tasks held for, so its line of events
+        // is not of room gone, and reads as a submit's pass would say it
+        // ([`Scheduler::admit_one`]): behind the tasks held for ahead of it.
+        let mut held_ahead: Vec<(&Option<String>, Held)> = Vec::new();
+        for ((task, pool), (at, stale)) in waiting.iter().zip(&pools).zip(judged) {
+            let at_pool = held_ahead.iter().position(|(p, _)| *p == pool);
+            if stale {
+                let held = at_pool.map(|k| &held_ahead[k].1);
                 decisions[at] = Decision::Wait {
                     id: task.id.clone(),
-                    reason: self.reason(task),
+                    reason: self.reason_behind(task, held),
                 };
+            }
+            if task.passed_over >= MAX_PASSED_OVER && self.berth_can_free(task) {
+                let nodes = self.reach(task);
+                match at_pool {
+                    Some(k) => {
+                        let held = std::mem::take(&mut held_ahead[k].1);
+                        held_ahead[k].1 = Held::and(Some(held), task, nodes);
+                    }
+                    None => held_ahead.push((pool, Held::and(None, task, nodes))),
+                }
             }
         }
         self.held = waiting
@@ -668,19 +673,13 @@ impl Scheduler {
     /// none.
     fn try_place(&mut self, waiting: &Waiting, held: Option<&Held>) -> Result<Placement, Message> {
         self.live.unhold(&waiting.hold);
-        let placed = match held {
-            None => shared::quota::place_live(&waiting.spec, &self.live, &waiting.user),
-            Some(held) => self.place_beside(waiting, held),
-        };
-        let result = match placed {
-            Ok(Some(placement)) => match self.live.reserve(&placement) {
+        let result = match self.place_beside(waiting, held) {
+            Ok(Beside::At(placement)) => match self.live.reserve(&placement) {
                 Ok(()) => return Ok(placement),
                 Err(err) => Err(Message::new("queue.error").with("error", err)),
             },
-            Ok(None) => Err(match held {
-                Some(held) => passed_over_too_often(&held.first),
-                None => self.reason_unheld(waiting),
-            }),
+            Ok(Beside::HeldFor(ahead)) => Err(passed_over_too_often(&ahead)),
+            Ok(Beside::Nowhere) => Err(self.reason_unheld(waiting)),
             Err(err) => Err(Message::new("queue.error").with("error", err)),
         };
         self.live.hold(&waiting.hold);
@@ -689,21 +688,46 @@ impl Scheduler {
 
     /// Where a task whose hold is set aside starts without taking room `held` tasks
     /// could use: where it would start anyway when that is elsewhere (a placement is
-    /// planned once, as any), else as if their nodes were full.
+    /// planned once, as any), else as if their nodes were full. It waits for one of them
+    /// only when it would start were that one not held for: else its own reason stands,
+    /// which that one starting would not change.
     fn place_beside(
         &self,
         waiting: &Waiting,
-        held: &Held,
-    ) -> shared::quota::Result<Option<Placement>> {
+        held: Option<&Held>,
+    ) -> shared::quota::Result<Beside> {
         let (spec, user) = (&waiting.spec, &waiting.user);
-        match shared::quota::place_live(spec, &self.live, user)? {
-            Some(placement) if takes_from(&placement, &held.nodes) => {
-                let placed =
-                    shared::quota::place_live_avoiding(spec, &self.live, user, &held.nodes)?;
-                Ok(placed.filter(|p| !takes_from(p, &held.nodes)))
-            }
-            placed => Ok(placed),
+        let Some(placement) = shared::quota::place_live(spec, &self.live, user)? else {
+            return Ok(Beside::Nowhere);
+        };
+        let Some(held) = held.filter(|held| takes_from(&placement, &held.nodes)) else {
+            return Ok(Beside::At(placement));
+        };
+        let placed = shared::quota::place_live_avoiding(spec, &self.live, user, &held.nodes)?;
+        Ok(match placed.filter(|p| !takes_from(p, &held.nodes)) {
+            Some(placed) => Beside::At(placed),
+            None => match held.named(&placement) {
+                Some(ahead) => Beside::HeldFor(ahead.clone()),
+                None => Beside::Nowhere,
+            },
+        })
+    }
+
+    /// Why a waiting task cannot start now, behind the tasks `held` for ahead of it in
+    /// its pool: the rule [`Scheduler::try_place`] judges by, so that a reason said
+    /// again reads as one said when the task was tried.
+    fn reason_behind(&mut self, waiting: &Waiting, held: Option<&Held>) -> Message {
+        if held.is_none() {
+            return self.reason(waiting);
         }
+        self.live.unhold(&waiting.hold);
+        let reason = match self.place_beside(waiting, held) {
+            Ok(Beside::HeldFor(ahead)) => passed_over_too_often(&ahead),
+            Ok(Beside::At(_) | Beside::Nowhere) => self.reason_unheld(waiting),
+            Err(err) => Message::new("queue.error").with("error", err),
+        };
+        self.live.hold(&waiting.hold);
+        reason
     }
 
     /// Why a waiting task cannot start now: its own hold set aside, or its quota would
@@ -729,29 +753,45 @@ impl Scheduler {
     }
 }
 
+/// Where a task may start behind the tasks held for in its pool.
+enum Beside {
+    /// There, taking none of their room.
+    At(Placement),
+    /// Nowhere without taking room this one of them could use, though it would start
+    /// were that room not kept: it waits for that one.
+    HeldFor(TaskId),
+    /// Nowhere, held for or not: it waits for its own reason.
+    Nowhere,
+}
+
 /// Tasks of one pool passed over too often, that the tasks behind them wait for.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Held {
-    /// The first held for: the one a task that waits is told of.
-    first: TaskId,
-    /// The nodes any of them could use ([`Scheduler::reach`]).
+    /// Each, in queue order, with the nodes it could use ([`Scheduler::reach`]).
+    tasks: Vec<(TaskId, Arc<HashSet<String>>)>,
+    /// The nodes any of them could use.
     nodes: Arc<HashSet<String>>,
 }
 
 impl Held {
     /// `held`, with `task`, which could use `nodes`, held for too.
     fn and(held: Option<Held>, task: &Waiting, nodes: Arc<HashSet<String>>) -> Held {
-        match held {
-            None => Held {
-                first: task.id.clone(),
-                nodes,
-            },
-            Some(held) if nodes.is_subset(&held.nodes) => held,
-            Some(held) => Held {
-                nodes: Arc::new(held.nodes.union(&nodes).cloned().collect()),
-                first: held.first,
-            },
+        let mut held = held.unwrap_or_default();
+        if !nodes.is_subset(&held.nodes) {
+            held.nodes = Arc::new(held.nodes.union(&nodes).cloned().collect());
         }
+        held.tasks.push((task.id.clone(), nodes));
+        held
+    }
+
+    /// The one a task that would start on `placement` waits for: the first whose room it
+    /// would take (a task kept off only the second's nodes is not told of the first).
+    fn named(&self, placement: &Placement) -> Option<&TaskId> {
+        self.tasks
+            .iter()
+            .find(|(_, nodes)| takes_from(placement, nodes))
+            .or(self.tasks.first())
+            .map(|(id, _)| id)
     }
 }
 
@@ -763,7 +803,7 @@ fn hold_back(
     nodes: Arc<HashSet<String>>,
 ) {
     match held_back.iter_mut().find(|(p, _)| p == pool) {
-        Some((_, held)) => *held = Held::and(Some(held.clone()), task, nodes),
+        Some((_, held)) => *held = Held::and(Some(std::mem::take(held)), task, nodes),
         None => held_back.push((pool.clone(), Held::and(None, task, nodes))),
     }
 }
@@ -1305,19 +1345,22 @@ mod tests {
             assert_eq!(waits_for(&decisions), said);
         }
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
-        // Its pool waits for it, named; the other pool does not, by a submit or a full
-        // pass.
+        // With no room anywhere, a task of its pool waits for room: it starting would
+        // not start that one.
         scheduler
             .submit(id(20), task(1, 0), demo::user(), 20)
             .expect("valid");
         let decisions = scheduler.admit_one(&id(20));
         assert!(admitted(&decisions).is_empty());
-        let Some(Decision::Wait { reason, .. }) = decisions.first() else {
-            panic!("{decisions:?}")
-        };
+        assert_eq!(said_to(&decisions, &id(20)), ["no node has a free GPU"]);
+        // A GPU frees on its node: its pool waits for it, named; the other pool does not,
+        // by a submit or a full pass.
+        scheduler.finish(&id(12)).expect("it ran");
+        let decisions = scheduler.admit();
+        assert!(admitted(&decisions).is_empty());
         assert_eq!(
-            reason.render(shared::Lang::En),
-            "waiting for t-1, ahead in the queue and passed over too often, to start first"
+            said_to(&decisions, &id(20)),
+            ["waiting for t-1, ahead in the queue and passed over too often, to start first"]
         );
         scheduler
             .submit(id(21), elsewhere(), demo::user(), 21)
@@ -1579,6 +1622,140 @@ mod tests {
         }
         assert_eq!(admitted(&scheduler.admit()), [id(1)]);
         assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    /// Two whole nodes (14 and 15) and nothing else: a task of one fills node 14, a task
+    /// of two waits for both, and eight tasks of one GPU pass it over on node 15 until it
+    /// is held for. Returns the scheduler, with node 15 full.
+    fn held_on_two_nodes() -> Scheduler {
+        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0]);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        scheduler
+            .submit(id(0), task(8, 0), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+        scheduler
+            .submit(id(1), task(8, 1), demo::user(), 1)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        for n in 2..10 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+        }
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        scheduler
+    }
+
+    /// Behind a task held for, one that would not start even if it were not held for (no
+    /// node has a free GPU) is told that, not that it waits for the held task: that one
+    /// starting would not start it. Said alike by a submit's pass and a full one.
+    #[test]
+    fn behind_a_task_held_for_one_that_fits_nowhere_says_why_itself() {
+        let mut scheduler = held_on_two_nodes();
+        scheduler
+            .submit(id(10), task(1, 0), demo::user(), 10)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(10));
+        assert!(admitted(&decisions).is_empty());
+        assert_eq!(said_to(&decisions, &id(10)), ["no node has a free GPU"]);
+        let decisions = scheduler.admit();
+        assert!(admitted(&decisions).is_empty());
+        assert_eq!(said_to(&decisions, &id(10)), ["no node has a free GPU"]);
+    }
+
+    /// With two tasks held for in a pool, a task kept off room only the second could use
+    /// is told it waits for the second, not the first.
+    #[test]
+    fn a_task_kept_off_one_held_tasks_room_names_that_task() {
+        // Nodes 12 and 13 empty, 14 and 15 with 4 GPUs free, the rest taken outside.
+        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 4, 4]);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        scheduler
+            .submit(id(0), task(8, 0), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+        assert_eq!(runs_on(&scheduler, &id(0)), ["bj-a-a100-12"]);
+        // Two whole nodes: it could use nodes 12 and 13. Five replicas of 4: nodes 12 to
+        // 15. Neither fits beside the first.
+        scheduler
+            .submit(id(1), task(8, 1), demo::user(), 1)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        scheduler
+            .submit(id(2), task(4, 4), demo::user(), 2)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(2))).is_empty());
+        // Eight tasks of one GPU fill node 13, passing both over.
+        for n in 3..11 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(runs_on(&scheduler, &id(n)), ["bj-a-a100-13"]);
+        }
+        let passed: Vec<u32> = scheduler.queue().iter().map(|w| w.passed_over).collect();
+        assert_eq!(passed, [MAX_PASSED_OVER, MAX_PASSED_OVER]);
+        // Four GPUs fit node 14, which only the second could use.
+        scheduler
+            .submit(id(11), task(4, 0), demo::user(), 11)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(11));
+        assert!(admitted(&decisions).is_empty());
+        let waits_for_second =
+            "waiting for t-2, ahead in the queue and passed over too often, to start first";
+        assert_eq!(said_to(&decisions, &id(11)), [waits_for_second]);
+        let decisions = scheduler.admit();
+        assert_eq!(said_to(&decisions, &id(11)), [waits_for_second]);
+    }
+
+    /// A task that waits for room is told the same after a task behind it starts and the
+    /// one ahead of it is held for, whether that start was a submit's or in a full pass
+    /// (the full pass said its room reason, a submit's that it waits for the held task).
+    #[test]
+    fn a_start_that_holds_the_queue_restates_the_same_reason_in_either_pass() {
+        let build = || {
+            let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0]);
+            let mut scheduler = Scheduler::new(catalog, usage);
+            scheduler
+                .submit(id(0), task(8, 0), demo::user(), 0)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+            scheduler
+                .submit(id(1), task(8, 1), demo::user(), 1)
+                .expect("valid");
+            assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+            // Seven of one GPU on node 15: passed over seven times, one GPU left.
+            for n in 2..9 {
+                scheduler
+                    .submit(id(n), task(1, 0), demo::user(), n)
+                    .expect("valid");
+                assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            }
+            // Two GPUs fit nowhere.
+            scheduler
+                .submit(id(9), task(2, 0), demo::user(), 9)
+                .expect("valid");
+            assert!(admitted(&scheduler.admit_one(&id(9))).is_empty());
+            // One more takes the last GPU: the eighth pass-over.
+            scheduler
+                .submit(id(10), task(1, 0), demo::user(), 10)
+                .expect("valid");
+            scheduler
+        };
+        let mut by_submit = build();
+        let decisions = by_submit.admit_one(&id(10));
+        assert_eq!(admitted(&decisions), [id(10)]);
+        let said_by_submit = said_to(&decisions, &id(9));
+        let mut by_pass = build();
+        let decisions = by_pass.admit();
+        assert_eq!(admitted(&decisions), [id(10)]);
+        let said_by_pass = said_to(&decisions, &id(9));
+        assert_eq!(by_submit.queue()[0].passed_over, MAX_PASSED_OVER);
+        assert_eq!(by_pass.queue()[0].passed_over, MAX_PASSED_OVER);
+        assert_eq!(said_by_submit, ["no node has a free GPU"]);
+        assert_eq!(said_by_pass, said_by_submit);
     }
 
     #[test]
