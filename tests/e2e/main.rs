@@ -227,7 +227,8 @@ async fn a_keyboard_user_fills_reorders_and_submits_the_form() {
     page.check_focus("compute.specs[0]").await;
     page.check_value("compute.specs[0]", "h100-8g").await;
     page.check_value("compute.specs[1]", "h100-1g").await;
-    page.check_outcome_contains("h100").await;
+    // The plan names a spec as the spec list does, by its catalog name.
+    page.check_outcome_contains("H100 whole node 整机").await;
     screenshot(&page.client, "form-keyboard").await;
 
     page.check_submit_enabled().await;
