@@ -16,21 +16,26 @@
 //! To keep a large task from starving, each time a task behind it in its pool starts
 //! taking room it could use, it is "passed over" once. The room it could use is on the
 //! nodes where one of its pods fits with none of Berth's tasks running
-//! ([`shared::quota::nodes_for_one_pod`] under the usage taken outside Berth): room
-//! taken on any other node is none it could ever have, so a start there neither passes
-//! it over nor waits for it (the exploratory test's pool had 10 GPUs idle for five
-//! minutes on nodes a held task of 8 per replica could never use). Once it has been
-//! passed over [`MAX_PASSED_OVER`] times, nothing behind it in its pool takes room on
-//! those nodes until it starts, so the capacity that frees up there is left for it: a
-//! task behind it starts only where it takes none of that room (placed as if those nodes
-//! were full, [`shared::quota::place_live_avoiding`]), or waits. It is told it waits for
-//! that task only when it would start on that room (of several held for, the first whose
-//! room it would take); one that would not start even there (its quota in use, no room
-//! anywhere) is told its own reason, which that task starting would not change. Tasks of other pools take none of its nodes (a waiting task's quota is held
-//! already), so they neither pass it over nor wait for it; nor does its pool wait for it
-//! when Berth's own tasks ending would not make room for it (it waits for capacity taken
-//! outside Berth): holding the pool back would keep everything there waiting for nothing
-//! Berth can free.
+//! ([`shared::quota::reach`] under the usage taken outside Berth): room taken on any
+//! other node is none it could ever have, so a start there neither passes it over nor
+//! waits for it (the exploratory test's pool had 10 GPUs idle for five minutes on nodes
+//! a held task of 8 per replica could never use). A RayJob's head of its own spec needs
+//! room for one head on one node: a start on a node only its head fits on takes room it
+//! could use only when it leaves no node with room for the head (else a CPU head kept
+//! every CPU node of the pool for a gang waiting for GPUs). Once it has been passed over
+//! [`MAX_PASSED_OVER`] times, nothing behind it in its pool takes room on those nodes
+//! until it starts, so the capacity that frees up there is left for it: a task behind it
+//! starts only where it takes none of that room (where the plan would start it anyway,
+//! else placed as if those nodes were full, of a head's nodes only one kept with room
+//! for the head: [`shared::quota::place_live_avoiding`]), or waits. It is told it
+//! waits for that task only when it would start on that room (of several held for, the
+//! first whose room it would take); one that would not start even there (its quota in
+//! use, no room anywhere) is told its own reason, which that task starting would not
+//! change. Tasks of other pools take none of its pool's nodes (a waiting task's quota is
+//! held already), so they neither pass it over nor wait for it; nor does its pool wait
+//! for it when Berth's own tasks ending would not make room for it (it waits for
+//! capacity taken outside Berth): holding the pool back would keep everything there
+//! waiting for nothing Berth can free.
 
 use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
@@ -120,7 +125,7 @@ pub struct Scheduler {
     can_free: std::cell::RefCell<HashMap<TaskId, bool>>,
     /// [`Scheduler::reach`] by waiting task: as `can_free`, it changes only with the base
     /// usage, and it is a pass over its pool's nodes for each spec of its list.
-    reach: std::cell::RefCell<HashMap<TaskId, Arc<HashSet<String>>>>,
+    reach: std::cell::RefCell<HashMap<TaskId, Arc<Room>>>,
     /// Kept by node position as well as by name: a pass plans every waiting gang
     /// against it, and looking each node of the pool up by name was most of a pass.
     live: LiveUsage,
@@ -494,7 +499,7 @@ impl Scheduler {
                     .iter()
                     .enumerate()
                     .filter(|(_, ahead)| self.pool_of(&ahead.spec) == pool)
-                    .map(|(k, ahead)| (k, takes_from(&placement, &self.reach(ahead))))
+                    .map(|(k, ahead)| (k, self.reach(ahead).taken_by(&placement, &self.live)))
                     .collect();
                 for &(k, passed) in &ahead {
                     if passed {
@@ -566,7 +571,7 @@ impl Scheduler {
                         .filter(|((_, p), _)| **p == pool)
                     {
                         *stale = true;
-                        if !takes_from(&placement, &self.reach(ahead)) {
+                        if !self.reach(ahead).taken_by(&placement, &self.live) {
                             continue;
                         }
                         ahead.passed_over += 1;
@@ -654,17 +659,17 @@ impl Scheduler {
             })
     }
 
-    /// The nodes a waiting task could ever take: those where one of its pods fits with
-    /// none of Berth's tasks running. Room taken anywhere else is none it could use.
-    fn reach(&self, waiting: &Waiting) -> Arc<HashSet<String>> {
+    /// The room a waiting task could ever take: on the nodes where one of its pods fits
+    /// with none of Berth's tasks running. Room taken anywhere else is none it could use.
+    fn reach(&self, waiting: &Waiting) -> Arc<Room> {
         let mut reach = self.reach.borrow_mut();
-        let nodes = reach.entry(waiting.id.clone()).or_insert_with(|| {
+        let room = reach.entry(waiting.id.clone()).or_insert_with(|| {
             // A pod whose need overflows is placed nowhere: the task never starts.
-            let nodes = shared::quota::nodes_for_one_pod(&waiting.spec, &self.catalog, &self.base)
-                .unwrap_or_default();
-            Arc::new(nodes.into_iter().collect())
+            let reach =
+                shared::quota::reach(&waiting.spec, &self.catalog, &self.base).unwrap_or_default();
+            Arc::new(Room::new(reach))
         });
-        Arc::clone(nodes)
+        Arc::clone(room)
     }
 
     /// Places a waiting task on live capacity: its own hold is set aside while it is
@@ -700,17 +705,20 @@ impl Scheduler {
         let Some(placement) = shared::quota::place_live(spec, &self.live, user)? else {
             return Ok(Beside::Nowhere);
         };
-        let Some(held) = held.filter(|held| takes_from(&placement, &held.nodes)) else {
+        let Some(held) = held else {
             return Ok(Beside::At(placement));
         };
-        let placed = shared::quota::place_live_avoiding(spec, &self.live, user, &held.nodes)?;
-        Ok(match placed.filter(|p| !takes_from(p, &held.nodes)) {
-            Some(placed) => Beside::At(placed),
-            None => match held.named(&placement) {
-                Some(ahead) => Beside::HeldFor(ahead.clone()),
-                None => Beside::Nowhere,
+        let Some(ahead) = held.blocked_by(&placement, &self.live) else {
+            return Ok(Beside::At(placement));
+        };
+        let avoid = held.avoid(&self.live);
+        let placed = shared::quota::place_live_avoiding(spec, &self.live, user, &avoid)?;
+        Ok(
+            match placed.filter(|p| held.blocked_by(p, &self.live).is_none()) {
+                Some(placed) => Beside::At(placed),
+                None => Beside::HeldFor(ahead.clone()),
             },
-        })
+        )
     }
 
     /// Why a waiting task cannot start now, behind the tasks `held` for ahead of it in
@@ -764,47 +772,131 @@ enum Beside {
     Nowhere,
 }
 
+/// The room a waiting task could use ([`shared::quota::reach`]).
+#[derive(Debug, Default)]
+struct Room {
+    /// The nodes where one of its workers fits: any room taken there is some it could use.
+    workers: HashSet<String>,
+    /// The nodes where its distinct head fits and no worker does: room taken there is
+    /// some it could use only when it leaves none of `heads` with room for the head (a
+    /// RayJob's CPU head would otherwise keep every CPU node for a GPU gang).
+    head_only: HashSet<String>,
+    /// Every node where its distinct head fits, with its capacity.
+    heads: Vec<(String, Resources)>,
+    /// What its distinct head takes; `None` without one.
+    head: Option<Resources>,
+}
+
+impl Room {
+    fn new(reach: shared::quota::Reach) -> Room {
+        let workers: HashSet<String> = reach.workers.into_iter().collect();
+        Room {
+            head_only: reach
+                .heads
+                .iter()
+                .filter(|(name, _)| !workers.contains(name))
+                .map(|(name, _)| name.clone())
+                .collect(),
+            workers,
+            heads: reach.heads,
+            head: reach.head,
+        }
+    }
+
+    /// Whether `placement`, reserved on `live`, took room this task could use.
+    fn taken_by(&self, placement: &Placement, live: &LiveUsage) -> bool {
+        takes_from(placement, &self.workers)
+            || (takes_from(placement, &self.head_only)
+                && self.head_node(live, &HashMap::new()).is_none())
+    }
+
+    /// The first of its head's nodes with room for its head on `live` with `taken` taken
+    /// as well; `None` without a head, or with no such node.
+    fn head_node(&self, live: &LiveUsage, taken: &HashMap<&str, Resources>) -> Option<&str> {
+        let head = self.head?;
+        self.heads
+            .iter()
+            .find(|(name, capacity)| {
+                let more = taken.get(name.as_str()).copied().unwrap_or_default();
+                let used = live.usage().allocated(name).saturating_add(more);
+                head.fits_within(&capacity.saturating_sub(used))
+            })
+            .map(|(name, _)| name.as_str())
+    }
+}
+
 /// Tasks of one pool passed over too often, that the tasks behind them wait for.
 #[derive(Clone, Debug, Default)]
 struct Held {
-    /// Each, in queue order, with the nodes it could use ([`Scheduler::reach`]).
-    tasks: Vec<(TaskId, Arc<HashSet<String>>)>,
-    /// The nodes any of them could use.
-    nodes: Arc<HashSet<String>>,
+    /// Each, in queue order, with the room it could use ([`Scheduler::reach`]).
+    tasks: Vec<(TaskId, Arc<Room>)>,
 }
 
 impl Held {
-    /// `held`, with `task`, which could use `nodes`, held for too.
-    fn and(held: Option<Held>, task: &Waiting, nodes: Arc<HashSet<String>>) -> Held {
+    /// `held`, with `task`, which could use `room`, held for too.
+    fn and(held: Option<Held>, task: &Waiting, room: Arc<Room>) -> Held {
         let mut held = held.unwrap_or_default();
-        if !nodes.is_subset(&held.nodes) {
-            held.nodes = Arc::new(held.nodes.union(&nodes).cloned().collect());
-        }
-        held.tasks.push((task.id.clone(), nodes));
+        held.tasks.push((task.id.clone(), room));
         held
     }
 
-    /// The one a task that would start on `placement` waits for: the first whose room it
-    /// would take (a task kept off only the second's nodes is not told of the first).
-    fn named(&self, placement: &Placement) -> Option<&TaskId> {
-        self.tasks
-            .iter()
-            .find(|(_, nodes)| takes_from(placement, nodes))
-            .or(self.tasks.first())
-            .map(|(id, _)| id)
+    /// The first of them whose room `placement`, not yet reserved on `live`, would take;
+    /// `None` when it leaves them all theirs. Each head is kept a node of its own, in
+    /// queue order, so two heads are not counted on one node's room for one.
+    fn blocked_by(&self, placement: &Placement, live: &LiveUsage) -> Option<&TaskId> {
+        let mut taken: HashMap<&str, Resources> = HashMap::new();
+        for (node, need) in placement.node_needs() {
+            let sum = taken.entry(node).or_default();
+            *sum = sum.saturating_add(need);
+        }
+        for (id, room) in &self.tasks {
+            if takes_from(placement, &room.workers) {
+                return Some(id);
+            }
+            match (room.head_node(live, &taken), room.head) {
+                (Some(node), Some(head)) => {
+                    let sum = taken.entry(node).or_default();
+                    *sum = sum.saturating_add(head);
+                }
+                _ if takes_from(placement, &room.head_only) => return Some(id),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The nodes a task behind them is placed as if full: each one's workers' nodes, and
+    /// for a head one node kept with room for it (every node of its head's when none has
+    /// room now). A placement beside them may still fit on a head's node other than the
+    /// one kept: it is tried first ([`Scheduler::place_beside`]).
+    fn avoid(&self, live: &LiveUsage) -> HashSet<String> {
+        let mut avoid = HashSet::new();
+        let mut taken: HashMap<&str, Resources> = HashMap::new();
+        for (_, room) in &self.tasks {
+            avoid.extend(room.workers.iter().cloned());
+            match (room.head_node(live, &taken), room.head) {
+                (Some(node), Some(head)) => {
+                    avoid.insert(node.to_owned());
+                    let sum = taken.entry(node).or_default();
+                    *sum = sum.saturating_add(head);
+                }
+                _ => avoid.extend(room.head_only.iter().cloned()),
+            }
+        }
+        avoid
     }
 }
 
-/// Holds `pool` back for `task` as well, which could use `nodes`.
+/// Holds `pool` back for `task` as well, which could use `room`.
 fn hold_back(
     held_back: &mut Vec<(Option<String>, Held)>,
     pool: &Option<String>,
     task: &Waiting,
-    nodes: Arc<HashSet<String>>,
+    room: Arc<Room>,
 ) {
     match held_back.iter_mut().find(|(p, _)| p == pool) {
-        Some((_, held)) => *held = Held::and(Some(std::mem::take(held)), task, nodes),
-        None => held_back.push((pool.clone(), Held::and(None, task, nodes))),
+        Some((_, held)) => *held = Held::and(Some(std::mem::take(held)), task, room),
+        None => held_back.push((pool.clone(), Held::and(None, task, room))),
     }
 }
 
@@ -1756,6 +1848,125 @@ mod tests {
         assert_eq!(by_pass.queue()[0].passed_over, MAX_PASSED_OVER);
         assert_eq!(said_by_submit, ["no node has a free GPU"]);
         assert_eq!(said_by_pass, said_by_submit);
+    }
+
+    /// The Beijing pool with A100 nodes 14 and 15 and CPU nodes 00 and 01 free, the rest
+    /// taken outside Berth; quotas large enough never to matter.
+    fn two_gpu_and_two_cpu_nodes() -> (Arc<Catalog>, Usage) {
+        let mut catalog = demo::catalog();
+        for q in catalog.quotas.iter_mut() {
+            if q.pool == "bj-a-shared" {
+                q.limit = Resources::new(4096, 4096 * 12, 4096 * 120);
+            }
+        }
+        let mut usage = Usage::new();
+        for i in 0..14 {
+            usage
+                .nodes
+                .insert(format!("bj-a-a100-{i:02}"), Resources::new(8, 96, 960));
+        }
+        for i in 2..8 {
+            usage
+                .nodes
+                .insert(format!("bj-a-cpu-{i:02}"), Resources::new(0, 96, 384));
+        }
+        (Arc::new(catalog), usage)
+    }
+
+    /// A RayJob of two workers of a whole A100 node each and a head of its own spec: 8
+    /// units of `cpu-8c`, 64 of a CPU node's 96 vCPUs.
+    fn ray_with_cpu_head() -> TaskSpec {
+        demo::ray().with(|s| {
+            s.basic.region = "cn-north".into();
+            s.basic.cluster = "bj-a".into();
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.pool = Some("bj-a-shared".into());
+            s.compute.priority = None;
+            s.compute.guarantee = None;
+            s.compute.instance_type = InstanceType::Gpu;
+            s.compute.specs = vec!["a100-1g".into()];
+            s.compute.units_per_node = 8;
+            s.compute.workers = 2;
+            s.compute.head_spec = Some("cpu-8c".into());
+            s.ray.autoscaling.enabled = false;
+            s.environment.storage.clear();
+        })
+    }
+
+    /// One pod of 8 vCPUs.
+    fn cpu_task() -> TaskSpec {
+        task(1, 0).with(|s| {
+            s.compute.instance_type = InstanceType::Cpu;
+            s.compute.specs = vec!["cpu-8c".into()];
+        })
+    }
+
+    /// A RayJob's head of its own spec needs room for one head on one of its CPU nodes,
+    /// not all of them: CPU tasks that start there leaving one node with room for it do
+    /// not pass it over, nor, once it is held for, are they kept off every CPU node
+    /// (before: eight CPU tasks held it, and the ninth waited for it, with a CPU node
+    /// and a half free). A start that leaves no node with room for the head does pass it
+    /// over, and once it is held for, such a start waits for it.
+    #[test]
+    fn a_distinct_head_needs_room_for_one_head_not_its_every_node() {
+        let (catalog, usage) = two_gpu_and_two_cpu_nodes();
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        scheduler
+            .submit(id(0), task(8, 0), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
+        scheduler
+            .submit(id(1), ray_with_cpu_head(), demo::user(), 1)
+            .expect("valid");
+        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        // Sixteen CPU tasks: twelve fill CPU node 00, four leave 64 vCPUs on 01.
+        for n in 2..18 {
+            scheduler
+                .submit(id(n), cpu_task(), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(scheduler.queue()[0].passed_over, 0, "{n}");
+        }
+        assert_eq!(runs_on(&scheduler, &id(17)), ["bj-a-cpu-01"]);
+        // The next leaves no room for the head: it passes the RayJob over.
+        scheduler
+            .submit(id(18), cpu_task(), demo::user(), 18)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit_one(&id(18))), [id(18)]);
+        assert_eq!(scheduler.queue()[0].passed_over, 1);
+        // Seven tasks of one GPU on node 15: held for.
+        for n in 19..26 {
+            scheduler
+                .submit(id(n), task(1, 0), demo::user(), n)
+                .expect("valid");
+            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+        }
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        // Room for the head again on node 01: a CPU task that would take it waits.
+        scheduler.finish(&id(18)).expect("it ran");
+        assert!(admitted(&scheduler.admit()).is_empty());
+        scheduler
+            .submit(id(26), cpu_task(), demo::user(), 26)
+            .expect("valid");
+        let decisions = scheduler.admit_one(&id(26));
+        assert!(admitted(&decisions).is_empty());
+        assert_eq!(
+            said_to(&decisions, &id(26)),
+            ["waiting for t-1, ahead in the queue and passed over too often, to start first"]
+        );
+        // Room on node 00: it starts there, and node 01 keeps room for the head.
+        scheduler.finish(&id(2)).expect("it ran");
+        assert_eq!(admitted(&scheduler.admit()), [id(26)]);
+        assert_eq!(runs_on(&scheduler, &id(26)), ["bj-a-cpu-00"]);
+        assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
+        // Its GPU nodes empty: it starts, its head on node 01.
+        scheduler.finish(&id(0)).expect("it ran");
+        for n in 19..26 {
+            scheduler.finish(&id(n)).expect("it ran");
+        }
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        assert!(runs_on(&scheduler, &id(1)).contains(&"bj-a-cpu-01".to_owned()));
+        assert!(nodes_within_capacity(&scheduler, &catalog));
     }
 
     #[test]

@@ -97,4 +97,4 @@ pub use plan::{
     Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, node_arg, plan, plan_live,
     resolve_pool,
 };
-pub use reach::nodes_for_one_pod;
+pub use reach::{Reach, nodes_for_one_pod, reach};

@@ -3,65 +3,99 @@
 use super::plan::Setup;
 use super::{Result, Slot, per_replica};
 use crate::catalog::{Catalog, User};
+use crate::resources::Resources;
 use crate::task::{ResourceKind, TaskSpec};
 use crate::usage::Usage;
 
-/// The nodes where one pod of `spec` fits on what `usage` leaves free, by name, sorted,
-/// each once: a replica of any spec of its priority list the pool can run, or its
-/// distinct head, each sized as the plan sizes it (`units_per_node` units of its spec).
-/// The pool's nodes, and for a task that may run on idle capacity (the idle kind, or
-/// reserved capacity that accepts idle) the idle fragment nodes, named as placements
-/// name them. Empty while the spec does not resolve to a pool and a spec.
+/// Where a task could run at all, by what it needs there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// The nodes where one of its worker replicas fits (a RayJob's head of the workers'
+    /// spec is one of them), sorted.
+    pub workers: Vec<String>,
+    /// The nodes where its distinct head fits, sorted, each with its capacity: it needs
+    /// room for one head on one of them, however many there are.
+    pub heads: Vec<(String, Resources)>,
+    /// What its distinct head takes; `None` without one.
+    pub head: Option<Resources>,
+}
+
+/// Where one pod of `spec` fits on what `usage` leaves free: a replica of any spec of its
+/// priority list the pool can run, or its distinct head, each sized as the plan sizes it
+/// (`units_per_node` units of its spec). The pool's nodes, and for a task that may run on
+/// idle capacity (the idle kind, or reserved capacity that accepts idle) the idle
+/// fragment nodes, named as placements name them. Empty while the spec does not resolve
+/// to a pool and a spec.
 ///
 /// Under the usage taken outside Berth, no placement of the task ever takes a node left
-/// out: a scheduler need not keep any other node for it.
+/// out: a scheduler need not keep any other node for it; of the head's nodes, it need
+/// keep only room for one head.
 ///
 /// # Errors
 ///
 /// [`super::QuotaError::Overflow`] when a pod's need does not fit in 64 bits.
-pub fn nodes_for_one_pod(spec: &TaskSpec, catalog: &Catalog, usage: &Usage) -> Result<Vec<String>> {
+pub fn reach(spec: &TaskSpec, catalog: &Catalog, usage: &Usage) -> Result<Reach> {
     // Whose quota does not matter: a node hosts a pod or not whoever asks.
     let nobody = User::default();
     let Some(setup) = Setup::new(spec, catalog, usage, &nobody) else {
-        return Ok(Vec::new());
+        return Ok(Reach::default());
     };
     let on_pool = setup.kind != ResourceKind::Idle;
     let on_idle = setup.kind == ResourceKind::Idle
         || (setup.kind == ResourceKind::Reserved && spec.compute.accept_idle);
     let units = spec.compute.units_per_node;
-    let mut names = Vec::new();
+    let mut reach = Reach::default();
     for (_, worker) in setup.workers() {
         let need = per_replica(worker, units)?;
         let head = match setup.head.filter(|h| h.id != worker.id) {
             Some(h) => Some(per_replica(h, units)?),
             None => None,
         };
+        reach.head = reach.head.or(head);
         // A RayJob of a head of its own and no workers has no worker to place.
         let workers = spec.replicas() - u64::from(head.is_some());
-        let hosts = |slot: &Slot| {
-            (slot.worker && workers > 0 && need.fits_within(&slot.free))
-                || (slot.head && head.is_some_and(|h| h.fits_within(&slot.free)))
+        let mut add = |slot: &Slot, name: &String| {
+            if slot.worker && workers > 0 && need.fits_within(&slot.free) {
+                reach.workers.push(name.clone());
+            }
+            if slot.head && head.is_some_and(|h| h.fits_within(&slot.free)) {
+                reach.heads.push((name.clone(), slot.total));
+            }
         };
         if on_pool {
             let slots = setup.pool_slots(worker);
             for (slot, node) in slots.iter().zip(&setup.pool.nodes) {
-                if hosts(slot) {
-                    names.push(node.name.clone());
-                }
+                add(slot, &node.name);
             }
         }
         if on_idle {
             let idle = setup.idle_slots(worker);
-            for (slot, name) in idle.slots.iter().zip(idle.names) {
-                if hosts(slot) {
-                    names.push(name);
-                }
+            for (slot, name) in idle.slots.iter().zip(&idle.names) {
+                add(slot, name);
             }
         }
     }
-    names.sort_unstable();
-    names.dedup();
-    Ok(names)
+    reach.workers.sort_unstable();
+    reach.workers.dedup();
+    reach.heads.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    reach.heads.dedup_by(|a, b| a.0 == b.0);
+    Ok(reach)
+}
+
+/// The nodes where one pod of `spec` fits on what `usage` leaves free, by name, sorted,
+/// each once: [`reach`]'s workers' and head's nodes together.
+///
+/// # Errors
+///
+/// [`super::QuotaError::Overflow`] when a pod's need does not fit in 64 bits.
+pub fn nodes_for_one_pod(spec: &TaskSpec, catalog: &Catalog, usage: &Usage) -> Result<Vec<String>> {
+    let Reach {
+        mut workers, heads, ..
+    } = reach(spec, catalog, usage)?;
+    workers.extend(heads.into_iter().map(|(name, _)| name));
+    workers.sort_unstable();
+    workers.dedup();
+    Ok(workers)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -141,6 +175,30 @@ mod tests {
             nodes_for_one_pod(&head_only, &catalog, &outside),
             Ok(names("sh-a-cpu-", 1..4))
         );
+    }
+
+    /// Of a RayJob's nodes, those its head of its own spec fits on are told apart from
+    /// its workers', with their capacity and the head's need (3 units of `cpu-8c`); a
+    /// head of the workers' spec is one of the workers.
+    #[test]
+    fn a_distinct_heads_nodes_are_told_apart_from_the_workers() {
+        let catalog = demo::catalog();
+        let outside = demo::usage();
+        let ray = demo::ray_with_cpu_head_on_sh_a("sh-a-shared").with(|s| {
+            s.compute.units_per_node = 3;
+        });
+        let found = reach(&ray, &catalog, &outside).expect("no overflow");
+        assert_eq!(found.workers, names("sh-a-a100-", 5..8));
+        let heads: Vec<(String, Resources)> = names("sh-a-cpu-", 1..4)
+            .into_iter()
+            .map(|name| (name, Resources::new(0, 96, 384)))
+            .collect();
+        assert_eq!(found.heads, heads);
+        assert_eq!(found.head, Some(Resources::new(0, 24, 96)));
+        let same = ray.with(|s| s.compute.head_spec = None);
+        let found = reach(&same, &catalog, &outside).expect("no overflow");
+        assert_eq!(found.workers, names("sh-a-a100-", 5..8));
+        assert_eq!((found.heads, found.head), (Vec::new(), None));
     }
 
     /// Idle capacity is placed on the idle offers' fragment nodes (sh-a's A100 offer: a
