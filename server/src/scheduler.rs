@@ -36,6 +36,12 @@
 //! for it when Berth's own tasks ending would not make room for it (it waits for
 //! capacity taken outside Berth): holding the pool back would keep everything there
 //! waiting for nothing Berth can free.
+//!
+//! Idle fragment nodes are the exception to pools sharing no nodes: idle tasks (filed
+//! under their cluster's idle offers, `pool_in`) and reserved tasks that accept idle
+//! (filed under their reserved pool) both take them, and neither kind passes the other
+//! over or waits for it, so on those fragments a task can be starved by tasks of the
+//! other kind (README, known gaps).
 
 use shared::messages::Message;
 use shared::quota::{Outcome, Placement};
