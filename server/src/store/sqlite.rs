@@ -78,34 +78,18 @@ impl SqliteStore {
             .max_connections(MAX_CONNECTIONS)
             .connect_with(options)
             .await
+            // A file that may not be switched to WAL, or whose -wal and -shm files may
+            // not be made, fails here (review).
             .map_err(|source| {
-                // A file that may not be switched to WAL, or whose -wal and -shm files
-                // may not be made, fails here (review): said as any read-only file is.
-                if is_read_only(&source) {
-                    StoreError::ReadOnly {
-                        path: path.to_owned(),
-                        source: Box::new(source),
-                    }
-                } else {
-                    StoreError::Open {
-                        path: path.to_owned(),
-                        source,
-                    }
-                }
+                read_only_or(path, source, |source| StoreError::Open {
+                    path: path.to_owned(),
+                    source,
+                })
             })?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
-            .map_err(|error| {
-                if is_read_only(&error) {
-                    StoreError::ReadOnly {
-                        path: path.to_owned(),
-                        source: Box::new(error),
-                    }
-                } else {
-                    StoreError::Migrate(error)
-                }
-            })?;
+            .map_err(|error| read_only_or(path, error, StoreError::Migrate))?;
         let store = SqliteStore { pool };
         store.check_writable(path).await?;
         Ok(store)
@@ -121,14 +105,10 @@ impl SqliteStore {
             .await
         {
             Ok(_) => Ok(()),
-            Err(error) if is_read_only(&error) => Err(StoreError::ReadOnly {
+            Err(error) => Err(read_only_or(path, error, |source| StoreError::Open {
                 path: path.to_owned(),
-                source: Box::new(error),
-            }),
-            Err(error) => Err(StoreError::Open {
-                path: path.to_owned(),
-                source: error,
-            }),
+                source,
+            })),
         }
     }
 
@@ -716,6 +696,22 @@ fn push_rows<T>(
 
 /// Whether SQLite said, somewhere in `error`'s chain, that the database is read-only
 /// (`SQLITE_READONLY`, or one of its extended codes, `8 | n << 8`).
+/// `error` as [`StoreError::ReadOnly`] where SQLite said the file may not be written,
+/// with how to mend it; else as `otherwise` makes it.
+fn read_only_or<E>(path: &Path, error: E, otherwise: impl FnOnce(E) -> StoreError) -> StoreError
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    if is_read_only(&error) {
+        StoreError::ReadOnly {
+            path: path.to_owned(),
+            source: Box::new(error),
+        }
+    } else {
+        otherwise(error)
+    }
+}
+
 fn is_read_only(error: &(dyn std::error::Error + 'static)) -> bool {
     let mut cause = Some(error);
     while let Some(error) = cause {
