@@ -465,13 +465,11 @@ fn the_summary_counts_the_findings_left_out_too() {
 #[test]
 fn a_dash_reads_the_spec_from_standard_input() {
     use std::io::Write as _;
-    let value: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
-    for text in [
-        shared::demo::PYTORCH_EXAMPLE.to_owned(),
-        serde_yaml_ng::to_string(&value).unwrap(),
-    ] {
+    // `berth validate` with `args`, `text` on its standard input: its code and output.
+    let validate = |args: &[&str], text: &str| {
         let mut child = berth()
-            .args(["validate", "-"])
+            .arg("validate")
+            .args(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -483,26 +481,21 @@ fn a_dash_reads_the_spec_from_standard_input() {
             .write_all(text.as_bytes())
             .expect("berth reads its input");
         let output = child.wait_with_output().expect("berth ends");
-        let out = String::from_utf8_lossy(&output.stdout);
-        assert_eq!(output.status.code(), Some(0), "{out}");
+        let out = String::from_utf8_lossy(&output.stdout).into_owned();
+        (output.status.code(), out)
+    };
+    let value: Value = serde_json::from_str(shared::demo::RAY_EXAMPLE).unwrap();
+    for text in [
+        shared::demo::PYTORCH_EXAMPLE.to_owned(),
+        serde_yaml_ng::to_string(&value).unwrap(),
+    ] {
+        let (code, out) = validate(&["-"], &text);
+        assert_eq!(code, Some(0), "{out}");
         assert!(out.contains("-: 0 errors"), "{out}");
     }
     // Named twice, it is read once; the second is refused as such, not as empty.
-    let mut child = berth()
-        .args(["validate", "-", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("berth runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(shared::demo::PYTORCH_EXAMPLE.as_bytes())
-        .expect("berth reads its input");
-    let output = child.wait_with_output().expect("berth ends");
-    let out = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(2), "{out}");
+    let (code, out) = validate(&["-", "-"], shared::demo::PYTORCH_EXAMPLE);
+    assert_eq!(code, Some(2), "{out}");
     assert!(out.contains("-: 0 errors"), "{out}");
     assert!(out.contains("standard input (-) is named twice"), "{out}");
 }
