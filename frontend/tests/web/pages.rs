@@ -2527,26 +2527,45 @@ async fn leaving_with_tag_edits_not_saved_asks_first() {
     assert!(!unload(), "the page that asked is gone");
 }
 
+/// The page of a task in `phase` whose Resubmit the server refuses with these findings
+/// (JSON), once the refusal shows.
+async fn resubmit_refused(
+    phase: TaskPhase,
+    issues: &str,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
+    let (host, handle) = mount_detail_page_in(phase).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
+    refuse_fetch(
+        "/resubmit",
+        422,
+        &format!(
+            r#"{{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
+                "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
+                "issues": {issues}}}"#
+        ),
+    );
+    until("the refusal", || {
+        host.query_selector("[role='alert']").unwrap().is_some()
+    })
+    .await;
+    (host, handle)
+}
+
 /// A resubmit the rules now refuse (the catalog changed since) cannot be fixed on the
 /// task page: its refusal says to clone the task and fix the findings in the form, not
 /// "fix the findings it lists" as the form's does.
 #[wasm_bindgen_test]
 async fn a_refused_resubmit_leads_to_the_clone() {
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
-    press_until_asked(&host, "action-resubmit", "/resubmit").await;
-    refuse_fetch(
-        "/resubmit",
-        422,
-        r#"{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
-            "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
-            "issues": [{"path": "basic.tags[0].key", "code": "basic.tags.key.invalid",
-                        "severity": "error", "message": "invalid key"}]}"#,
-    );
-    until("the refusal", || {
-        host.query_selector("[role='alert']").unwrap().is_some()
-    })
+    let (host, handle) = resubmit_refused(
+        TaskPhase::Succeeded,
+        r#"[{"path": "basic.tags[0].key", "code": "basic.tags.key.invalid",
+             "severity": "error", "message": "invalid key"}]"#,
+    )
     .await;
     let banner = find(&host, "[role='alert'] .message")
         .text_content()
@@ -2575,21 +2594,12 @@ async fn a_refused_resubmit_leads_to_the_clone() {
 #[wasm_bindgen_test]
 async fn a_resubmit_refused_for_quota_in_use_says_to_stop_a_task_or_wait() {
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Stopped).await;
-    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
-    press_until_asked(&host, "action-resubmit", "/resubmit").await;
-    refuse_fetch(
-        "/resubmit",
-        422,
-        r#"{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
-            "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
-            "issues": [{"path": "compute.specs[0]", "code": "compute.quota.exceeded",
-                        "params": {"dimension": "gpu", "requested": 8, "remaining": 0},
-                        "severity": "error", "message": "over quota"}]}"#,
-    );
-    until("the refusal", || {
-        host.query_selector("[role='alert']").unwrap().is_some()
-    })
+    let (host, handle) = resubmit_refused(
+        TaskPhase::Stopped,
+        r#"[{"path": "compute.specs[0]", "code": "compute.quota.exceeded",
+             "params": {"dimension": "gpu", "requested": 8, "remaining": 0},
+             "severity": "error", "message": "over quota"}]"#,
+    )
     .await;
     let banner = || {
         find(&host, "[role='alert'] > .message")
