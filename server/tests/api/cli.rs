@@ -245,6 +245,19 @@ fn a_misspelt_config_field_is_named_with_its_line() {
     assert!(err.contains("line 3"), "{err}");
 }
 
+/// What `berth serve` on `addr` and the data directory `data` says as it refuses to start.
+fn serve_refused(addr: &str, data: &std::path::Path) -> String {
+    let output = berth()
+        .args(["serve", "--addr", addr, "--dist"])
+        .arg(std::env::temp_dir())
+        .arg("--data-dir")
+        .arg(data)
+        .output()
+        .expect("berth runs");
+    assert!(!output.status.success());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// Two servers on one data directory: the second would end the first's replicas as its
 /// own leftovers (found by the review), and share its database file. It is refused, and
 /// says why.
@@ -252,15 +265,7 @@ fn a_misspelt_config_field_is_named_with_its_line() {
 fn a_second_server_on_a_data_directory_in_use_is_refused() {
     let data = super::temp_dir("one-dir");
     let _first = super::Berth::start(&[("BERTH_DATA_DIR", data.as_os_str())]);
-    let second = berth()
-        .args(["serve", "--addr", "127.0.0.1:0", "--dist"])
-        .arg(std::env::temp_dir())
-        .arg("--data-dir")
-        .arg(&data)
-        .output()
-        .expect("berth runs");
-    assert!(!second.status.success());
-    let said = String::from_utf8_lossy(&second.stderr);
+    let said = serve_refused("127.0.0.1:0", &data);
     assert!(
         said.contains("another berth server uses the data directory"),
         "{said}"
@@ -505,15 +510,7 @@ fn a_dash_reads_the_spec_from_standard_input() {
 #[test]
 fn an_address_without_a_port_says_host_and_port() {
     let data = super::temp_dir("addr-no-port");
-    let output = berth()
-        .args(["serve", "--addr", "127.0.0.1", "--dist"])
-        .arg(std::env::temp_dir())
-        .arg("--data-dir")
-        .arg(&data)
-        .output()
-        .expect("berth runs");
-    assert!(!output.status.success());
-    let said = String::from_utf8_lossy(&output.stderr);
+    let said = serve_refused("127.0.0.1", &data);
     assert!(
         said.contains("cannot listen on 127.0.0.1 (--addr, BERTH_ADDR, addr)")
             && said.contains("host:port, as 127.0.0.1:8080"),
@@ -528,15 +525,7 @@ fn an_address_without_a_port_says_host_and_port() {
 fn a_data_directory_that_cannot_be_written_names_its_setting() {
     let data = super::temp_dir("data-unwritable");
     std::fs::create_dir_all(data.join("berth.lock")).expect("temp dir is writable");
-    let output = berth()
-        .args(["serve", "--addr", "127.0.0.1:0", "--dist"])
-        .arg(std::env::temp_dir())
-        .arg("--data-dir")
-        .arg(&data)
-        .output()
-        .expect("berth runs");
-    assert!(!output.status.success());
-    let said = String::from_utf8_lossy(&output.stderr);
+    let said = serve_refused("127.0.0.1:0", &data);
     assert!(
         said.contains(&format!(
             "cannot write {} in the data directory (--data-dir, BERTH_DATA_DIR, data_dir)",
