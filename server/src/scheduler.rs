@@ -994,6 +994,20 @@ mod tests {
             .collect()
     }
 
+    /// Submits `spec` as `id(n)`, `n`th in submit order, and runs that submit's pass
+    /// ([`Scheduler::admit_one`]): what it decided.
+    fn submit_pass(scheduler: &mut Scheduler, n: u64, spec: TaskSpec) -> Vec<Decision> {
+        scheduler
+            .submit(id(n), spec, demo::user(), n)
+            .expect("valid");
+        scheduler.admit_one(&id(n))
+    }
+
+    /// What the pass of [`submit_pass`] started.
+    fn submit_now(scheduler: &mut Scheduler, n: u64, spec: TaskSpec) -> Vec<TaskId> {
+        admitted(&submit_pass(scheduler, n, spec))
+    }
+
     fn nodes_within_capacity(scheduler: &Scheduler, catalog: &Catalog) -> bool {
         catalog
             .nodes()
@@ -1406,10 +1420,7 @@ mod tests {
             .expect("valid");
         // Tasks of another pool start, and pass nothing over: they take none of its nodes.
         for n in 2..12 {
-            scheduler
-                .submit(id(n), elsewhere(), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)]);
+            assert_eq!(submit_now(&mut scheduler, n, elsewhere()), [id(n)]);
         }
         assert_eq!(scheduler.queue()[0].passed_over, 0);
         // Eight small tasks of its own pool backfill past it: it is held now. Each one
@@ -1427,10 +1438,7 @@ mod tests {
                 .expect("the task passed over is told why it waits")
         };
         for n in 12..20 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            let decisions = scheduler.admit_one(&id(n));
+            let decisions = submit_pass(&mut scheduler, n, task(1, 0));
             assert_eq!(admitted(&decisions), [id(n)]);
             // The one node id(0) left free loses a GPU to each, the last its last.
             let free = 19 - n;
@@ -1445,10 +1453,7 @@ mod tests {
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
         // With no room anywhere, a task of its pool waits for room: it starting would
         // not start that one.
-        scheduler
-            .submit(id(20), task(1, 0), demo::user(), 20)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(20));
+        let decisions = submit_pass(&mut scheduler, 20, task(1, 0));
         assert!(admitted(&decisions).is_empty());
         assert_eq!(said_to(&decisions, &id(20)), ["no node has a free GPU"]);
         // A GPU frees on its node: its pool waits for it, named; the other pool does not,
@@ -1460,10 +1465,7 @@ mod tests {
             said_to(&decisions, &id(20)),
             ["waiting for t-1, ahead in the queue and passed over too often, to start first"]
         );
-        scheduler
-            .submit(id(21), elsewhere(), demo::user(), 21)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(21))), [id(21)]);
+        assert_eq!(submit_now(&mut scheduler, 21, elsewhere()), [id(21)]);
         scheduler.finish(&id(2));
         scheduler
             .submit(id(22), elsewhere(), demo::user(), 22)
@@ -1491,10 +1493,7 @@ mod tests {
             })
             .collect();
         scheduler.set_outside(outside);
-        scheduler
-            .submit(id(1), task(8, 0), demo::user(), 1)
-            .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        assert!(submit_now(&mut scheduler, 1, task(8, 0)).is_empty());
         scheduler
     }
 
@@ -1548,10 +1547,7 @@ mod tests {
             .expect("valid");
         assert!(admitted(&scheduler.admit()).is_empty());
         for n in 1..=12 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(submit_now(&mut scheduler, n, task(1, 0)), [id(n)], "{n}");
         }
         assert!(scheduler.queue()[0].passed_over >= MAX_PASSED_OVER);
         // A full pass after an end does not hold the pool back for it either.
@@ -1599,23 +1595,14 @@ mod tests {
     fn starts_on_nodes_a_waiting_task_can_never_use_do_not_pass_it_over() {
         let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 6, 6, 6, 6, 6, 6, 0, 0]);
         let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
-        scheduler
-            .submit(id(0), task(8, 1), demo::user(), 0)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-        scheduler
-            .submit(id(1), task(8, 0), demo::user(), 1)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(1));
+        assert_eq!(submit_now(&mut scheduler, 0, task(8, 1)), [id(0)]);
+        let decisions = submit_pass(&mut scheduler, 1, task(8, 0));
         assert_eq!(
             said_to(&decisions, &id(1)),
             ["the largest free node has 2 GPUs; one replica needs 8"]
         );
         for n in 2..14 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(submit_now(&mut scheduler, n, task(1, 0)), [id(n)], "{n}");
             let on = runs_on(&scheduler, &id(n));
             assert!(
                 on.iter()
@@ -1625,15 +1612,32 @@ mod tests {
             assert_eq!(scheduler.queue()[0].passed_over, 0, "{n}");
         }
         // No room left: the next waits for room, not for the large task.
-        scheduler
-            .submit(id(14), task(1, 0), demo::user(), 14)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(14));
+        let decisions = submit_pass(&mut scheduler, 14, task(1, 0));
         assert_eq!(said_to(&decisions, &id(14)), ["no node has a free GPU"]);
         // Berth's task ends: the large task starts first, in queue order.
         scheduler.finish(&id(0)).expect("it ran");
         assert_eq!(admitted(&scheduler.admit()), [id(1), id(14)]);
         assert!(nodes_within_capacity(&scheduler, &catalog));
+    }
+
+    /// Nodes 12 and 13 empty, 14 and 15 each with `taken` of their 8 GPUs taken outside
+    /// Berth, the rest taken whole: a task of one whole node (`id(0)`) fills node 12, and a
+    /// task of two (`id(1)`) waits; it could use nodes 12 and 13 only.
+    fn node_12_taken_and_a_gang_waiting(taken: u64) -> (Arc<Catalog>, Scheduler) {
+        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, taken, taken]);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        assert_eq!(submit_now(&mut scheduler, 0, task(8, 0)), [id(0)]);
+        assert_eq!(runs_on(&scheduler, &id(0)), ["bj-a-a100-12"]);
+        assert!(submit_now(&mut scheduler, 1, task(8, 1)).is_empty());
+        (catalog, scheduler)
+    }
+
+    /// Eight tasks of one GPU, `id(first)` on, each started by its submit on node 13.
+    fn fill_node_13(scheduler: &mut Scheduler, first: u64) {
+        for n in first..first + 8 {
+            assert_eq!(submit_now(scheduler, n, task(1, 0)), [id(n)], "{n}");
+            assert_eq!(runs_on(scheduler, &id(n)), ["bj-a-a100-13"]);
+        }
     }
 
     /// Held back, a task passed over too often still keeps the room it could use: a task
@@ -1642,27 +1646,11 @@ mod tests {
     /// Nor does a start on other nodes pass it over again.
     #[test]
     fn a_task_held_for_keeps_the_nodes_it_could_use_and_only_those() {
-        // Nodes 12 and 13 empty, 14 and 15 with 2 GPUs free, the rest taken outside.
-        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 6, 6]);
-        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
-        scheduler
-            .submit(id(0), task(8, 0), demo::user(), 0)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-        assert_eq!(runs_on(&scheduler, &id(0)), ["bj-a-a100-12"]);
-        // Two whole nodes: it waits, and it could use nodes 12 and 13 only.
-        scheduler
-            .submit(id(1), task(8, 1), demo::user(), 1)
-            .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        // Nodes 14 and 15 with 2 GPUs free; a task of two whole nodes waits, and it could
+        // use nodes 12 and 13 only.
+        let (catalog, mut scheduler) = node_12_taken_and_a_gang_waiting(6);
         // Eight small tasks take node 13, one GPU each: each passes it over.
-        for n in 2..10 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
-            assert_eq!(runs_on(&scheduler, &id(n)), ["bj-a-a100-13"]);
-        }
+        fill_node_13(&mut scheduler, 2);
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
         for n in 2..6 {
             scheduler.finish(&id(n)).expect("it ran");
@@ -1671,32 +1659,20 @@ mod tests {
         // node 14 instead, and passes nothing over.
         let waits_for_it =
             "waiting for t-1, ahead in the queue and passed over too often, to start first";
-        scheduler
-            .submit(id(10), task(1, 0), demo::user(), 10)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(10))), [id(10)]);
+        assert_eq!(submit_now(&mut scheduler, 10, task(1, 0)), [id(10)]);
         assert_eq!(runs_on(&scheduler, &id(10)), ["bj-a-a100-14"]);
         // Four GPUs fit node 13 only: it waits for the held task.
-        scheduler
-            .submit(id(11), task(4, 0), demo::user(), 11)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(11));
+        let decisions = submit_pass(&mut scheduler, 11, task(4, 0));
         assert!(admitted(&decisions).is_empty());
         assert_eq!(said_to(&decisions, &id(11)), [waits_for_it]);
         // Two GPUs: node 15 has them. The task ahead that waits for the held one is
         // still said to: the room taken is none it waits for.
-        scheduler
-            .submit(id(12), task(2, 0), demo::user(), 12)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(12));
+        let decisions = submit_pass(&mut scheduler, 12, task(2, 0));
         assert_eq!(admitted(&decisions), [id(12)]);
         assert_eq!(runs_on(&scheduler, &id(12)), ["bj-a-a100-15"]);
         assert_eq!(said_to(&decisions, &id(11)), [waits_for_it]);
         // Two more: only node 13 has them now.
-        scheduler
-            .submit(id(13), task(2, 0), demo::user(), 13)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(13));
+        let decisions = submit_pass(&mut scheduler, 13, task(2, 0));
         assert!(admitted(&decisions).is_empty());
         assert_eq!(said_to(&decisions, &id(13)), [waits_for_it]);
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
@@ -1728,19 +1704,10 @@ mod tests {
     fn held_on_two_nodes() -> Scheduler {
         let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0]);
         let mut scheduler = Scheduler::new(catalog, usage);
-        scheduler
-            .submit(id(0), task(8, 0), demo::user(), 0)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-        scheduler
-            .submit(id(1), task(8, 1), demo::user(), 1)
-            .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        assert_eq!(submit_now(&mut scheduler, 0, task(8, 0)), [id(0)]);
+        assert!(submit_now(&mut scheduler, 1, task(8, 1)).is_empty());
         for n in 2..10 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(submit_now(&mut scheduler, n, task(1, 0)), [id(n)], "{n}");
         }
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
         scheduler
@@ -1752,10 +1719,7 @@ mod tests {
     #[test]
     fn behind_a_task_held_for_one_that_fits_nowhere_says_why_itself() {
         let mut scheduler = held_on_two_nodes();
-        scheduler
-            .submit(id(10), task(1, 0), demo::user(), 10)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(10));
+        let decisions = submit_pass(&mut scheduler, 10, task(1, 0));
         assert!(admitted(&decisions).is_empty());
         assert_eq!(said_to(&decisions, &id(10)), ["no node has a free GPU"]);
         let decisions = scheduler.admit();
@@ -1767,39 +1731,17 @@ mod tests {
     /// is told it waits for the second, not the first.
     #[test]
     fn a_task_kept_off_one_held_tasks_room_names_that_task() {
-        // Nodes 12 and 13 empty, 14 and 15 with 4 GPUs free, the rest taken outside.
-        let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 4, 4]);
-        let mut scheduler = Scheduler::new(catalog, usage);
-        scheduler
-            .submit(id(0), task(8, 0), demo::user(), 0)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-        assert_eq!(runs_on(&scheduler, &id(0)), ["bj-a-a100-12"]);
-        // Two whole nodes: it could use nodes 12 and 13. Five replicas of 4: nodes 12 to
-        // 15. Neither fits beside the first.
-        scheduler
-            .submit(id(1), task(8, 1), demo::user(), 1)
-            .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
-        scheduler
-            .submit(id(2), task(4, 4), demo::user(), 2)
-            .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(2))).is_empty());
+        // Nodes 14 and 15 with 4 GPUs free; a task of two whole nodes waits, and it could
+        // use nodes 12 and 13. Five replicas of 4 could use nodes 12 to 15. Neither fits
+        // beside the first.
+        let (_, mut scheduler) = node_12_taken_and_a_gang_waiting(4);
+        assert!(submit_now(&mut scheduler, 2, task(4, 4)).is_empty());
         // Eight tasks of one GPU fill node 13, passing both over.
-        for n in 3..11 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
-            assert_eq!(runs_on(&scheduler, &id(n)), ["bj-a-a100-13"]);
-        }
+        fill_node_13(&mut scheduler, 3);
         let passed: Vec<u32> = scheduler.queue().iter().map(|w| w.passed_over).collect();
         assert_eq!(passed, [MAX_PASSED_OVER, MAX_PASSED_OVER]);
         // Four GPUs fit node 14, which only the second could use.
-        scheduler
-            .submit(id(11), task(4, 0), demo::user(), 11)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(11));
+        let decisions = submit_pass(&mut scheduler, 11, task(4, 0));
         assert!(admitted(&decisions).is_empty());
         let waits_for_second =
             "waiting for t-2, ahead in the queue and passed over too often, to start first";
@@ -1816,26 +1758,14 @@ mod tests {
         let build = || {
             let (catalog, usage) = outside([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0]);
             let mut scheduler = Scheduler::new(catalog, usage);
-            scheduler
-                .submit(id(0), task(8, 0), demo::user(), 0)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-            scheduler
-                .submit(id(1), task(8, 1), demo::user(), 1)
-                .expect("valid");
-            assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+            assert_eq!(submit_now(&mut scheduler, 0, task(8, 0)), [id(0)]);
+            assert!(submit_now(&mut scheduler, 1, task(8, 1)).is_empty());
             // Seven of one GPU on node 15: passed over seven times, one GPU left.
             for n in 2..9 {
-                scheduler
-                    .submit(id(n), task(1, 0), demo::user(), n)
-                    .expect("valid");
-                assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+                assert_eq!(submit_now(&mut scheduler, n, task(1, 0)), [id(n)], "{n}");
             }
             // Two GPUs fit nowhere.
-            scheduler
-                .submit(id(9), task(2, 0), demo::user(), 9)
-                .expect("valid");
-            assert!(admitted(&scheduler.admit_one(&id(9))).is_empty());
+            assert!(submit_now(&mut scheduler, 9, task(2, 0)).is_empty());
             // One more takes the last GPU: the eighth pass-over.
             scheduler
                 .submit(id(10), task(1, 0), demo::user(), 10)
@@ -1917,44 +1847,26 @@ mod tests {
     fn a_distinct_head_needs_room_for_one_head_not_its_every_node() {
         let (catalog, usage) = two_gpu_and_two_cpu_nodes();
         let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
-        scheduler
-            .submit(id(0), task(8, 0), demo::user(), 0)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-        scheduler
-            .submit(id(1), ray_with_cpu_head(), demo::user(), 1)
-            .expect("valid");
-        assert!(admitted(&scheduler.admit_one(&id(1))).is_empty());
+        assert_eq!(submit_now(&mut scheduler, 0, task(8, 0)), [id(0)]);
+        assert!(submit_now(&mut scheduler, 1, ray_with_cpu_head()).is_empty());
         // Sixteen CPU tasks: twelve fill CPU node 00, four leave 64 vCPUs on 01.
         for n in 2..18 {
-            scheduler
-                .submit(id(n), cpu_task(), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(submit_now(&mut scheduler, n, cpu_task()), [id(n)], "{n}");
             assert_eq!(scheduler.queue()[0].passed_over, 0, "{n}");
         }
         assert_eq!(runs_on(&scheduler, &id(17)), ["bj-a-cpu-01"]);
         // The next leaves no room for the head: it passes the RayJob over.
-        scheduler
-            .submit(id(18), cpu_task(), demo::user(), 18)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(18))), [id(18)]);
+        assert_eq!(submit_now(&mut scheduler, 18, cpu_task()), [id(18)]);
         assert_eq!(scheduler.queue()[0].passed_over, 1);
         // Seven tasks of one GPU on node 15: held for.
         for n in 19..26 {
-            scheduler
-                .submit(id(n), task(1, 0), demo::user(), n)
-                .expect("valid");
-            assert_eq!(admitted(&scheduler.admit_one(&id(n))), [id(n)], "{n}");
+            assert_eq!(submit_now(&mut scheduler, n, task(1, 0)), [id(n)], "{n}");
         }
         assert_eq!(scheduler.queue()[0].passed_over, MAX_PASSED_OVER);
         // Room for the head again on node 01: a CPU task that would take it waits.
         scheduler.finish(&id(18)).expect("it ran");
         assert!(admitted(&scheduler.admit()).is_empty());
-        scheduler
-            .submit(id(26), cpu_task(), demo::user(), 26)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(26));
+        let decisions = submit_pass(&mut scheduler, 26, cpu_task());
         assert!(admitted(&decisions).is_empty());
         assert_eq!(
             said_to(&decisions, &id(26)),
@@ -1980,22 +1892,13 @@ mod tests {
         let (catalog, usage) = world(4096);
         let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
         // The whole pool runs one gang; a second whole-pool gang waits.
-        scheduler
-            .submit(id(0), task(8, 15), demo::user(), 0)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(0))), [id(0)]);
-        scheduler
-            .submit(id(1), task(8, 15), demo::user(), 1)
-            .expect("valid");
-        let decisions = scheduler.admit_one(&id(1));
+        assert_eq!(submit_now(&mut scheduler, 0, task(8, 15)), [id(0)]);
+        let decisions = submit_pass(&mut scheduler, 1, task(8, 15));
         assert!(matches!(&decisions[..], [Decision::Wait { id: w, .. }] if *w == id(1)));
         // The first ends; a small task queued now must not start ahead of the large
         // one that fits again: the pass after a free is a full one, in queue order.
         scheduler.finish(&id(0)).expect("it ran");
-        scheduler
-            .submit(id(2), task(1, 0), demo::user(), 2)
-            .expect("valid");
-        assert_eq!(admitted(&scheduler.admit_one(&id(2))), [id(1)]);
+        assert_eq!(submit_now(&mut scheduler, 2, task(1, 0)), [id(1)]);
         assert_eq!(scheduler.queue()[0].id, id(2));
         assert!(nodes_within_capacity(&scheduler, &catalog));
     }

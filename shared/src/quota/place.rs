@@ -340,15 +340,16 @@ impl Usage {
     }
 }
 
+// Not private: `reach`'s tests build their tasks with `a100s` too.
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::demo;
     use crate::task::InstanceType;
     use std::sync::Arc;
 
     /// One replica of `units` A100s on sh-a's shared pool, of `kind`.
-    fn a100s(kind: ResourceKind, units: u32) -> TaskSpec {
+    pub(crate) fn a100s(kind: ResourceKind, units: u32) -> TaskSpec {
         demo::pytorch().with(|s| {
             s.basic.region = "cn-east".into();
             s.basic.cluster = "sh-a".into();

@@ -102,22 +102,7 @@ pub fn nodes_for_one_pod(spec: &TaskSpec, catalog: &Catalog, usage: &Usage) -> R
 mod tests {
     use super::*;
     use crate::demo;
-    use crate::task::InstanceType;
-
-    /// One replica of `units` A100s on sh-a's shared pool, of `kind`.
-    fn a100s(kind: ResourceKind, units: u32) -> TaskSpec {
-        demo::pytorch().with(|s| {
-            s.basic.region = "cn-east".into();
-            s.basic.cluster = "sh-a".into();
-            s.compute.kind = Some(kind);
-            s.compute.pool = Some("sh-a-shared".into());
-            s.compute.guarantee = None;
-            s.compute.instance_type = InstanceType::Gpu;
-            s.compute.specs = vec!["a100-1g".into()];
-            s.compute.units_per_node = units;
-            s.compute.workers = 0;
-        })
-    }
+    use crate::quota::place::tests::a100s;
 
     fn names(prefix: &str, numbers: impl IntoIterator<Item = u32>) -> Vec<String> {
         numbers
