@@ -752,6 +752,20 @@ mod tests {
         (dir, store)
     }
 
+    /// The file at `path` opened as SQLite opens one its user may not write: refused as
+    /// read-only; what it says.
+    async fn refused_read_only(path: &Path) -> String {
+        let err = SqliteStore::open_with(path, SqliteConnectOptions::new().read_only(true))
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(err, StoreError::ReadOnly { .. }),
+            "{}",
+            crate::error_chain(&err)
+        );
+        crate::error_chain(&err)
+    }
+
     /// A file this process may only read is refused at the start, saying so and how to
     /// mend it: opened read-only without a word, it served reads while every submit
     /// answered 500 (operator exploration). Opened read-only here, as SQLite opens a
@@ -761,15 +775,7 @@ mod tests {
         let (dir, store) = store().await;
         store.close().await;
         let path = dir.path().join("data/tasks.db");
-        let err = SqliteStore::open_with(&path, SqliteConnectOptions::new().read_only(true))
-            .await
-            .expect_err("refused");
-        assert!(
-            matches!(err, StoreError::ReadOnly { .. }),
-            "{}",
-            crate::error_chain(&err)
-        );
-        let said = crate::error_chain(&err);
+        let said = refused_read_only(&path).await;
         assert!(
             said.contains("cannot be written") && said.contains("readonly database"),
             "{said}"
@@ -796,14 +802,7 @@ mod tests {
             .await
             .expect("written");
         made.close().await;
-        let err = SqliteStore::open_with(&path, SqliteConnectOptions::new().read_only(true))
-            .await
-            .expect_err("refused");
-        assert!(
-            matches!(err, StoreError::ReadOnly { .. }),
-            "{}",
-            crate::error_chain(&err)
-        );
+        refused_read_only(&path).await;
     }
 
     /// Links made before they could be listed are numbered by when they were made, each
