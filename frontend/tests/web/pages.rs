@@ -708,17 +708,22 @@ fn a_tasks_time_is_shown_in_its_time_zone() {
     );
 }
 
-#[wasm_bindgen_test]
-async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
-    let mut view = task("t-00002", TaskPhase::Queued, TaskType::PyTorchJob);
-    view.reason = Some("the largest free node has 4 GPUs; one replica needs 8".into());
-    view.placement = shared::place(
+/// Where the demo PyTorchJob runs on the demo catalog now.
+fn demo_placement() -> Option<shared::Placement> {
+    shared::place(
         &shared::demo::pytorch(),
         &shared::demo::catalog(),
         &shared::demo::usage(),
         &shared::demo::user(),
     )
-    .expect("no overflow");
+    .expect("no overflow")
+}
+
+#[wasm_bindgen_test]
+async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
+    let mut view = task("t-00002", TaskPhase::Queued, TaskType::PyTorchJob);
+    view.reason = Some("the largest free node has 4 GPUs; one replica needs 8".into());
+    view.placement = demo_placement();
     let expected_nodes = view
         .placement
         .as_ref()
@@ -4598,13 +4603,7 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     // SPEC §4: every pod is one replica of `units_per_node` units of its spec. The demo
     // PyTorchJob is a master and 1 worker of 2 × a100-1g each: 4 GPUs on one node.
     let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
-    view.placement = shared::place(
-        &shared::demo::pytorch(),
-        &shared::demo::catalog(),
-        &shared::demo::usage(),
-        &shared::demo::user(),
-    )
-    .expect("no overflow");
+    view.placement = demo_placement();
     let placement = view
         .placement
         .clone()
@@ -4635,13 +4634,7 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
 #[wasm_bindgen_test]
 async fn the_placement_names_its_pool_and_spec_by_catalog_name() {
     let mut view = task("t-00003", TaskPhase::Running, TaskType::PyTorchJob);
-    view.placement = shared::place(
-        &shared::demo::pytorch(),
-        &shared::demo::catalog(),
-        &shared::demo::usage(),
-        &shared::demo::user(),
-    )
-    .expect("no overflow");
+    view.placement = demo_placement();
     let node = view.placement.clone().expect("placed").workers[0]
         .node
         .clone();
