@@ -124,6 +124,10 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
             "prefs": { "intl.accept_languages": lang }
         }),
     );
+    caps.insert(
+        "goog:loggingPrefs".into(),
+        serde_json::json!({ "browser": "ALL" }),
+    );
     // ChromeDriver, busy starting another journey's Chromium on a loaded machine, has
     // once reset the connection of a session request (a CI rehearsal), and a Chromium
     // has once exited as it started ("Chrome instance exited", another); neither says
@@ -149,6 +153,44 @@ pub async fn browser(driver: &Driver, lang: &str) -> Client {
             Err(e) => panic!("a Chromium session starts: {e:?}"),
         }
     }
+}
+
+/// ChromeDriver's log of the browser's console since the last read: the page's own
+/// messages and Chromium's notes about it (a preload it ignores, a failed request).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(r#"{"type":"browser"}"#.to_owned()))
+    }
+}
+
+/// What the browser's console said since the last read, one `LEVEL message` a line.
+pub async fn browser_log(client: &Client) -> Vec<String> {
+    let log = client
+        .issue_cmd(BrowserLog)
+        .await
+        .expect("ChromeDriver gives the browser's log");
+    log.as_array()
+        .expect("the browser's log is a list")
+        .iter()
+        .map(|entry| {
+            format!(
+                "{} {}",
+                entry["level"].as_str().unwrap_or("?"),
+                entry["message"]
+            )
+        })
+        .collect()
 }
 
 /// Saves a PNG of the page as `target/e2e-screenshots/<name>.png`, as evidence of a

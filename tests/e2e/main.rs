@@ -6,7 +6,7 @@ mod embed;
 mod pages;
 mod validator;
 
-use berth_e2e::{browser, screenshot, start_driver, start_server};
+use berth_e2e::{browser, browser_log, screenshot, start_driver, start_server};
 use console::{Page, key};
 
 /// What each replica runs: its place in the job from the injected environment, and a
@@ -19,6 +19,9 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
     let server = start_server().await;
     let driver = start_driver();
     let page = Page::open(browser(&driver, "en-US").await, &server).await;
+    // Opening the form leaves nothing in the browser's console: no note of Chromium's
+    // about how the page loads, no error of the console's.
+    assert_eq!(browser_log(&page.client).await, Vec::<String>::new());
 
     page.fill("basic.name_prefix", "llama-ft").await;
     page.choose("environment.image.value", "pytorch-2.5").await;
