@@ -351,8 +351,10 @@ pub fn PlanView(
                 let no_idle = ((idle_kind || accepts_idle.get()) && used.is_some() && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
                     <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", name(&c.spec))])}</p>
                 }));
+                // Enough in all but no start now (a gang for want of whole nodes): the
+                // bars take the wait's colour, not green beside "will queue" (explorer).
                 let pool_bars = shown.as_ref().map(|c| view! {
-                    <div class="bars pool" data-testid="pool-bars">{bars(l, pool_key, name(&c.spec), c.demand, c.available)}</div>
+                    <div class="bars pool" class:waits=c.quota_ok() && !c.fit.is_now() data-testid="pool-bars">{bars(l, pool_key, name(&c.spec), c.demand, c.available)}</div>
                 });
                 let idle = plan.idle.iter().map(|offer| {
                     let fragments = offer.fragments.iter()

@@ -1339,6 +1339,49 @@ async fn the_spec_a_task_waits_for_is_not_marked_as_a_start() {
     assert!(form.find(".spec-list li.used.queued").is_some());
 }
 
+/// A gang that waits for whole nodes though the pool has enough in all shows its pool
+/// bars in the wait's colour: green bars beside "will queue" read as a fault of the
+/// verdict (explorer).
+#[wasm_bindgen_test]
+async fn pool_bars_beside_a_wait_are_not_green() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert!(form.find("[data-testid='pool-bars']").is_some());
+    assert!(form.find("[data-testid='pool-bars'].waits").is_none());
+    // Medium idle capacity: 12 units free, on one node with 8 and two with 2. Three
+    // replicas of 4 (the master and two workers) need 12: two fit the node of 8, the
+    // third fits nowhere.
+    let idle = shared::demo::pytorch().with(|s| {
+        s.compute.kind = Some(shared::vocab::ResourceKind::Idle);
+        s.compute.idle_stability = Some(shared::vocab::IdleStability::Medium);
+        s.compute.pool = None;
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.units_per_node = 4;
+        s.compute.workers = 2;
+    });
+    let form = mount(Some(idle), false).await;
+    let outcome = form.text("outcome");
+    assert!(outcome.contains("queue"), "{outcome}");
+    assert!(
+        form.find("[data-testid='pool-bars'] .bar-row.over")
+            .is_none(),
+        "{}",
+        form.text("plan")
+    );
+    assert!(form.find("[data-testid='pool-bars'].waits").is_some());
+    let style = form_style();
+    let colour = web_sys::window()
+        .unwrap()
+        .get_computed_style(&form.find("[data-testid='pool-bars'] .fill").unwrap())
+        .unwrap()
+        .unwrap()
+        .get_property_value("background-color")
+        .unwrap();
+    style.remove();
+    assert_eq!(colour, "rgb(154, 103, 0)", "the wait's colour, --warn");
+}
+
 #[wasm_bindgen_test]
 async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
     let spec = shared::demo::pytorch();
