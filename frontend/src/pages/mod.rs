@@ -37,12 +37,13 @@ pub fn format_time(lang: Lang, at: Timestamp) -> String {
     in_zone(at.0 as f64, lang.tag(), "", true)
 }
 
-/// A time to come (or just gone) as the reader's locale writes it, in the browser's
-/// time zone, named: the time of day alone when it falls on `now`'s day there, with the
+/// A task's time to come (or just gone) as the reader's locale writes it, in the task's
+/// time zone as its other times are (the browser's when it names none the browser
+/// knows), named: the time of day alone when it falls on `now`'s day there, with the
 /// date when not.
-pub fn format_time_from(lang: Lang, at: Timestamp, now: Timestamp) -> String {
-    let day = |ms: i64| js_sys::Date::new(&(ms as f64).into()).to_date_string();
-    in_zone(at.0 as f64, lang.tag(), "", day(at.0) != day(now.0))
+pub fn format_time_from(lang: Lang, at: Timestamp, now: Timestamp, zone: &str) -> String {
+    let day = |ms: i64| day_in(ms as f64, zone);
+    in_zone(at.0 as f64, lang.tag(), zone, day(at.0) != day(now.0))
 }
 
 // The zone's name goes last in every language: zh-CN's own layout puts it between the
@@ -59,10 +60,15 @@ pub fn format_time_from(lang: Lang, at: Timestamp, now: Timestamp) -> String {
     all = all || parts(undefined); \
     const name = all.filter((p) => p.type === 'timeZoneName').map((p) => p.value).join(''); \
     const rest = all.filter((p) => p.type !== 'timeZoneName').map((p) => p.value).join(''); \
-    return (rest.replace(/\\s+/g, ' ').trim() + ' ' + name).trim(); }"
+    return (rest.replace(/\\s+/g, ' ').trim() + ' ' + name).trim(); } \
+    export function day_in(ms, zone) { \
+    const day = (timeZone) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(ms)); \
+    if (zone) { try { return day(zone); } catch (e) {} } \
+    return day(undefined); }"
 )]
 extern "C" {
     fn in_zone(ms: f64, locale: &str, zone: &str, dated: bool) -> String;
+    fn day_in(ms: f64, zone: &str) -> String;
 }
 
 /// A task's time as the reader's locale writes it, in the task's time zone (SPEC.md

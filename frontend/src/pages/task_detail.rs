@@ -406,11 +406,12 @@ pub fn TaskSummary(
                 <div class="reason" data-testid="reason">
                     <h3>{crate::i18n::tr("ui.detail.reason")}</h3>
                     <p>{move || match &reason {
-                        // The server says the time in UTC; the reader reads it in its own
-                        // zone, with the date when it is not today.
+                        // The server says the time in UTC; the page in the task's zone, as
+                        // every time of the task, with the date when it is not today there.
                         Waits::Until(due) => {
                             let now = Timestamp(js_sys::Date::now() as i64);
-                            let at = super::format_time_from(lang.get(), *due, now);
+                            let zone = view.with(|v| v.task.spec.basic.time_zone.clone());
+                            let at = super::format_time_from(lang.get(), *due, now, &zone);
                             lang.text_with("event.retrying.waits", &[("at", at)]).into_any()
                         }
                         // The task it waits behind, named in its words, is a way to it.

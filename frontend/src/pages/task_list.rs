@@ -696,7 +696,7 @@ pub fn TaskTable(
 }
 
 /// Why a queued or retrying task waits, as its page says it: its retry's backoff with
-/// the time in the reader's zone, else the server's reason.
+/// the time in the task's zone, else the server's reason.
 fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
     if !matches!(view.task.phase, TaskPhase::Queued | TaskPhase::Retrying) {
         return None;
@@ -704,7 +704,7 @@ fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
     match (view.retry_at, &view.reason) {
         (Some(due), _) => {
             let now = shared::record::Timestamp(js_sys::Date::now() as i64);
-            let at = super::format_time_from(lang, due, now);
+            let at = super::format_time_from(lang, due, now, &view.task.spec.basic.time_zone);
             Some(shared::messages::text(
                 lang,
                 "event.retrying.waits",

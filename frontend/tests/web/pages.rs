@@ -781,12 +781,12 @@ async fn a_task_waiting_behind_another_links_to_it() {
     );
 }
 
-/// A retry waiting out its backoff says when it may start in the reader's own zone (the
-/// browser's; the test browser runs in UTC), in the reader's language, with the date
-/// when it is not today (README, Running tasks), not as the server words it for API
-/// readers.
+/// A retry waiting out its backoff says when it may start in the task's zone, as the
+/// task's other times are (the browser's when it names none; the test browser runs in
+/// UTC), in the reader's language, with the date when it is not today there (README,
+/// Running tasks), not as the server words it for API readers.
 #[wasm_bindgen_test]
-async fn a_waiting_retry_says_when_it_starts_in_the_readers_zone() {
+async fn a_waiting_retry_says_when_it_starts_in_the_tasks_zone() {
     let mut view = task("t-00003", TaskPhase::Retrying, TaskType::PyTorchJob);
     view.reason = Some(
         "waiting before its retry: the next attempt starts at 2020-02-29 14:05:09 UTC at the earliest"
@@ -801,7 +801,8 @@ async fn a_waiting_retry_says_when_it_starts_in_the_readers_zone() {
             .text_content()
             .unwrap()
     };
-    says_in_both(&host, said, "waiting before its retry: the next attempt starts at 2/29/2020, 2:05:09 PM UTC at the earliest", "重试前等待中：下次运行最早于 2020/2/29 14:05:09 UTC 开始").await;
+    // The demo task's zone is Asia/Shanghai.
+    says_in_both(&host, said, "waiting before its retry: the next attempt starts at 2/29/2020, 10:05:09 PM GMT+8 at the earliest", "重试前等待中：下次运行最早于 2020/2/29 22:05:09 GMT+8 开始").await;
 
     // Today's time of day alone; another day's with its date, also the next day's.
     use frontend::pages::format_time_from;
@@ -810,15 +811,32 @@ async fn a_waiting_retry_says_when_it_starts_in_the_readers_zone() {
         Timestamp(1_583_020_740_000), // 2020-02-29T23:59:00Z
         Timestamp(1_583_020_801_000), // 2020-03-01T00:00:01Z
     );
-    assert_eq!(format_time_from(Lang::En, at, evening), "2:05:09 PM UTC");
-    assert_eq!(format_time_from(Lang::Zh, at, evening), "14:05:09 UTC");
     assert_eq!(
-        format_time_from(Lang::En, at, next_day),
+        format_time_from(Lang::En, at, evening, ""),
+        "2:05:09 PM UTC"
+    );
+    assert_eq!(format_time_from(Lang::Zh, at, evening, ""), "14:05:09 UTC");
+    assert_eq!(
+        format_time_from(Lang::En, at, next_day, ""),
         "2/29/2020, 2:05:09 PM UTC"
     );
     assert_eq!(
-        format_time_from(Lang::En, next_day, at),
+        format_time_from(Lang::En, next_day, at, ""),
         "3/1/2020, 12:00:01 AM UTC"
+    );
+    // In Shanghai's zone 23:59 UTC is the next morning: another day there.
+    assert_eq!(
+        format_time_from(Lang::En, at, evening, "Asia/Shanghai"),
+        "2/29/2020, 10:05:09 PM GMT+8"
+    );
+    assert_eq!(
+        format_time_from(Lang::Zh, at, Timestamp(1_582_980_000_000), "Asia/Shanghai"),
+        "22:05:09 GMT+8"
+    );
+    // A zone the browser does not know: the browser's.
+    assert_eq!(
+        format_time_from(Lang::En, at, evening, "Mars/Olympus"),
+        "2:05:09 PM UTC"
     );
 }
 
