@@ -157,9 +157,10 @@ impl TaskSpec {
         self
     }
 
-    /// A copy with its hidden env values masked: what the task record and a saved draft
-    /// keep (the values themselves are stored apart). Its webhook targets stay whole, as
-    /// the server calls them; [`TaskSpec::for_others`] is what anyone else may read.
+    /// A copy with its hidden env values masked: what the task record keeps (the values
+    /// themselves are stored apart). Its webhook targets stay whole, as the server calls
+    /// them; [`TaskSpec::for_others`] is what anyone else may read, and what a saved draft
+    /// keeps.
     pub fn masked(&self) -> Self {
         let mut copy = self.clone();
         for var in copy.environment.env.iter_mut().filter(|v| v.hidden) {

@@ -106,14 +106,16 @@ fn held_key(key: &str) -> String {
     format!("{key}.held")
 }
 
-/// Saves the draft, its hidden values as the mask; a full or refused storage only loses
-/// the draft.
+/// Saves the draft, its hidden values and webhook targets masked as anyone but the owner
+/// reads them; a full or refused storage only loses the draft.
 ///
 /// Browser storage is plain text that outlives the tab (and, in an embedding page, is the
 /// portal's), so a secret is not kept there: a restored draft shows the mask, which the
-/// rules flag (`env.value.masked`) until the value is typed again.
+/// rules flag (`env.value.masked`, `advanced.alerts.target.masked`) until the value is
+/// typed again. A hook's path and query are as secret as a token (chat hooks carry theirs
+/// there), and a URL may hold a password.
 pub fn save(key: &str, spec: &TaskSpec, held: &[(String, String)]) {
-    if let Ok(text) = serde_json::to_string(&spec.masked()) {
+    if let Ok(text) = serde_json::to_string(&spec.for_others()) {
         let held: String = held
             .iter()
             .filter(|(path, text)| !(path.contains(['\t', '\n']) || text.contains(['\t', '\n'])))

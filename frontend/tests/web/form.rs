@@ -1382,6 +1382,38 @@ async fn pool_bars_beside_a_wait_are_not_green() {
     assert_eq!(colour, "rgb(154, 103, 0)", "the wait's colour, --warn");
 }
 
+/// A webhook's target is a secret as a hidden value is (chat hooks carry their token in
+/// the path or query, a URL may carry a password): the draft in the browser's storage
+/// keeps its scheme, host and port and the mask, which the rules flag until the URL is
+/// typed (explorer: the draft kept it whole, password and all).
+#[wasm_bindgen_test]
+async fn a_webhook_target_is_saved_as_the_mask_and_flagged_when_restored() {
+    use shared::task::{Alert, AlertChannel};
+    let spec = shared::demo::pytorch().with(|s| {
+        s.advanced.alerts = vec![Alert {
+            channel: AlertChannel::Webhook,
+            target: "https://u:PASSW0RD@hooks.example.com/services/T0SECRET?token=qsecret".into(),
+            ..s.advanced.alerts[0].clone()
+        }];
+    });
+    let first = mount(Some(spec), false).await;
+    first.type_in("basic.name_prefix", "with-a-hook").await;
+    drop(first);
+    let saved = storage().get_item(DRAFT_KEY).unwrap().expect("a draft");
+    assert!(saved.contains("with-a-hook"));
+    for secret in ["PASSW0RD", "T0SECRET", "qsecret"] {
+        assert!(!saved.contains(secret), "{saved}");
+    }
+    let second = mount(None, true).await;
+    let target: HtmlInputElement = second.control("advanced.alerts[0].target").unchecked_into();
+    assert_eq!(target.value(), "https://hooks.example.com/******");
+    assert_eq!(
+        second.codes_at("advanced.alerts[0].target"),
+        ["advanced.alerts.target.masked"]
+    );
+    assert!(second.invalid("advanced.alerts[0].target"));
+}
+
 #[wasm_bindgen_test]
 async fn a_hidden_value_is_saved_as_the_mask_and_flagged_when_restored() {
     let spec = shared::demo::pytorch();
