@@ -172,7 +172,9 @@ fn string(s: &str, indent: usize) -> String {
         && !s.trim_end_matches('\n').contains("\n\n")
         && s.trim_end_matches('\n').len() + 1 >= s.len()
         && s.lines().all(|l| l == l.trim_end())
-        && !s.chars().any(|c| c.is_control() && c != '\n');
+        && !s
+            .chars()
+            .any(|c| (c.is_control() && c != '\n') || unprintable(c));
     if !literal {
         return quoted(s);
     }
@@ -186,7 +188,29 @@ fn string(s: &str, indent: usize) -> String {
 }
 
 fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    let json = serde_json::to_string(s).unwrap_or_default();
+    if !json.chars().any(unprintable) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if unprintable(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// What JSON writes as it is but YAML does not allow in its text (DEL, the C1 controls,
+/// U+FFFE, U+FFFF) or reads as a line break (NEL, U+2028, U+2029): a reader refuses the
+/// first, and folds the second inside quotes. JSON's `\uXXXX` escape is YAML's too.
+fn unprintable(c: char) -> bool {
+    matches!(
+        c,
+        '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}'
+    )
 }
 
 /// Why an import was refused: the text does not parse, or it is not a spec (the

@@ -1735,6 +1735,22 @@ async fn yaml_export_imports_back_to_the_same_spec() {
     let yaml = transfer::to_yaml(&spec);
     assert!(yaml.contains("command: |\n"), "{yaml}");
     assert_eq!(transfer::from_text(&yaml), Ok(spec));
+    // What YAML does not allow as it is (DEL, the C1 controls, U+FFFE and U+FFFF) or
+    // reads as a line break (NEL, U+2028 and U+2029, which a paste from a web page
+    // brings) is escaped, in a literal block's text too: written as it was, `berth
+    // validate` and PyYAML refused the export, or read NEL as a space (explorer).
+    let odd = [
+        '\u{7f}', '\u{80}', '\u{85}', '\u{9f}', '\u{2028}', '\u{2029}', '\u{fffe}', '\u{ffff}',
+    ];
+    for c in odd {
+        let spec = TaskSpec::default().with(|s| {
+            s.environment.command = format!("set -e\necho a{c}b\n");
+            s.basic.name_prefix = format!("a{c}b");
+        });
+        let yaml = transfer::to_yaml(&spec);
+        assert!(!yaml.contains(c), "{c:?} as it is in {yaml}");
+        assert_eq!(transfer::from_text(&yaml), Ok(spec), "{c:?}");
+    }
 }
 
 /// An import that is not a spec this console reads is refused in plain words before it
