@@ -14,7 +14,7 @@ use shared::api::TaskView;
 pub fn SharedTaskPage(
     /// The share link's token.
     token: String,
-    /// The catalog's project groups, to name the task's group.
+    /// The catalog's project groups, to name the task's group until the catalog is read.
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
 ) -> impl IntoView {
@@ -25,17 +25,46 @@ pub fn SharedTaskPage(
         let l = lang.get();
         async move { api::fetch_shared(&token, l).await }
     });
+    // Once the task is read (not again when the language changes): the catalog, to name
+    // its pool and specs as its own page does (the view named them by id, explorer), and
+    // whether the reader may read the task itself, to be led to its page. The task is
+    // shown once the catalog has answered; by ids if it failed.
+    let read_id = Memo::new(move |_| {
+        task.with(|t| match t {
+            Some(Ok(view)) => Some(view.task.id.0.clone()),
+            _ => None,
+        })
+    });
+    let catalog = RwSignal::new(None::<Option<shared::Catalog>>);
+    let visible = RwSignal::new(false);
+    Effect::new(move |_| {
+        let Some(id) = read_id.get() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let answer = api::fetch_catalog(&api::Base::default()).await;
+            catalog.try_set(Some(answer.ok().map(|session| session.catalog)));
+        });
+        let l = lang.get_untracked();
+        leptos::task::spawn_local(async move {
+            let seen = api::fetch_task(&id, l).await.is_ok();
+            visible.try_set(seen);
+        });
+    });
     view! {
         <section class="shared-view" data-testid="shared-view">
-            {move || match task.get() {
-                None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
-                Some(Ok(view)) => view! { <SharedTask view groups=groups.clone() /> }.into_any(),
+            {move || match (task.get(), catalog.get()) {
+                (None, _) | (Some(Ok(_)), None) => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
+                (Some(Ok(view)), Some(catalog)) => {
+                    let groups = catalog.as_ref().map_or_else(|| groups.clone(), |c| c.project_groups.clone());
+                    view! { <SharedTask view groups catalog page=visible /> }.into_any()
+                }
                 // The reader holds a link, not a task: an unknown or revoked one (the
                 // same answer, 404) is said as the link's fault, not as a permission.
-                Some(Err(api::ClientError::Api(body))) if body.code == "task.not_found" => view! {
+                (Some(Err(api::ClientError::Api(body))), _) if body.code == "task.not_found" => view! {
                     <p class="banner error" role="alert" data-testid="error">{crate::i18n::tr("ui.shared.link_dead")}</p>
                 }.into_any(),
-                Some(Err(err)) => view! {
+                (Some(Err(err)), _) => view! {
                     <p class="banner error" role="alert" data-testid="error">{move || err.localized(lang.get())}</p>
                 }.into_any(),
             }}
@@ -52,6 +81,12 @@ pub fn SharedTask(
     /// The catalog's project groups, to name the task's group.
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
+    /// The catalog, to name the placement's pool and specs; their ids without it.
+    #[prop(default = None)]
+    catalog: Option<shared::Catalog>,
+    /// The reader may read the task itself: its page is offered.
+    #[prop(optional, into)]
+    page: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let name = view.task.id.0.clone();
@@ -64,12 +99,19 @@ pub fn SharedTask(
     super::title_page(move |lang| {
         Some(lang.text_with("ui.shared.title", &[("name", titled.clone())]))
     });
+    let own_page = Route::Detail(name.clone());
     view! {
         <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
-        <p class="banner info" role="note" data-testid="read-only">{crate::i18n::tr("ui.shared.read_only")}</p>
+        <p class="banner info" role="note" data-testid="read-only">
+            {crate::i18n::tr("ui.shared.read_only")}
+            // Its events, logs and (for its owner) actions are there.
+            {move || page.get().then(|| view! {
+                " "<Link to=own_page.clone() test_id="shared-task-page">{crate::i18n::tr("ui.shared.task_page")}</Link>
+            })}
+        </p>
         <div class="columns">
             <div>
-                <TaskSummary view groups stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
+                <TaskSummary view groups catalog stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
                 <Resilience view />
                 <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
             </div>

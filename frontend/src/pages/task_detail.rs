@@ -334,7 +334,7 @@ pub fn TaskDetailPage(
                             <Actions view owner error gone stopping=stopping.into() stop_asked=stop_asked.write_only() on_change=Callback::new(move |()| load()) />
                             <div class="columns">
                                 <div>
-                                    <TaskSummary view groups=session.catalog.project_groups.clone() catalog=session.catalog.clone() stopping=stopping />
+                                    <TaskSummary view groups=session.catalog.project_groups.clone() catalog=Some(session.catalog.clone()) stopping=stopping />
                                     <Resilience view retries=retries show_all=show_all_retries />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
                                     <EventList events=events.into() zone=zone earlier=show_earlier />
@@ -370,8 +370,8 @@ pub fn TaskSummary(
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
     /// The catalog, to name the placement's pool and specs as the form does; their ids
-    /// without it (the shared view).
-    #[prop(optional)]
+    /// without it, or where it has no entry for them.
+    #[prop(default = None)]
     catalog: Option<shared::Catalog>,
     /// A stop is under way (see [`PhaseBadge`]).
     #[prop(optional, into)]
@@ -1242,6 +1242,11 @@ fn Actions(
                     </button>
                 })}
             </div>
+            // Said, not just left out: a member of the task's group saw Clone alone, and
+            // no reason why the rest were missing (explorer).
+            {(!owner).then(|| view! {
+                <p class="help" data-testid="owner-only">{move || view.with(|v| lang.text_with("ui.detail.owner_only", &[("owner", v.task.owner.clone())]))}</p>
+            })}
             {move || (owner && stopping.get()).then(|| view! {
                 <p class="help" id=STOP_ASKED_ID data-testid="stop-asked" role="status">{crate::i18n::tr("ui.detail.stop_asked")}</p>
             })}
@@ -1521,6 +1526,9 @@ fn TagEditor(
                     }
                 }).collect_view()}
             </ul>
+            {(!owner).then(|| view! {
+                <p class="help" data-testid="tags-owner-only">{move || view.with(|v| lang.text_with("ui.detail.tags_owner_only", &[("owner", v.task.owner.clone())]))}</p>
+            })}
             {owner.then(|| view! {
                 <form class="tag-add" on:submit=move |ev| {
                     ev.prevent_default();

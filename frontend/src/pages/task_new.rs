@@ -75,15 +75,32 @@ pub fn NewTaskPage(
             Some(Err(_)) if edits_kept => plain(session.clone()),
             // The task may be gone or not visible: the way on is the create form (blank, or
             // the user's draft).
-            Some(Err(err)) => view! {
-                <div class="banner error" role="alert" data-testid="clone-failed">
-                    <span class="message">{move || err.localized(lang.get())}</span>
-                    <crate::components::TryAgain again loading="ui.form.clone_loading" test_id="clone-again" />
-                    <Link to=Route::New { clone: None } test_id="clone-blank">
-                        {crate::i18n::tr("ui.form.clone_failed.blank")}
-                    </Link>
-                </div>
-            }.into_any(),
+            Some(Err(err)) => {
+                let mendable = mendable(&err);
+                view! {
+                    <div class="banner error" role="alert" data-testid="clone-failed">
+                        <span class="message">{move || err.localized(lang.get())}</span>
+                        {mendable.then(|| view! {
+                            <crate::components::TryAgain again loading="ui.form.clone_loading" test_id="clone-again" />
+                        })}
+                        <Link to=Route::New { clone: None } test_id="clone-blank">
+                            {crate::i18n::tr("ui.form.clone_failed.blank")}
+                        </Link>
+                    </div>
+                }.into_any()
+            }
         }}
+    }
+}
+
+/// Whether asking again may be answered otherwise: no answer came, the server was in
+/// trouble (5xx), or it asked to wait (429, 408). Not a refusal of the task itself (404,
+/// 403), for which Try again was offered and could not help (explorer).
+fn mendable(err: &api::ClientError) -> bool {
+    match err {
+        api::ClientError::Network(_) => true,
+        api::ClientError::Api(body) => {
+            matches!(body.status, 408 | 429) || !(400..500).contains(&body.status)
+        }
     }
 }

@@ -1666,8 +1666,9 @@ async fn a_refresh_of_a_whole_list_that_reaches_no_row_shown_leads_on_with_more(
 }
 
 /// Forty tasks loaded in two pages, then `new` submitted: the refresh is answered as the
-/// server would, and every one of the forty and the new shows, with no More; unless the
-/// page reaches none of the forty, when it shows alone and More leads on.
+/// server would; the new wait on the status line until asked for, and then every one of
+/// the forty and the new shows, with no More; unless the page reaches none of the forty,
+/// when it shows alone and More leads on.
 async fn whole_list_refresh(new: usize) {
     let address = fresh_page();
     let (host, handle) = list_page_asked().await;
@@ -1708,16 +1709,32 @@ async fn whole_list_refresh(new: usize) {
         .expect("the refresh asks with a limit");
     let next = (limit < all).then_some("c2");
     answer_fetch("/api/v1/tasks?", &page_of(0, all.min(limit), next));
-    until("the new tasks", || {
-        host.query_selector("tr[data-id='t00']").unwrap().is_some()
-    })
-    .await;
+    let newest = || host.query_selector("tr[data-id='t00']").unwrap().is_some();
     if all.min(limit) <= new {
+        until("the new tasks", newest).await;
         assert_eq!(rows(), limit, "the page alone");
         until("More", more).await;
         finish(handle, &host, &address);
         return;
     }
+    // The new tasks wait above the rows, on the status line: no row moves.
+    let arrived = || host.query_selector("[data-testid='list-arrived']").unwrap();
+    until("the new tasks held", || arrived().is_some()).await;
+    assert_eq!(rows(), 40, "the rows shown stay where they were");
+    assert!(!newest());
+    let button: HtmlElement = arrived().unwrap().unchecked_into();
+    assert_eq!(button.text_content().unwrap(), format!("Show {new} new"));
+    button.click();
+    until("the new tasks", newest).await;
+    assert!(arrived().is_none());
+    // The focus was on the button, which went: it is on the newest task's link.
+    until("the focus on the newest task", || {
+        document()
+            .active_element()
+            .and_then(|e| e.closest("tr").ok().flatten())
+            .is_some_and(|row| row.get_attribute("data-id").as_deref() == Some("t00"))
+    })
+    .await;
     assert_eq!(rows(), all, "the oldest rows stay");
     let oldest = format!("tr[data-id='t{:02}']", all - 1);
     assert!(
@@ -2237,9 +2254,21 @@ async fn mount_detail_page_with(
     HtmlElement,
     leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
 ) {
+    mount_detail_page_into(crate::new_host(), running, events, retries).await
+}
+
+/// [`mount_detail_page_with`] into `host`.
+async fn mount_detail_page_into(
+    host: HtmlElement,
+    running: &TaskView,
+    events: (&str, usize),
+    retries: (&str, usize),
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
     use frontend::pages::task_detail::TaskDetailPage;
     hold_fetches();
-    let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
         Nav::provide();
@@ -4657,7 +4686,7 @@ async fn the_placement_names_its_pool_and_spec_by_catalog_name() {
         .node
         .clone();
     let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view catalog=shared::demo::catalog() /> });
+    let host = mount(move || view! { <TaskSummary view catalog=Some(shared::demo::catalog()) /> });
     leptos::task::tick().await;
     assert_eq!(
         all_text(&host, "[data-testid='placement'] p"),
@@ -5238,4 +5267,395 @@ fn findings_are_ordered_errors_first_and_otherwise_kept() {
         .collect();
     assert_eq!(ordered, [3, 5, 2, 6, 1, 4]);
     assert!(errors_first(Vec::<(shared::Severity, u32)>::new(), |i| i.0).is_empty());
+}
+
+/// The console's page styles (berth.css, then pages.css) in the page, for tests of
+/// layout; removed by the test.
+fn page_style() -> web_sys::Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let style = document.create_element("style").unwrap();
+    style.set_text_content(Some(concat!(
+        include_str!("../../../public/berth.css"),
+        include_str!("../../../public/pages.css")
+    )));
+    document.head().unwrap().append_child(&style).unwrap();
+    style
+}
+
+/// A host for a test of layout in a frame `width` px wide, with the page styles: its
+/// media queries read the frame's width, not the test window's (800 px). The host, and
+/// the frame for the test to remove.
+fn framed_host(width: u32) -> (HtmlElement, web_sys::Element) {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let frame = document.create_element("iframe").unwrap();
+    frame
+        .set_attribute(
+            "style",
+            &format!("width: {width}px; height: 600px; border: 0"),
+        )
+        .unwrap();
+    frame.set_attribute("data-test-host", "").unwrap();
+    document.body().unwrap().append_child(&frame).unwrap();
+    let inner: web_sys::Document = js_sys::Reflect::get(&frame, &"contentDocument".into())
+        .unwrap()
+        .unchecked_into();
+    let style = inner.create_element("style").unwrap();
+    style.set_text_content(Some(concat!(
+        include_str!("../../../public/berth.css"),
+        include_str!("../../../public/pages.css")
+    )));
+    inner.head().unwrap().append_child(&style).unwrap();
+    let host: HtmlElement = inner.create_element("div").unwrap().unchecked_into();
+    inner.body().unwrap().append_child(&host).unwrap();
+    (host, frame)
+}
+
+/// A word with nowhere to break, a webhook's address in an alert event, wraps in its
+/// panel: the task page's left column grew as wide as the word, and its panels ran under
+/// the right column with their text cut ("cpu-8c: sl", "ended with exit co"; explorer).
+/// In a wide window (two columns) and a narrow one (one).
+#[wasm_bindgen_test]
+async fn a_long_word_in_an_event_keeps_the_left_column_in_its_track() {
+    let hook = format!(
+        "https://hooks.example.com/services/{}",
+        "T0a1B2c3D4".repeat(27)
+    );
+    assert!(hook.len() >= 300);
+    let events = events_json(1..=1, "alert", 1000, |_| {
+        format!("the webhook {hook} answered 500")
+    });
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = false;
+    view.placement = demo_placement();
+    for wide in [true, false] {
+        let address = fresh_page();
+        // The test window is 800 px wide: the page's one column.
+        let (host, style) = if wide {
+            let (host, frame) = framed_host(1280);
+            (host, frame)
+        } else {
+            (crate::new_host(), page_style())
+        };
+        let (host, handle) = mount_detail_page_into(host, &view, (&events, 0), ("[]", 0)).await;
+        until("the event", || {
+            !all_text(&host, "[data-testid='events'] .message").is_empty()
+        })
+        .await;
+        crate::after_paint().await;
+        let right = |el: &web_sys::Element| el.get_bounding_client_rect().right();
+        let column = find(&host, ".columns > div:first-child");
+        let panels = column.query_selector_all(":scope > .panel").unwrap();
+        let panel_ends: Vec<(String, f64)> = (0..panels.length())
+            .map(|i| {
+                let panel: web_sys::Element = panels.item(i).unwrap().unchecked_into();
+                (panel.class_name(), right(&panel))
+            })
+            .collect();
+        // The words themselves, which a panel of the right width could still let overflow.
+        let range = host.owner_document().unwrap().create_range().unwrap();
+        range
+            .select_node_contents(&find(&host, "[data-testid='events'] .message"))
+            .unwrap();
+        let words_end = range.get_bounding_client_rect().right();
+        let events_end = right(&find(&host, ".panel.events"));
+        let (column_end, columns_end) = (right(&column), right(&find(&host, ".columns")));
+        // Side by side in the wide window: the right column starts after the left.
+        let second = find(&host, ".columns > div:last-child")
+            .get_bounding_client_rect()
+            .left();
+        finish(handle, &host, &address);
+        // The page's styles, or the frame that has them.
+        style.remove();
+        let layout = if wide { "wide" } else { "narrow" };
+        assert!(panel_ends.len() >= 4, "{layout}: {panel_ends:?}");
+        for (panel, end) in panel_ends {
+            assert!(
+                end <= column_end + 0.5,
+                "{layout}: {panel} ends at {end}, its column at {column_end}"
+            );
+        }
+        assert!(
+            column_end <= columns_end + 0.5,
+            "{layout}: the left column ends at {column_end}, the page's columns at {columns_end}"
+        );
+        if wide {
+            assert!(
+                column_end <= second + 0.5,
+                "the left column ends at {column_end}, the right one starts at {second}"
+            );
+        }
+        assert!(
+            words_end <= events_end + 0.5,
+            "{layout}: the event's words end at {words_end}, their panel at {events_end}"
+        );
+    }
+}
+
+/// A group member on another's task sees why its actions are not theirs: only Clone was
+/// there, with no word of Stop, Delete, Resubmit, Share or the tags' editing (explorer).
+/// The owner's page says nothing of it.
+#[wasm_bindgen_test]
+async fn a_members_page_of_anothers_task_says_only_its_owner_acts_on_it() {
+    let address = fresh_page();
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = false;
+    // The reader is alice (demo_session's user).
+    view.task.owner = "bob".into();
+    view.tags.clear();
+    let (host, handle) = mount_detail_page_with(&view, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the actions", "[data-testid='action-clone']").await;
+    let actions = host
+        .query_selector_all("[data-testid^='action-']")
+        .unwrap()
+        .length();
+    assert_eq!(actions, 1, "Clone alone");
+    let said = |test_id: &str| {
+        host.query_selector(&format!("[data-testid='{test_id}']"))
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    says_in_both(
+        &host,
+        || said("owner-only"),
+        "Only its owner, bob, can stop, delete, resubmit, share or tag this task.",
+        "只有任务所有者 bob 可以停止、删除、重提、分享此任务或为其打标签。",
+    )
+    .await;
+    says_in_both(
+        &host,
+        || all_text(&host, ".tags .help").concat(),
+        "Only its owner, bob, can change its tags.",
+        "只有任务所有者 bob 可以修改其标签。",
+    )
+    .await;
+    finish(handle, &host, &address);
+
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the owner's actions", "[data-testid='action-stop']").await;
+    assert!(
+        host.query_selector("[data-testid='owner-only']")
+            .unwrap()
+            .is_none()
+    );
+    assert!(all_text(&host, ".tags .help").is_empty());
+    finish(handle, &host, &address);
+}
+
+/// The shared page once its task is read: `visible` whether the reader may read the
+/// task itself (its own request answered), the catalog answered as the demo's.
+async fn shared_page_read(token: &'static str, view: &TaskView, visible: bool) -> HtmlElement {
+    let host = mount(move || view! { <SharedTaskPage token=token.to_owned() /> });
+    // Before the page's first ask, which waits for its effect to run.
+    hold_fetches();
+    let asked = |part: String| {
+        until_owned(format!("the request for {part}"), move || {
+            held_fetches().iter().any(|u| u.contains(&part))
+        })
+    };
+    asked(format!("/shared/{token}")).await;
+    answer_fetch(
+        &format!("/shared/{token}"),
+        &serde_json::to_string(view).unwrap(),
+    );
+    asked("/api/v1/catalog".into()).await;
+    answer_fetch(
+        "/api/v1/catalog",
+        &serde_json::to_string(&demo_session()).unwrap(),
+    );
+    let own = format!("/api/v1/tasks/{}", view.task.id.0);
+    asked(own.clone()).await;
+    if visible {
+        answer_fetch(&own, &serde_json::to_string(view).unwrap());
+    } else {
+        refuse_fetch(
+            &own,
+            404,
+            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"no task","code":"task.not_found"}"#,
+        );
+    }
+    until_found(&host, "the shared task", "[data-testid='shared-title']").await;
+    crate::after_paint().await;
+    host
+}
+
+/// [`until`] for a check that owns what it reads.
+async fn until_owned(what: String, ready: impl Fn() -> bool) {
+    until(&what, ready).await;
+}
+
+/// A share link's reader sees the placement's pool and specs by the catalog's names, as
+/// the task's page names them (explorer: "Pool sh-a-shared", "cpu-8c (16 vCPUs…)").
+#[wasm_bindgen_test]
+async fn a_shared_task_names_its_pool_and_specs_as_its_page_does() {
+    let address = fresh_page();
+    let mut view = task("t-00006", TaskPhase::Running, TaskType::PyTorchJob);
+    view.placement = demo_placement();
+    view.task.spec = view.task.spec.for_others();
+    let placement = view.placement.clone().expect("the demo task is placed");
+    let catalog = shared::demo::catalog();
+    let pool = frontend::pages::pool_name(&catalog, &view.task.spec, &placement.pool);
+    let spec = frontend::pages::spec_name(&catalog, &view.task.spec, &placement.spec);
+    assert_ne!(pool, placement.pool, "the demo pool has a name");
+    assert_ne!(spec, placement.spec, "the demo spec has a name");
+    let host = shared_page_read("tok-names", &view, false).await;
+    let said = all_text(&host, "[data-testid='placement']").concat();
+    release_fetches();
+    host.remove();
+    restore_address(&address);
+    assert!(said.contains(&format!("Pool {pool}")), "{said}");
+    assert!(said.contains(&spec), "{said}");
+    assert!(
+        !said.contains(&format!("Pool {}", placement.pool)),
+        "{said}"
+    );
+}
+
+/// A share link's reader who may see the task itself (its owner, a member of its group)
+/// is led to its page, where its events, logs and actions are; one who may not is not
+/// (the link's only way on was "Open the console").
+#[wasm_bindgen_test]
+async fn a_shared_task_leads_to_its_page_when_the_reader_can_see_it() {
+    for visible in [true, false] {
+        let address = fresh_page();
+        let mut view = task("t-00007", TaskPhase::Running, TaskType::PyTorchJob);
+        view.task.spec = view.task.spec.for_others();
+        let host = shared_page_read("tok-page", &view, visible).await;
+        let link = host
+            .query_selector("[data-testid='shared-task-page']")
+            .unwrap()
+            .map(|a| {
+                let a: HtmlElement = a.unchecked_into();
+                (a.text_content().unwrap(), a.get_attribute("href").unwrap())
+            });
+        let zh = if link.is_some() {
+            find(&host, "[data-testid='lang-zh']").click();
+            leptos::task::tick().await;
+            let said = find(&host, "[data-testid='shared-task-page']")
+                .text_content()
+                .unwrap();
+            back_to_english(&host).await;
+            Some(said)
+        } else {
+            None
+        };
+        release_fetches();
+        host.remove();
+        restore_address(&address);
+        if visible {
+            assert_eq!(
+                link,
+                Some((
+                    "Open the task's page".to_owned(),
+                    "/tasks/t-00007".to_owned()
+                ))
+            );
+            assert_eq!(zh.as_deref(), Some("打开任务页面"));
+        } else {
+            assert_eq!(link, None);
+        }
+    }
+}
+
+/// A clone of a task the reader cannot see (404) or may not read (403) offers no Try
+/// again, which cannot mend it; a refusal a retry can mend (busy, 429; the server's
+/// trouble, 503) keeps it. Either way the create form is offered.
+#[wasm_bindgen_test]
+async fn a_clone_refused_for_good_offers_no_try_again() {
+    for (status, code, mendable) in [
+        (404, "task.not_found", false),
+        (403, "task.forbidden", false),
+        (429, "rate.limited", true),
+        (503, "store.unreachable", true),
+    ] {
+        let address = fresh_page();
+        let (host, handle) = mount_clone_page("hidden-12345").await;
+        refuse_fetch(
+            "hidden-12345",
+            status,
+            &format!(
+                r#"{{"type":"about:blank","title":"Refused","status":{status},"detail":"refused","code":"{code}"}}"#
+            ),
+        );
+        until_found(&host, "the refusal", "[data-testid='clone-failed']").await;
+        let again = host
+            .query_selector("[data-testid='clone-again']")
+            .unwrap()
+            .is_some();
+        let blank = host
+            .query_selector("[data-testid='clone-blank']")
+            .unwrap()
+            .is_some();
+        let said = find(&host, "[data-testid='clone-failed']")
+            .text_content()
+            .unwrap();
+        finish(handle, &host, &address);
+        assert_eq!(again, mendable, "{status}: {said}");
+        assert!(blank, "{status}: the create form is offered");
+    }
+    crate::forget_drafts();
+}
+
+/// A member who clones another's task never had its hidden value or its webhook's
+/// address: the findings on their masks ask for them, not for them "again" (explorer).
+#[wasm_bindgen_test]
+async fn a_clone_of_anothers_task_asks_for_its_masked_values() {
+    use shared::task::{Alert, AlertChannel};
+    let address = fresh_page();
+    crate::forget_drafts();
+    hold_fetches();
+    let (host, handle, (lang, _)) = mount_page_at(Route::New {
+        clone: Some("bobs-12345".into()),
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("bobs-12345"))
+    })
+    .await;
+    // As the server answers a reader who is not the task's owner.
+    let spec = shared::demo::pytorch()
+        .with(|s| {
+            s.advanced.alerts = vec![Alert {
+                channel: AlertChannel::Webhook,
+                target: "https://hooks.example.com/services/T0SECRET".into(),
+                ..s.advanced.alerts[0].clone()
+            }];
+        })
+        .for_others();
+    answer_fetch("bobs-12345", &serde_json::to_string(&spec).unwrap());
+    let said = |code: &str| {
+        let found = host
+            .query_selector_all(&format!("[data-code='{code}']"))
+            .unwrap();
+        (0..found.length())
+            .map(|i| found.item(i).unwrap().text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    until("the masks' findings", || {
+        !said("advanced.alerts.target.masked").is_empty() && !said("env.value.masked").is_empty()
+    })
+    .await;
+    let read = || {
+        (
+            said("advanced.alerts.target.masked"),
+            said("env.value.masked"),
+        )
+    };
+    let en = read();
+    lang.set(Lang::Zh);
+    leptos::task::tick().await;
+    let zh = read();
+    lang.set(Lang::En);
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+    let all_end =
+        |said: &[String], words: &str| !said.is_empty() && said.iter().all(|s| s.ends_with(words));
+    assert!(
+        all_end(&en.0, "is the mask of a URL; type it"),
+        "{:?}",
+        en.0
+    );
+    assert!(all_end(&en.1, "; type the value"), "{:?}", en.1);
+    assert!(all_end(&zh.0, "这是地址的掩码，请填写地址"), "{:?}", zh.0);
+    assert!(all_end(&zh.1, "；请填写变量值"), "{:?}", zh.1);
 }

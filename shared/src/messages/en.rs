@@ -11,7 +11,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.email", "is not an email address"),
     (
         "advanced.alerts.target.masked",
-        "is the mask of a URL; type the URL again",
+        "is the mask of a URL; type it",
     ),
     (
         "advanced.alerts.target.spaces",
@@ -1362,6 +1362,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.off", "Off"),
     ("ui.detail.owner", "Owner"),
+    (
+        "ui.detail.owner_only",
+        "Only its owner, {owner}, can stop, delete, resubmit, share or tag this task.",
+    ),
     ("ui.detail.phase", "Phase"),
     ("ui.detail.placement", "Placement"),
     (
@@ -1479,6 +1483,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The tag edits on this page are not saved. Leave the page without saving them?",
     ),
     ("ui.detail.tags_none", "No tags."),
+    (
+        "ui.detail.tags_owner_only",
+        "Only its owner, {owner}, can change its tags.",
+    ),
     ("ui.detail.tags_save", "Save tags"),
     ("ui.detail.tags_saved", "Tags saved."),
     ("ui.detail.tags_take_theirs", "Take the task's tags"),
@@ -1973,6 +1981,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.shared.spec_masked",
         "Hidden values are masked in a shared task, whoever reads it, its owner too.",
     ),
+    ("ui.shared.task_page", "Open the task's page"),
     ("ui.shared.title", "Shared task {name} (read-only)"),
     ("ui.widget.title", "Embedded task form"),
     ("ui.widget.validator", "Validator"),

@@ -8,7 +8,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.email", "不是有效的邮箱地址"),
     (
         "advanced.alerts.target.masked",
-        "这是地址的掩码，请重新填写地址",
+        "这是地址的掩码，请填写地址",
     ),
     ("advanced.alerts.target.spaces", "首尾有空格"),
     (
@@ -229,7 +229,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "env.value.masked",
-        "这是隐藏值的掩码，不是真实的值（草稿和他人的副本不保存隐藏值）；请重新填写变量值",
+        "这是隐藏值的掩码，不是真实的值（草稿和他人的副本不保存隐藏值）；请填写变量值",
     ),
     ("env.value.nul", "包含 NUL 字符，请删除"),
     ("env.value.too_long", "超过 {kib} KiB"),
@@ -1167,6 +1167,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.off", "未开启"),
     ("ui.detail.owner", "所有者"),
+    (
+        "ui.detail.owner_only",
+        "只有任务所有者 {owner} 可以停止、删除、重提、分享此任务或为其打标签。",
+    ),
     ("ui.detail.phase", "状态"),
     ("ui.detail.placement", "调度位置"),
     (
@@ -1274,6 +1278,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "本页的标签修改尚未保存。确定不保存就离开此页面吗？",
     ),
     ("ui.detail.tags_none", "无标签。"),
+    (
+        "ui.detail.tags_owner_only",
+        "只有任务所有者 {owner} 可以修改其标签。",
+    ),
     ("ui.detail.tags_save", "保存标签"),
     ("ui.detail.tags_saved", "标签已保存。"),
     ("ui.detail.tags_take_theirs", "改用任务当前的标签"),
@@ -1688,6 +1696,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.shared.spec_masked",
         "分享的任务中，隐藏的变量值对任何人（包括所有者）都以掩码显示。",
     ),
+    ("ui.shared.task_page", "打开任务页面"),
     ("ui.shared.title", "分享的任务 {name}（只读）"),
     ("ui.widget.title", "嵌入式任务表单"),
     ("ui.widget.validator", "校验器"),
