@@ -116,6 +116,10 @@ pub fn TaskListPage(
     let generation = StoredValue::new(0u64);
     // Pages added by "More": a refresh that began before one was added would drop it.
     let appended = StoredValue::new(0u64);
+    // Tasks new at the top since the rows were drawn, newest first: held until the reader
+    // asks for them, as a row put above the others moved every row on screen down one,
+    // and the one under the pointer changed (explorer, layout shift).
+    let arrived = RwSignal::new(Vec::<TaskView>::new());
 
     let load_first = move |f: ListFilter| {
         generation.update_value(|g| *g += 1);
@@ -129,6 +133,7 @@ pub fn TaskListPage(
             match result {
                 Ok(page) => {
                     rows_for.set_value(Some(f.to_query()));
+                    arrived.set(Vec::new());
                     tasks.set(page.tasks);
                     next.set(page.next);
                     error.set(None);
@@ -137,6 +142,7 @@ pub fn TaskListPage(
                 // The rows shown were another filter's: under this one's chip they would
                 // be read as its tasks.
                 Err(err) => {
+                    arrived.set(Vec::new());
                     tasks.set(Vec::new());
                     next.set(None);
                     updated.set(None);
@@ -189,8 +195,11 @@ pub fn TaskListPage(
     };
 
     // Live refresh: the rows shown so far, fetched again as one page. Rows are keyed by
-    // id and last change, so unchanged rows keep their place, focus and selection.
-    let refresh = move || {
+    // id and last change, so unchanged rows keep their place, focus and selection. Tasks
+    // new at the top wait in `arrived` when `hold`: while the reader is on the list, not
+    // when it has just been drawn again (back from a task, whose new tasks the reader may
+    // have just submitted).
+    let refresh = move |hold: bool| {
         let hidden = web_sys::window()
             .and_then(|w| w.document())
             .is_some_and(|d| d.hidden());
@@ -206,7 +215,9 @@ pub fn TaskListPage(
         } else {
             0
         };
-        let limit = (shown + room).clamp(PAGE_SIZE, REFRESH_MOST);
+        // The tasks held at the top come again first, then every row shown.
+        let waiting = arrived.with_untracked(Vec::len) as u32;
+        let limit = (shown + waiting + room).clamp(PAGE_SIZE, REFRESH_MOST);
         let (mine, pages) = (generation.get_value(), appended.get_value());
         leptos::task::spawn_local(async move {
             let result = api::list_tasks(&f, None, limit).await;
@@ -223,8 +234,25 @@ pub fn TaskListPage(
                         tasks.with_untracked(|rows| rows.iter().any(|t| t.task.id == last.task.id))
                     });
                     let deeper = shown > limit || (room > 0 && page.next.is_some() && reaches);
+                    let mut page_tasks = page.tasks;
+                    // Only above rows it reaches: a page of new tasks alone is shown as a
+                    // first load is, with More after it.
+                    if hold && reaches {
+                        let new = tasks.with_untracked(|rows| {
+                            page_tasks
+                                .iter()
+                                .take_while(|t| !rows.iter().any(|r| r.task.id == t.task.id))
+                                .count()
+                        });
+                        let held: Vec<TaskView> = page_tasks.drain(..new).collect();
+                        if arrived.with_untracked(|a| *a != held) {
+                            arrived.set(held);
+                        }
+                    } else if arrived.with_untracked(|a| !a.is_empty()) {
+                        arrived.set(Vec::new());
+                    }
                     tasks.update(|rows| {
-                        *rows = refreshed(std::mem::take(rows), page.tasks, deeper);
+                        *rows = refreshed(std::mem::take(rows), page_tasks, deeper);
                     });
                     if !deeper {
                         next.set(page.next);
@@ -237,7 +265,7 @@ pub fn TaskListPage(
             }
         });
     };
-    if let Ok(handle) = set_interval_with_handle(refresh, REFRESH) {
+    if let Ok(handle) = set_interval_with_handle(move || refresh(true), REFRESH) {
         on_cleanup(move || handle.clear());
     }
     // Back at rows remembered: they are shown at once, scrolled to where they were, and
@@ -260,7 +288,7 @@ pub fn TaskListPage(
                 if let Some(window) = web_sys::window() {
                     window.scroll_to_with_x_and_y(0.0, y);
                 }
-                refresh();
+                refresh(false);
             }
             None => load_first(f),
         }
@@ -299,6 +327,23 @@ pub fn TaskListPage(
         });
     }
 
+    // The held tasks go on top of the rows, and the focus, which was on the button
+    // that goes away, to the newest one's link.
+    let show_arrived = move |ev: leptos::ev::MouseEvent| {
+        let list = ev
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|e| e.closest("section.task-list").ok().flatten());
+        let held = arrived.try_update(std::mem::take).unwrap_or_default();
+        let first = held.first().map(|t| t.task.id.0.clone());
+        tasks.update(|rows| {
+            rows.retain(|r| !held.iter().any(|t| t.task.id == r.task.id));
+            rows.splice(0..0, held);
+        });
+        if let (Some(list), Some(id)) = (list, first) {
+            focus_row_if_lost(list, id);
+        }
+    };
     let groups = session.catalog.project_groups.clone();
     let table_groups = groups.clone();
     view! {
@@ -337,6 +382,13 @@ pub fn TaskListPage(
                 {move || updated.get().map(|at| {
                     let at = shared::record::Timestamp(at as i64);
                     format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_time(lang.get(), at))]))
+                })}
+                // On the status line, which is there anyway: the rows stay where they are.
+                {move || arrived.with(|a| !a.is_empty()).then(|| view! {
+                    " · "
+                    <button type="button" class="link arrived" data-testid="list-arrived" on:click=show_arrived>
+                        {move || lang.text_with("ui.list.arrived", &[("count", arrived.with(Vec::len).to_string())])}
+                    </button>
                 })}
             </p>
             <TaskTable tasks=tasks.into() groups=table_groups />

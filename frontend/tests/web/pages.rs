@@ -1724,6 +1724,8 @@ async fn whole_list_refresh(new: usize) {
     assert!(!newest());
     let button: HtmlElement = arrived().unwrap().unchecked_into();
     assert_eq!(button.text_content().unwrap(), format!("Show {new} new"));
+    // Pressed as a reader does, by pointer or keyboard: the button has the focus.
+    button.focus().unwrap();
     button.click();
     until("the new tasks", newest).await;
     assert!(arrived().is_none());
