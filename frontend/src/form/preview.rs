@@ -330,7 +330,7 @@ pub fn Preview(
             }
         });
     };
-    let id = |name: &str| cx.id(name);
+    let id = move |name: &str| cx.id(name);
     let (blocked_id, import_id, note_id, confirm_id) = (
         id("render-blocked"),
         id("form-import"),
@@ -360,14 +360,14 @@ pub fn Preview(
                 <div aria-live="polite">{manifests}</div>
             </details>
             <p class="export">
-                <a data-testid="export-yaml" aria-describedby=id("export-hidden") href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
+                <a data-testid="export-yaml" aria-describedby=format!("{} {}", id("export-hidden"), id("export-held")) href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")
                     on:pointerenter=move |ev| refresh(ev.into(), "yaml") on:focus=move |ev| refresh(ev.into(), "yaml")
                     on:pointerdown=move |ev| refresh(ev.into(), "yaml") on:contextmenu=move |ev| refresh(ev.into(), "yaml")
                     on:click=move |ev| refresh(ev.into(), "yaml")>
                     {move || cx.text("ui.form.export.yaml")}
                 </a>
                 " · "
-                <a data-testid="export-json" aria-describedby=id("export-hidden") href=data_url("application/json", &json()) download=file("json")
+                <a data-testid="export-json" aria-describedby=format!("{} {}", id("export-hidden"), id("export-held")) href=data_url("application/json", &json()) download=file("json")
                     on:pointerenter=move |ev| refresh(ev.into(), "json") on:focus=move |ev| refresh(ev.into(), "json")
                     on:pointerdown=move |ev| refresh(ev.into(), "json") on:contextmenu=move |ev| refresh(ev.into(), "json")
                     on:click=move |ev| refresh(ev.into(), "json")>
@@ -377,6 +377,24 @@ pub fn Preview(
             // An exported file is the thing most likely to be mailed or committed: what it
             // carries of hidden values is said where it is made.
             <p class="help" id=id("export-hidden") data-testid="export-hidden">{move || cx.text("ui.form.export.hidden")}</p>
+            // A number box holding text that is no number keeps the draft's last number:
+            // the files carry that, not what the box shows (explorer: an export then an
+            // import gave a valid number the user never saw).
+            {move || {
+                let held = cx.held_texts();
+                (!held.is_empty()).then(|| {
+                    let l = cx.lang();
+                    let places: Vec<String> = held
+                        .iter()
+                        .map(|(path, _)| crate::components::field_place(l, path))
+                        .collect();
+                    view! {
+                        <p class="help warning" id=id("export-held") data-testid="export-held">
+                            {shared::messages::text(l, "ui.form.export.held", &[("fields", shared::messages::list(l, &places))])}
+                        </p>
+                    }
+                })
+            }}
             <details>
                 <summary>{move || cx.text("ui.form.import.title")}</summary>
                 <label for=import_id.clone()>{move || cx.text("ui.form.import.label")}</label>

@@ -1878,19 +1878,35 @@ async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
             "{kind}: {text}"
         );
     }
-    // What a file carries of hidden values is said with the links.
+    // What a file carries of hidden values is said with the links, and of a box holding
+    // text that is no number, when one does.
     for id in ["export-yaml", "export-json"] {
         assert_eq!(
             form.test_id(id)
                 .get_attribute("aria-describedby")
                 .as_deref(),
-            Some("export-hidden")
+            Some("export-hidden export-held")
         );
     }
     assert!(
         form.text("export-hidden")
             .starts_with("Hidden env values and webhook targets are exported")
     );
+    assert!(form.find("[data-testid='export-held']").is_none());
+}
+
+/// A number box holding text that is no number keeps the draft's last number, which an
+/// export writes: the links say so while it does, naming the box (explorer: an export
+/// then an import gave 2 where the box showed 2.5, with no finding).
+#[wasm_bindgen_test]
+async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    form.type_in("compute.workers", "2.5").await;
+    let said = form.text("export-held");
+    assert!(said.starts_with("Workers"), "{said}");
+    assert!(said.contains("the files carry the last number"), "{said}");
+    form.type_in("compute.workers", "3").await;
+    assert!(form.find("[data-testid='export-held']").is_none());
 }
 
 #[wasm_bindgen_test]

@@ -1532,6 +1532,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.draft_restored", "Your unsent draft was restored."),
     (
+        "ui.form.export.held",
+        "{fields}: the box holds text that is not a number, and the files carry the last number it held instead. Fix it before you export.",
+    ),
+    (
         "ui.form.export.hidden",
         "Hidden env values and webhook targets are exported as the form holds them: in clear if typed here, or as the mask ****** (after a reload, or in a clone of another's task), which must be typed again after an import.",
     ),

@@ -1318,6 +1318,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
     (
+        "ui.form.export.held",
+        "{fields}：输入框中的内容不是数字，导出文件中为其上一个有效数值。请先修正再导出。",
+    ),
+    (
         "ui.form.export.hidden",
         "隐藏的环境变量值和 Webhook 地址按表单中的内容导出：在此输入的为明文；值为掩码 ******（页面重新加载后，或克隆他人任务时）的，导入后需重新填写。",
     ),
