@@ -1903,8 +1903,10 @@ async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
     let form = mount(Some(shared::demo::pytorch()), false).await;
     form.type_in("compute.workers", "2.5").await;
     let said = form.text("export-held");
-    assert!(said.starts_with("Workers"), "{said}");
-    assert!(said.contains("the files carry the last number"), "{said}");
+    assert!(
+        said.starts_with("Not a number in Workers: the files carry the last number"),
+        "{said}"
+    );
     form.type_in("compute.workers", "3").await;
     assert!(form.find("[data-testid='export-held']").is_none());
 }

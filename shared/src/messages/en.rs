@@ -1533,7 +1533,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.draft_restored", "Your unsent draft was restored."),
     (
         "ui.form.export.held",
-        "{fields}: the box holds text that is not a number, and the files carry the last number it held instead. Fix it before you export.",
+        "Not a number in {fields}: the files carry the last number each such box held instead. Fix it before you export.",
     ),
     (
         "ui.form.export.hidden",

@@ -1319,7 +1319,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
     (
         "ui.form.export.held",
-        "{fields}：输入框中的内容不是数字，导出文件中为其上一个有效数值。请先修正再导出。",
+        "{fields}中的内容不是数字：导出文件中为其上一个有效数值，请先修正再导出。",
     ),
     (
         "ui.form.export.hidden",
