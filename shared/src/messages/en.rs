@@ -19,7 +19,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.alerts.target.url",
-        "must be an https:// URL of at most 2048 characters",
+        "must be an https:// URL in ASCII (a host as xn--…, other text %-escaped) of at most 2048 characters",
     ),
     (
         "advanced.alerts.threshold.invalid",
@@ -43,7 +43,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "must be a URL path starting with '/', like /metrics, without spaces, '?', '#' or '%', of at most 1024 characters",
+        "must be a URL path starting with '/', like /metrics, of ASCII letters, digits and -._~!$&'()*+,;=:@/ only, of at most 1024 characters",
     ),
     (
         "advanced.monitoring.port.master",

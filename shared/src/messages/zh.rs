@@ -13,7 +13,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("advanced.alerts.target.spaces", "首尾有空格"),
     (
         "advanced.alerts.target.url",
-        "必须是 https:// 开头的 URL，最长 2048 个字符",
+        "必须是 https:// 开头的 ASCII URL（非 ASCII 主机名写作 xn--…，其余字符用 % 转义），最长 2048 个字符",
     ),
     (
         "advanced.alerts.threshold.invalid",
@@ -37,7 +37,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "advanced.monitoring.path.invalid",
-        "必须是以 / 开头的 URL 路径，例如 /metrics，不能含空格、?、# 或 %，最长 1024 个字符",
+        "必须是以 / 开头的 URL 路径，例如 /metrics，只能含 ASCII 字母、数字和 -._~!$&'()*+,;=:@/，最长 1024 个字符",
     ),
     (
         "advanced.monitoring.port.master",

@@ -337,4 +337,42 @@ mod tests {
         assert!(is_https_url(&long(2048)));
         assert!(!is_https_url(&long(2049)));
     }
+
+    /// A host or path that is not ASCII is refused (the hook and the scrape go out as
+    /// written), and the words say how to write it: they named only https, or spaces,
+    /// `?`, `#` and `%`, which such a target does not hold (explorer).
+    #[test]
+    fn a_target_or_path_not_in_ascii_is_told_how_to_write_it() {
+        assert!(!is_https_url("https://钉钉.中国/robot/send"));
+        assert!(is_https_url("https://xn--5tza.xn--fiqs8s/robot/send"));
+        let spec = crate::demo::pytorch().with(|s| {
+            s.advanced.alerts = vec![crate::task::Alert {
+                channel: crate::task::AlertChannel::Webhook,
+                target: "https://hooks.example.com/a?x=中".into(),
+                ..s.advanced.alerts[0].clone()
+            }];
+            s.advanced.monitoring.path = "/metrics/指标".into();
+        });
+        let report = crate::validate(
+            &spec,
+            &crate::demo::catalog(),
+            &Default::default(),
+            &crate::demo::user(),
+        );
+        let said = |code: &str, lang| {
+            let issue = report.issues().iter().find(|i| i.code.code() == code);
+            issue.expect(code).message(lang)
+        };
+        let url = said("advanced.alerts.target.url", crate::Lang::En);
+        assert!(
+            url.contains("in ASCII (a host as xn--…, other text %-escaped)"),
+            "{url}"
+        );
+        let url = said("advanced.alerts.target.url", crate::Lang::Zh);
+        assert!(url.contains("非 ASCII 主机名写作 xn--…"), "{url}");
+        let path = said("advanced.monitoring.path.invalid", crate::Lang::En);
+        assert!(path.contains("of ASCII letters, digits and"), "{path}");
+        let path = said("advanced.monitoring.path.invalid", crate::Lang::Zh);
+        assert!(path.contains("只能含 ASCII 字母、数字和"), "{path}");
+    }
 }
