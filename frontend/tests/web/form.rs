@@ -1315,6 +1315,21 @@ async fn the_plan_panel_follows_the_compute_section() {
 
 /// The spec a waiting task would use is marked as its verdict is, in the colour of a
 /// wait: green "(would be used)" beside "will queue" read as "fine" (explorer).
+/// The demo PyTorchJob on idle A100 capacity at `stability`: `workers` workers and a
+/// master of `units` cards each.
+fn idle_a100(stability: shared::vocab::IdleStability, units: u32, workers: u32) -> TaskSpec {
+    shared::demo::pytorch().with(|s| {
+        s.compute.kind = Some(shared::vocab::ResourceKind::Idle);
+        s.compute.idle_stability = Some(stability);
+        s.compute.pool = None;
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.units_per_node = units;
+        s.compute.workers = workers;
+    })
+}
+
 #[wasm_bindgen_test]
 async fn the_spec_a_task_waits_for_is_not_marked_as_a_start() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
@@ -1322,16 +1337,7 @@ async fn the_spec_a_task_waits_for_is_not_marked_as_a_start() {
     assert!(form.find(".verdict.used.queued").is_none());
     assert!(form.find(".spec-list li.used.queued").is_none());
     // Idle capacity now holds one of the three replicas of 8 units.
-    let idle = shared::demo::pytorch().with(|s| {
-        s.compute.kind = Some(shared::vocab::ResourceKind::Idle);
-        s.compute.idle_stability = Some(shared::vocab::IdleStability::Low);
-        s.compute.pool = None;
-        s.compute.priority = None;
-        s.compute.guarantee = None;
-        s.compute.specs = vec!["a100-1g".into()];
-        s.compute.units_per_node = 8;
-        s.compute.workers = 2;
-    });
+    let idle = idle_a100(shared::vocab::IdleStability::Low, 8, 2);
     let form = mount(Some(idle), false).await;
     let outcome = form.text("outcome");
     assert!(outcome.contains("queue"), "{outcome}");
@@ -1350,16 +1356,7 @@ async fn pool_bars_beside_a_wait_are_not_green() {
     // Medium idle capacity: 12 units free, on one node with 8 and two with 2. Three
     // replicas of 4 (the master and two workers) need 12: two fit the node of 8, the
     // third fits nowhere.
-    let idle = shared::demo::pytorch().with(|s| {
-        s.compute.kind = Some(shared::vocab::ResourceKind::Idle);
-        s.compute.idle_stability = Some(shared::vocab::IdleStability::Medium);
-        s.compute.pool = None;
-        s.compute.priority = None;
-        s.compute.guarantee = None;
-        s.compute.specs = vec!["a100-1g".into()];
-        s.compute.units_per_node = 4;
-        s.compute.workers = 2;
-    });
+    let idle = idle_a100(shared::vocab::IdleStability::Medium, 4, 2);
     let form = mount(Some(idle), false).await;
     let outcome = form.text("outcome");
     assert!(outcome.contains("queue"), "{outcome}");
