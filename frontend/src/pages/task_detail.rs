@@ -389,6 +389,17 @@ pub fn TaskSummary(
     let row = move |key: &'static str, value: AnyView| {
         view! { <dt>{move || lang.text(key)}</dt><dd>{value}</dd> }
     };
+    // Where it ran stays once it has ended: the server says where a task runs only while
+    // it holds nodes, and the block went at the end, moving the panels under it up
+    // (explorer, layout shift). Only where this page saw it run: the nodes of a task that
+    // had ended when the page loaded are in its `admitted` events.
+    let placement = Memo::new(move |before: Option<&Option<shared::Placement>>| {
+        view.with(|v| match &v.placement {
+            Some(now) => Some(now.clone()),
+            None if v.task.phase.is_finished() => before.cloned().flatten(),
+            None => None,
+        })
+    });
     view! {
         <section class="panel status-detail" aria-labelledby="status-title">
             <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
@@ -442,7 +453,7 @@ pub fn TaskSummary(
                     <p>{reason}</p>
                 </div>
             })}
-            {move || view.with(|v| v.placement.clone()).map(|placement| view! {
+            {move || placement.get().map(|placement| view! {
                 <div class="placement" data-testid="placement">
                     <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
                     <p data-pool=placement.pool.clone()>{
@@ -1255,6 +1266,11 @@ fn Actions(
             {move || (owner && !finished() && !stopping.get()).then(|| view! {
                 <p class="help" id=DELETE_AFTER_END_ID data-testid="delete-after-end">{crate::i18n::tr("ui.detail.delete_after_end")}</p>
             })}
+            // The end's line in their place: with none, everything under the actions moved
+            // up as the task ended (explorer, layout shift).
+            {move || (owner && finished()).then(|| view! {
+                <p class="help" data-testid="delete-ended">{crate::i18n::tr("ui.detail.delete_ended")}</p>
+            })}
             <p role="status" tabindex="-1" data-testid="stop-meanwhile">
                 {move || stopped_meanwhile.get().then(|| lang.text("ui.detail.stop_meanwhile"))}
             </p>
@@ -1925,110 +1941,120 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         }
         now
     });
+    // The controls, off before the first attempt, are described by the box's line that
+    // says why.
+    let not_yet = move || (!started.get()).then_some(LOGS_NONE_ID);
     view! {
         <section class="panel logs" aria-labelledby="logs-title">
             <h2 id="logs-title">{crate::i18n::tr("ui.detail.logs")}</h2>
-            {move || if !started.get() {
-                view! {
-                    <p class="empty" data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</p>
-                }.into_any()
-            } else {
-                view! {
-                    <div class="toolbar">
-                        <label>
-                            <span>{crate::i18n::tr("ui.detail.replica")}</span>
-                            <select data-testid="log-replica" on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
-                                {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
-                                    let label = if view.with(|v| v.failed_replica) == Some(r) {
-                                        lang.text_with("ui.detail.replica_failed", &[("label", label)])
-                                    } else {
-                                        label
-                                    };
-                                    view! { <option value=r.to_string() selected=move || replica.get() == r>{label}</option> }
-                                }).collect_view()}
-                            </select>
-                        </label>
-                        <label>
-                            <span>{crate::i18n::tr("ui.detail.attempt")}</span>
-                            <select data-testid="log-attempt" on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
-                                {move || (1..=attempts.get()).rev().map(|a| view! {
-                                    <option value=a.to_string() selected=move || attempt.get().unwrap_or(attempts.get()) == a>
-                                        {move || lang.text_with("ui.detail.attempt_n", &[("n", a.to_string())])}
-                                    </option>
-                                }).collect_view()}
-                            </select>
-                        </label>
-                        <button type="button" data-testid="log-reload" on:click=move |_| {
-                            // Read once is what was asked: no follow comes back with the next pick.
-                            wants_follow.set_value(false);
-                            reload();
-                        }>{crate::i18n::tr("ui.detail.logs_reload")}</button>
-                        <button
-                            type="button"
-                            data-testid="log-follow"
-                            aria-pressed=move || following.get().to_string()
-                            on:click=move |_| {
-                                let follow = !following.get_untracked();
-                                wants_follow.set_value(follow);
-                                if follow { start_follow() } else { stop_follow() }
-                            }
-                        >
-                            {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
-                        </button>
-                    </div>
-                    <p role="status" class="log-state" data-testid="log-state">
-                        {move || if following.get() {
-                            Some(lang.text("ui.detail.following"))
-                        } else if ended.get() {
-                            Some(lang.text("ui.detail.follow_ended"))
-                        } else if broken.get() {
-                            Some(lang.text("ui.detail.follow_broken"))
-                        } else if !over.get() {
-                            // Read once while it runs, the box does not change as the log
-                            // grows: said, or it reads as a log gone quiet (explorer).
-                            Some(lang.text("ui.detail.log_snapshot"))
-                        } else {
-                            None
-                        }}
-                    </p>
-                    <ErrorBanner error />
-                    {move || {
-                        // The box's text is the log made readable (codes left out), and a
-                        // followed log's line ends come as `\n`: its size in the box is
-                        // not the log's, so only the log's is said, and as "about".
-                        let all = total.get();
-                        cut.get().then(|| {
-                            let href = api::log_url(
-                                &crate::api::Base::default(),
-                                &id.get_value(),
-                                replica.get(),
-                                Some(shown.get()),
-                            );
-                            view! {
-                                <p class="log-cut" data-testid="log-cut">
-                                    {lang.text_with("ui.detail.logs_cut", &[
-                                        ("total", byte_size(all)),
-                                    ])}
-                                    " "
-                                    <a href=href target="_blank" rel="noopener" data-testid="log-whole">
-                                        {lang.text("ui.detail.logs_whole")}
-                                    </a>
-                                </p>
-                            }
-                        })
-                    }}
-                    <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title" node_ref=log_box>
-                        {move || if !text.with(String::is_empty) {
-                            text.get()
-                        } else {
-                            lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" })
-                        }}
-                    </pre>
-                }.into_any()
+            // The same controls and box before the first attempt, off and saying there is
+            // no log yet: the panel kept its room, and the panels under it did not move
+            // down as the task started (explorer, layout shift).
+            <div class="toolbar">
+                <label>
+                    <span>{crate::i18n::tr("ui.detail.replica")}</span>
+                    <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
+                        {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
+                            let label = if view.with(|v| v.failed_replica) == Some(r) {
+                                lang.text_with("ui.detail.replica_failed", &[("label", label)])
+                            } else {
+                                label
+                            };
+                            view! { <option value=r.to_string() selected=move || replica.get() == r>{label}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    <span>{crate::i18n::tr("ui.detail.attempt")}</span>
+                    <select data-testid="log-attempt" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
+                        // Not empty before the first attempt: an empty select read as broken.
+                        {move || (!started.get()).then(|| view! { <option value="">"—"</option> })}
+                        {move || (1..=attempts.get()).rev().map(|a| view! {
+                            <option value=a.to_string() selected=move || attempt.get().unwrap_or(attempts.get()) == a>
+                                {move || lang.text_with("ui.detail.attempt_n", &[("n", a.to_string())])}
+                            </option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <button type="button" data-testid="log-reload" disabled=move || !started.get() aria-describedby=not_yet on:click=move |_| {
+                    // Read once is what was asked: no follow comes back with the next pick.
+                    wants_follow.set_value(false);
+                    reload();
+                }>{crate::i18n::tr("ui.detail.logs_reload")}</button>
+                <button
+                    type="button"
+                    data-testid="log-follow"
+                    disabled=move || !started.get()
+                    aria-describedby=not_yet
+                    aria-pressed=move || following.get().to_string()
+                    on:click=move |_| {
+                        let follow = !following.get_untracked();
+                        wants_follow.set_value(follow);
+                        if follow { start_follow() } else { stop_follow() }
+                    }
+                >
+                    {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
+                </button>
+            </div>
+            <p role="status" class="log-state" data-testid="log-state">
+                {move || if !started.get() {
+                    None
+                } else if following.get() {
+                    Some(lang.text("ui.detail.following"))
+                } else if ended.get() {
+                    Some(lang.text("ui.detail.follow_ended"))
+                } else if broken.get() {
+                    Some(lang.text("ui.detail.follow_broken"))
+                } else if !over.get() {
+                    // Read once while it runs, the box does not change as the log
+                    // grows: said, or it reads as a log gone quiet (explorer).
+                    Some(lang.text("ui.detail.log_snapshot"))
+                } else {
+                    None
+                }}
+            </p>
+            <ErrorBanner error />
+            {move || {
+                // The box's text is the log made readable (codes left out), and a
+                // followed log's line ends come as `\n`: its size in the box is
+                // not the log's, so only the log's is said, and as "about".
+                let all = total.get();
+                cut.get().then(|| {
+                    let href = api::log_url(
+                        &crate::api::Base::default(),
+                        &id.get_value(),
+                        replica.get(),
+                        Some(shown.get()),
+                    );
+                    view! {
+                        <p class="log-cut" data-testid="log-cut">
+                            {lang.text_with("ui.detail.logs_cut", &[
+                                ("total", byte_size(all)),
+                            ])}
+                            " "
+                            <a href=href target="_blank" rel="noopener" data-testid="log-whole">
+                                {lang.text("ui.detail.logs_whole")}
+                            </a>
+                        </p>
+                    }
+                })
             }}
+            <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title" node_ref=log_box>
+                {move || (!started.get()).then(|| view! {
+                    <span id=LOGS_NONE_ID data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</span>
+                })}
+                {move || started.get().then(|| if !text.with(String::is_empty) {
+                    text.get()
+                } else {
+                    lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" })
+                })}
+            </pre>
         </section>
     }
 }
+
+/// The id of the log box's line that says no attempt has started.
+const LOGS_NONE_ID: &str = "logs-none";
 
 /// The most of a log's end the page shows: a `<pre>` of megabytes takes seconds to lay
 /// out again at each chunk of a followed log, and the whole log is a link away.

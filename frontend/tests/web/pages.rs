@@ -2293,13 +2293,18 @@ async fn answer_detail_loads(running: &TaskView, events: (&str, usize), retries:
     })
     .await;
     answer_fetch(&at, &serde_json::to_string(running).unwrap());
+    // No log is asked for before the first attempt.
+    let started = running.task.attempts > 0;
     until("the events' and log's requests", || {
         let held = held_fetches();
-        held.iter().any(|u| u.contains("/events")) && held.iter().any(|u| u.contains("/logs"))
+        held.iter().any(|u| u.contains("/events"))
+            && (!started || held.iter().any(|u| u.contains("/logs")))
     })
     .await;
     answer_events(&latest_events("en"), events.0, events.1);
-    answer_fetch("/logs", "");
+    if started {
+        answer_fetch("/logs", "");
+    }
     // A task without fault tolerance has no retries to ask for.
     if running.task.spec.advanced.fault_tolerance.enabled {
         answer_events_when_asked(&latest_retries("en"), retries.0, retries.1).await;
@@ -5660,4 +5665,236 @@ async fn a_clone_of_anothers_task_asks_for_its_masked_values() {
     assert!(all_end(&en.1, "; type the value"), "{:?}", en.1);
     assert!(all_end(&zh.0, "这是地址的掩码，请填写地址"), "{:?}", zh.0);
     assert!(all_end(&zh.1, "；请填写变量值"), "{:?}", zh.1);
+}
+
+/// The tops of the task page's panels, by their class, but its events' (the panel under
+/// the timeline, which grows by a step as the task moves on), and of its columns.
+fn panel_tops(host: &HtmlElement) -> Vec<(String, f64)> {
+    let found = host
+        .query_selector_all(".columns, .columns .panel:not(.events)")
+        .unwrap();
+    (0..found.length())
+        .map(|i| {
+            let el: web_sys::Element = found.item(i).unwrap().unchecked_into();
+            (el.class_name(), el.get_bounding_client_rect().top())
+        })
+        .collect()
+}
+
+/// The panels of `now` that are not where they were `before`.
+fn moved(before: &[(String, f64)], now: &[(String, f64)]) -> Vec<String> {
+    assert_eq!(before.len(), now.len(), "{before:?} {now:?}");
+    before
+        .iter()
+        .zip(now)
+        .filter(|((_, was), (_, is))| (was - is).abs() > 0.5)
+        .map(|((panel, was), (_, is))| format!("{panel}: {was} -> {is}"))
+        .collect()
+}
+
+/// Answers the task page's next poll of `t1` with `view` and no events (a task without
+/// fault tolerance has no retries to ask for), and waits for the page to show `phase`.
+async fn answer_poll_until_shown(host: &HtmlElement, view: &TaskView, phase: &str) {
+    assert!(!view.task.spec.advanced.fault_tolerance.enabled);
+    answer_refresh(&serde_json::to_string(view).unwrap()).await;
+    until("the events asked for", || {
+        held_fetches().iter().any(|u| u.contains("/events"))
+    })
+    .await;
+    answer_events(&latest_events("en"), "[]", 0);
+    until(&format!("{phase} shown"), || shown_phase(host) == phase).await;
+}
+
+/// The page stands still as its task ends (the brief's calm console): the line under
+/// the actions that said Delete waits for the end went, and with it the placement, and
+/// everything below moved up 24 to 40 px (explorer, layout shift in Chromium). The end's
+/// line takes the first's place, and where the task ran stays. Ended on its own, and
+/// stopped (the stop's line then the end's).
+#[wasm_bindgen_test]
+async fn the_task_page_stands_still_as_its_task_ends() {
+    let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    running.task.spec.advanced.fault_tolerance.enabled = false;
+    running.placement = demo_placement();
+    let ended = |phase: TaskPhase| {
+        let mut view = running.clone();
+        view.placement = None;
+        view.task.phase = phase;
+        view.task.history.push(PhaseChange {
+            phase,
+            at: Timestamp(1_700_000_900_000),
+            reason: String::new(),
+            keyed: None,
+        });
+        view
+    };
+    let mut stopping = running.clone();
+    stopping.stopping_since = Some(Timestamp(js_sys::Date::now() as i64));
+    let ends = [
+        vec![(ended(TaskPhase::Succeeded), "Succeeded")],
+        vec![
+            (stopping, "Stopping"),
+            (ended(TaskPhase::Stopped), "Stopped"),
+        ],
+    ];
+    for steps in ends {
+        let address = fresh_page();
+        // Two columns, as the explorer's window.
+        let (host, frame) = framed_host(1280);
+        let (host, handle) = mount_detail_page_into(host, &running, ("[]", 0), ("[]", 0)).await;
+        until_found(&host, "the placement", "[data-testid='placement'] li").await;
+        crate::after_paint().await;
+        let before = panel_tops(&host);
+        let mut shifts = Vec::new();
+        for (view, phase) in &steps {
+            answer_poll_until_shown(&host, view, phase).await;
+            if view.task.phase.is_finished() {
+                // The log is read again, whole, once its attempt has ended.
+                until("the log asked for again", || {
+                    held_fetches().iter().any(|u| u.contains("/logs?"))
+                })
+                .await;
+                answer_log_end("", 0);
+            }
+            crate::after_paint().await;
+            shifts.push((*phase, moved(&before, &panel_tops(&host))));
+        }
+        let placement_kept = !all_text(&host, "[data-testid='placement'] li").is_empty();
+        let end_said = all_text(&host, "[data-testid='delete-ended']");
+        finish(handle, &host, &address);
+        frame.remove();
+        for (phase, moved) in shifts {
+            assert!(moved.is_empty(), "{phase}: moved {moved:?}");
+        }
+        assert!(placement_kept, "where it ran stays once it has ended");
+        assert_eq!(
+            end_said,
+            ["The task has ended: Delete takes it off the lists for good."]
+        );
+    }
+}
+
+/// The panels under the logs stay where they are as a queued task starts: the Logs
+/// panel, a line before its first attempt, grew by its pickers, its state line and its
+/// box, and the spec under it moved down 84 px (explorer, layout shift in Chromium).
+/// It has them from the start, off until there is a log, the box saying why.
+#[wasm_bindgen_test]
+async fn the_panels_under_the_logs_stay_as_a_queued_task_starts() {
+    let address = fresh_page();
+    let mut queued = task("t1", TaskPhase::Queued, TaskType::PyTorchJob);
+    queued.task.spec.advanced.fault_tolerance.enabled = false;
+    queued.task.attempts = 0;
+    queued.task.history.truncate(1);
+    queued.reason = Some("the largest free node has 4 GPUs; one replica needs 8".into());
+    let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    running.task.spec.advanced.fault_tolerance.enabled = false;
+    running.placement = demo_placement();
+    let (host, frame) = framed_host(1280);
+    let (host, handle) = mount_detail_page_into(host, &queued, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the panels", ".panel.spec").await;
+    crate::after_paint().await;
+    let logs_bottom = |host: &HtmlElement| {
+        find(host, ".panel.logs")
+            .get_bounding_client_rect()
+            .bottom()
+    };
+    let before = (panel_tops(&host), logs_bottom(&host));
+    let none = all_text(&host, "[data-testid='log'] [data-testid='logs-none']");
+    let off = |host: &HtmlElement| {
+        ["log-replica", "log-attempt", "log-reload", "log-follow"].map(|id| {
+            host.query_selector(&format!("[data-testid='{id}']"))
+                .unwrap()
+                .map(|control| control.has_attribute("disabled"))
+        })
+    };
+    let off_before = off(&host);
+    answer_poll_until_shown(&host, &running, "Running").await;
+    until("the log asked for", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+    answer_log_end("", 0);
+    until("the log read", || {
+        all_text(&host, "[data-testid='log']") == ["No output yet."]
+    })
+    .await;
+    crate::after_paint().await;
+    let after = (panel_tops(&host), logs_bottom(&host));
+    let off_after = off(&host);
+    finish(handle, &host, &address);
+    frame.remove();
+    // The right column's panels: the left one's timeline grows by two steps.
+    let right = |tops: &[(String, f64)]| {
+        tops.iter()
+            .filter(|(panel, _)| {
+                ["panel tags", "panel logs", "panel spec"].contains(&panel.as_str())
+            })
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(right(&before.0).len(), 3, "{:?}", before.0);
+    let moved = moved(&right(&before.0), &right(&after.0));
+    assert!(moved.is_empty(), "moved: {moved:?}");
+    assert!(
+        (before.1 - after.1).abs() <= 0.5,
+        "the logs panel ends at {} then {}",
+        before.1,
+        after.1
+    );
+    assert_eq!(
+        none,
+        ["No attempt has started yet, so there is no log."],
+        "the box says why there is none"
+    );
+    assert_eq!(off_before, [Some(true); 4], "nothing to pick or read yet");
+    assert_eq!(off_after, [Some(false); 4]);
+}
+
+/// A row's cells read on one line: a group named in Chinese ("Vision 视觉") sat about
+/// 3 px lower than the rest of its row, its line box as tall as the CJK font's
+/// (explorer). Its words stand on the row's baseline.
+#[wasm_bindgen_test]
+async fn a_group_named_in_chinese_stands_on_its_rows_line() {
+    let style = page_style();
+    let tasks = RwSignal::new(vec![task(
+        "ray-etl-zz9q0",
+        TaskPhase::Running,
+        TaskType::RayJob,
+    )]);
+    let groups = shared::demo::catalog().project_groups;
+    let host = mount(move || view! { <TaskTable tasks=tasks.into() groups=groups.clone() /> });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    // Where the first letter of a cell's words ends, below its baseline by the font's
+    // descent: the same font in each cell measured.
+    let first_letter_bottom = |selector: &str| {
+        let cell = find(&host, selector);
+        let text = cell.first_child().expect("the cell's text");
+        assert_eq!(text.node_type(), web_sys::Node::TEXT_NODE, "{selector}");
+        let range = host.owner_document().unwrap().create_range().unwrap();
+        range.set_start(&text, 0).unwrap();
+        range.set_end(&text, 1).unwrap();
+        (
+            text.text_content().unwrap_or_default(),
+            range.get_bounding_client_rect().bottom(),
+        )
+    };
+    let cells = [
+        "tbody td:nth-child(2)",
+        "tbody td:nth-child(4)",
+        "tbody td:nth-child(5)",
+    ]
+    .map(first_letter_bottom);
+    host.remove();
+    style.remove();
+    assert_eq!(
+        cells.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
+        ["RayJob", "alice", "Vision 视觉"]
+    );
+    let (_, line) = cells[1];
+    for (text, bottom) in cells {
+        assert!(
+            (bottom - line).abs() <= 0.5,
+            "{text} ends at {bottom}, the owner at {line}"
+        );
+    }
 }

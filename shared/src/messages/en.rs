@@ -1287,6 +1287,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.delete_confirm",
         "Delete task {name}? It leaves the lists and cannot be brought back.",
     ),
+    (
+        "ui.detail.delete_ended",
+        "The task has ended: Delete takes it off the lists for good.",
+    ),
     ("ui.detail.delete_yes", "Delete for good"),
     ("ui.detail.deleted", "Task {name} was deleted."),
     ("ui.detail.event.admitted", "Admitted"),

@@ -1108,6 +1108,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.delete_confirm",
         "确定删除任务 {name}？删除后任务将从列表中移除，无法恢复。",
     ),
+    (
+        "ui.detail.delete_ended",
+        "任务已结束：删除后将从列表中移除，无法恢复。",
+    ),
     ("ui.detail.delete_yes", "确认删除"),
     ("ui.detail.deleted", "任务 {name} 已删除。"),
     ("ui.detail.event.admitted", "已准入"),
