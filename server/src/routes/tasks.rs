@@ -20,7 +20,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{self, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
+use shared::api::{
+    ErrorBody, LogReplica, ReplicaRole, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
+};
+use shared::messages::{Arg, Message};
 use shared::record::{TaskId, TaskPhase};
 use shared::task::AlertChannel;
 use shared::{Lang, TaskSpec, User};
@@ -162,16 +165,16 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
     // Tags edited on the task are the task's (as `/spec` gives them): the spec shown
     // beside them says the same, not the tags it was submitted with.
     task.spec.basic.tags.clone_from(&stored.tags);
-    for change in &mut task.history {
-        if let Some(keyed) = &change.keyed {
-            change.reason = keyed.render(lang);
-        }
-    }
     let ray_cluster = state
         .runner
         .as_ref()
         .is_some_and(|r| r.backend().runs_ray_clusters());
     let logs = shared::api::log_replicas(&task.spec, ray_cluster);
+    for change in &mut task.history {
+        if let Some(keyed) = &change.keyed {
+            change.reason = with_roles(keyed, &logs).render(lang);
+        }
+    }
     // From the store, not the runner's memory: another server on the database, or one
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
@@ -186,12 +189,72 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         tags: stored.tags,
         placement: stored.placement,
         waits_behind: reason.as_ref().and_then(|r| waits_behind(&r.reason)),
-        reason: reason.as_ref().map(|r| r.reason.render(lang)),
+        reason: reason
+            .as_ref()
+            .map(|r| with_roles(&r.reason, &logs).render(lang)),
         retry_at: reason.and_then(|r| r.retry_at),
         logs,
         stopping_since,
         failed_replica,
     }
+}
+
+/// `message` with each replica an end names by number (`event.exited`,
+/// `event.replica_ended`, also within "attempt 1 failed (…)") named by its role too, in
+/// their `#role` forms, as the task page's log picker names it: "replica 1 (worker 0)",
+/// not a number to count out. Done as it is read: the stored message keeps the number
+/// alone, which the runner reads back, as [`ended_replica`] does. A replica `logs` does
+/// not list stays a number.
+fn with_roles(message: &Message, logs: &[LogReplica]) -> Message {
+    let mut shown = message.clone();
+    name_roles(&mut shown, logs);
+    shown
+}
+
+fn name_roles(message: &mut Message, logs: &[LogReplica]) {
+    for arg in message.args.values_mut() {
+        if let Arg::Message(inner) = arg {
+            name_roles(inner, logs);
+        }
+    }
+    if !matches!(message.key.as_str(), "event.exited" | "event.replica_ended") {
+        return;
+    }
+    let role = match message.args.get("replica") {
+        Some(Arg::Text(n)) => n.parse().ok().and_then(|n| replica_role(n, logs)),
+        _ => None,
+    };
+    if let Some(role) = role {
+        // Its own key rather than "{n} ({role})" in the number's place: Chinese spaces
+        // 已结束 from a number, not from a full-width bracket (副本 1（工作节点 0）已结束).
+        message.key.push_str("#role");
+        message.args.insert("role".to_owned(), Arg::Message(role));
+    }
+}
+
+/// The role of `replica` in the words of the log picker (`replica_labels` in the
+/// console): workers counted from 0 in the order `logs` lists them, a RayJob's in Ray's
+/// words.
+fn replica_role(replica: u32, logs: &[LogReplica]) -> Option<Message> {
+    let at = logs.iter().position(|l| l.replica == replica)?;
+    Some(match logs[at].role {
+        ReplicaRole::Master => Message::new("event.replica_role.master"),
+        ReplicaRole::Head => Message::new("event.replica_role.head"),
+        ReplicaRole::Submitter => Message::new("event.replica_role.submitter"),
+        ReplicaRole::Worker => {
+            let pytorch = logs.iter().any(|l| l.role == ReplicaRole::Master);
+            let key = if pytorch {
+                "event.replica_role.worker"
+            } else {
+                "event.replica_role.worker#ray"
+            };
+            let before = logs[..at]
+                .iter()
+                .filter(|l| l.role == ReplicaRole::Worker)
+                .count();
+            Message::new(key).with("i", before)
+        }
+    })
 }
 
 /// The replica a failure's reason says ended the attempt (`event.replica_ended`, also
@@ -1199,6 +1262,10 @@ async fn events(
     } else {
         webhooks_shown(&stored.task.spec)
     };
+    let logs = shared::api::log_replicas(
+        &stored.task.spec,
+        runner(&state)?.backend().runs_ray_clusters(),
+    );
     let first = page.first;
     let page: Vec<TaskEventView> = page
         .events
@@ -1206,7 +1273,12 @@ async fn events(
         .map(|e| TaskEventView {
             at: e.at,
             // An alert's event names its target, and may repeat it in the error.
-            message: masked_hooks(&e.text(lang), &hooks),
+            message: masked_hooks(
+                &e.keyed
+                    .as_ref()
+                    .map_or_else(|| e.text(lang), |m| with_roles(m, &logs).render(lang)),
+                &hooks,
+            ),
             kind: e.kind,
         })
         .collect();
@@ -1995,6 +2067,80 @@ mod tests {
         );
         let other = Message::new("queue.capacity_changed").with("task", "big-abcde");
         assert_eq!(super::waits_behind(&other), None);
+    }
+
+    /// Brief (exploratory test): an end named its replica by number alone ("replica 1
+    /// ended with exit code 3") where the log picker names it "1: worker 0", and a reader
+    /// counted to tell which role failed. It names the role too, in the picker's words,
+    /// inside the reasons that quote it as well.
+    #[test]
+    fn an_end_names_its_replicas_role_as_the_log_picker_does() {
+        use shared::Lang;
+        use shared::messages::Message;
+        let how = || Message::new("event.how.code").with("code", 3);
+        let ended = |replica: u32| {
+            Message::new("event.replica_ended")
+                .with("replica", replica)
+                .with_message("how", how())
+        };
+        let exited = |replica: u32| {
+            Message::new("event.exited")
+                .with("attempt", 1)
+                .with("replica", replica)
+                .with_message("how", how())
+        };
+        let pytorch = shared::demo::pytorch().with(|s| s.compute.workers = 2);
+        let logs = shared::api::log_replicas(&pytorch, false);
+        let said = |message: &Message, lang| super::with_roles(message, &logs).render(lang);
+        let last = Message::new("event.failed#after_retries")
+            .with("attempts", 2)
+            .with_message("reason", ended(2));
+        assert_eq!(
+            said(&last, Lang::En),
+            "after 2 attempts; the last: replica 2 (worker 1) ended with exit code 3"
+        );
+        assert_eq!(
+            said(&last, Lang::Zh),
+            "共运行 2 次，最后一次：副本 2（工作节点 1）已结束，退出码 3"
+        );
+        assert_eq!(
+            said(&exited(0), Lang::En),
+            "attempt 1: replica 0 (master) ended with exit code 3"
+        );
+        assert_eq!(
+            said(&exited(0), Lang::Zh),
+            "第 1 次运行：副本 0（主节点）已结束，退出码 3"
+        );
+        // What is stored keeps its number, which the runner and `failed_replica` read.
+        assert_eq!(super::ended_replica(&last), Some(2));
+        // A number past the task's replicas is not given a role it does not have.
+        assert_eq!(
+            said(&ended(3), Lang::En),
+            "replica 3 ended with exit code 3"
+        );
+        // A RayJob on a Ray cluster: the submitter, the head, then workers from 0, in
+        // Ray's words as the seeds keep them.
+        let ray = shared::demo::ray().with(|s| {
+            s.compute.workers = 2;
+            s.ray.autoscaling.enabled = false;
+        });
+        let logs = shared::api::log_replicas(&ray, true);
+        let said = |message: &Message, lang| super::with_roles(message, &logs).render(lang);
+        for (replica, en, zh) in [
+            (0, "submitter", "Submitter"),
+            (1, "head", "Head"),
+            (2, "worker 0", "Worker 0"),
+            (3, "worker 1", "Worker 1"),
+        ] {
+            assert_eq!(
+                said(&ended(replica), Lang::En),
+                format!("replica {replica} ({en}) ended with exit code 3")
+            );
+            assert_eq!(
+                said(&ended(replica), Lang::Zh),
+                format!("副本 {replica}（{zh}）已结束，退出码 3")
+            );
+        }
     }
 
     /// A log file's end read from near it (nothing to mask) is the end read through from

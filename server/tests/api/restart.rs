@@ -561,7 +561,7 @@ fn replicas_that_end_while_the_server_is_down_end_their_task_as_they_ended() {
     assert_eq!(phase(&succeeded), "succeeded", "{succeeded}");
     assert_eq!(succeeded["attempts"], 1, "{succeeded}");
     let said = events(&second, &pair);
-    for replica in 0..2 {
+    for replica in ["0 (master)", "1 (worker 0)"] {
         let exited = format!("attempt 1: replica {replica} ended with exit code 0");
         assert!(said.contains(&exited), "{said}");
     }
@@ -583,10 +583,13 @@ fn replicas_that_end_while_the_server_is_down_end_their_task_as_they_ended() {
 
     let failed = wait_for(&second, &failing, |t| phase(t) != "running");
     assert_eq!(phase(&failed), "failed", "{failed}");
-    assert_eq!(last_reason(&failed), "replica 0 ended with exit code 3");
+    assert_eq!(
+        last_reason(&failed),
+        "replica 0 (master) ended with exit code 3"
+    );
     let said = events(&second, &failing);
     assert!(
-        said.contains("attempt 1: replica 0 ended with exit code 3"),
+        said.contains("attempt 1: replica 0 (master) ended with exit code 3"),
         "{said}"
     );
     assert!(!said.contains("the server stopped while it ran"), "{said}");
@@ -668,15 +671,15 @@ fn a_failure_while_the_server_is_down_is_retried_and_a_half_ended_gang_is_interr
     assert_eq!(failed["attempts"], 4, "{failed}");
     assert_eq!(
         last_reason(&failed),
-        "after 4 attempts; the last: replica 0 ended with exit code 3"
+        "after 4 attempts; the last: replica 0 (master) ended with exit code 3"
     );
     let said = events(&second, &tolerant);
     assert!(
-        said.contains("attempt 1: replica 0 ended with exit code 3"),
+        said.contains("attempt 1: replica 0 (master) ended with exit code 3"),
         "{said}"
     );
     assert!(
-        said.contains("attempt 1 failed (replica 0 ended with exit code 3); retry 1 of 3"),
+        said.contains("attempt 1 failed (replica 0 (master) ended with exit code 3); retry 1 of 3"),
         "{said}"
     );
     assert!(!said.contains("the server stopped while it ran"), "{said}");
@@ -744,7 +747,7 @@ fn a_restart_replays_only_unheard_exits_at_the_times_the_replicas_ended() {
     pair["environment"]["command"] =
         format!("if [ \"$RANK\" = 0 ]; then exit 0; fi; {}", until(&go, 0)).into();
     let id = submit(&first, &pair);
-    let heard = "attempt 1: replica 0 ended with exit code 0";
+    let heard = "attempt 1: replica 0 (master) ended with exit code 0";
     wait_heard(&first, &id, heard);
     first.crash();
     std::fs::write(&go, "").expect("writable");
@@ -759,7 +762,7 @@ fn a_restart_replays_only_unheard_exits_at_the_times_the_replicas_ended() {
     let exits = exited_events(&second, &id);
     let count = |words: &str| exits.iter().filter(|(_, m)| m == words).count();
     assert_eq!(count(heard), 1, "{exits:?}");
-    let late = "attempt 1: replica 1 ended with exit code 0";
+    let late = "attempt 1: replica 1 (worker 0) ended with exit code 0";
     assert_eq!(count(late), 1, "{exits:?}");
 
     let recorded = data
@@ -810,7 +813,7 @@ fn a_failure_heard_before_a_crash_is_the_attempts_end_after_it() {
     )
     .into();
     let id = submit(&first, &pair);
-    let heard = "attempt 1: replica 0 ended with exit code 3";
+    let heard = "attempt 1: replica 0 (master) ended with exit code 3";
     wait_heard(&first, &id, heard);
     let until_termed = Instant::now() + Duration::from_secs(30);
     while !termed.exists() {
@@ -836,7 +839,7 @@ fn a_failure_heard_before_a_crash_is_the_attempts_end_after_it() {
     let ended = wait_for(&second, &id, |t| phase(t) != "running");
     assert_eq!(phase(&ended), "failed", "{ended}");
     assert!(
-        last_reason(&ended).contains("replica 0 ended with exit code 3"),
+        last_reason(&ended).contains("replica 0 (master) ended with exit code 3"),
         "{ended}"
     );
     let said = events(&second, &id);

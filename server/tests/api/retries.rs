@@ -120,14 +120,14 @@ async fn each_retry_waits_the_backoff_after_its_failure_doubling_per_retry() {
     assert_eq!(
         said,
         [
-            "attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 2 starts 1 s after it at the earliest",
-            "attempt 2 failed (replica 1 ended with exit code 3); retry 2 of 2 starts 2 s after it at the earliest",
+            "attempt 1 failed (replica 1 (worker 0) ended with exit code 3); retry 1 of 2 starts 1 s after it at the earliest",
+            "attempt 2 failed (replica 1 (worker 0) ended with exit code 3); retry 2 of 2 starts 2 s after it at the earliest",
         ]
     );
     let zh = events_zh(&app, &id).await;
     assert!(
         zh.contains(
-            "第 1 次运行失败（副本 1 已结束，退出码 3），最早 1 秒后开始第 1 次重试，最多 2 次"
+            "第 1 次运行失败（副本 1（工作节点 0）已结束，退出码 3），最早 1 秒后开始第 1 次重试，最多 2 次"
         ),
         "{zh}"
     );
@@ -242,7 +242,7 @@ async fn no_backoff_retries_at_once_with_the_event_it_always_had() {
     let said = said(&events, "retrying");
     assert_eq!(
         said,
-        ["attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1"]
+        ["attempt 1 failed (replica 1 (worker 0) ended with exit code 3); retry 1 of 1"]
     );
 }
 

@@ -298,6 +298,18 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
         Some(debug[0]),
         "{events}"
     );
+    // Its end names the replica as the log picker does: the entrypoint, run as the
+    // submitter.
+    assert!(
+        messages(&events)
+            .contains(&"attempt 1: replica 0 (submitter) ended with exit code 0".to_owned()),
+        "{events}"
+    );
+    let (_, chinese) = call(&app, get(&format!("/api/v1/tasks/{id}/events?lang=zh-CN"))).await;
+    assert!(
+        messages(&chinese).contains(&"第 1 次运行：副本 0（Submitter）已结束，退出码 0".to_owned()),
+        "{chinese}"
+    );
 
     // Without debug mode, nothing is said.
     spec["ray"]["debug"]["enabled"] = false.into();
@@ -374,7 +386,7 @@ async fn a_failing_gang_is_retried_as_a_whole_then_fails_with_the_last_reason() 
         last["reason"]
             .as_str()
             .unwrap()
-            .contains("replica 1 ended with exit code 3"),
+            .contains("replica 1 (worker 0) ended with exit code 3"),
         "{last}"
     );
     // The replica to read first, named within "after 2 attempts; the last: …".
@@ -1720,9 +1732,9 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     for said in [
         "quota held; waiting for its turn",
         "attempt 1: every replica started",
-        "attempt 1: replica 1 ended with exit code 3",
-        "attempt 1 failed (replica 1 ended with exit code 3); retry 1 of 1",
-        "after 2 attempts; the last: replica 1 ended with exit code 3",
+        "attempt 1: replica 1 (worker 0) ended with exit code 3",
+        "attempt 1 failed (replica 1 (worker 0) ended with exit code 3); retry 1 of 1",
+        "after 2 attempts; the last: replica 1 (worker 0) ended with exit code 3",
     ] {
         assert!(en.iter().any(|m| m == said), "{said:?} not in {en:#?}");
     }
@@ -1730,9 +1742,9 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     for said in [
         "配额已预留，进入队列排队",
         "第 1 次运行：所有副本已启动",
-        "第 1 次运行：副本 1 已结束，退出码 3",
-        "第 1 次运行失败（副本 1 已结束，退出码 3），开始第 1 次重试，最多 1 次",
-        "共运行 2 次，最后一次：副本 1 已结束，退出码 3",
+        "第 1 次运行：副本 1（工作节点 0）已结束，退出码 3",
+        "第 1 次运行失败（副本 1（工作节点 0）已结束，退出码 3），开始第 1 次重试，最多 1 次",
+        "共运行 2 次，最后一次：副本 1（工作节点 0）已结束，退出码 3",
     ] {
         assert!(zh.iter().any(|m| m == said), "{said:?} not in {zh:#?}");
     }
@@ -1768,15 +1780,15 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     assert_eq!(
         zh_reasons,
         [
-            "第 1 次运行失败（副本 1 已结束，退出码 3），开始第 1 次重试，最多 1 次",
-            "共运行 2 次，最后一次：副本 1 已结束，退出码 3",
+            "第 1 次运行失败（副本 1（工作节点 0）已结束，退出码 3），开始第 1 次重试，最多 1 次",
+            "共运行 2 次，最后一次：副本 1（工作节点 0）已结束，退出码 3",
         ],
         "{detail}"
     );
     let (_, detail) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
     assert_eq!(
         reasons(&detail).last().map(String::as_str),
-        Some("after 2 attempts; the last: replica 1 ended with exit code 3")
+        Some("after 2 attempts; the last: replica 1 (worker 0) ended with exit code 3")
     );
     // Lists take the language too (and do not refuse `lang` as unknown).
     let (status, page) = call(&app, get("/api/v1/tasks?mine=true&lang=zh-CN")).await;
@@ -1789,6 +1801,13 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
         .expect("listed")
         .clone();
     assert_eq!(reasons(&listed), zh_reasons);
+    // A share link's reader reads the same words.
+    let (status, link) = call(&app, post(&format!("/api/v1/tasks/{id}/share"), &json!({}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{link}");
+    let path = format!("{}?lang=zh-CN", link["path"].as_str().unwrap());
+    let (status, shared) = call(&app, get(&path)).await;
+    assert_eq!(status, StatusCode::OK, "{shared}");
+    assert_eq!(reasons(&shared), zh_reasons);
 }
 
 /// A spot task holds no quota (SPEC.md section 4), and its first event does not say it

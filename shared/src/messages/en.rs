@@ -414,6 +414,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.exited",
         "attempt {attempt}: replica {replica} ended with {how}",
     ),
+    (
+        "event.exited#role",
+        "attempt {attempt}: replica {replica} ({role}) ended with {how}",
+    ),
     ("event.failed", "{reason}"),
     (
         "event.failed#after_retries",
@@ -515,6 +519,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.note", "attempt {attempt}: {note}"),
     ("event.queued", "{reason}"),
     ("event.replica_ended", "replica {replica} ended with {how}"),
+    (
+        "event.replica_ended#role",
+        "replica {replica} ({role}) ended with {how}",
+    ),
+    ("event.replica_role.head", "head"),
+    ("event.replica_role.master", "master"),
+    ("event.replica_role.submitter", "submitter"),
+    ("event.replica_role.worker", "worker {i}"),
+    ("event.replica_role.worker#ray", "worker {i}"),
     (
         "event.retrying",
         "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries}",

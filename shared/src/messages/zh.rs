@@ -338,6 +338,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.exited",
         "第 {attempt} 次运行：副本 {replica} 已结束，{how}",
     ),
+    (
+        "event.exited#role",
+        "第 {attempt} 次运行：副本 {replica}（{role}）已结束，{how}",
+    ),
     ("event.failed", "{reason}"),
     (
         "event.failed#after_retries",
@@ -422,6 +426,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.note", "第 {attempt} 次运行：{note}"),
     ("event.queued", "{reason}"),
     ("event.replica_ended", "副本 {replica} 已结束，{how}"),
+    (
+        "event.replica_ended#role",
+        "副本 {replica}（{role}）已结束，{how}",
+    ),
+    ("event.replica_role.head", "Head"),
+    ("event.replica_role.master", "主节点"),
+    ("event.replica_role.submitter", "Submitter"),
+    ("event.replica_role.worker", "工作节点 {i}"),
+    ("event.replica_role.worker#ray", "Worker {i}"),
     (
         "event.retrying",
         "第 {attempt} 次运行失败（{reason}），开始第 {attempt} 次重试，最多 {max_retries} 次",
