@@ -1345,6 +1345,52 @@ async fn the_spec_a_task_waits_for_is_not_marked_as_a_start() {
     assert!(form.find(".spec-list li.used.queued").is_some());
 }
 
+/// A portal of a dark theme colours text and controls of its own (`color: #eee`, dark
+/// boxes): the form sets both sides of each pair it shows, so its values and headings
+/// read on it (embedding test: the values were white on white, and the form's dark
+/// headings lay on the portal's dark page).
+#[wasm_bindgen_test]
+async fn a_form_on_a_dark_portal_reads_as_on_the_console() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    // As mountTaskForm marks the element it fills.
+    form.host.set_attribute("data-berth-form", "").unwrap();
+    let style = form_style();
+    let portal = document().create_element("style").unwrap();
+    portal.set_text_content(Some(
+        "body { background: #121212; color: #eee } \
+         input, select, textarea { background: #1e1e1e; color: #eee }",
+    ));
+    document().head().unwrap().append_child(&portal).unwrap();
+    let computed = |el: &web_sys::Element, property: &str| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value(property)
+            .unwrap()
+    };
+    let ink = "rgb(29, 38, 48)";
+    for name in ["basic.name_prefix", "basic.region", "environment.command"] {
+        let control = form.control(name);
+        assert_eq!(computed(&control, "color"), ink, "{name}");
+        assert_eq!(
+            computed(&control, "background-color"),
+            "rgb(255, 255, 255)",
+            "{name}"
+        );
+    }
+    let task_form = form.find(".task-form").unwrap();
+    assert_eq!(computed(&task_form, "color"), ink);
+    assert_eq!(
+        computed(&task_form, "background-color"),
+        "rgb(246, 248, 250)",
+        "the console's page colour under the form"
+    );
+    portal.remove();
+    style.remove();
+}
+
 /// A gang that waits for whole nodes though the pool has enough in all shows its pool
 /// bars in the wait's colour: green bars beside "will queue" read as a fault of the
 /// verdict (explorer).
