@@ -18,10 +18,46 @@ use wasm_bindgen::closure::Closure;
 pub enum ClientError {
     /// The request did not reach the server, or its answer could not be read.
     #[error("cannot reach the server: {0}")]
-    Network(String),
+    Network(Unreached),
     /// The server refused the request and said why.
     #[error("{}", .0.detail)]
     Api(ErrorBody),
+}
+
+/// Why a request came to nothing, as far as the page can tell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unreached {
+    /// The browser said only that the fetch failed: the server down, the network off,
+    /// or, for a request to another site than the page's, the server not letting the
+    /// page's site in (CORS), which the browser hides from the page.
+    Silent {
+        /// The page's origin, when the request went to another one.
+        from_other_site: Option<String>,
+    },
+    /// What went wrong, in (English) words: an answer that does not read, or is not
+    /// Berth's.
+    Said(String),
+}
+
+impl std::fmt::Display for Unreached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreached::Silent { .. } => f.write_str("the browser gave no reason"),
+            Unreached::Said(words) => f.write_str(words),
+        }
+    }
+}
+
+impl From<String> for Unreached {
+    fn from(words: String) -> Self {
+        Unreached::Said(words)
+    }
+}
+
+impl From<&str> for Unreached {
+    fn from(words: &str) -> Self {
+        Unreached::Said(words.to_owned())
+    }
 }
 
 impl ClientError {
@@ -30,10 +66,20 @@ impl ClientError {
     /// instead, any other shows its detail as sent.
     pub fn localized(&self, lang: Lang) -> String {
         match self {
-            ClientError::Network(detail) if detail.is_empty() => {
-                shared::messages::text(lang, "ui.app.unreachable", &[])
-            }
-            ClientError::Network(detail) => {
+            ClientError::Network(Unreached::Silent {
+                from_other_site: None,
+            }) => shared::messages::text(lang, "ui.app.unreachable", &[]),
+            // A server that refuses the page's site (CORS) looks down to the page; a
+            // portal's developer was sent to check the connection to a server that was up
+            // (embedding test). The remedy is Berth's `[cors] origins`, as README says.
+            ClientError::Network(Unreached::Silent {
+                from_other_site: Some(origin),
+            }) => shared::messages::text(
+                lang,
+                "ui.app.unreachable_other_site",
+                &[("origin", origin.clone())],
+            ),
+            ClientError::Network(Unreached::Said(detail)) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
             }
             // The findings come in the reader's language; the lead above them should too.
@@ -96,10 +142,38 @@ impl Base {
         format!("{}{path}", self.0)
     }
 
-    /// Whether the API is at another site than the page.
+    /// Whether the API is at another address than the page's own (perhaps a path of
+    /// the page's site).
     fn elsewhere(&self) -> bool {
         !self.0.is_empty()
     }
+
+    /// The page's origin when the API is on another origin, where the browser asks the
+    /// server's leave (CORS) for each request; `None` on the page's own.
+    fn page_origin_if_other(&self) -> Option<String> {
+        if !self.elsewhere() {
+            return None;
+        }
+        let location = web_sys::window()?.location();
+        let page = location.origin().ok()?;
+        // Resolved as the browser resolves it: `/berth` and `//host` are no origins by
+        // their text, and `https://host:443` is `https://host`.
+        let api = Url::new(&self.url("/"), &location.href().ok()?)
+            .ok()?
+            .origin();
+        (api != page).then_some(page)
+    }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The browser's `URL`.
+    #[wasm_bindgen(js_name = URL)]
+    type Url;
+    #[wasm_bindgen(constructor, js_class = "URL", catch)]
+    fn new(url: &str, base: &str) -> std::result::Result<Url, wasm_bindgen::JsValue>;
+    #[wasm_bindgen(method, getter, js_class = "URL")]
+    fn origin(this: &Url) -> String;
 }
 
 /// A request to an API path. To the Berth at another address (a form embedded with
@@ -123,8 +197,20 @@ fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
 /// fetch", which tells a reader nothing: it is worded by `localized` instead (no detail).
 fn network(err: gloo_net::Error) -> ClientError {
     match err {
-        gloo_net::Error::JsError(_) => ClientError::Network(String::new()),
-        other => ClientError::Network(other.to_string()),
+        gloo_net::Error::JsError(_) => ClientError::Network(Unreached::Silent {
+            from_other_site: None,
+        }),
+        other => ClientError::Network(other.to_string().into()),
+    }
+}
+
+/// [`network`] for a request to `base`, which may be on another origin than the page.
+fn network_at(base: &Base) -> impl Fn(gloo_net::Error) -> ClientError + '_ {
+    move |err| match network(err) {
+        ClientError::Network(Unreached::Silent { .. }) => ClientError::Network(Unreached::Silent {
+            from_other_site: base.page_origin_if_other(),
+        }),
+        other => other,
     }
 }
 
@@ -135,8 +221,9 @@ fn network(err: gloo_net::Error) -> ClientError {
 
 /// An answer's body read as `T`: a server and console that disagree say where.
 fn read<T: Read>(text: &str) -> Result<T> {
-    shared::read::from_json(text)
-        .map_err(|err| ClientError::Network(format!("the server's answer does not read: {err}")))
+    shared::read::from_json(text).map_err(|err| {
+        ClientError::Network(format!("the server's answer does not read: {err}").into())
+    })
 }
 
 async fn answer<T: Read>(response: gloo_net::http::Response) -> Result<T> {
@@ -157,9 +244,10 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
         Ok(body) => ClientError::Api(body),
         // Not Berth's answer (a portal's own 404 page, a proxy's error): said as such,
         // not as the JSON reader's "expected value at line 1 column 1".
-        Err(_) => ClientError::Network(format!(
-            "HTTP {status} with an answer that is not Berth's: is Berth at this address?"
-        )),
+        Err(_) => ClientError::Network(
+            format!("HTTP {status} with an answer that is not Berth's: is Berth at this address?")
+                .into(),
+        ),
     }
 }
 
@@ -173,7 +261,7 @@ pub async fn fetch_catalog(base: &Base) -> Result<CatalogResponse> {
         to_at(base, Request::get, "/api/v1/catalog")
             .send()
             .await
-            .map_err(network)?,
+            .map_err(network_at(base))?,
     )
     .await
 }
@@ -189,11 +277,12 @@ pub async fn render(base: &Base, spec_json: String) -> Result<Vec<serde_json::Va
         .header("content-type", "application/json")
         .body(spec_json)
         .map_err(network)?;
-    let mut rendered: serde_json::Value = answer(request.send().await.map_err(network)?).await?;
+    let mut rendered: serde_json::Value =
+        answer(request.send().await.map_err(network_at(base))?).await?;
     match rendered.get_mut("objects").map(serde_json::Value::take) {
         Some(serde_json::Value::Array(objects)) => Ok(objects),
         _ => Err(ClientError::Network(
-            "the server's answer does not read: objects: expected a list".to_owned(),
+            "the server's answer does not read: objects: expected a list".into(),
         )),
     }
 }
@@ -229,7 +318,7 @@ pub async fn submit_task(
         .header("idempotency-key", idempotency_key)
         .body(spec_json)
         .map_err(network)?;
-    answer(request.send().await.map_err(network)?).await
+    answer(request.send().await.map_err(network_at(base))?).await
 }
 
 /// `GET /api/v1/tasks/{id}/spec`: a task's spec, for clone and export (hidden values
@@ -687,7 +776,7 @@ impl LogFollow {
         let init = web_sys::EventSourceInit::new();
         init.set_with_credentials(base.elsewhere());
         let source = web_sys::EventSource::new_with_event_source_init_dict(&address, &init)
-            .map_err(|e| ClientError::Network(format!("{e:?}")))?;
+            .map_err(|e| ClientError::Network(format!("{e:?}").into()))?;
         let on_end = std::rc::Rc::new(on_end);
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
             move |event: web_sys::MessageEvent| {

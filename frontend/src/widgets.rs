@@ -107,7 +107,7 @@ struct Mounted {
     element: web_sys::HtmlElement,
     /// The element's `lang` before the form set its own, given back when it goes.
     lang_before: Option<String>,
-    /// `None` while the catalog is fetched: an unmount meanwhile (React's StrictMode
+    /// `None` until the form is shown: an unmount meanwhile (React's StrictMode
     /// mounts, unmounts and mounts again at once) cancels the mount.
     view: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
 }
@@ -175,26 +175,165 @@ pub fn unmount_task_form(element: JsValue) -> Result<(), JsError> {
 /// the options were wrong.
 fn element_given(element: JsValue, call: &str) -> Result<web_sys::HtmlElement, JsError> {
     element.dyn_into().map_err(|given| {
-        let what = if given.is_null() || given.is_undefined() {
-            "nothing".to_owned()
-        } else {
-            format!("a {}", given.js_typeof().as_string().unwrap_or_default())
-        };
         JsError::new(&format!(
-            "{call}: element: must be an element of the page, not {what}"
+            "{call}: element: must be an element of the page, not {}",
+            kind(&given)
         ))
     })
+}
+
+/// What a value that is not an element is, with its article: "a object" was said of
+/// `[element]`, which is better named an array.
+fn kind(given: &JsValue) -> &'static str {
+    if given.is_null() || given.is_undefined() {
+        return "nothing";
+    }
+    if js_sys::Array::is_array(given) {
+        return "an array";
+    }
+    // `querySelectorAll` and `getElementsByClassName` answer these. Read by `Reflect`: an
+    // object without a prototype has no `constructor`.
+    let class = js_sys::Reflect::get(given, &JsValue::from_str("constructor"))
+        .and_then(|class| js_sys::Reflect::get(&class, &JsValue::from_str("name")))
+        .ok()
+        .and_then(|name| name.as_string());
+    if given.is_object() && matches!(class.as_deref(), Some("NodeList" | "HTMLCollection")) {
+        return "a list of elements";
+    }
+    match given.js_typeof().as_string().as_deref() {
+        Some("string") => "a string",
+        Some("number") => "a number",
+        Some("boolean") => "a boolean",
+        Some("function") => "a function",
+        Some("symbol") => "a symbol",
+        Some("bigint") => "a bigint",
+        _ => "an object",
+    }
 }
 
 /// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
 /// `zh-CN`), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
 /// `onSubmit`, called with the created task.
 ///
+/// The element is checked and held when this is called, not on a later microtask as an
+/// `async` export would: React's StrictMode mounts, unmounts and mounts again in one
+/// synchronous run, and the unmount found nothing to cancel, the second mount was
+/// refused and the first form was shown (embedding test).
+///
 /// # Errors
 ///
-/// Options of the wrong shape, or a catalog that cannot be fetched, with the reason.
-#[wasm_bindgen(js_name = mountTaskForm)]
-pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormHandle, JsError> {
+/// The promise is refused for options of the wrong shape, a catalog that cannot be
+/// fetched, or an unmount before the form was shown, with the reason.
+#[wasm_bindgen(js_name = mountTaskForm, unchecked_return_type = "Promise<FormHandle>")]
+pub fn mount_task_form_js(element: JsValue, options: JsValue) -> js_sys::Promise {
+    let mounting = mount_task_form(element, options);
+    wasm_bindgen_futures::future_to_promise(async move {
+        mounting.await.map(JsValue::from).map_err(JsValue::from)
+    })
+}
+
+/// [`mount_task_form_js`] for Rust: the element is checked and held when this is called;
+/// the form is shown when the future is awaited, unless the element was unmounted
+/// meanwhile. A future dropped before then lets the element go.
+///
+/// # Errors
+///
+/// As [`mount_task_form_js`].
+pub fn mount_task_form(
+    element: JsValue,
+    options: JsValue,
+) -> impl std::future::Future<Output = Result<FormHandle, JsError>> {
+    let begun = begin_mount(element, options);
+    async move {
+        let Begun {
+            mut pending,
+            element,
+            options,
+            on_submit,
+            base,
+        } = begun?;
+        let number = pending.number;
+        let held = || MOUNTED_FORMS.with_borrow(|all| all.iter().any(|m| m.number == number));
+        // Unmounted in the same run of script (StrictMode's cleanup): no catalog is asked
+        // for a form that will not be shown.
+        if !held() {
+            return Err(JsError::new(
+                "mountTaskForm: unmounted at once, before the form was shown",
+            ));
+        }
+        let session = match options.catalog {
+            Some(session) => session,
+            // The address tried is named, and without `apiBase` that it was this page's
+            // site: "cannot reach the server" alone left a portal's developer guessing
+            // which.
+            None => api::fetch_catalog(&base).await.map_err(|e| {
+                if !held() {
+                    return cancelled();
+                }
+                let said = e.localized(options.locale.unwrap_or(Lang::En));
+                let mut tried = base.url("/api/v1/catalog");
+                if tried.starts_with('/') {
+                    let origin = web_sys::window().and_then(|w| w.location().origin().ok());
+                    tried = format!("{}{tried}", origin.unwrap_or_default());
+                }
+                let hint = if options.api_base.is_none() {
+                    "; without apiBase the form asks this page's site: set apiBase to Berth's address"
+                } else {
+                    ""
+                };
+                JsError::new(&format!(
+                    "mountTaskForm: catalog: {said} (GET {tried}{hint})"
+                ))
+            })?,
+        };
+        if !held() {
+            return Err(cancelled());
+        }
+        let handle = show(element, options.locale, base, on_submit, session);
+        MOUNTED_FORMS.with_borrow_mut(|all| {
+            if let Some(mounted) = all.iter_mut().find(|m| m.number == number) {
+                mounted.view = Some(handle);
+            }
+        });
+        pending.shown = true;
+        Ok(FormHandle { number })
+    }
+}
+
+fn cancelled() -> JsError {
+    JsError::new(
+        "mountTaskForm: unmounted while the catalog was fetched, before the form was shown",
+    )
+}
+
+/// A mount whose element is held. Dropped before its form is shown (a refused catalog,
+/// a future never awaited), it lets the element go.
+struct Pending {
+    number: u64,
+    shown: bool,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.shown {
+            let number = self.number;
+            unmount_where(|m| m.number == number);
+        }
+    }
+}
+
+/// What a mount checked and holds, before its catalog is at hand.
+struct Begun {
+    pending: Pending,
+    element: web_sys::HtmlElement,
+    options: Options,
+    on_submit: Option<js_sys::Function>,
+    base: api::Base,
+}
+
+/// The checks a mount makes at once, and its hold on the element: a second mount
+/// meanwhile is refused, and an unmount meanwhile cancels this one.
+fn begin_mount(element: JsValue, options: JsValue) -> Result<Begun, JsError> {
     let element = element_given(element, "mountTaskForm")?;
     // HTML has no form in a form: the browser would drop the inner `<form>` and this
     // form's submit would send the outer one (embedding test: in another form's fieldset).
@@ -246,8 +385,6 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         .as_deref()
         .map(api::Base::new)
         .unwrap_or_default();
-    // Held from here, before the catalog is fetched: a second mount meanwhile is
-    // refused, and an unmount meanwhile is not lost.
     let number = HANDLES.get() + 1;
     HANDLES.set(number);
     MOUNTED_FORMS.with_borrow_mut(|all| {
@@ -259,40 +396,32 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
         });
     });
     let _ = element.set_attribute(MOUNTED, "");
-    let session = match options.catalog {
-        Some(session) => session,
-        // The address tried is named, and without `apiBase` that it was this page's
-        // site: "cannot reach the server" alone left a portal's developer guessing which.
-        None => api::fetch_catalog(&base).await.map_err(|e| {
-            let said = e.localized(options.locale.unwrap_or(Lang::En));
-            let mut tried = base.url("/api/v1/catalog");
-            if tried.starts_with('/') {
-                let origin = web_sys::window().and_then(|w| w.location().origin().ok());
-                tried = format!("{}{tried}", origin.unwrap_or_default());
-            }
-            let hint = if options.api_base.is_none() {
-                "; without apiBase the form asks this page's site: set apiBase to Berth's address"
-            } else {
-                ""
-            };
-            unmount_where(|m| m.number == number);
-            JsError::new(&format!(
-                "mountTaskForm: catalog: {said} (GET {tried}{hint})"
-            ))
-        })?,
-    };
-    if !MOUNTED_FORMS.with_borrow(|all| all.iter().any(|m| m.number == number)) {
-        return Err(JsError::new(
-            "mountTaskForm: unmounted while the catalog was fetched, before the form was shown",
-        ));
-    }
-    let locale = options.locale;
+    Ok(Begun {
+        pending: Pending {
+            number,
+            shown: false,
+        },
+        element,
+        options,
+        on_submit,
+        base,
+    })
+}
+
+/// Shows the form in its element.
+fn show(
+    element: web_sys::HtmlElement,
+    locale: Option<Lang>,
+    base: api::Base,
+    on_submit: Option<js_sys::Function>,
+    session: CatalogResponse,
+) -> leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState> {
     // Each form on the page keeps its own draft, by its element's id.
     let slot = Some(element.id())
         .filter(|id| !id.is_empty())
         .map(|id| crate::form::draft::Slot(format!("{}#{id}", crate::form::draft::DRAFT_KEY)));
     let speaks = element.clone();
-    let handle = leptos::mount::mount_to(element.clone(), move || {
+    leptos::mount::mount_to(element, move || {
         provide_context(base.clone());
         if let Some(slot) = slot.clone() {
             provide_context(slot);
@@ -326,11 +455,5 @@ pub async fn mount_task_form(element: JsValue, options: JsValue) -> Result<FormH
             email_alerts,
         } = session.clone();
         view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts /> }.into_any()
-    });
-    MOUNTED_FORMS.with_borrow_mut(|all| {
-        if let Some(mounted) = all.iter_mut().find(|m| m.number == number) {
-            mounted.view = Some(handle);
-        }
-    });
-    Ok(FormHandle { number })
+    })
 }

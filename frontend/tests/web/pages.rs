@@ -4525,6 +4525,228 @@ async fn an_unmount_while_the_catalog_is_fetched_cancels_the_mount() {
     restore_address(&address);
 }
 
+/// The message of an `Error` a mount was refused with.
+fn error_message(error: &wasm_bindgen::JsValue) -> String {
+    js_sys::Reflect::get(error, &"message".into())
+        .unwrap()
+        .as_string()
+        .expect("an Error with a message")
+}
+
+/// What a future comes to, once it has: spawned, so a test that waits for it fails
+/// rather than hangs when it never does.
+fn settle<T: 'static>(
+    future: impl std::future::Future<Output = T> + 'static,
+) -> std::rc::Rc<std::cell::RefCell<Option<T>>> {
+    let answer = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let kept = std::rc::Rc::clone(&answer);
+    wasm_bindgen_futures::spawn_local(async move {
+        *kept.borrow_mut() = Some(future.await);
+    });
+    answer
+}
+
+/// React's StrictMode runs an effect, its cleanup and the effect again in one synchronous
+/// run: `mountTaskForm`, `unmountTaskForm`, `mountTaskForm`. The unmount found nothing
+/// to cancel, the second mount was refused ("it holds a form already") and the first,
+/// unmounted, showed its form (embedding test). The first is cancelled, saying so, and
+/// asks for no catalog; the second shows the one form, whether its catalog is fetched
+/// or given.
+#[wasm_bindgen_test]
+async fn a_mount_unmount_and_mount_at_once_shows_the_second_form_only() {
+    use frontend::widgets::{mount_task_form, mount_task_form_js, unmount_task_form};
+    let address = fresh_page();
+    hold_fetches();
+    crate::forget_drafts();
+    let session = serde_json::to_string(&demo_session()).unwrap();
+    let given = format!(r#"{{"catalog": {session}}}"#);
+    for (options, as_js) in [
+        ("{}", true),
+        ("{}", false),
+        (given.as_str(), true),
+        (given.as_str(), false),
+    ] {
+        let fetched = options == "{}";
+        // What the forms before asked (their usage, when shown) is not this mount's.
+        js_sys::eval("window.__held = []").unwrap();
+        let host = crate::new_host();
+        let mount = || {
+            let options = js_sys::JSON::parse(options).unwrap();
+            if as_js {
+                // As a portal calls it: the export, and the promise it answers.
+                let promise = mount_task_form_js(host.clone().into(), options);
+                settle(async move {
+                    wasm_bindgen_futures::JsFuture::from(promise)
+                        .await
+                        .map(|_| ())
+                        .map_err(|e| error_message(&e))
+                })
+            } else {
+                let mounting = mount_task_form(host.clone().into(), options);
+                settle(async move {
+                    mounting
+                        .await
+                        .map(|_| ())
+                        .map_err(|e| error_message(&e.into()))
+                })
+            }
+        };
+        let first = mount();
+        unmount_task_form(host.clone().into()).expect("an element");
+        let second = mount();
+        until("the first mount answered", || first.borrow().is_some()).await;
+        assert_eq!(
+            first.borrow_mut().take().unwrap(),
+            Err("mountTaskForm: unmounted at once, before the form was shown".to_owned()),
+            "{options} {as_js}"
+        );
+        if fetched {
+            until("the catalog asked", || {
+                held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+            })
+            .await;
+            assert_eq!(held_fetches().len(), 1, "the cancelled mount asked nothing");
+            answer_fetch("/api/v1/catalog", &session);
+        }
+        until("the second mount answered", || second.borrow().is_some()).await;
+        assert_eq!(
+            second.borrow_mut().take().unwrap(),
+            Ok(()),
+            "{options} {as_js}"
+        );
+        leptos::task::tick().await;
+        assert_eq!(host.query_selector_all("h1").unwrap().length(), 1);
+        assert!(host.has_attribute("data-berth-form"));
+        unmount_task_form(host.clone().into()).expect("an element");
+        assert_eq!(host.query_selector_all("h1").unwrap().length(), 0);
+        assert!(!host.has_attribute("data-berth-form"));
+        host.remove();
+    }
+    release_fetches();
+    restore_address(&address);
+}
+
+/// A Berth on another site that does not let the page's site in (CORS) looks down to
+/// the page: the browser hides why. The words said only "check your connection" to a
+/// portal's developer whose Berth was up (embedding test); for a request to another
+/// origin they add the remedy, the page's site in Berth's `[cors] origins`. A request to
+/// the page's own origin (no apiBase, a path, the page's own address) keeps the words
+/// it had.
+#[wasm_bindgen_test]
+async fn a_request_to_another_site_that_fails_names_the_cors_list() {
+    use frontend::api::{Base, fetch_catalog};
+    use frontend::widgets::mount_task_form;
+    let address = fresh_page();
+    hold_fetches();
+    let page = web_sys::window().unwrap().location().origin().unwrap();
+    let unreachable = "Cannot reach the server: check your connection, or wait for the server to be back, then try again";
+    for (base, other) in [
+        ("https://berth.example", true),
+        ("//berth.example/", true),
+        ("", false),
+        ("/berth", false),
+        (page.as_str(), false),
+    ] {
+        let target = Base::new(base);
+        let asked = settle(async move { fetch_catalog(&target).await });
+        until("the catalog asked", || {
+            held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+        })
+        .await;
+        fail_fetch("/api/v1/catalog");
+        until("the catalog refused", || asked.borrow().is_some()).await;
+        let err = asked.borrow_mut().take().unwrap().expect_err("refused");
+        let (en, zh) = (err.localized(Lang::En), err.localized(Lang::Zh));
+        if other {
+            assert_eq!(
+                en,
+                format!(
+                    "{unreachable}; or Berth does not list this page's site ({page}) in its \
+                     `[cors] origins`, and the browser hides its answer from this page"
+                )
+            );
+            assert!(
+                zh.contains(&format!("（{page}）")) && zh.contains("`[cors] origins`"),
+                "{zh}"
+            );
+        } else {
+            assert_eq!(en, unreachable, "{base:?}");
+            assert!(!zh.contains("cors"), "{zh}");
+        }
+    }
+    // As a portal meets it: the mount's refusal.
+    let host = crate::new_host();
+    let options = js_sys::JSON::parse(r#"{"apiBase": "https://berth.example"}"#).unwrap();
+    let mounting = mount_task_form(host.clone().into(), options);
+    let refused = settle(async move { mounting.await.err().map(|e| error_message(&e.into())) });
+    until("the catalog asked", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/catalog"))
+    })
+    .await;
+    fail_fetch("/api/v1/catalog");
+    until("the mount refused", || refused.borrow().is_some()).await;
+    let said = refused.borrow_mut().take().unwrap().expect("refused");
+    assert!(
+        said.contains(&format!(
+            "; or Berth does not list this page's site ({page}) in its `[cors] origins`"
+        )) && said.ends_with(" (GET https://berth.example/api/v1/catalog)"),
+        "{said}"
+    );
+    host.remove();
+    release_fetches();
+    restore_address(&address);
+}
+
+/// A value that is not an element is named with its article and its kind: `[element]`
+/// was "not a object" (embedding test).
+#[wasm_bindgen_test]
+async fn a_mount_given_no_element_names_what_it_was_given() {
+    use frontend::widgets::{mount_task_form, unmount_task_form};
+    let host = crate::new_host();
+    let document = web_sys::window().unwrap().document().unwrap();
+    let given: [(wasm_bindgen::JsValue, &str); 7] = [
+        (js_sys::Array::of1(&host).into(), "an array"),
+        (
+            document.query_selector_all("div").unwrap().into(),
+            "a list of elements",
+        ),
+        (js_sys::Object::new().into(), "an object"),
+        // No prototype, so no `constructor` to name it by.
+        (
+            js_sys::Object::create(wasm_bindgen::JsValue::NULL.unchecked_ref::<js_sys::Object>())
+                .into(),
+            "an object",
+        ),
+        (5.into(), "a number"),
+        (true.into(), "a boolean"),
+        (wasm_bindgen::JsValue::UNDEFINED, "nothing"),
+    ];
+    for (value, what) in given {
+        let said = mount_task_form(value.clone(), js_sys::Object::new().into())
+            .await
+            .err()
+            .map(|e| error_message(&e.into()));
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                format!("mountTaskForm: element: must be an element of the page, not {what}")
+                    .as_str()
+            )
+        );
+        let said = unmount_task_form(value)
+            .err()
+            .map(|e| error_message(&e.into()));
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                format!("unmountTaskForm: element: must be an element of the page, not {what}")
+                    .as_str()
+            )
+        );
+    }
+    host.remove();
+}
+
 /// Two forms on one page (explorer, round 4): every id in the page once, so each form's
 /// labels, descriptions and lists are its own, and its summary sends the focus to its own
 /// field; a form mounted without `locale` marks the language it speaks on its element.

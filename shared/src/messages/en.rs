@@ -1277,6 +1277,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.unreachable",
         "Cannot reach the server: check your connection, or wait for the server to be back, then try again",
     ),
+    (
+        "ui.app.unreachable_other_site",
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again; or Berth does not list this page's site ({origin}) in its `[cors] origins`, and the browser hides its answer from this page",
+    ),
     ("ui.detail.actions", "Actions"),
     ("ui.detail.attempt", "Attempt"),
     ("ui.detail.attempt_n", "Attempt {n}"),

@@ -1098,6 +1098,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.unreachable",
         "无法连接服务器：请检查网络连接，或等待服务器恢复后重试",
     ),
+    (
+        "ui.app.unreachable_other_site",
+        "无法连接服务器：请检查网络连接，或等待服务器恢复后重试；也可能是 Berth 的 `[cors] origins` 未列出本页面所在的站点（{origin}），浏览器因此不让本页面读取其应答",
+    ),
     ("ui.detail.actions", "操作"),
     ("ui.detail.attempt", "运行轮次"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
