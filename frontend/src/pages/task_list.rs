@@ -203,7 +203,9 @@ pub fn TaskListPage(
         let hidden = web_sys::window()
             .and_then(|w| w.document())
             .is_some_and(|d| d.hidden());
-        if hidden || !loaded.get_untracked() {
+        // Nor while a filter's first page is on its way: the rows are the filters'
+        // before, and tasks of the new filter would be held as new against them.
+        if hidden || !loaded.get_untracked() || rows_for.with_value(Option::is_none) {
             return;
         }
         let f = filter.get_untracked();
@@ -233,23 +235,27 @@ pub fn TaskListPage(
                     let reaches = page.tasks.last().is_some_and(|last| {
                         tasks.with_untracked(|rows| rows.iter().any(|t| t.task.id == last.task.id))
                     });
-                    let deeper = shown > limit || (room > 0 && page.next.is_some() && reaches);
                     let mut page_tasks = page.tasks;
                     // Only above rows it reaches: a page of new tasks alone is shown as a
                     // first load is, with More after it.
-                    if hold && reaches {
+                    let held: Vec<TaskView> = if hold && reaches {
                         let new = tasks.with_untracked(|rows| {
                             page_tasks
                                 .iter()
                                 .take_while(|t| !rows.iter().any(|r| r.task.id == t.task.id))
                                 .count()
                         });
-                        let held: Vec<TaskView> = page_tasks.drain(..new).collect();
-                        if arrived.with_untracked(|a| *a != held) {
-                            arrived.set(held);
-                        }
-                    } else if arrived.with_untracked(|a| !a.is_empty()) {
-                        arrived.set(Vec::new());
+                        page_tasks.drain(..new).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    // Held tasks took places of the page too: the rows it pushed past its
+                    // end stay below it, and so does the cursor after them (a list with
+                    // More lost a row at each arrival: review).
+                    let deeper = shown > limit
+                        || (page.next.is_some() && reaches && (room > 0 || !held.is_empty()));
+                    if arrived.with_untracked(|a| *a != held) {
+                        arrived.set(held);
                     }
                     tasks.update(|rows| {
                         *rows = refreshed(std::mem::take(rows), page_tasks, deeper);

@@ -1658,6 +1658,57 @@ async fn a_refresh_of_a_whole_list_keeps_every_row_when_many_tasks_arrive() {
     whole_list_refresh(25).await;
 }
 
+/// A list with More still to load holds a task new at the top without losing a row at
+/// its bottom or moving its cursor (review: the page of 20 asked again held the new one
+/// and showed 19, and each arrival took one more).
+#[wasm_bindgen_test]
+async fn a_refresh_of_a_list_with_more_keeps_its_rows_while_a_task_is_held() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
+    let row = |id: &str| {
+        host.query_selector(&format!("tr[data-id='{id}']"))
+            .unwrap()
+            .is_some()
+    };
+    // Newest first: t00 is new, t01..t20 the first page shown.
+    answer_fetch("/api/v1/tasks?", &page_of(1, 21, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    for round in 0..2 {
+        let asked = loop {
+            if let Some(url) = held_fetches().iter().find(|u| u.contains("/api/v1/tasks?")) {
+                break url.clone();
+            }
+            sleep(50).await;
+        };
+        // The server answers as it would: the newest `limit`, and a cursor.
+        let limit: usize = asked
+            .split("limit=")
+            .nth(1)
+            .and_then(|l| l.split('&').next())
+            .and_then(|l| l.parse().ok())
+            .expect("the refresh asks with a limit");
+        answer_fetch("/api/v1/tasks?", &page_of(0, limit, Some("c9")));
+        until("the new task held", || {
+            host.query_selector("[data-testid='list-arrived']")
+                .unwrap()
+                .is_some()
+        })
+        .await;
+        sleep(100).await;
+        assert_eq!(rows(), 20, "round {round}: no row lost");
+        assert!(row("t20"), "round {round}: the last row stays");
+        assert!(!row("t00"), "round {round}: the new task waits");
+    }
+    // More asks after the last row shown, as before the arrival.
+    find(&host, "[data-testid='list-more']").click();
+    until("More's request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=c1"))
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
 /// So many new tasks that the refreshed page reaches none of the rows shown: what lies
 /// between is unknown, so the page shows and More leads on, as a first load would.
 #[wasm_bindgen_test]
