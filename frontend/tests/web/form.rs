@@ -1358,7 +1358,7 @@ async fn a_form_on_a_dark_portal_reads_as_on_the_console() {
     let portal = document().create_element("style").unwrap();
     portal.set_text_content(Some(
         "body { background: #121212; color: #eee } \
-         input, select, textarea { background: #1e1e1e; color: #eee }",
+         input, select, textarea, button { background: #1e1e1e; color: #eee }",
     ));
     document().head().unwrap().append_child(&portal).unwrap();
     let computed = |el: &web_sys::Element, property: &str| {
@@ -1371,6 +1371,9 @@ async fn a_form_on_a_dark_portal_reads_as_on_the_console() {
             .unwrap()
     };
     let ink = "rgb(29, 38, 48)";
+    let add = form.find("[data-testid='add-environment.env']").unwrap();
+    assert_eq!(computed(&add, "color"), ink, "a list's Add button");
+    assert_eq!(computed(&add, "background-color"), "rgb(255, 255, 255)");
     for name in ["basic.name_prefix", "basic.region", "environment.command"] {
         let control = form.control(name);
         assert_eq!(computed(&control, "color"), ink, "{name}");
