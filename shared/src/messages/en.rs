@@ -978,7 +978,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "mount.path.not_normalized",
-        "must not have '.' or '..' segments, '//' or a name that begins or ends with a space, nor end with '/'",
+        "must not have '.' or '..' segments or '//', nor end with '/'",
     ),
     (
         "mount.path.outside_recommended",

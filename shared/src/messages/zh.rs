@@ -834,7 +834,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("mount.path.not_absolute", "必须是以 / 开头的绝对路径"),
     (
         "mount.path.not_normalized",
-        "不能包含 . 或 .. 路径段、//、以空格开头或结尾的名称，也不能以 / 结尾",
+        "不能包含 . 或 .. 路径段、//，也不能以 / 结尾",
     ),
     (
         "mount.path.outside_recommended",
