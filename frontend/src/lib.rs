@@ -137,7 +137,8 @@ pub fn Page(
         // Titled by the page once the task is read: its name is not in the address.
         Route::Shared(token) => {
             let groups = session.catalog.project_groups.clone();
-            view! { <pages::shared_view::SharedTaskPage token groups /> }.into_any()
+            let catalog = session.catalog.clone();
+            view! { <pages::shared_view::SharedTaskPage token groups catalog /> }.into_any()
         }
         Route::NotFound(path) => {
             pages::title_page(|_| None);

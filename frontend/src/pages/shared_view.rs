@@ -17,6 +17,10 @@ pub fn SharedTaskPage(
     /// The catalog's project groups, to name the task's group until the catalog is read.
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
+    /// The catalog, when the page has it (the console's, read at its start): then it is
+    /// not asked for again, and the task waits for no second answer (review).
+    #[prop(optional)]
+    catalog: Option<shared::Catalog>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // Tracks the language: the server words the reasons in it.
@@ -35,16 +39,19 @@ pub fn SharedTaskPage(
             _ => None,
         })
     });
-    let catalog = RwSignal::new(None::<Option<shared::Catalog>>);
+    let given = catalog.is_some();
+    let catalog = RwSignal::new(catalog.map(Some));
     let visible = RwSignal::new(false);
     Effect::new(move |_| {
         let Some(id) = read_id.get() else {
             return;
         };
-        leptos::task::spawn_local(async move {
-            let answer = api::fetch_catalog(&api::Base::default()).await;
-            catalog.try_set(Some(answer.ok().map(|session| session.catalog)));
-        });
+        if !given {
+            leptos::task::spawn_local(async move {
+                let answer = api::fetch_catalog(&api::Base::default()).await;
+                catalog.try_set(Some(answer.ok().map(|session| session.catalog)));
+            });
+        }
         let l = lang.get_untracked();
         leptos::task::spawn_local(async move {
             let seen = api::fetch_task(&id, l).await.is_ok();

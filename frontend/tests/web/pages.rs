@@ -5792,6 +5792,46 @@ async fn a_shared_task_names_its_pool_and_specs_as_its_page_does() {
     );
 }
 
+/// Given the console's catalog, the shared view names from it and asks for none: the
+/// task waited for a second answer in series (review).
+#[wasm_bindgen_test]
+async fn a_shared_view_given_the_catalog_asks_for_none() {
+    let address = fresh_page();
+    let mut view = task("t-00008", TaskPhase::Running, TaskType::PyTorchJob);
+    view.placement = demo_placement();
+    view.task.spec = view.task.spec.for_others();
+    let placement = view.placement.clone().expect("the demo task is placed");
+    let catalog = shared::demo::catalog();
+    let pool = frontend::pages::pool_name(&catalog, &view.task.spec, &placement.pool);
+    let host = mount(move || {
+        view! { <SharedTaskPage token="tok-given".to_owned() catalog=shared::demo::catalog() /> }
+    });
+    hold_fetches();
+    until("the shared task's request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/shared/tok-given"))
+    })
+    .await;
+    answer_fetch("/shared/tok-given", &serde_json::to_string(&view).unwrap());
+    let own = format!("/api/v1/tasks/{}", view.task.id.0);
+    until("the task's own request", || {
+        held_fetches().iter().any(|u| u.contains(&own))
+    })
+    .await;
+    until_found(&host, "the shared task", "[data-testid='shared-title']").await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("/api/v1/catalog")),
+        "{:?}",
+        held_fetches()
+    );
+    let said = all_text(&host, "[data-testid='placement']").concat();
+    release_fetches();
+    host.remove();
+    restore_address(&address);
+    assert!(said.contains(&format!("Pool {pool}")), "{said}");
+}
+
 /// A share link's reader who may see the task itself (its owner, a member of its group)
 /// is led to its page, where its events, logs and actions are; one who may not is not
 /// (the link's only way on was "Open the console").
