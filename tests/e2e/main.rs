@@ -105,6 +105,9 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
         ("compute.workers", "2"),
     ];
     pages.clone_it(&id, &typed, "form-pytorch-clone").await;
+    // Nor anything since, the journey through: the form, the task's page and its logs,
+    // the list and the clone.
+    pages.check_console_quiet().await;
     pages.close().await;
 }
 

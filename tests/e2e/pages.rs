@@ -204,6 +204,15 @@ impl Pages {
 
 // check
 impl Pages {
+    /// Nothing was said in the browser's console since it was last read: no error of the
+    /// console's, no note of Chromium's about the page.
+    pub async fn check_console_quiet(&self) {
+        assert_eq!(
+            berth_e2e::browser_log(&self.client).await,
+            Vec::<String>::new()
+        );
+    }
+
     /// The list shows a row for this task, in this phase (waits for the live refresh).
     pub async fn check_row(&self, id: &str, phase: &str) {
         let css = format!("tr[data-id='{id}'][data-phase='{phase}']");
