@@ -1540,6 +1540,15 @@ fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
     .unwrap()
 }
 
+/// The page size a list request asked for (`limit=`).
+fn limit_asked(url: &str) -> usize {
+    url.split("limit=")
+        .nth(1)
+        .and_then(|l| l.split('&').next())
+        .and_then(|l| l.parse().ok())
+        .expect("the refresh asks with a limit")
+}
+
 /// The catalog answer for the demo user.
 fn demo_session() -> shared::api::CatalogResponse {
     shared::api::CatalogResponse {
@@ -1682,12 +1691,7 @@ async fn a_refresh_of_a_list_with_more_keeps_its_rows_while_a_task_is_held() {
             sleep(50).await;
         };
         // The server answers as it would: the newest `limit`, and a cursor.
-        let limit: usize = asked
-            .split("limit=")
-            .nth(1)
-            .and_then(|l| l.split('&').next())
-            .and_then(|l| l.parse().ok())
-            .expect("the refresh asks with a limit");
+        let limit = limit_asked(&asked);
         answer_fetch("/api/v1/tasks?", &page_of(0, limit, Some("c9")));
         until("the new task held", || {
             host.query_selector("[data-testid='list-arrived']")
@@ -1752,12 +1756,7 @@ async fn whole_list_refresh(new: usize) {
         sleep(50).await;
     };
     // The server answers as it would: at most `limit` rows, and a cursor when more.
-    let limit: usize = asked
-        .split("limit=")
-        .nth(1)
-        .and_then(|l| l.split('&').next())
-        .and_then(|l| l.parse().ok())
-        .expect("the refresh asks with a limit");
+    let limit = limit_asked(&asked);
     let next = (limit < all).then_some("c2");
     answer_fetch("/api/v1/tasks?", &page_of(0, all.min(limit), next));
     let newest = || host.query_selector("tr[data-id='t00']").unwrap().is_some();
@@ -5790,19 +5789,11 @@ async fn a_shared_task_names_its_pool_and_specs_as_its_page_does() {
         !said.contains(&format!("Pool {}", placement.pool)),
         "{said}"
     );
-}
 
-/// Given the console's catalog, the shared view names from it and asks for none: the
-/// task waited for a second answer in series (review).
-#[wasm_bindgen_test]
-async fn a_shared_view_given_the_catalog_asks_for_none() {
+    // Given the console's catalog, it names from it and asks for none: the task waited
+    // for a second answer in series (review).
     let address = fresh_page();
-    let mut view = task("t-00008", TaskPhase::Running, TaskType::PyTorchJob);
-    view.placement = demo_placement();
-    view.task.spec = view.task.spec.for_others();
-    let placement = view.placement.clone().expect("the demo task is placed");
-    let catalog = shared::demo::catalog();
-    let pool = frontend::pages::pool_name(&catalog, &view.task.spec, &placement.pool);
+    let shown = view.clone();
     let host = mount(move || {
         view! { <SharedTaskPage token="tok-given".to_owned() catalog=shared::demo::catalog() /> }
     });
@@ -5813,8 +5804,8 @@ async fn a_shared_view_given_the_catalog_asks_for_none() {
             .any(|u| u.contains("/shared/tok-given"))
     })
     .await;
-    answer_fetch("/shared/tok-given", &serde_json::to_string(&view).unwrap());
-    let own = format!("/api/v1/tasks/{}", view.task.id.0);
+    answer_fetch("/shared/tok-given", &serde_json::to_string(&shown).unwrap());
+    let own = format!("/api/v1/tasks/{}", shown.task.id.0);
     until("the task's own request", || {
         held_fetches().iter().any(|u| u.contains(&own))
     })
