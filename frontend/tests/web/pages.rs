@@ -1995,6 +1995,24 @@ fn mount_page_at(
     (host, handle, kept.get().expect("mounted"))
 }
 
+/// The console at `/new?clone=ID`, once it has asked for the task (its fetches held).
+async fn clone_page_asked(
+    id: &'static str,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+    (UiLang, Nav),
+) {
+    let page = mount_page_at(Route::New {
+        clone: Some(id.into()),
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains(id))
+    })
+    .await;
+    page
+}
+
 /// A clone of a task that cannot be read (gone, not visible, no connection) says why and
 /// offers the create form, which opens in place (blank, with no draft kept).
 #[wasm_bindgen_test]
@@ -5459,13 +5477,7 @@ async fn create_task_from_a_clone_opens_the_users_own_draft() {
         .set_item(DRAFT_KEY, &serde_json::to_string(&own).unwrap())
         .unwrap();
     hold_fetches();
-    let (host, handle, (_, nav)) = mount_page_at(Route::New {
-        clone: Some("src-777".into()),
-    });
-    until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("src-777"))
-    })
-    .await;
+    let (host, handle, (_, nav)) = clone_page_asked("src-777").await;
     edit_clone(&host, "src-777").await;
     let prefix = || name_prefix(&host);
     nav.go(Route::New { clone: None });
@@ -5502,13 +5514,7 @@ async fn a_clones_kept_edits_open_though_its_task_is_gone() {
         )
         .unwrap();
     hold_fetches();
-    let (host, handle, _) = mount_page_at(Route::New {
-        clone: Some("gone-777".into()),
-    });
-    until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("gone-777"))
-    })
-    .await;
+    let (host, handle, _) = clone_page_asked("gone-777").await;
     fail_fetch("gone-777");
     until("the kept edits", || {
         host.query_selector("[name='basic.name_prefix']")
@@ -5916,13 +5922,7 @@ async fn a_clone_of_anothers_task_asks_for_its_masked_values() {
     let address = fresh_page();
     crate::forget_drafts();
     hold_fetches();
-    let (host, handle, (lang, _)) = mount_page_at(Route::New {
-        clone: Some("bobs-12345".into()),
-    });
-    until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("bobs-12345"))
-    })
-    .await;
+    let (host, handle, (lang, _)) = clone_page_asked("bobs-12345").await;
     // As the server answers a reader who is not the task's owner.
     let spec = shared::demo::pytorch()
         .with(|s| {
