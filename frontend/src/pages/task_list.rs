@@ -142,6 +142,8 @@ pub fn TaskListPage(
                 // The rows shown were another filter's: under this one's chip they would
                 // be read as its tasks.
                 Err(err) => {
+                    // No rows, of these filters: the live refresh asks again.
+                    rows_for.set_value(Some(f.to_query()));
                     arrived.set(Vec::new());
                     tasks.set(Vec::new());
                     next.set(None);

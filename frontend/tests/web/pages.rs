@@ -1667,6 +1667,29 @@ async fn a_refresh_of_a_whole_list_keeps_every_row_when_many_tasks_arrive() {
     whole_list_refresh(25).await;
 }
 
+/// A first page the server failed to give is asked for again by the live refresh, and
+/// the list comes when it answers (the review's guard against refreshing before a
+/// filter's first page had stopped it for good).
+#[wasm_bindgen_test]
+async fn a_list_whose_first_page_failed_comes_with_the_next_refresh() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
+    refuse_fetch(
+        "/api/v1/tasks?",
+        503,
+        r#"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"busy","code":"server.unavailable"}"#,
+    );
+    until_found(&host, "the error", "[role='alert']").await;
+    until("the refresh's request", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+    })
+    .await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 3, None));
+    until("the rows", || rows() == 3).await;
+    finish(handle, &host, &address);
+}
+
 /// A list with More still to load holds a task new at the top without losing a row at
 /// its bottom or moving its cursor (review: the page of 20 asked again held the new one
 /// and showed 19, and each arrival took one more).
