@@ -949,21 +949,27 @@ mod tests {
         (Arc::new(catalog), Usage::new())
     }
 
+    /// `s` on bj-a's reserved A100 pool: `workers` replicas of `units` cards each, no
+    /// volume.
+    fn on_bj_a(s: &mut TaskSpec, units: u32, workers: u32) {
+        s.basic.region = "cn-north".into();
+        s.basic.cluster = "bj-a".into();
+        s.compute.kind = Some(ResourceKind::Reserved);
+        s.compute.pool = Some("bj-a-shared".into());
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+        s.compute.instance_type = InstanceType::Gpu;
+        s.compute.specs = vec!["a100-1g".into()];
+        s.compute.units_per_node = units;
+        s.compute.workers = workers;
+        s.environment.storage.clear();
+    }
+
     fn task(units: u32, workers: u32) -> TaskSpec {
         demo::pytorch().with(|s| {
-            s.basic.region = "cn-north".into();
-            s.basic.cluster = "bj-a".into();
-            s.compute.kind = Some(ResourceKind::Reserved);
-            s.compute.pool = Some("bj-a-shared".into());
-            s.compute.priority = None;
-            s.compute.guarantee = None;
-            s.compute.instance_type = InstanceType::Gpu;
-            s.compute.specs = vec!["a100-1g".into()];
-            s.compute.units_per_node = units;
-            s.compute.workers = workers;
+            on_bj_a(s, units, workers);
             s.environment.command =
                 "torchrun --nnodes \"$WORLD_SIZE\" --node_rank \"$RANK\" train.py".into();
-            s.environment.storage.clear();
         })
     }
 
@@ -1813,19 +1819,9 @@ mod tests {
     /// units of `cpu-8c`, 64 of a CPU node's 96 vCPUs.
     fn ray_with_cpu_head() -> TaskSpec {
         demo::ray().with(|s| {
-            s.basic.region = "cn-north".into();
-            s.basic.cluster = "bj-a".into();
-            s.compute.kind = Some(ResourceKind::Reserved);
-            s.compute.pool = Some("bj-a-shared".into());
-            s.compute.priority = None;
-            s.compute.guarantee = None;
-            s.compute.instance_type = InstanceType::Gpu;
-            s.compute.specs = vec!["a100-1g".into()];
-            s.compute.units_per_node = 8;
-            s.compute.workers = 2;
+            on_bj_a(s, 8, 2);
             s.compute.head_spec = Some("cpu-8c".into());
             s.ray.autoscaling.enabled = false;
-            s.environment.storage.clear();
         })
     }
 
