@@ -1,5 +1,6 @@
 //! Wire types of the HTTP API (`/api/v1`), shared by the server and the console.
 
+use crate::messages::{Arg, Message};
 use crate::validate::LocalizedIssue;
 use serde::{Deserialize, Serialize};
 
@@ -199,6 +200,64 @@ pub fn log_replicas(spec: &crate::TaskSpec, ray_cluster: bool) -> Vec<LogReplica
         .into_iter()
         .chain((0..workers).map(|i| at(i + 2, ReplicaRole::Worker)))
         .collect()
+}
+
+/// `message` with each replica an end names by number (`event.exited`,
+/// `event.replica_ended`, also within "attempt 1 failed (…)") named by its role too, in
+/// their `#role` forms, as the task page's log picker names it: "replica 1 (worker 0)",
+/// not a number to count out. Done as it is read: the stored message keeps the number
+/// alone, which the runner reads back, as the server's `ended_replica` does. A replica `logs` does
+/// not list stays a number.
+pub fn with_roles(message: &Message, logs: &[LogReplica]) -> Message {
+    let mut shown = message.clone();
+    name_roles(&mut shown, logs);
+    shown
+}
+
+fn name_roles(message: &mut Message, logs: &[LogReplica]) {
+    for arg in message.args.values_mut() {
+        if let Arg::Message(inner) = arg {
+            name_roles(inner, logs);
+        }
+    }
+    if !matches!(message.key.as_str(), "event.exited" | "event.replica_ended") {
+        return;
+    }
+    let role = match message.args.get("replica") {
+        Some(Arg::Text(n)) => n.parse().ok().and_then(|n| replica_role(n, logs)),
+        _ => None,
+    };
+    if let Some(role) = role {
+        // Its own key rather than "{n} ({role})" in the number's place: Chinese spaces
+        // 已结束 from a number, not from a full-width bracket (副本 1（工作节点 0）已结束).
+        message.key.push_str("#role");
+        message.args.insert("role".to_owned(), Arg::Message(role));
+    }
+}
+
+/// The role of `replica` in the words of the log picker (`replica_labels` in the
+/// console): workers counted from 0 in the order `logs` lists them, a RayJob's in Ray's
+/// words.
+fn replica_role(replica: u32, logs: &[LogReplica]) -> Option<Message> {
+    let at = logs.iter().position(|l| l.replica == replica)?;
+    Some(match logs[at].role {
+        ReplicaRole::Master => Message::new("event.replica_role.master"),
+        ReplicaRole::Head => Message::new("event.replica_role.head"),
+        ReplicaRole::Submitter => Message::new("event.replica_role.submitter"),
+        ReplicaRole::Worker => {
+            let pytorch = logs.iter().any(|l| l.role == ReplicaRole::Master);
+            let key = if pytorch {
+                "event.replica_role.worker"
+            } else {
+                "event.replica_role.worker#ray"
+            };
+            let before = logs[..at]
+                .iter()
+                .filter(|l| l.role == ReplicaRole::Worker)
+                .count();
+            Message::new(key).with("i", before)
+        }
+    })
 }
 
 /// `GET /api/v1/tasks`: one page, newest first.

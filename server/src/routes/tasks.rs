@@ -20,10 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{self, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use shared::api::{
-    ErrorBody, LogReplica, ReplicaRole, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
-};
-use shared::messages::{Arg, Message};
+use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
 use shared::record::{TaskId, TaskPhase};
 use shared::task::AlertChannel;
 use shared::{Lang, TaskSpec, User};
@@ -172,7 +169,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
     let logs = shared::api::log_replicas(&task.spec, ray_cluster);
     for change in &mut task.history {
         if let Some(keyed) = &change.keyed {
-            change.reason = with_roles(keyed, &logs).render(lang);
+            change.reason = shared::api::with_roles(keyed, &logs).render(lang);
         }
     }
     // From the store, not the runner's memory: another server on the database, or one
@@ -191,70 +188,12 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         waits_behind: reason.as_ref().and_then(|r| waits_behind(&r.reason)),
         reason: reason
             .as_ref()
-            .map(|r| with_roles(&r.reason, &logs).render(lang)),
+            .map(|r| shared::api::with_roles(&r.reason, &logs).render(lang)),
         retry_at: reason.and_then(|r| r.retry_at),
         logs,
         stopping_since,
         failed_replica,
     }
-}
-
-/// `message` with each replica an end names by number (`event.exited`,
-/// `event.replica_ended`, also within "attempt 1 failed (…)") named by its role too, in
-/// their `#role` forms, as the task page's log picker names it: "replica 1 (worker 0)",
-/// not a number to count out. Done as it is read: the stored message keeps the number
-/// alone, which the runner reads back, as [`ended_replica`] does. A replica `logs` does
-/// not list stays a number.
-fn with_roles(message: &Message, logs: &[LogReplica]) -> Message {
-    let mut shown = message.clone();
-    name_roles(&mut shown, logs);
-    shown
-}
-
-fn name_roles(message: &mut Message, logs: &[LogReplica]) {
-    for arg in message.args.values_mut() {
-        if let Arg::Message(inner) = arg {
-            name_roles(inner, logs);
-        }
-    }
-    if !matches!(message.key.as_str(), "event.exited" | "event.replica_ended") {
-        return;
-    }
-    let role = match message.args.get("replica") {
-        Some(Arg::Text(n)) => n.parse().ok().and_then(|n| replica_role(n, logs)),
-        _ => None,
-    };
-    if let Some(role) = role {
-        // Its own key rather than "{n} ({role})" in the number's place: Chinese spaces
-        // 已结束 from a number, not from a full-width bracket (副本 1（工作节点 0）已结束).
-        message.key.push_str("#role");
-        message.args.insert("role".to_owned(), Arg::Message(role));
-    }
-}
-
-/// The role of `replica` in the words of the log picker (`replica_labels` in the
-/// console): workers counted from 0 in the order `logs` lists them, a RayJob's in Ray's
-/// words.
-fn replica_role(replica: u32, logs: &[LogReplica]) -> Option<Message> {
-    let at = logs.iter().position(|l| l.replica == replica)?;
-    Some(match logs[at].role {
-        ReplicaRole::Master => Message::new("event.replica_role.master"),
-        ReplicaRole::Head => Message::new("event.replica_role.head"),
-        ReplicaRole::Submitter => Message::new("event.replica_role.submitter"),
-        ReplicaRole::Worker => {
-            let pytorch = logs.iter().any(|l| l.role == ReplicaRole::Master);
-            let key = if pytorch {
-                "event.replica_role.worker"
-            } else {
-                "event.replica_role.worker#ray"
-            };
-            let before = logs[..at]
-                .iter()
-                .filter(|l| l.role == ReplicaRole::Worker)
-                .count();
-            Message::new(key).with("i", before)
-        }
-    })
 }
 
 /// The replica a failure's reason says ended the attempt (`event.replica_ended`, also
@@ -1274,9 +1213,10 @@ async fn events(
             at: e.at,
             // An alert's event names its target, and may repeat it in the error.
             message: masked_hooks(
-                &e.keyed
-                    .as_ref()
-                    .map_or_else(|| e.text(lang), |m| with_roles(m, &logs).render(lang)),
+                &e.keyed.as_ref().map_or_else(
+                    || e.text(lang),
+                    |m| shared::api::with_roles(m, &logs).render(lang),
+                ),
                 &hooks,
             ),
             kind: e.kind,
@@ -2091,7 +2031,7 @@ mod tests {
         };
         let pytorch = shared::demo::pytorch().with(|s| s.compute.workers = 2);
         let logs = shared::api::log_replicas(&pytorch, false);
-        let said = |message: &Message, lang| super::with_roles(message, &logs).render(lang);
+        let said = |message: &Message, lang| shared::api::with_roles(message, &logs).render(lang);
         let last = Message::new("event.failed#after_retries")
             .with("attempts", 2)
             .with_message("reason", ended(2));
@@ -2125,7 +2065,7 @@ mod tests {
             s.ray.autoscaling.enabled = false;
         });
         let logs = shared::api::log_replicas(&ray, true);
-        let said = |message: &Message, lang| super::with_roles(message, &logs).render(lang);
+        let said = |message: &Message, lang| shared::api::with_roles(message, &logs).render(lang);
         for (replica, en, zh) in [
             (0, "submitter", "Submitter"),
             (1, "head", "Head"),

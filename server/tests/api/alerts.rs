@@ -700,8 +700,8 @@ async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
         let alerts = json!([
             { "event": "failed", "channel": "email", "target": "bob@example.com" },
         ]);
-        let mut failing = spec("exit 3", alerts);
-        // It fails at once, without retries.
+        // Its worker fails (the master waits to be ended), at once, without retries.
+        let mut failing = spec(r#"[ "$RANK" = 1 ] && exit 3; sleep 60"#, alerts);
         failing["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
         let id = super::submit(&app, &failing).await;
         let delivery = next_mail(&mut deliveries).await;
@@ -709,6 +709,20 @@ async fn an_email_alert_goes_over_tls_to_a_relay_the_alerts_ca_signs() {
             delivery.recipients,
             ["<bob@example.com>"],
             "{mode:?}: {delivery:?}"
+        );
+        // The replica that ended it named as the task's page names it, in both
+        // languages.
+        let parsed = mail_parser::MessageParser::default()
+            .parse(delivery.data.as_bytes())
+            .expect("a mail");
+        let body = parsed.body_text(0).expect("a text body");
+        assert!(
+            body.contains("replica 1 (worker 0) ended with exit code 3"),
+            "{mode:?}: {body}"
+        );
+        assert!(
+            body.contains("副本 1（工作节点 0）已结束，退出码 3"),
+            "{mode:?}: {body}"
         );
         let said = events_once(&app, &id, "sent to bob@example.com").await;
         assert!(
@@ -937,8 +951,9 @@ async fn a_dead_webhook_does_not_hold_back_other_alerts() {
     holder.settle(|h| h.holding() >= 2).await;
     assert_eq!(holder.holding(), 2, "the task's share of the turns");
     let hook = format!("https://127.0.0.1:{port}/live");
+    // Its worker fails; the master waits to be ended.
     let mut other = spec(
-        "exit 1",
+        r#"[ "$RANK" = 1 ] && exit 1; sleep 60"#,
         json!([{ "event": "failed", "channel": "webhook", "target": hook }]),
     );
     other["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
@@ -948,6 +963,11 @@ async fn a_dead_webhook_does_not_hold_back_other_alerts() {
         .expect("the live webhook is called while the dead one holds its share")
         .expect("a body");
     assert!(body.contains(&other), "{body}");
+    let body: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(
+        body["message"], "replica 1 (worker 0) ended with exit code 1",
+        "named as the task's page names it: {body}"
+    );
     events_once(&app, &other, "sent to https://").await;
     // Still held: the live call did not wait for them, nor did they get more turns.
     assert_eq!(holder.holding(), 2);
