@@ -83,11 +83,7 @@ fn browser_lang() -> Lang {
     let language = web_sys::window()
         .and_then(|w| w.navigator().language())
         .unwrap_or_default();
-    if language.starts_with("zh") {
-        Lang::Zh
-    } else {
-        Lang::En
-    }
+    Lang::from_tag(&language).unwrap_or(Lang::En)
 }
 
 /// Picks the text for a language (the form's pages still use it until they move to

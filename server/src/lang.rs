@@ -32,12 +32,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ReaderLang {
 
 /// A language tag Berth speaks: `zh`, `zh-CN`, `zh-Hans`… or `en`, `en-US`….
 fn language(tag: &str) -> Option<Lang> {
-    let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
-    match primary.as_str() {
-        "zh" => Some(Lang::Zh),
-        "en" => Some(Lang::En),
-        _ => None,
-    }
+    Lang::from_tag(tag.trim())
 }
 
 /// The most preferred language of an `Accept-Language` header that Berth speaks.

@@ -52,11 +52,20 @@ impl Lang {
         }
     }
 
-    /// The language a tag names, exactly as [`Lang::tag`] writes it.
+    /// The language a BCP 47 tag names, by its primary subtag in any case: `zh`,
+    /// `zh-CN`, `zh-Hans`, `zh_TW`… or `en`, `en-US`…. One rule for the API's `?lang=`
+    /// and `Accept-Language` and the packages' options: a portal passing
+    /// `navigator.language` (`en-US`) was refused where the API took it.
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        match tag {
-            "en" => Some(Lang::En),
-            "zh-CN" => Some(Lang::Zh),
+        // By bytes: the validator package has a few hundred bytes to spare.
+        let b = tag.as_bytes();
+        if b.len() < 2 || b.get(2).is_some_and(|c| !matches!(c, b'-' | b'_')) {
+            return None;
+        }
+        // `| 0x20` lowers an ASCII letter's case, and makes no other byte z, h, e or n.
+        match [b[0] | 0x20, b[1] | 0x20] {
+            [b'z', b'h'] => Some(Lang::Zh),
+            [b'e', b'n'] => Some(Lang::En),
             _ => None,
         }
     }

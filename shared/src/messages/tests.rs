@@ -375,7 +375,19 @@ fn every_language_is_named_by_its_tag_as_the_api_writes_it() {
             format!("\"{}\"", lang.tag())
         );
     }
-    for other in ["", "zh", "EN", "zh-cn", "en-US"] {
+    // Any tag of the language, as a browser's `navigator.language` or a header gives it.
+    for (tag, lang) in [
+        ("zh", Lang::Zh),
+        ("zh-cn", Lang::Zh),
+        ("ZH-Hans-CN", Lang::Zh),
+        ("zh_TW", Lang::Zh),
+        ("EN", Lang::En),
+        ("en-US", Lang::En),
+        ("en_GB", Lang::En),
+    ] {
+        assert_eq!(Lang::from_tag(tag), Some(lang), "{tag}");
+    }
+    for other in ["", "fr", "zho", "english", "-zh", "ja-JP"] {
         assert_eq!(Lang::from_tag(other), None, "{other}");
     }
 }
