@@ -20,7 +20,7 @@ rm -rf "$out"
 mkdir -p "$out"
 # The one-module build (full/), for portals that always check runtime envs: the main
 # module with the YAML reader inside, less than the two modules together.
-package berth-validator berth_validator "$out/full" --features shared/yaml
+package berth-validator berth_validator "$out/full" --features yaml
 package berth-validator-yaml berth_validator_yaml "$out"
 # Last, so the next incremental build of the main module starts from it.
 package berth-validator berth_validator "$out" ${features:+--features "$features"}

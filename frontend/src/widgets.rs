@@ -6,7 +6,7 @@
 //! await init();
 //! const form = await mountTaskForm(document.getElementById("task-form"), {
 //!   apiBase: "https://berth.example.com", // default: this page's origin
-//!   locale: "zh-CN",                      // or "en"; default: the browser's
+//!   locale: "zh-CN",                      // or "en" (any tag of either); default: the browser's
 //!   catalog: undefined,                   // a GET /api/v1/catalog answer; default: fetched
 //!   onSubmit: (task) => console.log(task.id), // the created task (a TaskView)
 //! });
@@ -20,6 +20,23 @@ use leptos::prelude::*;
 use shared::Lang;
 use shared::api::{CatalogResponse, TaskView};
 use wasm_bindgen::prelude::*;
+
+// `mountTaskForm`'s options for TypeScript (`berth-frontend.d.ts`): without them a portal
+// had `any` and learnt a misspelt option only from the refusal at run time.
+#[wasm_bindgen(typescript_custom_section)]
+const MOUNT_OPTIONS: &str = r#"
+/** `mountTaskForm`'s options; each may be left out. */
+export interface MountOptions {
+  /** Berth's address (`https://berth.example.com`, or a path of this site); default: this page's origin. */
+  apiBase?: string;
+  /** `"en"` or `"zh-CN"` (any tag of either, as `navigator.language` gives it); default: the browser's. */
+  locale?: string;
+  /** A `GET /api/v1/catalog` answer, whole; default: fetched from `apiBase`. */
+  catalog?: object;
+  /** Called once for each task the form creates, with the task as the server answered (`id`, `phase`, …). */
+  onSubmit?: (task: any) => void;
+}
+"#;
 
 /// `mountTaskForm`'s options, as JavaScript passes them.
 #[derive(Default)]
@@ -164,7 +181,9 @@ impl FormHandle {
 ///
 /// `element` is not an element.
 #[wasm_bindgen(js_name = unmountTaskForm)]
-pub fn unmount_task_form(element: JsValue) -> Result<(), JsError> {
+pub fn unmount_task_form(
+    #[wasm_bindgen(unchecked_param_type = "HTMLElement")] element: JsValue,
+) -> Result<(), JsError> {
     let element = element_given(element, "unmountTaskForm")?;
     unmount_where(|m| m.element == element);
     Ok(())
@@ -212,7 +231,7 @@ fn kind(given: &JsValue) -> &'static str {
 }
 
 /// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
-/// `zh-CN`), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
+/// `zh-CN`, or any tag of either, as `navigator.language` gives it), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
 /// `onSubmit`, called with the created task.
 ///
 /// The element is checked and held when this is called, not on a later microtask as an
@@ -225,7 +244,10 @@ fn kind(given: &JsValue) -> &'static str {
 /// The promise is refused for options of the wrong shape, a catalog that cannot be
 /// fetched, or an unmount before the form was shown, with the reason.
 #[wasm_bindgen(js_name = mountTaskForm, unchecked_return_type = "Promise<FormHandle>")]
-pub fn mount_task_form_js(element: JsValue, options: JsValue) -> js_sys::Promise {
+pub fn mount_task_form_js(
+    #[wasm_bindgen(unchecked_param_type = "HTMLElement")] element: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "MountOptions")] options: JsValue,
+) -> js_sys::Promise {
     let mounting = mount_task_form(element, options);
     wasm_bindgen_futures::future_to_promise(async move {
         mounting.await.map(JsValue::from).map_err(JsValue::from)

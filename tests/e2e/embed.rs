@@ -1,7 +1,7 @@
 //! The example portal `public/embed.html`: the create form mounted by `mountTaskForm`
 //! from the console's package, and the validator package, without the console.
 
-use berth_e2e::{browser, screenshot, start_driver, start_portal_and_berth, start_server};
+use berth_e2e::{browser, dist, screenshot, start_driver, start_portal_and_berth, start_server};
 use fantoccini::elements::Element;
 use fantoccini::{Client, Locator};
 use std::time::Duration;
@@ -275,4 +275,47 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         .unwrap_or_default();
     assert_eq!(called, "", "onSubmit called again");
     client.close().await.expect("the session closes");
+}
+
+/// The packages' TypeScript declarations, as a portal's editor reads them: the form's
+/// element and options typed (they were `any`, a misspelt option found only when the
+/// promise was refused), and each validator build saying how it reads runtime envs.
+#[test]
+fn the_packages_declarations_type_the_form_and_say_how_runtime_envs_are_read() {
+    let read = |path: &str| {
+        std::fs::read_to_string(dist().join(path))
+            .unwrap_or_else(|e| panic!("{path}: {e} (scripts/test.sh builds dist/)"))
+    };
+    let console = read("berth-frontend.d.ts");
+    for declared in [
+        "export function mountTaskForm(element: HTMLElement, options?: MountOptions): Promise<FormHandle>;",
+        "export function unmountTaskForm(element: HTMLElement): void;",
+        "export interface MountOptions {",
+        "apiBase?: string;",
+        "locale?: string;",
+        "catalog?: object;",
+        "onSubmit?: (task: any) => void;",
+    ] {
+        assert!(console.contains(declared), "{declared} in:\n{console}");
+    }
+    let unread = "Without it a runtime env is the error `ray.runtime_env.unread`.";
+    let inside = "Not needed in this build (`full/`), which reads runtime envs itself";
+    let two_modules = read("validator/berth_validator.d.ts");
+    for declared in [
+        "export interface Issue {",
+        "severity: \"error\" | \"warning\" | \"info\";",
+        "export interface CheckResult {",
+        "): CheckResult;",
+        "): Plan | null;",
+    ] {
+        assert!(
+            two_modules.contains(declared),
+            "{declared} in:\n{two_modules}"
+        );
+    }
+    assert!(two_modules.contains(unread), "{two_modules}");
+    assert!(!two_modules.contains(inside), "{two_modules}");
+    let full = read("validator/full/berth_validator.d.ts");
+    assert!(full.contains(inside), "{full}");
+    assert!(!full.contains(unread), "{full}");
 }

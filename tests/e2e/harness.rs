@@ -17,6 +17,13 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The console build the journeys serve: `BERTH_DIST`, else the workspace's `dist/`.
+pub fn dist() -> PathBuf {
+    std::env::var_os("BERTH_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("dist"))
+}
+
 /// A free local port.
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -29,9 +36,7 @@ fn free_port() -> u16 {
 /// (two origins), Berth listing the portal's site in `[cors] origins`. Returns the
 /// portal's base URL and Berth's.
 pub async fn start_portal_and_berth() -> (String, String) {
-    let dist = std::env::var_os("BERTH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("dist"));
+    let dist = dist();
     let portal = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a free local port");
@@ -242,9 +247,7 @@ fn temp_dir(what: &str) -> PathBuf {
 /// Starts the real server as `berth serve` runs it (task store, scheduler and local
 /// backend in a fresh data folder) on a free port, serving `dist/`; returns its base URL.
 pub async fn start_server() -> String {
-    let dist = std::env::var_os("BERTH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("dist"));
+    let dist = dist();
     assert!(
         dist.join("index.html").exists(),
         "{} has no console build: run `trunk build --release` first (scripts/test.sh does)",

@@ -2673,7 +2673,13 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     let catalog = serde_json::to_string(&answer).unwrap();
     let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
     let host = crate::new_host();
-    for (locale, title) in [("zh-CN", "创建训练任务"), ("en", "Create training task")] {
+    // Any tag of a language, as `navigator.language` gives it, too.
+    for (locale, title) in [
+        ("zh-CN", "创建训练任务"),
+        ("en", "Create training task"),
+        ("en-US", "Create training task"),
+        ("zh", "创建训练任务"),
+    ] {
         let json = format!(r#"{{"locale": "{locale}", "catalog": {catalog}, "apiBase": null}}"#);
         let mut form = mount_task_form(host.clone().into(), options(&json))
             .await

@@ -6,6 +6,47 @@ use shared::usage::Usage;
 use shared::{Catalog, Check, Lang, User};
 use wasm_bindgen::prelude::*;
 
+// The results' types for TypeScript (`berth_validator.d.ts`; stripped from the wasm): a
+// portal had `any` for every result. The plan's parts are the `Plan` schema of
+// `GET /api/v1/openapi.json`, typed there in full.
+#[wasm_bindgen(typescript_custom_section)]
+const RESULTS: &str = r#"
+/** A finding, as `POST /api/v1/validate` answers it. */
+export interface Issue {
+  /** The field it is about, as its control is named (`environment.env[2].name`); empty for the whole spec. */
+  path: string;
+  /** The rule's stable code (`env.name.invalid`). */
+  code: string;
+  /** What the message names, by name; only when the code has any. */
+  params?: Record<string, unknown>;
+  /** An error blocks submitting; a warning or info does not. */
+  severity: "error" | "warning" | "info";
+  /** What is wrong and how to fix it, in the language asked for. */
+  message: string;
+}
+
+/** Whether and where the task would start now: the `Plan` schema of `GET /api/v1/openapi.json`. */
+export interface Plan {
+  kind: "reserved" | "on_demand" | "spot" | "idle";
+  /** The pool's id. */
+  pool: string;
+  /** Pods that need a spec: the master or head, and the workers. */
+  replicas: number;
+  /** Every spec of the priority list the catalog has, in order, with its verdict. */
+  candidates: Record<string, unknown>[];
+  /** `{ outcome: "now", index, nodes }`, `{ outcome: "queue", index, reason }` or `{ outcome: "blocked" }`. */
+  outcome: { outcome: "now" | "queue" | "blocked"; [part: string]: unknown };
+  /** Idle offers of the spec the task would use, for idle and reserved tasks that accept idle. */
+  idle: Record<string, unknown>[];
+}
+
+/** What `check` answers: every finding, and the plan (`null` while the spec is too incomplete). */
+export interface CheckResult {
+  issues: Issue[];
+  plan: Plan | null;
+}
+"#;
+
 /// Checks task specs against one catalog, for one user, with the live usage last set.
 #[wasm_bindgen]
 pub struct Validator {
@@ -61,12 +102,14 @@ impl Validator {
     }
 
     /// `check(spec, lang?)`: `{ issues, plan }` as `POST /api/v1/validate` answers, with
-    /// messages in `lang` (`"en"`, the default, or `"zh-CN"`). `spec` is a plain object
+    /// messages in `lang` (`"en"`, the default, or `"zh-CN"`; any tag of either, `"en-US"`,
+    /// `"zh"`, reads as it). `spec` is a plain object
     /// or its JSON text; a spec of the wrong shape gives its shape finding and no plan.
     ///
     /// # Errors
     ///
     /// A string when `spec` is neither a plain object nor a string, or `lang` is unknown.
+    #[wasm_bindgen(unchecked_return_type = "CheckResult")]
     pub fn check(
         &self,
         spec: &JsValue,
@@ -81,6 +124,7 @@ impl Validator {
     /// # Errors
     ///
     /// As [`Validator::check`].
+    #[wasm_bindgen(unchecked_return_type = "Plan | null")]
     pub fn plan(&self, spec: &JsValue) -> Result<JsValue, JsValue> {
         to_js(&self.check_text(&spec_text(spec)?).plan)
     }
@@ -122,7 +166,7 @@ pub fn create_validator(
 /// # Errors
 ///
 /// As [`Validator::new`] and [`Validator::check`].
-#[wasm_bindgen(js_name = validateTask)]
+#[wasm_bindgen(js_name = validateTask, unchecked_return_type = "CheckResult")]
 pub fn validate_task(
     spec: JsValue,
     catalog: JsValue,
@@ -139,7 +183,7 @@ pub fn validate_task(
 /// # Errors
 ///
 /// As [`Validator::new`] and [`Validator::check`].
-#[wasm_bindgen(js_name = planTask)]
+#[wasm_bindgen(js_name = planTask, unchecked_return_type = "Plan | null")]
 pub fn plan_task(
     spec: JsValue,
     catalog: JsValue,
@@ -151,7 +195,14 @@ pub fn plan_task(
 
 /// `useRuntimeEnvReader(readRuntimeEnv)`: every check from now on reads RayJob runtime
 /// envs with `readRuntimeEnv` from the package's YAML module (`berth_validator_yaml.js`).
-/// Without it a runtime env is the error `ray.runtime_env.unread`.
+#[cfg_attr(
+    not(feature = "yaml"),
+    doc = "Without it a runtime env is the error `ray.runtime_env.unread`."
+)]
+#[cfg_attr(
+    feature = "yaml",
+    doc = "Not needed in this build (`full/`), which reads runtime envs itself: a reader given is used instead of its own."
+)]
 ///
 /// # Errors
 ///
@@ -302,6 +353,9 @@ mod tests {
         assert_eq!(parse_lang(None), Ok(Lang::En));
         assert_eq!(parse_lang(Some("en")), Ok(Lang::En));
         assert_eq!(parse_lang(Some("zh-CN")), Ok(Lang::Zh));
+        // As a portal passes `navigator.language`.
+        assert_eq!(parse_lang(Some("en-US")), Ok(Lang::En));
+        assert_eq!(parse_lang(Some("zh")), Ok(Lang::Zh));
         let err = parse_lang(Some("fr")).unwrap_err();
         assert!(err.contains("\"fr\""), "{err}");
     }
