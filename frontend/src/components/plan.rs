@@ -283,13 +283,14 @@ pub fn PlanView(
     // plan, and a live region is heard only while it stays in the page (explorer, round
     // 19: "starts now" and "will queue" went unsaid). The drawn line is hidden from them,
     // so it is not read twice.
-    let said = Memo::new(move |_| {
+    let headline = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
-            Some(p) => outcome(p, l, &name).1,
-            None => text(l, "ui.form.plan.pending", &[]),
+            Some(p) => outcome(p, l, &name),
+            None => ("outcome pending", text(l, "ui.form.plan.pending", &[])),
         })
     });
+    let said = move || headline.with(|(_, said)| said.clone());
     // Its title's id is the form's, when it is in one (two forms may share a page).
     let title = form.map(|cx| cx.ids).unwrap_or_default().of("plan-title");
     // No idle stability chosen: any level serves (reserved capacity that accepts idle).
@@ -301,9 +302,14 @@ pub fn PlanView(
     };
     let labelled = title.clone();
     view! {
+        // The verdict again, in a form too narrow for the panel beside the fields
+        // (form.css): kept in sight at the window's foot while the compute fields are,
+        // where the panel stands below them (at 150% zoom on a laptop, two screens below
+        // the workers box: narrow-screen explorer). Unheard: the live region says it.
+        <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar">{said}</p>
         <section class="plan" aria-labelledby=labelled data-testid="plan">
             <h2 id=title>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
-            <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{move || said.get()}</p>
+            <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{said}</p>
             {move || {
                 let l = lang.get();
                 let Some(plan) = plan.get() else {

@@ -7,6 +7,7 @@
 //! control and a test or an embedding page can address any field.
 
 pub mod advanced;
+mod anchor;
 pub mod basic;
 pub mod compute;
 pub mod context;

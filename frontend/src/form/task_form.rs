@@ -55,6 +55,7 @@ pub fn TaskForm(
     #[prop(default = None)]
     copy_of: Option<String>,
 ) -> impl IntoView {
+    super::anchor::watch();
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
     provide_context(super::advanced::EmailAlerts(email_alerts.unwrap_or(true)));
     let revealed = initial.is_some();

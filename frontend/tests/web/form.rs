@@ -2459,6 +2459,99 @@ async fn findings_the_typing_brings_below_keep_their_room_while_typing() {
     style.remove();
 }
 
+/// The box being typed in stays where it stands on screen when the typing brings findings
+/// above it: units per node typed brought quota findings to the spec rows above the box,
+/// which moved down under the caret (explorer). The page scrolls by as much instead.
+#[wasm_bindgen_test]
+async fn findings_the_typing_brings_above_leave_the_box_where_it_stands() {
+    let style = form_style();
+    // 16 replicas of 2 A100s each: all of alice's on-demand quota of them.
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.compute.workers = 15;
+    let form = mount(Some(spec), false).await;
+    let window = web_sys::window().unwrap();
+    let units = form.control("compute.units_per_node");
+    let on_screen = || units.get_bounding_client_rect().top();
+    // The box in the middle of the window, the spec rows above it in sight.
+    window.scroll_by_with_x_and_y(0.0, on_screen() - 300.0);
+    let at = on_screen();
+    let scrolled = window.scroll_y().unwrap();
+    assert!(scrolled > 0.0, "the page scrolls: {scrolled}");
+    let within = form.codes_at("compute.specs[0]");
+    units.focus().unwrap();
+    form.type_in("compute.units_per_node", "3").await;
+    crate::after_paint().await;
+    let over = form.codes_at("compute.specs[0]");
+    assert!(
+        over.len() > within.len(),
+        "48 A100s are over the quota of 32: {within:?} then {over:?}"
+    );
+    assert!(
+        (on_screen() - at).abs() < 1.0,
+        "the box stays where it stood: {at} then {}",
+        on_screen()
+    );
+    assert!(
+        window.scroll_y().unwrap() > scrolled,
+        "the page scrolled instead"
+    );
+    // Taken away again: the box still where it stood.
+    form.type_in("compute.units_per_node", "2").await;
+    crate::after_paint().await;
+    assert_eq!(form.codes_at("compute.specs[0]"), within);
+    assert!(
+        (on_screen() - at).abs() < 1.0,
+        "the box stays where it stood: {at} then {}",
+        on_screen()
+    );
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    style.remove();
+}
+
+/// In a form too narrow for the plan beside the fields (the test window's 800 px, as at
+/// 150% zoom on a laptop), the verdict stays in sight at the window's foot while the
+/// compute fields are, saying what the panel below says (narrow-screen explorer: the panel
+/// stood two screens below the workers box, and typing there showed nothing).
+#[wasm_bindgen_test]
+async fn a_narrow_form_keeps_the_verdict_in_sight_of_the_compute_fields() {
+    let style = form_style();
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let window = web_sys::window().unwrap();
+    let height = window.inner_height().unwrap().as_f64().unwrap();
+    let bar = form.test_id("plan-bar");
+    let plan = form.test_id("plan");
+    let said = |el: &HtmlElement| el.text_content().unwrap_or_default();
+    // The workers box near the window's top, the panel out of sight below.
+    let workers = form.control("compute.workers");
+    window.scroll_by_with_x_and_y(0.0, workers.get_bounding_client_rect().top() - 80.0);
+    crate::after_paint().await;
+    assert!(
+        plan.get_bounding_client_rect().top() > height,
+        "the panel out of sight: {} of {height}",
+        plan.get_bounding_client_rect().top()
+    );
+    let foot = bar.get_bounding_client_rect();
+    assert!(
+        foot.bottom() <= height && foot.bottom() > height - 40.0,
+        "the bar at the window's foot: {} of {height}",
+        foot.bottom()
+    );
+    assert!(said(&bar).starts_with("Starts now"), "{}", said(&bar));
+    assert_eq!(said(&bar), said(&form.test_id("outcome")));
+    // A change the plan answers is said there.
+    workers.focus().unwrap();
+    form.type_in("compute.workers", "200").await;
+    crate::after_paint().await;
+    assert!(!said(&bar).starts_with("Starts now"), "{}", said(&bar));
+    assert_eq!(said(&bar), said(&form.test_id("outcome")));
+    assert!(!bar.class_name().contains("now"), "{}", bar.class_name());
+    // Back at the form's top, far from the compute fields: out of sight.
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    crate::after_paint().await;
+    assert!(bar.get_bounding_client_rect().top() >= height);
+    style.remove();
+}
+
 #[wasm_bindgen_test]
 async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
     let style = form_style();
