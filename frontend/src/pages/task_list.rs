@@ -684,9 +684,12 @@ pub fn TaskTable(
             <table class="tasks" data-testid="task-table">
                 <thead>
                     <tr>
+                        // The phase next to the name: on a phone the columns after the
+                        // name scroll under it, and the first screen showed the type of
+                        // every row and no phase (narrow-screen explorer).
                         {head("ui.list.col.name")}
-                        {head("ui.list.col.type")}
                         {head("ui.list.col.phase")}
+                        {head("ui.list.col.type")}
                         {head("ui.list.col.owner")}
                         {head("ui.list.col.group")}
                         {head("ui.list.col.created")}
@@ -711,7 +714,10 @@ pub fn TaskTable(
                                 return ().into_any();
                             };
                             let task = view.task;
-                            let name = id.clone();
+                            let (stem, tail) = match id.rfind('-') {
+                                Some(at) => (id[..at].to_owned(), id[at..].to_owned()),
+                                None => (id.clone(), String::new()),
+                            };
                             let created = task.created_at;
                             let zone = task.spec.basic.time_zone.clone();
                             let phase = Signal::derive(move || row.with(|v| v.as_ref().map_or(task.phase, |v| v.task.phase)));
@@ -724,9 +730,14 @@ pub fn TaskTable(
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())>
                                     // Whole on hover where a narrow window cuts it short.
                                     <th scope="row" title=id.clone()>
-                                        <Link to=Route::Detail(id.clone()) test_id="task-link">{name}</Link>
+                                        // Cut in its middle where a phone cuts it (pages.css),
+                                        // not at its end: the random suffix is what tells a
+                                        // clone from its task (narrow-screen explorer: two rows
+                                        // read `llama-ft-zoom150…`).
+                                        <Link to=Route::Detail(id.clone()) test_id="task-link">
+                                            <span class="stem">{stem}</span><span class="tail">{tail}</span>
+                                        </Link>
                                     </th>
-                                    <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
                                     <td>
                                         <PhaseBadge phase stopping />
                                         // One line, as wide whatever it says, cut short with
@@ -739,6 +750,7 @@ pub fn TaskTable(
                                             </span>
                                         })}
                                     </td>
+                                    <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>

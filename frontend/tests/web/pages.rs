@@ -478,7 +478,14 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
             .create_range()
             .unwrap();
         range.select_node_contents(&find(&host, css)).unwrap();
-        range.get_client_rects().unwrap().length()
+        // Lines, not boxes: the name is two spans (its stem and its suffix) on one line.
+        let rects = range.get_client_rects().unwrap();
+        let mut tops: Vec<i64> = (0..rects.length())
+            .filter_map(|i| rects.get(i))
+            .map(|r| r.top().round() as i64)
+            .collect();
+        tops.dedup();
+        tops.len()
     };
     let scroller = find(&host, ".table-scroll");
     let overflowed = scroller.scroll_width() > scroller.client_width();
@@ -487,6 +494,73 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
     assert!(overflowed, "the table scrolls in its box");
     assert_eq!(name, 1, "the name on one line");
     assert_eq!(when, 1, "the time on one line");
+}
+
+/// On a phone (320 px) a long name is cut before its random suffix, which stays in view:
+/// it tells a clone from its task, and two rows read `llama-ft-zoom150…` (narrow-screen
+/// explorer). The phase comes next, in view beside the name, not off screen after the type.
+#[wasm_bindgen_test]
+async fn a_phone_sees_each_names_suffix_and_its_phase() {
+    let address = fresh_page();
+    let (host, frame) = framed_host(320);
+    let tasks = RwSignal::new(vec![
+        task(
+            "llama-finetune-zoom150-lr3e4-km7x2",
+            TaskPhase::Running,
+            TaskType::PyTorchJob,
+        ),
+        task(
+            "llama-finetune-zoom150-lr3e4-n68pq",
+            TaskPhase::Stopped,
+            TaskType::PyTorchJob,
+        ),
+    ]);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <TaskTable tasks=tasks.into() /> }
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let rect = |css: &str| find(&host, css).get_bounding_client_rect();
+    let mut seen = Vec::new();
+    for row in 1..=2 {
+        let at = |part: &str| rect(&format!("tbody tr:nth-child({row}) {part}"));
+        let (cell, tail, stem) = (at("th"), at("th .tail"), at("th .stem"));
+        let stem_cut = {
+            let stem = find(&host, &format!("tbody tr:nth-child({row}) th .stem"));
+            stem.scroll_width() > stem.client_width()
+        };
+        seen.push((
+            find(&host, &format!("tbody tr:nth-child({row}) th .tail"))
+                .text_content()
+                .unwrap_or_default(),
+            tail.right() <= cell.right() + 0.5,
+            stem_cut,
+            stem.right() <= tail.left() + 0.5,
+        ));
+    }
+    let scroller = rect(".table-scroll");
+    let phase = rect("tbody tr:nth-child(1) .phase");
+    let phase_text = all_text(&host, "tbody .phase");
+    drop(handle);
+    frame.remove();
+    restore_address(&address);
+    assert_eq!(
+        seen,
+        [
+            ("-km7x2".to_owned(), true, true, true),
+            ("-n68pq".to_owned(), true, true, true)
+        ],
+        "(suffix, whole in its cell, the rest cut, before the suffix)"
+    );
+    assert_eq!(phase_text, ["Running", "Stopped"]);
+    assert!(
+        phase.right() <= scroller.right() + 0.5,
+        "the phase is in view: it ends at {}, the table's box at {}",
+        phase.right(),
+        scroller.right()
+    );
 }
 
 #[wasm_bindgen_test]
@@ -6206,7 +6280,7 @@ async fn a_group_named_in_chinese_stands_on_its_rows_line() {
         )
     };
     let cells = [
-        "tbody td:nth-child(2)",
+        "tbody td:nth-child(3)",
         "tbody td:nth-child(4)",
         "tbody td:nth-child(5)",
     ]
