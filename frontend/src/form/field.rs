@@ -319,8 +319,17 @@ pub fn Findings(
     // Counts the times the room was given back: a height measured after one (the focus
     // left for another field of the section meanwhile) is not held again.
     let given_back = StoredValue::new(0_u32);
+    let owned = StoredValue::new(false);
     pointer::watch();
     let hold = move |ul: &web_sys::HtmlElement, count: usize, inside: bool| {
+        // A view built again in place (a spec row's, when a spec moves) hands this list
+        // the element of the one before it, with the room that one held: kept, an empty
+        // band of three lines stayed under the spec moved up (narrow-screen explorer).
+        if !owned.get_value() {
+            owned.set_value(true);
+            let _ = ul.style().remove_property("--held");
+            let _ = ul.style().remove_property("min-height");
+        }
         let lines = if inside {
             held.get_value().max(count)
         } else {
