@@ -37,6 +37,9 @@ pub enum Unreached {
     /// What went wrong, in (English) words: an answer that does not read, or is not
     /// Berth's.
     Said(String),
+    /// No answer came in this many seconds, and the request was given up: it may have
+    /// reached the server.
+    NoAnswer(u32),
 }
 
 impl std::fmt::Display for Unreached {
@@ -44,6 +47,7 @@ impl std::fmt::Display for Unreached {
         match self {
             Unreached::Silent { .. } => f.write_str("the browser gave no reason"),
             Unreached::Said(words) => f.write_str(words),
+            Unreached::NoAnswer(seconds) => write!(f, "no answer in {seconds} s"),
         }
     }
 }
@@ -78,6 +82,11 @@ impl ClientError {
                 lang,
                 "ui.app.unreachable_other_site",
                 &[("origin", origin.clone())],
+            ),
+            ClientError::Network(Unreached::NoAnswer(seconds)) => shared::messages::text(
+                lang,
+                "ui.app.submit_no_answer",
+                &[("seconds", seconds.to_string())],
             ),
             ClientError::Network(Unreached::Said(detail)) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
@@ -307,19 +316,56 @@ pub async fn fetch_examples() -> Result<Examples> {
 ///
 /// # Errors
 ///
-/// [`ClientError::Api`] with the findings (422) when the server refuses the spec.
+/// [`ClientError::Api`] with the findings (422) when the server refuses the spec;
+/// [`Unreached::NoAnswer`] when no answer came in [`SUBMIT_WAIT`].
 pub async fn submit_task(
     base: &Base,
     spec_json: String,
     idempotency_key: &str,
 ) -> Result<TaskView> {
+    submit_within(base, spec_json, idempotency_key, SUBMIT_WAIT).await
+}
+
+/// [`submit_task`], given up after `wait` without an answer, the answer's body read too:
+/// a connection that hung said "Submitting…" for ever, with the button off (network
+/// explorer). The key makes a submit again safe, which the words then say.
+///
+/// # Errors
+///
+/// As [`submit_task`].
+pub async fn submit_within(
+    base: &Base,
+    spec_json: String,
+    idempotency_key: &str,
+    wait: std::time::Duration,
+) -> Result<TaskView> {
+    let abort = web_sys::AbortController::new().ok();
+    let timer = abort.clone().and_then(|abort| {
+        leptos::prelude::set_timeout_with_handle(move || abort.abort(), wait).ok()
+    });
     let request = to_at(base, Request::post, "/api/v1/tasks")
         .header("content-type", "application/json")
         .header("idempotency-key", idempotency_key)
+        .abort_signal(abort.as_ref().map(|a| a.signal()).as_ref())
         .body(spec_json)
         .map_err(network)?;
-    answer(request.send().await.map_err(network_at(base))?).await
+    let sent = match request.send().await.map_err(network_at(base)) {
+        Ok(response) => answer(response).await,
+        Err(err) => Err(err),
+    };
+    if let Some(timer) = timer {
+        timer.clear();
+    }
+    match sent {
+        Err(ClientError::Network(_)) if abort.is_some_and(|a| a.signal().aborted()) => Err(
+            ClientError::Network(Unreached::NoAnswer(wait.as_secs() as u32)),
+        ),
+        sent => sent,
+    }
 }
+
+/// How long a submit waits for its answer before it is given up.
+pub const SUBMIT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// `GET /api/v1/tasks/{id}/spec`: a task's spec, for clone and export (hidden values
 /// masked unless the caller owns the task).

@@ -106,6 +106,36 @@ fn held_key(key: &str) -> String {
     format!("{key}.held")
 }
 
+/// Where the idempotency key of a submit of the draft is kept beside it, with a digest of
+/// the spec it went with, until an answer says what was made: a reload after a submit
+/// whose answer never came (a hung connection) sent the restored draft with a new key, and
+/// the server made a second task of it (network explorer).
+fn sent_key(key: &str) -> String {
+    format!("{key}.sent")
+}
+
+/// Keeps `idempotency`, the key a submit of the spec whose digest is `digest` was sent
+/// with, beside the draft saved under `key`. The digest is of the spec as others read it
+/// (hidden values masked): nothing of a secret is kept, as in the draft.
+pub fn save_sent(key: &str, digest: u64, idempotency: &str) {
+    for storage in storages() {
+        let _ = storage.set_item(&sent_key(key), &format!("{digest:x} {idempotency}"));
+    }
+}
+
+/// The digest and key [`save_sent`] kept beside this tab's draft (else the last draft of
+/// any tab, as [`load`] reads it).
+pub fn load_sent(key: &str) -> Option<(u64, String)> {
+    storages().find_map(|storage| {
+        let text = storage.get_item(&sent_key(key)).ok().flatten()?;
+        let (digest, idempotency) = text.split_once(' ')?;
+        Some((
+            u64::from_str_radix(digest, 16).ok()?,
+            idempotency.to_owned(),
+        ))
+    })
+}
+
 /// Saves the draft, its hidden values and webhook targets masked as anyone but the owner
 /// reads them; a full or refused storage only loses the draft.
 ///
@@ -145,12 +175,14 @@ pub fn clear(key: &str) {
     if let Some(tab) = &tab {
         let _ = tab.remove_item(key);
         let _ = tab.remove_item(&held_key(key));
+        let _ = tab.remove_item(&sent_key(key));
     }
     if let Some(any) = any {
         let last = any.get_item(key).ok().flatten();
         if mine.is_none() || last == mine {
             let _ = any.remove_item(key);
             let _ = any.remove_item(&held_key(key));
+            let _ = any.remove_item(&sent_key(key));
         }
     }
 }

@@ -75,6 +75,9 @@ pub fn TaskForm(
         (None, Some(spec)) => (spec, false),
         (None, None) => (blank.get_value(), false),
     };
+    // The key a submit of the restored draft went with, when no answer came for it.
+    let sent_before = restored.then(|| draft::load_sent(&slot.0)).flatten();
+    let slot_key = StoredValue::new(slot.0.clone());
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
     let form_ref = NodeRef::<leptos::html::Form>::new();
@@ -100,7 +103,9 @@ pub fn TaskForm(
     // The failure itself, not its text: it is worded in the reader's language, and
     // again when they switch.
     let banner = RwSignal::new(None::<api::ClientError>);
-    let last_key = StoredValue::new(None::<(String, String)>);
+    // The key of the last submit, with the digest of the spec it went with (`sent_digest`).
+    let unanswered = sent_before.is_some();
+    let last_key = StoredValue::new(sent_before);
     // One submission at a time (the button is disabled while one is out), so the answer
     // is always the latest request's.
     let submitting = RwSignal::new(false);
@@ -172,19 +177,36 @@ pub fn TaskForm(
         }
         let spec = cx.spec.get_untracked().normalized();
         let json = serde_json::to_string(&spec).unwrap_or_default();
-        // The same spec sent again (a retry) carries the same key, so the server
-        // answers with the first task instead of creating a second.
-        let key = last_key.with_value(|last| {
+        let digest = sent_digest(&spec);
+        // The same spec sent again (a retry, also after a reload: the key is kept beside
+        // the draft) carries the same key, so the server answers with the first task
+        // instead of creating a second.
+        let kept = last_key.with_value(|last| {
             last.as_ref()
-                .filter(|(sent, _)| *sent == json)
+                .filter(|(sent, _)| *sent == digest)
                 .map(|(_, k)| k.clone())
         });
-        let key = key.unwrap_or_else(new_key);
-        last_key.set_value(Some((json.clone(), key.clone())));
+        let fresh = kept.is_none();
+        let key = kept.unwrap_or_else(new_key);
+        let remember = move |key: &str| {
+            last_key.try_set_value(Some((digest, key.to_owned())));
+            slot_key.try_with_value(|slot| draft::save_sent(slot, digest, key));
+        };
+        remember(&key);
         submitting.set(true);
         let base = base.get_value();
         leptos::task::spawn_local(async move {
-            let answer = api::submit_task(&base, json, &key).await;
+            let mut key = key;
+            let mut answer = api::submit_task(&base, json.clone(), &key).await;
+            // A kept key the server knows for another spec (the digest does not see a
+            // hidden value typed anew) or for a task since deleted: a new one, once.
+            if !fresh
+                && matches!(&answer, Err(api::ClientError::Api(body)) if body.code == "task.conflict")
+            {
+                key = new_key();
+                remember(&key);
+                answer = api::submit_task(&base, json, &key).await;
+            }
             answered(key, answer);
         });
     };
@@ -270,8 +292,11 @@ pub fn TaskForm(
                     </p>
                 }.into_any()
             } else {
+                // Sent before the page was left, with no answer: a submit again is safe, and
+                // the words do not call the draft unsent.
+                let said = if unanswered { "ui.form.draft_restored#sent" } else { "ui.form.draft_restored" };
                 view! {
-                    <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text("ui.form.draft_restored")}</p>
+                    <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text(said)}</p>
                 }.into_any()
             })}
             // The spec's own version has no control: a clone or import of another
@@ -364,6 +389,18 @@ fn follow_usage(
         }
     });
     refresh
+}
+
+/// What tells one submitted spec from another beside its key: a digest (FNV-1a) of the
+/// spec as others read it, so that what is kept in the browser's storage holds nothing
+/// of a hidden value, as the draft does not.
+fn sent_digest(spec: &TaskSpec) -> u64 {
+    serde_json::to_string(&spec.for_others())
+        .unwrap_or_default()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 /// A fresh idempotency key.

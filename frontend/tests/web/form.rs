@@ -3286,6 +3286,120 @@ async fn a_refused_submit_shows_the_server_s_findings_at_their_fields() {
     assert!(!form.submit_disabled());
 }
 
+/// Answers every submit's `POST` with a promise that never settles (a connection that
+/// hangs), noting the `Idempotency-Key` each was sent with in `window.__keys`; one sent
+/// with `window.__knownKey` is refused as the server refuses a key it knows for another
+/// spec (409).
+fn hang_submits() {
+    js_sys::eval(
+        r#"window.__keys = [];
+           window.__beforeHang = window.__beforeHang || window.fetch;
+           window.fetch = (input, init) => {
+             if ((((init && init.method) || input.method) === "POST")
+                 && String(input.url || input).endsWith("/api/v1/tasks")) {
+               const headers = new Headers((init && init.headers) || input.headers);
+               const key = headers.get("idempotency-key");
+               window.__keys.push(key);
+               if (key === window.__knownKey) return Promise.resolve(new Response(JSON.stringify({
+                 type: "about:blank", title: "Conflict", status: 409, code: "task.conflict",
+                 detail: "this Idempotency-Key was used for another spec" }),
+                 { status: 409, headers: { "content-type": "application/problem+json" } }));
+               return new Promise((resolve, reject) => {
+                 const signal = (init && init.signal) || input.signal;
+                 if (signal) signal.addEventListener("abort", () =>
+                   reject(new DOMException("aborted", "AbortError")));
+               });
+             }
+             return window.__beforeHang(input, init);
+           };"#,
+    )
+    .unwrap();
+}
+
+fn sent_keys() -> Vec<String> {
+    let keys = js_sys::eval("JSON.stringify(window.__keys)").unwrap();
+    serde_json::from_str(&keys.as_string().unwrap()).unwrap()
+}
+
+/// A submit whose answer never came, the page then reloaded: the restored draft is sent
+/// again with the key it went with, so the server answers with the task the first made
+/// rather than making a second (network explorer: two tasks); the note says it was sent.
+#[wasm_bindgen_test]
+async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_key() {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    // No hidden value, which a restored draft asks to be typed again.
+    spec.environment.env.retain(|e| !e.hidden);
+    let first = mount(Some(spec), false).await;
+    first.type_in("basic.name_prefix", "sent-once").await;
+    hang_submits();
+    first.click("submit").await;
+    let keys = sent_keys();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    // The reload: the form goes, and comes back with the draft.
+    drop(first);
+    let second = mount(None, true).await;
+    assert_eq!(
+        second.text("draft-restored"),
+        "Your draft was restored. It was submitted and no answer came: submitting it again gives the task it made, if it made one, not a second."
+    );
+    second.click("submit").await;
+    let again = sent_keys();
+    assert_eq!(again.len(), 2, "{again:?}");
+    assert_eq!(again[1], keys[0], "the same key");
+    // A key the server knows for another spec (one whose hidden value was typed anew,
+    // which the kept digest does not see): sent again once, with a new key.
+    drop(second);
+    let third = mount(None, true).await;
+    js_sys::Reflect::set(
+        &web_sys::window().unwrap(),
+        &"__knownKey".into(),
+        &keys[0].clone().into(),
+    )
+    .unwrap();
+    third.click("submit").await;
+    for _ in 0..50 {
+        if sent_keys().len() >= 4 {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    let last = sent_keys();
+    js_sys::eval(
+        "window.fetch = window.__beforeHang; delete window.__beforeHang; delete window.__knownKey;",
+    )
+    .unwrap();
+    assert_eq!(last.len(), 4, "{last:?}");
+    assert_eq!(last[2], keys[0]);
+    assert_ne!(last[3], keys[0], "a new key after the refusal");
+    drop(third);
+    crate::forget_drafts();
+}
+
+/// A submit that gets no answer is given up, saying so, and Submit can be pressed again:
+/// it said "Submitting…" for ever (network explorer).
+#[wasm_bindgen_test]
+async fn a_submit_with_no_answer_is_given_up_and_says_a_retry_is_safe() {
+    hang_submits();
+    let answer = frontend::api::submit_within(
+        &frontend::api::Base::default(),
+        shared::demo::PYTORCH_EXAMPLE.to_owned(),
+        "a-key",
+        std::time::Duration::from_millis(100),
+    )
+    .await;
+    js_sys::eval("window.fetch = window.__beforeHang; delete window.__beforeHang;").unwrap();
+    let err = answer.expect_err("no answer");
+    assert_eq!(
+        err,
+        frontend::api::ClientError::Network(frontend::api::Unreached::NoAnswer(0))
+    );
+    assert!(
+        err.localized(shared::Lang::Zh).contains("再次提交是安全的"),
+        "{}",
+        err.localized(shared::Lang::Zh)
+    );
+}
+
 /// The images, volumes and datasets offered follow the cluster, as its pools and specs
 /// do: another cluster's choices are its own (the demo's clusters offer the same ones,
 /// so this cluster lacks some here).

@@ -1272,6 +1272,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.spec_refused",
         "The server refused the spec: fix the findings it lists ({code})",
     ),
+    (
+        "ui.app.submit_no_answer",
+        "The server has not answered in {seconds} s. The task may have been made: submitting again is safe, it makes no second one.",
+    ),
     ("ui.app.try_again", "Try again"),
     (
         "ui.app.unreachable",
@@ -1552,6 +1556,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "This server runs a RayJob's entrypoint without a Ray cluster (its local backend): debug mode keeps no cluster here.",
     ),
     ("ui.form.draft_restored", "Your unsent draft was restored."),
+    (
+        "ui.form.draft_restored#sent",
+        "Your draft was restored. It was submitted and no answer came: submitting it again gives the task it made, if it made one, not a second.",
+    ),
     (
         "ui.form.export.held",
         "Not a number in {fields}: the files carry the last number each such box held instead. Fix it before you export.",

@@ -1093,6 +1093,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.spec_refused",
         "服务器拒绝了任务配置：请修正其列出的问题（{code}）",
     ),
+    (
+        "ui.app.submit_no_answer",
+        "服务器在 {seconds} 秒内没有应答。任务可能已经创建：再次提交是安全的，不会重复创建。",
+    ),
     ("ui.app.try_again", "重试"),
     (
         "ui.app.unreachable",
@@ -1338,6 +1342,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "本服务器（本地后端）不启动 Ray 集群，直接运行 RayJob 的启动命令（entrypoint）：Debug 模式在这里不保留集群。",
     ),
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
+    (
+        "ui.form.draft_restored#sent",
+        "已恢复草稿。它已提交过但未收到应答：再次提交时，如任务已创建，将返回该任务，不会重复创建。",
+    ),
     (
         "ui.form.export.held",
         "{fields}中的内容不是数字：导出文件中为其上一个有效数值，请先修正再导出。",
