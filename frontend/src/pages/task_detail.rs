@@ -41,6 +41,9 @@ pub fn TaskDetailPage(
     // The events shown: the latest page, and earlier ones the reader asked for (which
     // then stay above new ones), in the language they were fetched in.
     let events = RwSignal::new(EventPage::default());
+    // The events have been read once: before, an empty list is not "no events yet" (a
+    // first read that failed said so beside the failure; network explorer).
+    let events_known = RwSignal::new(false);
     let events_asked = RwSignal::new(false);
     let events_lang = StoredValue::new(None::<shared::Lang>);
     // Which load is the latest, and whether one is out: a poll waits for the last one's
@@ -147,6 +150,9 @@ pub fn TaskDetailPage(
                     match fetched {
                         Ok(latest) => {
                             events_lang.set_value(Some(l));
+                            if !events_known.get_untracked() {
+                                events_known.set(true);
+                            }
                             // Read as the answer lands: earlier events asked for
                             // meanwhile stay, joined to the latest.
                             let kept = events_asked.get_untracked();
@@ -337,7 +343,7 @@ pub fn TaskDetailPage(
                                     <TaskSummary view groups=session.catalog.project_groups.clone() catalog=Some(session.catalog.clone()) stopping=stopping />
                                     <Resilience view retries=retries show_all=show_all_retries />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
-                                    <EventList events=events.into() zone=zone earlier=show_earlier />
+                                    <EventList events=events.into() known=events_known zone=zone earlier=show_earlier />
                                 </div>
                                 <div>
                                     <TagEditor id=id.get_value() view owner session=session.clone() saved_tags=tags gone
@@ -349,8 +355,8 @@ pub fn TaskDetailPage(
                                             task.set(Some(saved));
                                             load();
                                         }) />
-                                    <Logs id=id.get_value() view />
-                                    <SpecPanel id=id.get_value() owner tags=tags.into() />
+                                    <Logs id=id.get_value() view polled=polled.into() />
+                                    <SpecPanel id=id.get_value() owner tags=tags.into() polled=polled.into() />
                                 </div>
                             </div>
                         }.into_any()
@@ -774,6 +780,9 @@ pub fn joined(above: &EventPage, below: &EventPage) -> Option<EventPage> {
 pub fn EventList(
     /// The events fetched, and how many came before them.
     events: Signal<EventPage>,
+    /// Whether they have been read: until then an empty list says nothing.
+    #[prop(into, default = Signal::stored(true))]
+    known: Signal<bool>,
     /// The task's time zone, which its times are shown in.
     #[prop(into)]
     zone: Signal<String>,
@@ -802,7 +811,7 @@ pub fn EventList(
     view! {
         <section class="panel events" aria-labelledby="events-title">
             <h2 id="events-title">{crate::i18n::tr("ui.detail.events")}</h2>
-            {move || events.with(|e| e.count() == 0).then(|| view! {
+            {move || (known.get() && events.with(|e| e.count() == 0)).then(|| view! {
                 <p class="empty">{crate::i18n::tr("ui.detail.events_empty")}</p>
             })}
             {move || (left_out.get() > 0).then(|| view! {
@@ -1675,7 +1684,13 @@ pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, Stri
 
 /// A replica's log of one attempt, loaded or followed live.
 #[component]
-fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
+fn Logs(
+    id: String,
+    view: Signal<TaskView>,
+    /// Bumped by each answer of the page's poll: a log that could not be read (the
+    /// connection lost) is read again once the server answers, not left failed.
+    polled: Signal<u64>,
+) -> impl IntoView {
     let lang = UiLang::use_context();
     let id = StoredValue::new(id);
     // A failed task opens on the replica whose end failed it: the master's log, first in
@@ -1941,6 +1956,20 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
         }
         now
     });
+    // Read again, or followed again, at the first poll the server answers after a read
+    // or follow it could not answer: the panel said "cannot reach the server" for good,
+    // beside "no output yet" (network explorer).
+    Effect::new(move |_| {
+        polled.track();
+        let lost = error.with_untracked(|e| matches!(e, Some(ClientError::Network(_))));
+        if lost && started.get_untracked() {
+            if following.get_untracked() || wants_follow.get_value() {
+                start_follow();
+            } else {
+                reload();
+            }
+        }
+    });
     // The controls, off before the first attempt, are described by the box's line that
     // says why.
     let not_yet = move || (!started.get()).then_some(LOGS_NONE_ID);
@@ -2043,7 +2072,8 @@ fn Logs(id: String, view: Signal<TaskView>) -> impl IntoView {
                 {move || (!started.get()).then(|| view! {
                     <span id=LOGS_NONE_ID data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</span>
                 })}
-                {move || started.get().then(|| if !text.with(String::is_empty) {
+                // Nothing said of the output while it could not be read: the failure is.
+                {move || (started.get() && (!text.with(String::is_empty) || error.with(Option::is_none))).then(|| if !text.with(String::is_empty) {
                     text.get()
                 } else {
                     lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" })
@@ -2221,11 +2251,28 @@ fn escape_len(after: &str) -> Option<usize> {
 
 /// The spec as YAML: the owner's with real hidden values, anyone else's masked.
 #[component]
-fn SpecPanel(id: String, owner: bool, tags: Signal<Vec<Tag>>) -> impl IntoView {
+fn SpecPanel(
+    id: String,
+    owner: bool,
+    tags: Signal<Vec<Tag>>,
+    /// Bumped by each answer of the page's poll: a spec that could not be read (the
+    /// connection lost) is read again once the server answers.
+    polled: Signal<u64>,
+) -> impl IntoView {
     let lang = UiLang::use_context();
+    let again = RwSignal::new(0u32);
     let spec = crate::components::load(move || {
+        again.track();
         let id = id.clone();
         async move { api::fetch_spec(&id).await }
+    });
+    // Read once, it said "cannot reach the server" until the page was reloaded, after
+    // the server had long answered again (network explorer).
+    Effect::new(move |_| {
+        polled.track();
+        if spec.with_untracked(|s| matches!(s, Some(Err(ClientError::Network(_))))) {
+            again.update(|n| *n = n.wrapping_add(1));
+        }
     });
     view! {
         <section class="panel spec" aria-labelledby="spec-title">

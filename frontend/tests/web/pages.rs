@@ -2391,6 +2391,89 @@ async fn a_follow_that_cannot_connect_keeps_the_log_shown() {
     finish(handle, &host, &address);
 }
 
+/// A task page opened as the connection drops: its events, log and spec could not be
+/// read. Meanwhile neither panel says there are no events or no output (they said so
+/// beside the failure), and once the server answers a poll again each is read again:
+/// the log and spec panels said "cannot reach the server" for good (network explorer).
+#[wasm_bindgen_test]
+async fn a_page_whose_panels_could_not_be_read_reads_them_once_the_server_answers() {
+    use frontend::pages::task_detail::TaskDetailPage;
+    let address = fresh_page();
+    let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    running.task.spec.advanced.fault_tolerance.enabled = false;
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <TaskDetailPage id="t1".to_owned() session=demo_session() /> }.into_any()
+    });
+    let body = serde_json::to_string(&running).unwrap();
+    until("the task's request", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1"))
+    })
+    .await;
+    answer_fetch("tasks/t1", &body);
+    until("the panels' requests", || {
+        let held = held_fetches();
+        ["/events", "/logs", "/spec"]
+            .iter()
+            .all(|part| held.iter().any(|u| u.contains(part)))
+    })
+    .await;
+    for part in ["/events", "/logs", "/spec"] {
+        fail_fetch(part);
+    }
+    until("the failures said", || {
+        host.query_selector_all("[role='alert']").unwrap().length() >= 2
+    })
+    .await;
+    crate::after_paint().await;
+    let said = |css: &str| find(&host, css).text_content().unwrap_or_default();
+    assert!(
+        !said(".panel.events").contains("No events yet"),
+        "{}",
+        said(".panel.events")
+    );
+    assert!(
+        !said("[data-testid='log']").contains("No output yet"),
+        "{}",
+        said("[data-testid='log']")
+    );
+    // The next poll is answered: each panel is read again.
+    until("the next poll", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("tasks/t1?lang=en") || u.ends_with("tasks/t1"))
+    })
+    .await;
+    answer_fetch("tasks/t1", &body);
+    until("the panels asked again", || {
+        let held = held_fetches();
+        ["/events", "/logs", "/spec"]
+            .iter()
+            .all(|part| held.iter().any(|u| u.contains(part)))
+    })
+    .await;
+    answer_events(&latest_events("en"), "[]", 0);
+    answer_fetch("/logs", "step 1\n");
+    answer_fetch("/spec", &serde_json::to_string(&running.task.spec).unwrap());
+    until("the log and spec", || {
+        said("[data-testid='log']").contains("step 1")
+            && host
+                .query_selector("[data-testid='spec-view']")
+                .unwrap()
+                .is_some()
+    })
+    .await;
+    crate::after_paint().await;
+    let alerts = host.query_selector_all("[role='alert']").unwrap().length();
+    let events = said(".panel.events");
+    finish(handle, &host, &address);
+    assert_eq!(alerts, 0, "no failure is said once all is read");
+    assert!(events.contains("No events yet"), "{events}");
+}
+
 /// The detail page, in English, mounted into a fresh element, with the task's first
 /// requests answered: `t1` running, no events, an empty log.
 async fn mount_detail_page() -> (
