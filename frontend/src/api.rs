@@ -571,8 +571,16 @@ async fn send_post(path: &str, key: Option<&str>) -> Result<gloo_net::http::Resp
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (400: a bad filter).
-pub async fn list_tasks(filter: &ListFilter, cursor: Option<&str>, limit: u32) -> Result<TaskPage> {
+pub async fn list_tasks(
+    filter: &ListFilter,
+    cursor: Option<&str>,
+    limit: u32,
+    lang: Lang,
+) -> Result<TaskPage> {
     let mut pairs = filter.pairs();
+    // The rows' reasons in the console's language: without it they came in the
+    // browser's (`Accept-Language`), English under a Chinese console (explorer).
+    pairs.push(("lang", wire_name(&lang)));
     if let Some(cursor) = cursor {
         pairs.push(("cursor", cursor.to_owned()));
     }

@@ -126,7 +126,7 @@ pub fn TaskListPage(
         rows_for.set_value(None);
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
-            let result = api::list_tasks(&f, None, PAGE_SIZE).await;
+            let result = api::list_tasks(&f, None, PAGE_SIZE, lang.get_untracked()).await;
             if generation.get_value() != mine {
                 return;
             }
@@ -166,7 +166,7 @@ pub fn TaskListPage(
         let f = filter.get_untracked();
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
-            let result = api::list_tasks(&f, Some(&cursor), PAGE_SIZE).await;
+            let result = api::list_tasks(&f, Some(&cursor), PAGE_SIZE, lang.get_untracked()).await;
             if generation.get_value() != mine {
                 return;
             }
@@ -224,7 +224,7 @@ pub fn TaskListPage(
         let limit = (shown + waiting + room).clamp(PAGE_SIZE, REFRESH_MOST);
         let (mine, pages) = (generation.get_value(), appended.get_value());
         leptos::task::spawn_local(async move {
-            let result = api::list_tasks(&f, None, limit).await;
+            let result = api::list_tasks(&f, None, limit, lang.get_untracked()).await;
             if generation.get_value() != mine || appended.get_value() != pages {
                 return;
             }
@@ -276,6 +276,14 @@ pub fn TaskListPage(
     if let Ok(handle) = set_interval_with_handle(move || refresh(true), REFRESH) {
         on_cleanup(move || handle.clear());
     }
+    // The reasons worded again at once in a language switched to, not at the next
+    // refresh.
+    Effect::new(move |first: Option<()>| {
+        lang.get();
+        if first.is_some() {
+            refresh(true);
+        }
+    });
     // Back at rows remembered: they are shown at once, scrolled to where they were, and
     // refreshed rather than loaded again from the first page.
     let returning = StoredValue::new(back_at);
@@ -725,7 +733,12 @@ pub fn TaskTable(
                             // Why a waiting task waits, under its phase: a reader scanning
                             // the list sees what each waits on without opening it (explorer).
                             let waits = Memo::new(move |_| row.with(|v| v.as_ref().and_then(|v| waits_for(lang.get(), v))));
-                            let waiting = Memo::new(move |_| waits.with(Option::is_some));
+                            // Once a reason has shown, its line stays, empty, when it goes: a
+                            // retried task's row grew and shrank at each retry, moving every
+                            // row below it (explorer: 5 times in 43 s).
+                            let waiting = Memo::new(move |before: Option<&bool>| {
+                                before.copied().unwrap_or(false) || waits.with(Option::is_some)
+                            });
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())>
                                     // Whole on hover where a narrow window cuts it short.

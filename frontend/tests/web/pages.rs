@@ -1658,6 +1658,7 @@ async fn list_page_asked() -> (
 #[wasm_bindgen_test]
 async fn a_waiting_tasks_row_says_why_it_waits() {
     let address = fresh_page();
+    let style = page_style();
     let (host, handle) = list_page_asked().await;
     let page = |reason: &str| {
         let mut queued = task("t1", TaskPhase::Queued, TaskType::PyTorchJob);
@@ -1695,7 +1696,80 @@ async fn a_waiting_tasks_row_says_why_it_waits() {
     .await;
     assert!(reason.is_connected(), "the reason is reworded in place");
     assert_eq!(reason.get_attribute("title").as_deref(), Some(second));
+
+    // It starts: the line stays, empty, and the row keeps its height (a retried task's
+    // row grew and shrank at each retry, moving the rows below: explorer).
+    let row = find(&host, "tr[data-id='t1']");
+    let tall = row.get_bounding_client_rect().height();
+    let started = {
+        let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+        running.task.updated_at = Timestamp(1_700_000_090_000);
+        serde_json::to_string(&shared::api::TaskPage {
+            tasks: vec![
+                running,
+                task("t2", TaskPhase::Running, TaskType::PyTorchJob),
+            ],
+            next: None,
+        })
+        .unwrap()
+    };
+    until("the live refresh", || !held_fetches().is_empty()).await;
+    answer_fetch("/api/v1/tasks?", &started);
+    until("the row runs", || {
+        row.get_attribute("data-phase").as_deref() == Some("running")
+    })
+    .await;
+    crate::after_paint().await;
+    let (said, height) = (
+        reason.text_content().unwrap_or_default(),
+        row.get_bounding_client_rect().height(),
+    );
     finish(handle, &host, &address);
+    style.remove();
+    assert_eq!(said, "", "nothing said of a running task");
+    assert_eq!(height, tall, "the row keeps its height");
+}
+
+/// The rows' reasons come in the console's language, and are asked for again at once
+/// when it switches: they came in the browser's (explorer: English under a Chinese
+/// console, the list API read `Accept-Language`).
+#[wasm_bindgen_test]
+async fn the_lists_reasons_are_asked_for_in_the_consoles_language() {
+    use frontend::pages::task_list::TaskListPage;
+    let address = fresh_page();
+    hold_fetches();
+    let host = crate::new_host();
+    let lang = std::rc::Rc::new(std::cell::Cell::new(None::<UiLang>));
+    let kept = std::rc::Rc::clone(&lang);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let lang = UiLang::provide();
+        lang.set(Lang::Zh);
+        kept.set(Some(lang));
+        Nav::provide();
+        view! { <TaskListPage session=demo_session() /> }.into_any()
+    });
+    let asked_in = |tag: &str| {
+        let tag = format!("lang={tag}");
+        move || {
+            held_fetches()
+                .iter()
+                .any(|u| u.contains("/api/v1/tasks?") && u.contains(&tag))
+        }
+    };
+    until("the first page, in Chinese", asked_in("zh-CN")).await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 2, None));
+    until_found(&host, "the rows", "tbody tr").await;
+    lang.get().expect("mounted").set(Lang::En);
+    // At once, not at the next refresh 4 s later.
+    for _ in 0..20 {
+        if asked_in("en")() {
+            break;
+        }
+        sleep(50).await;
+    }
+    let asked = asked_in("en")();
+    finish(handle, &host, &address);
+    assert!(asked, "asked again in English at once");
 }
 
 /// A live refresh asked for before "More" added a page, and answered after it, would
