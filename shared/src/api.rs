@@ -138,8 +138,8 @@ pub struct TaskView {
     /// the task ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopping_since: Option<crate::Timestamp>,
-    /// While it is failed, the replica whose end failed its last attempt (its `reason`
-    /// names it): the log to read first. Absent for other ends (a deadline, a start
+    /// While it is failed, or waits for its retry, the replica whose end failed its last
+    /// attempt (its `reason` names it): the log to read first. Absent for other ends (a deadline, a start
     /// that failed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_replica: Option<u32>,

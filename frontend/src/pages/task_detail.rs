@@ -1985,7 +1985,10 @@ fn Logs(
                     <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
                         {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
                             let label = if view.with(|v| v.failed_replica) == Some(r) {
-                                lang.text_with("ui.detail.replica_failed", &[("label", label)])
+                                // Waiting for its retry, it failed the attempt, not the task.
+                                let retrying = view.with(|v| v.task.phase == TaskPhase::Retrying);
+                                let key = if retrying { "ui.detail.replica_failed#attempt" } else { "ui.detail.replica_failed" };
+                                lang.text_with(key, &[("label", label)])
                             } else {
                                 label
                             };

@@ -3684,6 +3684,30 @@ async fn a_failed_tasks_logs_open_on_the_replica_that_failed_it() {
     finish(handle, &host, &address);
 }
 
+/// A task waiting for its retry opens its logs on the replica whose end failed the
+/// attempt, marked so: the master's log, which was only stopped, opened (explorer).
+#[wasm_bindgen_test]
+async fn a_retrying_tasks_logs_open_on_the_replica_that_failed_the_attempt() {
+    let address = fresh_page();
+    let mut waiting = task("t1", TaskPhase::Retrying, TaskType::PyTorchJob);
+    waiting.failed_replica = Some(1);
+    let (host, handle) = mount_detail_page_with(&waiting, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the picker", "[data-testid='log-replica']").await;
+    let picker: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='log-replica']").unchecked_into();
+    let chosen = picker
+        .selected_options()
+        .item(0)
+        .and_then(|o| o.text_content());
+    let value = picker.value();
+    finish(handle, &host, &address);
+    assert_eq!(value, "1");
+    assert_eq!(
+        chosen.as_deref(),
+        Some("1: worker 0 (its end failed the attempt)")
+    );
+}
+
 /// A followed log of a retried task goes on with the next attempt: its stream ends with
 /// the first, and the next one's log was read once, early, then stood still while it ran.
 #[wasm_bindgen_test]

@@ -178,7 +178,8 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
     let failed_replica = task
         .history
         .last()
-        .filter(|_| task.phase == TaskPhase::Failed)
+        // And while a retry waits: the attempt's failure is what the page is about.
+        .filter(|_| matches!(task.phase, TaskPhase::Failed | TaskPhase::Retrying))
         .and_then(|change| change.keyed.as_ref())
         .and_then(ended_replica);
     TaskView {

@@ -159,6 +159,9 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
     .await;
     assert_eq!(gpus_in_use(&app).await, (before.0 + 4, before.1));
     let reason = waiting["reason"].as_str().expect("a reason while it waits");
+    // The log to read first while it waits: the replica whose end failed the attempt
+    // (its page opened on the master's, which was only stopped: explorer).
+    assert_eq!(waiting["failed_replica"], 1, "{waiting}");
     // Until the failure's time and its 6 s (README, Running tasks): in `retry_at`, for
     // a reader to say in its own zone, and in the reason, in UTC with the date.
     let failed = times(&events(&app, &id, "en").await, "retrying");

@@ -1412,6 +1412,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.replica_failed",
         "{label} (its end failed the task)",
     ),
+    (
+        "ui.detail.replica_failed#attempt",
+        "{label} (its end failed the attempt)",
+    ),
     ("ui.detail.replica_head", "{n}: head"),
     ("ui.detail.replica_master", "{n}: master"),
     (

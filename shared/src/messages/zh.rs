@@ -1210,6 +1210,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.replica", "副本"),
     ("ui.detail.replica_failed", "{label}（其结束导致任务失败）"),
+    (
+        "ui.detail.replica_failed#attempt",
+        "{label}（其结束导致本次运行失败）",
+    ),
     ("ui.detail.replica_head", "{n}：Head"),
     ("ui.detail.replica_master", "{n}：主节点"),
     (
