@@ -294,7 +294,7 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
     assert_eq!(all_text(&host, "h2"), ["监控和容错详情"]);
     assert_eq!(
         all_text(&host, "[data-testid='fault-tolerance']"),
-        ["已开启：最多重试 3 次，已重试 2 次"]
+        ["已开启：最多重试 3 次，已用 2 次"]
     );
     back_to_english(&host).await;
     // Stopped while it waited for its second retry: that retry never ran, so it was

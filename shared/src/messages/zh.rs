@@ -1159,7 +1159,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.fault_tolerance", "自动容错"),
     (
         "ui.detail.fault_tolerance_on",
-        "已开启：最多重试 {max} 次，已重试 {used} 次",
+        "已开启：最多重试 {max} 次，已用 {used} 次",
     ),
     ("ui.detail.follow", "实时跟踪"),
     (
