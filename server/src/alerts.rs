@@ -83,23 +83,54 @@ impl Webhooks {
     /// # Errors
     ///
     /// When the URL is not https, the call fails or times out, or the answer is not 2xx.
-    pub async fn post(&self, url: &str, body: String) -> Result<(), String> {
+    pub async fn post(&self, url: &str, body: String) -> Result<(), Message> {
         let request = http::Request::post(url)
             .header(http::header::CONTENT_TYPE, "application/json")
             .header(http::header::USER_AGENT, "berth")
             .body(Full::new(Bytes::from(body)))
-            .map_err(|err| err.to_string())?;
+            .map_err(|err| failure(&err))?;
         let response = tokio::time::timeout(TIMEOUT, self.client.request(request))
             .await
-            .map_err(|_| format!("no answer in {} s", TIMEOUT.as_secs()))?
-            // The client's own words are "client error (Connect)": its source says what.
-            .map_err(|err| crate::error_chain(&err))?;
+            .map_err(|_| no_answer())?
+            .map_err(|err| failure(&err))?;
         if response.status().is_success() {
             Ok(())
         } else {
-            Err(format!("it answered {}", response.status()))
+            Err(Message::new("event.alert.error.answered").with("status", response.status()))
         }
     }
+}
+
+/// What went wrong with a delivery, in the reader's words where it is one of the common
+/// ends (a refused connection, an unknown host, a certificate not trusted): the client's
+/// own English ("client error (Connect): tcp connect error: Connection refused (os error
+/// 111)") stood in Chinese events (explorer). Anything else is its error's words.
+fn failure(err: &(dyn std::error::Error + 'static)) -> Message {
+    let mut cause = Some(err);
+    while let Some(now) = cause {
+        let io = now.downcast_ref::<std::io::Error>();
+        if io.is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused) {
+            return Message::new("event.alert.error.refused");
+        }
+        // An I/O error's `source` is its inner error's source, not the inner error.
+        let tls = now.downcast_ref::<rustls::Error>().or_else(|| {
+            io.and_then(std::io::Error::get_ref)
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        if matches!(tls, Some(rustls::Error::InvalidCertificate(_))) {
+            return Message::new("event.alert.error.untrusted");
+        }
+        // hyper-util's connector says a failed name lookup so, its cause the resolver's.
+        if now.to_string() == "dns error" {
+            return Message::new("event.alert.error.unknown_host");
+        }
+        cause = now.source();
+    }
+    Message::new("event.alert.error.other").with("detail", crate::error_chain(err))
+}
+
+fn no_answer() -> Message {
+    Message::new("event.alert.error.no_answer").with("seconds", TIMEOUT.as_secs())
 }
 
 /// The certificates of the alerts CA file.
@@ -284,25 +315,29 @@ impl Mailer {
     ///
     /// When `to` is not an address, the relay cannot be reached, does not answer in
     /// time, or refuses the login, the sender, the recipient or the mail.
-    pub async fn send(&self, to: &str, letter: &Letter) -> Result<(), String> {
+    pub async fn send(&self, to: &str, letter: &Letter) -> Result<(), Message> {
+        let other = |detail: String| Message::new("event.alert.error.other").with("detail", detail);
         // Never closed: a turn always comes. The time to answer counts from it.
         let _turn = self.sending.acquire().await;
         let to: Mailbox = to
             .parse()
-            .map_err(|err| format!("{to:?} is not an address: {err}"))?;
+            .map_err(|err| other(format!("{to:?} is not an address: {err}")))?;
         let mail = lettre::Message::builder()
             .from(self.from.clone())
             .to(to)
             .subject(letter.subject.clone())
             .header(ContentType::TEXT_PLAIN)
             .body(letter.body.clone())
-            .map_err(|err| err.to_string())?;
+            .map_err(|err| other(err.to_string()))?;
         let sent = tokio::time::timeout(TIMEOUT, self.transport.send(mail))
             .await
-            .map_err(|_| format!("no answer in {} s", TIMEOUT.as_secs()))?;
-        // lettre's words already end with its cause's: no chain, or the relay's answer
-        // would be said twice.
-        sent.map(drop).map_err(|err| self.blank(&err.to_string()))
+            .map_err(|_| no_answer())?;
+        sent.map(drop).map_err(|err| match failure(&err) {
+            // lettre's words already end with its cause's: no chain, or the relay's
+            // answer would be said twice.
+            said if said.key == "event.alert.error.other" => other(self.blank(&err.to_string())),
+            said => said,
+        })
     }
 
     /// `text` without the password, should a relay have repeated it.
@@ -430,7 +465,7 @@ pub fn record_delivery(
     turns: Arc<Turns>,
     id: TaskId,
     subscription: &Alert,
-    delivery: impl std::future::Future<Output = Result<(), String>> + Send + 'static,
+    delivery: impl std::future::Future<Output = Result<(), Message>> + Send + 'static,
     keep: impl Send + 'static,
 ) {
     let (sent, failed) = (
@@ -447,7 +482,7 @@ pub fn record_delivery(
         drop(turn);
         let message = match done {
             Ok(()) => sent,
-            Err(error) => failed.with("error", error),
+            Err(error) => failed.with_message("error", error),
         };
         let event = TaskEvent::keyed(crate::runner::now(), event_kind::ALERT, message);
         if let Err(err) = store.push_event(&id, &event).await {
@@ -709,7 +744,7 @@ mod mail {
     use crate::config::Secret;
     use shared::task::AlertChannel;
 
-    fn to_bob(event: AlertEvent, threshold: Option<u32>) -> Alert {
+    pub(super) fn to_bob(event: AlertEvent, threshold: Option<u32>) -> Alert {
         Alert {
             event,
             threshold,
@@ -987,6 +1022,42 @@ mod turns {
 
     /// One webhook host is one share, however its URL writes it; a login is no part of
     /// its key; every email shares the relay's.
+    /// A delivery's common failures are said in the reader's words, not the client's
+    /// English (explorer: "tcp connect error: Connection refused (os error 111)" in a
+    /// Chinese page); others keep their error's words.
+    #[test]
+    fn a_deliverys_failure_is_said_in_plain_words_in_either_language() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        let untrusted = std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer),
+        );
+        let other = std::io::Error::other("the relay hung up");
+        let said = |err: &std::io::Error, lang| failure(err).render(lang);
+        assert_eq!(
+            said(&refused, Lang::En),
+            "the connection was refused: nothing takes connections at that address and port"
+        );
+        assert_eq!(
+            said(&refused, Lang::Zh),
+            "连接被拒绝：该地址和端口上没有服务接受连接"
+        );
+        assert_eq!(
+            said(&untrusted, Lang::Zh),
+            "其证书不受本服务器信任：公司自有的 CA 请配置在 alerts_ca 中"
+        );
+        assert_eq!(said(&other, Lang::Zh), "the relay hung up");
+        let failed = super::said(
+            "event.alert.failed",
+            &super::mail::to_bob(AlertEvent::Failed, None),
+        )
+        .with_message("error", failure(&refused));
+        assert_eq!(
+            failed.render(Lang::Zh),
+            "“任务失败”未能送达 bob@example.com：连接被拒绝：该地址和端口上没有服务接受连接"
+        );
+    }
+
     #[test]
     fn a_webhooks_host_is_its_name_and_port() {
         let hook = |target: &str| {

@@ -3094,7 +3094,8 @@ impl Runner {
                     async move {
                         match webhooks {
                             Some(webhooks) => webhooks.post(&url, body).await,
-                            None => Err("this server has no HTTPS client".to_owned()),
+                            None => Err(Message::new("event.alert.error.other")
+                                .with("detail", "this server has no HTTPS client")),
                         }
                     },
                     keep,

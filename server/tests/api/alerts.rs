@@ -222,7 +222,7 @@ async fn a_tasks_webhook_is_called_when_its_event_happens_and_every_alert_is_rec
     );
     // One that cannot be called says why.
     assert!(
-        said.contains("\\\"Succeeded\\\" not delivered to https://127.0.0.1:1/nobody: "),
+        said.contains("\\\"Succeeded\\\" not delivered to https://127.0.0.1:1/nobody: the connection was refused: nothing takes connections at that address and port"),
         "{said}"
     );
     assert!(
@@ -610,7 +610,7 @@ async fn an_email_alert_through_an_unreachable_relay_is_recorded_as_not_delivere
     let id = super::submit(&app, &spec("true", alerts)).await;
     let said = events_once(&app, &id, "not delivered to bob@example.com").await;
     assert!(
-        said.contains("\\\"Succeeded\\\" not delivered to bob@example.com: "),
+        said.contains("\\\"Succeeded\\\" not delivered to bob@example.com: the connection was refused: nothing takes connections at that address and port"),
         "{said}"
     );
 }

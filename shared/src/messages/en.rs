@@ -340,6 +340,21 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",
     ),
+    ("event.alert.error.answered", "it answered {status}"),
+    ("event.alert.error.no_answer", "no answer in {seconds} s"),
+    ("event.alert.error.other", "{detail}"),
+    (
+        "event.alert.error.refused",
+        "the connection was refused: nothing takes connections at that address and port",
+    ),
+    (
+        "event.alert.error.unknown_host",
+        "its host name is not known: check the address",
+    ),
+    (
+        "event.alert.error.untrusted",
+        "its certificate is not one this server trusts: a company's own CA goes in alerts_ca",
+    ),
     (
         "event.alert.failed",
         "\"{event}\" not delivered to {target}: {error}",

@@ -275,6 +275,21 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on#more", "{workers}，另有 {more} 个节点"),
     ("event.admitted.on.nodes", "{node}、{rest}"),
     ("event.admitted.on.share", "{node} ×{replicas}"),
+    ("event.alert.error.answered", "对方应答 {status}"),
+    ("event.alert.error.no_answer", "{seconds} 秒内无应答"),
+    ("event.alert.error.other", "{detail}"),
+    (
+        "event.alert.error.refused",
+        "连接被拒绝：该地址和端口上没有服务接受连接",
+    ),
+    (
+        "event.alert.error.unknown_host",
+        "无法识别其主机名：请检查地址",
+    ),
+    (
+        "event.alert.error.untrusted",
+        "其证书不受本服务器信任：公司自有的 CA 请配置在 alerts_ca 中",
+    ),
     ("event.alert.failed", "“{event}”未能送达 {target}：{error}"),
     (
         "event.alert.mail.body",
