@@ -2073,7 +2073,9 @@ fn Logs(
             }}
             <pre class="log" data-testid="log" tabindex="0" aria-labelledby="logs-title" node_ref=log_box>
                 {move || (!started.get()).then(|| view! {
-                    <span id=LOGS_NONE_ID data-testid="logs-none">{crate::i18n::tr("ui.detail.logs_none")}</span>
+                    // A task stopped while it queued never will start (explorer: it said
+                    // "not yet").
+                    <span id=LOGS_NONE_ID data-testid="logs-none">{move || lang.text(if view.with(|v| v.task.phase.is_finished()) { "ui.detail.logs_none#ended" } else { "ui.detail.logs_none" })}</span>
                 })}
                 // Nothing said of the output while it could not be read: the failure is.
                 {move || (started.get() && (!text.with(String::is_empty) || error.with(Option::is_none))).then(|| if !text.with(String::is_empty) {

@@ -3750,7 +3750,7 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
 /// server is heard from again (the next attempt's stream speaks or ends, or answers how
 /// the task is after the stream broke), the failure is over and goes, as the page's own
 /// banner goes on recovery. It stayed beside "Following the log live…", then beside "The
-/// attempt has ended; the log is complete." Until then nothing says the server is back:
+/// attempt has ended: its log will not grow." Until then nothing says the server is back:
 /// the failure stays.
 #[wasm_bindgen_test]
 async fn a_follow_that_works_again_clears_the_failure_it_said() {
@@ -3813,7 +3813,7 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
                 js_sys::eval("window.__source.on_end(new MessageEvent('end', { data: 'ended' }))")
                     .unwrap();
                 leptos::task::tick().await;
-                assert_eq!(state(), "本次运行已结束，日志已完整。");
+                assert_eq!(state(), "本次运行已结束，日志不会再增加。");
             }
             _ => {
                 js_sys::eval("window.__source.onerror(new Event('error'))").unwrap();
@@ -6429,6 +6429,23 @@ async fn the_panels_under_the_logs_stay_as_a_queued_task_starts() {
     );
     assert_eq!(off_before, [Some(true); 4], "nothing to pick or read yet");
     assert_eq!(off_after, [Some(false); 4]);
+}
+
+/// A task stopped while it queued never started: its log box says it ended before any
+/// attempt, not that none has started yet (explorer).
+#[wasm_bindgen_test]
+async fn a_task_that_ended_before_it_started_says_it_has_no_log_for_good() {
+    let address = fresh_page();
+    let mut stopped = task("t1", TaskPhase::Stopped, TaskType::PyTorchJob);
+    stopped.task.attempts = 0;
+    let (host, handle) = mount_detail_page_with(&stopped, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the log box's line", "[data-testid='logs-none']").await;
+    let said = all_text(&host, "[data-testid='logs-none']");
+    finish(handle, &host, &address);
+    assert_eq!(
+        said,
+        ["It ended before any attempt started, so there is no log."]
+    );
 }
 
 /// A row's cells read on one line: a group named in Chinese ("Vision 视觉") sat about

@@ -1366,7 +1366,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.follow_ended",
-        "The attempt has ended; the log is complete.",
+        "The attempt has ended: its log will not grow.",
     ),
     ("ui.detail.follow_stop", "Stop following"),
     ("ui.detail.following", "Following the log live…"),
@@ -1388,6 +1388,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.detail.logs_none",
         "No attempt has started yet, so there is no log.",
+    ),
+    (
+        "ui.detail.logs_none#ended",
+        "It ended before any attempt started, so there is no log.",
     ),
     ("ui.detail.logs_reload", "Reload"),
     ("ui.detail.logs_whole", "Open the whole log"),
