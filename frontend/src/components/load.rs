@@ -67,6 +67,19 @@ pub struct Again {
     trying: RwSignal<bool>,
 }
 
+impl Again {
+    /// Asks again: the failure stays on screen until the answer replaces it.
+    pub fn ask(self) {
+        self.trying.set(true);
+        self.attempt.update(|a| *a = a.wrapping_add(1));
+    }
+
+    /// Whether an ask is out, not yet answered.
+    pub fn asking(self) -> bool {
+        self.trying.get_untracked()
+    }
+}
+
 /// "Try again" for a failed [`load_again`]; while it is asked, off and saying `loading`.
 #[component]
 pub fn TryAgain(
@@ -78,10 +91,7 @@ pub fn TryAgain(
     let lang = crate::i18n::UiLang::use_context();
     view! {
         <button type="button" data-testid=test_id disabled=move || again.trying.get()
-            on:click=move |_| {
-                again.trying.set(true);
-                again.attempt.update(|a| *a += 1);
-            }>
+            on:click=move |_| again.ask()>
             {move || lang.text(if again.trying.get() { loading } else { "ui.app.try_again" })}
         </button>
     }

@@ -1745,6 +1745,8 @@ fn Logs(
         following.set(false);
     };
     on_cleanup(move || follow.set_value(None));
+    // The follow being begun is one the page began again after a lost connection.
+    let resumed = StoredValue::new(false);
 
     let reload = move || {
         stop_follow();
@@ -1823,8 +1825,16 @@ fn Logs(
                 // A followed log is tailed: its box stays at the newest line, unless the
                 // reader has scrolled up to read, when it stays where they are.
                 let first = first.replace(false);
+                // The first chunk takes the box to the end, unless the follow is one begun
+                // again after a lost connection, not asked for: a reader who had scrolled
+                // up stays where they are (review).
+                let again = first && resumed.get_value();
+                if again {
+                    resumed.set_value(false);
+                }
                 let tail = log_box.get_untracked().is_some_and(|pre| {
-                    first || pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height()
+                    (first && !again)
+                        || pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height()
                 });
                 // Only the end is kept: rewritten whole at each chunk, a log of
                 // megabytes held the page for a minute.
@@ -1959,11 +1969,21 @@ fn Logs(
     // Read again, or followed again, at the first poll the server answers after a read
     // or follow it could not answer: the panel said "cannot reach the server" for good,
     // beside "no output yet" (network explorer).
+    // One at a time: every answered poll (2 s) began another, which dropped the one
+    // before, so a read slower than that never landed (review). Over when the panel next
+    // says how the log is, read or failed.
+    let retry_out = StoredValue::new(false);
+    Effect::new(move |_| {
+        error.track();
+        retry_out.set_value(false);
+    });
     Effect::new(move |_| {
         polled.track();
         let lost = error.with_untracked(|e| matches!(e, Some(ClientError::Network(_))));
-        if lost && started.get_untracked() {
+        if lost && started.get_untracked() && !retry_out.get_value() {
+            retry_out.set_value(true);
             if following.get_untracked() || wants_follow.get_value() {
+                resumed.set_value(true);
                 start_follow();
             } else {
                 reload();
@@ -2022,6 +2042,8 @@ fn Logs(
                     on:click=move |_| {
                         let follow = !following.get_untracked();
                         wants_follow.set_value(follow);
+                        // Asked for: the log goes to its end.
+                        resumed.set_value(false);
                         if follow { start_follow() } else { stop_follow() }
                     }
                 >
@@ -2265,18 +2287,17 @@ fn SpecPanel(
     polled: Signal<u64>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    let again = RwSignal::new(0u32);
-    let spec = crate::components::load(move || {
-        again.track();
+    let (spec, again) = crate::components::load_again(move || {
         let id = id.clone();
         async move { api::fetch_spec(&id).await }
     });
     // Read once, it said "cannot reach the server" until the page was reloaded, after
-    // the server had long answered again (network explorer).
+    // the server had long answered again (network explorer). One ask at a time.
     Effect::new(move |_| {
         polled.track();
-        if spec.with_untracked(|s| matches!(s, Some(Err(ClientError::Network(_))))) {
-            again.update(|n| *n = n.wrapping_add(1));
+        let lost = spec.with_untracked(|s| matches!(s, Some(Err(ClientError::Network(_)))));
+        if lost && !again.asking() {
+            again.ask();
         }
     });
     view! {
