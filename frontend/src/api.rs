@@ -358,7 +358,8 @@ pub async fn submit_within(
     }
     match sent {
         Err(ClientError::Network(_)) if abort.is_some_and(|a| a.signal().aborted()) => Err(
-            ClientError::Network(Unreached::NoAnswer(wait.as_secs() as u32)),
+            // In whole seconds, rounded up: a wait under one is not "0 s".
+            ClientError::Network(Unreached::NoAnswer(wait.as_millis().div_ceil(1000) as u32)),
         ),
         sent => sent,
     }

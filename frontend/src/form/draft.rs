@@ -123,17 +123,24 @@ pub fn save_sent(key: &str, digest: u64, idempotency: &str) {
     }
 }
 
-/// The digest and key [`save_sent`] kept beside this tab's draft (else the last draft of
-/// any tab, as [`load`] reads it).
+/// The digest and key [`save_sent`] kept beside the draft [`load`] reads, from the same
+/// storage: another tab's last submit is not this tab's draft's.
 pub fn load_sent(key: &str) -> Option<(u64, String)> {
-    storages().find_map(|storage| {
-        let text = storage.get_item(&sent_key(key)).ok().flatten()?;
-        let (digest, idempotency) = text.split_once(' ')?;
-        Some((
-            u64::from_str_radix(digest, 16).ok()?,
-            idempotency.to_owned(),
-        ))
-    })
+    let storage = storages().find(|s| s.get_item(key).ok().flatten().is_some())?;
+    let text = storage.get_item(&sent_key(key)).ok().flatten()?;
+    let (digest, idempotency) = text.split_once(' ')?;
+    Some((
+        u64::from_str_radix(digest, 16).ok()?,
+        idempotency.to_owned(),
+    ))
+}
+
+/// Forgets the key kept beside the draft once an answer has said what became of its
+/// submit.
+pub fn clear_sent(key: &str) {
+    for storage in storages() {
+        let _ = storage.remove_item(&sent_key(key));
+    }
 }
 
 /// Saves the draft, its hidden values and webhook targets masked as anyone but the owner

@@ -75,8 +75,12 @@ pub fn TaskForm(
         (None, Some(spec)) => (spec, false),
         (None, None) => (blank.get_value(), false),
     };
-    // The key a submit of the restored draft went with, when no answer came for it.
-    let sent_before = restored.then(|| draft::load_sent(&slot.0)).flatten();
+    // The key a submit of the restored draft went with, when no answer came for it: of
+    // this very draft (an edited one is another spec, its key never used again).
+    let sent_before = restored
+        .then(|| draft::load_sent(&slot.0))
+        .flatten()
+        .filter(|(digest, _)| *digest == sent_digest(&start.clone().normalized()));
     let slot_key = StoredValue::new(slot.0.clone());
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
@@ -105,6 +109,11 @@ pub fn TaskForm(
     let banner = RwSignal::new(None::<api::ClientError>);
     // The key of the last submit, with the digest of the spec it went with (`sent_digest`).
     let unanswered = sent_before.is_some();
+    // That key, while it is the one kept: a server that knows it for another spec made a
+    // task of this draft before the reload, which the user is told of (review: a new key
+    // made a second task without a word).
+    let inherited = StoredValue::new(sent_before.as_ref().map(|(_, key)| key.clone()));
+    let sent_differs = RwSignal::new(false);
     let last_key = StoredValue::new(sent_before);
     // One submission at a time (the button is disabled while one is out), so the answer
     // is always the latest request's.
@@ -188,24 +197,43 @@ pub fn TaskForm(
         });
         let fresh = kept.is_none();
         let key = kept.unwrap_or_else(new_key);
+        let from_before = inherited.with_value(|k| k.as_deref() == Some(key.as_str()));
         let remember = move |key: &str| {
             last_key.try_set_value(Some((digest, key.to_owned())));
             slot_key.try_with_value(|slot| draft::save_sent(slot, digest, key));
         };
         remember(&key);
+        sent_differs.set(false);
         submitting.set(true);
         let base = base.get_value();
         leptos::task::spawn_local(async move {
             let mut key = key;
             let mut answer = api::submit_task(&base, json.clone(), &key).await;
-            // A kept key the server knows for another spec (the digest does not see a
-            // hidden value typed anew) or for a task since deleted: a new one, once.
-            if !fresh
-                && matches!(&answer, Err(api::ClientError::Api(body)) if body.code == "task.conflict")
-            {
+            let refused_key =
+                matches!(&answer, Err(api::ClientError::Api(body)) if body.code == "task.conflict");
+            if refused_key && from_before {
+                // Sent before the reload with other hidden values: a task was made of it.
+                // Said, and the next submit makes another with a new key.
+                inherited.try_set_value(None);
+                last_key.try_set_value(None);
+                slot_key.try_with_value(|slot| draft::clear_sent(slot));
+                submitting.try_set(false);
+                sent_differs.try_set(true);
+                return;
+            }
+            // A key of this page's the server knows for another spec (the digest does not
+            // see a hidden value changed since) or for a task since deleted: a new one,
+            // once.
+            if refused_key && !fresh {
                 key = new_key();
                 remember(&key);
                 answer = api::submit_task(&base, json, &key).await;
+            }
+            // Any answer but a lost one says what became of the submit: the key kept
+            // beside the draft is done with (a task made forgets the draft with it).
+            if !matches!(answer, Err(api::ClientError::Network(_))) {
+                inherited.try_set_value(None);
+                slot_key.try_with_value(|slot| draft::clear_sent(slot));
             }
             answered(key, answer);
         });
@@ -317,6 +345,7 @@ pub fn TaskForm(
             </section>
             <Preview origin refresh_usage=Callback::new(move |()| refresh_usage()) />
             {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">{move || err.localized(cx.lang())}</p> })}
+            {move || sent_differs.get().then(|| view! { <p class="banner info" role="alert" data-testid="sent-differs">{move || cx.text("ui.form.sent_differs")}</p> })}
             // The region is there before its text, so a screen reader announces it.
             <div role="status">
                 {move || submitted.get().map(|(id, again)| view! {

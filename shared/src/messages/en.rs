@@ -1925,6 +1925,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.runtime_env_local",
         "This server (the local backend) runs no Ray cluster: only the runtime env's env_vars reach the job's processes; working_dir, pip, conda and the rest are not applied.",
     ),
+    (
+        "ui.form.sent_differs",
+        "This draft was submitted before the page was reloaded, and a task was made of it with other hidden values than the ones typed now: see the task list. Submit again to make another task.",
+    ),
     ("ui.form.severity.error", "error"),
     ("ui.form.severity.info", "hint"),
     ("ui.form.severity.warning", "warning"),

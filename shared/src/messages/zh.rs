@@ -1652,6 +1652,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.runtime_env_local",
         "本服务器（本地后端）不启动 Ray 集群：Runtime Env 中只有 env_vars 会传给任务进程，working_dir、pip、conda 等不会生效。",
     ),
+    (
+        "ui.form.sent_differs",
+        "此草稿在页面重新加载前已提交，并已用与现在所填不同的隐藏值创建了任务：请查看任务列表。再次提交将另建一个任务。",
+    ),
     ("ui.form.severity.error", "错误"),
     ("ui.form.severity.info", "提示"),
     ("ui.form.severity.warning", "警告"),
