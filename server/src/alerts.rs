@@ -1020,8 +1020,6 @@ mod turns {
     use super::*;
     use shared::task::AlertChannel;
 
-    /// One webhook host is one share, however its URL writes it; a login is no part of
-    /// its key; every email shares the relay's.
     /// A delivery's common failures are said in the reader's words, not the client's
     /// English (explorer: "tcp connect error: Connection refused (os error 111)" in a
     /// Chinese page); others keep their error's words.
@@ -1058,6 +1056,8 @@ mod turns {
         );
     }
 
+    /// One webhook host is one share, however its URL writes it; a login is no part of
+    /// its key; every email shares the relay's.
     #[test]
     fn a_webhooks_host_is_its_name_and_port() {
         let hook = |target: &str| {

@@ -223,9 +223,15 @@ pub fn TaskListPage(
         let waiting = arrived.with_untracked(Vec::len) as u32;
         let limit = (shown + waiting + room).clamp(PAGE_SIZE, REFRESH_MOST);
         let (mine, pages) = (generation.get_value(), appended.get_value());
+        let asked_in = lang.get_untracked();
         leptos::task::spawn_local(async move {
-            let result = api::list_tasks(&f, None, limit, lang.get_untracked()).await;
-            if generation.get_value() != mine || appended.get_value() != pages {
+            let result = api::list_tasks(&f, None, limit, asked_in).await;
+            // Asked before a switch of language: the one asked at the switch words the
+            // reasons (this one put the old words back for a refresh: review).
+            if generation.get_value() != mine
+                || appended.get_value() != pages
+                || lang.get_untracked() != asked_in
+            {
                 return;
             }
             match result {
