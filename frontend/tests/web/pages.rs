@@ -2483,19 +2483,27 @@ async fn a_page_whose_panels_could_not_be_read_reads_them_once_the_server_answer
         view! { <TaskDetailPage id="t1".to_owned() session=demo_session() /> }.into_any()
     });
     let body = serde_json::to_string(&running).unwrap();
-    until("the task's request", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1"))
-    })
-    .await;
-    answer_fetch("tasks/t1", &body);
-    until("the panels' requests", || {
-        let held = held_fetches();
-        ["/events", "/logs", "/spec"]
-            .iter()
-            .all(|part| held.iter().any(|u| u.contains(part)))
-    })
-    .await;
-    for part in ["/events", "/logs", "/spec"] {
+    let panels = ["/events", "/logs", "/spec"];
+    // The task answered (the first load, or a poll), then each panel's request.
+    let answered_then_asked = |what: &'static str| {
+        let body = body.clone();
+        async move {
+            until("the task's request", || {
+                held_fetches().iter().any(|u| u.contains("tasks/t1"))
+            })
+            .await;
+            answer_fetch("tasks/t1", &body);
+            until(what, || {
+                let held = held_fetches();
+                panels
+                    .iter()
+                    .all(|part| held.iter().any(|u| u.contains(part)))
+            })
+            .await;
+        }
+    };
+    answered_then_asked("the panels' requests").await;
+    for part in panels {
         fail_fetch(part);
     }
     until("the failures said", || {
