@@ -359,7 +359,9 @@ pub async fn submit_within(
     match sent {
         Err(ClientError::Network(_)) if abort.is_some_and(|a| a.signal().aborted()) => Err(
             // In whole seconds, rounded up: a wait under one is not "0 s".
-            ClientError::Network(Unreached::NoAnswer(wait.as_millis().div_ceil(1000) as u32)),
+            ClientError::Network(Unreached::NoAnswer(
+                (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)) as u32,
+            )),
         ),
         sent => sent,
     }
