@@ -2500,7 +2500,13 @@ async fn findings_the_typing_brings_above_leave_the_box_where_it_stands() {
         window.scroll_y().unwrap() > scrolled,
         "the page scrolled instead"
     );
-    // Taken away again: the box still where it stood.
+    // Taken away again, typed as a browser sends it (`beforeinput`, then `input`): the
+    // box still where it stood.
+    let before =
+        js_sys::eval("new InputEvent('beforeinput', { bubbles: true, inputType: 'insertText' })")
+            .unwrap()
+            .unchecked_into::<web_sys::Event>();
+    units.dispatch_event(&before).unwrap();
     form.type_in("compute.units_per_node", "2").await;
     crate::after_paint().await;
     assert_eq!(form.codes_at("compute.specs[0]"), within);
