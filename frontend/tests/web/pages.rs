@@ -3668,22 +3668,37 @@ async fn a_followed_log_follows_the_replica_picked_next() {
     finish(handle, &host, &address);
 }
 
+/// The page of `t1` in `phase`, its end having been replica 1's: the replica its log
+/// picker opens on, and that option's words. The page is left mounted for the caller.
+async fn picked_after_replica_1_ended(
+    phase: TaskPhase,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+    String,
+    Option<String>,
+) {
+    let mut view = task("t1", phase, TaskType::PyTorchJob);
+    view.failed_replica = Some(1);
+    let (host, handle) = mount_detail_page_with(&view, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the picker", "[data-testid='log-replica']").await;
+    let picker: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='log-replica']").unchecked_into();
+    let chosen = picker
+        .selected_options()
+        .item(0)
+        .and_then(|o| o.text_content());
+    let value = picker.value();
+    (host, handle, value, chosen)
+}
+
 /// A failed task's logs open on the replica whose end failed it, marked in the picker:
 /// the master's log, first in the list, said only that it was stopped (explorer).
 #[wasm_bindgen_test]
 async fn a_failed_tasks_logs_open_on_the_replica_that_failed_it() {
     let address = fresh_page();
-    let mut failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
-    failed.failed_replica = Some(1);
-    let (host, handle) = mount_detail_page_with(&failed, ("[]", 0), ("[]", 0)).await;
-    until_found(&host, "the picker", "[data-testid='log-replica']").await;
-    let picker: web_sys::HtmlSelectElement =
-        find(&host, "[data-testid='log-replica']").unchecked_into();
-    assert_eq!(picker.value(), "1");
-    let chosen = picker
-        .selected_options()
-        .item(0)
-        .and_then(|o| o.text_content());
+    let (host, handle, value, chosen) = picked_after_replica_1_ended(TaskPhase::Failed).await;
+    assert_eq!(value, "1");
     assert_eq!(
         chosen.as_deref(),
         Some("1: worker 0 (its end failed the task)")
@@ -3702,17 +3717,7 @@ async fn a_failed_tasks_logs_open_on_the_replica_that_failed_it() {
 #[wasm_bindgen_test]
 async fn a_retrying_tasks_logs_open_on_the_replica_that_failed_the_attempt() {
     let address = fresh_page();
-    let mut waiting = task("t1", TaskPhase::Retrying, TaskType::PyTorchJob);
-    waiting.failed_replica = Some(1);
-    let (host, handle) = mount_detail_page_with(&waiting, ("[]", 0), ("[]", 0)).await;
-    until_found(&host, "the picker", "[data-testid='log-replica']").await;
-    let picker: web_sys::HtmlSelectElement =
-        find(&host, "[data-testid='log-replica']").unchecked_into();
-    let chosen = picker
-        .selected_options()
-        .item(0)
-        .and_then(|o| o.text_content());
-    let value = picker.value();
+    let (host, handle, value, chosen) = picked_after_replica_1_ended(TaskPhase::Retrying).await;
     finish(handle, &host, &address);
     assert_eq!(value, "1");
     assert_eq!(
