@@ -2459,16 +2459,21 @@ async fn findings_the_typing_brings_below_keep_their_room_while_typing() {
     style.remove();
 }
 
+/// The example form at 16 replicas of 2 A100s each: all of alice's on-demand quota of
+/// them, so one more unit per node brings quota findings to the first spec's row.
+async fn at_a100_quota() -> Form {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.compute.workers = 15;
+    mount(Some(spec), false).await
+}
+
 /// The box being typed in stays where it stands on screen when the typing brings findings
 /// above it: units per node typed brought quota findings to the spec rows above the box,
 /// which moved down under the caret (explorer). The page scrolls by as much instead.
 #[wasm_bindgen_test]
 async fn findings_the_typing_brings_above_leave_the_box_where_it_stands() {
     let style = form_style();
-    // 16 replicas of 2 A100s each: all of alice's on-demand quota of them.
-    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    spec.compute.workers = 15;
-    let form = mount(Some(spec), false).await;
+    let form = at_a100_quota().await;
     let window = web_sys::window().unwrap();
     let units = form.control("compute.units_per_node");
     let on_screen = || units.get_bounding_client_rect().top();
@@ -2524,9 +2529,7 @@ async fn findings_the_typing_brings_above_leave_the_box_where_it_stands() {
 #[wasm_bindgen_test]
 async fn a_form_in_a_scrolling_box_keeps_the_box_being_typed_in_its_place() {
     let style = form_style();
-    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    spec.compute.workers = 15;
-    let form = mount(Some(spec), false).await;
+    let form = at_a100_quota().await;
     let window = web_sys::window().unwrap();
     window.scroll_to_with_x_and_y(0.0, 0.0);
     let frame = form.host.clone();
