@@ -218,6 +218,7 @@ pub fn TaskForm(
                 last_key.try_set_value(None);
                 slot_key.try_with_value(|slot| draft::clear_sent(slot));
                 submitting.try_set(false);
+                banner.try_set(None);
                 sent_differs.try_set(true);
                 return;
             }
