@@ -3033,7 +3033,7 @@ impl Runner {
         // A replica named as the task's page names it ("replica 1 (worker 0)"): a mail
         // read away from the page has no log picker to count it out on.
         let logs = shared::api::log_replicas(spec, self.backend.runs_ray_clusters());
-        let what = &shared::api::with_roles(what, &logs);
+        let what = &shared::api::as_read(what, &logs);
         for subscription in firing(spec.advanced.alerts.iter().filter(|a| a.event == which)) {
             self.fire(id, subscription, what, ()).await;
         }

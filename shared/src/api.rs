@@ -202,23 +202,33 @@ pub fn log_replicas(spec: &crate::TaskSpec, ray_cluster: bool) -> Vec<LogReplica
         .collect()
 }
 
-/// `message` with each replica an end names by number (`event.exited`,
+/// `message` as a reader is told it: each replica an end names by number (`event.exited`,
 /// `event.replica_ended`, also within "attempt 1 failed (…)") named by its role too, in
 /// their `#role` forms, as the task page's log picker names it: "replica 1 (worker 0)",
-/// not a number to count out. Done as it is read: the stored message keeps the number
-/// alone, which the runner reads back, as the server's `ended_replica` does. A replica `logs` does
-/// not list stays a number.
-pub fn with_roles(message: &Message, logs: &[LogReplica]) -> Message {
+/// not a number to count out; and an exit code a shell or the kernel gives a meaning
+/// (126, 127, 137, 139) said with it: "exit code 127 (command not found)" (explorer: a
+/// failure gave no hint of what to do next). Done as it is read: the stored message keeps
+/// the number alone, which the runner reads back, as the server's `ended_replica` does. A
+/// replica `logs` does not list stays a number.
+pub fn as_read(message: &Message, logs: &[LogReplica]) -> Message {
     let mut shown = message.clone();
-    name_roles(&mut shown, logs);
+    explain(&mut shown, logs);
     shown
 }
 
-fn name_roles(message: &mut Message, logs: &[LogReplica]) {
+fn explain(message: &mut Message, logs: &[LogReplica]) {
     for arg in message.args.values_mut() {
         if let Arg::Message(inner) = arg {
-            name_roles(inner, logs);
+            explain(inner, logs);
         }
+    }
+    if message.key == "event.how.code" {
+        if let Some(Arg::Text(code)) = message.args.get("code")
+            && matches!(code.as_str(), "126" | "127" | "137" | "139")
+        {
+            message.key = format!("event.how.code#{code}");
+        }
+        return;
     }
     if !matches!(message.key.as_str(), "event.exited" | "event.replica_ended") {
         return;
@@ -321,6 +331,38 @@ pub struct TagsBody {
 mod tests {
     use super::*;
     use crate::validate::parse_spec;
+
+    /// An exit code with a meaning is said with it, wherever an end is quoted; another is
+    /// its number alone (explorer: "exit code 127" gave no hint of what to do next).
+    #[test]
+    fn an_exit_code_with_a_meaning_is_said_with_it() {
+        use crate::Lang;
+        let pytorch = parse_spec(include_str!("../examples/pytorch.json")).expect("reads");
+        let logs = log_replicas(&pytorch, false);
+        let ended = |code: u32| {
+            Message::new("event.replica_ended")
+                .with("replica", 1)
+                .with_message("how", Message::new("event.how.code").with("code", code))
+        };
+        let said = |message: &Message, lang| as_read(message, &logs).render(lang);
+        assert_eq!(
+            said(&ended(127), Lang::En),
+            "replica 1 (worker 0) ended with exit code 127 (command not found)"
+        );
+        assert_eq!(
+            said(&ended(127), Lang::Zh),
+            "副本 1（工作节点 0）已结束，退出码 127（找不到命令）"
+        );
+        let retried = Message::new("event.failed").with_message("reason", ended(137));
+        assert_eq!(
+            said(&retried, Lang::En),
+            "replica 1 (worker 0) ended with exit code 137 (killed, most often for running out of memory)"
+        );
+        assert_eq!(
+            said(&ended(3), Lang::En),
+            "replica 1 (worker 0) ended with exit code 3"
+        );
+    }
 
     fn roles(logs: &[LogReplica]) -> Vec<(u32, ReplicaRole)> {
         logs.iter().map(|l| (l.replica, l.role)).collect()

@@ -169,7 +169,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
     let logs = shared::api::log_replicas(&task.spec, ray_cluster);
     for change in &mut task.history {
         if let Some(keyed) = &change.keyed {
-            change.reason = shared::api::with_roles(keyed, &logs).render(lang);
+            change.reason = shared::api::as_read(keyed, &logs).render(lang);
         }
     }
     // From the store, not the runner's memory: another server on the database, or one
@@ -189,7 +189,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         waits_behind: reason.as_ref().and_then(|r| waits_behind(&r.reason)),
         reason: reason
             .as_ref()
-            .map(|r| shared::api::with_roles(&r.reason, &logs).render(lang)),
+            .map(|r| shared::api::as_read(&r.reason, &logs).render(lang)),
         retry_at: reason.and_then(|r| r.retry_at),
         logs,
         stopping_since,
@@ -1216,7 +1216,7 @@ async fn events(
             message: masked_hooks(
                 &e.keyed.as_ref().map_or_else(
                     || e.text(lang),
-                    |m| shared::api::with_roles(m, &logs).render(lang),
+                    |m| shared::api::as_read(m, &logs).render(lang),
                 ),
                 &hooks,
             ),
@@ -2032,7 +2032,7 @@ mod tests {
         };
         let pytorch = shared::demo::pytorch().with(|s| s.compute.workers = 2);
         let logs = shared::api::log_replicas(&pytorch, false);
-        let said = |message: &Message, lang| shared::api::with_roles(message, &logs).render(lang);
+        let said = |message: &Message, lang| shared::api::as_read(message, &logs).render(lang);
         let last = Message::new("event.failed#after_retries")
             .with("attempts", 2)
             .with_message("reason", ended(2));
@@ -2066,7 +2066,7 @@ mod tests {
             s.ray.autoscaling.enabled = false;
         });
         let logs = shared::api::log_replicas(&ray, true);
-        let said = |message: &Message, lang| shared::api::with_roles(message, &logs).render(lang);
+        let said = |message: &Message, lang| shared::api::as_read(message, &logs).render(lang);
         for (replica, en, zh) in [
             (0, "submitter", "Submitter"),
             (1, "head", "Head"),

@@ -373,6 +373,29 @@ async fn a_two_replica_pytorch_job_runs_to_success_with_ranks_logs_and_events() 
     assert!(spec.to_string().contains("hf_demo_secret"));
 }
 
+/// A command the shell cannot find fails its task with the reason saying so, in both
+/// languages (explorer: "exit code 127" alone gave no hint of what to do next).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_not_found_is_said_so_in_the_failures_reason() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("no-such-command-berth --epochs 3");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
+    let id = submitted(&app, &spec).await;
+    let done = wait_for(&app, &id, phase_is("failed")).await;
+    let reason = |task: &Value| {
+        task["history"].as_array().unwrap().last().unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        reason(&done).ends_with("ended with exit code 127 (command not found)"),
+        "{done}"
+    );
+    let (_, zh) = call(&app, get(&format!("/api/v1/tasks/{id}?lang=zh-CN"))).await;
+    assert!(reason(&zh).ends_with("退出码 127（找不到命令）"), "{zh}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_gang_is_retried_as_a_whole_then_fails_with_the_last_reason() {
     let app = server::app(demo_state().await);

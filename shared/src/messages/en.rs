@@ -447,6 +447,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "your quota for its spec was lowered below what your tasks ahead of it hold, so it holds none of it now; it starts once your quota has room",
     ),
     ("event.how.code", "exit code {code}"),
+    (
+        "event.how.code#126",
+        "exit code 126 (the command could not be run: not executable)",
+    ),
+    ("event.how.code#127", "exit code 127 (command not found)"),
+    (
+        "event.how.code#137",
+        "exit code 137 (killed, most often for running out of memory)",
+    ),
+    ("event.how.code#139", "exit code 139 (a segmentation fault)"),
     ("event.how.signal", "signal {signal}"),
     ("event.how.unknown", "an unknown end"),
     (

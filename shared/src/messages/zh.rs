@@ -367,6 +367,13 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "您在该实例规格上的配额已调低，排在它前面的任务已占满，该任务现不占用配额；配额有余量时将自动启动",
     ),
     ("event.how.code", "退出码 {code}"),
+    ("event.how.code#126", "退出码 126（命令无法运行：不可执行）"),
+    ("event.how.code#127", "退出码 127（找不到命令）"),
+    (
+        "event.how.code#137",
+        "退出码 137（进程被强制终止，最常见的原因是内存不足）",
+    ),
+    ("event.how.code#139", "退出码 139（段错误）"),
     ("event.how.signal", "信号 {signal}"),
     ("event.how.unknown", "结束原因未知"),
     (
