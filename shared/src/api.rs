@@ -332,6 +332,82 @@ mod tests {
     use super::*;
     use crate::validate::parse_spec;
 
+    /// Replica `replica`'s end, by exit code `code`, as the runner stores it.
+    fn ended(replica: u32, code: u32) -> Message {
+        Message::new("event.replica_ended")
+            .with("replica", replica)
+            .with_message("how", Message::new("event.how.code").with("code", code))
+    }
+
+    fn example(text: &str, workers: u32) -> crate::TaskSpec {
+        let mut spec = parse_spec(text).expect("reads");
+        spec.compute.workers = workers;
+        spec.ray.autoscaling.enabled = false;
+        spec
+    }
+
+    /// Brief (exploratory test): an end named its replica by number alone ("replica 1
+    /// ended with exit code 3") where the log picker names it "1: worker 0", and a reader
+    /// counted to tell which role failed. It names the role too, in the picker's words,
+    /// inside the reasons that quote it as well.
+    #[test]
+    fn an_end_names_its_replicas_role_as_the_log_picker_does() {
+        use crate::Lang;
+        let exited = |replica: u32| {
+            Message::new("event.exited")
+                .with("attempt", 1)
+                .with("replica", replica)
+                .with_message("how", Message::new("event.how.code").with("code", 3))
+        };
+        let pytorch = example(include_str!("../examples/pytorch.json"), 2);
+        let logs = log_replicas(&pytorch, false);
+        let said = |message: &Message, lang| as_read(message, &logs).render(lang);
+        let last = Message::new("event.failed#after_retries")
+            .with("attempts", 2)
+            .with_message("reason", ended(2, 3));
+        assert_eq!(
+            said(&last, Lang::En),
+            "after 2 attempts; the last: replica 2 (worker 1) ended with exit code 3"
+        );
+        assert_eq!(
+            said(&last, Lang::Zh),
+            "共运行 2 次，最后一次：副本 2（工作节点 1）已结束，退出码 3"
+        );
+        assert_eq!(
+            said(&exited(0), Lang::En),
+            "attempt 1: replica 0 (master) ended with exit code 3"
+        );
+        assert_eq!(
+            said(&exited(0), Lang::Zh),
+            "第 1 次运行：副本 0（主节点）已结束，退出码 3"
+        );
+        // A number past the task's replicas is not given a role it does not have.
+        assert_eq!(
+            said(&ended(3, 3), Lang::En),
+            "replica 3 ended with exit code 3"
+        );
+        // A RayJob on a Ray cluster: the submitter, the head, then workers from 0, in
+        // Ray's words as the seeds keep them.
+        let ray = example(include_str!("../examples/ray.json"), 2);
+        let logs = log_replicas(&ray, true);
+        let said = |message: &Message, lang| as_read(message, &logs).render(lang);
+        for (replica, en, zh) in [
+            (0, "submitter", "Submitter"),
+            (1, "head", "Head"),
+            (2, "worker 0", "Worker 0"),
+            (3, "worker 1", "Worker 1"),
+        ] {
+            assert_eq!(
+                said(&ended(replica, 3), Lang::En),
+                format!("replica {replica} ({en}) ended with exit code 3")
+            );
+            assert_eq!(
+                said(&ended(replica, 3), Lang::Zh),
+                format!("副本 {replica}（{zh}）已结束，退出码 3")
+            );
+        }
+    }
+
     /// An exit code with a meaning is said with it, wherever an end is quoted; another is
     /// its number alone (explorer: "exit code 127" gave no hint of what to do next).
     #[test]
@@ -339,27 +415,22 @@ mod tests {
         use crate::Lang;
         let pytorch = parse_spec(include_str!("../examples/pytorch.json")).expect("reads");
         let logs = log_replicas(&pytorch, false);
-        let ended = |code: u32| {
-            Message::new("event.replica_ended")
-                .with("replica", 1)
-                .with_message("how", Message::new("event.how.code").with("code", code))
-        };
         let said = |message: &Message, lang| as_read(message, &logs).render(lang);
         assert_eq!(
-            said(&ended(127), Lang::En),
+            said(&ended(1, 127), Lang::En),
             "replica 1 (worker 0) ended with exit code 127 (command not found)"
         );
         assert_eq!(
-            said(&ended(127), Lang::Zh),
+            said(&ended(1, 127), Lang::Zh),
             "副本 1（工作节点 0）已结束，退出码 127（找不到命令）"
         );
-        let retried = Message::new("event.failed").with_message("reason", ended(137));
+        let retried = Message::new("event.failed").with_message("reason", ended(1, 137));
         assert_eq!(
             said(&retried, Lang::En),
             "replica 1 (worker 0) ended with exit code 137 (killed, most often for running out of memory)"
         );
         assert_eq!(
-            said(&ended(3), Lang::En),
+            said(&ended(1, 3), Lang::En),
             "replica 1 (worker 0) ended with exit code 3"
         );
     }
