@@ -311,8 +311,9 @@ pub async fn fetch_examples() -> Result<Examples> {
     .await
 }
 
-/// `POST /api/v1/tasks`: submits a spec. The key makes a retry of the same click return
-/// the first task rather than a second one.
+/// `POST /api/v1/tasks`: submits a spec, a clone's with the task it was `cloned_from`
+/// (for the new task's page to link back to). The key makes a retry of the same click
+/// return the first task rather than a second one.
 ///
 /// # Errors
 ///
@@ -322,8 +323,9 @@ pub async fn submit_task(
     base: &Base,
     spec_json: String,
     idempotency_key: &str,
+    cloned_from: Option<&str>,
 ) -> Result<TaskView> {
-    submit_within(base, spec_json, idempotency_key, SUBMIT_WAIT).await
+    submit_within(base, spec_json, idempotency_key, cloned_from, SUBMIT_WAIT).await
 }
 
 /// [`submit_task`], given up after `wait` without an answer, the answer's body read too:
@@ -337,13 +339,18 @@ pub async fn submit_within(
     base: &Base,
     spec_json: String,
     idempotency_key: &str,
+    cloned_from: Option<&str>,
     wait: std::time::Duration,
 ) -> Result<TaskView> {
     let abort = web_sys::AbortController::new().ok();
     let timer = abort.clone().and_then(|abort| {
         leptos::prelude::set_timeout_with_handle(move || abort.abort(), wait).ok()
     });
-    let request = to_at(base, Request::post, "/api/v1/tasks")
+    let path = match cloned_from {
+        Some(id) => format!("/api/v1/tasks?from={}", encode(id)),
+        None => "/api/v1/tasks".to_owned(),
+    };
+    let request = to_at(base, Request::post, &path)
         .header("content-type", "application/json")
         .header("idempotency-key", idempotency_key)
         .abort_signal(abort.as_ref().map(|a| a.signal()).as_ref())

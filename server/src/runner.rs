@@ -29,6 +29,7 @@ use crate::store::{
     EventQuery, Inserted, NewTask, StoreError, StoredTask, TaskEvent, TaskStore, event_kind,
     restore_hidden,
 };
+use shared::api::MadeFrom;
 use shared::injected::{self, Context, Pod};
 use shared::messages::{Arg, Message};
 use shared::quota::Placement;
@@ -316,6 +317,7 @@ enum Submitted {
 struct Pending {
     user: User,
     spec: TaskSpec,
+    made_from: Option<MadeFrom>,
     answer: tokio::sync::oneshot::Sender<Result<StoredTask, SubmitError>>,
 }
 
@@ -802,13 +804,14 @@ impl Runner {
         user: &User,
         spec: TaskSpec,
         key: Option<&str>,
+        made_from: Option<MadeFrom>,
     ) -> Result<(StoredTask, bool), SubmitError> {
         if let Some(earlier) = self.earlier(user, &spec, key).await {
             return earlier;
         }
         if key.is_none() && !self.store.replicated() {
             return self
-                .submit_grouped(user, spec)
+                .submit_grouped(user, spec, made_from)
                 .await
                 .map(|stored| (stored, true));
         }
@@ -826,7 +829,7 @@ impl Runner {
             // Boxed, here and below: a future holds the state of every future it awaits
             // inline, and a large one is copied whenever it moves (into a spawned task,
             // into the handler's box): boxing them cut a sixth of a submit's instructions.
-            match Box::pin(self.submit_locked(&mut scheduler, user, spec, key)).await {
+            match Box::pin(self.submit_locked(&mut scheduler, user, spec, key, made_from)).await {
                 Ok(submitted) => submitted,
                 Err((err, others)) => {
                     drop(scheduler);
@@ -905,6 +908,7 @@ impl Runner {
         user: &User,
         spec: TaskSpec,
         key: Option<&str>,
+        made_from: Option<MadeFrom>,
     ) -> Result<(Submitted, Vec<Decision>), (SubmitError, Vec<Decision>)> {
         // Other servers may hold quota in a replicated store: the check reads it from
         // the database, inside a reservation that lasts until the insert commits.
@@ -978,6 +982,7 @@ impl Runner {
                 idempotency_key: key.map(str::to_owned),
                 owner_org: user.org.clone(),
                 owner_tenant_id: user.tenant_id.clone(),
+                made_from: made_from.clone(),
             };
             let (inserted, seq) = match reservation.as_mut() {
                 Some(reservation) => (reservation.insert(new, &events).await, None),
@@ -1012,6 +1017,7 @@ impl Runner {
                         placement: None,
                         owner_org: user.org.clone(),
                         owner_tenant_id: user.tenant_id.clone(),
+                        made_from,
                         stop_asked_at: None,
                     })
                 });
@@ -1051,6 +1057,7 @@ impl Runner {
         self: &Arc<Self>,
         user: &User,
         spec: TaskSpec,
+        made_from: Option<MadeFrom>,
     ) -> Result<StoredTask, SubmitError> {
         let (answer, answered) = tokio::sync::oneshot::channel();
         self.pending
@@ -1059,6 +1066,7 @@ impl Runner {
             .push(Pending {
                 user: user.clone(),
                 spec,
+                made_from,
                 answer,
             });
         let runner = Arc::clone(self);
@@ -1186,6 +1194,7 @@ impl Runner {
                     idempotency_key: None,
                     owner_org: owner_org.clone(),
                     owner_tenant_id: owner_tenant_id.clone(),
+                    made_from: pending.made_from.clone(),
                 },
                 events,
             ));
@@ -1203,6 +1212,7 @@ impl Runner {
                     placement: None,
                     owner_org,
                     owner_tenant_id,
+                    made_from: pending.made_from,
                     stop_asked_at: None,
                 },
                 answer: pending.answer,
@@ -1255,24 +1265,31 @@ impl Runner {
         }
         for mut task in again {
             decisions.append(&mut task.decisions);
-            let answer =
-                match Box::pin(self.submit_locked(scheduler, &task.user, task.spec, None)).await {
-                    Ok((Submitted::New(id, stored), mut more)) => {
-                        decisions.append(&mut more);
-                        match stored {
-                            Some(stored) => Ok(*stored),
-                            None => self.store.get(&id).await.map_err(SubmitError::from),
-                        }
+            let answer = match Box::pin(self.submit_locked(
+                scheduler,
+                &task.user,
+                task.spec,
+                None,
+                task.stored.made_from,
+            ))
+            .await
+            {
+                Ok((Submitted::New(id, stored), mut more)) => {
+                    decisions.append(&mut more);
+                    match stored {
+                        Some(stored) => Ok(*stored),
+                        None => self.store.get(&id).await.map_err(SubmitError::from),
                     }
-                    Ok((Submitted::Earlier(id), mut more)) => {
-                        decisions.append(&mut more);
-                        self.store.get(&id).await.map_err(SubmitError::from)
-                    }
-                    Err((err, mut more)) => {
-                        decisions.append(&mut more);
-                        Err(err)
-                    }
-                };
+                }
+                Ok((Submitted::Earlier(id), mut more)) => {
+                    decisions.append(&mut more);
+                    self.store.get(&id).await.map_err(SubmitError::from)
+                }
+                Err((err, mut more)) => {
+                    decisions.append(&mut more);
+                    Err(err)
+                }
+            };
             let _ = task.answer.send(answer);
         }
         decisions

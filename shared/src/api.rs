@@ -147,6 +147,33 @@ pub struct TaskView {
     /// that task (its `reason` names it): for a reader to go to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waits_behind: Option<crate::TaskId>,
+    /// The task it was made from by a resubmit or a clone, as its submit said: for a
+    /// reader to go back to it (which may have been deleted since). Absent for a task
+    /// made from a spec of its own, and for tasks stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_from: Option<MadeFrom>,
+}
+
+/// The task a task was made from, and how.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MadeFrom {
+    /// Its id (its final name).
+    pub task: crate::TaskId,
+    /// How it was made.
+    pub how: MadeHow,
+}
+
+/// How a task was made from another.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MadeHow {
+    /// `POST /tasks/{id}/resubmit`: the same spec, submitted again by its owner.
+    Resubmit,
+    /// `POST /tasks?from={id}`: a spec its submitter started from the task's (the
+    /// console's Clone), edited or not.
+    Clone,
 }
 
 /// What a replica runs, for the task page's log picker.

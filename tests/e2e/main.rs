@@ -105,6 +105,12 @@ async fn a_researcher_creates_a_two_worker_pytorchjob_through_the_form() {
         ("compute.workers", "2"),
     ];
     pages.clone_it(&id, &typed, "form-pytorch-clone").await;
+    // Submitted, the clone is a task whose page names the one it copies, after a
+    // reload too.
+    pages.click("submit").await;
+    let clone = pages.next_task_page(&id).await;
+    pages.goto(&format!("/tasks/{clone}")).await;
+    pages.check_text("made-from", &id).await;
     // Nor anything since, the journey through: the form, the task's page and its logs,
     // the list and the clone.
     pages.check_console_quiet().await;

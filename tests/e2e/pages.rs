@@ -74,6 +74,20 @@ impl Pages {
         }
     }
 
+    /// The id of the task whose page the console went to from task `from`'s (a
+    /// resubmit's, a clone's submit).
+    pub async fn next_task_page(&self, from: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let address = self.address().await;
+            if let Some(new) = address.strip_prefix("/tasks/").filter(|new| *new != from) {
+                return new.to_owned();
+            }
+            assert!(Instant::now() < deadline, "stayed at {address}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The value of the share link's field.
     pub async fn share_link(&self) -> String {
         let field = self.by_id("share-link").await;
@@ -515,21 +529,13 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     pages.goto(&format!("/tasks/{id}")).await;
     pages.check_phase("Succeeded").await;
     pages.click("action-resubmit").await;
-    let deadline = Instant::now() + WAIT;
-    let again = loop {
-        let address = pages.address().await;
-        if let Some(new) = address
-            .strip_prefix("/tasks/")
-            .filter(|new| *new != id.as_str())
-        {
-            break new.to_owned();
-        }
-        assert!(Instant::now() < deadline, "resubmit stayed at {address}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let again = pages.next_task_page(&id).await;
     assert!(again.starts_with("llama-finetune-"), "{again}");
     pages.check_text("detail-title", &again).await;
     pages.check_phase("Succeeded").await;
+    // Its page names the task it was resubmitted from, after a reload too.
+    pages.goto(&format!("/tasks/{again}")).await;
+    pages.check_text("made-from", &id).await;
 
     // Delete, with a confirmation that Cancel leaves alone.
     pages.goto(&format!("/tasks/{id}")).await;

@@ -178,6 +178,7 @@ pub fn TaskForm(
     };
     // Where this form submits (its mount's `apiBase`), read while it is built.
     let base = StoredValue::new(api::Base::here());
+    let cloned_from = StoredValue::new(copy_of.clone());
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         cx.reveal.set(true);
@@ -208,7 +209,8 @@ pub fn TaskForm(
         let base = base.get_value();
         leptos::task::spawn_local(async move {
             let mut key = key;
-            let mut answer = api::submit_task(&base, json.clone(), &key).await;
+            let from = cloned_from.get_value();
+            let mut answer = api::submit_task(&base, json.clone(), &key, from.as_deref()).await;
             let refused_key =
                 matches!(&answer, Err(api::ClientError::Api(body)) if body.code == "task.conflict");
             if refused_key && from_before {

@@ -7,7 +7,7 @@ use crate::api::{self, ClientError, EventPage, LogFollow};
 use crate::i18n::UiLang;
 use crate::nav::{Link, Nav, Route};
 use leptos::prelude::*;
-use shared::api::{CatalogResponse, LogReplica, ReplicaRole, ShareLink, TaskView};
+use shared::api::{CatalogResponse, LogReplica, MadeHow, ReplicaRole, ShareLink, TaskView};
 use shared::record::{PhaseChange, TaskPhase, Timestamp};
 use shared::task::Tag;
 use shared::{Dimension, TaskSpec, TaskType};
@@ -399,6 +399,8 @@ pub fn TaskSummary(
     // it holds nodes, and the block went at the end, moving the panels under it up
     // (explorer, layout shift). Only where this page saw it run: the nodes of a task that
     // had ended when the page loaded are in its `admitted` events.
+    // Apart from the polls' answers, which would build the link again at each.
+    let made_from = Memo::new(move |_| view.with(|v| v.made_from.clone()));
     let placement = Memo::new(move |before: Option<&Option<shared::Placement>>| {
         view.with(|v| match &v.placement {
             Some(now) => Some(now.clone()),
@@ -418,6 +420,15 @@ pub fn TaskSummary(
                 {row("ui.detail.group", (move || view.with(|v| super::group_name(&groups, &v.task.spec.basic.project_group))).into_any())}
                 {row("ui.detail.attempts", (move || view.with(|v| v.task.attempts)).into_any())}
                 {row("ui.detail.created", (move || view.with(|v| format_task_time(lang.get(), v.task.created_at, &v.task.spec.basic.time_zone))).into_any())}
+                // Stored with the task: the page names its original after a reload too.
+                {move || made_from.get().map(|from| {
+                    let key = match from.how {
+                        MadeHow::Resubmit => "ui.detail.made_from#resubmit",
+                        MadeHow::Clone => "ui.detail.made_from#clone",
+                    };
+                    let id = from.task.0;
+                    row(key, view! { <Link to=Route::Detail(id.clone()) test_id="made-from">{id}</Link> }.into_any())
+                })}
             </dl>
             {move || view.with(why_it_waits).map(|reason| view! {
                 <div class="reason" data-testid="reason">

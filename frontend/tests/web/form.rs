@@ -3464,6 +3464,7 @@ async fn a_submit_with_no_answer_is_given_up_and_says_a_retry_is_safe() {
         &frontend::api::Base::default(),
         shared::demo::PYTORCH_EXAMPLE.to_owned(),
         "a-key",
+        None,
         std::time::Duration::from_millis(100),
     )
     .await;

@@ -10,7 +10,7 @@ use frontend::pages::shared_view::{SharedTask, SharedTaskPage};
 use frontend::pages::task_detail::{Resilience, TaskSummary, Timeline, replica_labels};
 use frontend::pages::task_list::{Filters, PhaseChips, TaskTable};
 use leptos::prelude::*;
-use shared::api::{ErrorBody, TaskView};
+use shared::api::{ErrorBody, MadeFrom, MadeHow, TaskView};
 use shared::record::{PhaseChange, Task, TaskId, TaskPhase, Timestamp};
 use shared::{Lang, TaskType};
 use wasm_bindgen::JsCast;
@@ -110,6 +110,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         }],
         placement: None,
         waits_behind: None,
+        made_from: None,
         reason: None,
         retry_at: None,
         // As the local backend lists them (the e2e journeys run on it).
@@ -852,6 +853,43 @@ async fn a_task_waiting_behind_another_links_to_it() {
             .text_content()
             .unwrap(),
         "waiting for big-abcde, ahead in the queue and passed over too often, to start first"
+    );
+}
+
+/// A task made by a resubmit or a clone names the task it came from, stored with it, so
+/// its page after a reload names it too (explorer: it was said only on the page the
+/// resubmit led to), as a link to that task's page.
+#[wasm_bindgen_test]
+async fn a_task_made_from_another_names_it_as_a_link() {
+    for (how, label) in [
+        (MadeHow::Resubmit, "Resubmitted from"),
+        (MadeHow::Clone, "Cloned from"),
+    ] {
+        let mut view = task("t-new", TaskPhase::Queued, TaskType::PyTorchJob);
+        view.made_from = Some(MadeFrom {
+            task: TaskId("t-old".into()),
+            how,
+        });
+        let view = Signal::stored(view);
+        let host = mount(move || view! { <TaskSummary view /> });
+        leptos::task::tick().await;
+        let link = find(&host, ".status-detail dd a[data-testid='made-from']");
+        assert_eq!(link.text_content().as_deref(), Some("t-old"));
+        assert_eq!(link.get_attribute("href").as_deref(), Some("/tasks/t-old"));
+        let term = link
+            .parent_element()
+            .and_then(|dd| dd.previous_element_sibling())
+            .and_then(|dt| dt.text_content());
+        assert_eq!(term.as_deref(), Some(label));
+    }
+    // A task of its own spec names none.
+    let view = Signal::stored(task("t-new", TaskPhase::Queued, TaskType::PyTorchJob));
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='made-from']")
+            .unwrap()
+            .is_none()
     );
 }
 
@@ -2252,6 +2290,31 @@ async fn a_clone_that_could_not_load_is_asked_again() {
         host.query_selector("[data-testid='clone-failed']")
             .unwrap()
             .is_none()
+    );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
+/// A clone's submit says which task it copies, which the new task keeps for its page to
+/// name after a reload too (explorer: only the page a resubmit led to said it).
+#[wasm_bindgen_test]
+async fn a_clones_submit_says_which_task_it_copies() {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page("src-67890").await;
+    answer_fetch("src-67890", &clone_source());
+    until("the cloned form", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    press_until_asked(&host, "submit", "/api/v1/tasks?").await;
+    let sent: Vec<String> = held_fetches()
+        .into_iter()
+        .filter(|u| u.contains("/api/v1/tasks"))
+        .collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(
+        sent[0].ends_with("/api/v1/tasks?from=src-67890"),
+        "{sent:?}"
     );
     finish(handle, &host, &address);
     crate::forget_drafts();

@@ -20,7 +20,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{self, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use shared::api::{ErrorBody, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView};
+use shared::api::{
+    ErrorBody, MadeFrom, MadeHow, ShareLink, TagsBody, TaskEventView, TaskPage, TaskView,
+};
 use shared::record::{TaskId, TaskPhase};
 use shared::task::AlertChannel;
 use shared::{Lang, TaskSpec, User};
@@ -194,6 +196,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         logs,
         stopping_since,
         failed_replica,
+        made_from: stored.made_from,
     }
 }
 
@@ -253,9 +256,13 @@ async fn submit_spec(
     user: &User,
     spec: TaskSpec,
     key: Option<String>,
+    made_from: Option<MadeFrom>,
     lang: Lang,
 ) -> Result<Response, ApiError> {
-    match runner(state)?.submit(user, spec, key.as_deref()).await {
+    match runner(state)?
+        .submit(user, spec, key.as_deref(), made_from)
+        .await
+    {
         Ok((stored, false)) if stored.task.phase == TaskPhase::Deleted => {
             // A retry must not make a second task, and the first is gone: say so.
             Err(ApiError::Conflict(format!(
@@ -303,6 +310,7 @@ async fn submit_spec(
     params(
         ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "1 to 255 visible ASCII characters, no spaces; a retry with the same key answers 200 with the first task instead of submitting again"),
         ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
+        ("from" = Option<String>, Query, description = "The task the spec was cloned from, kept as the new task's `made_from` for its page to link back to; kept only when the caller may see that task (or could before it was deleted), and otherwise left out, the submit going on without it"),
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     request_body(content = TaskSpec, content_type = "application/json", description = "The spec to run"),
@@ -321,7 +329,7 @@ async fn submit(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ReaderLang(lang): ReaderLang,
-    _query: Params<LangParam>,
+    Params(query): Params<SubmitParams>,
     headers: HeaderMap,
     JsonText(text): JsonText,
 ) -> Result<Response, ApiError> {
@@ -335,7 +343,52 @@ async fn submit(
             .inc();
         ApiError::shape(&text, report, lang)
     })?;
-    submit_spec(&state, &user, spec, key, lang).await
+    let made_from = match query.from {
+        Some(from) => cloned_from(&state, &user, from).await?,
+        None => None,
+    };
+    submit_spec(&state, &user, spec, key, made_from, lang).await
+}
+
+/// The query of `POST /tasks`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SubmitParams {
+    /// Read by [`ReaderLang`](crate::ReaderLang), as [`LangParam`]'s.
+    #[allow(dead_code)]
+    lang: Option<String>,
+    /// The task the spec was cloned from.
+    from: Option<String>,
+}
+
+impl QueryParams for SubmitParams {
+    fn takes() -> Vec<(&'static str, String)> {
+        vec![
+            ("lang", LANG_TAKES.to_owned()),
+            ("from", "a task id".to_owned()),
+        ]
+    }
+}
+
+/// The link a clone's submit keeps to the task `from`: only to a task the submitter may
+/// see, so that a task's page never names one its owner could not have cloned. A task
+/// deleted since it was cloned is still linked (its page then says it is gone); one the
+/// submitter may not see, or that never was, is left out rather than refused, as the
+/// link is the page's help and the spec is what was sent.
+async fn cloned_from(
+    state: &AppState,
+    user: &User,
+    from: String,
+) -> Result<Option<MadeFrom>, ApiError> {
+    let task = TaskId(from);
+    match runner(state)?.store().get(&task).await {
+        Ok(stored) if may_see(state, user, &stored) => Ok(Some(MadeFrom {
+            task,
+            how: MadeHow::Clone,
+        })),
+        Ok(_) | Err(StoreError::NotFound { .. }) => Ok(None),
+        Err(err) => Err(err.into()),
+    }
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -778,7 +831,19 @@ async fn resubmit(
     // Only the owner: anyone else would resubmit masked secrets as values.
     let stored = owned(&state, &user, &id, "resubmit").await?;
     let spec = spec_for(&state, &user, &stored).await?;
-    submit_spec(&state, &user, spec, idempotency_key(&headers)?, lang).await
+    let made_from = MadeFrom {
+        task: stored.task.id.clone(),
+        how: MadeHow::Resubmit,
+    };
+    submit_spec(
+        &state,
+        &user,
+        spec,
+        idempotency_key(&headers)?,
+        Some(made_from),
+        lang,
+    )
+    .await
 }
 
 /// `POST /tasks/{id}/share`: a read-only link, until it is revoked or the task deleted.

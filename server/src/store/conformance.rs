@@ -8,6 +8,7 @@ use super::{
     SqliteStore, StoreError, StoredTask, TagFilter, TaskEvent, TaskStore, Viewer, restore_hidden,
 };
 use shared::Resources;
+use shared::api::{MadeFrom, MadeHow};
 use shared::quota::NodeShare;
 use shared::quota::Placement;
 use shared::record::Task;
@@ -120,7 +121,7 @@ macro_rules! every_store_test {
             refused_inserts_leave_every_connection_usable,
             a_group_insert_stores_each_task_with_its_number,
             a_taken_id_in_a_group_keeps_out_only_its_task,
-            the_owners_org_and_tenant_read_back_from_every_insert,
+            what_its_submit_said_of_the_owner_and_origin_reads_back_from_every_insert,
             a_stop_asked_of_the_current_attempt_reads_back_from_every_read,
             tags_are_replaced_only_while_they_are_the_ones_expected,
         );
@@ -195,6 +196,7 @@ fn new(task: Task, key: Option<&str>) -> NewTask {
         idempotency_key: key.map(str::to_owned),
         owner_org: String::new(),
         owner_tenant_id: String::new(),
+        made_from: None,
     }
 }
 
@@ -268,64 +270,73 @@ pub(super) async fn a_task_reads_back_with_hidden_values_masked_and_kept_apart(
 }
 
 /// The runner injects the owner's org and tenant from the record into every attempt,
-/// also after a restart: each way in stores them, each way out reads them back, and a
-/// task given none reads as empty.
-pub(super) async fn the_owners_org_and_tenant_read_back_from_every_insert(
+/// also after a restart, and a task's page links the task it was made from: each way in
+/// stores them, each way out reads them back, and a task given none reads as empty.
+pub(super) async fn what_its_submit_said_of_the_owner_and_origin_reads_back_from_every_insert(
     store: Arc<dyn TaskStore>,
 ) {
-    let of = |id: &str, org: &str, tenant: &str| NewTask {
-        owner_org: org.into(),
-        owner_tenant_id: tenant.into(),
+    type Read = (String, String, String, Option<MadeFrom>);
+    let from = |id: &str, how| {
+        Some(MadeFrom {
+            task: TaskId(id.into()),
+            how,
+        })
+    };
+    let expected: [Read; 4] = [
+        (
+            "org-00001".into(),
+            "Acme AI".into(),
+            "t-acme".into(),
+            from("was-00001", MadeHow::Resubmit),
+        ),
+        ("org-00002".into(), "Globex".into(), "t-globex".into(), None),
+        (
+            "org-00003".into(),
+            "Initech".into(),
+            "t-ini".into(),
+            from("was-00003", MadeHow::Clone),
+        ),
+        ("org-00004".into(), String::new(), String::new(), None),
+    ];
+    let of = |(id, org, tenant, made_from): &Read| NewTask {
+        owner_org: org.clone(),
+        owner_tenant_id: tenant.clone(),
+        made_from: made_from.clone(),
         ..new(task(id, "bob", 100, spec()), None)
     };
+    store.insert(of(&expected[0])).await.expect("inserts");
     store
-        .insert(of("org-00001", "Acme AI", "t-acme"))
-        .await
-        .expect("inserts");
-    store
-        .insert_numbered(of("org-00002", "Globex", "t-globex"), &[])
+        .insert_numbered(of(&expected[1]), &[])
         .await
         .expect("inserts");
     for answer in store
         .insert_group(vec![
-            (of("org-00003", "Initech", "t-ini"), Vec::new()),
-            (of("org-00004", "", ""), Vec::new()),
+            (of(&expected[2]), Vec::new()),
+            (of(&expected[3]), Vec::new()),
         ])
         .await
     {
         answer.expect("inserts");
     }
-    let expected = [
-        ("org-00001", "Acme AI", "t-acme"),
-        ("org-00002", "Globex", "t-globex"),
-        ("org-00003", "Initech", "t-ini"),
-        ("org-00004", "", ""),
-    ];
     let read = |tasks: &[StoredTask]| {
-        let mut read: Vec<(String, String, String)> = tasks
+        let mut read: Vec<Read> = tasks
             .iter()
             .map(|t| {
                 (
                     t.task.id.0.clone(),
                     t.owner_org.clone(),
                     t.owner_tenant_id.clone(),
+                    t.made_from.clone(),
                 )
             })
             .collect();
-        read.sort();
+        read.sort_by(|a, b| a.0.cmp(&b.0));
         read
     };
-    let want: Vec<(String, String, String)> = expected
-        .iter()
-        .map(|(i, o, t)| ((*i).to_owned(), (*o).to_owned(), (*t).to_owned()))
-        .collect();
-    for (id, org, tenant) in expected {
-        let stored = store.get(&TaskId(id.into())).await.expect("found");
-        assert_eq!(
-            (stored.owner_org.as_str(), stored.owner_tenant_id.as_str()),
-            (org, tenant),
-            "{id}"
-        );
+    let want = expected.to_vec();
+    for one in &expected {
+        let stored = store.get(&TaskId(one.0.clone())).await.expect("found");
+        assert_eq!(read(&[stored]), [one.clone()]);
     }
     let page = store
         .list(&ListQuery {

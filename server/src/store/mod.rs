@@ -26,7 +26,7 @@
 macro_rules! task_columns {
     () => {
         "t.id, t.seq, t.owner, t.phase, t.attempts, t.created_at, t.updated_at, t.spec, \
-         t.quota, t.placement, t.owner_org, t.owner_tenant_id, \
+         t.quota, t.placement, t.owner_org, t.owner_tenant_id, t.made_from, t.made_how, \
          (SELECT MAX(s.at) FROM task_events s WHERE s.task_id = t.id AND s.kind = 'stopping' \
           AND NOT EXISTS (SELECT 1 FROM task_events r WHERE r.task_id = t.id AND r.n > s.n \
           AND r.kind IN ('retrying', 'queued')))"
@@ -206,6 +206,8 @@ pub struct NewTask {
     pub owner_org: String,
     /// See [`NewTask::owner_org`].
     pub owner_tenant_id: String,
+    /// The task it was made from, and how (see [`StoredTask::made_from`]).
+    pub made_from: Option<shared::api::MadeFrom>,
 }
 
 /// What [`TaskStore::insert`] did.
@@ -238,6 +240,9 @@ pub struct StoredTask {
     pub owner_org: String,
     /// The owner's tenant at submit (`X_TENANT_ID`), like [`StoredTask::owner_org`].
     pub owner_tenant_id: String,
+    /// The task it was made from by a resubmit or a clone, as its submit said; `None`
+    /// for tasks stored before it was kept.
+    pub made_from: Option<shared::api::MadeFrom>,
     /// When a user asked to stop its current attempt (its `stopping` event), if one was:
     /// a stop of an earlier attempt does not count. A task that has not ended since is
     /// being stopped.

@@ -644,9 +644,9 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
     sqlx::query(
         "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
          phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key, \
-         owner_org, owner_tenant_id) \
+         owner_org, owner_tenant_id, made_from, made_how) \
          SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12, \
-         $13, $14 FROM tasks",
+         $13, $14, $15, $16 FROM tasks",
     )
     .bind(&task.id.0)
     .bind(&task.owner)
@@ -662,6 +662,12 @@ async fn insert_locked(conn: &mut PgConnection, new: &NewTask) -> Result<Inserte
     .bind(new.idempotency_key.as_deref())
     .bind(&new.owner_org)
     .bind(&new.owner_tenant_id)
+    .bind(new.made_from.as_ref().map(|from| from.task.0.as_str()))
+    .bind(
+        new.made_from
+            .as_ref()
+            .map(|from| super::rows::made_how_code(from.how)),
+    )
     .execute(&mut *conn)
     .await
     .map_err(db)?;
@@ -795,6 +801,7 @@ mod tests {
             idempotency_key: None,
             owner_org: String::new(),
             owner_tenant_id: String::new(),
+            made_from: None,
         }
     }
 

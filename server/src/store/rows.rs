@@ -5,6 +5,7 @@ use super::{
     Cursor, EventPage, EventQuery, HiddenValue, ListQuery, MAX_PAGE, Page, Result, Share,
     StoreError, StoredTask, TaskEvent, keyed_from_column, parse_phase,
 };
+use shared::api::{MadeFrom, MadeHow};
 use shared::record::{PhaseChange, TaskId, Timestamp};
 use shared::task::Tag;
 use sqlx::{Database, Decode, Encode, Executor, QueryBuilder, Row, Type};
@@ -14,11 +15,12 @@ use std::collections::HashMap;
 const IN_CHUNK: usize = 400;
 
 /// How many columns [`decode_task`] reads: a query's own columns follow them.
-pub(super) const TASK_COLUMNS: usize = 13;
+pub(super) const TASK_COLUMNS: usize = 15;
 
 /// A task row (`task_columns!`: `t.id, t.seq, t.owner, t.phase, t.attempts,
 /// t.created_at, t.updated_at, t.spec, t.quota, t.placement, t.owner_org,
-/// t.owner_tenant_id` and when its current attempt's stop was asked), without its
+/// t.owner_tenant_id, t.made_from, t.made_how` and when its current attempt's stop was
+/// asked), without its
 /// history and tags.
 pub(super) fn decode_task<R>(row: &R) -> Result<StoredTask>
 where
@@ -55,12 +57,41 @@ where
         tags: Vec::new(),
         owner_org: row.try_get(10).map_err(db)?,
         owner_tenant_id: row.try_get(11).map_err(db)?,
+        made_from: made_from(
+            &id,
+            row.try_get(12).map_err(db)?,
+            row.try_get(13).map_err(db)?,
+        )?,
         stop_asked_at: row
-            .try_get::<Option<i64>, _>(12)
+            .try_get::<Option<i64>, _>(14)
             .map_err(db)?
             .map(Timestamp),
         task,
     })
+}
+
+/// The columns `made_from, made_how` of task `id`.
+fn made_from(id: &str, task: Option<String>, how: Option<String>) -> Result<Option<MadeFrom>> {
+    let Some(task) = task else {
+        return Ok(None);
+    };
+    let how = match how.as_deref() {
+        Some("resubmit") => MadeHow::Resubmit,
+        Some("clone") => MadeHow::Clone,
+        _ => return Err(corrupt(id, "made_how", None)),
+    };
+    Ok(Some(MadeFrom {
+        task: TaskId(task),
+        how,
+    }))
+}
+
+/// The `made_how` column's word for `how`.
+pub(super) fn made_how_code(how: MadeHow) -> &'static str {
+    match how {
+        MadeHow::Resubmit => "resubmit",
+        MadeHow::Clone => "clone",
+    }
 }
 
 /// A row of `task_hidden_env` (`env_index, value`) of task `id`.

@@ -593,7 +593,7 @@ fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]
     sql.push(
         "INSERT INTO tasks (id, seq, owner, project_group, task_type, visible_in_group, \
          phase, attempts, created_at, updated_at, spec, quota, placement, idempotency_key, \
-         owner_org, owner_tenant_id) SELECT ",
+         owner_org, owner_tenant_id, made_from, made_how) SELECT ",
     );
     let mut row = sql.separated(", ");
     row.push_bind(task.id.0.clone())
@@ -611,7 +611,13 @@ fn push_task(sql: &mut QueryBuilder<Sqlite>, new: &NewTask, events: &[TaskEvent]
         .push("NULL")
         .push_bind(new.idempotency_key.clone())
         .push_bind(new.owner_org.clone())
-        .push_bind(new.owner_tenant_id.clone());
+        .push_bind(new.owner_tenant_id.clone())
+        .push_bind(new.made_from.as_ref().map(|from| from.task.0.clone()))
+        .push_bind(
+            new.made_from
+                .as_ref()
+                .map(|from| super::rows::made_how_code(from.how)),
+        );
     // The task's number: the only row its statements answer.
     sql.push(" FROM tasks RETURNING seq");
     let id = &task.id.0;

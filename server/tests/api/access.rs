@@ -379,8 +379,19 @@ async fn a_group_member_sees_a_visible_task_masked_and_cannot_touch_it() {
         .send("DELETE", &format!("/api/v1/tasks/{id}"), None)
         .await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);
-    // A deleted task leaves the lists.
-    assert!(!bob.get("/api/v1/tasks").await.text.contains(&id));
+    // A deleted task leaves the lists (its resubmit still names it as its origin).
+    let listed = bob.get("/api/v1/tasks").await;
+    let rows = listed.json["tasks"].as_array().expect("rows");
+    assert!(
+        rows.iter().all(|t| t["id"] != id.as_str()),
+        "{}",
+        listed.text
+    );
+    assert!(
+        rows.iter().any(|t| t["made_from"]["task"] == id.as_str()),
+        "{}",
+        listed.text
+    );
 
     // Every event and log line alice's tasks wrote, read by their owner.
     for task in [&private_id, &again_id] {
@@ -910,4 +921,72 @@ async fn a_hidden_value_escaped_byte_by_byte_is_masked_for_the_group() {
         "{followed}"
     );
     assert!(!followed.contains("i<j"), "{followed}");
+}
+
+/// A task made by a resubmit or a clone links back to the task it was made from, in every
+/// read of it (its page after a reload, the group's), even once that task is deleted;
+/// and a clone's link is kept only to a task its submitter may see, the submit going on
+/// without it otherwise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    let submitted = |answer: Answer| {
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        (
+            answer.json["id"].as_str().expect("an id").to_owned(),
+            answer.json["made_from"].clone(),
+        )
+    };
+    let (id, none) = submitted(alice.post("/api/v1/tasks", &spec("true", true)).await);
+    assert_eq!(none, Value::Null, "a task of its own spec names none");
+    let (private, _) = submitted(alice.post("/api/v1/tasks", &spec("true", false)).await);
+    // Bob has no quota of his own: his clones run on spot capacity, which holds none.
+    let bobs = || {
+        let mut spec = spec("true", true);
+        spec["compute"]["kind"] = "spot".into();
+        spec
+    };
+
+    let (again, from) = submitted(
+        alice
+            .post(&format!("/api/v1/tasks/{id}/resubmit"), &json!({}))
+            .await,
+    );
+    let resubmitted = json!({ "task": id, "how": "resubmit" });
+    assert_eq!(from, resubmitted);
+    let (clone, from) = submitted(
+        bob.post(&format!("/api/v1/tasks?lang=zh-CN&from={id}"), &bobs())
+            .await,
+    );
+    let cloned = json!({ "task": id, "how": "clone" });
+    assert_eq!(from, cloned);
+    for unseen in [private.as_str(), "no-such-task-x7k2q"] {
+        let (_, from) = submitted(
+            bob.post(&format!("/api/v1/tasks?from={unseen}"), &bobs())
+                .await,
+        );
+        assert_eq!(from, Value::Null, "bob may not see {unseen}");
+    }
+
+    wait_until(&alice, &id, |t| t["phase"] == "succeeded").await;
+    let deleted = alice
+        .send("DELETE", &format!("/api/v1/tasks/{id}"), None)
+        .await;
+    assert!(deleted.status.is_success(), "{}", deleted.text);
+    for (reader, task, from) in [
+        (&alice, &again, &resubmitted),
+        (&bob, &again, &resubmitted),
+        (&bob, &clone, &cloned),
+        (&alice, &clone, &cloned),
+    ] {
+        let read = reader.get(&format!("/api/v1/tasks/{task}")).await;
+        assert_eq!(read.status, StatusCode::OK, "{}", read.text);
+        assert_eq!(&read.json["made_from"], from, "{task}");
+    }
+    // A clone sent after its task was deleted (its edits kept in the console) names it
+    // too: the name still says where the spec came from.
+    let (_, from) = submitted(bob.post(&format!("/api/v1/tasks?from={id}"), &bobs()).await);
+    assert_eq!(from, cloned);
 }

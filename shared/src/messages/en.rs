@@ -1405,6 +1405,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.logs_reload", "Reload"),
     ("ui.detail.logs_whole", "Open the whole log"),
+    ("ui.detail.made_from#clone", "Cloned from"),
+    ("ui.detail.made_from#resubmit", "Resubmitted from"),
     ("ui.detail.monitoring", "Monitoring"),
     (
         "ui.detail.monitoring_on",

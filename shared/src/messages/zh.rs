@@ -1207,6 +1207,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.logs_reload", "刷新"),
     ("ui.detail.logs_whole", "查看完整日志"),
+    ("ui.detail.made_from#clone", "克隆自"),
+    ("ui.detail.made_from#resubmit", "重提自"),
     ("ui.detail.monitoring", "监控看板"),
     (
         "ui.detail.monitoring_on",

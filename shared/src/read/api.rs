@@ -10,8 +10,8 @@
 
 use super::{Json, Object, Read, ReadError};
 use crate::api::{
-    CatalogResponse, ErrorBody, Examples, LogReplica, ReplicaRole, ShareLink, TaskEventView,
-    TaskPage, TaskView,
+    CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow, ReplicaRole, ShareLink,
+    TaskEventView, TaskPage, TaskView,
 };
 use crate::path::FieldPath;
 use crate::quota::{HeadPlacement, NodeShare};
@@ -95,6 +95,11 @@ read_enum!(ReplicaRole {
     "submitter" => ReplicaRole::Submitter,
 });
 read_loose!(HeadPlacement { node, spec, need });
+read_loose!(MadeFrom { task, how });
+read_enum!(MadeHow {
+    "resubmit" => MadeHow::Resubmit,
+    "clone" => MadeHow::Clone,
+});
 read_loose!(Placement {
     user,
     kind,
@@ -146,6 +151,7 @@ impl Read for TaskView {
             stopping_since: object.or("stopping_since", None)?,
             failed_replica: object.or("failed_replica", None)?,
             waits_behind: object.or("waits_behind", None)?,
+            made_from: object.or("made_from", None)?,
         })
     }
 }
@@ -252,6 +258,15 @@ mod tests {
             waits_behind: placement
                 .is_none()
                 .then(|| crate::TaskId("big-abcde".to_owned())),
+            // Either way a task is made from another reads back.
+            made_from: Some(MadeFrom {
+                task: crate::TaskId("t-0000".to_owned()),
+                how: if placement.is_some() {
+                    MadeHow::Clone
+                } else {
+                    MadeHow::Resubmit
+                },
+            }),
             // One waiting out a retry's backoff, one not: both read back.
             retry_at: placement.is_none().then_some(Timestamp(1_764_000_500_000)),
             placement,
