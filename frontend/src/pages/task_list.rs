@@ -1,7 +1,7 @@
 //! The task list at `/`: phase chips, filters kept in the address's query string, a
 //! page at a time, refreshed in place while it is on screen.
 
-use super::{ErrorBanner, LISTED_PHASES, PhaseBadge, format_task_time, format_time, phase_label};
+use super::{ErrorBanner, LISTED_PHASES, PhaseBadge, format_task_time, phase_label};
 use crate::api::{self, ClientError, ListFilter};
 use crate::i18n::UiLang;
 use crate::nav::{self, Link, Route};
@@ -396,22 +396,33 @@ pub fn TaskListPage(
                 })
             }}
             <ErrorBanner error />
-            <p class="list-status" aria-live="polite" data-testid="list-status">
+            // The count and the new tasks are spoken as they change; the update time,
+            // new at every refresh, is not: the whole line was read out every 4 s
+            // (keyboard explorer).
+            <p class="list-status" data-testid="list-status">
                 // No count until a page has come: "0 shown" beside a failed first load
                 // read as a list with nothing in it (explorer).
-                {move || (loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()))
-                    .then(|| lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())]))}
+                <span aria-live="polite">{move || (loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()))
+                    .then(|| lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())]))}</span>
                 {move || updated.get().map(|at| {
                     let at = shared::record::Timestamp(at as i64);
-                    format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_time(lang.get(), at))]))
+                    // In the rows' zone when they share one, as a reader compares them
+                    // (explorer: rows in UTC beside an update in the browser's zone);
+                    // the browser's otherwise.
+                    let zone = tasks.with(|t| {
+                        let mut zones = t.iter().map(|v| v.task.spec.basic.time_zone.as_str());
+                        let first = zones.next().unwrap_or_default();
+                        if zones.all(|z| z == first) { first.to_owned() } else { String::new() }
+                    });
+                    format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_task_time(lang.get(), at, &zone))]))
                 })}
                 // On the status line, which is there anyway: the rows stay where they are.
-                {move || arrived.with(|a| !a.is_empty()).then(|| view! {
+                <span aria-live="polite">{move || arrived.with(|a| !a.is_empty()).then(|| view! {
                     " · "
                     <button type="button" class="link arrived" data-testid="list-arrived" on:click=show_arrived>
                         {move || lang.text_with("ui.list.arrived", &[("count", arrived.with(Vec::len).to_string())])}
                     </button>
-                })}
+                })}</span>
             </p>
             <TaskTable tasks=tasks.into() groups=table_groups />
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {

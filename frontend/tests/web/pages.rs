@@ -2418,6 +2418,42 @@ async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
     finish(handle, &host, &address);
 }
 
+/// The list's update time is in its rows' zone when they share one, as their times are
+/// (explorer: "Updated" in the browser's zone above rows in the tasks'); the browser's
+/// when they differ. The test browser runs in UTC, the demo's tasks in Asia/Shanghai.
+/// It is not spoken at each refresh.
+#[wasm_bindgen_test]
+async fn the_lists_update_time_is_in_its_rows_zone() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    answer_fetch("/api/v1/tasks?", &page_of(0, 2, None));
+    until("the first page", || rows() == 2).await;
+    let status = || {
+        find(&host, "[data-testid='list-status']")
+            .text_content()
+            .unwrap()
+    };
+    until("the update time", || status().contains("Updated")).await;
+    assert!(status().ends_with("GMT+8"), "{}", status());
+    let row_time = all_text(&host, "tbody tr td.when");
+    assert!(
+        row_time.iter().all(|t| t.ends_with("GMT+8")),
+        "{row_time:?}"
+    );
+    // The count is spoken, not the time, new at every refresh: the whole line was read
+    // out every 4 s (keyboard explorer).
+    let live = all_text(&host, "[data-testid='list-status'] [aria-live]");
+    assert!(live.contains(&"2 shown".to_owned()), "{live:?}");
+    assert!(live.iter().all(|t| !t.contains("Updated")), "{live:?}");
+    assert!(
+        host.query_selector("[data-testid='list-status'][aria-live]")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+}
+
 /// A list whose first page cannot be fetched says the error and counts nothing: "0 shown"
 /// beside it read as a list with no tasks in it (explorer).
 #[wasm_bindgen_test]
