@@ -292,7 +292,10 @@ pub fn PlanView(
     });
     let said = move || headline.with(|(_, said)| said.clone());
     // Its title's id is the form's, when it is in one (two forms may share a page).
-    let title = form.map(|cx| cx.ids).unwrap_or_default().of("plan-title");
+    let title = form
+        .map(|cx| cx.ids)
+        .unwrap_or_default()
+        .of("berth-plan-title");
     // No idle stability chosen: any level serves (reserved capacity that accepts idle).
     // Watched, not read off the draft: the panel is drawn anew only when what it shows
     // changes, not at every keystroke.

@@ -111,7 +111,7 @@ pub fn pool_name(cx: FormCx, id: &str) -> String {
 }
 
 /// The list of findings about the fields the chosen kind does not use.
-const UNUSED_MSGS: &str = "compute-kind-unused-msgs";
+const UNUSED_MSGS: &str = "berth-compute-kind-unused-msgs";
 
 /// The compute section and the plan panel beside it.
 #[component]

@@ -191,8 +191,9 @@ pub fn TagsEditor() -> impl IntoView {
     }
     let maintained = StoredValue::new(maintained);
     let has_suggestions = !keys.is_empty();
-    let values_list = move |i: usize| has_suggestions.then(|| cx.id(&format!("tags-value-{i}")));
-    let keys_list = cx.id("tags-key-suggested");
+    let values_list =
+        move |i: usize| has_suggestions.then(|| cx.id(&format!("berth-tags-value-{i}")));
+    let keys_list = cx.id("berth-tags-key-suggested");
     view! {
         <ListShell path=list.path on_add=Callback::new(move |()| list.add(cx))>
             {has_suggestions.then(|| view! {

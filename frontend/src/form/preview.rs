@@ -332,15 +332,15 @@ pub fn Preview(
     };
     let id = move |name: &str| cx.id(name);
     let (blocked_id, import_id, note_id, confirm_id) = (
-        id("render-blocked"),
-        id("form-import"),
-        id("form-import-note"),
-        id("import-confirm-text"),
+        id("berth-render-blocked"),
+        id("berth-form-import"),
+        id("berth-form-import-note"),
+        id("berth-import-confirm-text"),
     );
     let blocked_ref = blocked_id.clone();
     // The note on boxes holding no number, only while it is in the page: every id a
     // control names must be there.
-    let (hidden_id, held_id) = (id("export-hidden"), id("export-held"));
+    let (hidden_id, held_id) = (id("berth-export-hidden"), id("berth-export-held"));
     let described = Signal::derive(move || {
         if cx.held_texts().is_empty() {
             hidden_id.clone()
@@ -349,9 +349,9 @@ pub fn Preview(
         }
     });
     view! {
-        <section class="transfer" aria-labelledby=id("preview-title")>
+        <section class="transfer" aria-labelledby=id("berth-preview-title")>
             <details on:toggle=on_toggle>
-                <summary id=id("preview-title")>{move || cx.text("ui.form.preview.title")}</summary>
+                <summary id=id("berth-preview-title")>{move || cx.text("ui.form.preview.title")}</summary>
                 <pre class="preview" data-testid="preview" tabindex="0">
                     {move || if open.get() { yaml.get() } else { String::new() }}
                 </pre>
@@ -386,7 +386,7 @@ pub fn Preview(
             </p>
             // An exported file is the thing most likely to be mailed or committed: what it
             // carries of hidden values is said where it is made.
-            <p class="help" id=id("export-hidden") data-testid="export-hidden">{move || cx.text("ui.form.export.hidden")}</p>
+            <p class="help" id=id("berth-export-hidden") data-testid="export-hidden">{move || cx.text("ui.form.export.hidden")}</p>
             // A number box holding text that is no number keeps the draft's last number:
             // the files carry that, not what the box shows (explorer: an export then an
             // import gave a valid number the user never saw).
@@ -399,7 +399,7 @@ pub fn Preview(
                         .map(|(path, _)| crate::components::field_place(l, path))
                         .collect();
                     view! {
-                        <p class="help warning" id=id("export-held") data-testid="export-held">
+                        <p class="help warning" id=id("berth-export-held") data-testid="export-held">
                             {shared::messages::text(l, "ui.form.export.held", &[("fields", shared::messages::list(l, &places))])}
                         </p>
                     }

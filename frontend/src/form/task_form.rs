@@ -302,7 +302,10 @@ pub fn TaskForm(
             cx.ids.placed(form.into());
         }
     });
-    let (summary_title, start_over_text) = (cx.id("form-summary-title"), cx.id("start-over-text"));
+    let (summary_title, start_over_text) = (
+        cx.id("berth-form-summary-title"),
+        cx.id("berth-start-over-text"),
+    );
     let summary_labelled = summary_title.clone();
     view! {
         <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>

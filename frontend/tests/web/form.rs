@@ -751,7 +751,7 @@ async fn render_waits_for_the_form_s_errors_and_lists_the_server_s_findings() {
     assert!(render.has_attribute("disabled"));
     assert_eq!(
         render.get_attribute("aria-describedby").as_deref(),
-        Some("render-blocked")
+        Some("berth-render-blocked")
     );
     assert_eq!(
         form.text("render-blocked"),
@@ -1931,7 +1931,7 @@ async fn an_export_link_carries_the_spec_as_it_is_when_taken() {
             form.test_id(id)
                 .get_attribute("aria-describedby")
                 .as_deref(),
-            Some("export-hidden")
+            Some("berth-export-hidden")
         );
     }
     assert!(
@@ -1953,7 +1953,7 @@ async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
         form.test_id("export-json")
             .get_attribute("aria-describedby")
             .as_deref(),
-        Some("export-hidden export-held")
+        Some("berth-export-hidden berth-export-held")
     );
     assert!(
         said.starts_with("Not a number in Workers: the files carry the last number"),
@@ -3796,7 +3796,7 @@ async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen(
         .get_attribute("aria-describedby")
         .unwrap();
     assert!(
-        described.contains("compute-kind-unused-msgs"),
+        described.contains("berth-compute-kind-unused-msgs"),
         "{described}"
     );
     drop(form);
@@ -3816,16 +3816,16 @@ async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_
     let key = form.control("basic.tags[1].key");
     assert_eq!(
         key.get_attribute("list").as_deref(),
-        Some("tags-key-suggested")
+        Some("berth-tags-key-suggested")
     );
     let keys = form
         .host
-        .query_selector_all("#tags-key-suggested option")
+        .query_selector_all("#berth-tags-key-suggested option")
         .unwrap();
     assert!(keys.length() >= 2, "the maintained keys are offered");
     let values = form
         .host
-        .query_selector_all("#tags-value-1 option")
+        .query_selector_all("#berth-tags-value-1 option")
         .unwrap();
     assert!(
         (0..values.length()).all(|i| {
