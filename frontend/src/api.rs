@@ -40,6 +40,9 @@ pub enum Unreached {
     /// No answer came in this many seconds, and the request was given up: it may have
     /// reached the server.
     NoAnswer(u32),
+    /// An answer came with this HTTP status, but not from Berth's API (a web page: a
+    /// portal's own, or Berth's console at an address that is not Berth's root).
+    NotBerth(u16),
 }
 
 impl std::fmt::Display for Unreached {
@@ -48,6 +51,7 @@ impl std::fmt::Display for Unreached {
             Unreached::Silent { .. } => f.write_str("the browser gave no reason"),
             Unreached::Said(words) => f.write_str(words),
             Unreached::NoAnswer(seconds) => write!(f, "no answer in {seconds} s"),
+            Unreached::NotBerth(status) => write!(f, "HTTP {status} not from Berth's API"),
         }
     }
 }
@@ -88,6 +92,9 @@ impl ClientError {
                 "ui.app.submit_no_answer",
                 &[("seconds", seconds.to_string())],
             ),
+            ClientError::Network(Unreached::NotBerth(status)) => {
+                shared::messages::text(lang, "ui.app.not_berth", &[("status", status.to_string())])
+            }
             ClientError::Network(Unreached::Said(detail)) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
             }
@@ -237,6 +244,16 @@ fn read<T: Read>(text: &str) -> Result<T> {
 
 async fn answer<T: Read>(response: gloo_net::http::Response) -> Result<T> {
     if response.ok() {
+        // Berth's console answers every path outside `/api/` with its page (a 200), so
+        // an `apiBase` that is not Berth's root reaches it: said as a wrong address, not
+        // as "cannot reach the server" and the JSON reader's words (embedding test).
+        let json = response
+            .headers()
+            .get("content-type")
+            .is_some_and(|t| t.contains("json"));
+        if !json {
+            return Err(ClientError::Network(Unreached::NotBerth(response.status())));
+        }
         read(&response.text().await.map_err(network)?)
     } else {
         Err(refusal(response).await)
@@ -253,10 +270,7 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
         Ok(body) => ClientError::Api(body),
         // Not Berth's answer (a portal's own 404 page, a proxy's error): said as such,
         // not as the JSON reader's "expected value at line 1 column 1".
-        Err(_) => ClientError::Network(
-            format!("HTTP {status} with an answer that is not Berth's: is Berth at this address?")
-                .into(),
-        ),
+        Err(_) => ClientError::Network(Unreached::NotBerth(status)),
     }
 }
 

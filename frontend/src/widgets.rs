@@ -292,7 +292,10 @@ pub fn mount_task_form(
                 if !held() {
                     return cancelled();
                 }
-                let said = e.localized(options.locale.unwrap_or(Lang::En));
+                // In English, as every refusal of the mount's: they are for the portal's
+                // developer, and the hints beside this one are (embedding test: half
+                // Chinese under `locale: "zh-CN"`).
+                let said = e.localized(Lang::En);
                 let mut tried = base.url("/api/v1/catalog");
                 if tried.starts_with('/') {
                     let origin = web_sys::window().and_then(|w| w.location().origin().ok());

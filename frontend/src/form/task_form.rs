@@ -140,6 +140,9 @@ pub fn TaskForm(
             Ok(task) => {
                 autosave.forget();
                 banner.set(None);
+                // The draft it restored is sent: a form that stays (a portal's) no longer
+                // said so above the line that says what it made (embedding test).
+                restored.set(false);
                 let id = task.task.id.0.clone();
                 let again = created.with_value(|c| c.as_ref() == Some(&(key.clone(), id.clone())));
                 created.set_value(Some((key, id.clone())));
@@ -230,7 +233,7 @@ pub fn TaskForm(
             if refused_key && !fresh {
                 key = new_key();
                 remember(&key);
-                answer = api::submit_task(&base, json, &key).await;
+                answer = api::submit_task(&base, json, &key, from.as_deref()).await;
             }
             // Any answer but a lost one says what became of the submit: the key kept
             // beside the draft is done with (a task made forgets the draft with it).

@@ -2935,10 +2935,36 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         );
         // The page's site answered, with something that is not Berth's.
         assert!(
-            message.contains("with an answer that is not Berth's: is Berth at this address?"),
+            message.contains(
+                "The answer at this address is not from Berth's API (HTTP 404): is Berth at this address?"
+            ),
             "{message}"
         );
     }
+    // An apiBase that is not Berth's root, where Berth's console answers with its page (a
+    // 200): a wrong address, not an unreachable server; in English whatever the locale,
+    // as the rest of a mount's refusals (embedding test).
+    js_sys::eval(
+        r#"window.__beforeHtml = window.fetch;
+           window.fetch = () => Promise.resolve(new Response("<!doctype html>",
+             { headers: { "content-type": "text/html" } }));"#,
+    )
+    .unwrap();
+    let err = mount_task_form(
+        host.clone().into(),
+        options(r#"{"apiBase": "/berth", "locale": "zh-CN"}"#),
+    )
+    .await
+    .err()
+    .expect("refused");
+    js_sys::eval("window.fetch = window.__beforeHtml; delete window.__beforeHtml;").unwrap();
+    let message = refusal(err);
+    assert!(
+        message.starts_with(
+            "mountTaskForm: catalog: The answer at this address is not from Berth's API (HTTP 200): is Berth at this address? (GET "
+        ),
+        "{message}"
+    );
     for (json, words) in [
         (r#"{"apiBase": 5}"#, "apiBase must be a string"),
         // Without a scheme the browser fetched it as a path of the page's own site.

@@ -1251,6 +1251,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.nav_list", "Tasks"),
     ("ui.app.nav_new", "Create task"),
     ("ui.app.network_error", "Cannot reach the server: {detail}"),
+    (
+        "ui.app.not_berth",
+        "The answer at this address is not from Berth's API (HTTP {status}): is Berth at this address?",
+    ),
     ("ui.app.not_found", "There is no page at {path}."),
     (
         "ui.app.refused.auth_required",

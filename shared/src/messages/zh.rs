@@ -1078,6 +1078,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.app.nav_list", "任务管理"),
     ("ui.app.nav_new", "创建任务"),
     ("ui.app.network_error", "无法连接服务器：{detail}"),
+    (
+        "ui.app.not_berth",
+        "该地址的应答不是来自 Berth 的接口（HTTP {status}）：请确认 Berth 的地址是否正确",
+    ),
     ("ui.app.not_found", "页面 {path} 不存在。"),
     (
         "ui.app.refused.auth_required",
