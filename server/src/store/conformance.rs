@@ -336,7 +336,7 @@ pub(super) async fn what_its_submit_said_of_the_owner_and_origin_reads_back_from
     let want = expected.to_vec();
     for one in &expected {
         let stored = store.get(&TaskId(one.0.clone())).await.expect("found");
-        assert_eq!(read(&[stored]), [one.clone()]);
+        assert_eq!(read(&[stored]), std::slice::from_ref(one));
     }
     let page = store
         .list(&ListQuery {
