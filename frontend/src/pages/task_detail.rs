@@ -401,6 +401,11 @@ pub fn TaskSummary(
     // had ended when the page loaded are in its `admitted` events.
     // Apart from the polls' answers, which would build the link again at each.
     let made_from = Memo::new(move |_| view.with(|v| v.made_from.clone()));
+    // A phase reached while the page is open is said to a screen reader (keyboard
+    // explorer: a task's end was heard only while its log was followed); the phase it
+    // had when the page opened is not, as the page's title and badge say it.
+    let phase = Memo::new(move |_| view.with(|v| v.task.phase));
+    let opened_in = phase.get_untracked();
     let placement = Memo::new(move |before: Option<&Option<shared::Placement>>| {
         view.with(|v| match &v.placement {
             Some(now) => Some(now.clone()),
@@ -411,6 +416,12 @@ pub fn TaskSummary(
     view! {
         <section class="panel status-detail" aria-labelledby="status-title">
             <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
+            <p class="visually-hidden" role="status" data-testid="phase-said">{move || {
+                let now = phase.get();
+                (now != opened_in).then(|| {
+                    lang.text_with("ui.detail.phase_now", &[("phase", super::phase_label(lang.get(), now))])
+                })
+            }}</p>
             <dl>
                 {row("ui.detail.phase", view! {
                     <span data-testid="detail-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) stopping /></span>
@@ -967,6 +978,39 @@ fn Actions(
     // nothing left to stop: the question goes, a line says why, and the keyboard, which
     // was on the question, goes to that line.
     let stopped_meanwhile = RwSignal::new(false);
+    // Stop is disabled as its task ends or is stopped elsewhere, and the browser drops
+    // the focus it had to the page's body: a keyboard user on it lost their place, and a
+    // screen reader fell silent (keyboard explorer). Whether it had the focus is kept
+    // from its own events, as the disabling blurs it before an effect could look.
+    let stop_focused = StoredValue::new(false);
+    let on_stop_focus = move |_: web_sys::FocusEvent| stop_focused.set_value(true);
+    let on_stop_blur = move |_: web_sys::FocusEvent| {
+        let disabled = stop_button.get_untracked().is_some_and(|b| b.disabled());
+        if !disabled {
+            stop_focused.set_value(false);
+        }
+    };
+    Effect::new(move |was_off: Option<bool>| {
+        let off = finished() || stopping.get();
+        if off && was_off == Some(false) && stop_focused.get_value() {
+            stop_focused.set_value(false);
+            // On the disabled button still, or on the body once the browser has moved it
+            // off (its focus fixup runs with the rendering, before or after this frame).
+            request_animation_frame(move || {
+                let active = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element());
+                let stop: Option<web_sys::Element> = stop_button.get_untracked().map(Into::into);
+                let lost = active
+                    .as_ref()
+                    .is_none_or(|a| a.tag_name() == "BODY" || Some(a) == stop.as_ref());
+                if lost && let Some(actions) = actions.get_untracked() {
+                    let _ = actions.focus();
+                }
+            });
+        }
+        off
+    });
     Effect::new(move |_| {
         if (finished() || stopping.get()) && confirming.get_untracked() == Some(Question::Stop) {
             confirming.set(None);
@@ -1247,7 +1291,8 @@ fn Actions(
                 {owner.then(|| view! {
                     <button type="button" data-testid="action-stop" disabled=move || finished() || stopping.get() || busy.get()
                         aria-describedby=move || stopping.get().then_some(STOP_ASKED_ID)
-                        on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Stop)) } node_ref=stop_button>
+                        on:click=move |_| { stopped_meanwhile.set(false); confirming.set(Some(Question::Stop)) } node_ref=stop_button
+                        on:focus=on_stop_focus on:blur=on_stop_blur>
                         {crate::i18n::tr("ui.detail.stop")}
                     </button>
                     // Off without a word until the task ends, it read as broken (explorer);
@@ -1386,6 +1431,22 @@ fn TagEditor(
     gone: RwSignal<Option<Gone>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    // With tag validation on, a tag must be one of the maintained ones: offered as the
+    // form offers them, the keys for the key and that key's values for the value (it
+    // was refused here with none offered: keyboard explorer).
+    let maintained = if session.catalog.tags.validation {
+        session.catalog.tags.maintained.clone()
+    } else {
+        Vec::new()
+    };
+    let mut keys: Vec<String> = Vec::new();
+    for tag in &maintained {
+        if !keys.contains(&tag.key) {
+            keys.push(tag.key.clone());
+        }
+    }
+    let suggest = !keys.is_empty();
+    let maintained = StoredValue::new(maintained);
     // The save's refusal is said here, beside the tags, not at the page's top.
     let error = RwSignal::new(None::<ClientError>);
     let draft = RwSignal::new(view.with_untracked(|v| v.tags.clone()));
@@ -1579,12 +1640,30 @@ fn TagEditor(
                 }>
                     <label>
                         <span>{crate::i18n::tr("field.basic.tags.key.label")}</span>
-                        <input data-testid="tag-key" node_ref=key_input prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
+                        <input data-testid="tag-key" node_ref=key_input list=suggest.then_some("tag-keys-suggested")
+                            prop:value=move || new_key.get() on:input=move |ev| new_key.set(event_target_value(&ev)) />
                     </label>
                     <label>
                         <span>{crate::i18n::tr("field.basic.tags.value.label")}</span>
-                        <input data-testid="tag-value" prop:value=move || new_value.get() on:input=move |ev| new_value.set(event_target_value(&ev)) />
+                        <input data-testid="tag-value" list=suggest.then_some("tag-values-suggested")
+                            prop:value=move || new_value.get() on:input=move |ev| new_value.set(event_target_value(&ev)) />
                     </label>
+                    {suggest.then(|| view! {
+                        <datalist id="tag-keys-suggested">
+                            {keys.into_iter().map(|k| view! { <option value=k></option> }).collect_view()}
+                        </datalist>
+                        <datalist id="tag-values-suggested">
+                            {move || {
+                                let key = new_key.get();
+                                maintained.with_value(|m| {
+                                    m.iter()
+                                        .filter(|t| t.key == key.trim())
+                                        .map(|t| view! { <option value=t.value.clone()></option> })
+                                        .collect_view()
+                                })
+                            }}
+                        </datalist>
+                    })}
                     <button type="submit" data-testid="tag-add">{crate::i18n::tr("ui.detail.tag_add")}</button>
                 </form>
                 <ul class="findings" id="tags-msgs" data-testid="tags-findings" aria-live="polite" tabindex="-1">

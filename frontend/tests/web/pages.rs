@@ -893,6 +893,24 @@ async fn a_task_made_from_another_names_it_as_a_link() {
     );
 }
 
+/// A phase the task reaches while its page is open is said to a screen reader, once;
+/// the phase it had when the page opened is not (keyboard explorer: an end was not
+/// heard).
+#[wasm_bindgen_test]
+async fn a_phase_reached_while_the_page_is_open_is_said() {
+    let view = RwSignal::new(task("t1", TaskPhase::Running, TaskType::PyTorchJob));
+    let host = mount(move || view! { <TaskSummary view=view.into() /> });
+    leptos::task::tick().await;
+    let said = || all_text(&host, "[role='status'][data-testid='phase-said']");
+    assert_eq!(said(), [""]);
+    view.update(|v| v.task.updated_at = Timestamp(1_700_000_080_000));
+    leptos::task::tick().await;
+    assert_eq!(said(), [""], "a poll that changes no phase says nothing");
+    view.update(|v| v.task.phase = TaskPhase::Succeeded);
+    leptos::task::tick().await;
+    assert_eq!(said(), ["Phase now: Succeeded."]);
+}
+
 /// A retry waiting out its backoff says when it may start in the task's zone, as the
 /// task's other times are (the browser's when it names none; the test browser runs in
 /// UTC), in the reader's language, with the date when it is not today there (README,
@@ -2923,6 +2941,43 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
     finish(handle, &host, &address);
 }
 
+/// With tag validation on, the task page's tag editor offers the maintained tags as the
+/// form does: the keys, then the chosen key's values (keyboard explorer: a tag was
+/// refused there as not maintained, with none offered).
+#[wasm_bindgen_test]
+async fn the_task_pages_tag_editor_offers_the_maintained_tags() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the tags", "[data-testid='tag-key']").await;
+    let offered = |input: &str| {
+        let list = find(&host, &format!("[data-testid='{input}']"))
+            .get_attribute("list")
+            .expect("a list of suggestions");
+        let options = host
+            .query_selector_all(&format!("datalist#{list} option"))
+            .unwrap();
+        (0..options.length())
+            .map(|i| {
+                options
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<web_sys::Element>()
+                    .get_attribute("value")
+                    .unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(offered("tag-key"), ["team", "stage", "priority"]);
+    assert!(offered("tag-value").is_empty(), "no key chosen yet");
+    let key: web_sys::HtmlInputElement = find(&host, "[data-testid='tag-key']").unchecked_into();
+    key.set_value("stage");
+    key.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(offered("tag-value"), ["pretrain", "finetune", "eval"]);
+    finish(handle, &host, &address);
+}
+
 /// Tag edits not saved are asked about before the page is left, by a link, Back or
 /// Resubmit (explorer: they were dropped without a word), or by a reload (the browser's
 /// own question); staying keeps the page and the edits.
@@ -4708,6 +4763,28 @@ async fn a_stop_asked_while_stopped_elsewhere_says_so_where_the_focus_was() {
         "{}",
         said()
     );
+    finish(handle, &host, &address);
+}
+
+/// A task that ends while the keyboard is on Stop, which is then disabled, leaves the
+/// focus in the actions, not on the page's body, where a keyboard user lost their place
+/// (keyboard explorer).
+#[wasm_bindgen_test]
+async fn a_task_ending_under_the_focus_on_stop_keeps_it_in_the_actions() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the actions", "[data-testid='action-stop']").await;
+    let stop: HtmlElement = find(&host, "[data-testid='action-stop']").unchecked_into();
+    stop.focus().unwrap();
+    assert_eq!(focused_test_id().as_deref(), Some("action-stop"));
+    // The next poll's answer: it has ended.
+    let ended = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    answer_next_poll_with(&serde_json::to_string(&ended).unwrap(), "[]").await;
+    until("Stop off", || stop.has_attribute("disabled")).await;
+    until("the focus in the actions", || {
+        focused_test_id().as_deref() == Some("actions")
+    })
+    .await;
     finish(handle, &host, &address);
 }
 

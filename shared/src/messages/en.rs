@@ -1427,6 +1427,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Only its owner, {owner}, can stop, delete, resubmit, share or tag this task.",
     ),
     ("ui.detail.phase", "Phase"),
+    ("ui.detail.phase_now", "Phase now: {phase}."),
     ("ui.detail.placement", "Placement"),
     (
         "ui.detail.placement_head",

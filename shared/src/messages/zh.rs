@@ -1229,6 +1229,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "只有任务所有者 {owner} 可以停止、删除、重提、分享此任务或为其打标签。",
     ),
     ("ui.detail.phase", "状态"),
+    ("ui.detail.phase_now", "状态已变为：{phase}。"),
     ("ui.detail.placement", "调度位置"),
     (
         "ui.detail.placement_head",
