@@ -233,7 +233,7 @@ struct Described {
     help_id: String,
     msgs_id: String,
     findings: Signal<Vec<Issue>>,
-    /// The group this is the first control of: its findings' list id and its findings.
+    /// The group this is a control of: its findings' list id and its findings.
     group: Option<(String, Signal<Vec<Issue>>)>,
 }
 
@@ -249,8 +249,8 @@ impl Described {
         }
     }
 
-    /// The first control of `group` (a tag row, the autoscaling range), where the
-    /// summary sends the focus for the group's findings: they describe it too.
+    /// A control of `group` (a tag row, the autoscaling range), whose findings describe
+    /// it too; the summary sends the focus for them to the group's first control.
     fn first_of(mut self, cx: FormCx, group: Option<&str>) -> Self {
         self.group = group.map(|g| {
             (
@@ -460,7 +460,9 @@ pub fn Findings(
                 view! {
                     <li class=class data-code=code data-path=path>
                         <span class="badge">{move || cx.text(&format!("ui.form.severity.{}", issue.severity.as_str()))}</span>
-                        " "
+                        // A no-break space: Chrome left a plain one out of the control's
+                        // description, which read "ERRORmust be…" (keyboard explorer).
+                        "\u{a0}"
                         {field}
                         {beneath}
                         {move || crate::components::issue_text(&issue, cx.lang())}
@@ -495,8 +497,8 @@ pub fn TextField(
     /// The id of a `<datalist>` of suggested values (the maintained tags).
     #[prop(default = None)]
     suggest: Option<String>,
-    /// The group whose first control this is (a tag row, the autoscaling range): the
-    /// group's findings describe it too, and make it invalid while one is an error.
+    /// The group this control is one of (a tag row, the autoscaling range): the group's
+    /// findings describe it too, and make it invalid while one is an error.
     #[prop(optional, into)]
     group: Option<String>,
     /// Extra text after the control (the final name pattern).

@@ -111,16 +111,21 @@ pub fn RaySection() -> impl IntoView {
                     }
                     })
                 }) />
-            // The range's finding follows the fields it is about, on a line they keep (as
-            // a field's own): above them it moved the field typed in at each keystroke.
+            // The range's finding follows the two fields it is about, on a line they keep
+            // (as a field's own): above them it moved the field typed in at each
+            // keystroke, and below the two fields after them it was far from either
+            // (keyboard explorer). It describes both, and marks both invalid: the max
+            // typed below the workers is as wrong as the min.
             <div class="group" data-group="ray.autoscaling">
                 {move || autoscaling_on.get().then(|| view! {
                     <TextField path="ray.autoscaling.min_workers" control=Control::Number group="ray.autoscaling" lens=number_lens!(cx, ray.autoscaling.min_workers) />
-                    <TextField path="ray.autoscaling.max_workers" control=Control::Number lens=number_lens!(cx, ray.autoscaling.max_workers) />
+                    <TextField path="ray.autoscaling.max_workers" control=Control::Number group="ray.autoscaling" lens=number_lens!(cx, ray.autoscaling.max_workers) />
+                })}
+                <GroupFindings path="ray.autoscaling" />
+                {move || autoscaling_on.get().then(|| view! {
                     <TextField path="ray.autoscaling.idle_timeout_secs" control=Control::Number lens=number_lens!(cx, ray.autoscaling.idle_timeout_secs) />
                     <SelectField path="ray.autoscaling.upscaling_mode" lens=mode options=modes required=true />
                 })}
-                <GroupFindings path="ray.autoscaling" />
             </div>
         </Section>
     }

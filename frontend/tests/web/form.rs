@@ -3921,18 +3921,39 @@ async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_th
         finding.dataset().get("code").as_deref(),
         Some("ray.autoscaling.range")
     );
-    // The summary leads to the range's first field, which the finding describes and
-    // marks invalid, not to the switch above it (console explorer).
-    let min = form.control("ray.autoscaling.min_workers");
-    assert_eq!(min.get_attribute("aria-invalid").as_deref(), Some("true"));
-    let described = min.get_attribute("aria-describedby").unwrap_or_default();
+    // The finding describes both fields of the range and marks both invalid: the max
+    // just typed read as valid (keyboard explorer). It stands right under them, not
+    // under the two fields after them.
+    for field in ["min_workers", "max_workers"] {
+        let control = form.control(&format!("ray.autoscaling.{field}"));
+        assert_eq!(
+            control.get_attribute("aria-invalid").as_deref(),
+            Some("true"),
+            "{field}"
+        );
+        let described = control
+            .get_attribute("aria-describedby")
+            .unwrap_or_default();
+        assert!(
+            described
+                .split(' ')
+                .any(|id| id == "f-ray-autoscaling-msgs"),
+            "{field}: {described}"
+        );
+    }
+    let list = form
+        .find("#f-ray-autoscaling-msgs")
+        .expect("the range's findings");
+    let after = list.next_element_sibling().expect("the fields after it");
     assert!(
-        described
-            .split(' ')
-            .any(|id| id == "f-ray-autoscaling-msgs"),
-        "{described}"
+        after
+            .query_selector("[name='ray.autoscaling.idle_timeout_secs']")
+            .unwrap()
+            .is_some(),
+        "the range's finding stands before the idle timeout"
     );
-    // The summary's items follow a frame after the change.
+    // The summary leads to the range's first field, not to the switch above it
+    // (console explorer). Its items follow a frame after the change.
     crate::sleep(50).await;
     form.find("li.issue[data-path='ray.autoscaling'] button")
         .expect("the summary lists the range")
