@@ -511,24 +511,25 @@ impl ListFilter {
                 if key == "group" && mine && !value.is_empty() {
                     return Some((format!("{key}={value}"), "ui.list.ignored.beside_mine"));
                 }
-                let applied = match key {
+                // A filter the list knows with a value it does not take says which it
+                // takes: "not a filter this list knows" blamed the name (lead explorer).
+                let refused = match key {
                     // `deleted` is a phase, not one a list shows.
-                    "phase" => {
-                        value.is_empty()
-                            || crate::form::context::unwire::<TaskPhase>(value)
-                                .is_some_and(|p| p != TaskPhase::Deleted)
-                    }
-                    "type" => {
-                        value.is_empty()
-                            || crate::form::context::unwire::<TaskType>(value).is_some()
-                    }
+                    "phase" => (!value.is_empty()
+                        && crate::form::context::unwire::<TaskPhase>(value)
+                            .is_none_or(|p| p == TaskPhase::Deleted))
+                    .then_some("ui.list.ignored.phase"),
+                    "type" => (!value.is_empty()
+                        && crate::form::context::unwire::<TaskType>(value).is_none())
+                    .then_some("ui.list.ignored.type"),
                     // `mine=maybe` (or a bare `mine`) read as not mine, silently, showed
                     // everyone's.
-                    "mine" => matches!(value.as_str(), "true" | "false"),
-                    "group" | "tag" | "name" => true,
-                    _ => false,
+                    "mine" => (!matches!(value.as_str(), "true" | "false"))
+                        .then_some("ui.list.ignored.mine"),
+                    "group" | "tag" | "name" => None,
+                    _ => Some("ui.list.ignored.unknown"),
                 };
-                (!applied).then(|| (format!("{key}={value}"), "ui.list.ignored.unknown"))
+                refused.map(|why| (format!("{key}={value}"), why))
             })
             .collect()
     }

@@ -4095,8 +4095,9 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .unwrap();
     assert!(
         note.starts_with(
-            "Not applied from the address: phase=bogus (not a filter this list knows), \
-             type=foo (not a filter this list knows), "
+            "Not applied from the address: phase=bogus (not a phase the list shows: queued, \
+             scheduling, running, retrying, succeeded, failed or stopped), \
+             type=foo (not a task type: pytorch_job or ray_job), "
         ),
         "{note}"
     );
@@ -4106,7 +4107,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
     );
     // A name given twice says so: the last is the one applied (here itself not one).
     assert!(
-        note.contains("mine=maybe (given again later: only the last is read) and mine= (not a filter this list knows)."),
+        note.contains("mine=maybe (given again later: only the last is read) and mine= (mine takes true or false)."),
         "{note}"
     );
     let scope: web_sys::HtmlSelectElement =
@@ -6524,12 +6525,15 @@ async fn the_task_page_stands_still_as_its_task_ends() {
         for (view, phase) in &steps {
             answer_poll_until_shown(&host, view, phase).await;
             if view.task.phase.is_finished() {
-                // The log is read again, whole, once its attempt has ended.
+                // The log is read again, whole, once its attempt has ended: longer than
+                // the page had it, which grew its box and moved the spec under it 200 px
+                // (explorer).
                 until("the log asked for again", || {
                     held_fetches().iter().any(|u| u.contains("/logs?"))
                 })
                 .await;
-                answer_log_end("", 0);
+                let lines: String = (1..=60).map(|n| format!("line {n}\n")).collect();
+                answer_log_end(&lines, 0);
             }
             crate::after_paint().await;
             shifts.push((*phase, moved(&before, &panel_tops(&host))));

@@ -2020,9 +2020,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "a group is not applied beside mine=true",
     ),
     ("ui.list.ignored.item", "{pair} ({reason})"),
+    ("ui.list.ignored.mine", "mine takes true or false"),
+    (
+        "ui.list.ignored.phase",
+        "not a phase the list shows: queued, scheduling, running, retrying, succeeded, failed or stopped",
+    ),
     (
         "ui.list.ignored.repeated",
         "given again later: only the last is read",
+    ),
+    (
+        "ui.list.ignored.type",
+        "not a task type: pytorch_job or ray_job",
     ),
     ("ui.list.ignored.unknown", "not a filter this list knows"),
     ("ui.list.more", "Load more"),

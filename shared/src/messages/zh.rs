@@ -1738,7 +1738,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "与 mine=true 同时给出时不应用项目组",
     ),
     ("ui.list.ignored.item", "{pair}（{reason}）"),
+    ("ui.list.ignored.mine", "mine 只能为 true 或 false"),
+    (
+        "ui.list.ignored.phase",
+        "不是列表显示的状态：queued、scheduling、running、retrying、succeeded、failed 或 stopped",
+    ),
     ("ui.list.ignored.repeated", "后面再次给出，只读取最后一个"),
+    (
+        "ui.list.ignored.type",
+        "不是任务类型：pytorch_job 或 ray_job",
+    ),
     ("ui.list.ignored.unknown", "不是此列表可用的筛选条件"),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
