@@ -431,6 +431,8 @@ pub struct ListFilter {
     pub tag: String,
     /// Name contains.
     pub name: String,
+    /// Only this user's tasks (a lead reviewing one colleague's among the group's).
+    pub owner: String,
     /// Only the caller's own tasks.
     pub mine: bool,
     /// Only this project group's tasks.
@@ -460,6 +462,9 @@ impl ListFilter {
         }
         if !self.name.trim().is_empty() {
             pairs.push(("name", self.name.trim().to_owned()));
+        }
+        if !self.owner.trim().is_empty() {
+            pairs.push(("owner", self.owner.trim().to_owned()));
         }
         if self.mine {
             pairs.push(("mine", "true".to_owned()));
@@ -511,6 +516,12 @@ impl ListFilter {
                 if key == "group" && mine && !value.is_empty() {
                     return Some((format!("{key}={value}"), "ui.list.ignored.beside_mine"));
                 }
+                if key == "owner" && mine && !value.is_empty() {
+                    return Some((
+                        format!("{key}={value}"),
+                        "ui.list.ignored.owner_beside_mine",
+                    ));
+                }
                 // A filter the list knows with a value it does not take says which it
                 // takes: "not a filter this list knows" blamed the name (lead explorer).
                 let refused = match key {
@@ -526,7 +537,7 @@ impl ListFilter {
                     // everyone's.
                     "mine" => (!matches!(value.as_str(), "true" | "false"))
                         .then_some("ui.list.ignored.mine"),
-                    "group" | "tag" | "name" => None,
+                    "group" | "tag" | "name" | "owner" => None,
                     _ => Some("ui.list.ignored.unknown"),
                 };
                 refused.map(|why| (format!("{key}={value}"), why))
@@ -553,6 +564,7 @@ impl ListFilter {
                 "type" => filter.task_type = crate::form::context::unwire(&value),
                 "tag" => filter.tag = value,
                 "name" => filter.name = value,
+                "owner" => filter.owner = value,
                 "mine" => filter.mine = value == "true",
                 "group" => filter.group = value,
                 _ => {}
@@ -562,6 +574,7 @@ impl ListFilter {
         // not applied.
         if filter.mine {
             filter.group.clear();
+            filter.owner.clear();
         }
         filter
     }

@@ -524,6 +524,10 @@ pub fn Filters(
     let set_scope = move |value: String| {
         filter.update(|f| {
             f.mine = value == "mine";
+            // Mine is one owner: another typed in the owner box goes.
+            if f.mine {
+                f.owner.clear();
+            }
             f.group = value
                 .strip_prefix("group:")
                 .map(str::to_owned)
@@ -592,6 +596,7 @@ pub fn Filters(
     // box lost what was typed in it when a chip was pressed before the pause.
     let tag_value = Memo::new(move |_| filter.with(|f| f.tag.clone()));
     let name_value = Memo::new(move |_| filter.with(|f| f.name.clone()));
+    let owner_value = Memo::new(move |_| filter.with(|f| f.owner.clone()));
     let shown = move |value: Memo<String>| {
         move || {
             rewrite.track();
@@ -639,6 +644,20 @@ pub fn Filters(
                     on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)
                 />
             </label>
+            // A user's name as a whole: a lead reviews one colleague's tasks among the
+            // group's (lead explorer: only the API could).
+            <label>
+                <span>{crate::i18n::tr("ui.list.filter.owner")}</span>
+                <input
+                    type="search"
+                    data-testid="filter-owner"
+                    placeholder=crate::i18n::tr("ui.list.filter.owner_help")
+                    prop:value=shown(owner_value)
+                    on:input=move |ev| typed(ev, set_owner)
+                    on:compositionend=move |ev| typed(ev.into(), set_owner)
+                    on:change=move |ev| apply_text(event_target_value(&ev), set_owner)
+                />
+            </label>
             <label>
                 <span>{crate::i18n::tr("ui.list.filter.scope")}</span>
                 <select data-testid="filter-scope" prop:value=scope_value on:change=move |ev| set_scope(event_target_value(&ev))>
@@ -677,6 +696,14 @@ pub fn Filters(
             </button>
         </form>
     }
+}
+
+/// An owner typed in the filter bar: someone else's tasks are not the reader's own.
+fn set_owner(filter: &mut ListFilter, owner: String) {
+    if !owner.trim().is_empty() {
+        filter.mine = false;
+    }
+    filter.owner = owner;
 }
 
 /// The tasks as a table, newest first. A row is re-rendered only when its task changed.

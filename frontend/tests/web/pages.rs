@@ -134,6 +134,7 @@ fn list_filters_survive_the_address_bar_both_ways() {
         task_type: Some(TaskType::RayJob),
         tag: "team=nlp x".into(),
         name: "llama".into(),
+        owner: String::new(),
         mine: true,
         group: String::new(),
     };
@@ -143,6 +144,22 @@ fn list_filters_survive_the_address_bar_both_ways() {
         "phase=running&type=ray_job&tag=team%3Dnlp%20x&name=llama&mine=true"
     );
     assert_eq!(ListFilter::from_query(&format!("?{query}")), filter);
+    // One colleague's tasks among the group's (lead explorer: the console said
+    // `owner=bob` was no filter it knew).
+    let theirs = ListFilter {
+        owner: "bob".into(),
+        group: "nlp".into(),
+        ..ListFilter::default()
+    };
+    assert_eq!(theirs.to_query(), "owner=bob&group=nlp");
+    assert_eq!(ListFilter::from_query("owner=bob&group=nlp"), theirs);
+    assert!(ListFilter::ignored("owner=bob&group=nlp").is_empty());
+    // Mine is one owner: another beside it is said not applied.
+    assert_eq!(ListFilter::from_query("owner=bob&mine=true").owner, "");
+    assert_eq!(
+        ListFilter::ignored("owner=bob&mine=true"),
+        [("owner=bob".to_owned(), "ui.list.ignored.owner_beside_mine")]
+    );
     // A hand-edited address with an unknown phase or parameter is ignored, not an error.
     assert_eq!(
         ListFilter::from_query("phase=sleeping&colour=red&group=nlp"),
@@ -659,6 +676,16 @@ async fn a_text_filter_applies_as_the_user_pauses_typing() {
     tag.dispatch_event(&event("input")).unwrap();
     sleep(700).await;
     assert_eq!(filter.get_untracked().tag, "team=nlp");
+    // An owner typed is someone else's tasks, not the reader's own.
+    filter.update(|f| f.mine = true);
+    let owner: web_sys::HtmlInputElement =
+        find(&host, "[data-testid='filter-owner']").unchecked_into();
+    owner.set_value("bob");
+    owner.dispatch_event(&event("input")).unwrap();
+    owner.dispatch_event(&event("change")).unwrap();
+    leptos::task::tick().await;
+    let now = filter.get_untracked();
+    assert_eq!((now.owner.as_str(), now.mine), ("bob", false));
     // A chip pressed before the pause: both apply, and the box keeps what was typed.
     name.set_value("bulk1");
     name.dispatch_event(&event("input")).unwrap();

@@ -2009,6 +2009,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "No tasks yet. Create one with Create task.",
     ),
     ("ui.list.filter.name", "Name contains"),
+    ("ui.list.filter.owner", "Owner"),
+    ("ui.list.filter.owner_help", "a user's name, whole"),
     ("ui.list.filter.scope", "Whose"),
     ("ui.list.filter.tag", "Tag"),
     ("ui.list.filter.tag_help", "key, or key=value"),
@@ -2021,6 +2023,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.ignored.item", "{pair} ({reason})"),
     ("ui.list.ignored.mine", "mine takes true or false"),
+    (
+        "ui.list.ignored.owner_beside_mine",
+        "an owner is not applied beside mine=true",
+    ),
     (
         "ui.list.ignored.phase",
         "not a phase the list shows: queued, scheduling, running, retrying, succeeded, failed or stopped",

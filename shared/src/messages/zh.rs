@@ -1727,6 +1727,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.empty", "没有符合筛选条件的任务。"),
     ("ui.list.empty#none", "还没有任务。单击“新建”创建一个。"),
     ("ui.list.filter.name", "名称包含"),
+    ("ui.list.filter.owner", "所有者"),
+    ("ui.list.filter.owner_help", "完整的用户名"),
     ("ui.list.filter.scope", "范围"),
     ("ui.list.filter.tag", "标签"),
     ("ui.list.filter.tag_help", "键，或 键=值"),
@@ -1739,6 +1741,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.ignored.item", "{pair}（{reason}）"),
     ("ui.list.ignored.mine", "mine 只能为 true 或 false"),
+    (
+        "ui.list.ignored.owner_beside_mine",
+        "与 mine=true 同时给出时不应用所有者",
+    ),
     (
         "ui.list.ignored.phase",
         "不是列表显示的状态：queued、scheduling、running、retrying、succeeded、failed 或 stopped",
