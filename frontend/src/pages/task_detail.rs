@@ -1604,9 +1604,19 @@ fn TagEditor(
                 {move || draft.get().into_iter().enumerate().map(|(i, tag)| {
                     let text = tag_text(&tag);
                     let label = text.clone();
+                    // The tag an error is about is marked among the others: "Tags #3"
+                    // alone had the reader count chips (lead explorer).
+                    let row = format!("basic.tags[{i}]");
+                    let refused = move || findings.with(|f| {
+                        f.iter().any(|issue| {
+                            let path = issue.path.to_string();
+                            issue.severity == shared::Severity::Error
+                                && path.strip_prefix(&row).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                        })
+                    });
                     view! {
                         <li>
-                            <span class="tag">{text}</span>
+                            <span class="tag" class:refused=refused data-testid="tag">{text}</span>
                             {owner.then(|| view! {
                                 <button
                                     type="button"

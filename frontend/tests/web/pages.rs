@@ -3514,6 +3514,16 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         finding.text_content()
     );
     assert!(save().has_attribute("disabled"), "an error blocks the save");
+    // The tag it is about is marked among the others (lead explorer: the reader counted).
+    let refused = |n: usize| {
+        find(
+            &host,
+            &format!(".tags li:nth-child({n}) [data-testid='tag']"),
+        )
+        .class_list()
+        .contains("refused")
+    };
+    assert!(!refused(1) && refused(2));
     find(&host, ".tags li:nth-child(2) .remove").click();
     add("stage", "eval");
     leptos::task::tick().await;
