@@ -122,7 +122,7 @@ pub fn BasicSection() -> impl IntoView {
             <SelectField path="basic.cluster" lens=cluster options=clusters />
             {group_field}
             <SelectField path="basic.task_type" lens=task_type options=types />
-            <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix)>
+            <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix) also_described_by=NAME_PATTERN>
                 <NamePattern />
             </TextField>
             <CheckField path="basic.visible_in_group"
@@ -193,6 +193,9 @@ fn ZoneNotOffered() -> impl IntoView {
     view! { <div id=cx.id(ZONE_NOTE)>{note}</div> }
 }
 
+/// The id of the final name pattern's line.
+const NAME_PATTERN: &str = "berth-name-pattern";
+
 /// The final name the task gets and the prefix's live maximum length, which depends on
 /// the type and the replica count.
 #[component]
@@ -232,5 +235,7 @@ fn NamePattern() -> impl IntoView {
             ),
         }
     });
-    view! { <p class="name-pattern" data-testid="name-pattern" aria-live="polite">{move || line.get()}</p> }
+    // Read with the name box, not spoken at each letter typed in it or each change of
+    // the workers it counts with (keyboard explorer: four live regions spoke at once).
+    view! { <p class="name-pattern" id=cx.id(NAME_PATTERN) data-testid="name-pattern">{move || line.get()}</p> }
 }

@@ -504,11 +504,18 @@ pub fn TextField(
     /// Extra text after the control (the final name pattern).
     #[prop(optional)]
     children: Option<Children>,
+    /// The id of another element about this field (the final name pattern), as in the
+    /// page's first form: read out with the control's own.
+    #[prop(optional)]
+    also_described_by: Option<&'static str>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let d = Described::new(cx, &path, under).first_of(cx, group.as_deref());
     let (label, help) = (field_key(&path, "label"), field_key(&path, "help"));
-    let describedby = d.described_by(!no_help);
+    let describedby = match also_described_by {
+        Some(more) => format!("{} {}", d.described_by(!no_help), cx.id(more)),
+        None => d.described_by(!no_help),
+    };
     let invalid = d.invalid();
     let touch = path.clone();
     let on_input = move |ev: leptos::ev::Event| {

@@ -330,6 +330,20 @@ async fn the_name_prefix_shows_its_final_pattern_and_live_maximum() {
     // Eleven workers make `-worker-10` the longest pod suffix: 63 − 10 − 6 = 47.
     form.type_in("compute.workers", "11").await;
     assert!(form.text("name-pattern").contains("at most 47"));
+    // Read with the name box, not spoken at each letter or each change of the workers
+    // (keyboard explorer: four live regions spoke at one keystroke).
+    let line = form.find("[data-testid='name-pattern']").expect("the line");
+    assert_eq!(line.get_attribute("aria-live"), None);
+    let described = form
+        .control("basic.name_prefix")
+        .get_attribute("aria-describedby")
+        .unwrap_or_default();
+    assert!(
+        described
+            .split(' ')
+            .any(|id| Some(id.to_owned()) == line.get_attribute("id")),
+        "{described}"
+    );
 }
 
 #[wasm_bindgen_test]
