@@ -226,6 +226,16 @@ impl Control {
     }
 }
 
+/// The name of a control in a row of a list, for assistive technology: its label
+/// repeats in every row ("Name", "Name"), so it is named as the summary places it
+/// ("Environment variables #2 › Name"), which holds the label (keyboard explorer).
+fn row_name(cx: FormCx, path: &str) -> Option<Signal<String>> {
+    path.contains('[').then(|| {
+        let path = path.to_owned();
+        Signal::derive(move || crate::components::field_place(cx.lang(), &path))
+    })
+}
+
 /// Wires the shared parts of a field: whether it has findings and the ids that
 /// describe it.
 struct Described {
@@ -516,6 +526,8 @@ pub fn TextField(
         Some(more) => format!("{} {}", d.described_by(!no_help), cx.id(more)),
         None => d.described_by(!no_help),
     };
+    let named = row_name(cx, &path);
+    let named = move || named.map(|n| n.get());
     let invalid = d.invalid();
     let touch = path.clone();
     let on_input = move |ev: leptos::ev::Event| {
@@ -553,7 +565,7 @@ pub fn TextField(
     }
     let input = if control == Control::Area {
         view! {
-            <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby
+            <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby aria-label=named
                 spellcheck="false" prop:value=move || value.get() on:input=on_input></textarea>
         }
         .into_any()
@@ -574,7 +586,7 @@ pub fn TextField(
         };
         view! {
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid type=control.input_type()
-                aria-describedby=describedby autocomplete="off" node_ref=node on:input=on_input
+                aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
                 on:change=settle />
         }
         .into_any()
@@ -582,7 +594,7 @@ pub fn TextField(
         view! {
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid
                 type=move || if masked.is_some_and(|m| m.get()) { Control::Secret.input_type() } else { control.input_type() }
-                aria-describedby=describedby autocomplete="off" list=suggest
+                aria-describedby=describedby aria-label=named autocomplete="off" list=suggest
                 prop:value=move || value.get() on:input=on_input />
         }
         .into_any()
@@ -634,6 +646,7 @@ pub fn CheckField(
     let d = Described::new(cx, &path, false);
     let (label, help) = (field_key(&path, "label"), field_key(&path, "help"));
     let touch = path.clone();
+    let named = row_name(cx, &path);
     let help_view = (!no_help).then(|| {
         view! { <p class="help" id=d.help_id.clone()>{move || cx.text(&help)}</p> }
     });
@@ -641,7 +654,7 @@ pub fn CheckField(
     view! {
         <div class="field check" data-field=path.clone()>
             <input type="checkbox" id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
-                aria-describedby=d.described_by(!no_help)
+                aria-describedby=d.described_by(!no_help) aria-label=move || named.map(|n| n.get())
                 prop:checked=move || checked.get()
                 on:change=move |ev| {
                     cx.touch(&touch);
@@ -695,6 +708,7 @@ pub fn SelectField(
         Some(more) => format!("{} {}", d.described_by(!no_help), cx.id(more)),
         None => d.described_by(!no_help),
     };
+    let aria_label = aria_label.or_else(|| row_name(cx, &path));
     // The options may derive from the draft: memoized, they are rebuilt only when they
     // or the choice really change, not per keystroke.
     let value = lens.get;

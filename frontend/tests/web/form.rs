@@ -500,6 +500,27 @@ async fn tags_and_mounts_are_rows_named_by_their_paths() {
     );
     form.type_in("environment.storage[0].path", "/volume/ckpt")
         .await;
+    // A row's controls are named with their row, as their labels repeat in every row
+    // (keyboard explorer: two rows read "Name, edit"); the label stays in the name.
+    form.click("add-basic.tags").await;
+    for (path, name) in [
+        ("basic.tags[1].key", "Tags #2 › Tag key"),
+        ("environment.storage[0].id", "Storage #1 › Volume"),
+        ("environment.storage[0].path", "Storage #1 › Mount path"),
+    ] {
+        assert_eq!(shared_place(path), name);
+        assert_eq!(
+            form.control(path).get_attribute("aria-label").as_deref(),
+            Some(name)
+        );
+    }
+    assert_eq!(
+        form.control("basic.name_prefix")
+            .get_attribute("aria-label"),
+        None,
+        "a field of its own is named by its label"
+    );
+    form.click("remove-basic.tags[1]").await;
     let spec = form.submitted().await;
     assert_eq!(spec.basic.tags[0].key, "team");
     assert_eq!(spec.environment.storage[0].id, "vol-ckpt");
