@@ -55,6 +55,8 @@ struct Shown {
     tasks: Vec<TaskView>,
     next: Option<String>,
     scroll: f64,
+    /// The task whose row was followed to its page.
+    opened: Option<String>,
 }
 
 impl ListMemory {
@@ -101,6 +103,10 @@ pub fn TaskListPage(
     let memory = ListMemory::use_context();
     let shown = memory.and_then(|m| m.take(&filter.with_untracked(ListFilter::to_query)));
     let back_at = shown.as_ref().map(|s| s.scroll);
+    // The row followed to its task's page: back here, the keyboard is on it again, not
+    // at the page's top (lead explorer).
+    let opened = StoredValue::new(shown.as_ref().and_then(|s| s.opened.clone()));
+    let refocus = StoredValue::new(opened.get_value());
     // The filters the rows shown were loaded for: after a filter's change, until its
     // first page comes, the rows are the filters' before.
     let rows_for = StoredValue::new(shown.as_ref().map(|s| s.query.clone()));
@@ -310,6 +316,9 @@ pub fn TaskListPage(
                 if let Some(window) = web_sys::window() {
                     window.scroll_to_with_x_and_y(0.0, y);
                 }
+                if let Some(id) = refocus.try_update_value(Option::take).flatten() {
+                    focus_row(id);
+                }
                 refresh(false);
             }
             None => load_first(f),
@@ -343,6 +352,7 @@ pub fn TaskListPage(
                     tasks: tasks.try_get_untracked()?,
                     next: next.try_get_untracked()?,
                     scroll: scroll.try_get_value()?,
+                    opened: opened.try_get_value()?,
                 })
             });
             memory.0.try_set_value(shown.flatten());
@@ -369,7 +379,17 @@ pub fn TaskListPage(
     let groups = session.catalog.project_groups.clone();
     let table_groups = groups.clone();
     view! {
-        <section class="task-list" aria-labelledby="list-title">
+        <section class="task-list" aria-labelledby="list-title" on:click=move |ev| {
+            let row = ev
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                .and_then(|e| e.closest("[data-testid='task-link']").ok().flatten())
+                .and_then(|link| link.closest("tr").ok().flatten())
+                .and_then(|row| row.get_attribute("data-id"));
+            if row.is_some() {
+                opened.set_value(row);
+            }
+        }>
             <div class="page-head">
                 <h1 id="list-title">{crate::i18n::tr("ui.list.title")}</h1>
                 <Link to=Route::New { clone: None } class="button primary" test_id="list-new">
@@ -696,6 +716,23 @@ pub fn Filters(
             </button>
         </form>
     }
+}
+
+/// Focuses the link of task `id`'s row once the rows are drawn, without scrolling: the
+/// list is back where it was scrolled, the row in view as it was when followed.
+fn focus_row(id: String) {
+    request_animation_frame(move || {
+        let selector = format!("tr[data-id=\"{id}\"] [data-testid='task-link']");
+        let link = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&selector).ok().flatten())
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+        if let Some(link) = link {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = link.focus_with_options(&options);
+        }
+    });
 }
 
 /// An owner typed in the filter bar: someone else's tasks are not the reader's own.

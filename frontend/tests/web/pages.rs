@@ -3644,6 +3644,19 @@ async fn coming_back_to_the_list_finds_it_as_it_was_left() {
         until("the list", on_list).await;
         assert_eq!(rows(), 40, "{back}: the rows at once, before any answer");
         until("the place", || window.scroll_y().unwrap() == 700.0).await;
+        // The keyboard is back on the task's row, not at the page's top (lead explorer).
+        let opened = row.get_attribute("href").unwrap();
+        until("the focus on the row opened", || {
+            web_sys::window()
+                .unwrap()
+                .document()
+                .unwrap()
+                .active_element()
+                .and_then(|a| a.get_attribute("href"))
+                == Some(opened.clone())
+        })
+        .await;
+        assert_eq!(window.scroll_y().unwrap(), 700.0, "{back}: not scrolled");
         until("the refresh", || {
             held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
         })
