@@ -148,8 +148,10 @@ pub struct TaskView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waits_behind: Option<crate::TaskId>,
     /// The task it was made from by a resubmit or a clone, as its submit said: for a
-    /// reader to go back to it (which may have been deleted since). Absent for a task
-    /// made from a spec of its own, and for tasks stored before it was kept.
+    /// reader to go back to it (which may have been deleted since). Told to the task's
+    /// owner and to readers who may see that task, not to others nor in a share link's
+    /// view; absent too for a task made from a spec of its own, and for tasks stored
+    /// before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made_from: Option<MadeFrom>,
 }

@@ -181,7 +181,9 @@ pub fn TaskForm(
     };
     // Where this form submits (its mount's `apiBase`), read while it is built.
     let base = StoredValue::new(api::Base::here());
-    let cloned_from = StoredValue::new(copy_of.clone());
+    // Until the form is started over: a blank form's task copies nothing (review: it
+    // was stored for good as a clone).
+    let cloned_from = RwSignal::new(copy_of);
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         cx.reveal.set(true);
@@ -212,7 +214,7 @@ pub fn TaskForm(
         let base = base.get_value();
         leptos::task::spawn_local(async move {
             let mut key = key;
-            let from = cloned_from.get_value();
+            let from = cloned_from.get_untracked();
             let mut answer = api::submit_task(&base, json.clone(), &key, from.as_deref()).await;
             let refused_key =
                 matches!(&answer, Err(api::ClientError::Api(body)) if body.code == "task.conflict");
@@ -269,6 +271,7 @@ pub fn TaskForm(
         origin.set_value(blank.get_value());
         cx.reset_unparsed();
         restored.set(false);
+        cloned_from.set(None);
     };
     let afresh = move |_| {
         autosave.restart();
@@ -311,9 +314,9 @@ pub fn TaskForm(
     );
     let summary_labelled = summary_title.clone();
     view! {
-        <form class="task-form" class:settled=move || settled.get() novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
+        <form class="task-form" novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
             <h1>{move || cx.text("ui.form.title")}</h1>
-            {copy_of.map(|id| view! {
+            {move || cloned_from.get().map(|id| view! {
                 <p class="help" data-testid="copy-of">
                     {move || shared::messages::text(cx.lang(), "ui.form.copy_of", &[("id", id.clone())])}
                 </p>

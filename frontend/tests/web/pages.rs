@@ -2365,6 +2365,44 @@ async fn a_clones_submit_says_which_task_it_copies() {
     crate::forget_drafts();
 }
 
+/// A clone started over is a blank form that copies no task: it no longer says it is a
+/// copy, and its submit names none (review: a task made from the blank form was stored
+/// as a clone).
+#[wasm_bindgen_test]
+async fn a_clone_started_over_copies_no_task() {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page("src-24680").await;
+    answer_fetch("src-24680", &clone_source());
+    until("the cloned form", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "source")
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='copy-of']")
+            .unwrap()
+            .is_some()
+    );
+    find(&host, "[data-testid='start-over']").click();
+    until_found(
+        &host,
+        "the question",
+        "[data-testid='confirm-start-over-yes']",
+    )
+    .await;
+    find(&host, "[data-testid='confirm-start-over-yes']").click();
+    until("the blank form", || {
+        name_prefix(&host).is_some_and(|p| p.value().is_empty())
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='copy-of']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone once edited keeps its edits under a key of its own: a reload of its address
 /// opens them, not the task's spec again over them (which lost them), and the user's
 /// unsent draft of `/new` stays as it was (editing a clone wrote over it, unasked).

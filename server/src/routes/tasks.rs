@@ -161,6 +161,21 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
     if reader.is_none_or(|r| r.name != task.owner) {
         task.spec = task.spec.for_others();
     }
+    let made_from = match (stored.made_from, reader) {
+        // Its owner made it from that task, and knows it.
+        (Some(from), Some(reader)) if reader.name == task.owner => Some(from),
+        // Anyone else learns the original's name only if they may see it: a private
+        // task cloned into one the group sees would be named to the group (review).
+        (Some(from), Some(reader)) => match &state.runner {
+            Some(runner) => match runner.store().get(&from.task).await {
+                Ok(original) if may_see(state, reader, &original) => Some(from),
+                _ => None,
+            },
+            None => None,
+        },
+        // A share link's reader sees no other task.
+        _ => None,
+    };
     // Tags edited on the task are the task's (as `/spec` gives them): the spec shown
     // beside them says the same, not the tags it was submitted with.
     task.spec.basic.tags.clone_from(&stored.tags);
@@ -196,7 +211,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         logs,
         stopping_since,
         failed_replica,
-        made_from: stored.made_from,
+        made_from,
     }
 }
 
@@ -310,7 +325,7 @@ async fn submit_spec(
     params(
         ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "1 to 255 visible ASCII characters, no spaces; a retry with the same key answers 200 with the first task instead of submitting again"),
         ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
-        ("from" = Option<String>, Query, description = "The task the spec was cloned from, kept as the new task's `made_from` for its page to link back to; kept only when the caller may see that task (or could before it was deleted), and otherwise left out, the submit going on without it"),
+        ("from" = Option<String>, Query, description = "The task the spec was cloned from, kept as the new task's `made_from` for its page to link back to; kept only when the caller may see that task (or could before it was deleted), and otherwise left out, the submit going on without it. A retry with a known `Idempotency-Key` answers with the first task as it was made, whatever its `from`"),
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     request_body(content = TaskSpec, content_type = "application/json", description = "The spec to run"),
@@ -318,7 +333,7 @@ async fn submit_spec(
         (status = 201, description = "The task, once it is durable (queued)", body = TaskView),
         (status = 200, description = "A retry with a known `Idempotency-Key`: the first task", body = TaskView),
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
-        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), `Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "The body is not strict JSON (malformed, not UTF-8, or an object with a key twice; `line` and `column` say where), `Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), or a query parameter other than `lang` and `from` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = ErrorBody, content_type = PROBLEM),

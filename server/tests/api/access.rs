@@ -985,6 +985,33 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
         assert_eq!(read.status, StatusCode::OK, "{}", read.text);
         assert_eq!(&read.json["made_from"], from, "{task}");
     }
+    // Alice's clone of her private task, which the group sees: she is told what it was
+    // made from; bob, who may not see the original, is not told its name, nor is a share
+    // link's reader (review).
+    let (of_private, from) = submitted(
+        alice
+            .post(
+                &format!("/api/v1/tasks?from={private}"),
+                &spec("true", true),
+            )
+            .await,
+    );
+    let from_private = json!({ "task": private, "how": "clone" });
+    assert_eq!(from, from_private);
+    let read = alice.get(&format!("/api/v1/tasks/{of_private}")).await;
+    assert_eq!(read.json["made_from"], from_private);
+    let read = bob.get(&format!("/api/v1/tasks/{of_private}")).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.text);
+    assert_eq!(read.json["made_from"], Value::Null, "{}", read.text);
+    let listed = bob.get("/api/v1/tasks").await;
+    assert!(!listed.text.contains(&private), "{}", listed.text);
+    let link = alice
+        .post(&format!("/api/v1/tasks/{again}/share"), &json!({}))
+        .await;
+    let path = link.json["path"].as_str().expect("a path").to_owned();
+    let shared = bob.get(&path).await;
+    assert_eq!(shared.status, StatusCode::OK, "{}", shared.text);
+    assert_eq!(shared.json["made_from"], Value::Null, "{}", shared.text);
     // A clone sent after its task was deleted (its edits kept in the console) names it
     // too: the name still says where the spec came from.
     let (_, from) = submitted(bob.post(&format!("/api/v1/tasks?from={id}"), &bobs()).await);
