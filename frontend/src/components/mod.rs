@@ -8,6 +8,22 @@ pub use load::{Again, TryAgain, load, load_again};
 pub use plan::{PlanView, amount};
 pub use report::{ReportView, errors_first, field_place, focus_field, issue_text};
 
+/// A finding's severity, said before its words in the reader's language (`lang`): parted
+/// from them by a no-break space, which Chrome keeps in a description made of the
+/// finding (a plain one was left out, and a control read "ERRORmust be…": keyboard
+/// explorer, by CDP's accessibility tree).
+pub fn severity_badge(
+    lang: impl Fn() -> shared::Lang + Send + Sync + Copy + 'static,
+    severity: shared::Severity,
+) -> impl leptos::prelude::IntoView {
+    use leptos::prelude::*;
+    let key = format!("ui.form.severity.{}", severity.as_str());
+    view! {
+        <span class="badge">{move || shared::messages::text(lang(), &key, &[])}</span>
+        "\u{a0}"
+    }
+}
+
 /// Focuses the first element one of `selectors` finds (within `within`, else the page),
 /// tried in order, in the next frame (once what the change that calls this renders is in
 /// the page), when the focus has fallen to the page's body: a button disabled while its

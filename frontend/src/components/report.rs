@@ -138,7 +138,8 @@ fn issue_list(
     let owner = Owner::new();
     let list = owner.with(|| view! {
                 <For each=sorted key=|(key, _)| key.clone() children=move |(_, issue)| {
-                    let severity = issue.severity.as_str();
+                    let issue_severity = issue.severity;
+                    let severity = issue_severity.as_str();
                     let path = issue.path.to_string();
                     let code = issue.code.code();
                     let target = path.clone();
@@ -152,8 +153,8 @@ fn issue_list(
                                 }
                                 focus_field(form.map(|cx| cx.ids).unwrap_or_default(), &target)
                             }>
-                                <span class="badge">{move || text(lang.get(), &format!("ui.form.severity.{severity}"), &[])}</span>
-                                " "<span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>
+                                {crate::components::severity_badge(move || lang.get(), issue_severity)}
+                                <span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>
                                 {move || text(lang.get(), "ui.form.summary.after_place", &[])}
                                 <span class="message">{move || issue_text(&issue, lang.get())}</span>
                             </button>

@@ -469,10 +469,7 @@ pub fn Findings(
                     });
                 view! {
                     <li class=class data-code=code data-path=path>
-                        <span class="badge">{move || cx.text(&format!("ui.form.severity.{}", issue.severity.as_str()))}</span>
-                        // A no-break space: Chrome left a plain one out of the control's
-                        // description, which read "ERRORmust be…" (keyboard explorer).
-                        "\u{a0}"
+                        {crate::components::severity_badge(move || cx.lang(), issue.severity)}
                         {field}
                         {beneath}
                         {move || crate::components::issue_text(&issue, cx.lang())}

@@ -163,8 +163,7 @@ pub fn ErrorBanner(
                             let (severity, code) = (issue.severity.as_str(), issue.code.code());
                             view! {
                                 <li class=format!("issue {severity}") data-code=code data-path=path>
-                                    <span class="badge">{move || lang.text(&format!("ui.form.severity.{severity}"))}</span>
-                                    " "
+                                    {crate::components::severity_badge(move || lang.get(), issue.severity)}
                                     <span>
                                         <span class="path" title=title>{move || {
                                             let l = lang.get();

@@ -1681,11 +1681,10 @@ fn TagEditor(
                         let class = format!("finding {}", issue.severity.as_str());
                         let path = issue.path.to_string();
                         let (place, code) = (path.clone(), issue.code.code());
-                        let severity = format!("ui.form.severity.{}", issue.severity.as_str());
+                        let severity = issue.severity;
                         view! {
                             <li class=class data-code=code data-path=path>
-                                <span class="badge">{move || lang.text(&severity)}</span>
-                                " "
+                                {crate::components::severity_badge(move || lang.get(), severity)}
                                 {move || crate::components::field_place(lang.get(), &place)}
                                 {move || lang.text("ui.form.summary.after_place")}
                                 {move || crate::components::issue_text(&issue, lang.get())}

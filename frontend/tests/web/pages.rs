@@ -1312,13 +1312,13 @@ async fn a_refused_spec_leads_with_the_readers_words_and_names_each_field() {
         .text_content()
         .unwrap();
     let zh = shared::messages::text(Lang::Zh, "basic.tags.key.invalid", &[]);
-    assert_eq!(item, format!("错误 标签第 4 项 › 标签键：{zh}"));
+    assert_eq!(item, format!("错误\u{a0}标签第 4 项 › 标签键：{zh}"));
     back_to_english(&host).await;
     let item = find(&host, "[role='alert'] li[data-path='basic.tags[3].key']")
         .text_content()
         .unwrap();
     let en = shared::messages::text(Lang::En, "basic.tags.key.invalid", &[]);
-    assert_eq!(item, format!("error Tags #4 › Tag key: {en}"));
+    assert_eq!(item, format!("error\u{a0}Tags #4 › Tag key: {en}"));
     // Errors first, and a hint the server sent beside them says it is one: it is not a
     // reason for the refusal.
     let items = all_text(&host, "[role='alert'] li .badge");
@@ -3547,7 +3547,7 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         finding
             .text_content()
             .unwrap()
-            .starts_with("error Tags #2 › Tag key: "),
+            .starts_with("error\u{a0}Tags #2 › Tag key: "),
         "{:?}",
         finding.text_content()
     );
