@@ -404,8 +404,16 @@ pub fn TaskSummary(
     // A phase reached while the page is open is said to a screen reader (keyboard
     // explorer: a task's end was heard only while its log was followed); the phase it
     // had when the page opened is not, as the page's title and badge say it.
+    // Each change is said, back to a phase said before too (running, retrying, running
+    // again: review).
     let phase = Memo::new(move |_| view.with(|v| v.task.phase));
-    let opened_in = phase.get_untracked();
+    let reached = RwSignal::new(None::<TaskPhase>);
+    Effect::new(move |first: Option<()>| {
+        let now = phase.get();
+        if first.is_some() {
+            reached.set(Some(now));
+        }
+    });
     let placement = Memo::new(move |before: Option<&Option<shared::Placement>>| {
         view.with(|v| match &v.placement {
             Some(now) => Some(now.clone()),
@@ -417,8 +425,7 @@ pub fn TaskSummary(
         <section class="panel status-detail" aria-labelledby="status-title">
             <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
             <p class="visually-hidden" role="status" data-testid="phase-said">{move || {
-                let now = phase.get();
-                (now != opened_in).then(|| {
+                reached.get().map(|now| {
                     lang.text_with("ui.detail.phase_now", &[("phase", super::phase_label(lang.get(), now))])
                 })
             }}</p>

@@ -933,9 +933,16 @@ async fn a_phase_reached_while_the_page_is_open_is_said() {
     view.update(|v| v.task.updated_at = Timestamp(1_700_000_080_000));
     leptos::task::tick().await;
     assert_eq!(said(), [""], "a poll that changes no phase says nothing");
-    view.update(|v| v.task.phase = TaskPhase::Succeeded);
-    leptos::task::tick().await;
-    assert_eq!(said(), ["Phase now: Succeeded."]);
+    // Each change is said, back to a phase said before too.
+    for (phase, words) in [
+        (TaskPhase::Retrying, "Phase now: Retrying."),
+        (TaskPhase::Running, "Phase now: Running."),
+        (TaskPhase::Succeeded, "Phase now: Succeeded."),
+    ] {
+        view.update(|v| v.task.phase = phase);
+        leptos::task::tick().await;
+        assert_eq!(said(), [words]);
+    }
 }
 
 /// A retry waiting out its backoff says when it may start in the task's zone, as the
