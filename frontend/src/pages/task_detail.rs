@@ -195,7 +195,12 @@ pub fn TaskDetailPage(
                 Err(ClientError::Api(body))
                     if body.code == "task.not_found" && task.with_untracked(Option::is_some) =>
                 {
-                    gone.set(Some(Gone::NotFound));
+                    // A task deleted here stays said so: the read a language switch asks
+                    // for then found it gone, and the page said it was "deleted, or no
+                    // longer yours to see" (keyboard explorer).
+                    if gone.get_untracked() != Some(Gone::Deleted) {
+                        gone.set(Some(Gone::NotFound));
+                    }
                     // A keyboard user in a panel or a question that went with the task
                     // lands on the line that says why, not on the page's body.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
@@ -925,7 +930,9 @@ fn deleted_or(
     error: RwSignal<Option<ClientError>>,
 ) {
     if matches!(&err, ClientError::Api(body) if body.code == "task.not_found") {
-        gone.set(Some(Gone::NotFound));
+        if gone.get_untracked() != Some(Gone::Deleted) {
+            gone.set(Some(Gone::NotFound));
+        }
         crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
     } else {
         error.set(Some(err));

@@ -4688,6 +4688,37 @@ async fn a_delete_of_a_task_deleted_meanwhile_says_it_is_gone() {
     finish(handle, &host, &address);
 }
 
+/// A task deleted here stays said to be deleted when the language is switched: the read
+/// the switch asks for finds it gone, and the page said "deleted, or no longer yours to
+/// see" (keyboard explorer).
+#[wasm_bindgen_test]
+async fn a_task_deleted_here_is_still_said_deleted_in_another_language() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    find(&host, "[data-testid='action-delete']").click();
+    until_found(&host, "the question", "[data-testid='confirm-delete-yes']").await;
+    find(&host, "[data-testid='confirm-delete-yes']").click();
+    until("the delete", || {
+        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
+    })
+    .await;
+    // Done: the DELETE's answer, not a poll's.
+    refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 200, "");
+    let line = || all_text(&host, "[data-testid='deleted']").concat();
+    until("the line", || line() == "Task t1 was deleted.").await;
+    find(&host, "[data-testid='lang-zh']").click();
+    until("the read the switch asks for", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    refuse_fetch("tasks/t1?", 404, T1_GONE);
+    sleep(50).await;
+    assert_eq!(line(), "任务 t1 已删除。");
+    back_to_english(&host).await;
+    until("the line in English", || line() == "Task t1 was deleted.").await;
+    finish(handle, &host, &address);
+}
+
 /// Waits for the page's line to say, in English, that task t1 is gone: deleted, or no
 /// longer the reader's to see (the API answers both with one 404).
 async fn said_gone_in_english(host: &HtmlElement) {
