@@ -9,7 +9,7 @@ use shared::TaskType;
 use shared::names::{NAME_SUFFIX_LEN, max_name_prefix_len};
 
 /// The id of the note said to a user in no project group.
-const NO_GROUP_NOTE: &str = "basic-no-project-group";
+const NO_GROUP_NOTE: &str = "berth-no-project-group";
 
 /// The basic-information section.
 #[component]

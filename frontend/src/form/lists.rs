@@ -176,19 +176,7 @@ pub fn TagsEditor() -> impl IntoView {
         get_mut: |s| &mut s.basic.tags,
     };
     let len = list.len(cx);
-    // With tag validation on, a tag must be one of the maintained ones: offered as
-    // suggestions, the keys for the key and that key's values for the value.
-    let maintained = cx
-        .catalog
-        .with_value(|c| c.tags.validation.then(|| c.tags.maintained.clone()))
-        .unwrap_or_default();
-    // In the catalog's order, each once (no sort: a stable sort's code is 3 KB of wasm).
-    let mut keys: Vec<String> = Vec::new();
-    for tag in &maintained {
-        if !keys.contains(&tag.key) {
-            keys.push(tag.key.clone());
-        }
-    }
+    let (maintained, keys) = cx.catalog.with_value(suggested_tags);
     let maintained = StoredValue::new(maintained);
     let has_suggestions = !keys.is_empty();
     let values_list =
@@ -229,6 +217,24 @@ pub fn TagsEditor() -> impl IntoView {
             }).collect_view()}
         </ListShell>
     }
+}
+
+/// With tag validation on, a tag must be one of the maintained ones: offered as
+/// suggestions (the form's tags, the task page's), the keys for the key and that key's
+/// values for the value. The maintained tags, and their keys in the catalog's order, each
+/// once (no sort: a stable sort's code is 3 KB of wasm); none with validation off.
+pub fn suggested_tags(catalog: &shared::Catalog) -> (Vec<shared::task::Tag>, Vec<String>) {
+    if !catalog.tags.validation {
+        return (Vec::new(), Vec::new());
+    }
+    let maintained = catalog.tags.maintained.clone();
+    let mut keys: Vec<String> = Vec::new();
+    for tag in &maintained {
+        if !keys.contains(&tag.key) {
+            keys.push(tag.key.clone());
+        }
+    }
+    (maintained, keys)
 }
 
 /// Env vars [环境变量]: name, value and whether the value is hidden.

@@ -1448,17 +1448,7 @@ fn TagEditor(
     // With tag validation on, a tag must be one of the maintained ones: offered as the
     // form offers them, the keys for the key and that key's values for the value (it
     // was refused here with none offered: keyboard explorer).
-    let maintained = if session.catalog.tags.validation {
-        session.catalog.tags.maintained.clone()
-    } else {
-        Vec::new()
-    };
-    let mut keys: Vec<String> = Vec::new();
-    for tag in &maintained {
-        if !keys.contains(&tag.key) {
-            keys.push(tag.key.clone());
-        }
-    }
+    let (maintained, keys) = crate::form::lists::suggested_tags(&session.catalog);
     let suggest = !keys.is_empty();
     let maintained = StoredValue::new(maintained);
     // The save's refusal is said here, beside the tags, not at the page's top.

@@ -105,8 +105,10 @@ pub fn TaskListPage(
     let back_at = shown.as_ref().map(|s| s.scroll);
     // The row followed to its task's page: back here, the keyboard is on it again, not
     // at the page's top (lead explorer).
-    let opened = StoredValue::new(shown.as_ref().and_then(|s| s.opened.clone()));
-    let refocus = StoredValue::new(opened.get_value());
+    let refocus = StoredValue::new(shown.as_ref().and_then(|s| s.opened.clone()));
+    // Only a row followed this time: left another way, the list comes back with the
+    // focus at its top.
+    let opened = StoredValue::new(None::<String>);
     // The filters the rows shown were loaded for: after a filter's change, until its
     // first page comes, the rows are the filters' before.
     let rows_for = StoredValue::new(shown.as_ref().map(|s| s.query.clone()));
@@ -194,7 +196,7 @@ pub fn TaskListPage(
                     // The last page takes the button, and the focus with it: the reader
                     // goes on at the first row it brought.
                     if let (true, Some(list), Some(id)) = (last, list, first_new) {
-                        focus_row_if_lost(list, id);
+                        focus_row(Some(list), id, false);
                     }
                 }
                 Err(err) => error.set(Some(err)),
@@ -317,7 +319,7 @@ pub fn TaskListPage(
                     window.scroll_to_with_x_and_y(0.0, y);
                 }
                 if let Some(id) = refocus.try_update_value(Option::take).flatten() {
-                    focus_row(id);
+                    focus_row(None, id, true);
                 }
                 refresh(false);
             }
@@ -373,7 +375,7 @@ pub fn TaskListPage(
             rows.splice(0..0, held);
         });
         if let (Some(list), Some(id)) = (list, first) {
-            focus_row_if_lost(list, id);
+            focus_row(Some(list), id, false);
         }
     };
     let groups = session.catalog.project_groups.clone();
@@ -403,11 +405,19 @@ pub fn TaskListPage(
                 (!pairs.is_empty()).then(|| view! {
                     <p class="note" role="status" data-testid="ignored-filters">
                         {move || {
+                            // The values a filter takes, as the address writes them.
+                            let l = lang.get();
+                            let phases: Vec<String> = LISTED_PHASES.iter().map(api::wire_name).collect();
+                            let types: Vec<String> = [TaskType::PyTorchJob, TaskType::RayJob].iter().map(api::wire_name).collect();
+                            let takes = [
+                                ("phases", shared::messages::list(l, &phases)),
+                                ("types", shared::messages::list(l, &types)),
+                            ];
                             let said: Vec<String> = pairs
                                 .iter()
                                 .map(|(pair, why)| lang.text_with("ui.list.ignored.item", &[
                                     ("pair", pair.clone()),
-                                    ("reason", lang.text_with(why, &[])),
+                                    ("reason", lang.text_with(why, &takes)),
                                 ]))
                                 .collect();
                             lang.text_with("ui.list.ignored", &[("pairs", shared::messages::list(lang.get(), &said))])
@@ -461,15 +471,20 @@ pub fn TaskListPage(
     }
 }
 
-/// Focuses the link of row `id` in the next frame, once it is built, when the focus
-/// has fallen to the page's body (a user who moved it meanwhile keeps it where it is).
-fn focus_row_if_lost(list: web_sys::Element, id: String) {
+/// Focuses the link of row `id` in the next frame, once it is built: when the focus has
+/// fallen to the page's body (a user who moved it meanwhile keeps it where it is); or,
+/// `back` at the list from that task's page, from where the page put it (its top), and
+/// without scrolling: the list is back where it was scrolled, the row in view as it was
+/// when followed.
+fn focus_row(list: Option<web_sys::Element>, id: String, back: bool) {
     request_animation_frame(move || {
-        let lost = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element())
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let lost = document
+            .active_element()
             .is_none_or(|active| active.tag_name() == "BODY");
-        if !lost || !list.is_connected() {
+        if !(lost || back) || list.as_ref().is_some_and(|l| !l.is_connected()) {
             return;
         }
         // A task id is the server's (`t-00042`): nothing in it needs quoting but a quote.
@@ -477,13 +492,18 @@ fn focus_row_if_lost(list: web_sys::Element, id: String) {
             return;
         }
         let selector = format!("tr[data-id=\"{id}\"] [data-testid='task-link']");
-        if let Some(link) = list
-            .query_selector(&selector)
+        let found = match &list {
+            Some(list) => list.query_selector(&selector),
+            None => document.query_selector(&selector),
+        };
+        if let Some(link) = found
             .ok()
             .flatten()
             .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
         {
-            let _ = link.focus();
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(back);
+            let _ = link.focus_with_options(&options);
         }
     });
 }
@@ -716,23 +736,6 @@ pub fn Filters(
             </button>
         </form>
     }
-}
-
-/// Focuses the link of task `id`'s row once the rows are drawn, without scrolling: the
-/// list is back where it was scrolled, the row in view as it was when followed.
-fn focus_row(id: String) {
-    request_animation_frame(move || {
-        let selector = format!("tr[data-id=\"{id}\"] [data-testid='task-link']");
-        let link = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&selector).ok().flatten())
-            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
-        if let Some(link) = link {
-            let options = web_sys::FocusOptions::new();
-            options.set_prevent_scroll(true);
-            let _ = link.focus_with_options(&options);
-        }
-    });
 }
 
 /// An owner typed in the filter bar: someone else's tasks are not the reader's own.

@@ -98,6 +98,9 @@ pub fn NewTaskPage(
 /// 403), for which Try again was offered and could not help (explorer).
 fn mendable(err: &api::ClientError) -> bool {
     match err {
+        // An address that answers with a page is the wrong one: asked again, it answers
+        // the same (review).
+        api::ClientError::Network(api::Unreached::NotBerth(status)) => *status >= 500,
         api::ClientError::Network(_) => true,
         api::ClientError::Api(body) => {
             matches!(body.status, 408 | 429) || !(400..500).contains(&body.status)

@@ -2029,7 +2029,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.list.ignored.phase",
-        "not a phase the list shows: queued, scheduling, running, retrying, succeeded, failed or stopped",
+        "not a phase the list shows; it shows {phases}",
     ),
     (
         "ui.list.ignored.repeated",
@@ -2037,7 +2037,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.list.ignored.type",
-        "not a task type: pytorch_job or ray_job",
+        "not a task type; the types are {types}",
     ),
     ("ui.list.ignored.unknown", "not a filter this list knows"),
     ("ui.list.more", "Load more"),

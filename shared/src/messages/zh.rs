@@ -1747,13 +1747,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.list.ignored.phase",
-        "不是列表显示的状态：queued、scheduling、running、retrying、succeeded、failed 或 stopped",
+        "不是列表显示的状态，可用的状态为 {phases}",
     ),
     ("ui.list.ignored.repeated", "后面再次给出，只读取最后一个"),
-    (
-        "ui.list.ignored.type",
-        "不是任务类型：pytorch_job 或 ray_job",
-    ),
+    ("ui.list.ignored.type", "不是任务类型，可用的类型为 {types}"),
     ("ui.list.ignored.unknown", "不是此列表可用的筛选条件"),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
