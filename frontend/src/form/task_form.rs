@@ -285,24 +285,6 @@ pub fn TaskForm(
     let is_ray = cx.watch(TaskSpec::is_ray);
     let has_type = cx.watch(move |s| s.task_type().is_some());
     let blocked = move || cx.report.with(Report::has_errors) || submitting.get();
-    // Blocks off screen skip rendering (public/form.css) only once every block has been
-    // laid out once: each then keeps its real height while skipped, where a block never
-    // rendered would stand at a guessed one and the page would jump when it renders. A
-    // change that rewrites blocks off screen (the language, the task type's section)
-    // lays them all out again: a user who then pressed End landed short of the end,
-    // and the blocks below moved as they rendered (explorer).
-    let settled = RwSignal::new(false);
-    Effect::new(move |_| {
-        cx.lang();
-        has_type.track();
-        is_ray.track();
-        settled.set(false);
-        request_animation_frame(move || {
-            request_animation_frame(move || {
-                settled.try_set(true);
-            })
-        });
-    });
     Effect::new(move |_| {
         if let Some(form) = form_ref.get() {
             cx.ids.placed(form.into());
