@@ -643,6 +643,28 @@ pub fn Filters(
             value.get()
         }
     };
+    // A text box of the bar, whose filter `set` writes: applied as the user pauses
+    // typing, at once on Enter or on leaving it.
+    let text_filter = move |label: &'static str,
+                            test_id: &'static str,
+                            placeholder: Option<&'static str>,
+                            value: Memo<String>,
+                            set: fn(&mut ListFilter, String)| {
+        view! {
+            <label>
+                <span>{crate::i18n::tr(label)}</span>
+                <input
+                    type="search"
+                    data-testid=test_id
+                    placeholder=placeholder.map(crate::i18n::tr)
+                    prop:value=shown(value)
+                    on:input=move |ev| typed(ev, set)
+                    on:compositionend=move |ev| typed(ev.into(), set)
+                    on:change=move |ev| apply_text(event_target_value(&ev), set)
+                />
+            </label>
+        }
+    };
     view! {
         <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
             <label>
@@ -661,43 +683,11 @@ pub fn Filters(
                     }).collect_view()}
                 </select>
             </label>
-            <label>
-                <span>{crate::i18n::tr("ui.list.filter.tag")}</span>
-                <input
-                    type="search"
-                    data-testid="filter-tag"
-                    placeholder=crate::i18n::tr("ui.list.filter.tag_help")
-                    prop:value=shown(tag_value)
-                    on:input=move |ev| typed(ev, |f, v| f.tag = v)
-                    on:compositionend=move |ev| typed(ev.into(), |f, v| f.tag = v)
-                    on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.tag = v)
-                />
-            </label>
-            <label>
-                <span>{crate::i18n::tr("ui.list.filter.name")}</span>
-                <input
-                    type="search"
-                    data-testid="filter-name"
-                    prop:value=shown(name_value)
-                    on:input=move |ev| typed(ev, |f, v| f.name = v)
-                    on:compositionend=move |ev| typed(ev.into(), |f, v| f.name = v)
-                    on:change=move |ev| apply_text(event_target_value(&ev), |f, v| f.name = v)
-                />
-            </label>
+            {text_filter("ui.list.filter.tag", "filter-tag", Some("ui.list.filter.tag_help"), tag_value, |f, v| f.tag = v)}
+            {text_filter("ui.list.filter.name", "filter-name", None, name_value, |f, v| f.name = v)}
             // A user's name as a whole: a lead reviews one colleague's tasks among the
             // group's (lead explorer: only the API could).
-            <label>
-                <span>{crate::i18n::tr("ui.list.filter.owner")}</span>
-                <input
-                    type="search"
-                    data-testid="filter-owner"
-                    placeholder=crate::i18n::tr("ui.list.filter.owner_help")
-                    prop:value=shown(owner_value)
-                    on:input=move |ev| typed(ev, set_owner)
-                    on:compositionend=move |ev| typed(ev.into(), set_owner)
-                    on:change=move |ev| apply_text(event_target_value(&ev), set_owner)
-                />
-            </label>
+            {text_filter("ui.list.filter.owner", "filter-owner", Some("ui.list.filter.owner_help"), owner_value, set_owner)}
             <label>
                 <span>{crate::i18n::tr("ui.list.filter.scope")}</span>
                 <select data-testid="filter-scope" prop:value=scope_value on:change=move |ev| set_scope(event_target_value(&ev))>

@@ -3584,16 +3584,7 @@ async fn the_images_and_mounts_offered_follow_the_cluster() {
     let form = mount_on(catalog, Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     let offered = |path: &str| {
         let options = form.control(path).query_selector_all("option").unwrap();
-        (0..options.length())
-            .map(|i| {
-                options
-                    .item(i)
-                    .unwrap()
-                    .unchecked_into::<web_sys::Element>()
-                    .get_attribute("value")
-                    .unwrap_or_default()
-            })
-            .collect::<Vec<_>>()
+        crate::attribute_of_each(&options, "value")
     };
     let lists = [
         ("environment.image.value", "ray-2.40-slim", "pytorch-2.5"),

@@ -87,3 +87,16 @@ fn fresh_page() -> String {
     .as_string()
     .unwrap()
 }
+
+/// Each node's `attribute` (an option's `value`), in order; empty where it has none.
+fn attribute_of_each(nodes: &web_sys::NodeList, attribute: &str) -> Vec<String> {
+    use wasm_bindgen::JsCast;
+    (0..nodes.length())
+        .filter_map(|i| nodes.item(i))
+        .map(|node| {
+            node.unchecked_into::<web_sys::Element>()
+                .get_attribute(attribute)
+                .unwrap_or_default()
+        })
+        .collect()
+}

@@ -32,6 +32,14 @@ fn mount<V: IntoView + 'static>(view: impl Fn() -> V + 'static) -> HtmlElement {
     host
 }
 
+/// A task's status detail, mounted, for a view that does not change.
+async fn summary_of(view: TaskView) -> HtmlElement {
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view /> });
+    leptos::task::tick().await;
+    host
+}
+
 /// The language choice is kept in local storage, which every test of this run shares:
 /// a test that switches to 中文 switches back, so the next one starts in English.
 /// Holds that `read` says `en` in English and `zh` once the page is in Chinese, and
@@ -831,9 +839,7 @@ async fn the_status_detail_says_why_a_task_waits_and_where_it_runs() {
         .as_ref()
         .map(|p| p.workers.len())
         .unwrap_or(0);
-    let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(view).await;
     assert_eq!(
         find(&host, "[data-testid='detail-phase']")
             .text_content()
@@ -863,9 +869,7 @@ async fn a_task_waiting_behind_another_links_to_it() {
             .into(),
     );
     view.waits_behind = Some(TaskId("big-abcde".into()));
-    let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(view).await;
     let link = find(
         &host,
         "[data-testid='reason'] a[data-testid='waits-behind']",
@@ -897,9 +901,7 @@ async fn a_task_made_from_another_names_it_as_a_link() {
             task: TaskId("t-old".into()),
             how,
         });
-        let view = Signal::stored(view);
-        let host = mount(move || view! { <TaskSummary view /> });
-        leptos::task::tick().await;
+        let host = summary_of(view).await;
         let link = find(&host, ".status-detail dd a[data-testid='made-from']");
         assert_eq!(link.text_content().as_deref(), Some("t-old"));
         assert_eq!(link.get_attribute("href").as_deref(), Some("/tasks/t-old"));
@@ -910,9 +912,7 @@ async fn a_task_made_from_another_names_it_as_a_link() {
         assert_eq!(term.as_deref(), Some(label));
     }
     // A task of its own spec names none.
-    let view = Signal::stored(task("t-new", TaskPhase::Queued, TaskType::PyTorchJob));
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(task("t-new", TaskPhase::Queued, TaskType::PyTorchJob)).await;
     assert!(
         host.query_selector("[data-testid='made-from']")
             .unwrap()
@@ -957,9 +957,7 @@ async fn a_waiting_retry_says_when_it_starts_in_the_tasks_zone() {
             .into(),
     );
     view.retry_at = Some(Timestamp(1_582_985_109_000)); // 2020-02-29T14:05:09Z
-    let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(view).await;
     let said = || {
         find(&host, "[data-testid='reason'] p")
             .text_content()
@@ -1009,9 +1007,7 @@ async fn a_failed_tasks_status_detail_says_why_it_failed() {
     let mut view = task("t-00004", TaskPhase::Failed, TaskType::PyTorchJob);
     view.task.history.last_mut().unwrap().reason =
         "exit code 3 from worker-1 after 2 attempts".into();
-    let failed = Signal::stored(view.clone());
-    let host = mount(move || view! { <TaskSummary view=failed /> });
-    leptos::task::tick().await;
+    let host = summary_of(view.clone()).await;
     let said = find(&host, "[data-testid='failed-reason']");
     let text = said.text_content().unwrap();
     assert!(text.starts_with("Why it failed"), "{text}");
@@ -1019,9 +1015,7 @@ async fn a_failed_tasks_status_detail_says_why_it_failed() {
     // Only the step that failed says why: a task that failed without a reason, or one
     // that runs again after a failed attempt, shows no such row.
     view.task.history.last_mut().unwrap().reason.clear();
-    let silent = Signal::stored(view.clone());
-    let host = mount(move || view! { <TaskSummary view=silent /> });
-    leptos::task::tick().await;
+    let host = summary_of(view.clone()).await;
     assert!(
         host.query_selector("[data-testid='failed-reason']")
             .unwrap()
@@ -1037,9 +1031,7 @@ async fn a_failed_tasks_status_detail_says_why_it_failed() {
             keyed: None,
         },
     );
-    let retrying = Signal::stored(retrying);
-    let host = mount(move || view! { <TaskSummary view=retrying /> });
-    leptos::task::tick().await;
+    let host = summary_of(retrying).await;
     assert!(
         host.query_selector("[data-testid='failed-reason']")
             .unwrap()
@@ -3028,16 +3020,7 @@ async fn the_task_pages_tag_editor_offers_the_maintained_tags() {
         let options = host
             .query_selector_all(&format!("datalist#{list} option"))
             .unwrap();
-        (0..options.length())
-            .map(|i| {
-                options
-                    .item(i)
-                    .unwrap()
-                    .unchecked_into::<web_sys::Element>()
-                    .get_attribute("value")
-                    .unwrap()
-            })
-            .collect::<Vec<_>>()
+        crate::attribute_of_each(&options, "value")
     };
     assert_eq!(offered("tag-key"), ["team", "stage", "priority"]);
     assert!(offered("tag-value").is_empty(), "no key chosen yet");
@@ -5553,9 +5536,7 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
         .expect("the demo plan places the example");
     assert_eq!(placement.workers.len(), 1, "{placement:?}");
     let node = placement.workers[0].node.clone();
-    let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(view).await;
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         [format!("2 replicas of 2 × a100-1g (4 GPUs) on {node}")]
@@ -5629,9 +5610,7 @@ async fn an_idle_placement_names_its_nodes_by_their_offer() {
     .expect("the demo plan places the example");
     placement.workers[0].node = "idle/sh-a/0/0".into();
     view.placement = Some(placement);
-    let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(view).await;
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         ["2 replicas of 2 × a100-1g (4 GPUs) on node 1 of idle offer 1 in sh-a"]
@@ -5669,9 +5648,7 @@ async fn a_ray_heads_placement_says_the_units_it_takes() {
             need: shared::Resources::new(0, 16, 64),
         }),
     });
-    let view = Signal::stored(view);
-    let host = mount(move || view! { <TaskSummary view /> });
-    leptos::task::tick().await;
+    let host = summary_of(view).await;
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         [
