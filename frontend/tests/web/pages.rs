@@ -2208,14 +2208,19 @@ fn name_prefix(host: &HtmlElement) -> Option<web_sys::HtmlInputElement> {
         .map(|e| e.unchecked_into())
 }
 
-/// Answers the request for the task `id` a clone copies with [`clone_source`], waits for
-/// the cloned form, and types `my-edit` over its name prefix.
-async fn edit_clone(host: &HtmlElement, id: &str) {
+/// Answers the request for the task `id` a clone copies with [`clone_source`] and waits
+/// for the cloned form.
+async fn answer_clone(host: &HtmlElement, id: &str) {
     answer_fetch(id, &clone_source());
     until("the cloned form", || {
         name_prefix(host).is_some_and(|p| p.value() == "source")
     })
     .await;
+}
+
+/// [`answer_clone`], then types `my-edit` over the form's name prefix.
+async fn edit_clone(host: &HtmlElement, id: &str) {
+    answer_clone(host, id).await;
     let input = name_prefix(host).unwrap();
     input.set_value("my-edit");
     input
@@ -2345,11 +2350,7 @@ async fn a_clone_that_could_not_load_is_asked_again() {
 async fn a_clones_submit_says_which_task_it_copies() {
     let address = fresh_page();
     let (host, handle) = mount_clone_page("src-67890").await;
-    answer_fetch("src-67890", &clone_source());
-    until("the cloned form", || {
-        name_prefix(&host).is_some_and(|p| p.value() == "source")
-    })
-    .await;
+    answer_clone(&host, "src-67890").await;
     press_until_asked(&host, "submit", "/api/v1/tasks?").await;
     let sent: Vec<String> = held_fetches()
         .into_iter()
@@ -2371,11 +2372,7 @@ async fn a_clones_submit_says_which_task_it_copies() {
 async fn a_clone_started_over_copies_no_task() {
     let address = fresh_page();
     let (host, handle) = mount_clone_page("src-24680").await;
-    answer_fetch("src-24680", &clone_source());
-    until("the cloned form", || {
-        name_prefix(&host).is_some_and(|p| p.value() == "source")
-    })
-    .await;
+    answer_clone(&host, "src-24680").await;
     assert!(
         host.query_selector("[data-testid='copy-of']")
             .unwrap()
