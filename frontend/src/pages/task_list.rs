@@ -18,6 +18,8 @@ pub const PAGE_SIZE: u32 = 20;
 /// How often the shown tasks are fetched again: calm enough for the server, quick
 /// enough to see a task start.
 const REFRESH: Duration = Duration::from_secs(4);
+/// How many filters' rows left on the list page Back finds as they were.
+const KEPT_FILTERS: usize = 5;
 /// The rows after a live refresh: the refreshed page, then, when more rows were shown
 /// than it fetched again (`deeper`), the rows below it as they were, until the user pages
 /// again: a refresh never shortens the list. They are the old rows after the page's last
@@ -301,6 +303,10 @@ pub fn TaskListPage(
     // Back at rows remembered: they are shown at once, scrolled to where they were, and
     // refreshed rather than loaded again from the first page.
     let returning = StoredValue::new(back_at);
+    // The rows of the last filters left on this page, for Back to them: they came back
+    // at their first page, at the top, the pages "More" had added gone (lead explorer).
+    let left = StoredValue::new(Vec::<Shown>::new());
+    let popped_to = StoredValue::new(false);
     // A change of filters is a step Back returns from; the address the page opened at is
     // only written as the filters read it.
     Effect::new(move |before: Option<()>| {
@@ -313,9 +319,40 @@ pub fn TaskListPage(
         if before.is_some() && ignored.with_untracked(|i| !i.is_empty()) {
             ignored.set(Vec::new());
         }
+        let window = web_sys::window();
+        // The filters' rows being left, as they are, for Back to them.
+        if let Some(was) = rows_for.get_value().filter(|was| *was != query) {
+            let kept = Shown {
+                query: was,
+                tasks: tasks.get_untracked(),
+                next: next.get_untracked(),
+                scroll: window
+                    .as_ref()
+                    .and_then(|w| w.scroll_y().ok())
+                    .unwrap_or(0.0),
+                opened: None,
+            };
+            left.update_value(|left| {
+                left.retain(|s| s.query != kept.query);
+                left.push(kept);
+                if left.len() > KEPT_FILTERS {
+                    left.remove(0);
+                }
+            });
+        }
+        let back_to = popped_to.try_update_value(std::mem::take).unwrap_or(false);
+        let earlier = back_to
+            .then(|| {
+                left.try_update_value(|left| {
+                    let at = left.iter().position(|s| s.query == query)?;
+                    Some(left.remove(at))
+                })
+            })
+            .flatten()
+            .flatten();
         match returning.try_update_value(Option::take).flatten() {
             Some(y) => {
-                if let Some(window) = web_sys::window() {
+                if let Some(window) = window {
                     window.scroll_to_with_x_and_y(0.0, y);
                 }
                 if let Some(id) = refocus.try_update_value(Option::take).flatten() {
@@ -323,7 +360,26 @@ pub fn TaskListPage(
                 }
                 refresh(false);
             }
-            None => load_first(f),
+            None => match earlier {
+                // Shown at once where it was, then refreshed as a return to the list is.
+                Some(shown) => {
+                    generation.update_value(|g| *g += 1);
+                    rows_for.set_value(Some(shown.query));
+                    arrived.set(Vec::new());
+                    tasks.set(shown.tasks);
+                    next.set(shown.next);
+                    error.set(None);
+                    loaded.set(true);
+                    let y = shown.scroll;
+                    request_animation_frame(move || {
+                        if let Some(window) = web_sys::window() {
+                            window.scroll_to_with_x_and_y(0.0, y);
+                        }
+                    });
+                    refresh(false);
+                }
+                None => load_first(f),
+            },
         }
     });
     // Back and Forward between the list's own entries bring their filters back.
@@ -331,6 +387,7 @@ pub fn TaskListPage(
         if nav::at_list() {
             let now = ListFilter::from_query(&nav::current_query());
             if filter.with_untracked(|f| *f != now) {
+                popped_to.set_value(true);
                 filter.set(now);
             }
         }

@@ -3712,6 +3712,62 @@ async fn coming_back_to_the_list_finds_it_as_it_was_left() {
     finish(handle, &host, &address);
 }
 
+/// Back from another filter's rows finds the list's rows as they were left, "More"'s
+/// pages and the place scrolled to, then refreshes them (lead explorer: they came back at
+/// their first page, at the top).
+#[wasm_bindgen_test]
+async fn back_from_another_filter_finds_the_rows_as_they_were() {
+    let window = web_sys::window().unwrap();
+    let address = fresh_page();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/"))
+        .unwrap();
+    let (host, handle) = list_page_asked().await;
+    // Room to scroll whatever the rows' height.
+    let spacer = crate::new_host();
+    spacer.style().set_property("height", "3000px").unwrap();
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    find(&host, "[data-testid='list-more']").click();
+    until("More's request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=c1"))
+    })
+    .await;
+    answer_fetch("cursor=c1", &page_of(20, 40, Some("c2")));
+    until("the second page", || rows() == 40).await;
+    window.scroll_to_with_x_and_y(0.0, 700.0);
+    until("the scroll", || window.scroll_y().unwrap() == 700.0).await;
+    find(&host, ".chip[data-phase='failed']").click();
+    until("the filter's request", || {
+        held_fetches().iter().any(|u| u.contains("phase=failed"))
+    })
+    .await;
+    answer_fetch("phase=failed", &page_of(0, 0, None));
+    until("the filter's rows", || rows() == 0).await;
+    release_fetches();
+    hold_fetches();
+    window.history().unwrap().back().unwrap();
+    until("the rows as they were", || rows() == 40).await;
+    until("the place", || window.scroll_y().unwrap() == 700.0).await;
+    until("their refresh", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/tasks?") && u.contains("limit=40"))
+    })
+    .await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("limit=20")),
+        "not loaded again from the first page: {:?}",
+        held_fetches()
+    );
+    spacer.remove();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    finish(handle, &host, &address);
+}
+
 /// A form or page talking to another Berth's site follows logs with that site's
 /// credentials, as its requests carry them; the console's own origin needs none.
 #[wasm_bindgen_test]
