@@ -105,6 +105,11 @@ pub enum ApiError {
     /// The task is in a phase where this cannot be done.
     #[error("{0}")]
     Conflict(String),
+    /// The catalog's namespace rule gives the caller no namespace a task's objects could
+    /// be rendered in (a tenant the identity gave none of): the detail says which rule,
+    /// what it gave and whom to ask.
+    #[error("{0}")]
+    Unrenderable(String),
     /// A delete of a task whose stop is under way: "stop it first" would ask for what
     /// the user did already.
     #[error("task {id} has not ended: its stop is under way; delete it once it has stopped")]
@@ -170,9 +175,10 @@ impl ApiError {
             | ApiError::LogElsewhere { .. }
             | ApiError::ShareNotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            ApiError::Conflict(_) | ApiError::Stopping { .. } | ApiError::TagsChanged { .. } => {
-                StatusCode::CONFLICT
-            }
+            ApiError::Conflict(_)
+            | ApiError::Stopping { .. }
+            | ApiError::TagsChanged { .. }
+            | ApiError::Unrenderable(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::UntrustedProxy | ApiError::CrossSite { .. } => StatusCode::FORBIDDEN,
             ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
@@ -198,6 +204,7 @@ impl ApiError {
             ApiError::ShareNotFound { .. } => "share.not_found",
             ApiError::Forbidden { .. } => "task.forbidden",
             ApiError::Conflict(_) => "task.conflict",
+            ApiError::Unrenderable(_) => "render.namespace",
             ApiError::Stopping { .. } => "task.stopping",
             ApiError::TagsChanged { .. } => "task.tags_changed",
             ApiError::Unauthorized { .. } => "auth.required",

@@ -24,6 +24,7 @@ pub(super) struct CatalogApi;
 #[utoipa::path(
     get,
     path = "/catalog",
+    operation_id = "catalog",
     tag = "catalog",
     responses(
         (

@@ -17,6 +17,7 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(
     get,
     path = "/healthz",
+    operation_id = "health",
     tag = "meta",
     responses((status = 200, description = "The server is up", body = Health))
 )]

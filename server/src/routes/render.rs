@@ -48,7 +48,8 @@ pub struct RenderResponse {
         (status = 413, description = "The body is larger than the server accepts", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = shared::api::ErrorBody, content_type = "application/problem+json"),
         (status = 422, description = "The spec has errors (or fields of the wrong shape); `issues` lists them", body = shared::api::ErrorBody, content_type = "application/problem+json"),
-        (status = 500, description = "The catalog cannot render a valid spec (for example a bad namespace rule); the cause is logged, not sent", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 409, description = "`render.namespace`: the cluster's namespace rule gives the caller no valid namespace (a tenant the identity gives none of, or one that is no DNS label); `detail` names the rule, what it gave and whom to ask", body = shared::api::ErrorBody, content_type = "application/problem+json"),
+        (status = 500, description = "The catalog cannot render a valid spec otherwise; the cause is logged, not sent", body = shared::api::ErrorBody, content_type = "application/problem+json"),
     )
 )]
 async fn render(
@@ -84,11 +85,42 @@ async fn render(
         }
         crate::config::Backend::Local => std::borrow::Cow::Borrowed(&*state.catalog),
     };
-    let objects = shared::manifest::preview(&spec, &catalog, &user).map_err(|err| {
-        ApiError::Internal(format!(
+    let objects = shared::manifest::preview(&spec, &catalog, &user).map_err(|err| match err {
+        // The user's identity, not the spec: a tenant the identity gave none of (a proxy
+        // sending no tenant header) made `{tenant}-{project_group}` "-vision", a 500
+        // that said nothing (API explorer).
+        shared::manifest::RenderError::Namespace { namespace } => {
+            ApiError::Unrenderable(unrenderable(&catalog, &spec, &user, &namespace))
+        }
+        err => ApiError::Internal(format!(
             "cannot render a valid spec: {}",
             crate::error_chain(&err)
-        ))
+        )),
     })?;
     Ok(Json(RenderResponse { objects }))
+}
+
+/// Why `namespace`, which the cluster's namespace rule gave, names no namespace for
+/// `user`, and whom to ask.
+fn unrenderable(
+    catalog: &shared::Catalog,
+    spec: &shared::TaskSpec,
+    user: &shared::User,
+    namespace: &str,
+) -> String {
+    let rule = catalog
+        .cluster(&spec.basic.region, &spec.basic.cluster)
+        .map(|c| c.kubernetes.namespace.clone())
+        .unwrap_or_default();
+    let tenant = if user.tenant_id.is_empty() {
+        "your identity gives no tenant".to_owned()
+    } else {
+        format!("your tenant is `{}`", user.tenant_id)
+    };
+    format!(
+        "the cluster's namespace rule `{rule}` gives `{namespace}` for you, which is not a \
+         Kubernetes namespace (lowercase letters, digits and '-', starting and ending with a \
+         letter or digit, at most 63): {tenant}; ask the platform team for a tenant that is \
+         such a name, or for another namespace rule"
+    )
 }

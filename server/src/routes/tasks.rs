@@ -548,7 +548,7 @@ fn listed_phase<'de, D: serde::Deserializer<'de>>(
     ),
     responses(
         (status = 200, description = "One page of the tasks the caller may see, newest first", body = TaskPage),
-        (status = 400, description = "A query parameter is unknown or not valid (`cursor` not one this server gave)", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is unknown or not valid (`cursor` not one this server gave; an empty `owner`, `group` or `tag`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -568,6 +568,20 @@ async fn list(
         .as_deref()
         .map(crate::store::Cursor::decode)
         .transpose()?;
+    // An empty owner or group is no one's and none: a script's unset variable
+    // (`owner=$USER`) listed nothing, silently, where `tag=` is refused (API explorer).
+    for (name, value) in [("owner", &params.owner), ("group", &params.group)] {
+        if value.as_deref().is_some_and(str::is_empty) {
+            return Err(ApiError::BadQuery(format!(
+                "`{name}` is empty: give a {} or leave it out",
+                if name == "owner" {
+                    "user's name"
+                } else {
+                    "project group's id"
+                }
+            )));
+        }
+    }
     let owner = if params.mine {
         Some(user.name.clone())
     } else {

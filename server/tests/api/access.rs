@@ -1017,3 +1017,32 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
     let (_, from) = submitted(bob.post(&format!("/api/v1/tasks?from={id}"), &bobs()).await);
     assert_eq!(from, cloned);
 }
+
+/// A user whose identity gives no tenant (a proxy that sends none) gets the render
+/// route's reason, not a 500: the demo cluster's namespace rule,
+/// `{tenant}-{project_group}`, gives no namespace for them (API explorer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_render_for_a_user_with_no_tenant_says_why_it_has_no_namespace() {
+    use axum::extract::connect_info::MockConnectInfo;
+    use std::net::SocketAddr;
+    let app = server::app(server::AppState::new(proxy_config("10.0.0.5")).expect("loads")).layer(
+        MockConnectInfo(SocketAddr::new("10.0.0.5".parse().unwrap(), 40000)),
+    );
+    let request = Request::post("/api/v1/render")
+        .header("x-remote-user", "alice")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(spec("true", true).to_string()))
+        .unwrap();
+    let response = app.oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "render.namespace");
+    let detail = body["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("`{tenant}-{project_group}` gives `-nlp`")
+            && detail.contains("your identity gives no tenant"),
+        "{detail}"
+    );
+}

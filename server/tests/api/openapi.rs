@@ -143,6 +143,18 @@ async fn the_document_is_openapi_3_and_lists_exactly_the_served_routes() {
     for template in doc.paths.paths.keys() {
         assert!(templates.contains(template), "{template} is served");
     }
+    // Each operation has an id of its own, as OpenAPI requires: a client generator
+    // refused the document with `show` twice (API explorer).
+    let mut ids: Vec<&str> = Vec::new();
+    for item in doc.paths.paths.values() {
+        for method in METHODS {
+            if let Some(id) = operation(item, method).and_then(|o| o.operation_id.as_deref()) {
+                assert!(!ids.contains(&id), "operationId {id} is used twice");
+                ids.push(id);
+            }
+        }
+    }
+    assert!(ids.len() >= templates.len(), "{ids:?}");
 }
 
 #[tokio::test]

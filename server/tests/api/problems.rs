@@ -575,6 +575,25 @@ async fn a_query_of_too_many_parameters_is_refused_as_such() {
     );
 }
 
+/// An empty owner or group is refused naming it, as an empty tag is: a script's unset
+/// variable (`owner=$USER`) listed nothing without a word (API explorer).
+#[tokio::test]
+async fn an_empty_owner_or_group_is_a_400_naming_it() {
+    for (path, name) in [
+        ("/api/v1/tasks?owner=", "owner"),
+        ("/api/v1/tasks?group=&limit=5", "group"),
+    ] {
+        let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        assert_eq!(body["code"], "query.invalid", "{path}: {body}");
+        let detail = body["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with(&format!("`{name}` is empty")) && detail.contains("leave it out"),
+            "{path}: {detail}"
+        );
+    }
+}
+
 /// README: a query parameter that is not valid is a 400 naming it. A NUL reached the
 /// store: a 500 on PostgreSQL (whose text cannot hold one) and on SQLite a `name` filter
 /// that stopped at it (`name=%00zzz` listed every task).
