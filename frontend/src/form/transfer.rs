@@ -165,11 +165,12 @@ fn scalar_key(key: &str) -> String {
 }
 
 /// A string as a literal block when it is several plain lines (commands, runtime
-/// envs read best that way), else double-quoted with JSON's escapes (valid YAML).
+/// envs read best that way), empty lines between them too (a runtime env's sections
+/// were exported as one quoted line of escapes: explorer), else double-quoted with
+/// JSON's escapes (valid YAML).
 fn string(s: &str, indent: usize) -> String {
     let literal = s.contains('\n')
         && !s.starts_with([' ', '\t', '\n'])
-        && !s.trim_end_matches('\n').contains("\n\n")
         && s.trim_end_matches('\n').len() + 1 >= s.len()
         && s.lines().all(|l| l == l.trim_end())
         && !s
@@ -182,7 +183,13 @@ fn string(s: &str, indent: usize) -> String {
     let pad = " ".repeat(indent + 2);
     let mut out = String::from(chomp);
     for line in s.trim_end_matches('\n').split('\n') {
-        let _ = write!(out, "\n{pad}{line}");
+        // An empty line is written empty: spaces on it would be text past the block's
+        // indentation once a reader takes it from a later line.
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            let _ = write!(out, "\n{pad}{line}");
+        }
     }
     out
 }

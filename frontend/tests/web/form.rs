@@ -1836,11 +1836,22 @@ async fn yaml_export_imports_back_to_the_same_spec() {
     let yaml = transfer::to_yaml(&spec);
     assert!(yaml.contains("\nray:\n"), "{yaml}");
     assert_eq!(transfer::from_text(&yaml), Ok(spec));
-    // Multi-line text survives as a literal block.
-    let spec = TaskSpec::default().with(|s| s.environment.command = "set -e\npython a.py\n".into());
+    // Multi-line text survives as a literal block, empty lines between its lines too (a
+    // runtime env's sections were one quoted line of escapes: explorer).
+    for command in [
+        "set -e\npython a.py\n",
+        "set -e\n\npython a.py\n\n\necho done",
+    ] {
+        let spec = TaskSpec::default().with(|s| s.environment.command = command.into());
+        let yaml = transfer::to_yaml(&spec);
+        assert!(yaml.contains("command: |"), "{yaml}");
+        assert_eq!(transfer::from_text(&yaml), Ok(spec), "{yaml}");
+    }
+    let spec = example(shared::demo::RAY_EXAMPLE)
+        .with(|s| s.ray.runtime_env = "pip:\n  - requests\n\nenv_vars:\n  A: \"1\"\n".into());
     let yaml = transfer::to_yaml(&spec);
-    assert!(yaml.contains("command: |\n"), "{yaml}");
-    assert_eq!(transfer::from_text(&yaml), Ok(spec));
+    assert!(yaml.contains("runtime_env: |\n"), "{yaml}");
+    assert_eq!(transfer::from_text(&yaml), Ok(spec), "{yaml}");
     // What YAML does not allow as it is (DEL, the C1 controls, U+FFFE and U+FFFF) or
     // reads as a line break (NEL, U+2028 and U+2029, which a paste from a web page
     // brings) is escaped, in a literal block's text too: written as it was, `berth
