@@ -73,7 +73,8 @@ const PROBLEM: &str = crate::error::PROBLEM_JSON;
 #[allow(dead_code)]
 struct LogEvent {
     /// `message` for a chunk of the log; `end`, with the data `ended`, once the attempt
-    /// has ended; with `tail_bytes`, `left_out` first, its data how many bytes of the log
+    /// has ended (`not started` when the task has had no attempt yet: ask again once it
+    /// runs); with `tail_bytes`, `left_out` first, its data how many bytes of the log
     /// were left out before its end.
     event: LogEventKind,
     /// The chunk of the log.
@@ -1419,7 +1420,7 @@ impl QueryParams for LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended, or at once with the data `not started` while the task has had no attempt: follow again once it runs). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -1452,9 +1453,11 @@ async fn logs(
         }
         // The latest attempt of a task that has none has no output yet. A follow ends
         // at once, as one ends when its task goes back to the queue: the console
-        // follows the attempt that starts once it sees it.
+        // follows the attempt that starts once it sees it. Its data says why: a script
+        // that submits then follows read `ended` as the job over before it ran (API
+        // explorer).
         return Ok(if params.follow {
-            let end = Event::default().event("end").data("ended");
+            let end = Event::default().event("end").data("not started");
             Sse::new(futures_util::stream::iter([Ok::<
                 _,
                 std::convert::Infallible,
