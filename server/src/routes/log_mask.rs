@@ -236,7 +236,9 @@ impl LogMask {
 /// `json.dumps` with what is not ASCII as `\uXXXX`), Python's `repr` inside its quotes,
 /// and its bytes repr (`\xc3\xa4`), bash's `printf %q` (backslashes, or `$'…'` for a
 /// value with control characters, and with what is not ASCII in octal in the C locale),
-/// and Python's `shlex.quote`.
+/// Python's `shlex.quote`, and percent-encoded as URLs carry it (Python's `quote` with
+/// and without `/` kept and `quote_plus`, Go's `url.QueryEscape`, JavaScript's
+/// `encodeURIComponent`): an HTTP client's debug log prints a token so (API explorer).
 fn escaped(value: &str) -> Vec<String> {
     let json = serde_json::to_string(value).unwrap_or_default();
     let json = json
@@ -312,10 +314,39 @@ fn escaped(value: &str) -> Vec<String> {
         String::new()
     };
     let mut forms = vec![json, go, ascii, repr, bytes_repr, shell, c_locale, shlex];
+    forms.extend(percent_encoded(value));
     forms.retain(|f| !f.is_empty() && f != value);
     forms.sort();
     forms.dedup();
     forms
+}
+
+/// `value` percent-encoded as URL encoders write it: every byte but RFC 3986's unreserved
+/// `A-Z a-z 0-9 - . _ ~` (Python's `quote(v, safe='')`); that with `/` kept (its
+/// default); with a space as `+` (`quote_plus`, Go's `url.QueryEscape`); and with
+/// `! * ' ( )` kept as well (JavaScript's `encodeURIComponent`).
+fn percent_encoded(value: &str) -> [String; 4] {
+    use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+    const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    const PATH: &AsciiSet = &UNRESERVED.remove(b'/');
+    const COMPONENT: &AsciiSet = &UNRESERVED
+        .remove(b'!')
+        .remove(b'*')
+        .remove(b'\'')
+        .remove(b'(')
+        .remove(b')');
+    let quoted = utf8_percent_encode(value, UNRESERVED).to_string();
+    let plus = quoted.replace("%20", "+");
+    [
+        quoted,
+        utf8_percent_encode(value, PATH).to_string(),
+        plus,
+        utf8_percent_encode(value, COMPONENT).to_string(),
+    ]
 }
 
 /// The inside of bash's `$'…'` quoting of `value`, as `printf %q` writes it; `c_locale`:
@@ -539,6 +570,27 @@ mod tests {
         }
         out.extend(mask.finish());
         String::from_utf8(out).unwrap()
+    }
+
+    /// A value printed percent-encoded, as an HTTP client's debug log prints a token in
+    /// a URL, is masked (API explorer: it reached the group in clear). The printed forms
+    /// are what Python 3's `urllib.parse` and JavaScript print, written out by hand.
+    #[test]
+    fn a_value_printed_percent_encoded_is_masked() {
+        let token = "Sup3r-S3cret Tok/en+42!";
+        for printed in [
+            // quote(v, safe='')
+            "GET /x?token=Sup3r-S3cret%20Tok%2Fen%2B42%21 200",
+            // quote(v)
+            "path /Sup3r-S3cret%20Tok/en%2B42%21/",
+            // quote_plus(v), Go's url.QueryEscape
+            "token=Sup3r-S3cret+Tok%2Fen%2B42%21&x=1",
+            // encodeURIComponent(v)
+            "token=Sup3r-S3cret%20Tok%2Fen%2B42!",
+        ] {
+            let shown = masked(&[token], &[printed, "\n"]);
+            assert!(!shown.contains("S3cret"), "{printed} -> {shown}");
+        }
     }
 
     /// A value printed escaped by the common printers is masked (security exploration:
