@@ -37,6 +37,9 @@ pub fn TaskDetailPage(
     session: CatalogResponse,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    if let Some(list) = super::task_list::ListMemory::use_context() {
+        list.showed(&id);
+    }
     let task = RwSignal::new(None::<TaskView>);
     // The events shown: the latest page, and earlier ones the reader asked for (which
     // then stay above new ones), in the language they were fetched in.

@@ -50,23 +50,32 @@ const REFRESH_MOST: u32 = 200;
 /// browser's) finds the list as it was, then refreshed. Provided by the console; a list
 /// without it (an embedding page's) starts afresh.
 #[derive(Clone, Copy)]
-pub struct ListMemory(StoredValue<Option<Shown>, LocalStorage>);
+pub struct ListMemory(
+    StoredValue<Option<Shown>, LocalStorage>,
+    /// The task whose page was shown since the list was left.
+    StoredValue<Option<String>>,
+);
 
 struct Shown {
     query: String,
     tasks: Vec<TaskView>,
     next: Option<String>,
     scroll: f64,
-    /// The task whose row was followed to its page.
-    opened: Option<String>,
 }
 
 impl ListMemory {
     /// Provides an empty memory to the views below.
     pub fn provide() -> Self {
-        let memory = ListMemory(StoredValue::new_local(None));
+        let memory = ListMemory(StoredValue::new_local(None), StoredValue::new(None));
         provide_context(memory);
         memory
+    }
+
+    /// Notes that task `id`'s page is shown: back at the list, the keyboard is on its
+    /// row again, not at the page's top (lead explorer). Told by the task's page, as a
+    /// click's bubbling up to the list came after the list had gone.
+    pub fn showed(self, id: &str) {
+        self.1.set_value(Some(id.to_owned()));
     }
 
     /// The memory the console provides, if any.
@@ -105,12 +114,11 @@ pub fn TaskListPage(
     let memory = ListMemory::use_context();
     let shown = memory.and_then(|m| m.take(&filter.with_untracked(ListFilter::to_query)));
     let back_at = shown.as_ref().map(|s| s.scroll);
-    // The row followed to its task's page: back here, the keyboard is on it again, not
-    // at the page's top (lead explorer).
-    let refocus = StoredValue::new(shown.as_ref().and_then(|s| s.opened.clone()));
-    // Only a row followed this time: left another way, the list comes back with the
-    // focus at its top.
-    let opened = StoredValue::new(None::<String>);
+    // The task whose page was shown since: back here, the keyboard is on its row again.
+    // Taken either way: left another way later, the list comes back with the focus at
+    // its top.
+    let showed = memory.and_then(|m| m.1.try_update_value(Option::take).flatten());
+    let refocus = StoredValue::new(shown.as_ref().and(showed));
     // The filters the rows shown were loaded for: after a filter's change, until its
     // first page comes, the rows are the filters' before.
     let rows_for = StoredValue::new(shown.as_ref().map(|s| s.query.clone()));
@@ -330,7 +338,6 @@ pub fn TaskListPage(
                     .as_ref()
                     .and_then(|w| w.scroll_y().ok())
                     .unwrap_or(0.0),
-                opened: None,
             };
             left.update_value(|left| {
                 left.retain(|s| s.query != kept.query);
@@ -411,7 +418,6 @@ pub fn TaskListPage(
                     tasks: tasks.try_get_untracked()?,
                     next: next.try_get_untracked()?,
                     scroll: scroll.try_get_value()?,
-                    opened: opened.try_get_value()?,
                 })
             });
             memory.0.try_set_value(shown.flatten());
@@ -438,17 +444,7 @@ pub fn TaskListPage(
     let groups = session.catalog.project_groups.clone();
     let table_groups = groups.clone();
     view! {
-        <section class="task-list" aria-labelledby="list-title" on:click=move |ev| {
-            let row = ev
-                .target()
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                .and_then(|e| e.closest("[data-testid='task-link']").ok().flatten())
-                .and_then(|link| link.closest("tr").ok().flatten())
-                .and_then(|row| row.get_attribute("data-id"));
-            if row.is_some() {
-                opened.set_value(row);
-            }
-        }>
+        <section class="task-list" aria-labelledby="list-title">
             <div class="page-head">
                 <h1 id="list-title">{crate::i18n::tr("ui.list.title")}</h1>
                 <Link to=Route::New { clone: None } class="button primary" test_id="list-new">
