@@ -3662,7 +3662,8 @@ async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
     assert!(!said("compute.gang.never_fits") && said("compute.quota.exceeded"));
     assert_eq!(
         form.text("outcome"),
-        "Cannot start: every spec is over your remaining quota. See the errors."
+        // What to do, not only where to look (newcomer explorer).
+        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot, which uses no quota; the errors say by how much."
     );
     form.type_in("compute.workers", "1").await;
     assert!(

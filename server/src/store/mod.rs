@@ -402,15 +402,17 @@ pub struct TagFilter {
 }
 
 impl TagFilter {
-    /// Reads `key` or `key=value`.
+    /// Reads `key` or `key=value`, spaces around either left out (`team = nlp`): no
+    /// tag's key or value holds one at its ends, and a newcomer's filter was refused for
+    /// them (newcomer explorer).
     pub fn parse(text: &str) -> TagFilter {
         match text.split_once('=') {
             Some((key, value)) => TagFilter {
-                key: key.to_owned(),
-                value: Some(value.to_owned()),
+                key: key.trim().to_owned(),
+                value: Some(value.trim().to_owned()),
             },
             None => TagFilter {
-                key: text.to_owned(),
+                key: text.trim().to_owned(),
                 value: None,
             },
         }

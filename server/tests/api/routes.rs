@@ -225,6 +225,25 @@ async fn a_tag_filter_that_is_not_key_or_key_value_is_refused() {
         let (status, body) = super::answer(&app, get(&format!("/api/v1/tasks?tag={tag}"))).await;
         assert_eq!(status, StatusCode::OK, "{tag:?}: {body}");
     }
+    // Spaces around the key or value are no part of either, as typed (`team = nlp`):
+    // the filter is the tag's (newcomer explorer: refused in words a newcomer could not
+    // act on).
+    let (_, spec) = super::answer(&app, get("/api/v1/examples")).await;
+    let (status, made) =
+        super::answer(&app, post("/api/v1/tasks", spec["pytorch"].to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let tag = &made["tags"][0];
+    let (key, value) = (tag["key"].as_str().unwrap(), tag["value"].as_str().unwrap());
+    for typed in [format!("{key}%20=%20{value}"), format!("%20{key}%20")] {
+        let (status, body) = super::answer(&app, get(&format!("/api/v1/tasks?tag={typed}"))).await;
+        assert_eq!(status, StatusCode::OK, "{typed}: {body}");
+        assert!(
+            body["tasks"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t["id"] == made["id"])),
+            "{typed}: {body}"
+        );
+    }
 }
 
 /// README: "any other query parameter is a 400, as on `/tasks` and `/logs`", on every

@@ -735,7 +735,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.accept_idle.label", "Accept idle resources"),
     (
         "field.compute.guarantee.help",
-        "Choose a steadier guarantee by resource kind: for key or long training, or tasks costly to recover. Idle resources take no guarantee.",
+        "Choose a steadier guarantee by resource kind: for key or long training, or tasks costly to recover. Idle resources take no guarantee. Berth keeps the choice with the task; its schedulers (its own queue, Kueue, Volcano) give no stronger guarantee for it yet.",
     ),
     ("field.compute.guarantee.label", "Resource guarantee"),
     (
@@ -771,7 +771,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.prefer_idle.label", "Prefer idle"),
     (
         "field.compute.priority.help",
-        "Queue order is priority, then submit time. Idle resources take no priority.",
+        "Queue order is priority, then submit time; left unset, Normal. Idle resources take no priority.",
     ),
     ("field.compute.priority.label", "Resource priority"),
     (
@@ -1838,7 +1838,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#quota",
-        "Cannot start: every spec is over your remaining quota. See the errors.",
+        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot, which uses no quota; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.now",

@@ -621,7 +621,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.accept_idle.label", "接受闲时资源"),
     (
         "field.compute.guarantee.help",
-        "按资源类型选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。",
+        "按资源类型选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。Berth 会随任务保存此选择，但其调度（自身队列、Kueue、Volcano）目前尚未据此提供更强的保障。",
     ),
     ("field.compute.guarantee.label", "资源保障"),
     (
@@ -657,7 +657,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.prefer_idle.label", "优先闲时"),
     (
         "field.compute.priority.help",
-        "优先级会影响任务排队和调度顺序，也可能影响资源竞争中的处理结果；同优先级按提交时间先后排队。闲时资源不支持设置优先级。",
+        "优先级会影响任务排队和调度顺序，也可能影响资源竞争中的处理结果；同优先级按提交时间先后排队。不选时为“中”。闲时资源不支持设置优先级。",
     ),
     ("field.compute.priority.label", "资源优先级"),
     (
@@ -1586,7 +1586,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#quota",
-        "无法启动：所有规格都超出用户剩余配额，请查看错误。",
+        "无法启动：所有规格都超出用户剩余配额。请减少需求（更少的 Worker 或单节点实例规格数），添加配额内的规格，或选择不占用配额的 Spot 实例；超出多少见错误。",
     ),
     (
         "ui.form.plan.outcome.now",
