@@ -114,6 +114,38 @@ fn sent_key(key: &str) -> String {
     format!("{key}.sent")
 }
 
+fn detached_key(key: &str) -> String {
+    format!("{key}.detached")
+}
+
+/// Notes that the draft saved under `key`, a clone's, was started over: it copies its
+/// task no more, after a reload too (review: the reloaded clone's address made it a
+/// copy again, and its task was stored as one). Forgotten with the draft.
+pub fn detach(key: &str) {
+    for storage in storages() {
+        let _ = storage.set_item(&detached_key(key), "1");
+    }
+}
+
+/// Whether the draft under `key` was started over ([`detach`]).
+pub fn detached(key: &str) -> bool {
+    storages().any(|s| s.get_item(&detached_key(key)).ok().flatten().is_some())
+}
+
+/// Undoes [`detach`]: the task's page was shown since, and its Clone asks for a copy
+/// of it again (the edits kept then offer a way back to its spec).
+pub fn attach(key: &str) {
+    for storage in storages() {
+        let _ = storage.remove_item(&detached_key(key));
+    }
+}
+
+/// The key a clone of task `id` keeps its edits under: its own, not the user's draft
+/// of `/new`, which editing a clone wrote over.
+pub fn clone_key(id: &str) -> String {
+    format!("{DRAFT_KEY}.clone.{id}")
+}
+
 /// Keeps `idempotency`, the key a submit of the spec whose digest is `digest` was sent
 /// with, beside the draft saved under `key`. The digest is of the spec as others read it
 /// (hidden values masked): nothing of a secret is kept, as in the draft.
@@ -183,6 +215,7 @@ pub fn clear(key: &str) {
         let _ = tab.remove_item(key);
         let _ = tab.remove_item(&held_key(key));
         let _ = tab.remove_item(&sent_key(key));
+        let _ = tab.remove_item(&detached_key(key));
     }
     if let Some(any) = any {
         let last = any.get_item(key).ok().flatten();
@@ -190,6 +223,7 @@ pub fn clear(key: &str) {
             let _ = any.remove_item(key);
             let _ = any.remove_item(&held_key(key));
             let _ = any.remove_item(&sent_key(key));
+            let _ = any.remove_item(&detached_key(key));
         }
     }
 }

@@ -271,7 +271,10 @@ pub fn TaskForm(
         origin.set_value(blank.get_value());
         cx.reset_unparsed();
         restored.set(false);
-        cloned_from.set(None);
+        if cloned_from.get_untracked().is_some() {
+            cloned_from.set(None);
+            slot_key.with_value(|slot| draft::detach(slot));
+        }
     };
     let afresh = move |_| {
         autosave.restart();

@@ -40,6 +40,8 @@ pub fn TaskDetailPage(
     if let Some(list) = super::task_list::ListMemory::use_context() {
         list.showed(&id);
     }
+    // Its Clone copies it, a clone of it started over before included.
+    crate::form::draft::attach(&crate::form::draft::clone_key(&id));
     let task = RwSignal::new(None::<TaskView>);
     // The events shown: the latest page, and earlier ones the reader asked for (which
     // then stay above new ones), in the language they were fetched in.

@@ -22,13 +22,13 @@ pub fn NewTaskPage(
     // clone wrote over the user's unsent draft of `/new`, unasked, and lost it. Opened
     // again (a reload, Clone again), the clone finds its edits there, with a way back to
     // the task's spec (which is fetched for it).
-    let clone_slot = clone
-        .as_ref()
-        .map(|id| draft::Slot(format!("{}.clone.{id}", draft::DRAFT_KEY)));
+    let clone_slot = clone.as_ref().map(|id| draft::Slot(draft::clone_key(id)));
     // Edits of a clone whose task can no longer be read (deleted since) are still shown.
     let edits_kept = clone_slot
         .as_ref()
         .is_some_and(|slot| draft::load(&slot.0).is_some());
+    // A clone started over copies its task no more: its edits are a form of its own.
+    let clone = clone.filter(|_| !clone_slot.as_ref().is_some_and(|s| draft::detached(&s.0)));
     // Provided for `/new` too: the page before (a clone's) left its key in context, and
     // the top bar's Create task showed the clone's edits at `/new`, and wrote them there.
     provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
@@ -97,13 +97,12 @@ pub fn NewTaskPage(
 /// trouble (5xx), or it asked to wait (429, 408). Not a refusal of the task itself (404,
 /// 403), for which Try again was offered and could not help (explorer).
 fn mendable(err: &api::ClientError) -> bool {
-    match err {
+    let status = match err {
         // An address that answers with a page is the wrong one: asked again, it answers
-        // the same (review).
-        api::ClientError::Network(api::Unreached::NotBerth(status)) => *status >= 500,
-        api::ClientError::Network(_) => true,
-        api::ClientError::Api(body) => {
-            matches!(body.status, 408 | 429) || !(400..500).contains(&body.status)
-        }
-    }
+        // the same, unless its status says to (a proxy's 502 or 429 page: review).
+        api::ClientError::Network(api::Unreached::NotBerth(status)) => *status,
+        api::ClientError::Network(_) => return true,
+        api::ClientError::Api(body) => body.status,
+    };
+    matches!(status, 408 | 429) || !(400..500).contains(&status)
 }

@@ -2395,6 +2395,35 @@ async fn a_clone_started_over_copies_no_task() {
             .unwrap()
             .is_none()
     );
+    // Typed in, then the address reloaded: still a form of its own, the task not asked
+    // for again (review: the reloaded clone's address made it a copy once more).
+    let prefix = name_prefix(&host).unwrap();
+    prefix.set_value("mine-now");
+    prefix
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    sleep(600).await;
+    release_fetches();
+    drop(handle);
+    host.remove();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::New {
+        clone: Some("src-24680".into()),
+    });
+    until("the form with what was typed", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "mine-now")
+    })
+    .await;
+    assert!(
+        host.query_selector("[data-testid='copy-of']")
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("src-24680")),
+        "{:?}",
+        held_fetches()
+    );
     finish(handle, &host, &address);
     crate::forget_drafts();
 }
