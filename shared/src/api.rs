@@ -149,9 +149,9 @@ pub struct TaskView {
     pub waits_behind: Option<crate::TaskId>,
     /// The task it was made from by a resubmit or a clone, as its submit said: for a
     /// reader to go back to it (which may have been deleted since). Told to the task's
-    /// owner and to readers who may see that task, not to others nor in a share link's
-    /// view; absent too for a task made from a spec of its own, and for tasks stored
-    /// before it was kept.
+    /// owner and, in the task's own answers, to readers who may see that task; not to
+    /// others, in a list's rows or a share link's view; absent too for a task made from a
+    /// spec of its own, and for tasks stored before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made_from: Option<MadeFrom>,
 }

@@ -117,10 +117,13 @@ fn unrenderable(
     } else {
         format!("your tenant is `{}`", user.tenant_id)
     };
+    // Only the local backend renders by the catalog's rule (Kubernetes by the server's
+    // own namespace), and runs its tasks in none: their submits go on (review).
     format!(
         "the cluster's namespace rule `{rule}` gives `{namespace}` for you, which is not a \
          Kubernetes namespace (lowercase letters, digits and '-', starting and ending with a \
-         letter or digit, at most 63): {tenant}; ask the platform team for a tenant that is \
-         such a name, or for another namespace rule"
+         letter or digit, at most 63): {tenant}; this server runs tasks in no namespace, so \
+         your submits go on, but a cluster using this rule would refuse them: ask the \
+         platform team for a tenant that is such a name, or for another namespace rule"
     )
 }

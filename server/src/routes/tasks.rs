@@ -151,6 +151,19 @@ async fn owned(
 /// anyone but the owner does), its reasons in `lang` (a reason stored before reasons
 /// were keyed keeps its text).
 async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&User>) -> TaskView {
+    view_as(state, stored, lang, reader, false).await
+}
+
+/// [`view`], as a list's `row` when set: its `made_from` told to its owner only, as a
+/// reader's may-see of the original is a read of the store for each row of every
+/// refresh (review); the task's page, whose read looks it up, tells others.
+async fn view_as(
+    state: &AppState,
+    stored: StoredTask,
+    lang: Lang,
+    reader: Option<&User>,
+    row: bool,
+) -> TaskView {
     let reason = match stored.task.phase {
         TaskPhase::Queued | TaskPhase::Retrying => match &state.runner {
             Some(runner) => runner.reason(&stored.task.id).await,
@@ -167,6 +180,7 @@ async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&
         (Some(from), Some(reader)) if reader.name == task.owner => Some(from),
         // Anyone else learns the original's name only if they may see it: a private
         // task cloned into one the group sees would be named to the group (review).
+        (Some(_), Some(_)) if row => None,
         (Some(from), Some(reader)) => match &state.runner {
             Some(runner) => match runner.store().get(&from.task).await {
                 Ok(original) if may_see(state, reader, &original) => Some(from),
@@ -419,7 +433,7 @@ struct ListParams {
     #[serde(rename = "type")]
     task_type: Option<shared::TaskType>,
     /// Only tasks with this tag: `key` (any value) or `key=value`, each as a task's tags
-    /// take it.
+    /// take it (spaces around them left out).
     #[param(pattern = "^[^\\x00]*$")]
     tag: Option<String>,
     /// Only tasks of this owner.
@@ -619,7 +633,7 @@ async fn list(
         .await?;
     let mut tasks = Vec::with_capacity(page.tasks.len());
     for stored in page.tasks {
-        let mut row = view(&state, stored, lang, Some(&user)).await;
+        let mut row = view_as(&state, stored, lang, Some(&user), true).await;
         // The log picker is the task page's: a page of autoscaling RayJobs would carry
         // hundreds of replicas a row, at every refresh.
         row.logs.clear();
@@ -1420,7 +1434,7 @@ impl QueryParams for LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended, or at once with the data `not started` while the task has had no attempt: follow again once it runs). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended, or at once with the data `not started` while the task has had no attempt: follow again once it runs; `ended` for one that ended before any). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -1457,7 +1471,13 @@ async fn logs(
         // that submits then follows read `ended` as the job over before it ran (API
         // explorer).
         return Ok(if params.follow {
-            let end = Event::default().event("end").data("not started");
+            // One that ended without an attempt (stopped while queued) never runs.
+            let why = if stored.task.phase.is_finished() {
+                "ended"
+            } else {
+                "not started"
+            };
+            let end = Event::default().event("end").data(why);
             Sse::new(futures_util::stream::iter([Ok::<
                 _,
                 std::convert::Infallible,

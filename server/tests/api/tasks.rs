@@ -900,6 +900,18 @@ async fn the_log_of_a_task_that_has_not_started_is_empty() {
         )
         .await;
     }
+    // Stopped while it waited, it never runs: its follow says ended, not a start to
+    // wait for (review: a script waited for ever).
+    let (status, events) = call(
+        &app,
+        get(&format!("/api/v1/tasks/{id}/logs?replica=0&follow=true")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{events}");
+    assert_eq!(
+        events.as_str().unwrap_or_default().trim(),
+        "event: end\ndata: ended"
+    );
 }
 
 /// An impatient user's stops, sent while the first is under way: the task ends once,
