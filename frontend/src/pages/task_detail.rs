@@ -200,12 +200,7 @@ pub fn TaskDetailPage(
                 Err(ClientError::Api(body))
                     if body.code == "task.not_found" && task.with_untracked(Option::is_some) =>
                 {
-                    // A task deleted here stays said so: the read a language switch asks
-                    // for then found it gone, and the page said it was "deleted, or no
-                    // longer yours to see" (keyboard explorer).
-                    if gone.get_untracked() != Some(Gone::Deleted) {
-                        gone.set(Some(Gone::NotFound));
-                    }
+                    said_gone(gone);
                     // A keyboard user in a panel or a question that went with the task
                     // lands on the line that says why, not on the page's body.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
@@ -927,6 +922,16 @@ enum Gone {
     NotFound,
 }
 
+/// Notes that the page's task is not found since the page read it, unless it was
+/// deleted here: then it stays said so (the read a language switch asks for found it
+/// gone, and the page said it was "deleted, or no longer yours to see": keyboard
+/// explorer).
+fn said_gone(gone: RwSignal<Option<Gone>>) {
+    if gone.get_untracked() != Some(Gone::Deleted) {
+        gone.set(Some(Gone::NotFound));
+    }
+}
+
 /// Says `err` where the page says refusals, unless it is the task's own 404: then the
 /// task is gone since the page read it, and the page says that instead.
 fn deleted_or(
@@ -935,9 +940,7 @@ fn deleted_or(
     error: RwSignal<Option<ClientError>>,
 ) {
     if matches!(&err, ClientError::Api(body) if body.code == "task.not_found") {
-        if gone.get_untracked() != Some(Gone::Deleted) {
-            gone.set(Some(Gone::NotFound));
-        }
+        said_gone(gone);
         crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
     } else {
         error.set(Some(err));

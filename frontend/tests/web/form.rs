@@ -2786,12 +2786,11 @@ async fn a_click_below_a_field_lands_before_its_lines_are_given_back() {
 
 #[wasm_bindgen_test]
 async fn a_summary_finding_focuses_a_field_in_a_section_off_screen() {
-    // The console's own style, which makes sections off screen skip rendering.
+    // The console's own style, whose contained sections lay out apart.
     let style = form_style();
     let form = mount(None, false).await;
-    // The summary's last finding with a control of its own is far down the form,
-    // whose sections off screen skip rendering (content-visibility): focus still goes
-    // there and brings it into view.
+    // The summary's last finding with a control of its own is far down the form, off
+    // screen: focus goes there and brings it into view.
     let item = summary_items(&form)
         .into_iter()
         .rev()
