@@ -22,6 +22,9 @@ pub enum TaskType {
 }
 
 impl TaskType {
+    /// Every task type, in the form's order.
+    pub const ALL: [TaskType; 2] = [TaskType::PyTorchJob, TaskType::RayJob];
+
     /// The Kubernetes kind name, as users know it.
     pub fn as_str(self) -> &'static str {
         match self {

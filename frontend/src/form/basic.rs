@@ -111,7 +111,7 @@ pub fn BasicSection() -> impl IntoView {
         }),
     };
     let types = Signal::derive(|| {
-        [TaskType::PyTorchJob, TaskType::RayJob]
+        TaskType::ALL
             .iter()
             .map(|t| (wire(t), t.as_str().to_owned()))
             .collect()

@@ -461,7 +461,7 @@ pub fn TaskListPage(
                             // The values a filter takes, as the address writes them.
                             let l = lang.get();
                             let phases: Vec<String> = LISTED_PHASES.iter().map(api::wire_name).collect();
-                            let types: Vec<String> = [TaskType::PyTorchJob, TaskType::RayJob].iter().map(api::wire_name).collect();
+                            let types: Vec<String> = TaskType::ALL.iter().map(api::wire_name).collect();
                             let takes = [
                                 ("phases", shared::messages::list(l, &phases)),
                                 ("types", shared::messages::list(l, &types)),
@@ -731,7 +731,7 @@ pub fn Filters(
                     }
                 >
                     <option value="">{crate::i18n::tr("ui.list.any")}</option>
-                    {[TaskType::PyTorchJob, TaskType::RayJob].into_iter().map(|t| view! {
+                    {TaskType::ALL.into_iter().map(|t| view! {
                         <option value=api::wire_name(&t) selected=move || type_value() == api::wire_name(&t)>{t.as_str()}</option>
                     }).collect_view()}
                 </select>

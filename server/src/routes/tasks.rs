@@ -181,13 +181,10 @@ async fn view_as(
         // Anyone else learns the original's name only if they may see it: a private
         // task cloned into one the group sees would be named to the group (review).
         (Some(_), Some(_)) if row => None,
-        (Some(from), Some(reader)) => match &state.runner {
-            Some(runner) => match runner.store().get(&from.task).await {
-                Ok(original) if may_see(state, reader, &original) => Some(from),
-                _ => None,
-            },
-            None => None,
-        },
+        (Some(from), Some(reader)) => may_have_seen(state, reader, &from.task)
+            .await
+            .unwrap_or(false)
+            .then_some(from),
         // A share link's reader sees no other task.
         _ => None,
     };
@@ -411,12 +408,21 @@ async fn cloned_from(
     from: String,
 ) -> Result<Option<MadeFrom>, ApiError> {
     let task = TaskId(from);
-    match runner(state)?.store().get(&task).await {
-        Ok(stored) if may_see(state, user, &stored) => Ok(Some(MadeFrom {
+    Ok(may_have_seen(state, user, &task)
+        .await?
+        .then_some(MadeFrom {
             task,
             how: MadeHow::Clone,
-        })),
-        Ok(_) | Err(StoreError::NotFound { .. }) => Ok(None),
+        }))
+}
+
+/// Whether `user` may see task `id`, or could before it was deleted: the one rule for
+/// which task a clone's submit may name as its origin, and to whom a task's origin is
+/// named.
+async fn may_have_seen(state: &AppState, user: &User, id: &TaskId) -> Result<bool, ApiError> {
+    match runner(state)?.store().get(id).await {
+        Ok(stored) => Ok(may_see(state, user, &stored)),
+        Err(StoreError::NotFound { .. }) => Ok(false),
         Err(err) => Err(err.into()),
     }
 }
