@@ -107,7 +107,14 @@ pub fn TaskListPage(
     session: CatalogResponse,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    let filter = RwSignal::new(ListFilter::from_query(&nav::current_query()));
+    let mut first = ListFilter::from_query(&nav::current_query());
+    // A tag filter no tag could match, from the address, is not applied: its box keeps
+    // the text and says why, as when it is typed.
+    let tag_refused = RwSignal::new(TagRefused::of(&first.tag, &session));
+    if tag_refused.with_untracked(Option::is_some) {
+        first.tag.clear();
+    }
+    let filter = RwSignal::new(first);
     // What the address asked for that the list does not apply, said until the filters
     // change: the address is rewritten without it.
     let ignored = RwSignal::new(ListFilter::ignored(&nav::current_query()));
@@ -145,7 +152,8 @@ pub fn TaskListPage(
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
             let result = api::list_tasks(&f, None, PAGE_SIZE, lang.get_untracked()).await;
-            if generation.get_value() != mine {
+            // Left meanwhile: the list's values are gone with it.
+            if generation.try_get_value() != Some(mine) {
                 return;
             }
             match result {
@@ -185,7 +193,8 @@ pub fn TaskListPage(
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
             let result = api::list_tasks(&f, Some(&cursor), PAGE_SIZE, lang.get_untracked()).await;
-            if generation.get_value() != mine {
+            // Left meanwhile: the list's values are gone with it.
+            if generation.try_get_value() != Some(mine) {
                 return;
             }
             match result {
@@ -246,8 +255,8 @@ pub fn TaskListPage(
             let result = api::list_tasks(&f, None, limit, asked_in).await;
             // Asked before a switch of language: the one asked at the switch words the
             // reasons (this one put the old words back for a refresh: review).
-            if generation.get_value() != mine
-                || appended.get_value() != pages
+            if generation.try_get_value() != Some(mine)
+                || appended.try_get_value() != Some(pages)
                 || lang.get_untracked() != asked_in
             {
                 return;
@@ -441,8 +450,7 @@ pub fn TaskListPage(
             focus_row(Some(list), id, false);
         }
     };
-    let groups = session.catalog.project_groups.clone();
-    let table_groups = groups.clone();
+    let table_groups = session.catalog.project_groups.clone();
     view! {
         <section class="task-list" aria-labelledby="list-title">
             <div class="page-head">
@@ -452,7 +460,7 @@ pub fn TaskListPage(
                 </Link>
             </div>
             <PhaseChips filter />
-            <Filters filter groups />
+            <Filters filter session tag_refused />
             {move || {
                 let pairs = ignored.get();
                 (!pairs.is_empty()).then(|| view! {
@@ -595,13 +603,47 @@ pub fn PhaseChips(
     }
 }
 
+/// A tag filter no tag could match: the text typed, which part of it breaks the tag
+/// rules and the rule's finding. Said at its box in the console's words, and not applied:
+/// the server's refusal came in its English words in a banner above the table, and once
+/// dismissed the list said no task matched a filter it had never applied (newcomer
+/// explorer).
+#[derive(Clone, Debug)]
+pub struct TagRefused {
+    text: String,
+    part: &'static str,
+    issue: shared::Issue,
+}
+
+impl TagRefused {
+    /// Why no tag could match `text` as a filter, if none could.
+    fn of(text: &str, session: &CatalogResponse) -> Option<TagRefused> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let (part, issue) =
+            shared::validate::TagFilter::parse(text).refusal(&session.catalog, &session.user)?;
+        Some(TagRefused {
+            text: text.to_owned(),
+            part,
+            issue,
+        })
+    }
+}
+
 /// Type, tag, name and whose tasks; "clear" empties them all.
 #[component]
 pub fn Filters(
     filter: RwSignal<ListFilter>,
-    groups: Vec<shared::catalog::ProjectGroup>,
+    /// The catalog and user: the project groups for the "whose" filter, the tag rules
+    /// for the tag filter.
+    session: CatalogResponse,
+    /// The tag filter refused, if it is.
+    tag_refused: RwSignal<Option<TagRefused>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let groups = session.catalog.project_groups.clone();
+    let session = StoredValue::new(session);
     let known: Vec<String> = groups.iter().map(|g| g.id.clone()).collect();
     let scope_value = move || {
         filter.with(|f| {
@@ -637,9 +679,19 @@ pub fn Filters(
     // once; not at every keystroke, each of which would be a request and a step Back
     // returns through. Enter or leaving the box applies at once.
     let pending = StoredValue::new(None::<TimeoutHandle>);
-    let apply_text = move |value: String, set: fn(&mut ListFilter, String)| {
+    let apply_text = move |value: String, set: fn(&mut ListFilter, String), tag: bool| {
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
+        }
+        if tag {
+            let refused = session.with_value(|s| TagRefused::of(&value, s));
+            let was = tag_refused.with_untracked(Option::is_some);
+            if refused.is_some() || was {
+                tag_refused.set(refused);
+            }
+            if tag_refused.with_untracked(Option::is_some) {
+                return;
+            }
         }
         if filter.with_untracked(|f| {
             let mut next = f.clone();
@@ -654,7 +706,7 @@ pub fn Filters(
     // meanwhile included; not over filters Back brought (the pause is dropped then), nor
     // while an input method composes (pinyin): its text is not the word yet, and writing
     // the box back would break the composition.
-    let typed = move |ev: leptos::ev::Event, set: fn(&mut ListFilter, String)| {
+    let typed = move |ev: leptos::ev::Event, set: fn(&mut ListFilter, String), tag: bool| {
         let composing = js_sys::Reflect::get(&ev, &"isComposing".into())
             .ok()
             .and_then(|c| c.as_bool())
@@ -666,8 +718,10 @@ pub fn Filters(
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
         }
-        let handle =
-            set_timeout_with_handle(move || apply_text(value, set), Duration::from_millis(400));
+        let handle = set_timeout_with_handle(
+            move || apply_text(value, set, tag),
+            Duration::from_millis(400),
+        );
         pending.set_value(handle.ok());
     };
     // Dropped typing leaves its box: each box is written again from its filter, which
@@ -677,6 +731,10 @@ pub fn Filters(
     let drop_typed = move || {
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
             handle.clear();
+        }
+        // The box is written again from its filter: a refusal of other text goes.
+        if tag_refused.try_with_untracked(Option::is_some) == Some(true) {
+            tag_refused.set(None);
         }
         rewrite.update(|n| *n += 1);
     };
@@ -693,7 +751,13 @@ pub fn Filters(
     let shown = move |value: Memo<String>| {
         move || {
             rewrite.track();
-            value.get()
+            let shown = value.get();
+            // A refused tag from the address, which the filter never took, stays in its
+            // box to be mended. Not followed: typed text is never written back.
+            match tag_refused.with_untracked(|r| r.as_ref().map(|r| r.text.clone())) {
+                Some(text) if shown.is_empty() && value == tag_value => text,
+                _ => shown,
+            }
         }
     };
     // A text box of the bar, whose filter `set` writes: applied as the user pauses
@@ -703,6 +767,8 @@ pub fn Filters(
                             placeholder: Option<&'static str>,
                             value: Memo<String>,
                             set: fn(&mut ListFilter, String)| {
+        let tag = value == tag_value;
+        let refused = move || tag && tag_refused.with(Option::is_some);
         view! {
             <label>
                 <span>{crate::i18n::tr(label)}</span>
@@ -711,9 +777,11 @@ pub fn Filters(
                     data-testid=test_id
                     placeholder=placeholder.map(crate::i18n::tr)
                     prop:value=shown(value)
-                    on:input=move |ev| typed(ev, set)
-                    on:compositionend=move |ev| typed(ev.into(), set)
-                    on:change=move |ev| apply_text(event_target_value(&ev), set)
+                    aria-invalid=move || refused().then_some("true")
+                    aria-describedby=tag.then_some(TAG_REFUSED_ID)
+                    on:input=move |ev| typed(ev, set, tag)
+                    on:compositionend=move |ev| typed(ev.into(), set, tag)
+                    on:change=move |ev| apply_text(event_target_value(&ev), set, tag)
                 />
             </label>
         }
@@ -777,9 +845,28 @@ pub fn Filters(
             }>
                 {crate::i18n::tr("ui.list.clear")}
             </button>
+            // In the page while empty (out of the bar's flow), so that a reader hears it
+            // as it fills.
+            <p id=TAG_REFUSED_ID class="filter-refused" role="status" data-testid="filter-tag-refused">
+                {move || tag_refused.get().map(|r| {
+                    let l = lang.get();
+                    view! {
+                        <span class="finding error">
+                            {crate::components::severity_badge(move || l, shared::Severity::Error)}
+                            {lang.text_with("ui.list.filter.tag_refused", &[
+                                ("part", lang.text(if r.part == "value" { "ui.list.filter.tag_part.value" } else { "ui.list.filter.tag_part.key" })),
+                                ("reason", crate::components::issue_text(&r.issue, l)),
+                            ])}
+                        </span>
+                    }
+                })}
+            </p>
         </form>
     }
 }
+
+/// The tag filter's refusal, which its box names as its description.
+const TAG_REFUSED_ID: &str = "filter-tag-refused";
 
 /// An owner typed in the filter bar: someone else's tasks are not the reader's own.
 fn set_owner(filter: &mut ListFilter, owner: String) {

@@ -650,7 +650,8 @@ async fn a_row_whose_stop_is_under_way_reads_stopping() {
 #[wasm_bindgen_test]
 async fn a_text_filter_applies_as_the_user_pauses_typing() {
     let filter = RwSignal::new(ListFilter::default());
-    let host = mount(move || view! { <Filters filter groups=Vec::new() /> });
+    let tag_refused = RwSignal::new(None);
+    let host = mount(move || view! { <Filters filter session=demo_session() tag_refused /> });
     leptos::task::tick().await;
     let name: web_sys::HtmlInputElement =
         find(&host, "[data-testid='filter-name']").unchecked_into();
@@ -721,6 +722,70 @@ async fn a_text_filter_applies_as_the_user_pauses_typing() {
         sleep(700).await;
         assert_eq!(filter.get_untracked().name, back_to);
     }
+}
+
+/// A tag filter no tag could have is said at its box, in the console's language, and not
+/// applied: the list keeps the filters it had (newcomer explorer: the server's English
+/// refusal in a banner, then "no task matches" a filter never applied). Mended, it applies.
+#[wasm_bindgen_test]
+async fn a_tag_filter_no_tag_could_match_is_said_at_its_box_and_not_applied() {
+    let filter = RwSignal::new(ListFilter::default());
+    let tag_refused = RwSignal::new(None);
+    let host = mount(move || view! { <Filters filter session=demo_session() tag_refused /> });
+    leptos::task::tick().await;
+    let tag: web_sys::HtmlInputElement = find(&host, "[data-testid='filter-tag']").unchecked_into();
+    let said = || {
+        find(&host, "[data-testid='filter-tag-refused']")
+            .text_content()
+            .unwrap_or_default()
+    };
+    assert_eq!(said(), "", "nothing to say before");
+    assert_eq!(tag.get_attribute("aria-invalid"), None);
+    assert_eq!(
+        tag.get_attribute("aria-describedby").as_deref(),
+        Some("filter-tag-refused")
+    );
+    let change = web_sys::Event::new_with_event_init_dict("change", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    tag.set_value("team=bad value");
+    tag.dispatch_event(&change).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(filter.get_untracked().tag, "", "not applied");
+    assert_eq!(tag.value(), "team=bad value", "the text stays to be mended");
+    assert_eq!(tag.get_attribute("aria-invalid").as_deref(), Some("true"));
+    let text = said();
+    assert!(
+        text.contains("No tag could match this filter")
+            && text.contains("Its value: use at most 63"),
+        "{text}"
+    );
+    // In Chinese, in the seeds' words for key and value.
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let text = said();
+    assert!(
+        text.contains("没有标签能匹配此筛选") && text.contains("值："),
+        "{text}"
+    );
+    back_to_english(&host).await;
+    tag.set_value("=nlp");
+    tag.dispatch_event(&change).unwrap();
+    leptos::task::tick().await;
+    assert!(said().contains("Its key: is required"), "{}", said());
+    tag.set_value("team = nlp");
+    tag.dispatch_event(&change).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(
+        filter.get_untracked().tag,
+        "team = nlp",
+        "mended, it applies"
+    );
+    assert_eq!(said(), "");
+    assert_eq!(tag.get_attribute("aria-invalid"), None);
 }
 
 #[wasm_bindgen_test]
@@ -4245,10 +4310,16 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         .replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some("/?phase=bogus&type=foo&group=nosuch&x=1&mine=maybe&mine"),
+            Some("/?phase=bogus&type=foo&group=nosuch&x=1&mine=maybe&mine&tag=-team"),
         )
         .unwrap();
     let (host, handle) = list_page_asked().await;
+    let asked = held_fetches();
+    assert!(
+        asked.iter().any(|u| u.contains("group=nosuch"))
+            && asked.iter().all(|u| !u.contains("tag=")),
+        "{asked:?}"
+    );
     answer_fetch("group=nosuch", &page_of(0, 0, None));
     let note = find(&host, "[data-testid='ignored-filters']")
         .text_content()
@@ -4270,6 +4341,14 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
         note.contains("mine=maybe (given again later: only the last is read) and mine= (mine takes true or false)."),
         "{note}"
     );
+    // A tag no tag could have is not asked for: its box keeps it and says why.
+    let tag: web_sys::HtmlInputElement = find(&host, "[data-testid='filter-tag']").unchecked_into();
+    assert_eq!(tag.value(), "-team");
+    assert_eq!(tag.get_attribute("aria-invalid").as_deref(), Some("true"));
+    let said = find(&host, "[data-testid='filter-tag-refused']")
+        .text_content()
+        .unwrap_or_default();
+    assert!(said.contains("Its key: use at most 63"), "{said}");
     let scope: web_sys::HtmlSelectElement =
         find(&host, "[data-testid='filter-scope']").unchecked_into();
     assert_eq!(scope.value(), "group:nosuch");

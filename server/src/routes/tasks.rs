@@ -654,34 +654,14 @@ async fn list(
 /// A list's `tag`, `key` or `key=value`, held to the key and value rules a task's tags
 /// are held to: a filter no tag could match is a mistake to say, not an empty page.
 fn tag_filter(state: &AppState, user: &User, text: &str) -> Result<TagFilter, ApiError> {
-    use shared::IssueCode::{TagKeyInvalid, TagValueInvalid, ValueRequired};
     let filter = TagFilter::parse(text);
-    // The rules are the spec check's own, run on a spec with this one tag, so that the
-    // filter cannot drift from what a tag may be.
-    let mut spec = TaskSpec::default();
-    spec.basic.tags = vec![shared::task::Tag {
-        key: filter.key.clone(),
-        value: filter.value.clone().unwrap_or_default(),
-    }];
-    let report = shared::check(&spec, &state.catalog, &shared::Usage::default(), user).issues;
-    let at = shared::FieldPath::parse("basic.tags");
-    let broken = report
-        .under(&at)
-        .find(|issue| matches!(issue.code, TagKeyInvalid | TagValueInvalid | ValueRequired));
-    match broken {
+    match filter.refusal(&state.catalog, user) {
         None => Ok(filter),
-        Some(issue) => {
-            let part = if issue.code == TagValueInvalid {
-                "value"
-            } else {
-                "key"
-            };
-            Err(ApiError::BadQuery(format!(
-                "tag {text:?} is not a tag filter: give `key` or `key=value`, as a task's \
-                 tags are written; its {part}: {}",
-                issue.message(Lang::En)
-            )))
-        }
+        Some((part, issue)) => Err(ApiError::BadQuery(format!(
+            "tag {text:?} is not a tag filter: give `key` or `key=value`, as a task's \
+             tags are written; its {part}: {}",
+            issue.message(Lang::En)
+        ))),
     }
 }
 

@@ -392,32 +392,8 @@ pub struct Share {
     pub created_by: String,
 }
 
-/// A tag filter: the key, and the value when it must match too.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TagFilter {
-    /// The tag key.
-    pub key: String,
-    /// The value; `None` matches any value.
-    pub value: Option<String>,
-}
-
-impl TagFilter {
-    /// Reads `key` or `key=value`, spaces around either left out (`team = nlp`): no
-    /// tag's key or value holds one at its ends, and a newcomer's filter was refused for
-    /// them (newcomer explorer).
-    pub fn parse(text: &str) -> TagFilter {
-        match text.split_once('=') {
-            Some((key, value)) => TagFilter {
-                key: key.trim().to_owned(),
-                value: Some(value.trim().to_owned()),
-            },
-            None => TagFilter {
-                key: text.trim().to_owned(),
-                value: None,
-            },
-        }
-    }
-}
+/// A list's tag filter, read and held to the tag rules by the shared crate.
+pub use shared::validate::TagFilter;
 
 /// Who is looking: a user and the project groups they belong to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1236,17 +1212,5 @@ mod tests {
         for phase in ALL_PHASES {
             assert_eq!(parse_phase(phase_code(phase)), Some(phase));
         }
-    }
-
-    #[test]
-    fn tag_filters_read_key_or_key_value() {
-        assert_eq!(
-            TagFilter::parse("team=nlp"),
-            TagFilter {
-                key: "team".into(),
-                value: Some("nlp".into())
-            }
-        );
-        assert_eq!(TagFilter::parse("team").value, None);
     }
 }

@@ -2014,6 +2014,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.scope", "Whose"),
     ("ui.list.filter.tag", "Tag"),
     ("ui.list.filter.tag_help", "key, or key=value"),
+    ("ui.list.filter.tag_part.key", "key"),
+    ("ui.list.filter.tag_part.value", "value"),
+    (
+        "ui.list.filter.tag_refused",
+        "No tag could match this filter, so the list does not apply it. Its {part}: {reason}",
+    ),
     ("ui.list.filter.type", "Type"),
     ("ui.list.filters", "Filters"),
     ("ui.list.ignored", "Not applied from the address: {pairs}."),

@@ -1732,6 +1732,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.scope", "范围"),
     ("ui.list.filter.tag", "标签"),
     ("ui.list.filter.tag_help", "键，或 键=值"),
+    ("ui.list.filter.tag_part.key", "键"),
+    ("ui.list.filter.tag_part.value", "值"),
+    (
+        "ui.list.filter.tag_refused",
+        "没有标签能匹配此筛选，列表未应用它。{part}：{reason}",
+    ),
     ("ui.list.filter.type", "任务类型"),
     ("ui.list.filters", "筛选"),
     ("ui.list.ignored", "地址中的以下条件未应用：{pairs}。"),

@@ -161,9 +161,117 @@ fn tags(cx: &Cx, report: &mut Report) {
     }
 }
 
+/// A task list's tag filter, `key` or `key=value`: the tasks with a tag of that key, of
+/// that value too when one is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagFilter {
+    /// The tag key.
+    pub key: String,
+    /// The value; `None` matches any value.
+    pub value: Option<String>,
+}
+
+impl TagFilter {
+    /// Reads `key` or `key=value`, spaces around either left out (`team = nlp`): no
+    /// tag's key or value holds one at its ends, and a newcomer's filter was refused for
+    /// them (newcomer explorer).
+    pub fn parse(text: &str) -> TagFilter {
+        match text.split_once('=') {
+            Some((key, value)) => TagFilter {
+                key: key.trim().to_owned(),
+                value: Some(value.trim().to_owned()),
+            },
+            None => TagFilter {
+                key: text.trim().to_owned(),
+                value: None,
+            },
+        }
+    }
+
+    /// Why no tag could match this filter, if none could: which part breaks the tag
+    /// rules (`"key"` or `"value"`) and the tag rule's finding. The rules are the spec
+    /// check's own, run on a spec with this one tag, so that the server's refusal and the
+    /// console's cannot drift from what a tag may be. Whether the tag is one of the
+    /// maintained ones is no reason: a filter may look for any tag tasks have.
+    pub fn refusal(
+        &self,
+        catalog: &crate::Catalog,
+        user: &crate::User,
+    ) -> Option<(&'static str, super::Issue)> {
+        let mut spec = TaskSpec::default();
+        spec.basic.tags = vec![Tag {
+            key: self.key.clone(),
+            value: self.value.clone().unwrap_or_default(),
+        }];
+        let report = super::check(&spec, catalog, &crate::Usage::default(), user).issues;
+        let at = field_path!(TaskSpec: basic.tags);
+        let broken = report.under(&at).find(|issue| {
+            matches!(
+                issue.code,
+                IssueCode::TagKeyInvalid | IssueCode::TagValueInvalid | IssueCode::ValueRequired
+            )
+        })?;
+        let part = if broken.code == IssueCode::TagValueInvalid {
+            "value"
+        } else {
+            "key"
+        };
+        Some((part, broken.clone()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_reserved_tag_key;
+    use super::{TagFilter, is_reserved_tag_key};
+
+    #[test]
+    fn tag_filters_read_key_or_key_value_without_edge_spaces() {
+        let filter = |key: &str, value: Option<&str>| TagFilter {
+            key: key.into(),
+            value: value.map(Into::into),
+        };
+        assert_eq!(TagFilter::parse("team=nlp"), filter("team", Some("nlp")));
+        assert_eq!(
+            TagFilter::parse(" team = nlp "),
+            filter("team", Some("nlp"))
+        );
+        assert_eq!(TagFilter::parse("team"), filter("team", None));
+        assert_eq!(TagFilter::parse("team="), filter("team", Some("")));
+    }
+
+    /// A filter is refused exactly when no tag could have its key or value (README: a
+    /// filter no tag could match is a mistake to say); a tag the catalog does not
+    /// maintain may still be on tasks made before its policy, so it is looked for.
+    #[cfg(feature = "demo")]
+    #[test]
+    fn a_tag_filter_is_refused_for_the_part_no_tag_could_have() {
+        let (mut catalog, user) = (crate::demo::catalog(), crate::demo::user());
+        catalog.tags.validation = true;
+        for (text, part) in [
+            ("=x", "key"),
+            ("-team", "key"),
+            ("bad key!!", "key"),
+            ("a=b=c", "value"),
+            ("team=bad value", "value"),
+        ] {
+            let refusal = TagFilter::parse(text).refusal(&catalog, &user);
+            assert_eq!(
+                refusal.as_ref().map(|r| r.0),
+                Some(part),
+                "{text:?}: {refusal:?}"
+            );
+        }
+        for text in [
+            "team",
+            "team=nlp",
+            "team=",
+            "example.com/team=a.b_c-1",
+            "never-maintained=x",
+        ] {
+            let refusal = TagFilter::parse(text).refusal(&catalog, &user);
+            assert!(refusal.is_none(), "{text:?}: {refusal:?}");
+        }
+    }
 
     #[test]
     fn reserved_tag_keys_are_whole_domains_and_their_subdomains() {
