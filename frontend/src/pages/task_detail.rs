@@ -953,6 +953,15 @@ const STOP_ASKED_ID: &str = "stop-asked";
 /// The id of the line that says why Delete is off until the task has ended.
 const DELETE_AFTER_END_ID: &str = "delete-after-end";
 
+/// The actions' panels that open below them.
+#[derive(Clone, Copy)]
+enum Panel {
+    /// The share link just made.
+    Link,
+    /// The task's links that work.
+    Links,
+}
+
 /// Stop and delete (each after a confirmation), clone, resubmit, share, and the task's
 /// share links, each with its Revoke.
 #[component]
@@ -980,6 +989,8 @@ fn Actions(
     let confirm_no = NodeRef::<leptos::html::Button>::new();
     let stop_button = NodeRef::<leptos::html::Button>::new();
     let delete_button = NodeRef::<leptos::html::Button>::new();
+    let share_button = NodeRef::<leptos::html::Button>::new();
+    let links_button = NodeRef::<leptos::html::Button>::new();
     // Where the focus goes when the control that had it goes away or is disabled while
     // its request is out (a confirmed stop, a share): left there, it fell to the page's
     // body, and a keyboard user started again from the top.
@@ -1285,6 +1296,41 @@ fn Actions(
             }
         }))
     };
+    // The share link and the list of links close by their Close or by Escape, and the
+    // keyboard goes back to the button that opened them (keyboard explorer: Escape did
+    // nothing, and the panels stayed open for good).
+    let close = move |panel: Panel| {
+        let button = match panel {
+            Panel::Link => {
+                share.set(None);
+                copied.set(None);
+                share_button.get_untracked()
+            }
+            Panel::Links => {
+                links.set(None);
+                links_button.get_untracked()
+            }
+        };
+        // Share and Links are off while a request is out: the actions keep the focus.
+        match button.filter(|b| !b.disabled()) {
+            Some(button) => {
+                let _ = button.focus();
+            }
+            None => {
+                if let Some(section) = actions.get_untracked() {
+                    let _ = section.focus();
+                }
+            }
+        }
+    };
+    let on_escape = move |panel: Panel| {
+        move |ev: web_sys::KeyboardEvent| {
+            if ev.key() == "Escape" {
+                ev.prevent_default();
+                close(panel);
+            }
+        }
+    };
     let copy = move |_| {
         let Some(link) = share.get_untracked() else {
             return;
@@ -1332,10 +1378,10 @@ fn Actions(
                     <button type="button" data-testid="action-resubmit" disabled=move || busy.get() || settling.get() on:click=resubmit>
                         {crate::i18n::tr("ui.detail.resubmit")}
                     </button>
-                    <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share>
+                    <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share node_ref=share_button>
                         {crate::i18n::tr("ui.detail.share")}
                     </button>
-                    <button type="button" data-testid="action-share-links" disabled=move || busy.get() on:click=show_links>
+                    <button type="button" data-testid="action-share-links" disabled=move || busy.get() on:click=show_links node_ref=links_button>
                         {crate::i18n::tr("ui.detail.share_list")}
                     </button>
                 })}
@@ -1364,8 +1410,20 @@ fn Actions(
             {move || asking.get().map(|question| {
                 let (what, asked, yes) = question.keys();
                 view! {
+                    // The question goes when the focus moves on past it (keyboard explorer:
+                    // it stayed open, asking, while the reader was elsewhere). Not when the
+                    // window loses the focus, which moves it to nothing.
                     <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid=format!("confirm-{what}")
-                        on:keydown=move |ev| if ev.key() == "Escape" { cancel() }>
+                        on:keydown=move |ev| if ev.key() == "Escape" { cancel() }
+                        on:focusout=move |ev: web_sys::FocusEvent| {
+                            let dialog = ev.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok());
+                            let to = ev.related_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok());
+                            if let (Some(dialog), Some(to)) = (dialog, to)
+                                && !dialog.contains(Some(&to))
+                            {
+                                confirming.set(None);
+                            }
+                        }>
                         <p id="confirm-text">{move || {
                             // A task that waits has no replicas to end; one waiting to
                             // run again has run (explorer: "it has not started").
@@ -1387,18 +1445,21 @@ fn Actions(
                 }
             })}
             {move || share.get().map(|link| view! {
-                <div class="share" data-testid="share">
+                <div class="share" data-testid="share" on:keydown=on_escape(Panel::Link)>
                     <label for="share-link">{crate::i18n::tr("ui.detail.share_link")}</label>
                     <input id="share-link" type="url" readonly value=link.clone() data-testid="share-link" aria-describedby="share-help" node_ref=share_link />
                     <button type="button" data-testid="share-copy" on:click=copy>{crate::i18n::tr("ui.detail.copy")}</button>
                     <p id="share-help" class="help">{crate::i18n::tr("ui.detail.share_help")}</p>
+                    <button type="button" data-testid="share-close" aria-label=move || lang.text("ui.detail.share_close") on:click=move |_| close(Panel::Link)>
+                        {crate::i18n::tr("ui.detail.close")}
+                    </button>
                     <p role="status" data-testid="share-copied">
                         {move || copied.get().map(|ok| lang.text(if ok { "ui.detail.copied" } else { "ui.detail.copy_failed" }))}
                     </p>
                 </div>
             })}
             {move || links.get().map(|list| view! {
-                <div class="share-links" data-testid="share-links">
+                <div class="share-links" data-testid="share-links" on:keydown=on_escape(Panel::Links)>
                     <h3 id="share-links-title" tabindex="-1">{crate::i18n::tr("ui.detail.share_links")}</h3>
                     {if list.is_empty() {
                         view! { <p class="help" data-testid="share-links-none">{crate::i18n::tr("ui.detail.share_links_none")}</p> }.into_any()
@@ -1427,6 +1488,9 @@ fn Actions(
                             </ul>
                         }.into_any()
                     }}
+                    <button type="button" data-testid="share-links-close" aria-label=move || lang.text("ui.detail.share_links_close") on:click=move |_| close(Panel::Links)>
+                        {crate::i18n::tr("ui.detail.close")}
+                    </button>
                 </div>
             })}
             <p role="status" tabindex="-1" data-testid="share-revoked" node_ref=revoked_note>
@@ -1555,10 +1619,19 @@ fn TagEditor(
         new_value.set(String::new());
         saved.set(false);
     };
+    // Save with nothing changed says so, rather than saving the same tags (newcomer
+    // explorer: it was offered, and said "Tags saved.", with nothing to save).
+    let nothing = RwSignal::new(false);
     let save = move |_| {
         // A tag typed and not yet added is what the user means to save with the rest
         // (explorer, round 11: "Tags saved." while the typed tag stayed in its boxes).
         add();
+        if !edited() {
+            saved.set(false);
+            nothing.set(true);
+            return;
+        }
+        nothing.set(false);
         if blocked() {
             // The button goes off under the focus: the keyboard goes to what says why.
             if let Some(list) = web_sys::window()
@@ -1724,7 +1797,8 @@ fn TagEditor(
                         crate::components::refocus_if_lost(None, &["[data-testid='tags-save']"]);
                     }>{crate::i18n::tr("ui.detail.tags_take_theirs")}</button>
                 })}
-                <button type="button" class="primary" data-testid="tags-save" disabled=blocked aria-describedby="tags-msgs" on:click=save>
+                <button type="button" class="primary" data-testid="tags-save" disabled=blocked aria-describedby="tags-msgs" on:click=save
+                    aria-disabled=move || (!edited()).then_some("true")>
                     {crate::i18n::tr("ui.detail.tags_save")}
                 </button>
                 <ErrorBanner error />
@@ -1736,6 +1810,8 @@ fn TagEditor(
                     // once typed after a save.
                     if edited() {
                         Some(lang.text("ui.detail.tags_unsaved"))
+                    } else if nothing.get() {
+                        Some(lang.text("ui.detail.tags_nothing"))
                     } else {
                         saved.get().then(|| lang.text("ui.detail.tags_saved"))
                     }

@@ -3005,24 +3005,18 @@ async fn tags_changed_elsewhere_are_said_not_silently_replaced() {
             .unwrap_or_default()
     };
 
-    // Unedited, over tags changed meanwhile: the page shows the new ones, quietly.
-    press_until_asked(&host, "tags-save", "/tags").await;
-    let body = held_fetch_body("/tags").await;
-    assert!(
-        body.contains(r#""expected":[{"key":"team","value":"nlp"}]"#),
-        "{body}"
-    );
-    refuse_fetch("/tags", 409, changed);
+    // Unedited, over tags changed meanwhile: the page shows the new ones, quietly. (An
+    // ended task is polled no more: the page reads it again at a language switch.)
+    find(&host, "[data-testid='lang-zh']").click();
     let theirs = vec![tag("team", "nlp"), tag("stage", "eval")];
     read_again(theirs.clone()).await;
     until("the new tags", || shown() == ["team=nlp", "stage=eval"]).await;
     assert_eq!(elsewhere(), "");
-    assert!(
-        host.query_selector(".tags [role='alert']")
-            .unwrap()
-            .is_none(),
-        "the refusal is answered by the tags shown"
-    );
+    find(&host, "[data-testid='lang-en']").click();
+    read_again(theirs.clone()).await;
+    leptos::task::tick().await;
+    assert_eq!(shown(), ["team=nlp", "stage=eval"]);
+    assert_eq!(elsewhere(), "");
 
     // Edited: the user's list stays, and the task's new tags are said beside it.
     find(&host, ".tags li:nth-child(1) .remove").click();
@@ -3592,10 +3586,77 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
         .text_content()
         .unwrap();
     assert!(said.starts_with("Link 3, made "), "{said}");
+    // Escape closes the list, and the keyboard is back at the button that opened it.
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    let escape =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    find(&host, "[data-testid='share-links-close']")
+        .dispatch_event(&escape)
+        .unwrap();
+    until("the list closed", || {
+        host.query_selector("[data-testid='share-links']")
+            .unwrap()
+            .is_none()
+    })
+    .await;
+    assert_eq!(focused_test_id().as_deref(), Some("action-share-links"));
     // The next action's answer is not that one: the line goes.
     find(&host, "[data-testid='action-resubmit']").click();
     leptos::task::tick().await;
     assert_eq!(all_text(&host, "[data-testid='share-revoked']"), [""]);
+    finish(handle, &host, &address);
+}
+
+/// The share link made closes by its Close, named for what it closes, and the keyboard
+/// is back at Share (keyboard explorer: nothing closed it, Escape neither).
+#[wasm_bindgen_test]
+async fn the_share_link_closes_back_to_share() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share']").await;
+    find(&host, "[data-testid='action-share']").click();
+    until("the share's request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share"))
+    })
+    .await;
+    let link = shared::api::ShareLink {
+        token: "tok-new".to_owned(),
+        path: "/api/v1/shared/tok-new".to_owned(),
+        link: 1,
+        created_at: Timestamp(1_700_000_000_000),
+        created_by: "alice".to_owned(),
+    };
+    answer_fetch("/share", &serde_json::to_string(&link).unwrap());
+    until("the links' request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/tasks/t1/share"))
+    })
+    .await;
+    answer_fetch("/share", &serde_json::to_string(&vec![link]).unwrap());
+    until_found(
+        &host,
+        "the list of links",
+        "[data-testid='share-links-close']",
+    )
+    .await;
+    let close = find(&host, "[data-testid='share-close']");
+    assert_eq!(
+        close.get_attribute("aria-label").as_deref(),
+        Some("Close the share link")
+    );
+    close.click();
+    until("the link closed", || {
+        host.query_selector("[data-testid='share']")
+            .unwrap()
+            .is_none()
+    })
+    .await;
+    assert_eq!(focused_test_id().as_deref(), Some("action-share"));
     finish(handle, &host, &address);
 }
 
@@ -4501,6 +4562,17 @@ async fn a_tag_typed_and_saved_without_add_is_saved() {
             .filter(|u| u.contains("/tags"))
             .count()
     };
+    // Save with nothing changed saves nothing and says so; it is marked as having
+    // nothing to do.
+    let save = find(&host, "[data-testid='tags-save']");
+    assert_eq!(save.get_attribute("aria-disabled").as_deref(), Some("true"));
+    save.click();
+    leptos::task::tick().await;
+    assert_eq!(saves(), 0, "nothing to save");
+    assert_eq!(
+        all_text(&host, "[data-testid='tags-saved']"),
+        ["Nothing to save: these are the task's tags."]
+    );
     // Add with nothing typed adds nothing, and leads to the key's box.
     let add = find(&host, "[data-testid='tag-add']");
     add.focus().unwrap();
@@ -4608,6 +4680,17 @@ async fn the_stop_and_delete_questions_start_at_cancel_and_escape_closes_them() 
             until("the question gone", || !asked()).await;
             assert_eq!(focused(), format!("action-{what}"), "{close}");
         }
+        // The focus moved on past the question, by Tab or a click, closes it, and stays
+        // where it went.
+        find(&host, &format!("[data-testid='action-{what}']")).click();
+        until("the question", asked).await;
+        until("the keyboard at Cancel", || {
+            focused() == format!("confirm-{what}-no")
+        })
+        .await;
+        find(&host, "[data-testid='action-clone']").focus().unwrap();
+        until("the question gone as the focus moved on", || !asked()).await;
+        assert_eq!(focused(), "action-clone");
         assert!(
             !held_fetches()
                 .iter()

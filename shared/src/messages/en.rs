@@ -1321,6 +1321,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.back", "All tasks"),
     ("ui.detail.cancel", "Cancel"),
     ("ui.detail.clone", "Clone"),
+    ("ui.detail.close", "Close"),
     ("ui.detail.copied", "Link copied."),
     ("ui.detail.copy", "Copy link"),
     (
@@ -1478,12 +1479,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.retries_all", "Show all {n} retries"),
     ("ui.detail.retry", "{at}: {reason}"),
     ("ui.detail.share", "Share"),
+    ("ui.detail.share_close", "Close the share link"),
     (
         "ui.detail.share_help",
         "Anyone signed in with this link sees the task read-only; hidden values stay masked.",
     ),
     ("ui.detail.share_link", "Share link"),
     ("ui.detail.share_links", "Share links that work"),
+    ("ui.detail.share_links_close", "Close the list of links"),
     (
         "ui.detail.share_links_none",
         "No share link of this task works now: Share makes one.",
@@ -1548,6 +1551,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The tag edits on this page are not saved. Leave the page without saving them?",
     ),
     ("ui.detail.tags_none", "No tags."),
+    (
+        "ui.detail.tags_nothing",
+        "Nothing to save: these are the task's tags.",
+    ),
     (
         "ui.detail.tags_owner_only",
         "Only its owner, {owner}, can change its tags.",

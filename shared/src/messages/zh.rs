@@ -1139,6 +1139,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.back", "全部任务"),
     ("ui.detail.cancel", "取消"),
     ("ui.detail.clone", "克隆"),
+    ("ui.detail.close", "关闭"),
     ("ui.detail.copied", "链接已复制。"),
     ("ui.detail.copy", "复制链接"),
     (
@@ -1273,12 +1274,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.retries_all", "显示全部 {n} 次重试"),
     ("ui.detail.retry", "{at}：{reason}"),
     ("ui.detail.share", "分享"),
+    ("ui.detail.share_close", "关闭分享链接"),
     (
         "ui.detail.share_help",
         "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。",
     ),
     ("ui.detail.share_link", "分享链接"),
     ("ui.detail.share_links", "有效的分享链接"),
+    ("ui.detail.share_links_close", "关闭链接列表"),
     (
         "ui.detail.share_links_none",
         "此任务当前没有有效的分享链接：单击“分享”可生成。",
@@ -1340,6 +1343,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "本页的标签修改尚未保存。确定不保存就离开此页面吗？",
     ),
     ("ui.detail.tags_none", "无标签。"),
+    (
+        "ui.detail.tags_nothing",
+        "没有要保存的更改：这些就是任务的标签。",
+    ),
     (
         "ui.detail.tags_owner_only",
         "只有任务所有者 {owner} 可以修改其标签。",
