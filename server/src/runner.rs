@@ -1871,7 +1871,7 @@ impl Runner {
         }
         let keys = shared::validate::runtime_env_other_keys(&spec.ray.runtime_env);
         if !keys.is_empty() {
-            let said = Message::new("event.runtime_env.unapplied").with("keys", keys.join(", "));
+            let said = Message::new("event.runtime_env.unapplied").with_list("keys", keys);
             self.event(id, backend::note_kind::JOB, said).await;
         }
     }
@@ -3324,7 +3324,7 @@ fn cleanup_told(backend: &dyn Backend, events: &[TaskEvent], job: &str) -> Optio
         .iter()
         .filter_map(|e| match e.keyed.as_ref()?.args.get("note")? {
             Arg::Message(note) => backend.cleanup_note(note),
-            Arg::Text(_) => None,
+            Arg::Text(_) | Arg::List(_) => None,
         })
         .filter(|(of, _)| of == job)
         .map(|(_, end)| end)

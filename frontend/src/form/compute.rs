@@ -163,6 +163,11 @@ pub fn ComputeSection() -> impl IntoView {
         let kind = kind.get();
         let shown = |p: &shared::catalog::Pool| {
             let sharing = cx.text(&format!("ui.form.option.sharing.{}", wire(&p.sharing)));
+            // A name that says its sharing already is not followed by it again
+            // (explorer: "L40S shared 共享（共享）").
+            if p.name.to_lowercase().contains(&sharing.to_lowercase()) {
+                return (p.id.clone(), p.name.clone());
+            }
             let args = [("name", p.name.clone()), ("sharing", sharing)];
             let words = shared::messages::text(cx.lang(), "ui.form.option.pool", &args);
             (p.id.clone(), words)

@@ -594,6 +594,32 @@ async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     );
 }
 
+/// A pool is named with its sharing once: after its name, unless the name says it
+/// (explorer: the demo's "L40S shared 共享" read "L40S shared 共享（共享）" in Chinese).
+#[wasm_bindgen_test]
+async fn a_pool_is_named_with_its_sharing_once() {
+    let mut catalog = shared::demo::catalog();
+    catalog.regions[0].clusters[0].pools[0].name = "H100".to_owned();
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.compute.kind = Some(shared::vocab::ResourceKind::Reserved);
+    let form = mount_on(catalog, Some(spec), false).await;
+    let options = || {
+        let select = form
+            .find("select[name='compute.pool']")
+            .expect("the pool select");
+        let list = select.query_selector_all("option").unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i).and_then(|o| o.text_content()))
+            .filter(|t| t.contains("H100") || t.contains("A100"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(options(), ["H100 (dedicated)", "A100 + CPU shared 共享"]);
+    form.click("lang-zh").await;
+    crate::after_paint().await;
+    assert_eq!(options(), ["H100（专属）", "A100 + CPU shared 共享"]);
+    form.click("lang-en").await;
+}
+
 /// SPEC.md section 1: the cluster filters the pools and specs offered. A draft moved to
 /// another cluster (a clone) keeps only the pool and specs that cluster has: the old
 /// ones stayed as errors ("is not a pool of this cluster") and hid what the new cluster
@@ -664,7 +690,7 @@ async fn choosing_another_cluster_drops_the_pool_and_specs_it_does_not_have() {
 #[wasm_bindgen_test]
 async fn arrowing_through_the_kinds_drops_only_what_the_kind_landed_on_does_not_use() {
     let mut start = example(shared::demo::PYTORCH_EXAMPLE);
-    start.compute.kind = Some(shared::task::ResourceKind::Reserved);
+    start.compute.kind = Some(shared::vocab::ResourceKind::Reserved);
     start.compute.pool = Some("sh-a-h100".to_owned());
     start.compute.priority = None;
     start.compute.guarantee = None;
@@ -4535,7 +4561,7 @@ async fn a_spec_over_quota_is_skipped_only_for_another() {
         let catalog = shared::demo::catalog();
         let user = shared::demo::user();
         let mut spec = shared::demo::pytorch();
-        spec.compute.kind = Some(shared::task::ResourceKind::Reserved);
+        spec.compute.kind = Some(shared::vocab::ResourceKind::Reserved);
         spec.compute.pool = Some("sh-a-h100".into());
         spec.compute.specs = specs.iter().map(|s| (*s).to_owned()).collect();
         spec.compute.units_per_node = 1;

@@ -1623,7 +1623,7 @@ impl Backend for KubeBackend {
         let end = note.key.strip_prefix("event.kube.cleanup.")? != "under_way";
         match note.args.get("job")? {
             Arg::Text(job) => Some((job.clone(), end)),
-            Arg::Message(_) => None,
+            Arg::Message(_) | Arg::List(_) => None,
         }
     }
 

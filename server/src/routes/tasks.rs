@@ -238,7 +238,7 @@ fn ended_replica(reason: &shared::messages::Message) -> Option<u32> {
     }
     reason.args.values().find_map(|arg| match arg {
         shared::messages::Arg::Message(inner) => ended_replica(inner),
-        shared::messages::Arg::Text(_) => None,
+        shared::messages::Arg::Text(_) | shared::messages::Arg::List(_) => None,
     })
 }
 

@@ -1265,7 +1265,9 @@ pub(super) async fn an_event_with_a_nul_in_its_words_is_kept(store: Arc<dyn Task
     let first = TaskEvent::keyed(
         Timestamp(1),
         "job",
-        Message::new("event.runtime_env.unapplied").with("keys", "\"py\0modules\""),
+        // As the runner says it: a list, joined in the reader's language.
+        Message::new("event.runtime_env.unapplied")
+            .with_list("keys", vec!["pip".into(), "\"py\0modules\"".into()]),
     );
     store
         .insert_with_events(new(task(&t.0, "alice", 1, spec()), None), &[first])
@@ -1311,7 +1313,11 @@ pub(super) async fn an_event_with_a_nul_in_its_words_is_kept(store: Arc<dyn Task
     let events = store.events(&t).await.expect("found");
     assert_eq!(events.len(), 3, "{events:?}");
     assert!(
-        events[0].text(Lang::En).contains("\"py\0modules\""),
+        events[0].text(Lang::En).contains("pip and \"py\0modules\""),
+        "{events:?}"
+    );
+    assert!(
+        events[0].text(Lang::Zh).contains("pip、\"py\0modules\""),
         "{events:?}"
     );
     assert!(

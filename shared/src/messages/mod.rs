@@ -499,6 +499,8 @@ pub enum Arg {
     Text(String),
     /// A message rendered in the reader's language.
     Message(Message),
+    /// Items joined as the reader's language lists them ("a, b and c", "a、b和c").
+    List(Vec<String>),
 }
 
 impl Arg {
@@ -507,6 +509,7 @@ impl Arg {
         match self {
             Arg::Text(text) => text.clone(),
             Arg::Message(message) => message.render(lang),
+            Arg::List(items) => list(lang, items),
         }
     }
 }
@@ -525,6 +528,13 @@ impl Message {
     pub fn with(mut self, name: &str, value: impl ToString) -> Self {
         self.args
             .insert(name.to_owned(), Arg::Text(value.to_string()));
+        self
+    }
+
+    /// Adds a list argument, joined as the reader's language lists items.
+    #[must_use]
+    pub fn with_list(mut self, name: &str, items: Vec<String>) -> Self {
+        self.args.insert(name.to_owned(), Arg::List(items));
         self
     }
 
