@@ -118,7 +118,10 @@ fn pods_spec(plan: &Plan, index: usize) -> String {
         .unwrap_or_default()
 }
 
-fn outcome(plan: &Plan, lang: Lang, name: Name<'_>) -> (&'static str, String) {
+/// The plan's verdict, its class and words; `any_level`: no idle stability is chosen, so
+/// an idle offer is waited for at any level (not "the chosen level", which there is none
+/// of: newcomer explorer).
+fn outcome(plan: &Plan, lang: Lang, name: Name<'_>, any_level: bool) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
             let spec = name(&pods_spec(plan, *index));
@@ -147,10 +150,11 @@ fn outcome(plan: &Plan, lang: Lang, name: Name<'_>) -> (&'static str, String) {
                 .candidate(*index)
                 .and_then(|c| c.head.as_ref())
                 .is_some_and(|head| head.spec == *spec);
-            let key = if head {
-                "ui.form.plan.outcome.queue#no_idle_head"
-            } else {
-                "ui.form.plan.outcome.queue#no_idle"
+            let key = match (head, any_level) {
+                (true, false) => "ui.form.plan.outcome.queue#no_idle_head",
+                (true, true) => "ui.form.plan.outcome.queue#no_idle_head_any",
+                (false, false) => "ui.form.plan.outcome.queue#no_idle",
+                (false, true) => "ui.form.plan.outcome.queue#no_idle_any",
             };
             ("outcome queue", text(lang, key, &[("spec", name(spec))]))
         }
@@ -283,11 +287,33 @@ pub fn PlanView(
     // plan, and a live region is heard only while it stays in the page (explorer, round
     // 19: "starts now" and "will queue" went unsaid). The drawn line is hidden from them,
     // so it is not read twice.
+    // No idle stability chosen: any level serves (reserved capacity that accepts idle).
+    // Watched, not read off the draft: the panel is drawn anew only when what it shows
+    // changes, not at every keystroke.
+    let any_level = match form {
+        Some(cx) => cx.watch(|s| s.compute.idle_stability.is_none()),
+        None => Signal::stored(false),
+    };
+    // With no plan, what it waits for: the choices it needs, or, once they are made, the
+    // compute section's errors (newcomer explorer: asked to choose what was chosen).
+    let pending = match form {
+        Some(cx) => cx.watch(|s| {
+            let chosen = !s.basic.cluster.is_empty()
+                && s.compute.kind.is_some()
+                && !s.compute.specs.is_empty();
+            if chosen {
+                "ui.form.plan.pending#chosen"
+            } else {
+                "ui.form.plan.pending"
+            }
+        }),
+        None => Signal::stored("ui.form.plan.pending"),
+    };
     let headline = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
-            Some(p) => outcome(p, l, &name),
-            None => ("outcome pending", text(l, "ui.form.plan.pending", &[])),
+            Some(p) => outcome(p, l, &name, any_level.get()),
+            None => ("outcome pending", text(l, pending.get(), &[])),
         })
     });
     let said = move || headline.with(|(_, said)| said.clone());
@@ -296,13 +322,6 @@ pub fn PlanView(
         .map(|cx| cx.ids)
         .unwrap_or_default()
         .of("berth-plan-title");
-    // No idle stability chosen: any level serves (reserved capacity that accepts idle).
-    // Watched, not read off the draft: the panel is drawn anew only when what it shows
-    // changes, not at every keystroke.
-    let any_level = match form {
-        Some(cx) => cx.watch(|s| s.compute.idle_stability.is_none()),
-        None => Signal::stored(false),
-    };
     let labelled = title.clone();
     view! {
         // The verdict again, in a form too narrow for the panel beside the fields
@@ -316,9 +335,9 @@ pub fn PlanView(
             {move || {
                 let l = lang.get();
                 let Some(plan) = plan.get() else {
-                    return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, "ui.form.plan.pending", &[])}</p> }.into_any();
+                    return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, pending.get(), &[])}</p> }.into_any();
                 };
-                let (class, said) = outcome(&plan, l, &name);
+                let (class, said) = outcome(&plan, l, &name, any_level.get());
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();
@@ -358,7 +377,7 @@ pub fn PlanView(
                 // idle capacity at all. The offers are read for the spec the task would
                 // use: with none usable there are none to tell of, offered or not.
                 let no_idle = ((idle_kind || accepts_idle.get()) && used.is_some() && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
-                    <p class="idle" data-testid="idle">{text(l, "ui.form.plan.idle_none", &[("spec", name(&c.spec))])}</p>
+                    <p class="idle" data-testid="idle">{text(l, if any_level.get() { "ui.form.plan.idle_none#any" } else { "ui.form.plan.idle_none" }, &[("spec", name(&c.spec))])}</p>
                 }));
                 // Enough in all but no start now (a gang for want of whole nodes): the
                 // bars take the wait's colour, not green beside "will queue" (explorer).

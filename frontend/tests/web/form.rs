@@ -1249,6 +1249,56 @@ async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     );
 }
 
+/// With nothing to choose left, the panel waits for the compute section's errors, not for
+/// choices already made; with no idle stability chosen, an idle offer is any level's,
+/// not "the chosen level"'s (newcomer explorer, both).
+#[wasm_bindgen_test]
+async fn the_plan_says_what_it_waits_for_as_things_are() {
+    use shared::vocab::{InstanceType, ResourceKind};
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // More units than a node of the spec has: an error of the compute section's own.
+    form.type_in("compute.units_per_node", "99").await;
+    assert_eq!(
+        form.text("outcome"),
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed."
+    );
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("outcome"),
+        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。"
+    );
+    form.click("lang-en").await;
+    drop(form);
+    let form = mount(
+        Some(example(shared::demo::PYTORCH_EXAMPLE).with(|s| s.compute.specs.clear())),
+        false,
+    )
+    .await;
+    assert!(
+        form.text("outcome").starts_with("Where the task would run shows once a cluster, resource kind and instance spec are chosen"),
+        "{}",
+        form.text("outcome")
+    );
+    drop(form);
+    // bj-a offers no idle cpu-8c at any level.
+    let form = mount(
+        Some(shared::demo::ray().with(|s| {
+            s.compute.kind = Some(ResourceKind::Reserved);
+            s.compute.instance_type = InstanceType::Cpu;
+            s.compute.specs = vec!["cpu-8c".into()];
+            s.compute.units_per_node = 1;
+            s.compute.accept_idle = true;
+            s.compute.idle_stability = None;
+        })),
+        false,
+    )
+    .await;
+    assert_eq!(
+        form.text("idle"),
+        "No idle capacity of CPU general 通用型 is offered at any stability level."
+    );
+}
+
 #[wasm_bindgen_test]
 async fn the_plan_panel_follows_the_compute_section() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;

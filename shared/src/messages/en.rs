@@ -1824,6 +1824,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "No idle capacity of {spec} is offered at the chosen stability level or above.",
     ),
     (
+        "ui.form.plan.idle_none#any",
+        "No idle capacity of {spec} is offered at any stability level.",
+    ),
+    (
         "ui.form.plan.no_quota_needed",
         "This resource kind uses no quota.",
     ),
@@ -1872,12 +1876,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Will queue as a whole until idle capacity of {spec} is offered at the chosen stability level or above.",
     ),
     (
+        "ui.form.plan.outcome.queue#no_idle_any",
+        "Will queue as a whole until idle capacity of {spec} is offered.",
+    ),
+    (
         "ui.form.plan.outcome.queue#no_idle_head",
         "Will queue as a whole until idle capacity of {spec} is offered for the head at the chosen stability level or above.",
     ),
     (
+        "ui.form.plan.outcome.queue#no_idle_head_any",
+        "Will queue as a whole until idle capacity of {spec} is offered for the head.",
+    ),
+    (
         "ui.form.plan.pending",
         "Where the task would run shows once a cluster, resource kind and instance spec are chosen and the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
+    ),
+    (
+        "ui.form.plan.pending#chosen",
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),

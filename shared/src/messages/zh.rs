@@ -1574,6 +1574,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.idle_none",
         "所选稳定性等级及以上没有 {spec} 的闲时资源。",
     ),
+    (
+        "ui.form.plan.idle_none#any",
+        "任何稳定性等级都没有 {spec} 的闲时资源。",
+    ),
     ("ui.form.plan.no_quota_needed", "该资源类型不占用配额。"),
     (
         "ui.form.plan.on_idle_quota",
@@ -1612,12 +1616,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任务将整体排队，直到所选稳定性等级及以上有 {spec} 的闲时资源。",
     ),
     (
+        "ui.form.plan.outcome.queue#no_idle_any",
+        "任务将整体排队，直到有 {spec} 的闲时资源。",
+    ),
+    (
         "ui.form.plan.outcome.queue#no_idle_head",
         "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 {spec} 的闲时资源。",
     ),
     (
+        "ui.form.plan.outcome.queue#no_idle_head_any",
+        "任务将整体排队，直到有 Head 实例规格 {spec} 的闲时资源。",
+    ),
+    (
         "ui.form.plan.pending",
         "选择集群、资源类型和实例规格，并修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
+    ),
+    (
+        "ui.form.plan.pending#chosen",
+        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
