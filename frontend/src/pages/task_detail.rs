@@ -1668,7 +1668,17 @@ fn TagEditor(
                 }
                 Err(ClientError::Api(body)) if !body.issues.is_empty() => {
                     saved.set(false);
-                    let issues = body.issues.into_iter().map(shared::Issue::from).collect();
+                    // The server names each at its place in the body sent (`tags[0]`),
+                    // which is the spec's `basic.tags[0]` here.
+                    let issues = body
+                        .issues
+                        .into_iter()
+                        .map(|issue| {
+                            let mut issue = shared::Issue::from(issue);
+                            issue.path = shared::FieldPath::parse(&format!("basic.{}", issue.path));
+                            issue
+                        })
+                        .collect();
                     refused.set(Some((tags, issues)));
                     error.set(None);
                 }

@@ -3740,7 +3740,7 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         422,
         r#"{"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
             "code": "spec.invalid", "detail": "the spec does not pass Berth's checks",
-            "issues": [{"path": "basic.tags[1].key", "code": "basic.tags.not_maintained",
+            "issues": [{"path": "tags[1].key", "code": "basic.tags.not_maintained",
                         "severity": "error", "message": "not a maintained tag"}]}"#,
     );
     let refused = "[data-testid='tags-findings'] li[data-path='basic.tags[1].key'][data-code='basic.tags.not_maintained']";

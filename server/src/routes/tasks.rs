@@ -1084,7 +1084,7 @@ async fn shared_view(
         (status = 409, description = "`expected` was given and the task's tags are no longer those (`task.tags_changed`); nothing changed", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
-        (status = 422, description = "A tag breaks the form's tag rules; `issues` lists them", body = ErrorBody, content_type = PROBLEM),
+        (status = 422, description = "A tag breaks the form's tag rules; `issues` lists them, each at its place in the body (`tags[0].key`, `tags` for the list)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -1103,12 +1103,18 @@ async fn tags(
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e))?;
     // serde reads a struct from a list as well (`[[]]`): the body and each tag must be
     // objects, as documented (schemathesis found `[[]]` taken).
-    let objects = value.is_object()
-        && value["tags"]
-            .as_array()
-            .is_none_or(|tags| tags.iter().all(serde_json::Value::is_object));
-    if !objects {
-        return Err(bad(&"the body and each tag are objects"));
+    if !value.is_object() {
+        return Err(bad(&"the body is an object"));
+    }
+    // Named by its place, as a tag of the wrong type is (API explorer: "each tag is an
+    // object" left the script to find which).
+    if let Some(i) = value["tags"]
+        .as_array()
+        .and_then(|tags| tags.iter().position(|t| !t.is_object()))
+    {
+        return Err(bad(&format_args!(
+            "tags[{i}] is not an object: write each tag as {{\"key\": ..., \"value\": ...}}"
+        )));
     }
     // Each tag read alone, so that a refusal names it (`tags[0]`): serde names only the
     // field within it (`value: invalid type`).
@@ -1127,8 +1133,13 @@ async fn tags(
     let report = shared::check(&spec, &state.catalog, &usage, &user).issues;
     let at = shared::FieldPath::parse("basic.tags");
     let mut about_tags = shared::Report::new();
+    // Each finding at its place in this body (`tags[0].key`), not the spec's
+    // (`basic.tags[0].key`), which the body has no `basic` of (API explorer).
     for issue in report.under(&at) {
-        about_tags.push_issue(issue.clone());
+        let mut issue = issue.clone();
+        let path = issue.path.to_string();
+        issue.path = shared::FieldPath::parse(path.strip_prefix("basic.").unwrap_or(&path));
+        about_tags.push_issue(issue);
     }
     if about_tags.has_errors() {
         return Err(ApiError::Spec {

@@ -730,6 +730,17 @@ async fn a_tag_of_the_wrong_shape_is_named_by_its_place() {
     assert_eq!(body["code"], "body.invalid", "{body}");
     let detail = body["detail"].as_str().unwrap();
     assert!(detail.contains("tags[1]: value: invalid type"), "{detail}");
+    // A tag that is no object is named by its index too.
+    let request = Request::patch(format!("/api/v1/tasks/{id}/tags"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            r#"{"tags":[{"key":"a","value":"b"},"team=nlp"]}"#,
+        ))
+        .unwrap();
+    let (status, body) = super::answer(&app, request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let detail = body["detail"].as_str().unwrap();
+    assert!(detail.contains("tags[1] is not an object"), "{detail}");
 }
 
 /// README's API table: stop, resubmit, share, delete and revoke take no body. One sent

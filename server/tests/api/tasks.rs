@@ -1537,6 +1537,22 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
         body.to_string().contains("basic.tags.key.reserved"),
         "{body}"
     );
+    // At its place in the body sent, which has no `basic`.
+    assert_eq!(body["issues"][0]["path"], "tags[0].key", "{body}");
+    let (status, body) = call(
+        &app,
+        patch_tags(
+            &id,
+            json!(
+                (0..21)
+                    .map(|i| json!({ "key": format!("k{i}"), "value": "v" }))
+                    .collect::<Vec<_>>()
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["issues"][0]["path"], "tags", "{body}");
     let (status, body) = call(
         &app,
         patch_tags(&id, json!([{ "key": "stage", "value": "eval" }])),
