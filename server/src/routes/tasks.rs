@@ -455,6 +455,10 @@ struct ListParams {
     /// `true`: only the caller's own tasks (overrides `owner`).
     #[serde(default)]
     mine: bool,
+    /// Only tasks resubmitted or cloned from this task (its id), which the caller may
+    /// see, or could before its delete.
+    #[param(pattern = "^[^\\x00]*$")]
+    made_from: Option<String>,
     /// The `next` of the previous page.
     #[param(pattern = "^[^\\x00]*$")]
     cursor: Option<String>,
@@ -482,6 +486,7 @@ impl QueryParams for ListParams {
             ("group", "a project group".to_owned()),
             ("name", "text".to_owned()),
             ("mine", "`true` or `false`".to_owned()),
+            ("made_from", "a task id".to_owned()),
             ("cursor", "the `next` of the previous page".to_owned()),
             (
                 "limit",
@@ -569,7 +574,7 @@ fn listed_phase<'de, D: serde::Deserializer<'de>>(
     ),
     responses(
         (status = 200, description = "One page of the tasks the caller may see, newest first", body = TaskPage),
-        (status = 400, description = "A query parameter is unknown or not valid (`cursor` not one this server gave; an empty `owner`, `group` or `tag`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 400, description = "A query parameter is unknown or not valid (`cursor` not one this server gave; an empty `owner`, `group` or `tag`; a `tag` no tag could match; a `made_from` that is no task the caller may see)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -608,6 +613,21 @@ async fn list(
     } else {
         params.owner
     };
+    // What was made from a task is told to those who may see it (the rule for its
+    // `made_from`): of another, even that it exists is not.
+    let made_from = match params.made_from {
+        Some(id) => {
+            let id = TaskId(id);
+            if !may_have_seen(&state, &user, &id).await? {
+                return Err(ApiError::BadQuery(format!(
+                    "`made_from`: no task {:?} that you may see; give the id of one",
+                    id.0
+                )));
+            }
+            Some(id)
+        }
+        None => None,
+    };
     // No task name is longer: such text matches none, and is not sent to the store
     // (SQLite refuses a LIKE pattern over 50,000 bytes).
     if params
@@ -629,6 +649,7 @@ async fn list(
             owner,
             project_group: params.group,
             name_contains: params.name,
+            made_from,
             visible_to: Some(Viewer {
                 user: user.name.clone(),
                 groups: groups(&state, &user),

@@ -347,6 +347,16 @@ pub(super) async fn what_its_submit_said_of_the_owner_and_origin_reads_back_from
         .expect("lists");
     assert_eq!(read(&page.tasks), want);
     assert_eq!(read(&store.unfinished().await.expect("reads")), want);
+    // Listed by what they were made from: the tasks made from that one only.
+    let page = store
+        .list(&ListQuery {
+            made_from: Some(TaskId("was-00003".into())),
+            limit: 50,
+            ..ListQuery::default()
+        })
+        .await
+        .expect("lists");
+    assert_eq!(read(&page.tasks), [want[2].clone()]);
 }
 
 pub(super) async fn an_idempotency_key_is_used_once_per_owner(store: Arc<dyn TaskStore>) {

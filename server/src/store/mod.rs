@@ -479,6 +479,8 @@ pub struct ListQuery {
     pub project_group: Option<String>,
     /// Only tasks whose id (their name) contains this text, ignoring ASCII case.
     pub name_contains: Option<String>,
+    /// Only tasks made from this one (resubmitted or cloned from it).
+    pub made_from: Option<TaskId>,
     /// Only tasks this viewer may see: their own, and tasks visible in one of their
     /// groups.
     pub visible_to: Option<Viewer>,
@@ -985,6 +987,9 @@ where
         sql.push(" AND LOWER(t.id) LIKE ")
             .push_bind(contains_pattern(text))
             .push(" ESCAPE '\\'");
+    }
+    if let Some(from) = &query.made_from {
+        sql.push(" AND t.made_from = ").push_bind(from.0.clone());
     }
     if let Some(tag) = &query.tag {
         sql.push(" AND EXISTS (SELECT 1 FROM task_tags g WHERE g.task_id = t.id AND g.tag_key = ")

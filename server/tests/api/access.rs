@@ -1019,8 +1019,42 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
     assert_eq!(shared.json["made_from"], Value::Null, "{}", shared.text);
     // A clone sent after its task was deleted (its edits kept in the console) names it
     // too: the name still says where the spec came from.
-    let (_, from) = submitted(bob.post(&format!("/api/v1/tasks?from={id}"), &bobs()).await);
+    let (late, from) = submitted(bob.post(&format!("/api/v1/tasks?from={id}"), &bobs()).await);
     assert_eq!(from, cloned);
+
+    // What was made from a task, listed (`made_from=`): to each reader the copies they
+    // may see, newest first, deleted original and all; of a task they may not see, or
+    // none, a 400 that names the parameter, which tells nothing of it.
+    async fn made(reader: &Caller, of: &str) -> Vec<String> {
+        let listed = reader.get(&format!("/api/v1/tasks?made_from={of}")).await;
+        assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+        listed.json["tasks"]
+            .as_array()
+            .expect("tasks")
+            .iter()
+            .map(|t| t["id"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+    assert_eq!(
+        made(&alice, &id).await,
+        [late.clone(), clone.clone(), again.clone()]
+    );
+    assert_eq!(made(&bob, &id).await, [late, clone, again]);
+    assert_eq!(made(&alice, &private).await, [of_private]);
+    for (reader, of) in [
+        (&bob, private.as_str()),
+        (&alice, "no-such-task-x7k2q"),
+        (&alice, ""),
+    ] {
+        let refused = reader.get(&format!("/api/v1/tasks?made_from={of}")).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::BAD_REQUEST,
+            "{of}: {}",
+            refused.text
+        );
+        assert!(refused.text.contains("made_from"), "{}", refused.text);
+    }
 }
 
 /// A user whose identity gives no tenant (a proxy that sends none) gets the render

@@ -300,7 +300,9 @@ async fn every_route_refuses_a_query_parameter_it_does_not_take() {
                     "type" => "pytorch_job",
                     "mine" | "follow" => "true",
                     "limit" | "replica" | "attempt" | "tail_bytes" | "before" => "1",
-                    "cursor" => continue,
+                    // Refused unless it names a real value (a cursor given, a task
+                    // the caller may see): their own tests ask with one.
+                    "cursor" | "made_from" => continue,
                     _ => "x",
                 };
                 let (_, body) = super::answer(&app, request(&format!("{name}={value}"))).await;
