@@ -626,6 +626,18 @@ pub async fn list_tasks(
     get(&format!("/api/v1/tasks?{}", query(&pairs))).await
 }
 
+/// `GET /api/v1/tasks?made_from={id}`: the first `limit` tasks resubmitted or cloned
+/// from task `id` that the reader may see, newest first.
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (400: a task the reader
+/// may not see).
+pub async fn tasks_made_from(id: &str, limit: u32) -> Result<TaskPage> {
+    let pairs = [("made_from", id.to_owned()), ("limit", limit.to_string())];
+    get(&format!("/api/v1/tasks?{}", query(&pairs))).await
+}
+
 /// `GET /api/v1/tasks/{id}`, its reasons in `lang`.
 ///
 /// # Errors

@@ -43,6 +43,22 @@ pub fn TaskDetailPage(
     // Its Clone copies it, a clone of it started over before included.
     crate::form::draft::attach(&crate::form::draft::clone_key(&id));
     let task = RwSignal::new(None::<TaskView>);
+    // The tasks made from this one, read once: they are made on other pages (a
+    // resubmit's, a clone's), which come back here by a link or Back, reading them again.
+    let made_into = RwSignal::new(None::<MadeInto>);
+    {
+        let id = id.clone();
+        leptos::task::spawn_local(async move {
+            let read = match api::tasks_made_from(&id, MADE_INTO_SHOWN).await {
+                Ok(page) => MadeInto::Tasks(
+                    page.tasks.into_iter().map(|t| t.task.id.0).collect(),
+                    page.next.is_some(),
+                ),
+                Err(_) => MadeInto::Unread,
+            };
+            made_into.try_set(Some(read));
+        });
+    }
     // The events shown: the latest page, and earlier ones the reader asked for (which
     // then stay above new ones), in the language they were fetched in.
     let events = RwSignal::new(EventPage::default());
@@ -345,7 +361,7 @@ pub fn TaskDetailPage(
                             <Actions view owner error gone stopping=stopping.into() stop_asked=stop_asked.write_only() on_change=Callback::new(move |()| load()) />
                             <div class="columns">
                                 <div>
-                                    <TaskSummary view groups=session.catalog.project_groups.clone() catalog=Some(session.catalog.clone()) stopping=stopping />
+                                    <TaskSummary view groups=session.catalog.project_groups.clone() catalog=Some(session.catalog.clone()) stopping=stopping made_into=made_into />
                                     <Resilience view retries=retries show_all=show_all_retries />
                                     <Timeline history=Signal::derive(move || view.with(|v| v.task.history.clone())) zone=zone />
                                     <EventList events=events.into() known=events_known zone=zone earlier=show_earlier />
@@ -372,6 +388,18 @@ pub fn TaskDetailPage(
     }
 }
 
+/// The tasks made from a task, as its page read them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MadeInto {
+    /// Their ids, newest first, and whether there are more than those.
+    Tasks(Vec<String>, bool),
+    /// The server's answer did not come.
+    Unread,
+}
+
+/// The most tasks made from a task that its page names.
+const MADE_INTO_SHOWN: u32 = 10;
+
 /// Phase, type, owner, group, attempts, submit time, why it waits and where it runs.
 #[component]
 pub fn TaskSummary(
@@ -387,6 +415,10 @@ pub fn TaskSummary(
     /// A stop is under way (see [`PhaseBadge`]).
     #[prop(optional, into)]
     stopping: Signal<bool>,
+    /// The tasks made from this one, once read; none on a shared view, which does not
+    /// say what a task was made from or into.
+    #[prop(optional, into)]
+    made_into: Option<Signal<Option<MadeInto>>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let catalog = StoredValue::new(catalog);
@@ -451,6 +483,23 @@ pub fn TaskSummary(
                     };
                     let id = from.task.0;
                     row(key, view! { <Link to=Route::Detail(id.clone()) test_id="made-from">{id}</Link> }.into_any())
+                })}
+                // Both ways: the original names what was made from it (explorer: only the
+                // copies named their original).
+                {move || made_into.and_then(|m| m.get()).and_then(|made| match made {
+                    MadeInto::Tasks(ids, _) if ids.is_empty() => None,
+                    MadeInto::Tasks(ids, more) => Some(row("ui.detail.made_into", view! {
+                        <span data-testid="made-into">
+                            {ids.into_iter().enumerate().map(|(i, id)| view! {
+                                {(i > 0).then_some(move || lang.text("list.sep"))}
+                                <Link to=Route::Detail(id.clone()) test_id="made-into-task">{id}</Link>
+                            }).collect_view()}
+                            {more.then_some(move || lang.text("ui.detail.made_into#more"))}
+                        </span>
+                    }.into_any())),
+                    MadeInto::Unread => Some(row("ui.detail.made_into", view! {
+                        <span data-testid="made-into">{move || lang.text("ui.detail.made_into#unread")}</span>
+                    }.into_any())),
                 })}
             </dl>
             {move || view.with(why_it_waits).map(|reason| view! {

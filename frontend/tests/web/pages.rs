@@ -985,6 +985,70 @@ async fn a_task_made_from_another_names_it_as_a_link() {
     );
 }
 
+/// A task's page names the tasks made from it (resubmitted or cloned), each a link,
+/// newest first as the server lists them, "and more" past the page read; in the
+/// console's language; nothing when there are none (explorer: only the copies named
+/// their original).
+#[wasm_bindgen_test]
+async fn a_task_names_the_tasks_made_from_it() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until("the made-from request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/tasks?made_from=t1&limit=10"))
+    })
+    .await;
+    answer_fetch("made_from=t1", &page_of(3, 5, Some("more")));
+    until_found(&host, "the tasks made from it", "[data-testid='made-into']").await;
+    let links = host
+        .query_selector_all("[data-testid='made-into-task']")
+        .unwrap();
+    let hrefs: Vec<String> = (0..links.length())
+        .filter_map(|i| links.item(i))
+        .filter_map(|l| l.unchecked_into::<web_sys::Element>().get_attribute("href"))
+        .collect();
+    assert_eq!(hrefs, ["/tasks/t03", "/tasks/t04"]);
+    let row = || {
+        let made = find(&host, "[data-testid='made-into']");
+        let term = made
+            .parent_element()
+            .and_then(|dd| dd.previous_element_sibling())
+            .and_then(|dt| dt.text_content())
+            .unwrap_or_default();
+        (term, made.text_content().unwrap_or_default())
+    };
+    assert_eq!(
+        row(),
+        (
+            "Resubmitted or cloned as".to_owned(),
+            "t03, t04, and more".to_owned()
+        )
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(row(), ("重提或克隆为".to_owned(), "t03、t04等".to_owned()));
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+
+    // None made from it: no row.
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until("the made-from request", || {
+        held_fetches().iter().any(|u| u.contains("made_from=t1"))
+    })
+    .await;
+    answer_fetch("made_from=t1", &page_of(0, 0, None));
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='made-into']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+}
+
 /// A phase the task reaches while its page is open is said to a screen reader, once;
 /// the phase it had when the page opened is not (keyboard explorer: an end was not
 /// heard).

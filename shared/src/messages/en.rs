@@ -1412,6 +1412,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs_whole", "Open the whole log"),
     ("ui.detail.made_from#clone", "Cloned from"),
     ("ui.detail.made_from#resubmit", "Resubmitted from"),
+    ("ui.detail.made_into", "Resubmitted or cloned as"),
+    ("ui.detail.made_into#more", ", and more"),
+    (
+        "ui.detail.made_into#unread",
+        "not read: reload the page to read them",
+    ),
     ("ui.detail.monitoring", "Monitoring"),
     (
         "ui.detail.monitoring_on",

@@ -1214,6 +1214,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.logs_whole", "查看完整日志"),
     ("ui.detail.made_from#clone", "克隆自"),
     ("ui.detail.made_from#resubmit", "重提自"),
+    ("ui.detail.made_into", "重提或克隆为"),
+    ("ui.detail.made_into#more", "等"),
+    ("ui.detail.made_into#unread", "未能读取：请刷新页面重试"),
     ("ui.detail.monitoring", "监控看板"),
     (
         "ui.detail.monitoring_on",
