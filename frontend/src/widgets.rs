@@ -445,6 +445,9 @@ fn show(
     let slot = Some(element.id())
         .filter(|id| !id.is_empty())
         .map(|id| crate::form::draft::Slot(format!("{}#{id}", crate::form::draft::DRAFT_KEY)));
+    // The form takes the element's place in full: what the portal showed there while it
+    // loaded ("Loading…") stayed above it (embedding explorer).
+    element.set_inner_html("");
     let speaks = element.clone();
     leptos::mount::mount_to(element, move || {
         provide_context(base.clone());

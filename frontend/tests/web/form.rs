@@ -3035,6 +3035,9 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         ("zh", "创建训练任务"),
     ] {
         let json = format!(r#"{{"locale": "{locale}", "catalog": {catalog}, "apiBase": null}}"#);
+        // What the portal put there while the form loaded goes with the mount (explorer:
+        // its "Loading…" line stayed above the form).
+        host.set_inner_html("<p class='portal-loading'>Loading…</p>");
         let mut form = mount_task_form(host.clone().into(), options(&json))
             .await
             .expect("mounts");
@@ -3049,6 +3052,7 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
                 .unwrap()
                 .is_some()
         );
+        assert!(host.query_selector(".portal-loading").unwrap().is_none());
         form.unmount();
     }
     // A catalog that cannot be fetched: the address tried is named, and without apiBase
