@@ -408,8 +408,11 @@ pub fn Preview(
             <details>
                 <summary>{move || cx.text("ui.form.import.title")}</summary>
                 <label for=import_id.clone()>{move || cx.text("ui.form.import.label")}</label>
+                // Marked while the note under it refuses its text (a file's read into it
+                // too), or the file chosen: the refusal was only said (keyboard explorer).
                 <textarea id=import_id name="import" data-testid="import-text" spellcheck="false"
                     aria-describedby=note_id.clone()
+                    aria-invalid=move || import_note.with(|n| matches!(n, Some(ImportNote::Refused(e)) if !matches!(e, ImportError::File(_)))).then_some("true")
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
                 <button type="button" class="import" data-testid="import" on:click=move |_| import(()) node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
@@ -417,6 +420,7 @@ pub fn Preview(
                     <span>{move || cx.text("ui.form.import.file")}</span>
                     " "
                     <input type="file" data-testid="import-file" aria-describedby=note_id.clone()
+                        aria-invalid=move || import_note.with(|n| matches!(n, Some(ImportNote::Refused(ImportError::File(_))))).then_some("true")
                         accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" on:change=import_file />
                 </label>
                 {move || pending.with(Option::is_some).then(|| view! {

@@ -2119,11 +2119,13 @@ async fn an_import_is_checked_like_any_input() {
     area.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
     form.click("import").await;
-    // A wrong shape names the field and leaves the form alone.
+    // A wrong shape names the field and leaves the form alone; the box is marked, as a
+    // field with an error is (keyboard explorer: only the note said it).
     assert!(
         form.find("[data-testid='import-note'] li[data-path='basic.workers']")
             .is_some()
     );
+    assert_eq!(area.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert_eq!(
         form.submitted().await.basic.task_type,
         Some(shared::TaskType::PyTorchJob)
@@ -2155,6 +2157,11 @@ async fn an_import_is_checked_like_any_input() {
         .unwrap();
     form.click("import").await;
     assert_eq!(form.submitted().await, ray.clone().normalized());
+    assert_eq!(
+        area.get_attribute("aria-invalid"),
+        None,
+        "imported, not refused"
+    );
     assert!(form.has_control("ray.runtime_env"));
     assert!(form.text("summary").starts_with("0 errors"));
     assert!(!form.submit_disabled());
