@@ -54,6 +54,38 @@ pub fn focus_field(ids: Ids, path: &str) {
     }
 }
 
+/// Puts the caret of the focused text box at `line` and `column` (from 1, in characters),
+/// if the focus is in one.
+fn caret_to(line: usize, column: usize) {
+    let Some(area) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+    else {
+        return;
+    };
+    let at = caret_offset(&area.value(), line, column);
+    let _ = area.set_selection_range(at, at);
+}
+
+/// The offset in UTF-16 code units, as a text box counts, of `line` and `column` (from 1,
+/// in characters) of `text`; its end when the text is shorter.
+pub fn caret_offset(text: &str, line: usize, column: usize) -> u32 {
+    let mut offset = 0usize;
+    for (i, this) in text.split('\n').enumerate() {
+        if i + 1 == line {
+            let into: usize = this
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(char::len_utf16)
+                .sum();
+            return u32::try_from(offset + into).unwrap_or(u32::MAX);
+        }
+        offset += this.encode_utf16().count() + 1;
+    }
+    u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX)
+}
+
 /// Lists every finding: errors first, then warnings, then hints.
 #[component]
 pub fn ReportView(
@@ -144,6 +176,12 @@ fn issue_list(
                     let code = issue.code.code();
                     let target = path.clone();
                     let place = path.clone();
+                    // A runtime env that is not YAML: the caret goes to where the reader
+                    // stopped, not to the box's end (keyboard explorer).
+                    let at = match &issue.code {
+                        shared::IssueCode::RuntimeEnvInvalidYaml { line, column, .. } => Some((*line, *column)),
+                        _ => None,
+                    };
                     view! {
                         <li class=format!("issue {severity}") data-code=code data-path=path>
                             <button type="button" class="goto" on:click=move |_| {
@@ -151,7 +189,10 @@ fn issue_list(
                                 if let Some(cx) = form {
                                     cx.touch(&target);
                                 }
-                                focus_field(form.map(|cx| cx.ids).unwrap_or_default(), &target)
+                                focus_field(form.map(|cx| cx.ids).unwrap_or_default(), &target);
+                                if let Some((line, column)) = at {
+                                    caret_to(line, column);
+                                }
                             }>
                                 {crate::components::severity_badge(move || lang.get(), issue_severity)}
                                 <span class="path" title=path.clone()>{move || field_place(lang.get(), &place)}</span>

@@ -594,6 +594,46 @@ async fn a_runtime_env_finding_under_its_box_names_the_key_it_is_about() {
     );
 }
 
+/// A runtime env that is not YAML, reached from the summary, has the caret where the
+/// reader stopped, not at the box's end (keyboard explorer).
+#[wasm_bindgen_test]
+async fn a_runtime_env_yaml_fault_is_reached_at_its_line() {
+    let form = mount(Some(example(shared::demo::RAY_EXAMPLE)), false).await;
+    // The tab on line 2 stops the reader there (PyYAML: a tab cannot start a token).
+    let text = "env_vars:\n\tA: \"名前\"\npip: [torch]\n";
+    form.type_in("ray.runtime_env", text).await;
+    crate::after_paint().await;
+    let issue = form
+        .find("li.issue[data-path='ray.runtime_env'][data-code='ray.runtime_env.invalid_yaml'] button.goto")
+        .unwrap_or_else(|| panic!("the fault in the summary: {}", form.text("summary")));
+    issue.click();
+    leptos::task::tick().await;
+    let area: HtmlTextAreaElement = form.control("ray.runtime_env").unchecked_into();
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(active.map(|a| a.id()), Some(area.id()));
+    let caret = area.selection_start().unwrap().unwrap();
+    assert_eq!(
+        (caret, area.selection_end().unwrap().unwrap()),
+        (caret, caret),
+        "a caret, nothing selected"
+    );
+    assert!(
+        (10..18).contains(&caret),
+        "on line 2, which starts at 10: {caret}"
+    );
+    // Counted as the box counts, in UTF-16 units past characters beyond the BMP.
+    assert_eq!(frontend::components::caret_offset("a\n😀b\nc", 2, 2), 4);
+    assert_eq!(
+        frontend::components::caret_offset("a\nb", 9, 1),
+        3,
+        "past the end: the end"
+    );
+}
+
 /// A pool is named with its sharing once: after its name, unless the name says it
 /// (explorer: the demo's "L40S shared 共享" read "L40S shared 共享（共享）" in Chinese).
 #[wasm_bindgen_test]
