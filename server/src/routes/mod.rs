@@ -66,7 +66,7 @@ impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
         {
             return Err(ApiError::BadQuery(format!(
                 "`{}` must not hold a NUL character (%00): no stored text holds one",
-                name.escape_default()
+                as_sent(name)
             )));
         }
         match Query::<T>::try_from_uri(&parts.uri) {
@@ -101,11 +101,18 @@ fn not_utf8(query: &str) -> Option<ApiError> {
         if name != "lang" && decoded(value).is_err() {
             return Some(ApiError::BadQuery(format!(
                 "`{}` must be UTF-8 text once its %-escapes are decoded",
-                name.escape_default()
+                as_sent(&name)
             )));
         }
     }
     None
+}
+
+/// A parameter's name as a client wrote it in the address: its control characters
+/// %-escaped (`a%00b`), not in Rust's escapes (`a\u{0}b`), which no client writes (API
+/// explorer).
+fn as_sent(name: &str) -> String {
+    percent_encoding::utf8_percent_encode(name, percent_encoding::CONTROLS).to_string()
 }
 
 /// The most parameters a refused query is read for, one by one, to say which is wrong:

@@ -615,6 +615,12 @@ async fn a_nul_in_a_query_value_is_a_400_naming_its_parameter() {
             "{path}: {detail}"
         );
     }
+    // A NUL in a parameter's name is named as the address wrote it.
+    let path = "/api/v1/tasks?na%00me=x";
+    let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let detail = body["detail"].as_str().unwrap();
+    assert!(detail.contains("`na%00me` must not hold a NUL"), "{detail}");
     // `lang` reaches no store: a tag with a NUL is one Berth does not speak, passed over
     // for `Accept-Language` as any other (its schema, a string, allows it).
     for path in [
