@@ -85,6 +85,12 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang, name: Name<'_>) -> St
             &[("shortfall", list(lang, &short))],
         );
     }
+    // A RayJob of no workers places its head alone: "fits on" the workers' spec read as
+    // placing a worker (explorer).
+    let placed = match &c.head {
+        Some(head) if c.workers == 0 => &head.spec,
+        _ => &c.spec,
+    };
     match &c.fit {
         Fit::Now { nodes } => text(
             lang,
@@ -93,7 +99,7 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang, name: Name<'_>) -> St
             } else {
                 "ui.form.plan.verdict.now"
             },
-            &[("spec", name(&c.spec)), ("nodes", nodes.to_string())],
+            &[("spec", name(placed)), ("nodes", nodes.to_string())],
         ),
         Fit::Queue { reason: why } => text(
             lang,

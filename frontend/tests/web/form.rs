@@ -1201,6 +1201,12 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
         "{verdicts}"
     );
     assert!(!verdicts.contains("one replica"), "{verdicts}");
+    // Its line fits the head, on the head's spec, not the workers' spec it lists.
+    assert!(
+        verdicts.contains("fits now on CPU general 通用型, 1 node"),
+        "{verdicts}"
+    );
+    assert!(!verdicts.contains("fits now on A100"), "{verdicts}");
     // It starts with the head's spec, its one pod: not the workers' spec, which none takes.
     let outcome = form.text("outcome");
     assert!(
