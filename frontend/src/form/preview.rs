@@ -32,9 +32,18 @@ fn refusal(err: ImportError) -> impl IntoView {
             {findings.into_iter().map(|issue| {
                 let path = issue.path.to_string();
                 let (code, at) = (issue.code.code(), path.clone());
+                // A runtime env written as a YAML mapping, as Ray's own files write it:
+                // the form takes it as text, which a block scalar keeps (Ray explorer:
+                // "should be text" said no more).
+                let block = path == "ray.runtime_env"
+                    && matches!(
+                        &issue.code,
+                        shared::IssueCode::ValueInvalid { found: Some(shared::validate::Found::Object), .. }
+                    );
                 view! {
                     <li class="finding error" data-code=code data-path=at>
                         <code>{path}</code>" "{move || issue.message(cx.lang())}
+                        {block.then(|| view! { " "{move || cx.text("ui.form.import.runtime_env_block")} })}
                     </li>
                 }
             }).collect_view()}

@@ -2213,6 +2213,48 @@ async fn an_import_is_checked_like_any_input() {
     assert!(!form.submit_disabled());
 }
 
+/// A runtime env imported as a YAML mapping (as Ray's own job files write it) is refused
+/// with the way to write it: as text, a block (Ray explorer: "should be text" alone).
+#[wasm_bindgen_test]
+async fn a_runtime_env_imported_as_a_mapping_says_to_write_it_as_a_block() {
+    let form = mount(None, false).await;
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    area.set_value(
+        "version: 1\nbasic:\n  task_type: ray_job\nray:\n  runtime_env:\n    pip: [torch]\n",
+    );
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    let said = || {
+        form.find("[data-testid='import-note'] li[data-path='ray.runtime_env']")
+            .and_then(|li| li.text_content())
+            .unwrap_or_else(|| panic!("the runtime env named: {}", form.text("import-note")))
+    };
+    crate::pages::until("the import read", || {
+        form.find("[data-testid='import-note'] li").is_some()
+    })
+    .await;
+    assert!(
+        said().contains("a block under `runtime_env: |`"),
+        "{}",
+        said()
+    );
+    form.click("lang-zh").await;
+    assert!(said().contains("`runtime_env: |`"), "{}", said());
+    form.click("lang-en").await;
+    // Another field of the wrong shape gets no such word.
+    area.set_value("version: 1\nbasic:\n  name_prefix: {a: 1}\n");
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    crate::pages::until("the import read", || {
+        form.find("[data-testid='import-note'] li[data-path='basic.name_prefix']")
+            .is_some()
+    })
+    .await;
+    assert!(!form.text("import-note").contains("runtime_env: |"));
+}
+
 /// A spec written for another tool, or by hand, with several unknown fields: the import
 /// names every one at its place, in the text's order, and counts them (it named only
 /// the first, so each import met the next); the form is left alone.

@@ -1798,7 +1798,7 @@ async fn until_found(host: &HtmlElement, what: &str, selector: &str) {
 }
 
 /// Waits (in 50 ms steps, at most 10 s) until `ready` holds.
-async fn until(what: &str, ready: impl Fn() -> bool) {
+pub(crate) async fn until(what: &str, ready: impl Fn() -> bool) {
     for _ in 0..200 {
         if ready() {
             return;

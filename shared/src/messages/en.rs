@@ -1706,6 +1706,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Not imported: only plain YAML is read (text keys, no aliases).",
     ),
     (
+        "ui.form.import.runtime_env_block",
+        "Write it as text, a block under `runtime_env: |` with its lines indented, as the export writes it.",
+    ),
+    (
         "ui.form.import.shape",
         "Not imported: {count} fields are of the wrong shape.",
     ),

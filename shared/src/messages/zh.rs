@@ -1464,6 +1464,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.not_plain",
         "未导入：仅支持普通 YAML（键必须是文本，不能使用别名）。",
     ),
+    (
+        "ui.form.import.runtime_env_block",
+        "请把它写成文本：在 `runtime_env: |` 下缩进书写各行，与导出的写法相同。",
+    ),
     ("ui.form.import.shape", "未导入：{count} 个字段格式不正确。"),
     ("ui.form.import.syntax", "未导入：{detail}"),
     (
