@@ -92,6 +92,11 @@ pub fn ReportView(
     /// The findings to show.
     #[prop(into)]
     report: Signal<Report>,
+    /// Whether the counts go unspoken as they change: while the focus is in a field,
+    /// whose own findings are spoken (keyboard explorer: one keystroke in the compute
+    /// fields spoke its findings, these counts and the plan's verdict).
+    #[prop(optional, into)]
+    quiet: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let counts = move || {
@@ -136,7 +141,7 @@ pub fn ReportView(
     let list = issue_list(sorted, lang);
     view! {
         <div class="report">
-            <p class="summary" data-testid="summary" aria-live="polite">
+            <p class="summary" data-testid="summary" aria-live=move || if quiet.get() { "off" } else { "polite" }>
                 {move || {
                     let (errors, warnings, hints) = counts();
                     let l = lang.get();

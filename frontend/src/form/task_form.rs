@@ -85,6 +85,8 @@ pub fn TaskForm(
     let usage = RwSignal::new(usage);
     let cx = FormCx::provide(start, catalog, usage.into(), user);
     let form_ref = NodeRef::<leptos::html::Form>::new();
+    // Whether the focus is in one of the spec's fields, which speak their own findings.
+    let in_field = RwSignal::new(false);
     let refresh_usage = follow_usage(usage, form_ref);
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
@@ -299,7 +301,9 @@ pub fn TaskForm(
     );
     let summary_labelled = summary_title.clone();
     view! {
-        <form class="task-form" novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref>
+        <form class="task-form" novalidate=true on:submit=on_submit on:keydown=no_enter_submit data-testid="task-form" node_ref=form_ref
+            on:focusin=move |ev: web_sys::FocusEvent| in_field.set(is_field(ev.target()))
+            on:focusout=move |_| in_field.set(false)>
             <h1>{move || cx.text("ui.form.title")}</h1>
             {move || cloned_from.get().map(|id| view! {
                 <p class="help" data-testid="copy-of">
@@ -338,7 +342,7 @@ pub fn TaskForm(
             }}
             <section class="findings-summary" aria-labelledby=summary_labelled tabindex="-1" data-testid="findings-summary">
                 <h2 id=summary_title>{move || cx.text("ui.form.summary_title")}</h2>
-                <ReportView report=Signal::from(cx.report) />
+                <ReportView report=Signal::from(cx.report) quiet=in_field />
             </section>
             <Preview origin refresh_usage=Callback::new(move |()| refresh_usage()) />
             {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">{move || err.localized(cx.lang())}</p> })}
@@ -367,6 +371,15 @@ pub fn TaskForm(
             })}
         </form>
     }
+}
+
+/// Whether `target` is a control of the spec, named by its field path (the import box
+/// is not one: its refusal is said under it, and the spec it brings is new throughout).
+fn is_field(target: Option<web_sys::EventTarget>) -> bool {
+    target
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|e| e.get_attribute("name"))
+        .is_some_and(|name| !name.is_empty() && name != "import")
 }
 
 /// How often the form asks for the pools' and the quota's use while it is open.

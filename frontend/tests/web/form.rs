@@ -634,6 +634,47 @@ async fn a_runtime_env_yaml_fault_is_reached_at_its_line() {
     );
 }
 
+/// While the focus is in a field, which speaks its own findings, the summary's counts go
+/// unspoken as they change; out of the fields (an import, the plan's refresh), they are
+/// spoken again (keyboard explorer: one keystroke spoke three live regions).
+#[wasm_bindgen_test]
+async fn the_summary_counts_are_not_spoken_over_a_fields_own_findings() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let live = || form.test_id("summary").get_attribute("aria-live");
+    assert_eq!(live().as_deref(), Some("polite"));
+    let workers: HtmlElement = form.control("compute.workers").unchecked_into();
+    workers.focus().unwrap();
+    leptos::task::tick().await;
+    assert_eq!(live().as_deref(), Some("off"));
+    form.test_id("start-over").focus().unwrap();
+    leptos::task::tick().await;
+    assert_eq!(live().as_deref(), Some("polite"));
+    let import = form.test_id("import-text");
+    import
+        .closest("details")
+        .unwrap()
+        .unwrap()
+        .set_attribute("open", "")
+        .unwrap();
+    workers.focus().unwrap();
+    import.focus().unwrap();
+    leptos::task::tick().await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(
+        active.and_then(|a| a.get_attribute("name")).as_deref(),
+        Some("import")
+    );
+    assert_eq!(
+        live().as_deref(),
+        Some("polite"),
+        "the import box is no field of the spec"
+    );
+}
+
 /// A pool is named with its sharing once: after its name, unless the name says it
 /// (explorer: the demo's "L40S shared 共享" read "L40S shared 共享（共享）" in Chinese).
 #[wasm_bindgen_test]
