@@ -3705,7 +3705,7 @@ fn gone_from(spec: &shared::TaskSpec, catalog: &shared::Catalog) -> Message {
             .all(|id| cluster.spec(id).is_none())
     {
         return Message::new("event.catalog_changed#spec")
-            .with("spec", spec.compute.specs.join(", "));
+            .with_list("spec", spec.compute.specs.clone());
     }
     Message::new("event.catalog_changed")
 }

@@ -1671,6 +1671,16 @@ fn TagEditor(
     // Save with nothing changed says so, rather than saving the same tags (newcomer
     // explorer: it was offered, and said "Tags saved.", with nothing to save).
     let nothing = RwSignal::new(false);
+    // Said of the tags as they were when Save was pressed: any edit since ends it, an
+    // edit undone too (review: typing a key and clearing it brought it back).
+    Effect::new(move |first: Option<()>| {
+        draft.track();
+        new_key.track();
+        new_value.track();
+        if first.is_some() {
+            nothing.set(false);
+        }
+    });
     let save = move |_| {
         // A tag typed and not yet added is what the user means to save with the rest
         // (explorer, round 11: "Tags saved." while the typed tag stayed in its boxes).

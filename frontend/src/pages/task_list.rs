@@ -611,7 +611,7 @@ pub fn PhaseChips(
 #[derive(Clone, Debug)]
 pub struct TagRefused {
     text: String,
-    part: &'static str,
+    part: shared::validate::TagPart,
     issue: shared::Issue,
 }
 
@@ -689,7 +689,12 @@ pub fn Filters(
             if refused.is_some() || was {
                 tag_refused.set(refused);
             }
+            // Refused: the list is filtered by no tag, as the refusal says, not by the
+            // one before it, which nothing on the page would show (review).
             if tag_refused.with_untracked(Option::is_some) {
+                if filter.with_untracked(|f| !f.tag.is_empty()) {
+                    filter.update(|f| f.tag.clear());
+                }
                 return;
             }
         }
@@ -854,7 +859,7 @@ pub fn Filters(
                         <span class="finding error">
                             {crate::components::severity_badge(move || l, shared::Severity::Error)}
                             {lang.text_with("ui.list.filter.tag_refused", &[
-                                ("part", lang.text(if r.part == "value" { "ui.list.filter.tag_part.value" } else { "ui.list.filter.tag_part.key" })),
+                                ("part", lang.text(if r.part == shared::validate::TagPart::Value { "ui.list.filter.tag_part.value" } else { "ui.list.filter.tag_part.key" })),
                                 ("reason", crate::components::issue_text(&r.issue, l)),
                             ])}
                         </span>

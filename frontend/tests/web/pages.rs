@@ -786,6 +786,17 @@ async fn a_tag_filter_no_tag_could_match_is_said_at_its_box_and_not_applied() {
     );
     assert_eq!(said(), "");
     assert_eq!(tag.get_attribute("aria-invalid"), None);
+    // Refused over a tag applied before: the list is filtered by no tag, as said, and
+    // the box keeps the text refused (review).
+    tag.set_value("team=bad value");
+    tag.dispatch_event(&change).unwrap();
+    leptos::task::tick().await;
+    assert_eq!(filter.get_untracked().tag, "");
+    until("the box's text as refused", || {
+        tag.value() == "team=bad value"
+    })
+    .await;
+    assert!(said().contains("does not apply it"), "{}", said());
 }
 
 #[wasm_bindgen_test]
@@ -1038,9 +1049,30 @@ async fn a_task_names_the_tasks_made_from_it() {
         held_fetches().iter().any(|u| u.contains("made_from=t1"))
     })
     .await;
+    // Refused (here a server fault): the row says they were not read, rather than
+    // nothing (review: the empty case alone could not fail).
+    refuse_fetch(
+        "made_from=t1",
+        500,
+        r#"{"type": "about:blank", "title": "Internal Server Error", "status": 500,
+            "code": "internal", "detail": "the task store failed"}"#,
+    );
+    until_found(&host, "the row said unread", "[data-testid='made-into']").await;
+    assert_eq!(
+        all_text(&host, "[data-testid='made-into']"),
+        ["not read: reload the page to read them"]
+    );
+    finish(handle, &host, &address);
+
+    // None made from it: no row, once the answer is read (the same wait as the refusal's).
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until("the made-from request", || {
+        held_fetches().iter().any(|u| u.contains("made_from=t1"))
+    })
+    .await;
     answer_fetch("made_from=t1", &page_of(0, 0, None));
-    leptos::task::tick().await;
-    leptos::task::tick().await;
+    sleep(300).await;
     assert!(
         host.query_selector("[data-testid='made-into']")
             .unwrap()
@@ -4637,6 +4669,14 @@ async fn a_tag_typed_and_saved_without_add_is_saved() {
         all_text(&host, "[data-testid='tags-saved']"),
         ["Nothing to save: these are the task's tags."]
     );
+    // Said of the tags as they were then: an edit since ends it, undone too (review).
+    type_tag("x", "");
+    leptos::task::tick().await;
+    type_tag("", "");
+    until("the line gone", || {
+        all_text(&host, "[data-testid='tags-saved']") == [""]
+    })
+    .await;
     // Add with nothing typed adds nothing, and leads to the key's box.
     let add = find(&host, "[data-testid='tag-add']");
     add.focus().unwrap();

@@ -680,7 +680,8 @@ fn tag_filter(state: &AppState, user: &User, text: &str) -> Result<TagFilter, Ap
         None => Ok(filter),
         Some((part, issue)) => Err(ApiError::BadQuery(format!(
             "tag {text:?} is not a tag filter: give `key` or `key=value`, as a task's \
-             tags are written; its {part}: {}",
+             tags are written; its {}: {}",
+            part.as_str(),
             issue.message(Lang::En)
         ))),
     }

@@ -1376,6 +1376,14 @@ pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn Task
             .with("note", "pod x: Pulling: Pulling image \"a:1\""),
     );
     store.push_event(&t, &note).await.expect("pushes");
+    // A list of one is a list, not a message keyed by its item (review: `["pip"]` read
+    // back as one, and an item that is a catalog key rendered as that key's words).
+    let one = TaskEvent::keyed(
+        Timestamp(2),
+        "job",
+        Message::new("event.runtime_env.unapplied").with_list("keys", vec!["quantity".into()]),
+    );
+    store.push_event(&t, &one).await.expect("pushes");
     // An event written before events were keyed keeps its text.
     let old = TaskEvent {
         at: Timestamp(3),
@@ -1385,7 +1393,12 @@ pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn Task
     };
     store.push_event(&t, &old).await.expect("pushes");
     let events = store.events(&t).await.expect("found");
-    assert_eq!(events, vec![accepted, queued, note, old]);
+    assert_eq!(events, vec![accepted, queued, note, one, old]);
+    assert!(
+        events[3].text(Lang::En).contains("runtime env's quantity:"),
+        "{:?}",
+        events[3]
+    );
     assert_eq!(
         events[1].text(Lang::Zh),
         "空闲最多的节点只有 4 张 GPU，单个副本需要 8"
@@ -1394,7 +1407,7 @@ pub(super) async fn keyed_events_and_reasons_read_back_whole(store: Arc<dyn Task
         events[1].message, "the largest free node has 4 GPUs; one replica needs 8",
         "the English text is kept beside the key"
     );
-    assert_eq!(events[3].text(Lang::Zh), "attempt 1: every replica started");
+    assert_eq!(events[4].text(Lang::Zh), "attempt 1: every replica started");
 
     let stopped = Message::new("event.stopped#before_start");
     store

@@ -479,9 +479,10 @@ pub fn text(lang: Lang, key: &str, args: &[(&str, String)]) -> String {
 /// Task events and phase reasons are stored this way, so a record written once reads in
 /// English and in Chinese.
 ///
-/// An argument is either text (a number, a name, or words from outside Berth such as a
-/// Kubernetes Event's message, which stay as they came) or another message, rendered in
-/// the same language (a unit, a queue reason inside an event).
+/// An argument is text (a number, a name, or words from outside Berth such as a
+/// Kubernetes Event's message, which stay as they came), another message, rendered in
+/// the same language (a unit, a queue reason inside an event), or a list of names,
+/// joined as that language lists them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// The catalog key.
@@ -497,10 +498,12 @@ pub struct Message {
 pub enum Arg {
     /// Text the same in every language.
     Text(String),
+    /// Items joined as the reader's language lists them ("a, b and c", "a、b、c").
+    /// Before [`Arg::Message`]: serde reads a struct from a JSON array too, so a list of
+    /// one (`["pip"]`) read back as a message keyed `pip` (review).
+    List(Vec<String>),
     /// A message rendered in the reader's language.
     Message(Message),
-    /// Items joined as the reader's language lists them ("a, b and c", "a、b和c").
-    List(Vec<String>),
 }
 
 impl Arg {
@@ -545,7 +548,7 @@ impl Message {
         self
     }
 
-    /// Adds an argument as it is (text or a message).
+    /// Adds an argument as it is (text, a message or a list).
     #[must_use]
     pub fn with_arg(mut self, name: &str, value: Arg) -> Self {
         self.args.insert(name.to_owned(), value);

@@ -161,6 +161,25 @@ fn tags(cx: &Cx, report: &mut Report) {
     }
 }
 
+/// The part of a tag filter that breaks the tag rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagPart {
+    /// The key.
+    Key,
+    /// The value.
+    Value,
+}
+
+impl TagPart {
+    /// Its name in English, as the API's refusal says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TagPart::Key => "key",
+            TagPart::Value => "value",
+        }
+    }
+}
+
 /// A task list's tag filter, `key` or `key=value`: the tasks with a tag of that key, of
 /// that value too when one is given.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,7 +208,7 @@ impl TagFilter {
     }
 
     /// Why no tag could match this filter, if none could: which part breaks the tag
-    /// rules (`"key"` or `"value"`) and the tag rule's finding. The rules are the spec
+    /// rules and the tag rule's finding. The rules are the spec
     /// check's own, run on a spec with this one tag, so that the server's refusal and the
     /// console's cannot drift from what a tag may be. Whether the tag is one of the
     /// maintained ones is no reason: a filter may look for any tag tasks have.
@@ -197,7 +216,7 @@ impl TagFilter {
         &self,
         catalog: &crate::Catalog,
         user: &crate::User,
-    ) -> Option<(&'static str, super::Issue)> {
+    ) -> Option<(TagPart, super::Issue)> {
         let mut spec = TaskSpec::default();
         spec.basic.tags = vec![Tag {
             key: self.key.clone(),
@@ -212,9 +231,9 @@ impl TagFilter {
             )
         })?;
         let part = if broken.code == IssueCode::TagValueInvalid {
-            "value"
+            TagPart::Value
         } else {
-            "key"
+            TagPart::Key
         };
         Some((part, broken.clone()))
     }
@@ -256,7 +275,7 @@ mod tests {
         ] {
             let refusal = TagFilter::parse(text).refusal(&catalog, &user);
             assert_eq!(
-                refusal.as_ref().map(|r| r.0),
+                refusal.as_ref().map(|r| r.0.as_str()),
                 Some(part),
                 "{text:?}: {refusal:?}"
             );

@@ -26,7 +26,7 @@ mod syntax;
 
 pub use crate::path::{FieldPath, Segment};
 pub(crate) use crate::path::{field_key, field_path};
-pub use basic::TagFilter;
+pub use basic::{TagFilter, TagPart};
 pub use code::{IssueCode, YamlFault};
 pub use issue::{Issue, Lang, LocalizedIssue, Report, Severity, cap_findings};
 pub use parse::{check_json, parse_spec, parse_value};
