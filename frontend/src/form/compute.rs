@@ -165,7 +165,9 @@ pub fn ComputeSection() -> impl IntoView {
             let sharing = cx.text(&format!("ui.form.option.sharing.{}", wire(&p.sharing)));
             // A name that says its sharing already is not followed by it again
             // (explorer: "L40S shared 共享（共享）").
-            if p.name.to_lowercase().contains(&sharing.to_lowercase()) {
+            // ASCII case only: `to_lowercase` brought Unicode's case tables, 17 KB of the
+            // console's wasm, for the catalog's English and Chinese words.
+            if p.name.to_ascii_lowercase().contains(&sharing.to_ascii_lowercase()) {
                 return (p.id.clone(), p.name.clone());
             }
             let args = [("name", p.name.clone()), ("sharing", sharing)];
