@@ -167,7 +167,10 @@ pub fn ComputeSection() -> impl IntoView {
             // (explorer: "L40S shared 共享（共享）").
             // ASCII case only: `to_lowercase` brought Unicode's case tables, 17 KB of the
             // console's wasm, for the catalog's English and Chinese words.
-            if p.name.to_ascii_lowercase().contains(&sharing.to_ascii_lowercase()) {
+            if p.name
+                .to_ascii_lowercase()
+                .contains(&sharing.to_ascii_lowercase())
+            {
                 return (p.id.clone(), p.name.clone());
             }
             let args = [("name", p.name.clone()), ("sharing", sharing)];

@@ -665,6 +665,15 @@ impl FormCx {
         }
     }
 
+    /// Forgets which fields were edited: a form started over shows findings as a fresh
+    /// one does, once each field is edited (keyboard explorer: the blank form said its
+    /// name prefix and resource kind were required, as they had been edited before).
+    pub fn untouch_all(&self) {
+        if self.touched.with_untracked(|t| !t.is_empty()) {
+            self.touched.update(HashSet::clear);
+        }
+    }
+
     /// Marks a field edited.
     pub fn touch(&self, path: &str) {
         if !self.touched.with_untracked(|t| t.contains(path)) {

@@ -269,6 +269,7 @@ pub fn TaskForm(
         autosave.restart();
         cx.server.set(None);
         cx.reveal.set(false);
+        cx.untouch_all();
         cx.spec.set(blank.get_value());
         origin.set_value(blank.get_value());
         cx.reset_unparsed();

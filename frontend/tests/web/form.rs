@@ -1833,10 +1833,16 @@ async fn the_draft_is_saved_as_you_type_and_restored() {
         .active_element()
         .and_then(|e| e.get_attribute("data-testid"));
     assert_eq!(focused.as_deref(), Some("start-over"));
+    second.type_in("basic.name_prefix", "").await;
+    assert_eq!(second.codes_at("basic.name_prefix"), ["value.required"]);
     second.click("start-over").await;
     second.click("confirm-start-over-yes").await;
     let input: HtmlInputElement = second.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "");
+    // Started over, the form is as fresh as a new one: no field says what it lacks
+    // until it is edited (keyboard explorer: the edited ones still did).
+    assert!(second.codes_at("basic.name_prefix").is_empty());
+    assert_ne!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert!(
         second.find("[data-testid='draft-restored']").is_none(),
         "a fresh start is not a restored draft"
