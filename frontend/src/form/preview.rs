@@ -42,8 +42,16 @@ fn refusal(err: ImportError) -> impl IntoView {
                     );
                 view! {
                     <li class="finding error" data-code=code data-path=at>
-                        <code>{path}</code>" "{move || issue.message(cx.lang())}
-                        {block.then(|| view! { " "{move || cx.text("ui.form.import.runtime_env_block")} })}
+                        <code>{path}</code>" "{move || {
+                            let l = cx.lang();
+                            let finding = issue.message(l);
+                            if block {
+                                let hint = shared::messages::text(l, "ui.form.import.runtime_env_block", &[]);
+                                shared::messages::text(l, "ui.form.import.hinted", &[("finding", finding), ("hint", hint)])
+                            } else {
+                                finding
+                            }
+                        }}
                     </li>
                 }
             }).collect_view()}
@@ -228,6 +236,21 @@ pub fn Preview(
     };
     let import_text = RwSignal::new(String::new());
     let import_note = RwSignal::new(None::<ImportNote>);
+    // "Imported" is said of the spec it brought: once the form is edited it goes, or a
+    // language switch, which speaks every live region again, said it of a form changed
+    // since (keyboard explorer). Only while it is shown does the draft's change cost a
+    // comparison.
+    Effect::new(move |_| {
+        cx.spec.track();
+        let imported = import_note.with_untracked(|n| matches!(n, Some(ImportNote::Imported)));
+        if imported
+            && cx
+                .spec
+                .with_untracked(|now| origin.with_value(|o| now != o))
+        {
+            import_note.set(None);
+        }
+    });
     // An import replaces the whole draft: over one the user has edited it asks first, as
     // Start over does, at the safe answer.
     let pending = RwSignal::new(None::<TaskSpec>);

@@ -1655,6 +1655,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.file_unreadable",
         "Not imported: the browser could not read the file.",
     ),
+    ("ui.form.import.hinted", "{finding}. {hint}"),
     (
         "ui.form.import.json.colon",
         "a ':' is expected after the key",
@@ -1711,11 +1712,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.shape",
-        "Not imported: {count} fields are of the wrong shape.",
+        "Not imported: {count} fields are unknown or of the wrong shape.",
     ),
     (
         "ui.form.import.shape_one",
-        "Not imported: 1 field is of the wrong shape.",
+        "Not imported: 1 field is unknown or of the wrong shape.",
     ),
     ("ui.form.import.syntax", "Not imported: {detail}"),
     (

@@ -1435,6 +1435,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.file_unreadable",
         "未导入：浏览器无法读取该文件。",
     ),
+    ("ui.form.import.hinted", "{finding}。{hint}"),
     ("ui.form.import.json.colon", "键之后应为“:”"),
     ("ui.form.import.json.comma_brace", "此处应为“,”或“}”"),
     ("ui.form.import.json.comma_bracket", "此处应为“,”或“]”"),
@@ -1468,7 +1469,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.runtime_env_block",
         "请把它写成文本：在 `runtime_env: |` 下缩进书写各行，与导出的写法相同。",
     ),
-    ("ui.form.import.shape", "未导入：{count} 个字段格式不正确。"),
+    (
+        "ui.form.import.shape",
+        "未导入：{count} 个字段未知或格式不正确。",
+    ),
     ("ui.form.import.syntax", "未导入：{detail}"),
     (
         "ui.form.import.syntax_at",
