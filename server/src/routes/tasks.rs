@@ -196,11 +196,29 @@ async fn view_as(
         .as_ref()
         .is_some_and(|r| r.backend().runs_ray_clusters());
     let logs = shared::api::log_replicas(&task.spec, ray_cluster);
+    let hidden = hidden_behind(
+        state,
+        reader,
+        task.history
+            .iter()
+            .filter_map(|c| c.keyed.as_ref())
+            .chain(reason.as_ref().map(|r| &r.reason)),
+    )
+    .await;
     for change in &mut task.history {
-        if let Some(keyed) = &change.keyed {
+        if let Some(keyed) = &mut change.keyed {
+            if !hidden.is_empty() {
+                *keyed = unnamed(keyed, &hidden);
+            }
             change.reason = shared::api::as_read(keyed, &logs).render(lang);
         }
     }
+    let reason = reason.map(|mut r| {
+        if !hidden.is_empty() {
+            r.reason = unnamed(&r.reason, &hidden);
+        }
+        r
+    });
     // From the store, not the runner's memory: another server on the database, or one
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
@@ -240,6 +258,62 @@ fn ended_replica(reason: &shared::messages::Message) -> Option<u32> {
         shared::messages::Arg::Message(inner) => ended_replica(inner),
         shared::messages::Arg::Text(_) | shared::messages::Arg::List(_) => None,
     })
+}
+
+/// The tasks a message names as ones a waiting task waits behind
+/// (`queue.passed_over#named`), within its arguments too (an event's reason).
+fn named_behind(message: &shared::messages::Message, found: &mut Vec<TaskId>) {
+    if let Some(id) = waits_behind(message) {
+        found.push(id);
+    }
+    for arg in message.args.values() {
+        if let shared::messages::Arg::Message(inner) = arg {
+            named_behind(inner, found);
+        }
+    }
+}
+
+/// `message` with each task it waits behind that is in `hidden` left unnamed
+/// (`queue.passed_over`).
+fn unnamed(message: &shared::messages::Message, hidden: &[TaskId]) -> shared::messages::Message {
+    if waits_behind(message).is_some_and(|id| hidden.contains(&id)) {
+        return shared::messages::Message::new("queue.passed_over");
+    }
+    let mut out = message.clone();
+    for arg in out.args.values_mut() {
+        if let shared::messages::Arg::Message(inner) = arg {
+            *inner = unnamed(inner, hidden);
+        }
+    }
+    out
+}
+
+/// Of the tasks `messages` say waiting tasks wait behind, those `reader` may not see (a
+/// share link's reader, `None`, sees none): named to them as "a task ahead in the
+/// queue", as a private task is to anyone else no task at all (lineage explorer: a
+/// private task's name reached the group and a share link, as a link that led nowhere).
+async fn hidden_behind<'m>(
+    state: &AppState,
+    reader: Option<&User>,
+    messages: impl Iterator<Item = &'m shared::messages::Message>,
+) -> Vec<TaskId> {
+    let mut named = Vec::new();
+    for message in messages {
+        named_behind(message, &mut named);
+    }
+    named.sort_by(|a, b| a.0.cmp(&b.0));
+    named.dedup();
+    let mut hidden = Vec::new();
+    for id in named {
+        let seen = match reader {
+            Some(reader) => may_have_seen(state, reader, &id).await.unwrap_or(false),
+            None => false,
+        };
+        if !seen {
+            hidden.push(id);
+        }
+    }
+    hidden
 }
 
 /// The task a waiting task's reason says it waits behind (`queue.passed_over#named`).
@@ -1335,9 +1409,21 @@ async fn events(
         runner(&state)?.backend().runs_ray_clusters(),
     );
     let first = page.first;
+    let hidden = hidden_behind(
+        &state,
+        Some(&user),
+        page.events.iter().filter_map(|e| e.keyed.as_ref()),
+    )
+    .await;
     let page: Vec<TaskEventView> = page
         .events
         .into_iter()
+        .map(|mut e| {
+            if let Some(keyed) = e.keyed.as_mut().filter(|_| !hidden.is_empty()) {
+                *keyed = unnamed(keyed, &hidden);
+            }
+            e
+        })
         .map(|e| TaskEventView {
             at: e.at,
             // An alert's event names its target, and may repeat it in the error.
@@ -2144,6 +2230,30 @@ mod tests {
         );
         let other = Message::new("queue.capacity_changed").with("task", "big-abcde");
         assert_eq!(super::waits_behind(&other), None);
+    }
+
+    /// A task waited behind that the reader may not see is left unnamed wherever a
+    /// message names it, inside an event's reason too; another message, or a task they
+    /// may see, is left as it is.
+    #[test]
+    fn a_task_waited_behind_is_unnamed_where_it_is_hidden() {
+        use shared::messages::Message;
+        let behind = |id: &str| Message::new("queue.passed_over#named").with("task", id);
+        let event = Message::new("event.queued").with_message("reason", behind("secret-aaaaa"));
+        let mut named = Vec::new();
+        super::named_behind(&event, &mut named);
+        assert_eq!(named, [shared::TaskId("secret-aaaaa".to_owned())]);
+        let hidden = [shared::TaskId("secret-aaaaa".to_owned())];
+        assert_eq!(
+            super::unnamed(&event, &hidden),
+            Message::new("event.queued").with_message("reason", Message::new("queue.passed_over"))
+        );
+        assert_eq!(
+            super::unnamed(&behind("open-bbbbb"), &hidden),
+            behind("open-bbbbb")
+        );
+        let other = Message::new("event.queued").with("task", "secret-aaaaa");
+        assert_eq!(super::unnamed(&other, &hidden), other);
     }
 
     /// What is stored keeps the replica's number, which the runner and `failed_replica`

@@ -1057,6 +1057,84 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
     }
 }
 
+/// A waiting task's reason names the task it waits behind only to readers who may see
+/// that task: to anyone else a private task is no task at all, so it is "a task ahead in
+/// the queue" (lineage explorer: a private task's name reached the group, as a link that
+/// led nowhere). The scheduler's reason is stored in the waiting task's events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_waited_behind_is_named_only_to_readers_who_may_see_it() {
+    use shared::messages::Message;
+    let dir = temp_dir("tokens");
+    let tokens = dir.join("tokens.toml");
+    std::fs::write(
+        &tokens,
+        format!("\"{ALICE}\" = \"alice\"\n\"{BOB}\" = \"bob\"\n"),
+    )
+    .expect("temp dir is writable");
+    let dist = temp_dir("dist");
+    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("temp dir is writable");
+    let config = server::Config {
+        data_dir: temp_dir("data"),
+        identity: server::config::IdentityConfig::Tokens {
+            tokens_file: tokens,
+        },
+        ..server::Config::demo(dist)
+    };
+    let state = server::AppState::open(config).await.expect("opens");
+    let app = server::app(state.clone());
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    let made = |answer: Answer| {
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        answer.json["id"].as_str().expect("an id").to_owned()
+    };
+    let private = made(alice.post("/api/v1/tasks", &spec("sleep 30", false)).await);
+    let open = made(alice.post("/api/v1/tasks", &spec("sleep 30", true)).await);
+    let mut bobs = spec("true", true);
+    bobs["compute"]["kind"] = "spot".into();
+    let waiting = made(bob.post("/api/v1/tasks", &bobs).await);
+    let store = state.runner.as_ref().expect("a runner").store();
+    for ahead in [&private, &open] {
+        let reason = Message::new("event.queued").with_message(
+            "reason",
+            Message::new("queue.passed_over#named").with("task", ahead),
+        );
+        store
+            .push_event(
+                &shared::TaskId(waiting.clone()),
+                &server::store::TaskEvent::keyed(shared::Timestamp(1), "queued", reason),
+            )
+            .await
+            .expect("pushes");
+    }
+    async fn said(caller: &Caller, waiting: &str) -> String {
+        let events = caller.get(&format!("/api/v1/tasks/{waiting}/events")).await;
+        assert_eq!(events.status, StatusCode::OK, "{}", events.text);
+        events.text
+    }
+    let to_bob = said(&bob, &waiting).await;
+    assert!(!to_bob.contains(&private), "{to_bob}");
+    assert!(
+        to_bob.contains("waiting for a task ahead in the queue"),
+        "{to_bob}"
+    );
+    assert!(
+        to_bob.contains(&open),
+        "a task bob may see is named: {to_bob}"
+    );
+    let to_alice = said(&alice, &waiting).await;
+    assert!(
+        to_alice.contains(&private) && to_alice.contains(&open),
+        "{to_alice}"
+    );
+    for id in [&private, &open, &waiting] {
+        let owner = if *id == waiting { &bob } else { &alice };
+        owner
+            .post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))
+            .await;
+    }
+}
+
 /// A user whose identity gives no tenant (a proxy that sends none) gets the render
 /// route's reason, not a 500: the demo cluster's namespace rule,
 /// `{tenant}-{project_group}`, gives no namespace for them (API explorer).
