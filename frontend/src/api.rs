@@ -125,6 +125,7 @@ fn refusal_key(code: &str) -> Option<&'static str> {
         "internal" => "ui.app.refused.internal",
         "log.elsewhere" => "ui.app.refused.log_elsewhere",
         "task.conflict" => "ui.app.refused.task_conflict",
+        "task.deleted" => "ui.app.refused.task_deleted",
         "task.forbidden" => "ui.app.refused.task_forbidden",
         "task.not_found" => "ui.app.refused.task_not_found",
         "task.stopping" => "ui.app.refused.task_stopping",

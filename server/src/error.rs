@@ -71,6 +71,14 @@ pub enum ApiError {
         /// The id asked for.
         id: String,
     },
+    /// A task the caller could see, deleted since: said as deleted, not as possibly
+    /// someone else's (lineage explorer: a copy's link to its deleted original told its
+    /// owner it might not be theirs to see).
+    #[error("task {id} was deleted")]
+    TaskDeleted {
+        /// The id asked for.
+        id: String,
+    },
     /// A replica's log that another server keeps: with several servers on one database,
     /// the local backend's logs are files on the machine of the server that ran the
     /// attempt.
@@ -172,6 +180,7 @@ impl ApiError {
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TaskNotFound { .. }
+            | ApiError::TaskDeleted { .. }
             | ApiError::LogElsewhere { .. }
             | ApiError::ShareNotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
@@ -200,6 +209,7 @@ impl ApiError {
             ApiError::NotFound { .. } => "route.not_found",
             ApiError::MethodNotAllowed { .. } => "method.not_allowed",
             ApiError::TaskNotFound { .. } => "task.not_found",
+            ApiError::TaskDeleted { .. } => "task.deleted",
             ApiError::LogElsewhere { .. } => "log.elsewhere",
             ApiError::ShareNotFound { .. } => "share.not_found",
             ApiError::Forbidden { .. } => "task.forbidden",

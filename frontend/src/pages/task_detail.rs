@@ -211,6 +211,13 @@ pub fn TaskDetailPage(
                         }
                     }
                 }
+                // Deleted (by the reader, or one they share it with), shown before or not:
+                // a copy's link to its deleted original said it might not be theirs to
+                // see (lineage explorer).
+                Err(ClientError::Api(body)) if body.code == "task.deleted" => {
+                    gone.set(Some(Gone::Deleted));
+                    crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
+                }
                 // Shown before and gone now: deleted elsewhere, or no longer the reader's
                 // to see. The page says so, as after a delete here, and asks no more.
                 Err(ClientError::Api(body))
@@ -335,6 +342,12 @@ pub fn TaskDetailPage(
             })}
             // Only a resubmit sends a spec from this page.
             <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get()) />
+            // Deleted before the page could read it: said as when it goes while shown.
+            {move || (!loaded.get() && gone.get() == Some(Gone::Deleted)).then(|| view! {
+                <p class="banner ok" role="status" data-testid="deleted" tabindex="-1">
+                    {move || lang.text_with("ui.detail.deleted", &[("name", id.get_value())])}
+                </p>
+            })}
             {move || {
                 let user = user.clone();
                 let session = session.clone();
@@ -988,7 +1001,10 @@ fn deleted_or(
     gone: RwSignal<Option<Gone>>,
     error: RwSignal<Option<ClientError>>,
 ) {
-    if matches!(&err, ClientError::Api(body) if body.code == "task.not_found") {
+    if matches!(&err, ClientError::Api(body) if body.code == "task.deleted") {
+        gone.set(Some(Gone::Deleted));
+        crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
+    } else if matches!(&err, ClientError::Api(body) if body.code == "task.not_found") {
         said_gone(gone);
         crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
     } else {
@@ -1190,6 +1206,7 @@ fn Actions(
             // what they asked for, so the page says so rather than refuse it.
             let deleted = match api::delete_task(&id).await {
                 Err(ClientError::Api(body)) if body.code == "task.not_found" => Ok(Gone::NotFound),
+                Err(ClientError::Api(body)) if body.code == "task.deleted" => Ok(Gone::Deleted),
                 other => other.map(|()| Gone::Deleted),
             };
             match deleted {

@@ -5050,6 +5050,56 @@ async fn a_task_deleted_here_is_still_said_deleted_in_another_language() {
     finish(handle, &host, &address);
 }
 
+/// A task the reader could see, deleted since, is said deleted when its page opens (a
+/// copy's link to its deleted original), not refused as maybe someone else's; and so is
+/// one deleted elsewhere while its page is open, and a delete here of one deleted
+/// meanwhile (lineage explorer).
+#[wasm_bindgen_test]
+async fn a_task_deleted_since_is_said_deleted() {
+    let address = fresh_page();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! {
+            <frontend::i18n::LangSwitch />
+            <frontend::pages::task_detail::TaskDetailPage id="t1".to_owned() session=demo_session() />
+        }
+        .into_any()
+    });
+    until("the task's request", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    refuse_fetch("tasks/t1?", 404, T1_DELETED);
+    let line = || all_text(&host, "[data-testid='deleted']").concat();
+    until("the line", || line() == "Task t1 was deleted.").await;
+    assert!(
+        host.query_selector("[role='alert']").unwrap().is_none(),
+        "no refusal"
+    );
+    finish(handle, &host, &address);
+
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    find(&host, "[data-testid='action-delete']").click();
+    until_found(&host, "the question", "[data-testid='confirm-delete-yes']").await;
+    find(&host, "[data-testid='confirm-delete-yes']").click();
+    until("the delete", || {
+        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
+    })
+    .await;
+    refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 404, T1_DELETED);
+    let line = || all_text(&host, "[data-testid='deleted']").concat();
+    until("the line", || line() == "Task t1 was deleted.").await;
+    finish(handle, &host, &address);
+}
+
+/// The server's answer for task t1 deleted, to a reader who could see it.
+const T1_DELETED: &str = r#"{"type": "about:blank", "title": "Not Found", "status": 404,
+    "code": "task.deleted", "detail": "task t1 was deleted"}"#;
+
 /// Waits for the page's line to say, in English, that task t1 is gone: deleted, or no
 /// longer the reader's to see (the API answers both with one 404).
 async fn said_gone_in_english(host: &HtmlElement) {

@@ -119,13 +119,14 @@ fn may_see(state: &AppState, user: &User, stored: &StoredTask) -> bool {
 }
 
 /// The task if `user` may see it; otherwise the answer for an unknown id. A deleted task
-/// is gone for everyone (the store keeps its rows for audit).
+/// is gone for everyone (the store keeps its rows for audit), and said deleted to those
+/// who could see it.
 async fn visible(state: &AppState, user: &User, id: &str) -> Result<StoredTask, ApiError> {
     let stored = runner(state)?.store().get(&TaskId(id.to_owned())).await?;
-    if stored.task.phase != TaskPhase::Deleted && may_see(state, user, &stored) {
-        Ok(stored)
-    } else {
-        Err(ApiError::TaskNotFound { id: id.to_owned() })
+    match (stored.task.phase, may_see(state, user, &stored)) {
+        (TaskPhase::Deleted, true) => Err(ApiError::TaskDeleted { id: id.to_owned() }),
+        (_, true) => Ok(stored),
+        (_, false) => Err(ApiError::TaskNotFound { id: id.to_owned() }),
     }
 }
 
@@ -774,7 +775,7 @@ fn tag_filter(state: &AppState, user: &User, text: &str) -> Result<TagFilter, Ap
     responses(
         (status = 200, description = "The task, its timeline and why it waits", body = TaskView),
         (status = 400, description = "A query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -804,7 +805,7 @@ async fn detail(
         (status = 200, description = "The task, stopped or stopping", body = TaskView),
         (status = 400, description = "A query parameter other than `lang` is given, or a body is sent (this route takes none; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has already ended", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -840,7 +841,7 @@ async fn stop(
         (status = 204, description = "The task left the lists"),
         (status = 400, description = "A query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "The task has not ended: stop it first (`task.conflict`), or, when its stop is under way, delete it once it has stopped (`task.stopping`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -871,7 +872,7 @@ async fn delete(
         }
         // An ended task changes phase only to deleted: another delete (a client's retry)
         // took it since the read above, and it is gone, as to any later request.
-        Err(StoreError::Phase { .. }) => Err(ApiError::TaskNotFound { id }),
+        Err(StoreError::Phase { .. }) => Err(ApiError::TaskDeleted { id }),
         Err(err) => Err(err.into()),
     }
 }
@@ -908,7 +909,7 @@ async fn spec_for(
     responses(
         (status = 200, description = "The spec, with the task's tags as they are now; hidden env values and webhook targets are real for the owner only, masked for anyone else (a webhook keeps its scheme and host: `https://hooks.example.com/******`)", body = TaskSpec),
         (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -940,7 +941,7 @@ async fn spec(
         (status = 409, description = "A known `Idempotency-Key` sent with another spec, or whose task was deleted since", body = ErrorBody, content_type = PROBLEM),
         (status = 400, description = "`Idempotency-Key` is not 1 to 255 visible ASCII characters (no spaces), a query parameter other than `lang` is given, or a body is sent (this route takes none; an empty JSON object, `{}`, is accepted): an edited spec is submitted with `POST /tasks`", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 422, description = "The spec no longer passes today's catalog and quota; `issues` lists why", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
@@ -984,7 +985,7 @@ async fn resubmit(
         (status = 201, description = "A read-only link", body = ShareLink),
         (status = 400, description = "A query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -1036,7 +1037,7 @@ fn share_link(share: crate::store::Share) -> ShareLink {
         (status = 200, description = "The task's share links not revoked, oldest first", body = Vec<ShareLink>),
         (status = 400, description = "A query parameter is given: this route takes none", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -1176,7 +1177,7 @@ async fn shared_view(
         (status = 200, description = "The task with its new tags", body = TaskView),
         (status = 400, description = "The body is not strict JSON, or not `{\"tags\": [...]}`, or a query parameter other than `lang` is given", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 409, description = "`expected` was given and the task's tags are no longer those (`task.tags_changed`); nothing changed", body = ErrorBody, content_type = PROBLEM),
         (status = 413, description = "The body is larger than the server accepts", body = ErrorBody, content_type = PROBLEM),
         (status = 415, description = "The body is not declared as JSON (`application/json` or `application/…+json`)", body = ErrorBody, content_type = PROBLEM),
@@ -1363,7 +1364,7 @@ pub const EVENTS_EARLIER: &str = "berth-events-earlier";
     responses(
         (status = 200, description = "What happened to the task, oldest first, in the reader's language; an alert's webhook target masked for anyone but the owner. With `kind`, only the events of that kind, numbered among themselves. With `limit`, only the latest that many (before `before`); when earlier ones are left out, `Berth-Events-Earlier` says where the page before ends, and one less than it is how many there are before the page", body = Vec<TaskEventView>, headers(("Berth-Events-Earlier" = String, description = "Sent when events before this page are left out: give it as `before` (with `limit`, and the same `kind`) for the page before; less one, it is how many come before the page"))),
         (status = 400, description = "A query parameter other than `lang`, `limit`, `before` and `kind` is given, or one is not valid (`kind` not a kind of event, `before` not a `Berth-Events-Earlier` of this task's events of that kind)", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or one they could see, deleted since (`task.deleted`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]

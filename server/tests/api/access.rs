@@ -980,6 +980,13 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
         .send("DELETE", &format!("/api/v1/tasks/{id}"), None)
         .await;
     assert!(deleted.status.is_success(), "{}", deleted.text);
+    // A copy's link to its deleted original says it was deleted, to those who could
+    // see it, not that it may be someone else's (lineage explorer).
+    for reader in [&alice, &bob] {
+        let gone = reader.get(&format!("/api/v1/tasks/{id}")).await;
+        assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+        assert_eq!(gone.json["code"], "task.deleted", "{}", gone.text);
+    }
     for (reader, task, from) in [
         (&alice, &again, &resubmitted),
         (&bob, &again, &resubmitted),
@@ -1054,6 +1061,18 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
             refused.text
         );
         assert!(refused.text.contains("made_from"), "{}", refused.text);
+    }
+    // Deleted, a task bob could never see is still no task to him: only its owner is
+    // told it was deleted.
+    wait_until(&alice, &private, |t| t["phase"] == "succeeded").await;
+    let deleted = alice
+        .send("DELETE", &format!("/api/v1/tasks/{private}"), None)
+        .await;
+    assert!(deleted.status.is_success(), "{}", deleted.text);
+    for (reader, code) in [(&alice, "task.deleted"), (&bob, "task.not_found")] {
+        let gone = reader.get(&format!("/api/v1/tasks/{private}")).await;
+        assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+        assert_eq!(gone.json["code"], code, "{}", gone.text);
     }
 }
 

@@ -1280,6 +1280,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.refused.task_conflict",
         "the task has changed since this page showed it; look at it again",
     ),
+    ("ui.app.refused.task_deleted", "the task was deleted"),
     (
         "ui.app.refused.task_forbidden",
         "only the task's owner can do this",

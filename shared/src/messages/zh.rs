@@ -1104,6 +1104,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.refused.task_conflict",
         "任务已发生变化，请刷新后重新查看",
     ),
+    ("ui.app.refused.task_deleted", "该任务已被删除"),
     (
         "ui.app.refused.task_forbidden",
         "只有任务的所有者可以执行此操作",
