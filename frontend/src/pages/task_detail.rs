@@ -1709,7 +1709,7 @@ fn TagEditor(
         }
         nothing.set(false);
         if blocked() {
-            // The button goes off under the focus: the keyboard goes to what says why.
+            // The keyboard goes to what says why.
             if let Some(list) = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.get_element_by_id("tags-msgs"))
@@ -1883,8 +1883,10 @@ fn TagEditor(
                         crate::components::refocus_if_lost(None, &["[data-testid='tags-save']"]);
                     }>{crate::i18n::tr("ui.detail.tags_take_theirs")}</button>
                 })}
-                <button type="button" class="primary" data-testid="tags-save" disabled=blocked aria-describedby="tags-msgs" on:click=save
-                    aria-disabled=move || (!edited()).then_some("true")>
+                // Never `disabled`: a click on a disabled button dropped the focus to the
+                // page's top (lineage explorer). Off, it says so, and pressed it says why.
+                <button type="button" class="primary" data-testid="tags-save" aria-describedby="tags-msgs" on:click=save
+                    aria-disabled=move || (blocked() || !edited()).then_some("true")>
                     {crate::i18n::tr("ui.detail.tags_save")}
                 </button>
                 <ErrorBanner error />

@@ -137,6 +137,8 @@ pub fn TaskListPage(
     // The button stays the same element from page to page, so it keeps the focus.
     let more = Memo::new(move |_| next.with(Option::is_some));
     let updated = RwSignal::new(None::<f64>);
+    // The zone the update time was last said in.
+    let said_zone = StoredValue::new(String::new());
     // Answers to an older filter are dropped: each load carries the filter it was for.
     let generation = StoredValue::new(0u64);
     // Pages added by "More": a refresh that began before one was added would drop it.
@@ -499,12 +501,21 @@ pub fn TaskListPage(
                     let at = shared::record::Timestamp(at as i64);
                     // In the rows' zone when they share one, as a reader compares them
                     // (explorer: rows in UTC beside an update in the browser's zone);
-                    // the browser's otherwise.
+                    // the browser's otherwise. With no rows, the zone it was last said
+                    // in: a filter that matched nothing flipped it to the browser's
+                    // (lineage explorer).
                     let zone = tasks.with(|t| {
                         let mut zones = t.iter().map(|v| v.task.spec.basic.time_zone.as_str());
-                        let first = zones.next().unwrap_or_default();
-                        if zones.all(|z| z == first) { first.to_owned() } else { String::new() }
+                        let first = zones.next()?;
+                        Some(if zones.all(|z| z == first) { first.to_owned() } else { String::new() })
                     });
+                    let zone = match zone {
+                        Some(zone) => {
+                            said_zone.set_value(zone.clone());
+                            zone
+                        }
+                        None => said_zone.get_value(),
+                    };
                     format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_task_time(lang.get(), at, &zone))]))
                 })}
                 // On the status line, which is there anyway: the rows stay where they are.
