@@ -59,6 +59,11 @@ impl FieldPath {
         FieldPath(Vec::new())
     }
 
+    /// Its steps, from the spec's top.
+    pub fn segments(&self) -> &[Segment] {
+        &self.0
+    }
+
     /// The path of these segments, outermost first.
     pub(crate) fn from_segments(segments: Vec<Segment>) -> Self {
         FieldPath(segments)

@@ -6,7 +6,9 @@ mod report;
 
 pub use load::{Again, TryAgain, load, load_again};
 pub use plan::{PlanView, amount};
-pub use report::{ReportView, caret_offset, errors_first, field_place, focus_field, issue_text};
+pub use report::{
+    ReportView, caret_offset, errors_first, field_place, focus_field, issue_text, key_place,
+};
 
 /// A finding's severity, said before its words in the reader's language (`lang`): parted
 /// from them by a no-break space, which Chrome keeps in a description made of the

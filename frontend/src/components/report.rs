@@ -54,6 +54,83 @@ pub fn focus_field(ids: Ids, path: &str) {
     }
 }
 
+/// Where a finding puts the caret in its text box.
+enum Caret {
+    /// A line and column (from 1).
+    At(usize, usize),
+    /// The line of a key, within the keys before it (`env_vars`, then `A`).
+    Key(Vec<String>),
+}
+
+/// The keys inside the runtime env a finding's path names, if it names some.
+fn runtime_env_keys(path: &shared::FieldPath) -> Option<Vec<String>> {
+    use shared::validate::Segment;
+    let steps = path.segments();
+    let inside = match steps {
+        [Segment::Key(ray), Segment::Key(env), rest @ ..]
+            if ray == "ray" && env == "runtime_env" =>
+        {
+            rest
+        }
+        _ => return None,
+    };
+    let keys: Vec<String> = inside
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Key(k) => Some(k.to_string()),
+            Segment::Index(_) => None,
+        })
+        .collect();
+    (!keys.is_empty()).then_some(keys)
+}
+
+/// Puts the caret of the focused text box at the line of `keys`' last, found after the
+/// lines of those before it.
+fn caret_to_key(keys: &[String]) {
+    let Some(area) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+    else {
+        return;
+    };
+    let text = area.value();
+    if let Some((line, column)) = key_place(&text, keys) {
+        let at = caret_offset(&text, line, column);
+        let _ = area.set_selection_range(at, at);
+    }
+}
+
+/// The line and column (from 1) of the key `keys` ends with in YAML `text`: each key is
+/// looked for on a line after the one before it, written plain or quoted, at a line's
+/// start or after a list's `- `. A reading of the text's lines, not of YAML: enough to
+/// find a key a finding names, which the reader has already found there.
+pub fn key_place(text: &str, keys: &[String]) -> Option<(usize, usize)> {
+    let mut from = 0;
+    let mut found = None;
+    for key in keys {
+        let (line, column) = text
+            .split('\n')
+            .enumerate()
+            .skip(from)
+            .find_map(|(i, line)| {
+                let body = line.trim_start();
+                let body = body.strip_prefix("- ").map_or(body, str::trim_start);
+                let column = line.chars().count() - body.chars().count() + 1;
+                let named = [key.clone(), format!("\"{key}\""), format!("'{key}'")]
+                    .iter()
+                    .any(|written| {
+                        body.strip_prefix(written.as_str())
+                            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+                    });
+                named.then_some((i + 1, column))
+            })?;
+        from = line;
+        found = Some((line, column));
+    }
+    found
+}
+
 /// Puts the caret of the focused text box at `line` and `column` (from 1, in characters),
 /// if the focus is in one.
 fn caret_to(line: usize, column: usize) {
@@ -184,8 +261,9 @@ fn issue_list(
                     // A runtime env that is not YAML: the caret goes to where the reader
                     // stopped, not to the box's end (keyboard explorer).
                     let at = match &issue.code {
-                        shared::IssueCode::RuntimeEnvInvalidYaml { line, column, .. } => Some((*line, *column)),
-                        _ => None,
+                        shared::IssueCode::RuntimeEnvInvalidYaml { line, column, .. } => Some(Caret::At(*line, *column)),
+                        // A key inside it (`env_vars.KUBERNETES_X`): at that key's line.
+                        _ => runtime_env_keys(&issue.path).map(Caret::Key),
                     };
                     view! {
                         <li class=format!("issue {severity}") data-code=code data-path=path>
@@ -195,8 +273,10 @@ fn issue_list(
                                     cx.touch(&target);
                                 }
                                 focus_field(form.map(|cx| cx.ids).unwrap_or_default(), &target);
-                                if let Some((line, column)) = at {
-                                    caret_to(line, column);
+                                match &at {
+                                    Some(Caret::At(line, column)) => caret_to(*line, *column),
+                                    Some(Caret::Key(keys)) => caret_to_key(keys),
+                                    None => {}
                                 }
                             }>
                                 {crate::components::severity_badge(move || lang.get(), issue_severity)}

@@ -625,6 +625,33 @@ async fn a_runtime_env_yaml_fault_is_reached_at_its_line() {
         (10..18).contains(&caret),
         "on line 2, which starts at 10: {caret}"
     );
+    // A key inside it that a finding is about: the caret at that key's line (keyboard
+    // explorer: it stayed where it was).
+    let text = "pip:\n- requests\nenv_vars:\n  OK_A: \"1\"\n  KUBERNETES_X: \"2\"\n";
+    form.type_in("ray.runtime_env", text).await;
+    crate::after_paint().await;
+    let issue = form
+        .find("li.issue[data-path='ray.runtime_env.env_vars.KUBERNETES_X'] button.goto")
+        .unwrap_or_else(|| panic!("the key's finding in the summary: {}", form.text("summary")));
+    area.set_selection_range(0, 0).unwrap();
+    issue.click();
+    leptos::task::tick().await;
+    let caret = area.selection_start().unwrap().unwrap();
+    assert_eq!(caret, text.find("KUBERNETES_X").unwrap() as u32);
+    let keys = |k: &[&str]| k.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        frontend::components::key_place("a: 1\nenv_vars:\n  a: 1\n", &keys(&["env_vars", "a"])),
+        Some((3, 3)),
+        "the key after its parent's line, not the first of its name"
+    );
+    assert_eq!(
+        frontend::components::key_place("- \"b\" : 1\n", &keys(&["b"])),
+        Some((1, 3))
+    );
+    assert_eq!(
+        frontend::components::key_place("bb: 1\n", &keys(&["b"])),
+        None
+    );
     // Counted as the box counts, in UTF-16 units past characters beyond the BMP.
     assert_eq!(frontend::components::caret_offset("a\n😀b\nc", 2, 2), 4);
     assert_eq!(
