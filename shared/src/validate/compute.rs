@@ -334,8 +334,17 @@ fn plan_findings(plan: &Plan, report: &mut Report) {
                 },
             );
         }
+        // Waiting for an idle offer of the head's own spec is the head's (keyboard
+        // explorer: the summary sent the reader to add a worker spec).
+        let head = plan.candidate(*index).and_then(|c| c.head.as_ref());
+        let at = match reason {
+            quota::QueueReason::NoIdleOffer { spec } if head.is_some_and(|h| h.spec == *spec) => {
+                field_path!(TaskSpec: compute.head_spec)
+            }
+            _ => list,
+        };
         report.push(
-            list,
+            at,
             IssueCode::GangWillQueue {
                 reason: reason.clone(),
             },
