@@ -340,7 +340,13 @@ pub fn ComputeSection() -> impl IntoView {
                     get=cx.watch(move |s| s.compute.prefer_idle)
                     set=Callback::new(move |on| cx.spec.update(|s| s.compute.prefer_idle = on)) />
             })}
-            {stability_shown.then(|| view! {
+            // Reserved capacity that accepts idle takes an offer at any level when none is
+            // chosen: said so, not "choose…", which read as required (keyboard explorer).
+            {(stability_shown && reserved).then(|| view! {
+                <SelectField path="compute.idle_stability" lens=stability options=stabilities
+                    empty_text=Signal::derive(move || cx.text("ui.form.stability_any")) />
+            })}
+            {(stability_shown && !reserved).then(|| view! {
                 <SelectField path="compute.idle_stability" lens=stability options=stabilities />
             })}
             {(takes_priority || (k == Some(ResourceKind::Idle) && priority_set.get())).then(|| view! {

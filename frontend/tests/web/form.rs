@@ -702,6 +702,27 @@ async fn the_summary_counts_are_not_spoken_over_a_fields_own_findings() {
     );
 }
 
+/// Reserved capacity that accepts idle offers the stability as a choice whose empty
+/// entry is "any level", as the plan reads it; an idle task's, which it needs, is
+/// "choose…" (keyboard explorer).
+#[wasm_bindgen_test]
+async fn the_idle_stability_says_what_no_choice_means() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let empty = || {
+        form.find("select[name='compute.idle_stability'] option[value='']")
+            .and_then(|o| o.text_content())
+            .unwrap_or_default()
+    };
+    form.choose("compute.kind", "reserved").await;
+    form.tick_box("compute.accept_idle", true).await;
+    assert_eq!(empty(), "Any level");
+    form.click("lang-zh").await;
+    assert_eq!(empty(), "任意等级");
+    form.click("lang-en").await;
+    form.choose("compute.kind", "idle").await;
+    assert_ne!(empty(), "Any level");
+}
+
 /// A pool is named with its sharing once: after its name, unless the name says it
 /// (explorer: the demo's "L40S shared 共享" read "L40S shared 共享（共享）" in Chinese).
 #[wasm_bindgen_test]

@@ -2003,6 +2003,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Instance specs: number {rank} by priority",
     ),
     ("ui.form.specs.up", "Move spec {rank} up"),
+    ("ui.form.stability_any", "Any level"),
     ("ui.form.start_over", "Start over"),
     (
         "ui.form.start_over_confirm",

@@ -1724,6 +1724,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.specs.row", "实例规格：优先级第 {rank} 位"),
     ("ui.form.specs.up", "将实例规格第 {rank} 项上移"),
+    ("ui.form.stability_any", "任意等级"),
     ("ui.form.start_over", "重新填写"),
     (
         "ui.form.start_over_confirm",
