@@ -438,6 +438,8 @@ pub struct ListFilter {
     pub mine: bool,
     /// Only this project group's tasks.
     pub group: String,
+    /// Only the tasks resubmitted or cloned from this one (its id).
+    pub made_from: String,
 }
 
 /// The wire name of a serde unit enum variant (`running`, `ray_job`).
@@ -472,6 +474,9 @@ impl ListFilter {
         }
         if !self.group.is_empty() {
             pairs.push(("group", self.group.clone()));
+        }
+        if !self.made_from.is_empty() {
+            pairs.push(("made_from", self.made_from.clone()));
         }
         pairs
     }
@@ -538,7 +543,7 @@ impl ListFilter {
                     // everyone's.
                     "mine" => (!matches!(value.as_str(), "true" | "false"))
                         .then_some("ui.list.ignored.mine"),
-                    "group" | "tag" | "name" | "owner" => None,
+                    "group" | "tag" | "name" | "owner" | "made_from" => None,
                     _ => Some("ui.list.ignored.unknown"),
                 };
                 refused.map(|why| (format!("{key}={value}"), why))
@@ -568,6 +573,7 @@ impl ListFilter {
                 "owner" => filter.owner = value,
                 "mine" => filter.mine = value == "true",
                 "group" => filter.group = value,
+                "made_from" => filter.made_from = value,
                 _ => {}
             }
         }

@@ -501,15 +501,24 @@ pub fn TaskSummary(
                 // copies named their original).
                 {move || made_into.and_then(|m| m.get()).and_then(|made| match made {
                     MadeInto::Tasks(ids, _) if ids.is_empty() => None,
-                    MadeInto::Tasks(ids, more) => Some(row("ui.detail.made_into", view! {
+                    MadeInto::Tasks(ids, more) => Some(row("ui.detail.made_into", {
+                        let made_id = view.with_untracked(|v| v.task.id.0.clone());
+                        view! {
                         <span data-testid="made-into">
                             {ids.into_iter().enumerate().map(|(i, id)| view! {
                                 {(i > 0).then_some(move || lang.text("list.sep"))}
                                 <Link to=Route::Detail(id.clone()) test_id="made-into-task">{id}</Link>
                             }).collect_view()}
-                            {more.then_some(move || lang.text("ui.detail.made_into#more"))}
+                            // The rest in the list, filtered to them.
+                            {more.then(|| {
+                                let href = format!("/?{}", crate::api::ListFilter { made_from: made_id.clone(), ..Default::default() }.to_query());
+                                view! {
+                                    {move || lang.text("list.sep")}
+                                    <Link to=Route::List href=href test_id="made-into-all">{move || lang.text("ui.detail.made_into#more")}</Link>
+                                }
+                            })}
                         </span>
-                    }.into_any())),
+                    }.into_any()})),
                     MadeInto::Unread => Some(row("ui.detail.made_into", view! {
                         <span data-testid="made-into">{move || lang.text("ui.detail.made_into#unread")}</span>
                     }.into_any())),

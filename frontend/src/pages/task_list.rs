@@ -855,6 +855,23 @@ pub fn Filters(
                     }}
                 </select>
             </label>
+            // The tasks made from one, which its page links to: no box of the bar's, so
+            // said, with a way out (lineage explorer: its page named ten, then "and more",
+            // with no way to the others).
+            {move || {
+                let from = filter.with(|f| f.made_from.clone());
+                (!from.is_empty()).then(|| view! {
+                    <span class="made-from-filter" data-testid="filter-made-from">
+                        {crate::i18n::tr("ui.list.filter.made_from")}
+                        " "
+                        <Link to=Route::Detail(from.clone()) test_id="filter-made-from-task">{from.clone()}</Link>
+                        " "
+                        <button type="button" data-testid="filter-made-from-remove" on:click=move |_| filter.update(|f| f.made_from.clear())>
+                            {crate::i18n::tr("ui.list.filter.made_from_remove")}
+                        </button>
+                    </span>
+                })
+            }}
             <button type="button" class="clear" data-testid="filter-clear" on:click=move |_| {
                 drop_typed();
                 filter.set(ListFilter::default());

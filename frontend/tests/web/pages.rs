@@ -145,6 +145,7 @@ fn list_filters_survive_the_address_bar_both_ways() {
         owner: String::new(),
         mine: true,
         group: String::new(),
+        made_from: String::new(),
     };
     let query = filter.to_query();
     assert_eq!(
@@ -162,6 +163,14 @@ fn list_filters_survive_the_address_bar_both_ways() {
     assert_eq!(theirs.to_query(), "owner=bob&group=nlp");
     assert_eq!(ListFilter::from_query("owner=bob&group=nlp"), theirs);
     assert!(ListFilter::ignored("owner=bob&group=nlp").is_empty());
+    // The tasks made from one, as its page links to them all.
+    let copies = ListFilter {
+        made_from: "ok-run-csqdv".into(),
+        ..ListFilter::default()
+    };
+    assert_eq!(copies.to_query(), "made_from=ok-run-csqdv");
+    assert_eq!(ListFilter::from_query("made_from=ok-run-csqdv"), copies);
+    assert!(ListFilter::ignored("made_from=ok-run-csqdv").is_empty());
     // Mine is one owner: another beside it is said not applied.
     assert_eq!(ListFilter::from_query("owner=bob&mine=true").owner, "");
     assert_eq!(
@@ -799,6 +808,42 @@ async fn a_tag_filter_no_tag_could_match_is_said_at_its_box_and_not_applied() {
     assert!(said().contains("does not apply it"), "{}", said());
 }
 
+/// The list filtered to the tasks made from one (its page's "and more") says so in the
+/// filter bar, naming that task as a link, with a way to remove the filter alone.
+#[wasm_bindgen_test]
+async fn the_tasks_made_from_one_are_a_filter_said_in_the_bar() {
+    let filter = RwSignal::new(ListFilter {
+        made_from: "ok-run-csqdv".into(),
+        tag: "team".into(),
+        ..ListFilter::default()
+    });
+    let tag_refused = RwSignal::new(None);
+    let host = mount(move || view! { <Filters filter session=demo_session() tag_refused /> });
+    leptos::task::tick().await;
+    let said = find(&host, "[data-testid='filter-made-from']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.starts_with("Resubmitted or cloned from ok-run-csqdv"),
+        "{said}"
+    );
+    assert_eq!(
+        find(&host, "[data-testid='filter-made-from-task']")
+            .get_attribute("href")
+            .as_deref(),
+        Some("/tasks/ok-run-csqdv")
+    );
+    find(&host, "[data-testid='filter-made-from-remove']").click();
+    leptos::task::tick().await;
+    assert_eq!(filter.get_untracked().made_from, "");
+    assert_eq!(filter.get_untracked().tag, "team", "the other filters stay");
+    assert!(
+        host.query_selector("[data-testid='filter-made-from']")
+            .unwrap()
+            .is_none()
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_phase_chip_filters_and_says_it_is_pressed() {
     let filter = RwSignal::new(ListFilter::default());
@@ -1020,6 +1065,14 @@ async fn a_task_names_the_tasks_made_from_it() {
         .filter_map(|l| l.unchecked_into::<web_sys::Element>().get_attribute("href"))
         .collect();
     assert_eq!(hrefs, ["/tasks/t03", "/tasks/t04"]);
+    // The rest are in the list, filtered to them (lineage explorer: "and more" led
+    // nowhere).
+    assert_eq!(
+        find(&host, "[data-testid='made-into-all']")
+            .get_attribute("href")
+            .as_deref(),
+        Some("/?made_from=t1")
+    );
     let row = || {
         let made = find(&host, "[data-testid='made-into']");
         let term = made
@@ -1038,7 +1091,10 @@ async fn a_task_names_the_tasks_made_from_it() {
     );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
-    assert_eq!(row(), ("重提或克隆为".to_owned(), "t03、t04等".to_owned()));
+    assert_eq!(
+        row(),
+        ("重提或克隆为".to_owned(), "t03、t04、更多".to_owned())
+    );
     back_to_english(&host).await;
     finish(handle, &host, &address);
 

@@ -1414,7 +1414,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.made_from#clone", "Cloned from"),
     ("ui.detail.made_from#resubmit", "Resubmitted from"),
     ("ui.detail.made_into", "Resubmitted or cloned as"),
-    ("ui.detail.made_into#more", ", and more"),
+    ("ui.detail.made_into#more", "and more"),
     (
         "ui.detail.made_into#unread",
         "not read: reload the page to read them",
@@ -2044,6 +2044,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.list.empty#none",
         "No tasks yet. Create one with Create task.",
     ),
+    ("ui.list.filter.made_from", "Resubmitted or cloned from"),
+    ("ui.list.filter.made_from_remove", "Remove this filter"),
     ("ui.list.filter.name", "Name contains"),
     ("ui.list.filter.owner", "Owner"),
     ("ui.list.filter.owner_help", "a user's name, whole"),

@@ -1216,7 +1216,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.made_from#clone", "克隆自"),
     ("ui.detail.made_from#resubmit", "重提自"),
     ("ui.detail.made_into", "重提或克隆为"),
-    ("ui.detail.made_into#more", "等"),
+    ("ui.detail.made_into#more", "更多"),
     ("ui.detail.made_into#unread", "未能读取：请刷新页面重试"),
     ("ui.detail.monitoring", "监控看板"),
     (
@@ -1762,6 +1762,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.type", "任务类型"),
     ("ui.list.empty", "没有符合筛选条件的任务。"),
     ("ui.list.empty#none", "还没有任务。单击“新建”创建一个。"),
+    ("ui.list.filter.made_from", "重提或克隆自"),
+    ("ui.list.filter.made_from_remove", "移除此筛选"),
     ("ui.list.filter.name", "名称包含"),
     ("ui.list.filter.owner", "所有者"),
     ("ui.list.filter.owner_help", "完整的用户名"),
