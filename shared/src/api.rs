@@ -144,7 +144,9 @@ pub struct TaskView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_replica: Option<u32>,
     /// While it waits for an earlier task that was passed over too often to start first,
-    /// that task (its `reason` names it): for a reader to go to it.
+    /// that task (its `reason` names it): for a reader to go to it. Only to a reader who
+    /// may see that task: absent otherwise, and in a share link's view, whose `reason`
+    /// then says "a task ahead in the queue".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waits_behind: Option<crate::TaskId>,
     /// The task it was made from by a resubmit or a clone, as its submit said: for a

@@ -236,17 +236,18 @@ pub fn Preview(
     };
     let import_text = RwSignal::new(String::new());
     let import_note = RwSignal::new(None::<ImportNote>);
-    // "Imported" is said of the spec it brought: once the form is edited it goes, or a
-    // language switch, which speaks every live region again, said it of a form changed
-    // since (keyboard explorer). Only while it is shown does the draft's change cost a
-    // comparison.
+    // "Imported" is said of the spec it brought: once the form is edited, or started
+    // over, it goes, or a language switch, which speaks every live region again, said it
+    // of a form changed since (keyboard explorer). Only while it is shown does the
+    // draft's change cost a comparison.
+    let imported_spec = StoredValue::new(None::<TaskSpec>);
     Effect::new(move |_| {
         cx.spec.track();
         let imported = import_note.with_untracked(|n| matches!(n, Some(ImportNote::Imported)));
         if imported
             && cx
                 .spec
-                .with_untracked(|now| origin.with_value(|o| now != o))
+                .with_untracked(|now| imported_spec.with_value(|i| i.as_ref() != Some(now)))
         {
             import_note.set(None);
         }
@@ -270,6 +271,7 @@ pub fn Preview(
     let replace = move |spec: TaskSpec| {
         cx.server.set(None);
         origin.set_value(spec.clone());
+        imported_spec.set_value(Some(spec.clone()));
         cx.spec.set(spec);
         cx.reset_unparsed();
         // An imported spec is checked like any input: every finding shows.

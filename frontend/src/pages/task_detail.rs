@@ -985,11 +985,12 @@ impl Resubmitted {
 /// Why the page's task is no longer there.
 #[derive(Clone, Copy, PartialEq)]
 enum Gone {
-    /// Deleted by the reader, here.
+    /// Deleted: here, in another tab, before the page opened (the API's `task.deleted`,
+    /// told to those who could see the task).
     Deleted,
-    /// Not found since the page read it: deleted elsewhere, or no longer the reader's to
-    /// see (they left its group, its owner hid it from the group). The API answers both
-    /// with one 404, so that a task's existence is told only to those who may see it.
+    /// Not found since the page read it: no longer the reader's to see (they left its
+    /// group, its owner hid it from the group), or deleted after that (`task.not_found`,
+    /// which tells a task's existence to no one who may not see it).
     NotFound,
 }
 
@@ -1210,8 +1211,8 @@ fn Actions(
             let _ = section.focus();
         }
         run(Box::pin(async move {
-            // Not found: deleted meanwhile (another tab, another user of the group), or no
-            // longer the reader's to see; either way it is gone from their view, which is
+            // Deleted meanwhile (another tab: `task.deleted`), or no longer the reader's to
+            // see (`task.not_found`); either way it is gone from their view, which is
             // what they asked for, so the page says so rather than refuse it.
             let deleted = match api::delete_task(&id).await {
                 Err(ClientError::Api(body)) if body.code == "task.not_found" => Ok(Gone::NotFound),

@@ -866,7 +866,11 @@ pub fn Filters(
                         " "
                         <Link to=Route::Detail(from.clone()) test_id="filter-made-from-task">{from.clone()}</Link>
                         " "
-                        <button type="button" data-testid="filter-made-from-remove" on:click=move |_| filter.update(|f| f.made_from.clear())>
+                        <button type="button" data-testid="filter-made-from-remove" on:click=move |_| {
+                            filter.update(|f| f.made_from.clear());
+                            // It goes with the filter: the keyboard goes on in the bar.
+                            crate::components::refocus_if_lost(None, &["[data-testid='filter-clear']"]);
+                        }>
                             {crate::i18n::tr("ui.list.filter.made_from_remove")}
                         </button>
                     </span>

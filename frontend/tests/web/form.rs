@@ -723,6 +723,22 @@ async fn the_idle_stability_says_what_no_choice_means() {
     assert_ne!(empty(), "Any level");
 }
 
+/// "Imported" goes when the form is started over: it was said of a spec the form no
+/// longer holds (review: a language switch said it again over a blank form).
+#[wasm_bindgen_test]
+async fn imported_is_not_said_of_a_form_started_over() {
+    let form = mount(None, false).await;
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    area.set_value(&transfer::to_json(&example(shared::demo::RAY_EXAMPLE)));
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    assert!(form.text("import-note").starts_with("Imported"));
+    form.click("start-over").await;
+    form.click("confirm-start-over-yes").await;
+    crate::pages::until("the word gone", || form.text("import-note").is_empty()).await;
+}
+
 /// A pool is named with its sharing once: after its name, unless the name says it
 /// (explorer: the demo's "L40S shared 共享" read "L40S shared 共享（共享）" in Chinese).
 #[wasm_bindgen_test]

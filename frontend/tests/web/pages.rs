@@ -833,9 +833,16 @@ async fn the_tasks_made_from_one_are_a_filter_said_in_the_bar() {
             .as_deref(),
         Some("/tasks/ok-run-csqdv")
     );
-    find(&host, "[data-testid='filter-made-from-remove']").click();
+    let remove = find(&host, "[data-testid='filter-made-from-remove']");
+    remove.focus().unwrap();
+    remove.click();
     leptos::task::tick().await;
     assert_eq!(filter.get_untracked().made_from, "");
+    // The button went with the filter: the keyboard goes on in the bar (review).
+    until("the focus in the bar", || {
+        focused_test_id().as_deref() == Some("filter-clear")
+    })
+    .await;
     assert_eq!(filter.get_untracked().tag, "team", "the other filters stay");
     assert!(
         host.query_selector("[data-testid='filter-made-from']")
@@ -5064,11 +5071,13 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
     finish(handle, &host, &address);
 }
 
-/// A delete confirmed here of a task deleted meanwhile elsewhere: what was asked for is
-/// done, so the page says the task is gone, not that the server refused. It says "or is
-/// no longer yours to see": the API answers a task the reader lost sight of alike.
+/// A delete confirmed here of a task the reader lost sight of meanwhile (`task.not_found`:
+/// out of its group, or hidden from it, and maybe deleted since): it is gone from their
+/// view, which is what was asked for, so the page says so, not that the server refused:
+/// "deleted, or no longer yours to see". One deleted meanwhile is said deleted
+/// (`a_task_deleted_since_is_said_deleted`).
 #[wasm_bindgen_test]
-async fn a_delete_of_a_task_deleted_meanwhile_says_it_is_gone() {
+async fn a_delete_of_a_task_lost_sight_of_meanwhile_says_it_is_gone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     find(&host, "[data-testid='action-delete']").click();
@@ -5122,10 +5131,10 @@ async fn a_task_deleted_here_is_still_said_deleted_in_another_language() {
     finish(handle, &host, &address);
 }
 
-/// A task the reader could see, deleted since, is said deleted when its page opens (a
-/// copy's link to its deleted original), not refused as maybe someone else's; and so is
-/// one deleted elsewhere while its page is open, and a delete here of one deleted
-/// meanwhile (lineage explorer).
+/// A task the reader could see, deleted since (`task.deleted`), is said deleted when its
+/// page opens (a copy's link to its deleted original), not refused as maybe someone
+/// else's; and so is one deleted in another tab while its page is open, and a delete
+/// here of one deleted meanwhile (lineage explorer).
 #[wasm_bindgen_test]
 async fn a_task_deleted_since_is_said_deleted() {
     let address = fresh_page();
@@ -5165,6 +5174,27 @@ async fn a_task_deleted_since_is_said_deleted() {
     refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 404, T1_DELETED);
     let line = || all_text(&host, "[data-testid='deleted']").concat();
     until("the line", || line() == "Task t1 was deleted.").await;
+    finish(handle, &host, &address);
+
+    // Deleted in another tab while the page is open: its next read says so.
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the actions", "[data-testid='action-clone']").await;
+    // (Asked again by a switch of language.)
+    ask_for_the_task_again(&host).await;
+    refuse_fetch("tasks/t1?", 404, T1_DELETED);
+    let line = || all_text(&host, "[data-testid='deleted']").concat();
+    until("the line", || line() == "任务 t1 已删除。").await;
+    assert!(host.query_selector("[role='alert']").unwrap().is_none());
+    back_to_english(&host).await;
+    until("the task asked for in English", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    refuse_fetch("tasks/t1?", 404, T1_DELETED);
+    until("the line in English", || line() == "Task t1 was deleted.").await;
     finish(handle, &host, &address);
 }
 
@@ -5387,11 +5417,12 @@ async fn an_action_on_a_task_deleted_meanwhile_says_it_is_gone() {
     finish(handle, &host, &address);
 }
 
-/// A task deleted elsewhere while its page is open: the page says it is gone, as after a
-/// delete here, rather than a refusal at every poll; in words that hold too for a reader
-/// who lost sight of it (left its group), which the API answers with the same 404.
+/// A task the reader lost sight of while its page is open (left its group: the API's
+/// `task.not_found`): the page says it is gone, rather than a refusal at every poll, in
+/// words that hold whatever happened to it. One deleted is said deleted
+/// (`a_task_deleted_since_is_said_deleted`).
 #[wasm_bindgen_test]
-async fn a_task_deleted_elsewhere_is_said_to_be_gone() {
+async fn a_task_lost_sight_of_while_its_page_is_open_is_said_gone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     until_found(&host, "the actions", "[data-testid='action-clone']").await;

@@ -152,7 +152,7 @@ async fn owned(
 /// anyone but the owner does), its reasons in `lang` (a reason stored before reasons
 /// were keyed keeps its text).
 async fn view(state: &AppState, stored: StoredTask, lang: Lang, reader: Option<&User>) -> TaskView {
-    view_as(state, stored, lang, reader, false).await
+    view_as(state, stored, lang, reader, false, &mut Seen::new()).await
 }
 
 /// [`view`], as a list's `row` when set: its `made_from` told to its owner only, as a
@@ -164,6 +164,7 @@ async fn view_as(
     lang: Lang,
     reader: Option<&User>,
     row: bool,
+    seen: &mut Seen,
 ) -> TaskView {
     let reason = match stored.task.phase {
         TaskPhase::Queued | TaskPhase::Retrying => match &state.runner {
@@ -204,6 +205,7 @@ async fn view_as(
             .iter()
             .filter_map(|c| c.keyed.as_ref())
             .chain(reason.as_ref().map(|r| &r.reason)),
+        seen,
     )
     .await;
     for change in &mut task.history {
@@ -293,10 +295,15 @@ fn unnamed(message: &shared::messages::Message, hidden: &[TaskId]) -> shared::me
 /// share link's reader, `None`, sees none): named to them as "a task ahead in the
 /// queue", as a private task is to anyone else no task at all (lineage explorer: a
 /// private task's name reached the group and a share link, as a link that led nowhere).
+///
+/// `seen` keeps what was looked up for this reader: a list's rows, every one of which
+/// may wait behind the same task, look it up once (review: a read of the store per row
+/// at every refresh).
 async fn hidden_behind<'m>(
     state: &AppState,
     reader: Option<&User>,
     messages: impl Iterator<Item = &'m shared::messages::Message>,
+    seen: &mut Seen,
 ) -> Vec<TaskId> {
     let mut named = Vec::new();
     for message in messages {
@@ -306,16 +313,24 @@ async fn hidden_behind<'m>(
     named.dedup();
     let mut hidden = Vec::new();
     for id in named {
-        let seen = match reader {
-            Some(reader) => may_have_seen(state, reader, &id).await.unwrap_or(false),
-            None => false,
+        let visible = match (reader, seen.get(&id)) {
+            (None, _) => false,
+            (Some(_), Some(known)) => *known,
+            (Some(reader), None) => {
+                let known = may_have_seen(state, reader, &id).await.unwrap_or(false);
+                seen.insert(id.clone(), known);
+                known
+            }
         };
-        if !seen {
+        if !visible {
             hidden.push(id);
         }
     }
     hidden
 }
+
+/// Whether the reader of one answer may see each task looked up for it.
+type Seen = std::collections::HashMap<TaskId, bool>;
 
 /// The task a waiting task's reason says it waits behind (`queue.passed_over#named`).
 fn waits_behind(reason: &shared::messages::Message) -> Option<TaskId> {
@@ -734,8 +749,9 @@ async fn list(
         })
         .await?;
     let mut tasks = Vec::with_capacity(page.tasks.len());
+    let mut seen = Seen::new();
     for stored in page.tasks {
-        let mut row = view_as(&state, stored, lang, Some(&user), true).await;
+        let mut row = view_as(&state, stored, lang, Some(&user), true, &mut seen).await;
         // The log picker is the task page's: a page of autoscaling RayJobs would carry
         // hundreds of replicas a row, at every refresh.
         row.logs.clear();
@@ -1075,7 +1091,7 @@ struct ShareLinkPath {
         (status = 204, description = "The link is revoked"),
         (status = 400, description = "`link` is not a whole number, a query parameter is given (this route takes none), or a body is sent (nor does it take one; an empty JSON object, `{}`, is accepted)", body = ErrorBody, content_type = PROBLEM),
         (status = 403, description = "The caller may see the task but does not own it", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or the task has no such link that works: revoked already, or never made (`share.not_found`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), one they could see, deleted since (`task.deleted`), or the task has no such link that works: revoked already, or never made (`share.not_found`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
@@ -1414,6 +1430,7 @@ async fn events(
         &state,
         Some(&user),
         page.events.iter().filter_map(|e| e.keyed.as_ref()),
+        &mut Seen::new(),
     )
     .await;
     let page: Vec<TaskEventView> = page
@@ -1542,7 +1559,7 @@ impl QueryParams for LogParams {
     responses(
         (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended, or at once with the data `not started` while the task has had no attempt: follow again once it runs; `ended` for one that ended before any). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
-        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No task with this id that the caller may see (`task.not_found`), one they could see, deleted since (`task.deleted`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
     )
 )]
