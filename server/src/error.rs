@@ -52,6 +52,15 @@ pub enum ApiError {
         /// The language their messages are read in.
         lang: Lang,
     },
+    /// Tags (`PATCH …/tags`) that break the form's tag rules: the spec's 422, said of the
+    /// tags sent (API explorer: "the spec does not pass" for a body of tags).
+    #[error("the tags do not pass the form's tag rules; `issues` lists each finding")]
+    Tags {
+        /// The findings, at their places in the body sent.
+        report: Report,
+        /// The language their messages are read in.
+        lang: Lang,
+    },
     /// No API route has this path.
     #[error("no API route {path}")]
     NotFound {
@@ -176,7 +185,7 @@ impl ApiError {
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Spec { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Spec { .. } | ApiError::Tags { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TaskNotFound { .. }
@@ -205,7 +214,7 @@ impl ApiError {
             ApiError::TooLarge { .. } => "body.too_large",
             ApiError::BodyTimeout { .. } => "body.timeout",
             ApiError::UnsupportedMediaType { .. } => "body.unsupported_media_type",
-            ApiError::Spec { .. } => "spec.invalid",
+            ApiError::Spec { .. } | ApiError::Tags { .. } => "spec.invalid",
             ApiError::NotFound { .. } => "route.not_found",
             ApiError::MethodNotAllowed { .. } => "method.not_allowed",
             ApiError::TaskNotFound { .. } => "task.not_found",
@@ -240,7 +249,7 @@ impl ApiError {
         };
         let (detail, issues, truncated) = match self {
             ApiError::Internal(_) => ("internal error".to_owned(), Vec::new(), 0),
-            ApiError::Spec { report, lang } => {
+            ApiError::Spec { report, lang } | ApiError::Tags { report, lang } => {
                 let (issues, truncated) = cap_findings(report.localized(*lang));
                 (self.to_string(), issues, truncated)
             }

@@ -64,9 +64,15 @@ impl<T: QueryParams, S: Send + Sync> FromRequestParts<S> for Params<T> {
                 name.contains('\0') || (name != "lang" && value.contains('\0'))
             })
         {
+            // Said of the name when the name holds it: "`ta%00g` must not hold" read as
+            // said of its value (API explorer).
+            let of = if name.contains('\0') {
+                format!("the query parameter named `{}`", as_sent(name))
+            } else {
+                format!("`{}`", as_sent(name))
+            };
             return Err(ApiError::BadQuery(format!(
-                "`{}` must not hold a NUL character (%00): no stored text holds one",
-                as_sent(name)
+                "{of} must not hold a NUL character (%00): no stored text holds one"
             )));
         }
         match Query::<T>::try_from_uri(&parts.uri) {
@@ -146,20 +152,31 @@ fn query_refusal<T: QueryParams>(query: &str, fallback: String) -> ApiError {
     let Some((_, name)) = refused else {
         return ApiError::BadQuery(fallback);
     };
-    ApiError::BadQuery(match takes.iter().find(|(taken, _)| taken == name) {
-        Some((_, what)) => format!("`{name}` must be {what}"),
-        None if takes.is_empty() => {
-            format!("`{name}` is not a query parameter of this route, which takes none")
-        }
-        None => format!(
-            "`{name}` is not a query parameter of this route, which takes {}",
-            takes
-                .iter()
-                .map(|(taken, _)| format!("`{taken}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    })
+    // A piece with no name (`?=x`) is named by the piece: "``" named nothing.
+    let name = if name.is_empty() {
+        format!(
+            "a parameter with no name (`{}`)",
+            refused.map_or("", |(p, _)| p)
+        )
+    } else {
+        format!("`{name}`")
+    };
+    ApiError::BadQuery(
+        match takes.iter().find(|(taken, _)| format!("`{taken}`") == name) {
+            Some((_, what)) => format!("{name} must be {what}"),
+            None if takes.is_empty() => {
+                format!("{name} is not a query parameter of this route, which takes none")
+            }
+            None => format!(
+                "{name} is not a query parameter of this route, which takes {}",
+                takes
+                    .iter()
+                    .map(|(taken, _)| format!("`{taken}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+    )
 }
 
 /// The name of one `name=value` piece of a query, percent-decoded as the query's reader

@@ -686,14 +686,18 @@ async fn list(
         .transpose()?;
     // An empty owner or group is no one's and none: a script's unset variable
     // (`owner=$USER`) listed nothing, silently, where `tag=` is refused (API explorer).
-    for (name, value) in [("owner", &params.owner), ("group", &params.group)] {
+    for (name, value) in [
+        ("owner", &params.owner),
+        ("group", &params.group),
+        ("made_from", &params.made_from),
+    ] {
         if value.as_deref().is_some_and(str::is_empty) {
             return Err(ApiError::BadQuery(format!(
                 "`{name}` is empty: give a {} or leave it out",
-                if name == "owner" {
-                    "user's name"
-                } else {
-                    "project group's id"
+                match name {
+                    "owner" => "user's name",
+                    "group" => "project group's id",
+                    _ => "task's id",
                 }
             )));
         }
@@ -1217,7 +1221,7 @@ async fn tags(
     // serde reads a struct from a list as well (`[[]]`): the body and each tag must be
     // objects, as documented (schemathesis found `[[]]` taken).
     if !value.is_object() {
-        return Err(bad(&"the body is an object"));
+        return Err(bad(&"the body is not an object"));
     }
     // Named by its place, as a tag of the wrong type is (API explorer: "each tag is an
     // object" left the script to find which).
@@ -1255,7 +1259,7 @@ async fn tags(
         about_tags.push_issue(issue);
     }
     if about_tags.has_errors() {
-        return Err(ApiError::Spec {
+        return Err(ApiError::Tags {
             report: about_tags,
             lang,
         });

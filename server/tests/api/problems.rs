@@ -620,7 +620,23 @@ async fn a_nul_in_a_query_value_is_a_400_naming_its_parameter() {
     let (status, _, body) = problem(Request::get(path).body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let detail = body["detail"].as_str().unwrap();
-    assert!(detail.contains("`na%00me` must not hold a NUL"), "{detail}");
+    assert!(
+        detail.contains("the query parameter named `na%00me` must not hold a NUL"),
+        "{detail}"
+    );
+    // A parameter with no name is named by what was sent, not by empty quotes.
+    let (status, _, body) = problem(
+        Request::get("/api/v1/tasks?=x")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("a parameter with no name (`=x`) is not a query parameter"),
+        "{detail}"
+    );
     // `lang` reaches no store: a tag with a NUL is one Berth does not speak, passed over
     // for `Accept-Language` as any other (its schema, a string, allows it).
     for path in [
@@ -747,6 +763,20 @@ async fn a_tag_of_the_wrong_shape_is_named_by_its_place() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let detail = body["detail"].as_str().unwrap();
     assert!(detail.contains("tags[1] is not an object"), "{detail}");
+    // A body that is no object (the list sent without `{"tags": …}`) says so.
+    for sent in [r#"[{"key":"team","value":"nlp"}]"#, "5", "null"] {
+        let request = Request::patch(format!("/api/v1/tasks/{id}/tags"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(sent))
+            .unwrap();
+        let (status, body) = super::answer(&app, request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        let detail = body["detail"].as_str().unwrap();
+        assert!(
+            detail.ends_with("the body is not an object"),
+            "{sent}: {detail}"
+        );
+    }
 }
 
 /// README's API table: stop, resubmit, share, delete and revoke take no body. One sent

@@ -1537,8 +1537,12 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
         body.to_string().contains("basic.tags.key.reserved"),
         "{body}"
     );
-    // At its place in the body sent, which has no `basic`.
+    // At its place in the body sent, which has no `basic`, and said of the tags.
     assert_eq!(body["issues"][0]["path"], "tags[0].key", "{body}");
+    assert_eq!(
+        body["detail"],
+        "the tags do not pass the form's tag rules; `issues` lists each finding"
+    );
     let (status, body) = call(
         &app,
         patch_tags(
