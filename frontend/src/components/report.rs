@@ -84,23 +84,6 @@ fn runtime_env_keys(path: &shared::FieldPath) -> Option<Vec<String>> {
     (!keys.is_empty()).then_some(keys)
 }
 
-/// Puts the caret of the focused text box at the line of `keys`' last, found after the
-/// lines of those before it.
-fn caret_to_key(keys: &[String]) {
-    let Some(area) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-    else {
-        return;
-    };
-    let text = area.value();
-    if let Some((line, column)) = key_place(&text, keys) {
-        let at = caret_offset(&text, line, column);
-        let _ = area.set_selection_range(at, at);
-    }
-}
-
 /// The line and column (from 1) of the key `keys` ends with in YAML `text`: each key is
 /// looked for on a line after the one before it, written plain or quoted, at a line's
 /// start or after a list's `- `. A reading of the text's lines, not of YAML: enough to
@@ -131,9 +114,9 @@ pub fn key_place(text: &str, keys: &[String]) -> Option<(usize, usize)> {
     found
 }
 
-/// Puts the caret of the focused text box at `line` and `column` (from 1, in characters),
-/// if the focus is in one.
-fn caret_to(line: usize, column: usize) {
+/// Puts the caret of the focused text box, if the focus is in one, at the line and
+/// column (from 1, in characters) `place` finds in its text.
+fn caret_to(place: impl FnOnce(&str) -> Option<(usize, usize)>) {
     let Some(area) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element())
@@ -141,8 +124,11 @@ fn caret_to(line: usize, column: usize) {
     else {
         return;
     };
-    let at = caret_offset(&area.value(), line, column);
-    let _ = area.set_selection_range(at, at);
+    let text = area.value();
+    if let Some((line, column)) = place(&text) {
+        let at = caret_offset(&text, line, column);
+        let _ = area.set_selection_range(at, at);
+    }
 }
 
 /// The offset in UTF-16 code units, as a text box counts, of `line` and `column` (from 1,
@@ -274,8 +260,8 @@ fn issue_list(
                                 }
                                 focus_field(form.map(|cx| cx.ids).unwrap_or_default(), &target);
                                 match &at {
-                                    Some(Caret::At(line, column)) => caret_to(*line, *column),
-                                    Some(Caret::Key(keys)) => caret_to_key(keys),
+                                    Some(Caret::At(line, column)) => caret_to(|_| Some((*line, *column))),
+                                    Some(Caret::Key(keys)) => caret_to(|text| key_place(text, keys)),
                                     None => {}
                                 }
                             }>

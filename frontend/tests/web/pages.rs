@@ -1048,6 +1048,19 @@ async fn a_task_made_from_another_names_it_as_a_link() {
     );
 }
 
+/// Task t1's page, ended, once it has asked for the tasks made from it.
+async fn made_from_asked() -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
+    let page = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until("the made-from request", || {
+        held_fetches().iter().any(|u| u.contains("made_from=t1"))
+    })
+    .await;
+    page
+}
+
 /// A task's page names the tasks made from it (resubmitted or cloned), each a link,
 /// newest first as the server lists them, "and more" past the page read; in the
 /// console's language; nothing when there are none (explorer: only the copies named
@@ -1055,13 +1068,12 @@ async fn a_task_made_from_another_names_it_as_a_link() {
 #[wasm_bindgen_test]
 async fn a_task_names_the_tasks_made_from_it() {
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until("the made-from request", || {
+    let (host, handle) = made_from_asked().await;
+    assert!(
         held_fetches()
             .iter()
             .any(|u| u.contains("/api/v1/tasks?made_from=t1&limit=10"))
-    })
-    .await;
+    );
     answer_fetch("made_from=t1", &page_of(3, 5, Some("more")));
     until_found(&host, "the tasks made from it", "[data-testid='made-into']").await;
     let links = host
@@ -1105,13 +1117,8 @@ async fn a_task_names_the_tasks_made_from_it() {
     back_to_english(&host).await;
     finish(handle, &host, &address);
 
-    // None made from it: no row.
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until("the made-from request", || {
-        held_fetches().iter().any(|u| u.contains("made_from=t1"))
-    })
-    .await;
+    let (host, handle) = made_from_asked().await;
     // Refused (here a server fault): the row says they were not read, rather than
     // nothing (review: the empty case alone could not fail).
     refuse_fetch(
@@ -1129,11 +1136,7 @@ async fn a_task_names_the_tasks_made_from_it() {
 
     // None made from it: no row, once the answer is read (the same wait as the refusal's).
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until("the made-from request", || {
-        held_fetches().iter().any(|u| u.contains("made_from=t1"))
-    })
-    .await;
+    let (host, handle) = made_from_asked().await;
     answer_fetch("made_from=t1", &page_of(0, 0, None));
     sleep(300).await;
     assert!(
@@ -3630,6 +3633,17 @@ async fn earlier_events_shown_are_worded_again_in_a_new_language() {
     finish(handle, &host, &address);
 }
 
+/// Share link number `n` of task t1, made by alice `n` minutes after a fixed time.
+fn share_link(n: u32, token: &str) -> shared::api::ShareLink {
+    shared::api::ShareLink {
+        token: token.to_owned(),
+        path: format!("/api/v1/shared/{token}"),
+        link: n,
+        created_at: Timestamp(1_700_000_000_000 + i64::from(n) * 60_000),
+        created_by: "alice".to_owned(),
+    }
+}
+
 /// The owner's share links, each with its Revoke: a revoke says which link it revoked
 /// and leaves the focus on that line; a link revoked meanwhile (another tab) is gone
 /// too, not refused.
@@ -3638,21 +3652,9 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     until_found(&host, "the actions", "[data-testid='action-share-links']").await;
-    find(&host, "[data-testid='action-share-links']").click();
-    until("the links' request", || {
-        held_fetches()
-            .iter()
-            .any(|u| u.ends_with("/tasks/t1/share"))
-    })
-    .await;
-    let link = |n: u32, token: &str| shared::api::ShareLink {
-        token: token.to_owned(),
-        path: format!("/api/v1/shared/{token}"),
-        link: n,
-        created_at: Timestamp(1_700_000_000_000 + i64::from(n) * 60_000),
-        created_by: "alice".to_owned(),
-    };
-    let links = vec![link(1, "tok-one"), link(3, "tok-three")];
+    press_until_asked(&host, "action-share-links", "/tasks/t1/share").await;
+
+    let links = vec![share_link(1, "tok-one"), share_link(3, "tok-three")];
     answer_fetch("/share", &serde_json::to_string(&links).unwrap());
     until_found(&host, "the links", "[data-testid='share-link-3']").await;
     crate::after_paint().await;
@@ -3786,20 +3788,8 @@ async fn the_share_link_closes_back_to_share() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
     until_found(&host, "the actions", "[data-testid='action-share']").await;
-    find(&host, "[data-testid='action-share']").click();
-    until("the share's request", || {
-        held_fetches()
-            .iter()
-            .any(|u| u.ends_with("/tasks/t1/share"))
-    })
-    .await;
-    let link = shared::api::ShareLink {
-        token: "tok-new".to_owned(),
-        path: "/api/v1/shared/tok-new".to_owned(),
-        link: 1,
-        created_at: Timestamp(1_700_000_000_000),
-        created_by: "alice".to_owned(),
-    };
+    press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+    let link = share_link(1, "tok-new");
     answer_fetch("/share", &serde_json::to_string(&link).unwrap());
     until("the links' request", || {
         held_fetches()
@@ -5080,13 +5070,7 @@ async fn a_stop_long_under_way_or_of_an_earlier_attempt_offers_stop_again() {
 async fn a_delete_of_a_task_lost_sight_of_meanwhile_says_it_is_gone() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    find(&host, "[data-testid='action-delete']").click();
-    until_found(&host, "the question", "[data-testid='confirm-delete-yes']").await;
-    find(&host, "[data-testid='confirm-delete-yes']").click();
-    until("the delete", || {
-        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
-    })
-    .await;
+    delete_asked(&host).await;
     refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 404, T1_GONE);
     until_found(&host, "the page says so", "[data-testid='deleted']").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
@@ -5107,13 +5091,7 @@ async fn a_delete_of_a_task_lost_sight_of_meanwhile_says_it_is_gone() {
 async fn a_task_deleted_here_is_still_said_deleted_in_another_language() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    find(&host, "[data-testid='action-delete']").click();
-    until_found(&host, "the question", "[data-testid='confirm-delete-yes']").await;
-    find(&host, "[data-testid='confirm-delete-yes']").click();
-    until("the delete", || {
-        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
-    })
-    .await;
+    delete_asked(&host).await;
     // Done: the DELETE's answer, not a poll's.
     refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 200, "");
     let line = || all_text(&host, "[data-testid='deleted']").concat();
@@ -5164,13 +5142,7 @@ async fn a_task_deleted_since_is_said_deleted() {
 
     let address = fresh_page();
     let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    find(&host, "[data-testid='action-delete']").click();
-    until_found(&host, "the question", "[data-testid='confirm-delete-yes']").await;
-    find(&host, "[data-testid='confirm-delete-yes']").click();
-    until("the delete", || {
-        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
-    })
-    .await;
+    delete_asked(&host).await;
     refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 404, T1_DELETED);
     let line = || all_text(&host, "[data-testid='deleted']").concat();
     until("the line", || line() == "Task t1 was deleted.").await;
@@ -5186,14 +5158,7 @@ async fn a_task_deleted_since_is_said_deleted() {
     let line = || all_text(&host, "[data-testid='deleted']").concat();
     until("the line", || line() == "任务 t1 已删除。").await;
     assert!(host.query_selector("[role='alert']").unwrap().is_none());
-    back_to_english(&host).await;
-    until("the task asked for in English", || {
-        held_fetches()
-            .iter()
-            .any(|u| u.contains("tasks/t1?lang=en"))
-    })
-    .await;
-    refuse_fetch("tasks/t1?", 404, T1_DELETED);
+    back_to_english_gone(&host, T1_DELETED).await;
     until("the line in English", || line() == "Task t1 was deleted.").await;
     finish(handle, &host, &address);
 }
@@ -5201,6 +5166,30 @@ async fn a_task_deleted_since_is_said_deleted() {
 /// The server's answer for task t1 deleted, to a reader who could see it.
 const T1_DELETED: &str = r#"{"type": "about:blank", "title": "Not Found", "status": 404,
     "code": "task.deleted", "detail": "task t1 was deleted"}"#;
+
+/// Switches task t1's page back to English and answers the read the switch asks for
+/// with the 404 `gone`.
+async fn back_to_english_gone(host: &HtmlElement, gone: &str) {
+    back_to_english(host).await;
+    until("the task asked for in English", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("tasks/t1?lang=en"))
+    })
+    .await;
+    refuse_fetch("tasks/t1?", 404, gone);
+}
+
+/// Presses Delete on task t1's page, confirms it, and waits for the request.
+async fn delete_asked(host: &HtmlElement) {
+    find(host, "[data-testid='action-delete']").click();
+    until_found(host, "the question", "[data-testid='confirm-delete-yes']").await;
+    find(host, "[data-testid='confirm-delete-yes']").click();
+    until("the delete", || {
+        held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
+    })
+    .await;
+}
 
 /// Waits for the page's line to say, in English, that task t1 is gone: deleted, or no
 /// longer the reader's to see (the API answers both with one 404).
@@ -5436,14 +5425,7 @@ async fn a_task_lost_sight_of_while_its_page_is_open_is_said_gone() {
         focused_test_id().as_deref() == Some("deleted")
     })
     .await;
-    back_to_english(&host).await;
-    until("the task asked for in English", || {
-        held_fetches()
-            .iter()
-            .any(|u| u.contains("tasks/t1?lang=en"))
-    })
-    .await;
-    refuse_fetch("tasks/t1?", 404, T1_GONE);
+    back_to_english_gone(&host, T1_GONE).await;
     said_gone_in_english(&host).await;
     finish(handle, &host, &address);
 }

@@ -144,6 +144,11 @@ fn spec(command: &str, visible_in_group: bool) -> Value {
 
 /// A server in tokens mode: `ALICE` is the demo user, `BOB` is bob.
 async fn tokens_app() -> Router {
+    server::app(tokens_state().await)
+}
+
+/// [`tokens_app`]'s state, for a test that reaches its store.
+async fn tokens_state() -> server::AppState {
     let dir = temp_dir("tokens");
     let tokens = dir.join("tokens.toml");
     std::fs::write(
@@ -162,7 +167,7 @@ async fn tokens_app() -> Router {
         },
         ..server::Config::demo(dist)
     };
-    server::app(server::AppState::open(config).await.expect("opens"))
+    server::AppState::open(config).await.expect("opens")
 }
 
 async fn wait_until(caller: &Caller, id: &str, done: impl Fn(&Value) -> bool) -> Value {
@@ -1089,23 +1094,7 @@ async fn a_resubmit_or_clone_links_back_to_a_task_its_submitter_may_see() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_waited_behind_is_named_only_to_readers_who_may_see_it() {
     use shared::messages::Message;
-    let dir = temp_dir("tokens");
-    let tokens = dir.join("tokens.toml");
-    std::fs::write(
-        &tokens,
-        format!("\"{ALICE}\" = \"alice\"\n\"{BOB}\" = \"bob\"\n"),
-    )
-    .expect("temp dir is writable");
-    let dist = temp_dir("dist");
-    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("temp dir is writable");
-    let config = server::Config {
-        data_dir: temp_dir("data"),
-        identity: server::config::IdentityConfig::Tokens {
-            tokens_file: tokens,
-        },
-        ..server::Config::demo(dist)
-    };
-    let state = server::AppState::open(config).await.expect("opens");
+    let state = tokens_state().await;
     let app = server::app(state.clone());
     let alice = Caller::new(&app, ALICE);
     let bob = Caller::new(&app, BOB);
