@@ -238,16 +238,16 @@ pub fn Preview(
     let import_note = RwSignal::new(None::<ImportNote>);
     // "Imported" is said of the spec it brought: once the form is edited, or started
     // over, it goes, or a language switch, which speaks every live region again, said it
-    // of a form changed since (keyboard explorer). Only while it is shown does the
-    // draft's change cost a comparison.
+    // of a form changed since (keyboard explorer). The draft is watched only while the
+    // word is shown: no keystroke's work otherwise.
     let imported_spec = StoredValue::new(None::<TaskSpec>);
     Effect::new(move |_| {
-        cx.spec.track();
-        let imported = import_note.with_untracked(|n| matches!(n, Some(ImportNote::Imported)));
-        if imported
-            && cx
-                .spec
-                .with_untracked(|now| imported_spec.with_value(|i| i.as_ref() != Some(now)))
+        if !import_note.with(|n| matches!(n, Some(ImportNote::Imported))) {
+            return;
+        }
+        if cx
+            .spec
+            .with(|now| imported_spec.with_value(|i| i.as_ref() != Some(now)))
         {
             import_note.set(None);
         }
