@@ -3768,7 +3768,7 @@ mod tests {
         );
         assert_eq!(
             said(&|s| s.compute.specs = vec!["x1".into(), "x2".into()]),
-            "this task's cluster no longer sells instance spec x1, x2, so it can no longer run"
+            "this task's cluster no longer sells instance spec x1 and x2, so it can no longer run"
         );
         // One spec of the list still sold: not what stops it, so not named.
         let mut kept = spec.compute.specs.clone();

@@ -328,16 +328,38 @@ pub fn field_place(lang: shared::Lang, path: &str) -> String {
 }
 
 /// A finding's words in `lang`, with a field it names by path (the mount at the same
-/// path, `environment.storage[0]`) named as the summary names places ("Storage #1").
+/// path, `environment.storage[0]`) named as the summary names places ("Storage #1"), and
+/// in a form, a spec it names by id (`a100-1g`) named as the form's spec list names it
+/// (Chinese newcomer: "a100-1g" was nowhere on the page).
 pub fn issue_text(issue: &Issue, lang: shared::Lang) -> String {
-    if let shared::IssueCode::MountPathConflict { other } = &issue.code {
-        let mut named = issue.clone();
-        named.code = shared::IssueCode::MountPathConflict {
+    use shared::IssueCode::{GangWillQueue, MountPathConflict, QuotaSkipped, UnitsOutOfRange};
+    use shared::quota::QueueReason::NoIdleOffer;
+    let spec = |id: &str| match use_context::<crate::form::FormCx>() {
+        Some(cx) if !id.is_empty() => crate::form::compute::spec_name(cx, id),
+        _ => id.to_owned(),
+    };
+    let code = match &issue.code {
+        MountPathConflict { other } => MountPathConflict {
             other: field_place(lang, other),
-        };
-        return named.message(lang);
-    }
-    issue.message(lang)
+        },
+        UnitsOutOfRange { max, spec: id } => UnitsOutOfRange {
+            max: *max,
+            spec: spec(id),
+        },
+        QuotaSkipped { spec: id, short } => QuotaSkipped {
+            spec: spec(id),
+            short: short.clone(),
+        },
+        GangWillQueue {
+            reason: NoIdleOffer { spec: id },
+        } => GangWillQueue {
+            reason: NoIdleOffer { spec: spec(id) },
+        },
+        _ => return issue.message(lang),
+    };
+    let mut named = issue.clone();
+    named.code = code;
+    named.message(lang)
 }
 
 /// `items` with errors first, then warnings, then the rest, each kind in its order.

@@ -4086,6 +4086,16 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
         said.contains("must be a whole number between 1 and"),
         "{said}"
     );
+    // The spec named as the spec list names it, not by its id, which the form shows
+    // nowhere (Chinese newcomer).
+    let said = form.said_at(
+        "compute.units_per_node",
+        "compute.units_per_node.out_of_range",
+    );
+    assert!(
+        said.contains("the most A100 single card 单卡 takes"),
+        "{said}"
+    );
     form.type_in("compute.units_per_node", "1").await;
 
     // Pull retries may be negative, and empty is the catalog's default.

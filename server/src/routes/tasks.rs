@@ -332,6 +332,28 @@ async fn hidden_behind<'m>(
 /// Whether the reader of one answer may see each task looked up for it.
 type Seen = std::collections::HashMap<TaskId, bool>;
 
+/// `message` with the specs an admission names by id (`a100-1g`) named as the catalog
+/// names them in `spec`'s cluster ("A100 single card 单卡"), as the task page's status
+/// detail and the form name them (Chinese newcomer: the id was nowhere on the page).
+fn specs_named(state: &AppState, spec: &TaskSpec, message: &mut shared::messages::Message) {
+    if !message.key.starts_with("event.admitted") {
+        return;
+    }
+    let Some(cluster) = state
+        .catalog
+        .cluster(&spec.basic.region, &spec.basic.cluster)
+    else {
+        return;
+    };
+    for name in ["spec", "head"] {
+        if let Some(shared::messages::Arg::Text(id)) = message.args.get_mut(name)
+            && let Some(known) = cluster.spec(id)
+        {
+            id.clone_from(&known.name);
+        }
+    }
+}
+
 /// The task a waiting task's reason says it waits behind (`queue.passed_over#named`).
 fn waits_behind(reason: &shared::messages::Message) -> Option<TaskId> {
     match reason.args.get("task") {
@@ -1441,8 +1463,11 @@ async fn events(
         .events
         .into_iter()
         .map(|mut e| {
-            if let Some(keyed) = e.keyed.as_mut().filter(|_| !hidden.is_empty()) {
-                *keyed = unnamed(keyed, &hidden);
+            if let Some(keyed) = e.keyed.as_mut() {
+                if !hidden.is_empty() {
+                    *keyed = unnamed(keyed, &hidden);
+                }
+                specs_named(&state, &stored.task.spec, keyed);
             }
             e
         })

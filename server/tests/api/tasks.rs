@@ -213,8 +213,9 @@ async fn a_rayjob_of_no_workers_is_admitted_as_its_head_alone() {
         .collect();
     assert_eq!(said.len(), 1, "{events}");
     assert!(
-        said[0]
-            .starts_with("attempt 1 on 1 node, the head alone with cpu-8c: the head on bj-a-cpu-"),
+        said[0].starts_with(
+            "attempt 1 on 1 node, the head alone with CPU general 通用型: the head on bj-a-cpu-"
+        ),
         "{}",
         said[0]
     );
@@ -263,8 +264,9 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
         .expect("admitted");
     let said = admitted["message"].as_str().unwrap_or_default();
     assert!(
-        said.contains("with a100-1g, the head with cpu-8c: the head on bj-a-cpu-")
-            && said.contains("; workers on bj-a-a100-"),
+        said.contains(
+            "with A100 single card 单卡, the head with CPU general 通用型: the head on bj-a-cpu-"
+        ) && said.contains("; workers on bj-a-a100-"),
         "{said}"
     );
     let debug: Vec<&Value> = events
@@ -2080,7 +2082,8 @@ async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
         "gone with its nodes: {done}"
     );
 
-    // Joined as each language joins a list (README, Running tasks).
+    // Joined as each language joins a list (README, Running tasks); the spec by the
+    // catalog's name, as the task page and the form name it (Chinese newcomer).
     let on = shares
         .iter()
         .map(|(node, replicas)| format!("{node} ×{replicas}"))
@@ -2088,12 +2091,12 @@ async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
     let (on_en, on_zh) = (on.join(", "), on.join("、"));
     let (en, zh) = match shares.len() {
         1 => (
-            format!("attempt 1 on 1 node with a100-1g: {on_en}"),
-            format!("第 1 次运行，使用 1 个节点，实例规格 a100-1g：{on_zh}"),
+            format!("attempt 1 on 1 node with A100 single card 单卡: {on_en}"),
+            format!("第 1 次运行，使用 1 个节点，实例规格 A100 single card 单卡：{on_zh}"),
         ),
         n => (
-            format!("attempt 1 on {n} nodes with a100-1g: {on_en}"),
-            format!("第 1 次运行，使用 {n} 个节点，实例规格 a100-1g：{on_zh}"),
+            format!("attempt 1 on {n} nodes with A100 single card 单卡: {on_en}"),
+            format!("第 1 次运行，使用 {n} 个节点，实例规格 A100 single card 单卡：{on_zh}"),
         ),
     };
     for (lang, said) in [("en", en), ("zh-CN", zh)] {
