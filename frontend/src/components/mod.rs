@@ -7,7 +7,8 @@ mod report;
 pub use load::{Again, TryAgain, load, load_again};
 pub use plan::{PlanView, amount};
 pub use report::{
-    ReportView, caret_offset, errors_first, field_place, focus_field, issue_text, key_place,
+    MaintainedTags, ReportView, caret_offset, errors_first, field_place, focus_field, issue_text,
+    key_place,
 };
 
 /// A finding's severity, said before its words in the reader's language (`lang`): parted

@@ -332,7 +332,9 @@ pub fn field_place(lang: shared::Lang, path: &str) -> String {
 /// in a form, a spec it names by id (`a100-1g`) named as the form's spec list names it
 /// (Chinese newcomer: "a100-1g" was nowhere on the page).
 pub fn issue_text(issue: &Issue, lang: shared::Lang) -> String {
-    use shared::IssueCode::{GangWillQueue, MountPathConflict, QuotaSkipped, UnitsOutOfRange};
+    use shared::IssueCode::{
+        GangWillQueue, MountPathConflict, QuotaSkipped, TagNotMaintained, UnitsOutOfRange,
+    };
     use shared::quota::QueueReason::NoIdleOffer;
     let spec = |id: &str| match use_context::<crate::form::FormCx>() {
         Some(cx) if !id.is_empty() => crate::form::compute::spec_name(cx, id),
@@ -355,12 +357,50 @@ pub fn issue_text(issue: &Issue, lang: shared::Lang) -> String {
         } => GangWillQueue {
             reason: NoIdleOffer { spec: spec(id) },
         },
+        // The tags it may be are said with it: they were offered only as the boxes'
+        // suggestions, which a reader who does not open them never sees (Chinese
+        // newcomer).
+        TagNotMaintained => {
+            let maintained = match use_context::<crate::form::FormCx>() {
+                Some(cx) => cx.catalog.with_value(|c| c.tags.maintained.clone()),
+                None => use_context::<MaintainedTags>()
+                    .map(|m| m.0)
+                    .unwrap_or_default(),
+            };
+            if maintained.is_empty() {
+                return issue.message(lang);
+            }
+            let mut listed: Vec<String> = maintained
+                .iter()
+                .take(MAINTAINED_SAID)
+                .map(crate::pages::task_list::tag_text)
+                .collect();
+            if maintained.len() > MAINTAINED_SAID {
+                listed.push(text(lang, "ui.form.tags.maintained_more", &[]));
+            }
+            return text(
+                lang,
+                "ui.form.tags.maintained",
+                &[
+                    ("finding", issue.message(lang)),
+                    ("tags", listed.join(text(lang, "list.sep", &[]).as_str())),
+                ],
+            );
+        }
         _ => return issue.message(lang),
     };
     let mut named = issue.clone();
     named.code = code;
     named.message(lang)
 }
+
+/// The catalog's maintained tags, for a finding outside the form that a tag is not one
+/// of them (the task page's tag editor provides them).
+#[derive(Clone)]
+pub struct MaintainedTags(pub Vec<shared::task::Tag>);
+
+/// The most maintained tags a finding lists.
+const MAINTAINED_SAID: usize = 12;
 
 /// `items` with errors first, then warnings, then the rest, each kind in its order.
 ///

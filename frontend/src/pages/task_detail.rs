@@ -1598,6 +1598,8 @@ fn TagEditor(
     // was refused here with none offered: keyboard explorer).
     let (maintained, keys) = crate::form::lists::suggested_tags(&session.catalog);
     let suggest = !keys.is_empty();
+    // A tag refused as not maintained is said with the tags that are.
+    provide_context(crate::components::MaintainedTags(maintained.clone()));
     let maintained = StoredValue::new(maintained);
     // The save's refusal is said here, beside the tags, not at the page's top.
     let error = RwSignal::new(None::<ClientError>);

@@ -4225,6 +4225,13 @@ async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_
     crate::after_paint().await;
     let row_codes = |form: &Form| form.codes_in("f-basic-tags-1-msgs");
     assert_eq!(row_codes(&form), ["basic.tags.not_maintained"]);
+    // It says which tags are maintained: offered only as suggestions, they went unseen by
+    // a reader who never opened them (Chinese newcomer).
+    let said = form.said_at("basic.tags[1]", "basic.tags.not_maintained");
+    assert!(
+        said.contains("the maintained tags: team=nlp, team=vision, stage=pretrain"),
+        "{said}"
+    );
     // The summary sends the focus to the row's first control.
     let goto: HtmlElement = form
         .find("li.issue[data-path='basic.tags[1]'] button.goto")

@@ -3288,6 +3288,20 @@ async fn the_task_pages_tag_editor_offers_the_maintained_tags() {
         .unwrap();
     leptos::task::tick().await;
     assert_eq!(offered("tag-value"), ["pretrain", "finetune", "eval"]);
+    // Added though not maintained, it is said with the tags that are.
+    let value: web_sys::HtmlInputElement =
+        find(&host, "[data-testid='tag-value']").unchecked_into();
+    value.set_value("exp");
+    value
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    find(&host, "[data-testid='tag-add']").click();
+    leptos::task::tick().await;
+    let said = all_text(&host, "[data-testid='tags-findings'] li").concat();
+    assert!(
+        said.contains("the maintained tags: team=nlp, team=vision, stage=pretrain"),
+        "{said}"
+    );
     finish(handle, &host, &address);
 }
 

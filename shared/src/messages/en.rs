@@ -1489,7 +1489,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.share_close", "Close the share link"),
     (
         "ui.detail.share_help",
-        "Anyone signed in with this link sees the task read-only; hidden values stay masked.",
+        "Anyone signed in with this link sees the task read-only; hidden values stay masked. Each Share makes another link: Manage links lists them, each with its Revoke.",
     ),
     ("ui.detail.share_link", "Share link"),
     ("ui.detail.share_links", "Share links that work"),
@@ -2022,6 +2022,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.summary.row", "{list} #{number}"),
     ("ui.form.summary.whole", "the whole spec"),
     ("ui.form.summary_title", "Findings"),
+    (
+        "ui.form.tags.maintained",
+        "{finding}; the maintained tags: {tags}",
+    ),
+    ("ui.form.tags.maintained_more", "and more"),
     (
         "ui.form.time_zone_not_offered",
         "Your browser's time zone, {zone}, is not in this list: choose the zone the task's logs and times should be shown in.",

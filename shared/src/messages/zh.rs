@@ -1281,7 +1281,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.share_close", "关闭分享链接"),
     (
         "ui.detail.share_help",
-        "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。",
+        "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。每次点击“分享”都会生成新的链接，可在“管理链接”中查看并逐个撤销。",
     ),
     ("ui.detail.share_link", "分享链接"),
     ("ui.detail.share_links", "有效的分享链接"),
@@ -1743,6 +1743,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.summary.row", "{list}第 {number} 项"),
     ("ui.form.summary.whole", "整个任务配置"),
     ("ui.form.summary_title", "校验结果"),
+    ("ui.form.tags.maintained", "{finding}；已维护的标签：{tags}"),
+    ("ui.form.tags.maintained_more", "等"),
     (
         "ui.form.time_zone_not_offered",
         "浏览器的时区 {zone} 不在列表中，请选择任务日志与时间所用的时区。",
