@@ -450,12 +450,16 @@ pub fn Preview(
                     prop:value=move || import_text.get()
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
                 <button type="button" class="import" data-testid="import" on:click=move |_| import(()) node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
+                // The browser's own picker speaks the browser's language ("Choose File",
+                // "No file chosen" in a Chinese form: Chinese newcomer): it is kept for the
+                // keyboard and screen readers, out of sight, behind words of the form's.
                 <label class="import-file">
                     <span>{move || cx.text("ui.form.import.file")}</span>
                     " "
-                    <input type="file" data-testid="import-file" aria-describedby=note_id.clone()
+                    <input type="file" class="file-input" data-testid="import-file" aria-describedby=note_id.clone()
                         aria-invalid=move || import_note.with(|n| matches!(n, Some(ImportNote::Refused(ImportError::File(_))))).then_some("true")
                         accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" on:change=import_file />
+                    <span class="file-choose" aria-hidden="true">{move || cx.text("ui.form.import.choose")}</span>
                 </label>
                 {move || pending.with(Option::is_some).then(|| view! {
                     <div class="confirm" role="alertdialog" aria-labelledby=confirm_id.clone() data-testid="confirm-import"

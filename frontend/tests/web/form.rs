@@ -2441,6 +2441,17 @@ async fn an_import_names_every_unknown_field_at_once() {
 #[wasm_bindgen_test]
 async fn a_spec_file_is_imported_from_the_file_picker() {
     let form = mount(None, false).await;
+    // Its words are the form's, in the form's language, not the browser's "Choose File"
+    // (Chinese newcomer); the picker itself stays for the keyboard.
+    let words = || {
+        form.find("[data-testid='import-file'] + .file-choose")
+            .and_then(|w| w.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(words(), "Choose a file…");
+    form.click("lang-zh").await;
+    assert_eq!(words(), "选择文件…");
+    form.click("lang-en").await;
     let choose = |name: &str, text: &str| {
         let script = format!(
             "(() => {{ const input = document.querySelector(\"[data-testid='import-file']\"); \

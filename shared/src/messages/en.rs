@@ -1631,6 +1631,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Empty: the platform default, {default}.",
     ),
     ("ui.form.import.button", "Import"),
+    ("ui.form.import.choose", "Choose a file…"),
     (
         "ui.form.import.confirm",
         "Replace the whole form with the imported spec? What you have filled in cannot be brought back.",

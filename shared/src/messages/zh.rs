@@ -1411,6 +1411,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "留空则使用平台默认值 {default}。",
     ),
     ("ui.form.import.button", "导入"),
+    ("ui.form.import.choose", "选择文件…"),
     (
         "ui.form.import.confirm",
         "用导入的任务规格替换整个表单？已填写的内容将无法恢复。",
@@ -1609,7 +1610,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#quota",
-        "无法启动：所有规格都超出用户剩余配额。请减少需求（更少的 Worker 或单节点实例规格数），添加配额内的规格，或选择不占用配额的 Spot 实例；超出多少见错误。",
+        "无法启动：所有规格都超出用户剩余配额。请减少需求（更少的工作节点数或单节点实例规格数），添加配额内的规格，或选择不占用配额的 Spot 实例；超出多少见错误。",
     ),
     (
         "ui.form.plan.outcome.now",
