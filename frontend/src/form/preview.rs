@@ -31,7 +31,7 @@ fn refusal(err: ImportError) -> impl IntoView {
         <ul class="findings">
             {findings.into_iter().map(|issue| {
                 let path = issue.path.to_string();
-                let (code, at) = (issue.code.code(), path.clone());
+                let (code, at, place) = (issue.code.code(), path.clone(), path.clone());
                 // A runtime env written as a YAML mapping, as Ray's own files write it:
                 // the form takes it as text, which a block scalar keeps (Ray explorer:
                 // "should be text" said no more).
@@ -41,8 +41,11 @@ fn refusal(err: ImportError) -> impl IntoView {
                         shared::IssueCode::ValueInvalid { found: Some(shared::validate::Found::Object), .. }
                     );
                 view! {
+                    // Named by the form's words for the field, then by its place in the
+                    // text imported, which is where it is mended (Chinese newcomer: the
+                    // path alone had the reader guess which field it was).
                     <li class="finding error" data-code=code data-path=at>
-                        <code>{path}</code>" "{move || {
+                        {move || crate::components::field_place(cx.lang(), &place)}" "<code>{path}</code>" "{move || {
                             let l = cx.lang();
                             let finding = issue.message(l);
                             if block {

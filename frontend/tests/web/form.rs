@@ -2282,6 +2282,16 @@ async fn an_import_is_checked_like_any_input() {
         form.find("[data-testid='import-note'] li[data-path='basic.workers']")
             .is_some()
     );
+    // A field the form has is named by its label too, beside its place in the text.
+    area.set_value("compute:\n  workers: two\n");
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    let said = form
+        .find("[data-testid='import-note'] li[data-path='compute.workers']")
+        .and_then(|li| li.text_content())
+        .unwrap_or_default();
+    assert!(said.starts_with("Workers compute.workers "), "{said}");
     assert_eq!(area.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert_eq!(
         form.submitted().await.basic.task_type,
