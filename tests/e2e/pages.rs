@@ -357,9 +357,10 @@ impl Pages {
         }
     }
 
-    /// The control with this test id is disabled (waits for it).
-    pub async fn check_disabled(&self, test_id: &str) {
-        self.find(&format!("[data-testid='{test_id}'][disabled]"))
+    /// The control with this test id is marked off (`aria-disabled`), keeping its place
+    /// in the keyboard's order and the focus when pressed (waits for it).
+    pub async fn check_marked_off(&self, test_id: &str) {
+        self.find(&format!("[data-testid='{test_id}'][aria-disabled='true']"))
             .await;
     }
 
@@ -676,7 +677,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
             "标签第 4 项 › 标签键：连同前缀最多 63 个字符",
         )
         .await;
-    pages.check_disabled("tags-save").await;
+    pages.check_marked_off("tags-save").await;
     pages.screenshot("pages-11-tag-refused-zh").await;
     pages.check_accessible("detail with a refused tag").await;
 
