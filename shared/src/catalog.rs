@@ -409,6 +409,14 @@ impl Catalog {
             .find(|c| c.id == cluster)
     }
 
+    /// Spec `id` as people know it in `task`'s cluster: its catalog name, else its id.
+    /// The console and the server's events name a spec alike.
+    pub fn spec_name(&self, task: &crate::TaskSpec, id: &str) -> String {
+        self.cluster(&task.basic.region, &task.basic.cluster)
+            .and_then(|c| c.spec(id))
+            .map_or_else(|| id.to_owned(), |s| s.name.clone())
+    }
+
     /// The quota row for this user, kind, pool and spec.
     pub fn quota(&self, user: &str, kind: ResourceKind, pool: &str, spec: &str) -> Option<&Quota> {
         self.quotas

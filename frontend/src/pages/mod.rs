@@ -221,10 +221,7 @@ pub fn group_name(groups: &[shared::catalog::ProjectGroup], id: &str) -> String 
 /// A spec of `task`'s cluster as people know it: its catalog name, else its id (a spec
 /// since removed).
 pub fn spec_name(catalog: &shared::Catalog, task: &shared::TaskSpec, id: &str) -> String {
-    catalog
-        .cluster(&task.basic.region, &task.basic.cluster)
-        .and_then(|c| c.spec(id))
-        .map_or_else(|| id.to_owned(), |s| s.name.clone())
+    catalog.spec_name(task, id)
 }
 
 /// A pool of `task`'s cluster as people know it: its catalog name, else its id.

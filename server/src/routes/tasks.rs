@@ -339,17 +339,9 @@ fn specs_named(state: &AppState, spec: &TaskSpec, message: &mut shared::messages
     if !message.key.starts_with("event.admitted") {
         return;
     }
-    let Some(cluster) = state
-        .catalog
-        .cluster(&spec.basic.region, &spec.basic.cluster)
-    else {
-        return;
-    };
     for name in ["spec", "head"] {
-        if let Some(shared::messages::Arg::Text(id)) = message.args.get_mut(name)
-            && let Some(known) = cluster.spec(id)
-        {
-            id.clone_from(&known.name);
+        if let Some(shared::messages::Arg::Text(id)) = message.args.get_mut(name) {
+            *id = state.catalog.spec_name(spec, id);
         }
     }
 }
