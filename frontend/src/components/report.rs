@@ -314,11 +314,16 @@ pub fn field_place(lang: shared::Lang, path: &str) -> String {
         bare.push_str(key);
         let label_key = field_key(&bare, "label");
         let label = text(lang, &label_key, &[]);
-        words.push(if label == label_key {
+        let word = if label == label_key {
             key.to_owned()
         } else {
             label
-        });
+        };
+        // A group and its one field of the same label (the image and its box) are
+        // named once: "Image › Image" read as a stutter.
+        if words.last() != Some(&word) {
+            words.push(word);
+        }
         rest = &rest_key[end..];
     }
     if words.len() > 1 {

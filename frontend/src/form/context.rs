@@ -834,6 +834,12 @@ pub fn control_id(path: &str) -> String {
 /// The message key of a field's label or help: its path without list indices
 /// (`environment.env[2].value` → `field.environment.env.value.label`).
 pub fn field_key(path: &str, what: &str) -> String {
+    format!("field.{}.{what}", bare(path))
+}
+
+/// A field's place without list indices (`environment.env[2].value` →
+/// `environment.env.value`): what its label and its rules are known by.
+pub fn bare(path: &str) -> String {
     let mut bare = String::with_capacity(path.len());
     let mut in_index = false;
     for c in path.chars() {
@@ -844,7 +850,7 @@ pub fn field_key(path: &str, what: &str) -> String {
             _ => {}
         }
     }
-    format!("field.{bare}.{what}")
+    bare
 }
 
 /// An enum's wire name (`on_demand`), the value its `<option>` carries.

@@ -4,7 +4,7 @@
 //! Every control's `name` is its field path (`environment.env[2].value`), the path the
 //! findings carry; its `id` is [`FormCx::control_id`](super::FormCx::control_id) of it, which the summary focuses.
 
-use super::context::{FormCx, field_key};
+use super::context::{FormCx, bare, field_key};
 use super::pointer;
 use crate::components::field_place;
 use leptos::prelude::*;
@@ -271,6 +271,17 @@ impl Described {
         self
     }
 
+    /// `aria-required` while the rules say `value.required` of the field blank
+    /// ([`shared::validate::required`]); no attribute for a field that may be left so.
+    fn required(cx: FormCx, path: &str) -> Signal<Option<&'static str>> {
+        use shared::validate::Required;
+        match shared::validate::required(&bare(path)) {
+            None => Signal::stored(None),
+            Some(Required::Always) => Signal::stored(Some("true")),
+            Some(when) => cx.watch(move |s| when.of(s).then_some("true")),
+        }
+    }
+
     fn invalid(&self) -> Signal<&'static str> {
         let findings = self.findings;
         let group = self.group.as_ref().map(|(_, f)| *f);
@@ -526,6 +537,7 @@ pub fn TextField(
     let named = row_name(cx, &path);
     let named = move || named.map(|n| n.get());
     let invalid = d.invalid();
+    let required = Described::required(cx, &path);
     let touch = path.clone();
     let on_input = move |ev: leptos::ev::Event| {
         cx.touch(&touch);
@@ -562,7 +574,7 @@ pub fn TextField(
     }
     let input = if control == Control::Area {
         view! {
-            <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-describedby=describedby aria-label=named
+            <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required aria-describedby=describedby aria-label=named
                 spellcheck="false" prop:value=move || value.get() on:input=on_input></textarea>
         }
         .into_any()
@@ -582,14 +594,14 @@ pub fn TextField(
             }
         };
         view! {
-            <input id=d.id.clone() name=path.clone() aria-invalid=invalid type=control.input_type()
+            <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required type=control.input_type()
                 aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
                 on:change=settle />
         }
         .into_any()
     } else {
         view! {
-            <input id=d.id.clone() name=path.clone() aria-invalid=invalid
+            <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required
                 type=move || if masked.is_some_and(|m| m.get()) { Control::Secret.input_type() } else { control.input_type() }
                 aria-describedby=describedby aria-label=named autocomplete="off" list=suggest
                 prop:value=move || value.get() on:input=on_input />
@@ -714,6 +726,7 @@ pub fn SelectField(
         <div class="field" data-field=path.clone()>
             <label for=d.id.clone()>{move || cx.text(&label)}</label>
             <select id=d.id.clone() name=path.clone() aria-invalid=d.invalid()
+                aria-required=Described::required(cx, &path)
                 aria-describedby=described_by aria-label=move || aria_label.map(|l| l.get())
                 on:change=move |ev| {
                     cx.touch(&touch);

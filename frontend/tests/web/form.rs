@@ -473,6 +473,15 @@ async fn the_summary_names_a_findings_field_by_its_labels() {
         "a section's field goes without its section"
     );
     assert_eq!(shared_place("compute"), "Compute");
+    assert_eq!(
+        shared_place("environment.image.value"),
+        "Image",
+        "a group and its field of one label are named once"
+    );
+    assert_eq!(
+        shared_place("environment.image.source"),
+        "Image › Image source"
+    );
     assert_eq!(shared_place(""), "the whole spec");
     assert_eq!(
         shared_place("basic.colour"),
@@ -1142,6 +1151,42 @@ async fn the_resource_kind_fields_follow_the_kind() {
         (spec.compute.priority, spec.compute.guarantee),
         (None, None)
     );
+}
+
+#[wasm_bindgen_test]
+async fn required_fields_are_marked_so_and_the_kinds_own_while_the_kind_needs_them() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let required =
+        |path: &str| form.control(path).get_attribute("aria-required").as_deref() == Some("true");
+    // Marked before anything is typed, filled or not: SPEC's required fields, rows too.
+    for path in [
+        "basic.name_prefix",
+        "basic.region",
+        "environment.image.value",
+        "environment.command",
+        "environment.env[1].name",
+        "basic.tags[0].key",
+        "compute.kind",
+        "compute.specs[0]",
+    ] {
+        assert!(required(path), "{path}");
+    }
+    for path in [
+        "environment.env[1].value",
+        "basic.tags[0].value",
+        "compute.workers",
+    ] {
+        assert!(!required(path), "{path}");
+    }
+    // The idle level: left open by reserved that accepts idle, chosen for idle.
+    form.choose("compute.kind", "reserved").await;
+    assert!(required("compute.pool"));
+    form.tick_box("compute.accept_idle", true).await;
+    assert!(!required("compute.idle_stability"));
+    form.choose("compute.kind", "idle").await;
+    assert!(required("compute.idle_stability"));
+    // Idle takes its cluster's pool when none is chosen.
+    assert!(!form.has_control("compute.pool") || !required("compute.pool"));
 }
 
 #[wasm_bindgen_test]

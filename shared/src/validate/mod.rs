@@ -212,6 +212,59 @@ pub(crate) fn require(report: &mut Report, value: &str, path: impl FnOnce() -> F
     }
 }
 
+/// Whether a field must hold a value: the rules say `value.required` of it when it is
+/// blank ([`require`] and the choices' own). For the console, which marks its control
+/// `aria-required` before anything is typed; `path` is the field's place without list
+/// indices (`environment.env.name` for `environment.env[2].name`). A test blanks each
+/// field of complete specs and holds this to what the rules then say.
+pub fn required(path: &str) -> Option<Required> {
+    use crate::vocab::ResourceKind;
+    Some(match path {
+        "basic.region"
+        | "basic.cluster"
+        | "basic.project_group"
+        | "basic.name_prefix"
+        | "basic.task_type"
+        | "basic.time_zone"
+        | "basic.tags.key"
+        | "environment.image.value"
+        | "environment.env.name"
+        | "environment.storage.id"
+        | "environment.storage.path"
+        | "environment.datasets.id"
+        | "environment.datasets.path"
+        | "environment.models.id"
+        | "environment.models.path"
+        | "environment.command"
+        | "compute.kind"
+        | "compute.specs"
+        | "advanced.alerts.target" => Required::Always,
+        "compute.idle_stability" => Required::When(|s| s.compute.kind == Some(ResourceKind::Idle)),
+        "compute.pool" => Required::When(|s| s.compute.kind == Some(ResourceKind::Reserved)),
+        "ray.shared_storage.volume" => Required::When(|s| s.ray.shared_storage.enabled),
+        _ => return None,
+    })
+}
+
+/// When a field must hold a value ([`required`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Required {
+    /// Whatever else the spec says.
+    Always,
+    /// While the spec is so (the pool, for reserved instances).
+    When(fn(&TaskSpec) -> bool),
+}
+
+impl Required {
+    /// Whether the field must hold a value in `spec`.
+    pub fn of(self, spec: &TaskSpec) -> bool {
+        match self {
+            Required::Always => true,
+            Required::When(holds) => holds(spec),
+        }
+    }
+}
+
 /// A spec that passed validation with no errors; only [`validated`] makes one.
 ///
 /// The store and scheduler take this type, so code that skips validation does not compile.
@@ -234,5 +287,137 @@ impl<T> Deref for Validated<T> {
 
     fn deref(&self) -> &T {
         &self.0
+    }
+}
+
+#[cfg(test)]
+mod required_tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// Complete specs of each kind of field [`required`] names: both examples (every
+    /// list with an item, an alert, Ray's shared storage on), reserved, idle and with
+    /// the storage off.
+    fn complete() -> Vec<Value> {
+        let read = |text| serde_json::from_str::<Value>(text).expect("the example reads");
+        let pytorch = read(crate::demo::PYTORCH_EXAMPLE);
+        let mut ray = read(crate::demo::RAY_EXAMPLE);
+        ray["environment"]["models"] = pytorch["environment"]["models"].clone();
+        ray["environment"]["env"][0]["hidden"] = json!(false);
+        ray["advanced"] = pytorch["advanced"].clone();
+        ray["advanced"]["ssh"] = json!(false);
+        let mut idle = ray.clone();
+        idle["compute"]["kind"] = json!("idle");
+        idle["compute"]["idle_stability"] = json!("high");
+        let mut reserved = pytorch.clone();
+        reserved["compute"] = json!({"kind": "reserved", "pool": "sh-a-shared", "workers": 1,
+            "instance_type": "gpu", "specs": ["a100-1g"], "units_per_node": 2});
+        let mut no_storage = ray.clone();
+        no_storage["ray"]["shared_storage"]["enabled"] = json!(false);
+        vec![pytorch, ray, idle, reserved, no_storage]
+    }
+
+    /// Every place in `value` that holds text or a list, as a JSON pointer and the
+    /// field path the findings give it.
+    fn places(value: &Value, pointer: &str, path: &str, out: &mut Vec<(String, String)>) {
+        let join = |sep: &str, key: &str| {
+            if path.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{path}{sep}{key}")
+            }
+        };
+        match value {
+            Value::String(_) => out.push((pointer.to_owned(), path.to_owned())),
+            Value::Array(items) => {
+                out.push((pointer.to_owned(), path.to_owned()));
+                for (i, item) in items.iter().enumerate() {
+                    places(
+                        item,
+                        &format!("{pointer}/{i}"),
+                        &format!("{path}[{i}]"),
+                        out,
+                    );
+                }
+            }
+            Value::Object(fields) => {
+                for (key, item) in fields {
+                    places(item, &format!("{pointer}/{key}"), &join(".", key), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn required_at(spec: &TaskSpec) -> Vec<String> {
+        demo_findings(spec)
+            .into_iter()
+            .filter(|(_, code)| *code == "value.required")
+            .map(|(path, _)| path)
+            .collect()
+    }
+
+    #[test]
+    fn a_field_is_required_exactly_when_the_rules_say_so_of_it_blank() {
+        let mut checked = std::collections::BTreeSet::new();
+        for whole in complete() {
+            let spec = crate::parse_spec(&whole.to_string()).expect("the spec reads");
+            assert_eq!(required_at(&spec), Vec::<String>::new(), "{whole}");
+            let mut all = Vec::new();
+            places(&whole, "", "", &mut all);
+            for (pointer, path) in all {
+                // Blank as the form leaves it: empty text, no choice, an empty list.
+                let blank = match whole.pointer(&pointer) {
+                    Some(Value::Array(_)) => vec![json!([])],
+                    _ => vec![json!(""), Value::Null],
+                };
+                let Some(spec) = blank.into_iter().find_map(|b| {
+                    let mut v = whole.clone();
+                    *v.pointer_mut(&pointer).expect("the place is there") = b;
+                    crate::parse_spec(&v.to_string()).ok()
+                }) else {
+                    continue; // a choice that cannot be blank (the image's source)
+                };
+                let bare: String = path
+                    .split('[')
+                    .map(|s| s.split_once(']').map_or(s, |(_, r)| r))
+                    .collect();
+                let says = required(&bare).is_some_and(|r| r.of(&spec));
+                let rules = required_at(&spec);
+                let expected = if says { vec![path.clone()] } else { Vec::new() };
+                assert_eq!(rules, expected, "{path} blank in {whole}");
+                if says {
+                    checked.insert(bare);
+                }
+            }
+        }
+        // Each name `required` gives was met blank and held to the rules.
+        let named = [
+            "basic.region",
+            "basic.cluster",
+            "basic.project_group",
+            "basic.name_prefix",
+            "basic.task_type",
+            "basic.time_zone",
+            "basic.tags.key",
+            "environment.image.value",
+            "environment.env.name",
+            "environment.storage.id",
+            "environment.storage.path",
+            "environment.datasets.id",
+            "environment.datasets.path",
+            "environment.models.id",
+            "environment.models.path",
+            "environment.command",
+            "compute.kind",
+            "compute.specs",
+            "advanced.alerts.target",
+            "compute.idle_stability",
+            "compute.pool",
+            "ray.shared_storage.volume",
+        ];
+        for name in named {
+            assert!(checked.contains(name), "{name} was never met blank");
+        }
     }
 }
