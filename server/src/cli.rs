@@ -66,9 +66,10 @@ impl Counts {
 }
 
 /// A checked file's outcome: its findings capped, counted before.
-fn checked(mut check: LocalizedCheck) -> Outcome {
+fn checked(mut check: LocalizedCheck, lang: Lang, maintained: &[shared::task::Tag]) -> Outcome {
     let counts = Counts::of(&check.issues);
     (check.issues, check.truncated) = cap_findings(check.issues);
+    shared::messages::with_maintained(&mut check.issues, lang, maintained);
     Outcome::Checked(Box::new(check), counts)
 }
 
@@ -89,6 +90,8 @@ pub fn validate(state: &AppState, args: &ValidateArgs, out: &mut dyn Write) -> s
             Ok(text) => {
                 let check = checked(
                     shared::check_json(&text, &state.catalog, &state.usage, &user).localized(lang),
+                    lang,
+                    &state.catalog.tags.maintained,
                 );
                 if let Outcome::Checked(_, counts) = &check
                     && counts.errors > 0
@@ -143,7 +146,8 @@ pub fn render(
         };
         let check = shared::check_json(&text, &state.catalog, &state.usage, &user);
         if check.issues.has_errors() {
-            print_text(err, file, &checked(check.localized(lang)))?;
+            let check = checked(check.localized(lang), lang, &state.catalog.tags.maintained);
+            print_text(err, file, &check)?;
             code = code.max(EXIT_FINDINGS);
             continue;
         }

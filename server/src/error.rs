@@ -9,6 +9,7 @@ use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use shared::api::ErrorBody;
+use shared::task::Tag;
 use shared::validate::LocalizedIssue;
 use shared::{Lang, Report};
 
@@ -51,6 +52,8 @@ pub enum ApiError {
         report: Report,
         /// The language their messages are read in.
         lang: Lang,
+        /// The catalog's maintained tags, listed with a finding that a tag is not one.
+        maintained: Vec<Tag>,
     },
     /// Tags (`PATCH …/tags`) that break the form's tag rules: the spec's 422, said of the
     /// tags sent (API explorer: "the spec does not pass" for a body of tags).
@@ -60,6 +63,8 @@ pub enum ApiError {
         report: Report,
         /// The language their messages are read in.
         lang: Lang,
+        /// The catalog's maintained tags, as for [`ApiError::Spec`].
+        maintained: Vec<Tag>,
     },
     /// No API route has this path.
     #[error("no API route {path}")]
@@ -249,8 +254,18 @@ impl ApiError {
         };
         let (detail, issues, truncated) = match self {
             ApiError::Internal(_) => ("internal error".to_owned(), Vec::new(), 0),
-            ApiError::Spec { report, lang } | ApiError::Tags { report, lang } => {
-                let (issues, truncated) = cap_findings(report.localized(*lang));
+            ApiError::Spec {
+                report,
+                lang,
+                maintained,
+            }
+            | ApiError::Tags {
+                report,
+                lang,
+                maintained,
+            } => {
+                let (mut issues, truncated) = cap_findings(report.localized(*lang));
+                shared::messages::with_maintained(&mut issues, *lang, maintained);
                 (self.to_string(), issues, truncated)
             }
             _ => (self.to_string(), Vec::new(), 0),
@@ -325,6 +340,8 @@ impl ApiError {
         ApiError::Spec {
             report: hidden_values_masked(text, report),
             lang,
+            // A shape's findings are never about a tag's rules.
+            maintained: Vec::new(),
         }
     }
 }

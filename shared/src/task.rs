@@ -220,6 +220,18 @@ pub struct Tag {
     pub value: String,
 }
 
+impl Tag {
+    /// The tag as it is written in a filter and said to readers: `key=value`, or the key
+    /// alone when its value is empty.
+    pub fn text(&self) -> String {
+        if self.value.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{}={}", self.key, self.value)
+        }
+    }
+}
+
 /// Environment [环境信息].
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

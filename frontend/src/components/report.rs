@@ -372,25 +372,7 @@ pub fn issue_text(issue: &Issue, lang: shared::Lang) -> String {
                     .map(|m| m.0)
                     .unwrap_or_default(),
             };
-            if maintained.is_empty() {
-                return issue.message(lang);
-            }
-            let mut listed: Vec<String> = maintained
-                .iter()
-                .take(MAINTAINED_SAID)
-                .map(crate::pages::task_list::tag_text)
-                .collect();
-            if maintained.len() > MAINTAINED_SAID {
-                listed.push(text(lang, "ui.form.tags.maintained_more", &[]));
-            }
-            return text(
-                lang,
-                "ui.form.tags.maintained",
-                &[
-                    ("finding", issue.message(lang)),
-                    ("tags", listed.join(text(lang, "list.sep", &[]).as_str())),
-                ],
-            );
+            return shared::messages::not_maintained(lang, issue.message(lang), &maintained);
         }
         _ => return issue.message(lang),
     };
@@ -403,9 +385,6 @@ pub fn issue_text(issue: &Issue, lang: shared::Lang) -> String {
 /// of them (the task page's tag editor provides them).
 #[derive(Clone)]
 pub struct MaintainedTags(pub Vec<shared::task::Tag>);
-
-/// The most maintained tags a finding lists.
-const MAINTAINED_SAID: usize = 12;
 
 /// `items` with errors first, then warnings, then the rest, each kind in its order.
 ///

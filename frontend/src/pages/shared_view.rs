@@ -2,7 +2,6 @@
 //! see (status, timeline, tags, the spec with hidden values masked), and no action.
 
 use super::task_detail::{Resilience, SpecView, TaskSummary, Timeline};
-use super::task_list::tag_text;
 use crate::api;
 use crate::i18n::UiLang;
 use crate::nav::{Link, Route};
@@ -129,7 +128,7 @@ pub fn SharedTask(
                         <p class="empty">{crate::i18n::tr("ui.detail.tags_none")}</p>
                     })}
                     <ul class="tag-list" data-testid="tags">
-                        {tags.iter().map(|tag| view! { <li><span class="tag">{tag_text(tag)}</span></li> }).collect_view()}
+                        {tags.iter().map(|tag| view! { <li><span class="tag">{tag.text()}</span></li> }).collect_view()}
                     </ul>
                 </section>
                 <section class="panel spec" aria-labelledby="shared-spec-title">

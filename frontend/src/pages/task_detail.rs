@@ -1,7 +1,6 @@
 //! One task at `/tasks/ID`: its timeline, why it waits and where it runs, its events,
 //! its logs per replica and attempt (followed live), its spec, and the owner's actions.
 
-use super::task_list::tag_text;
 use super::{ErrorBanner, PhaseBadge, format_task_time, phase_label};
 use crate::api::{self, ClientError, EventPage, LogFollow};
 use crate::i18n::UiLang;
@@ -1785,7 +1784,7 @@ fn TagEditor(
             })}
             <ul class="tag-list" data-testid="tags">
                 {move || draft.get().into_iter().enumerate().map(|(i, tag)| {
-                    let text = tag_text(&tag);
+                    let text = tag.text();
                     let label = text.clone();
                     // The tag an error is about is marked among the others: "Tags #3"
                     // alone had the reader count chips (lead explorer).
@@ -1879,7 +1878,7 @@ fn TagEditor(
                 // reader hears it when it fills.
                 <p role="status" data-testid="tags-elsewhere" class:banner=move || theirs().is_some() class:info=move || theirs().is_some()>
                     {move || theirs().map(|theirs| {
-                        let listed = theirs.iter().map(tag_text).collect::<Vec<_>>();
+                        let listed = theirs.iter().map(shared::task::Tag::text).collect::<Vec<_>>();
                         if listed.is_empty() {
                             lang.text("ui.detail.tags_elsewhere#none")
                         } else {

@@ -1019,7 +1019,7 @@ pub fn TaskTable(
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>
                                     <td class="tags">
-                                        {move || row.with(|v| v.as_ref().map(|v| v.tags.iter().map(|tag| view! { <span class="tag">{tag_text(tag)}</span> }).collect_view()))}
+                                        {move || row.with(|v| v.as_ref().map(|v| v.tags.iter().map(|tag| view! { <span class="tag">{tag.text()}</span> }).collect_view()))}
                                     </td>
                                 </tr>
                             }.into_any()
@@ -1048,14 +1048,5 @@ fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
             ))
         }
         (None, reason) => reason.clone().filter(|r| !r.is_empty()),
-    }
-}
-
-/// `key=value`, or `key` alone when the value is empty.
-pub fn tag_text(tag: &shared::task::Tag) -> String {
-    if tag.value.is_empty() {
-        tag.key.clone()
-    } else {
-        format!("{}={}", tag.key, tag.value)
     }
 }

@@ -61,8 +61,13 @@ async fn render(
 ) -> Result<Json<RenderResponse>, ApiError> {
     let spec = shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang))?;
     let usage = state.live_usage().await?;
-    let (spec, _) = shared::validated(spec, &state.catalog, &usage, &user)
-        .map_err(|report| ApiError::Spec { report, lang })?;
+    let (spec, _) = shared::validated(spec, &state.catalog, &usage, &user).map_err(|report| {
+        ApiError::Spec {
+            report,
+            lang,
+            maintained: state.catalog.tags.maintained.clone(),
+        }
+    })?;
     // With the Kubernetes backend, the namespace this server applies to, not the
     // catalog's rule: the preview shows the objects as they will be applied.
     let catalog = match state.config.backend {

@@ -423,7 +423,11 @@ async fn submit_spec(
                 .submits
                 .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
                 .inc();
-            Err(ApiError::Spec { report, lang })
+            Err(ApiError::Spec {
+                report,
+                lang,
+                maintained: state.catalog.tags.maintained.clone(),
+            })
         }
         Err(SubmitError::KeyReused(id)) => Err(ApiError::Conflict(format!(
             "this Idempotency-Key was used for another spec (task {id}); use a new key"
@@ -1276,6 +1280,7 @@ async fn tags(
         return Err(ApiError::Tags {
             report: about_tags,
             lang,
+            maintained: state.catalog.tags.maintained.clone(),
         });
     }
     let runner = runner(&state)?;

@@ -76,7 +76,9 @@ async fn validate(
         check_strict(&text).map_err(ApiError::BadJson)?;
         return Err(ApiError::shape(&text, check.issues, lang));
     }
-    Ok(answer(&check.localized_capped(lang)))
+    let mut check = check.localized_capped(lang);
+    shared::messages::with_maintained(&mut check.issues, lang, &state.catalog.tags.maintained);
+    Ok(answer(&check))
 }
 
 /// The answer as JSON, what [`Json`] sends, but written into a buffer sized for a

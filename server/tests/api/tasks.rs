@@ -1576,6 +1576,53 @@ async fn tags_follow_the_form_rules_and_a_share_link_masks_hidden_values() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+/// A tag the catalog does not maintain is refused with the maintained tags in its
+/// message, as the console says it, in the reader's language: by a submit, a check,
+/// and a save of tags (a script learns what to write without reading the catalog).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tag_not_maintained_is_refused_with_the_maintained_tags() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("true");
+    spec["basic"]["tags"] = json!([{ "key": "team", "value": "robotics" }]);
+    let message = |body: &Value| {
+        body["issues"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|i| i["code"] == "basic.tags.not_maintained")
+            .and_then(|i| i["message"].as_str())
+            .unwrap_or_else(|| panic!("no not_maintained finding in {body}"))
+            .to_owned()
+    };
+    let (status, body) = call(&app, post("/api/v1/tasks", &spec)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let said = message(&body);
+    // The demo catalog's six, each as a filter writes it.
+    for tag in [
+        "team=nlp",
+        "team=vision",
+        "stage=pretrain",
+        "stage=finetune",
+        "stage=eval",
+        "priority=p0",
+    ] {
+        assert!(said.contains(tag), "{said}");
+    }
+    let (status, body) = call(&app, post("/api/v1/validate?lang=zh-CN", &spec)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let said = message(&body);
+    assert!(said.contains("已维护的标签：team=nlp、"), "{said}");
+    let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("true"))).await;
+    let id = task["id"].as_str().unwrap().to_owned();
+    let (status, body) = call(
+        &app,
+        patch_tags(&id, json!([{ "key": "stage", "value": "ship" }])),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(message(&body).ends_with("priority=p0"), "{body}");
+}
+
 /// A save that names the tags it was made from (`expected`) is refused with 409
 /// `task.tags_changed`, changing nothing, once another has changed them: a page's stale
 /// tags never silently replace newer ones.

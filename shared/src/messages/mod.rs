@@ -566,6 +566,55 @@ impl Message {
     }
 }
 
+/// A `basic.tags.not_maintained` finding's words with the tags it may be: the catalog's
+/// maintained tags, the first [`MAINTAINED_SAID`] of them, then "and more"; the finding
+/// alone when the catalog maintains none. The console's form and task page and the
+/// API's answers say it so: offered only as a box's suggestions, the tags were never
+/// seen by a reader who did not open them (Chinese newcomer), nor by a script.
+#[cfg(feature = "console-texts")]
+pub fn not_maintained(lang: Lang, finding: String, maintained: &[crate::task::Tag]) -> String {
+    if maintained.is_empty() {
+        return finding;
+    }
+    let mut listed: Vec<String> = maintained
+        .iter()
+        .take(MAINTAINED_SAID)
+        .map(crate::task::Tag::text)
+        .collect();
+    if maintained.len() > MAINTAINED_SAID {
+        listed.push(text(lang, "ui.form.tags.maintained_more", &[]));
+    }
+    text(
+        lang,
+        "ui.form.tags.maintained",
+        &[
+            ("finding", finding),
+            ("tags", listed.join(text(lang, "list.sep", &[]).as_str())),
+        ],
+    )
+}
+
+/// Each finding that a tag is not maintained in `issues` said with the maintained tags
+/// ([`not_maintained`]): how the API's answers word them, so that a script reading the
+/// message learns what to write without reading the catalog.
+#[cfg(feature = "console-texts")]
+pub fn with_maintained(
+    issues: &mut [crate::validate::LocalizedIssue],
+    lang: Lang,
+    maintained: &[crate::task::Tag],
+) {
+    for issue in issues {
+        if issue.code == crate::IssueCode::TagNotMaintained {
+            let said = std::mem::take(&mut issue.message);
+            issue.message = not_maintained(lang, said, maintained);
+        }
+    }
+}
+
+/// The most maintained tags [`not_maintained`] lists.
+#[cfg(feature = "console-texts")]
+pub const MAINTAINED_SAID: usize = 12;
+
 /// Items joined as "a, b and c" in `lang` (`list.sep`, `list.and`).
 pub fn list(lang: Lang, items: &[String]) -> String {
     match items.split_last() {
