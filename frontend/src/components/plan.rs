@@ -300,6 +300,21 @@ pub fn PlanView(
         Some(cx) => cx.watch(|s| s.compute.idle_stability.is_none()),
         None => Signal::stored(false),
     };
+    // A RayJob that autoscales counts its most workers (SPEC.md, section 4): said beside
+    // the replicas, or "7 replicas" beside a workers box of 1 read as a fault (quota
+    // explorer).
+    let autoscaling_max = match form {
+        Some(cx) => cx.watch(|s| {
+            let scaling = &s.ray.autoscaling;
+            (s.is_ray() && scaling.enabled && scaling.max_workers > 0)
+                .then_some(scaling.max_workers)
+        }),
+        None => Signal::stored(None),
+    };
+    let chosen_level = match form {
+        Some(cx) => cx.watch(|s| s.compute.idle_stability),
+        None => Signal::stored(None),
+    };
     // With no plan, what it waits for: the choices it needs, or, once they are made, the
     // compute section's errors (newcomer explorer: asked to choose what was chosen).
     let pending = match form {
@@ -376,14 +391,44 @@ pub fn PlanView(
                 } else {
                     "ui.form.plan.bar.pool"
                 };
+                // Short of quota the user's own tasks hold: the advice to ask for less
+                // did not fit a request already at its least (quota explorer).
+                let held: Vec<String> = shown.iter().flat_map(|c| c.quota.iter())
+                    .filter(|q| !q.is_ok())
+                    .filter_map(|q| {
+                        let held = q.limit?.saturating_sub(q.remaining?);
+                        (held != Resources::default()).then(|| text(l, "ui.form.plan.quota_held", &[("held", amount(l, &held)), ("spec", name(&q.spec))]))
+                    })
+                    .collect();
+                let held = (!held.is_empty()).then(|| view! {
+                    <p class="meta" data-testid="quota-held">{held.join(" ")}</p>
+                });
                 let quota_note = on_idle.then(|| view! {
                     <p class="meta" data-testid="on-idle-quota">{text(l, "ui.form.plan.on_idle_quota", &[])}</p>
                 });
                 // An idle task with no offer at its level would otherwise show nothing of
                 // idle capacity at all. The offers are read for the spec the task would
                 // use: with none usable there are none to tell of, offered or not.
-                let no_idle = ((idle_kind || accepts_idle.get()) && used.is_some() && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| view! {
-                    <p class="idle" data-testid="idle">{text(l, if any_level.get() { "ui.form.plan.idle_none#any" } else { "ui.form.plan.idle_none" }, &[("spec", name(&c.spec))])}</p>
+                let no_idle = ((idle_kind || accepts_idle.get()) && used.is_some() && plan.idle.is_empty()).then(|| shown.as_ref().map(|c| {
+                    // The levels below the chosen one that offer the spec now: what
+                    // to choose to start sooner (quota explorer: left to guess).
+                    let lower = form.and_then(|cx| {
+                        let (cluster, chosen) = (cx.cluster()?, chosen_level.get()?);
+                        let mut levels: Vec<_> = cluster.idle_offers(&c.spec, None)
+                            .filter(|(_, o)| o.stability < chosen && o.quantity > 0)
+                            .map(|(_, o)| o.stability)
+                            .collect();
+                        levels.sort_unstable_by(|a, b| b.cmp(a));
+                        levels.dedup();
+                        let levels: Vec<String> = levels.iter()
+                            .map(|level| text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(level)), &[]))
+                            .collect();
+                        (!levels.is_empty()).then(|| text(l, "ui.form.plan.idle_lower", &[("levels", list(l, &levels))]))
+                    });
+                    view! {
+                        <p class="idle" data-testid="idle">{text(l, if any_level.get() { "ui.form.plan.idle_none#any" } else { "ui.form.plan.idle_none" }, &[("spec", name(&c.spec))])}</p>
+                        {lower.map(|said| view! { <p class="idle" data-testid="idle-lower">{said}</p> })}
+                    }
                 }));
                 // Enough in all but no start now (a gang for want of whole nodes): the
                 // bars take the wait's colour, not green beside "will queue" (explorer).
@@ -412,10 +457,16 @@ pub fn PlanView(
                 }).collect_view();
                 view! {
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
-                    <p class="meta" data-pool=plan.pool.clone()>{text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", pool_name(&plan.pool))])}</p>
+                    <p class="meta" data-pool=plan.pool.clone() data-testid="replicas">{match autoscaling_max.get() {
+                        Some(max) => text(l, "ui.form.plan.replicas#autoscaling", &[("replicas", plan.replicas.to_string()), ("max", max.to_string()), ("pool", pool_name(&plan.pool))]),
+                        None => text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", pool_name(&plan.pool))]),
+                    }}</p>
                     {quota_bars}
+                    {held}
                     {quota_note}
                     {pool_bars}
+                    // What the seeds say of the pool's availability: a reference.
+                    {(!idle_kind && !on_idle).then(|| view! { <p class="meta">{text(l, "ui.form.plan.pool_reference", &[])}</p> })}
                     {idle}
                     {no_idle}
                     <ol class="verdicts" data-testid="verdicts">

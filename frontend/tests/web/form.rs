@@ -1383,6 +1383,66 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     assert!(!verdicts.contains("the head on"), "{verdicts}");
 }
 
+/// The plan says what a reader could not tell from the fields: a RayJob's replicas
+/// counting its autoscaling maximum, the quota the user's own tasks hold, the stability
+/// levels below the chosen one that offer the spec now, and that the pool's free
+/// capacity is a reference (quota explorer).
+#[wasm_bindgen_test]
+async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner() {
+    use shared::vocab::{IdleStability, ResourceKind};
+    // bj-a's Ray example: 2 workers, autoscaling 1 to 4, a head of its own spec.
+    let form = mount(Some(shared::demo::ray()), false).await;
+    let replicas = form.text("replicas");
+    assert!(
+        replicas.starts_with("5 replicas: the head and up to 4 workers, the autoscaling maximum"),
+        "{replicas}"
+    );
+    assert!(form.text("plan").contains("a reference, not a reservation"));
+    form.tick_box("ray.autoscaling.enabled", false).await;
+    assert!(form.text("replicas").starts_with("3 replicas · pool"));
+    // sh-b's L40S: alice's running tasks hold 8 of her 16 on-demand GPUs; 16 more are
+    // asked.
+    let l40s = example(shared::demo::PYTORCH_EXAMPLE).with(|s| {
+        s.basic.cluster = "sh-b".into();
+        s.compute.pool = None;
+        s.compute.specs = vec!["l40s-1g".into()];
+        s.compute.units_per_node = 1;
+        s.compute.workers = 15;
+    });
+    let form = mount(Some(l40s), false).await;
+    let held = form.text("quota-held");
+    assert_eq!(
+        held,
+        "Your running and queued tasks hold 8 GPUs · 128 vCPUs · 960 GiB of memory of the quota for L40S single card 单卡; it frees as they end.",
+    );
+    form.type_in("compute.workers", "7").await;
+    assert!(
+        form.find("[data-testid='quota-held']").is_none(),
+        "within quota, said nothing"
+    );
+    // sh-a offers idle A100s at medium only: high waits, and says medium would start.
+    let idle = example(shared::demo::PYTORCH_EXAMPLE).with(|s| {
+        s.compute.kind = Some(ResourceKind::Idle);
+        s.compute.idle_stability = Some(IdleStability::High);
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+    });
+    let form = mount(Some(idle), false).await;
+    assert_eq!(
+        form.text("idle-lower"),
+        "Offered now at a lower stability level: Medium. Choose one to start sooner."
+    );
+    form.choose("compute.idle_stability", "medium").await;
+    assert!(form.find("[data-testid='idle-lower']").is_none());
+    assert!(
+        form.text("outcome").starts_with("Starts now"),
+        "{}",
+        form.text("outcome")
+    );
+    // The idle kind's bars are the idle offer's, which is no pool's free capacity.
+    assert!(!form.text("plan").contains("a reference, not a reservation"));
+}
+
 /// An idle RayJob waits for the spec that has no idle offer at its level: when that is
 /// its head's, the headline names the head's spec (it named the workers' spec, which is
 /// offered, with the head's reason); when it is the workers', theirs.

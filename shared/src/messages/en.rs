@@ -1833,6 +1833,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Idle capacity of {spec}: none free now, stability {stability}",
     ),
     (
+        "ui.form.plan.idle_lower",
+        "Offered now at a lower stability level: {levels}. Choose one to start sooner.",
+    ),
+    (
         "ui.form.plan.idle_none",
         "No idle capacity of {spec} is offered at the chosen stability level or above.",
     ),
@@ -1909,7 +1913,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
+    (
+        "ui.form.plan.pool_reference",
+        "The pool's free capacity is a reference, not a reservation: it changes as other tasks start and end.",
+    ),
+    (
+        "ui.form.plan.quota_held",
+        "Your running and queued tasks hold {held} of the quota for {spec}; it frees as they end.",
+    ),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),
+    (
+        "ui.form.plan.replicas#autoscaling",
+        "{replicas} replicas: the head and up to {max} workers, the autoscaling maximum · pool {pool}",
+    ),
     ("ui.form.plan.replicas_one", "1 replica · pool {pool}"),
     ("ui.form.plan.short_of", "{amount} ({spec})"),
     ("ui.form.plan.title", "Quota and scheduling"),

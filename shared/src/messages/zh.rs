@@ -1570,7 +1570,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.bar.quota",
         "{spec} 剩余配额：需要 {demand}，剩余 {left} {unit}",
     ),
-    ("ui.form.plan.fragment", "{nodes} 个节点，各空闲 {units} 份"),
+    ("ui.form.plan.fragment", "空闲 {units} 份的节点 {nodes} 个"),
     (
         "ui.form.plan.head_only",
         "无 Worker；Head 使用 {spec}：{amount}",
@@ -1582,6 +1582,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.plan.idle#none_free",
         "{spec} 的闲时资源：当前无空闲，稳定性等级 {stability}",
+    ),
+    (
+        "ui.form.plan.idle_lower",
+        "较低的稳定性等级现有该闲时资源：{levels}。选择其一可更早启动。",
     ),
     (
         "ui.form.plan.idle_none",
@@ -1649,7 +1653,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
+    (
+        "ui.form.plan.pool_reference",
+        "资源池可用量是参考值，会随其他任务和资源池状态变化，不能视为资源预留。",
+    ),
+    (
+        "ui.form.plan.quota_held",
+        "你运行中和排队中的任务占用了 {spec} 配额中的 {held}，任务结束后释放。",
+    ),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
+    (
+        "ui.form.plan.replicas#autoscaling",
+        "{replicas} 个副本：Head 和至多 {max} 个工作节点（按扩容上限计）· 资源池 {pool}",
+    ),
     ("ui.form.plan.short_of", "{amount}（{spec}）"),
     ("ui.form.plan.title", "配额和调度"),
     ("ui.form.plan.used", "（将使用）"),
