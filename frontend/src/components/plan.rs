@@ -47,7 +47,10 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang, name: Name<'_>) -> St
             key.trim_end_matches("#skipped")
         }
     };
-    if !c.quota_ok() {
+    // A spec that can never fit says so first, short of quota or not: more quota would
+    // not start it, and the headline says "no spec can ever fit" (quota explorer: the
+    // line said "no quota" under that headline).
+    if !c.quota_ok() && !matches!(c.fit, Fit::Never { .. }) {
         // A Ray head of another spec draws on that spec's line: a shortfall there is
         // named by its spec, or it would read as the workers' spec's.
         let short_lines: Vec<_> = c.quota.iter().filter(|l| !l.is_ok()).collect();

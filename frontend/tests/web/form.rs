@@ -1420,6 +1420,15 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
         form.find("[data-testid='quota-held']").is_none(),
         "within quota, said nothing"
     );
+    // A whole L40S node: no quota for it, and no node of 8 cards: its line says what the
+    // headline says, that it can never fit.
+    form.choose("compute.specs[0]", "l40s-8g").await;
+    assert!(
+        form.text("outcome")
+            .starts_with("Cannot start: no spec can ever fit")
+    );
+    let verdicts = form.text("verdicts");
+    assert!(verdicts.contains(": can never fit: "), "{verdicts}");
     // sh-a offers idle A100s at medium only: high waits, and says medium would start.
     let idle = example(shared::demo::PYTORCH_EXAMPLE).with(|s| {
         s.compute.kind = Some(ResourceKind::Idle);
@@ -1648,7 +1657,13 @@ async fn the_plan_panel_follows_the_compute_section() {
     assert_eq!(form.text("outcome-said"), form.text("outcome"));
     assert!(live.is_connected(), "the same live region");
     assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
-    assert!(form.text("verdicts").contains("over quota by"));
+    // 201 replicas are past what the empty pool holds too: the line says so, as the
+    // headline does ("no spec can ever fit"), rather than the quota (quota explorer).
+    assert!(
+        form.text("outcome")
+            .starts_with("Cannot start: no spec can ever fit")
+    );
+    assert!(form.text("verdicts").contains("can never fit"));
     assert!(!form.text("verdicts").contains("skipped"));
     assert!(
         form.find("[data-testid='quota-bars'] .bar-row.over")
