@@ -237,7 +237,7 @@ pub fn log_replicas(spec: &crate::TaskSpec, ray_cluster: bool) -> Vec<LogReplica
 /// `event.replica_ended`, also within "attempt 1 failed (…)") named by its role too, in
 /// their `#role` forms, as the task page's log picker names it: "replica 1 (worker 0)",
 /// not a number to count out; and an exit code a shell or the kernel gives a meaning
-/// (126, 127, 137, 139) said with it: "exit code 127 (command not found)" (explorer: a
+/// (126, 127, 137, 139; signals 6, 9, 11, 15) said with it: "exit code 127 (command not found)" (explorer: a
 /// failure gave no hint of what to do next). Done as it is read: the stored message keeps
 /// the number alone, which the runner reads back, as the server's `ended_replica` does. A
 /// replica `logs` does not list stays a number.
@@ -258,6 +258,16 @@ fn explain(message: &mut Message, logs: &[LogReplica]) {
             && matches!(code.as_str(), "126" | "127" | "137" | "139")
         {
             message.key = format!("event.how.code#{code}");
+        }
+        return;
+    }
+    // The same ends as the local backend hears them, from the signal (ops explorer: an
+    // out-of-memory kill read "signal 9" with no word of what it means).
+    if message.key == "event.how.signal" {
+        if let Some(Arg::Text(signal)) = message.args.get("signal")
+            && matches!(signal.as_str(), "6" | "9" | "11" | "15")
+        {
+            message.key = format!("event.how.signal#{signal}");
         }
         return;
     }
@@ -459,6 +469,24 @@ mod tests {
         assert_eq!(
             said(&retried, Lang::En),
             "replica 1 (worker 0) ended with exit code 137 (killed, most often for running out of memory)"
+        );
+        // The same ends heard as signals, as the local backend hears them.
+        let signal = |n: u32| {
+            Message::new("event.replica_ended")
+                .with("replica", 1)
+                .with_message("how", Message::new("event.how.signal").with("signal", n))
+        };
+        assert_eq!(
+            said(&signal(9), Lang::En),
+            "replica 1 (worker 0) ended with signal 9 (killed, most often for running out of memory)"
+        );
+        assert_eq!(
+            said(&signal(11), Lang::Zh),
+            "副本 1（工作节点 0）已结束，信号 11（段错误）"
+        );
+        assert_eq!(
+            said(&signal(1), Lang::En),
+            "replica 1 (worker 0) ended with signal 1"
         );
         assert_eq!(
             said(&ended(1, 3), Lang::En),

@@ -375,6 +375,25 @@ async fn a_two_replica_pytorch_job_runs_to_success_with_ranks_logs_and_events() 
     assert!(spec.to_string().contains("hf_demo_secret"));
 }
 
+/// A replica killed by a signal (an out-of-memory kill is SIGKILL) fails its task with
+/// the signal said in words, not as a bare number (ops explorer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_killed_is_said_so_in_the_failures_reason() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("kill -9 $$");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 3 });
+    let id = submitted(&app, &spec).await;
+    let done = wait_for(&app, &id, phase_is("failed")).await;
+    let reason = done["history"].as_array().unwrap().last().unwrap()["reason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        reason.ends_with("ended with signal 9 (killed, most often for running out of memory)"),
+        "{done}"
+    );
+}
+
 /// A command the shell cannot find fails its task with the reason saying so, in both
 /// languages (explorer: "exit code 127" alone gave no hint of what to do next).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -458,6 +458,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.how.code#139", "exit code 139 (a segmentation fault)"),
     ("event.how.signal", "signal {signal}"),
+    ("event.how.signal#11", "signal 11 (a segmentation fault)"),
+    (
+        "event.how.signal#15",
+        "signal 15 (asked to stop, as Berth asks a replica when its task is stopped or another replica failed)",
+    ),
+    (
+        "event.how.signal#6",
+        "signal 6 (aborted, most often after a failed assertion)",
+    ),
+    (
+        "event.how.signal#9",
+        "signal 9 (killed, most often for running out of memory)",
+    ),
     ("event.how.unknown", "an unknown end"),
     (
         "event.kube.cleanup.deleted",

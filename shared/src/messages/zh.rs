@@ -375,6 +375,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.how.code#139", "退出码 139（段错误）"),
     ("event.how.signal", "信号 {signal}"),
+    ("event.how.signal#11", "信号 11（段错误）"),
+    (
+        "event.how.signal#15",
+        "信号 15（被要求停止：任务被停止或另一个副本失败时，Berth 会这样停止副本）",
+    ),
+    ("event.how.signal#6", "信号 6（进程中止，最常见于断言失败）"),
+    (
+        "event.how.signal#9",
+        "信号 9（进程被强制终止，最常见的原因是内存不足）",
+    ),
     ("event.how.unknown", "结束原因未知"),
     (
         "event.kube.cleanup.deleted",
