@@ -40,6 +40,10 @@ pub enum Unreached {
     /// No answer came in this many seconds, and the request was given up: it may have
     /// reached the server.
     NoAnswer(u32),
+    /// A read (or a stop, a delete, a save) had no answer in this many seconds and was
+    /// given up ([`READ_WAIT`]): a hung connection left a page "Loading…" for ever
+    /// (network explorer).
+    GaveUp(u32),
     /// An answer came with this HTTP status, but not from Berth's API (a web page: a
     /// portal's own, or Berth's console at an address that is not Berth's root).
     NotBerth(u16),
@@ -50,7 +54,9 @@ impl std::fmt::Display for Unreached {
         match self {
             Unreached::Silent { .. } => f.write_str("the browser gave no reason"),
             Unreached::Said(words) => f.write_str(words),
-            Unreached::NoAnswer(seconds) => write!(f, "no answer in {seconds} s"),
+            Unreached::NoAnswer(seconds) | Unreached::GaveUp(seconds) => {
+                write!(f, "no answer in {seconds} s")
+            }
             Unreached::NotBerth(status) => write!(f, "HTTP {status} not from Berth's API"),
         }
     }
@@ -90,6 +96,11 @@ impl ClientError {
             ClientError::Network(Unreached::NoAnswer(seconds)) => shared::messages::text(
                 lang,
                 "ui.app.submit_no_answer",
+                &[("seconds", seconds.to_string())],
+            ),
+            ClientError::Network(Unreached::GaveUp(seconds)) => shared::messages::text(
+                lang,
+                "ui.app.read_no_answer",
                 &[("seconds", seconds.to_string())],
             ),
             ClientError::Network(Unreached::NotBerth(status)) => {
@@ -197,7 +208,15 @@ extern "C" {
 /// `apiBase`) it carries the browser's credentials for that site, which a Berth behind
 /// an authenticating proxy needs; that Berth lists the page's site in `[cors] origins`.
 fn to_at(base: &Base, method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
-    let request = method(&base.url(path));
+    let mut request = method(&base.url(path));
+    // Given up when no answer has come in [`READ_WAIT`] (a submit sets a signal of its
+    // own). The timer is not cleared: an abort after the answer was read does nothing.
+    if let Ok(abort) = web_sys::AbortController::new() {
+        let signal = abort.signal();
+        if leptos::prelude::set_timeout_with_handle(move || abort.abort(), READ_WAIT).is_ok() {
+            request = request.abort_signal(Some(&signal));
+        }
+    }
     if base.elsewhere() {
         request.credentials(web_sys::RequestCredentials::Include)
     } else {
@@ -214,6 +233,9 @@ fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
 /// fetch", which tells a reader nothing: it is worded by `localized` instead (no detail).
 fn network(err: gloo_net::Error) -> ClientError {
     match err {
+        gloo_net::Error::JsError(err) if err.name == "AbortError" => {
+            ClientError::Network(Unreached::GaveUp(READ_WAIT.as_secs() as u32))
+        }
         gloo_net::Error::JsError(_) => ClientError::Network(Unreached::Silent {
             from_other_site: None,
         }),
@@ -388,6 +410,9 @@ pub async fn submit_within(
         sent => sent,
     }
 }
+
+/// How long any other request waits for its answer before it is given up.
+pub const READ_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// How long a submit waits for its answer before it is given up.
 pub const SUBMIT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);

@@ -1997,6 +1997,21 @@ fn Logs(
     let cut = RwSignal::new(false);
     let error = RwSignal::new(None::<ClientError>);
     let log_box = NodeRef::<leptos::html::Pre>::new();
+    // The box's text, written by [`Painted`] as it grows, not by Leptos: a text node
+    // of the whole log set again at each chunk was laid out again whole, a tenth of a
+    // second a chunk at 9,000 lines (ops explorer).
+    let log_text = NodeRef::<leptos::html::Span>::new();
+    let has_text = Memo::new(move |_| text.with(|t| !t.is_empty()));
+    let painted = StoredValue::new_local(Painted::default());
+    Effect::new(move |_| {
+        let el = log_text.get();
+        text.with(|t| {
+            painted.update_value(|p| match &el {
+                Some(el) => p.show(el, t),
+                None => *p = Painted::default(),
+            })
+        });
+    });
     // A scroll to the log's end is asked for once per frame, however many chunks come.
     let scroll_asked = StoredValue::new(false);
     // The live stream, closed when replaced or when the page goes.
@@ -2138,8 +2153,12 @@ fn Logs(
                     let mut left_out = false;
                     text.update(|t| {
                         t.push_str(&more);
-                        let (shown, left) = shown_end(std::mem::take(t));
-                        (*t, left_out) = (shown, left);
+                        // Cut back by a slack at a time, not at each chunk: a cut
+                        // rewrites the box whole, where a chunk is added to it.
+                        if t.len() > SHOWN_MAX + CUT_SLACK {
+                            let (shown, left) = shown_end(std::mem::take(t));
+                            (*t, left_out) = (shown, left);
+                        }
                     });
                     if left_out && !cut.get_untracked() {
                         cut.set(true);
@@ -2386,10 +2405,10 @@ fn Logs(
                     <span id=LOGS_NONE_ID data-testid="logs-none">{move || lang.text(if view.with(|v| v.task.phase.is_finished()) { "ui.detail.logs_none#ended" } else { "ui.detail.logs_none" })}</span>
                 })}
                 // Nothing said of the output while it could not be read: the failure is.
-                {move || (started.get() && (!text.with(String::is_empty) || error.with(Option::is_none))).then(|| if !text.with(String::is_empty) {
-                    text.get()
+                {move || (started.get() && (has_text.get() || error.with(Option::is_none))).then(|| if has_text.get() {
+                    view! { <span class="log-text" node_ref=log_text></span> }.into_any()
                 } else {
-                    lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" })
+                    lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" }).into_any()
                 })}
             </pre>
         </section>
@@ -2398,6 +2417,82 @@ fn Logs(
 
 /// The id of the log box's line that says no attempt has started.
 const LOGS_NONE_ID: &str = "logs-none";
+
+/// How far past [`SHOWN_MAX`] a followed log grows before its start is cut.
+const CUT_SLACK: usize = 64 * 1024;
+
+/// About how much of the log one part of the box holds: a part ends at a line's end,
+/// and a part of its own is laid out alone, so a chunk added lays out its part only.
+const PART: usize = 16 * 1024;
+
+/// The log box's text as it was written: its parts, each a block of whole lines (the
+/// last may end within one), so that text added to the end is added to the last part.
+#[derive(Default)]
+struct Painted {
+    /// The element the parts are in.
+    host: Option<web_sys::HtmlElement>,
+    /// The text written.
+    text: String,
+    /// Each part's text node and how many bytes it holds.
+    parts: Vec<(web_sys::Text, usize)>,
+}
+
+impl Painted {
+    /// Makes `host` show `text`: the part past what it shows added, when `text` only
+    /// grew; else all of it written again.
+    fn show(&mut self, host: &web_sys::HtmlElement, text: &str) {
+        let grew = self.host.as_ref() == Some(host)
+            && text.len() >= self.text.len()
+            && text.as_bytes()[..self.text.len()] == *self.text.as_bytes();
+        if !grew {
+            host.set_text_content(None);
+            self.host = Some(host.clone());
+            self.text.clear();
+            self.parts.clear();
+        }
+        let mut rest = &text[self.text.len()..];
+        while !rest.is_empty() {
+            // The last part takes more while it is under its size, and always the rest
+            // of a line it ends within: a line is never split between two blocks.
+            let last = self.parts.last().map(|(_, len)| *len);
+            let open = last.is_some_and(|len| len < PART || !self.text.ends_with('\n'));
+            let room = if open {
+                PART.saturating_sub(last.unwrap_or(0))
+            } else {
+                PART
+            };
+            let take = if room >= rest.len() {
+                rest.len()
+            } else {
+                let mut at = room;
+                while !rest.is_char_boundary(at) {
+                    at += 1;
+                }
+                rest[at..].find('\n').map_or(rest.len(), |n| at + n + 1)
+            };
+            let piece = &rest[..take];
+            match self.parts.last_mut().filter(|_| open) {
+                Some((node, len)) => {
+                    node.append_data(piece).ok();
+                    *len += piece.len();
+                }
+                None => {
+                    let document = document();
+                    let Ok(part) = document.create_element("span") else {
+                        return;
+                    };
+                    part.set_class_name("log-part");
+                    let node = document.create_text_node(piece);
+                    part.append_child(&node).ok();
+                    host.append_child(&part).ok();
+                    self.parts.push((node, piece.len()));
+                }
+            }
+            self.text.push_str(piece);
+            rest = &rest[take..];
+        }
+    }
+}
 
 /// The most of a log's end the page shows: a `<pre>` of megabytes takes seconds to lay
 /// out again at each chunk of a followed log, and the whole log is a link away.

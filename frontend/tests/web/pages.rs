@@ -2571,6 +2571,50 @@ async fn a_clone_that_could_not_load_is_asked_again() {
     crate::forget_drafts();
 }
 
+/// A read that has no answer is given up: each request carries an abort signal (the
+/// console aborts it after `READ_WAIT`), and the abort is said as a wait for nothing,
+/// with Try again, not "Loading the task to copy…" for ever (network explorer).
+#[wasm_bindgen_test]
+async fn a_clone_whose_read_hangs_is_given_up_and_said_so() {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page("hung-12345").await;
+    let signal = js_sys::eval(
+        "(() => { const h = window.__held.find((h) => h.url.includes('hung-12345')); \
+         return typeof h.req === 'string' ? 'no request' : \
+           (h.req.signal && !h.req.signal.aborted ? 'live' : 'none'); })()",
+    )
+    .unwrap();
+    assert_eq!(signal.as_string().as_deref(), Some("live"));
+    assert_eq!(frontend::api::READ_WAIT.as_secs(), 30);
+    // What fetch does when its signal aborts.
+    let at = held_fetches()
+        .iter()
+        .position(|u| u.contains("hung-12345"))
+        .unwrap();
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].reject(new DOMException('The operation was aborted.', 'AbortError'))"
+    ))
+    .unwrap();
+    until_found(&host, "the failure", "[data-testid='clone-failed']").await;
+    let said = find(&host, "[data-testid='clone-failed']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.contains(
+            "The server has not answered in 30 s: check your connection, or try again later."
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        find(&host, "[data-testid='clone-again']")
+            .text_content()
+            .unwrap(),
+        "Try again"
+    );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone's submit says which task it copies, which the new task keeps for its page to
 /// name after a reload too (explorer: only the page a resubmit led to said it).
 #[wasm_bindgen_test]

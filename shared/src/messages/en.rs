@@ -1270,6 +1270,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.app.not_found", "There is no page at {path}."),
     (
+        "ui.app.read_no_answer",
+        "The server has not answered in {seconds} s: check your connection, or try again later.",
+    ),
+    (
         "ui.app.refused.auth_required",
         "you are not signed in, or your sign-in has expired; sign in again",
     ),

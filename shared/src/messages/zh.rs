@@ -1094,6 +1094,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.app.not_found", "页面 {path} 不存在。"),
     (
+        "ui.app.read_no_answer",
+        "服务器在 {seconds} 秒内没有应答：请检查网络连接，或稍后重试。",
+    ),
+    (
         "ui.app.refused.auth_required",
         "未登录或登录已过期，请重新登录",
     ),
