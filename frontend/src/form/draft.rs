@@ -100,6 +100,37 @@ pub fn load_with_held(key: &str) -> Option<(TaskSpec, Vec<(String, String)>)> {
     })
 }
 
+/// Makes the last draft of any tab this tab's own when this tab has none: copied into
+/// the tab's storage, which a reload of the tab reads first, and not written over the
+/// last draft of any tab, which may be newer by then: an older tab reloaded wrote its
+/// draft there, and a tab opened next started from it (network explorer). Whether the
+/// draft came from another tab.
+pub fn adopt(key: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let (Some(tab), Some(any)) = (
+        window.session_storage().ok().flatten(),
+        window.local_storage().ok().flatten(),
+    ) else {
+        return false;
+    };
+    if tab.get_item(key).ok().flatten().is_some() || any.get_item(key).ok().flatten().is_none() {
+        return false;
+    }
+    for item in [
+        key.to_owned(),
+        held_key(key),
+        sent_key(key),
+        detached_key(key),
+    ] {
+        if let Some(value) = any.get_item(&item).ok().flatten() {
+            let _ = tab.set_item(&item, &value);
+        }
+    }
+    true
+}
+
 /// Where the texts a draft's number boxes hold are kept beside it: one `path<TAB>text` a
 /// line (a number box's text has neither).
 fn held_key(key: &str) -> String {
@@ -253,13 +284,12 @@ pub struct Autosave {
 }
 
 impl Autosave {
-    /// Starts following `spec`; the spec as it is now counts as a change when
-    /// `start_is_a_change`. A clone's start is someone else's spec, and a blank form's
-    /// no one's work: neither is written before the user changes something.
+    /// Starts following `spec`. The spec as it starts is not written: a clone's is
+    /// someone else's, a blank form's no one's work, and a restored draft is in storage
+    /// already ([`adopt`] made another tab's this tab's own).
     pub fn follow(
         spec: RwSignal<TaskSpec>,
         held: Signal<Vec<(String, String)>>,
-        start_is_a_change: bool,
         slot: Slot,
     ) -> Autosave {
         let this = Autosave {
@@ -273,7 +303,7 @@ impl Autosave {
         Effect::new(move |ran: Option<()>| {
             spec.track();
             held.track();
-            if ran.is_none() && !start_is_a_change {
+            if ran.is_none() {
                 return;
             }
             if this.quiet.try_update_value(std::mem::take) == Some(true) {

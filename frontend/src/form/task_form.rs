@@ -91,15 +91,12 @@ pub fn TaskForm(
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
-    // The draft follows every change, so a reload finds it. A restored draft is written
-    // at once (this tab's, when it came from another's); a blank form or a clone's spec
-    // only once the user changes it.
-    let autosave = draft::Autosave::follow(
-        cx.spec,
-        Signal::derive(move || cx.held_texts()),
-        restored.get_untracked(),
-        slot,
-    );
+    // Another tab's draft becomes this tab's own (a reload here finds it), and is said
+    // to be another tab's: submitted from both, it makes two tasks.
+    let other_tab = restored.get_untracked() && draft::adopt(&slot.0);
+    // The draft follows every change, so a reload finds it; nothing is written before
+    // the user changes something.
+    let autosave = draft::Autosave::follow(cx.spec, Signal::derive(move || cx.held_texts()), slot);
     // The boxes that held text no number of their field hold it again, once they are in
     // the page and have written the draft's numbers into themselves.
     if !held.is_empty() {
@@ -213,6 +210,9 @@ pub fn TaskForm(
         remember(&key);
         sent_differs.set(false);
         submitting.set(true);
+        // The last press's failure is over: kept, "Cannot reach the server" stood beside
+        // "Submitting…" once the connection was back (network explorer).
+        banner.set(None);
         let base = base.get_value();
         leptos::task::spawn_local(async move {
             let mut key = key;
@@ -324,7 +324,13 @@ pub fn TaskForm(
             } else {
                 // Sent before the page was left, with no answer: a submit again is safe, and
                 // the words do not call the draft unsent.
-                let said = if unanswered { "ui.form.draft_restored#sent" } else { "ui.form.draft_restored" };
+                let said = if unanswered {
+                    "ui.form.draft_restored#sent"
+                } else if other_tab {
+                    "ui.form.draft_restored#other_tab"
+                } else {
+                    "ui.form.draft_restored"
+                };
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text(said)}</p>
                 }.into_any()

@@ -2116,6 +2116,21 @@ async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
     let reloaded = mount(None, true).await;
     let input: HtmlInputElement = reloaded.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "this-tab");
+    assert_eq!(
+        reloaded.text("draft-restored"),
+        "Your unsent draft was restored."
+    );
+    // Reloaded, the older tab leaves the other tab's later draft as the last one saved,
+    // which a new tab starts from (network explorer: it wrote its own over it).
+    sleep(500).await;
+    assert!(
+        storage()
+            .get_item(DRAFT_KEY)
+            .unwrap()
+            .unwrap()
+            .contains("other-tab"),
+        "the reload wrote over the other tab's draft"
+    );
     drop(reloaded);
     // A tab with no draft of its own yet, opened after the other tab saved again.
     storage()
@@ -2131,6 +2146,27 @@ async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
     let new_tab = mount(None, true).await;
     let input: HtmlInputElement = new_tab.control("basic.name_prefix").unchecked_into();
     assert_eq!(input.value(), "other-tab");
+    // Said to be another tab's, and now this tab's own: its reload finds it.
+    assert!(
+        new_tab
+            .text("draft-restored")
+            .starts_with("The last draft saved in another tab"),
+        "{}",
+        new_tab.text("draft-restored")
+    );
+    let session = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    assert!(
+        session
+            .get_item(DRAFT_KEY)
+            .unwrap()
+            .unwrap()
+            .contains("other-tab"),
+        "the tab adopted the draft"
+    );
     drop(new_tab);
     // Forgetting this tab's draft (a submit, Start over) leaves another tab's last one.
     let session = web_sys::window()

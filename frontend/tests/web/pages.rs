@@ -2636,6 +2636,28 @@ async fn a_clones_submit_says_which_task_it_copies() {
     crate::forget_drafts();
 }
 
+/// A submit that could not reach the server says so until Submit is pressed again: then
+/// the press is what is under way, and the old failure no longer stands beside
+/// "Submitting…" (network explorer).
+#[wasm_bindgen_test]
+async fn a_submits_failure_goes_when_it_is_submitted_again() {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page("src-13579").await;
+    answer_clone(&host, "src-13579").await;
+    press_until_asked(&host, "submit", "/api/v1/tasks?").await;
+    fail_fetch("/api/v1/tasks?");
+    until_found(&host, "the failure", "[data-testid='submit-error']").await;
+    press_until_asked(&host, "submit", "/api/v1/tasks?").await;
+    assert!(
+        host.query_selector("[data-testid='submit-error']")
+            .unwrap()
+            .is_none(),
+        "the failure stood beside the new press"
+    );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone started over is a blank form that copies no task: it no longer says it is a
 /// copy, and its submit names none (review: a task made from the blank form was stored
 /// as a clone).

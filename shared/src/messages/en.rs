@@ -1628,6 +1628,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.draft_restored", "Your unsent draft was restored."),
     (
+        "ui.form.draft_restored#other_tab",
+        "The last draft saved in another tab was restored. If that tab is still open, submitting from both makes two tasks.",
+    ),
+    (
         "ui.form.draft_restored#sent",
         "Your draft was restored. It was submitted and no answer came: submitting it again gives the task it made, if it made one, not a second.",
     ),

@@ -1405,6 +1405,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.draft_restored", "已恢复未提交的草稿。"),
     (
+        "ui.form.draft_restored#other_tab",
+        "已恢复另一个标签页最后保存的草稿。若该标签页仍打开，在两处都提交会创建两个任务。",
+    ),
+    (
         "ui.form.draft_restored#sent",
         "已恢复草稿。它已提交过但未收到应答：再次提交时，如任务已创建，将返回该任务，不会重复创建。",
     ),
