@@ -266,6 +266,18 @@ fn bars(
         .collect_view()
 }
 
+/// How current the numbers the form plans with are, which the form's refreshes of the
+/// catalog's use learn (provided by the form): a panel that went on saying "32 left"
+/// while the server could not be asked, or after its catalog changed, misled (network
+/// explorer).
+#[derive(Clone, Copy, Default)]
+pub struct PlanFreshness {
+    /// The last ask for the use failed: what the panel shows may be out of date.
+    pub stale: RwSignal<bool>,
+    /// The server's catalog is not the one the form opened with.
+    pub catalog_changed: RwSignal<bool>,
+}
+
 /// The panel; `plan` is `None` while the compute section is incomplete.
 #[component]
 pub fn PlanView(
@@ -356,6 +368,16 @@ pub fn PlanView(
         <section class="plan" aria-labelledby=labelled data-testid="plan">
             <h2 id=title>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
             <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{said}</p>
+            {use_context::<PlanFreshness>().map(|fresh| view! {
+                <div role="status">
+                    {move || fresh.catalog_changed.get().then(|| view! {
+                        <p class="plan-note" data-testid="plan-catalog-changed">{move || text(lang.get(), "ui.form.plan.catalog_changed", &[])}</p>
+                    })}
+                    {move || (fresh.stale.get() && !fresh.catalog_changed.get()).then(|| view! {
+                        <p class="plan-note" data-testid="plan-stale">{move || text(lang.get(), "ui.form.plan.stale", &[])}</p>
+                    })}
+                </div>
+            })}
             {move || {
                 let l = lang.get();
                 let Some(plan) = plan.get() else {

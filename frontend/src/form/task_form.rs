@@ -87,7 +87,9 @@ pub fn TaskForm(
     let form_ref = NodeRef::<leptos::html::Form>::new();
     // Whether the focus is in one of the spec's fields, which speak their own findings.
     let in_field = RwSignal::new(false);
-    let refresh_usage = follow_usage(usage, form_ref);
+    let freshness = crate::components::PlanFreshness::default();
+    provide_context(freshness);
+    let refresh_usage = follow_usage(cx, usage, form_ref, freshness);
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
@@ -400,8 +402,10 @@ pub const USAGE_REFRESH: std::time::Duration = std::time::Duration::from_secs(30
 ///
 /// Returns the ask, for a refusal that may be about quota spent since.
 fn follow_usage(
+    cx: FormCx,
     usage: RwSignal<Usage>,
     form: NodeRef<leptos::html::Form>,
+    freshness: crate::components::PlanFreshness,
 ) -> impl Fn() + Copy + 'static {
     let base = StoredValue::new(api::Base::here());
     let refresh = move || {
@@ -418,9 +422,22 @@ fn follow_usage(
             return;
         };
         leptos::task::spawn_local(async move {
-            if let Ok(fresh) = api::fetch_catalog(&base).await
-                && usage.try_with_untracked(|now| *now != fresh.usage) == Some(true)
-            {
+            let Ok(fresh) = api::fetch_catalog(&base).await else {
+                // Kept, and said to be of before: the server checks again at submit.
+                freshness.stale.try_set(true);
+                return;
+            };
+            if freshness.stale.try_get_untracked() == Some(true) {
+                freshness.stale.try_set(false);
+            }
+            // A catalog changed on the server (a restart with another file) is said,
+            // not taken in: the form's choices and findings were made against the one
+            // it opened with, and a reload, which keeps the draft, checks them again.
+            let changed = cx.catalog.try_with_value(|c| *c != fresh.catalog) == Some(true);
+            if changed && freshness.catalog_changed.try_get_untracked() == Some(false) {
+                freshness.catalog_changed.try_set(true);
+            }
+            if usage.try_with_untracked(|now| *now != fresh.usage) == Some(true) {
                 usage.try_set(fresh.usage);
             }
         });

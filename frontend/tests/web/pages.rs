@@ -2615,6 +2615,55 @@ async fn a_clone_whose_read_hangs_is_given_up_and_said_so() {
     crate::forget_drafts();
 }
 
+/// The plan says when its numbers may be of before: the ask for the use failed (the
+/// server down), or the server's catalog is not the one the form opened with (a restart
+/// with another file), which a reload takes in (network explorer: "32 left" stood beside
+/// the server's refusal for want of quota).
+#[wasm_bindgen_test]
+async fn the_plan_says_when_its_numbers_may_be_out_of_date() {
+    let address = fresh_page();
+    crate::forget_drafts();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::New { clone: None });
+    let asked = || held_fetches().iter().any(|u| u.contains("/api/v1/catalog"));
+    until("the use asked", asked).await;
+    assert!(
+        host.query_selector("[data-testid='plan-stale']")
+            .unwrap()
+            .is_none()
+    );
+    fail_fetch("/api/v1/catalog");
+    until_found(&host, "the stale note", "[data-testid='plan-stale']").await;
+    assert!(
+        find(&host, "[data-testid='plan-stale']")
+            .text_content()
+            .unwrap()
+            .starts_with("The quota and pool use could not be read again just now")
+    );
+    // Back in the window, the form asks again; the server's catalog has changed.
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("focus").unwrap())
+        .unwrap();
+    until("the use asked again", asked).await;
+    let mut changed = demo_session();
+    changed.catalog.quotas.clear();
+    answer_fetch("/api/v1/catalog", &serde_json::to_string(&changed).unwrap());
+    until_found(
+        &host,
+        "the changed note",
+        "[data-testid='plan-catalog-changed']",
+    )
+    .await;
+    assert!(
+        host.query_selector("[data-testid='plan-stale']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone's submit says which task it copies, which the new task keeps for its page to
 /// name after a reload too (explorer: only the page a resubmit led to said it).
 #[wasm_bindgen_test]

@@ -1837,6 +1837,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Quota for {spec}: needs {demand} {unit}; {left} left",
     ),
     (
+        "ui.form.plan.catalog_changed",
+        "The catalog changed on the server since this form opened (quotas, specs or pools): reload the page to plan against it; your draft is kept.",
+    ),
+    (
         "ui.form.plan.fragment",
         "{nodes} nodes with {units} free each",
     ),
@@ -1949,6 +1953,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.plan.replicas_one", "1 replica · pool {pool}"),
     ("ui.form.plan.short_of", "{amount} ({spec})"),
+    (
+        "ui.form.plan.stale",
+        "The quota and pool use could not be read again just now: what this shows may be out of date. It is asked again every 30 s.",
+    ),
     ("ui.form.plan.title", "Quota and scheduling"),
     ("ui.form.plan.used", "(would be used)"),
     ("ui.form.plan.verdict.never", "can never fit: {reason}"),

@@ -1588,6 +1588,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.bar.quota",
         "{spec} 剩余配额：需要 {demand}，剩余 {left} {unit}",
     ),
+    (
+        "ui.form.plan.catalog_changed",
+        "自本表单打开以来，服务器上的资源目录（配额、规格或资源池）已变更：请刷新页面，按新的资源目录计算；草稿会保留。",
+    ),
     ("ui.form.plan.fragment", "空闲 {units} 份的节点 {nodes} 个"),
     (
         "ui.form.plan.head_only",
@@ -1685,6 +1689,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{replicas} 个副本：Head 和至多 {max} 个工作节点（按扩容上限计）· 资源池 {pool}",
     ),
     ("ui.form.plan.short_of", "{amount}（{spec}）"),
+    (
+        "ui.form.plan.stale",
+        "刚才未能重新读取配额和资源池用量：以下内容可能已过时。每 30 秒会再次读取。",
+    ),
     ("ui.form.plan.title", "配额和调度"),
     ("ui.form.plan.used", "（将使用）"),
     ("ui.form.plan.verdict.never", "永远无法启动：{reason}"),
