@@ -186,6 +186,45 @@ pub fn save_sent(key: &str, digest: u64, idempotency: &str) {
     }
 }
 
+/// Keeps, in this tab only, that the draft under `key` was submitted as task `id`, with
+/// when and in which page: a reload pressed while a slow submit was out landed on a
+/// blank form, the draft forgotten by the answer that came meanwhile, and nothing said a
+/// task was made (network explorer). Read once by the tab's next form ([`take_made`]).
+pub fn save_made(key: &str, id: &str) {
+    if let Some(tab) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let now = js_sys::Date::now() as u64;
+        let _ = tab.set_item(&made_key(key), &format!("{now} {} {id}", this_page()));
+    }
+}
+
+/// The task [`save_made`] noted in another page of this tab (the one the reload left)
+/// in the last [`MADE_SAID_FOR`]: a form opened later in the same page, after it moved
+/// on to the task's page, has nothing to say. The note is forgotten.
+pub fn take_made(key: &str) -> Option<String> {
+    let tab = web_sys::window()?.session_storage().ok().flatten()?;
+    let note = tab.get_item(&made_key(key)).ok().flatten()?;
+    let _ = tab.remove_item(&made_key(key));
+    let mut parts = note.splitn(3, ' ');
+    let (at, page, id) = (parts.next()?, parts.next()?, parts.next()?);
+    let age = js_sys::Date::now() - at.parse::<f64>().ok()?;
+    (page != this_page() && age < MADE_SAID_FOR.as_millis() as f64).then(|| id.to_owned())
+}
+
+/// A name of this page, the document the console runs in, another after a reload.
+fn this_page() -> String {
+    thread_local! {
+        static PAGE: String = format!("{:x}", (js_sys::Math::random() * 1e15) as u64);
+    }
+    PAGE.with(Clone::clone)
+}
+
+/// How long after a submit a reloaded form says what it made.
+pub const MADE_SAID_FOR: Duration = Duration::from_secs(120);
+
+fn made_key(key: &str) -> String {
+    format!("{key}.made")
+}
+
 /// The digest and key [`save_sent`] kept beside the draft [`load`] reads, from the same
 /// storage: another tab's last submit is not this tab's draft's.
 pub fn load_sent(key: &str) -> Option<(u64, String)> {

@@ -93,6 +93,11 @@ pub fn TaskForm(
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
+    // A submit answered as the page was reloaded: what it made is said on the blank form
+    // the reload finds.
+    let made_before = (!restored.get_untracked())
+        .then(|| draft::take_made(&slot.0))
+        .flatten();
     // Another tab's draft becomes this tab's own (a reload here finds it), and is said
     // to be another tab's: submitted from both, it makes two tasks.
     let other_tab = restored.get_untracked() && draft::adopt(&slot.0);
@@ -140,6 +145,7 @@ pub fn TaskForm(
         match result {
             Ok(task) => {
                 autosave.forget();
+                slot_key.with_value(|slot| draft::save_made(slot, &task.task.id.0));
                 banner.set(None);
                 // The draft it restored is sent: a form that stays (a portal's) no longer
                 // said so above the line that says what it made (embedding test).
@@ -336,6 +342,11 @@ pub fn TaskForm(
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text(said)}</p>
                 }.into_any()
+            })}
+            {made_before.map(|id| view! {
+                <p class="banner info" role="status" data-testid="made-before">
+                    {move || shared::messages::text(cx.lang(), "ui.form.made_before", &[("id", id.clone())])}
+                </p>
             })}
             // The spec's own version has no control: a clone or import of another
             // version says so here, above every section.

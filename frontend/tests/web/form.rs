@@ -2188,6 +2188,50 @@ async fn a_reload_finds_its_own_tabs_draft_not_another_tabs() {
     assert_eq!(storage().get_item(DRAFT_KEY).unwrap(), None);
 }
 
+/// A reload pressed while a slow submit was out lands on a blank form, the draft
+/// forgotten by the answer that came meanwhile: the form says which task was made, once,
+/// and only for a submit of the last two minutes in the page the reload left (network
+/// explorer).
+#[wasm_bindgen_test]
+async fn a_form_reloaded_as_its_submit_was_answered_says_what_it_made() {
+    use frontend::form::draft;
+    crate::forget_drafts();
+    let tab = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    let note = |age_ms: u64, page: &str, id: &str| {
+        let at = js_sys::Date::now() as u64 - age_ms;
+        tab.set_item(&format!("{DRAFT_KEY}.made"), &format!("{at} {page} {id}"))
+            .unwrap();
+    };
+    // Noted by the page before the reload.
+    note(5_000, "another-page", "made-12345");
+    let form = mount(None, true).await;
+    assert_eq!(
+        form.text("made-before"),
+        "Your last draft was submitted as task made-12345 while the page reloaded: this is a new form."
+    );
+    drop(form);
+    let again = mount(None, true).await;
+    assert!(
+        again.find("[data-testid='made-before']").is_none(),
+        "said once"
+    );
+    drop(again);
+    // Noted long ago: nothing said.
+    note(121_000, "another-page", "old-1");
+    let later = mount(None, true).await;
+    assert!(later.find("[data-testid='made-before']").is_none());
+    drop(later);
+    // Noted by this very page, which moved on to the task's page and back: nothing said.
+    draft::save_made(DRAFT_KEY, "made-67890");
+    let same = mount(None, true).await;
+    assert!(same.find("[data-testid='made-before']").is_none());
+    assert_eq!(tab.get_item(&format!("{DRAFT_KEY}.made")).unwrap(), None);
+}
+
 /// Opening a clone (someone's spec) and leaving it unchanged keeps the user's own unsent
 /// draft: it was written over at once, and lost.
 #[wasm_bindgen_test]

@@ -1757,6 +1757,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.yes", "Replace the form"),
     (
+        "ui.form.made_before",
+        "Your last draft was submitted as task {id} while the page reloaded: this is a new form.",
+    ),
+    (
         "ui.form.manifests.blocked",
         "Fix the errors the form lists to render the objects.",
     ),

@@ -1509,6 +1509,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.yes", "替换表单"),
     (
+        "ui.form.made_before",
+        "页面刷新时，上一份草稿已提交为任务 {id}：这是一个新表单。",
+    ),
+    (
         "ui.form.manifests.blocked",
         "请先修正表单列出的错误，再生成对象。",
     ),
