@@ -388,7 +388,8 @@ pub fn TaskDetailPage(
                                             task.set(Some(saved));
                                             load();
                                         }) />
-                                    <Logs id=id.get_value() view polled=polled.into() />
+                                    <Logs id=id.get_value() view polled=polled.into()
+                                        page_unreached=Signal::derive(move || error.with(|e| matches!(e, Some(ClientError::Network(_))))) />
                                     <SpecPanel id=id.get_value() owner tags=tags.into() polled=polled.into() />
                                 </div>
                             </div>
@@ -1976,6 +1977,9 @@ fn Logs(
     /// Bumped by each answer of the page's poll: a log that could not be read (the
     /// connection lost) is read again once the server answers, not left failed.
     polled: Signal<u64>,
+    /// The page says it cannot reach the server: the log's failure to is not said again
+    /// under it (ops explorer: "Cannot reach the server" twice on one screen).
+    page_unreached: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let id = StoredValue::new(id);
@@ -2372,7 +2376,11 @@ fn Logs(
                     None
                 }}
             </p>
-            <ErrorBanner error />
+            {move || {
+                let said_above = page_unreached.get()
+                    && error.with(|e| matches!(e, Some(ClientError::Network(_))));
+                (!said_above).then(|| view! { <ErrorBanner error /> })
+            }}
             {move || {
                 // The box's text is the log made readable (codes left out), and a
                 // followed log's line ends come as `\n`: its size in the box is

@@ -476,13 +476,20 @@ pub fn TaskListPage(
                                 ("phases", shared::messages::list(l, &phases)),
                                 ("types", shared::messages::list(l, &types)),
                             ];
-                            let said: Vec<String> = pairs
+                            // The first few, each cut short: an address of forty long
+                            // pairs pushed the table a screen and a half down and the page
+                            // wider than the window (network explorer).
+                            let mut said: Vec<String> = pairs
                                 .iter()
+                                .take(IGNORED_SAID)
                                 .map(|(pair, why)| lang.text_with("ui.list.ignored.item", &[
-                                    ("pair", pair.clone()),
+                                    ("pair", shortened(pair)),
                                     ("reason", lang.text_with(why, &takes)),
                                 ]))
                                 .collect();
+                            if pairs.len() > IGNORED_SAID {
+                                said.push(lang.text_with("ui.list.ignored.more", &[("count", (pairs.len() - IGNORED_SAID).to_string())]));
+                            }
                             lang.text_with("ui.list.ignored", &[("pairs", shared::messages::list(lang.get(), &said))])
                         }}
                     </p>
@@ -639,6 +646,17 @@ impl TagRefused {
             part,
             issue,
         })
+    }
+}
+
+/// The most pairs of the address the list says it did not apply.
+const IGNORED_SAID: usize = 5;
+
+/// `text` at most 60 characters long, cut with an ellipsis.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
     }
 }
 

@@ -4498,6 +4498,42 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     finish(handle, &host, &address);
 }
 
+/// With the server down, the page says it cannot reach it once: the log's own read,
+/// failing too, is not said again in its panel below (ops explorer: twice on one
+/// screen). Said there alone when the page has nothing to say.
+#[wasm_bindgen_test]
+async fn a_server_down_is_said_once_not_again_by_the_log() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let in_logs = || {
+        host.query_selector(".logs [data-testid='error']")
+            .unwrap()
+            .is_some()
+    };
+    // The log read again, and failing, while the page's own poll is fine.
+    let reload = || async {
+        find(&host, "[data-testid='log-reload']").click();
+        until("the log asked", || {
+            held_fetches().iter().any(|u| u.contains("/logs"))
+        })
+        .await;
+        fail_fetch("/logs");
+    };
+    reload().await;
+    until("the log's failure said", in_logs).await;
+    // The page's poll fails too: its banner says it, and the log's goes.
+    ask_for_the_task_again(&host).await;
+    fail_fetch("tasks/t1?");
+    until("the page's failure said", || {
+        host.query_selector("[data-testid='error']:not(.logs *)")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert!(!in_logs(), "said twice");
+    finish(handle, &host, &address);
+}
+
 /// A follow that failed while the server was down says why in the log's panel; once the
 /// server is heard from again (the next attempt's stream speaks or ends, or answers how
 /// the task is after the stream broke), the failure is over and goes, as the page's own
@@ -4649,6 +4685,45 @@ async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
     answer_fetch("tasks/t1?", &serde_json::to_string(&ended).unwrap());
     answer_events_when_asked(&latest_events("en"), "[]", 0).await;
     answer_events_when_asked(&latest_retries("en"), "[]", 0).await;
+    finish(handle, &host, &address);
+}
+
+/// An address of many long pairs the list does not know says the first few, cut short,
+/// and how many more: all forty pushed the table a screen and a half down (network
+/// explorer).
+#[wasm_bindgen_test]
+async fn many_filters_not_applied_are_said_in_short() {
+    let window = web_sys::window().unwrap();
+    let address = fresh_page();
+    let junk: Vec<String> = (0..40)
+        .map(|i| format!("junk{i}={}", "x".repeat(200)))
+        .collect();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("/?{}", junk.join("&"))),
+        )
+        .unwrap();
+    let (host, handle) = list_page_asked().await;
+    let note = find(&host, "[data-testid='ignored-filters']")
+        .text_content()
+        .unwrap();
+    assert!(
+        note.starts_with(&format!(
+            "Not applied from the address: junk0={}… (not a filter this list knows)",
+            "x".repeat(54)
+        )),
+        "{note}"
+    );
+    assert!(
+        note.ends_with("junk4=xxxx"[..5].to_owned().as_str()) || note.contains(" and 35 more."),
+        "{note}"
+    );
+    assert!(!note.contains("junk5"), "{note}");
+    assert!(note.chars().count() < 600, "{note}");
     finish(handle, &host, &address);
 }
 

@@ -2122,6 +2122,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.ignored.item", "{pair} ({reason})"),
     ("ui.list.ignored.mine", "mine takes true or false"),
+    ("ui.list.ignored.more", "{count} more"),
     (
         "ui.list.ignored.owner_beside_mine",
         "an owner is not applied beside mine=true",

@@ -1834,6 +1834,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.ignored.item", "{pair}（{reason}）"),
     ("ui.list.ignored.mine", "mine 只能为 true 或 false"),
+    ("ui.list.ignored.more", "另外 {count} 项"),
     (
         "ui.list.ignored.owner_beside_mine",
         "与 mine=true 同时给出时不应用所有者",
