@@ -4718,10 +4718,7 @@ async fn many_filters_not_applied_are_said_in_short() {
         )),
         "{note}"
     );
-    assert!(
-        note.ends_with("junk4=xxxx"[..5].to_owned().as_str()) || note.contains(" and 35 more."),
-        "{note}"
-    );
+    assert!(note.ends_with(" and 35 more."), "{note}");
     assert!(!note.contains("junk5"), "{note}");
     assert!(note.chars().count() < 600, "{note}");
     finish(handle, &host, &address);
