@@ -1583,7 +1583,7 @@ impl QueryParams for LogParams {
         LogParams
     ),
     responses(
-        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, then an `end` event with the data `ended` once the attempt has ended, or at once with the data `not started` while the task has had no attempt: follow again once it runs; `ended` for one that ended before any). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 200, description = "The replica's log (the task's hidden env values masked for anyone but its owner): plain text, or with `follow=true` server-sent events (one `data:` event per chunk, a line's `\\r\\n` sent as `\\n` and a bare `\\r` at a line's start left out, as each would be a line end of its own on the wire; then an `end` event with the data `ended` once the attempt has ended, or at once with the data `not started` while the task has had no attempt: follow again once it runs; `ended` for one that ended before any). With `tail_bytes=N`, only its end: at most N bytes of the log as this reader reads it (masked; a mask is never cut apart from what it hides, nor cut itself: an end that would begin within asterisks begins where they do, or within a run of over 64 where it ends, unless the log ends in it), from a line's start (a last line longer than N from within); the `Berth-Log-Left-Out` header says how many bytes came before it (0: the log is whole). Followed, the end of what is written so far comes as one `data:` event, after a `left_out` event whose data is that count (sent only when something was left out), then the log as it is appended (a pod's log that Kubernetes streams: read to its end once to find where the end begins, then followed from as many lines from its end; lines written between the two reads move its start on, and the count is the first read's; followed whole, where there are values to mask, when one spans lines or a line of the log is 16 KiB or longer)", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
         (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run (any attempt named, before the first has started)", body = ErrorBody, content_type = PROBLEM),
         (status = 404, description = "No task with this id that the caller may see (`task.not_found`), one they could see, deleted since (`task.deleted`), or, with several servers on one database, an attempt this server did not run, whose log files are on the machine of the server that did (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
         (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
@@ -1749,9 +1749,24 @@ fn log_event(text: &str) -> Event {
 /// each `\r`, `\n` or `\r\n` on the wire, so a `\r\n` that falls across two chunks
 /// would reach the reader as two line ends (a blank line after it): a chunk's last `\r`
 /// waits for the next chunk, or for the end.
-#[derive(Default)]
+///
+/// A bare `\r` at a line's start (a progress bar's redraw after a line's end) is left
+/// out: the wire makes it a line end, a blank line the log read whole does not have,
+/// where the console shows such a `\r` as nothing (ops explorer: "done" then a blank
+/// line, live only). One within a line stays, as the line end the console makes of it.
 struct LogEvents {
     held_cr: bool,
+    /// What was sent last ended a line (or nothing was sent: a follow starts at one).
+    line_start: bool,
+}
+
+impl Default for LogEvents {
+    fn default() -> Self {
+        LogEvents {
+            held_cr: false,
+            line_start: true,
+        }
+    }
 }
 
 impl LogEvents {
@@ -1766,12 +1781,41 @@ impl LogEvents {
             text.pop();
             self.held_cr = true;
         }
+        let text = self.redraws_left_out(text);
         (!text.is_empty()).then(|| log_event(&text))
+    }
+
+    /// `text` without a bare `\r` at a line's start.
+    fn redraws_left_out(&mut self, text: String) -> String {
+        if !text.contains('\r') {
+            if let Some(last) = text.chars().last() {
+                self.line_start = last == '\n';
+            }
+            return text;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\r' if chars.peek() == Some(&'\n') => out.push(c),
+                '\r' if self.line_start => {}
+                '\r' | '\n' => {
+                    out.push(c);
+                    self.line_start = true;
+                }
+                c => {
+                    out.push(c);
+                    self.line_start = false;
+                }
+            }
+        }
+        out
     }
 
     /// The `\r` still held, once nothing follows it.
     fn finish(&mut self) -> Option<Event> {
-        std::mem::take(&mut self.held_cr).then(|| log_event("\r"))
+        let held = std::mem::take(&mut self.held_cr);
+        (held && !self.line_start).then(|| log_event("\r"))
     }
 }
 

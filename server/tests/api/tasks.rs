@@ -580,6 +580,25 @@ async fn a_followed_log_s_crlf_written_in_two_parts_ends_one_line() {
     assert_eq!(event_source_text(&body), "a\nb\n", "{body:?}");
 }
 
+/// A progress bar's redraw (`\r`) right after a line's end is no line of its own
+/// followed, as the console shows the log read whole: the wire makes a bare `\r` a line
+/// end, and the follower saw a blank line the log read again did not have (ops
+/// explorer). One within a line still ends it, as the console shows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_log_s_redraw_at_a_line_start_makes_no_blank_line() {
+    let app = server::app(demo_state().await);
+    let body = followed_from_its_start(
+        &app,
+        "printf 'epoch 1 done\n'; sleep 1; printf '\r10%%'; sleep 1; printf '\r20%%\r\r30%%\n'",
+    )
+    .await;
+    assert_eq!(
+        event_source_text(&body),
+        "epoch 1 done\n10%\n20%\n30%\n",
+        "{body:?}"
+    );
+}
+
 /// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
 /// answer says `charset=utf-8`, and sent raw its text could not be read as that.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
