@@ -40,9 +40,8 @@ pub enum Unreached {
     /// No answer came in this many seconds, and the request was given up: it may have
     /// reached the server.
     NoAnswer(u32),
-    /// A read (or a stop, a delete, a save) had no answer in this many seconds and was
-    /// given up ([`READ_WAIT`]): a hung connection left a page "Loading…" for ever
-    /// (network explorer).
+    /// A read had no answer in this many seconds and was given up ([`READ_WAIT`]): a
+    /// hung connection left a page "Loading…" for ever (network explorer).
     GaveUp(u32),
     /// An answer came with this HTTP status, but not from Berth's API (a web page: a
     /// portal's own, or Berth's console at an address that is not Berth's root).
@@ -208,15 +207,7 @@ extern "C" {
 /// `apiBase`) it carries the browser's credentials for that site, which a Berth behind
 /// an authenticating proxy needs; that Berth lists the page's site in `[cors] origins`.
 fn to_at(base: &Base, method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
-    let mut request = method(&base.url(path));
-    // Given up when no answer has come in [`READ_WAIT`] (a submit sets a signal of its
-    // own). The timer is not cleared: an abort after the answer was read does nothing.
-    if let Ok(abort) = web_sys::AbortController::new() {
-        let signal = abort.signal();
-        if leptos::prelude::set_timeout_with_handle(move || abort.abort(), READ_WAIT).is_ok() {
-            request = request.abort_signal(Some(&signal));
-        }
-    }
+    let request = method(&base.url(path));
     if base.elsewhere() {
         request.credentials(web_sys::RequestCredentials::Include)
     } else {
@@ -227,6 +218,30 @@ fn to_at(base: &Base, method: fn(&str) -> RequestBuilder, path: &str) -> Request
 /// A request to an API path of the page's own origin (the console's pages).
 fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
     to_at(&Base::default(), method, path)
+}
+
+/// Sends a read, given up when the head of its answer has not come in [`READ_WAIT`]: a
+/// hung connection left a page "Loading…" for ever (network explorer). Only reads: a
+/// POST given up may have reached the server, and another press would do its work twice
+/// (review: a resubmit made two tasks). Not a log's read, whose server may read a long
+/// pod log whole before it answers; and the body, once its head has come, may take as
+/// long as it takes (a log of 512 KiB on a slow link).
+async fn read_sent(
+    request: RequestBuilder,
+) -> std::result::Result<gloo_net::http::Response, gloo_net::Error> {
+    let abort = web_sys::AbortController::new().ok();
+    let request = match &abort {
+        Some(abort) => request.abort_signal(Some(&abort.signal())),
+        None => request,
+    };
+    let timer = abort.and_then(|abort| {
+        leptos::prelude::set_timeout_with_handle(move || abort.abort(), READ_WAIT).ok()
+    });
+    let sent = request.send().await;
+    if let Some(timer) = timer {
+        timer.clear();
+    }
+    sent
 }
 
 /// A request that did not reach the server. The browser says only "TypeError: Failed to
@@ -304,8 +319,7 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
 /// [`ClientError`] when the server cannot be reached or refuses.
 pub async fn fetch_catalog(base: &Base) -> Result<CatalogResponse> {
     answer(
-        to_at(base, Request::get, "/api/v1/catalog")
-            .send()
+        read_sent(to_at(base, Request::get, "/api/v1/catalog"))
             .await
             .map_err(network_at(base))?,
     )
@@ -340,8 +354,7 @@ pub async fn render(base: &Base, spec_json: String) -> Result<Vec<serde_json::Va
 /// [`ClientError`] when the server cannot be reached or refuses.
 pub async fn fetch_examples() -> Result<Examples> {
     answer(
-        to(Request::get, "/api/v1/examples")
-            .send()
+        read_sent(to(Request::get, "/api/v1/examples"))
             .await
             .map_err(network)?,
     )
@@ -411,7 +424,8 @@ pub async fn submit_within(
     }
 }
 
-/// How long any other request waits for its answer before it is given up.
+/// How long a read waits for the head of its answer before it is given up
+/// ([`read_sent`]).
 pub const READ_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// How long a submit waits for its answer before it is given up.
@@ -428,7 +442,7 @@ pub async fn fetch_spec(id: &str) -> Result<TaskSpec> {
         "/api/v1/tasks/{}/spec",
         String::from(js_sys::encode_uri_component(id))
     );
-    answer(to(Request::get, &path).send().await.map_err(network)?).await
+    answer(read_sent(to(Request::get, &path)).await.map_err(network)?).await
 }
 
 fn encode(text: &str) -> String {
@@ -625,7 +639,7 @@ async fn get<T: Read>(path: &str) -> Result<T> {
 }
 
 async fn send_get(path: &str) -> Result<gloo_net::http::Response> {
-    to(Request::get, path).send().await.map_err(network)
+    read_sent(to(Request::get, path)).await.map_err(network)
 }
 
 async fn send_post(path: &str, key: Option<&str>) -> Result<gloo_net::http::Response> {

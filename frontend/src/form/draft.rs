@@ -254,12 +254,7 @@ pub fn clear_sent(key: &str) {
 /// typed again. A hook's path and query are as secret as a token (chat hooks carry theirs
 /// there), and a URL may hold a password.
 pub fn save(key: &str, spec: &TaskSpec, held: &[(String, String)]) {
-    if let Ok(text) = serde_json::to_string(&spec.for_others()) {
-        let held: String = held
-            .iter()
-            .filter(|(path, text)| !(path.contains(['\t', '\n']) || text.contains(['\t', '\n'])))
-            .map(|(path, text)| format!("{path}\t{text}\n"))
-            .collect();
+    if let Some((text, held)) = stored_texts(spec, held) {
         for storage in storages() {
             let _ = storage.set_item(key, &text);
             let _ = if held.is_empty() {
@@ -269,6 +264,17 @@ pub fn save(key: &str, spec: &TaskSpec, held: &[(String, String)]) {
             };
         }
     }
+}
+
+/// The draft and its boxes' texts as [`save`] stores them.
+pub fn stored_texts(spec: &TaskSpec, held: &[(String, String)]) -> Option<(String, String)> {
+    let text = serde_json::to_string(&spec.for_others()).ok()?;
+    let held = held
+        .iter()
+        .filter(|(path, text)| !(path.contains(['\t', '\n']) || text.contains(['\t', '\n'])))
+        .map(|(path, text)| format!("{path}\t{text}\n"))
+        .collect();
+    Some((text, held))
 }
 
 /// Forgets this tab's draft (after a submit, or when the user starts over), and the
@@ -320,6 +326,10 @@ pub struct Autosave {
     quiet: StoredValue<bool>,
     /// The pending write, if any.
     timer: StoredValue<Option<TimeoutHandle>>,
+    /// The draft restored, as stored, until the first write: putting its boxes' texts
+    /// back is a change that writes the same again, and written, an older tab reloaded
+    /// wrote over a newer tab's last draft (review).
+    loaded: StoredValue<Option<(String, String)>>,
 }
 
 impl Autosave {
@@ -330,6 +340,7 @@ impl Autosave {
         spec: RwSignal<TaskSpec>,
         held: Signal<Vec<(String, String)>>,
         slot: Slot,
+        loaded: Option<(String, String)>,
     ) -> Autosave {
         let this = Autosave {
             spec,
@@ -338,6 +349,7 @@ impl Autosave {
             dirty: StoredValue::new(false),
             quiet: StoredValue::new(false),
             timer: StoredValue::new(None),
+            loaded: StoredValue::new(loaded),
         };
         Effect::new(move |ran: Option<()>| {
             spec.track();
@@ -383,7 +395,16 @@ impl Autosave {
             self.dirty.try_set_value(false);
             if let Some(key) = self.key.try_get_value() {
                 let held = self.held.try_get_untracked().unwrap_or_default();
-                self.spec.try_with_untracked(|spec| save(&key, spec, &held));
+                let texts = self
+                    .spec
+                    .try_with_untracked(|spec| stored_texts(spec, &held))
+                    .flatten();
+                // The draft as restored is in storage already.
+                let same = self.loaded.try_with_value(|l| l.is_some() && *l == texts);
+                if same == Some(false) {
+                    self.loaded.try_set_value(None);
+                    self.spec.try_with_untracked(|spec| save(&key, spec, &held));
+                }
             }
         }
     }

@@ -103,7 +103,16 @@ pub fn TaskForm(
     let other_tab = restored.get_untracked() && draft::adopt(&slot.0);
     // The draft follows every change, so a reload finds it; nothing is written before
     // the user changes something.
-    let autosave = draft::Autosave::follow(cx.spec, Signal::derive(move || cx.held_texts()), slot);
+    let loaded = restored
+        .get_untracked()
+        .then(|| draft::stored_texts(&cx.spec.get_untracked(), &held))
+        .flatten();
+    let autosave = draft::Autosave::follow(
+        cx.spec,
+        Signal::derive(move || cx.held_texts()),
+        slot,
+        loaded,
+    );
     // The boxes that held text no number of their field hold it again, once they are in
     // the page and have written the draft's numbers into themselves.
     if !held.is_empty() {
@@ -140,12 +149,23 @@ pub fn TaskForm(
             submitted.set(None);
         }
     });
+    // The page is being left: a reload or a link away asked, which the browser says
+    // first (`beforeunload`), before the page it opens has come.
+    let leaving = StoredValue::new(false);
+    let unloading = window_event_listener(leptos::ev::beforeunload, move |_| {
+        leaving.try_set_value(true);
+    });
+    on_cleanup(move || unloading.remove());
     let answered = move |key: String, result: api::Result<TaskView>| {
         submitting.set(false);
         match result {
             Ok(task) => {
                 autosave.forget();
-                slot_key.with_value(|slot| draft::save_made(slot, &task.task.id.0));
+                // Answered as the page is left (a reload pressed while it was out): the
+                // page the reload opens says what was made (`made_before`).
+                if leaving.get_value() {
+                    slot_key.with_value(|slot| draft::save_made(slot, &task.task.id.0));
+                }
                 banner.set(None);
                 // The draft it restored is sent: a form that stays (a portal's) no longer
                 // said so above the line that says what it made (embedding test).

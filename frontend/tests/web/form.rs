@@ -2232,6 +2232,57 @@ async fn a_form_reloaded_as_its_submit_was_answered_says_what_it_made() {
     assert_eq!(tab.get_item(&format!("{DRAFT_KEY}.made")).unwrap(), None);
 }
 
+/// A restored draft whose number box held text no number (`2.5` in Workers) shows it
+/// again without writing the draft back: its putting back is no edit, and written, an
+/// older tab reloaded wrote over the newer tab's last draft (review).
+#[wasm_bindgen_test]
+async fn a_restored_draft_with_a_boxs_text_is_not_written_back() {
+    crate::forget_drafts();
+    let session = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    let mut mine = shared::demo::pytorch();
+    mine.basic.name_prefix = "this-tab".into();
+    session
+        .set_item(DRAFT_KEY, &serde_json::to_string(&mine).unwrap())
+        .unwrap();
+    session
+        .set_item(&format!("{DRAFT_KEY}.held"), "compute.workers\t2.5\n")
+        .unwrap();
+    let mut theirs = shared::demo::pytorch();
+    theirs.basic.name_prefix = "other-tab".into();
+    storage()
+        .set_item(DRAFT_KEY, &serde_json::to_string(&theirs).unwrap())
+        .unwrap();
+    let form = mount(None, true).await;
+    sleep(100).await;
+    let workers: HtmlInputElement = form.control("compute.workers").unchecked_into();
+    assert_eq!(workers.value(), "2.5");
+    sleep(600).await;
+    assert!(
+        storage()
+            .get_item(DRAFT_KEY)
+            .unwrap()
+            .unwrap()
+            .contains("other-tab"),
+        "the restored draft was written back"
+    );
+    // An edit is written, as ever.
+    form.type_in("basic.name_prefix", "this-tab-2").await;
+    sleep(600).await;
+    assert!(
+        storage()
+            .get_item(DRAFT_KEY)
+            .unwrap()
+            .unwrap()
+            .contains("this-tab-2")
+    );
+    drop(form);
+    crate::forget_drafts();
+}
+
 /// Opening a clone (someone's spec) and leaving it unchanged keeps the user's own unsent
 /// draft: it was written over at once, and lost.
 #[wasm_bindgen_test]

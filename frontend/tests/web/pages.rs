@@ -2707,6 +2707,57 @@ async fn a_submits_failure_goes_when_it_is_submitted_again() {
     crate::forget_drafts();
 }
 
+/// A submit answered while the page is being left (a reload pressed while it was out)
+/// leaves a note of what it made for the page the reload opens; one answered on a page
+/// that stays leaves none, or the next form opened within two minutes said a task was
+/// made "while the page reloaded" when none was (review).
+#[wasm_bindgen_test]
+async fn only_a_submit_answered_as_the_page_is_left_notes_what_it_made() {
+    let tab = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    let notes = || {
+        (0..tab.length().unwrap())
+            .filter_map(|i| tab.key(i).unwrap())
+            .filter(|k| k.ends_with(".made"))
+            .count()
+    };
+    for leaving in [false, true] {
+        let address = fresh_page();
+        let (host, handle) = mount_clone_page("src-97531").await;
+        answer_clone(&host, "src-97531").await;
+        press_until_asked(&host, "submit", "/api/v1/tasks?").await;
+        if leaving {
+            web_sys::window()
+                .unwrap()
+                .dispatch_event(&web_sys::Event::new("beforeunload").unwrap())
+                .unwrap();
+        }
+        let made = task("made-1", TaskPhase::Queued, TaskType::PyTorchJob);
+        answer_fetch("/api/v1/tasks?", &serde_json::to_string(&made).unwrap());
+        until("the answer taken", || {
+            !held_fetches()
+                .iter()
+                .any(|u| u.contains("/api/v1/tasks?from"))
+        })
+        .await;
+        sleep(50).await;
+        assert_eq!(notes(), usize::from(leaving), "leaving: {leaving}");
+        finish(handle, &host, &address);
+        crate::forget_drafts();
+        for key in (0..tab.length().unwrap())
+            .filter_map(|i| tab.key(i).unwrap())
+            .collect::<Vec<_>>()
+        {
+            if key.ends_with(".made") {
+                tab.remove_item(&key).unwrap();
+            }
+        }
+    }
+}
+
 /// A clone started over is a blank form that copies no task: it no longer says it is a
 /// copy, and its submit names none (review: a task made from the blank form was stored
 /// as a clone).
