@@ -478,7 +478,7 @@ mod tests {
         };
         assert_eq!(
             said(&signal(9), Lang::En),
-            "replica 1 (worker 0) ended with signal 9 (killed, most often for running out of memory)"
+            "replica 1 (worker 0) ended with signal 9 (killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)"
         );
         assert_eq!(
             said(&signal(11), Lang::Zh),

@@ -62,10 +62,16 @@ impl TaskSpec {
         self.basic.task_type == Some(TaskType::RayJob)
     }
 
+    /// Whether the task is a RayJob that autoscales: its workers are counted at their
+    /// maximum ([`TaskSpec::scheduled_workers`]).
+    pub fn autoscales(&self) -> bool {
+        self.is_ray() && self.ray.autoscaling.enabled
+    }
+
     /// Worker count the scheduler must place: the autoscaling maximum when a RayJob
     /// autoscales (SPEC.md section 4: "a Ray autoscaling job counts its maximum workers").
     pub fn scheduled_workers(&self) -> u32 {
-        if self.is_ray() && self.ray.autoscaling.enabled {
+        if self.autoscales() {
             self.ray.autoscaling.max_workers
         } else {
             self.compute.workers

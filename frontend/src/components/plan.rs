@@ -320,9 +320,9 @@ pub fn PlanView(
     // explorer).
     let autoscaling_max = match form {
         Some(cx) => cx.watch(|s| {
-            let scaling = &s.ray.autoscaling;
-            (s.is_ray() && scaling.enabled && scaling.max_workers > 0)
-                .then_some(scaling.max_workers)
+            s.autoscales()
+                .then(|| s.scheduled_workers())
+                .filter(|max| *max > 0)
         }),
         None => Signal::stored(None),
     };
@@ -445,6 +445,10 @@ pub fn PlanView(
                             .collect();
                         levels.sort_unstable_by(|a, b| b.cmp(a));
                         levels.dedup();
+                        levels.retain(|level| {
+                            cx.plan_at_level(*level)
+                                .is_some_and(|p| matches!(p.outcome, Outcome::Now { .. }))
+                        });
                         let levels: Vec<String> = levels.iter()
                             .map(|level| text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(level)), &[]))
                             .collect();

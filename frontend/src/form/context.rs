@@ -223,6 +223,8 @@ pub struct FormCx {
     pub ids: Ids,
     /// Who fills the form, for the rules [`FormCx::unread_u32`] asks.
     user: StoredValue<User>,
+    /// The pools' and quota's use the check plans against.
+    usage: Signal<Usage>,
     /// The last switch (see [`FormCx::switch`]): its select, the draft before it and
     /// the draft it made.
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
@@ -440,6 +442,7 @@ impl FormCx {
             ids: Ids::take(),
             switched: StoredValue::new(None),
             user: rules_user,
+            usage,
         };
         provide_context(cx);
         cx
@@ -514,6 +517,23 @@ impl FormCx {
     }
 
     /// The id of this form's control at `path` (see [`control_id`]).
+    /// The draft's plan as it would be at the idle level `level`: the plan panel offers
+    /// the lower levels that would start the task now, not those that merely have an
+    /// offer (review: one too fragmented for the gang still queued).
+    pub fn plan_at_level(&self, level: shared::task::IdleStability) -> Option<Plan> {
+        let mut spec = self.spec.get_untracked();
+        spec.compute.idle_stability = Some(level);
+        self.usage.with_untracked(|usage| {
+            self.catalog.with_value(|catalog| {
+                self.user.with_value(|user| {
+                    shared::quota::plan(&spec, catalog, usage, user)
+                        .ok()
+                        .flatten()
+                })
+            })
+        })
+    }
+
     pub fn control_id(&self, path: &str) -> String {
         self.ids.of(&control_id(path))
     }

@@ -1994,7 +1994,8 @@ fn Logs(
     let replica = RwSignal::new(failed().unwrap_or(0));
     // None: the latest attempt.
     let attempt = RwSignal::new(None::<u32>);
-    // The log's end as shown (at most `SHOWN_MAX` bytes), and the bytes read in all.
+    // The log's end as shown (at most `SHOWN_MAX` bytes read, `SHOWN_MAX` + `CUT_SLACK`
+    // followed), and the bytes read in all.
     let text = RwSignal::new(String::new());
     let total = RwSignal::new(0usize);
     // The log's start was left out of the box.
@@ -2502,7 +2503,8 @@ impl Painted {
     }
 }
 
-/// The most of a log's end the page shows: a `<pre>` of megabytes takes seconds to lay
+/// The most of a log's end the page reads (a followed log grows past it by up to
+/// [`CUT_SLACK`] before its start is cut back to it): a `<pre>` of megabytes takes seconds to lay
 /// out again at each chunk of a followed log, and the whole log is a link away.
 pub const SHOWN_MAX: usize = 512 * 1024;
 

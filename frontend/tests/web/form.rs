@@ -1439,8 +1439,22 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
     let form = mount(Some(idle), false).await;
     assert_eq!(
         form.text("idle-lower"),
-        "Offered now at a lower stability level: Medium. Choose one to start sooner."
+        "It would start now at a lower stability level: Medium."
     );
+    // Two replicas of 8 units: medium's offer has one node with 8 free, so the gang
+    // would still queue there, and no level is offered.
+    form.type_in("compute.units_per_node", "8").await;
+    assert!(
+        form.text("idle").starts_with("No idle capacity of"),
+        "{}",
+        form.text("plan")
+    );
+    assert!(
+        form.find("[data-testid='idle-lower']").is_none(),
+        "{}",
+        form.text("plan")
+    );
+    form.type_in("compute.units_per_node", "2").await;
     form.choose("compute.idle_stability", "medium").await;
     assert!(form.find("[data-testid='idle-lower']").is_none());
     assert!(

@@ -469,7 +469,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.how.signal#9",
-        "signal 9 (killed, most often for running out of memory)",
+        "signal 9 (killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)",
     ),
     ("event.how.unknown", "an unknown end"),
     (
@@ -1863,7 +1863,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.idle_lower",
-        "Offered now at a lower stability level: {levels}. Choose one to start sooner.",
+        "It would start now at a lower stability level: {levels}.",
     ),
     (
         "ui.form.plan.idle_none",

@@ -383,7 +383,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.how.signal#6", "信号 6（进程中止，最常见于断言失败）"),
     (
         "event.how.signal#9",
-        "信号 9（进程被强制终止，最常见的原因是内存不足）",
+        "信号 9（进程被强制终止：最常见的原因是内存不足，或被要求停止的副本未在宽限期内停止而被 Berth 终止）",
     ),
     ("event.how.unknown", "结束原因未知"),
     (
@@ -1611,7 +1611,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.idle_lower",
-        "较低的稳定性等级现有该闲时资源：{levels}。选择其一可更早启动。",
+        "选择较低的稳定性等级即可立即启动：{levels}。",
     ),
     (
         "ui.form.plan.idle_none",

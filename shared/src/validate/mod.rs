@@ -218,33 +218,50 @@ pub(crate) fn require(report: &mut Report, value: &str, path: impl FnOnce() -> F
 /// indices (`environment.env.name` for `environment.env[2].name`). A test blanks each
 /// field of complete specs and holds this to what the rules then say.
 pub fn required(path: &str) -> Option<Required> {
-    use crate::vocab::ResourceKind;
-    Some(match path {
-        "basic.region"
-        | "basic.cluster"
-        | "basic.project_group"
-        | "basic.name_prefix"
-        | "basic.task_type"
-        | "basic.time_zone"
-        | "basic.tags.key"
-        | "environment.image.value"
-        | "environment.env.name"
-        | "environment.storage.id"
-        | "environment.storage.path"
-        | "environment.datasets.id"
-        | "environment.datasets.path"
-        | "environment.models.id"
-        | "environment.models.path"
-        | "environment.command"
-        | "compute.kind"
-        | "compute.specs"
-        | "advanced.alerts.target" => Required::Always,
-        "compute.idle_stability" => Required::When(|s| s.compute.kind == Some(ResourceKind::Idle)),
-        "compute.pool" => Required::When(|s| s.compute.kind == Some(ResourceKind::Reserved)),
-        "ray.shared_storage.volume" => Required::When(|s| s.ray.shared_storage.enabled),
-        _ => return None,
-    })
+    REQUIRED
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|(_, when)| *when)
 }
+
+/// The fields [`required`] names, by their places without list indices.
+pub(crate) const REQUIRED: &[(&str, Required)] = {
+    use crate::vocab::ResourceKind;
+    use Required::{Always, When};
+    &[
+        ("basic.region", Always),
+        ("basic.cluster", Always),
+        ("basic.project_group", Always),
+        ("basic.name_prefix", Always),
+        ("basic.task_type", Always),
+        ("basic.time_zone", Always),
+        ("basic.tags.key", Always),
+        ("environment.image.value", Always),
+        ("environment.env.name", Always),
+        ("environment.storage.id", Always),
+        ("environment.storage.path", Always),
+        ("environment.datasets.id", Always),
+        ("environment.datasets.path", Always),
+        ("environment.models.id", Always),
+        ("environment.models.path", Always),
+        ("environment.command", Always),
+        ("compute.kind", Always),
+        ("compute.specs", Always),
+        ("advanced.alerts.target", Always),
+        (
+            "compute.idle_stability",
+            When(|s| s.compute.kind == Some(ResourceKind::Idle)),
+        ),
+        (
+            "compute.pool",
+            When(|s| s.compute.kind == Some(ResourceKind::Reserved)),
+        ),
+        (
+            "ray.shared_storage.volume",
+            When(|s| s.ray.shared_storage.enabled),
+        ),
+    ]
+};
 
 /// When a field must hold a value ([`required`]).
 #[derive(Clone, Copy, Debug)]
@@ -392,32 +409,8 @@ mod required_tests {
             }
         }
         // Each name `required` gives was met blank and held to the rules.
-        let named = [
-            "basic.region",
-            "basic.cluster",
-            "basic.project_group",
-            "basic.name_prefix",
-            "basic.task_type",
-            "basic.time_zone",
-            "basic.tags.key",
-            "environment.image.value",
-            "environment.env.name",
-            "environment.storage.id",
-            "environment.storage.path",
-            "environment.datasets.id",
-            "environment.datasets.path",
-            "environment.models.id",
-            "environment.models.path",
-            "environment.command",
-            "compute.kind",
-            "compute.specs",
-            "advanced.alerts.target",
-            "compute.idle_stability",
-            "compute.pool",
-            "ray.shared_storage.volume",
-        ];
-        for name in named {
-            assert!(checked.contains(name), "{name} was never met blank");
+        for (name, _) in REQUIRED {
+            assert!(checked.contains(*name), "{name} was never met blank");
         }
     }
 }
