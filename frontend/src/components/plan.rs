@@ -439,16 +439,20 @@ pub fn PlanView(
                     // to choose to start sooner (quota explorer: left to guess).
                     let lower = form.and_then(|cx| {
                         let (cluster, chosen) = (cx.cluster()?, chosen_level.get()?);
-                        let mut levels: Vec<_> = cluster.idle_offers(&c.spec, None)
-                            .filter(|(_, o)| o.stability < chosen && o.quantity > 0)
-                            .map(|(_, o)| o.stability)
+                        // From the highest down; walked, not sorted: a sort brought the
+                        // standard library's, 4 KB of the wasm.
+                        use shared::task::IdleStability::{High, Low, Medium};
+                        let levels: Vec<_> = [High, Medium, Low]
+                            .into_iter()
+                            .filter(|level| *level < chosen)
+                            .filter(|level| {
+                                cluster.idle_offers(&c.spec, None).any(|(_, o)| o.stability == *level && o.quantity > 0)
+                            })
+                            .filter(|level| {
+                                cx.plan_at_level(*level)
+                                    .is_some_and(|p| matches!(p.outcome, Outcome::Now { .. }))
+                            })
                             .collect();
-                        levels.sort_unstable_by(|a, b| b.cmp(a));
-                        levels.dedup();
-                        levels.retain(|level| {
-                            cx.plan_at_level(*level)
-                                .is_some_and(|p| matches!(p.outcome, Outcome::Now { .. }))
-                        });
                         let levels: Vec<String> = levels.iter()
                             .map(|level| text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(level)), &[]))
                             .collect();

@@ -206,8 +206,9 @@ pub fn take_made(key: &str) -> Option<String> {
     let _ = tab.remove_item(&made_key(key));
     let mut parts = note.splitn(3, ' ');
     let (at, page, id) = (parts.next()?, parts.next()?, parts.next()?);
-    let age = js_sys::Date::now() - at.parse::<f64>().ok()?;
-    (page != this_page() && age < MADE_SAID_FOR.as_millis() as f64).then(|| id.to_owned())
+    // Whole milliseconds: reading a float brings core's float parser into the wasm.
+    let age = (js_sys::Date::now() as u64).saturating_sub(at.parse::<u64>().ok()?);
+    (page != this_page() && age < MADE_SAID_FOR.as_secs() * 1000).then(|| id.to_owned())
 }
 
 /// A name of this page, the document the console runs in, another after a reload.
