@@ -85,7 +85,7 @@ pub fn AdvancedSection() -> impl IntoView {
                     lens=number_lens!(cx, advanced.monitoring.port) />
                 <TextField path="advanced.monitoring.path" lens=text_lens!(cx, advanced.monitoring.path) />
             })}
-            <TextField path="advanced.image_pull_retries" control=Control::Number lens=pull_retries>
+            <TextField path="advanced.image_pull_retries" control=Control::Number lens=pull_retries may_be_empty=true>
                 <p class="note">{default_retries}</p>
             </TextField>
             <CheckField path="advanced.ssh"

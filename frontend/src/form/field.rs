@@ -526,6 +526,10 @@ pub fn TextField(
     /// page's first form: read out with the control's own.
     #[prop(optional)]
     also_described_by: Option<&'static str>,
+    /// A number box left empty takes a default (image pull retries): it is not marked
+    /// required, as every other number box is, whose empty text is refused.
+    #[prop(optional)]
+    may_be_empty: bool,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let d = Described::new(cx, &path, under).first_of(cx, group.as_deref());
@@ -537,7 +541,13 @@ pub fn TextField(
     let named = row_name(cx, &path);
     let named = move || named.map(|n| n.get());
     let invalid = d.invalid();
-    let required = Described::required(cx, &path);
+    // A number box holds a number: empty, it "is required" (recheck explorer: Workers
+    // and Units per node said so, unmarked).
+    let required = if control == Control::Number && !may_be_empty {
+        Signal::stored(Some("true"))
+    } else {
+        Described::required(cx, &path)
+    };
     let touch = path.clone();
     let on_input = move |ev: leptos::ev::Event| {
         cx.touch(&touch);

@@ -95,9 +95,11 @@ pub fn TaskForm(
     let restored = RwSignal::new(restored);
     // A submit answered as the page was reloaded: what it made is said on the blank form
     // the reload finds.
-    let made_before = (!restored.get_untracked())
-        .then(|| draft::take_made(&slot.0))
-        .flatten();
+    let made_before = RwSignal::new(
+        (!restored.get_untracked())
+            .then(|| draft::take_made(&slot.0))
+            .flatten(),
+    );
     // Another tab's draft becomes this tab's own (a reload here finds it), and is said
     // to be another tab's: submitted from both, it makes two tasks.
     let other_tab = restored.get_untracked() && draft::adopt(&slot.0);
@@ -147,6 +149,14 @@ pub fn TaskForm(
         cx.spec.track();
         if submitted.with_untracked(Option::is_some) {
             submitted.set(None);
+        }
+    });
+    // Said of the blank form the reload found, until it is the user's work (recheck
+    // explorer: it stayed over an import and a refused submit).
+    Effect::new(move |ran: Option<()>| {
+        cx.spec.track();
+        if ran.is_some() && made_before.with_untracked(Option::is_some) {
+            made_before.set(None);
         }
     });
     // The page is being left: a reload or a link away asked, which the browser says
@@ -363,7 +373,7 @@ pub fn TaskForm(
                     <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text(said)}</p>
                 }.into_any()
             })}
-            {made_before.map(|id| view! {
+            {move || made_before.get().map(|id| view! {
                 <p class="banner info" role="status" data-testid="made-before">
                     {move || shared::messages::text(cx.lang(), "ui.form.made_before", &[("id", id.clone())])}
                 </p>

@@ -502,8 +502,15 @@ pub fn TaskListPage(
             <p class="list-status" data-testid="list-status">
                 // No count until a page has come: "0 shown" beside a failed first load
                 // read as a list with nothing in it (explorer).
-                <span aria-live="polite">{move || (loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()))
-                    .then(|| lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())]))}</span>
+                <span aria-live="polite">{move || if loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()) {
+                    Some(lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())]))
+                } else if !loaded.get() && error.with(Option::is_none) {
+                    // Asked, not answered yet: the table's headers alone read as no
+                    // tasks (recheck explorer, on a connection that hung).
+                    Some(lang.text("ui.list.loading"))
+                } else {
+                    None
+                }}</span>
                 {move || updated.get().map(|at| {
                     let at = shared::record::Timestamp(at as i64);
                     // In the rows' zone when they share one, as a reader compares them

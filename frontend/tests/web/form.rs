@@ -1171,10 +1171,13 @@ async fn required_fields_are_marked_so_and_the_kinds_own_while_the_kind_needs_th
     ] {
         assert!(required(path), "{path}");
     }
+    // A number box holds a number (empty, it is refused), but for one that takes a
+    // default.
+    assert!(required("compute.workers") && required("compute.units_per_node"));
     for path in [
         "environment.env[1].value",
         "basic.tags[0].value",
-        "compute.workers",
+        "advanced.image_pull_retries",
     ] {
         assert!(!required(path), "{path}");
     }
@@ -1413,7 +1416,7 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
     let held = form.text("quota-held");
     assert_eq!(
         held,
-        "Your running and queued tasks hold 8 GPUs · 128 vCPUs · 960 GiB of memory of the quota for L40S single card 单卡; it frees as they end.",
+        "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now (your running and queued tasks, and any other use the platform counts); it frees as that use ends.",
     );
     form.type_in("compute.workers", "7").await;
     assert!(
@@ -2227,7 +2230,11 @@ async fn a_form_reloaded_as_its_submit_was_answered_says_what_it_made() {
         form.text("made-before"),
         "Your last draft was submitted as task made-12345 while the page reloaded: this is a new form."
     );
+    // Said until the form is the user's work.
+    form.type_in("basic.name_prefix", "next").await;
+    assert!(form.find("[data-testid='made-before']").is_none());
     drop(form);
+    crate::forget_drafts();
     let again = mount(None, true).await;
     assert!(
         again.find("[data-testid='made-before']").is_none(),

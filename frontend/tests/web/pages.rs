@@ -4739,6 +4739,27 @@ async fn a_task_that_ends_with_its_page_open_has_its_log_read_again() {
     finish(handle, &host, &address);
 }
 
+/// The list says it is loading while its first page has not come: the table's headers
+/// alone read as no tasks (recheck explorer, on a connection that hung).
+#[wasm_bindgen_test]
+async fn the_list_says_it_is_loading_until_its_first_page_comes() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let status = || {
+        find(&host, "[data-testid='list-status']")
+            .text_content()
+            .unwrap()
+    };
+    assert!(status().starts_with("Loading tasks…"), "{}", status());
+    let asked = held_fetches()
+        .into_iter()
+        .find(|u| u.contains("/api/v1/tasks?"))
+        .unwrap();
+    answer_fetch(&asked, &page_of(0, 0, None));
+    until("the page shown", || status().starts_with("0 shown")).await;
+    finish(handle, &host, &address);
+}
+
 /// An address of many long pairs the list does not know says the first few, cut short,
 /// and how many more: all forty pushed the table a screen and a half down (network
 /// explorer).

@@ -1948,7 +1948,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.quota_held",
-        "Your running and queued tasks hold {held} of the quota for {spec}; it frees as they end.",
+        "{held} of your quota for {spec} is in use now (your running and queued tasks, and any other use the platform counts); it frees as that use ends.",
     ),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),
     (
@@ -2140,6 +2140,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "not a task type; the types are {types}",
     ),
     ("ui.list.ignored.unknown", "not a filter this list knows"),
+    ("ui.list.loading", "Loading tasks…"),
     ("ui.list.more", "Load more"),
     ("ui.list.new", "Create task"),
     ("ui.list.scope.all", "Everything I can see"),

@@ -1685,7 +1685,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.quota_held",
-        "你运行中和排队中的任务占用了 {spec} 配额中的 {held}，任务结束后释放。",
+        "你在 {spec} 的配额中已有 {held} 正在使用（你运行中和排队中的任务，以及平台计入的其他用量），使用结束后释放。",
     ),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
     (
@@ -1846,6 +1846,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.ignored.repeated", "后面再次给出，只读取最后一个"),
     ("ui.list.ignored.type", "不是任务类型，可用的类型为 {types}"),
     ("ui.list.ignored.unknown", "不是此列表可用的筛选条件"),
+    ("ui.list.loading", "正在加载任务…"),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
     ("ui.list.scope.all", "我可见的全部任务"),
