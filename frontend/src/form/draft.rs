@@ -396,12 +396,17 @@ impl Autosave {
             self.dirty.try_set_value(false);
             if let Some(key) = self.key.try_get_value() {
                 let held = self.held.try_get_untracked().unwrap_or_default();
-                let texts = self
-                    .spec
-                    .try_with_untracked(|spec| stored_texts(spec, &held))
-                    .flatten();
-                // The draft as restored is in storage already.
-                let same = self.loaded.try_with_value(|l| l.is_some() && *l == texts);
+                // The draft as restored is in storage already. Written out to compare
+                // only while there is one: each write serializes the draft.
+                let same = self.loaded.try_with_value(|loaded| {
+                    loaded.as_ref().is_some_and(|loaded| {
+                        self.spec
+                            .try_with_untracked(|spec| stored_texts(spec, &held))
+                            .flatten()
+                            .as_ref()
+                            == Some(loaded)
+                    })
+                });
                 if same == Some(false) {
                     self.loaded.try_set_value(None);
                     self.spec.try_with_untracked(|spec| save(&key, spec, &held));
