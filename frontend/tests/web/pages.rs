@@ -2445,6 +2445,21 @@ async fn answer_clone(host: &HtmlElement, id: &str) {
     .await;
 }
 
+/// [`mount_clone_page`] on a fresh page, its task answered ([`answer_clone`]): the
+/// cloned form, and the address to put back at the end.
+async fn cloned_form(
+    id: &'static str,
+) -> (
+    String,
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page(id).await;
+    answer_clone(&host, id).await;
+    (address, host, handle)
+}
+
 /// [`answer_clone`], then types `my-edit` over the form's name prefix.
 async fn edit_clone(host: &HtmlElement, id: &str) {
     answer_clone(host, id).await;
@@ -2668,9 +2683,7 @@ async fn the_plan_says_when_its_numbers_may_be_out_of_date() {
 /// name after a reload too (explorer: only the page a resubmit led to said it).
 #[wasm_bindgen_test]
 async fn a_clones_submit_says_which_task_it_copies() {
-    let address = fresh_page();
-    let (host, handle) = mount_clone_page("src-67890").await;
-    answer_clone(&host, "src-67890").await;
+    let (address, host, handle) = cloned_form("src-67890").await;
     press_until_asked(&host, "submit", "/api/v1/tasks?").await;
     let sent: Vec<String> = held_fetches()
         .into_iter()
@@ -2690,9 +2703,7 @@ async fn a_clones_submit_says_which_task_it_copies() {
 /// "Submitting…" (network explorer).
 #[wasm_bindgen_test]
 async fn a_submits_failure_goes_when_it_is_submitted_again() {
-    let address = fresh_page();
-    let (host, handle) = mount_clone_page("src-13579").await;
-    answer_clone(&host, "src-13579").await;
+    let (address, host, handle) = cloned_form("src-13579").await;
     press_until_asked(&host, "submit", "/api/v1/tasks?").await;
     fail_fetch("/api/v1/tasks?");
     until_found(&host, "the failure", "[data-testid='submit-error']").await;
@@ -2725,9 +2736,7 @@ async fn only_a_submit_answered_as_the_page_is_left_notes_what_it_made() {
             .count()
     };
     for leaving in [false, true] {
-        let address = fresh_page();
-        let (host, handle) = mount_clone_page("src-97531").await;
-        answer_clone(&host, "src-97531").await;
+        let (address, host, handle) = cloned_form("src-97531").await;
         press_until_asked(&host, "submit", "/api/v1/tasks?").await;
         if leaving {
             web_sys::window()
@@ -2763,9 +2772,7 @@ async fn only_a_submit_answered_as_the_page_is_left_notes_what_it_made() {
 /// as a clone).
 #[wasm_bindgen_test]
 async fn a_clone_started_over_copies_no_task() {
-    let address = fresh_page();
-    let (host, handle) = mount_clone_page("src-24680").await;
-    answer_clone(&host, "src-24680").await;
+    let (address, host, handle) = cloned_form("src-24680").await;
     assert!(
         host.query_selector("[data-testid='copy-of']")
             .unwrap()
