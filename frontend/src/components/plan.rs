@@ -416,8 +416,9 @@ pub fn PlanView(
                 } else {
                     "ui.form.plan.bar.pool"
                 };
-                // Short of quota the user's own tasks hold: the advice to ask for less
-                // did not fit a request already at its least (quota explorer).
+                // Short of quota, how much of it is in use now (the user's tasks, and
+                // any use the platform counts): the advice to ask for less did not fit a
+                // request already at its least (quota explorer).
                 let held: Vec<String> = shown.iter().flat_map(|c| c.quota.iter())
                     .filter(|q| !q.is_ok())
                     .filter_map(|q| {
