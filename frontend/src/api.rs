@@ -229,19 +229,42 @@ fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
 async fn read_sent(
     request: RequestBuilder,
 ) -> std::result::Result<gloo_net::http::Response, gloo_net::Error> {
-    let abort = web_sys::AbortController::new().ok();
-    let request = match &abort {
-        Some(abort) => request.abort_signal(Some(&abort.signal())),
-        None => request,
-    };
-    let timer = abort.and_then(|abort| {
-        leptos::prelude::set_timeout_with_handle(move || abort.abort(), READ_WAIT).ok()
-    });
-    let sent = request.send().await;
-    if let Some(timer) = timer {
-        timer.clear();
-    }
+    let deadline = Deadline::after(READ_WAIT);
+    let sent = request
+        .abort_signal(deadline.signal().as_ref())
+        .send()
+        .await;
+    deadline.stop();
     sent
+}
+
+/// An abort signal that fires `wait` after it is made, unless stopped first: a request
+/// that carries it is given up when no answer has come by then (reads, a submit).
+struct Deadline {
+    abort: Option<web_sys::AbortController>,
+    timer: Option<leptos::prelude::TimeoutHandle>,
+}
+
+impl Deadline {
+    fn after(wait: std::time::Duration) -> Deadline {
+        let abort = web_sys::AbortController::new().ok();
+        let timer = abort.clone().and_then(|abort| {
+            leptos::prelude::set_timeout_with_handle(move || abort.abort(), wait).ok()
+        });
+        Deadline { abort, timer }
+    }
+
+    fn signal(&self) -> Option<web_sys::AbortSignal> {
+        self.abort.as_ref().map(web_sys::AbortController::signal)
+    }
+
+    /// Stops the clock; whether it had run out (the request was given up).
+    fn stop(self) -> bool {
+        if let Some(timer) = self.timer {
+            timer.clear();
+        }
+        self.abort.is_some_and(|a| a.signal().aborted())
+    }
 }
 
 /// A request that did not reach the server. The browser says only "TypeError: Failed to
@@ -392,10 +415,7 @@ pub async fn submit_within(
     cloned_from: Option<&str>,
     wait: std::time::Duration,
 ) -> Result<TaskView> {
-    let abort = web_sys::AbortController::new().ok();
-    let timer = abort.clone().and_then(|abort| {
-        leptos::prelude::set_timeout_with_handle(move || abort.abort(), wait).ok()
-    });
+    let deadline = Deadline::after(wait);
     let path = match cloned_from {
         Some(id) => format!("/api/v1/tasks?from={}", encode(id)),
         None => "/api/v1/tasks".to_owned(),
@@ -403,18 +423,16 @@ pub async fn submit_within(
     let request = to_at(base, Request::post, &path)
         .header("content-type", "application/json")
         .header("idempotency-key", idempotency_key)
-        .abort_signal(abort.as_ref().map(|a| a.signal()).as_ref())
+        .abort_signal(deadline.signal().as_ref())
         .body(spec_json)
         .map_err(network)?;
     let sent = match request.send().await.map_err(network_at(base)) {
         Ok(response) => answer(response).await,
         Err(err) => Err(err),
     };
-    if let Some(timer) = timer {
-        timer.clear();
-    }
+    let ran_out = deadline.stop();
     match sent {
-        Err(ClientError::Network(_)) if abort.is_some_and(|a| a.signal().aborted()) => Err(
+        Err(ClientError::Network(_)) if ran_out => Err(
             // In whole seconds, rounded up: a wait under one is not "0 s".
             ClientError::Network(Unreached::NoAnswer(
                 (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)) as u32,

@@ -441,7 +441,9 @@ pub fn PlanView(
                     let lower = form.and_then(|cx| {
                         let (cluster, chosen) = (cx.cluster()?, chosen_level.get()?);
                         // From the highest down; walked, not sorted: a sort brought the
-                        // standard library's, 4 KB of the wasm.
+                        // standard library's, 4 KB of the wasm. Only levels with an offer
+                        // of their own: a lower one takes the same offers (at or above
+                        // it), and would be named beside it for nothing.
                         use shared::task::IdleStability::{High, Low, Medium};
                         let levels: Vec<_> = [High, Medium, Low]
                             .into_iter()
