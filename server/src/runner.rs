@@ -426,7 +426,7 @@ fn retry_due(event: &TaskEvent) -> Timestamp {
     let secs = event
         .keyed
         .as_ref()
-        .filter(|m| m.key == RETRYING_BACKOFF)
+        .filter(|m| m.key == RETRYING_BACKOFF || m.key == RETRYING_BACKOFF_RERUNS)
         .and_then(|m| match m.args.get("secs") {
             Some(Arg::Text(secs)) => secs.parse::<i64>().ok(),
             _ => None,
@@ -437,6 +437,10 @@ fn retry_due(event: &TaskEvent) -> Timestamp {
 
 /// The `retrying` event of a retry that waits before it queues.
 const RETRYING_BACKOFF: &str = "event.retrying#backoff";
+
+/// [`RETRYING_BACKOFF`] of a retry whose number is not its attempt's: re-runs after a
+/// server stop came between, and are not counted.
+const RETRYING_BACKOFF_RERUNS: &str = "event.retrying#backoff_reruns";
 
 /// Why a retried task waits: when its next attempt may start, in UTC with the date
 /// (`2026-12-02 14:05:09 UTC`), so an API reader in any zone, on any day, reads it
@@ -2138,19 +2142,35 @@ impl Runner {
             return;
         };
         let tolerance = &stored.task.spec.advanced.fault_tolerance;
-        // Attempts after the first are retries: the first attempt plus `max_retries`.
-        if tolerance.enabled && attempt <= tolerance.max_retries {
-            // Attempt n's failure is followed by retry n.
+        // Attempts after the first are retries, but for the re-runs after a server
+        // stop: the task's own failures are what `max_retries` counts.
+        let retry = stored.task.retries_used(attempt) + 1;
+        if tolerance.enabled && retry <= tolerance.max_retries {
+            // The backoff grows with the attempts that failed, re-runs too: a failure
+            // just after a restart is no reason to hurry.
             let delay = self.backoff.delay(attempt);
+            // Retry n follows attempt n unless a re-run came between: then the words
+            // say both numbers, and that re-runs are not counted.
+            let reruns = retry != attempt;
             let why = if delay.is_zero() {
-                Message::new("event.retrying")
+                Message::new(if reruns {
+                    "event.retrying#reruns"
+                } else {
+                    "event.retrying"
+                })
             } else {
                 // Whole seconds, as configured: what the event says is what a restart
                 // waits for (see `retry_due`).
-                Message::new(RETRYING_BACKOFF).with("secs", delay.as_secs())
+                let key = if reruns {
+                    RETRYING_BACKOFF_RERUNS
+                } else {
+                    RETRYING_BACKOFF
+                };
+                Message::new(key).with("secs", delay.as_secs())
             };
             let why = why
                 .with("attempt", attempt)
+                .with("retry", retry)
                 .with_arg("reason", reason)
                 .with("max_retries", tolerance.max_retries);
             self.retry(&stored, why, at, delay).await;
@@ -2658,7 +2678,9 @@ impl Runner {
             let reason = |variant: &str| Message::new(format!("event.server_stopped{variant}"));
             let tolerance = &stored.task.spec.advanced.fault_tolerance;
             let stop_asked = self.stop_asked(&id).await;
-            let rerun = tolerance.enabled && stored.task.attempts <= tolerance.max_retries;
+            // Whatever retries it has used: the stop was the server's, not the task's
+            // failure, and re-runs are not counted as retries (`Task::reruns`).
+            let rerun = tolerance.enabled;
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
@@ -2672,7 +2694,7 @@ impl Runner {
                     self.step(
                         &id,
                         TaskPhase::Queued,
-                        Some(reason("")),
+                        Some(Message::new(shared::record::REQUEUED)),
                         stored.task.attempts,
                     )
                     .await;
@@ -2698,16 +2720,12 @@ impl Runner {
                 } else {
                     let fresh = self.store.get(&id).await?;
                     // Not its command's failure: run again at once.
-                    self.retry(&fresh, reason("#rerun"), now(), Duration::ZERO)
-                        .await;
+                    let why = Message::new(shared::record::RERUN);
+                    self.retry(&fresh, why, now(), Duration::ZERO).await;
                 }
             } else {
-                let why = if tolerance.enabled {
-                    reason("#retries_used")
-                } else {
-                    reason("#no_tolerance")
-                };
-                self.end(&id, TaskPhase::Failed, Some(why)).await;
+                self.end(&id, TaskPhase::Failed, Some(reason("#no_tolerance")))
+                    .await;
             }
         }
         let given_back = self.scheduler.lock().await.give_back_holds_over_quota();

@@ -54,6 +54,11 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn none(n: &u32) -> bool {
+    *n == 0
+}
+
 /// `GET /healthz`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +161,11 @@ pub struct TaskView {
     /// spec of its own, and for tasks stored before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made_from: Option<MadeFrom>,
+    /// Of its `attempts`, those that re-ran it because the server stopped while it ran
+    /// ([`crate::Task::reruns`]): not the task's own failures, so not among the
+    /// retries its fault tolerance allows. Absent when none.
+    #[serde(default, skip_serializing_if = "none")]
+    pub reruns: u32,
 }
 
 /// The task a task was made from, and how.

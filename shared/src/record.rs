@@ -179,7 +179,36 @@ impl Task {
         });
         Ok(())
     }
+
+    /// The attempts re-run because the server stopped while they ran (a step into
+    /// retrying, or from scheduling back to the queue, with [`RERUN`] or [`REQUEUED`]
+    /// as its keyed reason). SPEC's retries are for the task's own failures: these
+    /// count as attempts, not as retries.
+    pub fn reruns(&self) -> u32 {
+        let reruns = self.history.iter().filter(|change| {
+            change.keyed.as_ref().is_some_and(|m| {
+                (change.phase == TaskPhase::Retrying && m.key == RERUN)
+                    || (change.phase == TaskPhase::Queued && m.key == REQUEUED)
+            })
+        });
+        u32::try_from(reruns.count()).unwrap_or(u32::MAX)
+    }
+
+    /// The retries used once attempt `attempt` (1 for the first, at most `attempts`)
+    /// has started: the attempts after the first less the re-runs after a server stop
+    /// ([`Task::reruns`]).
+    pub fn retries_used(&self, attempt: u32) -> u32 {
+        attempt.saturating_sub(1).saturating_sub(self.reruns())
+    }
 }
+
+/// The reason of a running task's step into retrying when the server stopped while it
+/// ran and fault tolerance runs it again.
+pub const RERUN: &str = "event.server_stopped#rerun";
+
+/// The reason of a scheduling task's step back to the queue when the server stopped
+/// while it started and fault tolerance runs it again.
+pub const REQUEUED: &str = "event.server_stopped";
 
 #[cfg(test)]
 mod tests {
@@ -217,5 +246,40 @@ mod tests {
         assert_eq!(task.updated_at, Timestamp(8));
         let json = serde_json::to_string(&task).expect("serialises");
         assert_eq!(serde_json::from_str::<Task>(&json).expect("parses"), task);
+    }
+
+    /// Only a step into retrying keyed as a restart's re-run, or back to the queue from
+    /// scheduling keyed as a restart's, counts; the task's own retries do not.
+    #[test]
+    fn reruns_are_the_restarts_steps_only() {
+        use TaskPhase::*;
+        let spec = crate::validate::Validated::new(TaskSpec::default());
+        let mut task = Task::queued(TaskId("t-bcdfg".into()), "alice".into(), spec, Timestamp(1));
+        let keyed = |key: &str| Some(crate::messages::Message::new(key));
+        for (next, key) in [
+            (Scheduling, None),
+            (Running, None),
+            // Its own failure: a retry.
+            (Retrying, keyed("event.retrying")),
+            (Scheduling, None),
+            // The server stopped while it started.
+            (Queued, keyed(REQUEUED)),
+            (Scheduling, None),
+            (Running, None),
+            // The server stopped while it ran.
+            (Retrying, keyed(RERUN)),
+            (Scheduling, None),
+            (Running, None),
+        ] {
+            task.advance(next, Timestamp(2), "").expect("allowed");
+            task.history.last_mut().expect("a step").keyed = key;
+        }
+        assert_eq!(task.attempts, 4);
+        assert_eq!(task.reruns(), 2);
+        // Attempts 2 to 4: one retry of the task's own, two re-runs.
+        assert_eq!(task.retries_used(4), 1);
+        // A restart's key on another step is not a re-run.
+        task.history[1].keyed = keyed(RERUN);
+        assert_eq!(task.reruns(), 2);
     }
 }

@@ -486,7 +486,15 @@ pub fn TaskSummary(
                 {row("ui.detail.type", (move || view.with(|v| v.task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default())).into_any())}
                 {row("ui.detail.owner", (move || view.with(|v| v.task.owner.clone())).into_any())}
                 {row("ui.detail.group", (move || view.with(|v| super::group_name(&groups, &v.task.spec.basic.project_group))).into_any())}
-                {row("ui.detail.attempts", (move || view.with(|v| v.task.attempts)).into_any())}
+                // Beside the retries used below, which leave the re-runs out.
+                {row("ui.detail.attempts", (move || view.with(|v| if v.reruns == 0 {
+                    v.task.attempts.to_string()
+                } else {
+                    lang.text_with("ui.detail.attempts#reruns", &[
+                        ("attempts", v.task.attempts.to_string()),
+                        ("reruns", v.reruns.to_string()),
+                    ])
+                })).into_any())}
                 {row("ui.detail.created", (move || view.with(|v| format_task_time(lang.get(), v.task.created_at, &v.task.spec.basic.time_zone))).into_any())}
                 // Stored with the task: the page names its original after a reload too.
                 {move || made_from.get().map(|from| {
@@ -677,6 +685,11 @@ pub fn Resilience(
                         .max(steps)
                         .max(started)
                 };
+                // Re-runs after a server stop are not retries (each of the counts
+                // above has them). A re-run from scheduling has no step or event: one
+                // with a retry asked and not yet started reads one short until it
+                // starts.
+                let used = used.saturating_sub(v.reruns as usize);
                 lang.text_with(
                     "ui.detail.fault_tolerance_on",
                     &[

@@ -125,6 +125,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         logs: shared::api::log_replicas(&spec_of(task_type), false),
         stopping_since: None,
         failed_replica: None,
+        reruns: 0,
     }
 }
 
@@ -1145,6 +1146,65 @@ async fn a_task_names_the_tasks_made_from_it() {
             .is_none()
     );
     finish(handle, &host, &address);
+}
+
+/// Re-runs after a server stop are attempts, not retries (the server leaves them out of
+/// what fault tolerance counts): the page counts them apart, in both places.
+#[wasm_bindgen_test]
+async fn re_runs_after_a_server_stop_are_attempts_not_retries() {
+    let mut view = task("t-rerun", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.spec.advanced.fault_tolerance.enabled = true;
+    view.task.spec.advanced.fault_tolerance.max_retries = 1;
+    let step = |phase, at: i64| PhaseChange {
+        phase,
+        at: Timestamp(at),
+        reason: String::new(),
+        keyed: None,
+    };
+    // Two restarts re-ran it, each a step into retrying with its event.
+    for at in [1_700_000_100_000, 1_700_000_200_000] {
+        view.task.history.extend([
+            step(TaskPhase::Retrying, at),
+            step(TaskPhase::Queued, at + 1),
+            step(TaskPhase::Scheduling, at + 2),
+            step(TaskPhase::Running, at + 3),
+        ]);
+    }
+    view.task.attempts = 3;
+    view.reruns = 2;
+    let said = "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)";
+    let event = |at: i64| shared::api::TaskEventView {
+        at: Timestamp(at),
+        kind: "retrying".into(),
+        message: said.into(),
+    };
+    let events = RwSignal::new(EventPage {
+        events: vec![event(1_700_000_100_000), event(1_700_000_200_000)],
+        earlier: 0,
+    });
+    let shown = Signal::stored(view);
+    let host =
+        mount(move || view! { <TaskSummary view=shown /><Resilience view=shown retries=events /> });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["On: up to 1 retry, 0 used"]
+    );
+    let attempts = "3, of which 2 re-ran it after the server stopped";
+    assert!(
+        all_text(&host, "dd").iter().any(|d| d == attempts),
+        "{:?}",
+        all_text(&host, "dd")
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let attempts = "3（其中 2 次为服务器停止后的重新运行）";
+    assert!(
+        all_text(&host, "dd").iter().any(|d| d == attempts),
+        "{:?}",
+        all_text(&host, "dd")
+    );
+    back_to_english(&host).await;
 }
 
 /// A phase the task reaches while its page is open is said to a screen reader, once;

@@ -174,6 +174,7 @@ async fn view_as(
         _ => None,
     };
     let mut task = stored.task;
+    let reruns = task.reruns();
     if reader.is_none_or(|r| r.name != task.owner) {
         task.spec = task.spec.for_others();
     }
@@ -245,6 +246,7 @@ async fn view_as(
         stopping_since,
         failed_replica,
         made_from,
+        reruns,
     }
 }
 

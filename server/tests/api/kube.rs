@@ -1205,7 +1205,9 @@ async fn a_job_whose_place_is_gone_is_not_taken_back() {
     let rerun = wait_for_events(&app, &id, "retrying", 1).await;
     assert_eq!(
         rerun,
-        ["the server stopped while it ran; re-running it (fault tolerance is on)"]
+        [
+            "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)"
+        ]
     );
     assert_eq!(cluster.deletes(&job_path(&id)), 1, "the job is not kept");
     assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
@@ -1561,7 +1563,7 @@ async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
     assert_eq!(rerun.len(), 2, "{rerun:?}");
     assert_eq!(
         rerun[1],
-        "the server stopped while it ran; re-running it (fault tolerance is on)"
+        "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)"
     );
     assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
 }

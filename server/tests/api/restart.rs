@@ -934,3 +934,52 @@ fn a_failure_heard_late_on_a_catalog_that_can_no_longer_run_it_fails_with_a_back
         "{said}"
     );
 }
+
+/// A re-run after a server stop is not one of the task's retries (SPEC.md section 5:
+/// retries are for its own failures): a task allowed one retry that two restarts
+/// interrupted runs a third time, and its own failure then still gets its retry, said
+/// with both numbers, before it fails. The view counts the re-runs for the console.
+#[test]
+fn re_runs_after_server_stops_use_none_of_the_tasks_retries() {
+    let data = super::temp_dir("restart-reruns-data");
+    let _leftovers = Leftovers(data.clone());
+    let dir = super::temp_dir("restart-reruns-catalog");
+    let catalog = catalog(&dir);
+    let go = dir.join("go");
+    let mut tolerant = spec(true);
+    tolerant["environment"]["command"] = until(&go, 3).into();
+    tolerant["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+
+    let mut server = start(&data, &catalog);
+    let id = submit(&server, &tolerant);
+    wait_for(&server, &id, |t| phase(t) == "running");
+    for attempt in [2, 3] {
+        server.crash();
+        server = start(&data, &catalog);
+        let rerun = wait_for(&server, &id, |t| {
+            phase(t) == "running" && t["attempts"] == attempt
+        });
+        assert_eq!(rerun["reruns"], attempt - 1, "{rerun}");
+    }
+    let said = events(&server, &id);
+    assert!(said.contains("uses none of its retries"), "{said}");
+    assert!(!said.contains("used its retries"), "{said}");
+
+    // Its own failure: the one retry it was allowed, then the end.
+    std::fs::write(&go, "").expect("writable");
+    let failed = wait_for(&server, &id, |t| phase(t) == "failed");
+    assert_eq!(failed["attempts"], 4, "{failed}");
+    assert_eq!(failed["reruns"], 2, "{failed}");
+    let said = events(&server, &id);
+    assert!(
+        said.contains(
+            "attempt 3 failed (replica 0 (master) ended with exit code 3); retry 1 of 1 \
+             (re-runs after the server stopped are not counted)"
+        ),
+        "{said}"
+    );
+    assert!(
+        last_reason(&failed).starts_with("after 4 attempts"),
+        "{failed}"
+    );
+}

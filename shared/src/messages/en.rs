@@ -575,6 +575,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "attempt {attempt} failed ({reason}); retry {attempt} of {max_retries} starts {secs} s after it at the earliest",
     ),
     (
+        "event.retrying#backoff_reruns",
+        "attempt {attempt} failed ({reason}); retry {retry} of {max_retries} (re-runs after the server stopped are not counted) starts {secs} s after it at the earliest",
+    ),
+    (
+        "event.retrying#reruns",
+        "attempt {attempt} failed ({reason}); retry {retry} of {max_retries} (re-runs after the server stopped are not counted)",
+    ),
+    (
         "event.retrying.waits",
         "waiting before its retry: the next attempt starts at {at} at the earliest",
     ),
@@ -593,7 +601,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.server_stopped#rerun",
-        "the server stopped while it ran; re-running it (fault tolerance is on)",
+        "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)",
     ),
     (
         "event.server_stopped#retries_used",
@@ -1336,6 +1344,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.attempt", "Attempt"),
     ("ui.detail.attempt_n", "Attempt {n}"),
     ("ui.detail.attempts", "Attempts"),
+    (
+        "ui.detail.attempts#reruns",
+        "{attempts}, of which {reruns} re-ran it after the server stopped",
+    ),
     ("ui.detail.back", "All tasks"),
     ("ui.detail.cancel", "Cancel"),
     ("ui.detail.clone", "Clone"),

@@ -476,6 +476,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "第 {attempt} 次运行失败（{reason}），最早 {secs} 秒后开始第 {attempt} 次重试，最多 {max_retries} 次",
     ),
     (
+        "event.retrying#backoff_reruns",
+        "第 {attempt} 次运行失败（{reason}），最早 {secs} 秒后开始第 {retry} 次重试，最多 {max_retries} 次（服务器停止后的重新运行不计入重试）",
+    ),
+    (
+        "event.retrying#reruns",
+        "第 {attempt} 次运行失败（{reason}），开始第 {retry} 次重试，最多 {max_retries} 次（服务器停止后的重新运行不计入重试）",
+    ),
+    (
         "event.retrying.waits",
         "重试前等待中：下次运行最早于 {at} 开始",
     ),
@@ -494,7 +502,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.server_stopped#rerun",
-        "任务运行期间服务器已停止；已启用自动容错，重新运行",
+        "任务运行期间服务器已停止；已启用自动容错，重新运行（不占用重试次数）",
     ),
     (
         "event.server_stopped#retries_used",
@@ -1151,6 +1159,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.attempt", "运行轮次"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
     ("ui.detail.attempts", "运行次数"),
+    (
+        "ui.detail.attempts#reruns",
+        "{attempts}（其中 {reruns} 次为服务器停止后的重新运行）",
+    ),
     ("ui.detail.back", "全部任务"),
     ("ui.detail.cancel", "取消"),
     ("ui.detail.clone", "克隆"),

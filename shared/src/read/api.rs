@@ -152,6 +152,7 @@ impl Read for TaskView {
             failed_replica: object.or("failed_replica", None)?,
             waits_behind: object.or("waits_behind", None)?,
             made_from: object.or("made_from", None)?,
+            reruns: object.or("reruns", 0)?,
         })
     }
 }
@@ -227,6 +228,7 @@ mod tests {
 
     fn task(spec: TaskSpec, placement: Option<Placement>) -> TaskView {
         let logs = crate::api::log_replicas(&spec, true);
+        let placement_some = placement.is_some();
         let change = |phase, at, reason: &str| PhaseChange {
             phase,
             at: Timestamp(at),
@@ -272,6 +274,8 @@ mod tests {
             placement,
             reason: Some("waiting for 2 GPUs".to_owned()),
             logs,
+            // One re-run after a server stop, and none: both read back.
+            reruns: u32::from(placement_some),
         }
     }
 
