@@ -181,6 +181,7 @@ pub mod read;
 pub mod record;
 pub mod resources;
 pub mod task;
+pub mod terminal;
 pub mod usage;
 pub mod validate;
 pub mod vocab;

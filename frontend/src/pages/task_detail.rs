@@ -2582,10 +2582,10 @@ impl Readable {
             let at = rest;
             rest = &rest[c.len_utf8()..];
             match c {
-                '\u{1b}' => match escape_len(rest) {
+                '\u{1b}' => match shared::terminal::escape_len(rest) {
                     Some(len) => rest = &rest[len..],
                     // Not a code so long unended: the escape alone is left out.
-                    None if rest.len() > HELD_MAX => {}
+                    None if rest.len() > shared::terminal::HELD_MAX => {}
                     None => {
                         self.held = at.to_owned();
                         break;
@@ -2635,48 +2635,6 @@ pub fn byte_size(bytes: usize) -> String {
         // `u64`, not `u128`, whose printing is code of its own (1.3 KB of wasm).
         let tenths = (bytes as u64).saturating_mul(10).saturating_add(MIB / 2) / MIB;
         format!("{}.{} MiB", tenths / 10, tenths % 10)
-    }
-}
-
-/// The longest code held for the next chunk to end.
-const HELD_MAX: usize = 256;
-
-/// How many bytes after an `ESC` its code takes, or `None` when `after` ends first.
-fn escape_len(after: &str) -> Option<usize> {
-    let bytes = after.as_bytes();
-    match bytes.first()? {
-        // CSI: parameters and intermediates, then one final byte.
-        b'[' => {
-            let body = &bytes[1..];
-            let params = body
-                .iter()
-                .take_while(|b| (0x20..=0x3f).contains(*b))
-                .count();
-            match body.get(params) {
-                None => None,
-                Some(b) if (0x40..=0x7e).contains(b) => Some(params + 2),
-                // Broken off (a line's end): what it had is left out, the rest is text.
-                Some(_) => Some(params + 1),
-            }
-        }
-        // OSC (a window title, a link): to BEL or ESC \.
-        b']' => {
-            let body = &bytes[1..];
-            (0..body.len()).find_map(|i| match body[i] {
-                0x07 => Some(i + 2),
-                0x1b if body.get(i + 1) == Some(&b'\\') => Some(i + 3),
-                _ => None,
-            })
-        }
-        // Intermediates (`ESC ( B`, a character set), then one final byte; another
-        // byte (a line's end, a letter of another script) is text, and the code ends
-        // before it: the slices stay on character boundaries.
-        b' '..=b'/' => {
-            let at = bytes.iter().position(|b| !(b' '..=b'/').contains(b))?;
-            Some(at + usize::from((0x30..=0x7e).contains(&bytes[at])))
-        }
-        // One byte (`ESC =`, `ESC 7`); any other is text, the escape alone left out.
-        b => Some(usize::from((0x30..=0x7e).contains(b))),
     }
 }
 

@@ -1752,72 +1752,90 @@ fn log_event(text: &str) -> Event {
 /// would reach the reader as two line ends (a blank line after it): a chunk's last `\r`
 /// waits for the next chunk, or for the end.
 ///
-/// A bare `\r` at a line's start (a progress bar's redraw after a line's end) is left
-/// out: the wire makes it a line end, a blank line the log read whole does not have,
-/// where the console shows such a `\r` as nothing (ops explorer: "done" then a blank
-/// line, live only). One within a line stays, as the line end the console makes of it.
+/// A bare `\r` at a line's start (a progress bar's redraw after a line's end, or after
+/// nothing but terminal codes since, `\x1b[0m\r`) is left out: the wire makes it a line
+/// end, a blank line the log read whole does not have, where the console shows such a
+/// `\r` as nothing (ops explorer: "done" then a blank line, live only). One within a line
+/// stays, as the line end the console makes of it. A terminal code a chunk ends in the
+/// middle of waits for the next, as the console reads it ([`shared::terminal`]).
+#[derive(Default)]
 struct LogEvents {
-    held_cr: bool,
-    /// What was sent last ended a line (or nothing was sent: a follow starts at one).
-    line_start: bool,
-}
-
-impl Default for LogEvents {
-    fn default() -> Self {
-        LogEvents {
-            held_cr: false,
-            line_start: true,
-        }
-    }
+    /// What the last chunk ended with that the next one says how to read: a `\r`, or a
+    /// code begun.
+    held: String,
+    /// Something other than a terminal code was sent since the last line's end (a follow
+    /// starts at a line's start).
+    mid_line: bool,
 }
 
 impl LogEvents {
     /// The event of the next chunk, if it has anything to send yet.
     fn next(&mut self, chunk: &str) -> Option<Event> {
-        let mut text = String::with_capacity(chunk.len() + 1);
-        if std::mem::take(&mut self.held_cr) {
-            text.push('\r');
-        }
-        text.push_str(chunk);
-        if text.ends_with('\r') {
-            text.pop();
-            self.held_cr = true;
-        }
-        let text = self.redraws_left_out(text);
+        let text = if self.held.is_empty() {
+            self.redraws_left_out(chunk)
+        } else {
+            let mut joined = std::mem::take(&mut self.held);
+            joined.push_str(chunk);
+            self.redraws_left_out(&joined)
+        };
         (!text.is_empty()).then(|| log_event(&text))
     }
 
-    /// `text` without a bare `\r` at a line's start.
-    fn redraws_left_out(&mut self, text: String) -> String {
-        if !text.contains('\r') {
+    /// `text` without a bare `\r` at a line's start, less what it ends with that waits.
+    fn redraws_left_out(&mut self, text: &str) -> String {
+        if !text.contains(['\r', '\u{1b}']) {
             if let Some(last) = text.chars().last() {
-                self.line_start = last == '\n';
+                self.mid_line = last != '\n';
             }
-            return text;
+            return text.to_owned();
         }
         let mut out = String::with_capacity(text.len());
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            let at = rest;
+            rest = &rest[c.len_utf8()..];
             match c {
-                '\r' if chars.peek() == Some(&'\n') => out.push(c),
-                '\r' if self.line_start => {}
+                '\u{1b}' => match shared::terminal::escape_len(rest) {
+                    Some(len) => {
+                        out.push_str(&at[..=len]);
+                        rest = &rest[len..];
+                    }
+                    None if rest.len() > shared::terminal::HELD_MAX => out.push(c),
+                    None => {
+                        self.held = at.to_owned();
+                        break;
+                    }
+                },
+                '\r' if rest.is_empty() => {
+                    self.held = at.to_owned();
+                    break;
+                }
+                '\r' if rest.starts_with('\n') => out.push(c),
+                '\r' if !self.mid_line => {}
                 '\r' | '\n' => {
                     out.push(c);
-                    self.line_start = true;
+                    self.mid_line = false;
                 }
+                // Shown as nothing by the console, as terminal codes are.
+                c if c.is_control() && c != '\t' => out.push(c),
                 c => {
                     out.push(c);
-                    self.line_start = false;
+                    self.mid_line = true;
                 }
             }
         }
         out
     }
 
-    /// The `\r` still held, once nothing follows it.
+    /// What is still held, once nothing follows it: a `\r` that ends a line, or a code
+    /// the log ended in the middle of.
     fn finish(&mut self) -> Option<Event> {
-        let held = std::mem::take(&mut self.held_cr);
-        (held && !self.line_start).then(|| log_event("\r"))
+        let held = std::mem::take(&mut self.held);
+        match held.as_str() {
+            "" => None,
+            "\r" => self.mid_line.then(|| log_event("\r")),
+            _ => Some(log_event(&held)),
+        }
     }
 }
 

@@ -599,6 +599,25 @@ async fn a_followed_log_s_redraw_at_a_line_start_makes_no_blank_line() {
     );
 }
 
+/// A redraw after nothing but terminal codes since the line's end (`\x1b[0m\r`, as
+/// coloured progress bars print) is no line of its own either: the console shows the
+/// codes as nothing, and the line as not yet begun (tabs explorer: a blank line, live
+/// only). A code cut between two reads is read whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_log_s_redraw_after_a_colour_code_makes_no_blank_line() {
+    let app = server::app(demo_state().await);
+    let body = followed_from_its_start(
+        &app,
+        "printf 'done\n\\033[0m'; sleep 1; printf '\r10%%\\033[K\n\\033['; sleep 1; printf '1m\r20%%\n'",
+    )
+    .await;
+    assert_eq!(
+        event_source_text(&body),
+        "done\n\u{1b}[0m10%\u{1b}[K\n\u{1b}[1m20%\n",
+        "{body:?}"
+    );
+}
+
 /// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
 /// answer says `charset=utf-8`, and sent raw its text could not be read as that.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
