@@ -222,6 +222,14 @@ async fn a_portal_on_another_site_loads_the_form_from_berth_and_submits_through_
         .await
         .unwrap_or_default();
     assert!(said.contains(&id), "{said}");
+    // The task named is a link to its page on Berth's site, not the portal's.
+    let href = find(&client, "#task-form [data-testid='form-submitted'] a")
+        .await
+        .attr("href")
+        .await
+        .ok()
+        .flatten();
+    assert_eq!(href, Some(format!("{berth}/tasks/{id}")));
     // Submit was disabled while it was out: the focus is on the line, not the page.
     let deadline = std::time::Instant::now() + WAIT;
     loop {

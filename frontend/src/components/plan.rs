@@ -241,6 +241,17 @@ fn bars(
                 .unwrap_or(if need == 0 { 0 } else { 100 })
                 .min(100);
             let over = need > left;
+            // Over its limit, the bar stands for the demand: what the limit covers is
+            // drawn apart from the rest, so "by how much" shows too (a full bar read as
+            // "just at the limit").
+            let style = if over {
+                format!(
+                    "width: 100%; --within: {}%",
+                    left.saturating_mul(100) / need
+                )
+            } else {
+                format!("width: {percent}%")
+            };
             let label = text(
                 lang,
                 key,
@@ -258,7 +269,7 @@ fn bars(
                 <div class="bar-row" class:over=over data-dimension=d.to_string()>
                     <span class="bar-label">{label}</span>
                     <span class="bar" aria-hidden="true">
-                        <span class="fill" style=format!("width: {percent}%")></span>
+                        <span class="fill" style=style></span>
                     </span>
                 </div>
             }

@@ -375,7 +375,7 @@ pub fn TaskForm(
             })}
             {move || made_before.get().map(|id| view! {
                 <p class="banner info" role="status" data-testid="made-before">
-                    {move || shared::messages::text(cx.lang(), "ui.form.made_before", &[("id", id.clone())])}
+                    <TaskNamed key="ui.form.made_before" id />
                 </p>
             })}
             // The spec's own version has no control: a clone or import of another
@@ -401,7 +401,7 @@ pub fn TaskForm(
             <div role="status">
                 {move || submitted.get().map(|(id, again)| view! {
                     <p class="banner info" data-testid="form-submitted" tabindex="-1">
-                        {move || shared::messages::text(cx.lang(), if again { "ui.form.submitted#again" } else { "ui.form.submitted" }, &[("id", id.clone())])}
+                        <TaskNamed key=if again { "ui.form.submitted#again" } else { "ui.form.submitted" } id />
                     </p>
                 })}
             </div>
@@ -493,6 +493,29 @@ fn follow_usage(
         }
     });
     refresh
+}
+
+/// The words of `key` with their `{id}` a link to that task's page: in the console, a
+/// move within it; in a portal, the page of the Berth the form submits to.
+#[component]
+fn TaskNamed(key: &'static str, id: String) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let route = crate::nav::Route::Detail(id.clone());
+    let base = api::Base::here();
+    let link = if base == api::Base::default() {
+        view! { <crate::nav::Link to=route test_id="made-task">{id.clone()}</crate::nav::Link> }
+            .into_any()
+    } else {
+        view! { <a href=base.url(&route.href()) data-testid="made-task">{id.clone()}</a> }
+            .into_any()
+    };
+    // Split at the id's place, which each language puts where its words need it.
+    let part = move |after: bool| {
+        let said = shared::messages::text(cx.lang(), key, &[("id", "\u{1}".to_owned())]);
+        let (before, rest) = said.split_once('\u{1}').unwrap_or((&said, ""));
+        (if after { rest } else { before }).to_owned()
+    };
+    view! { {move || part(false)}{link}{move || part(true)} }
 }
 
 /// What tells one submitted spec from another beside its key: a digest (FNV-1a) of the

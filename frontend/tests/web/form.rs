@@ -1686,6 +1686,15 @@ async fn the_plan_panel_follows_the_compute_section() {
         form.find("[data-testid='quota-bars'] .bar-row.over")
             .is_some()
     );
+    // The bar stands for the 201 GPUs asked: the 32 left are its first 15 in 100, drawn
+    // apart from the rest (a full bar said nothing of by how much).
+    let fill = form
+        .find("[data-testid='quota-bars'] .bar-row[data-dimension='gpu'] .fill")
+        .unwrap();
+    assert_eq!(
+        fill.get_attribute("style").as_deref(),
+        Some("width: 100%; --within: 15%")
+    );
     // What it needs, then what is left (exploratory test: "needs 201 of the 32 GPUs
     // left" read as a fault); the unit follows the count it names.
     let gpus = || {
@@ -2230,6 +2239,15 @@ async fn a_form_reloaded_as_its_submit_was_answered_says_what_it_made() {
         form.text("made-before"),
         "Your last draft was submitted as task made-12345 while the page reloaded: this is a new form."
     );
+    // The task named is a way to it.
+    let link = form
+        .find("[data-testid='made-before'] a[data-testid='made-task']")
+        .expect("a link");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("/tasks/made-12345")
+    );
+    assert_eq!(link.text_content().as_deref(), Some("made-12345"));
     // Said until the form is the user's work.
     form.type_in("basic.name_prefix", "next").await;
     assert!(form.find("[data-testid='made-before']").is_none());
