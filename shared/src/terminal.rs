@@ -6,6 +6,50 @@
 /// an escape unended so long is read as an escape alone.
 pub const HELD_MAX: usize = 256;
 
+/// One piece of a log's text as a terminal reads it ([`pieces`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// A code, `ESC` and what follows it, whole; or an `ESC` alone, unended after
+    /// [`HELD_MAX`] bytes or followed by text.
+    Code(&'a str),
+    /// A `\r` that a `\n` follows: with it, one line's end.
+    CrBeforeLf,
+    /// A `\r` that something else follows: a redraw of the line.
+    Cr,
+    /// Any other character, `\n` too.
+    Char(char),
+    /// The text's end, a code begun or a `\r`, which the next chunk says how to read:
+    /// always the last piece.
+    Unended(&'a str),
+}
+
+/// The pieces of `text`, a chunk of a log cut anywhere.
+pub fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let at = rest;
+        let c = rest.chars().next()?;
+        rest = &rest[c.len_utf8()..];
+        Some(match c {
+            '\u{1b}' => match escape_len(rest) {
+                Some(len) => {
+                    rest = &rest[len..];
+                    Piece::Code(&at[..=len])
+                }
+                None if rest.len() > HELD_MAX => Piece::Code(&at[..1]),
+                None => {
+                    rest = "";
+                    Piece::Unended(at)
+                }
+            },
+            '\r' if rest.is_empty() => Piece::Unended(at),
+            '\r' if rest.starts_with('\n') => Piece::CrBeforeLf,
+            '\r' => Piece::Cr,
+            c => Piece::Char(c),
+        })
+    })
+}
+
 /// How many bytes after an `ESC` its code takes, or `None` when `after` ends first.
 pub fn escape_len(after: &str) -> Option<usize> {
     let bytes = after.as_bytes();
@@ -47,7 +91,32 @@ pub fn escape_len(after: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_len;
+    use super::{Piece, escape_len, pieces};
+
+    #[test]
+    fn a_chunk_reads_as_codes_line_ends_characters_and_what_waits() {
+        use Piece::*;
+        let read = |text| pieces(text).collect::<Vec<_>>();
+        assert_eq!(
+            read("a\u{1b}[0m\rb\r\nc"),
+            [
+                Char('a'),
+                Code("\u{1b}[0m"),
+                Cr,
+                Char('b'),
+                CrBeforeLf,
+                Char('\n'),
+                Char('c')
+            ]
+        );
+        // What the next chunk says how to read waits, and ends the pieces.
+        assert_eq!(read("a\r"), [Char('a'), Unended("\r")]);
+        assert_eq!(read("a\u{1b}[3"), [Char('a'), Unended("\u{1b}[3")]);
+        // An escape unended for longer than a code is read alone.
+        let long = format!("\u{1b}]{}", "x".repeat(super::HELD_MAX));
+        assert_eq!(read(&long)[0], Code("\u{1b}"));
+        assert_eq!(read(&long).len(), 2 + super::HELD_MAX);
+    }
 
     #[test]
     fn each_kind_of_code_ends_where_a_terminal_ends_it() {

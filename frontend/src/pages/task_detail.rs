@@ -2576,29 +2576,16 @@ impl Readable {
             joined.push_str(chunk);
             std::borrow::Cow::Owned(joined)
         };
+        use shared::terminal::Piece;
         let mut out = String::with_capacity(text.len());
-        let mut rest = text.as_ref();
-        while let Some(c) = rest.chars().next() {
-            let at = rest;
-            rest = &rest[c.len_utf8()..];
-            match c {
-                '\u{1b}' => match shared::terminal::escape_len(rest) {
-                    Some(len) => rest = &rest[len..],
-                    // Not a code so long unended: the escape alone is left out.
-                    None if rest.len() > shared::terminal::HELD_MAX => {}
-                    None => {
-                        self.held = at.to_owned();
-                        break;
-                    }
-                },
-                // A `\r\n` ends its line at its `\n`; one cut between two chunks waits
-                // for the next to say which it is.
-                '\r' if rest.is_empty() => {
-                    self.held = at.to_owned();
-                    break;
-                }
-                '\r' if rest.starts_with('\n') => {}
-                '\r' => {
+        for piece in shared::terminal::pieces(&text) {
+            match piece {
+                // A code begun, or a `\r` that may start a `\r\n`, cut between two
+                // chunks: the next says how to read it.
+                Piece::Unended(rest) => self.held = rest.to_owned(),
+                // Left out; a `\r\n` ends its line at its `\n`.
+                Piece::Code(_) | Piece::CrBeforeLf => {}
+                Piece::Cr => {
                     let at_start = if out.is_empty() {
                         !self.mid_line
                     } else {
@@ -2608,9 +2595,9 @@ impl Readable {
                         out.push('\n');
                     }
                 }
-                '\n' | '\t' => out.push(c),
-                c if c.is_control() => {}
-                c => out.push(c),
+                Piece::Char(c @ ('\n' | '\t')) => out.push(c),
+                Piece::Char(c) if c.is_control() => {}
+                Piece::Char(c) => out.push(c),
             }
         }
         if !out.is_empty() {

@@ -1789,36 +1789,25 @@ impl LogEvents {
             }
             return text.to_owned();
         }
+        use shared::terminal::Piece;
         let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            let at = rest;
-            rest = &rest[c.len_utf8()..];
-            match c {
-                '\u{1b}' => match shared::terminal::escape_len(rest) {
-                    Some(len) => {
-                        out.push_str(&at[..=len]);
-                        rest = &rest[len..];
-                    }
-                    None if rest.len() > shared::terminal::HELD_MAX => out.push(c),
-                    None => {
-                        self.held = at.to_owned();
-                        break;
-                    }
-                },
-                '\r' if rest.is_empty() => {
-                    self.held = at.to_owned();
-                    break;
+        for piece in shared::terminal::pieces(text) {
+            match piece {
+                Piece::Code(code) => out.push_str(code),
+                Piece::Unended(rest) => self.held = rest.to_owned(),
+                Piece::CrBeforeLf => out.push('\r'),
+                Piece::Cr if !self.mid_line => {}
+                Piece::Cr => {
+                    out.push('\r');
+                    self.mid_line = false;
                 }
-                '\r' if rest.starts_with('\n') => out.push(c),
-                '\r' if !self.mid_line => {}
-                '\r' | '\n' => {
-                    out.push(c);
+                Piece::Char('\n') => {
+                    out.push('\n');
                     self.mid_line = false;
                 }
                 // Shown as nothing by the console, as terminal codes are.
-                c if c.is_control() && c != '\t' => out.push(c),
-                c => {
+                Piece::Char(c) if c.is_control() && c != '\t' => out.push(c),
+                Piece::Char(c) => {
                     out.push(c);
                     self.mid_line = true;
                 }
