@@ -414,6 +414,20 @@ pub fn Findings(
             });
         });
     };
+    // The room the findings take as the focus comes: the first keystroke's change is
+    // measured after it, and a finding shown before any edit (a clone's, a restored
+    // draft's) that the keystroke shortened moved the form up (reflow explorer).
+    let enter = window_event_listener(leptos::ev::focusin, move |_| {
+        if tallest.get_value() > 0.0 || findings.with_untracked(Vec::is_empty) {
+            return;
+        }
+        if let Some(ul) = list.get_untracked()
+            && near(&ul, document().active_element().map(web_sys::Node::from))
+        {
+            measure();
+        }
+    });
+    on_cleanup(move || enter.remove());
     let leave = window_event_listener(leptos::ev::focusout, move |ev| {
         let Some(ul) = list.get_untracked() else {
             return;

@@ -239,6 +239,26 @@ pub fn Preview(
     };
     let import_text = RwSignal::new(String::new());
     let import_note = RwSignal::new(None::<ImportNote>);
+    // A refusal is brought into view below the buttons the focus stays on: in a short
+    // window it came half below the fold (reflow explorer, 320 × 450 CSS px).
+    let note_box = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if !import_note.with(|n| matches!(n, Some(ImportNote::Refused(_)))) {
+            return;
+        }
+        request_animation_frame(move || {
+            let Some(note) = note_box.get_untracked() else {
+                return;
+            };
+            let below = web_sys::window()
+                .and_then(|w| w.inner_height().ok())
+                .and_then(|h| h.as_f64())
+                .is_some_and(|h| note.get_bounding_client_rect().bottom() > h);
+            if below {
+                note.scroll_into_view_with_bool(false);
+            }
+        });
+    });
     // "Imported" is said of the spec it brought: once the form is edited, or started
     // over, it goes, or a language switch, which speaks every live region again, said it
     // of a form changed since (keyboard explorer). The draft is watched only while the
@@ -472,7 +492,7 @@ pub fn Preview(
                         <button type="button" data-testid="confirm-import-no" on:click=move |_| back_to_import() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
                     </div>
                 })}
-                <div id=note_id aria-live="polite" data-testid="import-note">
+                <div id=note_id aria-live="polite" data-testid="import-note" node_ref=note_box>
                     {move || import_note.get().map(|note| match note {
                         ImportNote::Imported => view! {
                             <p class="banner info">{move || cx.text("ui.form.import.done")}</p>

@@ -134,7 +134,7 @@ pub fn SharedTask(
                 <section class="panel spec" aria-labelledby="shared-spec-title">
                     <h2 id="shared-spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
                     <p class="help">{crate::i18n::tr("ui.shared.spec_masked")}</p>
-                    <SpecView spec />
+                    <SpecView spec labelled_by="shared-spec-title" />
                 </section>
             </div>
         </div>

@@ -2656,7 +2656,7 @@ fn SpecPanel(
             {move || spec.get().map(|result| match result {
                 Ok(mut spec) => {
                     spec.basic.tags = tags.get();
-                    view! { <SpecView spec /> }.into_any()
+                    view! { <SpecView spec labelled_by="spec-title" /> }.into_any()
                 }
                 Err(err) => view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any(),
             })}
@@ -2670,7 +2670,10 @@ fn SpecPanel(
 pub fn SpecView(
     /// The spec.
     spec: TaskSpec,
+    /// The id of the heading that names the box: focusable, for scrolling by keyboard,
+    /// it is read by that name (reflow explorer: it had none).
+    labelled_by: &'static str,
 ) -> impl IntoView {
     let text = crate::form::transfer::to_yaml(&spec);
-    view! { <pre class="spec-text" data-testid="spec-view" tabindex="0">{text}</pre> }
+    view! { <pre class="spec-text" data-testid="spec-view" tabindex="0" aria-labelledby=labelled_by>{text}</pre> }
 }

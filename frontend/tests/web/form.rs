@@ -5902,6 +5902,39 @@ async fn a_wrapped_finding_replaced_by_a_shorter_one_moves_nothing_while_typing(
     style.remove();
 }
 
+/// The same for a finding shown before any edit (a clone's, a restored draft's): the
+/// room it takes is kept from when the focus comes, so the first keystroke that shortens
+/// it moves nothing (reflow explorer: 55 px up at 320 px on a clone's first keystroke).
+#[wasm_bindgen_test]
+async fn a_clones_wrapped_finding_shortened_at_the_first_keystroke_moves_nothing() {
+    let style = form_style();
+    let mut spec = shared::demo::pytorch();
+    spec.environment.storage[0].path = "/volume/ckpt/".into();
+    let form = mount(Some(spec), false).await;
+    form.host.style().set_property("width", "400px").unwrap();
+    leptos::task::tick().await;
+    let path = "environment.storage[0].path";
+    let codes = || form.codes_in("f-environment-storage-0-path-msgs");
+    assert_eq!(
+        codes(),
+        ["mount.path.not_normalized"],
+        "shown as the form opens"
+    );
+    let next = || page_top(&form.control("environment.datasets[0].id"));
+    form.control(path).focus().unwrap();
+    crate::after_paint().await;
+    crate::after_paint().await;
+    let long = next();
+    form.type_in(path, "/proc").await;
+    assert_eq!(codes(), ["mount.path.system"]);
+    crate::after_paint().await;
+    assert_eq!(next(), long, "the field below stays at the first keystroke");
+    form.control("environment.datasets[0].id").focus().unwrap();
+    crate::after_paint().await;
+    assert!(next() < long, "given back once the user has left");
+    style.remove();
+}
+
 /// README: a finding that appears or clears as the user types moves nothing below it. The
 /// autoscaling range's finding is the group's: it shows after the group's fields, on a
 /// line they keep, so the field typed in (and what follows) stays where it was.

@@ -1407,6 +1407,14 @@ async fn the_shared_view_is_read_only() {
             .unwrap()
             .is_none()
     );
+    // Focusable for scrolling, it is named by its heading.
+    let named = find(&host, "[data-testid='spec-view']")
+        .get_attribute("aria-labelledby")
+        .unwrap();
+    assert_eq!(
+        find(&host, &format!("#{named}")).text_content().as_deref(),
+        Some("Spec")
+    );
     let spec = find(&host, "[data-testid='spec-view']")
         .text_content()
         .unwrap();
