@@ -435,6 +435,11 @@ fn retry_due(event: &TaskEvent) -> Timestamp {
     Timestamp(event.at.0.saturating_add(secs.saturating_mul(1000)))
 }
 
+/// The most re-runs of a task after a server stop ([`shared::Task::reruns`]): a task
+/// whose runs keep stopping the server (using up the machine's memory, say) would
+/// otherwise run, and stop it, for ever. Then it fails, as without fault tolerance.
+const MAX_RERUNS: u32 = 10;
+
 /// The `retrying` event of a retry that waits before it queues.
 const RETRYING_BACKOFF: &str = "event.retrying#backoff";
 
@@ -2146,9 +2151,9 @@ impl Runner {
         // stop: the task's own failures are what `max_retries` counts.
         let retry = stored.task.retries_used(attempt) + 1;
         if tolerance.enabled && retry <= tolerance.max_retries {
-            // The backoff grows with the attempts that failed, re-runs too: a failure
-            // just after a restart is no reason to hurry.
-            let delay = self.backoff.delay(attempt);
+            // Retry n waits as README's table says of it, whatever re-runs came between
+            // (restarts explorer: the first retry after two re-runs waited 40 s, not 10).
+            let delay = self.backoff.delay(retry);
             // Retry n follows attempt n unless a re-run came between: then the words
             // say both numbers, and that re-runs are not counted.
             let reruns = retry != attempt;
@@ -2678,9 +2683,19 @@ impl Runner {
             let reason = |variant: &str| Message::new(format!("event.server_stopped{variant}"));
             let tolerance = &stored.task.spec.advanced.fault_tolerance;
             let stop_asked = self.stop_asked(&id).await;
+            // A task still starting had not run: it goes back to the queue whatever its
+            // fault tolerance, as a queued task does (restarts explorer: failed with
+            // "the server stopped while it ran" when it never had).
+            let scheduling = stored.task.phase == TaskPhase::Scheduling;
+            // Not one Kueue evicted while it ran, waiting for admission again.
+            let starting = scheduling
+                && (stored.task.history.iter().rev().nth(1))
+                    .is_none_or(|before| before.phase != TaskPhase::Running);
             // Whatever retries it has used: the stop was the server's, not the task's
-            // failure, and re-runs are not counted as retries (`Task::reruns`).
-            let rerun = tolerance.enabled;
+            // failure, and re-runs are not counted as retries (`Task::reruns`); but not
+            // for ever, in case the task is what stops the server.
+            let reruns = stored.task.reruns();
+            let rerun = (tolerance.enabled || starting) && reruns < MAX_RERUNS;
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
@@ -2689,15 +2704,21 @@ impl Runner {
             } else if let Some(why) = rerun.then(|| self.cannot_run(&stored)).flatten() {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
             } else if rerun {
-                if stored.task.phase == TaskPhase::Scheduling {
+                if scheduling {
                     // Scheduling cannot step to retrying: it goes back to the queue.
+                    let why = Message::new(if starting {
+                        shared::record::REQUEUED
+                    } else {
+                        shared::record::RERUN
+                    });
                     self.step(
                         &id,
                         TaskPhase::Queued,
-                        Some(Message::new(shared::record::REQUEUED)),
+                        Some(why.clone()),
                         stored.task.attempts,
                     )
                     .await;
+                    self.event(&id, event_kind::QUEUED, queued(&why)).await;
                     let mut scheduler = self.scheduler.lock().await;
                     let user = Self::user_of(&stored);
                     let held = scheduler
@@ -2723,6 +2744,9 @@ impl Runner {
                     let why = Message::new(shared::record::RERUN);
                     self.retry(&fresh, why, now(), Duration::ZERO).await;
                 }
+            } else if tolerance.enabled || starting {
+                let why = reason("#reruns_used").with("reruns", reruns);
+                self.end(&id, TaskPhase::Failed, Some(why)).await;
             } else {
                 self.end(&id, TaskPhase::Failed, Some(reason("#no_tolerance")))
                     .await;
@@ -2753,7 +2777,7 @@ impl Runner {
             Vec::new()
         });
         let attempt = stored.task.attempts;
-        let delay = self.backoff.delay(attempt);
+        let delay = self.backoff.delay(stored.task.retries_used(attempt) + 1);
         let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
         // The event of this attempt's failure: an earlier retry's names a shorter wait.
         let told = events.iter().rev().find(|e| {
@@ -3004,7 +3028,13 @@ impl Runner {
     /// the first failed replica's reason, with the same events and alerts.
     async fn hear_late(&self, stored: &StoredTask, exits: Vec<Exit>) {
         let (id, attempt) = (&stored.task.id, stored.task.attempts);
-        let said = Message::new("event.server_stopped#ended").with("attempt", attempt);
+        // "Every replica" only if none was heard to end before the server stopped.
+        let key = if exits.iter().any(|e| e.heard) {
+            "event.server_stopped#ended_rest"
+        } else {
+            "event.server_stopped#ended"
+        };
+        let said = Message::new(key).with("attempt", attempt);
         // Dated with the first end it tells of, which follows it: dated at the restart,
         // it was listed before ends that came earlier, and the times ran backwards.
         let first = exits.iter().filter(|e| !e.heard).map(|e| e.at).min();

@@ -161,9 +161,9 @@ pub struct TaskView {
     /// spec of its own, and for tasks stored before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made_from: Option<MadeFrom>,
-    /// Of its `attempts`, those that re-ran it because the server stopped while it ran
-    /// ([`crate::Task::reruns`]): not the task's own failures, so not among the
-    /// retries its fault tolerance allows. Absent when none.
+    /// Of its `attempts`, those that ran it again because the server stopped while it
+    /// ran or started: not the task's own failures, so not among the retries its fault
+    /// tolerance allows. Absent when none.
     #[serde(default, skip_serializing_if = "none")]
     pub reruns: u32,
 }

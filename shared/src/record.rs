@@ -180,15 +180,16 @@ impl Task {
         Ok(())
     }
 
-    /// The attempts re-run because the server stopped while they ran (a step into
-    /// retrying, or from scheduling back to the queue, with [`RERUN`] or [`REQUEUED`]
-    /// as its keyed reason). SPEC's retries are for the task's own failures: these
+    /// The attempts re-run because the server stopped while they ran or started (a step
+    /// into retrying, or from scheduling back to the queue, with [`RERUN`] or
+    /// [`REQUEUED`] as its keyed reason). SPEC's retries are for the task's own failures: these
     /// count as attempts, not as retries.
     pub fn reruns(&self) -> u32 {
         let reruns = self.history.iter().filter(|change| {
             change.keyed.as_ref().is_some_and(|m| {
                 (change.phase == TaskPhase::Retrying && m.key == RERUN)
-                    || (change.phase == TaskPhase::Queued && m.key == REQUEUED)
+                    || (change.phase == TaskPhase::Queued
+                        && [RERUN, REQUEUED, REQUEUED_BEFORE].contains(&m.key.as_str()))
             })
         });
         u32::try_from(reruns.count()).unwrap_or(u32::MAX)
@@ -203,12 +204,16 @@ impl Task {
 }
 
 /// The reason of a running task's step into retrying when the server stopped while it
-/// ran and fault tolerance runs it again.
+/// ran and fault tolerance runs it again (or back to the queue: one Kueue evicted, which
+/// waited for admission again).
 pub const RERUN: &str = "event.server_stopped#rerun";
 
 /// The reason of a scheduling task's step back to the queue when the server stopped
-/// while it started and fault tolerance runs it again.
-pub const REQUEUED: &str = "event.server_stopped";
+/// while it started.
+pub const REQUEUED: &str = "event.server_stopped#requeued";
+
+/// [`REQUEUED`] as servers before it wrote it, for tasks stored then.
+const REQUEUED_BEFORE: &str = "event.server_stopped";
 
 #[cfg(test)]
 mod tests {
@@ -280,6 +285,9 @@ mod tests {
         assert_eq!(task.retries_used(4), 1);
         // A restart's key on another step is not a re-run.
         task.history[1].keyed = keyed(RERUN);
+        assert_eq!(task.reruns(), 2);
+        // The step back to the queue as servers wrote it before.
+        task.history[5].keyed = keyed(REQUEUED_BEFORE);
         assert_eq!(task.reruns(), 2);
     }
 }

@@ -392,14 +392,17 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
         ["On: up to 60 retries, 12 used"]
     );
     let all = find(&host, "[data-testid='retries-all']");
-    assert_eq!(all.text_content().as_deref(), Some("Show all 12 retries"));
+    assert_eq!(
+        all.text_content().as_deref(),
+        Some("Show all 12 attempts run again")
+    );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
     assert_eq!(
         find(&host, "[data-testid='retries-all']")
             .text_content()
             .as_deref(),
-        Some("显示全部 12 次重试")
+        Some("显示全部 12 条重新运行记录")
     );
     back_to_english(&host).await;
     let all = find(&host, "[data-testid='retries-all']");

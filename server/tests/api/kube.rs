@@ -35,6 +35,10 @@ impl Backend for JobBackend {
     async fn start(&self, gang: Gang) -> Result<(), BackendError> {
         let (task, attempt) = (gang.task.clone(), gang.attempt);
         self.starts.lock().unwrap().push((task.clone(), attempt));
+        // Its pods never start: the task stays scheduling.
+        if gang.command == "pending" {
+            return Ok(());
+        }
         let _ = self.events.send(Event::Started {
             task: task.clone(),
             attempt,
@@ -1566,6 +1570,39 @@ async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
         "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)"
     );
     assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
+}
+
+/// A task the server stopped while it was starting (scheduling, its pods not yet up)
+/// had not run: it goes back to the queue whatever its fault tolerance, its step and an
+/// event saying so, and counts as a re-run, not a retry (restarts explorer: it was failed
+/// as one that "ran").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_still_starting_at_a_restart_queues_again_even_without_fault_tolerance() {
+    let data = temp_dir("starting-data");
+    let backend = Arc::new(JobBackend {
+        events: broadcast::channel(64).0,
+        stops: Mutex::default(),
+        starts: Mutex::default(),
+        tails: Mutex::default(),
+        long_lines: Mutex::default(),
+    });
+    let first = app_on(&data, backend).await;
+    let mut pending = spec("pending");
+    pending["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 1 });
+    let id = submit(&first, &pending).await;
+    wait_for_phase(&first, &id, "scheduling").await;
+    let (client, _cluster) = Cluster::start(Vec::new());
+    let app = restarted(&data, client).await;
+    let (_, task) = get(&app, &format!("/api/v1/tasks/{id}")).await;
+    assert_ne!(task["phase"], "failed", "{task}");
+    assert_eq!(task["reruns"], 1, "{task}");
+    let said = "the server stopped while the task was starting; it goes back to the queue \
+                (this uses none of its retries)";
+    let steps = task["history"].as_array().expect("a history");
+    assert_eq!(steps[2]["phase"], "queued", "{task}");
+    assert_eq!(steps[2]["reason"], said, "{task}");
+    let queued = events_of(&app, &id, "queued").await;
+    assert!(queued.iter().any(|e| e.contains(said)), "{queued:?}");
 }
 
 /// A "running longer than" alert sent before Kueue evicted the job is not sent again

@@ -764,6 +764,11 @@ fn a_restart_replays_only_unheard_exits_at_the_times_the_replicas_ended() {
     assert_eq!(count(heard), 1, "{exits:?}");
     let late = "attempt 1: replica 1 (worker 0) ended with exit code 0";
     assert_eq!(count(late), 1, "{exits:?}");
+    // Replica 0 was heard to end before the stop: not "every replica" ended meanwhile
+    // (restarts explorer).
+    let rest = "attempt 1: the replicas still running ended while the server was stopped, \
+                as each recorded";
+    assert_eq!(count(rest), 1, "{exits:?}");
 
     let recorded = data
         .join("tasks")
@@ -950,12 +955,23 @@ fn re_runs_after_server_stops_use_none_of_the_tasks_retries() {
     tolerant["environment"]["command"] = until(&go, 3).into();
     tolerant["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
 
-    let mut server = start(&data, &catalog);
+    // A backoff of 1 s for retry 1, 2 s for retry 2, 4 s for retry 3: the retry's own
+    // number sets it, not its attempt's (restarts explorer: 4 s after two re-runs).
+    let config = dir.join("backoff.toml");
+    std::fs::write(&config, "[retries]\nbackoff_seconds = 1\n").expect("writable");
+    let start = || {
+        Server::start(&[
+            ("BERTH_DATA_DIR", data.as_os_str()),
+            ("BERTH_CATALOG", catalog.as_os_str()),
+            ("BERTH_CONFIG", config.as_os_str()),
+        ])
+    };
+    let mut server = start();
     let id = submit(&server, &tolerant);
     wait_for(&server, &id, |t| phase(t) == "running");
     for attempt in [2, 3] {
         server.crash();
-        server = start(&data, &catalog);
+        server = start();
         let rerun = wait_for(&server, &id, |t| {
             phase(t) == "running" && t["attempts"] == attempt
         });
@@ -974,12 +990,45 @@ fn re_runs_after_server_stops_use_none_of_the_tasks_retries() {
     assert!(
         said.contains(
             "attempt 3 failed (replica 0 (master) ended with exit code 3); retry 1 of 1 \
-             (re-runs after the server stopped are not counted)"
+             (re-runs after the server stopped are not counted) starts 1 s after it at the \
+             earliest"
         ),
         "{said}"
     );
     assert!(
         last_reason(&failed).starts_with("after 4 attempts"),
+        "{failed}"
+    );
+}
+
+/// Re-runs after a server stop are not for ever: a task the server stopped during ten of
+/// its runs fails at the eleventh, in case it is what stops the server (README
+/// "Restarts"; restarts explorer: nothing limited them).
+#[test]
+fn a_task_the_server_stopped_during_ten_runs_is_not_run_an_eleventh_time() {
+    let data = super::temp_dir("restart-cap-data");
+    let _leftovers = Leftovers(data.clone());
+    let catalog = catalog(&super::temp_dir("restart-cap-catalog"));
+    let mut server = start(&data, &catalog);
+    let id = submit(&server, &spec(true));
+    wait_for(&server, &id, |t| phase(t) == "running");
+    for attempt in 2..=11 {
+        server.crash();
+        server = start(&data, &catalog);
+        wait_for(&server, &id, |t| {
+            phase(t) == "running" && t["attempts"] == attempt
+        });
+    }
+    server.crash();
+    server = start(&data, &catalog);
+    let failed = wait_for(&server, &id, |t| phase(t) == "failed");
+    assert_eq!(failed["attempts"], 11, "{failed}");
+    assert_eq!(failed["reruns"], 10, "{failed}");
+    assert!(
+        last_reason(&failed).starts_with(
+            "the server stopped while it ran, as it had during 10 of its runs before: \
+             it is not run again"
+        ),
         "{failed}"
     );
 }

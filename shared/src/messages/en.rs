@@ -596,12 +596,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "attempt {attempt}: every replica ended while the server was stopped, as each recorded",
     ),
     (
+        "event.server_stopped#ended_rest",
+        "attempt {attempt}: the replicas still running ended while the server was stopped, as each recorded",
+    ),
+    (
         "event.server_stopped#no_tolerance",
         "the server stopped while it ran; fault tolerance is off, so it is not re-run",
     ),
     (
+        "event.server_stopped#requeued",
+        "the server stopped while the task was starting; it goes back to the queue (this uses none of its retries)",
+    ),
+    (
         "event.server_stopped#rerun",
         "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)",
+    ),
+    (
+        "event.server_stopped#reruns_used",
+        "the server stopped while it ran, as it had during {reruns} of its runs before: it is not run again, in case the task is what stops the server (by using up the machine's memory, say)",
     ),
     (
         "event.server_stopped#retries_used",
@@ -1511,8 +1523,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.resubmitted_from",
         "Resubmitted from task {name}: this is a new task with the same spec.",
     ),
-    ("ui.detail.retries", "Attempts retried"),
-    ("ui.detail.retries_all", "Show all {n} retries"),
+    ("ui.detail.retries", "Attempts run again"),
+    ("ui.detail.retries_all", "Show all {n} attempts run again"),
     ("ui.detail.retry", "{at}: {reason}"),
     ("ui.detail.share", "Share"),
     ("ui.detail.share_close", "Close the share link"),

@@ -497,12 +497,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "第 {attempt} 次运行：服务器停止期间所有副本均已结束，各副本的结束状态以其自身记录为准",
     ),
     (
+        "event.server_stopped#ended_rest",
+        "第 {attempt} 次运行：服务器停止期间其余仍在运行的副本均已结束，各副本的结束状态以其自身记录为准",
+    ),
+    (
         "event.server_stopped#no_tolerance",
         "任务运行期间服务器已停止；未启用自动容错，不再重新运行",
     ),
     (
+        "event.server_stopped#requeued",
+        "任务启动期间服务器已停止；任务重新排队（不占用重试次数）",
+    ),
+    (
         "event.server_stopped#rerun",
         "任务运行期间服务器已停止；已启用自动容错，重新运行（不占用重试次数）",
+    ),
+    (
+        "event.server_stopped#reruns_used",
+        "任务运行期间服务器已停止，此前已有 {reruns} 次运行因服务器停止而中断：不再重新运行，以防正是该任务导致服务器停止（例如耗尽内存）",
     ),
     (
         "event.server_stopped#retries_used",
@@ -1300,8 +1312,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.resubmitted_from",
         "已由任务 {name} 重新提交：这是使用相同配置的新任务。",
     ),
-    ("ui.detail.retries", "重试记录"),
-    ("ui.detail.retries_all", "显示全部 {n} 次重试"),
+    ("ui.detail.retries", "重新运行记录"),
+    ("ui.detail.retries_all", "显示全部 {n} 条重新运行记录"),
     ("ui.detail.retry", "{at}：{reason}"),
     ("ui.detail.share", "分享"),
     ("ui.detail.share_close", "关闭分享链接"),
