@@ -1782,17 +1782,16 @@ impl LogEvents {
     }
 
     /// `text` without a bare `\r` at a line's start, less what it ends with that waits.
+    /// Read piece by piece whatever it holds: a control byte at a chunk's end (a bell) is
+    /// no text to the console, so the line has not begun (review).
     fn redraws_left_out(&mut self, text: &str) -> String {
-        if !text.contains(['\r', '\u{1b}']) {
-            if let Some(last) = text.chars().last() {
-                self.mid_line = last != '\n';
-            }
-            return text.to_owned();
-        }
         use shared::terminal::Piece;
         let mut out = String::with_capacity(text.len());
         for piece in shared::terminal::pieces(text) {
             match piece {
+                // An escape alone is nothing to the console, but sent, it would begin a
+                // code with what follows once a `\r` between is left out (review).
+                Piece::Code("\u{1b}") => {}
                 Piece::Code(code) => out.push_str(code),
                 Piece::Unended(rest) => self.held = rest.to_owned(),
                 Piece::CrBeforeLf => out.push('\r'),

@@ -618,6 +618,20 @@ async fn a_followed_log_s_redraw_after_a_colour_code_makes_no_blank_line() {
     );
 }
 
+/// What the console shows as nothing does not begin a line either: a bell at a chunk's
+/// end, and an escape alone (sent, it began a code with the letter after a `\r` left
+/// out, and the letter was lost). Followed as read whole (review).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_log_s_bell_or_lone_escape_begins_no_line() {
+    let app = server::app(demo_state().await);
+    let body = followed_from_its_start(
+        &app,
+        "printf 'a\n\\007'; sleep 1; printf '\r50%%\n\\033\rK\n'",
+    )
+    .await;
+    assert_eq!(event_source_text(&body), "a\n\u{7}50%\nK\n", "{body:?}");
+}
+
 /// Bytes that are not UTF-8 in a log read whole show as U+FFFD, as they do followed: the
 /// answer says `charset=utf-8`, and sent raw its text could not be read as that.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
