@@ -433,6 +433,11 @@ fn begin_mount(element: JsValue, options: JsValue) -> Result<Begun, JsError> {
     })
 }
 
+/// Said to a form mounted into a portal's page: the console's own moves between its
+/// pages (`nav::Link`) mean nothing there, where its links are plain addresses.
+#[derive(Clone, Copy, Debug)]
+pub struct Embedded;
+
 /// Shows the form in its element.
 fn show(
     element: web_sys::HtmlElement,
@@ -451,6 +456,7 @@ fn show(
     let speaks = element.clone();
     leptos::mount::mount_to(element, move || {
         provide_context(base.clone());
+        provide_context(Embedded);
         if let Some(slot) = slot.clone() {
             provide_context(slot);
         }

@@ -496,13 +496,15 @@ fn follow_usage(
 }
 
 /// The words of `key` with their `{id}` a link to that task's page: in the console, a
-/// move within it; in a portal, the page of the Berth the form submits to.
+/// move within it; in a portal, the page of the Berth the form submits to (its own
+/// origin when it was given no `apiBase`: review, the console's move changed only the
+/// portal's address).
 #[component]
 fn TaskNamed(key: &'static str, id: String) -> impl IntoView {
     let cx = FormCx::use_context();
     let route = crate::nav::Route::Detail(id.clone());
     let base = api::Base::here();
-    let link = if base == api::Base::default() {
+    let link = if use_context::<crate::widgets::Embedded>().is_none() {
         view! { <crate::nav::Link to=route test_id="made-task">{id.clone()}</crate::nav::Link> }
             .into_any()
     } else {

@@ -3527,6 +3527,67 @@ fn refusal(err: wasm_bindgen::JsError) -> String {
         .expect("an Error with a message")
 }
 
+/// A form a portal mounted names the task it made with a plain link to its page, given
+/// no `apiBase` too: the console's own move between its pages would change the portal's
+/// address and show nothing (review).
+#[wasm_bindgen_test]
+async fn a_portals_form_links_the_task_it_made_as_a_plain_address() {
+    use frontend::widgets::mount_task_form;
+    crate::forget_drafts();
+    let answer = shared::api::CatalogResponse {
+        user: shared::demo::user(),
+        catalog: shared::demo::catalog(),
+        usage: shared::demo::usage(),
+        ray_clusters: true,
+        email_alerts: true,
+    };
+    let catalog = serde_json::to_string(&answer).unwrap();
+    let host = crate::new_host();
+    host.set_id("portal-form");
+    // Noted by the page a reload left, as the form notes a submit answered meanwhile.
+    let at = js_sys::Date::now() as u64 - 1_000;
+    web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap()
+        .set_item(
+            &format!("{DRAFT_KEY}#portal-form.made"),
+            &format!("{at} another-page made-123"),
+        )
+        .unwrap();
+    let options =
+        js_sys::JSON::parse(&format!(r#"{{"locale": "en", "catalog": {catalog}}}"#)).unwrap();
+    let mut form = mount_task_form(host.clone().into(), options)
+        .await
+        .expect("mounts");
+    leptos::task::tick().await;
+    let link = host
+        .query_selector("[data-testid='made-before'] a[data-testid='made-task']")
+        .unwrap()
+        .expect("the task named is a link");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("/tasks/made-123")
+    );
+    // Clicked, the link is the browser's to follow: nothing of the form's takes it.
+    let taken = std::rc::Rc::new(std::cell::Cell::new(None));
+    let seen = std::rc::Rc::clone(&taken);
+    let listener =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            seen.set(Some(ev.default_prevented()));
+            // The test's page stays.
+            ev.prevent_default();
+        });
+    host.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())
+        .unwrap();
+    link.unchecked_ref::<HtmlElement>().click();
+    assert_eq!(taken.get(), Some(false), "a plain link");
+    host.remove_event_listener_with_callback("click", listener.as_ref().unchecked_ref())
+        .unwrap();
+    form.unmount();
+}
+
 /// `mountTaskForm` as a portal calls it: given the catalog answer, the form mounts
 /// without asking a server, in the locale asked for; a misspelt or mistyped option is
 /// refused by its name rather than ignored.
