@@ -486,8 +486,13 @@ fn follow_usage(
     refresh();
     let interval = set_interval_with_handle(refresh, USAGE_REFRESH).ok();
     let back = window_event_listener(leptos::ev::focus, move |_| refresh());
+    // A tab shown again may get no `focus` of the window (switched back to within it):
+    // the plan showed quota read minutes before (all-day explorer). The document's
+    // event comes up to the window.
+    let shown = window_event_listener(leptos::ev::visibilitychange, move |_| refresh());
     on_cleanup(move || {
         back.remove();
+        shown.remove();
         if let Some(interval) = interval {
             interval.clear();
         }

@@ -2066,6 +2066,8 @@ fn Logs(
     on_cleanup(move || follow.set_value(None));
     // The follow being begun is one the page began again after a lost connection.
     let resumed = StoredValue::new(false);
+    // Follows begun again in a row after one broke off, none of which has spoken.
+    let resumes = StoredValue::new(0u32);
 
     let reload = move || {
         stop_follow();
@@ -2150,6 +2152,9 @@ fn Logs(
                 let again = first && resumed.get_value();
                 if again {
                     resumed.set_value(false);
+                }
+                if first {
+                    resumes.set_value(0);
                 }
                 let tail = log_box.get_untracked().is_some_and(|pre| {
                     (first && !again)
@@ -2313,6 +2318,21 @@ fn Logs(
             }
         }
     });
+    // A follow that broke off while its attempt runs, the server answering (a dropped
+    // connection: a laptop's sleep, a proxy's restart), is begun again at the next
+    // answered poll, from the log's end: a tab left open all day went quiet for good at
+    // the first blip (all-day explorer). A few times in a row at most, as a proxy that
+    // cuts every stream would have it begun again every 2 s; a stream that speaks again
+    // counts afresh.
+    Effect::new(move |_| {
+        polled.track();
+        if broken.get_untracked() && started.get_untracked() && resumes.get_value() < FOLLOW_RESUMES
+        {
+            resumes.update_value(|n| *n += 1);
+            resumed.set_value(true);
+            start_follow();
+        }
+    });
     // The controls, off before the first attempt, are described by the box's line that
     // says why.
     let not_yet = move || (!started.get()).then_some(LOGS_NONE_ID);
@@ -2341,7 +2361,13 @@ fn Logs(
                 </label>
                 <label>
                     <span>{crate::i18n::tr("ui.detail.attempt")}</span>
-                    <select data-testid="log-attempt" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok())>
+                    // The latest picked is the latest whichever it is: the page moves on to
+                    // the next attempt with it. And the box says the attempt whose log it
+                    // shows: the options built again as one began showed the first, the
+                    // new attempt, over the one picked before (all-day explorer).
+                    <select data-testid="log-attempt" disabled=move || !started.get() aria-describedby=not_yet
+                        prop:value=move || if started.get() { shown.get().to_string() } else { String::new() }
+                        on:change=move |ev| attempt.set(event_target_value(&ev).parse().ok().filter(|&n| n != attempts.get_untracked()))>
                         // Not empty before the first attempt: an empty select read as broken.
                         {move || (!started.get()).then(|| view! { <option value="">"—"</option> })}
                         {move || (1..=attempts.get()).rev().map(|a| view! {
@@ -2606,6 +2632,9 @@ impl Readable {
         out
     }
 }
+
+/// The most follows begun again in a row after one broke off while its attempt ran.
+const FOLLOW_RESUMES: u32 = 3;
 
 /// A log's size as its cut note says it: KiB under a MiB, then MiB to a tenth (bytes
 /// under a KiB, which a cut log is not, for a caller that passes one). Whole numbers

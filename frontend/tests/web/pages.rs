@@ -2746,6 +2746,19 @@ async fn the_plan_says_when_its_numbers_may_be_out_of_date() {
             .unwrap()
             .is_none()
     );
+    // A tab shown again with no focus of the window (switched back to): asked again too
+    // (all-day explorer: the quota read minutes before stood for up to 30 s).
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .dispatch_event(
+            &web_sys::Event::new_with_event_init_dict("visibilitychange", &init).unwrap(),
+        )
+        .unwrap();
+    until("the use asked on being shown", asked).await;
     finish(handle, &host, &address);
     crate::forget_drafts();
 }
@@ -4627,6 +4640,60 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     finish(handle, &host, &address);
 }
 
+/// The attempt picker names the attempt whose log the box shows as attempts begin: the
+/// latest picked again follows the next one, and an earlier one picked stays named (all-
+/// day explorer: the options built again for a new attempt showed it over the one picked,
+/// whose log the box kept, and picking it again did nothing).
+#[wasm_bindgen_test]
+async fn the_attempt_picker_names_the_attempt_shown_as_attempts_begin() {
+    let address = fresh_page();
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.task.attempts = 2;
+    let (host, handle) = mount_detail_page_with(&view, ("[]", 0), ("[]", 0)).await;
+    let picker = || {
+        find(&host, "[data-testid='log-attempt']").unchecked_into::<web_sys::HtmlSelectElement>()
+    };
+    let pick = |n: &str| {
+        let select = picker();
+        select.set_value(n);
+        select
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+    };
+    let begins = |attempts: u32| {
+        let mut next = view.clone();
+        next.task.attempts = attempts;
+        let host = host.clone();
+        async move {
+            ask_for_the_task_again(&host).await;
+            answer_fetch("tasks/t1?", &serde_json::to_string(&next).unwrap());
+            let select = || {
+                find(&host, "[data-testid='log-attempt']")
+                    .unchecked_into::<web_sys::HtmlSelectElement>()
+            };
+            until("its option", || select().length() == attempts).await;
+        }
+    };
+    pick("1");
+    leptos::task::tick().await;
+    // The latest again: the page goes on with the attempts that begin.
+    pick("2");
+    leptos::task::tick().await;
+    begins(3).await;
+    assert_eq!(picker().value(), "3");
+    // And the box is the third's, running, read once ("the log as it was when read"),
+    // not the second's, ended, which says nothing more of itself.
+    let state = all_text(&host, "[data-testid='log-state']");
+    assert!(state.iter().any(|s| !s.is_empty()), "{state:?}");
+    // An earlier one picked stays named while a next one begins.
+    pick("1");
+    leptos::task::tick().await;
+    begins(4).await;
+    assert_eq!(picker().value(), "1");
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+}
+
 /// With the server down, the page says it cannot reach it once: the log's own read,
 /// failing too, is not said again in its panel below (ops explorer: twice on one
 /// screen). Said there alone when the page has nothing to say.
@@ -4740,7 +4807,7 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
                 .await;
                 answer_fetch("tasks/t1?", &serde_json::to_string(&retried).unwrap());
                 until("the break said", || {
-                    state() == "实时日志在本次运行结束前中断，请刷新查看其余内容。"
+                    state() == "实时日志在本次运行结束前中断。点击“实时跟踪”可继续跟踪，点击“刷新”读取一次。"
                 })
                 .await;
             }
@@ -4750,6 +4817,61 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
         back_to_english(&host).await;
         finish(handle, &host, &address);
     }
+}
+
+/// A follow that broke off while its attempt runs, the server answering (a dropped
+/// connection), is begun again at the next answered poll: a tab left open all day went
+/// quiet for good at the first blip (all-day explorer). Three times in a row at most,
+/// none of them speaking: then the break is said and left to the reader.
+#[wasm_bindgen_test]
+async fn a_follow_that_broke_off_while_its_attempt_runs_is_begun_again() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    fake_event_source();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    let running =
+        serde_json::to_string(&task("t1", TaskPhase::Running, TaskType::PyTorchJob)).unwrap();
+    let sources = || {
+        js_sys::eval("window.__sources = (window.__sources || 0) + (window.__source.counted ? 0 : 1); window.__source.counted = true; window.__sources")
+            .unwrap()
+            .as_f64()
+            .unwrap() as u32
+    };
+    assert_eq!(sources(), 1);
+    // The page's poll, without waiting 2 s for it: each switch of language asks.
+    let mut zh = false;
+    for resumed in 1..=4 {
+        js_sys::eval("window.__source.onerror(new Event('error'))").unwrap();
+        until("the task asked after the stream", || {
+            held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+        })
+        .await;
+        answer_fetch("tasks/t1?", &running);
+        let lang = if zh { "lang-en" } else { "lang-zh" };
+        zh = !zh;
+        find(&host, &format!("[data-testid='{lang}']")).click();
+        until("the task asked again", || {
+            held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+        })
+        .await;
+        answer_fetch("tasks/t1?", &running);
+        sleep(50).await;
+        if resumed <= 3 {
+            until("followed again", || sources() == resumed + 1).await;
+            assert_followed(&host);
+        } else {
+            assert_eq!(sources(), 4, "not begun a fourth time in a row");
+            assert!(
+                host.query_selector("[data-testid='log-follow']")
+                    .unwrap()
+                    .is_some()
+            );
+        }
+    }
+    real_event_source();
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
 }
 
 /// A followed log whose stream stops without its `end` event (a pod's log the cluster

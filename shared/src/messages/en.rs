@@ -1419,7 +1419,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.follow", "Follow live"),
     (
         "ui.detail.follow_broken",
-        "The live log stopped before the attempt ended; reload to see the rest.",
+        "The live log stopped before the attempt ended. Follow live takes it up again; Reload reads it once.",
     ),
     (
         "ui.detail.follow_ended",

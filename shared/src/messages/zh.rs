@@ -1230,7 +1230,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.follow", "实时跟踪"),
     (
         "ui.detail.follow_broken",
-        "实时日志在本次运行结束前中断，请刷新查看其余内容。",
+        "实时日志在本次运行结束前中断。点击“实时跟踪”可继续跟踪，点击“刷新”读取一次。",
     ),
     ("ui.detail.follow_ended", "本次运行已结束，日志不会再增加。"),
     ("ui.detail.follow_stop", "停止跟踪"),
