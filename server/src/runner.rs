@@ -435,10 +435,12 @@ fn retry_due(event: &TaskEvent) -> Timestamp {
     Timestamp(event.at.0.saturating_add(secs.saturating_mul(1000)))
 }
 
-/// The most re-runs of a task after a server stop ([`shared::Task::reruns`]): a task
+/// The most re-runs of a task after a server stop ([`shared::Task::runs_again`]): a task
 /// whose runs keep stopping the server (using up the machine's memory, say) would
-/// otherwise run, and stop it, for ever. Then it fails, as without fault tolerance.
-const MAX_RERUNS: u32 = 10;
+/// otherwise run, and stop it, for ever. Then it fails, as without fault tolerance. Each
+/// restart and each change of lead counts, planned or not: enough for a long task's
+/// upgrades, few enough to end a loop within a day.
+const MAX_RERUNS: u32 = 20;
 
 /// The `retrying` event of a retry that waits before it queues.
 const RETRYING_BACKOFF: &str = "event.retrying#backoff";
@@ -2149,7 +2151,7 @@ impl Runner {
         let tolerance = &stored.task.spec.advanced.fault_tolerance;
         // Attempts after the first are retries, but for the re-runs after a server
         // stop: the task's own failures are what `max_retries` counts.
-        let retry = stored.task.retries_used(attempt) + 1;
+        let retry = stored.task.runs_again().retries + 1;
         if tolerance.enabled && retry <= tolerance.max_retries {
             // Retry n waits as README's table says of it, whatever re-runs came between
             // (restarts explorer: the first retry after two re-runs waited 40 s, not 10).
@@ -2293,8 +2295,11 @@ impl Runner {
         }
         self.event_at(id, event_kind::RETRYING, why.clone(), at)
             .await;
-        self.alert(id, &stored.task.spec, AlertEvent::Retried, &why)
-            .await;
+        // A re-run after a server stop is no retry of the task's (README "Alerts").
+        if why.key != shared::record::RERUN {
+            self.alert(id, &stored.task.spec, AlertEvent::Retried, &why)
+                .await;
+        }
         {
             let mut scheduler = self.scheduler.lock().await;
             let held = scheduler
@@ -2694,7 +2699,7 @@ impl Runner {
             // Whatever retries it has used: the stop was the server's, not the task's
             // failure, and re-runs are not counted as retries (`Task::reruns`); but not
             // for ever, in case the task is what stops the server.
-            let reruns = stored.task.reruns();
+            let reruns = stored.task.runs_again().reruns;
             let rerun = (tolerance.enabled || starting) && reruns < MAX_RERUNS;
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
@@ -2777,7 +2782,18 @@ impl Runner {
             Vec::new()
         });
         let attempt = stored.task.attempts;
-        let delay = self.backoff.delay(stored.task.retries_used(attempt) + 1);
+        // Left retrying by a restart's re-run (a crash before its step to the queue):
+        // a re-run does not wait (review: it waited a retry's backoff).
+        let rerun = (stored.task.history.iter().rev())
+            .find(|c| c.phase == TaskPhase::Retrying)
+            .and_then(|c| c.keyed.as_ref())
+            .is_some_and(|m| m.key == shared::record::RERUN);
+        // Its retry is counted while it waits: the wait of that retry.
+        let delay = if rerun {
+            Duration::ZERO
+        } else {
+            self.backoff.delay(stored.task.runs_again().retries.max(1))
+        };
         let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
         // The event of this attempt's failure: an earlier retry's names a shorter wait.
         let told = events.iter().rev().find(|e| {
@@ -3036,10 +3052,12 @@ impl Runner {
         };
         let said = Message::new(key).with("attempt", attempt);
         // Dated with the first end it tells of, which follows it: dated at the restart,
-        // it was listed before ends that came earlier, and the times ran backwards.
-        let first = exits.iter().filter(|e| !e.heard).map(|e| e.at).min();
-        self.event_at(id, event_kind::EXITED, said, first.unwrap_or_else(now))
-            .await;
+        // it was listed before ends that came earlier, and the times ran backwards. None
+        // when every end was heard before the stop (a crash before the attempt's end was
+        // written): nothing ended meanwhile (review).
+        if let Some(first) = exits.iter().filter(|e| !e.heard).map(|e| e.at).min() {
+            self.event_at(id, event_kind::EXITED, said, first).await;
+        }
         self.take_up(id, attempt);
         self.attempts.lock().await.insert(
             id.clone(),

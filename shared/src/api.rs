@@ -161,11 +161,15 @@ pub struct TaskView {
     /// spec of its own, and for tasks stored before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub made_from: Option<MadeFrom>,
-    /// Of its `attempts`, those that ran it again because the server stopped while it
-    /// ran or started: not the task's own failures, so not among the retries its fault
+    /// Of its `attempts`, those begun again because the server stopped while one ran or
+    /// started: not the task's own failures, so not among the retries its fault
     /// tolerance allows. Absent when none.
     #[serde(default, skip_serializing_if = "none")]
     pub reruns: u32,
+    /// The retries of its own failures its fault tolerance has made: begun, or asked and
+    /// waiting (not one a stop or delete ended in its wait). Absent when none.
+    #[serde(default, skip_serializing_if = "none")]
+    pub retries_used: u32,
 }
 
 /// The task a task was made from, and how.

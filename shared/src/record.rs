@@ -180,27 +180,56 @@ impl Task {
         Ok(())
     }
 
-    /// The attempts re-run because the server stopped while they ran or started (a step
-    /// into retrying, or from scheduling back to the queue, with [`RERUN`] or
-    /// [`REQUEUED`] as its keyed reason). SPEC's retries are for the task's own failures: these
-    /// count as attempts, not as retries.
-    pub fn reruns(&self) -> u32 {
-        let reruns = self.history.iter().filter(|change| {
-            change.keyed.as_ref().is_some_and(|m| {
-                (change.phase == TaskPhase::Retrying && m.key == RERUN)
-                    || (change.phase == TaskPhase::Queued
-                        && [RERUN, REQUEUED, REQUEUED_BEFORE].contains(&m.key.as_str()))
-            })
-        });
-        u32::try_from(reruns.count()).unwrap_or(u32::MAX)
+    /// How its attempts after the first came about, read from its history: the retries
+    /// of its own failures and the re-runs after a server stop (a step into retrying, or
+    /// back to the queue, keyed [`RERUN`] or [`REQUEUED`]). SPEC's retries are for the
+    /// task's own failures: re-runs count as attempts, not retries. Each is counted once
+    /// its attempt has begun; a retry its step asked for is counted while it waits too,
+    /// unless the task has ended meanwhile (stopped in its wait: it never ran). A retry
+    /// of an attempt that failed before it ran has no step into retrying (the lifecycle
+    /// has no such arrow): it counts once it begins.
+    pub fn runs_again(&self) -> RunsAgain {
+        let mut runs = RunsAgain::default();
+        let (mut begun, mut rerun_due, mut retry_due) = (0_u32, false, false);
+        let mut before = None;
+        for change in &self.history {
+            let restart = change
+                .keyed
+                .as_ref()
+                .is_some_and(|m| m.key == RERUN || m.key == REQUEUED || m.key == REQUEUED_BEFORE);
+            match change.phase {
+                TaskPhase::Retrying | TaskPhase::Queued if restart => rerun_due = true,
+                TaskPhase::Retrying => retry_due = true,
+                // An attempt begins; not one Kueue evicted and admits again.
+                TaskPhase::Scheduling if before != Some(TaskPhase::Running) => {
+                    begun += 1;
+                    if begun > 1 {
+                        if rerun_due {
+                            runs.reruns += 1;
+                        } else {
+                            runs.retries += 1;
+                        }
+                    }
+                    (rerun_due, retry_due) = (false, false);
+                }
+                _ => {}
+            }
+            before = Some(change.phase);
+        }
+        if retry_due && !self.phase.is_finished() {
+            runs.retries += 1;
+        }
+        runs
     }
+}
 
-    /// The retries used once attempt `attempt` (1 for the first, at most `attempts`)
-    /// has started: the attempts after the first less the re-runs after a server stop
-    /// ([`Task::reruns`]).
-    pub fn retries_used(&self, attempt: u32) -> u32 {
-        attempt.saturating_sub(1).saturating_sub(self.reruns())
-    }
+/// How a task's attempts after its first came about ([`Task::runs_again`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunsAgain {
+    /// Retries of its own failures, begun or waiting.
+    pub retries: u32,
+    /// Attempts begun again after the server stopped while one ran or started.
+    pub reruns: u32,
 }
 
 /// The reason of a running task's step into retrying when the server stopped while it
@@ -253,41 +282,44 @@ mod tests {
         assert_eq!(serde_json::from_str::<Task>(&json).expect("parses"), task);
     }
 
-    /// Only a step into retrying keyed as a restart's re-run, or back to the queue from
-    /// scheduling keyed as a restart's, counts; the task's own retries do not.
+    /// Each attempt after the first is a retry or a re-run by what came before it: a
+    /// restart's step (into retrying, or back to the queue) or not; Kueue's re-admission
+    /// of a running attempt is none; a retry asked counts while it waits, not once the
+    /// task has ended in its wait; a re-run asked counts once it begins (review: "1, of
+    /// which 1 re-ran" for a task still queued).
     #[test]
-    fn reruns_are_the_restarts_steps_only() {
+    fn attempts_after_the_first_are_retries_or_reruns_once_begun() {
         use TaskPhase::*;
         let spec = crate::validate::Validated::new(TaskSpec::default());
         let mut task = Task::queued(TaskId("t-bcdfg".into()), "alice".into(), spec, Timestamp(1));
         let keyed = |key: &str| Some(crate::messages::Message::new(key));
-        for (next, key) in [
-            (Scheduling, None),
-            (Running, None),
-            // Its own failure: a retry.
-            (Retrying, keyed("event.retrying")),
-            (Scheduling, None),
-            // The server stopped while it started.
-            (Queued, keyed(REQUEUED)),
-            (Scheduling, None),
-            (Running, None),
-            // The server stopped while it ran.
-            (Retrying, keyed(RERUN)),
-            (Scheduling, None),
-            (Running, None),
-        ] {
+        let mut step = |next, key: Option<crate::messages::Message>| {
             task.advance(next, Timestamp(2), "").expect("allowed");
             task.history.last_mut().expect("a step").keyed = key;
-        }
-        assert_eq!(task.attempts, 4);
-        assert_eq!(task.reruns(), 2);
-        // Attempts 2 to 4: one retry of the task's own, two re-runs.
-        assert_eq!(task.retries_used(4), 1);
-        // A restart's key on another step is not a re-run.
-        task.history[1].keyed = keyed(RERUN);
-        assert_eq!(task.reruns(), 2);
-        // The step back to the queue as servers wrote it before.
-        task.history[5].keyed = keyed(REQUEUED_BEFORE);
-        assert_eq!(task.reruns(), 2);
+            task.runs_again()
+        };
+        let runs = |retries, reruns| RunsAgain { retries, reruns };
+        step(Scheduling, None);
+        step(Running, None);
+        // Its own failure: a retry, counted as it waits.
+        assert_eq!(step(Retrying, keyed("event.retrying")), runs(1, 0));
+        assert_eq!(step(Scheduling, None), runs(1, 0));
+        // The server stopped while it started: a re-run once the next attempt begins.
+        assert_eq!(step(Queued, keyed(REQUEUED)), runs(1, 0));
+        assert_eq!(step(Scheduling, None), runs(1, 1));
+        step(Running, None);
+        // Kueue evicted it and admits it again: the same attempt.
+        step(Scheduling, keyed("event.kube.evicted"));
+        assert_eq!(step(Running, None), runs(1, 1));
+        // The server stopped while it ran; and as servers wrote it before.
+        step(Retrying, keyed(RERUN));
+        step(Queued, None);
+        assert_eq!(step(Scheduling, None), runs(1, 2));
+        step(Queued, keyed(REQUEUED_BEFORE));
+        assert_eq!(step(Scheduling, None), runs(1, 3));
+        // A retry asked and not begun when the task ended: it never ran.
+        step(Running, None);
+        assert_eq!(step(Retrying, keyed("event.retrying")), runs(2, 3));
+        assert_eq!(step(Stopped, None), runs(1, 3));
     }
 }

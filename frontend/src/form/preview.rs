@@ -243,7 +243,9 @@ pub fn Preview(
     // window it came half below the fold (reflow explorer, 320 × 450 CSS px).
     let note_box = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
-        if !import_note.with(|n| matches!(n, Some(ImportNote::Refused(_)))) {
+        // Not `with`: the effect's first run comes a tick after it is made, when a form
+        // mounted and taken out at once has dropped the note.
+        if import_note.try_with(|n| matches!(n, Some(ImportNote::Refused(_)))) != Some(true) {
             return;
         }
         request_animation_frame(move || {

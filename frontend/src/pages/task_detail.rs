@@ -667,29 +667,10 @@ pub fn Resilience(
         view.with(|v| {
             let f = &v.task.spec.advanced.fault_tolerance;
             if f.enabled {
-                // Each attempt after the first was a retry; a retry asked and not yet
-                // started shows as a step into retrying or as its event, and is not
-                // used once the task has ended without starting it (a stop in its wait).
-                let steps = v
-                    .task
-                    .history
-                    .iter()
-                    .filter(|c| c.phase == TaskPhase::Retrying)
-                    .count();
-                let started = v.task.attempts.saturating_sub(1) as usize;
-                let used = if v.task.phase.is_finished() {
-                    started
-                } else {
-                    retries
-                        .map_or(0, |r| r.with(EventPage::count))
-                        .max(steps)
-                        .max(started)
-                };
-                // Re-runs after a server stop are not retries (each of the counts
-                // above has them). A re-run from scheduling has no step or event: one
-                // with a retry asked and not yet started reads one short until it
-                // starts.
-                let used = used.saturating_sub(v.reruns as usize);
+                // As the server counts them (`shared::Task::runs_again`): re-runs after a
+                // server stop are no retries, and a retry a stop ended in its wait was not
+                // used.
+                let used = v.retries_used;
                 lang.text_with(
                     "ui.detail.fault_tolerance_on",
                     &[

@@ -126,6 +126,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         stopping_since: None,
         failed_replica: None,
         reruns: 0,
+        retries_used: 0,
     }
 }
 
@@ -285,6 +286,8 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
         step(TaskPhase::Running, 1_700_000_210_000),
     ]);
     view.task.attempts = 3;
+    // As the server counts them from that history (`Task::runs_again`).
+    view.retries_used = 2;
     let event = |at: i64, message: &str| shared::api::TaskEventView {
         at: Timestamp(at),
         kind: "retrying".into(),
@@ -338,6 +341,7 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
     shown.update(|v| {
         v.task.phase = TaskPhase::Stopped;
         v.task.attempts = 2;
+        v.retries_used = 1;
     });
     leptos::task::tick().await;
     assert_eq!(
@@ -373,6 +377,7 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
     view.task.spec.advanced.fault_tolerance.enabled = true;
     view.task.spec.advanced.fault_tolerance.max_retries = 60;
     view.task.attempts = 13;
+    view.retries_used = 12;
     let retries = |from: i64, to: i64| {
         events_json(from..=to, "retrying", 60_000, |n| {
             format!("retry {n} of 60")
@@ -465,7 +470,10 @@ async fn many_retries_are_listed_latest_first_and_all_on_asking() {
             .any(|u| u.contains("tasks/t1?lang=en"))
     })
     .await;
-    answer_fetch("tasks/t1?lang=en", &task_json);
+    // Its 13th retry asked: the server counts it while it waits.
+    let mut asked = view.clone();
+    asked.retries_used = 13;
+    answer_fetch("tasks/t1?lang=en", &serde_json::to_string(&asked).unwrap());
     answer_events_when_asked(&latest_events("en"), "[]", 0).await;
     answer_events_when_asked("lang=en&kind=retrying", &retries(1, 13), 0).await;
     until("the new retry", || {

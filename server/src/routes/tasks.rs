@@ -174,7 +174,7 @@ async fn view_as(
         _ => None,
     };
     let mut task = stored.task;
-    let reruns = task.reruns();
+    let runs = task.runs_again();
     if reader.is_none_or(|r| r.name != task.owner) {
         task.spec = task.spec.for_others();
     }
@@ -246,7 +246,8 @@ async fn view_as(
         stopping_since,
         failed_replica,
         made_from,
-        reruns,
+        reruns: runs.reruns,
+        retries_used: runs.retries,
     }
 }
 

@@ -153,6 +153,7 @@ impl Read for TaskView {
             waits_behind: object.or("waits_behind", None)?,
             made_from: object.or("made_from", None)?,
             reruns: object.or("reruns", 0)?,
+            retries_used: object.or("retries_used", 0)?,
         })
     }
 }
@@ -276,6 +277,7 @@ mod tests {
             logs,
             // One re-run after a server stop, and none: both read back.
             reruns: u32::from(placement_some),
+            retries_used: 2,
         }
     }
 
