@@ -5926,73 +5926,51 @@ async fn an_import_over_an_edited_draft_asks_first_and_says_it_imported() {
 /// README: while the user is in a field, its findings keep the room they took. In a
 /// narrow form a finding's text wraps onto several lines; a shorter one that replaces it
 /// as the user types (exploratory test: the next field moved up 19 px at 400 px) keeps
-/// that room until the user leaves the field.
+/// that room until the user leaves the field. So does a finding shown before any edit
+/// (a clone's, a restored draft's), from when the focus comes (reflow explorer: 55 px
+/// up at 320 px on a clone's first keystroke).
 #[wasm_bindgen_test]
 async fn a_wrapped_finding_replaced_by_a_shorter_one_moves_nothing_while_typing() {
     let style = form_style();
-    let form = mount(Some(shared::demo::pytorch()), false).await;
-    form.host.style().set_property("width", "400px").unwrap();
-    leptos::task::tick().await;
-    let next = || page_top(&form.control("environment.datasets[0].id"));
     let path = "environment.storage[0].path";
-    let codes = || form.codes_in("f-environment-storage-0-path-msgs");
-    form.control(path).focus().unwrap();
-    // "must not have '.' or '..' segments or '//', nor end with '/'": several lines here.
-    form.type_in(path, "/volume/ckpt/").await;
-    assert_eq!(codes(), ["mount.path.not_normalized"]);
-    crate::after_paint().await;
-    crate::after_paint().await;
-    let long = next();
-    // "cannot mount over /proc, /sys or /dev", shorter, at the next keystroke.
-    form.type_in(path, "/proc").await;
-    assert_eq!(codes(), ["mount.path.system"]);
-    crate::after_paint().await;
-    assert_eq!(next(), long, "the field below stays while the user types");
-    // Leaving the field gives the room back.
-    form.control("environment.datasets[0].id").focus().unwrap();
-    crate::after_paint().await;
-    assert!(next() < long, "given back once the user has left");
-    let held = form
-        .find("#f-environment-storage-0-path-msgs")
-        .expect("the findings")
-        .unchecked_into::<HtmlElement>()
-        .style()
-        .get_property_value("min-height")
-        .unwrap_or_default();
-    assert_eq!(held, "", "no height held once the user has left");
-    style.remove();
-}
-
-/// The same for a finding shown before any edit (a clone's, a restored draft's): the
-/// room it takes is kept from when the focus comes, so the first keystroke that shortens
-/// it moves nothing (reflow explorer: 55 px up at 320 px on a clone's first keystroke).
-#[wasm_bindgen_test]
-async fn a_clones_wrapped_finding_shortened_at_the_first_keystroke_moves_nothing() {
-    let style = form_style();
-    let mut spec = shared::demo::pytorch();
-    spec.environment.storage[0].path = "/volume/ckpt/".into();
-    let form = mount(Some(spec), false).await;
-    form.host.style().set_property("width", "400px").unwrap();
-    leptos::task::tick().await;
-    let path = "environment.storage[0].path";
-    let codes = || form.codes_in("f-environment-storage-0-path-msgs");
-    assert_eq!(
-        codes(),
-        ["mount.path.not_normalized"],
-        "shown as the form opens"
-    );
-    let next = || page_top(&form.control("environment.datasets[0].id"));
-    form.control(path).focus().unwrap();
-    crate::after_paint().await;
-    crate::after_paint().await;
-    let long = next();
-    form.type_in(path, "/proc").await;
-    assert_eq!(codes(), ["mount.path.system"]);
-    crate::after_paint().await;
-    assert_eq!(next(), long, "the field below stays at the first keystroke");
-    form.control("environment.datasets[0].id").focus().unwrap();
-    crate::after_paint().await;
-    assert!(next() < long, "given back once the user has left");
+    for opened_with_it in [false, true] {
+        let mut spec = shared::demo::pytorch();
+        if opened_with_it {
+            spec.environment.storage[0].path = "/volume/ckpt/".into();
+        }
+        let form = mount(Some(spec), false).await;
+        form.host.style().set_property("width", "400px").unwrap();
+        leptos::task::tick().await;
+        let next = || page_top(&form.control("environment.datasets[0].id"));
+        let codes = || form.codes_in("f-environment-storage-0-path-msgs");
+        form.control(path).focus().unwrap();
+        if !opened_with_it {
+            // "must not have '.' or '..' segments or '//', nor end with '/'": several
+            // lines here.
+            form.type_in(path, "/volume/ckpt/").await;
+        }
+        assert_eq!(codes(), ["mount.path.not_normalized"], "{opened_with_it}");
+        crate::after_paint().await;
+        crate::after_paint().await;
+        let long = next();
+        // "cannot mount over /proc, /sys or /dev", shorter, at the next keystroke.
+        form.type_in(path, "/proc").await;
+        assert_eq!(codes(), ["mount.path.system"]);
+        crate::after_paint().await;
+        assert_eq!(next(), long, "the field below stays ({opened_with_it})");
+        // Leaving the field gives the room back.
+        form.control("environment.datasets[0].id").focus().unwrap();
+        crate::after_paint().await;
+        assert!(next() < long, "given back once the user has left");
+        let held = form
+            .find("#f-environment-storage-0-path-msgs")
+            .expect("the findings")
+            .unchecked_into::<HtmlElement>()
+            .style()
+            .get_property_value("min-height")
+            .unwrap_or_default();
+        assert_eq!(held, "", "no height held once the user has left");
+    }
     style.remove();
 }
 

@@ -30,6 +30,18 @@ struct JobBackend {
     long_lines: Mutex<Vec<TaskId>>,
 }
 
+impl JobBackend {
+    fn new() -> Arc<Self> {
+        Arc::new(JobBackend {
+            events: broadcast::channel(64).0,
+            stops: Mutex::default(),
+            starts: Mutex::default(),
+            tails: Mutex::default(),
+            long_lines: Mutex::default(),
+        })
+    }
+}
+
 #[async_trait::async_trait]
 impl Backend for JobBackend {
     async fn start(&self, gang: Gang) -> Result<(), BackendError> {
@@ -199,13 +211,7 @@ impl Backend for JobBackend {
 }
 
 async fn app() -> (Router, Arc<JobBackend>) {
-    let backend = Arc::new(JobBackend {
-        events: broadcast::channel(64).0,
-        stops: Mutex::default(),
-        starts: Mutex::default(),
-        tails: Mutex::default(),
-        long_lines: Mutex::default(),
-    });
+    let backend = JobBackend::new();
     let app = app_on(&temp_dir("data"), Arc::clone(&backend) as Arc<dyn Backend>).await;
     (app, backend)
 }
@@ -1072,13 +1078,7 @@ fn job_path(id: &str) -> String {
 
 /// A task run to `phase` by a first server (the scripted backend), on `data`.
 async fn ran_before(data: &std::path::Path, spec: &Value, attempt: u64) -> (String, Value) {
-    let backend = Arc::new(JobBackend {
-        events: broadcast::channel(64).0,
-        stops: Mutex::default(),
-        starts: Mutex::default(),
-        tails: Mutex::default(),
-        long_lines: Mutex::default(),
-    });
+    let backend = JobBackend::new();
     let first = app_on(data, backend).await;
     let id = submit(&first, spec).await;
     // Running in that attempt: `fail-then-hold`'s first attempt runs a moment too, and
@@ -1579,13 +1579,7 @@ async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_still_starting_at_a_restart_queues_again_even_without_fault_tolerance() {
     let data = temp_dir("starting-data");
-    let backend = Arc::new(JobBackend {
-        events: broadcast::channel(64).0,
-        stops: Mutex::default(),
-        starts: Mutex::default(),
-        tails: Mutex::default(),
-        long_lines: Mutex::default(),
-    });
+    let backend = JobBackend::new();
     let first = app_on(&data, backend).await;
     let mut pending = spec("pending");
     pending["advanced"]["fault_tolerance"] = json!({ "enabled": false, "max_retries": 1 });
@@ -1620,13 +1614,7 @@ async fn a_task_still_starting_at_a_restart_queues_again_even_without_fault_tole
 /// running counts from its first start (README "Alerts").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_longer_than_alert_is_not_sent_again_after_an_eviction() {
-    let backend = Arc::new(JobBackend {
-        events: broadcast::channel(64).0,
-        stops: Mutex::default(),
-        starts: Mutex::default(),
-        tails: Mutex::default(),
-        long_lines: Mutex::default(),
-    });
+    let backend = JobBackend::new();
     let data = temp_dir("evicted-alert-data");
     let (app, runner) = served(&data, Arc::clone(&backend) as Arc<dyn Backend>, |_| {}).await;
     let mut spec = spec("hold");
