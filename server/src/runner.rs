@@ -2280,8 +2280,8 @@ impl Runner {
             )
             .await;
         // Not written: ended meanwhile (by a stop), and nothing more starts for it; or a
-        // step the lifecycle has no arrow for (an attempt that failed before it ran, a
-        // task found retrying after a crash), which goes on to the queue all the same.
+        // step the lifecycle has no arrow for (a task found retrying after a crash),
+        // which goes on to the queue all the same.
         if !retrying
             && self
                 .store
@@ -2693,9 +2693,7 @@ impl Runner {
             // "the server stopped while it ran" when it never had).
             let scheduling = stored.task.phase == TaskPhase::Scheduling;
             // Not one Kueue evicted while it ran, waiting for admission again.
-            let starting = scheduling
-                && (stored.task.history.iter().rev().nth(1))
-                    .is_none_or(|before| before.phase != TaskPhase::Running);
+            let starting = stored.task.starting();
             // Whatever retries it has used: the stop was the server's, not the task's
             // failure, and re-runs are not counted as retries (`Task::reruns`); but not
             // for ever, in case the task is what stops the server.
@@ -2783,16 +2781,13 @@ impl Runner {
         });
         let attempt = stored.task.attempts;
         // Left retrying by a restart's re-run (a crash before its step to the queue):
-        // a re-run does not wait (review: it waited a retry's backoff).
-        let rerun = (stored.task.history.iter().rev())
-            .find(|c| c.phase == TaskPhase::Retrying)
-            .and_then(|c| c.keyed.as_ref())
-            .is_some_and(|m| m.key == shared::record::RERUN);
-        // Its retry is counted while it waits: the wait of that retry.
-        let delay = if rerun {
+        // a re-run does not wait (review: it waited a retry's backoff). A retry is
+        // counted while it waits: the wait of that retry.
+        let runs = stored.task.runs_again();
+        let delay = if runs.waiting == Some(shared::record::RunAgain::Rerun) {
             Duration::ZERO
         } else {
-            self.backoff.delay(stored.task.runs_again().retries.max(1))
+            self.backoff.delay(runs.retries.max(1))
         };
         let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
         // The event of this attempt's failure: an earlier retry's names a shorter wait.

@@ -167,7 +167,7 @@ pub struct TaskView {
     #[serde(default, skip_serializing_if = "none")]
     pub reruns: u32,
     /// The retries of its own failures its fault tolerance has made: begun, or asked and
-    /// waiting (not one a stop or delete ended in its wait). Absent when none.
+    /// waiting (not one the task ended in). Absent when none.
     #[serde(default, skip_serializing_if = "none")]
     pub retries_used: u32,
 }

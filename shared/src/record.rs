@@ -64,8 +64,10 @@ impl TaskPhase {
         use TaskPhase::*;
         match (self, next) {
             (Queued, Scheduling | Stopped | Failed | Deleted) => true,
-            // A placement can be lost before the pods start: back to the queue.
-            (Scheduling, Queued | Running | Failed | Stopped) => true,
+            // A placement can be lost before the pods start: back to the queue. An
+            // attempt that failed before it ran waits for its retry as one that ran does
+            // (review: without the arrow, a retry that waited failed the task).
+            (Scheduling, Queued | Running | Retrying | Failed | Stopped) => true,
             // Back to waiting for admission: Kueue evicted the running job and requeued it,
             // the same attempt.
             (Running, Scheduling | Succeeded | Failed | Stopped | Retrying) => true,
@@ -185,12 +187,12 @@ impl Task {
     /// back to the queue, keyed [`RERUN`] or [`REQUEUED`]). SPEC's retries are for the
     /// task's own failures: re-runs count as attempts, not retries. Each is counted once
     /// its attempt has begun; a retry its step asked for is counted while it waits too,
-    /// unless the task has ended meanwhile (stopped in its wait: it never ran). A retry
-    /// of an attempt that failed before it ran has no step into retrying (the lifecycle
-    /// has no such arrow): it counts once it begins.
+    /// unless the task has ended meanwhile (stopped in its wait: it never ran). Tasks
+    /// stored before an attempt that failed before it ran could step into retrying have
+    /// no such step for it: its retry counts once it begins.
     pub fn runs_again(&self) -> RunsAgain {
         let mut runs = RunsAgain::default();
-        let (mut begun, mut rerun_due, mut retry_due) = (0_u32, false, false);
+        let mut begun = 0_u32;
         let mut before = None;
         for change in &self.history {
             let restart = change
@@ -198,29 +200,54 @@ impl Task {
                 .as_ref()
                 .is_some_and(|m| m.key == RERUN || m.key == REQUEUED || m.key == REQUEUED_BEFORE);
             match change.phase {
-                TaskPhase::Retrying | TaskPhase::Queued if restart => rerun_due = true,
-                TaskPhase::Retrying => retry_due = true,
-                // An attempt begins; not one Kueue evicted and admits again.
-                TaskPhase::Scheduling if before != Some(TaskPhase::Running) => {
+                TaskPhase::Retrying | TaskPhase::Queued if restart => {
+                    runs.waiting = Some(RunAgain::Rerun);
+                }
+                TaskPhase::Retrying => runs.waiting = Some(RunAgain::Retry),
+                TaskPhase::Scheduling if begins_attempt(before) => {
                     begun += 1;
-                    if begun > 1 {
-                        if rerun_due {
-                            runs.reruns += 1;
-                        } else {
-                            runs.retries += 1;
-                        }
+                    match runs.waiting.take() {
+                        _ if begun == 1 => {}
+                        Some(RunAgain::Rerun) => runs.reruns += 1,
+                        _ => runs.retries += 1,
                     }
-                    (rerun_due, retry_due) = (false, false);
                 }
                 _ => {}
             }
             before = Some(change.phase);
         }
-        if retry_due && !self.phase.is_finished() {
+        if self.phase.is_finished() {
+            runs.waiting = None;
+        }
+        if runs.waiting == Some(RunAgain::Retry) {
             runs.retries += 1;
         }
         runs
     }
+
+    /// Whether it is starting an attempt: scheduling, and not a running attempt that
+    /// Kueue evicted and waits to admit again.
+    pub fn starting(&self) -> bool {
+        let mut steps = self.history.iter().rev();
+        self.phase == TaskPhase::Scheduling
+            && steps.next().is_some()
+            && begins_attempt(steps.next().map(|c| c.phase))
+    }
+}
+
+/// Whether a step into scheduling from `before` begins an attempt: not when Kueue
+/// admits again a running attempt it evicted, which goes on as the same attempt.
+fn begins_attempt(before: Option<TaskPhase>) -> bool {
+    before != Some(TaskPhase::Running)
+}
+
+/// An attempt a task waits to begin ([`RunsAgain::waiting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunAgain {
+    /// A retry of its own failure.
+    Retry,
+    /// A re-run after the server stopped while one ran or started.
+    Rerun,
 }
 
 /// How a task's attempts after its first came about ([`Task::runs_again`]).
@@ -230,6 +257,8 @@ pub struct RunsAgain {
     pub retries: u32,
     /// Attempts begun again after the server stopped while one ran or started.
     pub reruns: u32,
+    /// The attempt asked for and not yet begun, while the task has not ended.
+    pub waiting: Option<RunAgain>,
 }
 
 /// The reason of a running task's step into retrying when the server stopped while it
@@ -293,33 +322,57 @@ mod tests {
         let spec = crate::validate::Validated::new(TaskSpec::default());
         let mut task = Task::queued(TaskId("t-bcdfg".into()), "alice".into(), spec, Timestamp(1));
         let keyed = |key: &str| Some(crate::messages::Message::new(key));
-        let mut step = |next, key: Option<crate::messages::Message>| {
+        fn step(
+            task: &mut Task,
+            next: TaskPhase,
+            key: Option<crate::messages::Message>,
+        ) -> RunsAgain {
             task.advance(next, Timestamp(2), "").expect("allowed");
             task.history.last_mut().expect("a step").keyed = key;
             task.runs_again()
+        }
+        let runs = |retries, reruns| RunsAgain {
+            retries,
+            reruns,
+            waiting: None,
         };
-        let runs = |retries, reruns| RunsAgain { retries, reruns };
-        step(Scheduling, None);
-        step(Running, None);
+        let waits = |retries, reruns, next| RunsAgain {
+            retries,
+            reruns,
+            waiting: Some(next),
+        };
+        step(&mut task, Scheduling, None);
+        step(&mut task, Running, None);
         // Its own failure: a retry, counted as it waits.
-        assert_eq!(step(Retrying, keyed("event.retrying")), runs(1, 0));
-        assert_eq!(step(Scheduling, None), runs(1, 0));
+        let asked = step(&mut task, Retrying, keyed("event.retrying"));
+        assert_eq!(asked, waits(1, 0, RunAgain::Retry));
+        assert_eq!(step(&mut task, Scheduling, None), runs(1, 0));
         // The server stopped while it started: a re-run once the next attempt begins.
-        assert_eq!(step(Queued, keyed(REQUEUED)), runs(1, 0));
-        assert_eq!(step(Scheduling, None), runs(1, 1));
-        step(Running, None);
+        assert_eq!(
+            step(&mut task, Queued, keyed(REQUEUED)),
+            waits(1, 0, RunAgain::Rerun)
+        );
+        assert!(!task.starting());
+        assert_eq!(step(&mut task, Scheduling, None), runs(1, 1));
+        assert!(task.starting());
+        step(&mut task, Running, None);
         // Kueue evicted it and admits it again: the same attempt.
-        step(Scheduling, keyed("event.kube.evicted"));
-        assert_eq!(step(Running, None), runs(1, 1));
+        step(&mut task, Scheduling, keyed("event.kube.evicted"));
+        assert!(!task.starting());
+        assert_eq!(step(&mut task, Running, None), runs(1, 1));
         // The server stopped while it ran; and as servers wrote it before.
-        step(Retrying, keyed(RERUN));
-        step(Queued, None);
-        assert_eq!(step(Scheduling, None), runs(1, 2));
-        step(Queued, keyed(REQUEUED_BEFORE));
-        assert_eq!(step(Scheduling, None), runs(1, 3));
+        assert_eq!(
+            step(&mut task, Retrying, keyed(RERUN)),
+            waits(1, 1, RunAgain::Rerun)
+        );
+        step(&mut task, Queued, None);
+        assert_eq!(step(&mut task, Scheduling, None), runs(1, 2));
+        step(&mut task, Queued, keyed(REQUEUED_BEFORE));
+        assert_eq!(step(&mut task, Scheduling, None), runs(1, 3));
         // A retry asked and not begun when the task ended: it never ran.
-        step(Running, None);
-        assert_eq!(step(Retrying, keyed("event.retrying")), runs(2, 3));
-        assert_eq!(step(Stopped, None), runs(1, 3));
+        step(&mut task, Running, None);
+        let asked = step(&mut task, Retrying, keyed("event.retrying"));
+        assert_eq!(asked, waits(2, 3, RunAgain::Retry));
+        assert_eq!(step(&mut task, Stopped, None), runs(1, 3));
     }
 }

@@ -622,10 +622,10 @@ pub const RETRIES_SHOWN: usize = 5;
 pub fn Resilience(
     /// The task.
     view: Signal<TaskView>,
-    /// Its retries, the latest or all of them, as fetched: its `retrying` events (one
-    /// is written even for an attempt that failed before it ran, which has no step into
-    /// retrying), and how many came before those. Without them (the shared view), the
-    /// retries are counted from the task alone, and not listed.
+    /// Its attempts run again, the latest or all of them, as fetched: its `retrying`
+    /// events (a retry's, or a re-run's after a server stop), and how many came before
+    /// those. Without them (the shared view) they are not listed; the count of retries
+    /// used is the server's either way.
     #[prop(optional, into)]
     retries: Option<Signal<EventPage>>,
     /// Asks for every retry, when the latest alone are listed.
@@ -2047,8 +2047,11 @@ fn Logs(
     on_cleanup(move || follow.set_value(None));
     // The follow being begun is one the page began again after a lost connection.
     let resumed = StoredValue::new(false);
-    // Follows begun again in a row after one broke off, none of which has spoken.
+    // Follows begun again in a row after one broke off, none of which has spoken or
+    // stayed open a minute (a silent replica's).
     let resumes = StoredValue::new(0u32);
+    // When the last follow's stream opened (the browser's clock, ms).
+    let opened_at = StoredValue::new(None::<f64>);
 
     let reload = move || {
         stop_follow();
@@ -2236,7 +2239,10 @@ fn Logs(
                 stream.on_left_out(move |n| told.set(usize::try_from(n).unwrap_or(usize::MAX)));
                 // Answered, though a replica with no output sends nothing yet: a failure
                 // said before is over.
-                stream.on_open(move || error.set(None));
+                stream.on_open(move || {
+                    opened_at.try_set_value(Some(js_sys::Date::now()));
+                    error.set(None);
+                });
                 follow.set_value(Some(stream));
                 following.set(true);
             }
@@ -2303,12 +2309,21 @@ fn Logs(
     // connection: a laptop's sleep, a proxy's restart), is begun again at the next
     // answered poll, from the log's end: a tab left open all day went quiet for good at
     // the first blip (all-day explorer). A few times in a row at most, as a proxy that
-    // cuts every stream would have it begun again every 2 s; a stream that speaks again
-    // counts afresh.
+    // cuts every stream would have it begun again every 2 s; a stream that speaks again,
+    // or stayed open a minute, counts afresh.
     Effect::new(move |_| {
         polled.track();
-        if broken.get_untracked() && started.get_untracked() && resumes.get_value() < FOLLOW_RESUMES
+        if !broken.get_untracked() || !started.get_untracked() {
+            return;
+        }
+        if opened_at
+            .get_value()
+            .is_some_and(|at| js_sys::Date::now() - at > OPEN_WORKED_MS)
         {
+            resumes.set_value(0);
+        }
+        opened_at.set_value(None);
+        if resumes.get_value() < FOLLOW_RESUMES {
             resumes.update_value(|n| *n += 1);
             resumed.set_value(true);
             start_follow();
@@ -2616,6 +2631,9 @@ impl Readable {
 
 /// The most follows begun again in a row after one broke off while its attempt ran.
 const FOLLOW_RESUMES: u32 = 3;
+
+/// How long a follow's stream stays open to count as one that worked, ms.
+const OPEN_WORKED_MS: f64 = 60_000.0;
 
 /// A log's size as its cut note says it: KiB under a MiB, then MiB to a tenth (bytes
 /// under a KiB, which a cut log is not, for a caller that passes one). Whole numbers

@@ -51,6 +51,15 @@ impl Backend for JobBackend {
         if gang.command == "pending" {
             return Ok(());
         }
+        // The first attempt's job fails before any pod of it ran; the next ones run.
+        if gang.command == "fail-unstarted" && attempt == 1 {
+            let _ = self.events.send(Event::Finished {
+                task,
+                attempt,
+                failure: Some(Arg::Text("the job failed before its pods ran".to_owned())),
+            });
+            return Ok(());
+        }
         let _ = self.events.send(Event::Started {
             task: task.clone(),
             attempt,
@@ -237,6 +246,17 @@ async fn served(
     backend: Arc<dyn Backend>,
     outside: impl FnOnce(&mut shared::Usage),
 ) -> (Router, Arc<server::runner::Runner>) {
+    // Retries at once: these tests are of the cluster's side.
+    served_with(data, backend, outside, server::runner::Backoff::NONE).await
+}
+
+/// [`served`] with retries waiting `backoff`.
+async fn served_with(
+    data: &std::path::Path,
+    backend: Arc<dyn Backend>,
+    outside: impl FnOnce(&mut shared::Usage),
+    backoff: server::runner::Backoff,
+) -> (Router, Arc<server::runner::Runner>) {
     let dist = temp_dir("dist");
     let data = data.to_owned();
     let config = server::Config {
@@ -258,8 +278,7 @@ async fn served(
             backend,
             data,
         )
-        // Retries at once: these tests are of the cluster's side.
-        .with_backoff(server::runner::Backoff::NONE),
+        .with_backoff(backoff),
     );
     runner.watch();
     runner.begin().await.expect("the store is read");
@@ -1570,6 +1589,47 @@ async fn a_job_of_an_older_attempt_is_deleted_at_the_restart() {
         "the server stopped while it ran; re-running it (fault tolerance is on; this uses none of its retries)"
     );
     assert_eq!(events_of(&app, &id, "job").await, Vec::<String>::new());
+}
+
+/// A job that failed before any pod of it ran is retried after its wait as any failed
+/// attempt is: the task waits retrying, its retry counted meanwhile, then runs again
+/// (review: with a wait, the task stayed "scheduling", and its retry's start failed it
+/// as a scheduling task that cannot become scheduling).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_that_failed_before_it_ran_is_retried_after_its_wait() {
+    let backoff = server::runner::Backoff {
+        base: Duration::from_secs(1),
+        cap: Duration::from_secs(1),
+    };
+    let (app, _) = served_with(
+        &temp_dir("unstarted-data"),
+        JobBackend::new(),
+        |_| {},
+        backoff,
+    )
+    .await;
+    let mut spec = spec("fail-unstarted");
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    let id = submit(&app, &spec).await;
+    let waiting = wait_for_phase(&app, &id, "retrying").await;
+    assert_eq!(
+        waiting["retries_used"], 1,
+        "counted while it waits: {waiting}"
+    );
+    let running = wait_for_phase(&app, &id, "running").await;
+    assert_eq!(
+        phases(&running),
+        [
+            "queued",
+            "scheduling",
+            "retrying",
+            "queued",
+            "scheduling",
+            "running"
+        ]
+    );
+    assert_eq!(running["attempts"], 2, "{running}");
+    assert_eq!(running["retries_used"], 1, "{running}");
 }
 
 /// A task the server stopped while it was starting (scheduling, its pods not yet up)

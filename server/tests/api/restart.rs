@@ -954,6 +954,15 @@ fn re_runs_after_server_stops_use_none_of_the_tasks_retries() {
     let mut tolerant = spec(true);
     tolerant["environment"]["command"] = until(&go, 3).into();
     tolerant["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 1 });
+    // No mail relay here: a fired alert is recorded as not sent, an `alert` event.
+    tolerant["advanced"]["alerts"] =
+        json!([{ "event": "retried", "channel": "email", "target": "bob@example.com" }]);
+    fn alerts(server: &Server, id: &str) -> usize {
+        let events = get(&format!("{}/api/v1/tasks/{id}/events", server.url));
+        (events.as_array().expect("events").iter())
+            .filter(|e| e["kind"] == "alert")
+            .count()
+    }
 
     // A backoff of 1 s for retry 1, 2 s for retry 2, 4 s for retry 3: the retry's own
     // number sets it, not its attempt's (restarts explorer: 4 s after two re-runs).
@@ -981,6 +990,7 @@ fn re_runs_after_server_stops_use_none_of_the_tasks_retries() {
     let said = events(&server, &id);
     assert!(said.contains("uses none of its retries"), "{said}");
     assert!(!said.contains("used its retries"), "{said}");
+    assert_eq!(alerts(&server, &id), 0, "a re-run is no retry: {said}");
 
     // Its own failure: the one retry it was allowed, then the end.
     std::fs::write(&go, "").expect("writable");
@@ -1001,6 +1011,7 @@ fn re_runs_after_server_stops_use_none_of_the_tasks_retries() {
         last_reason(&failed).starts_with("after 4 attempts"),
         "{failed}"
     );
+    assert_eq!(alerts(&server, &id), 1, "its own retry is said");
 }
 
 /// Re-runs after a server stop are not for ever: a task the server stopped during twenty
@@ -1028,8 +1039,8 @@ fn a_task_the_server_stopped_during_twenty_runs_is_not_run_again() {
     assert_eq!(failed["reruns"], 20, "{failed}");
     assert!(
         last_reason(&failed).starts_with(
-            "the server stopped again while it ran or started, as it had during 20 of its \
-             runs before: it is not run again"
+            "its run was cut short again by a server stopping (or another taking the lead) \
+             while it ran or started, as 20 of its runs were before: it is not run again"
         ),
         "{failed}"
     );

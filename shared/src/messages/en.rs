@@ -613,7 +613,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.server_stopped#reruns_used",
-        "the server stopped again while it ran or started, as it had during {reruns} of its runs before: it is not run again, in case the task is what stops the server (by using up the machine's memory, say)",
+        "its run was cut short again by a server stopping (or another taking the lead) while it ran or started, as {reruns} of its runs were before: it is not run again, in case the task is what stops the server (by using up the machine's memory, say)",
     ),
     (
         "event.server_stopped#retries_used",

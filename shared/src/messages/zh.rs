@@ -514,7 +514,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.server_stopped#reruns_used",
-        "任务运行或启动期间服务器再次停止，此前已有 {reruns} 次运行因服务器停止而中断：不再重新运行，以防正是该任务导致服务器停止（例如耗尽内存）",
+        "任务运行或启动期间再次因服务器停止（或切换主服务器）而中断，此前已有 {reruns} 次运行如此中断：不再重新运行，以防正是该任务导致服务器停止（例如耗尽内存）",
     ),
     (
         "event.server_stopped#retries_used",
