@@ -2695,8 +2695,8 @@ impl Runner {
             // Not one Kueue evicted while it ran, waiting for admission again.
             let starting = stored.task.starting();
             // Whatever retries it has used: the stop was the server's, not the task's
-            // failure, and re-runs are not counted as retries (`Task::reruns`); but not
-            // for ever, in case the task is what stops the server.
+            // failure, and re-runs are not counted as retries (`Task::runs_again`); but
+            // not for ever, in case the task is what stops the server.
             let reruns = stored.task.runs_again().reruns;
             let rerun = (tolerance.enabled || starting) && reruns < MAX_RERUNS;
             if stop_asked {
@@ -2708,7 +2708,8 @@ impl Runner {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
             } else if rerun {
                 if scheduling {
-                    // Scheduling cannot step to retrying: it goes back to the queue.
+                    // Straight back to the queue, as a re-run waits for nothing: its
+                    // placement, held for a start that did not come, is given back.
                     let why = Message::new(if starting {
                         shared::record::REQUEUED
                     } else {
