@@ -170,6 +170,10 @@ pub struct TaskView {
     /// waiting (not one the task ended in). Absent when none.
     #[serde(default, skip_serializing_if = "none")]
     pub retries_used: u32,
+    /// It ended while the last attempt it asked for (its latest `retrying` event) waited
+    /// to begin, a stop in a retry's wait: that attempt never ran. Absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_never_ran: bool,
 }
 
 /// The task a task was made from, and how.

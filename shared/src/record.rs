@@ -217,7 +217,7 @@ impl Task {
             before = Some(change.phase);
         }
         if self.phase.is_finished() {
-            runs.waiting = None;
+            runs.never_begun = runs.waiting.take().is_some();
         }
         if runs.waiting == Some(RunAgain::Retry) {
             runs.retries += 1;
@@ -259,6 +259,9 @@ pub struct RunsAgain {
     pub reruns: u32,
     /// The attempt asked for and not yet begun, while the task has not ended.
     pub waiting: Option<RunAgain>,
+    /// The task ended while an attempt it had asked for waited to begin (a stop in a
+    /// retry's wait): that attempt never ran.
+    pub never_begun: bool,
 }
 
 /// The reason of a running task's step into retrying when the server stopped while it
@@ -334,12 +337,13 @@ mod tests {
         let runs = |retries, reruns| RunsAgain {
             retries,
             reruns,
-            waiting: None,
+            ..RunsAgain::default()
         };
         let waits = |retries, reruns, next| RunsAgain {
             retries,
             reruns,
             waiting: Some(next),
+            never_begun: false,
         };
         step(&mut task, Scheduling, None);
         step(&mut task, Running, None);
@@ -373,6 +377,13 @@ mod tests {
         step(&mut task, Running, None);
         let asked = step(&mut task, Retrying, keyed("event.retrying"));
         assert_eq!(asked, waits(2, 3, RunAgain::Retry));
-        assert_eq!(step(&mut task, Stopped, None), runs(1, 3));
+        let ended = step(&mut task, Stopped, None);
+        assert_eq!(
+            ended,
+            RunsAgain {
+                never_begun: true,
+                ..runs(1, 3)
+            }
+        );
     }
 }

@@ -698,6 +698,10 @@ pub fn Resilience(
                 let count = retried.count();
                 // The latest, numbered as they are among all of them.
                 let from = retried.earlier;
+                // The latest listed never ran when the task ended in its wait: said at
+                // it, or the list read as one more retry than "N used" counts (recheck).
+                let latest = retried.events.len();
+                let never_ran = view.with(|v| v.last_never_ran);
                 let ask_all = move |_| {
                     asked.set_value(true);
                     if let Some(show_all) = show_all {
@@ -708,11 +712,16 @@ pub fn Resilience(
                     <h3 id="retries-title">{crate::i18n::tr("ui.detail.retries")}</h3>
                     <ol class="retries" data-testid="retries" start=from + 1 tabindex="-1"
                         aria-labelledby="retries-title" node_ref=retries_list>
-                        {retried.events.into_iter().map(|retry| {
+                        {retried.events.into_iter().enumerate().map(|(i, retry)| {
                             let zone = zone.clone();
                             let (at, said) = (retry.at, retry.message);
+                            let key = if never_ran && i + 1 == latest {
+                                "ui.detail.retry#never_ran"
+                            } else {
+                                "ui.detail.retry"
+                            };
                             view! {
-                                <li>{move || lang.text_with("ui.detail.retry", &[
+                                <li>{move || lang.text_with(key, &[
                                     ("at", format_task_time(lang.get(), at, &zone)),
                                     ("reason", said.clone()),
                                 ])}</li>

@@ -127,6 +127,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         failed_replica: None,
         reruns: 0,
         retries_used: 0,
+        last_never_ran: false,
     }
 }
 
@@ -342,11 +343,19 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
         v.task.phase = TaskPhase::Stopped;
         v.task.attempts = 2;
         v.retries_used = 1;
+        v.last_never_ran = true;
     });
     leptos::task::tick().await;
     assert_eq!(
         all_text(&host, "[data-testid='fault-tolerance']"),
         ["On: up to 3 retries, 1 used"]
+    );
+    // And the list says which of its two never ran (recheck: two rows, "1 used").
+    let retries = all_text(&host, "[data-testid='retries'] li");
+    assert!(
+        !retries[0].contains("never ran")
+            && retries[1].ends_with("retry 2 of 3 (it never ran: the task ended first)"),
+        "{retries:?}"
     );
     // Neither on, and no retry: said off, and no list.
     shown.update(|v| {

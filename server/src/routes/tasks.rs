@@ -248,6 +248,7 @@ async fn view_as(
         made_from,
         reruns: runs.reruns,
         retries_used: runs.retries,
+        last_never_ran: runs.never_begun,
     }
 }
 

@@ -162,6 +162,8 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
     // The log to read first while it waits: the replica whose end failed the attempt
     // (its page opened on the master's, which was only stopped: explorer).
     assert_eq!(waiting["failed_replica"], 1, "{waiting}");
+    // Its retry is used while it waits.
+    assert_eq!(waiting["retries_used"], 1, "{waiting}");
     // Until the failure's time and its 6 s (README, Running tasks): in `retry_at`, for
     // a reader to say in its own zone, and in the reason, in UTC with the date.
     let failed = times(&events(&app, &id, "en").await, "retrying");
@@ -191,6 +193,9 @@ async fn a_stop_while_a_retry_waits_ends_the_task_at_once_and_nothing_starts_lat
         stopped.get("retry_at").is_none(),
         "it waits no more: {stopped}"
     );
+    // The retry it asked for never ran: not used, and said so at its `retrying` event.
+    assert!(stopped.get("retries_used").is_none(), "{stopped}");
+    assert_eq!(stopped["last_never_ran"], true, "{stopped}");
     assert_eq!(gpus_in_use(&app).await, before, "its hold given back");
 
     // Past the time the retry would have started.

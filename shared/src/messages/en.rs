@@ -1526,6 +1526,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.retries", "Attempts run again"),
     ("ui.detail.retries_all", "Show all {n} attempts run again"),
     ("ui.detail.retry", "{at}: {reason}"),
+    (
+        "ui.detail.retry#never_ran",
+        "{at}: {reason} (it never ran: the task ended first)",
+    ),
     ("ui.detail.share", "Share"),
     ("ui.detail.share_close", "Close the share link"),
     (

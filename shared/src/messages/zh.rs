@@ -1315,6 +1315,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.retries", "重新运行记录"),
     ("ui.detail.retries_all", "显示全部 {n} 条重新运行记录"),
     ("ui.detail.retry", "{at}：{reason}"),
+    (
+        "ui.detail.retry#never_ran",
+        "{at}：{reason}（未运行：任务已先结束）",
+    ),
     ("ui.detail.share", "分享"),
     ("ui.detail.share_close", "关闭分享链接"),
     (

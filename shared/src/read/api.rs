@@ -154,6 +154,7 @@ impl Read for TaskView {
             made_from: object.or("made_from", None)?,
             reruns: object.or("reruns", 0)?,
             retries_used: object.or("retries_used", 0)?,
+            last_never_ran: object.or("last_never_ran", false)?,
         })
     }
 }
@@ -278,6 +279,7 @@ mod tests {
             // One re-run after a server stop, and none: both read back.
             reruns: u32::from(placement_some),
             retries_used: 2,
+            last_never_ran: placement_some,
         }
     }
 
