@@ -3527,13 +3527,9 @@ fn refusal(err: wasm_bindgen::JsError) -> String {
         .expect("an Error with a message")
 }
 
-/// A form a portal mounted names the task it made with a plain link to its page, given
-/// no `apiBase` too: the console's own move between its pages would change the portal's
-/// address and show nothing (review).
-#[wasm_bindgen_test]
-async fn a_portals_form_links_the_task_it_made_as_a_plain_address() {
-    use frontend::widgets::mount_task_form;
-    crate::forget_drafts();
+/// The demo's `GET /api/v1/catalog` answer as JSON, the `catalog` a portal passes to
+/// `mountTaskForm`.
+fn demo_catalog_answer() -> String {
     let answer = shared::api::CatalogResponse {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
@@ -3541,7 +3537,17 @@ async fn a_portals_form_links_the_task_it_made_as_a_plain_address() {
         ray_clusters: true,
         email_alerts: true,
     };
-    let catalog = serde_json::to_string(&answer).unwrap();
+    serde_json::to_string(&answer).unwrap()
+}
+
+/// A form a portal mounted names the task it made with a plain link to its page, given
+/// no `apiBase` too: the console's own move between its pages would change the portal's
+/// address and show nothing (review).
+#[wasm_bindgen_test]
+async fn a_portals_form_links_the_task_it_made_as_a_plain_address() {
+    use frontend::widgets::mount_task_form;
+    crate::forget_drafts();
+    let catalog = demo_catalog_answer();
     let host = crate::new_host();
     host.set_id("portal-form");
     // Noted by the page a reload left, as the form notes a submit answered meanwhile.
@@ -3595,14 +3601,7 @@ async fn a_portals_form_links_the_task_it_made_as_a_plain_address() {
 async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     use frontend::widgets::mount_task_form;
     crate::forget_drafts();
-    let answer = shared::api::CatalogResponse {
-        user: shared::demo::user(),
-        catalog: shared::demo::catalog(),
-        usage: shared::demo::usage(),
-        ray_clusters: true,
-        email_alerts: true,
-    };
-    let catalog = serde_json::to_string(&answer).unwrap();
+    let catalog = demo_catalog_answer();
     let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
     let host = crate::new_host();
     // Any tag of a language, as `navigator.language` gives it, too.
