@@ -40,8 +40,24 @@ TARGETS = ["bare", "name_prefix", "workers"]
 # (the workers field below the fold) and a sample follows the previous one's frame
 # within 0-17 ms, instead of each target scrolled into view and two frames between.
 SCROLL = os.environ.get("BENCH_SCROLL", "1") != "0"
+# A keystroke as the browser sends one: `beforeinput` before the value changes, then
+# `input`. Runs before 2026-12-06 sent `input` alone (BENCH_BEFOREINPUT=0 still does),
+# which no typist's keystroke does: the form reads the typed control's place at
+# `beforeinput`, while the page is as last laid out, and without it read it at `input`,
+# laying the page out in script for the new text first (form/anchor.rs).
+BEFOREINPUT = os.environ.get("BENCH_BEFOREINPUT", "1") != "0"
+KEYSTROKE_JS = r"""
+function keystroke(el, value) {
+  if (%s) {
+    el.dispatchEvent(new InputEvent("beforeinput",
+      { bubbles: true, cancelable: true, composed: true, inputType: "insertText", data: value }));
+  }
+  el.value = value;
+  el.dispatchEvent(new Event("input", { bubbles: true }));
+}
+""" % ("true" if BEFOREINPUT else "false")
 
-# One sample: set the value, dispatch `input` (the control's on:input handler runs, the
+# One sample: a keystroke (`beforeinput`, the value set, `input`: the control's on:input handler runs, the
 # spec is re-checked, Leptos's effects repaint findings and plan in microtasks), then wait
 # for the next frame: requestAnimationFrame, then a MessageChannel message posted from
 # inside that callback, which runs once the frame's style, layout and paint are done.
@@ -52,7 +68,7 @@ SCROLL = os.environ.get("BENCH_SCROLL", "1") != "0"
 #   frame  = work + render: the main thread's time for the keystroke's frame
 # Each sample starts after a random 0-17 ms delay, so keystrokes land at random points of
 # the 60 Hz frame clock as a typist's do, rather than always just after a frame.
-BENCH_JS = r"""
+BENCH_JS = KEYSTROKE_JS + r"""
 const [samples, warmup, scroll, done] = [arguments[0], arguments[1], arguments[2], arguments[arguments.length - 1]];
 const form = document.querySelector("form.task-form");
 let bare = document.getElementById("bench-bare");
@@ -94,8 +110,7 @@ function sample(el, value) {
     let tWork = null;
     after.port1.onmessage = () => { if (tWork === null) tWork = performance.now(); };
     const t0 = performance.now();
-    el.value = value;
-    el.dispatchEvent(new Event("input", { bubbles: true }));
+    keystroke(el, value);
     after.port2.postMessage(0);
     requestAnimationFrame(() => {
       const tRaf = performance.now();
@@ -345,7 +360,7 @@ def one_run(driver_url, server, example, samples, warmup):
 
 # One target's control and the bench's values for it, as the profile and the trace type
 # them (their scripts take the target and the number of samples).
-KEYSTROKES_JS = r"""
+KEYSTROKES_JS = KEYSTROKE_JS + r"""
 const [target, samples, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 const el = target === "bare" ? document.getElementById("bench-bare")
   : document.querySelector(target === "name_prefix" ? "[name='basic.name_prefix']" : "[name='compute.workers']");
@@ -369,8 +384,7 @@ PROFILE_JS = KEYSTROKES_JS + r"""
 (async () => {
   await show();
   for (let i = 0; i < samples; i++) {
-    el.value = values[target](i);
-    el.dispatchEvent(new Event("input", { bubbles: true }));
+    keystroke(el, values[target](i));
     await new Promise((r) => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }));
   }
   done(true);
@@ -465,8 +479,7 @@ const frame = () => new Promise((r) => requestAnimationFrame(() => { const c = n
   await frame();
   for (let i = 0; i < samples; i++) {
     console.timeStamp(`bench-${target}-${i}`);
-    el.value = values[target](i);
-    el.dispatchEvent(new Event("input", { bubbles: true }));
+    keystroke(el, values[target](i));
     await frame();
     // A quiet frame between keystrokes, so each keystroke's rendering is its own.
     await frame();
