@@ -127,9 +127,22 @@ pub fn ErrorBanner(
     /// it has no Dismiss, which left an empty page (console exploration).
     #[prop(optional, into)]
     whole_page: Option<Signal<bool>>,
+    /// Asks again for what the page could not read, offered while the banner is the
+    /// whole page and the failure is not a refusal: a task page whose read was given up
+    /// said so with no way to ask again but a reload (its poll asks again, unseen, every
+    /// two seconds). With the message key said while it is asked.
+    #[prop(optional)]
+    try_again: Option<(Callback<()>, &'static str)>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let named_place = place;
+    // Asked again, not yet answered: the button says so, and the failure stays until the
+    // answer replaces it (any answer sets the error, a failure too).
+    let trying = RwSignal::new(false);
+    Effect::new(move |_| {
+        error.track();
+        trying.set(false);
+    });
     move || {
         error.get().map(|err| {
             // Read back by their codes, so each is worded in the language shown now, and
@@ -178,6 +191,18 @@ pub fn ErrorBanner(
                             }
                         }).collect_view()}
                     </ul>
+                    // Not for a refusal (4xx): asked again, it is refused again.
+                    {(whole_page.is_some_and(|w| w.get())
+                        && !matches!(&err, crate::api::ClientError::Api(body) if (400..500).contains(&body.status)))
+                        .then(|| try_again.map(|(again, asking)| view! {
+                        <button type="button" data-testid="error-try-again" disabled=move || trying.get()
+                            on:click=move |_| {
+                                trying.set(true);
+                                again.run(());
+                            }>
+                            {move || lang.text(if trying.get() { asking } else { "ui.app.try_again" })}
+                        </button>
+                    }))}
                     {(!whole_page.is_some_and(|w| w.get())).then(|| view! {
                         <button type="button" class="dismiss" on:click=move |_| {
                             error.set(None);

@@ -340,7 +340,8 @@ pub fn TaskDetailPage(
                 </p>
             })}
             // Only a resubmit sends a spec from this page.
-            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get()) />
+            <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get())
+                try_again=(Callback::new(move |()| load()), "ui.detail.loading") />
             // Deleted before the page could read it: said as when it goes while shown.
             {move || (!loaded.get() && gone.get() == Some(Gone::Deleted)).then(|| view! {
                 <p class="banner ok" role="status" data-testid="deleted" tabindex="-1">

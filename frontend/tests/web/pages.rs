@@ -5715,6 +5715,69 @@ async fn a_task_that_never_loaded_keeps_its_refusal() {
     finish(handle, &host, &address);
 }
 
+/// A task page whose first read failed offers Try again (README known gaps: it said so
+/// with no way to ask but a reload), which says it is loading while asked, and shows
+/// the task once answered. A refusal (404) is not offered it: it would be refused again.
+#[wasm_bindgen_test]
+async fn a_task_page_whose_read_failed_is_tried_again_in_place() {
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::Detail("t1".into()));
+    until("the task's request", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    fail_fetch("tasks/t1?");
+    until_found(&host, "the failure", "[data-testid='error']").await;
+    let again = find(&host, "[data-testid='error-try-again']");
+    assert_eq!(again.text_content().unwrap(), "Try again");
+    // The page's poll may have asked again meanwhile: the press asks afresh either way.
+    let asked_before = held_fetches()
+        .iter()
+        .filter(|u| u.contains("tasks/t1?"))
+        .count();
+    again.click();
+    until("the task asked again", || {
+        held_fetches()
+            .iter()
+            .filter(|u| u.contains("tasks/t1?"))
+            .count()
+            > asked_before
+    })
+    .await;
+    assert!(again.has_attribute("disabled"));
+    assert_eq!(again.text_content().unwrap(), "Loading the task…");
+    let running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    // Each read out is answered: only the latest one's answer is shown.
+    while held_fetches().iter().any(|u| u.contains("tasks/t1?")) {
+        answer_fetch("tasks/t1?", &serde_json::to_string(&running).unwrap());
+        leptos::task::tick().await;
+    }
+    until_found(&host, "the task's actions", "[data-testid='actions']").await;
+    assert!(
+        host.query_selector("[data-testid='error']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+
+    let address = fresh_page();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::Detail("t1".into()));
+    until("the task's request", || {
+        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
+    })
+    .await;
+    refuse_fetch("tasks/t1?", 404, T1_GONE);
+    until_found(&host, "the refusal", "[data-testid='error']").await;
+    assert!(
+        host.query_selector("[data-testid='error-try-again']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+}
+
 /// The server's answer for task t1 once it is deleted.
 const T1_GONE: &str = r#"{"type": "about:blank", "title": "Not Found", "status": 404,
     "code": "task.not_found", "detail": "no task t1"}"#;

@@ -1428,6 +1428,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.follow_stop", "Stop following"),
     ("ui.detail.following", "Following the log live…"),
     ("ui.detail.group", "Project group"),
+    ("ui.detail.loading", "Loading the task…"),
     (
         "ui.detail.log_snapshot",
         "The log as it was when read: Follow live shows what is written now.",

@@ -1236,6 +1236,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.follow_stop", "停止跟踪"),
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
+    ("ui.detail.loading", "正在加载任务…"),
     (
         "ui.detail.log_snapshot",
         "以下为读取时的日志：单击“实时跟踪”查看最新输出。",
