@@ -62,8 +62,11 @@ fn refusal(err: ImportError) -> impl IntoView {
     }
 }
 
-/// The largest file the import reads: the server's limit on a request's body.
-const IMPORT_FILE_MAX: f64 = 1024.0 * 1024.0;
+/// The largest file the import reads, against a file chosen by mistake (a dataset's):
+/// a spec is far smaller, but a file of one may hold long comments, and the same text
+/// pasted was read (migrant explorer: a commented 2 MB file was refused chosen and
+/// imported pasted). What the spec holds is checked as for any text.
+const IMPORT_FILE_MAX: f64 = 16.0 * 1024.0 * 1024.0;
 
 /// The preview, the export links and the import box.
 #[component]
@@ -355,7 +358,6 @@ pub fn Preview(
             return;
         };
         let refuse = move |key| import_note.set(Some(ImportNote::Refused(ImportError::File(key))));
-        // A spec is a few KB; the server takes at most 1 MiB of it.
         let size = js_sys::Reflect::get(&file, &"size".into())
             .ok()
             .and_then(|s| s.as_f64())

@@ -236,6 +236,10 @@ pub enum ImportError {
     Unread,
     /// A spec of a format version this console does not read.
     Version(u32),
+    /// A Kubernetes object (`apiVersion` and `kind` at its top), not a spec: someone
+    /// bringing their PyTorchJob or RayJob YAML was told only that four fields were
+    /// unknown (migrant explorer).
+    Manifest,
     /// A file that cannot be taken as a spec's text: its refusal's message key
     /// (`ui.form.import.file_*`).
     File(&'static str),
@@ -278,6 +282,7 @@ impl ImportError {
             ImportError::NotPlain => text(lang, "ui.form.import.not_plain", &[]),
             ImportError::File(key) => text(lang, key, &[]),
             ImportError::Unread => text(lang, "ui.form.import.unread", &[]),
+            ImportError::Manifest => text(lang, "ui.form.import.manifest", &[]),
             // The rules' own words for it (`spec.version.unsupported`).
             ImportError::Version(found) => {
                 let said = shared::IssueCode::SpecVersionUnsupported {
@@ -385,6 +390,10 @@ fn from_yaml(text: &str) -> Result<TaskSpec, ImportError> {
 /// count is of fields. Text that stops being JSON is refused as such, with its place,
 /// whatever unknown fields come before that place: they are named once it reads.
 fn refused(report: Report) -> ImportError {
+    let at_top = |name: &str| report.issues().iter().any(|i| i.path.to_string() == name);
+    if at_top("apiVersion") && at_top("kind") {
+        return ImportError::Manifest;
+    }
     let mut fields = Report::new();
     for issue in report.issues() {
         if let shared::IssueCode::ValueInvalid {

@@ -2460,6 +2460,37 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
     assert_eq!(report.issues()[0].path.to_string(), "compute.workers");
 }
 
+/// A Kubernetes object brought as a spec (a Kubeflow PyTorchJob, a KubeRay RayJob) is
+/// said to be one, with what to do, not refused as four unknown fields (migrant
+/// explorer); a spec with an unknown `kind` alone is refused by its fields as before.
+#[wasm_bindgen_test]
+fn a_kubernetes_object_imported_is_said_to_be_one() {
+    use transfer::ImportError;
+    let manifest = r#"{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+        "metadata": {"name": "mnist", "labels": {"kueue.x-k8s.io/queue-name": "team-a"}},
+        "spec": {"pytorchReplicaSpecs": {"Master": {"replicas": 1}}}}"#;
+    let refused = transfer::from_text(manifest).unwrap_err();
+    assert_eq!(refused, ImportError::Manifest);
+    assert!(
+        refused
+            .message(shared::Lang::En)
+            .starts_with("Not imported: this is a Kubernetes object"),
+        "{}",
+        refused.message(shared::Lang::En)
+    );
+    assert!(
+        refused
+            .message(shared::Lang::Zh)
+            .starts_with("未导入：这是 Kubernetes 对象"),
+        "{}",
+        refused.message(shared::Lang::Zh)
+    );
+    let Err(ImportError::Shape(report)) = transfer::from_text(r#"{"kind": "PyTorchJob"}"#) else {
+        panic!("a spec with an unknown kind is refused by its fields");
+    };
+    assert_eq!(report.issues()[0].path.to_string(), "kind");
+}
+
 #[wasm_bindgen_test]
 fn json_export_is_laid_out_as_serde_json_pretty_prints() {
     for text in [shared::demo::PYTORCH_EXAMPLE, shared::demo::RAY_EXAMPLE] {

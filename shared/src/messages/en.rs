@@ -1701,7 +1701,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.file_too_large",
-        "Not imported: the file is larger than 1 MiB, more than a spec can be.",
+        "Not imported: the file is larger than 16 MiB; a spec is far smaller: choose the spec's own file.",
     ),
     (
         "ui.form.import.file_unreadable",
@@ -1754,6 +1754,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "a value is expected: text in double quotes, a number, true, false, null, a list or an object",
     ),
     ("ui.form.import.label", "Paste a spec as YAML or JSON"),
+    (
+        "ui.form.import.manifest",
+        "Not imported: this is a Kubernetes object (it has `apiVersion` and `kind`), not a Berth task spec. Berth writes the PyTorchJob or RayJob from its spec: fill in the form, or import a spec that Export wrote (Export YAML shows its shape).",
+    ),
     (
         "ui.form.import.not_plain",
         "Not imported: only plain YAML is read (text keys, no aliases).",

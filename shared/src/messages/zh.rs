@@ -1478,7 +1478,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.file_too_large",
-        "未导入：文件大于 1 MiB，超出任务规格的大小上限。",
+        "未导入：文件大于 16 MiB，任务规格远小于此，请选择任务规格本身的文件。",
     ),
     (
         "ui.form.import.file_unreadable",
@@ -1510,6 +1510,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "此处应为一个值：双引号括起的文本、数字、true、false、null、列表或对象",
     ),
     ("ui.form.import.label", "粘贴 YAML 或 JSON 格式的任务规格"),
+    (
+        "ui.form.import.manifest",
+        "未导入：这是 Kubernetes 对象（含 `apiVersion` 和 `kind`），不是 Berth 的任务规格。Berth 会根据任务规格生成 PyTorchJob 或 RayJob：请填写表单，或导入由导出功能生成的任务规格（“导出 YAML”可查看其格式）。",
+    ),
     (
         "ui.form.import.not_plain",
         "未导入：仅支持普通 YAML（键必须是文本，不能使用别名）。",
