@@ -474,14 +474,23 @@ async fn submit(
 ) -> Result<Response, ApiError> {
     let key = idempotency_key(&headers)?;
     // A field of the wrong shape is a 422 like the rules' findings, and counted with them.
-    let spec = shared::parse_spec(&text).map_err(|report| {
-        state
-            .metrics
-            .submits
-            .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
-            .inc();
-        ApiError::shape(&text, report, lang)
-    })?;
+    let spec = match shared::parse_spec(&text) {
+        Ok(spec) => spec,
+        Err(_) => {
+            state
+                .metrics
+                .submits
+                .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
+                .inc();
+            // The findings `/validate` gives the same text: each unknown field, then what
+            // the rules find in the rest, which reads without them. The submit named the
+            // unknown fields alone, and a script that submitted found its spec's other
+            // errors one round trip later (migrant explorer).
+            let usage = state.shared_usage().await?;
+            let check = shared::check_json(&text, &state.catalog, &usage, &user);
+            return Err(ApiError::shape(&text, check.issues, lang));
+        }
+    };
     let made_from = match query.from {
         Some(from) => cloned_from(&state, &user, from).await?,
         None => None,
