@@ -254,15 +254,19 @@ impl ImportError {
             // (rarer ones, the YAML reader's) are English: the place is said in the
             // reader's language, and the words follow as they came.
             ImportError::Syntax(detail) => match place(detail) {
-                Some((line, column, words)) if let Some(reason) = json_reason(words) => text(
-                    lang,
-                    "ui.form.import.syntax_at#known",
-                    &[
-                        ("line", line.to_string()),
-                        ("column", column.to_string()),
-                        ("reason", text(lang, reason, &[])),
-                    ],
-                ),
+                Some((line, column, words))
+                    if let Some(reason) = json_reason(words).or_else(|| yaml_reason(words)) =>
+                {
+                    text(
+                        lang,
+                        "ui.form.import.syntax_at#known",
+                        &[
+                            ("line", line.to_string()),
+                            ("column", column.to_string()),
+                            ("reason", text(lang, reason, &[])),
+                        ],
+                    )
+                }
                 Some((line, column, words)) => text(
                     lang,
                     "ui.form.import.syntax_at",
@@ -320,6 +324,34 @@ fn json_reason(words: &str) -> Option<&'static str> {
         "invalid escape" => "ui.form.import.json.escape",
         "control character (\\u0000-\\u001F) found while parsing a string" => {
             "ui.form.import.json.control"
+        }
+        _ => return None,
+    })
+}
+
+/// The message key for what the YAML reader (yaml-rust2) says of text that is not YAML,
+/// for the mistakes people make by hand: its words came in English inside a Chinese
+/// sentence, and none said "indent with spaces" (migrant explorer).
+fn yaml_reason(words: &str) -> Option<&'static str> {
+    Some(match words {
+        "tabs disallowed within this context (block indentation)"
+        | "tabs disallowed in this context"
+        | "tab cannot be used as indentation"
+        | "while scanning a plain scalar, found a tab"
+        | "a block scalar content cannot start with a tab" => "ui.form.import.yaml.tab",
+        "mapping values are not allowed in this context" => "ui.form.import.yaml.colon",
+        "while parsing a block mapping, did not find expected key"
+        | "while parsing a block collection, did not find expected '-' indicator"
+        | "invalid indentation" => "ui.form.import.yaml.indent",
+        "while scanning a quoted scalar, found unexpected end of stream" => {
+            "ui.form.import.json.eof_string"
+        }
+        "while parsing a flow mapping, did not find expected ',' or '}'" => {
+            "ui.form.import.json.comma_brace"
+        }
+        "while parsing a flow sequence, expected ',' or ']'" => "ui.form.import.json.comma_bracket",
+        "comments must be separated from other tokens by whitespace" => {
+            "ui.form.import.yaml.comment"
         }
         _ => return None,
     })

@@ -2452,6 +2452,17 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
         "{said}"
     );
     assert!(!said.contains("byte"), "{said}");
+    // The YAML reader's usual words are said in the reader's language, with the fix: a
+    // tab-indented file got the reader's English inside a Chinese sentence (migrant
+    // explorer).
+    let tabbed = transfer::from_text("version: 1\nbasic:\n\tname_prefix: a\n").unwrap_err();
+    assert_eq!(
+        tabbed.message(shared::Lang::En),
+        "Not imported: the text cannot be read at line 3, column 1: YAML is indented with \
+         spaces, not tabs: replace the tabs at the start of the line with spaces."
+    );
+    let said = tabbed.message(shared::Lang::Zh);
+    assert!(said.contains("YAML 用空格缩进，不能用制表符"), "{said}");
     // A field of the wrong shape is still named by its path.
     let shape = transfer::from_text(r#"{"compute": {"workers": "two"}}"#);
     let Err(ImportError::Shape(report)) = &shape else {

@@ -1788,6 +1788,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.unread",
         "Not imported: the YAML reader did not load; reload the page, or paste the spec as JSON",
     ),
+    (
+        "ui.form.import.yaml.colon",
+        "a \": \" where YAML takes none: put text that holds \": \" in quotes, or indent the line under its key",
+    ),
+    (
+        "ui.form.import.yaml.comment",
+        "a \"#\" that begins a comment needs a space before it",
+    ),
+    (
+        "ui.form.import.yaml.indent",
+        "the line is not indented as the lines around it are: a key's fields are indented alike, with spaces",
+    ),
+    (
+        "ui.form.import.yaml.tab",
+        "YAML is indented with spaces, not tabs: replace the tabs at the start of the line with spaces",
+    ),
     ("ui.form.import.yes", "Replace the form"),
     (
         "ui.form.made_before",

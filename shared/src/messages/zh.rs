@@ -1540,6 +1540,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.import.unread",
         "未导入：YAML 读取模块未能加载，请刷新页面，或粘贴 JSON 格式的任务规格",
     ),
+    (
+        "ui.form.import.yaml.colon",
+        "YAML 在此处不接受 \": \"：请为含有 \": \" 的文本加上引号，或将该行缩进到其所属的键下",
+    ),
+    (
+        "ui.form.import.yaml.comment",
+        "作为注释开头的 \"#\" 前面需要一个空格",
+    ),
+    (
+        "ui.form.import.yaml.indent",
+        "该行的缩进与前后行不一致：同一个键下的字段应使用相同的空格缩进",
+    ),
+    (
+        "ui.form.import.yaml.tab",
+        "YAML 用空格缩进，不能用制表符：请将行首的制表符换成空格",
+    ),
     ("ui.form.import.yes", "替换表单"),
     (
         "ui.form.made_before",
