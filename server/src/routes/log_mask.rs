@@ -313,12 +313,91 @@ fn escaped(value: &str) -> Vec<String> {
     } else {
         String::new()
     };
-    let mut forms = vec![json, go, ascii, repr, bytes_repr, shell, c_locale, shlex];
+    // Both escapes at once: what is not ASCII as `\uXXXX` and `<`, `>`, `&` (and `'`) as
+    // `\u003c`… is what Jinja's and Flask's `tojson` print (team explorer: shown whole).
+    let go_ascii = ascii
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let jinja = go_ascii.replace('\'', "\\u0027");
+    let mut forms = vec![
+        json,
+        go,
+        ascii,
+        repr,
+        bytes_repr,
+        shell,
+        c_locale,
+        shlex,
+        go_ascii,
+        jinja,
+        python_ascii(value),
+        html_escaped(value),
+        js_escape(value),
+    ];
     forms.extend(percent_encoded(value));
     forms.retain(|f| !f.is_empty() && f != value);
     forms.sort();
     forms.dedup();
     forms
+}
+
+/// Python's `ascii(value)` inside its quotes (and `value.encode('unicode_escape')`'s
+/// text): `repr` with what is not ASCII as `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
+fn python_ascii(value: &str) -> String {
+    let both_quotes = value.contains('\'') && value.contains('"');
+    let mut out = String::new();
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\'' if both_quotes => out.push_str("\\'"),
+            c if c.is_ascii_control() || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", u32::from(c)));
+            }
+            c if c.is_ascii() => out.push(c),
+            c if u32::from(c) < 0x100 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c if u32::from(c) < 0x1_0000 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
+        }
+    }
+    out
+}
+
+/// `value` as HTML escapes it for a page (Python's `html.escape`, with `'` as `&#x27;`).
+fn html_escaped(value: &str) -> String {
+    let mut out = String::new();
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `value` as JavaScript's old `escape()` writes it: all but `A-Z a-z 0-9 @ * _ + - . /`
+/// as `%XX` below U+0100, and as `%uXXXX` above, a UTF-16 unit at a time.
+fn js_escape(value: &str) -> String {
+    let mut out = String::new();
+    for c in value.chars() {
+        if c.is_ascii_alphanumeric() || "@*_+-./".contains(c) {
+            out.push(c);
+        } else if u32::from(c) < 0x100 {
+            out.push_str(&format!("%{:02X}", u32::from(c)));
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.push_str(&format!("%u{unit:04X}"));
+            }
+        }
+    }
+    out
 }
 
 /// `value` percent-encoded as URL encoders write it: every byte but RFC 3986's unreserved
@@ -636,6 +715,36 @@ mod tests {
             ],
         );
         assert_eq!(shown, "******");
+    }
+
+    /// A value printed by Jinja's and Flask's `tojson` (what is not ASCII and `<>&'`
+    /// escaped at once), by Python's `ascii()`, HTML-escaped and by JavaScript's
+    /// `escape()` is masked (team explorer: each was shown whole to the group). The
+    /// printed forms are what Python 3, Jinja 3 and Node print.
+    #[test]
+    fn a_value_printed_by_other_escaping_printers_is_masked() {
+        let value = r#"a b/c<d>&"e"üñ'x"#;
+        for printed in [
+            // Jinja's `{{ v|tojson }}`
+            r#""a b/c\u003cd\u003e\u0026\"e\"\u00fc\u00f1\u0027x""#,
+            // Go's escapes of `json.dumps(v)` (ensure_ascii)
+            r#""a b/c\u003cd\u003e\u0026\"e\"\u00fc\u00f1'x""#,
+            // Python's `ascii(v)`
+            r#"'a b/c<d>&"e"\xfc\xf1\'x'"#,
+            // `html.escape(v)`
+            "a b/c&lt;d&gt;&amp;&quot;e&quot;üñ&#x27;x",
+            // JavaScript's `escape(v)`
+            "a%20b/c%3Cd%3E%26%22e%22%FC%F1%27x",
+        ] {
+            let shown = masked(&[value], &[printed, "\n"]);
+            assert!(!shown.contains("b/c"), "{printed} -> {shown}");
+        }
+        // Above U+FFFF: `ascii()` writes `\U`, `escape()` two UTF-16 units.
+        let value = "key-😀-secret";
+        for printed in [r"key-\U0001f600-secret", "key-%uD83D%uDE00-secret"] {
+            let shown = masked(&[value], &[printed, "\n"]);
+            assert!(!shown.contains("secret"), "{printed} -> {shown}");
+        }
     }
 
     /// A value printed escaped as bash does in the C locale, where a replica of the local
