@@ -120,6 +120,16 @@ fn failure(err: &(dyn std::error::Error + 'static)) -> Message {
         if matches!(tls, Some(rustls::Error::InvalidCertificate(_))) {
             return Message::new("event.alert.error.untrusted");
         }
+        // What a server that speaks plain HTTP answers a TLS hello looks so to rustls
+        // ("received corrupt message of type InvalidContentType": team explorer).
+        if matches!(
+            tls,
+            Some(rustls::Error::InvalidMessage(
+                rustls::InvalidMessage::InvalidContentType
+            ))
+        ) {
+            return Message::new("event.alert.error.not_tls");
+        }
         // hyper-util's connector says a failed name lookup so, its cause the resolver's.
         if now.to_string() == "dns error" {
             return Message::new("event.alert.error.unknown_host");
@@ -1032,6 +1042,19 @@ mod turns {
         );
         let other = std::io::Error::other("the relay hung up");
         let said = |err: &std::io::Error, lang| failure(err).render(lang);
+        let plain_http = std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType),
+        );
+        assert_eq!(
+            said(&plain_http, Lang::En),
+            "it does not speak HTTPS at that address and port: write the address with \
+             http://, or give the port that takes HTTPS"
+        );
+        assert_eq!(
+            said(&plain_http, Lang::Zh),
+            "该地址和端口不使用 HTTPS：请将地址写为 http://，或改用接受 HTTPS 的端口"
+        );
         assert_eq!(
             said(&refused, Lang::En),
             "the connection was refused: nothing takes connections at that address and port"

@@ -162,7 +162,8 @@ pub enum ApiError {
         "a change asked by a page of another site ({origin}) is refused: only this server's pages, and those of the sites in `[cors] origins`, may change tasks"
     )]
     CrossSite {
-        /// The page's origin, as its `Origin` header says it (`none` when it sent none).
+        /// The page's origin, as its `Origin` header says it (said to be unnamed when it
+        /// sent none: "(none)" read as a fault of the server's).
         origin: String,
     },
     /// A query parameter is not valid.
@@ -406,9 +407,12 @@ pub(crate) async fn refuse_cross_site(
         let origin = headers
             .get(header::ORIGIN)
             .and_then(|o| o.to_str().ok())
-            .unwrap_or("none")
-            .to_owned();
-        if !state.config.cors_origins.contains(&origin) {
+            .map(str::to_owned);
+        if !origin
+            .as_ref()
+            .is_some_and(|o| state.config.cors_origins.contains(o))
+        {
+            let origin = origin.unwrap_or_else(|| "its browser named none".to_owned());
             return ApiError::CrossSite { origin }.into_response();
         }
     }

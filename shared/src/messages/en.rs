@@ -342,6 +342,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.alert.error.answered", "it answered {status}"),
     ("event.alert.error.no_answer", "no answer in {seconds} s"),
+    (
+        "event.alert.error.not_tls",
+        "it does not speak HTTPS at that address and port: write the address with http://, or give the port that takes HTTPS",
+    ),
     ("event.alert.error.other", "{detail}"),
     (
         "event.alert.error.refused",

@@ -277,6 +277,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on.share", "{node} ×{replicas}"),
     ("event.alert.error.answered", "对方应答 {status}"),
     ("event.alert.error.no_answer", "{seconds} 秒内无应答"),
+    (
+        "event.alert.error.not_tls",
+        "该地址和端口不使用 HTTPS：请将地址写为 http://，或改用接受 HTTPS 的端口",
+    ),
     ("event.alert.error.other", "{detail}"),
     (
         "event.alert.error.refused",
