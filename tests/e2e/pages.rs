@@ -617,7 +617,7 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     assert_eq!(pages.row_ids().await, std::slice::from_ref(&ray_id));
     pages.screenshot("pages-10-list-filtered").await;
     pages.check_accessible("filtered list").await;
-    // A task's page and back by its "All tasks" link: the filters are still there.
+    // A task's page and back by its "Back to the task list" link: the filters are still there.
     pages
         .press_enter_on(&format!("tr[data-id='{ray_id}'] a"))
         .await;

@@ -1912,7 +1912,10 @@ fn TagEditor(
                     // Said of a tag typed and not added too (Save takes it), which
                     // leaving asks about (console exploration: asked, never said), also
                     // once typed after a save.
-                    if edited() {
+                    // With errors, Save is off: the line said to press it (busy explorer).
+                    if edited() && blocked() {
+                        Some(lang.text("ui.detail.tags_unsaved#blocked"))
+                    } else if edited() {
                         Some(lang.text("ui.detail.tags_unsaved"))
                     } else if nothing.get() {
                         Some(lang.text("ui.detail.tags_nothing"))

@@ -4146,6 +4146,11 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
     );
     assert!(off(), "an error blocks the save");
     assert!(!save().has_attribute("disabled"));
+    // The line under Save says to fix them first, not to press it (busy explorer).
+    assert_eq!(
+        all_text(&host, "[data-testid='tags-saved']"),
+        ["Not saved yet: fix the tags marked above, then Save tags applies them to the task."]
+    );
     // The tag it is about is marked among the others (lead explorer: the reader counted).
     let refused = |n: usize| {
         find(

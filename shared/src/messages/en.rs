@@ -1364,7 +1364,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.attempts#reruns",
         "{attempts}, of which {reruns} re-ran it after the server stopped",
     ),
-    ("ui.detail.back", "All tasks"),
+    ("ui.detail.back", "Back to the task list"),
     ("ui.detail.cancel", "Cancel"),
     ("ui.detail.clone", "Clone"),
     ("ui.detail.close", "Close"),
@@ -1622,6 +1622,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.detail.tags_unsaved",
         "Not saved yet: Save tags applies these tags to the task.",
+    ),
+    (
+        "ui.detail.tags_unsaved#blocked",
+        "Not saved yet: fix the tags marked above, then Save tags applies them to the task.",
     ),
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),

@@ -1179,7 +1179,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.attempts#reruns",
         "{attempts}（其中 {reruns} 次为服务器停止后的重新运行）",
     ),
-    ("ui.detail.back", "全部任务"),
+    ("ui.detail.back", "返回任务列表"),
     ("ui.detail.cancel", "取消"),
     ("ui.detail.clone", "克隆"),
     ("ui.detail.close", "关闭"),
@@ -1408,6 +1408,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.detail.tags_unsaved",
         "尚未保存：单击“保存标签”后才会应用到任务。",
+    ),
+    (
+        "ui.detail.tags_unsaved#blocked",
+        "尚未保存：请先修正上方标出的标签，再单击“保存标签”应用到任务。",
     ),
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
