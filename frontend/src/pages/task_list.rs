@@ -42,8 +42,44 @@ pub fn refreshed(old: Vec<TaskView>, page: Vec<TaskView>, deeper: bool) -> Vec<T
     rows
 }
 
-/// The most rows a live refresh fetches again; rows below them stay as loaded.
-const REFRESH_MOST: u32 = 200;
+/// The most rows a live refresh fetches again; rows below them stay as loaded. A
+/// refresh of 200 left rows past the 200th as loaded, deleted tasks and ended ones too,
+/// with nothing to say so (busy explorer, 400 rows loaded).
+const REFRESH_MOST: u32 = 1000;
+/// The rows a refresh asks for in one request: more are asked for page by page.
+const REFRESH_PAGE: u32 = 200;
+
+/// The first `limit` tasks of `filter`, as one page: asked for [`REFRESH_PAGE`] at a
+/// time, each request after the first from the cursor of the one before. The pages'
+/// cursors follow the list's order, so a task new at the top meanwhile moves no task
+/// into or out of a later page; a task listed twice is kept once.
+async fn first_tasks(
+    filter: &ListFilter,
+    limit: u32,
+    lang: shared::Lang,
+) -> Result<shared::api::TaskPage, ClientError> {
+    let mut page = api::list_tasks(filter, None, limit.min(REFRESH_PAGE), lang).await?;
+    let mut ids: std::collections::HashSet<String> =
+        page.tasks.iter().map(|t| t.task.id.0.clone()).collect();
+    while (page.tasks.len() as u32) < limit
+        && let Some(cursor) = page.next.take()
+    {
+        let wanted = (limit - page.tasks.len() as u32).min(REFRESH_PAGE);
+        let more = api::list_tasks(filter, Some(&cursor), wanted, lang).await?;
+        let before = page.tasks.len();
+        page.tasks.extend(
+            more.tasks
+                .into_iter()
+                .filter(|t| ids.insert(t.task.id.0.clone())),
+        );
+        page.next = more.next;
+        // A page that brought nothing new would be asked for again and again.
+        if page.tasks.len() == before {
+            break;
+        }
+    }
+    Ok(page)
+}
 
 /// What the list showed when it was left: its rows, where "More" stopped and how far the
 /// page was scrolled, so that coming back to the same filters (the task page's Back, the
@@ -254,7 +290,7 @@ pub fn TaskListPage(
         let (mine, pages) = (generation.get_value(), appended.get_value());
         let asked_in = lang.get_untracked();
         leptos::task::spawn_local(async move {
-            let result = api::list_tasks(&f, None, limit, asked_in).await;
+            let result = first_tasks(&f, limit, asked_in).await;
             // Asked before a switch of language: the one asked at the switch words the
             // reasons (this one put the old words back for a refresh: review).
             if generation.try_get_value() != Some(mine)

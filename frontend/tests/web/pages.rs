@@ -2212,6 +2212,75 @@ async fn a_refresh_of_a_whole_list_keeps_every_row_when_many_tasks_arrive() {
     whole_list_refresh(25).await;
 }
 
+/// A list of more rows than one request of the refresh brings is refreshed whole, page
+/// by page: rows past the 200th stayed as loaded, a deleted task and an ended one too
+/// (busy explorer).
+#[wasm_bindgen_test]
+async fn a_refresh_of_a_long_list_asks_page_by_page_and_refreshes_every_row() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
+    let phase_of = |id: &str| {
+        host.query_selector(&format!("tr[data-id='{id}'] .phase"))
+            .unwrap()
+            .and_then(|p| p.get_attribute("data-phase"))
+    };
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    find(&host, "[data-testid='list-more']").click();
+    until("More's request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=c1"))
+    })
+    .await;
+    answer_fetch("cursor=c1", &page_of(20, 230, None));
+    until("every row", || rows() == 230).await;
+    assert_eq!(phase_of("t210").as_deref(), Some("running"));
+    // The refresh's first request: at most 200 rows.
+    let asked = loop {
+        if let Some(url) = held_fetches().iter().find(|u| u.contains("/api/v1/tasks?")) {
+            break url.clone();
+        }
+        sleep(50).await;
+    };
+    assert_eq!(limit_asked(&asked), 200, "{asked}");
+    answer_fetch("/api/v1/tasks?", &page_of(0, 200, Some("r1")));
+    // Then the rest, from its cursor: task 210 has ended, task 225 was deleted.
+    until("the refresh's second request", || {
+        held_fetches().iter().any(|u| u.contains("cursor=r1"))
+    })
+    .await;
+    let asked = held_fetches()
+        .into_iter()
+        .find(|u| u.contains("cursor=r1"))
+        .unwrap();
+    assert_eq!(
+        limit_asked(&asked),
+        50,
+        "the rows shown and a page of room: {asked}"
+    );
+    let tasks: Vec<TaskView> = (200..230)
+        .filter(|i| *i != 225)
+        .map(|i| {
+            let phase = if i == 210 {
+                TaskPhase::Succeeded
+            } else {
+                TaskPhase::Running
+            };
+            task(&format!("t{i:02}"), phase, TaskType::PyTorchJob)
+        })
+        .collect();
+    let rest = serde_json::to_string(&shared::api::TaskPage { tasks, next: None }).unwrap();
+    answer_fetch("cursor=r1", &rest);
+    until("the rows past the 200th refreshed", || {
+        phase_of("t210").as_deref() == Some("succeeded")
+    })
+    .await;
+    assert_eq!(rows(), 229, "the deleted task's row is gone");
+    assert!(phase_of("t225").is_none());
+    assert!(phase_of("t229").is_some(), "the last row stays");
+    finish(handle, &host, &address);
+}
+
 /// A first page the server failed to give is asked for again by the live refresh, and
 /// the list comes when it answers (the review's guard against refreshing before a
 /// filter's first page had stopped it for good).
