@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use shared::TaskType;
 use shared::api::{CatalogResponse, TaskView};
 use shared::record::TaskPhase;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// Tasks per page.
@@ -40,6 +40,37 @@ pub fn refreshed(old: Vec<TaskView>, page: Vec<TaskView>, deeper: bool) -> Vec<T
     let mut rows = page;
     rows.extend(below);
     rows
+}
+
+/// The rows after a refresh with the rows it no longer lists (a task that left the
+/// filter, one deleted) kept where they were, each after the row it followed, and their
+/// ids: under the reader's pointer, a task that ended above it moved every row below up
+/// one, and a click opened the next task (busy explorer, a `running` list).
+pub fn kept_in_place(old: &[TaskView], rows: Vec<TaskView>) -> (Vec<TaskView>, Vec<String>) {
+    let listed: HashSet<&str> = rows.iter().map(|t| t.task.id.0.as_str()).collect();
+    let mut after: HashMap<Option<String>, Vec<TaskView>> = HashMap::new();
+    let mut kept = Vec::new();
+    let mut before = None;
+    for row in old {
+        if listed.contains(row.task.id.0.as_str()) {
+            before = Some(row.task.id.0.clone());
+        } else {
+            kept.push(row.task.id.0.clone());
+            after.entry(before.clone()).or_default().push(row.clone());
+        }
+    }
+    if kept.is_empty() {
+        return (rows, kept);
+    }
+    let mut out = after.remove(&None).unwrap_or_default();
+    for row in rows {
+        let id = Some(row.task.id.0.clone());
+        out.push(row);
+        if let Some(gone) = after.remove(&id) {
+            out.extend(gone);
+        }
+    }
+    (out, kept)
 }
 
 /// The most rows a live refresh fetches again; rows below them stay as loaded. A
@@ -183,6 +214,27 @@ pub fn TaskListPage(
     // asks for them, as a row put above the others moved every row on screen down one,
     // and the one under the pointer changed (explorer, layout shift).
     let arrived = RwSignal::new(Vec::<TaskView>::new());
+    // Rows the list no longer has, kept where they were while the reader is at the table
+    // (its pointer over it, or the focus in it), each said to have left: gone at the
+    // first refresh after the reader has left the table, and at any change of the rows
+    // the reader asks for.
+    let departed = RwSignal::new(HashSet::<String>::new());
+    let section = NodeRef::<leptos::html::Section>::new();
+    // Told by the pointer's own events over the table, not by `:hover`, which a touch
+    // leaves set after the finger has gone.
+    let pointer_in = StoredValue::new(false);
+    let at_table = move || {
+        let Some(table) = section
+            .get_untracked()
+            .and_then(|s| s.query_selector(".table-scroll").ok().flatten())
+        else {
+            return false;
+        };
+        pointer_in.get_value()
+            || document()
+                .active_element()
+                .is_some_and(|active| table.contains(Some(&active)))
+    };
 
     let load_first = move |f: ListFilter| {
         generation.update_value(|g| *g += 1);
@@ -198,6 +250,7 @@ pub fn TaskListPage(
                 Ok(page) => {
                     rows_for.set_value(Some(f.to_query()));
                     arrived.set(Vec::new());
+                    departed.set(HashSet::new());
                     tasks.set(page.tasks);
                     next.set(page.next);
                     error.set(None);
@@ -209,6 +262,7 @@ pub fn TaskListPage(
                     // No rows, of these filters: the live refresh asks again.
                     rows_for.set_value(Some(f.to_query()));
                     arrived.set(Vec::new());
+                    departed.set(HashSet::new());
                     tasks.set(Vec::new());
                     next.set(None);
                     updated.set(None);
@@ -330,9 +384,34 @@ pub fn TaskListPage(
                     if arrived.with_untracked(|a| *a != held) {
                         arrived.set(held);
                     }
+                    let keep = hold && at_table();
+                    // The rows the page answers for: all when it is the list's last, else
+                    // those down to its last (the rest are past its end, not gone).
+                    let whole = page.next.is_none();
+                    let last = page_tasks.last().map(|t| t.task.id.clone());
+                    let mut kept = Vec::new();
                     tasks.update(|rows| {
-                        *rows = refreshed(std::mem::take(rows), page_tasks, deeper);
+                        let old = std::mem::take(rows);
+                        let covered = if whole {
+                            old.len()
+                        } else {
+                            last.as_ref()
+                                .and_then(|last| old.iter().position(|t| t.task.id == *last))
+                                .map_or(0, |at| at + 1)
+                        };
+                        let now = refreshed(old.clone(), page_tasks, deeper);
+                        *rows = if keep {
+                            let (now, gone) = kept_in_place(&old[..covered], now);
+                            kept = gone;
+                            now
+                        } else {
+                            now
+                        };
                     });
+                    let kept: HashSet<String> = kept.into_iter().collect();
+                    if departed.with_untracked(|d| *d != kept) {
+                        departed.set(kept);
+                    }
                     if !deeper {
                         next.set(page.next);
                     }
@@ -420,6 +499,7 @@ pub fn TaskListPage(
                     generation.update_value(|g| *g += 1);
                     rows_for.set_value(Some(shown.query));
                     arrived.set(Vec::new());
+                    departed.set(HashSet::new());
                     tasks.set(shown.tasks);
                     next.set(shown.next);
                     error.set(None);
@@ -480,8 +560,12 @@ pub fn TaskListPage(
             .and_then(|e| e.closest("section.task-list").ok().flatten());
         let held = arrived.try_update(std::mem::take).unwrap_or_default();
         let first = held.first().map(|t| t.task.id.0.clone());
+        // The rows move as asked: those that left go with it.
+        let gone = departed.try_update(std::mem::take).unwrap_or_default();
         tasks.update(|rows| {
-            rows.retain(|r| !held.iter().any(|t| t.task.id == r.task.id));
+            rows.retain(|r| {
+                !held.iter().any(|t| t.task.id == r.task.id) && !gone.contains(&r.task.id.0)
+            });
             rows.splice(0..0, held);
         });
         if let (Some(list), Some(id)) = (list, first) {
@@ -490,7 +574,7 @@ pub fn TaskListPage(
     };
     let table_groups = session.catalog.project_groups.clone();
     view! {
-        <section class="task-list" aria-labelledby="list-title">
+        <section class="task-list" aria-labelledby="list-title" node_ref=section>
             <div class="page-head">
                 <h1 id="list-title">{crate::i18n::tr("ui.list.title")}</h1>
                 <Link to=Route::New { clone: None } class="button primary" test_id="list-new">
@@ -539,7 +623,9 @@ pub fn TaskListPage(
                 // No count until a page has come: "0 shown" beside a failed first load
                 // read as a list with nothing in it (explorer).
                 <span aria-live="polite">{move || if loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()) {
-                    Some(lang.text_with("ui.list.shown", &[("count", tasks.with(Vec::len).to_string())]))
+                    // Rows kept where they were after they left are not the list's.
+                    let count = tasks.with(Vec::len) - departed.with(HashSet::len);
+                    Some(lang.text_with("ui.list.shown", &[("count", count.to_string())]))
                 } else if !loaded.get() && error.with(Option::is_none) {
                     // Asked, not answered yet: the table's headers alone read as no
                     // tasks (recheck explorer, on a connection that hung).
@@ -576,7 +662,10 @@ pub fn TaskListPage(
                     </button>
                 })}</span>
             </p>
-            <TaskTable tasks=tasks.into() groups=table_groups />
+            <div on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set_value(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
+                on:pointerleave=move |_| pointer_in.set_value(false)>
+                <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed) />
+            </div>
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
                 // With no filter set, nothing matches because there is nothing yet
                 // (explorer: a first-time user read "these filters", which there were none of).
@@ -982,6 +1071,9 @@ pub fn TaskTable(
     /// The catalog's project groups, to name each task's group.
     #[prop(optional)]
     groups: Vec<shared::catalog::ProjectGroup>,
+    /// Rows kept where they were though the list no longer has them: each says it left.
+    #[prop(optional, into)]
+    left: Option<Signal<HashSet<String>>>,
 ) -> impl IntoView {
     let groups = StoredValue::new(groups);
     let lang = UiLang::use_context();
@@ -1051,8 +1143,13 @@ pub fn TaskTable(
                             let waiting = Memo::new(move |before: Option<&bool>| {
                                 before.copied().unwrap_or(false) || waits.with(Option::is_some)
                             });
+                            let gone = {
+                                let id = id.clone();
+                                Memo::new(move |_| left.is_some_and(|l| l.with(|l| l.contains(&id))))
+                            };
                             view! {
-                                <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())>
+                                <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())
+                                    class:left=move || gone.get()>
                                     // Whole on hover where a narrow window cuts it short.
                                     <th scope="row" title=id.clone()>
                                         // Cut in its middle where a phone cuts it (pages.css),
@@ -1064,7 +1161,12 @@ pub fn TaskTable(
                                         </Link>
                                     </th>
                                     <td>
-                                        <PhaseBadge phase stopping />
+                                        // Its phase as last listed would be read as now.
+                                        {move || if gone.get() {
+                                            view! { <span class="left-note" data-testid="row-left">{move || lang.text("ui.list.left")}</span> }.into_any()
+                                        } else {
+                                            view! { <PhaseBadge phase stopping /> }.into_any()
+                                        }}
                                         // One line, as wide whatever it says, cut short with
                                         // the whole reason on hover: a refresh that rewords it
                                         // moves nothing. Reworded in place, not built again.

@@ -2235,6 +2235,20 @@ async fn a_refresh_of_a_long_list_asks_page_by_page_and_refreshes_every_row() {
     answer_fetch("cursor=c1", &page_of(20, 230, None));
     until("every row", || rows() == 230).await;
     assert_eq!(phase_of("t210").as_deref(), Some("running"));
+    // The reader away from the table (More's last page put the focus in it): a row the
+    // refresh no longer lists goes at once.
+    until("the focus in the table", || {
+        document()
+            .active_element()
+            .is_some_and(|a| a.tag_name() == "A")
+    })
+    .await;
+    document()
+        .active_element()
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .blur()
+        .unwrap();
     // The refresh's first request: at most 200 rows.
     let asked = loop {
         if let Some(url) = held_fetches().iter().find(|u| u.contains("/api/v1/tasks?")) {
@@ -2278,6 +2292,100 @@ async fn a_refresh_of_a_long_list_asks_page_by_page_and_refreshes_every_row() {
     assert_eq!(rows(), 229, "the deleted task's row is gone");
     assert!(phase_of("t225").is_none());
     assert!(phase_of("t229").is_some(), "the last row stays");
+    finish(handle, &host, &address);
+}
+
+#[wasm_bindgen_test]
+fn rows_a_refresh_no_longer_lists_can_be_kept_where_they_were() {
+    use frontend::pages::task_list::kept_in_place;
+    let rows = |names: &[&str]| -> Vec<TaskView> {
+        names
+            .iter()
+            .map(|n| task(n, TaskPhase::Running, TaskType::PyTorchJob))
+            .collect()
+    };
+    let ids =
+        |rows: &[TaskView]| -> Vec<String> { rows.iter().map(|t| t.task.id.0.clone()).collect() };
+    let old = rows(&["a", "b", "c", "d", "e"]);
+    // b and e left, a too, first: each comes back after the row it followed.
+    let (now, kept) = kept_in_place(&old, rows(&["c", "d"]));
+    assert_eq!(ids(&now), ["a", "b", "c", "d", "e"]);
+    assert_eq!(kept, ["a", "b", "e"]);
+    // None left: the rows as refreshed.
+    let (now, kept) = kept_in_place(&old, rows(&["a", "b", "c", "d", "e", "f"]));
+    assert_eq!(ids(&now), ["a", "b", "c", "d", "e", "f"]);
+    assert!(kept.is_empty());
+}
+
+/// A task that leaves a filtered list while the reader is at the table (here, its focus
+/// on a row below) stays where it was, saying it left, so no row moves under the pointer
+/// (busy explorer: a click opened the next task); the count is the list's. Once the
+/// reader has left the table, the next refresh takes it out.
+#[wasm_bindgen_test]
+async fn a_task_that_leaves_the_list_stays_in_place_while_the_reader_is_at_it() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let ids = || {
+        let rows = host.query_selector_all("tbody tr").unwrap();
+        (0..rows.length())
+            .filter_map(|i| rows.item(i))
+            .filter_map(|row| {
+                row.unchecked_into::<web_sys::Element>()
+                    .get_attribute("data-id")
+            })
+            .collect::<Vec<_>>()
+    };
+    answer_fetch("/api/v1/tasks?", &page_of(0, 5, None));
+    until("the rows", || ids().len() == 5).await;
+    let link: HtmlElement =
+        find(&host, "tr[data-id='t03'] [data-testid='task-link']").unchecked_into();
+    link.focus().unwrap();
+    let refresh = |rows: &'static [usize]| async move {
+        until("a refresh", || {
+            held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+        })
+        .await;
+        let tasks: Vec<TaskView> = rows
+            .iter()
+            .map(|i| {
+                task(
+                    &format!("t{i:02}"),
+                    TaskPhase::Running,
+                    TaskType::PyTorchJob,
+                )
+            })
+            .collect();
+        answer_fetch(
+            "/api/v1/tasks?",
+            &serde_json::to_string(&shared::api::TaskPage { tasks, next: None }).unwrap(),
+        );
+    };
+    // t01 has ended: out of the list, kept in its place.
+    refresh(&[0, 2, 3, 4]).await;
+    until_found(
+        &host,
+        "the row said to have left",
+        "tr[data-id='t01'] [data-testid='row-left']",
+    )
+    .await;
+    assert_eq!(ids(), ["t00", "t01", "t02", "t03", "t04"]);
+    assert_eq!(
+        find(&host, "tr[data-id='t01'] [data-testid='row-left']")
+            .text_content()
+            .unwrap(),
+        "No longer in this list"
+    );
+    assert!(
+        find(&host, "[data-testid='list-status']")
+            .text_content()
+            .unwrap()
+            .starts_with("4 shown")
+    );
+    // The reader leaves the table: the next refresh takes the row out.
+    link.blur().unwrap();
+    refresh(&[0, 2, 3, 4]).await;
+    until("the row gone", || ids().len() == 4).await;
+    assert_eq!(ids(), ["t00", "t02", "t03", "t04"]);
     finish(handle, &host, &address);
 }
 

@@ -2197,6 +2197,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "not a task type; the types are {types}",
     ),
     ("ui.list.ignored.unknown", "not a filter this list knows"),
+    ("ui.list.left", "No longer in this list"),
     ("ui.list.loading", "Loading tasks…"),
     ("ui.list.more", "Load more"),
     ("ui.list.new", "Create task"),

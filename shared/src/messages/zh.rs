@@ -1903,6 +1903,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.ignored.repeated", "后面再次给出，只读取最后一个"),
     ("ui.list.ignored.type", "不是任务类型，可用的类型为 {types}"),
     ("ui.list.ignored.unknown", "不是此列表可用的筛选条件"),
+    ("ui.list.left", "已不在此列表中"),
     ("ui.list.loading", "正在加载任务…"),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
