@@ -2482,20 +2482,16 @@ fn a_kubernetes_object_imported_is_said_to_be_one() {
         "spec": {"pytorchReplicaSpecs": {"Master": {"replicas": 1}}}}"#;
     let refused = transfer::from_text(manifest).unwrap_err();
     assert_eq!(refused, ImportError::Manifest);
-    assert!(
-        refused
-            .message(shared::Lang::En)
-            .starts_with("Not imported: this is a Kubernetes object"),
-        "{}",
-        refused.message(shared::Lang::En)
-    );
-    assert!(
-        refused
-            .message(shared::Lang::Zh)
-            .starts_with("未导入：这是 Kubernetes 对象"),
-        "{}",
-        refused.message(shared::Lang::Zh)
-    );
+    for (lang, said) in [
+        (
+            shared::Lang::En,
+            "Not imported: this is a Kubernetes object",
+        ),
+        (shared::Lang::Zh, "未导入：这是 Kubernetes 对象"),
+    ] {
+        let message = refused.message(lang);
+        assert!(message.starts_with(said), "{message}");
+    }
     let Err(ImportError::Shape(report)) = transfer::from_text(r#"{"kind": "PyTorchJob"}"#) else {
         panic!("a spec with an unknown kind is refused by its fields");
     };

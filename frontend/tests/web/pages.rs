@@ -5894,12 +5894,19 @@ async fn a_task_that_never_loaded_keeps_its_refusal() {
             .unwrap()
             .is_none()
     );
+    // Nor Try again: asked again, a refusal is refused again.
+    assert!(
+        host.query_selector("[data-testid='error-try-again']")
+            .unwrap()
+            .is_none()
+    );
     finish(handle, &host, &address);
 }
 
 /// A task page whose first read failed offers Try again (README known gaps: it said so
 /// with no way to ask but a reload), which says it is loading while asked, and shows
-/// the task once answered. A refusal (404) is not offered it: it would be refused again.
+/// the task once answered (a refusal is not offered it:
+/// `a_task_that_never_loaded_keeps_its_refusal`).
 #[wasm_bindgen_test]
 async fn a_task_page_whose_read_failed_is_tried_again_in_place() {
     let address = fresh_page();
@@ -5938,22 +5945,6 @@ async fn a_task_page_whose_read_failed_is_tried_again_in_place() {
     until_found(&host, "the task's actions", "[data-testid='actions']").await;
     assert!(
         host.query_selector("[data-testid='error']")
-            .unwrap()
-            .is_none()
-    );
-    finish(handle, &host, &address);
-
-    let address = fresh_page();
-    hold_fetches();
-    let (host, handle, _) = mount_page_at(Route::Detail("t1".into()));
-    until("the task's request", || {
-        held_fetches().iter().any(|u| u.contains("tasks/t1?"))
-    })
-    .await;
-    refuse_fetch("tasks/t1?", 404, T1_GONE);
-    until_found(&host, "the refusal", "[data-testid='error']").await;
-    assert!(
-        host.query_selector("[data-testid='error-try-again']")
             .unwrap()
             .is_none()
     );

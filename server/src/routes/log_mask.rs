@@ -261,18 +261,7 @@ fn escaped(value: &str) -> Vec<String> {
         }
     }
     let both_quotes = value.contains('\'') && value.contains('"');
-    let mut repr = String::new();
-    for c in value.chars() {
-        match c {
-            '\\' => repr.push_str("\\\\"),
-            '\n' => repr.push_str("\\n"),
-            '\r' => repr.push_str("\\r"),
-            '\t' => repr.push_str("\\t"),
-            '\'' if both_quotes => repr.push_str("\\'"),
-            c if c.is_control() => repr.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => repr.push(c),
-        }
-    }
+    let repr = python_repr(value, false);
     let shell = if value.chars().any(char::is_control) {
         ansi_c(value, false)
     } else {
@@ -331,7 +320,7 @@ fn escaped(value: &str) -> Vec<String> {
         shlex,
         go_ascii,
         jinja,
-        python_ascii(value),
+        python_repr(value, true),
         html_escaped(value),
         js_escape(value),
     ];
@@ -342,9 +331,10 @@ fn escaped(value: &str) -> Vec<String> {
     forms
 }
 
-/// Python's `ascii(value)` inside its quotes (and `value.encode('unicode_escape')`'s
-/// text): `repr` with what is not ASCII as `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
-fn python_ascii(value: &str) -> String {
+/// Python's `repr(value)` inside its quotes; with `ascii`, `ascii(value)`'s (and
+/// `value.encode('unicode_escape')`'s text), what is not ASCII as `\xNN`, `\uNNNN` or
+/// `\UNNNNNNNN`.
+fn python_repr(value: &str, ascii: bool) -> String {
     let both_quotes = value.contains('\'') && value.contains('"');
     let mut out = String::new();
     for c in value.chars() {
@@ -354,13 +344,15 @@ fn python_ascii(value: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\'' if both_quotes => out.push_str("\\'"),
-            c if c.is_ascii_control() || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", u32::from(c)));
+            c if c.is_control() || (ascii && !c.is_ascii()) => {
+                let n = u32::from(c);
+                out.push_str(&match n {
+                    0..0x100 => format!("\\x{n:02x}"),
+                    0x100..0x1_0000 => format!("\\u{n:04x}"),
+                    _ => format!("\\U{n:08x}"),
+                });
             }
-            c if c.is_ascii() => out.push(c),
-            c if u32::from(c) < 0x100 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c if u32::from(c) < 0x1_0000 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
+            c => out.push(c),
         }
     }
     out
