@@ -41,7 +41,7 @@ TARGETS = ["bare", "name_prefix", "workers"]
 # within 0-17 ms, instead of each target scrolled into view and two frames between.
 SCROLL = os.environ.get("BENCH_SCROLL", "1") != "0"
 # A keystroke as the browser sends one: `beforeinput` before the value changes, then
-# `input`. Runs before 2026-12-06 sent `input` alone (BENCH_BEFOREINPUT=0 still does),
+# `input`. Runs before commit a15d6a7 sent `input` alone (BENCH_BEFOREINPUT=0 still does),
 # which no typist's keystroke does: the form reads the typed control's place at
 # `beforeinput`, while the page is as last laid out, and without it read it at `input`,
 # laying the page out in script for the new text first (form/anchor.rs).
@@ -50,7 +50,7 @@ KEYSTROKE_JS = r"""
 function keystroke(el, value) {
   if (%s) {
     el.dispatchEvent(new InputEvent("beforeinput",
-      { bubbles: true, cancelable: true, composed: true, inputType: "insertText", data: value }));
+      { bubbles: true, cancelable: true, composed: true, inputType: "insertText", data: value.slice(-1) }));
   }
   el.value = value;
   el.dispatchEvent(new Event("input", { bubbles: true }));

@@ -74,6 +74,21 @@ impl From<&str> for Unreached {
 }
 
 impl ClientError {
+    /// Whether asking again may be answered otherwise: no answer came, the server was in
+    /// trouble (5xx), or it asked to wait (429, 408). Not a refusal of the task itself
+    /// (404, 403), for which Try again was offered and could not help (explorer).
+    pub fn mendable(&self) -> bool {
+        let status = match self {
+            // An address that answers with a page is the wrong one: asked again, it
+            // answers the same, unless its status says to (a proxy's 502 or 429 page:
+            // review).
+            ClientError::Network(Unreached::NotBerth(status)) => *status,
+            ClientError::Network(_) => return true,
+            ClientError::Api(body) => body.status,
+        };
+        matches!(status, 408 | 429) || !(400..500).contains(&status)
+    }
+
     /// The error in the reader's language, with the stable code beside it. The server's
     /// `detail` is English: the refusals the console knows are worded from their code
     /// instead, any other shows its detail as sent.

@@ -336,13 +336,14 @@ impl ApiError {
     /// found at a hidden env var's value said by its kind only (`found the number
     /// ******`): a hidden value is masked in every answer. Whether it is hidden is read
     /// from the whole body, as `hidden` may come after the value; when the body does
-    /// not say `false` (or leaves it out), the value is taken to be hidden.
-    pub fn shape(text: &str, report: Report, lang: Lang) -> ApiError {
+    /// not say `false` (or leaves it out), the value is taken to be hidden. With the
+    /// catalog's maintained tags, for a report that holds the rules' findings of the rest
+    /// of the spec (`check_json`'s), which may say a tag is not one of them.
+    pub fn shape(text: &str, report: Report, lang: Lang, maintained: &[Tag]) -> ApiError {
         ApiError::Spec {
             report: hidden_values_masked(text, report),
             lang,
-            // A shape's findings are never about a tag's rules.
-            maintained: Vec::new(),
+            maintained: maintained.to_vec(),
         }
     }
 }

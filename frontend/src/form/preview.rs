@@ -62,11 +62,12 @@ fn refusal(err: ImportError) -> impl IntoView {
     }
 }
 
-/// The largest file the import reads, against a file chosen by mistake (a dataset's):
-/// a spec is far smaller, but a file of one may hold long comments, and the same text
-/// pasted was read (migrant explorer: a commented 2 MB file was refused chosen and
-/// imported pasted). What the spec holds is checked as for any text.
-const IMPORT_FILE_MAX: f64 = 16.0 * 1024.0 * 1024.0;
+/// The largest file the import reads, against a file chosen by mistake (a dataset's),
+/// which the page would read and parse at length: a spec is far smaller, but a file of
+/// one may hold long comments, and the same text pasted was read (migrant explorer: a
+/// commented 2 MB file was refused chosen and imported pasted). What the spec holds is
+/// checked as for any text.
+const IMPORT_FILE_MAX: f64 = 4.0 * 1024.0 * 1024.0;
 
 /// The preview, the export links and the import box.
 #[component]

@@ -343,8 +343,9 @@ fn yaml_reason(words: &str) -> Option<&'static str> {
         "while parsing a block mapping, did not find expected key"
         | "while parsing a block collection, did not find expected '-' indicator"
         | "invalid indentation" => "ui.form.import.yaml.indent",
+        // Single- or double-quoted alike: yaml-rust2 says the same of both.
         "while scanning a quoted scalar, found unexpected end of stream" => {
-            "ui.form.import.json.eof_string"
+            "ui.form.import.yaml.quote"
         }
         "while parsing a flow mapping, did not find expected ',' or '}'" => {
             "ui.form.import.json.comma_brace"
@@ -353,6 +354,8 @@ fn yaml_reason(words: &str) -> Option<&'static str> {
         "comments must be separated from other tokens by whitespace" => {
             "ui.form.import.yaml.comment"
         }
+        "':' must be followed by a valid YAML whitespace"
+        | "'-' must be followed by a valid YAML whitespace" => "ui.form.import.yaml.space_after",
         _ => return None,
     })
 }

@@ -128,9 +128,10 @@ pub fn ErrorBanner(
     #[prop(optional, into)]
     whole_page: Option<Signal<bool>>,
     /// Asks again for what the page could not read, offered while the banner is the
-    /// whole page and the failure is not a refusal: a task page whose read was given up
-    /// said so with no way to ask again but a reload (its poll asks again, unseen, every
-    /// two seconds). With the message key said while it is asked.
+    /// whole page and asking again may help ([`ClientError::mendable`]): a task page whose
+    /// read was given up said so with no way to ask again but a reload (its poll asks a
+    /// task it has not read only as often as an ended one's). With the message key said
+    /// while it is asked.
     #[prop(optional)]
     try_again: Option<(Callback<()>, &'static str)>,
 ) -> impl IntoView {
@@ -139,9 +140,15 @@ pub fn ErrorBanner(
     // Asked again, not yet answered: the button says so, and the failure stays until the
     // answer replaces it (any answer sets the error, a failure too).
     let trying = RwSignal::new(false);
+    // The banner is built again at each failure, its button too: the keyboard's focus
+    // on it went down to the page's body at each failed read (review).
+    let on_again = StoredValue::new(false);
     Effect::new(move |_| {
         error.track();
         trying.set(false);
+        if on_again.get_value() {
+            crate::components::refocus_if_lost(None, &["[data-testid='error-try-again']"]);
+        }
     });
     move || {
         error.get().map(|err| {
@@ -191,12 +198,19 @@ pub fn ErrorBanner(
                             }
                         }).collect_view()}
                     </ul>
-                    // Not for a refusal (4xx): asked again, it is refused again.
-                    {(whole_page.is_some_and(|w| w.get())
-                        && !matches!(&err, crate::api::ClientError::Api(body) if (400..500).contains(&body.status)))
+                    // Not for a refusal: asked again, it is refused again. Off while
+                    // asked by `aria-disabled`, not `disabled`, which dropped the
+                    // keyboard's focus to the page's body.
+                    {(whole_page.is_some_and(|w| w.get()) && err.mendable())
                         .then(|| try_again.map(|(again, asking)| view! {
-                        <button type="button" data-testid="error-try-again" disabled=move || trying.get()
+                        <button type="button" data-testid="error-try-again"
+                            aria-disabled=move || trying.get().then_some("true")
+                            on:focus=move |_| on_again.set_value(true)
+                            on:blur=move |_| on_again.set_value(false)
                             on:click=move |_| {
+                                if trying.get_untracked() {
+                                    return;
+                                }
                                 trying.set(true);
                                 again.run(());
                             }>

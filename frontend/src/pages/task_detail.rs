@@ -45,19 +45,24 @@ pub fn TaskDetailPage(
     // The tasks made from this one, read once: they are made on other pages (a
     // resubmit's, a clone's), which come back here by a link or Back, reading them again.
     let made_into = RwSignal::new(None::<MadeInto>);
-    {
+    let read_made_into = {
         let id = id.clone();
-        leptos::task::spawn_local(async move {
-            let read = match api::tasks_made_from(&id, MADE_INTO_SHOWN).await {
-                Ok(page) => MadeInto::Tasks(
-                    page.tasks.into_iter().map(|t| t.task.id.0).collect(),
-                    page.next.is_some(),
-                ),
-                Err(_) => MadeInto::Unread,
-            };
-            made_into.try_set(Some(read));
-        });
-    }
+        move || {
+            let id = id.clone();
+            leptos::task::spawn_local(async move {
+                let read = match api::tasks_made_from(&id, MADE_INTO_SHOWN).await {
+                    Ok(page) => MadeInto::Tasks(
+                        page.tasks.into_iter().map(|t| t.task.id.0).collect(),
+                        page.next.is_some(),
+                    ),
+                    Err(_) => MadeInto::Unread,
+                };
+                made_into.try_set(Some(read));
+            });
+        }
+    };
+    read_made_into();
+    let read_made_into = StoredValue::new(read_made_into);
     // The events shown: the latest page, and earlier ones the reader asked for (which
     // then stay above new ones), in the language they were fetched in.
     let events = RwSignal::new(EventPage::default());
@@ -142,8 +147,29 @@ pub fn TaskDetailPage(
                 Ok(view) => {
                     // Reached again: a lost connection's banner goes (an action's
                     // refusal stays until dismissed).
-                    if error.with_untracked(|e| matches!(e, Some(ClientError::Network(_)))) {
+                    // So does the failure of a first read (a server in trouble, 5xx):
+                    // it stayed above the task once it came (review).
+                    let first_failed = task.with_untracked(Option::is_none)
+                        && error.with_untracked(Option::is_some);
+                    if first_failed
+                        || error.with_untracked(|e| matches!(e, Some(ClientError::Network(_))))
+                    {
                         error.set(None);
+                    }
+                    if first_failed {
+                        // Try again went with the banner: the keyboard goes on at the
+                        // task's actions (recheck explorer: at the page's body).
+                        crate::components::refocus_if_lost(
+                            None,
+                            &["[data-testid='actions'] button", "[data-testid='back']"],
+                        );
+                    }
+                    // The tasks made from it, unread when the page opened on a server
+                    // that was down, are read again once it answers (recheck explorer:
+                    // "not read: reload the page" stayed after Try again).
+                    if made_into.with_untracked(|m| m == &Some(MadeInto::Unread)) {
+                        made_into.set(None);
+                        read_made_into.with_value(|read| read());
                     }
                     let retried = view.task.spec.advanced.fault_tolerance.enabled;
                     // Set only when changed: a panel drawn from the task is drawn anew, and

@@ -18,6 +18,8 @@ pub const PAGE_SIZE: u32 = 20;
 /// How often the shown tasks are fetched again: calm enough for the server, quick
 /// enough to see a task start.
 const REFRESH: Duration = Duration::from_secs(4);
+/// How long a row that left the list is kept in its place, at most.
+const KEPT_MS: f64 = 60_000.0;
 /// How many filters' rows left on the list page Back finds as they were.
 const KEPT_FILTERS: usize = 5;
 /// The rows after a live refresh: the refreshed page, then, when more rows were shown
@@ -219,6 +221,15 @@ pub fn TaskListPage(
     // first refresh after the reader has left the table, and at any change of the rows
     // the reader asks for.
     let departed = RwSignal::new(HashSet::<String>::new());
+    // When each was first kept: a reader whose focus stays in the table kept them for
+    // ever (review); a minute is time enough to see it go.
+    let departed_at = StoredValue::new(HashMap::<String, f64>::new());
+    // The latest refresh: one of several requests, begun before another, could end
+    // after it and bring older rows back; its answer is dropped (review).
+    let refreshes = StoredValue::new(0u64);
+    // The latest is out: the clock's next waits for it (one that always took longer
+    // than the clock would be dropped each time), a language's or Back's does not.
+    let in_flight = StoredValue::new(false);
     let section = NodeRef::<leptos::html::Section>::new();
     // Told by the pointer's own events over the table, not by `:hover`, which a touch
     // leaves set after the finger has gone.
@@ -230,10 +241,13 @@ pub fn TaskListPage(
         else {
             return false;
         };
+        // A focus the reader moved there by keyboard, not one a click or the page put
+        // there (back from a task, after More): those stayed while the reader read
+        // elsewhere, and rows were kept for ever (review).
         pointer_in.get_value()
-            || document()
-                .active_element()
-                .is_some_and(|active| table.contains(Some(&active)))
+            || document().active_element().is_some_and(|active| {
+                table.contains(Some(&active)) && active.matches(":focus-visible").unwrap_or(false)
+            })
     };
 
     let load_first = move |f: ListFilter| {
@@ -315,6 +329,27 @@ pub fn TaskListPage(
         });
     };
 
+    // The rows the list has, without those kept after they left: what Back comes back
+    // to (kept, they came back as rows of the list, their old phase said as now).
+    let listed = move || {
+        departed.with_untracked(|d| {
+            tasks.with_untracked(|t| {
+                t.iter()
+                    .filter(|v| !d.contains(&v.task.id.0))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    let listed_now = move || {
+        let d = departed.try_get_untracked()?;
+        tasks.try_with_untracked(|t| {
+            t.iter()
+                .filter(|v| !d.contains(&v.task.id.0))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
     // Live refresh: the rows shown so far, fetched again as one page. Rows are keyed by
     // id and last change, so unchanged rows keep their place, focus and selection. Tasks
     // new at the top wait in `arrived` when `hold`: while the reader is on the list, not
@@ -330,7 +365,9 @@ pub fn TaskListPage(
             return;
         }
         let f = filter.get_untracked();
-        let shown = tasks.with_untracked(Vec::len) as u32;
+        // Rows kept after they left are not the list's: counted, the page asked for
+        // reached past its end.
+        let shown = (tasks.with_untracked(Vec::len) - departed.with_untracked(HashSet::len)) as u32;
         // Every task shown: a page of room beyond them, so that tasks new at the top
         // push none of them out of the list (and "More" back in).
         let room = if next.with_untracked(Option::is_none) {
@@ -343,12 +380,19 @@ pub fn TaskListPage(
         let limit = (shown + waiting + room).clamp(PAGE_SIZE, REFRESH_MOST);
         let (mine, pages) = (generation.get_value(), appended.get_value());
         let asked_in = lang.get_untracked();
+        refreshes.update_value(|n| *n += 1);
+        let this = refreshes.get_value();
+        in_flight.set_value(true);
         leptos::task::spawn_local(async move {
             let result = first_tasks(&f, limit, asked_in).await;
+            if refreshes.try_get_value() == Some(this) {
+                in_flight.try_set_value(false);
+            }
             // Asked before a switch of language: the one asked at the switch words the
             // reasons (this one put the old words back for a refresh: review).
             if generation.try_get_value() != Some(mine)
                 || appended.try_get_value() != Some(pages)
+                || refreshes.try_get_value() != Some(this)
                 || lang.get_untracked() != asked_in
             {
                 return;
@@ -386,22 +430,33 @@ pub fn TaskListPage(
                     }
                     let keep = hold && at_table();
                     // The rows the page answers for: all when it is the list's last, else
-                    // those down to its last (the rest are past its end, not gone).
+                    // those down to the last of its rows that was shown (below it the
+                    // page may reach rows not yet shown, pulled up by those that left;
+                    // the rows shown past it are past its end, not gone).
                     let whole = page.next.is_none();
-                    let last = page_tasks.last().map(|t| t.task.id.clone());
+                    let reached = tasks.with_untracked(|rows| {
+                        page_tasks
+                            .iter()
+                            .rev()
+                            .find_map(|p| rows.iter().position(|r| r.task.id == p.task.id))
+                            .map_or(0, |at| at + 1)
+                    });
+                    let now_ms = js_sys::Date::now();
+                    let fresh = |t: &TaskView| {
+                        departed_at.with_value(|d| {
+                            d.get(&t.task.id.0)
+                                .is_none_or(|since| now_ms - since < KEPT_MS)
+                        })
+                    };
                     let mut kept = Vec::new();
                     tasks.update(|rows| {
                         let old = std::mem::take(rows);
-                        let covered = if whole {
-                            old.len()
-                        } else {
-                            last.as_ref()
-                                .and_then(|last| old.iter().position(|t| t.task.id == *last))
-                                .map_or(0, |at| at + 1)
-                        };
                         let now = refreshed(old.clone(), page_tasks, deeper);
                         *rows = if keep {
-                            let (now, gone) = kept_in_place(&old[..covered], now);
+                            let covered = if whole { old.len() } else { reached };
+                            let answered: Vec<TaskView> =
+                                old.into_iter().take(covered).filter(|t| fresh(t)).collect();
+                            let (now, gone) = kept_in_place(&answered, now);
                             kept = gone;
                             now
                         } else {
@@ -409,6 +464,12 @@ pub fn TaskListPage(
                         };
                     });
                     let kept: HashSet<String> = kept.into_iter().collect();
+                    departed_at.update_value(|d| {
+                        d.retain(|id, _| kept.contains(id));
+                        for id in &kept {
+                            d.entry(id.clone()).or_insert(now_ms);
+                        }
+                    });
                     if departed.with_untracked(|d| *d != kept) {
                         departed.set(kept);
                     }
@@ -423,7 +484,12 @@ pub fn TaskListPage(
             }
         });
     };
-    if let Ok(handle) = set_interval_with_handle(move || refresh(true), REFRESH) {
+    let tick = move || {
+        if !in_flight.get_value() {
+            refresh(true);
+        }
+    };
+    if let Ok(handle) = set_interval_with_handle(tick, REFRESH) {
         on_cleanup(move || handle.clear());
     }
     // The reasons worded again at once in a language switched to, not at the next
@@ -458,7 +524,7 @@ pub fn TaskListPage(
         if let Some(was) = rows_for.get_value().filter(|was| *was != query) {
             let kept = Shown {
                 query: was,
-                tasks: tasks.get_untracked(),
+                tasks: listed(),
                 next: next.get_untracked(),
                 scroll: window
                     .as_ref()
@@ -542,7 +608,7 @@ pub fn TaskListPage(
             let shown = settled.then(|| {
                 Some(Shown {
                     query: query?,
-                    tasks: tasks.try_get_untracked()?,
+                    tasks: listed_now()?,
                     next: next.try_get_untracked()?,
                     scroll: scroll.try_get_value()?,
                 })
@@ -624,7 +690,7 @@ pub fn TaskListPage(
                 // read as a list with nothing in it (explorer).
                 <span aria-live="polite">{move || if loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()) {
                     // Rows kept where they were after they left are not the list's.
-                    let count = tasks.with(Vec::len) - departed.with(HashSet::len);
+                    let count = departed.with(|d| tasks.with(|t| t.iter().filter(|v| !d.contains(&v.task.id.0)).count()));
                     Some(lang.text_with("ui.list.shown", &[("count", count.to_string())]))
                 } else if !loaded.get() && error.with(Option::is_none) {
                     // Asked, not answered yet: the table's headers alone read as no

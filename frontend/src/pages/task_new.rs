@@ -76,7 +76,7 @@ pub fn NewTaskPage(
             // The task may be gone or not visible: the way on is the create form (blank, or
             // the user's draft).
             Some(Err(err)) => {
-                let mendable = mendable(&err);
+                let mendable = err.mendable();
                 view! {
                     <div class="banner error" role="alert" data-testid="clone-failed">
                         <span class="message">{move || err.localized(lang.get())}</span>
@@ -91,18 +91,4 @@ pub fn NewTaskPage(
             }
         }}
     }
-}
-
-/// Whether asking again may be answered otherwise: no answer came, the server was in
-/// trouble (5xx), or it asked to wait (429, 408). Not a refusal of the task itself (404,
-/// 403), for which Try again was offered and could not help (explorer).
-fn mendable(err: &api::ClientError) -> bool {
-    let status = match err {
-        // An address that answers with a page is the wrong one: asked again, it answers
-        // the same, unless its status says to (a proxy's 502 or 429 page: review).
-        api::ClientError::Network(api::Unreached::NotBerth(status)) => *status,
-        api::ClientError::Network(_) => return true,
-        api::ClientError::Api(body) => body.status,
-    };
-    matches!(status, 408 | 429) || !(400..500).contains(&status)
 }

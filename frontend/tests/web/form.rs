@@ -2463,6 +2463,11 @@ fn an_import_of_another_version_or_of_broken_json_is_refused_in_plain_words() {
     );
     let said = tabbed.message(shared::Lang::Zh);
     assert!(said.contains("YAML 用空格缩进，不能用制表符"), "{said}");
+    // A tab after a key's colon (recheck explorer: the reader's English in Chinese).
+    let said = transfer::from_text("version: 1\nbasic:\n  name_prefix:\tx\n")
+        .unwrap_err()
+        .message(shared::Lang::Zh);
+    assert!(said.contains("之后应为空格"), "{said}");
     // A field of the wrong shape is still named by its path.
     let shape = transfer::from_text(r#"{"compute": {"workers": "two"}}"#);
     let Err(ImportError::Shape(report)) = &shape else {
@@ -2482,6 +2487,10 @@ fn a_kubernetes_object_imported_is_said_to_be_one() {
         "spec": {"pytorchReplicaSpecs": {"Master": {"replicas": 1}}}}"#;
     let refused = transfer::from_text(manifest).unwrap_err();
     assert_eq!(refused, ImportError::Manifest);
+    // As YAML, as people keep them.
+    let yaml = "apiVersion: ray.io/v1\nkind: RayJob\nmetadata:\n  name: sweep\n  labels:\n    \
+                kueue.x-k8s.io/queue-name: team-a\nspec:\n  entrypoint: python sweep.py\n";
+    assert_eq!(transfer::from_text(yaml), Err(ImportError::Manifest));
     for (lang, said) in [
         (
             shared::Lang::En,
@@ -2831,7 +2840,7 @@ async fn a_spec_file_is_imported_from_the_file_picker() {
     assert!(label.starts_with("Or import a file"), "{label}");
 
     // A file in another encoding (GBK: 中 is D6 D0) is refused, not read with its text
-    // replaced; one larger than a spec can be is refused unread.
+    // replaced; one larger than the import reads is refused unread.
     let choose_bytes = |script: &str| {
         js_sys::eval(&format!(
             "(() => {{ const input = document.querySelector(\"[data-testid='import-file']\"); \
@@ -2847,8 +2856,8 @@ async fn a_spec_file_is_imported_from_the_file_picker() {
             "Not imported: the file is not UTF-8 text",
         ),
         (
-            r#"new File(["x".repeat(1024 * 1024 + 1)], "big.json")"#,
-            "Not imported: the file is larger than 1 MiB",
+            r#"new File(["x".repeat(4 * 1024 * 1024 + 1)], "big.json")"#,
+            "Not imported: the file is larger than 4 MiB",
         ),
     ] {
         choose_bytes(file);

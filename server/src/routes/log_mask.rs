@@ -15,8 +15,9 @@
 //! own too: a program that prints it escaped (`printf %q`, a JSON or Python repr of its
 //! settings) writes the lines joined by `\n`, never the value as it is. Each value and
 //! line is masked too as the common printers escape it ([`escaped`]: JSON, with and
-//! without `\uXXXX` for what is not ASCII, Python's `repr` of the text and of its bytes,
-//! bash's `printf %q` in a UTF-8 locale and in the C locale, `shlex.quote`): a JSON
+//! without `\uXXXX` for what is not ASCII, Python's `repr` and `ascii()` of the text and
+//! `repr` of its bytes, bash's `printf %q` in a UTF-8 locale and in the C locale,
+//! `shlex.quote`, HTML-escaped, percent-encoded and JavaScript's `escape()`): a JSON
 //! credential or a key's `private_key` line holds quotes and backslashes, which a program
 //! that logs its settings prints escaped (security exploration: shown to the group).
 //! Where two values overlap in the text, all of both is masked.
@@ -233,12 +234,14 @@ impl LogMask {
 
 /// `value` as the common printers escape it, where that differs from the value: a JSON
 /// string's inside (serde's, Go's with `<`, `>` and `&` as `\u003c`…, and Python's
-/// `json.dumps` with what is not ASCII as `\uXXXX`), Python's `repr` inside its quotes,
-/// and its bytes repr (`\xc3\xa4`), bash's `printf %q` (backslashes, or `$'…'` for a
-/// value with control characters, and with what is not ASCII in octal in the C locale),
-/// Python's `shlex.quote`, and percent-encoded as URLs carry it (Python's `quote` with
-/// and without `/` kept and `quote_plus`, Go's `url.QueryEscape`, JavaScript's
-/// `encodeURIComponent`): an HTTP client's debug log prints a token so (API explorer).
+/// `json.dumps` with what is not ASCII as `\uXXXX`, and both at once as Jinja's
+/// `tojson` writes it), Python's `repr` and `ascii()` inside their quotes, and its bytes
+/// repr (`\xc3\xa4`), bash's `printf %q` (backslashes, or `$'…'` for a value with
+/// control characters, and with what is not ASCII in octal in the C locale), Python's
+/// `shlex.quote`, HTML-escaped ([`html_escaped`]), JavaScript's `escape()`, and
+/// percent-encoded as URLs carry it (Python's `quote` with and without `/` kept and
+/// `quote_plus`, Go's `url.QueryEscape`, JavaScript's `encodeURIComponent`): an HTTP
+/// client's debug log prints a token so (API explorer).
 fn escaped(value: &str) -> Vec<String> {
     let json = serde_json::to_string(value).unwrap_or_default();
     let json = json
@@ -321,9 +324,9 @@ fn escaped(value: &str) -> Vec<String> {
         go_ascii,
         jinja,
         python_repr(value, true),
-        html_escaped(value),
         js_escape(value),
     ];
+    forms.extend(html_escaped(value));
     forms.extend(percent_encoded(value));
     forms.retain(|f| !f.is_empty() && f != value);
     forms.sort();
@@ -358,20 +361,24 @@ fn python_repr(value: &str, ascii: bool) -> String {
     out
 }
 
-/// `value` as HTML escapes it for a page (Python's `html.escape`, with `'` as `&#x27;`).
-fn html_escaped(value: &str) -> String {
-    let mut out = String::new();
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
+/// `value` as HTML escapes it for a page: Python's `html.escape` (`&quot;`, `&#x27;`),
+/// and markupsafe's (Jinja's autoescape) and Go's `html.EscapeString` (`&#34;`, `&#39;`).
+fn html_escaped(value: &str) -> [String; 2] {
+    let escape = |quote: &str, apostrophe: &str| {
+        let mut out = String::new();
+        for c in value.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str(quote),
+                '\'' => out.push_str(apostrophe),
+                c => out.push(c),
+            }
         }
-    }
-    out
+        out
+    };
+    [escape("&quot;", "&#x27;"), escape("&#34;", "&#39;")]
 }
 
 /// `value` as JavaScript's old `escape()` writes it: all but `A-Z a-z 0-9 @ * _ + - . /`
@@ -710,7 +717,8 @@ mod tests {
     }
 
     /// A value printed by Jinja's and Flask's `tojson` (what is not ASCII and `<>&'`
-    /// escaped at once), by Python's `ascii()`, HTML-escaped and by JavaScript's
+    /// escaped at once), by Python's `ascii()`, HTML-escaped (Python's, markupsafe's and
+    /// Go's) and by JavaScript's
     /// `escape()` is masked (team explorer: each was shown whole to the group). The
     /// printed forms are what Python 3, Jinja 3 and Node print.
     #[test]
@@ -725,6 +733,8 @@ mod tests {
             r#"'a b/c<d>&"e"\xfc\xf1\'x'"#,
             // `html.escape(v)`
             "a b/c&lt;d&gt;&amp;&quot;e&quot;üñ&#x27;x",
+            // markupsafe's `escape(v)`, Go's `html.EscapeString(v)`
+            "a b/c&lt;d&gt;&amp;&#34;e&#34;üñ&#39;x",
             // JavaScript's `escape(v)`
             "a%20b/c%3Cd%3E%26%22e%22%FC%F1%27x",
         ] {

@@ -59,7 +59,8 @@ async fn render(
     _query: Params<LangParam>,
     JsonText(text): JsonText,
 ) -> Result<Json<RenderResponse>, ApiError> {
-    let spec = shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang))?;
+    let spec =
+        shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang, &[]))?;
     let usage = state.live_usage().await?;
     let (spec, _) = shared::validated(spec, &state.catalog, &usage, &user).map_err(|report| {
         ApiError::Spec {

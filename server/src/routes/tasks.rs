@@ -477,18 +477,23 @@ async fn submit(
     let spec = match shared::parse_spec(&text) {
         Ok(spec) => spec,
         Err(_) => {
-            state
-                .metrics
-                .submits
-                .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
-                .inc();
             // The findings `/validate` gives the same text: each unknown field, then what
             // the rules find in the rest, which reads without them. The submit named the
             // unknown fields alone, and a script that submitted found its spec's other
             // errors one round trip later (migrant explorer).
             let usage = state.shared_usage().await?;
             let check = shared::check_json(&text, &state.catalog, &usage, &user);
-            return Err(ApiError::shape(&text, check.issues, lang));
+            state
+                .metrics
+                .submits
+                .get_or_create(&crate::metrics::SubmitLabels { outcome: "refused" })
+                .inc();
+            return Err(ApiError::shape(
+                &text,
+                check.issues,
+                lang,
+                &state.catalog.tags.maintained,
+            ));
         }
     };
     let made_from = match query.from {

@@ -74,7 +74,12 @@ async fn validate(
     let check = shared::check_json(&text, &state.catalog, &usage, &user);
     if is_shape_error(&check.issues) {
         check_strict(&text).map_err(ApiError::BadJson)?;
-        return Err(ApiError::shape(&text, check.issues, lang));
+        return Err(ApiError::shape(
+            &text,
+            check.issues,
+            lang,
+            &state.catalog.tags.maintained,
+        ));
     }
     let mut check = check.localized_capped(lang);
     shared::messages::with_maintained(&mut check.issues, lang, &state.catalog.tags.maintained);

@@ -91,6 +91,49 @@ fn certificates(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, std::pat
     )
 }
 
+/// A webhook whose TLS fails is said in plain words, as a real connection's error comes:
+/// a port that answers in plain HTTP, and a certificate no root of the server's signs
+/// (recheck explorer: both came as the client's English, the words never found).
+#[tokio::test]
+async fn a_webhooks_tls_failure_is_said_in_plain_words() {
+    use shared::Lang;
+    let plain = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let port = plain.local_addr().expect("an address").port();
+    tokio::spawn(async move {
+        while let Ok((mut tcp, _)) = plain.accept().await {
+            let mut hello = [0u8; 512];
+            let _ = tcp.read(&mut hello).await;
+            let _ = tcp
+                .write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                .await;
+        }
+    });
+    let hooks = server::alerts::Webhooks::new(None).expect("a client");
+    let said = hooks
+        .post(&format!("https://127.0.0.1:{port}/hook"), "{}".into())
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        said.render(Lang::En),
+        "it answers in plain HTTP at that address and port, not HTTPS: give the port where \
+         it takes HTTPS"
+    );
+    let dir = temp_dir("alerts-untrusted");
+    let (_, leaf, key) = certificates(&dir);
+    let (port, _) = endpoint(&leaf, &key).await;
+    // Without the test CA as `alerts_ca`: signed by no root the server trusts.
+    let said = hooks
+        .post(&format!("https://127.0.0.1:{port}/hook"), "{}".into())
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        said.render(Lang::Zh),
+        "其证书不受本服务器信任：公司自有的 CA 请配置在 alerts_ca 中"
+    );
+}
+
 /// An HTTPS endpoint on a free port that answers every request 200 and sends each
 /// request's body on the channel.
 async fn endpoint(leaf: &Path, key: &Path) -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {

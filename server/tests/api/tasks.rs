@@ -1683,6 +1683,15 @@ async fn a_tag_not_maintained_is_refused_with_the_maintained_tags() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let said = message(&body);
     assert!(said.contains("已维护的标签：team=nlp、"), "{said}");
+    // Beside a field of the wrong shape too, whose 422 lists the rules' findings of the
+    // rest (review: it left the maintained tags out).
+    let mut shaped = spec.clone();
+    shaped["basic"]["colour"] = json!("blue");
+    for route in ["/api/v1/tasks", "/api/v1/validate"] {
+        let (status, body) = call(&app, post(route, &shaped)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{route}: {body}");
+        assert!(message(&body).ends_with("priority=p0"), "{route}: {body}");
+    }
     let (_, task) = call(&app, post("/api/v1/tasks", &pytorch("true"))).await;
     let id = task["id"].as_str().unwrap().to_owned();
     let (status, body) = call(

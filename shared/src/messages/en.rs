@@ -344,7 +344,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.alert.error.no_answer", "no answer in {seconds} s"),
     (
         "event.alert.error.not_tls",
-        "it does not speak HTTPS at that address and port: write the address with http://, or give the port that takes HTTPS",
+        "it answers in plain HTTP at that address and port, not HTTPS: give the port where it takes HTTPS",
     ),
     ("event.alert.error.other", "{detail}"),
     (
@@ -1625,7 +1625,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.tags_unsaved#blocked",
-        "Not saved yet: fix the tags marked above, then Save tags applies them to the task.",
+        "Not saved yet: fix what is said above first; then Save tags applies the tags to the task.",
     ),
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),
@@ -1709,7 +1709,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.file_too_large",
-        "Not imported: the file is larger than 16 MiB; a spec is far smaller: choose the spec's own file.",
+        "Not imported: the file is larger than 4 MiB; a spec is far smaller: choose the spec's own file.",
     ),
     (
         "ui.form.import.file_unreadable",
@@ -1798,7 +1798,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.yaml.colon",
-        "a \": \" where YAML takes none: put text that holds \": \" in quotes, or indent the line under its key",
+        "a \": \" where YAML takes none: indent the line as the lines of its key are, or put text that holds \": \" in quotes",
     ),
     (
         "ui.form.import.yaml.comment",
@@ -1807,6 +1807,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.import.yaml.indent",
         "the line is not indented as the lines around it are: a key's fields are indented alike, with spaces",
+    ),
+    (
+        "ui.form.import.yaml.quote",
+        "a quoted text has no closing quote",
+    ),
+    (
+        "ui.form.import.yaml.space_after",
+        "a \":\" or \"-\" is followed by a space, not a tab or another character",
     ),
     (
         "ui.form.import.yaml.tab",

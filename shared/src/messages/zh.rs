@@ -279,7 +279,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.alert.error.no_answer", "{seconds} 秒内无应答"),
     (
         "event.alert.error.not_tls",
-        "该地址和端口不使用 HTTPS：请将地址写为 http://，或改用接受 HTTPS 的端口",
+        "该地址和端口以普通 HTTP 应答，而非 HTTPS：请改用接受 HTTPS 的端口",
     ),
     ("event.alert.error.other", "{detail}"),
     (
@@ -1411,7 +1411,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.tags_unsaved#blocked",
-        "尚未保存：请先修正上方标出的标签，再单击“保存标签”应用到任务。",
+        "尚未保存：请先修正上方所述的问题，再单击“保存标签”应用到任务。",
     ),
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
@@ -1486,7 +1486,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.file_too_large",
-        "未导入：文件大于 16 MiB，任务规格远小于此，请选择任务规格本身的文件。",
+        "未导入：文件大于 4 MiB，任务规格远小于此，请选择任务规格本身的文件。",
     ),
     (
         "ui.form.import.file_unreadable",
@@ -1550,7 +1550,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.import.yaml.colon",
-        "YAML 在此处不接受 \": \"：请为含有 \": \" 的文本加上引号，或将该行缩进到其所属的键下",
+        "YAML 在此处不接受 \": \"：请按其所属键下各行的缩进对齐该行，或为含有 \": \" 的文本加上引号",
     ),
     (
         "ui.form.import.yaml.comment",
@@ -1559,6 +1559,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.import.yaml.indent",
         "该行的缩进与前后行不一致：同一个键下的字段应使用相同的空格缩进",
+    ),
+    ("ui.form.import.yaml.quote", "引号括起的文本缺少结尾的引号"),
+    (
+        "ui.form.import.yaml.space_after",
+        "\":\" 或 \"-\" 之后应为空格，不能是制表符或其他字符",
     ),
     (
         "ui.form.import.yaml.tab",
