@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use shared::TaskType;
 use shared::api::{CatalogResponse, TaskView};
 use shared::record::TaskPhase;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// Tasks per page.
@@ -49,30 +49,40 @@ pub fn refreshed(old: Vec<TaskView>, page: Vec<TaskView>, deeper: bool) -> Vec<T
 /// ids: under the reader's pointer, a task that ended above it moved every row below up
 /// one, and a click opened the next task (busy explorer, a `running` list).
 pub fn kept_in_place(old: &[TaskView], rows: Vec<TaskView>) -> (Vec<TaskView>, Vec<String>) {
-    let listed: HashSet<&str> = rows.iter().map(|t| t.task.id.0.as_str()).collect();
-    let mut after: HashMap<Option<String>, Vec<TaskView>> = HashMap::new();
-    let mut kept = Vec::new();
+    // The map the table keeps of its rows (one kind of map in the bundle, not three).
+    let listed = places(&rows);
+    // Each row gone, after the row still listed it followed (none: at the top).
+    let mut gone: Vec<(Option<usize>, &TaskView)> = Vec::new();
     let mut before = None;
     for row in old {
-        if listed.contains(row.task.id.0.as_str()) {
-            before = Some(row.task.id.0.clone());
-        } else {
-            kept.push(row.task.id.0.clone());
-            after.entry(before.clone()).or_default().push(row.clone());
+        match listed.get(&row.task.id.0) {
+            Some(at) => before = Some(*at),
+            None => gone.push((before, row)),
         }
     }
-    if kept.is_empty() {
+    let kept = gone.iter().map(|(_, t)| t.task.id.0.clone()).collect();
+    if gone.is_empty() {
         return (rows, kept);
     }
-    let mut out = after.remove(&None).unwrap_or_default();
-    for row in rows {
-        let id = Some(row.task.id.0.clone());
+    let after = |at: Option<usize>| {
+        gone.iter()
+            .filter(move |(before, _)| *before == at)
+            .map(|(_, t)| (*t).clone())
+    };
+    let mut out: Vec<TaskView> = after(None).collect();
+    for (at, row) in rows.into_iter().enumerate() {
         out.push(row);
-        if let Some(gone) = after.remove(&id) {
-            out.extend(gone);
-        }
+        out.extend(after(Some(at)));
     }
     (out, kept)
+}
+
+/// Where each task is in `rows`, by id.
+fn places(rows: &[TaskView]) -> HashMap<String, usize> {
+    rows.iter()
+        .enumerate()
+        .map(|(i, v)| (v.task.id.0.clone(), i))
+        .collect()
 }
 
 /// The most rows a live refresh fetches again; rows below them stay as loaded. A
@@ -92,19 +102,17 @@ async fn first_tasks(
     lang: shared::Lang,
 ) -> Result<shared::api::TaskPage, ClientError> {
     let mut page = api::list_tasks(filter, None, limit.min(REFRESH_PAGE), lang).await?;
-    let mut ids: std::collections::HashSet<String> =
-        page.tasks.iter().map(|t| t.task.id.0.clone()).collect();
+    let mut ids = places(&page.tasks);
     while (page.tasks.len() as u32) < limit
         && let Some(cursor) = page.next.take()
     {
         let wanted = (limit - page.tasks.len() as u32).min(REFRESH_PAGE);
         let more = api::list_tasks(filter, Some(&cursor), wanted, lang).await?;
         let before = page.tasks.len();
-        page.tasks.extend(
-            more.tasks
-                .into_iter()
-                .filter(|t| ids.insert(t.task.id.0.clone())),
-        );
+        page.tasks.extend(more.tasks.into_iter().filter(|t| {
+            let at = ids.len();
+            ids.insert(t.task.id.0.clone(), at).is_none()
+        }));
         page.next = more.next;
         // A page that brought nothing new would be asked for again and again.
         if page.tasks.len() == before {
@@ -220,10 +228,10 @@ pub fn TaskListPage(
     // (its pointer over it, or the focus in it), each said to have left: gone at the
     // first refresh after the reader has left the table, and at any change of the rows
     // the reader asks for.
-    let departed = RwSignal::new(HashSet::<String>::new());
+    let departed = RwSignal::new(Vec::<String>::new());
     // When each was first kept: a reader whose focus stays in the table kept them for
     // ever (review); a minute is time enough to see it go.
-    let departed_at = StoredValue::new(HashMap::<String, f64>::new());
+    let departed_at = StoredValue::new(Vec::<(String, f64)>::new());
     // The latest refresh: one of several requests, begun before another, could end
     // after it and bring older rows back; its answer is dropped (review).
     let refreshes = StoredValue::new(0u64);
@@ -264,7 +272,7 @@ pub fn TaskListPage(
                 Ok(page) => {
                     rows_for.set_value(Some(f.to_query()));
                     arrived.set(Vec::new());
-                    departed.set(HashSet::new());
+                    departed.set(Vec::new());
                     tasks.set(page.tasks);
                     next.set(page.next);
                     error.set(None);
@@ -276,7 +284,7 @@ pub fn TaskListPage(
                     // No rows, of these filters: the live refresh asks again.
                     rows_for.set_value(Some(f.to_query()));
                     arrived.set(Vec::new());
-                    departed.set(HashSet::new());
+                    departed.set(Vec::new());
                     tasks.set(Vec::new());
                     next.set(None);
                     updated.set(None);
@@ -367,7 +375,7 @@ pub fn TaskListPage(
         let f = filter.get_untracked();
         // Rows kept after they left are not the list's: counted, the page asked for
         // reached past its end.
-        let shown = (tasks.with_untracked(Vec::len) - departed.with_untracked(HashSet::len)) as u32;
+        let shown = (tasks.with_untracked(Vec::len) - departed.with_untracked(Vec::len)) as u32;
         // Every task shown: a page of room beyond them, so that tasks new at the top
         // push none of them out of the list (and "More" back in).
         let room = if next.with_untracked(Option::is_none) {
@@ -444,8 +452,9 @@ pub fn TaskListPage(
                     let now_ms = js_sys::Date::now();
                     let fresh = |t: &TaskView| {
                         departed_at.with_value(|d| {
-                            d.get(&t.task.id.0)
-                                .is_none_or(|since| now_ms - since < KEPT_MS)
+                            d.iter()
+                                .find(|(id, _)| *id == t.task.id.0)
+                                .is_none_or(|(_, since)| now_ms - since < KEPT_MS)
                         })
                     };
                     let mut kept = Vec::new();
@@ -463,11 +472,12 @@ pub fn TaskListPage(
                             now
                         };
                     });
-                    let kept: HashSet<String> = kept.into_iter().collect();
                     departed_at.update_value(|d| {
-                        d.retain(|id, _| kept.contains(id));
+                        d.retain(|(id, _)| kept.contains(id));
                         for id in &kept {
-                            d.entry(id.clone()).or_insert(now_ms);
+                            if !d.iter().any(|(at, _)| at == id) {
+                                d.push((id.clone(), now_ms));
+                            }
                         }
                     });
                     if departed.with_untracked(|d| *d != kept) {
@@ -565,7 +575,7 @@ pub fn TaskListPage(
                     generation.update_value(|g| *g += 1);
                     rows_for.set_value(Some(shown.query));
                     arrived.set(Vec::new());
-                    departed.set(HashSet::new());
+                    departed.set(Vec::new());
                     tasks.set(shown.tasks);
                     next.set(shown.next);
                     error.set(None);
@@ -1139,21 +1149,14 @@ pub fn TaskTable(
     groups: Vec<shared::catalog::ProjectGroup>,
     /// Rows kept where they were though the list no longer has them: each says it left.
     #[prop(optional, into)]
-    left: Option<Signal<HashSet<String>>>,
+    left: Option<Signal<Vec<String>>>,
 ) -> impl IntoView {
     let groups = StoredValue::new(groups);
     let lang = UiLang::use_context();
     let head = |key: &'static str| view! { <th scope="col">{move || lang.text(key)}</th> };
     // Where each task is in the rows, once per change of them: each row finds its task
     // there, not by a search of the rows (a refresh of 500 rows searched them 500 times).
-    let places = Memo::new(move |_| {
-        tasks.with(|t| {
-            t.iter()
-                .enumerate()
-                .map(|(i, v)| (v.task.id.0.clone(), i))
-                .collect::<HashMap<_, _>>()
-        })
-    });
+    let places = Memo::new(move |_| tasks.with(|t| places(t)));
     // A narrow screen scrolls the table in its box, not the page; the table stays a
     // table (a table made a block loses its semantics in some screen readers).
     view! {
