@@ -351,6 +351,33 @@ pub fn TaskDetailPage(
         ))
     });
     let user = session.user.name.clone();
+    // An owner's action refused as not the owner's: the user signed in may have changed
+    // in this tab since the page opened (a proxy's new login), and the page went on
+    // offering the owner's actions (team explorer). Asked who is signed in now; when
+    // another, the page says so, with a reload, which shows the task as they may see it.
+    let signed_in_now = RwSignal::new(None::<String>);
+    {
+        let opened_as = user.clone();
+        Effect::new(move |_| {
+            let forbidden = error.with(
+                |e| matches!(e, Some(ClientError::Api(body)) if body.code == "task.forbidden"),
+            );
+            let was_owner =
+                task.with_untracked(|t| t.as_ref().is_some_and(|t| t.task.owner == opened_as));
+            if !forbidden || !was_owner || signed_in_now.with_untracked(Option::is_some) {
+                return;
+            }
+            let opened_as = opened_as.clone();
+            leptos::task::spawn_local(async move {
+                if let Ok(now) = api::fetch_catalog(&api::Base::default()).await
+                    && now.user.name != opened_as
+                {
+                    signed_in_now.try_set(Some(now.user.name));
+                }
+            });
+        });
+    }
+    let opened_as = user.clone();
     // The panels are built once the task has loaded, not at each poll: the log stream,
     // the tag draft and the focus survive a refresh.
     let loaded = Memo::new(move |_| task.with(Option::is_some));
@@ -364,6 +391,20 @@ pub fn TaskDetailPage(
                 <p class="banner ok" role="status" data-testid="resubmitted-from">
                     {move || lang.text_with("ui.detail.resubmitted_from", &[("name", from.clone())])}
                 </p>
+            })}
+            {move || signed_in_now.get().map(|now| {
+                let opened_as = opened_as.clone();
+                view! {
+                    <p class="banner info" role="alert" data-testid="signed-in-as-other">
+                        {move || lang.text_with("ui.detail.signed_in_as_other", &[("now", now.clone()), ("then", opened_as.clone())])}
+                        " "
+                        <button type="button" data-testid="reload-page" on:click=move |_| {
+                            if let Some(w) = web_sys::window() {
+                                let _ = w.location().reload();
+                            }
+                        }>{move || lang.text("ui.detail.reload_page")}</button>
+                    </p>
+                }
             })}
             // Only a resubmit sends a spec from this page.
             <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get())

@@ -4267,6 +4267,62 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     finish(handle, &host, &address);
 }
 
+/// An owner's action refused as not the owner's, once the user signed in in this tab has
+/// changed (a proxy's new login), says who is signed in now and offers a reload (team
+/// explorer: the page went on offering alice's actions to bob); a refusal while still
+/// signed in as the owner says nothing more.
+#[wasm_bindgen_test]
+async fn an_owners_action_refused_after_another_signed_in_says_so() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share']").await;
+    let refused = || async {
+        press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+        refuse_fetch(
+            "/share",
+            403,
+            r#"{"type":"about:blank","title":"Forbidden","status":403,"code":"task.forbidden","detail":"only the owner of task t1 can share it"}"#,
+        );
+        until("who is signed in asked", || {
+            held_fetches()
+                .iter()
+                .any(|u| u.ends_with("/api/v1/catalog"))
+        })
+        .await;
+    };
+    // Still alice: the refusal alone.
+    refused().await;
+    answer_fetch(
+        "/api/v1/catalog",
+        &serde_json::to_string(&demo_session()).unwrap(),
+    );
+    sleep(200).await;
+    assert!(
+        host.query_selector("[data-testid='signed-in-as-other']")
+            .unwrap()
+            .is_none()
+    );
+    find(&host, "[data-testid='error'] .dismiss").click();
+    leptos::task::tick().await;
+    refused().await;
+    let mut bob = demo_session();
+    bob.user.name = "bob".into();
+    answer_fetch("/api/v1/catalog", &serde_json::to_string(&bob).unwrap());
+    until_found(&host, "the note", "[data-testid='signed-in-as-other']").await;
+    assert!(
+        find(&host, "[data-testid='signed-in-as-other']")
+            .text_content()
+            .unwrap()
+            .starts_with("You are signed in as bob now, not alice, who opened this page"),
+    );
+    assert!(
+        host.query_selector("[data-testid='reload-page']")
+            .unwrap()
+            .is_some()
+    );
+    finish(handle, &host, &address);
+}
+
 /// The share link made closes by its Close, named for what it closes, and the keyboard
 /// is back at Share (keyboard explorer: nothing closed it, Escape neither).
 #[wasm_bindgen_test]

@@ -1497,6 +1497,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.placement_pool", "Pool {pool}"),
     ("ui.detail.reason", "Why it waits"),
+    ("ui.detail.reload_page", "Reload the page"),
     ("ui.detail.replica", "Replica"),
     (
         "ui.detail.replica_failed",
@@ -1558,6 +1559,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.detail.share_revoked",
         "Link {link}, made {at}, is revoked: it no longer opens this task.",
+    ),
+    (
+        "ui.detail.signed_in_as_other",
+        "You are signed in as {now} now, not {then}, who opened this page: the actions it offers are {then}'s. Reload it to see the task as {now} may.",
     ),
     ("ui.detail.spec", "Spec"),
     (

@@ -1289,6 +1289,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.placement_pool", "资源池 {pool}"),
     ("ui.detail.reason", "等待原因"),
+    ("ui.detail.reload_page", "重新加载页面"),
     ("ui.detail.replica", "副本"),
     ("ui.detail.replica_failed", "{label}（其结束导致任务失败）"),
     (
@@ -1347,6 +1348,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.detail.share_revoked",
         "链接 {link}（创建于 {at}）已撤销：它不能再打开此任务。",
+    ),
+    (
+        "ui.detail.signed_in_as_other",
+        "当前登录的用户是 {now}，不是打开此页面的 {then}：页面上的操作属于 {then}。请重新加载，以 {now} 的权限查看此任务。",
     ),
     ("ui.detail.spec", "任务配置"),
     (
