@@ -352,6 +352,19 @@ impl FromRequestParts<AppState> for CurrentUser {
             .identity
             .identify(&parts.headers, peer)
             .map(CurrentUser)
+            .map_err(|err| {
+                // Said in the log too, with the peer: an operator whose proxy connects
+                // from an address not in `trusted` had no way to learn which (operator
+                // explorer). No token is in an error's words.
+                match err {
+                    AuthError::UntrustedProxy => tracing::warn!(
+                        peer = ?peer,
+                        "identity headers refused: the request did not come from an address in `[identity] trusted`; if this peer is the proxy, add it there"
+                    ),
+                    _ => tracing::info!(peer = ?peer, reason = %err, "a request's identity was refused"),
+                }
+                err
+            })
             .map_err(|err| match err {
                 AuthError::UntrustedProxy => ApiError::UntrustedProxy,
                 AuthError::BadToken => ApiError::Unauthorized {

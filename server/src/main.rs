@@ -22,6 +22,9 @@ fn main() -> ExitCode {
         )
         // Logs go to stderr: stdout carries only the line that says where Berth runs.
         .with_writer(std::io::stderr)
+        // Colour codes only on a terminal: in a file or the journal they were text
+        // (operator explorer).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let cli = Cli::parse();
     match cli.command {
@@ -204,11 +207,35 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     let addr = listener.local_addr()?;
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");
+    // What an operator checks first, in the log (operator explorer: it said nothing but
+    // the address). The database's address is not said: it may hold a password.
+    let identity = match &config.identity {
+        server::config::IdentityConfig::Default {} => format!("every request as {}", config.user),
+        server::config::IdentityConfig::Proxy { trusted, .. } => {
+            format!("a proxy's headers, from {trusted:?}")
+        }
+        server::config::IdentityConfig::Tokens { tokens_file } => {
+            format!("bearer tokens of {}", tokens_file.display())
+        }
+    };
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        identity = %identity,
+        catalog = %config.catalog.as_ref().map_or_else(|| "the demo catalog".to_owned(), |c| c.display().to_string()),
+        data_dir = %config.data_dir.display(),
+        database = if config.database_url.is_some() { "PostgreSQL" } else { "SQLite in the data directory" },
+        backend = ?config.backend,
+        "serving"
+    );
     // The peer address goes with each request: the proxy identity mode checks it.
     let runner = state.runner.clone();
     let (asked, asked_once) = tokio::sync::oneshot::channel();
     let serving = server::serve_until(listener, app(state), config.read_timeout, async move {
         stop_asked().await;
+        // A stop that said nothing looked like a crash in the log (operator explorer).
+        tracing::info!(
+            "asked to stop: followed logs end, then the connections; a lone server's replicas run on (those with mounts or pod SSH end with it), and its next start records how they ended"
+        );
         let _ = asked.send(());
         // Before the connections drain: a followed log ends with its attempt.
         if let Some(runner) = runner {

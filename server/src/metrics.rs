@@ -139,13 +139,29 @@ pub const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0;
 /// paths): one series for all of them, never the raw path.
 pub const UNMATCHED_ROUTE: &str = "unmatched";
 
+/// The `method` label of a request whose method is not a standard one.
+pub const OTHER_METHOD: &str = "other";
+
 /// Middleware: counts every request by method, route template and status.
 pub(crate) async fn count_requests(
     axum::extract::State(state): axum::extract::State<crate::AppState>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let method = request.method().as_str().to_owned();
+    // The standard methods by name, any other as `other`: a client sending made-up
+    // methods made a series of its own for each (operator explorer).
+    let method = match *request.method() {
+        axum::http::Method::GET
+        | axum::http::Method::HEAD
+        | axum::http::Method::POST
+        | axum::http::Method::PUT
+        | axum::http::Method::PATCH
+        | axum::http::Method::DELETE
+        | axum::http::Method::OPTIONS
+        | axum::http::Method::CONNECT
+        | axum::http::Method::TRACE => request.method().as_str().to_owned(),
+        _ => OTHER_METHOD.to_owned(),
+    };
     let route = request
         .extensions()
         .get::<axum::extract::MatchedPath>()

@@ -185,6 +185,37 @@ fn check_ids(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::Error>
             }
             Some(_) => {}
         }
+        // A line given twice: the first was used and the second, written to tighten
+        // or widen it, silently not (operator explorer).
+        if let Some(first) = catalog.quotas[..i].iter().position(|q| {
+            (&q.user, q.kind, &q.pool, &q.spec)
+                == (&quota.user, quota.kind, &quota.pool, &quota.spec)
+        }) {
+            return fail(format!(
+                "quotas[{i}] gives user `{}` a quota of spec `{}` in pool `{}` that quotas[{first}] gives already: give each user, kind, pool and spec one line",
+                quota.user, quota.spec, quota.pool
+            ));
+        }
+    }
+    // A persistent env var is put into every task of its user: a name the env rules
+    // refuse made objects Kubernetes refuses (a Secret's key), and a name twice gave
+    // the task two values (operator explorer).
+    for (i, var) in catalog.persistent_env.iter().enumerate() {
+        if !crate::validate::is_env_name(&var.name) {
+            return fail(format!(
+                "persistent_env[{i}] (user `{}`): `{}` is not an env var name: letters, digits and '_', not starting with a digit",
+                var.user, var.name
+            ));
+        }
+        if catalog.persistent_env[..i]
+            .iter()
+            .any(|v| v.user == var.user && v.name == var.name)
+        {
+            return fail(format!(
+                "persistent_env[{i}] names `{}` for user `{}` again: give each user's variable once",
+                var.name, var.user
+            ));
+        }
     }
     Ok(())
 }
@@ -253,7 +284,7 @@ mod tests {
     fn ids_used_twice_and_names_that_match_no_id_are_refused_by_name() {
         demo_changed(|_| {}).expect("the demo catalog reads");
         type Change = fn(&mut serde_json::Value);
-        let cases: [(&str, Change); 9] = [
+        let cases: [(&str, Change); 12] = [
             ("quotas[0] (user `alice`) names spec `nosuch`", |c| {
                 c["catalog"]["quotas"][0]["spec"] = "nosuch".into();
             }),
@@ -307,6 +338,21 @@ mod tests {
                 let groups = &mut c["catalog"]["project_groups"];
                 let first = groups[0].clone();
                 groups.as_array_mut().unwrap().push(first);
+            }),
+            // The operator explorer's: a line given again to tighten it, silently not.
+            ("that quotas[0] gives already", |c| {
+                let quotas = &mut c["catalog"]["quotas"];
+                let mut again = quotas[0].clone();
+                again["limit"] = serde_json::json!({"gpu": 2});
+                quotas.as_array_mut().unwrap().push(again);
+            }),
+            ("`WANDB API KEY` is not an env var name", |c| {
+                c["catalog"]["persistent_env"][0]["name"] = "WANDB API KEY".into();
+            }),
+            ("for user `alice` again", |c| {
+                let vars = &mut c["catalog"]["persistent_env"];
+                let first = vars[0].clone();
+                vars.as_array_mut().unwrap().push(first);
             }),
         ];
         for (said, change) in cases {

@@ -68,6 +68,15 @@ async fn metrics_count_requests_submits_admissions_and_quota_after_a_submit() {
     assert!(running, "the task runs");
     let (status, _) = call(&app, get("/api/v1/no-such-route")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // A made-up method is counted as `other`, not as a series of its own (operator
+    // explorer: one series per name a client sent).
+    let made_up = Request::builder()
+        .method("BREW")
+        .uri("/api/v1/tasks")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _) = call(&app, made_up).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     // Refused by a rule, or for a field of the wrong shape: each a 422, each counted.
     let mut bad = spec.clone();
     bad["basic"]["name_prefix"] = "-Bad".into();
@@ -83,6 +92,7 @@ async fn metrics_count_requests_submits_admissions_and_quota_after_a_submit() {
         r#"berth_http_requests_total{method="POST",route="/api/v1/tasks",status="201"} 1"#,
         r#"berth_http_requests_total{method="GET",route="/api/v1/tasks/{id}",status="200"}"#,
         r#"berth_http_requests_total{method="GET",route="/api/{*rest}",status="404"} 1"#,
+        r#"berth_http_requests_total{method="other",route="/api/v1/tasks",status="405"} 1"#,
         r#"berth_quota_in_use{user="alice",kind="on_demand",pool="sh-a-shared",spec="a100-1g",dimension="gpu"} 4"#,
         "berth_admissions_total 1",
         "berth_running_tasks 1",
@@ -94,6 +104,7 @@ async fn metrics_count_requests_submits_admissions_and_quota_after_a_submit() {
     // Route templates, never raw paths: no series per task.
     assert!(!text.contains(&id), "{text}");
     assert!(!text.contains("no-such-route"), "{text}");
+    assert!(!text.contains("BREW"), "{text}");
     let (status, _) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
     assert_eq!(status, StatusCode::OK);
     // A scrape counts itself from the second scrape on.
