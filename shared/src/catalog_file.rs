@@ -197,16 +197,11 @@ fn check_ids(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::Error>
             ));
         }
     }
-    // A persistent env var is put into every task of its user: a name the env rules
-    // refuse made objects Kubernetes refuses (a Secret's key), and a name twice gave
-    // the task two values (operator explorer).
+    // A persistent env var is put into every task of its user: a name twice gave the
+    // task two values (operator explorer). Its name is not checked by the env rules
+    // here: calling them from this loader too cost the validator package, which
+    // carries them, past its 100 KB goal (README, known gaps).
     for (i, var) in catalog.persistent_env.iter().enumerate() {
-        if !crate::validate::is_env_name(&var.name) {
-            return fail(format!(
-                "persistent_env[{i}] (user `{}`): `{}` is not an env var name: letters, digits and '_', not starting with a digit",
-                var.user, var.name
-            ));
-        }
         if catalog.persistent_env[..i]
             .iter()
             .any(|v| v.user == var.user && v.name == var.name)
@@ -284,7 +279,7 @@ mod tests {
     fn ids_used_twice_and_names_that_match_no_id_are_refused_by_name() {
         demo_changed(|_| {}).expect("the demo catalog reads");
         type Change = fn(&mut serde_json::Value);
-        let cases: [(&str, Change); 12] = [
+        let cases: [(&str, Change); 11] = [
             ("quotas[0] (user `alice`) names spec `nosuch`", |c| {
                 c["catalog"]["quotas"][0]["spec"] = "nosuch".into();
             }),
@@ -345,9 +340,6 @@ mod tests {
                 let mut again = quotas[0].clone();
                 again["limit"] = serde_json::json!({"gpu": 2});
                 quotas.as_array_mut().unwrap().push(again);
-            }),
-            ("`WANDB API KEY` is not an env var name", |c| {
-                c["catalog"]["persistent_env"][0]["name"] = "WANDB API KEY".into();
             }),
             ("for user `alice` again", |c| {
                 let vars = &mut c["catalog"]["persistent_env"];
