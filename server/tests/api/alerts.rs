@@ -111,12 +111,17 @@ async fn a_webhooks_tls_failure_is_said_in_plain_words() {
         }
     });
     let hooks = server::alerts::Webhooks::new(None).expect("a client");
-    let said = hooks
-        .post(&format!("https://127.0.0.1:{port}/hook"), "{}".into())
-        .await
-        .expect_err("refused");
+    let refused = |port: u16| {
+        let hooks = hooks.clone();
+        async move {
+            hooks
+                .post(&format!("https://127.0.0.1:{port}/hook"), "{}".into())
+                .await
+                .expect_err("refused")
+        }
+    };
     assert_eq!(
-        said.render(Lang::En),
+        refused(port).await.render(Lang::En),
         "it answers in plain HTTP at that address and port, not HTTPS: give the port where \
          it takes HTTPS"
     );
@@ -124,12 +129,8 @@ async fn a_webhooks_tls_failure_is_said_in_plain_words() {
     let (_, leaf, key) = certificates(&dir);
     let (port, _) = endpoint(&leaf, &key).await;
     // Without the test CA as `alerts_ca`: signed by no root the server trusts.
-    let said = hooks
-        .post(&format!("https://127.0.0.1:{port}/hook"), "{}".into())
-        .await
-        .expect_err("refused");
     assert_eq!(
-        said.render(Lang::Zh),
+        refused(port).await.render(Lang::Zh),
         "其证书不受本服务器信任：公司自有的 CA 请配置在 alerts_ca 中"
     );
 }
