@@ -355,13 +355,16 @@ impl FromRequestParts<AppState> for CurrentUser {
             .map_err(|err| {
                 // Said in the log too, with the peer: an operator whose proxy connects
                 // from an address not in `trusted` had no way to learn which (operator
-                // explorer). No token is in an error's words.
-                match err {
-                    AuthError::UntrustedProxy => tracing::warn!(
-                        peer = ?peer,
-                        "identity headers refused: the request did not come from an address in `[identity] trusted`; if this peer is the proxy, add it there"
-                    ),
-                    _ => tracing::info!(peer = ?peer, reason = %err, "a request's identity was refused"),
+                // explorer). No token is in an error's words. Once a minute for each
+                // peer and reason: a client that keeps asking wrote a line a request.
+                if refusal_first_in_a_minute(peer, &err) {
+                    match err {
+                        AuthError::UntrustedProxy => tracing::warn!(
+                            peer = ?peer,
+                            "a request refused: it did not come from an address in `[identity] trusted`; if this peer is the proxy, add it there"
+                        ),
+                        _ => tracing::info!(peer = ?peer, reason = %err, "a request's identity was refused"),
+                    }
                 }
                 err
             })
@@ -390,6 +393,36 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
+/// Whether a refusal of `err`'s kind for `peer` was not logged in the last minute, noted
+/// as logged now. At most [`REFUSALS_KEPT`] peers and kinds are remembered: past that,
+/// the memory starts over (a line more, not a line a request).
+fn refusal_first_in_a_minute(peer: Option<IpAddr>, err: &AuthError) -> bool {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    type Logged = HashMap<(Option<IpAddr>, std::mem::Discriminant<AuthError>), Instant>;
+    static LOGGED: Mutex<Option<Logged>> = Mutex::new(None);
+    let key = (peer, std::mem::discriminant(err));
+    let now = Instant::now();
+    let Ok(mut logged) = LOGGED.lock() else {
+        return true;
+    };
+    let logged = logged.get_or_insert_with(HashMap::new);
+    if logged.len() >= REFUSALS_KEPT {
+        logged.clear();
+    }
+    match logged.get(&key) {
+        Some(at) if now.duration_since(*at) < Duration::from_secs(60) => false,
+        _ => {
+            logged.insert(key, now);
+            true
+        }
+    }
+}
+
+/// The most peers and kinds of refusal [`refusal_first_in_a_minute`] remembers.
+const REFUSALS_KEPT: usize = 1024;
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
@@ -400,6 +433,26 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A refusal is logged once a minute for each peer and kind: a client that keeps
+    /// asking wrote a line a request (review).
+    #[test]
+    fn a_refusal_is_logged_once_a_minute_for_each_peer_and_kind() {
+        let peer = |n: u8| Some(IpAddr::from([10, 255, 0, n]));
+        assert!(refusal_first_in_a_minute(
+            peer(1),
+            &AuthError::UntrustedProxy
+        ));
+        assert!(!refusal_first_in_a_minute(
+            peer(1),
+            &AuthError::UntrustedProxy
+        ));
+        assert!(refusal_first_in_a_minute(peer(1), &AuthError::BadToken));
+        assert!(refusal_first_in_a_minute(
+            peer(2),
+            &AuthError::UntrustedProxy
+        ));
+    }
     use axum::http::{HeaderMap, HeaderValue};
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {

@@ -208,7 +208,7 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     // Scripts and tests read this line to find the server.
     println!("Berth is running at http://{addr}/");
     // What an operator checks first, in the log (operator explorer: it said nothing but
-    // the address). The database's address is not said: it may hold a password.
+    // the address). A PostgreSQL database's address is not said: it may hold a password.
     let identity = match &config.identity {
         server::config::IdentityConfig::Default {} => format!("every request as {}", config.user),
         server::config::IdentityConfig::Proxy { trusted, .. } => {
@@ -223,7 +223,8 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
         identity = %identity,
         catalog = %config.catalog.as_ref().map_or_else(|| "the demo catalog".to_owned(), |c| c.display().to_string()),
         data_dir = %config.data_dir.display(),
-        database = if config.database_url.is_some() { "PostgreSQL" } else { "SQLite in the data directory" },
+        database = %server::store::sqlite_path(config.database_url.as_deref(), &config.data_dir)
+            .map_or_else(|| "PostgreSQL".to_owned(), |file| format!("SQLite at {}", file.display())),
         backend = ?config.backend,
         "serving"
     );

@@ -144,9 +144,9 @@ pub fn ErrorBanner(
     // on it went down to the page's body at each failed read (review).
     let on_again = StoredValue::new(false);
     Effect::new(move |_| {
-        error.track();
+        let failed = error.with(Option::is_some);
         trying.set(false);
-        if on_again.get_value() {
+        if failed && on_again.get_value() {
             crate::components::refocus_if_lost(None, &["[data-testid='error-try-again']"]);
         }
     });

@@ -81,6 +81,8 @@ pub fn TaskDetailPage(
     let retries = RwSignal::new(EventPage::default());
     let all_retries = RwSignal::new(false);
     let error = RwSignal::new(None::<ClientError>);
+    // The reader pressed Try again on a first read that failed.
+    let asked_again = StoredValue::new(false);
     let gone = RwSignal::new(None::<Gone>);
     // A task just made by a resubmit on the page before says what it was made from:
     // the page changed to one named alike, and a second one went unnoticed (explorer).
@@ -156,19 +158,25 @@ pub fn TaskDetailPage(
                     {
                         error.set(None);
                     }
-                    if first_failed {
+                    if first_failed && asked_again.get_value() {
                         // Try again went with the banner: the keyboard goes on at the
-                        // task's actions (recheck explorer: at the page's body).
+                        // task's actions (recheck explorer: at the page's body), at a
+                        // button it can press, else the actions, else the way back; not
+                        // when the page's own poll brought the task (review).
                         crate::components::refocus_if_lost(
                             None,
-                            &["[data-testid='actions'] button", "[data-testid='back']"],
+                            &[
+                                "[data-testid='actions'] button:not([disabled]):not([aria-disabled='true'])",
+                                "[data-testid='actions']",
+                                "[data-testid='back']",
+                            ],
                         );
                     }
                     // The tasks made from it, unread when the page opened on a server
                     // that was down, are read again once it answers (recheck explorer:
-                    // "not read: reload the page" stayed after Try again).
-                    if made_into.with_untracked(|m| m == &Some(MadeInto::Unread)) {
-                        made_into.set(None);
+                    // "not read: reload the page" stayed after Try again); once, not at
+                    // every poll while that read keeps failing (review).
+                    if first_failed && made_into.with_untracked(|m| m == &Some(MadeInto::Unread)) {
                         read_made_into.with_value(|read| read());
                     }
                     let retried = view.task.spec.advanced.fault_tolerance.enabled;
@@ -408,7 +416,10 @@ pub fn TaskDetailPage(
             })}
             // Only a resubmit sends a spec from this page.
             <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get())
-                try_again=(Callback::new(move |()| load()), "ui.detail.loading") />
+                try_again=(Callback::new(move |()| {
+                    asked_again.set_value(true);
+                    load();
+                }), "ui.detail.loading") />
             // Deleted before the page could read it: said as when it goes while shown.
             {move || (!loaded.get() && gone.get() == Some(Gone::Deleted)).then(|| view! {
                 <p class="banner ok" role="status" data-testid="deleted" tabindex="-1">

@@ -458,13 +458,30 @@ pub fn TaskListPage(
                         })
                     };
                     let mut kept = Vec::new();
+                    let was_kept = departed.get_untracked();
                     tasks.update(|rows| {
                         let old = std::mem::take(rows);
-                        let now = refreshed(old.clone(), page_tasks, deeper);
+                        // Rows kept after they left are not the list's rows below the
+                        // page: there, one came back as a row of the list, its old
+                        // phase said as now (review).
+                        let listed: Vec<TaskView> = old
+                            .iter()
+                            .filter(|t| !was_kept.contains(&t.task.id.0))
+                            .cloned()
+                            .collect();
+                        let now = refreshed(listed, page_tasks, deeper);
                         *rows = if keep {
                             let covered = if whole { old.len() } else { reached };
-                            let answered: Vec<TaskView> =
-                                old.into_iter().take(covered).filter(|t| fresh(t)).collect();
+                            // Those the page answers for, and those kept already wherever
+                            // they are.
+                            let answered: Vec<TaskView> = old
+                                .into_iter()
+                                .enumerate()
+                                .filter(|(i, t)| {
+                                    (*i < covered || was_kept.contains(&t.task.id.0)) && fresh(t)
+                                })
+                                .map(|(_, t)| t)
+                                .collect();
                             let (now, gone) = kept_in_place(&answered, now);
                             kept = gone;
                             now

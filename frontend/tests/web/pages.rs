@@ -2410,6 +2410,71 @@ async fn a_task_that_leaves_the_list_stays_in_place_while_the_reader_is_at_it() 
     finish(handle, &host, &address);
 }
 
+/// A row kept after it left stays said to have left when tasks new at the top push the
+/// refreshed page's end above it (review: it came back as a row of the list below the
+/// page, its old phase said as now, and the new tasks were no longer held).
+#[wasm_bindgen_test]
+async fn a_kept_row_stays_kept_when_new_tasks_push_the_page_above_it() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let ids = || {
+        let rows = host.query_selector_all("tbody tr").unwrap();
+        (0..rows.length())
+            .filter_map(|i| rows.item(i))
+            .filter_map(|row| {
+                row.unchecked_into::<web_sys::Element>()
+                    .get_attribute("data-id")
+            })
+            .collect::<Vec<_>>()
+    };
+    let answer = |ids: Vec<String>| async move {
+        until("a refresh", || {
+            held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+        })
+        .await;
+        let tasks: Vec<TaskView> = ids
+            .iter()
+            .map(|id| task(id, TaskPhase::Running, TaskType::PyTorchJob))
+            .collect();
+        answer_fetch(
+            "/api/v1/tasks?",
+            &serde_json::to_string(&shared::api::TaskPage {
+                tasks,
+                next: Some("c2".into()),
+            })
+            .unwrap(),
+        );
+    };
+    let named = |range: std::ops::Range<usize>| -> Vec<String> {
+        range.map(|i| format!("t{i:02}")).collect()
+    };
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the rows", || ids().len() == 20).await;
+    let link: HtmlElement =
+        find(&host, "tr[data-id='t03'] [data-testid='task-link']").unchecked_into();
+    link.focus().unwrap();
+    // t18 has ended: kept in its place.
+    answer([named(0..18), named(19..21)].concat()).await;
+    until_found(
+        &host,
+        "t18 said to have left",
+        "tr[data-id='t18'] [data-testid='row-left']",
+    )
+    .await;
+    // Two new tasks: the page ends at t17, above the kept row.
+    answer([vec!["n2".to_owned(), "n1".to_owned()], named(0..18)].concat()).await;
+    until_found(&host, "the new tasks held", "[data-testid='list-arrived']").await;
+    sleep(100).await;
+    assert_eq!(ids(), named(0..21), "no row moved, none came in");
+    assert!(
+        host.query_selector("tr[data-id='t18'] [data-testid='row-left']")
+            .unwrap()
+            .is_some(),
+        "t18 is still said to have left"
+    );
+    finish(handle, &host, &address);
+}
+
 /// A first page the server failed to give is asked for again by the live refresh, and
 /// the list comes when it answers (the review's guard against refreshing before a
 /// filter's first page had stopped it for good).
