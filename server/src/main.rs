@@ -39,6 +39,7 @@ fn main() -> ExitCode {
             });
             match result {
                 Ok(code) => ExitCode::from(code),
+                Err(err) if reader_left(&*err) => ExitCode::from(EXIT_PIPE_CLOSED),
                 Err(err) => {
                     report(&*err);
                     ExitCode::from(server::cli::EXIT_UNREADABLE)
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
             });
             match result {
                 Ok(code) => ExitCode::from(code),
+                Err(err) if reader_left(&*err) => ExitCode::from(EXIT_PIPE_CLOSED),
                 Err(err) => {
                     report(&*err);
                     ExitCode::from(server::cli::EXIT_UNREADABLE)
@@ -78,6 +80,17 @@ fn run_serve(settings: server::config::Settings) -> ExitCode {
         }
     }
 }
+
+/// The reader of the output went away (`berth validate … | head`): said as a process a
+/// SIGPIPE ended is, 128 + 13 and no words, not as a file that cannot be read (exit 2,
+/// "Broken pipe": operator explorer).
+fn reader_left(err: &(dyn std::error::Error + 'static)) -> bool {
+    err.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// What a shell says of a process a SIGPIPE ended.
+const EXIT_PIPE_CLOSED: u8 = 141;
 
 /// Prints the whole chain, so "cannot read the catalog file x" comes with its cause.
 fn report(err: &dyn std::error::Error) {

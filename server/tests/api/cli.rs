@@ -83,6 +83,26 @@ fn a_good_file_passes_and_a_bad_one_exits_1_with_its_findings() {
     );
 }
 
+/// A reader that stops reading (`| head`) ends the command as a SIGPIPE would, 141 and no
+/// words: it exited 2, "a file cannot be read", with "Broken pipe" (operator explorer).
+#[test]
+fn a_reader_gone_before_the_output_ends_it_as_a_closed_pipe_does() {
+    let dir = folder("closed-pipe");
+    let bad = write(&dir, "bad.json", WRONG_SHAPE);
+    let mut child = berth()
+        .arg("validate")
+        .arg(&bad)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("berth runs");
+    // The read end closed before berth writes its first line.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("berth exits");
+    assert_eq!(out.status.code(), Some(141), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{out:?}");
+}
+
 #[test]
 fn yaml_is_read_as_json_and_messages_follow_lang() {
     let dir = folder("yaml");
