@@ -244,6 +244,7 @@ impl Identity {
                         reason,
                     }
                 })?;
+                warn_of_weak_tokens(tokens_file, &entries);
                 let tokens = entries
                     .into_iter()
                     .map(|(token, user)| {
@@ -300,17 +301,54 @@ impl<'de> Deserialize<'de> for TokenUser {
     }
 }
 
+/// A tokens file's entries in the file's order, refusing a token given twice: JSON's
+/// reader kept the last one without a word, so one token could stand for either user
+/// as the file was edited (security exploration). TOML's reader refuses it itself.
+struct TokenEntries(Vec<(String, TokenUser)>);
+
+impl<'de> Deserialize<'de> for TokenEntries {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = TokenEntries;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of token to user")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<TokenEntries, A::Error> {
+                let mut entries: Vec<(String, TokenUser)> = Vec::new();
+                while let Some(token) = map.next_key::<String>()? {
+                    let user = map.next_value::<TokenUser>()?;
+                    if entries.iter().any(|(seen, _)| *seen == token) {
+                        return Err(serde::de::Error::custom(
+                            "a token is given twice: give each token once",
+                        ));
+                    }
+                    entries.push((token, user));
+                }
+                Ok(TokenEntries(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
 /// A tokens file, TOML (`"token" = "alice"`) or JSON (`{"token": "alice"}`): JSON when
-/// it is named `.json` or starts with `{`. Errors name lines, never a token.
-fn parse_tokens(path: &Path, text: &str) -> Result<HashMap<String, TokenUser>, String> {
+/// it is named `.json` or starts with `{`. Errors name lines and users, never a token.
+fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, String> {
     let json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
-    let map: HashMap<String, TokenUser> = if json {
+    let TokenEntries(entries) = if json {
         serde_json::from_str(text).map_err(|e| {
-            format!(
-                "not a JSON object of token to user (line {}, column {})",
-                e.line(),
-                e.column()
-            )
+            let what = if e.is_data() && e.to_string().contains("given twice") {
+                "a token is given twice: give each token once"
+            } else {
+                "not a JSON object of token to user"
+            };
+            format!("{what} (line {}, column {})", e.line(), e.column())
         })?
     } else {
         toml::from_str(text).map_err(|e| {
@@ -320,13 +358,69 @@ fn parse_tokens(path: &Path, text: &str) -> Result<HashMap<String, TokenUser>, S
             format!("{} (line {line})", e.message().trim_end())
         })?
     };
-    if map.is_empty() {
+    if entries.is_empty() {
         return Err("it maps no token to a user".into());
     }
-    if map.keys().any(|t| t.trim().is_empty()) {
-        return Err("a token is empty".into());
+    for (token, user) in &entries {
+        let whose = match user {
+            TokenUser::Name(name) => name.as_str(),
+            TokenUser::Full(entry) => entry.name.as_str(),
+        };
+        if token.trim().is_empty() {
+            return Err(format!("the token of `{whose}` is empty"));
+        }
+        // RFC 6750's token characters: a client cannot send a space or a control
+        // character in `Authorization: Bearer <token>`, so such a token never matched.
+        if let Some(bad) = token
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || "-._~+/=".contains(c)))
+        {
+            let fix = if token.to_ascii_lowercase().starts_with("bearer ") {
+                "it begins with `Bearer `: write the token alone, as the client sends it after `Bearer `".to_owned()
+            } else if bad.is_whitespace() || bad.is_control() {
+                "it holds a space or a control character, which no client can send: \
+                 use letters, digits and `-._~+/` only"
+                    .to_owned()
+            } else {
+                format!("it holds `{bad}`, which a bearer token may not: use letters, digits and `-._~+/` only")
+            };
+            return Err(format!("the token of `{whose}` cannot be sent: {fix}"));
+        }
     }
-    Ok(map)
+    Ok(entries)
+}
+
+/// The tokens file's risks that still let Berth start, said once at start: a token
+/// short enough to guess, and a file other users of the machine may read.
+fn warn_of_weak_tokens(path: &Path, entries: &[(String, TokenUser)]) {
+    const SHORTEST: usize = 16;
+    for (token, user) in entries {
+        if token.len() < SHORTEST {
+            let whose = match user {
+                TokenUser::Name(name) => name.as_str(),
+                TokenUser::Full(entry) => entry.name.as_str(),
+            };
+            tracing::warn!(
+                "the token of `{whose}` in {} is {} characters: one under {SHORTEST} can be \
+                 guessed; give a long random one (`openssl rand -hex 32`)",
+                path.display(),
+                token.len()
+            );
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.permissions().mode() & 0o004 != 0
+        {
+            tracing::warn!(
+                "the tokens file {} may be read by every user of this machine: \
+                 `chmod 600` it (or 640 with Berth's group)",
+                path.display()
+            );
+        }
+    }
 }
 
 /// The user a request acts as, per the configured [`Identity`]. Every handler that
@@ -651,6 +745,38 @@ mod tests {
         assert!(err.contains("unknown field `orgg`"), "{err}");
         assert!(err.contains("line 2"), "{err}");
         assert!(!err.contains("untagged"), "{err}");
+        // A token given twice in JSON is refused, as TOML's reader refuses it, at its
+        // line and without the token.
+        let err = Identity::from_config(&tokens_config(
+            "twice.json",
+            "{\"tok-visible-3\": \"alice\",\n \"tok-visible-3\": \"bob\"}",
+        ))
+        .expect_err("refused")
+        .to_string();
+        assert!(err.contains("a token is given twice"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+        assert!(!err.contains("tok-visible"), "{err}");
+        // A token no client can send is refused by its user, with the fix.
+        for (text, said) in [
+            (
+                "\"Bearer tok-visible-4\" = \"alice\"\n",
+                "the token of `alice` cannot be sent: it begins with `Bearer `",
+            ),
+            (
+                "\"tok visible 5\" = \"bob\"\n",
+                "the token of `bob` cannot be sent: it holds a space",
+            ),
+            (
+                "\"tok-visible-6\\t\" = { name = \"carol\", org = \"o\", tenant_id = \"t\" }\n",
+                "the token of `carol` cannot be sent: it holds a space or a control character",
+            ),
+        ] {
+            let err = Identity::from_config(&tokens_config("unsendable.toml", text))
+                .expect_err(text)
+                .to_string();
+            assert!(err.contains(said), "{err}");
+            assert!(!err.contains("visible"), "{err}");
+        }
         let err = Identity::from_config(&tokens_config("empty.toml", ""))
             .expect_err("refused")
             .to_string();

@@ -33,15 +33,14 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    /// The config file is not valid TOML of the expected shape; the cause names the field
-    /// and its line.
-    #[error("the config file {path} is not valid")]
+    /// The config file is not valid TOML of the expected shape; the reason names the
+    /// line and its key.
+    #[error("the config file {path} is not valid: {reason}")]
     ParseConfig {
         /// The file named by `--config` or `BERTH_CONFIG`.
         path: PathBuf,
-        /// Why, with line and column.
-        #[source]
-        source: Box<toml::de::Error>,
+        /// Why, with line, column and key ([`toml_reason`]).
+        reason: String,
     },
     /// The catalog file could not be read.
     #[error("cannot read the catalog file {}", resolved(path))]
@@ -76,14 +75,31 @@ pub enum ConfigError {
     #[error("{0}")]
     Settings(String),
     /// The catalog file is not a catalog.
-    #[error("the catalog file {path} is not a valid catalog")]
+    #[error("the catalog file {path} is not a valid catalog: {reason}")]
     ParseCatalog {
         /// The file named by `BERTH_CATALOG`.
         path: PathBuf,
-        /// Why.
-        #[source]
-        source: serde_json::Error,
+        /// Why ([`catalog_reason`]).
+        reason: String,
     },
+}
+
+/// The catalog reader's words, less a persistent env var's value: a hidden one written
+/// as a number (an API key of digits) was printed whole in "invalid type: the number
+/// …" (operator exploration). Elsewhere the number helps find the line.
+pub fn catalog_reason(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    let in_env = text
+        .split_once(": ")
+        .is_some_and(|(path, _)| path.contains("persistent_env"));
+    match text.find("the number ") {
+        Some(at) if in_env => {
+            let rest = &text[at + "the number ".len()..];
+            let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '-'));
+            format!("{}a number{}", &text[..at], &rest[digits.unwrap_or(rest.len())..])
+        }
+        _ => text,
+    }
 }
 
 /// `path` as a message names it: a relative one with where it was looked for, as a
@@ -803,9 +819,9 @@ impl FileConfig {
             path: path.to_owned(),
             source,
         })?;
-        Self::parse(&text).map_err(|source| ConfigError::ParseConfig {
+        Self::parse(&text).map_err(|err| ConfigError::ParseConfig {
             path: path.to_owned(),
-            source: Box::new(source),
+            reason: toml_reason(&text, &err),
         })
     }
 
@@ -816,6 +832,35 @@ impl FileConfig {
     /// The TOML error, with the line and the field.
     pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
         toml::from_str(text)
+    }
+}
+
+/// A TOML error as an operator should read it: line, column and the line's key, then
+/// the parser's words, but not the line itself, which toml's own message quotes. A line
+/// may hold a password: a relay's password written as `smtp_password = "…"`, a key the
+/// file refuses so that the file need not hold it, or a database URL under a misspelt
+/// key; either was printed whole (operator exploration).
+pub fn toml_reason(text: &str, err: &toml::de::Error) -> String {
+    let message = err.message().trim_end();
+    let Some(span) = err.span() else {
+        return message.to_owned();
+    };
+    let before = &text[..span.start.min(text.len())];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    let whole_line = text[line_start..].lines().next().unwrap_or("").trim();
+    let key = if whole_line.starts_with('[') {
+        Some(whole_line)
+    } else {
+        whole_line
+            .split_once('=')
+            .map(|(key, _)| key.trim())
+            .filter(|key| !key.is_empty())
+    };
+    match key {
+        Some(key) => format!("line {line}, column {column}, at `{key}`: {message}"),
+        None => format!("line {line}, column {column}: {message}"),
     }
 }
 
@@ -1161,11 +1206,64 @@ mail_from = "Berth <berth@example.com>"
         assert_eq!(config.addr, "10.0.0.1:80");
     }
 
+    /// What an operator reads of a file `FileConfig::load` refuses.
+    fn refused(text: &str) -> String {
+        toml_reason(text, &FileConfig::parse(text).expect_err(text))
+    }
+
+    /// A line may hold a password: the reason names its line and key, never its value.
+    #[test]
+    fn a_refused_line_is_named_by_its_key_not_shown() {
+        let dir = std::env::temp_dir().join(format!("berth-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir is writable");
+        for (text, line, key) in [
+            (
+                "addr = \"127.0.0.1:1\"\nsmtp_password = \"hunter2-relay\"\n",
+                2,
+                "smtp_password",
+            ),
+            (
+                "database_ur = \"postgres://berth:hunter2-db@db/berth\"\n",
+                1,
+                "database_ur",
+            ),
+        ] {
+            let path = dir.join("berth.toml");
+            std::fs::write(&path, text).expect("temp dir is writable");
+            let err = FileConfig::load(&path).expect_err(text).to_string();
+            assert!(err.contains(&format!("line {line}, column 1, at `{key}`")), "{err}");
+            assert!(!err.contains("hunter2"), "{err}");
+        }
+        // A table's header is named as the line's key.
+        let err = refused("[limits]\nbody_bytes = 1024\n[limits]\n");
+        assert!(err.starts_with("line 3, column 2, at `[limits]`: duplicate key"), "{err}");
+    }
+
+    /// A persistent env var's value, hidden or not, is not quoted in the catalog's
+    /// refusal; a number elsewhere still is, to find it by.
+    #[test]
+    fn a_catalog_refusal_leaves_an_env_value_out() {
+        let refusal = |pointer: &str| {
+            let mut file: serde_json::Value =
+                serde_json::from_str(shared::demo::CATALOG_FILE).expect("the demo reads");
+            *file.pointer_mut(pointer).expect("the demo has it") = 98765432101234_u64.into();
+            let err = shared::CatalogFile::from_json(&file.to_string()).expect_err("refused");
+            catalog_reason(&err)
+        };
+        let env = refusal("/catalog/persistent_env/0/value");
+        assert!(
+            env.ends_with("persistent_env[0].value: invalid type: a number, expected a string"),
+            "{env}"
+        );
+        let name = refusal("/catalog/persistent_env/0/name");
+        assert!(!name.contains("98765432101234"), "{name}");
+        let node = refusal("/catalog/regions/0/clusters/0/pools/0/nodes/0/name");
+        assert!(node.contains("the number 98765432101234"), "{node}");
+    }
+
     #[test]
     fn an_unknown_field_is_named_with_its_line() {
-        let err = FileConfig::parse("addr = \"x\"\n\n[limits]\nbody_size = 3\n")
-            .expect_err("refused")
-            .to_string();
+        let err = refused("addr = \"x\"\n\n[limits]\nbody_size = 3\n");
         assert!(err.contains("body_size"), "{err}");
         assert!(err.contains("line 4"), "{err}");
     }
@@ -1202,7 +1300,7 @@ mail_from = "Berth <berth@example.com>"
                 "from 0 to 86400",
             ),
         ] {
-            let err = FileConfig::parse(text).expect_err(text).to_string();
+            let err = refused(text);
             assert!(err.contains(key), "{err}");
             assert!(err.contains(&format!("line {line}")), "{err}");
             assert!(err.contains(range), "{err}");
@@ -1260,7 +1358,7 @@ mail_from = "Berth <berth@example.com>"
                 "-5 is out of range: must be 0 or more",
             ),
         ] {
-            let err = FileConfig::parse(text).expect_err(text).to_string();
+            let err = refused(text);
             assert!(err.contains(said), "{err}");
             assert!(err.contains(key), "{err}");
             assert!(!err.contains("expected u"), "{err}");

@@ -81,7 +81,10 @@ impl AppState {
             ),
         };
         let file = CatalogFile::from_json(&text)
-            .map_err(|source| ConfigError::ParseCatalog { path, source })?;
+            .map_err(|err| ConfigError::ParseCatalog {
+                path,
+                reason: crate::config::catalog_reason(&err),
+            })?;
         let identity = Identity::from_config(&config)?;
         Ok(AppState {
             config: Arc::new(config),
