@@ -624,8 +624,9 @@ impl From<UserEntry> for User {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
-    /// Largest request body, in bytes [default: 1 MiB]; at least 1024, room for a spec.
-    pub body_bytes: Option<Within<1024, { u64::MAX }>>,
+    /// Largest request body, in bytes [default: 1 MiB]; at least 16384, room for a
+    /// spec: at 1024 the example spec itself (about 1.7 KB) was refused.
+    pub body_bytes: Option<Within<16384, { u64::MAX }>>,
     /// How long a client may take to send a request's head, and again its body, in
     /// seconds [default: 30]; from 1 to 3600.
     pub read_seconds: Option<Within<1, 3600>>,
@@ -833,6 +834,43 @@ impl FileConfig {
     pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
         toml::from_str(text)
     }
+}
+
+/// Users the settings and the catalog name whom nothing else knows: the default
+/// identity's `user` when `[[users]]` is given and leaves it out, and a quota line's
+/// user who is in no `[[users]]` entry and no project group. Each still loads (a user
+/// not listed is served in the demo user's organisation), but is more often a typo
+/// than meant, and was taken without a word (operator exploration).
+pub fn unknown_users(config: &Config, catalog: &shared::Catalog) -> Vec<String> {
+    let listed = |name: &str| config.users.iter().any(|u| u.name == name);
+    let mut said = Vec::new();
+    if matches!(config.identity, IdentityConfig::Default {})
+        && !config.users.is_empty()
+        && !listed(&config.user)
+    {
+        said.push(format!(
+            "user `{}` (--user, BERTH_USER, user) is in no [[users]] entry: it is served in \
+             the demo organisation; add it to [[users]] or name a listed user",
+            config.user
+        ));
+    }
+    let mut named: Vec<&str> = Vec::new();
+    for quota in &catalog.quotas {
+        let known = listed(&quota.user)
+            || catalog
+                .project_groups
+                .iter()
+                .any(|g| g.members.contains(&quota.user));
+        if !known && !named.contains(&quota.user.as_str()) {
+            named.push(&quota.user);
+            said.push(format!(
+                "the catalog's quotas name `{}`, who is in no project group and no [[users]] \
+                 entry: no one uses that quota unless a user of that name signs in",
+                quota.user
+            ));
+        }
+    }
+    said
 }
 
 /// A TOML error as an operator should read it: line, column and the line's key, then
@@ -1065,7 +1103,7 @@ org = "Acme AI"
 tenant_id = "t-acme"
 
 [limits]
-body_bytes = 2048
+body_bytes = 20480
 read_seconds = 5
 "#;
 
@@ -1156,7 +1194,7 @@ mail_from = "Berth <berth@example.com>"
         assert_eq!(config.catalog, Some(PathBuf::from("from-file.json")));
         assert_eq!(config.user, "bob");
         assert_eq!(config.data_dir, PathBuf::from("/var/lib/berth"));
-        assert_eq!(config.body_limit, 2048);
+        assert_eq!(config.body_limit, 20480);
         assert_eq!(config.read_timeout, Duration::from_secs(5));
         assert_eq!(config.users[0].tenant_id, "t-acme");
     }
@@ -1235,8 +1273,26 @@ mail_from = "Berth <berth@example.com>"
             assert!(!err.contains("hunter2"), "{err}");
         }
         // A table's header is named as the line's key.
-        let err = refused("[limits]\nbody_bytes = 1024\n[limits]\n");
+        let err = refused("[limits]\nbody_bytes = 16384\n[limits]\n");
         assert!(err.starts_with("line 3, column 2, at `[limits]`: duplicate key"), "{err}");
+    }
+
+    #[test]
+    fn users_nothing_else_knows_are_said() {
+        let catalog = shared::demo::catalog();
+        assert_eq!(unknown_users(&Config::demo("dist".into()), &catalog), Vec::<String>::new());
+        let mut config = Config::demo("dist".into());
+        config.users = vec![shared::demo::user()];
+        config.user = "alcie".into();
+        let mut catalog = catalog;
+        let mut stray = catalog.quotas[0].clone();
+        stray.user = "bobb".into();
+        catalog.quotas.push(stray.clone());
+        catalog.quotas.push(stray);
+        let said = unknown_users(&config, &catalog);
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(said[0].starts_with("user `alcie` (--user, BERTH_USER, user) is in no [[users]] entry"), "{said:?}");
+        assert!(said[1].starts_with("the catalog's quotas name `bobb`, who is in no project group"), "{said:?}");
     }
 
     /// A persistent env var's value, hidden or not, is not quoted in the catalog's
@@ -1291,7 +1347,7 @@ mail_from = "Berth <berth@example.com>"
                 "[limits]\n\nbody_bytes = 0\n",
                 "body_bytes",
                 3,
-                "at least 1024",
+                "at least 16384",
             ),
             (
                 "[retries]\nbackoff_seconds = 1\nbackoff_max_seconds = 86401\n",
@@ -1306,13 +1362,13 @@ mail_from = "Berth <berth@example.com>"
             assert!(err.contains(range), "{err}");
         }
         let edges = FileConfig::parse(
-            "[limits]\nread_seconds = 3600\nbody_bytes = 1024\n[retries]\nbackoff_seconds = 86400\nbackoff_max_seconds = 86400\n",
+            "[limits]\nread_seconds = 3600\nbody_bytes = 16384\n[retries]\nbackoff_seconds = 86400\nbackoff_max_seconds = 86400\n",
         )
         .expect("the edges are taken");
         let config = Config::merge(Settings::default(), edges);
         assert_eq!(
             (config.read_timeout, config.body_limit),
-            (Duration::from_secs(3600), 1024)
+            (Duration::from_secs(3600), 16384)
         );
     }
 
@@ -1325,12 +1381,12 @@ mail_from = "Berth <berth@example.com>"
             (
                 "[limits]\nbody_bytes = -1\n",
                 "body_bytes",
-                "-1 is out of range: must be at least 1024",
+                "-1 is out of range: must be at least 16384",
             ),
             (
                 "[limits]\nbody_bytes = \"2MB\"\n",
                 "body_bytes",
-                "\"2MB\" is text: must be a whole number, at least 1024, written with no quotes and no unit",
+                "\"2MB\" is text: must be a whole number, at least 16384, written with no quotes and no unit",
             ),
             (
                 "[retries]\nbackoff_seconds = -1\n",

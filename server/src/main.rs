@@ -241,6 +241,9 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
         backend = ?config.backend,
         "serving"
     );
+    for said in server::config::unknown_users(&config, &state.catalog) {
+        tracing::warn!("{said}");
+    }
     // The peer address goes with each request: the proxy identity mode checks it.
     let runner = state.runner.clone();
     let (asked, asked_once) = tokio::sync::oneshot::channel();

@@ -287,10 +287,7 @@ mod tests {
         ))
         .err()
         .expect("refused");
-        let text = format!(
-            "{err}: {}",
-            std::error::Error::source(&err).expect("has a cause")
-        );
+        let text = err.to_string();
         // The field's place in the file, where serde's derive gave a line and column.
         assert!(
             text.contains("catalog: unknown field `time_zone`"),
