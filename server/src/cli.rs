@@ -106,7 +106,7 @@ pub fn validate(state: &AppState, args: &ValidateArgs, out: &mut dyn Write) -> s
             }
         };
         match args.format {
-            Format::Text => print_text(out, file, &outcome)?,
+            Format::Text => print_text(out, file, &outcome, lang)?,
             Format::Json => documents.push(as_json(file, outcome)),
         }
     }
@@ -139,7 +139,7 @@ pub fn render(
         let text = match read_once(file, &mut stdin_read) {
             Ok(text) => text,
             Err(unreadable) => {
-                print_text(err, file, &unreadable)?;
+                print_text(err, file, &unreadable, lang)?;
                 code = EXIT_UNREADABLE;
                 continue;
             }
@@ -147,7 +147,7 @@ pub fn render(
         let check = shared::check_json(&text, &state.catalog, &state.usage, &user);
         if check.issues.has_errors() {
             let check = checked(check.localized(lang), lang, &state.catalog.tags.maintained);
-            print_text(err, file, &check)?;
+            print_text(err, file, &check, lang)?;
             code = code.max(EXIT_FINDINGS);
             continue;
         }
@@ -284,7 +284,14 @@ fn is_blank_yaml(text: &str) -> bool {
     })
 }
 
-fn print_text(out: &mut dyn Write, file: &Path, outcome: &Outcome) -> std::io::Result<()> {
+/// A file's findings as lines, in `lang`: Chinese said its summary, severities and cut
+/// in English (operator exploration). English keeps the words scripts already read.
+fn print_text(
+    out: &mut dyn Write,
+    file: &Path,
+    outcome: &Outcome,
+    lang: Lang,
+) -> std::io::Result<()> {
     let name = file.display();
     match outcome {
         Outcome::Unreadable {
@@ -296,28 +303,52 @@ fn print_text(out: &mut dyn Write, file: &Path, outcome: &Outcome) -> std::io::R
             None => writeln!(out, "{name}: {detail} [{code}]"),
         },
         Outcome::Checked(check, counts) => {
-            writeln!(
-                out,
-                "{name}: {} errors, {} warnings, {} infos",
-                counts.errors, counts.warnings, counts.infos,
-            )?;
+            match lang {
+                Lang::En => writeln!(
+                    out,
+                    "{name}: {} errors, {} warnings, {} infos",
+                    counts.errors, counts.warnings, counts.infos,
+                )?,
+                Lang::Zh => {
+                    let count = |key: &str, n: usize| {
+                        shared::messages::text(lang, key, &[("count", n.to_string())])
+                    };
+                    writeln!(
+                        out,
+                        "{name}：{}，{}，{}",
+                        count("ui.form.count.errors", counts.errors),
+                        count("ui.form.count.warnings", counts.warnings),
+                        count("ui.form.count.hints", counts.infos),
+                    )?;
+                }
+            }
             for issue in &check.issues {
                 let path = issue.path.to_string();
                 let path = if path.is_empty() { "(spec)" } else { &path };
+                let severity = match lang {
+                    Lang::En => issue.severity.as_str().to_owned(),
+                    Lang::Zh => shared::messages::text(
+                        lang,
+                        &format!("ui.form.severity.{}", issue.severity.as_str()),
+                        &[],
+                    ),
+                };
                 writeln!(
                     out,
-                    "  {:<7} {path}: {} [{}]",
-                    issue.severity.as_str(),
+                    "  {severity:<7} {path}: {} [{}]",
                     issue.message,
                     issue.code.code()
                 )?;
             }
             if check.truncated > 0 {
-                writeln!(
-                    out,
-                    "  … and {} more findings of the same codes",
-                    check.truncated
-                )?;
+                match lang {
+                    Lang::En => writeln!(
+                        out,
+                        "  … and {} more findings of the same codes",
+                        check.truncated
+                    )?,
+                    Lang::Zh => writeln!(out, "  ……另有 {} 条同一代码的发现", check.truncated)?,
+                }
             }
             Ok(())
         }

@@ -484,6 +484,13 @@ fn the_summary_counts_the_findings_left_out_too() {
         .expect("berth runs");
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("many.json: 30 errors, 0 warnings"), "{said}");
+    // In Chinese, the summary, the severities and the cut are Chinese too.
+    let (code, out, _) = run(berth().args(["validate", "--lang", "zh-CN"]).arg(&file));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("many.json：30 个错误，0 个警告，"), "{out}");
+    assert!(out.contains("  错误      environment.env[0].name: "), "{out}");
+    assert!(out.contains("  ……另有 10 条同一代码的发现"), "{out}");
+    assert!(!out.contains("errors") && !out.contains(" error "), "{out}");
 }
 
 /// `-` is standard input, JSON or YAML by its first character, as most tools read it.
