@@ -77,7 +77,7 @@ pub enum Identity {
         #[serde(default)]
         tenant_header: Option<String>,
         /// Addresses the proxy connects from.
-        trusted: Vec<IpAddr>,
+        trusted: Vec<crate::config::Trusted>,
         /// The configuration's `[[users]]`: the organisation and tenant of a user the
         /// proxy names without them, as the tokens mode looks names up.
         #[serde(skip)]
@@ -123,7 +123,7 @@ impl Identity {
                 trusted,
                 users,
             } => {
-                if !peer.is_some_and(|p| trusted.contains(&p)) {
+                if !peer.is_some_and(|p| trusted.iter().any(|t| t.contains(p))) {
                     return Err(AuthError::UntrustedProxy);
                 }
                 // A proxy that adds its header after the client's, rather than replacing
@@ -382,7 +382,9 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
                  use letters, digits and `-._~+/` only"
                     .to_owned()
             } else {
-                format!("it holds `{bad}`, which a bearer token may not: use letters, digits and `-._~+/` only")
+                format!(
+                    "it holds `{bad}`, which a bearer token may not: use letters, digits and `-._~+/` only"
+                )
             };
             return Err(format!("the token of `{whose}` cannot be sent: {fix}"));
         }
@@ -571,7 +573,7 @@ mod tests {
             user_header: "x-forwarded-user".into(),
             org_header: Some("x-forwarded-org".into()),
             tenant_header: None,
-            trusted: vec![proxy],
+            trusted: vec![proxy.to_string().parse().unwrap()],
             users: vec![User {
                 name: "carol".into(),
                 org: "Carol's org".into(),

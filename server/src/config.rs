@@ -92,11 +92,23 @@ pub fn catalog_reason(err: &serde_json::Error) -> String {
     let in_env = text
         .split_once(": ")
         .is_some_and(|(path, _)| path.contains("persistent_env"));
+    // A catalog given without its wrapper (`{"regions": …}`) was refused as "unknown
+    // field `regions`, expected one of `catalog`, `usage`" (operator exploration).
+    if text.starts_with("unknown field `") && text.contains("expected one of `catalog`, `usage`") {
+        return format!(
+            "{text}: a catalog file is {{\"catalog\": {{\"regions\": …}}, \"usage\": {{…}}}}; \
+             put the catalog's fields inside `catalog`"
+        );
+    }
     match text.find("the number ") {
         Some(at) if in_env => {
             let rest = &text[at + "the number ".len()..];
             let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '-'));
-            format!("{}a number{}", &text[..at], &rest[digits.unwrap_or(rest.len())..])
+            format!(
+                "{}a number{}",
+                &text[..at],
+                &rest[digits.unwrap_or(rest.len())..]
+            )
         }
         _ => text,
     }
@@ -440,9 +452,118 @@ pub struct Cors {
     pub origins: Vec<String>,
 }
 
+/// A proxy `[identity] trusted` names: one address (`10.0.0.5`), or a network
+/// (`10.0.0.0/8`, `fd00::/8`) for a proxy whose address comes and goes within one, as an
+/// ingress's pods do. A network was refused as "invalid IP address syntax" (operator
+/// exploration).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Trusted {
+    net: IpAddr,
+    prefix: u8,
+}
+
+impl Trusted {
+    /// Whether `peer` is this address or in this network; an IPv4 peer seen through an
+    /// IPv6 socket (`::ffff:10.0.0.5`) as itself.
+    pub fn contains(&self, peer: IpAddr) -> bool {
+        match (self.net, peer.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(peer)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(peer) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(peer)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(peer) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Trusted {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let fix = "write a proxy's address (10.0.0.5, ::1) or its network (10.0.0.0/8)";
+        let (address, prefix) = match text.split_once('/') {
+            Some((address, prefix)) => (address, Some(prefix)),
+            None => (text, None),
+        };
+        let net: IpAddr = address
+            .parse()
+            .map_err(|_| format!("{text:?} is not an IP address or network: {fix}"))?;
+        let most = if net.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => most,
+            Some(prefix) => prefix
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= most)
+                .ok_or_else(|| {
+                    format!("{text:?} has no network length from 0 to {most} after '/': {fix}")
+                })?,
+        };
+        Ok(Trusted { net, prefix })
+    }
+}
+
+impl std::fmt::Display for Trusted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let most = if self.net.is_ipv4() { 32 } else { 128 };
+        if self.prefix == most {
+            write!(f, "{}", self.net)
+        } else {
+            write!(f, "{}/{}", self.net, self.prefix)
+        }
+    }
+}
+
+impl std::fmt::Debug for Trusted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl<'de> Deserialize<'de> for Trusted {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        String::deserialize(de)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 /// Reads `[cors] origins`, refusing what a browser never sends as an `Origin`.
+/// One origin written as a string is taken as a list of one: it was refused as "invalid
+/// type: string …, expected a sequence" (operator exploration).
 fn origins<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
-    let origins = Vec::<String>::deserialize(de)?;
+    struct OneOrMany;
+    impl<'de> serde::de::Visitor<'de> for OneOrMany {
+        type Value = Vec<String>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of origins, as [\"https://portal.example.com\"]")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, origin: &str) -> Result<Vec<String>, E> {
+            Ok(vec![origin.to_owned()])
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Vec<String>, A::Error> {
+            let mut origins = Vec::new();
+            while let Some(origin) = seq.next_element::<String>()? {
+                origins.push(origin);
+            }
+            Ok(origins)
+        }
+    }
+    let origins = de.deserialize_any(OneOrMany)?;
     for origin in &origins {
         if !is_origin(origin) {
             return Err(serde::de::Error::custom(format!(
@@ -492,7 +613,7 @@ pub enum IdentityConfig {
         /// Header with the tenant id, if the proxy sets one.
         tenant_header: Option<String>,
         /// The addresses the proxy connects from (at least one).
-        trusted: Vec<IpAddr>,
+        trusted: Vec<Trusted>,
     },
     /// `Authorization: Bearer <token>`, each token mapped to a user in a file.
     Tokens {
@@ -512,7 +633,7 @@ struct IdentityFile {
     user_header: Option<String>,
     org_header: Option<String>,
     tenant_header: Option<String>,
-    trusted: Option<Vec<IpAddr>>,
+    trusted: Option<Vec<Trusted>>,
     tokens_file: Option<PathBuf>,
 }
 
@@ -1269,18 +1390,27 @@ mail_from = "Berth <berth@example.com>"
             let path = dir.join("berth.toml");
             std::fs::write(&path, text).expect("temp dir is writable");
             let err = FileConfig::load(&path).expect_err(text).to_string();
-            assert!(err.contains(&format!("line {line}, column 1, at `{key}`")), "{err}");
+            assert!(
+                err.contains(&format!("line {line}, column 1, at `{key}`")),
+                "{err}"
+            );
             assert!(!err.contains("hunter2"), "{err}");
         }
         // A table's header is named as the line's key.
         let err = refused("[limits]\nbody_bytes = 16384\n[limits]\n");
-        assert!(err.starts_with("line 3, column 2, at `[limits]`: duplicate key"), "{err}");
+        assert!(
+            err.starts_with("line 3, column 2, at `[limits]`: duplicate key"),
+            "{err}"
+        );
     }
 
     #[test]
     fn users_nothing_else_knows_are_said() {
         let catalog = shared::demo::catalog();
-        assert_eq!(unknown_users(&Config::demo("dist".into()), &catalog), Vec::<String>::new());
+        assert_eq!(
+            unknown_users(&Config::demo("dist".into()), &catalog),
+            Vec::<String>::new()
+        );
         let mut config = Config::demo("dist".into());
         config.users = vec![shared::demo::user()];
         config.user = "alcie".into();
@@ -1291,8 +1421,14 @@ mail_from = "Berth <berth@example.com>"
         catalog.quotas.push(stray);
         let said = unknown_users(&config, &catalog);
         assert_eq!(said.len(), 2, "{said:?}");
-        assert!(said[0].starts_with("user `alcie` (--user, BERTH_USER, user) is in no [[users]] entry"), "{said:?}");
-        assert!(said[1].starts_with("the catalog's quotas name `bobb`, who is in no project group"), "{said:?}");
+        assert!(
+            said[0].starts_with("user `alcie` (--user, BERTH_USER, user) is in no [[users]] entry"),
+            "{said:?}"
+        );
+        assert!(
+            said[1].starts_with("the catalog's quotas name `bobb`, who is in no project group"),
+            "{said:?}"
+        );
     }
 
     /// A persistent env var's value, hidden or not, is not quoted in the catalog's
@@ -1315,6 +1451,13 @@ mail_from = "Berth <berth@example.com>"
         assert!(!name.contains("98765432101234"), "{name}");
         let node = refusal("/catalog/regions/0/clusters/0/pools/0/nodes/0/name");
         assert!(node.contains("the number 98765432101234"), "{node}");
+        // A catalog without its wrapper is told where its fields go.
+        let err = shared::CatalogFile::from_json(r#"{"regions": []}"#).expect_err("refused");
+        assert!(
+            catalog_reason(&err).ends_with("put the catalog's fields inside `catalog`"),
+            "{}",
+            catalog_reason(&err)
+        );
     }
 
     #[test]
@@ -1632,6 +1775,75 @@ mail_from = "Berth <berth@example.com>"
             .expect_err("refused")
             .to_string();
         assert!(err.contains("namespaces"), "{err}");
+    }
+
+    /// A network is trusted as each address in it, by IPv4 or IPv6, and an IPv4 peer
+    /// seen through an IPv6 socket as itself; a network badly written says how to
+    /// write one.
+    #[test]
+    fn a_trusted_proxy_may_be_a_network() {
+        let trusted = |text: &str| text.parse::<Trusted>().expect(text);
+        let ip = |text: &str| text.parse::<IpAddr>().unwrap();
+        let ingress = trusted("10.1.0.0/16");
+        assert!(ingress.contains(ip("10.1.0.0")));
+        assert!(ingress.contains(ip("10.1.255.7")));
+        assert!(ingress.contains(ip("::ffff:10.1.2.3")));
+        assert!(!ingress.contains(ip("10.2.0.1")));
+        assert!(!ingress.contains(ip("::1")));
+        let one = trusted("10.0.0.5");
+        assert!(one.contains(ip("10.0.0.5")) && !one.contains(ip("10.0.0.6")));
+        assert!(trusted("0.0.0.0/0").contains(ip("192.0.2.1")));
+        let v6 = trusted("fd00::/8");
+        assert!(v6.contains(ip("fd12::1")) && !v6.contains(ip("fe80::1")));
+        assert_eq!(
+            (ingress.to_string(), one.to_string(), format!("{v6:?}")),
+            (
+                "10.1.0.0/16".to_owned(),
+                "10.0.0.5".to_owned(),
+                "fd00::/8".to_owned()
+            )
+        );
+        for (bad, said) in [
+            (
+                "10.0.0.0/33",
+                "has no network length from 0 to 32 after '/'",
+            ),
+            ("fd00::/129", "from 0 to 128"),
+            ("10.0.0.0/", "has no network length"),
+            ("proxy.internal", "is not an IP address or network"),
+        ] {
+            let err = bad.parse::<Trusted>().expect_err(bad);
+            assert!(err.contains(said), "{err}");
+            assert!(
+                err.contains("write a proxy's address (10.0.0.5, ::1) or its network (10.0.0.0/8)"),
+                "{err}"
+            );
+        }
+        let file = FileConfig::parse("[identity]\nmode = \"proxy\"\ntrusted = [\"10.0.0.0/8\"]\n")
+            .expect("a network is taken");
+        assert!(matches!(
+            file.identity,
+            Some(IdentityConfig::Proxy { trusted, .. }) if trusted == vec![trusted_net("10.0.0.0/8")]
+        ));
+    }
+
+    fn trusted_net(text: &str) -> Trusted {
+        text.parse().unwrap()
+    }
+
+    /// One origin written as a string is a list of one, checked as any.
+    #[test]
+    fn one_origin_may_be_a_string() {
+        let file =
+            FileConfig::parse("[cors]\norigins = \"https://portal.example.com\"\n").expect("taken");
+        assert_eq!(
+            file.cors.origins,
+            vec!["https://portal.example.com".to_owned()]
+        );
+        let err = refused("[cors]\norigins = \"https://portal.example.com/\"\n");
+        assert!(err.contains("is not an origin"), "{err}");
+        let err = refused("[cors]\norigins = 5\n");
+        assert!(err.contains("expected a list of origins"), "{err}");
     }
 
     #[test]

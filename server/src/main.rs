@@ -26,6 +26,13 @@ fn main() -> ExitCode {
         // (operator explorer).
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    if let Some(name) = empty_variable() {
+        eprintln!(
+            "error: the environment variable {name} is set but empty: unset it (`unset {name}`) \
+             or give it a value"
+        );
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Validate(args)) => {
@@ -93,6 +100,24 @@ fn reader_left(err: &(dyn std::error::Error + 'static)) -> bool {
 const EXIT_PIPE_CLOSED: u8 = 141;
 
 /// Prints the whole chain, so "cannot read the catalog file x" comes with its cause.
+/// A settings variable set to nothing: clap read it as a flag given with no value and
+/// said "a value is required for '--catalog <CATALOG>'", naming a flag no one typed
+/// (operator exploration).
+fn empty_variable() -> Option<String> {
+    use clap::CommandFactory;
+    let command = Cli::command();
+    let mut names: Vec<_> = command
+        .get_arguments()
+        .chain(command.get_subcommands().flat_map(|c| c.get_arguments()))
+        .filter_map(|arg| arg.get_env())
+        .collect();
+    names.push(std::ffi::OsStr::new("BERTH_SMTP_PASSWORD"));
+    names
+        .into_iter()
+        .find(|name| std::env::var_os(name).is_some_and(|v| v.is_empty()))
+        .map(|name| name.to_string_lossy().into_owned())
+}
+
 fn report(err: &dyn std::error::Error) {
     eprintln!("error: {}", server::error_chain(err));
 }
@@ -206,11 +231,19 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
         .await
         .map_err(|e| {
             // "invalid socket address" for `127.0.0.1`, with no word of the port.
-            let hint = if e.kind() == std::io::ErrorKind::InvalidInput {
+            let hint = if let Some((_, rest)) = config.addr.split_once("://") {
+                // An address copied from a browser's bar: "failed to lookup address
+                // information" said nothing of the scheme (operator exploration).
+                format!(
+                    "; write it without the scheme, as {}",
+                    rest.trim_end_matches('/')
+                )
+            } else if e.kind() == std::io::ErrorKind::InvalidInput {
                 "; give a host and a port, host:port, as 127.0.0.1:8080 or [::1]:8080 \
                  (port 0 picks a free one)"
+                    .to_owned()
             } else {
-                ""
+                String::new()
             };
             format!(
                 "cannot listen on {} (--addr, BERTH_ADDR, addr): {e}{hint}",

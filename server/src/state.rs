@@ -80,11 +80,10 @@ impl AppState {
                 shared::demo::CATALOG_FILE.to_owned(),
             ),
         };
-        let file = CatalogFile::from_json(&text)
-            .map_err(|err| ConfigError::ParseCatalog {
-                path,
-                reason: crate::config::catalog_reason(&err),
-            })?;
+        let file = CatalogFile::from_json(&text).map_err(|err| ConfigError::ParseCatalog {
+            path,
+            reason: crate::config::catalog_reason(&err),
+        })?;
         let identity = Identity::from_config(&config)?;
         Ok(AppState {
             config: Arc::new(config),

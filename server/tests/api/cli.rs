@@ -488,7 +488,10 @@ fn the_summary_counts_the_findings_left_out_too() {
     let (code, out, _) = run(berth().args(["validate", "--lang", "zh-CN"]).arg(&file));
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("many.json：30 个错误，0 个警告，"), "{out}");
-    assert!(out.contains("  错误      environment.env[0].name: "), "{out}");
+    assert!(
+        out.contains("  错误      environment.env[0].name: "),
+        "{out}"
+    );
     assert!(out.contains("  ……另有 10 条同一代码的发现"), "{out}");
     assert!(!out.contains("errors") && !out.contains(" error "), "{out}");
 }
@@ -543,6 +546,25 @@ fn an_address_without_a_port_says_host_and_port() {
             && said.contains("host:port, as 127.0.0.1:8080"),
         "{said}"
     );
+    // One copied from a browser's bar is told to leave out its scheme.
+    let said = serve_refused("http://127.0.0.1:0/", &data);
+    assert!(
+        said.contains("; write it without the scheme, as 127.0.0.1:0"),
+        "{said}"
+    );
+}
+
+/// A settings variable set to nothing is named as such, not as a flag with no value
+/// that no one typed (operator exploration).
+#[test]
+fn an_empty_settings_variable_is_named() {
+    let (code, _, err) = run(berth().arg("validate").arg("-").env("BERTH_CATALOG", ""));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the environment variable BERTH_CATALOG is set but empty: unset it"),
+        "{err}"
+    );
+    assert!(!err.contains("--catalog"), "{err}");
 }
 
 /// A data directory the server cannot write names the setting and the way out, not
