@@ -363,13 +363,15 @@ pub fn TaskDetailPage(
     // in this tab since the page opened (a proxy's new login), and the page went on
     // offering the owner's actions (team explorer). Asked who is signed in now; when
     // another, the page says so, with a reload, which shows the task as they may see it.
+    // A new user of another group is not told the task is there at all (`task.not_found`):
+    // the page then said only that it was gone (second review).
     let signed_in_now = RwSignal::new(None::<String>);
     {
         let opened_as = user.clone();
         Effect::new(move |_| {
             let forbidden = error.with(
                 |e| matches!(e, Some(ClientError::Api(body)) if body.code == "task.forbidden"),
-            );
+            ) || gone.with(|g| *g == Some(Gone::NotFound));
             let was_owner =
                 task.with_untracked(|t| t.as_ref().is_some_and(|t| t.task.owner == opened_as));
             if !forbidden || !was_owner || signed_in_now.with_untracked(Option::is_some) {

@@ -4388,6 +4388,40 @@ async fn an_owners_action_refused_after_another_signed_in_says_so() {
     finish(handle, &host, &address);
 }
 
+/// A task gone from the reader's view (`task.not_found`) after another user signed in
+/// in this tab, one of another group who may not see it, says who is signed in now as
+/// well as that the task is gone (second review: it said only that it was gone).
+#[wasm_bindgen_test]
+async fn a_task_gone_after_another_signed_in_says_who_is_signed_in() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share']").await;
+    press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+    refuse_fetch(
+        "/share",
+        404,
+        r#"{"type":"about:blank","title":"Not Found","status":404,"code":"task.not_found","detail":"no task t1"}"#,
+    );
+    until_found(&host, "the task said gone", "[data-testid='deleted']").await;
+    until("who is signed in asked", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.ends_with("/api/v1/catalog"))
+    })
+    .await;
+    let mut carol = demo_session();
+    carol.user.name = "carol".into();
+    answer_fetch("/api/v1/catalog", &serde_json::to_string(&carol).unwrap());
+    until_found(&host, "the note", "[data-testid='signed-in-as-other']").await;
+    assert!(
+        find(&host, "[data-testid='signed-in-as-other']")
+            .text_content()
+            .unwrap()
+            .starts_with("You are signed in as carol now, not alice, who opened this page"),
+    );
+    finish(handle, &host, &address);
+}
+
 /// The share link made closes by its Close, named for what it closes, and the keyboard
 /// is back at Share (keyboard explorer: nothing closed it, Escape neither).
 #[wasm_bindgen_test]
