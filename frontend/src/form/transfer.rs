@@ -10,10 +10,11 @@ use shared::yaml_spec::YamlSpecError;
 use shared::{Report, TaskSpec};
 use std::fmt::Write;
 
-/// The spec as YAML, fields in the spec's order; a PyTorchJob's without the RayJob
-/// settings while they are as the type's switch leaves them: a whole `ray:` block of
-/// defaults read as settings the task uses (explorer). Read back, they are the same.
-pub fn to_yaml(spec: &TaskSpec) -> String {
+/// The spec as the exports write it, fields in the spec's order; a PyTorchJob's without
+/// the RayJob settings while they are as the type's switch leaves them: a whole `ray:`
+/// block of defaults read as settings the task uses (explorer). Read back, they are the
+/// same.
+fn exported(spec: &TaskSpec) -> Value {
     // Through JSON text: the console already has that serializer and `shared::read`.
     let mut value = serde_json::to_string(spec)
         .ok()
@@ -25,12 +26,55 @@ pub fn to_yaml(spec: &TaskSpec) -> String {
     {
         fields.remove("ray");
     }
-    value_to_yaml(&value)
+    value
 }
 
-/// The spec as JSON, laid out as serde_json's `to_string_pretty` lays it out.
+/// The spec as YAML ([`exported`]).
+pub fn to_yaml(spec: &TaskSpec) -> String {
+    value_to_yaml(&exported(spec))
+}
+
+/// The spec as JSON ([`exported`]: the JSON export kept the `ray` block the YAML one
+/// leaves out), laid out as serde_json's `to_string_pretty` lays it out.
 pub fn to_json(spec: &TaskSpec) -> String {
-    pretty_json(&serde_json::to_string(spec).unwrap_or_default())
+    let mut compact = String::new();
+    compact_json(&exported(spec), &mut compact);
+    pretty_json(&compact)
+}
+
+/// `value` as compact JSON text, as serde_json writes it; its `Value` writer is not in
+/// the bundle, its string writer is.
+fn compact_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => out.push_str(&serde_json::to_string(s).unwrap_or_default()),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                compact_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(fields) => {
+            out.push('{');
+            for (i, (key, item)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(':');
+                compact_json(item, out);
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// Compact JSON text laid out as `serde_json::to_string_pretty` writes it (two spaces
