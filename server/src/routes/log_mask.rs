@@ -166,11 +166,11 @@ impl LogMask {
                 self.held = rest.to_vec();
                 break;
             }
-            if let Some(value) = self.values.iter().find(|v| rest.starts_with(v)) {
+            if let Some(len) = self.values.iter().find_map(|v| fit(rest, v).whole()) {
                 // A value that begins within this one and runs past it is masked with it:
                 // skipped, its end was shown (`abcdefgh12` and `fgh12XYZW9` printed as
                 // `abcdefgh12XYZW9` showed `XYZW9`).
-                let mut end = at + value.len();
+                let mut end = at + len;
                 let mut from = at + 1;
                 let mut undecided = false;
                 while from < end {
@@ -179,8 +179,8 @@ impl LogMask {
                         undecided = true;
                         break;
                     }
-                    if let Some(v) = self.values.iter().find(|v| tail.starts_with(v)) {
-                        end = end.max(from + v.len());
+                    if let Some(len) = self.values.iter().find_map(|v| fit(tail, v).whole()) {
+                        end = end.max(from + len);
                     }
                     from += 1;
                 }
@@ -200,9 +200,7 @@ impl LogMask {
 
     /// Whether `rest`, the end of the text so far, may begin a hidden value longer than it.
     fn may_begin(&self, rest: &[u8]) -> bool {
-        self.values
-            .iter()
-            .any(|v| v.len() > rest.len() && v.starts_with(rest))
+        self.values.iter().any(|v| fit(rest, v) == Fit::Begun)
     }
 
     /// A mask for each line ended so far (and, at the end, for a last line without its
@@ -230,6 +228,90 @@ impl LogMask {
         }
         out
     }
+}
+
+/// How a value fits the text at a place ([`fit`]).
+#[derive(Debug, PartialEq, Eq)]
+enum Fit {
+    /// The value is there, in this many bytes of the text.
+    Whole(usize),
+    /// The text ends while it still reads as the value's start.
+    Begun,
+    /// Not here.
+    No,
+}
+
+impl Fit {
+    fn whole(self) -> Option<usize> {
+        match self {
+            Fit::Whole(len) => Some(len),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `text` begins with `value` as a reader of the console sees it: the console
+/// leaves terminal codes out ([`shared::terminal`]), and zero-width and direction marks
+/// show as nothing, so a program that prints a colour code or a zero-width space inside
+/// its token (`hf_Q8\x1b[1mxWm…`) showed it whole to the group, the code masking
+/// nothing (security exploration). Such bytes are passed over between the value's own,
+/// never before its first; a value that holds them itself matches them as they are.
+fn fit(text: &[u8], value: &[u8]) -> Fit {
+    let (mut t, mut v) = (0, 0);
+    while v < value.len() {
+        let Some(&byte) = text.get(t) else {
+            return Fit::Begun;
+        };
+        if byte == value[v] {
+            t += 1;
+            v += 1;
+            continue;
+        }
+        match unseen(&text[t..]) {
+            Some(len) if v > 0 && len > 0 => t += len,
+            // A code the text's end cuts short may still be passed over.
+            None if v > 0 => return Fit::Begun,
+            _ => return Fit::No,
+        }
+    }
+    Fit::Whole(t)
+}
+
+/// How many bytes at the start of `text` show as nothing in the console: a terminal
+/// code, or a zero-width or direction mark (0 when none; `None` when the text ends
+/// inside what may be a code).
+fn unseen(text: &[u8]) -> Option<usize> {
+    // Zero-width space, non-joiner, joiner, left-to-right and right-to-left marks,
+    // the embeddings and overrides, word joiner, the isolates, and the byte order mark;
+    // and the soft hyphen, which browsers show only at a line's break.
+    const MARKS: [&str; 17] = [
+        "\u{200b}", "\u{200c}", "\u{200d}", "\u{200e}", "\u{200f}", "\u{202a}", "\u{202b}",
+        "\u{202c}", "\u{202d}", "\u{202e}", "\u{2060}", "\u{2066}", "\u{2067}", "\u{2068}",
+        "\u{2069}", "\u{feff}", "\u{ad}",
+    ];
+    if text.first() == Some(&0x1b) {
+        let after = &text[1..text.len().min(1 + shared::terminal::HELD_MAX + 1)];
+        // Up to a character cut by the chunk's end: the codes themselves are ASCII.
+        let after = match std::str::from_utf8(after) {
+            Ok(after) => after,
+            Err(err) => std::str::from_utf8(&after[..err.valid_up_to()]).unwrap_or(""),
+        };
+        return match shared::terminal::escape_len(after) {
+            Some(len) => Some(1 + len),
+            None if text.len() > shared::terminal::HELD_MAX => Some(1),
+            None => None,
+        };
+    }
+    for mark in MARKS.map(str::as_bytes) {
+        if text.starts_with(mark) {
+            return Some(mark.len());
+        }
+        // A mark cut by the chunk's end.
+        if mark.starts_with(text) {
+            return None;
+        }
+    }
+    Some(0)
 }
 
 /// `value` as the common printers escape it, where that differs from the value: a JSON
@@ -790,6 +872,51 @@ mod tests {
 
     /// Two values that overlap where they are printed are both masked whole (security
     /// exploration: the end of the second was shown).
+    /// A colour code or a zero-width mark inside a value, which the console shows as
+    /// nothing, does not keep it from being masked, in one chunk or cut anywhere; codes
+    /// around it stay (security exploration: shown whole to the group).
+    #[test]
+    fn a_value_split_by_what_shows_as_nothing_is_masked() {
+        let token = "hf_Q8xWm2PaLrT9vKz";
+        for printed in [
+            "token is hf_Q8\u{1b}[1mxWm2PaLrT9vKz\u{1b}[0m done",
+            "token is hf_Q8\u{200b}xWm2PaLrT9vKz\u{1b}[0m done",
+            "token is h\u{1b}]8;;https://a\u{1b}\\f_Q8xWm2P\u{202e}aLrT9vKz\u{1b}[0m done",
+        ] {
+            assert_eq!(
+                masked(&[token], &[printed]),
+                "token is ******\u{1b}[0m done"
+            );
+            // Cut at any byte, within a code or a mark too.
+            let bytes = printed.as_bytes();
+            for cut in 1..bytes.len() {
+                let mut mask = LogMask::new([token]);
+                let mut out = mask.push(&bytes[..cut]);
+                out.extend(mask.push(&bytes[cut..]));
+                out.extend(mask.finish());
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    "token is ******\u{1b}[0m done",
+                    "cut at {cut}"
+                );
+            }
+        }
+        // Before its first character, a code is the log's own.
+        assert_eq!(
+            masked(&[token], &["\u{1b}[1mhf_Q8xWm2PaLrT9vKz\u{1b}[0m"]),
+            "\u{1b}[1m******\u{1b}[0m"
+        );
+        // A value that holds a mark itself is matched with it, and the text without it
+        // is not the value.
+        let marked = "ab\u{200b}cdef";
+        assert_eq!(masked(&[marked], &["x ab\u{200b}cdef y"]), "x ****** y");
+        assert_eq!(masked(&["abcdef"], &["x ab\u{200b}cdef y"]), "x ****** y");
+        assert_eq!(
+            masked(&[token], &["hf_Q8 xWm2PaLrT9vKz"]),
+            "hf_Q8 xWm2PaLrT9vKz"
+        );
+    }
+
     #[test]
     fn values_that_overlap_are_masked_whole() {
         assert_eq!(
