@@ -63,11 +63,57 @@ pub fn app(state: AppState) -> Router {
             metrics::count_requests,
         ))
         .layer(axum::middleware::from_fn(error::log_server_errors))
+        .layer(axum::middleware::map_response(guarded(&cors_origins)))
         .layer(TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state);
     match cors_origins.as_slice() {
         [] => app,
         origins => app.layer(cors(origins)),
+    }
+}
+
+/// What every answer carries for the browser's sake (security exploration):
+/// - the console may be framed only by its own pages and the `[cors] origins` sites
+///   (`frame-ancestors`; `X-Frame-Options` too, for older browsers, when no site is
+///   listed): another site's page framed a task page, and one click on its Resubmit,
+///   under a decoy, started a task;
+/// - no type guessed from the content (`nosniff`): a log or a spec is never run as a
+///   page or a script;
+/// - no address sent to other sites (`Referrer-Policy: same-origin`): a shared view's
+///   address holds its link's token.
+fn guarded(
+    origins: &[String],
+) -> impl Fn(axum::response::Response) -> std::future::Ready<axum::response::Response>
++ Clone
++ Send
++ Sync
++ 'static {
+    use axum::http::{HeaderValue, header};
+    let ancestors = std::iter::once("'self'")
+        .chain(origins.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    // Origins are checked at the load (`config::is_origin`): no character a header refuses.
+    let policy = HeaderValue::from_str(&format!("frame-ancestors {ancestors}"))
+        .unwrap_or(HeaderValue::from_static("frame-ancestors 'self'"));
+    let same_origin_only = origins.is_empty();
+    move |mut answer: axum::response::Response| {
+        let headers = answer.headers_mut();
+        headers
+            .entry(header::CONTENT_SECURITY_POLICY)
+            .or_insert(policy.clone());
+        if same_origin_only {
+            headers
+                .entry(header::X_FRAME_OPTIONS)
+                .or_insert(HeaderValue::from_static("SAMEORIGIN"));
+        }
+        headers
+            .entry(header::X_CONTENT_TYPE_OPTIONS)
+            .or_insert(HeaderValue::from_static("nosniff"));
+        headers
+            .entry(header::REFERRER_POLICY)
+            .or_insert(HeaderValue::from_static("same-origin"));
+        std::future::ready(answer)
     }
 }
 

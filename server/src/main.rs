@@ -127,13 +127,33 @@ fn load(settings: server::config::Settings) -> Result<Config, Box<dyn std::error
 }
 
 /// Locks `<dir>/berth.lock` for this process (the kernel lets go when it ends, however).
+/// A directory it makes is its user's alone, and one that others may read is warned of:
+/// the database holds every hidden env value, and the logs what tasks print; made with
+/// the process's umask, both were readable by every user of the machine (security
+/// exploration).
 fn hold_data_dir(dir: &std::path::Path) -> Result<std::fs::File, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(dir).map_err(|e| {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    let existed = dir.is_dir();
+    builder.create(dir).map_err(|e| {
         format!(
             "cannot make the data directory {} (--data-dir, BERTH_DATA_DIR, data_dir): {e}",
             dir.display()
         )
     })?;
+    #[cfg(unix)]
+    if existed
+        && let Ok(meta) = std::fs::metadata(dir)
+        && std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o007 != 0
+    {
+        tracing::warn!(
+            "every user of this machine may enter the data directory {}, whose database holds \
+             hidden env values and whose logs hold what tasks print: `chmod 700` it",
+            dir.display()
+        );
+    }
     let path = dir.join("berth.lock");
     // Named with the setting and the way out: "cannot write …/berth.lock" left both to
     // be guessed (operator exploration).

@@ -685,3 +685,16 @@ fn serve_settings_belong_to_serve() {
         "the flag after serve"
     );
 }
+
+/// The data directory berth makes is its user's alone: its database holds every hidden
+/// env value, and was readable by every user of the machine (security explorer).
+#[test]
+fn the_data_directory_made_is_the_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let data = super::temp_dir("private").join("made").join("here");
+    let _berth = super::Berth::start(&[("BERTH_DATA_DIR", data.as_os_str())]);
+    for dir in [data.parent().unwrap(), &data] {
+        let mode = std::fs::metadata(dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{}", dir.display());
+    }
+}

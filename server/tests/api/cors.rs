@@ -172,3 +172,52 @@ async fn a_change_asked_by_another_sites_page_is_refused_unless_listed() {
         .unwrap();
     assert_eq!(send(&app, read).await.status(), StatusCode::OK);
 }
+
+/// Every answer, a page, an API answer or a refusal, may be framed only by Berth's own
+/// pages and the listed sites, is never read as another type than it says, and sends no
+/// address to other sites (security explorer: another site's page framed a task page,
+/// and a click on its Resubmit under a decoy started a task).
+#[tokio::test]
+async fn answers_may_be_framed_only_by_berth_and_the_listed_sites() {
+    let get = |path: &str| Request::get(path).body(Body::empty()).unwrap();
+    let alone = app(&[]).await;
+    for path in [
+        "/",
+        "/tasks/t-1",
+        "/api/v1/catalog",
+        "/api/v1/tasks/nope",
+        "/healthz",
+    ] {
+        let answer = send(&alone, get(path)).await;
+        assert_eq!(
+            header(&answer, "content-security-policy"),
+            Some("frame-ancestors 'self'"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&answer, "x-frame-options"),
+            Some("SAMEORIGIN"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&answer, "x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&answer, "referrer-policy"),
+            Some("same-origin"),
+            "{path}"
+        );
+    }
+    // A portal listed may frame it too; the older header, which cannot name it, is left
+    // out: a browser that knows only that one would refuse the portal.
+    let shared = app(&[PORTAL]).await;
+    let answer = send(&shared, get("/")).await;
+    assert_eq!(
+        header(&answer, "content-security-policy"),
+        Some("frame-ancestors 'self' https://portal.example.com")
+    );
+    assert_eq!(header(&answer, "x-frame-options"), None);
+    assert_eq!(answer.status(), StatusCode::OK);
+}
