@@ -27,3 +27,5 @@ package berth-validator berth_validator "$out" ${features:+--features "$features
 # Their docs and types are in the .d.ts files wasm-bindgen writes beside them.
 [ "${BERTH_WASM_OPT:-1}" = 0 ] || bash "$root/scripts/minify-js.sh" "$out"
 cp public/validator.html public/embed.html "$(dirname "$out")/"
+# Last: every file of the console and the packages compressed beside it, for the server.
+bash "$root/scripts/precompress.sh" "$(dirname "$out")"

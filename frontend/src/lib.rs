@@ -163,6 +163,14 @@ pub fn start() {
         .and_then(|d| d.body())
         .is_some_and(|b| b.has_attribute("data-berth-embed"));
     if !embedded {
+        // The page's own "Loading Berth…" line (index.html), which says so if the module
+        // fails to load; once here, it has.
+        if let Some(line) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("berth-loading"))
+        {
+            line.remove();
+        }
         leptos::mount::mount_to_body(App);
     }
 }

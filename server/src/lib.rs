@@ -37,7 +37,16 @@ use tower_http::trace::TraceLayer;
 /// is a problem detail.
 pub fn app(state: AppState) -> Router {
     let dist = state.config.dist.clone();
-    let console = ServeDir::new(&dist).fallback(ServeFile::new(dist.join("index.html")));
+    // The compressed forms `scripts/precompress.sh` writes beside the files, to browsers
+    // that take them: the wasm went as it is, 3.5 times its brotli (slow-link explorer).
+    let console = ServeDir::new(&dist)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(
+            ServeFile::new(dist.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip(),
+        );
     let api = Router::new()
         .nest("/api/v1", routes::api())
         .route("/api", any(error::api_not_found))

@@ -1,7 +1,9 @@
 //! The example portal `public/embed.html`: the create form mounted by `mountTaskForm`
 //! from the console's package, and the validator package, without the console.
 
-use berth_e2e::{browser, dist, screenshot, start_driver, start_portal_and_berth, start_server};
+use berth_e2e::{
+    browser, dist, screenshot, start_driver, start_portal_and_berth, start_server, start_server_of,
+};
 use fantoccini::elements::Element;
 use fantoccini::{Client, Locator};
 use std::time::Duration;
@@ -326,4 +328,71 @@ fn the_packages_declarations_type_the_form_and_say_how_runtime_envs_are_read() {
     let full = read("validator/full/berth_validator.d.ts");
     assert!(full.contains(inside), "{full}");
     assert!(!full.contains(unread), "{full}");
+}
+
+/// A copy of `from` in a fresh folder, every file and folder.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("the temp folder is writable");
+    for entry in std::fs::read_dir(from).expect("the console's folder reads") {
+        let entry = entry.expect("an entry");
+        let path = entry.path();
+        if path.is_dir() {
+            copy_tree(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("a file copies");
+        }
+    }
+}
+
+/// The page says "Loading Berth…" until the console starts, and, when the console's wasm
+/// cannot load (a download broken off), that it could not load and what to do, in the
+/// reader's language; a console that starts takes the line away (slow-link explorer: a
+/// blank page, for good, the reason only in the browser's console).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_console_that_cannot_load_says_so() {
+    let broken = std::env::temp_dir().join(format!("berth-e2e-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&broken);
+    copy_tree(&dist(), &broken);
+    let wasm = broken.join("berth-frontend_bg.wasm");
+    let bytes = std::fs::read(&wasm).expect("the console's wasm reads");
+    std::fs::write(&wasm, &bytes[..200_000]).expect("the copy is writable");
+    for compressed in ["berth-frontend_bg.wasm.br", "berth-frontend_bg.wasm.gz"] {
+        let _ = std::fs::remove_file(broken.join(compressed));
+    }
+    let server = start_server_of(broken.clone()).await;
+    let driver = start_driver();
+    let client = browser(&driver, "zh-CN").await;
+    client
+        .goto(&format!("{server}/new"))
+        .await
+        .expect("the page loads");
+    let said = find(&client, "#berth-loading[role='alert']")
+        .await
+        .text()
+        .await
+        .expect("its text");
+    assert_eq!(
+        said,
+        "Berth 未能加载：下载中断或服务器不可用。请检查网络，然后重新加载页面。"
+    );
+    screenshot(&client, "console-cannot-load").await;
+    client.close().await.expect("the browser closes");
+    let _ = std::fs::remove_dir_all(&broken);
+
+    let server = start_server().await;
+    let client = browser(&driver, "en-US").await;
+    client
+        .goto(&format!("{server}/new"))
+        .await
+        .expect("the page loads");
+    find(&client, "[name='basic.name_prefix']").await;
+    assert!(
+        client
+            .find_all(Locator::Css("#berth-loading"))
+            .await
+            .expect("a query")
+            .is_empty(),
+        "the loading line is gone once the console runs"
+    );
+    client.close().await.expect("the browser closes");
 }

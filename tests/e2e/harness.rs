@@ -247,7 +247,11 @@ fn temp_dir(what: &str) -> PathBuf {
 /// Starts the real server as `berth serve` runs it (task store, scheduler and local
 /// backend in a fresh data folder) on a free port, serving `dist/`; returns its base URL.
 pub async fn start_server() -> String {
-    let dist = dist();
+    start_server_of(dist()).await
+}
+
+/// [`start_server`] serving the console built in `dist`.
+pub async fn start_server_of(dist: PathBuf) -> String {
     assert!(
         dist.join("index.html").exists(),
         "{} has no console build: run `trunk build --release` first (scripts/test.sh does)",
