@@ -1066,6 +1066,40 @@ impl Resubmitted {
     }
 }
 
+/// Where the key of a resubmit of task `id` that had no answer is kept: the tab's
+/// session storage, which a reload keeps.
+fn resubmit_slot(id: &str) -> String {
+    format!("berth.resubmit.{id}")
+}
+
+/// The `Idempotency-Key` of a resubmit of task `id`: the one a resubmit with no answer
+/// went with, here or before a reload, else a new one, kept until the server answers. A
+/// resubmit whose answer was lost, pressed again as the page then says, made a second
+/// task (slow-link explorer); with the key it went with, the server answers with the
+/// task the first made, if it made one.
+fn resubmit_key(id: &str) -> String {
+    let storage = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+    let slot = resubmit_slot(id);
+    if let Some(key) = storage
+        .as_ref()
+        .and_then(|s| s.get_item(&slot).ok().flatten())
+    {
+        return key;
+    }
+    let key = api::new_idempotency_key();
+    if let Some(storage) = storage {
+        let _ = storage.set_item(&slot, &key);
+    }
+    key
+}
+
+/// The server answered a resubmit of task `id`: the next press is a new request.
+fn resubmit_answered(id: &str) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = storage.remove_item(&resubmit_slot(id));
+    }
+}
+
 /// Why the page's task is no longer there.
 #[derive(Clone, Copy, PartialEq)]
 enum Gone {
@@ -1258,11 +1292,26 @@ fn Actions(
     // the page says it was deleted, as its refresh would, not that there is no such task
     // or it is not the reader's to see.
     let refused = move |err: ClientError| deleted_or(err, gone, error);
+    // An action with no answer after a moment says it waits: the buttons stayed off
+    // without a word for as long as the server took (slow-link explorer: 50 s).
+    let waiting = RwSignal::new(false);
+    let jobs = StoredValue::new(0u32);
     let run = move |job: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
         busy.set(true);
+        jobs.update_value(|n| *n = n.wrapping_add(1));
+        let this = jobs.get_value();
+        set_timeout(
+            move || {
+                if busy.get_untracked() && jobs.try_get_value() == Some(this) {
+                    waiting.try_set(true);
+                }
+            },
+            std::time::Duration::from_secs(2),
+        );
         leptos::task::spawn_local(async move {
             job.await;
             busy.set(false);
+            waiting.try_set(false);
         });
     };
     let stop = move || {
@@ -1346,13 +1395,17 @@ fn Actions(
         }
         let id = id();
         revoked.set(None);
-        let key = api::new_idempotency_key();
+        let key = resubmit_key(&id);
         let l = lang.get_untracked();
         if let Some(section) = actions.get_untracked() {
             let _ = section.focus();
         }
         run(Box::pin(async move {
-            match api::resubmit_task(&id, &key, l).await {
+            let answer = api::resubmit_task(&id, &key, l).await;
+            if !matches!(answer, Err(ClientError::Network(_))) {
+                resubmit_answered(&id);
+            }
+            match answer {
                 Ok(new) => {
                     if let Some(resubmitted) = resubmitted {
                         resubmitted.0.set(Some((new.task.id.0.clone(), id)));
@@ -1546,6 +1599,9 @@ fn Actions(
                     </button>
                 })}
             </div>
+            {move || waiting.get().then(|| view! {
+                <p class="help" data-testid="action-waiting" role="status">{crate::i18n::tr("ui.detail.waiting_answer")}</p>
+            })}
             // Said, not just left out: a member of the task's group saw Clone alone, and
             // no reason why the rest were missing (explorer).
             {(!owner).then(|| view! {

@@ -4422,6 +4422,76 @@ async fn a_task_gone_after_another_signed_in_says_who_is_signed_in() {
     finish(handle, &host, &address);
 }
 
+/// The `Idempotency-Key` of the oldest held request whose address contains `part`.
+fn held_key(part: &str) -> String {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.contains(part))
+        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
+    js_sys::eval(&format!(
+        "window.__held[{at}].req.headers.get('idempotency-key')"
+    ))
+    .unwrap()
+    .as_string()
+    .expect("a key")
+}
+
+/// Fails the oldest held request whose address contains `part` as a lost connection
+/// does: no answer at all.
+fn lose_fetch(part: &str) {
+    let at = held_fetches()
+        .iter()
+        .position(|url| url.contains(part))
+        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
+    js_sys::eval(&format!(
+        "window.__held.splice({at}, 1)[0].reject(new TypeError('Failed to fetch'))"
+    ))
+    .unwrap();
+}
+
+/// A resubmit whose answer was lost, pressed again, goes with the key the first went
+/// with, so the server answers with the task the first made rather than making a second
+/// (slow-link explorer: two tasks); once the server has answered, the next press is a
+/// new request.
+#[wasm_bindgen_test]
+async fn a_resubmit_pressed_again_after_no_answer_is_the_same_request() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
+    let first = held_key("/resubmit");
+    // With no answer after a moment, the page says it waits.
+    until_found(&host, "the wait said", "[data-testid='action-waiting']").await;
+    assert_eq!(
+        find(&host, "[data-testid='action-waiting']")
+            .text_content()
+            .unwrap(),
+        "Waiting for the server's answer; the buttons come back when it comes."
+    );
+    lose_fetch("/resubmit");
+    until_found(&host, "the refusal", "[data-testid='error']").await;
+    assert!(
+        host.query_selector("[data-testid='action-waiting']")
+            .unwrap()
+            .is_none()
+    );
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
+    assert_eq!(held_key("/resubmit"), first, "the same request");
+    refuse_fetch(
+        "/resubmit",
+        403,
+        r#"{"type":"about:blank","title":"Forbidden","status":403,"code":"task.forbidden","detail":"only the owner of task t1 can resubmit it"}"#,
+    );
+    until("the answer taken", || {
+        held_fetches().iter().all(|u| !u.contains("/resubmit"))
+    })
+    .await;
+    sleep(100).await;
+    press_until_asked(&host, "action-resubmit", "/resubmit").await;
+    assert_ne!(held_key("/resubmit"), first, "a new request");
+    finish(handle, &host, &address);
+}
+
 /// The share link made closes by its Close, named for what it closes, and the keyboard
 /// is back at Share (keyboard explorer: nothing closed it, Escape neither).
 #[wasm_bindgen_test]

@@ -1635,6 +1635,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),
     ("ui.detail.type", "Type"),
+    (
+        "ui.detail.waiting_answer",
+        "Waiting for the server's answer; the buttons come back when it comes.",
+    ),
     ("ui.form.add.advanced.alerts", "Add an alert"),
     ("ui.form.add.basic.tags", "Add a tag"),
     ("ui.form.add.compute.specs", "Add a spec"),

@@ -1421,6 +1421,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
     ("ui.detail.type", "任务类型"),
+    (
+        "ui.detail.waiting_answer",
+        "正在等待服务器应答，应答后按钮将恢复可用。",
+    ),
     ("ui.form.add.advanced.alerts", "新增告警订阅"),
     ("ui.form.add.basic.tags", "添加标签"),
     ("ui.form.add.compute.specs", "添加实例规格"),
