@@ -757,7 +757,9 @@ impl Scheduler {
     fn reason_unheld(&self, waiting: &Waiting) -> Message {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
-                Outcome::Queue { reason, .. } => reason.to_message(),
+                Outcome::Queue { reason, .. } => {
+                    named(reason.to_message(), &self.catalog, &waiting.spec)
+                }
                 Outcome::Blocked => Message::new("queue.blocked"),
                 Outcome::Now { .. } => Message::new("queue.capacity_changed"),
             },
@@ -765,6 +767,16 @@ impl Scheduler {
             Err(err) => Message::new("queue.error").with("error", err),
         }
     }
+}
+
+/// `said` with its spec named as people know it ([`Catalog::spec_name`]), as the form's
+/// plan names it: the task page read "no idle capacity of a100-1g" where the form had
+/// said "A100 single card" (scheduler explorer).
+fn named(mut said: Message, catalog: &Catalog, spec: &TaskSpec) -> Message {
+    if let Some(shared::messages::Arg::Text(id)) = said.args.get_mut("spec") {
+        *id = catalog.spec_name(spec, id);
+    }
+    said
 }
 
 /// Where a task may start behind the tasks held for in its pool.
@@ -1397,6 +1409,26 @@ mod tests {
             s.compute.kind = Some(ResourceKind::OnDemand);
             s.compute.pool = Some("sh-a-shared".into());
         })
+    }
+
+    /// A reason that names a spec names it as the catalog does, as the form's plan does.
+    #[test]
+    fn a_reason_names_its_spec_as_people_know_it() {
+        let (catalog, usage) = world(16);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        let idle = elsewhere().with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.pool = None;
+            s.compute.idle_stability = Some(shared::task::IdleStability::High);
+        });
+        let decisions = submit_pass(&mut scheduler, 0, idle);
+        assert!(admitted(&decisions).is_empty());
+        assert_eq!(
+            said_to(&decisions, &id(0)),
+            [
+                "no idle capacity of A100 single card 单卡 is offered at the chosen stability or above"
+            ]
+        );
     }
 
     /// Idle tasks are placed on their cluster's idle offers, not on the pool's nodes:
