@@ -758,7 +758,18 @@ impl Scheduler {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
                 Outcome::Queue { reason, .. } => {
-                    named(reason.to_message(), &self.catalog, &waiting.spec)
+                    let said = named(reason.to_message(), &self.catalog, &waiting.spec);
+                    // It would wait with none of Berth's tasks running too: for capacity
+                    // used outside Berth, which "will queue" alone read as waiting for
+                    // the user's own tasks (scheduler explorer). Idle capacity is offered,
+                    // not used: an idle task waits for an offer, as its reason says.
+                    if waiting.spec.compute.kind == Some(ResourceKind::Idle)
+                        || self.berth_can_free(waiting)
+                    {
+                        said
+                    } else {
+                        Message::new("queue.outside_berth").with_message("reason", said)
+                    }
                 }
                 Outcome::Blocked => Message::new("queue.blocked"),
                 Outcome::Now { .. } => Message::new("queue.capacity_changed"),
@@ -1546,9 +1557,13 @@ mod tests {
             .expect("within quota: 9 of 12");
         let decisions = scheduler.admit_one(&id(2));
         assert_eq!(admitted(&decisions), [id(2)]);
+        // Outside Berth, 4 GPUs of one node are all it leaves: with none of Berth's
+        // tasks running the task would wait too, and is told so.
         assert_eq!(
             said_to(&decisions, &id(1)),
-            ["the largest free node has 3 GPUs; one replica needs 8"]
+            [format!(
+                "the largest free node has 3 GPUs; one replica needs 8{OUTSIDE}"
+            )]
         );
     }
 
@@ -1567,8 +1582,14 @@ mod tests {
         }
         let decisions = scheduler.admit();
         assert_eq!(admitted(&decisions), [id(2), id(3)]);
-        assert_eq!(said_to(&decisions, &id(1)), ["no node has a free GPU"]);
+        assert_eq!(
+            said_to(&decisions, &id(1)),
+            [format!("no node has a free GPU{OUTSIDE}")]
+        );
     }
+
+    /// What a reason adds when the task would wait with none of Berth's tasks running.
+    const OUTSIDE: &str = ", and would with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool";
 
     /// A task that waits for capacity taken outside Berth holds nothing back: no end of
     /// Berth's tasks would make room for it, so its pool would wait for nothing.

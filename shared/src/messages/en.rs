@@ -1141,6 +1141,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "free nodes can host {placeable} of 1 replica at once",
     ),
     (
+        "queue.outside_berth",
+        "{reason}, and would with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool",
+    ),
+    (
         "queue.passed_over",
         "waiting for a task ahead in the queue that has been passed over too often",
     ),

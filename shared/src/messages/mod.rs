@@ -99,8 +99,7 @@ const FINDINGS_ONLY: &[(Lang, Catalog)] = &[
 ];
 
 #[cfg(any(test, not(feature = "console-texts")))]
-/// Whether `key` is a text only the console or the server shows: the server's queue
-/// says a few reasons no plan gives (the validator package measures its bytes).
+/// Whether `key` is a text only the console or the server shows (its own queue reasons).
 const fn is_console_text(key: &str) -> bool {
     starts_with(key, "field.")
         || starts_with(key, "ui.")
@@ -108,6 +107,7 @@ const fn is_console_text(key: &str) -> bool {
         || starts_with(key, "queue.blocked")
         || starts_with(key, "queue.capacity_changed")
         || starts_with(key, "queue.error")
+        || starts_with(key, "queue.outside_berth")
         || starts_with(key, "queue.passed_over")
         || starts_with(key, "queue.spec_unresolved")
 }
@@ -666,6 +666,7 @@ fn findings_only_is_every_language_less_its_console_texts() {
                         "queue.blocked",
                         "queue.capacity_changed",
                         "queue.error",
+                        "queue.outside_berth",
                         "queue.passed_over",
                         "queue.passed_over#named",
                         "queue.spec_unresolved",

@@ -977,6 +977,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "空闲节点只能同时容纳 {replicas} 个副本中的 {placeable} 个",
     ),
     (
+        "queue.outside_berth",
+        "{reason}，即使 Berth 的任务全部结束也是如此：任务在等待这些节点上 Berth 之外占用的资源，这部分资源不一定会释放；请联系集群管理员，或改选其他实例规格或资源池",
+    ),
+    (
         "queue.passed_over",
         "等待队列中前面一个多次被跳过的任务先启动",
     ),
