@@ -154,6 +154,7 @@ pub fn render(
         let spec = shared::parse_spec(&text)
             .expect("a spec without error findings parses")
             .normalized();
+        let spec = crate::routes::render::as_it_would_run(&spec, check.plan.as_ref());
         match shared::manifest::preview(&spec, &state.catalog, &user) {
             Ok(objects) => {
                 writeln!(out, "# {}", file.display())?;

@@ -62,13 +62,14 @@ async fn render(
     let spec =
         shared::parse_spec(&text).map_err(|report| ApiError::shape(&text, report, lang, &[]))?;
     let usage = state.live_usage().await?;
-    let (spec, _) = shared::validated(spec, &state.catalog, &usage, &user).map_err(|report| {
-        ApiError::Spec {
-            report,
-            lang,
-            maintained: state.catalog.tags.maintained.clone(),
-        }
-    })?;
+    let (spec, check) =
+        shared::validated(spec, &state.catalog, &usage, &user).map_err(|report| {
+            ApiError::Spec {
+                report,
+                lang,
+                maintained: state.catalog.tags.maintained.clone(),
+            }
+        })?;
     // With the Kubernetes backend, the namespace this server applies to, not the
     // catalog's rule: the preview shows the objects as they will be applied.
     let catalog = match state.config.backend {
@@ -91,6 +92,7 @@ async fn render(
         }
         crate::config::Backend::Local => std::borrow::Cow::Borrowed(&*state.catalog),
     };
+    let spec = as_it_would_run(&spec, check.plan.as_ref());
     let objects = shared::manifest::preview(&spec, &catalog, &user).map_err(|err| match err {
         // The user's identity, not the spec: a tenant the identity gave none of (a proxy
         // sending no tenant header) made `{tenant}-{project_group}` "-vision", a 500
@@ -132,4 +134,25 @@ fn unrenderable(
          your submits go on, but a cluster using this rule would refuse them: ask the \
          platform team for a tenant that is such a name, or for another namespace rule"
     )
+}
+
+/// `spec` with the spec its plan would use first in its priority list, as the backend
+/// applies it ([`crate::backend::kube::chosen_first`]): the renderer sizes the replicas
+/// from the list's first spec, and a preview of `[h100-1g, a100-1g]` on a pool of A100s
+/// was sized for H100s with no node selector, where the task would run on A100s
+/// (Kubernetes explorer).
+pub fn as_it_would_run(
+    spec: &shared::TaskSpec,
+    plan: Option<&shared::quota::Plan>,
+) -> shared::TaskSpec {
+    let used = plan.and_then(|plan| match plan.outcome {
+        shared::quota::Outcome::Now { index, .. } | shared::quota::Outcome::Queue { index, .. } => {
+            plan.candidate(index)
+        }
+        shared::quota::Outcome::Blocked => None,
+    });
+    match used {
+        Some(candidate) => crate::backend::kube::chosen_first(spec, &candidate.spec),
+        None => spec.clone(),
+    }
 }

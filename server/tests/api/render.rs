@@ -57,6 +57,44 @@ async fn render_answers_the_objects_of_a_valid_spec_with_hidden_values_masked() 
     );
 }
 
+/// The objects are those the task would run as: sized by the spec its plan uses, not the
+/// list's first one (Kubernetes explorer: `[h100-1g, a100-1g]` on a pool of A100s was
+/// rendered for two H100s with no node selector), by the API and by `berth render`.
+#[tokio::test]
+async fn render_sizes_the_job_by_the_spec_its_plan_uses() {
+    let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).unwrap();
+    spec["compute"]["specs"] = serde_json::json!(["h100-1g", "a100-1g"]);
+    let units = spec["compute"]["units_per_node"].as_u64().expect("units");
+    let (status, body) = call(post("/api/v1/render", spec.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let job = body["objects"]
+        .as_array()
+        .and_then(|o| o.last())
+        .expect("the job")
+        .clone();
+    let worker = &job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"];
+    let limits = &worker["containers"][0]["resources"]["limits"];
+    assert_eq!(limits["nvidia.com/gpu"], units.to_string(), "{job}");
+    assert_eq!(limits["cpu"], (12 * units).to_string(), "{job}");
+    assert_eq!(
+        worker["nodeSelector"]["berth.dev/gpu-model"], "a100",
+        "{job}"
+    );
+    // The list as it runs: the spec used first, the other after it.
+    let dir = super::temp_dir("render-order");
+    let file = dir.join("two-specs.json");
+    std::fs::write(&file, spec.to_string()).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_berth"))
+        .arg("render")
+        .arg(&file)
+        .output()
+        .expect("berth runs");
+    let yaml = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{yaml}");
+    assert!(yaml.contains("berth.dev/gpu-model: a100"), "{yaml}");
+    assert!(!yaml.contains("225Gi") && !yaml.contains("450Gi"), "{yaml}");
+}
+
 #[tokio::test]
 async fn render_refuses_a_spec_with_errors_with_its_findings() {
     let mut spec: Value = serde_json::from_str(shared::demo::PYTORCH_EXAMPLE).expect("JSON");
