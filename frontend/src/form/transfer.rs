@@ -256,11 +256,23 @@ fn quoted(s: &str) -> String {
 
 /// What JSON writes as it is but YAML does not allow in its text (DEL, the C1 controls,
 /// U+FFFE, U+FFFF) or reads as a line break (NEL, U+2028, U+2029): a reader refuses the
-/// first, and folds the second inside quotes. JSON's `\uXXXX` escape is YAML's too.
+/// first, and folds the second inside quotes. JSON's `\uXXXX` escape is YAML's too. And
+/// what shows as nothing or turns the text around it (zero-width characters, direction
+/// marks, embeddings, overrides and isolates, the soft hyphen): a mount path written
+/// `/mnt/data/\u{202e}cba` read as `/mnt/data/abc` in the spec a colleague reviews
+/// (security explorer); escaped, it reads as what it is.
 fn unprintable(c: char) -> bool {
     matches!(
         c,
-        '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}'
+        '\u{7f}'..='\u{9f}'
+            | '\u{ad}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+            | '\u{fffe}'
+            | '\u{ffff}'
     )
 }
 

@@ -2379,8 +2379,12 @@ async fn yaml_export_imports_back_to_the_same_spec() {
     // reads as a line break (NEL, U+2028 and U+2029, which a paste from a web page
     // brings) is escaped, in a literal block's text too: written as it was, `berth
     // validate` and PyYAML refused the export, or read NEL as a space (explorer).
+    // So is what shows as nothing or turns the text around it, which would let a path
+    // or a command read as another (security explorer).
     let odd = [
         '\u{7f}', '\u{80}', '\u{85}', '\u{9f}', '\u{2028}', '\u{2029}', '\u{fffe}', '\u{ffff}',
+        '\u{ad}', '\u{200b}', '\u{200f}', '\u{202a}', '\u{202e}', '\u{2060}', '\u{2066}',
+        '\u{2069}', '\u{feff}',
     ];
     for c in odd {
         let spec = TaskSpec::default().with(|s| {

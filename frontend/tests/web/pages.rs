@@ -7285,6 +7285,11 @@ fn a_log_is_shown_without_its_terminal_codes() {
     assert_eq!(readable("\rfirst"), "first");
     assert_eq!(readable("a\r\nb\r\n"), "a\nb\n");
     assert_eq!(readable("nul\0byte\ttab é 中"), "nulbyte\ttab é 中");
+    // A direction override or a zero-width character is named, not obeyed or hidden.
+    assert_eq!(
+        readable("file\u{202e}txt.exe zero\u{200b}width \u{2067}x\u{2069}"),
+        "file<U+202E>txt.exe zero<U+200B>width <U+2067>x<U+2069>"
+    );
     assert_eq!(readable("\u{1b}]0;title\u{7}text"), "text");
     assert_eq!(readable("\u{1b}]8;;http://x\u{1b}\\link"), "link");
     // A code broken off by a line's end is not taken for text after it.
