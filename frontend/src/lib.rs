@@ -75,7 +75,15 @@ pub fn App() -> impl IntoView {
             </nav>
             <i18n::LangSwitch />
         </header>
-        <main id="content" tabindex="-1" node_ref=main>
+        // Named for the page: the focus lands here at each move, and a screen reader
+        // said only "main" (screen-reader explorer). A shared view's task is named by
+        // its page's heading, once read.
+        <main id="content" tabindex="-1" node_ref=main aria-label=move || match current() {
+            Route::List => lang.text("ui.list.title"),
+            Route::New { .. } => lang.text("ui.form.title"),
+            Route::Detail(id) => lang.text_with("ui.detail.title", &[("name", id)]),
+            Route::Shared(_) | Route::NotFound(_) => String::new(),
+        }>
             {move || match session.get() {
                 None => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
                 Some(Ok(session)) => view! { <Page session /> }.into_any(),

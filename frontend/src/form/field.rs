@@ -538,7 +538,7 @@ pub fn TextField(
     children: Option<Children>,
     /// The id of another element about this field (the final name pattern), as in the
     /// page's first form: read out with the control's own.
-    #[prop(optional)]
+    #[prop(optional_no_strip, into)]
     also_described_by: Option<&'static str>,
     /// A number box left empty takes a default (image pull retries): it is not marked
     /// required, as every other number box is, whose empty text is refused.

@@ -68,13 +68,16 @@ pub fn RaySection() -> impl IntoView {
     };
     view! {
         <Section path="ray">
-            <TextField path="ray.runtime_env" control=Control::Area under=true lens=text_lens!(cx, ray.runtime_env) />
+            // The note below is read with the box (screen-reader explorer: tabbing
+            // through, it was never heard, and pip lists were expected to install).
+            <TextField path="ray.runtime_env" control=Control::Area under=true lens=text_lens!(cx, ray.runtime_env)
+                also_described_by=(!clusters).then_some(RUNTIME_ENV_LOCAL) />
             // Where no Ray cluster runs, only env_vars are applied: said before the user
             // writes a working_dir or pip list that nothing would install. Set as the
             // box's, not indented as a check box's words, which made it read as part of
             // shared storage below it (explorer).
             {(!clusters).then(|| view! {
-                <p class="note field-note" data-testid="runtime-env-local">{crate::i18n::tr("ui.form.runtime_env_local")}</p>
+                <p class="note field-note" id=cx.id(RUNTIME_ENV_LOCAL) data-testid="runtime-env-local">{crate::i18n::tr("ui.form.runtime_env_local")}</p>
             })}
             <CheckField path="ray.shared_storage.enabled" get=storage_on
                 set=Callback::new(move |on| cx.spec.update(|s| s.ray.shared_storage.enabled = on)) />
@@ -130,3 +133,6 @@ pub fn RaySection() -> impl IntoView {
         </Section>
     }
 }
+
+/// The id of the note that this server applies only a runtime env's `env_vars`.
+const RUNTIME_ENV_LOCAL: &str = "berth-runtime-env-local";

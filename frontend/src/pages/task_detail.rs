@@ -397,10 +397,22 @@ pub fn TaskDetailPage(
             <h1 id="detail-title" data-testid="detail-title">
                 {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
             </h1>
-            {resubmitted_from.map(|from| view! {
-                <p class="banner ok" role="status" data-testid="resubmitted-from">
-                    {move || lang.text_with("ui.detail.resubmitted_from", &[("name", from.clone())])}
-                </p>
+            // Said into a status line already in the page, a moment after it: a line
+            // that comes with the page is not announced, and the focus is on the page.
+            {resubmitted_from.map(|from| {
+                let said = RwSignal::new(false);
+                set_timeout(move || { said.try_set(true); }, std::time::Duration::from_millis(150));
+                let (test_id, key) = if from.is_empty() {
+                    ("created-here", "ui.form.submitted")
+                } else {
+                    ("resubmitted-from", "ui.detail.resubmitted_from")
+                };
+                let here = id.get_value();
+                view! {
+                    <p class=move || if said.get() { "banner ok" } else { "visually-hidden" } role="status" data-testid=test_id>
+                        {move || said.get().then(|| lang.text_with(key, &[("name", from.clone()), ("id", here.clone())]))}
+                    </p>
+                }
             })}
             {move || signed_in_now.get().map(|now| {
                 let opened_as = opened_as.clone();
@@ -1063,6 +1075,18 @@ impl Resubmitted {
 
     fn use_context() -> Option<Self> {
         use_context::<Self>()
+    }
+
+    /// The one the views above provided, if any; taken where a view is made (a
+    /// callback run later has no views above it).
+    pub fn here() -> Option<Self> {
+        Self::use_context()
+    }
+
+    /// The form just made task `id`: its page says so, as the form's own line did until
+    /// the page changed (screen-reader explorer: the line went with the form, unheard).
+    pub fn note_created(&self, id: String) {
+        self.0.set(Some((id, String::new())));
     }
 }
 

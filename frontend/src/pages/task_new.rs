@@ -45,8 +45,13 @@ pub fn NewTaskPage(
             }
         }
     });
+    let made = super::task_detail::Resubmitted::here();
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
-        nav.go(Route::Detail(view.task.id.to_string()));
+        let id = view.task.id.to_string();
+        if let Some(made) = made {
+            made.note_created(id.clone());
+        }
+        nav.go(Route::Detail(id));
     });
     let plain = move |session: shared::api::CatalogResponse| {
         view! {

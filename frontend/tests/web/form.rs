@@ -5689,6 +5689,23 @@ async fn a_server_without_ray_clusters_says_what_it_keeps_and_applies_of_a_rayjo
         .text_content()
         .unwrap();
     assert!(said.contains("only the runtime env's env_vars"), "{said}");
+    // Read with the box, which a screen reader tabbing through hears (screen-reader
+    // explorer: it never heard the note).
+    let note_id = host
+        .query_selector("[data-testid='runtime-env-local']")
+        .unwrap()
+        .unwrap()
+        .id();
+    let described = host
+        .query_selector("[name='ray.runtime_env']")
+        .unwrap()
+        .expect("the runtime env's box")
+        .get_attribute("aria-describedby")
+        .unwrap_or_default();
+    assert!(
+        !note_id.is_empty() && described.split(' ').any(|id| id == note_id),
+        "{described} lacks {note_id}"
+    );
 }
 
 /// The PyTorchJob section names the master port the job gets: the training operator's

@@ -2749,6 +2749,14 @@ async fn a_move_to_another_page_puts_the_focus_at_its_start() {
     new.click();
     until_found(&host, "the create form", "[name='basic.name_prefix']").await;
     assert_eq!(focused(), "content");
+    // Named for the page, which a screen reader says as the focus lands (screen-reader
+    // explorer: it said only "main").
+    assert_eq!(
+        find(&host, "main#content")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Create training task")
+    );
     finish(handle, &host, &address);
 }
 
@@ -3058,6 +3066,26 @@ async fn a_clones_submit_says_which_task_it_copies() {
         sent[0].ends_with("/api/v1/tasks?from=src-67890"),
         "{sent:?}"
     );
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
+/// The task page a submit led to says the task was made, into a status line already in
+/// the page, as the form's own line did until the page changed (screen-reader explorer:
+/// that line went with the form, and nothing said the submit had worked).
+#[wasm_bindgen_test]
+async fn the_page_a_submit_leads_to_says_the_task_was_made() {
+    let (address, host, handle) = cloned_form("src-24680").await;
+    press_until_asked(&host, "submit", "/api/v1/tasks?").await;
+    let made = task("t9", TaskPhase::Queued, TaskType::PyTorchJob);
+    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&made).unwrap());
+    answer_detail_loads(&made, ("[]", 0), ("[]", 0)).await;
+    let line = find(&host, "[data-testid='created-here']");
+    assert_eq!(line.get_attribute("role").as_deref(), Some("status"));
+    until("the line said", || {
+        all_text(&host, "[data-testid='created-here']") == ["Submitted: task t9 was created."]
+    })
+    .await;
     finish(handle, &host, &address);
     crate::forget_drafts();
 }
@@ -3648,11 +3676,12 @@ async fn a_double_click_on_resubmit_makes_one_task_whose_page_says_from_which() 
     let new = task("t2", TaskPhase::Queued, TaskType::PyTorchJob);
     answer_fetch("/resubmit", &serde_json::to_string(&new).unwrap());
     answer_detail_loads(&new, ("[]", 0), ("[]", 0)).await;
-    until_found(&host, "the note", "[data-testid='resubmitted-from']").await;
-    assert_eq!(
-        all_text(&host, "[data-testid='resubmitted-from']"),
-        ["Resubmitted from task t1: this is a new task with the same spec."]
-    );
+    // Said into its status line a moment after the page came, which is then read out.
+    until("the note said", || {
+        all_text(&host, "[data-testid='resubmitted-from']")
+            == ["Resubmitted from task t1: this is a new task with the same spec."]
+    })
+    .await;
     // Its Resubmit is held a moment, where the one pressed was (re-test: two clicks
     // 600 ms apart made two tasks)...
     let resubmit_held = || find(&host, "[data-testid='action-resubmit']").has_attribute("disabled");
