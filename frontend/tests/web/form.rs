@@ -670,6 +670,44 @@ async fn a_runtime_env_yaml_fault_is_reached_at_its_line() {
     );
 }
 
+/// A box of several lines does not speak its findings while the focus is in it: a
+/// runtime env's YAML error names the column typed at, and each keystroke spoke a new
+/// one (screen-reader explorer); its description still reads them. A one-line box
+/// speaks its own.
+#[wasm_bindgen_test]
+async fn a_box_of_several_lines_is_quiet_while_typed_in() {
+    let form = mount(Some(example(shared::demo::RAY_EXAMPLE)), false).await;
+    let live_of = |path: &str| {
+        let control = form.control(path);
+        let list = control
+            .closest(".field")
+            .unwrap()
+            .expect("its field")
+            .query_selector("ul.findings")
+            .unwrap()
+            .expect("its findings");
+        (control, list)
+    };
+    let (area, list) = live_of("ray.runtime_env");
+    assert_eq!(list.get_attribute("aria-live").as_deref(), Some("polite"));
+    area.focus().unwrap();
+    leptos::task::tick().await;
+    assert_eq!(list.get_attribute("aria-live").as_deref(), Some("off"));
+    let described = area.get_attribute("aria-describedby").unwrap_or_default();
+    assert!(
+        described.split(' ').any(|id| id == list.id()),
+        "{described}"
+    );
+    let (name, name_list) = live_of("basic.name_prefix");
+    name.focus().unwrap();
+    leptos::task::tick().await;
+    assert_eq!(list.get_attribute("aria-live").as_deref(), Some("polite"));
+    assert_eq!(
+        name_list.get_attribute("aria-live").as_deref(),
+        Some("polite")
+    );
+}
+
 /// While the focus is in a field, which speaks its own findings, the summary's counts go
 /// unspoken as they change; out of the fields (an import, the plan's refresh), they are
 /// spoken again (keyboard explorer: one keystroke spoke three live regions).
