@@ -395,7 +395,17 @@ pub fn TaskForm(
                 <ReportView report=Signal::from(cx.report) quiet=in_field />
             </section>
             <Preview origin refresh_usage=Callback::new(move |()| refresh_usage()) />
-            {move || banner.get().map(|err| view! { <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">{move || err.localized(cx.lang())}</p> })}
+            // A submit that came to nothing may have made the task: "try again" alone left
+            // a careful user unsure whether that makes a second (slow-link explorer).
+            {move || banner.get().map(|err| {
+                let safe = matches!(err, api::ClientError::Network(api::Unreached::Silent { from_other_site: None } | api::Unreached::Said(_)));
+                view! {
+                    <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">
+                        {move || err.localized(cx.lang())}
+                        {safe.then(|| view! { " " {move || cx.text("ui.form.submit_again_safe")} })}
+                    </p>
+                }
+            })}
             {move || sent_differs.get().then(|| view! { <p class="banner info" role="alert" data-testid="sent-differs">{move || cx.text("ui.form.sent_differs")}</p> })}
             // The region is there before its text, so a screen reader announces it.
             <div role="status">

@@ -3099,6 +3099,16 @@ async fn a_submits_failure_goes_when_it_is_submitted_again() {
     press_until_asked(&host, "submit", "/api/v1/tasks?").await;
     fail_fetch("/api/v1/tasks?");
     until_found(&host, "the failure", "[data-testid='submit-error']").await;
+    // It may have made the task: pressing again is said to be safe (slow-link explorer).
+    let said = find(&host, "[data-testid='submit-error']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.ends_with(
+            " Submitting again is safe: if the task was made, the server gives it back rather than making a second."
+        ),
+        "{said}"
+    );
     press_until_asked(&host, "submit", "/api/v1/tasks?").await;
     assert!(
         host.query_selector("[data-testid='submit-error']")
@@ -4465,19 +4475,6 @@ fn held_key(part: &str) -> String {
     .expect("a key")
 }
 
-/// Fails the oldest held request whose address contains `part` as a lost connection
-/// does: no answer at all.
-fn lose_fetch(part: &str) {
-    let at = held_fetches()
-        .iter()
-        .position(|url| url.contains(part))
-        .unwrap_or_else(|| panic!("no request for {part}: {:?}", held_fetches()));
-    js_sys::eval(&format!(
-        "window.__held.splice({at}, 1)[0].reject(new TypeError('Failed to fetch'))"
-    ))
-    .unwrap();
-}
-
 /// A resubmit whose answer was lost, pressed again, goes with the key the first went
 /// with, so the server answers with the task the first made rather than making a second
 /// (slow-link explorer: two tasks); once the server has answered, the next press is a
@@ -4497,7 +4494,7 @@ async fn a_resubmit_pressed_again_after_no_answer_is_the_same_request() {
             .unwrap(),
         "Waiting for the server's answer; the buttons come back when it comes."
     );
-    lose_fetch("/resubmit");
+    fail_fetch("/resubmit");
     until_found(&host, "the refusal", "[data-testid='error']").await;
     assert!(
         host.query_selector("[data-testid='action-waiting']")

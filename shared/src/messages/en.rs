@@ -2139,6 +2139,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.start_over_yes", "Clear the form"),
     ("ui.form.submit", "Submit"),
+    (
+        "ui.form.submit_again_safe",
+        "Submitting again is safe: if the task was made, the server gives it back rather than making a second.",
+    ),
     ("ui.form.submitted", "Submitted: task {id} was created."),
     (
         "ui.form.submitted#again",

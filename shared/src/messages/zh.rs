@@ -1854,6 +1854,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.start_over_yes", "清空表单"),
     ("ui.form.submit", "新建"),
+    (
+        "ui.form.submit_again_safe",
+        "可以放心再次提交：如果任务已创建，服务器会返回该任务，不会重复创建。",
+    ),
     ("ui.form.submitted", "已提交，任务 {id} 已创建。"),
     (
         "ui.form.submitted#again",
