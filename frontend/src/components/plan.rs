@@ -184,7 +184,14 @@ fn outcome(plan: &Plan, lang: Lang, name: Name<'_>, any_level: bool) -> (&'stati
         Outcome::Blocked => {
             // Only a distinct head's own spec short of quota: said of the head, or the
             // spec list, which is fine, reads as the fault (explorer).
-            let head = plan.candidates.iter().find_map(|c| c.head.as_ref());
+            // Unless no spec could ever fit: quota asked for to run it would never help
+            // (scheduler explorer: a head no node can host was said to be over quota).
+            let never = blocked_key(plan) == "ui.form.plan.outcome.blocked#never";
+            let head = plan
+                .candidates
+                .iter()
+                .find_map(|c| c.head.as_ref())
+                .filter(|_| !never);
             let head_short = head.filter(|head| {
                 plan.candidates.iter().all(|c| {
                     !c.quota_ok() && c.quota.iter().all(|l| l.is_ok() || l.spec == head.spec)

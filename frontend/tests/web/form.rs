@@ -1375,6 +1375,29 @@ async fn a_head_short_of_quota_is_said_to_be_what_stops_the_task() {
     form.type_in("compute.workers", "13").await;
     let outcome = form.text("outcome");
     assert!(outcome.contains("every spec is over"), "{outcome}");
+    drop(form);
+    // A head no node can ever host is said so, not sent to ask for quota (scheduler
+    // explorer: an 8-GPU head on 4-GPU nodes, with no quota for its spec either).
+    let big_head = example(shared::demo::RAY_EXAMPLE).with(|s| {
+        s.basic.region = "cn-east".into();
+        s.basic.cluster = "sh-b".into();
+        s.compute.kind = Some(shared::task::ResourceKind::OnDemand);
+        s.compute.pool = Some("sh-b-l40s".into());
+        s.compute.specs = vec!["l40s-1g".into()];
+        s.compute.head_spec = Some("l40s-8g".into());
+        s.compute.units_per_node = 1;
+        s.compute.workers = 1;
+        s.compute.priority = None;
+        s.compute.guarantee = None;
+        s.environment.storage.clear();
+        s.ray.shared_storage.enabled = false;
+    });
+    let form = mount(Some(big_head), false).await;
+    let outcome = form.text("outcome");
+    assert_eq!(
+        outcome,
+        "Cannot start: no spec can ever fit. See the errors."
+    );
 }
 
 /// A RayJob of no workers is its head alone: its verdict gives the head's spec and need,
