@@ -675,12 +675,20 @@ async fn send_get(path: &str) -> Result<gloo_net::http::Response> {
     read_sent(to(Request::get, path)).await.map_err(network)
 }
 
+/// A POST of no content, sent as an empty JSON object: a Berth on plain HTTP, to which
+/// browsers send no `Sec-Fetch-Site`, tells its own pages' changes from another site's by
+/// their JSON, which no other site's page may send it unasked.
 async fn send_post(path: &str, key: Option<&str>) -> Result<gloo_net::http::Response> {
-    let mut request = to(Request::post, path);
+    let mut request = to(Request::post, path).header("content-type", "application/json");
     if let Some(key) = key {
         request = request.header("idempotency-key", key);
     }
-    request.send().await.map_err(network)
+    request
+        .body("{}")
+        .map_err(network)?
+        .send()
+        .await
+        .map_err(network)
 }
 
 /// `GET /api/v1/tasks?…`: one page of the tasks the caller may see, newest first.

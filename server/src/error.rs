@@ -390,6 +390,13 @@ fn hidden_values_masked(text: &str, report: Report) -> Report {
 /// stop, resubmit or share the user's tasks (security exploration). Told by the
 /// browser's own header rather than by `Origin` against `Host`, which a proxy in front
 /// may rewrite; clients that are not browsers send none, and are not pages.
+///
+/// A browser sends `Sec-Fetch-Site` only to HTTPS and `localhost`: to a Berth on plain
+/// HTTP elsewhere it sent none, and the check let everything through (security
+/// exploration). Without it, a POST a page of any site may send without asking first
+/// (one with no JSON content type: a form, or `text/plain`) is refused when a browser
+/// sent it (it names an `Origin`) for a site not listed; the console sends every POST as
+/// JSON, which another site's page cannot without the server's leave (CORS).
 pub(crate) async fn refuse_cross_site(
     State(state): State<AppState>,
     request: Request,
@@ -401,10 +408,20 @@ pub(crate) async fn refuse_cross_site(
         Method::GET | Method::HEAD | Method::OPTIONS
     );
     let headers = request.headers();
-    let other_site = headers
-        .get("sec-fetch-site")
-        .is_some_and(|site| site == "cross-site" || site == "same-site");
-    if !safe && other_site {
+    let fetch_site = headers.get("sec-fetch-site");
+    let other_site = fetch_site.is_some_and(|site| site == "cross-site" || site == "same-site");
+    let unasked = fetch_site.is_none()
+        && *request.method() == Method::POST
+        && headers.contains_key(header::ORIGIN)
+        && !headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|t| t.to_str().ok())
+            .is_some_and(|t| {
+                t.trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("application/json")
+            });
+    if !safe && (other_site || unasked) {
         let origin = headers
             .get(header::ORIGIN)
             .and_then(|o| o.to_str().ok())

@@ -67,7 +67,7 @@ fn add_shared_answers(doc: &mut Value) {
             );
             let mut forbidden = "`auth.untrusted_proxy`: identity headers from an address that is not the configured proxy".to_owned();
             if change {
-                forbidden.push_str("; `request.cross_site`: a change the browser says another site's page asked for (`Sec-Fetch-Site: cross-site` or `same-site`), from a site not in `[cors] origins`");
+                forbidden.push_str("; `request.cross_site`: a change the browser says another site's page asked for (`Sec-Fetch-Site: cross-site` or `same-site`; without that header, which browsers send only to HTTPS and localhost, a POST that names an `Origin` and is not JSON), from a site not in `[cors] origins`");
             }
             match responses.get_mut("403") {
                 Some(own) => {

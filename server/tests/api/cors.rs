@@ -165,6 +165,35 @@ async fn a_change_asked_by_another_sites_page_is_refused_unless_listed() {
             "{site} {origin}"
         );
     }
+    // A browser sends no `Sec-Fetch-Site` to a Berth on plain HTTP: a POST any page may
+    // send unasked (not JSON) that names an unlisted `Origin` is refused there too; JSON,
+    // which the console sends, needs the server's leave from another site's page.
+    let unmarked = |origin: &str, kind: &str| {
+        let mut request = Request::post("/api/v1/validate").header(header::CONTENT_TYPE, kind);
+        if !origin.is_empty() {
+            request = request.header(header::ORIGIN, origin);
+        }
+        request.body(Body::from("{}")).unwrap()
+    };
+    for (origin, kind, refused) in [
+        ("http://evil.example", "text/plain", true),
+        (
+            "http://evil.example",
+            "application/x-www-form-urlencoded",
+            true,
+        ),
+        ("null", "multipart/form-data; boundary=x", true),
+        ("http://evil.example", "application/json", false),
+        (PORTAL, "text/plain", false),
+        ("", "text/plain", false),
+    ] {
+        let status = send(&app, unmarked(origin, kind)).await.status();
+        assert_eq!(
+            status == StatusCode::FORBIDDEN,
+            refused,
+            "{origin} {kind}: {status}"
+        );
+    }
     let read = Request::get("/api/v1/tasks")
         .header("sec-fetch-site", "cross-site")
         .header(header::ORIGIN, "https://evil.example")
