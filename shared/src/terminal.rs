@@ -50,9 +50,30 @@ pub fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
     })
 }
 
+/// Whether `c` shows as nothing where text is read, yet can turn or split the text
+/// around it: zero-width characters, direction marks, embeddings, overrides and
+/// isolates, the invisible operators, the byte order mark and the soft hyphen. A
+/// reader of a log sees them named (the console), a reader of a spec escaped (its YAML
+/// and JSON), and a log's masks see through them (the server).
+pub fn is_invisible_mark(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
 /// How many bytes after an `ESC` its code takes, or `None` when `after` ends first.
 pub fn escape_len(after: &str) -> Option<usize> {
-    let bytes = after.as_bytes();
+    escape_len_of(after.as_bytes())
+}
+
+/// [`escape_len`] of bytes, which may end within a character: a code is ASCII.
+pub fn escape_len_of(bytes: &[u8]) -> Option<usize> {
     match bytes.first()? {
         // CSI: parameters and intermediates, then one final byte.
         b'[' => {

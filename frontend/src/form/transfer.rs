@@ -42,8 +42,8 @@ pub fn to_json(spec: &TaskSpec) -> String {
     pretty_json(&compact)
 }
 
-/// `value` as compact JSON text, as serde_json writes it; its `Value` writer is not in
-/// the bundle, its string writer is.
+/// `value` as compact JSON text, as serde_json writes it but for what [`unprintable`]
+/// escapes; its `Value` writer is not in the bundle, its string writer is.
 fn compact_json(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
@@ -51,7 +51,9 @@ fn compact_json(value: &Value, out: &mut String) {
         Value::Number(n) => {
             let _ = write!(out, "{n}");
         }
-        Value::String(s) => out.push_str(&serde_json::to_string(s).unwrap_or_default()),
+        // With what shows as nothing escaped, as the YAML export has it (review: a
+        // direction override still turned a path around in the JSON file).
+        Value::String(s) => out.push_str(&quoted(s)),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -68,7 +70,7 @@ fn compact_json(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push_str(&quoted(key));
                 out.push(':');
                 compact_json(item, out);
             }
@@ -264,16 +266,8 @@ fn quoted(s: &str) -> String {
 fn unprintable(c: char) -> bool {
     matches!(
         c,
-        '\u{7f}'..='\u{9f}'
-            | '\u{ad}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{feff}'
-            | '\u{fffe}'
-            | '\u{ffff}'
-    )
+        '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}'
+    ) || shared::terminal::is_invisible_mark(c)
 }
 
 /// Why an import was refused: the text does not parse, or it is not a spec (the

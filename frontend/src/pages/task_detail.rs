@@ -2795,13 +2795,7 @@ impl Readable {
                 // Shown by name, not obeyed: a direction override turned a line around
                 // (`file\u{202e}txt.exe` read `fileexe.txt`), and a zero-width space made
                 // two texts read alike (security explorer).
-                Piece::Char(
-                    c @ ('\u{200b}'..='\u{200f}'
-                    | '\u{202a}'..='\u{202e}'
-                    | '\u{2060}'
-                    | '\u{2066}'..='\u{2069}'
-                    | '\u{feff}'),
-                ) => {
+                Piece::Char(c) if shared::terminal::is_invisible_mark(c) => {
                     let _ = std::fmt::Write::write_fmt(
                         &mut out,
                         format_args!("<U+{:04X}>", u32::from(c)),

@@ -2595,6 +2595,14 @@ fn json_export_is_laid_out_as_serde_json_pretty_prints() {
         };
         assert_eq!(read, pytorch, "{text}");
     }
+    // What shows as nothing or turns the text around is escaped, as in the YAML, and
+    // reads back as it was (review: a path still read reversed in the JSON file).
+    let turned = pytorch
+        .clone()
+        .with(|s| s.environment.command = "cat /mnt/\u{202e}cba".into());
+    let json = transfer::to_json(&turned);
+    assert!(json.contains("cat /mnt/\\u202ecba"), "{json}");
+    assert_eq!(transfer::from_text(&json), Ok(turned));
     // Strings holding JSON's punctuation, escapes and quotes stay as they are; empty
     // objects and lists stay on one line, as serde_json writes them.
     let spec = TaskSpec::default().with(|s| {
