@@ -352,10 +352,24 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
         })?
     } else {
         toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(0, |span| {
-                text[..span.start.min(text.len())].lines().count().max(1)
-            });
-            format!("{} (line {line})", e.message().trim_end())
+            let start = e.span().map_or(0, |span| span.start.min(text.len()));
+            let line = text[..start].lines().count().max(1);
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let key = text[line_start..]
+                .lines()
+                .next()
+                .and_then(|l| l.split_once('='))
+                .map_or("", |(key, _)| key.trim());
+            // A token left unquoted is read as keys, split at each `.` (a JWT), and the
+            // parser's words quote a piece of it (review): said without them.
+            if !key.starts_with(['"', '\'']) && key.contains('.') {
+                format!(
+                    "a token written without quotes is read as TOML keys, split at each '.' \
+                     (line {line}): quote each token, as \"…\" = \"alice\""
+                )
+            } else {
+                format!("{} (line {line})", e.message().trim_end())
+            }
         })?
     };
     if entries.is_empty() {
@@ -369,23 +383,26 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
         if token.trim().is_empty() {
             return Err(format!("the token of `{whose}` is empty"));
         }
-        // RFC 6750's token characters: a client cannot send a space or a control
-        // character in `Authorization: Bearer <token>`, so such a token never matched.
-        if let Some(bad) = token
-            .chars()
-            .find(|&c| !(c.is_ascii_alphanumeric() || "-._~+/=".contains(c)))
-        {
-            let fix = if token.to_ascii_lowercase().starts_with("bearer ") {
-                "it begins with `Bearer `: write the token alone, as the client sends it after `Bearer `".to_owned()
-            } else if bad.is_whitespace() || bad.is_control() {
-                "it holds a space or a control character, which no client can send: \
-                 use letters, digits and `-._~+/` only"
-                    .to_owned()
-            } else {
-                format!(
-                    "it holds `{bad}`, which a bearer token may not: use letters, digits and `-._~+/` only"
-                )
-            };
+        // What a client cannot send in `Authorization: Bearer <token>`, or what the
+        // header's reading takes off, so such a token never matched: `Bearer ` pasted
+        // in, a control character or one not ASCII, a space at either end. Other
+        // characters outside RFC 6750's are sent as they are, and kept (review).
+        let fix = if token.to_ascii_lowercase().starts_with("bearer ") {
+            Some(
+                "it begins with `Bearer `: write the token alone, as the client sends it after `Bearer `",
+            )
+        } else if token.chars().any(|c| c.is_control() || !c.is_ascii()) {
+            Some(
+                "it holds a control character or one not ASCII, which no client sends in a header: use letters, digits and `-._~+/`",
+            )
+        } else if token.trim() != token {
+            Some(
+                "it begins or ends with a space, which the header's reading takes off: take it out",
+            )
+        } else {
+            None
+        };
+        if let Some(fix) = fix {
             return Err(format!("the token of `{whose}` cannot be sent: {fix}"));
         }
     }
@@ -765,12 +782,16 @@ mod tests {
                 "the token of `alice` cannot be sent: it begins with `Bearer `",
             ),
             (
-                "\"tok visible 5\" = \"bob\"\n",
-                "the token of `bob` cannot be sent: it holds a space",
+                "\"tok-visible-5 \" = \"bob\"\n",
+                "the token of `bob` cannot be sent: it begins or ends with a space",
             ),
             (
                 "\"tok-visible-6\\t\" = { name = \"carol\", org = \"o\", tenant_id = \"t\" }\n",
-                "the token of `carol` cannot be sent: it holds a space or a control character",
+                "the token of `carol` cannot be sent: it holds a control character",
+            ),
+            (
+                "\"tok-visible-7é\" = \"dave\"\n",
+                "the token of `dave` cannot be sent: it holds a control character or one not ASCII",
             ),
         ] {
             let err = Identity::from_config(&tokens_config("unsendable.toml", text))
@@ -779,6 +800,20 @@ mod tests {
             assert!(err.contains(said), "{err}");
             assert!(!err.contains("visible"), "{err}");
         }
+        // Other characters a client sends as they are: taken.
+        let odd = tokens_config("odd.toml", "\"tok!@#$%*:^ with space\" = \"alice\"\n");
+        let identity = Identity::from_config(&odd).expect("taken");
+        let as_odd = headers(&[("authorization", "Bearer tok!@#$%*:^ with space")]);
+        assert_eq!(identity.identify(&as_odd, None).unwrap().name, "alice");
+        // A token left unquoted, split at its dots, is not quoted back (review).
+        let err = Identity::from_config(&tokens_config(
+            "jwt.toml",
+            "eyJvisible.eyJpart.sig = { name = \"bob\" }\n",
+        ))
+        .expect_err("refused")
+        .to_string();
+        assert!(err.contains("a token written without quotes"), "{err}");
+        assert!(!err.contains("eyJ"), "{err}");
         let err = Identity::from_config(&tokens_config("empty.toml", ""))
             .expect_err("refused")
             .to_string();

@@ -507,7 +507,24 @@ impl std::str::FromStr for Trusted {
                     format!("{text:?} has no network length from 0 to {most} after '/': {fix}")
                 })?,
         };
-        Ok(Trusted { net, prefix })
+        if prefix == 0 {
+            return Err(format!(
+                "{text:?} trusts every address, so any client could name itself in the \
+                 headers: {fix}"
+            ));
+        }
+        // An IPv4 address as an IPv6 socket reports it (`::ffff:10.0.0.5`) is that IPv4
+        // address, as the peer is compared (review: such an entry stopped matching).
+        match net {
+            IpAddr::V6(v6) if prefix >= 96 && v6.to_ipv4_mapped().is_some() => Ok(Trusted {
+                net: IpAddr::V4(
+                    v6.to_ipv4_mapped()
+                        .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED),
+                ),
+                prefix: prefix - 96,
+            }),
+            _ => Ok(Trusted { net, prefix }),
+        }
     }
 }
 
@@ -1792,7 +1809,10 @@ mail_from = "Berth <berth@example.com>"
         assert!(!ingress.contains(ip("::1")));
         let one = trusted("10.0.0.5");
         assert!(one.contains(ip("10.0.0.5")) && !one.contains(ip("10.0.0.6")));
-        assert!(trusted("0.0.0.0/0").contains(ip("192.0.2.1")));
+        // Written as an IPv6 socket reports it, an IPv4 address is that address.
+        let mapped = trusted("::ffff:10.0.0.5");
+        assert!(mapped.contains(ip("10.0.0.5")) && mapped.contains(ip("::ffff:10.0.0.5")));
+        assert!(trusted("::ffff:10.0.0.0/104").contains(ip("10.0.0.9")));
         let v6 = trusted("fd00::/8");
         assert!(v6.contains(ip("fd12::1")) && !v6.contains(ip("fe80::1")));
         assert_eq!(
@@ -1811,6 +1831,8 @@ mail_from = "Berth <berth@example.com>"
             ("fd00::/129", "from 0 to 128"),
             ("10.0.0.0/", "has no network length"),
             ("proxy.internal", "is not an IP address or network"),
+            ("0.0.0.0/0", "trusts every address"),
+            ("::/0", "trusts every address"),
         ] {
             let err = bad.parse::<Trusted>().expect_err(bad);
             assert!(err.contains(said), "{err}");
