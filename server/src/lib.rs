@@ -89,7 +89,8 @@ pub fn app(state: AppState) -> Router {
 /// - no type guessed from the content (`nosniff`): a log or a spec is never run as a
 ///   page or a script;
 /// - no address sent to other sites (`Referrer-Policy: same-origin`): a shared view's
-///   address holds its link's token.
+///   address holds its link's token;
+/// - `Vary: Accept-Encoding` on a compressed file.
 fn guarded(
     origins: &[String],
 ) -> impl Fn(axum::response::Response) -> std::future::Ready<axum::response::Response>
@@ -122,6 +123,11 @@ fn guarded(
         headers
             .entry(header::REFERRER_POLICY)
             .or_insert(HeaderValue::from_static("same-origin"));
+        // The console's files go compressed or not by what the browser takes: a cache
+        // between must keep them apart (review: tower-http 0.6 says nothing of it).
+        if headers.contains_key(header::CONTENT_ENCODING) {
+            headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
+        }
         std::future::ready(answer)
     }
 }

@@ -1326,7 +1326,9 @@ fn Actions(
         let this = jobs.get_value();
         set_timeout(
             move || {
-                if busy.get_untracked() && jobs.try_get_value() == Some(this) {
+                // The page may be gone (a resubmit moved on, a delete ended it): its
+                // signals with it (review: reading them there panicked).
+                if busy.try_get_untracked() == Some(true) && jobs.try_get_value() == Some(this) {
                     waiting.try_set(true);
                 }
             },

@@ -316,6 +316,19 @@ async fn the_consoles_files_go_compressed_to_browsers_that_take_it() {
             encoding,
             "{path} {accepts:?}"
         );
+        // A cache between keeps the forms apart (review).
+        if encoding.is_some() {
+            let vary: Vec<String> = answer
+                .headers()
+                .get_all("vary")
+                .iter()
+                .map(|v| v.to_str().unwrap_or_default().to_ascii_lowercase())
+                .collect();
+            assert!(
+                vary.iter().any(|v| v.contains("accept-encoding")),
+                "{path} {vary:?}"
+            );
+        }
         assert!(
             header(&answer, "content-type").is_some_and(|t| t.starts_with(kind)),
             "{path} {accepts:?}"
