@@ -15,6 +15,13 @@ use tracing_subscriber::EnvFilter;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    if let Some(name) = empty_variable() {
+        eprintln!(
+            "error: the environment variable {name} is set but empty: unset it (`unset {name}`) \
+             or give it a value"
+        );
+        return ExitCode::from(2);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env()
@@ -26,13 +33,6 @@ fn main() -> ExitCode {
         // (operator explorer).
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    if let Some(name) = empty_variable() {
-        eprintln!(
-            "error: the environment variable {name} is set but empty: unset it (`unset {name}`) \
-             or give it a value"
-        );
-        return ExitCode::from(2);
-    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Validate(args)) => {
@@ -99,25 +99,22 @@ fn reader_left(err: &(dyn std::error::Error + 'static)) -> bool {
 /// What a shell says of a process a SIGPIPE ended.
 const EXIT_PIPE_CLOSED: u8 = 141;
 
-/// Prints the whole chain, so "cannot read the catalog file x" comes with its cause.
-/// A settings variable set to nothing: clap read it as a flag given with no value and
+/// A settings variable set to nothing: clap reads it as its flag given with no value and
 /// said "a value is required for '--catalog <CATALOG>'", naming a flag no one typed
-/// (operator exploration).
+/// (operator exploration), even beside the flag itself. The relay's password has no
+/// flag, and an empty one is for the mail settings' own check to judge.
 fn empty_variable() -> Option<String> {
     use clap::CommandFactory;
     let command = Cli::command();
-    let mut names: Vec<_> = command
+    command
         .get_arguments()
         .chain(command.get_subcommands().flat_map(|c| c.get_arguments()))
         .filter_map(|arg| arg.get_env())
-        .collect();
-    names.push(std::ffi::OsStr::new("BERTH_SMTP_PASSWORD"));
-    names
-        .into_iter()
         .find(|name| std::env::var_os(name).is_some_and(|v| v.is_empty()))
         .map(|name| name.to_string_lossy().into_owned())
 }
 
+/// Prints the whole chain, so "cannot read the catalog file x" comes with its cause.
 fn report(err: &dyn std::error::Error) {
     eprintln!("error: {}", server::error_chain(err));
 }

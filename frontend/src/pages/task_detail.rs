@@ -86,10 +86,28 @@ pub fn TaskDetailPage(
     let gone = RwSignal::new(None::<Gone>);
     // A task just made by a resubmit on the page before says what it was made from:
     // the page changed to one named alike, and a second one went unnoticed (explorer).
-    let resubmitted_from = Resubmitted::use_context()
+    let made = Resubmitted::use_context();
+    let resubmitted_from = made
         .and_then(|r| r.0.get_untracked())
         .filter(|(new, _)| *new == id)
         .map(|(_, from)| from);
+    // Said once: coming back to the task later is no news (review). Kept past the
+    // moment its Resubmit is held for (`settling`).
+    if let (Some(made), Some(_)) = (made, &resubmitted_from) {
+        let here = id.clone();
+        set_timeout(
+            move || {
+                if made
+                    .0
+                    .try_with_untracked(|r| r.as_ref().is_some_and(|(new, _)| *new == here))
+                    == Some(true)
+                {
+                    made.0.try_set(None);
+                }
+            },
+            std::time::Duration::from_millis(1500),
+        );
+    }
     let id = StoredValue::new(id);
     // The task runs on until its replicas have ended (SIGTERM, SIGKILL after a grace
     // period) and has no phase for that: a stop answered here, or the task's
