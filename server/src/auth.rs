@@ -353,7 +353,7 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
     } else {
         toml::from_str(text).map_err(|e| {
             let start = e.span().map_or(0, |span| span.start.min(text.len()));
-            let line = text[..start].lines().count().max(1);
+            let line = text[..start].matches('\n').count() + 1;
             let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
             let key = text[line_start..]
                 .lines()
@@ -800,6 +800,15 @@ mod tests {
             assert!(err.contains(said), "{err}");
             assert!(!err.contains("visible"), "{err}");
         }
+        // A token given twice in TOML is refused at the line it comes again (recheck:
+        // one line early).
+        let err = Identity::from_config(&tokens_config(
+            "twice.toml",
+            "\"tok-visible-8\" = \"alice\"\n\"tok-visible-8\" = \"bob\"\n",
+        ))
+        .expect_err("refused")
+        .to_string();
+        assert!(err.ends_with("duplicate key (line 2)"), "{err}");
         // Other characters a client sends as they are: taken.
         let odd = tokens_config("odd.toml", "\"tok!@#$%*:^ with space\" = \"alice\"\n");
         let identity = Identity::from_config(&odd).expect("taken");

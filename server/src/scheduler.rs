@@ -758,15 +758,17 @@ impl Scheduler {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
                 Outcome::Queue { reason, .. } => {
+                    // That no idle capacity is offered says already what it waits for.
+                    let no_offer = matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. });
                     let said = named(reason.to_message(), &self.catalog, &waiting.spec);
                     // It would wait with none of Berth's tasks running too: for capacity
                     // used outside Berth, which "will queue" alone read as waiting for
-                    // the user's own tasks (scheduler explorer). Idle capacity is offered,
-                    // not used: an idle task waits for an offer, as its reason says.
-                    if waiting.spec.compute.kind == Some(ResourceKind::Idle)
-                        || self.berth_can_free(waiting)
-                    {
+                    // the user's own tasks (scheduler explorer); an idle task, for more
+                    // idle capacity to be offered (recheck explorer).
+                    if no_offer || self.berth_can_free(waiting) {
                         said
+                    } else if waiting.spec.compute.kind == Some(ResourceKind::Idle) {
+                        Message::new("queue.outside_berth#idle").with_message("reason", said)
                     } else {
                         Message::new("queue.outside_berth").with_message("reason", said)
                     }
@@ -1422,6 +1424,34 @@ mod tests {
         })
     }
 
+    /// An idle task the idle capacity offered could not hold even with none of Berth's
+    /// tasks running is told that it waits for more to be offered (recheck explorer: it
+    /// read as waiting for the user's own tasks).
+    #[test]
+    fn an_idle_task_too_large_for_the_offers_is_told_so() {
+        let (catalog, usage) = world(16);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // sh-a offers a100-1g at medium stability in fragments of 8 and 2 × 2 units:
+        // two replicas of 8 can never be held.
+        let idle = elsewhere().with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.pool = None;
+            s.compute.idle_stability = Some(shared::task::IdleStability::Medium);
+            s.compute.units_per_node = 8;
+            s.compute.workers = 1;
+        });
+        let decisions = submit_pass(&mut scheduler, 0, idle);
+        assert!(admitted(&decisions).is_empty());
+        let said = said_to(&decisions, &id(0));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].ends_with(
+                "; so it would be with none of Berth's tasks running: the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; choose fewer units per node or a lower stability, or another kind"
+            ),
+            "{said:?}"
+        );
+    }
+
     /// A reason that names a spec names it as the catalog does, as the form's plan does.
     #[test]
     fn a_reason_names_its_spec_as_people_know_it() {
@@ -1589,7 +1619,7 @@ mod tests {
     }
 
     /// What a reason adds when the task would wait with none of Berth's tasks running.
-    const OUTSIDE: &str = ", and would with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool";
+    const OUTSIDE: &str = "; so it would be with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool";
 
     /// A task that waits for capacity taken outside Berth holds nothing back: no end of
     /// Berth's tasks would make room for it, so its pool would wait for nothing.

@@ -1142,7 +1142,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.outside_berth",
-        "{reason}, and would with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool",
+        "{reason}; so it would be with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool",
+    ),
+    (
+        "queue.outside_berth#idle",
+        "{reason}; so it would be with none of Berth's tasks running: the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; choose fewer units per node or a lower stability, or another kind",
     ),
     (
         "queue.passed_over",

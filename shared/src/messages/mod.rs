@@ -667,6 +667,7 @@ fn findings_only_is_every_language_less_its_console_texts() {
                         "queue.capacity_changed",
                         "queue.error",
                         "queue.outside_berth",
+                        "queue.outside_berth#idle",
                         "queue.passed_over",
                         "queue.passed_over#named",
                         "queue.spec_unresolved",
