@@ -742,12 +742,15 @@ mod tests {
 
     #[test]
     fn a_bad_tokens_file_is_refused_without_showing_a_token() {
-        let err = Identity::from_config(&tokens_config(
+        let refused = |name: &str, text: &str| {
+            Identity::from_config(&tokens_config(name, text))
+                .expect_err(text)
+                .to_string()
+        };
+        let err = refused(
             "broken.toml",
             "\"tok-visible-1\" = \"alice\"\n\"tok-visible-2\" = 3\n",
-        ))
-        .expect_err("refused")
-        .to_string();
+        );
         assert!(err.contains("line 2"), "{err}");
         assert!(!err.contains("tok-visible"), "{err}");
         assert!(
@@ -755,23 +758,19 @@ mod tests {
             "{err}"
         );
         // A misspelt field of a whole user is named, at its line.
-        let err = Identity::from_config(&tokens_config(
+        let err = refused(
             "misspelt.toml",
             "\"tok-a\" = \"alice\"\n\"tok-b\" = { name = \"bob\", orgg = \"x\", tenant_id = \"t\" }\n",
-        ))
-        .expect_err("refused")
-        .to_string();
+        );
         assert!(err.contains("unknown field `orgg`"), "{err}");
         assert!(err.contains("line 2"), "{err}");
         assert!(!err.contains("untagged"), "{err}");
         // A token given twice in JSON is refused, as TOML's reader refuses it, at its
         // line and without the token.
-        let err = Identity::from_config(&tokens_config(
+        let err = refused(
             "twice.json",
             "{\"tok-visible-3\": \"alice\",\n \"tok-visible-3\": \"bob\"}",
-        ))
-        .expect_err("refused")
-        .to_string();
+        );
         assert!(err.contains("a token is given twice"), "{err}");
         assert!(err.contains("line 2"), "{err}");
         assert!(!err.contains("tok-visible"), "{err}");
@@ -794,20 +793,16 @@ mod tests {
                 "the token of `dave` cannot be sent: it holds a control character or one not ASCII",
             ),
         ] {
-            let err = Identity::from_config(&tokens_config("unsendable.toml", text))
-                .expect_err(text)
-                .to_string();
+            let err = refused("unsendable.toml", text);
             assert!(err.contains(said), "{err}");
             assert!(!err.contains("visible"), "{err}");
         }
         // A token given twice in TOML is refused at the line it comes again (recheck:
         // one line early).
-        let err = Identity::from_config(&tokens_config(
+        let err = refused(
             "twice.toml",
             "\"tok-visible-8\" = \"alice\"\n\"tok-visible-8\" = \"bob\"\n",
-        ))
-        .expect_err("refused")
-        .to_string();
+        );
         assert!(err.ends_with("duplicate key (line 2)"), "{err}");
         // Other characters a client sends as they are: taken.
         let odd = tokens_config("odd.toml", "\"tok!@#$%*:^ with space\" = \"alice\"\n");
@@ -815,17 +810,10 @@ mod tests {
         let as_odd = headers(&[("authorization", "Bearer tok!@#$%*:^ with space")]);
         assert_eq!(identity.identify(&as_odd, None).unwrap().name, "alice");
         // A token left unquoted, split at its dots, is not quoted back (review).
-        let err = Identity::from_config(&tokens_config(
-            "jwt.toml",
-            "eyJvisible.eyJpart.sig = { name = \"bob\" }\n",
-        ))
-        .expect_err("refused")
-        .to_string();
+        let err = refused("jwt.toml", "eyJvisible.eyJpart.sig = { name = \"bob\" }\n");
         assert!(err.contains("a token written without quotes"), "{err}");
         assert!(!err.contains("eyJ"), "{err}");
-        let err = Identity::from_config(&tokens_config("empty.toml", ""))
-            .expect_err("refused")
-            .to_string();
+        let err = refused("empty.toml", "");
         assert!(err.contains("no token"), "{err}");
         let missing = Config {
             identity: IdentityConfig::Tokens {

@@ -4409,22 +4409,31 @@ async fn an_owners_action_refused_after_another_signed_in_says_so() {
     find(&host, "[data-testid='error'] .dismiss").click();
     leptos::task::tick().await;
     refused().await;
-    let mut bob = demo_session();
-    bob.user.name = "bob".into();
-    answer_fetch("/api/v1/catalog", &serde_json::to_string(&bob).unwrap());
-    until_found(&host, "the note", "[data-testid='signed-in-as-other']").await;
-    assert!(
-        find(&host, "[data-testid='signed-in-as-other']")
-            .text_content()
-            .unwrap()
-            .starts_with("You are signed in as bob now, not alice, who opened this page"),
-    );
+    says_signed_in_as(&host, "bob").await;
     assert!(
         host.query_selector("[data-testid='reload-page']")
             .unwrap()
             .is_some()
     );
     finish(handle, &host, &address);
+}
+
+/// Answers the page's question of who is signed in with `name`, and waits for its note
+/// that `name`, not alice who opened the page, is signed in now.
+async fn says_signed_in_as(host: &HtmlElement, name: &str) {
+    let mut now = demo_session();
+    now.user.name = name.into();
+    answer_fetch("/api/v1/catalog", &serde_json::to_string(&now).unwrap());
+    until_found(host, "the note", "[data-testid='signed-in-as-other']").await;
+    let said = find(host, "[data-testid='signed-in-as-other']")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.starts_with(&format!(
+            "You are signed in as {name} now, not alice, who opened this page"
+        )),
+        "{said}"
+    );
 }
 
 /// A task gone from the reader's view (`task.not_found`) after another user signed in
@@ -4448,16 +4457,7 @@ async fn a_task_gone_after_another_signed_in_says_who_is_signed_in() {
             .any(|u| u.ends_with("/api/v1/catalog"))
     })
     .await;
-    let mut carol = demo_session();
-    carol.user.name = "carol".into();
-    answer_fetch("/api/v1/catalog", &serde_json::to_string(&carol).unwrap());
-    until_found(&host, "the note", "[data-testid='signed-in-as-other']").await;
-    assert!(
-        find(&host, "[data-testid='signed-in-as-other']")
-            .text_content()
-            .unwrap()
-            .starts_with("You are signed in as carol now, not alice, who opened this page"),
-    );
+    says_signed_in_as(&host, "carol").await;
     finish(handle, &host, &address);
 }
 

@@ -218,26 +218,14 @@ async fn answers_may_be_framed_only_by_berth_and_the_listed_sites() {
         "/healthz",
     ] {
         let answer = send(&alone, get(path)).await;
-        assert_eq!(
-            header(&answer, "content-security-policy"),
-            Some("frame-ancestors 'self'"),
-            "{path}"
-        );
-        assert_eq!(
-            header(&answer, "x-frame-options"),
-            Some("SAMEORIGIN"),
-            "{path}"
-        );
-        assert_eq!(
-            header(&answer, "x-content-type-options"),
-            Some("nosniff"),
-            "{path}"
-        );
-        assert_eq!(
-            header(&answer, "referrer-policy"),
-            Some("same-origin"),
-            "{path}"
-        );
+        for (name, value) in [
+            ("content-security-policy", "frame-ancestors 'self'"),
+            ("x-frame-options", "SAMEORIGIN"),
+            ("x-content-type-options", "nosniff"),
+            ("referrer-policy", "same-origin"),
+        ] {
+            assert_eq!(header(&answer, name), Some(value), "{path} {name}");
+        }
     }
     // A portal listed may frame it too; the older header, which cannot name it, is left
     // out: a browser that knows only that one would refuse the portal.
