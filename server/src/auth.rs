@@ -355,11 +355,17 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
             let start = e.span().map_or(0, |span| span.start.min(text.len()));
             let line = text[..start].matches('\n').count() + 1;
             let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-            let key = text[line_start..]
-                .lines()
-                .next()
-                .and_then(|l| l.split_once('='))
-                .map_or("", |(key, _)| key.trim());
+            let line_text = text[line_start..].lines().next().unwrap_or("").trim();
+            // A table's header (`[a.b.c]`) names its key as a `key =` line does.
+            let key = match line_text.strip_prefix('[') {
+                Some(header) => header
+                    .trim_start_matches('[')
+                    .split(']')
+                    .next()
+                    .unwrap_or(""),
+                None => line_text.split_once('=').map_or("", |(key, _)| key),
+            }
+            .trim();
             // A token left unquoted is read as keys, split at each `.` (a JWT), and the
             // parser's words quote a piece of it (review): said without them.
             if !key.starts_with(['"', '\'']) && key.contains('.') {
@@ -393,7 +399,7 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
             )
         } else if token.chars().any(|c| c.is_control() || !c.is_ascii()) {
             Some(
-                "it holds a control character or one not ASCII, which no client sends in a header: use letters, digits and `-._~+/`",
+                "it holds a control character or one not ASCII, which HTTP headers are not meant to carry: use letters, digits and `-._~+/`",
             )
         } else if token.trim() != token {
             Some(
@@ -812,6 +818,12 @@ mod tests {
         // A token left unquoted, split at its dots, is not quoted back (review).
         let err = refused("jwt.toml", "eyJvisible.eyJpart.sig = { name = \"bob\" }\n");
         assert!(err.contains("a token written without quotes"), "{err}");
+        assert!(!err.contains("eyJ"), "{err}");
+        // Written as a table's header too (second review).
+        let err = refused(
+            "jwt-table.toml",
+            "[eyJvisible.eyJpart.sig]\nname = \"bob\"\n",
+        );
         assert!(!err.contains("eyJ"), "{err}");
         let err = refused("empty.toml", "");
         assert!(err.contains("no token"), "{err}");

@@ -507,24 +507,26 @@ impl std::str::FromStr for Trusted {
                     format!("{text:?} has no network length from 0 to {most} after '/': {fix}")
                 })?,
         };
-        if prefix == 0 {
-            return Err(format!(
-                "{text:?} trusts every address, so any client could name itself in the \
-                 headers: {fix}"
-            ));
-        }
         // An IPv4 address as an IPv6 socket reports it (`::ffff:10.0.0.5`) is that IPv4
         // address, as the peer is compared (review: such an entry stopped matching).
-        match net {
-            IpAddr::V6(v6) if prefix >= 96 && v6.to_ipv4_mapped().is_some() => Ok(Trusted {
+        let trusted = match net {
+            IpAddr::V6(v6) if prefix >= 96 && v6.to_ipv4_mapped().is_some() => Trusted {
                 net: IpAddr::V4(
                     v6.to_ipv4_mapped()
                         .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED),
                 ),
                 prefix: prefix - 96,
-            }),
-            _ => Ok(Trusted { net, prefix }),
+            },
+            _ => Trusted { net, prefix },
+        };
+        // After the mapping: `::ffff:0.0.0.0/96` is every IPv4 address (second review).
+        if trusted.prefix == 0 {
+            return Err(format!(
+                "{text:?} trusts every address, so any client could name itself in the \
+                 headers: {fix}"
+            ));
         }
+        Ok(trusted)
     }
 }
 
@@ -1145,7 +1147,12 @@ impl Config {
     pub fn load(mut settings: Settings) -> Result<Self, ConfigError> {
         // The one setting with a variable and no flag (see `Settings::smtp_password`).
         if settings.smtp_password.is_none() {
-            settings.smtp_password = std::env::var("BERTH_SMTP_PASSWORD").ok().map(Secret);
+            // Empty is none: the mail settings' check then names a login without one
+            // (second review: an empty Secret key was sent as the password).
+            settings.smtp_password = std::env::var("BERTH_SMTP_PASSWORD")
+                .ok()
+                .filter(|v| !v.is_empty())
+                .map(Secret);
         }
         let file = match &settings.config {
             Some(path) => FileConfig::load(path)?,
@@ -1833,6 +1840,7 @@ mail_from = "Berth <berth@example.com>"
             ("proxy.internal", "is not an IP address or network"),
             ("0.0.0.0/0", "trusts every address"),
             ("::/0", "trusts every address"),
+            ("::ffff:0.0.0.0/96", "trusts every address"),
         ] {
             let err = bad.parse::<Trusted>().expect_err(bad);
             assert!(err.contains(said), "{err}");

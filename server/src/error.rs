@@ -166,6 +166,17 @@ pub enum ApiError {
         /// sent none: "(none)" read as a fault of the server's).
         origin: String,
     },
+    /// A POST from a page (it names an `Origin`) that any site's page could send unasked,
+    /// to a server its browser sends no `Sec-Fetch-Site` (plain HTTP): which site asked
+    /// cannot be told, so it must come as JSON, which only this server's pages and the
+    /// listed sites' may send.
+    #[error(
+        "a change from a page ({origin}) that is not JSON is refused: send it as JSON (`Content-Type: application/json`, `{{}}` for no content); another site's page could send it otherwise, and this server's browsers name no site (plain HTTP); a site that may change tasks goes in `[cors] origins`"
+    )]
+    NotJsonFromPage {
+        /// The page's origin, as its `Origin` header says it.
+        origin: String,
+    },
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
@@ -204,7 +215,9 @@ impl ApiError {
             | ApiError::TagsChanged { .. }
             | ApiError::Unrenderable(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
-            ApiError::UntrustedProxy | ApiError::CrossSite { .. } => StatusCode::FORBIDDEN,
+            ApiError::UntrustedProxy
+            | ApiError::CrossSite { .. }
+            | ApiError::NotJsonFromPage { .. } => StatusCode::FORBIDDEN,
             ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
                 StatusCode::BAD_REQUEST
             }
@@ -234,7 +247,7 @@ impl ApiError {
             ApiError::TagsChanged { .. } => "task.tags_changed",
             ApiError::Unauthorized { .. } => "auth.required",
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
-            ApiError::CrossSite { .. } => "request.cross_site",
+            ApiError::CrossSite { .. } | ApiError::NotJsonFromPage { .. } => "request.cross_site",
             ApiError::BadQuery(_) => "query.invalid",
             ApiError::BadPath(_) => "path.invalid",
             ApiError::BadBody(_) => "body.invalid",
@@ -416,11 +429,7 @@ pub(crate) async fn refuse_cross_site(
         && !headers
             .get(header::CONTENT_TYPE)
             .and_then(|t| t.to_str().ok())
-            .is_some_and(|t| {
-                t.trim_start()
-                    .to_ascii_lowercase()
-                    .starts_with("application/json")
-            });
+            .is_some_and(crate::routes::is_json);
     if !safe && (other_site || unasked) {
         let origin = headers
             .get(header::ORIGIN)
@@ -431,6 +440,9 @@ pub(crate) async fn refuse_cross_site(
             .is_some_and(|o| state.config.cors_origins.contains(o))
         {
             let origin = origin.unwrap_or_else(|| "its browser named none".to_owned());
+            if !other_site {
+                return ApiError::NotJsonFromPage { origin }.into_response();
+            }
             return ApiError::CrossSite { origin }.into_response();
         }
     }

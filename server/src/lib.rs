@@ -89,8 +89,7 @@ pub fn app(state: AppState) -> Router {
 /// - no type guessed from the content (`nosniff`): a log or a spec is never run as a
 ///   page or a script;
 /// - no address sent to other sites (`Referrer-Policy: same-origin`): a shared view's
-///   address holds its link's token;
-/// - `Vary: Accept-Encoding` on a compressed file.
+///   address holds its link's token.
 fn guarded(
     origins: &[String],
 ) -> impl Fn(axum::response::Response) -> std::future::Ready<axum::response::Response>
@@ -123,11 +122,6 @@ fn guarded(
         headers
             .entry(header::REFERRER_POLICY)
             .or_insert(HeaderValue::from_static("same-origin"));
-        // The console's files go compressed or not by what the browser takes: a cache
-        // between must keep them apart (review: tower-http 0.6 says nothing of it).
-        if headers.contains_key(header::CONTENT_ENCODING) {
-            headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
-        }
         std::future::ready(answer)
     }
 }
@@ -147,7 +141,17 @@ where
         return error::api_not_found(request).await.into_response();
     }
     match console.oneshot(request).await {
-        Ok(answer) => answer.into_response(),
+        // Every form of a console file, plain ones too, varies with what the browser
+        // takes: a cache that kept the plain wasm (a health check's) gave it to every
+        // browser (second review).
+        Ok(answer) => {
+            let mut answer = answer.into_response();
+            answer.headers_mut().append(
+                axum::http::header::VARY,
+                axum::http::HeaderValue::from_static("accept-encoding"),
+            );
+            answer
+        }
         Err(never) => match never {},
     }
 }

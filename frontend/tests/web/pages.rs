@@ -4486,6 +4486,15 @@ async fn a_resubmit_pressed_again_after_no_answer_is_the_same_request() {
     until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
     press_until_asked(&host, "action-resubmit", "/resubmit").await;
     let first = held_key("/resubmit");
+    // Sent as JSON, as every POST of the console is: a Berth on plain HTTP tells its own
+    // pages' changes by it (second review: no test said so).
+    let kind = js_sys::eval(
+        "window.__held.find((h) => h.url.includes('/resubmit')).req.headers.get('content-type')",
+    )
+    .unwrap()
+    .as_string();
+    assert_eq!(kind.as_deref(), Some("application/json"));
+    assert_eq!(held_fetch_body("/resubmit").await, "{}");
     // With no answer after a moment, the page says it waits.
     until_found(&host, "the wait said", "[data-testid='action-waiting']").await;
     assert_eq!(

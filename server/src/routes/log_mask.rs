@@ -250,9 +250,11 @@ impl Fit {
     }
 }
 
-/// The most bytes [`fit`] passes over inside one value: bounds what a value's first
-/// characters followed by a long run of codes hold back (review: a log of codes after
-/// `hf` was held, and read again at every chunk, to its end).
+/// The most bytes [`fit`] passes over between two of a value's characters: bounds what a
+/// value's first characters followed by a long run of codes hold back (review: a log of
+/// codes after `hf` was held, and read again at every chunk, to its end). Between each
+/// two, not in all: a token coloured letter by letter (`lolcat`, 24-bit colour) has a
+/// code of up to 20 bytes before every letter (second review).
 const UNSEEN_MOST: usize = shared::terminal::HELD_MAX;
 
 /// Whether `text` begins with `value` as a reader of the console sees it: the console
@@ -271,6 +273,7 @@ fn fit(text: &[u8], value: &[u8]) -> Fit {
         if byte == value[v] {
             t += 1;
             v += 1;
+            passed = 0;
             continue;
         }
         // Most places begin no value: nothing more to read there (review: reading for
@@ -952,6 +955,18 @@ mod tests {
         assert_eq!(
             masked(&[token], &["hf_Q8 xWm2PaLrT9vKz"]),
             "hf_Q8 xWm2PaLrT9vKz"
+        );
+        // A token coloured letter by letter, in 24-bit colour, is masked whole (second
+        // review: past 256 bytes of codes in all it was shown).
+        let long = "hf_Q8xWm2PaLrT9vKzAbCdEfGhIjKlMnOpQrSt";
+        let coloured: String = long
+            .chars()
+            .map(|c| format!("\u{1b}[38;2;255;128;{}m{c}", c as u32 % 256))
+            .collect();
+        // The code before its first letter is the log's own, and stays.
+        assert_eq!(
+            masked(&[long], &[&format!("{coloured}\u{1b}[0m.")]),
+            "\u{1b}[38;2;255;128;104m******\u{1b}[0m."
         );
         // A control byte the console drops, and an invisible operator, are passed over
         // too (review).

@@ -409,7 +409,7 @@ impl FromRequest<AppState> for NoBody {
 }
 
 /// `application/json` or `application/<anything>+json`, with any parameters.
-fn is_json(content_type: &str) -> bool {
+pub(crate) fn is_json(content_type: &str) -> bool {
     let essence = content_type
         .split(';')
         .next()

@@ -175,8 +175,20 @@ async fn a_change_asked_by_another_sites_page_is_refused_unless_listed() {
         }
         request.body(Body::from("{}")).unwrap()
     };
+    let answer = send(&app, unmarked("http://evil.example", "text/plain")).await;
+    let body = axum::body::to_bytes(answer.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(body["code"], "request.cross_site", "{body}");
+    let detail = body["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("that is not JSON is refused: send it as JSON"),
+        "{detail}"
+    );
     for (origin, kind, refused) in [
         ("http://evil.example", "text/plain", true),
+        ("http://evil.example", "application/merge-patch+json", false),
         (
             "http://evil.example",
             "application/x-www-form-urlencoded",
@@ -304,19 +316,17 @@ async fn the_consoles_files_go_compressed_to_browsers_that_take_it() {
             encoding,
             "{path} {accepts:?}"
         );
-        // A cache between keeps the forms apart (review).
-        if encoding.is_some() {
-            let vary: Vec<String> = answer
-                .headers()
-                .get_all("vary")
-                .iter()
-                .map(|v| v.to_str().unwrap_or_default().to_ascii_lowercase())
-                .collect();
-            assert!(
-                vary.iter().any(|v| v.contains("accept-encoding")),
-                "{path} {vary:?}"
-            );
-        }
+        // A cache between keeps the forms apart, the plain one too (reviews).
+        let vary: Vec<String> = answer
+            .headers()
+            .get_all("vary")
+            .iter()
+            .map(|v| v.to_str().unwrap_or_default().to_ascii_lowercase())
+            .collect();
+        assert!(
+            vary.iter().any(|v| v.contains("accept-encoding")),
+            "{path} {vary:?}"
+        );
         assert!(
             header(&answer, "content-type").is_some_and(|t| t.starts_with(kind)),
             "{path} {accepts:?}"
