@@ -467,19 +467,28 @@ impl Trusted {
     /// IPv6 socket (`::ffff:10.0.0.5`) as itself.
     pub fn contains(&self, peer: IpAddr) -> bool {
         match (self.net, peer.to_canonical()) {
-            (IpAddr::V4(net), IpAddr::V4(peer)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(peer) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(peer)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(peer) & mask
+            (IpAddr::V4(_), peer @ IpAddr::V4(_)) | (IpAddr::V6(_), peer @ IpAddr::V6(_)) => {
+                Self::masked(peer, self.prefix) == self.network()
             }
             _ => false,
+        }
+    }
+
+    /// The address with its host bits cleared.
+    fn network(&self) -> IpAddr {
+        Self::masked(self.net, self.prefix)
+    }
+
+    fn masked(address: IpAddr, prefix: u8) -> IpAddr {
+        match address {
+            IpAddr::V4(v4) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(prefix)).unwrap_or(0);
+                IpAddr::V4((u32::from(v4) & mask).into())
+            }
+            IpAddr::V6(v6) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(prefix)).unwrap_or(0);
+                IpAddr::V6((u128::from(v6) & mask).into())
+            }
         }
     }
 }
@@ -524,6 +533,19 @@ impl std::str::FromStr for Trusted {
             return Err(format!(
                 "{text:?} trusts every address, so any client could name itself in the \
                  headers: {fix}"
+            ));
+        }
+        // `10.0.0.1/8` may mean the one proxy or its whole network, which trust very
+        // different sets of clients: asked, not guessed (it was taken as 10.0.0.0/8
+        // without a word).
+        let network = trusted.network();
+        if network != trusted.net {
+            let most = if network.is_ipv4() { 32 } else { 128 };
+            return Err(format!(
+                "{text:?} has address bits set past its /{prefix}: write its network \
+                 ({network}/{prefix}) or the one address ({address}/{most} or {address})",
+                prefix = trusted.prefix,
+                address = trusted.net,
             ));
         }
         Ok(trusted)
@@ -849,9 +871,12 @@ impl serde::de::Visitor<'_> for WholeNumber {
         )))
     }
 
-    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<u64, E> {
+    // The text is not quoted back: a password pasted on the wrong line would be printed
+    // (operator exploration); the reason's line, column and key find it.
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<u64, E> {
         Err(E::custom(format!(
-            "{text:?} is text: must be a whole number, {}, written with no quotes and no unit",
+            "the value is text in quotes: must be a whole number, {}, written with no quotes \
+             and no unit",
             self.range()
         )))
     }
@@ -1019,7 +1044,7 @@ pub fn unknown_users(config: &Config, catalog: &shared::Catalog) -> Vec<String> 
 /// file refuses so that the file need not hold it, or a database URL under a misspelt
 /// key; either was printed whole (operator exploration).
 pub fn toml_reason(text: &str, err: &toml::de::Error) -> String {
-    let message = err.message().trim_end();
+    let message = unquoted(err.message().trim_end());
     let Some(span) = err.span() else {
         return message.to_owned();
     };
@@ -1040,6 +1065,21 @@ pub fn toml_reason(text: &str, err: &toml::de::Error) -> String {
         Some(key) => format!("line {line}, column {column}, at `{key}`: {message}"),
         None => format!("line {line}, column {column}: {message}"),
     }
+}
+
+/// serde's "invalid type: string \"…\", expected …" without the string: text given
+/// where a number or a switch goes may be a password pasted on the wrong line (it was
+/// quoted back; operator exploration). Other words are kept: a misspelt mode's
+/// "unknown variant `kubernetees`" is how the operator finds it.
+fn unquoted(message: &str) -> String {
+    const STRING: &str = "string \"";
+    if let Some(start) = message.find(STRING)
+        && let Some(end) = message.rfind("\", expected")
+        && end >= start + STRING.len()
+    {
+        return format!("{}a string{}", &message[..start], &message[end + 1..]);
+    }
+    message.to_owned()
 }
 
 /// Server settings, merged: flag > variable > config file > default.
@@ -1420,6 +1460,26 @@ mail_from = "Berth <berth@example.com>"
             );
             assert!(!err.contains("hunter2"), "{err}");
         }
+        // Text where a number or a switch goes is not quoted back, nor a string's
+        // ending escapes.
+        assert_eq!(
+            refused("[limits]\nbody_bytes = \"hunter2-pw\"\n"),
+            "line 2, column 14, at `body_bytes`: the value is text in quotes: must be a \
+             whole number, at least 16384, written with no quotes and no unit"
+        );
+        let err = refused("[identity]\nmode = \"proxy\"\ntrusted = \"hunter2-pw\"\n");
+        assert!(
+            err.starts_with("line 3, column 11, at `trusted`: invalid type: a string, expected "),
+            "{err}"
+        );
+        assert_eq!(
+            unquoted(r#"invalid type: string "hunter2 \", expected x", expected a boolean"#),
+            "invalid type: a string, expected a boolean"
+        );
+        assert_eq!(
+            unquoted("unknown variant `kubernetees`, expected `local` or `kubernetes`"),
+            "unknown variant `kubernetees`, expected `local` or `kubernetes`"
+        );
         // A table's header is named as the line's key.
         let err = refused("[limits]\nbody_bytes = 16384\n[limits]\n");
         assert!(
@@ -1553,7 +1613,7 @@ mail_from = "Berth <berth@example.com>"
             (
                 "[limits]\nbody_bytes = \"2MB\"\n",
                 "body_bytes",
-                "\"2MB\" is text: must be a whole number, at least 16384, written with no quotes and no unit",
+                "at `body_bytes`: the value is text in quotes: must be a whole number, at least 16384, written with no quotes and no unit",
             ),
             (
                 "[retries]\nbackoff_seconds = -1\n",
@@ -1848,6 +1908,24 @@ mail_from = "Berth <berth@example.com>"
                 err.contains("write a proxy's address (10.0.0.5, ::1) or its network (10.0.0.0/8)"),
                 "{err}"
             );
+        }
+        // A network written with an address's bits set is asked about, not guessed:
+        // the one proxy and its network trust very different clients.
+        for (bad, said) in [
+            (
+                "10.0.0.1/8",
+                r#""10.0.0.1/8" has address bits set past its /8: write its network (10.0.0.0/8) or the one address (10.0.0.1/32 or 10.0.0.1)"#,
+            ),
+            (
+                "fd00::1/8",
+                r#""fd00::1/8" has address bits set past its /8: write its network (fd00::/8) or the one address (fd00::1/128 or fd00::1)"#,
+            ),
+            (
+                "::ffff:10.0.0.5/104",
+                r#""::ffff:10.0.0.5/104" has address bits set past its /8: write its network (10.0.0.0/8) or the one address (10.0.0.5/32 or 10.0.0.5)"#,
+            ),
+        ] {
+            assert_eq!(bad.parse::<Trusted>().expect_err(bad), said);
         }
         let file = FileConfig::parse("[identity]\nmode = \"proxy\"\ntrusted = [\"10.0.0.0/8\"]\n")
             .expect("a network is taken");
