@@ -295,9 +295,11 @@ impl Described {
         })
     }
 
+    // The findings before the help: what is wrong is what a reader came back to hear,
+    // and it came after a long help text (screen-reader explorer).
     fn described_by(&self, help: bool) -> String {
         let own = if help {
-            format!("{} {}", self.help_id, self.msgs_id)
+            format!("{} {}", self.msgs_id, self.help_id)
         } else {
             self.msgs_id.clone()
         };

@@ -253,7 +253,8 @@ pub fn Preview(
             return;
         }
         request_animation_frame(move || {
-            let Some(note) = note_box.get_untracked() else {
+            // The form may be gone by the next frame (a portal's unmount).
+            let Some(note) = note_box.try_get_untracked().flatten() else {
                 return;
             };
             let below = web_sys::window()

@@ -134,6 +134,11 @@ pub fn ErrorBanner(
     /// while it is asked.
     #[prop(optional)]
     try_again: Option<(Callback<()>, &'static str)>,
+    /// The page asks again by itself (the list's live refresh): a server out of reach is
+    /// said with that, not with "then try again", which sent the reader to reload (slow-
+    /// link explorer).
+    #[prop(optional)]
+    retried: bool,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let named_place = place;
@@ -173,6 +178,9 @@ pub fn ErrorBanner(
                                 && errors.all(|i| matches!(i.code, shared::IssueCode::QuotaExceeded { .. }));
                             let key = if quota { format!("{key}#quota") } else { key.to_owned() };
                             lang.text_with(&key, &[("code", body.code.clone())])
+                        }
+                        (crate::api::ClientError::Network(crate::api::Unreached::Silent { from_other_site: None }), _) if retried => {
+                            lang.text("ui.app.unreachable#retried")
                         }
                         _ => err.localized(lang.get()),
                     }}</span>

@@ -1642,10 +1642,13 @@ fn Actions(
                         {crate::i18n::tr("ui.detail.share_list")}
                     </button>
                 })}
+                // In the buttons' row, and in the page from the start: a line put under
+                // them pushed the page down as it came (explorer), and a live region made
+                // with its words is not always read.
+                <span class="waiting" data-testid="waiting-answer" role="status">
+                    {move || waiting.get().then(|| lang.text("ui.detail.waiting_answer"))}
+                </span>
             </div>
-            {move || waiting.get().then(|| view! {
-                <p class="help" data-testid="action-waiting" role="status">{crate::i18n::tr("ui.detail.waiting_answer")}</p>
-            })}
             // Said, not just left out: a member of the task's group saw Clone alone, and
             // no reason why the rest were missing (explorer).
             {(!owner).then(|| view! {
@@ -2006,14 +2009,12 @@ fn TagEditor(
             {owner.then(|| view! {
                 <form class="tag-add" on:submit=move |ev| {
                     ev.prevent_default();
-                    // Nothing typed: Add leads to where the tag is typed.
-                    if new_key.with_untracked(|k| k.trim().is_empty())
-                        && new_value.with_untracked(|v| v.trim().is_empty())
-                        && let Some(input) = key_input.get_untracked()
-                    {
+                    // The keyboard goes to where the next tag is typed: with nothing
+                    // typed, Add leads there; after an add, it stayed on Add (explorer).
+                    add();
+                    if let Some(input) = key_input.get_untracked() {
                         let _ = input.focus();
                     }
-                    add();
                 }>
                     <label>
                         <span>{crate::i18n::tr("field.basic.tags.key.label")}</span>
@@ -2585,7 +2586,9 @@ fn Logs(
                         if follow { start_follow() } else { stop_follow() }
                     }
                 >
-                    {move || lang.text(if following.get() { "ui.detail.follow_stop" } else { "ui.detail.follow" })}
+                    // One name, pressed or not: a toggle that also renamed itself was read
+                    // as "Stop following, pressed" (screen-reader explorer).
+                    {crate::i18n::tr("ui.detail.follow")}
                 </button>
             </div>
             <p role="status" class="log-state" data-testid="log-state">

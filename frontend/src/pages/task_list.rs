@@ -708,7 +708,7 @@ pub fn TaskListPage(
                     </p>
                 })
             }}
-            <ErrorBanner error />
+            <ErrorBanner error retried=true />
             // The count and the new tasks are spoken as they change; the update time,
             // new at every refresh, is not: the whole line was read out every 4 s
             // (keyboard explorer).
@@ -1177,8 +1177,10 @@ pub fn TaskTable(
     // A narrow screen scrolls the table in its box, not the page; the table stays a
     // table (a table made a block loses its semantics in some screen readers).
     view! {
-        // Focusable, so a keyboard can scroll a table wider than a narrow window.
-        <div class="table-scroll" tabindex="0" role="region" aria-label=move || lang.text("ui.list.title")>
+        // Focusable, so a keyboard can scroll a table wider than a narrow window. Named
+        // apart from the page's own region, which the list's heading names (screen-reader
+        // explorer: two regions were called "Training tasks").
+        <div class="table-scroll" tabindex="0" role="region" aria-label=move || lang.text("ui.list.table")>
             <table class="tasks" data-testid="task-table">
                 <thead>
                     <tr>

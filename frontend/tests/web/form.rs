@@ -338,6 +338,13 @@ async fn the_name_prefix_shows_its_final_pattern_and_live_maximum() {
         .control("basic.name_prefix")
         .get_attribute("aria-describedby")
         .unwrap_or_default();
+    // What is wrong is read before the help (screen-reader explorer: after it).
+    let ids: Vec<&str> = described.split(' ').collect();
+    let at = |end: &str| ids.iter().position(|id| id.ends_with(end));
+    assert!(
+        at("-msgs").is_some() && at("-msgs") < at("-help"),
+        "{described}"
+    );
     assert!(
         described
             .split(' ')

@@ -544,6 +544,12 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
         tops.len()
     };
     let scroller = find(&host, ".table-scroll");
+    // A region of its own name, not the list page's "Training tasks" a second time
+    // (screen-reader explorer).
+    assert_eq!(
+        scroller.get_attribute("aria-label").as_deref(),
+        Some("Task table")
+    );
     let overflowed = scroller.scroll_width() > scroller.client_width();
     let (name, when) = (lines("tbody th a"), lines("tbody td.when"));
     head.remove_child(&style).unwrap();
@@ -3387,6 +3393,14 @@ async fn a_first_page_that_cannot_load_counts_no_rows() {
         .text_content()
         .unwrap();
     assert!(!status.contains("shown"), "{status}");
+    // The list asks again by itself: the reader is not sent to try again (slow-link
+    // explorer).
+    assert_eq!(
+        find(&host, "[data-testid='error'] .message")
+            .text_content()
+            .unwrap(),
+        "Cannot reach the server: check your connection, or wait for the server to be back; the list asks again every few seconds by itself"
+    );
     finish(handle, &host, &address);
 }
 
@@ -4496,20 +4510,20 @@ async fn a_resubmit_pressed_again_after_no_answer_is_the_same_request() {
     assert_eq!(kind.as_deref(), Some("application/json"));
     assert_eq!(held_fetch_body("/resubmit").await, "{}");
     // With no answer after a moment, the page says it waits.
-    until_found(&host, "the wait said", "[data-testid='action-waiting']").await;
-    assert_eq!(
-        find(&host, "[data-testid='action-waiting']")
-            .text_content()
-            .unwrap(),
-        "Waiting for the server's answer; the buttons come back when it comes."
+    // Said in the buttons' row, by a status line there from the start.
+    let waiting = find(
+        &host,
+        ".toolbar > [data-testid='waiting-answer'][role='status']",
     );
+    assert_eq!(waiting.text_content().unwrap(), "");
+    until("the wait said", || {
+        waiting.text_content().unwrap()
+            == "Waiting for the server's answer; the buttons come back when it comes."
+    })
+    .await;
     fail_fetch("/resubmit");
     until_found(&host, "the refusal", "[data-testid='error']").await;
-    assert!(
-        host.query_selector("[data-testid='action-waiting']")
-            .unwrap()
-            .is_none()
-    );
+    assert_eq!(waiting.text_content().unwrap(), "", "the wait unsaid");
     press_until_asked(&host, "action-resubmit", "/resubmit").await;
     assert_eq!(held_key("/resubmit"), first, "the same request");
     refuse_fetch(
@@ -5713,7 +5727,19 @@ async fn a_tag_typed_and_saved_without_add_is_saved() {
             .length(),
         kept
     );
+    // A tag added by Add: the keyboard goes on where the next one is typed, not on Add
+    // (screen-reader explorer).
     type_tag("bad key!", "x");
+    add.focus().unwrap();
+    add.click();
+    leptos::task::tick().await;
+    assert_eq!(focused_test_id().as_deref(), Some("tag-key"));
+    assert_eq!(
+        host.query_selector_all("[data-testid='tags'] li")
+            .unwrap()
+            .length(),
+        kept + 1
+    );
     find(&host, "[data-testid='tags-save']").click();
     leptos::task::tick().await;
     assert_eq!(saves(), 0, "a tag that breaks a rule holds the save");

@@ -1361,6 +1361,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Cannot reach the server: check your connection, or wait for the server to be back, then try again",
     ),
     (
+        "ui.app.unreachable#retried",
+        "Cannot reach the server: check your connection, or wait for the server to be back; the list asks again every few seconds by itself",
+    ),
+    (
         "ui.app.unreachable_other_site",
         "Cannot reach the server: check your connection, or wait for the server to be back, then try again; or Berth does not list this page's site ({origin}) in its `[cors] origins`, and the browser hides its answer from this page",
     ),
@@ -1437,7 +1441,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.follow_ended",
         "The attempt has ended: its log will not grow.",
     ),
-    ("ui.detail.follow_stop", "Stop following"),
     ("ui.detail.following", "Following the log live…"),
     ("ui.detail.group", "Project group"),
     ("ui.detail.loading", "Loading the task…"),
@@ -2238,6 +2241,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.scope.mine", "Mine"),
     ("ui.list.shown", "{count} shown"),
+    ("ui.list.table", "Task table"),
     ("ui.list.title", "Training tasks"),
     ("ui.list.updated", "Updated {time}"),
     ("ui.phase.deleted", "Deleted"),

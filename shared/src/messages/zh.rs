@@ -1176,6 +1176,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "无法连接服务器：请检查网络连接，或等待服务器恢复后重试",
     ),
     (
+        "ui.app.unreachable#retried",
+        "无法连接服务器：请检查网络连接，或等待服务器恢复；列表每隔几秒会自动重试",
+    ),
+    (
         "ui.app.unreachable_other_site",
         "无法连接服务器：请检查网络连接，或等待服务器恢复后重试；也可能是 Berth 的 `[cors] origins` 未列出本页面所在的站点（{origin}），浏览器因此不让本页面读取其应答",
     ),
@@ -1245,7 +1249,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "实时日志在本次运行结束前中断。点击“实时跟踪”可继续跟踪，点击“刷新”读取一次。",
     ),
     ("ui.detail.follow_ended", "本次运行已结束，日志不会再增加。"),
-    ("ui.detail.follow_stop", "停止跟踪"),
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
     ("ui.detail.loading", "正在加载任务…"),
@@ -1657,19 +1660,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.aside", "（{text}）"),
     (
         "ui.form.plan.bar.idle",
-        "所选稳定性等级及以上的闲时资源：需要 {demand}，可用 {left} {unit}",
+        "所选稳定性等级及以上的闲时资源：需要 {demand} {unit}，可用 {left} {unit}",
     ),
     (
         "ui.form.plan.bar.idle#any",
-        "任意稳定性等级的闲时资源：需要 {demand}，可用 {left} {unit}",
+        "任意稳定性等级的闲时资源：需要 {demand} {unit}，可用 {left} {unit}",
     ),
     (
         "ui.form.plan.bar.pool",
-        "资源池可用量：需要 {demand}，可用 {left} {unit}",
+        "资源池可用量：需要 {demand} {unit}，可用 {left} {unit}",
     ),
     (
         "ui.form.plan.bar.quota",
-        "{spec} 剩余配额：需要 {demand}，剩余 {left} {unit}",
+        "{spec} 剩余配额：需要 {demand} {unit}，剩余 {left} {unit}",
     ),
     (
         "ui.form.plan.catalog_changed",
@@ -1941,6 +1944,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
+    ("ui.list.table", "任务表"),
     ("ui.list.title", "训练任务"),
     ("ui.list.updated", "更新于 {time}"),
     ("ui.phase.deleted", "已删除"),
