@@ -369,7 +369,7 @@ pub fn ComputeSection() -> impl IntoView {
                 <SpecsEditor />
                 <TextField path="compute.units_per_node" control=Control::Number lens=number_lens!(cx, compute.units_per_node) />
                 {move || is_ray.get().then(|| view! {
-                    <SelectField path="compute.head_spec" lens=head options=heads
+                    <SelectField path="compute.head_spec" lens=head options=heads kept_name=spec_name
                         empty_text=Signal::derive(move || cx.text("ui.form.head_spec.same")) />
                 })}
             </Section>

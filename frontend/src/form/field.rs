@@ -592,9 +592,23 @@ pub fn TextField(
         Described::required(cx, &path)
     };
     let touch = path.clone();
+    // Not while an input method composes (pinyin): its text is not the words yet, and
+    // checked, `exp-shi'yan` was refused and spoken mid-word (IME explorer). The words
+    // come with `compositionend`, after the last `input` of the composition.
     let on_input = move |ev: leptos::ev::Event| {
+        if js_sys::Reflect::get(&ev, &"isComposing".into())
+            .ok()
+            .and_then(|c| c.as_bool())
+            == Some(true)
+        {
+            return;
+        }
         cx.touch(&touch);
         lens.set.run(event_target_value(&ev));
+    };
+    let on_composed = {
+        let on_input = on_input.clone();
+        move |ev: leptos::ev::CompositionEvent| on_input(ev.into())
     };
     // Written only when its own value changes: the lens's value is watched
     // (`FormCx::watch`), not derived from the whole draft.
@@ -628,7 +642,7 @@ pub fn TextField(
     let input = if control == Control::Area {
         view! {
             <textarea id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required aria-describedby=describedby aria-label=named
-                spellcheck="false" prop:value=move || value.get() on:input=on_input></textarea>
+                spellcheck="false" prop:value=move || value.get() on:input=on_input on:compositionend=on_composed></textarea>
         }
         .into_any()
     } else if control == Control::Number {
@@ -647,9 +661,12 @@ pub fn TextField(
             }
         };
         view! {
+            // Every number of a spec is a count, never below 0: the arrow keys stopped at no
+            // end (reshaping explorer: Workers went to -1, -2…). The rules' own bounds are
+            // the findings'.
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required type=control.input_type()
                 aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
-                on:change=settle />
+                on:change=settle min="0" />
         }
         .into_any()
     } else {
@@ -657,7 +674,7 @@ pub fn TextField(
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required
                 type=move || if masked.is_some_and(|m| m.get()) { Control::Secret.input_type() } else { control.input_type() }
                 aria-describedby=describedby aria-label=named autocomplete="off" list=suggest
-                prop:value=move || value.get() on:input=on_input />
+                prop:value=move || value.get() on:input=on_input on:compositionend=on_composed />
         }
         .into_any()
     };
@@ -759,6 +776,10 @@ pub fn SelectField(
     /// (a row of a list whose labels repeat: which row it is).
     #[prop(optional, into)]
     aria_label: Option<Signal<String>>,
+    /// How a value the options no longer hold is named (a spec a pool's switch left in
+    /// the list, by its catalog name); as written otherwise.
+    #[prop(optional)]
+    kept_name: Option<fn(FormCx, &str) -> String>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let d = Described::new(cx, &path, false);
@@ -795,7 +816,8 @@ pub fn SelectField(
                     // A value the catalog does not offer (an import, a clone) stays
                     // visible, so the finding about it has something to point at.
                     if !current.is_empty() && !options.iter().any(|(v, _)| *v == current) {
-                        options.push((current.clone(), current.clone()));
+                        let shown = kept_name.map_or_else(|| current.clone(), |name| name(cx, &current));
+                        options.push((current.clone(), shown));
                     }
                     options.into_iter().map(|(value, shown)| {
                         let selected = value == current;

@@ -180,8 +180,10 @@ pub fn SpecsEditor() -> impl IntoView {
                             <span class="rank" aria-hidden="true">{i + 1}</span>
                             // Each row's label repeats the list's: its name says which row, after
                             // the label's own words (the name a voice user speaks).
+                            // A spec a switch of pool or instance type left here is named as
+                            // the plan names it, not by its id (reshaping explorer).
                             <SelectField path=row.clone() no_help=true lens options=offered
-                                aria_label=Signal::derive(label("ui.form.specs.row")) />
+                                aria_label=Signal::derive(label("ui.form.specs.row")) kept_name=super::compute::spec_name />
                             <button type="button" class="up" data-testid=format!("up-{row}") disabled={ i == 0 }
                                 aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1), moved)>"↑"</button>
                             <button type="button" class="down" data-testid=format!("down-{row}")

@@ -309,6 +309,56 @@ async fn a_blank_form_starts_in_the_users_catalog_and_cannot_be_submitted() {
     );
 }
 
+/// An input method's composition (pinyin) is not checked until its words come: the
+/// half-typed `exp-shi'yan` was refused and spoken mid-word (IME explorer). The
+/// words, once committed, are checked as any typed text.
+#[wasm_bindgen_test]
+async fn a_composition_is_checked_when_its_words_come() {
+    let form = mount(None, false).await;
+    form.type_in("basic.name_prefix", "exp").await;
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    let input: HtmlInputElement = form.control("basic.name_prefix").unchecked_into();
+    let composing = js_sys::Function::new_no_args(
+        "return new InputEvent('input', { bubbles: true, isComposing: true })",
+    );
+    input.set_value("exp-shi'yan");
+    input
+        .dispatch_event(
+            &composing
+                .call0(&wasm_bindgen::JsValue::NULL)
+                .unwrap()
+                .unchecked_into(),
+        )
+        .unwrap();
+    leptos::task::tick().await;
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    assert!(!form.text("name-pattern").contains("shi"));
+    // The words committed: the last `input` was the composition's, then its end.
+    input.set_value("exp-实验");
+    input
+        .dispatch_event(
+            &composing
+                .call0(&wasm_bindgen::JsValue::NULL)
+                .unwrap()
+                .unchecked_into(),
+        )
+        .unwrap();
+    leptos::task::tick().await;
+    assert!(form.codes_at("basic.name_prefix").is_empty());
+    input
+        .dispatch_event(&web_sys::Event::new("compositionend").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert!(
+        form.codes_at("basic.name_prefix")
+            .iter()
+            .any(|c| c.starts_with("basic.name_prefix")),
+        "{:?}",
+        form.codes_at("basic.name_prefix")
+    );
+    assert_eq!(input.value(), "exp-实验");
+}
+
 #[wasm_bindgen_test]
 async fn the_name_prefix_shows_its_final_pattern_and_live_maximum() {
     let form = mount(None, false).await;
@@ -921,6 +971,30 @@ async fn arrowing_through_the_kinds_drops_only_what_the_kind_landed_on_does_not_
     assert_eq!(form.submitted().await, ray);
 }
 
+/// A spec a switch of pool leaves in the list, which the new pool does not offer, is
+/// named as the catalog and the plan name it, not by its bare id (reshaping explorer:
+/// the row read `h100-8g` beside the plan's "H100 whole node 整机").
+#[wasm_bindgen_test]
+async fn a_spec_left_by_a_pool_switch_keeps_its_name() {
+    let mut start = example(shared::demo::PYTORCH_EXAMPLE);
+    start.compute.kind = Some(shared::vocab::ResourceKind::Reserved);
+    start.compute.pool = Some("sh-a-h100".to_owned());
+    start.compute.priority = None;
+    start.compute.guarantee = None;
+    start.compute.specs = vec!["h100-8g".to_owned()];
+    start.compute.units_per_node = 1;
+    let form = mount(Some(start), false).await;
+    form.choose("compute.pool", "sh-a-shared").await;
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g"]);
+    let select: HtmlSelectElement = form.control("compute.specs[0]").unchecked_into();
+    let chosen = select
+        .selected_options()
+        .item(0)
+        .and_then(|o| o.text_content())
+        .unwrap_or_default();
+    assert_eq!(chosen, "H100 whole node 整机");
+}
+
 /// A number box keeps what the user types: a number past the largest the field holds
 /// is held as typed and said to be too large, as the API says of it, never taken as
 /// another number (it was taken as 4294967295, which a field with no rule above sent
@@ -932,6 +1006,8 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     let workers = form
         .control("compute.workers")
         .unchecked_into::<HtmlInputElement>();
+    // The arrow keys stop at 0, as a count does (reshaping explorer: -1, -2…).
+    assert_eq!(workers.min(), "0");
     workers.focus().unwrap();
     form.type_in("compute.workers", "5000000000").await;
     form.type_in("compute.workers", "50000000000").await;

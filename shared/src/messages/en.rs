@@ -2040,6 +2040,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.replicas#autoscaling",
         "{replicas} replicas: the head and up to {max} workers, the autoscaling maximum · pool {pool}",
     ),
+    (
+        "ui.form.plan.replicas#autoscaling_one",
+        "{replicas} replicas: the head and up to 1 worker, the autoscaling maximum · pool {pool}",
+    ),
     ("ui.form.plan.replicas_one", "1 replica · pool {pool}"),
     ("ui.form.plan.short_of", "{amount} ({spec})"),
     (

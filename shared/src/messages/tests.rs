@@ -322,6 +322,24 @@ fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {
     };
     assert_eq!(fragment("1", "1"), "1 node with 1 free");
     assert_eq!(fragment("2", "1"), "2 nodes with 1 free each");
+    // The head and one worker are two replicas (reshaping explorer: "up to 1 workers").
+    let autoscaling = |max: &str| {
+        let replicas = max.parse::<u32>().unwrap() + 1;
+        let args = [
+            ("replicas", replicas.to_string()),
+            ("max", max.to_owned()),
+            ("pool", "p".to_owned()),
+        ];
+        text(Lang::En, "ui.form.plan.replicas#autoscaling", &args)
+    };
+    assert_eq!(
+        autoscaling("1"),
+        "2 replicas: the head and up to 1 worker, the autoscaling maximum · pool p"
+    );
+    assert_eq!(
+        autoscaling("3"),
+        "4 replicas: the head and up to 3 workers, the autoscaling maximum · pool p"
+    );
     // A unit after its count.
     let largest = |free: u64| {
         QueueReason::NoNodeHostsOne {
