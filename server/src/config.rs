@@ -543,8 +543,8 @@ impl std::str::FromStr for Trusted {
             let most = if network.is_ipv4() { 32 } else { 128 };
             return Err(format!(
                 "{text:?} has address bits set past its /{prefix}: write its network \
-                 ({network}/{prefix}) or the one address ({address}/{most} or {address})",
-                prefix = trusted.prefix,
+                 ({network}/{bits}) or the one address ({address}/{most} or {address})",
+                bits = trusted.prefix,
                 address = trusted.net,
             ));
         }
@@ -1922,7 +1922,7 @@ mail_from = "Berth <berth@example.com>"
             ),
             (
                 "::ffff:10.0.0.5/104",
-                r#""::ffff:10.0.0.5/104" has address bits set past its /8: write its network (10.0.0.0/8) or the one address (10.0.0.5/32 or 10.0.0.5)"#,
+                r#""::ffff:10.0.0.5/104" has address bits set past its /104: write its network (10.0.0.0/8) or the one address (10.0.0.5/32 or 10.0.0.5)"#,
             ),
         ] {
             assert_eq!(bad.parse::<Trusted>().expect_err(bad), said);

@@ -85,7 +85,7 @@ pub fn AdvancedSection() -> impl IntoView {
                     lens=number_lens!(cx, advanced.monitoring.port) />
                 <TextField path="advanced.monitoring.path" lens=text_lens!(cx, advanced.monitoring.path) />
             })}
-            <TextField path="advanced.image_pull_retries" control=Control::Number lens=pull_retries may_be_empty=true>
+            <TextField path="advanced.image_pull_retries" control=Control::Number lens=pull_retries may_be_empty=true min="-1">
                 <p class="note">{default_retries}</p>
             </TextField>
             <CheckField path="advanced.ssh"
@@ -125,7 +125,7 @@ fn AlertsEditor() -> impl IntoView {
         format!("{id}-help"),
         format!("{id}-msgs"),
     );
-    let described = format!("{help_id} {msgs_id}");
+    let described = format!("{msgs_id} {help_id}");
     let labelled = label_id.clone();
     let findings = cx.findings_at(ALERTS, false);
     let events = Signal::derive(move || {

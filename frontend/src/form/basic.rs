@@ -70,6 +70,10 @@ pub fn BasicSection() -> impl IntoView {
     // own pools and specs), or takes the region's only one. Arrowing on
     // through the regions starts again from the draft before ([`FormCx::switch`]), so
     // the regions passed trim nothing.
+    // What a switch of region or cluster left out, said until the compute choices change
+    // again: it was dropped without a word, a RayJob's head spec becoming "the workers'
+    // spec" unseen (reshaping explorer).
+    let left_out = RwSignal::new(None::<LeftOut>);
     let region = Lens {
         get: cx.watch(move |s| s.basic.region.clone()),
         set: Callback::new(move |v: String| {
@@ -83,7 +87,7 @@ pub fn BasicSection() -> impl IntoView {
                                 _ => String::new(),
                             };
                     }
-                    keep_what_the_cluster_has(s, c);
+                    left_out.set(keep_what_the_cluster_has(s, c));
                 });
             });
         }),
@@ -96,7 +100,7 @@ pub fn BasicSection() -> impl IntoView {
         set: Callback::new(move |v: String| {
             cx.switch("basic.cluster", |s| {
                 s.basic.cluster = v;
-                cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
+                left_out.set(cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c)));
             });
         }),
     };
@@ -120,6 +124,7 @@ pub fn BasicSection() -> impl IntoView {
         <Section path="basic">
             <SelectField path="basic.region" lens=region options=regions />
             <SelectField path="basic.cluster" lens=cluster options=clusters />
+            <LeftOutNote left_out />
             {group_field}
             <SelectField path="basic.task_type" lens=task_type options=types />
             <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix) also_described_by=NAME_PATTERN>
@@ -135,29 +140,94 @@ pub fn BasicSection() -> impl IntoView {
     }
 }
 
+/// What a switch of region or cluster dropped from the draft, by catalog names, with the
+/// compute choices it left, which it is said of.
+#[derive(Clone, PartialEq)]
+struct LeftOut {
+    /// `(message key, name)`: a spec, the head's spec, the pool.
+    items: Vec<(&'static str, String)>,
+    /// The pool, the specs and the head's spec as the switch left them.
+    after: (Option<String>, Vec<String>, Option<String>),
+}
+
 /// Drops the pool and the specs (the head's too) the draft's cluster does not have; with
 /// no cluster chosen yet (a region of several), those no cluster of its region has: the
-/// old cluster's stayed, shown by their names, until a cluster was picked.
-fn keep_what_the_cluster_has(s: &mut shared::TaskSpec, catalog: &shared::Catalog) {
+/// old cluster's stayed, shown by their names, until a cluster was picked. Returns what
+/// it dropped, if anything.
+fn keep_what_the_cluster_has(
+    s: &mut shared::TaskSpec,
+    catalog: &shared::Catalog,
+) -> Option<LeftOut> {
     let clusters = match catalog.cluster(&s.basic.region, &s.basic.cluster) {
         Some(cluster) => std::slice::from_ref(cluster),
-        None => match catalog.region(&s.basic.region) {
-            Some(region) => region.clusters.as_slice(),
-            None => return,
-        },
+        None => catalog.region(&s.basic.region)?.clusters.as_slice(),
+    };
+    let all = || catalog.regions.iter().flat_map(|r| &r.clusters);
+    let spec_name = |id: &str| {
+        all()
+            .flat_map(|c| &c.specs)
+            .find(|x| x.id == id)
+            .map_or_else(|| id.to_owned(), |x| x.name.clone())
     };
     let has_spec = |id: &String| clusters.iter().any(|c| c.specs.iter().any(|x| &x.id == id));
-    if !s
+    let mut items = Vec::new();
+    if let Some(pool) = s
         .compute
         .pool
-        .as_ref()
-        .is_none_or(|p| clusters.iter().any(|c| c.pools.iter().any(|x| &x.id == p)))
+        .take_if(|p| !clusters.iter().any(|c| c.pools.iter().any(|x| &x.id == p)))
     {
-        s.compute.pool = None;
+        let name = all()
+            .flat_map(|c| &c.pools)
+            .find(|x| x.id == pool)
+            .map_or(pool.clone(), |x| x.name.clone());
+        items.push(("ui.form.left_out.pool", name));
     }
-    s.compute.specs.retain(has_spec);
-    if !s.compute.head_spec.as_ref().is_none_or(has_spec) {
-        s.compute.head_spec = None;
+    for spec in s.compute.specs.extract_if(.., |id| !has_spec(id)) {
+        items.push(("ui.form.left_out.spec", spec_name(&spec)));
+    }
+    if let Some(head) = s.compute.head_spec.take_if(|h| !has_spec(h)) {
+        items.push(("ui.form.left_out.head", spec_name(&head)));
+    }
+    (!items.is_empty()).then(|| LeftOut {
+        items,
+        after: (
+            s.compute.pool.clone(),
+            s.compute.specs.clone(),
+            s.compute.head_spec.clone(),
+        ),
+    })
+}
+
+/// Says what a switch of region or cluster left out, while the compute choices are as it
+/// left them; in the page from the start, so that it is read as it fills.
+#[component]
+fn LeftOutNote(left_out: RwSignal<Option<LeftOut>>) -> impl IntoView {
+    let cx = FormCx::use_context();
+    let now = cx.watch(|s| {
+        (
+            s.compute.pool.clone(),
+            s.compute.specs.clone(),
+            s.compute.head_spec.clone(),
+        )
+    });
+    let said = move || {
+        left_out.with(|l| {
+            let l = l.as_ref().filter(|l| now.with(|n| *n == l.after))?;
+            let lang = cx.lang();
+            let items: Vec<String> = l
+                .items
+                .iter()
+                .map(|(key, name)| shared::messages::text(lang, key, &[("name", name.clone())]))
+                .collect();
+            Some(shared::messages::text(
+                lang,
+                "ui.form.left_out",
+                &[("items", shared::messages::list(lang, &items))],
+            ))
+        })
+    };
+    view! {
+        <p class="help left-out" role="status" data-testid="left-out">{said}</p>
     }
 }
 

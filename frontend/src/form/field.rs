@@ -295,18 +295,18 @@ impl Described {
         })
     }
 
-    // The findings before the help: what is wrong is what a reader came back to hear,
-    // and it came after a long help text (screen-reader explorer).
+    // The findings (the field's, then its group's) before the help: what is wrong is what
+    // a reader came back to hear, and it came after a long help text (screen-reader
+    // explorer).
     fn described_by(&self, help: bool) -> String {
-        let own = if help {
-            format!("{} {}", self.msgs_id, self.help_id)
-        } else {
-            self.msgs_id.clone()
-        };
-        match &self.group {
-            Some((group, _)) => format!("{own} {group}"),
-            None => own,
+        let mut said = self.msgs_id.clone();
+        if let Some((group, _)) = &self.group {
+            said = format!("{said} {group}");
         }
+        if help {
+            said = format!("{said} {}", self.help_id);
+        }
+        said
     }
 }
 
@@ -573,6 +573,10 @@ pub fn TextField(
     /// required, as every other number box is, whose empty text is refused.
     #[prop(optional)]
     may_be_empty: bool,
+    /// A number box's least value for its arrow keys, when not 0 (image pull retries'
+    /// −1, "never trip the breaker").
+    #[prop(optional)]
+    min: Option<&'static str>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let d = Described::new(cx, &path, under).first_of(cx, group.as_deref());
@@ -661,12 +665,13 @@ pub fn TextField(
             }
         };
         view! {
-            // Every number of a spec is a count, never below 0: the arrow keys stopped at no
-            // end (reshaping explorer: Workers went to -1, -2…). The rules' own bounds are
-            // the findings'.
+            // A number of a spec is a count, never below 0 but where said: the arrow keys
+            // stopped at no end (reshaping explorer: Workers went to -1, -2…). The rules'
+            // own bounds are the findings'. Digits an input method composes (full-width)
+            // come with its end, as a text box's do.
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required type=control.input_type()
                 aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
-                on:change=settle min="0" />
+                on:compositionend=on_composed on:change=settle min=min.unwrap_or("0") />
         }
         .into_any()
     } else {

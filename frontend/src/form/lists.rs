@@ -102,7 +102,7 @@ fn ListShell(
         format!("{id}-help"),
         format!("{id}-msgs"),
     );
-    let described = format!("{help_id} {msgs_id}");
+    let described = format!("{msgs_id} {help_id}");
     let labelled = label_id.clone();
     let findings = cx.findings_at(path, false);
     let (label, help) = (field_key(path, "label"), field_key(path, "help"));

@@ -67,7 +67,7 @@ pub fn SpecsEditor() -> impl IntoView {
         format!("{id}-help"),
         format!("{id}-msgs"),
     );
-    let described = format!("{help_id} {msgs_id}");
+    let described = format!("{msgs_id} {help_id}");
     let labelled = label_id.clone();
     let dragged = RwSignal::new(None::<usize>);
     // The row a dragged row is over: it is marked where the dragged one would land (a

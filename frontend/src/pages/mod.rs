@@ -137,9 +137,10 @@ pub fn ErrorBanner(
     /// The page asks again by itself (the list's live refresh): a server out of reach is
     /// said with that, not with "then try again", which sent the reader to reload (slow-
     /// link explorer).
-    #[prop(optional)]
-    retried: bool,
+    #[prop(optional, into)]
+    retried: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let retried = move || retried.is_some_and(|r| r.get());
     let lang = UiLang::use_context();
     let named_place = place;
     // Asked again, not yet answered: the button says so, and the failure stays until the
@@ -179,8 +180,11 @@ pub fn ErrorBanner(
                             let key = if quota { format!("{key}#quota") } else { key.to_owned() };
                             lang.text_with(&key, &[("code", body.code.clone())])
                         }
-                        (crate::api::ClientError::Network(crate::api::Unreached::Silent { from_other_site: None }), _) if retried => {
+                        (crate::api::ClientError::Network(crate::api::Unreached::Silent { from_other_site: None }), _) if retried() => {
                             lang.text("ui.app.unreachable#retried")
+                        }
+                        (crate::api::ClientError::Network(crate::api::Unreached::GaveUp(seconds)), _) if retried() => {
+                            lang.text_with("ui.app.read_no_answer#retried", &[("seconds", seconds.to_string())])
                         }
                         _ => err.localized(lang.get()),
                     }}</span>

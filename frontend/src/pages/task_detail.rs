@@ -1642,12 +1642,14 @@ fn Actions(
                         {crate::i18n::tr("ui.detail.share_list")}
                     </button>
                 })}
-                // In the buttons' row, and in the page from the start: a line put under
-                // them pushed the page down as it came (explorer), and a live region made
-                // with its words is not always read.
-                <span class="waiting" data-testid="waiting-answer" role="status">
-                    {move || waiting.get().then(|| lang.text("ui.detail.waiting_answer"))}
-                </span>
+                // A line of its own kept from the start for the owner's actions: put under
+                // them as it came, it pushed the page down (explorer), and a live region
+                // made with its words is not always read.
+                {owner.then(|| view! {
+                    <span class="waiting" data-testid="waiting-answer" role="status">
+                        {move || waiting.get().then(|| lang.text("ui.detail.waiting_answer"))}
+                    </span>
+                })}
             </div>
             // Said, not just left out: a member of the task's group saw Clone alone, and
             // no reason why the rest were missing (explorer).

@@ -210,6 +210,14 @@ pub fn TaskListPage(
     let tasks = RwSignal::new(rows);
     let next = RwSignal::new(cursor);
     let error = RwSignal::new(None::<ClientError>);
+    // The error is More's, which the refresh does not ask again: its banner does not say
+    // the list asks again by itself (review).
+    let more_failed = RwSignal::new(false);
+    Effect::new(move |_| {
+        if error.with(Option::is_none) {
+            more_failed.set(false);
+        }
+    });
     let loaded = RwSignal::new(back_at.is_some());
     // The button stays the same element from page to page, so it keeps the focus.
     let more = Memo::new(move |_| next.with(Option::is_some));
@@ -332,7 +340,10 @@ pub fn TaskListPage(
                         focus_row(Some(list), id, false);
                     }
                 }
-                Err(err) => error.set(Some(err)),
+                Err(err) => {
+                    more_failed.set(true);
+                    error.set(Some(err));
+                }
             }
         });
     };
@@ -708,7 +719,7 @@ pub fn TaskListPage(
                     </p>
                 })
             }}
-            <ErrorBanner error retried=true />
+            <ErrorBanner error retried=Signal::derive(move || !more_failed.get()) />
             // The count and the new tasks are spoken as they change; the update time,
             // new at every refresh, is not: the whole line was read out every 4 s
             // (keyboard explorer).

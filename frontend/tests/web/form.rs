@@ -357,6 +357,25 @@ async fn a_composition_is_checked_when_its_words_come() {
         form.codes_at("basic.name_prefix")
     );
     assert_eq!(input.value(), "exp-实验");
+    // A number box too: digits composed full-width come with the composition's end
+    // (review: the box showed 8, the draft kept 1).
+    let workers: HtmlInputElement = form.control("compute.workers").unchecked_into();
+    workers.set_value("8");
+    workers
+        .dispatch_event(
+            &composing
+                .call0(&wasm_bindgen::JsValue::NULL)
+                .unwrap()
+                .unchecked_into(),
+        )
+        .unwrap();
+    leptos::task::tick().await;
+    assert_ne!(form.submitted().await.compute.workers, 8);
+    workers
+        .dispatch_event(&web_sys::Event::new("compositionend").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().await.compute.workers, 8);
 }
 
 #[wasm_bindgen_test]
@@ -971,6 +990,47 @@ async fn arrowing_through_the_kinds_drops_only_what_the_kind_landed_on_does_not_
     assert_eq!(form.submitted().await, ray);
 }
 
+/// A switch of region or cluster that drops the pool, specs or the head's spec the new
+/// place lacks says what it dropped, in the reader's language, while the compute choices
+/// stay as it left them; choosing back at once brings them back and unsays it (reshaping
+/// explorer: the head's spec became "the workers' spec" without a word).
+#[wasm_bindgen_test]
+async fn a_switch_of_place_says_what_it_left_out() {
+    let form = mount(Some(shared::demo::ray()), false).await;
+    let note = || form.text("left-out");
+    assert_eq!(note(), "");
+    form.choose("basic.region", "cn-east").await;
+    assert_eq!(
+        note(),
+        "Not offered here, so left out of the task: pool A100 + CPU shared 共享. Choose the one before again now to keep them."
+    );
+    form.choose("basic.cluster", "sh-b").await;
+    assert_eq!(
+        note(),
+        "Not offered here, so left out of the task: spec A100 single card 单卡 and the head's spec CPU general 通用型. Choose the one before again now to keep them."
+    );
+    let spec = form.submitted().await;
+    assert!(spec.compute.specs.is_empty() && spec.compute.head_spec.is_none());
+    form.click("lang-zh").await;
+    assert_eq!(
+        note(),
+        "此处不提供以下内容，已从任务中去掉：实例规格 A100 single card 单卡、Head 实例规格 CPU general 通用型。立即改回原来的选择即可保留。"
+    );
+    form.click("lang-en").await;
+    // Back at once: kept, and nothing said.
+    form.choose("basic.cluster", "sh-a").await;
+    let spec = form.submitted().await;
+    assert_eq!(spec.compute.specs, ["a100-1g"]);
+    assert_eq!(spec.compute.head_spec.as_deref(), Some("cpu-8c"));
+    assert_eq!(note(), "");
+    // Said of the choices the switch left: a spec added since ends it.
+    form.choose("basic.cluster", "sh-b").await;
+    assert!(note().contains("spec A100 single card 单卡"), "{}", note());
+    form.click("add-compute.specs").await;
+    assert_eq!(form.submitted().await.compute.specs.len(), 1);
+    assert_eq!(note(), "");
+}
+
 /// A spec a switch of pool leaves in the list, which the new pool does not offer, is
 /// named as the catalog and the plan name it, not by its bare id (reshaping explorer:
 /// the row read `h100-8g` beside the plan's "H100 whole node 整机").
@@ -1006,8 +1066,15 @@ async fn a_number_box_keeps_the_text_typed_while_it_reads_as_its_number() {
     let workers = form
         .control("compute.workers")
         .unchecked_into::<HtmlInputElement>();
-    // The arrow keys stop at 0, as a count does (reshaping explorer: -1, -2…).
+    // The arrow keys stop at 0, as a count does (reshaping explorer: -1, -2…); image
+    // pull retries' at −1, which never trips the breaker (review).
     assert_eq!(workers.min(), "0");
+    assert_eq!(
+        form.control("advanced.image_pull_retries")
+            .unchecked_into::<HtmlInputElement>()
+            .min(),
+        "-1"
+    );
     workers.focus().unwrap();
     form.type_in("compute.workers", "5000000000").await;
     form.type_in("compute.workers", "50000000000").await;

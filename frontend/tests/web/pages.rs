@@ -3404,6 +3404,27 @@ async fn a_first_page_that_cannot_load_counts_no_rows() {
     finish(handle, &host, &address);
 }
 
+/// More that cannot reach the server is not said to be asked again by itself: the live
+/// refresh does not fetch the next page (review).
+#[wasm_bindgen_test]
+async fn more_that_cannot_load_asks_the_reader_to_try_again() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let rows = || host.query_selector_all("tbody tr").unwrap().length();
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    press_until_asked(&host, "list-more", "cursor=c1").await;
+    fail_fetch("cursor=c1");
+    until_found(&host, "the error", "[data-testid='error']").await;
+    assert_eq!(
+        find(&host, "[data-testid='error'] .message")
+            .text_content()
+            .unwrap(),
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again"
+    );
+    finish(handle, &host, &address);
+}
+
 /// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
 /// the rows of the filter before would read as its tasks.
 #[wasm_bindgen_test]

@@ -1306,6 +1306,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The server has not answered in {seconds} s: check your connection, or try again later.",
     ),
     (
+        "ui.app.read_no_answer#retried",
+        "The server has not answered in {seconds} s: check your connection; the list asks again every few seconds by itself.",
+    ),
+    (
         "ui.app.refused.auth_required",
         "you are not signed in, or your sign-in has expired; sign in again",
     ),
@@ -1841,6 +1845,13 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "YAML is indented with spaces, not tabs: replace the tabs at the start of the line with spaces",
     ),
     ("ui.form.import.yes", "Replace the form"),
+    (
+        "ui.form.left_out",
+        "Not offered here, so left out of the task: {items}. Choose the one before again now to keep them.",
+    ),
+    ("ui.form.left_out.head", "the head's spec {name}"),
+    ("ui.form.left_out.pool", "pool {name}"),
+    ("ui.form.left_out.spec", "spec {name}"),
     (
         "ui.form.made_before",
         "Your last draft was submitted as task {id} while the page reloaded: this is a new form.",

@@ -1130,6 +1130,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "服务器在 {seconds} 秒内没有应答：请检查网络连接，或稍后重试。",
     ),
     (
+        "ui.app.read_no_answer#retried",
+        "服务器在 {seconds} 秒内没有应答：请检查网络连接；列表每隔几秒会自动重试。",
+    ),
+    (
         "ui.app.refused.auth_required",
         "未登录或登录已过期，请重新登录",
     ),
@@ -1590,6 +1594,13 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "YAML 用空格缩进，不能用制表符：请将行首的制表符换成空格",
     ),
     ("ui.form.import.yes", "替换表单"),
+    (
+        "ui.form.left_out",
+        "此处不提供以下内容，已从任务中去掉：{items}。立即改回原来的选择即可保留。",
+    ),
+    ("ui.form.left_out.head", "Head 实例规格 {name}"),
+    ("ui.form.left_out.pool", "资源池 {name}"),
+    ("ui.form.left_out.spec", "实例规格 {name}"),
     (
         "ui.form.made_before",
         "页面刷新时，上一份草稿已提交为任务 {id}：这是一个新表单。",
