@@ -318,37 +318,13 @@ async fn a_composition_is_checked_when_its_words_come() {
     form.type_in("basic.name_prefix", "exp").await;
     assert!(form.codes_at("basic.name_prefix").is_empty());
     let input: HtmlInputElement = form.control("basic.name_prefix").unchecked_into();
-    let composing = js_sys::Function::new_no_args(
-        "return new InputEvent('input', { bubbles: true, isComposing: true })",
-    );
-    input.set_value("exp-shi'yan");
-    input
-        .dispatch_event(
-            &composing
-                .call0(&wasm_bindgen::JsValue::NULL)
-                .unwrap()
-                .unchecked_into(),
-        )
-        .unwrap();
-    leptos::task::tick().await;
+    compose(&input, "exp-shi'yan").await;
     assert!(form.codes_at("basic.name_prefix").is_empty());
     assert!(!form.text("name-pattern").contains("shi"));
     // The words committed: the last `input` was the composition's, then its end.
-    input.set_value("exp-实验");
-    input
-        .dispatch_event(
-            &composing
-                .call0(&wasm_bindgen::JsValue::NULL)
-                .unwrap()
-                .unchecked_into(),
-        )
-        .unwrap();
-    leptos::task::tick().await;
+    compose(&input, "exp-实验").await;
     assert!(form.codes_at("basic.name_prefix").is_empty());
-    input
-        .dispatch_event(&web_sys::Event::new("compositionend").unwrap())
-        .unwrap();
-    leptos::task::tick().await;
+    composed(&input).await;
     assert!(
         form.codes_at("basic.name_prefix")
             .iter()
@@ -360,22 +336,30 @@ async fn a_composition_is_checked_when_its_words_come() {
     // A number box too: digits composed full-width come with the composition's end
     // (review: the box showed 8, the draft kept 1).
     let workers: HtmlInputElement = form.control("compute.workers").unchecked_into();
-    workers.set_value("8");
-    workers
-        .dispatch_event(
-            &composing
-                .call0(&wasm_bindgen::JsValue::NULL)
-                .unwrap()
-                .unchecked_into(),
-        )
-        .unwrap();
-    leptos::task::tick().await;
+    compose(&workers, "8").await;
     assert_ne!(form.submitted().await.compute.workers, 8);
-    workers
+    composed(&workers).await;
+    assert_eq!(form.submitted().await.compute.workers, 8);
+}
+
+/// `text` in `input` as an input method's composition puts it there: the `input` of a
+/// composition under way.
+async fn compose(input: &HtmlInputElement, text: &str) {
+    let composing = js_sys::Function::new_no_args(
+        "return new InputEvent('input', { bubbles: true, isComposing: true })",
+    );
+    input.set_value(text);
+    let event = composing.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    input.dispatch_event(&event.unchecked_into()).unwrap();
+    leptos::task::tick().await;
+}
+
+/// The composition's end: its words committed.
+async fn composed(input: &HtmlInputElement) {
+    input
         .dispatch_event(&web_sys::Event::new("compositionend").unwrap())
         .unwrap();
     leptos::task::tick().await;
-    assert_eq!(form.submitted().await.compute.workers, 8);
 }
 
 #[wasm_bindgen_test]

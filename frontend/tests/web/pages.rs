@@ -3396,9 +3396,7 @@ async fn a_first_page_that_cannot_load_counts_no_rows() {
     // The list asks again by itself: the reader is not sent to try again (slow-link
     // explorer).
     assert_eq!(
-        find(&host, "[data-testid='error'] .message")
-            .text_content()
-            .unwrap(),
+        banner_message(&host),
         "Cannot reach the server: check your connection, or wait for the server to be back; the list asks again every few seconds by itself"
     );
     finish(handle, &host, &address);
@@ -3417,12 +3415,17 @@ async fn more_that_cannot_load_asks_the_reader_to_try_again() {
     fail_fetch("cursor=c1");
     until_found(&host, "the error", "[data-testid='error']").await;
     assert_eq!(
-        find(&host, "[data-testid='error'] .message")
-            .text_content()
-            .unwrap(),
+        banner_message(&host),
         "Cannot reach the server: check your connection, or wait for the server to be back, then try again"
     );
     finish(handle, &host, &address);
+}
+
+/// The words of the page's error banner.
+fn banner_message(host: &HtmlElement) -> String {
+    find(host, "[data-testid='error'] .message")
+        .text_content()
+        .unwrap_or_default()
 }
 
 /// A filter whose tasks cannot be fetched (the server down) shows no rows under its chip:
