@@ -26,6 +26,16 @@ async fn send(app: &Router, request: Request<Body>) -> Response<Body> {
         .expect("the router answers")
 }
 
+/// The `detail` of a `request.cross_site` refusal, which it must be.
+async fn cross_site_detail(answer: Response<Body>) -> String {
+    let body = axum::body::to_bytes(answer.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(body["code"], "request.cross_site", "{body}");
+    body["detail"].as_str().unwrap_or_default().to_owned()
+}
+
 fn header<'a>(response: &'a Response<Body>, name: &str) -> Option<&'a str> {
     response.headers().get(name).and_then(|v| v.to_str().ok())
 }
@@ -140,12 +150,7 @@ async fn a_change_asked_by_another_sites_page_is_refused_unless_listed() {
     ] {
         let answer = send(&app, validate(site, origin)).await;
         assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{site} {origin}");
-        let body = axum::body::to_bytes(answer.into_body(), usize::MAX)
-            .await
-            .unwrap();
-        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
-        assert_eq!(body["code"], "request.cross_site", "{body}");
-        let detail = body["detail"].as_str().unwrap_or_default();
+        let detail = cross_site_detail(answer).await;
         assert!(detail.contains("[cors] origins"), "{detail}");
         // A page's origin is named; a request that named none says so in words ("(none)"
         // read as the server's fault: team explorer).
@@ -176,12 +181,7 @@ async fn a_change_asked_by_another_sites_page_is_refused_unless_listed() {
         request.body(Body::from("{}")).unwrap()
     };
     let answer = send(&app, unmarked("http://evil.example", "text/plain")).await;
-    let body = axum::body::to_bytes(answer.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
-    assert_eq!(body["code"], "request.cross_site", "{body}");
-    let detail = body["detail"].as_str().unwrap_or_default();
+    let detail = cross_site_detail(answer).await;
     assert!(
         detail.contains("that is not JSON is refused: send it as JSON"),
         "{detail}"
