@@ -70,14 +70,19 @@ pub fn BasicSection() -> impl IntoView {
     // own pools and specs), or takes the region's only one. Arrowing on
     // through the regions starts again from the draft before ([`FormCx::switch`]), so
     // the regions passed trim nothing.
-    // What a switch of region or cluster left out, said until the compute choices change
-    // again: it was dropped without a word, a RayJob's head spec becoming "the workers'
-    // spec" unseen (reshaping explorer).
+    // What a switch of region or cluster left out, said while choosing back brings it
+    // back (the draft as the switch left it, [`FormCx::switch`]): it was dropped without
+    // a word, a RayJob's head spec becoming "the workers' spec" unseen (reshaping
+    // explorer); said after any other change, it promised what choosing back no longer
+    // did, and outlived a form started over (recheck).
     let left_out = RwSignal::new(None::<LeftOut>);
     let region = Lens {
         get: cx.watch(move |s| s.basic.region.clone()),
         set: Callback::new(move |v: String| {
             cx.switch("basic.region", |s| {
+                let before = cx
+                    .catalog
+                    .with_value(|c| c.region(&s.basic.region).map(|r| r.name.clone()));
                 s.basic.region = v;
                 cx.catalog.with_value(|c| {
                     if c.cluster(&s.basic.region, &s.basic.cluster).is_none() {
@@ -87,7 +92,8 @@ pub fn BasicSection() -> impl IntoView {
                                 _ => String::new(),
                             };
                     }
-                    left_out.set(keep_what_the_cluster_has(s, c));
+                    let items = keep_what_the_cluster_has(s, c);
+                    left_out.set(LeftOut::of(items, before, s));
                 });
             });
         }),
@@ -99,8 +105,13 @@ pub fn BasicSection() -> impl IntoView {
         get: cx.watch(move |s| s.basic.cluster.clone()),
         set: Callback::new(move |v: String| {
             cx.switch("basic.cluster", |s| {
+                let before = cx.catalog.with_value(|c| {
+                    c.cluster(&s.basic.region, &s.basic.cluster)
+                        .map(|c| c.name.clone())
+                });
                 s.basic.cluster = v;
-                left_out.set(cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c)));
+                let items = cx.catalog.with_value(|c| keep_what_the_cluster_has(s, c));
+                left_out.set(LeftOut::of(items, before, s));
             });
         }),
     };
@@ -140,27 +151,48 @@ pub fn BasicSection() -> impl IntoView {
     }
 }
 
-/// What a switch of region or cluster dropped from the draft, by catalog names, with the
-/// compute choices it left, which it is said of.
+/// What a switch of region or cluster dropped from the draft, by catalog names, the
+/// region or cluster chosen before it, and the draft it left, which it is said of.
 #[derive(Clone, PartialEq)]
 struct LeftOut {
     /// `(message key, name)`: a spec, the head's spec, the pool.
     items: Vec<(&'static str, String)>,
-    /// The pool, the specs and the head's spec as the switch left them.
-    after: (Option<String>, Vec<String>, Option<String>),
+    /// The region's or cluster's name before the switch, which brings them back (none
+    /// when no cluster was chosen).
+    before: Option<String>,
+    /// The draft as the switch left it.
+    after: shared::TaskSpec,
+}
+
+impl LeftOut {
+    fn of(
+        items: Vec<(&'static str, String)>,
+        before: Option<String>,
+        after: &shared::TaskSpec,
+    ) -> Option<LeftOut> {
+        (!items.is_empty()).then(|| LeftOut {
+            items,
+            before,
+            after: after.clone(),
+        })
+    }
 }
 
 /// Drops the pool and the specs (the head's too) the draft's cluster does not have; with
 /// no cluster chosen yet (a region of several), those no cluster of its region has: the
 /// old cluster's stayed, shown by their names, until a cluster was picked. Returns what
-/// it dropped, if anything.
+/// it dropped, by catalog names.
 fn keep_what_the_cluster_has(
     s: &mut shared::TaskSpec,
     catalog: &shared::Catalog,
-) -> Option<LeftOut> {
+) -> Vec<(&'static str, String)> {
+    let mut items = Vec::new();
     let clusters = match catalog.cluster(&s.basic.region, &s.basic.cluster) {
         Some(cluster) => std::slice::from_ref(cluster),
-        None => catalog.region(&s.basic.region)?.clusters.as_slice(),
+        None => match catalog.region(&s.basic.region) {
+            Some(region) => region.clusters.as_slice(),
+            None => return items,
+        },
     };
     let all = || catalog.regions.iter().flat_map(|r| &r.clusters);
     let spec_name = |id: &str| {
@@ -170,7 +202,6 @@ fn keep_what_the_cluster_has(
             .map_or_else(|| id.to_owned(), |x| x.name.clone())
     };
     let has_spec = |id: &String| clusters.iter().any(|c| c.specs.iter().any(|x| &x.id == id));
-    let mut items = Vec::new();
     if let Some(pool) = s
         .compute
         .pool
@@ -188,46 +219,40 @@ fn keep_what_the_cluster_has(
     if let Some(head) = s.compute.head_spec.take_if(|h| !has_spec(h)) {
         items.push(("ui.form.left_out.head", spec_name(&head)));
     }
-    (!items.is_empty()).then(|| LeftOut {
-        items,
-        after: (
-            s.compute.pool.clone(),
-            s.compute.specs.clone(),
-            s.compute.head_spec.clone(),
-        ),
-    })
+    items
 }
 
-/// Says what a switch of region or cluster left out, while the compute choices are as it
-/// left them; in the page from the start, so that it is read as it fills.
+/// Says what a switch of region or cluster left out, while the draft is as it left it;
+/// in the page from the start, so that it is read as it fills.
 #[component]
 fn LeftOutNote(left_out: RwSignal<Option<LeftOut>>) -> impl IntoView {
     let cx = FormCx::use_context();
-    let now = cx.watch(|s| {
-        (
-            s.compute.pool.clone(),
-            s.compute.specs.clone(),
-            s.compute.head_spec.clone(),
-        )
-    });
     let said = move || {
         left_out.with(|l| {
-            let l = l.as_ref().filter(|l| now.with(|n| *n == l.after))?;
+            // The draft is compared only while there is a note: no keystroke pays for it.
+            let l = l.as_ref().filter(|l| cx.spec.with(|s| *s == l.after))?;
             let lang = cx.lang();
             let items: Vec<String> = l
                 .items
                 .iter()
                 .map(|(key, name)| shared::messages::text(lang, key, &[("name", name.clone())]))
                 .collect();
+            let key = match l.before {
+                Some(_) => "ui.form.left_out",
+                None => "ui.form.left_out#none",
+            };
             Some(shared::messages::text(
                 lang,
-                "ui.form.left_out",
-                &[("items", shared::messages::list(lang, &items))],
+                key,
+                &[
+                    ("items", shared::messages::list(lang, &items)),
+                    ("before", l.before.clone().unwrap_or_default()),
+                ],
             ))
         })
     };
     view! {
-        <p class="help left-out" role="status" data-testid="left-out">{said}</p>
+        <p class="note left-out" role="status" data-testid="left-out">{said}</p>
     }
 }
 

@@ -1847,7 +1847,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.yes", "Replace the form"),
     (
         "ui.form.left_out",
-        "Not offered here, so left out of the task: {items}. Choose the one before again now to keep them.",
+        "Not offered here, so left out of the task: {items}. Choose {before} again now to keep them.",
+    ),
+    (
+        "ui.form.left_out#none",
+        "Not offered here, so left out of the task: {items}.",
     ),
     ("ui.form.left_out.head", "the head's spec {name}"),
     ("ui.form.left_out.pool", "pool {name}"),

@@ -1596,7 +1596,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.import.yes", "替换表单"),
     (
         "ui.form.left_out",
-        "此处不提供以下内容，已从任务中去掉：{items}。立即改回原来的选择即可保留。",
+        "此处不提供以下内容，已从任务中去掉：{items}。立即改回 {before} 即可保留。",
+    ),
+    (
+        "ui.form.left_out#none",
+        "此处不提供以下内容，已从任务中去掉：{items}。",
     ),
     ("ui.form.left_out.head", "Head 实例规格 {name}"),
     ("ui.form.left_out.pool", "资源池 {name}"),
@@ -1783,7 +1787,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
     (
         "ui.form.plan.replicas#autoscaling",
-        "{replicas} 个副本：Head 和至多 {max} 个工作节点（按扩容上限计）· 资源池 {pool}",
+        "{replicas} 个副本：Head 和至多 {max} 个 Worker（按扩容上限计）· 资源池 {pool}",
     ),
     ("ui.form.plan.short_of", "{amount}（{spec}）"),
     (
