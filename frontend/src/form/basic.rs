@@ -194,12 +194,10 @@ fn keep_what_the_cluster_has(
             None => return items,
         },
     };
-    let all = || catalog.regions.iter().flat_map(|r| &r.clusters);
+    // Named as the spec list names a spec no cluster chosen offers.
     let spec_name = |id: &str| {
-        all()
-            .flat_map(|c| &c.specs)
-            .find(|x| x.id == id)
-            .map_or_else(|| id.to_owned(), |x| x.name.clone())
+        super::compute::in_any_cluster(catalog, id)
+            .map_or_else(|| id.to_owned(), super::compute::named)
     };
     let has_spec = |id: &String| clusters.iter().any(|c| c.specs.iter().any(|x| &x.id == id));
     if let Some(pool) = s
@@ -207,7 +205,10 @@ fn keep_what_the_cluster_has(
         .pool
         .take_if(|p| !clusters.iter().any(|c| c.pools.iter().any(|x| &x.id == p)))
     {
-        let name = all()
+        let name = catalog
+            .regions
+            .iter()
+            .flat_map(|r| &r.clusters)
             .flat_map(|c| &c.pools)
             .find(|x| x.id == pool)
             .map_or(pool.clone(), |x| x.name.clone());

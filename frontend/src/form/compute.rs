@@ -76,12 +76,15 @@ pub(super) fn spec_options(cx: FormCx, any_type: bool) -> Memo<Vec<(String, Stri
 
 /// What the form calls a spec: its options start with it, and [`spec_name`] says it
 /// wherever else the form names the spec.
-fn named(s: &InstanceSpec) -> String {
+pub(super) fn named(s: &InstanceSpec) -> String {
     s.name.clone()
 }
 
 /// Spec `id` in the first cluster of `catalog` that has it.
-fn in_any_cluster<'a>(catalog: &'a shared::Catalog, id: &str) -> Option<&'a InstanceSpec> {
+pub(super) fn in_any_cluster<'a>(
+    catalog: &'a shared::Catalog,
+    id: &str,
+) -> Option<&'a InstanceSpec> {
     catalog
         .regions
         .iter()
