@@ -66,16 +66,16 @@ pub fn BasicSection() -> impl IntoView {
                 .collect()
         })
     });
-    // Choosing another region keeps the cluster only when the new region has it (its
-    // own pools and specs), or takes the region's only one. Arrowing on
-    // through the regions starts again from the draft before ([`FormCx::switch`]), so
-    // the regions passed trim nothing.
     // What a switch of region or cluster left out, said while choosing back brings it
     // back (the draft as the switch left it, [`FormCx::switch`]): it was dropped without
     // a word, a RayJob's head spec becoming "the workers' spec" unseen (reshaping
     // explorer); said after any other change, it promised what choosing back no longer
     // did, and outlived a form started over (recheck).
     let left_out = RwSignal::new(None::<LeftOut>);
+    // Choosing another region keeps the cluster only when the new region has it (its
+    // own pools and specs), or takes the region's only one. Arrowing on
+    // through the regions starts again from the draft before ([`FormCx::switch`]), so
+    // the regions passed trim nothing.
     let region = Lens {
         get: cx.watch(move |s| s.basic.region.clone()),
         set: Callback::new(move |v: String| {
