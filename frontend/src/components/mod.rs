@@ -27,6 +27,15 @@ pub fn severity_badge(
     }
 }
 
+/// Whether `ev` is an `input` of a composition an input method (pinyin) has under way:
+/// its text is not the words yet. The words come with `compositionend`.
+pub fn composing(ev: &web_sys::Event) -> bool {
+    js_sys::Reflect::get(ev, &"isComposing".into())
+        .ok()
+        .and_then(|c| c.as_bool())
+        == Some(true)
+}
+
 /// Focuses the first element one of `selectors` finds (within `within`, else the page),
 /// tried in order, in the next frame (once what the change that calls this renders is in
 /// the page), when the focus has fallen to the page's body: a button disabled while its

@@ -600,11 +600,7 @@ pub fn TextField(
     // checked, `exp-shi'yan` was refused and spoken mid-word (IME explorer). The words
     // come with `compositionend`, after the last `input` of the composition.
     let on_input = move |ev: leptos::ev::Event| {
-        if js_sys::Reflect::get(&ev, &"isComposing".into())
-            .ok()
-            .and_then(|c| c.as_bool())
-            == Some(true)
-        {
+        if crate::components::composing(&ev) {
             return;
         }
         cx.touch(&touch);

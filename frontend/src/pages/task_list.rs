@@ -977,11 +977,7 @@ pub fn Filters(
     // while an input method composes (pinyin): its text is not the word yet, and writing
     // the box back would break the composition.
     let typed = move |ev: leptos::ev::Event, set: fn(&mut ListFilter, String), tag: bool| {
-        let composing = js_sys::Reflect::get(&ev, &"isComposing".into())
-            .ok()
-            .and_then(|c| c.as_bool())
-            .unwrap_or(false);
-        if composing {
+        if crate::components::composing(&ev) {
             return;
         }
         let value = event_target_value(&ev);
