@@ -29,8 +29,14 @@ pub fn App() -> impl IntoView {
     pages::task_detail::Resubmitted::provide();
     // With Try again: a failed load (the server restarting) is asked again without
     // reloading the page.
-    let (session, again) =
-        components::load_again(|| async { api::fetch_catalog(&api::Base::default()).await });
+    let read_at = form::UsageReadAt::provide();
+    let (session, again) = components::load_again(move || async move {
+        let answer = api::fetch_catalog(&api::Base::default()).await;
+        if answer.is_ok() {
+            read_at.set(js_sys::Date::now());
+        }
+        answer
+    });
     let current = move || nav.route();
     // A move to another page (a link, a submit, Back) puts the focus at the page's start,
     // as a page load does: left on a control of the page that went, it fell to the body,

@@ -283,6 +283,9 @@ pub fn mount_task_form(
                 "mountTaskForm: unmounted at once, before the form was shown",
             ));
         }
+        // A catalog fetched here was read just now: the form does not ask again as it
+        // opens. A portal's may be of any age.
+        let mut read_at = None;
         let session = match options.catalog {
             Some(session) => session,
             // The address tried is named, and without `apiBase` that it was this page's
@@ -309,12 +312,13 @@ pub fn mount_task_form(
                 JsError::new(&format!(
                     "mountTaskForm: catalog: {said} (GET {tried}{hint})"
                 ))
-            })?,
+            })
+            .inspect(|_| read_at = Some(js_sys::Date::now()))?,
         };
         if !held() {
             return Err(cancelled());
         }
-        let handle = show(element, options.locale, base, on_submit, session);
+        let handle = show(element, options.locale, base, on_submit, session, read_at);
         MOUNTED_FORMS.with_borrow_mut(|all| {
             if let Some(mounted) = all.iter_mut().find(|m| m.number == number) {
                 mounted.view = Some(handle);
@@ -445,6 +449,7 @@ fn show(
     base: api::Base,
     on_submit: Option<js_sys::Function>,
     session: CatalogResponse,
+    usage_read_at: Option<f64>,
 ) -> leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState> {
     // Each form on the page keeps its own draft, by its element's id.
     let slot = Some(element.id())
@@ -488,6 +493,6 @@ fn show(
             ray_clusters,
             email_alerts,
         } = session.clone();
-        view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts /> }.into_any()
+        view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts usage_read_at /> }.into_any()
     })
 }

@@ -25,4 +25,4 @@ pub mod task_form;
 pub mod transfer;
 
 pub use context::{FormCx, control_id};
-pub use task_form::TaskForm;
+pub use task_form::{TaskForm, UsageReadAt};

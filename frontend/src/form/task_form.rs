@@ -54,6 +54,10 @@ pub fn TaskForm(
     /// the page was a clone, nor of which task.
     #[prop(default = None)]
     copy_of: Option<String>,
+    /// When `usage` was read (`Date.now()`): read just before, it is not asked for again
+    /// as the form opens (the first load asked for the catalog twice at once).
+    #[prop(default = None)]
+    usage_read_at: Option<f64>,
 ) -> impl IntoView {
     super::anchor::watch();
     provide_context(super::ray::RayClusters(ray_clusters.unwrap_or(true)));
@@ -89,7 +93,7 @@ pub fn TaskForm(
     let in_field = RwSignal::new(false);
     let freshness = crate::components::PlanFreshness::default();
     provide_context(freshness);
-    let refresh_usage = follow_usage(cx, usage, form_ref, freshness);
+    let refresh_usage = follow_usage(cx, usage, form_ref, freshness, usage_read_at);
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
@@ -445,9 +449,38 @@ fn is_field(target: Option<web_sys::EventTarget>) -> bool {
 /// How often the form asks for the pools' and the quota's use while it is open.
 pub const USAGE_REFRESH: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// Use read this recently is current enough for a form opening with it.
+const USAGE_FRESH_MS: f64 = 5_000.0;
+
+/// When the console last read the catalog and use it gives its pages (`Date.now()`), so
+/// a create form opened with them at once does not ask again.
+#[derive(Clone, Copy)]
+pub struct UsageReadAt(StoredValue<f64>);
+
+impl UsageReadAt {
+    /// Provides it, not yet read.
+    pub fn provide() -> Self {
+        let at = Self(StoredValue::new(f64::NEG_INFINITY));
+        provide_context(at);
+        at
+    }
+
+    /// Notes a read at `at`.
+    pub fn set(self, at: f64) {
+        self.0.try_set_value(at);
+    }
+
+    /// The last read, when there was one.
+    pub fn here() -> Option<f64> {
+        use_context::<Self>()
+            .and_then(|at| at.0.try_get_value())
+            .filter(|at| at.is_finite())
+    }
+}
+
 /// Keeps `usage` current while the form is open, so the plan says what would happen now:
 /// tasks start and end, and the console's copy may predate the user's own last submit.
-/// Asked at once, when the user comes back to the window, and every [`USAGE_REFRESH`]
+/// Asked at once (unless read just before), when the user comes back to the window, and every [`USAGE_REFRESH`]
 /// while the page is visible; a failed ask keeps the last answer (the server checks
 /// again at submit).
 ///
@@ -457,6 +490,7 @@ fn follow_usage(
     usage: RwSignal<Usage>,
     form: NodeRef<leptos::html::Form>,
     freshness: crate::components::PlanFreshness,
+    read_at: Option<f64>,
 ) -> impl Fn() + Copy + 'static {
     let base = StoredValue::new(api::Base::here());
     let refresh = move || {
@@ -493,7 +527,9 @@ fn follow_usage(
             }
         });
     };
-    refresh();
+    if read_at.is_none_or(|at| js_sys::Date::now() - at > USAGE_FRESH_MS) {
+        refresh();
+    }
     let interval = set_interval_with_handle(refresh, USAGE_REFRESH).ok();
     let back = window_event_listener(leptos::ev::focus, move |_| refresh());
     // A tab shown again may get no `focus` of the window (switched back to within it):

@@ -46,6 +46,7 @@ pub fn NewTaskPage(
         }
     });
     let made = super::task_detail::Resubmitted::here();
+    let usage_read_at = crate::form::UsageReadAt::here();
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         let id = view.task.id.to_string();
         if let Some(made) = made {
@@ -57,7 +58,7 @@ pub fn NewTaskPage(
         view! {
             <TaskForm catalog=session.catalog usage=session.usage user=session.user
                 ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                on_submitted />
+                on_submitted usage_read_at />
         }
         .into_any()
     };
@@ -71,7 +72,7 @@ pub fn NewTaskPage(
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                        initial on_submitted resume=true copy_of=copy_of.clone() />
+                        initial on_submitted resume=true copy_of=copy_of.clone() usage_read_at />
                 }.into_any()
             }
             // The user's draft; or the edits kept of a clone whose task can no longer be

@@ -2723,6 +2723,45 @@ async fn a_reader_not_signed_in_is_asked_to_sign_in() {
     finish(handle, &host, &address);
 }
 
+/// The console opened at `/new` asks for the catalog once: the form opens with the use
+/// the console has just read, not asking for it again at once (it asked twice).
+#[wasm_bindgen_test]
+async fn the_first_load_at_the_form_asks_for_the_catalog_once() {
+    let address = fresh_page();
+    crate::forget_drafts();
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/new"))
+        .unwrap();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), frontend::App);
+    let catalog_asks = || {
+        held_fetches()
+            .iter()
+            .filter(|u| u.contains("/api/v1/catalog"))
+            .count()
+    };
+    until("the catalog's request", || catalog_asks() == 1).await;
+    answer_fetch(
+        "/api/v1/catalog",
+        &serde_json::to_string(&demo_session()).unwrap(),
+    );
+    until_found(&host, "the create form", "[name='basic.name_prefix']").await;
+    sleep(300).await;
+    assert_eq!(held_fetches(), Vec::<String>::new());
+    // Back in the window, the use is asked for again, as it always is.
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("focus").unwrap())
+        .unwrap();
+    until("the use asked again", || catalog_asks() == 1).await;
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A move to another page puts the focus at the page's start (the main region), as a page
 /// load does: it fell to the body when the link or button that had it went with its page.
 #[wasm_bindgen_test]
