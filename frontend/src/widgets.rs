@@ -489,10 +489,11 @@ fn show(
         let CatalogResponse {
             catalog,
             usage,
+            outside,
             user,
             ray_clusters,
             email_alerts,
         } = session.clone();
-        view! { <TaskForm catalog usage user on_submitted ray_clusters email_alerts usage_read_at /> }.into_any()
+        view! { <TaskForm catalog usage outside user on_submitted ray_clusters email_alerts usage_read_at /> }.into_any()
     })
 }

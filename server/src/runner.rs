@@ -639,7 +639,7 @@ impl Runner {
     }
 
     /// Usage taken outside Berth, as last read.
-    fn base(&self) -> shared::Usage {
+    pub fn base(&self) -> shared::Usage {
         self.base
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

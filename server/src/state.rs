@@ -218,6 +218,15 @@ impl AppState {
         }
     }
 
+    /// What is taken outside Berth: what would be left with none of Berth's tasks
+    /// running (the scheduler's base).
+    pub fn outside_usage(&self) -> Usage {
+        match &self.runner {
+            Some(runner) => runner.base(),
+            None => (*self.usage).clone(),
+        }
+    }
+
     /// The configured user (`--user`, `BERTH_USER`, `user`): who every request is in
     /// the default identity mode, and who `berth validate` checks specs as. Handlers
     /// take the caller from [`crate::auth::CurrentUser`] instead.

@@ -84,6 +84,11 @@ pub struct CatalogResponse {
     /// Live usage: node allocations and the user's own quota lines.
     #[serde(default)]
     pub usage: crate::usage::Usage,
+    /// What is used on the catalog's nodes outside Berth (other pods of the cluster),
+    /// its `quota` empty: what would be left with none of Berth's tasks running. A plan
+    /// that would queue on it alone waits for capacity Berth cannot free.
+    #[serde(default)]
+    pub outside: crate::usage::Usage,
     /// Whether a RayJob runs on a Ray cluster here (KubeRay). The local backend runs its
     /// entrypoint alone, so debug mode keeps nothing; absent means a cluster.
     #[serde(default = "offered")]

@@ -129,8 +129,14 @@ fn pods_spec(plan: &Plan, index: usize) -> String {
 
 /// The plan's verdict, its class and words; `any_level`: no idle stability is chosen, so
 /// an idle offer is waited for at any level (not "the chosen level", which there is none
-/// of: newcomer explorer).
-fn outcome(plan: &Plan, lang: Lang, name: Name<'_>, any_level: bool) -> (&'static str, String) {
+/// of: newcomer explorer); `outside`: it would queue with none of Berth's tasks running
+/// ([`crate::form::FormCx::waits_outside`]).
+fn outcome(
+    plan: &Plan,
+    lang: Lang,
+    name: Name<'_>,
+    (any_level, outside): (bool, bool),
+) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
             let spec = name(&pods_spec(plan, *index));
@@ -169,15 +175,23 @@ fn outcome(plan: &Plan, lang: Lang, name: Name<'_>, any_level: bool) -> (&'stati
         }
         Outcome::Queue { index, reason: why } => {
             let spec = name(&pods_spec(plan, *index));
+            let mut why = reason(why.to_message(), lang, name);
+            // As the server's reason will say once it is submitted: "will queue" alone
+            // read as waiting for Berth's tasks, which may never free what it needs.
+            if outside {
+                let key = if plan.kind == shared::task::ResourceKind::Idle {
+                    "queue.outside_berth#idle"
+                } else {
+                    "queue.outside_berth"
+                };
+                why = text(lang, key, &[("reason", why)]);
+            }
             (
                 "outcome queue",
                 text(
                     lang,
                     "ui.form.plan.outcome.queue",
-                    &[
-                        ("spec", spec),
-                        ("reason", reason(why.to_message(), lang, name)),
-                    ],
+                    &[("spec", spec), ("reason", why)],
                 ),
             )
         }
@@ -310,6 +324,9 @@ pub fn PlanView(
     /// plan's, and gets a row saying so (the numbering skipped it).
     #[prop(into, default = Signal::stored(Vec::new()))]
     specs: Signal<Vec<String>>,
+    /// Whether a queue would be so with none of Berth's tasks running.
+    #[prop(into, default = Signal::stored(false))]
+    waits_outside: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let form = use_context::<crate::form::FormCx>();
@@ -366,7 +383,7 @@ pub fn PlanView(
     let headline = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
-            Some(p) => outcome(p, l, &name, any_level.get()),
+            Some(p) => outcome(p, l, &name, (any_level.get(), waits_outside.get())),
             None => ("outcome pending", text(l, pending.get(), &[])),
         })
     });
@@ -401,7 +418,7 @@ pub fn PlanView(
                 let Some(plan) = plan.get() else {
                     return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, pending.get(), &[])}</p> }.into_any();
                 };
-                let (class, said) = outcome(&plan, l, &name, any_level.get());
+                let (class, said) = outcome(&plan, l, &name, (any_level.get(), waits_outside.get()));
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();

@@ -192,6 +192,10 @@ pub struct FormCx {
     pub plan: Memo<Option<Plan>>,
     /// The index of the spec of the priority list the task would use.
     pub used_spec: Memo<Option<usize>>,
+    /// Whether the plan's queue would be so with none of Berth's tasks running: the
+    /// task waits for capacity used outside Berth, as the server's reason says once it
+    /// is submitted ("will queue" alone read as waiting for Berth's tasks).
+    pub waits_outside: Memo<bool>,
     /// What the form chooses from.
     pub catalog: StoredValue<Catalog>,
     /// The chosen cluster: what [`FormCx::cluster`] reads, so the option lists that
@@ -236,6 +240,7 @@ impl FormCx {
         spec: TaskSpec,
         mut catalog: Catalog,
         usage: Signal<Usage>,
+        outside: Signal<Usage>,
         user: User,
     ) -> FormCx {
         // The groups offered are the user's, as the server's catalog answer has them; a
@@ -363,6 +368,28 @@ impl FormCx {
         });
         let used_spec =
             Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
+        // The server's rule (its scheduler's reason): the plan on the use outside Berth
+        // alone would start it now, or it waits for an offer, which says what it waits
+        // for. The draft is read untracked: a plan unchanged is a task unchanged here.
+        let waits_outside = Memo::new(move |_| {
+            let queued = plan.with(|p| {
+                p.as_ref().is_some_and(|p| {
+                    matches!(&p.outcome, shared::quota::Outcome::Queue { reason, .. }
+                        if !matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. }))
+                })
+            });
+            queued
+                && outside.with(|outside| {
+                    spec.with_untracked(|s| {
+                        catalog.with_value(|c| {
+                            rules_user.with_value(|user| {
+                                let alone = shared::quota::plan(s, c, outside, user);
+                                !matches!(alone, Ok(Some(p)) if matches!(p.outcome, shared::quota::Outcome::Now { .. }))
+                            })
+                        })
+                    })
+                })
+        });
         let watchers = StoredValue::new(Watchers::<Watcher>::default());
         // The one node downstream of the draft on behalf of all the controls: after each
         // change it runs every watcher, which sets its value only if it changed.
@@ -441,6 +468,7 @@ impl FormCx {
             lang: UiLang::use_context(),
             ids: Ids::take(),
             switched: StoredValue::new(None),
+            waits_outside,
             user: rules_user,
             usage,
         };

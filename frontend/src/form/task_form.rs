@@ -29,6 +29,10 @@ pub fn TaskForm(
     catalog: Catalog,
     /// Live usage of the catalog's nodes and the user's quota.
     usage: Usage,
+    /// What is used outside Berth on the catalog's nodes (`CatalogResponse::outside`):
+    /// a plan that would queue on it alone waits for capacity Berth cannot free.
+    #[prop(optional)]
+    outside: Usage,
     /// Who is filling it in.
     user: User,
     /// The spec to start from.
@@ -87,13 +91,14 @@ pub fn TaskForm(
         .filter(|(digest, _)| *digest == sent_digest(&start.clone().normalized()));
     let slot_key = StoredValue::new(slot.0.clone());
     let usage = RwSignal::new(usage);
-    let cx = FormCx::provide(start, catalog, usage.into(), user);
+    let outside = RwSignal::new(outside);
+    let cx = FormCx::provide(start, catalog, usage.into(), outside.into(), user);
     let form_ref = NodeRef::<leptos::html::Form>::new();
     // Whether the focus is in one of the spec's fields, which speak their own findings.
     let in_field = RwSignal::new(false);
     let freshness = crate::components::PlanFreshness::default();
     provide_context(freshness);
-    let refresh_usage = follow_usage(cx, usage, form_ref, freshness, usage_read_at);
+    let refresh_usage = follow_usage(cx, (usage, outside), form_ref, freshness, usage_read_at);
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
@@ -487,7 +492,7 @@ impl UsageReadAt {
 /// Returns the ask, for a refusal that may be about quota spent since.
 fn follow_usage(
     cx: FormCx,
-    usage: RwSignal<Usage>,
+    (usage, outside): (RwSignal<Usage>, RwSignal<Usage>),
     form: NodeRef<leptos::html::Form>,
     freshness: crate::components::PlanFreshness,
     read_at: Option<f64>,
@@ -521,6 +526,9 @@ fn follow_usage(
             let changed = cx.catalog.try_with_value(|c| *c != fresh.catalog) == Some(true);
             if changed && freshness.catalog_changed.try_get_untracked() == Some(false) {
                 freshness.catalog_changed.try_set(true);
+            }
+            if outside.try_with_untracked(|now| *now != fresh.outside) == Some(true) {
+                outside.try_set(fresh.outside);
             }
             if usage.try_with_untracked(|now| *now != fresh.usage) == Some(true) {
                 usage.try_set(fresh.usage);

@@ -56,7 +56,7 @@ pub fn NewTaskPage(
     });
     let plain = move |session: shared::api::CatalogResponse| {
         view! {
-            <TaskForm catalog=session.catalog usage=session.usage user=session.user
+            <TaskForm catalog=session.catalog usage=session.usage outside=session.outside user=session.user
                 ray_clusters=session.ray_clusters email_alerts=session.email_alerts
                 on_submitted usage_read_at />
         }
@@ -70,7 +70,7 @@ pub fn NewTaskPage(
             Some(Ok(Some(initial))) => {
                 let session = session.clone();
                 view! {
-                    <TaskForm catalog=session.catalog usage=session.usage user=session.user
+                    <TaskForm catalog=session.catalog usage=session.usage outside=session.outside user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
                         initial on_submitted resume=true copy_of=copy_of.clone() usage_read_at />
                 }.into_any()

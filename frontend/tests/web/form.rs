@@ -71,6 +71,16 @@ async fn mount(initial: Option<TaskSpec>, keep_draft: bool) -> Form {
 
 /// [`mount`] on another catalog than the demo's (the demo's usage still).
 async fn mount_on(catalog: shared::Catalog, initial: Option<TaskSpec>, keep_draft: bool) -> Form {
+    mount_outside(catalog, shared::Usage::default(), initial, keep_draft).await
+}
+
+/// [`mount_on`] with `outside` of the demo's usage taken outside Berth.
+async fn mount_outside(
+    catalog: shared::Catalog,
+    outside: shared::Usage,
+    initial: Option<TaskSpec>,
+    keep_draft: bool,
+) -> Form {
     crate::fresh_page();
     if !keep_draft {
         crate::forget_drafts();
@@ -79,11 +89,12 @@ async fn mount_on(catalog: shared::Catalog, initial: Option<TaskSpec>, keep_draf
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let catalog = catalog.clone();
         let usage = shared::demo::usage();
+        let outside = outside.clone();
         let user = shared::demo::user();
         frontend::i18n::UiLang::provide().set(shared::Lang::En);
         let form = match initial.clone() {
-            Some(initial) => view! { <TaskForm catalog usage user initial /> }.into_any(),
-            None => view! { <TaskForm catalog usage user /> }.into_any(),
+            Some(initial) => view! { <TaskForm catalog usage outside user initial /> }.into_any(),
+            None => view! { <TaskForm catalog usage outside user /> }.into_any(),
         };
         view! {
             <frontend::i18n::LangSwitch />
@@ -1941,6 +1952,56 @@ fn idle_a100(stability: shared::vocab::IdleStability, units: u32, workers: u32) 
         s.compute.units_per_node = units;
         s.compute.workers = workers;
     })
+}
+
+/// A task that would wait with none of Berth's tasks running is said to wait for
+/// capacity used outside Berth, as the server's reason says once it is submitted: "will
+/// queue" alone read as waiting for Berth's tasks (scheduler explorer).
+#[wasm_bindgen_test]
+async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
+    // Four replicas of 8 cards: the free nodes hold three.
+    let whole_nodes = shared::demo::pytorch().with(|s| {
+        s.compute.units_per_node = 8;
+        s.compute.workers = 3;
+    });
+    let outside_words = "so it would be with none of Berth's tasks running: it waits for \
+                         capacity used outside Berth on these nodes";
+    // What takes the nodes is Berth's: it waits for Berth's tasks.
+    let form = mount(Some(whole_nodes.clone()), false).await;
+    let outcome = form.text("outcome");
+    assert!(outcome.starts_with("Will queue as a whole"), "{outcome}");
+    assert!(!outcome.contains(outside_words), "{outcome}");
+    drop(form);
+    // The same use, all of it outside Berth.
+    let catalog = shared::demo::catalog();
+    let form = mount_outside(catalog, shared::demo::usage(), Some(whole_nodes), false).await;
+    let outcome = form.text("outcome");
+    assert!(
+        outcome.starts_with("Will queue as a whole for A100 single card 单卡: free nodes can host 3 of 4 replicas at once; ")
+            && outcome.contains(outside_words),
+        "{outcome}"
+    );
+    // Fewer replicas start now: nothing is said of outside Berth.
+    form.type_in("compute.workers", "1").await;
+    let outcome = form.text("outcome");
+    assert!(outcome.starts_with("Starts now"), "{outcome}");
+    drop(form);
+    // Idle capacity: it waits for more to be offered.
+    let idle = idle_a100(shared::vocab::IdleStability::Low, 8, 2);
+    let form = mount_outside(
+        shared::demo::catalog(),
+        shared::demo::usage(),
+        Some(idle),
+        false,
+    )
+    .await;
+    let outcome = form.text("outcome");
+    assert!(
+        outcome.contains(
+            "the idle capacity offered now cannot hold it, and it waits for more to be offered"
+        ),
+        "{outcome}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -3809,6 +3870,7 @@ fn demo_catalog_answer() -> String {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
+        outside: shared::Usage::default(),
         ray_clusters: true,
         email_alerts: true,
     };

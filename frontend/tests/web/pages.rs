@@ -2032,6 +2032,7 @@ fn demo_session() -> shared::api::CatalogResponse {
         user: shared::demo::user(),
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
+        outside: shared::Usage::default(),
         ray_clusters: true,
         email_alerts: true,
     }

@@ -30,7 +30,8 @@ pub(super) struct CatalogApi;
         (
             status = 200,
             description = "The catalog as the caller may see it (hidden persistent values \
-                           masked), who the caller is, and live usage",
+                           masked), who the caller is, live usage, and the usage outside \
+                           Berth",
             body = CatalogResponse
         ),
         (status = 400, description = "A query parameter is given: this route takes none", body = shared::api::ErrorBody, content_type = "application/problem+json"),
@@ -49,6 +50,7 @@ async fn show(
     }
     Ok(Json(CatalogResponse {
         usage: state.live_usage().await?.for_user(&user.name),
+        outside: state.outside_usage().for_user(&user.name),
         user,
         catalog: view,
         ray_clusters: state

@@ -47,6 +47,28 @@ async fn catalog_shows_only_the_users_view_and_masks_hidden_values() {
     assert!(body.to_string().find("wandb-demo-secret").is_none());
 }
 
+/// The catalog answer gives the use outside Berth beside the live use, so the form can
+/// say a task waits for capacity Berth cannot free (as the scheduler's reason does): a
+/// task running adds to the live use only.
+#[tokio::test]
+async fn catalog_gives_the_use_outside_berth_apart_from_berths_own() {
+    let app = crate::demo_app().await;
+    let outside_nodes = shared::demo::usage().nodes;
+    let read = || async {
+        let request = Request::get("/api/v1/catalog").body(Body::empty()).unwrap();
+        let (status, body) = crate::answer(&app, request).await;
+        assert_eq!(status, StatusCode::OK);
+        body
+    };
+    let before = read().await;
+    assert_eq!(before["outside"]["nodes"], json!(outside_nodes));
+    assert_eq!(before["usage"]["nodes"], before["outside"]["nodes"]);
+    crate::submit(&app, &crate::pytorch("sleep 30")).await;
+    let after = read().await;
+    assert_eq!(after["outside"]["nodes"], json!(outside_nodes));
+    assert_ne!(after["usage"]["nodes"], after["outside"]["nodes"]);
+}
+
 #[tokio::test]
 async fn validate_answers_findings_and_plan() {
     let (status, body) = call(post("/api/v1/validate", shared::demo::PYTORCH_EXAMPLE)).await;

@@ -123,6 +123,7 @@ read_loose!(CatalogResponse {
     user,
     catalog,
     usage = crate::Usage::default(),
+    outside = crate::Usage::default(),
     ray_clusters = true,
     email_alerts = true,
 });
