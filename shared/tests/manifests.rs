@@ -1797,3 +1797,30 @@ fn the_examples_render_to_their_golden_files() {
         );
     }
 }
+
+/// The job says its resource kind and an idle task's stability as labels, and its pool
+/// as an annotation (a pool id need not be a label value): an administrator finds the
+/// jobs that may be preempted (`-l berth.dev/resource-kind=idle`), which the objects
+/// did not say (Kubernetes administrator's exploratory test).
+#[test]
+fn the_job_says_its_resource_kind_stability_and_pool() {
+    let mut idle = demo::pytorch();
+    set_kind(&mut idle, ResourceKind::Idle);
+    let rendered = objects(&idle, "idle-task-bcdfg", &demo::catalog());
+    let meta = &job_of(&rendered)["metadata"];
+    assert_eq!(meta["labels"]["berth.dev/resource-kind"], "idle");
+    assert_eq!(meta["labels"]["berth.dev/idle-stability"], "medium");
+    // The pool the kind's default gives, named though the spec leaves it to the catalog.
+    let pool = demo::catalog()
+        .cluster("cn-east", "sh-a")
+        .and_then(|c| c.default_pool_for(ResourceKind::Idle))
+        .map(|p| p.id.clone())
+        .expect("sh-a has an idle pool");
+    assert_eq!(meta["annotations"]["berth.dev/pool"], pool.as_str());
+    let mut spot = demo::pytorch();
+    set_kind(&mut spot, ResourceKind::Spot);
+    let rendered = objects(&spot, "spot-task-bcdfg", &demo::catalog());
+    let labels = &job_of(&rendered)["metadata"]["labels"];
+    assert_eq!(labels["berth.dev/resource-kind"], "spot");
+    assert!(labels.get("berth.dev/idle-stability").is_none(), "{labels}");
+}

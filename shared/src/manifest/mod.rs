@@ -273,6 +273,14 @@ pub fn target_for(task_type: TaskType) -> &'static dyn Target {
     }
 }
 
+/// A word of the spec's vocabulary as the spec writes it (`on_demand`): a label value.
+fn wire_name(word: &impl serde::Serialize) -> Option<String> {
+    match serde_json::to_value(word) {
+        Ok(serde_json::Value::String(name)) => Some(name),
+        _ => None,
+    }
+}
+
 /// Label every object and pod of a task carries; selectors find the task by it.
 pub const TASK_LABEL: &str = "berth.dev/task";
 
@@ -397,10 +405,29 @@ impl<'a> Job<'a> {
 
     /// The job object's labels: the task label and the task's tags (validated
     /// label-like, outside the prefixes the platform and operators own).
+    ///
+    /// With the resource kind and an idle task's stability, by their names in the spec,
+    /// which an administrator selects on (`kubectl get pytorchjobs -l
+    /// berth.dev/resource-kind=idle`): the objects did not say which jobs may be
+    /// preempted.
     pub fn job_labels(&self) -> Map {
         let mut labels = self.task_labels();
         for tag in &self.spec.basic.tags {
             labels.insert(tag.key.clone(), tag.value.clone());
+        }
+        let compute = &self.spec.compute;
+        let kind = compute.kind.and_then(|k| wire_name(&k));
+        let stability = compute
+            .idle_stability
+            .filter(|_| compute.kind == Some(crate::task::ResourceKind::Idle))
+            .and_then(|s| wire_name(&s));
+        for (key, value) in [
+            ("berth.dev/resource-kind", kind),
+            ("berth.dev/idle-stability", stability),
+        ] {
+            if let Some(value) = value {
+                labels.insert(key.to_owned(), value);
+            }
         }
         labels
     }
@@ -414,6 +441,8 @@ impl<'a> Job<'a> {
             "berth.dev/project-group".to_owned(),
             self.spec.basic.project_group.clone(),
         );
+        // An annotation: a catalog's pool id need not be a label value.
+        annotations.insert("berth.dev/pool".to_owned(), self.pool.id.clone());
         let retries = self
             .spec
             .advanced
