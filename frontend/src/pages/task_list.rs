@@ -403,7 +403,35 @@ pub fn TaskListPage(
         let this = refreshes.get_value();
         in_flight.set_value(true);
         leptos::task::spawn_local(async move {
-            let result = first_tasks(&f, limit, asked_in).await;
+            let mut result = first_tasks(&f, limit, asked_in).await;
+            // New tasks as many as the rows asked for (a sweep submitted while the list
+            // is open) reach none of the rows shown, and replaced them all, the focus
+            // with them (lead explorer: 22 new over 20 rows): asked for further, until
+            // the page reaches them, they wait above them as fewer do. Rows past the
+            // last shown row are not the list's yet: More still brings them.
+            let mut further = limit;
+            while hold && further < REFRESH_MOST {
+                let Ok(page) = &result else { break };
+                let shown_row = |t: &TaskView| {
+                    tasks.with_untracked(|rows| rows.iter().any(|r| r.task.id == t.task.id))
+                };
+                let burst = page.next.is_some()
+                    && tasks.with_untracked(|rows| !rows.is_empty())
+                    && !page.tasks.iter().any(shown_row);
+                if !burst {
+                    if further > limit
+                        && let Ok(page) = &mut result
+                        && let Some(last) = page.tasks.iter().rposition(shown_row)
+                        && last + 1 < page.tasks.len()
+                    {
+                        page.tasks.truncate(last + 1);
+                        page.next = next.try_get_untracked().flatten();
+                    }
+                    break;
+                }
+                further = (further * 2).min(REFRESH_MOST);
+                result = first_tasks(&f, further, asked_in).await;
+            }
             if refreshes.try_get_value() == Some(this) {
                 in_flight.try_set_value(false);
             }

@@ -2000,6 +2000,15 @@ pub(crate) async fn until(what: &str, ready: impl Fn() -> bool) {
     panic!("waited 10 s for {what}");
 }
 
+/// The address of the next request held whose address contains `part` (as [`until`]).
+async fn request_for(part: &str) -> String {
+    until(part, || held_fetches().iter().any(|u| u.contains(part))).await;
+    held_fetches()
+        .into_iter()
+        .find(|u| u.contains(part))
+        .expect("held")
+}
+
 fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
     let tasks: Vec<TaskView> = (from..to)
         .map(|i| {
@@ -2551,17 +2560,82 @@ async fn a_refresh_of_a_list_with_more_keeps_its_rows_while_a_task_is_held() {
     finish(handle, &host, &address);
 }
 
-/// So many new tasks that the refreshed page reaches none of the rows shown: what lies
-/// between is unknown, so the page shows and More leads on, as a first load would.
+/// A sweep of new tasks, more than the rows shown, over a list with More: they wait
+/// above the rows, which keep their place and the focus, and More still leads on from
+/// the last row shown (lead explorer: 22 new tasks replaced the 20 rows read).
 #[wasm_bindgen_test]
-async fn a_refresh_of_a_whole_list_that_reaches_no_row_shown_leads_on_with_more() {
+async fn a_sweep_of_new_tasks_over_a_list_with_more_waits_above_its_rows() {
+    for new in [22, 45] {
+        let address = fresh_page();
+        let (host, handle) = list_page_asked().await;
+        let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
+        let row = |id: String| {
+            host.query_selector(&format!("tr[data-id='{id}']"))
+                .unwrap()
+                .is_some()
+        };
+        // Newest first: t00.. are new; the first page shown is the 20 after them.
+        answer_fetch("/api/v1/tasks?", &page_of(new, new + 20, Some("c1")));
+        until("the first page", || rows() == 20).await;
+        let link: HtmlElement = find(
+            &host,
+            &format!("tr[data-id='t{:02}'] [data-testid='task-link']", new + 5),
+        )
+        .unchecked_into();
+        link.focus().unwrap();
+        // The server answers each ask as it would, from 200 tasks; each ask after a
+        // page of new tasks alone goes further.
+        let mut before = 0;
+        loop {
+            let limit = limit_asked(&request_for("/api/v1/tasks?").await);
+            assert!(
+                limit > before,
+                "{new} new: asked for {limit} after {before}"
+            );
+            answer_fetch("/api/v1/tasks?", &page_of(0, limit, Some("c9")));
+            if limit > new {
+                break;
+            }
+            before = limit;
+        }
+        until("the new tasks held", || {
+            host.query_selector("[data-testid='list-arrived']")
+                .unwrap()
+                .is_some()
+        })
+        .await;
+        sleep(100).await;
+        assert_eq!(rows(), 20, "{new} new: the rows shown stay");
+        assert!(row(format!("t{new:02}")) && row(format!("t{:02}", new + 19)));
+        assert!(!row("t00".into()), "{new} new: they wait");
+        assert_eq!(
+            find(&host, "[data-testid='list-arrived']")
+                .text_content()
+                .unwrap(),
+            format!("Show {new} new")
+        );
+        assert!(link.is_connected() && document().active_element() == Some(link.clone().into()));
+        // More asks after the last row shown, as before the sweep.
+        find(&host, "[data-testid='list-more']").click();
+        until("More's request", || {
+            held_fetches().iter().any(|u| u.contains("cursor=c1"))
+        })
+        .await;
+        finish(handle, &host, &address);
+    }
+}
+
+/// So many new tasks that the refreshed page reaches none of the rows shown: the list
+/// asks further until it does, and they wait above the rows as fewer do (lead explorer:
+/// they replaced every row read, and the focus with them).
+#[wasm_bindgen_test]
+async fn a_refresh_of_a_whole_list_that_reaches_no_row_shown_asks_further() {
     whole_list_refresh(61).await;
 }
 
-/// Forty tasks loaded in two pages, then `new` submitted: the refresh is answered as the
-/// server would; the new wait on the status line until asked for, and then every one of
-/// the forty and the new shows, with no More; unless the page reaches none of the forty,
-/// when it shows alone and More leads on.
+/// Forty tasks loaded in two pages, then `new` submitted: each refresh is answered as
+/// the server would; the new wait on the status line until asked for, and then every
+/// one of the forty and the new shows, with no More.
 async fn whole_list_refresh(new: usize) {
     let address = fresh_page();
     let (host, handle) = list_page_asked().await;
@@ -2593,18 +2667,20 @@ async fn whole_list_refresh(new: usize) {
         }
         sleep(50).await;
     };
-    // The server answers as it would: at most `limit` rows, and a cursor when more.
-    let limit = limit_asked(&asked);
-    let next = (limit < all).then_some("c2");
-    answer_fetch("/api/v1/tasks?", &page_of(0, all.min(limit), next));
-    let newest = || host.query_selector("tr[data-id='t00']").unwrap().is_some();
-    if all.min(limit) <= new {
-        until("the new tasks", newest).await;
-        assert_eq!(rows(), limit, "the page alone");
-        until("More", more).await;
-        finish(handle, &host, &address);
-        return;
+    // The server answers as it would: at most `limit` rows, and a cursor when more; a
+    // page of new tasks alone is asked for further.
+    let mut asked = asked;
+    loop {
+        let limit = limit_asked(&asked);
+        let next = (limit < all).then_some("c2");
+        answer_fetch("/api/v1/tasks?", &page_of(0, all.min(limit), next));
+        if all.min(limit) > new {
+            break;
+        }
+        asked = request_for("/api/v1/tasks?").await;
+        assert!(limit_asked(&asked) > limit, "{asked} after {limit}");
     }
+    let newest = || host.query_selector("tr[data-id='t00']").unwrap().is_some();
     // The new tasks wait above the rows, on the status line: no row moves.
     let arrived = || host.query_selector("[data-testid='list-arrived']").unwrap();
     until("the new tasks held", || arrived().is_some()).await;
