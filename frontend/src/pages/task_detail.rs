@@ -893,7 +893,7 @@ fn why_it_waits(view: &TaskView) -> Option<Waits> {
 }
 
 /// Why a failed task failed: the reason of its last step, which entered the failure.
-fn failed_because(view: &TaskView) -> Option<String> {
+pub(crate) fn failed_because(view: &TaskView) -> Option<String> {
     let last = view.task.history.last()?;
     (view.task.phase == TaskPhase::Failed
         && last.phase == TaskPhase::Failed

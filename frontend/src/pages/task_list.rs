@@ -1318,8 +1318,13 @@ pub fn TaskTable(
 }
 
 /// Why a queued or retrying task waits, as its page says it: its retry's backoff with
-/// the time in the task's zone, else the server's reason.
+/// the time in the task's zone, else the server's reason; and why a failed task failed
+/// (which replica, its exit code, the attempt), as its page says it: a reader scanning
+/// failures opened each task to learn it (failure explorer).
 fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
+    if view.task.phase == TaskPhase::Failed {
+        return super::task_detail::failed_because(view);
+    }
     if !matches!(view.task.phase, TaskPhase::Queued | TaskPhase::Retrying) {
         return None;
     }

@@ -2065,6 +2065,43 @@ async fn list_page_asked() -> (
     (host, handle)
 }
 
+/// A failed task's row says why it failed, as its page does (which replica, its exit
+/// code, the attempt): a reader scanning failures opened each task to learn it (failure
+/// explorer). A stopped one says nothing more.
+#[wasm_bindgen_test]
+async fn a_failed_tasks_row_says_why_it_failed() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let why = "ran 3 times; the last: replica 1 (worker 0) ended with exit code 3";
+    let mut failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
+    failed.task.history.last_mut().unwrap().reason = why.into();
+    let mut stopped = task("t2", TaskPhase::Stopped, TaskType::PyTorchJob);
+    stopped.task.history.last_mut().unwrap().reason = "stopped by alice".into();
+    answer_fetch(
+        "/api/v1/tasks?",
+        &serde_json::to_string(&shared::api::TaskPage {
+            tasks: vec![failed, stopped],
+            next: None,
+        })
+        .unwrap(),
+    );
+    until_found(
+        &host,
+        "the failure's reason",
+        "tr[data-id='t1'] [data-testid='row-reason']",
+    )
+    .await;
+    let reason = find(&host, "tr[data-id='t1'] [data-testid='row-reason']");
+    assert_eq!(reason.text_content().unwrap(), why);
+    assert_eq!(reason.get_attribute("title").as_deref(), Some(why));
+    assert!(
+        host.query_selector("tr[data-id='t2'] [data-testid='row-reason']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+}
+
 /// A queued task's row says why it waits, on one line cut short with the whole reason
 /// on hover, as the list API gives it (explorer: the list showed only "排队中"); a live
 /// refresh rewords it in place, and a running task's row says nothing more.
