@@ -36,6 +36,19 @@ pub fn composing(ev: &web_sys::Event) -> bool {
         == Some(true)
 }
 
+/// Whether a `focusout` of the element listening moves the focus to an element outside
+/// it: a question asked there goes when the reader moves on past it (keyboard
+/// explorer: it stayed open, asking, while the reader was elsewhere). Not when the
+/// window loses the focus, which moves it to nothing.
+pub fn focus_left(ev: &web_sys::FocusEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    let node = |t: Option<web_sys::EventTarget>| t.and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+    match (node(ev.current_target()), node(ev.related_target())) {
+        (Some(within), Some(to)) => !within.contains(Some(&to)),
+        _ => false,
+    }
+}
+
 /// Focuses the first element one of `selectors` finds (within `within`, else the page),
 /// tried in order, in the next frame (once what the change that calls this renders is in
 /// the page), when the focus has fallen to the page's body: a button disabled while its

@@ -491,8 +491,10 @@ pub fn Preview(
                     <span class="file-choose" aria-hidden="true">{move || cx.text("ui.form.import.choose")}</span>
                 </label>
                 {move || pending.with(Option::is_some).then(|| view! {
+                    // Gone when the focus moves on past it, as the task page's questions.
                     <div class="confirm" role="alertdialog" aria-labelledby=confirm_id.clone() data-testid="confirm-import"
-                        on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }>
+                        on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }
+                        on:focusout=move |ev| if crate::components::focus_left(&ev) { pending.set(None) }>
                         <p id=confirm_id.clone()>{move || cx.text("ui.form.import.confirm")}</p>
                         <button type="button" class="danger" data-testid="confirm-import-yes" on:click=confirm>{move || cx.text("ui.form.import.yes")}</button>
                         <button type="button" data-testid="confirm-import-no" on:click=move |_| back_to_import() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>

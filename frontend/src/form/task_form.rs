@@ -431,8 +431,10 @@ pub fn TaskForm(
                 <button type="button" data-testid="start-over" on:click=move |_| asking.set(true) node_ref=start_button>{move || cx.text("ui.form.start_over")}</button>
             </div>
             {move || asking.get().then(|| view! {
+                // Gone when the focus moves on past it, as the task page's questions.
                 <div class="confirm" role="alertdialog" aria-labelledby=start_over_text.clone() data-testid="confirm-start-over"
-                    on:keydown=move |ev| if ev.key() == "Escape" { back_to_start() }>
+                    on:keydown=move |ev| if ev.key() == "Escape" { back_to_start() }
+                    on:focusout=move |ev| if crate::components::focus_left(&ev) { asking.set(false) }>
                     <p id=start_over_text.clone()>{move || cx.text("ui.form.start_over_confirm")}</p>
                     <button type="button" class="danger" data-testid="confirm-start-over-yes" on:click=start_over>{move || cx.text("ui.form.start_over_yes")}</button>
                     <button type="button" data-testid="confirm-start-over-no" on:click=move |_| back_to_start() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>

@@ -1675,20 +1675,9 @@ fn Actions(
             {move || asking.get().map(|question| {
                 let (what, asked, yes) = question.keys();
                 view! {
-                    // The question goes when the focus moves on past it (keyboard explorer:
-                    // it stayed open, asking, while the reader was elsewhere). Not when the
-                    // window loses the focus, which moves it to nothing.
                     <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid=format!("confirm-{what}")
                         on:keydown=move |ev| if ev.key() == "Escape" { cancel() }
-                        on:focusout=move |ev: web_sys::FocusEvent| {
-                            let dialog = ev.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok());
-                            let to = ev.related_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok());
-                            if let (Some(dialog), Some(to)) = (dialog, to)
-                                && !dialog.contains(Some(&to))
-                            {
-                                confirming.set(None);
-                            }
-                        }>
+                        on:focusout=move |ev| if crate::components::focus_left(&ev) { confirming.set(None) }>
                         <p id="confirm-text">{move || {
                             // A task that waits has no replicas to end; one waiting to
                             // run again has run (explorer: "it has not started").

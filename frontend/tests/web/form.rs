@@ -6182,6 +6182,52 @@ async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
     host.remove();
 }
 
+/// Start over's and Import's questions go when the focus moves on past them, as the task
+/// page's do, and leave the draft as it was; the focus leaving the page for nothing (the
+/// window's) leaves them (keyboard explorer: the question stayed open, asking, while the
+/// reader worked elsewhere).
+#[wasm_bindgen_test]
+async fn the_forms_questions_go_when_the_focus_moves_on_past_them() {
+    let form = mount(None, false).await;
+    form.type_in("basic.name_prefix", "mine").await;
+    let asked = |what: &str| {
+        form.find(&format!("[data-testid='confirm-{what}']"))
+            .is_some()
+    };
+    form.click("start-over").await;
+    assert!(asked("start-over"));
+    // To nothing: it stays.
+    form.test_id("confirm-start-over-no").blur().unwrap();
+    leptos::task::tick().await;
+    assert!(asked("start-over"));
+    form.test_id("confirm-start-over-no").focus().unwrap();
+    // To the button beside it: it stays.
+    form.test_id("confirm-start-over-yes").focus().unwrap();
+    leptos::task::tick().await;
+    assert!(asked("start-over"));
+    form.control("basic.name_prefix").focus().unwrap();
+    leptos::task::tick().await;
+    assert!(!asked("start-over"));
+    assert_eq!(form.submitted().await.basic.name_prefix, "mine");
+
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    area.parent_element()
+        .unwrap()
+        .set_attribute("open", "")
+        .unwrap();
+    area.set_value(&transfer::to_json(&example(shared::demo::RAY_EXAMPLE)));
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    assert!(asked("import"));
+    form.control("basic.name_prefix").focus().unwrap();
+    leptos::task::tick().await;
+    assert!(!asked("import"));
+    let kept = form.submitted().await;
+    assert_eq!(kept.basic.name_prefix, "mine");
+    assert_ne!(kept.basic.task_type, Some(shared::TaskType::RayJob));
+}
+
 /// An import replaces the whole form: over a draft the user has edited it asks first,
 /// as Start over does, and afterwards its note says it imported (the user may be at the
 /// bottom of the page, far from the fields it changed).
