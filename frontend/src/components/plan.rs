@@ -399,7 +399,8 @@ pub fn PlanView(
         // (form.css): kept in sight at the window's foot while the compute fields are,
         // where the panel stands below them (at 150% zoom on a laptop, two screens below
         // the workers box: narrow-screen explorer). Unheard: the live region says it.
-        <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar">{said}</p>
+        // Whole on hover, where two lines cut it short (form.css).
+        <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar" title=said>{said}</p>
         <section class="plan" aria-labelledby=labelled data-testid="plan">
             <h2 id=title>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
             <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{said}</p>
