@@ -285,12 +285,18 @@ fn explain(message: &mut Message, logs: &[LogReplica]) {
         return;
     }
     // The same ends as the local backend hears them, from the signal (ops explorer: an
-    // out-of-memory kill read "signal 9" with no word of what it means).
+    // out-of-memory kill read "signal 9" with no word of what it means), said with the
+    // exit code a shell and Kubernetes give for it, which is what people search for
+    // (failure explorer: "137" was nowhere).
     if message.key == "event.how.signal" {
-        if let Some(Arg::Text(signal)) = message.args.get("signal")
-            && matches!(signal.as_str(), "6" | "9" | "11" | "15")
-        {
-            message.key = format!("event.how.signal#{signal}");
+        if let Some(Arg::Text(signal)) = message.args.get("signal") {
+            if matches!(signal.as_str(), "6" | "9" | "11" | "15") {
+                message.key = format!("event.how.signal#{signal}");
+            }
+            let code = signal
+                .parse::<u32>()
+                .map_or_else(|_| "?".to_owned(), |n| (128 + n).to_string());
+            message.args.insert("code".to_owned(), Arg::Text(code));
         }
         return;
     }
@@ -501,15 +507,15 @@ mod tests {
         };
         assert_eq!(
             said(&signal(9), Lang::En),
-            "replica 1 (worker 0) ended with signal 9 (killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)"
+            "replica 1 (worker 0) ended with exit code 137 (signal 9, killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)"
         );
         assert_eq!(
             said(&signal(11), Lang::Zh),
-            "副本 1（工作节点 0）已结束，信号 11（段错误）"
+            "副本 1（工作节点 0）已结束，退出码 139（信号 11，段错误）"
         );
         assert_eq!(
             said(&signal(1), Lang::En),
-            "replica 1 (worker 0) ended with signal 1"
+            "replica 1 (worker 0) ended with exit code 129 (signal 1)"
         );
         assert_eq!(
             said(&ended(1, 3), Lang::En),

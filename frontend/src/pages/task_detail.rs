@@ -2134,6 +2134,12 @@ pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, Stri
                     shared::messages::text(lang, "ui.detail.replica_master", &[n])
                 }
                 ReplicaRole::Head => shared::messages::text(lang, "ui.detail.replica_head", &[n]),
+                // Alone: the server runs the entrypoint without a Ray cluster, which
+                // the placement's replicas did not say (failure explorer: "3 replicas"
+                // and one log).
+                ReplicaRole::Submitter if logs.len() == 1 => {
+                    shared::messages::text(lang, "ui.detail.replica_submitter#alone", &[n])
+                }
                 ReplicaRole::Submitter => {
                     shared::messages::text(lang, "ui.detail.replica_submitter", &[n])
                 }

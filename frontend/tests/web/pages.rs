@@ -1679,8 +1679,18 @@ fn replicas_are_named_by_what_they_run() {
         ]
     );
     assert_eq!(
-        replica_labels(Lang::Zh, &[at(0, ReplicaRole::Submitter)])[0].1,
+        replica_labels(
+            Lang::Zh,
+            &[at(0, ReplicaRole::Submitter), at(1, ReplicaRole::Head)]
+        )[0]
+        .1,
         "0：Submitter（启动命令的输出）"
+    );
+    // Alone, on a server with no Ray cluster (the local backend): said so, as the
+    // placement's replicas have no log of their own (failure explorer).
+    assert_eq!(
+        replica_labels(Lang::En, &[at(0, ReplicaRole::Submitter)])[0].1,
+        "0: the entrypoint's output (this server runs RayJobs without a Ray cluster: no head or worker logs)"
     );
     // In Chinese, a PyTorchJob's roles in the form's words; a RayJob's keep Ray's.
     let zh = |logs: &[LogReplica]| -> Vec<String> {
@@ -5250,7 +5260,7 @@ async fn a_failed_tasks_logs_open_on_the_replica_that_failed_it() {
     assert_eq!(value, "1");
     assert_eq!(
         chosen.as_deref(),
-        Some("1: worker 0 (its end failed the task)")
+        Some("1: worker 0 — its end failed the task")
     );
     // Its log is the one asked for.
     find(&host, "[data-testid='log-reload']").click();
@@ -5271,7 +5281,7 @@ async fn a_retrying_tasks_logs_open_on_the_replica_that_failed_the_attempt() {
     assert_eq!(value, "1");
     assert_eq!(
         chosen.as_deref(),
-        Some("1: worker 0 (its end failed the attempt)")
+        Some("1: worker 0 — its end failed the attempt")
     );
 }
 

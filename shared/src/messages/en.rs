@@ -461,19 +461,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "exit code 137 (killed, most often for running out of memory)",
     ),
     ("event.how.code#139", "exit code 139 (a segmentation fault)"),
-    ("event.how.signal", "signal {signal}"),
-    ("event.how.signal#11", "signal 11 (a segmentation fault)"),
+    ("event.how.signal", "exit code {code} (signal {signal})"),
+    (
+        "event.how.signal#11",
+        "exit code 139 (signal 11, a segmentation fault)",
+    ),
     (
         "event.how.signal#15",
-        "signal 15 (asked to stop, as Berth asks a replica when its task is stopped or another replica failed)",
+        "exit code 143 (signal 15, asked to stop, as Berth asks a replica when its task is stopped or another replica failed)",
     ),
     (
         "event.how.signal#6",
-        "signal 6 (aborted, most often after a failed assertion)",
+        "exit code 134 (signal 6, aborted, most often after a failed assertion)",
     ),
     (
         "event.how.signal#9",
-        "signal 9 (killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)",
+        "exit code 137 (signal 9, killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)",
     ),
     ("event.how.unknown", "an unknown end"),
     (
@@ -1516,17 +1519,21 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica", "Replica"),
     (
         "ui.detail.replica_failed",
-        "{label} (its end failed the task)",
+        "{label} — its end failed the task",
     ),
     (
         "ui.detail.replica_failed#attempt",
-        "{label} (its end failed the attempt)",
+        "{label} — its end failed the attempt",
     ),
     ("ui.detail.replica_head", "{n}: head"),
     ("ui.detail.replica_master", "{n}: master"),
     (
         "ui.detail.replica_submitter",
         "{n}: submitter (the entrypoint's output)",
+    ),
+    (
+        "ui.detail.replica_submitter#alone",
+        "{n}: the entrypoint's output (this server runs RayJobs without a Ray cluster: no head or worker logs)",
     ),
     ("ui.detail.replica_worker", "{n}: worker {i}"),
     ("ui.detail.replica_worker#ray", "{n}: worker {i}"),

@@ -378,16 +378,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "退出码 137（进程被强制终止，最常见的原因是内存不足）",
     ),
     ("event.how.code#139", "退出码 139（段错误）"),
-    ("event.how.signal", "信号 {signal}"),
-    ("event.how.signal#11", "信号 11（段错误）"),
+    ("event.how.signal", "退出码 {code}（信号 {signal}）"),
+    ("event.how.signal#11", "退出码 139（信号 11，段错误）"),
     (
         "event.how.signal#15",
-        "信号 15（被要求停止：任务被停止或另一个副本失败时，Berth 会这样停止副本）",
+        "退出码 143（信号 15，被要求停止：任务被停止或另一个副本失败时，Berth 会这样停止副本）",
     ),
-    ("event.how.signal#6", "信号 6（进程中止，最常见于断言失败）"),
+    (
+        "event.how.signal#6",
+        "退出码 134（信号 6，进程中止，最常见于断言失败）",
+    ),
     (
         "event.how.signal#9",
-        "信号 9（进程被强制终止：最常见的原因是内存不足，或被要求停止的副本未在宽限期内停止而被 Berth 终止）",
+        "退出码 137（信号 9，进程被强制终止：最常见的原因是内存不足，或被要求停止的副本未在宽限期内停止而被 Berth 终止）",
     ),
     ("event.how.unknown", "结束原因未知"),
     (
@@ -1306,16 +1309,20 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.reload_page", "重新加载页面"),
     ("ui.detail.replica", "副本"),
-    ("ui.detail.replica_failed", "{label}（其结束导致任务失败）"),
+    ("ui.detail.replica_failed", "{label}——其结束导致任务失败"),
     (
         "ui.detail.replica_failed#attempt",
-        "{label}（其结束导致本次运行失败）",
+        "{label}——其结束导致本次运行失败",
     ),
     ("ui.detail.replica_head", "{n}：Head"),
     ("ui.detail.replica_master", "{n}：主节点"),
     (
         "ui.detail.replica_submitter",
         "{n}：Submitter（启动命令的输出）",
+    ),
+    (
+        "ui.detail.replica_submitter#alone",
+        "{n}：启动命令的输出（此服务器运行 RayJob 时不启动 Ray 集群：没有 Head 和 Worker 日志）",
     ),
     ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
     ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
