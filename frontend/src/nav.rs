@@ -37,7 +37,10 @@ impl Route {
         };
         match path {
             "" | "/tasks" => Route::List,
-            "/new" => Route::New {
+            // No task is named `new` (a name ends in `-` and five letters): the address
+            // a reader guesses from `/tasks/ID` is the create form, not "no such task"
+            // (failure explorer).
+            "/new" | "/tasks/new" => Route::New {
                 clone: param("clone"),
             },
             _ => {

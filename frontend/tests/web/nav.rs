@@ -9,6 +9,7 @@ fn paths_read_as_routes_and_routes_write_back_their_path() {
         ("/", "", Route::List, "/"),
         ("/tasks/", "", Route::List, "/"),
         ("/new", "", Route::New { clone: None }, "/new"),
+        ("/tasks/new", "", Route::New { clone: None }, "/new"),
         (
             "/new",
             "?clone=abc-1",
