@@ -81,6 +81,23 @@ pub fn format_task_time(lang: Lang, at: Timestamp, zone: &str) -> String {
     in_zone(at.0 as f64, lang.tag(), zone, true)
 }
 
+/// How long from `from` to `to`, in its two largest units ("2 min 5 s", "1 h 3 min").
+pub fn format_duration(lang: Lang, from: Timestamp, to: Timestamp) -> String {
+    let s = (to.0 - from.0).max(0) / 1000;
+    let (m, h, d) = (s / 60, s / 3600, s / 86_400);
+    let n = |v: i64| v.to_string();
+    let (key, args) = if d > 0 {
+        ("ui.duration.dh", [("d", n(d)), ("h", n(h % 24))])
+    } else if h > 0 {
+        ("ui.duration.hm", [("h", n(h)), ("m", n(m % 60))])
+    } else if m > 0 {
+        ("ui.duration.ms", [("m", n(m)), ("s", n(s % 60))])
+    } else {
+        ("ui.duration.s", [("s", n(s)), ("m", String::new())])
+    };
+    shared::messages::text(lang, key, &args)
+}
+
 /// A phase as a coloured badge; the colour only repeats the word.
 #[component]
 pub fn PhaseBadge(

@@ -607,6 +607,13 @@ pub fn TaskSummary(
                     ])
                 })).into_any())}
                 {row("ui.detail.created", (move || view.with(|v| format_task_time(lang.get(), v.task.created_at, &v.task.spec.basic.time_zone))).into_any())}
+                // There before the end, so nothing under it moves as the task ends.
+                {row("ui.detail.ended", view! { <span data-testid="ended">{move || view.with(|v| {
+                    match v.task.history.last().filter(|_| v.task.phase.is_finished()) {
+                        Some(end) => format_task_time(lang.get(), end.at, &v.task.spec.basic.time_zone),
+                        None => lang.text("ui.detail.ended#not_yet"),
+                    }
+                })}</span> }.into_any())}
                 // Stored with the task: the page names its original after a reload too.
                 {move || made_from.get().map(|from| {
                     let key = match from.how {
@@ -915,17 +922,31 @@ pub fn Timeline(
         <section class="panel timeline" aria-labelledby="timeline-title">
             <h2 id="timeline-title">{crate::i18n::tr("ui.detail.timeline")}</h2>
             <ol data-testid="timeline">
-                {move || history.get().into_iter().map(|step| {
+                {move || {
+                    let steps = history.get();
+                    // How long each phase lasted, once the next began: how long the task
+                    // waited, how long each attempt ran (failure explorer: worked out by
+                    // subtracting the times).
+                    let ends: Vec<Option<Timestamp>> =
+                        steps.iter().skip(1).map(|next| Some(next.at)).chain([None]).collect();
+                    steps.into_iter().zip(ends).map(|(step, end)| {
                     let phase = step.phase;
                     view! {
                         <li data-phase=api::wire_name(&phase)>
                             <span class="phase-name">{move || phase_label(lang.get(), phase)}</span>
                             " "
                             <time>{move || format_task_time(lang.get(), step.at, &zone.get())}</time>
+                            {end.filter(|_| !phase.is_finished()).map(|end| view! {
+                                " "
+                                <span class="took" data-testid="took">{move || {
+                                    let l = lang.get();
+                                    shared::messages::text(l, "ui.detail.took", &[("duration", super::format_duration(l, step.at, end))])
+                                }}</span>
+                            })}
                             {(!step.reason.is_empty()).then(|| view! { <p class="why">{step.reason.clone()}</p> })}
                         </li>
                     }
-                }).collect_view()}
+                }).collect_view()}}
             </ol>
         </section>
     }

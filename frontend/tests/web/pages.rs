@@ -935,6 +935,59 @@ async fn the_timeline_lists_each_phase_in_order_with_its_reason() {
     for time in all_text(&host, "li time") {
         assert!(time.contains("GMT+8"), "{time}");
     }
+    // How long each phase lasted, once the next began; the end has none (failure
+    // explorer: the run's length was worked out by subtracting times).
+    assert_eq!(all_text(&host, "li .took"), ["for 1 min 0 s", "for 10 s"]);
+}
+
+/// A duration in its two largest units, in either language.
+#[wasm_bindgen_test]
+fn durations_are_said_in_their_two_largest_units() {
+    use frontend::pages::format_duration;
+    let from = Timestamp(1_700_000_000_000);
+    let after = |s: i64| Timestamp(from.0 + s * 1000 + 400);
+    assert_eq!(format_duration(Lang::En, from, after(0)), "0 s");
+    assert_eq!(format_duration(Lang::En, from, after(59)), "59 s");
+    assert_eq!(format_duration(Lang::En, from, after(125)), "2 min 5 s");
+    assert_eq!(
+        format_duration(Lang::En, from, after(3 * 3600 + 7 * 60 + 9)),
+        "3 h 7 min"
+    );
+    assert_eq!(
+        format_duration(Lang::En, from, after(2 * 86_400 + 5 * 3600)),
+        "2 d 5 h"
+    );
+    assert_eq!(format_duration(Lang::Zh, from, after(125)), "2 分 5 秒");
+    assert_eq!(
+        format_duration(Lang::Zh, from, after(3 * 3600 + 60)),
+        "3 小时 1 分"
+    );
+    // A clock that went back says no time, not a negative one.
+    assert_eq!(format_duration(Lang::En, after(5), from), "0 s");
+}
+
+/// The status detail says when the task ended, and before it has that it has not: the
+/// row is there from the start, so nothing under it moves as the task ends.
+#[wasm_bindgen_test]
+async fn the_status_detail_says_when_the_task_ended() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Running).await;
+    until_found(&host, "the status", "[data-testid='ended']").await;
+    assert_eq!(
+        find(&host, "[data-testid='ended']").text_content().unwrap(),
+        "not yet"
+    );
+    finish(handle, &host, &address);
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Failed).await;
+    until_found(&host, "the status", "[data-testid='ended']").await;
+    let ended = find(&host, "[data-testid='ended']").text_content().unwrap();
+    // The last step's time (70 s after the submit), in the task's zone.
+    assert_eq!(
+        ended,
+        frontend::pages::format_task_time(Lang::En, Timestamp(1_700_000_070_000), "Asia/Shanghai")
+    );
+    finish(handle, &host, &address);
 }
 
 /// A task's times are in its own zone and say which; a zone the browser does not know
