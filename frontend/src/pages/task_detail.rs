@@ -663,7 +663,9 @@ pub fn TaskSummary(
                             lang.text_with("event.retrying.waits", &[("at", at)]).into_any()
                         }
                         // The task it waits behind, named in its words, is a way to it.
-                        Waits::Because(reason, behind) => match behind
+                        Waits::Because(reason, behind) => {
+                            let reason = view.with(|v| of_the_run(lang.get(), v, reason.clone()));
+                            match behind
                             .as_ref()
                             .and_then(|id| Some((id.0.clone(), reason.find(&id.0)?)))
                         {
@@ -677,8 +679,8 @@ pub fn TaskSummary(
                                 }
                                 .into_any()
                             }
-                            None => reason.clone().into_any(),
-                        },
+                            None => reason.into_any(),
+                        }},
                     }}</p>
                 </div>
             })}
@@ -896,6 +898,31 @@ fn why_it_waits(view: &TaskView) -> Option<Waits> {
         (Some(due), _) => Some(Waits::Until(due)),
         (None, Some(reason)) => Some(Waits::Because(reason.clone(), view.waits_behind.clone())),
         (None, None) => None,
+    }
+}
+
+/// The run a waiting task waits to start, when it is a retry: after its backoff a retry
+/// waits in the queue for room as a new task does, and read as one that never ran
+/// (failure explorer).
+pub(crate) fn retry_run(view: &TaskView) -> Option<u32> {
+    let waiting = matches!(view.task.phase, TaskPhase::Queued | TaskPhase::Scheduling);
+    let retried = view
+        .task
+        .history
+        .iter()
+        .any(|c| c.phase == TaskPhase::Retrying);
+    (waiting && retried && view.task.attempts > 0).then_some(view.task.attempts + 1)
+}
+
+/// `reason`, said of the retry it is for when it is one ([`retry_run`]).
+pub(crate) fn of_the_run(lang: shared::Lang, view: &TaskView, reason: String) -> String {
+    match retry_run(view) {
+        Some(run) => shared::messages::text(
+            lang,
+            "ui.detail.waits_run",
+            &[("run", run.to_string()), ("reason", reason)],
+        ),
+        None => reason,
     }
 }
 
@@ -2557,7 +2584,7 @@ fn Logs(
                         {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
                             let label = if view.with(|v| v.failed_replica) == Some(r) {
                                 // Waiting for its retry, it failed the attempt, not the task.
-                                let retrying = view.with(|v| v.task.phase == TaskPhase::Retrying);
+                                let retrying = view.with(|v| v.task.phase != TaskPhase::Failed);
                                 let key = if retrying { "ui.detail.replica_failed#attempt" } else { "ui.detail.replica_failed" };
                                 lang.text_with(key, &[("label", label)])
                             } else {

@@ -1338,6 +1338,9 @@ fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
                 &[("at", at)],
             ))
         }
-        (None, reason) => reason.clone().filter(|r| !r.is_empty()),
+        (None, reason) => reason
+            .clone()
+            .filter(|r| !r.is_empty())
+            .map(|r| super::task_detail::of_the_run(lang, view, r)),
     }
 }

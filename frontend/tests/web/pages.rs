@@ -2128,6 +2128,95 @@ async fn list_page_asked() -> (
     (host, handle)
 }
 
+/// A retry queued for room after its backoff is said to be a retry, on the list and on
+/// its page, and its page keeps the mark on the replica whose end failed the attempt:
+/// it read as a task that never ran (failure explorer).
+#[wasm_bindgen_test]
+async fn a_retry_queued_for_room_is_said_to_be_a_retry() {
+    let address = fresh_page();
+    let waits = "the largest free node has 4 GPUs; one replica needs 8";
+    let retry = {
+        let mut t = task("t1", TaskPhase::Queued, TaskType::PyTorchJob);
+        t.reason = Some(waits.into());
+        t.failed_replica = Some(1);
+        let at = |s: i64| Timestamp(1_700_000_080_000 + s * 1000);
+        t.task.history.extend([
+            PhaseChange {
+                phase: TaskPhase::Retrying,
+                at: at(0),
+                reason: "attempt 1 failed".into(),
+                keyed: None,
+            },
+            PhaseChange {
+                phase: TaskPhase::Queued,
+                at: at(10),
+                reason: String::new(),
+                keyed: None,
+            },
+        ]);
+        t
+    };
+    let (host, handle) = list_page_asked().await;
+    answer_fetch(
+        "/api/v1/tasks?",
+        &serde_json::to_string(&shared::api::TaskPage {
+            tasks: vec![retry.clone()],
+            next: None,
+        })
+        .unwrap(),
+    );
+    until_found(
+        &host,
+        "the reason",
+        "tr[data-id='t1'] [data-testid='row-reason']",
+    )
+    .await;
+    assert_eq!(
+        find(&host, "tr[data-id='t1'] [data-testid='row-reason']")
+            .text_content()
+            .unwrap(),
+        format!("run 2, a retry, waits: {waits}")
+    );
+    finish(handle, &host, &address);
+
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_with(&retry, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "why it waits", "[data-testid='reason'] p").await;
+    assert_eq!(
+        find(&host, "[data-testid='reason'] p")
+            .text_content()
+            .unwrap(),
+        format!("run 2, a retry, waits: {waits}")
+    );
+    until_found(
+        &host,
+        "the log picker",
+        "[data-testid='log-replica'] option",
+    )
+    .await;
+    let picker = find(&host, "[data-testid='log-replica']")
+        .text_content()
+        .unwrap();
+    assert!(
+        picker.contains("1: worker 0 — its end failed the attempt"),
+        "{picker}"
+    );
+    finish(handle, &host, &address);
+    // A first run queued says only why it waits.
+    let address = fresh_page();
+    let mut first = task("t1", TaskPhase::Queued, TaskType::PyTorchJob);
+    first.reason = Some(waits.into());
+    let (host, handle) = mount_detail_page_with(&first, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "why it waits", "[data-testid='reason'] p").await;
+    assert_eq!(
+        find(&host, "[data-testid='reason'] p")
+            .text_content()
+            .unwrap(),
+        waits
+    );
+    finish(handle, &host, &address);
+}
+
 /// A failed task's row says why it failed, as its page does (which replica, its exit
 /// code, the attempt): a reader scanning failures opened each task to learn it (failure
 /// explorer). A stopped one says nothing more.

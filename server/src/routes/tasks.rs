@@ -226,13 +226,7 @@ async fn view_as(
     // From the store, not the runner's memory: another server on the database, or one
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
-    let failed_replica = task
-        .history
-        .last()
-        // And while a retry waits: the attempt's failure is what the page is about.
-        .filter(|_| matches!(task.phase, TaskPhase::Failed | TaskPhase::Retrying))
-        .and_then(|change| change.keyed.as_ref())
-        .and_then(ended_replica);
+    let failed_replica = failed_replica(&task.history);
     TaskView {
         task,
         tags: stored.tags,
@@ -250,6 +244,19 @@ async fn view_as(
         retries_used: runs.retries,
         last_never_ran: runs.never_begun,
     }
+}
+
+/// The replica whose end failed the task, or the attempt a retry waits to follow, for
+/// its backoff or then for room (queued, scheduling): the failure is what the page is
+/// about while it waits (failure explorer: the mark went as the retry queued).
+fn failed_replica(history: &[shared::record::PhaseChange]) -> Option<u32> {
+    history
+        .iter()
+        .rev()
+        .find(|change| !matches!(change.phase, TaskPhase::Queued | TaskPhase::Scheduling))
+        .filter(|change| matches!(change.phase, TaskPhase::Failed | TaskPhase::Retrying))
+        .and_then(|change| change.keyed.as_ref())
+        .and_then(ended_replica)
 }
 
 /// The replica a failure's reason says ended the attempt (`event.replica_ended`, also
@@ -2329,6 +2336,38 @@ fn tokio_stream_from(
 mod tests {
     use super::{ListedPhase, LogMask, file_tail};
     use shared::TaskPhase;
+
+    /// The replica whose end failed the attempt is named while its retry waits, for its
+    /// backoff and then in the queue; not once the retry runs, nor before any failure.
+    #[test]
+    fn the_failed_replica_is_named_until_the_retry_runs() {
+        use shared::messages::Message;
+        use shared::record::{PhaseChange, Timestamp};
+        let step = |phase, keyed: Option<Message>| PhaseChange {
+            phase,
+            at: Timestamp(0),
+            reason: String::new(),
+            keyed,
+        };
+        let ended = Message::new("event.replica_ended").with("replica", 1);
+        let failure = Message::new("event.failed").with_message("reason", ended);
+        let mut history = vec![
+            step(TaskPhase::Queued, None),
+            step(TaskPhase::Scheduling, None),
+            step(TaskPhase::Running, None),
+        ];
+        assert_eq!(super::failed_replica(&history), None);
+        history.push(step(TaskPhase::Retrying, Some(failure.clone())));
+        assert_eq!(super::failed_replica(&history), Some(1));
+        history.push(step(TaskPhase::Queued, None));
+        assert_eq!(super::failed_replica(&history), Some(1), "queued for room");
+        history.push(step(TaskPhase::Scheduling, None));
+        assert_eq!(super::failed_replica(&history), Some(1));
+        history.push(step(TaskPhase::Running, None));
+        assert_eq!(super::failed_replica(&history), None, "the retry runs");
+        history.push(step(TaskPhase::Failed, Some(failure)));
+        assert_eq!(super::failed_replica(&history), Some(1));
+    }
 
     /// A task held back for one passed over too often is given that task, to link it;
     /// no other reason names a task to go to.

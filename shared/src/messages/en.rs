@@ -1664,6 +1664,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.waiting_answer",
         "Waiting for the server's answer; the buttons come back when it comes.",
     ),
+    ("ui.detail.waits_run", "run {run}, a retry, waits: {reason}"),
     ("ui.duration.dh", "{d} d {h} h"),
     ("ui.duration.hm", "{h} h {m} min"),
     ("ui.duration.ms", "{m} min {s} s"),

@@ -1450,6 +1450,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.waiting_answer",
         "正在等待服务器应答，应答后按钮将恢复可用。",
     ),
+    (
+        "ui.detail.waits_run",
+        "第 {run} 次运行（重试）等待中：{reason}",
+    ),
     ("ui.duration.dh", "{d} 天 {h} 小时"),
     ("ui.duration.hm", "{h} 小时 {m} 分"),
     ("ui.duration.ms", "{m} 分 {s} 秒"),
