@@ -713,6 +713,21 @@ pub async fn list_tasks(
     get(&format!("/api/v1/tasks?{}", query(&pairs))).await
 }
 
+/// `GET /api/v1/tasks/counts`: how many tasks of each phase `filter` selects, its phase
+/// aside (the phase chips' numbers).
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (a server before the
+/// route answers 404).
+pub async fn phase_counts(filter: &ListFilter) -> Result<shared::api::PhaseCounts> {
+    let all = ListFilter {
+        phase: None,
+        ..filter.clone()
+    };
+    get(&format!("/api/v1/tasks/counts?{}", query(&all.pairs()))).await
+}
+
 /// `GET /api/v1/tasks?made_from={id}`: the first `limit` tasks resubmitted or cloned
 /// from task `id` that the reader may see, newest first.
 ///

@@ -1,6 +1,7 @@
 //! Wire types of the HTTP API (`/api/v1`), shared by the server and the console.
 
 use crate::messages::{Arg, Message};
+use crate::record::TaskPhase;
 use crate::validate::LocalizedIssue;
 use serde::{Deserialize, Serialize};
 
@@ -349,6 +350,69 @@ pub struct TaskPage {
     /// Pass as `cursor` for the next page; absent on the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+}
+
+/// `GET /api/v1/tasks/counts`: how many tasks of each phase the list's filters select
+/// (the phase aside), for the numbers of its phase chips.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseCounts {
+    /// Queued.
+    pub queued: u64,
+    /// Scheduling.
+    pub scheduling: u64,
+    /// Running.
+    pub running: u64,
+    /// Waiting to run again.
+    pub retrying: u64,
+    /// Succeeded.
+    pub succeeded: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Stopped.
+    pub stopped: u64,
+}
+
+impl PhaseCounts {
+    /// The count of `phase` (none are listed deleted).
+    pub fn of(&self, phase: TaskPhase) -> u64 {
+        match phase {
+            TaskPhase::Queued => self.queued,
+            TaskPhase::Scheduling => self.scheduling,
+            TaskPhase::Running => self.running,
+            TaskPhase::Retrying => self.retrying,
+            TaskPhase::Succeeded => self.succeeded,
+            TaskPhase::Failed => self.failed,
+            TaskPhase::Stopped => self.stopped,
+            TaskPhase::Deleted => 0,
+        }
+    }
+
+    /// Counts `n` more of `phase`.
+    pub fn add(&mut self, phase: TaskPhase, n: u64) {
+        let count = match phase {
+            TaskPhase::Queued => &mut self.queued,
+            TaskPhase::Scheduling => &mut self.scheduling,
+            TaskPhase::Running => &mut self.running,
+            TaskPhase::Retrying => &mut self.retrying,
+            TaskPhase::Succeeded => &mut self.succeeded,
+            TaskPhase::Failed => &mut self.failed,
+            TaskPhase::Stopped => &mut self.stopped,
+            TaskPhase::Deleted => return,
+        };
+        *count += n;
+    }
+
+    /// Every task counted.
+    pub fn total(&self) -> u64 {
+        self.queued
+            + self.scheduling
+            + self.running
+            + self.retrying
+            + self.succeeded
+            + self.failed
+            + self.stopped
+    }
 }
 
 /// Something that happened to a task.

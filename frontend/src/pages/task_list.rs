@@ -246,6 +246,30 @@ pub fn TaskListPage(
     // The latest is out: the clock's next waits for it (one that always took longer
     // than the clock would be dropped each time), a language's or Back's does not.
     let in_flight = StoredValue::new(false);
+    // How many tasks of each phase the filters select: the chips' numbers, asked again
+    // with each refresh (lead explorer: "20 shown" was the only number). None until
+    // answered, or from a server that does not count: the chips then say no number.
+    let counts = RwSignal::new(None::<shared::api::PhaseCounts>);
+    let counts_asked = StoredValue::new(0u64);
+    let count = move |f: ListFilter| {
+        counts_asked.update_value(|n| *n += 1);
+        let mine = counts_asked.get_value();
+        leptos::task::spawn_local(async move {
+            let answer = api::phase_counts(&f).await;
+            if counts_asked.try_get_value() != Some(mine) {
+                return;
+            }
+            match answer {
+                Ok(now) => {
+                    if counts.with_untracked(|c| *c != Some(now)) {
+                        counts.set(Some(now));
+                    }
+                }
+                // Not numbers of other filters', nor of long before: none.
+                Err(_) => counts.set(None),
+            }
+        });
+    };
     let section = NodeRef::<leptos::html::Section>::new();
     // Told by the pointer's own events over the table, not by `:hover`, which a touch
     // leaves set after the finger has gone.
@@ -267,6 +291,7 @@ pub fn TaskListPage(
     };
 
     let load_first = move |f: ListFilter| {
+        count(f.clone());
         generation.update_value(|g| *g += 1);
         rows_for.set_value(None);
         let mine = generation.get_value();
@@ -384,6 +409,7 @@ pub fn TaskListPage(
             return;
         }
         let f = filter.get_untracked();
+        count(f.clone());
         // Rows kept after they left are not the list's: counted, the page asked for
         // reached past its end.
         let shown = (tasks.with_untracked(Vec::len) - departed.with_untracked(Vec::len)) as u32;
@@ -713,7 +739,7 @@ pub fn TaskListPage(
                     {crate::i18n::tr("ui.list.new")}
                 </Link>
             </div>
-            <PhaseChips filter />
+            <PhaseChips filter counts />
             <Filters filter session tag_refused />
             {move || {
                 let pairs = ignored.get();
@@ -856,9 +882,18 @@ fn focus_row(list: Option<web_sys::Element>, id: String, back: bool) {
 pub fn PhaseChips(
     /// The list's filter; the chips set its phase.
     filter: RwSignal<ListFilter>,
+    /// How many tasks of each phase the other filters select, when known.
+    #[prop(into, default = Signal::stored(None))]
+    counts: Signal<Option<shared::api::PhaseCounts>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let selected = move || filter.with(|f| f.phase);
+    let number = move |phase: Option<TaskPhase>| {
+        counts.get().map(|c| {
+            let n = phase.map_or_else(|| c.total(), |p| c.of(p));
+            view! { " " <span class="count">{n}</span> }
+        })
+    };
     view! {
         <div class="chips" role="group" aria-label=crate::i18n::tr("ui.list.chips") data-testid="phase-chips">
             <button
@@ -869,6 +904,7 @@ pub fn PhaseChips(
                 data-phase="all"
             >
                 {crate::i18n::tr("ui.list.chip_all")}
+                {move || number(None)}
             </button>
             {LISTED_PHASES.into_iter().map(|phase| view! {
                 <button
@@ -879,6 +915,7 @@ pub fn PhaseChips(
                     data-phase=api::wire_name(&phase)
                 >
                     {move || phase_label(lang.get(), phase)}
+                    {move || number(Some(phase))}
                 </button>
             }).collect_view()}
         </div>

@@ -1831,13 +1831,27 @@ fn a_refresh_of_a_deep_list_keeps_every_row_below_it() {
 
 /// Holds every `fetch` of the page until the test answers it (`answer_fetch`).
 fn hold_fetches() {
+    // The list's counts are answered at once as a server before their route answers
+    // (404: the chips then say no number), unless a test holds them too
+    // (`hold_counts`): the list's tests answer its pages one by one.
     js_sys::eval(
         "window.__held = [];
+         window.__holdCounts = false;
          window.__realFetch = window.__realFetch || window.fetch;
-         window.fetch = (req) => new Promise((resolve, reject) =>
-             window.__held.push({ url: typeof req === 'string' ? req : req.url, req, resolve, reject }));",
+         window.fetch = (req) => {
+             const url = typeof req === 'string' ? req : req.url;
+             if (url.includes('/api/v1/tasks/counts') && !window.__holdCounts)
+                 return Promise.resolve(new Response('{\"status\":404}', { status: 404 }));
+             return new Promise((resolve, reject) =>
+                 window.__held.push({ url, req, resolve, reject }));
+         };",
     )
     .unwrap();
+}
+
+/// Holds the list's counts too, for a test to answer (see [`hold_fetches`]).
+fn hold_counts() {
+    js_sys::eval("window.__holdCounts = true;").unwrap();
 }
 
 fn release_fetches() {
@@ -2214,6 +2228,54 @@ async fn a_retry_queued_for_room_is_said_to_be_a_retry() {
             .unwrap(),
         waits
     );
+    finish(handle, &host, &address);
+}
+
+/// The phase chips say how many tasks each phase has under the other filters, and All
+/// how many in all, asked again with each refresh (lead explorer: "20 shown" was the
+/// only number); a server that does not count leaves them without numbers.
+#[wasm_bindgen_test]
+async fn the_phase_chips_say_how_many_tasks_each_phase_has() {
+    let address = fresh_page();
+    hold_fetches();
+    hold_counts();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <frontend::pages::task_list::TaskListPage session=demo_session() /> }.into_any()
+    });
+    let counts_url = request_for("/api/v1/tasks/counts").await;
+    assert!(!counts_url.contains("phase="), "{counts_url}");
+    let chip = |phase: &str| {
+        find(
+            &host,
+            &format!("[data-testid='phase-chips'] [data-phase='{phase}']"),
+        )
+        .text_content()
+        .unwrap()
+    };
+    assert_eq!(chip("running"), "Running", "no number before the answer");
+    answer_fetch(
+        "/api/v1/tasks/counts",
+        r#"{"queued":2,"scheduling":0,"running":12,"retrying":1,"succeeded":40,"failed":3,"stopped":0}"#,
+    );
+    until("the numbers", || chip("running") == "Running 12").await;
+    assert_eq!(chip("all"), "All 58");
+    assert_eq!(chip("failed"), "Failed 3");
+    answer_fetch("/api/v1/tasks?", &page_of(0, 3, None));
+    // A refresh asks again; the numbers follow it.
+    let again = request_for("/api/v1/tasks/counts").await;
+    assert_eq!(again, counts_url);
+    answer_fetch(
+        "/api/v1/tasks/counts",
+        r#"{"queued":1,"scheduling":0,"running":13,"retrying":1,"succeeded":40,"failed":3,"stopped":0}"#,
+    );
+    until("the new numbers", || chip("running") == "Running 13").await;
+    // A chip pressed filters the list, not the counts.
+    find(&host, "[data-testid='phase-chips'] [data-phase='failed']").click();
+    let after = request_for("/api/v1/tasks/counts").await;
+    assert!(!after.contains("phase="), "{after}");
     finish(handle, &host, &address);
 }
 

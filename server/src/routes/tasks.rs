@@ -32,6 +32,7 @@ use std::sync::Arc;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/tasks", post(submit).get(list))
+        .route("/tasks/counts", get(counts))
         .route("/tasks/{id}", get(detail).delete(delete))
         .route("/tasks/{id}/stop", post(stop))
         .route("/tasks/{id}/spec", get(spec))
@@ -49,6 +50,7 @@ pub fn router() -> Router<AppState> {
 #[openapi(paths(
     submit,
     list,
+    counts,
     detail,
     stop,
     delete,
@@ -717,15 +719,73 @@ async fn list(
     ReaderLang(lang): ReaderLang,
     Params(params): Params<ListParams>,
 ) -> Result<Json<TaskPage>, ApiError> {
-    let tag = params
-        .tag
-        .as_deref()
-        .map(|text| tag_filter(&state, &user, text))
-        .transpose()?;
     let after = params
         .cursor
         .as_deref()
         .map(crate::store::Cursor::decode)
+        .transpose()?;
+    let filters = Filters {
+        task_type: params.task_type,
+        tag: params.tag,
+        owner: params.owner,
+        group: params.group,
+        name: params.name,
+        mine: params.mine,
+        made_from: params.made_from,
+    };
+    let Some(query) = list_query(&state, &user, filters).await? else {
+        return Ok(Json(TaskPage {
+            tasks: Vec::new(),
+            next: None,
+        }));
+    };
+    let page = runner(&state)?
+        .store()
+        .list(&ListQuery {
+            phase: params.phase,
+            after,
+            limit: params.limit.unwrap_or(50),
+            ..query
+        })
+        .await?;
+    let mut tasks = Vec::with_capacity(page.tasks.len());
+    let mut seen = Seen::new();
+    for stored in page.tasks {
+        let mut row = view_as(&state, stored, lang, Some(&user), true, &mut seen).await;
+        // The log picker is the task page's: a page of autoscaling RayJobs would carry
+        // hundreds of replicas a row, at every refresh.
+        row.logs.clear();
+        tasks.push(row);
+    }
+    Ok(Json(TaskPage {
+        tasks,
+        next: page.next.map(|c| c.encode()),
+    }))
+}
+
+/// The list's filters but its phase and paging, as `GET /tasks` and `GET /tasks/counts`
+/// take them.
+struct Filters {
+    task_type: Option<shared::TaskType>,
+    tag: Option<String>,
+    owner: Option<String>,
+    group: Option<String>,
+    name: Option<String>,
+    mine: bool,
+    made_from: Option<String>,
+}
+
+/// The store's query for `filters`, checked, for `user`; `None` when they select no
+/// task whatever the store holds (a name longer than any task's).
+async fn list_query(
+    state: &AppState,
+    user: &User,
+    params: Filters,
+) -> Result<Option<ListQuery>, ApiError> {
+    let tag = params
+        .tag
+        .as_deref()
+        .map(|text| tag_filter(state, user, text))
         .transpose()?;
     // An empty owner or group is no one's and none: a script's unset variable
     // (`owner=$USER`) listed nothing, silently, where `tag=` is refused (API explorer).
@@ -755,7 +815,7 @@ async fn list(
     let made_from = match params.made_from {
         Some(id) => {
             let id = TaskId(id);
-            if !may_have_seen(&state, &user, &id).await? {
+            if !may_have_seen(state, user, &id).await? {
                 return Err(ApiError::BadQuery(format!(
                     "`made_from`: no task {:?} that you may see; give the id of one",
                     id.0
@@ -772,42 +832,94 @@ async fn list(
         .as_ref()
         .is_some_and(|name| name.chars().count() > longest_task_name())
     {
-        return Ok(Json(TaskPage {
-            tasks: Vec::new(),
-            next: None,
-        }));
+        return Ok(None);
     }
-    let page = runner(&state)?
-        .store()
-        .list(&ListQuery {
-            phase: params.phase,
-            task_type: params.task_type,
-            tag,
-            owner,
-            project_group: params.group,
-            name_contains: params.name,
-            made_from,
-            visible_to: Some(Viewer {
-                user: user.name.clone(),
-                groups: groups(&state, &user),
-            }),
-            after,
-            limit: params.limit.unwrap_or(50),
-        })
-        .await?;
-    let mut tasks = Vec::with_capacity(page.tasks.len());
-    let mut seen = Seen::new();
-    for stored in page.tasks {
-        let mut row = view_as(&state, stored, lang, Some(&user), true, &mut seen).await;
-        // The log picker is the task page's: a page of autoscaling RayJobs would carry
-        // hundreds of replicas a row, at every refresh.
-        row.logs.clear();
-        tasks.push(row);
-    }
-    Ok(Json(TaskPage {
-        tasks,
-        next: page.next.map(|c| c.encode()),
+    Ok(Some(ListQuery {
+        phase: None,
+        task_type: params.task_type,
+        tag,
+        owner,
+        project_group: params.group,
+        name_contains: params.name,
+        made_from,
+        visible_to: Some(Viewer {
+            user: user.name.clone(),
+            groups: groups(state, user),
+        }),
+        after: None,
+        limit: 0,
     }))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct CountParams {
+    /// Only tasks of this type.
+    #[serde(rename = "type")]
+    task_type: Option<shared::TaskType>,
+    /// Only tasks with this tag: `key` (any value) or `key=value`, as for the list.
+    #[param(pattern = "^[^\\x00]*$")]
+    tag: Option<String>,
+    /// Only tasks of this owner.
+    #[param(pattern = "^[^\\x00]*$")]
+    owner: Option<String>,
+    /// Only tasks of this project group.
+    #[param(pattern = "^[^\\x00]*$")]
+    group: Option<String>,
+    /// Only tasks whose name contains this text, ignoring ASCII case.
+    #[param(pattern = "^[^\\x00]*$")]
+    name: Option<String>,
+    /// `true`: only the caller's own tasks (overrides `owner`).
+    #[serde(default)]
+    mine: bool,
+    /// Only tasks resubmitted or cloned from this task (its id).
+    #[param(pattern = "^[^\\x00]*$")]
+    made_from: Option<String>,
+}
+
+impl QueryParams for CountParams {
+    fn takes() -> Vec<(&'static str, String)> {
+        ListParams::takes()
+            .into_iter()
+            .filter(|(name, _)| !matches!(*name, "phase" | "cursor" | "limit" | "lang"))
+            .collect()
+    }
+}
+
+/// `GET /tasks/counts`: how many of the tasks the caller may see are in each phase,
+/// under the list's filters but its phase.
+#[utoipa::path(
+    get,
+    path = "/tasks/counts",
+    tag = "tasks",
+    params(
+        CountParams
+    ),
+    responses(
+        (status = 200, description = "How many tasks the list's filters select in each phase, of those the caller may see (the numbers of the console's phase chips)", body = shared::api::PhaseCounts),
+        (status = 400, description = "A query parameter is unknown or not valid, as for `GET /tasks`", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn counts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Params(params): Params<CountParams>,
+) -> Result<Json<shared::api::PhaseCounts>, ApiError> {
+    let filters = Filters {
+        task_type: params.task_type,
+        tag: params.tag,
+        owner: params.owner,
+        group: params.group,
+        name: params.name,
+        mine: params.mine,
+        made_from: params.made_from,
+    };
+    let Some(query) = list_query(&state, &user, filters).await? else {
+        return Ok(Json(shared::api::PhaseCounts::default()));
+    };
+    Ok(Json(runner(&state)?.store().count_phases(&query).await?))
 }
 
 /// A list's `tag`, `key` or `key=value`, held to the key and value rules a task's tags

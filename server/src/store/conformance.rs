@@ -108,6 +108,7 @@ macro_rules! every_store_test {
             concurrent_inserts_with_one_key_make_one_task,
             concurrent_inserts_and_events_get_distinct_sequence_numbers,
             lists_filter_by_every_field,
+            phase_counts_are_the_lists_tasks_by_phase,
             cursor_paging_has_no_duplicates_or_gaps_while_tasks_arrive,
             phases_history_holds_and_events_are_recorded_in_order,
             events_are_paged_in_the_query_and_numbered_by_kind,
@@ -713,6 +714,96 @@ pub(super) async fn lists_filter_by_every_field(store: Arc<dyn TaskStore>) {
         })
         .await,
         Vec::<String>::new()
+    );
+}
+
+/// The counts of each phase are what the list gives under the same filters, counted by
+/// phase: the list is their oracle. A deleted task counts nowhere.
+pub(super) async fn phase_counts_are_the_lists_tasks_by_phase(store: Arc<dyn TaskStore>) {
+    add(&*store, "bert-aaaaa", "alice", 1, spec()).await;
+    let ray = shared::demo::ray().with(|s| s.basic.project_group = "vision".into());
+    add(&*store, "ray-bbbbb", "alice", 2, ray).await;
+    add(
+        &*store,
+        "gpt-ccccc",
+        "bob",
+        3,
+        spec().with(|s| s.basic.visible_in_group = true),
+    )
+    .await;
+    add(
+        &*store,
+        "gpt-ddddd",
+        "bob",
+        4,
+        spec().with(|s| s.basic.tags = Vec::new()),
+    )
+    .await;
+    add(&*store, "old-fffff", "alice", 6, spec()).await;
+    store
+        .delete(&id("old-fffff"), Timestamp(7))
+        .await
+        .expect("deletes");
+    for (task, phase, at) in [
+        ("bert-aaaaa", TaskPhase::Scheduling, 8),
+        ("bert-aaaaa", TaskPhase::Running, 9),
+        ("gpt-ccccc", TaskPhase::Scheduling, 10),
+        ("gpt-ccccc", TaskPhase::Running, 11),
+        ("gpt-ccccc", TaskPhase::Failed, 12),
+    ] {
+        store
+            .advance(&id(task), change(phase, at), 1)
+            .await
+            .expect("advances");
+    }
+    let queries = [
+        ListQuery::default(),
+        ListQuery {
+            owner: Some("bob".into()),
+            ..Default::default()
+        },
+        ListQuery {
+            task_type: Some(TaskType::PyTorchJob),
+            ..Default::default()
+        },
+        ListQuery {
+            tag: Some(TagFilter::parse("team=nlp")),
+            ..Default::default()
+        },
+        ListQuery {
+            name_contains: Some("GPT".into()),
+            ..Default::default()
+        },
+        ListQuery {
+            visible_to: Some(Viewer {
+                user: "alice".into(),
+                groups: vec!["nlp".into()],
+            }),
+            ..Default::default()
+        },
+    ];
+    for query in queries {
+        let counts = store.count_phases(&query).await.expect("counts");
+        let listed = store
+            .list(&ListQuery {
+                limit: 500,
+                ..query.clone()
+            })
+            .await
+            .expect("lists");
+        let mut tally = shared::api::PhaseCounts::default();
+        for task in &listed.tasks {
+            tally.add(task.task.phase, 1);
+        }
+        assert_eq!(counts, tally, "{query:?}");
+    }
+    let all = store
+        .count_phases(&ListQuery::default())
+        .await
+        .expect("counts");
+    assert_eq!(
+        (all.queued, all.running, all.failed, all.total()),
+        (2, 1, 1, 4)
     );
 }
 

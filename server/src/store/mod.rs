@@ -630,6 +630,14 @@ pub trait TaskStore: Send + Sync {
     /// Database failures.
     async fn list(&self, query: &ListQuery) -> Result<Page>;
 
+    /// How many tasks of each phase `query` selects, its phase, cursor and limit left
+    /// out: the numbers of the list's phase chips.
+    ///
+    /// # Errors
+    ///
+    /// Database failures.
+    async fn count_phases(&self, query: &ListQuery) -> Result<shared::api::PhaseCounts>;
+
     /// Moves the task to `change.phase`: appends `change` to its history, sets its phase,
     /// its attempts and its `updated_at` (to `change.at`).
     ///
@@ -973,6 +981,47 @@ where
             .push("t.phase <> ")
             .push_bind(phase_code(TaskPhase::Deleted)),
     };
+    push_filters(&mut sql, query);
+    if let Some(after) = &query.after {
+        sql.push(" AND (t.created_at < ")
+            .push_bind(after.created_at.0)
+            .push(" OR (t.created_at = ")
+            .push_bind(after.created_at.0)
+            .push(format!(" AND {id} < "))
+            .push_bind(after.id.0.clone())
+            .push("))");
+    }
+    sql.push(format!(" ORDER BY t.created_at DESC, {id} DESC LIMIT "))
+        .push_bind(i64::from(limit) + 1);
+    sql
+}
+
+/// The count of each phase `query` selects ([`TaskStore::count_phases`]): one row per
+/// phase, `(phase, count)`.
+pub(super) fn count_sql<DB>(query: &ListQuery) -> sqlx::QueryBuilder<DB>
+where
+    DB: sqlx::Database,
+    DB::Arguments: Default,
+    for<'t> &'static str: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'t> String: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'t> i64: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    let mut sql =
+        sqlx::QueryBuilder::<DB>::new("SELECT t.phase, COUNT(*) FROM tasks t WHERE t.phase <> ");
+    sql.push_bind(phase_code(TaskPhase::Deleted));
+    push_filters(&mut sql, query);
+    sql.push(" GROUP BY t.phase");
+    sql
+}
+
+/// The conditions of `query` but its phase and cursor, each after ` AND `.
+fn push_filters<DB>(sql: &mut sqlx::QueryBuilder<DB>, query: &ListQuery)
+where
+    DB: sqlx::Database,
+    for<'t> &'static str: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'t> String: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+    for<'t> i64: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
     if let Some(task_type) = query.task_type {
         sql.push(" AND t.task_type = ")
             .push_bind(task_type_code(Some(task_type)));
@@ -1011,18 +1060,6 @@ where
         }
         sql.push(")");
     }
-    if let Some(after) = &query.after {
-        sql.push(" AND (t.created_at < ")
-            .push_bind(after.created_at.0)
-            .push(" OR (t.created_at = ")
-            .push_bind(after.created_at.0)
-            .push(format!(" AND {id} < "))
-            .push_bind(after.id.0.clone())
-            .push("))");
-    }
-    sql.push(format!(" ORDER BY t.created_at DESC, {id} DESC LIMIT "))
-        .push_bind(i64::from(limit) + 1);
-    sql
 }
 /// A `LIKE` pattern matching text that contains `text`, ignoring ASCII case, with
 /// `\` escaping the pattern's own wildcards.

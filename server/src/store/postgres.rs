@@ -21,8 +21,8 @@
 //!   collation, so list pages and cursors order alike in both stores.
 
 use super::rows::{
-    attach_details, corrupt, db, decode_task, encode, events_of, hidden_values_of, list_page,
-    not_found, shares_of, tags_of,
+    attach_details, corrupt, count_phases, db, decode_task, encode, events_of, hidden_values_of,
+    list_page, not_found, shares_of, tags_of,
 };
 use super::{
     ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page,
@@ -312,6 +312,13 @@ impl TaskStore for PostgresStore {
         let page = list_page::<Postgres>(&mut tx, query, "t.id COLLATE \"C\"").await?;
         tx.commit().await.map_err(db)?;
         Ok(page)
+    }
+
+    async fn count_phases(&self, query: &ListQuery) -> Result<shared::api::PhaseCounts> {
+        let mut tx = self.read().await?;
+        let counts = count_phases::<Postgres>(&mut tx, query).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(counts)
     }
 
     async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()> {

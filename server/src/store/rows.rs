@@ -350,6 +350,31 @@ where
     Ok(Page { tasks, next })
 }
 
+/// How many tasks of each phase `query` selects ([`super::TaskStore::count_phases`]).
+pub(super) async fn count_phases<DB>(
+    conn: &mut DB::Connection,
+    query: &ListQuery,
+) -> Result<shared::api::PhaseCounts>
+where
+    DB: Database,
+    DB::Arguments: Default + sqlx::IntoArguments<DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    for<'r> &'static str: Encode<'r, DB> + Type<DB>,
+    for<'r> String: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+    for<'r> i64: Encode<'r, DB> + Decode<'r, DB> + Type<DB>,
+{
+    let mut sql = super::count_sql::<DB>(query);
+    let mut counts = shared::api::PhaseCounts::default();
+    for row in sql.build().fetch_all(&mut *conn).await.map_err(db)? {
+        let phase: String = row.try_get(0).map_err(db)?;
+        let n: i64 = row.try_get(1).map_err(db)?;
+        let phase = parse_phase(&phase).ok_or_else(|| corrupt("(a count)", "phase", None))?;
+        counts.add(phase, u64::try_from(n).unwrap_or(0));
+    }
+    Ok(counts)
+}
+
 /// Fills in the history and tags of `tasks`, two bulk queries per [`IN_CHUNK`] tasks.
 pub(super) async fn attach_details<DB>(
     conn: &mut DB::Connection,

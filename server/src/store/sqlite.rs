@@ -13,8 +13,8 @@
 //! - Reads that join several tables run in one read transaction, a consistent snapshot.
 
 use super::rows::{
-    TASK_COLUMNS, attach_details, corrupt, db, decode_task, encode, events_of, hidden_values_of,
-    list_page, not_found, require_task, shares_of, tags_of,
+    TASK_COLUMNS, attach_details, corrupt, count_phases, db, decode_task, encode, events_of,
+    hidden_values_of, list_page, not_found, require_task, shares_of, tags_of,
 };
 use super::{
     ALL_PHASES, EventPage, EventQuery, HiddenValue, Inserted, ListQuery, NewTask, Page, Result,
@@ -387,6 +387,13 @@ impl TaskStore for SqliteStore {
         let page = list_page::<Sqlite>(&mut tx, query, "t.id").await?;
         tx.commit().await.map_err(db)?;
         Ok(page)
+    }
+
+    async fn count_phases(&self, query: &ListQuery) -> Result<shared::api::PhaseCounts> {
+        let mut tx = self.read().await?;
+        let counts = count_phases::<Sqlite>(&mut tx, query).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(counts)
     }
 
     async fn advance(&self, id: &TaskId, change: PhaseChange, attempts: u32) -> Result<()> {

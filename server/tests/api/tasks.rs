@@ -2246,3 +2246,36 @@ async fn a_finished_tasks_events_name_the_nodes_it_ran_on() {
         assert_eq!(admitted, [&json!(said)], "{lang}: {events}");
     }
 }
+
+/// `GET /tasks/counts` counts the caller's visible tasks by phase under the list's
+/// filters (the phase chips' numbers), as the list gives them; it takes the list's
+/// filters but its phase and paging.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_counts_are_the_lists_tasks_by_phase() {
+    let app = super::demo_app().await;
+    let done = submitted(&app, &pytorch("true")).await;
+    wait_for(&app, &done, |t| t["phase"] == "succeeded").await;
+    let running = submitted(&app, &pytorch("sleep 30")).await;
+    wait_for(&app, &running, |t| t["phase"] == "running").await;
+    let (status, counts) = call(&app, get("/api/v1/tasks/counts?mine=true")).await;
+    assert_eq!(status, StatusCode::OK, "{counts}");
+    assert_eq!(counts["succeeded"], 1, "{counts}");
+    assert_eq!(counts["running"], 1, "{counts}");
+    assert_eq!(counts["queued"], 0, "{counts}");
+    let (_, list) = call(&app, get("/api/v1/tasks?mine=true")).await;
+    assert_eq!(list["tasks"].as_array().map(Vec::len), Some(2));
+    // Filtered as the list is: no RayJob was submitted.
+    let (_, rays) = call(&app, get("/api/v1/tasks/counts?type=ray_job")).await;
+    assert_eq!(rays["running"], 0, "{rays}");
+    // The phase is the chips' own: asked for, it is refused as the list's unknown ones.
+    let (status, refused) = call(&app, get("/api/v1/tasks/counts?phase=running")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["code"], "query.invalid");
+    let (status, refused) = call(&app, get("/api/v1/tasks/counts?owner=")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    let _ = call(
+        &app,
+        post(&format!("/api/v1/tasks/{running}/stop"), &json!({})),
+    )
+    .await;
+}

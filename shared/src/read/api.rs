@@ -10,8 +10,8 @@
 
 use super::{Json, Object, Read, ReadError};
 use crate::api::{
-    CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow, ReplicaRole, ShareLink,
-    TaskEventView, TaskPage, TaskView,
+    CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow, PhaseCounts, ReplicaRole,
+    ShareLink, TaskEventView, TaskPage, TaskView,
 };
 use crate::path::FieldPath;
 use crate::quota::{HeadPlacement, NodeShare};
@@ -111,6 +111,15 @@ read_loose!(Placement {
     head = None,
 });
 read_loose!(TaskPage { tasks, next = None });
+read_loose!(PhaseCounts {
+    queued = 0,
+    scheduling = 0,
+    running = 0,
+    retrying = 0,
+    succeeded = 0,
+    failed = 0,
+    stopped = 0,
+});
 read_loose!(TaskEventView { at, kind, message });
 read_loose!(ShareLink {
     token,
