@@ -356,7 +356,11 @@ fn awaited_replicas(spec: &TaskSpec, placement: &Placement) -> u32 {
 fn how_it_ended(code: Option<i32>, signal: Option<i32>) -> Message {
     match (code, signal) {
         (Some(code), _) => Message::new("event.how.code").with("code", code),
-        (None, Some(signal)) => Message::new("event.how.signal").with("signal", signal),
+        // With the exit code a shell gives it, which the words say too: the reason is
+        // also kept rendered, where no reader fills it in (review).
+        (None, Some(signal)) => Message::new("event.how.signal")
+            .with("signal", signal)
+            .with("code", 128_i32.saturating_add(signal)),
         (None, None) => Message::new("event.how.unknown"),
     }
 }
@@ -386,9 +390,11 @@ fn heard_exits(events: &[TaskEvent], attempt: u32) -> Vec<Exit> {
         let Some(replica) = text(said, "replica").and_then(|r| u32::try_from(r).ok()) else {
             continue;
         };
-        let number = |name| {
+        // A signal's end carries its shell's exit code too, for its words: the end is
+        // the signal's, as [`how_it_ended`] was told it.
+        let number = |key, name| {
             let how = match said.args.get("how") {
-                Some(Arg::Message(how)) => how,
+                Some(Arg::Message(how)) if how.key == key => how,
                 _ => return None,
             };
             text(how, name).and_then(|n| i32::try_from(n).ok())
@@ -396,8 +402,8 @@ fn heard_exits(events: &[TaskEvent], attempt: u32) -> Vec<Exit> {
         if heard.iter().all(|e| e.replica != replica) {
             heard.push(Exit {
                 replica,
-                code: number("code"),
-                signal: number("signal"),
+                code: number("event.how.code", "code"),
+                signal: number("event.how.signal", "signal"),
                 at: event.at,
                 heard: true,
             });

@@ -85,9 +85,10 @@ pub struct CatalogResponse {
     /// Live usage: node allocations and the user's own quota lines.
     #[serde(default)]
     pub usage: crate::usage::Usage,
-    /// What is used on the catalog's nodes outside Berth (other pods of the cluster),
-    /// its `quota` empty: what would be left with none of Berth's tasks running. A plan
-    /// that would queue on it alone waits for capacity Berth cannot free.
+    /// What is used on the catalog's nodes outside Berth (other pods of the cluster), and
+    /// of the user's quota lines outside Berth's tasks: what would be taken with none of
+    /// Berth's tasks running. A plan that would queue on it alone waits for capacity
+    /// Berth cannot free.
     #[serde(default)]
     pub outside: crate::usage::Usage,
     /// Whether a RayJob runs on a Ray cluster here (KubeRay). The local backend runs its
@@ -294,10 +295,15 @@ fn explain(message: &mut Message, logs: &[LogReplica]) {
             if matches!(signal.as_str(), "6" | "9" | "11" | "15") {
                 message.key = format!("event.how.signal#{signal}");
             }
-            let code = signal
-                .parse::<u32>()
-                .map_or_else(|_| "?".to_owned(), |n| (128 + n).to_string());
-            message.args.insert("code".to_owned(), Arg::Text(code));
+            // Said by the runner since; filled in for ends recorded before.
+            if !message.args.contains_key("code") {
+                let code = signal
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|n| n.checked_add(128))
+                    .map_or_else(|| "?".to_owned(), |n| n.to_string());
+                message.args.insert("code".to_owned(), Arg::Text(code));
+            }
         }
         return;
     }

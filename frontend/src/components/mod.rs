@@ -36,17 +36,29 @@ pub fn composing(ev: &web_sys::Event) -> bool {
         == Some(true)
 }
 
-/// Whether a `focusout` of the element listening moves the focus to an element outside
-/// it: a question asked there goes when the reader moves on past it (keyboard
-/// explorer: it stayed open, asking, while the reader was elsewhere). Not when the
-/// window loses the focus, which moves it to nothing.
-pub fn focus_left(ev: &web_sys::FocusEvent) -> bool {
+/// Calls `close` when the focus lands on an element of the page outside `dialog`, for
+/// as long as the calling view lives: a question asked there goes when the reader moves
+/// on past it (keyboard explorer: it stayed open, asking, while the reader was
+/// elsewhere). Where it lands, not where it leaves: Tab from a page's last control
+/// leaves it for the browser's own, then comes back at the page's top (recheck: Start
+/// over's question stayed open); and the window losing the focus, and getting it back
+/// on the same control, closes nothing.
+pub fn close_when_focus_elsewhere(
+    dialog: leptos::prelude::NodeRef<leptos::html::Div>,
+    close: impl Fn() + 'static,
+) {
+    use leptos::prelude::*;
     use wasm_bindgen::JsCast;
-    let node = |t: Option<web_sys::EventTarget>| t.and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-    match (node(ev.current_target()), node(ev.related_target())) {
-        (Some(within), Some(to)) => !within.contains(Some(&to)),
-        _ => false,
-    }
+    let handle = window_event_listener(leptos::ev::focusin, move |ev| {
+        let Some(dialog) = dialog.try_get_untracked().flatten() else {
+            return;
+        };
+        let to = ev.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        if to.is_some_and(|to| !dialog.contains(Some(&to))) {
+            close();
+        }
+    });
+    on_cleanup(move || handle.remove());
 }
 
 /// Focuses the first element one of `selectors` finds (within `within`, else the page),

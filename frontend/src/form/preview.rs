@@ -490,15 +490,18 @@ pub fn Preview(
                         accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" on:change=import_file />
                     <span class="file-choose" aria-hidden="true">{move || cx.text("ui.form.import.choose")}</span>
                 </label>
-                {move || pending.with(Option::is_some).then(|| view! {
-                    // Gone when the focus moves on past it, as the task page's questions.
+                {move || pending.with(Option::is_some).then(|| {
+                    // Gone when the focus lands past it, as the task page's questions.
+                    let question_box = NodeRef::new();
+                    crate::components::close_when_focus_elsewhere(question_box, move || pending.set(None));
+                    view! {
                     <div class="confirm" role="alertdialog" aria-labelledby=confirm_id.clone() data-testid="confirm-import"
-                        on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() }
-                        on:focusout=move |ev| if crate::components::focus_left(&ev) { pending.set(None) }>
+                        on:keydown=move |ev| if ev.key() == "Escape" { back_to_import() } node_ref=question_box>
                         <p id=confirm_id.clone()>{move || cx.text("ui.form.import.confirm")}</p>
                         <button type="button" class="danger" data-testid="confirm-import-yes" on:click=confirm>{move || cx.text("ui.form.import.yes")}</button>
                         <button type="button" data-testid="confirm-import-no" on:click=move |_| back_to_import() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
                     </div>
+                    }
                 })}
                 <div id=note_id aria-live="polite" data-testid="import-note" node_ref=note_box>
                     {move || import_note.get().map(|note| match note {

@@ -430,15 +430,18 @@ pub fn TaskForm(
                 </button>
                 <button type="button" data-testid="start-over" on:click=move |_| asking.set(true) node_ref=start_button>{move || cx.text("ui.form.start_over")}</button>
             </div>
-            {move || asking.get().then(|| view! {
-                // Gone when the focus moves on past it, as the task page's questions.
+            {move || asking.get().then(|| {
+                // Gone when the focus lands past it, as the task page's questions.
+                let question_box = NodeRef::new();
+                crate::components::close_when_focus_elsewhere(question_box, move || asking.set(false));
+                view! {
                 <div class="confirm" role="alertdialog" aria-labelledby=start_over_text.clone() data-testid="confirm-start-over"
-                    on:keydown=move |ev| if ev.key() == "Escape" { back_to_start() }
-                    on:focusout=move |ev| if crate::components::focus_left(&ev) { asking.set(false) }>
+                    on:keydown=move |ev| if ev.key() == "Escape" { back_to_start() } node_ref=question_box>
                     <p id=start_over_text.clone()>{move || cx.text("ui.form.start_over_confirm")}</p>
                     <button type="button" class="danger" data-testid="confirm-start-over-yes" on:click=start_over>{move || cx.text("ui.form.start_over_yes")}</button>
                     <button type="button" data-testid="confirm-start-over-no" on:click=move |_| back_to_start() node_ref=keep_button>{move || cx.text("ui.detail.cancel")}</button>
                 </div>
+                }
             })}
         </form>
     }
@@ -477,10 +480,14 @@ impl UsageReadAt {
         self.0.try_set_value(at);
     }
 
-    /// The last read, when there was one.
-    pub fn here() -> Option<f64> {
+    /// The last read, when there was one, taken: only the first form opened with it
+    /// is spared its ask (review: a clone opened seconds after a submit planned on the
+    /// use from before the submit).
+    pub fn take() -> Option<f64> {
         use_context::<Self>()
-            .and_then(|at| at.0.try_get_value())
+            .and_then(|at| {
+                at.0.try_update_value(|at| std::mem::replace(at, f64::NEG_INFINITY))
+            })
             .filter(|at| at.is_finite())
     }
 }

@@ -904,14 +904,18 @@ fn why_it_waits(view: &TaskView) -> Option<Waits> {
 /// The run a waiting task waits to start, when it is a retry: after its backoff a retry
 /// waits in the queue for room as a new task does, and read as one that never ran
 /// (failure explorer).
+/// Only right after a retry's wait: a run put back in the queue by a server's restart
+/// is a re-run, not a retry (review), as the server's `failed_replica` reads it.
 pub(crate) fn retry_run(view: &TaskView) -> Option<u32> {
     let waiting = matches!(view.task.phase, TaskPhase::Queued | TaskPhase::Scheduling);
-    let retried = view
+    let after_retry = view
         .task
         .history
         .iter()
-        .any(|c| c.phase == TaskPhase::Retrying);
-    (waiting && retried && view.task.attempts > 0).then_some(view.task.attempts + 1)
+        .rev()
+        .find(|c| !matches!(c.phase, TaskPhase::Queued | TaskPhase::Scheduling))
+        .is_some_and(|c| c.phase == TaskPhase::Retrying);
+    (waiting && after_retry && view.task.attempts > 0).then_some(view.task.attempts + 1)
 }
 
 /// `reason`, said of the retry it is for when it is one ([`retry_run`]).
@@ -1722,10 +1726,12 @@ fn Actions(
             </p>
             {move || asking.get().map(|question| {
                 let (what, asked, yes) = question.keys();
+                let question_box = NodeRef::new();
+                crate::components::close_when_focus_elsewhere(question_box, move || confirming.set(None));
                 view! {
                     <div class="confirm" role="alertdialog" aria-labelledby="confirm-text" data-testid=format!("confirm-{what}")
                         on:keydown=move |ev| if ev.key() == "Escape" { cancel() }
-                        on:focusout=move |ev| if crate::components::focus_left(&ev) { confirming.set(None) }>
+                        node_ref=question_box>
                         <p id="confirm-text">{move || {
                             // A task that waits has no replicas to end; one waiting to
                             // run again has run (explorer: "it has not started").

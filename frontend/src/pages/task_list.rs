@@ -251,14 +251,35 @@ pub fn TaskListPage(
     // answered, or from a server that does not count: the chips then say no number.
     let counts = RwSignal::new(None::<shared::api::PhaseCounts>);
     let counts_asked = StoredValue::new(0u64);
+    // The filters counted (their phase aside), and whether an ask for them is out: the
+    // refresh asks no more while one is (review: a count slower than the refresh was
+    // dropped each time, and asks piled up).
+    let counted_for = StoredValue::new(None::<String>);
+    let counting = StoredValue::new(false);
     let count = move |f: ListFilter| {
+        let key = ListFilter {
+            phase: None,
+            ..f.clone()
+        }
+        .to_query();
+        let same = counted_for.with_value(|was| was.as_deref() == Some(key.as_str()));
+        if same && counting.get_value() {
+            return;
+        }
+        // Numbers of other filters are not these filters' (review).
+        if !same {
+            counts.set(None);
+            counted_for.set_value(Some(key));
+        }
         counts_asked.update_value(|n| *n += 1);
         let mine = counts_asked.get_value();
+        counting.set_value(true);
         leptos::task::spawn_local(async move {
             let answer = api::phase_counts(&f).await;
             if counts_asked.try_get_value() != Some(mine) {
                 return;
             }
+            counting.try_set_value(false);
             match answer {
                 Ok(now) => {
                     if counts.with_untracked(|c| *c != Some(now)) {
@@ -435,28 +456,44 @@ pub fn TaskListPage(
             // with them (lead explorer: 22 new over 20 rows): asked for further, until
             // the page reaches them, they wait above them as fewer do. Rows past the
             // last shown row are not the list's yet: More still brings them.
+            // A page of tasks all newer than every row shown is such a sweep; one of
+            // older tasks is rows that left the filter (review: a `running` list whose
+            // rows all ended was asked for a thousand rows).
+            let newest_shown =
+                tasks.with_untracked(|rows| rows.iter().map(|r| r.task.created_at).max());
+            let shown_row = move |t: &TaskView| {
+                tasks.with_untracked(|rows| rows.iter().any(|r| r.task.id == t.task.id))
+            };
+            let is_burst = move |page: &shared::api::TaskPage| {
+                page.next.is_some()
+                    && newest_shown
+                        .is_some_and(|newest| page.tasks.iter().all(|t| t.task.created_at > newest))
+            };
             let mut further = limit;
-            while hold && further < REFRESH_MOST {
-                let Ok(page) = &result else { break };
-                let shown_row = |t: &TaskView| {
-                    tasks.with_untracked(|rows| rows.iter().any(|r| r.task.id == t.task.id))
-                };
-                let burst = page.next.is_some()
-                    && tasks.with_untracked(|rows| !rows.is_empty())
-                    && !page.tasks.iter().any(shown_row);
-                if !burst {
-                    if further > limit
-                        && let Ok(page) = &mut result
-                        && let Some(last) = page.tasks.iter().rposition(shown_row)
-                        && last + 1 < page.tasks.len()
-                    {
-                        page.tasks.truncate(last + 1);
-                        page.next = next.try_get_untracked().flatten();
-                    }
+            while hold && result.as_ref().is_ok_and(is_burst) {
+                // Left meanwhile, or overtaken by a later refresh: asked no further.
+                if generation.try_get_value() != Some(mine)
+                    || refreshes.try_get_value() != Some(this)
+                {
+                    break;
+                }
+                if further >= REFRESH_MOST {
+                    // More new than the most a refresh asks for: the page of new tasks
+                    // is shown as a first load is, with More after it.
+                    result = first_tasks(&f, limit, asked_in).await;
                     break;
                 }
                 further = (further * 2).min(REFRESH_MOST);
                 result = first_tasks(&f, further, asked_in).await;
+                // Rows past the last shown row are not the list's yet: More brings them.
+                if let Ok(page) = &mut result
+                    && !is_burst(page)
+                    && let Some(last) = page.tasks.iter().rposition(shown_row)
+                    && last + 1 < page.tasks.len()
+                {
+                    page.tasks.truncate(last + 1);
+                    page.next = next.try_get_untracked().flatten();
+                }
             }
             if refreshes.try_get_value() == Some(this) {
                 in_flight.try_set_value(false);

@@ -46,7 +46,7 @@ pub fn NewTaskPage(
         }
     });
     let made = super::task_detail::Resubmitted::here();
-    let usage_read_at = crate::form::UsageReadAt::here();
+    let usage_read_at = crate::form::UsageReadAt::take();
     let on_submitted = Callback::new(move |view: shared::api::TaskView| {
         let id = view.task.id.to_string();
         if let Some(made) = made {

@@ -2086,14 +2086,18 @@ async fn request_for(part: &str) -> String {
         .expect("held")
 }
 
+/// Tasks `t{from}` to `t{to - 1}` as the server lists them, newest first: each submitted
+/// a second before the one listed above it.
 fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
     let tasks: Vec<TaskView> = (from..to)
         .map(|i| {
-            task(
+            let mut t = task(
                 &format!("t{i:02}"),
                 TaskPhase::Running,
                 TaskType::PyTorchJob,
-            )
+            );
+            t.task.created_at = Timestamp(1_700_000_000_000 + (10_000 - i as i64) * 1000);
+            t
         })
         .collect();
     serde_json::to_string(&shared::api::TaskPage {
@@ -2874,6 +2878,25 @@ async fn a_sweep_of_new_tasks_over_a_list_with_more_waits_above_its_rows() {
         .await;
         finish(handle, &host, &address);
     }
+}
+
+/// A refresh whose page reaches none of the rows shown because they left the filter (a
+/// `running` list whose rows all ended), not because new tasks came above them, asks no
+/// further (review: it asked for 40, 80… up to a thousand rows).
+#[wasm_bindgen_test]
+async fn rows_that_all_left_the_filter_are_not_taken_for_a_sweep() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let rows = || host.query_selector_all("tbody tr").unwrap().length() as usize;
+    answer_fetch("/api/v1/tasks?", &page_of(10, 30, Some("c1")));
+    until("the first page", || rows() == 20).await;
+    let limit = limit_asked(&request_for("/api/v1/tasks?").await);
+    assert_eq!(limit, 20);
+    // Every row shown has ended: the filter's page is of older tasks.
+    answer_fetch("/api/v1/tasks?", &page_of(30, 50, Some("c2")));
+    let next = limit_asked(&request_for("/api/v1/tasks?").await);
+    assert_eq!(next, 20, "asked no further");
+    finish(handle, &host, &address);
 }
 
 /// So many new tasks that the refreshed page reaches none of the rows shown: the list

@@ -63,10 +63,14 @@ async fn catalog_gives_the_use_outside_berth_apart_from_berths_own() {
     let before = read().await;
     assert_eq!(before["outside"]["nodes"], json!(outside_nodes));
     assert_eq!(before["usage"]["nodes"], before["outside"]["nodes"]);
-    crate::submit(&app, &crate::pytorch("sleep 30")).await;
+    let id = crate::submit(&app, &crate::pytorch("sleep 30")).await;
     let after = read().await;
     assert_eq!(after["outside"]["nodes"], json!(outside_nodes));
     assert_ne!(after["usage"]["nodes"], after["outside"]["nodes"]);
+    let stop = Request::post(format!("/api/v1/tasks/{id}/stop"))
+        .body(Body::empty())
+        .unwrap();
+    crate::answer(&app, stop).await;
 }
 
 #[tokio::test]

@@ -1636,7 +1636,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.manifests.note",
         "服务器将提交到集群的对象：名称的随机后缀显示为 xxxxx，隐藏的变量值以掩码展示。",
     ),
-    ("ui.form.manifests.render", "由服务器生成"),
+    ("ui.form.manifests.render", "用服务器生成"),
     (
         "ui.form.manifests.stale",
         "生成后任务配置已修改，请重新生成以查看最新的对象。",
