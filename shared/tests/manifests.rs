@@ -1824,3 +1824,50 @@ fn the_job_says_its_resource_kind_stability_and_pool() {
     assert_eq!(labels["berth.dev/resource-kind"], "spot");
     assert!(labels.get("berth.dev/idle-stability").is_none(), "{labels}");
 }
+
+/// A RayJob's submitter pod mounts the task's datasets, models and RWX volumes, each
+/// read-only at its path, so a runtime env's local `working_dir` there is packaged by
+/// `ray job submit`; an RWO volume is left out (the submitter may land on another node
+/// and wait for it for ever), and so are Ray's shared storage and the SSH key (Ray
+/// explorer: the submitter mounted nothing).
+#[test]
+fn the_submitter_mounts_what_many_nodes_may_read() {
+    let spec = demo::ray().with(|s| {
+        s.environment.storage = vec![
+            shared::task::Mount {
+                id: "vol-ckpt".into(),
+                path: "/volume/ckpt".into(),
+            },
+            shared::task::Mount {
+                id: "vol-scratch".into(),
+                path: "/scratch".into(),
+            },
+        ];
+        s.advanced.ssh = true;
+    });
+    let rendered = objects(&spec, "ray-tune-bcdfg", &demo::catalog());
+    let submitter = &job_of(&rendered)["spec"]["submitterPodTemplate"]["spec"];
+    let mounts: Vec<(&str, bool)> = submitter["containers"][0]["volumeMounts"]
+        .as_array()
+        .expect("mounts")
+        .iter()
+        .map(|m| (m["mountPath"].as_str().unwrap(), m["readOnly"] == true))
+        .collect();
+    assert_eq!(
+        mounts,
+        [("/volume/ckpt", true), ("/mnt/data/imagenet", true)]
+    );
+    for volume in submitter["volumes"].as_array().expect("volumes") {
+        assert_eq!(
+            volume["persistentVolumeClaim"]["readOnly"], true,
+            "{volume}"
+        );
+    }
+    // The head keeps its own, read-write where the task asked.
+    let head = &job_of(&rendered)["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"];
+    let head_mounts = head["containers"][0]["volumeMounts"].to_string();
+    assert!(
+        head_mounts.contains("/scratch") && head_mounts.contains("/tmp/ray"),
+        "{head_mounts}"
+    );
+}

@@ -472,6 +472,48 @@ pub fn volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
     (volumes, mounts)
 }
 
+/// What a RayJob's submitter pod mounts: the task's datasets and models, and its
+/// volumes many nodes may mount (RWX), each read-only at its path, so that a runtime
+/// env's `working_dir` or `py_modules` on one of them is there for `ray job submit` to
+/// package (Ray explorer: the submitter mounted nothing, and a job with its code on a
+/// volume failed before it started). An RWO volume is left out: the submitter may be
+/// placed on another node than the pod that has it, and would wait for it for ever.
+pub fn submitter_volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
+    let (volumes, mounts) = volumes(job);
+    let shared_by_nodes = |volume: &Volume| {
+        let name = volume.name.as_str();
+        let claim = volume.persistent_volume_claim.as_ref();
+        if name.starts_with("dataset-") || name.starts_with("model-") {
+            return true;
+        }
+        name.starts_with("storage-")
+            && claim.is_some_and(|c| {
+                job.cluster
+                    .volume(&c.claim_name)
+                    .is_some_and(|v| v.access_mode == crate::catalog::AccessMode::ReadWriteMany)
+            })
+    };
+    let volumes: Vec<Volume> = volumes
+        .into_iter()
+        .filter(shared_by_nodes)
+        .map(|mut volume| {
+            if let Some(claim) = &mut volume.persistent_volume_claim {
+                claim.read_only = true;
+            }
+            volume
+        })
+        .collect();
+    let mounts = mounts
+        .into_iter()
+        .filter(|m| volumes.iter().any(|v| v.name == m.name))
+        .map(|mut m| {
+            m.read_only = true;
+            m
+        })
+        .collect();
+    (volumes, mounts)
+}
+
 fn claim(name: String, claim_name: &str, read_only: bool) -> Volume {
     Volume {
         name,

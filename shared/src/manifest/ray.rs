@@ -314,6 +314,7 @@ impl Target for RayJobTarget {
         } else {
             Vec::new()
         };
+        let (submitter_volumes, submitter_mounts) = super::pod::submitter_volumes(job);
         let submitter = PodTemplate {
             metadata: TemplateMeta {
                 labels: job.task_labels(),
@@ -333,10 +334,10 @@ impl Target for RayJobTarget {
                     env: Vec::new(),
                     ports: Vec::new(),
                     resources: ResourceRequirements::fixed("1", "1Gi"),
-                    volume_mounts: Vec::new(),
+                    volume_mounts: submitter_mounts,
                     lifecycle: None,
                 }],
-                volumes: Vec::new(),
+                volumes: submitter_volumes,
             },
         };
         let mut labels = job.job_labels();
