@@ -397,16 +397,43 @@ pub fn ray_shared_storage<'a>(spec: &'a TaskSpec, job_name: &str) -> Option<(&'a
 /// when it is mounted at several paths; names are `storage-<i>`, `dataset-<i>`,
 /// `model-<i>` and `ray-shared`, never KubeRay's own `shared-mem` or `ray-logs`.
 pub fn volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
+    mounted(job, false)
+}
+
+/// What a RayJob's submitter pod mounts: the task's datasets and models, and its
+/// volumes many nodes may mount (RWX), each read-only at its path, so that a runtime
+/// env's `working_dir` or `py_modules` on one of them is there for `ray job submit` to
+/// package (Ray explorer: the submitter mounted nothing, and a job with its code on a
+/// volume failed before it started). An RWO volume is left out: the submitter may be
+/// placed on another node than the pod that has it, and would wait for it for ever.
+pub fn submitter_volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
+    mounted(job, true)
+}
+
+/// [`volumes`], or [`submitter_volumes`] when `submitter`.
+fn mounted(job: &Job<'_>, submitter: bool) -> (Vec<Volume>, Vec<VolumeMount>) {
     let env = &job.spec.environment;
     let mut volumes: Vec<Volume> = Vec::new();
     let mut mounts = Vec::new();
     for (kind, items, read_only) in [
-        ("storage", &env.storage, false),
+        ("storage", &env.storage, submitter),
         ("dataset", &env.datasets, true),
         ("model", &env.models, true),
     ] {
         let mut ids: Vec<&str> = Vec::new();
         for item in items.iter() {
+            // Not `Cluster::volume`, whose second caller changed how the validator
+            // package, which has the first, was laid out (136 B more brotli, at its
+            // 100 KB goal).
+            let rwo = || {
+                !job.cluster.volumes.iter().any(|v| {
+                    v.id == item.id
+                        && matches!(v.access_mode, crate::catalog::AccessMode::ReadWriteMany)
+                })
+            };
+            if submitter && kind == "storage" && rwo() {
+                continue;
+            }
             let index = match ids.iter().position(|id| *id == item.id) {
                 Some(index) => index,
                 None => {
@@ -426,6 +453,9 @@ pub fn volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
                 sub_path: None,
             });
         }
+    }
+    if submitter {
+        return (volumes, mounts);
     }
     if let Some((claim_name, sub_path)) = ray_shared_storage(job.spec, job.name) {
         volumes.push(claim("ray-shared".to_owned(), claim_name, false));
@@ -469,48 +499,6 @@ pub fn volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
             });
         }
     }
-    (volumes, mounts)
-}
-
-/// What a RayJob's submitter pod mounts: the task's datasets and models, and its
-/// volumes many nodes may mount (RWX), each read-only at its path, so that a runtime
-/// env's `working_dir` or `py_modules` on one of them is there for `ray job submit` to
-/// package (Ray explorer: the submitter mounted nothing, and a job with its code on a
-/// volume failed before it started). An RWO volume is left out: the submitter may be
-/// placed on another node than the pod that has it, and would wait for it for ever.
-pub fn submitter_volumes(job: &Job<'_>) -> (Vec<Volume>, Vec<VolumeMount>) {
-    let (volumes, mounts) = volumes(job);
-    let shared_by_nodes = |volume: &Volume| {
-        let name = volume.name.as_str();
-        let claim = volume.persistent_volume_claim.as_ref();
-        if name.starts_with("dataset-") || name.starts_with("model-") {
-            return true;
-        }
-        name.starts_with("storage-")
-            && claim.is_some_and(|c| {
-                job.cluster
-                    .volume(&c.claim_name)
-                    .is_some_and(|v| v.access_mode == crate::catalog::AccessMode::ReadWriteMany)
-            })
-    };
-    let volumes: Vec<Volume> = volumes
-        .into_iter()
-        .filter(shared_by_nodes)
-        .map(|mut volume| {
-            if let Some(claim) = &mut volume.persistent_volume_claim {
-                claim.read_only = true;
-            }
-            volume
-        })
-        .collect();
-    let mounts = mounts
-        .into_iter()
-        .filter(|m| volumes.iter().any(|v| v.name == m.name))
-        .map(|mut m| {
-            m.read_only = true;
-            m
-        })
-        .collect();
     (volumes, mounts)
 }
 
