@@ -330,6 +330,11 @@ fn replica_role(replica: u32, logs: &[LogReplica]) -> Option<Message> {
     Some(match logs[at].role {
         ReplicaRole::Master => Message::new("event.replica_role.master"),
         ReplicaRole::Head => Message::new("event.replica_role.head"),
+        // Alone, run by a server without a Ray cluster: the entrypoint, as the log
+        // picker says it (recheck: "submitter" there, "the entrypoint's output" here).
+        ReplicaRole::Submitter if logs.len() == 1 => {
+            Message::new("event.replica_role.submitter#alone")
+        }
         ReplicaRole::Submitter => Message::new("event.replica_role.submitter"),
         ReplicaRole::Worker => {
             let pytorch = logs.iter().any(|l| l.role == ReplicaRole::Master);

@@ -300,16 +300,16 @@ async fn a_rayjob_in_debug_mode_says_at_its_end_that_no_cluster_is_kept_here() {
         Some(debug[0]),
         "{events}"
     );
-    // Its end names the replica as the log picker does: the entrypoint, run as the
-    // submitter.
+    // Its end names the replica as the log picker does: the entrypoint, run alone
+    // (recheck: "submitter" here, "the entrypoint's output" there).
     assert!(
         messages(&events)
-            .contains(&"attempt 1: replica 0 (submitter) ended with exit code 0".to_owned()),
+            .contains(&"attempt 1: replica 0 (the entrypoint) ended with exit code 0".to_owned()),
         "{events}"
     );
     let (_, chinese) = call(&app, get(&format!("/api/v1/tasks/{id}/events?lang=zh-CN"))).await;
     assert!(
-        messages(&chinese).contains(&"第 1 次运行：副本 0（Submitter）已结束，退出码 0".to_owned()),
+        messages(&chinese).contains(&"第 1 次运行：副本 0（启动命令）已结束，退出码 0".to_owned()),
         "{chinese}"
     );
 

@@ -427,7 +427,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.debug.no_cluster",
-        "no Ray cluster is kept: this server's local backend runs the entrypoint without one; its output stays in replica 0's log (the submitter's)",
+        "no Ray cluster is kept: this server's local backend runs the entrypoint without one; its output stays in replica 0's log (the entrypoint's)",
     ),
     (
         "event.exited",
@@ -571,6 +571,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.replica_role.head", "head"),
     ("event.replica_role.master", "master"),
     ("event.replica_role.submitter", "submitter"),
+    ("event.replica_role.submitter#alone", "the entrypoint"),
     ("event.replica_role.worker", "worker {i}"),
     ("event.replica_role.worker#ray", "worker {i}"),
     (

@@ -351,7 +351,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.debug.no_cluster",
-        "没有保留 Ray 集群：本服务器的本地后端不启动 Ray 集群，直接运行启动命令（entrypoint）；其输出仍在副本 0（Submitter）的日志中",
+        "没有保留 Ray 集群：本服务器的本地后端不启动 Ray 集群，直接运行启动命令（entrypoint）；其输出仍在副本 0（启动命令）的日志中",
     ),
     (
         "event.exited",
@@ -472,6 +472,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.replica_role.head", "Head"),
     ("event.replica_role.master", "主节点"),
     ("event.replica_role.submitter", "Submitter"),
+    ("event.replica_role.submitter#alone", "启动命令"),
     ("event.replica_role.worker", "工作节点 {i}"),
     ("event.replica_role.worker#ray", "Worker {i}"),
     (
