@@ -1010,6 +1010,15 @@ pub fn Filters(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let groups = session.catalog.project_groups.clone();
+    // The owner box offers the reader's groups' members, whose tasks it may show (lead
+    // explorer: it took a whole name, with nothing to choose from).
+    let mut members: Vec<String> = groups
+        .iter()
+        .filter(|g| g.members.contains(&session.user.name))
+        .flat_map(|g| g.members.iter().cloned())
+        .collect();
+    members.sort();
+    members.dedup();
     let session = StoredValue::new(session);
     let known: Vec<String> = groups.iter().map(|g| g.id.clone()).collect();
     let scope_value = move || {
@@ -1134,7 +1143,8 @@ pub fn Filters(
                             test_id: &'static str,
                             placeholder: Option<&'static str>,
                             value: Memo<String>,
-                            set: fn(&mut ListFilter, String)| {
+                            set: fn(&mut ListFilter, String),
+                            list: Option<&'static str>| {
         let tag = value == tag_value;
         let refused = move || tag && tag_refused.with(Option::is_some);
         view! {
@@ -1147,6 +1157,7 @@ pub fn Filters(
                     prop:value=shown(value)
                     aria-invalid=move || refused().then_some("true")
                     aria-describedby=tag.then_some(TAG_REFUSED_ID)
+                    list=list
                     on:input=move |ev| typed(ev, set, tag)
                     on:compositionend=move |ev| typed(ev.into(), set, tag)
                     on:change=move |ev| apply_text(event_target_value(&ev), set, tag)
@@ -1172,11 +1183,14 @@ pub fn Filters(
                     }).collect_view()}
                 </select>
             </label>
-            {text_filter("ui.list.filter.tag", "filter-tag", Some("ui.list.filter.tag_help"), tag_value, |f, v| f.tag = v)}
-            {text_filter("ui.list.filter.name", "filter-name", None, name_value, |f, v| f.name = v)}
+            {text_filter("ui.list.filter.tag", "filter-tag", Some("ui.list.filter.tag_help"), tag_value, |f, v| f.tag = v, None)}
+            {text_filter("ui.list.filter.name", "filter-name", None, name_value, |f, v| f.name = v, None)}
             // A user's name as a whole: a lead reviews one colleague's tasks among the
             // group's (lead explorer: only the API could).
-            {text_filter("ui.list.filter.owner", "filter-owner", Some("ui.list.filter.owner_help"), owner_value, set_owner)}
+            {text_filter("ui.list.filter.owner", "filter-owner", Some("ui.list.filter.owner_help"), owner_value, set_owner, Some(OWNERS_ID))}
+            <datalist id=OWNERS_ID data-testid="owner-names">
+                {members.into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
+            </datalist>
             <label>
                 <span>{crate::i18n::tr("ui.list.filter.scope")}</span>
                 <select data-testid="filter-scope" prop:value=scope_value on:change=move |ev| set_scope(event_target_value(&ev))>
@@ -1256,6 +1270,9 @@ pub fn Filters(
 
 /// The tag filter's refusal, which its box names as its description.
 const TAG_REFUSED_ID: &str = "filter-tag-refused";
+
+/// The id of the owner box's list of names to choose from.
+const OWNERS_ID: &str = "berth-owner-names";
 
 /// An owner typed in the filter bar: someone else's tasks are not the reader's own.
 fn set_owner(filter: &mut ListFilter, owner: String) {

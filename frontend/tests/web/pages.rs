@@ -2283,6 +2283,31 @@ async fn the_phase_chips_say_how_many_tasks_each_phase_has() {
     finish(handle, &host, &address);
 }
 
+/// The owner box offers the names of the reader's groups' members to choose from (lead
+/// explorer: it took a whole name, with nothing to choose from).
+#[wasm_bindgen_test]
+async fn the_owner_filter_offers_the_groups_members() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let owner = find(&host, "[data-testid='filter-owner']");
+    let list = owner.get_attribute("list").expect("a list of names");
+    let names = all_text_values(&host, &format!("datalist#{list} option"));
+    // alice's groups are nlp (alice, bob) and vision (alice); each name once.
+    assert_eq!(names, ["alice", "bob"]);
+    finish(handle, &host, &address);
+}
+
+fn all_text_values(host: &HtmlElement, selector: &str) -> Vec<String> {
+    let found = host.query_selector_all(selector).unwrap();
+    (0..found.length())
+        .filter_map(|i| found.item(i))
+        .filter_map(|n| {
+            n.unchecked_into::<web_sys::Element>()
+                .get_attribute("value")
+        })
+        .collect()
+}
+
 /// A failed task's row says why it failed, as its page does (which replica, its exit
 /// code, the attempt): a reader scanning failures opened each task to learn it (failure
 /// explorer). A stopped one says nothing more.
