@@ -904,6 +904,7 @@ fn why_it_waits(view: &TaskView) -> Option<Waits> {
 /// The run a waiting task waits to start, when it is a retry: after its backoff a retry
 /// waits in the queue for room as a new task does, and read as one that never ran
 /// (failure explorer).
+///
 /// Only right after a retry's wait: a run put back in the queue by a server's restart
 /// is a re-run, not a retry (review), as the server's `failed_replica` reads it.
 pub(crate) fn retry_run(view: &TaskView) -> Option<u32> {
