@@ -458,7 +458,7 @@ async fn submit_spec(
     params(
         ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "1 to 255 visible ASCII characters, no spaces; a retry with the same key answers 200 with the first task instead of submitting again"),
         ("lang" = Option<String>, Query, description = "Language of finding messages: `en` or `zh-CN` (any `en…` or `zh…` tag); others are ignored"),
-        ("from" = Option<String>, Query, description = "The task the spec was cloned from, kept as the new task's `made_from` for its page to link back to; kept only when the caller may see that task (or could before it was deleted), and otherwise left out, the submit going on without it. A retry with a known `Idempotency-Key` answers with the first task as it was made, whatever its `from`"),
+        ("from" = Option<String>, Query, pattern = "^[^\\x00]*$", description = "The task the spec was cloned from, kept as the new task's `made_from` for its page to link back to; kept only when the caller may see that task (or could before it was deleted), and otherwise left out, the submit going on without it. A retry with a known `Idempotency-Key` answers with the first task as it was made, whatever its `from`"),
         ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
     ),
     request_body(content = TaskSpec, content_type = "application/json", description = "The spec to run"),
