@@ -130,6 +130,16 @@ pub struct PhaseError {
     pub to: TaskPhase,
 }
 
+/// The last step of `history` that is not a wait for a run to start (queued,
+/// scheduling): how the last run ended, or that it runs. A retry queued for room after
+/// its backoff still has its `Retrying` step here; a task that never ran has none.
+pub fn last_outcome(history: &[PhaseChange]) -> Option<&PhaseChange> {
+    history
+        .iter()
+        .rev()
+        .find(|change| !matches!(change.phase, TaskPhase::Queued | TaskPhase::Scheduling))
+}
+
 impl Task {
     /// A task just accepted: queued, no attempt yet.
     pub fn queued(id: TaskId, owner: String, spec: Validated<TaskSpec>, at: Timestamp) -> Self {

@@ -909,12 +909,7 @@ fn why_it_waits(view: &TaskView) -> Option<Waits> {
 /// is a re-run, not a retry (review), as the server's `failed_replica` reads it.
 pub(crate) fn retry_run(view: &TaskView) -> Option<u32> {
     let waiting = matches!(view.task.phase, TaskPhase::Queued | TaskPhase::Scheduling);
-    let after_retry = view
-        .task
-        .history
-        .iter()
-        .rev()
-        .find(|c| !matches!(c.phase, TaskPhase::Queued | TaskPhase::Scheduling))
+    let after_retry = shared::record::last_outcome(&view.task.history)
         .is_some_and(|c| c.phase == TaskPhase::Retrying);
     (waiting && after_retry && view.task.attempts > 0).then_some(view.task.attempts + 1)
 }

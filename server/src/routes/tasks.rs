@@ -252,10 +252,7 @@ async fn view_as(
 /// its backoff or then for room (queued, scheduling): the failure is what the page is
 /// about while it waits (failure explorer: the mark went as the retry queued).
 fn failed_replica(history: &[shared::record::PhaseChange]) -> Option<u32> {
-    history
-        .iter()
-        .rev()
-        .find(|change| !matches!(change.phase, TaskPhase::Queued | TaskPhase::Scheduling))
+    shared::record::last_outcome(history)
         .filter(|change| matches!(change.phase, TaskPhase::Failed | TaskPhase::Retrying))
         .and_then(|change| change.keyed.as_ref())
         .and_then(ended_replica)
