@@ -468,7 +468,7 @@ impl Page {
     /// The submit button is enabled (no error remains).
     pub async fn check_submit_enabled(&self) {
         self.script_until(
-            "return !document.querySelector(\"[data-testid='submit']\").disabled;",
+            "const b = document.querySelector(\"[data-testid='submit']\"); return !b.disabled && b.getAttribute('aria-disabled') !== 'true';",
             "enabled submit",
             |v| v.as_bool() == Some(true),
         )

@@ -22,11 +22,14 @@ async fn find(client: &Client, css: &str) -> Element {
 
 /// Presses the portal's form's Submit, once it is on.
 async fn submit(client: &Client) {
-    find(client, "#task-form [data-testid='submit']:not([disabled])")
-        .await
-        .click()
-        .await
-        .expect("the form submits");
+    find(
+        client,
+        "#task-form [data-testid='submit']:not([disabled]):not([aria-disabled='true'])",
+    )
+    .await
+    .click()
+    .await
+    .expect("the form submits");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

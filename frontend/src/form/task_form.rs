@@ -15,8 +15,9 @@ use crate::api;
 use crate::components::ReportView;
 use leptos::prelude::*;
 use shared::api::TaskView;
+use shared::messages::{count, text};
 use shared::usage::Usage;
-use shared::{Catalog, Report, TaskSpec, User};
+use shared::{Catalog, Report, Severity, TaskSpec, User};
 
 /// The create form.
 ///
@@ -233,7 +234,19 @@ pub fn TaskForm(
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         cx.reveal.set(true);
-        if cx.report.with_untracked(Report::has_errors) || submitting.get_untracked() {
+        if submitting.get_untracked() {
+            return;
+        }
+        // Submit is pressable while errors remain, so the keyboard reaches it and hears
+        // why it does nothing (it was skipped by Tab, with no word of the errors): a
+        // press takes the focus to the findings, each a way to its field.
+        if cx.report.with_untracked(Report::has_errors) {
+            if let Some(summary) = this_form()
+                .and_then(|f| f.query_selector(".findings-summary").ok().flatten())
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+            {
+                let _ = summary.focus();
+            }
             return;
         }
         let spec = cx.spec.get_untracked().normalized();
@@ -337,15 +350,23 @@ pub fn TaskForm(
     };
     let is_ray = cx.watch(TaskSpec::is_ray);
     let has_type = cx.watch(move |s| s.task_type().is_some());
-    let blocked = move || cx.report.with(Report::has_errors) || submitting.get();
+    let errors = Memo::new(move |_| {
+        cx.report.with(|r| {
+            r.issues()
+                .iter()
+                .filter(|i| i.severity == Severity::Error)
+                .count()
+        })
+    });
     Effect::new(move |_| {
         if let Some(form) = form_ref.get() {
             cx.ids.placed(form.into());
         }
     });
-    let (summary_title, start_over_text) = (
+    let (summary_title, start_over_text, submit_why) = (
         cx.id("berth-form-summary-title"),
         cx.id("berth-start-over-text"),
+        cx.id("berth-submit-why"),
     );
     let summary_labelled = summary_title.clone();
     view! {
@@ -425,10 +446,20 @@ pub fn TaskForm(
                 })}
             </div>
             <div class="actions">
-                <button type="submit" class="primary" data-testid="submit" disabled=blocked>
+                <button type="submit" class="primary" data-testid="submit" disabled=move || submitting.get()
+                    aria-disabled=move || (errors.get() > 0).then_some("true") aria-describedby=submit_why.clone()>
                     {move || cx.text(if submitting.get() { "ui.form.submitting" } else { "ui.form.submit" })}
                 </button>
                 <button type="button" data-testid="start-over" on:click=move |_| asking.set(true) node_ref=start_button>{move || cx.text("ui.form.start_over")}</button>
+                <span class="submit-why" id=submit_why data-testid="submit-why">
+                    {move || match errors.get() {
+                        0 => String::new(),
+                        n => {
+                            let l = cx.lang();
+                            text(l, "ui.form.submit_blocked", &[("errors", count(l, "ui.form.count.errors", n))])
+                        }
+                    }}
+                </span>
             </div>
             {move || asking.get().then(|| {
                 // Gone when the focus lands past it, as the task page's questions.

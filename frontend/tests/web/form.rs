@@ -276,8 +276,12 @@ impl Form {
         transfer::from_text(&self.text("preview")).expect("the preview reads back")
     }
 
+    /// Whether Submit does nothing: off while a submit is out, marked so while errors
+    /// remain (still pressable then, to take the keyboard to them).
     fn submit_disabled(&self) -> bool {
-        self.test_id("submit").has_attribute("disabled")
+        let submit = self.test_id("submit");
+        submit.has_attribute("disabled")
+            || submit.get_attribute("aria-disabled").as_deref() == Some("true")
     }
 }
 
@@ -318,6 +322,61 @@ async fn a_blank_form_starts_in_the_users_catalog_and_cannot_be_submitted() {
         sections,
         ["basic", "environment", "compute", "advanced", "pytorch"]
     );
+}
+
+/// Submit with errors left is reached by the keyboard and says why it does nothing
+/// (zoom and keyboard explorer: it was skipped by Tab, with no word of why): beside it
+/// the errors' count and where to find them, and a press takes the focus to the
+/// findings, each a way to its field, sending nothing.
+#[wasm_bindgen_test]
+async fn submit_with_errors_says_why_and_takes_the_focus_to_them() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert_eq!(form.text("submit-why"), "");
+    form.type_in("basic.name_prefix", "").await;
+    form.type_in("environment.env[0].name", "3BAD").await;
+    let submit = form.test_id("submit");
+    assert!(!submit.has_attribute("disabled"), "Tab reaches it");
+    assert_eq!(
+        submit.get_attribute("aria-disabled").as_deref(),
+        Some("true")
+    );
+    let why = submit.get_attribute("aria-describedby").expect("described");
+    assert_eq!(
+        form.find(&format!("#{why}"))
+            .map(|e| e.text_content().unwrap_or_default()),
+        Some("2 errors to fix first: each finding above takes you to its field.".to_owned())
+    );
+    js_sys::eval(
+        r#"window.__posts = 0; window.__beforeSubmit = window.fetch;
+           window.fetch = (input, init) => {
+             if (((init && init.method) || input.method) === "POST") window.__posts += 1;
+             return window.__beforeSubmit(input, init);
+           };"#,
+    )
+    .unwrap();
+    submit.focus().unwrap();
+    form.click("submit").await;
+    crate::sleep(50).await;
+    let posts = js_sys::eval("window.fetch = window.__beforeSubmit; window.__posts").unwrap();
+    assert_eq!(posts.as_f64(), Some(0.0), "nothing is sent");
+    let focus = document()
+        .active_element()
+        .expect("something has the focus");
+    assert!(
+        focus.closest(".findings-summary").unwrap().is_some(),
+        "the focus is on {}",
+        focus.outer_html()
+    );
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("submit-why"),
+        "还有 2 个错误需先修正：点上方的每条校验结果即可跳到对应字段。"
+    );
+    form.click("lang-en").await;
+    form.type_in("basic.name_prefix", "fixed").await;
+    form.type_in("environment.env[0].name", "GOOD").await;
+    assert_eq!(form.text("submit-why"), "");
+    assert!(!form.submit_disabled());
 }
 
 /// An input method's composition (pinyin) is not checked until its words come: the

@@ -2185,6 +2185,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.submit_again_safe",
         "Submitting again is safe: if the task was made, the server gives it back rather than making a second.",
     ),
+    (
+        "ui.form.submit_blocked",
+        "{errors} to fix first: each finding above takes you to its field.",
+    ),
     ("ui.form.submitted", "Submitted: task {id} was created."),
     (
         "ui.form.submitted#again",

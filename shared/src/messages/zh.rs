@@ -1899,6 +1899,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.submit_again_safe",
         "可以放心再次提交：如果任务已创建，服务器会返回该任务，不会重复创建。",
     ),
+    (
+        "ui.form.submit_blocked",
+        "还有 {errors}需先修正：点上方的每条校验结果即可跳到对应字段。",
+    ),
     ("ui.form.submitted", "已提交，任务 {id} 已创建。"),
     (
         "ui.form.submitted#again",
