@@ -192,6 +192,26 @@ impl Task {
         Ok(())
     }
 
+    /// How long its replicas have run, every attempt's run added up (from each step
+    /// into running to the step after it, the run going on counted to `now`): what a
+    /// reader comparing tasks means by how long one took, its waits in the queue and
+    /// between retries left out. `None` for a task that has not run.
+    pub fn ran_for(&self, now: Timestamp) -> Option<i64> {
+        let mut ran = None;
+        for (i, change) in self.history.iter().enumerate() {
+            if change.phase != TaskPhase::Running {
+                continue;
+            }
+            let end = match self.history.get(i + 1) {
+                Some(next) => next.at,
+                None if self.phase == TaskPhase::Running => now,
+                None => continue,
+            };
+            *ran.get_or_insert(0) += (end.0 - change.at.0).max(0);
+        }
+        ran
+    }
+
     /// How its attempts after the first came about, read from its history: the retries
     /// of its own failures and the re-runs after a server stop (a step into retrying, or
     /// back to the queue, keyed [`RERUN`] or [`REQUEUED`]). SPEC's retries are for the
@@ -322,6 +342,48 @@ mod tests {
         assert_eq!(task.updated_at, Timestamp(8));
         let json = serde_json::to_string(&task).expect("serialises");
         assert_eq!(serde_json::from_str::<Task>(&json).expect("parses"), task);
+    }
+
+    /// The time run is each attempt's running, to its next step (a retry's wait and
+    /// the queue left out), and the run going on to now; nothing for a task that never
+    /// ran, or was stopped in the queue.
+    #[test]
+    fn the_time_run_adds_each_attempts_running() {
+        use TaskPhase::*;
+        let spec = crate::validate::Validated::new(TaskSpec::default());
+        let mut task = Task::queued(TaskId("t-bcdfg".into()), "alice".into(), spec, Timestamp(0));
+        assert_eq!(task.ran_for(Timestamp(50)), None);
+        task.advance(Scheduling, Timestamp(1_000), "").unwrap();
+        assert_eq!(task.ran_for(Timestamp(50_000)), None, "not yet running");
+        task.advance(Running, Timestamp(2_000), "").unwrap();
+        assert_eq!(
+            task.ran_for(Timestamp(7_000)),
+            Some(5_000),
+            "running, to now"
+        );
+        task.advance(Retrying, Timestamp(12_000), "").unwrap();
+        assert_eq!(
+            task.ran_for(Timestamp(99_000)),
+            Some(10_000),
+            "the wait is not run"
+        );
+        task.advance(Scheduling, Timestamp(40_000), "").unwrap();
+        task.advance(Running, Timestamp(41_000), "").unwrap();
+        assert_eq!(task.ran_for(Timestamp(44_000)), Some(13_000));
+        task.advance(Failed, Timestamp(45_000), "").unwrap();
+        assert_eq!(
+            task.ran_for(Timestamp(1_000_000)),
+            Some(14_000),
+            "ended: now is past"
+        );
+        let mut stopped = Task::queued(
+            TaskId("t-cdfgh".into()),
+            "alice".into(),
+            crate::validate::Validated::new(TaskSpec::default()),
+            Timestamp(0),
+        );
+        stopped.advance(Stopped, Timestamp(9), "").unwrap();
+        assert_eq!(stopped.ran_for(Timestamp(100)), None);
     }
 
     /// Each attempt after the first is a retry or a re-run by what came before it: a

@@ -8,7 +8,7 @@ use crate::nav::{self, Link, Route};
 use leptos::prelude::*;
 use shared::TaskType;
 use shared::api::{CatalogResponse, TaskView};
-use shared::record::TaskPhase;
+use shared::record::{TaskPhase, Timestamp};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -859,7 +859,8 @@ pub fn TaskListPage(
             </p>
             <div on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set_value(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
                 on:pointerleave=move |_| pointer_in.set_value(false)>
-                <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed) />
+                <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed)
+                    read_at=Signal::derive(move || updated.get().unwrap_or_else(js_sys::Date::now)) />
             </div>
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
                 // With no filter set, nothing matches because there is nothing yet
@@ -1293,6 +1294,10 @@ pub fn TaskTable(
     /// Rows kept where they were though the list no longer has them: each says it left.
     #[prop(optional, into)]
     left: Option<Signal<Vec<String>>>,
+    /// When the rows were read (ms since the epoch): a running task's time run is
+    /// counted to then, so it agrees with the list's "updated" time and moves with it.
+    #[prop(optional, into)]
+    read_at: Option<Signal<f64>>,
 ) -> impl IntoView {
     let groups = StoredValue::new(groups);
     let lang = UiLang::use_context();
@@ -1319,6 +1324,7 @@ pub fn TaskTable(
                         {head("ui.list.col.owner")}
                         {head("ui.list.col.group")}
                         {head("ui.list.col.created")}
+                        {head("ui.list.col.ran")}
                         {head("ui.list.col.tags")}
                     </tr>
                 </thead>
@@ -1395,6 +1401,15 @@ pub fn TaskTable(
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
                                     <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>
+                                    // Zone-free, so a lead can compare colleagues' runs
+                                    // whatever zone each task's times are in (lead explorer).
+                                    <td class="ran" data-testid="row-ran">
+                                        {move || {
+                                            let now = read_at.map_or_else(js_sys::Date::now, |at| at.get());
+                                            row.with(|v| v.as_ref().and_then(|v| v.task.ran_for(Timestamp(now as i64))))
+                                                .map_or_else(|| "—".to_owned(), |ran| super::format_duration(lang.get(), Timestamp(0), Timestamp(ran)))
+                                        }}
+                                    </td>
                                     <td class="tags">
                                         {move || row.with(|v| v.as_ref().map(|v| v.tags.iter().map(|tag| view! { <span class="tag">{tag.text()}</span> }).collect_view()))}
                                     </td>

@@ -256,6 +256,52 @@ async fn the_table_shows_each_task_with_its_phase_and_links_to_its_detail() {
     back_to_english(&host).await;
 }
 
+/// Each row says how long its task ran, every attempt's running added up (a retry's
+/// wait left out), a running task's to when the rows were read, moving with each read;
+/// a task that never ran says so with a dash (lead explorer: no duration to compare
+/// runs by, and rows in several zones to work it out from).
+#[wasm_bindgen_test]
+async fn each_row_says_how_long_its_task_ran() {
+    let running = task("t-running", TaskPhase::Running, TaskType::PyTorchJob);
+    let mut failed = task("t-failed", TaskPhase::Running, TaskType::PyTorchJob);
+    let step = |phase, at: i64| PhaseChange {
+        phase,
+        at: Timestamp(at),
+        reason: String::new(),
+        keyed: None,
+    };
+    // Ran 100 s, waited 1000 s for its retry, ran 3,600 s more, then failed.
+    failed.task.history.extend([
+        step(TaskPhase::Retrying, 1_700_000_170_000),
+        step(TaskPhase::Scheduling, 1_700_001_170_000),
+        step(TaskPhase::Running, 1_700_001_180_000),
+        step(TaskPhase::Failed, 1_700_004_780_000),
+    ]);
+    failed.task.phase = TaskPhase::Failed;
+    let queued = task("t-queued", TaskPhase::Queued, TaskType::RayJob);
+    let tasks = RwSignal::new(vec![running, failed, queued]);
+    // The running task began at 1_700_000_070_000.
+    let read_at = RwSignal::new(1_700_000_135_000.0);
+    let host =
+        mount(move || view! { <TaskTable tasks=tasks.into() read_at=Signal::from(read_at) /> });
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "thead th")[6], "Ran for");
+    assert_eq!(
+        all_text(&host, "tbody td.ran"),
+        ["1 min 5 s", "1 h 1 min", "—"]
+    );
+    read_at.set(1_700_007_270_000.0);
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "tbody td.ran"),
+        ["2 h 0 min", "1 h 1 min", "—"]
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(all_text(&host, "thead th")[6], "运行时长");
+    back_to_english(&host).await;
+}
+
 /// SPEC.md section 7 and the seeds' 监控和容错详情: the task page says whether the task's
 /// metrics are scraped and where, whether failed attempts are retried and how many
 /// retries are used, and each attempt that ended in a retry with why (the exploratory

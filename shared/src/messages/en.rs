@@ -2220,6 +2220,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.name", "Name"),
     ("ui.list.col.owner", "Owner"),
     ("ui.list.col.phase", "Phase"),
+    ("ui.list.col.ran", "Ran for"),
     ("ui.list.col.tags", "Tags"),
     ("ui.list.col.type", "Type"),
     ("ui.list.empty", "No task matches these filters."),

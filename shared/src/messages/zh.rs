@@ -1931,6 +1931,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.name", "任务名称"),
     ("ui.list.col.owner", "所有者"),
     ("ui.list.col.phase", "状态"),
+    ("ui.list.col.ran", "运行时长"),
     ("ui.list.col.tags", "标签"),
     ("ui.list.col.type", "任务类型"),
     ("ui.list.empty", "没有符合筛选条件的任务。"),
