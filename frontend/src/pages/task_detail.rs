@@ -595,6 +595,25 @@ pub fn TaskSummary(
                     <span data-testid="detail-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) stopping /></span>
                 }.into_any())}
                 {row("ui.detail.type", (move || view.with(|v| v.task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default())).into_any())}
+                // What it asked for, so a reader of a queued task sees what it waits for
+                // without opening the spec (explorer: neither the list nor the page said
+                // the kind, the priority or the specs).
+                {row("ui.detail.resources", view! { <span data-testid="resources">{move || view.with(|v| {
+                    catalog.with_value(|c| resources(lang.get(), c.as_ref(), &v.task.spec))
+                })}</span> }.into_any())}
+                {row("ui.detail.specs", view! { <span data-testid="specs">{move || view.with(|v| {
+                    let spec = &v.task.spec;
+                    let name = |id: &String| catalog.with_value(|c| c.as_ref().map_or_else(|| id.clone(), |c| c.spec_name(spec, id)));
+                    let mut names = spec.compute.specs.iter().map(name).collect::<Vec<_>>();
+                    if names.is_empty() {
+                        names.push("—".to_owned());
+                    }
+                    let mut text = names.join(&lang.text("list.sep"));
+                    if let Some(head) = spec.compute.head_spec.as_ref().filter(|_| spec.is_ray()) {
+                        text.push_str(&lang.text_with("ui.detail.specs#head", &[("spec", name(head))]));
+                    }
+                    text
+                })}</span> }.into_any())}
                 {row("ui.detail.owner", (move || view.with(|v| v.task.owner.clone())).into_any())}
                 {row("ui.detail.group", (move || view.with(|v| super::group_name(&groups, &v.task.spec.basic.project_group))).into_any())}
                 // Beside the retries used below, which leave the re-runs out.
@@ -861,6 +880,68 @@ pub fn Resilience(
 
 /// What replicas take on a node, in the reader's words: the GPUs of a GPU spec (what a
 /// reader counts), else its vCPUs and memory.
+/// The task's resource kind with what it asked of it: the pool and any idle accepted
+/// for reserved instances, the priority for on-demand and spot, the stability for idle.
+fn resources(lang: shared::Lang, catalog: Option<&shared::Catalog>, spec: &TaskSpec) -> String {
+    use shared::messages::text;
+    use shared::task::ResourceKind;
+    let compute = &spec.compute;
+    let Some(kind) = compute.kind else {
+        return "—".to_owned();
+    };
+    let named = |key: &str| text(lang, key, &[]);
+    // Written to sit inside a finding's sentence ("over the quota of on-demand
+    // instances"), it starts the row here.
+    let kind_words = named(&format!("resource_kind.{}", api::wire_name(&kind)));
+    let mut chars = kind_words.chars();
+    let kind_words: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    let stability = compute
+        .idle_stability
+        .map(|s| named(&format!("ui.form.option.stability.{}", api::wire_name(&s))));
+    match kind {
+        ResourceKind::Reserved => {
+            let pool = compute.pool.as_deref().unwrap_or_default();
+            let pool = catalog.map_or_else(|| pool.to_owned(), |c| super::pool_name(c, spec, pool));
+            let mut said = text(
+                lang,
+                "ui.detail.resources#pool",
+                &[("kind", kind_words), ("pool", pool)],
+            );
+            if compute.accept_idle {
+                let stability = stability.unwrap_or_else(|| "—".to_owned());
+                said.push_str(&text(
+                    lang,
+                    "ui.detail.resources#accept_idle",
+                    &[("stability", stability)],
+                ));
+            }
+            said
+        }
+        ResourceKind::Idle => text(
+            lang,
+            "ui.detail.resources#idle",
+            &[
+                ("kind", kind_words),
+                ("stability", stability.unwrap_or_else(|| "—".to_owned())),
+            ],
+        ),
+        ResourceKind::OnDemand | ResourceKind::Spot => match compute.priority {
+            Some(p) => {
+                let priority = named(&format!("ui.form.option.priority.{}", api::wire_name(&p)));
+                text(
+                    lang,
+                    "ui.detail.resources#priority",
+                    &[("kind", kind_words), ("priority", priority)],
+                )
+            }
+            None => kind_words,
+        },
+    }
+}
+
 fn takes(lang: shared::Lang, need: shared::Resources) -> String {
     let dims: &[Dimension] = if need.gpu > 0 {
         &[Dimension::Gpu]

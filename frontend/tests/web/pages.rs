@@ -7587,6 +7587,61 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     back_to_english(&host).await;
 }
 
+/// The status detail says what the task asked for, by the catalog's names: its kind
+/// with the pool and idle accepted (reserved), the priority (on-demand, spot) or the
+/// stability (idle), and its specs in order with a RayJob head's own (explorer: a
+/// queued task's page named no spec it waits for, nor its kind or priority).
+#[wasm_bindgen_test]
+async fn the_status_says_the_kind_and_the_specs_asked_for() {
+    let on_demand = task("t-00004", TaskPhase::Queued, TaskType::PyTorchJob);
+    let mut reserved = task("t-00005", TaskPhase::Queued, TaskType::RayJob);
+    reserved.task.spec.compute.accept_idle = true;
+    reserved.task.spec.compute.idle_stability = Some(shared::task::IdleStability::Medium);
+    let shown = RwSignal::new(on_demand);
+    let host = mount(
+        move || view! { <TaskSummary view=shown.into() catalog=Some(shared::demo::catalog()) /> },
+    );
+    leptos::task::tick().await;
+    let said = |id: &str| {
+        find(&host, &format!("[data-testid='{id}']"))
+            .text_content()
+            .unwrap_or_default()
+    };
+    assert_eq!(said("resources"), "On-demand instances, priority Normal");
+    assert_eq!(said("specs"), "A100 single card 单卡");
+    shown.set(reserved);
+    leptos::task::tick().await;
+    assert_eq!(
+        said("resources"),
+        "Reserved instances in pool A100 + CPU shared 共享; accepts idle resources, stability Medium"
+    );
+    assert_eq!(
+        said("specs"),
+        "A100 single card 单卡; the head: CPU general 通用型"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        said("resources"),
+        "预留实例，资源池：A100 + CPU shared 共享；接受闲时资源，闲时稳定性等级：中"
+    );
+    assert_eq!(
+        said("specs"),
+        "A100 single card 单卡；Head：CPU general 通用型"
+    );
+    back_to_english(&host).await;
+    let mut idle = task("t-00006", TaskPhase::Queued, TaskType::PyTorchJob);
+    let compute = &mut idle.task.spec.compute;
+    compute.kind = Some(shared::task::ResourceKind::Idle);
+    compute.priority = None;
+    compute.idle_stability = Some(shared::task::IdleStability::High);
+    compute.specs = vec!["a100-1g".into(), "cpu-8c".into()];
+    shown.set(idle);
+    leptos::task::tick().await;
+    assert_eq!(said("resources"), "Idle resources, stability High");
+    assert_eq!(said("specs"), "A100 single card 单卡, CPU general 通用型");
+}
+
 /// With the catalog at hand (the task page's), the placement names its pool and spec as
 /// the form does, by their catalog names; their ids stay in data attributes (explorer:
 /// "2 × a100-1g" and "Pool sh-a-shared" where the form said their names).

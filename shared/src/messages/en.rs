@@ -1541,6 +1541,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica_worker", "{n}: worker {i}"),
     ("ui.detail.replica_worker#ray", "{n}: worker {i}"),
     ("ui.detail.resilience", "Monitoring and fault tolerance"),
+    ("ui.detail.resources", "Resources"),
+    (
+        "ui.detail.resources#accept_idle",
+        "; accepts idle resources, stability {stability}",
+    ),
+    ("ui.detail.resources#idle", "{kind}, stability {stability}"),
+    ("ui.detail.resources#pool", "{kind} in pool {pool}"),
+    (
+        "ui.detail.resources#priority",
+        "{kind}, priority {priority}",
+    ),
     ("ui.detail.resubmit", "Resubmit"),
     (
         "ui.detail.resubmit_refused",
@@ -1599,6 +1610,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Your task: hidden values are shown to you only.",
     ),
     ("ui.detail.spec_place", "Instance spec {name}"),
+    ("ui.detail.specs", "Specs, in order"),
+    ("ui.detail.specs#head", "; the head: {spec}"),
     ("ui.detail.status", "Status detail"),
     ("ui.detail.stop", "Stop"),
     (

@@ -1330,6 +1330,20 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
     ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
     ("ui.detail.resilience", "监控和容错详情"),
+    ("ui.detail.resources", "资源"),
+    (
+        "ui.detail.resources#accept_idle",
+        "；接受闲时资源，闲时稳定性等级：{stability}",
+    ),
+    (
+        "ui.detail.resources#idle",
+        "{kind}，闲时稳定性等级：{stability}",
+    ),
+    ("ui.detail.resources#pool", "{kind}，资源池：{pool}"),
+    (
+        "ui.detail.resources#priority",
+        "{kind}，资源优先级：{priority}",
+    ),
     ("ui.detail.resubmit", "重提"),
     (
         "ui.detail.resubmit_refused",
@@ -1385,6 +1399,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.spec_own", "您的任务：隐藏的变量值仅对您可见。"),
     ("ui.detail.spec_place", "实例规格 {name}"),
+    ("ui.detail.specs", "实例规格（按优先级）"),
+    ("ui.detail.specs#head", "；Head：{spec}"),
     ("ui.detail.status", "状态详情"),
     ("ui.detail.stop", "停止"),
     (
