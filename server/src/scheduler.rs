@@ -766,12 +766,25 @@ impl Scheduler {
                     // the user's own tasks (scheduler explorer); an idle task, for more
                     // idle capacity to be offered (recheck explorer).
                     if no_offer || self.berth_can_free(waiting) {
-                        said
-                    } else if waiting.spec.compute.kind == Some(ResourceKind::Idle) {
-                        Message::new("queue.outside_berth#idle").with_message("reason", said)
-                    } else {
-                        Message::new("queue.outside_berth").with_message("reason", said)
+                        return said;
                     }
+                    // Said by the plan on that use: what is free now says nothing of
+                    // what would be (explorer: "0 of 13 replicas fit, even if all of
+                    // Berth's tasks end", where 12 would).
+                    let alone = match shared::quota::plan(
+                        &waiting.spec,
+                        &self.catalog,
+                        &self.base,
+                        &waiting.user,
+                    ) {
+                        Ok(Some(shared::quota::Plan {
+                            outcome: Outcome::Queue { reason, .. },
+                            ..
+                        })) => named(reason.to_message(), &self.catalog, &waiting.spec),
+                        _ => said,
+                    };
+                    Message::new(shared::quota::outside_berth_key(&waiting.spec))
+                        .with_message("reason", alone)
                 }
                 Outcome::Blocked => Message::new("queue.blocked"),
                 Outcome::Now { .. } => Message::new("queue.capacity_changed"),
@@ -1440,15 +1453,26 @@ mod tests {
             s.compute.units_per_node = 8;
             s.compute.workers = 1;
         });
+        let idle_on = |s: &mut TaskSpec| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.pool = None;
+            s.compute.idle_stability = Some(shared::task::IdleStability::Medium);
+            s.compute.units_per_node = 8;
+        };
+        // Berth's own idle task of 8 units takes the fragment of 8 first: now none of
+        // the two replicas fits, and with none of Berth's tasks running one would. The
+        // reason says the one (explorer: "0 of 13 replicas, even if all Berth's tasks
+        // end", where 12 would).
+        let one = elsewhere().with(|s| idle_on(s));
+        assert_eq!(submit_now(&mut scheduler, 1, one), [id(1)]);
         let decisions = submit_pass(&mut scheduler, 0, idle);
         assert!(admitted(&decisions).is_empty());
         let said = said_to(&decisions, &id(0));
-        assert_eq!(said.len(), 1, "{said:?}");
-        assert!(
-            said[0].ends_with(
-                "; so it would be with none of Berth's tasks running: the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; choose fewer units per node or a lower stability, or another kind"
-            ),
-            "{said:?}"
+        assert_eq!(
+            said,
+            [
+                "even with none of Berth's tasks running, free nodes can host 1 of 2 replicas at once; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or units per node, a lower stability or another kind may start it"
+            ]
         );
     }
 
@@ -1591,8 +1615,9 @@ mod tests {
         // tasks running the task would wait too, and is told so.
         assert_eq!(
             said_to(&decisions, &id(1)),
-            [format!(
-                "the largest free node has 3 GPUs; one replica needs 8{OUTSIDE}"
+            // Said of the room it would have then (4 GPUs), not of the room now (3).
+            [outside_berth(
+                "the largest free node has 4 GPUs; one replica needs 8"
             )]
         );
     }
@@ -1614,12 +1639,22 @@ mod tests {
         assert_eq!(admitted(&decisions), [id(2), id(3)]);
         assert_eq!(
             said_to(&decisions, &id(1)),
-            [format!("no node has a free GPU{OUTSIDE}")]
+            // Said of the room it would have then, not "no node has a free GPU" now.
+            [outside_berth(
+                "the largest free node has 4 GPUs; one replica needs 8"
+            )]
         );
     }
 
-    /// What a reason adds when the task would wait with none of Berth's tasks running.
-    const OUTSIDE: &str = "; so it would be with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool";
+    /// The reason of a task that would wait with none of Berth's tasks running, whose
+    /// plan on that use says `alone`.
+    fn outside_berth(alone: &str) -> String {
+        format!(
+            "even with none of Berth's tasks running, {alone}; it waits for capacity used \
+             outside Berth on these nodes, which may never be given back; ask the cluster's \
+             administrators, or choose another spec or pool"
+        )
+    }
 
     /// A task that waits for capacity taken outside Berth holds nothing back: no end of
     /// Berth's tasks would make room for it, so its pool would wait for nothing.

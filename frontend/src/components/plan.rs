@@ -135,7 +135,7 @@ fn outcome(
     plan: &Plan,
     lang: Lang,
     name: Name<'_>,
-    (any_level, outside): (bool, bool),
+    (any_level, outside): (bool, Option<(QueueReason, &'static str)>),
 ) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
@@ -175,17 +175,15 @@ fn outcome(
         }
         Outcome::Queue { index, reason: why } => {
             let spec = name(&pods_spec(plan, *index));
-            let mut why = reason(why.to_message(), lang, name);
             // As the server's reason will say once it is submitted: "will queue" alone
             // read as waiting for Berth's tasks, which may never free what it needs.
-            if outside {
-                let key = if plan.kind == shared::task::ResourceKind::Idle {
-                    "queue.outside_berth#idle"
-                } else {
-                    "queue.outside_berth"
-                };
-                why = text(lang, key, &[("reason", why)]);
-            }
+            let why = match outside {
+                Some((alone, key)) => {
+                    let why = reason(alone.to_message(), lang, name);
+                    text(lang, key, &[("reason", why)])
+                }
+                None => reason(why.to_message(), lang, name),
+            };
             (
                 "outcome queue",
                 text(
@@ -324,9 +322,10 @@ pub fn PlanView(
     /// plan's, and gets a row saying so (the numbering skipped it).
     #[prop(into, default = Signal::stored(Vec::new()))]
     specs: Signal<Vec<String>>,
-    /// Whether a queue would be so with none of Berth's tasks running.
-    #[prop(into, default = Signal::stored(false))]
-    waits_outside: Signal<bool>,
+    /// Why a queue would be so with none of Berth's tasks running, and the key of the
+    /// words for it; none when Berth's tasks could free the room.
+    #[prop(into, default = Signal::stored(None))]
+    waits_outside: Signal<Option<(QueueReason, &'static str)>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let form = use_context::<crate::form::FormCx>();

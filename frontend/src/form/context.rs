@@ -195,7 +195,9 @@ pub struct FormCx {
     /// Whether the plan's queue would be so with none of Berth's tasks running: the
     /// task waits for capacity used outside Berth, as the server's reason says once it
     /// is submitted ("will queue" alone read as waiting for Berth's tasks).
-    pub waits_outside: Memo<bool>,
+    /// Said with why it would queue then, and the key of the words for it
+    /// ([`shared::quota::outside_berth_key`]).
+    pub waits_outside: Memo<Option<(shared::quota::QueueReason, &'static str)>>,
     /// What the form chooses from.
     pub catalog: StoredValue<Catalog>,
     /// The chosen cluster: what [`FormCx::cluster`] reads, so the option lists that
@@ -372,23 +374,35 @@ impl FormCx {
         // alone would start it now, or it waits for an offer, which says what it waits
         // for. The draft is read untracked: a plan unchanged is a task unchanged here.
         let waits_outside = Memo::new(move |_| {
-            let queued = plan.with(|p| {
-                p.as_ref().is_some_and(|p| {
-                    matches!(&p.outcome, shared::quota::Outcome::Queue { reason, .. }
-                        if !matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. }))
-                })
-            });
-            queued
-                && outside.with(|outside| {
-                    spec.with_untracked(|s| {
-                        catalog.with_value(|c| {
-                            rules_user.with_value(|user| {
-                                let alone = shared::quota::plan(s, c, outside, user);
-                                !matches!(alone, Ok(Some(p)) if matches!(p.outcome, shared::quota::Outcome::Now { .. }))
-                            })
+            use shared::quota::{Outcome, QueueReason};
+            let queued = plan.with(|p| match p.as_ref().map(|p| &p.outcome) {
+                Some(Outcome::Queue { reason, .. })
+                    if !matches!(reason, QueueReason::NoIdleOffer { .. }) =>
+                {
+                    Some(reason.clone())
+                }
+                _ => None,
+            })?;
+            outside.with(|outside| {
+                spec.with_untracked(|s| {
+                    catalog.with_value(|c| {
+                        rules_user.with_value(|user| {
+                            // Said by the plan on that use: what is free now says nothing of
+                            // what would be (explorer: "0 of 13 replicas fit, even if all
+                            // Berth's tasks end", where 12 would).
+                            let reason = match shared::quota::plan(s, c, outside, user) {
+                                Ok(Some(p)) => match p.outcome {
+                                    Outcome::Now { .. } => return None,
+                                    Outcome::Queue { reason, .. } => reason,
+                                    Outcome::Blocked => queued,
+                                },
+                                _ => queued,
+                            };
+                            Some((reason, shared::quota::outside_berth_key(s)))
                         })
                     })
                 })
+            })
         });
         let watchers = StoredValue::new(Watchers::<Watcher>::default());
         // The one node downstream of the draft on behalf of all the controls: after each

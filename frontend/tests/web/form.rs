@@ -81,6 +81,17 @@ async fn mount_outside(
     initial: Option<TaskSpec>,
     keep_draft: bool,
 ) -> Form {
+    mount_using(catalog, shared::demo::usage(), outside, initial, keep_draft).await
+}
+
+/// [`mount_outside`] with `usage` in use, not the demo's.
+async fn mount_using(
+    catalog: shared::Catalog,
+    usage: shared::Usage,
+    outside: shared::Usage,
+    initial: Option<TaskSpec>,
+    keep_draft: bool,
+) -> Form {
     crate::fresh_page();
     if !keep_draft {
         crate::forget_drafts();
@@ -88,7 +99,7 @@ async fn mount_outside(
     let host = crate::new_host();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let catalog = catalog.clone();
-        let usage = shared::demo::usage();
+        let usage = usage.clone();
         let outside = outside.clone();
         let user = shared::demo::user();
         frontend::i18n::UiLang::provide().set(shared::Lang::En);
@@ -2023,8 +2034,7 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
         s.compute.units_per_node = 8;
         s.compute.workers = 3;
     });
-    let outside_words = "so it would be with none of Berth's tasks running: it waits for \
-                         capacity used outside Berth on these nodes";
+    let outside_words = "it waits for capacity used outside Berth on these nodes";
     // What takes the nodes is Berth's: it waits for Berth's tasks.
     let form = mount(Some(whole_nodes.clone()), false).await;
     let outcome = form.text("outcome");
@@ -2033,10 +2043,32 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
     drop(form);
     // The same use, all of it outside Berth.
     let catalog = shared::demo::catalog();
-    let form = mount_outside(catalog, shared::demo::usage(), Some(whole_nodes), false).await;
+    let form = mount_outside(catalog, shared::demo::usage(), Some(whole_nodes.clone()), false).await;
     let outcome = form.text("outcome");
     assert!(
-        outcome.starts_with("Will queue as a whole for A100 single card 单卡: free nodes can host 3 of 4 replicas at once; ")
+        outcome.starts_with("Will queue as a whole for A100 single card 单卡: even with none of Berth's tasks running, free nodes can host 3 of 4 replicas at once; ")
+            && outcome.contains(outside_words),
+        "{outcome}"
+    );
+    drop(form);
+    // Berth's task takes a third whole node too: two of the four fit now, three would
+    // with none of Berth's tasks running, which is what the wait is said by (explorer:
+    // "0 of 13 replicas, even if all Berth's tasks end", where 12 would).
+    let mut usage = shared::demo::usage();
+    usage
+        .nodes
+        .insert("sh-a-a100-05".into(), shared::Resources::new(8, 96, 960));
+    let form = mount_using(
+        shared::demo::catalog(),
+        usage,
+        shared::demo::usage(),
+        Some(whole_nodes),
+        false,
+    )
+    .await;
+    let outcome = form.text("outcome");
+    assert!(
+        outcome.starts_with("Will queue as a whole for A100 single card 单卡: even with none of Berth's tasks running, free nodes can host 3 of 4 replicas at once; ")
             && outcome.contains(outside_words),
         "{outcome}"
     );
@@ -2055,9 +2087,10 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
     )
     .await;
     let outcome = form.text("outcome");
+    // Its advice leaves out a lower stability: it asks for the lowest.
     assert!(
         outcome.contains(
-            "the idle capacity offered now cannot hold it, and it waits for more to be offered"
+            "the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or units per node, or another kind, may start it."
         ),
         "{outcome}"
     );
@@ -5005,7 +5038,7 @@ async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen(
         .find("form > ul.findings li")
         .expect("the version's finding heads the form");
     assert_eq!(first.get_attribute("data-path").as_deref(), Some("version"));
-    assert!(form.test_id("submit").has_attribute("disabled"));
+    assert!(form.submit_disabled());
 }
 
 #[wasm_bindgen_test]

@@ -1146,11 +1146,23 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.outside_berth",
-        "{reason}; so it would be with none of Berth's tasks running: it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool",
+        "even with none of Berth's tasks running, {reason}; it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool",
     ),
     (
         "queue.outside_berth#idle",
-        "{reason}; so it would be with none of Berth's tasks running: the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; choose fewer units per node or a lower stability, or another kind",
+        "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or units per node, a lower stability or another kind may start it",
+    ),
+    (
+        "queue.outside_berth#idle_lowest",
+        "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or units per node, or another kind, may start it",
+    ),
+    (
+        "queue.outside_berth#idle_one",
+        "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers, a lower stability or another kind may start it",
+    ),
+    (
+        "queue.outside_berth#idle_one_lowest",
+        "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or another kind may start it",
     ),
     (
         "queue.passed_over",

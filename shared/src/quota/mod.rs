@@ -98,3 +98,74 @@ pub use plan::{
     resolve_pool,
 };
 pub use reach::{Reach, nodes_for_one_pod, reach};
+
+/// The key of the words for a task that would queue with none of Berth's tasks running
+/// (`queue.outside_berth…`, their `reason` the plan's on that use): a task of a quota
+/// kind waits for capacity used outside Berth; an idle task for more idle capacity to be
+/// offered, its advice naming only the changes its spec can still make (explorer: fewer
+/// units per node was offered at 1, and a lower stability at the lowest).
+pub fn outside_berth_key(spec: &crate::TaskSpec) -> &'static str {
+    use crate::task::{IdleStability, ResourceKind};
+    let compute = &spec.compute;
+    if compute.kind != Some(ResourceKind::Idle) {
+        return "queue.outside_berth";
+    }
+    let lower = matches!(
+        compute.idle_stability,
+        Some(IdleStability::Medium | IdleStability::High)
+    );
+    match (compute.units_per_node > 1, lower) {
+        (true, true) => "queue.outside_berth#idle",
+        (true, false) => "queue.outside_berth#idle_lowest",
+        (false, true) => "queue.outside_berth#idle_one",
+        (false, false) => "queue.outside_berth#idle_one_lowest",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::task::{IdleStability, ResourceKind};
+
+    /// An idle task's advice offers only the changes its spec can still make: no fewer
+    /// units per node than 1, no stability lower than low (or than any level).
+    #[test]
+    fn the_advice_for_a_wait_outside_berth_offers_only_changes_that_remain() {
+        let idle = |units, stability| {
+            crate::demo::pytorch().with(|s| {
+                s.compute.kind = Some(ResourceKind::Idle);
+                s.compute.units_per_node = units;
+                s.compute.idle_stability = stability;
+            })
+        };
+        let key = |units, stability| super::outside_berth_key(&idle(units, stability));
+        assert_eq!(
+            key(8, Some(IdleStability::High)),
+            "queue.outside_berth#idle"
+        );
+        assert_eq!(
+            key(8, Some(IdleStability::Medium)),
+            "queue.outside_berth#idle"
+        );
+        assert_eq!(
+            key(8, Some(IdleStability::Low)),
+            "queue.outside_berth#idle_lowest"
+        );
+        assert_eq!(key(8, None), "queue.outside_berth#idle_lowest");
+        assert_eq!(
+            key(1, Some(IdleStability::Medium)),
+            "queue.outside_berth#idle_one"
+        );
+        assert_eq!(
+            key(1, Some(IdleStability::Low)),
+            "queue.outside_berth#idle_one_lowest"
+        );
+        for kind in [
+            ResourceKind::Reserved,
+            ResourceKind::OnDemand,
+            ResourceKind::Spot,
+        ] {
+            let spec = crate::demo::pytorch().with(|s| s.compute.kind = Some(kind));
+            assert_eq!(super::outside_berth_key(&spec), "queue.outside_berth");
+        }
+    }
+}
