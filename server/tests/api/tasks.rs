@@ -1255,10 +1255,10 @@ async fn a_task_passed_over_and_tried_again_says_its_reason_once() {
     // most (the rest used outside Berth): it is told that it waits for that.
     assert!(
         said.contains(
-            &"the largest free node has 2 GPUs; one replica needs 4; so it would be with none \
-              of Berth's tasks running: it waits for capacity used outside Berth on these \
-              nodes, which may never be given back; ask the cluster's administrators, or \
-              choose another spec or pool"
+            &"even with none of Berth's tasks running, the largest free node has 2 GPUs; one \
+              replica needs 4; it waits for capacity used outside Berth on these nodes, which \
+              may never be given back; ask the cluster's administrators, or choose another \
+              spec or pool"
         ),
         "{said:?}"
     );
