@@ -546,6 +546,13 @@ pub fn TaskSummary(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let catalog = StoredValue::new(catalog);
+    // An idle node by its offer's names, as the form shows the offers.
+    let node_named = move |node: &str| {
+        catalog.with_value(|c| match c {
+            Some(c) => shared::quota::node_arg_in(c, node),
+            None => shared::quota::node_arg(node),
+        })
+    };
     // Named as the form names them, where the catalog is at hand.
     let named = move |id: &str, name: fn(&shared::Catalog, &shared::TaskSpec, &str) -> String| {
         catalog.with_value(|c| match c {
@@ -724,7 +731,7 @@ pub fn TaskSummary(
                             let spec = named(&head.spec, super::spec_name);
                             view! {
                                 <li data-spec=head.spec.clone()>{move || lang.text_with("ui.detail.placement_head", &[
-                                    ("node", shared::quota::node_arg(&head.node).render(lang.get())),
+                                    ("node", node_named(&head.node).render(lang.get())),
                                     ("units", units.clone()),
                                     ("spec", spec.clone()),
                                     ("takes", takes(lang.get(), head.need)),
@@ -740,7 +747,7 @@ pub fn TaskSummary(
                                 ("units", units.clone()),
                                 ("spec", spec.clone()),
                                 ("takes", takes(lang.get(), need)),
-                                ("node", shared::quota::node_arg(&node).render(lang.get())),
+                                ("node", node_named(&node).render(lang.get())),
                             ])}</li> }
                         }).collect_view()}
                     </ul>

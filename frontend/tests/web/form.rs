@@ -2043,7 +2043,13 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
     drop(form);
     // The same use, all of it outside Berth.
     let catalog = shared::demo::catalog();
-    let form = mount_outside(catalog, shared::demo::usage(), Some(whole_nodes.clone()), false).await;
+    let form = mount_outside(
+        catalog,
+        shared::demo::usage(),
+        Some(whole_nodes.clone()),
+        false,
+    )
+    .await;
     let outcome = form.text("outcome");
     assert!(
         outcome.starts_with("Will queue as a whole for A100 single card 单卡: even with none of Berth's tasks running, free nodes can host 3 of 4 replicas at once; ")

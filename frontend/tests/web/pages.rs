@@ -7587,6 +7587,36 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     back_to_english(&host).await;
 }
 
+/// A task on idle capacity says so where it runs: each idle node by its offer's spec,
+/// stability and cluster, as the form shows the offers (idle explorer: "node 1 of idle
+/// offer 1 in sh-a" matched nothing on the form).
+#[wasm_bindgen_test]
+async fn an_idle_node_is_named_by_its_offer() {
+    let mut view = task("t-00007", TaskPhase::Running, TaskType::PyTorchJob);
+    let mut placement = demo_placement().expect("placed");
+    placement.workers.truncate(1);
+    placement.workers[0].node = "idle/sh-a/0/0".into();
+    view.placement = Some(placement);
+    let view = Signal::stored(view);
+    let host = mount(move || view! { <TaskSummary view catalog=Some(shared::demo::catalog()) /> });
+    leptos::task::tick().await;
+    let at = all_text(&host, "[data-testid='placement'] li");
+    assert!(
+        at[0].ends_with(
+            " on idle node 1 of A100 single card 单卡, stability Medium, in Shanghai A 上海 A"
+        ),
+        "{at:?}"
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let at = all_text(&host, "[data-testid='placement'] li");
+    assert!(
+        at[0].contains("Shanghai A 上海 A 的 A100 single card 单卡 闲时资源（闲时稳定性等级：中）中的第 1 个节点"),
+        "{at:?}"
+    );
+    back_to_english(&host).await;
+}
+
 /// The status detail says what the task asked for, by the catalog's names: its kind
 /// with the pool and idle accepted (reserved), the priority (on-demand, spot) or the
 /// stability (idle), and its specs in order with a RayJob head's own (explorer: a

@@ -349,6 +349,8 @@ fn specs_named(state: &AppState, spec: &TaskSpec, message: &mut shared::messages
     if !message.key.starts_with("event.admitted") {
         return;
     }
+    // Its idle nodes too (stored by their positions), as the task page names them.
+    shared::quota::name_idle_nodes(&state.catalog, message);
     for name in ["spec", "head"] {
         if let Some(shared::messages::Arg::Text(id)) = message.args.get_mut(name) {
             *id = state.catalog.spec_name(spec, id);

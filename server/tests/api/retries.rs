@@ -227,7 +227,10 @@ async fn reserved_capacity_that_ran_on_idle_holds_its_quota_while_its_retry_wait
     .await;
     // Its attempt ran on idle capacity (read from its event: the run lasts a moment).
     let admitted = said(&events(&app, &id, "en").await, "admitted").join("\n");
-    assert!(admitted.contains("of idle offer 1 in sh-a"), "{admitted}");
+    assert!(
+        admitted.contains("of A100 single card 单卡, stability Medium, in Shanghai A 上海 A"),
+        "{admitted}"
+    );
     // The example's 2 replicas of 2 A100s, held on its reserved line; no node taken.
     assert_eq!(
         gpus_in_use(&app).await,

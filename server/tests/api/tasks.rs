@@ -131,7 +131,8 @@ async fn an_idle_task_runs_on_the_idle_offers_gpus() {
 
 /// Reserved capacity that accepts and prefers idle (SPEC.md section 4) starts on the
 /// idle offer's nodes: the plan says so, the task runs there, its `admitted` event names
-/// them by their offer, and it holds none of its reserved quota meanwhile.
+/// them by their offer (its spec and stability and its cluster, by the catalog's names,
+/// as the form shows the offers), and it holds none of its reserved quota meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reserved_capacity_that_prefers_idle_runs_on_idle() {
     let app = server::app(demo_state().await);
@@ -184,7 +185,10 @@ async fn reserved_capacity_that_prefers_idle_runs_on_idle() {
         .find(|e| e["kind"] == "admitted")
         .map(|e| e["message"].to_string())
         .unwrap_or_default();
-    assert!(admitted.contains("of idle offer 1 in sh-a"), "{events}");
+    assert!(
+        admitted.contains("of A100 single card 单卡, stability Medium, in Shanghai A 上海 A"),
+        "{events}"
+    );
 }
 
 /// A RayJob of no workers is its head alone: its `admitted` event names the head's spec,

@@ -480,6 +480,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.how.unknown", "an unknown end"),
     (
+        "event.idle_node",
+        "idle node {node} of {spec}, stability {stability}, in {cluster}",
+    ),
+    (
         "event.kube.cleanup.deleted",
         "Job {job}: {state}: deleted; the {place} may remain",
     ),

@@ -394,6 +394,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.how.unknown", "结束原因未知"),
     (
+        "event.idle_node",
+        "{cluster} 的 {spec} 闲时资源（闲时稳定性等级：{stability}）中的第 {node} 个节点",
+    ),
+    (
         "event.kube.cleanup.deleted",
         "Job {job}：{state}，已删除；{place}可能仍保留",
     ),

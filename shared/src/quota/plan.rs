@@ -538,6 +538,63 @@ pub fn node_arg(name: &str) -> crate::messages::Arg {
     }
 }
 
+/// [`node_arg`] with the catalog at hand (the server's events, the task page): an idle
+/// fragment node by its cluster's and spec's catalog names and its offer's stability,
+/// as the form shows the offers (explorer: "node 1 of idle offer 1 in sh-a" matched
+/// nothing the reader had seen, nor said the task ran on idle capacity).
+pub fn node_arg_in(catalog: &Catalog, name: &str) -> crate::messages::Arg {
+    use crate::messages::{Arg, Message};
+    let named = idle_place(name).and_then(|(cluster, offer, node)| {
+        let cluster = catalog
+            .regions
+            .iter()
+            .flat_map(|r| &r.clusters)
+            .find(|c| c.id == cluster)?;
+        let offer = cluster.idle.get(offer)?;
+        let spec = cluster.spec(&offer.spec)?;
+        let stability = match offer.stability {
+            crate::task::IdleStability::Low => "ui.form.option.stability.low",
+            crate::task::IdleStability::Medium => "ui.form.option.stability.medium",
+            crate::task::IdleStability::High => "ui.form.option.stability.high",
+        };
+        Some(Arg::Message(
+            Message::new("event.idle_node")
+                .with("cluster", &cluster.name)
+                .with("spec", &spec.name)
+                .with_message("stability", Message::new(stability))
+                .with("node", node.saturating_add(1)),
+        ))
+    });
+    named.unwrap_or_else(|| node_arg(name))
+}
+
+/// `message` with every idle node [`node_arg`] named in it, however deep, named as
+/// [`node_arg_in`] names it: events are stored with the positions, and named for the
+/// reader with the catalog of the day.
+pub fn name_idle_nodes(catalog: &Catalog, message: &mut crate::messages::Message) {
+    use crate::messages::Arg;
+    for arg in message.args.values_mut() {
+        let Arg::Message(inner) = arg else {
+            continue;
+        };
+        if inner.key != "node.idle" {
+            name_idle_nodes(catalog, inner);
+            continue;
+        }
+        let position = |name: &str| match inner.args.get(name) {
+            Some(Arg::Text(n)) => n.parse::<usize>().ok()?.checked_sub(1),
+            _ => None,
+        };
+        if let (Some(Arg::Text(cluster)), Some(offer), Some(node)) = (
+            inner.args.get("cluster"),
+            position("offer"),
+            position("node"),
+        ) {
+            *arg = node_arg_in(catalog, &format!("idle/{cluster}/{offer}/{node}"));
+        }
+    }
+}
+
 /// The cluster, offer and node positions an idle fragment node's name holds (see
 /// [`idle_nodes`]); `None` for any other name.
 fn idle_place(name: &str) -> Option<(&str, usize, usize)> {
@@ -1311,6 +1368,60 @@ mod tests {
         ] {
             assert_eq!(node_arg(name).render(Lang::En), name);
         }
+    }
+
+    /// With the catalog, an idle node is named by the catalog's names for its cluster
+    /// and spec, with its offer's stability, as the form shows the offers; an offer the
+    /// catalog lacks falls back to the positions, any other node to its own name.
+    #[test]
+    fn with_the_catalog_an_idle_node_is_named_as_the_form_shows_its_offer() {
+        use crate::Lang;
+        let catalog = crate::demo::catalog();
+        let cluster = catalog
+            .cluster("cn-east", "sh-a")
+            .expect("the demo has sh-a");
+        let offer = &cluster.idle[0];
+        let spec = cluster
+            .spec(&offer.spec)
+            .expect("offered specs are the cluster's");
+        let stability = match offer.stability {
+            crate::task::IdleStability::Low => ("Low", "低"),
+            crate::task::IdleStability::Medium => ("Medium", "中"),
+            crate::task::IdleStability::High => ("High", "高"),
+        };
+        assert_eq!(
+            node_arg_in(&catalog, "idle/sh-a/0/2").render(Lang::En),
+            format!(
+                "idle node 3 of {}, stability {}, in {}",
+                spec.name, stability.0, cluster.name
+            )
+        );
+        assert_eq!(
+            node_arg_in(&catalog, "idle/sh-a/0/0").render(Lang::Zh),
+            format!(
+                "{} 的 {} 闲时资源（闲时稳定性等级：{}）中的第 1 个节点",
+                cluster.name, spec.name, stability.1
+            )
+        );
+        let past = cluster.idle.len();
+        assert_eq!(
+            node_arg_in(&catalog, &format!("idle/sh-a/{past}/0")).render(Lang::En),
+            format!("node 1 of idle offer {} in sh-a", past + 1)
+        );
+        assert_eq!(
+            node_arg_in(&catalog, "sh-a-a100-00").render(Lang::En),
+            "sh-a-a100-00"
+        );
+        // As an event keeps them, nested: each named.
+        let mut kept = crate::messages::Message::new("event.admitted.on.nodes")
+            .with_arg("node", node_arg("idle/sh-a/0/2"))
+            .with_arg("rest", node_arg("sh-a-a100-00"));
+        name_idle_nodes(&catalog, &mut kept);
+        assert_eq!(
+            kept.args["node"].render(Lang::En),
+            node_arg_in(&catalog, "idle/sh-a/0/2").render(Lang::En)
+        );
+        assert_eq!(kept.args["rest"].render(Lang::En), "sh-a-a100-00");
     }
 
     #[test]
