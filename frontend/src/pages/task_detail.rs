@@ -594,7 +594,13 @@ pub fn TaskSummary(
             <h2 id="status-title">{crate::i18n::tr("ui.detail.status")}</h2>
             <p class="visually-hidden" role="status" data-testid="phase-said">{move || {
                 reached.get().map(|now| {
-                    lang.text_with("ui.detail.phase_now", &[("phase", super::phase_label(lang.get(), now))])
+                    let phase = super::phase_label(lang.get(), now);
+                    // With why, as the page says it under "Why it failed": the one thing
+                    // heard of the end left the reason out (screen-reader explorer).
+                    match view.with_untracked(failed_because).filter(|_| now == TaskPhase::Failed) {
+                        Some(reason) => lang.text_with("ui.detail.phase_now#failed", &[("phase", phase), ("reason", reason)]),
+                        None => lang.text_with("ui.detail.phase_now", &[("phase", phase)]),
+                    }
                 })
             }}</p>
             <dl>

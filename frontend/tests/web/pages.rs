@@ -1355,6 +1355,22 @@ async fn a_phase_reached_while_the_page_is_open_is_said() {
         leptos::task::tick().await;
         assert_eq!(said(), [words]);
     }
+    // A failure is said with why, as the page says it (screen-reader explorer: "Phase
+    // now: Failed." and no more).
+    view.update(|v| {
+        v.task.phase = TaskPhase::Failed;
+        v.task.history.push(PhaseChange {
+            phase: TaskPhase::Failed,
+            at: Timestamp(1_700_000_090_000),
+            reason: "replica 0 (master) ended with exit code 3".into(),
+            keyed: None,
+        });
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        said(),
+        ["Phase now: Failed: replica 0 (master) ended with exit code 3."]
+    );
 }
 
 /// A retry waiting out its backoff says when it may start in the task's zone, as the

@@ -1519,6 +1519,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.phase", "Phase"),
     ("ui.detail.phase_now", "Phase now: {phase}."),
+    (
+        "ui.detail.phase_now#failed",
+        "Phase now: {phase}: {reason}.",
+    ),
     ("ui.detail.placement", "Placement"),
     (
         "ui.detail.placement_head",

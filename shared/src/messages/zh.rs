@@ -1315,6 +1315,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.phase", "状态"),
     ("ui.detail.phase_now", "状态已变为：{phase}。"),
+    (
+        "ui.detail.phase_now#failed",
+        "状态已变为：{phase}：{reason}。",
+    ),
     ("ui.detail.placement", "调度位置"),
     (
         "ui.detail.placement_head",
@@ -1833,7 +1837,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.quota_held",
-        "你在 {spec} 的配额中已有 {held} 正在使用（你运行中和排队中的任务，以及平台计入的其他用量），使用结束后释放。",
+        "您在 {spec} 的配额中已有 {held} 正在使用（您运行中和排队中的任务，以及平台计入的其他用量），使用结束后释放。",
     ),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
     (
