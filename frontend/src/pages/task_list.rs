@@ -970,6 +970,9 @@ pub struct TagRefused {
     text: String,
     part: shared::validate::TagPart,
     issue: shared::Issue,
+    /// It reads as several tags (`a=1, b=2`): said as such, not as a value of one tag
+    /// that has a comma (sweep explorer).
+    several: bool,
 }
 
 impl TagRefused {
@@ -980,10 +983,20 @@ impl TagRefused {
         }
         let (part, issue) =
             shared::validate::TagFilter::parse(text).refusal(&session.catalog, &session.user)?;
+        // Pieces a list's separators part, or two pairs apart (`a=1 b=2`; `team=a b`
+        // is one value with a blank).
+        let listed = |split: &dyn Fn(char) -> bool| {
+            let pieces = text.split(split).filter(|piece| !piece.trim().is_empty());
+            pieces.clone().count() > 1
+                && (text.contains([',', '，', ';', '；'])
+                    || pieces.filter(|p| p.contains('=')).count() > 1)
+        };
+        let several = listed(&|c| matches!(c, ',' | '，' | ';' | '；') || c.is_whitespace());
         Some(TagRefused {
             text: text.to_owned(),
             part,
             issue,
+            several,
         })
     }
 }
@@ -1257,10 +1270,14 @@ pub fn Filters(
                     view! {
                         <span class="finding error">
                             {crate::components::severity_badge(move || l, shared::Severity::Error)}
-                            {lang.text_with("ui.list.filter.tag_refused", &[
-                                ("part", lang.text(if r.part == shared::validate::TagPart::Value { "ui.list.filter.tag_part.value" } else { "ui.list.filter.tag_part.key" })),
-                                ("reason", crate::components::issue_text(&r.issue, l)),
-                            ])}
+                            {if r.several {
+                                lang.text("ui.list.filter.tag_several")
+                            } else {
+                                lang.text_with("ui.list.filter.tag_refused", &[
+                                    ("part", lang.text(if r.part == shared::validate::TagPart::Value { "ui.list.filter.tag_part.value" } else { "ui.list.filter.tag_part.key" })),
+                                    ("reason", crate::components::issue_text(&r.issue, l)),
+                                ])
+                            }}
                         </span>
                     }
                 })}

@@ -854,6 +854,28 @@ async fn a_tag_filter_no_tag_could_match_is_said_at_its_box_and_not_applied() {
         "{text}"
     );
     back_to_english(&host).await;
+    // Several tags are said to be several, not a value with a comma (sweep explorer);
+    // a value with a blank is still one tag's.
+    for several in [
+        "project=bert, sweep=lr4",
+        "sweep=lr1,project=bert",
+        "a=1 b=2",
+        "team，stage",
+    ] {
+        tag.set_value(several);
+        tag.dispatch_event(&change).unwrap();
+        leptos::task::tick().await;
+        assert_eq!(
+            said(),
+            "error\u{a0}The list filters by one tag at a time (key, or key=value), so it does not apply this filter: keep one tag.",
+            "{several}"
+        );
+        assert_eq!(filter.get_untracked().tag, "", "not applied");
+    }
+    tag.set_value("team=bad value");
+    tag.dispatch_event(&change).unwrap();
+    leptos::task::tick().await;
+    assert!(said().contains("Its value: use at most 63"), "{}", said());
     tag.set_value("=nlp");
     tag.dispatch_event(&change).unwrap();
     leptos::task::tick().await;

@@ -2275,6 +2275,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.list.filter.tag_refused",
         "No tag could match this filter, so the list does not apply it. Its {part}: {reason}",
     ),
+    (
+        "ui.list.filter.tag_several",
+        "The list filters by one tag at a time (key, or key=value), so it does not apply this filter: keep one tag.",
+    ),
     ("ui.list.filter.type", "Type"),
     ("ui.list.filters", "Filters"),
     ("ui.list.ignored", "Not applied from the address: {pairs}."),

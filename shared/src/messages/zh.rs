@@ -1986,6 +1986,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.list.filter.tag_refused",
         "没有标签能匹配此筛选，列表未应用它。{part}：{reason}",
     ),
+    (
+        "ui.list.filter.tag_several",
+        "列表一次只能按一个标签筛选（键，或 键=值），因此未应用此筛选：请只保留一个标签。",
+    ),
     ("ui.list.filter.type", "任务类型"),
     ("ui.list.filters", "筛选"),
     ("ui.list.ignored", "地址中的以下条件未应用：{pairs}。"),
