@@ -71,7 +71,7 @@ pub fn App() -> impl IntoView {
                         <a
                             href="/new"
                             data-testid="nav-new"
-                            aria-current=move || matches!(current(), Route::New { .. }).then_some("page")
+                            aria-current=move || matches!(current(), Route::New { .. } | Route::CloneShared(_)).then_some("page")
                             on:click=move |ev| follow(ev, Route::New { clone: None })
                         >
                             {crate::i18n::tr("ui.app.nav_new")}
@@ -86,7 +86,7 @@ pub fn App() -> impl IntoView {
         // its page's heading, once read.
         <main id="content" tabindex="-1" node_ref=main aria-label=move || match current() {
             Route::List => lang.text("ui.list.title"),
-            Route::New { .. } => lang.text("ui.form.title"),
+            Route::New { .. } | Route::CloneShared(_) => lang.text("ui.form.title"),
             Route::Detail(id) => lang.text_with("ui.detail.title", &[("name", id)]),
             Route::Shared(_) | Route::NotFound(_) => String::new(),
         }>
@@ -140,6 +140,11 @@ pub fn Page(
         Route::New { clone } => {
             pages::title_page(|lang| Some(lang.text("ui.form.title")));
             view! { <pages::task_new::NewTaskPage session=session.clone() clone /> }.into_any()
+        }
+        Route::CloneShared(token) => {
+            pages::title_page(|lang| Some(lang.text("ui.form.title")));
+            view! { <pages::task_new::NewTaskPage session=session.clone() shared=Some(token) /> }
+                .into_any()
         }
         Route::Detail(id) => {
             let name = id.clone();

@@ -16,6 +16,9 @@ pub enum Route {
         /// The task whose spec prefills the form.
         clone: Option<String>,
     },
+    /// `/new?shared=TOKEN`: the form from a copy of a shared task's spec, its hidden
+    /// values masked, for a reader of its link who may not read the task itself.
+    CloneShared(String),
     /// `/tasks/ID`: one task.
     Detail(String),
     /// `/shared/TOKEN`: the read-only view of a shared task.
@@ -40,8 +43,11 @@ impl Route {
             // No task is named `new` (a name ends in `-` and five letters): the address
             // a reader guesses from `/tasks/ID` is the create form, not "no such task"
             // (failure explorer).
-            "/new" | "/tasks/new" => Route::New {
-                clone: param("clone"),
+            "/new" | "/tasks/new" => match param("shared") {
+                Some(token) => Route::CloneShared(token),
+                None => Route::New {
+                    clone: param("clone"),
+                },
             },
             _ => {
                 if let Some(id) = path.strip_prefix("/tasks/").filter(|s| !s.contains('/')) {
@@ -63,6 +69,7 @@ impl Route {
             Route::List => "/".to_owned(),
             Route::New { clone: None } => "/new".to_owned(),
             Route::New { clone: Some(id) } => format!("/new?clone={}", encode(id)),
+            Route::CloneShared(token) => format!("/new?shared={}", encode(token)),
             Route::Detail(id) => format!("/tasks/{}", encode(id)),
             Route::Shared(token) => format!("/shared/{}", encode(token)),
             Route::NotFound(path) => path.clone(),

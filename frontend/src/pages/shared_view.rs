@@ -23,8 +23,9 @@ pub fn SharedTaskPage(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     // Tracks the language: the server words the reasons in it.
+    let asked = token.clone();
     let task = crate::components::load(move || {
-        let token = token.clone();
+        let token = asked.clone();
         let l = lang.get();
         async move { api::fetch_shared(&token, l).await }
     });
@@ -63,7 +64,7 @@ pub fn SharedTaskPage(
                 (None, _) | (Some(Ok(_)), None) => view! { <p class="loading">{crate::i18n::tr("ui.app.loading")}</p> }.into_any(),
                 (Some(Ok(view)), Some(catalog)) => {
                     let groups = catalog.as_ref().map_or_else(|| groups.clone(), |c| c.project_groups.clone());
-                    view! { <SharedTask view groups catalog page=visible /> }.into_any()
+                    view! { <SharedTask view groups catalog page=visible token=token.clone() /> }.into_any()
                 }
                 // The reader holds a link, not a task: an unknown or revoked one (the
                 // same answer, 404) is said as the link's fault, not as a permission.
@@ -93,6 +94,9 @@ pub fn SharedTask(
     /// The reader may read the task itself: its page is offered.
     #[prop(optional, into)]
     page: Signal<bool>,
+    /// The link's token, to clone the task from it.
+    #[prop(optional)]
+    token: Option<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let name = view.task.id.0.clone();
@@ -135,6 +139,15 @@ pub fn SharedTask(
                     <h2 id="shared-spec-title">{crate::i18n::tr("ui.detail.spec")}</h2>
                     <p class="help">{crate::i18n::tr("ui.shared.spec_masked")}</p>
                     <SpecView spec labelled_by="shared-spec-title" />
+                    // A run to reproduce: its hidden values are typed again in the form.
+                    {token.map(|token| view! {
+                        <p class="actions">
+                            <Link to=Route::CloneShared(token) class="button" test_id="shared-clone">
+                                {crate::i18n::tr("ui.detail.clone")}
+                            </Link>
+                            " "<span class="help">{crate::i18n::tr("ui.shared.clone_help")}</span>
+                        </p>
+                    })}
                 </section>
             </div>
         </div>

@@ -15,6 +15,11 @@ pub fn NewTaskPage(
     /// The task whose spec prefills the form.
     #[prop(default = None)]
     clone: Option<String>,
+    /// Or the share link whose task's spec does, its hidden values masked (to be typed
+    /// again): a colleague asked to look at a run could not rerun it but by copying its
+    /// YAML by hand (sweep explorer). The new task names no task it was made from.
+    #[prop(default = None)]
+    shared: Option<String>,
 ) -> impl IntoView {
     let lang = crate::i18n::UiLang::use_context();
     let nav = Nav::use_context();
@@ -22,26 +27,39 @@ pub fn NewTaskPage(
     // clone wrote over the user's unsent draft of `/new`, unasked, and lost it. Opened
     // again (a reload, Clone again), the clone finds its edits there, with a way back to
     // the task's spec (which is fetched for it).
-    let clone_slot = clone.as_ref().map(|id| draft::Slot(draft::clone_key(id)));
+    let clone_slot = clone
+        .as_ref()
+        .map(|id| draft::clone_key(id))
+        .or_else(|| {
+            shared
+                .as_ref()
+                .map(|token| draft::clone_key(&format!("shared.{token}")))
+        })
+        .map(draft::Slot);
     // Edits of a clone whose task can no longer be read (deleted since) are still shown.
     let edits_kept = clone_slot
         .as_ref()
         .is_some_and(|slot| draft::load(&slot.0).is_some());
     // A clone started over copies its task no more: its edits are a form of its own.
-    let clone = clone.filter(|_| !clone_slot.as_ref().is_some_and(|s| draft::detached(&s.0)));
+    let detached = clone_slot.as_ref().is_some_and(|s| draft::detached(&s.0));
+    let clone = clone.filter(|_| !detached);
+    let shared = shared.filter(|_| !detached);
     // Provided for `/new` too: the page before (a clone's) left its key in context, and
     // the top bar's Create task showed the clone's edits at `/new`, and wrote them there.
     provide_context(clone_slot.unwrap_or_else(|| draft::Slot(draft::DRAFT_KEY.to_owned())));
     let copy_of = clone.clone();
-    let cloning = clone.is_some();
+    let cloning = clone.is_some() || shared.is_some();
     // With Try again: a clone asked while the server was down stayed refused after it
     // was back, and only a reload found the task (explorer).
     let (start, again) = crate::components::load_again(move || {
-        let clone = clone.clone();
+        let (clone, shared) = (clone.clone(), shared.clone());
         async move {
-            match clone {
-                Some(id) => api::fetch_spec(&id).await.map(Some),
-                None => Ok(None),
+            match (clone, shared) {
+                (Some(id), _) => api::fetch_spec(&id).await.map(Some),
+                (None, Some(token)) => api::fetch_shared(&token, lang.get_untracked())
+                    .await
+                    .map(|view| Some(view.task.spec)),
+                (None, None) => Ok(None),
             }
         }
     });

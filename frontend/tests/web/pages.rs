@@ -1613,6 +1613,59 @@ async fn a_shared_task_without_tags_says_so() {
     assert_eq!(all_text(&host, ".tags .empty"), ["No tags."]);
 }
 
+/// A share link's reader clones the task from its view: the form opens with a copy of
+/// the shared spec, as the link shows it (its hidden values masked, to be typed again),
+/// asked of the link, not of the task, which the reader may not read (sweep explorer: a
+/// colleague could rerun a shared run only by copying its YAML by hand).
+#[wasm_bindgen_test]
+async fn a_shared_task_is_cloned_from_its_link() {
+    assert_eq!(
+        Route::parse("/new", "?shared=tok-1"),
+        Route::CloneShared("tok-1".into())
+    );
+    assert_eq!(
+        Route::CloneShared("tok-1".into()).href(),
+        "/new?shared=tok-1"
+    );
+    let mut view = task("t-00006", TaskPhase::Failed, TaskType::PyTorchJob);
+    view.task.spec.basic.name_prefix = "shared-src".into();
+    let shown = view.clone();
+    let host = mount(move || view! { <SharedTask view=shown.clone() token="tok-1".to_owned() /> });
+    leptos::task::tick().await;
+    let link = find(&host, "[data-testid='shared-clone']");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("/new?shared=tok-1")
+    );
+    host.remove();
+
+    let address = fresh_page();
+    crate::forget_drafts();
+    hold_fetches();
+    let (host, handle, _) = mount_page_at(Route::CloneShared("tok-1".into()));
+    until("the link's request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/shared/tok-1"))
+    })
+    .await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("t-00006")),
+        "the task itself is not asked for: {:?}",
+        held_fetches()
+    );
+    answer_fetch(
+        "/api/v1/shared/tok-1",
+        &serde_json::to_string(&view).unwrap(),
+    );
+    until("the cloned form", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "shared-src")
+    })
+    .await;
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A share link's reader sees a stop under way as the owner does: Stopping, not Running.
 #[wasm_bindgen_test]
 async fn a_shared_task_whose_stop_is_under_way_reads_stopping() {

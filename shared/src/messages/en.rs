@@ -2332,6 +2332,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.succeeded", "Succeeded"),
     ("ui.shared.back", "Open the console"),
     (
+        "ui.shared.clone_help",
+        "The create form, from a copy of this spec; its hidden values are masked, to be typed again.",
+    ),
+    (
         "ui.shared.link_dead",
         "This link opens no task: it was revoked, its task was deleted, or it is not whole. Ask the task's owner for a new one.",
     ),

@@ -2037,6 +2037,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.phase.succeeded", "成功"),
     ("ui.shared.back", "打开控制台"),
     (
+        "ui.shared.clone_help",
+        "以此配置的副本打开新建表单；隐藏的值已掩码，需重新填写。",
+    ),
+    (
         "ui.shared.link_dead",
         "此分享链接无法打开任务：链接已被撤销、任务已被删除，或链接不完整。请向任务所有者索取新的链接。",
     ),
