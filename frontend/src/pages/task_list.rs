@@ -219,6 +219,10 @@ pub fn TaskListPage(
         }
     });
     let loaded = RwSignal::new(back_at.is_some());
+    // A filter's first page is on its way: the count says so, then the new count, so a
+    // screen reader hears a filter's rows come though their number is the one before
+    // (screen-reader explorer: Failed 1, then Succeeded 1, said nothing).
+    let first_asked = RwSignal::new(false);
     // The button stays the same element from page to page, so it keeps the focus.
     let more = Memo::new(move |_| next.with(Option::is_some));
     let updated = RwSignal::new(None::<f64>);
@@ -315,6 +319,7 @@ pub fn TaskListPage(
         count(f.clone());
         generation.update_value(|g| *g += 1);
         rows_for.set_value(None);
+        first_asked.set(true);
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
             let result = api::list_tasks(&f, None, PAGE_SIZE, lang.get_untracked()).await;
@@ -346,6 +351,7 @@ pub fn TaskListPage(
                 }
             }
             loaded.set(true);
+            first_asked.set(false);
         });
     };
 
@@ -817,7 +823,9 @@ pub fn TaskListPage(
             <p class="list-status" data-testid="list-status">
                 // No count until a page has come: "0 shown" beside a failed first load
                 // read as a list with nothing in it (explorer).
-                <span aria-live="polite">{move || if loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()) {
+                <span aria-live="polite">{move || if first_asked.get() && loaded.get_untracked() {
+                    Some(lang.text("ui.list.loading"))
+                } else if loaded.get() && error.with(Option::is_none) || tasks.with(|t| !t.is_empty()) {
                     // Rows kept where they were after they left are not the list's.
                     let count = departed.with(|d| tasks.with(|t| t.iter().filter(|v| !d.contains(&v.task.id.0)).count()));
                     Some(lang.text_with("ui.list.shown", &[("count", count.to_string())]))

@@ -3919,6 +3919,22 @@ async fn the_lists_update_time_is_in_its_rows_zone() {
             .unwrap()
             .is_none()
     );
+    // Another filter's rows, as many as before: its first page on its way is said, then
+    // their count, so a screen reader hears them come (screen-reader explorer: the same
+    // count said nothing).
+    let live = || all_text(&host, "[data-testid='list-status'] [aria-live]");
+    find(&host, ".chip[data-phase='running']").click();
+    until("the running filter's request", || {
+        held_fetches().iter().any(|u| u.contains("phase=running"))
+    })
+    .await;
+    assert!(
+        live().contains(&"Loading tasks…".to_owned()),
+        "{:?}",
+        live()
+    );
+    answer_fetch("phase=running", &page_of(0, 2, None));
+    until("the count again", || live().contains(&"2 shown".to_owned())).await;
     // A filter that matches nothing keeps the zone said last, not the browser's
     // (lineage explorer: it flipped to UTC on an empty page).
     find(&host, ".chip[data-phase='failed']").click();
