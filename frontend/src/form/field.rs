@@ -467,26 +467,29 @@ pub fn Findings(
         });
     });
     on_cleanup(move || leave.remove());
-    if quiet_while_in {
-        let within_list = move |node: Option<web_sys::Node>| {
-            list.get_untracked().is_some_and(|ul| within(&ul, node))
-        };
-        let quieten = window_event_listener(leptos::ev::focusin, move |_| {
-            quiet.set(within_list(
-                document().active_element().map(web_sys::Node::from),
-            ));
+    // Unspoken too while the focus is in another field of the form: a spec's three quota
+    // findings were spoken again at each arrow step in the workers box (screen-reader
+    // explorer: 40 words a press, falling behind the value). The plan's verdict says
+    // what the change did; the control's description reads them when it is reached.
+    let within_list =
+        move |node: Option<web_sys::Node>| list.get_untracked().is_some_and(|ul| within(&ul, node));
+    let quieten = window_event_listener(leptos::ev::focusin, move |_| {
+        let active = document().active_element();
+        let inside = within_list(active.clone().map(web_sys::Node::from));
+        quiet.set(if inside {
+            quiet_while_in
+        } else {
+            active.is_some_and(|a| is_control_of(&a, list.get_untracked()))
         });
-        on_cleanup(move || quieten.remove());
-        let speak = window_event_listener(leptos::ev::focusout, move |ev| {
-            let to = ev
-                .related_target()
-                .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-            if !within_list(to) {
-                quiet.set(false);
-            }
-        });
-        on_cleanup(move || speak.remove());
-    }
+    });
+    on_cleanup(move || quieten.remove());
+    let speak = window_event_listener(leptos::ev::focusout, move |ev| {
+        // Out of the page, or to no control: said again.
+        if ev.related_target().is_none() {
+            quiet.set(false);
+        }
+    });
+    on_cleanup(move || speak.remove());
     view! {
         <ul class="findings" id=id aria-live=move || if quiet.get() { "off" } else { "polite" } node_ref=list>
             {move || {
@@ -832,4 +835,16 @@ pub fn SelectField(
             <Findings id=d.msgs_id.clone() findings=d.findings />
         </div>
     }
+}
+
+/// Whether `element` is a control of the spec (named by its field path; the import box
+/// is not one) in the form `list` is in.
+fn is_control_of(element: &web_sys::Element, list: Option<web_sys::HtmlUListElement>) -> bool {
+    let named = element
+        .get_attribute("name")
+        .is_some_and(|name| !name.is_empty() && name != "import");
+    let form = |e: &web_sys::Element| e.closest(".task-form").ok().flatten();
+    named
+        && matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+        && list.is_some_and(|ul| form(&ul).is_some_and(|f| form(element).as_ref() == Some(&f)))
 }
