@@ -113,6 +113,7 @@ fn ListShell(
             <p class="help" id=help_id>{move || cx.text(&help)}</p>
             <Findings id=msgs_id findings=findings />
             {children()}
+            <p class="visually-hidden removed-said" aria-live="polite" data-testid=format!("removed-{path}")></p>
             <button type="button" class="add" data-testid=format!("add-{path}") id=id
                 on:click=move |_| on_add.run(())>
                 {move || cx.text(&format!("ui.form.add.{path}"))}
@@ -139,8 +140,55 @@ pub(crate) fn focus_after_removal(
     );
 }
 
+/// What is said as a row goes: its place and its first box's text, read before it goes
+/// ("Removed Environment variables #1: LR_SCALE"): the focus lands on the next row's
+/// button, named as the one pressed, and nothing said the row had gone (screen-reader
+/// explorer).
+fn removed_words(cx: FormCx, click: &leptos::ev::MouseEvent, row: &str) -> String {
+    let first = click
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|button| button.parent_element())
+        .and_then(|r| r.query_selector("input, select").ok().flatten())
+        .map(|e| {
+            use wasm_bindgen::JsCast;
+            match e.dyn_ref::<web_sys::HtmlInputElement>() {
+                Some(input) => input.value(),
+                None => e
+                    .dyn_ref::<web_sys::HtmlSelectElement>()
+                    .map(web_sys::HtmlSelectElement::value)
+                    .unwrap_or_default(),
+            }
+        })
+        .unwrap_or_default();
+    let l = cx.lang();
+    let row = crate::components::field_place(l, row);
+    let what = first.trim();
+    if what.is_empty() {
+        shared::messages::text(l, "ui.form.row_removed", &[("row", row)])
+    } else {
+        shared::messages::text(
+            l,
+            "ui.form.row_removed#named",
+            &[("row", row), ("what", what.to_owned())],
+        )
+    }
+}
+
+/// Puts `said` in the live line of the list the pressed button was in.
+fn say_removed(click: &leptos::ev::MouseEvent, said: String) {
+    if let Some(line) = click
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|b| b.closest(".list").ok().flatten())
+        .and_then(|l| l.query_selector(".removed-said").ok().flatten())
+    {
+        line.set_text_content(Some(&said));
+    }
+}
+
 /// A row's remove button, named in words ("Remove Tags #2"); after the removal the
-/// focus stays in the list ([`focus_after_removal`]).
+/// focus stays in the list ([`focus_after_removal`]) and the removal is said.
 #[component]
 pub(super) fn Remove(
     /// The list's path.
@@ -153,6 +201,7 @@ pub(super) fn Remove(
     let cx = FormCx::use_context();
     let row = format!("{list}[{index}]");
     let test_id = format!("remove-{row}");
+    let row_place = row.clone();
     view! {
         <button type="button" class="remove" data-testid=test_id
             aria-label=move || {
@@ -160,8 +209,10 @@ pub(super) fn Remove(
                 shared::messages::text(cx.lang(), "ui.form.remove_row", &[("row", row)])
             }
             on:click=move |ev| {
+                let said = removed_words(cx, &ev, &row_place);
                 on_remove.run(());
                 focus_after_removal(&ev, list, index);
+                say_removed(&ev, said);
             }>"×"</button>
     }
 }

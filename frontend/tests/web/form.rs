@@ -5685,6 +5685,32 @@ async fn removing_a_row_keeps_the_keyboard_in_the_list() {
     assert_eq!(focused_test_id().as_deref(), Some("add-environment.env"));
 }
 
+/// A removed row is said, with what it held: the focus lands on the next row's button,
+/// named as the one pressed, and nothing said the row had gone (screen-reader
+/// explorer).
+#[wasm_bindgen_test]
+async fn a_removed_row_is_said_with_what_it_held() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let said = || form.text("removed-environment.env");
+    assert_eq!(said(), "");
+    form.click("remove-environment.env[0]").await;
+    assert_eq!(said(), "Removed Environment variables #1: NCCL_DEBUG.");
+    assert_eq!(
+        form.find("[data-testid='removed-environment.env']")
+            .and_then(|p| p.get_attribute("aria-live"))
+            .as_deref(),
+        Some("polite")
+    );
+    form.click("lang-zh").await;
+    form.click("remove-environment.env[0]").await;
+    assert!(
+        said().starts_with("已删除") && said().ends_with("：HF_TOKEN。"),
+        "{}",
+        said()
+    );
+    form.click("lang-en").await;
+}
+
 /// Enter in a one-line field does not send the task (a plain HTML form would); the
 /// submit button still takes it.
 #[wasm_bindgen_test]

@@ -2176,6 +2176,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.pytorch.workers", "and workers {first} … {last}."),
     ("ui.form.ready", "ready to submit"),
     ("ui.form.remove_row", "Remove {row}"),
+    ("ui.form.row_removed", "Removed {row}."),
+    ("ui.form.row_removed#named", "Removed {row}: {what}."),
     (
         "ui.form.runtime_env_local",
         "This server (the local backend) runs no Ray cluster: only the runtime env's env_vars reach the job's processes; working_dir, pip, conda and the rest are not applied.",

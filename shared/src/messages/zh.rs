@@ -1896,6 +1896,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.pytorch.workers", "以及工作节点 {first} … {last}。"),
     ("ui.form.ready", "可以提交"),
     ("ui.form.remove_row", "删除{row}"),
+    ("ui.form.row_removed", "已删除{row}。"),
+    ("ui.form.row_removed#named", "已删除{row}：{what}。"),
     (
         "ui.form.runtime_env_local",
         "本服务器（本地后端）不启动 Ray 集群：Runtime Env 中只有 env_vars 会传给任务进程，working_dir、pip、conda 等不会生效。",
