@@ -1807,7 +1807,8 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
 
 /// An idle RayJob waits for the spec that has no idle offer at its level: when that is
 /// its head's, the headline names the head's spec (it named the workers' spec, which is
-/// offered, with the head's reason); when it is the workers', theirs.
+/// offered, with the head's reason), and the way out, the workers' spec for the head
+/// (idle explorer: it offered none); when it is the workers', theirs.
 #[wasm_bindgen_test]
 async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     use shared::vocab::{IdleStability, InstanceType, ResourceKind};
@@ -1822,7 +1823,7 @@ async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     let form = mount(Some(shared::demo::ray().with(idle)), false).await;
     assert_eq!(
         form.text("outcome"),
-        "Will queue as a whole until idle capacity of CPU general 通用型 is offered for the head at the chosen stability level or above."
+        "Will queue as a whole until idle capacity of CPU general 通用型 is offered for the head at the chosen stability level or above; with the workers' spec for the head (Head spec), it may start sooner."
     );
     // The workers' offer is still shown, by its name.
     let offers = form.text("idle");
@@ -1840,7 +1841,7 @@ async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     form.click("lang-zh").await;
     assert_eq!(
         form.text("outcome"),
-        "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 CPU general 通用型 的闲时资源。"
+        "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 CPU general 通用型 的闲时资源；将 Head 实例规格改为与 Worker 相同的规格，可能可以更早启动。"
     );
     assert!(
         form.text("verdicts")

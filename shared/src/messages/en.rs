@@ -2076,11 +2076,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.queue#no_idle_head",
-        "Will queue as a whole until idle capacity of {spec} is offered for the head at the chosen stability level or above.",
+        "Will queue as a whole until idle capacity of {spec} is offered for the head at the chosen stability level or above; with the workers' spec for the head (Head spec), it may start sooner.",
     ),
     (
         "ui.form.plan.outcome.queue#no_idle_head_any",
-        "Will queue as a whole until idle capacity of {spec} is offered for the head.",
+        "Will queue as a whole until idle capacity of {spec} is offered for the head; with the workers' spec for the head (Head spec), it may start sooner.",
     ),
     (
         "ui.form.plan.pending",

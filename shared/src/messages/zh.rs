@@ -1816,11 +1816,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.queue#no_idle_head",
-        "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 {spec} 的闲时资源。",
+        "任务将整体排队，直到所选稳定性等级及以上有 Head 实例规格 {spec} 的闲时资源；将 Head 实例规格改为与 Worker 相同的规格，可能可以更早启动。",
     ),
     (
         "ui.form.plan.outcome.queue#no_idle_head_any",
-        "任务将整体排队，直到有 Head 实例规格 {spec} 的闲时资源。",
+        "任务将整体排队，直到有 Head 实例规格 {spec} 的闲时资源；将 Head 实例规格改为与 Worker 相同的规格，可能可以更早启动。",
     ),
     (
         "ui.form.plan.pending",
