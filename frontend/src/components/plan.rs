@@ -232,7 +232,16 @@ fn blocked_key(plan: &Plan) -> &'static str {
     } else if specs.iter().all(|c| matches!(c.fit, Fit::Never { .. })) {
         "ui.form.plan.outcome.blocked#never"
     } else if specs.iter().all(|c| !c.quota_ok()) {
-        "ui.form.plan.outcome.blocked#quota"
+        // No quota at all for any of them: asking for less cannot help (sweep explorer:
+        // "ask for less" at 0 workers, still refused).
+        if specs
+            .iter()
+            .all(|c| c.quota.iter().all(|line| line.limit.is_none()))
+        {
+            "ui.form.plan.outcome.blocked#no_quota"
+        } else {
+            "ui.form.plan.outcome.blocked#quota"
+        }
     } else {
         "ui.form.plan.outcome.blocked"
     }

@@ -4853,7 +4853,7 @@ async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
     assert_eq!(
         form.text("outcome"),
         // What to do, not only where to look (newcomer explorer).
-        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot, which uses no quota; the errors say by how much."
+        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much."
     );
     form.type_in("compute.workers", "1").await;
     assert!(
@@ -4861,6 +4861,28 @@ async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
         "{}",
         form.text("outcome")
     );
+}
+
+/// With no quota at all for the specs, the plan does not say to ask for less, which
+/// cannot help (sweep explorer: "ask for less" at 0 workers, still refused), but the
+/// ways that can: another pool or spec, a kind that uses no quota, or quota asked for.
+#[wasm_bindgen_test]
+async fn no_quota_at_all_is_not_told_to_ask_for_less() {
+    let mut catalog = shared::demo::catalog();
+    catalog
+        .quotas
+        .retain(|q| q.user != shared::demo::user().name);
+    let form = mount_on(catalog, Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert_eq!(
+        form.text("outcome"),
+        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota; or ask your administrator for quota."
+    );
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("outcome"),
+        "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格，或选择不占用配额的 Spot 实例或闲时资源；也可以向管理员申请配额。"
+    );
+    form.click("lang-en").await;
 }
 
 /// A mount at another's path names that mount as the summary names places, not by its

@@ -2043,8 +2043,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Cannot start: no spec can ever fit. See the errors.",
     ),
     (
+        "ui.form.plan.outcome.blocked#no_quota",
+        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota; or ask your administrator for quota.",
+    ),
+    (
         "ui.form.plan.outcome.blocked#quota",
-        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot, which uses no quota; the errors say by how much.",
+        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.now",
