@@ -43,6 +43,8 @@ pub fn router() -> Router<AppState> {
         .route("/tasks/{id}/events", get(events))
         .route("/tasks/{id}/logs", get(logs))
         .route("/shared/{token}", get(shared_view))
+        .route("/shared/{token}/events", get(shared_events))
+        .route("/shared/{token}/logs", get(shared_logs))
 }
 
 /// The task routes, for the OpenAPI document.
@@ -62,7 +64,9 @@ pub fn router() -> Router<AppState> {
     tags,
     events,
     logs,
-    shared_view
+    shared_view,
+    shared_events,
+    shared_logs
 ))]
 pub(super) struct TasksApi;
 
@@ -1308,20 +1312,7 @@ async fn shared_view(
     _query: Params<LangParam>,
     Path(token): Path<String>,
 ) -> Result<Json<TaskView>, ApiError> {
-    let runner = runner(&state)?;
-    let id = runner
-        .store()
-        .shared(&token)
-        .await?
-        .ok_or(ApiError::TaskNotFound {
-            id: "(shared link)".to_owned(),
-        })?;
-    let stored = runner.store().get(&id).await?;
-    if stored.task.phase == TaskPhase::Deleted {
-        return Err(ApiError::TaskNotFound {
-            id: "(shared link)".to_owned(),
-        });
-    }
+    let stored = shared_task(&state, &token).await?;
     let mut shown = view(&state, stored, lang, None).await;
     let group = &mut shown.task.spec.basic.project_group;
     if !groups(&state, &user).contains(group) {
@@ -1334,6 +1325,80 @@ async fn shared_view(
             .unwrap_or_default();
     }
     Ok(Json(shown))
+}
+
+/// The task a share link opens: an unknown or revoked link and a deleted task are the
+/// same 404, which tells nothing of the task.
+async fn shared_task(state: &AppState, token: &str) -> Result<StoredTask, ApiError> {
+    let gone = || ApiError::TaskNotFound {
+        id: "(shared link)".to_owned(),
+    };
+    let runner = runner(state)?;
+    let id = runner.store().shared(token).await?.ok_or_else(gone)?;
+    let stored = runner.store().get(&id).await?;
+    if stored.task.phase == TaskPhase::Deleted {
+        return Err(gone());
+    }
+    Ok(stored)
+}
+
+/// `GET /shared/{token}/events`: the shared task's events, as `GET /tasks/{id}/events`
+/// gives them to anyone but the owner (webhook targets masked, a task ahead in the queue
+/// unnamed), for the owner too.
+#[utoipa::path(
+    get,
+    path = "/shared/{token}/events",
+    tag = "tasks",
+    params(
+        ("token" = String, Path, description = "The token of a share link"),
+        EventParams,
+        ("Accept-Language" = Option<String>, Header, description = "Used for the messages' language when `lang` is absent; English otherwise")
+    ),
+    responses(
+        (status = 200, description = "What happened to the shared task, as `GET /tasks/{id}/events` answers anyone but its owner", body = Vec<TaskEventView>, headers(("Berth-Events-Earlier" = String, description = "Sent when events before this page are left out: give it as `before` (with `limit`, and the same `kind`) for the page before"))),
+        (status = 400, description = "A query parameter other than `lang`, `limit`, `before` and `kind` is given, or one is not valid", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No share link with this token (or its task was deleted)", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn shared_events(
+    State(state): State<AppState>,
+    // Signed in, as for the link's page: a link is for the users of this Berth.
+    CurrentUser(_reader): CurrentUser,
+    ReaderLang(lang): ReaderLang,
+    Params(params): Params<EventParams>,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
+    let stored = shared_task(&state, &token).await?;
+    events_of(&state, stored, None, lang, params).await
+}
+
+/// `GET /shared/{token}/logs`: a replica's log of the shared task, as
+/// `GET /tasks/{id}/logs` gives it to anyone but the owner (the task's hidden values
+/// masked), for the owner too: a colleague sent the link can read why a run failed.
+#[utoipa::path(
+    get,
+    path = "/shared/{token}/logs",
+    tag = "tasks",
+    params(
+        ("token" = String, Path, description = "The token of a share link"),
+        LogParams
+    ),
+    responses(
+        (status = 200, description = "The replica's log as `GET /tasks/{id}/logs` answers anyone but the task's owner (its hidden env values masked): plain text, or with `follow=true` server-sent events", headers(("Berth-Log-Left-Out" = u64, description = "With `tail_bytes`, not followed: how many bytes of the log came before the end sent (0: none)")), content((String = "text/plain"), (LogEvent = "text/event-stream"))),
+        (status = 400, description = "A query parameter is unknown or not valid, the task has no such replica, or the attempt was not run", body = ErrorBody, content_type = PROBLEM),
+        (status = 404, description = "No share link with this token (or its task was deleted), or, with several servers on one database, an attempt this server did not run (`log.elsewhere`)", body = ErrorBody, content_type = PROBLEM),
+        (status = 500, description = "The task store failed; the cause is logged, not sent", body = ErrorBody, content_type = PROBLEM),
+    )
+)]
+async fn shared_logs(
+    State(state): State<AppState>,
+    CurrentUser(_reader): CurrentUser,
+    Params(params): Params<LogParams>,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
+    let stored = shared_task(&state, &token).await?;
+    logs_of(&state, stored, None, params).await
 }
 
 /// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).
@@ -1551,6 +1616,20 @@ async fn events(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let stored = visible(&state, &user, &id).await?;
+    events_of(&state, stored, Some(&user), lang, params).await
+}
+
+/// The events of `stored` as `reader` reads them (`None`: a share link's reader, who
+/// reads them as anyone but the owner does).
+async fn events_of(
+    state: &AppState,
+    stored: StoredTask,
+    reader: Option<&User>,
+    lang: Lang,
+    params: EventParams,
+) -> Result<Response, ApiError> {
+    let id = &stored.task.id;
+    let owner_reads = reader.is_some_and(|u| u.name == stored.task.owner);
     // A page, read in the store's query: the events (of `kind`) numbered (from 1, in the
     // order they happened) below `before`, the latest `limit` of them. Events are only
     // ever added, so a number names the same event for good.
@@ -1562,7 +1641,7 @@ async fn events(
             .limit
             .map(|limit| limit.clamp(1, crate::store::MAX_PAGE)),
     };
-    let page = runner(&state)?
+    let page = runner(state)?
         .store()
         .events_page(&stored.task.id, query)
         .await?;
@@ -1575,19 +1654,19 @@ async fn events(
              Berth-Events-Earlier header of the page after"
         )));
     }
-    let hooks = if stored.task.owner == user.name {
+    let hooks = if owner_reads {
         Vec::new()
     } else {
         webhooks_shown(&stored.task.spec)
     };
     let logs = shared::api::log_replicas(
         &stored.task.spec,
-        runner(&state)?.backend().runs_ray_clusters(),
+        runner(state)?.backend().runs_ray_clusters(),
     );
     let first = page.first;
     let hidden = hidden_behind(
-        &state,
-        Some(&user),
+        state,
+        reader,
         page.events.iter().filter_map(|e| e.keyed.as_ref()),
         &mut Seen::new(),
     )
@@ -1600,7 +1679,7 @@ async fn events(
                 if !hidden.is_empty() {
                     *keyed = unnamed(keyed, &hidden);
                 }
-                specs_named(&state, &stored.task.spec, keyed);
+                specs_named(state, &stored.task.spec, keyed);
             }
             e
         })
@@ -1732,7 +1811,20 @@ async fn logs(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let stored = visible(&state, &user, &id).await?;
-    let runner = Arc::clone(runner(&state)?);
+    logs_of(&state, stored, Some(&user), params).await
+}
+
+/// A replica's log of `stored` as `reader` reads it (`None`: a share link's reader, who
+/// reads the task's hidden values masked, as anyone but the owner does).
+async fn logs_of(
+    state: &AppState,
+    stored: StoredTask,
+    reader: Option<&User>,
+    params: LogParams,
+) -> Result<Response, ApiError> {
+    let id = stored.task.id.0.clone();
+    let owner_reads = reader.is_some_and(|u| u.name == stored.task.owner);
+    let runner = Arc::clone(runner(state)?);
     // A replica the task does not have has no log, and never will: followed, it would
     // wait for the attempt's end to say nothing.
     let replicas =
@@ -1787,7 +1879,7 @@ async fn logs(
         .persistent_env_of(&stored.task.owner)
         .filter(|v| v.hidden)
         .map(|v| v.value.clone());
-    let own = if stored.task.owner == user.name {
+    let own = if owner_reads {
         Vec::new()
     } else {
         runner.store().hidden_values(&stored.task.id).await?

@@ -531,6 +531,71 @@ async fn share_links_are_listed_and_revoked_by_their_owner_alone() {
     }
 }
 
+/// A share link's reader reads the task's events and each replica's log through the
+/// link, as anyone but the owner reads them (the hidden value masked, for the owner
+/// too), though the task is not theirs to see (sweep explorer: a colleague sent the link
+/// could not read why the run failed); a revoked link reads nothing, and a reader must
+/// be signed in, as for the link's page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_share_links_reader_reads_its_events_and_logs_masked() {
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let bob = Caller::new(&app, BOB);
+    let command = "echo \"token $HF_TOKEN\"; exit 3";
+    let mut once = spec(command, false);
+    once["advanced"]["fault_tolerance"]["enabled"] = false.into();
+    let task = alice.post("/api/v1/tasks", &once).await;
+    assert_eq!(task.status, StatusCode::CREATED, "{}", task.text);
+    let id = task.json["id"].as_str().expect("an id").to_owned();
+    wait_until(&alice, &id, |t| t["phase"] == "failed").await;
+    // Not bob's to see through its own routes.
+    let own = bob.get(&format!("/api/v1/tasks/{id}/logs?replica=0")).await;
+    assert_eq!(own.status, StatusCode::NOT_FOUND, "{}", own.text);
+    let links = format!("/api/v1/tasks/{id}/share");
+    let link = alice.post(&links, &json!({})).await;
+    let path = link.json["path"].as_str().expect("a path").to_owned();
+    for caller in [&bob, &alice] {
+        let log = caller.get(&format!("{path}/logs?replica=0")).await;
+        assert_eq!(log.status, StatusCode::OK, "{}", log.text);
+        assert_eq!(log.text, "token ******\n");
+        let events = caller.get(&format!("{path}/events?limit=50")).await;
+        assert_eq!(events.status, StatusCode::OK, "{}", events.text);
+        let kinds: Vec<&str> = events
+            .json
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|e| e["kind"].as_str())
+            .collect();
+        assert!(kinds.contains(&"failed"), "{kinds:?}");
+        let end = caller
+            .get(&format!("{path}/logs?replica=0&tail_bytes=6"))
+            .await;
+        assert_eq!(end.status, StatusCode::OK, "{}", end.text);
+        // From within the last line, where the mask begins: a mask is never cut.
+        assert_eq!(end.text, "******\n");
+    }
+    bob.assert_never_received(SECRET);
+    // As the task's own routes refuse them: a replica it does not have.
+    let none = bob.get(&format!("{path}/logs?replica=9")).await;
+    assert_eq!(none.status, StatusCode::BAD_REQUEST, "{}", none.text);
+    // Signed in, as for the link's page.
+    for rest in ["/events", "/logs?replica=0"] {
+        let request = Request::get(format!("{path}{rest}"))
+            .body(Body::empty())
+            .unwrap();
+        let answer = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::UNAUTHORIZED, "{rest}");
+    }
+    // Revoked: nothing, as a link never made.
+    let revoked = alice.send("DELETE", &format!("{links}/1"), None).await;
+    assert_eq!(revoked.status, StatusCode::NO_CONTENT, "{}", revoked.text);
+    for rest in ["/events", "/logs?replica=0"] {
+        let gone = bob.get(&format!("{path}{rest}")).await;
+        assert_eq!(gone.status, StatusCode::NOT_FOUND, "{rest}: {}", gone.text);
+    }
+}
+
 /// A chat hook's URL: its path and query are the credential.
 const HOOK: &str = "https://127.0.0.1:9/hooks/T0B0/XyZ-hook-path-7c1e?token=q-hook-token-2b9d";
 /// The hook as anyone but its owner reads it: where it goes, not how to post to it.
