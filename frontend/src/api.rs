@@ -486,6 +486,38 @@ fn task_path(id: &str, rest: &str) -> String {
     format!("/api/v1/tasks/{}{rest}", encode(id))
 }
 
+/// Whose events and logs are read: a task's, by its id, or a share link's task's, by
+/// the link's token (`/api/v1/shared/{token}/…`), for a reader who may not read the task
+/// itself, who reads them as anyone but the owner does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `/api/v1/tasks/{id}/…`.
+    Task(String),
+    /// `/api/v1/shared/{token}/…`.
+    Shared(String),
+}
+
+impl Source {
+    fn path(&self, rest: &str) -> String {
+        match self {
+            Source::Task(id) => task_path(id, rest),
+            Source::Shared(token) => format!("/api/v1/shared/{}{rest}", encode(token)),
+        }
+    }
+}
+
+/// The task as `source` reads it: [`fetch_task`] or [`fetch_shared`].
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses.
+pub async fn fetch_view(source: &Source, lang: Lang) -> Result<TaskView> {
+    match source {
+        Source::Task(id) => fetch_task(id, lang).await,
+        Source::Shared(token) => fetch_shared(token, lang).await,
+    }
+}
+
 /// A fresh key for one click of submit or resubmit, so a retried request does not make
 /// a second task.
 pub fn new_idempotency_key() -> String {
@@ -787,7 +819,7 @@ const EVENTS_EARLIER: &str = "berth-events-earlier";
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses.
-pub async fn fetch_events(id: &str, lang: Lang, wanted: EventsWanted) -> Result<EventPage> {
+pub async fn fetch_events(source: &Source, lang: Lang, wanted: EventsWanted) -> Result<EventPage> {
     let mut pairs = vec![("lang", wire_name(&lang))];
     if let Some(kind) = wanted.kind {
         pairs.push(("kind", kind.to_owned()));
@@ -798,7 +830,7 @@ pub async fn fetch_events(id: &str, lang: Lang, wanted: EventsWanted) -> Result<
     if let Some(before) = wanted.before {
         pairs.push(("before", before.to_string()));
     }
-    let response = send_get(&task_path(id, &format!("/events?{}", query(&pairs)))).await?;
+    let response = send_get(&source.path(&format!("/events?{}", query(&pairs)))).await?;
     let earlier = response
         .headers()
         .get(EVENTS_EARLIER)
@@ -812,12 +844,12 @@ pub async fn fetch_events(id: &str, lang: Lang, wanted: EventsWanted) -> Result<
 
 /// The address of a replica's whole log of `attempt` (default the latest), as plain
 /// text: the task page links to it when it shows only the log's end.
-pub fn log_url(base: &Base, id: &str, replica: u32, attempt: Option<u32>) -> String {
-    base.url(&logs_path(id, replica, attempt, false, None))
+pub fn log_url(base: &Base, source: &Source, replica: u32, attempt: Option<u32>) -> String {
+    base.url(&logs_path(source, replica, attempt, false, None))
 }
 
 fn logs_path(
-    id: &str,
+    source: &Source,
     replica: u32,
     attempt: Option<u32>,
     follow: bool,
@@ -833,7 +865,7 @@ fn logs_path(
     if let Some(tail) = tail {
         pairs.push(("tail_bytes", tail.to_string()));
     }
-    task_path(id, &format!("/logs?{}", query(&pairs)))
+    source.path(&format!("/logs?{}", query(&pairs)))
 }
 
 /// The header of a log's end that says how many bytes of the log came before it.
@@ -845,11 +877,14 @@ const LOG_LEFT_OUT: &str = "berth-log-left-out";
 /// # Errors
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (400: no such attempt).
-pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<String> {
-    let response = to(Request::get, &logs_path(id, replica, attempt, false, None))
-        .send()
-        .await
-        .map_err(network)?;
+pub async fn fetch_logs(source: &Source, replica: u32, attempt: Option<u32>) -> Result<String> {
+    let response = to(
+        Request::get,
+        &logs_path(source, replica, attempt, false, None),
+    )
+    .send()
+    .await
+    .map_err(network)?;
     if response.ok() {
         response.text().await.map_err(network)
     } else {
@@ -865,14 +900,14 @@ pub async fn fetch_logs(id: &str, replica: u32, attempt: Option<u32>) -> Result<
 ///
 /// [`ClientError`] when the server cannot be reached or refuses (400: no such attempt).
 pub async fn fetch_log_end(
-    id: &str,
+    source: &Source,
     replica: u32,
     attempt: Option<u32>,
     tail: usize,
 ) -> Result<(String, u64)> {
     let response = to(
         Request::get,
-        &logs_path(id, replica, attempt, false, Some(tail)),
+        &logs_path(source, replica, attempt, false, Some(tail)),
     )
     .send()
     .await
@@ -909,7 +944,7 @@ impl LogFollow {
     /// [`ClientError::Network`] when the browser cannot open the stream.
     pub fn open(
         base: &Base,
-        id: &str,
+        source: &Source,
         replica: u32,
         attempt: Option<u32>,
         on_chunk: impl Fn(String) + 'static,
@@ -917,7 +952,7 @@ impl LogFollow {
     ) -> Result<LogFollow> {
         Self::open_at(
             base,
-            &logs_path(id, replica, attempt, true, None),
+            &logs_path(source, replica, attempt, true, None),
             on_chunk,
             on_end,
         )
@@ -933,7 +968,7 @@ impl LogFollow {
     /// [`ClientError::Network`] when the browser cannot open the stream.
     pub fn open_end(
         base: &Base,
-        id: &str,
+        source: &Source,
         replica: u32,
         attempt: Option<u32>,
         tail: usize,
@@ -942,7 +977,7 @@ impl LogFollow {
     ) -> Result<LogFollow> {
         Self::open_at(
             base,
-            &logs_path(id, replica, attempt, true, Some(tail)),
+            &logs_path(source, replica, attempt, true, Some(tail)),
             on_chunk,
             on_end,
         )

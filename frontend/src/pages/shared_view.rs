@@ -1,7 +1,10 @@
 //! The read-only view of a shared task at `/shared/TOKEN`: what the link's holder may
 //! see (status, timeline, tags, the spec with hidden values masked), and no action.
 
-use super::task_detail::{Resilience, SpecView, TaskSummary, Timeline};
+use super::task_detail::{
+    EVENTS_SHOWN, EventList, Logs, Resilience, SpecView, TaskSummary, Timeline, joined,
+    latest_events,
+};
 use crate::api;
 use crate::i18n::UiLang;
 use crate::nav::{Link, Route};
@@ -110,6 +113,52 @@ pub fn SharedTask(
         Some(lang.text_with("ui.shared.title", &[("name", titled.clone())]))
     });
     let own_page = Route::Detail(name.clone());
+    // The events and logs, read through the link (sweep explorer: a colleague sent the
+    // link to say why a run failed saw neither). As the page loaded; a log is followed.
+    let events = RwSignal::new(crate::api::EventPage::default());
+    let events_known = RwSignal::new(false);
+    let events_error = RwSignal::new(None::<crate::api::ClientError>);
+    let source = token.clone().map(crate::api::Source::Shared);
+    if let Some(source) = source.clone() {
+        let l = lang.get_untracked();
+        leptos::task::spawn_local(async move {
+            match latest_events(&source, l, None).await {
+                Ok(page) => {
+                    events.try_set(page);
+                    events_known.try_set(true);
+                }
+                Err(err) => {
+                    events_error.try_set(Some(err));
+                }
+            }
+        });
+    }
+    let earlier_source = StoredValue::new(source.clone());
+    let show_earlier = Callback::new(move |()| {
+        let Some(source) = earlier_source.get_value() else {
+            return;
+        };
+        let l = lang.get_untracked();
+        let first = events.with_untracked(|e| e.earlier + 1);
+        leptos::task::spawn_local(async move {
+            let wanted = crate::api::EventsWanted {
+                limit: Some(EVENTS_SHOWN),
+                before: Some(first),
+                kind: None,
+            };
+            match crate::api::fetch_events(&source, l, wanted).await {
+                Ok(page) => {
+                    if let Some(more) = events.with_untracked(|held| joined(&page, held)) {
+                        events.try_set(more);
+                    }
+                }
+                Err(err) => {
+                    events_error.try_set(Some(err));
+                }
+            }
+        });
+    });
+    let zone_of = view.with_untracked(|v| v.task.spec.basic.time_zone.clone());
     view! {
         <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
         <p class="banner info" role="note" data-testid="read-only">
@@ -124,8 +173,15 @@ pub fn SharedTask(
                 <TaskSummary view groups catalog stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
                 <Resilience view />
                 <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
+                {source.is_some().then(|| view! {
+                    <super::ErrorBanner error=events_error />
+                    <EventList events=events.into() known=events_known zone=Signal::stored(zone_of.clone()) earlier=show_earlier />
+                })}
             </div>
             <div>
+                {source.clone().map(|source| view! {
+                    <Logs source view polled=Signal::stored(0) page_unreached=Signal::stored(false) />
+                })}
                 <section class="panel tags" aria-labelledby="shared-tags-title">
                     <h2 id="shared-tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
                     {tags.is_empty().then(|| view! {

@@ -215,7 +215,7 @@ pub fn TaskDetailPage(
                         (true, true) => Some(held.earlier),
                         (true, false) => Some(held.count()),
                     };
-                    let fetched = latest_events(&id, l, down_to).await;
+                    let fetched = latest_events(&api::Source::Task(id.clone()), l, down_to).await;
                     if !latest() {
                         return;
                     }
@@ -246,7 +246,12 @@ pub fn TaskDetailPage(
                     // has none).
                     if retried {
                         let all = all_retries.get_untracked();
-                        let fetched = api::fetch_events(&id, l, retries_wanted(all)).await;
+                        let fetched = api::fetch_events(
+                            &api::Source::Task(id.clone()),
+                            l,
+                            retries_wanted(all),
+                        )
+                        .await;
                         if !latest() {
                             return;
                         }
@@ -325,7 +330,7 @@ pub fn TaskDetailPage(
                     before: Some(first),
                     kind: None,
                 };
-                match api::fetch_events(&id, l, wanted).await {
+                match api::fetch_events(&api::Source::Task(id.clone()), l, wanted).await {
                     // Worded in a language the page has left: the language's load
                     // words every page it keeps again.
                     Ok(_) if lang.get_untracked() != l => return,
@@ -349,7 +354,7 @@ pub fn TaskDetailPage(
         all_retries.set(true);
         let (id, l) = (id.get_value(), lang.get_untracked());
         leptos::task::spawn_local(async move {
-            match api::fetch_events(&id, l, retries_wanted(true)).await {
+            match api::fetch_events(&api::Source::Task(id.clone()), l, retries_wanted(true)).await {
                 Ok(page) => retries.set(page),
                 Err(err) => error.set(Some(err)),
             }
@@ -499,7 +504,7 @@ pub fn TaskDetailPage(
                                             task.set(Some(saved));
                                             load();
                                         }) />
-                                    <Logs id=id.get_value() view polled=polled.into()
+                                    <Logs source=api::Source::Task(id.get_value()) view polled=polled.into()
                                         page_unreached=Signal::derive(move || error.with(|e| matches!(e, Some(ClientError::Network(_))))) />
                                     <SpecPanel id=id.get_value() owner tags=tags.into() polled=polled.into() />
                                 </div>
@@ -1092,10 +1097,10 @@ fn retries_wanted(all: bool) -> api::EventsWanted {
     }
 }
 
-/// The latest [`EVENTS_SHOWN`] of task `id`'s events, and the ones before them down to
+/// The latest [`EVENTS_SHOWN`] of `source`'s events, and the ones before them down to
 /// the number `down_to` (those that many events leave out), fetched a page at a time.
-async fn latest_events(
-    id: &str,
+pub(crate) async fn latest_events(
+    source: &api::Source,
     lang: shared::Lang,
     down_to: Option<usize>,
 ) -> api::Result<EventPage> {
@@ -1103,14 +1108,14 @@ async fn latest_events(
         limit: Some(EVENTS_SHOWN),
         ..api::EventsWanted::default()
     };
-    let mut latest = api::fetch_events(id, lang, wanted).await?;
+    let mut latest = api::fetch_events(source, lang, wanted).await?;
     while let Some(down_to) = down_to.filter(|&d| latest.earlier > d) {
         let wanted = api::EventsWanted {
             limit: Some((latest.earlier - down_to).min(EVENTS_READ_MAX)),
             before: Some(latest.earlier + 1),
             kind: None,
         };
-        let before = api::fetch_events(id, lang, wanted).await?;
+        let before = api::fetch_events(source, lang, wanted).await?;
         match joined(&before, &latest) {
             Some(more) if more.earlier < latest.earlier => latest = more,
             // None came (the server's events cannot shrink): as it is.
@@ -2300,8 +2305,9 @@ pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, Stri
 
 /// A replica's log of one attempt, loaded or followed live.
 #[component]
-fn Logs(
-    id: String,
+pub(crate) fn Logs(
+    /// Whose log: the task's, or a share link's task's.
+    source: api::Source,
     view: Signal<TaskView>,
     /// Bumped by each answer of the page's poll: a log that could not be read (the
     /// connection lost) is read again once the server answers, not left failed.
@@ -2311,7 +2317,7 @@ fn Logs(
     page_unreached: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
-    let id = StoredValue::new(id);
+    let id = StoredValue::new(source);
     // A failed task opens on the replica whose end failed it: the master's log, first in
     // the list, said only that it was stopped (explorer).
     let failed = move || {
@@ -2531,7 +2537,7 @@ fn Logs(
                 // a pod's log the cluster cut short). Ask how the attempt is.
                 let followed = attempt.get_untracked().unwrap_or(attempts.get_untracked());
                 leptos::task::spawn_local(async move {
-                    let answer = api::fetch_task(&id.get_value(), lang.get_untracked()).await;
+                    let answer = api::fetch_view(&id.get_value(), lang.get_untracked()).await;
                     // A load or follow begun meanwhile says how the log is now, and
                     // whether its failure still holds.
                     if asked.try_get_value() != Some(mine) {

@@ -1666,6 +1666,60 @@ async fn a_shared_task_is_cloned_from_its_link() {
     crate::forget_drafts();
 }
 
+/// A share link's view shows the task's events and a replica's log, read through the
+/// link, not through the task's own routes, which its reader may not read (sweep
+/// explorer: a colleague sent the link could not read why the run failed).
+#[wasm_bindgen_test]
+async fn a_shared_view_shows_the_events_and_the_log_through_its_link() {
+    let address = fresh_page();
+    hold_fetches();
+    let view = task("t-00008", TaskPhase::Failed, TaskType::PyTorchJob);
+    // Not `mount`, which puts the real `fetch` back.
+    let host = crate::new_host();
+    leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <SharedTask view=view.clone() token="tok-3".to_owned() /> }
+    })
+    .forget();
+    until("the events' request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/shared/tok-3/events?"))
+    })
+    .await;
+    answer_events(
+        &latest_events("en"),
+        &events_json(1..=2, "queued", 1_000, |n| format!("event {n}")),
+        0,
+    );
+    until("the events", || {
+        all_text(&host, "[data-testid='events'] li").len() == 2
+    })
+    .await;
+    until("the log's request", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/shared/tok-3/logs?"))
+    })
+    .await;
+    answer_log_end("hello from the run\n", 0);
+    until("the log", || {
+        find(&host, "[data-testid='log']")
+            .text_content()
+            .is_some_and(|t| t.contains("hello from the run"))
+    })
+    .await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("/api/v1/tasks/")),
+        "the task's own routes are not asked: {:?}",
+        held_fetches()
+    );
+    release_fetches();
+    host.remove();
+    restore_address(&address);
+}
+
 /// A share link's reader sees a stop under way as the owner does: Stopping, not Running.
 #[wasm_bindgen_test]
 async fn a_shared_task_whose_stop_is_under_way_reads_stopping() {
@@ -5454,7 +5508,14 @@ fn a_log_stream_to_another_site_carries_its_credentials() {
     fake_event_source();
     let opened = |base: &str| {
         let base = frontend::api::Base::new(base);
-        let follow = frontend::api::LogFollow::open(&base, "t1", 0, None, |_| {}, |_| {});
+        let follow = frontend::api::LogFollow::open(
+            &base,
+            &frontend::api::Source::Task("t1".into()),
+            0,
+            None,
+            |_| {},
+            |_| {},
+        );
         assert!(follow.is_ok());
         js_sys::eval(
             "[window.__source.url, !!(window.__source.init || {}).withCredentials].join(' ')",
