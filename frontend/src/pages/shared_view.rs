@@ -1,5 +1,6 @@
 //! The read-only view of a shared task at `/shared/TOKEN`: what the link's holder may
-//! see (status, timeline, tags, the spec with hidden values masked), and no action.
+//! see (status, timeline, events, logs, tags, the spec with hidden values masked), read
+//! through the link, and Clone; no action on the task.
 
 use super::task_detail::{
     EVENTS_SHOWN, EventList, Logs, Resilience, SpecView, TaskSummary, Timeline, joined,
@@ -115,10 +116,10 @@ pub fn SharedTask(
     let own_page = Route::Detail(name.clone());
     // The events and logs, read through the link (sweep explorer: a colleague sent the
     // link to say why a run failed saw neither). As the page loaded; a log is followed.
-    let events = RwSignal::new(crate::api::EventPage::default());
+    let events = RwSignal::new(api::EventPage::default());
     let events_known = RwSignal::new(false);
-    let events_error = RwSignal::new(None::<crate::api::ClientError>);
-    let source = token.clone().map(crate::api::Source::Shared);
+    let events_error = RwSignal::new(None::<api::ClientError>);
+    let source = token.clone().map(api::Source::Shared);
     if let Some(source) = source.clone() {
         let l = lang.get_untracked();
         leptos::task::spawn_local(async move {
@@ -141,12 +142,12 @@ pub fn SharedTask(
         let l = lang.get_untracked();
         let first = events.with_untracked(|e| e.earlier + 1);
         leptos::task::spawn_local(async move {
-            let wanted = crate::api::EventsWanted {
+            let wanted = api::EventsWanted {
                 limit: Some(EVENTS_SHOWN),
                 before: Some(first),
                 kind: None,
             };
-            match crate::api::fetch_events(&source, l, wanted).await {
+            match api::fetch_events(&source, l, wanted).await {
                 Ok(page) => {
                     if let Some(more) = events.with_untracked(|held| joined(&page, held)) {
                         events.try_set(more);
