@@ -485,7 +485,11 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     other.check_text("read-only", "read-only").await;
     other.check_text("spec-view", "******").await;
     other.check_absent("[data-testid^='action-']").await;
-    other.check_absent("[data-testid='log-follow']").await;
+    // Its events and the master's log, read through the link; and a way to rerun it.
+    other.check_text("events", "Succeeded").await;
+    other.check_log_contains("rank 0 of 2").await;
+    other.check_log_contains("epoch 1 loss 0.42").await;
+    other.check_text("shared-clone", "Clone").await;
     other.screenshot("pages-4-shared-read-only").await;
     other.check_accessible("shared").await;
     other.close().await;
