@@ -1161,11 +1161,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or units per node, or another kind, may start it",
     ),
     (
-        "queue.outside_berth#idle_one",
+        "queue.outside_berth#idle_unit",
         "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers, a lower stability or another kind may start it",
     ),
     (
-        "queue.outside_berth#idle_one_lowest",
+        "queue.outside_berth#idle_unit_lowest",
         "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or another kind may start it",
     ),
     (

@@ -997,11 +997,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "即使 Berth 的任务全部结束，{reason}；当前提供的闲时资源容纳不下该任务，任务将等待提供更多闲时资源，但不一定会有；减少工作节点数或单节点实例规格数，或改用其他资源类型，可能可以启动",
     ),
     (
-        "queue.outside_berth#idle_one",
+        "queue.outside_berth#idle_unit",
         "即使 Berth 的任务全部结束，{reason}；当前提供的闲时资源容纳不下该任务，任务将等待提供更多闲时资源，但不一定会有；减少工作节点数、降低闲时稳定性等级，或改用其他资源类型，可能可以启动",
     ),
     (
-        "queue.outside_berth#idle_one_lowest",
+        "queue.outside_berth#idle_unit_lowest",
         "即使 Berth 的任务全部结束，{reason}；当前提供的闲时资源容纳不下该任务，任务将等待提供更多闲时资源，但不一定会有；减少工作节点数，或改用其他资源类型，可能可以启动",
     ),
     (

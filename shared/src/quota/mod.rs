@@ -117,8 +117,8 @@ pub fn outside_berth_key(spec: &crate::TaskSpec) -> &'static str {
     match (compute.units_per_node > 1, lower) {
         (true, true) => "queue.outside_berth#idle",
         (true, false) => "queue.outside_berth#idle_lowest",
-        (false, true) => "queue.outside_berth#idle_one",
-        (false, false) => "queue.outside_berth#idle_one_lowest",
+        (false, true) => "queue.outside_berth#idle_unit",
+        (false, false) => "queue.outside_berth#idle_unit_lowest",
     }
 }
 
@@ -153,11 +153,11 @@ mod tests {
         assert_eq!(key(8, None), "queue.outside_berth#idle_lowest");
         assert_eq!(
             key(1, Some(IdleStability::Medium)),
-            "queue.outside_berth#idle_one"
+            "queue.outside_berth#idle_unit"
         );
         assert_eq!(
             key(1, Some(IdleStability::Low)),
-            "queue.outside_berth#idle_one_lowest"
+            "queue.outside_berth#idle_unit_lowest"
         );
         for kind in [
             ResourceKind::Reserved,
