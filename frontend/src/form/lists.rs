@@ -154,9 +154,13 @@ fn removed_words(cx: FormCx, click: &leptos::ev::MouseEvent, row: &str) -> Strin
             use wasm_bindgen::JsCast;
             match e.dyn_ref::<web_sys::HtmlInputElement>() {
                 Some(input) => input.value(),
+                // A volume, dataset or model by the words its select shows, not its
+                // catalog id (recheck explorer: "Removed Datasets #1: ds-c4").
                 None => e
                     .dyn_ref::<web_sys::HtmlSelectElement>()
-                    .map(web_sys::HtmlSelectElement::value)
+                    .filter(|s| !s.value().is_empty())
+                    .and_then(|s| s.selected_options().item(0))
+                    .map(|o| o.text_content().unwrap_or_default())
                     .unwrap_or_default(),
             }
         })

@@ -1416,7 +1416,7 @@ pub fn TaskTable(
                                         // the whole reason on hover: a refresh that rewords it
                                         // moves nothing. Reworded in place, not built again.
                                         {move || waiting.get().then(|| view! {
-                                            <span class="waits" data-testid="row-reason"
+                                            <span class="waits" data-testid="row-reason" class:ended=move || phase.get() == TaskPhase::Failed
                                                 title=move || waits.get().unwrap_or_default()>
                                                 {move || waits.get().unwrap_or_default()}
                                             </span>

@@ -5732,6 +5732,21 @@ async fn a_removed_row_is_said_with_what_it_held() {
         said()
     );
     form.click("lang-en").await;
+    // A mount by the words its select shows, not its catalog id (recheck explorer).
+    let volume: web_sys::HtmlSelectElement =
+        form.control("environment.storage[0].id").unchecked_into();
+    let shown = volume
+        .selected_options()
+        .item(0)
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert_ne!(shown, volume.value());
+    form.click("remove-environment.storage[0]").await;
+    assert_eq!(
+        form.text("removed-environment.storage"),
+        format!("Removed Storage #1: {shown}.")
+    );
 }
 
 /// Enter in a one-line field does not send the task (a plain HTML form would); the

@@ -598,10 +598,29 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
     );
     let overflowed = scroller.scroll_width() > scroller.client_width();
     let (name, when) = (lines("tbody th a"), lines("tbody td.when"));
-    head.remove_child(&style).unwrap();
     assert!(overflowed, "the table scrolls in its box");
     assert_eq!(name, 1, "the name on one line");
     assert_eq!(when, 1, "the time on one line");
+    // At a laptop's width, the longest name wraps at its hyphens, its suffix whole, and
+    // the table fits its box: Ran for and Tags in view (recheck explorer, 1280 px).
+    tasks.set(vec![task(
+        "r1-bert-large-sweep-lr-0p0001-warmup-cosine-ab-x7k2q",
+        TaskPhase::Running,
+        TaskType::RayJob,
+    )]);
+    host.style().set_property("width", "1000px").unwrap();
+    leptos::task::tick().await;
+    let fits = scroller.scroll_width() <= scroller.client_width();
+    let (name, tail) = (lines("tbody th a"), lines("tbody th .tail"));
+    head.remove_child(&style).unwrap();
+    assert!(
+        fits,
+        "{} > {}",
+        scroller.scroll_width(),
+        scroller.client_width()
+    );
+    assert!(name > 1, "the long name wraps");
+    assert_eq!(tail, 1, "its suffix whole");
 }
 
 /// On a phone (320 px) a long name is cut before its random suffix, which stays in view:
@@ -2528,6 +2547,9 @@ async fn a_failed_tasks_row_says_why_it_failed() {
     let reason = find(&host, "tr[data-id='t1'] [data-testid='row-reason']");
     assert_eq!(reason.text_content().unwrap(), why);
     assert_eq!(reason.get_attribute("title").as_deref(), Some(why));
+    // Marked as an end's, which takes two lines, so the exit code after "after 3
+    // attempts; the last: …" shows (recheck explorer).
+    assert!(reason.class_list().contains("ended"));
     assert!(
         host.query_selector("tr[data-id='t2'] [data-testid='row-reason']")
             .unwrap()
