@@ -1398,7 +1398,55 @@ async fn shared_logs(
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
     let stored = shared_task(&state, &token).await?;
-    logs_of(&state, stored, None, params).await
+    let follow = params.follow;
+    let answer = logs_of(&state, stored, None, params).await?;
+    if !follow {
+        return Ok(answer);
+    }
+    // A follow ends soon after its link is revoked (or its task deleted): the owner
+    // revokes to stop the output reaching the link's readers, and a followed log runs as
+    // long as its attempt, days for a training job (shared-debugging explorer).
+    Ok(ended_with_the_link(answer, state, token))
+}
+
+/// How often a followed shared log looks whether its link still opens the task.
+const SHARED_FOLLOW_CHECK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `answer`, a followed log's stream, cut off once `token` no longer opens a task: it
+/// ends as a broken stream does, with no `end`, and a reader asking again is answered
+/// as for a link never made.
+fn ended_with_the_link(answer: Response, state: AppState, token: String) -> Response {
+    use futures_util::StreamExt;
+    enum Piece {
+        Data(Result<axum::body::Bytes, axum::Error>),
+        Over,
+    }
+    let (parts, body) = answer.into_parts();
+    let data = body
+        .into_data_stream()
+        .map(Piece::Data)
+        .chain(futures_util::stream::once(async { Piece::Over }));
+    let revoked = futures_util::stream::unfold((state, token), |(state, token)| async move {
+        loop {
+            tokio::time::sleep(SHARED_FOLLOW_CHECK).await;
+            // Only a link that opens nothing: a store's hiccup does not cut the log.
+            if matches!(
+                shared_task(&state, &token).await,
+                Err(ApiError::TaskNotFound { .. })
+            ) {
+                return Some((Piece::Over, (state, token)));
+            }
+        }
+    });
+    let cut = futures_util::stream::select(data, revoked)
+        .take_while(|piece| std::future::ready(matches!(piece, Piece::Data(_))))
+        .filter_map(|piece| {
+            std::future::ready(match piece {
+                Piece::Data(data) => Some(data),
+                Piece::Over => None,
+            })
+        });
+    Response::from_parts(parts, axum::body::Body::from_stream(cut))
 }
 
 /// `PATCH /tasks/{id}/tags`: the tag rules of the form apply (SPEC.md section 2).

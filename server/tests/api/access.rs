@@ -596,6 +596,54 @@ async fn a_share_links_reader_reads_its_events_and_logs_masked() {
     }
 }
 
+/// A share link's followed log ends soon after the link is revoked: the owner revokes
+/// to stop the output reaching the link's readers, and a follow runs as long as its
+/// attempt (shared-debugging explorer: it ran on to the attempt's end).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_shared_log_ends_when_its_link_is_revoked() {
+    let app = tokens_app().await;
+    let alice = Caller::new(&app, ALICE);
+    let command = "for i in $(seq 1 600); do echo step $i; sleep 0.2; done";
+    let task = alice.post("/api/v1/tasks", &spec(command, false)).await;
+    assert_eq!(task.status, StatusCode::CREATED, "{}", task.text);
+    let id = task.json["id"].as_str().expect("an id").to_owned();
+    wait_until(&alice, &id, |t| t["phase"] == "running").await;
+    let links = format!("/api/v1/tasks/{id}/share");
+    let link = alice.post(&links, &json!({})).await;
+    let path = link.json["path"].as_str().expect("a path").to_owned();
+    let request = Request::get(format!("{path}/logs?replica=0&follow=true"))
+        .header(header::AUTHORIZATION, format!("Bearer {BOB}"))
+        .body(Body::empty())
+        .unwrap();
+    let answer = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    let mut body = answer.into_body();
+    let mut read = String::new();
+    while !read.contains("step 2") {
+        let frame = tokio::time::timeout(Duration::from_secs(30), body.frame())
+            .await
+            .expect("lines come")
+            .expect("the stream goes on")
+            .expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            read.push_str(&String::from_utf8_lossy(&data));
+        }
+    }
+    let revoked = alice.send("DELETE", &format!("{links}/1"), None).await;
+    assert_eq!(revoked.status, StatusCode::NO_CONTENT, "{}", revoked.text);
+    // Ends within a few of its looks (every 2 s), long before the attempt's 2 minutes.
+    let ended = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(frame) = body.frame().await {
+            frame.expect("a frame");
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the follow went on after the revoke");
+    alice
+        .post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))
+        .await;
+}
+
 /// A chat hook's URL: its path and query are the credential.
 const HOOK: &str = "https://127.0.0.1:9/hooks/T0B0/XyZ-hook-path-7c1e?token=q-hook-token-2b9d";
 /// The hook as anyone but its owner reads it: where it goes, not how to post to it.
