@@ -123,6 +123,9 @@ impl ClientError {
             ClientError::Network(Unreached::Said(detail)) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
             }
+            ClientError::Api(body) if body.code == LINK_DEAD => {
+                shared::messages::text(lang, "ui.shared.link_dead", &[])
+            }
             // The findings come in the reader's language; the lead above them should too.
             ClientError::Api(body) if body.code == "spec.invalid" => {
                 shared::messages::text(lang, "ui.app.spec_refused", &[("code", body.code.clone())])
@@ -504,7 +507,24 @@ impl Source {
             Source::Shared(token) => format!("/api/v1/shared/{}{rest}", encode(token)),
         }
     }
+
+    /// `err` as this source's reader should read it: through a link that opens no task
+    /// now (revoked while the view was open), the link's fault, as a link opened then
+    /// says it, not "the task does not exist, or you may not see it" (shared-debugging
+    /// explorer).
+    fn refusal(&self, err: ClientError) -> ClientError {
+        match (self, err) {
+            (Source::Shared(_), ClientError::Api(mut body)) if body.code == "task.not_found" => {
+                body.code = LINK_DEAD.to_owned();
+                ClientError::Api(body)
+            }
+            (_, err) => err,
+        }
+    }
 }
+
+/// The console's own code for a share link that opens no task.
+const LINK_DEAD: &str = "share.link_dead";
 
 /// The task as `source` reads it: [`fetch_task`] or [`fetch_shared`].
 ///
@@ -514,7 +534,9 @@ impl Source {
 pub async fn fetch_view(source: &Source, lang: Lang) -> Result<TaskView> {
     match source {
         Source::Task(id) => fetch_task(id, lang).await,
-        Source::Shared(token) => fetch_shared(token, lang).await,
+        Source::Shared(token) => fetch_shared(token, lang)
+            .await
+            .map_err(|e| source.refusal(e)),
     }
 }
 
@@ -830,14 +852,16 @@ pub async fn fetch_events(source: &Source, lang: Lang, wanted: EventsWanted) -> 
     if let Some(before) = wanted.before {
         pairs.push(("before", before.to_string()));
     }
-    let response = send_get(&source.path(&format!("/events?{}", query(&pairs)))).await?;
+    let response = send_get(&source.path(&format!("/events?{}", query(&pairs))))
+        .await
+        .map_err(|e| source.refusal(e))?;
     let earlier = response
         .headers()
         .get(EVENTS_EARLIER)
         .and_then(|n| n.trim().parse::<usize>().ok())
         .map_or(0, |first| first.saturating_sub(1));
     Ok(EventPage {
-        events: answer(response).await?,
+        events: answer(response).await.map_err(|e| source.refusal(e))?,
         earlier,
     })
 }
@@ -888,7 +912,7 @@ pub async fn fetch_logs(source: &Source, replica: u32, attempt: Option<u32>) -> 
     if response.ok() {
         response.text().await.map_err(network)
     } else {
-        Err(refusal(response).await)
+        Err(source.refusal(refusal(response).await))
     }
 }
 
@@ -913,7 +937,7 @@ pub async fn fetch_log_end(
     .await
     .map_err(network)?;
     if !response.ok() {
-        return Err(refusal(response).await);
+        return Err(source.refusal(refusal(response).await));
     }
     let left_out = response
         .headers()

@@ -56,9 +56,11 @@ pub fn NewTaskPage(
         async move {
             match (clone, shared) {
                 (Some(id), _) => api::fetch_spec(&id).await.map(Some),
-                (None, Some(token)) => api::fetch_shared(&token, lang.get_untracked())
-                    .await
-                    .map(|view| Some(view.task.spec)),
+                (None, Some(token)) => {
+                    api::fetch_view(&api::Source::Shared(token), lang.get_untracked())
+                        .await
+                        .map(|view| Some(view.task.spec))
+                }
                 (None, None) => Ok(None),
             }
         }

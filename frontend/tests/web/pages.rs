@@ -1734,6 +1734,26 @@ async fn a_shared_view_shows_the_events_and_the_log_through_its_link() {
         "the task's own routes are not asked: {:?}",
         held_fetches()
     );
+    // The link revoked while the view is open: a read through it is said as the link's
+    // fault, as a link opened then says it, not as a task that does not exist.
+    find(&host, "[data-testid='log-reload']").click();
+    until("the log asked again", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/shared/tok-3/logs?"))
+    })
+    .await;
+    refuse_fetch(
+        "/api/v1/shared/tok-3/logs?",
+        404,
+        r#"{"type":"about:blank","title":"Not Found","status":404,"code":"task.not_found","detail":"no task (shared link)"}"#,
+    );
+    until("the link's failure", || {
+        all_text(&host, "[data-testid='error']")
+            .iter()
+            .any(|t| t.contains("This link opens no task: it was revoked"))
+    })
+    .await;
     release_fetches();
     host.remove();
     restore_address(&address);

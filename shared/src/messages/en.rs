@@ -2347,7 +2347,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.shared.read_only",
-        "This is a read-only view shared with you.",
+        "This is a read-only view shared with you, as it was when the page loaded (a log can be followed live): reload the page to see it now.",
     ),
     (
         "ui.shared.spec_masked",

@@ -1332,7 +1332,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.reload_page", "重新加载页面"),
     ("ui.detail.replica", "副本"),
-    ("ui.detail.replica_failed", "{label}——其结束导致任务失败"),
+    ("ui.detail.replica_failed", "{label}——导致任务失败的副本"),
     (
         "ui.detail.replica_failed#attempt",
         "{label}——其结束导致本次运行失败",
@@ -2044,13 +2044,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.shared.back", "打开控制台"),
     (
         "ui.shared.clone_help",
-        "以此配置的副本打开新建表单；隐藏的值已掩码，需重新填写。",
+        "以此配置的副本打开新建表单；隐藏的值以掩码显示，需重新填写。",
     ),
     (
         "ui.shared.link_dead",
         "此分享链接无法打开任务：链接已被撤销、任务已被删除，或链接不完整。请向任务所有者索取新的链接。",
     ),
-    ("ui.shared.read_only", "这是分享给您的只读视图。"),
+    (
+        "ui.shared.read_only",
+        "这是分享给您的只读视图，显示的是打开页面时的状态（日志可实时跟踪）；刷新页面可查看最新状态。",
+    ),
     (
         "ui.shared.spec_masked",
         "分享的任务中，隐藏的变量值对任何人（包括所有者）都以掩码显示。",
