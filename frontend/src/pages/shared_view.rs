@@ -174,11 +174,10 @@ pub fn SharedTask(
                 <TaskSummary view groups catalog stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
                 <Resilience view />
                 <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
-                // The events' failure under them: above, it moved the panel down under
-                // the pointer on Show earlier (shared-debugging explorer).
+                // The events' failure in their panel, under Show earlier: above the panel,
+                // it moved it down under the pointer (shared-debugging explorer).
                 {source.is_some().then(|| view! {
-                    <EventList events=events.into() known=events_known zone=Signal::stored(zone_of.clone()) earlier=show_earlier />
-                    <super::ErrorBanner error=events_error />
+                    <EventList events=events.into() known=events_known zone=Signal::stored(zone_of.clone()) earlier=show_earlier failed=events_error />
                 })}
             </div>
             <div>

@@ -1154,6 +1154,11 @@ pub fn EventList(
     zone: Signal<String>,
     /// Asks for the page before the first event shown.
     earlier: Callback<()>,
+    /// Why that ask failed, said under its button, where it was pressed (the shared
+    /// view's; the task page says it in its banner): under a long list it was off
+    /// screen (recheck explorer).
+    #[prop(optional)]
+    failed: Option<RwSignal<Option<ClientError>>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let left_out = Memo::new(move |_| events.with(|e| e.earlier));
@@ -1185,6 +1190,7 @@ pub fn EventList(
                     {move || lang.text_with("ui.detail.events_earlier", &[("n", left_out.get().to_string())])}
                 </button>
             })}
+            {failed.map(|error| view! { <ErrorBanner error /> })}
             <ol data-testid="events" tabindex="-1" aria-labelledby="events-title" node_ref=list>
                 {move || events.with(|e| e.events.clone()).into_iter().map(|event| {
                     let key = format!("ui.detail.event.{}", event.kind);

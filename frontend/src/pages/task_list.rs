@@ -1344,7 +1344,7 @@ pub fn TaskTable(
                         // name scroll under it, and the first screen showed the type of
                         // every row and no phase (narrow-screen explorer).
                         {head("ui.list.col.name")}
-                        {head("ui.list.col.phase")}
+                        <th scope="col" class="phase-col">{move || lang.text("ui.list.col.phase")}</th>
                         {head("ui.list.col.type")}
                         {head("ui.list.col.owner")}
                         {head("ui.list.col.group")}

@@ -603,24 +603,53 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
     assert_eq!(when, 1, "the time on one line");
     // At a laptop's width, the longest name wraps at its hyphens, its suffix whole, and
     // the table fits its box: Ran for and Tags in view (recheck explorer, 1280 px).
-    tasks.set(vec![task(
-        "r1-bert-large-sweep-lr-0p0001-warmup-cosine-ab-x7k2q",
-        TaskPhase::Running,
-        TaskType::RayJob,
-    )]);
-    host.style().set_property("width", "1000px").unwrap();
+    tasks.set(vec![
+        task(
+            "r1-bert-large-sweep-lr-0p0001-warmup-cosine-ab-x7k2q",
+            TaskPhase::Running,
+            TaskType::RayJob,
+        ),
+        task("t-waits-abcde", TaskPhase::Running, TaskType::RayJob),
+    ]);
+    host.style().set_property("width", "1232px").unwrap();
     leptos::task::tick().await;
-    let fits = scroller.scroll_width() <= scroller.client_width();
+    crate::after_paint().await;
+    let (scrolled, shown) = (scroller.scroll_width(), scroller.client_width());
     let (name, tail) = (lines("tbody th a"), lines("tbody th .tail"));
-    head.remove_child(&style).unwrap();
-    assert!(
-        fits,
-        "{} > {}",
-        scroller.scroll_width(),
-        scroller.client_width()
+    let name_width = || find(&host, "tbody th").get_bounding_client_rect().width();
+    let before = name_width();
+    // The other row waits for its retry with a long reason, then runs again: the
+    // columns stay as they are (recheck explorer: each retry's reason resized them, and
+    // names rewrapped).
+    let phase_of = |phase: TaskPhase, reason: Option<&str>| {
+        tasks.update(|t| {
+            t[1].task.phase = phase;
+            t[1].reason = reason.map(str::to_owned);
+        });
+    };
+    phase_of(
+        TaskPhase::Queued,
+        Some(
+            "waiting before its retry: the next attempt starts at 12/6/2026, 9:41:07 AM \
+             GMT+8 at the earliest",
+        ),
     );
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let with_reason = name_width();
+    phase_of(TaskPhase::Running, None);
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let after = name_width();
+    head.remove_child(&style).unwrap();
+    assert!(scrolled <= shown, "{scrolled} > {shown}");
     assert!(name > 1, "the long name wraps");
     assert_eq!(tail, 1, "its suffix whole");
+    assert_eq!(
+        (with_reason, after),
+        (before, before),
+        "the name column stays"
+    );
 }
 
 /// On a phone (320 px) a long name is cut before its random suffix, which stays in view:
