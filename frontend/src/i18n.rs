@@ -132,3 +132,14 @@ pub fn tr(key: &'static str) -> Signal<String> {
     let lang = UiLang::use_context();
     Signal::derive(move || lang.text(key))
 }
+
+/// `words` with a capital first letter: a catalog's words written to sit inside a
+/// sentence ("over the quota of on-demand instances") where they start a line of their
+/// own (an option, a row's value).
+pub fn line_start(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

@@ -152,12 +152,7 @@ pub fn ComputeSection() -> impl IntoView {
             // The kind's words are written to sit inside a finding's sentence ("over the
             // quota of on-demand instances"); as an option of its own it starts a line, as
             // every other option does.
-            let words = cx.text(&format!("resource_kind.{name}"));
-            let mut chars = words.chars();
-            let shown = chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect())
-                .unwrap_or_default();
+            let shown = crate::i18n::line_start(&cx.text(&format!("resource_kind.{name}")));
             (name, shown)
         })
         .collect()

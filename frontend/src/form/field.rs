@@ -837,14 +837,20 @@ pub fn SelectField(
     }
 }
 
-/// Whether `element` is a control of the spec (named by its field path; the import box
-/// is not one) in the form `list` is in.
+/// Whether `element` is a control of the spec ([`names_a_field`]) in the form `list` is
+/// in.
 fn is_control_of(element: &web_sys::Element, list: Option<web_sys::HtmlUListElement>) -> bool {
-    let named = element
-        .get_attribute("name")
-        .is_some_and(|name| !name.is_empty() && name != "import");
+    let named = names_a_field(element);
     let form = |e: &web_sys::Element| e.closest(".task-form").ok().flatten();
     named
         && matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
         && list.is_some_and(|ul| form(&ul).is_some_and(|f| form(element).as_ref() == Some(&f)))
+}
+
+/// Whether `element` is named by a field path of the spec: the import box is named too,
+/// but its refusal is said under it, and the spec it brings is new throughout.
+pub(super) fn names_a_field(element: &web_sys::Element) -> bool {
+    element
+        .get_attribute("name")
+        .is_some_and(|name| !name.is_empty() && name != "import")
 }

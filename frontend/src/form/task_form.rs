@@ -478,13 +478,11 @@ pub fn TaskForm(
     }
 }
 
-/// Whether `target` is a control of the spec, named by its field path (the import box
-/// is not one: its refusal is said under it, and the spec it brings is new throughout).
+/// Whether `target` is a control of the spec ([`super::field::names_a_field`]).
 fn is_field(target: Option<web_sys::EventTarget>) -> bool {
     target
         .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-        .and_then(|e| e.get_attribute("name"))
-        .is_some_and(|name| !name.is_empty() && name != "import")
+        .is_some_and(|e| super::field::names_a_field(&e))
 }
 
 /// How often the form asks for the pools' and the quota's use while it is open.

@@ -910,12 +910,8 @@ fn resources(lang: shared::Lang, catalog: Option<&shared::Catalog>, spec: &TaskS
     let named = |key: &str| text(lang, key, &[]);
     // Written to sit inside a finding's sentence ("over the quota of on-demand
     // instances"), it starts the row here.
-    let kind_words = named(&format!("resource_kind.{}", api::wire_name(&kind)));
-    let mut chars = kind_words.chars();
-    let kind_words: String = chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
+    let kind_words =
+        crate::i18n::line_start(&named(&format!("resource_kind.{}", api::wire_name(&kind))));
     let stability = compute
         .idle_stability
         .map(|s| named(&format!("ui.form.option.stability.{}", api::wire_name(&s))));
