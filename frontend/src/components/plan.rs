@@ -396,6 +396,16 @@ pub fn PlanView(
         })
     });
     let said = move || headline.with(|(_, said)| said.clone());
+    // The last plan, kept dimmed under the pending line while the choices it needs stay
+    // made: a number box emptied to type another number shrank the panel to one line and
+    // grew it back, moving the page at each retyped digit (idle explorer).
+    let drawn = Memo::new(move |last: Option<&Option<Plan>>| {
+        plan.get().or_else(|| {
+            (pending.get() == "ui.form.plan.pending#chosen")
+                .then(|| last.cloned().flatten())
+                .flatten()
+        })
+    });
     // Its title's id is the form's, when it is in one (two forms may share a page).
     let title = form
         .map(|cx| cx.ids)
@@ -424,10 +434,16 @@ pub fn PlanView(
             })}
             {move || {
                 let l = lang.get();
-                let Some(plan) = plan.get() else {
+                // The plan was for a value since emptied or made wrong.
+                let stale = plan.with(Option::is_none);
+                let Some(plan) = drawn.get() else {
                     return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, pending.get(), &[])}</p> }.into_any();
                 };
-                let (class, said) = outcome(&plan, l, &name, (any_level.get(), waits_outside.get()));
+                let (class, said) = if stale {
+                    ("outcome pending", text(l, pending.get(), &[]))
+                } else {
+                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get()))
+                };
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = plan.used().or(plan.candidates.first()).cloned();
@@ -537,6 +553,8 @@ pub fn PlanView(
                 }).collect_view();
                 view! {
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
+                    // Unheard while stale: the live region says it waits.
+                    <div class="plan-body" class:stale=stale aria-hidden=stale.then_some("true") data-testid="plan-body">
                     <p class="meta" data-pool=plan.pool.clone() data-testid="replicas">{match autoscaling_max.get() {
                         Some(max) => text(l, "ui.form.plan.replicas#autoscaling", &[("replicas", plan.replicas.to_string()), ("max", max.to_string()), ("pool", pool_name(&plan.pool))]),
                         None => text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", pool_name(&plan.pool))]),
@@ -613,6 +631,7 @@ pub fn PlanView(
                             }).collect_view()
                         }
                     </ol>
+                    </div>
                 }.into_any()
             }}
         </section>

@@ -1868,6 +1868,43 @@ async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     );
 }
 
+/// A number box emptied to type another number keeps the last plan in its place, dimmed
+/// and unheard under the pending line, and the new number's plan replaces it: the panel
+/// shrank to one line and grew back, moving the page at each retyped digit (idle
+/// explorer).
+#[wasm_bindgen_test]
+async fn a_number_retyped_keeps_the_plan_in_its_place() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let before = form.text("replicas");
+    assert!(before.starts_with("2 replicas"), "{before}");
+    let body = form.test_id("plan-body");
+    assert!(!body.class_list().contains("stale"));
+    let height = body.offset_height();
+    form.type_in("compute.workers", "").await;
+    assert_eq!(
+        form.text("outcome"),
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed."
+    );
+    assert_eq!(form.text("outcome-said"), form.text("outcome"));
+    let body = form.test_id("plan-body");
+    assert!(body.class_list().contains("stale"));
+    assert_eq!(body.get_attribute("aria-hidden").as_deref(), Some("true"));
+    assert_eq!(form.text("replicas"), before);
+    assert_eq!(body.offset_height(), height);
+    form.type_in("compute.workers", "4").await;
+    let body = form.test_id("plan-body");
+    assert!(!body.class_list().contains("stale"));
+    assert_eq!(body.get_attribute("aria-hidden"), None);
+    assert!(
+        form.text("replicas").starts_with("5 replicas"),
+        "{}",
+        form.text("replicas")
+    );
+    // Choices undone: nothing of before is kept.
+    form.choose("compute.kind", "").await;
+    assert!(form.find("[data-testid=plan-body]").is_none());
+}
+
 /// With nothing to choose left, the panel waits for the compute section's errors, not for
 /// choices already made; with no idle stability chosen, an idle offer is any level's,
 /// not "the chosen level"'s (newcomer explorer, both).
