@@ -3,8 +3,8 @@
 //! through the link, and Clone; no action on the task.
 
 use super::task_detail::{
-    EVENTS_SHOWN, EventList, Logs, Resilience, SpecView, TaskSummary, Timeline, joined,
-    latest_events,
+    EVENTS_SHOWN, EventList, Logs, REFRESH, Resilience, SpecView, TaskSummary, Timeline, joined,
+    latest_events, refresh_now,
 };
 use crate::api;
 use crate::i18n::UiLang;
@@ -105,10 +105,15 @@ pub fn SharedTask(
     let lang = UiLang::use_context();
     let name = view.task.id.0.clone();
     let spec = view.task.spec.clone();
-    let tags = view.tags.clone();
-    let history = view.task.history.clone();
     let zone = view.task.spec.basic.time_zone.clone();
-    let view = Signal::stored(view);
+    // Read again through the link while the task can change, as its own page is (two
+    // colleagues debugging through a link saw Running long after it failed).
+    let view = RwSignal::new(view);
+    let tags = Memo::new(move |_| view.with(|v| v.tags.clone()));
+    let history = Memo::new(move |_| view.with(|v| v.task.history.clone()));
+    let polled = RwSignal::new(0u64);
+    // The link revoked (or its task deleted) while the view is open.
+    let dead = RwSignal::new(false);
     let titled = name.clone();
     super::title_page(move |lang| {
         Some(lang.text_with("ui.shared.title", &[("name", titled.clone())]))
@@ -135,10 +140,72 @@ pub fn SharedTask(
         });
     }
     let earlier_source = StoredValue::new(source.clone());
+    // Earlier events asked for stay, joined to the latest at each poll.
+    let events_asked = StoredValue::new(false);
+    if let Some(source) = source.clone() {
+        let busy = StoredValue::new(false);
+        let ticks = StoredValue::new(0u32);
+        let source = StoredValue::new(source);
+        let poll = move || {
+            let hidden = web_sys::window()
+                .and_then(|w| w.document())
+                .is_some_and(|d| d.hidden());
+            if hidden || busy.get_value() || dead.get_untracked() {
+                return;
+            }
+            ticks.update_value(|t| *t = t.wrapping_add(1));
+            let ended = view.with_untracked(|v| v.task.phase.is_finished());
+            if !refresh_now(ended, ticks.get_value()) {
+                return;
+            }
+            busy.set_value(true);
+            let (source, l) = (source.get_value(), lang.get_untracked());
+            leptos::task::spawn_local(async move {
+                let api::Source::Shared(token) = &source else {
+                    return;
+                };
+                match api::fetch_shared(token, l).await {
+                    Ok(now) => {
+                        // Set only when changed: the panels drawn from it are drawn anew.
+                        if view.try_with_untracked(|v| *v != now) == Some(true) {
+                            view.set(now);
+                        }
+                        polled.try_update(|n| *n = n.wrapping_add(1));
+                    }
+                    Err(api::ClientError::Api(body)) if body.code == "task.not_found" => {
+                        dead.try_set(true);
+                    }
+                    // Unreached: the next poll asks again; what is shown stays.
+                    Err(_) => {}
+                }
+                let held = events.try_get_untracked().unwrap_or_default();
+                let down_to = events_asked
+                    .try_get_value()
+                    .unwrap_or(false)
+                    .then(|| held.count());
+                if let Ok(latest) = latest_events(&source, l, down_to).await {
+                    let now = if events_asked.try_get_value() == Some(true) {
+                        joined(&held, &latest).unwrap_or(latest)
+                    } else {
+                        latest
+                    };
+                    if events.try_with_untracked(|e| *e != now) == Some(true) {
+                        events.set(now);
+                        events_known.set(true);
+                    }
+                }
+                busy.try_set_value(false);
+            });
+        };
+        if let Ok(handle) = set_interval_with_handle(poll, REFRESH) {
+            on_cleanup(move || handle.clear());
+        }
+    }
     let show_earlier = Callback::new(move |()| {
         let Some(source) = earlier_source.get_value() else {
             return;
         };
+        events_asked.set_value(true);
         let l = lang.get_untracked();
         let first = events.with_untracked(|e| e.earlier + 1);
         leptos::task::spawn_local(async move {
@@ -169,11 +236,17 @@ pub fn SharedTask(
                 " "<Link to=own_page.clone() test_id="shared-task-page">{crate::i18n::tr("ui.shared.task_page")}</Link>
             })}
         </p>
+        // What is shown stays, as it was last read.
+        <div role="alert">
+            {move || dead.get().then(|| view! {
+                <p class="banner error" data-testid="link-dead">{crate::i18n::tr("ui.shared.link_dead#since")}</p>
+            })}
+        </div>
         <div class="columns">
             <div>
-                <TaskSummary view groups catalog stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
-                <Resilience view />
-                <Timeline history=Signal::stored(history) zone=Signal::stored(zone) />
+                <TaskSummary view=view.into() groups catalog stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />
+                <Resilience view=view.into() />
+                <Timeline history=history.into() zone=Signal::stored(zone) />
                 // The events' failure in their panel, under Show earlier: above the panel,
                 // it moved it down under the pointer (shared-debugging explorer).
                 {source.is_some().then(|| view! {
@@ -182,15 +255,15 @@ pub fn SharedTask(
             </div>
             <div>
                 {source.clone().map(|source| view! {
-                    <Logs source view polled=Signal::stored(0) page_unreached=Signal::stored(false) />
+                    <Logs source view=view.into() polled=polled.into() page_unreached=Signal::stored(false) />
                 })}
                 <section class="panel tags" aria-labelledby="shared-tags-title">
                     <h2 id="shared-tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>
-                    {tags.is_empty().then(|| view! {
+                    {move || tags.with(Vec::is_empty).then(|| view! {
                         <p class="empty">{crate::i18n::tr("ui.detail.tags_none")}</p>
                     })}
                     <ul class="tag-list" data-testid="tags">
-                        {tags.iter().map(|tag| view! { <li><span class="tag">{tag.text()}</span></li> }).collect_view()}
+                        {move || tags.get().iter().map(|tag| view! { <li><span class="tag">{tag.text()}</span></li> }).collect_view()}
                     </ul>
                 </section>
                 <section class="panel spec" aria-labelledby="shared-spec-title">

@@ -16,7 +16,7 @@ use std::time::Duration;
 const STOP_OFFERED_AGAIN_MS: i64 = 60_000;
 
 /// How often a task that has not ended is fetched again.
-const REFRESH: Duration = Duration::from_secs(2);
+pub(crate) const REFRESH: Duration = Duration::from_secs(2);
 /// An ended task is fetched again every this many refreshes (every 20 s).
 const ENDED_EVERY: u32 = 10;
 

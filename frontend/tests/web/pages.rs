@@ -1826,6 +1826,124 @@ async fn a_shared_view_shows_the_events_and_the_log_through_its_link() {
     restore_address(&address);
 }
 
+/// A share link's view follows its task, read again through the link as its own page
+/// is: its phase, events and tags as they change; a link revoked meanwhile is said, and
+/// what was shown stays (two colleagues debugging through a link saw Running long after
+/// the run failed, until a reload).
+#[wasm_bindgen_test]
+async fn a_shared_view_follows_its_task_through_the_link() {
+    let address = fresh_page();
+    hold_fetches();
+    let running = task("t-00009", TaskPhase::Running, TaskType::PyTorchJob);
+    let shown = running.clone();
+    // Not `mount`, which puts the real `fetch` back.
+    let host = crate::new_host();
+    leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <SharedTask view=shown.clone() token="tok-9".to_owned() /> }
+    })
+    .forget();
+    answer_events_when_asked(
+        &latest_events("en"),
+        &events_json(1..=1, "queued", 1_000, |n| format!("event {n}")),
+        0,
+    )
+    .await;
+    until("the events", || {
+        all_text(&host, "[data-testid='events'] li").len() == 1
+    })
+    .await;
+    assert!(
+        all_text(&host, "[data-testid='detail-phase']")
+            .concat()
+            .contains("Running")
+    );
+    // The poll, within its 2 s: the run failed meanwhile, and was tagged.
+    until("the task read again through the link", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/shared/tok-9?"))
+    })
+    .await;
+    let mut failed = running.clone();
+    failed.task.phase = TaskPhase::Failed;
+    failed.tags = vec![shared::task::Tag {
+        key: "cause".into(),
+        value: "oom".into(),
+    }];
+    answer_fetch(
+        "/api/v1/shared/tok-9?",
+        &serde_json::to_string(&failed).unwrap(),
+    );
+    answer_events_when_asked(
+        &latest_events("en"),
+        &events_json(1..=2, "queued", 1_000, |n| format!("event {n}")),
+        0,
+    )
+    .await;
+    until("the new phase", || {
+        all_text(&host, "[data-testid='detail-phase']")
+            .concat()
+            .contains("Failed")
+    })
+    .await;
+    until("the new event", || {
+        all_text(&host, "[data-testid='events'] li").len() == 2
+    })
+    .await;
+    assert_eq!(all_text(&host, "[data-testid='tags'] li"), ["cause=oom"]);
+    assert!(
+        host.query_selector("[data-testid='link-dead']")
+            .unwrap()
+            .is_none()
+    );
+    release_fetches();
+    host.remove();
+    restore_address(&address);
+}
+
+/// A share link revoked while its view is open is said at the next poll, over what it
+/// showed, which stays.
+#[wasm_bindgen_test]
+async fn a_shared_view_says_its_link_was_revoked() {
+    let address = fresh_page();
+    hold_fetches();
+    let running = task("t-00010", TaskPhase::Running, TaskType::PyTorchJob);
+    let host = crate::new_host();
+    leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <SharedTask view=running.clone() token="tok-10".to_owned() /> }
+    })
+    .forget();
+    until("the task read again through the link", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/shared/tok-10?"))
+    })
+    .await;
+    refuse_fetch(
+        "/api/v1/shared/tok-10?",
+        404,
+        r#"{"type":"about:blank","title":"Not Found","status":404,"code":"task.not_found","detail":"no task (shared link)"}"#,
+    );
+    until("the link's end said", || {
+        all_text(&host, "[data-testid='link-dead']")
+            .concat()
+            .starts_with("This link no longer opens the task")
+    })
+    .await;
+    assert!(
+        all_text(&host, "[data-testid='detail-phase']")
+            .concat()
+            .contains("Running")
+    );
+    release_fetches();
+    host.remove();
+    restore_address(&address);
+}
+
 /// A share link's reader sees a stop under way as the owner does: Stopping, not Running.
 #[wasm_bindgen_test]
 async fn a_shared_task_whose_stop_is_under_way_reads_stopping() {

@@ -2346,8 +2346,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "This link opens no task: it was revoked, its task was deleted, or it is not whole. Ask the task's owner for a new one.",
     ),
     (
+        "ui.shared.link_dead#since",
+        "This link no longer opens the task: it was revoked, or the task was deleted. The page shows the task as it was last read; ask the task's owner for a new link.",
+    ),
+    (
         "ui.shared.read_only",
-        "This is a read-only view shared with you, as it was when the page loaded (a log can be followed live): reload the page to see it now.",
+        "This is a read-only view shared with you; it follows the task while the task can still change.",
     ),
     (
         "ui.shared.spec_masked",
