@@ -244,6 +244,9 @@ pub fn TaskListPage(
     // When each was first kept: a reader whose focus stays in the table kept them for
     // ever (review); a minute is time enough to see it go.
     let departed_at = StoredValue::new(Vec::<(String, f64)>::new());
+    // How each row that left is now, read once as it leaves (none: deleted): "no longer
+    // in this list" said nothing of how a run ended (sweep explorer).
+    let left_now = RwSignal::new(Vec::<(String, Option<TaskPhase>)>::new());
     // The latest refresh: one of several requests, begun before another, could end
     // after it and bring older rows back; its answer is dropped (review).
     let refreshes = StoredValue::new(0u64);
@@ -605,6 +608,34 @@ pub fn TaskListPage(
                             }
                         }
                     });
+                    let newly: Vec<String> = kept
+                        .iter()
+                        .filter(|id| !was_kept.contains(id))
+                        .cloned()
+                        .collect();
+                    if left_now.with_untracked(|n| {
+                        n.iter()
+                            .any(|(id, _)| !kept.contains(id) || newly.contains(id))
+                    }) {
+                        left_now.update(|n| {
+                            n.retain(|(id, _)| kept.contains(id) && !newly.contains(id));
+                        });
+                    }
+                    for id in newly {
+                        leptos::task::spawn_local(async move {
+                            let now = match api::fetch_task(&id, asked_in).await {
+                                Ok(view) => Some(view.task.phase),
+                                Err(api::ClientError::Api(body)) if body.code == "task.deleted" => {
+                                    None
+                                }
+                                // Not the reader's to see now, or unreached: said as it was.
+                                Err(_) => return,
+                            };
+                            if departed.try_with_untracked(|d| d.contains(&id)) == Some(true) {
+                                left_now.update(|n| n.push((id, now)));
+                            }
+                        });
+                    }
                     if departed.with_untracked(|d| *d != kept) {
                         departed.set(kept);
                     }
@@ -867,7 +898,7 @@ pub fn TaskListPage(
             </p>
             <div on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set_value(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
                 on:pointerleave=move |_| pointer_in.set_value(false)>
-                <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed)
+                <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed) left_now
                     read_at=Signal::derive(move || updated.get().unwrap_or_else(js_sys::Date::now)) />
             </div>
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
@@ -1319,6 +1350,9 @@ pub fn TaskTable(
     /// Rows kept where they were though the list no longer has them: each says it left.
     #[prop(optional, into)]
     left: Option<Signal<Vec<String>>>,
+    /// How each row that left is now, once read (none: deleted).
+    #[prop(optional, into)]
+    left_now: Option<Signal<Vec<(String, Option<TaskPhase>)>>>,
     /// When the rows were read (ms since the epoch): a running task's time run is
     /// counted to then, so it agrees with the list's "updated" time and moves with it.
     #[prop(optional, into)]
@@ -1392,6 +1426,7 @@ pub fn TaskTable(
                                 let id = id.clone();
                                 Memo::new(move |_| left.is_some_and(|l| l.with(|l| l.contains(&id))))
                             };
+                            let left_id = id.clone();
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())
                                     class:left=move || gone.get()>
@@ -1408,7 +1443,16 @@ pub fn TaskTable(
                                     <td>
                                         // Its phase as last listed would be read as now.
                                         {move || if gone.get() {
-                                            view! { <span class="left-note" data-testid="row-left">{move || lang.text("ui.list.left")}</span> }.into_any()
+                                            let now = {
+                                                let id = left_id.clone();
+                                                move || left_now.and_then(|n| n.with(|n| n.iter().find(|(at, _)| *at == id).map(|(_, now)| *now)))
+                                            };
+                                            let said = move || match now() {
+                                                None => lang.text("ui.list.left"),
+                                                Some(None) => lang.text("ui.list.left#deleted"),
+                                                Some(Some(phase)) => lang.text_with("ui.list.left#now", &[("phase", super::phase_label(lang.get(), phase))]),
+                                            };
+                                            view! { <span class="left-note" data-testid="row-left">{said}</span> }.into_any()
                                         } else {
                                             view! { <PhaseBadge phase stopping /> }.into_any()
                                         }}

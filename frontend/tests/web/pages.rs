@@ -3106,6 +3106,24 @@ async fn a_task_that_leaves_the_list_stays_in_place_while_the_reader_is_at_it() 
             .unwrap(),
         "No longer in this list"
     );
+    // How it is now, read as it left: said in its place (sweep explorer).
+    until("the task that left asked for", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/tasks/t05?"))
+    })
+    .await;
+    answer_fetch(
+        "/api/v1/tasks/t05?",
+        &serde_json::to_string(&task("t05", TaskPhase::Failed, TaskType::PyTorchJob)).unwrap(),
+    );
+    until("how it is now", || {
+        find(&host, "tr[data-id='t05'] [data-testid='row-left']")
+            .text_content()
+            .as_deref()
+            == Some("No longer in this list: now Failed")
+    })
+    .await;
     assert!(
         find(&host, "[data-testid='list-status']")
             .text_content()
@@ -3186,6 +3204,19 @@ async fn a_kept_row_stays_kept_when_new_tasks_push_the_page_above_it() {
             .is_some(),
         "t18 is still said to have left"
     );
+    // Deleted since: said so.
+    refuse_fetch(
+        "/api/v1/tasks/t18?",
+        410,
+        r#"{"type":"about:blank","title":"Gone","status":410,"code":"task.deleted","detail":"deleted"}"#,
+    );
+    until("t18 said deleted", || {
+        find(&host, "tr[data-id='t18'] [data-testid='row-left']")
+            .text_content()
+            .as_deref()
+            == Some("No longer in this list: deleted")
+    })
+    .await;
     finish(handle, &host, &address);
 }
 

@@ -2313,6 +2313,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.ignored.unknown", "not a filter this list knows"),
     ("ui.list.left", "No longer in this list"),
+    ("ui.list.left#deleted", "No longer in this list: deleted"),
+    ("ui.list.left#now", "No longer in this list: now {phase}"),
     ("ui.list.loading", "Loading tasks…"),
     ("ui.list.more", "Load more"),
     ("ui.list.new", "Create task"),

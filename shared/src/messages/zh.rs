@@ -2018,6 +2018,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.ignored.type", "不是任务类型，可用的类型为 {types}"),
     ("ui.list.ignored.unknown", "不是此列表可用的筛选条件"),
     ("ui.list.left", "已不在此列表中"),
+    ("ui.list.left#deleted", "已不在此列表中：已被删除"),
+    ("ui.list.left#now", "已不在此列表中，当前状态：{phase}"),
     ("ui.list.loading", "正在加载任务…"),
     ("ui.list.more", "加载更多"),
     ("ui.list.new", "新建"),
