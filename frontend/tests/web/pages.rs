@@ -690,9 +690,11 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
     );
 }
 
-/// On a phone (320 px) a long name is cut before its random suffix, which stays in view:
-/// it tells a clone from its task, and two rows read `llama-ft-zoom150…` (narrow-screen
-/// explorer). The phase comes next, in view beside the name, not off screen after the type.
+/// On a phone (320 px) a long name is whole, wrapped within half the window, its random
+/// suffix whole: two rows read `llama-ft-zoom150…` (narrow-screen explorer), and cut before
+/// the suffix, a sweep's runs read alike, the part their owner chose cut off (phone
+/// explorer). The phase comes next, in view beside the name, not off screen after the
+/// type.
 #[wasm_bindgen_test]
 async fn a_phone_sees_each_names_suffix_and_its_phase() {
     let address = fresh_page();
@@ -720,18 +722,19 @@ async fn a_phone_sees_each_names_suffix_and_its_phase() {
     let mut seen = Vec::new();
     for row in 1..=2 {
         let at = |part: &str| rect(&format!("tbody tr:nth-child({row}) {part}"));
-        let (cell, tail, stem) = (at("th"), at("th .tail"), at("th .stem"));
-        let stem_cut = {
-            let stem = find(&host, &format!("tbody tr:nth-child({row}) th .stem"));
-            stem.scroll_width() > stem.client_width()
+        let (cell, tail, name) = (at("th"), at("th .tail"), at("th a"));
+        let cut = {
+            let cell = find(&host, &format!("tbody tr:nth-child({row}) th"));
+            cell.scroll_width() > cell.client_width()
         };
         seen.push((
             find(&host, &format!("tbody tr:nth-child({row}) th .tail"))
                 .text_content()
                 .unwrap_or_default(),
             tail.right() <= cell.right() + 0.5,
-            stem_cut,
-            stem.right() <= tail.left() + 0.5,
+            tail.height() < 1.5 * 16.0 * 1.4,
+            // Whole: nothing of it hidden, on more than one line.
+            !cut && name.height() > tail.height() * 1.5,
         ));
     }
     let scroller = rect(".table-scroll");
@@ -746,7 +749,7 @@ async fn a_phone_sees_each_names_suffix_and_its_phase() {
             ("-km7x2".to_owned(), true, true, true),
             ("-n68pq".to_owned(), true, true, true)
         ],
-        "(suffix, whole in its cell, the rest cut, before the suffix)"
+        "(suffix, in its cell, on one line, the name whole on several)"
     );
     assert_eq!(phase_text, ["Running", "Stopped"]);
     assert!(
