@@ -1868,6 +1868,42 @@ async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     );
 }
 
+/// Each checkbox with its label is a finger's target at least 24 px high (WCAG 2.5.8):
+/// an env var's "hidden" was 13 px of box and 19 px of label, 12 px above its row's delete
+/// (phone explorer).
+#[wasm_bindgen_test]
+async fn each_checkbox_and_its_label_are_a_fingers_target() {
+    let style = form_style();
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let boxes = form
+        .host
+        .query_selector_all("input[type=checkbox]")
+        .unwrap();
+    let mut small = Vec::new();
+    for i in 0..boxes.length() {
+        let input: web_sys::HtmlInputElement = boxes.item(i).unwrap().unchecked_into();
+        let rect = input.get_bounding_client_rect();
+        let (mut top, mut bottom) = (rect.top(), rect.bottom());
+        let labels = input.labels().unwrap();
+        for j in 0..labels.length() {
+            let label = labels
+                .item(j)
+                .unwrap()
+                .unchecked_into::<web_sys::Element>()
+                .get_bounding_client_rect();
+            top = top.min(label.top());
+            bottom = bottom.max(label.bottom());
+        }
+        if bottom - top < 24.0 {
+            small.push((input.name(), bottom - top));
+        }
+    }
+    assert!(boxes.length() > 3);
+    drop(form);
+    style.remove();
+    assert!(small.is_empty(), "{small:?}");
+}
+
 /// A number box emptied to type another number keeps the last plan in its place, dimmed
 /// and unheard under the pending line, and the new number's plan replaces it: the panel
 /// shrank to one line and grew back, moving the page at each retyped digit (idle
