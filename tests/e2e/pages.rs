@@ -494,8 +494,11 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     other.check_accessible("shared").await;
     other.close().await;
 
-    // The link is listed under the actions, and revoked by keyboard alone: the page says
+    // The link is listed by Manage links, and revoked by keyboard alone: the page says
     // which, and the link opens nothing from then on.
+    pages
+        .press_enter_on("[data-testid='action-share-links']")
+        .await;
     pages.check_text("share-link-1", "by alice").await;
     pages.press_enter_on("[data-testid='share-revoke-1']").await;
     pages.check_text("share-revoked", "Link 1, made ").await;

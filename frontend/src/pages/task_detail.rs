@@ -1622,7 +1622,11 @@ fn Actions(
                     share.set(Some(link_address(&link.token)));
                     copied.set(None);
                     revoked.set(None);
-                    let _ = list_links(id).await;
+                    // A list open already takes the new link; none is opened: two
+                    // panels, each with its Close, for one press (phone explorer).
+                    if links.with_untracked(Option::is_some) {
+                        let _ = list_links(id).await;
+                    }
                 }
                 Err(err) => refused(err),
             }
