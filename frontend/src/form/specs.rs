@@ -177,7 +177,10 @@ pub fn SpecsEditor() -> impl IntoView {
                                     }
                                 }
                             }>
-                            <span class="rank" aria-hidden="true">{i + 1}</span>
+                            // The spec used is marked by a sign too, not by its colour alone,
+                            // which forced colours take away (low-vision explorer); in room kept
+                            // for it, so no row moves as the plan's choice does.
+                            <span class="rank" aria-hidden="true">{i + 1}<span class="used-tick" data-testid="spec-used">{move || used().then_some("✓")}</span></span>
                             // Each row's label repeats the list's: its name says which row, after
                             // the label's own words (the name a voice user speaks).
                             // A spec a switch of pool or instance type left here is named as

@@ -1868,6 +1868,55 @@ async fn the_plan_says_an_idle_rayjob_waits_for_the_spec_that_has_no_offer() {
     );
 }
 
+/// In a narrow window (320 px: 400 % zoom) a section's title and its counts stay within the section: in
+/// one line, "Environment · 1 error · 2 warnings · 1 hint" ran past it, its end clipped
+/// (low-vision explorer, reflow).
+#[wasm_bindgen_test]
+async fn a_sections_counts_reflow_in_a_narrow_window() {
+    let style = form_style();
+    // An error, a warning and a hint: "Environment · 1 error · 1 warning · 1 hint".
+    let var = |name: &str| shared::task::EnvVar {
+        name: name.into(),
+        value: "x".into(),
+        hidden: false,
+    };
+    let spec = example(shared::demo::PYTORCH_EXAMPLE)
+        .with(|s| s.environment.env = vec![var("1BAD"), var("MASTER_ADDR"), var("TZ")]);
+    let form = mount(Some(spec), false).await;
+    // The section of a 320 px window less the page's margins and padding, and a little
+    // less: the test browser's font is narrower than many.
+    form.host.style().set_property("width", "240px").unwrap();
+    crate::after_paint().await;
+    let legends = form.host.query_selector_all(".section > legend").unwrap();
+    let mut out = Vec::new();
+    for i in 0..legends.length() {
+        let legend: web_sys::Element = legends.item(i).unwrap().unchecked_into();
+        let section = legend.parent_element().unwrap().get_bounding_client_rect();
+        let counts = legend.query_selector(".counts").unwrap();
+        let right = counts
+            .map(|c| c.get_bounding_client_rect().right())
+            .unwrap_or(0.0)
+            .max(legend.get_bounding_client_rect().right());
+        if right > section.right() + 0.5 {
+            out.push((
+                legend.text_content().unwrap_or_default(),
+                right,
+                section.right(),
+            ));
+        }
+    }
+    let environment = form
+        .find("fieldset[data-section=environment] > legend")
+        .map(|l| l.text_content().unwrap_or_default());
+    drop(form);
+    style.remove();
+    assert!(out.is_empty(), "{out:?} {environment:?}");
+    assert!(
+        environment.as_deref().is_some_and(|t| t.contains("error")),
+        "{environment:?}"
+    );
+}
+
 /// Each checkbox with its label is a finger's target at least 24 px high (WCAG 2.5.8):
 /// an env var's "hidden" was 13 px of box and 19 px of label, 12 px above its row's delete
 /// (phone explorer).
@@ -2224,6 +2273,96 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
         ),
         "{outcome}"
     );
+}
+
+/// A field's edge stands out from white at 3:1 at least (WCAG 1.4.11: it was 1.3:1, and
+/// a low-vision reader could not tell where the fields were), and the command's text
+/// grows with the reader's font size (set in pixels, it stayed 13 px at a 32 px default:
+/// low-vision explorer).
+#[wasm_bindgen_test]
+async fn fields_have_visible_edges_and_follow_the_font_size() {
+    let style = form_style();
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let css = |path: &str, property: &str| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(&form.control(path))
+            .unwrap()
+            .unwrap()
+            .get_property_value(property)
+            .unwrap()
+    };
+    // Relative luminance of `rgb(r, g, b)`, as WCAG defines it.
+    let luminance = |rgb: &str| {
+        let parts: Vec<f64> = rgb
+            .trim_start_matches("rgb(")
+            .trim_end_matches(')')
+            .split(',')
+            .map(|p| p.trim().parse::<f64>().unwrap() / 255.0)
+            .collect();
+        let linear = |c: f64| {
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(parts[0]) + 0.7152 * linear(parts[1]) + 0.0722 * linear(parts[2])
+    };
+    let mut contrasts = Vec::new();
+    for path in [
+        "basic.name_prefix",
+        "environment.env[0].name",
+        "environment.command",
+        "compute.kind",
+    ] {
+        let edge = luminance(&css(path, "border-top-color"));
+        contrasts.push((path, 1.05 / (edge + 0.05)));
+    }
+    let root = document()
+        .document_element()
+        .unwrap()
+        .unchecked_into::<HtmlElement>();
+    root.style().set_property("font-size", "32px").unwrap();
+    let command = css("environment.command", "font-size");
+    root.style().remove_property("font-size").unwrap();
+    drop(form);
+    style.remove();
+    assert!(contrasts.iter().all(|(_, c)| *c >= 3.0), "{contrasts:?}");
+    assert_eq!(command, "26px");
+}
+
+/// The spec list marks the spec the task would use by a sign, not by its colour alone
+/// (forced colours take colours away: low-vision explorer), in room kept for it.
+#[wasm_bindgen_test]
+async fn the_spec_used_is_marked_by_a_sign_in_its_row() {
+    let style = form_style();
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let ticks = || {
+        let rows = form.host.query_selector_all(".spec-list > li").unwrap();
+        (0..rows.length())
+            .map(|i| {
+                let row: web_sys::Element = rows.item(i).unwrap().unchecked_into();
+                let tick = row
+                    .query_selector("[data-testid=spec-used]")
+                    .unwrap()
+                    .unwrap();
+                let rank = row.query_selector(".rank").unwrap().unwrap();
+                (
+                    tick.text_content().unwrap_or_default(),
+                    rank.get_bounding_client_rect().width(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (tick, width) = ticks()[0].clone();
+    assert_eq!(tick, "✓");
+    // More units than a node has: no plan, no spec used, and the row stays as it was.
+    form.type_in("compute.units_per_node", "99").await;
+    let now = ticks();
+    drop(form);
+    style.remove();
+    assert_eq!(now, [(String::new(), width)]);
 }
 
 #[wasm_bindgen_test]
