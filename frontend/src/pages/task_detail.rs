@@ -828,8 +828,16 @@ pub fn Resilience(
                 // server stop are no retries, and a retry a stop ended in its wait was not
                 // used.
                 let used = v.retries_used;
+                // A retry is counted from when it is asked for: one still waiting to
+                // run says so, or a stop in its wait, which takes it back, read as a
+                // count that went down (quota explorer).
+                let waiting = v.task.runs_again().waiting == Some(shared::record::RunAgain::Retry);
                 lang.text_with(
-                    "ui.detail.fault_tolerance_on",
+                    if waiting {
+                        "ui.detail.fault_tolerance_on#waiting"
+                    } else {
+                        "ui.detail.fault_tolerance_on"
+                    },
                     &[
                         ("max", f.max_retries.to_string()),
                         ("used", used.to_string()),

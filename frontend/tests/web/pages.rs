@@ -383,6 +383,25 @@ async fn the_page_says_the_monitoring_and_each_retried_attempt() {
         ["已开启：最多重试 3 次，已用 2 次"]
     );
     back_to_english(&host).await;
+    // Attempt 3 failed too: its retry, counted from when it is asked for, is said to
+    // wait, or a stop in its wait reads as a count that went down (quota explorer).
+    shown.update(|v| {
+        v.task.phase = TaskPhase::Retrying;
+        v.task
+            .history
+            .push(step(TaskPhase::Retrying, 1_700_000_300_000));
+        v.retries_used = 3;
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='fault-tolerance']"),
+        ["On: up to 3 retries, 3 used (the last waits to run)"]
+    );
+    shown.update(|v| {
+        v.task.phase = TaskPhase::Running;
+        v.task.history.pop();
+        v.retries_used = 2;
+    });
     // Stopped while it waited for its second retry: that retry never ran, so it was
     // not used (explorer: "2 used" beside Attempts 2).
     shown.update(|v| {

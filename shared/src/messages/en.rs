@@ -1455,6 +1455,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "On: up to {max} retries, {used} used",
     ),
     (
+        "ui.detail.fault_tolerance_on#waiting",
+        "On: up to {max} retries, {used} used (the last waits to run)",
+    ),
+    (
+        "ui.detail.fault_tolerance_on#waiting_one",
+        "On: up to 1 retry, {used} used (it waits to run)",
+    ),
+    (
         "ui.detail.fault_tolerance_on_one",
         "On: up to 1 retry, {used} used",
     ),

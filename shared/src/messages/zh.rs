@@ -1269,6 +1269,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.fault_tolerance_on",
         "已开启：最多重试 {max} 次，已用 {used} 次",
     ),
+    (
+        "ui.detail.fault_tolerance_on#waiting",
+        "已开启：最多重试 {max} 次，已用 {used} 次（最近一次正在等待运行）",
+    ),
     ("ui.detail.follow", "实时跟踪"),
     (
         "ui.detail.follow_broken",
