@@ -246,7 +246,7 @@ pub fn TaskListPage(
     let departed_at = StoredValue::new(Vec::<(String, f64)>::new());
     // How each row that left is now, read once as it leaves (none: deleted): "no longer
     // in this list" said nothing of how a run ended (sweep explorer).
-    let left_now = RwSignal::new(Vec::<(String, Option<TaskPhase>)>::new());
+    let left_now = RwSignal::new(Vec::<LeftNow>::new());
     // The latest refresh: one of several requests, begun before another, could end
     // after it and bring older rows back; its answer is dropped (review).
     let refreshes = StoredValue::new(0u64);
@@ -1339,6 +1339,9 @@ fn set_owner(filter: &mut ListFilter, owner: String) {
     filter.owner = owner;
 }
 
+/// A row that left the list, by its task's id, and its task's phase now (none: deleted).
+pub type LeftNow = (String, Option<TaskPhase>);
+
 /// The tasks as a table, newest first. A row is re-rendered only when its task changed.
 #[component]
 pub fn TaskTable(
@@ -1352,7 +1355,7 @@ pub fn TaskTable(
     left: Option<Signal<Vec<String>>>,
     /// How each row that left is now, once read (none: deleted).
     #[prop(optional, into)]
-    left_now: Option<Signal<Vec<(String, Option<TaskPhase>)>>>,
+    left_now: Option<Signal<Vec<LeftNow>>>,
     /// When the rows were read (ms since the epoch): a running task's time run is
     /// counted to then, so it agrees with the list's "updated" time and moves with it.
     #[prop(optional, into)]
