@@ -399,13 +399,30 @@ pub fn PlanView(
     // The last plan, kept dimmed under the pending line while the choices it needs stay
     // made: a number box emptied to type another number shrank the panel to one line and
     // grew it back, moving the page at each retyped digit (idle explorer).
-    let drawn = Memo::new(move |last: Option<&Option<Plan>>| {
-        plan.get().or_else(|| {
-            (pending.get() == "ui.form.plan.pending#chosen")
-                .then(|| last.cloned().flatten())
-                .flatten()
-        })
+    // Only while the place and the specs it was made for stay chosen: kept over a switch
+    // of pool, it showed the old pool's verdict beside the new pool's errors
+    // (low-vision recheck).
+    let shape = match form {
+        Some(cx) => cx.watch(|s| {
+            (
+                s.basic.cluster.clone(),
+                s.compute.kind,
+                s.compute.pool.clone(),
+                s.compute.specs.clone(),
+                s.compute.head_spec.clone(),
+            )
+        }),
+        None => Signal::stored(Default::default()),
+    };
+    let drawn = Memo::new(move |last: Option<&(Option<Plan>, _)>| {
+        let shape = shape.get();
+        let plan = plan.get().or_else(|| {
+            last.filter(|(_, was)| *was == shape && pending.get() == "ui.form.plan.pending#chosen")
+                .and_then(|(plan, _)| plan.clone())
+        });
+        (plan, shape)
     });
+    let drawn = Memo::new(move |_| drawn.with(|(plan, _)| plan.clone()));
     // Its title's id is the form's, when it is in one (two forms may share a page).
     let title = form
         .map(|cx| cx.ids)
@@ -440,7 +457,7 @@ pub fn PlanView(
                     return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, pending.get(), &[])}</p> }.into_any();
                 };
                 let (class, said) = if stale {
-                    ("outcome pending", text(l, pending.get(), &[]))
+                    ("outcome pending", text(l, "ui.form.plan.pending#kept", &[]))
                 } else {
                     outcome(&plan, l, &name, (any_level.get(), waits_outside.get()))
                 };

@@ -230,7 +230,8 @@ pub fn SharedTask(
     view! {
         <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
         <p class="banner info" role="note" data-testid="read-only">
-            {crate::i18n::tr("ui.shared.read_only")}
+            // No longer followed once its link is dead.
+            {move || lang.text(if dead.get() { "ui.shared.read_only#ended" } else { "ui.shared.read_only" })}
             // Its events, logs and (for its owner) actions are there.
             {move || page.get().then(|| view! {
                 " "<Link to=own_page.clone() test_id="shared-task-page">{crate::i18n::tr("ui.shared.task_page")}</Link>
@@ -254,6 +255,11 @@ pub fn SharedTask(
                 })}
             </div>
             <div>
+                // Said where the log stops too, far below the page's top on a phone
+                // (phone recheck: the log said to follow it again, which would fail).
+                {move || dead.get().then(|| view! {
+                    <p class="banner error" data-testid="link-dead-logs">{crate::i18n::tr("ui.shared.link_dead#since")}</p>
+                })}
                 {source.clone().map(|source| view! {
                     <Logs source view=view.into() polled=polled.into() page_unreached=Signal::stored(false) />
                 })}

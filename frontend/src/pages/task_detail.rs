@@ -1643,6 +1643,10 @@ fn Actions(
     let show_links = move |_| {
         let id = id();
         revoked.set(None);
+        // The list holds the link Share showed: one panel, not the same link twice, each
+        // with its Close (phone recheck).
+        share.set(None);
+        copied.set(None);
         // The buttons are off while the list loads: the focus would fall to the page's
         // body (explorer, round 10), so it waits on the actions, as Share's does.
         let waiting_on = actions.get_untracked();

@@ -1455,7 +1455,7 @@ pub fn TaskTable(
                                                 Some(None) => lang.text("ui.list.left#deleted"),
                                                 Some(Some(phase)) => lang.text_with("ui.list.left#now", &[("phase", super::phase_label(lang.get(), phase))]),
                                             };
-                                            view! { <span class="left-note" data-testid="row-left">{said}</span> }.into_any()
+                                            view! { <span class="left-note" data-testid="row-left" title=said.clone()>{said.clone()}</span> }.into_any()
                                         } else {
                                             view! { <PhaseBadge phase stopping /> }.into_any()
                                         }}

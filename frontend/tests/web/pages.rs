@@ -709,6 +709,54 @@ async fn a_narrow_table_keeps_each_name_and_time_on_one_line() {
     );
 }
 
+/// On a phone a row that left the list keeps its height as it says so and how its task
+/// is now: wrapped in the narrow phase column the note took six lines, and moved every
+/// row below it twice (phone recheck). Whole on hover.
+#[wasm_bindgen_test]
+async fn a_row_that_left_keeps_its_height_on_a_phone() {
+    let address = fresh_page();
+    let (host, frame) = framed_host(390);
+    let tasks = RwSignal::new(vec![
+        task("short-aaaaa", TaskPhase::Running, TaskType::PyTorchJob),
+        task("short-bbbbb", TaskPhase::Running, TaskType::PyTorchJob),
+    ]);
+    let left = RwSignal::new(Vec::<String>::new());
+    let left_now = RwSignal::new(Vec::<frontend::pages::task_list::LeftNow>::new());
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let lang = UiLang::provide();
+        lang.set(Lang::Zh);
+        Nav::provide();
+        view! { <TaskTable tasks=tasks.into() left=Signal::from(left) left_now=Signal::from(left_now) /> }
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let height = || {
+        find(&host, "tbody tr:nth-child(1)")
+            .get_bounding_client_rect()
+            .height()
+    };
+    let before = height();
+    left.set(vec!["short-aaaaa".into()]);
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let leaving = height();
+    left_now.set(vec![("short-aaaaa".into(), Some(TaskPhase::Stopped))]);
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let now = height();
+    let note = find(&host, "[data-testid='row-left']");
+    let (text, title) = (
+        note.text_content().unwrap_or_default(),
+        note.get_attribute("title"),
+    );
+    drop(handle);
+    frame.remove();
+    restore_address(&address);
+    assert_eq!(text, "已不在此列表中，当前状态：已停止");
+    assert_eq!(title.as_deref(), Some(text.as_str()));
+    assert_eq!((leaving, now), (before, before));
+}
+
 /// On a phone (320 px) a long name is whole, wrapped within half the window, its random
 /// suffix whole: two rows read `llama-ft-zoom150…` (narrow-screen explorer), and cut before
 /// the suffix, a sweep's runs read alike, the part their owner chose cut off (phone
@@ -1960,6 +2008,15 @@ async fn a_shared_view_says_its_link_was_revoked() {
         all_text(&host, "[data-testid='detail-phase']")
             .concat()
             .contains("Running")
+    );
+    // Beside the log too, and the view no longer says it follows the task.
+    assert_eq!(
+        all_text(&host, "[data-testid='link-dead-logs']"),
+        all_text(&host, "[data-testid='link-dead']")
+    );
+    assert_eq!(
+        all_text(&host, "[data-testid='read-only']"),
+        ["This is a read-only view shared with you, as it was last read through its link."]
     );
     release_fetches();
     host.remove();

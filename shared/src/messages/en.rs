@@ -2102,6 +2102,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.pending#chosen",
         "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
     ),
+    (
+        "ui.form.plan.pending#kept",
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Dimmed below: the plan before them.",
+    ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     (
         "ui.form.plan.pool_reference",
@@ -2362,6 +2366,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.shared.read_only",
         "This is a read-only view shared with you; it follows the task while the task can still change.",
+    ),
+    (
+        "ui.shared.read_only#ended",
+        "This is a read-only view shared with you, as it was last read through its link.",
     ),
     (
         "ui.shared.spec_masked",

@@ -1838,6 +1838,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.pending#chosen",
         "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
     ),
+    (
+        "ui.form.plan.pending#kept",
+        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。下方灰显的是出错前的计划。",
+    ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     (
         "ui.form.plan.pool_reference",
@@ -2063,6 +2067,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.shared.read_only",
         "这是分享给您的只读视图，任务结束前会随任务状态自动更新。",
+    ),
+    (
+        "ui.shared.read_only#ended",
+        "这是分享给您的只读视图，显示的是最后一次通过链接读取到的内容。",
     ),
     (
         "ui.shared.spec_masked",
