@@ -1861,7 +1861,7 @@ impl Runner {
                     self.say_kept(task, attempt, kept).await;
                 }
             }
-            (false, Some(reason)) => self.failed(task, attempt, reason, kept, at).await,
+            (false, Some(reason)) => self.failed(task, attempt, reason, kept, at, true).await,
         }
     }
 
@@ -1971,6 +1971,21 @@ impl Runner {
             return;
         }
         let how = how_it_ended(code, signal);
+        // A SIGKILL while Berth ends the attempt (a stop, a failed replica, a server
+        // stopping) is most likely Berth's own, after the grace: said so, not "most often
+        // out of memory" first (hung-job explorer).
+        let ending = self
+            .attempts
+            .lock()
+            .await
+            .get(&task)
+            .filter(|a| a.attempt == attempt)
+            .is_some_and(|a| a.stopping || a.failure.is_some());
+        let how = if ending && code.is_none() && signal == Some(9) {
+            how.with("after", "grace")
+        } else {
+            how
+        };
         if !heard {
             let said = exited_message(attempt, replica, how.clone());
             self.event_at(&task, event_kind::EXITED, said, at).await;
@@ -2015,6 +2030,17 @@ impl Runner {
         }
         // The local backend notes nothing of what debug mode keeps.
         let failure = failure.map(Arg::Message);
+        // A failure is noted only while no stop is asked: one noted under a stop came
+        // first, and the attempt was ending for it. It stands; the stop asks only that
+        // the task not run again (hung-job explorer: a crash read "stopped by a user", its
+        // failed alert never sent, when Stop was pressed as the others were ended).
+        if let (true, Some(reason)) = (stopping, &failure) {
+            let lock = self.launch_lock(&task);
+            let _stop_said = lock.lock().await;
+            self.failed(&task, attempt, reason.clone(), None, at, false)
+                .await;
+            return;
+        }
         self.attempt_ended(&task, attempt, stopping, failure, None, at)
             .await;
     }
@@ -2143,6 +2169,7 @@ impl Runner {
 
     /// An attempt failed (its end at `at`): run the gang again while fault tolerance
     /// allows, else fail.
+    /// `may_retry`: false when a stop was asked as the attempt ended for its failure.
     async fn failed(
         &self,
         id: &TaskId,
@@ -2150,6 +2177,7 @@ impl Runner {
         reason: Arg,
         kept: Option<Message>,
         at: Timestamp,
+        may_retry: bool,
     ) {
         let Ok(stored) = self.store.get(id).await else {
             return;
@@ -2158,7 +2186,15 @@ impl Runner {
         // Attempts after the first are retries, but for the re-runs after a server
         // stop: the task's own failures are what `max_retries` counts.
         let retry = stored.task.runs_again().retries + 1;
-        if tolerance.enabled && retry <= tolerance.max_retries {
+        let retries_left = tolerance.enabled && retry <= tolerance.max_retries;
+        if retries_left && !may_retry {
+            let why = Message::new("event.failed#stop_asked").with_arg("reason", reason);
+            if self.end_at(id, TaskPhase::Failed, Some(why), at).await {
+                self.say_kept(id, attempt, kept).await;
+            }
+            return;
+        }
+        if retries_left {
             // Retry n waits as README's table says of it, whatever re-runs came between
             // (restarts explorer: the first retry after two re-runs waited 40 s, not 10).
             let delay = self.backoff.delay(retry);

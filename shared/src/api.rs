@@ -292,7 +292,10 @@ fn explain(message: &mut Message, logs: &[LogReplica]) {
     // (failure explorer: "137" was nowhere).
     if message.key == "event.how.signal" {
         if let Some(Arg::Text(signal)) = message.args.get("signal") {
-            if matches!(signal.as_str(), "6" | "9" | "11" | "15") {
+            if signal == "9" && message.args.contains_key("after") {
+                // Berth's own, after a stop's grace.
+                message.key = "event.how.signal#9_berth".to_owned();
+            } else if matches!(signal.as_str(), "6" | "9" | "11" | "15") {
                 message.key = format!("event.how.signal#{signal}");
             }
             // Said by the runner since; filled in for ends recorded before.

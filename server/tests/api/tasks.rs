@@ -1129,6 +1129,58 @@ async fn listed(app: &Router, id: &str) -> Value {
         .unwrap_or_else(|| panic!("{id} is not listed: {page}"))
 }
 
+/// A stop asked while a failed attempt's other replicas are being ended (one that
+/// ignores SIGTERM runs on for the grace) leaves the failure as it was: the task fails,
+/// with its replica and exit code, and does not run again, though it has retries left
+/// (hung-job explorer: it read "stopped by a user", and its failed alert was not sent).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_asked_as_a_failed_attempt_ends_leaves_the_failure() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch(
+        "if [ \"$RANK\" = 1 ]; then sleep 2; echo boom; exit 1; fi; trap '' TERM; echo trapped; sleep 60",
+    );
+    spec["advanced"]["fault_tolerance"] = json!({ "enabled": true, "max_retries": 2 });
+    let id = submitted(&app, &spec).await;
+    // Rank 1's exit, as the events tell it; the master runs on, ignoring SIGTERM.
+    let mut failed = false;
+    for _ in 0..300 {
+        let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+        if events.to_string().contains("exit code 1") {
+            failed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(failed, "replica 1 never failed");
+    let (status, answer) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let ended = wait_for(&app, &id, |t| t["phase"] != "running").await;
+    assert_eq!(ended["phase"], "failed", "{ended}");
+    assert_eq!(ended["failed_replica"], 1, "{ended}");
+    let history = ended["history"].as_array().expect("its history");
+    let reason = history
+        .last()
+        .and_then(|c| c["reason"].as_str())
+        .unwrap_or_default();
+    assert!(
+        reason.contains("exit code 1")
+            && reason.ends_with(
+                "a stop asked while its replicas were being ended kept it from running again"
+            ),
+        "{reason}"
+    );
+    assert_eq!(ended["attempts"], 1, "{ended}");
+    // The master, killed after its grace, by Berth: said so, not "most often out of
+    // memory" first (hung-job explorer).
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    assert!(
+        events.to_string().contains(
+            "replica 0 (master) ended with exit code 137 (signal 9, killed by Berth: it had not ended within its grace period after it was asked to stop)"
+        ),
+        "{events}"
+    );
+}
+
 /// README (`/tasks`, `/tasks/ID`, the API): while a stop is under way (a replica that
 /// ignores SIGTERM runs on for the grace period) the task runs, and its own answer, the
 /// list's row and the stop's answer say since when the stop was asked

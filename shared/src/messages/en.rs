@@ -447,6 +447,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "after 1 attempt: {reason}",
     ),
     (
+        "event.failed#stop_asked",
+        "{reason}; a stop asked while its replicas were being ended kept it from running again",
+    ),
+    (
         "event.hold_given_back",
         "your quota for its spec was lowered below what your tasks ahead of it hold, so it holds none of it now; it starts once your quota has room",
     ),
@@ -477,6 +481,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "event.how.signal#9",
         "exit code 137 (signal 9, killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)",
+    ),
+    (
+        "event.how.signal#9_berth",
+        "exit code 137 (signal 9, killed by Berth: it had not ended within its grace period after it was asked to stop)",
     ),
     ("event.how.unknown", "an unknown end"),
     (

@@ -367,6 +367,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "共运行 {attempts} 次，最后一次：{reason}",
     ),
     (
+        "event.failed#stop_asked",
+        "{reason}；结束其副本期间收到了停止请求，因此不再重试",
+    ),
+    (
         "event.hold_given_back",
         "您在该实例规格上的配额已调低，排在它前面的任务已占满，该任务现不占用配额；配额有余量时将自动启动",
     ),
@@ -391,6 +395,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "event.how.signal#9",
         "退出码 137（信号 9，进程被强制终止：最常见的原因是内存不足，或被要求停止的副本未在宽限期内停止而被 Berth 终止）",
+    ),
+    (
+        "event.how.signal#9_berth",
+        "退出码 137（信号 9，被 Berth 强制终止：副本被要求停止后未在宽限期内结束）",
     ),
     ("event.how.unknown", "结束原因未知"),
     (
