@@ -181,6 +181,22 @@ pub struct TaskView {
     /// to begin, a stop in a retry's wait: that attempt never ran. Absent otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub last_never_ran: bool,
+    /// While it runs, how long each replica of its running attempt has written nothing
+    /// to its log, as the server read it: a hung rank told from ranks that print. Where
+    /// the logs are the server's own files (the local backend); absent elsewhere, and in
+    /// a list's rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quiet: Vec<ReplicaQuiet>,
+}
+
+/// How long a replica has written nothing to its log.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplicaQuiet {
+    /// The replica, as `logs` numbers it.
+    pub replica: u32,
+    /// Seconds since its log last grew (since it started, for a log still empty).
+    pub secs: u64,
 }
 
 /// The task a task was made from, and how.

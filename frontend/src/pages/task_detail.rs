@@ -2321,6 +2321,42 @@ pub fn replica_labels(lang: shared::Lang, logs: &[LogReplica]) -> Vec<(u32, Stri
         .collect()
 }
 
+/// A replica is said to be quiet after this many seconds without a line.
+const QUIET_SECS: u64 = 60;
+
+/// What the logs panel says of the replicas that have written nothing for a minute or
+/// more while the task runs; nothing where the server cannot tell (Kubernetes).
+fn quiet_said(lang: shared::Lang, view: &TaskView) -> String {
+    if view.task.phase != TaskPhase::Running || view.quiet.is_empty() {
+        return String::new();
+    }
+    let labels = replica_labels(lang, &view.logs);
+    let quiet: Vec<String> = view
+        .quiet
+        .iter()
+        .filter(|q| q.secs >= QUIET_SECS)
+        .filter_map(|q| {
+            let (_, label) = labels.iter().find(|(r, _)| *r == q.replica)?;
+            let secs = i64::try_from(q.secs).unwrap_or(i64::MAX / 1000) * 1000;
+            let quiet_for = super::format_duration(lang, Timestamp(0), Timestamp(secs));
+            Some(shared::messages::text(
+                lang,
+                "ui.detail.log_quiet.replica",
+                &[("replica", label.clone()), ("for", quiet_for)],
+            ))
+        })
+        .collect();
+    if quiet.is_empty() {
+        shared::messages::text(lang, "ui.detail.log_quiet#none", &[])
+    } else {
+        shared::messages::text(
+            lang,
+            "ui.detail.log_quiet",
+            &[("replicas", shared::messages::list(lang, &quiet))],
+        )
+    }
+}
+
 /// A replica's log of one attempt, loaded or followed live.
 #[component]
 pub(crate) fn Logs(
@@ -2756,6 +2792,13 @@ pub(crate) fn Logs(
                     {crate::i18n::tr("ui.detail.follow")}
                 </button>
             </div>
+            // How long each replica has written nothing, while the task runs: a hung rank
+            // told from ranks that print (hung-job explorer: a stuck master looked as
+            // healthy as the rest). Its line is kept until the task ends, so the panel
+            // does not grow as the task starts.
+            {move || (!view.with(|v| v.task.phase.is_finished())).then(|| view! {
+                <p class="log-quiet" data-testid="log-quiet">{move || quiet_said(lang.get(), &view.get())}</p>
+            })}
             <p role="status" class="log-state" data-testid="log-state">
                 {move || if !started.get() {
                     None

@@ -128,6 +128,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         reruns: 0,
         retries_used: 0,
         last_never_ran: false,
+        quiet: Vec::new(),
     }
 }
 
@@ -8758,6 +8759,47 @@ fn findings_are_ordered_errors_first_and_otherwise_kept() {
         .collect();
     assert_eq!(ordered, [3, 5, 2, 6, 1, 4]);
     assert!(errors_first(Vec::<(shared::Severity, u32)>::new(), |i| i.0).is_empty());
+}
+
+/// The logs panel says which replicas have written nothing for a minute or more while
+/// the task runs, with how long, in the picker's names: a hung rank told from ranks that
+/// print (hung-job explorer: a stuck master looked as healthy as the rest).
+#[wasm_bindgen_test]
+async fn the_logs_panel_says_which_replicas_are_quiet() {
+    let address = fresh_page();
+    let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    running.task.spec.compute.workers = 2;
+    running.logs = shared::api::log_replicas(&running.task.spec, false);
+    running.quiet = vec![
+        shared::api::ReplicaQuiet {
+            replica: 0,
+            secs: 130,
+        },
+        shared::api::ReplicaQuiet {
+            replica: 1,
+            secs: 2,
+        },
+        shared::api::ReplicaQuiet {
+            replica: 2,
+            secs: 61,
+        },
+    ];
+    let (host, handle) = mount_detail_page_with(&running, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the line", "[data-testid='log-quiet']").await;
+    let said = || all_text(&host, "[data-testid='log-quiet']").concat();
+    assert_eq!(
+        said(),
+        "No log output for a minute or more from 0: master (for 2 min 10 s) and 2: worker 1 (for 1 min 1 s)."
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let zh = said();
+    back_to_english(&host).await;
+    finish(handle, &host, &address);
+    assert!(
+        zh.starts_with("超过 1 分钟没有日志输出：0：主节点（已 2 分"),
+        "{zh}"
+    );
 }
 
 /// A tag's remove button is a finger's target, 24 px at least each way (WCAG 2.5.8; it

@@ -233,6 +233,11 @@ async fn view_as(
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
     let failed_replica = failed_replica(&task.history);
+    let quiet = if row || task.phase != TaskPhase::Running {
+        Vec::new()
+    } else {
+        quiet_replicas(state, &task, &logs).await
+    };
     TaskView {
         task,
         tags: stored.tags,
@@ -249,7 +254,36 @@ async fn view_as(
         reruns: runs.reruns,
         retries_used: runs.retries,
         last_never_ran: runs.never_begun,
+        quiet,
     }
+}
+
+/// How long each replica of a running task's attempt has written nothing to its log:
+/// since the log file was last written, where the backend keeps one here (a hung rank is
+/// told from ranks that print; hung-job explorer). None where there is no such file.
+async fn quiet_replicas(
+    state: &AppState,
+    task: &shared::Task,
+    logs: &[shared::api::LogReplica],
+) -> Vec<shared::api::ReplicaQuiet> {
+    let Some(runner) = &state.runner else {
+        return Vec::new();
+    };
+    let now = std::time::SystemTime::now();
+    let mut quiet = Vec::new();
+    for log in logs {
+        let path = runner
+            .backend()
+            .log_path(&task.id, task.attempts, log.replica);
+        let Ok(written) = tokio::fs::metadata(&path).await.and_then(|m| m.modified()) else {
+            continue;
+        };
+        quiet.push(shared::api::ReplicaQuiet {
+            replica: log.replica,
+            secs: now.duration_since(written).map_or(0, |d| d.as_secs()),
+        });
+    }
+    quiet
 }
 
 /// The replica whose end failed the task, or the attempt a retry waits to follow, for

@@ -1129,6 +1129,38 @@ async fn listed(app: &Router, id: &str) -> Value {
         .unwrap_or_else(|| panic!("{id} is not listed: {page}"))
 }
 
+/// A running task says how long each replica has written nothing to its log: a rank
+/// that hangs is told from ranks that print (hung-job explorer: the page showed nothing
+/// of it); not in the list's rows, and not once it has ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_task_says_how_long_each_replica_has_been_quiet() {
+    let app = server::app(demo_state().await);
+    let id = submitted(
+        &app,
+        &pytorch(
+            "if [ \"$RANK\" = 0 ]; then echo started; sleep 30; fi; for i in $(seq 60); do echo step $i; sleep 0.3; done",
+        ),
+    )
+    .await;
+    wait_for(&app, &id, phase_is("running")).await;
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    let (_, task) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    let secs = |replica: u64| {
+        task["quiet"]
+            .as_array()
+            .and_then(|q| q.iter().find(|r| r["replica"] == replica))
+            .and_then(|r| r["secs"].as_u64())
+            .unwrap_or_else(|| panic!("replica {replica}'s quiet: {task}"))
+    };
+    assert!(secs(0) >= 2, "the master prints nothing: {task}");
+    assert!(secs(1) < secs(0), "the worker prints: {task}");
+    assert_eq!(listed(&app, &id).await.get("quiet"), None);
+    let (status, _) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    assert_eq!(status, StatusCode::OK);
+    let ended = wait_for(&app, &id, phase_is("stopped")).await;
+    assert_eq!(ended.get("quiet"), None, "{ended}");
+}
+
 /// A stop asked while a failed attempt's other replicas are being ended (one that
 /// ignores SIGTERM runs on for the grace) leaves the failure as it was: the task fails,
 /// with its replica and exit code, and does not run again, though it has retries left

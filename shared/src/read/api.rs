@@ -10,8 +10,8 @@
 
 use super::{Json, Object, Read, ReadError};
 use crate::api::{
-    CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow, PhaseCounts, ReplicaRole,
-    ShareLink, TaskEventView, TaskPage, TaskView,
+    CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow, PhaseCounts, ReplicaQuiet,
+    ReplicaRole, ShareLink, TaskEventView, TaskPage, TaskView,
 };
 use crate::path::FieldPath;
 use crate::quota::{HeadPlacement, NodeShare};
@@ -121,6 +121,7 @@ read_loose!(PhaseCounts {
     stopped = 0,
 });
 read_loose!(TaskEventView { at, kind, message });
+read_loose!(ReplicaQuiet { replica, secs });
 read_loose!(ShareLink {
     token,
     path,
@@ -165,6 +166,7 @@ impl Read for TaskView {
             reruns: object.or("reruns", 0)?,
             retries_used: object.or("retries_used", 0)?,
             last_never_ran: object.or("last_never_ran", false)?,
+            quiet: object.or("quiet", Vec::new())?,
         })
     }
 }
@@ -290,6 +292,16 @@ mod tests {
             reruns: u32::from(placement_some),
             retries_used: 2,
             last_never_ran: placement_some,
+            // A quiet replica, and none: both read back.
+            quiet: placement
+                .as_ref()
+                .map(|_| {
+                    vec![crate::api::ReplicaQuiet {
+                        replica: 0,
+                        secs: 75,
+                    }]
+                })
+                .unwrap_or_default(),
         }
     }
 
