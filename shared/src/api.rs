@@ -187,6 +187,21 @@ pub struct TaskView {
     /// a list's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quiet: Vec<ReplicaQuiet>,
+    /// Each attempt a replica's end failed, and that replica, from its history: the log
+    /// to read first of an earlier attempt too (`failed_replica` is the last's). In a
+    /// task's own answers, not in the list's rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempt_failures: Vec<AttemptFailure>,
+}
+
+/// The replica whose end failed an attempt.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttemptFailure {
+    /// The attempt, from 1.
+    pub attempt: u32,
+    /// The replica, as `logs` numbers it.
+    pub replica: u32,
 }
 
 /// How long a replica has written nothing to its log.

@@ -2738,13 +2738,25 @@ pub(crate) fn Logs(
                     <span>{crate::i18n::tr("ui.detail.replica")}</span>
                     <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
                         {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
-                            let label = if view.with(|v| v.failed_replica) == Some(r) {
-                                // Waiting for its retry, it failed the attempt, not the task.
-                                let retrying = view.with(|v| v.task.phase != TaskPhase::Failed);
-                                let key = if retrying { "ui.detail.replica_failed#attempt" } else { "ui.detail.replica_failed" };
-                                lang.text_with(key, &[("label", label)])
-                            } else {
-                                label
+                            // The replica whose end failed the attempt shown: the latest's
+                            // as the task says it, an earlier one's from its history (an
+                            // earlier attempt's log was read with none marked: hung-job
+                            // explorer).
+                            let failed = view.with(|v| {
+                                let at = shown.get();
+                                if at == v.task.attempts {
+                                    // Waiting for its retry, it failed the attempt, not the task.
+                                    v.failed_replica.map(|f| (f, v.task.phase != TaskPhase::Failed))
+                                } else {
+                                    v.attempt_failures.iter().find(|f| f.attempt == at).map(|f| (f.replica, true))
+                                }
+                            });
+                            let label = match failed {
+                                Some((f, of_attempt)) if f == r => {
+                                    let key = if of_attempt { "ui.detail.replica_failed#attempt" } else { "ui.detail.replica_failed" };
+                                    lang.text_with(key, &[("label", label)])
+                                }
+                                _ => label,
                             };
                             view! { <option value=r.to_string() selected=move || replica.get() == r>{label}</option> }
                         }).collect_view()}

@@ -129,6 +129,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         retries_used: 0,
         last_never_ran: false,
         quiet: Vec::new(),
+        attempt_failures: Vec::new(),
     }
 }
 
@@ -6125,6 +6126,41 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     real_event_source();
     back_to_english(&host).await;
     finish(handle, &host, &address);
+}
+
+/// An earlier attempt's log picked, the replica whose end failed that attempt is marked,
+/// as the latest's is (hung-job explorer: after a retry succeeded, attempt 1's replicas
+/// read alike).
+#[wasm_bindgen_test]
+async fn an_earlier_attempts_failed_replica_is_marked() {
+    let address = fresh_page();
+    let mut view = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
+    view.task.attempts = 2;
+    view.attempt_failures = vec![shared::api::AttemptFailure {
+        attempt: 1,
+        replica: 1,
+    }];
+    let (host, handle) = mount_detail_page_with(&view, ("[]", 0), ("[]", 0)).await;
+    let replicas = || all_text(&host, "[data-testid='log-replica'] option");
+    until("the replicas", || replicas().len() == 2).await;
+    assert_eq!(
+        replicas(),
+        ["0: master", "1: worker 0"],
+        "the latest ran well"
+    );
+    let select =
+        find(&host, "[data-testid='log-attempt']").unchecked_into::<web_sys::HtmlSelectElement>();
+    select.set_value("1");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    until("the mark", || replicas()[1] != "1: worker 0").await;
+    let marked = replicas();
+    finish(handle, &host, &address);
+    assert_eq!(
+        marked,
+        ["0: master", "1: worker 0 — its end failed the attempt"]
+    );
 }
 
 /// The attempt picker names the attempt whose log the box shows as attempts begin: the

@@ -233,6 +233,11 @@ async fn view_as(
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
     let failed_replica = failed_replica(&task.history);
+    let attempt_failures = if row {
+        Vec::new()
+    } else {
+        attempt_failures(&task.history)
+    };
     let quiet = if row || task.phase != TaskPhase::Running {
         Vec::new()
     } else {
@@ -255,7 +260,32 @@ async fn view_as(
         retries_used: runs.retries,
         last_never_ran: runs.never_begun,
         quiet,
+        attempt_failures,
     }
+}
+
+/// Each attempt a replica's end failed, and that replica: the steps into retrying or
+/// failed whose reason names one, each after the attempt begun last before it (a step
+/// into scheduling not from running begins one, as `Task::runs_again` counts them).
+fn attempt_failures(history: &[shared::record::PhaseChange]) -> Vec<shared::api::AttemptFailure> {
+    let mut failures = Vec::new();
+    let (mut begun, mut before) = (0_u32, None);
+    for change in history {
+        match change.phase {
+            TaskPhase::Scheduling if before != Some(TaskPhase::Running) => begun += 1,
+            TaskPhase::Retrying | TaskPhase::Failed if begun > 0 => {
+                if let Some(replica) = change.keyed.as_ref().and_then(ended_replica) {
+                    failures.push(shared::api::AttemptFailure {
+                        attempt: begun,
+                        replica,
+                    });
+                }
+            }
+            _ => {}
+        }
+        before = Some(change.phase);
+    }
+    failures
 }
 
 /// How long each replica of a running task's attempt has written nothing to its log:
@@ -2652,6 +2682,60 @@ mod tests {
         assert_eq!(super::failed_replica(&history), None, "the retry runs");
         history.push(step(TaskPhase::Failed, Some(failure)));
         assert_eq!(super::failed_replica(&history), Some(1));
+    }
+
+    /// Each attempt a replica's end failed is told with that replica, the earlier ones
+    /// too: an attempt's log read after the task moved on marks the replica to read
+    /// (hung-job explorer); a start that failed names none, and a restart's requeue from
+    /// running begins no attempt.
+    #[test]
+    fn each_attempt_a_replica_failed_is_told() {
+        use shared::api::AttemptFailure;
+        use shared::messages::Message;
+        use shared::record::{PhaseChange, Timestamp};
+        let step = |phase, keyed: Option<Message>| PhaseChange {
+            phase,
+            at: Timestamp(0),
+            reason: String::new(),
+            keyed,
+        };
+        let ended = |replica: u32| {
+            let ended = Message::new("event.replica_ended").with("replica", replica);
+            Message::new("event.retrying").with_message("reason", ended)
+        };
+        let history = vec![
+            step(TaskPhase::Queued, None),
+            step(TaskPhase::Scheduling, None),
+            step(TaskPhase::Running, None),
+            step(TaskPhase::Retrying, Some(ended(1))),
+            step(TaskPhase::Queued, None),
+            // Attempt 2 could not start.
+            step(TaskPhase::Scheduling, None),
+            step(
+                TaskPhase::Retrying,
+                Some(Message::new("event.start_failed")),
+            ),
+            step(TaskPhase::Queued, None),
+            step(TaskPhase::Scheduling, None),
+            step(TaskPhase::Running, None),
+            // Re-admitted: the same attempt.
+            step(TaskPhase::Scheduling, None),
+            step(TaskPhase::Running, None),
+            step(TaskPhase::Failed, Some(ended(2))),
+        ];
+        assert_eq!(
+            super::attempt_failures(&history),
+            [
+                AttemptFailure {
+                    attempt: 1,
+                    replica: 1
+                },
+                AttemptFailure {
+                    attempt: 3,
+                    replica: 2
+                },
+            ]
+        );
     }
 
     /// A task held back for one passed over too often is given that task, to link it;

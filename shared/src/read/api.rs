@@ -10,8 +10,8 @@
 
 use super::{Json, Object, Read, ReadError};
 use crate::api::{
-    CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow, PhaseCounts, ReplicaQuiet,
-    ReplicaRole, ShareLink, TaskEventView, TaskPage, TaskView,
+    AttemptFailure, CatalogResponse, ErrorBody, Examples, LogReplica, MadeFrom, MadeHow,
+    PhaseCounts, ReplicaQuiet, ReplicaRole, ShareLink, TaskEventView, TaskPage, TaskView,
 };
 use crate::path::FieldPath;
 use crate::quota::{HeadPlacement, NodeShare};
@@ -122,6 +122,7 @@ read_loose!(PhaseCounts {
 });
 read_loose!(TaskEventView { at, kind, message });
 read_loose!(ReplicaQuiet { replica, secs });
+read_loose!(AttemptFailure { attempt, replica });
 read_loose!(ShareLink {
     token,
     path,
@@ -167,6 +168,7 @@ impl Read for TaskView {
             retries_used: object.or("retries_used", 0)?,
             last_never_ran: object.or("last_never_ran", false)?,
             quiet: object.or("quiet", Vec::new())?,
+            attempt_failures: object.or("attempt_failures", Vec::new())?,
         })
     }
 }
@@ -302,6 +304,10 @@ mod tests {
                     }]
                 })
                 .unwrap_or_default(),
+            attempt_failures: vec![crate::api::AttemptFailure {
+                attempt: 1,
+                replica: 1,
+            }],
         }
     }
 
