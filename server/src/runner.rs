@@ -729,6 +729,17 @@ impl Runner {
         self.scheduler.lock().await.queue().len()
     }
 
+    /// While a replica's failure ends the running attempt (the others being stopped, up
+    /// to the grace), that failure: the task still reads running until they have ended.
+    /// Known to the server that runs the attempt.
+    pub async fn failing(&self, id: &TaskId) -> Option<Message> {
+        self.attempts
+            .lock()
+            .await
+            .get(id)
+            .and_then(|a| a.failure.clone())
+    }
+
     /// Why a waiting task waits, as the last admission pass said; the API renders it
     /// in the reader's language.
     pub async fn reason(&self, id: &TaskId) -> Option<WhyItWaits> {

@@ -192,6 +192,12 @@ pub struct TaskView {
     /// task's own answers, not in the list's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempt_failures: Vec<AttemptFailure>,
+    /// While a replica's failure ends its running attempt, the others being stopped (for
+    /// up to the grace period), that failure in the reader's language: the phase reads
+    /// running until they have ended, and `failed_replica` names the replica. Told by the
+    /// server that runs the attempt; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failing: Option<String>,
 }
 
 /// The replica whose end failed an attempt.

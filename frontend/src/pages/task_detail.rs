@@ -721,6 +721,15 @@ pub fn TaskSummary(
                     }}</p>
                 </div>
             })}
+            // A replica's failure ending the attempt, in the place "Why it failed" then
+            // takes: for the grace the page read running, as if nothing had happened
+            // (hung-job explorer).
+            {move || view.with(|v| v.failing.clone()).filter(|_| view.with(|v| v.task.phase == TaskPhase::Running)).map(|reason| view! {
+                <div class="reason" data-testid="failing">
+                    <h3>{crate::i18n::tr("ui.detail.failing")}</h3>
+                    <p>{move || lang.text_with("ui.detail.failing#why", &[("reason", reason.clone())])}</p>
+                </div>
+            })}
             // The timeline says it too, at its end: a failed task's page says it where the
             // reader looks first, beside the phase.
             {move || view.with(failed_because).map(|reason| view! {

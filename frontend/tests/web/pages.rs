@@ -130,6 +130,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         last_never_ran: false,
         quiet: Vec::new(),
         attempt_failures: Vec::new(),
+        failing: None,
     }
 }
 
@@ -6126,6 +6127,32 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     real_event_source();
     back_to_english(&host).await;
     finish(handle, &host, &address);
+}
+
+/// While a replica's failure ends its attempt, the page says so where "Why it failed"
+/// then stands, and marks the replica, though the task still runs (hung-job explorer: for
+/// the grace it read running, as if nothing had happened).
+#[wasm_bindgen_test]
+async fn a_failure_ending_the_attempt_is_said_while_the_task_runs() {
+    let address = fresh_page();
+    let mut view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    view.failing = Some("replica 1 (worker 0) ended with exit code 1".into());
+    view.failed_replica = Some(1);
+    let (host, handle) = mount_detail_page_with(&view, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the line", "[data-testid='failing']").await;
+    let said = all_text(&host, "[data-testid='failing'] p");
+    let replicas = all_text(&host, "[data-testid='log-replica'] option");
+    finish(handle, &host, &address);
+    assert_eq!(
+        said,
+        [
+            "replica 1 (worker 0) ended with exit code 1; the other replicas are being stopped, and the attempt ends once they have."
+        ]
+    );
+    assert_eq!(
+        replicas,
+        ["0: master", "1: worker 0 — its end failed the attempt"]
+    );
 }
 
 /// An earlier attempt's log picked, the replica whose end failed that attempt is marked,

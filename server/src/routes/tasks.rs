@@ -232,7 +232,16 @@ async fn view_as(
     // From the store, not the runner's memory: another server on the database, or one
     // started since, knows of the stop too.
     let stopping_since = stored.stop_asked_at.filter(|_| !task.phase.is_finished());
-    let failed_replica = failed_replica(&task.history);
+    // A replica's failure ending the attempt: said, and its replica named, before the
+    // phase changes (hung-job explorer: for the grace it read running, Stop offered, the
+    // crashed replica unmarked).
+    let failing = match (&state.runner, task.phase) {
+        (Some(runner), TaskPhase::Running) if !row => runner.failing(&task.id).await,
+        _ => None,
+    };
+    let failed_replica =
+        failed_replica(&task.history).or_else(|| failing.as_ref().and_then(ended_replica));
+    let failing = failing.map(|f| shared::api::as_read(&f, &logs).render(lang));
     let attempt_failures = if row {
         Vec::new()
     } else {
@@ -261,6 +270,7 @@ async fn view_as(
         last_never_ran: runs.never_begun,
         quiet,
         attempt_failures,
+        failing,
     }
 }
 

@@ -1184,6 +1184,21 @@ async fn a_stop_asked_as_a_failed_attempt_ends_leaves_the_failure() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(failed, "replica 1 never failed");
+    // Ending for it meanwhile: said, its replica named, though it still runs.
+    let (_, ending) = call(&app, get(&format!("/api/v1/tasks/{id}"))).await;
+    assert_eq!(
+        (
+            &ending["phase"],
+            &ending["failed_replica"],
+            &ending["failing"]
+        ),
+        (
+            &json!("running"),
+            &json!(1),
+            &json!("replica 1 (worker 0) ended with exit code 1")
+        ),
+        "{ending}"
+    );
     let (status, answer) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     let ended = wait_for(&app, &id, |t| t["phase"] != "running").await;

@@ -1457,6 +1457,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.failed_reason", "Why it failed"),
+    ("ui.detail.failing", "Ending for a failure"),
+    (
+        "ui.detail.failing#why",
+        "{reason}; the other replicas are being stopped, and the attempt ends once they have.",
+    ),
     ("ui.detail.fault_tolerance", "Fault tolerance"),
     (
         "ui.detail.fault_tolerance_on",

@@ -1272,6 +1272,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.failed_reason", "失败原因"),
+    ("ui.detail.failing", "因故障结束中"),
+    (
+        "ui.detail.failing#why",
+        "{reason}；正在停止其他副本，待其结束后本次运行随之结束。",
+    ),
     ("ui.detail.fault_tolerance", "自动容错"),
     (
         "ui.detail.fault_tolerance_on",

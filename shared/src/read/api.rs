@@ -169,6 +169,7 @@ impl Read for TaskView {
             last_never_ran: object.or("last_never_ran", false)?,
             quiet: object.or("quiet", Vec::new())?,
             attempt_failures: object.or("attempt_failures", Vec::new())?,
+            failing: object.or("failing", None)?,
         })
     }
 }
@@ -308,6 +309,7 @@ mod tests {
                 attempt: 1,
                 replica: 1,
             }],
+            failing: placement_some.then(|| "replica 1 ended with exit code 1".to_owned()),
         }
     }
 
