@@ -2659,6 +2659,10 @@ pub(crate) fn Logs(
     // unfollowed one is read again when its attempt ends, so it shows the whole output.
     let started = Memo::new(move |_| attempts.get() > 0);
     let shown = Memo::new(move |_| attempt.get().unwrap_or(attempts.get()));
+    // The quiet replicas' line, once the task has been seen not ended.
+    let quiet_room = Memo::new(move |before: Option<&bool>| {
+        before.copied().unwrap_or(false) || view.with(|v| !v.task.phase.is_finished())
+    });
     Effect::new(move |before: Option<(u32, u32)>| {
         let now = (replica.get(), shown.get());
         over.track();
@@ -2815,9 +2819,10 @@ pub(crate) fn Logs(
             </div>
             // How long each replica has written nothing, while the task runs: a hung rank
             // told from ranks that print (hung-job explorer: a stuck master looked as
-            // healthy as the rest). Its line is kept until the task ends, so the panel
-            // does not grow as the task starts.
-            {move || (!view.with(|v| v.task.phase.is_finished())).then(|| view! {
+            // healthy as the rest). Its line is there from before the start, and stays,
+            // empty, once the task has ended: the panel neither grows as the task starts
+            // nor shrinks as it ends.
+            {move || quiet_room.get().then(|| view! {
                 <p class="log-quiet" data-testid="log-quiet">{move || quiet_said(lang.get(), &view.get())}</p>
             })}
             <p role="status" class="log-state" data-testid="log-state">

@@ -2014,12 +2014,12 @@ async fn the_plan_says_what_it_waits_for_as_things_are() {
     form.type_in("compute.units_per_node", "99").await;
     assert_eq!(
         form.text("outcome"),
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed."
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Dimmed below: the plan before them."
     );
     form.click("lang-zh").await;
     assert_eq!(
         form.text("outcome"),
-        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。"
+        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。下方灰显的是出错前的计划。"
     );
     form.click("lang-en").await;
     drop(form);
