@@ -140,6 +140,9 @@ struct Attempt {
     failure: Option<Message>,
     /// A user asked to stop it.
     stopping: bool,
+    /// When Berth began to end it (a stop, a failed replica, the server stopping): a
+    /// SIGKILL a grace after is Berth's own.
+    ending_since: Option<std::time::Instant>,
     /// What the backend says debug mode keeps of the job, said only once the end is
     /// the task's (a retry deletes the job first).
     kept: Option<Message>,
@@ -1982,16 +1985,18 @@ impl Runner {
             return;
         }
         let how = how_it_ended(code, signal);
-        // A SIGKILL while Berth ends the attempt (a stop, a failed replica, a server
-        // stopping) is most likely Berth's own, after the grace: said so, not "most often
-        // out of memory" first (hung-job explorer).
+        // A SIGKILL a grace after Berth began to end the attempt (a stop, a failed
+        // replica, a server stopping) is Berth's own: said so, not "most often out of
+        // memory" first (hung-job explorer). One sooner (the replica's own `kill -9`, the
+        // kernel's out-of-memory killer) is not (hung-job recheck).
         let ending = self
             .attempts
             .lock()
             .await
             .get(&task)
             .filter(|a| a.attempt == attempt)
-            .is_some_and(|a| a.stopping || a.failure.is_some());
+            .and_then(|a| a.ending_since)
+            .is_some_and(|since| since.elapsed() + Duration::from_millis(250) >= STOP_GRACE);
         let how = if ending && code.is_none() && signal == Some(9) {
             how.with("after", "grace")
         } else {
@@ -2010,6 +2015,9 @@ impl Runner {
             let failed = code != Some(0);
             let first_failure = failed && state.failure.is_none() && !state.stopping;
             if first_failure {
+                state
+                    .ending_since
+                    .get_or_insert_with(std::time::Instant::now);
                 state.failure = Some(
                     Message::new("event.replica_ended")
                         .with("replica", replica)
@@ -2557,9 +2565,10 @@ impl Runner {
             _ => {
                 let attempt = {
                     let mut attempts = self.attempts.lock().await;
-                    attempts
-                        .get_mut(id)
-                        .map(|a| (a.attempt, std::mem::replace(&mut a.stopping, true)))
+                    attempts.get_mut(id).map(|a| {
+                        a.ending_since.get_or_insert_with(std::time::Instant::now);
+                        (a.attempt, std::mem::replace(&mut a.stopping, true))
+                    })
                 };
                 match attempt {
                     // Started (a start in progress held the task's lock until the
@@ -3769,6 +3778,7 @@ impl Runner {
                 })
                 .map(|(id, a)| {
                     a.stopping = true;
+                    a.ending_since.get_or_insert_with(std::time::Instant::now);
                     (id.clone(), a.attempt)
                 })
                 .collect::<Vec<_>>();

@@ -1129,6 +1129,29 @@ async fn listed(app: &Router, id: &str) -> Value {
         .unwrap_or_else(|| panic!("{id} is not listed: {page}"))
 }
 
+/// A replica killed by SIGKILL sooner than Berth's grace after Berth asked it to stop
+/// (its own `kill -9` on SIGTERM, as the kernel's out-of-memory killer would too) is not
+/// said to be killed by Berth (hung-job recheck).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_sooner_than_the_grace_is_not_said_to_be_berths() {
+    let app = server::app(demo_state().await);
+    let id = submitted(
+        &app,
+        &pytorch(
+            "if [ \"$RANK\" = 1 ]; then sleep 2; exit 1; fi; trap 'kill -9 $$' TERM; echo trapped; while true; do sleep 0.2; done",
+        ),
+    )
+    .await;
+    let ended = wait_for(&app, &id, phase_is("failed")).await;
+    let (_, events) = call(&app, get(&format!("/api/v1/tasks/{id}/events"))).await;
+    let said = events.to_string();
+    assert!(
+        said.contains("replica 0 (master) ended with exit code 137 (signal 9, killed: most often"),
+        "{said}"
+    );
+    assert!(!said.contains("killed by Berth"), "{said} {ended}");
+}
+
 /// A running task says how long each replica has written nothing to its log: a rank
 /// that hangs is told from ranks that print (hung-job explorer: the page showed nothing
 /// of it); not in the list's rows, and not once it has ended.
