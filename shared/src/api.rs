@@ -218,6 +218,9 @@ pub struct ReplicaQuiet {
     pub replica: u32,
     /// Seconds since its log last grew (since it started, for a log still empty).
     pub secs: u64,
+    /// Its log is empty: it has written nothing since it started.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empty: bool,
 }
 
 /// The task a task was made from, and how.

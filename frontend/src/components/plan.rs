@@ -407,6 +407,7 @@ pub fn PlanView(
             (
                 s.basic.cluster.clone(),
                 s.compute.kind,
+                s.compute.instance_type,
                 s.compute.pool.clone(),
                 s.compute.specs.clone(),
                 s.compute.head_spec.clone(),

@@ -261,7 +261,7 @@ pub fn SharedTask(
                     <p class="banner error" data-testid="link-dead-logs">{crate::i18n::tr("ui.shared.link_dead#since")}</p>
                 })}
                 {source.clone().map(|source| view! {
-                    <Logs source view=view.into() polled=polled.into() page_unreached=Signal::stored(false) />
+                    <Logs source view=view.into() polled=polled.into() page_unreached=Signal::stored(false) closed=dead />
                 })}
                 <section class="panel tags" aria-labelledby="shared-tags-title">
                     <h2 id="shared-tags-title">{crate::i18n::tr("ui.detail.tags")}</h2>

@@ -1639,11 +1639,10 @@ fn Actions(
                     share.set(Some(link_address(&link.token)));
                     copied.set(None);
                     revoked.set(None);
-                    // A list open already takes the new link; none is opened: two
-                    // panels, each with its Close, for one press (phone explorer).
-                    if links.with_untracked(Option::is_some) {
-                        let _ = list_links(id).await;
-                    }
+                    // The link alone: an open list of links closes, or the new link
+                    // stood twice, in two panels, each with its Close (phone
+                    // explorer, and its recheck).
+                    links.set(None);
                 }
                 Err(err) => refused(err),
             }
@@ -2343,15 +2342,26 @@ fn quiet_said(lang: shared::Lang, view: &TaskView) -> String {
     let quiet: Vec<String> = view
         .quiet
         .iter()
-        .filter(|q| q.secs >= QUIET_SECS)
+        // A log still empty is said at once: "every replica wrote" was false of a rank
+        // hung from its start (hung-job recheck).
+        .filter(|q| q.secs >= QUIET_SECS || q.empty)
         .filter_map(|q| {
             let (_, label) = labels.iter().find(|(r, _)| *r == q.replica)?;
+            // Its name, without the words the picker adds after it (a RayJob's "the
+            // entrypoint's output (…)" took four lines on a phone).
+            let cut = label.find(" (").or_else(|| label.find('（'));
+            let label = label[..cut.unwrap_or(label.len())].to_owned();
             let secs = i64::try_from(q.secs).unwrap_or(i64::MAX / 1000) * 1000;
             let quiet_for = super::format_duration(lang, Timestamp(0), Timestamp(secs));
+            let key = if q.empty {
+                "ui.detail.log_quiet.replica#empty"
+            } else {
+                "ui.detail.log_quiet.replica"
+            };
             Some(shared::messages::text(
                 lang,
-                "ui.detail.log_quiet.replica",
-                &[("replica", label.clone()), ("for", quiet_for)],
+                key,
+                &[("replica", label), ("for", quiet_for)],
             ))
         })
         .collect();
@@ -2378,6 +2388,11 @@ pub(crate) fn Logs(
     /// The page says it cannot reach the server: the log's failure to is not said again
     /// under it (ops explorer: "Cannot reach the server" twice on one screen).
     page_unreached: Signal<bool>,
+    /// The log can no longer be read (a share link revoked, said by the page): its
+    /// buttons off, nor its hint to follow it or its own failure said (shared-view
+    /// recheck: three red boxes, one blaming a link "not whole").
+    #[prop(optional, into)]
+    closed: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let id = StoredValue::new(source);
@@ -2793,7 +2808,7 @@ pub(crate) fn Logs(
                         }).collect_view()}
                     </select>
                 </label>
-                <button type="button" data-testid="log-reload" disabled=move || !started.get() aria-describedby=not_yet on:click=move |_| {
+                <button type="button" data-testid="log-reload" disabled=move || !started.get() || closed.get() aria-describedby=not_yet on:click=move |_| {
                     // Read once is what was asked: no follow comes back with the next pick.
                     wants_follow.set_value(false);
                     reload();
@@ -2801,7 +2816,7 @@ pub(crate) fn Logs(
                 <button
                     type="button"
                     data-testid="log-follow"
-                    disabled=move || !started.get()
+                    disabled=move || !started.get() || closed.get()
                     aria-describedby=not_yet
                     aria-pressed=move || following.get().to_string()
                     on:click=move |_| {
@@ -2823,10 +2838,12 @@ pub(crate) fn Logs(
             // empty, once the task has ended: the panel neither grows as the task starts
             // nor shrinks as it ends.
             {move || quiet_room.get().then(|| view! {
-                <p class="log-quiet" data-testid="log-quiet">{move || quiet_said(lang.get(), &view.get())}</p>
+                // One line, whole on hover: a line that wrapped as replicas went quiet
+                // moved the log box (hung-job recheck).
+                <p class="log-quiet" data-testid="log-quiet" title=move || quiet_said(lang.get(), &view.get())>{move || quiet_said(lang.get(), &view.get())}</p>
             })}
             <p role="status" class="log-state" data-testid="log-state">
-                {move || if !started.get() {
+                {move || if !started.get() || closed.get() {
                     None
                 } else if following.get() {
                     Some(lang.text("ui.detail.following"))
@@ -2843,8 +2860,9 @@ pub(crate) fn Logs(
                 }}
             </p>
             {move || {
-                let said_above = page_unreached.get()
-                    && error.with(|e| matches!(e, Some(ClientError::Network(_))));
+                let said_above = closed.get()
+                    || (page_unreached.get()
+                        && error.with(|e| matches!(e, Some(ClientError::Network(_)))));
                 (!said_above).then(|| view! { <ErrorBanner error /> })
             }}
             {move || {

@@ -2021,6 +2021,9 @@ async fn a_shared_view_says_its_link_was_revoked() {
         all_text(&host, "[data-testid='read-only']"),
         ["This is a read-only view shared with you, as it was last read through its link."]
     );
+    // The log's own buttons off, no hint to follow it: it can no longer be read.
+    assert!(find(&host, "[data-testid='log-follow']").has_attribute("disabled"));
+    assert_eq!(all_text(&host, "[data-testid='log-state']").concat(), "");
     release_fetches();
     host.remove();
     restore_address(&address);
@@ -5563,7 +5566,26 @@ async fn the_share_link_closes_back_to_share() {
     })
     .await;
     assert_eq!(focused_test_id().as_deref(), Some("action-share"));
+    // Share with the list of links open: the link alone, the list closed (recheck: the
+    // new link stood twice, in two panels).
+    press_until_asked(&host, "action-share-links", "/tasks/t1/share").await;
+    answer_fetch(
+        "/share",
+        &serde_json::to_string(&vec![share_link(1, "tok-new")]).unwrap(),
+    );
+    until_found(&host, "the list", "[data-testid='share-links-close']").await;
+    press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+    answer_fetch(
+        "/share",
+        &serde_json::to_string(&share_link(2, "tok-two")).unwrap(),
+    );
+    until_found(&host, "the link", "[data-testid='share-close']").await;
+    let list_open = host
+        .query_selector("[data-testid='share-links-close']")
+        .unwrap()
+        .is_some();
     finish(handle, &host, &address);
+    assert!(!list_open, "the list closed");
 }
 
 /// A tag is checked by the form's rules as it is added, at the tags; a refused save is
@@ -8837,14 +8859,17 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
         shared::api::ReplicaQuiet {
             replica: 0,
             secs: 130,
+            empty: false,
         },
         shared::api::ReplicaQuiet {
             replica: 1,
             secs: 2,
+            empty: false,
         },
         shared::api::ReplicaQuiet {
             replica: 2,
             secs: 61,
+            empty: false,
         },
     ];
     let (host, handle) = mount_detail_page_with(&running, ("[]", 0), ("[]", 0)).await;
@@ -8852,17 +8877,33 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     let said = || all_text(&host, "[data-testid='log-quiet']").concat();
     assert_eq!(
         said(),
-        "No log output for a minute or more from 0: master (for 2 min 10 s) and 2: worker 1 (for 1 min 1 s)."
+        "No log output from 0: master for 2 min 10 s and 2: worker 1 for 1 min 1 s."
     );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
     let zh = said();
     back_to_english(&host).await;
     finish(handle, &host, &address);
-    assert!(
-        zh.starts_with("超过 1 分钟没有日志输出：0：主节点（已 2 分"),
-        "{zh}"
+    assert!(zh.starts_with("无日志输出：0：主节点（已 2 分"), "{zh}");
+    // A log still empty is said at once, not "every replica wrote"; a RayJob's
+    // entrypoint by its name alone (hung-job recheck).
+    let mut ray = task("t1", TaskPhase::Running, TaskType::RayJob);
+    ray.quiet = vec![shared::api::ReplicaQuiet {
+        replica: 0,
+        secs: 12,
+        empty: true,
+    }];
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_with(&ray, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the line", "[data-testid='log-quiet']").await;
+    let said = all_text(&host, "[data-testid='log-quiet']").concat();
+    let title = find(&host, "[data-testid='log-quiet']").get_attribute("title");
+    finish(handle, &host, &address);
+    assert_eq!(
+        said,
+        "No log output from 0: the entrypoint's output since it started (12 s)."
     );
+    assert_eq!(title.as_deref(), Some(said.as_str()));
 }
 
 /// A tag's remove button is a finger's target, 24 px at least each way (WCAG 2.5.8; it

@@ -315,12 +315,16 @@ async fn quiet_replicas(
         let path = runner
             .backend()
             .log_path(&task.id, task.attempts, log.replica);
-        let Ok(written) = tokio::fs::metadata(&path).await.and_then(|m| m.modified()) else {
+        let Ok(meta) = tokio::fs::metadata(&path).await else {
+            continue;
+        };
+        let Ok(written) = meta.modified() else {
             continue;
         };
         quiet.push(shared::api::ReplicaQuiet {
             replica: log.replica,
             secs: now.duration_since(written).map_or(0, |d| d.as_secs()),
+            empty: meta.len() == 0,
         });
     }
     quiet

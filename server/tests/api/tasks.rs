@@ -1177,6 +1177,13 @@ async fn a_running_task_says_how_long_each_replica_has_been_quiet() {
     };
     assert!(secs(0) >= 2, "the master prints nothing: {task}");
     assert!(secs(1) < secs(0), "the worker prints: {task}");
+    // Both have written: neither is said to be empty.
+    assert!(
+        task["quiet"]
+            .as_array()
+            .is_some_and(|q| q.iter().all(|r| r.get("empty").is_none())),
+        "{task}"
+    );
     assert_eq!(listed(&app, &id).await.get("quiet"), None);
     let (status, _) = call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
     assert_eq!(status, StatusCode::OK);

@@ -1491,15 +1491,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "Following the log live…"),
     ("ui.detail.group", "Project group"),
     ("ui.detail.loading", "Loading the task…"),
-    (
-        "ui.detail.log_quiet",
-        "No log output for a minute or more from {replicas}.",
-    ),
+    ("ui.detail.log_quiet", "No log output from {replicas}."),
     (
         "ui.detail.log_quiet#none",
-        "Every replica has written to its log within the last minute.",
+        "Every replica wrote to its log in the last minute.",
     ),
-    ("ui.detail.log_quiet.replica", "{replica} (for {for})"),
+    ("ui.detail.log_quiet.replica", "{replica} for {for}"),
+    (
+        "ui.detail.log_quiet.replica#empty",
+        "{replica} since it started ({for})",
+    ),
     (
         "ui.detail.log_snapshot",
         "The log as it was when read: Follow live shows what is written now.",

@@ -1295,15 +1295,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
     ("ui.detail.loading", "正在加载任务…"),
-    (
-        "ui.detail.log_quiet",
-        "超过 1 分钟没有日志输出：{replicas}。",
-    ),
+    ("ui.detail.log_quiet", "无日志输出：{replicas}。"),
     (
         "ui.detail.log_quiet#none",
-        "每个副本在最近 1 分钟内都有日志输出。",
+        "每个副本最近 1 分钟内都有日志输出。",
     ),
     ("ui.detail.log_quiet.replica", "{replica}（已 {for}）"),
+    (
+        "ui.detail.log_quiet.replica#empty",
+        "{replica}（启动以来一直没有，{for}）",
+    ),
     (
         "ui.detail.log_snapshot",
         "以下为读取时的日志：单击“实时跟踪”查看最新输出。",

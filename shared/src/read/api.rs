@@ -121,7 +121,11 @@ read_loose!(PhaseCounts {
     stopped = 0,
 });
 read_loose!(TaskEventView { at, kind, message });
-read_loose!(ReplicaQuiet { replica, secs });
+read_loose!(ReplicaQuiet {
+    replica,
+    secs,
+    empty = false,
+});
 read_loose!(AttemptFailure { attempt, replica });
 read_loose!(ShareLink {
     token,
@@ -302,6 +306,7 @@ mod tests {
                     vec![crate::api::ReplicaQuiet {
                         replica: 0,
                         secs: 75,
+                        empty: true,
                     }]
                 })
                 .unwrap_or_default(),
