@@ -1968,7 +1968,7 @@ async fn a_number_retyped_keeps_the_plan_in_its_place() {
     form.type_in("compute.workers", "").await;
     assert_eq!(
         form.text("outcome"),
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Dimmed below: the plan before them."
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Framed in grey below: the plan before them."
     );
     // What a screen reader hears, the plan kept from it.
     assert_eq!(
@@ -2014,12 +2014,12 @@ async fn the_plan_says_what_it_waits_for_as_things_are() {
     form.type_in("compute.units_per_node", "99").await;
     assert_eq!(
         form.text("outcome"),
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Dimmed below: the plan before them."
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Framed in grey below: the plan before them."
     );
     form.click("lang-zh").await;
     assert_eq!(
         form.text("outcome"),
-        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。下方灰显的是出错前的计划。"
+        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。下方灰色虚线框内是出错前的计划。"
     );
     form.click("lang-en").await;
     drop(form);

@@ -2127,7 +2127,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.pending#kept",
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Dimmed below: the plan before them.",
+        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Framed in grey below: the plan before them.",
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     (
