@@ -396,12 +396,11 @@ pub fn PlanView(
         })
     });
     let said = move || headline.with(|(_, said)| said.clone());
-    // The last plan, kept dimmed under the pending line while the choices it needs stay
-    // made: a number box emptied to type another number shrank the panel to one line and
-    // grew it back, moving the page at each retyped digit (idle explorer).
-    // Only while the place and the specs it was made for stay chosen: kept over a switch
-    // of pool, it showed the old pool's verdict beside the new pool's errors
-    // (low-vision recheck).
+    // The last plan, kept greyed under the pending line while an error holds the plan: a
+    // number box emptied to type another number shrank the panel to one line and grew it
+    // back, moving the page at each retyped digit (idle explorer). Only while the place
+    // and specs it was made for stay chosen: kept over a switch of pool, it showed the
+    // old pool's verdict beside the new pool's errors (low-vision recheck).
     let shape = match form {
         Some(cx) => cx.watch(|s| {
             (
@@ -423,7 +422,6 @@ pub fn PlanView(
         });
         (plan, shape)
     });
-    let drawn = Memo::new(move |_| drawn.with(|(plan, _)| plan.clone()));
     // Its title's id is the form's, when it is in one (two forms may share a page).
     let title = form
         .map(|cx| cx.ids)
@@ -454,7 +452,7 @@ pub fn PlanView(
                 let l = lang.get();
                 // The plan was for a value since emptied or made wrong.
                 let stale = plan.with(Option::is_none);
-                let Some(plan) = drawn.get() else {
+                let Some(plan) = drawn.with(|(plan, _)| plan.clone()) else {
                     return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, pending.get(), &[])}</p> }.into_any();
                 };
                 let (class, said) = if stale {

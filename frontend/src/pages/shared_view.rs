@@ -158,13 +158,13 @@ pub fn SharedTask(
             if !refresh_now(ended, ticks.get_value()) {
                 return;
             }
-            busy.set_value(true);
             let (source, l) = (source.get_value(), lang.get_untracked());
+            let api::Source::Shared(token) = source.clone() else {
+                return;
+            };
+            busy.set_value(true);
             leptos::task::spawn_local(async move {
-                let api::Source::Shared(token) = &source else {
-                    return;
-                };
-                match api::fetch_shared(token, l).await {
+                match api::fetch_shared(&token, l).await {
                     Ok(now) => {
                         // Set only when changed: the panels drawn from it are drawn anew.
                         if view.try_with_untracked(|v| *v != now) == Some(true) {

@@ -632,7 +632,7 @@ pub fn TaskListPage(
                                 Err(_) => return,
                             };
                             if departed.try_with_untracked(|d| d.contains(&id)) == Some(true) {
-                                left_now.update(|n| n.push((id, now)));
+                                left_now.try_update(|n| n.push((id, now)));
                             }
                         });
                     }
