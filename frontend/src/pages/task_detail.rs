@@ -2763,7 +2763,9 @@ pub(crate) fn Logs(
             // down as the task started (explorer, layout shift).
             <div class="toolbar">
                 <label>
-                    <span>{crate::i18n::tr("ui.detail.replica")}</span>
+                    // A PyTorchJob's replica number is its RANK, which its log and a
+                    // search of it name (hung-job explorer: "rank 1" is "1: worker 0").
+                    <span>{move || lang.text(if view.with(|v| v.task.spec.basic.task_type == Some(TaskType::PyTorchJob)) { "ui.detail.replica#rank" } else { "ui.detail.replica" })}</span>
                     <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
                         {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
                             // The replica whose end failed the attempt shown: the latest's

@@ -8879,6 +8879,11 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
         said(),
         "No log output from 0: master for 2 min 10 s and 2: worker 1 for 1 min 1 s."
     );
+    // A PyTorchJob's replica number is its RANK, as its log says it.
+    assert_eq!(
+        all_text(&host, ".logs .toolbar label > span")[0],
+        "Replica (RANK)"
+    );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
     let zh = said();
@@ -8898,7 +8903,9 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     until_found(&host, "the line", "[data-testid='log-quiet']").await;
     let said = all_text(&host, "[data-testid='log-quiet']").concat();
     let title = find(&host, "[data-testid='log-quiet']").get_attribute("title");
+    let replica = all_text(&host, ".logs .toolbar label > span")[0].clone();
     finish(handle, &host, &address);
+    assert_eq!(replica, "Replica");
     assert_eq!(
         said,
         "No log output from 0: the entrypoint's output since it started (12 s)."

@@ -1571,6 +1571,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.reason", "Why it waits"),
     ("ui.detail.reload_page", "Reload the page"),
     ("ui.detail.replica", "Replica"),
+    ("ui.detail.replica#rank", "Replica (RANK)"),
     (
         "ui.detail.replica_failed",
         "{label} — its end failed the task",

@@ -1359,6 +1359,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.reload_page", "重新加载页面"),
     ("ui.detail.replica", "副本"),
+    ("ui.detail.replica#rank", "副本（RANK）"),
     ("ui.detail.replica_failed", "{label}——导致任务失败的副本"),
     (
         "ui.detail.replica_failed#attempt",
