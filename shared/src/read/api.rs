@@ -300,16 +300,15 @@ mod tests {
             retries_used: 2,
             last_never_ran: placement_some,
             // A quiet replica, and none: both read back.
-            quiet: placement
-                .as_ref()
-                .map(|_| {
-                    vec![crate::api::ReplicaQuiet {
-                        replica: 0,
-                        secs: 75,
-                        empty: true,
-                    }]
-                })
-                .unwrap_or_default(),
+            quiet: if placement_some {
+                vec![crate::api::ReplicaQuiet {
+                    replica: 0,
+                    secs: 75,
+                    empty: true,
+                }]
+            } else {
+                Vec::new()
+            },
             attempt_failures: vec![crate::api::AttemptFailure {
                 attempt: 1,
                 replica: 1,
