@@ -625,7 +625,7 @@ mod tests {
         };
         assert_eq!(
             said(&signal(9), Lang::En),
-            "replica 1 (worker 0) ended with exit code 137 (signal 9, killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)"
+            "replica 1 (worker 0) ended with exit code 137 (signal 9, killed: most often for running out of memory)"
         );
         assert_eq!(
             said(&signal(11), Lang::Zh),

@@ -725,9 +725,11 @@ pub fn TaskSummary(
             // takes: for the grace the page read running, as if nothing had happened
             // (hung-job explorer).
             {move || view.with(|v| v.failing.clone()).filter(|_| view.with(|v| v.task.phase == TaskPhase::Running)).map(|reason| view! {
+                // The reason alone, as "Why it failed" then says it, in as many lines: with
+                // more words here the panels under it moved up at the end (recheck).
                 <div class="reason" data-testid="failing">
                     <h3>{crate::i18n::tr("ui.detail.failing")}</h3>
-                    <p>{move || lang.text_with("ui.detail.failing#why", &[("reason", reason.clone())])}</p>
+                    <p>{reason}</p>
                 </div>
             })}
             // The timeline says it too, at its end: a failed task's page says it where the
@@ -2840,9 +2842,9 @@ pub(crate) fn Logs(
             // empty, once the task has ended: the panel neither grows as the task starts
             // nor shrinks as it ends.
             {move || quiet_room.get().then(|| view! {
-                // One line, whole on hover: a line that wrapped as replicas went quiet
-                // moved the log box (hung-job recheck).
-                <p class="log-quiet" data-testid="log-quiet" title=move || quiet_said(lang.get(), &view.get())>{move || quiet_said(lang.get(), &view.get())}</p>
+                // Empty once the log can no longer be read: "in the last minute" read as
+                // now on a view frozen by a revoked link (recheck).
+                <p class="log-quiet" data-testid="log-quiet">{move || if closed.get() { String::new() } else { quiet_said(lang.get(), &view.get()) }}</p>
             })}
             <p role="status" class="log-state" data-testid="log-state">
                 {move || if !started.get() || closed.get() {

@@ -1982,7 +1982,12 @@ async fn a_shared_view_follows_its_task_through_the_link() {
 async fn a_shared_view_says_its_link_was_revoked() {
     let address = fresh_page();
     hold_fetches();
-    let running = task("t-00010", TaskPhase::Running, TaskType::PyTorchJob);
+    let mut running = task("t-00010", TaskPhase::Running, TaskType::PyTorchJob);
+    running.quiet = vec![shared::api::ReplicaQuiet {
+        replica: 0,
+        secs: 2,
+        empty: false,
+    }];
     let host = crate::new_host();
     leptos::mount::mount_to(host.clone(), move || {
         UiLang::provide().set(Lang::En);
@@ -1996,6 +2001,10 @@ async fn a_shared_view_says_its_link_was_revoked() {
             .any(|u| u.contains("/api/v1/shared/tok-10?"))
     })
     .await;
+    assert_eq!(
+        all_text(&host, "[data-testid='log-quiet']").concat(),
+        "Every replica wrote to its log in the last minute."
+    );
     refuse_fetch(
         "/api/v1/shared/tok-10?",
         404,
@@ -2021,9 +2030,11 @@ async fn a_shared_view_says_its_link_was_revoked() {
         all_text(&host, "[data-testid='read-only']"),
         ["This is a read-only view shared with you, as it was last read through its link."]
     );
-    // The log's own buttons off, no hint to follow it: it can no longer be read.
+    // The log's own buttons off, no hint to follow it, nothing said of its replicas'
+    // output "in the last minute": it can no longer be read.
     assert!(find(&host, "[data-testid='log-follow']").has_attribute("disabled"));
     assert_eq!(all_text(&host, "[data-testid='log-state']").concat(), "");
+    assert_eq!(all_text(&host, "[data-testid='log-quiet']").concat(), "");
     release_fetches();
     host.remove();
     restore_address(&address);
@@ -6162,13 +6173,16 @@ async fn a_failure_ending_the_attempt_is_said_while_the_task_runs() {
     view.failed_replica = Some(1);
     let (host, handle) = mount_detail_page_with(&view, ("[]", 0), ("[]", 0)).await;
     until_found(&host, "the line", "[data-testid='failing']").await;
-    let said = all_text(&host, "[data-testid='failing'] p");
+    let said = all_text(&host, "[data-testid='failing'] > *");
     let replicas = all_text(&host, "[data-testid='log-replica'] option");
     finish(handle, &host, &address);
+    // The reason alone under its heading, as "Why it failed" then says it, in as many
+    // lines (recheck: the panels under it moved up at the end).
     assert_eq!(
         said,
         [
-            "replica 1 (worker 0) ended with exit code 1; the other replicas are being stopped, and the attempt ends once they have."
+            "Ending for a failure: the other replicas are being stopped",
+            "replica 1 (worker 0) ended with exit code 1"
         ]
     );
     assert_eq!(

@@ -393,7 +393,9 @@ async fn a_replica_killed_is_said_so_in_the_failures_reason() {
         .unwrap()
         .to_owned();
     assert!(
-        reason.ends_with("ended with exit code 137 (signal 9, killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)"),
+        reason.ends_with(
+            "ended with exit code 137 (signal 9, killed: most often for running out of memory)"
+        ),
         "{done}"
     );
 }

@@ -480,7 +480,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.how.signal#9",
-        "exit code 137 (signal 9, killed: most often for running out of memory, or by Berth when a replica asked to stop did not within its grace period)",
+        "exit code 137 (signal 9, killed: most often for running out of memory)",
     ),
     (
         "event.how.signal#9_berth",
@@ -1457,10 +1457,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.failed_reason", "Why it failed"),
-    ("ui.detail.failing", "Ending for a failure"),
     (
-        "ui.detail.failing#why",
-        "{reason}; the other replicas are being stopped, and the attempt ends once they have.",
+        "ui.detail.failing",
+        "Ending for a failure: the other replicas are being stopped",
     ),
     ("ui.detail.fault_tolerance", "Fault tolerance"),
     (

@@ -394,7 +394,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "event.how.signal#9",
-        "退出码 137（信号 9，进程被强制终止：最常见的原因是内存不足，或被要求停止的副本未在宽限期内停止而被 Berth 终止）",
+        "退出码 137（信号 9，进程被强制终止：最常见的原因是内存不足）",
     ),
     (
         "event.how.signal#9_berth",
@@ -1272,11 +1272,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.failed_reason", "失败原因"),
-    ("ui.detail.failing", "因故障结束中"),
-    (
-        "ui.detail.failing#why",
-        "{reason}；正在停止其他副本，待其结束后本次运行随之结束。",
-    ),
+    ("ui.detail.failing", "因故障结束中：正在停止其他副本"),
     ("ui.detail.fault_tolerance", "自动容错"),
     (
         "ui.detail.fault_tolerance_on",
