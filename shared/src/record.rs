@@ -267,7 +267,7 @@ impl Task {
 
 /// Whether a step into scheduling from `before` begins an attempt: not when Kueue
 /// admits again a running attempt it evicted, which goes on as the same attempt.
-fn begins_attempt(before: Option<TaskPhase>) -> bool {
+pub fn begins_attempt(before: Option<TaskPhase>) -> bool {
     before != Some(TaskPhase::Running)
 }
 

@@ -3,8 +3,8 @@
 //! through the link, and Clone; no action on the task.
 
 use super::task_detail::{
-    EVENTS_SHOWN, EventList, Logs, REFRESH, Resilience, SpecView, TaskSummary, Timeline, joined,
-    latest_events, refresh_now,
+    EVENTS_SHOWN, EventList, Logs, Resilience, SpecView, TaskSummary, Timeline, joined,
+    latest_events, poll_task,
 };
 use crate::api;
 use crate::i18n::UiLang;
@@ -144,20 +144,8 @@ pub fn SharedTask(
     let events_asked = StoredValue::new(false);
     if let Some(source) = source.clone() {
         let busy = StoredValue::new(false);
-        let ticks = StoredValue::new(0u32);
         let source = StoredValue::new(source);
-        let poll = move || {
-            let hidden = web_sys::window()
-                .and_then(|w| w.document())
-                .is_some_and(|d| d.hidden());
-            if hidden || busy.get_value() || dead.get_untracked() {
-                return;
-            }
-            ticks.update_value(|t| *t = t.wrapping_add(1));
-            let ended = view.with_untracked(|v| v.task.phase.is_finished());
-            if !refresh_now(ended, ticks.get_value()) {
-                return;
-            }
+        let load = move || {
             let (source, l) = (source.get_value(), lang.get_untracked());
             let api::Source::Shared(token) = source.clone() else {
                 return;
@@ -197,9 +185,11 @@ pub fn SharedTask(
                 busy.try_set_value(false);
             });
         };
-        if let Ok(handle) = set_interval_with_handle(poll, REFRESH) {
-            on_cleanup(move || handle.clear());
-        }
+        poll_task(
+            move || busy.get_value() || dead.get_untracked(),
+            move || view.with_untracked(|v| v.task.phase.is_finished()),
+            load,
+        );
     }
     let show_earlier = Callback::new(move |()| {
         let Some(source) = earlier_source.get_value() else {

@@ -16,7 +16,7 @@ use std::time::Duration;
 const STOP_OFFERED_AGAIN_MS: i64 = 60_000;
 
 /// How often a task that has not ended is fetched again.
-pub(crate) const REFRESH: Duration = Duration::from_secs(2);
+const REFRESH: Duration = Duration::from_secs(2);
 /// An ended task is fetched again every this many refreshes (every 20 s).
 const ENDED_EVERY: u32 = 10;
 
@@ -25,6 +25,32 @@ const ENDED_EVERY: u32 = 10;
 /// from another tab).
 pub fn refresh_now(ended: bool, tick: u32) -> bool {
     !ended || tick.is_multiple_of(ENDED_EVERY)
+}
+
+/// Reads a task's page again every [`REFRESH`] while the task can still change; an ended
+/// task less often, as it can still be deleted from another tab. Not while the page is
+/// hidden, nor while `held` (a read still out, the task gone).
+pub(crate) fn poll_task(
+    held: impl Fn() -> bool + 'static,
+    ended: impl Fn() -> bool + 'static,
+    load: impl Fn() + 'static,
+) {
+    let ticks = StoredValue::new(0u32);
+    let poll = move || {
+        let hidden = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| d.hidden());
+        if hidden || held() {
+            return;
+        }
+        ticks.update_value(|t| *t = t.wrapping_add(1));
+        if refresh_now(ended(), ticks.get_value()) {
+            load();
+        }
+    };
+    if let Ok(handle) = set_interval_with_handle(poll, REFRESH) {
+        on_cleanup(move || handle.clear());
+    }
 }
 
 /// The detail page.
@@ -295,25 +321,11 @@ pub fn TaskDetailPage(
         lang.get();
         load();
     });
-    // Poll while the task can still change; an ended task less often, as it can still be
-    // deleted from another tab. Not while the page is hidden.
-    let ticks = StoredValue::new(0u32);
-    let poll = move || {
-        let hidden = web_sys::window()
-            .and_then(|w| w.document())
-            .is_some_and(|d| d.hidden());
-        if hidden || gone.with_untracked(Option::is_some) || loading.get_value() {
-            return;
-        }
-        ticks.update_value(|t| *t = t.wrapping_add(1));
-        let ended = task.with_untracked(|t| t.as_ref().is_none_or(|t| t.task.phase.is_finished()));
-        if refresh_now(ended, ticks.get_value()) {
-            load();
-        }
-    };
-    if let Ok(handle) = set_interval_with_handle(poll, REFRESH) {
-        on_cleanup(move || handle.clear());
-    }
+    poll_task(
+        move || gone.with_untracked(Option::is_some) || loading.get_value(),
+        move || task.with_untracked(|t| t.as_ref().is_none_or(|t| t.task.phase.is_finished())),
+        load,
+    );
 
     // The page before the first event shown, added above it.
     let show_earlier = Callback::new(move |()| {

@@ -275,14 +275,14 @@ async fn view_as(
 }
 
 /// Each attempt a replica's end failed, and that replica: the steps into retrying or
-/// failed whose reason names one, each after the attempt begun last before it (a step
-/// into scheduling not from running begins one, as `Task::runs_again` counts them).
+/// failed whose reason names one, each after the attempt begun last before it (counted
+/// as `Task::runs_again` counts them).
 fn attempt_failures(history: &[shared::record::PhaseChange]) -> Vec<shared::api::AttemptFailure> {
     let mut failures = Vec::new();
     let (mut begun, mut before) = (0_u32, None);
     for change in history {
         match change.phase {
-            TaskPhase::Scheduling if before != Some(TaskPhase::Running) => begun += 1,
+            TaskPhase::Scheduling if shared::record::begins_attempt(before) => begun += 1,
             TaskPhase::Retrying | TaskPhase::Failed if begun > 0 => {
                 if let Some(replica) = change.keyed.as_ref().and_then(ended_replica) {
                     failures.push(shared::api::AttemptFailure {
