@@ -2856,7 +2856,7 @@ pub(crate) fn Logs(
             {move || quiet_room.get().then(|| view! {
                 // Empty once the log can no longer be read: "in the last minute" read as
                 // now on a view frozen by a revoked link (recheck).
-                <p class="log-quiet" data-testid="log-quiet">{move || if closed.get() { String::new() } else { quiet_said(lang.get(), &view.get()) }}</p>
+                <p class="log-quiet" data-testid="log-quiet">{move || if closed.get() { String::new() } else { { let l = lang.get(); view.with(|v| quiet_said(l, v)) } }}</p>
             })}
             <p role="status" class="log-state" data-testid="log-state">
                 {move || if !started.get() || closed.get() {
