@@ -2379,14 +2379,33 @@ fn quiet_said(lang: shared::Lang, view: &TaskView) -> String {
             ))
         })
         .collect();
-    if quiet.is_empty() {
-        shared::messages::text(lang, "ui.detail.log_quiet#none", &[])
-    } else {
-        shared::messages::text(
-            lang,
-            "ui.detail.log_quiet",
-            &[("replicas", shared::messages::list(lang, &quiet))],
-        )
+    // At most two named, so the line keeps to the room it has (eight ranks stuck in one
+    // all-reduce took six lines on a phone, moving the log box: recheck).
+    let all = quiet.len() == view.quiet.len() && quiet.len() > 2;
+    match quiet.len() {
+        0 => shared::messages::text(lang, "ui.detail.log_quiet#none", &[]),
+        _ if all => {
+            let least = view.quiet.iter().map(|q| q.secs).min().unwrap_or(0);
+            let least = i64::try_from(least).unwrap_or(i64::MAX / 1000) * 1000;
+            let quiet_for = super::format_duration(lang, Timestamp(0), Timestamp(least));
+            shared::messages::text(lang, "ui.detail.log_quiet#all", &[("for", quiet_for)])
+        }
+        n => {
+            let mut named = quiet;
+            if n > 2 {
+                named.truncate(1);
+                named.push(shared::messages::text(
+                    lang,
+                    "ui.detail.log_quiet.more",
+                    &[("n", (n - 1).to_string())],
+                ));
+            }
+            shared::messages::text(
+                lang,
+                "ui.detail.log_quiet",
+                &[("replicas", shared::messages::list(lang, &named))],
+            )
+        }
     }
 }
 

@@ -2370,6 +2370,26 @@ async fn the_spec_used_is_marked_by_a_sign_in_its_row() {
     };
     let (tick, width) = ticks()[0].clone();
     assert_eq!(tick, "✓");
+    // In a narrow form the select stays beside its rank, on the row's first line (the
+    // rank's room broke each row into three lines: regression sweep).
+    form.host.style().set_property("width", "560px").unwrap();
+    crate::after_paint().await;
+    let rank = form
+        .find(".spec-list > li .rank")
+        .unwrap()
+        .get_bounding_client_rect();
+    let select = form
+        .find(".spec-list > li select")
+        .unwrap()
+        .get_bounding_client_rect();
+    assert!(
+        select.top() < rank.bottom() && select.left() > rank.right(),
+        "rank {:?}, select {:?}",
+        (rank.top(), rank.right(), rank.bottom()),
+        (select.top(), select.left())
+    );
+    form.host.style().remove_property("width").unwrap();
+    crate::after_paint().await;
     // More units than a node has: no plan, no spec used, and the row stays as it was.
     form.type_in("compute.units_per_node", "99").await;
     let now = ticks();

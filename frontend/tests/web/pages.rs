@@ -6181,7 +6181,7 @@ async fn a_failure_ending_the_attempt_is_said_while_the_task_runs() {
     assert_eq!(
         said,
         [
-            "Ending for a failure: the other replicas are being stopped",
+            "Ending for a failure",
             "replica 1 (worker 0) ended with exit code 1"
         ]
     );
@@ -8919,6 +8919,33 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     let replica = all_text(&host, ".logs .toolbar label > span")[0].clone();
     finish(handle, &host, &address);
     assert_eq!(replica, "Replica");
+    // More than two quiet: one named and how many more; all of them: said at once, with
+    // the least of their quiet times (eight ranks stuck in one all-reduce took six lines
+    // on a phone: recheck).
+    let mut more = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    more.task.spec.compute.workers = 4;
+    more.logs = shared::api::log_replicas(&more.task.spec, false);
+    let quiet = |replica, secs| shared::api::ReplicaQuiet {
+        replica,
+        secs,
+        empty: false,
+    };
+    let mut lines = Vec::new();
+    for secs in [[130, 70, 61, 3, 2], [130, 70, 61, 95, 64]] {
+        more.quiet = (0..5).map(|r| quiet(r, secs[r as usize])).collect();
+        let address = fresh_page();
+        let (host, handle) = mount_detail_page_with(&more, ("[]", 0), ("[]", 0)).await;
+        until_found(&host, "the line", "[data-testid='log-quiet']").await;
+        lines.push(all_text(&host, "[data-testid='log-quiet']").concat());
+        finish(handle, &host, &address);
+    }
+    assert_eq!(
+        lines,
+        [
+            "No log output from 0: master for 2 min 10 s and 2 more replicas.",
+            "No replica has written to its log for 1 min 1 s or more."
+        ]
+    );
     assert_eq!(
         said,
         "No log output from 0: the entrypoint's output since it started (12 s)."

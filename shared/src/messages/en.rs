@@ -1457,10 +1457,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.events_empty", "No events yet."),
     ("ui.detail.failed_reason", "Why it failed"),
-    (
-        "ui.detail.failing",
-        "Ending for a failure: the other replicas are being stopped",
-    ),
+    ("ui.detail.failing", "Ending for a failure"),
     ("ui.detail.fault_tolerance", "Fault tolerance"),
     (
         "ui.detail.fault_tolerance_on",
@@ -1492,9 +1489,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.loading", "Loading the task…"),
     ("ui.detail.log_quiet", "No log output from {replicas}."),
     (
+        "ui.detail.log_quiet#all",
+        "No replica has written to its log for {for} or more.",
+    ),
+    (
         "ui.detail.log_quiet#none",
         "Every replica wrote to its log in the last minute.",
     ),
+    ("ui.detail.log_quiet.more", "{n} more replicas"),
     ("ui.detail.log_quiet.replica", "{replica} for {for}"),
     (
         "ui.detail.log_quiet.replica#empty",

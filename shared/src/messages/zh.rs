@@ -1272,7 +1272,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.events_empty", "暂无事件。"),
     ("ui.detail.failed_reason", "失败原因"),
-    ("ui.detail.failing", "因故障结束中：正在停止其他副本"),
+    ("ui.detail.failing", "因故障结束中"),
     ("ui.detail.fault_tolerance", "自动容错"),
     (
         "ui.detail.fault_tolerance_on",
@@ -1293,9 +1293,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.loading", "正在加载任务…"),
     ("ui.detail.log_quiet", "无日志输出：{replicas}。"),
     (
+        "ui.detail.log_quiet#all",
+        "所有副本均已至少 {for} 没有日志输出。",
+    ),
+    (
         "ui.detail.log_quiet#none",
         "每个副本最近 1 分钟内都有日志输出。",
     ),
+    ("ui.detail.log_quiet.more", "另外 {n} 个副本"),
     ("ui.detail.log_quiet.replica", "{replica}（已 {for}）"),
     (
         "ui.detail.log_quiet.replica#empty",
