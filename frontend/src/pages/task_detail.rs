@@ -2353,6 +2353,11 @@ fn quiet_said(lang: shared::Lang, view: &TaskView) -> String {
         return String::new();
     }
     let labels = replica_labels(lang, &view.logs);
+    // A count of seconds in the words the page says durations in.
+    let lasting = |secs: u64| {
+        let ms = i64::try_from(secs).unwrap_or(i64::MAX / 1000) * 1000;
+        super::format_duration(lang, Timestamp(0), Timestamp(ms))
+    };
     let quiet: Vec<String> = view
         .quiet
         .iter()
@@ -2365,8 +2370,7 @@ fn quiet_said(lang: shared::Lang, view: &TaskView) -> String {
             // entrypoint's output (…)" took four lines on a phone).
             let cut = label.find(" (").or_else(|| label.find('（'));
             let label = label[..cut.unwrap_or(label.len())].to_owned();
-            let secs = i64::try_from(q.secs).unwrap_or(i64::MAX / 1000) * 1000;
-            let quiet_for = super::format_duration(lang, Timestamp(0), Timestamp(secs));
+            let quiet_for = lasting(q.secs);
             let key = if q.empty {
                 "ui.detail.log_quiet.replica#empty"
             } else {
@@ -2386,8 +2390,7 @@ fn quiet_said(lang: shared::Lang, view: &TaskView) -> String {
         0 => shared::messages::text(lang, "ui.detail.log_quiet#none", &[]),
         _ if all => {
             let least = view.quiet.iter().map(|q| q.secs).min().unwrap_or(0);
-            let least = i64::try_from(least).unwrap_or(i64::MAX / 1000) * 1000;
-            let quiet_for = super::format_duration(lang, Timestamp(0), Timestamp(least));
+            let quiet_for = lasting(least);
             shared::messages::text(lang, "ui.detail.log_quiet#all", &[("for", quiet_for)])
         }
         n => {
