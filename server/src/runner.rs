@@ -2050,9 +2050,10 @@ impl Runner {
         // The local backend notes nothing of what debug mode keeps.
         let failure = failure.map(Arg::Message);
         // A failure is noted only while no stop is asked: one noted under a stop came
-        // first, and the attempt was ending for it. It stands; the stop asks only that
-        // the task not run again (hung-job explorer: a crash read "stopped by a user", its
-        // failed alert never sent, when Stop was pressed as the others were ended).
+        // first, and the attempt was ending for it. Where it ends the task it stands (hung-
+        // job explorer: a crash read "stopped by a user", its failed alert never sent,
+        // when Stop was pressed as the others were ended); where it would have been
+        // retried, the stop ends the task instead.
         if let (true, Some(reason)) = (stopping, &failure) {
             let lock = self.launch_lock(&task);
             let _stop_said = lock.lock().await;
@@ -2188,7 +2189,8 @@ impl Runner {
 
     /// An attempt failed (its end at `at`): run the gang again while fault tolerance
     /// allows, else fail.
-    /// `may_retry`: false when a stop was asked as the attempt ended for its failure.
+    /// `may_retry`: false when a stop was asked as the attempt ended for its failure,
+    /// which then ends the task stopped rather than retried.
     async fn failed(
         &self,
         id: &TaskId,
@@ -2206,11 +2208,11 @@ impl Runner {
         // stop: the task's own failures are what `max_retries` counts.
         let retry = stored.task.runs_again().retries + 1;
         let retries_left = tolerance.enabled && retry <= tolerance.max_retries;
+        // A failure that would run the task again does not end it: the stop does, as a
+        // stop in a retry's wait does.
         if retries_left && !may_retry {
-            let why = Message::new("event.failed#stop_asked").with_arg("reason", reason);
-            if self.end_at(id, TaskPhase::Failed, Some(why), at).await {
-                self.say_kept(id, attempt, kept).await;
-            }
+            let why = Message::new("event.stopped");
+            self.end_at(id, TaskPhase::Stopped, Some(why), at).await;
             return;
         }
         if retries_left {

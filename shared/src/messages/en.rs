@@ -447,10 +447,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "after 1 attempt: {reason}",
     ),
     (
-        "event.failed#stop_asked",
-        "{reason}; a stop asked while its replicas were being ended kept it from running again",
-    ),
-    (
         "event.hold_given_back",
         "your quota for its spec was lowered below what your tasks ahead of it hold, so it holds none of it now; it starts once your quota has room",
     ),

@@ -367,10 +367,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "共运行 {attempts} 次，最后一次：{reason}",
     ),
     (
-        "event.failed#stop_asked",
-        "{reason}；结束其副本期间收到了停止请求，因此不再重试",
-    ),
-    (
         "event.hold_given_back",
         "您在该实例规格上的配额已调低，排在它前面的任务已占满，该任务现不占用配额；配额有余量时将自动启动",
     ),
