@@ -732,6 +732,16 @@ impl Runner {
         self.scheduler.lock().await.queue().len()
     }
 
+    /// How many tasks wait ahead of queued task `id` in its pool's queue order
+    /// ([`Scheduler::ahead`]). Known to the server that leads, which keeps the queue;
+    /// `None` elsewhere.
+    pub async fn queue_ahead(&self, id: &TaskId) -> Option<u32> {
+        if !self.leading() {
+            return None;
+        }
+        self.scheduler.lock().await.ahead(id)
+    }
+
     /// While a replica's failure ends the running attempt (the others being stopped, up
     /// to the grace), that failure: the task still reads running until they have ended.
     /// Known to the server that runs the attempt.

@@ -181,6 +181,21 @@ impl Scheduler {
         &self.queue
     }
 
+    /// How many tasks wait ahead of queued task `id` in its pool (by priority, then
+    /// submit order); `None` when it is not in the queue (running, or waiting out a
+    /// retry's backoff). Tasks of other pools take none of its room, so they are not
+    /// counted; one ahead need not start first (a task that fits starts past one that
+    /// does not), so this is the order, not a promise.
+    pub fn ahead(&self, id: &TaskId) -> Option<u32> {
+        let at = self.queue.iter().position(|w| &w.id == id)?;
+        let pool = self.pool_of(&self.queue[at].spec);
+        let ahead = self.queue[..at]
+            .iter()
+            .filter(|w| self.pool_of(&w.spec) == pool)
+            .count();
+        Some(u32::try_from(ahead).unwrap_or(u32::MAX))
+    }
+
     /// Whether `id` waits in the queue, waits out a retry's backoff, or runs.
     pub fn knows(&self, id: &TaskId) -> bool {
         self.running.contains_key(id)
@@ -1391,6 +1406,54 @@ mod tests {
         assert_eq!(order, [&id(2), &id(1)]);
         // Both want the whole pool: the high-priority one gets it.
         assert_eq!(admitted(&scheduler.admit()), [id(2)]);
+    }
+
+    /// A queued task is told how many wait ahead of it in its own pool: higher
+    /// priority first, then those submitted before it; another pool's queue is not its.
+    #[test]
+    fn a_queued_task_is_told_how_many_wait_ahead_of_it_in_its_pool() {
+        let (catalog, usage) = world(4096);
+        let mut scheduler = Scheduler::new(catalog, usage);
+        // The whole pool taken: everything after waits.
+        scheduler
+            .submit(id(0), task(8, 15), demo::user(), 0)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(0)]);
+        assert_eq!(scheduler.ahead(&id(0)), None, "it runs");
+        for n in 1..=3 {
+            scheduler
+                .submit(id(n), task(8, 0), demo::user(), n)
+                .expect("valid");
+        }
+        scheduler
+            .submit(id(4), elsewhere(), demo::user(), 4)
+            .expect("valid");
+        let high = task(8, 0).with(|s| s.compute.priority = Some(Priority::High));
+        scheduler
+            .submit(id(5), high, demo::user(), 5)
+            .expect("valid");
+        let low = task(8, 0).with(|s| s.compute.priority = Some(Priority::Low));
+        scheduler
+            .submit(id(6), low, demo::user(), 6)
+            .expect("valid");
+        scheduler.admit();
+        let ahead = |s: &Scheduler, n| s.ahead(&id(n));
+        // The high-priority task is first though submitted fifth; the low one last.
+        assert_eq!(ahead(&scheduler, 5), Some(0));
+        assert_eq!(
+            [1, 2, 3].map(|n| ahead(&scheduler, n)),
+            [Some(1), Some(2), Some(3)]
+        );
+        assert_eq!(ahead(&scheduler, 6), Some(4));
+        // The other pool's task started on its own pool's room, past them all.
+        assert_eq!(ahead(&scheduler, 4), None);
+        assert_eq!(scheduler.ahead(&id(99)), None, "not queued");
+        // One ahead leaves: everything behind it moves up.
+        scheduler.cancel(&id(5));
+        assert_eq!(
+            (ahead(&scheduler, 1), ahead(&scheduler, 6)),
+            (Some(0), Some(3))
+        );
     }
 
     #[test]

@@ -198,6 +198,13 @@ pub struct TaskView {
     /// server that runs the attempt; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failing: Option<String>,
+    /// While it waits in the queue (not out a retry's backoff), how many tasks wait ahead
+    /// of it in its pool: higher priority, then submitted before it; other pools' tasks
+    /// take none of its room. The queue's order, not a promise: a task behind that fits
+    /// may start first. Told by the server that keeps the queue (the one that leads);
+    /// absent otherwise, and in a list's rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_ahead: Option<u32>,
 }
 
 /// The replica whose end failed an attempt.

@@ -731,6 +731,14 @@ pub fn TaskSummary(
                             None => reason.into_any(),
                         }},
                     }}</p>
+                    // Where it stands, not only why: a wait of an hour read the same with
+                    // no one ahead as with twenty (the form's plan speaks of now only).
+                    {move || view.with(|v| v.queue_ahead.filter(|_| v.retry_at.is_none())).map(|ahead| view! {
+                        <p class="queue-ahead" data-testid="queue-ahead">{move || match ahead {
+                            0 => lang.text("ui.detail.queue_ahead#first"),
+                            n => shared::messages::count(lang.get(), "ui.detail.queue_ahead", n as usize),
+                        }}</p>
+                    })}
                 </div>
             })}
             // A replica's failure ending the attempt, in the place "Why it failed" then

@@ -131,6 +131,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         quiet: Vec::new(),
         attempt_failures: Vec::new(),
         failing: None,
+        queue_ahead: None,
     }
 }
 
@@ -1319,6 +1320,43 @@ async fn a_task_waiting_behind_another_links_to_it() {
             .text_content()
             .unwrap(),
         "waiting for big-abcde, ahead in the queue and passed over too often, to start first"
+    );
+}
+
+/// A queued task's page says where it stands in its pool's queue, under why it waits,
+/// as the server counts it: first, one ahead, several (the singular said as such).
+#[wasm_bindgen_test]
+async fn a_queued_task_says_how_many_wait_ahead_of_it() {
+    for (ahead, said) in [
+        (0, "First in its pool's queue."),
+        (
+            1,
+            "1 task waits ahead of it in its pool's queue (by priority, then submit time).",
+        ),
+        (
+            3,
+            "3 tasks wait ahead of it in its pool's queue (by priority, then submit time).",
+        ),
+    ] {
+        let mut view = task("t-queued", TaskPhase::Queued, TaskType::PyTorchJob);
+        view.reason = Some("free nodes can host 1 of 2 replicas at once".into());
+        view.queue_ahead = Some(ahead);
+        let host = summary_of(view).await;
+        assert_eq!(
+            find(&host, "[data-testid='reason'] [data-testid='queue-ahead']")
+                .text_content()
+                .as_deref(),
+            Some(said)
+        );
+    }
+    // Not told (another server than the queue's): no line.
+    let mut view = task("t-queued", TaskPhase::Queued, TaskType::PyTorchJob);
+    view.reason = Some("free nodes can host 1 of 2 replicas at once".into());
+    let host = summary_of(view).await;
+    assert!(
+        host.query_selector("[data-testid='queue-ahead']")
+            .unwrap()
+            .is_none()
     );
 }
 

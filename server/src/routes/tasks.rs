@@ -247,6 +247,10 @@ async fn view_as(
     } else {
         attempt_failures(&task.history)
     };
+    let queue_ahead = match (&state.runner, task.phase) {
+        (Some(runner), TaskPhase::Queued) if !row => runner.queue_ahead(&task.id).await,
+        _ => None,
+    };
     let quiet = if row || task.phase != TaskPhase::Running {
         Vec::new()
     } else {
@@ -271,6 +275,7 @@ async fn view_as(
         quiet,
         attempt_failures,
         failing,
+        queue_ahead,
     }
 }
 

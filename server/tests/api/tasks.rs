@@ -2201,6 +2201,54 @@ async fn why_a_task_waits_reads_in_the_readers_language() {
     }
 }
 
+/// A queued task's page says how many wait ahead of it in its pool: the first none,
+/// the next one, a running task nothing; the list's rows leave it out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_task_says_how_many_wait_ahead_of_it() {
+    // Ample quota on the Beijing reserved A100 line, one of its 16 nodes busy: a gang
+    // of 16 whole nodes waits, and one of a node runs.
+    let app = app_with_beijing_quota(
+        json!({ "gpu": 1024, "vcpu": 12_288, "memory_gib": 122_880 }),
+        |_| {},
+    )
+    .await;
+    let small = submitted(&app, &on_beijing_line("sleep 30", 0, 8)).await;
+    let running = wait_for(&app, &small, phase_is("running")).await;
+    assert!(running.get("queue_ahead").is_none(), "{running}");
+    let first = submitted(&app, &on_beijing_line("sleep 30", 15, 8)).await;
+    let second = submitted(&app, &on_beijing_line("sleep 30", 15, 8)).await;
+    let (_, read) = call(&app, get(&format!("/api/v1/tasks/{first}"))).await;
+    assert_eq!(
+        (&read["phase"], &read["queue_ahead"]),
+        (&json!("queued"), &json!(0)),
+        "{read}"
+    );
+    let (_, read) = call(&app, get(&format!("/api/v1/tasks/{second}"))).await;
+    assert_eq!(
+        (&read["phase"], &read["queue_ahead"]),
+        (&json!("queued"), &json!(1)),
+        "{read}"
+    );
+    let (_, rows) = call(&app, get("/api/v1/tasks?phase=queued")).await;
+    let rows = rows["tasks"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(
+        rows.iter().all(|r| r.get("queue_ahead").is_none()),
+        "{rows:?}"
+    );
+    // The first leaves the queue: the second is first now.
+    call(
+        &app,
+        post(&format!("/api/v1/tasks/{first}/stop"), &json!({})),
+    )
+    .await;
+    let read = wait_for(&app, &second, |t| t["queue_ahead"] == 0).await;
+    assert_eq!(read["phase"], "queued", "{read}");
+    for id in [&second, &small] {
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_submits_answer_is_the_task_as_a_read_gives_it() {
     let app = server::app(demo_state().await);

@@ -1565,6 +1565,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "1 replica of {units} × {spec} ({takes}) on {node}",
     ),
     ("ui.detail.placement_pool", "Pool {pool}"),
+    (
+        "ui.detail.queue_ahead",
+        "{count} tasks wait ahead of it in its pool's queue (by priority, then submit time).",
+    ),
+    ("ui.detail.queue_ahead#first", "First in its pool's queue."),
+    (
+        "ui.detail.queue_ahead_one",
+        "1 task waits ahead of it in its pool's queue (by priority, then submit time).",
+    ),
     ("ui.detail.reason", "Why it waits"),
     ("ui.detail.reload_page", "Reload the page"),
     ("ui.detail.replica", "Replica"),

@@ -1353,6 +1353,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{node}：{replicas} 个副本，每个副本 {units} 份实例规格 {spec}（共 {takes}）",
     ),
     ("ui.detail.placement_pool", "资源池 {pool}"),
+    (
+        "ui.detail.queue_ahead",
+        "所在资源池的队列中排在它前面的任务有 {count} 个（先按优先级，再按提交时间）。",
+    ),
+    (
+        "ui.detail.queue_ahead#first",
+        "在所在资源池的队列中排第一。",
+    ),
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.reload_page", "重新加载页面"),
     ("ui.detail.replica", "副本"),

@@ -174,6 +174,7 @@ impl Read for TaskView {
             quiet: object.or("quiet", Vec::new())?,
             attempt_failures: object.or("attempt_failures", Vec::new())?,
             failing: object.or("failing", None)?,
+            queue_ahead: object.or("queue_ahead", None)?,
         })
     }
 }
@@ -314,6 +315,8 @@ mod tests {
                 replica: 1,
             }],
             failing: placement_some.then(|| "replica 1 ended with exit code 1".to_owned()),
+            // Queued (no placement) with some ahead; running, none.
+            queue_ahead: (!placement_some).then_some(3),
         }
     }
 
