@@ -621,7 +621,19 @@ pub fn TaskListPage(
                             n.retain(|(id, _)| kept.contains(id) && !newly.contains(id));
                         });
                     }
-                    for id in newly {
+                    // Each kept row's task asked for again at every refresh, not only as
+                    // it leaves: one stopped, then deleted, read "now Stopped" for its
+                    // minute (phone recheck). A deleted one stays deleted.
+                    let ask: Vec<String> = kept
+                        .iter()
+                        .filter(|id| {
+                            !left_now.with_untracked(|n| {
+                                n.iter().any(|(at, now)| at == *id && now.is_none())
+                            })
+                        })
+                        .cloned()
+                        .collect();
+                    for id in ask {
                         leptos::task::spawn_local(async move {
                             let now = match api::fetch_task(&id, asked_in).await {
                                 Ok(view) => Some(view.task.phase),
@@ -631,8 +643,25 @@ pub fn TaskListPage(
                                 // Not the reader's to see now, or unreached: said as it was.
                                 Err(_) => return,
                             };
-                            if departed.try_with_untracked(|d| d.contains(&id)) == Some(true) {
-                                left_now.try_update(|n| n.push((id, now)));
+                            if departed.try_with_untracked(|d| d.contains(&id)) != Some(true) {
+                                return;
+                            }
+                            let known = left_now.try_with_untracked(|n| {
+                                n.iter().find(|(at, _)| *at == id).map(|(_, was)| *was)
+                            });
+                            match known {
+                                Some(Some(was)) if was == now => {}
+                                Some(Some(_)) => {
+                                    left_now.try_update(|n| {
+                                        if let Some(entry) = n.iter_mut().find(|(at, _)| *at == id)
+                                        {
+                                            entry.1 = now;
+                                        }
+                                    });
+                                }
+                                _ => {
+                                    left_now.try_update(|n| n.push((id, now)));
+                                }
                             }
                         });
                     }

@@ -3264,10 +3264,29 @@ async fn a_task_that_leaves_the_list_stays_in_place_while_the_reader_is_at_it() 
             .unwrap()
             .starts_with("20 shown")
     );
-    // Still at the table: the next refresh asks for the list's rows alone, and keeps it.
+    // Still at the table: the next refresh keeps it, and asks how its task is now again:
+    // deleted since it left is said so (phone recheck: it still read "now Stopped").
     refresh().await;
     sleep(100).await;
     assert_eq!(ids(), names(0..21));
+    until("the task that left asked for again", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/tasks/t05?"))
+    })
+    .await;
+    refuse_fetch(
+        "/api/v1/tasks/t05?",
+        410,
+        r#"{"type":"about:blank","title":"Gone","status":410,"code":"task.deleted","detail":"deleted"}"#,
+    );
+    until("said deleted now", || {
+        find(&host, "tr[data-id='t05'] [data-testid='row-left']")
+            .text_content()
+            .as_deref()
+            == Some("No longer in this list: deleted")
+    })
+    .await;
     // The reader leaves the table: the next refresh takes the row out.
     link.blur().unwrap();
     refresh().await;
