@@ -490,10 +490,11 @@ fn show(
             catalog,
             usage,
             outside,
+            held,
             user,
             ray_clusters,
             email_alerts,
         } = session.clone();
-        view! { <TaskForm catalog usage outside user on_submitted ray_clusters email_alerts usage_read_at /> }.into_any()
+        view! { <TaskForm catalog usage outside held_rooms=held user on_submitted ray_clusters email_alerts usage_read_at /> }.into_any()
     })
 }

@@ -732,6 +732,15 @@ impl Runner {
         self.scheduler.lock().await.queue().len()
     }
 
+    /// The tasks the queue keeps room for ([`Scheduler::held_rooms`]), known to the
+    /// server that leads; empty elsewhere.
+    pub async fn held_rooms(&self) -> Vec<shared::quota::HeldRoom> {
+        if !self.leading() {
+            return Vec::new();
+        }
+        self.scheduler.lock().await.held_rooms()
+    }
+
     /// How many tasks wait ahead of queued task `id` in its pool's queue order
     /// ([`Scheduler::ahead`]). Known to the server that leads, which keeps the queue;
     /// `None` elsewhere.

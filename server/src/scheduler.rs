@@ -38,14 +38,13 @@
 //! waiting for nothing Berth can free.
 //!
 //! Idle fragment nodes are the exception to pools sharing no nodes: idle tasks (filed
-//! under their cluster's idle offers, `pool_in`) and reserved tasks that accept idle
+//! under their cluster's idle offers, [`shared::quota::queue_pool`]) and reserved tasks that accept idle
 //! (filed under their reserved pool) both take them, and neither kind passes the other
 //! over or waits for it, so on those fragments a task can be starved by tasks of the
 //! other kind (README, known gaps).
 
 use shared::messages::Message;
-use shared::quota::{Outcome, Placement};
-use shared::task::Priority;
+use shared::quota::{Beside, Held, Outcome, Placement, Room};
 use shared::usage::{LiveUsage, QuotaUse, Usage};
 use shared::vocab::ResourceKind;
 use shared::{Catalog, Report, Resources, TaskId, TaskSpec, User};
@@ -80,12 +79,10 @@ pub struct Waiting {
 
 impl Waiting {
     fn rank(&self) -> (u8, u64) {
-        let priority = match self.spec.compute.priority {
-            Some(Priority::High) => 0,
-            Some(Priority::Normal) | None => 1,
-            Some(Priority::Low) => 2,
-        };
-        (priority, self.seq)
+        (
+            shared::quota::priority_rank(self.spec.compute.priority),
+            self.seq,
+        )
     }
 }
 
@@ -194,6 +191,29 @@ impl Scheduler {
             .filter(|w| self.pool_of(&w.spec) == pool)
             .count();
         Some(u32::try_from(ahead).unwrap_or(u32::MAX))
+    }
+
+    /// The tasks the queue keeps room for now, in queue order, as the create form's plan
+    /// reads them ([`shared::quota::HeldRoom`]): those passed over [`MAX_PASSED_OVER`]
+    /// times that Berth's own tasks ending could start, as a pass holds room for them.
+    pub fn held_rooms(&self) -> Vec<shared::quota::HeldRoom> {
+        if self.held == 0 {
+            return Vec::new();
+        }
+        self.queue
+            .iter()
+            .filter(|w| w.passed_over >= MAX_PASSED_OVER && self.berth_can_free(w))
+            .filter_map(|w| {
+                let pool = self.pool_of(&w.spec)?;
+                let reach =
+                    shared::quota::reach(&w.spec, &self.catalog, &self.base).unwrap_or_default();
+                Some(shared::quota::HeldRoom::new(
+                    pool,
+                    w.spec.compute.priority,
+                    &reach,
+                ))
+            })
+            .collect()
     }
 
     /// Whether `id` waits in the queue, waits out a retry's backoff, or runs.
@@ -505,7 +525,7 @@ impl Scheduler {
                     && self.pool_of(&ahead.spec) == pool
                     && self.berth_can_free(ahead)
                 {
-                    held = Some(Held::and(held, ahead, self.reach(ahead)));
+                    held = Some(Held::and(held, &ahead.id, self.reach(ahead)));
                 }
             }
         }
@@ -541,7 +561,7 @@ impl Scheduler {
                     let ahead = self.queue[k].clone();
                     let reason = self.reason_behind(&ahead, held.as_ref());
                     if ahead.passed_over >= MAX_PASSED_OVER && self.berth_can_free(&ahead) {
-                        held = Some(Held::and(held, &ahead, self.reach(&ahead)));
+                        held = Some(Held::and(held, &ahead.id, self.reach(&ahead)));
                     }
                     decisions.push(Decision::Reason {
                         reason,
@@ -638,9 +658,9 @@ impl Scheduler {
                 match at_pool {
                     Some(k) => {
                         let held = std::mem::take(&mut held_ahead[k].1);
-                        held_ahead[k].1 = Held::and(Some(held), task, nodes);
+                        held_ahead[k].1 = Held::and(Some(held), &task.id, nodes);
                     }
-                    None => held_ahead.push((pool, Held::and(None, task, nodes))),
+                    None => held_ahead.push((pool, Held::and(None, &task.id, nodes))),
                 }
             }
         }
@@ -662,7 +682,7 @@ impl Scheduler {
     /// The pool `spec` draws nodes from; `None` while it resolves to none (it cannot
     /// start then, and takes nothing from anyone).
     fn pool_of(&self, spec: &TaskSpec) -> Option<String> {
-        pool_in(&self.catalog, spec)
+        shared::quota::queue_pool(&self.catalog, spec)
     }
 
     /// Whether the task would start with none of Berth's tasks running: only then can
@@ -699,47 +719,18 @@ impl Scheduler {
     /// none.
     fn try_place(&mut self, waiting: &Waiting, held: Option<&Held>) -> Result<Placement, Message> {
         self.live.unhold(&waiting.hold);
-        let result = match self.place_beside(waiting, held) {
-            Ok(Beside::At(placement)) => match self.live.reserve(&placement) {
-                Ok(()) => return Ok(placement),
+        let result =
+            match shared::quota::place_beside(&waiting.spec, &self.live, &waiting.user, held) {
+                Ok(Beside::At(placement)) => match self.live.reserve(&placement) {
+                    Ok(()) => return Ok(placement),
+                    Err(err) => Err(Message::new("queue.error").with("error", err)),
+                },
+                Ok(Beside::HeldFor(ahead)) => Err(passed_over_too_often(&ahead)),
+                Ok(Beside::Nowhere) => Err(self.reason_unheld(waiting)),
                 Err(err) => Err(Message::new("queue.error").with("error", err)),
-            },
-            Ok(Beside::HeldFor(ahead)) => Err(passed_over_too_often(&ahead)),
-            Ok(Beside::Nowhere) => Err(self.reason_unheld(waiting)),
-            Err(err) => Err(Message::new("queue.error").with("error", err)),
-        };
+            };
         self.live.hold(&waiting.hold);
         result
-    }
-
-    /// Where a task whose hold is set aside starts without taking room `held` tasks
-    /// could use: where it would start anyway when that is elsewhere (a placement is
-    /// planned once, as any), else as if their nodes were full. It waits for one of them
-    /// only when it would start were that one not held for: else its own reason stands,
-    /// which that one starting would not change.
-    fn place_beside(
-        &self,
-        waiting: &Waiting,
-        held: Option<&Held>,
-    ) -> shared::quota::Result<Beside> {
-        let (spec, user) = (&waiting.spec, &waiting.user);
-        let Some(placement) = shared::quota::place_live(spec, &self.live, user)? else {
-            return Ok(Beside::Nowhere);
-        };
-        let Some(held) = held else {
-            return Ok(Beside::At(placement));
-        };
-        let Some(ahead) = held.blocked_by(&placement, &self.live) else {
-            return Ok(Beside::At(placement));
-        };
-        let avoid = held.avoid(&self.live);
-        let placed = shared::quota::place_live_avoiding(spec, &self.live, user, &avoid)?;
-        Ok(
-            match placed.filter(|p| held.blocked_by(p, &self.live).is_none()) {
-                Some(placed) => Beside::At(placed),
-                None => Beside::HeldFor(ahead.clone()),
-            },
-        )
     }
 
     /// Why a waiting task cannot start now, behind the tasks `held` for ahead of it in
@@ -750,11 +741,12 @@ impl Scheduler {
             return self.reason(waiting);
         }
         self.live.unhold(&waiting.hold);
-        let reason = match self.place_beside(waiting, held) {
-            Ok(Beside::HeldFor(ahead)) => passed_over_too_often(&ahead),
-            Ok(Beside::At(_) | Beside::Nowhere) => self.reason_unheld(waiting),
-            Err(err) => Message::new("queue.error").with("error", err),
-        };
+        let reason =
+            match shared::quota::place_beside(&waiting.spec, &self.live, &waiting.user, held) {
+                Ok(Beside::HeldFor(ahead)) => passed_over_too_often(&ahead),
+                Ok(Beside::At(_) | Beside::Nowhere) => self.reason_unheld(waiting),
+                Err(err) => Message::new("queue.error").with("error", err),
+            };
         self.live.hold(&waiting.hold);
         reason
     }
@@ -820,132 +812,6 @@ fn named(mut said: Message, catalog: &Catalog, spec: &TaskSpec) -> Message {
     said
 }
 
-/// Where a task may start behind the tasks held for in its pool.
-enum Beside {
-    /// There, taking none of their room.
-    At(Placement),
-    /// Nowhere without taking room this one of them could use, though it would start
-    /// were that room not kept: it waits for that one.
-    HeldFor(TaskId),
-    /// Nowhere, held for or not: it waits for its own reason.
-    Nowhere,
-}
-
-/// The room a waiting task could use ([`shared::quota::reach`]).
-#[derive(Debug, Default)]
-struct Room {
-    /// The nodes where one of its workers fits: any room taken there is some it could use.
-    workers: HashSet<String>,
-    /// The nodes where its distinct head fits and no worker does: room taken there is
-    /// some it could use only when it leaves none of `heads` with room for the head (a
-    /// RayJob's CPU head would otherwise keep every CPU node for a GPU gang).
-    head_only: HashSet<String>,
-    /// Every node where its distinct head fits, with its capacity.
-    heads: Vec<(String, Resources)>,
-    /// What its distinct head takes; `None` without one.
-    head: Option<Resources>,
-}
-
-impl Room {
-    fn new(reach: shared::quota::Reach) -> Room {
-        let workers: HashSet<String> = reach.workers.into_iter().collect();
-        Room {
-            head_only: reach
-                .heads
-                .iter()
-                .filter(|(name, _)| !workers.contains(name))
-                .map(|(name, _)| name.clone())
-                .collect(),
-            workers,
-            heads: reach.heads,
-            head: reach.head,
-        }
-    }
-
-    /// Whether `placement`, reserved on `live`, took room this task could use.
-    fn taken_by(&self, placement: &Placement, live: &LiveUsage) -> bool {
-        takes_from(placement, &self.workers)
-            || (takes_from(placement, &self.head_only)
-                && self.head_node(live, &HashMap::new()).is_none())
-    }
-
-    /// The first of its head's nodes with room for its head on `live` with `taken` taken
-    /// as well; `None` without a head, or with no such node.
-    fn head_node(&self, live: &LiveUsage, taken: &HashMap<&str, Resources>) -> Option<&str> {
-        let head = self.head?;
-        self.heads
-            .iter()
-            .find(|(name, capacity)| {
-                let more = taken.get(name.as_str()).copied().unwrap_or_default();
-                let used = live.usage().allocated(name).saturating_add(more);
-                head.fits_within(&capacity.saturating_sub(used))
-            })
-            .map(|(name, _)| name.as_str())
-    }
-}
-
-/// Tasks of one pool passed over too often, that the tasks behind them wait for.
-#[derive(Clone, Debug, Default)]
-struct Held {
-    /// Each, in queue order, with the room it could use ([`Scheduler::reach`]).
-    tasks: Vec<(TaskId, Arc<Room>)>,
-}
-
-impl Held {
-    /// `held`, with `task`, which could use `room`, held for too.
-    fn and(held: Option<Held>, task: &Waiting, room: Arc<Room>) -> Held {
-        let mut held = held.unwrap_or_default();
-        held.tasks.push((task.id.clone(), room));
-        held
-    }
-
-    /// The first of them whose room `placement`, not yet reserved on `live`, would take;
-    /// `None` when it leaves them all theirs. Each head is kept a node of its own, in
-    /// queue order, so two heads are not counted on one node's room for one.
-    fn blocked_by(&self, placement: &Placement, live: &LiveUsage) -> Option<&TaskId> {
-        let mut taken: HashMap<&str, Resources> = HashMap::new();
-        for (node, need) in placement.node_needs() {
-            let sum = taken.entry(node).or_default();
-            *sum = sum.saturating_add(need);
-        }
-        for (id, room) in &self.tasks {
-            if takes_from(placement, &room.workers) {
-                return Some(id);
-            }
-            match (room.head_node(live, &taken), room.head) {
-                (Some(node), Some(head)) => {
-                    let sum = taken.entry(node).or_default();
-                    *sum = sum.saturating_add(head);
-                }
-                _ if takes_from(placement, &room.head_only) => return Some(id),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// The nodes a task behind them is placed as if full: each one's workers' nodes, and
-    /// for a head one node kept with room for it (every node of its head's when none has
-    /// room now). A placement beside them may still fit on a head's node other than the
-    /// one kept: it is tried first ([`Scheduler::place_beside`]).
-    fn avoid(&self, live: &LiveUsage) -> HashSet<String> {
-        let mut avoid = HashSet::new();
-        let mut taken: HashMap<&str, Resources> = HashMap::new();
-        for (_, room) in &self.tasks {
-            avoid.extend(room.workers.iter().cloned());
-            match (room.head_node(live, &taken), room.head) {
-                (Some(node), Some(head)) => {
-                    avoid.insert(node.to_owned());
-                    let sum = taken.entry(node).or_default();
-                    *sum = sum.saturating_add(head);
-                }
-                _ => avoid.extend(room.head_only.iter().cloned()),
-            }
-        }
-        avoid
-    }
-}
-
 /// Holds `pool` back for `task` as well, which could use `room`.
 fn hold_back(
     held_back: &mut Vec<(Option<String>, Held)>,
@@ -954,37 +820,15 @@ fn hold_back(
     room: Arc<Room>,
 ) {
     match held_back.iter_mut().find(|(p, _)| p == pool) {
-        Some((_, held)) => *held = Held::and(Some(std::mem::take(held)), task, room),
-        None => held_back.push((pool.clone(), Held::and(None, task, room))),
+        Some((_, held)) => *held = Held::and(Some(std::mem::take(held)), &task.id, room),
+        None => held_back.push((pool.clone(), Held::and(None, &task.id, room))),
     }
-}
-
-/// Whether `placement` takes room on any of `nodes`.
-fn takes_from(placement: &Placement, nodes: &HashSet<String>) -> bool {
-    placement
-        .node_needs()
-        .any(|(node, need)| need != Resources::ZERO && nodes.contains(node))
-}
-
-/// What `spec` is placed on in `catalog`: its pool's id (ids are unique across it), or
-/// for the idle kind its cluster's idle offers, which every idle pool of the cluster
-/// shares and no other kind takes.
-fn pool_in(catalog: &Catalog, spec: &TaskSpec) -> Option<String> {
-    let cluster = catalog.cluster(&spec.basic.region, &spec.basic.cluster)?;
-    let pool = shared::quota::resolve_pool(spec, cluster)?;
-    Some(
-        if spec.compute.kind == Some(shared::task::ResourceKind::Idle) {
-            format!("idle/{}", cluster.id)
-        } else {
-            pool.id.clone()
-        },
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shared::task::{InstanceType, ResourceKind};
+    use shared::task::{InstanceType, Priority, ResourceKind};
     use shared::{Resources, demo};
 
     /// One replica of `gpus` A100s on the Beijing pool (16 empty A100 nodes of 8 GPUs),
@@ -1567,10 +1411,13 @@ mod tests {
         let on_demand = elsewhere();
         let idle = elsewhere().with(|s| s.compute.kind = Some(ResourceKind::Idle));
         assert_eq!(
-            pool_in(&catalog, &on_demand).as_deref(),
+            shared::quota::queue_pool(&catalog, &on_demand).as_deref(),
             Some("sh-a-shared")
         );
-        assert_eq!(pool_in(&catalog, &idle).as_deref(), Some("idle/sh-a"));
+        assert_eq!(
+            shared::quota::queue_pool(&catalog, &idle).as_deref(),
+            Some("idle/sh-a")
+        );
     }
 
     #[test]

@@ -91,6 +91,12 @@ pub struct CatalogResponse {
     /// Berth cannot free.
     #[serde(default)]
     pub outside: crate::usage::Usage,
+    /// The tasks the queue keeps room for, passed over too often, in queue order, by
+    /// their pool and the room they could use (not their ids): a task behind one that would start on its room waits for
+    /// it (README, "Queue order"), as the create form's plan says before the submit.
+    /// Told by the server that keeps the queue (the one that leads); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<crate::quota::HeldRoom>,
     /// Whether a RayJob runs on a Ray cluster here (KubeRay). The local backend runs its
     /// entrypoint alone, so debug mode keeps nothing; absent means a cluster.
     #[serde(default = "offered")]

@@ -2,6 +2,7 @@
 //! pool's free capacity, the verdict for every spec of the priority list, and the idle
 //! capacity of the spec the task would use.
 
+use crate::form::context::HeldVerdict;
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{Arg, Message, list, text};
@@ -132,6 +133,35 @@ fn pods_spec(plan: &Plan, index: usize) -> String {
 /// of: newcomer explorer); `outside`: it would queue with none of Berth's tasks running
 /// ([`crate::form::FormCx::waits_outside`]).
 fn outcome(
+    plan: &Plan,
+    lang: Lang,
+    name: Name<'_>,
+    (any_level, outside, held): (
+        bool,
+        Option<(QueueReason, &'static str)>,
+        Option<HeldVerdict>,
+    ),
+) -> (&'static str, String) {
+    match (&plan.outcome, held) {
+        // Room kept ahead of it in the queue: the scheduler waits for that task first.
+        (Outcome::Now { .. }, Some(HeldVerdict::Waits)) => (
+            "outcome queue",
+            text(lang, "ui.form.plan.outcome.queue#held", &[]),
+        ),
+        // Beside that room, on another spec of its list or more nodes.
+        (Outcome::Now { .. }, Some(HeldVerdict::StartsOn { index, nodes })) => {
+            let plan = Plan {
+                outcome: Outcome::Now { index, nodes },
+                ..plan.clone()
+            };
+            outcome(&plan, lang, name, (any_level, outside, None))
+        }
+        _ => outcome_planned(plan, lang, name, (any_level, outside)),
+    }
+}
+
+/// [`outcome`] as the plan alone says it.
+fn outcome_planned(
     plan: &Plan,
     lang: Lang,
     name: Name<'_>,
@@ -335,6 +365,10 @@ pub fn PlanView(
     /// words for it; none when Berth's tasks could free the room.
     #[prop(into, default = Signal::stored(None))]
     waits_outside: Signal<Option<(QueueReason, &'static str)>>,
+    /// What room the queue keeps for others makes of a start now
+    /// ([`crate::form::FormCx::held_for`]).
+    #[prop(into, default = Signal::stored(None))]
+    held_for: Signal<Option<HeldVerdict>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let form = use_context::<crate::form::FormCx>();
@@ -391,7 +425,12 @@ pub fn PlanView(
     let headline = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
-            Some(p) => outcome(p, l, &name, (any_level.get(), waits_outside.get())),
+            Some(p) => outcome(
+                p,
+                l,
+                &name,
+                (any_level.get(), waits_outside.get(), held_for.get()),
+            ),
             None => ("outcome pending", text(l, pending.get(), &[])),
         })
     });
@@ -458,11 +497,18 @@ pub fn PlanView(
                 let (class, said) = if stale {
                     ("outcome pending", text(l, "ui.form.plan.pending#kept", &[]))
                 } else {
-                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get()))
+                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), held_for.get()))
                 };
-                let used = plan.used().map(|c| c.index);
+                let held_verdict = held_for.get();
+                let used = match held_verdict {
+                    Some(HeldVerdict::StartsOn { index, .. }) => Some(index),
+                    _ => plan.used().map(|c| c.index),
+                };
                 // The bars show the spec the task would use, else the first one.
-                let shown = plan.used().or(plan.candidates.first()).cloned();
+                let shown = used
+                    .and_then(|i| plan.candidate(i))
+                    .or(plan.candidates.first())
+                    .cloned();
                 // Every quota line the spec draws on: the workers' and, for a Ray head of
                 // another spec, the head's (a RayJob with no workers draws on the head's only).
                 let quota_bars = shown.as_ref().map(|c| {
@@ -611,7 +657,9 @@ pub fn PlanView(
                                 let is_used = used == Some(index);
                                 // The spec it waits for, marked as the verdict is: green
                                 // read as "fine" beside "will queue".
-                                let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
+                                let queued = is_used
+                                    && (matches!(plan.outcome, Outcome::Queue { .. })
+                                        || held_verdict == Some(HeldVerdict::Waits));
                                 let said = match &c {
                                     Some(c) => verdict(c, used, l, &name),
                                     None => text(l, "ui.form.plan.verdict.unusable", &[("pool", pool_name(&plan.pool))]),

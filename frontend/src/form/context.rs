@@ -198,6 +198,11 @@ pub struct FormCx {
     /// Said with why it would queue then, and the key of the words for it
     /// ([`shared::quota::outside_berth_key`]).
     pub waits_outside: Memo<Option<(shared::quota::QueueReason, &'static str)>>,
+    /// What the room the queue keeps for tasks passed over too often makes of a plan
+    /// that would start the task now ([`shared::quota::beside_held`]): the scheduler
+    /// starts it only beside that room, so "starts now" alone was said of a task that
+    /// then waited (README's known gaps). `None` where no such room is in its way.
+    pub held_for: Memo<Option<HeldVerdict>>,
     /// What the form chooses from.
     pub catalog: StoredValue<Catalog>,
     /// The chosen cluster: what [`FormCx::cluster`] reads, so the option lists that
@@ -236,6 +241,20 @@ pub struct FormCx {
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
 }
 
+/// What the queue's kept room makes of a plan that would start the task now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeldVerdict {
+    /// It waits for a task passed over too often, whose room it would take.
+    Waits,
+    /// It starts beside that room: on this spec of its list, on so many nodes.
+    StartsOn {
+        /// The spec's position in the priority list.
+        index: usize,
+        /// The nodes it takes.
+        nodes: u64,
+    },
+}
+
 impl FormCx {
     /// Provides a form for `spec` to the tree below.
     pub fn provide(
@@ -243,6 +262,7 @@ impl FormCx {
         mut catalog: Catalog,
         usage: Signal<Usage>,
         outside: Signal<Usage>,
+        held: Signal<Vec<shared::quota::HeldRoom>>,
         user: User,
     ) -> FormCx {
         // The groups offered are the user's, as the server's catalog answer has them; a
@@ -368,8 +388,45 @@ impl FormCx {
             }
             check.with(|c| c.plan.clone())
         });
-        let used_spec =
-            Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
+        let held_for = Memo::new(move |_| {
+            use shared::quota::{Beside, Outcome};
+            let (index, nodes) = plan.with(|p| match p.as_ref().map(|p| &p.outcome) {
+                Some(Outcome::Now { index, nodes }) => Some((*index, *nodes)),
+                _ => None,
+            })?;
+            held.with(|held| {
+                if held.is_empty() {
+                    return None;
+                }
+                usage.with(|usage| {
+                    spec.with_untracked(|s| {
+                        rules_user.with_value(|user| {
+                            let catalog = Arc::new(catalog.get_value());
+                            let live = shared::usage::LiveUsage::new(catalog, usage.clone());
+                            match shared::quota::beside_held(s, &live, user, held) {
+                                Ok(Some(Beside::HeldFor(_))) => Some(HeldVerdict::Waits),
+                                Ok(Some(Beside::At(p)))
+                                    if p.index != index || p.nodes() != nodes =>
+                                {
+                                    Some(HeldVerdict::StartsOn {
+                                        index: p.index,
+                                        nodes: p.nodes(),
+                                    })
+                                }
+                                _ => None,
+                            }
+                        })
+                    })
+                })
+            })
+        });
+        // The spec the scheduler would start it on, beside room kept for others too.
+        let used_spec = Memo::new(move |_| {
+            if let Some(HeldVerdict::StartsOn { index, .. }) = held_for.get() {
+                return Some(index);
+            }
+            plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index))
+        });
         // The server's rule (its scheduler's reason): the plan on the use outside Berth
         // alone would start it now, or it waits for an offer, which says what it waits
         // for. The draft is read untracked: a plan unchanged is a task unchanged here.
@@ -483,6 +540,7 @@ impl FormCx {
             ids: Ids::take(),
             switched: StoredValue::new(None),
             waits_outside,
+            held_for,
             user: rules_user,
             usage,
         };

@@ -34,6 +34,10 @@ pub fn TaskForm(
     /// a plan that would queue on it alone waits for capacity Berth cannot free.
     #[prop(optional)]
     outside: Usage,
+    /// The tasks the queue keeps room for (`CatalogResponse::held`): a plan that would
+    /// start on their room waits for them.
+    #[prop(optional)]
+    held_rooms: Vec<shared::quota::HeldRoom>,
     /// Who is filling it in.
     user: User,
     /// The spec to start from.
@@ -93,13 +97,27 @@ pub fn TaskForm(
     let slot_key = StoredValue::new(slot.0.clone());
     let usage = RwSignal::new(usage);
     let outside = RwSignal::new(outside);
-    let cx = FormCx::provide(start, catalog, usage.into(), outside.into(), user);
+    let held_rooms = RwSignal::new(held_rooms);
+    let cx = FormCx::provide(
+        start,
+        catalog,
+        usage.into(),
+        outside.into(),
+        held_rooms.into(),
+        user,
+    );
     let form_ref = NodeRef::<leptos::html::Form>::new();
     // Whether the focus is in one of the spec's fields, which speak their own findings.
     let in_field = RwSignal::new(false);
     let freshness = crate::components::PlanFreshness::default();
     provide_context(freshness);
-    let refresh_usage = follow_usage(cx, (usage, outside), form_ref, freshness, usage_read_at);
+    let refresh_usage = follow_usage(
+        cx,
+        (usage, outside, held_rooms),
+        form_ref,
+        freshness,
+        usage_read_at,
+    );
     cx.reveal.set(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
@@ -530,7 +548,11 @@ impl UsageReadAt {
 /// Returns the ask, for a refusal that may be about quota spent since.
 fn follow_usage(
     cx: FormCx,
-    (usage, outside): (RwSignal<Usage>, RwSignal<Usage>),
+    (usage, outside, held): (
+        RwSignal<Usage>,
+        RwSignal<Usage>,
+        RwSignal<Vec<shared::quota::HeldRoom>>,
+    ),
     form: NodeRef<leptos::html::Form>,
     freshness: crate::components::PlanFreshness,
     read_at: Option<f64>,
@@ -567,6 +589,9 @@ fn follow_usage(
             }
             if outside.try_with_untracked(|now| *now != fresh.outside) == Some(true) {
                 outside.try_set(fresh.outside);
+            }
+            if held.try_with_untracked(|now| *now != fresh.held) == Some(true) {
+                held.try_set(fresh.held);
             }
             if usage.try_with_untracked(|now| *now != fresh.usage) == Some(true) {
                 usage.try_set(fresh.usage);

@@ -76,7 +76,7 @@ pub fn NewTaskPage(
     });
     let plain = move |session: shared::api::CatalogResponse| {
         view! {
-            <TaskForm catalog=session.catalog usage=session.usage outside=session.outside user=session.user
+            <TaskForm catalog=session.catalog usage=session.usage outside=session.outside held_rooms=session.held user=session.user
                 ray_clusters=session.ray_clusters email_alerts=session.email_alerts
                 on_submitted usage_read_at />
         }
@@ -90,7 +90,7 @@ pub fn NewTaskPage(
             Some(Ok(Some(initial))) => {
                 let session = session.clone();
                 view! {
-                    <TaskForm catalog=session.catalog usage=session.usage outside=session.outside user=session.user
+                    <TaskForm catalog=session.catalog usage=session.usage outside=session.outside held_rooms=session.held user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
                         initial on_submitted resume=true copy_of=copy_of.clone() usage_read_at />
                 }.into_any()

@@ -92,6 +92,17 @@ async fn mount_using(
     initial: Option<TaskSpec>,
     keep_draft: bool,
 ) -> Form {
+    mount_holding(catalog, (usage, outside), Vec::new(), initial, keep_draft).await
+}
+
+/// [`mount_using`] with room kept in the queue for the tasks `held_rooms`.
+async fn mount_holding(
+    catalog: shared::Catalog,
+    (usage, outside): (shared::Usage, shared::Usage),
+    held_rooms: Vec<shared::quota::HeldRoom>,
+    initial: Option<TaskSpec>,
+    keep_draft: bool,
+) -> Form {
     crate::fresh_page();
     if !keep_draft {
         crate::forget_drafts();
@@ -101,11 +112,14 @@ async fn mount_using(
         let catalog = catalog.clone();
         let usage = usage.clone();
         let outside = outside.clone();
+        let held_rooms = held_rooms.clone();
         let user = shared::demo::user();
         frontend::i18n::UiLang::provide().set(shared::Lang::En);
         let form = match initial.clone() {
-            Some(initial) => view! { <TaskForm catalog usage outside user initial /> }.into_any(),
-            None => view! { <TaskForm catalog usage outside user /> }.into_any(),
+            Some(initial) => {
+                view! { <TaskForm catalog usage outside held_rooms user initial /> }.into_any()
+            }
+            None => view! { <TaskForm catalog usage outside held_rooms user /> }.into_any(),
         };
         view! {
             <frontend::i18n::LangSwitch />
@@ -2208,6 +2222,68 @@ fn idle_a100(stability: shared::vocab::IdleStability, units: u32, workers: u32) 
         s.compute.units_per_node = units;
         s.compute.workers = workers;
     })
+}
+
+/// Room the queue keeps for a task passed over too often is not offered as "starts
+/// now": the plan says the task would wait for it, as the scheduler will (README's known
+/// gap), unless the task goes ahead of it (a higher priority) or the room is another
+/// pool's.
+#[wasm_bindgen_test]
+async fn a_start_on_room_kept_for_a_task_passed_over_says_it_waits() {
+    let catalog = shared::demo::catalog();
+    let spec = shared::demo::pytorch();
+    let pool = shared::quota::queue_pool(&catalog, &spec).expect("the example's pool");
+    let gpu_nodes: Vec<String> = catalog
+        .regions
+        .iter()
+        .flat_map(|r| &r.clusters)
+        .flat_map(|c| &c.pools)
+        .filter(|p| p.id == pool)
+        .flat_map(|p| &p.nodes)
+        .filter(|n| n.total.gpu > 0)
+        .map(|n| n.name.clone())
+        .collect();
+    assert!(!gpu_nodes.is_empty());
+    let kept = |pool: &str, priority| shared::quota::HeldRoom {
+        pool: pool.to_owned(),
+        priority,
+        workers: gpu_nodes.clone(),
+        ..Default::default()
+    };
+    let outcome = |held: Vec<shared::quota::HeldRoom>, spec: TaskSpec| {
+        let catalog = catalog.clone();
+        async move {
+            let form = mount_holding(
+                catalog,
+                (shared::demo::usage(), shared::Usage::default()),
+                held,
+                Some(spec),
+                false,
+            )
+            .await;
+            let said = form.text("outcome");
+            let used_queued = form.find("li.verdict.used.queued").is_some();
+            (said, used_queued)
+        }
+    };
+    let (said, _) = outcome(Vec::new(), spec.clone()).await;
+    assert!(said.starts_with("Starts now"), "{said}");
+    let (said, used_queued) = outcome(vec![kept(&pool, None)], spec.clone()).await;
+    assert_eq!(
+        said,
+        "Will queue as a whole: the free room it fits on now is kept for a task ahead in the queue, passed over too often, which starts first."
+    );
+    assert!(used_queued, "the spec it would use marked as waiting");
+    // Kept for a task of a lower priority: this one goes ahead of it.
+    let (said, _) = outcome(
+        vec![kept(&pool, Some(shared::task::Priority::Low))],
+        spec.clone(),
+    )
+    .await;
+    assert!(said.starts_with("Starts now"), "{said}");
+    // Kept in another pool.
+    let (said, _) = outcome(vec![kept("bj-a-shared", None)], spec).await;
+    assert!(said.starts_with("Starts now"), "{said}");
 }
 
 /// A task that would wait with none of Berth's tasks running is said to wait for
@@ -4313,6 +4389,7 @@ fn demo_catalog_answer() -> String {
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
         outside: shared::Usage::default(),
+        held: Vec::new(),
         ray_clusters: true,
         email_alerts: true,
     };

@@ -2672,6 +2672,7 @@ fn demo_session() -> shared::api::CatalogResponse {
         catalog: shared::demo::catalog(),
         usage: shared::demo::usage(),
         outside: shared::Usage::default(),
+        held: Vec::new(),
         ray_clusters: true,
         email_alerts: true,
     }

@@ -48,8 +48,14 @@ async fn show(
     for var in view.persistent_env.iter_mut().filter(|v| v.hidden) {
         var.value = shared::task::HIDDEN_VALUE_MASK.to_owned();
     }
+    // No ids: the reader may not see those tasks.
+    let held = match &state.runner {
+        Some(runner) => runner.held_rooms().await,
+        None => Vec::new(),
+    };
     Ok(Json(CatalogResponse {
         usage: state.live_usage().await?.for_user(&user.name),
+        held,
         outside: state.outside_usage().for_user(&user.name),
         user,
         catalog: view,

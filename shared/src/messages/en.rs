@@ -2109,6 +2109,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Will queue as a whole for {spec}: {reason}.",
     ),
     (
+        "ui.form.plan.outcome.queue#held",
+        "Will queue as a whole: the free room it fits on now is kept for a task ahead in the queue, passed over too often, which starts first.",
+    ),
+    (
         "ui.form.plan.outcome.queue#no_idle",
         "Will queue as a whole until idle capacity of {spec} is offered at the chosen stability level or above.",
     ),

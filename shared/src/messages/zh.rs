@@ -1844,6 +1844,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任务将整体排队等待 {spec}：{reason}。",
     ),
     (
+        "ui.form.plan.outcome.queue#held",
+        "任务将整体排队：当前能容纳它的空闲资源正为队列中排在前面、已被多次越过的任务保留，该任务将先启动。",
+    ),
+    (
         "ui.form.plan.outcome.queue#no_idle",
         "任务将整体排队，直到所选稳定性等级及以上有 {spec} 的闲时资源。",
     ),

@@ -14,7 +14,7 @@ use crate::api::{
     PhaseCounts, ReplicaQuiet, ReplicaRole, ShareLink, TaskEventView, TaskPage, TaskView,
 };
 use crate::path::FieldPath;
-use crate::quota::{HeadPlacement, NodeShare};
+use crate::quota::{HeadPlacement, HeadRoom, HeldRoom, NodeShare};
 use crate::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
 use crate::validate::{IssueCode, LocalizedIssue, Severity};
 use crate::{Placement, Task};
@@ -134,11 +134,20 @@ read_loose!(ShareLink {
     created_at,
     created_by,
 });
+read_loose!(HeadRoom { node, capacity });
+read_loose!(HeldRoom {
+    pool,
+    priority = None,
+    workers = Vec::new(),
+    heads = Vec::new(),
+    head = None,
+});
 read_loose!(CatalogResponse {
     user,
     catalog,
     usage = crate::Usage::default(),
     outside = crate::Usage::default(),
+    held = Vec::new(),
     ray_clusters = true,
     email_alerts = true,
 });
@@ -388,9 +397,20 @@ mod tests {
             "user": {"name": "alice", "org": "ml", "tenant_id": "t1"},
             "catalog": file["catalog"],
             "usage": file["usage"],
+            // Room kept for two tasks: one with a head of its own, one without.
+            "held": [
+                {"pool": "bj-a-shared", "priority": "high", "workers": ["bj-a-a100-01"],
+                 "heads": [{"node": "bj-a-cpu-00", "capacity": {"gpu": 0, "vcpu": 64, "memory_gib": 256}}],
+                 "head": {"gpu": 0, "vcpu": 8, "memory_gib": 32}},
+                {"pool": "idle/sh-a"},
+            ],
         });
         let read = same::<CatalogResponse>(&answer.to_string());
         assert!(!read.catalog.regions.is_empty());
+        assert_eq!(read.held.len(), 2);
+        assert_eq!(read.held[0].heads[0].node, "bj-a-cpu-00");
+        assert_eq!(read.held[1].priority, None);
+        round_trip(&read.held[0]);
         // Usage is optional: an answer without it has none in use.
         let mut without = answer;
         without.as_object_mut().unwrap().remove("usage");
