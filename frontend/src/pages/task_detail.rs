@@ -2451,6 +2451,25 @@ pub(crate) fn Logs(
     let replica = RwSignal::new(failed().unwrap_or(0));
     // None: the latest attempt.
     let attempt = RwSignal::new(None::<u32>);
+    // The reader picked a replica: the page no longer picks one for them.
+    let picked = StoredValue::new(false);
+    // A task that fails while its page is open goes to the replica whose end failed it,
+    // as a page opened after the failure does, unless the reader picked one: under "Why
+    // it failed" the master's healthy log stood (cloud-console explorer).
+    Effect::new(move |before: Option<Option<u32>>| {
+        let now = view.with(|v| {
+            (v.task.phase == TaskPhase::Failed)
+                .then_some(v.failed_replica)
+                .flatten()
+        });
+        let latest = attempt.get_untracked().is_none();
+        if before.is_some_and(|b| b.is_none()) && !picked.get_value() && latest {
+            if let Some(r) = now.filter(|r| failed() == Some(*r)) {
+                replica.set(r);
+            }
+        }
+        now
+    });
     // The log's end as shown (at most `SHOWN_MAX` bytes read, `SHOWN_MAX` + `CUT_SLACK`
     // followed), and the bytes read in all.
     let text = RwSignal::new(String::new());
@@ -2516,6 +2535,8 @@ pub(crate) fn Logs(
     // When the last follow's stream opened (the browser's clock, ms).
     let opened_at = StoredValue::new(None::<f64>);
 
+    // A read is out.
+    let reading = StoredValue::new(false);
     let reload = move || {
         stop_follow();
         ended.set(false);
@@ -2534,10 +2555,12 @@ pub(crate) fn Logs(
         let at_end = log_box
             .get_untracked()
             .is_none_or(|pre| pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height());
+        reading.set_value(true);
         leptos::task::spawn_local(async move {
             // Only the end that is shown: a log of megabytes read whole took seconds to
             // arrive.
             let answer = api::fetch_log_end(&id.get_value(), r, a, SHOWN_MAX).await;
+            reading.try_set_value(false);
             if asked.try_get_value() != Some(mine) {
                 return;
             }
@@ -2772,6 +2795,23 @@ pub(crate) fn Logs(
             }
         }
     });
+    // A running attempt's log read while it was empty is read again at each answered
+    // poll until it has output, one read at a time: "No output yet." stood for good under
+    // the quiet line's "every replica wrote to its log in the last minute" on the page a
+    // submit leads to (cloud-console explorer).
+    Effect::new(move |_| {
+        polled.track();
+        let running = view.with_untracked(|v| v.task.phase == TaskPhase::Running);
+        let idle = !following.get_untracked()
+            && !wants_follow.get_value()
+            && !complete.get_untracked()
+            && !reading.get_value()
+            && !closed.get_untracked()
+            && error.with_untracked(Option::is_none);
+        if running && started.get_untracked() && idle && !has_text.get_untracked() {
+            reload();
+        }
+    });
     // A follow that broke off while its attempt runs, the server answering (a dropped
     // connection: a laptop's sleep, a proxy's restart), is begun again at the next
     // answered poll, from the log's end: a tab left open all day went quiet for good at
@@ -2810,7 +2850,10 @@ pub(crate) fn Logs(
                     // A PyTorchJob's replica number is its RANK, which its log and a
                     // search of it name (hung-job explorer: "rank 1" is "1: worker 0").
                     <span>{move || lang.text(if view.with(|v| v.task.spec.basic.task_type == Some(TaskType::PyTorchJob)) { "ui.detail.replica#rank" } else { "ui.detail.replica" })}</span>
-                    <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| replica.set(event_target_value(&ev).parse().unwrap_or(0))>
+                    <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| {
+                        picked.set_value(true);
+                        replica.set(event_target_value(&ev).parse().unwrap_or(0));
+                    }>
                         {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
                             // The replica whose end failed the attempt shown: the latest's
                             // as the task says it, an earlier one's from its history (an

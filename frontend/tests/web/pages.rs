@@ -6124,6 +6124,72 @@ async fn a_followed_log_follows_the_replica_picked_next() {
     finish(handle, &host, &address);
 }
 
+/// A running attempt's log read while still empty is read again at the page's next
+/// answered poll, until it has output: "No output yet." stood for good on the page a
+/// submit leads to, while the task printed (cloud-console explorer). Once it has output,
+/// the polls read it no more (Follow live does).
+#[wasm_bindgen_test]
+async fn a_running_tasks_empty_log_is_read_again_until_it_has_output() {
+    let address = fresh_page();
+    let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    running.task.spec.advanced.fault_tolerance.enabled = false;
+    let (host, handle) = mount_detail_page_with(&running, ("[]", 0), ("[]", 0)).await;
+    let log = || find(&host, "[data-testid='log']").text_content().unwrap();
+    until("the log", || log() == "No output yet.").await;
+    let logs_asked = || {
+        held_fetches()
+            .iter()
+            .filter(|u| u.contains("/logs"))
+            .count()
+    };
+    assert_eq!(logs_asked(), 0);
+    answer_poll_until_shown(&host, &running, "Running").await;
+    until("the log asked for again", || logs_asked() == 1).await;
+    answer_fetch("/logs", "step 1\n");
+    until("the output", || log() == "step 1\n").await;
+    answer_poll_until_shown(&host, &running, "Running").await;
+    sleep(100).await;
+    assert_eq!(logs_asked(), 0, "read no more: {:?}", held_fetches());
+    finish(handle, &host, &address);
+}
+
+/// A task that fails while its page is open goes to the log of the replica whose end
+/// failed it, as a page opened after the failure does (cloud-console explorer: the
+/// master's healthy log stood under "Why it failed"); not when the reader picked one.
+#[wasm_bindgen_test]
+async fn a_task_failing_while_watched_goes_to_the_failed_replicas_log() {
+    for picked in [false, true] {
+        let address = fresh_page();
+        let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+        running.task.spec.advanced.fault_tolerance.enabled = false;
+        let (host, handle) = mount_detail_page_with(&running, ("[]", 0), ("[]", 0)).await;
+        until_found(&host, "the picker", "[data-testid='log-replica']").await;
+        let picker: web_sys::HtmlSelectElement =
+            find(&host, "[data-testid='log-replica']").unchecked_into();
+        assert_eq!(picker.value(), "0");
+        if picked {
+            // The master's log, chosen: it stays.
+            picker
+                .dispatch_event(&web_sys::Event::new("change").unwrap())
+                .unwrap();
+        }
+        let mut failed = running.clone();
+        failed.task.phase = TaskPhase::Failed;
+        failed.failed_replica = Some(1);
+        failed.task.history.push(PhaseChange {
+            phase: TaskPhase::Failed,
+            at: Timestamp(1_700_000_900_000),
+            reason: "Replica 1 (worker 0) ended with exit code 3".into(),
+            keyed: None,
+        });
+        answer_poll_until_shown(&host, &failed, "Failed").await;
+        sleep(100).await;
+        let expected = if picked { "0" } else { "1" };
+        assert_eq!(picker.value(), expected, "picked by the reader: {picked}");
+        finish(handle, &host, &address);
+    }
+}
+
 /// The page of `t1` in `phase`, its end having been replica 1's: the replica its log
 /// picker opens on, and that option's words. The page is left mounted for the caller.
 async fn picked_after_replica_1_ended(
