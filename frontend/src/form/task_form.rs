@@ -400,9 +400,15 @@ pub fn TaskForm(
             {move || restored.get().then(|| if resume && revealed {
                 // A clone's edits: the way back to the task's own spec, which opening the
                 // clone again no longer gives.
+                // Sent with no answer, they were not unsent (cloud-console explorer).
+                let said = if unanswered {
+                    "ui.form.clone_restored#sent"
+                } else {
+                    "ui.form.clone_restored"
+                };
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">
-                        {move || cx.text("ui.form.clone_restored")}
+                        {move || cx.text(said)}
                         " "
                         <button type="button" data-testid="clone-afresh" on:click=afresh>{move || cx.text("ui.form.clone_afresh")}</button>
                     </p>

@@ -4254,6 +4254,47 @@ async fn a_clone_started_over_copies_no_task() {
     crate::forget_drafts();
 }
 
+/// A clone submitted with no answer, the page then reloaded: its edits are said to have
+/// been sent, as a new form's draft is, not "unsent" (cloud-console explorer), and a
+/// submit again goes with the same key.
+#[wasm_bindgen_test]
+async fn a_clone_reloaded_after_a_submit_with_no_answer_says_it_was_sent() {
+    let address = fresh_page();
+    let (host, handle) = mount_clone_page("src-13579").await;
+    edit_clone(&host, "src-13579").await;
+    let submits = || {
+        held_fetches()
+            .iter()
+            .filter(|u| u.contains("from=src-13579") || u.ends_with("/api/v1/tasks"))
+            .count()
+    };
+    find(&host, "[data-testid='submit']").click();
+    until("the submit sent", || submits() == 1).await;
+    // Reloaded with the submit still unanswered.
+    release_fetches();
+    drop(handle);
+    hold_fetches();
+    let again = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains("src-13579"))
+    })
+    .await;
+    answer_fetch("src-13579", &clone_source());
+    until_found(&host, "the note", "[data-testid='draft-restored']").await;
+    assert_eq!(
+        find(&host, "[data-testid='draft-restored']")
+            .text_content()
+            .unwrap(),
+        "Your edits of this clone were restored. They were submitted and no answer came: submitting them again gives the task they made, if they made one, not a second. Start again from the task's spec"
+    );
+    finish(again, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone once edited keeps its edits under a key of its own: a reload of its address
 /// opens them, not the task's spec again over them (which lost them), and the user's
 /// unsent draft of `/new` stays as it was (editing a clone wrote over it, unasked).

@@ -1761,6 +1761,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Your unsent edits of this clone were restored.",
     ),
     (
+        "ui.form.clone_restored#sent",
+        "Your edits of this clone were restored. They were submitted and no answer came: submitting them again gives the task they made, if they made one, not a second.",
+    ),
+    (
         "ui.form.copy_of",
         "A copy of task {id}: a new task is created only when you submit.",
     ),

@@ -1544,6 +1544,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.clone_failed.blank", "改为打开新建表单"),
     ("ui.form.clone_loading", "正在加载要复制的任务…"),
     ("ui.form.clone_restored", "已恢复您对此克隆未提交的修改。"),
+    (
+        "ui.form.clone_restored#sent",
+        "已恢复您对此克隆的修改。它们已提交过但未收到应答：再次提交时，如任务已创建，将返回该任务，不会重复创建。",
+    ),
     ("ui.form.copy_of", "复制自任务 {id}：提交后才会创建新任务。"),
     ("ui.form.count.errors", "{count} 个错误"),
     ("ui.form.count.hints", "{count} 个提示"),
