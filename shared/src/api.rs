@@ -95,6 +95,7 @@ pub struct CatalogResponse {
     /// their pool and the room they could use (not their ids): a task behind one that would start on its room waits for
     /// it (README, "Queue order"), as the create form's plan says before the submit.
     /// Told by the server that keeps the queue (the one that leads); empty otherwise.
+    #[cfg(feature = "queue")]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<crate::quota::HeldRoom>,
     /// Whether a RayJob runs on a Ray cluster here (KubeRay). The local backend runs its

@@ -2463,10 +2463,12 @@ pub(crate) fn Logs(
                 .flatten()
         });
         let latest = attempt.get_untracked().is_none();
-        if before.is_some_and(|b| b.is_none()) && !picked.get_value() && latest {
-            if let Some(r) = now.filter(|r| failed() == Some(*r)) {
-                replica.set(r);
-            }
+        if before.is_some_and(|b| b.is_none())
+            && !picked.get_value()
+            && latest
+            && let Some(r) = now.filter(|r| failed() == Some(*r))
+        {
+            replica.set(r);
         }
         now
     });

@@ -11,18 +11,17 @@ use crate::task::{Priority, ResourceKind, TaskSpec};
 use crate::usage::LiveUsage;
 use crate::{Placement, TaskId};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The room a waiting task could use ([`super::reach`]).
 #[derive(Debug, Default)]
 pub struct Room {
     /// The nodes where one of its workers fits: any room taken there is some it could use.
-    workers: HashSet<String>,
+    workers: Vec<String>,
     /// The nodes where its distinct head fits and no worker does: room taken there is
     /// some it could use only when it leaves none of `heads` with room for the head (a
     /// RayJob's CPU head would otherwise keep every CPU node for a GPU gang).
-    head_only: HashSet<String>,
+    head_only: Vec<String>,
     /// Every node where its distinct head fits, with its capacity.
     heads: Vec<(String, Resources)>,
     /// What its distinct head takes; `None` without one.
@@ -32,7 +31,7 @@ pub struct Room {
 impl Room {
     /// The room of a task that reaches `reach`.
     pub fn new(reach: Reach) -> Room {
-        let workers: HashSet<String> = reach.workers.into_iter().collect();
+        let workers = reach.workers;
         Room {
             head_only: reach
                 .heads
@@ -49,18 +48,20 @@ impl Room {
     /// Whether `placement`, reserved on `live`, took room this task could use.
     pub fn taken_by(&self, placement: &Placement, live: &LiveUsage) -> bool {
         takes_from(placement, &self.workers)
-            || (takes_from(placement, &self.head_only)
-                && self.head_node(live, &HashMap::new()).is_none())
+            || (takes_from(placement, &self.head_only) && self.head_node(live, &[]).is_none())
     }
 
     /// The first of its head's nodes with room for its head on `live` with `taken` taken
     /// as well; `None` without a head, or with no such node.
-    fn head_node(&self, live: &LiveUsage, taken: &HashMap<&str, Resources>) -> Option<&str> {
+    fn head_node(&self, live: &LiveUsage, taken: &[(&str, Resources)]) -> Option<&str> {
         let head = self.head?;
         self.heads
             .iter()
             .find(|(name, capacity)| {
-                let more = taken.get(name.as_str()).copied().unwrap_or_default();
+                let more = taken
+                    .iter()
+                    .find(|(node, _)| node == name)
+                    .map_or(Resources::ZERO, |(_, more)| *more);
                 let used = live.usage().allocated(name).saturating_add(more);
                 head.fits_within(&capacity.saturating_sub(used))
             })
@@ -87,20 +88,16 @@ impl Held {
     /// `None` when it leaves them all theirs. Each head is kept a node of its own, in
     /// queue order, so two heads are not counted on one node's room for one.
     fn blocked_by(&self, placement: &Placement, live: &LiveUsage) -> Option<&TaskId> {
-        let mut taken: HashMap<&str, Resources> = HashMap::new();
+        let mut taken: Vec<(&str, Resources)> = Vec::new();
         for (node, need) in placement.node_needs() {
-            let sum = taken.entry(node).or_default();
-            *sum = sum.saturating_add(need);
+            take(&mut taken, node, need);
         }
         for (id, room) in &self.tasks {
             if takes_from(placement, &room.workers) {
                 return Some(id);
             }
             match (room.head_node(live, &taken), room.head) {
-                (Some(node), Some(head)) => {
-                    let sum = taken.entry(node).or_default();
-                    *sum = sum.saturating_add(head);
-                }
+                (Some(node), Some(head)) => take(&mut taken, node, head),
                 _ if takes_from(placement, &room.head_only) => return Some(id),
                 _ => {}
             }
@@ -112,16 +109,15 @@ impl Held {
     /// for a head one node kept with room for it (every node of its head's when none has
     /// room now). A placement beside them may still fit on a head's node other than the
     /// one kept: it is tried first ([`place_beside`]).
-    fn avoid(&self, live: &LiveUsage) -> HashSet<String> {
-        let mut avoid = HashSet::new();
-        let mut taken: HashMap<&str, Resources> = HashMap::new();
+    fn avoid(&self, live: &LiveUsage) -> Vec<String> {
+        let mut avoid = Vec::new();
+        let mut taken: Vec<(&str, Resources)> = Vec::new();
         for (_, room) in &self.tasks {
             avoid.extend(room.workers.iter().cloned());
             match (room.head_node(live, &taken), room.head) {
                 (Some(node), Some(head)) => {
-                    avoid.insert(node.to_owned());
-                    let sum = taken.entry(node).or_default();
-                    *sum = sum.saturating_add(head);
+                    avoid.push(node.to_owned());
+                    take(&mut taken, node, head);
                 }
                 _ => avoid.extend(room.head_only.iter().cloned()),
             }
@@ -177,10 +173,19 @@ pub fn place_beside(
 }
 
 /// Whether `placement` takes room on any of `nodes`.
-fn takes_from(placement: &Placement, nodes: &HashSet<String>) -> bool {
+fn takes_from(placement: &Placement, nodes: &[String]) -> bool {
     placement
         .node_needs()
-        .any(|(node, need)| need != Resources::ZERO && nodes.contains(node))
+        .any(|(node, need)| need != Resources::ZERO && nodes.iter().any(|n| n == node))
+}
+
+/// `need` added to what `taken` says is taken on `node`. A list, not a map: a few nodes,
+/// and a hash map's code here moved the validator package's own (BENCHMARKS.md).
+fn take<'a>(taken: &mut Vec<(&'a str, Resources)>, node: &'a str, need: Resources) {
+    match taken.iter_mut().find(|(n, _)| *n == node) {
+        Some((_, sum)) => *sum = sum.saturating_add(need),
+        None => taken.push((node, need)),
+    }
 }
 
 /// What `spec` is placed on in `catalog`, the queue's pools: its pool's id (ids are

@@ -8,7 +8,7 @@ use crate::task::TaskSpec;
 use crate::usage::{LiveUsage, QuotaUse, Usage, UsageError};
 use crate::vocab::ResourceKind;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// Replicas of the workers' spec on one node.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -156,7 +156,7 @@ pub fn place_live_avoiding(
     spec: &TaskSpec,
     live: &LiveUsage,
     user: &User,
-    avoid: &HashSet<String>,
+    avoid: &[String],
 ) -> Result<Option<Placement>> {
     let Some(setup) = Setup::live(spec, live, user) else {
         return Ok(None);
@@ -369,7 +369,7 @@ pub(super) mod tests {
             .unwrap_or_default()
     }
 
-    fn set(names: &[&str]) -> HashSet<String> {
+    fn set(names: &[&str]) -> Vec<String> {
         names.iter().map(|&n| n.to_owned()).collect()
     }
 
@@ -386,7 +386,7 @@ pub(super) mod tests {
             ["sh-a-a100-00"]
         );
         assert_eq!(
-            place_live_avoiding(&two, &live, &user, &HashSet::new()).unwrap(),
+            place_live_avoiding(&two, &live, &user, &[]).unwrap(),
             place_live(&two, &live, &user).unwrap()
         );
         let avoid = set(&["sh-a-a100-00", "sh-a-a100-01", "sh-a-a100-05"]);
@@ -395,7 +395,6 @@ pub(super) mod tests {
             ["sh-a-a100-02"]
         );
         let all: Vec<String> = (0..8).map(|n| format!("sh-a-a100-{n:02}")).collect();
-        let all: HashSet<String> = all.into_iter().collect();
         assert_eq!(place_live_avoiding(&two, &live, &user, &all).unwrap(), None);
         // A whole node's pod fits 05 to 07 only.
         let whole = a100s(ResourceKind::Spot, 8);

@@ -14,7 +14,7 @@ use crate::api::{
     PhaseCounts, ReplicaQuiet, ReplicaRole, ShareLink, TaskEventView, TaskPage, TaskView,
 };
 use crate::path::FieldPath;
-use crate::quota::{HeadPlacement, HeadRoom, HeldRoom, NodeShare};
+use crate::quota::{HeadPlacement, NodeShare};
 use crate::record::{PhaseChange, TaskId, TaskPhase, Timestamp};
 use crate::validate::{IssueCode, LocalizedIssue, Severity};
 use crate::{Placement, Task};
@@ -134,20 +134,36 @@ read_loose!(ShareLink {
     created_at,
     created_by,
 });
-read_loose!(HeadRoom { node, capacity });
-read_loose!(HeldRoom {
-    pool,
-    priority = None,
-    workers = Vec::new(),
-    heads = Vec::new(),
-    head = None,
-});
+#[cfg(feature = "queue")]
+mod held {
+    use super::{Json, Object, Read, ReadError};
+    use crate::quota::{HeadRoom, HeldRoom};
+    read_loose!(HeadRoom { node, capacity });
+    read_loose!(HeldRoom {
+        pool,
+        priority = None,
+        workers = Vec::new(),
+        heads = Vec::new(),
+        head = None,
+    });
+    deserialize_by_reading!(HeldRoom, HeadRoom);
+}
+#[cfg(feature = "queue")]
 read_loose!(CatalogResponse {
     user,
     catalog,
     usage = crate::Usage::default(),
     outside = crate::Usage::default(),
     held = Vec::new(),
+    ray_clusters = true,
+    email_alerts = true,
+});
+#[cfg(not(feature = "queue"))]
+read_loose!(CatalogResponse {
+    user,
+    catalog,
+    usage = crate::Usage::default(),
+    outside = crate::Usage::default(),
     ray_clusters = true,
     email_alerts = true,
 });

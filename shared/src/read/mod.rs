@@ -881,7 +881,6 @@ deserialize_by_reading!(
 // oracle is the spec's derived reader.
 #[cfg(not(test))]
 deserialize_by_reading!(ResourceKind, InstanceType, IdleStability, ImageSource);
-deserialize_by_reading!(crate::quota::HeldRoom, crate::quota::HeadRoom);
 
 mod api;
 mod finding;
