@@ -263,12 +263,31 @@ const ZONE_NOTE: &str = "f-basic-time_zone-note";
 /// Said when the browser's time zone is not one the catalog offers and the form holds
 /// the zone a blank form falls back to then (the catalog's first, which may be hours
 /// off), so that choice does not pass unseen; a zone a clone or draft brings is its own.
+///
+/// When the browser's zone is offered and another is chosen (a colleague's clone keeps
+/// theirs: zone explorer), says that the task's times and its pods' clock will be in it.
 #[component]
 fn ZoneNotOffered() -> impl IntoView {
     let cx = FormCx::use_context();
-    let browser = super::draft::browser_time_zone().filter(|zone| {
-        cx.catalog
-            .with_value(|c| !c.time_zones.iter().any(|z| z == zone))
+    let own = super::draft::browser_time_zone();
+    let mine = own
+        .as_deref()
+        .and_then(|zone| cx.catalog.with_value(|c| super::draft::offered_as(c, zone)));
+    let browser = own.clone().filter(|_| mine.is_none());
+    let not_mine = mine.map(|mine| {
+        let chosen = cx.watch(|s| s.basic.time_zone.clone());
+        let own = own.clone().unwrap_or_default();
+        move || {
+            let zone = chosen.get();
+            (!zone.is_empty() && zone != mine && !super::draft::same_zone(&zone, &mine)).then(|| {
+                let own = own.clone();
+                view! {
+                    <p class="help note" role="note" data-testid="zone-not-browsers">
+                        {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_browsers", &[("browser", own.clone()), ("zone", zone.clone())])}
+                    </p>
+                }
+            })
+        }
     });
     let fallback = cx
         .catalog
@@ -286,7 +305,7 @@ fn ZoneNotOffered() -> impl IntoView {
     });
     // Always in the page, empty while there is nothing to say: the choice's
     // `aria-describedby` names it.
-    view! { <div id=cx.id(ZONE_NOTE)>{note}</div> }
+    view! { <div id=cx.id(ZONE_NOTE)>{note}{not_mine}</div> }
 }
 
 /// The id of the final name pattern's line.

@@ -45,13 +45,35 @@ pub fn blank(catalog: &Catalog, user: &User) -> TaskSpec {
     spec
 }
 
-/// The browser's zone when the catalog offers it, else the catalog's first zone.
+/// The browser's zone when the catalog offers it (by any of its names: the catalog's
+/// name then), else the catalog's first zone.
 pub fn time_zone_for(catalog: &Catalog, browser: Option<&str>) -> String {
     browser
-        .filter(|zone| catalog.time_zones.iter().any(|z| z == zone))
-        .map(str::to_owned)
+        .and_then(|zone| offered_as(catalog, zone))
         .or_else(|| catalog.time_zones.first().cloned())
         .unwrap_or_default()
+}
+
+/// The catalog's name for `zone`, when it offers it under that name or another of the
+/// same zone: Chromium names India's zone `Asia/Calcutta`, which a catalog offering
+/// `Asia/Kolkata` did not match, and the form then chose Shanghai (zone explorer).
+pub fn offered_as(catalog: &Catalog, zone: &str) -> Option<String> {
+    catalog
+        .time_zones
+        .iter()
+        .find(|z| *z == zone)
+        .or_else(|| catalog.time_zones.iter().find(|z| same_zone(z, zone)))
+        .cloned()
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function same_zone(a, b) { \
+    const id = (timeZone) => { try { return new Intl.DateTimeFormat('en', { timeZone }) \
+      .resolvedOptions().timeZone; } catch (e) { return null; } }; \
+    const x = id(a); return x !== null && x === id(b); }")]
+extern "C" {
+    /// Whether two IANA names are one zone as the browser knows them (a zone and its
+    /// old name resolve alike); false for a name it does not know.
+    pub fn same_zone(a: &str, b: &str) -> bool;
 }
 
 /// The IANA zone the browser runs in (`Intl.DateTimeFormat().resolvedOptions().timeZone`).

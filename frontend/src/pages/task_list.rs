@@ -226,8 +226,6 @@ pub fn TaskListPage(
     // The button stays the same element from page to page, so it keeps the focus.
     let more = Memo::new(move |_| next.with(Option::is_some));
     let updated = RwSignal::new(None::<f64>);
-    // The zone the update time was last said in.
-    let said_zone = StoredValue::new(String::new());
     // Answers to an older filter are dropped: each load carries the filter it was for.
     let generation = StoredValue::new(0u64);
     // Pages added by "More": a refresh that began before one was added would drop it.
@@ -898,24 +896,8 @@ pub fn TaskListPage(
                 }}</span>
                 {move || updated.get().map(|at| {
                     let at = shared::record::Timestamp(at as i64);
-                    // In the rows' zone when they share one, as a reader compares them
-                    // (explorer: rows in UTC beside an update in the browser's zone);
-                    // the browser's otherwise. With no rows, the zone it was last said
-                    // in: a filter that matched nothing flipped it to the browser's
-                    // (lineage explorer).
-                    let zone = tasks.with(|t| {
-                        let mut zones = t.iter().map(|v| v.task.spec.basic.time_zone.as_str());
-                        let first = zones.next()?;
-                        Some(if zones.all(|z| z == first) { first.to_owned() } else { String::new() })
-                    });
-                    let zone = match zone {
-                        Some(zone) => {
-                            said_zone.set_value(zone.clone());
-                            zone
-                        }
-                        None => said_zone.get_value(),
-                    };
-                    format!(" · {}", lang.text_with("ui.list.updated", &[("time", format_task_time(lang.get(), at, &zone))]))
+                    // In the reader's zone, as the rows' times are.
+                    format!(" · {}", lang.text_with("ui.list.updated", &[("time", super::format_time(lang.get(), at))]))
                 })}
                 // On the status line, which is there anyway: the rows stay where they are.
                 <span aria-live="polite">{move || arrived.with(|a| !a.is_empty()).then(|| view! {
@@ -1501,7 +1483,11 @@ pub fn TaskTable(
                                     <td>{task.spec.basic.task_type.map(TaskType::as_str).unwrap_or_default()}</td>
                                     <td>{task.owner.clone()}</td>
                                     <td>{groups.with_value(|g| super::group_name(g, &task.spec.basic.project_group))}</td>
-                                    <td class="when">{move || format_task_time(lang.get(), created, &zone)}</td>
+                                    // In the reader's zone: a list read as one timeline
+                                    // had rows 3 s apart read 13 hours apart, in their
+                                    // tasks' zones (zone and cloud-console explorers). The
+                                    // task's own zone, as its page shows it, on hover.
+                                    <td class="when" title=move || format_task_time(lang.get(), created, &zone)>{move || super::format_time(lang.get(), created)}</td>
                                     // Zone-free, so a lead can compare colleagues' runs
                                     // whatever zone each task's times are in (lead explorer).
                                     <td class="ran" data-testid="row-ran">
@@ -1525,7 +1511,7 @@ pub fn TaskTable(
 }
 
 /// Why a queued or retrying task waits, as its page says it: its retry's backoff with
-/// the time in the task's zone, else the server's reason; and why a failed task failed
+/// the time in the reader's zone, else the server's reason; and why a failed task failed
 /// (which replica, its exit code, the attempt), as its page says it: a reader scanning
 /// failures opened each task to learn it (failure explorer).
 fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
@@ -1538,7 +1524,8 @@ fn waits_for(lang: shared::Lang, view: &TaskView) -> Option<String> {
     match (view.retry_at, &view.reason) {
         (Some(due), _) => {
             let now = shared::record::Timestamp(js_sys::Date::now() as i64);
-            let at = super::format_time_from(lang, due, now, &view.task.spec.basic.time_zone);
+            // The reader's zone, as the list's other times.
+            let at = super::format_time_from(lang, due, now, "");
             Some(shared::messages::text(
                 lang,
                 "event.retrying.waits",

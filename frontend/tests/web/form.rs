@@ -3783,6 +3783,59 @@ fn the_time_zone_is_the_browsers_when_the_catalog_offers_it() {
         frontend::form::draft::time_zone_for(&catalog, None),
         "Asia/Shanghai"
     );
+    // Offered under another of its names: Chromium's `Asia/Calcutta` is the catalog's
+    // `Asia/Kolkata` (zone explorer: the form chose Shanghai and said India's zone was
+    // not in the list).
+    let mut india = catalog.clone();
+    india.time_zones.push("Asia/Kolkata".into());
+    assert_eq!(
+        frontend::form::draft::time_zone_for(&india, Some("Asia/Calcutta")),
+        "Asia/Kolkata"
+    );
+    assert!(frontend::form::draft::same_zone(
+        "Asia/Calcutta",
+        "Asia/Kolkata"
+    ));
+    assert!(!frontend::form::draft::same_zone(
+        "Asia/Tokyo",
+        "Asia/Kolkata"
+    ));
+    assert!(!frontend::form::draft::same_zone(
+        "Mars/Olympus",
+        "Mars/Olympus"
+    ));
+}
+
+/// A spec whose zone is not the browser's, which the catalog offers (a colleague's task
+/// cloned), says the task's times and its pods' clock will be in it (zone explorer: the
+/// clone kept New York's zone for a reader in Beijing, unsaid); choosing the browser's
+/// zone takes the note away.
+#[wasm_bindgen_test]
+async fn a_zone_other_than_the_browsers_is_said() {
+    let browser = frontend::form::draft::browser_time_zone().expect("the browser's zone");
+    let catalog = shared::demo::catalog();
+    let other = catalog
+        .time_zones
+        .iter()
+        .find(|z| !frontend::form::draft::same_zone(z, &browser))
+        .expect("another zone")
+        .clone();
+    assert!(
+        frontend::form::draft::offered_as(&catalog, &browser).is_some(),
+        "tests run in a zone the demo offers: {browser}"
+    );
+    let mut spec = shared::demo::pytorch();
+    spec.basic.time_zone.clone_from(&other);
+    let form = mount(Some(spec), false).await;
+    assert_eq!(
+        form.text("zone-not-browsers"),
+        format!(
+            "Not your browser's time zone ({browser}): this task's times, and the clock its \
+             pods run on (TZ), will be in {other}."
+        )
+    );
+    form.choose("basic.time_zone", &browser).await;
+    assert!(form.find("[data-testid='zone-not-browsers']").is_none());
 }
 
 /// The summary's items, in order.

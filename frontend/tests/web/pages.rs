@@ -1218,6 +1218,32 @@ async fn the_status_detail_says_when_the_task_ended() {
     finish(handle, &host, &address);
 }
 
+/// Dates are written as the browser's own locale writes them when it is of the
+/// console's language: in en-GB or en-IN, 12/6 reads as 12 June (zone explorer); a
+/// browser of another language gets the console language's form.
+#[wasm_bindgen_test]
+fn dates_follow_the_browsers_locale_of_the_consoles_language() {
+    use frontend::pages::format_task_time;
+    let set_language = |tag: &str| {
+        js_sys::eval(&format!(
+            "Object.defineProperty(navigator, 'language', {{ configurable: true, get: () => '{tag}' }})"
+        ))
+        .unwrap();
+    };
+    // 6 December 2026, 14:35:38 UTC.
+    let at = Timestamp(1_796_567_738_000);
+    set_language("en-GB");
+    let gb = format_task_time(Lang::En, at, "UTC");
+    set_language("fr-FR");
+    let fr = format_task_time(Lang::En, at, "UTC");
+    js_sys::eval("delete navigator.language").unwrap();
+    assert_eq!(gb, "06/12/2026, 14:35:38 UTC");
+    assert_eq!(
+        fr, "12/6/2026, 2:35:38 PM UTC",
+        "English as the console speaks it"
+    );
+}
+
 /// A task's times are in its own zone and say which; a zone the browser does not know
 /// falls back to the browser's, named too, rather than failing the page.
 #[wasm_bindgen_test]
@@ -4393,12 +4419,13 @@ async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
     finish(handle, &host, &address);
 }
 
-/// The list's update time is in its rows' zone when they share one, as their times are
-/// (explorer: "Updated" in the browser's zone above rows in the tasks'); the browser's
-/// when they differ. The test browser runs in UTC, the demo's tasks in Asia/Shanghai.
-/// It is not spoken at each refresh.
+/// The list's times, its rows' and its update time, are in the reader's zone, as one
+/// timeline (zone explorer: rows 3 s apart read 13 hours apart in their tasks' zones);
+/// each row's time in its task's zone on hover, as the task's page shows it. The test
+/// browser runs in UTC, the demo's tasks in Asia/Shanghai. The update time is not spoken
+/// at each refresh.
 #[wasm_bindgen_test]
-async fn the_lists_update_time_is_in_its_rows_zone() {
+async fn the_lists_times_are_in_the_readers_zone() {
     let address = fresh_page();
     let (host, handle) = list_page_asked().await;
     let rows = || host.query_selector_all("tbody tr").unwrap().length();
@@ -4410,12 +4437,15 @@ async fn the_lists_update_time_is_in_its_rows_zone() {
             .unwrap()
     };
     until("the update time", || status().contains("Updated")).await;
-    assert!(status().ends_with("GMT+8"), "{}", status());
+    assert!(status().ends_with("UTC"), "{}", status());
     let row_time = all_text(&host, "tbody tr td.when");
-    assert!(
-        row_time.iter().all(|t| t.ends_with("GMT+8")),
-        "{row_time:?}"
-    );
+    assert!(row_time.iter().all(|t| t.ends_with("UTC")), "{row_time:?}");
+    let cells = host.query_selector_all("tbody tr td.when").unwrap();
+    for i in 0..cells.length() {
+        let cell: web_sys::Element = cells.item(i).unwrap().unchecked_into();
+        let title = cell.get_attribute("title").unwrap_or_default();
+        assert!(title.ends_with("GMT+8"), "{title}");
+    }
     // The count is spoken, not the time, new at every refresh: the whole line was read
     // out every 4 s (keyboard explorer).
     let live = all_text(&host, "[data-testid='list-status'] [aria-live]");
@@ -4442,8 +4472,7 @@ async fn the_lists_update_time_is_in_its_rows_zone() {
     );
     answer_fetch("phase=running", &page_of(0, 2, None));
     until("the count again", || live().contains(&"2 shown".to_owned())).await;
-    // A filter that matches nothing keeps the zone said last, not the browser's
-    // (lineage explorer: it flipped to UTC on an empty page).
+    // A filter that matches nothing keeps it.
     find(&host, ".chip[data-phase='failed']").click();
     until("the failed filter's request", || {
         held_fetches().iter().any(|u| u.contains("phase=failed"))
@@ -4452,7 +4481,7 @@ async fn the_lists_update_time_is_in_its_rows_zone() {
     answer_fetch("phase=failed", &page_of(0, 0, None));
     until("no rows", || rows() == 0).await;
     until("the update time", || status().contains("Updated")).await;
-    assert!(status().ends_with("GMT+8"), "{}", status());
+    assert!(status().ends_with("UTC"), "{}", status());
     finish(handle, &host, &address);
 }
 
