@@ -255,6 +255,10 @@ pub fn TaskListPage(
     // with each refresh (lead explorer: "20 shown" was the only number). None until
     // answered, or from a server that does not count: the chips then say no number.
     let counts = RwSignal::new(None::<shared::api::PhaseCounts>);
+    // The numbers shown are the filters' before, while those of the new ones are asked
+    // for: kept, greyed, so the chips keep their width (slow-laptop explorer: each
+    // filter change shrank every chip and grew it back, moving those under the pointer).
+    let counts_stale = RwSignal::new(false);
     let counts_asked = StoredValue::new(0u64);
     // The filters counted (their phase aside), and whether an ask for them is out: the
     // refresh asks no more while one is (review: a count slower than the refresh was
@@ -273,7 +277,9 @@ pub fn TaskListPage(
         }
         // Numbers of other filters are not these filters' (review).
         if !same {
-            counts.set(None);
+            if counts.with_untracked(Option::is_some) {
+                counts_stale.set(true);
+            }
             counted_for.set_value(Some(key));
         }
         counts_asked.update_value(|n| *n += 1);
@@ -285,6 +291,9 @@ pub fn TaskListPage(
                 return;
             }
             counting.try_set_value(false);
+            if counts_stale.get_untracked() {
+                counts_stale.set(false);
+            }
             match answer {
                 Ok(now) => {
                     if counts.with_untracked(|c| *c != Some(now)) {
@@ -840,7 +849,7 @@ pub fn TaskListPage(
                     {crate::i18n::tr("ui.list.new")}
                 </Link>
             </div>
-            <PhaseChips filter counts />
+            <PhaseChips filter counts stale=counts_stale />
             <Filters filter session tag_refused />
             {move || {
                 let pairs = ignored.get();
@@ -973,13 +982,16 @@ pub fn PhaseChips(
     /// How many tasks of each phase the other filters select, when known.
     #[prop(into, default = Signal::stored(None))]
     counts: Signal<Option<shared::api::PhaseCounts>>,
+    /// The counts are the filters' before, those of the new ones on their way.
+    #[prop(into, default = Signal::stored(false))]
+    stale: Signal<bool>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let selected = move || filter.with(|f| f.phase);
     let number = move |phase: Option<TaskPhase>| {
         counts.get().map(|c| {
             let n = phase.map_or_else(|| c.total(), |p| c.of(p));
-            view! { " " <span class="count">{n}</span> }
+            view! { " " <span class="count" class:stale=stale>{n}</span> }
         })
     };
     view! {

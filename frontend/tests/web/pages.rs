@@ -2856,6 +2856,38 @@ async fn the_phase_chips_say_how_many_tasks_each_phase_has() {
     find(&host, "[data-testid='phase-chips'] [data-phase='failed']").click();
     let after = request_for("/api/v1/tasks/counts").await;
     assert!(!after.contains("phase="), "{after}");
+    answer_fetch(
+        "/api/v1/tasks/counts",
+        r#"{"queued":1,"scheduling":0,"running":13,"retrying":1,"succeeded":40,"failed":3,"stopped":0}"#,
+    );
+    // Another filter: the numbers before stay, greyed, until the new ones come, so the
+    // chips keep their width (slow-laptop explorer: they shrank and grew back).
+    let kind: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='filter-type']").unchecked_into();
+    kind.set_value("ray_job");
+    kind.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    let of_rays = request_for("type=ray_job").await;
+    assert!(of_rays.contains("/api/v1/tasks"), "{of_rays}");
+    until("the counts of RayJobs asked for", || {
+        held_fetches()
+            .iter()
+            .any(|u| u.contains("/api/v1/tasks/counts") && u.contains("type=ray_job"))
+    })
+    .await;
+    assert_eq!(chip("running"), "Running 13");
+    let stale = || {
+        host.query_selector("[data-phase='running'] .count.stale")
+            .unwrap()
+            .is_some()
+    };
+    assert!(stale(), "greyed while the new ones come");
+    answer_fetch(
+        "/api/v1/tasks/counts?",
+        r#"{"queued":0,"scheduling":0,"running":2,"retrying":0,"succeeded":5,"failed":1,"stopped":0}"#,
+    );
+    until("the RayJobs' numbers", || chip("running") == "Running 2").await;
+    assert!(!stale());
     finish(handle, &host, &address);
 }
 
