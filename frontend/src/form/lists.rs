@@ -234,6 +234,12 @@ pub fn TagsEditor() -> impl IntoView {
     let (maintained, keys) = cx.catalog.with_value(suggested_tags);
     let maintained = StoredValue::new(maintained);
     let has_suggestions = !keys.is_empty();
+    // Checked against the maintained tags: each row keeps the line its finding takes.
+    let row_class = if cx.catalog.with_value(|c| c.tags.validation) {
+        "row checked-tag"
+    } else {
+        "row"
+    };
     let values_list =
         move |i: usize| has_suggestions.then(|| cx.id(&format!("berth-tags-value-{i}")));
     let keys_list = cx.id("berth-tags-key-suggested");
@@ -258,7 +264,7 @@ pub fn TagsEditor() -> impl IntoView {
                     })
                 };
                 view! {
-                    <div class="row" data-row=row_attr>
+                    <div class=row_class data-row=row_attr>
                         <TextField path=format!("{row}.key") no_help=true group=row.clone()
                             suggest=has_suggestions.then(|| keys_list.clone())
                             lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />

@@ -5495,6 +5495,55 @@ async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen(
     assert!(form.submit_disabled());
 }
 
+/// With tag validation on, typing a tag moves nothing below its row: the row keeps the
+/// line its "not a maintained tag" finding takes, from the key's first letter until the
+/// pair is a maintained one (slow-laptop explorer: the Environment section went down a
+/// line at the key's first letter and back at the value's last). At a width where the
+/// finding is one line.
+#[wasm_bindgen_test]
+async fn typing_a_tag_moves_nothing_below_its_row() {
+    let style = form_style();
+    let mut spec = shared::demo::pytorch();
+    spec.basic.tags.clear();
+    let form = mount(Some(spec), false).await;
+    form.host.style().set_property("width", "1400px").unwrap();
+    form.click("add-basic.tags").await;
+    crate::after_paint().await;
+    let below = form
+        .find("fieldset.section:nth-of-type(2)")
+        .expect("the section after Basic");
+    let at = || page_top(&below);
+    let before = at();
+    let key = form.control("basic.tags[0].key");
+    key.focus().unwrap();
+    let mut seen = Vec::new();
+    for (path, text) in [
+        ("basic.tags[0].key", "t"),
+        ("basic.tags[0].key", "team"),
+        ("basic.tags[0].value", "n"),
+        ("basic.tags[0].value", "nlp"),
+    ] {
+        form.control(path).focus().unwrap();
+        form.type_in(path, text).await;
+        crate::after_paint().await;
+        crate::after_paint().await;
+        // Moved by a pixel or more, or not (a fraction is the line's rounding).
+        let moved = (at() - before).abs() >= 1.0;
+        seen.push((text, form.codes_in("f-basic-tags-0-msgs"), moved));
+    }
+    style.remove();
+    let not_maintained = || vec!["basic.tags.not_maintained".to_owned()];
+    assert_eq!(
+        seen,
+        [
+            ("t", not_maintained(), false),
+            ("team", not_maintained(), false),
+            ("n", not_maintained(), false),
+            ("nlp", vec![], false),
+        ]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_tag_that_is_not_maintained_is_flagged_at_its_row_with_the_maintained_offered() {
     let form = mount(Some(shared::demo::pytorch()), false).await;
