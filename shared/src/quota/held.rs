@@ -214,11 +214,11 @@ pub fn priority_rank(priority: Option<Priority>) -> u8 {
 /// A task the queue holds room for, as the server lists it with its usage (`GET
 /// /api/v1/catalog`'s `held`), in queue order: for the create form's plan to say that a
 /// task starting on that room would wait for it, as the scheduler will. Its id is not
-/// told (a reader may not see the task). Read by `crate::read`'s reader.
+/// told (a reader may not see the task). Read by this crate's own reader.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HeldRoom {
-    /// Its queue's pool ([`queue_pool`]): a pool's id, or `idle/<cluster>`.
+    /// Its queue's pool: a pool's id, or `idle/<cluster>` for its cluster's idle offers.
     pub pool: String,
     /// Its priority: a new task of a higher one goes ahead of it, and takes its room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
