@@ -4312,6 +4312,30 @@ async fn a_clone_started_over_copies_no_task() {
     crate::forget_drafts();
 }
 
+/// A reload of the clone page of task `id` in `host`: the page goes (its draft written
+/// as it does), and the console comes back at the same address, the task answered with
+/// [`clone_source`].
+async fn reload_clone_page<V: leptos::tachys::view::Mountable>(
+    host: &HtmlElement,
+    handle: leptos::mount::UnmountHandle<V>,
+    id: &str,
+) -> leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState> {
+    release_fetches();
+    drop(handle);
+    hold_fetches();
+    let again = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    until("the clone's request", || {
+        held_fetches().iter().any(|u| u.contains(id))
+    })
+    .await;
+    answer_fetch(id, &clone_source());
+    again
+}
+
 /// A clone submitted with no answer, the page then reloaded: its edits are said to have
 /// been sent, as a new form's draft is, not "unsent" (cloud-console explorer), and a
 /// submit again goes with the same key.
@@ -4329,19 +4353,7 @@ async fn a_clone_reloaded_after_a_submit_with_no_answer_says_it_was_sent() {
     find(&host, "[data-testid='submit']").click();
     until("the submit sent", || submits() == 1).await;
     // Reloaded with the submit still unanswered.
-    release_fetches();
-    drop(handle);
-    hold_fetches();
-    let again = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        Nav::provide();
-        view! { <frontend::Page session=demo_session() /> }.into_any()
-    });
-    until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("src-13579"))
-    })
-    .await;
-    answer_fetch("src-13579", &clone_source());
+    let again = reload_clone_page(&host, handle, "src-13579").await;
     until_found(&host, "the note", "[data-testid='draft-restored']").await;
     assert_eq!(
         find(&host, "[data-testid='draft-restored']")
@@ -4379,19 +4391,7 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
     assert_eq!(frontend::nav::current_query(), "clone=src-12345");
     // A reload: the page goes (the clone's edits are written as it does), and the
     // clone's address opens them.
-    release_fetches();
-    drop(handle);
-    hold_fetches();
-    let again = leptos::mount::mount_to(host.clone(), move || {
-        UiLang::provide().set(Lang::En);
-        Nav::provide();
-        view! { <frontend::Page session=demo_session() /> }.into_any()
-    });
-    until("the clone's request", || {
-        held_fetches().iter().any(|u| u.contains("src-12345"))
-    })
-    .await;
-    answer_fetch("src-12345", &clone_source());
+    let again = reload_clone_page(&host, handle, "src-12345").await;
     until("the clone's edits", || {
         prefix().is_some_and(|p| p.value() == "my-edit")
     })
