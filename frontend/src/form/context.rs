@@ -405,13 +405,22 @@ impl FormCx {
                             let live = shared::usage::LiveUsage::new(catalog, usage.clone());
                             match shared::quota::beside_held(s, &live, user, held) {
                                 Ok(Some(Beside::HeldFor(_))) => Some(HeldVerdict::Waits),
-                                Ok(Some(Beside::At(p)))
-                                    if p.index != index || p.nodes() != nodes =>
-                                {
-                                    Some(HeldVerdict::StartsOn {
-                                        index: p.index,
-                                        nodes: p.nodes(),
-                                    })
+                                Ok(Some(Beside::At(p))) => {
+                                    // Counted without `Placement::nodes`, whose sort
+                                    // brought the standard library's into the console.
+                                    let mut names: Vec<&str> = Vec::new();
+                                    for (name, _) in p.node_needs() {
+                                        if !names.contains(&name) {
+                                            names.push(name);
+                                        }
+                                    }
+                                    let on = names.len() as u64;
+                                    (p.index != index || on != nodes).then_some(
+                                        HeldVerdict::StartsOn {
+                                            index: p.index,
+                                            nodes: on,
+                                        },
+                                    )
                                 }
                                 _ => None,
                             }
