@@ -309,3 +309,70 @@ pub fn beside_held(
         None => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+
+    /// Room kept on every GPU node of the example's pool.
+    fn kept(catalog: &Catalog, spec: &TaskSpec, priority: Option<Priority>) -> HeldRoom {
+        let pool = queue_pool(catalog, spec).expect("the example's pool");
+        let workers = catalog
+            .regions
+            .iter()
+            .flat_map(|r| &r.clusters)
+            .flat_map(|c| &c.pools)
+            .filter(|p| p.id == pool)
+            .flat_map(|p| &p.nodes)
+            .filter(|n| n.total.gpu > 0)
+            .map(|n| n.name.clone())
+            .collect();
+        HeldRoom {
+            pool,
+            priority,
+            workers,
+            ..HeldRoom::default()
+        }
+    }
+
+    /// A task behind room kept for a task of its priority or a higher one waits for it;
+    /// of a higher priority than the held task, or in another pool, nothing is kept from
+    /// it; with none kept, nothing is said.
+    #[test]
+    fn room_kept_ahead_in_its_pool_holds_a_new_task_back() {
+        let catalog = Arc::new(demo::catalog());
+        let live = LiveUsage::new(Arc::clone(&catalog), demo::usage());
+        let (spec, user) = (demo::pytorch(), demo::user());
+        let said = |held: &[HeldRoom]| beside_held(&spec, &live, &user, held).expect("plans");
+        assert_eq!(said(&[]), None);
+        assert!(matches!(
+            said(&[kept(&catalog, &spec, None)]),
+            Some(Beside::HeldFor(_))
+        ));
+        assert!(matches!(
+            said(&[kept(&catalog, &spec, Some(Priority::High))]),
+            Some(Beside::HeldFor(_))
+        ));
+        assert_eq!(said(&[kept(&catalog, &spec, Some(Priority::Low))]), None);
+        let elsewhere = HeldRoom {
+            pool: "bj-a-shared".into(),
+            ..kept(&catalog, &spec, None)
+        };
+        assert_eq!(said(&[elsewhere]), None);
+    }
+
+    /// An idle task's queue is its cluster's idle offers; another kind's, its pool.
+    #[test]
+    fn the_queues_pool_is_the_pool_or_the_clusters_idle_offers() {
+        let catalog = demo::catalog();
+        let mut spec = demo::pytorch();
+        let pool = queue_pool(&catalog, &spec).expect("a pool");
+        assert!(!pool.starts_with("idle/"), "{pool}");
+        spec.compute.kind = Some(ResourceKind::Idle);
+        assert_eq!(
+            queue_pool(&catalog, &spec).as_deref(),
+            Some(format!("idle/{}", spec.basic.cluster).as_str())
+        );
+    }
+}
