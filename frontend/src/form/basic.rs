@@ -275,15 +275,27 @@ fn ZoneNotOffered() -> impl IntoView {
         .and_then(|zone| cx.catalog.with_value(|c| super::draft::offered_as(c, zone)));
     let browser = own.clone().filter(|_| mine.is_none());
     let not_mine = mine.map(|mine| {
-        let chosen = cx.watch(|s| s.basic.time_zone.clone());
-        let own = own.clone().unwrap_or_default();
+        // A `TZ` env var of the spec's or the user's sets the pods' clock instead: then
+        // only the times are said to be in the zone (recheck).
+        let tz_set = cx.catalog.with_value(|c| c.persistent_env.iter().any(|v| v.name == "TZ"));
+        let chosen = cx.watch(move |s| {
+            let own_tz = tz_set || s.environment.env.iter().any(|v| v.name == "TZ");
+            (s.basic.time_zone.clone(), own_tz)
+        });
         move || {
-            let zone = chosen.get();
+            let (zone, own_tz) = chosen.get();
+            // The browser's zone named as the list names it (`Asia/Kolkata`, not
+            // Chromium's `Asia/Calcutta`: recheck).
+            let mine = mine.clone();
             (!zone.is_empty() && zone != mine && !super::draft::same_zone(&zone, &mine)).then(|| {
-                let own = own.clone();
+                let key = if own_tz {
+                    "ui.form.time_zone_not_browsers#times"
+                } else {
+                    "ui.form.time_zone_not_browsers"
+                };
                 view! {
                     <p class="help note" role="note" data-testid="zone-not-browsers">
-                        {move || shared::messages::text(cx.lang(), "ui.form.time_zone_not_browsers", &[("browser", own.clone()), ("zone", zone.clone())])}
+                        {move || shared::messages::text(cx.lang(), key, &[("browser", mine.clone()), ("zone", zone.clone())])}
                     </p>
                 }
             })

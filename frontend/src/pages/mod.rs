@@ -48,15 +48,16 @@ pub fn format_time_from(lang: Lang, at: Timestamp, now: Timestamp, zone: &str) -
 
 // The zone's name goes last in every language: zh-CN's own layout puts it between the
 // date and the time ("2026/12/1 UTC 16:51:18"), where it reads as part of the date.
-// Written as the browser's own locale writes it when that is of the console's language
-// (en-GB, en-IN: 6/12/2026, not the US's 12/6/2026, which reads as 12 June there; zone
-// explorer), else as the console's language.
+// In English, written as the browser's own English writes it (en-GB, en-IN: 6/12/2026,
+// not the US's 12/6/2026, which reads as 12 June there; zone explorer). Chinese is
+// zh-CN's, as the console's words are: zh-TW and zh-HK write the zone in brackets, which
+// were left empty ("下午11:19:35 [] GMT+8", recheck).
 // Without `dated`, the time of day alone.
 #[wasm_bindgen::prelude::wasm_bindgen(
     inline_js = "export function in_zone(ms, locale, zone, dated) { \
     const date = new Date(ms); \
     const nav = navigator.language || ''; \
-    if (nav.split('-')[0].toLowerCase() === locale.split('-')[0].toLowerCase()) locale = nav; \
+    if (locale === 'en' && /^en-/i.test(nav)) locale = nav; \
     const day = dated ? { year: 'numeric', month: 'numeric', day: 'numeric' } : {}; \
     const parts = (timeZone) => new Intl.DateTimeFormat(locale, { ...day, hour: 'numeric', \
       minute: 'numeric', second: 'numeric', timeZone, timeZoneName: 'short' }).formatToParts(date); \

@@ -3836,6 +3836,20 @@ async fn a_zone_other_than_the_browsers_is_said() {
     );
     form.choose("basic.time_zone", &browser).await;
     assert!(form.find("[data-testid='zone-not-browsers']").is_none());
+    drop(form);
+    // A `TZ` env var sets the pods' clock: only the times are said to be in the zone.
+    let mut spec = shared::demo::pytorch();
+    spec.basic.time_zone.clone_from(&other);
+    spec.environment.env.push(shared::task::EnvVar {
+        name: "TZ".into(),
+        value: "UTC".into(),
+        hidden: false,
+    });
+    let form = mount(Some(spec), false).await;
+    assert_eq!(
+        form.text("zone-not-browsers"),
+        format!("Not your browser's time zone ({browser}): this task's times will be in {other}.")
+    );
 }
 
 /// The summary's items, in order.

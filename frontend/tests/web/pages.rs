@@ -1218,9 +1218,9 @@ async fn the_status_detail_says_when_the_task_ended() {
     finish(handle, &host, &address);
 }
 
-/// Dates are written as the browser's own locale writes them when it is of the
-/// console's language: in en-GB or en-IN, 12/6 reads as 12 June (zone explorer); a
-/// browser of another language gets the console language's form.
+/// English dates are written as the browser's own English writes them: in en-GB or
+/// en-IN, 12/6 reads as 12 June (zone explorer); a browser of another language gets the
+/// console language's form, and Chinese is always zh-CN's.
 #[wasm_bindgen_test]
 fn dates_follow_the_browsers_locale_of_the_consoles_language() {
     use frontend::pages::format_task_time;
@@ -1236,12 +1236,17 @@ fn dates_follow_the_browsers_locale_of_the_consoles_language() {
     let gb = format_task_time(Lang::En, at, "UTC");
     set_language("fr-FR");
     let fr = format_task_time(Lang::En, at, "UTC");
+    // Chinese is zh-CN's whatever the browser's: zh-TW writes the zone in brackets, which
+    // were left empty (recheck: "下午11:19:35 [] GMT+8").
+    set_language("zh-TW");
+    let tw = format_task_time(Lang::Zh, at, "Asia/Taipei");
     js_sys::eval("delete navigator.language").unwrap();
     assert_eq!(gb, "06/12/2026, 14:35:38 UTC");
     assert_eq!(
         fr, "12/6/2026, 2:35:38 PM UTC",
         "English as the console speaks it"
     );
+    assert_eq!(tw, "2026/12/6 22:35:38 GMT+8");
 }
 
 /// A task's times are in its own zone and say which; a zone the browser does not know

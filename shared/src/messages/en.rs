@@ -2299,6 +2299,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Not your browser's time zone ({browser}): this task's times, and the clock its pods run on (TZ), will be in {zone}.",
     ),
     (
+        "ui.form.time_zone_not_browsers#times",
+        "Not your browser's time zone ({browser}): this task's times will be in {zone}.",
+    ),
+    (
         "ui.form.time_zone_not_offered",
         "Your browser's time zone, {zone}, is not in this list: choose the zone the task's logs and times should be shown in.",
     ),

@@ -2008,6 +2008,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "不是浏览器的时区（{browser}）：此任务的时间，以及其 Pod 运行所用的时钟（TZ），都将使用 {zone}。",
     ),
     (
+        "ui.form.time_zone_not_browsers#times",
+        "不是浏览器的时区（{browser}）：此任务的时间将使用 {zone}。",
+    ),
+    (
         "ui.form.time_zone_not_offered",
         "浏览器的时区 {zone} 不在列表中，请选择任务日志与时间所用的时区。",
     ),
