@@ -1499,7 +1499,7 @@ pub fn TaskTable(
                                     // had rows 3 s apart read 13 hours apart, in their
                                     // tasks' zones (zone and cloud-console explorers). The
                                     // task's own zone, as its page shows it, on hover.
-                                    <td class="when" title=move || format_task_time(lang.get(), created, &zone)>{move || super::format_time(lang.get(), created)}</td>
+                                    <td class="when" title=move || lang.text_with("ui.list.task_zone", &[("time", format_task_time(lang.get(), created, &zone))])>{move || super::format_time(lang.get(), created)}</td>
                                     // Zone-free, so a lead can compare colleagues' runs
                                     // whatever zone each task's times are in (lead explorer).
                                     <td class="ran" data-testid="row-ran">

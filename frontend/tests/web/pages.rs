@@ -4481,7 +4481,10 @@ async fn the_lists_times_are_in_the_readers_zone() {
     for i in 0..cells.length() {
         let cell: web_sys::Element = cells.item(i).unwrap().unchecked_into();
         let title = cell.get_attribute("title").unwrap_or_default();
-        assert!(title.ends_with("GMT+8"), "{title}");
+        assert!(
+            title.starts_with("In the task's time zone: ") && title.ends_with("GMT+8"),
+            "{title}"
+        );
     }
     // The count is spoken, not the time, new at every refresh: the whole line was read
     // out every 4 s (keyboard explorer).

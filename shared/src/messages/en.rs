@@ -2385,6 +2385,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.scope.mine", "Mine"),
     ("ui.list.shown", "{count} shown"),
     ("ui.list.table", "Task table"),
+    ("ui.list.task_zone", "In the task's time zone: {time}"),
     ("ui.list.title", "Training tasks"),
     ("ui.list.updated", "Updated {time}"),
     ("ui.phase.deleted", "Deleted"),

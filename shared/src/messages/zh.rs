@@ -2085,6 +2085,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
     ("ui.list.table", "任务表"),
+    ("ui.list.task_zone", "任务时区：{time}"),
     ("ui.list.title", "训练任务"),
     ("ui.list.updated", "更新于 {time}"),
     ("ui.phase.deleted", "已删除"),
