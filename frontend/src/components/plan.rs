@@ -661,6 +661,13 @@ pub fn PlanView(
                                     && (matches!(plan.outcome, Outcome::Queue { .. })
                                         || held_verdict == Some(HeldVerdict::Waits));
                                 let said = match &c {
+                                    // It fits now, but on room kept for another: as the
+                                    // headline says (recheck: "fits now" under "will queue").
+                                    Some(_) if is_used && held_verdict == Some(HeldVerdict::Waits) => text(
+                                        l,
+                                        "ui.form.plan.verdict.queue",
+                                        &[("reason", Message::new("queue.passed_over").render(l))],
+                                    ),
                                     Some(c) => verdict(c, used, l, &name),
                                     None => text(l, "ui.form.plan.verdict.unusable", &[("pool", pool_name(&plan.pool))]),
                                 };

@@ -388,8 +388,12 @@ impl FormCx {
             }
             check.with(|c| c.plan.clone())
         });
+        // A priority changes no plan, but where the task goes in the queue: ahead of the
+        // tasks held for, or behind them (recheck: High to Normal kept "Starts now").
+        let priority = Memo::new(move |_| spec.with(|s| s.compute.priority));
         let held_for = Memo::new(move |_| {
             use shared::quota::{Beside, Outcome};
+            priority.track();
             let (index, nodes) = plan.with(|p| match p.as_ref().map(|p| &p.outcome) {
                 Some(Outcome::Now { index, nodes }) => Some((*index, *nodes)),
                 _ => None,

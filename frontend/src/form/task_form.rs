@@ -273,11 +273,16 @@ pub fn TaskForm(
         // The same spec sent again (a retry, also after a reload: the key is kept beside
         // the draft) carries the same key, so the server answers with the first task
         // instead of creating a second.
-        let kept = last_key.with_value(|last| {
-            last.as_ref()
-                .filter(|(sent, _)| *sent == digest)
-                .map(|(_, k)| k.clone())
-        });
+        // Edited since an unanswered submit before a reload: that submit's key still,
+        // once, so a task it made is said (`task.conflict`, below) rather than a second
+        // made without a word (recheck: one changed letter made two running tasks).
+        let kept = last_key
+            .with_value(|last| {
+                last.as_ref()
+                    .filter(|(sent, _)| *sent == digest)
+                    .map(|(_, k)| k.clone())
+            })
+            .or_else(|| inherited.get_value());
         let fresh = kept.is_none();
         let key = kept.unwrap_or_else(new_key);
         let from_before = inherited.with_value(|k| k.as_deref() == Some(key.as_str()));
@@ -299,8 +304,9 @@ pub fn TaskForm(
             let refused_key =
                 matches!(&answer, Err(api::ClientError::Api(body)) if body.code == "task.conflict");
             if refused_key && from_before {
-                // Sent before the reload with other hidden values: a task was made of it.
-                // Said, and the next submit makes another with a new key.
+                // Sent before the reload as it was then (other hidden values, or edits
+                // since): a task was made of it. Said, and the next submit makes another
+                // with a new key.
                 inherited.try_set_value(None);
                 last_key.try_set_value(None);
                 slot_key.try_with_value(|slot| draft::clear_sent(slot));

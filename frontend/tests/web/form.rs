@@ -2250,17 +2250,19 @@ async fn a_start_on_room_kept_for_a_task_passed_over_says_it_waits() {
         workers: gpu_nodes.clone(),
         ..Default::default()
     };
+    let mount_kept = |held: Vec<shared::quota::HeldRoom>, spec: TaskSpec| {
+        mount_holding(
+            catalog.clone(),
+            (shared::demo::usage(), shared::Usage::default()),
+            held,
+            Some(spec),
+            false,
+        )
+    };
     let outcome = |held: Vec<shared::quota::HeldRoom>, spec: TaskSpec| {
-        let catalog = catalog.clone();
+        let form = mount_kept(held, spec);
         async move {
-            let form = mount_holding(
-                catalog,
-                (shared::demo::usage(), shared::Usage::default()),
-                held,
-                Some(spec),
-                false,
-            )
-            .await;
+            let form = form.await;
             let said = form.text("outcome");
             let used_queued = form.find("li.verdict.used.queued").is_some();
             (said, used_queued)
@@ -2268,12 +2270,32 @@ async fn a_start_on_room_kept_for_a_task_passed_over_says_it_waits() {
     };
     let (said, _) = outcome(Vec::new(), spec.clone()).await;
     assert!(said.starts_with("Starts now"), "{said}");
-    let (said, used_queued) = outcome(vec![kept(&pool, None)], spec.clone()).await;
+    let form = mount_kept(vec![kept(&pool, None)], spec.clone()).await;
     assert_eq!(
-        said,
+        form.text("outcome"),
         "Will queue as a whole: the free room it fits on now is kept for a task ahead in the queue, passed over too often, which starts first."
     );
-    assert!(used_queued, "the spec it would use marked as waiting");
+    let used = form
+        .find("li.verdict.used.queued")
+        .expect("the spec it would use marked as waiting");
+    let row = used.text_content().unwrap_or_default();
+    assert!(
+        row.contains(
+            "will queue: waiting for a task ahead in the queue that has been passed over too often"
+        ),
+        "the row says so too, not \"fits now\" (recheck): {row}"
+    );
+    // Of a higher priority than the task held for, it goes ahead of it: the plan follows
+    // the choice (recheck: it kept its verdict over a change of priority).
+    form.choose("compute.priority", "high").await;
+    let said = form.text("outcome");
+    assert!(said.starts_with("Starts now"), "{said}");
+    form.choose("compute.priority", "normal").await;
+    assert!(
+        form.text("outcome")
+            .starts_with("Will queue as a whole: the free room")
+    );
+    drop(form);
     // Kept for a task of a lower priority: this one goes ahead of it.
     let (said, _) = outcome(
         vec![kept(&pool, Some(shared::task::Priority::Low))],
@@ -5128,6 +5150,56 @@ async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_ke
     assert_eq!(last[2], keys[0]);
     assert_ne!(last[3], keys[0], "a new key for another task");
     drop(third);
+    crate::forget_drafts();
+}
+
+/// A draft edited after a reload that followed a submit with no answer goes, once, with
+/// that submit's key: a task it made is said, rather than a second made without a word
+/// (recheck: one changed letter made two running tasks).
+#[wasm_bindgen_test]
+async fn an_edit_after_an_unanswered_submit_is_sent_with_its_key_once() {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.environment.env.retain(|e| !e.hidden);
+    let first = mount(Some(spec), false).await;
+    first.type_in("basic.name_prefix", "sent-once").await;
+    hang_submits();
+    first.click("submit").await;
+    let keys = keys_sent(1).await;
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    drop(first);
+    let second = mount(None, true).await;
+    hang_submits_again();
+    // The server made a task of that key's spec.
+    js_sys::Reflect::set(
+        &web_sys::window().unwrap(),
+        &"__knownKey".into(),
+        &keys[0].clone().into(),
+    )
+    .unwrap();
+    second.type_in("basic.name_prefix", "sent-oncex").await;
+    second.click("submit").await;
+    for _ in 0..50 {
+        if second.find("[data-testid='sent-differs']").is_some() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    let said = second.text("sent-differs");
+    let sent = sent_keys();
+    js_sys::eval(
+        "window.fetch = window.__beforeHang; delete window.__beforeHang; delete window.__knownKey;",
+    )
+    .unwrap();
+    assert_eq!(
+        sent,
+        [keys[0].clone(), keys[0].clone()],
+        "the same key, once"
+    );
+    assert!(
+        said.starts_with("This draft was submitted before the page was reloaded, and a task was made of it as it was then"),
+        "{said}"
+    );
+    drop(second);
     crate::forget_drafts();
 }
 

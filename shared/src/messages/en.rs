@@ -2238,7 +2238,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.sent_differs",
-        "This draft was submitted before the page was reloaded, and a task was made of it with other hidden values than the ones typed now: see the task list. Submit again to make another task.",
+        "This draft was submitted before the page was reloaded, and a task was made of it as it was then (its hidden values or edits since differ): see the task list. Submit again to make another task.",
     ),
     ("ui.form.severity.error", "error"),
     ("ui.form.severity.info", "hint"),
