@@ -705,10 +705,34 @@ pub fn GroupFindings(
     /// The group's path.
     #[prop(into)]
     path: String,
+    /// While the focus is in the group, its findings are held back, unless they were
+    /// shown as the focus came: a pair half typed is no finding yet. Shown once the focus
+    /// has left (after a press's click has landed, so nothing moves under it).
+    #[prop(optional, into)]
+    held_while_in: Option<Signal<bool>>,
 ) -> impl IntoView {
     let cx = FormCx::use_context();
     let id = format!("{}-msgs", cx.control_id(&path));
-    view! { <Findings id findings=cx.findings_at(&path, false) /> }
+    let findings = cx.findings_at(&path, false);
+    let findings = match held_while_in {
+        Some(inside) => {
+            // Whether they were shown as the focus came into the group.
+            let shown_on_entry = StoredValue::new(false);
+            Signal::derive(move || {
+                if !inside.get() {
+                    shown_on_entry.set_value(findings.with(|f| !f.is_empty()));
+                    return findings.get();
+                }
+                if shown_on_entry.get_value() {
+                    findings.get()
+                } else {
+                    Vec::new()
+                }
+            })
+        }
+        None => findings,
+    };
+    view! { <Findings id findings /> }
 }
 
 /// A labelled checkbox at `path`.

@@ -5581,11 +5581,10 @@ async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen(
     assert!(form.submit_disabled());
 }
 
-/// With tag validation on, typing a tag moves nothing below its row: the row keeps the
-/// line its "not a maintained tag" finding takes, from the key's first letter until the
-/// pair is a maintained one (slow-laptop explorer: the Environment section went down a
-/// line at the key's first letter and back at the value's last). At a width where the
-/// finding is one line.
+/// With tag validation on, typing a tag moves nothing below its row: the row's "not a
+/// maintained tag" finding waits until the row is left, and the row keeps a line for it
+/// (slow-laptop explorer: the Environment section went down a line at the key's first
+/// letter and back at the value's last). At a width where the finding is one line.
 #[wasm_bindgen_test]
 async fn typing_a_tag_moves_nothing_below_its_row() {
     let style = form_style();
@@ -5617,15 +5616,27 @@ async fn typing_a_tag_moves_nothing_below_its_row() {
         let moved = (at() - before).abs() >= 1.0;
         seen.push((text, form.codes_in("f-basic-tags-0-msgs"), moved));
     }
+    // A pair not maintained, the row then left: said once the focus is out of the row,
+    // in the line the row kept for it.
+    form.control("basic.tags[0].value").focus().unwrap();
+    form.type_in("basic.tags[0].value", "nl").await;
+    form.control("basic.name_prefix").focus().unwrap();
+    crate::after_paint().await;
+    crate::after_paint().await;
+    let moved = (at() - before).abs() >= 1.0;
+    seen.push(("nl, left", form.codes_in("f-basic-tags-0-msgs"), moved));
     style.remove();
     let not_maintained = || vec!["basic.tags.not_maintained".to_owned()];
+    // While the row has the focus a pair half typed is no finding yet (phone recheck: at
+    // 390 px the finding took five lines from the key's first letter).
     assert_eq!(
         seen,
         [
-            ("t", not_maintained(), false),
-            ("team", not_maintained(), false),
-            ("n", not_maintained(), false),
+            ("t", vec![], false),
+            ("team", vec![], false),
+            ("n", vec![], false),
             ("nlp", vec![], false),
+            ("nl, left", not_maintained(), false),
         ]
     );
 }
