@@ -264,8 +264,8 @@ const ZONE_NOTE: &str = "f-basic-time_zone-note";
 /// the zone a blank form falls back to then (the catalog's first, which may be hours
 /// off), so that choice does not pass unseen; a zone a clone or draft brings is its own.
 ///
-/// When the browser's zone is offered and another is chosen (a colleague's clone keeps
-/// theirs: zone explorer), says that the task's times and its pods' clock will be in it.
+/// When another zone than the browser's is chosen (a colleague's clone keeps theirs:
+/// zone explorer), says that the task's times and its pods' clock will be in it.
 #[component]
 fn ZoneNotOffered() -> impl IntoView {
     let cx = FormCx::use_context();
@@ -274,7 +274,14 @@ fn ZoneNotOffered() -> impl IntoView {
         .as_deref()
         .and_then(|zone| cx.catalog.with_value(|c| super::draft::offered_as(c, zone)));
     let browser = own.clone().filter(|_| mine.is_none());
-    let not_mine = mine.map(|mine| {
+    let fallback = cx
+        .catalog
+        .with_value(|c| super::draft::time_zone_for(c, browser.as_deref()));
+    let at_fallback = cx.watch(move |s| s.basic.time_zone == fallback);
+    // Named as the list names it when it is offered, else as the browser does (a clone
+    // of another zone from a browser the list leaves out said nothing: recheck).
+    let not_offered = browser.is_some();
+    let not_mine = mine.or(own).map(|mine| {
         // A `TZ` env var of the spec's or the user's sets the pods' clock instead: then
         // only the times are said to be in the zone (recheck).
         let tz_set = cx.catalog.with_value(|c| c.persistent_env.iter().any(|v| v.name == "TZ"));
@@ -284,6 +291,10 @@ fn ZoneNotOffered() -> impl IntoView {
         });
         move || {
             let (zone, own_tz) = chosen.get();
+            // The note that the browser's zone is not offered says it then.
+            if not_offered && at_fallback.get() {
+                return None;
+            }
             // The browser's zone named as the list names it (`Asia/Kolkata`, not
             // Chromium's `Asia/Calcutta`: recheck).
             let mine = mine.clone();
@@ -301,10 +312,6 @@ fn ZoneNotOffered() -> impl IntoView {
             })
         }
     });
-    let fallback = cx
-        .catalog
-        .with_value(|c| super::draft::time_zone_for(c, browser.as_deref()));
-    let at_fallback = cx.watch(move |s| s.basic.time_zone == fallback);
     let note = browser.map(|zone| {
         move || {
             let zone = zone.clone();

@@ -6944,7 +6944,9 @@ async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
         described.split(' ').any(|id| id == holder),
         "{described} names {holder}"
     );
-    // Once another zone is chosen, there is nothing more to say.
+    // Once another zone is chosen, it is not said to be missing; that the task's times
+    // will be in another zone than the browser's is (recheck: a clone of another zone
+    // from a browser the list leaves out said nothing).
     zone.set_value("Asia/Tokyo");
     zone.dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
@@ -6953,6 +6955,18 @@ async fn a_browser_zone_the_catalog_does_not_offer_is_said() {
         host.query_selector("[data-testid='zone-not-offered']")
             .unwrap()
             .is_none()
+    );
+    let other = host
+        .query_selector("[data-testid='zone-not-browsers']")
+        .unwrap()
+        .expect("the other zone said");
+    assert!(
+        other
+            .text_content()
+            .unwrap()
+            .starts_with(&format!("Not your browser's time zone ({browser}): ")),
+        "{:?}",
+        other.text_content()
     );
     assert!(
         host.query_selector(&format!("[id='{holder}']"))
