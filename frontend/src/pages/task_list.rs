@@ -475,10 +475,17 @@ pub fn TaskListPage(
             // A page of tasks all newer than every row shown is such a sweep; one of
             // older tasks is rows that left the filter (review: a `running` list whose
             // rows all ended was asked for a thousand rows).
-            let newest_shown =
-                tasks.with_untracked(|rows| rows.iter().map(|r| r.task.created_at).max());
+            // The page gone while the list was asked for: nothing to refresh (a test's
+            // console showed the disposed rows read here).
+            let Some(newest_shown) =
+                tasks.try_with_untracked(|rows| rows.iter().map(|r| r.task.created_at).max())
+            else {
+                return;
+            };
             let shown_row = move |t: &TaskView| {
-                tasks.with_untracked(|rows| rows.iter().any(|r| r.task.id == t.task.id))
+                tasks
+                    .try_with_untracked(|rows| rows.iter().any(|r| r.task.id == t.task.id))
+                    .unwrap_or(false)
             };
             let is_burst = move |page: &shared::api::TaskPage| {
                 page.next.is_some()
@@ -551,9 +558,6 @@ pub fn TaskListPage(
                     // More lost a row at each arrival: review).
                     let deeper = shown > limit
                         || (page.next.is_some() && reaches && (room > 0 || !held.is_empty()));
-                    if arrived.with_untracked(|a| *a != held) {
-                        arrived.set(held);
-                    }
                     let keep = hold && at_table();
                     // The rows the page answers for: all when it is the list's last, else
                     // those down to the last of its rows that was shown (below it the
@@ -576,9 +580,12 @@ pub fn TaskListPage(
                         })
                     };
                     let mut kept = Vec::new();
+                    let mut entered: Vec<TaskView> = Vec::new();
                     let was_kept = departed.get_untracked();
                     tasks.update(|rows| {
                         let old = std::mem::take(rows);
+                        let old_ids: Vec<String> =
+                            old.iter().map(|t| t.task.id.0.clone()).collect();
                         // Rows kept after they left are not the list's rows below the
                         // page: there, one came back as a row of the list, its old
                         // phase said as now (review).
@@ -602,11 +609,37 @@ pub fn TaskListPage(
                                 .collect();
                             let (now, gone) = kept_in_place(&answered, now);
                             kept = gone;
-                            now
+                            // A task that enters the list below its top (its phase now
+                            // the filter's) waits with the new ones, as they do: put in
+                            // at once, it moved every row below it under a still
+                            // pointer (sweep explorer, the Running chip).
+                            // Between rows shown: not above them (new, held already) nor
+                            // below the last (the list's next rows, pulled up by those
+                            // that left).
+                            let was = |t: &TaskView| old_ids.contains(&t.task.id.0);
+                            let first_old = now.iter().position(was);
+                            let last_old = now.iter().rposition(was);
+                            let mut shown = Vec::with_capacity(now.len());
+                            for (i, t) in now.into_iter().enumerate() {
+                                let between = first_old.is_some_and(|f| f < i)
+                                    && last_old.is_some_and(|l| i < l);
+                                if between && !was(&t) {
+                                    entered.push(t);
+                                } else {
+                                    shown.push(t);
+                                }
+                            }
+                            shown
                         } else {
                             now
                         };
                     });
+                    // The new tasks above the rows, then those that entered below them.
+                    let mut held = held;
+                    held.extend(entered);
+                    if arrived.with_untracked(|a| *a != held) {
+                        arrived.set(held);
+                    }
                     departed_at.update_value(|d| {
                         d.retain(|(id, _)| kept.contains(id));
                         for id in &kept {
@@ -834,7 +867,15 @@ pub fn TaskListPage(
             rows.retain(|r| {
                 !held.iter().any(|t| t.task.id == r.task.id) && !gone.contains(&r.task.id.0)
             });
-            rows.splice(0..0, held);
+            // Each in its place in the list's order, newest first: the new ones at the
+            // top, one that entered the filter below them where it belongs.
+            for task in held {
+                let at = rows
+                    .iter()
+                    .position(|r| r.task.created_at < task.task.created_at)
+                    .unwrap_or(rows.len());
+                rows.insert(at, task);
+            }
         });
         if let (Some(list), Some(id)) = (list, first) {
             focus_row(Some(list), id, false);

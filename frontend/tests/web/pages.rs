@@ -3229,6 +3229,56 @@ fn rows_a_refresh_no_longer_lists_can_be_kept_where_they_were() {
     assert!(kept.is_empty());
 }
 
+/// A task that enters the list below its top while the reader is at the table (its
+/// phase now the filter's) waits with the new ones behind "Show 1 new", and comes in at
+/// its place in the list's order when asked for (sweep explorer: put in at once, it moved
+/// every row below it under a still pointer).
+#[wasm_bindgen_test]
+async fn a_task_entering_below_the_top_waits_while_the_reader_is_at_the_table() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let ids = || {
+        let rows = host.query_selector_all("tbody tr").unwrap();
+        (0..rows.length())
+            .filter_map(|i| rows.item(i))
+            .filter_map(|row| {
+                row.unchecked_into::<web_sys::Element>()
+                    .get_attribute("data-id")
+            })
+            .collect::<Vec<_>>()
+    };
+    let names: Vec<String> = (0..20).map(|i| format!("t{i:02}")).collect();
+    answer_fetch("/api/v1/tasks?", &page_of(0, 20, None));
+    until("the rows", || ids().len() == 20).await;
+    let link: HtmlElement =
+        find(&host, "tr[data-id='t08'] [data-testid='task-link']").unchecked_into();
+    link.focus().unwrap();
+    // The refresh: tx, submitted between t09 and t10, has entered the list.
+    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(0, 20, None)).unwrap();
+    let mut entered = task("tx", TaskPhase::Running, TaskType::PyTorchJob);
+    entered.task.created_at = Timestamp(1_700_000_000_000 + (10_000 - 9) * 1000 - 500);
+    page.tasks.insert(10, entered);
+    until("a refresh", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+    })
+    .await;
+    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&page).unwrap());
+    until_found(&host, "the new task held", "[data-testid='list-arrived']").await;
+    assert_eq!(ids(), names, "no row moved");
+    assert_eq!(
+        find(&host, "[data-testid='list-arrived']")
+            .text_content()
+            .unwrap(),
+        "Show 1 new"
+    );
+    find(&host, "[data-testid='list-arrived']").click();
+    until("it came in", || ids().len() == 21).await;
+    let mut expected = names.clone();
+    expected.insert(10, "tx".to_owned());
+    assert_eq!(ids(), expected, "in its place");
+    finish(handle, &host, &address);
+}
+
 /// A task that leaves a filtered list while the reader is at the table (here, the
 /// keyboard's focus on a row below) stays where it was, saying it left, so no row moves
 /// under the pointer (busy explorer: a click opened the next task); the count is the
