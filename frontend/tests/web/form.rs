@@ -5086,13 +5086,11 @@ async fn keys_sent(n: usize) -> Vec<String> {
     sent_keys()
 }
 
-/// A submit whose answer never came, the page then reloaded: the restored draft is sent
-/// again with the key it went with, so the server answers with the task the first made
-/// rather than making a second (network explorer: two tasks); the note says it was sent.
-#[wasm_bindgen_test]
-async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_key() {
+/// The example (no hidden value, which a restored draft asks to be typed again) named
+/// `sent-once`, submitted with no answer, then the page reloaded: the form that comes
+/// back, submits hanging again, and the key the submit went with.
+async fn submitted_then_reloaded() -> (Form, Vec<String>) {
     let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    // No hidden value, which a restored draft asks to be typed again.
     spec.environment.env.retain(|e| !e.hidden);
     let first = mount(Some(spec), false).await;
     first.type_in("basic.name_prefix", "sent-once").await;
@@ -5100,10 +5098,19 @@ async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_ke
     first.click("submit").await;
     let keys = keys_sent(1).await;
     assert_eq!(keys.len(), 1, "{keys:?}");
-    // The reload: the form goes, and comes back with the draft.
     drop(first);
     let second = mount(None, true).await;
     hang_submits_again();
+    (second, keys)
+}
+
+/// A submit whose answer never came, the page then reloaded: the restored draft is sent
+/// again with the key it went with, so the server answers with the task the first made
+/// rather than making a second (network explorer: two tasks); the note says it was sent.
+#[wasm_bindgen_test]
+async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_key() {
+    // The reload: the form goes, and comes back with the draft.
+    let (second, keys) = submitted_then_reloaded().await;
     assert_eq!(
         second.text("draft-restored"),
         "Your draft was restored. It was submitted and no answer came: submitting it again gives the task it made, if it made one, not a second."
@@ -5158,17 +5165,7 @@ async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_ke
 /// (recheck: one changed letter made two running tasks).
 #[wasm_bindgen_test]
 async fn an_edit_after_an_unanswered_submit_is_sent_with_its_key_once() {
-    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    spec.environment.env.retain(|e| !e.hidden);
-    let first = mount(Some(spec), false).await;
-    first.type_in("basic.name_prefix", "sent-once").await;
-    hang_submits();
-    first.click("submit").await;
-    let keys = keys_sent(1).await;
-    assert_eq!(keys.len(), 1, "{keys:?}");
-    drop(first);
-    let second = mount(None, true).await;
-    hang_submits_again();
+    let (second, keys) = submitted_then_reloaded().await;
     // The server made a task of that key's spec.
     js_sys::Reflect::set(
         &web_sys::window().unwrap(),

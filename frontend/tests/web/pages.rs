@@ -2666,6 +2666,18 @@ async fn request_for(part: &str) -> String {
         .expect("held")
 }
 
+/// The ids of the table's rows, in order.
+fn row_ids(host: &HtmlElement) -> Vec<String> {
+    let rows = host.query_selector_all("tbody tr").unwrap();
+    (0..rows.length())
+        .filter_map(|i| rows.item(i))
+        .filter_map(|row| {
+            row.unchecked_into::<web_sys::Element>()
+                .get_attribute("data-id")
+        })
+        .collect()
+}
+
 /// Tasks `t{from}` to `t{to - 1}` as the server lists them, newest first: each submitted
 /// a second before the one listed above it.
 fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
@@ -3237,16 +3249,7 @@ fn rows_a_refresh_no_longer_lists_can_be_kept_where_they_were() {
 async fn a_task_entering_below_the_top_waits_while_the_reader_is_at_the_table() {
     let address = fresh_page();
     let (host, handle) = list_page_asked().await;
-    let ids = || {
-        let rows = host.query_selector_all("tbody tr").unwrap();
-        (0..rows.length())
-            .filter_map(|i| rows.item(i))
-            .filter_map(|row| {
-                row.unchecked_into::<web_sys::Element>()
-                    .get_attribute("data-id")
-            })
-            .collect::<Vec<_>>()
-    };
+    let ids = || row_ids(&host);
     let names: Vec<String> = (0..20).map(|i| format!("t{i:02}")).collect();
     answer_fetch("/api/v1/tasks?", &page_of(0, 20, None));
     until("the rows", || ids().len() == 20).await;
@@ -3288,16 +3291,7 @@ async fn a_task_entering_below_the_top_waits_while_the_reader_is_at_the_table() 
 async fn a_task_that_leaves_the_list_stays_in_place_while_the_reader_is_at_it() {
     let address = fresh_page();
     let (host, handle) = list_page_asked().await;
-    let ids = || {
-        let rows = host.query_selector_all("tbody tr").unwrap();
-        (0..rows.length())
-            .filter_map(|i| rows.item(i))
-            .filter_map(|row| {
-                row.unchecked_into::<web_sys::Element>()
-                    .get_attribute("data-id")
-            })
-            .collect::<Vec<_>>()
-    };
+    let ids = || row_ids(&host);
     let names = |range: std::ops::Range<usize>| -> Vec<String> {
         range.map(|i| format!("t{i:02}")).collect()
     };
@@ -3416,16 +3410,7 @@ async fn a_task_that_leaves_the_list_stays_in_place_while_the_reader_is_at_it() 
 async fn a_kept_row_stays_kept_when_new_tasks_push_the_page_above_it() {
     let address = fresh_page();
     let (host, handle) = list_page_asked().await;
-    let ids = || {
-        let rows = host.query_selector_all("tbody tr").unwrap();
-        (0..rows.length())
-            .filter_map(|i| rows.item(i))
-            .filter_map(|row| {
-                row.unchecked_into::<web_sys::Element>()
-                    .get_attribute("data-id")
-            })
-            .collect::<Vec<_>>()
-    };
+    let ids = || row_ids(&host);
     let answer = |ids: Vec<String>| async move {
         until("a refresh", || {
             held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
@@ -8980,15 +8965,7 @@ async fn a_refresh_that_moves_the_rows_keeps_each_on_its_task() {
     let host = mount(move || view! { <TaskTable tasks=tasks.into() /> });
     leptos::task::tick().await;
     let b_row = find(&host, "tr[data-id='b-00002']");
-    let ids = || {
-        let rows = host.query_selector_all("tbody tr").unwrap();
-        (0..rows.length())
-            .map(|i| {
-                let row: web_sys::Element = rows.item(i).unwrap().unchecked_into();
-                row.get_attribute("data-id").unwrap_or_default()
-            })
-            .collect::<Vec<_>>()
-    };
+    let ids = || row_ids(&host);
     tasks.update(|t| {
         t[1].task.phase = TaskPhase::Running;
         t[1].task.updated_at = Timestamp(1_700_000_090_000);
